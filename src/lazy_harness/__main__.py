@@ -1,0 +1,3 @@
+from lazy_harness.cli import main
+
+main()

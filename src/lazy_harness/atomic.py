@@ -1,0 +1,94 @@
+"""Crash-safe file writes. Hot path: only ``os`` and ``fcntl``.
+
+Whole files: temp file in the same folder, write, fsync, ``os.replace``; a reader sees the old file
+or the new one, never a torn one. JSONL: one ``write`` of a whole line on an ``O_APPEND`` descriptor
+under an exclusive lock, then fsync.
+"""
+
+import fcntl
+import os
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+
+
+def ensure_dir(path: str) -> str:
+    """Create ``path`` (and parents) private to the user; an existing folder is left as it is."""
+    if not os.path.isdir(path):
+        os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+    return path
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False) -> bool:
+    """Replace ``path`` with ``data`` (str or bytes) atomically.
+
+    With ``exclusive`` the file is only created, never replaced: returns False when it already exists.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    folder = os.path.dirname(path) or "."
+    ensure_dir(folder)
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        _unlink_quiet(tmp)
+        raise
+    os.close(fd)
+    try:
+        if exclusive:
+            # why: link() fails when the target exists, so a write-once file is never overwritten
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                return False
+            finally:
+                _unlink_quiet(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException:
+        _unlink_quiet(tmp)
+        raise
+    _fsync_dir(folder)
+    return True
+
+
+def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
+    """Append one whole line (a newline is added) under an exclusive lock, then fsync."""
+    if "\n" in line:
+        raise ValueError("append_line takes exactly one line")
+    ensure_dir(os.path.dirname(path) or ".")
+    data = (line + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _unlink_quiet(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,73 @@
+"""``lh``: the command line. The only package that imports click.
+
+Command groups live one per module and are loaded when first used, so ``lh --help`` stays quick.
+"""
+
+import importlib
+import sys
+
+import click
+
+from lazy_harness import __version__
+from lazy_harness.errors import LhError
+
+# name -> (module, attribute, one-line help)
+COMMANDS = {
+    "hooks": ("lazy_harness.cli.hooks", "hooks", "Register lazy-harness hooks in Claude Code settings."),
+    "knowledge": ("lazy_harness.cli.knowledge", "knowledge", "Handoff and learnings: force a handoff now."),
+    "memory": ("lazy_harness.cli.memory", "memory", "Show or search a project's memory."),
+    "queue": ("lazy_harness.cli.queue", "queue", "Inspect, retry and purge distillation tasks."),
+    "worker": ("lazy_harness.cli.worker", "worker", "Run the distillation worker."),
+    "distill": ("lazy_harness.cli.distill", "distill", "Distill one transcript in the foreground."),
+    "logs": ("lazy_harness.cli.logs", "logs", "Show hook and worker logs."),
+    "config": ("lazy_harness.cli.config", "config", "Show, create and validate config.toml."),
+    "doctor": ("lazy_harness.cli.doctor", "doctor", "Check the installation, one line per check."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        spec = COMMANDS.get(name)
+        if spec is None:
+            return None
+        module = importlib.import_module(spec[0])
+        return getattr(module, spec[1])
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="lh")
+def cli() -> None:
+    """lazy-harness: memory for Claude Code.
+
+    Finished sessions are distilled into decisions, failures, a handoff and learnings,
+    and read back into the next session of the same project.
+    """
+
+
+def main(argv=None) -> None:
+    """Entry point: expected failures become one line on stderr and exit 1, never a traceback."""
+    try:
+        # why: without standalone mode click returns ctx.exit()'s code instead of exiting
+        rc = cli.main(args=argv, prog_name="lh", standalone_mode=False)
+    except LhError as exc:
+        click.echo(f"lh: {exc}", err=True)
+        sys.exit(1)
+    except click.exceptions.Abort:
+        click.echo("lh: aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(rc if isinstance(rc, int) else 0)

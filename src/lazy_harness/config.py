@@ -1,0 +1,217 @@
+"""config.toml: the schema, its validation, and a compiled form for the hot path.
+
+Hooks call :func:`load_fast`: it stats config.toml and, when the file is unchanged, reads a small
+JSON snapshot instead of importing ``tomllib`` and validating again. Top-level imports stay cheap.
+"""
+
+import json
+import os
+
+from lazy_harness import paths
+from lazy_harness.atomic import atomic_write
+
+# (type, default, meaning). Types: bool, int, str, list (of strings).
+SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
+    "compound_loop": {
+        "enabled": ("bool", False, "master switch: distill finished sessions into memory"),
+        "model": ("str", "claude-haiku-4-5", "model the worker asks to distill a session"),
+        "claude_path": ("str", "claude", "the claude executable (a name on PATH or an absolute path)"),
+        "min_messages": ("int", 4, "skip sessions with fewer user + assistant messages"),
+        "min_user_chars": ("int", 200, "skip sessions where the user typed fewer characters"),
+        "debounce_seconds": ("int", 60, "Stop: skip when this session's pending task is younger"),
+        "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long past the last run"),
+        "timeout_seconds": ("int", 120, "limit for one model call"),
+        "max_attempts": ("int", 3, "model calls per task before it goes to failed/"),
+        "transcript_budget_chars": ("int", 100_000, "characters of conversation put in the prompt (head and tail kept)"),
+        "prompt_max_chars": ("int", 120_000, "hard cap on the whole prompt"),
+        "redact_patterns": ("list", [], "extra regular expressions whose matches are redacted"),
+    },
+    "knowledge": {
+        "path": ("str", "", "knowledge folder (learnings/ lives under it); empty: $XDG_DATA_HOME/lazy-harness/knowledge"),
+    },
+    "context": {
+        "enabled": ("bool", True, "SessionStart: read memory back into new sessions"),
+        "max_chars": ("int", 6000, "SessionStart: characters of context at most (capped at 9,500)"),
+        "decisions": ("int", 8, "SessionStart: most recent decisions shown"),
+        "failures": ("int", 5, "SessionStart: most recent failure preventions shown"),
+        "learnings": ("int", 6, "SessionStart: learnings shown"),
+    },
+}
+
+_TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
+_MIN = {"timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 2000}
+CONTEXT_HARD_CAP = 9500
+
+
+def defaults() -> dict[str, dict[str, object]]:
+    return {sec: {k: (list(v[1]) if isinstance(v[1], list) else v[1]) for k, v in keys.items()}
+            for sec, keys in SCHEMA.items()}
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+def _type_ok(kind: str, value: object) -> bool:
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _key_line(text: str, section: str, key: str | None) -> int | None:
+    """The 1-based line where ``[section]`` (or ``key`` inside it) is written; None when not found."""
+    current = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("[") and not line.startswith("[["):
+            current = line.strip("[]").strip()
+            if key is None and current == section:
+                return n
+            continue
+        if current == section and key is not None:
+            name = line.split("=", 1)[0].strip().strip('"').strip("'")
+            if "=" in line and name == key:
+                return n
+    return None
+
+
+def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
+    """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
+    ``(line or None, "dotted.key: message")``. Wrong values keep their default."""
+    values = defaults()
+    errors: list[tuple[int | None, str]] = []
+    warnings: list[tuple[int | None, str]] = []
+    for section, body in data.items():
+        if section not in SCHEMA:
+            warnings.append((_key_line(text, section, None), f"{section}: unknown section, ignored"))
+            continue
+        if not isinstance(body, dict):
+            errors.append((_key_line(text, section, None), f"{section}: expected a table, got {_describe(body)}"))
+            continue
+        for key, value in body.items():
+            dotted = f"{section}.{key}"
+            line = _key_line(text, section, key)
+            spec = SCHEMA[section].get(key)
+            if spec is None:
+                warnings.append((line, f"{dotted}: unknown key, ignored"))
+                continue
+            kind = spec[0]
+            if not _type_ok(kind, value):
+                errors.append((line, f"{dotted}: expected {_TYPE_NAMES[kind]}, got {_describe(value)}"))
+                continue
+            if kind == "int" and value < _MIN.get(key, 0):
+                errors.append((line, f"{dotted}: expected an integer >= {_MIN.get(key, 0)}, got {value}"))
+                continue
+            if key == "redact_patterns":
+                import re
+
+                bad = None
+                for pattern in value:
+                    try:
+                        re.compile(pattern)
+                    except re.error as exc:
+                        bad = f"{dotted}: invalid regular expression {json.dumps(pattern)}: {exc}"
+                        break
+                if bad:
+                    errors.append((line, bad))
+                    continue
+            values[section][key] = value
+    values["context"]["max_chars"] = min(int(values["context"]["max_chars"]), CONTEXT_HARD_CAP)
+    return values, errors, warnings
+
+
+def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
+    """Read and validate ``path``. A missing file means defaults. Problems come back as
+    ``"<path>:<line>: message"`` strings; a syntax error raises :class:`ConfigError`."""
+    import tomllib
+
+    from lazy_harness.errors import ConfigError
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return defaults(), [], []
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {_toml_message(str(exc))}", hint="lh config validate") from None
+
+    def fmt(item: tuple[int | None, str]) -> str:
+        line, msg = item
+        return f"{path}:{line}: {msg}" if line else f"{path}: {msg}"
+
+    values, errors, warnings = check(data, text)
+    return values, [fmt(e) for e in errors], [fmt(w) for w in warnings]
+
+
+def _toml_message(msg: str) -> str:
+    # tomllib says "Invalid value (at line 3, column 9)"; put the line first, like a compiler.
+    import re
+
+    m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+    if not m:
+        return f"TOML syntax error: {msg}"
+    return f"line {m.group(1)}, column {m.group(2)}: TOML syntax error: {msg[:m.start()].strip()}"
+
+
+def load(env=None) -> dict:
+    """Full load for the CLI and the worker: raises ConfigError on a syntax error or a wrong value."""
+    from lazy_harness.errors import ConfigError
+
+    path = paths.config_file(env)
+    values, errors, _ = parse_file(path)
+    if errors:
+        raise ConfigError(errors[0], hint="lh config validate")
+    return values
+
+
+def _snapshot_path(env=None) -> str:
+    return os.path.join(paths.state_dir(env), "config.json")
+
+
+def load_fast(env=None) -> dict:
+    """Config for hooks: a JSON snapshot keyed by config.toml's path, mtime and size.
+
+    Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays
+    off unless ``enabled`` itself parsed as true); ``lh config validate`` tells the user why.
+    """
+    path = paths.config_file(env)
+    try:
+        st = os.stat(path)
+        stamp = [path, st.st_mtime_ns, st.st_size]
+    except OSError:
+        stamp = [path, None, None]
+    snap = _snapshot_path(env)
+    try:
+        with open(snap, encoding="utf-8") as fh:
+            cached = json.load(fh)
+        if cached.get("stamp") == stamp:
+            return cached["values"]
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        pass
+    try:
+        values, _, _ = parse_file(path)
+    except Exception:  # why: a hook must never fail on a bad config; it runs with defaults
+        values = defaults()
+    try:
+        atomic_write(snap, json.dumps({"stamp": stamp, "values": values}))
+    except OSError:
+        pass
+    return values

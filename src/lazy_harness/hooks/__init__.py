@@ -1,0 +1,1 @@
+"""What Claude Code runs: one small module per event. Stdlib-only at import time (see entry.py)."""

@@ -1,0 +1,66 @@
+"""The command written into settings.json: ``<python> -m lazy_harness.hooks <Event>``.
+
+Runs after every model turn, so it imports only cheap stdlib at top level and never click or the
+CLI. Whatever happens it exits 0, writes nothing on stdout except the JSON Claude Code reads, and
+logs one line per run to ``<claude dir>/logs/hooks.log``.
+"""
+
+import json
+import os
+import sys
+import time
+
+from lazy_harness import logfile
+
+WORKER_MARKER = "LH_WORKER_CALL"  # set in the environment of the worker's own ``claude -p`` call
+EVENTS = ("Stop", "SessionEnd", "SessionStart")
+
+
+def read_payload(stream) -> dict:
+    if stream is None or stream.isatty():
+        return {}
+    raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    if not raw or not raw.strip():
+        return {}
+    data = json.loads(raw)
+    return data if isinstance(data, dict) else {}
+
+
+def dispatch(event: str, payload: dict, env, now: float) -> tuple[str, str | None]:
+    """Run one event. Returns (decision for the log, text for stdout or None)."""
+    if env.get(WORKER_MARKER):
+        return "skipped: the worker's own model call", None
+    if event == "Stop":
+        from lazy_harness.hooks import stop
+
+        return stop.run(payload, env, now), None
+    if event == "SessionEnd":
+        from lazy_harness.hooks import session_end
+
+        return session_end.run(payload, env, now), None
+    if event == "SessionStart":
+        from lazy_harness.hooks import session_start
+
+        return session_start.run(payload, env, now)
+    return f"unknown event {event!r}", None
+
+
+def main(argv=None, env=None) -> int:
+    argv = sys.argv if argv is None else argv
+    env = os.environ if env is None else env
+    event = argv[1] if len(argv) > 1 else ""
+    started = time.perf_counter()
+    now = time.time()
+    sid = "-"
+    try:
+        payload = read_payload(sys.stdin)
+        sid = str(payload.get("session_id") or "-")[:36]
+        decision, out = dispatch(event, payload, env, now)
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+    except Exception as exc:  # why: a hook must never break the session; the log says what happened
+        decision = f"error {type(exc).__name__}: {exc}"
+    ms = (time.perf_counter() - started) * 1000
+    logfile.write(logfile.HOOKS, f"{event or '?'} session={sid} {decision} ({ms:.1f} ms)", env, now)
+    return 0

@@ -1,0 +1,11 @@
+"""SessionEnd: fires once when a session really ends. Same enqueue as Stop, forced (no gates)."""
+
+from lazy_harness.hooks import producer
+
+
+def run(payload: dict, env, now: float) -> str:
+    if producer.loop_enabled(env) is None:
+        return "skipped: compound loop disabled"
+    reason = payload.get("reason")
+    name, decision = producer.submit(payload, "SessionEnd", True, env, now)
+    return f"{decision} reason={reason}" if name else decision

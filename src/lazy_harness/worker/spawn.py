@@ -1,0 +1,33 @@
+"""Start the worker fully detached. Hot path: only ``os`` and ``sys``.
+
+New session (so Claude Code's teardown of a ``-p`` run cannot kill it), stdin from /dev/null,
+stdout and stderr appended to ``<logs>/compound-loop.log``. Python's own descriptors are
+close-on-exec; the worker closes anything else it inherited as its first step.
+"""
+
+import os
+import sys
+
+from lazy_harness import logfile
+from lazy_harness.atomic import FILE_MODE, ensure_dir
+
+WORKER_MODULE = "lazy_harness.worker"
+
+
+def worker_argv(python: str | None = None) -> list[str]:
+    return [python or sys.executable, "-m", WORKER_MODULE]
+
+
+def spawn_worker(env=None) -> int:
+    """Spawn ``python -m lazy_harness.worker`` detached; returns its pid."""
+    env = dict(os.environ if env is None else env)
+    log = logfile.log_path(logfile.SPAWN, env)
+    ensure_dir(os.path.dirname(log))
+    argv = worker_argv()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
+        (os.POSIX_SPAWN_DUP2, 1, 2),
+    ]
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    return pid

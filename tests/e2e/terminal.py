@@ -1,0 +1,130 @@
+"""Drive an interactive program in a detached tmux session: type, read the screen, wait."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+PROMPT = "❯"
+
+
+class TerminalTimeout(AssertionError):
+    """wait_for gave up; the message carries the last screen."""
+
+
+class Terminal:
+    """One program in one tmux server of its own (`tmux -L <unique>`), so tests never collide.
+
+    The pane stays after the program exits (remain-on-exit), so a test can still read the last
+    screen and the exit status.
+    """
+
+    def __init__(self, argv: list[str], cwd: Path | str, env: dict[str, str], width: int = 200, height: int = 50) -> None:
+        self.argv = list(argv)
+        self.cwd = str(cwd)
+        self.env = dict(env)
+        self.width = width
+        self.height = height
+        self.socket = f"lh-e2e-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._status_file = Path(tempfile.mkdtemp(prefix="lh-e2e-term-")) / "exit-status"
+        self._started = False
+
+    # -- tmux plumbing -----------------------------------------------------------------------
+
+    def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        # why: -f /dev/null keeps the user's ~/.tmux.conf (key bindings, shells) out of the test.
+        cmd = ["tmux", "-L", self.socket, "-f", "/dev/null", *args]
+        proc = subprocess.run(cmd, env=self.env, capture_output=True, text=True, timeout=15)
+        if check and proc.returncode != 0:
+            raise RuntimeError(f"{shlex.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+        return proc
+
+    def start(self) -> "Terminal":
+        # why: the first command starts the server with self.env, which the pane's program
+        # inherits; remain-on-exit is set before the program can possibly exit. tmux 3.3 leaves
+        # #{pane_dead_status} empty, so the shell writes the exit status to a file.
+        command = f"sleep 0.3; {shlex.join(self.argv)}; echo $? > {shlex.quote(str(self._status_file))}"
+        self.tmux(
+            "new-session", "-d", "-s", "main", "-x", str(self.width), "-y", str(self.height), "-c", self.cwd,
+            command, ";", "set-option", "-g", "remain-on-exit", "on",
+        )  # fmt: skip
+        self._started = True
+        return self
+
+    def close(self) -> None:
+        if self._started:
+            self.tmux("kill-server", check=False)
+            self._started = False
+        shutil.rmtree(self._status_file.parent, ignore_errors=True)
+
+    def __enter__(self) -> "Terminal":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- typing ------------------------------------------------------------------------------
+
+    def send_text(self, text: str, enter: bool = True) -> None:
+        """Type `text` literally, then press Enter as a separate key event."""
+        self.tmux("send-keys", "-t", "main", "-l", text)
+        if enter:
+            # why: Enter glued to the text arrives as part of a paste and inserts a newline
+            # instead of submitting; a short pause lets the input box take the text first.
+            time.sleep(0.2)
+            self.tmux("send-keys", "-t", "main", "Enter")
+
+    def send_keys(self, *keys: str) -> None:
+        """Press tmux key names: "Enter", "Escape", "Down", "C-c", ..."""
+        self.tmux("send-keys", "-t", "main", *keys)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def capture(self, history: bool = False) -> str:
+        args = ["capture-pane", "-p", "-t", "main"]
+        if history:
+            args += ["-S", "-"]
+        return self.tmux(*args).stdout
+
+    def is_alive(self) -> bool:
+        out = self.tmux("display-message", "-p", "-t", "main", "#{pane_dead}").stdout.strip()
+        return out != "1"
+
+    def exit_status(self) -> int | None:
+        """The program's exit status once it has ended, else None."""
+        try:
+            return int(self._status_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def wait_for(self, pattern: str | re.Pattern[str], timeout: float = 20.0, history: bool = False) -> str:
+        """Poll the screen until `pattern` (plain text, or a compiled regex) shows; return the screen."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.capture(history=history)
+            found = pattern.search(screen) if isinstance(pattern, re.Pattern) else pattern in screen
+            if found:
+                return screen
+            time.sleep(0.1)
+        raise TerminalTimeout(f"{pattern!r} not on screen after {timeout}s; screen was:\n{screen}")
+
+    def wait_prompt(self, timeout: float = 30.0) -> str:
+        """Wait for the input prompt with nothing typed after it, and no turn running."""
+        empty_prompt = re.compile(rf"^\s*{PROMPT}\s*$", re.M)
+        return self.wait_for(empty_prompt, timeout)
+
+    def wait_exit(self, timeout: float = 20.0) -> int | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.exit_status() is not None or not self.is_alive():
+                return self.exit_status()
+            time.sleep(0.1)
+        raise TerminalTimeout(f"program still running after {timeout}s; screen was:\n{self.capture()}")
