@@ -22,6 +22,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long past the last run"),
         "timeout_seconds": ("int", 120, "limit for one model call"),
         "max_attempts": ("int", 3, "model calls per task before it goes to failed/"),
+        "retry_backoff_seconds": ("int", 2, "wait before the 2nd model call; doubled before each later one"),
         "transcript_budget_chars": ("int", 100_000, "characters of conversation put in the prompt (head and tail kept)"),
         "prompt_max_chars": ("int", 120_000, "hard cap on the whole prompt"),
         "redact_patterns": ("list", [], "extra regular expressions whose matches are redacted"),

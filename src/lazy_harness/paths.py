@@ -40,6 +40,11 @@ def state_dir(env=None) -> str:
     return os.path.join(queue_dir(env), "state")
 
 
+def neutral_dir(env=None) -> str:
+    """The empty folder the worker's own ``claude -p`` runs in, away from any project."""
+    return os.path.join(state_dir(env), "neutral")
+
+
 def projects_dir(env=None) -> str:
     return os.path.join(claude_dir(env), "projects")
 

@@ -1,0 +1,54 @@
+"""``lh distill PATH``: the whole pipeline on one transcript, in the foreground."""
+
+import os
+import time
+
+import click
+
+from lazy_harness import paths
+from lazy_harness.errors import LhError
+
+
+@click.command()
+@click.argument("transcript", type=click.Path(dir_okay=False))
+@click.option("--project", type=click.Path(file_okay=False), help="Project folder (default: the session's cwd).")
+@click.option("--dry-run", is_flag=True, help="Print the prompt and where results would go; call nothing, write nothing.")
+def distill(transcript: str, project: str | None, dry_run: bool) -> None:
+    """Distill TRANSCRIPT into its project's memory (or show what would happen with --dry-run)."""
+    from lazy_harness import config
+    from lazy_harness.worker import pipeline, transcript as reader
+
+    path = os.path.abspath(transcript)
+    if not os.path.isfile(path):
+        raise LhError(f"{transcript}: no such transcript")
+    cfg = config.load()
+    cwd = os.path.abspath(project) if project else (reader.session_cwd(path) or os.getcwd())
+    fields = {
+        "task_id": f"distill-{int(time.time())}",
+        "session_jsonl": path,
+        "session_id": os.path.basename(path).removesuffix(".jsonl"),
+        "cwd": cwd,
+        "memory_dir": paths.memory_dir(cwd),
+    }
+    # why: a transcript named on the command line is the user's own choice, so it may live anywhere
+    outcome = pipeline.distill(fields, cfg, os.environ, dry_run=dry_run, trust=False)
+    if dry_run:
+        if outcome.prompt is not None:
+            click.echo(outcome.prompt)
+            click.echo(f"\n# prompt: {len(outcome.prompt)} characters", err=True)
+        click.echo(f"# {outcome.status}: {outcome.reason}", err=True)
+        learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None)
+        click.echo(f"# would append to {os.path.join(fields['memory_dir'], 'decisions.jsonl')} and failures.jsonl,",
+                   err=True)
+        click.echo(f"# rewrite or delete {os.path.join(fields['memory_dir'], 'handoff.md')},", err=True)
+        click.echo(f"# add learnings under {learnings}/YYYY-MM/", err=True)
+        return
+    click.echo(f"{outcome.status}: {outcome.reason}")
+    for problem in outcome.problems:
+        click.echo(f"  answer: {problem}")
+    plan = outcome.plan
+    if plan is not None:
+        for line in plan.describe():
+            click.echo(f"  {line}")
+    if outcome.status == "failed":
+        raise click.exceptions.Exit(1)

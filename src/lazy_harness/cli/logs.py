@@ -1,0 +1,51 @@
+"""``lh logs``: hook and worker logs, merged by time."""
+
+import os
+import time
+
+import click
+
+from lazy_harness import logfile
+
+
+def _tail(path: str, n: int) -> list[str]:
+    from lazy_harness.memory.files import tail_lines
+
+    return tail_lines(path, n)
+
+
+@click.command()
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines.")
+@click.option("--hooks", "only_hooks", is_flag=True, help="Only hooks.log (one line per hook run).")
+@click.option("--worker", "only_worker", is_flag=True, help="Only worker.log (one line per worker step).")
+@click.option("-n", "lines", default=40, show_default=True, help="How many lines to show.")
+def logs(follow: bool, only_hooks: bool, only_worker: bool, lines: int) -> None:
+    """Show the newest log lines (both logs unless --hooks or --worker)."""
+    names = [logfile.HOOKS] if only_hooks else [logfile.WORKER] if only_worker else [logfile.HOOKS, logfile.WORKER]
+    files = [logfile.log_path(name) for name in names]
+    click.echo("# " + ", ".join(files), err=True)
+    merged = sorted((line for path in files for line in _tail(path, lines)), key=lambda ln: ln.split(" ", 1)[0])
+    for line in merged[-lines:]:
+        click.echo(line)
+    if not follow:
+        return
+    offsets = {path: (os.path.getsize(path) if os.path.exists(path) else 0) for path in files}
+    try:
+        while True:
+            time.sleep(0.5)
+            for path in files:
+                try:
+                    size = os.path.getsize(path)
+                except OSError:
+                    continue
+                if size < offsets[path]:
+                    offsets[path] = 0  # rotated
+                if size > offsets[path]:
+                    with open(path, "rb") as fh:
+                        fh.seek(offsets[path])
+                        chunk = fh.read()
+                    offsets[path] += len(chunk)
+                    for line in chunk.decode("utf-8", "replace").splitlines():
+                        click.echo(line)
+    except KeyboardInterrupt:
+        return

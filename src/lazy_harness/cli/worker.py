@@ -1,0 +1,33 @@
+"""``lh worker run``: the worker in the foreground."""
+
+import os
+import time
+
+import click
+
+from lazy_harness import paths, queue
+
+
+@click.group()
+def worker() -> None:
+    """Run the distillation worker (the hooks normally spawn it for you)."""
+
+
+@worker.command("run")
+@click.option("--once", is_flag=True, help="Drain the queue once and exit (what the hooks spawn).")
+@click.option("--poll", default=2.0, show_default=True, help="Seconds between looks at the queue without --once.")
+def run_cmd(once: bool, poll: float) -> None:
+    """Drain the queue; without --once keep watching it until Ctrl-C."""
+    from lazy_harness.worker import loop
+
+    q = paths.queue_dir()
+    while True:
+        stats = loop.run(os.environ)
+        if stats.lock_busy:
+            click.echo("another worker holds the lock; it drains the queue")
+        elif stats.finished or once:
+            click.echo(f"{stats.processed} processed, {stats.skipped} skipped, {stats.failed} failed")
+        if once:
+            return
+        while not queue.pending(q):
+            time.sleep(poll)

@@ -1,0 +1,28 @@
+"""``python -m lazy_harness.worker``: what the hooks spawn. Drains the queue once and exits."""
+
+import os
+import sys
+
+
+def main() -> int:
+    # why: a detached child must not keep pipes of Claude Code open past the hook's exit
+    os.closerange(3, 256)
+    from lazy_harness import logfile
+    from lazy_harness.worker import loop
+
+    try:
+        stats = loop.run()
+    except Exception as exc:  # the log is the only channel a detached worker has
+        logfile.write(logfile.WORKER, f"worker {os.getpid()} crashed: {type(exc).__name__}: {exc}")
+        import traceback
+
+        traceback.print_exc()
+        return 1
+    if stats.finished:
+        logfile.write(logfile.WORKER, f"worker {os.getpid()}: done: {stats.processed} processed, "
+                                      f"{stats.skipped} skipped, {stats.failed} failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""One session through the loop: trust, read, gate, prompt, model, validate, redact, persist.
+
+Shared by the worker (a queued task) and ``lh distill`` (a transcript named on the command line).
+Nothing is written until everything is computed; what is written is idempotent (see memory.store).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from lazy_harness import logfile, paths
+from lazy_harness.errors import ModelError, TaskError
+
+
+@dataclass
+class Outcome:
+    status: str  # processed | skipped | failed
+    reason: str
+    transcript_mtime: float | None = None
+    prompt: str | None = None
+    plan: object | None = None
+    report: object | None = None
+    problems: list[str] = field(default_factory=list)
+    error_text: str | None = None
+    attempts: int = 0
+
+
+def check_trust(fields: dict, env) -> None:
+    """A task is trusted only when its paths lie inside the Claude dir's projects folder."""
+    projects = paths.projects_dir(env)
+    transcript = fields.get("session_jsonl", "")
+    memory = fields.get("memory_dir", "")
+    if not transcript or not paths.is_within(transcript, projects):
+        raise TaskError(f"untrusted task: session_jsonl {transcript!r} is outside {projects}")
+    if not memory or not paths.is_within(memory, projects) or os.path.basename(memory.rstrip(os.sep)) != "memory":
+        raise TaskError(f"untrusted task: memory_dir {memory!r} is not a memory folder under {projects}")
+    if os.path.dirname(os.path.dirname(os.path.realpath(memory))) != os.path.realpath(projects):
+        raise TaskError(f"untrusted task: memory_dir {memory!r} is not <projects>/<key>/memory")
+
+
+def _log(env, message: str) -> None:
+    logfile.write(logfile.WORKER, message, env)
+
+
+def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None) -> tuple[dict, int]:
+    """The model call, retried with a short doubling backoff. Returns (answer, attempts)."""
+    from lazy_harness.worker import llm
+
+    loop = cfg["compound_loop"]
+    attempts = max(1, int(loop["max_attempts"]))
+    delay = float(loop.get("retry_backoff_seconds", 2))
+    workdir = paths.neutral_dir(env)
+    from lazy_harness.atomic import ensure_dir
+
+    ensure_dir(workdir)
+    last: ModelError | None = None
+    for attempt in range(1, attempts + 1):
+        try:
+            return llm.distill_call(prompt, cfg, env, workdir), attempt
+        except ModelError as exc:
+            last = exc
+            if log:
+                log(f"model call {attempt}/{attempts} failed: {exc.message}")
+            if attempt < attempts:
+                sleep(delay)
+                delay *= 2
+    assert last is not None
+    last.attempts = attempts  # type: ignore[attr-defined]
+    raise last
+
+
+def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: bool = False,
+            sleep=time.sleep, trust: bool = True) -> Outcome:
+    """Run the whole pipeline for one task's fields. Never raises for expected failures."""
+    from lazy_harness import redact
+    from lazy_harness.memory import store
+    from lazy_harness.worker import answer, prompt as prompting, transcript
+
+    now = time.time() if now is None else now
+    loop = cfg["compound_loop"]
+    tid = fields.get("task_id", "-")
+
+    def log(msg: str) -> None:
+        _log(env, f"task {tid}: {msg}")
+
+    if trust:
+        check_trust(fields, env)
+    path = fields["session_jsonl"]
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return Outcome("skipped", "transcript missing")
+    view = transcript.read_view(path, int(loop["transcript_budget_chars"]))
+    if view.kind != "interactive":
+        return Outcome("skipped", f"not an interactive session ({view.kind})", mtime)
+    if view.user_chars < int(loop["min_user_chars"]):
+        return Outcome("skipped", f"too short: user typed {view.user_chars} < {loop['min_user_chars']} chars", mtime)
+    if view.messages < int(loop["min_messages"]):
+        return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime)
+
+    extra = tuple(loop.get("redact_patterns") or ())
+    memory_dir = fields["memory_dir"]
+    learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    cwd = fields.get("cwd") or view.cwd or ""
+    project = paths.project_name(cwd) if cwd else "unknown"
+    existing = store.existing_memory(memory_dir, learnings_dir)
+    text = prompting.build_prompt(view, existing, project, int(loop["prompt_max_chars"]))
+    text, hidden = redact.redact(text, extra)
+    if hidden:
+        log(f"redacted {hidden} secret(s) from the prompt")
+    meta = {"project": project, "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd}
+    if dry_run:
+        return Outcome("processed", "dry run", mtime, prompt=text)
+
+    try:
+        raw, attempts = call_with_retries(text, cfg, env, sleep, log)
+    except ModelError as exc:
+        n = getattr(exc, "attempts", 1)
+        return Outcome("failed", f"model call failed {n} time(s): {exc.message}", mtime,
+                       prompt=text, error_text=str(exc), attempts=n)
+    distilled, problems = answer.validate(raw)
+    for problem in problems:
+        log(f"answer: {problem}")
+    distilled, hidden = redact.redact_obj(distilled, extra)
+    if hidden:
+        log(f"redacted {hidden} secret(s) from the answer")
+    plan = store.plan(distilled, memory_dir, learnings_dir, meta, now)
+    report = store.apply(plan)
+    return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
+                   problems=problems, attempts=attempts)

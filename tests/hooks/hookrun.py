@@ -1,0 +1,47 @@
+"""Run a hook the way Claude Code does: a subprocess with the JSON payload on stdin."""
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+from contextlib import contextmanager
+
+
+def run_hook(event: str, payload, env: dict | None = None, timeout: float = 20) -> subprocess.CompletedProcess:
+    data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "lazy_harness.hooks", event], input=data if isinstance(data, bytes)
+                          else data.encode(), capture_output=True, env=env or dict(os.environ), timeout=timeout)
+
+
+def enable_loop(home, **keys) -> str:
+    """Write a config.toml turning the loop on (plus any compound_loop keys) and return its path."""
+    path = os.path.join(str(home), ".config", "lazy-harness", "config.toml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    lines = ["[compound_loop]", "enabled = true"]
+    for key, value in keys.items():
+        lines.append(f"{key} = {json.dumps(value)}")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path
+
+
+@contextmanager
+def worker_lock_held(claude_dir):
+    """Hold the worker lock so spawned workers leave at once and the queue stays as the hook left it."""
+    q = os.path.join(str(claude_dir), "queue")
+    os.makedirs(q, exist_ok=True)
+    fd = os.open(os.path.join(q, ".worker.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        yield q
+    finally:
+        os.close(fd)
+
+
+def hook_log(claude_dir) -> list[str]:
+    try:
+        with open(os.path.join(str(claude_dir), "logs", "hooks.log")) as fh:
+            return fh.read().splitlines()
+    except FileNotFoundError:
+        return []

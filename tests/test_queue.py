@@ -1,0 +1,124 @@
+import os
+import threading
+
+import pytest
+
+from lazy_harness import queue
+
+
+def _fields(sid="11111111-2222-3333-4444-555555555555", **extra):
+    base = {"cwd": "/p", "session_jsonl": "/t.jsonl", "session_id": sid, "memory_dir": "/m", "event": "Stop",
+            "forced": "0"}
+    base.update(extra)
+    return base
+
+
+@pytest.fixture
+def q(tmp_path):
+    d = str(tmp_path / "queue")
+    queue.ensure_layout(d)
+    return d
+
+
+def test_task_round_trips_any_characters():
+    fields = {"cwd": "/a b/c\nd\\e=f", "x": "é"}
+    assert queue.parse_task(queue.format_task(fields)) == fields
+
+
+def test_enqueue_writes_required_fields_and_sortable_name(q):
+    name = queue.enqueue(q, _fields(), now=1700000000.5)
+    assert name == "1700000000500000000-11111111.task"
+    task = queue.read_task(os.path.join(q, name))
+    assert set(queue.REQUIRED) <= set(task)
+    assert task["timestamp"].startswith("2023-11-1")
+    assert os.listdir(os.path.join(q, "tmp")) == []
+
+
+def test_one_pending_task_per_session_newest_wins_and_forced_is_kept(q):
+    first = queue.enqueue(q, _fields(forced="1", event="SessionEnd"), now=100.0)
+    second = queue.enqueue(q, _fields(), now=200.0)
+    assert queue.pending(q) == [second]
+    task = queue.read_task(os.path.join(q, second))
+    assert task["forced"] == "1"
+    assert task["replaces"] == queue.task_id(first)
+
+
+def test_sessions_do_not_replace_each_other(q):
+    queue.enqueue(q, _fields(sid="aaaaaaaa-1"), now=1.0)
+    queue.enqueue(q, _fields(sid="bbbbbbbb-1"), now=1.0)
+    assert len(queue.pending(q)) == 2
+
+
+def test_concurrent_enqueues_leave_one_pending_task(q):
+    threads = [threading.Thread(target=queue.enqueue, args=(q, _fields())) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(queue.pending(q)) == 1
+
+
+def test_gate_debounce_then_growth(q, tmp_path):
+    transcript = tmp_path / "s.jsonl"
+    transcript.write_text("{}\n")
+    os.utime(transcript, (1000.0, 1000.0))
+    sid = "11111111-x"
+    assert queue.gate(q, sid, str(transcript), 1000.0, 60, 120) is None  # never processed
+    queue.enqueue(q, _fields(sid=sid), now=1000.0)
+    assert queue.gate(q, sid, str(transcript), 1030.0, 60, 120) == "debounced"
+    assert queue.gate(q, sid, str(transcript), 1061.0, 60, 120) is None  # pending but older than the window
+    name = queue.pending(q)[0]
+    queue.claim(q, name)
+    queue.finish(q, name, queue.read_task(os.path.join(q, "processing", name)), "processed", "ok")
+    queue.mark_done(q, sid, 1000.0, 1070.0)
+    os.utime(transcript, (1100.0, 1100.0))
+    assert queue.gate(q, sid, str(transcript), 1200.0, 60, 120) == "no growth"
+    os.utime(transcript, (1120.0, 1120.0))
+    assert queue.gate(q, sid, str(transcript), 1200.0, 60, 120) is None
+
+
+def test_gate_never_looks_at_history(q, tmp_path):
+    """The gates read two small state files of one session: done/ is never listed or opened."""
+    os.rmdir(os.path.join(q, "done"))
+    with open(os.path.join(q, "done"), "w") as fh:  # any scan of done/ would now raise
+        fh.write("not a folder")
+    transcript = tmp_path / "s.jsonl"
+    transcript.write_text("{}\n")
+    assert queue.gate(q, "deadbeef-1", str(transcript), 1e9, 60, 120) is None
+    queue.mark_done(q, "deadbeef-1", transcript.stat().st_mtime, 1e9)
+    assert queue.gate(q, "deadbeef-1", str(transcript), 1e9, 60, 120) == "no growth"
+
+
+def test_claim_is_exclusive(q):
+    name = queue.enqueue(q, _fields())
+    assert queue.claim(q, name) is not None
+    assert queue.claim(q, name) is None
+
+
+def test_recover_requeues_then_poisons_after_five_interruptions(q):
+    name = queue.enqueue(q, _fields())
+    for expected in range(1, 5):
+        assert queue.claim(q, name)
+        assert queue.recover(q) == [(name, "requeued")]
+        assert queue.read_task(os.path.join(q, name))["interruptions"] == str(expected)
+    assert queue.claim(q, name)
+    assert queue.recover(q) == [(name, "poison")]
+    assert queue.pending(q) == []
+    failed = os.path.join(q, "failed", name)
+    assert "interrupted 5 times" in open(failed + ".error").read()
+    assert os.listdir(os.path.join(q, "processing")) == []
+
+
+def test_recover_drops_a_claim_superseded_by_a_newer_task(q):
+    old = queue.enqueue(q, _fields(), now=1.0)
+    queue.claim(q, old)
+    new = queue.enqueue(q, _fields(), now=2.0)
+    assert queue.recover(q) == [(old, "superseded")]
+    assert queue.pending(q) == [new]
+    assert queue.read_task(os.path.join(q, "done", old))["outcome"] == "skipped"
+
+
+def test_files_are_private(q):
+    name = queue.enqueue(q, _fields())
+    assert os.stat(os.path.join(q, name)).st_mode & 0o777 == 0o600
+    assert os.stat(os.path.join(q, "state")).st_mode & 0o777 == 0o700
