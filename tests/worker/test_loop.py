@@ -1,0 +1,197 @@
+"""The worker end to end with a fake ``claude``: hooks as subprocesses -> detached worker -> files."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from filelock import FileLock
+
+from lazy_harness import paths, queue
+from lazy_harness.worker import loop
+from tests.hooks.hookrun import enable_loop, run_hook
+from tests.support import fake_claude
+from tests.support.sessions import place, wait_finished
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    fake_claude.install(bin_dir)
+    fake_claude.on_path(monkeypatch, bin_dir)
+    return bin_dir
+
+
+@pytest.fixture
+def project(tmp_path):
+    p = tmp_path / "proj"
+    p.mkdir()
+    return p
+
+
+def _memory(project) -> str:
+    return paths.memory_dir(str(project))
+
+
+def _lines(path) -> list[dict]:
+    with open(path) as fh:
+        return [json.loads(line) for line in fh]
+
+
+def _learnings() -> list[str]:
+    root = paths.learnings_dir()
+    return sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs)
+
+
+def test_session_end_hook_drives_a_full_distillation(isolated_home, fake, project):
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    payload = place(project)
+    result = run_hook("SessionEnd", payload)
+    assert (result.returncode, result.stdout) == (0, b"")
+    [done] = wait_finished(paths.queue_dir())
+    task = queue.read_task(done)
+    assert "/done/" in done and task["outcome"] == "processed", task
+    mem = _memory(project)
+    [decision] = _lines(os.path.join(mem, "decisions.jsonl"))
+    assert decision["summary"] == fake_claude.DEFAULT_ANSWER["decisions"][0]["summary"]
+    assert decision["session_id"] == payload["session_id"] and decision["type"] == "decision"
+    assert decision["task_id"] == queue.task_id(os.path.basename(done))
+    [failure] = _lines(os.path.join(mem, "failures.jsonl"))
+    assert failure["prevention"] == fake_claude.DEFAULT_ANSWER["failures"][0]["prevention"]
+    handoff = open(os.path.join(mem, "handoff.md")).read()
+    assert "- finish the retry command" in handoff and payload["session_id"] in handoff
+    [learning] = _learnings()
+    assert os.path.basename(learning).endswith("-rename-is-the-atomic-commit-of-a-spool.md")
+    [call] = fake_claude.calls(fake)
+    assert call["marker"] == "1"
+    assert call["cwd"] == paths.neutral_dir()
+    for flag in ("-p", "--no-session-persistence", "--json-schema", "--output-format"):
+        assert flag in call["argv"]
+    assert call["argv"][call["argv"].index("--settings") + 1] == '{"disableAllHooks": true}'
+    assert "Use a file queue" not in call["stdin"]  # the prompt carries the session, not the answer
+
+
+def test_processing_the_same_session_again_writes_nothing_twice(isolated_home, fake, project):
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    payload = place(project)
+    run_hook("SessionEnd", payload)
+    wait_finished(paths.queue_dir(), count=1)
+    mem = _memory(project)
+    before = {n: open(os.path.join(mem, n), "rb").read() for n in ("decisions.jsonl", "failures.jsonl")}
+    run_hook("SessionEnd", payload)
+    wait_finished(paths.queue_dir(), count=2)
+    after = {n: open(os.path.join(mem, n), "rb").read() for n in ("decisions.jsonl", "failures.jsonl")}
+    assert after == before
+    assert len(_learnings()) == 1
+    assert len(fake_claude.calls(fake)) == 2
+
+
+def test_headless_session_is_finished_as_skipped_without_a_model_call(isolated_home, fake, project):
+    enable_loop(isolated_home)
+    run_hook("SessionEnd", place(project, "headless.jsonl"))
+    [done] = wait_finished(paths.queue_dir())
+    task = queue.read_task(done)
+    assert task["outcome"] == "skipped" and "interactive" in task["reason"]
+    assert fake_claude.calls(fake) == []
+    assert not os.path.exists(_memory(project))
+
+
+def test_model_failure_is_retried_then_lands_in_failed_with_the_reason(isolated_home, fake, project):
+    enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=3)
+    fake_claude.control(fake, mode="fail", code=7, stderr="API Error: 529 overloaded_error")
+    run_hook("SessionEnd", place(project))
+    [failed] = wait_finished(paths.queue_dir())
+    assert "/failed/" in failed
+    error = open(failed + ".error").read()
+    assert "7" in error and "529 overloaded_error" in error
+    assert len(fake_claude.calls(fake)) == 3
+    assert queue.read_task(failed)["attempts"] == "3"
+
+
+def test_transient_failure_then_success_is_processed(isolated_home, fake, project):
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, fail_times=1)
+    run_hook("SessionEnd", place(project))
+    [done] = wait_finished(paths.queue_dir())
+    assert queue.read_task(done)["outcome"] == "processed"
+    assert queue.read_task(done)["attempts"] == "2"
+
+
+def test_forged_task_cannot_point_the_worker_elsewhere(isolated_home, fake, project, tmp_path):
+    enable_loop(isolated_home)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.jsonl"
+    secret.write_text((project.parent / "x").as_posix())
+    q = paths.queue_dir()
+    queue.enqueue(q, {"cwd": str(project), "session_jsonl": str(secret), "session_id": "forged-1",
+                      "memory_dir": str(outside / "memory"), "event": "Stop", "forced": "1"})
+    loop.run(dict(os.environ))
+    [failed] = wait_finished(q)
+    assert "/failed/" in failed and "untrusted" in queue.read_task(failed)["reason"]
+    assert sorted(os.listdir(outside)) == ["secret.jsonl"]
+    assert fake_claude.calls(fake) == []
+
+
+def test_a_task_arriving_while_the_worker_releases_is_drained_now(isolated_home, fake, project, monkeypatch):
+    """The lost wake-up: a task lands after the drain's last look but before the lock is released.
+    Its own worker finds the lock taken and leaves; the running worker must still take it."""
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    q = paths.queue_dir()
+    first = place(project, session_id="11111111-aaaa-bbbb-cccc-000000000001")
+    late = place(project, session_id="22222222-aaaa-bbbb-cccc-000000000002")
+    queue.enqueue(q, queue.task_fields(first, "SessionEnd", True))
+    real_pending = queue.pending
+    state = {"injected": False}
+
+    def pending_then_inject(folder):
+        names = real_pending(folder)
+        if not names and not state["injected"]:
+            state["injected"] = True
+            queue.enqueue(q, queue.task_fields(late, "SessionEnd", True))
+            other = FileLock(os.path.join(q, loop.LOCK_NAME))
+            with pytest.raises(Exception):
+                other.acquire(timeout=0)  # the late task's own worker would leave here
+        return names
+
+    monkeypatch.setattr(queue, "pending", pending_then_inject)
+    stats = loop.run(dict(os.environ))
+    assert state["injected"]
+    assert stats.processed == 2
+    assert real_pending(q) == []
+
+
+def test_only_one_worker_runs_at_a_time(isolated_home, fake, project):
+    enable_loop(isolated_home)
+    q = paths.queue_dir()
+    queue.ensure_layout(q)
+    with FileLock(os.path.join(q, loop.LOCK_NAME)):
+        queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
+        stats = loop.run(dict(os.environ))
+        assert stats.lock_busy and stats.finished == 0
+        assert len(queue.pending(q)) == 1
+    assert os.path.exists(os.path.join(q, loop.LOCK_NAME))  # lock files are never deleted
+
+
+def test_worker_killed_mid_task_is_retried_and_poison_after_five(isolated_home, fake, project):
+    enable_loop(isolated_home, timeout_seconds=60)
+    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, sleep=30)
+    q = paths.queue_dir()
+    queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
+    for round_ in range(1, 6):
+        worker = subprocess.Popen([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(fake_claude.calls(fake)) < round_:
+            time.sleep(0.05)
+        assert len(os.listdir(os.path.join(q, "processing"))) == 1
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+    loop.run(dict(os.environ))
+    [failed] = wait_finished(q)
+    assert "/failed/" in failed
+    assert "interrupted 5 times" in open(failed + ".error").read()
+    assert os.listdir(os.path.join(q, "processing")) == []
