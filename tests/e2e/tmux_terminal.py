@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
 import subprocess
 import tempfile
 import time
-import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 PROMPT = "❯"
+BUSY = "esc to interrupt"
 
 
 class TerminalTimeout(AssertionError):
@@ -20,33 +20,38 @@ class TerminalTimeout(AssertionError):
 
 
 class Terminal:
-    """One program in one tmux server of its own (`tmux -L <unique>`), so tests never collide.
+    """One program in one tmux server of its own, so tests never collide.
 
     The pane stays after the program exits (remain-on-exit), so a test can still read the last
     screen and the exit status.
     """
 
-    def __init__(self, argv: list[str], cwd: Path | str, env: dict[str, str], width: int = 200, height: int = 50) -> None:
+    def __init__(
+        self, argv: list[str], cwd: Path | str, env: dict[str, str], width: int = 200, height: int = 50
+    ) -> None:
         self.argv = list(argv)
         self.cwd = str(cwd)
         self.env = dict(env)
         self.width = width
         self.height = height
-        self.socket = f"lh-e2e-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self._status_file = Path(tempfile.mkdtemp(prefix="lh-e2e-term-")) / "exit-status"
+        # why: a server of our own (-S socket in a private folder) keeps tests from colliding
+        # and leaves nothing behind; kill-server alone leaves a -L socket file in /tmp/tmux-UID.
+        self._dir = Path(tempfile.mkdtemp(prefix="lh-e2e-tmux-"))
+        self.socket = str(self._dir / "socket")
+        self._status_file = self._dir / "exit-status"
         self._started = False
 
     # -- tmux plumbing -----------------------------------------------------------------------
 
     def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         # why: -f /dev/null keeps the user's ~/.tmux.conf (key bindings, shells) out of the test.
-        cmd = ["tmux", "-L", self.socket, "-f", "/dev/null", *args]
+        cmd = ["tmux", "-S", self.socket, "-f", "/dev/null", *args]
         proc = subprocess.run(cmd, env=self.env, capture_output=True, text=True, timeout=15)
         if check and proc.returncode != 0:
             raise RuntimeError(f"{shlex.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
         return proc
 
-    def start(self) -> "Terminal":
+    def start(self) -> Terminal:
         # why: the first command starts the server with self.env, which the pane's program
         # inherits; remain-on-exit is set before the program can possibly exit. tmux 3.3 leaves
         # #{pane_dead_status} empty, so the shell writes the exit status to a file.
@@ -62,9 +67,9 @@ class Terminal:
         if self._started:
             self.tmux("kill-server", check=False)
             self._started = False
-        shutil.rmtree(self._status_file.parent, ignore_errors=True)
+        shutil.rmtree(self._dir, ignore_errors=True)
 
-    def __enter__(self) -> "Terminal":
+    def __enter__(self) -> Terminal:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -73,13 +78,21 @@ class Terminal:
     # -- typing ------------------------------------------------------------------------------
 
     def send_text(self, text: str, enter: bool = True) -> None:
-        """Type `text` literally, then press Enter as a separate key event."""
+        """Type `text` literally, then press Enter as a separate key event until it submits.
+
+        Submitted means the text has left the input box. Right after startup or a --resume
+        the CLI can take the text but drop the Enter, so Enter is pressed again (at most 3 times).
+        """
         self.tmux("send-keys", "-t", "main", "-l", text)
-        if enter:
-            # why: Enter glued to the text arrives as part of a paste and inserts a newline
-            # instead of submitting; a short pause lets the input box take the text first.
-            time.sleep(0.2)
+        if not enter:
+            return
+        head = text.strip().splitlines()[0][:30] if text.strip() else ""
+        self._poll(lambda: head in (self.input_box() or ""), 5.0)
+        for _ in range(3):
             self.tmux("send-keys", "-t", "main", "Enter")
+            if self._poll(lambda: head not in (self.input_box() or ""), 2.0):
+                return
+        raise TerminalTimeout(f"Enter did not submit {text[:60]!r}; screen was:\n{self.capture()}")
 
     def send_keys(self, *keys: str) -> None:
         """Press tmux key names: "Enter", "Escape", "Down", "C-c", ..."""
@@ -92,6 +105,20 @@ class Terminal:
         if history:
             args += ["-S", "-"]
         return self.tmux(*args).stdout
+
+    def input_box(self) -> str | None:
+        """The text between the input box's two horizontal rules, or None when there is no box."""
+        lines = self.capture().splitlines()
+        rules = [i for i, line in enumerate(lines) if line.strip() and set(line.strip()) == {"─"}]
+        return "\n".join(lines[rules[-2] + 1 : rules[-1]]) if len(rules) >= 2 else None
+
+    def _poll(self, condition: Callable[[], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return True
+            time.sleep(0.1)
+        return condition()
 
     def is_alive(self) -> bool:
         out = self.tmux("display-message", "-p", "-t", "main", "#{pane_dead}").stdout.strip()
@@ -117,9 +144,23 @@ class Terminal:
         raise TerminalTimeout(f"{pattern!r} not on screen after {timeout}s; screen was:\n{screen}")
 
     def wait_prompt(self, timeout: float = 30.0) -> str:
-        """Wait for the input prompt with nothing typed after it, and no turn running."""
+        """Wait until the CLI is idle at an empty input prompt; return the screen.
+
+        The input box shows `❯` even while a turn runs, so idle also means no "esc to
+        interrupt" in the footer and the same screen on two polls in a row.
+        """
         empty_prompt = re.compile(rf"^\s*{PROMPT}\s*$", re.M)
-        return self.wait_for(empty_prompt, timeout)
+        deadline = time.monotonic() + timeout
+        previous = None
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.capture()
+            idle = bool(empty_prompt.search(screen)) and BUSY not in screen
+            if idle and screen == previous:
+                return screen
+            previous = screen if idle else None
+            time.sleep(0.25)
+        raise TerminalTimeout(f"no idle prompt after {timeout}s; screen was:\n{screen}")
 
     def wait_exit(self, timeout: float = 20.0) -> int | None:
         deadline = time.monotonic() + timeout
