@@ -13,9 +13,17 @@ DIR_MODE = 0o700
 
 
 def ensure_dir(path: str) -> str:
-    """Create ``path`` (and parents) private to the user; an existing folder is left as it is."""
-    if not os.path.isdir(path):
-        os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+    """Create ``path`` and any missing parents private to the user (0700); existing folders are left
+    as they are."""
+    if os.path.isdir(path):
+        return path
+    parent = os.path.dirname(path)
+    if parent and parent != path:
+        ensure_dir(parent)
+    try:
+        os.mkdir(path, DIR_MODE)
+    except FileExistsError:
+        pass
     return path
 
 

@@ -86,6 +86,17 @@ def _key_line(text: str, section: str, key: str | None) -> int | None:
     return None
 
 
+def _top_key_line(text: str, key: str) -> int | None:
+    """The line of a key written before the first ``[section]`` header."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("["):
+            return None
+        if "=" in line and line.split("=", 1)[0].strip().strip('"').strip("'") == key:
+            return n
+    return None
+
+
 def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
     """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
     ``(line or None, "dotted.key: message")``. Wrong values keep their default."""
@@ -94,10 +105,15 @@ def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]
     warnings: list[tuple[int | None, str]] = []
     for section, body in data.items():
         if section not in SCHEMA:
-            warnings.append((_key_line(text, section, None), f"{section}: unknown section, ignored"))
+            if isinstance(body, dict):
+                warnings.append((_key_line(text, section, None), f"{section}: unknown section, ignored"))
+            else:
+                warnings.append((_top_key_line(text, section),
+                                 f"{section}: unknown top-level key, ignored (keys belong under a [section])"))
             continue
         if not isinstance(body, dict):
-            errors.append((_key_line(text, section, None), f"{section}: expected a table, got {_describe(body)}"))
+            errors.append((_key_line(text, section, None) or _top_key_line(text, section),
+                           f"{section}: expected a table, got {_describe(body)}"))
             continue
         for key, value in body.items():
             dotted = f"{section}.{key}"
@@ -134,8 +150,6 @@ def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]
 def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
     """Read and validate ``path``. A missing file means defaults. Problems come back as
     ``"<path>:<line>: message"`` strings; a syntax error raises :class:`ConfigError`."""
-    import tomllib
-
     from lazy_harness.errors import ConfigError
 
     try:
@@ -145,6 +159,8 @@ def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
         return defaults(), [], []
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    import tomllib  # why: not at top level; hooks reach here only when config.toml changed
+
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -152,7 +168,7 @@ def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {_toml_message(str(exc))}", hint="lh config validate") from None
+        raise ConfigError(_toml_message(path, str(exc)), hint="lh config validate") from None
 
     def fmt(item: tuple[int | None, str]) -> str:
         line, msg = item
@@ -162,14 +178,15 @@ def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
     return values, [fmt(e) for e in errors], [fmt(w) for w in warnings]
 
 
-def _toml_message(msg: str) -> str:
-    # tomllib says "Invalid value (at line 3, column 9)"; put the line first, like a compiler.
+def _toml_message(path: str, msg: str) -> str:
+    # tomllib says "Invalid value (at line 3, column 9)"; put file:line first, like a compiler and
+    # like the value errors below.
     import re
 
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if not m:
-        return f"TOML syntax error: {msg}"
-    return f"line {m.group(1)}, column {m.group(2)}: TOML syntax error: {msg[:m.start()].strip()}"
+        return f"{path}: TOML syntax error: {msg}"
+    return f"{path}:{m.group(1)}: TOML syntax error at column {m.group(2)}: {msg[:m.start()].strip()}"
 
 
 def load(env=None) -> dict:
@@ -216,3 +233,131 @@ def load_fast(env=None) -> dict:
     except OSError:
         pass
     return values
+
+
+# --- the example file and the one edit lh makes to a user's config.toml ---------------------------
+
+SECTION_HELP = {
+    "compound_loop": "The compound loop: hooks queue finished sessions, a detached worker distills them.",
+    "knowledge": "Where learnings are written (shared by every project).",
+    "context": "What SessionStart reads back into a new session.",
+}
+
+
+def toml_literal(value: object) -> str:
+    """A TOML literal for a schema value (bool, int, str, list of str)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(json.dumps(str(x)) for x in value) + "]"
+    return json.dumps(str(value))  # why: a JSON string with its escapes is a valid TOML basic string
+
+
+def render_example() -> str:
+    """The text of config.example.toml, generated from SCHEMA so the two cannot drift apart."""
+    out = [
+        "# lazy-harness configuration (TOML). Generated from lazy_harness.config.SCHEMA.",
+        "#",
+        "# Where lh reads it: $LH_CONFIG, else $XDG_CONFIG_HOME/lazy-harness/config.toml,",
+        "# else ~/.config/lazy-harness/config.toml (`lh config path` prints it).",
+        "# Every key is optional and every value below is the default.",
+        "# Check a file with `lh config validate`; see docs/how/configuration.md.",
+    ]
+    for section, keys in SCHEMA.items():
+        out += ["", f"# {SECTION_HELP[section]}" if section in SECTION_HELP else "#", f"[{section}]"]
+        for key, (_, default, meaning) in keys.items():
+            floor = f"; at least {_MIN[key]}" if key in _MIN else ""
+            out += [f"# {meaning}{floor}", f"{key} = {toml_literal(default)}"]
+    return "\n".join(out) + "\n"
+
+
+def set_value(text: str, section: str, key: str, value: object) -> str:
+    """``text`` with ``[section] key = value``, changing only that line (comments and layout stay).
+
+    Adds the key under its header, or the section at the end, when absent. Raises ConfigError when
+    the result would not parse to exactly the old document plus this one value (a dotted key, an
+    inline table, a syntax error): the user's file is never rewritten into something else.
+    """
+    import re
+    import tomllib
+
+    from lazy_harness.errors import ConfigError
+
+    literal = toml_literal(value)
+    lines = text.splitlines(keepends=True)
+    header = re.compile(r"^\s*\[\s*(\"?)([^\]\"]+)\1\s*\]\s*(#.*)?$")
+    start, end = None, len(lines)
+    for i, line in enumerate(lines):
+        m = header.match(line.rstrip("\r\n"))
+        if not m or line.lstrip().startswith("[["):
+            continue
+        if start is not None:
+            end = i
+            break
+        if m.group(2).strip() == section:
+            start = i
+    if start is None:
+        glue = "" if not text or text.endswith("\n") else "\n"
+        blank = "\n" if text.strip() else ""
+        new = f"{text}{glue}{blank}[{section}]\n{key} = {literal}\n"
+    else:
+        assign = re.compile(r"^(\s*[\"']?" + re.escape(key) + r"[\"']?\s*=\s*)(true|false)?(.*?)(\r?\n)?$")
+        for i in range(start + 1, end):
+            m = assign.match(lines[i])
+            if m:
+                rest = m.group(3) if m.group(2) else ""  # a non-boolean value is replaced whole
+                lines[i] = f"{m.group(1)}{literal}{rest}{m.group(4) or ''}"
+                break
+        else:
+            if not lines[start].endswith("\n"):
+                lines[start] += "\n"
+            lines.insert(start + 1, f"{key} = {literal}\n")
+        new = "".join(lines)
+    try:
+        before = tomllib.loads(text)
+        after = tomllib.loads(new)
+    except tomllib.TOMLDecodeError:
+        after, before = None, {}
+    expected = dict(before)
+    expected[section] = {**(before.get(section) if isinstance(before.get(section), dict) else {}), key: value}
+    if after != expected:
+        raise ConfigError(f"cannot set {section}.{key} by a safe edit", hint=f"set [{section}] {key} = {literal} by hand")
+    return new
+
+
+def enable_loop(path: str) -> str:
+    """Switch ``[compound_loop] enabled`` on in ``path``: "created" (from the example), "enabled"
+    (edited in place, mode kept) or "already enabled". Refuses a file that does not parse."""
+    import stat
+
+    from lazy_harness.errors import ConfigError
+
+    values, errors, _ = parse_file(path)  # raises on a syntax error, file untouched
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text: str | None = fh.read()
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        text, mode = None, 0o600
+    if text is None:
+        new = set_value(render_example(), "compound_loop", "enabled", True)
+        try:
+            created = atomic_write(path, new, exclusive=True)
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        return "created" if created else enable_loop(path)  # why: someone created it meanwhile; edit theirs
+    if values["compound_loop"]["enabled"] is True and not any(".enabled:" in e for e in errors):
+        return "already enabled"
+    try:
+        new = set_value(text, "compound_loop", "enabled", True)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc.message}", exc.hint) from None
+    try:
+        atomic_write(path, new, mode=mode)
+        if stat.S_IMODE(os.stat(path).st_mode) != mode:
+            os.chmod(path, mode)  # why: the umask may have narrowed the mode of the replacement
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return "enabled"

@@ -126,7 +126,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     distilled, hidden = redact.redact_obj(distilled, extra)
     if hidden:
         log(f"redacted {hidden} secret(s) from the answer")
-    plan = store.plan(distilled, memory_dir, learnings_dir, meta, now)
+    plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env)
     report = store.apply(plan)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems, attempts=attempts)

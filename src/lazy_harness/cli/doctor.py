@@ -1,0 +1,167 @@
+"""``lh doctor``: is everything in place? One line per check, ``ok|warn|fail``, with a hint.
+
+Read-only: it creates nothing (a writable check looks at the nearest existing folder).
+"""
+
+import os
+import shlex
+import shutil
+import sys
+import time
+
+import click
+
+from lazy_harness import config, paths, queue, settings
+from lazy_harness.cli.hooks import describe_worker, failed_tasks, pending_tasks, settings_files, worker_state
+from lazy_harness.errors import ConfigError
+
+STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
+
+
+class Report:
+    def __init__(self) -> None:
+        self.failed = False
+
+    def line(self, status: str, check: str, detail: str, hint: str | None = None) -> None:
+        self.failed = self.failed or status == "fail"
+        click.echo(f"{status:<4}  {check}: {detail}" + (f"  (hint: {hint})" if hint else ""))
+
+
+def _check_config(r: Report) -> dict:
+    path = paths.config_file()
+    try:
+        values, errors, warnings = config.parse_file(path)
+    except ConfigError as exc:
+        r.line("fail", "config", exc.message, "lh config validate")
+        return config.defaults()
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        r.line("fail", "config", errors[0] + more, "lh config validate")
+    elif warnings:
+        r.line("warn", "config", f"{path}: {len(warnings)} unknown key(s): {warnings[0]}", "lh config validate")
+    elif not os.path.exists(path):
+        r.line("ok", "config", f"no file at {path}: defaults apply")
+    else:
+        r.line("ok", "config", f"{path} is valid")
+    if values["compound_loop"]["enabled"]:
+        r.line("ok", "compound loop", "enabled")
+    else:
+        r.line("warn", "compound loop", "disabled: finished sessions are not distilled", "lh hooks install")
+    return values
+
+
+def _check_claude(r: Report, values: dict) -> None:
+    from lazy_harness import proc
+
+    wanted = values["compound_loop"]["claude_path"] or "claude"
+    exe = os.path.expanduser(wanted) if os.sep in wanted else shutil.which(wanted)
+    hint = "npm install -g @anthropic-ai/claude-code, or set compound_loop.claude_path"
+    if not exe or not os.access(exe, os.X_OK) or os.path.isdir(exe):
+        where = "on PATH" if os.sep not in wanted else "or not executable"
+        r.line("fail", "claude", f"{wanted} not found {where}", hint)
+        return
+    try:
+        res = proc.run([exe, "--version"], timeout=20)
+    except proc.ProcError as exc:
+        r.line("fail", "claude", exc.message, hint)
+        return
+    if not res.ok:
+        r.line("fail", "claude", res.describe().replace("\n", " | "), f"{shlex.quote(exe)} --version")
+        return
+    version = (res.stdout.strip().splitlines() or ["?"])[0]
+    r.line("ok", "claude", f"{exe}: {version}")
+
+
+def _check_hooks(r: Report) -> None:
+    files = settings_files()
+    holding = [f for f in files if f.ours]
+    for f in files:
+        if f.state == "invalid":
+            r.line("warn", "settings file", f"{f.path}: {f.error}", f"fix {f.path}")
+        for where in f.null_matchers:
+            r.line("warn", "settings file", f"{f.path}: {where} has a null matcher; Claude Code may ignore "
+                   "this file", f"set the matcher to \"\" in {f.path}")
+    if not holding:
+        r.line("fail", "hooks", "no settings file holds lazy-harness hooks", "lh hooks install")
+        return
+    for f in holding:
+        events = [o.event for o in f.ours]
+        missing = [e for e in settings.EVENTS if e not in events]
+        gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not os.access(argv[0], os.X_OK)})
+        detail = f"{f.path}: {', '.join(events)}"
+        if gone:
+            r.line("fail", "hooks", f"{detail}: interpreter {', '.join(gone)} not found", "lh hooks install")
+        elif missing:
+            r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
+        else:
+            r.line("ok", "hooks", detail)
+
+
+def _split(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return []
+
+
+def _check_writable(r: Report, check: str, folder: str) -> None:
+    probe = folder
+    while not os.path.exists(probe):
+        probe = os.path.dirname(probe)
+    if not os.path.isdir(probe):
+        r.line("fail", check, f"{folder}: {probe} is not a folder", f"move {probe} aside")
+    elif not os.access(probe, os.W_OK | os.X_OK):
+        r.line("fail", check, f"{folder}: {probe} is not writable", f"chmod u+rwx {probe}")
+    elif probe != folder:
+        r.line("ok", check, f"{folder} (created on first use)")
+    else:
+        r.line("ok", check, f"{folder} is writable")
+
+
+def _check_queue(r: Report, now: float) -> None:
+    q = paths.queue_dir()
+    names = pending_tasks()
+    oldest = None
+    for name in names[:1]:
+        try:
+            oldest = now - int(name.split("-", 1)[0]) / 1e9
+        except ValueError:
+            pass
+    if oldest is not None and oldest > STALE_SECONDS:
+        r.line("warn", "queue", f"{len(names)} pending, the oldest {int(oldest // 60)} min old: no worker is "
+               "draining it", "lh worker run --once")
+    else:
+        r.line("ok", "queue", f"{len(names)} pending")
+    failed = failed_tasks()
+    if failed:
+        word = "task" if len(failed) == 1 else "tasks"
+        r.line("warn", "failed tasks", f"{len(failed)} {word} in {os.path.join(q, queue.FAILED)}",
+               "lh queue, then lh queue retry --failed")
+    else:
+        r.line("ok", "failed tasks", "none")
+    worker, success = describe_worker(worker_state())
+    if worker == "never ran":
+        if names:
+            r.line("warn", "worker", "never ran, but tasks are waiting", "lh worker run --once")
+        else:
+            r.line("ok", "worker", "never ran (nothing queued yet)")
+    else:
+        r.line("ok", "worker", f"{worker}; last successful distillation: {success}")
+
+
+@click.command()
+@click.pass_context
+def doctor(ctx: click.Context) -> None:
+    """Check the installation, one line per check; exit 1 when any check fails."""
+    r = Report()
+    v = sys.version_info
+    r.line("ok" if v >= (3, 11) else "fail", "python", f"{sys.version.split()[0]} ({sys.executable})",
+           None if v >= (3, 11) else "install Python 3.11 or newer")
+    values = _check_config(r)
+    _check_claude(r, values)
+    _check_hooks(r)
+    _check_writable(r, "queue folder", paths.queue_dir())
+    _check_writable(r, "log folder", paths.logs_dir())
+    _check_queue(r, time.time())
+    if r.failed:
+        ctx.exit(1)

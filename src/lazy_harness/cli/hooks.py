@@ -1,0 +1,216 @@
+"""``lh hooks``: register our hooks in a Claude Code settings.json, remove them, and report on them.
+
+The read-only look-ups here (which files hold our hooks, when each event last fired, the worker's
+last run) are shared with ``lh doctor``.
+"""
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field
+
+import click
+
+from lazy_harness import config, logfile, paths, queue, settings
+from lazy_harness.errors import ConfigError, SettingsError
+
+LOG_TAIL_LINES = 5000
+
+
+# --- look-ups shared with lh doctor ----------------------------------------------------------------
+
+@dataclass
+class SettingsFile:
+    """What one settings file holds of ours."""
+
+    label: str
+    path: str
+    state: str  # missing | invalid | ok
+    ours: list = field(default_factory=list)
+    error: str = ""
+    null_matchers: list = field(default_factory=list)
+
+
+def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
+    """The user file and the project's two files (project root of ``cwd``), each inspected once."""
+    root = paths.project_root(cwd or os.getcwd())
+    candidates = [("user", paths.user_settings_file(env)),
+                  ("project", os.path.join(root, ".claude", "settings.json")),
+                  ("local", os.path.join(root, ".claude", "settings.local.json"))]
+    out, seen = [], set()
+    for label, path in candidates:
+        key = os.path.realpath(path)
+        if key in seen:
+            continue  # why: in the home folder the project file is the user file
+        seen.add(key)
+        try:
+            data, _ = settings.read(path)
+        except SettingsError as exc:
+            out.append(SettingsFile(label, path, "invalid", error=exc.message.removeprefix(f"{path}: ")))
+            continue
+        if data is None:
+            out.append(SettingsFile(label, path, "missing"))
+        else:
+            out.append(SettingsFile(label, path, "ok", settings.find_ours(data), null_matchers=settings.null_matchers(data)))
+    return out
+
+
+def last_fired(env=None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
+    """Event -> the newest hooks.log line for it, without its event name (read from the file's end)."""
+    from lazy_harness.memory.files import tail_lines
+
+    found: dict[str, str] = {}
+    for line in reversed(tail_lines(logfile.log_path(logfile.HOOKS, env), tail)):
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] not in found and parts[2].startswith("session="):
+            found[parts[1]] = f"{parts[0]} {parts[2]}"
+    return found
+
+
+def worker_state(env=None) -> dict:
+    """``<queue>/state/worker.json`` as the worker left it; {} when absent or unreadable."""
+    import json
+
+    try:
+        with open(os.path.join(paths.state_dir(env), "worker.json"), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def pending_tasks(env=None) -> list[str]:
+    """queue.pending, but a queue path that is not a folder reads as empty (doctor reports it)."""
+    try:
+        return queue.pending(paths.queue_dir(env))
+    except OSError:
+        return []
+
+
+def failed_tasks(env=None) -> list[str]:
+    try:
+        return sorted(n for n in os.listdir(os.path.join(paths.queue_dir(env), queue.FAILED))
+                      if n.endswith(queue.SUFFIX))
+    except OSError:
+        return []
+
+
+def describe_worker(state: dict) -> tuple[str, str]:
+    """(worker line, last successful distillation line) for status and doctor."""
+    if not state.get("started") and not state.get("finished"):
+        worker = "never ran"
+    else:
+        worker = f"last ran {state.get('started', '?')} to {state.get('finished', '?')}"
+        if state.get("pid"):
+            worker += f" (pid {state['pid']})"
+        if "processed" in state or "failed" in state:
+            worker += f": {state.get('processed', 0)} processed, {state.get('failed', 0)} failed"
+    success = state.get("last_success")
+    if success:
+        task = state.get("last_success_task")
+        return worker, f"{success}" + (f" (task {task})" if task else "")
+    return worker, "never"
+
+
+def _events_text(ours) -> str:
+    return ", ".join(o.event for o in ours)
+
+
+# --- commands --------------------------------------------------------------------------------------
+
+@click.group()
+def hooks() -> None:
+    """Register lazy-harness hooks in Claude Code settings."""
+
+
+settings_option = click.option(
+    "--settings", "settings_path", type=click.Path(dir_okay=False),
+    help="Settings file to edit (default: <claude dir>/settings.json), e.g. .claude/settings.local.json.")
+
+
+@hooks.command()
+@settings_option
+def install(settings_path: str | None) -> None:
+    """Register Stop, SessionEnd and SessionStart, and switch the compound loop on in config.toml."""
+    target = os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
+    cfg = paths.config_file()
+    _, cfg_errors, _ = config.parse_file(cfg)  # why: a syntax error stops us before settings.json is touched
+    change = settings.install(target)
+    events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
+    if change.action == "unchanged":
+        click.echo(f"already installed: {target} holds our hooks; nothing changed")
+        click.echo(f"hooks: {events}")
+    else:
+        click.echo(f"settings: {target} ({change.action})")
+        click.echo(f"hooks: {events}")
+        click.echo(f"command: {shlex.quote(sys.executable)} -m {settings.MODULE} <Event>")
+        if change.backup:
+            click.echo(f"backup: {change.backup}")
+    for warning in change.warnings:
+        click.echo(f"warning: {warning}")
+    for error in cfg_errors:
+        click.echo(f"warning: {error} (the default is used; lh config validate)")
+    what = config.enable_loop(cfg)
+    click.echo({
+        "created": f"config: {cfg}: created from the example with compound_loop.enabled = true",
+        "enabled": f"config: {cfg}: compound_loop.enabled switched on (the rest of the file left as is)",
+        "already enabled": f"config: {cfg}: compound loop already enabled",
+    }[what])
+
+
+@hooks.command()
+@settings_option
+def uninstall(settings_path: str | None) -> None:
+    """Remove exactly our entries; the file is left as it was before install."""
+    target = os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
+    change = settings.uninstall(target)
+    if change.action == "missing":
+        click.echo(f"nothing to remove: {target} does not exist")
+    elif change.action == "unchanged":
+        click.echo(f"nothing to remove: {target} holds no lazy-harness hooks")
+    elif change.action == "deleted":
+        click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
+    else:
+        click.echo(f"removed {', '.join(change.events)} from {target}")
+    if change.action in ("deleted", "updated"):
+        click.echo(f"config.toml left as is ({paths.config_file()}); without hooks nothing is queued")
+
+
+@hooks.command()
+def status() -> None:
+    """Which settings files hold our hooks, when each event last fired, and the loop's health."""
+    files = settings_files()
+    click.echo("settings files:")
+    for f in files:
+        if f.state == "missing":
+            click.echo(f"  {f.path}: not present")
+        elif f.state == "invalid":
+            click.echo(f"  {f.path}: {f.error}")
+        elif not f.ours:
+            click.echo(f"  {f.path}: no lazy-harness hooks")
+        else:
+            click.echo(f"  {f.path}: {_events_text(f.ours)}")
+            for o in f.ours:
+                click.echo(f"    {o.event}: {o.command} (timeout {o.timeout} s)")
+        for where in f.null_matchers:
+            click.echo(f"    warning: {where} has a null matcher; Claude Code may ignore this file")
+    if not any(f.ours for f in files):
+        click.echo("  no settings file holds lazy-harness hooks (hint: lh hooks install)")
+    log = logfile.log_path(logfile.HOOKS)
+    fired = last_fired()
+    if not fired:
+        click.echo(f"last fired ({log}): no hook has run yet")
+    else:
+        click.echo(f"last fired ({log}):")
+        for event in settings.EVENTS:
+            click.echo(f"  {event}: {fired.get(event, f'not in the log (last {LOG_TAIL_LINES} lines)')}")
+    try:
+        enabled = config.load()["compound_loop"]["enabled"]
+        click.echo(f"compound loop: {'enabled' if enabled else 'disabled'} ({paths.config_file()})")
+    except ConfigError as exc:  # why: status must report, not stop, on a broken config
+        click.echo(f"compound loop: config not valid: {exc}")
+    worker, success = describe_worker(worker_state())
+    click.echo(f"worker: {worker}")
+    click.echo(f"last successful distillation: {success}")
+    q = paths.queue_dir()
+    click.echo(f"queue: {len(pending_tasks())} pending, {len(failed_tasks())} failed ({q})")

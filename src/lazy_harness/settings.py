@@ -1,0 +1,272 @@
+"""Claude Code settings.json: register and unregister our hooks, and nothing else.
+
+The file belongs to Claude Code and to the user. We own only the hook entries whose command runs
+``-m lazy_harness.hooks``; every other key and entry is kept exactly as it was, in its order.
+Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event, so uninstall can
+remove them and the groups, lists and ``hooks`` key that exist only because of us, and give back
+the original file. Output uses the file's own indentation and trailing newline (Claude Code writes
+indent 2), so a round trip does not reformat it. See docs/adr/0003-owning-our-settings-entries.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shlex
+import stat
+import sys
+import time
+from dataclasses import dataclass, field
+
+from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir
+from lazy_harness.errors import SettingsError
+
+MODULE = "lazy_harness.hooks"
+# Event -> timeout in seconds. SessionEnd: a per-hook timeout raises the shared 1.5 s budget; the
+# hook itself only enqueues and spawns (tens of ms), 5 s is headroom for a slow disk.
+EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5}
+BACKUP_SUFFIX = ".lh-backup"
+_OURS = re.compile(r"(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)")
+
+
+@dataclass
+class Ours:
+    """One of our hook entries found in a settings file."""
+
+    event: str
+    command: str
+    timeout: object
+
+
+@dataclass
+class Change:
+    """What install or uninstall did to one file."""
+
+    path: str
+    action: str  # created | updated | unchanged | deleted | missing
+    events: list[str] = field(default_factory=list)
+    backup: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def command_for(event: str, python: str | None = None) -> str:
+    """``<python> -m lazy_harness.hooks <Event>``: the absolute interpreter, so PATH does not matter."""
+    return f"{shlex.quote(python or sys.executable)} -m {MODULE} {event}"
+
+
+def is_ours(entry: object) -> bool:
+    """Ours whatever the interpreter: a reinstall from another venv replaces, never duplicates."""
+    return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
+
+
+def read(path: str) -> tuple[dict | None, bytes | None]:
+    """(parsed object, raw bytes), or (None, None) when the file does not exist.
+
+    Raises SettingsError (one line, naming the file) for anything that is not a JSON object.
+    """
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read: {exc.strerror}") from None
+    hint = "fix it or move it aside, then run lh hooks install again"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not valid JSON (not UTF-8 at byte {exc.start}); left untouched", hint) from None
+    except ValueError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}: {exc.msg}" if hasattr(exc, "lineno") else str(exc)
+        raise SettingsError(f"{path}: not valid JSON ({where}); left untouched", hint) from None
+    if not isinstance(data, dict):
+        raise SettingsError(f"{path}: expected a JSON object at the top level, got {type(data).__name__}; "
+                            "left untouched", hint)
+    return data, raw
+
+
+def _groups(data: dict):
+    """Yield (event, group list, index, group) for every well-formed group; malformed ones are skipped."""
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for i, group in enumerate(groups):
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                yield event, groups, i, group
+
+
+def find_ours(data: dict) -> list[Ours]:
+    """Our entries in file order."""
+    return [Ours(event, entry["command"], entry.get("timeout"))
+            for event, _, _, group in _groups(data) for entry in group["hooks"] if is_ours(entry)]
+
+
+def null_matchers(data: dict) -> list[str]:
+    """Groups whose ``matcher`` is null: left alone, but Claude Code may discard such a file."""
+    return [f"hooks.{event}[{i}]" for event, _, i, group in _groups(data)
+            if "matcher" in group and group["matcher"] is None]
+
+
+def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
+    """Remove our entries in place, except one per event in ``keep`` (set to the wanted entry).
+
+    Groups, event lists and the ``hooks`` key that become empty because ours left are removed;
+    ones that were already empty stay. Returns the events whose entries were removed.
+    """
+    keep = keep or {}
+    removed: list[str] = []
+    kept: set[str] = set()
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return removed
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        touched = False
+        survivors = []
+        for group in groups:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                entries = group["hooks"]
+                left = []
+                for entry in entries:
+                    if not is_ours(entry):
+                        left.append(entry)
+                    elif event in keep and event not in kept:
+                        kept.add(event)
+                        left.append(keep[event])
+                    else:
+                        touched = True
+                if left != entries:
+                    entries[:] = left
+                    if not left:
+                        continue  # the group held only ours
+            survivors.append(group)
+        groups[:] = survivors
+        if touched:
+            removed.append(event)
+            if not groups:
+                del hooks[event]
+    if not hooks and removed:
+        del data["hooks"]
+    return removed
+
+
+def merged(data: dict, events: dict[str, int], python: str | None = None) -> dict:
+    """A copy of ``data`` with exactly our entries for ``events`` (pure: no I/O)."""
+    out = copy.deepcopy(data)
+    hooks = out.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise SettingsError(f"\"hooks\" is {type(hooks).__name__}, expected an object")
+    for event in events:
+        if not isinstance(hooks.get(event, []), list):
+            raise SettingsError(f"\"hooks.{event}\" is {type(hooks[event]).__name__}, expected a list")
+    wanted = {event: {"type": "command", "command": command_for(event, python), "timeout": timeout}
+              for event, timeout in events.items()}
+    _remove_ours(out, keep=wanted)
+    present = {o.event for o in find_ours(out)}
+    for event, entry in wanted.items():
+        if event not in present:
+            out.setdefault("hooks", {}).setdefault(event, []).append({"matcher": "", "hooks": [entry]})
+    return out
+
+
+def render(data: dict, raw: bytes | None) -> bytes:
+    """JSON in the style of ``raw`` (its indentation and trailing newline); indent 2 for a new file."""
+    indent: int | str = 2
+    newline = "\n"
+    if raw is not None:
+        m = re.search(rb"\n([ \t]+)\S", raw)
+        if m:
+            ws = m.group(1)
+            indent = "\t" if ws.startswith(b"\t") else len(ws)
+        newline = "\n" if raw.endswith(b"\n") else ""
+    return (json.dumps(data, indent=indent, ensure_ascii=False) + newline).encode("utf-8")
+
+
+def _backup(path: str, raw: bytes, now: float) -> str:
+    """Keep the bytes we are about to replace. ``<file>.lh-backup`` holds the first original; a later,
+    different original gets a dated name beside it."""
+    base = path + BACKUP_SUFFIX
+    try:
+        with open(base, "rb") as fh:
+            if fh.read() == raw:
+                return base
+    except FileNotFoundError:
+        if atomic_write(base, raw, exclusive=True):
+            return base
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime(now))
+    candidate, n = f"{base}.{stamp}", 1
+    while not atomic_write(candidate, raw, exclusive=True):
+        candidate, n = f"{base}.{stamp}-{n}", n + 1
+    return candidate
+
+
+def _write(path: str, data: bytes, raw: bytes | None) -> None:
+    """Replace the file atomically, keeping its mode; refuse when it changed since we read ``raw``."""
+    real = os.path.realpath(path)  # why: a symlinked settings.json (dotfiles) must stay a symlink
+    mode = FILE_MODE
+    current: bytes | None = None
+    try:
+        with open(real, "rb") as fh:
+            current = fh.read()
+            mode = stat.S_IMODE(os.fstat(fh.fileno()).st_mode)
+    except FileNotFoundError:
+        pass
+    if current != raw:
+        # why: Claude Code rewrites settings.json itself (/permissions, /hooks); never lose its edit
+        raise SettingsError(f"{path}: changed while lh was editing it; nothing written", "run the command again")
+    ensure_dir(os.path.dirname(real) or ".")
+    atomic_write(real, data, mode=mode)
+    if stat.S_IMODE(os.stat(real).st_mode) != mode:
+        os.chmod(real, mode)  # why: the umask may have narrowed the mode of the replacement
+
+
+def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
+            now: float | None = None) -> Change:
+    """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS)."""
+    events = dict(EVENTS if events is None else events)
+    data, raw = read(path)
+    try:
+        new = merged(data or {}, events, python)
+    except SettingsError as exc:
+        raise SettingsError(f"{path}: {exc.message}; left untouched", "fix it by hand") from None
+    warnings = [f"{path}: {where}: \"matcher\" is null; Claude Code may ignore this file "
+                "(left as is; use \"\" to match everything)" for where in null_matchers(new)]
+    change = Change(path, "unchanged", list(events), None, warnings)
+    if data is not None and new == data:
+        return change
+    text = render(new, raw)
+    try:
+        if raw is not None:
+            change.backup = _backup(path, raw, time.time() if now is None else now)
+        _write(path, text, raw)
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    change.action = "created" if raw is None else "updated"
+    return change
+
+
+def uninstall(path: str) -> Change:
+    """Remove our entries. A file left as ``{}`` is deleted: Claude Code reads a missing settings
+    file and ``{}`` the same, and install creates it from nothing (docs/adr/0003)."""
+    data, raw = read(path)
+    if data is None:
+        return Change(path, "missing")
+    new = copy.deepcopy(data)
+    removed = _remove_ours(new)
+    if not removed:
+        return Change(path, "unchanged")
+    try:
+        if not new and not os.path.islink(path):
+            os.unlink(path)
+            return Change(path, "deleted", removed)
+        _write(path, render(new, raw), raw)
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return Change(path, "updated", removed)

@@ -1,0 +1,130 @@
+"""lh config path|show|init|validate."""
+
+import stat
+import tomllib
+
+import pytest
+
+from lazy_harness import config, paths
+
+from tests.cli.lhrun import invoke, run
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_path_follows_the_resolver(tmp_path, monkeypatch, isolated_home):
+    r = invoke("config", "path")
+    assert (r.code, r.out) == (0, f"{isolated_home}/.config/lazy-harness/config.toml\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert invoke("config", "path").out == f"{tmp_path}/xdg/lazy-harness/config.toml\n"
+    monkeypatch.setenv("LH_CONFIG", str(tmp_path / "mine.toml"))
+    assert invoke("config", "path").out == f"{tmp_path}/mine.toml\n"
+
+
+def test_init_writes_the_example_then_never_overwrites(tmp_path, monkeypatch):
+    target = tmp_path / "conf" / "config.toml"
+    monkeypatch.setenv("LH_CONFIG", str(target))
+    r = invoke("config", "init")
+    assert r.code == 0 and str(target) in r.out
+    assert target.read_text() == config.render_example()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    target.write_text("# mine\n")
+    again = invoke("config", "init")
+    assert again.code == 1
+    assert again.err.count("\n") == 1 and str(target) in again.err and "exists" in again.err
+    assert target.read_text() == "# mine\n"
+
+
+def test_validate_the_example_is_clean(tmp_path):
+    path = write(tmp_path / "c.toml", config.render_example())
+    r = invoke("config", "validate", str(path))
+    assert r.code == 0
+    assert r.out == f"{path}: valid\n"
+
+
+def test_validate_wrong_value_names_file_line_key_and_type(tmp_path):
+    path = write(tmp_path / "c.toml", "[compound_loop]\nenabled = true\ndebounce_seconds = \"soon\"\n")
+    r = invoke("config", "validate", str(path))
+    assert r.code == 1
+    assert f'{path}:3: compound_loop.debounce_seconds: expected an integer, got "soon"\n' in r.out
+    assert r.out.endswith(f"{path}: 1 error\n")
+
+
+def test_validate_unknown_key_warns_and_exits_zero(tmp_path):
+    path = write(tmp_path / "c.toml", "[compound_loop]\ndebounce = 5\n")
+    r = invoke("config", "validate", str(path))
+    assert r.code == 0
+    assert f"{path}:2: warning: compound_loop.debounce: unknown key, ignored\n" in r.out
+    assert r.out.endswith(f"{path}: valid, 1 warning\n")
+
+
+def test_validate_default_location_without_a_file(isolated_home):
+    r = invoke("config", "validate")
+    assert r.code == 0
+    assert "no config file" in r.out and "defaults" in r.out
+
+
+def test_validate_a_named_file_that_does_not_exist(tmp_path):
+    r = invoke("config", "validate", str(tmp_path / "nope.toml"))
+    assert r.code == 1 and "does not exist" in r.err
+
+
+def test_validate_syntax_error_through_the_console_script_has_no_traceback(tmp_path):
+    path = write(tmp_path / "c.toml", "[compound_loop]\nenabled = true\nmodel = \n")
+    p = run("config", "validate", str(path))
+    assert p.returncode == 1
+    assert "Traceback" not in p.stdout + p.stderr
+    assert f"{path}:3: TOML syntax error" in p.stdout + p.stderr
+
+
+def test_validate_every_kind_of_bad_file_without_traceback(tmp_path):
+    bad = tmp_path / "bin.toml"
+    bad.write_bytes(b"\xff\xfe[")
+    for target in (bad, tmp_path):  # not UTF-8; a folder
+        p = run("config", "validate", str(target))
+        assert p.returncode == 1
+        assert "Traceback" not in p.stdout + p.stderr
+        assert p.stdout.startswith(str(target)) and p.stdout.endswith(": 1 error\n")
+
+
+def test_show_prints_effective_values_as_toml_with_their_source(tmp_path, monkeypatch):
+    path = write(tmp_path / "c.toml", "[compound_loop]\nenabled = true\nmodel = \"m1\"\n")
+    monkeypatch.setenv("LH_CONFIG", str(path))
+    r = invoke("config", "show")
+    assert r.code == 0
+    shown = tomllib.loads(r.out)
+    expected = config.defaults()
+    expected["compound_loop"].update(enabled=True, model="m1")
+    assert shown == expected
+    lines = r.out.splitlines()
+    assert "enabled = true  # config file" in lines
+    assert 'model = "m1"  # config file' in lines
+    assert "min_messages = 4  # default" in lines
+    assert f"# config file: {path}" in r.out
+    assert f"# knowledge dir: {paths.knowledge_dir()}" in r.out
+
+
+def test_show_without_a_file_says_so(isolated_home):
+    r = invoke("config", "show")
+    assert r.code == 0
+    assert "(not present: all defaults)" in r.out
+    assert tomllib.loads(r.out) == config.defaults()
+
+
+def test_show_with_a_wrong_value_shows_defaults_for_it_and_exits_one(tmp_path, monkeypatch):
+    path = write(tmp_path / "c.toml", "[compound_loop]\ndebounce_seconds = \"soon\"\n")
+    monkeypatch.setenv("LH_CONFIG", str(path))
+    r = invoke("config", "show")
+    assert r.code == 1
+    assert "compound_loop.debounce_seconds: expected an integer" in r.err
+    assert tomllib.loads(r.out)["compound_loop"]["debounce_seconds"] == 60
+
+
+@pytest.mark.parametrize("key", ["queue", "logs", "claude dir", "memory dir (this folder)"])
+def test_show_lists_the_resolved_locations(key, isolated_home):
+    r = invoke("config", "show")
+    assert f"# {key}: " in r.out

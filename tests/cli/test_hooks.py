@@ -1,0 +1,209 @@
+"""lh hooks install|uninstall|status."""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+from lazy_harness import config, paths, settings
+
+from tests.cli.lhrun import invoke, run
+
+
+def user_file(home):
+    return home / ".claude" / "settings.json"
+
+
+def config_path(home):
+    return home / ".config" / "lazy-harness" / "config.toml"
+
+
+def test_install_creates_settings_and_config_and_says_so(isolated_home):
+    r = invoke("hooks", "install")
+    assert r.code == 0, r.err
+    target = user_file(isolated_home)
+    data = json.loads(target.read_text())
+    assert {o.event for o in settings.find_ours(data)} == {"SessionStart", "Stop", "SessionEnd"}
+    assert f"settings: {target} (created)" in r.out
+    assert "Stop (timeout 10 s)" in r.out and "SessionEnd (timeout 5 s)" in r.out
+    assert f"command: {shlex.quote(sys.executable)} -m lazy_harness.hooks <Event>" in r.out
+    cfg = config_path(isolated_home)
+    assert f"config: {cfg}: created from the example with compound_loop.enabled = true" in r.out
+    assert config.parse_file(str(cfg))[0]["compound_loop"]["enabled"] is True
+
+
+def test_second_install_changes_nothing_and_says_already_installed(isolated_home):
+    invoke("hooks", "install")
+    target = user_file(isolated_home)
+    before = target.read_bytes()
+    cfg_before = config_path(isolated_home).read_bytes()
+    r = invoke("hooks", "install")
+    assert r.code == 0
+    assert "already installed" in r.out
+    assert "already enabled" in r.out
+    assert target.read_bytes() == before
+    assert config_path(isolated_home).read_bytes() == cfg_before
+
+
+def test_install_into_an_existing_file_reports_the_backup(isolated_home):
+    target = user_file(isolated_home)
+    target.parent.mkdir()
+    target.write_text('{\n  "model": "opus"\n}\n')
+    r = invoke("hooks", "install")
+    assert r.code == 0
+    assert f"backup: {target}.lh-backup" in r.out
+    assert (target.parent / "settings.json.lh-backup").read_text() == '{\n  "model": "opus"\n}\n'
+
+
+def test_install_flips_an_existing_config_keeping_its_comments(isolated_home):
+    cfg = config_path(isolated_home)
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("# my notes\n[compound_loop]\nenabled = false # not yet\nmodel = \"x\"\n")
+    r = invoke("hooks", "install")
+    assert r.code == 0
+    assert cfg.read_text() == "# my notes\n[compound_loop]\nenabled = true # not yet\nmodel = \"x\"\n"
+    assert f"config: {cfg}: compound_loop.enabled switched on" in r.out
+
+
+def test_install_respects_claude_config_dir(tmp_path, monkeypatch, isolated_home):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
+    assert invoke("hooks", "install").code == 0
+    assert (tmp_path / "cc" / "settings.json").exists()
+    assert not user_file(isolated_home).exists()
+
+
+def test_install_with_settings_to_a_project_local_file(tmp_path, isolated_home):
+    target = tmp_path / "proj" / ".claude" / "settings.local.json"
+    r = invoke("hooks", "install", "--settings", str(target))
+    assert r.code == 0
+    assert len(settings.find_ours(json.loads(target.read_text()))) == 3
+    assert not user_file(isolated_home).exists()
+
+
+def test_invalid_settings_is_refused_untouched_with_one_line_and_no_traceback(isolated_home):
+    target = user_file(isolated_home)
+    target.parent.mkdir()
+    target.write_bytes(b'{"model": "opus",\n')
+    p = run("hooks", "install")
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    assert p.stderr.count("\n") == 1 and str(target) in p.stderr and "not valid JSON" in p.stderr
+    assert target.read_bytes() == b'{"model": "opus",\n'
+    assert not config_path(isolated_home).exists()  # nothing else was done either
+
+
+def test_broken_config_stops_install_before_settings_are_touched(isolated_home):
+    cfg = config_path(isolated_home)
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("[compound_loop\n")
+    r = invoke("hooks", "install")
+    assert r.code == 1
+    assert str(cfg) in r.err and "TOML syntax error" in r.err
+    assert not user_file(isolated_home).exists()
+
+
+def test_uninstall_gives_back_the_original_file(isolated_home):
+    target = user_file(isolated_home)
+    target.parent.mkdir()
+    original = json.dumps({"model": "opus", "hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": "notify.sh"}]}]}}, indent=2) + "\n"
+    target.write_text(original)
+    invoke("hooks", "install")
+    r = invoke("hooks", "uninstall")
+    assert r.code == 0
+    assert f"removed Stop, SessionStart, SessionEnd from {target}" in r.out
+    assert target.read_text() == original
+    again = invoke("hooks", "uninstall")
+    assert again.code == 0 and "no lazy-harness hooks" in again.out
+
+
+def test_uninstall_of_a_file_lh_created_deletes_it(isolated_home):
+    invoke("hooks", "install")
+    r = invoke("hooks", "uninstall")
+    assert r.code == 0 and "deleted" in r.out
+    assert not user_file(isolated_home).exists()
+
+
+def test_the_registered_command_runs_without_the_venv_on_path(isolated_home, tmp_path):
+    invoke("hooks", "install")
+    data = json.loads(user_file(isolated_home).read_text())
+    stop = next(o.command for o in settings.find_ours(data) if o.event == "Stop")
+    env = {"HOME": str(isolated_home), "PATH": "/usr/bin:/bin"}
+    p = subprocess.run(["/bin/sh", "-c", stop], input=b'{"session_id": "s1"}', capture_output=True,
+                       env=env, timeout=30)
+    assert p.returncode == 0 and p.stdout == b""
+    log = (isolated_home / ".claude" / "logs" / "hooks.log").read_text()
+    assert " Stop session=s1 " in log
+
+
+def write_log(home, lines):
+    log = home / ".claude" / "logs" / "hooks.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("".join(line + "\n" for line in lines))
+
+
+def test_status_shows_files_commands_last_fired_and_loop_health(isolated_home, tmp_path, monkeypatch):
+    invoke("hooks", "install")
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text('{"model": "opus"}')
+    settings.install(str(project / ".claude" / "settings.local.json"), events={"Stop": 10})
+    (project / "sub").mkdir()
+    monkeypatch.chdir(project / "sub")
+    (project / ".git").mkdir()
+    write_log(isolated_home, [
+        "2025-01-01T10:00:00+00:00 Stop session=a skipped: debounced (1.0 ms)",
+        "2025-01-01T10:05:00+00:00 SessionEnd session=a queued 1-a (worker pid 9) reason=other (4.0 ms)",
+        "2025-01-01T10:06:00+00:00 Stop session=b skipped: compound loop disabled (0.5 ms)",
+        "garbage line",
+    ])
+    q = paths.queue_dir()
+    for folder in ("failed", "state"):
+        os.makedirs(os.path.join(q, folder), exist_ok=True)
+    open(os.path.join(q, "100-aaaa.task"), "w").close()
+    open(os.path.join(q, "failed", "50-bbbb.task"), "w").close()
+    open(os.path.join(q, "failed", "50-bbbb.task.error"), "w").close()
+    with open(os.path.join(q, "state", "worker.json"), "w") as fh:
+        json.dump({"started": "2025-01-01T10:05:01+00:00", "finished": "2025-01-01T10:05:09+00:00", "pid": 9,
+                   "last_success": "2025-01-01T10:05:08+00:00", "last_success_task": "1-a",
+                   "processed": 1, "failed": 0}, fh)
+    r = invoke("hooks", "status")
+    assert r.code == 0, r.err
+    out = r.out
+    user = user_file(isolated_home)
+    assert f"{user}: SessionStart, Stop, SessionEnd" in out
+    assert f"Stop: {shlex.quote(sys.executable)} -m lazy_harness.hooks Stop (timeout 10 s)" in out
+    assert f"{project}/.claude/settings.json: no lazy-harness hooks" in out
+    assert f"{project}/.claude/settings.local.json: Stop" in out
+    assert "Stop: 2025-01-01T10:06:00+00:00 session=b skipped: compound loop disabled" in out
+    assert "SessionEnd: 2025-01-01T10:05:00+00:00 session=a queued" in out
+    assert "SessionStart: not in the log" in out
+    assert "compound loop: enabled" in out
+    assert "last successful distillation: 2025-01-01T10:05:08+00:00 (task 1-a)" in out
+    assert "worker: last ran 2025-01-01T10:05:01+00:00" in out
+    assert "queue: 1 pending, 1 failed" in out
+
+
+def test_status_with_nothing_installed_and_an_invalid_file(isolated_home, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text("{oops")
+    r = invoke("hooks", "status")
+    assert r.code == 0
+    assert f"{user_file(isolated_home)}: not present" in r.out
+    assert f"{tmp_path}/.claude/settings.json: not valid JSON" in r.out
+    assert "no settings file holds lazy-harness hooks (hint: lh hooks install)" in r.out
+    assert "hooks.log): no hook has run yet" in r.out
+    assert "worker: never ran" in r.out
+    assert "queue: 0 pending, 0 failed" in r.out
+
+
+def test_install_warns_about_wrong_values_in_the_config_and_still_enables(isolated_home):
+    cfg = config_path(isolated_home)
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("[compound_loop]\nenabled = false\ndebounce_seconds = \"soon\"\n")
+    r = invoke("hooks", "install")
+    assert r.code == 0
+    assert "warning: " in r.out and "compound_loop.debounce_seconds: expected an integer" in r.out
+    assert "enabled = true" in cfg.read_text()

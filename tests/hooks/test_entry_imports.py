@@ -1,0 +1,142 @@
+"""The hook entry point stays light: run each event the way Claude Code does and list what it imported.
+
+``python -X importtime -m lazy_harness.hooks <Event>`` names every module imported in the process.
+The same for ``python -c pass`` on this interpreter is the baseline (site may import certifi,
+pathlib or typing through a .pth file); only what the hook adds on top counts. The run measured is
+the second one: the first compiles config.toml into its JSON snapshot (that run may import tomllib).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import lazy_harness
+from lazy_harness import paths
+
+from tests.hooks.hookrun import enable_loop, worker_lock_held
+
+BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typing", "pathlib", "subprocess",
+          "asyncio", "sqlite3", "importlib.metadata", "lazy_harness.cli")
+# our modules the hot path may load: the entry, the event modules and what they share
+ALLOWED_OURS = {
+    "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.hooks.stop",
+    "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
+    "lazy_harness.paths", "lazy_harness.config", "lazy_harness.atomic", "lazy_harness.logfile",
+    "lazy_harness.queue", "lazy_harness.worker", "lazy_harness.worker.spawn", "lazy_harness.memory",
+    "lazy_harness.memory.files", "lazy_harness.memory.recall",
+}
+
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
+
+
+def imported(argv: list[str], env: dict, stdin: bytes = b"", site: bool = True) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """Run ``python -X importtime ARGV`` and return (process, module names in import order).
+
+    ``site=False`` runs with ``-S`` (no site, so nothing a .pth file imports hides a module we load)
+    and finds the package through PYTHONPATH.
+    """
+    flags = ["-X", "importtime"]
+    if not site:
+        flags.insert(0, "-S")
+        env = dict(env, PYTHONPATH=PACKAGE_PARENT)
+    p = subprocess.run([sys.executable, *flags, *argv], input=stdin, capture_output=True, env=env, timeout=60)
+    names = []
+    for line in p.stderr.decode().splitlines():
+        if line.startswith("import time:") and "|" in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "package":  # the header line
+                names.append(name)
+    return p, names
+
+
+def is_banned(name: str) -> bool:
+    return any(name == b or name.startswith(b + ".") for b in BANNED)
+
+
+@pytest.fixture
+def world(tmp_path, isolated_home, monkeypatch):
+    """Loop on, a project with some memory, a transcript where Claude Code keeps one, a fake claude."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text("#!/bin/sh\nexit 1\n")
+    (bin_dir / "claude").chmod(0o755)
+    enable_loop(isolated_home, claude_path=str(bin_dir / "claude"))
+    project = tmp_path / "proj"
+    project.mkdir()
+    memory = paths.memory_dir(str(project))
+    os.makedirs(memory)
+    with open(os.path.join(memory, "decisions.jsonl"), "w") as fh:
+        fh.write(json.dumps({"ts": "2025-01-01T00:00:00+00:00", "type": "decision", "project": "proj",
+                             "session_id": "s", "task_id": "t", "summary": "Use a file queue", "context": "",
+                             "alternatives": [], "rationale": "simple", "tags": []}) + "\n")
+    folder = os.path.join(paths.projects_dir(), paths.project_key(str(project)))
+
+    def payload(event: str, sid: str) -> bytes:
+        transcript = os.path.join(folder, f"{sid}.jsonl")
+        with open(transcript, "w") as fh:
+            fh.write('{"type":"user","message":{"role":"user","content":"hi"}}\n')
+        return json.dumps({"session_id": sid, "transcript_path": transcript, "cwd": str(project),
+                           "hook_event_name": event, "source": "startup", "reason": "other",
+                           "stop_hook_active": False}).encode()
+
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return env, payload
+
+
+@pytest.mark.parametrize("site", [True, False], ids=["site", "no-site"])
+@pytest.mark.parametrize("event", ["Stop", "SessionEnd", "SessionStart"])
+def test_hook_entry_imports_no_heavy_module(world, event, site):
+    env, payload = world
+    _, baseline = imported(["-c", "pass"], env, site=site)
+    argv = ["-m", "lazy_harness.hooks", event]
+    with worker_lock_held(paths.claude_dir()):  # spawned workers find the lock taken and leave
+        first, _ = imported(argv, env, payload(event, "aaaaaaaa-0000-0000-0000-000000000001"), site=site)
+        p, names = imported(argv, env, payload(event, "bbbbbbbb-0000-0000-0000-000000000002"), site=site)
+    assert first.returncode == 0 and p.returncode == 0
+    if not site:
+        assert "pathlib" not in baseline  # without site the check below covers every banned module
+    added = [n for n in names if n not in set(baseline)]
+    assert not [n for n in added if is_banned(n)], f"{event} imported heavy modules: {added}"
+    ours = {n for n in names if n == "lazy_harness" or n.startswith("lazy_harness.")}
+    assert "lazy_harness.hooks.entry" in ours
+    assert ours <= ALLOWED_OURS, f"{event} loaded modules outside the hot-path allow-list: {ours - ALLOWED_OURS}"
+    log = open(os.path.join(paths.logs_dir(), "hooks.log")).read().splitlines()
+    last = log[-1]
+    assert f" {event} session=bbbbbbbb-000" in last
+    if event in ("Stop", "SessionEnd"):
+        assert " queued " in last, last  # the measured run went all the way to the enqueue and spawn
+    else:
+        assert "error" not in last, last
+
+
+def test_entry_module_import_alone_is_light(world):
+    env, _ = world
+    _, baseline = imported(["-c", "pass"], env)
+    _, names = imported(["-c", "import lazy_harness.hooks.entry"], env)
+    added = [n for n in names if n not in set(baseline)]
+    assert not [n for n in added if is_banned(n)], added
+    assert {n for n in added if n.startswith("lazy_harness")} <= {
+        "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.logfile",
+        "lazy_harness.paths", "lazy_harness.atomic"}
+
+
+def test_stop_uses_the_compiled_config_on_the_second_run(world):
+    env, payload = world
+    with worker_lock_held(paths.claude_dir()):
+        first, names1 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "cccccccc-0000-0000-0000-000000000003"))
+        second, names2 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "dddddddd-0000-0000-0000-000000000004"))
+    assert first.returncode == second.returncode == 0
+    assert "tomllib" in names1  # the first run compiled config.toml
+    assert os.path.exists(os.path.join(paths.state_dir(), "config.json"))
+    assert "tomllib" not in names2
+    # and an edit of config.toml is picked up at once (the snapshot is keyed by mtime and size)
+    cfg = paths.config_file()
+    with open(cfg, "a") as fh:
+        fh.write("debounce_seconds = 61\n")
+    _, names3 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "eeeeeeee-0000-0000-0000-000000000005"))
+    assert "tomllib" in names3

@@ -1,0 +1,335 @@
+"""settings.py: registering our hooks in a Claude Code settings.json without disturbing anything else."""
+
+import json
+import os
+import shlex
+import stat
+
+import pytest
+
+from lazy_harness import settings
+from lazy_harness.errors import SettingsError
+
+PY = "/usr/bin/python3"
+
+# A file in Claude Code's own style (indent 2, keys in its order) with foreign keys and hooks.
+FOREIGN = {
+    "model": "opus",
+    "env": {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9"},
+    "permissions": {"allow": ["Bash(ls:*)"], "deny": []},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}],
+        "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "notify-send done", "timeout": 3}]}],
+    },
+    "statusLine": {"type": "command", "command": "~/bin/status"},
+}
+
+
+def write_json(path, data, indent=2, newline="\n"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=indent, ensure_ascii=False) + newline, encoding="utf-8")
+    return path
+
+
+def our_commands(data):
+    return {o.event: o.command for o in settings.find_ours(data)}
+
+
+def test_command_is_quoted_python_then_module_then_event():
+    assert settings.command_for("Stop", PY) == "/usr/bin/python3 -m lazy_harness.hooks Stop"
+
+
+def test_python_path_with_spaces_is_quoted_so_shlex_gives_it_back(tmp_path):
+    py = "/opt/my tools/venv x/bin/python3"
+    target = tmp_path / "settings.json"
+    settings.install(str(target), python=py)
+    data = json.loads(target.read_text())
+    for o in settings.find_ours(data):
+        assert shlex.split(o.command) == [py, "-m", "lazy_harness.hooks", o.event]
+
+
+def test_default_python_is_the_running_interpreter(tmp_path):
+    import sys
+
+    target = tmp_path / "settings.json"
+    settings.install(str(target))
+    cmds = our_commands(json.loads(target.read_text()))
+    assert shlex.split(cmds["Stop"])[0] == sys.executable
+
+
+def test_creates_file_and_folder_private(tmp_path):
+    target = tmp_path / "new" / ".claude" / "settings.json"
+    change = settings.install(str(target), python=PY)
+    assert change.action == "created"
+    assert change.backup is None
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert stat.S_IMODE(target.parent.stat().st_mode) == 0o700
+    data = json.loads(target.read_text())
+    assert list(data) == ["hooks"]
+    assert data["hooks"]["Stop"] == [{"matcher": "", "hooks": [
+        {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}]
+    timeouts = {o.event: o.timeout for o in settings.find_ours(data)}
+    assert timeouts == {"SessionStart": 10, "Stop": 10, "SessionEnd": 5}
+    assert target.read_text().endswith("}\n")
+
+
+def test_keeps_foreign_keys_and_hooks_and_adds_own_group(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    settings.install(str(target), python=PY)
+    data = json.loads(target.read_text())
+    assert list(data) == list(FOREIGN)  # key order kept
+    for key in ("model", "env", "permissions", "statusLine"):
+        assert data[key] == FOREIGN[key]
+    assert data["hooks"]["PreToolUse"] == FOREIGN["hooks"]["PreToolUse"]
+    stop = data["hooks"]["Stop"]
+    assert stop[0] == FOREIGN["hooks"]["Stop"][0]  # the foreign group first, untouched
+    assert stop[1] == {"matcher": "", "hooks": [
+        {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}
+    assert list(data["hooks"]) == ["PreToolUse", "Stop", "SessionStart", "SessionEnd"]
+
+
+def test_null_matcher_is_left_as_is_and_reported(tmp_path):
+    original = {"hooks": {"Stop": [{"matcher": None, "hooks": [{"type": "command", "command": "x.sh"}]}]}}
+    target = write_json(tmp_path / "settings.json", original)
+    change = settings.install(str(target), python=PY)
+    data = json.loads(target.read_text())
+    assert data["hooks"]["Stop"][0] == original["hooks"]["Stop"][0]
+    assert data["hooks"]["Stop"][0]["matcher"] is None
+    assert any("null" in w and "hooks.Stop[0]" in w for w in change.warnings)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == original
+
+
+def test_second_install_changes_nothing_byte_for_byte(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    first = settings.install(str(target), python=PY)
+    assert first.action == "updated"
+    before = target.read_bytes()
+    mtime = target.stat().st_mtime_ns
+    second = settings.install(str(target), python=PY)
+    assert second.action == "unchanged"
+    assert target.read_bytes() == before
+    assert target.stat().st_mtime_ns == mtime
+    assert sorted(second.events) == ["SessionEnd", "SessionStart", "Stop"]
+
+
+def test_reinstall_from_another_interpreter_replaces_never_duplicates(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    settings.install(str(target), python="/old/venv/bin/python")
+    settings.install(str(target), python=PY)
+    data = json.loads(target.read_text())
+    ours = settings.find_ours(data)
+    assert len(ours) == 3
+    assert all(shlex.split(o.command)[0] == PY for o in ours)
+    assert len(data["hooks"]["Stop"]) == 2  # the foreign group and ours
+
+
+def test_duplicates_of_ours_collapse_to_one(tmp_path):
+    cmd = f"{PY} -m lazy_harness.hooks Stop"
+    dup = {"hooks": {"Stop": [
+        {"matcher": "", "hooks": [{"type": "command", "command": cmd, "timeout": 10}]},
+        {"matcher": "", "hooks": [{"type": "command", "command": "/x/python -m lazy_harness.hooks Stop"}]},
+    ]}}
+    target = write_json(tmp_path / "settings.json", dup)
+    settings.install(str(target), python=PY)
+    data = json.loads(target.read_text())
+    assert [o.event for o in settings.find_ours(data)].count("Stop") == 1
+    assert len(data["hooks"]["Stop"]) == 1
+
+
+def test_only_requested_events_stay_registered(tmp_path):
+    target = tmp_path / "settings.json"
+    settings.install(str(target), python=PY)
+    settings.install(str(target), events={"Stop": 10}, python=PY)
+    data = json.loads(target.read_text())
+    assert [o.event for o in settings.find_ours(data)] == ["Stop"]
+    assert list(data["hooks"]) == ["Stop"]
+
+
+def test_backup_of_the_original_before_the_first_change(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    original = target.read_bytes()
+    change = settings.install(str(target), python=PY)
+    assert change.backup == str(target) + ".lh-backup"
+    assert open(change.backup, "rb").read() == original
+    assert stat.S_IMODE(os.stat(change.backup).st_mode) == 0o600
+    # a later change of a different file keeps the first backup and writes a dated one
+    settings.uninstall(str(target))
+    data = json.loads(target.read_text())
+    data["model"] = "sonnet"
+    write_json(target, data)
+    again = settings.install(str(target), python=PY)
+    assert again.backup != change.backup and again.backup.startswith(change.backup + ".")
+    assert open(change.backup, "rb").read() == original
+
+
+@pytest.mark.parametrize("indent,newline", [(2, "\n"), (2, ""), (4, "\n"), ("\t", "\n")])
+def test_install_then_uninstall_gives_back_the_original_bytes(tmp_path, indent, newline):
+    target = write_json(tmp_path / "settings.json", FOREIGN, indent=indent, newline=newline)
+    original = target.read_bytes()
+    settings.install(str(target), python=PY)
+    assert target.read_bytes() != original
+    change = settings.uninstall(str(target))
+    assert change.action == "updated"
+    assert sorted(change.events) == ["SessionEnd", "SessionStart", "Stop"]
+    assert target.read_bytes() == original
+
+
+def test_uninstall_round_trip_of_an_oddly_formatted_file_is_equal_when_parsed(tmp_path):
+    target = tmp_path / "settings.json"
+    target.write_text('{"model":"opus",  "hooks" : {"Stop":[{"hooks": []}]},\n"x": [1,2]}')
+    settings.install(str(target), python=PY)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == {"model": "opus", "hooks": {"Stop": [{"hooks": []}]}, "x": [1, 2]}
+
+
+def test_uninstall_keeps_empty_foreign_groups(tmp_path):
+    original = {"hooks": {"SessionEnd": [{"matcher": "", "hooks": []}, {"matcher": "x", "hooks": []}]}}
+    target = write_json(tmp_path / "settings.json", original)
+    settings.install(str(target), python=PY)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == original
+
+
+def test_an_event_list_that_was_already_empty_goes_with_ours(tmp_path):
+    # why: an empty list we filled cannot be told from one we created; both mean "no hooks" to
+    # Claude Code, so uninstall removes it (docs/adr/0003)
+    target = write_json(tmp_path / "settings.json", {"model": "opus", "hooks": {"Stop": []}})
+    settings.install(str(target), python=PY)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == {"model": "opus"}
+
+
+def test_uninstall_removes_ours_from_a_shared_group_and_keeps_the_rest(tmp_path):
+    mixed = {"hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": "notify.sh"},
+        {"type": "command", "command": "'/a b/python' -m lazy_harness.hooks Stop", "timeout": 10},
+    ]}]}}
+    target = write_json(tmp_path / "settings.json", mixed)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == {"hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": "notify.sh"}]}]}}
+
+
+def test_uninstall_of_a_file_we_created_deletes_it(tmp_path):
+    target = tmp_path / ".claude" / "settings.json"
+    settings.install(str(target), python=PY)
+    change = settings.uninstall(str(target))
+    assert change.action == "deleted"
+    assert not target.exists()
+
+
+def test_uninstall_without_ours_or_without_file_changes_nothing(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    before = target.read_bytes()
+    assert settings.uninstall(str(target)).action == "unchanged"
+    assert target.read_bytes() == before
+    assert settings.uninstall(str(tmp_path / "none.json")).action == "missing"
+    assert not (tmp_path / "none.json").exists()
+
+
+def test_similar_foreign_command_is_not_ours():
+    data = {"hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": "python -m lazy_harness.hooksmith Stop"},
+        {"type": "command", "command": "echo lazy_harness.hooks"},
+    ]}]}}
+    assert settings.find_ours(data) == []
+
+
+@pytest.mark.parametrize("content", [b'{"model": "opus",', b"", b"not json", b'{"a": 1} trailing'])
+def test_invalid_json_is_refused_and_left_untouched(tmp_path, content):
+    (tmp_path / "c").mkdir()
+    target = tmp_path / "c" / "settings.json"
+    target.write_bytes(content)
+    with pytest.raises(SettingsError) as info:
+        settings.install(str(target), python=PY)
+    message = str(info.value)
+    assert str(target) in message and "JSON" in message
+    assert "\n" not in message
+    assert target.read_bytes() == content
+    assert os.listdir(target.parent) == ["settings.json"]  # no backup, no temp file  # no temp file left behind
+    with pytest.raises(SettingsError):
+        settings.uninstall(str(target))
+    assert target.read_bytes() == content
+
+
+@pytest.mark.parametrize("content", [b"[]\n", b'"text"\n', b"null\n", b'{"hooks": []}\n'])
+def test_non_object_top_level_or_hooks_is_refused(tmp_path, content):
+    target = tmp_path / "settings.json"
+    target.write_bytes(content)
+    with pytest.raises(SettingsError) as info:
+        settings.install(str(target), python=PY)
+    assert str(target) in str(info.value)
+    assert target.read_bytes() == content
+
+
+def test_existing_file_mode_is_preserved(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    os.chmod(target, 0o664)
+    settings.install(str(target), python=PY)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o664
+
+
+def test_a_symlinked_settings_file_stays_a_symlink(tmp_path):
+    real = write_json(tmp_path / "dotfiles" / "settings.json", FOREIGN)
+    link = tmp_path / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    settings.install(str(link), python=PY)
+    assert link.is_symlink()
+    assert len(settings.find_ours(json.loads(real.read_text()))) == 3
+
+
+def test_non_ascii_text_is_written_as_is(tmp_path):
+    target = write_json(tmp_path / "settings.json", {"model": "opus", "note": "café ✓"})
+    original = target.read_bytes()
+    settings.install(str(target), python=PY)
+    assert "café ✓" in target.read_text(encoding="utf-8")
+    settings.uninstall(str(target))
+    assert target.read_bytes() == original
+
+
+def test_project_local_settings_file(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    target = project / ".claude" / "settings.local.json"
+    change = settings.install(str(target), python=PY)
+    assert change.action == "created"
+    assert len(settings.find_ours(json.loads(target.read_text()))) == 3
+
+
+def test_uninstall_leaves_a_symlink_in_place_even_when_empty(tmp_path):
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    link = tmp_path / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    settings.install(str(link), python=PY)
+    assert real.exists() and link.is_symlink()
+    assert settings.uninstall(str(link)).action == "updated"
+    assert link.is_symlink() and json.loads(real.read_text()) == {}
+
+
+def test_a_file_changed_between_read_and_write_is_not_overwritten(tmp_path, monkeypatch):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    real_read = settings.read
+
+    def read_then_someone_writes(path):
+        out = real_read(path)
+        write_json(target, {**FOREIGN, "model": "changed by Claude Code"})
+        return out
+
+    monkeypatch.setattr(settings, "read", read_then_someone_writes)
+    with pytest.raises(SettingsError, match="changed while"):
+        settings.install(str(target), python=PY)
+    assert json.loads(target.read_text())["model"] == "changed by Claude Code"
+
+
+def test_unwritable_location_is_a_one_line_settings_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(SettingsError) as info:
+        settings.install(str(blocker / "settings.json"), python=PY)
+    message = str(info.value)
+    assert str(blocker) in message and ("cannot read" in message or "cannot write" in message)
+    assert "\n" not in message
