@@ -1,0 +1,135 @@
+"""decisions.jsonl and failures.jsonl: one whole JSON line per entry, never the same summary twice.
+
+    {"ts", "type", "project", "session_id", "task_id", <the item's fields in documented order>}
+
+De-duplication reads the file itself (no side index that a crash between two writes could leave out
+of step): ``recorded()`` tells which normalised summaries already have a whole entry. A line torn by
+a killed writer never counts, and ``heal_tail()`` ends it so the next entry starts on its own line.
+"""
+
+import json
+import os
+
+from lazy_harness.atomic import append_line
+from lazy_harness.logfile import stamp
+from lazy_harness.memory.sanitize import ASCII_TRIM_BYTES, no_surrogates, normalise, one_line
+
+FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags"),
+          "failure": ("summary", "root_cause", "resolution", "prevention", "tags")}
+LIST_FIELDS = ("alternatives", "tags")
+_SUMMARY_KEY = b'"summary":'
+
+
+def record(kind: str, item: dict, meta: dict, now: float) -> dict:
+    """One entry, keys in the documented order; unknown item keys are dropped, missing ones empty."""
+    rec = {"ts": stamp(now), "type": kind, "project": one_line(meta.get("project")),
+           "session_id": one_line(meta.get("session_id")), "task_id": one_line(meta.get("task_id"))}
+    for name in FIELDS[kind]:
+        value = item.get(name)
+        if name in LIST_FIELDS:
+            if isinstance(value, str):
+                value = [value]
+            rec[name] = [no_surrogates(str(v)) for v in value] if isinstance(value, (list, tuple)) else []
+        elif name == "summary":
+            rec[name] = one_line(value)
+        else:
+            rec[name] = no_surrogates("" if value is None else str(value))
+    return rec
+
+
+def json_line(rec: dict) -> str:
+    """The entry as exactly one line. JSON escapes ``\\n`` and ``\\r``; U+0085, U+2028 and U+2029 are
+    escaped too, since readers using ``str.splitlines()`` would break a line on them."""
+    line = json.dumps(rec, ensure_ascii=False)
+    line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
+    if "\n" in line or "\r" in line:  # why: cannot happen with json.dumps; a guard, not an assert (-O)
+        raise ValueError("a JSONL entry must be one line")
+    return line
+
+
+def _whole_entry(buf, at: int, key: str) -> bool:
+    """True when the line around ``at`` is a complete JSON object whose summary normalises to ``key``."""
+    begin = buf.rfind(b"\n", 0, at) + 1
+    end = buf.find(b"\n", at)
+    try:
+        rec = json.loads(bytes(buf[begin:end if end >= 0 else len(buf)]).decode("utf-8", "replace"))
+    except ValueError:
+        return False  # a torn line: its entry was never written whole
+    return isinstance(rec, dict) and isinstance(rec.get("summary"), str) and normalise(rec["summary"]) == key
+
+
+def recorded(path: str, keys: set[str]) -> set[str]:
+    """Which of ``keys`` (normalised summaries) already have a whole entry in the JSONL file.
+
+    why: this runs at every persist over the whole history, so it jumps through a memory map from one
+    ``"summary":`` to the next and decodes only that string; an escape-free ASCII summary is even
+    normalised as bytes. Inside a JSON string every ``"`` is escaped, so that text can only be a key.
+    A line is parsed in full only when its summary matches one of ``keys``.
+    """
+    found: set[str] = set()
+    if not keys:
+        return found
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return found
+    try:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            return found
+        import mmap
+        buf = mmap.mmap(fd, size, access=mmap.ACCESS_READ)
+    finally:
+        os.close(fd)
+    ascii_keys = {k.encode("ascii"): k for k in keys if k.isascii()}
+    find = buf.find
+    with buf:
+        pos = 0
+        while True:
+            i = find(_SUMMARY_KEY, pos)
+            if i < 0:
+                break
+            j = i + len(_SUMMARY_KEY)
+            while j < size and buf[j] == 0x20:
+                j += 1
+            if j >= size or buf[j] != 0x22:  # not a string value
+                pos = j
+                continue
+            end = find(b'"', j + 1)
+            raw = buf[j + 1:end] if end > 0 else b"\\"
+            if b"\\" not in raw:  # no escapes: these bytes are the string
+                pos = end + 1
+                if raw.isascii():
+                    key = ascii_keys.get(b" ".join(raw.lower().split()).strip(ASCII_TRIM_BYTES))
+                else:
+                    key = normalise(raw.decode("utf-8", "replace"))
+            else:  # escapes: let the C scanner find the end of the string within its line
+                stop = find(b"\n", j)
+                stop = size if stop < 0 else stop
+                pos = stop
+                try:
+                    key = normalise(json.decoder.scanstring(buf[j + 1:stop].decode("utf-8", "replace"), 0)[0])
+                except ValueError:
+                    continue  # unterminated: a torn line
+            if key in keys and key not in found and _whole_entry(buf, i, key):
+                found.add(key)
+    return found
+
+
+def heal_tail(path: str) -> bool:
+    """End a torn last line (a writer killed mid-write) so the next entry starts on its own line.
+
+    The fragment stays (it is not ours to delete) and readers skip it as a line that does not parse.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        size = os.fstat(fd).st_size
+        torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+    finally:
+        os.close(fd)
+    if torn:
+        append_line(path, "")
+    return torn

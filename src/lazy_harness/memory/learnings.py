@@ -1,0 +1,165 @@
+"""Learnings: one write-once Markdown file per learning, shared by every project.
+
+    <learnings>/YYYY-MM/YYYY-MM-DD-<slug>.md
+
+The title comes from the model, so it is treated as hostile: the slug keeps only ASCII letters,
+digits and single dashes (no ``/``, no ``..``, no leading dot), the path is checked to lie inside
+the learnings folder, and the frontmatter is written by a YAML serializer from a title squeezed
+onto one line, so no title can add or override a key.
+
+Identity: a learning is its normalised title. A file whose title matches is the same learning
+(re-processing a task writes nothing new); a different title whose slug collides gets ``-2``,
+``-3`` ... so it never overwrites anything.
+"""
+
+import hashlib
+import os
+import time
+import unicodedata
+
+import yaml
+
+from lazy_harness import paths
+from lazy_harness.atomic import atomic_write
+from lazy_harness.errors import TaskError
+from lazy_harness.logfile import stamp
+from lazy_harness.memory.files import read_frontmatter_title, recent_learning_files
+from lazy_harness.memory.sanitize import normalise, one_line, text_block
+from lazy_harness.memory.store import private_dirs
+
+SLUG_MAX = 50
+FALLBACK = "learning"
+MAX_SUFFIX = 20
+# why: a slug cut at a dash that leaves less than this would throw away most of the title
+_MIN_CUT = 20
+
+
+def slugify(title: str) -> str:
+    """Lowercase ASCII letters, digits and single dashes, at most 50 characters, never empty.
+
+    Accents are folded (``é`` -> ``e``). A title with nothing left (``日本語``) gets
+    ``learning-<hash>`` so different titles still get different files.
+    """
+    folded = unicodedata.normalize("NFKD", str(title)).encode("ascii", "ignore").decode("ascii").lower()
+    words, cur = [], []
+    for ch in folded:
+        if ("a" <= ch <= "z") or ("0" <= ch <= "9"):
+            cur.append(ch)
+        elif cur:
+            words.append("".join(cur))
+            cur = []
+    if cur:
+        words.append("".join(cur))
+    slug = "-".join(words)
+    if not slug:
+        digest = hashlib.sha256(str(title).encode("utf-8", "replace")).hexdigest()[:8]
+        return f"{FALLBACK}-{digest}"
+    return _cut(slug, SLUG_MAX)
+
+
+def _cut(slug: str, limit: int) -> str:
+    """At most ``limit`` characters, cut at a dash when that keeps a useful part."""
+    if len(slug) <= limit:
+        return slug
+    dash = slug.rfind("-", 0, limit + 1)
+    if dash >= min(_MIN_CUT, limit // 2):
+        return slug[:dash]
+    return slug[:limit].strip("-") or FALLBACK
+
+
+def learning_path(learnings_dir: str, title: str, when: float, n: int = 1) -> str:
+    """``<learnings>/YYYY-MM/YYYY-MM-DD-<slug>[-n].md`` for local date of ``when``; refuses to leave the folder."""
+    slug = slugify(title)
+    if n > 1:
+        suffix = f"-{n}"
+        slug = _cut(slug, SLUG_MAX - len(suffix)) + suffix
+    day = time.strftime("%Y-%m-%d", time.localtime(when))
+    path = os.path.join(learnings_dir, day[:7], f"{day}-{slug}.md")
+    if not paths.is_within(path, learnings_dir):
+        raise TaskError(f"learning path {path!r} is outside the learnings folder {learnings_dir!r}",
+                        hint="check [knowledge] path and the title")
+    return path
+
+
+def _tags(value) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    out = []
+    for tag in value if isinstance(value, (list, tuple)) else [str(value)]:
+        t = one_line(tag)
+        if t and t not in out:
+            out.append(t)
+    return out
+
+
+def render(item: dict, meta: dict, now: float) -> str:
+    """The whole file: YAML frontmatter (one line per scalar, keys in a fixed order) then the body.
+
+    ``created`` is ``now`` with the local offset; the title, tags and scope are squeezed onto one line.
+    """
+    front = {
+        "title": one_line(item.get("title")),
+        "origin": one_line(meta.get("project")),
+        "origin_session": one_line(meta.get("session_id")),
+        "created": stamp(now),
+        "tags": _tags(item.get("tags")),
+        "scope": one_line(item.get("scope")),
+        "status": "active",
+        "deprecated_by": None,
+        "deprecated_on": None,
+        "deprecated_reason": None,
+    }
+    # why: width=10**9 keeps every scalar on one line, which memory.files' cheap title reader relies on;
+    # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
+    head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
+    body = f"## Learning\n\n{text_block(item.get('learning'))}\n\n## Context\n\n{text_block(item.get('context'))}\n"
+    return f"---\n{head}---\n\n{body}"
+
+
+def same_learning(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and normalise(a) == normalise(b)
+
+
+def find_slot(learnings_dir: str, title: str, when: float) -> tuple[str, bool]:
+    """Where this learning lives or would go: (path, already there).
+
+    Walks ``slug``, ``slug-2`` ... and stops at the file holding the same title or the first free name.
+    """
+    for n in range(1, MAX_SUFFIX + 1):
+        path = learning_path(learnings_dir, title, when, n)
+        if not os.path.lexists(path):
+            return path, False
+        if same_learning(read_frontmatter_title(path), title):
+            return path, True
+    folder = os.path.dirname(learning_path(learnings_dir, title, when))
+    raise TaskError(f"more than {MAX_SUFFIX} learnings named like {slugify(title)!r} on one day in {folder}",
+                    hint=f"ls {folder}")
+
+
+def write_learning(learnings_dir: str, item: dict, meta: dict, now: float) -> tuple[str, bool]:
+    """Create the learning's file once: (path, written). An existing file is never touched."""
+    title = one_line(item.get("title"))
+    if not title:
+        raise TaskError("a learning without a title cannot be written")
+    text = render(item, meta, now)
+    for _ in range(MAX_SUFFIX):
+        path, exists = find_slot(learnings_dir, title, now)
+        if exists:
+            return path, False
+        private_dirs(os.path.dirname(path))
+        if atomic_write(path, text, exclusive=True):
+            return path, True
+        # why: another writer created that name between the look and the link; look again
+    raise TaskError(f"could not find a free file name for learning {title!r}")
+
+
+def recent_titles(learnings_dir: str, n: int = 50) -> list[str]:
+    """Titles of the ``n`` newest learnings, newest first, reading only each file's head."""
+    out = []
+    for path in recent_learning_files(learnings_dir, n):
+        title = read_frontmatter_title(path)
+        if title:
+            out.append(title)
+    return out

@@ -1,0 +1,324 @@
+"""The write side of a project's memory: turn a distilled answer into file changes.
+
+``plan()`` computes every change (lines to append, the handoff text or its deletion, learning files)
+and writes nothing, so the worker persists only after everything is computed and
+``lh distill --dry-run`` can print it. ``apply()`` performs a plan; ``persist()`` is both.
+
+Re-processing a task writes nothing twice: an entry whose normalised summary already has a whole line
+in its file is not appended (checked again at apply time under a lock on the memory folder); the
+handoff is kept when it already holds the same items of the same session; learnings are write-once
+and matched by title (``memory.learnings``). So after a crash part-way through ``apply``, running the
+same task again completes what is missing and nothing else.
+
+Refuses, before writing anything, a memory folder outside ``<claude dir>/projects`` and any target
+that resolves outside its folder (a symlink planted in the memory folder).
+"""
+
+import fcntl
+import os
+
+from lazy_harness import paths
+from lazy_harness.atomic import DIR_MODE, atomic_write, append_line
+from lazy_harness.errors import TaskError
+from lazy_harness.memory import entries, files, handoff
+from lazy_harness.memory.sanitize import normalise, one_line
+
+RECENT_RECORDS = 10
+RECENT_TITLES = 50
+PREVIEW = 100
+# Plan action kinds: the first four write, the last three say why nothing is written
+APPEND, CREATE, WRITE, DELETE = "append", "create", "write", "delete"
+SKIP, EXISTS, KEEP = "skip", "exists", "keep"
+WRITES = (APPEND, CREATE, WRITE, DELETE)
+
+
+def read_handoff(memory_dir: str) -> dict | None:
+    """``{"items", "session_id", "task_id", "written", "project"}``, or None when there is no handoff."""
+    return handoff.read(memory_dir)
+
+
+def private_dirs(path: str) -> str:
+    """Create ``path`` and every missing parent with mode 0700.
+
+    why: ``os.makedirs(mode=...)`` applies the mode to the last folder only; the parents it creates
+    (``<projects>/<key>``, ``knowledge/learnings``) would be world-readable.
+    """
+    missing = []
+    d = os.path.abspath(path)
+    while not os.path.isdir(d):
+        missing.append(d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    for d in reversed(missing):
+        try:
+            os.mkdir(d, DIR_MODE)
+        except FileExistsError:
+            pass
+    return path
+
+
+class Row(tuple):
+    """``(action, path, preview)`` that prints as one aligned line."""
+
+    __slots__ = ()
+
+    def __new__(cls, action: str, path: str, preview: str):
+        return tuple.__new__(cls, (action, path, preview))
+
+    def __str__(self) -> str:
+        return f"{self[0]:<7} {self[1]}  {self[2]}".rstrip()
+
+
+class Action:
+    """One change (or a reason for none): the kind, the file, a short preview, what to write."""
+
+    __slots__ = ("kind", "path", "preview", "payload")
+
+    def __init__(self, kind: str, path: str, preview: str = "", payload=None) -> None:
+        self.kind, self.path, self.preview, self.payload = kind, path, preview, payload
+
+    def __repr__(self) -> str:
+        return f"Action({self.kind!r}, {self.path!r}, {self.preview!r})"
+
+
+class Plan:
+    """Everything ``apply`` would do, computed without writing."""
+
+    def __init__(self, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> None:
+        self.memory_dir, self.learnings_dir, self.meta, self.now, self.env = memory_dir, learnings_dir, meta, now, env
+        self.actions: list[Action] = []
+
+    def add(self, kind: str, path: str, preview: str = "", payload=None) -> None:
+        preview = one_line(preview)
+        if len(preview) > PREVIEW:
+            preview = preview[:PREVIEW - 3] + "..."
+        self.actions.append(Action(kind, path, preview, payload))
+
+    def describe(self) -> list[Row]:
+        return [Row(a.kind, a.path, a.preview) for a in self.actions]
+
+    @property
+    def writes(self) -> bool:
+        return any(a.kind in WRITES for a in self.actions)
+
+    def __str__(self) -> str:
+        return "\n".join(map(str, self.describe())) if self.actions else "nothing to write"
+
+
+class Report:
+    """What ``apply`` did: lines appended per file, learnings created or found, the handoff's fate."""
+
+    def __init__(self) -> None:
+        self.appended: dict[str, int] = {}
+        self.created: list[str] = []
+        self.existing: list[str] = []
+        self.skipped: list[tuple[str, str]] = []
+        self.handoff: str | None = None  # "written", "deleted", "kept", or None: untouched
+
+    def count(self, name: str) -> int:
+        return sum(n for p, n in self.appended.items() if os.path.basename(p) == name)
+
+    def summary(self) -> str:
+        """One line for logs and done/ files, e.g. ``2 decisions, 1 failure, 0 learnings, handoff written``."""
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}" + ("" if count == 1 else "s")
+        parts = [n(self.count(files.DECISIONS), "decision"), n(self.count(files.FAILURES), "failure"),
+                 n(len(self.created), "learning")]
+        if self.existing:
+            parts.append(f"{n(len(self.existing), 'learning')} already there")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        parts.append(f"handoff {self.handoff or 'untouched'}")
+        return ", ".join(parts)
+
+    __str__ = summary
+
+
+def check_memory_dir(memory_dir: str, env=None) -> None:
+    """Refuse a memory folder that is not inside ``<claude dir>/projects`` once symlinks are resolved."""
+    root = paths.projects_dir(env)
+    if not paths.is_within(memory_dir, root) or os.path.realpath(memory_dir) == os.path.realpath(root):
+        raise TaskError(f"memory folder {memory_dir!r} is not inside {root!r}; nothing written",
+                        hint="lh queue show <task id>")
+
+
+def _check_target(path: str, folder: str) -> None:
+    if not paths.is_within(path, folder):
+        raise TaskError(f"{path!r} resolves outside {folder!r}; nothing written", hint=f"remove the symlink {path}")
+
+
+def _plan_entries(p: Plan, distilled: dict) -> None:
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        items = distilled.get(kind + "s") or []
+        if not items:
+            continue
+        path = os.path.join(p.memory_dir, name)
+        recs = [entries.record(kind, item, p.meta, p.now) if isinstance(item, dict) else item for item in items]
+        seen = entries.recorded(path, {normalise(r["summary"]) for r in recs if isinstance(r, dict)})
+        for rec in recs:
+            if not isinstance(rec, dict):
+                p.add(SKIP, path, f"not an object: {rec!r}")
+                continue
+            key = normalise(rec["summary"])
+            if not key:
+                p.add(SKIP, path, "empty summary")
+            elif key in seen:
+                p.add(SKIP, path, f"already recorded: {rec['summary']}")
+            else:
+                seen.add(key)
+                p.add(APPEND, path, rec["summary"], (key, entries.json_line(rec)))
+
+
+def _plan_learnings(p: Plan, distilled: dict) -> None:
+    items = distilled.get("learnings") or []
+    if not items:
+        return
+    from lazy_harness.memory import learnings
+    recent = {normalise(t) for t in learnings.recent_titles(p.learnings_dir, RECENT_TITLES)}
+    batch: set[str] = set()
+    for item in items:
+        title = one_line(item.get("title")) if isinstance(item, dict) else ""
+        key = normalise(title)
+        if not key:
+            p.add(SKIP, p.learnings_dir, "learning without a title")
+            continue
+        if key in batch:
+            p.add(SKIP, p.learnings_dir, f"twice in this answer: {title}")
+            continue
+        batch.add(key)
+        path, exists = learnings.find_slot(p.learnings_dir, title, p.now)
+        if exists:
+            p.add(EXISTS, path, title)
+        elif key in recent:
+            # why: the same task re-processed after midnight would otherwise write it again, dated today
+            p.add(SKIP, p.learnings_dir, f"a recent learning has this title: {title}")
+        else:
+            p.add(CREATE, path, title, item)
+
+
+def _plan_handoff(p: Plan, distilled: dict) -> None:
+    raw = distilled.get("handoff")
+    if raw is None:
+        return  # no verdict on open items: leave the previous handoff alone
+    items = handoff.items(raw)
+    path = os.path.join(p.memory_dir, files.HANDOFF)
+    if not items:
+        if os.path.lexists(path):
+            p.add(DELETE, path, "no open items left")
+        return
+    current = handoff.read(p.memory_dir)
+    if current and current["items"] == items and current["session_id"] == handoff.header_token(p.meta.get("session_id")):
+        p.add(KEEP, path, f"same {len(items)} open items")
+    else:
+        p.add(WRITE, path, f"{len(items)} open items: {items[0]}", handoff.render(items, p.meta, p.now))
+
+
+def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> Plan:
+    """Every change the (validated, redacted) distilled answer calls for, computed without writing.
+
+    ``meta``: project, session_id, task_id, cwd. ``now``: epoch seconds, stamped with the local offset.
+    A ``handoff`` of ``[]`` deletes the handoff; a missing one leaves it alone.
+    """
+    check_memory_dir(memory_dir, env)
+    p = Plan(memory_dir, learnings_dir, meta, now, env)
+    _plan_entries(p, distilled)
+    _plan_learnings(p, distilled)
+    _plan_handoff(p, distilled)
+    return p
+
+
+class _FolderLock:
+    """flock on the memory folder itself: no lock file to leave behind, and no clash with the
+    per-line lock ``append_line`` takes on the JSONL file (a second flock on it would self-block)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder, self.fd = folder, -1
+
+    def __enter__(self):
+        self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)
+
+
+def apply(p: Plan) -> Report:
+    """Perform a plan: JSONL appends (de-dup re-checked under the lock), learnings, then the handoff."""
+    report = Report()
+    for a in p.actions:
+        if a.kind == EXISTS:
+            report.existing.append(a.path)
+        elif a.kind == SKIP:
+            report.skipped.append((a.path, a.preview))
+        elif a.kind == KEEP:
+            report.handoff = "kept"
+    mine = [a for a in p.actions if a.kind in (APPEND, WRITE, DELETE)]
+    if not mine:
+        _apply_learnings(p, report)
+        return report
+    check_memory_dir(p.memory_dir, p.env)
+    for a in mine:
+        _check_target(a.path, p.memory_dir)
+    private_dirs(p.memory_dir)
+    with _FolderLock(p.memory_dir):
+        _apply_appends(p, report)
+        _apply_learnings(p, report)
+        _apply_handoff(p, report)
+    return report
+
+
+def _apply_appends(p: Plan, report: Report) -> None:
+    for name in (files.DECISIONS, files.FAILURES):
+        path = os.path.join(p.memory_dir, name)
+        todo = [a for a in p.actions if a.kind == APPEND and a.path == path]
+        if not todo:
+            continue
+        seen = entries.recorded(path, {a.payload[0] for a in todo})
+        entries.heal_tail(path)
+        for a in todo:
+            key, line = a.payload
+            if key in seen:
+                report.skipped.append((path, f"already recorded: {a.preview}"))
+                continue
+            append_line(path, line)
+            seen.add(key)
+            report.appended[path] = report.appended.get(path, 0) + 1
+
+
+def _apply_learnings(p: Plan, report: Report) -> None:
+    todo = [a for a in p.actions if a.kind == CREATE]
+    if not todo:
+        return
+    from lazy_harness.memory import learnings
+    for a in todo:
+        path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now)
+        (report.created if written else report.existing).append(path)
+
+
+def _apply_handoff(p: Plan, report: Report) -> None:
+    for a in p.actions:
+        if a.kind == WRITE:
+            atomic_write(a.path, a.payload)
+            report.handoff = "written"
+        elif a.kind == DELETE:
+            try:
+                os.unlink(a.path)
+            except FileNotFoundError:
+                pass
+            report.handoff = "deleted"
+
+
+def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> Report:
+    """Plan, then apply: nothing is written unless the whole answer could be planned."""
+    return apply(plan(distilled, memory_dir, learnings_dir, meta, now, env))
+
+
+def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
+    """What the prompt shows for de-duplication, read from file tails: the cost does not grow with history."""
+    from lazy_harness.memory.learnings import recent_titles
+    return {"decisions": files.tail_records(os.path.join(memory_dir, files.DECISIONS), RECENT_RECORDS),
+            "failures": files.tail_records(os.path.join(memory_dir, files.FAILURES), RECENT_RECORDS),
+            "learning_titles": recent_titles(learnings_dir, RECENT_TITLES)}

@@ -1,0 +1,323 @@
+"""The memory store: plan then apply, idempotent re-processing, refusal of foreign folders, crash safety."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from lazy_harness import atomic, paths
+from lazy_harness.errors import TaskError
+from lazy_harness.logfile import stamp
+from lazy_harness.memory import files, store
+
+NOW = 1_760_000_000.0
+DAY = 86400.0
+META = {"project": "proj", "session_id": "sess-1", "task_id": "1760000000000000000-ab12", "cwd": "/x/proj"}
+DECISION_KEYS = ["ts", "type", "project", "session_id", "task_id", "summary", "context", "alternatives",
+                 "rationale", "tags"]
+FAILURE_KEYS = ["ts", "type", "project", "session_id", "task_id", "summary", "root_cause", "resolution",
+                "prevention", "tags"]
+
+
+@pytest.fixture
+def where(tmp_path) -> tuple[str, str]:
+    project = tmp_path / "proj"
+    project.mkdir()
+    return paths.memory_dir(str(project)), paths.learnings_dir()
+
+
+def answer(tag: str = "", handoff=("finish the docs", "run the benchmark")) -> dict:
+    return {
+        "decisions": [{"summary": f"Use a Maildir queue{tag}", "context": "hooks must be fast\nand safe",
+                       "alternatives": ["sqlite", "a socket"], "rationale": "rename is atomic", "tags": ["queue"]},
+                      {"summary": f"Spawn the worker detached{tag}", "context": "", "alternatives": [],
+                       "rationale": "SessionEnd has 1.5 s", "tags": []}],
+        "failures": [{"summary": f"Worker ran twice{tag}", "root_cause": "no lock", "resolution": "filelock",
+                      "prevention": "test with 40 hooks", "tags": ["worker"]}],
+        "learnings": [{"title": f"Rename is the enqueue{tag}", "learning": "Write in tmp/, rename into new/.",
+                       "context": "Any spool.", "scope": "universal", "tags": ["fs"]}],
+        "handoff": list(handoff) if handoff is not None else None,
+    }
+
+
+def read_lines(path: str) -> list[dict]:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    assert data.endswith(b"\n")
+    return [json.loads(line) for line in data.split(b"\n")[:-1]]
+
+
+def snapshot(*roots: str) -> dict[str, tuple[bytes, int]]:
+    out = {}
+    for root in roots:
+        for dp, _, names in os.walk(root):
+            for name in names:
+                p = os.path.join(dp, name)
+                with open(p, "rb") as fh:
+                    out[p] = (fh.read(), os.stat(p).st_mtime_ns)
+    return out
+
+
+def test_persist_writes_each_kind_in_its_format(where):
+    mdir, ldir = where
+    report = store.persist(answer(), mdir, ldir, META, NOW)
+    decisions = read_lines(os.path.join(mdir, files.DECISIONS))
+    failures = read_lines(os.path.join(mdir, files.FAILURES))
+    assert [list(d) for d in decisions] == [DECISION_KEYS, DECISION_KEYS]
+    assert [list(f) for f in failures] == [FAILURE_KEYS]
+    first = decisions[0]
+    assert first["type"] == "decision" and first["project"] == "proj" and first["session_id"] == "sess-1"
+    assert first["task_id"] == META["task_id"] and first["context"] == "hooks must be fast\nand safe"
+    assert first["ts"][:19] == time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(NOW))
+    assert first["ts"][19] in "+-" and first["ts"][22] == ":"  # local offset, e.g. +02:00
+    assert failures[0]["type"] == "failure" and failures[0]["prevention"] == "test with 40 hooks"
+    assert store.read_handoff(mdir)["items"] == ["finish the docs", "run the benchmark"]
+    assert len(report.created) == 1 and report.created[0].startswith(ldir + os.sep)
+    assert report.summary() == "2 decisions, 1 failure, 1 learning, handoff written"
+
+
+def test_plan_writes_nothing_and_describes_itself(where, isolated_home):
+    mdir, ldir = where
+    before = snapshot(str(isolated_home))
+    p = store.plan(answer(), mdir, ldir, META, NOW)
+    assert snapshot(str(isolated_home)) == before and not os.path.exists(mdir) and not os.path.exists(ldir)
+    rows = p.describe()
+    assert [r[0] for r in rows] == ["append", "append", "append", "create", "write"]
+    assert rows[0] == ("append", os.path.join(mdir, files.DECISIONS), "Use a Maildir queue")
+    assert f"{rows[0]}" == f"append  {os.path.join(mdir, files.DECISIONS)}  Use a Maildir queue"
+    assert str(p).count("\n") == 4 and p.writes
+    assert store.apply(p).summary().startswith("2 decisions, 1 failure, 1 learning,")
+
+
+def test_duplicates_in_the_file_and_in_one_batch_are_not_appended(where):
+    mdir, ldir = where
+    store.persist(answer(), mdir, ldir, META, NOW)
+    again = answer()
+    again["decisions"] = [{"summary": "  use a MAILDIR   queue!! ", "rationale": "same thing"},
+                          {"summary": "Brand new", "rationale": "1"}, {"summary": "brand new.", "rationale": "2"},
+                          {"summary": " \n ", "rationale": "empty"}, "not an object"]
+    report = store.persist(again, mdir, ldir, {**META, "session_id": "sess-2"}, NOW + 60)
+    summaries = [d["summary"] for d in read_lines(os.path.join(mdir, files.DECISIONS))]
+    assert summaries == ["Use a Maildir queue", "Spawn the worker detached", "Brand new"]
+    assert report.count(files.DECISIONS) == 1 and len(report.skipped) >= 4
+
+
+def test_reprocessing_the_same_answer_changes_no_byte(where):
+    mdir, ldir = where
+    first = store.persist(answer(), mdir, ldir, META, NOW)
+    before = snapshot(mdir, ldir)
+    for later in (NOW + 3600, NOW + DAY):  # again an hour later, and again the next day
+        report = store.persist(answer(), mdir, ldir, META, later)
+        assert report.appended == {} and report.created == [] and report.handoff == "kept"
+        assert snapshot(mdir, ldir) == before
+    assert first.handoff == "written"
+
+
+def test_crash_between_writes_then_reprocess_writes_each_entry_once(where):
+    mdir, ldir = where
+    p = store.plan(answer(), mdir, ldir, META, NOW)
+    first = next(a for a in p.actions if a.kind == store.APPEND)
+    atomic.append_line(first.path, first.payload[1])  # the worker died after its first append
+    report = store.persist(answer(), mdir, ldir, META, NOW + 5)
+    summaries = [d["summary"] for d in read_lines(os.path.join(mdir, files.DECISIONS))]
+    assert summaries == ["Use a Maildir queue", "Spawn the worker detached"]
+    assert report.count(files.DECISIONS) == 1 and report.count(files.FAILURES) == 1
+
+
+def test_a_torn_last_line_is_ended_and_its_entry_written_again(where):
+    mdir, ldir = where
+    line = store.entries.json_line(store.entries.record("decision", answer()["decisions"][0], META, NOW))
+    os.makedirs(mdir)
+    with open(os.path.join(mdir, files.DECISIONS), "w", encoding="utf-8") as fh:
+        fh.write(line[:-10])  # killed mid-write
+    store.persist(answer(), mdir, ldir, META, NOW)
+    with open(os.path.join(mdir, files.DECISIONS), "rb") as fh:
+        raw = fh.read().split(b"\n")
+    assert raw[0] == line[:-10].encode() and raw[-1] == b""
+    assert [json.loads(x)["summary"] for x in raw[1:-1]] == ["Use a Maildir queue", "Spawn the worker detached"]
+
+
+def test_handoff_written_kept_overwritten_untouched_deleted(where):
+    mdir, ldir = where
+    path = os.path.join(mdir, files.HANDOFF)
+    assert store.persist(answer(), mdir, ldir, META, NOW).handoff == "written"
+    mtime = os.stat(path).st_mtime_ns
+    assert store.persist(answer(), mdir, ldir, META, NOW + 60).handoff == "kept"
+    assert os.stat(path).st_mtime_ns == mtime
+    s2 = {**META, "session_id": "sess-2", "task_id": "t-2"}
+    assert store.persist(answer(handoff=["only this"]), mdir, ldir, s2, NOW + 120).handoff == "written"
+    assert store.read_handoff(mdir) == {"items": ["only this"], "session_id": "sess-2", "task_id": "t-2",
+                                        "written": stamp(NOW + 120), "project": "proj"}
+    assert store.persist(answer(handoff=None), mdir, ldir, s2, NOW + 180).handoff is None
+    assert store.read_handoff(mdir)["items"] == ["only this"]
+    assert store.persist(answer(handoff=[]), mdir, ldir, s2, NOW + 240).handoff == "deleted"
+    assert not os.path.exists(path)
+    p = store.plan(answer(handoff=[]), mdir, ldir, s2, NOW + 300)
+    assert not any(a.path == path for a in p.actions)  # nothing to delete twice
+
+
+def test_items_are_single_lines(where):
+    mdir, ldir = where
+    store.persist(answer(handoff=["two\nlines", "- dash", "# hash"]), mdir, ldir, META, NOW)
+    with open(os.path.join(mdir, files.HANDOFF), encoding="utf-8") as fh:
+        bullets = [line for line in fh.read().split("\n") if line.startswith("- ")]
+    assert bullets == ["- two lines", "- - dash", "- # hash"]
+
+
+def test_files_0600_and_folders_0700(where):
+    mdir, ldir = where
+    report = store.persist(answer(), mdir, ldir, META, NOW)
+    for name in (files.DECISIONS, files.FAILURES, files.HANDOFF):
+        assert os.stat(os.path.join(mdir, name)).st_mode & 0o777 == 0o600
+    assert os.stat(report.created[0]).st_mode & 0o777 == 0o600
+    for folder in (mdir, os.path.dirname(mdir), paths.projects_dir(), os.path.dirname(report.created[0]), ldir):
+        assert os.stat(folder).st_mode & 0o777 == 0o700, folder
+
+
+def outside_dirs(tmp_path) -> list[str]:
+    projects = paths.projects_dir()
+    os.makedirs(projects, exist_ok=True)
+    link = os.path.join(projects, "-linked")
+    os.symlink(str(tmp_path / "elsewhere"), link)
+    return [str(tmp_path / "elsewhere" / "memory"), os.path.join(projects, "..", "..", "escape", "memory"),
+            os.path.join(link, "memory"), projects]
+
+
+def test_a_memory_dir_outside_projects_is_refused_with_nothing_written(tmp_path, where):
+    _, ldir = where
+    for mdir in outside_dirs(tmp_path):
+        with pytest.raises(TaskError, match="not inside"):
+            store.persist(answer(), mdir, ldir, META, NOW)
+        assert not os.path.exists(os.path.join(mdir, files.DECISIONS))
+    assert not os.path.exists(tmp_path / "elsewhere") and not os.path.exists(tmp_path / "home" / "escape")
+    assert not os.path.exists(ldir)
+
+
+def test_a_symlink_planted_in_the_memory_dir_is_refused(tmp_path, where):
+    mdir, ldir = where
+    os.makedirs(mdir)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    os.symlink(str(victim), os.path.join(mdir, files.DECISIONS))
+    with pytest.raises(TaskError, match="outside"):
+        store.persist(answer(), mdir, ldir, META, NOW)
+    assert victim.read_text() == "keep me\n"
+    assert not os.path.exists(os.path.join(mdir, files.HANDOFF)) and not os.path.exists(ldir)
+
+
+def test_hostile_learning_titles_stay_in_the_learnings_folder(where):
+    mdir, ldir = where
+    hostile = answer()
+    hostile["learnings"] = [{"title": t, "learning": "x", "context": "y", "scope": "s", "tags": []}
+                            for t in ("../../etc/passwd", "/abs/path", "..", "a\nstatus: deprecated")]
+    report = store.persist(hostile, mdir, ldir, META, NOW)
+    assert len(report.created) == 3  # ".." has no title left once punctuation is trimmed
+    assert (ldir, "learning without a title") in report.skipped
+    for path in report.created:
+        assert paths.is_within(path, ldir) and os.path.dirname(os.path.dirname(path)) == ldir
+    assert os.path.basename(report.created[0]).endswith("-etc-passwd.md")
+
+
+def test_a_recent_learning_with_the_same_title_is_not_written_again(where):
+    mdir, ldir = where
+    store.persist(answer(), mdir, ldir, META, NOW)
+    p = store.plan(answer(), mdir, ldir, META, NOW + 40 * DAY)
+    assert [r[0] for r in p.describe() if r[2].startswith("a recent learning")] == ["skip"]
+
+
+def test_existing_memory_reads_tails(where):
+    mdir, ldir = where
+    for i in range(15):
+        store.persist({"decisions": [{"summary": f"decision {i}"}], "failures": [{"summary": f"failure {i}"}],
+                       "learnings": [{"title": f"learning {i}", "learning": "l"}]}, mdir, ldir, META, NOW + i * DAY)
+    got = store.existing_memory(mdir, ldir)
+    assert [d["summary"] for d in got["decisions"]] == [f"decision {i}" for i in range(5, 15)]
+    assert [f["summary"] for f in got["failures"]] == [f"failure {i}" for i in range(5, 15)]
+    assert got["learning_titles"][:2] == ["learning 14", "learning 13"] and len(got["learning_titles"]) == 15
+    assert store.existing_memory(mdir + "-none", ldir + "-none") == {"decisions": [], "failures": [],
+                                                                     "learning_titles": []}
+
+
+def test_importing_the_store_pulls_in_no_heavy_module(python):
+    code = ("import sys; before = set(sys.modules); import lazy_harness.memory.store; "
+            "print(' '.join(sorted(set(sys.modules) - before)))")
+    loaded = set(subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    assert "lazy_harness.memory.store" in loaded
+    assert not loaded & {"yaml", "unicodedata", "mmap", "hashlib", "dataclasses", "click", "filelock", "typing",
+                         "subprocess", "lazy_harness.memory.learnings"}
+
+
+CONCURRENT = r"""
+import sys, time
+from lazy_harness.memory import store
+sys.path.insert(0, sys.argv[3])
+from test_store import answer, META
+start = float(sys.argv[4])
+while time.time() < start:
+    time.sleep(0.001)
+store.persist(answer(), sys.argv[1], sys.argv[2], META, time.time())
+"""
+
+
+def test_concurrent_persists_of_one_answer_write_it_once(where, python):
+    """Four processes persist the same answer at once: the folder lock and the re-check keep one copy."""
+    mdir, ldir = where
+    start = time.time() + 1.0
+    here = os.path.dirname(__file__)
+    procs = [subprocess.Popen([python, "-c", CONCURRENT, mdir, ldir, here, str(start)]) for _ in range(4)]
+    assert [p.wait(timeout=30) for p in procs] == [0, 0, 0, 0]
+    assert [d["summary"] for d in read_lines(os.path.join(mdir, files.DECISIONS))] == [
+        "Use a Maildir queue", "Spawn the worker detached"]
+    assert len(read_lines(os.path.join(mdir, files.FAILURES))) == 1
+    assert len([f for _, _, fs in os.walk(ldir) for f in fs if f.endswith(".md")]) == 1
+
+
+CRASH = r"""
+import sys, time
+from lazy_harness.memory import store
+mdir, ldir, tag = sys.argv[1], sys.argv[2], sys.argv[3]
+print("ready", flush=True)
+i = 0
+while True:
+    answer = {"decisions": [{"summary": f"decision {tag}-{i}", "context": "c" * 1500, "rationale": "r" * 500}],
+              "handoff": [f"{tag}-{i}:{j}:" + "x" * 1900 for j in range(60)]}
+    meta = {"project": "proj", "session_id": f"s{tag}-{i}", "task_id": f"t{tag}-{i}"}
+    store.persist(answer, mdir, ldir, meta, time.time())
+    i += 1
+"""
+
+
+def check_handoff(mdir: str) -> None:
+    """The handoff is absent or one whole version: 60 items of one write, and the header of that write."""
+    got = store.read_handoff(mdir)
+    if got is None:
+        return
+    version = got["task_id"][1:]
+    assert len(got["items"]) == 60
+    assert all(item.startswith(f"{version}:") and len(item) == len(f"{version}:{j}:") + 1900
+               for j, item in enumerate(got["items"]))
+
+
+def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python):
+    mdir, ldir = where
+    deadline = time.monotonic() + 25
+    rounds, versions = 0, set()
+    while rounds < 12 and time.monotonic() < deadline:
+        child = subprocess.Popen([python, "-c", CRASH, mdir, ldir, str(rounds)], stdout=subprocess.PIPE)
+        assert child.stdout.readline() == b"ready\n"
+        time.sleep(0.005 + (rounds % 6) * 0.012)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        check_handoff(mdir)
+        got = store.read_handoff(mdir)
+        if got:
+            versions.add(got["task_id"])
+        rounds += 1
+    path = os.path.join(mdir, files.DECISIONS)
+    lines = read_lines(path)  # every line parses and the file ends with a newline
+    assert len(lines) == len({d["summary"] for d in lines}) >= 2
+    assert len(versions) >= 2, "the writer was never caught between two handoffs: nothing was tested"
