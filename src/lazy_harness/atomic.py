@@ -100,3 +100,35 @@ def _unlink_quiet(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_temps(folder: str) -> int:
+    """Remove temp files that ``atomic_write`` left behind when its process was killed.
+
+    Their names are ``.<target>.<pid>.<random>.tmp``; a file whose pid is no longer alive is stale.
+    """
+    removed = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        if not (name.startswith(".") and name.endswith(".tmp")):
+            continue
+        parts = name.rsplit(".", 3)
+        if len(parts) != 4 or not parts[1].isdigit():
+            continue
+        if not _pid_alive(int(parts[1])):
+            _unlink_quiet(os.path.join(folder, name))
+            removed += 1
+    return removed

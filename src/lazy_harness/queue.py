@@ -240,13 +240,34 @@ def finish(queue: str, name: str, fields: dict, outcome: str, reason: str, error
     return dest
 
 
+def _sweep_unlinked_tasks(queue: str, now: float, age: float = 3600) -> None:
+    """Tasks left in tmp/ by a producer that died before linking them in were never enqueued."""
+    tmp = folder(queue, TMP)
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(tmp, name)
+        try:
+            if name.endswith(SUFFIX) and now - os.stat(path).st_mtime > age:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
 def recover(queue: str) -> list[tuple[str, str]]:
     """Return the claims of a worker that died. Call only while holding the worker lock.
 
     Each interrupted task goes back to the queue with ``interruptions`` counted up; at
     MAX_INTERRUPTIONS it is poison and goes to failed/. Returns (name, what happened) pairs.
     """
+    from lazy_harness.atomic import sweep_stale_temps
+
     out = []
+    for which in (TMP, STATE, PROCESSING, DONE, FAILED):
+        sweep_stale_temps(folder(queue, which))
+    _sweep_unlinked_tasks(queue, time.time())
     proc = os.path.join(queue, PROCESSING)
     try:
         names = sorted(n for n in os.listdir(proc) if n.endswith(SUFFIX))

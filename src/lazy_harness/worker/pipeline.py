@@ -126,6 +126,9 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     distilled, hidden = redact.redact_obj(distilled, extra)
     if hidden:
         log(f"redacted {hidden} secret(s) from the answer")
+    from lazy_harness.atomic import sweep_stale_temps
+
+    sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env)
     report = store.apply(plan)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,

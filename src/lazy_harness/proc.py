@@ -1,0 +1,147 @@
+"""The one subprocess wrapper: every external command lazy-harness runs goes through :func:`run`.
+
+Why one place: an error about a command must always show the same three things (the command, its
+exit code, the tail of its stderr), and a timeout must kill the whole process group, not only the
+direct child. ``claude`` starts helpers of its own; killing just its pid would leave them running
+and holding our pipes open.
+
+Decisions:
+- A missing (or non-executable) program raises :class:`CommandNotFound`; other start failures
+  raise :class:`ProcError`. A program that started and failed is a :class:`Result` with its code:
+  the caller decides whether that is an error (``describe()`` gives the readable line).
+- A timeout returns a Result with ``timed_out=True`` and ``code=-9`` (the group got SIGKILL).
+- Output is decoded as UTF-8 with replacement: a stray byte never turns into an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+from dataclasses import dataclass
+
+from lazy_harness.errors import LhError
+
+STDERR_TAIL_LINES = 20
+STDERR_TAIL_CHARS = 2000
+_ARG_DISPLAY_CHARS = 60  # why: --json-schema carries a whole schema; the message must stay one line
+_AFTER_KILL_SECONDS = 5.0
+
+
+class ProcError(LhError):
+    """A command could not be started at all."""
+
+    def __init__(self, message: str, argv: list[str], hint: str | None = None) -> None:
+        super().__init__(message, hint)
+        self.argv = list(argv)
+
+
+class CommandNotFound(ProcError):
+    """The program does not exist or is not executable."""
+
+
+def command_line(argv: list[str] | tuple[str, ...]) -> str:
+    """``argv`` as a shell-quoted line, each long argument (not the program) shortened with "..."."""
+    shown = []
+    for i, arg in enumerate(argv):
+        arg = str(arg)
+        if i and len(arg) > _ARG_DISPLAY_CHARS:
+            arg = arg[:_ARG_DISPLAY_CHARS - 3] + "..."
+        shown.append(arg)
+    return shlex.join(shown)
+
+
+def tail(text: str, lines: int = STDERR_TAIL_LINES, chars: int = STDERR_TAIL_CHARS) -> str:
+    """The last ``lines`` lines of ``text``, at most ``chars`` characters, stripped."""
+    kept = "\n".join(text.rstrip().splitlines()[-lines:])
+    if len(kept) > chars:
+        kept = "..." + kept[-(chars - 3):]
+    return kept.strip()
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a finished (or timed-out) command left behind."""
+
+    argv: tuple[str, ...]
+    code: int
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    timeout: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0 and not self.timed_out
+
+    def describe(self) -> str:
+        """One readable line (plus the stderr tail): "`cmd` exited 2: <stderr tail>"."""
+        cmd = command_line(self.argv)
+        if self.timed_out:
+            head = f"`{cmd}` timed out after {self.timeout:g}s" if self.timeout else f"`{cmd}` timed out"
+        else:
+            head = f"`{cmd}` exited {self.code}"
+        err = tail(self.stderr)
+        return f"{head}: {err}" if err else f"{head} (no stderr)"
+
+
+def _decode(data: bytes | None) -> str:
+    return (data or b"").decode("utf-8", errors="replace")
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, timeout: float | None = None,
+        env: dict[str, str] | None = None, cwd: str | None = None) -> Result:
+    """Run ``argv`` (no shell) in its own process group and wait, at most ``timeout`` seconds.
+
+    ``input`` goes to stdin (stdin is /dev/null when None). ``env`` replaces the environment when
+    given. Raises :class:`CommandNotFound` / :class:`ProcError` only when the program cannot start.
+    """
+    argv = [str(a) for a in argv]
+    if not argv:
+        raise ProcError("empty command", argv)
+    data = input.encode("utf-8") if isinstance(input, str) else input
+    try:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+            start_new_session=True,  # why: on timeout we kill the group, so the child's children die too
+        )
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+        if cwd is not None and exc.filename == cwd:
+            raise ProcError(f"`{command_line(argv)}`: cannot run in {cwd}: {exc.strerror}", argv) from None
+        what = "not found" if isinstance(exc, FileNotFoundError) else "not executable"
+        raise CommandNotFound(f"`{command_line(argv)}`: command {what}: {argv[0]}", argv) from None
+    except OSError as exc:
+        raise ProcError(f"`{command_line(argv)}`: cannot start: {exc.strerror or exc}", argv) from None
+    try:
+        out, err = proc.communicate(data, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        try:
+            out, err = proc.communicate(timeout=_AFTER_KILL_SECONDS)
+        except subprocess.TimeoutExpired:
+            # why: a grandchild that left the group may still hold the pipes; do not wait for it
+            for stream in (proc.stdout, proc.stderr):
+                if stream:
+                    stream.close()
+            proc.wait()
+            out, err = b"", b""
+        return Result(tuple(argv), proc.returncode if proc.returncode is not None else -9,
+                      _decode(out), _decode(err), timed_out=True, timeout=timeout)
+    except BaseException:
+        _kill_group(proc)  # why: KeyboardInterrupt or a failed write must not orphan the child
+        proc.wait()
+        raise
+    return Result(tuple(argv), proc.returncode, _decode(out), _decode(err))

@@ -1,0 +1,307 @@
+"""Turn ``claude -p --output-format json`` output into a validated Distilled answer.
+
+:func:`parse_envelope` finds the answer object: ``structured_output`` when the CLI filled it (the
+model called the StructuredOutput tool), else the ``result`` text read as bare JSON, as a fenced
+```json block, or as the first balanced JSON object after some prose.
+
+:func:`validate` treats that object as hostile: the model may return wrong types, unknown keys,
+megabyte strings, titles with newlines and YAML-looking text. It keeps every good item, repairs what
+can be repaired (caps, control characters, a string where a list belongs) and reports one readable
+line per dropped or repaired item. It never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from lazy_harness.errors import ModelError
+
+SHORT_CHARS = 200  # summaries, titles, one handoff line
+LONG_CHARS = 2000  # context, rationale, root cause, learning text...
+ALT_CHARS = 300
+TAG_CHARS = 40
+MAX_TAGS = 10
+MAX_ALTERNATIVES = 10
+SCOPE_CHARS = 30
+LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30}
+KEYS = ("decisions", "failures", "learnings", "handoff")
+_SNIPPET = 160
+_MAX_CANDIDATES = 64
+
+# C0/C1 controls, DEL, line/paragraph separators and bidi overrides; \n and \t handled separately.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_SPACE = re.compile(r"\s+")
+_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)```", re.S)
+_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.S)  # a string literal, or a bracket
+_TAG_BAD = re.compile(r"[^a-z0-9._+#/-]+")
+
+# field -> (kind, limit); kind: "short" one line, "long" text with newlines, "list" of short strings
+_FIELDS: dict[str, dict[str, tuple[str, int]]] = {
+    "decisions": {"summary": ("short", SHORT_CHARS), "context": ("long", LONG_CHARS),
+                  "alternatives": ("list", ALT_CHARS), "rationale": ("long", LONG_CHARS), "tags": ("tags", 0)},
+    "failures": {"summary": ("short", SHORT_CHARS), "root_cause": ("long", LONG_CHARS),
+                 "resolution": ("long", LONG_CHARS), "prevention": ("long", LONG_CHARS), "tags": ("tags", 0)},
+    "learnings": {"title": ("short", SHORT_CHARS), "learning": ("long", LONG_CHARS),
+                  "context": ("long", LONG_CHARS), "scope": ("scope", 0), "tags": ("tags", 0)},
+}
+_REQUIRED = {"decisions": ("summary",), "failures": ("summary",), "learnings": ("title", "learning")}
+
+
+def _snippet(text: str) -> str:
+    flat = _SPACE.sub(" ", text).strip()
+    return flat if len(flat) <= _SNIPPET else flat[:_SNIPPET] + "..."
+
+
+def parse_envelope(stdout: str) -> dict:
+    """The answer object from the CLI's JSON output; raises ModelError (transient) when unusable."""
+    try:
+        envelope = json.loads((stdout or "").strip())
+    except ValueError:
+        envelope = None
+    if not isinstance(envelope, dict):
+        envelope = _first_object(stdout or "")  # why: a warning line printed before the JSON
+    if envelope is None:
+        raise ModelError(f"claude printed no JSON result: {_snippet(stdout or '(nothing)')!r}", transient=True)
+    if envelope.get("is_error") is True:
+        subtype = envelope.get("subtype") or "error"
+        detail = envelope.get("result") if isinstance(envelope.get("result"), str) else ""
+        raise ModelError(f"claude reported an error ({subtype}): {_snippet(detail) or 'no detail'}",
+                         transient=True)
+    structured = envelope.get("structured_output")
+    if isinstance(structured, dict):
+        return structured
+    result = envelope.get("result")
+    if "result" not in envelope and "structured_output" not in envelope and any(k in envelope for k in KEYS):
+        return envelope  # why: a bare answer object (e.g. an older CLI or a wrapper script)
+    if isinstance(result, str):
+        found = extract_object(result)
+        if found is not None:
+            return found
+        raise ModelError(f"the model's answer holds no JSON object ({envelope.get('subtype', 'no subtype')}): "
+                         f"{_snippet(result) or '(empty)'!r}", transient=True)
+    raise ModelError(f"claude's result has no usable answer (subtype {envelope.get('subtype', '?')})",
+                     transient=True)
+
+
+def extract_object(text: str) -> dict | None:
+    """A JSON object from model text: the whole text, a ```json fence, or the first balanced object."""
+    stripped = text.strip()
+    try:
+        value = json.loads(stripped)
+        if isinstance(value, dict):
+            return value
+    except ValueError:
+        pass
+    for block in _FENCE.findall(text):
+        try:
+            value = json.loads(block)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return _first_object(text)
+
+
+def _first_object(text: str) -> dict | None:
+    """The first substring that is a balanced ``{...}`` and parses as a JSON object."""
+    start = text.find("{")
+    tries = 0
+    while start >= 0 and tries < _MAX_CANDIDATES:
+        tries += 1
+        end = _balanced_end(text, start)
+        if end is not None:
+            try:
+                value = json.loads(text[start:end])
+                if isinstance(value, dict):
+                    return value
+            except ValueError:
+                pass
+        start = text.find("{", start + 1)
+    return None
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """Index after the brace closing the one at ``start``; strings and escapes are skipped."""
+    depth = 0
+    pos = start
+    while True:
+        m = _STRUCTURE.search(text, pos)
+        if m is None:
+            return None
+        token = m.group(0)
+        pos = m.end()
+        if token[0] == '"':
+            continue  # a whole string literal, escapes included
+        if token in "{[":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return pos if token == "}" else None
+            if depth < 0:
+                return None
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+def clean_text(value: str, limit: int, one_line: bool) -> tuple[str, list[str]]:
+    """``value`` without control characters, on one line when asked, at most ``limit`` characters."""
+    notes = []
+    original = len(value)
+    head = value[:limit * 2 + 64]  # why: a megabyte field is cut before any regex walks it
+    text = head.replace("\r\n", "\n").replace("\r", "\n")
+    cleaned = _CONTROLS.sub("", text)
+    if len(cleaned) != len(text):
+        notes.append("control characters removed")
+    if one_line:
+        flat = _SPACE.sub(" ", cleaned).strip()
+        if "\n" in cleaned.strip() or "\t" in cleaned.strip():
+            notes.append("made one line")
+        cleaned = flat
+    else:
+        cleaned = cleaned.replace("\t", "    ").strip()
+        cleaned = re.sub(r"\n{3,}", "\n\n", cleaned)
+    if original > len(head) or len(cleaned) > limit:
+        cleaned = cleaned[:limit].rstrip()
+        notes.append(f"cut from {original} to {len(cleaned)} characters")
+    return cleaned, notes
+
+
+def _as_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _as_list(value: Any) -> tuple[list, str | None]:
+    """A list from ``value``: a list as is, a lone string or object as a one-item list."""
+    if value is None:
+        return [], None
+    if isinstance(value, list):
+        return value, None
+    if isinstance(value, (str, dict)):
+        return [value], f"a {type(value).__name__} instead of a list, taken as one item"
+    return [], f"a {type(value).__name__} instead of a list, ignored"
+
+
+def _tag(value: Any) -> str:
+    text = _as_text(value)
+    if text is None:
+        return ""
+    text = _TAG_BAD.sub("-", _CONTROLS.sub("", text[:200]).strip().lower())
+    return re.sub(r"-{2,}", "-", text).strip("-.")[:TAG_CHARS].strip("-.")
+
+
+def _strings(values: Any, limit: int, count: int, notes: list[str], name: str) -> list[str]:
+    items, note = _as_list(values)
+    if note:
+        notes.append(f"{name}: {note}")
+    out = []
+    for value in items:
+        text = _as_text(value)
+        if text is None:
+            notes.append(f"{name}: a non-string element dropped")
+            continue
+        text, _ = clean_text(text, limit, one_line=True)
+        if text:
+            out.append(text)
+    if len(out) > count:
+        notes.append(f"{name}: {len(out)} items, kept {count}")
+        out = out[:count]
+    return out
+
+
+def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
+    """One validated item (None when it must be dropped) and notes on what was changed."""
+    notes: list[str] = []
+    item: dict[str, Any] = {}
+    for name, (kind, limit) in _FIELDS[section].items():
+        value = raw.get(name)
+        if kind == "tags":
+            items, note = _as_list(value)
+            if note:
+                notes.append(f"tags: {note}")
+            tags = []
+            for tag in (_tag(v) for v in items):
+                if tag and tag not in tags:
+                    tags.append(tag)
+            if len(tags) > MAX_TAGS:
+                notes.append(f"tags: {len(tags)}, kept {MAX_TAGS}")
+            item["tags"] = tags[:MAX_TAGS]
+        elif kind == "list":
+            item[name] = _strings(value, limit, MAX_ALTERNATIVES, notes, name)
+        elif kind == "scope":
+            scope = _tag(value).replace("/", "-")[:SCOPE_CHARS] or "project"
+            if value not in (None, "") and scope != str(value).strip().lower():
+                notes.append(f"scope: {_snippet(str(value))!r} read as {scope!r}")
+            item["scope"] = scope
+        else:
+            text = _as_text(value)
+            if value is not None and text is None:
+                notes.append(f"{name}: a {type(value).__name__}, not text, ignored")
+            text, fixes = clean_text(text or "", limit, one_line=(kind == "short"))
+            notes.extend(f"{name}: {fix}" for fix in fixes)
+            item[name] = text
+    unknown = sorted(str(k) for k in raw if k not in _FIELDS[section])
+    if unknown:
+        notes.append("unknown keys ignored: " + ", ".join(_snippet(k)[:40] for k in unknown[:5])
+                     + (" ..." if len(unknown) > 5 else ""))
+    missing = [name for name in _REQUIRED[section] if not item.get(name)]
+    if missing:
+        return None, [f"missing {' and '.join(missing)}"] + notes
+    if section == "failures" and not (item["root_cause"] or item["prevention"]):
+        return None, ["neither root_cause nor prevention"] + notes
+    return item, notes
+
+
+def validate(obj: Any) -> tuple[dict, list[str]]:
+    """The Distilled answer with only good items, and one problem line per dropped or fixed item."""
+    result: dict[str, list] = {key: [] for key in KEYS}
+    problems: list[str] = []
+    if not isinstance(obj, dict):
+        return result, [f"answer: a {type(obj).__name__}, not an object; nothing kept"]
+    unknown = sorted(str(k) for k in obj if k not in KEYS)
+    if unknown:
+        problems.append("answer: unknown keys ignored: " + ", ".join(_snippet(k)[:40] for k in unknown[:5]))
+    for section in ("decisions", "failures", "learnings"):
+        items, note = _as_list(obj.get(section))
+        if note:
+            problems.append(f"{section}: {note}")
+        for index, raw in enumerate(items):
+            where = f"{section}[{index}]"
+            if len(result[section]) >= LIMITS[section]:
+                problems.append(f"{section}: {len(items)} items, kept the first {LIMITS[section]}")
+                break
+            if not isinstance(raw, dict):
+                problems.append(f"{where}: a {type(raw).__name__}, not an object, dropped")
+                continue
+            item, notes = _item(section, raw)
+            if item is None:
+                problems.append(f"{where}: {'; '.join(notes)}, dropped")
+                continue
+            if notes:
+                problems.append(f"{where}: {'; '.join(notes)}")
+            result[section].append(item)
+    items, note = _as_list(obj.get("handoff"))
+    if note:
+        problems.append(f"handoff: {note}")
+    for index, raw in enumerate(items):
+        if len(result["handoff"]) >= LIMITS["handoff"]:
+            problems.append(f"handoff: {len(items)} items, kept the first {LIMITS['handoff']}")
+            break
+        text = _as_text(raw)
+        if text is None:
+            problems.append(f"handoff[{index}]: a {type(raw).__name__}, not text, dropped")
+            continue
+        text, fixes = clean_text(text, SHORT_CHARS * 2, one_line=True)
+        if not text:
+            problems.append(f"handoff[{index}]: empty, dropped")
+            continue
+        if fixes:
+            problems.append(f"handoff[{index}]: {'; '.join(fixes)}")
+        result["handoff"].append(text)
+    return result, problems

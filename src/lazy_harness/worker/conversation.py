@@ -1,0 +1,131 @@
+"""The conversation view's entries and its character budget.
+
+A transcript reduces to short entries: ``User: ...``, ``Assistant: ...``, ``[tool Bash: git status]``,
+``[tool error: ...]`` and ``[summary of the earlier conversation] ...``. Each entry is capped, and
+:class:`Budget` keeps the first third and the end of the sequence within a character budget, with
+one line saying what was elided from the middle: the opening usually states the goal and the end
+holds the outcome and what is still open.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+TEXT_CAP = 4000  # one user or assistant message
+SUMMARY_CAP = 6000  # one compaction summary
+TOOL_CALL_CAP = 200
+TOOL_ERROR_CAP = 500
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
+_SPACES = re.compile(r"\s+")
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.S)
+_TOOL_KEYS = ("command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description",
+              "prompt", "skill")
+
+
+def clean(text: str) -> str:
+    """Drop terminal escapes and control characters (newlines and tabs stay)."""
+    return _CONTROL.sub("", text).strip()
+
+
+def excerpt(text: str, limit: int, flat: bool = False) -> str:
+    """``text`` cleaned and cut to ``limit`` characters, saying about how much was cut.
+
+    Only the first ``limit`` (plus a margin) characters are cleaned, so a megabyte of tool output
+    costs no more than a short one. ``flat`` puts it on one line.
+    """
+    head = clean(text[:limit + 256])
+    if flat:
+        head = _SPACES.sub(" ", head)
+    if len(text) <= limit and len(head) <= limit:
+        return head
+    return head[:limit].rstrip() + f" [... {max(len(text) - limit, 1)} more characters]"
+
+
+class Budget:
+    """Keeps the first third and the last part of the entries within ``chars`` characters."""
+
+    def __init__(self, chars: int) -> None:
+        self.head_budget = chars // 3
+        self.tail_budget = chars - self.head_budget - 120  # why: room for the elision marker line
+        self.head: list[str] = []
+        self.head_chars = 0
+        self.tail: deque[str] = deque()
+        self.tail_chars = 0
+        self.head_open = True
+        self.count = 0
+        self.elided = 0
+        self.elided_chars = 0
+
+    def add(self, entry: str) -> None:
+        self.count += 1
+        size = len(entry) + 1
+        if self.head_open and self.head_chars + size <= self.head_budget:
+            self.head.append(entry)
+            self.head_chars += size
+            return
+        self.head_open = False
+        self.tail.append(entry)
+        self.tail_chars += size
+        while self.tail_chars > self.tail_budget and self.tail:
+            gone = self.tail.popleft()
+            self.tail_chars -= len(gone) + 1
+            self.elided += 1
+            self.elided_chars += len(gone) + 1
+
+    def text(self) -> str:
+        parts = list(self.head)
+        if self.elided:
+            parts.append(f"[... {self.elided} entries ({self.elided_chars} characters) of the middle "
+                         f"of the conversation elided ...]")
+        parts.extend(self.tail)
+        return "\n".join(parts)
+
+
+def summary_body(text: str) -> str:
+    """A compaction summary without the CLI's wrapping sentences (they address the model, and one of
+    them tells it to carry on without asking questions: not something to forward)."""
+    for lead in ("The summary below covers the earlier portion of the conversation.",
+                 "The conversation is summarized below:"):
+        at = text.find(lead, 0, 600)
+        if at >= 0:
+            text = text[at + len(lead):]
+            break
+    for tail in ("\nIf you need specific details from before compaction",
+                 "\nContinue the conversation from where it left off"):
+        at = text.find(tail)
+        if at >= 0:
+            text = text[:at]
+    return _REMINDER.sub("", text[:SUMMARY_CAP * 2])
+
+
+def text_of(content) -> str:
+    """The text of a string content or of a list of text blocks (tool results excluded)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = [b["text"] for b in content
+             if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+    return "\n".join(parts)
+
+
+def tool_call(block: dict) -> str:
+    """``[tool Bash: git status]``: the tool name and its most telling input, on one short line."""
+    name = block.get("name") if isinstance(block.get("name"), str) else "?"
+    args = block.get("input")
+    summary = ""
+    if isinstance(args, dict):
+        for key in _TOOL_KEYS:
+            if isinstance(args.get(key), str) and args[key].strip():
+                summary = args[key][:TOOL_CALL_CAP * 2]
+                break
+        else:
+            pairs = []
+            for key, value in list(args.items())[:6]:
+                shown = value if isinstance(value, (str, int, float, bool)) else type(value).__name__
+                pairs.append(f"{key}={str(shown)[:60]}")
+            summary = " ".join(pairs)
+    summary = excerpt(summary, TOOL_CALL_CAP, flat=True)
+    name = excerpt(name, 60, flat=True)
+    return f"[tool {name}: {summary}]" if summary else f"[tool {name}]"

@@ -1,0 +1,131 @@
+import os
+import sys
+import textwrap
+import time
+
+import pytest
+
+from lazy_harness import proc
+from lazy_harness.errors import LhError
+
+
+def script(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(f"#!{sys.executable}\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_captures_code_stdout_stderr_and_stdin(tmp_path):
+    exe = script(tmp_path, "echoer", """
+        import sys
+        data = sys.stdin.read()
+        sys.stdout.write("got:" + data)
+        sys.stderr.write("warn\\n")
+        sys.exit(3)
+    """)
+    res = proc.run([exe, "a"], input="héllo")
+    assert res.code == 3
+    assert res.stdout == "got:héllo"
+    assert res.stderr == "warn\n"
+    assert res.argv == (exe, "a")
+    assert not res.timed_out and not res.ok
+
+
+def test_no_input_means_devnull(tmp_path):
+    exe = script(tmp_path, "reader", "import sys; print(repr(sys.stdin.read()))\n")
+    res = proc.run([exe], timeout=10)
+    assert res.ok and res.stdout.strip() == "''"
+
+
+def test_env_and_cwd(tmp_path):
+    exe = script(tmp_path, "where", "import os; print(os.getcwd()); print(os.environ.get('X_MARK'))\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    res = proc.run([exe], env={"X_MARK": "yes", "PATH": os.environ["PATH"]}, cwd=str(work))
+    assert res.stdout.splitlines() == [str(work), "yes"]
+
+
+def test_invalid_utf8_output_is_replaced(tmp_path):
+    exe = script(tmp_path, "bytes", "import sys; sys.stdout.buffer.write(b'a\\xffb')\n")
+    assert proc.run([exe]).stdout == "a\ufffdb"
+
+
+def test_missing_executable_raises_with_command(tmp_path):
+    missing = str(tmp_path / "nope" / "claude")
+    with pytest.raises(proc.CommandNotFound) as info:
+        proc.run([missing, "-p"])
+    assert isinstance(info.value, LhError)
+    assert missing in str(info.value) and "not found" in str(info.value)
+    with pytest.raises(proc.CommandNotFound):
+        proc.run(["lh-surely-not-a-command-xyz"])
+
+
+def test_not_executable_raises(tmp_path):
+    path = tmp_path / "plain"
+    path.write_text("hi")
+    with pytest.raises(proc.CommandNotFound) as info:
+        proc.run([str(path)])
+    assert "not executable" in str(info.value)
+
+
+def test_missing_cwd_names_the_folder(tmp_path):
+    exe = script(tmp_path, "ok", "print(1)\n")
+    with pytest.raises(proc.ProcError) as info:
+        proc.run([exe], cwd=str(tmp_path / "gone"))
+    assert not isinstance(info.value, proc.CommandNotFound)
+    assert "gone" in str(info.value)
+
+
+def test_describe_shows_command_code_and_stderr_tail(tmp_path):
+    exe = script(tmp_path, "noisy", """
+        import sys
+        for i in range(100):
+            sys.stderr.write(f"line {i}\\n")
+        sys.exit(7)
+    """)
+    res = proc.run([exe, "--json-schema", "x" * 500])
+    text = res.describe()
+    assert text.startswith(f"`{exe} --json-schema xxx")
+    assert "exited 7:" in text
+    assert "line 99" in text and "line 80" in text and "line 79" not in text
+    assert "x" * 100 not in text  # long arguments shortened
+
+
+def test_describe_caps_stderr_characters():
+    res = proc.Result(("c",), 1, "", "y" * 10_000)
+    assert len(res.describe()) < proc.STDERR_TAIL_CHARS + 50
+    assert proc.Result(("c",), 1, "", "").describe() == "`c` exited 1 (no stderr)"
+
+
+def test_timeout_kills_the_whole_process_group(tmp_path):
+    pidfile = tmp_path / "grandchild.pid"
+    exe = script(tmp_path, "sleeper", f"""
+        import subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open({str(pidfile)!r}, "w").write(str(child.pid))
+        sys.stderr.write("started\\n"); sys.stderr.flush()
+        time.sleep(60)
+    """)
+    start = time.monotonic()
+    res = proc.run([exe], timeout=1.5)
+    assert time.monotonic() - start < 10
+    assert res.timed_out and not res.ok
+    assert "timed out after 1.5s" in res.describe()
+    assert "started" in res.stderr
+    grandchild = int(pidfile.read_text())
+    for _ in range(50):
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        # a zombie still answers kill(0); it is dead once its state says Z
+        try:
+            with open(f"/proc/{grandchild}/stat") as fh:
+                if fh.read().split()[2] == "Z":
+                    break
+        except FileNotFoundError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("grandchild survived the timeout")

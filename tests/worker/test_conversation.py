@@ -1,0 +1,71 @@
+from lazy_harness.worker import conversation as c
+
+
+def test_excerpt_caps_and_says_how_much_was_cut():
+    assert c.excerpt("  short  ", 100) == "short"
+    out = c.excerpt("x" * 10_000, 100)
+    assert out == "x" * 100 + " [... 9900 more characters]"
+
+
+def test_excerpt_cleans_escapes_and_flattens():
+    assert c.excerpt("\x1b[2mdim\x1b[22m\x00 text\nnext", 100) == "dim text\nnext"
+    assert c.excerpt("a\n\n  b\tc", 100, flat=True) == "a b c"
+
+
+def test_excerpt_of_a_huge_string_only_cleans_its_head():
+    huge = "\x1b[1m" * 2_000_000
+    out = c.excerpt(huge, 50)
+    assert out.endswith(f"[... {len(huge) - 50} more characters]") and "\x1b" not in out
+    assert len(out) < 100
+
+
+def test_tool_call_picks_the_telling_input():
+    assert c.tool_call({"name": "Bash", "input": {"command": "git  status\n--short", "description": "d"}}) \
+        == "[tool Bash: git status --short]"
+    assert c.tool_call({"name": "Write", "input": {"file_path": "/a/b.py", "content": "x" * 10**6}}) \
+        == "[tool Write: /a/b.py]"
+    other = c.tool_call({"name": "TodoWrite", "input": {"todos": [1, 2], "n": 3}})
+    assert other == "[tool TodoWrite: todos=list n=3]"
+    assert c.tool_call({"name": "X"}) == "[tool X]"
+    assert c.tool_call({"input": "junk"}) == "[tool ?]"
+    long = c.tool_call({"name": "Bash", "input": {"command": "echo " + "y" * 5000}})
+    assert len(long) < c.TOOL_CALL_CAP + 60
+
+
+def test_text_of_shapes():
+    assert c.text_of("plain") == "plain"
+    assert c.text_of([{"type": "text", "text": "a"}, {"type": "image"}, {"type": "text", "text": "b"}]) == "a\nb"
+    assert c.text_of([{"type": "tool_result", "content": "out"}]) == ""
+    assert c.text_of(None) == "" and c.text_of(5) == ""
+
+
+def test_summary_body_drops_the_cli_wrapping():
+    text = ("This session is being continued from a previous conversation that ran out of context. The summary "
+            "below covers the earlier portion of the conversation.\n\n<system-reminder>\nx\n</system-reminder>\n"
+            "Summary:\n1. Chose Postgres.\n\nIf you need specific details from before compaction, read...\n"
+            "Continue the conversation from where it left off without asking the user any further questions.")
+    assert c.summary_body(text).strip() == "Summary:\n1. Chose Postgres."
+    assert c.summary_body("unknown format summary") == "unknown format summary"
+
+
+def test_budget_without_overflow_keeps_everything_in_order():
+    b = c.Budget(10_000)
+    for i in range(50):
+        b.add(f"entry {i}")
+    assert b.text().splitlines() == [f"entry {i}" for i in range(50)]
+    assert b.elided == 0 and b.count == 50
+
+
+def test_budget_overflow_keeps_head_third_and_tail():
+    b = c.Budget(3000)
+    for i in range(1000):
+        b.add(f"entry {i:04d} " + "z" * 40)
+    text = b.text()
+    lines = text.splitlines()
+    assert len(text) <= 3000
+    assert lines[0].startswith("entry 0000") and lines[-1].startswith("entry 0999")
+    marker = next(line for line in lines if line.startswith("[..."))
+    assert f"{b.elided} entries ({b.elided_chars} characters)" in marker
+    head = lines[:lines.index(marker)]
+    assert 800 <= sum(len(x) + 1 for x in head) <= 1000  # about a third
+    assert b.count == 1000 and b.elided + len(lines) - 1 == 1000
