@@ -20,12 +20,11 @@ import unicodedata
 import yaml
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write
+from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory.files import read_frontmatter_title, recent_learning_files
 from lazy_harness.memory.sanitize import normalise, one_line, text_block
-from lazy_harness.memory.store import private_dirs
 
 SLUG_MAX = 50
 FALLBACK = "learning"
@@ -148,7 +147,7 @@ def write_learning(learnings_dir: str, item: dict, meta: dict, now: float) -> tu
         path, exists = find_slot(learnings_dir, title, now)
         if exists:
             return path, False
-        private_dirs(os.path.dirname(path))
+        ensure_dir(os.path.dirname(path))
         if atomic_write(path, text, exclusive=True):
             return path, True
         # why: another writer created that name between the look and the link; look again

@@ -18,7 +18,7 @@ import fcntl
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import DIR_MODE, atomic_write, append_line
+from lazy_harness.atomic import atomic_write, append_line, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.memory import entries, files, handoff
 from lazy_harness.memory.sanitize import normalise, one_line
@@ -35,28 +35,6 @@ WRITES = (APPEND, CREATE, WRITE, DELETE)
 def read_handoff(memory_dir: str) -> dict | None:
     """``{"items", "session_id", "task_id", "written", "project"}``, or None when there is no handoff."""
     return handoff.read(memory_dir)
-
-
-def private_dirs(path: str) -> str:
-    """Create ``path`` and every missing parent with mode 0700.
-
-    why: ``os.makedirs(mode=...)`` applies the mode to the last folder only; the parents it creates
-    (``<projects>/<key>``, ``knowledge/learnings``) would be world-readable.
-    """
-    missing = []
-    d = os.path.abspath(path)
-    while not os.path.isdir(d):
-        missing.append(d)
-        parent = os.path.dirname(d)
-        if parent == d:
-            break
-        d = parent
-    for d in reversed(missing):
-        try:
-            os.mkdir(d, DIR_MODE)
-        except FileExistsError:
-            pass
-    return path
 
 
 class Row(tuple):
@@ -262,7 +240,7 @@ def apply(p: Plan) -> Report:
     check_memory_dir(p.memory_dir, p.env)
     for a in mine:
         _check_target(a.path, p.memory_dir)
-    private_dirs(p.memory_dir)
+    ensure_dir(p.memory_dir)
     with _FolderLock(p.memory_dir):
         _apply_appends(p, report)
         _apply_learnings(p, report)

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from lazy_harness import logfile, paths
+from lazy_harness.atomic import ensure_dir, sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
 
 
@@ -51,10 +52,7 @@ def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None) -
     loop = cfg["compound_loop"]
     attempts = max(1, int(loop["max_attempts"]))
     delay = float(loop.get("retry_backoff_seconds", 2))
-    workdir = paths.neutral_dir(env)
-    from lazy_harness.atomic import ensure_dir
-
-    ensure_dir(workdir)
+    workdir = ensure_dir(paths.neutral_dir(env))
     last: ModelError | None = None
     for attempt in range(1, attempts + 1):
         try:
@@ -92,7 +90,10 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         mtime = os.stat(path).st_mtime
     except OSError:
         return Outcome("skipped", "transcript missing")
-    view = transcript.read_view(path, int(loop["transcript_budget_chars"]))
+    try:
+        view = transcript.read_view(path, int(loop["transcript_budget_chars"]))
+    except transcript.TranscriptError as exc:
+        return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
     if view.kind != "interactive":
         return Outcome("skipped", f"not an interactive session ({view.kind})", mtime)
     if view.user_chars < int(loop["min_user_chars"]):
@@ -106,10 +107,10 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     cwd = fields.get("cwd") or view.cwd or ""
     project = paths.project_name(cwd) if cwd else "unknown"
     existing = store.existing_memory(memory_dir, learnings_dir)
-    text = prompting.build_prompt(view, existing, project, int(loop["prompt_max_chars"]))
-    text, hidden = redact.redact(text, extra)
-    if hidden:
-        log(f"redacted {hidden} secret(s) from the prompt")
+    built = prompting.render(view, existing, project, int(loop["prompt_max_chars"]), extra)
+    text = built.text
+    if built.redacted:
+        log(f"redacted {built.redacted} secret(s) from the prompt")
     meta = {"project": project, "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text)
@@ -126,8 +127,6 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     distilled, hidden = redact.redact_obj(distilled, extra)
     if hidden:
         log(f"redacted {hidden} secret(s) from the answer")
-    from lazy_harness.atomic import sweep_stale_temps
-
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env)
     report = store.apply(plan)
