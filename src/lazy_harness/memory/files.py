@@ -6,7 +6,8 @@
     <knowledge>/learnings/YYYY-MM/YYYY-MM-DD-<slug>.md   one learning per file
 
 Readers take tails: a JSONL file is read backwards in blocks until enough whole lines are found,
-and learnings are listed newest month first, so the cost does not grow with history.
+and learnings are listed newest month first, so the cost does not grow with history. handoff.md and
+learning frontmatter are parsed with string methods (no regex, no YAML parser).
 Only ``os`` and ``json`` at import time: the SessionStart hook uses this module.
 """
 
@@ -107,3 +108,199 @@ def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
                 return value[1:-1].replace("''", "'")
             return value
     return None
+
+
+MAX_HANDOFF_BYTES = 256 * 1024
+
+
+def _marker_fields(line: str) -> dict[str, str]:
+    """``key=value`` pairs of the handoff marker comment; a value may hold spaces (a project name)."""
+    body = line[len(HANDOFF_MARK):].split("-->", 1)[0]
+    fields: dict[str, str] = {}
+    key = None
+    for token in body.split():
+        name, eq, value = token.partition("=")
+        if eq and name.isidentifier():
+            key = name
+            fields[key] = value
+        elif key is not None:
+            fields[key] += " " + token
+    return fields
+
+
+def read_handoff(memory_dir: str) -> dict | None:
+    """The open items of ``handoff.md`` and who wrote them when; None when there is no handoff.
+
+    String methods only (no YAML, no regex): the SessionStart hook calls this. Items are ``- `` or
+    ``* `` lines; indented lines continue the item above; ``- [x]`` items are done and left out.
+    Returns ``{"path", "items", "session", "task", "written", "project", "mtime"}``; fields the
+    marker comment does not carry are "" (a hand-written handoff still works).
+    """
+    path = os.path.join(memory_dir, HANDOFF)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(MAX_HANDOFF_BYTES)
+            mtime = os.fstat(fh.fileno()).st_mtime
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    marker: dict[str, str] = {}
+    items: list[str] = []
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(HANDOFF_MARK):
+            marker = _marker_fields(stripped)
+            current = None
+        elif line[:2] in ("- ", "* "):
+            entry = line[2:].strip()
+            done = entry[:3].lower() == "[x]"
+            if entry[:3] in ("[ ]", "[x]", "[X]"):
+                entry = entry[3:].strip()
+            current = None if done or not entry else [entry]
+            if current is not None:
+                items.append("")  # filled in below, continuation lines included
+        elif current is not None and stripped and line[:1] in (" ", "\t"):
+            current.append(stripped)
+        else:
+            current = None
+        if current is not None:
+            items[-1] = " ".join(current)
+    return {"path": path, "items": items, "session": marker.get("session", ""),
+            "task": marker.get("task", ""), "written": marker.get("written", ""),
+            "project": marker.get("project", ""), "mtime": mtime}
+
+
+# --- learning frontmatter as yaml.safe_dump writes it, without a YAML parser (hot path) -------------
+
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
+            "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
+            "P": "\u2029"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def _skip_blanks(raw: str, i: int) -> int:
+    while i < len(raw) and raw[i] in " \t":
+        i += 1
+    return i
+
+
+def _quoted(raw: str) -> tuple[str, bool]:
+    """Decode a single- or double-quoted YAML scalar spread over lines; (value, closed)."""
+    q, out, i, n = raw[0], [], 1, len(raw)
+    if not any(c in raw for c in "\n\x85\u2028\u2029"):  # the common case, without the character loop
+        if q == "'":
+            end = raw.find("'", 1)
+            while end >= 0 and raw[end + 1:end + 2] == "'":
+                end = raw.find("'", end + 2)
+            if end >= 0:
+                return raw[1:end].replace("''", "'"), True
+        elif "\\" not in raw and raw.find('"', 1) >= 0:
+            return raw[1:raw.find('"', 1)], True
+    while i < n:
+        c = raw[i]
+        if c == q:
+            if q == "'" and raw[i + 1:i + 2] == "'":
+                out.append("'")
+                i += 2
+                continue
+            return "".join(out), True
+        if c == "\\" and q == '"' and i + 1 < n:
+            nxt = raw[i + 1]
+            if nxt == "\n":  # an escaped line break joins the lines
+                i = _skip_blanks(raw, i + 2)
+            elif nxt in _HEX:
+                code = raw[i + 2:i + 2 + _HEX[nxt]]
+                try:
+                    out.append(chr(int(code, 16)))
+                except ValueError:
+                    out.append(code)
+                i += 2 + _HEX[nxt]
+            else:
+                out.append(_ESCAPES.get(nxt, nxt))
+                i += 2
+            continue
+        if c in "\u2028\u2029":  # YAML 1.1 keeps these line breaks and drops the indentation after them
+            out.append(c)
+            i = _skip_blanks(raw, i + 1)
+            continue
+        if c in "\n\x85":  # folding: one line break is a space, each empty line a newline
+            while out and out[-1] in (" ", "\t"):
+                out.pop()
+            breaks, i = 0, i + 1
+            while True:
+                j = _skip_blanks(raw, i)
+                if j < n and raw[j] == "\n":
+                    breaks, i = breaks + 1, j + 1
+                    continue
+                i = j
+                break
+            out.append("\n" * breaks if breaks else " ")
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out), False
+
+
+def _value(lines: list[str], i: int, first: str) -> tuple[object, int]:
+    """The scalar starting with ``first`` (rest of line ``i - 1``); returns (value, next line index)."""
+    if first[:1] in ("'", '"'):
+        raw = first
+        while True:
+            value, closed = _quoted(raw)
+            if closed or i >= len(lines) or lines[i].rstrip() in ("---", "..."):
+                return value, i
+            raw += "\n" + lines[i]
+            i += 1
+    if first in ("", "~", "null", "Null", "NULL"):
+        return None, i
+    if first[:1] in ("|", ">"):  # a block scalar: the indented lines below
+        block = []
+        while i < len(lines) and (lines[i][:1] in (" ", "\t") or not lines[i].strip()):
+            block.append(lines[i].strip())
+            i += 1
+        return ("\n" if first[0] == "|" else " ").join(block).strip(), i
+    if first.startswith("[") and first.endswith("]"):
+        inner = first[1:-1].strip()
+        return ([_value([], 0, part.strip())[0] for part in inner.split(",")] if inner else []), i
+    return first, i
+
+
+def _closing(text: str) -> int:
+    """Index of the newline before the ``---`` line that closes the frontmatter; -1 if none."""
+    at = text.find("\n---", 3)
+    while at >= 0 and text[at + 4:at + 5] not in ("", "\n", "\r", " ", "\t"):
+        at = text.find("\n---", at + 4)
+    return at
+
+
+def parse_frontmatter(text: str) -> tuple[dict, str] | None:
+    """Top-level keys of a leading ``---`` block and the text after it; None when there is none
+    or it does not close. Scalars and lists of scalars only: that is what the store writes."""
+    if not text.startswith("---") or text[3:4] not in ("\n", "\r", " ", "\t"):
+        return None
+    end = _closing(text)
+    if end < 0:
+        return None
+    lines = text[text.find("\n") + 1:end].split("\n")
+    out: dict = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        key, colon, rest = line.partition(":")
+        if not colon or not key or key[0] in " \t-#" or " " in key:
+            continue
+        rest = rest.strip()
+        if rest:
+            out[key], i = _value(lines, i, rest)
+            continue
+        items = []
+        while i < len(lines):
+            entry = lines[i].lstrip()
+            if not (entry.startswith("- ") or entry.rstrip() == "-"):
+                break
+            item, i = _value(lines, i + 1, entry[2:].strip())
+            items.append(item)
+        out[key] = items if items else None
+    after = text.find("\n", end + 1)
+    return out, (text[after + 1:] if after >= 0 else "")

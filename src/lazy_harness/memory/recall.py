@@ -1,0 +1,393 @@
+"""What a new session is told about its project: the SessionStart context, built within a budget.
+
+In priority order: a header naming the project and where its memory lives; one line when
+distillation has been failing; the open handoff items; the preventions of the most recent failures;
+the most recent decisions; the learnings most relevant to the project. Each section names the file
+it came from. The text is filled up to ``context.max_chars`` and a last line counts what did not fit.
+
+Hot path (SessionStart runs on every start, resume, clear and compaction): only ``os``, ``json``,
+``time`` and our own hot-path modules at import time, and the cost stays flat in history: JSONL
+files are read from their tail, and only the newest ``CANDIDATES`` learning files are looked at,
+each only up to its first lines. No YAML parser: ``files.parse_frontmatter`` covers what
+``yaml.safe_dump`` writes.
+"""
+
+import json
+import os
+import time
+
+from lazy_harness import paths, queue
+from lazy_harness.config import CONTEXT_HARD_CAP
+from lazy_harness.memory import files
+
+SECTIONS = ("handoff", "failures", "decisions", "learnings")
+CANDIDATES = 200  # newest learning files considered for ranking; never all of them
+HEAD_BYTES = 4096
+MAX_HEAD_BYTES = 65536
+# caps per item, so one long record cannot take the whole budget
+CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 240
+# branch and name words that say nothing about a topic
+GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
+                    "head wip tmp test tests the and for with from into".split())
+_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
+
+
+# --- small readers ---------------------------------------------------------------------------------
+
+def git_branch(cwd: str) -> str | None:
+    """The branch checked out where ``cwd`` is, from ``.git/HEAD`` (no git process); None if detached."""
+    d = os.path.abspath(cwd)
+    while True:
+        dotgit = os.path.join(d, ".git")
+        if os.path.isdir(dotgit):
+            head = os.path.join(dotgit, "HEAD")
+            break
+        if os.path.isfile(dotgit):
+            line = _first_line(dotgit) or ""
+            if not line.startswith("gitdir:"):
+                return None
+            gitdir = line[len("gitdir:"):].strip()
+            head = os.path.join(gitdir if os.path.isabs(gitdir) else os.path.join(d, gitdir), "HEAD")
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    ref = _first_line(head) or ""
+    if not ref.startswith("ref: refs/heads/"):
+        return None  # detached HEAD, or no repository
+    return ref[len("ref: refs/heads/"):] or None
+
+
+def _first_line(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().strip()
+    except OSError:
+        return None
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (no datetime import on the hot path)."""
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def iso_epoch(text) -> float | None:
+    """Seconds since the epoch of an ISO-8601 time such as ``2026-04-13T18:32:45-03:00``; None if not one.
+
+    Without an offset the time is local. A bare date is its local midnight.
+    """
+    if not isinstance(text, str) or len(text) < 10:
+        return None
+    try:
+        y, mo, d = int(text[0:4]), int(text[5:7]), int(text[8:10])
+        rest = text[10:].strip()
+        h = mi = 0
+        s = 0.0
+        offset = None
+        if rest:
+            if rest[0] in "Tt":
+                rest = rest[1:]
+            cut = len(rest)
+            for i, c in enumerate(rest):
+                if c in "+-Zz" and i >= 5:
+                    cut = i
+                    break
+            clock, zone = rest[:cut], rest[cut:]
+            h, mi = int(clock[0:2]), int(clock[3:5])
+            s = float(clock[6:]) if len(clock) > 6 else 0.0
+            if zone:
+                if zone in "Zz":
+                    offset = 0
+                else:
+                    sign = -1 if zone[0] == "-" else 1
+                    hh, _, mm = zone[1:].partition(":")
+                    offset = sign * (int(hh[:2]) * 3600 + int(mm or hh[2:4] or 0) * 60)
+        if not (1 <= mo <= 12 and 1 <= d <= 31 and 0 <= h < 24 and 0 <= mi < 60 and 0 <= s < 61):
+            return None
+    except (ValueError, IndexError):
+        return None
+    if offset is None:
+        return time.mktime((y, mo, d, h, mi, int(s), 0, 0, -1)) + (s - int(s))
+    return _days_from_civil(y, mo, d) * 86400.0 + h * 3600 + mi * 60 + s - offset
+
+
+# --- learning heads -------------------------------------------------------------------------------
+
+def _excerpt(body: str) -> str:
+    """The start of the ``## Learning`` section (or of the body), on one line."""
+    at = body.find("## Learning")
+    if at >= 0:
+        nl = body.find("\n", at)
+        chunk = body[nl + 1:] if nl >= 0 else ""
+    else:
+        chunk = body.lstrip()
+        while chunk.startswith("#"):
+            nl = chunk.find("\n")
+            chunk = chunk[nl + 1:].lstrip() if nl >= 0 else ""
+    chunk = chunk[:4 * CAP_EXCERPT]
+    cut = chunk.find("\n#")
+    return " ".join((chunk[:cut] if cut >= 0 else chunk).split())
+
+
+def read_head(path: str) -> dict | None:
+    """Frontmatter and the start of a learning file, reading only its first few kilobytes."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(HEAD_BYTES)
+            parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
+            if parsed is None and len(data) == HEAD_BYTES:
+                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)
+                parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
+    except OSError:
+        return None
+    meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
+    meta["learning"] = _excerpt(body)
+    meta["path"] = path
+    return meta
+
+
+# --- ranking ---------------------------------------------------------------------------------------
+
+def words(text: str) -> set[str]:
+    """Lower-case words of three letters or more, without generic branch words."""
+    return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
+
+
+def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None) -> list[dict]:
+    """Active learnings, most relevant first: same origin, then the newer day, then more words in
+    common with the project's name and branch, then the newer time. Recency counts by day (the
+    date in the file name) so that word overlap decides among the learnings of one day.
+
+    With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
+    learnings that can still reach those places) and returned."""
+    active = [h for h in heads if is_active(h)]
+    coarse = sorted(((h.get("origin") == project, os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    coarse.reverse()
+    if n is not None and len(coarse) > n:
+        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
+    topic = words(f"{project} {branch or ''}")
+    ranked = []
+    for key, k in coarse:
+        h = active[k]
+        tags = h.get("tags")
+        text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
+                                         + (tags if isinstance(tags, list) else [tags])) if x)
+        fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
+                os.path.basename(h["path"]))
+        ranked.append((key + fine, h))
+    ranked.sort(key=lambda kh: kh[0], reverse=True)
+    return [h for _, h in ranked][:n]
+
+
+def is_active(head: dict) -> bool:
+    return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
+
+
+# --- sections --------------------------------------------------------------------------------------
+
+def one_line(value, cap: int) -> str:
+    """Any record field as one line of at most ``cap`` characters."""
+    if value is None:
+        text = ""
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, list):
+        text = ", ".join(one_line(v, cap) for v in value)
+    else:
+        text = json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
+
+
+def _sentence(text: str) -> str:
+    return text if not text or text[-1] in ".!?…" else text + "."
+
+
+def _day(rec: dict) -> str:
+    ts = rec.get("ts")
+    return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
+
+
+def _handoff(mdir: str) -> tuple[list[str], list[str]]:
+    h = files.read_handoff(mdir)
+    if not h or not h["items"]:
+        return [], []
+    written = h["written"] or time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(h["mtime"]))
+    who = f" at the end of session {h['session']}" if h["session"] else ""
+    head = ["", f"## Open items from the previous session ({files.HANDOFF})", f"Written {written}{who}."]
+    return head, [f"- {one_line(item, CAP_ITEM)}" for item in h["items"]]
+
+
+def _failures(mdir: str, n: int) -> tuple[list[str], list[str]]:
+    items = []
+    for rec in reversed(files.tail_records(os.path.join(mdir, files.FAILURES), n)):
+        summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
+        prevention = one_line(rec.get("prevention"), CAP_DETAIL)
+        resolution = one_line(rec.get("resolution"), CAP_DETAIL)
+        detail = f" Prevention: {_sentence(prevention)}" if prevention else (
+            f" Resolution: {_sentence(resolution)}" if resolution else "")
+        items.append(f"- {_day(rec)}: {summary}{detail}")
+    return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
+
+
+def _decisions(mdir: str, n: int) -> tuple[list[str], list[str]]:
+    items = []
+    for rec in reversed(files.tail_records(os.path.join(mdir, files.DECISIONS), n)):
+        summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
+        rationale = one_line(rec.get("rationale"), CAP_TITLE)
+        items.append(f"- {_day(rec)}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
+    return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
+
+
+def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict) -> tuple[list[str], list[str]]:
+    ldir = os.path.join(kdir, "learnings")
+    candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
+    stats["learning_candidates"] = len(candidates)
+    heads = [h for h in map(read_head, candidates) if h is not None]
+    stats["own_learnings"] = sum(1 for h in heads if h.get("origin") == project and is_active(h))
+    items = []
+    for head in rank_learnings(heads, project, branch, n):
+        rel = os.path.relpath(head["path"], kdir)
+        title = one_line(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
+        origin = one_line(head.get("origin") or "unknown", 60)
+        text = one_line(head.get("learning"), CAP_EXCERPT)
+        items.append(f"- {title} ({rel}, from {origin})" + (f": {text}" if text else ""))
+    return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
+
+
+def distill_trouble(env) -> tuple[int, str | None]:
+    """(tasks in ``failed/`` since the worker's last success, that success's time). Cheap: the folder's
+    mtime rules out the common case; otherwise names are listed and only task files are stat'ed."""
+    failed = queue.folder(paths.queue_dir(env), queue.FAILED)
+    try:
+        folder_mtime = os.stat(failed).st_mtime
+    except OSError:
+        return 0, None
+    last = None
+    try:
+        with open(os.path.join(paths.state_dir(env), "worker.json"), encoding="utf-8") as fh:
+            state = json.load(fh)
+        last = state.get("last_success") if isinstance(state, dict) else None
+    except (OSError, ValueError):
+        pass
+    since = iso_epoch(last)
+    if since is not None and folder_mtime <= since:
+        return 0, last
+    count = 0
+    with os.scandir(failed) as it:
+        for entry in it:
+            if entry.name.endswith(queue.SUFFIX):
+                try:
+                    count += since is None or entry.stat().st_mtime > since
+                except OSError:
+                    pass
+    return count, last if since is not None else None
+
+
+# --- budget ----------------------------------------------------------------------------------------
+
+NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failures"),
+         "decisions": ("decision", "decisions"), "learnings": ("learning", "learnings")}
+
+
+def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dict, dict]:
+    """Lines filled in priority order: once an item does not fit, it and everything after it is out."""
+    lines = list(header)
+    used = sum(len(ln) + 1 for ln in lines) - 1
+    full = used > budget
+    shown = dict.fromkeys(SECTIONS, 0)
+    left = dict.fromkeys(SECTIONS, 0)
+    for name, head, items in sections:
+        for k, item in enumerate(items):
+            cost = len(item) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
+            if full or used + cost > budget:
+                full = True
+                left[name] = len(items) - k
+                break
+            if k == 0:
+                lines.extend(head)
+            lines.append(item)
+            used += cost
+            shown[name] += 1
+    return lines, shown, left
+
+
+def _footer(left: dict, budget: int) -> str:
+    parts = [f"{n} {NOUNS[s][n != 1]}" for s, n in left.items() if n]
+    return (f"Left out for space: {', '.join(parts)} (context.max_chars is {budget}); "
+            "`lh memory show` prints all of it.")
+
+
+def build_context(cwd: str, cfg: dict, env, now: float, source: str,
+                  branch: str | None = None) -> tuple[str | None, dict]:
+    """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
+    and stats: what each section had, showed and left out, the size, and any section's error."""
+    ctx = cfg["context"]
+    budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
+    root = paths.project_root(cwd)
+    project = paths.project_name(root)
+    mdir = paths.project_memory_dir(root, env)
+    kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
+    if branch is None:
+        branch = git_branch(cwd)
+    stats: dict = {"project": project, "memory_dir": mdir, "knowledge_dir": kdir, "branch": branch,
+                   "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
+                   "own_learnings": 0, "distill_failed": 0}
+    builders = (("handoff", lambda: _handoff(mdir)),
+                ("failures", lambda: _failures(mdir, int(ctx["failures"]))),
+                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]))),
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats)))
+    sections = []
+    for name, build in builders:
+        try:
+            head, items = build()
+        except Exception as exc:  # why: one unreadable file must not cost the session the other sections
+            stats["errors"].append(f"{name}: {type(exc).__name__}: {exc}")
+            head, items = [], []
+        sections.append((name, head, items))
+    stats["available"] = {name: len(items) for name, _, items in sections}
+    header = [f"# Memory of project {project} (lazy-harness)",
+              f"Read at session start from {mdir}; each section names its file."]
+    try:
+        failed, last = distill_trouble(env)
+    except OSError as exc:
+        stats["errors"].append(f"queue: {type(exc).__name__}: {exc}")
+        failed, last = 0, None
+    stats["distill_failed"] = failed
+    if failed:
+        since = f"since the last successful one at {last}" if last else "and none has succeeded yet"
+        header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
+                      f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
+    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
+    if not own:  # other projects' learnings alone do not make this project's memory
+        if not failed:
+            stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
+            return None, stats
+        sections = []
+    lines, shown, left = _fit(header, sections, budget)
+    if any(left.values()):
+        reserve = len(_footer({s: 10**5 for s in SECTIONS}, budget)) + 1
+        lines, shown, left = _fit(header, sections, budget - reserve)
+        lines.append(_footer(left, budget))
+    text = "\n".join(lines)[:budget]
+    stats.update(shown=shown, left_out=left, chars=len(text))
+    return (text or None), stats
+
+
+def describe(stats: dict) -> str:
+    """One log line: size, what each section showed, what was left out, errors."""
+    shown = " ".join(f"{s}={stats['shown'][s]}/{stats['available'].get(s, 0)}" for s in SECTIONS)
+    out = f"context {stats['chars']}/{stats['max_chars']} chars {shown}"
+    left = {s: n for s, n in stats["left_out"].items() if n}
+    if left:
+        out += " left_out " + ",".join(f"{s}={n}" for s, n in left.items())
+    if stats["distill_failed"]:
+        out += f" distill_failed={stats['distill_failed']}"
+    if stats["errors"]:
+        out += " errors: " + "; ".join(stats["errors"])
+    return out

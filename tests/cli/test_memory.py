@@ -1,0 +1,156 @@
+"""``lh memory show`` and ``lh memory search``."""
+
+import json
+import os
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness.memory import files
+from tests.cli.lhrun import invoke
+from tests.hooks.hookrun import run_hook
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+DAY = ms.DAY
+
+
+@pytest.fixture
+def project(tmp_path):
+    return ms.make_project(tmp_path, "proj", branch="main")
+
+
+def fill(project, decisions: int = 30) -> str:
+    mem = paths.memory_dir(project)
+    ms.write_handoff(mem, [f"handoff item {i}" for i in range(4)], "sess-show", NOW - DAY)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS),
+                   [ms.decision(NOW - 40 * DAY + i * DAY, f"decision {i:02d}", f"because {i}") for i in range(decisions)])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES),
+                   [ms.failure(NOW - 20 * DAY + i * DAY, f"failure {i:02d}", f"prevent {i}") for i in range(7)])
+    L = paths.learnings_dir()
+    ms.write_learning(L, "own learning one", "proj", NOW - 2 * DAY, slug="own-1")
+    ms.write_learning(L, "own learning two", "proj", NOW - 3 * DAY, slug="own-2")
+    ms.write_learning(L, "foreign learning", "elsewhere", NOW - 4 * DAY, slug="foreign")
+    return mem
+
+
+def hook_context(project) -> str:
+    result = run_hook("SessionStart", {"session_id": "s", "cwd": project, "source": "startup"})
+    assert result.returncode == 0
+    return json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_show_starts_with_exactly_what_the_hook_gives(project):
+    fill(project)
+    ctx = hook_context(project)
+    out = invoke("memory", "show", "--project", project)
+    assert out.code == 0, out.err
+    assert out.out.startswith(ctx + "\n")
+
+
+def test_show_then_lists_everything(project):
+    fill(project)
+    out = invoke("memory", "show", "--project", project)
+    ctx, rest = out.out.split("\n==== ", 1)
+    assert "decision 00" not in ctx and "decision 29" in ctx  # the context shows the newest only
+    for i in range(30):
+        assert f"decision {i:02d}" in rest and f"because {i}" in rest
+    for i in range(7):
+        assert f"failure {i:02d}" in rest and f"prevent {i}" in rest
+    for i in range(4):
+        assert f"handoff item {i}" in rest
+    assert "sess-show" in rest
+    assert "own learning one" in rest and "own learning two" in rest
+    assert "foreign learning" not in rest  # learnings listed are this project's
+    assert "Decisions (30," in rest and "Failures (7," in rest
+
+
+def test_show_defaults_to_the_current_directory(project, monkeypatch):
+    fill(project)
+    os.makedirs(os.path.join(project, "src", "deep"))
+    monkeypatch.chdir(os.path.join(project, "src", "deep"))
+    out = invoke("memory", "show")
+    assert out.code == 0 and out.out.startswith(hook_context(project) + "\n")
+
+
+def test_show_on_an_empty_project_says_so(project):
+    out = invoke("memory", "show", "--project", project)
+    assert out.code == 0
+    assert out.out.startswith("The next session receives nothing: no memory for project proj")
+    assert "Decisions (0," in out.out
+
+
+def test_show_when_context_is_disabled(project):
+    fill(project)
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write("[context]\nenabled = false\n")
+    out = invoke("memory", "show", "--project", project)
+    assert out.out.startswith("The next session receives nothing: context.enabled is false")
+    assert "decision 00" in out.out
+
+
+def search_memory(project) -> None:
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 5 * DAY, "sqlite queue rejected", "files are simpler", tags=["storage"]),
+        ms.decision(NOW - 0.5 * DAY, "logs rotate at one megabyte", "the queue log grew large"),
+        ms.decision(NOW - 0.2 * DAY, "unrelated choice", "nothing to do with it"),
+    ])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+        ms.failure(NOW - 1 * DAY, "Queue stuck after crash", "recover claims at worker start"),
+    ])
+    ms.write_learning(paths.learnings_dir(), "Queue names sort by time", "proj", NOW - 3 * DAY, slug="qn",
+                      learning="Nanosecond prefixes keep a spool ordered.")
+
+
+def test_search_ranks_by_weighted_term_frequency_then_recency(project):
+    search_memory(project)
+    out = invoke("memory", "search", "queue", "--project", project)
+    assert out.code == 0, out.err
+    lines = out.out.strip().split("\n")
+    found = [next(t for t in ("Queue stuck", "Queue names", "sqlite queue", "logs rotate") if t in ln) for ln in lines]
+    # three title/summary hits (newest first), then the one that only says "queue" in its rationale
+    assert found == ["Queue stuck", "Queue names", "sqlite queue", "logs rotate"]
+    assert lines[0].split()[0] == "failure" and lines[1].split()[0] == "learning"
+    assert lines[2].split()[0] == "decision"
+    assert ms.iso(NOW - 5 * DAY)[:10] in lines[2] and " proj " in lines[2]
+    assert lines[2].rstrip().endswith(os.path.join(paths.memory_dir(project), files.DECISIONS) + ":1")
+    assert lines[1].rstrip().endswith("learnings/" + ms.iso(NOW - 3 * DAY)[:7] + "/"
+                                      + ms.iso(NOW - 3 * DAY)[:10] + "-qn.md")
+    assert "unrelated choice" not in out.out
+
+
+def test_search_prefers_items_matching_more_words_and_limits(project):
+    search_memory(project)
+    out = invoke("memory", "search", "sqlite", "queue", "--project", project)
+    assert "sqlite queue rejected" in out.out.split("\n")[0]
+    out = invoke("memory", "search", "queue", "--project", project, "-n", "2")
+    assert len(out.out.strip().split("\n")) == 2
+
+
+def test_search_tags_and_body_count(project):
+    search_memory(project)
+    assert "sqlite queue rejected" in invoke("memory", "search", "storage", "--project", project).out
+    assert "Queue names sort by time" in invoke("memory", "search", "nanosecond", "--project", project).out
+
+
+def test_search_all_projects(project, tmp_path):
+    search_memory(project)
+    other = ms.make_project(tmp_path, "other", branch="main")
+    ms.write_jsonl(os.path.join(paths.memory_dir(other), files.DECISIONS),
+                   [ms.decision(NOW, "queue lives beside the claude dir", "one place", project="other")])
+    ms.write_learning(paths.learnings_dir(), "queue lessons from other", "other", NOW, slug="ql")
+    here = invoke("memory", "search", "queue", "--project", project).out
+    assert "beside the claude dir" not in here and "lessons from other" not in here
+    everywhere = invoke("memory", "search", "queue", "--project", project, "--all-projects").out
+    assert "beside the claude dir" in everywhere and " other " in everywhere
+    assert "lessons from other" in everywhere
+
+
+def test_search_without_hits(project):
+    search_memory(project)
+    out = invoke("memory", "search", "zebra", "--project", project)
+    assert out.code == 0 and out.out == "" and "no match for: zebra" in out.err

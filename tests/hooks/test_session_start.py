@@ -1,0 +1,182 @@
+"""SessionStart run as Claude Code runs it: a subprocess with the JSON payload on stdin."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness.memory import files
+from tests.hooks.hookrun import hook_log, run_hook
+from tests.support import memory_samples as ms
+
+SID = "0b7e3c55-2f4a-4d8e-9a61-5c3b2e1f0d94"
+NOW = time.time()
+
+
+@pytest.fixture
+def project(tmp_path):
+    return ms.make_project(tmp_path, "my.proj", branch="main")
+
+
+def payload(project, source="startup") -> dict:
+    return {"session_id": SID, "transcript_path": f"/nowhere/{SID}.jsonl", "cwd": project,
+            "hook_event_name": "SessionStart", "source": source, "model": "claude-sonnet-4-5"}
+
+
+def remember(project) -> str:
+    mem = paths.memory_dir(project)
+    ms.write_handoff(mem, ["rerun the flaky e2e test", "update read-back.md"], "sess-prev", NOW - 3600,
+                     project="my.proj")
+    ms.write_jsonl(os.path.join(mem, files.FAILURES),
+                   [ms.failure(NOW - 7200, "hook printed a traceback", "hooks catch everything and log it")])
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS),
+                   [ms.decision(NOW - 9000, "context is plain statements", "imperatives read as system text")])
+    return mem
+
+
+def context_of(result) -> str:
+    assert result.returncode == 0, result.stderr
+    obj = json.loads(result.stdout)  # the whole stdout is exactly one JSON object
+    assert list(obj) == ["hookSpecificOutput"]
+    assert obj["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    return obj["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
+def test_each_source_gets_the_same_single_json_object(project, source, isolated_home):
+    remember(project)
+    reference = context_of(run_hook("SessionStart", payload(project, "startup")))
+    result = run_hook("SessionStart", payload(project, source))
+    text = context_of(result)
+    assert text == reference
+    assert result.stderr == b""
+    assert "rerun the flaky e2e test" in text and "hooks catch everything and log it" in text
+    assert "context is plain statements" in text
+    log = hook_log(paths.claude_dir())
+    assert f"source={source}" in log[-1] and "SessionStart" in log[-1] and SID in log[-1]
+
+
+def test_read_back_does_not_need_the_compound_loop(project):
+    remember(project)
+    cfg_path = paths.config_file()
+    os.makedirs(os.path.dirname(cfg_path))
+    with open(cfg_path, "w") as fh:
+        fh.write("[compound_loop]\nenabled = false\n")
+    assert "update read-back.md" in context_of(run_hook("SessionStart", payload(project)))
+
+
+def test_context_disabled_prints_nothing(project):
+    remember(project)
+    cfg_path = paths.config_file()
+    os.makedirs(os.path.dirname(cfg_path))
+    with open(cfg_path, "w") as fh:
+        fh.write("[context]\nenabled = false\n")
+    result = run_hook("SessionStart", payload(project))
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert "context disabled" in hook_log(paths.claude_dir())[-1]
+
+
+def test_max_chars_from_config_bounds_the_output(project):
+    mem = remember(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS),
+                   [ms.decision(NOW - 100 + i, f"decision {i} " + "d" * 150, "r" * 100) for i in range(20)])
+    cfg_path = paths.config_file()
+    os.makedirs(os.path.dirname(cfg_path))
+    with open(cfg_path, "w") as fh:
+        fh.write("[context]\nmax_chars = 1200\ndecisions = 20\n")
+    text = context_of(run_hook("SessionStart", payload(project)))
+    assert len(text) <= 1200 and text.split("\n")[-1].startswith("Left out for space:")
+    assert "left_out decisions=" in hook_log(paths.claude_dir())[-1]
+
+
+def test_project_without_memory_prints_nothing(project):
+    ms.write_learning(paths.learnings_dir(), "a lesson of another project", "other", NOW - 3600)
+    result = run_hook("SessionStart", payload(project))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    assert "no memory for my.proj" in hook_log(paths.claude_dir())[-1]
+    assert not os.path.exists(paths.memory_dir(project))
+
+
+def test_corrupt_decisions_still_give_the_rest(project):
+    mem = remember(project)
+    with open(os.path.join(mem, files.DECISIONS), "wb") as fh:
+        fh.write(b"\x00\xff garbage\n{not json}\n" * 50)
+    text = context_of(run_hook("SessionStart", payload(project)))
+    assert "rerun the flaky e2e test" in text and "Recent decisions" not in text
+    assert "decisions=0/0" in hook_log(paths.claude_dir())[-1]
+
+
+def test_unreadable_source_is_logged_and_the_rest_shown(project):
+    mem = remember(project)
+    os.unlink(os.path.join(mem, files.DECISIONS))
+    os.mkdir(os.path.join(mem, files.DECISIONS))
+    result = run_hook("SessionStart", payload(project))
+    text = context_of(result)
+    assert "rerun the flaky e2e test" in text
+    assert "errors: decisions: IsADirectoryError" in hook_log(paths.claude_dir())[-1]
+
+
+def test_broken_payload_exits_0_logged_and_silent(project):
+    remember(project)
+    result = run_hook("SessionStart", b"{this is not json")
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert "error JSONDecodeError" in hook_log(paths.claude_dir())[-1]
+
+
+def test_worker_call_gets_no_context(project):
+    remember(project)
+    env = dict(os.environ, LH_WORKER_CALL="1")
+    result = run_hook("SessionStart", payload(project), env=env)
+    assert (result.returncode, result.stdout) == (0, b"")
+
+
+def test_cwd_falls_back_to_claude_project_dir(project):
+    remember(project)
+    data = payload(project)
+    del data["cwd"]
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=project)
+    assert "rerun the flaky e2e test" in context_of(run_hook("SessionStart", data, env=env))
+
+
+# --- imports: the SessionStart path loads nothing heavy -------------------------------------------
+
+PROBE = r"""
+import json, sys
+sys.argv = ["lazy_harness.hooks", "SessionStart"]
+from lazy_harness.hooks.entry import main
+main()
+sys.stderr.write("\nMODULES " + json.dumps(sorted(sys.modules)))
+"""
+BANNED = {"yaml", "tomllib", "click", "pathlib", "subprocess", "logging", "dataclasses", "typing", "re",
+          "datetime", "asyncio", "sqlite3", "importlib.metadata", "filelock", "tempfile", "shutil", "argparse",
+          "lazy_harness.cli", "lazy_harness.worker"}
+
+
+def modules(code: str, stdin: bytes = b"") -> set[str]:
+    result = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stderr.decode().rsplit("MODULES ", 1)[1]))
+
+
+def test_session_start_path_imports_nothing_heavy(project):
+    ms.build_large(project, os.environ, NOW, decisions=300, failures=200, learnings=300)
+    cfg_path = paths.config_file()
+    os.makedirs(os.path.dirname(cfg_path))
+    with open(cfg_path, "w") as fh:
+        fh.write("[context]\nmax_chars = 5000\n")
+    baseline = modules("import sys, json; sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules)))")
+    stdin = json.dumps(payload(project)).encode()
+    first = modules(PROBE, stdin) - baseline  # compiles config.toml into its JSON snapshot
+    second = modules(PROBE, stdin) - baseline
+    assert "lazy_harness.memory.recall" in second  # the probe really took the read-back path
+    assert "tomllib" not in second
+    heavy = {m for m in second if m in BANNED or m.split(".")[0] in BANNED or m.startswith(("lazy_harness.cli",
+                                                                                            "lazy_harness.worker"))}
+    assert not heavy, f"SessionStart imported {sorted(heavy)}"
+    assert "tomllib" in first  # the first run did compile config.toml, so the second used the snapshot
+    log = hook_log(paths.claude_dir())
+    assert len(log) == 2 and all("context " in line for line in log)

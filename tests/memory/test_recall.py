@@ -1,0 +1,380 @@
+"""memory/recall.py: what a new session is told, in which order, within which budget."""
+
+import json
+import os
+import re
+import time
+
+import pytest
+import yaml
+
+from tests.support import memory_samples as ms
+from lazy_harness import config, paths
+from lazy_harness.memory import files, recall
+
+NOW = time.time()
+NOON = time.mktime(time.localtime(NOW)[:3] + (12, 0, 0, 0, 0, -1))  # seconds apart stay on one day
+
+
+def cfg(**context) -> dict:
+    values = config.defaults()
+    values["context"].update(context)
+    return values
+
+
+@pytest.fixture
+def project(tmp_path):
+    return ms.make_project(tmp_path, "proj", branch="feature/read-back")
+
+
+def mem(project) -> str:
+    return paths.memory_dir(project, os.environ)
+
+
+def ldir() -> str:
+    return paths.learnings_dir(None, os.environ)
+
+
+def build(project, **context):
+    return recall.build_context(project, cfg(**context), os.environ, NOW, "startup")
+
+
+def small_memory(project) -> None:
+    m = mem(project)
+    ms.write_handoff(m, ["wire the SessionStart hook", "document the budget"], "sess-aaa", NOW - 2 * ms.DAY)
+    ms.write_jsonl(os.path.join(m, files.FAILURES), [
+        ms.failure(NOW - 3 * ms.DAY, "pytest collected a stale worktree", "the worktree folder is in .gitignore"),
+    ])
+    ms.write_jsonl(os.path.join(m, files.DECISIONS), [
+        ms.decision(NOW - 4 * ms.DAY, "hooks read files, never run git", "a git subprocess costs 5 ms"),
+    ])
+    ms.write_learning(ldir(), "Tail reads keep hooks flat", "proj", NOW - 5 * ms.DAY,
+                      learning="Reading a JSONL file backwards costs the same at any size.")
+
+
+def test_empty_project_gives_nothing(project):
+    text, stats = build(project)
+    assert text is None
+    assert stats["shown"] == {"handoff": 0, "failures": 0, "decisions": 0, "learnings": 0}
+    assert not os.path.exists(mem(project))  # reading never creates the memory dir
+
+
+def test_other_projects_learnings_alone_give_nothing(project):
+    ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY)
+    text, stats = build(project)
+    assert text is None and stats["learning_candidates"] == 1 and stats["own_learnings"] == 0
+
+
+def test_own_learnings_alone_are_memory(project):
+    ms.write_learning(ldir(), "a lesson of this project", "proj", NOW - 2 * ms.DAY)
+    ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY)
+    text, stats = build(project)
+    assert text.index("a lesson of this project") < text.index("someone else's lesson")
+    assert stats["shown"]["learnings"] == 2
+
+
+def test_sections_in_priority_order_each_naming_its_source(project):
+    small_memory(project)
+    text, stats = build(project)
+    lines = text.split("\n")
+    assert "proj" in lines[0] and mem(project) in text
+    order = [text.index(s) for s in ("wire the SessionStart hook", "the worktree folder is in .gitignore",
+                                     "hooks read files, never run git", "Tail reads keep hooks flat")]
+    assert order == sorted(order)
+    headings = [ln for ln in lines if ln.startswith("## ")]
+    assert len(headings) == 4
+    for heading, source in zip(headings, ("handoff.md", "failures.jsonl", "decisions.jsonl", "learnings/")):
+        assert source in heading, heading
+    # when and by which session the handoff was written
+    assert "sess-aaa" in text and ms.iso(NOW - 2 * ms.DAY) in text
+    assert "a git subprocess costs 5 ms" in text  # the decision's rationale
+    day = ms.iso(NOW - 5 * ms.DAY)[:10]
+    assert f"learnings/{day[:7]}/{day}-tail-reads-keep-hooks-flat.md" in text
+    assert stats["shown"] == {"handoff": 2, "failures": 1, "decisions": 1, "learnings": 1}
+    assert stats["chars"] == len(text)
+
+
+def test_plain_statements_not_instructions(project):
+    small_memory(project)
+    text, _ = build(project)
+    for phrase in ("you must", "you should", "important:", "always ", "never forget", "system:", "<system"):
+        assert phrase not in text.lower()
+
+
+def test_budget_filled_in_priority_order_with_an_accurate_left_out_line(project):
+    m = mem(project)
+    ms.write_handoff(m, [f"open item {i} " + "h" * 80 for i in range(3)], "sess-b", NOW - ms.DAY)
+    ms.write_jsonl(os.path.join(m, files.FAILURES),
+                   [ms.failure(NOW - ms.DAY + i, f"failure {i}", f"prevention {i} " + "p" * 150) for i in range(5)])
+    ms.write_jsonl(os.path.join(m, files.DECISIONS),
+                   [ms.decision(NOW - ms.DAY + i, f"decision {i}", "r" * 100) for i in range(8)])
+    for i in range(6):
+        ms.write_learning(ldir(), f"learning {i}", "proj", NOW - ms.DAY - i)
+    text, stats = build(project, max_chars=1400)
+    assert len(text) <= 1400
+    assert all(f"open item {i}" in text for i in range(3))
+    shown, left = stats["shown"], stats["left_out"]
+    assert shown["handoff"] == 3 and shown["failures"] >= 1
+    # priority: once a section lost items, nothing after it was shown
+    order = ("handoff", "failures", "decisions", "learnings")
+    first_cut = next(i for i, s in enumerate(order) if left[s])
+    assert all(shown[s] == 0 for s in order[first_cut + 1:])
+    assert shown["learnings"] == 0 and left["learnings"] == 6
+    for s in order:
+        assert shown[s] + left[s] == stats["available"][s]
+    last = text.split("\n")[-1]
+    assert last.startswith("Left out for space:") and "lh memory show" in last
+    said = {m.group(2): int(m.group(1)) for m in re.finditer(r"(\d+) (open items?|failures?|decisions?|learnings?)", last)}
+    named = {"open item": "handoff", "open items": "handoff", "failure": "failures", "failures": "failures",
+             "decision": "decisions", "decisions": "decisions", "learning": "learnings", "learnings": "learnings"}
+    assert {named[k]: v for k, v in said.items()} == {s: n for s, n in left.items() if n}
+    # and the shown items are the newest ones
+    assert "failure 4" in text and "prevention 4" in text
+
+
+def test_everything_fits_so_no_left_out_line(project):
+    small_memory(project)
+    text, stats = build(project)
+    assert "Left out" not in text and not any(stats["left_out"].values())
+
+
+@pytest.mark.parametrize("budget", [0, 40, 300])
+def test_tiny_budgets_are_respected(project, budget):
+    small_memory(project)
+    text, _ = build(project, max_chars=budget)
+    assert text is None or len(text) <= budget
+
+
+def test_never_over_the_hard_cap_even_when_config_is_bypassed(project):
+    m = mem(project)
+    ms.write_handoff(m, [f"item {i} " + "x" * 400 for i in range(40)], "sess-c", NOW)
+    text, stats = build(project, max_chars=50_000)
+    assert len(text) <= config.CONTEXT_HARD_CAP
+    assert stats["max_chars"] == config.CONTEXT_HARD_CAP
+
+
+def test_large_memory_is_bounded_and_shows_the_newest(project):
+    facts = ms.build_large(project, os.environ, NOW)
+    text, stats = build(project)
+    assert len(text) <= 6000
+    assert facts["newest_decision"] in text
+    assert facts["newest_prevention"] in text
+    assert facts["oldest_decision"] not in text
+    assert "finish the read-back docs" in text
+    assert stats["shown"]["decisions"] == 8 and stats["shown"]["failures"] == 5
+    # same-origin learnings first: the newest learning of "proj" is number 2997 (i % 3 == 0)
+    assert "learning number 2997" in text
+    assert stats["learning_candidates"] <= recall.CANDIDATES
+
+
+def test_learnings_ranked_same_origin_then_recency_then_overlap(project):
+    L = ldir()
+    day = ms.DAY
+    base = NOON - 30 * day
+    ms.write_learning(L, "other origin newest", "elsewhere", base + 20 * day, slug="o1")
+    ms.write_learning(L, "same origin old", "proj", base + 10 * day, slug="s1")
+    ms.write_learning(L, "same origin plain", "proj", base + 12 * day, slug="s2")
+    ms.write_learning(L, "same origin about read-back", "proj", base + 12 * day - 60, slug="s3")
+    ms.write_learning(L, "proj feature read-back notes", "proj", base + 12 * day - 120, slug="s4")
+    ms.write_learning(L, "deprecated one", "proj", base + 25 * day, slug="d1", status="deprecated")
+    ms.write_jsonl(os.path.join(mem(project), files.DECISIONS), [ms.decision(NOW, "something", "why")])
+    text, stats = build(project, learnings=5)
+    titles = [t for t in ("proj feature read-back notes", "same origin about read-back", "same origin plain",
+                          "same origin old", "other origin newest") if t in text]
+    assert len(titles) == 5
+    assert sorted(titles, key=text.index) == titles
+    assert "deprecated one" not in text
+
+
+def test_branch_words_decide_between_learnings_of_one_day(tmp_path):
+    L = ldir()
+    t = NOON - 3 * ms.DAY
+    ms.write_learning(L, "cache invalidation", "proj", t, slug="a")
+    ms.write_learning(L, "retry budget", "proj", t - 10, slug="b")
+    for branch, first in (("fix/cache-invalidation", "cache invalidation"), ("retry-budget", "retry budget")):
+        proj = ms.make_project(tmp_path / branch.replace("/", "_"), "proj", branch=branch)
+        ms.write_jsonl(os.path.join(mem(proj), files.DECISIONS), [ms.decision(NOW, "x", "y")])
+        text, _ = recall.build_context(proj, cfg(), os.environ, NOW, "startup")
+        assert text.index(first) < text.index(({"cache invalidation", "retry budget"} - {first}).pop())
+
+
+def test_only_the_newest_candidates_are_considered(project, monkeypatch):
+    monkeypatch.setattr(recall, "CANDIDATES", 5)
+    L = ldir()
+    ms.write_learning(L, "old same-origin learning", "proj", NOW - 100 * ms.DAY, slug="old")
+    for i in range(5):
+        ms.write_learning(L, f"recent foreign {i}", "elsewhere", NOW - i * ms.DAY, slug=f"f{i}")
+    ms.write_jsonl(os.path.join(mem(project), files.DECISIONS), [ms.decision(NOW, "x", "y")])
+    text, stats = build(project)
+    assert "old same-origin learning" not in text
+    assert stats["learning_candidates"] == 5
+
+
+TRICKY = ["plain title", "Use: colons \"and\" quotes", "it's", "- dash first", "ü ñ 日本", "# hash", "  lead",
+          "null", "true", "123", "multi\nline\n\nparagraph", "tab\there", "\x07bell", "é\u2028z", "x\u2028\u2028y", "a\u2029b", "a\x85b", "a\r\nb", "a #b",
+          "trailing ", "back\\slash \"q\"", "x" * 300, "'quoted'", '"dq"', "{brace}", "[bracket]"]
+
+
+@pytest.mark.parametrize("title", TRICKY)
+def test_frontmatter_reader_agrees_with_yaml(tmp_path, title):
+    path = ms.write_learning(str(tmp_path / "l"), title, "proj", NOW, slug="t",
+                             tags=["yes", "a b", title], learning="The learning text.\nSecond line.")
+    with open(path, encoding="utf-8") as fh:
+        expected = yaml.safe_load(fh.read().split("---\n")[1])
+    head = recall.read_head(path)
+    assert head["title"] == expected["title"]
+    assert head["tags"] == expected["tags"]
+    assert head["origin"] == "proj" and head["status"] == "active" and head["deprecated_by"] is None
+    assert head["learning"] == "The learning text. Second line."
+
+
+def test_frontmatter_reader_tolerates_a_datetime_and_a_long_head(tmp_path):
+    path = tmp_path / "2026-01-02-x.md"
+    path.write_text("---\ntitle: " + "t" * 6000 + "\ncreated: 2026-01-02 03:04:05.5+00:00\ntags: []\n---\n\n"
+                    "## Learning\n\nBody.\n", encoding="utf-8")
+    head = recall.read_head(str(path))
+    assert head["title"] == "t" * 6000 and head["tags"] == [] and head["learning"] == "Body."
+    assert recall.iso_epoch(head["created"]) == pytest.approx(1767323045.5)
+    assert recall.read_head(str(tmp_path / "missing.md")) is None
+
+
+@pytest.mark.parametrize("text", ["2026-04-13T18:32:45-03:00", "2026-04-13T21:32:45+00:00",
+                                  "2026-12-31T23:59:59.250+05:30", "2024-02-29 12:00:00+01:00"])
+def test_iso_epoch_agrees_with_datetime(text):
+    import datetime as dt
+
+    assert recall.iso_epoch(text) == pytest.approx(dt.datetime.fromisoformat(text).timestamp())
+
+
+def test_iso_epoch_edge_cases():
+    assert recall.iso_epoch("2026-04-13T21:32:45Z") == recall.iso_epoch("2026-04-13T18:32:45-03:00")
+    assert recall.iso_epoch("2026-04-13") is not None
+    for bad in ("not a date", "", "2026-13-45T99:00:00", None, 42):
+        assert recall.iso_epoch(bad) is None
+
+
+def test_branch_from_git_head(tmp_path):
+    proj = ms.make_project(tmp_path, "p", branch="feature/x")
+    assert recall.git_branch(os.path.join(proj)) == "feature/x"
+    os.makedirs(os.path.join(proj, "sub", "dir"))
+    assert recall.git_branch(os.path.join(proj, "sub", "dir")) == "feature/x"
+    detached = ms.make_project(tmp_path, "d", branch=None)
+    assert recall.git_branch(detached) is None
+    # a linked worktree: .git is a file pointing at <main>/.git/worktrees/<name>
+    gitdir = os.path.join(proj, ".git", "worktrees", "wt")
+    os.makedirs(gitdir)
+    with open(os.path.join(gitdir, "HEAD"), "w") as fh:
+        fh.write("ref: refs/heads/wt-branch\n")
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text(f"gitdir: {gitdir}\n")
+    assert recall.git_branch(str(wt)) == "wt-branch"
+    assert recall.git_branch(str(tmp_path / "nogit")) is None
+
+
+def _fail_task(q: str, name: str, mtime: float) -> None:
+    folder = os.path.join(q, "failed")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path, "w") as fh:
+        fh.write("cwd=/x\n")
+    with open(path + ".error", "w") as fh:
+        fh.write("boom\n")
+    os.utime(path, (mtime, mtime))
+    os.utime(folder, (mtime, mtime))
+
+
+def _worker_state(q: str, last_success: float | None) -> None:
+    os.makedirs(os.path.join(q, "state"), exist_ok=True)
+    data = {"last_success": ms.iso(last_success)} if last_success else {"processed": 0}
+    with open(os.path.join(q, "state", "worker.json"), "w") as fh:
+        json.dump(data, fh)
+
+
+def test_failing_distillation_is_one_line(project):
+    small_memory(project)
+    q = paths.queue_dir(os.environ)
+    _fail_task(q, "100-a.task", NOW - 50)
+    _fail_task(q, "200-b.task", NOW - 40)
+    _worker_state(q, NOW - 45)
+    text, stats = build(project)
+    note = [ln for ln in text.split("\n") if "lh queue" in ln]
+    assert len(note) == 1 and "1 distillation task" in note[0] and ms.iso(NOW - 45) in note[0]
+    assert stats["distill_failed"] == 1
+    _worker_state(q, NOW - 10)
+    text, stats = build(project)
+    assert "lh queue" not in text and stats["distill_failed"] == 0
+    os.unlink(os.path.join(q, "state", "worker.json"))
+    text, stats = build(project)
+    assert stats["distill_failed"] == 2 and "none has succeeded" in text
+
+
+def test_failing_distillation_is_said_even_without_memory(project):
+    ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY)
+    _fail_task(paths.queue_dir(os.environ), "100-a.task", NOW - 50)
+    text, stats = build(project)
+    assert text.split("\n")[-1].startswith("Distillation is failing: 1 distillation task failed")
+    assert "someone else's lesson" not in text and len(text.split("\n")) == 3
+
+
+def test_corrupt_and_mistyped_records_do_not_break_the_rest(project):
+    small_memory(project)
+    path = os.path.join(mem(project), files.DECISIONS)
+    with open(path, "ab") as fh:
+        fh.write(b"\xff\xfe not json\n[1, 2]\n")
+        fh.write(json.dumps({"ts": 5, "summary": ["a", "list"], "rationale": {"x": 1}}).encode() + b"\n")
+        fh.write(b'{"summary": "torn line without newline')
+    text, stats = build(project)
+    assert "wire the SessionStart hook" in text and "hooks read files" in text
+    assert not stats["errors"]
+
+
+def test_an_unreadable_source_leaves_the_other_sections(project):
+    small_memory(project)
+    path = os.path.join(mem(project), files.DECISIONS)
+    os.unlink(path)
+    os.mkdir(path)  # reading a folder fails even as root
+    text, stats = build(project)
+    assert "wire the SessionStart hook" in text and "Tail reads keep hooks flat" in text
+    assert stats["errors"] and stats["errors"][0].startswith("decisions:")
+
+
+def test_ranking_only_the_top_gives_the_same_top(tmp_path):
+    import random
+
+    rnd = random.Random(7)
+    heads = []
+    for k in range(300):
+        day = f"2026-0{rnd.randint(1, 3)}-1{rnd.randint(0, 2)}"
+        heads.append({"path": f"/k/learnings/{day[:7]}/{day}-l{k}.md", "origin": rnd.choice(["proj", "x", "y"]),
+                      "title": " ".join(rnd.sample(["cache", "queue", "hook", "read", "back", "misc", "docs"], 2)),
+                      "created": f"{day}T{rnd.randint(10, 23)}:00:00+00:00", "learning": "",
+                      "status": rnd.choice(["active"] * 5 + ["deprecated"])})
+    full = recall.rank_learnings(heads, "proj", "read-back")
+    assert all(h["status"] == "active" for h in full)
+    for n in (0, 1, 6, 50, 400):
+        assert recall.rank_learnings(heads, "proj", "read-back", n) == full[:n]
+
+
+def test_reads_back_what_the_store_writes(project):
+    """The write side (memory/store.py) and this reader agree on every format."""
+    from lazy_harness.memory import store
+
+    distilled = {
+        "decisions": [{"summary": "Spool tasks as files", "context": "hooks must be fast", "alternatives": ["sqlite"],
+                       "rationale": "rename is atomic", "tags": ["queue"]}],
+        "failures": [{"summary": "Worker hung on a prompt", "root_cause": "stdin open", "resolution": "devnull",
+                      "prevention": "run claude -p with stdin from /dev/null", "tags": []}],
+        "learnings": [{"title": "Titles: with 'quotes', \"double\" and # marks", "learning": "First line.\nSecond line.",
+                       "context": "Anywhere.", "scope": "universal", "tags": ["yaml", "no"]}],
+        "handoff": ["check the -> arrow item", "[ ] a box still open"],
+    }
+    meta = {"project": "proj", "session_id": "sess-store-1", "task_id": "123-abc", "cwd": project}
+    store.persist(distilled, mem(project), ldir(), meta, NOW - 60, os.environ)
+    text, stats = build(project)
+    assert stats["shown"] == {"handoff": 2, "failures": 1, "decisions": 1, "learnings": 1}, stats
+    for expected in ("check the -> arrow item", "a box still open", "sess-store-1", ms.iso(NOW - 60),
+                     "Prevention: run claude -p with stdin from /dev/null.", "Spool tasks as files.",
+                     "Rationale: rename is atomic.", "Titles: with 'quotes', \"double\" and # marks",
+                     "from proj): First line. Second line."):
+        assert expected in text, expected
