@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from claude_env import CLAUDE_ENV_VAR, ClaudeHome, find_claude  # noqa: E402
+from loop_home import LoopHome  # noqa: E402
 from standin import Script, StandIn  # noqa: E402
 
 
@@ -65,3 +66,13 @@ def claude_home(tmp_path: Path, standin: StandIn, claude_bin: str) -> Iterator[C
 def interactive_home(claude_home: ClaudeHome, tmux_bin: str) -> ClaudeHome:
     """`claude_home`, for tests that also need tmux."""
     return claude_home
+
+
+@pytest.fixture
+def loop_home(claude_home: ClaudeHome, standin: StandIn) -> Iterator[LoopHome]:
+    """`claude_home` for lazy-harness tests (call `.install()`); teardown ends the workers its hooks spawned."""
+    home = LoopHome(claude_home, standin)
+    try:
+        yield home
+    finally:
+        home.kill_workers()

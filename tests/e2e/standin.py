@@ -33,6 +33,7 @@ from standin_log import (  # noqa: F401 - re-exported for tests
     classify,
     inline_system_text,
     last_user_text,
+    session_id,
     system_text,
 )
 from standin_script import Reply, Script, new_id  # noqa: F401 - re-exported for tests

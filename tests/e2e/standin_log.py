@@ -9,6 +9,7 @@ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC) offers no tools and asks for JSON via 
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -154,6 +155,20 @@ def last_user_text(req: Request) -> str:
 def all_user_text(req: Request) -> str:
     """Every text block of every user message, reminders included."""
     return "\n".join(t for m in req.messages if m.get("role") == "user" for t in _texts(m.get("content")))
+
+
+def session_id(req: Request) -> str:
+    """The CLI session that sent `req`, or "".
+
+    2.1.328 puts it in `metadata.user_id`, a JSON string: {"device_id", "account_uuid", "session_id"}.
+    """
+    meta = req.body.get("metadata") if isinstance(req.body, dict) else None
+    raw = meta.get("user_id") if isinstance(meta, dict) else None
+    try:
+        data = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return ""
+    return str(data.get("session_id") or "") if isinstance(data, dict) else ""
 
 
 def classify(path: str, body: Any) -> str:
