@@ -89,27 +89,46 @@ def bare_cases(env: dict) -> list[Case]:
 
 def run_once(case: Case) -> float:
     """Wall time of one run in seconds; stops the benchmark when the command fails or its output is wrong."""
+    return run_once_cpu(case)[0]
+
+
+def run_once_cpu(case: Case) -> tuple[float, float]:
+    """(wall time, CPU time) of one run in seconds. The CPU time (user + system of the child, from
+    ``RUSAGE_CHILDREN``) hardly moves when other programs load the machine, so it backs up the
+    wall-time medians; a worker the hook detaches is not its child's child any more and is not counted."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(case.argv, input=case.stdin, capture_output=True, env=case.env, cwd=case.cwd)
     took = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         sys.exit(f"{case.name}: exit {proc.returncode}\n{proc.stderr.decode(errors='replace')[-2000:]}")
     if case.check is not None:
         case.check(proc)
-    return took
+    return took, cpu
 
 
-def measure(cases: list[Case], runs: int, warmup: int = 2) -> dict[str, list[float]]:
+def measure(cases: list[Case], runs: int, warmup: int = 2,
+            cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
     """``runs`` timings per case, interleaved: each round runs every case once, starting one case
-    later than the round before. ``warmup`` untimed rounds first (page cache, compiled config)."""
+    later than the round before. ``warmup`` untimed rounds first (page cache, compiled config).
+    When ``cpu`` is a dict it receives the CPU times of the same runs, by case name."""
     for _ in range(warmup):
         for case in cases:
             run_once(case)
     times: dict[str, list[float]] = {c.name: [] for c in cases}
+    if cpu is not None:
+        cpu.update({c.name: [] for c in cases})
     for r in range(runs):
         k = r % len(cases)
         for case in cases[k:] + cases[:k]:
-            times[case.name].append(run_once(case))
+            wall, used = run_once_cpu(case)
+            times[case.name].append(wall)
+            if cpu is not None:
+                cpu[case.name].append(used)
     return times
 
 
@@ -137,3 +156,113 @@ def report(times: dict[str, list[float]], goals: dict[str, float] | None = None,
         print(f"{name:<{width}}  {med * 1000:7.1f}ms  {min(values) * 1000:7.1f}ms  {max(values) * 1000:7.1f}ms  "
               f"{ratio:7.2f}  {vs_s}  {verdict}")
     return ok
+
+
+# --- additions for bench_stop.py, bench_session_end.py and the other scripts -----------------------
+
+def interpreter_note() -> str:
+    """Which interpreter runs the figures: a virtualenv (what users and CI have) or a base install,
+    and the ``.pth`` files of its site-packages (one that imports a module slows every bare start)."""
+    import site
+
+    venv = sys.prefix != sys.base_prefix
+    pths = []
+    for folder in site.getsitepackages():
+        try:
+            pths += sorted(n for n in os.listdir(folder) if n.endswith(".pth"))
+        except OSError:
+            pass
+    import lazy_harness
+
+    where = os.path.dirname(os.path.abspath(lazy_harness.__file__))
+    kind = f"virtualenv {sys.prefix}" if venv else f"base interpreter {sys.prefix}"
+    return (f"interpreter: {kind}; .pth files in site-packages: {', '.join(pths) or 'none'}\n"
+            f"lazy_harness measured from: {where}")
+
+
+def cpu_report(cpu: dict[str, list[float]]) -> None:
+    """CPU time medians (user + system of each run) and their ratio to ``python -c pass``."""
+    base = statistics.median(cpu[BARE])
+    width = max(len(n) for n in cpu)
+    print(f"CPU time of the same runs (steadier than wall time on a loaded machine):")
+    for name, values in cpu.items():
+        med = statistics.median(values)
+        print(f"{name:<{width}}  {med * 1000:7.1f}ms  {med / base:5.2f}x bare")
+
+
+def goal_lines(times: dict[str, list[float]], goals: list[tuple[str, str, float]], what: str = "") -> bool:
+    """Print one ``PASS``/``MISS`` line per goal and return True when all pass.
+
+    A goal is ``(case, reference, limit)``: the median of ``case`` divided by the median of
+    ``reference`` (``BARE`` for the bare interpreter, or another case of the same run) must be at
+    most ``limit``.
+    """
+    ok = True
+    for case, ref, limit in goals:
+        ratio = statistics.median(times[case]) / statistics.median(times[ref])
+        met = ratio <= limit
+        ok = ok and met
+        print(f"{'PASS' if met else 'MISS'}  {case}: {ratio:.2f}x {ref}{what} (goal <= {limit:g}x)")
+    return ok
+
+
+def spawned_pid(hooks_log: str) -> int | None:
+    """The worker pid the last hook run logged (``... (worker pid N) ...``), if any."""
+    try:
+        with open(hooks_log, encoding="utf-8") as fh:
+            last = fh.read().splitlines()[-1]
+    except (OSError, IndexError):
+        return None
+    at = last.find("worker pid ")
+    if at < 0:
+        return None
+    digits = last[at + len("worker pid "):].split(")", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
+def wait_gone(pid: int | None, timeout: float = 10.0) -> None:
+    """Wait until process ``pid`` has exited (and been reaped), so a detached worker a hook spawned
+    does not share the CPU with the next timed run."""
+    if pid is None:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+            if state == "Z":
+                time.sleep(0.002)  # its parent (init or a subreaper) reaps it in a moment
+                continue
+        except (OSError, IndexError):
+            return
+        time.sleep(0.002)
+    sys.exit(f"spawned worker {pid} still runs after {timeout} s")
+
+
+@contextmanager
+def worker_lock(claude_dir: str):
+    """Hold the worker's lock (``<queue>/.worker.lock``) so the workers the hooks spawn find it taken
+    and exit at once, leaving the queue as the hooks wrote it."""
+    import fcntl
+
+    q = os.path.join(claude_dir, "queue")
+    os.makedirs(q, mode=0o700, exist_ok=True)
+    fd = os.open(os.path.join(q, ".worker.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        yield q
+    finally:
+        os.close(fd)
+
+
+def write_config(env: dict, **loop) -> str:
+    """Write ``config.toml`` for the HOME of ``env`` with the loop on and the given
+    ``[compound_loop]`` keys; returns its path."""
+    import json
+
+    path = os.path.join(env["HOME"], ".config", "lazy-harness", "config.toml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    lines = ["[compound_loop]", "enabled = true"] + [f"{k} = {json.dumps(v)}" for k, v in loop.items()]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path

@@ -1,13 +1,13 @@
 """config.toml: the schema, its validation, and a compiled form for the hot path.
 
 Hooks call :func:`load_fast`: it stats config.toml and, when the file is unchanged, reads a small
-JSON snapshot instead of importing ``tomllib`` and validating again. Top-level imports stay cheap.
+JSON snapshot instead of importing ``tomllib`` and validating again. Top-level imports stay cheap:
+not even ``json`` (it imports ``re``); the snapshot is decoded with :mod:`lazy_harness.jsonload`.
 """
 
-import json
 import os
 
-from lazy_harness import paths
+from lazy_harness import jsonload, paths
 from lazy_harness.atomic import atomic_write
 
 # (type, default, meaning). Types: bool, int, str, list (of strings).
@@ -50,6 +50,8 @@ def defaults() -> dict[str, dict[str, object]]:
 
 
 def _describe(value: object) -> str:
+    import json
+
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, bool):
@@ -130,6 +132,7 @@ def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]
                 errors.append((line, f"{dotted}: expected an integer >= {_MIN.get(key, 0)}, got {value}"))
                 continue
             if key == "redact_patterns":
+                import json
                 import re
 
                 bad = None
@@ -218,8 +221,8 @@ def load_fast(env=None) -> dict:
         stamp = [path, None, None]
     snap = _snapshot_path(env)
     try:
-        with open(snap, encoding="utf-8") as fh:
-            cached = json.load(fh)
+        with open(snap, "rb") as fh:
+            cached = jsonload.loads(fh.read())
         if cached.get("stamp") == stamp:
             return cached["values"]
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
@@ -228,6 +231,8 @@ def load_fast(env=None) -> dict:
         values, _, _ = parse_file(path)
     except Exception:  # why: a hook must never fail on a bad config; it runs with defaults
         values = defaults()
+    import json
+
     try:
         atomic_write(snap, json.dumps({"stamp": stamp, "values": values}))
     except OSError:
@@ -246,6 +251,8 @@ SECTION_HELP = {
 
 def toml_literal(value: object) -> str:
     """A TOML literal for a schema value (bool, int, str, list of str)."""
+    import json
+
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -25,8 +25,8 @@ ALLOWED_OURS = {
     "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.hooks.stop",
     "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
     "lazy_harness.paths", "lazy_harness.config", "lazy_harness.atomic", "lazy_harness.logfile",
-    "lazy_harness.queue", "lazy_harness.worker", "lazy_harness.worker.spawn", "lazy_harness.memory",
-    "lazy_harness.memory.files", "lazy_harness.memory.recall",
+    "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.worker", "lazy_harness.worker.spawn",
+    "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall",
 }
 
 
@@ -122,7 +122,7 @@ def test_entry_module_import_alone_is_light(world):
     assert not [n for n in added if is_banned(n)], added
     assert {n for n in added if n.startswith("lazy_harness")} <= {
         "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.logfile",
-        "lazy_harness.paths", "lazy_harness.atomic"}
+        "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload"}
 
 
 def test_stop_uses_the_compiled_config_on_the_second_run(world):

@@ -17,8 +17,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 
 def fixture(name: str) -> Path:
     path = FIXTURES / f"{name}.jsonl"
-    if not path.exists():
-        pytest.skip(f"recorded fixture {path.name} missing")
+    assert path.exists(), f"recorded fixture {path.name} missing: python tests/e2e/record_fixtures.py"
     return path
 
 

@@ -1,16 +1,16 @@
 """The command written into settings.json: ``<python> -m lazy_harness.hooks <Event>``.
 
 Runs after every model turn, so it imports only cheap stdlib at top level and never click or the
-CLI. Whatever happens it exits 0, writes nothing on stdout except the JSON Claude Code reads, and
-logs one line per run to ``<claude dir>/logs/hooks.log``.
+CLI; not even ``json``, whose import of ``re`` costs more than the hook's own work
+(:mod:`lazy_harness.jsonload` decodes the payload). Whatever happens it exits 0, writes nothing on
+stdout except the JSON Claude Code reads, and logs one line per run to ``<claude dir>/logs/hooks.log``.
 """
 
-import json
 import os
 import sys
 import time
 
-from lazy_harness import logfile
+from lazy_harness import jsonload, logfile
 
 WORKER_MARKER = "LH_WORKER_CALL"  # set in the environment of the worker's own ``claude -p`` call
 EVENTS = ("Stop", "SessionEnd", "SessionStart")
@@ -22,7 +22,7 @@ def read_payload(stream) -> dict:
     raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
     if not raw or not raw.strip():
         return {}
-    data = json.loads(raw)
+    data = jsonload.loads(raw)
     return data if isinstance(data, dict) else {}
 
 

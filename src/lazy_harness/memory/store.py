@@ -270,7 +270,10 @@ def _apply_learnings(p: Plan, report: Report) -> None:
     todo = [a for a in p.actions if a.kind == CREATE]
     if not todo:
         return
+    from lazy_harness.atomic import sweep_stale_temps
     from lazy_harness.memory import learnings
+    for folder in {os.path.dirname(a.path) for a in todo}:
+        sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
     for a in todo:
         path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now)
         (report.created if written else report.existing).append(path)

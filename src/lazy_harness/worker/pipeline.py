@@ -121,10 +121,14 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         n = getattr(exc, "attempts", 1)
         return Outcome("failed", f"model call failed {n} time(s): {exc.message}", mtime,
                        prompt=text, error_text=str(exc), attempts=n)
+    # why: redact before validating too: validation lower-cases tags and scope (which hides an
+    # upper-case key from its pattern) and quotes raw values in its problem lines (worker.log)
+    raw, hidden_raw = redact.redact_obj(raw, extra)
     distilled, problems = answer.validate(raw)
     for problem in problems:
         log(f"answer: {problem}")
     distilled, hidden = redact.redact_obj(distilled, extra)
+    hidden += hidden_raw
     if hidden:
         log(f"redacted {hidden} secret(s) from the answer")
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
