@@ -155,6 +155,15 @@ def test_redact_obj_nested():
     assert obj["decisions"][0]["summary"] == f"rotated {AWS}"  # the input is not changed
 
 
+def test_redact_obj_keeps_keys_unless_asked():
+    obj = {AWS: {"nested " + GITHUB: "x"}, "decisions": []}
+    kept, n = r.redact_obj(obj)
+    assert list(kept) == [AWS, "decisions"] and n == 0
+    out, n = r.redact_obj(obj, keys=True)
+    assert list(out) == ["[REDACTED:aws-access-key]", "decisions"] and n == 2
+    assert list(out["[REDACTED:aws-access-key]"]) == ["nested [REDACTED:github-token]"]
+
+
 def test_entropy():
     assert r.entropy("") == 0.0
     assert r.entropy("aaaa") == 0.0

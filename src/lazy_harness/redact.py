@@ -174,10 +174,11 @@ def _replace_keyish(m: re.Match[str]) -> str:
     return m.group("name") + m.group("sep") + MARK.format("high-entropy")
 
 
-def redact_obj(obj: Any, extra_patterns: Iterable[str] = ()) -> tuple[Any, int]:
+def redact_obj(obj: Any, extra_patterns: Iterable[str] = (), keys: bool = False) -> tuple[Any, int]:
     """A copy of a nested dict/list structure with every string redacted, and the count.
 
-    Dict keys are kept as they are; non-string leaves pass through unchanged.
+    Dict keys are kept as they are unless ``keys`` (for an untrusted object whose unknown keys get
+    quoted in log lines); non-string leaves pass through unchanged.
     """
     extra = tuple(extra_patterns)
     if isinstance(obj, str):
@@ -186,14 +187,17 @@ def redact_obj(obj: Any, extra_patterns: Iterable[str] = ()) -> tuple[Any, int]:
         out: dict = {}
         count = 0
         for key, value in obj.items():
-            out[key], n = redact_obj(value, extra)
+            if keys and isinstance(key, str):
+                key, n = redact(key, extra)
+                count += n
+            out[key], n = redact_obj(value, extra, keys)
             count += n
         return out, count
     if isinstance(obj, (list, tuple)):
         items = []
         count = 0
         for value in obj:
-            new, n = redact_obj(value, extra)
+            new, n = redact_obj(value, extra, keys)
             items.append(new)
             count += n
         return (type(obj)(items) if isinstance(obj, tuple) else items), count

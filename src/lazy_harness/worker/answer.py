@@ -225,9 +225,10 @@ def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
             items, note = _as_list(value)
             if note:
                 notes.append(f"tags: {note}")
-            tags = []
+            tags, seen = [], set()  # why: a set, so 100,000 distinct tags cost linear time, not quadratic
             for tag in (_tag(v) for v in items):
-                if tag and tag not in tags:
+                if tag and tag not in seen:
+                    seen.add(tag)
                     tags.append(tag)
             if len(tags) > MAX_TAGS:
                 notes.append(f"tags: {len(tags)}, kept {MAX_TAGS}")

@@ -69,17 +69,36 @@ def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | N
     except proc.ProcError as exc:
         raise ModelError(f"cannot run claude: {exc.message}", hint="lh doctor", transient=True) from None
     if result.timed_out:
-        raise ModelError(f"model call timed out: {result.describe()}",
+        raise ModelError(f"model call timed out: {_scrubbed(result, loop).describe()}",
                          hint="raise compound_loop.timeout_seconds", transient=True)
     if result.code != 0:
-        detail = result.describe()
-        if result.stdout.strip():
-            detail += f"; {_stdout_reason(result.stdout)}"
+        shown = _scrubbed(result, loop)
+        detail = shown.describe()
+        if shown.stdout.strip():
+            detail += f"; {_stdout_reason(shown.stdout)}"
         raise ModelError(f"model call failed: {detail}", transient=True)
     try:
         return parse_envelope(result.stdout)
-    except ModelError as exc:
-        raise ModelError(f"{exc.message} (from `{proc.command_line(argv[:2])} ...`)", transient=True) from None
+    except ModelError:
+        # why: the message quotes the output; quote it from a redacted copy (the model may have
+        # echoed a secret of the session), which fails to parse just the same
+        try:
+            parse_envelope(_scrubbed(result, loop).stdout)
+            message = "claude's answer could not be read"
+        except ModelError as exc:
+            message = exc.message
+        raise ModelError(f"{message} (from `{proc.command_line(argv[:2])} ...`)", transient=True) from None
+
+
+def _scrubbed(result: proc.Result, loop: Mapping[str, Any]) -> proc.Result:
+    """``result`` with credentials in its output redacted, before any of it is quoted in an error
+    (worker.log, the failed task and its .error file)."""
+    from dataclasses import replace
+
+    from lazy_harness.redact import redact
+
+    extra = tuple(loop.get("redact_patterns") or ())
+    return replace(result, stdout=redact(result.stdout, extra)[0], stderr=redact(result.stderr, extra)[0])
 
 
 def _stdout_reason(stdout: str) -> str:

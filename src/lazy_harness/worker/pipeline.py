@@ -122,8 +122,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         return Outcome("failed", f"model call failed {n} time(s): {exc.message}", mtime,
                        prompt=text, error_text=str(exc), attempts=n)
     # why: redact before validating too: validation lower-cases tags and scope (which hides an
-    # upper-case key from its pattern) and quotes raw values in its problem lines (worker.log)
-    raw, hidden_raw = redact.redact_obj(raw, extra)
+    # upper-case key from its pattern) and quotes raw values and key names in its problem lines
+    raw, hidden_raw = redact.redact_obj(raw, extra, keys=True)
     distilled, problems = answer.validate(raw)
     for problem in problems:
         log(f"answer: {problem}")
@@ -134,5 +134,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env)
     report = store.apply(plan)
+    for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
+        log(f"not written to {os.path.basename(target)}: {why}")
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems, attempts=attempts)

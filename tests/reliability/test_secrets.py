@@ -1,0 +1,141 @@
+"""Secrets: a credential typed in a session never reaches the model's prompt, and one the model
+echoes back is never written, while the entry that carried it still is.
+
+One session per credential kind, all drained once for the module by the real hook, worker and fake
+model; each kind then has its own tests. "Never written" is checked on every file the run left
+(memory, learnings, queue, logs and the fake model's record of its stdin), case-insensitively and
+on any 12-character run of the secret, so a lower-cased or cut copy (a tag, a scope) counts too.
+"""
+
+import json
+import os
+import re
+
+import pytest
+
+from lazy_harness import paths
+from tests.hooks.hookrun import worker_lock_held
+from tests.reliability import fake_model, rig
+from tests.support.sessions import wait_finished
+
+CUSTOM = r"ACME-[0-9]{6}-[A-Z]{4}"
+PEM_BODY = ("MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2ZQxWq8YhT5kLp\n"
+            "R9vN2cX7bJ4mK1sD6fG8hL0qW3eY5uI7oP9aZ2xC4vB6nM8")
+# kind: (what the user typed, the secret inside it, the marker it must become)
+KINDS = {
+    "aws-access-key": ("aws_access_key_id AKIAQ3EGRTYUIOPL7ZXC", "AKIAQ3EGRTYUIOPL7ZXC", "aws-access-key"),
+    "github-token": ("push with ghp_8fJ2kL9mN3pQ7rS1tU5vW0xY4zA6bC2dE8fG", "ghp_8fJ2kL9mN3pQ7rS1tU5vW0xY4zA6bC2dE8fG",
+                     "github-token"),
+    "anthropic-key": ("the key is sk-ant-api03-Xk29fLq8Rm3Tz7Wv1Yp4Ns6Bd0Hj5Gc2Qe9Ua8Lo",
+                      "sk-ant-api03-Xk29fLq8Rm3Tz7Wv1Yp4Ns6Bd0Hj5Gc2Qe9Ua8Lo", "anthropic-key"),
+    "openai-key": ("OPENAI sk-proj-4fT9kQ2mZ8rX1vB7nC3hJ6wL0pD5sY2gA9eU", "sk-proj-4fT9kQ2mZ8rX1vB7nC3hJ6wL0pD5sY2gA9eU",
+                   "openai-key"),
+    "private-key": (f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----", PEM_BODY,
+                    "private-key"),
+    "password=": ("log in with password=Hunter2-Pr0d!x today", "Hunter2-Pr0d!x", "assignment"),
+    "secret=": ("the webhook secret=7dK2pL9xQ4mZ1vR8 is set", "7dK2pL9xQ4mZ1vR8", "assignment"),
+    "token=": ("curl -d token=Zq81PlmX0cV7bN2k the api", "Zq81PlmX0cV7bN2k", "assignment"),
+    "jwt": ("cookie eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ."
+            "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ."
+            "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "jwt"),
+    "high-entropy": ("export BILLING_SIGNING_KEY=q8Zr2Lw9XvB4nT7pKd3Hs6Yf", "q8Zr2Lw9XvB4nT7pKd3Hs6Yf",
+                     "high-entropy"),
+    "config pattern": ("the licence is ACME-493021-QWZX", "ACME-493021-QWZX", "custom"),
+}
+WINDOW = 12
+
+
+def _echo(tok: str, typed: str) -> dict:
+    """An answer that repeats what the user typed in every field, lists, frontmatter and key names included."""
+    return {
+        typed: "an unknown key",
+        "decisions": [{"summary": f"Rotate credential {tok} {typed}", "context": f"found {typed}",
+                       "alternatives": [typed], "rationale": typed, "tags": [typed], typed: 1}],
+        "failures": [{"summary": f"Leaked credential {tok} {typed}", "root_cause": typed, "resolution": typed,
+                      "prevention": typed, "tags": [typed]}],
+        "learnings": [{"title": f"Credential {tok} {typed}", "learning": f"It was {typed}", "context": typed,
+                       "scope": typed, "tags": [typed, typed.split()[-1]]}],
+        "handoff": [f"rotate {typed} for {tok}"],
+    }
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def leaks(text: str, secret: str) -> list[str]:
+    """Runs of WINDOW letters and digits of ``secret`` found in ``text`` (case and punctuation ignored)."""
+    core, hay = _squash(secret), _squash(text)
+    size = min(WINDOW, len(core))
+    return sorted({core[i:i + size] for i in range(len(core) - size + 1) if core[i:i + size] in hay})
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("secrets")
+    with rig.private_home(tmp) as (home, model):
+        rig.configure(home, redact_patterns=[CUSTOM])
+        tokens, answers, payloads, memory = {}, {}, [], {}
+        for n, (kind, (typed, _, _)) in enumerate(KINDS.items()):
+            proj = rig.project(tmp, f"project-{n}")  # why: one project per kind, so each handoff stays
+            tok = rig.new_token()
+            tokens[kind], memory[kind] = tok, rig.memory(proj)
+            answers[tok] = _echo(tok, typed)
+            payloads.append(rig.session(proj, tok, typed=typed))
+        # and a session whose answer is unusable prose quoting every secret: it fails after its
+        # retries, and the reason lands in worker.log, the failed task and its .error file
+        garbage = rig.new_token()
+        answers[garbage] = "Sorry, I cannot answer in JSON. " + " ".join(t for t, _, _ in KINDS.values())
+        payloads.insert(0, rig.session(rig.project(tmp, "prose"), garbage))
+        crash = rig.new_token()  # and one whose model call dies with every secret in its stderr
+        answers[crash] = {"__fail__": "Error: request failed for " + " ".join(t for t, _, _ in KINDS.values())}
+        payloads.insert(0, rig.session(rig.project(tmp, "stderr"), crash))
+        fake_model.control(model, mode="ok", answers=answers, need_token=True)
+        with worker_lock_held(paths.claude_dir()):
+            for payload in payloads[:-1]:
+                rig.hook("SessionEnd", payload)
+            rig.wait_workers_gone()
+        rig.hook("SessionEnd", payloads[-1])
+        wait_finished(paths.queue_dir(), timeout=120, count=len(payloads))
+        rig.wait_workers_gone()
+        transcripts = {p["transcript_path"] for p in payloads}
+        written = {}
+        for d, _, names in os.walk(tmp):
+            for name in names:
+                path = os.path.join(d, name)
+                if path in transcripts or name == fake_model.CONTROL:
+                    continue  # the session itself, and the answer we made the fake give
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    written[path] = fh.read()
+        return {"tokens": tokens, "calls": {c["token"]: c for c in fake_model.calls(model)}, "written": written,
+                "memory": memory, "learnings": paths.learnings_dir(), "failed": rig.tasks("failed"),
+                "done": len(rig.tasks("done"))}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_typed_secret_never_reaches_the_prompt(run, kind):
+    typed, secret, marker = KINDS[kind]
+    call = run["calls"][run["tokens"][kind]]
+    prompt = call["stdin"]
+    assert leaks(prompt, secret) == []
+    assert f"[REDACTED:{marker}]" in prompt  # replaced, not dropped: the rest of the message is there
+    assert f"{run['tokens'][kind]} " in prompt
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_secret_echoed_by_the_model_is_never_written_but_the_entry_is(run, kind):
+    _, secret, marker = KINDS[kind]
+    found = {path: hits for path, text in run["written"].items() if (hits := leaks(text, secret))}
+    assert found == {}
+    tok = run["tokens"][kind]
+    assert len(run["failed"]) == 2 and run["done"] == len(KINDS)  # the prose and stderr ones failed, as they should
+    mem = run["memory"][kind]
+    for name in ("decisions.jsonl", "failures.jsonl"):
+        [rec] = rig.jsonl(os.path.join(mem, name))
+        assert tok in rec["summary"] and f"[REDACTED:{marker}]" in json.dumps(rec)
+    handoff = run["written"][os.path.join(mem, "handoff.md")]
+    assert "- rotate " in handoff and f"[REDACTED:{marker}]" in handoff and tok in handoff
+    learned = [text for path, text in run["written"].items()
+               if path.startswith(run["learnings"] + os.sep) and f"title: Credential {tok}" in text]
+    assert len(learned) == 1 and f"[REDACTED:{marker}]" in learned[0]
