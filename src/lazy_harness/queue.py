@@ -203,6 +203,33 @@ def task_fields(payload: dict, event: str, forced: bool, env=None) -> dict:
     }
 
 
+def needs_worker(queue: str) -> bool:
+    """True when tasks wait (pending, or claimed by a worker that died) and no worker holds the lock.
+
+    Cheap enough for a hook: one listdir of the queue (pending tasks only), at most one of
+    processing/, and a non-blocking probe of the lock.
+    """
+    try:
+        waiting = any(n.endswith(SUFFIX) for n in os.listdir(queue))
+        if not waiting:
+            waiting = bool(os.listdir(os.path.join(queue, PROCESSING)))
+    except OSError:
+        return False
+    if not waiting:
+        return False
+    try:
+        fd = os.open(os.path.join(queue, ".worker.lock"), os.O_RDWR)
+    except OSError:
+        return True  # no worker ever ran here
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False  # a worker holds it and will drain the queue
+    finally:
+        os.close(fd)  # closing drops the probe's lock at once
+    return True
+
+
 # --- worker side ----------------------------------------------------------------------------------
 
 def pending(queue: str) -> list[str]:

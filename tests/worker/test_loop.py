@@ -195,3 +195,25 @@ def test_worker_killed_mid_task_is_retried_and_poison_after_five(isolated_home, 
     assert "/failed/" in failed
     assert "interrupted 5 times" in open(failed + ".error").read()
     assert os.listdir(os.path.join(q, "processing")) == []
+
+
+def test_next_session_start_restarts_a_worker_for_stranded_tasks(isolated_home, fake, project):
+    """A worker died with a task claimed and no hook has run since: SessionStart starts a worker."""
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    q = paths.queue_dir()
+    name = queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
+    assert queue.claim(q, name)  # claimed by a worker that then died
+    assert queue.needs_worker(q)
+    result = run_hook("SessionStart", {"session_id": "new-session", "cwd": str(project), "source": "startup"})
+    assert result.returncode == 0
+    [done] = wait_finished(q)
+    assert queue.read_task(done)["outcome"] == "processed"
+    assert not queue.needs_worker(q)
+
+
+def test_needs_worker_is_false_while_a_worker_holds_the_lock(isolated_home, fake, project):
+    q = paths.queue_dir()
+    queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
+    with FileLock(os.path.join(q, loop.LOCK_NAME)):
+        assert not queue.needs_worker(q)
+    assert queue.needs_worker(q)
