@@ -190,11 +190,18 @@ def test_worker_killed_mid_task_is_retried_and_poison_after_five(isolated_home, 
         assert len(os.listdir(os.path.join(q, "processing"))) == 1
         worker.send_signal(signal.SIGKILL)
         worker.wait()
-    loop.run(dict(os.environ))
-    [failed] = wait_finished(q)
-    assert "/failed/" in failed
-    assert "interrupted 5 times" in open(failed + ".error").read()
-    assert os.listdir(os.path.join(q, "processing")) == []
+    try:
+        loop.run(dict(os.environ))
+        [failed] = wait_finished(q)
+        assert "/failed/" in failed
+        assert "interrupted 5 times" in open(failed + ".error").read()
+        assert os.listdir(os.path.join(q, "processing")) == []
+    finally:
+        for call in fake_claude.calls(fake):  # the killed workers' model calls outlive them
+            try:
+                os.killpg(call["pid"], signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def test_next_session_start_restarts_a_worker_for_stranded_tasks(isolated_home, fake, project):
