@@ -184,7 +184,7 @@ def cpu_report(cpu: dict[str, list[float]]) -> None:
     """CPU time medians (user + system of each run) and their ratio to ``python -c pass``."""
     base = statistics.median(cpu[BARE])
     width = max(len(n) for n in cpu)
-    print(f"CPU time of the same runs (steadier than wall time on a loaded machine):")
+    print("CPU time of the same runs (steadier than wall time on a loaded machine):")
     for name, values in cpu.items():
         med = statistics.median(values)
         print(f"{name:<{width}}  {med * 1000:7.1f}ms  {med / base:5.2f}x bare")
