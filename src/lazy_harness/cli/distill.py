@@ -16,13 +16,13 @@ from lazy_harness.errors import LhError
 def distill(transcript: str, project: str | None, dry_run: bool) -> None:
     """Distill TRANSCRIPT into its project's memory (or show what would happen with --dry-run)."""
     from lazy_harness import config
-    from lazy_harness.worker import pipeline, transcript as reader
+    from lazy_harness.worker import pipeline, sessions
 
     path = os.path.abspath(transcript)
     if not os.path.isfile(path):
         raise LhError(f"{transcript}: no such transcript")
     cfg = config.load()
-    cwd = os.path.abspath(project) if project else (reader.session_cwd(path) or os.getcwd())
+    cwd = os.path.abspath(project) if project else (sessions.session_cwd(path) or os.getcwd())
     fields = {
         "task_id": f"distill-{int(time.time())}",
         "session_jsonl": path,

@@ -65,3 +65,27 @@ def newest_interactive(cwd: str, env=None) -> tuple[str | None, list[tuple[str, 
             return path, skipped
         skipped.append((path, kind))
     return None, skipped
+
+
+def session_cwd(path: str, max_records: int = 200) -> str | None:
+    """The working folder a transcript records (the first ``cwd`` among its first records)."""
+    import json
+
+    from lazy_harness.worker.transcript import iter_lines
+
+    try:
+        with open(path, "rb") as fh:
+            for n, line in enumerate(iter_lines(fh, 1 << 20)):
+                if n >= max_records:
+                    break
+                if not line or b'"cwd"' not in line:
+                    continue
+                try:
+                    cwd = json.loads(line).get("cwd")
+                except (ValueError, AttributeError):
+                    continue
+                if isinstance(cwd, str) and cwd:
+                    return cwd
+    except OSError:
+        return None
+    return None
