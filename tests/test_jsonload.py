@@ -88,3 +88,14 @@ def test_without_the_c_scanner_json_itself_is_used(monkeypatch):
     assert jsonload.loads(DOCUMENTS[1]) == json.loads(DOCUMENTS[1])
     with pytest.raises(ValueError):
         jsonload.loads("{")
+
+
+@pytest.mark.parametrize("value", [
+    {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "é ✓ \"q\" \\ \n\t\u2028 𝄞"}},
+    [1, -2, True, False, None, "x", [], {}],
+    {"n": 10 ** 30, "nested": [{"a": ["b", {"c": None}]}]},
+])
+def test_dumps_is_json_dumps(value):
+    import json
+
+    assert jsonload.dumps(value) == json.dumps(value)

@@ -27,7 +27,8 @@ def ensure_dir(path: str) -> str:
     return path
 
 
-def _fsync_dir(folder: str) -> None:
+def fsync_dir(folder: str) -> None:
+    """Make a rename or link into ``folder`` durable."""
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
@@ -76,7 +77,7 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
     except BaseException:
         _unlink_quiet(tmp)
         raise
-    _fsync_dir(folder)
+    fsync_dir(folder)
     return True
 
 

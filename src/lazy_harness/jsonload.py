@@ -61,3 +61,45 @@ def _json_loads(text):
     import json
 
     return json.loads(text)
+
+
+def dumps(value) -> str:
+    """``json.dumps(value)`` (ASCII-escaped) for the plain shapes hooks print: dicts with string keys,
+    lists, strings, numbers, booleans and None. Anything else goes to ``json``."""
+    try:
+        from _json import encode_basestring_ascii as quote
+    except ImportError:
+        return _json_dumps(value)
+    parts: list[str] = []
+
+    def emit(v) -> None:
+        if isinstance(v, str):
+            parts.append(quote(v))
+        elif v is None or isinstance(v, bool):
+            parts.append({None: "null", True: "true", False: "false"}[v])
+        elif isinstance(v, int):
+            parts.append(int.__repr__(v))
+        elif isinstance(v, dict) and all(isinstance(k, str) for k in v):
+            parts.append("{")
+            for i, (k, item) in enumerate(v.items()):
+                parts.append(", " if i else "")
+                parts.append(quote(k) + ": ")
+                emit(item)
+            parts.append("}")
+        elif isinstance(v, (list, tuple)):
+            parts.append("[")
+            for i, item in enumerate(v):
+                parts.append(", " if i else "")
+                emit(item)
+            parts.append("]")
+        else:
+            parts.append(_json_dumps(v))
+
+    emit(value)
+    return "".join(parts)
+
+
+def _json_dumps(value) -> str:
+    import json
+
+    return json.dumps(value)

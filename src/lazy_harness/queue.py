@@ -16,7 +16,7 @@ import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir
 
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
 SUFFIX = ".task"
@@ -180,6 +180,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
                 ns += 1
             finally:
                 os.unlink(tmp)
+        fsync_dir(queue)  # the link is the enqueue: make it survive a power cut
         if previous is not None:
             try:
                 os.unlink(os.path.join(queue, previous[0]))

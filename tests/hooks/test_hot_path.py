@@ -103,3 +103,18 @@ def test_stop_and_session_end_import_neither_json_nor_re(session, isolated_home,
         assert queue.pending(q)
     heavy = [n for n in names if n in ("json", "re") or n.startswith(("json.", "re."))]
     assert not heavy, f"{event} imported {heavy}"
+
+
+def test_session_start_with_memory_imports_neither_json_nor_re(session, isolated_home):
+    memory = paths.memory_dir(session["cwd"])
+    os.makedirs(memory)
+    with open(os.path.join(memory, "decisions.jsonl"), "w") as fh:
+        for i in range(50):
+            fh.write(json.dumps({"ts": "2026-11-01T10:00:00+00:00", "type": "decision", "summary": f"d{i}",
+                                 "rationale": "r"}) + "\n")
+    payload = dict(session, hook_event_name="SessionStart", source="startup")
+    imported_modules("SessionStart", payload)  # compiles the config snapshot
+    names = imported_modules("SessionStart", payload)
+    assert "source=startup" in last_decision() and "no memory" not in last_decision()
+    heavy = [n for n in names if n in ("json", "re") or n.startswith(("json.", "re."))]
+    assert not heavy, f"SessionStart imported {heavy}"

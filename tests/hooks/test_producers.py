@@ -50,7 +50,7 @@ def test_stop_queues_a_task_from_the_payload_and_spawns_the_worker(session, isol
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and not os.path.exists(worker_log):
             time.sleep(0.05)
-        assert "another worker holds the lock" in open(worker_log).read()
+        assert "another worker holds the lock" in open(worker_log).read()  # it was spawned, and left
 
 
 def test_second_stop_is_debounced(session, isolated_home):

@@ -6,10 +6,9 @@ JSON object when there is something to say and nothing otherwise; errors are cau
 hooks/entry.py, which always exits 0.
 """
 
-import json
 import os
 
-from lazy_harness import config, paths, queue
+from lazy_harness import config, jsonload, paths, queue
 from lazy_harness.memory import recall
 
 
@@ -39,4 +38,4 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
         return f"source={source} no memory for {stats['project']}{errors}{restarted}", None
     out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
-    return f"source={source} {recall.describe(stats)}{restarted}", json.dumps(out) + "\n"
+    return f"source={source} {recall.describe(stats)}{restarted}", jsonload.dumps(out) + "\n"

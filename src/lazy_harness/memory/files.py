@@ -8,11 +8,12 @@
 Readers take tails: a JSONL file is read backwards in blocks until enough whole lines are found,
 and learnings are listed newest month first, so the cost does not grow with history. handoff.md and
 learning frontmatter are parsed with string methods (no regex, no YAML parser).
-Only ``os`` and ``json`` at import time: the SessionStart hook uses this module.
+Only ``os`` and our ``jsonload`` at import time: the SessionStart hook uses this module.
 """
 
-import json
 import os
+
+from lazy_harness import jsonload
 
 DECISIONS = "decisions.jsonl"
 FAILURES = "failures.jsonl"
@@ -56,7 +57,7 @@ def tail_records(path: str, n: int) -> list[dict]:
     out = []
     for line in tail_lines(path, n * 2 + 4):
         try:
-            rec = json.loads(line)
+            rec = jsonload.loads(line)
         except ValueError:
             continue
         if isinstance(rec, dict):
@@ -102,7 +103,7 @@ def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 if value[0] == '"':
                     try:
-                        return json.loads(value)
+                        return jsonload.loads(value)
                     except ValueError:
                         return value[1:-1]
                 return value[1:-1].replace("''", "'")

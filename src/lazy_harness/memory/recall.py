@@ -12,11 +12,10 @@ each only up to its first lines. No YAML parser: ``files.parse_frontmatter`` cov
 ``yaml.safe_dump`` writes.
 """
 
-import json
 import os
 import time
 
-from lazy_harness import paths, queue
+from lazy_harness import jsonload, paths, queue
 from lazy_harness.config import CONTEXT_HARD_CAP
 from lazy_harness.memory import files
 
@@ -199,6 +198,8 @@ def one_line(value, cap: int) -> str:
     elif isinstance(value, list):
         text = ", ".join(one_line(v, cap) for v in value)
     else:
+        import json
+
         text = json.dumps(value, ensure_ascii=False)
     text = " ".join(text.split())
     return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
@@ -271,7 +272,7 @@ def distill_trouble(env) -> tuple[int, str | None]:
     last = None
     try:
         with open(os.path.join(paths.state_dir(env), "worker.json"), encoding="utf-8") as fh:
-            state = json.load(fh)
+            state = jsonload.loads(fh.read())
         last = state.get("last_success") if isinstance(state, dict) else None
     except (OSError, ValueError):
         pass
