@@ -9,9 +9,7 @@ from tests.support.sessions import place
 
 
 def test_dry_run_prints_the_prompt_and_calls_nothing(isolated_home, tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    fake_claude.install(bin_dir)
-    fake_claude.on_path(monkeypatch, bin_dir)
+    bin_dir = fake_claude.use(tmp_path, monkeypatch)
     project = tmp_path / "proj"
     project.mkdir()
     payload = place(project)
@@ -27,9 +25,7 @@ def test_dry_run_prints_the_prompt_and_calls_nothing(isolated_home, tmp_path, mo
 
 def test_distill_writes_the_sessions_memory(isolated_home, tmp_path, monkeypatch):
     enable_loop(isolated_home, retry_backoff_seconds=0)
-    bin_dir = tmp_path / "bin"
-    fake_claude.install(bin_dir)
-    fake_claude.on_path(monkeypatch, bin_dir)
+    bin_dir = fake_claude.use(tmp_path, monkeypatch)
     project = tmp_path / "proj"
     project.mkdir()
     payload = place(project)

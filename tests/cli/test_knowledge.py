@@ -9,9 +9,7 @@ from tests.support.sessions import place
 
 def test_handoff_now_picks_the_newest_interactive_session_and_waits(isolated_home, tmp_path, monkeypatch):
     enable_loop(isolated_home, retry_backoff_seconds=0)
-    bin_dir = tmp_path / "bin"
-    fake_claude.install(bin_dir)
-    fake_claude.on_path(monkeypatch, bin_dir)
+    bin_dir = fake_claude.use(tmp_path, monkeypatch)
     project = tmp_path / "proj"
     project.mkdir()
     interactive = place(project)

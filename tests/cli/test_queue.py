@@ -10,9 +10,7 @@ from tests.support.sessions import place, wait_finished
 
 def _failed_task(isolated_home, tmp_path, monkeypatch):
     enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=1)
-    bin_dir = tmp_path / "bin"
-    fake_claude.install(bin_dir, mode="fail", code=3, stderr="boom")
-    fake_claude.on_path(monkeypatch, bin_dir)
+    bin_dir = fake_claude.use(tmp_path, monkeypatch, mode="fail", code=3, stderr="boom")
     project = tmp_path / "proj"
     project.mkdir()
     q = paths.queue_dir()

@@ -74,3 +74,11 @@ def calls(bin_dir: Path) -> list[dict]:
 
 def on_path(monkeypatch, bin_dir: Path) -> None:
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def use(tmp_path: Path, monkeypatch, mode: str = "ok", **extra) -> Path:
+    """Install the fake in ``tmp_path/bin`` and put it first on PATH; returns the bin folder."""
+    bin_dir = tmp_path / "bin"
+    install(bin_dir, mode=mode, **extra)
+    on_path(monkeypatch, bin_dir)
+    return bin_dir

@@ -19,10 +19,7 @@ from tests.support.sessions import place, wait_finished
 
 @pytest.fixture
 def fake(tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    fake_claude.install(bin_dir)
-    fake_claude.on_path(monkeypatch, bin_dir)
-    return bin_dir
+    return fake_claude.use(tmp_path, monkeypatch)
 
 
 @pytest.fixture
