@@ -7,6 +7,8 @@ import subprocess
 import sys
 from contextlib import contextmanager
 
+SID = "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47"  # a session id shaped like Claude Code's
+
 
 def run_hook(event: str, payload, env: dict | None = None, timeout: float = 20) -> subprocess.CompletedProcess:
     data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)

@@ -13,21 +13,7 @@ import lazy_harness
 from lazy_harness import paths, queue
 from tests.hooks.hookrun import enable_loop, hook_log, run_hook, worker_lock_held
 
-SID = "0c4f7e2a-3b5d-4c6e-8f1a-2b3c4d5e6f70"
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
-
-
-@pytest.fixture
-def session(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir()
-    folder = os.path.join(paths.projects_dir(), paths.project_key(str(project)))
-    os.makedirs(folder)
-    transcript = os.path.join(folder, f"{SID}.jsonl")
-    with open(transcript, "w") as fh:
-        fh.write('{"type":"permission-mode","permissionMode":"default"}\n')
-    return {"session_id": SID, "transcript_path": transcript, "cwd": str(project), "hook_event_name": "Stop",
-            "stop_hook_active": False}
 
 
 def write_config(text: str) -> str:

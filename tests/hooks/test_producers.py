@@ -6,23 +6,8 @@ import time
 import pytest
 
 from lazy_harness import paths, queue
-from tests.hooks.hookrun import enable_loop, hook_log, run_hook, worker_lock_held
+from tests.hooks.hookrun import SID, enable_loop, hook_log, run_hook, worker_lock_held
 
-SID = "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47"
-
-
-@pytest.fixture
-def session(isolated_home, tmp_path):
-    project = tmp_path / "my project.v2"
-    project.mkdir()
-    folder = os.path.join(paths.projects_dir(), paths.project_key(str(project)))
-    os.makedirs(folder)
-    transcript = os.path.join(folder, f"{SID}.jsonl")
-    with open(transcript, "w") as fh:
-        fh.write('{"type":"permission-mode","permissionMode":"default"}\n')
-    payload = {"session_id": SID, "transcript_path": transcript, "cwd": str(project), "hook_event_name": "Stop",
-               "permission_mode": "default", "stop_hook_active": False, "last_assistant_message": "done"}
-    return payload
 
 
 def test_disabled_loop_queues_nothing_and_logs_why(session):
