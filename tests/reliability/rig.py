@@ -170,6 +170,25 @@ def wait_workers_gone(extra=()) -> None:
     wait_dead([*spawned_workers(), *extra])
 
 
+def end_sessions_then_drain(payloads: list[dict], timeout: float = 120) -> None:
+    """SessionEnd for every payload; one worker drains them all, in order.
+
+    All but the last are queued while the lock is held (their own workers leave at once), then the
+    last session's worker drains the whole queue. Returns when every task is finished and every
+    spawned worker has exited.
+    """
+    from tests.hooks.hookrun import worker_lock_held
+    from tests.support.sessions import wait_finished
+
+    with worker_lock_held(paths.claude_dir()):
+        for payload in payloads[:-1]:
+            hook("SessionEnd", payload)
+        wait_workers_gone()
+    hook("SessionEnd", payloads[-1])
+    wait_finished(paths.queue_dir(), timeout=timeout, count=len(payloads))
+    wait_workers_gone()
+
+
 # --- files ----------------------------------------------------------------------------------------
 
 def log_file(name: str) -> str:

@@ -7,9 +7,7 @@ import pytest
 import yaml
 
 from lazy_harness import paths, queue
-from tests.hooks.hookrun import worker_lock_held
 from tests.reliability import fake_model, rig
-from tests.support.sessions import wait_finished
 
 MB = 1024 * 1024
 KB64 = 64 * 1024
@@ -86,13 +84,7 @@ def drained(tmp_path_factory):
         fake_model.control(model, mode="ok", answers=answers, need_token=True)
         os.makedirs(outside)
         before = rig.snapshot(tmp)
-        with worker_lock_held(paths.claude_dir()):
-            for payload in payloads[:-1]:
-                rig.hook("SessionEnd", payload)
-            rig.wait_workers_gone()
-        rig.hook("SessionEnd", payloads[-1])
-        wait_finished(paths.queue_dir(), timeout=120, count=len(payloads))
-        rig.wait_workers_gone()
+        rig.end_sessions_then_drain(payloads)
         q = paths.queue_dir()
         return {"tmp": tmp, "before": before, "after": rig.snapshot(tmp), "tokens": tokens, "outside": outside,
                 "memory": rig.memory(proj), "learnings": paths.learnings_dir(), "queue": q, "logs": paths.logs_dir(),

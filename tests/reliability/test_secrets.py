@@ -14,9 +14,7 @@ import re
 import pytest
 
 from lazy_harness import paths
-from tests.hooks.hookrun import worker_lock_held
 from tests.reliability import fake_model, rig
-from tests.support.sessions import wait_finished
 
 CUSTOM = r"ACME-[0-9]{6}-[A-Z]{4}"
 PEM_BODY = ("MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2ZQxWq8YhT5kLp\n"
@@ -92,13 +90,7 @@ def run(tmp_path_factory):
         answers[crash] = {"__fail__": "Error: request failed for " + " ".join(t for t, _, _ in KINDS.values())}
         payloads.insert(0, rig.session(rig.project(tmp, "stderr"), crash))
         fake_model.control(model, mode="ok", answers=answers, need_token=True)
-        with worker_lock_held(paths.claude_dir()):
-            for payload in payloads[:-1]:
-                rig.hook("SessionEnd", payload)
-            rig.wait_workers_gone()
-        rig.hook("SessionEnd", payloads[-1])
-        wait_finished(paths.queue_dir(), timeout=120, count=len(payloads))
-        rig.wait_workers_gone()
+        rig.end_sessions_then_drain(payloads)
         transcripts = {p["transcript_path"] for p in payloads}
         written = {}
         for d, _, names in os.walk(tmp):
