@@ -1,0 +1,66 @@
+"""Stable ids of memory entries: a kind prefix and 8 hex characters derived from the entry's identity.
+
+    d-1a2b3c4d   a decision      (its normalised summary)
+    f-1a2b3c4d   a failure       (its normalised summary)
+    l-1a2b3c4d   a learning      (its origin project and normalised title)
+    h-1a2b3c4d   a handoff item  (its normalised text)
+
+why content-derived, not random: a line written before ids existed gets the same id every time it is
+read, without rewriting the file; the same entry written on two machines (or by two workers racing)
+gets one id, so merges by id never duplicate it. Identity already is the normalised summary / title /
+text (the store de-duplicates on it), so the id adds no new notion of sameness.
+
+Hot path: SessionStart and prompt recall derive ids of old lines, so this imports only ``_blake2``
+(about 1 ms; ``hashlib`` costs far more here) and ``sanitize``.
+"""
+
+try:
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - a CPython built without the _blake2 module
+    from hashlib import blake2b as _blake2b
+
+from lazy_harness.memory.sanitize import normalise
+
+PREFIXES = {"decision": "d-", "failure": "f-", "learning": "l-", "handoff": "h-"}
+KIND_OF_PREFIX = {v: k for k, v in PREFIXES.items()}
+HEX = 8
+
+
+def _digest(text: str) -> str:
+    return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=HEX // 2).hexdigest()
+
+
+def entry_id(kind: str, summary) -> str:
+    """``d-``/``f-`` id of a decision or failure from its summary."""
+    return PREFIXES[kind] + _digest(normalise(summary))
+
+
+def learning_id(origin, title) -> str:
+    """``l-`` id of a learning: the same title in two projects is two learnings."""
+    return PREFIXES["learning"] + _digest(f"{normalise(origin)}\x00{normalise(title)}")
+
+
+def handoff_id(text) -> str:
+    """``h-`` id of a handoff item: the same text restated is the same item."""
+    return PREFIXES["handoff"] + _digest(normalise(text))
+
+
+def is_id(value) -> bool:
+    """True for a string shaped like one of our ids (prefix, dash, 8 lowercase hex)."""
+    if not isinstance(value, str) or len(value) != HEX + 2 or value[:2] not in KIND_OF_PREFIX:
+        return False
+    return all(c in "0123456789abcdef" for c in value[2:])
+
+
+def kind_of(value: str) -> str | None:
+    """``decision``, ``failure``, ``learning`` or ``handoff`` for an id, else None."""
+    return KIND_OF_PREFIX.get(value[:2]) if is_id(value) else None
+
+
+def of_record(rec: dict, kind: str | None = None) -> str:
+    """The id of a decision or failure line: its own ``id`` when it has a valid one, else derived."""
+    own = rec.get("id")
+    if is_id(own):
+        return own
+    kind = kind or rec.get("type") or "decision"
+    return entry_id(kind if kind in ("decision", "failure") else "decision", rec.get("summary") or "")
