@@ -232,3 +232,29 @@ def test_hook_cli_and_worker_agree_on_memory_and_queue_dirs(repo, tmp_path, isol
             "print(json.dumps([paths.memory_dir(sys.argv[1]), paths.queue_dir()]))")
     out = subprocess.run([sys.executable, "-c", code, str(cwd)], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == [task["memory_dir"], q]
+
+
+def test_a_configured_memory_path_reaches_the_hook_the_worker_and_the_cli(tmp_path, isolated_home, monkeypatch):
+    cfg = enable_loop(isolated_home)
+    with open(cfg, "a") as fh:
+        fh.write('[memory]\npath = "../../my memory"\n')  # relative to the config file's folder
+    root = str(isolated_home / "my memory")
+    cwd = tmp_path / "proj"
+    cwd.mkdir()
+    sid = "5f0c6d1e-0000-4000-8000-000000000002"
+    transcript = os.path.join(paths.projects_dir(), paths.project_key(str(cwd)), f"{sid}.jsonl")
+    os.makedirs(os.path.dirname(transcript))
+    with open(transcript, "w") as fh:
+        fh.write('{"type":"user"}\n')
+    payload = {"session_id": sid, "transcript_path": transcript, "cwd": str(cwd),
+               "hook_event_name": "SessionEnd", "reason": "other"}
+    with worker_lock_held(paths.claude_dir()) as q:
+        assert run_hook("SessionEnd", payload).returncode == 0
+        names = queue.pending(q)
+    task = queue.read_task(os.path.join(q, names[0]))
+    assert task["memory_dir"] == os.path.join(root, paths.project_key(str(cwd)))
+    from lazy_harness import config
+    from lazy_harness.worker import pipeline
+
+    pipeline.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
+    assert invoke("memory", "path", "--project", str(cwd)).out.strip() == task["memory_dir"]
