@@ -225,3 +225,30 @@ def test_enable_loop_where_it_cannot_write_is_a_config_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(ConfigError, match="cannot (read|write)"):
         config.enable_loop(str(blocker / "config.toml"))
+
+
+# --- folders: [knowledge] path and [memory] path ------------------------------------------------
+
+@pytest.mark.parametrize("section", ["knowledge", "memory"])
+@pytest.mark.parametrize("value,expected", [
+    ("$LH_TEST_UNSET_VAR/notes", "$LH_TEST_UNSET_VAR is not set"),
+    ("~bob/notes", "~user is not supported"),
+])
+def test_unresolvable_folder_is_rejected_with_file_and_line(tmp_path, monkeypatch, section, value, expected):
+    monkeypatch.delenv("LH_TEST_UNSET_VAR", raising=False)
+    path = write(tmp_path / "c.toml", f"# comment\n[{section}]\npath = \"{value}\"\n")
+    values, errors, _ = config.parse_file(str(path))
+    assert len(errors) == 1 and errors[0].startswith(f"{path}:3: {section}.path: {expected}")
+    assert values[section]["path"] == ""  # the default folder, never a literal "$LH_TEST_UNSET_VAR"
+
+
+def test_relative_and_variable_folders_resolve_against_the_config_files_folder(tmp_path, monkeypatch):
+    from lazy_harness import paths
+
+    cfg = write(tmp_path / "cfg" / "config.toml", '[knowledge]\npath = "rel/notes"\n[memory]\npath = "$MEMS/lh"\n')
+    monkeypatch.setenv("LH_CONFIG", str(cfg))
+    monkeypatch.setenv("MEMS", str(tmp_path / "m"))
+    monkeypatch.chdir(tmp_path)
+    for cfgv in (config.load(), config.load_fast()):
+        assert paths.knowledge_dir(cfgv["knowledge"]["path"]) == str(tmp_path / "cfg" / "rel" / "notes")
+        assert paths.memory_root(cfgv["memory"]["path"]) == str(tmp_path / "m" / "lh")

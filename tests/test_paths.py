@@ -24,15 +24,20 @@ def test_defaults_under_home(isolated_home):
     assert paths.config_file() == f"{h}/.config/lazy-harness/config.toml"
     assert paths.knowledge_dir() == f"{h}/.local/share/lazy-harness/knowledge"
     assert paths.learnings_dir() == f"{h}/.local/share/lazy-harness/knowledge/learnings"
+    assert paths.data_dir() == f"{h}/.local/share/lazy-harness"
+    assert paths.memory_root() == f"{h}/.local/share/lazy-harness/projects"
+    assert paths.project_memory_dir("/w/p") == f"{h}/.local/share/lazy-harness/projects/-w-p"
 
 
 def test_claude_config_dir_moves_every_claude_path(tmp_path, monkeypatch):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
+    assert paths.claude_memory_dir("-w-p") == str(tmp_path / "cc" / "projects" / "-w-p" / "memory")
     assert paths.claude_dir() == str(tmp_path / "cc")
     assert paths.queue_dir() == str(tmp_path / "cc" / "queue")
     assert paths.logs_dir() == str(tmp_path / "cc" / "logs")
     assert paths.user_settings_file() == str(tmp_path / "cc" / "settings.json")
-    assert paths.memory_dir(str(tmp_path / "p")).startswith(str(tmp_path / "cc" / "projects") + "/")
+    # our memory is not Claude Code's: CLAUDE_CONFIG_DIR does not move it
+    assert not paths.memory_dir(str(tmp_path / "p")).startswith(str(tmp_path / "cc"))
 
 
 def test_claude_config_dir_relative_and_tilde_become_absolute(isolated_home, tmp_path, monkeypatch):
@@ -55,6 +60,37 @@ def test_xdg_data_home_and_configured_knowledge_path(isolated_home, tmp_path, mo
     assert paths.knowledge_dir() == str(tmp_path / "data" / "lazy-harness" / "knowledge")
     assert paths.knowledge_dir("~/notes") == f"{isolated_home}/notes"  # [knowledge] path wins
     assert paths.learnings_dir(str(tmp_path / "k")) == str(tmp_path / "k" / "learnings")
+
+
+def test_xdg_data_home_moves_memory_beside_knowledge(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert paths.memory_dir(str(tmp_path / "p")) == str(tmp_path / "data" / "lazy-harness" / "projects"
+                                                       / paths.project_key(str(tmp_path / "p")))
+
+
+def test_configured_paths_resolve_against_the_config_files_folder(isolated_home, tmp_path, monkeypatch):
+    monkeypatch.setenv("LH_CONFIG", str(tmp_path / "cfg" / "config.toml"))
+    monkeypatch.setenv("NOTES", str(tmp_path / "n"))
+    monkeypatch.chdir(tmp_path)  # the current folder plays no part
+    assert paths.knowledge_dir("rel/notes") == str(tmp_path / "cfg" / "rel" / "notes")
+    assert paths.knowledge_dir("../up") == str(tmp_path / "up")
+    assert paths.knowledge_dir("$NOTES/k") == str(tmp_path / "n" / "k")
+    assert paths.knowledge_dir("${NOTES}x") == str(tmp_path / "nx")
+    assert paths.knowledge_dir("$HOME/notes") == f"{isolated_home}/notes"
+    assert paths.memory_root("~/mem") == f"{isolated_home}/mem"
+    assert paths.memory_root("mem") == str(tmp_path / "cfg" / "mem")
+    assert paths.project_memory_dir("/w/p", configured="mem") == str(tmp_path / "cfg" / "mem" / "-w-p")
+    assert paths.memory_root("/abs/$") == "/abs/$"  # a lone $ names nothing
+
+
+def test_configured_path_with_an_unset_variable_is_refused(tmp_path, monkeypatch):
+    from lazy_harness.errors import ConfigError
+
+    monkeypatch.setenv("LH_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("EMPTY", "")
+    assert paths.unset_variables("$NOPE/a/${EMPTY}/$HOME") == ["NOPE", "EMPTY"]
+    with pytest.raises(ConfigError, match=r"config.toml: path '\$NOPE/x' names \$NOPE, which is not set"):
+        paths.memory_root("$NOPE/x")
 
 
 def test_empty_variables_count_as_unset(isolated_home, monkeypatch):
@@ -83,6 +119,35 @@ def test_project_key_is_claude_codes_folder_name(root, key):
     assert paths.project_key(root) == key
 
 
+# Folder names the real CLI created (2.1.197, 2.1.328 and 2.1.330 agree) for `claude -p` run in
+# each of these folders. tests/e2e/test_project_keys.py checks the same against the installed CLI.
+_H = "/tmp/dd_key/h/"
+REAL_CLI_KEYS = [
+    (_H + "a" * 120 + "/" + "b" * 120,
+     "-tmp-dd-key-h-" + "a" * 120 + "-" + "b" * 65 + "-b26wxs"),
+    (_H + "Proj é ü ñ/" + "x" * 200, "-tmp-dd-key-h-Proj-------" + "x" * 175 + "-gb9kx9"),
+    (_H + "emoji-🚀", "-tmp-dd-key-h-emoji---"),
+    (_H + "accented é and spaced", "-tmp-dd-key-h-accented---and-spaced"),
+    (_H + "c" * 190 + "🚀ab/" + "d" * 30, "-tmp-dd-key-h-" + "c" * 186 + "-714oys"),  # hash < 0 before abs
+    (_H + "x" * 186, "-tmp-dd-key-h-" + "x" * 186),  # exactly 200: no hash
+    (_H + "x" * 187, "-tmp-dd-key-h-" + "x" * 186 + "-iqwybt"),
+    (_H + "neg0-" + "z" * 200, "-tmp-dd-key-h-neg0-" + "z" * 181 + "-crtf1e"),
+]
+
+
+@pytest.mark.parametrize("root,key", REAL_CLI_KEYS)
+def test_project_key_matches_folders_the_real_cli_created(root, key):
+    assert paths.project_key(root) == key
+    assert len(key.encode()) < 256 and "/" not in key  # always a valid file name
+
+
+def test_project_key_of_very_long_and_astral_paths_stays_a_file_name():
+    for root in ("/" + "🚀" * 5000, "/" + "é/" * 3000, "/x" * 40000):
+        key = paths.project_key(root)
+        assert len(key) <= 208 and set(key[:200]) <= set("-x")
+    assert paths.legacy_project_key("/a/🚀") == "-a--" != paths.project_key("/a/🚀") == "-a---"
+
+
 def git(*args, cwd):
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main",
                     *args], cwd=cwd, check=True, capture_output=True)
@@ -103,7 +168,7 @@ def repo(tmp_path):
 
 def test_linked_worktree_and_subfolders_share_the_main_trees_memory(repo, tmp_path):
     expected = paths.project_memory_dir(str(repo))
-    assert expected.endswith(f"/projects/{paths.project_key(str(repo))}/memory")
+    assert expected.endswith(f"/lazy-harness/projects/{paths.project_key(str(repo))}")
     assert paths.project_root(str(repo / "src" / "deep")) == str(repo)
     assert paths.project_root(str(tmp_path / "wt.linked")) == str(repo)
     assert paths.project_root(str(tmp_path / "wt.linked" / "src" / "deep")) == str(repo)
@@ -123,7 +188,7 @@ def test_folder_not_in_git_is_its_own_root(tmp_path):
     (plain / "sub").mkdir(parents=True)
     assert paths.project_root(str(plain)) == str(plain)
     assert paths.project_root(str(plain / "sub")) == str(plain / "sub")  # no repo: the cwd itself
-    assert paths.memory_dir(str(plain)).endswith("/projects/" + paths.project_key(str(plain)) + "/memory")
+    assert paths.memory_dir(str(plain)).endswith("/projects/" + paths.project_key(str(plain)))
 
 
 def test_is_within(tmp_path):
@@ -167,3 +232,29 @@ def test_hook_cli_and_worker_agree_on_memory_and_queue_dirs(repo, tmp_path, isol
             "print(json.dumps([paths.memory_dir(sys.argv[1]), paths.queue_dir()]))")
     out = subprocess.run([sys.executable, "-c", code, str(cwd)], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == [task["memory_dir"], q]
+
+
+def test_a_configured_memory_path_reaches_the_hook_the_worker_and_the_cli(tmp_path, isolated_home, monkeypatch):
+    cfg = enable_loop(isolated_home)
+    with open(cfg, "a") as fh:
+        fh.write('[memory]\npath = "../../my memory"\n')  # relative to the config file's folder
+    root = str(isolated_home / "my memory")
+    cwd = tmp_path / "proj"
+    cwd.mkdir()
+    sid = "5f0c6d1e-0000-4000-8000-000000000002"
+    transcript = os.path.join(paths.projects_dir(), paths.project_key(str(cwd)), f"{sid}.jsonl")
+    os.makedirs(os.path.dirname(transcript))
+    with open(transcript, "w") as fh:
+        fh.write('{"type":"user"}\n')
+    payload = {"session_id": sid, "transcript_path": transcript, "cwd": str(cwd),
+               "hook_event_name": "SessionEnd", "reason": "other"}
+    with worker_lock_held(paths.claude_dir()) as q:
+        assert run_hook("SessionEnd", payload).returncode == 0
+        names = queue.pending(q)
+    task = queue.read_task(os.path.join(q, names[0]))
+    assert task["memory_dir"] == os.path.join(root, paths.project_key(str(cwd)))
+    from lazy_harness import config
+    from lazy_harness.worker import pipeline
+
+    pipeline.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
+    assert invoke("memory", "path", "--project", str(cwd)).out.strip() == task["memory_dir"]

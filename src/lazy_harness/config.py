@@ -28,7 +28,10 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "redact_patterns": ("list", [], "extra regular expressions whose matches are redacted"),
     },
     "knowledge": {
-        "path": ("str", "", "knowledge folder (learnings/ lives under it); empty: $XDG_DATA_HOME/lazy-harness/knowledge"),
+        "path": ("str", "", "knowledge folder (learnings/ under it; ~, $VARS, relative to this file's folder); empty: $XDG_DATA_HOME/lazy-harness/knowledge"),
+    },
+    "memory": {
+        "path": ("str", "", "folder of every project's memory (<path>/<project key>/; resolved like knowledge.path); empty: $XDG_DATA_HOME/lazy-harness/projects"),
     },
     "context": {
         "enabled": ("bool", True, "SessionStart: read memory back into new sessions"),
@@ -40,6 +43,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
 }
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
+PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
 _MIN = {"timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 CONTEXT_HARD_CAP = 9500
 
@@ -99,9 +103,20 @@ def _top_key_line(text: str, key: str) -> int | None:
     return None
 
 
-def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
+def _path_problem(value: str, env) -> str | None:
+    """Why a folder value cannot be resolved (see ``paths.configured_path``), or None."""
+    missing = paths.unset_variables(value, env)
+    if missing:
+        return f"${missing[0]} is not set (a path may use ~, $VARS and paths relative to this file's folder)"
+    if value.startswith("~") and not (value == "~" or value.startswith("~/")):
+        return "~user is not supported; write ~/..., $HOME/... or an absolute path"
+    return None
+
+
+def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
     """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
-    ``(line or None, "dotted.key: message")``. Wrong values keep their default."""
+    ``(line or None, "dotted.key: message")``. Wrong values keep their default. Folder values stay
+    as written; ``paths.configured_path`` resolves them where they are used."""
     values = defaults()
     errors: list[tuple[int | None, str]] = []
     warnings: list[tuple[int | None, str]] = []
@@ -131,6 +146,11 @@ def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]
             if kind == "int" and value < _MIN.get(key, 0):
                 errors.append((line, f"{dotted}: expected an integer >= {_MIN.get(key, 0)}, got {value}"))
                 continue
+            if dotted in PATH_KEYS and value:
+                problem = _path_problem(value, env)
+                if problem:
+                    errors.append((line, f"{dotted}: {problem}, got {_describe(value)}"))
+                    continue
             if key == "redact_patterns":
                 import json
                 import re
@@ -150,7 +170,7 @@ def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]
     return values, errors, warnings
 
 
-def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
+def parse_file(path: str, env=None) -> tuple[dict, list[str], list[str]]:
     """Read and validate ``path``. A missing file means defaults. Problems come back as
     ``"<path>:<line>: message"`` strings; a syntax error raises :class:`ConfigError`."""
     from lazy_harness.errors import ConfigError
@@ -177,7 +197,7 @@ def parse_file(path: str) -> tuple[dict, list[str], list[str]]:
         line, msg = item
         return f"{path}:{line}: {msg}" if line else f"{path}: {msg}"
 
-    values, errors, warnings = check(data, text)
+    values, errors, warnings = check(data, text, env)
     return values, [fmt(e) for e in errors], [fmt(w) for w in warnings]
 
 
@@ -197,10 +217,14 @@ def load(env=None) -> dict:
     from lazy_harness.errors import ConfigError
 
     path = paths.config_file(env)
-    values, errors, _ = parse_file(path)
+    values, errors, _ = parse_file(path, env)
     if errors:
         raise ConfigError(errors[0], hint="lh config validate")
     return values
+
+
+# why: a snapshot compiled by an older version lacks new keys; the schema is part of its stamp
+_SCHEMA_STAMP = " ".join(f"{s}.{k}" for s, keys in SCHEMA.items() for k in keys)
 
 
 def _snapshot_path(env=None) -> str:
@@ -216,9 +240,9 @@ def load_fast(env=None) -> dict:
     path = paths.config_file(env)
     try:
         st = os.stat(path)
-        stamp = [path, st.st_mtime_ns, st.st_size]
+        stamp = [path, st.st_mtime_ns, st.st_size, _SCHEMA_STAMP]
     except OSError:
-        stamp = [path, None, None]
+        stamp = [path, None, None, _SCHEMA_STAMP]
     snap = _snapshot_path(env)
     try:
         with open(snap, "rb") as fh:
@@ -228,7 +252,7 @@ def load_fast(env=None) -> dict:
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
     try:
-        values, _, _ = parse_file(path)
+        values, _, _ = parse_file(path, env)
     except Exception:  # why: a hook must never fail on a bad config; it runs with defaults
         values = defaults()
     import json
@@ -245,6 +269,7 @@ def load_fast(env=None) -> dict:
 SECTION_HELP = {
     "compound_loop": "The compound loop: hooks queue finished sessions, a detached worker distills them.",
     "knowledge": "Where learnings are written (shared by every project).",
+    "memory": "Where each project's decisions, failures and handoff are written (one folder per project).",
     "context": "What SessionStart reads back into a new session.",
 }
 

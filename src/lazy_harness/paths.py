@@ -7,7 +7,6 @@ Every function takes the environment as a parameter so tests, hooks, worker and 
 import os
 
 
-
 def _env(env):
     return os.environ if env is None else env
 
@@ -63,21 +62,131 @@ def config_file(env=None) -> str:
     return os.path.join(base, "lazy-harness", "config.toml")
 
 
-def knowledge_dir(configured: str | None = None, env=None) -> str:
-    """``[knowledge] path``, else ``$XDG_DATA_HOME/lazy-harness/knowledge``, else ``~/.local/share/...``."""
+def data_dir(env=None) -> str:
+    """lazy-harness's own data folder: ``$XDG_DATA_HOME/lazy-harness``, else ``~/.local/share/lazy-harness``."""
     e = _env(env)
-    if configured:
-        return os.path.abspath(os.path.expanduser(configured))
     base = e.get("XDG_DATA_HOME") or os.path.join(home(e), ".local", "share")
-    return os.path.join(base, "lazy-harness", "knowledge")
+    return os.path.join(base, "lazy-harness")
+
+
+def configured_path(value: str, env=None) -> str:
+    """A folder written in config.toml (``[memory] path``, ``[knowledge] path``) as an absolute path.
+
+    ``~`` is the home, ``$NAME`` and ``${NAME}`` are environment variables, and a relative path is
+    relative to the config file's folder (not the current one: hooks run in every project). A variable
+    that is not set raises ConfigError (``lh config validate`` names its line).
+    """
+    e = _env(env)
+    missing = unset_variables(value, e)
+    if missing:
+        from lazy_harness.errors import ConfigError
+
+        raise ConfigError(f"{config_file(e)}: path {value!r} names ${missing[0]}, which is not set",
+                          hint="lh config validate")
+    v = _expand_vars(value, e)
+    if v == "~" or v.startswith("~/"):
+        v = home(e) + v[1:]
+    if not os.path.isabs(v):
+        v = os.path.join(os.path.dirname(config_file(e)), v)
+    return os.path.normpath(v)
+
+
+def _variables(value: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of each ``$NAME`` / ``${NAME}`` in ``value``."""
+    out = []
+    i = value.find("$")
+    while i >= 0:
+        if value.startswith("${", i):
+            end = value.find("}", i)
+            if end > i + 2:
+                out.append((i, end + 1, value[i + 2:end]))
+                i = value.find("$", end + 1)
+                continue
+        j = i + 1
+        while j < len(value) and (value[j] == "_" or (value[j].isascii() and value[j].isalnum())):
+            j += 1
+        if j > i + 1:
+            out.append((i, j, value[i + 1:j]))
+        i = value.find("$", max(j, i + 1))
+    return out
+
+
+def unset_variables(value: str, env=None) -> list[str]:
+    """Names of the variables ``value`` uses that are unset or empty in ``env``."""
+    e = _env(env)
+    return [name for _, _, name in _variables(value) if not e.get(name)]
+
+
+def _expand_vars(value: str, e) -> str:
+    out, last = [], 0
+    for start, end, name in _variables(value):
+        out += [value[last:start], e.get(name, "")]
+        last = end
+    return "".join(out) + value[last:]
+
+
+def knowledge_dir(configured: str | None = None, env=None) -> str:
+    """``[knowledge] path`` (see :func:`configured_path`), else ``<data dir>/knowledge``."""
+    if configured:
+        return configured_path(configured, env)
+    return os.path.join(data_dir(env), "knowledge")
 
 
 def learnings_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(knowledge_dir(configured, env), "learnings")
 
 
+def memory_root(configured: str | None = None, env=None) -> str:
+    """The folder holding every project's memory: ``[memory] path``, else ``<data dir>/projects``."""
+    if configured:
+        return configured_path(configured, env)
+    return os.path.join(data_dir(env), "projects")
+
+
+HASH_AFTER = 200  # Claude Code keeps this many sanitized characters, then adds ``-<hash>``
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _code_units(text: str):
+    """The UTF-16 code units of ``text``, as JavaScript's ``charCodeAt`` sees them."""
+    for c in text:
+        o = ord(c)
+        if o > 0xFFFF:
+            o -= 0x10000
+            yield 0xD800 + (o >> 10)
+            yield 0xDC00 + (o & 0x3FF)
+        else:
+            yield o
+
+
+def _path_hash(text: str) -> str:
+    """Claude Code's ``Math.abs(h).toString(36)`` of the 32-bit string hash ``h = h*31 + unit | 0``."""
+    h = 0
+    for unit in _code_units(text):
+        h = (h * 31 + unit) & 0xFFFFFFFF
+    n = 0x100000000 - h if h & 0x80000000 else h
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = _B36[r] + out
+        if not n:
+            return out
+
+
 def project_key(root: str) -> str:
-    """Claude Code's folder name for a project: every character not an ASCII letter or digit -> ``-``."""
+    """Claude Code's folder name for a project (checked against its CLI 2.1.197 to 2.1.330).
+
+    Every UTF-16 code unit that is not an ASCII letter or digit becomes ``-`` (``🚀`` -> ``--``);
+    past 200 characters the name is the first 200 plus ``-`` and a hash of the whole path.
+    """
+    key = "".join(c if (c.isascii() and c.isalnum()) else ("--" if ord(c) > 0xFFFF else "-") for c in root)
+    if len(key) <= HASH_AFTER:
+        return key
+    return f"{key[:HASH_AFTER]}-{_path_hash(root)}"
+
+
+def legacy_project_key(root: str) -> str:
+    """The key lazy-harness used before (one ``-`` per character, no length limit): where old memory may be."""
     return "".join(c if (c.isascii() and c.isalnum()) else "-" for c in root)
 
 
@@ -126,13 +235,19 @@ def project_root(cwd: str) -> str:
         d = parent
 
 
-def project_memory_dir(root: str, env=None) -> str:
-    return os.path.join(projects_dir(env), project_key(root), "memory")
+def project_memory_dir(root: str, env=None, configured: str | None = None) -> str:
+    """``<memory root>/<key>``: the project's memory (decisions, failures, handoff)."""
+    return os.path.join(memory_root(configured, env), project_key(root))
 
 
-def memory_dir(cwd: str, env=None) -> str:
-    """``<claude dir>/projects/<key of the project root>/memory`` for a session's cwd."""
-    return project_memory_dir(project_root(cwd), env)
+def memory_dir(cwd: str, env=None, configured: str | None = None) -> str:
+    """The memory folder of the project holding ``cwd`` (see :func:`project_root`)."""
+    return project_memory_dir(project_root(cwd), env, configured)
+
+
+def claude_memory_dir(key: str, env=None) -> str:
+    """Claude Code's auto-memory folder for a project key: ours no more, only migrated from."""
+    return os.path.join(projects_dir(env), key, "memory")
 
 
 def project_name(cwd: str) -> str:

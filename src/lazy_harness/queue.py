@@ -192,13 +192,19 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
         os.close(lock_fd)
 
 
-def task_fields(payload: dict, event: str, forced: bool, env=None) -> dict:
+def task_fields(payload: dict, event: str, forced: bool, env=None, memory_path: str | None = None) -> dict:
+    """A task for the session in ``payload``. ``memory_path``: ``[memory] path`` of the config; None
+    reads it from the compiled snapshot (``config.load_fast``)."""
     cwd = str(payload.get("cwd") or os.getcwd())
+    if memory_path is None:
+        from lazy_harness import config
+
+        memory_path = config.load_fast(env)["memory"]["path"]
     return {
         "cwd": cwd,
         "session_jsonl": str(payload.get("transcript_path") or ""),
         "session_id": str(payload.get("session_id") or ""),
-        "memory_dir": paths.memory_dir(cwd, env),
+        "memory_dir": paths.memory_dir(cwd, env, memory_path or None),
         "event": event,
         "forced": "1" if forced else "0",
     }

@@ -44,7 +44,8 @@ def lh_argv() -> list[str]:
 
 
 def project_key(path: Path | str) -> str:
-    """Claude Code's folder name for a project: every non-alphanumeric character becomes `-`."""
+    """Claude Code's folder name for a short ASCII path: every non-alphanumeric character becomes `-`.
+    (Long and non-ASCII paths: tests/e2e/test_memory_location.py reads the folder the CLI made.)"""
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 
@@ -135,6 +136,12 @@ class LoopHome:
 
     @property
     def memory_dir(self) -> Path:
+        """lazy-harness's memory of this project: its own data folder, keyed like Claude Code's folder."""
+        return Path(self.env["XDG_DATA_HOME"]) / "lazy-harness" / "projects" / self.sessions_dir.name
+
+    @property
+    def claude_memory_dir(self) -> Path:
+        """Claude Code's auto-memory folder for this project: never ours."""
         return self.sessions_dir / "memory"
 
     @property

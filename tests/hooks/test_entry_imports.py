@@ -26,7 +26,7 @@ ALLOWED_OURS = {
     "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
     "lazy_harness.paths", "lazy_harness.config", "lazy_harness.atomic", "lazy_harness.logfile",
     "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.worker", "lazy_harness.worker.spawn",
-    "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall",
+    "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall", "lazy_harness.memory.migrate",
 }
 
 
@@ -74,6 +74,7 @@ def world(tmp_path, isolated_home, monkeypatch):
                              "session_id": "s", "task_id": "t", "summary": "Use a file queue", "context": "",
                              "alternatives": [], "rationale": "simple", "tags": []}) + "\n")
     folder = os.path.join(paths.projects_dir(), paths.project_key(str(project)))
+    os.makedirs(folder, exist_ok=True)
 
     def payload(event: str, sid: str) -> bytes:
         transcript = os.path.join(folder, f"{sid}.jsonl")

@@ -173,7 +173,7 @@ def test_files_0600_and_folders_0700(where):
     for name in (files.DECISIONS, files.FAILURES, files.HANDOFF):
         assert os.stat(os.path.join(mdir, name)).st_mode & 0o777 == 0o600
     assert os.stat(report.created[0]).st_mode & 0o777 == 0o600
-    for folder in (mdir, os.path.dirname(mdir), paths.projects_dir(), os.path.dirname(report.created[0]), ldir):
+    for folder in (mdir, os.path.dirname(mdir), paths.memory_root(), os.path.dirname(report.created[0]), ldir):
         assert os.stat(folder).st_mode & 0o777 == 0o700, folder
 
 

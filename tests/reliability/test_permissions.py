@@ -46,8 +46,7 @@ def test_queue_log_and_memory_files_are_created_private(loop_on, model, tmp_path
     ours = [p for p in _tree(claude)
             if p != claude and p != paths.projects_dir()
             and not (p == transcripts_dir or os.path.dirname(p) == transcripts_dir and p.endswith(".jsonl"))]
-    knowledge = paths.knowledge_dir()
-    ours += _tree(knowledge)
+    ours += _tree(paths.data_dir())  # knowledge/ and projects/
     wrong = {p: oct(_mode(p)) for p in ours if _mode(p) != (0o700 if os.path.isdir(p) else 0o600)}
     assert wrong == {}
     # and the list covered what the issue names

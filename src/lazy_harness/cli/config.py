@@ -116,7 +116,8 @@ def show(ctx: click.Context) -> None:
     click.echo(f"# queue: {paths.queue_dir()}")
     click.echo(f"# logs: {paths.logs_dir()}")
     click.echo(f"# knowledge dir: {knowledge}")
-    click.echo(f"# memory dir (this folder): {paths.memory_dir(here)}")
+    click.echo(f"# memory root: {paths.memory_root(values['memory']['path'] or None)}")
+    click.echo(f"# memory dir (this folder): {paths.memory_dir(here, None, values['memory']['path'] or None)}")
     click.echo("")
     bad = {m.group(1) for e in errors if (m := re.search(r": ([a-z_]+\.[a-z_]+): ", e))}
     click.echo(_annotated(values, _keys_in_file(target) if exists else set(), bad))

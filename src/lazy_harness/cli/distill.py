@@ -28,7 +28,7 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
         "session_jsonl": path,
         "session_id": os.path.basename(path).removesuffix(".jsonl"),
         "cwd": cwd,
-        "memory_dir": paths.memory_dir(cwd),
+        "memory_dir": paths.memory_dir(cwd, None, cfg["memory"]["path"] or None),
     }
     # why: a transcript named on the command line is the user's own choice, so it may live anywhere
     outcome = pipeline.distill(fields, cfg, os.environ, dry_run=dry_run, trust=False)

@@ -118,6 +118,19 @@ def _check_writable(r: Report, check: str, folder: str) -> None:
         r.line("ok", check, f"{folder} is writable")
 
 
+def _check_memory(r: Report, values: dict) -> None:
+    """Where memory goes, and old files still in Claude Code's folder for the project here."""
+    from lazy_harness.memory import migrate
+
+    _check_writable(r, "memory folder", paths.memory_root(values["memory"]["path"] or None))
+    _check_writable(r, "learnings folder", paths.learnings_dir(values["knowledge"]["path"] or None))
+    root = paths.project_root(os.getcwd())
+    waiting = migrate.pending(paths.project_key(root), root)
+    if waiting:
+        r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
+               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory path")
+
+
 def _check_queue(r: Report, now: float) -> None:
     q = paths.queue_dir()
     names = pending_tasks()
@@ -162,6 +175,7 @@ def doctor(ctx: click.Context) -> None:
     _check_hooks(r)
     _check_writable(r, "queue folder", paths.queue_dir())
     _check_writable(r, "log folder", paths.logs_dir())
+    _check_memory(r, values)
     _check_queue(r, time.time())
     if r.failed:
         ctx.exit(1)

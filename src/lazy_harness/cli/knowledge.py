@@ -59,7 +59,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     q = paths.queue_dir()
     click.echo(f"queued {spool.task_id(name)} for session {session_id}")
     click.echo(f"  transcript: {path}")
-    click.echo(f"  memory:     {paths.memory_dir(cwd)}")
+    click.echo(f"  memory:     {paths.memory_dir(cwd, None, config.load_fast(os.environ)['memory']['path'] or None)}")
     if not wait:
         click.echo("the worker runs in the background: lh queue, lh logs --worker")
         return

@@ -60,9 +60,16 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
 
 
 def _setting(project: str | None) -> tuple[str, dict, str, str]:
+    """(folder, config, memory folder, learnings folder); old files in Claude Code's folder are moved first."""
+    from lazy_harness.memory import migrate
+
     cwd = os.path.abspath(project or os.getcwd())
     cfg = config.load_fast(os.environ)
-    return cwd, cfg, paths.memory_dir(cwd), paths.learnings_dir(cfg["knowledge"]["path"] or None)
+    root = paths.project_root(cwd)
+    mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
+    for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
+        click.echo(f"lh: {line}", err=True)
+    return cwd, cfg, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)
 
 
 @click.group()
@@ -163,12 +170,12 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, limi
     cwd, _, mdir, ldir = _setting(project)
     terms = sorted({t for w in words for t in _tokens(w)})
     if all_projects:
-        base = paths.projects_dir()
+        base = paths.memory_root(config.load_fast(os.environ)["memory"]["path"] or None)
         try:
             keys = sorted(os.listdir(base))
         except OSError:
             keys = []
-        mdirs, origin = [os.path.join(base, k, "memory") for k in keys], None
+        mdirs, origin = [os.path.join(base, k) for k in keys], None
     else:
         mdirs, origin = [mdir], paths.project_name(cwd)
     hits = []
@@ -182,3 +189,12 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, limi
     hits.sort(key=lambda h: h[0], reverse=True)
     for _, kind, day, proj, title, where in hits[:limit]:
         click.echo(f"{kind:<8}  {day:<10}  {proj}  {title}  {where}")
+
+
+@memory.command("path")
+@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@click.option("--learnings", is_flag=True, help="Print the learnings folder (shared by every project) instead.")
+def path_(project: str | None, learnings: bool) -> None:
+    """Print a project's memory folder (old files in Claude Code's folder are moved there first)."""
+    _, _, mdir, ldir = _setting(project)
+    click.echo(ldir if learnings else mdir)

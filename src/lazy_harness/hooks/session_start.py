@@ -9,7 +9,7 @@ hooks/entry.py, which always exits 0.
 import os
 
 from lazy_harness import config, jsonload, paths, queue
-from lazy_harness.memory import recall
+from lazy_harness.memory import migrate, recall
 
 
 def restart_stalled_worker(cfg: dict, env) -> str:
@@ -25,14 +25,30 @@ def restart_stalled_worker(cfg: dict, env) -> str:
         return f" (worker for waiting tasks not started: {exc})"
 
 
+def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
+    """Move this project's files out of Claude Code's auto-memory folder before Claude Code indexes
+    them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
+    root = paths.project_root(cwd)
+    key = paths.project_key(root)
+    if not migrate.pending(key, root, env):
+        return ""
+    try:
+        mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
+        lines = migrate.migrate(mdir, key, root, env, now)
+    except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
+        return f" (migration failed: {type(exc).__name__}: {exc})"
+    return "".join(f" ({line})" for line in lines)
+
+
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
     cfg = config.load_fast(env)
     restarted = restart_stalled_worker(cfg, env)
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:
         return f"source={source} skipped: context disabled{restarted}", None
-    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     text, stats = recall.build_context(cwd, cfg, env, now, source)
     if text is None:
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""

@@ -332,7 +332,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
     root = paths.project_root(cwd)
     project = paths.project_name(root)
-    mdir = paths.project_memory_dir(root, env)
+    mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
     kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
     if branch is None:
         branch = git_branch(cwd)

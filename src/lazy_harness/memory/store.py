@@ -64,8 +64,10 @@ class Action:
 class Plan:
     """Everything ``apply`` would do, computed without writing."""
 
-    def __init__(self, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> None:
+    def __init__(self, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
+                 root: str | None = None) -> None:
         self.memory_dir, self.learnings_dir, self.meta, self.now, self.env = memory_dir, learnings_dir, meta, now, env
+        self.root = root  # the memory root the folder must sit in (check_memory_dir)
         self.actions: list[Action] = []
 
     def add(self, kind: str, path: str, preview: str = "", payload=None) -> None:
@@ -114,10 +116,14 @@ class Report:
     __str__ = summary
 
 
-def check_memory_dir(memory_dir: str, env=None) -> None:
-    """Refuse a memory folder that is not inside ``<claude dir>/projects`` once symlinks are resolved."""
-    root = paths.projects_dir(env)
-    if not paths.is_within(memory_dir, root) or os.path.realpath(memory_dir) == os.path.realpath(root):
+def check_memory_dir(memory_dir: str, env=None, root: str | None = None) -> None:
+    """Refuse a memory folder that is not ``<memory root>/<key>`` once symlinks are resolved.
+
+    ``root``: the projects folder of ``[memory] path`` (``paths.memory_root``); None: the default one.
+    """
+    root = root or paths.memory_root(None, env)
+    real = os.path.realpath(memory_dir)
+    if os.path.dirname(real) != os.path.realpath(root) or os.path.basename(real) in ("", ".", ".."):
         raise TaskError(f"memory folder {memory_dir!r} is not inside {root!r}; nothing written",
                         hint="lh queue show <task id>")
 
@@ -193,14 +199,15 @@ def _plan_handoff(p: Plan, distilled: dict) -> None:
         p.add(WRITE, path, f"{len(items)} open items: {items[0]}", handoff.render(items, p.meta, p.now))
 
 
-def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> Plan:
+def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
+         root: str | None = None) -> Plan:
     """Every change the (validated, redacted) distilled answer calls for, computed without writing.
 
     ``meta``: project, session_id, task_id, cwd. ``now``: epoch seconds, stamped with the local offset.
     A ``handoff`` of ``[]`` deletes the handoff; a missing one leaves it alone.
     """
-    check_memory_dir(memory_dir, env)
-    p = Plan(memory_dir, learnings_dir, meta, now, env)
+    check_memory_dir(memory_dir, env, root)
+    p = Plan(memory_dir, learnings_dir, meta, now, env, root)
     _plan_entries(p, distilled)
     _plan_learnings(p, distilled)
     _plan_handoff(p, distilled)
@@ -237,7 +244,7 @@ def apply(p: Plan) -> Report:
     if not mine:
         _apply_learnings(p, report)
         return report
-    check_memory_dir(p.memory_dir, p.env)
+    check_memory_dir(p.memory_dir, p.env, p.root)
     for a in mine:
         _check_target(a.path, p.memory_dir)
     ensure_dir(p.memory_dir)

@@ -28,17 +28,30 @@ class Outcome:
     attempts: int = 0
 
 
-def check_trust(fields: dict, env) -> None:
-    """A task is trusted only when its paths lie inside the Claude dir's projects folder."""
+def check_trust(fields: dict, env, memory_root: str | None = None) -> None:
+    """A task is trusted only when its transcript lies inside the Claude dir's projects folder and its
+    memory folder is ``<memory root>/<key>`` (``memory_root``: ``paths.memory_root`` of the config)."""
     projects = paths.projects_dir(env)
+    root = memory_root or paths.memory_root(None, env)
     transcript = fields.get("session_jsonl", "")
     memory = fields.get("memory_dir", "")
     if not transcript or not paths.is_within(transcript, projects):
         raise TaskError(f"untrusted task: session_jsonl {transcript!r} is outside {projects}")
-    if not memory or not paths.is_within(memory, projects) or os.path.basename(memory.rstrip(os.sep)) != "memory":
-        raise TaskError(f"untrusted task: memory_dir {memory!r} is not a memory folder under {projects}")
-    if os.path.dirname(os.path.dirname(os.path.realpath(memory))) != os.path.realpath(projects):
-        raise TaskError(f"untrusted task: memory_dir {memory!r} is not <projects>/<key>/memory")
+    real = os.path.realpath(memory) if memory else ""
+    if not memory or os.path.dirname(real) != os.path.realpath(root) or os.path.basename(real) in ("", ".", ".."):
+        raise TaskError(f"untrusted task: memory_dir {memory!r} is not <memory root>/<key> under {root}")
+
+
+def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, log) -> None:
+    """Bring the project's files over from Claude Code's auto-memory folder before reading or writing."""
+    from lazy_harness.memory import migrate
+
+    if os.path.dirname(os.path.realpath(memory_dir)) != os.path.realpath(memory_root):
+        return  # an untrusted task run with trust=False (lh distill): nothing to bring over
+    cwd = fields.get("cwd") or ""
+    root = paths.project_root(cwd) if cwd else None
+    for line in migrate.migrate(memory_dir, os.path.basename(memory_dir), root, env, now):
+        log(line)
 
 
 def _log(env, message: str) -> None:
@@ -83,8 +96,9 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     def log(msg: str) -> None:
         _log(env, f"task {tid}: {msg}")
 
+    memory_root = paths.memory_root(cfg["memory"]["path"] or None, env)
     if trust:
-        check_trust(fields, env)
+        check_trust(fields, env, memory_root)
     path = fields["session_jsonl"]
     try:
         mtime = os.stat(path).st_mtime
@@ -106,6 +120,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     cwd = fields.get("cwd") or view.cwd or ""
     project = paths.project_name(cwd) if cwd else "unknown"
+    if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
+        _migrate(fields, memory_dir, memory_root, env, now, log)
     existing = store.existing_memory(memory_dir, learnings_dir)
     built = prompting.render(view, existing, project, int(loop["prompt_max_chars"]), extra)
     text = built.text
@@ -132,7 +148,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     if hidden:
         log(f"redacted {hidden} secret(s) from the answer")
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
-    plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env)
+    plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env, root=memory_root)
     report = store.apply(plan)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")

@@ -1,0 +1,194 @@
+"""Moving lazy-harness files out of Claude Code's auto-memory folder, once and losslessly.
+
+Older versions wrote ``decisions.jsonl``, ``failures.jsonl`` and ``handoff.md`` into
+``<claude dir>/projects/<key>/memory/``, a folder Claude Code 2.x owns (it indexes the ``.md`` files
+there in MEMORY.md, and its consolidation and sync read them). They now live in
+``paths.project_memory_dir`` (see docs/adr/0009). Only those three names are ever touched there.
+
+Each step can be cut by a SIGKILL and the next run completes it without loss or duplicate:
+- a JSONL file is merged entry by entry into the new file (an entry whose normalised summary is
+  already there is not appended again, a torn line is skipped), then removed;
+- handoff.md is copied when the project has no handoff yet (a copy equal to the new file means a
+  run was cut before the removal) or merged by ``memory.handoff.merge_markdown``, then removed.
+All of it under the same folder lock ``memory.store`` takes, so a worker persisting at the same time
+waits. Who runs it: the SessionStart hook, the worker before it reads a project's memory, and
+``lh memory path|show|search`` (docs/how/read-back.md).
+
+Hot path: SessionStart imports this module and calls :func:`pending` (a few ``lstat``); everything
+else is imported only when there is something to move.
+"""
+
+import os
+
+from lazy_harness import paths
+
+JSONL = ("decisions.jsonl", "failures.jsonl")
+HANDOFF = "handoff.md"
+NAMES = JSONL + (HANDOFF,)
+
+
+def legacy_dirs(key: str, root: str | None, env=None) -> list[str]:
+    """Claude Code's memory folders that may hold this project's old files: the one of ``key`` and,
+    for a path with characters outside the BMP, the one of the key lazy-harness used to compute."""
+    keys = [key]
+    if root:
+        old = paths.legacy_project_key(root)
+        if old != key and len(old.encode("utf-8", "replace")) < 256:
+            keys.append(old)
+    return [paths.claude_memory_dir(k, env) for k in keys]
+
+
+def pending(key: str, root: str | None, env=None) -> list[str]:
+    """The old files still waiting to be moved (regular files only; one ``lstat`` per name)."""
+    out = []
+    for folder in legacy_dirs(key, root, env):
+        for name in NAMES:
+            path = os.path.join(folder, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if st.st_mode & 0o170000 == 0o100000:  # why: S_ISREG without importing stat
+                out.append(path)
+    return out
+
+
+def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 0.0) -> list[str]:
+    """Move every pending old file of the project into ``memory_dir``. Returns log lines (empty when
+    there was nothing to move). A file that cannot be moved stays where it is and is named in a line."""
+    todo = pending(key, root, env)
+    if not todo:
+        return []
+    import fcntl
+
+    from lazy_harness.atomic import ensure_dir
+
+    ensure_dir(memory_dir)
+    fd = os.open(memory_dir, os.O_RDONLY | os.O_DIRECTORY)
+    out = []
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # the lock memory.store.apply holds while it writes
+        for path in pending(key, root, env):  # again under the lock: another process may have moved them
+            try:
+                if os.path.basename(path) == HANDOFF:
+                    out.append(_move_handoff(path, memory_dir, now))
+                else:
+                    out.append(_merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
+            except (OSError, ValueError) as exc:
+                out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
+        for folder in legacy_dirs(key, root, env):
+            _sweep_temps(folder)
+    finally:
+        os.close(fd)
+    return out
+
+
+def _merge_jsonl(src: str, dst: str) -> str:
+    import json
+
+    from lazy_harness.atomic import append_line
+    from lazy_harness.memory import entries
+    from lazy_harness.memory.sanitize import normalise
+
+    with open(src, "rb") as fh:
+        raw = fh.read()
+    records, torn = [], 0
+    for chunk in raw.split(b"\n"):
+        line = chunk.decode("utf-8", "replace").strip()
+        if not line:
+            continue
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            torn += 1
+            continue
+        if not isinstance(rec, dict):
+            torn += 1
+            continue
+        summary = rec.get("summary")
+        records.append((normalise(summary) if isinstance(summary, str) else None, line))
+    have = entries.recorded(dst, {k for k, _ in records if k is not None})
+    lines_there: set[str] | None = None
+    entries.heal_tail(dst)
+    added = 0
+    for k, line in records:
+        if k is not None:
+            if k in have:
+                continue
+            have.add(k)
+        else:  # an entry without a summary (edited by hand): the same line is the same entry
+            if lines_there is None:
+                lines_there = _lines(dst)
+            if line in lines_there:
+                continue
+            lines_there.add(line)
+        append_line(dst, line)
+        added += 1
+    os.unlink(src)
+    skipped = f", {torn} unreadable line(s) skipped" if torn else ""
+    return f"migrate: {src} -> {dst}: {added} of {len(records)} entries added{skipped}"
+
+
+def _lines(path: str) -> set[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return {ln.strip() for ln in fh}
+    except FileNotFoundError:
+        return set()
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
+def _move_handoff(src: str, memory_dir: str, now: float) -> str:
+    from lazy_harness.atomic import atomic_write
+
+    text = _read(src)
+    if text is None:
+        return f"migrate: {src} already gone"
+    dst = os.path.join(memory_dir, HANDOFF)
+    current = _read(dst)
+    has_state = os.path.exists(os.path.join(memory_dir, "handoff.jsonl"))
+    if current is None and not has_state:
+        atomic_write(dst, text)
+        os.unlink(src)
+        return f"migrate: {src} -> {dst}"
+    if current == text:  # a run cut between the copy and the removal
+        os.unlink(src)
+        return f"migrate: {src} -> {dst} (copied before)"
+    from lazy_harness.memory import handoff
+
+    merge = getattr(handoff, "merge_markdown", None)
+    if merge is None:
+        return f"migrate: {src} left in place: {dst} exists and cannot be merged yet"
+    merge(memory_dir, text, now, src)
+    os.unlink(src)
+    return f"migrate: {src} merged into {memory_dir}"
+
+
+def _sweep_temps(folder: str) -> None:
+    """Our half-written temp files (``.<name>.<pid>.<random>.tmp``) whose writer is dead; nothing else."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        parts = name.rsplit(".", 3)
+        if len(parts) != 4 or parts[3] != "tmp" or parts[0][1:] not in NAMES or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # the writer still runs
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
