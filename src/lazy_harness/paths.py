@@ -72,6 +72,18 @@ def knowledge_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(base, "lazy-harness", "knowledge")
 
 
+def cache_dir(env=None) -> str:
+    """``$XDG_CACHE_HOME/lazy-harness``, else ``~/.cache/lazy-harness``: what can be deleted without loss."""
+    e = _env(env)
+    base = e.get("XDG_CACHE_HOME") or os.path.join(home(e), ".cache")
+    return os.path.join(os.path.abspath(os.path.expanduser(base)), "lazy-harness")
+
+
+def recall_index_file(env=None) -> str:
+    """The search index of every project's memory (a cache rebuilt from the files)."""
+    return os.path.join(cache_dir(env), "recall", "index.sqlite")
+
+
 def learnings_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(knowledge_dir(configured, env), "learnings")
 
@@ -133,6 +145,16 @@ def project_memory_dir(root: str, env=None) -> str:
 def memory_dir(cwd: str, env=None) -> str:
     """``<claude dir>/projects/<key of the project root>/memory`` for a session's cwd."""
     return project_memory_dir(project_root(cwd), env)
+
+
+def all_memory_dirs(env=None) -> list[str]:
+    """Every project's memory folder that exists (for searches across projects)."""
+    base = projects_dir(env)
+    try:
+        keys = sorted(os.listdir(base))
+    except OSError:
+        return []
+    return [d for d in (os.path.join(base, k, "memory") for k in keys) if os.path.isdir(d)]
 
 
 def project_name(cwd: str) -> str:
