@@ -43,7 +43,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "max_items": ("int", 5, "entries added to one prompt at most"),
         "min_prompt_chars": ("int", 20, "prompts shorter than this get nothing"),
         "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
-        "min_coverage": ("int", 45, "the bar: percent of the prompt's word weight an entry must match"),
+        "min_coverage": ("int", 30, "the bar: percent of the prompt's word weight an entry must match"),
     },
 }
 

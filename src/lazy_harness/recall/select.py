@@ -25,14 +25,19 @@ CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
 
-def groups(prompt: str) -> list[tuple[str, str]]:
-    """(term, FTS5 expression) for each informative term of the prompt."""
-    return [(t, terms.group_query(t)) for t in terms.informative(prompt)[:MAX_TERMS]]
+def groups(prompt: str, keep_stopwords: bool = False) -> list[tuple[str, str]]:
+    """(term, FTS5 expression) for each informative term of the prompt (with ``keep_stopwords``, for
+    words typed as a search, every word when all of them are stopwords)."""
+    found = terms.informative(prompt)
+    if not found and keep_stopwords:
+        found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
+    return [(t, terms.group_query(t)) for t in found[:MAX_TERMS]]
 
 
-def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL) -> tuple[list[dict], dict]:
+def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL,
+         keep_stopwords: bool = False) -> tuple[list[dict], dict]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log."""
-    gs = groups(prompt)
+    gs = groups(prompt, keep_stopwords)
     info = {"terms": [t for t, _ in gs], "candidates": 0}
     if not gs:
         return [], info
@@ -45,10 +50,10 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     weights, hits = {}, {}
     for term, query in gs:
         df = index.doc_count(conn, query)
-        if df == 0:
-            continue
-        weights[term] = math.log(1.0 + (total_docs - df + 0.5) / (df + 0.5))
-        hits[term] = index.matching(conn, query, rowids)
+        # why: a word that no entry holds still counts in the prompt's weight (as if one entry held
+        # it): a prompt mostly about things memory never mentions is not about memory
+        weights[term] = math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5))
+        hits[term] = index.matching(conn, query, rowids) if df else set()
     whole = sum(weights.values()) or 1.0
     min_terms = max(1, int(settings["min_terms"]))
     bar = int(settings["min_coverage"]) / 100.0

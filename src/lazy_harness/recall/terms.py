@@ -30,6 +30,9 @@ fix fixed fixing add added adding change changed changing update updated updatin
 implement implemented write wrote written create created run running ran start started
 issue issues problem problems bug bugs question questions task tasks thing code file files
 time times day days week good bad better best wrong correct correctly properly well
+super tons ton huge tiny weird strange odd pretty totally kinda sorta anymore somehow guys folks everyone
+seems apparently literally probably definitely exactly whole part parts lately recently currently
+tell explain show give says said saying ask asked mean means
 """.split())
 
 # Groups of words that mean the same thing, or nearly, in software work. Each word finds the others.
@@ -99,6 +102,35 @@ RELATED = (
     "image images picture pictures photo photos thumbnail thumbnails",
     "translation translations i18n locale localization",
     "csv export exports report reports spreadsheet",
+    "dst daylight saving",
+    "offline online connectivity signal reception",
+    "s3 bucket buckets",
+    "pay paying paid payment",
+    "gps location geolocation",
+    "battery power drain",
+    "prod production live",
+    "staging stage preprod",
+    "repo repository repositories",
+    "oom out-of-memory",
+    "vm vms instance instances",
+    "mfa 2fa otp two-factor",
+    "sso saml oidc oauth",
+    "encrypt encrypted encryption",
+    "duplicate duplicates duplicated dedupe idempotent idempotency",
+    "rollback revert",
+    "flag flags toggle toggles",
+    "experiment experiments a/b",
+    "analytics tracking telemetry",
+    "webhook webhooks callback callbacks",
+    "refund refunds chargeback chargebacks",
+    "coupon coupons discount discounts promo voucher vouchers",
+    "cart carts basket baskets",
+    "shipping delivery deliveries",
+    "inventory stock",
+    "spinner loader loading",
+    "modal dialog popup",
+    "cpu processor",
+    "crashloop crashloopbackoff restart restarts",
 )
 
 
