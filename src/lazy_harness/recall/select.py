@@ -110,8 +110,7 @@ def render_item(item: dict, ldir: str | None) -> str:
 
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
     """The additionalContext for ``items`` within ``budget`` characters, and the items it holds."""
-    header = (f"Memory that matches this prompt (lazy-harness, from {mdir}"
-              + (f" and {ldir}" if ldir else "") + "):")
+    header = f"Memory that matches this prompt (lazy-harness; files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}):"
     lines, used, kept = [header], len(header), []
     for item in items:
         line = render_item(item, ldir)
