@@ -116,7 +116,7 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
     if why:
         click.echo(f"This prompt receives nothing: {why}.")
         return
-    text, info = recall_prompt.context_for(prompt, cwd, cfg, os.environ)
+    text, info = recall_prompt.context_for(prompt, cwd, cfg, os.environ, deep=True)
     click.echo(text if text else "This prompt receives nothing: no entry passes the bar.")
     click.echo(f"\n==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms and "
                f"{settings['min_coverage']}% of their weight) ====")
@@ -137,7 +137,7 @@ def _open_index(mdirs: list[str], ldir: str):
     from lazy_harness.recall import index
 
     conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, mdirs, ldir)
+    index.refresh(conn, mdirs, ldir, deep=True)
     return conn
 
 

@@ -8,7 +8,8 @@
 
 The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` brings it
 up to date before every search. The check is cheap: one ``stat`` per JSONL file and one per
-learning file. A JSONL file that only grew (same inode, the bytes before the old end unchanged) is
+learning month folder (``lh memory`` commands also ``stat`` every learning file, which sees a file
+edited in place). A JSONL file that only grew (same inode, the bytes before the old end unchanged) is
 read from where the index stopped; any other change re-reads that file; a month folder of learnings
 whose file list, sizes or times changed is re-read. So entries added, edited or deleted by hand show
 up at the next search without a command.
@@ -115,8 +116,10 @@ def _handoff_stamp(mdir: str) -> str:
     return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
 
 
-def _plan(conn, mdirs: list[str], ldir: str | None) -> list[tuple]:
-    """What is stale: (action, unit, ...) tuples; empty when the index matches the files."""
+def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[tuple]:
+    """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
+    a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
+    time changed (a ``stat`` per learning file: the CLI does it, the prompt hook does not)."""
     known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
     for start in range(0, len(units), 500):
@@ -149,8 +152,11 @@ def _plan(conn, mdirs: list[str], ldir: str | None) -> list[tuple]:
         stored = {r[0]: r[1] for r in conn.execute("SELECT unit, stamp FROM source WHERE unit LIKE ? ESCAPE '\\'",
                                                    (_like_prefix(ldir + os.sep),))}
         for folder in folders:
+            old = stored.pop(folder, None) or ""
+            if not deep and old.split("|")[0] == sources.folder_mark(folder):
+                continue
             stamp, files = sources.folder_stamp(folder)
-            if stored.pop(folder, None) != stamp:
+            if old != stamp:
                 plan.append(("learnings", folder, stamp, files))
         plan += [("drop", gone) for gone in stored]
     return plan
@@ -209,14 +215,14 @@ def _apply(conn, step: tuple) -> int:
     return len(entries)
 
 
-def refresh(conn, mdirs: list[str], ldir: str | None) -> int:
+def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
-    if not _plan(conn, mdirs, ldir):
+    if not _plan(conn, mdirs, ldir, deep):
         return 0
     conn.execute("BEGIN IMMEDIATE")
     try:
-        count = sum(_apply(conn, step) for step in _plan(conn, mdirs, ldir))  # again, under the lock
+        count = sum(_apply(conn, step) for step in _plan(conn, mdirs, ldir, deep))  # again, under the lock
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -28,13 +28,15 @@ def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
             paths.project_name(cwd))
 
 
-def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset()) -> tuple[str | None, dict]:
-    """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count)."""
+def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
+                deep: bool = False) -> tuple[str | None, dict]:
+    """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count);
+    ``deep`` also looks at every learning file for edits in place (see ``index.refresh``)."""
     settings = cfg["recall"]
     mdir, ldir, project = where(cwd, cfg, env)
     conn = index.connect(paths.recall_index_file(env))
     try:
-        indexed = index.refresh(conn, [mdir], ldir)
+        indexed = index.refresh(conn, [mdir], ldir, deep)
         where_sql, args = index.scope_sql([mdir], project)
         ranked, info = select.rank(conn, prompt, where_sql, args, settings)
     finally:

@@ -164,9 +164,21 @@ def month_folders(learnings_dir: str) -> list[str]:
     return sorted(os.path.join(learnings_dir, m) for m in names if len(m) == 7 and m[4] == "-")
 
 
+def folder_mark(folder: str) -> str:
+    """The month folder's own ``stat``: it changes when a file in it is created, removed or replaced
+    (every write of the store, and every editor that saves by renaming a new file into place)."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return "missing"
+    return f"{st.st_ino}:{st.st_mtime_ns}"
+
+
 def folder_stamp(folder: str) -> tuple[str, list[str]]:
-    """A stamp that changes when a file of the month folder is added, removed or edited, and its files."""
-    parts, paths = [], []
+    """``<folder mark>|<digest of every file's name, size and time>`` and the folder's files. The
+    digest also sees a file edited in place; it costs a ``stat`` per file, so only the CLI compares it."""
+    parts, found = [], []
+    mark = folder_mark(folder)
     try:
         with os.scandir(folder) as it:
             for e in it:
@@ -176,11 +188,11 @@ def folder_stamp(folder: str) -> tuple[str, list[str]]:
                     except OSError:
                         continue
                     parts.append(f"{e.name}:{st.st_size}:{st.st_mtime_ns}")
-                    paths.append(e.path)
+                    found.append(e.path)
     except OSError:
-        return "missing", []
+        return "missing|", []
     parts.sort()
-    return hash_text("\n".join(parts)), sorted(paths)
+    return mark + "|" + hash_text("\n".join(parts)), sorted(found)
 
 
 def hash_text(text: str) -> str:
