@@ -69,7 +69,7 @@ def test_creates_file_and_folder_private(tmp_path):
     assert data["hooks"]["Stop"] == [{"matcher": "", "hooks": [
         {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}]
     timeouts = {o.event: o.timeout for o in settings.find_ours(data)}
-    assert timeouts == {"SessionStart": 10, "Stop": 10, "SessionEnd": 5}
+    assert timeouts == {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "UserPromptSubmit": 5}
     assert target.read_text().endswith("}\n")
 
 
@@ -85,7 +85,7 @@ def test_keeps_foreign_keys_and_hooks_and_adds_own_group(tmp_path):
     assert stop[0] == FOREIGN["hooks"]["Stop"][0]  # the foreign group first, untouched
     assert stop[1] == {"matcher": "", "hooks": [
         {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}
-    assert list(data["hooks"]) == ["PreToolUse", "Stop", "SessionStart", "SessionEnd"]
+    assert list(data["hooks"]) == ["PreToolUse", "Stop", "SessionStart", "SessionEnd", "UserPromptSubmit"]
 
 
 def test_null_matcher_is_left_as_is_and_reported(tmp_path):
@@ -110,7 +110,7 @@ def test_second_install_changes_nothing_byte_for_byte(tmp_path):
     assert second.action == "unchanged"
     assert target.read_bytes() == before
     assert target.stat().st_mtime_ns == mtime
-    assert sorted(second.events) == ["SessionEnd", "SessionStart", "Stop"]
+    assert sorted(second.events) == ["SessionEnd", "SessionStart", "Stop", "UserPromptSubmit"]
 
 
 def test_reinstall_from_another_interpreter_replaces_never_duplicates(tmp_path):
@@ -119,7 +119,7 @@ def test_reinstall_from_another_interpreter_replaces_never_duplicates(tmp_path):
     settings.install(str(target), python=PY)
     data = json.loads(target.read_text())
     ours = settings.find_ours(data)
-    assert len(ours) == 3
+    assert len(ours) == len(settings.EVENTS)
     assert all(shlex.split(o.command)[0] == PY for o in ours)
     assert len(data["hooks"]["Stop"]) == 2  # the foreign group and ours
 
@@ -171,7 +171,7 @@ def test_install_then_uninstall_gives_back_the_original_bytes(tmp_path, indent, 
     assert target.read_bytes() != original
     change = settings.uninstall(str(target))
     assert change.action == "updated"
-    assert sorted(change.events) == ["SessionEnd", "SessionStart", "Stop"]
+    assert sorted(change.events) == ["SessionEnd", "SessionStart", "Stop", "UserPromptSubmit"]
     assert target.read_bytes() == original
 
 
@@ -277,7 +277,7 @@ def test_a_symlinked_settings_file_stays_a_symlink(tmp_path):
     link.symlink_to(real)
     settings.install(str(link), python=PY)
     assert link.is_symlink()
-    assert len(settings.find_ours(json.loads(real.read_text()))) == 3
+    assert len(settings.find_ours(json.loads(real.read_text()))) == len(settings.EVENTS)
 
 
 def test_non_ascii_text_is_written_as_is(tmp_path):
@@ -295,7 +295,7 @@ def test_project_local_settings_file(tmp_path):
     target = project / ".claude" / "settings.local.json"
     change = settings.install(str(target), python=PY)
     assert change.action == "created"
-    assert len(settings.find_ours(json.loads(target.read_text()))) == 3
+    assert len(settings.find_ours(json.loads(target.read_text()))) == len(settings.EVENTS)
 
 
 def test_uninstall_leaves_a_symlink_in_place_even_when_empty(tmp_path):

@@ -40,12 +40,21 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "failures": ("int", 5, "SessionStart: most recent failure preventions shown"),
         "learnings": ("int", 6, "SessionStart: learnings shown"),
     },
+    "recall": {
+        "enabled": ("bool", True, "UserPromptSubmit: add the memory entries that match each typed prompt"),
+        "max_chars": ("int", 1500, "characters added to one prompt at most (capped at 4,000)"),
+        "max_items": ("int", 5, "entries added to one prompt at most"),
+        "min_prompt_chars": ("int", 20, "prompts shorter than this get nothing"),
+        "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
+        "min_coverage": ("int", 30, "the bar: percent of the prompt's word weight an entry must match"),
+    },
 }
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
 _MIN = {"timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 CONTEXT_HARD_CAP = 9500
+RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
 
 
 def defaults() -> dict[str, dict[str, object]]:
@@ -167,6 +176,7 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
                     continue
             values[section][key] = value
     values["context"]["max_chars"] = min(int(values["context"]["max_chars"]), CONTEXT_HARD_CAP)
+    values["recall"]["max_chars"] = min(int(values["recall"]["max_chars"]), RECALL_HARD_CAP)
     return values, errors, warnings
 
 
@@ -271,6 +281,7 @@ SECTION_HELP = {
     "knowledge": "Where learnings are written (shared by every project).",
     "memory": "Where each project's decisions, failures and handoff are written (one folder per project).",
     "context": "What SessionStart reads back into a new session.",
+    "recall": "What each typed prompt gets from memory (docs/how/recall.md).",
 }
 
 

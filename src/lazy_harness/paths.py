@@ -132,6 +132,18 @@ def knowledge_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(data_dir(env), "knowledge")
 
 
+def cache_dir(env=None) -> str:
+    """``$XDG_CACHE_HOME/lazy-harness``, else ``~/.cache/lazy-harness``: what can be deleted without loss."""
+    e = _env(env)
+    base = e.get("XDG_CACHE_HOME") or os.path.join(home(e), ".cache")
+    return os.path.join(os.path.abspath(os.path.expanduser(base)), "lazy-harness")
+
+
+def recall_index_file(env=None) -> str:
+    """The search index of every project's memory (a cache rebuilt from the files)."""
+    return os.path.join(cache_dir(env), "recall", "index.sqlite")
+
+
 def learnings_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(knowledge_dir(configured, env), "learnings")
 
@@ -248,6 +260,16 @@ def memory_dir(cwd: str, env=None, configured: str | None = None) -> str:
 def claude_memory_dir(key: str, env=None) -> str:
     """Claude Code's auto-memory folder for a project key: ours no more, only migrated from."""
     return os.path.join(projects_dir(env), key, "memory")
+
+
+def all_memory_dirs(env=None, configured: str | None = None) -> list[str]:
+    """Every project's memory folder that exists (for searches across projects)."""
+    base = memory_root(configured, env)
+    try:
+        keys = sorted(os.listdir(base))
+    except OSError:
+        return []
+    return [d for d in (os.path.join(base, k) for k in keys) if os.path.isdir(d)]
 
 
 def project_name(cwd: str) -> str:

@@ -25,8 +25,9 @@ from lazy_harness.errors import SettingsError
 
 MODULE = "lazy_harness.hooks"
 # Event -> timeout in seconds. SessionEnd: a per-hook timeout raises the shared 1.5 s budget; the
-# hook itself only enqueues and spawns (tens of ms), 5 s is headroom for a slow disk.
-EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5}
+# hook itself only enqueues and spawns (tens of ms), 5 s is headroom for a slow disk. UserPromptSubmit
+# runs before every typed prompt: 5 s, so a stuck index can never hold the user's prompt longer.
+EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "UserPromptSubmit": 5}
 BACKUP_SUFFIX = ".lh-backup"
 _OURS = re.compile(r"(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)")
 

@@ -24,7 +24,7 @@ def test_install_creates_settings_and_config_and_says_so(isolated_home):
     assert r.code == 0, r.err
     target = user_file(isolated_home)
     data = json.loads(target.read_text())
-    assert {o.event for o in settings.find_ours(data)} == {"SessionStart", "Stop", "SessionEnd"}
+    assert {o.event for o in settings.find_ours(data)} == {"SessionStart", "Stop", "SessionEnd", "UserPromptSubmit"}
     assert f"settings: {target} (created)" in r.out
     assert "Stop (timeout 10 s)" in r.out and "SessionEnd (timeout 5 s)" in r.out
     assert f"command: {shlex.quote(sys.executable)} -m lazy_harness.hooks <Event>" in r.out
@@ -77,7 +77,7 @@ def test_install_with_settings_to_a_project_local_file(tmp_path, isolated_home):
     target = tmp_path / "proj" / ".claude" / "settings.local.json"
     r = invoke("hooks", "install", "--settings", str(target))
     assert r.code == 0
-    assert len(settings.find_ours(json.loads(target.read_text()))) == 3
+    assert len(settings.find_ours(json.loads(target.read_text()))) == len(settings.EVENTS)
     assert not user_file(isolated_home).exists()
 
 
@@ -112,7 +112,7 @@ def test_uninstall_gives_back_the_original_file(isolated_home):
     invoke("hooks", "install")
     r = invoke("hooks", "uninstall")
     assert r.code == 0
-    assert f"removed Stop, SessionStart, SessionEnd from {target}" in r.out
+    assert f"removed Stop, SessionStart, SessionEnd, UserPromptSubmit from {target}" in r.out
     assert target.read_text() == original
     again = invoke("hooks", "uninstall")
     assert again.code == 0 and "no lazy-harness hooks" in again.out
@@ -172,13 +172,14 @@ def test_status_shows_files_commands_last_fired_and_loop_health(isolated_home, t
     assert r.code == 0, r.err
     out = r.out
     user = user_file(isolated_home)
-    assert f"{user}: SessionStart, Stop, SessionEnd" in out
+    assert f"{user}: SessionStart, Stop, SessionEnd, UserPromptSubmit" in out
     assert f"Stop: {shlex.quote(sys.executable)} -m lazy_harness.hooks Stop (timeout 10 s)" in out
     assert f"{project}/.claude/settings.json: no lazy-harness hooks" in out
     assert f"{project}/.claude/settings.local.json: Stop" in out
     assert "Stop: 2025-01-01T10:06:00+00:00 session=b skipped: compound loop disabled" in out
     assert "SessionEnd: 2025-01-01T10:05:00+00:00 session=a queued" in out
     assert "SessionStart: not in the log" in out
+    assert "UserPromptSubmit: not in the log" in out
     assert "compound loop: enabled" in out
     assert "last successful distillation: 2025-01-01T10:05:08+00:00 (task 1-a)" in out
     assert "worker: last ran 2025-01-01T10:05:01+00:00" in out

@@ -106,20 +106,21 @@ def search_memory(project) -> None:
                       learning="Nanosecond prefixes keep a spool ordered.")
 
 
-def test_search_ranks_by_weighted_term_frequency_then_recency(project):
+def test_search_ranks_title_hits_before_body_hits(project):
     search_memory(project)
     out = invoke("memory", "search", "queue", "--project", project)
     assert out.code == 0, out.err
     lines = out.out.strip().split("\n")
     found = [next(t for t in ("Queue stuck", "Queue names", "sqlite queue", "logs rotate") if t in ln) for ln in lines]
-    # three title/summary hits (newest first), then the one that only says "queue" in its rationale
-    assert found == ["Queue stuck", "Queue names", "sqlite queue", "logs rotate"]
-    assert lines[0].split()[0] == "failure" and lines[1].split()[0] == "learning"
-    assert lines[2].split()[0] == "decision"
-    assert ms.iso(NOW - 5 * DAY)[:10] in lines[2] and " proj " in lines[2]
-    assert lines[2].rstrip().endswith(os.path.join(paths.memory_dir(project), files.DECISIONS) + ":1")
-    assert lines[1].rstrip().endswith("learnings/" + ms.iso(NOW - 3 * DAY)[:7] + "/"
-                                      + ms.iso(NOW - 3 * DAY)[:10] + "-qn.md")
+    # three title/summary hits (BM25 with the summary weighing 3), then the one with "queue" in its rationale only
+    assert sorted(found[:3]) == ["Queue names", "Queue stuck", "sqlite queue"] and found[3] == "logs rotate"
+    by_text = {t: ln for t, ln in zip(found, lines)}
+    assert by_text["Queue stuck"].split()[0] == "failure" and by_text["Queue names"].split()[0] == "learning"
+    decision = by_text["sqlite queue"]
+    assert decision.split()[0] == "decision" and ms.iso(NOW - 5 * DAY)[:10] in decision and " proj " in decision
+    assert decision.rstrip().endswith(os.path.join(paths.memory_dir(project), files.DECISIONS) + ":1")
+    assert by_text["Queue names"].rstrip().endswith("learnings/" + ms.iso(NOW - 3 * DAY)[:7] + "/"
+                                                    + ms.iso(NOW - 3 * DAY)[:10] + "-qn.md")
     assert "unrelated choice" not in out.out
 
 

@@ -131,7 +131,7 @@ settings_option = click.option(
 @hooks.command()
 @settings_option
 def install(settings_path: str | None) -> None:
-    """Register Stop, SessionEnd and SessionStart, and switch the compound loop on in config.toml."""
+    """Register Stop, SessionEnd, SessionStart and UserPromptSubmit, and switch the compound loop on in config.toml."""
     target = os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
     cfg = paths.config_file()
     _, cfg_errors, _ = config.parse_file(cfg)  # why: a syntax error stops us before settings.json is touched

@@ -7,7 +7,6 @@ the SessionStart hook would give (same config, same builder) so what you see is 
 
 import json
 import os
-import re
 import time
 
 import click
@@ -15,11 +14,6 @@ import click
 from lazy_harness import config, paths
 from lazy_harness.memory import files, recall
 
-WEIGHTS = {
-    "decision": (("summary", 3), ("tags", 2), ("rationale", 1), ("context", 1), ("alternatives", 1)),
-    "failure": (("summary", 3), ("tags", 2), ("prevention", 1), ("root_cause", 1), ("resolution", 1)),
-    "learning": (("title", 3), ("tags", 2), ("body", 1)),
-}
 FULL = 2000  # characters of one field in the full lists
 
 
@@ -79,9 +73,13 @@ def memory() -> None:
 
 @memory.command()
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
-def show(project: str | None) -> None:
-    """What the next session receives, then everything in memory."""
+@click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why.")
+def show(project: str | None, prompt: str | None) -> None:
+    """What the next session receives, then everything in memory (or, with --prompt, what a prompt gets)."""
     cwd, cfg, mdir, ldir = _setting(project)
+    if prompt is not None:
+        _show_prompt(prompt, cwd, cfg)
+        return
     name = paths.project_name(cwd)
     if not cfg["context"]["enabled"]:
         click.echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
@@ -114,81 +112,114 @@ def show(project: str | None) -> None:
                    f"({os.path.relpath(item['path'], os.path.dirname(ldir))})")
 
 
+def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
+    from lazy_harness.recall import prompt as recall_prompt
+
+    settings = cfg["recall"]
+    if not settings["enabled"]:
+        click.echo(f"Prompts receive nothing: recall.enabled is false ({paths.config_file()}).")
+        return
+    why = recall_prompt.skip_reason(prompt, settings)
+    if why:
+        click.echo(f"This prompt receives nothing: {why}.")
+        return
+    text, info = recall_prompt.context_for(prompt, cwd, cfg, os.environ, deep=True)
+    click.echo(text if text else "This prompt receives nothing: no entry passes the bar.")
+    click.echo(f"\n==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms and "
+               f"{settings['min_coverage']}% of their weight) ====")
+    for c in info["ranked"][:15]:
+        mark = "pass" if c["passes"] else "    "
+        click.echo(f"{mark}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
+                   f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+
+
 def _date(ts) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def _tokens(value) -> list[str]:
-    if isinstance(value, list):
-        return [t for v in value for t in _tokens(v)]
+KINDS = ("decision", "failure", "learning", "handoff")
+
+
+def _open_index(mdirs: list[str], ldir: str):
+    from lazy_harness.recall import index
+
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, mdirs, ldir, deep=True)
+    return conn
+
+
+def _since(value: str | None) -> str | None:
     if value is None:
-        return []
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return re.findall(r"\w+", text.lower())
-
-
-def _score(doc: dict, kind: str, terms: list[str]) -> tuple[int, int]:
-    """(distinct query words found, sum of field weight x occurrences). A word matches a token it
-    equals or begins (``queue`` finds ``queues``)."""
-    found: set[str] = set()
-    score = 0
-    for field, weight in WEIGHTS[kind]:
-        for token in _tokens(doc.get(field)):
-            for term in terms:
-                if token.startswith(term):
-                    found.add(term)
-                    score += weight
-    return len(found), score
-
-
-def _documents(mdirs: list[str], ldir: str, origin: str | None):
-    """(kind, doc, where, project, when) for every decision, failure and learning in scope."""
-    for mdir in mdirs:
-        fallback = os.path.basename(os.path.dirname(mdir))
-        for kind, fname in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
-            path = os.path.join(mdir, fname)
-            for n, rec in _records(path):
-                yield (kind, rec, f"{path}:{n}", str(rec.get("project") or fallback), rec.get("ts"),
-                       recall.one_line(rec.get("summary"), 100))
-    for item in _learnings(ldir, origin):
-        yield ("learning", item, item["path"], str(item.get("origin") or "?"), item.get("created") or item["day"],
-               recall.one_line(item.get("title"), 100))
+        return None
+    if recall.iso_epoch(value) is None:
+        raise click.BadParameter(f"expected a date such as 2025-01-31, got {value!r}", param_hint="--since")
+    return value
 
 
 @memory.command()
 @click.argument("words", nargs=-1, required=True)
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 @click.option("--all-projects", is_flag=True, help="Search every project's memory and every learning.")
-@click.option("-n", "limit", default=20, show_default=True, help="How many results to print.")
-def search(words: tuple[str, ...], project: str | None, all_projects: bool, limit: int) -> None:
-    """Find decisions, failures and learnings by words, best first.
+@click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, help="Only this kind (repeatable).")
+@click.option("--since", help="Only entries written on or after this date (YYYY-MM-DD).")
+@click.option("-n", "limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many results.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per result.")
+def search(words: tuple[str, ...], project: str | None, all_projects: bool, kinds: tuple[str, ...],
+           since: str | None, limit: int, as_json: bool) -> None:
+    """Find decisions, failures, learnings and open handoff items by words, best first.
 
-    Summaries and titles weigh 3, tags 2, the other fields 1; results matching more of the words
-    come first, then higher scores, then newer ones. This project's memory and learnings unless
-    --all-projects.
+    The ranking the prompt hook uses (docs/how/recall.md): entries matching more of the words'
+    weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), without the
+    hook's bar. This project's memory, its own learnings and general learnings unless --all-projects.
     """
-    cwd, _, mdir, ldir = _setting(project)
-    terms = sorted({t for w in words for t in _tokens(w)})
-    if all_projects:
-        base = paths.memory_root(config.load_fast(os.environ)["memory"]["path"] or None)
-        try:
-            keys = sorted(os.listdir(base))
-        except OSError:
-            keys = []
-        mdirs, origin = [os.path.join(base, k) for k in keys], None
-    else:
-        mdirs, origin = [mdir], paths.project_name(cwd)
-    hits = []
-    for kind, doc, where, proj, when, title in _documents(mdirs, ldir, origin):
-        found, score = _score(doc, kind, terms)
-        if found:
-            hits.append(((found, score, recall.iso_epoch(when) or 0.0), kind, _date(when), proj, title, where))
+    from lazy_harness.recall import index, select
+
+    cwd, cfg, mdir, ldir = _setting(project)
+    since = _since(since)
+    mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
+    conn = _open_index(mdirs, ldir)
+    try:
+        where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
+        settings = dict(cfg["recall"], min_terms=1, min_coverage=0)
+        ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
+                                keep_stopwords=True)
+    finally:
+        conn.close()
+    floor = recall.iso_epoch(since) if since else None
+    hits = [c for c in ranked if (not kinds or c["kind"] in kinds)
+            and (floor is None or (recall.iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
     if not hits:
         click.echo(f"no match for: {' '.join(words)}", err=True)
         return
-    hits.sort(key=lambda h: h[0], reverse=True)
-    for _, kind, day, proj, title, where in hits[:limit]:
-        click.echo(f"{kind:<8}  {day:<10}  {proj}  {title}  {where}")
+    for c in hits:
+        title = recall.one_line(c["title"], 100)
+        if as_json:
+            click.echo(json.dumps({"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary":
+                                   title, "file": c["file"], "line": c["line"] or None,
+                                   "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
+                                   "project": c["origin"], "date": _date(c["ts"])}, ensure_ascii=False))
+        else:
+            where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
+            click.echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}  {where_}")
+
+
+@memory.command()
+def reindex() -> None:
+    """Rebuild the search index of every project's memory from the files (it is only a cache)."""
+    from lazy_harness.recall import index
+
+    cfg = config.load_fast(os.environ)
+    path = paths.recall_index_file()
+    index.remove(path)
+    mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
+    started = time.perf_counter()
+    conn = index.connect(path)
+    try:
+        count = index.refresh(conn, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None))
+    finally:
+        conn.close()
+    click.echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings in "
+               f"{time.perf_counter() - started:.1f} s: {path}")
 
 
 @memory.command("path")

@@ -13,7 +13,7 @@ import time
 from lazy_harness import jsonload, logfile
 
 WORKER_MARKER = "LH_WORKER_CALL"  # set in the environment of the worker's own ``claude -p`` call
-EVENTS = ("Stop", "SessionEnd", "SessionStart")
+EVENTS = ("Stop", "SessionEnd", "SessionStart", "UserPromptSubmit")
 
 
 def read_payload(stream) -> dict:
@@ -42,6 +42,10 @@ def dispatch(event: str, payload: dict, env, now: float) -> tuple[str, str | Non
         from lazy_harness.hooks import session_start
 
         return session_start.run(payload, env, now)
+    if event == "UserPromptSubmit":
+        from lazy_harness.hooks import user_prompt
+
+        return user_prompt.run(payload, env, now)
     return f"unknown event {event!r}", None
 
 

@@ -40,6 +40,20 @@ def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
     return "".join(f" ({line})" for line in lines)
 
 
+def record_shown(payload: dict, stats: dict, env, source: str) -> None:
+    """Remember the ids of the failures, decisions and handoff items the digest printed, so prompt
+    recall does not repeat them (learnings are ranked there and not recorded; a prompt may repeat one)."""
+    from lazy_harness.memory import files, ids
+    from lazy_harness.recall import shown
+
+    mdir, n = stats["memory_dir"], stats.get("shown") or {}
+    got = [ids.of_record(r, kind) for kind, name in (("failure", files.FAILURES), ("decision", files.DECISIONS))
+           for r in files.tail_records(os.path.join(mdir, name), int(n.get(kind + "s", 0)))]
+    handoff = files.read_handoff(mdir) if n.get("handoff") else None
+    got += [ids.handoff_id(item) for item in (handoff["items"][:n["handoff"]] if handoff else [])]
+    shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
+
+
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
@@ -53,5 +67,9 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     if text is None:
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
         return f"source={source} no memory for {stats['project']}{errors}{restarted}", None
+    try:
+        record_shown(payload, stats, env, source)
+    except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
+        stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
     out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return f"source={source} {recall.describe(stats)}{restarted}", jsonload.dumps(out) + "\n"

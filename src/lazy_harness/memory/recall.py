@@ -297,24 +297,43 @@ NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failur
 
 
 def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dict, dict]:
-    """Lines filled in priority order: once an item does not fit, it and everything after it is out."""
+    """Lines within ``budget``: each non-empty section first gets its first item and an equal
+    guaranteed share of what the header leaves, so no section starves another (300 long handoff items cannot push the newest
+    failure's prevention out); what the shares leave goes by priority. Within a section items keep
+    their order: once one does not fit, it and everything after it is out."""
     lines = list(header)
     used = sum(len(ln) + 1 for ln in lines) - 1
-    full = used > budget
+    room = max(0, budget - used)
+    live = [(name, head, items) for name, head, items in sections if items]
+    share = room // len(live) if live else 0
+    taken = {name: 0 for name, _, _ in live}
+    cost = {name: 0 for name, _, _ in live}
+
+    def item_cost(head: list[str], items: list[str], k: int) -> int:
+        return len(items[k]) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
+
+    spare = room
+    for name, head, items in live:  # first, one item of every section, when it fits at all
+        if item_cost(head, items, 0) <= spare:
+            cost[name] = item_cost(head, items, 0)
+            taken[name] = 1
+            spare -= cost[name]
+    for name, head, items in live:  # then the guaranteed shares
+        while taken[name] < len(items) and cost[name] + item_cost(head, items, taken[name]) <= share:
+            cost[name] += item_cost(head, items, taken[name])
+            taken[name] += 1
+    spare = room - sum(cost.values())
+    for name, head, items in live:  # the rest, by priority
+        while taken[name] < len(items) and item_cost(head, items, taken[name]) <= spare:
+            spare -= item_cost(head, items, taken[name])
+            taken[name] += 1
     shown = dict.fromkeys(SECTIONS, 0)
     left = dict.fromkeys(SECTIONS, 0)
-    for name, head, items in sections:
-        for k, item in enumerate(items):
-            cost = len(item) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
-            if full or used + cost > budget:
-                full = True
-                left[name] = len(items) - k
-                break
-            if k == 0:
-                lines.extend(head)
-            lines.append(item)
-            used += cost
-            shown[name] += 1
+    for name, head, items in live:
+        if taken[name]:
+            lines.extend(head)
+            lines.extend(items[:taken[name]])
+        shown[name], left[name] = taken[name], len(items) - taken[name]
     return lines, shown, left
 
 

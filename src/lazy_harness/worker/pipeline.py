@@ -152,5 +152,15 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     report = store.apply(plan)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
+    try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task
+        from lazy_harness.recall import index
+
+        conn = index.connect(paths.recall_index_file(env))
+        try:
+            index.refresh(conn, [memory_dir], learnings_dir)
+        finally:
+            conn.close()
+    except Exception as exc:
+        log(f"search index not updated: {type(exc).__name__}: {exc}")
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems, attempts=attempts)

@@ -1,0 +1,36 @@
+"""UserPromptSubmit: give the model the memory entries that match what the user just typed.
+
+Runs before every prompt the user types, so it stays cheap: nothing for a slash command or a prompt
+under ``recall.min_prompt_chars``; otherwise the index is brought up to date (a ``stat`` per memory
+file) and searched (``lazy_harness.recall``). Prints one JSON object when an entry passes the bar and
+was not shown to this session yet, nothing otherwise; the decision goes to hooks.log through
+hooks/entry.py, which also catches and logs any error (the hook always exits 0).
+"""
+
+import os
+
+from lazy_harness import config, jsonload
+
+
+def run(payload: dict, env, now: float) -> tuple[str, str | None]:
+    """Returns (decision for hooks.log, the JSON line for stdout or None)."""
+    from lazy_harness.recall import prompt as recall_prompt
+
+    cfg = config.load_fast(env)
+    if not cfg["recall"]["enabled"]:
+        return "skipped: recall disabled", None
+    text = payload.get("prompt")
+    why = recall_prompt.skip_reason(text, cfg["recall"])
+    if why:
+        return f"skipped: {why}", None
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    sid = str(payload.get("session_id") or "")
+    from lazy_harness.recall import shown
+
+    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid))
+    decision = recall_prompt.describe(info)
+    if not out_text:
+        return decision, None
+    shown.add(env, sid, [c["id"] for c in info["kept"]])
+    out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
+    return decision, jsonload.dumps(out) + "\n"

@@ -1,0 +1,269 @@
+"""The search index: SQLite FTS5 (BM25, the porter stemmer) over every memory entry, kept in the cache.
+
+    <cache>/recall/index.sqlite
+      source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail)
+      hidden(unit, id)                             ids named by superseded/forgotten/merged markers
+      fts(title, body, tags)                       rowid = entry.rowid
+
+The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` brings it
+up to date before every search. The check is cheap: one ``stat`` per JSONL file and one per
+learning month folder (``lh memory`` commands also ``stat`` every learning file, which sees a file
+edited in place). A JSONL file that only grew (same inode, the bytes before the old end unchanged) is
+read from where the index stopped; any other change re-reads that file; a month folder of learnings
+whose file list, sizes or times changed is re-read. So entries added, edited or deleted by hand show
+up at the next search without a command.
+
+Writers take SQLite's write lock (``BEGIN IMMEDIATE``) and look again at what is stale once they
+hold it, so two hooks catching up at once index each line once. ``sqlite3`` is imported inside
+``connect`` (about 4 ms): this module is on the prompt hook's path.
+"""
+
+import os
+
+from lazy_harness.recall import sources
+
+VERSION = "1"
+UNIT_HANDOFF = "#handoff"
+CHECK_HEAD = 4096
+CHECK_TAIL = 256
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
+    "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
+    "check_ TEXT)",
+    "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
+    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT)",
+    "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
+    "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
+    "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT)",
+    "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
+    "tokenize='porter unicode61 remove_diacritics 2')",
+)
+KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure"}
+
+
+def connect(path: str, timeout: float = 5.0):
+    """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
+    another version, is deleted and started again: it is only a cache."""
+    import sqlite3
+
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    for attempt in (1, 2):
+        conn = None
+        try:
+            conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            row = None
+            try:
+                row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
+            except sqlite3.OperationalError as exc:
+                if "no such table" not in str(exc):
+                    raise
+            if row is not None and row[0] == VERSION:
+                return conn
+            if row is not None:
+                raise sqlite3.DatabaseError(f"index version {row[0]}")
+            conn.execute("BEGIN IMMEDIATE")
+            for stmt in SCHEMA:
+                conn.execute(stmt)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
+            conn.execute("COMMIT")
+            return conn
+        except sqlite3.DatabaseError:
+            if conn is not None:
+                conn.close()
+            if attempt == 2:
+                raise
+            remove(path)
+    raise AssertionError("unreachable")
+
+
+def remove(path: str) -> None:
+    """Delete the index and its WAL files."""
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except FileNotFoundError:
+            pass
+
+
+# --- staleness -------------------------------------------------------------------------------------
+
+def _stat_stamp(path: str) -> tuple[str | None, object]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, None
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}", st
+
+
+def _check(path: str, offset: int) -> str:
+    """A digest of the head of the file and of the bytes just before ``offset``."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(min(CHECK_HEAD, offset))
+            start = max(0, offset - CHECK_TAIL)
+            fh.seek(start)
+            tail = fh.read(offset - start)
+    except OSError:
+        return ""
+    return sources.hash_text(head.hex() + ":" + tail.hex())
+
+
+def _handoff_stamp(mdir: str) -> str:
+    return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
+
+
+def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[tuple]:
+    """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
+    a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
+    time changed (a ``stat`` per learning file: the CLI does it, the prompt hook does not)."""
+    known = {}
+    units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
+    for start in range(0, len(units), 500):
+        chunk = units[start:start + 500]
+        for row in conn.execute(f"SELECT unit, stamp, offset, lines, check_ FROM source WHERE unit IN "
+                                f"({','.join('?' * len(chunk))})", chunk):
+            known[row[0]] = row
+    plan = []
+    for mdir in mdirs:
+        for name, kind in KINDS.items():
+            path = os.path.join(mdir, name)
+            stamp, st = _stat_stamp(path)
+            row = known.get(path)
+            if stamp is None:
+                if row is not None:
+                    plan.append(("drop", path))
+                continue
+            if row is not None and row[1] == stamp:
+                continue
+            grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size >= row[2]
+                    and _check(path, row[2]) == row[4])
+            plan.append(("jsonl", path, mdir, kind, stamp, row[2] if grew else 0, row[3] if grew else 0))
+        unit = mdir + UNIT_HANDOFF
+        stamp = _handoff_stamp(mdir)
+        row = known.get(unit)
+        if row is None or row[1] != stamp:
+            plan.append(("handoff", unit, mdir, stamp))
+    if ldir is not None:
+        folders = sources.month_folders(ldir)
+        stored = {r[0]: r[1] for r in conn.execute("SELECT unit, stamp FROM source WHERE unit LIKE ? ESCAPE '\\'",
+                                                   (_like_prefix(ldir + os.sep),))}
+        for folder in folders:
+            old = stored.pop(folder, None) or ""
+            if not deep and old.split("|")[0] == sources.folder_mark(folder):
+                continue
+            stamp, files = sources.folder_stamp(folder)
+            if old != stamp:
+                plan.append(("learnings", folder, stamp, files))
+        plan += [("drop", gone) for gone in stored]
+    return plan
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+# --- writing ---------------------------------------------------------------------------------------
+
+def _drop(conn, unit: str) -> None:
+    conn.execute("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
+    conn.execute("DELETE FROM entry WHERE unit=?", (unit,))
+    conn.execute("DELETE FROM hidden WHERE unit=?", (unit,))
+    conn.execute("DELETE FROM source WHERE unit=?", (unit,))
+
+
+def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
+    cur = conn.cursor()
+    for e in entries:
+        cur.execute("INSERT INTO entry(unit, id, kind, mdir, origin, scope, file, line, ts, title, detail) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?)", (unit, e["id"], e["kind"], mdir, e["origin"], e["scope"],
+                                                      e["file"], e["line"], e["ts"], e["title"], e["detail"]))
+        cur.execute("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
+                    (cur.lastrowid, e["title"], e["body"], e["tags"]))
+
+
+def _apply(conn, step: tuple) -> int:
+    """Carry out one step of a plan; returns how many entries were (re)indexed."""
+    action, unit = step[0], step[1]
+    if action == "drop":
+        _drop(conn, unit)
+        return 0
+    if action == "jsonl":
+        _, path, mdir, kind, stamp, offset, lines = step
+        if offset == 0:
+            _drop(conn, unit)
+        entries, hidden, end, lines = sources.read_jsonl(path, kind, offset, lines)
+        _insert(conn, unit, mdir, entries)
+        conn.executemany("INSERT INTO hidden(unit, id) VALUES (?,?)", [(unit, h) for h in hidden])
+        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, end, lines, _check(path, end)))
+        return len(entries)
+    if action == "handoff":
+        _, _, mdir, stamp = step
+        _drop(conn, unit)
+        _, entries = sources.read_handoff(mdir)
+        _insert(conn, unit, mdir, entries)
+        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
+        return len(entries)
+    _, folder, stamp, files = step
+    _drop(conn, unit)
+    entries = [e for e in map(sources.read_learning, files) if e is not None]
+    _insert(conn, unit, "", entries)
+    conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
+    return len(entries)
+
+
+def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int:
+    """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
+    entries were indexed (0 when nothing had changed: then no write lock is taken)."""
+    if not _plan(conn, mdirs, ldir, deep):
+        return 0
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        count = sum(_apply(conn, step) for step in _plan(conn, mdirs, ldir, deep))  # again, under the lock
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return count
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir"
+FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags
+
+
+def scope_sql(mdirs: list[str] | None, project: str | None) -> tuple[str, list]:
+    """The WHERE clause keeping a project's entries, its own learnings and every general learning;
+    ``mdirs`` None means everything indexed."""
+    if mdirs is None:
+        return "1", []
+    marks = ",".join("?" * len(mdirs))
+    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope='general')))",
+            [*mdirs, project or ""])
+
+
+def candidates(conn, query: str, where: str, args: list, limit: int) -> list[tuple]:
+    """Rows (with their BM25 score, lower is better) of visible entries matching ``query``."""
+    w = ",".join(str(x) for x in FIELD_WEIGHTS)
+    sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
+           f"WHERE fts MATCH ? AND {where} AND e.id NOT IN (SELECT id FROM hidden) ORDER BY s LIMIT ?")
+    return conn.execute(sql, [query, *args, limit]).fetchall()
+
+
+def matching(conn, query: str, rowids: list[int]) -> set[int]:
+    """Which of ``rowids`` match ``query``."""
+    if not rowids:
+        return set()
+    marks = ",".join("?" * len(rowids))
+    return {r[0] for r in conn.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
+                                       [query, *rowids])}
+
+
+def doc_count(conn, query: str | None = None) -> int:
+    if query is None:
+        return conn.execute("SELECT count(*) FROM entry").fetchone()[0]
+    return conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (query,)).fetchone()[0]

@@ -1,0 +1,127 @@
+"""Which entries a prompt gets, and the text that carries them.
+
+1. The prompt's informative terms (``terms.informative``), at most ``MAX_TERMS``; each becomes a group
+   (the word, its prefix, its related words).
+2. FTS5 ranks the visible entries matching any group by BM25 (summary or title weighs 3, tags 2,
+   the other fields 1) and the best ``POOL`` are looked at.
+3. The bar. Each group weighs its inverse document frequency in the index (a word most entries share
+   weighs little); an entry's *coverage* is the weight of the groups it matches over the weight of
+   the prompt's groups that match anything at all. An entry passes when it matches at least
+   ``recall.min_terms`` groups and its coverage is at least ``recall.min_coverage`` percent. So the bar
+   is relative to the prompt: a long prompt does not pass everything, a short one is not starved.
+4. What passes is ordered by coverage then BM25, entries this session was shown are left out, and
+   the first ``recall.max_items`` that fit in ``recall.max_chars`` are printed, each naming its id
+   and its file.
+"""
+
+import math
+import os
+
+from lazy_harness.recall import index, terms
+
+MAX_TERMS = 12
+POOL = 60
+CAP_ITEM = 420
+NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
+
+
+def groups(prompt: str, keep_stopwords: bool = False) -> list[tuple[str, str]]:
+    """(term, FTS5 expression) for each informative term of the prompt (with ``keep_stopwords``, for
+    words typed as a search, every word when all of them are stopwords)."""
+    found = terms.informative(prompt)
+    if not found and keep_stopwords:
+        found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
+    return [(t, terms.group_query(t)) for t in found[:MAX_TERMS]]
+
+
+def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL,
+         keep_stopwords: bool = False) -> tuple[list[dict], dict]:
+    """Scored candidates, best first, each with ``passes``; and facts about the query for the log."""
+    gs = groups(prompt, keep_stopwords)
+    info = {"terms": [t for t, _ in gs], "candidates": 0}
+    if not gs:
+        return [], info
+    rows = index.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool)
+    info["candidates"] = len(rows)
+    if not rows:
+        return [], info
+    total_docs = max(1, index.doc_count(conn))
+    rowids = [r[0] for r in rows]
+    weights, hits = {}, {}
+    for term, query in gs:
+        df = index.doc_count(conn, query)
+        # why: a word that no entry holds still counts in the prompt's weight (as if one entry held
+        # it): a prompt mostly about things memory never mentions is not about memory
+        weights[term] = math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5))
+        hits[term] = index.matching(conn, query, rowids) if df else set()
+    whole = sum(weights.values()) or 1.0
+    min_terms = max(1, int(settings["min_terms"]))
+    bar = int(settings["min_coverage"]) / 100.0
+    out = []
+    for r in rows:
+        matched = [t for t in weights if r[0] in hits[t]]
+        coverage = sum(weights[t] for t in matched) / whole
+        out.append({"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5],
+                    "line": r[6], "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[11],
+                    "matched": matched, "coverage": coverage,
+                    "passes": len(matched) >= min_terms and coverage >= bar})
+    out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
+    seen, unique = set(), []
+    for c in out:  # the same entry written twice (a hand copy) counts once
+        if c["id"] not in seen:
+            seen.add(c["id"])
+            unique.append(c)
+    return unique, info
+
+
+def _one_line(text, cap: int) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
+
+
+def _sentence(text: str) -> str:
+    return text if not text or text[-1] in ".!?…" else text + "."
+
+
+def where_of(item: dict, ldir: str | None) -> str:
+    """The entry's file (and line), short: the memory folder is named in the header."""
+    f = item["file"]
+    if item["kind"] == "learning":
+        base = os.path.dirname(ldir) if ldir else os.path.dirname(os.path.dirname(os.path.dirname(f)))
+        return os.path.relpath(f, base) if base else f
+    name = os.path.basename(f)
+    return f"{name}:{item['line']}" if item["line"] else name
+
+
+def render_item(item: dict, ldir: str | None) -> str:
+    kind = item["kind"]
+    head = f"- {NOUN[kind]} {item['id']} ({where_of(item, ldir)}"
+    if kind == "learning":
+        head += f", from {_one_line(item['origin'] or 'unknown', 40)}"
+    head += ")"
+    day = item["ts"][:10] if kind in ("decision", "failure") and len(item["ts"]) >= 10 else ""
+    text = _sentence(_one_line(item["title"], 200))
+    detail = _one_line(item["detail"], 300)
+    if detail:
+        label = {"failure": " Prevention: ", "decision": " Rationale: ", "learning": " "}.get(kind, " ")
+        text += label + _sentence(detail)
+    return _one_line(f"{head}{' ' + day if day else ''}: {text}", CAP_ITEM)
+
+
+def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
+    """The additionalContext for ``items`` within ``budget`` characters, and the items it holds."""
+    header = f"Memory that matches this prompt (lazy-harness; files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}):"
+    lines, used, kept = [header], len(header), []
+    for item in items:
+        line = render_item(item, ldir)
+        if used + 1 + len(line) > budget:
+            room = budget - used - 1
+            if kept or room < 80:
+                continue
+            line = line[:room - 1] + "…"
+        lines.append(line)
+        used += 1 + len(line)
+        kept.append(item)
+    if not kept:
+        return None, []
+    return "\n".join(lines), kept

@@ -1,0 +1,53 @@
+"""What a session has already been shown, so a prompt never repeats it.
+
+    <queue>/state/<session>.shown   one id per line
+
+Beside the queue's other per-session state files, and removed with them. SessionStart starts the
+file over with the ids it printed (after a start, a clear or a compaction the model's context holds
+only that); a resume keeps it (the old context comes back); each prompt appends what it injected.
+"""
+
+import os
+
+from lazy_harness import paths, queue
+
+SUFFIX = ".shown"
+MAX_BYTES = 64 * 1024
+
+
+def state_file(env, session_id: str) -> str:
+    return os.path.join(paths.state_dir(env), queue.safe_session_id(session_id) + SUFFIX)
+
+
+def read(env, session_id: str) -> set[str]:
+    if not session_id:
+        return set()
+    try:
+        with open(state_file(env, session_id), encoding="utf-8", errors="replace") as fh:
+            return {ln.strip() for ln in fh.read(MAX_BYTES).split("\n") if ln.strip()}
+    except OSError:
+        return set()
+
+
+def add(env, session_id: str, ids, replace: bool = False) -> None:
+    """Append ``ids`` (or, with ``replace``, start the file over with them)."""
+    if not session_id:
+        return
+    path = state_file(env, session_id)
+    text = "".join(f"{i}\n" for i in ids)
+    if replace:
+        from lazy_harness.atomic import atomic_write
+
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        atomic_write(path, text)
+        return
+    if not text:
+        return
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    # why: a plain O_APPEND write, no lock and no fsync: one small write per prompt on the hot path, and
+    # losing it in a crash only means an item may be shown once more
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)

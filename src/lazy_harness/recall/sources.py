@@ -1,0 +1,200 @@
+"""The memory files as searchable entries: what the index holds, read straight from the files.
+
+    decisions.jsonl, failures.jsonl   one entry per line; lines with an ``"op"`` key are markers
+    handoff.jsonl (else handoff.md)   the open handoff items
+    <learnings>/YYYY-MM/*.md          one entry per active learning
+
+A marker line ``{"op": "supersede" | "forget", "id": ...}`` (or ``"merge"`` with ``"drop"``) hides
+the entries it names. Ids come from ``memory.ids``: a line without its own id gets the id derived
+from its content, so it keeps the same id at every read. Only ``os`` and our hot-path modules at
+import time: the prompt hook reads new lines through this module when the index must catch up.
+"""
+
+import os
+
+from lazy_harness import jsonload
+from lazy_harness.memory import files, ids
+
+HANDOFF_JSONL = "handoff.jsonl"
+HIDING_OPS = ("supersede", "forget", "merge")
+MAX_FIELD = 4000  # characters of one field kept for searching
+
+
+def text_of(value) -> str:
+    """Any record field as plain text (lists joined), cut to ``MAX_FIELD``."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(text_of(v) for v in value)[:MAX_FIELD]
+    return (value if isinstance(value, str) else str(value))[:MAX_FIELD]
+
+
+def hidden_ids(rec: dict) -> list[str]:
+    """The ids a marker line hides (a superseded, forgotten or merged-away entry)."""
+    op = rec.get("op")
+    if op not in HIDING_OPS:
+        return []
+    named = rec.get("drop") if op == "merge" else rec.get("id")
+    named = named if isinstance(named, list) else [named]
+    return [n for n in named if ids.is_id(n)]
+
+
+def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
+    """A decision or failure line as an entry."""
+    if kind == "failure":
+        body = (rec.get("root_cause"), rec.get("resolution"), rec.get("prevention"))
+        detail = rec.get("prevention") or rec.get("resolution") or ""
+    else:
+        body = (rec.get("context"), rec.get("rationale"), rec.get("alternatives"))
+        detail = rec.get("rationale") or ""
+    return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
+            "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
+            "title": text_of(rec.get("summary")), "body": " ".join(text_of(b) for b in body),
+            "tags": text_of(rec.get("tags")), "detail": text_of(detail)}
+
+
+def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[list[dict], list[str], int, int]:
+    """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
+    the last line before it). Returns (entries, hidden, new offset, new line count); a torn last
+    line is not read (the offset stops before it, so it is read once it is whole)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            data = fh.read()
+    except FileNotFoundError:
+        return [], [], 0, 0
+    end = data.rfind(b"\n") + 1
+    entries: list[dict] = []
+    hidden: list[str] = []
+    for raw in data[:end].split(b"\n")[:-1] if end else []:
+        line += 1
+        if not raw.strip():
+            continue
+        try:
+            rec = jsonload.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict):
+            continue
+        if "op" in rec:
+            hidden += hidden_ids(rec)
+            continue
+        if isinstance(rec.get("summary"), str) and rec["summary"].strip():
+            entries.append(record_entry(rec, kind, path, line))
+    return entries, hidden, offset + end, line
+
+
+def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str) -> dict:
+    return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line,
+            "ts": ts, "title": text_of(text), "body": "", "tags": "", "detail": ""}
+
+
+def open_handoff_records(path: str) -> list[tuple[dict, int]] | None:
+    """The open items of an append-only ``handoff.jsonl`` as (winning record, line); None if absent.
+
+    For each id the record with the greatest ``(ts, op)`` wins, a close beating an open at the same
+    time; an item is open when its winning record is an open."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    best: dict[str, tuple[tuple, dict, int]] = {}
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            rec = jsonload.loads(raw) if raw.strip() else None
+        except ValueError:
+            continue
+        if not isinstance(rec, dict) or rec.get("op") not in ("open", "close") or not ids.is_id(rec.get("id")):
+            continue
+        key = (str(rec.get("ts") or ""), rec["op"] == "close")
+        if rec["id"] not in best or key >= best[rec["id"]][0]:
+            best[rec["id"]] = (key, rec, n)
+    return [(rec, n) for _, rec, n in best.values() if rec["op"] == "open"]
+
+
+def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
+    """(the file the items come from, the open items as entries)."""
+    path = os.path.join(memory_dir, HANDOFF_JSONL)
+    records = open_handoff_records(path)
+    if records is not None:
+        return path, [_handoff_entry(rec["id"], text_of(rec.get("text")), path, n, text_of(rec.get("ts"))[:40])
+                      for rec, n in records if text_of(rec.get("text")).strip()]
+    h = files.read_handoff(memory_dir)
+    path = os.path.join(memory_dir, files.HANDOFF)
+    if not h:
+        return path, []
+    return path, [_handoff_entry(ids.handoff_id(item), item, path, 0, h.get("written") or "") for item in h["items"]]
+
+
+def is_active(meta: dict) -> bool:
+    return str(meta.get("status") or "active") == "active" and not meta.get("deprecated_by")
+
+
+def read_learning(path: str) -> dict | None:
+    """An active learning file as an entry; None when deprecated or unreadable."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(256 * 1024)
+    except OSError:
+        return None
+    meta, body = files.parse_frontmatter(text) or ({}, text)
+    if not is_active(meta):
+        return None
+    title = text_of(meta.get("title")) or os.path.basename(path)[11:-3].replace("-", " ")
+    origin = text_of(meta.get("origin"))
+    own = meta.get("id")
+    learning = body
+    at = body.find("## Learning")
+    if at >= 0:
+        learning = body[at + len("## Learning"):]
+        cut = learning.find("\n## ")
+        learning = learning[:cut] if cut >= 0 else learning
+    return {"id": own if ids.kind_of(own) == "learning" else ids.learning_id(origin, title), "kind": "learning",
+            "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
+            "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
+            "tags": text_of(meta.get("tags")), "detail": " ".join(learning.split())[:MAX_FIELD]}
+
+
+def month_folders(learnings_dir: str) -> list[str]:
+    try:
+        names = os.listdir(learnings_dir)
+    except OSError:
+        return []
+    return sorted(os.path.join(learnings_dir, m) for m in names if len(m) == 7 and m[4] == "-")
+
+
+def folder_mark(folder: str) -> str:
+    """The month folder's own ``stat``: it changes when a file in it is created, removed or replaced
+    (every write of the store, and every editor that saves by renaming a new file into place)."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return "missing"
+    return f"{st.st_ino}:{st.st_mtime_ns}"
+
+
+def folder_stamp(folder: str) -> tuple[str, list[str]]:
+    """``<folder mark>|<digest of every file's name, size and time>`` and the folder's files. The
+    digest also sees a file edited in place; it costs a ``stat`` per file, so only the CLI compares it."""
+    parts, found = [], []
+    mark = folder_mark(folder)
+    try:
+        with os.scandir(folder) as it:
+            for e in it:
+                if e.name.endswith(".md"):
+                    try:
+                        st = e.stat()
+                    except OSError:
+                        continue
+                    parts.append(f"{e.name}:{st.st_size}:{st.st_mtime_ns}")
+                    found.append(e.path)
+    except OSError:
+        return "missing|", []
+    parts.sort()
+    return mark + "|" + hash_text("\n".join(parts)), sorted(found)
+
+
+def hash_text(text: str) -> str:
+    # why: the same cheap blake2 the ids use (no hashlib import), with a longer digest
+    return ids._blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()

@@ -1,0 +1,165 @@
+"""UserPromptSubmit as Claude Code runs it: a subprocess with the JSON payload on stdin."""
+
+import json
+import os
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness.memory import files, ids
+from tests.hooks.hookrun import SID, hook_log, run_hook
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+PROMPT = "the deploy scheduler ran twice last night, can we lock it in postgres"
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 9 * ms.DAY, "Use Postgres advisory locks for the deployment scheduler",
+                    "two runners deployed at once"),
+        ms.decision(NOW - 8 * ms.DAY, "Keep the stylesheet in one file", "simple"),
+    ])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+        ms.failure(NOW - 7 * ms.DAY, "Webhook retries hammered the payment provider", "exponential backoff with jitter"),
+    ])
+    return root
+
+
+def ask(project, prompt, sid=SID):
+    r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": project, "hook_event_name": "UserPromptSubmit",
+                                      "prompt": prompt})
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    if not r.stdout:
+        return None
+    out = json.loads(r.stdout)
+    assert list(out) == ["hookSpecificOutput"]
+    assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    return out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_matching_prompt_gets_the_entry_with_its_id_and_file(project):
+    text = ask(project, PROMPT)
+    did = ids.entry_id("decision", "Use Postgres advisory locks for the deployment scheduler")
+    assert f"decision {did} (decisions.jsonl:1)" in text
+    assert "advisory locks" in text and "stylesheet" not in text and "Webhook" not in text
+    assert paths.memory_dir(project) in text
+    last = hook_log(paths.claude_dir())[-1]
+    assert "UserPromptSubmit" in last and f"injected 1" in last and did in last
+
+
+def test_failures_come_with_their_prevention(project):
+    text = ask(project, "the stripe webhook keeps retrying way too fast")
+    assert "Prevention: exponential backoff with jitter." in text
+
+
+@pytest.mark.parametrize("prompt,why", [
+    ("/compact the deploy scheduler in postgres", "slash command"),
+    ("lock postgres", "prompt under 20 characters"),
+    ("write a limerick about our office cat please", "nothing passed the bar"),
+])
+def test_nothing_at_all_for_slash_commands_short_prompts_and_no_match(project, prompt, why):
+    assert ask(project, prompt) is None
+    assert why in hook_log(paths.claude_dir())[-1]
+
+
+def test_what_the_session_was_shown_is_not_repeated(project):
+    assert ask(project, PROMPT) is not None
+    assert ask(project, PROMPT + " again please") is None
+    assert "nothing new" in hook_log(paths.claude_dir())[-1]
+    assert ask(project, PROMPT, sid="another-session") is not None  # per session
+    state = os.path.join(paths.state_dir(), f"{SID}.shown")
+    assert open(state).read().split() == [ids.entry_id("decision", "Use Postgres advisory locks for the deployment scheduler")]
+
+
+def test_session_start_shown_ids_are_not_repeated(project):
+    r = run_hook("SessionStart", {"session_id": SID, "cwd": project, "source": "startup"})
+    assert b"advisory locks" in r.stdout
+    assert ask(project, PROMPT) is None
+    r = run_hook("SessionStart", {"session_id": SID, "cwd": project, "source": "clear"})
+    assert ask(project, "postgres lock for the deployment scheduler please") is None  # the digest shows it again
+
+
+def test_hand_edits_show_up_at_the_next_prompt(project):
+    assert ask(project, "backups are eating all the disk space again", sid="s1") is None
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+        ms.failure(NOW, "Cron backup job filled the disk", "rotate backups and alert at 80% disk")])
+    assert "Cron backup job" in ask(project, "backups are eating all the disk space again", sid="s2")
+    # edit a line by hand (same size is not required): the summary changes
+    path = os.path.join(mem, files.DECISIONS)
+    text = open(path).read().replace("advisory locks", "row-level locks")
+    with open(path, "w") as fh:
+        fh.write(text)
+    got = ask(project, PROMPT, sid="s3")
+    assert "row-level locks" in got and "advisory" not in got
+    # delete it by hand
+    with open(path, "w") as fh:
+        fh.write("".join(ln for ln in text.splitlines(True) if "row-level" not in ln))
+    assert ask(project, PROMPT, sid="s4") is None
+
+
+def test_superseded_forgotten_and_deprecated_entries_are_left_out(project):
+    mem = paths.memory_dir(project)
+    did = ids.entry_id("decision", "Use Postgres advisory locks for the deployment scheduler")
+    assert ask(project, PROMPT, sid="a") is not None
+    with open(os.path.join(mem, files.DECISIONS), "a") as fh:
+        fh.write(json.dumps({"op": "supersede", "id": did, "by": "d-00000000"}) + "\n")
+    assert ask(project, PROMPT, sid="b") is None
+    fid = ids.entry_id("failure", "Webhook retries hammered the payment provider")
+    with open(os.path.join(mem, files.FAILURES), "a") as fh:
+        fh.write(json.dumps({"op": "forget", "id": fid}) + "\n")
+    assert ask(project, "the stripe webhook keeps retrying way too fast", sid="c") is None
+    L = paths.learnings_dir()
+    ms.write_learning(L, "Gunicorn worker timeouts kill slow uploads", "proj", NOW, slug="gun", status="deprecated",
+                      learning="raise the gunicorn timeout for upload endpoints")
+    assert ask(project, "gunicorn keeps killing slow uploads with a timeout", sid="d") is None
+
+
+def test_general_learnings_of_other_projects_come_but_not_their_project_ones(project):
+    L = paths.learnings_dir()
+    ms.write_learning(L, "SQLite allows one writer; use WAL and a busy timeout", "elsewhere", NOW, slug="g",
+                      scope="general", learning="database is locked errors go away with journal_mode=WAL")
+    ms.write_learning(L, "Gunicorn worker timeouts kill slow uploads", "elsewhere", NOW, slug="p", scope="project",
+                      learning="raise the gunicorn timeout for upload endpoints")
+    got = ask(project, "sqlite says database is locked when two processes write", sid="x")
+    assert "SQLite allows one writer" in got and "from elsewhere" in got
+    assert ask(project, "gunicorn keeps killing slow uploads with a timeout", sid="y") is None
+
+
+def test_open_handoff_items_from_handoff_jsonl(project):
+    mem = paths.memory_dir(project)
+    a, b = ids.handoff_id("Finish the partial refunds admin button"), ids.handoff_id("Write the refunds runbook")
+    with open(os.path.join(mem, "handoff.jsonl"), "w") as fh:
+        for rec in ({"op": "open", "id": a, "text": "Finish the partial refunds admin button", "ts": "2025-01-01T00:00:00Z"},
+                    {"op": "open", "id": b, "text": "Write the refunds runbook", "ts": "2025-01-01T00:00:00Z"},
+                    {"op": "close", "id": b, "text": "", "ts": "2025-01-01T00:00:00Z"}):
+            fh.write(json.dumps(rec) + "\n")
+    got = ask(project, "let's continue the partial refunds in the admin", sid="h")
+    assert f"open item {a} (handoff.jsonl:1)" in got and b not in got
+
+
+def test_the_budget_is_kept(project, isolated_home):
+    cfg = os.path.join(str(isolated_home), ".config", "lazy-harness", "config.toml")
+    os.makedirs(os.path.dirname(cfg), exist_ok=True)
+    with open(cfg, "w") as fh:
+        fh.write("[recall]\nmax_chars = 600\n")
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - i, f"Postgres lock number {i} for the deployment scheduler " + "x" * 200, "why " * 40)
+        for i in range(10)] + [ms.decision(NOW - i, f"Unrelated choice {i} about the stylesheet", "taste")
+                               for i in range(60)])
+    got = ask(project, PROMPT)
+    assert 0 < len(got) <= 600 and got.count("\n- decision ") == 1
+
+
+def test_a_corrupt_index_is_rebuilt(project):
+    path = paths.recall_index_file()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(b"this is not a database" * 100)
+    assert "advisory locks" in ask(project, PROMPT)

@@ -1,0 +1,66 @@
+"""``lh memory search`` on the index, ``lh memory reindex`` and ``lh memory show --prompt``."""
+
+import json
+import os
+import time
+
+from lazy_harness import paths
+from lazy_harness.memory import files, ids
+from tests.cli.lhrun import invoke
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+
+
+def fill(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 30 * ms.DAY, "Use Postgres advisory locks for the deployment scheduler", "two runners"),
+        ms.decision(NOW, "Keep the stylesheet in one file", "simple")])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+        ms.failure(NOW, "Scheduler deployed twice after a lock timeout", "renew the lock")])
+    ms.write_handoff(mem, ["Move the scheduler lock to the new database"], "s", NOW)
+    return root
+
+
+def test_search_json_kinds_since_and_handoff(tmp_path):
+    root = fill(tmp_path)
+    out = invoke("memory", "search", "scheduler", "lock", "--project", root, "--json")
+    assert out.code == 0, out.err
+    objs = [json.loads(ln) for ln in out.out.splitlines()]
+    assert {o["kind"] for o in objs} == {"decision", "failure", "handoff"}
+    for o in objs:
+        assert set(o) >= {"kind", "id", "file", "line", "score"} and ("summary" in o or "title" in o)
+    d = next(o for o in objs if o["kind"] == "decision")
+    assert d["id"] == ids.entry_id("decision", "Use Postgres advisory locks for the deployment scheduler")
+    assert d["file"] == os.path.join(paths.memory_dir(root), files.DECISIONS) and d["line"] == 1
+    only = invoke("memory", "search", "scheduler", "lock", "--project", root, "--json", "--kind", "failure")
+    assert [json.loads(ln)["kind"] for ln in only.out.splitlines()] == ["failure"]
+    since = invoke("memory", "search", "scheduler", "--project", root, "--kind", "decision",
+                   "--since", ms.iso(NOW - ms.DAY)[:10])
+    assert since.out == "" and "no match" in since.err
+
+
+def test_search_n_is_validated(tmp_path):
+    root = fill(tmp_path)
+    bad = invoke("memory", "search", "scheduler", "--project", root, "-n", "0")
+    assert bad.code == 2 and "-n" in bad.err
+    assert invoke("memory", "search", "x", "--since", "yesterday").code == 2
+
+
+def test_reindex_rebuilds_from_the_files(tmp_path):
+    fill(tmp_path)
+    out = invoke("memory", "reindex")
+    assert out.code == 0 and "indexed 4 entries of 1 project" in out.out
+    assert os.path.exists(paths.recall_index_file())
+
+
+def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
+    root = fill(tmp_path)
+    out = invoke("memory", "show", "--project", root, "--prompt", "the deploy scheduler ran twice, lock it in postgres")
+    assert out.code == 0, out.err
+    got, why = out.out.split("\n==== why", 1)
+    assert "advisory locks" in got and "pass " in why
+    none = invoke("memory", "show", "--project", root, "--prompt", "/compact")
+    assert "receives nothing: slash command" in none.out

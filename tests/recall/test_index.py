@@ -1,0 +1,88 @@
+"""The search index: catching up with the files, markers, torn lines, two writers at once."""
+
+import json
+import multiprocessing
+import os
+import time
+
+from lazy_harness import paths
+from lazy_harness.memory import files, ids
+from lazy_harness.recall import index
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+
+
+def setup(tmp_path, n=5):
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW + i, f"decision {i} about queues", "r")
+                                                       for i in range(n)])
+    return mem
+
+
+def rows(conn):
+    return conn.execute("SELECT id, line FROM entry WHERE kind='decision' ORDER BY line").fetchall()
+
+
+def test_appends_are_read_from_where_the_index_stopped(tmp_path):
+    mem = setup(tmp_path)
+    conn = index.connect(paths.recall_index_file())
+    assert index.refresh(conn, [mem], None) == 5
+    assert index.refresh(conn, [mem], None) == 0  # nothing changed: nothing read
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "decision 5 about queues", "r")])
+    assert index.refresh(conn, [mem], None) == 1  # only the new line
+    assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6]
+    assert rows(conn)[-1][0] == ids.entry_id("decision", "decision 5 about queues")
+
+
+def test_a_torn_last_line_is_read_once_it_is_whole(tmp_path):
+    mem = setup(tmp_path, 1)
+    path = os.path.join(mem, files.DECISIONS)
+    line = json.dumps(ms.decision(NOW, "the torn one", "r"))
+    with open(path, "a") as fh:
+        fh.write(line[:20])
+    conn = index.connect(paths.recall_index_file())
+    assert index.refresh(conn, [mem], None) == 1
+    with open(path, "a") as fh:
+        fh.write(line[20:] + "\n")
+    assert index.refresh(conn, [mem], None) == 1
+    assert len(rows(conn)) == 2
+
+
+def test_markers_hide_ids_and_are_not_entries(tmp_path):
+    mem = setup(tmp_path, 3)
+    gone = ids.entry_id("decision", "decision 1 about queues")
+    with open(os.path.join(mem, files.DECISIONS), "a") as fh:
+        fh.write(json.dumps({"op": "merge", "id": "d-12345678", "drop": [gone], "summary": "not an entry"}) + "\n")
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [mem], None)
+    where, args = index.scope_sql([mem], "proj")
+    found = {r[1] for r in index.candidates(conn, '"queues"', where, args, 10)}
+    assert len(rows(conn)) == 3 and gone not in found and len(found) == 2
+
+
+def _refresh(mem):
+    conn = index.connect(paths.recall_index_file(), timeout=30)
+    index.refresh(conn, [mem], None)
+
+
+def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
+    mem = setup(tmp_path, 2000)
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_refresh, args=(mem,)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    assert all(p.exitcode == 0 for p in procs)
+    conn = index.connect(paths.recall_index_file())
+    assert len(rows(conn)) == 2000
+    assert index.doc_count(conn, '"queues"') == 2000
+
+
+def test_the_index_lives_in_the_cache_folder(isolated_home, monkeypatch):
+    assert paths.recall_index_file() == os.path.join(str(isolated_home), ".cache", "lazy-harness", "recall",
+                                                     "index.sqlite")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    assert paths.cache_dir() == "/somewhere/cache/lazy-harness"
