@@ -10,7 +10,7 @@ like this: three inputs of about ``--mb`` MB each are timed.
 
 ``--against REV`` loads ``src/lazy_harness/redact.py`` as it is at git revision REV (``git show``)
 and times it in the same rounds: each round runs every version on every input once, taking turns.
-Figures are medians of wall time, in-process. Then, for each version, what it replaces in the corpus
+Figures are medians of wall time, in-process, and of CPU time (steadier on a busy machine). Then, for each version, what it replaces in the corpus
 alone (every replacement there is a false positive) and in the line of credentials, by kind.
 
     python benchmarks/bench_redact.py [--mb 1] [--runs 9] [--against f1079a3]
@@ -80,6 +80,7 @@ def main() -> None:
         versions[opts.against] = load(opts.against)
     texts = inputs(opts.mb)
     times: dict[tuple[str, str], list[float]] = {(v, t): [] for v in versions for t in texts}
+    cpu: dict[tuple[str, str], list[float]] = {key: [] for key in times}
     counts = {}
     for name, module in versions.items():  # one untimed round: compiles the patterns
         for label, text in texts.items():
@@ -88,15 +89,18 @@ def main() -> None:
         order = list(times)
         k = r % len(order)
         for name, label in order[k:] + order[:k]:
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             versions[name].redact(texts[label])
             times[name, label].append(time.perf_counter() - started)
+            cpu[name, label].append(time.process_time() - used)
     print(f"redact: Python {sys.version.split()[0]}, {opts.runs} interleaved rounds, inputs of {opts.mb:g} MB")
-    print(f"{'version':<14} {'input':<11} {'median':>9} {'MB/s':>7} {'s/MB':>6} {'redacted':>9}")
+    print(f"{'version':<14} {'input':<11} {'median':>9} {'MB/s':>7} {'s/MB':>6} {'CPU':>9} {'CPU MB/s':>9} "
+          f"{'redacted':>9}")
     for (name, label), values in times.items():
-        med = statistics.median(values)
+        med, used = statistics.median(values), statistics.median(cpu[name, label])
         mb = len(texts[label]) / 2**20
-        print(f"{name:<14} {label:<11} {med * 1000:7.1f}ms {mb / med:7.2f} {med / mb:6.3f} {counts[name, label]:9d}")
+        print(f"{name:<14} {label:<11} {med * 1000:7.1f}ms {mb / med:7.2f} {med / mb:6.3f} {used * 1000:7.1f}ms "
+              f"{mb / used:9.2f} {counts[name, label]:9d}")
     with open(os.path.join(FIXTURES, "redact_corpus.txt"), encoding="utf-8") as fh:
         corpus = fh.read()
     for title, text in (("false positives in redact_corpus.txt", corpus),

@@ -185,7 +185,8 @@ def test_yaml_password_that_is_a_plain_word_is_redacted():
 
 # --- shapes added for issue 14 ----------------------------------------------------------------------
 
-PGP = ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF0AbCcBCAC7x9Yq2mJkZ3vT8pL0sN1cY4wR6uE9aB2dF5gH8j\n"
+PGP = ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"
+       "lQOYBF0AbCcBCAC7x9Yq2mJkZ3vT8pL0sN1cY4wR6uE9aB2dF5gH8j\n"
        "Kq2LmZx8Rt7Vb3Nc1Wd6Ye5Ua0IoPp4Nm3Lk2Ji1Hg0Fe\n=Xk29\n-----END PGP PRIVATE KEY BLOCK-----")
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"  # 40 characters
 
@@ -268,6 +269,7 @@ def test_secret_word_glued_to_the_word_before(text, expected):
     "export PGPASSWORD=$DB_PASSWORD; MYSQL_PWD=\"${MYSQL_PASSWORD}\"",
     "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db/credentials-AbCdEf",
     "bypass=all and compass=north",
+    'f"password={password}" and "secret: {{ vault.secret }}"',
 ])
 def test_glued_and_short_words_false_positives(text):
     assert red(text) == (text, 0)
@@ -279,7 +281,8 @@ def test_glued_and_short_words_false_positives(text):
     ("curl -s --user 'deploy:Xk29 fLq8' https://x.io", "curl -s --user 'deploy:[REDACTED:cli-password]' https://x.io"),
     ('curl --user="admin:pa55w0rd" -X POST', 'curl --user="admin:[REDACTED:cli-password]" -X POST'),
     ("docker login -u ci -p Zq81PlmX0cV7 registry.io", "docker login -u ci -p [REDACTED:cli-password] registry.io"),
-    ("docker login --password 'Zq81 Plm' --username ci", "docker login --password '[REDACTED:cli-password]' --username ci"),
+    ("docker login --password 'Zq81 Plm' --username ci",
+     "docker login --password '[REDACTED:cli-password]' --username ci"),
 ])
 def test_passwords_on_a_command_line(text, expected):
     assert red(text) == (expected, 1)

@@ -6,25 +6,45 @@ back). It is a net for common shapes, not a guarantee; extra regular expressions
 ``compound_loop.redact_patterns`` and are replaced by ``[REDACTED:custom]``.
 
 Kinds, applied in this order (earlier kinds win, a marker is never redacted again):
-  private-key      -----BEGIN ... PRIVATE KEY----- through END (or to the end of the base64 body)
+  private-key      -----BEGIN ... PRIVATE KEY----- (and PGP PRIVATE KEY BLOCK) through END, or to
+                   the end of the base64 body and its headers when the END line is missing
   aws-access-key   AKIA/ASIA/ABIA/ACCA + 16 upper-case letters or digits
   github-token     ghp_/gho_/ghu_/ghs_/ghr_ tokens and github_pat_ fine-grained tokens
+  gitlab-token     glpat-/glptt-/gldt-/glrt-/glsoat- + 20 or more characters
   anthropic-key    sk-ant-...
   openai-key       sk-..., sk-proj-... (a long body with at least one digit)
-  slack-token      xoxb-/xoxp-/xoxa-/xoxr-/xoxs-...
+  slack-webhook    the path of https://hooks.slack.com/services/... (the host is kept)
+  slack-token      xoxb-/xoxp-/xoxa-/xoxr-/xoxs-/xoxe-, xoxe.xoxp-, xapp-...
   stripe-key       sk_live_/rk_live_/sk_test_...
   google-api-key   AIza + 35 characters
+  npm-token        npm_ + 36 letters and digits (with a digit: not npm_config_...)
+  huggingface-token hf_ + 34 to 40 letters and digits, about as many capitals as a random string has
+  pypi-token       pypi-AgE... (an upload token)
+  sendgrid-key     SG.<22>.<43>
+  twilio-key       SK + 32 hex digits
   jwt              eyJ... . ... . ... (three base64url parts)
-  bearer           ``Bearer <token>`` / ``Basic <credentials>`` in an Authorization header
-  url-password     the password in ``scheme://user:password@host``
-  assignment       ``password=``, ``secret:``, ``token=``, ``api_key:``... (the name is kept; quoted or
-                   not; JSON ``"password": "x"`` too). References and code are left alone: ``$VAR``,
-                   ``os.environ[...]``, calls, attribute access, ``None``/``null``/type names,
-                   placeholders (``***``, ``<your-key>``). After a colon, an unquoted plain
-                   lower-case word is prose ("the token: expired"), not a value, except after a password name.
+  bearer           ``Bearer <token>`` / ``Basic <credentials>``, and ``Authorization: token <token>``
+  url-password     the password in ``scheme://user:password@host``; the user may be empty and the
+                   password may hold "/", but ``host:8080/path@x`` is a port
+  cli-password     ``curl -u user:pw`` / ``--user``, ``docker login -p pw`` / ``--password``
+  assignment       ``password=``, ``secret:``, ``token=``, ``api_key:``, ``pass=``, ``pwd=``... (the
+                   name is kept; quoted or not; JSON ``"password": "x"`` too). The keyword is the
+                   name's last part; password words and "secret" count glued to the word before
+                   them too (PGPASSWORD, dbPassword, clientSecret), other keywords do not (mytoken,
+                   maxToken). References and code are left alone: ``$VAR``, ``{name}``,
+                   ``os.environ[...]``, calls, attribute access, ``None``/``null``/type names, a
+                   variable named like the keyword (``password=password``, ``token=access_token``),
+                   placeholders (``***``, ``<your-key>``), ARN parts (``...:secret:name``). After a
+                   colon, an unquoted plain lower-case word is prose ("the token: expired"), not a
+                   value, except after a password name. "pass" and "pwd" alone are often something
+                   else: after a colon they count only with a prefix (``DB_PASS: x``, not "first
+                   pass: x"), and a pwd that is a path is the shell's (``PWD=/home/me``).
   high-entropy     a value of 20+ characters with Shannon entropy >= 3.5 bits per character, holding a
                    digit or mixed case, assigned to a variable whose name says key, secret or token
                    (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``).
+  aws-secret-key   a bare 40-character [A-Za-z0-9/+] run with capitals, small letters, a digit or
+                   symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
+                   "secret" (any case): base64 data elsewhere holds such runs by chance.
 """
 
 from __future__ import annotations
@@ -53,7 +73,8 @@ _SHORT = frozenset(("pass", "pwd"))
 _NOT_SECRETS = frozenset(("none", "null", "nil", "true", "false", "undefined", "str", "string", "int",
                           "bytes", "bool", "dict", "list", "optional", "any", "required", "self", "cls",
                           "the", "and", "for", "was", "is", "are", "not", "you", "this", "that"))
-_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*\}")
+# ``{name}`` is a format field (f"password={password}"), ``{{ x }}`` a template
+_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*\}?")
 _PLAIN_WORD = re.compile(r"[a-z][a-z_-]*")
 _ENTROPY_MIN = 3.5
 _ENTROPY_LEN = 20
