@@ -237,6 +237,7 @@ def test_url_password_empty_user_or_slash(text, expected):
     'dsn = f"postgresql://{user}:{password}@{host}/{name}"',
     'export DATABASE_URL="postgres://$DB_USER:$DB_PASS@$DB_HOST/app"',
     "mysql://root:<password>@localhost/app and redis://:***@cache",
+    "cvs -d cvs://:pserver:anoncvs@sources.example.org:/cvs/src checkout app",
 ])
 def test_url_password_false_positives(text):
     assert red(text) == (text, 0)
@@ -270,6 +271,8 @@ def test_secret_word_glued_to_the_word_before(text, expected):
     "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db/credentials-AbCdEf",
     "bypass=all and compass=north",
     'f"password={password}" and "secret: {{ vault.secret }}"',
+    "%sudo ALL=(ALL) NOPASSWD: ALL\n%admin ALL=(root) NOPASSWD: /bin/systemctl restart app",
+    "util._assertion_pass = saved_assert_hooks; self.last_pwd = current_dir",
 ])
 def test_glued_and_short_words_false_positives(text):
     assert red(text) == (text, 0)

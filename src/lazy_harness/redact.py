@@ -151,6 +151,8 @@ def _unless_reference(m: re.Match[str], mark: str) -> str:
     value = m.group("value")
     if _PLACEHOLDER.fullmatch(value) or value.startswith(_MARK_PREFIX):
         return m.group(0)
+    if m.group("keep") == "://:" and ":" in value:
+        return m.group(0)  # cvs://:pserver:user@host: a method and a user, no password
     whole, start = m.group(0), m.start()
     return whole[:m.start("value") - start] + mark + whole[m.end("value") - start:]
 
@@ -267,6 +269,7 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
 
 _PATH = re.compile(r"[/~]|[A-Za-z]:\\")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SNAKE = re.compile(r"[a-z_][a-z0-9_]*")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
@@ -283,16 +286,17 @@ def _replace_assignment(m: re.Match[str]) -> str:
     start = m.start()
     before = m.string[start - 1] if start else ""
     word = m.group("name").rstrip("\"'").lower()
-    if before.isalnum() and word not in _GLUED_OK:
-        return m.group(0)  # "mytoken=": the keyword is not a part of its own
+    if before.isalnum() and (word not in _GLUED_OK or m.string[max(0, start - 2):start].lower() == "no"):
+        return m.group(0)  # "mytoken=": not a keyword of its own; sudoers' NOPASSWD: is a flag
     colon = ":" in m.group("sep")
     if before == ":" and m.group("sep") == ":":
         return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
     if value.startswith(_MARK_PREFIX) or value.lower() in _NOT_SECRETS or _PLACEHOLDER.fullmatch(value):
         return m.group(0)
     prefixed = before in ("_", "-")  # DB_PASS, MYSQL_PWD, --pass
-    if word in _SHORT and ((colon and not prefixed) or (word == "pwd" and _PATH.match(value))):
-        return m.group(0)
+    if word in _SHORT and ((colon and not prefixed) or (word == "pwd" and _PATH.match(value))
+                           or (m.group("sep")[0] in " \t" and _SNAKE.fullmatch(value))):
+        return m.group(0)  # "x.last_pass = saved_state" is code: a variable, a space before the sign
     if m.group("bare") is not None:
         if m.group("after") or ("." in value and re.fullmatch(r"[A-Za-z_][\w.]*", value)):
             return m.group(0)  # a call, an index or an attribute: code, not a literal
