@@ -181,3 +181,163 @@ def test_megabyte_word_with_key_fragments_is_handled():
 def test_yaml_password_that_is_a_plain_word_is_redacted():
     assert "swordfish" not in red("db:\n  password: swordfish\n")[0]
     assert red("the token: expired") == ("the token: expired", 0)
+
+
+# --- shapes added for issue 14 ----------------------------------------------------------------------
+
+PGP = ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"
+       "lQOYBF0AbCcBCAC7x9Yq2mJkZ3vT8pL0sN1cY4wR6uE9aB2dF5gH8j\n"
+       "Kq2LmZx8Rt7Vb3Nc1Wd6Ye5Ua0IoPp4Nm3Lk2Ji1Hg0Fe\n=Xk29\n-----END PGP PRIVATE KEY BLOCK-----")
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"  # 40 characters
+
+
+@pytest.mark.parametrize("kind, secret", [
+    ("gitlab-token", "glpat-" + "Xk29fLq8Rm3Tz7Wv1Yp4"),
+    ("slack-token", "xapp-" + "1-A0123BCDE45-1234567890123-abcdef0123456789"),
+    ("slack-token", "xoxe-" + "1-My0xLTEyMzQ1Njc4OTAxMi1hYmNkZWY"),
+    ("slack-token", "xoxe.xoxp-" + "1-Mi0yLTEyMzQ1Njc4OTAxMi1hYmNkZWY"),
+    ("npm-token", "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"),
+    ("huggingface-token", "hf_" + "QmXkZrTbNpLwVcYdHsJfGaEuRiOtPqWsLz"),
+    ("pypi-token", "pypi-" + "AgEIcHlwaS5vcmcCJGI3ZDk0YTk2LWJhNzAtNGM1Ny04ZjQ1LTZmZDI2OTgzN2E2MgACKlsz"),
+    ("sendgrid-key", "SG." + "ngeVfQFYQlKU0ufo8x5d1A" + "." + "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"),
+    ("twilio-key", "SK" + "0123456789abcdef0123456789abcdef"),
+])
+def test_more_token_shapes(kind, secret):
+    out, n = red(f"config: use {secret} for the call")
+    assert (out, n) == (f"config: use [REDACTED:{kind}] for the call", 1)
+
+
+def test_slack_webhook_url_keeps_the_host():
+    url = "https://hooks.slack.com/services/" + "T0ABCDEF1/B0GHIJKL2/Xk29fLq8Rm3Tz7Wv1Yp4Ns6B"
+    out, n = red(f"post to {url} on failure")
+    assert (out, n) == ("post to https://hooks.slack.com/services/[REDACTED:slack-webhook] on failure", 1)
+
+
+def test_pgp_private_key_block_whole_and_cut():
+    out, n = red(f"exported:\n{PGP}\nthen deleted it")
+    assert (out, n) == ("exported:\n[REDACTED:private-key]\nthen deleted it", 1)
+    cut = PGP.split("\n=")[0]  # no checksum, no END line
+    out, n = red(f"pasted {cut}\n")
+    assert n == 1 and "lQOYBF0" not in out and "Kq2LmZx8" not in out and "GnuPG" not in out
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("redis://:pw9x7Lq@cache.internal:6379/0", "redis://:[REDACTED:url-password]@cache.internal:6379/0"),
+    ("postgres://u:pa/ss@h/db", "postgres://u:[REDACTED:url-password]@h/db"),
+    ("amqp://guest:g/u+e=st@rabbit:5672", "amqp://guest:[REDACTED:url-password]@rabbit:5672"),
+])
+def test_url_password_empty_user_or_slash(text, expected):
+    assert red(text) == (expected, 1)
+
+
+@pytest.mark.parametrize("text", [
+    "http://localhost:3000/@dana/profile",
+    "https://example.com:8443/users/@me and http://host:80/a?x=y@z",
+    "const url = `postgres://${user}:${password}@${host}/db`;",
+    'dsn = f"postgresql://{user}:{password}@{host}/{name}"',
+    'export DATABASE_URL="postgres://$DB_USER:$DB_PASS@$DB_HOST/app"',
+    "mysql://root:<password>@localhost/app and redis://:***@cache",
+    "cvs -d cvs://:pserver:anoncvs@sources.example.org:/cvs/src checkout app",
+])
+def test_url_password_false_positives(text):
+    assert red(text) == (text, 0)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("PGPASSWORD=s3cr3t psql -h db", "PGPASSWORD=[REDACTED:assignment] psql -h db"),
+    ("export PGPASSWORD='s3cr3t'", "export PGPASSWORD='[REDACTED:assignment]'"),
+    ("DB_PASS=hunter2x", "DB_PASS=[REDACTED:assignment]"),
+    ("db_pass: hunter2x", "db_pass: [REDACTED:assignment]"),
+    ('MYSQL_PWD="s3cr3t!" mysql -u root', 'MYSQL_PWD="[REDACTED:assignment]" mysql -u root'),
+    ("Driver={ODBC Driver 18};Server=db;Uid=sa;Pwd=Sup3rS3cret;Encrypt=yes",
+     "Driver={ODBC Driver 18};Server=db;Uid=sa;Pwd=[REDACTED:assignment];Encrypt=yes"),
+    ("https://x.io/login?user=bob&pass=opensesame9", "https://x.io/login?user=bob&pass=[REDACTED:assignment]"),
+    ("dbPassword: 'x9y8z7'", "dbPassword: '[REDACTED:assignment]'"),
+    ('{"clientSecret": "q1w2e3r4"}', '{"clientSecret": "[REDACTED:assignment]"}'),
+    ("mypassword=letmein", "mypassword=[REDACTED:assignment]"),
+])
+def test_secret_word_glued_to_the_word_before(text, expected):
+    assert red(text) == (expected, 1)
+
+
+@pytest.mark.parametrize("text", [
+    "PWD=/home/dana/project\nOLDPWD=/home/dana",
+    "old_pwd = os.getcwd()\ndef pwd():\n    return cwd",
+    "A first pass: collect the files. PASS: test_login",
+    "if not password:\n    raise ValueError('password is required')",
+    "Session(user=u, password=password, token=token, secret=db_secret)",
+    "const [showPassword, setShowPassword] = useState(false); isSecret: true",
+    "export PGPASSWORD=$DB_PASSWORD; MYSQL_PWD=\"${MYSQL_PASSWORD}\"",
+    "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db/credentials-AbCdEf",
+    "bypass=all and compass=north",
+    'f"password={password}" and "secret: {{ vault.secret }}"',
+    "%sudo ALL=(ALL) NOPASSWD: ALL\n%admin ALL=(root) NOPASSWD: /bin/systemctl restart app",
+    "util._assertion_pass = saved_assert_hooks; self.last_pwd = current_dir",
+])
+def test_glued_and_short_words_false_positives(text):
+    assert red(text) == (text, 0)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("curl -u deploy:Xk29fLq8 https://api.example.com",
+     "curl -u deploy:[REDACTED:cli-password] https://api.example.com"),
+    ("curl -s --user 'deploy:Xk29 fLq8' https://x.io", "curl -s --user 'deploy:[REDACTED:cli-password]' https://x.io"),
+    ('curl --user="admin:pa55w0rd" -X POST', 'curl --user="admin:[REDACTED:cli-password]" -X POST'),
+    ("docker login -u ci -p Zq81PlmX0cV7 registry.io", "docker login -u ci -p [REDACTED:cli-password] registry.io"),
+    ("docker login --password 'Zq81 Plm' --username ci",
+     "docker login --password '[REDACTED:cli-password]' --username ci"),
+])
+def test_passwords_on_a_command_line(text, expected):
+    assert red(text) == (expected, 1)
+
+
+@pytest.mark.parametrize("text", [
+    'curl -u "$API_USER:$API_PASSWORD" https://api.example.com',
+    "curl -u deploy https://x.io; docker run -u 1000:1000 -p 8080:80 app",
+    "docker login -u ci --password-stdin registry.io < token.txt",
+    'docker login -u ci -p "$REGISTRY_PASSWORD" registry.io',
+    "sort -u words.txt; git push -u origin main",
+])
+def test_command_line_false_positives(text):
+    assert red(text) == (text, 0)
+
+
+def test_authorization_token_header():
+    out, n = red("curl -H 'Authorization: token 0123456789abcdef0123456789abcdef01234567' https://api.github.com")
+    assert (out, n) == ("curl -H 'Authorization: token [REDACTED:bearer]' https://api.github.com", 1)
+    prose = "The token authorization/authentication header is described in docs/auth/token-header.md"
+    assert red(prose) == (prose, 0)
+
+
+@pytest.mark.parametrize("text, expected", [
+    (f"aws secret {AWS_SECRET}", "aws secret [REDACTED:aws-secret-key]"),
+    (f"Access key ID,Secret access key\n{AWS},{AWS_SECRET}\n",
+     "Access key ID,Secret access key\n[REDACTED:aws-access-key],[REDACTED:aws-secret-key]\n"),
+    (f"{AWS_SECRET} <- the AWS one", "[REDACTED:aws-secret-key] <- the AWS one"),
+])
+def test_bare_aws_secret_key_near_aws_or_secret(text, expected):
+    assert red(text) == (expected, text.count("AKIA") + 1)
+
+
+def test_bare_aws_secret_key_elsewhere_is_left():
+    far = "aws " + "x " * 200 + AWS_SECRET
+    assert red(far) == (far, 0)
+    alone = f"the value {AWS_SECRET} again"
+    assert red(alone) == (alone, 0)
+    sha = "secret rotated in 7c4a8d09ca3762af61e59520943dc26494f8941b and 3F786850E387550FDAB836ED7E6DC881DE23001B"
+    assert red(sha) == (sha, 0)
+
+
+def test_corpus_of_ordinary_text_is_untouched():
+    # tests/fixtures/redact_corpus.txt: code, prose, logs, hashes, UUIDs, data URIs, paths, versions
+    import os
+    import re
+    from collections import Counter
+
+    path = os.path.join(os.path.dirname(__file__), "fixtures", "redact_corpus.txt")
+    with open(path, encoding="utf-8") as fh:
+        corpus = fh.read()
+    out, n = red(corpus)
+    per_kind = Counter(re.findall(r"\[REDACTED:([a-z-]+)\]", out))
+    assert per_kind == Counter() and n == 0
+    assert out == corpus

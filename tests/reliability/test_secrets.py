@@ -19,6 +19,8 @@ from tests.reliability import fake_model, rig
 CUSTOM = r"ACME-[0-9]{6}-[A-Z]{4}"
 PEM_BODY = ("MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2ZQxWq8YhT5kLp\n"
             "R9vN2cX7bJ4mK1sD6fG8hL0qW3eY5uI7oP9aZ2xC4vB6nM8")
+PGP_BODY = ("gNSWPH8prVqsUeQCtDR3zzX6hqo35uwZqxZOOHjkJQQrkaPehMvbfrn2yzL7C5Mg\n"
+            "3PR4hLLOOxl3gV3FGRmrCNnFZsGqgh0frrhbkVAhRHLfBERkIyDtFDBAM0gq")
 # kind: (what the user typed, the secret inside it, the marker it must become)
 KINDS = {
     "aws-access-key": ("aws_access_key_id AKIAQ3EGRTYUIOPL7ZXC", "AKIAQ3EGRTYUIOPL7ZXC", "aws-access-key"),
@@ -40,6 +42,17 @@ KINDS = {
     "high-entropy": ("export BILLING_SIGNING_KEY=q8Zr2Lw9XvB4nT7pKd3Hs6Yf", "q8Zr2Lw9XvB4nT7pKd3Hs6Yf",
                      "high-entropy"),
     "config pattern": ("the licence is ACME-493021-QWZX", "ACME-493021-QWZX", "custom"),
+    "pgp-private-key": ("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + PGP_BODY + "\n=Tq7x\n"
+                        "-----END PGP PRIVATE KEY BLOCK-----", PGP_BODY, "private-key"),
+    "url-password": ("connect to redis://:EzpC3N8F/eKjFTrKCb0@cache.internal:6379/0", "EzpC3N8F/eKjFTrKCb0",
+                     "url-password"),
+    "PGPASSWORD=": ("run PGPASSWORD='Tz8BbwTKx8Eqwt!' psql -h db", "Tz8BbwTKx8Eqwt!", "assignment"),
+    "curl -u": ("curl -u deploy:HmcOJEZqgygcmtba https://api.example.com/v1", "HmcOJEZqgygcmtba", "cli-password"),
+    "gitlab-token": ("push with glpat-LGsH7Zwqhc9jXmaoq3Gq", "glpat-LGsH7Zwqhc9jXmaoq3Gq", "gitlab-token"),
+    "slack-webhook": ("notify https://hooks.slack.com/services/T0ABCDEF1/B0GHIJKL2/lpnMR6vsUW5xcJ6MV8YWkGP1",
+                      "T0ABCDEF1/B0GHIJKL2/lpnMR6vsUW5xcJ6MV8YWkGP1", "slack-webhook"),
+    "aws-secret-key": ("the aws secret is mxFyp9yIJX6uF68NcpP7/BEXvfqZgimdS7jnqFCi now",
+                       "mxFyp9yIJX6uF68NcpP7/BEXvfqZgimdS7jnqFCi", "aws-secret-key"),
 }
 WINDOW = 12
 
