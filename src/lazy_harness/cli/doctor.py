@@ -149,6 +149,20 @@ def _check_queue(r: Report, now: float) -> None:
         r.line("ok", "worker", f"{worker}; last successful distillation: {success}")
 
 
+def _check_sync(r: Report, values: dict) -> None:
+    from lazy_harness import sync
+
+    remote = sync.configured_remote(values)
+    if not remote:
+        r.line("ok", "sync", "off (no [sync] remote; memory stays on this machine)")
+        return
+    st = sync.status(values)
+    if st["last_error"]:
+        r.line("warn", "sync", f"{remote}: {st['last_error']}", "lh sync --status")
+    else:
+        r.line("ok", "sync", f"{remote}: last sync {st['last_sync'] or 'never'}")
+
+
 @click.command()
 @click.pass_context
 def doctor(ctx: click.Context) -> None:
@@ -163,5 +177,6 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "queue folder", paths.queue_dir())
     _check_writable(r, "log folder", paths.logs_dir())
     _check_queue(r, time.time())
+    _check_sync(r, values)
     if r.failed:
         ctx.exit(1)
