@@ -48,6 +48,12 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
         "min_coverage": ("int", 30, "the bar: percent of the prompt's word weight an entry must match"),
     },
+    "sync": {
+        "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),
+        "auto": ("bool", True, "with a remote: the worker syncs after it writes memory, SessionStart pulls"),
+        "interval_minutes": ("int", 5, "automatic syncs and pulls at most this often"),
+        "pull_budget_ms": ("int", 1500, "SessionStart waits at most this long for a pull, then goes on without it"),
+    },
 }
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}

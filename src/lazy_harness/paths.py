@@ -248,8 +248,9 @@ def project_root(cwd: str) -> str:
 
 
 def project_memory_dir(root: str, env=None, configured: str | None = None) -> str:
-    """``<memory root>/<key>``: the project's memory (decisions, failures, handoff)."""
-    return os.path.join(memory_root(configured, env), project_key(root))
+    """``<memory root>/<memory key>``: the project's memory (decisions, failures, handoff); the key
+    follows the repository's origin when it has one (see :func:`memory_key`)."""
+    return os.path.join(memory_root(configured, env), memory_key(root))
 
 
 def memory_dir(cwd: str, env=None, configured: str | None = None) -> str:
@@ -281,3 +282,91 @@ def is_within(path: str, folder: str) -> bool:
     p = os.path.realpath(path)
     f = os.path.realpath(folder)
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
+
+
+# --- a project's identity across machines -----------------------------------------------------------
+
+def _git_config_of(root: str) -> str | None:
+    """The ``config`` file of the repository whose main working tree is ``root``."""
+    dotgit = os.path.join(root, ".git")
+    if os.path.isdir(dotgit):
+        return os.path.join(dotgit, "config")
+    line = _read_first_line(dotgit) if os.path.isfile(dotgit) else None
+    if line and line.startswith("gitdir:"):
+        gitdir = line[len("gitdir:"):].strip()
+        if not os.path.isabs(gitdir):
+            gitdir = os.path.normpath(os.path.join(root, gitdir))
+        return os.path.join(gitdir, "config")
+    return None
+
+
+def origin_url(root: str) -> str | None:
+    """``remote.origin.url`` from the repository's config file (read directly: no git process)."""
+    path = _git_config_of(root)
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(65536)
+    except OSError:
+        return None
+    section = None
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("["):
+            section = " ".join(line.strip("[]").replace('"', " ").split()).lower()
+            continue
+        if section == "remote origin" and "=" in line:
+            key, _, value = line.partition("=")
+            if key.strip().lower() == "url":
+                return value.strip().strip('"') or None
+    return None
+
+
+def normalize_remote(url: str) -> str | None:
+    """``host/owner/repo`` for the forms of one remote: ``git@host:owner/repo.git``,
+    ``https://user@host/owner/repo``, ``ssh://git@host:22/owner/repo.git`` are equal; a local path
+    stays a path. None for an empty URL."""
+    u = url.strip()
+    if not u:
+        return None
+    scheme, sep, rest = u.partition("://")
+    if sep:
+        if scheme.lower() == "file":
+            return os.path.normpath(rest) or None
+        hostpart, _, path = rest.partition("/")
+        host = hostpart.rpartition("@")[2].split(":", 1)[0]
+    elif ":" in u and "/" not in u.split(":", 1)[0] and not os.path.isabs(u):
+        hostpart, _, path = u.partition(":")
+        host = hostpart.rpartition("@")[2]
+    else:
+        return os.path.normpath(u)
+    path = path.strip("/")
+    if path.endswith(".git"):
+        path = path[:-4]
+    path = "/".join(p for p in path.split("/") if p and p not in (".", ".."))
+    return f"{host.lower()}/{path}" if host and path else None
+
+
+def remote_key(normalized: str) -> str:
+    """A file name for a normalized remote: readable, never starting with ``-`` (path keys do), with
+    a digest so that different remotes never share a folder."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - a CPython built without _blake2
+        from hashlib import blake2b
+    digest = blake2b(normalized.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+    readable = "".join(c if (c.isascii() and (c.isalnum() or c in "._")) else "-" for c in normalized)
+    readable = readable.strip("-.")[:80] or "remote"
+    return f"git-{readable}-{digest}"
+
+
+def memory_key(root: str) -> str:
+    """The folder name of a project's memory: its normalized origin when it has one (the same
+    project on every machine), else its path key (the project stays on its machine)."""
+    url = origin_url(root)
+    normalized = normalize_remote(url) if url else None
+    if normalized and not normalized.startswith("/"):
+        return remote_key(normalized)
+    return project_key(root)
+

@@ -22,6 +22,7 @@ COMMANDS = {
     "logs": ("lazy_harness.cli.logs", "logs", "Show hook and worker logs."),
     "config": ("lazy_harness.cli.config", "config", "Show, create and validate config.toml."),
     "doctor": ("lazy_harness.cli.doctor", "doctor", "Check the installation, one line per check."),
+    "sync": ("lazy_harness.cli.sync", "sync", "Carry memory between machines through a git remote."),
 }
 
 

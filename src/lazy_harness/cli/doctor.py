@@ -125,7 +125,8 @@ def _check_memory(r: Report, values: dict) -> None:
     _check_writable(r, "memory folder", paths.memory_root(values["memory"]["path"] or None))
     _check_writable(r, "learnings folder", paths.learnings_dir(values["knowledge"]["path"] or None))
     root = paths.project_root(os.getcwd())
-    waiting = migrate.pending(paths.project_key(root), root)
+    waiting = migrate.pending(paths.project_key(root), root, None,
+                              paths.project_memory_dir(root, None, values["memory"]["path"] or None))
     if waiting:
         r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
                f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory path")
@@ -162,6 +163,20 @@ def _check_queue(r: Report, now: float) -> None:
         r.line("ok", "worker", f"{worker}; last successful distillation: {success}")
 
 
+def _check_sync(r: Report, values: dict) -> None:
+    from lazy_harness import sync
+
+    remote = sync.configured_remote(values)
+    if not remote:
+        r.line("ok", "sync", "off (no [sync] remote; memory stays on this machine)")
+        return
+    st = sync.status(values)
+    if st["last_error"]:
+        r.line("warn", "sync", f"{remote}: {st['last_error']}", "lh sync --status")
+    else:
+        r.line("ok", "sync", f"{remote}: last sync {st['last_sync'] or 'never'}")
+
+
 @click.command()
 @click.pass_context
 def doctor(ctx: click.Context) -> None:
@@ -177,5 +192,6 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "log folder", paths.logs_dir())
     _check_memory(r, values)
     _check_queue(r, time.time())
+    _check_sync(r, values)
     if r.failed:
         ctx.exit(1)

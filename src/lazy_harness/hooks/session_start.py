@@ -30,10 +30,10 @@ def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
     them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
     root = paths.project_root(cwd)
     key = paths.project_key(root)
-    if not migrate.pending(key, root, env):
+    mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
+    if not migrate.pending(key, root, env, mdir):
         return ""
     try:
-        mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
         lines = migrate.migrate(mdir, key, root, env, now)
     except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
         return f" (migration failed: {type(exc).__name__}: {exc})"
@@ -54,11 +54,48 @@ def record_shown(payload: dict, stats: dict, env, source: str) -> None:
     shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
 
 
+def pull_memory(cfg: dict, env, now: float) -> str:
+    """With a sync remote: start a pull and wait for it at most ``pull_budget_ms``, then go on.
+
+    At most every ``interval_minutes`` (a stamp file's mtime); a slow or offline remote is logged
+    and tried again at a later start. The hook never waits on the network beyond its budget."""
+    s = cfg.get("sync") or {}
+    if not s.get("remote") or not s.get("auto"):
+        return ""
+    stamp = os.path.join(paths.data_dir(env), ".sync-pull")
+    try:
+        if now - os.stat(stamp).st_mtime < int(s["interval_minutes"]) * 60:
+            return ""
+    except OSError:
+        pass
+    from lazy_harness.atomic import ensure_dir
+    from lazy_harness.worker.spawn import spawn_pull
+
+    ensure_dir(os.path.dirname(stamp))
+    os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
+    os.utime(stamp, (now, now))
+    try:
+        pid, fd = spawn_pull(env)
+    except OSError as exc:
+        return f" (pull not started: {exc})"
+    import select
+
+    budget = max(0, int(s["pull_budget_ms"])) / 1000
+    try:
+        ready = select.select([fd], [], [], budget)[0]
+        said = os.read(fd, 512).decode("utf-8", "replace").strip() if ready else ""
+    finally:
+        os.close(fd)
+    if not ready:
+        return f" (pull pid {pid} still running after {budget:g} s: remote slow or offline; going on without it)"
+    return f" ({said or 'pull ended without a word'})"
+
+
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
     cfg = config.load_fast(env)
-    restarted = restart_stalled_worker(cfg, env)
+    restarted = restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:

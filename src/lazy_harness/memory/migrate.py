@@ -22,26 +22,33 @@ import os
 
 from lazy_harness import paths
 
-JSONL = ("decisions.jsonl", "failures.jsonl")
+JSONL = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "marks.jsonl")
 HANDOFF = "handoff.md"
 NAMES = JSONL + (HANDOFF,)
 
 
-def legacy_dirs(key: str, root: str | None, env=None) -> list[str]:
-    """Claude Code's memory folders that may hold this project's old files: the one of ``key`` and,
-    for a path with characters outside the BMP, the one of the key lazy-harness used to compute."""
+def legacy_dirs(key: str, root: str | None, env=None, memory_dir: str | None = None) -> list[str]:
+    """Folders that may hold this project's old files: Claude Code's memory folder of ``key`` and,
+    for a path with characters outside the BMP, the one of the key lazy-harness used to compute; and,
+    when the project is now known by its origin remote (``memory_dir`` is not named by its path
+    key), the path-keyed folder beside it that held its memory before (docs/how/sync.md)."""
     keys = [key]
     if root:
         old = paths.legacy_project_key(root)
         if old != key and len(old.encode("utf-8", "replace")) < 256:
             keys.append(old)
-    return [paths.claude_memory_dir(k, env) for k in keys]
+    out = [paths.claude_memory_dir(k, env) for k in keys]
+    if root and memory_dir:
+        by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), paths.project_key(root))
+        if os.path.basename(memory_dir.rstrip(os.sep)) != paths.project_key(root):
+            out.append(by_path)
+    return out
 
 
-def pending(key: str, root: str | None, env=None) -> list[str]:
+def pending(key: str, root: str | None, env=None, memory_dir: str | None = None) -> list[str]:
     """The old files still waiting to be moved (regular files only; one ``lstat`` per name)."""
     out = []
-    for folder in legacy_dirs(key, root, env):
+    for folder in legacy_dirs(key, root, env, memory_dir):
         for name in NAMES:
             path = os.path.join(folder, name)
             try:
@@ -56,7 +63,7 @@ def pending(key: str, root: str | None, env=None) -> list[str]:
 def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 0.0) -> list[str]:
     """Move every pending old file of the project into ``memory_dir``. Returns log lines (empty when
     there was nothing to move). A file that cannot be moved stays where it is and is named in a line."""
-    todo = pending(key, root, env)
+    todo = pending(key, root, env, memory_dir)
     if not todo:
         return []
     import fcntl
@@ -68,7 +75,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     out = []
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # the lock memory.store.apply holds while it writes
-        for path in pending(key, root, env):  # again under the lock: another process may have moved them
+        for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:
                     out.append(_move_handoff(path, memory_dir, now))
@@ -76,7 +83,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
                     out.append(_merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
             except (OSError, ValueError) as exc:
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
-        for folder in legacy_dirs(key, root, env):
+        for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
     finally:
         os.close(fd)

@@ -154,6 +154,12 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
             drain(q, cfg, env, stats, limit, sleep)
+            if stats.processed:
+                from lazy_harness.sync import auto_sync
+
+                said = auto_sync(cfg, env)
+                if said:
+                    _log(env, said)
         finally:
             lock.release()
         if (limit is not None and stats.finished >= limit) or not queue.pending(q):

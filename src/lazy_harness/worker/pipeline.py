@@ -50,7 +50,8 @@ def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, l
         return  # an untrusted task run with trust=False (lh distill): nothing to bring over
     cwd = fields.get("cwd") or ""
     root = paths.project_root(cwd) if cwd else None
-    for line in migrate.migrate(memory_dir, os.path.basename(memory_dir), root, env, now):
+    key = paths.project_key(root) if root else os.path.basename(memory_dir)
+    for line in migrate.migrate(memory_dir, key, root, env, now):
         log(line)
 
 

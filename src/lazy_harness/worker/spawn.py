@@ -31,3 +31,29 @@ def spawn_worker(env=None) -> int:
     ]
     pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
     return pid
+
+
+def spawn_pull(env=None) -> tuple[int, int]:
+    """Start ``python -m lazy_harness.sync pull`` detached; returns (pid, read end of its stdout).
+
+    The caller may wait on the pipe for a bounded time (it reaches end-of-file when the pull ends)
+    and then close it: the pull goes on by itself and never writes after its one status line.
+    """
+    env = dict(os.environ if env is None else env)
+    log = logfile.log_path(logfile.SPAWN, env)
+    ensure_dir(os.path.dirname(log))
+    argv = [sys.executable, "-m", "lazy_harness.sync", "pull"]
+    r, w = os.pipe()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, w, 1),
+        (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
+    ]
+    try:
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    except OSError:
+        os.close(r)
+        raise
+    finally:
+        os.close(w)
+    return pid, r

@@ -1,0 +1,31 @@
+"""``lh sync``: one round of memory replication through git (docs/how/sync.md)."""
+
+import click
+
+
+@click.command()
+@click.option("--status", "show_status", is_flag=True, help="Ahead, behind, last sync and last error; no network.")
+def sync(show_status: bool) -> None:
+    """Commit local memory, fetch, merge and push to [sync] remote."""
+    import os
+
+    from lazy_harness import config, sync as replication
+
+    cfg = config.load(os.environ)
+    if show_status:
+        st = replication.status(cfg, os.environ)
+        click.echo(f"remote:     {st['remote'] or '(none: set [sync] remote in config.toml)'}")
+        click.echo(f"data:       {st['data']}")
+        ahead = "?" if st["ahead"] is None else st["ahead"]
+        behind = "?" if st["behind"] is None else st["behind"]
+        click.echo(f"ahead:      {ahead} commit(s) not pushed; behind: {behind} (as of the last fetch)")
+        click.echo(f"last sync:  {st['last_sync'] or 'never'}")
+        click.echo(f"last error: {st['last_error'] or 'none'}")
+        return
+    result = replication.run(cfg, os.environ)
+    parts = ["committed local changes" if result["committed"] else "nothing new here",
+             f"{result['merged']} file(s) merged from the remote",
+             "pushed" if result["pushed"] else "nothing pushed"]
+    for what in result["repaired"]:
+        click.echo(f"repaired: {what}")
+    click.echo("synced: " + ", ".join(parts))

@@ -1,0 +1,254 @@
+"""Sync with real git: two machine homes, one bare remote on disk."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lazy_harness import config, paths, sync
+from lazy_harness.memory import entries, ids
+
+KEY = "-work-demo"
+
+
+def _git(*args, cwd=None) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+class Machine:
+    def __init__(self, root: Path, remote: Path, name: str) -> None:
+        self.home = root / name
+        self.home.mkdir()
+        self.env = {**os.environ, "HOME": str(self.home), "XDG_DATA_HOME": str(self.home / "data"),
+                    "XDG_CONFIG_HOME": str(self.home / "config"), "CLAUDE_CONFIG_DIR": str(self.home / "claude")}
+        self.cfg = config.defaults()
+        self.cfg["sync"]["remote"] = str(remote)
+        self.data = Path(paths.data_dir(self.env))
+        self.mdir = self.data / "projects" / KEY
+
+    def add(self, kind: str, summary: str, session: str = "s1") -> str:
+        self.mdir.mkdir(parents=True, exist_ok=True)
+        rec = entries.record(kind, {"summary": summary}, {"project": "demo", "session_id": session, "task_id": "t"},
+                             time.time())
+        rec = {"id": ids.entry_id(kind, summary), **rec}
+        with open(self.mdir / f"{kind}s.jsonl", "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(rec) + "\n")
+        return rec["id"]
+
+    def sync(self, **kw) -> dict:
+        return sync.run(self.cfg, self.env, **kw)
+
+    def ids(self, kind: str) -> list[str]:
+        path = self.mdir / f"{kind}s.jsonl"
+        if not path.exists():
+            return []
+        return [ids.of_record(json.loads(line), kind) for line in path.read_text().splitlines() if line.strip()]
+
+    def no_conflict_markers(self) -> None:
+        for p in self.data.rglob("*"):
+            if p.is_file() and ".git" not in p.parts:
+                text = p.read_bytes()
+                assert b"<<<<<<<" not in text and b">>>>>>>" not in text, p
+
+
+@pytest.fixture
+def two(tmp_path):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    return Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+
+
+def test_sessions_on_both_machines_end_up_on_both_exactly_once(two):
+    a, b = two
+    a1 = a.add("decision", "Use SQLite for the index")
+    b1 = b.add("decision", "Ship the CLI as a wheel")
+    shared = a.add("failure", "tests hang on CI")
+    assert b.add("failure", "Tests hang on CI.") == shared  # the same entry written on both
+    a.sync()
+    b.sync()
+    a.sync()
+    for m in (a, b):
+        assert sorted(m.ids("decision")) == sorted([a1, b1])
+        assert m.ids("failure") == [shared]
+        m.no_conflict_markers()
+
+
+@pytest.mark.parametrize("order", ["abab", "baba", "aabb", "bbaa", "abba"])
+def test_every_order_converges(two, order):
+    a, b = two
+    machines = {"a": a, "b": b}
+    expected = set()
+    for n, who in enumerate(order):
+        expected.add(machines[who].add("decision", f"decision {n} from {who}"))
+        machines[who].sync()
+    a.sync()
+    b.sync()
+    a.sync()
+    for m in (a, b):
+        got = m.ids("decision")
+        assert sorted(got) == sorted(expected) and len(got) == len(set(got))
+        m.no_conflict_markers()
+
+
+def test_a_line_removed_on_one_side_stays_removed(two):
+    a, b = two
+    a.add("decision", "kept")
+    a.mdir.mkdir(parents=True, exist_ok=True)
+    (a.mdir / "marks.jsonl").write_text('{"op": "forget", "id": "d-00000001", "reason": "x"}\n')
+    a.sync()
+    b.sync()
+    (a.mdir / "marks.jsonl").write_text("")  # lh memory undo removed the mark
+    b.add("decision", "new on b")
+    a.sync()
+    b.sync()
+    a.sync()
+    assert (a.mdir / "marks.jsonl").read_text() == "" and (b.mdir / "marks.jsonl").read_text() == ""
+
+
+def test_only_the_data_folder_and_no_machine_state_is_committed(two):
+    a, _ = two
+    a.add("decision", "x")
+    (a.mdir / "consolidate.lock").write_text("")
+    (a.mdir / "handoff.md").write_text("# rendered\n")
+    a.sync()
+    files = _git("ls-files", cwd=a.data).split()
+    assert f"projects/{KEY}/decisions.jsonl" in files
+    assert not any(f.endswith(("consolidate.lock", "handoff.md", ".sync-state.json", ".sync.lock")) for f in files)
+
+
+def test_a_secret_refuses_the_push(two):
+    a, b = two
+    a.add("decision", "Rotate AKIAIOSFODNN7EXAMPLE tomorrow")
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    assert "push refused" in exc.value.message and "decisions.jsonl" in exc.value.message
+    assert _git("--git-dir", str(Path(a.cfg["sync"]["remote"])), "branch", "--list").strip() == ""
+    assert "push refused" in sync.status(a.cfg, a.env)["last_error"]
+
+
+def test_status_counts_ahead_and_behind(two):
+    a, b = two
+    a.add("decision", "one")
+    a.sync()
+    b.sync()
+    a.add("decision", "two")
+    a.sync()
+    _git("fetch", "-q", "origin", cwd=b.data)
+    b.add("decision", "three")
+    sync.commit_local(str(b.data), b.env)
+    st = sync.status(b.cfg, b.env)
+    assert st["ahead"] == 1 and st["behind"] >= 1  # b has "three"; a pushed "two" (and a merge)
+
+
+def test_no_remote_is_a_clear_error(two):
+    a, _ = two
+    a.cfg["sync"]["remote"] = ""
+    with pytest.raises(sync.SyncError, match="no remote configured"):
+        a.sync()
+
+
+def test_leftovers_of_a_killed_round_are_repaired(two):
+    a, b = two
+    a.add("decision", "one")
+    a.sync()
+    (a.data / ".git" / "index.lock").write_text("")
+    (a.data / ".git" / "refs" / "heads" / "main.lock").write_text("")
+    b.add("decision", "two")
+    b.sync()
+    a.add("decision", "three")
+    result = a.sync()
+    assert "removed a stale index.lock" in result["repaired"]
+    assert len(a.ids("decision")) == 3
+
+
+SYNC_PROC = r"""
+import json, os, sys
+from lazy_harness import config, sync
+cfg = config.defaults()
+cfg["sync"]["remote"] = sys.argv[1]
+try:
+    print(json.dumps(sync.run(cfg, os.environ)))
+except sync.SyncError as exc:
+    print(json.dumps({"error": exc.message}))
+"""
+
+
+def _start(m: Machine) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", SYNC_PROC, m.cfg["sync"]["remote"]], env=m.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def test_both_machines_syncing_at_the_same_time(two):
+    a, b = two
+    expected = {a.add("decision", f"a{n}") for n in range(5)} | {b.add("decision", f"b{n}") for n in range(5)}
+    procs = [_start(a), _start(b)]
+    outs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    assert all("error" not in o for o in outs), outs
+    a.sync()
+    b.sync()
+    a.sync()
+    for m in (a, b):
+        assert sorted(m.ids("decision")) == sorted(expected)
+        m.no_conflict_markers()
+
+
+def test_two_syncs_on_one_machine_never_interleave(two):
+    a, _ = two
+    a.add("decision", "x")
+    procs = [_start(a) for _ in range(3)]
+    outs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    assert all("error" not in o or "another lh sync" in o["error"] for o in outs), outs
+    assert any("error" not in o for o in outs)
+
+
+@pytest.mark.parametrize("kill_after", [1, 2, 3, 4, 6])
+def test_kill_9_half_way_loses_nothing(two, kill_after):
+    a, b = two
+    expected = {a.add("decision", f"a{n}") for n in range(3)}
+    a.sync()
+    expected |= {b.add("decision", f"b{n}") for n in range(3)}
+    b.sync()
+    expected |= {a.add("decision", f"a-late{n}") for n in range(3)}
+    p = _start(a)
+    # kill when the round has started its n-th git command: a point inside the round, not a time
+    gitdir = a.data / ".git"
+    seen, deadline = 0, time.monotonic() + 60
+    last = None
+    while p.poll() is None and seen < kill_after and time.monotonic() < deadline:
+        stamp = max((f.stat().st_mtime_ns for f in gitdir.iterdir()), default=0)
+        if stamp != last:
+            seen, last = seen + 1, stamp
+        time.sleep(0.002)
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGKILL)
+    p.wait(timeout=60)
+    a.sync()
+    b.sync()
+    a.sync()
+    for m in (a, b):
+        got = m.ids("decision")
+        assert sorted(got) == sorted(expected) and len(got) == len(set(got))
+        m.no_conflict_markers()
+
+
+def test_merge_lines_is_a_three_way_set_merge():
+    e = lambda s: json.dumps({"id": ids.entry_id("decision", s), "type": "decision", "summary": s}).encode()  # noqa: E731
+    base = e("x") + b"\n" + e("gone") + b"\n"
+    ours = e("x") + b"\n" + e("mine") + b"\n"
+    theirs = e("x") + b"\n" + e("gone") + b"\n" + e("theirs") + b"\n" + e("mine") + b"\n"
+    merged = sync.merge_lines(base, ours, theirs).split(b"\n")
+    assert merged == [e("x"), e("mine"), e("theirs"), b""]
+
+
+def test_merge_learning_prefers_the_side_that_moved_on():
+    active = b"---\ntitle: t\nstatus: active\n---\nbody\n"
+    deprecated = b"---\ntitle: t\nstatus: deprecated\n---\nbody\n"
+    other = b"---\ntitle: t\nstatus: active\ncreated: later\n---\nbody\n"
+    assert sync.merge_learning(active, active, deprecated) == deprecated
+    assert sync.merge_learning(b"", other, deprecated) == deprecated
+    assert sync.merge_learning(b"", active, other) == active
