@@ -37,6 +37,9 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "failures": ("int", 5, "SessionStart: most recent failure preventions shown"),
         "learnings": ("int", 6, "SessionStart: learnings shown"),
     },
+    "handoff": {
+        "stale_days": ("int", 14, "open items older than this many days are marked stale (never dropped)"),
+    },
 }
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
@@ -246,6 +249,7 @@ SECTION_HELP = {
     "compound_loop": "The compound loop: hooks queue finished sessions, a detached worker distills them.",
     "knowledge": "Where learnings are written (shared by every project).",
     "context": "What SessionStart reads back into a new session.",
+    "handoff": "Open items carried from session to session (handoff.md).",
 }
 
 
