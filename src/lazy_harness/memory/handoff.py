@@ -59,8 +59,8 @@ def items(raw) -> list[str]:
 
 def split_ref(text: str) -> tuple[str | None, str]:
     """``"[h-1a2b3c4d] text"`` -> ``("h-1a2b3c4d", "text")``; a text without that prefix -> ``(None, text)``."""
-    if text[:1] == "[" and text[12:13] == "]" and ids.kind_of(text[1:12]) == "handoff":
-        return text[1:12], text[13:].strip()
+    if text[:1] == "[" and text[11:12] == "]" and ids.kind_of(text[1:11]) == "handoff":
+        return text[1:11], text[12:].strip()
     return None, text
 
 

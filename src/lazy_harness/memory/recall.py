@@ -166,8 +166,8 @@ def _day(rec: dict) -> str:
 
 
 def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
-    """``- [h-1a2b3c4d] text (opened 2026-04-13 by session abc; stale: open 20 days)``."""
-    when = (item["opened"] or "")[:10] or "at an unknown time"
+    """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
+    when = (item["opened"] or "")[:16].replace("T", " ") or "at an unknown time"
     note = f"opened {when} by session {item['opened_by'] or '?'}"
     if handoff.is_stale(item, now, stale_days):
         note += f"; stale: open {handoff.age_days(item, now)} days"
