@@ -1,5 +1,6 @@
 """``lh memory show`` and ``lh memory search``: a project's memory as the next session sees it, and
-a word search over decisions, failures and learnings.
+a word search over decisions, failures and learnings. Every entry is printed with its id (``d-``,
+``f-``, ``l-``, ``h-``); a line written before ids existed shows the id derived from its content.
 
 Not the hot path: these read every record and every learning. ``show`` starts with the very text
 the SessionStart hook would give (same config, same builder) so what you see is what the model gets.
@@ -13,7 +14,7 @@ import time
 import click
 
 from lazy_harness import config, paths
-from lazy_harness.memory import files, recall
+from lazy_harness.memory import files, handoff, ids, recall
 
 WEIGHTS = {
     "decision": (("summary", 3), ("tags", 2), ("rationale", 1), ("context", 1), ("alternatives", 1)),
@@ -54,6 +55,8 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
         meta, body = files.parse_frontmatter(text) or ({}, text)
         if origin is not None and meta.get("origin") != origin:
             continue
+        if ids.kind_of(meta.get("id")) != "learning":
+            meta["id"] = ids.learning_id(str(meta.get("origin") or ""), str(meta.get("title") or ""))
         meta.update(path=path, body=body, day=os.path.basename(path)[:10])
         out.append(meta)
     return out
@@ -72,25 +75,33 @@ def memory() -> None:
 
 @memory.command()
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
-def show(project: str | None) -> None:
+@click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
+def show(project: str | None, history: bool) -> None:
     """What the next session receives, then everything in memory."""
     cwd, cfg, mdir, ldir = _setting(project)
     name = paths.project_name(cwd)
+    now = time.time()
     if not cfg["context"]["enabled"]:
         click.echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
     else:
-        text, _ = recall.build_context(cwd, cfg, os.environ, time.time(), "show")
+        text, _ = recall.build_context(cwd, cfg, os.environ, now, "show")
         click.echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).")
     click.echo(f"\n==== everything in the memory of {name} ====")
-    handoff = files.read_handoff(mdir)
-    if handoff:
-        who = f" at the end of session {handoff['session']}" if handoff["session"] else ""
-        click.echo(f"Open handoff items ({len(handoff['items'])}, {handoff['path']}, "
-                   f"written {handoff['written'] or 'at an unknown time'}{who}):")
-        for item in handoff["items"]:
-            click.echo(f"  - {recall.one_line(item, FULL)}")
-    else:
-        click.echo("Open handoff items: none")
+    state, _ = handoff.load(mdir)
+    stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
+    opened = handoff.open_items(state)
+    click.echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
+    for item in opened:
+        click.echo("  " + recall.handoff_line(item, now, stale_days, FULL))
+    if history:
+        closed = handoff.closed_items(state)
+        click.echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
+        for item in closed:
+            why = f": {item['reason']}" if item.get("reason") else ""
+            click.echo(f"  - [{item['id']}] {recall.one_line(item['text'], FULL)} (closed "
+                       f"{(item['closed'] or '')[:16].replace('T', ' ')} by session {item['closed_by'] or '?'}"
+                       f"{why}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
+                       f"by session {item['opened_by'] or '?'})")
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
@@ -98,12 +109,12 @@ def show(project: str | None) -> None:
         click.echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = recall.one_line(rec.get(detail), FULL)
-            click.echo(f"  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
+            click.echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
                        + (f"  {detail.capitalize()}: {extra}" if extra else ""))
     own = _learnings(ldir, name)
     click.echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     for item in own:
-        click.echo(f"  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
+        click.echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
                    f"({os.path.relpath(item['path'], os.path.dirname(ldir))})")
 
 
@@ -142,10 +153,10 @@ def _documents(mdirs: list[str], ldir: str, origin: str | None):
             path = os.path.join(mdir, fname)
             for n, rec in _records(path):
                 yield (kind, rec, f"{path}:{n}", str(rec.get("project") or fallback), rec.get("ts"),
-                       recall.one_line(rec.get("summary"), 100))
+                       recall.one_line(rec.get("summary"), 100), ids.of_record(rec, kind))
     for item in _learnings(ldir, origin):
         yield ("learning", item, item["path"], str(item.get("origin") or "?"), item.get("created") or item["day"],
-               recall.one_line(item.get("title"), 100))
+               recall.one_line(item.get("title"), 100), item["id"])
 
 
 @memory.command()
@@ -172,13 +183,13 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, limi
     else:
         mdirs, origin = [mdir], paths.project_name(cwd)
     hits = []
-    for kind, doc, where, proj, when, title in _documents(mdirs, ldir, origin):
+    for kind, doc, where, proj, when, title, eid in _documents(mdirs, ldir, origin):
         found, score = _score(doc, kind, terms)
         if found:
-            hits.append(((found, score, recall.iso_epoch(when) or 0.0), kind, _date(when), proj, title, where))
+            hits.append(((found, score, recall.iso_epoch(when) or 0.0), kind, eid, _date(when), proj, title, where))
     if not hits:
         click.echo(f"no match for: {' '.join(words)}", err=True)
         return
     hits.sort(key=lambda h: h[0], reverse=True)
-    for _, kind, day, proj, title, where in hits[:limit]:
-        click.echo(f"{kind:<8}  {day:<10}  {proj}  {title}  {where}")
+    for _, kind, eid, day, proj, title, where in hits[:limit]:
+        click.echo(f"{kind:<8}  {eid}  {day:<10}  {proj}  {title}  {where}")
