@@ -264,6 +264,7 @@ def validate(obj: Any) -> tuple[dict, list[str]]:
     result: dict[str, list] = {key: [] for key in KEYS}
     problems: list[str] = []
     if not isinstance(obj, dict):
+        del result["handoff_closed"]
         return result, [f"answer: a {type(obj).__name__}, not an object; nothing kept"]
     unknown = sorted(str(k) for k in obj if k not in KEYS)
     if unknown:
@@ -287,8 +288,11 @@ def validate(obj: Any) -> tuple[dict, list[str]]:
             if notes:
                 problems.append(f"{where}: {'; '.join(notes)}")
             result[section].append(item)
-    for section in ("handoff", "handoff_closed"):
-        _handoff_strings(obj.get(section), section, result, problems)
+    _handoff_strings(obj.get("handoff"), "handoff", result, problems)
+    if "handoff_closed" in obj:  # why: optional; an answer without it is returned with the four keys it had
+        _handoff_strings(obj.get("handoff_closed"), "handoff_closed", result, problems)
+    else:
+        del result["handoff_closed"]
     return result, problems
 
 
