@@ -322,7 +322,7 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
 
 # --- times and the folder lock ---------------------------------------------------------------------
 
-def _days_from_civil(y: int, m: int, d: int) -> int:
+def days_from_civil(y: int, m: int, d: int) -> int:
     """Days since 1970-01-01 of a proleptic Gregorian date (no datetime import on the hot path)."""
     y -= m <= 2
     era = y // 400
@@ -368,7 +368,7 @@ def iso_epoch(text) -> float | None:
         return None
     if offset is None:
         return time.mktime((y, mo, d, h, mi, int(s), 0, 0, -1)) + (s - int(s))
-    return _days_from_civil(y, mo, d) * 86400.0 + h * 3600 + mi * 60 + s - offset
+    return days_from_civil(y, mo, d) * 86400.0 + h * 3600 + mi * 60 + s - offset
 
 
 class FolderLock:

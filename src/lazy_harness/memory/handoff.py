@@ -92,13 +92,28 @@ def record(op: str, text: str, session_id, task_id, when: float, reason: str | N
     return rec
 
 
+def _shaped(rec) -> bool:
+    return (isinstance(rec, dict) and rec.get("op") in (OPEN, CLOSE) and isinstance(rec.get("text"), str)
+            and ids.kind_of(rec.get("id")) == "handoff")
+
+
+def epoch(ts) -> float | None:
+    """Seconds since the epoch of a record's ``ts``. Our own shape (``stamp``) is read by position;
+    anything else goes to ``files.iso_epoch``. why: the read-back folds every record at each start."""
+    if isinstance(ts, str) and len(ts) == 29 and ts[10] == "T" and ts[19] == "." and ts[23] in "+-" and ts[26] == ":":
+        try:
+            days = files.days_from_civil(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]))
+            offset = (int(ts[24:26]) * 3600 + int(ts[27:29]) * 60) * (-1 if ts[23] == "-" else 1)
+            return (days * 86400 + int(ts[11:13]) * 3600 + int(ts[14:16]) * 60 + int(ts[17:19])
+                    + int(ts[20:23]) / 1000 - offset)
+        except ValueError:
+            pass
+    return files.iso_epoch(ts)
+
+
 def _valid(rec) -> float | None:
     """The epoch of a well-formed record, else None (such a line is skipped, never fatal)."""
-    if not isinstance(rec, dict) or rec.get("op") not in (OPEN, CLOSE) or ids.kind_of(rec.get("id")) != "handoff":
-        return None
-    if not isinstance(rec.get("text"), str):
-        return None
-    return files.iso_epoch(rec.get("ts"))
+    return epoch(rec.get("ts")) if _shaped(rec) else None
 
 
 def _key(rec: dict, epoch: float) -> tuple:
@@ -117,7 +132,7 @@ def parse(text: str) -> list[dict]:
             rec = jsonload.loads(line)
         except (ValueError, RecursionError):
             continue
-        if _valid(rec) is not None:
+        if _shaped(rec):
             out.append(rec)
     return out
 
@@ -141,16 +156,21 @@ class Item(dict):
         return self["state"] == OPEN
 
 
+def _first(pair):
+    return pair[0]
+
+
 def fold(records: list[dict]) -> dict[str, Item]:
     """The items of a set of records, by id. Independent of the records' order."""
     by_id: dict[str, list[tuple[tuple, dict]]] = {}
     for rec in records:
-        epoch = _valid(rec)
-        if epoch is not None:
-            by_id.setdefault(rec["id"], []).append((_key(rec, epoch), rec))
+        t = _valid(rec)
+        if t is not None:
+            by_id.setdefault(rec["id"], []).append((_key(rec, t), rec))
     out: dict[str, Item] = {}
     for hid, keyed in by_id.items():
-        keyed.sort(key=lambda kr: kr[0])
+        if len(keyed) > 1:
+            keyed.sort(key=_first)
         first_open = last_span = last_close = None
         for key, rec in keyed:
             if rec["op"] == OPEN:
@@ -194,7 +214,7 @@ def age_days(item: Item, now: float) -> int:
 
 def _wins(rec: dict, item: Item | None) -> bool:
     """True when ``rec`` would become its item's winning record."""
-    return item is None or _key(rec, files.iso_epoch(rec["ts"])) > item["key"]
+    return item is None or _key(rec, epoch(rec["ts"])) > item["key"]
 
 
 def _find_open(state: dict[str, Item], ref: str) -> Item | None:
