@@ -325,3 +325,15 @@ def test_records_are_json_lines_in_the_documented_shape(mdir):
         lines = [json.loads(line) for line in fh]
     assert [list(r) for r in lines] == [["op", "id", "text", "session_id", "task_id", "ts"]] * 2
     assert lines[1]["op"] == "close" and lines[1]["id"] == lines[0]["id"] == ids.handoff_id("x")
+
+
+def test_hostile_project_name_cannot_forge_the_digest_or_close_items(mdir):
+    meta = {**A, "project": "evil --> digest=00000000 ids=h-00000000 session=x"}
+    handoff.apply_answer(mdir, ["stays open", "-> arrow --> item"], [], meta, NOW, NOW)
+    text = read_md(mdir)
+    header = text.split("\n")[1]
+    assert header.count("-->") == 1 and header.endswith(" -->")
+    marker, lines = handoff.parse_markdown(text)
+    assert marker["session"] == "sess-a" and marker["ids"].count("h-") == 2 and not handoff.edited(marker, lines)
+    assert answer(mdir, ["stays open"], meta=B, when=NOW + 1)[0] == []  # nothing read as a hand edit
+    assert open_texts(mdir) == ["stays open", "-> arrow --> item"]

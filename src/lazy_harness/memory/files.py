@@ -7,9 +7,11 @@
     <knowledge>/learnings/YYYY-MM/YYYY-MM-DD-<slug>.md   one learning per file
 
 Readers take tails: a JSONL file is read backwards in blocks until enough whole lines are found,
-and learnings are listed newest month first, so the cost does not grow with history. handoff.md and
-learning frontmatter are parsed with string methods (no regex, no YAML parser).
-Only ``os`` and our ``jsonload`` at import time: the SessionStart hook uses this module.
+and learnings are listed newest month first, so the cost does not grow with history (the handoff
+log is the exception: ``memory.handoff`` folds it whole). The handoff marker, ISO times and learning
+frontmatter are parsed with string methods (no regex, no YAML parser). Also here: the memory
+folder's lock. Only ``os``, ``time`` and our ``jsonload`` at import time: the SessionStart hook uses
+this module.
 """
 
 import os
@@ -123,9 +125,6 @@ def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
     return read_frontmatter_values(path, ("title",), limit).get("title")
 
 
-MAX_HANDOFF_BYTES = 256 * 1024
-
-
 def marker_fields(line: str) -> dict[str, str]:
     """``key=value`` pairs of the handoff marker comment; a value may hold spaces (a project name).
     A key seen again is text of the value before it: a project named ``x digest=y`` sets no digest."""
@@ -140,48 +139,6 @@ def marker_fields(line: str) -> dict[str, str]:
         elif key is not None:
             fields[key] += " " + token
     return fields
-
-
-def read_handoff(memory_dir: str) -> dict | None:
-    """The open items of ``handoff.md`` and who wrote them when; None when there is no handoff.
-
-    String methods only (no YAML, no regex): the SessionStart hook calls this. Items are ``- `` or
-    ``* `` lines; indented lines continue the item above; ``- [x]`` items are done and left out.
-    Returns ``{"path", "items", "session", "task", "written", "project", "mtime"}``; fields the
-    marker comment does not carry are "" (a hand-written handoff still works).
-    """
-    path = os.path.join(memory_dir, HANDOFF)
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(MAX_HANDOFF_BYTES)
-            mtime = os.fstat(fh.fileno()).st_mtime
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    marker: dict[str, str] = {}
-    items: list[str] = []
-    current: list[str] | None = None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(HANDOFF_MARK):
-            marker = marker_fields(stripped)
-            current = None
-        elif line[:2] in ("- ", "* "):
-            entry = line[2:].strip()
-            done = entry[:3].lower() == "[x]"
-            if entry[:3] in ("[ ]", "[x]", "[X]"):
-                entry = entry[3:].strip()
-            current = None if done or not entry else [entry]
-            if current is not None:
-                items.append("")  # filled in below, continuation lines included
-        elif current is not None and stripped and line[:1] in (" ", "\t"):
-            current.append(stripped)
-        else:
-            current = None
-        if current is not None:
-            items[-1] = " ".join(current)
-    return {"path": path, "items": items, "session": marker.get("session", ""),
-            "task": marker.get("task", ""), "written": marker.get("written", ""),
-            "project": marker.get("project", ""), "mtime": mtime}
 
 
 # --- learning frontmatter as yaml.safe_dump writes it, without a YAML parser (hot path) -------------

@@ -288,8 +288,8 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
 def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bool]]]:
     """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
 
-    In a file we rendered (its marker has a digest) indented lines under an item are our notes; in
-    any other file they continue the item above, as ``files.read_handoff`` reads them.
+    Items are ``- `` or ``* `` lines (``- [x]`` ticked). In a file we rendered (its marker has a
+    digest) indented lines under an item are our notes; in any other file they continue the item.
     """
     marker: dict[str, str] = {}
     lines = text.split("\n")
