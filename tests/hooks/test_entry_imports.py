@@ -27,7 +27,8 @@ ALLOWED_OURS = {
     "lazy_harness.paths", "lazy_harness.config", "lazy_harness.atomic", "lazy_harness.logfile",
     "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.worker", "lazy_harness.worker.spawn",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall",
-    "lazy_harness.memory.handoff", "lazy_harness.memory.ids", "lazy_harness.memory.sanitize",
+    "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.ids",
+    "lazy_harness.memory.sanitize",
 }
 
 
