@@ -54,6 +54,9 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "interval_minutes": ("int", 5, "automatic syncs and pulls at most this often"),
         "pull_budget_ms": ("int", 1500, "SessionStart waits at most this long for a pull, then goes on without it"),
     },
+    "handoff": {
+        "stale_days": ("int", 14, "open items older than this many days are marked stale (never dropped)"),
+    },
 }
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
@@ -288,6 +291,7 @@ SECTION_HELP = {
     "memory": "Where each project's decisions, failures and handoff are written (one folder per project).",
     "context": "What SessionStart reads back into a new session.",
     "recall": "What each typed prompt gets from memory (docs/how/recall.md).",
+    "handoff": "Open items carried from session to session (handoff.md).",
 }
 
 

@@ -41,3 +41,29 @@ def test_distill_of_a_missing_file_is_one_line(isolated_home, tmp_path):
     result = invoke("distill", str(tmp_path / "nope.jsonl"))
     assert result.code == 1
     assert result.err.strip() == f"lh: {tmp_path / 'nope.jsonl'}: no such transcript"
+
+
+def test_distill_stamps_items_with_the_session_time_and_reports_unknown_closes(isolated_home, tmp_path, monkeypatch):
+    from lazy_harness.memory import handoff, ids
+
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    answer = {**fake_claude.DEFAULT_ANSWER, "handoff": ["open from the session"],
+              "handoff_closed": ["h-00000000"]}
+    bin_dir = fake_claude.use(tmp_path, monkeypatch, answer=answer)
+    project = tmp_path / "proj"
+    project.mkdir()
+    payload = place(project)
+    session_time = 1_700_000_000.25
+    os.utime(payload["transcript_path"], (session_time, session_time))
+    result = invoke("distill", payload["transcript_path"])
+    assert result.code == 0, result.err
+    assert "  answer: handoff_closed: no open item 'h-00000000'; ignored" in result.out
+    assert f"open    {os.path.join(paths.memory_dir(str(project)), 'handoff.jsonl')}  " \
+           f"[{ids.handoff_id('open from the session')}] open from the session" in result.out
+    [rec] = handoff.read_records(paths.memory_dir(str(project)))
+    assert rec["ts"] == handoff.stamp(session_time) and rec["session_id"] == payload["session_id"]
+    assert fake_claude.calls(bin_dir)
+    # processed again: nothing written twice
+    again = invoke("distill", payload["transcript_path"])
+    assert again.code == 0 and "keep    " in again.out and "still open: [" in again.out
+    assert len(handoff.read_records(paths.memory_dir(str(project)))) == 1

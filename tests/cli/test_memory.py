@@ -155,3 +155,45 @@ def test_search_without_hits(project):
     search_memory(project)
     out = invoke("memory", "search", "zebra", "--project", project)
     assert out.code == 0 and out.out == "" and "no match for: zebra" in out.err
+
+
+def test_old_lines_without_ids_show_stable_derived_ids_in_show_and_search(project):
+    from lazy_harness.memory import ids
+
+    search_memory(project)  # lines and a learning written before ids existed: no "id" anywhere
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS),
+                   [{**ms.decision(NOW, "a new line with its own id"), "id": "d-0123abcd"}])
+    with open(os.path.join(mem, files.DECISIONS), "rb") as fh:
+        before = fh.read()
+    assert b'"id"' in before and before.count(b'"id"') == 1
+    want = {"sqlite queue rejected": ids.entry_id("decision", "sqlite queue rejected"),
+            "Queue stuck after crash": ids.entry_id("failure", "Queue stuck after crash"),
+            "Queue names sort by time": ids.learning_id("proj", "Queue names sort by time"),
+            "a new line with its own id": "d-0123abcd"}
+    for _ in range(2):  # the same ids every time
+        show = invoke("memory", "show", "--project", project).out.split("\n==== ", 1)[1]
+        found = invoke("memory", "search", "queue", "line", "--project", project).out
+        for text, eid in want.items():
+            assert any(eid in ln and text in ln for ln in show.split("\n")), (text, eid, show)
+            assert any(eid in ln and text in ln for ln in found.split("\n")), (text, eid, found)
+    with open(os.path.join(mem, files.DECISIONS), "rb") as fh:
+        assert fh.read() == before  # ids derived on read, the file never rewritten
+
+
+def test_show_lists_open_items_with_ids_and_history_lists_closed_ones(project):
+    from lazy_harness.memory import handoff, ids
+
+    mem = paths.memory_dir(project)
+    os.makedirs(mem)
+    meta = {"project": "proj", "session_id": "sess-open", "task_id": "t-1"}
+    handoff.apply_answer(mem, ["still open", "done later"], [], meta, NOW - 30 * DAY, NOW)
+    handoff.apply_answer(mem, [], ["done later"], {**meta, "session_id": "sess-close"}, NOW - DAY, NOW)
+    out = invoke("memory", "show", "--project", project).out.split("\n==== ", 1)[1]
+    assert f"- [{ids.handoff_id('still open')}] still open (opened " in out and "by session sess-open" in out
+    assert "stale: open 30 days" in out and "done later" not in out and "Closed handoff items" not in out
+    out = invoke("memory", "show", "--history", "--project", project).out.split("\n==== ", 1)[1]
+    closed = next(ln for ln in out.split("\n") if "done later" in ln)
+    assert closed.strip().startswith(f"- [{ids.handoff_id('done later')}] done later (closed ")
+    assert ms.iso(NOW - DAY)[:16].replace("T", " ") in closed and "by session sess-close" in closed
+    assert "Closed handoff items (1," in out

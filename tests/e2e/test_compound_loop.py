@@ -109,7 +109,10 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def handoff_items(path: Path) -> list[str]:
-    return [line[2:] for line in path.read_text().splitlines() if line.startswith("- ")]
+    """The open items of a rendered handoff.md: ``- [h-1a2b3c4d] text`` lines, without the id."""
+    items = [line[2:] for line in path.read_text().splitlines() if line.startswith("- ")]
+    assert all(re.match(r"\[h-[0-9a-f]{8}\] ", item) for item in items), items
+    return [item[13:] for item in items]
 
 
 def processed(home: LoopHome) -> list[dict[str, str]]:
@@ -267,7 +270,7 @@ def test_headless_session_is_never_distilled(loop_home: LoopHome) -> None:
 # -- 4. lh knowledge handoff-now -----------------------------------------------------------------
 
 
-def test_handoff_now_rebuilds_from_the_newest_interactive_session(loop_home: LoopHome, tmux_bin: str) -> None:
+def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(loop_home: LoopHome, tmux_bin: str) -> None:
     home = loop_home
     home.standin.script = session_script(ANSWER)
     home.install()
@@ -294,7 +297,8 @@ def test_handoff_now_rebuilds_from_the_newest_interactive_session(loop_home: Loo
     assert re.search(rf"skipped \S*{headless}\S*: .*headless", out), out
     assert f"for session {sid}" in out and re.search(r"^done: distilled$", out, re.M), out
     assert re.search(r"^wrote: .*handoff written", out, re.M), out
-    assert handoff_items(handoff) == LATER_ANSWER["handoff"]
+    # the earlier items stay open (nothing closed them); the later answer's item joins them
+    assert sorted(handoff_items(handoff)) == sorted(ANSWER["handoff"] + LATER_ANSWER["handoff"])
     assert f"session={sid}" in handoff.read_text()
     summaries = [d["summary"] for d in read_jsonl(home.memory_dir / "decisions.jsonl")]
     assert summaries == [d["summary"] for d in ANSWER["decisions"]] + ["Migrations run off-peak only."]

@@ -140,7 +140,7 @@ def test_open_handoff_items_from_handoff_jsonl(project):
                     {"op": "close", "id": b, "text": "", "ts": "2025-01-01T00:00:00Z"}):
             fh.write(json.dumps(rec) + "\n")
     got = ask(project, "let's continue the partial refunds in the admin", sid="h")
-    assert f"open item {a} (handoff.jsonl:1)" in got and b not in got
+    assert f"open item {a} (handoff.md)" in got and b not in got
 
 
 def test_the_budget_is_kept(project, isolated_home):

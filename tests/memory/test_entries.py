@@ -22,7 +22,7 @@ def write_lines(path: str, lines: list[str], end: str = "\n") -> None:
 def test_record_field_order_and_types():
     rec = entries.record("failure", {"summary": "boom", "root_cause": "rc", "resolution": "res",
                                      "prevention": "p", "tags": "single", "unknown": "dropped"}, META, NOW)
-    assert list(rec) == ["ts", "type", "project", "session_id", "task_id", "summary", "root_cause",
+    assert list(rec) == ["ts", "type", "id", "project", "session_id", "task_id", "summary", "root_cause",
                          "resolution", "prevention", "tags"]
     assert rec["type"] == "failure" and rec["tags"] == ["single"] and rec["task_id"] == "t-1"
     rec = entries.record("decision", {"summary": "s", "alternatives": None}, META, NOW)

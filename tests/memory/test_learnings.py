@@ -96,7 +96,7 @@ def test_learning_path_layout_and_containment(ldir):
 def test_render_frontmatter_keys_order_and_body():
     text = learnings.render(item("Prefer os.replace", tags=["fs", "atomic"]), META, NOW)
     front, head, body = split(text)
-    assert list(front) == ["title", "origin", "origin_session", "created", "tags", "scope", "status",
+    assert list(front) == ["id", "title", "origin", "origin_session", "created", "tags", "scope", "status",
                            "deprecated_by", "deprecated_on", "deprecated_reason"]
     assert front["title"] == "Prefer os.replace" and front["origin"] == "proj"
     assert front["origin_session"] == "sess-1" and front["tags"] == ["fs", "atomic"]
@@ -235,3 +235,39 @@ def test_too_many_colliding_titles_on_one_day_is_an_error_not_an_overwrite(ldir,
     with pytest.raises(TaskError, match="more than 2"):
         learnings.write_learning(ldir, item("USE: X?"), META, NOW)
     assert len(os.listdir(os.path.dirname(first))) == 2 and first != second
+
+
+def test_two_projects_same_title_same_day_both_keep_theirs(ldir, tmp_path):
+    from lazy_harness.memory import ids, store
+
+    other = {**META, "project": "other", "session_id": "sess-9", "cwd": "/x/other"}
+    title = "Prefer os.replace over rename"
+    first, written1 = learnings.write_learning(ldir, item(title), META, NOW)
+    second, written2 = learnings.write_learning(ldir, item(title, learning="Other words."), other, NOW + 60)
+    assert written1 and written2 and first != second and second.endswith("-2.md")
+    assert learnings.id_of(first) == ids.learning_id("proj", title) != learnings.id_of(second)
+    assert split(open(second).read())[0]["id"] == ids.learning_id("other", title)
+    # within one project the same title is still the same learning, whichever file it landed in
+    assert learnings.write_learning(ldir, item(title), other, NOW + 120) == (second, False)
+    assert learnings.write_learning(ldir, item(title.upper()), META, NOW + 180) == (first, False)
+    # through the store: re-processing either project's answer plans nothing to create
+    mdir = paths.memory_dir(str(tmp_path / "proj"))
+    for meta in (META, other):
+        p = store.plan({"learnings": [item(title)]}, mdir, ldir, meta, NOW + 240)
+        assert [a.kind for a in p.actions] == [store.EXISTS]
+    a_third = {**META, "project": "third"}
+    p = store.plan({"learnings": [item(title)]}, mdir, ldir, a_third, NOW + 240)
+    assert [a.kind for a in p.actions] == [store.CREATE] and p.actions[0].path.endswith("-3.md")
+
+
+def test_a_learning_written_before_ids_gets_its_id_derived(ldir):
+    from lazy_harness.memory import ids
+
+    path, _ = learnings.write_learning(ldir, item("Old style"), META, NOW)
+    text = open(path).read()
+    old = "".join(line + "\n" for line in text.split("\n")[:-1] if not line.startswith("id: "))
+    os.chmod(path, 0o600)
+    with open(path, "w") as fh:
+        fh.write(old)
+    assert "id:" not in old and learnings.id_of(path) == ids.learning_id("proj", "Old style")
+    assert learnings.write_learning(ldir, item("old style"), META, NOW + 5) == (path, False)

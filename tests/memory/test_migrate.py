@@ -118,35 +118,29 @@ def test_entries_merge_into_an_existing_file_without_duplicates(project):
     assert summaries == ["  use a MAILDIR   queue ", "Keep hooks stdlib-only", None]
 
 
-def test_a_project_handoff_is_merged_when_the_merge_exists_else_the_old_one_waits(project, monkeypatch):
+def test_a_project_handoff_and_the_old_one_are_merged_item_by_item(project):
     old = legacy(project)
-    write(os.path.join(old, "handoff.md"), "# Open items\n\n- old item\n")
+    write(os.path.join(old, "handoff.md"), "# Open items\n\n- old item\n- shared item\n")
     new = paths.project_memory_dir(project)
     os.makedirs(new)
-    write(os.path.join(new, "handoff.md"), "# Open items\n\n- new item\n")
-    monkeypatch.delattr(handoff, "merge_markdown", raising=False)
+    write(os.path.join(new, "handoff.md"), "# Open items\n\n- new item\n- shared item\n")
     lines = run_migration(project)
-    assert os.path.exists(os.path.join(old, "handoff.md"))  # nothing lost while it cannot be merged
-    assert any("left in place" in ln for ln in lines)
-    calls = []
-    monkeypatch.setattr(handoff, "merge_markdown", lambda *a: calls.append(a), raising=False)
-    run_migration(project)
-    assert calls == [(new, "# Open items\n\n- old item\n", NOW, os.path.join(old, "handoff.md"))]
+    assert any("merged into" in ln for ln in lines), lines
     assert not os.path.exists(os.path.join(old, "handoff.md"))
-    with open(os.path.join(new, "handoff.md")) as fh:
-        assert fh.read() == "# Open items\n\n- new item\n"
+    texts = sorted(item["text"] for item in handoff.open_items(handoff.load(new)[0]))
+    assert texts == ["new item", "old item", "shared item"]
+    assert run_migration(project) == []  # done once
 
 
-def test_a_handoff_state_file_counts_as_an_existing_handoff(project, monkeypatch):
+def test_a_handoff_state_file_counts_as_an_existing_handoff(project):
     old = legacy(project)
     write(os.path.join(old, "handoff.md"), "- old item\n")
     new = paths.project_memory_dir(project)
     os.makedirs(new)
     write(os.path.join(new, "handoff.jsonl"), "")
-    monkeypatch.delattr(handoff, "merge_markdown", raising=False)
     run_migration(project)
-    assert not os.path.exists(os.path.join(new, "handoff.md"))
-    assert os.path.exists(os.path.join(old, "handoff.md"))
+    assert not os.path.exists(os.path.join(old, "handoff.md"))
+    assert [i["text"] for i in handoff.open_items(handoff.load(new)[0])] == ["old item"]
 
 
 def test_the_key_an_older_version_computed_for_an_emoji_path_is_migrated_too(tmp_path):

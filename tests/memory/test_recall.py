@@ -10,7 +10,7 @@ import yaml
 
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
-from lazy_harness.memory import files, recall
+from lazy_harness.memory import files, ids, recall
 
 NOW = time.time()
 NOON = time.mktime(time.localtime(NOW)[:3] + (12, 0, 0, 0, 0, -1))  # seconds apart stay on one day
@@ -85,8 +85,10 @@ def test_sections_in_priority_order_each_naming_its_source(project):
     assert len(headings) == 4
     for heading, source in zip(headings, ("handoff.md", "failures.jsonl", "decisions.jsonl", "learnings/")):
         assert source in heading, heading
-    # when and by which session the handoff was written
-    assert "sess-aaa" in text and ms.iso(NOW - 2 * ms.DAY) in text
+    # each open item with its id, and when and by which session it was opened
+    opened = ms.iso(NOW - 2 * ms.DAY)[:16].replace("T", " ")
+    assert f"- [{ids.handoff_id('wire the SessionStart hook')}] wire the SessionStart hook (opened {opened} " \
+           "by session sess-aaa)" in text
     assert "a git subprocess costs 5 ms" in text  # the decision's rationale
     day = ms.iso(NOW - 5 * ms.DAY)[:10]
     assert f"learnings/{day[:7]}/{day}-tail-reads-keep-hooks-flat.md" in text
@@ -371,7 +373,7 @@ def test_reads_back_what_the_store_writes(project):
     store.persist(distilled, mem(project), ldir(), meta, NOW - 60, os.environ)
     text, stats = build(project)
     assert stats["shown"] == {"handoff": 2, "failures": 1, "decisions": 1, "learnings": 1}, stats
-    for expected in ("check the -> arrow item", "a box still open", "sess-store-1", ms.iso(NOW - 60),
+    for expected in ("check the -> arrow item", "a box still open", "sess-store-1", ms.iso(NOW - 60)[:16].replace("T", " "),
                      "Prevention: run claude -p with stdin from /dev/null.", "Spool tasks as files.",
                      "Rationale: rename is atomic.", "Titles: with 'quotes', \"double\" and # marks",
                      "from proj): First line. Second line."):

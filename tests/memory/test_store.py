@@ -11,14 +11,14 @@ import pytest
 from lazy_harness import atomic, paths
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
-from lazy_harness.memory import files, store
+from lazy_harness.memory import files, handoff, ids, store
 
 NOW = 1_760_000_000.0
 DAY = 86400.0
 META = {"project": "proj", "session_id": "sess-1", "task_id": "1760000000000000000-ab12", "cwd": "/x/proj"}
-DECISION_KEYS = ["ts", "type", "project", "session_id", "task_id", "summary", "context", "alternatives",
+DECISION_KEYS = ["ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "alternatives",
                  "rationale", "tags"]
-FAILURE_KEYS = ["ts", "type", "project", "session_id", "task_id", "summary", "root_cause", "resolution",
+FAILURE_KEYS = ["ts", "type", "id", "project", "session_id", "task_id", "summary", "root_cause", "resolution",
                 "prevention", "tags"]
 
 
@@ -74,9 +74,11 @@ def test_persist_writes_each_kind_in_its_format(where):
     assert first["ts"][:19] == time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(NOW))
     assert first["ts"][19] in "+-" and first["ts"][22] == ":"  # local offset, e.g. +02:00
     assert failures[0]["type"] == "failure" and failures[0]["prevention"] == "test with 40 hooks"
+    assert first["id"] == ids.entry_id("decision", "Use a Maildir queue") and first["id"].startswith("d-")
+    assert failures[0]["id"] == ids.entry_id("failure", "Worker ran twice") and failures[0]["id"].startswith("f-")
     assert store.read_handoff(mdir)["items"] == ["finish the docs", "run the benchmark"]
     assert len(report.created) == 1 and report.created[0].startswith(ldir + os.sep)
-    assert report.summary() == "2 decisions, 1 failure, 1 learning, handoff written"
+    assert report.summary() == "2 decisions, 1 failure, 1 learning, handoff written (2 opened, 0 closed)"
 
 
 def test_plan_writes_nothing_and_describes_itself(where, isolated_home):
@@ -85,10 +87,12 @@ def test_plan_writes_nothing_and_describes_itself(where, isolated_home):
     p = store.plan(answer(), mdir, ldir, META, NOW)
     assert snapshot(str(isolated_home)) == before and not os.path.exists(mdir) and not os.path.exists(ldir)
     rows = p.describe()
-    assert [r[0] for r in rows] == ["append", "append", "append", "create", "write"]
+    assert [r[0] for r in rows] == ["append", "append", "append", "create", "open", "open"]
+    assert rows[-1] == ("open", os.path.join(mdir, handoff.STATE),
+                        f"[{ids.handoff_id('run the benchmark')}] run the benchmark")
     assert rows[0] == ("append", os.path.join(mdir, files.DECISIONS), "Use a Maildir queue")
     assert f"{rows[0]}" == f"append  {os.path.join(mdir, files.DECISIONS)}  Use a Maildir queue"
-    assert str(p).count("\n") == 4 and p.writes
+    assert str(p).count("\n") == 5 and p.writes
     assert store.apply(p).summary().startswith("2 decisions, 1 failure, 1 learning,")
 
 
@@ -140,23 +144,24 @@ def test_a_torn_last_line_is_ended_and_its_entry_written_again(where):
     assert [json.loads(x)["summary"] for x in raw[1:-1]] == ["Use a Maildir queue", "Spawn the worker detached"]
 
 
-def test_handoff_written_kept_overwritten_untouched_deleted(where):
+def test_handoff_opened_kept_merged_and_closed_never_replaced(where):
     mdir, ldir = where
-    path = os.path.join(mdir, files.HANDOFF)
+    state = os.path.join(mdir, handoff.STATE)
     assert store.persist(answer(), mdir, ldir, META, NOW).handoff == "written"
-    mtime = os.stat(path).st_mtime_ns
+    size = os.path.getsize(state)
     assert store.persist(answer(), mdir, ldir, META, NOW + 60).handoff == "kept"
-    assert os.stat(path).st_mtime_ns == mtime
+    assert os.path.getsize(state) == size
     s2 = {**META, "session_id": "sess-2", "task_id": "t-2"}
+    # another session's items join the open ones; they never replace them
     assert store.persist(answer(handoff=["only this"]), mdir, ldir, s2, NOW + 120).handoff == "written"
-    assert store.read_handoff(mdir) == {"items": ["only this"], "session_id": "sess-2", "task_id": "t-2",
-                                        "written": stamp(NOW + 120), "project": "proj"}
+    assert store.read_handoff(mdir)["items"] == ["finish the docs", "run the benchmark", "only this"]
     assert store.persist(answer(handoff=None), mdir, ldir, s2, NOW + 180).handoff is None
-    assert store.read_handoff(mdir)["items"] == ["only this"]
-    assert store.persist(answer(handoff=[]), mdir, ldir, s2, NOW + 240).handoff == "deleted"
-    assert not os.path.exists(path)
-    p = store.plan(answer(handoff=[]), mdir, ldir, s2, NOW + 300)
-    assert not any(a.path == path for a in p.actions)  # nothing to delete twice
+    assert store.persist(answer(handoff=[]), mdir, ldir, s2, NOW + 240).handoff is None
+    assert os.path.getsize(state) > size and store.read_handoff(mdir)["items"][-1] == "only this"
+    closing = {**answer(handoff=[]), "handoff_closed": ["Finish the docs."]}
+    report = store.persist(closing, mdir, ldir, {**s2, "session_time": NOW + 300}, NOW + 300)
+    assert report.handoff == "written" and report.closed == 1
+    assert store.read_handoff(mdir)["items"] == ["run the benchmark", "only this"]
 
 
 def test_items_are_single_lines(where):
@@ -164,7 +169,8 @@ def test_items_are_single_lines(where):
     store.persist(answer(handoff=["two\nlines", "- dash", "# hash"]), mdir, ldir, META, NOW)
     with open(os.path.join(mdir, files.HANDOFF), encoding="utf-8") as fh:
         bullets = [line for line in fh.read().split("\n") if line.startswith("- ")]
-    assert bullets == ["- two lines", "- - dash", "- # hash"]
+    assert bullets == [f"- [{ids.handoff_id(t)}] {t}" for t in ("two lines", "- dash", "# hash")]
+    assert store.read_handoff(mdir)["items"] == ["two lines", "- dash", "# hash"]
 
 
 def test_files_0600_and_folders_0700(where):
@@ -238,7 +244,7 @@ def test_existing_memory_reads_tails(where):
     assert [f["summary"] for f in got["failures"]] == [f"failure {i}" for i in range(5, 15)]
     assert got["learning_titles"][:2] == ["learning 14", "learning 13"] and len(got["learning_titles"]) == 15
     assert store.existing_memory(mdir + "-none", ldir + "-none") == {"decisions": [], "failures": [],
-                                                                     "learning_titles": []}
+                                                                     "learning_titles": [], "handoff_open": []}
 
 
 def test_importing_the_store_pulls_in_no_heavy_module(python):
@@ -291,14 +297,20 @@ while True:
 
 
 def check_handoff(mdir: str) -> None:
-    """The handoff is absent or one whole version: 60 items of one write, and the header of that write."""
-    got = store.read_handoff(mdir)
-    if got is None:
-        return
-    version = got["task_id"][1:]
-    assert len(got["items"]) == 60
-    assert all(item.startswith(f"{version}:") and len(item) == len(f"{version}:{j}:") + 1900
-               for j, item in enumerate(got["items"]))
+    """handoff.md is absent or one whole rendering (its digest matches its lines); every item open in the
+    state is whole (a killed round may have opened only some of its items: its re-processing opens the rest)."""
+    try:
+        with open(os.path.join(mdir, files.HANDOFF), encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        text = None
+    if text is not None:
+        marker, lines = handoff.parse_markdown(text)
+        assert not handoff.edited(marker, lines), "a torn handoff.md"
+    state = handoff.fold(handoff.read_records(mdir) or [])
+    for item in state.values():
+        _, j, rest = item["text"].split(":", 2)
+        assert rest == "x" * 1900 and 0 <= int(j) < 60
 
 
 def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python):
@@ -315,7 +327,7 @@ def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python)
         check_handoff(mdir)
         got = store.read_handoff(mdir)
         if got:
-            versions.add(got["task_id"])
+            versions.update(item.split(":", 1)[0] for item in got["items"])
         rounds += 1
     path = os.path.join(mdir, files.DECISIONS)
     lines = read_lines(path)  # every line parses and the file ends with a newline

@@ -165,13 +165,22 @@ BIG = {
 }
 
 
-def _check_handoff(mdir: str) -> None:
-    """Absent, or one whole version: all 30 items of one answer."""
-    got = files.read_handoff(mdir)
-    if got is None:
-        return
-    [version] = {TOKEN.search(item).group(0) for item in got["items"]}
-    assert got["items"] == [f"{version} item {i} " + "h" * 300 for i in range(30)]
+def _check_handoff(mdir: str, tokens=None) -> None:
+    """handoff.md absent or one whole rendering; every item whole and opened once. With ``tokens``
+    (the end): exactly the 30 items of each of those sessions are open."""
+    from lazy_harness.memory import handoff
+
+    path = os.path.join(mdir, files.HANDOFF)
+    if os.path.exists(path):
+        assert not handoff.edited(*handoff.parse_markdown(rig.read(path))), "a torn handoff.md"
+    records = handoff.read_records(mdir) or []
+    opened = [r["text"] for r in records if r["op"] == "open"]
+    assert len(opened) == len(set(opened)) == len(records), "an item opened twice, or closed"
+    for text in opened:
+        tok = TOKEN.search(text).group(0)
+        assert text in {f"{tok} item {i} " + "h" * 300 for i in range(30)}
+    if tokens is not None:
+        assert sorted(opened) == sorted(f"{tok} item {i} " + "h" * 300 for tok in tokens for i in range(30))
 
 
 def _check_files(mdir: str, temps_ok: bool) -> None:
@@ -196,7 +205,7 @@ FINISH_ONE = "from lazy_harness.worker import loop; loop.run(limit=1)"
 def test_worker_killed_at_random_moments_around_its_writes_leaves_whole_files(loop_on, model, tmp_path):
     """Big answers make the persist step long (tens of fsyncs); each round's worker is killed a random
     moment after its model call returned, then another worker finishes one task. After each step:
-    learnings whole, handoff old or new, JSONL lines whole. At the end each session is in memory
+    learnings whole, handoff.md whole and handoff items whole, JSONL lines whole. At the end each session is in memory
     exactly once: re-processing a half-persisted task wrote nothing twice."""
     fake_model.control(model, mode="ok", template=BIG, need_token=True)
     shop = rig.project(tmp_path, "shop")
@@ -226,4 +235,4 @@ def test_worker_killed_at_random_moments_around_its_writes_leaves_whole_files(lo
         assert all(r["session_id"] == sid_of[TOKEN.search(r["summary"]).group(0)] for r in recs)
     assert sorted(_front(p)["title"] for p in rig.learning_files()) == sorted(
         f"Learning {tok} number {i}" for tok in toks for i in range(20))
-    _check_handoff(mdir)
+    _check_handoff(mdir, toks)

@@ -7,12 +7,13 @@ import pytest
 import yaml
 
 from lazy_harness import paths, queue
+from lazy_harness.memory import ids
 from tests.reliability import fake_model, rig
 
 MB = 1024 * 1024
 KB64 = 64 * 1024
 KB256 = 256 * 1024
-FRONT_KEYS = ["title", "origin", "origin_session", "created", "tags", "scope", "status", "deprecated_by",
+FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "scope", "status", "deprecated_by",
               "deprecated_on", "deprecated_reason"]
 
 
@@ -57,7 +58,7 @@ def _attacks(tok: str, outside: str) -> dict:
             "decisions": [dict(g["decision"], path=f"{outside}/{tok}-key", memory_dir=outside, __proto__={"x": 1})],
             "learnings": [dict(g["learning"], file=f"../../{tok}", filename=f"{outside}/{tok}")],
             "handoff": [], "memory_dir": outside, "write_to": f"{outside}/{tok}", "__class__": "x"},
-        "yaml smuggling": {  # last, so its handoff is the one left
+        "yaml smuggling": {  # its handoff item is one line among the others
             "decisions": [g["decision"]],
             "learnings": [g["learning"], {
                 "title": f"Harmless {tok}\nstatus: deprecated\ndeprecated_by: attacker\n---\ninjected: true",
@@ -147,8 +148,9 @@ def test_frontmatter_stays_well_formed_with_exactly_one_status(drained):
         f"Harmless {drained['tokens']['yaml smuggling']} status: deprecated deprecated_by: attacker --- injected: true"]
     tok = drained["tokens"]["yaml smuggling"]
     handoff = rig.read(os.path.join(drained["memory"], "handoff.md"))
-    items = [ln for ln in handoff.split("\n") if ln.startswith("- ")]
-    assert items == [f"- line one {tok} - smuggled item # heading"]
+    items = [ln for ln in handoff.split("\n") if ln.startswith("- ") and tok in ln]
+    text = f"line one {tok} - smuggled item # heading"
+    assert items == [f"- [{ids.handoff_id(text)}] {text}"]
     assert not [ln for ln in handoff.split("\n") if ln.startswith("#") and "Open items" not in ln]
 
 

@@ -140,7 +140,7 @@ def test_a_secret_echoed_by_the_model_is_never_written_but_the_entry_is(run, kin
         [rec] = rig.jsonl(os.path.join(mem, name))
         assert tok in rec["summary"] and f"[REDACTED:{marker}]" in json.dumps(rec)
     handoff = run["written"][os.path.join(mem, "handoff.md")]
-    assert "- rotate " in handoff and f"[REDACTED:{marker}]" in handoff and tok in handoff
+    assert "] rotate " in handoff and f"[REDACTED:{marker}]" in handoff and tok in handoff
     learned = [text for path, text in run["written"].items()
                if path.startswith(run["learnings"] + os.sep) and f"title: Credential {tok}" in text]
     assert len(learned) == 1 and f"[REDACTED:{marker}]" in learned[0]

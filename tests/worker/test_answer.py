@@ -258,3 +258,16 @@ def test_numbers_as_text_and_bools_rejected():
     out, problems = a.validate({"decisions": [{"summary": 42}, {"summary": True}]})
     assert [d["summary"] for d in out["decisions"]] == ["42"]
     assert any(p.startswith("decisions[1]: missing summary") for p in problems)
+
+
+def test_handoff_closed_is_optional_and_validated_like_handoff():
+    out, problems = a.validate({"handoff": ["new item"], "handoff_closed": ["h-1a2b3c4d", "  the exact\ntext ", 7,
+                                                                          None, ""]})
+    assert out["handoff"] == ["new item"]
+    assert out["handoff_closed"] == ["h-1a2b3c4d", "the exact text", "7"]
+    assert "handoff_closed[3]: a NoneType, not text, dropped" in problems
+    assert "handoff_closed[4]: empty, dropped" in problems
+    out, problems = a.validate({"handoff_closed": "h-1a2b3c4d"})
+    assert out["handoff_closed"] == ["h-1a2b3c4d"] and "handoff_closed: a str instead of a list, taken as one item" in problems
+    out, _ = a.validate({"handoff": []})
+    assert "handoff_closed" not in out and out["handoff"] == []

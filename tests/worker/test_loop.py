@@ -59,7 +59,7 @@ def test_session_end_hook_drives_a_full_distillation(isolated_home, fake, projec
     [failure] = _lines(os.path.join(mem, "failures.jsonl"))
     assert failure["prevention"] == fake_claude.DEFAULT_ANSWER["failures"][0]["prevention"]
     handoff = open(os.path.join(mem, "handoff.md")).read()
-    assert "- finish the retry command" in handoff and payload["session_id"] in handoff
+    assert "] finish the retry command\n" in handoff and payload["session_id"] in handoff
     [learning] = _learnings()
     assert os.path.basename(learning).endswith("-rename-is-the-atomic-commit-of-a-spool.md")
     [call] = fake_claude.calls(fake)

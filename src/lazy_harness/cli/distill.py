@@ -40,7 +40,8 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
         learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None)
         click.echo(f"# would append to {os.path.join(fields['memory_dir'], 'decisions.jsonl')} and failures.jsonl,",
                    err=True)
-        click.echo(f"# rewrite or delete {os.path.join(fields['memory_dir'], 'handoff.md')},", err=True)
+        click.echo(f"# open or close items in {os.path.join(fields['memory_dir'], 'handoff.jsonl')} "
+                   "(handoff.md re-rendered),", err=True)
         click.echo(f"# add learnings under {learnings}/YYYY-MM/", err=True)
         return
     click.echo(f"{outcome.status}: {outcome.reason}")

@@ -1,5 +1,6 @@
 """``lh memory show`` and ``lh memory search``: a project's memory as the next session sees it, and
-a word search over decisions, failures and learnings.
+a word search over decisions, failures and learnings. Every entry is printed with its id (``d-``,
+``f-``, ``l-``, ``h-``); a line written before ids existed shows the id derived from its content.
 
 Not the hot path: these read every record and every learning. ``show`` starts with the very text
 the SessionStart hook would give (same config, same builder) so what you see is what the model gets.
@@ -12,7 +13,7 @@ import time
 import click
 
 from lazy_harness import config, paths
-from lazy_harness.memory import files, recall
+from lazy_harness.memory import files, handoff, ids, recall
 
 FULL = 2000  # characters of one field in the full lists
 
@@ -48,6 +49,8 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
         meta, body = files.parse_frontmatter(text) or ({}, text)
         if origin is not None and meta.get("origin") != origin:
             continue
+        if ids.kind_of(meta.get("id")) != "learning":
+            meta["id"] = ids.learning_id(str(meta.get("origin") or ""), str(meta.get("title") or ""))
         meta.update(path=path, body=body, day=os.path.basename(path)[:10])
         out.append(meta)
     return out
@@ -74,28 +77,36 @@ def memory() -> None:
 @memory.command()
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 @click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why.")
-def show(project: str | None, prompt: str | None) -> None:
+@click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
+def show(project: str | None, prompt: str | None, history: bool) -> None:
     """What the next session receives, then everything in memory (or, with --prompt, what a prompt gets)."""
     cwd, cfg, mdir, ldir = _setting(project)
     if prompt is not None:
         _show_prompt(prompt, cwd, cfg)
         return
     name = paths.project_name(cwd)
+    now = time.time()
     if not cfg["context"]["enabled"]:
         click.echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
     else:
-        text, _ = recall.build_context(cwd, cfg, os.environ, time.time(), "show")
+        text, _ = recall.build_context(cwd, cfg, os.environ, now, "show")
         click.echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).")
     click.echo(f"\n==== everything in the memory of {name} ====")
-    handoff = files.read_handoff(mdir)
-    if handoff:
-        who = f" at the end of session {handoff['session']}" if handoff["session"] else ""
-        click.echo(f"Open handoff items ({len(handoff['items'])}, {handoff['path']}, "
-                   f"written {handoff['written'] or 'at an unknown time'}{who}):")
-        for item in handoff["items"]:
-            click.echo(f"  - {recall.one_line(item, FULL)}")
-    else:
-        click.echo("Open handoff items: none")
+    state, _ = handoff.load(mdir)
+    stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
+    opened = handoff.open_items(state)
+    click.echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
+    for item in opened:
+        click.echo("  " + recall.handoff_line(item, now, stale_days, FULL))
+    if history:
+        closed = handoff.closed_items(state)
+        click.echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
+        for item in closed:
+            why = f": {item['reason']}" if item.get("reason") else ""
+            click.echo(f"  - [{item['id']}] {recall.one_line(item['text'], FULL)} (closed "
+                       f"{(item['closed'] or '')[:16].replace('T', ' ')} by session {item['closed_by'] or '?'}"
+                       f"{why}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
+                       f"by session {item['opened_by'] or '?'})")
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
@@ -103,12 +114,12 @@ def show(project: str | None, prompt: str | None) -> None:
         click.echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = recall.one_line(rec.get(detail), FULL)
-            click.echo(f"  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
+            click.echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
                        + (f"  {detail.capitalize()}: {extra}" if extra else ""))
     own = _learnings(ldir, name)
     click.echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     for item in own:
-        click.echo(f"  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
+        click.echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
                    f"({os.path.relpath(item['path'], os.path.dirname(ldir))})")
 
 

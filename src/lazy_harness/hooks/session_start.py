@@ -49,8 +49,10 @@ def record_shown(payload: dict, stats: dict, env, source: str) -> None:
     mdir, n = stats["memory_dir"], stats.get("shown") or {}
     got = [ids.of_record(r, kind) for kind, name in (("failure", files.FAILURES), ("decision", files.DECISIONS))
            for r in files.tail_records(os.path.join(mdir, name), int(n.get(kind + "s", 0)))]
-    handoff = files.read_handoff(mdir) if n.get("handoff") else None
-    got += [ids.handoff_id(item) for item in (handoff["items"][:n["handoff"]] if handoff else [])]
+    if n.get("handoff"):
+        from lazy_harness.memory import handoff
+
+        got += [item["id"] for item in handoff.open_items(handoff.load(mdir)[0])[:n["handoff"]]]
     shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
 
 

@@ -1,6 +1,9 @@
 """decisions.jsonl and failures.jsonl: one whole JSON line per entry, never the same summary twice.
 
-    {"ts", "type", "project", "session_id", "task_id", <the item's fields in documented order>}
+    {"ts", "type", "id", "project", "session_id", "task_id", <the item's fields in documented order>}
+
+``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex). Lines written before ids existed
+have none; readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.
 
 De-duplication reads the file itself (no side index that a crash between two writes could leave out
 of step): ``recorded()`` tells which normalised summaries already have a whole entry. A line torn by
@@ -12,6 +15,7 @@ import os
 
 from lazy_harness.atomic import append_line
 from lazy_harness.logfile import stamp
+from lazy_harness.memory import ids
 from lazy_harness.memory.sanitize import ASCII_TRIM_BYTES, no_surrogates, normalise, one_line
 
 FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags"),
@@ -22,7 +26,8 @@ _SUMMARY_KEY = b'"summary":'
 
 def record(kind: str, item: dict, meta: dict, now: float) -> dict:
     """One entry, keys in the documented order; unknown item keys are dropped, missing ones empty."""
-    rec = {"ts": stamp(now), "type": kind, "project": one_line(meta.get("project")),
+    rec = {"ts": stamp(now), "type": kind, "id": ids.entry_id(kind, one_line(item.get("summary"))),
+           "project": one_line(meta.get("project")),
            "session_id": one_line(meta.get("session_id")), "task_id": one_line(meta.get("task_id"))}
     for name in FIELDS[kind]:
         value = item.get(name)

@@ -2,22 +2,27 @@
 
     <memory dir>/decisions.jsonl   one JSON object per line, newest last
     <memory dir>/failures.jsonl    one JSON object per line, newest last
-    <memory dir>/handoff.md        open items of the last session that had any
+    <memory dir>/handoff.jsonl     handoff items: open and close records (memory.handoff)
+    <memory dir>/handoff.md        the open items, rendered from handoff.jsonl
     <knowledge>/learnings/YYYY-MM/YYYY-MM-DD-<slug>.md   one learning per file
 
 Readers take tails: a JSONL file is read backwards in blocks until enough whole lines are found,
-and learnings are listed newest month first, so the cost does not grow with history. handoff.md and
-learning frontmatter are parsed with string methods (no regex, no YAML parser).
-Only ``os`` and our ``jsonload`` at import time: the SessionStart hook uses this module.
+and learnings are listed newest month first, so the cost does not grow with history (the handoff
+log is the exception: ``memory.handoff`` folds it whole). The handoff marker, ISO times and learning
+frontmatter are parsed with string methods (no regex, no YAML parser). Also here: the memory
+folder's lock. Only ``os``, ``time`` and our ``jsonload`` at import time: the SessionStart hook uses
+this module.
 """
 
 import os
+import time
 
 from lazy_harness import jsonload
 
 DECISIONS = "decisions.jsonl"
 FAILURES = "failures.jsonl"
 HANDOFF = "handoff.md"
+HANDOFF_STATE = "handoff.jsonl"
 HANDOFF_MARK = "<!-- lazy-harness handoff"
 
 
@@ -85,90 +90,55 @@ def recent_learning_files(learnings_dir: str, n: int) -> list[str]:
     return out
 
 
-def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
-    """The ``title:`` of a learning file without a YAML parser (the worker writes it as JSON-style
-    quoted scalar or plain text on one line)."""
+def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096) -> dict[str, str]:
+    """Top-level one-line scalars ``keys`` of a learning file's frontmatter, without a YAML parser (the
+    worker writes each as a JSON-style quoted scalar or plain text on one line); missing keys are absent."""
+    out: dict[str, str] = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             head = fh.read(limit)
     except OSError:
-        return None
+        return out
     if not head.startswith("---"):
-        return None
+        return out
     for line in head.split("\n")[1:]:
         if line.startswith("---"):
             break
-        if line.startswith("title:"):
-            value = line[len("title:"):].strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-                if value[0] == '"':
-                    try:
-                        return jsonload.loads(value)
-                    except ValueError:
-                        return value[1:-1]
-                return value[1:-1].replace("''", "'")
-            return value
-    return None
+        key, colon, value = line.partition(":")
+        if not colon or key not in keys or key in out:
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            if value[0] == '"':
+                try:
+                    value = jsonload.loads(value)
+                except ValueError:
+                    value = value[1:-1]
+            else:
+                value = value[1:-1].replace("''", "'")
+        out[key] = value
+    return out
 
 
-MAX_HANDOFF_BYTES = 256 * 1024
+def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
+    """The ``title:`` of a learning file (see ``read_frontmatter_values``)."""
+    return read_frontmatter_values(path, ("title",), limit).get("title")
 
 
-def _marker_fields(line: str) -> dict[str, str]:
-    """``key=value`` pairs of the handoff marker comment; a value may hold spaces (a project name)."""
+def marker_fields(line: str) -> dict[str, str]:
+    """``key=value`` pairs of the handoff marker comment; a value may hold spaces (a project name).
+    A key seen again is text of the value before it: a project named ``x digest=y`` sets no digest."""
     body = line[len(HANDOFF_MARK):].split("-->", 1)[0]
     fields: dict[str, str] = {}
     key = None
     for token in body.split():
         name, eq, value = token.partition("=")
-        if eq and name.isidentifier():
+        if eq and name.isidentifier() and name not in fields:
             key = name
             fields[key] = value
         elif key is not None:
             fields[key] += " " + token
     return fields
-
-
-def read_handoff(memory_dir: str) -> dict | None:
-    """The open items of ``handoff.md`` and who wrote them when; None when there is no handoff.
-
-    String methods only (no YAML, no regex): the SessionStart hook calls this. Items are ``- `` or
-    ``* `` lines; indented lines continue the item above; ``- [x]`` items are done and left out.
-    Returns ``{"path", "items", "session", "task", "written", "project", "mtime"}``; fields the
-    marker comment does not carry are "" (a hand-written handoff still works).
-    """
-    path = os.path.join(memory_dir, HANDOFF)
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(MAX_HANDOFF_BYTES)
-            mtime = os.fstat(fh.fileno()).st_mtime
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    marker: dict[str, str] = {}
-    items: list[str] = []
-    current: list[str] | None = None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(HANDOFF_MARK):
-            marker = _marker_fields(stripped)
-            current = None
-        elif line[:2] in ("- ", "* "):
-            entry = line[2:].strip()
-            done = entry[:3].lower() == "[x]"
-            if entry[:3] in ("[ ]", "[x]", "[X]"):
-                entry = entry[3:].strip()
-            current = None if done or not entry else [entry]
-            if current is not None:
-                items.append("")  # filled in below, continuation lines included
-        elif current is not None and stripped and line[:1] in (" ", "\t"):
-            current.append(stripped)
-        else:
-            current = None
-        if current is not None:
-            items[-1] = " ".join(current)
-    return {"path": path, "items": items, "session": marker.get("session", ""),
-            "task": marker.get("task", ""), "written": marker.get("written", ""),
-            "project": marker.get("project", ""), "mtime": mtime}
 
 
 # --- learning frontmatter as yaml.safe_dump writes it, without a YAML parser (hot path) -------------
@@ -305,3 +275,72 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
         out[key] = items if items else None
     after = text.find("\n", end + 1)
     return out, (text[after + 1:] if after >= 0 else "")
+
+
+# --- times and the folder lock ---------------------------------------------------------------------
+
+def days_from_civil(y: int, m: int, d: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (no datetime import on the hot path)."""
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def iso_epoch(text) -> float | None:
+    """Seconds since the epoch of an ISO-8601 time such as ``2026-04-13T18:32:45-03:00``; None if not one.
+
+    Without an offset the time is local. A bare date is its local midnight.
+    """
+    if not isinstance(text, str) or len(text) < 10:
+        return None
+    try:
+        y, mo, d = int(text[0:4]), int(text[5:7]), int(text[8:10])
+        rest = text[10:].strip()
+        h = mi = 0
+        s = 0.0
+        offset = None
+        if rest:
+            if rest[0] in "Tt":
+                rest = rest[1:]
+            cut = len(rest)
+            for i, c in enumerate(rest):
+                if c in "+-Zz" and i >= 5:
+                    cut = i
+                    break
+            clock, zone = rest[:cut], rest[cut:]
+            h, mi = int(clock[0:2]), int(clock[3:5])
+            s = float(clock[6:]) if len(clock) > 6 else 0.0
+            if zone:
+                if zone in "Zz":
+                    offset = 0
+                else:
+                    sign = -1 if zone[0] == "-" else 1
+                    hh, _, mm = zone[1:].partition(":")
+                    offset = sign * (int(hh[:2]) * 3600 + int(mm or hh[2:4] or 0) * 60)
+        if not (1 <= mo <= 12 and 1 <= d <= 31 and 0 <= h < 24 and 0 <= mi < 60 and 0 <= s < 61):
+            return None
+    except (ValueError, IndexError):
+        return None
+    if offset is None:
+        return time.mktime((y, mo, d, h, mi, int(s), 0, 0, -1)) + (s - int(s))
+    return days_from_civil(y, mo, d) * 86400.0 + h * 3600 + mi * 60 + s - offset
+
+
+class FolderLock:
+    """flock on the memory folder itself: no lock file to leave behind, and no clash with the
+    per-line lock ``append_line`` takes on a JSONL file (a second flock on it would self-block)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder, self.fd = folder, -1
+
+    def __enter__(self):
+        import fcntl
+
+        self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)

@@ -1,39 +1,42 @@
-"""handoff.md: the open items a session left for the next one.
+"""Handoff items: the open work a session leaves for the next ones, kept as an append-only log.
 
-    # Open items for the next session
-    <!-- lazy-harness handoff session=<id> task=<id> written=<ISO ts> project=<name> -->
+    <memory dir>/handoff.jsonl   the state: one record per change, never rewritten
+        {"op": "open"|"close", "id": "h-1a2b3c4d", "text", "session_id", "task_id", "ts", "reason"?}
+    <memory dir>/handoff.md      the open items rendered from that state after every change
 
-    Written <ISO ts> at the end of session <id>.
+Folding the records gives the items. For each id the record with the greatest ``(ts, op)`` wins,
+a close beating an open at the same time; further ties go by session, task and text, so the fold
+is a function of the set of records and never of their order (two machines' lines concatenated in
+any order give one state). ``ts`` is the session's time (its transcript's mtime), not the time of
+processing: an older session processed late cannot reopen what a newer session closed.
 
-    - item one
+An item's id is ``ids.handoff_id`` of its normalised text, so a restated item is the same item.
+Its opened time and session are those of the first open after its last close.
 
-Each item is one line after ``- ``, so an item that starts with ``-`` or ``#`` stays an item. The
-parser is ``memory.files.read_handoff`` (the read-back hook's); items are shaped here so that it
-reads back exactly what was written: an open checkbox ``[ ]`` is dropped from the text and an item
-already ticked ``[x]`` is not open, so it is not written.
+handoff.md carries, in its header comment, a digest of its item lines and the ids it listed. When
+the digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or
+ticked) line closes its item, both by session ``hand-edit`` at the file's mtime. A handoff.md with
+no state file beside it (written before the state existed, or by hand) is imported as open items.
+Readers apply both in memory (``load``); writers append them first (``apply_answer``,
+``merge_markdown``). The records and the fold live in ``memory.handoff_log``; their names are
+re-exported here.
+
+Hot path: the SessionStart read-back calls ``load``, so this module imports only ``os`` and our
+hot-path modules; ``jsonload`` encodes the records.
 """
 
-from lazy_harness.logfile import stamp
-from lazy_harness.memory import files
-from lazy_harness.memory.sanitize import one_line
+import os
+
+from lazy_harness import jsonload
+from lazy_harness.atomic import append_line, atomic_write
+from lazy_harness.memory import files, ids
+from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
+    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, changes, closed_items, epoch, fold, is_stale,
+    items, open_items, parse, read_records, record, split_ref, stamp)
+from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
-
-
-def items(raw) -> list[str]:
-    """Open items as single lines; blank and ticked ones dropped, a bare string is one item."""
-    if isinstance(raw, str):
-        raw = [raw]
-    out = []
-    for value in raw or []:
-        item = one_line(value)
-        if item[:3] in ("[x]", "[X]"):
-            continue
-        if item[:3] == "[ ]":
-            item = item[3:].strip()
-        if item:
-            out.append(item)
-    return out
+HAND_EDIT = "hand-edit"
 
 
 def header_token(value, spaces: bool = False) -> str:
@@ -42,24 +45,205 @@ def header_token(value, spaces: bool = False) -> str:
     return s if spaces else s.replace(" ", "_")
 
 
-def render(open_items: list[str], meta: dict, now: float) -> str:
+# --- handoff.md --------------------------------------------------------------------------------------
+
+def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bool]]]:
+    """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
+
+    Items are ``- `` or ``* `` lines (``- [x]`` ticked). In a file we rendered (its marker has a
+    digest) indented lines under an item are our notes; in any other file they continue the item.
+    """
+    marker: dict[str, str] = {}
+    lines = text.split("\n")
+    for line in lines:
+        if line.strip().startswith(files.HANDOFF_MARK):
+            marker = files.marker_fields(line.strip())
+            break
+    ours = "digest" in marker
+    out: list[tuple[str, str | None, str, bool]] = []
+    current = None
+    for line in lines:
+        if line[:2] in ("- ", "* "):
+            entry = line[2:].strip()
+            ticked = entry[:3].lower() == "[x]"
+            if entry[:3] in ("[ ]", "[x]", "[X]"):
+                entry = entry[3:].strip()
+            hid, body = split_ref(entry)
+            current = [line.rstrip(), hid, body, ticked]
+            out.append(tuple(current))
+        elif current is not None and not ours and line.strip() and line[:1] in (" ", "\t"):
+            current[2] = f"{current[2]} {line.strip()}".strip()
+            out[-1] = tuple(current)
+        elif not (line[:1] in (" ", "\t") and line.strip()):
+            current = None
+    return marker, [x for x in out if normalise(x[2]) or x[1]]
+
+
+def digest(item_lines: list[str]) -> str:
+    return ids.handoff_id("\n".join(item_lines))[2:]
+
+
+def edited(marker: dict, lines: list) -> bool:
+    """True when the item lines of a handoff.md no longer match the digest it was rendered with."""
+    return marker.get("digest") != digest([ln[0] for ln in lines])
+
+
+def markdown_records(state: dict[str, Item], text: str, when: float, has_state: bool, source: str = HAND_EDIT,
+                     task_id: str = "") -> list[dict]:
+    """Records that bring ``state`` in line with a handoff.md text (see the module docstring)."""
+    marker, lines = parse_markdown(text)
+    if has_state and not edited(marker, lines):
+        return []
+    if not has_state and marker.get("session"):
+        written = files.iso_epoch(marker.get("written"))
+        when, source, task_id = (written if written is not None else when), marker["session"], marker.get("task", "")
+    recs: list[dict] = []
+    present: set[str] = set()
+    for _, hid, text_, ticked in lines:
+        item = state.get(hid) if hid else None
+        if item is not None and normalise(text_) in ("", normalise(item["text"])):
+            if not ticked:
+                present.add(item["id"])
+            continue
+        if ticked or not normalise(text_):
+            continue
+        new = ids.handoff_id(text_)
+        known = state.get(new)
+        present.add(new)
+        if new in {r["id"] for r in recs} or (known is not None and known.is_open):
+            continue
+        # why: 1 ms apart, so items imported from one file keep its order (open items sort by time)
+        rec = record(OPEN, text_, source, task_id, when + 0.001 * len(recs))
+        if wins(rec, known):
+            recs.append(rec)
+    if has_state:
+        listed = [h for h in marker.get("ids", "").split(",") if ids.kind_of(h) == "handoff"]
+        for hid in listed:
+            item = state.get(hid)
+            if hid in present or item is None or not item.is_open:
+                continue
+            # why: a hand edit always postdates the render that listed the item; a clock behind must not undo it
+            rec = record(CLOSE, item["text"], source, task_id, max(when, item["key"][0]),
+                         reason="removed from handoff.md by hand")
+            recs.append(rec)
+    return recs
+
+
+MAX_MARKDOWN_BYTES = 8 * 1024 * 1024
+
+
+def _read_markdown(memory_dir: str) -> tuple[str, float] | None:
+    """handoff.md whole, with its mtime; None when missing or too large to be a hand edit (a cut file
+    read as edited would close the items past the cut)."""
+    path = os.path.join(memory_dir, files.HANDOFF)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_MARKDOWN_BYTES + 1)
+            mtime = os.fstat(fh.fileno()).st_mtime
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+    if len(data) > MAX_MARKDOWN_BYTES:
+        return None
+    return data.decode("utf-8", "replace"), mtime
+
+
+def load(memory_dir: str) -> tuple[dict[str, Item], list[dict]]:
+    """The items as a reader should see them, with unsynced hand edits (or a legacy handoff.md) applied
+    in memory; and those pending records, which a writer appends with ``sync``."""
+    records = read_records(memory_dir)
+    state = fold(records or [])
+    md = _read_markdown(memory_dir)
+    if md is None:
+        return state, []
+    pending = markdown_records(state, md[0], md[1], bool(records))
+    if pending:
+        state = fold((records or []) + pending)
+    return state, pending
+
+
+def render(state: dict[str, Item], meta: dict, now: float, stale_days=STALE_DAYS) -> str:
+    """handoff.md for ``state``: the open items, each with its id, opening time and session."""
     session = header_token(meta.get("session_id"))
     task = header_token(meta.get("task_id"))
     project = header_token(meta.get("project"), spaces=True)
-    written = stamp(now)
-    lines = [TITLE, f"{files.HANDOFF_MARK} session={session} task={task} written={written} project={project} -->",
-             "", f"Written {written} at the end of session {session}.", ""]
-    lines += [f"- {item}" for item in items(open_items)]
+    written = stamp(now)[:19] + stamp(now)[23:]
+    opened = open_items(state)
+    bullets = [f"- [{i['id']}] {one_line(i['text'])}" for i in opened]
+    marker = (f"{files.HANDOFF_MARK} session={session} task={task} written={written} digest={digest(bullets)} "
+              f"ids={','.join(i['id'] for i in opened)} project={project} -->")
+    count = f"{len(opened)} open item{'' if len(opened) == 1 else 's'}" if opened else "No open items"
+    lines = [TITLE, marker, "",
+             f"{count}, rendered {written} from {STATE}. Delete a line to close its item; add a `- ` line "
+             "to open one. `lh memory show --history` lists closed items.", ""]
+    for bullet, item in zip(bullets, opened):
+        lines.append(bullet)
+        note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} by session {item['opened_by'] or '?'}"
+        if is_stale(item, now, stale_days):
+            note += f"; stale: open {age_days(item, now)} days"
+        lines.append(note)
     return "\n".join(lines) + "\n"
 
 
-def read(memory_dir: str) -> dict | None:
-    """``{"items", "session_id", "task_id", "written", "project"}`` of the handoff, None when there is none.
+# --- writing (callers hold the memory folder's lock) --------------------------------------------------
 
-    Header fields the file does not carry are None (a hand-written handoff still has items).
-    """
-    h = files.read_handoff(memory_dir)
-    if h is None:
-        return None
-    return {"items": list(h["items"]), "session_id": h.get("session") or None, "task_id": h.get("task") or None,
-            "written": h.get("written") or None, "project": h.get("project") or None}
+def append(memory_dir: str, recs: list[dict]) -> None:
+    if not recs:
+        return
+    from lazy_harness.memory import entries
+
+    path = os.path.join(memory_dir, STATE)
+    entries.heal_tail(path)
+    for rec in recs:
+        append_line(path, jsonload.dumps(rec))
+
+
+def write_markdown(memory_dir: str, meta: dict, now: float, stale_days=STALE_DAYS) -> None:
+    state = fold(read_records(memory_dir) or [])
+    atomic_write(os.path.join(memory_dir, files.HANDOFF), render(state, meta, now, stale_days))
+
+
+def apply_answer(memory_dir: str, opened, closed, meta: dict, when: float, now: float,
+                 stale_days=STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
+    """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
+    changed. Returns (records appended, notes, problems)."""
+    state, pending = load(memory_dir)
+    recs, notes, problems = changes(state, opened, closed, meta, when)
+    written = pending + recs
+    if written:
+        append(memory_dir, written)
+        write_markdown(memory_dir, meta, now, stale_days)
+    return written, notes, problems
+
+
+def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: bool = False) -> int:
+    """Open every item listed in a handoff.md ``text`` that is not already known-open, as session ``source``
+    at ``now``; re-render handoff.md. Returns how many items were opened. Takes the folder's lock unless
+    the caller holds it already (``locked``: a second flock of the folder in one process would wait forever)."""
+    from contextlib import nullcontext
+
+    from lazy_harness.atomic import ensure_dir
+
+    ensure_dir(memory_dir)
+    with nullcontext() if locked else files.FolderLock(memory_dir):
+        state, pending = load(memory_dir)
+        if pending:
+            append(memory_dir, pending)
+            state = fold(read_records(memory_dir) or [])
+        recs = []
+        for _, hid, body, ticked in parse_markdown(text)[1]:
+            item = state.get(hid) if hid else None
+            if ticked or (item is not None and item.is_open):
+                continue
+            body = item["text"] if item is not None and not normalise(body) else body
+            if not normalise(body):
+                continue
+            known = state.get(ids.handoff_id(body))
+            if (known is not None and known.is_open) or ids.handoff_id(body) in {r["id"] for r in recs}:
+                continue
+            rec = record(OPEN, body, source, "", now)
+            if wins(rec, known):
+                recs.append(rec)
+        if recs or pending:
+            append(memory_dir, recs)
+            write_markdown(memory_dir, {"session_id": source, "task_id": ""}, now)
+        return len(recs)

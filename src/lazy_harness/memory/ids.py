@@ -49,7 +49,7 @@ def is_id(value) -> bool:
     """True for a string shaped like one of our ids (prefix, dash, 8 lowercase hex)."""
     if not isinstance(value, str) or len(value) != HEX + 2 or value[:2] not in KIND_OF_PREFIX:
         return False
-    return all(c in "0123456789abcdef" for c in value[2:])
+    return not value[2:].strip("0123456789abcdef")
 
 
 def kind_of(value: str) -> str | None:

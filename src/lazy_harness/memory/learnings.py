@@ -7,9 +7,11 @@ digits and single dashes (no ``/``, no ``..``, no leading dot), the path is chec
 the learnings folder, and the frontmatter is written by a YAML serializer from a title squeezed
 onto one line, so no title can add or override a key.
 
-Identity: a learning is its normalised title. A file whose title matches is the same learning
-(re-processing a task writes nothing new); a different title whose slug collides gets ``-2``,
-``-3`` ... so it never overwrites anything.
+Identity: a learning is its origin project and its normalised title, and its ``id`` in the
+frontmatter is ``ids.learning_id(origin, title)`` (a file written before ids existed gets the same
+id derived when read). A file with that id is the same learning (re-processing a task writes
+nothing new); another learning whose slug collides (a different title, or the same title from
+another project on the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
 """
 
 import hashlib
@@ -23,7 +25,8 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
-from lazy_harness.memory.files import read_frontmatter_title, recent_learning_files
+from lazy_harness.memory import ids
+from lazy_harness.memory.files import read_frontmatter_values, recent_learning_files
 from lazy_harness.memory.sanitize import normalise, one_line, text_block
 
 SLUG_MAX = 50
@@ -99,6 +102,7 @@ def render(item: dict, meta: dict, now: float) -> str:
     ``created`` is ``now`` with the local offset; the title, tags and scope are squeezed onto one line.
     """
     front = {
+        "id": ids.learning_id(one_line(meta.get("project")), one_line(item.get("title"))),
         "title": one_line(item.get("title")),
         "origin": one_line(meta.get("project")),
         "origin_session": one_line(meta.get("session_id")),
@@ -117,20 +121,27 @@ def render(item: dict, meta: dict, now: float) -> str:
     return f"---\n{head}---\n\n{body}"
 
 
-def same_learning(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and normalise(a) == normalise(b)
+def id_of(path: str) -> str | None:
+    """The id of a learning file: its own ``id`` when valid, else derived from its origin and title."""
+    head = read_frontmatter_values(path, ("id", "title", "origin"))
+    if ids.kind_of(head.get("id")) == "learning":
+        return head["id"]
+    if not head.get("title"):
+        return None
+    return ids.learning_id(head.get("origin") or "", head["title"])
 
 
-def find_slot(learnings_dir: str, title: str, when: float) -> tuple[str, bool]:
-    """Where this learning lives or would go: (path, already there).
+def find_slot(learnings_dir: str, title: str, when: float, origin: str = "") -> tuple[str, bool]:
+    """Where this learning (``origin``'s ``title``) lives or would go: (path, already there).
 
-    Walks ``slug``, ``slug-2`` ... and stops at the file holding the same title or the first free name.
+    Walks ``slug``, ``slug-2`` ... and stops at the file holding the same learning or the first free name.
     """
+    want = ids.learning_id(origin, title)
     for n in range(1, MAX_SUFFIX + 1):
         path = learning_path(learnings_dir, title, when, n)
         if not os.path.lexists(path):
             return path, False
-        if same_learning(read_frontmatter_title(path), title):
+        if id_of(path) == want:
             return path, True
     folder = os.path.dirname(learning_path(learnings_dir, title, when))
     raise TaskError(f"more than {MAX_SUFFIX} learnings named like {slugify(title)!r} on one day in {folder}",
@@ -144,7 +155,7 @@ def write_learning(learnings_dir: str, item: dict, meta: dict, now: float) -> tu
         raise TaskError("a learning without a title cannot be written")
     text = render(item, meta, now)
     for _ in range(MAX_SUFFIX):
-        path, exists = find_slot(learnings_dir, title, now)
+        path, exists = find_slot(learnings_dir, title, now, one_line(meta.get("project")))
         if exists:
             return path, False
         ensure_dir(os.path.dirname(path))
@@ -158,7 +169,12 @@ def recent_titles(learnings_dir: str, n: int = 50) -> list[str]:
     """Titles of the ``n`` newest learnings, newest first, reading only each file's head."""
     out = []
     for path in recent_learning_files(learnings_dir, n):
-        title = read_frontmatter_title(path)
+        title = read_frontmatter_values(path, ("title",)).get("title")
         if title:
             out.append(title)
     return out
+
+
+def recent_ids(learnings_dir: str, n: int = 50) -> set[str]:
+    """Ids of the ``n`` newest learnings (own or derived)."""
+    return {i for i in map(id_of, recent_learning_files(learnings_dir, n)) if i}

@@ -170,10 +170,7 @@ def _move_handoff(src: str, memory_dir: str, now: float) -> str:
         return f"migrate: {src} -> {dst} (copied before)"
     from lazy_harness.memory import handoff
 
-    merge = getattr(handoff, "merge_markdown", None)
-    if merge is None:
-        return f"migrate: {src} left in place: {dst} exists and cannot be merged yet"
-    merge(memory_dir, text, now, src)
+    handoff.merge_markdown(memory_dir, text, now, src, locked=True)  # migrate() holds the folder lock
     os.unlink(src)
     return f"migrate: {src} merged into {memory_dir}"
 

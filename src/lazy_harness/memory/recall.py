@@ -13,11 +13,11 @@ each only up to its first lines. No YAML parser: ``files.parse_frontmatter`` cov
 """
 
 import os
-import time
 
 from lazy_harness import jsonload, paths, queue
 from lazy_harness.config import CONTEXT_HARD_CAP
-from lazy_harness.memory import files
+from lazy_harness.memory import files, handoff
+from lazy_harness.memory.files import iso_epoch
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
@@ -64,55 +64,6 @@ def _first_line(path: str) -> str | None:
             return fh.readline().strip()
     except OSError:
         return None
-
-
-def _days_from_civil(y: int, m: int, d: int) -> int:
-    """Days since 1970-01-01 of a proleptic Gregorian date (no datetime import on the hot path)."""
-    y -= m <= 2
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
-
-
-def iso_epoch(text) -> float | None:
-    """Seconds since the epoch of an ISO-8601 time such as ``2026-04-13T18:32:45-03:00``; None if not one.
-
-    Without an offset the time is local. A bare date is its local midnight.
-    """
-    if not isinstance(text, str) or len(text) < 10:
-        return None
-    try:
-        y, mo, d = int(text[0:4]), int(text[5:7]), int(text[8:10])
-        rest = text[10:].strip()
-        h = mi = 0
-        s = 0.0
-        offset = None
-        if rest:
-            if rest[0] in "Tt":
-                rest = rest[1:]
-            cut = len(rest)
-            for i, c in enumerate(rest):
-                if c in "+-Zz" and i >= 5:
-                    cut = i
-                    break
-            clock, zone = rest[:cut], rest[cut:]
-            h, mi = int(clock[0:2]), int(clock[3:5])
-            s = float(clock[6:]) if len(clock) > 6 else 0.0
-            if zone:
-                if zone in "Zz":
-                    offset = 0
-                else:
-                    sign = -1 if zone[0] == "-" else 1
-                    hh, _, mm = zone[1:].partition(":")
-                    offset = sign * (int(hh[:2]) * 3600 + int(mm or hh[2:4] or 0) * 60)
-        if not (1 <= mo <= 12 and 1 <= d <= 31 and 0 <= h < 24 and 0 <= mi < 60 and 0 <= s < 61):
-            return None
-    except (ValueError, IndexError):
-        return None
-    if offset is None:
-        return time.mktime((y, mo, d, h, mi, int(s), 0, 0, -1)) + (s - int(s))
-    return _days_from_civil(y, mo, d) * 86400.0 + h * 3600 + mi * 60 + s - offset
 
 
 # --- learning heads -------------------------------------------------------------------------------
@@ -214,14 +165,25 @@ def _day(rec: dict) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def _handoff(mdir: str) -> tuple[list[str], list[str]]:
-    h = files.read_handoff(mdir)
-    if not h or not h["items"]:
+def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
+    """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
+    when = (item["opened"] or "")[:16].replace("T", " ") or "at an unknown time"
+    note = f"opened {when} by session {item['opened_by'] or '?'}"
+    if handoff.is_stale(item, now, stale_days):
+        note += f"; stale: open {handoff.age_days(item, now)} days"
+    return f"- [{item['id']}] {one_line(item['text'], cap)} ({note})"
+
+
+def _handoff(mdir: str, now: float, stale_days) -> tuple[list[str], list[str]]:
+    state, _ = handoff.load(mdir)
+    opened = handoff.open_items(state)
+    if not opened:
         return [], []
-    written = h["written"] or time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(h["mtime"]))
-    who = f" at the end of session {h['session']}" if h["session"] else ""
-    head = ["", f"## Open items from the previous session ({files.HANDOFF})", f"Written {written}{who}."]
-    return head, [f"- {one_line(item, CAP_ITEM)}" for item in h["items"]]
+    stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
+    head = ["", f"## Open items ({files.HANDOFF}, oldest first; close one by its id when it is done)"]
+    if stale:
+        head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
+    return head, [handoff_line(item, now, stale_days) for item in opened]
 
 
 def _failures(mdir: str, n: int) -> tuple[list[str], list[str]]:
@@ -358,7 +320,8 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     stats: dict = {"project": project, "memory_dir": mdir, "knowledge_dir": kdir, "branch": branch,
                    "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
                    "own_learnings": 0, "distill_failed": 0}
-    builders = (("handoff", lambda: _handoff(mdir)),
+    stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]))),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]))),
                 ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats)))

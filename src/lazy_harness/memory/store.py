@@ -1,24 +1,24 @@
 """The write side of a project's memory: turn a distilled answer into file changes.
 
-``plan()`` computes every change (lines to append, the handoff text or its deletion, learning files)
+``plan()`` computes every change (lines to append, handoff items to open or close, learning files)
 and writes nothing, so the worker persists only after everything is computed and
 ``lh distill --dry-run`` can print it. ``apply()`` performs a plan; ``persist()`` is both.
 
 Re-processing a task writes nothing twice: an entry whose normalised summary already has a whole line
-in its file is not appended (checked again at apply time under a lock on the memory folder); the
-handoff is kept when it already holds the same items of the same session; learnings are write-once
-and matched by title (``memory.learnings``). So after a crash part-way through ``apply``, running the
+in its file is not appended (checked again at apply time under a lock on the memory folder); a
+handoff item already open (or closed) is not opened (or closed) again, computed again under the
+same lock (``memory.handoff``); learnings are write-once and matched by origin and title
+(``memory.learnings``). So after a crash part-way through ``apply``, running the
 same task again completes what is missing and nothing else.
 
 Refuses, before writing anything, a memory folder outside ``<claude dir>/projects`` and any target
 that resolves outside its folder (a symlink planted in the memory folder).
 """
 
-import fcntl
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, append_line, ensure_dir
+from lazy_harness.atomic import append_line, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.memory import entries, files, handoff
 from lazy_harness.memory.sanitize import normalise, one_line
@@ -27,14 +27,9 @@ RECENT_RECORDS = 10
 RECENT_TITLES = 50
 PREVIEW = 100
 # Plan action kinds: the first four write, the last three say why nothing is written
-APPEND, CREATE, WRITE, DELETE = "append", "create", "write", "delete"
+APPEND, CREATE, OPEN, CLOSE = "append", "create", "open", "close"
 SKIP, EXISTS, KEEP = "skip", "exists", "keep"
-WRITES = (APPEND, CREATE, WRITE, DELETE)
-
-
-def read_handoff(memory_dir: str) -> dict | None:
-    """``{"items", "session_id", "task_id", "written", "project"}``, or None when there is no handoff."""
-    return handoff.read(memory_dir)
+WRITES = (APPEND, CREATE, OPEN, CLOSE)
 
 
 class Row(tuple):
@@ -69,6 +64,8 @@ class Plan:
         self.memory_dir, self.learnings_dir, self.meta, self.now, self.env = memory_dir, learnings_dir, meta, now, env
         self.root = root  # the memory root the folder must sit in (check_memory_dir)
         self.actions: list[Action] = []
+        self.problems: list[str] = []  # answer problems only the memory can tell (an unknown item closed)
+        self.handoff: tuple[list[str], list[str]] | None = None  # (opened, closed) asked by the answer
 
     def add(self, kind: str, path: str, preview: str = "", payload=None) -> None:
         preview = one_line(preview)
@@ -95,7 +92,8 @@ class Report:
         self.created: list[str] = []
         self.existing: list[str] = []
         self.skipped: list[tuple[str, str]] = []
-        self.handoff: str | None = None  # "written", "deleted", "kept", or None: untouched
+        self.handoff: str | None = None  # "written", "kept", or None: untouched
+        self.opened = self.closed = 0  # handoff items
 
     def count(self, name: str) -> int:
         return sum(n for p, n in self.appended.items() if os.path.basename(p) == name)
@@ -110,7 +108,8 @@ class Report:
             parts.append(f"{n(len(self.existing), 'learning')} already there")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
-        parts.append(f"handoff {self.handoff or 'untouched'}")
+        parts.append(f"handoff {self.handoff or 'untouched'}"
+                     + (f" ({self.opened} opened, {self.closed} closed)" if self.handoff == "written" else ""))
         return ", ".join(parts)
 
     __str__ = summary
@@ -160,7 +159,9 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     if not items:
         return
     from lazy_harness.memory import learnings
-    recent = {normalise(t) for t in learnings.recent_titles(p.learnings_dir, RECENT_TITLES)}
+    from lazy_harness.memory import ids
+    origin = one_line(p.meta.get("project"))
+    recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
     batch: set[str] = set()
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
@@ -172,10 +173,10 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             p.add(SKIP, p.learnings_dir, f"twice in this answer: {title}")
             continue
         batch.add(key)
-        path, exists = learnings.find_slot(p.learnings_dir, title, p.now)
+        path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin)
         if exists:
             p.add(EXISTS, path, title)
-        elif key in recent:
+        elif ids.learning_id(origin, title) in recent:
             # why: the same task re-processed after midnight would otherwise write it again, dated today
             p.add(SKIP, p.learnings_dir, f"a recent learning has this title: {title}")
         else:
@@ -183,28 +184,40 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
 
 
 def _plan_handoff(p: Plan, distilled: dict) -> None:
-    raw = distilled.get("handoff")
-    if raw is None:
-        return  # no verdict on open items: leave the previous handoff alone
-    items = handoff.items(raw)
-    path = os.path.join(p.memory_dir, files.HANDOFF)
-    if not items:
-        if os.path.lexists(path):
-            p.add(DELETE, path, "no open items left")
-        return
-    current = handoff.read(p.memory_dir)
-    if current and current["items"] == items and current["session_id"] == handoff.header_token(p.meta.get("session_id")):
-        p.add(KEEP, path, f"same {len(items)} open items")
-    else:
-        p.add(WRITE, path, f"{len(items)} open items: {items[0]}", handoff.render(items, p.meta, p.now))
+    opened = handoff.items(distilled.get("handoff") or [])
+    closed = handoff.items(distilled.get("handoff_closed") or [])
+    path = os.path.join(p.memory_dir, handoff.STATE)
+    state, pending = handoff.load(p.memory_dir)
+    for rec in pending:  # hand edits of handoff.md (or a legacy one) not yet in the state
+        p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']} (by hand)")
+    if not (opened or closed):
+        if pending:
+            p.handoff = ([], [])
+        return  # why: an empty answer says nothing about open items; only a close closes one
+    if pending:
+        state = handoff.fold(list(handoff.read_records(p.memory_dir) or []) + pending)
+    recs, notes, problems = handoff.changes(state, opened, closed, p.meta, _session_time(p))
+    p.problems.extend(problems)
+    for rec in recs:
+        p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']}")
+    for note in notes:
+        p.add(KEEP, path, note)
+    p.handoff = (opened, closed)
+
+
+def _session_time(p: Plan) -> float:
+    """The time handoff records carry: the session's (its transcript's mtime), else now."""
+    t = p.meta.get("session_time")
+    return float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else p.now
 
 
 def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
          root: str | None = None) -> Plan:
     """Every change the (validated, redacted) distilled answer calls for, computed without writing.
 
-    ``meta``: project, session_id, task_id, cwd. ``now``: epoch seconds, stamped with the local offset.
-    A ``handoff`` of ``[]`` deletes the handoff; a missing one leaves it alone.
+    ``meta``: project, session_id, task_id, cwd, session_time (epoch of the session, for handoff records).
+    ``now``: epoch seconds, stamped with the local offset. ``handoff`` opens or restates items,
+    ``handoff_closed`` closes open ones (by id or exact text); empty or missing lists change nothing.
     """
     check_memory_dir(memory_dir, env, root)
     p = Plan(memory_dir, learnings_dir, meta, now, env, root)
@@ -214,41 +227,29 @@ def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: 
     return p
 
 
-class _FolderLock:
-    """flock on the memory folder itself: no lock file to leave behind, and no clash with the
-    per-line lock ``append_line`` takes on the JSONL file (a second flock on it would self-block)."""
-
-    def __init__(self, folder: str) -> None:
-        self.folder, self.fd = folder, -1
-
-    def __enter__(self):
-        self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        os.close(self.fd)
-
-
 def apply(p: Plan) -> Report:
-    """Perform a plan: JSONL appends (de-dup re-checked under the lock), learnings, then the handoff."""
+    """Perform a plan: JSONL appends (de-dup re-checked under the lock), learnings, then the handoff
+    (its changes computed again under the lock, so two sessions applied at once both keep theirs)."""
     report = Report()
     for a in p.actions:
         if a.kind == EXISTS:
             report.existing.append(a.path)
         elif a.kind == SKIP:
             report.skipped.append((a.path, a.preview))
-        elif a.kind == KEEP:
-            report.handoff = "kept"
-    mine = [a for a in p.actions if a.kind in (APPEND, WRITE, DELETE)]
-    if not mine:
+    if p.handoff is not None:
+        report.handoff = "kept"
+    mine = [a for a in p.actions if a.kind == APPEND]
+    if not mine and p.handoff is None:
         _apply_learnings(p, report)
         return report
     check_memory_dir(p.memory_dir, p.env, p.root)
     for a in mine:
         _check_target(a.path, p.memory_dir)
+    if p.handoff is not None:
+        for name in (handoff.STATE, files.HANDOFF):
+            _check_target(os.path.join(p.memory_dir, name), p.memory_dir)
     ensure_dir(p.memory_dir)
-    with _FolderLock(p.memory_dir):
+    with files.FolderLock(p.memory_dir):
         _apply_appends(p, report)
         _apply_learnings(p, report)
         _apply_handoff(p, report)
@@ -287,16 +288,15 @@ def _apply_learnings(p: Plan, report: Report) -> None:
 
 
 def _apply_handoff(p: Plan, report: Report) -> None:
-    for a in p.actions:
-        if a.kind == WRITE:
-            atomic_write(a.path, a.payload)
-            report.handoff = "written"
-        elif a.kind == DELETE:
-            try:
-                os.unlink(a.path)
-            except FileNotFoundError:
-                pass
-            report.handoff = "deleted"
+    if p.handoff is None:
+        return
+    stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
+    written, _, _ = handoff.apply_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p), p.now,
+                                         stale_days)
+    if written:
+        report.handoff = "written"
+        report.opened = sum(1 for r in written if r["op"] == handoff.OPEN)
+        report.closed = len(written) - report.opened
 
 
 def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> Report:
@@ -307,6 +307,17 @@ def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, no
 def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
     """What the prompt shows for de-duplication, read from file tails: the cost does not grow with history."""
     from lazy_harness.memory.learnings import recent_titles
+    state, _ = handoff.load(memory_dir)
     return {"decisions": files.tail_records(os.path.join(memory_dir, files.DECISIONS), RECENT_RECORDS),
             "failures": files.tail_records(os.path.join(memory_dir, files.FAILURES), RECENT_RECORDS),
-            "learning_titles": recent_titles(learnings_dir, RECENT_TITLES)}
+            "learning_titles": recent_titles(learnings_dir, RECENT_TITLES),
+            "handoff_open": [(i["id"], i["text"]) for i in handoff.open_items(state)]}
+
+
+def read_handoff(memory_dir: str) -> dict | None:
+    """``{"items": [open item texts, oldest first], "ids": [...]}``, or None when there is no handoff at all."""
+    state, _ = handoff.load(memory_dir)
+    if not state:
+        return None
+    opened = handoff.open_items(state)
+    return {"items": [i["text"] for i in opened], "ids": [i["id"] for i in opened]}

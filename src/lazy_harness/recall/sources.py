@@ -89,42 +89,15 @@ def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str) -> di
             "ts": ts, "title": text_of(text), "body": "", "tags": "", "detail": ""}
 
 
-def open_handoff_records(path: str) -> list[tuple[dict, int]] | None:
-    """The open items of an append-only ``handoff.jsonl`` as (winning record, line); None if absent.
-
-    For each id the record with the greatest ``(ts, op)`` wins, a close beating an open at the same
-    time; an item is open when its winning record is an open."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    best: dict[str, tuple[tuple, dict, int]] = {}
-    for n, raw in enumerate(data.split(b"\n"), 1):
-        try:
-            rec = jsonload.loads(raw) if raw.strip() else None
-        except ValueError:
-            continue
-        if not isinstance(rec, dict) or rec.get("op") not in ("open", "close") or not ids.is_id(rec.get("id")):
-            continue
-        key = (str(rec.get("ts") or ""), rec["op"] == "close")
-        if rec["id"] not in best or key >= best[rec["id"]][0]:
-            best[rec["id"]] = (key, rec, n)
-    return [(rec, n) for _, rec, n in best.values() if rec["op"] == "open"]
-
-
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
-    """(the file the items come from, the open items as entries)."""
-    path = os.path.join(memory_dir, HANDOFF_JSONL)
-    records = open_handoff_records(path)
-    if records is not None:
-        return path, [_handoff_entry(rec["id"], text_of(rec.get("text")), path, n, text_of(rec.get("ts"))[:40])
-                      for rec, n in records if text_of(rec.get("text")).strip()]
-    h = files.read_handoff(memory_dir)
+    """(the file a person reads the items in, the open items as entries): the handoff store's own
+    view (``memory.handoff.load``: handoff.jsonl folded, hand edits of handoff.md applied)."""
+    from lazy_harness.memory import handoff
+
     path = os.path.join(memory_dir, files.HANDOFF)
-    if not h:
-        return path, []
-    return path, [_handoff_entry(ids.handoff_id(item), item, path, 0, h.get("written") or "") for item in h["items"]]
+    state, _ = handoff.load(memory_dir)
+    return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40])
+                  for item in handoff.open_items(state) if text_of(item.get("text")).strip()]
 
 
 def is_active(meta: dict) -> bool:

@@ -25,8 +25,8 @@ TAG_CHARS = 40
 MAX_TAGS = 10
 MAX_ALTERNATIVES = 10
 SCOPE_CHARS = 30
-LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30}
-KEYS = ("decisions", "failures", "learnings", "handoff")
+LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30, "handoff_closed": 100}
+KEYS = ("decisions", "failures", "learnings", "handoff", "handoff_closed")
 _SNIPPET = 160
 _MAX_CANDIDATES = 64
 
@@ -264,6 +264,7 @@ def validate(obj: Any) -> tuple[dict, list[str]]:
     result: dict[str, list] = {key: [] for key in KEYS}
     problems: list[str] = []
     if not isinstance(obj, dict):
+        del result["handoff_closed"]
         return result, [f"answer: a {type(obj).__name__}, not an object; nothing kept"]
     unknown = sorted(str(k) for k in obj if k not in KEYS)
     if unknown:
@@ -287,22 +288,31 @@ def validate(obj: Any) -> tuple[dict, list[str]]:
             if notes:
                 problems.append(f"{where}: {'; '.join(notes)}")
             result[section].append(item)
-    items, note = _as_list(obj.get("handoff"))
+    _handoff_strings(obj.get("handoff"), "handoff", result, problems)
+    if "handoff_closed" in obj:  # why: optional; an answer without it is returned with the four keys it had
+        _handoff_strings(obj.get("handoff_closed"), "handoff_closed", result, problems)
+    else:
+        del result["handoff_closed"]
+    return result, problems
+
+
+def _handoff_strings(value: Any, section: str, result: dict, problems: list[str]) -> None:
+    """``handoff`` (new or restated items) and ``handoff_closed`` (ids or exact texts): one-line strings."""
+    items, note = _as_list(value)
     if note:
-        problems.append(f"handoff: {note}")
+        problems.append(f"{section}: {note}")
     for index, raw in enumerate(items):
-        if len(result["handoff"]) >= LIMITS["handoff"]:
-            problems.append(f"handoff: {len(items)} items, kept the first {LIMITS['handoff']}")
+        if len(result[section]) >= LIMITS[section]:
+            problems.append(f"{section}: {len(items)} items, kept the first {LIMITS[section]}")
             break
         text = _as_text(raw)
         if text is None:
-            problems.append(f"handoff[{index}]: a {type(raw).__name__}, not text, dropped")
+            problems.append(f"{section}[{index}]: a {type(raw).__name__}, not text, dropped")
             continue
         text, fixes = clean_text(text, SHORT_CHARS * 2, one_line=True)
         if not text:
-            problems.append(f"handoff[{index}]: empty, dropped")
+            problems.append(f"{section}[{index}]: empty, dropped")
             continue
         if fixes:
-            problems.append(f"handoff[{index}]: {'; '.join(fixes)}")
-        result["handoff"].append(text)
-    return result, problems
+            problems.append(f"{section}[{index}]: {'; '.join(fixes)}")
+        result[section].append(text)

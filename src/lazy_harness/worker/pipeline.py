@@ -128,7 +128,10 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     text = built.text
     if built.redacted:
         log(f"redacted {built.redacted} secret(s) from the prompt")
-    meta = {"project": project, "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd}
+    # why: handoff records carry the session's time, not the processing time, so a session processed late
+    # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
+    meta = {"project": project, "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
+            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text)
 
@@ -150,6 +153,9 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         log(f"redacted {hidden} secret(s) from the answer")
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env, root=memory_root)
+    for problem in plan.problems:  # what only the memory can tell: an unknown item closed
+        log(f"answer: {problem}")
+    problems = problems + plan.problems
     report = store.apply(plan)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")

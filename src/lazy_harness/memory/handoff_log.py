@@ -1,0 +1,260 @@
+"""The handoff item log: records, the fold, and what an answer changes (ADR 8).
+
+    {"op": "open"|"close", "id": "h-1a2b3c4d", "text", "session_id", "task_id", "ts", "reason"?}
+
+For each id the record with the greatest ``(ts, op)`` wins (a close beats an open at the same ``ts``;
+further ties by session, task, text and reason), so the state depends on the set of records and
+never on their order. ``memory.handoff`` adds handoff.md (rendering, hand edits) and the writes.
+
+Hot path: the SessionStart read-back folds the log; only ``os``, ``time`` and our hot-path modules here.
+"""
+
+import os
+import time
+
+from lazy_harness import jsonload
+from lazy_harness.memory import files, ids
+from lazy_harness.memory.sanitize import normalise, one_line
+
+STATE = files.HANDOFF_STATE
+OPEN, CLOSE = "open", "close"
+STALE_DAYS = 14
+DAY = 86400.0
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+def items(raw) -> list[str]:
+    """Open items as single lines; blank and ticked ones dropped, a bare string is one item."""
+    if isinstance(raw, str):
+        raw = [raw]
+    out = []
+    for value in raw or []:
+        item = one_line(value)
+        if item[:3] in ("[x]", "[X]"):
+            continue
+        if item[:3] == "[ ]":
+            item = item[3:].strip()
+        if item:
+            out.append(item)
+    return out
+
+
+def split_ref(text: str) -> tuple[str | None, str]:
+    """``"[h-1a2b3c4d] text"`` -> ``("h-1a2b3c4d", "text")``; a text without that prefix -> ``(None, text)``."""
+    if text[:1] == "[" and text[11:12] == "]" and ids.kind_of(text[1:11]) == "handoff":
+        return text[1:11], text[12:].strip()
+    return None, text
+
+
+def stamp(t: float) -> str:
+    """ISO-8601 local time with milliseconds and offset: ``2026-04-13T18:32:45.123+02:00``."""
+    total = int(round(t * 1000))
+    secs, ms = divmod(total, 1000)
+    lt = time.localtime(secs)
+    off = lt.tm_gmtoff or 0
+    sign = "+" if off >= 0 else "-"
+    off = abs(off)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", lt) + f".{ms:03d}{sign}{off // 3600:02d}:{off % 3600 // 60:02d}"
+
+
+# --- the state ------------------------------------------------------------------------------------
+
+def record(op: str, text: str, session_id, task_id, when: float, reason: str | None = None) -> dict:
+    text = one_line(text)
+    rec = {"op": op, "id": ids.handoff_id(text), "text": text, "session_id": one_line(session_id),
+           "task_id": one_line(task_id), "ts": stamp(when)}
+    if reason:
+        rec["reason"] = one_line(reason)
+    return rec
+
+
+def _shaped(rec) -> bool:
+    return (isinstance(rec, dict) and rec.get("op") in (OPEN, CLOSE) and isinstance(rec.get("text"), str)
+            and ids.kind_of(rec.get("id")) == "handoff")
+
+
+def epoch(ts) -> float | None:
+    """Seconds since the epoch of a record's ``ts``. Our own shape (``stamp``) is read by position;
+    anything else goes to ``files.iso_epoch``. why: the read-back folds every record at each start."""
+    if isinstance(ts, str) and len(ts) == 29 and ts[10] == "T" and ts[19] == "." and ts[23] in "+-" and ts[26] == ":":
+        try:
+            days = files.days_from_civil(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]))
+            offset = (int(ts[24:26]) * 3600 + int(ts[27:29]) * 60) * (-1 if ts[23] == "-" else 1)
+            return (days * 86400 + int(ts[11:13]) * 3600 + int(ts[14:16]) * 60 + int(ts[17:19])
+                    + int(ts[20:23]) / 1000 - offset)
+        except ValueError:
+            pass
+    return files.iso_epoch(ts)
+
+
+def _valid(rec) -> float | None:
+    """The epoch of a well-formed record, else None (such a line is skipped, never fatal)."""
+    return epoch(rec.get("ts")) if _shaped(rec) else None
+
+
+def _key(rec: dict, epoch: float) -> tuple:
+    # why: every field takes part so that two different records never tie: the order of lines cannot matter
+    return (epoch, rec["op"] == CLOSE, str(rec.get("session_id") or ""), str(rec.get("task_id") or ""),
+            rec["text"], str(rec.get("reason") or ""))
+
+
+def parse(text: str) -> list[dict]:
+    """The well-formed records of a handoff.jsonl text; torn and foreign lines are skipped."""
+    out = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        try:
+            rec = jsonload.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if _shaped(rec):
+            out.append(rec)
+    return out
+
+
+def read_records(memory_dir: str) -> list[dict] | None:
+    """Every record of the state file; None when there is no state file."""
+    try:
+        with open(os.path.join(memory_dir, STATE), "rb") as fh:
+            data = fh.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return parse(data.decode("utf-8", "replace"))
+
+
+class Item(dict):
+    """One folded item: id, text, state ("open"/"closed"), opened/opened_by/opened_task, closed/closed_by/
+    reason (closed items), and ``key``, the sort key of its winning record."""
+
+    @property
+    def is_open(self) -> bool:
+        return self["state"] == OPEN
+
+
+def _first(pair):
+    return pair[0]
+
+
+def fold(records: list[dict]) -> dict[str, Item]:
+    """The items of a set of records, by id. Independent of the records' order."""
+    by_id: dict[str, list[tuple[tuple, dict]]] = {}
+    for rec in records:
+        t = _valid(rec)
+        if t is not None:
+            by_id.setdefault(rec["id"], []).append((_key(rec, t), rec))
+    out: dict[str, Item] = {}
+    for hid, keyed in by_id.items():
+        if len(keyed) > 1:
+            keyed.sort(key=_first)
+        first_open = last_span = last_close = None
+        for key, rec in keyed:
+            if rec["op"] == OPEN:
+                if first_open is None:
+                    first_open = (key, rec)
+            else:
+                last_span, last_close, first_open = first_open, (key, rec), None
+        win_key, win = keyed[-1]
+        opening = first_open if win["op"] == OPEN else last_span
+        item = Item(id=hid, text=(opening or (win_key, win))[1]["text"], state=OPEN if win["op"] == OPEN else "closed",
+                    opened=opening[1]["ts"] if opening else None, opened_epoch=opening[0][0] if opening else None,
+                    opened_by=opening[1].get("session_id") if opening else None,
+                    opened_task=opening[1].get("task_id") if opening else None, key=win_key)
+        if win["op"] == CLOSE:
+            item.update(closed=win["ts"], closed_epoch=win_key[0], closed_by=win.get("session_id"),
+                        closed_task=win.get("task_id"), reason=win.get("reason"))
+        out[hid] = item
+    return out
+
+
+def open_items(state: dict[str, Item]) -> list[Item]:
+    """Open items, oldest first."""
+    return sorted((i for i in state.values() if i.is_open), key=lambda i: (i["opened_epoch"] or 0.0, i["id"]))
+
+
+def closed_items(state: dict[str, Item]) -> list[Item]:
+    """Closed items, most recently closed first."""
+    return sorted((i for i in state.values() if not i.is_open), key=lambda i: (i["closed_epoch"], i["id"]),
+                  reverse=True)
+
+
+def is_stale(item: Item, now: float, stale_days) -> bool:
+    return item.is_open and item["opened_epoch"] is not None and now - item["opened_epoch"] > float(stale_days) * DAY
+
+
+def age_days(item: Item, now: float) -> int:
+    return int((now - (item["opened_epoch"] or now)) // DAY)
+
+
+# --- what an answer changes -------------------------------------------------------------------------
+
+def wins(rec: dict, item: Item | None) -> bool:
+    """True when ``rec`` would become its item's winning record."""
+    return item is None or _key(rec, epoch(rec["ts"])) > item["key"]
+
+
+def _find_open(state: dict[str, Item], ref: str) -> Item | None:
+    hid, text = split_ref(ref.strip())
+    if hid is None and ids.kind_of(text) == "handoff":
+        hid = text
+    if hid is not None:
+        return state.get(hid)
+    return state.get(ids.handoff_id(text))
+
+
+def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> tuple[list[dict], list[str], list[str]]:
+    """Records an answer adds to ``state``, notes on what it left alone, and problems (unknown items).
+
+    ``opened``: new or restated items (a ``[h-...]`` prefix naming a known item is that item);
+    ``closed``: ids or exact texts of open items. Nothing is written for an item already in the
+    asked state, nor for a change an existing newer record would outrank (the answer is older news).
+    """
+    sid, tid = meta.get("session_id"), meta.get("task_id")
+    recs: list[dict] = []
+    notes: list[str] = []
+    problems: list[str] = []
+    closing: set[str] = set()
+    for ref in closed or []:
+        ref = one_line(ref)
+        if not ref:
+            continue
+        item = _find_open(state, ref)
+        if item is None:
+            problems.append(f"handoff_closed: no open item {ref!r}; ignored")
+            continue
+        if item["id"] in closing:
+            continue
+        closing.add(item["id"])
+        if not item.is_open:
+            notes.append(f"already closed: [{item['id']}] {item['text']}")
+            continue
+        rec = record(CLOSE, item["text"], sid, tid, when)
+        if wins(rec, item):
+            recs.append(rec)
+        else:
+            notes.append(f"restated by a newer session, stays open: [{item['id']}] {item['text']}")
+    seen: set[str] = set()
+    step = 0.0
+    for raw in items(opened or []):
+        hid, text = split_ref(raw)
+        known = state.get(hid) if hid else None
+        if known is None:
+            if not normalise(text):
+                continue
+            hid = ids.handoff_id(text)
+            known = state.get(hid)
+        if hid in seen or hid in closing:
+            continue
+        seen.add(hid)
+        if known is not None and known.is_open:
+            notes.append(f"still open: [{hid}] {known['text']}")
+            continue
+        # why: a millisecond apart, so the items of one answer keep the answer's order (oldest first)
+        rec = record(OPEN, known["text"] if known else text, sid, tid, when + step)
+        if wins(rec, known):
+            recs.append(rec)
+            step += 0.001
+        else:
+            notes.append(f"closed by a newer session, not reopened: [{hid}] {known['text']}")
+    return recs, notes, problems
