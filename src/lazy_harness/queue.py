@@ -32,7 +32,7 @@ MAX_INTERRUPTIONS = 5
 LOCK_NAME = ".worker.lock"
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
 SWEEP_EVERY = 60.0  # seconds between two sweeps, whoever runs them
-SWEEP_CAP = 500  # open sessions examined per sweep (the next sweep goes on where this one stopped)
+SWEEP_CAP = 100  # open sessions examined per sweep (the next sweep goes on where this one stopped)
 GONE_AFTER = 86400.0  # an open session whose transcript is missing this long is forgotten
 
 
@@ -478,8 +478,7 @@ def sweep(queue: str, now: float, idle_seconds: float, env=None, every: float = 
     if not due:
         return []
     ensure_layout(queue)
-    atomic_write(stamp, "\n")  # why: claim this round first, so hooks starting together sweep once
-    os.utime(stamp, (now, now))
+    _stamp(stamp, "", now)  # claim this round first, so hooks starting together sweep once
     try:
         names = sorted(n for n in os.listdir(folder(queue, OPEN)) if not n.startswith("."))
     except OSError:
@@ -492,9 +491,19 @@ def sweep(queue: str, now: float, idle_seconds: float, env=None, every: float = 
         if task:
             queued.append(task)
     if len(order) < len(names):
-        atomic_write(stamp, order[-1] + "\n")
-        os.utime(stamp, (now, now))
+        _stamp(stamp, order[-1], now)
     return queued
+
+
+def _stamp(path: str, cursor: str, now: float) -> None:
+    # why: not atomic_write: the stamp is a hint (its fsync cost more than the sweep); a torn or
+    # lost stamp only makes the next sweep come early or start its rotation from the beginning
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, (cursor + "\n").encode())
+    finally:
+        os.close(fd)
+    os.utime(path, (now, now))
 
 
 def _examine(queue: str, name: str, now: float, idle_seconds: float, env) -> str | None:

@@ -3,6 +3,7 @@ since its last check and went idle, e.g. one killed before its SessionEnd. Real 
 a real worker subprocess, a fake ``claude`` on PATH."""
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -56,10 +57,28 @@ def _fresh_stamp() -> None:
         fh.write("\n")
 
 
+def _spawned_workers_gone(timeout: float = 30) -> None:
+    """Wait until every worker a hook detached has exited (their pids are in hooks.log), so none
+    is left to run a sweep of its own later in the test."""
+    pids = {int(m) for line in hook_log(paths.claude_dir()) for m in re.findall(r"worker pid (\d+)", line)}
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError(f"worker {pid} still running after {timeout} s")
+
+
 def _drain(count: int) -> list[str]:
     """Run the worker in the foreground (it leaves if a spawned one holds the lock) and wait."""
     subprocess.run([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ), timeout=60)
-    return wait_finished(paths.queue_dir(), count=count)
+    finished = wait_finished(paths.queue_dir(), count=count)
+    _spawned_workers_gone()
+    return finished
 
 
 def _pending() -> list[dict]:
@@ -84,9 +103,9 @@ def _short_then_killed(isolated_home, project) -> dict:
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = _write_short(project)
     _age(payload["transcript_path"], 3600)
+    _fresh_stamp()  # no worker sweeps before the session has grown
     with worker_lock_held(paths.claude_dir()):
         assert run_hook("Stop", payload).returncode == 0
-    _fresh_stamp()
     [first] = _drain(1)
     assert queue.read_task(first)["reason"].startswith("too short"), queue.read_task(first)
     place(project, session_id=SID)  # the rest of the session reaches the file, then kill -9
@@ -122,9 +141,9 @@ def test_a_distilled_idle_session_is_not_queued_again(isolated_home, fake, proje
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = {**place(project, session_id=SID), "hook_event_name": "Stop"}
     _age(payload["transcript_path"], 3600)
+    _fresh_stamp()
     with worker_lock_held(paths.claude_dir()):
         assert run_hook("Stop", payload).returncode == 0
-    _fresh_stamp()
     [done] = _drain(1)
     assert queue.read_task(done)["outcome"] == "processed"
     open_file = os.path.join(paths.queue_dir(), "state", "open", SID)
@@ -140,9 +159,9 @@ def test_a_stop_after_a_skip_queues_the_grown_session(isolated_home, fake, proje
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = _write_short(project)
     _age(payload["transcript_path"], 3600)
+    _fresh_stamp()
     with worker_lock_held(paths.claude_dir()):
         run_hook("Stop", payload)
-    _fresh_stamp()
     _drain(1)
     place(project, session_id=SID)
     _age(payload["transcript_path"], 3600 - 30)  # grew for 30 s: less than the 120 s growth window
