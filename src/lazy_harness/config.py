@@ -20,6 +20,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_user_chars": ("int", 200, "skip sessions where the user typed fewer characters"),
         "debounce_seconds": ("int", 60, "Stop: skip when this session's pending task is younger"),
         "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long past the last run"),
+        "idle_minutes": ("int", 10, "queue a session idle this long that grew since its last check (0: never)"),
         "timeout_seconds": ("int", 120, "limit for one model call"),
         "max_attempts": ("int", 3, "model calls per task before it goes to failed/"),
         "retry_backoff_seconds": ("int", 2, "wait before the 2nd model call; doubled before each later one"),

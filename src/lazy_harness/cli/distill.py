@@ -9,6 +9,21 @@ from lazy_harness import paths
 from lazy_harness.errors import LhError
 
 
+def _not_a_transcript(given: str, path: str) -> str:
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"{given}: no such transcript"
+    except OSError as exc:
+        return f"{given}: cannot read it: {exc.strerror}"
+    what = ("a directory" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "not a regular file")
+    return f"{given}: is {what}, not a transcript file"
+
+
 @click.command()
 @click.argument("transcript", type=click.Path(dir_okay=False))
 @click.option("--project", type=click.Path(file_okay=False), help="Project folder (default: the session's cwd).")
@@ -20,7 +35,7 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
 
     path = os.path.abspath(transcript)
     if not os.path.isfile(path):
-        raise LhError(f"{transcript}: no such transcript")
+        raise LhError(_not_a_transcript(transcript, path))
     cfg = config.load()
     cwd = os.path.abspath(project) if project else (sessions.session_cwd(path) or os.getcwd())
     fields = {
@@ -37,6 +52,9 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
             click.echo(outcome.prompt)
             click.echo(f"\n# prompt: {len(outcome.prompt)} characters", err=True)
         click.echo(f"# {outcome.status}: {outcome.reason}", err=True)
+        if outcome.status != "processed":
+            click.echo("# nothing would be written", err=True)
+            return
         learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None)
         click.echo(f"# would append to {os.path.join(fields['memory_dir'], 'decisions.jsonl')} and failures.jsonl,",
                    err=True)

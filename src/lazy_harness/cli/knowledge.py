@@ -31,21 +31,20 @@ def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, dict
     return None
 
 
-@knowledge.command("handoff-now")
-@click.option("--session", "session_id", help="Session id (default: the project's newest interactive session).")
-@click.option("--project", "project", type=click.Path(file_okay=False), default=".", help="Project folder.")
-@click.option("--wait", "wait", is_flag=True, help="Wait for the worker and print what it wrote.")
-def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
-    """Queue the session for distillation now (no gates) and start the worker."""
-    from lazy_harness import config
-    from lazy_harness.hooks import producer
+def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
+    """(session id, transcript, the session's own project folder)."""
     from lazy_harness.worker import sessions
 
-    cwd = os.path.abspath(project)
     if session_id:
-        path = sessions.find_session(session_id, cwd)
-        if path is None:
-            raise LhError(f"no transcript for session {session_id} under {paths.projects_dir()}")
+        hits = sessions.match_sessions(session_id)
+        if not hits:
+            raise LhError(f"no transcript for session {session_id} under {paths.projects_dir()}",
+                          hint="lh knowledge handoff-now (the newest session of this repository)")
+        if len(hits) > 1:
+            listed = ", ".join(sessions.session_id_of(p) for p in hits[:10])
+            more = f" and {len(hits) - 10} more" if len(hits) > 10 else ""
+            raise LhError(f"{len(hits)} sessions start with {session_id!r}: {listed}{more}; give more of the id")
+        path = hits[0]
     else:
         path, skipped = sessions.newest_interactive(cwd)
         for other, kind in skipped:
@@ -53,9 +52,24 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
         if path is None:
             raise LhError(f"no interactive Claude Code session found for {cwd}",
                           hint="run it from the project folder, or pass --session ID")
-        session_id = os.path.basename(path)[: -len(".jsonl")]
+    # why: the session's memory belongs to the project it ran in, not to the caller's folder
+    return sessions.session_id_of(path), path, sessions.session_cwd(path) or cwd
+
+
+@knowledge.command("handoff-now")
+@click.option("--session", "session_id", help="Session id or its first characters (default: the repository's newest "
+                                                "interactive session).")
+@click.option("--project", "project", type=click.Path(file_okay=False), default=".",
+              help="A folder of the repository (any worktree or subfolder) when --session is not given.")
+@click.option("--wait", "wait", is_flag=True, help="Wait for the worker and print what it wrote.")
+def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
+    """Queue the session for distillation now (no gates) and start the worker."""
+    from lazy_harness import config
+    from lazy_harness.worker import spawn
+
+    session_id, path, cwd = _resolve(session_id, os.path.abspath(project))
     payload = {"session_id": session_id, "transcript_path": path, "cwd": cwd}
-    name, decision = producer.submit(payload, "handoff-now", True, os.environ, time.time())
+    name, decision = spawn.submit(payload, "handoff-now", True, os.environ, time.time())
     q = paths.queue_dir()
     click.echo(f"queued {spool.task_id(name)} for session {session_id}")
     click.echo(f"  transcript: {path}")

@@ -18,14 +18,23 @@ def _names(q: str, which: str) -> list[str]:
         return []
 
 
+def _matches(name: str, ident: str) -> bool:
+    """A task id (``<ns>-<short session id>``) is found by its start or by its short session id."""
+    tid = spool.task_id(name)
+    return tid.startswith(ident) or tid.partition("-")[2].startswith(ident)
+
+
 def _find(q: str, ident: str) -> tuple[str, str]:
-    """(state, path) of the task whose id starts with ``ident``."""
+    """(state, path) of the task whose id, or whose 8-character session part, starts with ``ident``."""
+    ident = ident.strip()
     hits = [(state, os.path.join(spool.folder(q, which), n))
-            for state, which in STATES for n in _names(q, which) if spool.task_id(n).startswith(ident)]
+            for state, which in STATES for n in _names(q, which) if ident and _matches(n, ident)]
     if not hits:
         raise LhError(f"no task matches {ident!r} in {q}", hint="lh queue")
     if len(hits) > 1:
-        raise LhError(f"{len(hits)} tasks match {ident!r}; give more of the id", hint="lh queue")
+        listed = ", ".join(f"{spool.task_id(os.path.basename(p))} ({state})" for state, p in hits[:10])
+        more = f" and {len(hits) - 10} more" if len(hits) > 10 else ""
+        raise LhError(f"{len(hits)} tasks match {ident!r}: {listed}{more}; give the whole id", hint="lh queue")
     return hits[0]
 
 
@@ -37,7 +46,8 @@ def _when(name: str) -> str:
 
 
 @click.group(invoke_without_command=True)
-@click.option("-n", "recent", default=10, show_default=True, help="How many recent tasks to list.")
+@click.option("-n", "recent", default=10, show_default=True, type=click.IntRange(min=1),
+              help="How many recent tasks to list.")
 @click.pass_context
 def queue(ctx: click.Context, recent: int) -> None:
     """Counts per folder and the most recent tasks with their state and reason."""
@@ -120,9 +130,12 @@ def retry(ident: str | None, all_failed: bool) -> None:
 def _age_seconds(text: str) -> float:
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
     try:
-        return float(text[:-1]) * units[text[-1]] if text[-1] in units else float(text) * 86400
+        seconds = float(text[:-1]) * units[text[-1]] if text[-1] in units else float(text) * 86400
     except (ValueError, IndexError, KeyError):
         raise click.BadParameter(f"{text!r}: expected a number with s, m, h, d or w, e.g. 30d") from None
+    if not seconds >= 0:
+        raise click.BadParameter(f"{text!r}: an age cannot be negative")
+    return seconds
 
 
 @queue.command("purge")
@@ -130,7 +143,8 @@ def _age_seconds(text: str) -> float:
 @click.option("--failed", "do_failed", is_flag=True, help="Purge tasks in failed/ (and their .error files).")
 @click.option("--older-than", "older", default="30d", show_default=True, help="Age, e.g. 12h, 30d, 2w.")
 def purge(do_done: bool, do_failed: bool, older: str) -> None:
-    """Delete finished tasks older than an age (by the time in their name)."""
+    """Delete finished tasks older than an age (by the time in their name), and the gate and sweep
+    state of sessions untouched that long with no task waiting (a later Stop queues them anew)."""
     if not (do_done or do_failed):
         raise click.UsageError("say what to purge: --done and/or --failed")
     cutoff_ns = (time.time() - _age_seconds(older)) * 1e9
@@ -149,3 +163,5 @@ def purge(do_done: bool, do_failed: bool, older: str) -> None:
                 os.unlink(os.path.join(folder, name))
                 removed += name.endswith(spool.SUFFIX)
         click.echo(f"{which}: removed {removed} task(s) older than {older}")
+    forgotten = spool.purge_session_state(q, cutoff_ns / 1e9)
+    click.echo(f"state: forgot {forgotten} session(s) untouched for {older}")

@@ -15,7 +15,8 @@ def worker() -> None:
 
 @worker.command("run")
 @click.option("--once", is_flag=True, help="Drain the queue once and exit (what the hooks spawn).")
-@click.option("--poll", default=2.0, show_default=True, help="Seconds between looks at the queue without --once.")
+@click.option("--poll", default=2.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Seconds between looks at the queue without --once (at least 0.1).")
 def run_cmd(once: bool, poll: float) -> None:
     """Drain the queue; without --once keep watching it until Ctrl-C."""
     from lazy_harness.worker import loop

@@ -1,23 +1,7 @@
-"""The producers' common step: enqueue a task for the session and spawn the worker."""
+"""What the producer hooks share. Enqueue-and-spawn is :func:`lazy_harness.worker.spawn.submit`
+(the queue layer's, so ``lh knowledge handoff-now`` uses it without importing a hook)."""
 
 import os
-
-from lazy_harness import paths, queue
-from lazy_harness.worker.spawn import spawn_worker
-
-
-def submit(payload: dict, event: str, forced: bool, env, now: float) -> tuple[str, str]:
-    """Queue the session and start a worker. Returns (task name, decision text)."""
-    if not payload.get("session_id") or not payload.get("transcript_path"):
-        return "", "skipped: payload has no session_id or transcript_path"
-    q = paths.queue_dir(env)
-    name = queue.enqueue(q, queue.task_fields(payload, event, forced, env), now)
-    try:
-        pid = spawn_worker(env)
-        spawned = f"worker pid {pid}"
-    except OSError as exc:
-        spawned = f"worker not started: {exc.strerror or exc}"
-    return name, f"queued {queue.task_id(name)} ({spawned})"
 
 
 def loop_enabled(env) -> dict | None:

@@ -12,6 +12,22 @@ from lazy_harness import config, jsonload, paths, queue
 from lazy_harness.memory import migrate, recall
 
 
+def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
+    """Make the starting session known to the sweep, then queue the sessions that went idle
+    without being checked (killed, or whose last Stops were gated). Throttled and capped in
+    :func:`lazy_harness.queue.sweep`; the worker it needs is started by restart_stalled_worker."""
+    loop = cfg["compound_loop"]
+    if not loop["enabled"]:
+        return ""
+    q = paths.queue_dir(env)
+    try:
+        queue.watch(q, payload)
+        queued = queue.sweep(q, now, float(loop.get("idle_minutes", 10)) * 60, env)
+    except OSError as exc:
+        return f" (sweep failed: {exc})"
+    return f" (sweep queued {len(queued)} idle session(s))" if queued else ""
+
+
 def restart_stalled_worker(cfg: dict, env) -> str:
     """Tasks left by a worker that died (or by a spawn that failed) would wait for the next Stop or
     SessionEnd; a new session is as good a moment as any to start a worker for them."""
@@ -97,7 +113,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
     cfg = config.load_fast(env)
-    restarted = restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
+    restarted = sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:

@@ -1,7 +1,10 @@
-"""Stop: runs after every model turn. Gated (debounce, then growth); never reads the transcript."""
+"""Stop: runs after every model turn. Gated (debounce, then growth); never reads the transcript,
+never lists a folder. It makes sure the sweep knows the session (one ``stat``; one small write the
+first time), so a session killed before its SessionEnd is still found once idle."""
 
 from lazy_harness import paths, queue
 from lazy_harness.hooks import producer
+from lazy_harness.worker import spawn
 
 
 def run(payload: dict, env, now: float) -> str:
@@ -12,8 +15,13 @@ def run(payload: dict, env, now: float) -> str:
     sid = str(payload.get("session_id") or "")
     if not sid or not payload.get("transcript_path"):
         return "skipped: payload has no session_id or transcript_path"
-    reason = queue.gate(paths.queue_dir(env), sid, producer.transcript_of(payload), now,
+    q = paths.queue_dir(env)
+    try:
+        queue.watch(q, payload)
+    except OSError:
+        pass  # why: the sweep is a safety net; the Stop's own gate and enqueue still run
+    reason = queue.gate(q, sid, producer.transcript_of(payload), now,
                         loop["debounce_seconds"], loop["reprocess_min_growth_seconds"])
     if reason:
         return f"skipped: {reason}"
-    return producer.submit(payload, "Stop", False, env, now)[1]
+    return spawn.submit(payload, "Stop", False, env, now)[1]

@@ -10,7 +10,7 @@ def main() -> int:
     from lazy_harness import logfile, paths, queue
 
     # why: a worker spawned while another holds the lock (or with nothing to do) leaves before
-    # importing filelock and the pipeline: ~30 ms instead of ~130 ms per spawned hook
+    # importing the loop and the pipeline: ~30 ms instead of ~130 ms per spawned hook
     if not queue.needs_worker(paths.queue_dir()):
         logfile.write(logfile.WORKER, f"worker {os.getpid()}: nothing waiting, or another worker holds the lock")
         return 0

@@ -47,9 +47,14 @@ def build_argv(cfg: Mapping[str, Any]) -> list[str]:
 
 
 def call_env(env: Mapping[str, str] | None) -> dict[str, str]:
-    """The caller's environment plus the marker the hooks check."""
+    """The caller's environment plus the marker the hooks check, with auto memory off.
+
+    # why: auto memory is what creates ``<claude dir>/projects/<key of the neutral folder>/memory``
+    for every call (checked with 2.1.330; ``--no-session-persistence`` only drops the transcript).
+    """
     out = dict(os.environ if env is None else env)
     out[WORKER_MARKER] = "1"
+    out["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "1"
     return out
 
 

@@ -1,10 +1,13 @@
 """The worker: single instance, drains the queue, then looks once more.
 
-Lock: ``<queue>/.worker.lock`` (filelock, never deleted). While holding it the worker first returns
-the claims of a worker that died (queue.recover), then claims tasks oldest first by renaming them
-into processing/, runs each through the pipeline and finishes it in done/ or failed/. After it
-releases the lock it looks at the queue once more: a task enqueued while it was releasing (whose
-own spawned worker found the lock taken and left) is drained now, not at some later hook.
+Lock: ``<queue>/.worker.lock`` (``flock``, the same the hooks probe; never deleted). While holding
+it the worker first returns the claims of a worker that died (queue.recover), then claims tasks
+oldest first by renaming them into processing/, runs each through the pipeline and finishes it in
+done/ or failed/; every finished task leaves the session's check mark (queue.mark_done), even an
+internal error, so the Stop gates apply to it. With the queue empty it sweeps for idle sessions
+(queue.sweep, throttled) and drains what that queued. After it releases the lock it looks at the
+queue once more: a task enqueued while it was releasing (whose own spawned worker found the lock
+taken and left) is drained now, not at some later hook.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from dataclasses import dataclass
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 
-LOCK_NAME = ".worker.lock"
+LOCK_NAME = queue.LOCK_NAME
+_CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
 
 
 @dataclass
@@ -81,18 +85,31 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep) -> str | No
 
         expected = isinstance(exc, LhError)
         reason = str(exc) if expected else f"internal error: {type(exc).__name__}: {exc}"
-        outcome = pipeline.Outcome("failed", reason, error_text=reason if expected else traceback.format_exc())
+        outcome = pipeline.Outcome("failed", reason, _mtime(fields.get("session_jsonl", "")),
+                                   error_text=reason if expected else traceback.format_exc())
     fields.update(_result_fields(outcome))
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
+    check = _CHECK.get(outcome.status, queue.ERROR)
+    if outcome.transcript_mtime is not None:
+        # why: the record carries the mark, so recover() can restore it after a kill in between
+        fields["transcript_mtime"] = repr(outcome.transcript_mtime)
+        fields["check"] = check
     queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text)
     if outcome.transcript_mtime is not None:
-        queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time())
+        queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time(), check)
     took = time.monotonic() - started
     detail = fields.get("written", "")
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}"
               f"{' | ' + detail if detail else ''} ({took:.2f} s)")
     return outcome.status
+
+
+def _mtime(path: str) -> float | None:
+    try:
+        return os.stat(path).st_mtime if path else None
+    except OSError:
+        return None
 
 
 def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
@@ -112,6 +129,17 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
                 stats.skipped += 1
             elif status == "failed":
                 stats.failed += 1
+
+
+def _sweep(q: str, cfg: dict, env) -> None:
+    idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
+    try:
+        queued = queue.sweep(q, time.time(), idle, env)
+    except OSError as exc:
+        _log(env, f"sweep failed: {exc}")
+        return
+    for name in queued:
+        _log(env, f"task {queue.task_id(name)}: queued by the sweep (session idle, grew since its last check)")
 
 
 def _save_state(env, started: float, stats: Stats) -> None:
@@ -134,18 +162,14 @@ def _save_state(env, started: float, stats: Stats) -> None:
 
 def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
     """Drain the queue under the single-instance lock; returns what was done."""
-    from filelock import FileLock, Timeout
-
     env = os.environ if env is None else env
     q = paths.queue_dir(env)
     queue.ensure_layout(q)
     stats = Stats()
     started = time.time()
-    lock = FileLock(os.path.join(q, LOCK_NAME), mode=0o600, preserve_lock_file=True)
     while True:
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
+        fd = queue.acquire_worker_lock(q)
+        if fd is None:
             stats.lock_busy = True
             _log(env, f"worker {os.getpid()}: another worker holds the lock; leaving the queue to it")
             break
@@ -154,6 +178,9 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
             drain(q, cfg, env, stats, limit, sleep)
+            if limit is None or stats.finished < limit:
+                _sweep(q, cfg, env)
+                drain(q, cfg, env, stats, limit, sleep)
             if stats.processed:
                 from lazy_harness.sync import auto_sync
 
@@ -161,7 +188,7 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
                 if said:
                     _log(env, said)
         finally:
-            lock.release()
+            queue.release_worker_lock(fd)
         if (limit is not None and stats.finished >= limit) or not queue.pending(q):
             break
     if not stats.lock_busy or stats.finished:

@@ -1,8 +1,10 @@
-"""Finding a project's transcripts for ``lh knowledge handoff-now`` and ``lh distill``.
+"""Finding Claude Code sessions for ``lh knowledge handoff-now`` and ``lh distill``.
 
 Claude Code keeps a session's transcript under ``<claude dir>/projects/<key of the cwd it was
-started in>/<session id>.jsonl``. A project's sessions may have started in its root or in a
-subfolder, so both folders are searched; the newest interactive transcript wins.
+started in>/<session id>.jsonl``. A repository's sessions may have started in its root, in a
+subfolder or in another worktree, each with its own folder there, and the key cannot be turned
+back into a path: the transcript's own ``cwd`` tells which repository a session belongs to
+(:func:`paths.project_root` maps every worktree to the main one).
 """
 
 from __future__ import annotations
@@ -11,55 +13,69 @@ import os
 
 from lazy_harness import paths
 
+SUFFIX = ".jsonl"
 
-def transcript_folders(cwd: str, env=None) -> list[str]:
+
+def all_transcripts(env=None) -> list[tuple[float, str]]:
+    """(mtime, path) of every session transcript (sub-agent files live deeper and are left out)."""
     projects = paths.projects_dir(env)
-    keys = [paths.project_key(os.path.abspath(cwd)), paths.project_key(paths.project_root(cwd))]
-    out = []
-    for key in dict.fromkeys(keys):
-        folder = os.path.join(projects, key)
-        if os.path.isdir(folder):
-            out.append(folder)
-    return out
-
-
-def candidates(cwd: str, env=None) -> list[str]:
-    """Transcripts of the project, newest first."""
     found = []
-    for folder in transcript_folders(cwd, env):
-        for name in os.listdir(folder):
-            if name.endswith(".jsonl"):
-                path = os.path.join(folder, name)
+    try:
+        keys = os.listdir(projects)
+    except OSError:
+        return found
+    for key in keys:
+        folder = os.path.join(projects, key)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.endswith(SUFFIX):
                 try:
-                    found.append((os.stat(path).st_mtime, path))
+                    if entry.is_file():
+                        found.append((entry.stat().st_mtime, entry.path))
                 except OSError:
                     pass
-    return [p for _, p in sorted(found, reverse=True)]
+    return found
 
 
-def find_session(session_id: str, cwd: str, env=None) -> str | None:
-    """The transcript of ``session_id``: the project's folders first, then every project."""
-    name = f"{session_id}.jsonl"
-    for folder in transcript_folders(cwd, env):
-        if os.path.isfile(os.path.join(folder, name)):
-            return os.path.join(folder, name)
-    projects = paths.projects_dir(env)
-    try:
-        for key in os.listdir(projects):
-            path = os.path.join(projects, key, name)
-            if os.path.isfile(path):
-                return path
-    except OSError:
-        pass
-    return None
+def match_sessions(ident: str, env=None) -> list[str]:
+    """Transcripts whose session id is ``ident`` or starts with it (the 8-character short ids of
+    task names); an exact id wins over prefixes."""
+    ident = ident.strip()
+    if not ident:
+        return []
+    hits = []
+    for _, path in all_transcripts(env):
+        sid = os.path.basename(path)[: -len(SUFFIX)]
+        if sid == ident:
+            return [path]
+        if sid.startswith(ident):
+            hits.append(path)
+    return sorted(hits)
+
+
+def session_id_of(path: str) -> str:
+    return os.path.basename(path)[: -len(SUFFIX)] if path.endswith(SUFFIX) else os.path.basename(path)
 
 
 def newest_interactive(cwd: str, env=None) -> tuple[str | None, list[tuple[str, str]]]:
-    """(newest interactive transcript or None, [(skipped path, its kind)])."""
+    """The newest interactive transcript of the repository holding ``cwd`` (any worktree, any
+    subfolder), or None; and the newer ones passed over as [(path, kind)]."""
     from lazy_harness.worker import transcript
 
+    root = paths.project_root(cwd)
+    roots: dict[str, str] = {}
     skipped = []
-    for path in candidates(cwd, env):
+    for _, path in sorted(all_transcripts(env), reverse=True):
+        where = session_cwd(path)
+        if not where:
+            continue
+        if where not in roots:
+            roots[where] = paths.project_root(where)
+        if roots[where] != root:
+            continue
         kind = transcript.sniff_kind(path)
         if kind == "interactive":
             return path, skipped
@@ -82,7 +98,7 @@ def session_cwd(path: str, max_records: int = 200) -> str | None:
                     continue
                 try:
                     cwd = json.loads(line).get("cwd")
-                except (ValueError, AttributeError):
+                except (ValueError, AttributeError, RecursionError):
                     continue
                 if isinstance(cwd, str) and cwd:
                     return cwd

@@ -1,4 +1,5 @@
-"""Start the worker fully detached. Hot path: only ``os`` and ``sys``.
+"""Start the worker fully detached, and :func:`submit`: enqueue a session then start the worker.
+Hot path: only ``os`` and ``sys`` (and our own hot-path modules).
 
 New session (so Claude Code's teardown of a ``-p`` run cannot kill it), stdin from /dev/null,
 stdout and stderr appended to ``<logs>/compound-loop.log``. Python's own descriptors are
@@ -8,7 +9,7 @@ close-on-exec; the worker closes anything else it inherited as its first step.
 import os
 import sys
 
-from lazy_harness import logfile
+from lazy_harness import logfile, paths, queue
 from lazy_harness.atomic import FILE_MODE, ensure_dir
 
 WORKER_MODULE = "lazy_harness.worker"
@@ -31,6 +32,23 @@ def spawn_worker(env=None) -> int:
     ]
     pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
     return pid
+
+
+def submit(payload: dict, event: str, forced: bool, env, now: float) -> tuple[str, str]:
+    """Queue the session and start a worker. Returns (task name, decision text).
+
+    Shared by the producer hooks and ``lh knowledge handoff-now``; ``payload`` holds
+    ``session_id``, ``transcript_path`` and ``cwd`` (the session's own project folder).
+    """
+    if not payload.get("session_id") or not payload.get("transcript_path"):
+        return "", "skipped: payload has no session_id or transcript_path"
+    q = paths.queue_dir(env)
+    name = queue.enqueue(q, queue.task_fields(payload, event, forced, env), now)
+    try:
+        spawned = f"worker pid {spawn_worker(env)}"
+    except OSError as exc:
+        spawned = f"worker not started: {exc.strerror or exc}"
+    return name, f"queued {queue.task_id(name)} ({spawned})"
 
 
 def spawn_pull(env=None) -> tuple[int, int]:

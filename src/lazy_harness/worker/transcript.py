@@ -3,7 +3,9 @@
 Why streaming: transcripts reach hundreds of megabytes (tool output, request snapshots). The file is
 read line by line in binary with a per-line byte cap; a longer line is skipped and counted without
 ever being held whole. Torn last lines, invalid UTF-8 (decoded with replacement), non-JSON lines and
-unknown record types are counted, never fatal. The format is undocumented and changes between CLI
+unknown record types are counted, never fatal; so are lines nested too deep to parse
+(``RecursionError``), and a lone UTF-16 surrogate escape (``"\\ud83d"``, written when a string is cut
+inside an emoji) becomes U+FFFD, since it cannot be encoded later. The format is undocumented and changes between CLI
 versions (see tests/fixtures/transcripts/README.md): every field is read defensively. Records whose
 first key is a ``type`` the reader never uses (``api-request-*``, ``file-history-snapshot``...) are
 counted without being parsed. Memory stays flat in the file size: one line at a time plus the
@@ -57,6 +59,7 @@ _WRAPPERS = ("<command-name>", "<command-message>", "<command-args>", "<local-co
              "<bash-stderr>", "<task-notification>", "<user-memory-input>", "[Request interrupted")
 _TYPED_SOURCES = ("typed", "sdk")
 _FIRST_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _PARSED_TYPES = frozenset((b"user", b"assistant", b"mode", b"permission-mode", b"queue-operation"))
 
 
@@ -196,7 +199,10 @@ def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | N
                 if (first is None or first.group(1) in _PARSED_TYPES) and raw.strip():
                     record = _parse(raw, view)
                     if record is not None:
-                        reader.record(record)
+                        try:
+                            reader.record(record)
+                        except RecursionError:  # content nested too deep for the text walkers
+                            view.bad_lines += 1
             if stop_after is not None and fh.tell() >= stop_after:
                 break
         view.bytes_read = fh.tell()
@@ -211,14 +217,48 @@ def _parse(raw: bytes, view: View) -> dict | None:
         try:
             record = json.loads(raw.decode("utf-8", errors="replace"))
             view.replaced_lines += 1
-        except ValueError:
+        except (ValueError, RecursionError):
             record = None
-    except ValueError:
+    except (ValueError, RecursionError):
         record = None
     if not isinstance(record, dict):
         view.bad_lines += 1
         return None
+    if _LONE_SURROGATE.search(raw):
+        record = _without_surrogates(record)
     return record
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _clean(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _without_surrogates(record: dict) -> dict:
+    """The record with every lone surrogate (in keys and strings) replaced by U+FFFD.
+
+    Only for the rare line whose bytes hold a surrogate escape; iterative, so depth costs no stack.
+    (A proper pair was already joined by the JSON decoder; only lone halves stay.)
+    """
+    root: dict = {}
+    stack = [(record, root)]
+    while stack:
+        src, dst = stack.pop()
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for key, value in items:
+            if isinstance(value, str):
+                value = _clean(value)
+            elif isinstance(value, (dict, list)):
+                child = {} if isinstance(value, dict) else [None] * len(value)
+                stack.append((value, child))
+                value = child
+            if isinstance(dst, dict):
+                dst[_clean(key) if isinstance(key, str) else key] = value
+            else:
+                dst[key] = value
+    return root
 
 
 class _Reader:
