@@ -37,9 +37,15 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "failures": ("int", 5, "SessionStart: most recent failure preventions shown"),
         "learnings": ("int", 6, "SessionStart: learnings shown"),
     },
+    # spend cap (docs/how/cost.md, ADR 0013): tasks wait in the queue once a cap is reached
+    "budget": {
+        "daily_usd": ("num", 5.0, "model spend per local day, in US dollars; 0 stops every model call"),
+        "monthly_usd": ("num", 50.0, "model spend per calendar month, in US dollars"),
+    },
 }
 
-_TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
+_TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
+               "num": "a number"}
 _MIN = {"timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 CONTEXT_HARD_CAP = 9500
 
@@ -68,6 +74,8 @@ def _type_ok(kind: str, value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "str":
         return isinstance(value, str)
+    if kind == "num":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 
@@ -130,6 +138,9 @@ def check(data: dict, text: str = "") -> tuple[dict, list[tuple[int | None, str]
                 continue
             if kind == "int" and value < _MIN.get(key, 0):
                 errors.append((line, f"{dotted}: expected an integer >= {_MIN.get(key, 0)}, got {value}"))
+                continue
+            if kind == "num" and value < 0:
+                errors.append((line, f"{dotted}: expected a number >= 0, got {value}"))
                 continue
             if key == "redact_patterns":
                 import json
@@ -246,6 +257,7 @@ SECTION_HELP = {
     "compound_loop": "The compound loop: hooks queue finished sessions, a detached worker distills them.",
     "knowledge": "Where learnings are written (shared by every project).",
     "context": "What SessionStart reads back into a new session.",
+    "budget": "Spend caps for the worker's model calls (lh cost shows the spend).",
 }
 
 
@@ -255,8 +267,8 @@ def toml_literal(value: object) -> str:
 
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, float) else str(value)
     if isinstance(value, list):
         return "[" + ", ".join(json.dumps(str(x)) for x in value) + "]"
     return json.dumps(str(value))  # why: a JSON string with its escapes is a valid TOML basic string

@@ -144,3 +144,15 @@ def is_within(path: str, folder: str) -> bool:
     p = os.path.realpath(path)
     f = os.path.realpath(folder)
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
+
+
+def ledger_file(env=None) -> str:
+    """The cost ledger: ``$XDG_DATA_HOME/lazy-harness/ledger.jsonl``, else ``~/.local/share/...``."""
+    e = _env(env)
+    base = e.get("XDG_DATA_HOME") or os.path.join(home(e), ".local", "share")
+    return os.path.join(base, "lazy-harness", "ledger.jsonl")
+
+
+def notice_file(env=None) -> str:
+    """One line for the person (distillation paused or failing), written by the worker."""
+    return os.path.join(state_dir(env), "notice")
