@@ -214,6 +214,15 @@ def load(env=None) -> dict:
     return values
 
 
+INVALID = "_invalid"  # load_fast: the first problem of an invalid config.toml
+
+
+def invalid(cfg: dict) -> str | None:
+    """The first problem of the config.toml that ``cfg`` (from :func:`load_fast`) came from, or None."""
+    problem = cfg.get(INVALID)
+    return problem if isinstance(problem, str) and problem else None
+
+
 def _snapshot_path(env=None) -> str:
     return os.path.join(paths.state_dir(env), "config.json")
 
@@ -222,7 +231,8 @@ def load_fast(env=None) -> dict:
     """Config for hooks: a JSON snapshot keyed by config.toml's path, mtime and size.
 
     Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays
-    off unless ``enabled`` itself parsed as true); ``lh config validate`` tells the user why.
+    off unless ``enabled`` itself parsed as true) and its first problem under :data:`INVALID`
+    (read it with :func:`invalid`); ``lh config validate`` tells the user why.
     """
     path = paths.config_file(env)
     try:
@@ -238,10 +248,15 @@ def load_fast(env=None) -> dict:
             return cached["values"]
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
+    problem = None
     try:
-        values, _, _ = parse_file(path)
-    except Exception:  # why: a hook must never fail on a bad config; it runs with defaults
+        values, errors, _ = parse_file(path)
+        problem = errors[0] if errors else None
+    except Exception as exc:  # why: a hook must never fail on a bad config; it runs with defaults
         values = defaults()
+        problem = getattr(exc, "message", None) or f"{path}: {exc}"
+    if problem:
+        values[INVALID] = problem  # why: hooks say "config invalid", never "disabled" (ADR 0013)
     import json
 
     try:

@@ -48,6 +48,16 @@ def read_raw(env=None) -> tuple[str, float, str] | None:
     return parts[0], until, parts[2]
 
 
+def for_person(cfg: dict, env=None, now: float = 0.0) -> str | None:
+    """The one line SessionStart shows the person: an invalid config.toml first, else the notice."""
+    from lazy_harness.config import invalid
+
+    problem = invalid(cfg)
+    if problem:
+        return f"lazy-harness: config.toml is invalid, memory is not being distilled ({problem}); run: lh config validate"
+    return read(env, now)
+
+
 def read(env=None, now: float = 0.0) -> str | None:
     """The message to show now, or None (no notice, or a paused one whose cap has reset)."""
     raw = read_raw(env)

@@ -27,6 +27,7 @@ ALLOWED_OURS = {
     "lazy_harness.paths", "lazy_harness.config", "lazy_harness.atomic", "lazy_harness.logfile",
     "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.worker", "lazy_harness.worker.spawn",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall",
+    "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
 }
 
 

@@ -5,7 +5,7 @@ from lazy_harness.hooks import producer
 
 def run(payload: dict, env, now: float) -> str:
     if producer.loop_enabled(env) is None:
-        return "skipped: compound loop disabled"
+        return f"skipped: {producer.off_reason(env)}"
     reason = payload.get("reason")
     name, decision = producer.submit(payload, "SessionEnd", True, env, now)
     return f"{decision} reason={reason}" if name else decision

@@ -89,6 +89,8 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
         notice.clear(env)
         return result.answer, attempt
     assert last is not None
+    notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(last.message)} "
+                 f"(lh queue; lh queue retry --failed)", 0.0, env)
     last.attempts = attempts  # type: ignore[attr-defined]
     raise last
 
