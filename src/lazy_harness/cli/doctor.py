@@ -163,5 +163,9 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "queue folder", paths.queue_dir())
     _check_writable(r, "log folder", paths.logs_dir())
     _check_queue(r, time.time())
+    from lazy_harness.cli.cost import spend_lines  # spend today and a paused or failing loop
+
+    for row in spend_lines(values):
+        r.line(*row)
     if r.failed:
         ctx.exit(1)
