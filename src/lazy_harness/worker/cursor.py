@@ -4,9 +4,9 @@ When a session is processed again, the prompt holds only the conversation after 
 the memory already written, which the prompt always shows); a session's first call reads it whole.
 
 State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at"}``: the byte offset of the
-transcript read by the last successful distillation and a hash of the 4 KiB before it. The cursor
-is used only when the file is still at least that long and those bytes are unchanged (a rewritten
-or replaced transcript starts again from the top). It advances only after the memory was persisted:
+transcript read by the last successful distillation and a hash of its first 4 KiB and of the 4 KiB
+before the offset. The cursor is used only when the file is still at least that long and those
+bytes are unchanged (a rewritten or replaced transcript starts again from the top). It advances only after the memory was persisted:
 a failed, waiting or killed run leaves it where it was, so nothing is skipped.
 """
 
@@ -28,16 +28,20 @@ def _file(env, session_id: str) -> str:
 
 
 def _check(path: str, offset: int) -> str | None:
+    """A hash of the first and the last 4 KiB before ``offset``; None when the file is shorter."""
+    digest = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
-            start = max(0, offset - CHECK_BYTES)
-            fh.seek(start)
-            data = fh.read(offset - start)
+            for start in sorted({0, max(0, offset - CHECK_BYTES)}):
+                fh.seek(start)
+                want = min(CHECK_BYTES, offset - start)
+                data = fh.read(want)
+                if len(data) != want:
+                    return None
+                digest.update(data)
     except OSError:
         return None
-    if len(data) != offset - start:
-        return None
-    return hashlib.sha256(data).hexdigest()[:32]
+    return digest.hexdigest()[:32]
 
 
 def start(env, session_id: str, path: str) -> int:

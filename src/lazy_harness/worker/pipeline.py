@@ -115,7 +115,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         return Outcome("waiting", exc.message, None, prompt=text, paused=exc.paused)
     except ModelError as exc:
         n = getattr(exc, "attempts", 1)
-        return Outcome("failed", f"model call failed {n} time(s): {exc.message}", mtime,
+        return Outcome("failed", f"model call failed {n} time(s): {exc}", mtime,
                        prompt=text, error_text=str(exc), attempts=n)
     # why: redact before validating too: validation lower-cases tags and scope (which hides an
     # upper-case key from its pattern) and quotes raw values and key names in its problem lines
