@@ -77,7 +77,10 @@ def estimate(prompt_chars: int, env=None, now: float | None = None) -> float:
 
 
 def money(value: float) -> str:
-    return f"${value:.2f}" if value >= 0.995 or value == 0 else f"${value:.4f}".rstrip("0")
+    """Dollars for people: cents, or four places for amounts under a cent."""
+    if value == 0 or abs(value) >= 0.01:
+        return f"${value:.2f}"
+    return f"${value:.4f}".rstrip("0")
 
 
 def check(cfg: dict, env, now: float, cost: float = 0.0) -> Verdict:

@@ -22,6 +22,7 @@ from lazy_harness import logfile, paths
 from lazy_harness.atomic import append_line
 
 _BLOCK = 64 * 1024
+SLACK = 3600.0  # why: two writers (worker, lh distill) or a clock step may append slightly out of order
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_tokens", "cache_read_tokens")
 
 
@@ -65,8 +66,8 @@ def _parse(raw: bytes):
 
 
 def read_since(since: float, env=None, path: str | None = None) -> list[dict]:
-    """Ledger entries with ``ts >= since``, oldest first. Reads from the end and stops at the first
-    whole line older than ``since`` (lines are appended in time order)."""
+    """Ledger entries with ``ts >= since``, in file order. Reads from the end and stops at the first
+    whole line older than ``since`` by more than SLACK (lines are appended in time order)."""
     path = path or paths.ledger_file(env)
     try:
         fh = open(path, "rb")
@@ -88,10 +89,11 @@ def read_since(since: float, env=None, path: str | None = None) -> list[dict]:
                 entry = _parse(raw) if raw.strip() else None
                 if entry is None:
                     continue
-                if entry["ts"] < since:
+                if entry["ts"] < since - SLACK:
                     out.reverse()
                     return out
-                out.append(entry)
+                if entry["ts"] >= since:
+                    out.append(entry)
     out.reverse()
     return out
 
