@@ -124,7 +124,7 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
             if status in ("waiting", "paused"):
                 stats.waiting += 1
                 if status == "paused":
-                    stats.paused = "a spend cap"
+                    stats.paused = "the next call does not fit under a spend cap"
                     return
             if status == "processed":
                 stats.processed += 1
