@@ -4,7 +4,8 @@ Goal (issue "Spend under control"): after small growth, a later call's conversat
 of the first call's. The whole pipeline runs in-process (cursor, prompt, guarded call, persist) for
 a generated session, against a stand-in ``claude`` written into a temporary folder that records its
 stdin and answers with an empty memory; then three turns are appended (what a long session adds
-between two Stop re-queues a few minutes apart) and the session is distilled again. Measured: characters inside the conversation fence of each recorded prompt.
+between two Stop re-queues a few minutes apart) and the session is distilled again.
+Measured: characters inside the conversation fence of each recorded prompt.
 
     python benchmarks/bench_incremental.py [--mb 2 5 10 30] [--turns 3]
 

@@ -54,7 +54,8 @@ def for_person(cfg: dict, env=None, now: float = 0.0) -> str | None:
 
     problem = invalid(cfg)
     if problem:
-        return f"lazy-harness: config.toml is invalid, memory is not being distilled ({problem}); run: lh config validate"
+        return (f"lazy-harness: config.toml is invalid, memory is not being distilled ({problem}); "
+                "run: lh config validate")
     return read(env, now)
 
 

@@ -3,7 +3,8 @@ from a control file beside it.
 
 Control file ``<bin>/fake-claude.json``: {"mode": "ok"|"fail"|"garbage"|"sleep"|"unreachable"|"auth"|
 "over_budget", "answer": {...}, "sleep": seconds, "stderr": text, "code": n, "fail_times": n (fail this
-many calls, then ok), "fail_as": the mode of those failing calls (default "fail"), "cost": total_cost_usd (default 0), "usage": {...} (the envelope's usage)}.
+many calls, then ok), "fail_as": the mode of those failing calls (default "fail"), "cost":
+total_cost_usd (default 0), "usage": {...} (the envelope's usage)}.
 ``unreachable`` and ``auth`` print the error envelope claude 2.1.330 prints with one API retry
 (exit 1); ``over_budget`` the one of ``--max-budget-usd`` (subtype ``error_max_budget_usd``, its cost).
 Each call appends {"argv", "stdin", "cwd", "marker", "retries", "pid"} as one JSON line to

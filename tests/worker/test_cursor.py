@@ -106,3 +106,12 @@ def test_a_damaged_cursor_file_means_a_whole_read(isolated_home, fake, project):
     with open(state, "w") as fh:
         fh.write("{not json")
     assert cursor.start(None, payload["session_id"], payload["transcript_path"]) == 0
+
+
+def test_handoff_now_reads_the_whole_session_again(isolated_home, fake, project):
+    configure(isolated_home)
+    payload = queue_session(project)
+    run_worker()
+    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "handoff-now", True))
+    assert run_worker().processed == 1
+    assert FIRST_PROMPT in _conversation(fake_claude.calls(fake)[-1]["stdin"])

@@ -65,7 +65,8 @@ def test_usage_from_the_envelope():
                                                                     "cache_read_input_tokens": True},
                 "modelUsage": {"claude-haiku-4-5-20251001": {"costUSD": 0.2}, "claude-3-5-haiku": {"costUSD": 0.01}}}
     u = usage_of("a warning line\n" + json.dumps(envelope), "fallback")
-    assert (u.cost_usd, u.reported, u.input_tokens, u.output_tokens, u.cache_read_tokens) == (0.21, True, 200000, 2000, 0)
+    assert (u.cost_usd, u.reported, u.input_tokens, u.output_tokens, u.cache_read_tokens) == (
+        0.21, True, 200000, 2000, 0)
     assert u.model == "claude-haiku-4-5-20251001"
     none = usage_of("not json", "claude-haiku-4-5")
     assert (none.cost_usd, none.reported, none.model) == (0.0, False, "claude-haiku-4-5")

@@ -45,7 +45,8 @@ def candidates(since: float, project: str | None, cfg: dict, env=None) -> tuple[
         if not folder.is_dir(follow_symlinks=False):
             continue
         try:
-            files = [e for e in os.scandir(folder.path) if e.name.endswith(".jsonl") and e.is_file(follow_symlinks=False)]
+            files = [e for e in os.scandir(folder.path)
+                     if e.name.endswith(".jsonl") and e.is_file(follow_symlinks=False)]
         except OSError:
             continue
         for entry in files:

@@ -6,8 +6,9 @@ the memory already written, which the prompt always shows); a session's first ca
 State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at"}``: the byte offset of the
 transcript read by the last successful distillation and a hash of its first 4 KiB and of the 4 KiB
 before the offset. The cursor is used only when the file is still at least that long and those
-bytes are unchanged (a rewritten or replaced transcript starts again from the top). It advances only after the memory was persisted:
-a failed, waiting or killed run leaves it where it was, so nothing is skipped.
+bytes are unchanged (a rewritten or replaced transcript starts again from the top). It advances
+only after the memory was persisted: a failed, waiting or killed run leaves it where it was, so
+nothing is skipped.
 """
 
 from __future__ import annotations

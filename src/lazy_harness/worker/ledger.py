@@ -139,14 +139,13 @@ def group(entries, by: str) -> dict[str, Totals]:
     return out
 
 
-def cost_per_char(env=None, model: str | None = None, now: float | None = None, last: int = 20) -> float | None:
+def cost_per_char(env=None, now: float | None = None, last: int = 20) -> float | None:
     """Average dollars per prompt character over the last ``last`` successful calls of the past
-    30 days (of ``model`` when given); None without history."""
+    30 days; None without history."""
     now = time.time() if now is None else now
     samples = [e for e in read_since(now - 30 * 86400, env)
                if e.get("outcome") == "ok" and e.get("cost_reported") is not False
-               and isinstance(e.get("prompt_chars"), int) and e["prompt_chars"] > 0
-               and (model is None or e.get("model") == model)][-last:]
+               and isinstance(e.get("prompt_chars"), int) and e["prompt_chars"] > 0][-last:]
     if not samples:
         return None
     return sum(e["total_cost_usd"] for e in samples) / sum(e["prompt_chars"] for e in samples)

@@ -180,7 +180,8 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             lock.release()
         from lazy_harness.worker.waiting import ready
 
-        if (limit is not None and stats.finished >= limit) or stats.paused or not ready(q, queue.pending(q), time.time()):
+        if ((limit is not None and stats.finished >= limit) or stats.paused
+                or not ready(q, queue.pending(q), time.time())):
             break
     if not stats.lock_busy or stats.finished:
         _save_state(env, started, stats)

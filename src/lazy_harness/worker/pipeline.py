@@ -15,6 +15,9 @@ from lazy_harness.atomic import sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
 
 
+WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
+
+
 @dataclass
 class Outcome:
     status: str  # processed | skipped | failed | waiting (back to the queue, ADR 0013)
@@ -79,7 +82,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         mtime = os.stat(path).st_mtime
     except OSError:
         return Outcome("skipped", "transcript missing")
-    offset = cursor.start(env, sid, path)  # only the conversation after what was distilled
+    # only the conversation after what was distilled; `lh knowledge handoff-now` asks for the whole
+    offset = 0 if fields.get("event") == WHOLE_SESSION_EVENT else cursor.start(env, sid, path)
     try:
         view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset)
     except transcript.TranscriptError as exc:
