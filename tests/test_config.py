@@ -153,7 +153,10 @@ def test_load_fast_uses_the_snapshot_until_the_file_changes(tmp_path, monkeypatc
 def test_load_fast_never_raises_on_a_broken_file(tmp_path, monkeypatch):
     path = write(tmp_path / "c.toml", "[compound_loop\n")
     monkeypatch.setenv("LH_CONFIG", str(path))
-    assert config.load_fast() == config.defaults()
+    values = config.load_fast()
+    assert config.invalid(values).startswith(f"{path}:1: TOML syntax error")
+    del values[config.INVALID]
+    assert values == config.defaults()
 
 
 # --- switching the loop on by a careful text edit ----------------------------------------------

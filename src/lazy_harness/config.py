@@ -58,9 +58,15 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
     "handoff": {
         "stale_days": ("int", 14, "open items older than this many days are marked stale (never dropped)"),
     },
+    # spend cap (docs/how/cost.md, ADR 0013): tasks wait in the queue once a cap is reached
+    "budget": {
+        "daily_usd": ("num", 5.0, "model spend per local day, in US dollars; 0 stops every model call"),
+        "monthly_usd": ("num", 50.0, "model spend per calendar month, in US dollars"),
+    },
 }
 
-_TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings"}
+_TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
+               "num": "a number"}
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
 _MIN = {"timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 CONTEXT_HARD_CAP = 9500
@@ -91,6 +97,8 @@ def _type_ok(kind: str, value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "str":
         return isinstance(value, str)
+    if kind == "num":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 
@@ -170,6 +178,9 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
                 if problem:
                     errors.append((line, f"{dotted}: {problem}, got {_describe(value)}"))
                     continue
+            if kind == "num" and value < 0:
+                errors.append((line, f"{dotted}: expected a number >= 0, got {value}"))
+                continue
             if key == "redact_patterns":
                 import json
                 import re
@@ -245,6 +256,13 @@ def load(env=None) -> dict:
 
 # why: a snapshot compiled by an older version lacks new keys; the schema is part of its stamp
 _SCHEMA_STAMP = " ".join(f"{s}.{k}" for s, keys in SCHEMA.items() for k in keys)
+INVALID = "_invalid"  # load_fast: the first problem of an invalid config.toml
+
+
+def invalid(cfg: dict) -> str | None:
+    """The first problem of the config.toml that ``cfg`` (from :func:`load_fast`) came from, or None."""
+    problem = cfg.get(INVALID)
+    return problem if isinstance(problem, str) and problem else None
 
 
 def _snapshot_path(env=None) -> str:
@@ -255,7 +273,8 @@ def load_fast(env=None) -> dict:
     """Config for hooks: a JSON snapshot keyed by config.toml's path, mtime and size.
 
     Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays
-    off unless ``enabled`` itself parsed as true); ``lh config validate`` tells the user why.
+    off unless ``enabled`` itself parsed as true) and its first problem under :data:`INVALID`
+    (read it with :func:`invalid`); ``lh config validate`` tells the user why.
     """
     path = paths.config_file(env)
     try:
@@ -271,10 +290,15 @@ def load_fast(env=None) -> dict:
             return cached["values"]
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
+    problem = None
     try:
-        values, _, _ = parse_file(path, env)
-    except Exception:  # why: a hook must never fail on a bad config; it runs with defaults
+        values, errors, _ = parse_file(path, env)
+        problem = errors[0] if errors else None
+    except Exception as exc:  # why: a hook must never fail on a bad config; it runs with defaults
         values = defaults()
+        problem = getattr(exc, "message", None) or f"{path}: {exc}"
+    if problem:
+        values[INVALID] = problem  # why: hooks say "config invalid", never "disabled" (ADR 0013)
     import json
 
     try:
@@ -293,6 +317,7 @@ SECTION_HELP = {
     "context": "What SessionStart reads back into a new session.",
     "recall": "What each typed prompt gets from memory (docs/how/recall.md).",
     "handoff": "Open items carried from session to session (handoff.md).",
+    "budget": "Spend caps for the worker's model calls (lh cost shows the spend).",
 }
 
 
@@ -302,8 +327,8 @@ def toml_literal(value: object) -> str:
 
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, float) else str(value)
     if isinstance(value, list):
         return "[" + ", ".join(json.dumps(str(x)) for x in value) + "]"
     return json.dumps(str(value))  # why: a JSON string with its escapes is a valid TOML basic string

@@ -370,3 +370,12 @@ def memory_key(root: str) -> str:
         return remote_key(normalized)
     return project_key(root)
 
+
+def ledger_file(env=None) -> str:
+    """The cost ledger: ``$XDG_DATA_HOME/lazy-harness/ledger.jsonl``, else ``~/.local/share/...``."""
+    return os.path.join(data_dir(env), "ledger.jsonl")
+
+
+def notice_file(env=None) -> str:
+    """One line for the person (distillation paused or failing), written by the worker."""
+    return os.path.join(state_dir(env), "notice")

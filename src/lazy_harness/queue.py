@@ -21,7 +21,7 @@ import fcntl
 import os
 import time
 
-from lazy_harness import paths
+from lazy_harness import paths, retain
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir
 
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
@@ -211,6 +211,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
             finally:
                 os.unlink(tmp)
         fsync_dir(queue)  # the link is the enqueue: make it survive a power cut
+        retain.hold(queue, sid, data.get("session_jsonl", ""))  # outlive cleanupPeriodDays (ADR 0013)
         if previous is not None:
             try:
                 os.unlink(os.path.join(queue, previous[0]))

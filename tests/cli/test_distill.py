@@ -63,7 +63,10 @@ def test_distill_stamps_items_with_the_session_time_and_reports_unknown_closes(i
     [rec] = handoff.read_records(paths.memory_dir(str(project)))
     assert rec["ts"] == handoff.stamp(session_time) and rec["session_id"] == payload["session_id"]
     assert fake_claude.calls(bin_dir)
-    # processed again: nothing written twice
+    # processed again with nothing new: no model call, nothing written twice (the restated-item
+    # "keep" path of the store is covered in tests/memory/test_handoff.py)
+    calls = len(fake_claude.calls(bin_dir))
     again = invoke("distill", payload["transcript_path"])
-    assert again.code == 0 and "keep    " in again.out and "still open: [" in again.out
+    assert again.code == 0 and "nothing new since the last distillation" in again.out
+    assert len(fake_claude.calls(bin_dir)) == calls
     assert len(handoff.read_records(paths.memory_dir(str(project)))) == 1

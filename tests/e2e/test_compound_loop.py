@@ -150,8 +150,8 @@ def assert_entries(path: Path, kind: str, expected: list[dict[str, Any]], sid: s
 def test_interactive_session_is_distilled_once(loop_home: LoopHome, tmux_bin: str) -> None:
     home = loop_home
     home.standin.script = session_script(ANSWER)
-    # why: no debounce and no growth gate, so the Stop after turn 3 distills the session as well
-    # as SessionEnd: the same answer reaches the store twice and must be written once.
+    # why: no debounce and no growth gate, so the Stop after turn 3 and SessionEnd both queue the
+    # session; SessionEnd finds nothing said after the cursor and makes no second model call.
     home.install(debounce_seconds=0, reprocess_min_growth_seconds=0)
 
     sid = home.interactive(TURNS)
@@ -162,7 +162,14 @@ def test_interactive_session_is_distilled_once(loop_home: LoopHome, tmux_bin: st
     runs = processed(home)
     assert not home.task_names("failed"), home.describe()
     assert {t["session_id"] for t in done} == {sid}
-    assert [t["event"] for t in runs] == ["Stop", "SessionEnd"], home.describe()
+    assert [t["event"] for t in runs] == ["Stop"], home.describe()
+    assert [t["reason"] for t in done if t["event"] == "SessionEnd"] == [
+        "nothing new since the last distillation"], home.describe()
+    # the real CLI reported what the call cost; the ledger has it
+    ledger = Path(home.env["XDG_DATA_HOME"]) / "lazy-harness" / "ledger.jsonl"
+    (call,) = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert call["outcome"] == "ok" and call["cost_reported"] and call["total_cost_usd"] > 0, call
+    assert call["session"] == sid and call["input_tokens"] > 0
     assert len(home.hook_lines("Stop", sid)) == 3 and len(home.hook_lines("SessionEnd", sid)) == 1
 
     memory = home.memory_dir

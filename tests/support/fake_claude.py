@@ -1,9 +1,14 @@
 """A fake ``claude`` executable for unit tests: put first on PATH, it records every call and answers
 from a control file beside it.
 
-Control file ``<bin>/fake-claude.json``: {"mode": "ok"|"fail"|"garbage"|"sleep", "answer": {...},
-"sleep": seconds, "stderr": text, "code": n, "fail_times": n (fail this many calls, then ok)}.
-Each call appends {"argv", "stdin", "cwd", "marker", "pid"} as one JSON line to ``<bin>/calls.jsonl``.
+Control file ``<bin>/fake-claude.json``: {"mode": "ok"|"fail"|"garbage"|"sleep"|"unreachable"|"auth"|
+"over_budget", "answer": {...}, "sleep": seconds, "stderr": text, "code": n, "fail_times": n (fail this
+many calls, then ok), "fail_as": the mode of those failing calls (default "fail"), "cost":
+total_cost_usd (default 0), "usage": {...} (the envelope's usage)}.
+``unreachable`` and ``auth`` print the error envelope claude 2.1.330 prints with one API retry
+(exit 1); ``over_budget`` the one of ``--max-budget-usd`` (subtype ``error_max_budget_usd``, its cost).
+Each call appends {"argv", "stdin", "cwd", "marker", "retries", "pid"} as one JSON line to
+``<bin>/calls.jsonl``.
 """
 
 import json
@@ -22,21 +27,35 @@ ctl = json.load(open(os.path.join(here, "fake-claude.json")))
 data = sys.stdin.read()
 with open(os.path.join(here, "calls.jsonl"), "a") as fh:
     fh.write(json.dumps({{"argv": sys.argv[1:], "stdin": data, "cwd": os.getcwd(),
-                         "marker": os.environ.get("LH_WORKER_CALL"), "pid": os.getpid()}}) + "\n")
+                         "marker": os.environ.get("LH_WORKER_CALL"),
+                         "retries": os.environ.get("CLAUDE_CODE_MAX_RETRIES"), "pid": os.getpid()}}) + "\n")
 calls = sum(1 for _ in open(os.path.join(here, "calls.jsonl")))
 mode = ctl.get("mode", "ok")
 if ctl.get("fail_times") and calls <= ctl["fail_times"]:
-    mode = "fail"
+    mode = ctl.get("fail_as", "fail")
 if ctl.get("sleep"):
     time.sleep(ctl["sleep"])
 if mode == "fail":
     sys.stderr.write(ctl.get("stderr", "API Error: 529 overloaded") + "\n")
     sys.exit(ctl.get("code", 1))
+usage = ctl.get("usage", {{"input_tokens": 0, "output_tokens": 0}})
+errors = {{"unreachable": "API Error: Connection refused (ECONNREFUSED)",
+          "auth": "Invalid API key · Please run /login"}}
+if mode in errors:
+    print(json.dumps({{"type": "result", "subtype": "success", "is_error": True, "result": errors[mode],
+                      "terminal_reason": "api_error", "total_cost_usd": 0, "usage": usage}}))
+    sys.exit(1)
+if mode == "over_budget":
+    print(json.dumps({{"type": "result", "subtype": "error_max_budget_usd", "is_error": True,
+                      "total_cost_usd": ctl.get("cost", 0), "usage": usage}}))
+    sys.exit(1)
 if mode == "garbage":
     print("I could not do that, sorry.")
     sys.exit(0)
 print(json.dumps({{"type": "result", "subtype": "success", "is_error": False, "result": "",
-                  "structured_output": ctl.get("answer", {{}}), "session_id": "fake", "total_cost_usd": 0}}))
+                  "structured_output": ctl.get("answer", {{}}), "session_id": "fake",
+                  "total_cost_usd": ctl.get("cost", 0), "usage": usage,
+                  "modelUsage": {{ctl.get("model", "claude-haiku-4-5-20251001"): {{"costUSD": ctl.get("cost", 0)}}}}}}))
 '''
 
 DEFAULT_ANSWER = {

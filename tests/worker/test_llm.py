@@ -118,8 +118,9 @@ def test_missing_executable(tmp_path, cfg, env, workdir):
     with pytest.raises(ModelError) as info:
         llm.distill_call("p", cfg, env, workdir)
     assert str(info.value).startswith(f"claude not found: {tmp_path / 'no' / 'claude'}")
-    assert info.value.hint == "lh doctor"
-    assert info.value.transient
+    assert "npm install -g @anthropic-ai/claude-code" in info.value.hint
+    assert not info.value.transient  # fails at once: retrying cannot make claude appear
+    assert info.value.cause == "not_found"
 
 
 def test_missing_on_path(tmp_path, cfg, workdir):

@@ -79,7 +79,14 @@ def test_processing_the_same_session_again_writes_nothing_twice(isolated_home, f
     mem = _memory(project)
     before = {n: open(os.path.join(mem, n), "rb").read() for n in ("decisions.jsonl", "failures.jsonl")}
     run_hook("SessionEnd", payload)
-    wait_finished(paths.queue_dir(), count=2)
+    finished = wait_finished(paths.queue_dir(), count=2)
+    # the cursor says nothing new was said since: no second model call at all
+    assert "nothing new" in " ".join(queue.read_task(f)["reason"] for f in finished)
+    assert len(fake_claude.calls(fake)) == 1
+    # without its cursor (a state folder wiped) the whole session goes to the model again
+    os.unlink(os.path.join(paths.state_dir(), f"{payload['session_id']}.cursor"))
+    run_hook("SessionEnd", payload)
+    wait_finished(paths.queue_dir(), count=3)
     after = {n: open(os.path.join(mem, n), "rb").read() for n in ("decisions.jsonl", "failures.jsonl")}
     assert after == before
     assert len(_learnings()) == 1

@@ -69,5 +69,5 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
     if plan is not None:
         for line in plan.describe():
             click.echo(f"  {line}")
-    if outcome.status == "failed":
+    if outcome.status in ("failed", "waiting"):  # waiting: a spend cap or an unreachable API
         raise click.exceptions.Exit(1)

@@ -193,5 +193,9 @@ def doctor(ctx: click.Context) -> None:
     _check_memory(r, values)
     _check_queue(r, time.time())
     _check_sync(r, values)
+    from lazy_harness.cli.cost import spend_lines  # spend today and a paused or failing loop
+
+    for row in spend_lines(values):
+        r.line(*row)
     if r.failed:
         ctx.exit(1)

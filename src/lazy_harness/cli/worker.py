@@ -27,8 +27,14 @@ def run_cmd(once: bool, poll: float) -> None:
         if stats.lock_busy:
             click.echo("another worker holds the lock; it drains the queue")
         elif stats.finished or once:
-            click.echo(f"{stats.processed} processed, {stats.skipped} skipped, {stats.failed} failed")
+            click.echo(f"{stats.processed} processed, {stats.skipped} skipped, {stats.failed} failed"
+                       + (f", {stats.waiting} waiting" if stats.waiting else ""))
+        if stats.paused:
+            click.echo(f"paused: {stats.paused} (lh cost)")
         if once:
             return
-        while not queue.pending(q):
+        from lazy_harness.worker.waiting import ready
+
+        time.sleep(poll)  # why: waiting or paused tasks stay pending; do not spin on them
+        while not ready(q, queue.pending(q), time.time()):
             time.sleep(poll)

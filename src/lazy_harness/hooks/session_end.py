@@ -7,7 +7,7 @@ from lazy_harness.worker import spawn
 
 def run(payload: dict, env, now: float) -> str:
     if producer.loop_enabled(env) is None:
-        return "skipped: compound loop disabled"
+        return f"skipped: {producer.off_reason(env)}"
     reason = payload.get("reason")
     try:
         queue.watch(paths.queue_dir(env), payload)  # the sweep's net, should the task find no transcript

@@ -8,7 +8,7 @@ hooks/entry.py, which always exits 0.
 
 import os
 
-from lazy_harness import config, jsonload, paths, queue
+from lazy_harness import config, jsonload, notice, paths, queue
 from lazy_harness.memory import migrate, recall
 
 
@@ -114,17 +114,26 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     source = str(payload.get("source") or "?")
     cfg = config.load_fast(env)
     restarted = sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
+    # why: a paused or failing distillation is the person's business: systemMessage is shown to
+    # them and never sent to the model (ADR 0013)
+    told = notice.for_person(cfg, env, now)
+    said = {"systemMessage": told} if told else {}
+    shown = " (told the person: distillation paused, failing or config invalid)" if told else ""
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:
-        return f"source={source} skipped: context disabled{restarted}", None
+        return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)
     text, stats = recall.build_context(cwd, cfg, env, now, source)
     if text is None:
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
-        return f"source={source} no memory for {stats['project']}{errors}{restarted}", None
+        return f"source={source} no memory for {stats['project']}{errors}{restarted}{shown}", _out(said)
     try:
         record_shown(payload, stats, env, source)
     except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
         stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
-    out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
-    return f"source={source} {recall.describe(stats)}{restarted}", jsonload.dumps(out) + "\n"
+    out = {**said, "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+    return f"source={source} {recall.describe(stats)}{restarted}{shown}", _out(out)
+
+
+def _out(obj: dict) -> str | None:
+    return jsonload.dumps(obj) + "\n" if obj else None

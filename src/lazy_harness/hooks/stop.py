@@ -10,7 +10,7 @@ from lazy_harness.worker import spawn
 def run(payload: dict, env, now: float) -> str:
     cfg = producer.loop_enabled(env)
     if cfg is None:
-        return "skipped: compound loop disabled"
+        return f"skipped: {producer.off_reason(env)}"
     loop = cfg["compound_loop"]
     sid = str(payload.get("session_id") or "")
     if not sid or not payload.get("transcript_path"):

@@ -8,6 +8,9 @@ real CLI):
   it comes last because ``--tools`` takes a variable number of values;
 - cwd is a neutral empty folder from the caller, so no project CLAUDE.md or settings apply;
 - ``LH_WORKER_CALL=1`` in its environment: should a hook run anyway, it exits at once.
+Spend (ADR 0013): ``--max-budget-usd`` with what is left under the cap; ``CLAUDE_CODE_MAX_RETRIES=1``
+so an unreachable API fails in about a second; the envelope's ``total_cost_usd`` and ``usage`` are
+returned with the answer for the ledger.
 The prompt goes on stdin (never argv: it is long, and argv is visible to every local user).
 """
 
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from lazy_harness import proc
@@ -32,18 +37,67 @@ def _loop_config(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
     return section if isinstance(section, Mapping) else cfg
 
 
-def build_argv(cfg: Mapping[str, Any]) -> list[str]:
-    """The ``claude -p`` command line for one distillation."""
+# why: with its own retries, `claude -p` needs about 3 minutes to give up on an unreachable API;
+# one retry makes it fail in about a second, and the worker decides when to try again
+RETRIES_VAR = "CLAUDE_CODE_MAX_RETRIES"
+
+# cause -> what the worker does (worker/calls.py): retry now, wait minutes, fail at once, wait for the cap
+RETRY, WAIT, FAIL, CAP = "retry", "wait", "fail", "cap"
+_UNREACHABLE = ("econnrefused", "connection refused", "enotfound", "eai_again", "getaddrinfo", "etimedout",
+                "econnreset", "connection error", "unable to connect", "fetch failed", "network error",
+                "socket hang up", "ehostunreach", "enetunreach")
+_AUTH = ("invalid api key", "authentication_error", "authentication failed", "api error: 401",
+         "please run /login", "not logged in", "oauth token", "invalid x-api-key", "api error: 403",
+         "permission_error")
+_OVERLOADED = ("api error: 529", "overloaded", "api error: 429", "rate_limit", "rate limit")
+
+
+class CallError(ModelError):
+    """A failed model call: ``cause`` names what went wrong, ``action`` what the worker should do,
+    ``usage`` what the call cost (a call cut off by --max-budget-usd still cost money)."""
+
+    def __init__(self, message: str, cause: str, action: str, usage: "Usage | None" = None,
+                 hint: str | None = None) -> None:
+        super().__init__(message, hint=hint, transient=action != FAIL)
+        self.cause = cause
+        self.action = action
+        self.usage = usage or Usage()
+
+
+@dataclass
+class Usage:
+    """What claude reported about one call (``--output-format json``); zeros when it said nothing."""
+
+    model: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+    cost_usd: float = 0.0
+    reported: bool = False  # the envelope carried total_cost_usd
+    duration_s: float = 0.0
+
+
+@dataclass
+class Call:
+    answer: dict
+    usage: Usage
+
+
+def build_argv(cfg: Mapping[str, Any], max_budget_usd: float | None = None) -> list[str]:
+    """The ``claude -p`` command line for one distillation (``--max-budget-usd`` when given)."""
     loop = _loop_config(cfg)
-    return [
+    argv = [
         str(loop.get("claude_path") or "claude"), "-p",
         "--model", str(loop.get("model") or "claude-haiku-4-5"),
         "--output-format", "json",
         "--json-schema", json.dumps(ANSWER_SCHEMA, separators=(",", ":")),
         "--settings", NO_HOOKS,
         "--no-session-persistence",
-        "--tools", "",
     ]
+    if max_budget_usd is not None:
+        argv += ["--max-budget-usd", f"{max(max_budget_usd, 0.0):.4f}"]
+    return argv + ["--tools", ""]
 
 
 def call_env(env: Mapping[str, str] | None) -> dict[str, str]:
@@ -55,35 +109,55 @@ def call_env(env: Mapping[str, str] | None) -> dict[str, str]:
     out = dict(os.environ if env is None else env)
     out[WORKER_MARKER] = "1"
     out["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "1"
+    out[RETRIES_VAR] = "1"  # fail fast: one API retry at most (ADR 0013)
     return out
 
 
 def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str) -> dict:
-    """Run the model on ``prompt`` from ``workdir``; return the answer object (not yet validated).
+    """Run the model on ``prompt`` from ``workdir``; return the answer object (not yet validated)."""
+    return call(prompt, cfg, env, workdir).answer
 
-    Raises ModelError (transient) when claude is missing, times out, exits non-zero or answers
-    something that holds no JSON object; the message names the exit code and the tail of stderr.
+
+def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str,
+         max_budget_usd: float | None = None) -> Call:
+    """One model call: the answer (not yet validated) and what it cost.
+
+    Raises :class:`CallError` naming the real cause: claude not found (fail at once, with the
+    install hint), API unreachable or authentication refused (wait and retry minutes later),
+    overloaded or an unreadable answer (retry now), the budget guard (wait for the cap), no answer
+    within ``timeout_seconds`` (wait). The message names the exit code and the tail of stderr.
     """
     loop = _loop_config(cfg)
-    argv = build_argv(cfg)
+    argv = build_argv(cfg, max_budget_usd)
     timeout = float(loop.get("timeout_seconds") or 120)
+    started = time.monotonic()
     try:
         result = proc.run(argv, input=prompt, timeout=timeout, env=call_env(env), cwd=workdir)
     except proc.CommandNotFound:
-        raise ModelError(f"claude not found: {argv[0]}", hint="lh doctor", transient=True) from None
+        raise CallError(f"claude not found: {argv[0]}", "not_found", FAIL,
+                        hint="install Claude Code (npm install -g @anthropic-ai/claude-code) or set "
+                             "compound_loop.claude_path; lh doctor") from None
     except proc.ProcError as exc:
-        raise ModelError(f"cannot run claude: {exc.message}", hint="lh doctor", transient=True) from None
+        raise CallError(f"cannot run claude: {exc.message}", "cannot_start", FAIL, hint="lh doctor") from None
+    usage = usage_of(result.stdout, str(loop.get("model") or "claude-haiku-4-5"))
+    usage.duration_s = round(time.monotonic() - started, 3)
     if result.timed_out:
-        raise ModelError(f"model call timed out: {_scrubbed(result, loop).describe()}",
-                         hint="raise compound_loop.timeout_seconds", transient=True)
+        raise CallError(f"claude gave no answer within {timeout:g} s (compound_loop.timeout_seconds) and was "
+                        f"stopped: {_scrubbed(result, loop).describe()}", "timeout", WAIT, usage,
+                        hint="raise compound_loop.timeout_seconds")
     if result.code != 0:
         shown = _scrubbed(result, loop)
         detail = shown.describe()
         if shown.stdout.strip():
             detail += f"; {_stdout_reason(shown.stdout)}"
-        raise ModelError(f"model call failed: {detail}", transient=True)
+        cause, action = classify(result.stdout + "\n" + result.stderr)
+        label = {"unreachable": "the API is unreachable", "auth": "authentication was refused",
+                 "budget": "the budget guard (--max-budget-usd) stopped it",
+                 "overloaded": "the API is overloaded or rate-limited"}.get(cause, "model call failed")
+        raise CallError(f"{label}: {detail}", cause, action, usage,
+                        hint="claude /login, or check ANTHROPIC_API_KEY" if cause == "auth" else None)
     try:
-        return parse_envelope(result.stdout)
+        return Call(parse_envelope(result.stdout), usage)
     except ModelError:
         # why: the message quotes the output; quote it from a redacted copy (the model may have
         # echoed a secret of the session), which fails to parse just the same
@@ -92,7 +166,69 @@ def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | N
             message = "claude's answer could not be read"
         except ModelError as exc:
             message = exc.message
-        raise ModelError(f"{message} (from `{proc.command_line(argv[:2])} ...`)", transient=True) from None
+        cause, action = classify(result.stdout)
+        if action == RETRY:
+            cause = "answer"
+        raise CallError(f"{message} (from `{proc.command_line(argv[:2])} ...`)", cause, action, usage) from None
+
+
+def classify(output: str) -> tuple[str, str]:
+    """(cause, action) for a failed call, from what claude printed (envelope and stderr)."""
+    low = output.lower()
+    if "error_max_budget_usd" in low:
+        return "budget", CAP
+    if any(s in low for s in _UNREACHABLE):
+        return "unreachable", WAIT
+    if any(s in low for s in _AUTH):
+        return "auth", WAIT
+    if any(s in low for s in _OVERLOADED):
+        return "overloaded", RETRY
+    return "failed", RETRY
+
+
+def usage_of(stdout: str, model: str) -> Usage:
+    """Tokens and cost from the ``--output-format json`` envelope (zeros when there is none)."""
+    out = Usage(model=model)
+    envelope = _envelope(stdout)
+    if envelope is None:
+        return out
+    cost = envelope.get("total_cost_usd")
+    if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0:
+        out.cost_usd = float(cost)
+        out.reported = True
+    usage = envelope.get("usage")
+    if isinstance(usage, dict):
+        for field_name, key in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"),
+                                ("cache_creation_tokens", "cache_creation_input_tokens"),
+                                ("cache_read_tokens", "cache_read_input_tokens")):
+            value = usage.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                setattr(out, field_name, value)
+    models = envelope.get("modelUsage")
+    if isinstance(models, dict) and models:
+        # why: the CLI may use another model besides ours (a small one for titles); name the costliest
+        def spent(item):
+            v = item[1].get("costUSD") if isinstance(item[1], dict) else 0
+            return v if isinstance(v, (int, float)) else 0
+        out.model = str(max(models.items(), key=spent)[0])[:100]
+    return out
+
+
+def _envelope(stdout: str) -> dict | None:
+    text = (stdout or "").strip()
+    try:
+        data = json.loads(text)
+        return data if isinstance(data, dict) else None
+    except ValueError:
+        pass
+    for line in reversed(text.splitlines()):  # why: a warning printed before the JSON line
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
 
 
 def _scrubbed(result: proc.Result, loop: Mapping[str, Any]) -> proc.Result:

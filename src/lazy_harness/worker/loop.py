@@ -31,6 +31,8 @@ class Stats:
     skipped: int = 0
     failed: int = 0
     lock_busy: bool = False
+    waiting: int = 0  # tasks put back to wait (worker/waiting.py)
+    paused: str = ""  # why the queue stopped for a spend cap
     last_success: str | None = None
     last_success_task: str | None = None
 
@@ -90,12 +92,21 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep) -> str | No
     fields.update(_result_fields(outcome))
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
+    if outcome.status == "waiting":  # spend: back to the queue, not failed (ADR 0013)
+        from lazy_harness.worker import waiting
+
+        what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused)
+        _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
+        return "paused" if outcome.paused else "waiting"
     check = _CHECK.get(outcome.status, queue.ERROR)
     if outcome.transcript_mtime is not None:
         # why: the record carries the mark, so recover() can restore it after a kill in between
         fields["transcript_mtime"] = repr(outcome.transcript_mtime)
         fields["check"] = check
     queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text)
+    from lazy_harness import retain
+
+    retain.release(q, fields.get("session_id", ""))
     if outcome.transcript_mtime is not None:
         queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time(), check)
     took = time.monotonic() - started
@@ -113,14 +124,25 @@ def _mtime(path: str) -> float | None:
 
 
 def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
+    from lazy_harness.worker import calls, waiting
+
     while True:
-        names = queue.pending(q)
+        names = waiting.ready(q, queue.pending(q), time.time())
         if not names:
             return
         for name in names:
             if limit is not None and stats.finished >= limit:
                 return
+            stats.paused = calls.cap_reached(cfg, env, time.time()) or ""
+            if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
+                _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
+                return
             status = process_one(q, name, cfg, env, sleep)
+            if status in ("waiting", "paused"):
+                stats.waiting += 1
+                if status == "paused":
+                    stats.paused = "the next call does not fit under a spend cap"
+                    return
             if status == "processed":
                 stats.processed += 1
                 stats.last_success = logfile.stamp(time.time())
@@ -178,7 +200,7 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
             drain(q, cfg, env, stats, limit, sleep)
-            if limit is None or stats.finished < limit:
+            if (limit is None or stats.finished < limit) and not stats.paused:
                 _sweep(q, cfg, env)
                 drain(q, cfg, env, stats, limit, sleep)
             if stats.processed:
@@ -189,7 +211,10 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
                     _log(env, said)
         finally:
             queue.release_worker_lock(fd)
-        if (limit is not None and stats.finished >= limit) or not queue.pending(q):
+        from lazy_harness.worker.waiting import ready
+
+        if ((limit is not None and stats.finished >= limit) or stats.paused
+                or not ready(q, queue.pending(q), time.time())):
             break
     if not stats.lock_busy or stats.finished:
         _save_state(env, started, stats)

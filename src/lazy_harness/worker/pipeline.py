@@ -11,13 +11,16 @@ import time
 from dataclasses import dataclass, field
 
 from lazy_harness import logfile, paths
-from lazy_harness.atomic import ensure_dir, sweep_stale_temps
+from lazy_harness.atomic import sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
+
+
+WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
 
 
 @dataclass
 class Outcome:
-    status: str  # processed | skipped | failed
+    status: str  # processed | skipped | failed | waiting (back to the queue, ADR 0013)
     reason: str
     transcript_mtime: float | None = None
     prompt: str | None = None
@@ -26,6 +29,7 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     error_text: str | None = None
     attempts: int = 0
+    paused: bool = False  # status "waiting" for a spend cap (worker/waiting.py)
 
 
 def check_trust(fields: dict, env, memory_root: str | None = None) -> None:
@@ -59,28 +63,12 @@ def _log(env, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
-def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None) -> tuple[dict, int]:
-    """The model call, retried with a short doubling backoff. Returns (answer, attempts)."""
-    from lazy_harness.worker import llm
+def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
+                      meta: dict | None = None) -> tuple[dict, int]:
+    """The guarded model call (cap, ledger, fail fast: worker/calls.py). Returns (answer, attempts)."""
+    from lazy_harness.worker import calls
 
-    loop = cfg["compound_loop"]
-    attempts = max(1, int(loop["max_attempts"]))
-    delay = float(loop.get("retry_backoff_seconds", 2))
-    workdir = ensure_dir(paths.neutral_dir(env))
-    last: ModelError | None = None
-    for attempt in range(1, attempts + 1):
-        try:
-            return llm.distill_call(prompt, cfg, env, workdir), attempt
-        except ModelError as exc:
-            last = exc
-            if log:
-                log(f"model call {attempt}/{attempts} failed: {exc.message}")
-            if attempt < attempts:
-                sleep(delay)
-                delay *= 2
-    assert last is not None
-    last.attempts = attempts  # type: ignore[attr-defined]
-    raise last
+    return calls.run_model(prompt, cfg, env, meta or {}, sleep, log)
 
 
 def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: bool = False,
@@ -100,13 +88,19 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     memory_root = paths.memory_root(cfg["memory"]["path"] or None, env)
     if trust:
         check_trust(fields, env, memory_root)
-    path = fields["session_jsonl"]
+    from lazy_harness import retain
+    from lazy_harness.worker import cursor
+
+    sid = fields.get("session_id", "")
+    path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
     try:
         mtime = os.stat(path).st_mtime
     except OSError:
         return Outcome("skipped", "transcript missing")
+    # only the conversation after what was distilled; `lh knowledge handoff-now` asks for the whole
+    offset = 0 if fields.get("event") == WHOLE_SESSION_EVENT else cursor.start(env, sid, path)
     try:
-        view = transcript.read_view(path, int(loop["transcript_budget_chars"]))
+        view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset)
     except transcript.TranscriptError as exc:
         return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
     if view.kind != "interactive":
@@ -115,6 +109,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         return Outcome("skipped", f"too short: user typed {view.user_chars} < {loop['min_user_chars']} chars", mtime)
     if view.messages < int(loop["min_messages"]):
         return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime)
+    if offset and not view.entries:
+        return Outcome("skipped", "nothing new since the last distillation", mtime)
 
     extra = tuple(loop.get("redact_patterns") or ())
     memory_dir = fields["memory_dir"]
@@ -135,11 +131,15 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text)
 
+    from lazy_harness.worker.calls import Wait
+
     try:
-        raw, attempts = call_with_retries(text, cfg, env, sleep, log)
+        raw, attempts = call_with_retries(text, cfg, env, sleep, log, meta)
+    except Wait as exc:
+        return Outcome("waiting", exc.message, None, prompt=text, paused=exc.paused)
     except ModelError as exc:
         n = getattr(exc, "attempts", 1)
-        return Outcome("failed", f"model call failed {n} time(s): {exc.message}", mtime,
+        return Outcome("failed", f"model call failed {n} time(s): {exc}", mtime,
                        prompt=text, error_text=str(exc), attempts=n)
     # why: redact before validating too: validation lower-cases tags and scope (which hides an
     # upper-case key from its pattern) and quotes raw values and key names in its problem lines
@@ -157,6 +157,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         log(f"answer: {problem}")
     problems = problems + plan.problems
     report = store.apply(plan)
+    cursor.advance(env, sid, path, view.bytes_read, now)  # after the persist, never before
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task

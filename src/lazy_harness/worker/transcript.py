@@ -167,9 +167,14 @@ def _open(path: str):
     return os.fdopen(fd, "rb", buffering=1024 * 1024)
 
 
-def read_view(path: str, budget_chars: int = DEFAULT_BUDGET, max_line_bytes: int = MAX_LINE_BYTES) -> View:
-    """Stream ``path`` into a :class:`View`; raises :class:`TranscriptError` only when it cannot be opened."""
-    return _read(path, budget_chars, max_line_bytes, None)
+def read_view(path: str, budget_chars: int = DEFAULT_BUDGET, max_line_bytes: int = MAX_LINE_BYTES,
+              text_from: int = 0) -> View:
+    """Stream ``path`` into a :class:`View`; raises :class:`TranscriptError` only when it cannot be opened.
+
+    ``text_from`` (a byte offset, worker/cursor.py): lines ending at or before it still count for
+    the kind and the gate counts, but only later lines give text (``entries`` then counts only those).
+    """
+    return _read(path, budget_chars, max_line_bytes, None, text_from)
 
 
 def sniff_kind(path: str, max_bytes: int = SNIFF_BYTES) -> str:
@@ -185,7 +190,7 @@ def sniff_kind(path: str, max_bytes: int = SNIFF_BYTES) -> str:
         return "unreadable"
 
 
-def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | None) -> View:
+def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | None, text_from: int = 0) -> View:
     view = View(path=path)
     reader = _Reader(view, max(budget_chars, 1000))
     with _open(path) as fh:
@@ -200,6 +205,7 @@ def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | N
                     record = _parse(raw, view)
                     if record is not None:
                         try:
+                            reader.quiet = text_from > 0 and fh.tell() <= text_from
                             reader.record(record)
                         except RecursionError:  # content nested too deep for the text walkers
                             view.bad_lines += 1
@@ -269,6 +275,7 @@ class _Reader:
         self.budget = Budget(budget_chars)
         self.entry_cap = max(200, min(TEXT_CAP, budget_chars // 4))
         self.seen: OrderedDict[str, None] = OrderedDict()
+        self.quiet = False  # a record before the cursor: counted, no text
 
     def record(self, r: dict) -> None:
         s = self.view.signals
@@ -380,7 +387,8 @@ class _Reader:
                 self.view.assistant_messages += 1
 
     def _add(self, entry: str) -> None:
-        self.budget.add(entry)
+        if not self.quiet:
+            self.budget.add(entry)
 
     def finish(self) -> None:
         v = self.view

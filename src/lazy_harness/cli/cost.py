@@ -1,0 +1,101 @@
+"""``lh cost``: what the worker's model calls cost, from the ledger (docs/how/cost.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import click
+
+from lazy_harness import config, notice, paths
+from lazy_harness.errors import LhError
+
+_SPAN = re.compile(r"^\s*(\d+)\s*([hdwm]?)\s*$")
+_UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "": 86400}
+
+
+def parse_since(text: str, now: float) -> float:
+    """``7d``, ``12h``, ``2w``, ``1m`` (30 days), a bare number of days, or a date ``YYYY-MM-DD``."""
+    m = _SPAN.match(text or "")
+    if m:
+        return now - int(m.group(1)) * _UNIT[m.group(2)]
+    try:
+        return time.mktime(time.strptime(text.strip(), "%Y-%m-%d"))
+    except ValueError:
+        raise LhError(f"--since: cannot read {text!r}", hint="use 7d, 12h, 2w, 1m or a date like 2026-01-31") from None
+
+
+def load_config() -> dict:
+    """The config, or its defaults with a warning: spend must be readable with a broken config.toml."""
+    try:
+        return config.load()
+    except LhError as exc:
+        click.echo(f"lh: warning: {exc}; using the default caps", err=True)
+        return config.defaults()
+
+
+def spend_lines(cfg: dict, now: float | None = None) -> list[tuple[str, str, str, str | None]]:
+    """``lh doctor``'s spend checks: (status, check, detail, hint) rows."""
+    from lazy_harness.worker import budget
+
+    now = time.time() if now is None else now
+    verdict = budget.check(cfg, None, now)
+    detail = (f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)}, "
+              f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
+    rows: list[tuple[str, str, str, str | None]] = []
+    if verdict.allowed:
+        rows.append(("ok", "spend", detail, None))
+    else:
+        rows.append(("warn", "spend", f"{detail}; distillation paused: {verdict.reason}",
+                     "lh cost, or raise the cap in config.toml"))
+    told = notice.read(None, now)
+    if told and verdict.allowed:
+        rows.append(("warn", "distillation", told.removeprefix("lazy-harness: "), "lh logs; lh queue"))
+    return rows
+
+
+@click.command()
+@click.option("--since", "since", default="7d", show_default=True, help="How far back: 7d, 12h, 2w, 1m, or a date.")
+@click.option("--by", "by", type=click.Choice(["day", "project", "model"]), default="day", show_default=True,
+              help="Group the totals.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def cost(since: str, by: str, as_json: bool) -> None:
+    """Totals of the worker's model calls: cost, tokens and calls."""
+    from lazy_harness.worker import budget, ledger
+
+    now = time.time()
+    start = parse_since(since, now)
+    entries = ledger.read_since(start)
+    groups = ledger.group(entries, by)
+    whole = ledger.Totals()
+    for entry in entries:
+        whole.add(entry)
+    cfg = load_config()
+    verdict = budget.check(cfg, None, now)
+    if as_json:
+        click.echo(json.dumps({
+            "since": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)), "by": by,
+            "groups": {k: v.as_dict() for k, v in groups.items()}, "total": whole.as_dict(),
+            "today_usd": round(verdict.spent_today, 6), "month_usd": round(verdict.spent_month, 6),
+            "daily_cap_usd": verdict.daily, "monthly_cap_usd": verdict.monthly,
+            "paused": None if verdict.allowed else verdict.reason, "ledger": paths.ledger_file()}, indent=2))
+        return
+    if not entries:
+        click.echo(f"no model calls since {time.strftime('%Y-%m-%d %H:%M', time.localtime(start))} "
+                   f"(ledger: {paths.ledger_file()})")
+    else:
+        width = max(len(by), *(len(k) for k in groups))
+        click.echo(f"{by:<{width}}  {'calls':>5}  {'cost':>10}  {'input':>10}  {'output':>8}  {'cache':>10}")
+        for key, t in list(groups.items()) + [("total", whole)]:
+            cache = t.tokens["cache_creation_tokens"] + t.tokens["cache_read_tokens"]
+            click.echo(f"{key:<{width}}  {t.calls:>5}  {'$' + format(t.cost_usd, '.4f'):>10}  "
+                       f"{t.tokens['input_tokens']:>10}  {t.tokens['output_tokens']:>8}  {cache:>10}")
+        if whole.failed:
+            click.echo(f"{whole.failed} of the calls failed (their cost is counted)")
+        if whole.unreported:
+            click.echo(f"{whole.unreported} call(s) reported no cost (counted as $0)")
+    click.echo(f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)} a day; "
+               f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
+    if not verdict.allowed:
+        click.echo(f"paused: {verdict.reason}")

@@ -1,0 +1,70 @@
+"""One line for the person when distillation is paused (a spend cap) or failing (the API refuses).
+
+The worker writes ``<state>/notice``; SessionStart shows it as the hook's ``systemMessage`` (shown to
+the person, never sent to the model) and ``lh doctor`` prints it. Hot path: only ``os``.
+
+File format, one line: ``<kind>\\t<until epoch, 0 = until cleared>\\t<message>``. A paused notice
+expires by itself when its cap resets; any successful model call clears the file.
+"""
+
+import os
+
+from lazy_harness import paths
+from lazy_harness.atomic import atomic_write
+
+PAUSED, FAILING = "paused", "failing"
+
+
+def write(kind: str, message: str, until: float = 0.0, env=None) -> None:
+    flat = " ".join(str(message).split())[:300]
+    try:
+        atomic_write(paths.notice_file(env), f"{kind}\t{until!r}\t{flat}\n")
+    except OSError:
+        pass  # why: a notice is a courtesy; the worker's own log has the reason
+
+
+def clear(env=None, kind: str | None = None) -> None:
+    """Remove the notice (only when it is of ``kind``, when given)."""
+    if kind is not None and (read_raw(env) or ("",))[0] != kind:
+        return
+    try:
+        os.unlink(paths.notice_file(env))
+    except OSError:
+        pass
+
+
+def read_raw(env=None) -> tuple[str, float, str] | None:
+    try:
+        with open(paths.notice_file(env), encoding="utf-8", errors="replace") as fh:
+            parts = fh.read(1000).rstrip("\n").split("\t", 2)
+    except OSError:
+        return None
+    if len(parts) != 3:
+        return None
+    try:
+        until = float(parts[1])
+    except ValueError:
+        until = 0.0
+    return parts[0], until, parts[2]
+
+
+def for_person(cfg: dict, env=None, now: float = 0.0) -> str | None:
+    """The one line SessionStart shows the person: an invalid config.toml first, else the notice."""
+    from lazy_harness.config import invalid
+
+    problem = invalid(cfg)
+    if problem:
+        return (f"lazy-harness: config.toml is invalid, memory is not being distilled ({problem}); "
+                "run: lh config validate")
+    return read(env, now)
+
+
+def read(env=None, now: float = 0.0) -> str | None:
+    """The message to show now, or None (no notice, or a paused one whose cap has reset)."""
+    raw = read_raw(env)
+    if raw is None:
+        return None
+    kind, until, message = raw
+    if until and now >= until:
+        return None
+    return message or None

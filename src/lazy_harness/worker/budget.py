@@ -1,0 +1,103 @@
+"""The spend cap: ``[budget] daily_usd`` and ``monthly_usd`` against the ledger (ADR 0013).
+
+Before each model call the worker asks :func:`check` with an estimate of the call. The call runs
+only when the estimate fits in what is left of both caps; it then gets ``--max-budget-usd`` with
+what is left, so claude itself stops a call that runs over. Spend can pass a cap by at most the
+overshoot of that one call. Days and months are the person's local calendar.
+
+When a cap is reached the queue pauses: tasks stay pending (not failed, not dropped) and the
+worker stops draining until the next day or month, or until the cap is raised in config.toml
+(the next worker started by a hook checks again).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from lazy_harness.worker import ledger
+
+# why: without history, price a prompt character like claude-haiku-4-5 input with its cache write
+# ($1.25 per million tokens, ~3.5 characters a token) plus a fixed share for the CLI's own system
+# prompt and a 2,000-token answer ($5 per million); the ledger's own average replaces it at once
+FALLBACK_PER_CHAR = 1.25e-6 / 3.5
+FALLBACK_FIXED = 0.02
+
+
+@dataclass
+class Verdict:
+    allowed: bool
+    remaining: float  # dollars left under the tighter cap (never negative)
+    spent_today: float
+    spent_month: float
+    daily: float
+    monthly: float
+    estimate: float = 0.0
+    reason: str = ""  # why the call waits
+    until: float = 0.0  # when the cap that stops it resets
+
+
+def caps(cfg: dict) -> tuple[float, float]:
+    section = cfg.get("budget") or {}
+    return float(section.get("daily_usd", 5.0)), float(section.get("monthly_usd", 50.0))
+
+
+def day_start(now: float) -> float:
+    lt = time.localtime(now)
+    return time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday, 0, 0, 0, 0, 0, -1))
+
+
+def next_day(now: float) -> float:
+    lt = time.localtime(now)
+    return time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday + 1, 0, 0, 0, 0, 0, -1))
+
+
+def month_start(now: float) -> float:
+    lt = time.localtime(now)
+    return time.mktime((lt.tm_year, lt.tm_mon, 1, 0, 0, 0, 0, 0, -1))
+
+
+def next_month(now: float) -> float:
+    lt = time.localtime(now)
+    return time.mktime((lt.tm_year, lt.tm_mon + 1, 1, 0, 0, 0, 0, 0, -1))
+
+
+def spent(env, now: float) -> tuple[float, float]:
+    """(today, this month) in dollars, from the ledger."""
+    entries = ledger.read_since(min(day_start(now), month_start(now)), env)
+    return ledger.total(entries, day_start(now)), ledger.total(entries, month_start(now))
+
+
+def estimate(prompt_chars: int, env=None, now: float | None = None) -> float:
+    """A call's likely cost: the ledger's recent dollars per prompt character, else a fallback price."""
+    per_char = ledger.cost_per_char(env, now=now)
+    if per_char is None:
+        return FALLBACK_FIXED + prompt_chars * FALLBACK_PER_CHAR
+    return prompt_chars * per_char
+
+
+def money(value: float) -> str:
+    """Dollars for people: cents, or four places for amounts under a cent."""
+    if value == 0 or abs(value) >= 0.01:
+        return f"${value:.2f}"
+    return f"${value:.4f}".rstrip("0")
+
+
+def check(cfg: dict, env, now: float, cost: float = 0.0) -> Verdict:
+    """May a call estimated at ``cost`` run now? ``cost`` 0 asks whether any cap is already reached."""
+    daily, monthly = caps(cfg)
+    today, month = spent(env, now)
+    left_day, left_month = daily - today, monthly - month
+    remaining = max(0.0, min(left_day, left_month))
+    v = Verdict(True, remaining, today, month, daily, monthly, cost)
+    for left, cap, spent_now, word, until in ((left_month, monthly, month, "monthly", next_month(now)),
+                                             (left_day, daily, today, "daily", next_day(now))):
+        if left <= 0 or cost > left:
+            v.allowed = False
+            reached = "reached" if left <= 0 else f"nearly reached (next call ~{money(cost)})"
+            v.reason = (f"{word} cap {money(cap)} {reached}: spent {money(spent_now)}; "
+                        f"resumes {'tomorrow' if word == 'daily' else 'next month'} "
+                        f"or when [budget] {word}_usd is raised")
+            v.until = until
+            break  # why: the monthly cap outlasts the daily one, so it is the one to name
+    return v

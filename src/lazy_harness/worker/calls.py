@@ -1,0 +1,101 @@
+"""The guarded model call: cap check, ``--max-budget-usd``, ledger, fail fast (ADR 0013).
+
+For each attempt: check the spend so far plus an estimate against the caps (worker/budget.py);
+call with what is left as ``--max-budget-usd``; append the call to the ledger, whatever its outcome.
+What a failure leads to (llm.classify):
+- claude not found or cannot start: the task fails at once, with the install hint;
+- API unreachable, authentication refused, no answer in time: one attempt, then :class:`Wait`
+  (the task goes back to the queue and is retried minutes later; other tasks go on);
+- a cap reached, or the budget guard stopped the call: :class:`Wait` with ``paused`` (the queue
+  stops draining until the cap resets or is raised);
+- overloaded, exit codes without a known cause, an unreadable answer: retried now with a short
+  doubling backoff, up to ``compound_loop.max_attempts``.
+The person sees a paused or failing state through :mod:`lazy_harness.notice`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from lazy_harness import notice, paths
+from lazy_harness.atomic import ensure_dir
+from lazy_harness.errors import LhError
+
+
+class Wait(LhError):
+    """The task must wait in the queue: ``paused`` for a spend cap, else retried minutes later."""
+
+    def __init__(self, message: str, paused: bool) -> None:
+        super().__init__(message)
+        self.paused = paused
+
+
+def cap_reached(cfg: dict, env, now: float) -> str | None:
+    """Why the queue is paused (a cap already reached), or None. Keeps the person's notice current."""
+    from lazy_harness.worker import budget
+
+    verdict = budget.check(cfg, env, now)
+    if verdict.allowed:
+        notice.clear(env, notice.PAUSED)
+        return None
+    notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)", verdict.until, env)
+    return verdict.reason
+
+
+def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=None,
+              clock=time.time) -> tuple[dict, int]:
+    """The answer of one guarded model call and the attempts it took.
+
+    Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
+    """
+    from lazy_harness.worker import budget, ledger, llm
+
+    loop = cfg["compound_loop"]
+    attempts = max(1, int(loop["max_attempts"]))
+    delay = float(loop.get("retry_backoff_seconds", 2))
+    workdir = ensure_dir(paths.neutral_dir(env))
+    last: llm.CallError | None = None
+    for attempt in range(1, attempts + 1):
+        now = clock()
+        verdict = budget.check(cfg, env, now, budget.estimate(len(prompt), env, now))
+        if not verdict.allowed:
+            notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)",
+                         verdict.until, env)
+            raise Wait(verdict.reason, paused=True)
+        try:
+            result = llm.call(prompt, cfg, env, workdir, max_budget_usd=verdict.remaining)
+        except llm.CallError as exc:
+            if exc.cause not in ("not_found", "cannot_start"):
+                ledger.record(exc.usage, meta, exc.cause, len(prompt), env, clock())
+            if log:
+                log(f"model call {attempt}/{attempts} failed ({exc.cause}): {exc.message}")
+            if exc.action == llm.CAP:
+                raise Wait(f"the budget guard stopped the call at {budget.money(verdict.remaining)}: "
+                           f"{exc.message}", paused=True) from None
+            if exc.action in (llm.FAIL, llm.WAIT):
+                notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(exc.message)}"
+                             f" (lh doctor)", 0.0, env)
+            if exc.action == llm.FAIL:
+                exc.attempts = attempt  # type: ignore[attr-defined]
+                raise
+            if exc.action == llm.WAIT:
+                raise Wait(str(exc), paused=False) from None
+            last = exc
+            if attempt < attempts:
+                sleep(delay)
+                delay *= 2
+            continue
+        ledger.record(result.usage, meta, "ok", len(prompt), env, clock())
+        notice.clear(env)
+        return result.answer, attempt
+    assert last is not None
+    notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(last.message)} "
+                 f"(lh queue; lh queue retry --failed)", 0.0, env)
+    last.attempts = attempts  # type: ignore[attr-defined]
+    raise last
+
+
+def _first_clause(message: str) -> str:
+    """The cause without the command line and stderr that follow it."""
+    head = message.split(": `", 1)[0]
+    return head if len(head) <= 160 else head[:157] + "..."

@@ -1,0 +1,79 @@
+"""Per-session cursor: how far into its transcript a session was already distilled (ADR 0013).
+
+When a session is processed again, the prompt holds only the conversation after the cursor (plus
+the memory already written, which the prompt always shows); a session's first call reads it whole.
+
+State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at"}``: the byte offset of the
+transcript read by the last successful distillation and a hash of its first 4 KiB and of the 4 KiB
+before the offset. The cursor is used only when the file is still at least that long and those
+bytes are unchanged (a rewritten or replaced transcript starts again from the top). It advances
+only after the memory was persisted: a failed, waiting or killed run leaves it where it was, so
+nothing is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from lazy_harness import paths, queue
+from lazy_harness.atomic import atomic_write
+
+CHECK_BYTES = 4096
+EARLIER = "[the conversation before this point was distilled earlier; its memory is listed above]\n"
+
+
+def _file(env, session_id: str) -> str:
+    return os.path.join(paths.state_dir(env), f"{queue.safe_session_id(session_id)}.cursor")
+
+
+def _check(path: str, offset: int) -> str | None:
+    """A hash of the first and the last 4 KiB before ``offset``; None when the file is shorter."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for start in sorted({0, max(0, offset - CHECK_BYTES)}):
+                fh.seek(start)
+                want = min(CHECK_BYTES, offset - start)
+                data = fh.read(want)
+                if len(data) != want:
+                    return None
+                digest.update(data)
+    except OSError:
+        return None
+    return digest.hexdigest()[:32]
+
+
+def start(env, session_id: str, path: str) -> int:
+    """The byte offset to read new conversation from; 0 for a first call or an invalid cursor."""
+    if not session_id:
+        return 0
+    try:
+        with open(_file(env, session_id), encoding="utf-8") as fh:
+            data = json.load(fh)
+        offset = int(data["offset"])
+        expected = str(data["check"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+    if offset <= 0 or _check(path, offset) != expected:
+        return 0
+    return offset
+
+
+def advance(env, session_id: str, path: str, offset: int, now: float) -> None:
+    """Record that the transcript up to ``offset`` is distilled (call after a successful persist)."""
+    check = _check(path, offset) if session_id and offset > 0 else None
+    if check is None:
+        return
+    atomic_write(_file(env, session_id), json.dumps({"offset": offset, "check": check, "at": now}) + "\n")
+
+
+def read_view(path: str, budget_chars: int, offset: int):
+    """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it."""
+    from lazy_harness.worker import transcript
+
+    view = transcript.read_view(path, budget_chars, text_from=offset)
+    if offset and view.entries:
+        view.text = EARLIER + view.text
+    return view

@@ -1,0 +1,151 @@
+"""The cost ledger: one JSON line per model call, appended to ``$XDG_DATA_HOME/lazy-harness/ledger.jsonl``.
+
+A line: ``time`` (local ISO stamp), ``ts`` (epoch seconds), ``project``, ``session``, ``task``, ``kind``
+(``distill``), ``model``, ``input_tokens``, ``output_tokens``, ``cache_creation_tokens``,
+``cache_read_tokens``, ``total_cost_usd`` (as claude reported it; ``cost_reported`` false when it
+reported nothing), ``duration_s``, ``outcome`` (``ok`` or the failure's cause), ``prompt_chars``.
+
+Appends go through :func:`atomic.append_line` (one write under a lock), so the worker and
+``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line):
+a damaged ledger never stops the worker. Totals for the cap read the file backwards and stop at
+the first line older than the period asked for, so a check costs the same with years of history.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+from lazy_harness import logfile, paths
+from lazy_harness.atomic import append_line
+
+_BLOCK = 64 * 1024
+SLACK = 3600.0  # why: two writers (worker, lh distill) or a clock step may append slightly out of order
+TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_tokens", "cache_read_tokens")
+
+
+def record(usage, meta: dict, outcome: str, prompt_chars: int, env=None, now: float | None = None,
+           kind: str = "distill") -> dict:
+    """Append one call to the ledger; returns the line written. ``usage`` is an llm.Usage."""
+    now = time.time() if now is None else now
+    line = {
+        "time": logfile.stamp(now),
+        "ts": round(now, 3),
+        "project": str(meta.get("project") or ""),
+        "session": str(meta.get("session_id") or ""),
+        "task": str(meta.get("task_id") or ""),
+        "kind": kind,
+        "model": usage.model,
+        **{name: int(getattr(usage, name)) for name in TOKEN_FIELDS},
+        "total_cost_usd": float(usage.cost_usd),
+        "cost_reported": bool(usage.reported),
+        "duration_s": float(usage.duration_s),
+        "outcome": outcome,
+        "prompt_chars": int(prompt_chars),
+    }
+    append_line(paths.ledger_file(env), json.dumps(line, separators=(",", ":")))
+    return line
+
+
+def _valid(entry) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    ts, cost = entry.get("ts"), entry.get("total_cost_usd")
+    return (isinstance(ts, (int, float)) and not isinstance(ts, bool)
+            and isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0)
+
+
+def _parse(raw: bytes):
+    try:
+        entry = json.loads(raw)
+    except ValueError:
+        return None
+    return entry if _valid(entry) else None
+
+
+def read_since(since: float, env=None, path: str | None = None) -> list[dict]:
+    """Ledger entries with ``ts >= since``, in file order. Reads from the end and stops at the first
+    whole line older than ``since`` by more than SLACK (lines are appended in time order)."""
+    path = path or paths.ledger_file(env)
+    try:
+        fh = open(path, "rb")
+    except OSError:
+        return []
+    out: list[dict] = []
+    with fh:
+        pos = fh.seek(0, os.SEEK_END)
+        rest = b""
+        while pos > 0:
+            step = min(_BLOCK, pos)
+            pos -= step
+            fh.seek(pos)
+            chunk = fh.read(step) + rest
+            lines = chunk.split(b"\n")
+            rest = lines[0] if pos > 0 else b""  # the first piece may be a partial line
+            whole = lines[1:] if pos > 0 else lines
+            for raw in reversed(whole):
+                entry = _parse(raw) if raw.strip() else None
+                if entry is None:
+                    continue
+                if entry["ts"] < since - SLACK:
+                    out.reverse()
+                    return out
+                if entry["ts"] >= since:
+                    out.append(entry)
+    out.reverse()
+    return out
+
+
+@dataclass
+class Totals:
+    calls: int = 0
+    cost_usd: float = 0.0
+    tokens: dict = field(default_factory=lambda: {name: 0 for name in TOKEN_FIELDS})
+    failed: int = 0
+    unreported: int = 0
+
+    def add(self, entry: dict) -> None:
+        self.calls += 1
+        self.cost_usd += float(entry["total_cost_usd"])
+        for name in TOKEN_FIELDS:
+            value = entry.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                self.tokens[name] += value
+        if entry.get("outcome") != "ok":
+            self.failed += 1
+        if entry.get("cost_reported") is False:
+            self.unreported += 1
+
+    def as_dict(self) -> dict:
+        return {"calls": self.calls, "cost_usd": round(self.cost_usd, 6), **self.tokens,
+                "failed_calls": self.failed, "calls_without_cost": self.unreported}
+
+
+def total(entries, since: float = 0.0) -> float:
+    return sum(float(e["total_cost_usd"]) for e in entries if e["ts"] >= since)
+
+
+def group(entries, by: str) -> dict[str, Totals]:
+    """Totals per day (local date), project or model, in first-seen order."""
+    out: dict[str, Totals] = {}
+    for entry in entries:
+        if by == "day":
+            key = time.strftime("%Y-%m-%d", time.localtime(entry["ts"]))
+        else:
+            key = str(entry.get(by) or "?")
+        out.setdefault(key, Totals()).add(entry)
+    return out
+
+
+def cost_per_char(env=None, now: float | None = None, last: int = 20) -> float | None:
+    """Average dollars per prompt character over the last ``last`` successful calls of the past
+    30 days; None without history."""
+    now = time.time() if now is None else now
+    samples = [e for e in read_since(now - 30 * 86400, env)
+               if e.get("outcome") == "ok" and e.get("cost_reported") is not False
+               and isinstance(e.get("prompt_chars"), int) and e["prompt_chars"] > 0][-last:]
+    if not samples:
+        return None
+    return sum(e["total_cost_usd"] for e in samples) / sum(e["prompt_chars"] for e in samples)

@@ -1,0 +1,68 @@
+"""Tasks that wait in the queue instead of failing (ADR 0013).
+
+A waiting task goes back into the pending folder under its own name with ``wait_reason``, ``waits``
+(how many times it waited) and, unless it waits for a spend cap, ``not_before``: the worker leaves
+it alone until then (5 minutes, doubling per wait up to an hour). A task paused by a cap has no
+``not_before``: the worker's cap check (worker/calls.cap_reached) holds the whole queue instead,
+so raising the cap lets it run at the next worker start.
+
+If a newer task of the same session was queued meanwhile, the waiting one is finished as
+superseded (the newer one covers the whole session; the cursor keeps its prompt small).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+
+from lazy_harness import queue
+from lazy_harness.atomic import atomic_write
+
+FIRST_WAIT = 300.0
+LONGEST_WAIT = 3600.0
+
+
+def not_before(q: str, name: str) -> float:
+    try:
+        raw = queue.read_task(os.path.join(q, name)).get("not_before", "")
+    except OSError:
+        return 0.0
+    try:
+        return float(raw) if raw else 0.0
+    except ValueError:
+        return 0.0
+
+
+def ready(q: str, names: list[str], now: float) -> list[str]:
+    """The pending ``names`` whose wait is over."""
+    return [n for n in names if not_before(q, n) <= now]
+
+
+def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool) -> str:
+    """Put the claimed task ``name`` back into the queue to wait; returns what happened."""
+    data = {k: v for k, v in fields.items() if k != "task_id"}
+    waits = int(data["waits"]) + 1 if str(data.get("waits", "")).isdigit() else 1
+    data["waits"] = str(waits)
+    data["wait_reason"] = " ".join(reason.split())[:500]
+    if paused:
+        data.pop("not_before", None)
+    else:
+        data["not_before"] = repr(now + min(LONGEST_WAIT, FIRST_WAIT * 2 ** (waits - 1)))
+    sid = queue.safe_session_id(data.get("session_id", ""))
+    lock_fd = os.open(os.path.join(q, queue.STATE, f"{sid}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX)  # why: the same lock as queue.enqueue for this session
+        newer = queue.pending_of(q, data.get("session_id", ""))
+        if newer is not None and newer[0] != name:
+            queue.finish(q, name, data, "skipped", f"superseded by {queue.task_id(newer[0])} while waiting")
+            return "superseded"
+        tmp = os.path.join(q, queue.TMP, name)
+        atomic_write(tmp, queue.format_task(data))
+        os.replace(tmp, os.path.join(q, name))
+        try:
+            os.unlink(os.path.join(q, queue.PROCESSING, name))
+        except FileNotFoundError:
+            pass
+        return "waiting"
+    finally:
+        os.close(lock_fd)

@@ -1,0 +1,73 @@
+"""lh cost: totals from the ledger, by day, project or model; lh doctor shows today's spend."""
+
+import json
+import time
+
+from lazy_harness.worker import budget
+from tests.cli.lhrun import invoke
+from tests.worker.spendrig import configure, spent
+
+
+def test_totals_by_project_as_json(isolated_home):
+    now = time.time()
+    spent(9.0, when=now - 20 * 86400, project="shop")  # outside --since 7d
+    spent(0.25, project="shop")
+    spent(0.5, project="shop")
+    spent(1.0, project="blog", outcome="unreachable")
+    out = invoke("cost", "--by", "project", "--json")
+    assert out.code == 0, out
+    data = json.loads(out.out)
+    assert data["groups"]["shop"]["calls"] == 2 and data["groups"]["shop"]["cost_usd"] == 0.75
+    assert data["groups"]["blog"]["failed_calls"] == 1
+    assert data["total"]["calls"] == 3 and data["total"]["cost_usd"] == 1.75
+    assert data["total"]["input_tokens"] == 3000
+    assert data["daily_cap_usd"] == 5.0 and data["paused"] is None
+    assert json.loads(invoke("cost", "--since", "30d", "--json").out)["total"]["cost_usd"] == 10.75
+
+
+def test_a_table_by_day_with_today_against_the_cap(isolated_home):
+    configure(isolated_home, budget={"daily_usd": 1.0})
+    spent(1.25, project="shop")
+    out = invoke("cost")
+    assert out.code == 0, out
+    today = time.strftime("%Y-%m-%d")
+    [row] = [line for line in out.out.splitlines() if line.startswith(today)]
+    assert "$1.2500" in row
+    assert "today $1.25 of $1.00 a day" in out.out
+    assert "paused: daily cap $1.00 reached" in out.out
+
+
+def test_by_model_and_a_damaged_ledger_line(isolated_home):
+    spent(0.5)
+    from lazy_harness import paths
+
+    with open(paths.ledger_file(), "a") as fh:
+        fh.write("{torn line\n")
+    spent(0.5)
+    data = json.loads(invoke("cost", "--by", "model", "--json").out)
+    assert data["groups"] == {"claude-haiku-4-5": data["total"]} and data["total"]["calls"] == 2
+
+
+def test_a_bad_since_is_one_line(isolated_home):
+    out = invoke("cost", "--since", "lately")
+    assert out.code == 1 and "--since: cannot read 'lately'" in out.err and "Traceback" not in out.err
+
+
+def test_an_invalid_config_still_shows_the_spend(isolated_home):
+    path = configure(isolated_home) or (isolated_home / ".config" / "lazy-harness" / "config.toml")
+    path.write_text("[budget\n")
+    out = invoke("cost")
+    assert out.code == 0 and "using the default caps" in out.err and "of $5.00 a day" in out.out
+
+
+def test_doctor_shows_todays_spend_and_a_pause(isolated_home):
+    configure(isolated_home, budget={"daily_usd": 2.0, "monthly_usd": 30.0})
+    spent(0.5)
+    out = invoke("doctor")
+    [line] = [ln for ln in out.out.splitlines() if ln.startswith("ok    spend:")]
+    assert "today $0.50 of $2.00, this month $0.50 of $30.00" in line
+    spent(1.5)
+    out = invoke("doctor")
+    [line] = [ln for ln in out.out.splitlines() if " spend:" in ln]
+    assert line.startswith("warn") and "distillation paused: daily cap $2.00 reached" in line
+    assert budget.check({"budget": {"daily_usd": 2.0, "monthly_usd": 30.0}}, None, time.time()).allowed is False

@@ -1,0 +1,72 @@
+"""A waiting task's transcript survives Claude Code's cleanupPeriodDays: a hard link made at enqueue."""
+
+import os
+
+import pytest
+
+from lazy_harness import paths, queue, retain
+from tests.support import fake_claude
+from tests.support.sessions import place
+from tests.worker.spendrig import configure, run_worker, spent, tasks
+
+
+@pytest.fixture
+def project(tmp_path):
+    p = tmp_path / "shop"
+    p.mkdir()
+    return p
+
+
+def _enqueue(payload) -> str:
+    return queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "SessionEnd", True))
+
+
+def test_enqueue_links_the_transcript(isolated_home, project):
+    payload = place(project)
+    _enqueue(payload)
+    kept = retain.kept_path(paths.queue_dir(), payload["session_id"])
+    assert os.path.samefile(kept, payload["transcript_path"])  # a link: no copy, sees later appends
+    _enqueue(payload)  # queued again: the same link stays
+    assert os.stat(payload["transcript_path"]).st_nlink == 2
+
+
+def test_a_transcript_deleted_while_waiting_is_still_distilled(isolated_home, tmp_path, monkeypatch, project):
+    fake = fake_claude.use(tmp_path, monkeypatch)
+    configure(isolated_home, budget={"daily_usd": 1.0})
+    spent(1.0)
+    payload = place(project)
+    _enqueue(payload)
+    assert run_worker().paused  # waits behind the cap
+    os.unlink(payload["transcript_path"])  # cleanupPeriodDays went by
+    configure(isolated_home, budget={"daily_usd": 5.0})
+    assert run_worker().processed == 1
+    assert "We need to decide how the billing service" in fake_claude.calls(fake)[0]["stdin"]
+    assert not os.path.exists(retain.kept_path(paths.queue_dir(), payload["session_id"]))  # done: released
+    assert tasks("done")[0]["outcome"] == "processed"
+
+
+def test_release_keeps_the_link_while_a_task_of_the_session_waits(isolated_home, project):
+    payload = place(project)
+    _enqueue(payload)
+    q = paths.queue_dir()
+    retain.release(q, payload["session_id"])
+    assert os.path.exists(retain.kept_path(q, payload["session_id"]))
+
+
+def test_a_copy_where_a_link_cannot_be_made(isolated_home, project, monkeypatch):
+    payload = place(project)
+
+    def no_links(src, dst, **kw):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)
+    kept = retain.hold(paths.queue_dir(), payload["session_id"], payload["transcript_path"])
+    assert kept and not os.path.samefile(kept, payload["transcript_path"])
+    assert open(kept, "rb").read() == open(payload["transcript_path"], "rb").read()
+
+
+def test_only_regular_files_are_kept(isolated_home, tmp_path):
+    q = paths.queue_dir()
+    assert retain.hold(q, "s1", str(tmp_path)) is None
+    assert retain.hold(q, "s1", str(tmp_path / "missing.jsonl")) is None
+    assert not os.path.exists(os.path.join(q, retain.KEPT, "s1.jsonl"))

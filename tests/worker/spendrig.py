@@ -1,0 +1,55 @@
+"""Shared steps of the spend tests: a config with caps, sessions queued in-process, a worker run."""
+
+import json
+import os
+import time
+
+from lazy_harness import paths, queue
+from lazy_harness.worker import ledger, llm, loop
+from tests.support.sessions import place
+
+
+def configure(home, budget: dict | None = None, **loop_keys) -> None:
+    path = os.path.join(str(home), ".config", "lazy-harness", "config.toml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    lines = ["[compound_loop]", "enabled = true", "retry_backoff_seconds = 0"]
+    lines += [f"{k} = {json.dumps(v)}" for k, v in loop_keys.items()]
+    if budget:
+        lines += ["[budget]"] + [f"{k} = {json.dumps(v)}" for k, v in budget.items()]
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def queue_session(project, session_id: str | None = None, name: str = "interactive.jsonl") -> dict:
+    payload = place(project, name, session_id)
+    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "SessionEnd", True))
+    return payload
+
+
+def spent(cost: float, when: float | None = None, project: str = "earlier", outcome: str = "ok",
+          prompt_chars: int = 10_000_000) -> None:
+    """A call already in the ledger (a huge prompt by default, so it hardly moves the estimate)."""
+    usage = llm.Usage(model="claude-haiku-4-5", input_tokens=1000, output_tokens=100, cost_usd=cost, reported=True)
+    ledger.record(usage, {"project": project, "session_id": "s", "task_id": "t"}, outcome, prompt_chars,
+                  now=time.time() if when is None else when)
+
+
+def run_worker() -> loop.Stats:
+    return loop.run(dict(os.environ))
+
+
+def tasks(which: str) -> list[dict]:
+    folder = queue.folder(paths.queue_dir(), which)
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(queue.SUFFIX))
+    except FileNotFoundError:
+        return []
+    return [queue.read_task(os.path.join(folder, n)) for n in names]
+
+
+def ledger_lines() -> list[dict]:
+    try:
+        with open(paths.ledger_file()) as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+    except FileNotFoundError:
+        return []

@@ -1,0 +1,148 @@
+"""The spend cap: tasks wait (never fail) once a cap is reached; every call gets --max-budget-usd."""
+
+import time
+
+import pytest
+
+from lazy_harness import notice, paths
+from lazy_harness.worker import budget
+from tests.support import fake_claude
+from tests.worker.spendrig import configure, ledger_lines, queue_session, run_worker, spent, tasks
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    return fake_claude.use(tmp_path, monkeypatch, cost=0.4, usage={"input_tokens": 30000, "output_tokens": 900,
+                                                                   "cache_creation_input_tokens": 5000,
+                                                                   "cache_read_input_tokens": 12000})
+
+
+@pytest.fixture
+def project(tmp_path):
+    p = tmp_path / "shop"
+    p.mkdir()
+    return p
+
+
+def _budget_arg(call: dict) -> float:
+    argv = call["argv"]
+    return float(argv[argv.index("--max-budget-usd") + 1])
+
+
+def test_every_call_is_in_the_ledger_with_what_claude_reported(isolated_home, fake, project):
+    configure(isolated_home)
+    payload = queue_session(project)
+    stats = run_worker()
+    assert stats.processed == 1
+    [line] = ledger_lines()
+    assert (line["project"], line["session"], line["kind"], line["outcome"]) == ("shop", payload["session_id"],
+                                                                                "distill", "ok")
+    assert line["task"] and line["model"] == "claude-haiku-4-5-20251001"
+    assert (line["input_tokens"], line["output_tokens"], line["cache_creation_tokens"],
+            line["cache_read_tokens"]) == (30000, 900, 5000, 12000)
+    assert line["total_cost_usd"] == 0.4 and line["cost_reported"] is True
+    assert line["duration_s"] > 0 and line["prompt_chars"] > 1000
+    assert abs(line["ts"] - time.time()) < 600 and line["time"].startswith(time.strftime("%Y-%m-%dT"))
+
+
+def test_each_call_gets_what_is_left_as_max_budget(isolated_home, fake, project):
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 100.0})
+    spent(3.75)
+    queue_session(project)
+    run_worker()
+    [call] = fake_claude.calls(fake)
+    assert _budget_arg(call) == pytest.approx(1.25)
+    assert call["retries"] == "1"  # CLAUDE_CODE_MAX_RETRIES: an unreachable API fails in about a second
+
+
+def test_a_reached_cap_leaves_tasks_pending_and_the_worker_stops(isolated_home, fake, project):
+    configure(isolated_home, budget={"daily_usd": 2.0})
+    spent(2.0)
+    queue_session(project)
+    stats = run_worker()  # returns: the worker does not spin on a paused queue
+    assert fake_claude.calls(fake) == []
+    assert "daily cap $2.00 reached" in stats.paused
+    assert len(tasks("")) == 1 and tasks("failed") == [] and tasks("done") == []
+    told = notice.read(None, time.time())
+    assert "paused" in told and "daily cap $2.00 reached" in told
+    assert notice.read(None, budget.next_day(time.time())) is None  # it resets with the day
+
+
+def test_spend_of_yesterday_and_last_month_does_not_count_today(isolated_home, fake, project):
+    configure(isolated_home, budget={"daily_usd": 2.0, "monthly_usd": 10.0})
+    now = time.time()
+    spent(9.0, when=budget.month_start(now) - 3600)  # last month
+    if budget.day_start(now) - 3600 >= budget.month_start(now):
+        spent(1.5, when=budget.day_start(now) - 3600)  # yesterday, this month
+    queue_session(project)
+    assert run_worker().processed == 1
+
+
+def test_raising_the_cap_lets_the_waiting_task_run(isolated_home, fake, project):
+    configure(isolated_home, budget={"daily_usd": 1.0})
+    spent(1.0)
+    queue_session(project)
+    assert run_worker().processed == 0
+    configure(isolated_home, budget={"daily_usd": 3.0})
+    stats = run_worker()
+    assert stats.processed == 1 and not stats.paused
+    assert notice.read(None, time.time()) is None
+
+
+def test_monthly_cap_pauses_until_next_month(isolated_home, fake, project):
+    configure(isolated_home, budget={"daily_usd": 50.0, "monthly_usd": 4.0})
+    spent(4.0)
+    queue_session(project)
+    stats = run_worker()
+    assert "monthly cap $4.00 reached" in stats.paused and "next month" in stats.paused
+    assert fake_claude.calls(fake) == [] and len(tasks("")) == 1
+
+
+def test_spend_passes_the_cap_by_one_call_at_most(isolated_home, fake, tmp_path):
+    configure(isolated_home, budget={"daily_usd": 1.0})
+    for i in range(5):
+        p = tmp_path / f"p{i}"
+        p.mkdir()
+        queue_session(p, session_id=f"00000000-0000-4000-8000-00000000000{i}")
+    stats = run_worker()
+    total = sum(line["total_cost_usd"] for line in ledger_lines())
+    assert total <= 1.0 + 0.4  # the cap plus one call
+    assert stats.processed >= 2 and stats.paused
+    assert len(tasks("")) == 5 - stats.processed and tasks("failed") == []
+
+
+def test_the_budget_guard_stopping_a_call_pauses_and_keeps_its_cost(isolated_home, fake, project):
+    configure(isolated_home, budget={"daily_usd": 5.0})
+    fake_claude.control(fake, mode="over_budget", cost=0.7)
+    queue_session(project)
+    stats = run_worker()
+    assert stats.waiting == 1 and stats.paused
+    [line] = ledger_lines()
+    assert (line["outcome"], line["total_cost_usd"]) == ("budget", 0.7)
+    [task] = tasks("")
+    assert "budget guard" in task["wait_reason"] and "not_before" not in task
+    assert tasks("failed") == []
+
+
+def test_check_names_the_cap_and_when_it_resets():
+    cfg = {"budget": {"daily_usd": 1.0, "monthly_usd": 20.0}}
+    now = time.time()
+    ok = budget.check(cfg, None, now, 0.3)
+    assert ok.allowed and ok.remaining == pytest.approx(1.0)
+    spent(0.8)
+    near = budget.check(cfg, None, now, 0.3)
+    assert not near.allowed and "nearly reached" in near.reason and near.until == budget.next_day(now)
+    assert budget.check(cfg, None, now, 0.1).allowed
+
+
+def test_estimate_follows_the_ledger():
+    assert budget.estimate(100_000) == pytest.approx(budget.FALLBACK_FIXED + 100_000 * budget.FALLBACK_PER_CHAR)
+    spent(0.05, prompt_chars=10_000)
+    assert budget.estimate(20_000) == pytest.approx(0.1)
+
+
+def test_period_boundaries_are_local_midnights():
+    now = time.mktime((2026, 1, 31, 15, 30, 0, 0, 0, -1))
+    assert time.localtime(budget.next_day(now))[:4] == (2026, 2, 1, 0)
+    assert time.localtime(budget.month_start(now))[:3] == (2026, 1, 1)
+    assert time.localtime(budget.next_month(time.mktime((2026, 12, 5, 1, 0, 0, 0, 0, -1))))[:3] == (2027, 1, 1)
