@@ -236,7 +236,7 @@ def test_similar_foreign_command_is_not_ours():
     assert settings.find_ours(data) == []
 
 
-@pytest.mark.parametrize("content", [b'{"model": "opus",', b"", b"not json", b'{"a": 1} trailing'])
+@pytest.mark.parametrize("content", [b'{"model": "opus",', b"not json", b'{"a": 1} trailing'])
 def test_invalid_json_is_refused_and_left_untouched(tmp_path, content):
     (tmp_path / "c").mkdir()
     target = tmp_path / "c" / "settings.json"
@@ -251,6 +251,73 @@ def test_invalid_json_is_refused_and_left_untouched(tmp_path, content):
     with pytest.raises(SettingsError):
         settings.uninstall(str(target))
     assert target.read_bytes() == content
+
+
+@pytest.mark.parametrize("content", [b"", b"\n", b"  \n\t\n"])
+def test_an_empty_file_reads_as_an_empty_object(tmp_path, content):
+    target = tmp_path / "settings.json"
+    target.write_bytes(content)
+    assert settings.read(str(target)) == ({}, content)
+
+
+@pytest.mark.parametrize("content", [b"", b"\n"])
+def test_install_on_an_empty_file_then_uninstall_gives_it_back(tmp_path, content):
+    target = tmp_path / "settings.json"
+    target.write_bytes(content)
+    change = settings.install(str(target), python=PY)
+    assert change.action == "updated"
+    assert set(our_commands(json.loads(target.read_text()))) == set(settings.EVENTS)
+    assert target.read_text().startswith('{\n  "hooks"')  # Claude Code's indent 2 for a file with no style
+    assert open(change.backup, "rb").read() == content
+    assert settings.uninstall(str(target)).action == "updated"
+    assert target.read_bytes() == content
+
+
+def test_uninstall_writes_the_original_bytes_back_only_when_they_read_the_same(tmp_path):
+    target = tmp_path / "settings.json"
+    target.write_text('{"model":"opus",  "x": [1,2]}')  # a style render() cannot reproduce
+    settings.install(str(target), python=PY)
+    settings.uninstall(str(target))
+    assert target.read_text() == '{"model":"opus",  "x": [1,2]}'
+    settings.install(str(target), python=PY)
+    edited = json.loads(target.read_text())
+    edited["theme"] = "dark"  # the user changed the file after install: it is kept, in our rendering
+    write_json(target, edited)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == {"model": "opus", "x": [1, 2], "theme": "dark"}
+
+
+def test_portable_command_names_no_path_of_this_machine(tmp_path):
+    target = tmp_path / "project" / ".claude" / "settings.json"
+    change = settings.install(str(target), python=PY, portable=True)
+    assert change.action == "created"
+    data = json.loads(target.read_text())
+    assert our_commands(data) == {e: f"lh-hook {e}" for e in settings.EVENTS}
+    assert str(tmp_path) not in target.read_text() and PY not in target.read_text()
+
+
+def test_switching_between_forms_replaces_never_duplicates(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    settings.install(str(target), python=PY)
+    settings.install(str(target), portable=True)
+    data = json.loads(target.read_text())
+    assert our_commands(data) == {e: f"lh-hook {e}" for e in settings.EVENTS}
+    assert len(settings.find_ours(data)) == len(settings.EVENTS)
+    settings.install(str(target), python=PY)
+    assert our_commands(json.loads(target.read_text())) == {e: settings.command_for(e, PY) for e in settings.EVENTS}
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == FOREIGN
+
+
+@pytest.mark.parametrize("command,ours", [
+    ("lh-hook Stop", True),
+    ("/home/u/.local/bin/lh-hook SessionEnd", True),
+    ("my-lh-hook Stop", False),
+    ("echo lh-hook Stop", False),
+    ("lh-hooks Stop", False),
+])
+def test_the_console_script_form_is_recognised_as_ours(command, ours):
+    assert settings.is_ours({"type": "command", "command": command}) is ours
 
 
 @pytest.mark.parametrize("content", [b"[]\n", b'"text"\n', b"null\n", b'{"hooks": []}\n'])

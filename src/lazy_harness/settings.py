@@ -1,7 +1,11 @@
 """Claude Code settings.json: register and unregister our hooks, and nothing else.
 
 The file belongs to Claude Code and to the user. We own only the hook entries whose command runs
-``-m lazy_harness.hooks``; every other key and entry is kept exactly as it was, in its order.
+``-m lazy_harness.hooks`` or the ``lh-hook`` console script; every other key and entry is kept
+exactly as it was, in its order. Two command forms: the absolute interpreter (``<python> -m
+lazy_harness.hooks <Event>``, for files of this machine) and the portable ``lh-hook <Event>`` (for a
+project file shared through git: it names no path of this machine, ``lh-hook`` is found on PATH).
+An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it.
 Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event, so uninstall can
 remove them and the groups, lists and ``hooks`` key that exist only because of us, and give back
 the original file. Output uses the file's own indentation and trailing newline (Claude Code writes
@@ -24,12 +28,14 @@ from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir
 from lazy_harness.errors import SettingsError
 
 MODULE = "lazy_harness.hooks"
+SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable form
 # Event -> timeout in seconds. SessionEnd: a per-hook timeout raises the shared 1.5 s budget; the
 # hook itself only enqueues and spawns (tens of ms), 5 s is headroom for a slow disk. UserPromptSubmit
 # runs before every typed prompt: 5 s, so a stuck index can never hold the user's prompt longer.
 EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "UserPromptSubmit": 5}
 BACKUP_SUFFIX = ".lh-backup"
-_OURS = re.compile(r"(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)")
+_OURS = re.compile(r"(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
+                   r"|^(?:\S*/)?" + re.escape(SCRIPT) + r"(?:\s|$)")
 
 
 @dataclass
@@ -52,8 +58,12 @@ class Change:
     warnings: list[str] = field(default_factory=list)
 
 
-def command_for(event: str, python: str | None = None) -> str:
-    """``<python> -m lazy_harness.hooks <Event>``: the absolute interpreter, so PATH does not matter."""
+def command_for(event: str, python: str | None = None, portable: bool = False) -> str:
+    """``<python> -m lazy_harness.hooks <Event>``: the absolute interpreter, so PATH does not matter.
+
+    ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed."""
+    if portable:
+        return f"{SCRIPT} {event}"
     return f"{shlex.quote(python or sys.executable)} -m {MODULE} {event}"
 
 
@@ -75,6 +85,8 @@ def read(path: str) -> tuple[dict | None, bytes | None]:
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read: {exc.strerror}") from None
     hint = "fix it or move it aside, then run lh hooks install again"
+    if not raw.strip():
+        return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -158,7 +170,7 @@ def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
     return removed
 
 
-def merged(data: dict, events: dict[str, int], python: str | None = None) -> dict:
+def merged(data: dict, events: dict[str, int], python: str | None = None, portable: bool = False) -> dict:
     """A copy of ``data`` with exactly our entries for ``events`` (pure: no I/O)."""
     out = copy.deepcopy(data)
     hooks = out.get("hooks", {})
@@ -167,7 +179,7 @@ def merged(data: dict, events: dict[str, int], python: str | None = None) -> dic
     for event in events:
         if not isinstance(hooks.get(event, []), list):
             raise SettingsError(f"\"hooks.{event}\" is {type(hooks[event]).__name__}, expected a list")
-    wanted = {event: {"type": "command", "command": command_for(event, python), "timeout": timeout}
+    wanted = {event: {"type": "command", "command": command_for(event, python, portable), "timeout": timeout}
               for event, timeout in events.items()}
     _remove_ours(out, keep=wanted)
     present = {o.event for o in find_ours(out)}
@@ -181,7 +193,7 @@ def render(data: dict, raw: bytes | None) -> bytes:
     """JSON in the style of ``raw`` (its indentation and trailing newline); indent 2 for a new file."""
     indent: int | str = 2
     newline = "\n"
-    if raw is not None:
+    if raw:
         m = re.search(rb"\n([ \t]+)\S", raw)
         if m:
             ws = m.group(1)
@@ -229,12 +241,13 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
 
 
 def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
-            now: float | None = None) -> Change:
-    """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS)."""
+            now: float | None = None, portable: bool = False) -> Change:
+    """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS), in the
+    absolute form or, with ``portable``, the ``lh-hook`` form."""
     events = dict(EVENTS if events is None else events)
     data, raw = read(path)
     try:
-        new = merged(data or {}, events, python)
+        new = merged(data or {}, events, python, portable)
     except SettingsError as exc:
         raise SettingsError(f"{path}: {exc.message}; left untouched", "fix it by hand") from None
     warnings = [f"{path}: {where}: \"matcher\" is null; Claude Code may ignore this file "
@@ -253,9 +266,22 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     return change
 
 
+def _original(path: str, data: dict) -> bytes | None:
+    """The first original's bytes (``<file>.lh-backup``) when they read as ``data``, else None."""
+    try:
+        backup, _ = read(path + BACKUP_SUFFIX)
+        with open(path + BACKUP_SUFFIX, "rb") as fh:
+            raw = fh.read()
+    except (OSError, SettingsError):
+        return None
+    return raw if backup == data else None
+
+
 def uninstall(path: str) -> Change:
-    """Remove our entries. A file left as ``{}`` is deleted: Claude Code reads a missing settings
-    file and ``{}`` the same, and install creates it from nothing (docs/adr/0003)."""
+    """Remove our entries. When what is left reads as the backup of the original, the original's
+    bytes come back (an empty file stays an empty file). Else a file left as ``{}`` is deleted:
+    Claude Code reads a missing settings file and ``{}`` the same, and install creates it from
+    nothing (docs/adr/0003)."""
     data, raw = read(path)
     if data is None:
         return Change(path, "missing")
@@ -263,7 +289,11 @@ def uninstall(path: str) -> Change:
     removed = _remove_ours(new)
     if not removed:
         return Change(path, "unchanged")
+    original = _original(path, new)
     try:
+        if original is not None:
+            _write(path, original, raw)
+            return Change(path, "updated", removed)
         if not new and not os.path.islink(path):
             os.unlink(path)
             return Change(path, "deleted", removed)

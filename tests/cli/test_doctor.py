@@ -4,8 +4,12 @@ import os
 import re
 import stat
 import sys
+from pathlib import Path
+
+import pytest
 
 from lazy_harness import paths
+from lazy_harness.cli import doctor
 
 from tests.cli.lhrun import invoke, run
 from tests.support import fake_claude
@@ -130,3 +134,101 @@ def test_a_registered_interpreter_that_no_longer_exists_fails(tmp_path, monkeypa
     settings.install(paths.user_settings_file(), python="/gone/venv/bin/python")
     found = checks(invoke("doctor").out)
     assert found["hooks"][0] == "fail" and "/gone/venv/bin/python" in found["hooks"][1]
+
+
+# -- the claude version against the tested range ---------------------------------------------------
+
+def claude_printing(monkeypatch, tmp_path, output: str, code: int = 0):
+    """A fake `claude` on PATH whose --version prints `output`."""
+    bin_dir = tmp_path / "vbin"
+    bin_dir.mkdir(exist_ok=True)
+    exe = bin_dir / "claude"
+    exe.write_text(f"#!/bin/sh\nprintf '%s\\n' '{output}'\nexit {code}\n")
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert invoke("hooks", "install").code == 0
+
+
+@pytest.mark.parametrize("version", [doctor.CLAUDE_OLDEST_TESTED, "2.1.250", doctor.CLAUDE_NEWEST_TESTED])
+def test_a_claude_inside_the_tested_range_is_ok(tmp_path, monkeypatch, version):
+    claude_printing(monkeypatch, tmp_path, f"{version} (Claude Code)")
+    r = invoke("doctor")
+    found = checks(r.out)
+    assert r.code == 0, r.out
+    assert found["claude"][0] == "ok" and f"{version} (Claude Code)" in found["claude"][1]
+    status, line = found["claude version"]
+    assert status == "ok" and version in line
+    assert f"tested {doctor.CLAUDE_OLDEST_TESTED} to {doctor.CLAUDE_NEWEST_TESTED}" in line
+
+
+@pytest.mark.parametrize("version,word", [("2.1.196", "older"), ("1.0.80", "older"), ("2.1.331", "newer"),
+                                          ("2.10.0", "newer"), ("3.0.0", "newer")])
+def test_a_claude_outside_the_tested_range_warns(tmp_path, monkeypatch, version, word):
+    claude_printing(monkeypatch, tmp_path, f"{version} (Claude Code)")
+    r = invoke("doctor")
+    found = checks(r.out)
+    assert r.code == 0, r.out  # a warning, not a failure: it may well work
+    status, line = found["claude version"]
+    assert status == "warn" and f"{version} is {word} than the {'oldest' if word == 'older' else 'newest'} tested" in line
+    assert "(hint: " in line
+
+
+def test_a_version_doctor_cannot_read_warns(tmp_path, monkeypatch):
+    claude_printing(monkeypatch, tmp_path, "Claude Code (development build)")
+    status, line = checks(invoke("doctor").out)["claude version"]
+    assert status == "warn" and "cannot read a version in 'Claude Code (development build)'" in line
+
+
+def test_a_hanging_claude_version_fails_after_the_short_timeout(tmp_path, monkeypatch):
+    bin_dir = tmp_path / "vbin"
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text("#!/bin/sh\nexec sleep 600\n")
+    (bin_dir / "claude").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(doctor, "VERSION_TIMEOUT", 0.5)
+    found = checks(invoke("doctor").out)
+    status, line = found["claude"]
+    assert status == "fail" and "timed out after 0.5s" in line
+    assert "claude version" not in found
+
+
+def test_ci_runs_the_e2e_suite_on_the_tested_range():
+    ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
+    assert f'CLAUDE_OLDEST="{doctor.CLAUDE_OLDEST_TESTED}"' in ci
+    assert f'CLAUDE_NEWEST="{doctor.CLAUDE_NEWEST_TESTED}"' in ci
+
+
+# -- hooks registered in more than one file ---------------------------------------------------------
+
+def test_hooks_in_user_and_project_settings_warn_they_run_twice(tmp_path, monkeypatch):
+    healthy(monkeypatch, tmp_path)
+    monkeypatch.setenv("PATH", f"{os.environ['PATH']}{os.pathsep}{os.path.dirname(sys.executable)}")  # lh-hook
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    before = checks(invoke("doctor").out)
+    assert "hooks twice" not in before
+    assert invoke("hooks", "install", "--project").code == 0
+    r = invoke("doctor")
+    found = checks(r.out)
+    status, line = found["hooks twice"]
+    assert status == "warn" and r.code == 0
+    assert f"user ({paths.user_settings_file()})" in line and f"project ({project / '.claude' / 'settings.json'})" in line
+    assert "hint: keep one: lh hooks uninstall or lh hooks uninstall --project" in line
+
+
+def test_a_project_file_with_lh_hook_not_on_path_fails_with_an_install_hint(tmp_path, monkeypatch):
+    from lazy_harness import settings
+
+    fake_claude.on_path(monkeypatch, tmp_path / "bin")
+    fake_claude.install(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin")  # no lh-hook
+    monkeypatch.chdir(tmp_path)
+    settings.install(str(tmp_path / ".claude" / "settings.json"), portable=True)
+    status, line = checks(invoke("doctor").out)["hooks"]
+    assert status == "fail" and "command lh-hook not found" in line and "pipx install ." in line
+
+    bin_dir = tmp_path / "bin"
+    (bin_dir / "lh-hook").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "lh-hook").chmod(0o755)
+    assert checks(invoke("doctor").out)["hooks"][0] == "ok"

@@ -137,6 +137,62 @@ def test_the_registered_command_runs_without_the_venv_on_path(isolated_home, tmp
     assert " Stop session=s1 " in log
 
 
+def lh_hook_script():
+    script = os.path.join(os.path.dirname(sys.executable), settings.SCRIPT)
+    assert os.access(script, os.X_OK), f"{script} missing: reinstall the package (pip install -e .)"
+    return script
+
+
+def test_install_project_writes_the_portable_command_at_the_project_root(isolated_home, tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    monkeypatch.chdir(root / "src" / "pkg")
+    r = invoke("hooks", "install", "--project")
+    assert r.code == 0, r.err
+    target = root / ".claude" / "settings.json"
+    assert f"settings: {target} (created)" in r.out and "command: lh-hook <Event>" in r.out
+    text = target.read_text()
+    assert {o.event: o.command for o in settings.find_ours(json.loads(text))} == {
+        e: f"lh-hook {e}" for e in settings.EVENTS}
+    assert sys.executable not in text and str(tmp_path) not in text
+    assert not user_file(isolated_home).exists()
+
+    r = invoke("hooks", "uninstall", "--project")
+    assert r.code == 0 and f"deleted {target}" in r.out
+    assert not target.exists()
+
+
+def test_install_project_with_a_folder_and_an_existing_empty_file(isolated_home, tmp_path):
+    target = tmp_path / "proj" / ".claude" / "settings.json"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"")
+    r = invoke("hooks", "install", "--project", str(tmp_path / "proj"))
+    assert r.code == 0, r.err
+    assert f"settings: {target} (updated)" in r.out
+    assert len(settings.find_ours(json.loads(target.read_text()))) == len(settings.EVENTS)
+    assert invoke("hooks", "uninstall", "--project", str(tmp_path / "proj")).code == 0
+    assert target.read_bytes() == b""
+
+
+def test_settings_and_project_together_are_refused(isolated_home, tmp_path):
+    r = invoke("hooks", "install", "--project", str(tmp_path), "--settings", str(tmp_path / "s.json"))
+    assert r.code == 2 and "--settings and --project" in r.err
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / "s.json").exists()
+
+
+def test_the_portable_command_runs_with_lh_hook_on_path(isolated_home, tmp_path):
+    invoke("hooks", "install", "--project", str(tmp_path))
+    data = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    stop = next(o.command for o in settings.find_ours(data) if o.event == "Stop")
+    env = {"HOME": str(isolated_home), "PATH": os.path.dirname(lh_hook_script()) + ":/usr/bin:/bin"}
+    p = subprocess.run(["/bin/sh", "-c", stop], input=b'{"session_id": "s2"}', capture_output=True,
+                       env=env, timeout=30)
+    assert p.returncode == 0 and p.stdout == b"", p.stderr
+    log = (isolated_home / ".claude" / "logs" / "hooks.log").read_text()
+    assert " Stop session=s2 " in log
+
+
 def write_log(home, lines):
     log = home / ".claude" / "logs" / "hooks.log"
     log.parent.mkdir(parents=True, exist_ok=True)

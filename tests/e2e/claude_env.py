@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -23,6 +24,15 @@ def find_claude() -> str | None:
     if explicit:
         return explicit if os.access(explicit, os.X_OK) else None
     return shutil.which("claude")
+
+
+def claude_version(binary: str) -> tuple[int, ...]:
+    """`claude --version` ("2.1.330 (Claude Code)") as a tuple of ints, e.g. (2, 1, 330)."""
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60).stdout
+    m = re.search(r"(\d+)\.(\d+)\.(\d+)", out)
+    if m is None:
+        raise AssertionError(f"{binary} --version printed no version: {out!r}")
+    return tuple(int(n) for n in m.groups())
 
 
 def first_run_state(project: Path, api_key: str = API_KEY) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 # them importable under any --import-mode and from record_fixtures.py alike.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from claude_env import CLAUDE_ENV_VAR, ClaudeHome, find_claude  # noqa: E402
+from claude_env import CLAUDE_ENV_VAR, ClaudeHome, claude_version, find_claude  # noqa: E402
 from loop_home import LoopHome  # noqa: E402
 from standin import Script, StandIn  # noqa: E402
 
@@ -33,6 +33,12 @@ def claude_bin() -> str:
         print(f"\nSKIP e2e: {reason}", file=sys.stderr)
         pytest.skip(reason)
     return binary
+
+
+@pytest.fixture(scope="session")
+def cli_version(claude_bin: str) -> tuple[int, ...]:
+    """The version of the CLI under test, e.g. (2, 1, 330)."""
+    return claude_version(claude_bin)
 
 
 @pytest.fixture(scope="session")

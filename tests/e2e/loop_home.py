@@ -310,7 +310,8 @@ class LoopHome:
         return sorted(found, key=lambda p: p.stat().st_mtime)
 
     def interactive(self, turns: list[str], *args: str, settle: bool = True, timeout: float = 60.0) -> str:
-        """A tmux session of `claude ARGS`: type each turn, then `/exit`. Returns the session id.
+        """A tmux session of `claude ARGS`: type each turn, then `/exit`. Returns the session id
+        (a `--resume ID --fork-session` run returns the fork's new id).
 
         With `settle`, after each turn wait until its Stop hook has logged and the loop is idle
         again, so the worker never reads a transcript while the next turn is being written and
@@ -332,7 +333,7 @@ class LoopHome:
         finally:
             term.close()
         assert status == 0, f"claude exited {status}"
-        if args[:1] == ("--resume",):
+        if args[:1] == ("--resume",) and "--fork-session" not in args:
             return args[1]
         new = [p for p in self.transcripts() if p not in before]
         assert len(new) == 1, f"expected one new transcript, got {new}"

@@ -80,17 +80,24 @@ class Terminal:
     def send_text(self, text: str, enter: bool = True) -> None:
         """Type `text` literally, then press Enter as a separate key event until it submits.
 
-        Submitted means the text has left the input box. Right after startup or a --resume
-        the CLI can take the text but drop the Enter, so Enter is pressed again (at most 3 times).
+        Submitted means the text has left the input box, or the program has ended (`/exit`).
+        Right after startup or a --resume the CLI can take the text but drop the Enter, so
+        Enter is pressed again (at most 3 times), never into a program that has ended.
         """
         self.tmux("send-keys", "-t", "main", "-l", text)
         if not enter:
             return
         head = text.strip().splitlines()[0][:30] if text.strip() else ""
         self._poll(lambda: head in (self.input_box() or ""), 5.0)
+
+        def submitted() -> bool:
+            # why: 2.1.197 ends on /exit without redrawing, so the last screen of the ended
+            # program still shows the text in the input box; an ended program took the Enter.
+            return self.ended() or head not in (self.input_box() or "")
+
         for _ in range(3):
             self.tmux("send-keys", "-t", "main", "Enter")
-            if self._poll(lambda: head not in (self.input_box() or ""), 2.0):
+            if self._poll(submitted, 2.0):
                 return
         raise TerminalTimeout(f"Enter did not submit {text[:60]!r}; screen was:\n{self.capture()}")
 
@@ -123,6 +130,10 @@ class Terminal:
     def is_alive(self) -> bool:
         out = self.tmux("display-message", "-p", "-t", "main", "#{pane_dead}").stdout.strip()
         return out != "1"
+
+    def ended(self) -> bool:
+        """The program has exited (its status is written or the pane is dead)."""
+        return self.exit_status() is not None or not self.is_alive()
 
     def exit_status(self) -> int | None:
         """The program's exit status once it has ended, else None."""
@@ -165,7 +176,7 @@ class Terminal:
     def wait_exit(self, timeout: float = 20.0) -> int | None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.exit_status() is not None or not self.is_alive():
+            if self.ended():
                 return self.exit_status()
             time.sleep(0.1)
         raise TerminalTimeout(f"program still running after {timeout}s; screen was:\n{self.capture()}")

@@ -46,7 +46,8 @@ def context_of(result) -> str:
     return obj["hookSpecificOutput"]["additionalContext"]
 
 
-@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
+# why: 2.1.330 added "fork" (claude --resume ID --fork-session): a fork gets the memory like a start.
+@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact", "fork"])
 def test_each_source_gets_the_same_single_json_object(project, source, isolated_home):
     remember(project)
     reference = context_of(run_hook("SessionStart", payload(project, "startup")))

@@ -4,6 +4,7 @@ Read-only: it creates nothing (a writable check looks at the nearest existing fo
 """
 
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -16,6 +17,11 @@ from lazy_harness.cli.hooks import describe_worker, failed_tasks, pending_tasks,
 from lazy_harness.errors import ConfigError
 
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
+# The Claude Code versions the e2e suite runs against (.ci/run installs both; docs/adr/0011).
+CLAUDE_OLDEST_TESTED = "2.1.197"
+CLAUDE_NEWEST_TESTED = "2.1.330"
+VERSION_TIMEOUT = 10  # seconds for `claude --version`
+_VERSION = re.compile(r"\b(\d+)\.(\d+)\.(\d+)\b")
 
 
 class Report:
@@ -61,7 +67,7 @@ def _check_claude(r: Report, values: dict) -> None:
         r.line("fail", "claude", f"{wanted} not found {where}", hint)
         return
     try:
-        res = proc.run([exe, "--version"], timeout=20)
+        res = proc.run([exe, "--version"], timeout=VERSION_TIMEOUT)
     except proc.ProcError as exc:
         r.line("fail", "claude", exc.message, hint)
         return
@@ -70,6 +76,29 @@ def _check_claude(r: Report, values: dict) -> None:
         return
     version = (res.stdout.strip().splitlines() or ["?"])[0]
     r.line("ok", "claude", f"{exe}: {version}")
+    _check_claude_version(r, version, shlex.quote(exe))
+
+
+def _parse_version(text: str) -> tuple[int, ...] | None:
+    m = _VERSION.search(text)
+    return tuple(int(n) for n in m.groups()) if m else None
+
+
+def _check_claude_version(r: Report, version: str, exe: str) -> None:
+    """Warn outside the versions the e2e suite runs: the transcript format and hooks change between them."""
+    tested = f"tested {CLAUDE_OLDEST_TESTED} to {CLAUDE_NEWEST_TESTED}"
+    found = _parse_version(version)
+    if found is None:
+        r.line("warn", "claude version", f"cannot read a version in {version!r} ({tested})", f"{exe} --version")
+    elif found < _parse_version(CLAUDE_OLDEST_TESTED):
+        r.line("warn", "claude version", f"{'.'.join(map(str, found))} is older than the oldest tested "
+               f"({tested})", "npm install -g @anthropic-ai/claude-code")
+    elif found > _parse_version(CLAUDE_NEWEST_TESTED):
+        r.line("warn", "claude version", f"{'.'.join(map(str, found))} is newer than the newest tested "
+               f"({tested}): its transcripts may have changed; distilled memory may miss turns",
+               "check lh logs after a session")
+    else:
+        r.line("ok", "claude version", f"{'.'.join(map(str, found))} ({tested})")
 
 
 def _check_hooks(r: Report) -> None:
@@ -87,14 +116,31 @@ def _check_hooks(r: Report) -> None:
     for f in holding:
         events = [o.event for o in f.ours]
         missing = [e for e in settings.EVENTS if e not in events]
-        gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not os.access(argv[0], os.X_OK)})
+        gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not _runnable(argv[0])})
         detail = f"{f.path}: {', '.join(events)}"
         if gone:
-            r.line("fail", "hooks", f"{detail}: interpreter {', '.join(gone)} not found", "lh hooks install")
+            hint = "lh hooks install" + (" --project" if f.label == "project" else "")
+            if any(os.sep not in g for g in gone):
+                hint = f"put {', '.join(gone)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
+            r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
         elif missing:
             r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
         else:
             r.line("ok", "hooks", detail)
+    if len(holding) > 1:
+        where = ", ".join(f"{f.label} ({f.path})" for f in holding)
+        removers = {"user": "lh hooks uninstall", "project": "lh hooks uninstall --project"}
+        keep_one = " or ".join(removers.get(f.label, f"lh hooks uninstall --settings {shlex.quote(f.path)}")
+                               for f in holding)
+        r.line("warn", "hooks twice", f"registered in {where}: Claude Code runs every file's hooks, so each "
+               "event runs more than once (memory read back twice, sessions queued twice)", f"keep one: {keep_one}")
+
+
+def _runnable(program: str) -> bool:
+    """An absolute interpreter that exists, or a bare name (lh-hook) found on PATH here."""
+    if os.sep not in program:
+        return shutil.which(program) is not None
+    return os.access(program, os.X_OK)
 
 
 def _split(command: str) -> list[str]:

@@ -5,8 +5,7 @@ last run) are shared with ``lh doctor``.
 """
 
 import os
-import shlex
-import sys
+import shutil
 from dataclasses import dataclass, field
 
 import click
@@ -126,16 +125,36 @@ def hooks() -> None:
 settings_option = click.option(
     "--settings", "settings_path", type=click.Path(dir_okay=False),
     help="Settings file to edit (default: <claude dir>/settings.json), e.g. .claude/settings.local.json.")
+project_option = click.option(
+    "--project", "project_dir", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+    type=click.Path(file_okay=False),
+    help="The project's shared DIR/.claude/settings.json (DIR: the project root of the current folder), "
+         "with the portable command `lh-hook <Event>`.")
+
+
+def _target(settings_path: str | None, project_dir: str | None) -> str:
+    """The settings file a command edits: --settings FILE, --project [DIR], else the user file."""
+    if settings_path and project_dir is not None:
+        raise click.UsageError("--settings and --project name two files; give one")
+    if project_dir is not None:
+        root = os.path.abspath(project_dir) if project_dir else paths.project_root(os.getcwd())
+        return os.path.join(root, ".claude", "settings.json")
+    return os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
 
 
 @hooks.command()
 @settings_option
-def install(settings_path: str | None) -> None:
-    """Register Stop, SessionEnd, SessionStart and UserPromptSubmit, and switch the compound loop on in config.toml."""
-    target = os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
+@project_option
+def install(settings_path: str | None, project_dir: str | None) -> None:
+    """Register Stop, SessionEnd, SessionStart and UserPromptSubmit, and switch the compound loop on in config.toml.
+
+    The user file gets this interpreter's absolute path; --project writes `lh-hook <Event>`, which
+    names no path of this machine, for a settings file shared through git (docs/how/hooks.md)."""
+    target = _target(settings_path, project_dir)
+    portable = project_dir is not None
     cfg = paths.config_file()
     _, cfg_errors, _ = config.parse_file(cfg)  # why: a syntax error stops us before settings.json is touched
-    change = settings.install(target)
+    change = settings.install(target, portable=portable)
     events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
     if change.action == "unchanged":
         click.echo(f"already installed: {target} holds our hooks; nothing changed")
@@ -143,11 +162,14 @@ def install(settings_path: str | None) -> None:
     else:
         click.echo(f"settings: {target} ({change.action})")
         click.echo(f"hooks: {events}")
-        click.echo(f"command: {shlex.quote(sys.executable)} -m {settings.MODULE} <Event>")
+        click.echo(f"command: {settings.command_for('<Event>', portable=portable)}")
         if change.backup:
             click.echo(f"backup: {change.backup}")
     for warning in change.warnings:
         click.echo(f"warning: {warning}")
+    if portable and not shutil.which(settings.SCRIPT):
+        click.echo(f"warning: {settings.SCRIPT} is not on PATH here; Claude Code finds it on PATH "
+                   "(install with pipx install . or uv tool install ., or activate the venv)")
     for error in cfg_errors:
         click.echo(f"warning: {error} (the default is used; lh config validate)")
     what = config.enable_loop(cfg)
@@ -160,9 +182,10 @@ def install(settings_path: str | None) -> None:
 
 @hooks.command()
 @settings_option
-def uninstall(settings_path: str | None) -> None:
+@project_option
+def uninstall(settings_path: str | None, project_dir: str | None) -> None:
     """Remove exactly our entries; the file is left as it was before install."""
-    target = os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
+    target = _target(settings_path, project_dir)
     change = settings.uninstall(target)
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
