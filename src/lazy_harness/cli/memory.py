@@ -182,3 +182,8 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, limi
     hits.sort(key=lambda h: h[0], reverse=True)
     for _, kind, day, proj, title, where in hits[:limit]:
         click.echo(f"{kind:<8}  {day:<10}  {proj}  {title}  {where}")
+
+
+from lazy_harness.cli.memory_changes import register  # noqa: E402
+
+register(memory)

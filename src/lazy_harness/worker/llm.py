@@ -32,14 +32,14 @@ def _loop_config(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
     return section if isinstance(section, Mapping) else cfg
 
 
-def build_argv(cfg: Mapping[str, Any]) -> list[str]:
-    """The ``claude -p`` command line for one distillation."""
+def build_argv(cfg: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> list[str]:
+    """The ``claude -p`` command line for one model job (the distill answer schema by default)."""
     loop = _loop_config(cfg)
     return [
         str(loop.get("claude_path") or "claude"), "-p",
         "--model", str(loop.get("model") or "claude-haiku-4-5"),
         "--output-format", "json",
-        "--json-schema", json.dumps(ANSWER_SCHEMA, separators=(",", ":")),
+        "--json-schema", json.dumps(schema or ANSWER_SCHEMA, separators=(",", ":")),
         "--settings", NO_HOOKS,
         "--no-session-persistence",
         "--tools", "",
@@ -53,14 +53,15 @@ def call_env(env: Mapping[str, str] | None) -> dict[str, str]:
     return out
 
 
-def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str) -> dict:
+def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str,
+                 schema: Mapping[str, Any] | None = None) -> dict:
     """Run the model on ``prompt`` from ``workdir``; return the answer object (not yet validated).
 
     Raises ModelError (transient) when claude is missing, times out, exits non-zero or answers
     something that holds no JSON object; the message names the exit code and the tail of stderr.
     """
     loop = _loop_config(cfg)
-    argv = build_argv(cfg)
+    argv = build_argv(cfg, schema)
     timeout = float(loop.get("timeout_seconds") or 120)
     try:
         result = proc.run(argv, input=prompt, timeout=timeout, env=call_env(env), cwd=workdir)

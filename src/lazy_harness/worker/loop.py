@@ -29,6 +29,10 @@ class Stats:
     lock_busy: bool = False
     last_success: str | None = None
     last_success_task: str | None = None
+    projects: dict = None  # memory folder -> cwd of the tasks that wrote memory (for consolidation)
+
+    def __post_init__(self) -> None:
+        self.projects = {} if self.projects is None else self.projects
 
     @property
     def finished(self) -> int:
@@ -64,7 +68,7 @@ def _result_fields(outcome) -> dict:
     return out
 
 
-def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep) -> str | None:
+def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: dict | None = None) -> str | None:
     """Claim and process one pending task. Returns its outcome status, or None if it was gone."""
     from lazy_harness.worker import pipeline
 
@@ -86,6 +90,8 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep) -> str | No
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
     queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text)
+    if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
+        projects[fields["memory_dir"]] = fields.get("cwd", "")
     if outcome.transcript_mtime is not None:
         queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time())
     took = time.monotonic() - started
@@ -103,7 +109,7 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
         for name in names:
             if limit is not None and stats.finished >= limit:
                 return
-            status = process_one(q, name, cfg, env, sleep)
+            status = process_one(q, name, cfg, env, sleep, stats.projects)
             if status == "processed":
                 stats.processed += 1
                 stats.last_success = logfile.stamp(time.time())
@@ -112,6 +118,24 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
                 stats.skipped += 1
             elif status == "failed":
                 stats.failed += 1
+
+
+def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
+    """After a drain: each project that got new memory is consolidated when its gates pass."""
+    if not cfg.get("consolidate", {}).get("enabled"):
+        return
+    from lazy_harness.worker import consolidate
+
+    learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    for mdir, cwd in list(stats.projects.items()):
+        try:
+            result = consolidate.run(mdir, learnings, paths.project_name(cwd) if cwd else "unknown", cfg, env,
+                                     automatic=True)
+        except Exception as exc:  # why: consolidation is housekeeping; it must never stop the queue
+            _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")
+            continue
+        _log(env, f"consolidate {mdir}: {result.status}: {result.reason}")
+    stats.projects.clear()
 
 
 def _save_state(env, started: float, stats: Stats) -> None:
@@ -154,6 +178,7 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
             drain(q, cfg, env, stats, limit, sleep)
+            consolidate_touched(cfg, env, stats)
         finally:
             lock.release()
         if (limit is not None and stats.finished >= limit) or not queue.pending(q):
