@@ -63,12 +63,20 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "daily_usd": ("num", 5.0, "model spend per local day, in US dollars; 0 stops every model call"),
         "monthly_usd": ("num", 50.0, "model spend per calendar month, in US dollars"),
     },
+    "consolidate": {
+        "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory when the gates pass"),
+        "min_hours": ("int", 24, "gate: hours since the project's last consolidation"),
+        "min_sessions": ("int", 5, "gate: sessions that wrote memory since the last consolidation"),
+        "scan_throttle_minutes": ("int", 10, "gate: count those sessions at most this often"),
+        "lock_stale_minutes": ("int", 60, "a consolidation lock older than this is taken over"),
+        "max_changes": ("int", 20, "changes one consolidation may make at most"),
+    },
 }
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
                "num": "a number"}
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
-_MIN = {"timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
+_MIN = {"max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 CONTEXT_HARD_CAP = 9500
 RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
 

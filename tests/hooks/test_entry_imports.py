@@ -30,7 +30,7 @@ ALLOWED_OURS = {
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
     "lazy_harness.recall", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
-    "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log",
+    "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
 }
 # why: the prompt hook opens its SQLite index, so sqlite3 is imported inside the function (about 4 ms)

@@ -175,8 +175,10 @@ def _since(value: str | None) -> str | None:
 @click.option("--since", help="Only entries written on or after this date (YYYY-MM-DD).")
 @click.option("-n", "limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many results.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result.")
+@click.option("--all", "show_all", is_flag=True,
+              help="Also superseded, merged, forgotten and deprecated entries, each with its mark.")
 def search(words: tuple[str, ...], project: str | None, all_projects: bool, kinds: tuple[str, ...],
-           since: str | None, limit: int, as_json: bool) -> None:
+           since: str | None, limit: int, as_json: bool, show_all: bool) -> None:
     """Find decisions, failures, learnings and open handoff items by words, best first.
 
     The ranking the prompt hook uses (docs/how/recall.md): entries matching more of the words'
@@ -193,7 +195,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
-                                keep_stopwords=True)
+                                keep_stopwords=True, hidden_too=show_all)
     finally:
         conn.close()
     floor = recall.iso_epoch(since) if since else None
@@ -204,14 +206,39 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         return
     for c in hits:
         title = recall.one_line(c["title"], 100)
+        mark = _mark_of(c) if show_all else None
         if as_json:
-            click.echo(json.dumps({"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary":
-                                   title, "file": c["file"], "line": c["line"] or None,
-                                   "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
-                                   "project": c["origin"], "date": _date(c["ts"])}, ensure_ascii=False))
+            obj = {"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary": title,
+                   "file": c["file"], "line": c["line"] or None, "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
+                   "project": c["origin"], "date": _date(c["ts"])}
+            if show_all:
+                obj["mark"] = mark
+            click.echo(json.dumps(obj, ensure_ascii=False))
         else:
             where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
-            click.echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}  {where_}")
+            label = f"  [{mark}]" if mark else ""
+            click.echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}")
+
+
+def _mark_of(hit: dict) -> str | None:
+    """How a left-out entry is marked (``superseded by d-...``, ``deprecated``...), None when it is live."""
+    from lazy_harness.memory import marks
+
+    if hit["kind"] == "learning":
+        try:
+            with open(hit["file"], encoding="utf-8", errors="replace") as fh:
+                meta = files.parse_frontmatter(fh.read(65536))
+        except OSError:
+            return None
+        front = meta[0] if meta else {}
+        status = str(front.get("status") or "active")
+        if status == "active":
+            return None
+        return f"{status} for {front['deprecated_by']}" if front.get("deprecated_by") else status
+    if hit["kind"] in ("decision", "failure"):
+        rec = marks.hidden(os.path.dirname(hit["file"])).get(hit["id"])
+        return marks.describe(rec) if rec else None
+    return None
 
 
 @memory.command()
@@ -240,3 +267,8 @@ def path_(project: str | None, learnings: bool) -> None:
     """Print a project's memory folder (old files in Claude Code's folder are moved there first)."""
     _, _, mdir, ldir = _setting(project)
     click.echo(ldir if learnings else mdir)
+
+
+from lazy_harness.cli.memory_changes import register  # noqa: E402
+
+register(memory)

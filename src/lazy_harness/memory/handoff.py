@@ -247,3 +247,28 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
             append(memory_dir, recs)
             write_markdown(memory_dir, {"session_id": source, "task_id": ""}, now)
         return len(recs)
+
+
+def close_items(memory_dir: str, items: list[tuple[str, str]], meta: dict, now: float,
+                stale_days=STALE_DAYS) -> list[dict]:
+    """Close open items given as (id, reason), by ``meta``'s session at ``now`` (consolidation, or the
+    person with ``lh memory close``); ids that are not open are left. Takes the folder's lock and
+    re-renders handoff.md. Returns the records appended."""
+    from lazy_harness.atomic import ensure_dir
+
+    ensure_dir(memory_dir)
+    with files.FolderLock(memory_dir):
+        state, pending = load(memory_dir)
+        recs = []
+        for hid, reason in items:
+            item = state.get(hid)
+            if item is None or not item.is_open:
+                continue
+            # why: a close must outrank the item's latest open, even with a clock behind it
+            when = max(now, item["key"][0] + 0.001)
+            recs.append(record(CLOSE, item["text"], meta.get("session_id"), meta.get("task_id"), when,
+                               reason=reason or None))
+        if recs or pending:
+            append(memory_dir, pending + recs)
+            write_markdown(memory_dir, meta, now, stale_days)
+        return recs

@@ -16,7 +16,7 @@ import os
 
 from lazy_harness import jsonload, paths, queue
 from lazy_harness.config import CONTEXT_HARD_CAP
-from lazy_harness.memory import files, handoff
+from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.memory.files import iso_epoch
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
@@ -186,9 +186,16 @@ def _handoff(mdir: str, now: float, stale_days) -> tuple[list[str], list[str]]:
     return head, [handoff_line(item, now, stale_days) for item in opened]
 
 
-def _failures(mdir: str, n: int) -> tuple[list[str], list[str]]:
+def live_tail(mdir: str, name: str, kind: str, n: int, hidden) -> list[dict]:
+    """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
+    (superseded, merged, forgotten: ADR 14); lines that are not entries are skipped."""
+    recs = files.tail_records(os.path.join(mdir, name), n + len(hidden)) if n > 0 else []
+    return [r for r in recs if "op" not in r and ids.of_record(r, kind) not in hidden][-n:] if n > 0 else []
+
+
+def _failures(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
     items = []
-    for rec in reversed(files.tail_records(os.path.join(mdir, files.FAILURES), n)):
+    for rec in reversed(live_tail(mdir, files.FAILURES, "failure", n, hidden)):
         summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
         prevention = one_line(rec.get("prevention"), CAP_DETAIL)
         resolution = one_line(rec.get("resolution"), CAP_DETAIL)
@@ -198,9 +205,9 @@ def _failures(mdir: str, n: int) -> tuple[list[str], list[str]]:
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
-def _decisions(mdir: str, n: int) -> tuple[list[str], list[str]]:
+def _decisions(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
     items = []
-    for rec in reversed(files.tail_records(os.path.join(mdir, files.DECISIONS), n)):
+    for rec in reversed(live_tail(mdir, files.DECISIONS, "decision", n, hidden)):
         summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
         rationale = one_line(rec.get("rationale"), CAP_TITLE)
         items.append(f"- {_day(rec)}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
@@ -321,9 +328,15 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
                    "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
                    "own_learnings": 0, "distill_failed": 0}
     stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
+    try:
+        hidden = marks.hidden(mdir)
+    except Exception as exc:  # why: an unreadable marks file must not cost the session its memory
+        stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
+        hidden = {}
+    stats["hidden"] = hidden
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days)),
-                ("failures", lambda: _failures(mdir, int(ctx["failures"]))),
-                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]))),
+                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden)),
+                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden)),
                 ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats)))
     sections = []
     for name, build in builders:

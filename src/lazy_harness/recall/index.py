@@ -23,7 +23,7 @@ import os
 
 from lazy_harness.recall import sources
 
-VERSION = "1"
+VERSION = "2"  # 2: inactive learnings indexed and hidden; marks.jsonl
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256
@@ -40,7 +40,7 @@ SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
     "tokenize='porter unicode61 remove_diacritics 2')",
 )
-KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure"}
+KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
 
 
 def connect(path: str, timeout: float = 5.0):
@@ -209,8 +209,11 @@ def _apply(conn, step: tuple) -> int:
         return len(entries)
     _, folder, stamp, files = step
     _drop(conn, unit)
-    entries = [e for e in map(sources.read_learning, files) if e is not None]
+    entries = [e for e in (sources.read_learning(f, inactive=True) for f in files) if e is not None]
     _insert(conn, unit, "", entries)
+    # why: kept in the index (lh memory search --all shows them) but hidden like a marked entry
+    conn.executemany("INSERT INTO hidden(unit, id) VALUES (?,?)",
+                     [(unit, e["id"]) for e in entries if e.get("status") != "active"])
     conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
     return len(entries)
 
@@ -246,11 +249,13 @@ def scope_sql(mdirs: list[str] | None, project: str | None) -> tuple[str, list]:
             [*mdirs, project or ""])
 
 
-def candidates(conn, query: str, where: str, args: list, limit: int) -> list[tuple]:
-    """Rows (with their BM25 score, lower is better) of visible entries matching ``query``."""
+def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too: bool = False) -> list[tuple]:
+    """Rows (with their BM25 score, lower is better) of visible entries matching ``query``; with
+    ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
     w = ",".join(str(x) for x in FIELD_WEIGHTS)
+    visible = "" if hidden_too else " AND e.id NOT IN (SELECT id FROM hidden)"
     sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
-           f"WHERE fts MATCH ? AND {where} AND e.id NOT IN (SELECT id FROM hidden) ORDER BY s LIMIT ?")
+           f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s LIMIT ?")
     return conn.execute(sql, [query, *args, limit]).fetchall()
 
 

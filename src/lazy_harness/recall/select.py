@@ -35,13 +35,13 @@ def groups(prompt: str, keep_stopwords: bool = False) -> list[tuple[str, str]]:
 
 
 def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL,
-         keep_stopwords: bool = False) -> tuple[list[dict], dict]:
+         keep_stopwords: bool = False, hidden_too: bool = False) -> tuple[list[dict], dict]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log."""
     gs = groups(prompt, keep_stopwords)
     info = {"terms": [t for t, _ in gs], "candidates": 0}
     if not gs:
         return [], info
-    rows = index.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool)
+    rows = index.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool, hidden_too)
     info["candidates"] = len(rows)
     if not rows:
         return [], info

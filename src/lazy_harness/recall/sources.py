@@ -1,6 +1,7 @@
 """The memory files as searchable entries: what the index holds, read straight from the files.
 
     decisions.jsonl, failures.jsonl   one entry per line; lines with an ``"op"`` key are markers
+    marks.jsonl                       markers only: what consolidation or ``lh memory forget`` hid
     handoff.jsonl (else handoff.md)   the open handoff items
     <learnings>/YYYY-MM/*.md          one entry per active learning
 
@@ -34,7 +35,7 @@ def hidden_ids(rec: dict) -> list[str]:
     op = rec.get("op")
     if op not in HIDING_OPS:
         return []
-    named = rec.get("drop") if op == "merge" else rec.get("id")
+    named = rec.get("drop", rec.get("id")) if op == "merge" else rec.get("id")
     named = named if isinstance(named, list) else [named]
     return [n for n in named if ids.is_id(n)]
 
@@ -104,15 +105,17 @@ def is_active(meta: dict) -> bool:
     return str(meta.get("status") or "active") == "active" and not meta.get("deprecated_by")
 
 
-def read_learning(path: str) -> dict | None:
-    """An active learning file as an entry; None when deprecated or unreadable."""
+def read_learning(path: str, inactive: bool = False) -> dict | None:
+    """A learning file as an entry; None when unreadable, or when it is not active (deprecated,
+    forgotten) unless ``inactive``: then it comes with ``"status"`` so the index can hide it."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read(256 * 1024)
     except OSError:
         return None
     meta, body = files.parse_frontmatter(text) or ({}, text)
-    if not is_active(meta):
+    active = is_active(meta)
+    if not active and not inactive:
         return None
     title = text_of(meta.get("title")) or os.path.basename(path)[11:-3].replace("-", " ")
     origin = text_of(meta.get("origin"))
@@ -126,7 +129,8 @@ def read_learning(path: str) -> dict | None:
     return {"id": own if ids.kind_of(own) == "learning" else ids.learning_id(origin, title), "kind": "learning",
             "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
-            "tags": text_of(meta.get("tags")), "detail": " ".join(learning.split())[:MAX_FIELD]}
+            "tags": text_of(meta.get("tags")), "detail": " ".join(learning.split())[:MAX_FIELD],
+            "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
 
 def month_folders(learnings_dir: str) -> list[str]:

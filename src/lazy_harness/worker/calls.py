@@ -43,8 +43,9 @@ def cap_reached(cfg: dict, env, now: float) -> str | None:
 
 
 def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=None,
-              clock=time.time) -> tuple[dict, int]:
-    """The answer of one guarded model call and the attempts it took.
+              clock=time.time, schema=None, kind: str = "distill") -> tuple[dict, int]:
+    """The answer of one guarded model call and the attempts it took (``kind`` and ``schema``: the
+    job, e.g. consolidation, whose answer has its own shape; its cost lands in the ledger as ``kind``).
 
     Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
     """
@@ -63,10 +64,10 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
                          verdict.until, env)
             raise Wait(verdict.reason, paused=True)
         try:
-            result = llm.call(prompt, cfg, env, workdir, max_budget_usd=verdict.remaining)
+            result = llm.call(prompt, cfg, env, workdir, max_budget_usd=verdict.remaining, schema=schema)
         except llm.CallError as exc:
             if exc.cause not in ("not_found", "cannot_start"):
-                ledger.record(exc.usage, meta, exc.cause, len(prompt), env, clock())
+                ledger.record(exc.usage, meta, exc.cause, len(prompt), env, clock(), kind)
             if log:
                 log(f"model call {attempt}/{attempts} failed ({exc.cause}): {exc.message}")
             if exc.action == llm.CAP:
@@ -85,7 +86,7 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
                 sleep(delay)
                 delay *= 2
             continue
-        ledger.record(result.usage, meta, "ok", len(prompt), env, clock())
+        ledger.record(result.usage, meta, "ok", len(prompt), env, clock(), kind)
         notice.clear(env)
         return result.answer, attempt
     assert last is not None

@@ -84,14 +84,16 @@ class Call:
     usage: Usage
 
 
-def build_argv(cfg: Mapping[str, Any], max_budget_usd: float | None = None) -> list[str]:
-    """The ``claude -p`` command line for one distillation (``--max-budget-usd`` when given)."""
+def build_argv(cfg: Mapping[str, Any], max_budget_usd: float | None = None,
+               schema: Mapping[str, Any] | None = None) -> list[str]:
+    """The ``claude -p`` command line for one model job (``--max-budget-usd`` when given; the distill
+    answer schema unless another job passes its own)."""
     loop = _loop_config(cfg)
     argv = [
         str(loop.get("claude_path") or "claude"), "-p",
         "--model", str(loop.get("model") or "claude-haiku-4-5"),
         "--output-format", "json",
-        "--json-schema", json.dumps(ANSWER_SCHEMA, separators=(",", ":")),
+        "--json-schema", json.dumps(schema or ANSWER_SCHEMA, separators=(",", ":")),
         "--settings", NO_HOOKS,
         "--no-session-persistence",
     ]
@@ -119,7 +121,7 @@ def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | N
 
 
 def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str,
-         max_budget_usd: float | None = None) -> Call:
+         max_budget_usd: float | None = None, schema: Mapping[str, Any] | None = None) -> Call:
     """One model call: the answer (not yet validated) and what it cost.
 
     Raises :class:`CallError` naming the real cause: claude not found (fail at once, with the
@@ -128,7 +130,7 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
     within ``timeout_seconds`` (wait). The message names the exit code and the tail of stderr.
     """
     loop = _loop_config(cfg)
-    argv = build_argv(cfg, max_budget_usd)
+    argv = build_argv(cfg, max_budget_usd, schema)
     timeout = float(loop.get("timeout_seconds") or 120)
     started = time.monotonic()
     try:

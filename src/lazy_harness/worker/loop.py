@@ -35,6 +35,10 @@ class Stats:
     paused: str = ""  # why the queue stopped for a spend cap
     last_success: str | None = None
     last_success_task: str | None = None
+    projects: dict = None  # memory folder -> cwd of the tasks that wrote memory (for consolidation)
+
+    def __post_init__(self) -> None:
+        self.projects = {} if self.projects is None else self.projects
 
     @property
     def finished(self) -> int:
@@ -70,7 +74,7 @@ def _result_fields(outcome) -> dict:
     return out
 
 
-def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep) -> str | None:
+def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: dict | None = None) -> str | None:
     """Claim and process one pending task. Returns its outcome status, or None if it was gone."""
     from lazy_harness.worker import pipeline
 
@@ -104,6 +108,8 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep) -> str | No
         fields["transcript_mtime"] = repr(outcome.transcript_mtime)
         fields["check"] = check
     queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text)
+    if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
+        projects[fields["memory_dir"]] = fields.get("cwd", "")
     from lazy_harness import retain
 
     retain.release(q, fields.get("session_id", ""))
@@ -137,7 +143,7 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
             if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
                 _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
                 return
-            status = process_one(q, name, cfg, env, sleep)
+            status = process_one(q, name, cfg, env, sleep, stats.projects)
             if status in ("waiting", "paused"):
                 stats.waiting += 1
                 if status == "paused":
@@ -151,6 +157,24 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
                 stats.skipped += 1
             elif status == "failed":
                 stats.failed += 1
+
+
+def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
+    """After a drain: each project that got new memory is consolidated when its gates pass."""
+    if not cfg.get("consolidate", {}).get("enabled"):
+        return
+    from lazy_harness.worker import consolidate
+
+    learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    for mdir, cwd in list(stats.projects.items()):
+        try:
+            result = consolidate.run(mdir, learnings, paths.project_name(cwd) if cwd else "unknown", cfg, env,
+                                     automatic=True)
+        except Exception as exc:  # why: consolidation is housekeeping; it must never stop the queue
+            _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")
+            continue
+        _log(env, f"consolidate {mdir}: {result.status}: {result.reason}")
+    stats.projects.clear()
 
 
 def _sweep(q: str, cfg: dict, env) -> None:
@@ -203,6 +227,8 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             if (limit is None or stats.finished < limit) and not stats.paused:
                 _sweep(q, cfg, env)
                 drain(q, cfg, env, stats, limit, sleep)
+            if not stats.paused:
+                consolidate_touched(cfg, env, stats)
             if stats.processed:
                 from lazy_harness.sync import auto_sync
 

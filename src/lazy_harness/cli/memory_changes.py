@@ -1,0 +1,186 @@
+"""``lh memory consolidate | history | undo | forget | close``: changing memory, always reversibly.
+
+Registered on the ``lh memory`` group by :func:`register`. Every change goes through a journal
+(``memory.journal``), so ``lh memory undo`` puts the files back byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from lazy_harness.errors import LhError
+
+
+def _where(project: str | None) -> tuple[str, dict, str, str, str]:
+    """(cwd, config, memory folder, learnings folder, project name)."""
+    from lazy_harness import config, paths
+
+    cwd = os.path.abspath(project or os.getcwd())
+    cfg = config.load(os.environ)
+    return (cwd, cfg, paths.memory_dir(cwd, None, cfg["memory"]["path"] or None),
+            paths.learnings_dir(cfg["knowledge"]["path"] or None), paths.project_name(cwd))
+
+
+_PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+
+
+@click.command()
+@_PROJECT
+@click.option("--dry-run", is_flag=True, help="Ask the model and print what would change; write nothing.")
+def consolidate(project: str | None, dry_run: bool) -> None:
+    """Let the model mark superseded decisions, duplicate failures, deprecated learnings and done
+    handoff items (no gates: runs now). Undo with `lh memory undo`."""
+    from lazy_harness.worker import consolidate as job
+
+    _, cfg, mdir, ldir, name = _where(project)
+    result = job.run(mdir, ldir, name, cfg, os.environ, time.time(), dry_run=dry_run)
+    for problem in result.problems:
+        click.echo(f"ignored: {problem}", err=True)
+    for change in result.changes:
+        click.echo(("would " if dry_run else "") + str(change))
+    tail = f" (journal {result.run}: lh memory undo {result.run})" if result.run else ""
+    click.echo(f"{result.status}: {result.reason}{tail}")
+    if result.status == "failed":
+        raise click.exceptions.Exit(1)
+
+
+@click.command()
+@_PROJECT
+def history(project: str | None) -> None:
+    """Every consolidation and manual change of this project's memory, newest first."""
+    from lazy_harness.memory import journal
+
+    _, _, mdir, _, name = _where(project)
+    runs = journal.runs(mdir)
+    if not runs:
+        click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
+        return
+    for data in runs:
+        state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
+        changes = data.get("changes") or []
+        click.echo(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
+                   f"{len(changes)} change(s)  [{state}]")
+        for change in changes:
+            click.echo(f"    {change}")
+
+
+@click.command()
+@click.argument("run", required=False)
+@_PROJECT
+def undo(run: str | None, project: str | None) -> None:
+    """Put back the files a run changed (default: the newest run not yet undone)."""
+    from lazy_harness.memory import journal
+
+    from lazy_harness.memory import files, handoff
+
+    _, cfg, mdir, ldir, _ = _where(project)
+    data, restored, problems = journal.undo(mdir, (mdir, ldir), run)
+    rendered = os.path.join(mdir, files.HANDOFF)
+    if any(p.startswith(rendered + ":") for p in problems):  # derived from handoff.jsonl: render it again
+        handoff.write_markdown(mdir, {"session_id": "undo", "task_id": data["run"]}, time.time(),
+                               cfg["handoff"]["stale_days"])
+        problems = [p for p in problems if not p.startswith(rendered + ":")]
+    for problem in problems:
+        click.echo(f"not restored: {problem}", err=True)
+    click.echo(f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored")
+    if problems:
+        raise click.exceptions.Exit(1)
+
+
+def _learning_by_id(ldir: str, lid: str) -> str | None:
+    from lazy_harness.memory import files
+    from lazy_harness.worker.consolidate import learning_id
+
+    for path in files.recent_learning_files(ldir, 10**6):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                parsed = files.parse_frontmatter(fh.read(65536))
+        except OSError:
+            continue
+        if parsed and learning_id(parsed[0]) == lid:
+            return path
+    return None
+
+
+def _entry_exists(mdir: str, eid: str, kind: str) -> bool:
+    from lazy_harness.memory import files, ids
+    from lazy_harness.worker.consolidate import _jsonl
+
+    name = files.DECISIONS if kind == "decision" else files.FAILURES
+    return any(ids.of_record(rec, kind) == eid for rec in _jsonl(os.path.join(mdir, name)))
+
+
+def _open_item(mdir: str, ref: str) -> tuple[str, str]:
+    from lazy_harness.memory.sanitize import normalise
+    from lazy_harness.worker.consolidate import open_handoff
+
+    items = open_handoff(mdir)
+    for hid, text in items:
+        if ref == hid or normalise(ref) == normalise(text):
+            return hid, text
+    raise LhError(f"no open handoff item {ref!r} in {mdir}", hint="lh memory show")
+
+
+@click.command()
+@click.argument("entry_id")
+@_PROJECT
+@click.option("--reason", default="forgotten by hand", show_default=True, help="Why (kept in the record).")
+def forget(entry_id: str, project: str | None, reason: str) -> None:
+    """Leave a decision, failure, learning or handoff item out of everything (undoable)."""
+    from lazy_harness.memory import ids, journal, marks
+    from lazy_harness.memory.sanitize import one_line
+    from lazy_harness.worker import consolidate as job
+
+    _, _, mdir, ldir, name = _where(project)
+    kind = ids.kind_of(entry_id)
+    if kind is None:
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory show")
+    reason = one_line(reason)[:job.REASON_CHARS]
+    now = time.time()
+    j = journal.Journal(mdir, "forget", name, now)
+    if kind in ("decision", "failure"):
+        if not _entry_exists(mdir, entry_id, kind):
+            raise LhError(f"no {kind} {entry_id} in {mdir}", hint="lh memory show")
+        if entry_id in marks.hidden(mdir):
+            raise LhError(f"{entry_id} is already left out ({marks.describe(marks.hidden(mdir)[entry_id])})")
+        job._mark(mdir, j, "forget", entry_id, None, reason, now)
+    elif kind == "learning":
+        path = _learning_by_id(ldir, entry_id)
+        if path is None:
+            raise LhError(f"no learning {entry_id} in {ldir}", hint="lh memory search")
+        job.set_learning_status(path, ldir, "forgotten", None, reason, now, j)
+    else:
+        hid, _ = _open_item(mdir, entry_id)
+        job.close_handoff_items(mdir, [(hid, reason)], "forget", now, j)
+    j.note(f"forget {entry_id}: {reason}")
+    j.save()
+    click.echo(f"forgot {entry_id} (undo: lh memory undo {j.run})")
+
+
+@click.command()
+@click.argument("item")
+@_PROJECT
+@click.option("--reason", default="closed by hand", show_default=True, help="Why (kept in the record).")
+def close(item: str, project: str | None, reason: str) -> None:
+    """Close an open handoff item, by its id or its exact text (undoable)."""
+    from lazy_harness.memory import journal
+    from lazy_harness.memory.sanitize import one_line
+    from lazy_harness.worker import consolidate as job
+
+    _, _, mdir, _, name = _where(project)
+    hid, text = _open_item(mdir, item)
+    reason = one_line(reason)[:job.REASON_CHARS]
+    now = time.time()
+    j = journal.Journal(mdir, "close", name, now)
+    job.close_handoff_items(mdir, [(hid, reason)], "by hand", now, j)
+    j.note(f"close {hid}: {reason}")
+    j.save()
+    click.echo(f"closed {hid}: {text} (undo: lh memory undo {j.run})")
+
+
+def register(group: click.Group) -> None:
+    for command in (consolidate, history, undo, forget, close):
+        group.add_command(command)

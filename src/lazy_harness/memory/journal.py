@@ -1,0 +1,170 @@
+"""Journals: every change consolidation or the person makes to memory can be undone, byte for byte.
+
+    <memory dir>/journal/<run>.json
+    {"run", "kind", "project", "started", "changes": [one line each], "undone": null | ts,
+     "files": [{"path", "before": base64 | null (absent), "before_size", "after_sha", "appended": [lines]}]}
+
+A change is made through a :class:`Journal`: ``track(path)`` before a file is changed records its
+bytes, ``record(path)`` after the change its digest (and, for an append-only file, the lines added).
+The journal is written before the first change and again when the run ends, so a run killed half-way
+can still be undone.
+
+Undo, file by file: a file still exactly as the run left it gets its old bytes back; an append-only
+file that grew since (the worker appended entries after the run) loses only the run's own lines, so
+later entries survive; any other file changed since is left alone and reported.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import time
+
+from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.errors import LhError
+from lazy_harness.logfile import stamp
+
+FOLDER = "journal"
+
+
+def _sha(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
+def folder(memory_dir: str) -> str:
+    return os.path.join(memory_dir, FOLDER)
+
+
+class Journal:
+    """The record of one run's changes; see the module docstring."""
+
+    def __init__(self, memory_dir: str, kind: str, project: str, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        self.memory_dir = memory_dir
+        # why: names sort by time to the microsecond, so "newest" is right for two runs in one second
+        self.run = (time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"{int(now * 1e6) % 1000000:06d}"
+                    + "-" + os.urandom(2).hex())
+        self.data = {"run": self.run, "kind": kind, "project": project, "started": stamp(now),
+                     "changes": [], "undone": None, "files": []}
+        self._files: dict[str, dict] = {}
+
+    @property
+    def path(self) -> str:
+        return os.path.join(folder(self.memory_dir), f"{self.run}.json")
+
+    def track(self, path: str) -> None:
+        """Remember ``path`` as it is now, before this run changes it (once per file)."""
+        if path in self._files:
+            return
+        before = _read(path)
+        entry = {"path": path, "before": None if before is None else base64.b64encode(before).decode("ascii"),
+                 "before_size": None if before is None else len(before), "after_sha": _sha(before), "appended": []}
+        self._files[path] = entry
+        self.data["files"].append(entry)
+        self.save()
+
+    def record(self, path: str, appended: str | None = None) -> None:
+        """Note the state of ``path`` after a change; ``appended``: the whole line the change added."""
+        entry = self._files[path]
+        entry["after_sha"] = _sha(_read(path))
+        if appended is not None:
+            entry["appended"].append(appended)
+
+    def note(self, change: str) -> None:
+        self.data["changes"].append(change)
+
+    def save(self) -> None:
+        ensure_dir(folder(self.memory_dir))
+        atomic_write(self.path, json.dumps(self.data, indent=1, ensure_ascii=False) + "\n")
+
+
+def runs(memory_dir: str) -> list[dict]:
+    """Every journal of the project, newest first; unreadable ones are skipped."""
+    try:
+        names = sorted((n for n in os.listdir(folder(memory_dir)) if n.endswith(".json")), reverse=True)
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        try:
+            with open(os.path.join(folder(memory_dir), name), encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("run") and isinstance(data.get("files"), list):
+            out.append(data)
+    return out
+
+
+def _without_lines(current: bytes, lines: list[str], start: int) -> bytes | None:
+    """``current`` with each of ``lines`` removed once (looking past ``start``); None if one is missing."""
+    head, tail = current[:start], current[start:].splitlines(keepends=True)
+    for line in lines:
+        needle = line.encode("utf-8") + b"\n"
+        if needle not in tail:
+            return None
+        tail.remove(needle)
+    return head + b"".join(tail)
+
+
+def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None,
+         now: float | None = None) -> tuple[dict, list[str], list[str]]:
+    """Undo ``run`` (default: the newest not yet undone). Returns (journal, restored paths, problems).
+
+    Only files inside ``roots`` (the memory folder, the learnings folder) are ever written.
+    """
+    from lazy_harness.paths import is_within
+
+    candidates = [r for r in runs(memory_dir) if not r.get("undone")]
+    if run:
+        matches = [r for r in runs(memory_dir) if r["run"] == run or r["run"].startswith(run)]
+        if not matches:
+            raise LhError(f"no journal {run!r} in {folder(memory_dir)}", hint="lh memory history")
+        if len(matches) > 1:
+            raise LhError(f"{run!r} names {len(matches)} journals", hint="lh memory history")
+        data = matches[0]
+        if data.get("undone"):
+            raise LhError(f"run {data['run']} was already undone at {data['undone']}", hint="lh memory history")
+    elif candidates:
+        data = candidates[0]
+    else:
+        raise LhError(f"nothing to undo in {folder(memory_dir)}", hint="lh memory history")
+    restored, problems = [], []
+    for entry in reversed(data["files"]):
+        path = entry["path"]
+        if not isinstance(path, str) or not any(is_within(path, root) for root in roots):
+            problems.append(f"{path!r}: outside the memory folders; left alone")
+            continue
+        current = _read(path)
+        before = None if entry.get("before") is None else base64.b64decode(entry["before"])
+        if _sha(current) == entry.get("after_sha"):
+            target = before
+        elif entry.get("appended") and current is not None and entry.get("before_size") is not None:
+            target = _without_lines(current, entry["appended"], entry["before_size"])
+        else:
+            target = False
+        if target is False or (target is None and before is not None):
+            problems.append(f"{path}: changed since run {data['run']}; left as it is")
+            continue
+        if target is None:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        elif target != current:
+            atomic_write(path, target)
+        restored.append(path)
+    data["undone"] = stamp(now)
+    atomic_write(os.path.join(folder(memory_dir), f"{data['run']}.json"),
+                 json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    return data, restored, problems
