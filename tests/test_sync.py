@@ -252,3 +252,53 @@ def test_merge_learning_prefers_the_side_that_moved_on():
     assert sync.merge_learning(active, active, deprecated) == deprecated
     assert sync.merge_learning(b"", other, deprecated) == deprecated
     assert sync.merge_learning(b"", active, other) == active
+
+
+def test_handoff_items_opened_and_closed_on_two_machines_merge(two):
+    from lazy_harness.memory import handoff
+
+    a, b = two
+    for m in (a, b):
+        m.mdir.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    handoff.apply_answer(str(a.mdir), ["Migrate the payments table", "Write the runbook"], [],
+                         {"session_id": "sa", "task_id": "ta"}, now - 100, now)
+    a.sync()
+    b.sync()
+    handoff.apply_answer(str(b.mdir), ["Add retries to the webhook client"], ["Write the runbook"],
+                         {"session_id": "sb", "task_id": "tb"}, now - 50, now)
+    handoff.apply_answer(str(a.mdir), ["Rotate the staging keys"], [],
+                         {"session_id": "sa2", "task_id": "ta2"}, now - 40, now)
+    b.sync()
+    a.sync()
+    b.sync()
+    want = ["Migrate the payments table", "Add retries to the webhook client", "Rotate the staging keys"]
+    for m in (a, b):
+        state, _ = handoff.load(str(m.mdir))
+        assert [i["text"] for i in handoff.open_items(state)] == want
+        assert [i["text"] for i in handoff.closed_items(state)] == ["Write the runbook"]
+        rendered = (m.mdir / "handoff.md").read_text()
+        assert all(t in rendered for t in want) and "Write the runbook" not in rendered
+        m.no_conflict_markers()
+
+
+def test_a_project_that_gets_a_remote_keeps_its_memory(tmp_path, isolated_home):
+    from tests.hooks.hookrun import run_hook
+
+    proj = tmp_path / "shop"
+    proj.mkdir()
+    _git("init", "-q", str(proj))
+    by_path = Path(paths.memory_root()) / paths.project_key(str(proj))
+    by_path.mkdir(parents=True)
+    rec = entries.record("decision", {"summary": "Keep prices in cents"}, {"project": "shop"}, time.time())
+    (by_path / "decisions.jsonl").write_text(json.dumps(rec) + "\n")
+    _git("-C", str(proj), "remote", "add", "origin", "git@example.com:team/shop.git")
+    key = paths.memory_key(str(proj))
+    assert key.startswith("git-") and key != by_path.name
+    done = run_hook("SessionStart", {"session_id": "s1", "cwd": str(proj), "source": "startup",
+                                     "transcript_path": "/x"})
+    assert done.returncode == 0, done.stderr
+    assert "Keep prices in cents" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    moved = Path(paths.memory_root()) / key / "decisions.jsonl"
+    assert [json.loads(ln)["summary"] for ln in moved.read_text().splitlines()] == ["Keep prices in cents"]
+    assert not (by_path / "decisions.jsonl").exists()
