@@ -41,6 +41,7 @@ IGNORE = """# machine-local state of lazy-harness: never synced
 *.tmp
 consolidate.scan
 projects/*/handoff.md
+projects/*/.handoff-open.json
 """
 ATTRIBUTES = """*.jsonl merge=lh-lines
 *.md merge=lh-learning

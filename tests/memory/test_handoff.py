@@ -337,3 +337,30 @@ def test_hostile_project_name_cannot_forge_the_digest_or_close_items(mdir):
     assert marker["session"] == "sess-a" and marker["ids"].count("h-") == 2 and not handoff.edited(marker, lines)
     assert answer(mdir, ["stays open"], meta=B, when=NOW + 1)[0] == []  # nothing read as a hand edit
     assert open_texts(mdir) == ["stays open", "-> arrow --> item"]
+
+
+def test_the_read_back_cache_follows_every_change_of_the_log_and_the_file(tmp_path):
+    mdir = str(tmp_path / "mem")
+    meta = {"session_id": "s1", "task_id": "t1"}
+    handoff.apply_answer(mdir, ["first item", "second item"], [], meta, NOW - 100, NOW)
+    cache = os.path.join(mdir, handoff.OPEN_CACHE)
+    assert os.path.exists(cache)
+    texts = lambda: [i["text"] for i in handoff.open_for_reading(mdir)]  # noqa: E731
+    assert texts() == ["first item", "second item"] == [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])]
+    # a record appended without a render (a writer killed in between): the stamp no longer matches
+    handoff.append(mdir, [handoff.record("close", "first item", "s2", "t2", NOW - 50)])
+    assert texts() == ["second item"]
+    # a hand edit of handoff.md
+    path = os.path.join(mdir, files.HANDOFF)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("- added by hand\n")
+    assert "added by hand" in texts()
+    # a cache that lies (same stamp, other items) is what readers would trust: prove it is read
+    handoff.write_markdown(mdir, meta, NOW)
+    with open(cache, encoding="utf-8") as fh:
+        data = json.load(fh)
+    data["open"] = [{**data["open"][0], "text": "from the cache"}]
+    handoff.atomic_write(cache, json.dumps(data))
+    assert texts() == ["from the cache"]
+    os.unlink(cache)
+    assert "second item" in texts()

@@ -68,7 +68,7 @@ def record_shown(payload: dict, stats: dict, env, source: str) -> None:
     if n.get("handoff"):
         from lazy_harness.memory import handoff
 
-        got += [item["id"] for item in handoff.open_items(handoff.load(mdir)[0])[:n["handoff"]]]
+        got += [item["id"] for item in handoff.open_for_reading(mdir)[:n["handoff"]]]
     shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
 
 

@@ -200,6 +200,47 @@ def append(memory_dir: str, recs: list[dict]) -> None:
 def write_markdown(memory_dir: str, meta: dict, now: float, stale_days=STALE_DAYS) -> None:
     state = fold(read_records(memory_dir) or [])
     atomic_write(os.path.join(memory_dir, files.HANDOFF), render(state, meta, now, stale_days))
+    _save_open_cache(memory_dir, open_items(state))
+
+
+# --- the read-back's shortcut: open items cached beside the log ---------------------------------------
+# why: SessionStart needs only the open items, but folding the whole log costs time in proportion to
+# its length (about 10 ms per 1,000 records). Every writer renders handoff.md after a change and then
+# stores the open items with the sizes and mtimes of handoff.jsonl and handoff.md; a reader whose
+# stamp still matches takes them from there. Any other change (a hand edit, a sync, a crash between
+# the two writes) changes a stamp and the reader folds the log as before. Machine-local, never synced.
+OPEN_CACHE = ".handoff-open.json"
+
+
+def _stamp(memory_dir: str) -> list[int]:
+    out = []
+    for name in (STATE, files.HANDOFF):
+        try:
+            st = os.stat(os.path.join(memory_dir, name))
+            out += [st.st_size, st.st_mtime_ns]
+        except OSError:
+            out += [-1, -1]
+    return out
+
+
+def _save_open_cache(memory_dir: str, items: list[Item]) -> None:
+    try:
+        atomic_write(os.path.join(memory_dir, OPEN_CACHE),
+                     jsonload.dumps({"stamp": _stamp(memory_dir), "open": [dict(i) for i in items]}))
+    except (OSError, TypeError, ValueError):
+        pass  # only a shortcut: readers fold the log without it
+
+
+def open_for_reading(memory_dir: str) -> list[Item]:
+    """The open items, oldest first, as :func:`load` would give them; from the cache when it is current."""
+    try:
+        with open(os.path.join(memory_dir, OPEN_CACHE), "rb") as fh:
+            cached = jsonload.loads(fh.read())
+        if isinstance(cached, dict) and cached.get("stamp") == _stamp(memory_dir):
+            return [Item(i) for i in cached["open"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    return open_items(load(memory_dir)[0])
 
 
 def apply_answer(memory_dir: str, opened, closed, meta: dict, when: float, now: float,

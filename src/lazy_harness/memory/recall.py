@@ -175,8 +175,7 @@ def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
 
 
 def _handoff(mdir: str, now: float, stale_days) -> tuple[list[str], list[str]]:
-    state, _ = handoff.load(mdir)
-    opened = handoff.open_items(state)
+    opened = handoff.open_for_reading(mdir)
     if not opened:
         return [], []
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))

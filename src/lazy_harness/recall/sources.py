@@ -96,9 +96,8 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
     from lazy_harness.memory import handoff
 
     path = os.path.join(memory_dir, files.HANDOFF)
-    state, _ = handoff.load(memory_dir)
     return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40])
-                  for item in handoff.open_items(state) if text_of(item.get("text")).strip()]
+                  for item in handoff.open_for_reading(memory_dir) if text_of(item.get("text")).strip()]
 
 
 def is_active(meta: dict) -> bool:
