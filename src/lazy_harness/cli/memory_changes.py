@@ -146,7 +146,7 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
             raise LhError(f"no {kind} {entry_id} in {mdir}", hint="lh memory show")
         if entry_id in marks.hidden(mdir):
             raise LhError(f"{entry_id} is already left out ({marks.describe(marks.hidden(mdir)[entry_id])})")
-        job._mark(mdir, j, "forget", entry_id, None, reason, now)
+        job.add_mark(mdir, j, "forget", entry_id, None, reason, now)
     elif kind == "learning":
         path = _learning_by_id(ldir, entry_id)
         if path is None:

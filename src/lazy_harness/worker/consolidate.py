@@ -249,7 +249,7 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
 
 # --- applying ----------------------------------------------------------------------------------------
 
-def _mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
+def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
     path = marks.path_of(memory_dir)
     j.track(path)
     rec = {"op": op, "id": target}
@@ -308,9 +308,9 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
     for ch in changes:
         j.note(str(ch))
         if ch.action == "supersede":
-            _mark(memory_dir, j, "supersede", ch.target, ch.other, ch.reason, now)
+            add_mark(memory_dir, j, "supersede", ch.target, ch.other, ch.reason, now)
         elif ch.action == "merge_failures":
-            _mark(memory_dir, j, "merge", ch.target, ch.other, ch.reason, now)
+            add_mark(memory_dir, j, "merge", ch.target, ch.other, ch.reason, now)
         elif ch.action == "deprecate_learnings":
             set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason, now, j)
         else:
