@@ -130,15 +130,14 @@ def _open_item(mdir: str, ref: str) -> tuple[str, str]:
 @click.option("--reason", default="forgotten by hand", show_default=True, help="Why (kept in the record).")
 def forget(entry_id: str, project: str | None, reason: str) -> None:
     """Leave a decision, failure, learning or handoff item out of everything (undoable)."""
-    from lazy_harness.memory import ids, journal, marks
+    from lazy_harness.memory import changes, ids, journal, marks
     from lazy_harness.memory.sanitize import one_line
-    from lazy_harness.worker import consolidate as job
 
     _, _, mdir, ldir, name = _where(project)
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory show")
-    reason = one_line(reason)[:job.REASON_CHARS]
+    reason = one_line(reason)[:changes.REASON_CHARS]
     now = time.time()
     j = journal.Journal(mdir, "forget", name, now)
     if kind in ("decision", "failure"):
@@ -146,15 +145,15 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
             raise LhError(f"no {kind} {entry_id} in {mdir}", hint="lh memory show")
         if entry_id in marks.hidden(mdir):
             raise LhError(f"{entry_id} is already left out ({marks.describe(marks.hidden(mdir)[entry_id])})")
-        job.add_mark(mdir, j, "forget", entry_id, None, reason, now)
+        changes.add_mark(mdir, j, "forget", entry_id, None, reason, now)
     elif kind == "learning":
         path = _learning_by_id(ldir, entry_id)
         if path is None:
             raise LhError(f"no learning {entry_id} in {ldir}", hint="lh memory search")
-        job.set_learning_status(path, ldir, "forgotten", None, reason, now, j)
+        changes.set_learning_status(path, ldir, "forgotten", None, reason, now, j)
     else:
         hid, _ = _open_item(mdir, entry_id)
-        job.close_handoff_items(mdir, [(hid, reason)], "forget", now, j)
+        changes.close_handoff_items(mdir, [(hid, reason)], "forget", now, j)
     j.note(f"forget {entry_id}: {reason}")
     j.save()
     click.echo(f"forgot {entry_id} (undo: lh memory undo {j.run})")
@@ -166,16 +165,15 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
 @click.option("--reason", default="closed by hand", show_default=True, help="Why (kept in the record).")
 def close(item: str, project: str | None, reason: str) -> None:
     """Close an open handoff item, by its id or its exact text (undoable)."""
-    from lazy_harness.memory import journal
+    from lazy_harness.memory import changes, journal
     from lazy_harness.memory.sanitize import one_line
-    from lazy_harness.worker import consolidate as job
 
     _, _, mdir, _, name = _where(project)
     hid, text = _open_item(mdir, item)
-    reason = one_line(reason)[:job.REASON_CHARS]
+    reason = one_line(reason)[:changes.REASON_CHARS]
     now = time.time()
     j = journal.Journal(mdir, "close", name, now)
-    job.close_handoff_items(mdir, [(hid, reason)], "by hand", now, j)
+    changes.close_handoff_items(mdir, [(hid, reason)], "by hand", now, j)
     j.note(f"close {hid}: {reason}")
     j.save()
     click.echo(f"closed {hid}: {text} (undo: lh memory undo {j.run})")

@@ -24,15 +24,14 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from lazy_harness import logfile, paths
-from lazy_harness.atomic import append_line, atomic_write, ensure_dir
-from lazy_harness.errors import LhError, ModelError
-from lazy_harness.memory import files, ids, journal, marks
+from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.errors import ModelError
+from lazy_harness.memory import changes as edits, files, ids, journal, marks
 from lazy_harness.memory.sanitize import one_line
 
 LOCK = "consolidate.lock"
 SCAN = "consolidate.scan"
-REASON_CHARS = 300
+REASON_CHARS = edits.REASON_CHARS
 PER_KIND = 150  # newest live entries of each kind shown to the model: the prompt stays bounded
 ACTIONS = ("supersede", "deprecate_learnings", "merge_failures", "close_handoff")
 _PAIR = {"supersede": ("old", "new"), "deprecate_learnings": ("id", "by"), "merge_failures": ("drop", "keep"),
@@ -249,58 +248,6 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
 
 # --- applying ----------------------------------------------------------------------------------------
 
-def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
-    path = marks.path_of(memory_dir)
-    j.track(path)
-    rec = {"op": op, "id": target}
-    if by:
-        rec["by"] = by
-    rec.update(reason=reason, ts=logfile.stamp(now), run=j.run)
-    line = json.dumps(rec, ensure_ascii=False)
-    append_line(path, line)
-    j.record(path, appended=line)
-
-
-def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,
-                        j: journal.Journal) -> None:
-    """Rewrite a learning's frontmatter status fields; the body stays byte for byte."""
-    import yaml
-
-    if not paths.is_within(path, learnings_dir):
-        raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    end = text.find("\n---", 3)
-    if not text.startswith("---\n") or end < 0:
-        raise LhError(f"{path}: no frontmatter to mark")
-    front = yaml.safe_load(text[4:end + 1]) or {}
-    if not isinstance(front, dict):
-        raise LhError(f"{path}: frontmatter is not a mapping")
-    front["status"] = status
-    front["deprecated_by"] = by
-    front["deprecated_on"] = logfile.stamp(now)[:10]
-    front["deprecated_reason"] = reason
-    head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
-    j.track(path)
-    atomic_write(path, "---\n" + head + text[end + 1:])
-    j.record(path)
-
-
-def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str, now: float,
-                        j: journal.Journal) -> None:
-    """Close handoff items (id, reason) through the handoff store, journalled."""
-    from lazy_harness import jsonload
-    from lazy_harness.memory import handoff
-
-    state_file, rendered = os.path.join(memory_dir, handoff.STATE), os.path.join(memory_dir, files.HANDOFF)
-    j.track(state_file)
-    j.track(rendered)
-    for rec in handoff.close_items(memory_dir, items, {"session_id": who, "task_id": j.run}, now):
-        j.record(state_file, appended=jsonload.dumps(rec))
-    j.record(state_file)
-    j.record(rendered)
-
-
 def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: str, now: float,
           j: journal.Journal) -> None:
     live = c.by_id()
@@ -308,15 +255,15 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
     for ch in changes:
         j.note(str(ch))
         if ch.action == "supersede":
-            add_mark(memory_dir, j, "supersede", ch.target, ch.other, ch.reason, now)
+            edits.add_mark(memory_dir, j, "supersede", ch.target, ch.other, ch.reason, now)
         elif ch.action == "merge_failures":
-            add_mark(memory_dir, j, "merge", ch.target, ch.other, ch.reason, now)
+            edits.add_mark(memory_dir, j, "merge", ch.target, ch.other, ch.reason, now)
         elif ch.action == "deprecate_learnings":
-            set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason, now, j)
+            edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason, now, j)
         else:
             closes.append((ch.target, ch.reason))
     if closes:
-        close_handoff_items(memory_dir, closes, "consolidate", now, j)
+        edits.close_handoff_items(memory_dir, closes, "consolidate", now, j)
     j.save()
 
 

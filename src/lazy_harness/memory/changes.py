@@ -1,0 +1,70 @@
+"""Reversible changes to a project's memory, each recorded in a journal (``memory.journal``).
+
+Shared by consolidation (worker/consolidate.py) and by the person (``lh memory forget`` and
+``lh memory close``): a mark in marks.jsonl for a decision or failure, new status fields in a
+learning's frontmatter, a close record for a handoff item. Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from lazy_harness import logfile, paths
+from lazy_harness.atomic import append_line, atomic_write
+from lazy_harness.errors import LhError
+from lazy_harness.memory import files, journal, marks
+
+REASON_CHARS = 300
+
+
+def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
+    path = marks.path_of(memory_dir)
+    j.track(path)
+    rec = {"op": op, "id": target}
+    if by:
+        rec["by"] = by
+    rec.update(reason=reason, ts=logfile.stamp(now), run=j.run)
+    line = json.dumps(rec, ensure_ascii=False)
+    append_line(path, line)
+    j.record(path, appended=line)
+
+
+def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,
+                        j: journal.Journal) -> None:
+    """Rewrite a learning's frontmatter status fields; the body stays byte for byte."""
+    import yaml
+
+    if not paths.is_within(path, learnings_dir):
+        raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    end = text.find("\n---", 3)
+    if not text.startswith("---\n") or end < 0:
+        raise LhError(f"{path}: no frontmatter to mark")
+    front = yaml.safe_load(text[4:end + 1]) or {}
+    if not isinstance(front, dict):
+        raise LhError(f"{path}: frontmatter is not a mapping")
+    front["status"] = status
+    front["deprecated_by"] = by
+    front["deprecated_on"] = logfile.stamp(now)[:10]
+    front["deprecated_reason"] = reason
+    head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
+    j.track(path)
+    atomic_write(path, "---\n" + head + text[end + 1:])
+    j.record(path)
+
+
+def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str, now: float,
+                        j: journal.Journal) -> None:
+    """Close handoff items (id, reason) through the handoff store, journalled."""
+    from lazy_harness import jsonload
+    from lazy_harness.memory import handoff
+
+    state_file, rendered = os.path.join(memory_dir, handoff.STATE), os.path.join(memory_dir, files.HANDOFF)
+    j.track(state_file)
+    j.track(rendered)
+    for rec in handoff.close_items(memory_dir, items, {"session_id": who, "task_id": j.run}, now):
+        j.record(state_file, appended=jsonload.dumps(rec))
+    j.record(state_file)
+    j.record(rendered)
