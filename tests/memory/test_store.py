@@ -2,7 +2,6 @@
 
 import json
 import os
-import signal
 import subprocess
 import time
 
@@ -12,6 +11,7 @@ from lazy_harness import atomic, paths
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import files, store
+from tests.support import crashpoint
 
 NOW = 1_760_000_000.0
 DAY = 86400.0
@@ -255,9 +255,8 @@ import sys, time
 from lazy_harness.memory import store
 sys.path.insert(0, sys.argv[3])
 from test_store import answer, META
-start = float(sys.argv[4])
-while time.time() < start:
-    time.sleep(0.001)
+print("ready", flush=True)
+sys.stdin.readline()  # the go signal, sent to every writer at once
 store.persist(answer(), sys.argv[1], sys.argv[2], META, time.time())
 """
 
@@ -265,10 +264,18 @@ store.persist(answer(), sys.argv[1], sys.argv[2], META, time.time())
 def test_concurrent_persists_of_one_answer_write_it_once(where, python):
     """Four processes persist the same answer at once: the folder lock and the re-check keep one copy."""
     mdir, ldir = where
-    start = time.time() + 1.0
     here = os.path.dirname(__file__)
-    procs = [subprocess.Popen([python, "-c", CONCURRENT, mdir, ldir, here, str(start)]) for _ in range(4)]
+    procs = [subprocess.Popen([python, "-c", CONCURRENT, mdir, ldir, here], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE) for _ in range(4)]
+    assert [p.stdout.readline() for p in procs] == [b"ready\n"] * 4  # all four loaded, none has written
+    for p in procs:
+        p.stdin.write(b"go\n")
+        p.stdin.flush()
+    for p in procs:
+        p.stdin.close()
     assert [p.wait(timeout=30) for p in procs] == [0, 0, 0, 0]
+    for p in procs:
+        p.stdout.close()
     assert [d["summary"] for d in read_lines(os.path.join(mdir, files.DECISIONS))] == [
         "Use a Maildir queue", "Spawn the worker detached"]
     assert len(read_lines(os.path.join(mdir, files.FAILURES))) == 1
@@ -278,46 +285,76 @@ def test_concurrent_persists_of_one_answer_write_it_once(where, python):
 CRASH = r"""
 import sys, time
 from lazy_harness.memory import store
-mdir, ldir, tag = sys.argv[1], sys.argv[2], sys.argv[3]
-print("ready", flush=True)
-i = 0
-while True:
-    answer = {"decisions": [{"summary": f"decision {tag}-{i}", "context": "c" * 1500, "rationale": "r" * 500}],
-              "handoff": [f"{tag}-{i}:{j}:" + "x" * 1900 for j in range(60)]}
-    meta = {"project": "proj", "session_id": f"s{tag}-{i}", "task_id": f"t{tag}-{i}"}
-    store.persist(answer, mdir, ldir, meta, time.time())
-    i += 1
+from tests.support import crashpoint
+mdir, ldir, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def persist(version):
+    answer = {"decisions": [{"summary": f"decision {version}", "context": "c" * 1500, "rationale": "r" * 500}],
+              "failures": [{"summary": f"failure {version}", "root_cause": "x"}],
+              "handoff": [f"{version}:{j}:" + "x" * 1900 for j in range(60)]}
+    store.persist(answer, mdir, ldir, {"project": "proj", "session_id": f"s{version}", "task_id": f"t{version}"},
+                  time.time())
+
+persist(f"a{k}")
+crashpoint.arm(k, partial=sys.argv[4] == "partial")
+persist(f"b{k}")
+crashpoint.finished()
 """
 
 
-def check_handoff(mdir: str) -> None:
-    """The handoff is absent or one whole version: 60 items of one write, and the header of that write."""
+def check_handoff(mdir: str) -> str:
+    """The handoff is one whole version: 60 items of one write, and the header of that write; returns
+    that version."""
     got = store.read_handoff(mdir)
-    if got is None:
-        return
     version = got["task_id"][1:]
     assert len(got["items"]) == 60
     assert all(item.startswith(f"{version}:") and len(item) == len(f"{version}:{j}:") + 1900
                for j, item in enumerate(got["items"]))
+    return version
 
 
-def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python):
+def entries(path: str, torn_ok: bool) -> list[str]:
+    """The summaries of the whole lines of a JSONL file. With ``torn_ok`` a line cut by a killed write
+    may end the file or sit between them (the next append ended it); it must not parse."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    assert data.endswith(b"\n") or torn_ok
+    out = []
+    for line in data.split(b"\n")[:-1] + ([] if data.endswith(b"\n") else [data.rsplit(b"\n", 1)[-1]]):
+        try:
+            out.append(json.loads(line)["summary"])
+        except ValueError:
+            assert torn_ok, line[:80]
+    return out
+
+
+@pytest.mark.parametrize("cut", ["before", "partial"])
+def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python, cut):
+    """A writer killed before each file-system step of a persist, after one whole persist ("partial":
+    with half of the bytes of that step's write on disk, as a kernel cut short may leave): the handoff
+    is the old version or the new one, every entry is written whole exactly once, and a line cut
+    short is only ever followed by whole lines."""
     mdir, ldir = where
-    deadline = time.monotonic() + 25
-    rounds, versions = 0, set()
-    while rounds < 12 and time.monotonic() < deadline:
-        child = subprocess.Popen([python, "-c", CRASH, mdir, ldir, str(rounds)], stdout=subprocess.PIPE)
-        assert child.stdout.readline() == b"ready\n"
-        time.sleep(0.005 + (rounds % 6) * 0.012)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        child.stdout.close()
-        check_handoff(mdir)
-        got = store.read_handoff(mdir)
-        if got:
-            versions.add(got["task_id"])
-        rounds += 1
-    path = os.path.join(mdir, files.DECISIONS)
-    lines = read_lines(path)  # every line parses and the file ends with a newline
-    assert len(lines) == len({d["summary"] for d in lines}) >= 2
-    assert len(versions) >= 2, "the writer was never caught between two handoffs: nothing was tested"
+    stops, handoffs = [], set()
+    for k in range(1, 200):
+        said = crashpoint.run_to([python, "-c", CRASH, mdir, ldir, str(k), cut])
+        version = check_handoff(mdir)
+        assert version in (f"a{k}", f"b{k}"), said
+        for name in (files.DECISIONS, files.FAILURES):
+            summaries = entries(os.path.join(mdir, name), torn_ok=cut == "partial")
+            assert len(summaries) == len(set(summaries)) and summaries[-1].endswith((f"a{k}", f"b{k}"))
+            assert {f"a{i}" for i in range(1, k + 1)} <= {s.split()[-1] for s in summaries}
+            assert [r["summary"] for r in files.tail_records(os.path.join(mdir, name), 2)] == summaries[-2:]
+        if said == "finished":
+            assert version == f"b{k}"
+            break
+        assert said == f"stopped {k} " + said.split()[-1]
+        stops.append(said.split()[-1])
+        handoffs.add(version[0])
+    else:
+        raise AssertionError("the persist never finished: more than 200 steps")
+    assert {"write", "fsync", "replace"} <= set(stops), stops  # killed inside appends and whole-file writes
+    assert handoffs == {"a", "b"}, "never killed both before and after the handoff's rename"
+    with open(os.path.join(mdir, files.DECISIONS), "rb") as fh:
+        whole = len(entries(os.path.join(mdir, files.DECISIONS), torn_ok=True))
+        assert fh.read().count(b"\n") - whole == (1 if cut == "partial" else 0)  # the cut line, ended
