@@ -26,6 +26,7 @@ import os
 import signal
 import stat
 import sys
+import time
 from pathlib import Path
 
 CONTROL = "fake-claude.json"
@@ -177,6 +178,19 @@ def calls(bin_dir: Path) -> list[dict]:
     recs = records(bin_dir)
     ends = {r["pid"]: r["t"] for r in recs if r["event"] == "end"}
     return [dict(r, end=ends.get(r["pid"])) for r in recs if r["event"] == "start"]
+
+
+def wait_calls(bin_dir: Path, n: int, timeout: float = 60.0) -> list[dict]:
+    """Every call, once at least ``n`` have started (their start records are on disk). The timeout
+    only keeps a bug from hanging the suite."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = calls(bin_dir)
+        if len(got) >= n:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the fake claude was called {len(got)} times, not {n}, within {timeout} s")
+        time.sleep(0.02)
 
 
 def kill_running(bin_dir: Path) -> None:
