@@ -210,13 +210,24 @@ def tasks(which: str) -> list[str]:
         return []
 
 
-def jsonl(path) -> list[dict]:
-    """Every line of a JSONL file, each asserted whole: it parses as an object and ends with a newline."""
+def jsonl(path, cut_ok: bool = False) -> list[dict]:
+    """Every line of a JSONL file, each asserted whole: it parses as an object and ends with a newline.
+
+    With ``cut_ok`` (a writer was SIGKILLed, which can cut a line longer than a page) a line that
+    does not parse is left out instead: what is promised then is each entry once, not each line whole.
+    """
     data = Path(path).read_bytes()
-    assert data.endswith(b"\n"), f"{path}: last line torn"
+    assert cut_ok or data.endswith(b"\n"), f"{path}: last line torn"
     out = []
-    for n, line in enumerate(data.split(b"\n")[:-1], 1):
-        rec = json.loads(line)  # raises on a torn or interleaved line
+    for n, line in enumerate(data.split(b"\n"), 1):
+        if not line:
+            continue
+        try:
+            rec = json.loads(line)  # raises on a torn or interleaved line
+        except ValueError:
+            if cut_ok:
+                continue
+            raise
         assert isinstance(rec, dict), f"{path}:{n}: not an object"
         out.append(rec)
     return out

@@ -10,7 +10,8 @@ reads half of it):
   first ``LHTOK-...`` token inside the conversation fence of the prompt picks them; an answer that is
   a string is printed as it is (an unusable answer); ``{"__fail__": text}`` fails that call (exit 9);
 - ``need_token``: fail a call whose prompt holds no token; ``fail_times``: the first n calls fail;
-  ``sleep``: seconds to wait before answering (a call to kill in flight); ``lock_path``: record
+  ``sleep``: seconds to wait before answering; ``hold``: call numbers that never answer (calls to
+  kill in flight, whatever the machine's speed); ``lock_path``: record
   whether that lock was held by someone else while the call ran.
 
 Records ``<bin>/calls.jsonl``: a ``start`` record when a call begins (its number ``n``, pid, parent
@@ -84,6 +85,8 @@ if ctl.get("fail_times") and start["n"] <= ctl["fail_times"]:
     mode = "fail"
 if ctl.get("sleep"):
     time.sleep(ctl["sleep"])
+if start["n"] in ctl.get("hold", ()):
+    time.sleep(3600)  # held in flight until the test kills it
 if ctl.get("need_token") and token is None:
     mode, ctl["stderr"], ctl["code"] = "fail", "fake claude: no LHTOK token in the conversation", 3
 answer = (ctl.get("answers") or {{}}).get(token) if token else None
