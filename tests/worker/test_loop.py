@@ -176,7 +176,7 @@ def test_worker_killed_mid_task_is_retried_and_poison_after_five(isolated_home, 
     """Five workers in a row are killed inside their model call for one task: the next run sends it
     to failed/. Each kill waits until that worker's call has started, so every round counts."""
     enable_loop(isolated_home, timeout_seconds=60)
-    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, sleep=60)  # in flight until killed
+    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, hold=[1, 2, 3, 4, 5])  # until killed
     q = paths.queue_dir()
     queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
     try:
