@@ -34,8 +34,9 @@ def _fail_one(home, model, proj, mode: str) -> tuple[dict, str]:
     rig.configure(home, max_attempts=ATTEMPTS, **keys)
     fake_claude.control(model, template=rig.TEMPLATE, **control)
     payload = rig.session(proj, rig.new_token())
+    finished = len(rig.tasks("done")) + len(rig.tasks("failed"))  # why: counted before the worker can finish
     rig.hook("SessionEnd", payload)
-    wait_finished(paths.queue_dir(), timeout=rig.WAIT, count=len(rig.tasks("done")) + len(rig.tasks("failed")) + 1)
+    wait_finished(paths.queue_dir(), timeout=rig.WAIT, count=finished + 1)
     rig.wait_workers_gone()
     fake_claude.kill_running(model)
     [name] = [n for n in rig.tasks("failed") if payload["session_id"][:8] in n]
