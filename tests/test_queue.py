@@ -1,5 +1,6 @@
 import os
-import threading
+import subprocess
+import sys
 
 import pytest
 
@@ -49,13 +50,33 @@ def test_sessions_do_not_replace_each_other(q):
     assert len(queue.pending(q)) == 2
 
 
+ENQUEUE = r"""
+import sys
+from lazy_harness import queue
+fields = dict(arg.split("=", 1) for arg in sys.argv[2:])
+print("ready", flush=True)
+sys.stdin.readline()  # the go signal, sent to every process at once
+print(queue.enqueue(sys.argv[1], fields), flush=True)
+"""
+
+
 def test_concurrent_enqueues_leave_one_pending_task(q):
-    threads = [threading.Thread(target=queue.enqueue, args=(q, _fields())) for _ in range(16)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(queue.pending(q)) == 1
+    """16 processes enqueue the same session at once: one pending task stays, nothing is left in tmp/."""
+    argv = [sys.executable, "-c", ENQUEUE, q, *(f"{k}={v}" for k, v in _fields().items())]
+    procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(16)]
+    assert [p.stdout.readline() for p in procs] == [b"ready\n"] * 16  # all loaded, none has enqueued
+    for p in procs:
+        p.stdin.write(b"go\n")
+        p.stdin.flush()
+    for p in procs:
+        p.stdin.close()
+    names = [p.stdout.read().decode().strip() for p in procs]
+    assert [p.wait(timeout=30) for p in procs] == [0] * 16
+    for p in procs:
+        p.stdout.close()
+    [kept] = queue.pending(q)
+    assert kept in names and all(n.endswith(".task") for n in names)  # each process enqueued
+    assert os.listdir(os.path.join(q, "tmp")) == []
 
 
 def test_gate_debounce_then_growth(q, tmp_path):

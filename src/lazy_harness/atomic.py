@@ -1,8 +1,10 @@
 """Crash-safe file writes. Hot path: only ``os`` and ``fcntl``.
 
 Whole files: temp file in the same folder, write, fsync, ``os.replace``; a reader sees the old file
-or the new one, never a torn one. JSONL: one ``write`` of a whole line on an ``O_APPEND`` descriptor
-under an exclusive lock, then fsync.
+or the new one, never a torn one. JSONL: a whole line written on an ``O_APPEND`` descriptor under an
+exclusive lock, then fsync. ``os.write`` may write fewer bytes than asked (a signal, a full disk, a
+pipe); both writers loop until every byte is written or the write fails. A SIGKILL can still cut a
+large line: readers of our JSONL files skip a line that does not parse.
 """
 
 import fcntl
@@ -41,6 +43,17 @@ def fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd``, looping over short writes."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:
+            # why: a write that makes no progress would loop forever
+            raise OSError(f"write made no progress on fd {fd} ({len(view)} bytes left)")
+        view = view[n:]
+
+
 def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False) -> bool:
     """Replace ``path`` with ``data`` (str or bytes) atomically.
 
@@ -53,10 +66,7 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
+        write_all(fd, data)
         os.fsync(fd)
     except BaseException:
         os.close(fd)
@@ -90,7 +100,7 @@ def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, data)
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -2,8 +2,6 @@
 
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 
@@ -13,6 +11,7 @@ import yaml
 from lazy_harness import paths
 from lazy_harness.errors import TaskError
 from lazy_harness.memory import files, learnings
+from tests.support import crashpoint
 
 NOW = 1_760_000_000.0  # 2025-10-09
 DAY = time.strftime("%Y-%m-%d", time.localtime(NOW))
@@ -196,36 +195,46 @@ def test_recent_titles_newest_first_and_bounded(ldir):
 CHILD = r"""
 import sys, time
 from lazy_harness.memory import learnings
-ldir = sys.argv[1]
+from tests.support import crashpoint
+ldir, k = sys.argv[1], int(sys.argv[2])
 body = "b" * 300_000 + " END"
-print("ready", flush=True)
-i = 0
-while True:
-    learnings.write_learning(ldir, {"title": f"crash {sys.argv[2]} {i}", "learning": body, "context": "END",
-                                    "scope": "universal", "tags": []}, {"project": "p", "session_id": "s"}, time.time())
-    i += 1
+
+def write(title):
+    learnings.write_learning(ldir, {"title": title, "learning": body, "context": "END", "scope": "universal",
+                                    "tags": []}, {"project": "p", "session_id": "s"}, time.time())
+
+write(f"crash {sys.argv[3]} {k} first")
+crashpoint.arm(k, partial=sys.argv[3] == "partial")
+write(f"crash {sys.argv[3]} {k} second")
+crashpoint.finished()
 """
 
 
-def test_sigkill_during_learning_writes_never_leaves_a_partial_file(ldir):
-    """A writer killed at random moments: every .md file present is complete and parses."""
-    deadline = time.monotonic() + 20
-    rounds = 0
-    while rounds < 12 and time.monotonic() < deadline:
-        child = subprocess.Popen([sys.executable, "-c", CHILD, ldir, str(rounds)], stdout=subprocess.PIPE)
-        assert child.stdout.readline() == b"ready\n"
-        time.sleep(0.01 + (rounds % 6) * 0.013)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        child.stdout.close()
-        rounds += 1
-    names = [os.path.join(dp, f) for dp, _, fs in os.walk(ldir) for f in fs if f.endswith(".md")]
-    assert names, "the writer never finished a learning: the kill came too early to test anything"
-    for name in names:
-        with open(name, encoding="utf-8") as fh:
-            front, _, body = split(fh.read())
-        assert front["status"] == "active" and front["title"].startswith("crash ")
-        assert body.endswith(" END\n\n## Context\n\nEND\n"), name
+@pytest.mark.parametrize("cut", ["before", "partial"])
+def test_sigkill_during_learning_writes_never_leaves_a_partial_file(ldir, cut):
+    """A writer killed before each file-system step of a learning write (with "partial", after half
+    of that step's write): every .md file present is complete and parses; the killed one is absent
+    or whole."""
+    stops = []
+    for k in range(1, 100):
+        said = crashpoint.run_to([sys.executable, "-c", CHILD, ldir, str(k), cut])
+        names = [os.path.join(dp, f) for dp, _, fs in os.walk(ldir) for f in fs if f.endswith(".md")]
+        titles = set()
+        for name in names:
+            with open(name, encoding="utf-8") as fh:
+                front, _, body = split(fh.read())
+            assert front["status"] == "active" and front["title"].startswith(f"crash {cut} ")
+            assert body.endswith(" END\n\n## Context\n\nEND\n"), name
+            titles.add(front["title"])
+        assert {f"crash {cut} {i} first" for i in range(1, k + 1)} <= titles
+        if said == "finished":
+            assert f"crash {cut} {k} second" in titles
+            break
+        assert said == f"stopped {k} " + said.split()[-1]
+        stops.append(said.split()[-1])
+    else:
+        raise AssertionError("the learning write never finished: more than 100 steps")
+    assert {"write", "fsync", "link"} <= set(stops), stops
 
 
 def test_too_many_colliding_titles_on_one_day_is_an_error_not_an_overwrite(ldir, monkeypatch):

@@ -2,7 +2,6 @@
 
 import json
 import os
-import signal
 import subprocess
 import time
 
@@ -12,6 +11,7 @@ from lazy_harness import atomic, paths
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import files, handoff, ids, store
+from tests.support import crashpoint
 
 NOW = 1_760_000_000.0
 DAY = 86400.0
@@ -261,9 +261,8 @@ import sys, time
 from lazy_harness.memory import store
 sys.path.insert(0, sys.argv[3])
 from test_store import answer, META
-start = float(sys.argv[4])
-while time.time() < start:
-    time.sleep(0.001)
+print("ready", flush=True)
+sys.stdin.readline()  # the go signal, sent to every writer at once
 store.persist(answer(), sys.argv[1], sys.argv[2], META, time.time())
 """
 
@@ -271,34 +270,50 @@ store.persist(answer(), sys.argv[1], sys.argv[2], META, time.time())
 def test_concurrent_persists_of_one_answer_write_it_once(where, python):
     """Four processes persist the same answer at once: the folder lock and the re-check keep one copy."""
     mdir, ldir = where
-    start = time.time() + 1.0
     here = os.path.dirname(__file__)
-    procs = [subprocess.Popen([python, "-c", CONCURRENT, mdir, ldir, here, str(start)]) for _ in range(4)]
+    procs = [subprocess.Popen([python, "-c", CONCURRENT, mdir, ldir, here], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE) for _ in range(4)]
+    assert [p.stdout.readline() for p in procs] == [b"ready\n"] * 4  # all four loaded, none has written
+    for p in procs:
+        p.stdin.write(b"go\n")
+        p.stdin.flush()
+    for p in procs:
+        p.stdin.close()
     assert [p.wait(timeout=30) for p in procs] == [0, 0, 0, 0]
+    for p in procs:
+        p.stdout.close()
     assert [d["summary"] for d in read_lines(os.path.join(mdir, files.DECISIONS))] == [
         "Use a Maildir queue", "Spawn the worker detached"]
     assert len(read_lines(os.path.join(mdir, files.FAILURES))) == 1
     assert len([f for _, _, fs in os.walk(ldir) for f in fs if f.endswith(".md")]) == 1
 
 
+ITEMS = 10  # handoff items per persist, each 1.9 kB: handoff.md grows over a page per round
 CRASH = r"""
 import sys, time
+ITEMS = 10
 from lazy_harness.memory import store
-mdir, ldir, tag = sys.argv[1], sys.argv[2], sys.argv[3]
-print("ready", flush=True)
-i = 0
-while True:
-    answer = {"decisions": [{"summary": f"decision {tag}-{i}", "context": "c" * 1500, "rationale": "r" * 500}],
-              "handoff": [f"{tag}-{i}:{j}:" + "x" * 1900 for j in range(60)]}
-    meta = {"project": "proj", "session_id": f"s{tag}-{i}", "task_id": f"t{tag}-{i}"}
-    store.persist(answer, mdir, ldir, meta, time.time())
-    i += 1
+from tests.support import crashpoint
+mdir, ldir, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def persist(version):
+    answer = {"decisions": [{"summary": f"decision {version}", "context": "c" * 1500, "rationale": "r" * 500}],
+              "failures": [{"summary": f"failure {version}", "root_cause": "x"}],
+              "handoff": [f"{version}:{j}:" + "x" * 1900 for j in range(ITEMS)]}
+    store.persist(answer, mdir, ldir, {"project": "proj", "session_id": f"s{version}", "task_id": f"t{version}"},
+                  time.time())
+
+persist(f"a{k}")
+crashpoint.arm(k, partial=sys.argv[4] == "partial")
+persist(f"b{k}")
+crashpoint.finished()
 """
 
 
-def check_handoff(mdir: str) -> None:
-    """handoff.md is absent or one whole rendering (its digest matches its lines); every item open in the
-    state is whole (a killed round may have opened only some of its items: its re-processing opens the rest)."""
+def check_handoff(mdir: str) -> list[str]:
+    """handoff.md is absent or one whole rendering (its digest matches its lines); every item in the
+    state is whole (a killed round may have opened only some of its items: its re-processing opens
+    the rest). Returns the open items' texts."""
     try:
         with open(os.path.join(mdir, files.HANDOFF), encoding="utf-8") as fh:
             text = fh.read()
@@ -310,26 +325,55 @@ def check_handoff(mdir: str) -> None:
     state = handoff.fold(handoff.read_records(mdir) or [])
     for item in state.values():
         _, j, rest = item["text"].split(":", 2)
-        assert rest == "x" * 1900 and 0 <= int(j) < 60
+        assert rest == "x" * 1900 and 0 <= int(j) < ITEMS
+    return [i["text"] for i in handoff.open_items(state)]
 
 
-def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python):
+def entries(path: str, torn_ok: bool) -> list[str]:
+    """The summaries of the whole lines of a JSONL file. With ``torn_ok`` a line cut by a killed write
+    may end the file or sit between them (the next append ended it); it must not parse."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    assert data.endswith(b"\n") or torn_ok
+    out = []
+    for line in data.split(b"\n")[:-1] + ([] if data.endswith(b"\n") else [data.rsplit(b"\n", 1)[-1]]):
+        try:
+            out.append(json.loads(line)["summary"])
+        except ValueError:
+            assert torn_ok, line[:80]
+    return out
+
+
+@pytest.mark.parametrize("cut", ["before", "partial"])
+def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python, cut):
+    """A writer killed before each file-system step of a persist, after one whole persist ("partial":
+    with half of the bytes of that step's write on disk, as a kernel cut short may leave): the handoff
+    is the old version or the new one, every entry is written whole exactly once, and a line cut
+    short is only ever followed by whole lines."""
     mdir, ldir = where
-    deadline = time.monotonic() + 25
-    rounds, versions = 0, set()
-    while rounds < 12 and time.monotonic() < deadline:
-        child = subprocess.Popen([python, "-c", CRASH, mdir, ldir, str(rounds)], stdout=subprocess.PIPE)
-        assert child.stdout.readline() == b"ready\n"
-        time.sleep(0.005 + (rounds % 6) * 0.012)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        child.stdout.close()
-        check_handoff(mdir)
-        got = store.read_handoff(mdir)
-        if got:
-            versions.update(item.split(":", 1)[0] for item in got["items"])
-        rounds += 1
-    path = os.path.join(mdir, files.DECISIONS)
-    lines = read_lines(path)  # every line parses and the file ends with a newline
-    assert len(lines) == len({d["summary"] for d in lines}) >= 2
-    assert len(versions) >= 2, "the writer was never caught between two handoffs: nothing was tested"
+    stops, handoffs = [], set()
+    for k in range(1, 200):
+        said = crashpoint.run_to([python, "-c", CRASH, mdir, ldir, str(k), cut])
+        opened = check_handoff(mdir)
+        for i in range(1, k + 1):  # every whole persist's items are open, none twice
+            assert [t for t in opened if t.startswith(f"a{i}:")] == [f"a{i}:{j}:" + "x" * 1900 for j in range(ITEMS)]
+        assert len(opened) == len(set(opened))
+        version = f"b{k}" if any(t.startswith(f"b{k}:") for t in opened) else f"a{k}"
+        for name in (files.DECISIONS, files.FAILURES):
+            summaries = entries(os.path.join(mdir, name), torn_ok=cut == "partial")
+            assert len(summaries) == len(set(summaries)) and summaries[-1].endswith((f"a{k}", f"b{k}"))
+            assert {f"a{i}" for i in range(1, k + 1)} <= {s.split()[-1] for s in summaries}
+            assert [r["summary"] for r in files.tail_records(os.path.join(mdir, name), 2)] == summaries[-2:]
+        if said == "finished":
+            assert [t for t in opened if t.startswith(f"b{k}:")] == [f"b{k}:{j}:" + "x" * 1900 for j in range(ITEMS)]
+            break
+        assert said == f"stopped {k} " + said.split()[-1]
+        stops.append(said.split()[-1])
+        handoffs.add(version[0])
+    else:
+        raise AssertionError("the persist never finished: more than 200 steps")
+    assert {"write", "fsync", "replace"} <= set(stops), stops  # killed inside appends and whole-file writes
+    assert handoffs == {"a", "b"}, "never killed both before and after the new handoff records"
+    with open(os.path.join(mdir, files.DECISIONS), "rb") as fh:
+        whole = len(entries(os.path.join(mdir, files.DECISIONS), torn_ok=True))
+        assert fh.read().count(b"\n") - whole == (1 if cut == "partial" else 0)  # the cut line, ended

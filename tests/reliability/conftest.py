@@ -9,7 +9,8 @@ import os
 import pytest
 
 from lazy_harness import paths
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 
 
 @pytest.fixture
@@ -17,10 +18,10 @@ def model(tmp_path, monkeypatch):
     """The fake ``claude`` (first on PATH); answers every session from rig.TEMPLATE by default."""
     bin_dir = tmp_path / "bin"
     lock = os.path.join(paths.queue_dir(), ".worker.lock")
-    fake_model.install(bin_dir, mode="ok", template=rig.TEMPLATE, lock_path=lock)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    fake_claude.install(bin_dir, mode="ok", template=rig.TEMPLATE, lock_path=lock)
+    fake_claude.on_path(monkeypatch, bin_dir)
     yield bin_dir
-    fake_model.kill_running(bin_dir)
+    fake_claude.kill_running(bin_dir)
     rig.wait_workers_gone()
 
 

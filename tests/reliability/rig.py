@@ -3,7 +3,7 @@ workers they spawn, and checks on what ended up on disk.
 
 Everything runs as it does for a user: hooks are ``python -m lazy_harness.hooks <Event>``
 subprocesses with the payload on stdin, they spawn the detached worker, the worker calls the fake
-``claude`` (tests/reliability/fake_model.py). Waits are bounded only so a bug cannot hang the suite;
+``claude`` (tests/support/fake_claude.py). Waits are bounded only so a bug cannot hang the suite;
 no assertion depends on how long anything took.
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 from lazy_harness import paths
 from tests.hooks.hookrun import enable_loop
-from tests.support import sessions
+from tests.support import fake_claude, sessions
 
 # The first typed prompt of tests/fixtures/transcripts/interactive.jsonl: a token put in front of it
 # travels into the conversation view, hence into the prompt, where the fake model finds it.
@@ -53,8 +53,6 @@ def private_home(root: Path, **model):
     """For a module-scoped run: a fresh HOME under ``root`` (as tests/conftest.py makes per test),
     the loop on and the fake model first on PATH. Yields (home, bin dir). On exit every process the
     run started has ended and the environment is restored, so tests then read only files."""
-    from tests.reliability import fake_model
-
     mp = pytest.MonkeyPatch()
     home, bin_dir = root / "home", root / "bin"
     home.mkdir()
@@ -62,14 +60,14 @@ def private_home(root: Path, **model):
     for var in ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
                 "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR"):
         mp.delenv(var, raising=False)
-    fake_model.install(bin_dir, **model)
+    fake_claude.install(bin_dir, **model)
     mp.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     configure(home)
     try:
         yield home, bin_dir
     finally:
         try:
-            fake_model.kill_running(bin_dir)
+            fake_claude.kill_running(bin_dir)
             wait_workers_gone()
         finally:
             mp.undo()
@@ -214,13 +212,24 @@ def tasks(which: str) -> list[str]:
         return []
 
 
-def jsonl(path) -> list[dict]:
-    """Every line of a JSONL file, each asserted whole: it parses as an object and ends with a newline."""
+def jsonl(path, cut_ok: bool = False) -> list[dict]:
+    """Every line of a JSONL file, each asserted whole: it parses as an object and ends with a newline.
+
+    With ``cut_ok`` (a writer was SIGKILLed, which can cut a line longer than a page) a line that
+    does not parse is left out instead: what is promised then is each entry once, not each line whole.
+    """
     data = Path(path).read_bytes()
-    assert data.endswith(b"\n"), f"{path}: last line torn"
+    assert cut_ok or data.endswith(b"\n"), f"{path}: last line torn"
     out = []
-    for n, line in enumerate(data.split(b"\n")[:-1], 1):
-        rec = json.loads(line)  # raises on a torn or interleaved line
+    for n, line in enumerate(data.split(b"\n"), 1):
+        if not line:
+            continue
+        try:
+            rec = json.loads(line)  # raises on a torn or interleaved line
+        except ValueError:
+            if cut_ok:
+                continue
+            raise
         assert isinstance(rec, dict), f"{path}:{n}: not an object"
         out.append(rec)
     return out

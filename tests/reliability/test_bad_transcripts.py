@@ -7,7 +7,8 @@ import re
 
 from lazy_harness import paths, queue
 from tests.hooks.hookrun import worker_lock_held
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 from tests.support.sessions import wait_finished
 
 HUGE = 20 * 1024 * 1024  # one 20 MB line: beyond the reader's per-line cap
@@ -102,7 +103,7 @@ def test_bad_transcripts_are_handled_and_a_good_session_behind_them_is_distilled
     # the worker neither crashed nor stalled: one worker drained all of it, in queue order
     assert not [ln for ln in log if "crashed" in ln]
     assert "Traceback" not in rig.read(rig.log_file("compound-loop.log"))
-    calls = fake_model.calls(model)
+    calls = fake_claude.calls(model)
     assert len({c["ppid"] for c in calls}) == 1
     distilled = [tok for label, (_, tok) in cases.items() if EXPECTED[label][0] == "processed"]
     assert [c["token"] for c in calls] == distilled
@@ -121,7 +122,7 @@ def test_a_20_mb_tool_output_never_reaches_the_prompt_uncut(loop_on, model, tmp_
     rig.hook("SessionEnd", payload)
     [done] = wait_finished(paths.queue_dir(), timeout=120)
     assert queue.read_task(done)["outcome"] == "processed"
-    [call] = fake_model.calls(model)
+    [call] = fake_claude.calls(model)
     prompt = call["stdin"]
     assert call["token"] == tok and len(prompt) <= 120_000  # prompt_max_chars
     longest = {ch: max((len(m) for m in re.findall(f"{ch}{{50,}}", prompt)), default=0) for ch in "ZY"}

@@ -8,7 +8,8 @@ import yaml
 
 from lazy_harness import paths, queue
 from lazy_harness.memory import ids
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 
 MB = 1024 * 1024
 KB64 = 64 * 1024
@@ -82,14 +83,14 @@ def drained(tmp_path_factory):
             answers[tok] = _attacks(tok, outside)[label]
             tokens[label] = tok
             payloads.append(rig.session(proj, tok))
-        fake_model.control(model, mode="ok", answers=answers, need_token=True)
+        fake_claude.control(model, mode="ok", answers=answers, need_token=True)
         os.makedirs(outside)
         before = rig.snapshot(tmp)
         rig.end_sessions_then_drain(payloads)
         q = paths.queue_dir()
         return {"tmp": tmp, "before": before, "after": rig.snapshot(tmp), "tokens": tokens, "outside": outside,
                 "memory": rig.memory(proj), "learnings": paths.learnings_dir(), "queue": q, "logs": paths.logs_dir(),
-                "records": os.path.join(str(model), fake_model.RECORDS), "cache": paths.cache_dir(),
+                "records": os.path.join(str(model), fake_claude.RECORDS), "cache": paths.cache_dir(),
                 "ledger": paths.ledger_file(),
                 "done": [queue.read_task(os.path.join(q, "done", n)) for n in rig.tasks("done")],
                 "left": rig.tasks("") + rig.tasks("processing") + rig.tasks("failed"),

@@ -4,7 +4,8 @@ import os
 import re
 
 from lazy_harness import paths, queue
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 from tests.support.sessions import wait_finished
 
 TOKEN = re.compile(r"LHTOK-[0-9a-f]+")
@@ -68,7 +69,7 @@ def test_forty_sessions_ending_together_are_each_distilled_once_into_their_own_p
 
     # one model call per session, and never two at once: each ran while the worker lock was held,
     # and the calls' intervals do not overlap
-    calls = fake_model.calls(model)
+    calls = fake_claude.calls(model)
     assert sorted(c["token"] for c in calls) == sorted(owner)
     assert all(c["lock_held"] is True for c in calls)
     calls.sort(key=lambda c: c["t"])

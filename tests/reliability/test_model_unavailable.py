@@ -13,7 +13,8 @@ import pytest
 
 from lazy_harness import paths, queue
 from tests.cli.lhrun import run as lh
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 from tests.support.sessions import wait_finished
 
 ATTEMPTS = 3
@@ -32,12 +33,13 @@ MODES = {
 def _fail_one(home, model, proj, mode: str) -> tuple[dict, str]:
     keys, control, _, _ = MODES[mode]
     rig.configure(home, max_attempts=ATTEMPTS, **keys)
-    fake_model.control(model, template=rig.TEMPLATE, **control)
+    fake_claude.control(model, template=rig.TEMPLATE, **control)
     payload = rig.session(proj, rig.new_token())
+    finished = len(rig.tasks("done")) + len(rig.tasks("failed"))  # why: counted before the worker can finish
     rig.hook("SessionEnd", payload)
-    wait_finished(paths.queue_dir(), timeout=rig.WAIT, count=len(rig.tasks("done")) + len(rig.tasks("failed")) + 1)
+    wait_finished(paths.queue_dir(), timeout=rig.WAIT, count=finished + 1)
     rig.wait_workers_gone()
-    fake_model.kill_running(model)
+    fake_claude.kill_running(model)
     [name] = [n for n in rig.tasks("failed") if payload["session_id"][:8] in n]
     return payload, name
 
@@ -53,7 +55,7 @@ def test_the_task_is_retried_then_fails_with_a_readable_reason(loop_on, model, t
     assert task["reason"].startswith(f"model call failed {attempts} time(s): ") and expected in task["reason"]
     error = open(path + ".error").read()
     assert expected in error and error.endswith("\n")
-    assert len(fake_model.calls(model)) == calls
+    assert len(fake_claude.calls(model)) == calls
     log = rig.read(rig.log_file("worker.log"))
     assert [f"model call {i}/{ATTEMPTS} failed" in log for i in range(1, ATTEMPTS + 1)] == [
         i <= attempts for i in range(1, ATTEMPTS + 1)]
@@ -63,7 +65,7 @@ def test_the_task_is_retried_then_fails_with_a_readable_reason(loop_on, model, t
 
 def _fix(home, model) -> None:
     rig.configure(home)
-    fake_model.control(model, mode="ok", template=rig.TEMPLATE, need_token=True)
+    fake_claude.control(model, mode="ok", template=rig.TEMPLATE, need_token=True)
 
 
 def test_lh_queue_retry_id_brings_a_failed_task_back(loop_on, model, tmp_path):

@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from lazy_harness import paths, queue
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 from tests.support.sessions import wait_finished
 
 
@@ -30,7 +31,7 @@ def test_queue_log_and_memory_files_are_created_private(loop_on, model, tmp_path
     good = rig.session(proj, rig.new_token())
     failing = rig.session(proj)  # no token: the fake model fails on it, so failed/ and .error exist too
     rig.configure(loop_on, max_attempts=2)
-    fake_model.control(model, mode="ok", template=rig.TEMPLATE, need_token=True)
+    fake_claude.control(model, mode="ok", template=rig.TEMPLATE, need_token=True)
     transcripts_dir = os.path.dirname(good["transcript_path"])
     old = os.umask(0)
     try:
@@ -143,7 +144,7 @@ def test_a_forged_task_cannot_make_the_worker_read_or_write_elsewhere(forged, mo
 
     assert worker.returncode == 0, worker.stderr
     assert rig.snapshot(out) == before  # nothing outside was written (or even created)
-    assert fake_model.calls(model) == []  # nothing was read into a prompt
+    assert fake_claude.calls(model) == []  # nothing was read into a prompt
     assert rig.tasks("") == [] and rig.tasks("processing") == [] and rig.tasks("done") == []
     for label, name in names.items():
         path = os.path.join(q, "failed", name)

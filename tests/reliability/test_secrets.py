@@ -14,7 +14,8 @@ import re
 import pytest
 
 from lazy_harness import paths
-from tests.reliability import fake_model, rig
+from tests.reliability import rig
+from tests.support import fake_claude
 
 CUSTOM = r"ACME-[0-9]{6}-[A-Z]{4}"
 PEM_BODY = ("MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2ZQxWq8YhT5kLp\n"
@@ -102,18 +103,18 @@ def run(tmp_path_factory):
         crash = rig.new_token()  # and one whose model call dies with every secret in its stderr
         answers[crash] = {"__fail__": "Error: request failed for " + " ".join(t for t, _, _ in KINDS.values())}
         payloads.insert(0, rig.session(rig.project(tmp, "stderr"), crash))
-        fake_model.control(model, mode="ok", answers=answers, need_token=True)
+        fake_claude.control(model, mode="ok", answers=answers, need_token=True)
         rig.end_sessions_then_drain(payloads)
         transcripts = {p["transcript_path"] for p in payloads}
         written = {}
         for d, _, names in os.walk(tmp):
             for name in names:
                 path = os.path.join(d, name)
-                if path in transcripts or name == fake_model.CONTROL:
+                if path in transcripts or name == fake_claude.CONTROL:
                     continue  # the session itself, and the answer we made the fake give
                 with open(path, encoding="utf-8", errors="replace") as fh:
                     written[path] = fh.read()
-        return {"tokens": tokens, "calls": {c["token"]: c for c in fake_model.calls(model)}, "written": written,
+        return {"tokens": tokens, "calls": {c["token"]: c for c in fake_claude.calls(model)}, "written": written,
                 "memory": memory, "learnings": paths.learnings_dir(), "failed": rig.tasks("failed"),
                 "done": len(rig.tasks("done"))}
 

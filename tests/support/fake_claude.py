@@ -1,40 +1,107 @@
-"""A fake ``claude`` executable for unit tests: put first on PATH, it records every call and answers
-from a control file beside it.
+"""The fake ``claude`` executable of every test that does not run the real CLI: put first on PATH,
+it records each call and answers from a control file beside it.
 
-Control file ``<bin>/fake-claude.json``: {"mode": "ok"|"fail"|"garbage"|"sleep"|"unreachable"|"auth"|
-"over_budget", "answer": {...}, "sleep": seconds, "stderr": text, "code": n, "fail_times": n (fail this
-many calls, then ok), "fail_as": the mode of those failing calls (default "fail"), "cost":
-total_cost_usd (default 0), "usage": {...} (the envelope's usage)}.
-``unreachable`` and ``auth`` print the error envelope claude 2.1.330 prints with one API retry
-(exit 1); ``over_budget`` the one of ``--max-budget-usd`` (subtype ``error_max_budget_usd``, its cost).
-Each call appends {"argv", "stdin", "cwd", "marker", "retries", "pid"} as one JSON line to
-``<bin>/calls.jsonl``.
+Control file ``<bin>/fake-claude.json`` (replaced whole by ``control()``, so a running call never
+reads half of it):
+- ``mode``: ``ok`` (the answer as ``structured_output``), ``text`` (the answer as JSON inside prose
+  in ``result``), ``fail`` (exit ``code`` with ``stderr``), ``garbage`` (prose, exit 0);
+- ``unreachable`` and ``auth``: the error envelope claude 2.1.330 prints with one API retry (exit 1);
+  ``over_budget``: the one of ``--max-budget-usd`` (subtype ``error_max_budget_usd``, with its cost);
+  ``cost`` (``total_cost_usd``, default 0), ``usage`` (the envelope's usage) and ``model`` shape the
+  success envelope; ``fail_as``: the mode of the calls ``fail_times`` fails (default ``fail``);
+- ``answer``: what ``ok`` and ``text`` answer (``install`` defaults it to ``DEFAULT_ANSWER``);
+  ``answers`` (token -> answer) and ``template`` (``@TOKEN@`` filled in) answer per session: the
+  first ``LHTOK-...`` token inside the conversation fence of the prompt picks them; an answer that is
+  a string is printed as it is (an unusable answer); ``{"__fail__": text}`` fails that call (exit 9);
+- ``need_token``: fail a call whose prompt holds no token; ``fail_times``: the first n calls fail;
+  ``sleep``: seconds to wait before answering; ``hold``: call numbers that never answer (calls to
+  kill in flight, whatever the machine's speed); ``lock_path``: record
+  whether that lock was held by someone else while the call ran.
+
+Records ``<bin>/calls.jsonl``: a ``start`` record when a call begins (its number ``n``, pid, parent
+pid = the worker, monotonic time, token, argv, cwd, the ``LH_WORKER_CALL`` marker, the whole stdin,
+``lock_held``) and an ``end`` record when it returns. Writers append under an exclusive ``flock``
+and loop until the whole line is written; ``records()`` reads under a shared ``flock`` and keeps only
+whole lines, so a reader never sees half a record, however large the stdin.
 """
 
+import fcntl
 import json
 import os
+import signal
 import stat
 import sys
+import time
 from pathlib import Path
 
+CONTROL = "fake-claude.json"
+RECORDS = "calls.jsonl"
+FENCE = "(untrusted session data starts here)"
+
 SCRIPT = r'''#!{python}
-import json, os, sys, time
+import fcntl, json, os, re, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
+records = os.path.join(here, {records!r})
 if sys.argv[1:] == ["--version"]:
     print("2.1.328 (Claude Code)")
     sys.exit(0)
-ctl = json.load(open(os.path.join(here, "fake-claude.json")))
+with open(os.path.join(here, {control!r})) as fh:
+    ctl = json.load(fh)
 data = sys.stdin.read()
-with open(os.path.join(here, "calls.jsonl"), "a") as fh:
-    fh.write(json.dumps({{"argv": sys.argv[1:], "stdin": data, "cwd": os.getcwd(),
-                         "marker": os.environ.get("LH_WORKER_CALL"),
-                         "retries": os.environ.get("CLAUDE_CODE_MAX_RETRIES"), "pid": os.getpid()}}) + "\n")
-calls = sum(1 for _ in open(os.path.join(here, "calls.jsonl")))
+fence = data.find({fence!r})
+m = re.compile(r"LHTOK-[A-Za-z0-9]+").search(data, max(fence, 0))
+token = m.group(0) if m else None
+lock_held = None
+if ctl.get("lock_path"):
+    lfd = os.open(ctl["lock_path"], os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock_held = False
+        fcntl.flock(lfd, fcntl.LOCK_UN)
+    except BlockingIOError:
+        lock_held = True
+    finally:
+        os.close(lfd)
+
+
+def record(rec):
+    """Append one whole line under the lock; a start record gets its call number, counted under it."""
+    fd = os.open(records, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if rec["event"] == "start":
+            with open(records, "rb") as fh:
+                rec["n"] = 1 + sum(1 for line in fh if line.endswith(b"\n") and b'"event": "start"' in line)
+        view = memoryview((json.dumps(rec) + "\n").encode())
+        while view:
+            view = view[os.write(fd, view):]
+        return rec
+    finally:
+        os.close(fd)
+
+
+start = record({{"event": "start", "pid": os.getpid(), "ppid": os.getppid(), "t": time.monotonic(),
+                "token": token, "argv": sys.argv[1:], "cwd": os.getcwd(),
+                "marker": os.environ.get("LH_WORKER_CALL"), "lock_held": lock_held,
+                "retries": os.environ.get("CLAUDE_CODE_MAX_RETRIES"),
+                "stdin_len": len(data), "stdin": data}})
 mode = ctl.get("mode", "ok")
-if ctl.get("fail_times") and calls <= ctl["fail_times"]:
+if ctl.get("fail_times") and start["n"] <= ctl["fail_times"]:
     mode = ctl.get("fail_as", "fail")
 if ctl.get("sleep"):
     time.sleep(ctl["sleep"])
+if start["n"] in ctl.get("hold", ()):
+    time.sleep(3600)  # held in flight until the test kills it
+if ctl.get("need_token") and token is None:
+    mode, ctl["stderr"], ctl["code"] = "fail", "fake claude: no LHTOK token in the conversation", 3
+answer = (ctl.get("answers") or {{}}).get(token) if token else None
+if answer is None and ctl.get("template") is not None:
+    answer = json.loads(json.dumps(ctl["template"]).replace("@TOKEN@", token or "none"))
+if answer is None:
+    answer = ctl.get("answer", {{}})
+if isinstance(answer, dict) and "__fail__" in answer:
+    mode, ctl["stderr"], ctl["code"] = "fail", answer["__fail__"], 9
+record({{"event": "end", "pid": os.getpid(), "t": time.monotonic(), "mode": mode}})
 if mode == "fail":
     sys.stderr.write(ctl.get("stderr", "API Error: 529 overloaded") + "\n")
     sys.exit(ctl.get("code", 1))
@@ -49,13 +116,18 @@ if mode == "over_budget":
     print(json.dumps({{"type": "result", "subtype": "error_max_budget_usd", "is_error": True,
                       "total_cost_usd": ctl.get("cost", 0), "usage": usage}}))
     sys.exit(1)
-if mode == "garbage":
-    print("I could not do that, sorry.")
+if mode == "garbage" or isinstance(answer, str):
+    print(answer if isinstance(answer, str) else "I could not do that, sorry.")
     sys.exit(0)
-print(json.dumps({{"type": "result", "subtype": "success", "is_error": False, "result": "",
-                  "structured_output": ctl.get("answer", {{}}), "session_id": "fake",
-                  "total_cost_usd": ctl.get("cost", 0), "usage": usage,
-                  "modelUsage": {{ctl.get("model", "claude-haiku-4-5-20251001"): {{"costUSD": ctl.get("cost", 0)}}}}}}))
+envelope = {{"type": "result", "subtype": "success", "is_error": False, "session_id": "fake",
+            "total_cost_usd": ctl.get("cost", 0), "usage": usage,
+            "modelUsage": {{ctl.get("model", "claude-haiku-4-5-20251001"): {{"costUSD": ctl.get("cost", 0)}}}}}}
+if mode == "text":
+    envelope["result"] = "Here is the memory:\n" + json.dumps(answer)
+else:
+    envelope["result"] = ""
+    envelope["structured_output"] = answer
+print(json.dumps(envelope))
 '''
 
 DEFAULT_ANSWER = {
@@ -71,33 +143,90 @@ DEFAULT_ANSWER = {
 }
 
 
-def install(bin_dir: Path, mode: str = "ok", answer: dict | None = None, **extra) -> Path:
+def install(bin_dir: Path, mode: str = "ok", answer: dict | None = None, **settings) -> Path:
+    """Write the fake as ``<bin_dir>/claude`` with its control file; returns the executable."""
+    bin_dir = Path(bin_dir)
     bin_dir.mkdir(parents=True, exist_ok=True)
     exe = bin_dir / "claude"
-    exe.write_text(SCRIPT.format(python=sys.executable))
+    exe.write_text(SCRIPT.format(python=sys.executable, control=CONTROL, records=RECORDS, fence=FENCE))
     exe.chmod(exe.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    control(bin_dir, mode=mode, answer=DEFAULT_ANSWER if answer is None else answer, **extra)
+    control(bin_dir, mode=mode, answer=DEFAULT_ANSWER if answer is None else answer, **settings)
     return exe
 
 
 def control(bin_dir: Path, **settings) -> None:
-    (bin_dir / "fake-claude.json").write_text(json.dumps(settings))
-
-
-def calls(bin_dir: Path) -> list[dict]:
-    path = bin_dir / "calls.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """Replace the control file (written whole, then renamed: a running call never reads half of it)."""
+    tmp = Path(bin_dir) / (CONTROL + ".tmp")
+    tmp.write_text(json.dumps(settings))
+    os.replace(tmp, Path(bin_dir) / CONTROL)
 
 
 def on_path(monkeypatch, bin_dir: Path) -> None:
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
 
 
-def use(tmp_path: Path, monkeypatch, mode: str = "ok", **extra) -> Path:
+def use(tmp_path: Path, monkeypatch, mode: str = "ok", **settings) -> Path:
     """Install the fake in ``tmp_path/bin`` and put it first on PATH; returns the bin folder."""
     bin_dir = tmp_path / "bin"
-    install(bin_dir, mode=mode, **extra)
+    install(bin_dir, mode=mode, **settings)
     on_path(monkeypatch, bin_dir)
     return bin_dir
+
+
+def records(bin_dir: Path) -> list[dict]:
+    """Every whole record so far, in the order written.
+
+    Read under a shared lock, so no writer is half-way through a line; a last line without its
+    newline (a call killed inside its write) is left out.
+    """
+    try:
+        fd = os.open(os.path.join(bin_dir, RECORDS), os.O_RDONLY)
+    except FileNotFoundError:
+        return []
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read()
+    finally:
+        os.close(fd)
+    return [json.loads(line) for line in data.split(b"\n")[:-1]]
+
+
+def calls(bin_dir: Path) -> list[dict]:
+    """One dict per call (its start record plus ``end``: its end time, or None while running or
+    killed), in start order."""
+    recs = records(bin_dir)
+    ends = {r["pid"]: r["t"] for r in recs if r["event"] == "end"}
+    return [dict(r, end=ends.get(r["pid"])) for r in recs if r["event"] == "start"]
+
+
+def wait_calls(bin_dir: Path, n: int, timeout: float = 60.0) -> list[dict]:
+    """Every call, once at least ``n`` have started (their start records are on disk). The timeout
+    only keeps a bug from hanging the suite."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = calls(bin_dir)
+        if len(got) >= n:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the fake claude was called {len(got)} times, not {n}, within {timeout} s")
+        time.sleep(0.02)
+
+
+def kill_running(bin_dir: Path) -> None:
+    """SIGKILL the process group of every call that has not ended (a killed worker's orphans)."""
+    exe = str(Path(bin_dir) / "claude").encode()
+    for call in calls(bin_dir):
+        if call["end"] is None and exe in _cmdline(call["pid"]):  # why: never a recycled pid
+            try:
+                os.killpg(call["pid"], signal.SIGKILL)  # why: proc.run starts each call as a group leader
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""

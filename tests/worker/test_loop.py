@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from filelock import FileLock
@@ -181,31 +180,31 @@ def test_only_one_worker_runs_at_a_time(isolated_home, fake, project):
 
 
 def test_worker_killed_mid_task_is_retried_and_poison_after_five(isolated_home, fake, project):
+    """Five workers in a row are killed inside their model call for one task: the next run sends it
+    to failed/. Each kill waits until that worker's call has started, so every round counts."""
     enable_loop(isolated_home, timeout_seconds=60)
-    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, sleep=30)
+    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, hold=[1, 2, 3, 4, 5])  # until killed
     q = paths.queue_dir()
     queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
-    for round_ in range(1, 6):
-        worker = subprocess.Popen([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and len(fake_claude.calls(fake)) < round_:
-            time.sleep(0.05)
-        assert len(os.listdir(os.path.join(q, "processing"))) == 1
-        worker.send_signal(signal.SIGKILL)
-        worker.wait()
     try:
+        for round_ in range(1, 6):
+            worker = subprocess.Popen([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            call = fake_claude.wait_calls(fake, round_)[-1]
+            assert (call["n"], call["ppid"], call["end"]) == (round_, worker.pid, None)  # this worker, mid-call
+            assert len(os.listdir(os.path.join(q, "processing"))) == 1
+            worker.send_signal(signal.SIGKILL)
+            worker.wait()
+            fake_claude.kill_running(fake)  # the killed worker's model call outlives it
+            assert [c["end"] for c in fake_claude.calls(fake)] == [None] * round_  # no call ever returned
         loop.run(dict(os.environ))
         [failed] = wait_finished(q)
         assert "/failed/" in failed
         assert "interrupted 5 times" in open(failed + ".error").read()
         assert os.listdir(os.path.join(q, "processing")) == []
+        assert len(fake_claude.calls(fake)) == 5  # poison: not asked a sixth time
     finally:
-        for call in fake_claude.calls(fake):  # the killed workers' model calls outlive them
-            try:
-                os.killpg(call["pid"], signal.SIGKILL)
-            except OSError:
-                pass
+        fake_claude.kill_running(fake)
 
 
 def test_next_session_start_restarts_a_worker_for_stranded_tasks(isolated_home, fake, project):

@@ -1,0 +1,71 @@
+"""atomic.py: every byte is written even when ``os.write`` writes fewer than asked."""
+
+import os
+
+import pytest
+
+from lazy_harness import atomic
+
+REAL_WRITE = os.write
+
+
+def short_writes(monkeypatch, step: int) -> list[int]:
+    """Make ``os.write`` write at most ``step`` bytes per call (as a signal or a pipe can); returns the
+    byte counts it reported, so a test can check the short writes really happened."""
+    counts: list[int] = []
+
+    def write(fd, data):
+        if fd <= 2:  # why: leave the test runner's own output alone
+            return REAL_WRITE(fd, data)
+        n = REAL_WRITE(fd, bytes(memoryview(data)[:step]))
+        counts.append(n)
+        return n
+
+    monkeypatch.setattr(os, "write", write)
+    return counts
+
+
+def test_append_line_writes_a_whole_line_through_short_writes(tmp_path, monkeypatch):
+    path = str(tmp_path / "log.jsonl")
+    counts = short_writes(monkeypatch, 7)
+    atomic.append_line(path, '{"summary": "first entry", "tags": ["a"]}')
+    atomic.append_line(path, '{"summary": "second entry é"}')
+    assert len(counts) > 2 and max(counts) == 7
+    with open(path, encoding="utf-8") as fh:
+        assert fh.read() == '{"summary": "first entry", "tags": ["a"]}\n{"summary": "second entry é"}\n'
+
+
+def test_atomic_write_writes_the_whole_file_through_short_writes(tmp_path, monkeypatch):
+    folder = tmp_path / "mem"
+    path = str(folder / "handoff.md")
+    data = "".join(f"- item {i}\n" for i in range(500))
+    counts = short_writes(monkeypatch, 4096)
+    assert atomic.atomic_write(path, data)
+    assert len(counts) > 1
+    with open(path, encoding="utf-8") as fh:
+        assert fh.read() == data
+    assert os.listdir(folder) == ["handoff.md"]
+
+
+def test_exclusive_write_through_short_writes_is_whole(tmp_path, monkeypatch):
+    path = str(tmp_path / "learning.md")
+    short_writes(monkeypatch, 3)
+    assert atomic.atomic_write(path, "---\ntitle: x\n---\nbody\n", exclusive=True)
+    assert not atomic.atomic_write(path, "other", exclusive=True)
+    with open(path, encoding="utf-8") as fh:
+        assert fh.read() == "---\ntitle: x\n---\nbody\n"
+
+
+def test_a_write_that_makes_no_progress_fails_and_leaves_the_old_file(tmp_path, monkeypatch):
+    folder = tmp_path / "mem"
+    path = str(folder / "handoff.md")
+    atomic.atomic_write(path, "old\n")
+    monkeypatch.setattr(os, "write", lambda fd, data: REAL_WRITE(fd, data) if fd <= 2 else 0)
+    with pytest.raises(OSError, match="no progress"):
+        atomic.atomic_write(path, "new\n")
+    with pytest.raises(OSError, match="no progress"):
+        atomic.append_line(str(folder / "log.jsonl"), "{}")
+    monkeypatch.setattr(os, "write", REAL_WRITE)
+    assert open(path, encoding="utf-8").read() == "old\n"
+    assert sorted(os.listdir(folder)) == ["handoff.md", "log.jsonl"]  # no temp file left behind
+    assert os.path.getsize(folder / "log.jsonl") == 0
