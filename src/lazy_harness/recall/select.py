@@ -5,7 +5,7 @@
 2. FTS5 ranks the visible entries matching any group by BM25 (summary or title weighs 3, tags 2,
    the other fields 1) and the best ``POOL`` are looked at.
 3. The bar. Each group weighs its inverse document frequency in the index (a word most entries share
-   weighs little); an entry's *coverage* is the weight of the groups it matches over the weight of
+   weighs little, a word no entry holds weighs ``UNKNOWN`` times the rarest's); an entry's *coverage* is the weight of the groups it matches over the weight of
    the prompt's groups that match anything at all. An entry passes when it matches at least
    ``recall.min_terms`` groups and its coverage is at least ``recall.min_coverage`` percent. So the bar
    is relative to the prompt: a long prompt does not pass everything, a short one is not starved.

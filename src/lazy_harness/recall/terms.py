@@ -3,7 +3,7 @@
 A term is a word of three characters or more that is not a stopword (English function words, the
 filler of requests such as "please" or "can you", and task verbs such as "fix" or "add" that fit
 every entry). Each term becomes a *group*: the word, its prefix (so ``deploying`` finds
-``deployment``, which the porter stemmer alone does not) and its related words from a small table of
+``deployment``, which the porter stemmer alone does not) and its related words from a table of
 software vocabulary (``db`` ~ ``database``). An entry matches a group when it matches any of them.
 
 The related-terms table (``GROUPS``) is general software vocabulary; grow it with words that
