@@ -23,7 +23,7 @@ import os
 
 from lazy_harness.recall import sources
 
-VERSION = "2"  # 2: inactive learnings indexed and hidden; marks.jsonl
+VERSION = "3"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256
@@ -266,6 +266,16 @@ def matching(conn, query: str, rowids: list[int]) -> set[int]:
     marks = ",".join("?" * len(rowids))
     return {r[0] for r in conn.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
                                        [query, *rowids])}
+
+
+def count_and_match(conn, query: str, rowids: list[int]) -> tuple[int, set[int]]:
+    """(how many entries match ``query``, which of ``rowids`` do): one statement for both."""
+    if not rowids:
+        return doc_count(conn, query), set()
+    marks = ",".join("?" * len(rowids))
+    n, found = conn.execute(f"SELECT count(*), group_concat(CASE WHEN rowid IN ({marks}) THEN rowid END) "
+                            f"FROM fts WHERE fts MATCH ?", [*rowids, query]).fetchone()
+    return n, {int(x) for x in found.split(",")} if found else set()
 
 
 def doc_count(conn, query: str | None = None) -> int:

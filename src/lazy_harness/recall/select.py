@@ -5,7 +5,7 @@
 2. FTS5 ranks the visible entries matching any group by BM25 (summary or title weighs 3, tags 2,
    the other fields 1) and the best ``POOL`` are looked at.
 3. The bar. Each group weighs its inverse document frequency in the index (a word most entries share
-   weighs little); an entry's *coverage* is the weight of the groups it matches over the weight of
+   weighs little, a word no entry holds weighs ``UNKNOWN`` times the rarest's); an entry's *coverage* is the weight of the groups it matches over the weight of
    the prompt's groups that match anything at all. An entry passes when it matches at least
    ``recall.min_terms`` groups and its coverage is at least ``recall.min_coverage`` percent. So the bar
    is relative to the prompt: a long prompt does not pass everything, a short one is not starved.
@@ -21,6 +21,10 @@ from lazy_harness.recall import index, terms
 
 MAX_TERMS = 12
 POOL = 60
+# why: a prompt in other words than memory holds words no entry has; each weighs half the rarest
+# word's weight, so a paraphrase is not drowned by its own new words, yet a prompt mostly about
+# things memory never mentions still gets nothing
+UNKNOWN = 0.5
 CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
@@ -49,11 +53,11 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     rowids = [r[0] for r in rows]
     weights, hits = {}, {}
     for term, query in gs:
-        df = index.doc_count(conn, query)
+        df, hit = index.count_and_match(conn, query, rowids)
         # why: a word that no entry holds still counts in the prompt's weight (as if one entry held
-        # it): a prompt mostly about things memory never mentions is not about memory
-        weights[term] = math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5))
-        hits[term] = index.matching(conn, query, rowids) if df else set()
+        # it, times UNKNOWN): a prompt mostly about things memory never mentions is not about memory
+        weights[term] = math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5)) * (UNKNOWN if not df else 1.0)
+        hits[term] = hit
     whole = sum(weights.values()) or 1.0
     min_terms = max(1, int(settings["min_terms"]))
     bar = int(settings["min_coverage"]) / 100.0

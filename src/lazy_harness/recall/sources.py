@@ -15,6 +15,7 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import files, ids
+from lazy_harness.recall.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
 HIDING_OPS = ("supersede", "forget", "merge")
@@ -28,6 +29,12 @@ def text_of(value) -> str:
     if isinstance(value, (list, tuple)):
         return " ".join(text_of(v) for v in value)[:MAX_FIELD]
     return (value if isinstance(value, str) else str(value))[:MAX_FIELD]
+
+
+def tags_of(tags: str, *texts: str) -> str:
+    """The tags field as indexed: the tags, then the words of the camelCase identifiers of ``texts``."""
+    extra = split_identifiers(" ".join(texts))
+    return f"{tags} {extra}" if extra else tags
 
 
 def hidden_ids(rec: dict) -> list[str]:
@@ -48,10 +55,11 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
     else:
         body = (rec.get("context"), rec.get("rationale"), rec.get("alternatives"))
         detail = rec.get("rationale") or ""
+    title, body_text = text_of(rec.get("summary")), " ".join(text_of(b) for b in body)
     return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
-            "title": text_of(rec.get("summary")), "body": " ".join(text_of(b) for b in body),
-            "tags": text_of(rec.get("tags")), "detail": text_of(detail)}
+            "title": title, "body": body_text, "tags": tags_of(text_of(rec.get("tags")), title, body_text),
+            "detail": text_of(detail)}
 
 
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[list[dict], list[str], int, int]:
@@ -87,7 +95,7 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[li
 
 def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str) -> dict:
     return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line,
-            "ts": ts, "title": text_of(text), "body": "", "tags": "", "detail": ""}
+            "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": ""}
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
@@ -128,7 +136,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
     return {"id": own if ids.kind_of(own) == "learning" else ids.learning_id(origin, title), "kind": "learning",
             "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
-            "tags": text_of(meta.get("tags")), "detail": " ".join(learning.split())[:MAX_FIELD],
+            "tags": tags_of(text_of(meta.get("tags")), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
 
