@@ -15,13 +15,17 @@ from lazy_harness.memory import migrate, recall
 def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
     """Make the starting session known to the sweep, then queue the sessions that went idle
     without being checked (killed, or whose last Stops were gated). Throttled and capped in
-    :func:`lazy_harness.queue.sweep`; the worker it needs is started by restart_stalled_worker."""
+    :func:`lazy_harness.queue.sweep`; the worker it needs is started by restart_stalled_worker.
+    An invalid config.toml pauses distillation: the session is watched, nothing is queued."""
     loop = cfg["compound_loop"]
-    if not loop["enabled"]:
+    paused = config.invalid(cfg) is not None
+    if not loop["enabled"] and not paused:
         return ""
     q = paths.queue_dir(env)
     try:
         queue.watch(q, payload)
+        if paused:
+            return " (distillation paused: config invalid; session watched)"
         queued = queue.sweep(q, now, float(loop.get("idle_minutes", 10)) * 60, env)
     except OSError as exc:
         return f" (sweep failed: {exc})"
@@ -30,8 +34,10 @@ def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
 
 def restart_stalled_worker(cfg: dict, env) -> str:
     """Tasks left by a worker that died (or by a spawn that failed) would wait for the next Stop or
-    SessionEnd; a new session is as good a moment as any to start a worker for them."""
-    if not cfg["compound_loop"]["enabled"] or not queue.needs_worker(paths.queue_dir(env)):
+    SessionEnd; a new session is as good a moment as any to start a worker for them. Not while an
+    invalid config.toml pauses distillation: that worker would only find the pause."""
+    if (not cfg["compound_loop"]["enabled"] or config.invalid(cfg) is not None
+            or not queue.needs_worker(paths.queue_dir(env))):
         return ""
     from lazy_harness.worker.spawn import spawn_worker
 

@@ -8,6 +8,9 @@ internal error, so the Stop gates apply to it. With the queue empty it sweeps fo
 (queue.sweep, throttled) and drains what that queued. After it releases the lock it looks at the
 queue once more: a task enqueued while it was releasing (whose own spawned worker found the lock
 taken and left) is drained now, not at some later hook.
+
+An invalid config.toml pauses it (ADR 0016): it logs one line and leaves every task pending, like a
+spend cap; the hooks start no worker until the file is valid again.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
+from lazy_harness.errors import ConfigError
 
 LOCK_NAME = queue.LOCK_NAME
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
@@ -220,7 +224,12 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             _log(env, f"worker {os.getpid()}: another worker holds the lock; leaving the queue to it")
             break
         try:
-            cfg = config.load(env)
+            try:
+                cfg = config.load(env)
+            except ConfigError as exc:
+                stats.paused = f"config.toml invalid: {exc.message}"
+                _log(env, f"worker {os.getpid()}: paused, {stats.paused}; tasks stay pending (hint: lh config validate)")
+                break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
             drain(q, cfg, env, stats, limit, sleep)
