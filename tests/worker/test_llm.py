@@ -11,7 +11,7 @@ import pytest
 
 from lazy_harness.config import defaults
 from lazy_harness.errors import ModelError
-from lazy_harness.hooks.entry import WORKER_MARKER
+from lazy_harness.queue import WORKER_MARKER
 from lazy_harness.worker import llm
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 

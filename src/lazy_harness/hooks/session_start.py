@@ -115,6 +115,53 @@ def pull_memory(cfg: dict, env, now: float) -> str:
     return f" ({said or 'pull ended without a word'})"
 
 
+def distill_trouble(env) -> tuple[int, str | None]:
+    """(tasks in ``failed/`` since the worker's last success, that success's time): what the digest's
+    "distillation is failing" line says; read here so the store never reads the queue. Cheap: the
+    folder's mtime rules out the common case; otherwise names are listed and only task files are
+    stat'ed. May raise OSError."""
+    from lazy_harness.memory.files import iso_epoch
+
+    failed = queue.folder(paths.queue_dir(env), queue.FAILED)
+    try:
+        folder_mtime = os.stat(failed).st_mtime
+    except OSError:
+        return 0, None
+    last = None
+    try:
+        with open(paths.worker_state_file(env), encoding="utf-8") as fh:
+            state = jsonload.loads(fh.read())
+        last = state.get("last_success") if isinstance(state, dict) else None
+    except (OSError, ValueError):
+        pass
+    since = iso_epoch(last)
+    if since is not None and folder_mtime <= since:
+        return 0, last
+    count = 0
+    with os.scandir(failed) as it:
+        for entry in it:
+            if entry.name.endswith(queue.SUFFIX):
+                try:
+                    count += since is None or entry.stat().st_mtime > since
+                except OSError:
+                    pass
+    return count, last if since is not None else None
+
+
+def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | None, dict]:
+    """The project's memory for a session starting in ``cwd`` (:func:`recall.build_context`), with
+    the queue's word on failing distillation. Shared with ``lh memory show``."""
+    problem = None
+    try:
+        trouble = distill_trouble(env)
+    except OSError as exc:
+        trouble, problem = (0, None), f"queue: {type(exc).__name__}: {exc}"
+    text, stats = recall.build_context(cwd, cfg, env, now, source, trouble=trouble)
+    if problem:
+        stats["errors"].append(problem)
+    return text, stats
+
+
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
@@ -129,7 +176,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:
         return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)
-    text, stats = recall.build_context(cwd, cfg, env, now, source)
+    text, stats = digest(cwd, cfg, env, now, source)
     if text is None:
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
         return f"source={source} no memory for {stats['project']}{errors}{restarted}{shown}", _out(said)

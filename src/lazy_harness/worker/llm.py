@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
-from lazy_harness.hooks.entry import WORKER_MARKER
+from lazy_harness.queue import WORKER_MARKER
 from lazy_harness.worker.answer import parse_envelope
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 

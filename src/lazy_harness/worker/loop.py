@@ -54,7 +54,7 @@ def _log(env, message: str) -> None:
 
 
 def state_file(env=None) -> str:
-    return os.path.join(paths.state_dir(env), "worker.json")
+    return paths.worker_state_file(env)
 
 
 def read_state(env=None) -> dict:
