@@ -58,7 +58,7 @@ class CallError(ModelError):
 
     def __init__(self, message: str, cause: str, action: str, usage: "Usage | None" = None,
                  hint: str | None = None) -> None:
-        super().__init__(message, hint=hint, transient=action != FAIL)
+        super().__init__(message, hint=hint)
         self.cause = cause
         self.action = action
         self.usage = usage or Usage()

@@ -120,9 +120,8 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     if outcome.transcript_mtime is not None:
         queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time(), check)
     took = time.monotonic() - started
-    detail = fields.get("written", "")
-    _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}"
-              f"{' | ' + detail if detail else ''} ({took:.2f} s)")
+    detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
+    _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
     return outcome.status
 
 
