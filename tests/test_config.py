@@ -129,6 +129,19 @@ def test_context_max_chars_is_capped():
     assert errors == [] and values["context"]["max_chars"] == config.CONTEXT_HARD_CAP
 
 
+@pytest.mark.parametrize("section, value, cap", [("context", 50_000, 9500), ("recall", 4001, 4000)])
+def test_a_capped_value_is_a_warning_naming_line_value_and_cap(tmp_path, section, value, cap):
+    path = write(tmp_path / "c.toml", f"# mine\n[{section}]\nmax_chars = {value}\n")
+    values, errors, warnings = config.parse_file(str(path))
+    assert errors == [] and values[section]["max_chars"] == cap
+    assert warnings == [f"{path}:3: {section}.max_chars: {value} is above the cap of {cap}; {cap} is used"]
+
+
+def test_a_value_at_the_cap_is_no_warning():
+    values, errors, warnings = config.check({"context": {"max_chars": 9500}, "recall": {"max_chars": 1}})
+    assert (errors, warnings) == ([], []) and values["context"]["max_chars"] == 9500
+
+
 def test_load_raises_on_a_wrong_value_with_a_hint(tmp_path, monkeypatch):
     path = write(tmp_path / "c.toml", "[compound_loop]\nmin_messages = \"x\"\n")
     monkeypatch.setenv("LH_CONFIG", str(path))

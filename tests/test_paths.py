@@ -10,6 +10,7 @@ import pytest
 from lazy_harness import paths, queue
 
 from tests.cli.lhrun import invoke
+from tests.support import memory_samples as ms
 from tests.hooks.hookrun import enable_loop, run_hook, worker_lock_held
 
 
@@ -258,3 +259,22 @@ def test_a_configured_memory_path_reaches_the_hook_the_worker_and_the_cli(tmp_pa
 
     pipeline.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
     assert invoke("memory", "path", "--project", str(cwd)).out.strip() == task["memory_dir"]
+
+
+def test_git_branch_from_head_without_a_git_process(tmp_path):
+    proj = ms.make_project(tmp_path, "p", branch="feature/x")
+    assert paths.git_branch(os.path.join(proj)) == "feature/x"
+    os.makedirs(os.path.join(proj, "sub", "dir"))
+    assert paths.git_branch(os.path.join(proj, "sub", "dir")) == "feature/x"
+    detached = ms.make_project(tmp_path, "d", branch=None)
+    assert paths.git_branch(detached) is None
+    # a linked worktree: .git is a file pointing at <main>/.git/worktrees/<name>
+    gitdir = os.path.join(proj, ".git", "worktrees", "wt")
+    os.makedirs(gitdir)
+    with open(os.path.join(gitdir, "HEAD"), "w") as fh:
+        fh.write("ref: refs/heads/wt-branch\n")
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text(f"gitdir: {gitdir}\n")
+    assert paths.git_branch(str(wt)) == "wt-branch"
+    assert paths.git_branch(str(tmp_path / "nogit")) is None

@@ -79,6 +79,7 @@ PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to 
 _MIN = {"max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 CONTEXT_HARD_CAP = 9500
 RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
+CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP}  # a larger value is cut to these
 
 
 def defaults() -> dict[str, dict[str, object]]:
@@ -204,8 +205,12 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
                     errors.append((line, bad))
                     continue
             values[section][key] = value
-    values["context"]["max_chars"] = min(int(values["context"]["max_chars"]), CONTEXT_HARD_CAP)
-    values["recall"]["max_chars"] = min(int(values["recall"]["max_chars"]), RECALL_HARD_CAP)
+    for dotted, cap in CAPS.items():
+        section, key = dotted.split(".")
+        if values[section][key] > cap:
+            warnings.append((_key_line(text, section, key),
+                             f"{dotted}: {values[section][key]} is above the cap of {cap}; {cap} is used"))
+            values[section][key] = cap
     return values, errors, warnings
 
 

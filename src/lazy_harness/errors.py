@@ -28,8 +28,5 @@ class TaskError(LhError):
 
 
 class ModelError(LhError):
-    """The model call failed: missing binary, timeout, non-zero exit, unusable answer."""
-
-    def __init__(self, message: str, hint: str | None = None, transient: bool = False) -> None:
-        super().__init__(message, hint)
-        self.transient = transient
+    """The model call failed: missing binary, timeout, non-zero exit, unusable answer. What the
+    worker does about it is the ``action`` of :class:`lazy_harness.worker.llm.CallError`."""

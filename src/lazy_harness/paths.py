@@ -210,14 +210,20 @@ def _read_first_line(path: str) -> str | None:
         return None
 
 
-def _main_worktree_from_gitfile(gitfile: str) -> str | None:
-    """A linked worktree's ``.git`` file points at ``<common>/worktrees/<name>``; the main tree owns ``<common>``."""
-    line = _read_first_line(gitfile)
-    if not line or not line.startswith("gitdir:"):
+def _gitdir_of(dotgit: str) -> str | None:
+    """The git folder a ``.git`` file points at (``gitdir: ...``, relative to the file's folder)."""
+    line = _read_first_line(dotgit) or ""
+    if not line.startswith("gitdir:"):
         return None
     gitdir = line[len("gitdir:"):].strip()
-    if not os.path.isabs(gitdir):
-        gitdir = os.path.normpath(os.path.join(os.path.dirname(gitfile), gitdir))
+    return gitdir if os.path.isabs(gitdir) else os.path.normpath(os.path.join(os.path.dirname(dotgit), gitdir))
+
+
+def _main_worktree_from_gitfile(gitfile: str) -> str | None:
+    """A linked worktree's ``.git`` file points at ``<common>/worktrees/<name>``; the main tree owns ``<common>``."""
+    gitdir = _gitdir_of(gitfile)
+    if gitdir is None:
+        return None
     common = _read_first_line(os.path.join(gitdir, "commondir"))
     if common is None:
         return None  # a submodule or a plain gitdir link: treat the folder holding .git as the root
@@ -245,6 +251,31 @@ def project_root(cwd: str) -> str:
         if parent == d:
             return start
         d = parent
+
+
+def git_branch(cwd: str) -> str | None:
+    """The branch checked out where ``cwd`` is, from ``HEAD`` (no git process, so hooks may call it);
+    a linked worktree's own. None when detached or outside a repository."""
+    d = os.path.abspath(cwd)
+    while True:
+        dotgit = os.path.join(d, ".git")
+        if os.path.isdir(dotgit):
+            head = os.path.join(dotgit, "HEAD")
+            break
+        if os.path.isfile(dotgit):
+            gitdir = _gitdir_of(dotgit)
+            if gitdir is None:
+                return None
+            head = os.path.join(gitdir, "HEAD")
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    ref = _read_first_line(head) or ""
+    if not ref.startswith("ref: refs/heads/"):
+        return None  # detached HEAD, or no repository
+    return ref[len("ref: refs/heads/"):] or None
 
 
 def project_memory_dir(root: str, env=None, configured: str | None = None) -> str:
@@ -291,13 +322,8 @@ def _git_config_of(root: str) -> str | None:
     dotgit = os.path.join(root, ".git")
     if os.path.isdir(dotgit):
         return os.path.join(dotgit, "config")
-    line = _read_first_line(dotgit) if os.path.isfile(dotgit) else None
-    if line and line.startswith("gitdir:"):
-        gitdir = line[len("gitdir:"):].strip()
-        if not os.path.isabs(gitdir):
-            gitdir = os.path.normpath(os.path.join(root, gitdir))
-        return os.path.join(gitdir, "config")
-    return None
+    gitdir = _gitdir_of(dotgit) if os.path.isfile(dotgit) else None
+    return os.path.join(gitdir, "config") if gitdir else None
 
 
 def origin_url(root: str) -> str | None:
@@ -374,6 +400,11 @@ def memory_key(root: str) -> str:
 def ledger_file(env=None) -> str:
     """The cost ledger: ``$XDG_DATA_HOME/lazy-harness/ledger.jsonl``, else ``~/.local/share/...``."""
     return os.path.join(data_dir(env), "ledger.jsonl")
+
+
+def worker_state_file(env=None) -> str:
+    """The worker's last run: when, what it did, its last successful distillation (JSON)."""
+    return os.path.join(state_dir(env), "worker.json")
 
 
 def notice_file(env=None) -> str:

@@ -24,6 +24,9 @@ import time
 from lazy_harness import paths, retain
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir
 
+# why: here, below both the hooks and the worker: the worker sets it in the environment of its own
+# ``claude -p`` call, and the hooks that call fires see it and do nothing
+WORKER_MARKER = "LH_WORKER_CALL"
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
 OPEN = os.path.join(STATE, "open")
 SUFFIX = ".task"

@@ -51,7 +51,7 @@ def test_validate_wrong_value_names_file_line_key_and_type(tmp_path):
     r = invoke("config", "validate", str(path))
     assert r.code == 1
     assert f'{path}:3: compound_loop.debounce_seconds: expected an integer, got "soon"\n' in r.out
-    assert r.out.endswith(f"{path}: 1 error\n")
+    assert r.out.endswith(f"{path}: 1 error; distillation is paused until the file is valid\n")
 
 
 def test_validate_unknown_key_warns_and_exits_zero(tmp_path):
@@ -88,7 +88,7 @@ def test_validate_every_kind_of_bad_file_without_traceback(tmp_path):
         p = run("config", "validate", str(target))
         assert p.returncode == 1
         assert "Traceback" not in p.stdout + p.stderr
-        assert p.stdout.startswith(str(target)) and p.stdout.endswith(": 1 error\n")
+        assert p.stdout.startswith(str(target)) and p.stdout.endswith(": 1 error; distillation is paused until the file is valid\n")
 
 
 def test_show_prints_effective_values_as_toml_with_their_source(tmp_path, monkeypatch):
@@ -106,6 +106,22 @@ def test_show_prints_effective_values_as_toml_with_their_source(tmp_path, monkey
     assert "min_messages = 4  # default" in lines
     assert f"# config file: {path}" in r.out
     assert f"# knowledge dir: {paths.knowledge_dir()}" in r.out
+
+
+def test_validate_and_show_report_a_capped_value(tmp_path, monkeypatch):
+    path = write(tmp_path / "c.toml", "[context]\nmax_chars = 50000\n[recall]\nmax_chars = 100\n")
+    r = invoke("config", "validate", str(path))
+    assert r.code == 0
+    assert f"{path}:2: warning: context.max_chars: 50000 is above the cap of 9500; 9500 is used\n" in r.out
+    assert r.out.endswith(f"{path}: valid, 1 warning\n")
+    monkeypatch.setenv("LH_CONFIG", str(path))
+    shown = invoke("config", "show")
+    assert shown.code == 0
+    lines = shown.out.splitlines()
+    assert lines[lines.index("[context]") + 2] == (
+        "max_chars = 9500  # config file, capped (the file says 50000, the cap is 9500)")
+    assert lines[lines.index("[recall]") + 2] == "max_chars = 100  # config file"
+    assert "context.max_chars: 50000 is above the cap" in shown.err
 
 
 def test_show_without_a_file_says_so(isolated_home):

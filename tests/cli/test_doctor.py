@@ -82,7 +82,7 @@ def test_configured_claude_path_and_a_failing_version(tmp_path, monkeypatch):
     assert status == "fail" and str(exe) in line and "exited 3" in line and "boom" in line
 
 
-def test_invalid_config_fails_and_disabled_loop_warns(tmp_path, monkeypatch):
+def test_invalid_config_fails_and_says_distillation_is_paused(tmp_path, monkeypatch):
     healthy(monkeypatch, tmp_path)
     cfg = tmp_path / "c.toml"
     cfg.write_text('[compound_loop]\ndebounce_seconds = "soon"\n')
@@ -92,7 +92,40 @@ def test_invalid_config_fails_and_disabled_loop_warns(tmp_path, monkeypatch):
     assert r.code == 1
     assert found["config"][0] == "fail" and "compound_loop.debounce_seconds" in found["config"][1]
     assert "(hint: lh config validate)" in found["config"][1]
-    assert found["compound loop"][0] == "warn"
+    assert found["compound loop"][0] == "fail" and "paused: config.toml is invalid" in found["compound loop"][1]
+
+
+def test_a_syntax_error_fails_with_file_and_line_and_pauses(tmp_path, monkeypatch):
+    healthy(monkeypatch, tmp_path)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[compound_loop]\nenabled = true\nmodel = \n")
+    monkeypatch.setenv("LH_CONFIG", str(cfg))
+    r = invoke("doctor")
+    found = checks(r.out)
+    assert r.code == 1
+    assert found["config"][0] == "fail" and f"{cfg}:3: TOML syntax error" in found["config"][1]
+    assert found["compound loop"][0] == "fail" and "paused" in found["compound loop"][1]
+
+
+def test_a_disabled_loop_in_a_valid_file_warns(tmp_path, monkeypatch):
+    healthy(monkeypatch, tmp_path)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[compound_loop]\nenabled = false\n")
+    monkeypatch.setenv("LH_CONFIG", str(cfg))
+    found = checks(invoke("doctor").out)
+    assert found["config"][0] == "ok"
+    assert found["compound loop"][0] == "warn" and "disabled" in found["compound loop"][1]
+
+
+def test_a_capped_value_is_a_config_warning(tmp_path, monkeypatch):
+    healthy(monkeypatch, tmp_path)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[compound_loop]\nenabled = true\n[context]\nmax_chars = 50000\n")
+    monkeypatch.setenv("LH_CONFIG", str(cfg))
+    found = checks(invoke("doctor").out)
+    assert found["config"][0] == "warn"
+    assert f"{cfg}:4: context.max_chars: 50000 is above the cap of 9500" in found["config"][1]
+    assert found["compound loop"][0] == "ok"
 
 
 def test_failed_tasks_and_a_stale_queue_warn(tmp_path, monkeypatch):

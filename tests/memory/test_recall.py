@@ -36,7 +36,10 @@ def ldir() -> str:
 
 
 def build(project, **context):
-    return recall.build_context(project, cfg(**context), os.environ, NOW, "startup")
+    """The digest as SessionStart builds it (with the queue's word on failing distillation)."""
+    from lazy_harness.hooks.session_start import digest
+
+    return digest(project, cfg(**context), os.environ, NOW, "startup")
 
 
 def small_memory(project) -> None:
@@ -145,6 +148,10 @@ def test_tiny_budgets_are_respected(project, budget):
     assert text is None or len(text) <= budget
 
 
+def test_the_store_and_the_config_agree_on_the_hard_cap():
+    assert recall.CONTEXT_HARD_CAP == config.CONTEXT_HARD_CAP
+
+
 def test_never_over_the_hard_cap_even_when_config_is_bypassed(project):
     m = mem(project)
     ms.write_handoff(m, [f"item {i} " + "x" * 400 for i in range(40)], "sess-c", NOW)
@@ -251,25 +258,6 @@ def test_iso_epoch_edge_cases():
     assert recall.iso_epoch("2026-04-13") is not None
     for bad in ("not a date", "", "2026-13-45T99:00:00", None, 42):
         assert recall.iso_epoch(bad) is None
-
-
-def test_branch_from_git_head(tmp_path):
-    proj = ms.make_project(tmp_path, "p", branch="feature/x")
-    assert recall.git_branch(os.path.join(proj)) == "feature/x"
-    os.makedirs(os.path.join(proj, "sub", "dir"))
-    assert recall.git_branch(os.path.join(proj, "sub", "dir")) == "feature/x"
-    detached = ms.make_project(tmp_path, "d", branch=None)
-    assert recall.git_branch(detached) is None
-    # a linked worktree: .git is a file pointing at <main>/.git/worktrees/<name>
-    gitdir = os.path.join(proj, ".git", "worktrees", "wt")
-    os.makedirs(gitdir)
-    with open(os.path.join(gitdir, "HEAD"), "w") as fh:
-        fh.write("ref: refs/heads/wt-branch\n")
-    wt = tmp_path / "wt"
-    wt.mkdir()
-    (wt / ".git").write_text(f"gitdir: {gitdir}\n")
-    assert recall.git_branch(str(wt)) == "wt-branch"
-    assert recall.git_branch(str(tmp_path / "nogit")) is None
 
 
 def _fail_task(q: str, name: str, mtime: float) -> None:

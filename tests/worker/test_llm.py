@@ -11,7 +11,7 @@ import pytest
 
 from lazy_harness.config import defaults
 from lazy_harness.errors import ModelError
-from lazy_harness.hooks.entry import WORKER_MARKER
+from lazy_harness.queue import WORKER_MARKER
 from lazy_harness.worker import llm
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 
@@ -119,7 +119,7 @@ def test_missing_executable(tmp_path, cfg, env, workdir):
         llm.distill_call("p", cfg, env, workdir)
     assert str(info.value).startswith(f"claude not found: {tmp_path / 'no' / 'claude'}")
     assert "npm install -g @anthropic-ai/claude-code" in info.value.hint
-    assert not info.value.transient  # fails at once: retrying cannot make claude appear
+    assert info.value.action == llm.FAIL  # fails at once: retrying cannot make claude appear
     assert info.value.cause == "not_found"
 
 
@@ -140,7 +140,7 @@ def test_non_zero_exit_shows_code_and_stderr_tail(tmp_path, cfg, env, workdir):
     msg = str(info.value)
     assert "exited 3" in msg and "claude -p --model" in msg
     assert "stderr line 59" in msg and "stderr line 40" in msg and "stderr line 39" not in msg
-    assert info.value.transient
+    assert info.value.action == llm.RETRY
 
 
 def test_non_zero_exit_with_an_error_envelope(tmp_path, cfg, env, workdir):
@@ -157,7 +157,7 @@ def test_garbage_answer(tmp_path, cfg, env, workdir):
     fake_claude(tmp_path, "print('this is not json at all')\n")
     with pytest.raises(ModelError) as info:
         llm.distill_call("p", cfg, env, workdir)
-    assert "no JSON result" in str(info.value) and info.value.transient
+    assert "no JSON result" in str(info.value) and info.value.action == llm.RETRY
 
 
 def test_timeout_kills_the_fake(tmp_path, cfg, env, workdir):
@@ -174,7 +174,7 @@ def test_timeout_kills_the_fake(tmp_path, cfg, env, workdir):
         llm.distill_call("p", cfg, env, workdir)
     assert time.monotonic() - start < 15
     assert "timed out after 1s" in str(info.value) and "thinking..." in str(info.value)
-    assert info.value.transient
+    assert info.value.action == llm.WAIT  # back to the queue: a later try may be answered in time
     for name in ("pid", "child"):
         pid = int((rec / name).read_text())
         assert not _alive(pid), f"{name} {pid} survived the timeout"

@@ -355,3 +355,25 @@ def test_sniff_kind_reads_only_a_prefix(tmp_path):
     assert t.sniff_kind(str(path), max_bytes=len(head)) == "headless"
     assert t.read_view(str(path)).kind == "interactive"
     assert t.sniff_kind(str(tmp_path / "missing.jsonl")) == "unreadable"
+
+
+# --- the task's line in worker.log -----------------------------------------------------------------
+
+def test_describe_names_every_counter_that_is_not_zero(tmp_path):
+    recs = []
+    for i in range(400):
+        recs.append(typed_like(f"question {i:03d} " + "q" * 300))
+        recs.append(assistant_like(f"answer {i:03d} " + "a" * 300, f"msg_{i}"))
+    path = write_records(tmp_path / "x.jsonl", recs, tail=b"not json\n")
+    view = t.read_view(str(path), budget_chars=20_000)
+    said = view.describe()
+    assert said.startswith(f"read {view.lines} lines, 800 entries ({view.elided_entries} cut, "
+                           f"{view.elided_chars} chars), 0 tool calls")
+    assert said.endswith(", 1 unparsable") and "oversized" not in said and "summar" not in said
+
+
+def test_describe_of_a_recorded_session_counts_its_tools(tmp_path):
+    view = t.read_view(str(fixture("interactive")))
+    assert view.tool_calls > 0
+    said = view.describe()
+    assert f", {view.tool_calls} tool calls" in said and "cut" not in said and "unparsable" not in said

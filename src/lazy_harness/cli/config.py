@@ -67,23 +67,35 @@ def validate(ctx: click.Context, path: str | None) -> None:
         click.echo(_as_warning(target, line))
     if errors:
         summary = _plural(len(errors), "error") + (f", {_plural(len(warnings), 'warning')}" if warnings else "")
-        click.echo(f"{target}: {summary}")
+        click.echo(f"{target}: {summary}; distillation is paused until the file is valid")
         ctx.exit(1)
     click.echo(f"{target}: valid" + (f", {_plural(len(warnings), 'warning')}" if warnings else ""))
 
 
-def _keys_in_file(path: str) -> set[str]:
-    """Dotted keys written in the file (whatever their validity); empty when it cannot be parsed."""
+def _keys_in_file(path: str) -> dict[str, object]:
+    """Dotted keys written in the file and their values as written (whatever their validity); empty
+    when it cannot be parsed."""
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except (OSError, ValueError):
-        return set()
-    return {f"{s}.{k}" for s, body in data.items() if isinstance(body, dict) for k in body}
+        return {}
+    return {f"{s}.{k}": v for s, body in data.items() if isinstance(body, dict) for k, v in body.items()}
 
 
-def _annotated(values: dict, set_here: set[str], bad: set[str]) -> str:
-    """tomli_w's output with ``# config file`` / ``# default`` after each key."""
+def _source(dotted: str, written: dict[str, object], bad: set[str]) -> str:
+    if dotted in bad:
+        return "default (the file's value is wrong)"
+    if dotted not in written:
+        return "default"
+    cap, value = cfg.CAPS.get(dotted), written[dotted]
+    if cap is not None and isinstance(value, int) and value > cap:
+        return f"config file, capped (the file says {value}, the cap is {cap})"
+    return "config file"
+
+
+def _annotated(values: dict, written: dict[str, object], bad: set[str]) -> str:
+    """tomli_w's output with ``# config file`` / ``# default`` (or why not the file's value) after each key."""
     import tomli_w
 
     out, section = [], ""
@@ -94,10 +106,7 @@ def _annotated(values: dict, set_here: set[str], bad: set[str]) -> str:
         else:
             k = re.match(r"^([A-Za-z0-9_-]+) = ", line)
             if k:
-                dotted = f"{section}.{k.group(1)}"
-                source = "default (the file's value is wrong)" if dotted in bad else (
-                    "config file" if dotted in set_here else "default")
-                line = f"{line}  # {source}"
+                line = f"{line}  # {_source(f'{section}.{k.group(1)}', written, bad)}"
         out.append(line)
     return "\n".join(out)
 
@@ -120,7 +129,7 @@ def show(ctx: click.Context) -> None:
     click.echo(f"# memory dir (this folder): {paths.memory_dir(here, None, values['memory']['path'] or None)}")
     click.echo("")
     bad = {m.group(1) for e in errors if (m := re.search(r": ([a-z_]+\.[a-z_]+): ", e))}
-    click.echo(_annotated(values, _keys_in_file(target) if exists else set(), bad))
+    click.echo(_annotated(values, _keys_in_file(target) if exists else {}, bad))
     for line in warnings:
         click.echo(_as_warning(target, line), err=True)
     for line in errors:

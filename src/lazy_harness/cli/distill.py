@@ -31,7 +31,8 @@ def _not_a_transcript(given: str, path: str) -> str:
 def distill(transcript: str, project: str | None, dry_run: bool) -> None:
     """Distill TRANSCRIPT into its project's memory (or show what would happen with --dry-run)."""
     from lazy_harness import config
-    from lazy_harness.worker import pipeline, sessions
+    from lazy_harness.cli import sessions
+    from lazy_harness.worker import pipeline
 
     path = os.path.abspath(transcript)
     if not os.path.isfile(path):

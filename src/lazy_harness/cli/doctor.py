@@ -35,21 +35,26 @@ class Report:
 
 def _check_config(r: Report) -> dict:
     path = paths.config_file()
+    problem = None
     try:
         values, errors, warnings = config.parse_file(path)
     except ConfigError as exc:
-        r.line("fail", "config", exc.message, "lh config validate")
-        return config.defaults()
+        values, errors, warnings = config.defaults(), [exc.message], []
     if errors:
+        problem = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         r.line("fail", "config", errors[0] + more, "lh config validate")
     elif warnings:
-        r.line("warn", "config", f"{path}: {len(warnings)} unknown key(s): {warnings[0]}", "lh config validate")
+        word = "warning" if len(warnings) == 1 else "warnings"
+        r.line("warn", "config", f"{len(warnings)} {word}: {warnings[0]}", "lh config validate")
     elif not os.path.exists(path):
         r.line("ok", "config", f"no file at {path}: defaults apply")
     else:
         r.line("ok", "config", f"{path} is valid")
-    if values["compound_loop"]["enabled"]:
+    if problem:  # the policy of ADR 0016: an invalid file pauses distillation
+        r.line("fail", "compound loop", "paused: config.toml is invalid; no session is queued or distilled "
+               "until it is fixed (sessions are watched, the sweep queues them afterwards)", "lh config validate")
+    elif values["compound_loop"]["enabled"]:
         r.line("ok", "compound loop", "enabled")
     else:
         r.line("warn", "compound loop", "disabled: finished sessions are not distilled", "lh hooks install")

@@ -33,7 +33,7 @@ def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, dict
 
 def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
     """(session id, transcript, the session's own project folder)."""
-    from lazy_harness.worker import sessions
+    from lazy_harness.cli import sessions
 
     if session_id:
         hits = sessions.match_sessions(session_id)

@@ -89,7 +89,9 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     if not cfg["context"]["enabled"]:
         click.echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
     else:
-        text, _ = recall.build_context(cwd, cfg, os.environ, now, "show")
+        from lazy_harness.hooks.session_start import digest
+
+        text, _ = digest(cwd, cfg, os.environ, now, "show")
         click.echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).")
     click.echo(f"\n==== everything in the memory of {name} ====")
     state, _ = handoff.load(mdir)

@@ -5,7 +5,7 @@ import time
 
 import click
 
-from lazy_harness import paths, queue
+from lazy_harness import config, paths, queue
 
 
 @click.group()
@@ -23,6 +23,7 @@ def run_cmd(once: bool, poll: float) -> None:
 
     q = paths.queue_dir()
     while True:
+        config.load(os.environ)  # why: in the foreground an invalid config.toml is an error, not a pause
         stats = loop.run(os.environ)
         if stats.lock_busy:
             click.echo("another worker holds the lock; it drains the queue")

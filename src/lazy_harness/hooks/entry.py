@@ -11,8 +11,7 @@ import sys
 import time
 
 from lazy_harness import jsonload, logfile
-
-WORKER_MARKER = "LH_WORKER_CALL"  # set in the environment of the worker's own ``claude -p`` call
+from lazy_harness.queue import WORKER_MARKER  # set in the environment of the worker's own ``claude -p`` call
 EVENTS = ("Stop", "SessionEnd", "SessionStart", "UserPromptSubmit")
 
 

@@ -1,23 +1,32 @@
 """What the producer hooks share. Enqueue-and-spawn is :func:`lazy_harness.worker.spawn.submit`
-(the queue layer's, so ``lh knowledge handoff-now`` uses it without importing a hook)."""
+(the queue layer's, so ``lh knowledge handoff-now`` uses it without importing a hook).
+
+One policy for an invalid config.toml (a wrong value or a syntax error; ADR 0016): distillation
+pauses. Producers queue nothing and start no worker, but the session is still watched, so the sweep
+queues it once the file is fixed; the worker, started anyway, leaves every task pending.
+"""
 
 import os
 
 
-def loop_enabled(env) -> dict | None:
-    """The config when the compound loop is on, else None."""
+def loop_state(env) -> tuple[dict, str | None]:
+    """(the config, why this producer queues nothing or None when it may queue)."""
     from lazy_harness import config
 
     cfg = config.load_fast(env)
-    return cfg if cfg["compound_loop"]["enabled"] else None
+    problem = config.invalid(cfg)
+    if problem:
+        return cfg, f"config invalid: lh config validate ({problem}); distillation paused, session watched"
+    if not cfg["compound_loop"]["enabled"]:
+        return cfg, "compound loop disabled"
+    return cfg, None
 
 
-def off_reason(env) -> str:
-    """Why the loop is off, for hooks.log: an invalid config.toml is not a switched-off loop."""
+def paused(cfg: dict) -> bool:
+    """True when an invalid config.toml pauses distillation (nothing queued, no worker started)."""
     from lazy_harness import config
 
-    problem = config.invalid(config.load_fast(env))
-    return f"config invalid: lh config validate ({problem})" if problem else "compound loop disabled"
+    return config.invalid(cfg) is not None
 
 
 def transcript_of(payload: dict) -> str:

@@ -1,4 +1,4 @@
-"""SessionEnd: fires once when a session really ends. Same enqueue as Stop, forced (no gates)."""
+"""SessionEnd: fires once when a session really ends. Same enqueue as Stop, without its gates."""
 
 from lazy_harness import paths, queue
 from lazy_harness.hooks import producer
@@ -6,12 +6,15 @@ from lazy_harness.worker import spawn
 
 
 def run(payload: dict, env, now: float) -> str:
-    if producer.loop_enabled(env) is None:
-        return f"skipped: {producer.off_reason(env)}"
+    cfg, off = producer.loop_state(env)
+    if off and not producer.paused(cfg):
+        return f"skipped: {off}"
     reason = payload.get("reason")
     try:
         queue.watch(paths.queue_dir(env), payload)  # the sweep's net, should the task find no transcript
     except OSError:
         pass
+    if off:  # paused by an invalid config.toml: watched above, so the sweep queues it once fixed
+        return f"skipped: {off}"
     name, decision = spawn.submit(payload, "SessionEnd", True, env, now)
     return f"{decision} reason={reason}" if name else decision

@@ -15,13 +15,17 @@ from lazy_harness.memory import migrate, recall
 def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
     """Make the starting session known to the sweep, then queue the sessions that went idle
     without being checked (killed, or whose last Stops were gated). Throttled and capped in
-    :func:`lazy_harness.queue.sweep`; the worker it needs is started by restart_stalled_worker."""
+    :func:`lazy_harness.queue.sweep`; the worker it needs is started by restart_stalled_worker.
+    An invalid config.toml pauses distillation: the session is watched, nothing is queued."""
     loop = cfg["compound_loop"]
-    if not loop["enabled"]:
+    paused = config.invalid(cfg) is not None
+    if not loop["enabled"] and not paused:
         return ""
     q = paths.queue_dir(env)
     try:
         queue.watch(q, payload)
+        if paused:
+            return " (distillation paused: config invalid; session watched)"
         queued = queue.sweep(q, now, float(loop.get("idle_minutes", 10)) * 60, env)
     except OSError as exc:
         return f" (sweep failed: {exc})"
@@ -30,8 +34,10 @@ def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
 
 def restart_stalled_worker(cfg: dict, env) -> str:
     """Tasks left by a worker that died (or by a spawn that failed) would wait for the next Stop or
-    SessionEnd; a new session is as good a moment as any to start a worker for them."""
-    if not cfg["compound_loop"]["enabled"] or not queue.needs_worker(paths.queue_dir(env)):
+    SessionEnd; a new session is as good a moment as any to start a worker for them. Not while an
+    invalid config.toml pauses distillation: that worker would only find the pause."""
+    if (not cfg["compound_loop"]["enabled"] or config.invalid(cfg) is not None
+            or not queue.needs_worker(paths.queue_dir(env))):
         return ""
     from lazy_harness.worker.spawn import spawn_worker
 
@@ -109,6 +115,53 @@ def pull_memory(cfg: dict, env, now: float) -> str:
     return f" ({said or 'pull ended without a word'})"
 
 
+def distill_trouble(env) -> tuple[int, str | None]:
+    """(tasks in ``failed/`` since the worker's last success, that success's time): what the digest's
+    "distillation is failing" line says; read here so the store never reads the queue. Cheap: the
+    folder's mtime rules out the common case; otherwise names are listed and only task files are
+    stat'ed. May raise OSError."""
+    from lazy_harness.memory.files import iso_epoch
+
+    failed = queue.folder(paths.queue_dir(env), queue.FAILED)
+    try:
+        folder_mtime = os.stat(failed).st_mtime
+    except OSError:
+        return 0, None
+    last = None
+    try:
+        with open(paths.worker_state_file(env), encoding="utf-8") as fh:
+            state = jsonload.loads(fh.read())
+        last = state.get("last_success") if isinstance(state, dict) else None
+    except (OSError, ValueError):
+        pass
+    since = iso_epoch(last)
+    if since is not None and folder_mtime <= since:
+        return 0, last
+    count = 0
+    with os.scandir(failed) as it:
+        for entry in it:
+            if entry.name.endswith(queue.SUFFIX):
+                try:
+                    count += since is None or entry.stat().st_mtime > since
+                except OSError:
+                    pass
+    return count, last if since is not None else None
+
+
+def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | None, dict]:
+    """The project's memory for a session starting in ``cwd`` (:func:`recall.build_context`), with
+    the queue's word on failing distillation. Shared with ``lh memory show``."""
+    problem = None
+    try:
+        trouble = distill_trouble(env)
+    except OSError as exc:
+        trouble, problem = (0, None), f"queue: {type(exc).__name__}: {exc}"
+    text, stats = recall.build_context(cwd, cfg, env, now, source, trouble=trouble)
+    if problem:
+        stats["errors"].append(problem)
+    return text, stats
+
+
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
@@ -123,7 +176,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:
         return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)
-    text, stats = recall.build_context(cwd, cfg, env, now, source)
+    text, stats = digest(cwd, cfg, env, now, source)
     if text is None:
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
         return f"source={source} no memory for {stats['project']}{errors}{restarted}{shown}", _out(said)

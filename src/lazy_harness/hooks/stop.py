@@ -7,20 +7,25 @@ from lazy_harness.hooks import producer
 from lazy_harness.worker import spawn
 
 
+def _watch(payload: dict, env) -> None:
+    try:
+        queue.watch(paths.queue_dir(env), payload)
+    except OSError:
+        pass  # why: the sweep is a safety net; the Stop's own gate and enqueue still run
+
+
 def run(payload: dict, env, now: float) -> str:
-    cfg = producer.loop_enabled(env)
-    if cfg is None:
-        return f"skipped: {producer.off_reason(env)}"
+    cfg, off = producer.loop_state(env)
+    if off:
+        if producer.paused(cfg):
+            _watch(payload, env)  # why: paused, not off: the sweep queues the session once the file is fixed
+        return f"skipped: {off}"
     loop = cfg["compound_loop"]
     sid = str(payload.get("session_id") or "")
     if not sid or not payload.get("transcript_path"):
         return "skipped: payload has no session_id or transcript_path"
-    q = paths.queue_dir(env)
-    try:
-        queue.watch(q, payload)
-    except OSError:
-        pass  # why: the sweep is a safety net; the Stop's own gate and enqueue still run
-    reason = queue.gate(q, sid, producer.transcript_of(payload), now,
+    _watch(payload, env)
+    reason = queue.gate(paths.queue_dir(env), sid, producer.transcript_of(payload), now,
                         loop["debounce_seconds"], loop["reprocess_min_growth_seconds"])
     if reason:
         return f"skipped: {reason}"

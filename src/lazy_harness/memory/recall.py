@@ -5,19 +5,26 @@ distillation has been failing; the open handoff items; the preventions of the mo
 the most recent decisions; the learnings most relevant to the project. Each section names the file
 it came from. The text is filled up to ``context.max_chars`` and a last line counts what did not fit.
 
-Hot path (SessionStart runs on every start, resume, clear and compaction): only ``os``, ``json``,
-``time`` and our own hot-path modules at import time, and the cost stays flat in history: JSONL
-files are read from their tail, and only the newest ``CANDIDATES`` learning files are looked at,
-each only up to its first lines. No YAML parser: ``files.parse_frontmatter`` covers what
+The caller (hooks/session_start.py) reads the queue and passes what the failing line needs: the
+store imports only memory/ and the lowest modules (paths), never the queue or the config.
+
+Hot path (SessionStart runs on every start, resume, clear and compaction): only ``os`` and our own
+hot-path modules at import time (not ``json``: :mod:`lazy_harness.jsonload` decodes), and the cost
+stays flat in history: JSONL files are read from their tail, and only the newest ``CANDIDATES``
+learning files are looked at, each only up to its first lines. No YAML parser: ``files.parse_frontmatter`` covers what
 ``yaml.safe_dump`` writes.
 """
 
 import os
 
-from lazy_harness import jsonload, paths, queue
-from lazy_harness.config import CONTEXT_HARD_CAP
+from lazy_harness import paths
 from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.memory.files import iso_epoch
+
+# why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
+# is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
+# store does not import what configures it.
+CONTEXT_HARD_CAP = 9500
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
@@ -29,41 +36,6 @@ CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 
 GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
                     "head wip tmp test tests the and for with from into".split())
 _PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
-
-
-# --- small readers ---------------------------------------------------------------------------------
-
-def git_branch(cwd: str) -> str | None:
-    """The branch checked out where ``cwd`` is, from ``.git/HEAD`` (no git process); None if detached."""
-    d = os.path.abspath(cwd)
-    while True:
-        dotgit = os.path.join(d, ".git")
-        if os.path.isdir(dotgit):
-            head = os.path.join(dotgit, "HEAD")
-            break
-        if os.path.isfile(dotgit):
-            line = _first_line(dotgit) or ""
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = line[len("gitdir:"):].strip()
-            head = os.path.join(gitdir if os.path.isabs(gitdir) else os.path.join(d, gitdir), "HEAD")
-            break
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
-    ref = _first_line(head) or ""
-    if not ref.startswith("ref: refs/heads/"):
-        return None  # detached HEAD, or no repository
-    return ref[len("ref: refs/heads/"):] or None
-
-
-def _first_line(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.readline().strip()
-    except OSError:
-        return None
 
 
 # --- learning heads -------------------------------------------------------------------------------
@@ -229,35 +201,6 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict)
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
 
 
-def distill_trouble(env) -> tuple[int, str | None]:
-    """(tasks in ``failed/`` since the worker's last success, that success's time). Cheap: the folder's
-    mtime rules out the common case; otherwise names are listed and only task files are stat'ed."""
-    failed = queue.folder(paths.queue_dir(env), queue.FAILED)
-    try:
-        folder_mtime = os.stat(failed).st_mtime
-    except OSError:
-        return 0, None
-    last = None
-    try:
-        with open(os.path.join(paths.state_dir(env), "worker.json"), encoding="utf-8") as fh:
-            state = jsonload.loads(fh.read())
-        last = state.get("last_success") if isinstance(state, dict) else None
-    except (OSError, ValueError):
-        pass
-    since = iso_epoch(last)
-    if since is not None and folder_mtime <= since:
-        return 0, last
-    count = 0
-    with os.scandir(failed) as it:
-        for entry in it:
-            if entry.name.endswith(queue.SUFFIX):
-                try:
-                    count += since is None or entry.stat().st_mtime > since
-                except OSError:
-                    pass
-    return count, last if since is not None else None
-
-
 # --- budget ----------------------------------------------------------------------------------------
 
 NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failures"),
@@ -312,9 +255,12 @@ def _footer(left: dict, budget: int) -> str:
 
 
 def build_context(cwd: str, cfg: dict, env, now: float, source: str,
-                  branch: str | None = None) -> tuple[str | None, dict]:
+                  branch: str | None = None, trouble: tuple[int, str | None] = (0, None)) -> tuple[str | None, dict]:
     """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
-    and stats: what each section had, showed and left out, the size, and any section's error."""
+    and stats: what each section had, showed and left out, the size, and any section's error.
+
+    ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
+    read from the queue by the caller (:func:`lazy_harness.queue.failed_since_success`)."""
     ctx = cfg["context"]
     budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
     root = paths.project_root(cwd)
@@ -322,7 +268,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
     kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
     if branch is None:
-        branch = git_branch(cwd)
+        branch = paths.git_branch(cwd)
     stats: dict = {"project": project, "memory_dir": mdir, "knowledge_dir": kdir, "branch": branch,
                    "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
                    "own_learnings": 0, "distill_failed": 0}
@@ -348,11 +294,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     stats["available"] = {name: len(items) for name, _, items in sections}
     header = [f"# Memory of project {project} (lazy-harness)",
               f"Read at session start from {mdir}; each section names its file."]
-    try:
-        failed, last = distill_trouble(env)
-    except OSError as exc:
-        stats["errors"].append(f"queue: {type(exc).__name__}: {exc}")
-        failed, last = 0, None
+    failed, last = trouble
     stats["distill_failed"] = failed
     if failed:
         since = f"since the last successful one at {last}" if last else "and none has succeeded yet"

@@ -55,7 +55,7 @@ def _snippet(text: str) -> str:
 
 
 def parse_envelope(stdout: str) -> dict:
-    """The answer object from the CLI's JSON output; raises ModelError (transient) when unusable."""
+    """The answer object from the CLI's JSON output; raises ModelError when unusable."""
     try:
         envelope = json.loads((stdout or "").strip())
     except ValueError:
@@ -63,12 +63,11 @@ def parse_envelope(stdout: str) -> dict:
     if not isinstance(envelope, dict):
         envelope = _first_object(stdout or "")  # why: a warning line printed before the JSON
     if envelope is None:
-        raise ModelError(f"claude printed no JSON result: {_snippet(stdout or '(nothing)')!r}", transient=True)
+        raise ModelError(f"claude printed no JSON result: {_snippet(stdout or '(nothing)')!r}")
     if envelope.get("is_error") is True:
         subtype = envelope.get("subtype") or "error"
         detail = envelope.get("result") if isinstance(envelope.get("result"), str) else ""
-        raise ModelError(f"claude reported an error ({subtype}): {_snippet(detail) or 'no detail'}",
-                         transient=True)
+        raise ModelError(f"claude reported an error ({subtype}): {_snippet(detail) or 'no detail'}")
     structured = envelope.get("structured_output")
     if isinstance(structured, dict):
         return structured
@@ -80,9 +79,8 @@ def parse_envelope(stdout: str) -> dict:
         if found is not None:
             return found
         raise ModelError(f"the model's answer holds no JSON object ({envelope.get('subtype', 'no subtype')}): "
-                         f"{_snippet(result) or '(empty)'!r}", transient=True)
-    raise ModelError(f"claude's result has no usable answer (subtype {envelope.get('subtype', '?')})",
-                     transient=True)
+                         f"{_snippet(result) or '(empty)'!r}")
+    raise ModelError(f"claude's result has no usable answer (subtype {envelope.get('subtype', '?')})")
 
 
 def extract_object(text: str) -> dict | None:

@@ -338,7 +338,7 @@ class Lock:
 
 def sessions_since(memory_dir: str, since: float | None) -> int:
     """Distinct sessions that wrote decisions, failures or handoff items after ``since``."""
-    from lazy_harness.memory.recall import iso_epoch
+    from lazy_harness.memory.files import iso_epoch
 
     found: set[str] = set()
     for name in (files.DECISIONS, files.FAILURES, "handoff.jsonl"):

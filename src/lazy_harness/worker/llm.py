@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
-from lazy_harness.hooks.entry import WORKER_MARKER
+from lazy_harness.queue import WORKER_MARKER
 from lazy_harness.worker.answer import parse_envelope
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 
@@ -58,7 +58,7 @@ class CallError(ModelError):
 
     def __init__(self, message: str, cause: str, action: str, usage: "Usage | None" = None,
                  hint: str | None = None) -> None:
-        super().__init__(message, hint=hint, transient=action != FAIL)
+        super().__init__(message, hint=hint)
         self.cause = cause
         self.action = action
         self.usage = usage or Usage()

@@ -8,6 +8,9 @@ internal error, so the Stop gates apply to it. With the queue empty it sweeps fo
 (queue.sweep, throttled) and drains what that queued. After it releases the lock it looks at the
 queue once more: a task enqueued while it was releasing (whose own spawned worker found the lock
 taken and left) is drained now, not at some later hook.
+
+An invalid config.toml pauses it (ADR 0016): it logs one line and leaves every task pending, like a
+spend cap; the hooks start no worker until the file is valid again.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
+from lazy_harness.errors import ConfigError
 
 LOCK_NAME = queue.LOCK_NAME
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
@@ -50,7 +54,7 @@ def _log(env, message: str) -> None:
 
 
 def state_file(env=None) -> str:
-    return os.path.join(paths.state_dir(env), "worker.json")
+    return paths.worker_state_file(env)
 
 
 def read_state(env=None) -> dict:
@@ -116,9 +120,8 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     if outcome.transcript_mtime is not None:
         queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time(), check)
     took = time.monotonic() - started
-    detail = fields.get("written", "")
-    _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}"
-              f"{' | ' + detail if detail else ''} ({took:.2f} s)")
+    detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
+    _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
     return outcome.status
 
 
@@ -220,7 +223,12 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
             _log(env, f"worker {os.getpid()}: another worker holds the lock; leaving the queue to it")
             break
         try:
-            cfg = config.load(env)
+            try:
+                cfg = config.load(env)
+            except ConfigError as exc:
+                stats.paused = f"config.toml invalid: {exc.message}"
+                _log(env, f"worker {os.getpid()}: paused, {stats.paused}; tasks stay pending (hint: lh config validate)")
+                break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
             drain(q, cfg, env, stats, limit, sleep)

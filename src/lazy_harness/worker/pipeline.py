@@ -30,6 +30,7 @@ class Outcome:
     error_text: str | None = None
     attempts: int = 0
     paused: bool = False  # status "waiting" for a spend cap (worker/waiting.py)
+    read: str = ""  # what was read of the transcript (View.describe), for worker.log
 
 
 def check_trust(fields: dict, env, memory_root: str | None = None) -> None:
@@ -103,14 +104,16 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset)
     except transcript.TranscriptError as exc:
         return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
+    seen = view.describe()
     if view.kind != "interactive":
-        return Outcome("skipped", f"not an interactive session ({view.kind})", mtime)
+        return Outcome("skipped", f"not an interactive session ({view.kind})", mtime, read=seen)
     if view.user_chars < int(loop["min_user_chars"]):
-        return Outcome("skipped", f"too short: user typed {view.user_chars} < {loop['min_user_chars']} chars", mtime)
+        return Outcome("skipped", f"too short: user typed {view.user_chars} < {loop['min_user_chars']} chars", mtime,
+                       read=seen)
     if view.messages < int(loop["min_messages"]):
-        return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime)
+        return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime, read=seen)
     if offset and not view.entries:
-        return Outcome("skipped", "nothing new since the last distillation", mtime)
+        return Outcome("skipped", "nothing new since the last distillation", mtime, read=seen)
 
     extra = tuple(loop.get("redact_patterns") or ())
     memory_dir = fields["memory_dir"]
@@ -129,18 +132,18 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     meta = {"project": project, "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
             "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
     if dry_run:
-        return Outcome("processed", "dry run", mtime, prompt=text)
+        return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
 
     from lazy_harness.worker.calls import Wait
 
     try:
         raw, attempts = call_with_retries(text, cfg, env, sleep, log, meta)
     except Wait as exc:
-        return Outcome("waiting", exc.message, None, prompt=text, paused=exc.paused)
+        return Outcome("waiting", exc.message, None, prompt=text, paused=exc.paused, read=seen)
     except ModelError as exc:
         n = getattr(exc, "attempts", 1)
         return Outcome("failed", f"model call failed {n} time(s): {exc}", mtime,
-                       prompt=text, error_text=str(exc), attempts=n)
+                       prompt=text, error_text=str(exc), attempts=n, read=seen)
     # why: redact before validating too: validation lower-cases tags and scope (which hides an
     # upper-case key from its pattern) and quotes raw values and key names in its problem lines
     raw, hidden_raw = redact.redact_obj(raw, extra, keys=True)
@@ -171,4 +174,4 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
-                   problems=problems, attempts=attempts)
+                   problems=problems, attempts=attempts, read=seen)

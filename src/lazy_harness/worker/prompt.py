@@ -155,7 +155,12 @@ def shrink(text: str, limit: int) -> str:
 
 def render(view: Any, existing: dict | None, project: str, max_chars: int,
            redact_patterns: Iterable[str] = ()) -> Prompt:
-    """Build the prompt for ``view`` (a transcript View); see :func:`build_prompt`."""
+    """The prompt for ``view`` (a transcript View): instructions, existing memory, then the fenced
+    conversation, <= ``max_chars``; with how many secrets were redacted and how much was cut.
+
+    ``existing`` = {"decisions": [records], "failures": [records], "learning_titles": [str]}; the
+    last 10 decisions, the last 10 failures and the first 50 titles (newest first) are shown.
+    """
     patterns = tuple(redact_patterns)
     conversation, n_conv = redact(getattr(view, "text", "") or "", patterns)
     memory, n_mem = redact(memory_section(existing), patterns)
@@ -177,13 +182,3 @@ def render(view: Any, existing: dict | None, project: str, max_chars: int,
     if len(text) > max_chars:  # only when max_chars is smaller than the instructions themselves
         text = text[:max_chars]
     return Prompt(text, n_conv + n_mem, len(kept), len(conversation) - len(kept))
-
-
-def build_prompt(view: Any, existing: dict | None, project: str, max_chars: int,
-                 redact_patterns: Iterable[str] = ()) -> str:
-    """The prompt text: instructions, existing memory, then the fenced conversation, <= ``max_chars``.
-
-    ``existing`` = {"decisions": [records], "failures": [records], "learning_titles": [str]}; the
-    last 10 decisions, the last 10 failures and the first 50 titles (newest first) are shown.
-    """
-    return render(view, existing, project, max_chars, redact_patterns).text

@@ -115,6 +115,23 @@ class View:
     def messages(self) -> int:
         return self.user_messages + self.assistant_messages
 
+    def describe(self) -> str:
+        """What was read, for the task's line in worker.log: ``read 412 lines, 38 entries (3 cut),
+        20 tool calls (2 failed), 1 summary``; unreadable, oversized and re-decoded lines when any."""
+        out = f"read {self.lines} lines, {self.entries} entries"
+        if self.elided_entries:
+            out += f" ({self.elided_entries} cut, {self.elided_chars} chars)"
+        out += f", {self.tool_calls} tool calls"
+        if self.tool_errors:
+            out += f" ({self.tool_errors} failed)"
+        if self.compact_summaries:
+            out += f", {self.compact_summaries} summar{'y' if self.compact_summaries == 1 else 'ies'}"
+        for n, what in ((self.bad_lines, "unparsable"), (self.oversized_lines, "oversized"),
+                        (self.replaced_lines, "bad UTF-8")):
+            if n:
+                out += f", {n} {what}"
+        return out
+
 
 def classify(s: Signals) -> str:
     """The session kind from its signals (rules in the module docstring)."""

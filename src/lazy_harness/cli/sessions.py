@@ -1,5 +1,9 @@
 """Finding Claude Code sessions for ``lh knowledge handoff-now`` and ``lh distill``.
 
+Not a command group: the lookup those two commands share. It lives with them because nothing else
+looks for a session by id or by folder (the hooks get the transcript path in their payload, the
+worker in its task, the sweep keeps its own list), and it imports no click.
+
 Claude Code keeps a session's transcript under ``<claude dir>/projects/<key of the cwd it was
 started in>/<session id>.jsonl``. A repository's sessions may have started in its root, in a
 subfolder or in another worktree, each with its own folder there, and the key cannot be turned

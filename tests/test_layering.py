@@ -1,0 +1,107 @@
+"""The folders read as the data flow (hooks -> queue -> worker -> memory; cli -> everything): a room
+imports only the rooms below it. Every import of every module is read with ``ast``, those inside
+functions too, since a lazy import is still a dependency."""
+
+import ast
+import os
+
+import pytest
+
+import lazy_harness
+
+SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
+# the lowest modules: anyone may import them
+BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
+        "lazy_harness.logfile", "lazy_harness.errors"}
+# what each room may import besides itself and BASE
+RULES = {
+    "lazy_harness.memory": set(),
+    "lazy_harness.queue": {"lazy_harness.retain", "lazy_harness.config"},
+    "lazy_harness.worker": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
+                            "lazy_harness.retain", "lazy_harness.proc", "lazy_harness.redact",
+                            "lazy_harness.notice", "lazy_harness.sync",
+                            "lazy_harness.recall.index"},  # why: the worker keeps the search index current
+    "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
+                           "lazy_harness.notice", "lazy_harness.recall", "lazy_harness.worker.spawn"},
+}
+
+
+def _module_name(path: str) -> str:
+    rel = os.path.relpath(path, os.path.dirname(SRC))[:-3].replace(os.sep, ".")
+    return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def _modules() -> dict[str, str]:
+    found = {}
+    for folder, _, names in os.walk(SRC):
+        for name in names:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                found[_module_name(path)] = path
+    return found
+
+
+def imports_of(path: str) -> set[str]:
+    """Every ``lazy_harness`` module ``path`` imports (``from a import b`` counts as ``a.b`` when b
+    is a module, else as ``a``)."""
+    modules = _modules()
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                out.add(full if full in modules else node.module)
+    return {n for n in out if n == "lazy_harness" or n.startswith("lazy_harness.")}
+
+
+def _within(name: str, room: str) -> bool:
+    return name == room or name.startswith(room + ".")
+
+
+def _room_of(module: str) -> str | None:
+    return next((room for room in RULES if _within(module, room)), None)
+
+
+def _allowed(module: str, imported: str) -> bool:
+    room = _room_of(module)
+    allowed = BASE | RULES[room] | {room}
+    return any(_within(imported, a) if a != "lazy_harness" else imported == a for a in allowed)
+
+
+def test_the_reader_sees_lazy_imports_and_submodules(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import os\nfrom lazy_harness import paths, queue\n\n"
+                     "def f():\n    from lazy_harness.worker import spawn\n    from lazy_harness.config import load\n")
+    assert imports_of(str(probe)) == {"lazy_harness.paths", "lazy_harness.queue", "lazy_harness.worker.spawn",
+                                      "lazy_harness.config"}
+
+
+def test_a_worker_importing_a_hook_would_be_caught():
+    assert not _allowed("lazy_harness.worker.llm", "lazy_harness.hooks.entry")
+    assert not _allowed("lazy_harness.memory.recall", "lazy_harness.queue")
+    assert not _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.loop")
+    assert _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.spawn")
+
+
+@pytest.mark.parametrize("module", sorted(m for m in _modules() if _room_of(m)))
+def test_a_room_imports_only_rooms_below_it(module):
+    wrong = sorted(n for n in imports_of(_modules()[module]) if not _allowed(module, n))
+    assert not wrong, f"{module} imports {wrong}"
+
+
+def test_nothing_imports_the_cli_or_click_but_the_cli():
+    for module, path in sorted(_modules().items()):
+        if _within(module, "lazy_harness.cli") or module == "lazy_harness.__main__":
+            continue
+        names = imports_of(path)
+        assert not [n for n in names if _within(n, "lazy_harness.cli")], module
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+        plain = {a.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+        plain |= {node.module.split(".")[0] for node in ast.walk(tree)
+                  if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+        assert "click" not in plain, module
