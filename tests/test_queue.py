@@ -30,7 +30,7 @@ def test_enqueue_writes_required_fields_and_sortable_name(q):
     name = queue.enqueue(q, _fields(), now=1700000000.5)
     assert name == "1700000000500000000-11111111.task"
     task = queue.read_task(os.path.join(q, name))
-    assert set(queue.REQUIRED) <= set(task)
+    assert {"cwd", "session_jsonl", "session_id", "memory_dir", "timestamp", "event", "forced"} <= set(task)
     assert task["timestamp"].startswith("2023-11-1")
     assert os.listdir(os.path.join(q, "tmp")) == []
 

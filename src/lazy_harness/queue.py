@@ -30,7 +30,6 @@ WORKER_MARKER = "LH_WORKER_CALL"
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
 OPEN = os.path.join(STATE, "open")
 SUFFIX = ".task"
-REQUIRED = ("cwd", "session_jsonl", "session_id", "memory_dir", "timestamp", "event", "forced")
 MAX_INTERRUPTIONS = 5
 LOCK_NAME = ".worker.lock"
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
@@ -182,7 +181,7 @@ def gate(queue: str, sid: str, transcript: str, now: float, debounce: float, gro
 def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
     """Write a task atomically and make it the session's only pending task. Returns its name.
 
-    ``fields`` needs at least the keys in REQUIRED except timestamp (filled in here).
+    ``fields``: what :func:`task_fields` makes (``timestamp`` is filled in here).
     """
     now = time.time() if now is None else now
     sid = safe_session_id(fields["session_id"])

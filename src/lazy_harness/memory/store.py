@@ -29,7 +29,6 @@ PREVIEW = 100
 # Plan action kinds: the first four write, the last three say why nothing is written
 APPEND, CREATE, OPEN, CLOSE = "append", "create", "open", "close"
 SKIP, EXISTS, KEEP = "skip", "exists", "keep"
-WRITES = (APPEND, CREATE, OPEN, CLOSE)
 
 
 class Row(tuple):
@@ -75,10 +74,6 @@ class Plan:
 
     def describe(self) -> list[Row]:
         return [Row(a.kind, a.path, a.preview) for a in self.actions]
-
-    @property
-    def writes(self) -> bool:
-        return any(a.kind in WRITES for a in self.actions)
 
     def __str__(self) -> str:
         return "\n".join(map(str, self.describe())) if self.actions else "nothing to write"
