@@ -164,3 +164,20 @@ def isolated_home(tmp_path, monkeypatch, _home_guard):
 @pytest.fixture
 def python() -> str:
     return sys.executable
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """The fake ``claude`` (tests/support/fake_claude.py) first on PATH; returns its bin folder."""
+    from tests.support import fake_claude
+
+    return fake_claude.use(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """An empty project folder ``proj`` (modules that need another shape define their own)."""
+    p = tmp_path / "proj"
+    p.mkdir()
+    return p
+

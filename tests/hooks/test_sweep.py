@@ -8,7 +8,6 @@ import subprocess
 import sys
 import time
 
-import pytest
 
 from lazy_harness import paths, queue
 from tests.hooks.hookrun import enable_loop, hook_log, run_hook, worker_lock_held
@@ -17,18 +16,6 @@ from tests.support.sessions import place, wait_finished
 
 SID = "0b7e4c1d-2f3a-4b5c-8d9e-0f1a2b3c4d5e"
 OTHER = "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d"
-
-
-@pytest.fixture
-def fake(tmp_path, monkeypatch):
-    return fake_claude.use(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def project(tmp_path):
-    p = tmp_path / "proj"
-    p.mkdir()
-    return p
 
 
 def _write_short(project) -> dict:

@@ -14,11 +14,6 @@ FIRST_PROMPT = "We need to decide how the billing service stores its job queue"
 
 
 @pytest.fixture
-def fake(tmp_path, monkeypatch):
-    return fake_claude.use(tmp_path, monkeypatch)
-
-
-@pytest.fixture
 def project(tmp_path):
     p = tmp_path / "shop"
     p.mkdir()

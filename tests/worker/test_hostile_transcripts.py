@@ -2,27 +2,13 @@
 subprocess queues the session, the detached worker runs a fake ``claude``; every task ends with a
 record and the session's check mark, so later Stops are gated."""
 
-import json
 import os
 
-import pytest
 
 from lazy_harness import paths, queue
 from tests.hooks.hookrun import enable_loop, hook_log, run_hook
 from tests.support import fake_claude
 from tests.support.sessions import place, wait_finished
-
-
-@pytest.fixture
-def fake(tmp_path, monkeypatch):
-    return fake_claude.use(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def project(tmp_path):
-    p = tmp_path / "proj"
-    p.mkdir()
-    return p
 
 
 def _typed(text: str, sid: str) -> str:

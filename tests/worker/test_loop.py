@@ -16,18 +16,6 @@ from tests.support import fake_claude
 from tests.support.sessions import place, wait_finished
 
 
-@pytest.fixture
-def fake(tmp_path, monkeypatch):
-    return fake_claude.use(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def project(tmp_path):
-    p = tmp_path / "proj"
-    p.mkdir()
-    return p
-
-
 def _memory(project) -> str:
     return paths.memory_dir(str(project))
 
