@@ -56,6 +56,17 @@ class Machine:
                 assert b"<<<<<<<" not in text and b">>>>>>>" not in text, p
 
 
+def _converge(a: Machine, b: Machine, expected: set[str]) -> None:
+    """Sync a, b, a: then both hold every expected decision exactly once and no conflict marker."""
+    a.sync()
+    b.sync()
+    a.sync()
+    for m in (a, b):
+        got = m.ids("decision")
+        assert sorted(got) == sorted(expected) and len(got) == len(set(got))
+        m.no_conflict_markers()
+
+
 @pytest.fixture
 def two(tmp_path):
     remote = tmp_path / "remote.git"
@@ -86,13 +97,7 @@ def test_every_order_converges(two, order):
     for n, who in enumerate(order):
         expected.add(machines[who].add("decision", f"decision {n} from {who}"))
         machines[who].sync()
-    a.sync()
-    b.sync()
-    a.sync()
-    for m in (a, b):
-        got = m.ids("decision")
-        assert sorted(got) == sorted(expected) and len(got) == len(set(got))
-        m.no_conflict_markers()
+    _converge(a, b, expected)
 
 
 def test_a_line_removed_on_one_side_stays_removed(two):
@@ -227,13 +232,7 @@ def test_kill_9_half_way_loses_nothing(two, kill_after):
     if p.poll() is None:
         os.killpg(p.pid, signal.SIGKILL)
     p.wait(timeout=60)
-    a.sync()
-    b.sync()
-    a.sync()
-    for m in (a, b):
-        got = m.ids("decision")
-        assert sorted(got) == sorted(expected) and len(got) == len(set(got))
-        m.no_conflict_markers()
+    _converge(a, b, expected)
 
 
 def test_merge_lines_is_a_three_way_set_merge():

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from lazy_harness import logfile, paths, queue
-from tests.hooks.hookrun import enable_loop, hook_log, run_hook, worker_lock_held
+from tests.hooks.hookrun import enable_loop, hook_log, run_hook, spawned_workers_gone, worker_lock_held
 from tests.support import fake_claude
 from tests.support.sessions import place, wait_finished
 
@@ -44,23 +44,6 @@ def _broken(home, kind: str) -> tuple[str, str]:
     """Write a config.toml whose 4th line is broken; returns (its path, "<path>:4")."""
     path = _config(home, BROKEN[kind][0])
     return path, f"{path}:4"
-
-
-def _spawned_workers_gone(timeout: float = 30) -> None:
-    """Wait until every worker a hook detached (their pids are in hooks.log) has exited."""
-    import re
-
-    pids = {int(m) for line in hook_log(paths.claude_dir()) for m in re.findall(r"worker pid (\d+)", line)}
-    deadline = time.monotonic() + timeout
-    for pid in pids:
-        while time.monotonic() < deadline:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.02)
-        else:
-            raise AssertionError(f"worker {pid} still running after {timeout} s")
 
 
 def _tasks() -> list[str]:
@@ -157,7 +140,7 @@ def test_once_fixed_the_watched_session_is_queued_and_distilled(isolated_home, p
     assert "systemMessage" not in out
     assert "sweep queued 1 idle session(s)" in last and "started worker pid" in last
     [finished] = wait_finished(paths.queue_dir())
-    _spawned_workers_gone()
+    spawned_workers_gone()
     record = queue.read_task(finished)
     assert (record["session_id"], record["event"], record["outcome"]) == (SID, "sweep", "processed"), record
     assert len(fake_claude.calls(fake)) == 1
@@ -176,5 +159,5 @@ def test_an_unknown_key_is_a_warning_only(isolated_home, project, tmp_path, monk
     out, last = _start(project)
     assert "systemMessage" not in out and "config invalid" not in last
     [finished] = wait_finished(paths.queue_dir())  # a worker (spawned or restarted by SessionStart) ran it
-    _spawned_workers_gone()
+    spawned_workers_gone()
     assert queue.read_task(finished)["outcome"] == "processed" and len(fake_claude.calls(fake)) == 1

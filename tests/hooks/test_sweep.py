@@ -3,14 +3,13 @@ since its last check and went idle, e.g. one killed before its SessionEnd. Real 
 a real worker subprocess, a fake ``claude`` on PATH."""
 
 import os
-import re
 import subprocess
 import sys
 import time
 
 
 from lazy_harness import paths, queue
-from tests.hooks.hookrun import enable_loop, hook_log, run_hook, worker_lock_held
+from tests.hooks.hookrun import enable_loop, hook_log, run_hook, spawned_workers_gone, worker_lock_held
 from tests.support import fake_claude
 from tests.support.sessions import place, wait_finished
 
@@ -44,27 +43,11 @@ def _fresh_stamp() -> None:
         fh.write("\n")
 
 
-def _spawned_workers_gone(timeout: float = 30) -> None:
-    """Wait until every worker a hook detached has exited (their pids are in hooks.log), so none
-    is left to run a sweep of its own later in the test."""
-    pids = {int(m) for line in hook_log(paths.claude_dir()) for m in re.findall(r"worker pid (\d+)", line)}
-    deadline = time.monotonic() + timeout
-    for pid in pids:
-        while time.monotonic() < deadline:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.02)
-        else:
-            raise AssertionError(f"worker {pid} still running after {timeout} s")
-
-
 def _drain(count: int) -> list[str]:
     """Run the worker in the foreground (it leaves if a spawned one holds the lock) and wait."""
     subprocess.run([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ), timeout=60)
     finished = wait_finished(paths.queue_dir(), count=count)
-    _spawned_workers_gone()
+    spawned_workers_gone()
     return finished
 
 

@@ -148,13 +148,13 @@ def fold(records: list[dict]) -> dict[str, Item]:
     for hid, keyed in by_id.items():
         if len(keyed) > 1:
             keyed.sort(key=_first)
-        first_open = last_span = last_close = None
+        first_open = last_span = None
         for key, rec in keyed:
             if rec["op"] == OPEN:
                 if first_open is None:
                     first_open = (key, rec)
             else:
-                last_span, last_close, first_open = first_open, (key, rec), None
+                last_span, first_open = first_open, None
         win_key, win = keyed[-1]
         opening = first_open if win["op"] == OPEN else last_span
         item = Item(id=hid, text=(opening or (win_key, win))[1]["text"], state=OPEN if win["op"] == OPEN else "closed",

@@ -27,7 +27,7 @@ from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
 from lazy_harness.memory.files import read_frontmatter_values, recent_learning_files
-from lazy_harness.memory.sanitize import normalise, one_line, text_block
+from lazy_harness.memory.sanitize import one_line, text_block
 
 SLUG_MAX = 50
 FALLBACK = "learning"
