@@ -301,3 +301,23 @@ def test_a_project_that_gets_a_remote_keeps_its_memory(tmp_path, isolated_home):
     moved = Path(paths.memory_root()) / key / "decisions.jsonl"
     assert [json.loads(ln)["summary"] for ln in moved.read_text().splitlines()] == ["Keep prices in cents"]
     assert not (by_path / "decisions.jsonl").exists()
+
+
+def test_the_worker_pushes_what_it_just_wrote(tmp_path, isolated_home, fake, project):
+    """A session distilled by the worker reaches the remote without any command."""
+    from lazy_harness import queue
+    from lazy_harness.worker import loop
+    from tests.support.sessions import place
+
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    cfg_file = isolated_home / ".config" / "lazy-harness" / "config.toml"
+    cfg_file.parent.mkdir(parents=True)
+    cfg_file.write_text(f'[compound_loop]\nenabled = true\n\n[sync]\nremote = "{remote}"\n')
+    queue.enqueue(paths.queue_dir(), queue.task_fields(place(project), "SessionEnd", True))
+    stats = loop.run()
+    assert stats.processed == 1
+    key = os.path.basename(paths.memory_dir(str(project)))
+    pushed = _git("--git-dir", str(remote), "show", f"main:projects/{key}/decisions.jsonl")
+    assert "Use a file queue between hooks and worker" in pushed
+    assert "pushed" in (Path(paths.logs_dir()) / "worker.log").read_text()

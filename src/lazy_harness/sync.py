@@ -54,7 +54,10 @@ class SyncError(LhError):
 
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True, env=None) -> proc.Result:
     genv = dict(os.environ if env is None else env)
-    genv.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C",
+    # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
+    # 10 s) fails the round instead of holding it for minutes
+    genv.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C", GIT_HTTP_LOW_SPEED_LIMIT="1000",
+                GIT_HTTP_LOW_SPEED_TIME="20",
                 GIT_SSH_COMMAND=genv.get("GIT_SSH_COMMAND") or "ssh -o BatchMode=yes -o ConnectTimeout=10")
     try:
         result = proc.run(["git", "-C", data, *args], timeout=timeout, env=genv)

@@ -216,6 +216,7 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
     queue.ensure_layout(q)
     stats = Stats()
     started = time.time()
+    synced_cfg = None
     while True:
         fd = queue.acquire_worker_lock(q)
         if fd is None:
@@ -237,12 +238,7 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
                 drain(q, cfg, env, stats, limit, sleep)
             if not stats.paused:
                 consolidate_touched(cfg, env, stats)
-            if stats.processed:
-                from lazy_harness.sync import auto_sync
-
-                said = auto_sync(cfg, env)
-                if said:
-                    _log(env, said)
+            synced_cfg = cfg
         finally:
             queue.release_worker_lock(fd)
         from lazy_harness.worker.waiting import ready
@@ -250,6 +246,13 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
         if ((limit is not None and stats.finished >= limit) or stats.paused
                 or not ready(q, queue.pending(q), time.time())):
             break
+    if stats.processed and synced_cfg is not None:
+        # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock)
+        from lazy_harness.sync import auto_sync
+
+        said = auto_sync(synced_cfg, env)
+        if said:
+            _log(env, said)
     if not stats.lock_busy or stats.finished:
         _save_state(env, started, stats)
     return stats
