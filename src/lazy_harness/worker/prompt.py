@@ -54,7 +54,7 @@ reply with the JSON object only.
 What to extract:
 - decisions: choices made in this session that later sessions should follow. Fields: summary (one
   sentence), context (the situation), alternatives (options considered and not taken), rationale
-  (why this one), tags (a few short lowercase words).
+  (why this one), tags (short lowercase search words, see Rules).
 - failures: something that went wrong and was understood. Fields: summary (one sentence),
   root_cause, resolution (what fixed it), prevention (how to avoid it next time; give at least one
   of root_cause and prevention), tags.
@@ -73,6 +73,10 @@ What to extract:
 
 Rules:
 - Plain, factual wording. Record only what the conversation shows; do not guess or embellish.
+- tags: 3 to 10 short lowercase words a developer might type months later when this matters
+  again, in other words than the summary: the symptom as a user would describe it, synonyms,
+  the tool or area (e.g. "dst", "timezone", "daylight saving" for a summary about clock changes).
+  They are what brings the entry back at the right prompt.
 - Do not repeat anything already in memory (listed below), nor anything that means the same.
 - Empty lists are fine and common: most sessions hold few or no decisions, failures or learnings.
 - Never copy secrets, passwords, keys or tokens; markers like [REDACTED:...] stay as they are.
