@@ -151,7 +151,9 @@ def test_interactive_session_is_distilled_once(loop_home: LoopHome, tmux_bin: st
     home = loop_home
     home.standin.script = session_script(ANSWER)
     # why: no debounce and no growth gate, so the Stop after turn 3 and SessionEnd both queue the
-    # session; SessionEnd finds nothing said after the cursor and makes no second model call.
+    # session; SessionEnd finds nothing said after the cursor and makes no second model call. Some
+    # CLI versions write the last turn to the transcript only after that Stop ran ("no growth"):
+    # then SessionEnd is the one that distills. Either way: distilled once, one model call.
     home.install(debounce_seconds=0, reprocess_min_growth_seconds=0)
 
     sid = home.interactive(TURNS)
@@ -162,9 +164,10 @@ def test_interactive_session_is_distilled_once(loop_home: LoopHome, tmux_bin: st
     runs = processed(home)
     assert not home.task_names("failed"), home.describe()
     assert {t["session_id"] for t in done} == {sid}
-    assert [t["event"] for t in runs] == ["Stop"], home.describe()
-    assert [t["reason"] for t in done if t["event"] == "SessionEnd"] == [
-        "nothing new since the last distillation"], home.describe()
+    assert len(runs) == 1 and runs[0]["event"] in ("Stop", "SessionEnd"), home.describe()
+    if runs[0]["event"] == "Stop":
+        assert [t["reason"] for t in done if t["event"] == "SessionEnd"] == [
+            "nothing new since the last distillation"], home.describe()
     # the real CLI reported what the call cost; the ledger has it
     ledger = Path(home.env["XDG_DATA_HOME"]) / "lazy-harness" / "ledger.jsonl"
     (call,) = [json.loads(line) for line in ledger.read_text().splitlines()]
