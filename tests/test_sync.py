@@ -211,6 +211,17 @@ def test_two_syncs_on_one_machine_never_interleave(two):
     assert any("error" not in o for o in outs)
 
 
+def _newest_mtime(folder: Path) -> int:
+    """The newest mtime among a folder's entries; git creates and removes lock files meanwhile."""
+    newest = 0
+    for entry in folder.iterdir():
+        try:
+            newest = max(newest, entry.stat().st_mtime_ns)
+        except FileNotFoundError:
+            continue  # a lock file git removed between the listing and the stat
+    return newest
+
+
 @pytest.mark.parametrize("kill_after", [1, 2, 3, 4, 6])
 def test_kill_9_half_way_loses_nothing(two, kill_after):
     a, b = two
@@ -225,7 +236,7 @@ def test_kill_9_half_way_loses_nothing(two, kill_after):
     seen, deadline = 0, time.monotonic() + 60
     last = None
     while p.poll() is None and seen < kill_after and time.monotonic() < deadline:
-        stamp = max((f.stat().st_mtime_ns for f in gitdir.iterdir()), default=0)
+        stamp = _newest_mtime(gitdir)
         if stamp != last:
             seen, last = seen + 1, stamp
         time.sleep(0.002)
