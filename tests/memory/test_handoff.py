@@ -364,3 +364,11 @@ def test_the_read_back_cache_follows_every_change_of_the_log_and_the_file(tmp_pa
     assert texts() == ["from the cache"]
     os.unlink(cache)
     assert "second item" in texts()
+
+
+def test_items_of_one_answer_keep_their_order_whatever_the_sub_millisecond_time(tmp_path):
+    texts = [f"item number {n}" for n in range(12)]
+    for base in (NOW + 0.0005, NOW + 0.0015, NOW + 0.9995, NOW + 0.25):
+        mdir = str(tmp_path / f"m{base}")
+        handoff.apply_answer(mdir, texts, [], {"session_id": "s", "task_id": "t"}, base, base)
+        assert [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])] == texts, base

@@ -49,7 +49,9 @@ def split_ref(text: str) -> tuple[str | None, str]:
 
 def stamp(t: float) -> str:
     """ISO-8601 local time with milliseconds and offset: ``2026-04-13T18:32:45.123+02:00``."""
-    total = int(round(t * 1000))
+    # why: truncate, not round: round() sends X.5 ms and X+1.5 ms to the same even millisecond, so
+    # two items stamped 1 ms apart (one answer's items, in order) could tie and lose their order
+    total = int(t * 1000)
     secs, ms = divmod(total, 1000)
     lt = time.localtime(secs)
     off = lt.tm_gmtoff or 0
