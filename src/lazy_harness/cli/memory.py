@@ -49,8 +49,7 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
         meta, body = files.parse_frontmatter(text) or ({}, text)
         if origin is not None and meta.get("origin") != origin:
             continue
-        if ids.kind_of(meta.get("id")) != "learning":
-            meta["id"] = ids.learning_id(str(meta.get("origin") or ""), str(meta.get("title") or ""))
+        meta["id"] = ids.of_learning(meta)
         meta.update(path=path, body=body, day=os.path.basename(path)[:10])
         out.append(meta)
     return out

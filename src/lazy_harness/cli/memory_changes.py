@@ -91,26 +91,17 @@ def undo(run: str | None, project: str | None) -> None:
 
 
 def _learning_by_id(ldir: str, lid: str) -> str | None:
-    from lazy_harness.memory import files
-    from lazy_harness.worker.consolidate import learning_id
+    from lazy_harness.memory import files, learnings
 
-    for path in files.recent_learning_files(ldir, 10**6):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                parsed = files.parse_frontmatter(fh.read(65536))
-        except OSError:
-            continue
-        if parsed and learning_id(parsed[0]) == lid:
-            return path
-    return None
+    return next((p for p in files.recent_learning_files(ldir, 10**6) if learnings.id_of(p) == lid), None)
 
 
 def _entry_exists(mdir: str, eid: str, kind: str) -> bool:
     from lazy_harness.memory import files, ids
-    from lazy_harness.worker.consolidate import _jsonl
+    from lazy_harness.worker.consolidate import read_entries
 
     name = files.DECISIONS if kind == "decision" else files.FAILURES
-    return any(ids.of_record(rec, kind) == eid for rec in _jsonl(os.path.join(mdir, name)))
+    return any(ids.of_record(rec, kind) == eid for rec in read_entries(os.path.join(mdir, name)))
 
 
 def _open_item(mdir: str, ref: str) -> tuple[str, str]:
@@ -124,39 +115,61 @@ def _open_item(mdir: str, ref: str) -> tuple[str, str]:
     raise LhError(f"no open handoff item {ref!r} in {mdir}", hint="lh memory show")
 
 
+def _change(mdir: str, kind: str, name: str, note: str, make) -> str:
+    """Run ``make(journal, now)`` as one journalled change of ``kind``; returns the run id for undo."""
+    from lazy_harness.memory import journal
+
+    now = time.time()
+    j = journal.Journal(mdir, kind, name, now)
+    make(j, now)
+    j.note(note)
+    j.save()
+    return j.run
+
+
+def _reason(text: str) -> str:
+    from lazy_harness.memory import changes
+    from lazy_harness.memory.sanitize import one_line
+
+    return one_line(text)[:changes.REASON_CHARS]
+
+
 @click.command()
 @click.argument("entry_id")
 @_PROJECT
 @click.option("--reason", default="forgotten by hand", show_default=True, help="Why (kept in the record).")
 def forget(entry_id: str, project: str | None, reason: str) -> None:
     """Leave a decision, failure, learning or handoff item out of everything (undoable)."""
-    from lazy_harness.memory import changes, ids, journal, marks
-    from lazy_harness.memory.sanitize import one_line
+    from lazy_harness.memory import changes, ids, marks
 
     _, _, mdir, ldir, name = _where(project)
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory show")
-    reason = one_line(reason)[:changes.REASON_CHARS]
-    now = time.time()
-    j = journal.Journal(mdir, "forget", name, now)
+    reason = _reason(reason)
     if kind in ("decision", "failure"):
         if not _entry_exists(mdir, entry_id, kind):
             raise LhError(f"no {kind} {entry_id} in {mdir}", hint="lh memory show")
-        if entry_id in marks.hidden(mdir):
-            raise LhError(f"{entry_id} is already left out ({marks.describe(marks.hidden(mdir)[entry_id])})")
-        changes.add_mark(mdir, j, "forget", entry_id, None, reason, now)
+        hidden = marks.hidden(mdir)
+        if entry_id in hidden:
+            raise LhError(f"{entry_id} is already left out ({marks.describe(hidden[entry_id])})")
+
+        def make(j, now):
+            changes.add_mark(mdir, j, "forget", entry_id, None, reason, now)
     elif kind == "learning":
         path = _learning_by_id(ldir, entry_id)
         if path is None:
             raise LhError(f"no learning {entry_id} in {ldir}", hint="lh memory search")
-        changes.set_learning_status(path, ldir, "forgotten", None, reason, now, j)
+
+        def make(j, now):
+            changes.set_learning_status(path, ldir, "forgotten", None, reason, now, j)
     else:
         hid, _ = _open_item(mdir, entry_id)
-        changes.close_handoff_items(mdir, [(hid, reason)], "forget", now, j)
-    j.note(f"forget {entry_id}: {reason}")
-    j.save()
-    click.echo(f"forgot {entry_id} (undo: lh memory undo {j.run})")
+
+        def make(j, now):
+            changes.close_handoff_items(mdir, [(hid, reason)], "forget", now, j)
+    run = _change(mdir, "forget", name, f"forget {entry_id}: {reason}", make)
+    click.echo(f"forgot {entry_id} (undo: lh memory undo {run})")
 
 
 @click.command()
@@ -165,18 +178,14 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
 @click.option("--reason", default="closed by hand", show_default=True, help="Why (kept in the record).")
 def close(item: str, project: str | None, reason: str) -> None:
     """Close an open handoff item, by its id or its exact text (undoable)."""
-    from lazy_harness.memory import changes, journal
-    from lazy_harness.memory.sanitize import one_line
+    from lazy_harness.memory import changes
 
     _, _, mdir, _, name = _where(project)
     hid, text = _open_item(mdir, item)
-    reason = one_line(reason)[:changes.REASON_CHARS]
-    now = time.time()
-    j = journal.Journal(mdir, "close", name, now)
-    changes.close_handoff_items(mdir, [(hid, reason)], "by hand", now, j)
-    j.note(f"close {hid}: {reason}")
-    j.save()
-    click.echo(f"closed {hid}: {text} (undo: lh memory undo {j.run})")
+    reason = _reason(reason)
+    run = _change(mdir, "close", name, f"close {hid}: {reason}",
+                  lambda j, now: changes.close_handoff_items(mdir, [(hid, reason)], "by hand", now, j))
+    click.echo(f"closed {hid}: {text} (undo: lh memory undo {run})")
 
 
 def register(group: click.Group) -> None:

@@ -57,6 +57,15 @@ def kind_of(value: str) -> str | None:
     return KIND_OF_PREFIX.get(value[:2]) if is_id(value) else None
 
 
+def of_learning(front: dict, title=None) -> str:
+    """The id of a learning from its frontmatter: its own ``id`` when it has a valid one, else derived
+    from its origin and title (``title`` when the frontmatter has none)."""
+    own = front.get("id")
+    if kind_of(own) == "learning":
+        return own
+    return learning_id(front.get("origin") or "", front.get("title") or title or "")
+
+
 def of_record(rec: dict, kind: str | None = None) -> str:
     """The id of a decision or failure line: its own ``id`` when it has a valid one, else derived."""
     own = rec.get("id")

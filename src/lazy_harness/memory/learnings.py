@@ -124,11 +124,9 @@ def render(item: dict, meta: dict, now: float) -> str:
 def id_of(path: str) -> str | None:
     """The id of a learning file: its own ``id`` when valid, else derived from its origin and title."""
     head = read_frontmatter_values(path, ("id", "title", "origin"))
-    if ids.kind_of(head.get("id")) == "learning":
-        return head["id"]
-    if not head.get("title"):
+    if ids.kind_of(head.get("id")) != "learning" and not head.get("title"):
         return None
-    return ids.learning_id(head.get("origin") or "", head["title"])
+    return ids.of_learning(head)
 
 
 def find_slot(learnings_dir: str, title: str, when: float, origin: str = "") -> tuple[str, bool]:

@@ -126,14 +126,13 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
         return None
     title = text_of(meta.get("title")) or os.path.basename(path)[11:-3].replace("-", " ")
     origin = text_of(meta.get("origin"))
-    own = meta.get("id")
     learning = body
     at = body.find("## Learning")
     if at >= 0:
         learning = body[at + len("## Learning"):]
         cut = learning.find("\n## ")
         learning = learning[:cut] if cut >= 0 else learning
-    return {"id": own if ids.kind_of(own) == "learning" else ids.learning_id(origin, title), "kind": "learning",
+    return {"id": ids.of_learning(meta, title), "kind": "learning",
             "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(text_of(meta.get("tags")), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],

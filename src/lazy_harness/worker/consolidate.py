@@ -110,7 +110,7 @@ class Result:
 
 # --- reading the project's live entries ----------------------------------------------------------
 
-def _jsonl(path: str) -> list[dict]:
+def read_entries(path: str) -> list[dict]:
     out = []
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
@@ -139,11 +139,6 @@ def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
     return out
 
 
-def learning_id(head: dict) -> str:
-    own = head.get("id")
-    return own if ids.kind_of(own) == "learning" else ids.learning_id(head.get("origin") or "", head.get("title") or "")
-
-
 def open_handoff(memory_dir: str) -> list[tuple[str, str]]:
     """(id, text) of the project's open handoff items."""
     from lazy_harness.memory import handoff
@@ -157,7 +152,7 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
     c = Candidates()
     for kind, name, bucket in (("decision", files.DECISIONS, c.decisions), ("failure", files.FAILURES, c.failures)):
         seen: set[str] = set()
-        for n, rec in enumerate(_jsonl(os.path.join(memory_dir, name))):
+        for n, rec in enumerate(read_entries(os.path.join(memory_dir, name))):
             eid = ids.of_record(rec, kind)
             if eid in hidden or eid in seen:
                 continue
@@ -167,7 +162,7 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
     for n, (path, head) in enumerate(_learning_heads(learnings_dir, project)):
         if (head.get("status") or "active") != "active":
             continue
-        lid = learning_id(head)
+        lid = ids.of_learning(head)
         if lid not in hidden:
             c.learnings.append(Entry(lid, "learning", one_line(head.get("title")), n, path))
     del c.learnings[:-PER_KIND]
