@@ -97,3 +97,20 @@ def test_consolidation_and_lh_memory_close_close_handoff_items_undoably(tmp_path
     assert "Migrate the payments table" in (mdir / "handoff.md").read_text()
     r = invoke("memory", "close", "no such item at all", "--project", str(proj))
     assert r.code == 1 and "no open handoff item" in r.err
+
+
+def test_session_start_remembers_the_live_entries_it_showed_not_the_marked_ones(tmp_path):
+    from lazy_harness.recall import shown
+
+    proj, mdir, _ = _project(tmp_path)
+    d = _write_entries(mdir, "decision", [f"decision number {n} about the queue" for n in range(12)])
+    (mdir / "marks.jsonl").write_text(json.dumps({"op": "forget", "id": d[-1], "reason": "by hand"}) + "\n")
+    done = run_hook("SessionStart", {"session_id": "s-live", "cwd": str(proj), "source": "startup",
+                                     "transcript_path": "/x"})
+    assert done.returncode == 0, done.stderr
+    text = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "decision number 11" not in text and "decision number 10" in text
+    remembered = shown.read(os.environ, "s-live")
+    assert d[-1] not in remembered
+    assert {i for i in d[:-1] if f"decision number {d.index(i)} about" in text} <= remembered
+    assert d[10] in remembered

@@ -68,9 +68,10 @@ def record_shown(payload: dict, stats: dict, env, source: str) -> None:
     from lazy_harness.memory import files, ids
     from lazy_harness.recall import shown
 
-    mdir, n = stats["memory_dir"], stats.get("shown") or {}
+    mdir, n, hidden = stats["memory_dir"], stats.get("shown") or {}, stats.get("hidden") or {}
+    # why: the same live entries the digest printed (memory.recall.live_tail), marked ones left out
     got = [ids.of_record(r, kind) for kind, name in (("failure", files.FAILURES), ("decision", files.DECISIONS))
-           for r in files.tail_records(os.path.join(mdir, name), int(n.get(kind + "s", 0)))]
+           for r in recall.live_tail(mdir, name, kind, int(n.get(kind + "s", 0)), hidden)]
     if n.get("handoff"):
         from lazy_harness.memory import handoff
 
