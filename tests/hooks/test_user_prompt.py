@@ -163,3 +163,20 @@ def test_a_corrupt_index_is_rebuilt(project):
     with open(path, "wb") as fh:
         fh.write(b"this is not a database" * 100)
     assert "advisory locks" in ask(project, PROMPT)
+
+
+def test_an_index_damaged_inside_is_rebuilt(project):
+    """A valid header over damaged pages (what a power loss can leave, since the cache does not wait
+    for the disk) fails at the first query, not at open: the index is removed and built again."""
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - i, f"Filler choice {i} about naming", "w" * 300)
+                                                       for i in range(300)])
+    assert "advisory locks" in ask(project, PROMPT)
+    path = paths.recall_index_file()
+    size = os.path.getsize(path)
+    assert size > 20 * 4096  # pages of SQLite's default 4096 bytes
+    with open(path, "r+b") as fh:  # keep the first 15 pages (schema, meta, the root of each table),
+        for page in range(15, size // 4096):  # ruin the rest: it opens, then the search fails
+            fh.seek(page * 4096)
+            fh.write(b"\xff" * 4096)
+    assert "advisory locks" in (ask(project, PROMPT, sid="another") or "")

@@ -86,3 +86,47 @@ def test_the_index_lives_in_the_cache_folder(isolated_home, monkeypatch):
                                                      "index.sqlite")
     monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
     assert paths.cache_dir() == "/somewhere/cache/lazy-harness"
+
+
+def test_the_entry_count_follows_appends_rewrites_and_removals(tmp_path):
+    """The count the bar's word weights divide by is kept in ``meta`` rather than counted per prompt;
+    it must stay equal to the rows through every kind of change."""
+    mem = setup(tmp_path, 4)
+    path = os.path.join(mem, files.DECISIONS)
+    conn = index.connect(paths.recall_index_file())
+
+    def same() -> int:
+        n = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
+        assert index.doc_count(conn) == n
+        return n
+
+    index.refresh(conn, [mem], None)
+    assert same() == 4
+    ms.write_jsonl(path, [ms.decision(NOW, "an appended one", "r")])
+    index.refresh(conn, [mem], None)
+    assert same() == 5
+    with open(path, "w") as fh:  # edited by hand: two lines left
+        fh.write("\n".join(json.dumps(ms.decision(NOW, f"kept {i}", "r")) for i in range(2)) + "\n")
+    index.refresh(conn, [mem], None)
+    assert same() == 2
+    os.unlink(path)
+    index.refresh(conn, [mem], None)
+    assert same() == 0
+
+
+def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
+    mem = setup(tmp_path, 400)
+    path = paths.recall_index_file()
+    conn = index.connect(path)
+    index.refresh(conn, [mem], None)
+    conn.close()
+    size = os.path.getsize(path)
+    assert size > 20 * 4096
+    with open(path, "r+b") as fh:  # the roots of the tables survive, their leaves do not
+        for page in range(15, size // 4096):
+            fh.seek(page * 4096)
+            fh.write(b"\xff" * 4096)
+    conn, indexed = index.open_current(path, [mem], None, deep=True)
+    assert indexed == 400
+    where, args = index.scope_sql([mem], "proj")
+    assert len(index.candidates(conn, '"queues"', where, args, 1000)) == 400

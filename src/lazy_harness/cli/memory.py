@@ -155,9 +155,7 @@ KINDS = ("decision", "failure", "learning", "handoff")
 def _open_index(mdirs: list[str], ldir: str):
     from lazy_harness.recall import index
 
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, mdirs, ldir, deep=True)
-    return conn
+    return index.open_current(paths.recall_index_file(), mdirs, ldir, deep=True)[0]
 
 
 def _since(value: str | None) -> str | None:

@@ -23,7 +23,8 @@ import os
 
 from lazy_harness.recall import sources
 
-VERSION = "3"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags
+VERSION = "4"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+# 4: the entry count kept in meta
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256
@@ -54,7 +55,11 @@ def connect(path: str, timeout: float = 5.0):
         try:
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk
+            # (2.7 ms down to 0.9 ms when the prompt hook catches up). A process killed mid-write
+            # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
+            # recognises and the callers rebuild
+            conn.execute("PRAGMA synchronous=OFF")
             row = None
             try:
                 row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
@@ -69,6 +74,7 @@ def connect(path: str, timeout: float = 5.0):
             for stmt in SCHEMA:
                 conn.execute(stmt)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
             conn.execute("COMMIT")
             return conn
         except sqlite3.DatabaseError:
@@ -78,6 +84,14 @@ def connect(path: str, timeout: float = 5.0):
                 raise
             remove(path)
     raise AssertionError("unreachable")
+
+
+def damaged(exc: BaseException) -> bool:
+    """Whether ``exc`` says the index file is damaged ("malformed", "not a database"), as opposed to
+    busy or locked: the caller removes the index and builds it again."""
+    import sqlite3
+
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
 
 
 def remove(path: str) -> None:
@@ -168,21 +182,31 @@ def _like_prefix(prefix: str) -> str:
 
 # --- writing ---------------------------------------------------------------------------------------
 
+def _count(conn, delta: int) -> None:
+    if delta:
+        conn.execute("UPDATE meta SET v = CAST(v AS INTEGER) + ? WHERE k='entries'", (delta,))
+
+
 def _drop(conn, unit: str) -> None:
     conn.execute("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
-    conn.execute("DELETE FROM entry WHERE unit=?", (unit,))
+    _count(conn, -conn.execute("DELETE FROM entry WHERE unit=?", (unit,)).rowcount)
     conn.execute("DELETE FROM hidden WHERE unit=?", (unit,))
     conn.execute("DELETE FROM source WHERE unit=?", (unit,))
 
 
 def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
-    cur = conn.cursor()
-    for e in entries:
-        cur.execute("INSERT INTO entry(unit, id, kind, mdir, origin, scope, file, line, ts, title, detail) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?)", (unit, e["id"], e["kind"], mdir, e["origin"], e["scope"],
-                                                      e["file"], e["line"], e["ts"], e["title"], e["detail"]))
-        cur.execute("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
-                    (cur.lastrowid, e["title"], e["body"], e["tags"]))
+    if not entries:
+        return
+    # why: rowids handed out here let both tables be filled by one executemany each (a statement
+    # per row cost 1 ms per 100 entries on the prompt hook's catch-up path); the write lock is held
+    first = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM entry").fetchone()[0]
+    conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                     [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
+                       e["ts"], e["title"], e["detail"]) for n, e in enumerate(entries)])
+    conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
+                     [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
+    _count(conn, len(entries))
 
 
 def _apply(conn, step: tuple) -> int:
@@ -233,6 +257,27 @@ def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int
     return count
 
 
+def open_current(path: str, mdirs: list[str], ldir: str | None, deep: bool = False):
+    """``connect`` then ``refresh``: (connection, entries indexed). An index found damaged on the
+    way is removed and built again from the files, once. With ``deep`` (the CLI) SQLite's
+    ``quick_check`` looks at every page first (about 20 ms at 18,000 entries): a damaged page the
+    refresh does not touch would otherwise fail the search that follows."""
+    import sqlite3
+
+    for attempt in (1, 2):
+        conn = connect(path)
+        try:
+            if deep and conn.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("quick_check")
+            return conn, refresh(conn, mdirs, ldir, deep)
+        except Exception as exc:
+            conn.close()
+            if attempt == 2 or not damaged(exc):
+                raise
+            remove(path)
+    raise AssertionError("unreachable")
+
+
 # --- reading ---------------------------------------------------------------------------------------
 
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir"
@@ -279,6 +324,9 @@ def count_and_match(conn, query: str, rowids: list[int]) -> tuple[int, set[int]]
 
 
 def doc_count(conn, query: str | None = None) -> int:
+    """How many entries match ``query``; without one, how many are indexed (kept in ``meta``:
+    ``count(*)`` reads the whole table, 1 to 6 ms at 18,000 entries)."""
     if query is None:
-        return conn.execute("SELECT count(*) FROM entry").fetchone()[0]
+        row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
+        return int(row[0]) if row else 0
     return conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (query,)).fetchone()[0]

@@ -34,13 +34,23 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
     ``deep`` also looks at every learning file for edits in place (see ``index.refresh``)."""
     settings = cfg["recall"]
     mdir, ldir, project = where(cwd, cfg, env)
-    conn = index.connect(paths.recall_index_file(env))
-    try:
-        indexed = index.refresh(conn, [mdir], ldir, deep)
-        where_sql, args = index.scope_sql([mdir], project)
-        ranked, info = select.rank(conn, prompt, where_sql, args, settings)
-    finally:
-        conn.close()
+    path = paths.recall_index_file(env)
+    for attempt in (1, 2):
+        conn = index.connect(path)
+        try:
+            indexed = index.refresh(conn, [mdir], ldir, deep)
+            where_sql, args = index.scope_sql([mdir], project)
+            ranked, info = select.rank(conn, prompt, where_sql, args, settings)
+            break
+        except Exception as exc:
+            if attempt == 2 or not index.damaged(exc):
+                raise
+            conn.close()
+            conn = None
+            index.remove(path)  # a cache: built again from the files
+        finally:
+            if conn is not None:
+                conn.close()
     passed = [c for c in ranked if c["passes"]]
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))

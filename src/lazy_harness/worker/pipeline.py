@@ -166,11 +166,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task
         from lazy_harness.recall import index
 
-        conn = index.connect(paths.recall_index_file(env))
-        try:
-            index.refresh(conn, [memory_dir], learnings_dir)
-        finally:
-            conn.close()
+        index.open_current(paths.recall_index_file(env), [memory_dir], learnings_dir)[0].close()
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
