@@ -211,6 +211,28 @@ def test_two_syncs_on_one_machine_never_interleave(two):
     assert any("error" not in o for o in outs)
 
 
+def _group_gone(pgid: int, timeout: float = 30) -> None:
+    """Wait until no live process of group ``pgid`` is left. SIGKILL reaches a git child that is
+    inside a system call (creating index.lock, say) only when the call returns, which can be after
+    the round's own process was reaped: a repair run before that would see the lock come back."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        live = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as fh:
+                        fields = fh.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue  # gone between the listing and the read
+                if int(fields[2]) == pgid and fields[0] != "Z":
+                    live.append(entry)
+        if not live:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"processes of group {pgid} still running after {timeout} s")
+
+
 def _newest_mtime(folder: Path) -> int:
     """The newest mtime among a folder's entries; git creates and removes lock files meanwhile."""
     newest = 0
@@ -243,6 +265,7 @@ def test_kill_9_half_way_loses_nothing(two, kill_after):
     if p.poll() is None:
         os.killpg(p.pid, signal.SIGKILL)
     p.wait(timeout=60)
+    _group_gone(p.pid)
     _converge(a, b, expected)
 
 
