@@ -1,10 +1,12 @@
 """Prompt recall, measured: recall@5 and noise through the real UserPromptSubmit hook, against a
 count-ranked grep baseline in the same run.
 
-    python -m tests.eval.recall_eval [--set tests.eval.recall_set] [--verbose]
+    python -m tests.eval.recall_eval [--set tests.eval.recall_set] [--part dev|held-out] [--verbose]
+                                     [--prompts FILE ...] [--sweep]
 
 Builds the set's memory in a temporary HOME (the store's file formats), then runs the hook as Claude
-Code does (a subprocess, JSON on stdin, a new session id per prompt) for every prompt.
+Code does (a subprocess, JSON on stdin, a new session id per prompt) for every prompt, a few at a
+time; a hook run that logs an error stops the evaluation.
 
   recall@5  share of labelled prompts where an expected entry is among the first 5 injected
   noise     share of prompts with no relevant memory that got any injection at all
@@ -16,6 +18,17 @@ Code does (a subprocess, JSON on stdin, a new session id per prompt) for every p
 
 Two parts are reported apart and together: the development prompts (``recall_set.PROMPTS``) and the
 held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the method.
+
+  --prompts FILE  one more part: a Python file (kept outside the repository, say) defining
+                  ``PROMPTS = [(project, prompt, [expected keys]), ...]`` over the set's ENTRIES,
+                  reported under the file's stem and counted in ``all``; repeatable. Checked before
+                  anything runs: a missing file, no PROMPTS, a project not in PROJECTS, a key that is
+                  no entry's, or an entry the project does not see (its own, and learnings with scope
+                  "general") is one line naming the file and the prompt's index, and exit 2.
+  --sweep         recall@5 and noise per part for every bar: ``min_terms`` 1, 2, 3 by ``min_coverage``
+                  15 to 60, the default marked, grep once. Each bar is written to a config.toml in the
+                  temporary HOME and every prompt goes through the hook again; the memory and its
+                  index (a cache the bar does not change) are built once.
 """
 
 import argparse
@@ -27,14 +40,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from lazy_harness import paths
+from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from tests.eval import prompt_files  # noqa: E402
 from tests.support import memory_samples as ms  # noqa: E402
 
 ID = re.compile(r"\b([dflh]-[0-9a-f]{8})\b")
@@ -49,6 +64,8 @@ done your yours we i me my it is in on at to of a an or be by do if no so up as
 every another around during between want wants keep keeps need needs gets got
 """.split())
 DAY = 86400.0
+DEFAULT_BAR = (config.SCHEMA["recall"]["min_terms"][1], config.SCHEMA["recall"]["min_coverage"][1])
+BARS = [(t, c) for t in (1, 2, 3) for c in (15, 20, 25, 30, 35, 40, 50, 60)]  # the --sweep grid
 
 
 def entry_id(e: dict) -> str:
@@ -105,17 +122,11 @@ def _grep_text(e: dict) -> str:
     return " ".join(str(v) for k, v in e.items() if k not in ("key", "kind", "project", "origin", "scope")).lower()
 
 
-def in_scope(e: dict, project: str) -> bool:
-    if e["kind"] == "learning":
-        return e["origin"] == project or e["scope"] == "general"
-    return e["project"] == project
-
-
 def grep(prompt: str, project: str, entries: list[dict]) -> list[str]:
     words = {w for w in re.findall(r"[a-z0-9]+", prompt.lower()) if len(w) >= 3}
     scored = []
     for n, e in enumerate(entries):
-        if in_scope(e, project):
+        if prompt_files.visible(e, project):
             text = _grep_text(e)
             score = sum(1 for w in words if w in text)
             if score:
@@ -142,15 +153,15 @@ def overlap_report(entries: list[dict], prompts) -> dict:
     return {"at_most_1": sum(c <= 1 for c in counts) / n, "mean": sum(counts) / n, "labelled": len(counts)}
 
 
-def parts(set_module: str, only: str | None = None) -> list[tuple[str, list]]:
+def parts(set_module: str, only: str | None = None, extra: list[tuple[str, list]] = ()) -> list[tuple[str, list]]:
     """[(name, prompts)]: the development prompts and, for the default set, the held-out ones
-    (``only`` keeps one of them)."""
+    (``only`` keeps one of them), then the ``extra`` parts (prompt files, always kept)."""
     data = importlib.import_module(set_module)
     out = [("dev", list(data.PROMPTS))]
     held = getattr(data, "HELDOUT", None)
     if held:
         out.append(("held-out", list(importlib.import_module(held).PROMPTS)))
-    return [p for p in out if only in (None, p[0])]
+    return [p for p in out if only in (None, p[0])] + list(extra)
 
 
 def _score(res: dict) -> None:
@@ -159,14 +170,58 @@ def _score(res: dict) -> None:
         r["noise_rate"] = r["noise"] / max(1, r["empty"])
 
 
-def evaluate(set_module: str = "tests.eval.recall_set", verbose: bool = False, base_env: dict | None = None,
-             only: str | None = None) -> dict:
-    """{"hook": ..., "grep": ..., "parts": {name: {"hook", "grep", "overlap"}}, ...}: the whole set
-    and each part."""
+def _blank() -> dict:
+    return {"hook": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0, "injected": 0},
+            "grep": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0}}
+
+
+def write_bar(root: str, bar: tuple[int, int]) -> str:
+    """A config.toml that sets the bar; returns its path."""
+    # why: one file per setting, not one file rewritten: the hook's config snapshot is keyed by the
+    # file's path, mtime and size, and ``min_coverage = 15`` and ``= 20`` have the same size
+    path = os.path.join(root, "home", ".config", "lazy-harness", "bars", f"terms{bar[0]}-coverage{bar[1]}.toml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(f"[recall]\nmin_terms = {bar[0]}\nmin_coverage = {bar[1]}\n")
+    return path
+
+
+def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> list[list[str]]:
+    """The hook's answer to each (prompt, cwd), in order; a new session per prompt."""
+    if not asks:
+        return []
+    # why: the first run alone builds the index (a cache); the others then only read it
+    first = [hook(asks[0][0], asks[0][1], env, f"eval-{tag}-0000")]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        rest = pool.map(lambda n: hook(asks[n][0], asks[n][1], env, f"eval-{tag}-{n:04d}"), range(1, len(asks)))
+        answers = first + list(rest)
+    log = os.path.join(paths.logs_dir(env), "hooks.log")
+    for name in (log + ".1", log):  # the hook exits 0 on an error and logs it: an error here is no answer
+        try:
+            with open(name, encoding="utf-8", errors="replace") as fh:
+                bad = [line for line in fh if " error " in line]
+            os.remove(name)
+        except FileNotFoundError:
+            continue
+        if bad:
+            raise RuntimeError(f"hook failed: {bad[0].strip()[-500:]}")
+    return answers
+
+
+def measure(set_module: str, bars: list, base_env: dict | None = None, only: str | None = None,
+            extra: list[tuple[str, list]] = (), verbose: bool = False, jobs: int | None = None) -> dict:
+    """{bar: result} for each bar: ``(min_terms, min_coverage)`` written to a config.toml, or None
+    for no config.toml (the defaults). The memory and its index are built once and shared: the bar
+    does not change them. A result is {"hook", "grep", "parts": {name: {"hook", "grep", "overlap"}},
+    "overlap", "entries", "prompts"}."""
     data = importlib.import_module(set_module)
     entries = data.ENTRIES
     key_id = {e["key"]: entry_id(e) for e in entries}
     id_key = {v: k for k, v in key_id.items()}
+    todo = parts(set_module, only, extra)
+    flat = [(part, project, prompt, expected) for part, prompts in todo for project, prompt, expected in prompts]
+    jobs = jobs or os.cpu_count() or 1
+    out = {}
     with tempfile.TemporaryDirectory(prefix="lh-eval-") as root:
         env = {k: v for k, v in (base_env or os.environ).items()
                if k not in ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
@@ -175,50 +230,71 @@ def evaluate(set_module: str = "tests.eval.recall_set", verbose: bool = False, b
         os.makedirs(env["HOME"])
         now = time.time()
         dirs = build(root, env, entries, data.PROJECTS, now)
-        def blank() -> dict:
-            return {"hook": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0, "injected": 0},
-                    "grep": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0}}
-
-        res, by_part, n = blank(), {}, 0
-        for part, prompts in parts(set_module, only):
-            by_part[part] = blank()
-            for project, prompt, expected in prompts:
-                n += 1
-                got = hook(prompt, dirs[project], env, f"eval-{n:04d}")
-                base = grep(prompt, project, entries)
+        baseline = [grep(prompt, project, entries) for _, project, prompt, _ in flat]
+        for b, bar in enumerate(bars):
+            benv = dict(env)
+            if bar is not None:
+                benv["LH_CONFIG"] = write_bar(root, bar)
+            got = _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv, f"{b:02d}", jobs)
+            res, by_part = _blank(), {part: _blank() for part, _ in todo}
+            for (part, project, prompt, expected), answer, base in zip(flat, got, baseline):
                 want = {key_id[k] for k in expected}
-                for name, answer in (("hook", got[:5]), ("grep", base)):
+                for name, ids_ in (("hook", answer[:5]), ("grep", base)):
                     for r in (res[name], by_part[part][name]):
                         if want:
                             r["labelled"] += 1
-                            r["hits"] += bool(want & set(answer))
+                            r["hits"] += bool(want & set(ids_))
                         else:
                             r["empty"] += 1
-                            r["noise"] += bool(answer)
-                res["hook"]["injected"] += len(got)
-                if verbose and ((want and not want & set(got[:5])) or (not want and got)):
+                            r["noise"] += bool(ids_)
+                res["hook"]["injected"] += len(answer)
+                by_part[part]["hook"]["injected"] += len(answer)
+                if verbose and ((want and not want & set(answer[:5])) or (not want and answer)):
                     print(f"MISS [{part}] {project}: {prompt!r} want {sorted(expected)} "
-                          f"got {[id_key.get(i, i) for i in got]}")
-    _score(res)
-    for part, prompts in parts(set_module, only):
-        _score(by_part[part])
-        by_part[part]["overlap"] = overlap_report(entries, prompts)
-    res["parts"] = by_part
-    res["overlap"] = overlap_report(entries, [p for _, ps in parts(set_module, only) for p in ps])
-    res["entries"], res["prompts"] = len(entries), n
-    return res
+                          f"got {[id_key.get(i, i) for i in answer]}")
+            _score(res)
+            for part, prompts in todo:
+                _score(by_part[part])
+                by_part[part]["overlap"] = overlap_report(entries, prompts)
+            res["parts"] = by_part
+            res["overlap"] = overlap_report(entries, [p for _, ps in todo for p in ps])
+            res["entries"], res["prompts"] = len(entries), len(flat)
+            out[bar] = res
+    return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", default="tests.eval.recall_set", help="module holding ENTRIES, PROMPTS, PROJECTS")
-    parser.add_argument("--verbose", action="store_true", help="print every miss and every noisy prompt")
-    parser.add_argument("--part", choices=("dev", "held-out"), help="run one part only (default: both)")
-    opts = parser.parse_args()
-    started = time.perf_counter()
-    res = evaluate(opts.set, opts.verbose, only=opts.part)
-    print(f"{res['entries']} entries, {res['prompts']} prompts ({res['hook']['labelled']} labelled, "
-          f"{res['hook']['empty']} with no relevant memory), {time.perf_counter() - started:.1f} s")
+def evaluate(set_module: str = "tests.eval.recall_set", verbose: bool = False, base_env: dict | None = None,
+             only: str | None = None, extra: list[tuple[str, list]] = ()) -> dict:
+    """{"hook": ..., "grep": ..., "parts": {name: {"hook", "grep", "overlap"}}, ...}: the whole set
+    and each part, with no config.toml (the default bar)."""
+    return measure(set_module, [None], base_env, only, extra, verbose)[None]
+
+
+def sweep(set_module: str = "tests.eval.recall_set", base_env: dict | None = None, only: str | None = None,
+          extra: list[tuple[str, list]] = (), bars: list | None = None) -> dict:
+    """{(min_terms, min_coverage): result} over ``bars`` (default: :data:`BARS`), each through the hook."""
+    return measure(set_module, list(bars or BARS), base_env, only, extra)
+
+
+def _rate(r: dict) -> str:
+    return f"{r['recall_at_5']:.3f} {r['noise']:>3}/{r['empty']:<3}"
+
+
+def print_sweep(results: dict) -> None:
+    first = next(iter(results.values()))
+    names = [*first["parts"], "all"]
+    width = max(13, *(len(n) for n in names))
+    print("recall@5 and noise (prompts with no relevant memory that got anything) per bar; * the default")
+    print((f"{'min_terms':>9} {'min_coverage':>12}  " + "  ".join(f"{n:<{width}}" for n in names)).rstrip())
+    for bar, res in results.items():
+        mark = "*" if bar == DEFAULT_BAR else " "
+        cells = [_rate(res["parts"][n]["hook"]) for n in first["parts"]] + [_rate(res["hook"])]
+        print((f"{mark}{bar[0]:>8} {bar[1]:>12}  " + "  ".join(f"{c:<{width}}" for c in cells)).rstrip())
+    cells = [_rate(first["parts"][n]["grep"]) for n in first["parts"]] + [_rate(first["grep"])]
+    print((f"{'grep':>22}  " + "  ".join(f"{c:<{width}}" for c in cells)).rstrip())
+
+
+def print_result(res: dict) -> None:
     for part, r_part in [*res["parts"].items(), ("all", res)]:
         ov = r_part["overlap"]
         print(f"[{part}] overlap with the expected entry <= 1 content word: {ov['at_most_1']:.0%} of "
@@ -228,6 +304,39 @@ def main() -> int:
             print(f"  {name:<5} recall@5 {r['recall_at_5']:.3f} ({r['hits']}/{r['labelled']})   "
                   f"noise {r['noise_rate']:.3f} ({r['noise']}/{r['empty']})")
     print(f"hook injected {res['hook']['injected']} entries in all (goal: recall@5 >= 0.85, noise <= 1/6)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", default="tests.eval.recall_set", help="module holding ENTRIES, PROMPTS, PROJECTS")
+    parser.add_argument("--verbose", action="store_true", help="print every miss and every noisy prompt")
+    parser.add_argument("--part", choices=("dev", "held-out"),
+                        help="run one of the set's parts only (default: both; --prompts files always run)")
+    parser.add_argument("--prompts", action="append", default=[], metavar="FILE",
+                        help="a Python file defining PROMPTS over the set's ENTRIES: one more part, named "
+                             "after the file; repeatable")
+    parser.add_argument("--sweep", action="store_true",
+                        help="recall@5 and noise for every bar (min_terms x min_coverage), through the hook")
+    opts = parser.parse_args(argv)
+    if opts.sweep and opts.verbose:
+        parser.error("--verbose prints the misses of one bar; run it without --sweep")
+    try:
+        extra = prompt_files.load_all(opts.prompts, importlib.import_module(opts.set))
+    except prompt_files.PromptFileError as exc:
+        print(f"recall_eval: {exc}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    if opts.sweep:
+        results = sweep(opts.set, only=opts.part, extra=extra)
+        res = next(iter(results.values()))
+    else:
+        res = evaluate(opts.set, opts.verbose, only=opts.part, extra=extra)
+    print(f"{res['entries']} entries, {res['prompts']} prompts ({res['hook']['labelled']} labelled, "
+          f"{res['hook']['empty']} with no relevant memory), {time.perf_counter() - started:.1f} s")
+    if opts.sweep:
+        print_sweep(results)
+    else:
+        print_result(res)
     return 0
 
 
