@@ -41,3 +41,28 @@ def test_recall_at_5_and_noise_through_the_hook():
     assert hook["noise_rate"] <= CEILING_NOISE, hook
     assert hook["recall_at_5"] > grep["recall_at_5"], (hook, grep)
     assert grep["noise_rate"] > hook["noise_rate"]  # the baseline answers everything
+
+
+def test_every_tagged_entry_carries_what_the_validator_keeps():
+    from tests.eval import recall_set_tagged
+
+    assert [e["key"] for e in recall_set_tagged.ENTRIES] == [e["key"] for e in recall_set.ENTRIES]
+    for e in recall_set_tagged.ENTRIES:
+        if e["kind"] == "handoff":
+            assert "tags" not in e
+        else:  # 3 to 10, as the rule asks; lower-case, no spaces (the validator's form)
+            assert 3 <= len(e["tags"]) <= 10, e["key"]
+            assert all(t == t.lower() and " " not in t for t in e["tags"]), e["key"]
+
+
+# what the method reaches with the tags the distill prompt asks for (dev + held-out)
+FLOOR_TAGGED_RECALL_AT_5 = 0.70
+CEILING_TAGGED_NOISE = 0.30
+
+
+def test_the_tags_the_product_writes_raise_recall():
+    plain = recall_eval.evaluate()["hook"]
+    tagged = recall_eval.evaluate("tests.eval.recall_set_tagged")["hook"]
+    assert tagged["recall_at_5"] >= FLOOR_TAGGED_RECALL_AT_5, tagged
+    assert tagged["noise_rate"] <= CEILING_TAGGED_NOISE, tagged
+    assert tagged["recall_at_5"] > plain["recall_at_5"] + 0.05, (plain, tagged)

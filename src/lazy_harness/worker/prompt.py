@@ -75,7 +75,8 @@ Rules:
 - Plain, factual wording. Record only what the conversation shows; do not guess or embellish.
 - tags: 3 to 10 short lowercase words a developer might type months later when this matters
   again, in other words than the summary: the symptom as a user would describe it, synonyms,
-  the tool or area (e.g. "dst", "timezone", "daylight saving" for a summary about clock changes).
+  the tool or area (e.g. "flaky", "intermittent", "test order" for a summary about a test that
+  depends on which test ran before it).
   They are what brings the entry back at the right prompt.
 - Do not repeat anything already in memory (listed below), nor anything that means the same.
 - Empty lists are fine and common: most sessions hold few or no decisions, failures or learnings.
