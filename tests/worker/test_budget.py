@@ -146,3 +146,16 @@ def test_period_boundaries_are_local_midnights():
     assert time.localtime(budget.next_day(now))[:4] == (2026, 2, 1, 0)
     assert time.localtime(budget.month_start(now))[:3] == (2026, 1, 1)
     assert time.localtime(budget.next_month(time.mktime((2026, 12, 5, 1, 0, 0, 0, 0, -1))))[:3] == (2027, 1, 1)
+
+
+def test_lh_queue_says_why_a_task_waits(isolated_home, fake, project):
+    from tests.cli.lhrun import invoke
+
+    configure(isolated_home, budget={"daily_usd": 5.0})
+    fake_claude.control(fake, mode="over_budget", cost=0.7)
+    queue_session(project)
+    assert run_worker().waiting == 1
+    out = invoke("queue").out
+    line = [ln for ln in out.splitlines() if "SessionEnd" in ln]
+    assert len(line) == 1 and " pending " in line[0], out
+    assert "waiting: the budget guard stopped the call" in line[0] and len(line[0]) < 220, out

@@ -45,6 +45,20 @@ def _when(name: str) -> str:
         return "?"
 
 
+def _waiting(fields: dict) -> str:
+    """Why a pending task that was taken once went back to wait, and until when ("" otherwise)."""
+    why = fields.get("wait_reason", "")
+    if not why:
+        return ""
+    try:
+        until = float(fields.get("not_before") or 0)
+    except ValueError:
+        until = 0
+    when = f", not before {time.strftime('%H:%M', time.localtime(until))}" if until > time.time() else ""
+    why = why if len(why) <= 100 else why[:99] + "…"  # the whole reason: lh queue show
+    return f"waiting{when}: {why}"
+
+
 @click.group(invoke_without_command=True)
 @click.option("-n", "recent", default=10, show_default=True, type=click.IntRange(min=1),
               help="How many recent tasks to list.")
@@ -68,7 +82,7 @@ def queue(ctx: click.Context, recent: int) -> None:
             fields = spool.read_task(path)
         except OSError:
             continue
-        reason = fields.get("reason", "")
+        reason = fields.get("reason", "") or _waiting(fields)
         click.echo(f"  {spool.task_id(name)}  {_when(name)}  {state:<10} {fields.get('event', '?'):<11} "
                    f"{paths.project_name(fields.get('cwd', '/')):<20} {reason}")
 
