@@ -45,12 +45,9 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
         except Exception as exc:
             if attempt == 2 or not index.damaged(exc):
                 raise
-            conn.close()
-            conn = None
-            index.remove(path)  # a cache: built again from the files
         finally:
-            if conn is not None:
-                conn.close()
+            conn.close()
+        index.remove(path)  # only after a damaged index: a cache, built again from the files
     passed = [c for c in ranked if c["passes"]]
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
