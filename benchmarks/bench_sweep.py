@@ -7,7 +7,7 @@ to "long ago" so the sweep runs on every timed start. The launcher is the same f
 so the difference between two hook cases is the sweep alone. Each case has its own Claude dir:
 
 - 1,000 open sessions: every one examined (marker read, transcript stat'ed), none idle yet;
-- 10,000 open sessions: the cap (queue.SWEEP_CAP) bounds what one sweep examines;
+- 10,000 open sessions: the cap (queue.sweep.SWEEP_CAP) bounds what one sweep examines;
 - 10,000 closed sessions: the steady state, 30,000 gate state files and no open marker
   (a checked idle session's marker is removed, so history costs one listdir of state/open).
 

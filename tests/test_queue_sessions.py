@@ -1,5 +1,5 @@
 """Session check marks, the sweep, recover after a kill between the record and the claim's removal,
-unique temp names, the one worker lock, and purging session state (queue.py)."""
+unique temp names, the one worker lock, and purging session state (the queue package)."""
 
 import fcntl
 import os
@@ -9,6 +9,7 @@ import sys
 from filelock import FileLock
 
 from lazy_harness import paths, queue
+from lazy_harness.queue import sweep
 
 SID = "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47"
 
@@ -58,14 +59,14 @@ def test_sweep_queues_only_idle_grown_sessions_and_caps_each_round(tmp_path):
     sids = [f"{i:08d}-0000-4000-8000-000000000000" for i in range(5)]
     for i, sid in enumerate(sids):
         path = _transcript(tmp_path, now - 3600, sid)
-        queue.watch(q, {"session_id": sid, "transcript_path": path, "cwd": "/proj"})
+        sweep.watch(q, {"session_id": sid, "transcript_path": path, "cwd": "/proj"})
     queue.mark_done(q, sids[0], now - 3600, now, queue.DISTILLED)  # checked as it is
     os.utime(_transcript(tmp_path, 0, sids[1]), (now - 10, now - 10))  # still active
-    first = queue.sweep(q, now, 600, cap=2)
-    second = queue.sweep(q, now + 30, 600, cap=2)
+    first = sweep.sweep(q, now, 600, cap=2)
+    second = sweep.sweep(q, now + 30, 600, cap=2)
     assert second == []  # throttled
-    third = queue.sweep(q, now + 61, 600, cap=2)
-    fourth = queue.sweep(q, now + 122, 600, cap=2)
+    third = sweep.sweep(q, now + 61, 600, cap=2)
+    fourth = sweep.sweep(q, now + 122, 600, cap=2)
     queued = [queue.read_task(os.path.join(q, n))["session_id"] for n in first + third + fourth]
     assert queued == sids[2:]  # each round goes on where the last stopped: all three in three rounds
     assert not os.path.exists(os.path.join(q, "state", "open", sids[0]))
@@ -75,9 +76,9 @@ def test_sweep_queues_only_idle_grown_sessions_and_caps_each_round(tmp_path):
 def test_sweep_skips_a_session_whose_task_waits(tmp_path):
     q = _q()
     path = _transcript(tmp_path, 1000.0)
-    queue.watch(q, {"session_id": SID, "transcript_path": path, "cwd": "/proj"})
+    sweep.watch(q, {"session_id": SID, "transcript_path": path, "cwd": "/proj"})
     queue.enqueue(q, _fields(path), now=1000.0)
-    assert queue.sweep(q, 10_000.0, 600) == []
+    assert sweep.sweep(q, 10_000.0, 600) == []
 
 
 def test_recover_drops_a_claim_whose_record_was_written_and_restores_the_mark(tmp_path):
@@ -132,7 +133,7 @@ def test_purge_forgets_old_sessions_but_not_one_with_a_task_waiting(tmp_path):
     old, busy = SID, "11111111-2222-4333-8444-555555555555"
     p_old, p_busy = _transcript(tmp_path, 1000.0, old), _transcript(tmp_path, 1000.0, busy)
     for sid, path in ((old, p_old), (busy, p_busy)):
-        queue.watch(q, {"session_id": sid, "transcript_path": path, "cwd": "/proj"})
+        sweep.watch(q, {"session_id": sid, "transcript_path": path, "cwd": "/proj"})
         queue.enqueue(q, _fields(path, sid), now=1000.0)
         queue.mark_done(q, sid, 1000.0, 1000.0)
     claimed = queue.claim(q, queue.pending_of(q, old)[0])
@@ -141,7 +142,7 @@ def test_purge_forgets_old_sessions_but_not_one_with_a_task_waiting(tmp_path):
     for name in os.listdir(state):
         if os.path.isfile(os.path.join(state, name)):
             os.utime(os.path.join(state, name), (1000.0, 1000.0))
-    assert queue.purge_session_state(q, cutoff=5000.0) == 1
+    assert sweep.purge_session_state(q, cutoff=5000.0) == 1
     left = sorted(n for n in os.listdir(state) if n.startswith(("5f0c", "1111")))
     assert left == [f"{busy}.done", f"{busy}.lock", f"{busy}.pending"]
     assert os.listdir(os.path.join(state, "open")) == [busy]
@@ -158,7 +159,7 @@ def test_purge_leaves_a_session_whose_enqueue_holds_its_lock(tmp_path):
         for name in os.listdir(os.path.join(q, "state")):
             if name.startswith(SID):
                 os.utime(os.path.join(q, "state", name), (1000.0, 1000.0))
-        assert queue.purge_session_state(q, cutoff=5000.0) == 0
+        assert sweep.purge_session_state(q, cutoff=5000.0) == 0
     finally:
         os.close(fd)
     assert os.path.exists(os.path.join(q, "state", f"{SID}.done"))

@@ -6,6 +6,7 @@ import subprocess
 import time
 
 from lazy_harness import paths, queue
+from lazy_harness.queue import sweep
 from lazy_harness.worker import llm
 from tests.cli.lhrun import invoke, run
 from tests.hooks.hookrun import enable_loop, worker_lock_held
@@ -113,7 +114,7 @@ def test_purge_forgets_the_state_of_old_sessions(isolated_home, tmp_path):
     project.mkdir()
     q = paths.queue_dir()
     payload = place(project, session_id=SID_C)
-    queue.watch(q, payload)
+    sweep.watch(q, payload)
     name = queue.enqueue(q, queue.task_fields(payload, "Stop", False))
     queue.finish(q, name, queue.read_task(queue.claim(q, name)), "processed", "distilled")
     queue.mark_done(q, SID_C, 1.0, 1.0)

@@ -5,8 +5,10 @@ import time
 
 import click
 
-from lazy_harness import paths, queue as spool
+from lazy_harness import paths
+from lazy_harness import queue as spool
 from lazy_harness.errors import LhError
+from lazy_harness.queue import sweep
 
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
 
@@ -177,5 +179,5 @@ def purge(do_done: bool, do_failed: bool, older: str) -> None:
                 os.unlink(os.path.join(folder, name))
                 removed += name.endswith(spool.SUFFIX)
         click.echo(f"{which}: removed {removed} task(s) older than {older}")
-    forgotten = spool.purge_session_state(q, cutoff_ns / 1e9)
+    forgotten = sweep.purge_session_state(q, cutoff_ns / 1e9)
     click.echo(f"state: forgot {forgotten} session(s) untouched for {older}")

@@ -1,7 +1,8 @@
 """SessionEnd: fires once when a session really ends. Same enqueue as Stop, without its gates."""
 
-from lazy_harness import paths, queue
+from lazy_harness import paths
 from lazy_harness.hooks import producer
+from lazy_harness.queue import sweep
 from lazy_harness.worker import spawn
 
 
@@ -11,7 +12,7 @@ def run(payload: dict, env, now: float) -> str:
         return f"skipped: {off}"
     reason = payload.get("reason")
     try:
-        queue.watch(paths.queue_dir(env), payload)  # the sweep's net, should the task find no transcript
+        sweep.watch(paths.queue_dir(env), payload)  # the sweep's net, should the task find no transcript
     except OSError:
         pass
     if off:  # paused by an invalid config.toml: watched above, so the sweep queues it once fixed

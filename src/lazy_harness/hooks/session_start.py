@@ -10,12 +10,13 @@ import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
 from lazy_harness.memory import migrate, recall
+from lazy_harness.queue import sweep
 
 
 def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
     """Make the starting session known to the sweep, then queue the sessions that went idle
     without being checked (killed, or whose last Stops were gated). Throttled and capped in
-    :func:`lazy_harness.queue.sweep`; the worker it needs is started by restart_stalled_worker.
+    :func:`lazy_harness.queue.sweep.sweep`; the worker it needs is started by restart_stalled_worker.
     An invalid config.toml pauses distillation: the session is watched, nothing is queued."""
     loop = cfg["compound_loop"]
     paused = config.invalid(cfg) is not None
@@ -23,10 +24,10 @@ def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
         return ""
     q = paths.queue_dir(env)
     try:
-        queue.watch(q, payload)
+        sweep.watch(q, payload)
         if paused:
             return " (distillation paused: config invalid; session watched)"
-        queued = queue.sweep(q, now, float(loop.get("idle_minutes", 10)) * 60, env)
+        queued = sweep.sweep(q, now, float(loop.get("idle_minutes", 10)) * 60, env)
     except OSError as exc:
         return f" (sweep failed: {exc})"
     return f" (sweep queued {len(queued)} idle session(s))" if queued else ""

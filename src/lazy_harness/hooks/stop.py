@@ -4,12 +4,13 @@ first time), so a session killed before its SessionEnd is still found once idle.
 
 from lazy_harness import paths, queue
 from lazy_harness.hooks import producer
+from lazy_harness.queue import sweep
 from lazy_harness.worker import spawn
 
 
 def _watch(payload: dict, env) -> None:
     try:
-        queue.watch(paths.queue_dir(env), payload)
+        sweep.watch(paths.queue_dir(env), payload)
     except OSError:
         pass  # why: the sweep is a safety net; the Stop's own gate and enqueue still run
 

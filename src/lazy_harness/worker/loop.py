@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
+from lazy_harness.queue import sweep
 
 LOCK_NAME = queue.LOCK_NAME
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
@@ -183,7 +184,7 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
 def _sweep(q: str, cfg: dict, env) -> None:
     idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
     try:
-        queued = queue.sweep(q, time.time(), idle, env)
+        queued = sweep.sweep(q, time.time(), idle, env)
     except OSError as exc:
         _log(env, f"sweep failed: {exc}")
         return

@@ -13,7 +13,7 @@
     queue/.worker.lock                the worker's single-instance lock (never deleted)
 
 Gates read only the small state files of one session, so they cost the same with any history.
-The sweep (:func:`sweep`) finds sessions that grew, went idle and were never checked since: a
+The sweep (``queue.sweep``) finds sessions that grew, went idle and were never checked since: a
 session killed without SessionEnd, or whose last Stops were gated. See docs/adr/0010.
 """
 
@@ -33,9 +33,6 @@ SUFFIX = ".task"
 MAX_INTERRUPTIONS = 5
 LOCK_NAME = ".worker.lock"
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
-SWEEP_EVERY = 60.0  # seconds between two sweeps, whoever runs them
-SWEEP_CAP = 100  # open sessions examined per sweep (the next sweep goes on where this one stopped)
-GONE_AFTER = 86400.0  # an open session whose transcript is missing this long is forgotten
 
 
 def folder(queue: str, which: str) -> str:
@@ -103,21 +100,28 @@ def iso_now(now: float) -> str:
 
 # --- per-session state ----------------------------------------------------------------------------
 
-def _state_file(queue: str, sid: str, kind: str) -> str:
+def state_file(queue: str, sid: str, kind: str) -> str:
     return os.path.join(queue, STATE, f"{safe_session_id(sid)}.{kind}")
 
 
-def _read_state(queue: str, sid: str, kind: str) -> list[str]:
+def read_state(queue: str, sid: str, kind: str) -> list[str]:
     try:
-        with open(_state_file(queue, sid, kind), encoding="utf-8") as fh:
+        with open(state_file(queue, sid, kind), encoding="utf-8") as fh:
             return fh.read().split("\n")
     except OSError:
         return []
 
 
+def has_task(queue: str, sid: str) -> bool:
+    """Whether the session's newest task is pending or being processed."""
+    pend = read_state(queue, sid, "pending")
+    return bool(pend and pend[0] and (os.path.exists(os.path.join(queue, pend[0]))
+                                      or os.path.exists(os.path.join(queue, PROCESSING, pend[0]))))
+
+
 def pending_of(queue: str, sid: str) -> tuple[str, float] | None:
     """The session's pending task (name, queued_at) when it is still in the queue."""
-    parts = _read_state(queue, sid, "pending")
+    parts = read_state(queue, sid, "pending")
     if len(parts) < 2 or not parts[0]:
         return None
     if not os.path.exists(os.path.join(queue, parts[0])):
@@ -133,7 +137,7 @@ def last_check(queue: str, sid: str) -> tuple[float, str] | None:
 
     Files written before the kind was recorded hold two lines: they count as distilled.
     """
-    parts = _read_state(queue, sid, "done")
+    parts = read_state(queue, sid, "done")
     try:
         mtime = float(parts[0])
     except (IndexError, ValueError):
@@ -152,7 +156,7 @@ def mark_done(queue: str, sid: str, transcript_mtime: float, now: float, kind: s
 
     ``kind`` says how: distilled, skipped (too short, empty, not interactive, unreadable) or error.
     """
-    atomic_write(_state_file(queue, sid, "done"), f"{transcript_mtime!r}\n{now!r}\n{kind}\n")
+    atomic_write(state_file(queue, sid, "done"), f"{transcript_mtime!r}\n{now!r}\n{kind}\n")
 
 
 # --- gates ----------------------------------------------------------------------------------------
@@ -186,7 +190,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
     now = time.time() if now is None else now
     sid = safe_session_id(fields["session_id"])
     ensure_layout(queue)
-    lock_fd = os.open(_state_file(queue, sid, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    lock_fd = os.open(state_file(queue, sid, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock_fd, fcntl.LOCK_EX)
         previous = pending_of(queue, sid)
@@ -219,7 +223,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
                 os.unlink(os.path.join(queue, previous[0]))
             except FileNotFoundError:
                 pass  # the worker claimed it meanwhile; the new task covers what came after
-        atomic_write(_state_file(queue, sid, "pending"), f"{name}\n{now!r}\n")
+        atomic_write(state_file(queue, sid, "pending"), f"{name}\n{now!r}\n")
         return name
     finally:
         os.close(lock_fd)
@@ -430,175 +434,3 @@ def _restore_mark(queue: str, record: dict) -> None:
     current = last_done_mtime(queue, sid)
     if sid and (current is None or current < mtime):
         mark_done(queue, sid, mtime, time.time(), kind if kind in (DISTILLED, SKIPPED, ERROR) else DISTILLED)
-
-
-# --- the sweep: sessions that went quiet without being checked ------------------------------------
-
-def _open_file(queue: str, sid: str) -> str:
-    return os.path.join(queue, OPEN, safe_session_id(sid))
-
-
-def watch(queue: str, payload: dict) -> bool:
-    """Make sure the sweep knows the session (its transcript and cwd). Returns True when it wrote.
-
-    Costs one ``stat`` when the session is already known, so the Stop hook may call it every turn.
-    """
-    sid = str(payload.get("session_id") or "")
-    transcript = str(payload.get("transcript_path") or "")
-    if not sid or not transcript:
-        return False
-    path = _open_file(queue, sid)
-    if os.path.exists(path):
-        return False
-    record = {"session_id": sid, "transcript": os.path.abspath(transcript),
-              "cwd": str(payload.get("cwd") or os.getcwd())}
-    atomic_write(path, format_task(record))
-    return True
-
-
-def _sweep_due(stamp: str, now: float, every: float) -> tuple[bool, str]:
-    """(whether a sweep is due, the rotation cursor the last sweep left)."""
-    try:
-        st = os.stat(stamp)
-    except OSError:
-        return True, ""
-    if 0 <= now - st.st_mtime < every:
-        return False, ""
-    try:
-        with open(stamp, encoding="utf-8") as fh:
-            return True, fh.read().strip()
-    except OSError:
-        return True, ""
-
-
-def sweep(queue: str, now: float, idle_seconds: float, env=None, every: float = SWEEP_EVERY,
-          cap: int = SWEEP_CAP) -> list[str]:
-    """Queue the open sessions that grew since their last check and have been idle ``idle_seconds``.
-
-    Throttled: runs at most once per ``every`` seconds (the stamp file's mtime), examines at most
-    ``cap`` open sessions (the next run goes on after the last one examined). A session is forgotten
-    (its open file removed) once it is idle and checked as it is now; the next Stop or SessionStart
-    of that session makes it open again. Returns the names of the tasks queued.
-    """
-    if idle_seconds <= 0:
-        return []
-    stamp = os.path.join(queue, STATE, ".sweep")
-    due, cursor = _sweep_due(stamp, now, every)
-    if not due:
-        return []
-    ensure_layout(queue)
-    _stamp(stamp, "", now)  # claim this round first, so hooks starting together sweep once
-    try:
-        names = sorted(n for n in os.listdir(folder(queue, OPEN)) if not n.startswith("."))
-    except OSError:
-        return []
-    start = next((i for i, n in enumerate(names) if n > cursor), 0) if cursor else 0
-    order = (names[start:] + names[:start])[: max(cap, 1)]
-    queued = []
-    for name in order:
-        task = _examine(queue, name, now, idle_seconds, env)
-        if task:
-            queued.append(task)
-    if len(order) < len(names):
-        _stamp(stamp, order[-1], now)
-    return queued
-
-
-def _stamp(path: str, cursor: str, now: float) -> None:
-    # why: not atomic_write: the stamp is a hint (its fsync cost more than the sweep); a torn or
-    # lost stamp only makes the next sweep come early or start its rotation from the beginning
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, (cursor + "\n").encode())
-    finally:
-        os.close(fd)
-    os.utime(path, (now, now))
-
-
-def _examine(queue: str, name: str, now: float, idle_seconds: float, env) -> str | None:
-    path = os.path.join(queue, OPEN, name)
-    try:
-        record = read_task(path)
-        marked = os.stat(path).st_mtime
-    except OSError:
-        return None
-    sid = record.get("session_id") or name
-    transcript = record.get("transcript", "")
-    try:
-        mtime = os.stat(transcript).st_mtime
-    except OSError:
-        if now - marked > GONE_AFTER:
-            _unlink_quiet(path)  # never flushed, or deleted (cleanupPeriodDays): nothing to distill
-        return None
-    if now - mtime < idle_seconds:
-        return None  # still in use: its own Stop hooks and SessionEnd come first
-    pend = _read_state(queue, sid, "pending")
-    if pend and pend[0] and (os.path.exists(os.path.join(queue, pend[0]))
-                             or os.path.exists(os.path.join(queue, PROCESSING, pend[0]))):
-        return None  # a task for it is waiting or running
-    check = last_check(queue, sid)
-    if check is not None and mtime <= check[0]:
-        _unlink_quiet(path)  # checked as it is now: nothing left to do until it grows again
-        return None
-    payload = {"session_id": sid, "transcript_path": transcript, "cwd": record.get("cwd") or ""}
-    return enqueue(queue, task_fields(payload, "sweep", False, env), now)
-
-
-def _unlink_quiet(path: str) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-
-
-# --- purge ----------------------------------------------------------------------------------------
-
-def purge_session_state(queue: str, cutoff: float) -> int:
-    """Remove the state of sessions last touched before ``cutoff`` that have no task waiting or
-    running. Returns how many sessions were forgotten.
-
-    A forgotten session is simply new to the gates: a later Stop queues it again.
-    """
-    state = folder(queue, STATE)
-    try:
-        names = os.listdir(state)
-    except OSError:
-        return 0
-    sessions: dict[str, float] = {}
-    for name in names:
-        sid, dot, kind = name.rpartition(".")
-        if not dot or kind not in ("pending", "done", "lock") or name.startswith("."):
-            continue
-        try:
-            mtime = os.stat(os.path.join(state, name)).st_mtime
-        except OSError:
-            continue
-        sessions[sid] = max(sessions.get(sid, 0.0), mtime)
-    removed = 0
-    for sid, newest in sessions.items():
-        if newest >= cutoff:
-            continue
-        lock = _state_file(queue, sid, "lock")
-        try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            continue
-        try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                continue  # an enqueue of this session is under way: keep it
-            pend = _read_state(queue, sid, "pending")
-            if pend and pend[0] and (os.path.exists(os.path.join(queue, pend[0]))
-                                     or os.path.exists(os.path.join(queue, PROCESSING, pend[0]))):
-                continue
-            for kind in ("pending", "done"):
-                _unlink_quiet(_state_file(queue, sid, kind))
-            _unlink_quiet(_open_file(queue, sid))
-            # why: a lock file is otherwise never deleted; this one is removed while held, for a
-            # session idle past the cutoff, so only an enqueue racing this very moment could miss it
-            _unlink_quiet(lock)
-            removed += 1
-        finally:
-            os.close(fd)
-    return removed
