@@ -186,15 +186,23 @@ def write_bar(root: str, bar: tuple[int, int]) -> str:
     return path
 
 
+def index_all(dirs: dict[str, str], env: dict) -> None:
+    """Index every project's memory before the first prompt, as ``lh memory reindex`` does. Each
+    word's weight depends on how many indexed entries hold it; left to the hooks, the projects would
+    be indexed in the order parallel runs happen to reach them, and the figures would move a little
+    from run to run."""
+    from lazy_harness.recall import index
+
+    mdirs = [paths.memory_dir(d, env) for d in dirs.values()]
+    index.open_current(paths.recall_index_file(env), mdirs, paths.learnings_dir(None, env))[0].close()
+
+
 def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> list[list[str]]:
     """The hook's answer to each (prompt, cwd), in order; a new session per prompt."""
     if not asks:
         return []
-    # why: the first run alone builds the index (a cache); the others then only read it
-    first = [hook(asks[0][0], asks[0][1], env, f"eval-{tag}-0000")]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        rest = pool.map(lambda n: hook(asks[n][0], asks[n][1], env, f"eval-{tag}-{n:04d}"), range(1, len(asks)))
-        answers = first + list(rest)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:  # the index is complete (index_all): runs only read it
+        answers = list(pool.map(lambda n: hook(asks[n][0], asks[n][1], env, f"eval-{tag}-{n:04d}"), range(len(asks))))
     log = os.path.join(paths.logs_dir(env), "hooks.log")
     for name in (log + ".1", log):  # the hook exits 0 on an error and logs it: an error here is no answer
         try:
@@ -230,6 +238,7 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
         os.makedirs(env["HOME"])
         now = time.time()
         dirs = build(root, env, entries, data.PROJECTS, now)
+        index_all(dirs, env)
         baseline = [grep(prompt, project, entries) for _, project, prompt, _ in flat]
         for b, bar in enumerate(bars):
             benv = dict(env)

@@ -62,3 +62,30 @@ def test_a_prompt_about_things_memory_never_mentions_gets_nothing(tmp_path):
                                     [f"filler {i}" for i in range(20)])
     ranked, _ = select.rank(conn, "write a limerick about the cat, with a lock rhyme and a moral", where, args, SETTINGS)
     assert not [c for c in ranked if c["passes"]]
+
+
+def test_a_general_learning_from_another_project_must_match_one_word_more(tmp_path):
+    """The same text as the project's own learning passes on two words; written in another project
+    (and shared because it is general), it needs a third."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    now = time.time()
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(now + i, f"filler {i}", "because", project="proj")
+                                                       for i in range(20)])
+    ldir = paths.learnings_dir()
+    text = "Mutable default arguments in Python keep their list between calls"
+    ms.write_learning(ldir, text, "proj", now, learning="Use None and build the list inside.", slug="own")
+    ms.write_learning(ldir, text + ".", "elsewhere", now, learning="Use None and build the list inside.",
+                      slug="theirs", scope="general")
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [mem], ldir)
+    where, args = index.scope_sql([mem], "proj")
+
+    def passing(prompt):
+        ranked, _ = select.rank(conn, prompt, where, args, SETTINGS, project="proj")
+        return sorted(c["origin"] for c in ranked if c["passes"])
+
+    assert passing("python list surprises me") == ["proj"]
+    assert passing("python default list keeps growing between calls") == ["elsewhere", "proj"]
+    ranked, _ = select.rank(conn, "python list surprises me", where, args, SETTINGS)  # no project: no difference
+    assert sorted(c["origin"] for c in ranked if c["passes"]) == ["elsewhere", "proj"]

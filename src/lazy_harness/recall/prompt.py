@@ -40,7 +40,7 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
         try:
             indexed = index.refresh(conn, [mdir], ldir, deep)
             where_sql, args = index.scope_sql([mdir], project)
-            ranked, info = select.rank(conn, prompt, where_sql, args, settings)
+            ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
             break
         except Exception as exc:
             if attempt == 2 or not index.damaged(exc):
