@@ -62,5 +62,6 @@ def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     assert out.code == 0, out.err
     got, why = out.out.split("\n==== why", 1)
     assert "advisory locks" in got and "pass " in why
+    assert "bar: 2 terms, 3 for a general learning of another project, and 30%" in why
     none = invoke("memory", "show", "--project", root, "--prompt", "/compact")
     assert "receives nothing: slash command" in none.out

@@ -137,8 +137,11 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
         return
     text, info = recall_prompt.context_for(prompt, cwd, cfg, os.environ, deep=True)
     click.echo(text if text else "This prompt receives nothing: no entry passes the bar.")
-    click.echo(f"\n==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms and "
-               f"{settings['min_coverage']}% of their weight) ====")
+    from lazy_harness.recall import select
+
+    extra = int(settings["min_terms"]) + select.OTHER_PROJECT
+    click.echo(f"\n==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms, {extra} "
+               f"for a general learning of another project, and {settings['min_coverage']}% of their weight) ====")
     for c in info["ranked"][:15]:
         mark = "pass" if c["passes"] else "    "
         click.echo(f"{mark}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
