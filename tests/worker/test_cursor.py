@@ -13,13 +13,6 @@ from tests.worker.spendrig import configure, queue_session, run_worker, tasks
 FIRST_PROMPT = "We need to decide how the billing service stores its job queue"
 
 
-@pytest.fixture
-def project(tmp_path):
-    p = tmp_path / "shop"
-    p.mkdir()
-    return p
-
-
 def _conversation(stdin: str) -> str:
     return stdin.split("(untrusted session data starts here)>>>", 1)[1]
 
