@@ -2,7 +2,6 @@
 
 import os
 
-import pytest
 
 from lazy_harness import paths, queue
 from lazy_harness.worker import cursor
