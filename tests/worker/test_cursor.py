@@ -2,7 +2,6 @@
 
 import os
 
-
 from lazy_harness import paths, queue
 from lazy_harness.worker import cursor
 from tests.support import fake_claude
