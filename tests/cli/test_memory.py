@@ -138,6 +138,18 @@ def test_search_tags_and_body_count(project):
     assert "Queue names sort by time" in invoke("memory", "search", "nanosecond", "--project", project).out
 
 
+def test_search_finds_entries_by_their_cues(project):
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS),
+                   [ms.decision(NOW, "Resize uploads in a Celery task", "inline resizing timed out",
+                                project="proj", cues=["why does the photo form hang"])])
+    ms.write_learning(paths.learnings_dir(), "Pillow keeps EXIF rotation", "proj", NOW, slug="exif",
+                      cues=["pictures come out sideways"])
+    assert "Resize uploads in a Celery task" in invoke("memory", "search", "photo", "hang", "--project", project).out
+    assert "Pillow keeps EXIF rotation" in invoke("memory", "search", "sideways", "--project", project).out
+    assert invoke("memory", "search", "sideways", "--project", project).out.count("\n") == 1
+
+
 def test_search_all_projects(project, tmp_path):
     search_memory(project)
     other = ms.make_project(tmp_path, "other", branch="main")

@@ -17,9 +17,9 @@ NOW = 1_760_000_000.0
 DAY = 86400.0
 META = {"project": "proj", "session_id": "sess-1", "task_id": "1760000000000000000-ab12", "cwd": "/x/proj"}
 DECISION_KEYS = ["ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "alternatives",
-                 "rationale", "tags"]
+                 "rationale", "tags", "cues"]
 FAILURE_KEYS = ["ts", "type", "id", "project", "session_id", "task_id", "summary", "root_cause", "resolution",
-                "prevention", "tags"]
+                "prevention", "tags", "cues"]
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from tests.support import fake_claude
 MB = 1024 * 1024
 KB64 = 64 * 1024
 KB256 = 256 * 1024
-FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "scope", "status", "deprecated_by",
+FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "cues", "scope", "status",
+              "deprecated_by",
               "deprecated_on", "deprecated_reason"]
 
 

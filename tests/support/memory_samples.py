@@ -71,10 +71,12 @@ def write_handoff(memory_dir: str, items: list[str], session_id: str, written: f
 
 
 def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "universal",
-                status: str = "active", deprecated_by=None, fast: bool = False) -> str:
+                status: str = "active", deprecated_by=None, fast: bool = False, cues=None) -> str:
     meta = {"title": title, "origin": origin, "origin_session": "s-1", "created": iso(created),
             "tags": list(tags), "scope": scope, "status": status, "deprecated_by": deprecated_by,
             "deprecated_on": None, "deprecated_reason": None}
+    if cues:
+        meta["cues"] = list(cues)
     return "---\n" + yaml.dump(meta, Dumper=FAST_DUMPER if fast else yaml.SafeDumper, sort_keys=False, width=10**9, allow_unicode=True) + "---\n"
 
 

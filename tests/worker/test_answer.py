@@ -17,11 +17,13 @@ REAL_ENVELOPE = {
 
 GOOD = {
     "decisions": [{"summary": "Keep the queue in Postgres", "context": "billing jobs", "alternatives": ["Redis"],
-                   "rationale": "already backed up", "tags": ["queue", "postgres"]}],
+                   "rationale": "already backed up", "tags": ["queue", "postgres"],
+                   "cues": ["where should background jobs live"]}],
     "failures": [{"summary": "Migration timed out", "root_cause": "lock on invoices", "resolution": "retry",
-                  "prevention": "lock_timeout 5s", "tags": ["deploy"]}],
+                  "prevention": "lock_timeout 5s", "tags": ["deploy"],
+                  "cues": ["the deploy hangs on the schema change", "release stuck at migrate"]}],
     "learnings": [{"title": "Set lock_timeout on migrations", "learning": "Use SET lock_timeout = '5s'.",
-                   "context": "deploy failure", "scope": "general", "tags": ["postgres"]}],
+                   "context": "deploy failure", "scope": "general", "tags": ["postgres"], "cues": []}],
     "handoff": ["Write notes/deploy-failure.md"],
 }
 
@@ -103,7 +105,7 @@ def test_optional_fields_filled_with_defaults():
     out, problems = a.validate({"decisions": [{"summary": "Only a summary"}],
                                 "learnings": [{"title": "T", "learning": "L"}]})
     assert out["decisions"] == [{"summary": "Only a summary", "context": "", "alternatives": [], "rationale": "",
-                                 "tags": []}]
+                                 "tags": [], "cues": []}]
     assert out["learnings"][0]["scope"] == "project"
     assert problems == []
 
@@ -238,11 +240,23 @@ def test_list_caps():
     assert "handoff: 100 items, kept the first 30" in problems
 
 
+def test_cues_capped_one_line_and_without_repeats():
+    raw = ["why is the deploy stuck", "why is the deploy stuck", "line one\nline two", {"a": 1}, "x" * 500,
+           "fifth", "sixth"]
+    out, problems = a.validate({"decisions": [{"summary": "s", "cues": raw}]})
+    cues = out["decisions"][0]["cues"]
+    assert cues[:2] == ["why is the deploy stuck", "line one line two"]  # the repeat counts once
+    assert len(cues) == a.MAX_CUES == 4 and len(cues[2]) <= a.CUE_CHARS and cues[3] == "fifth"
+    assert problems == ["decisions[0]: cues: a non-string element dropped; cues: 5, kept 4"]
+    out, problems = a.validate({"failures": [{"summary": "s", "prevention": "p", "cues": "one cue as a string"}]})
+    assert out["failures"][0]["cues"] == ["one cue as a string"]
+
+
 def test_unknown_keys_ignored_and_reported():
     out, problems = a.validate({"decisions": [{"summary": "s", "status": "deprecated", "path": "/etc"}],
                                 "extra": 1, "__proto__": {}})
     assert set(out) == {"decisions", "failures", "learnings", "handoff"}
-    assert set(out["decisions"][0]) == {"summary", "context", "alternatives", "rationale", "tags"}
+    assert set(out["decisions"][0]) == {"summary", "context", "alternatives", "rationale", "tags", "cues"}
     assert "answer: unknown keys ignored: __proto__, extra" in problems
     assert "decisions[0]: unknown keys ignored: path, status" in problems
 

@@ -18,9 +18,9 @@ from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
 from lazy_harness.memory.sanitize import ASCII_TRIM_BYTES, no_surrogates, normalise, one_line
 
-FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags"),
-          "failure": ("summary", "root_cause", "resolution", "prevention", "tags")}
-LIST_FIELDS = ("alternatives", "tags")
+FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags", "cues"),
+          "failure": ("summary", "root_cause", "resolution", "prevention", "tags", "cues")}
+LIST_FIELDS = ("alternatives", "tags", "cues")
 _SUMMARY_KEY = b'"summary":'
 
 

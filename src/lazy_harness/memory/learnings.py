@@ -108,6 +108,7 @@ def render(item: dict, meta: dict, now: float) -> str:
         "origin_session": one_line(meta.get("session_id")),
         "created": stamp(now),
         "tags": _tags(item.get("tags")),
+        "cues": _tags(item.get("cues")),
         "scope": one_line(item.get("scope")),
         "status": "active",
         "deprecated_by": None,

@@ -23,8 +23,8 @@ import os
 
 from lazy_harness.recall import sources
 
-VERSION = "4"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
-# 4: the entry count kept in meta
+VERSION = "5"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+# 4: the entry count kept in meta; 5: cues indexed with the tags
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256

@@ -31,6 +31,13 @@ def text_of(value) -> str:
     return (value if isinstance(value, str) else str(value))[:MAX_FIELD]
 
 
+def words_of(rec: dict) -> str:
+    """The entry's search words as indexed in the tags column: its tags, then its cues (what a
+    developer might type when it matters, written at distill time)."""
+    tags, cues = text_of(rec.get("tags")), text_of(rec.get("cues"))
+    return f"{tags} {cues}" if cues else tags
+
+
 def tags_of(tags: str, *texts: str) -> str:
     """The tags field as indexed: the tags, then the words of the camelCase identifiers of ``texts``."""
     extra = split_identifiers(" ".join(texts))
@@ -58,7 +65,7 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
     title, body_text = text_of(rec.get("summary")), " ".join(text_of(b) for b in body)
     return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
-            "title": title, "body": body_text, "tags": tags_of(text_of(rec.get("tags")), title, body_text),
+            "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
             "detail": text_of(detail)}
 
 
@@ -135,7 +142,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
     return {"id": ids.of_learning(meta, title), "kind": "learning",
             "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
-            "tags": tags_of(text_of(meta.get("tags")), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
+            "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
 

@@ -23,6 +23,8 @@ LONG_CHARS = 2000  # context, rationale, root cause, learning text...
 ALT_CHARS = 300
 TAG_CHARS = 40
 MAX_TAGS = 10
+CUE_CHARS = 120  # one cue: a short request or question
+MAX_CUES = 4
 MAX_ALTERNATIVES = 10
 SCOPE_CHARS = 30
 LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30, "handoff_closed": 100}
@@ -40,11 +42,14 @@ _TAG_BAD = re.compile(r"[^a-z0-9._+#/-]+")
 # field -> (kind, limit); kind: "short" one line, "long" text with newlines, "list" of short strings
 _FIELDS: dict[str, dict[str, tuple[str, int]]] = {
     "decisions": {"summary": ("short", SHORT_CHARS), "context": ("long", LONG_CHARS),
-                  "alternatives": ("list", ALT_CHARS), "rationale": ("long", LONG_CHARS), "tags": ("tags", 0)},
+                  "alternatives": ("list", ALT_CHARS), "rationale": ("long", LONG_CHARS), "tags": ("tags", 0),
+                  "cues": ("cues", CUE_CHARS)},
     "failures": {"summary": ("short", SHORT_CHARS), "root_cause": ("long", LONG_CHARS),
-                 "resolution": ("long", LONG_CHARS), "prevention": ("long", LONG_CHARS), "tags": ("tags", 0)},
+                 "resolution": ("long", LONG_CHARS), "prevention": ("long", LONG_CHARS), "tags": ("tags", 0),
+                 "cues": ("cues", CUE_CHARS)},
     "learnings": {"title": ("short", SHORT_CHARS), "learning": ("long", LONG_CHARS),
-                  "context": ("long", LONG_CHARS), "scope": ("scope", 0), "tags": ("tags", 0)},
+                  "context": ("long", LONG_CHARS), "scope": ("scope", 0), "tags": ("tags", 0),
+                  "cues": ("cues", CUE_CHARS)},
 }
 _REQUIRED = {"decisions": ("summary",), "failures": ("summary",), "learnings": ("title", "learning")}
 
@@ -233,6 +238,11 @@ def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
             item["tags"] = tags[:MAX_TAGS]
         elif kind == "list":
             item[name] = _strings(value, limit, MAX_ALTERNATIVES, notes, name)
+        elif kind == "cues":
+            cues = list(dict.fromkeys(_strings(value, limit, LIMITS["handoff"], notes, name)))
+            if len(cues) > MAX_CUES:
+                notes.append(f"cues: {len(cues)}, kept {MAX_CUES}")
+            item[name] = cues[:MAX_CUES]
         elif kind == "scope":
             scope = _tag(value).replace("/", "-")[:SCOPE_CHARS] or "project"
             if value not in (None, "") and scope != str(value).strip().lower():

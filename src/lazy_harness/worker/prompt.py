@@ -31,13 +31,13 @@ ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "decisions": {"type": "array", "items": {"type": "object", "properties": {
-            "summary": _STR, "context": _STR, "alternatives": _STRS, "rationale": _STR, "tags": _STRS,
+            "summary": _STR, "context": _STR, "alternatives": _STRS, "rationale": _STR, "tags": _STRS, "cues": _STRS,
         }, "required": ["summary"]}},
         "failures": {"type": "array", "items": {"type": "object", "properties": {
-            "summary": _STR, "root_cause": _STR, "resolution": _STR, "prevention": _STR, "tags": _STRS,
+            "summary": _STR, "root_cause": _STR, "resolution": _STR, "prevention": _STR, "tags": _STRS, "cues": _STRS,
         }, "required": ["summary"]}},
         "learnings": {"type": "array", "items": {"type": "object", "properties": {
-            "title": _STR, "learning": _STR, "context": _STR, "scope": _STR, "tags": _STRS,
+            "title": _STR, "learning": _STR, "context": _STR, "scope": _STR, "tags": _STRS, "cues": _STRS,
         }, "required": ["title", "learning"]}},
         "handoff": _STRS,
         "handoff_closed": _STRS,
@@ -54,14 +54,14 @@ reply with the JSON object only.
 What to extract:
 - decisions: choices made in this session that later sessions should follow. Fields: summary (one
   sentence), context (the situation), alternatives (options considered and not taken), rationale
-  (why this one), tags (short lowercase search words, see Rules).
+  (why this one), tags (short lowercase search words), cues (see Rules for both).
 - failures: something that went wrong and was understood. Fields: summary (one sentence),
   root_cause, resolution (what fixed it), prevention (how to avoid it next time; give at least one
-  of root_cause and prevention), tags.
+  of root_cause and prevention), tags, cues.
 - learnings: reusable knowledge that will still be true and useful in other sessions (a fact about
   a tool, an API, the codebase or the team's conventions). Fields: title (short, at most 10 words),
   learning (the knowledge itself), context (where it came from), scope ("project" when it applies
-  to this project only, "general" when it applies anywhere), tags.
+  to this project only, "general" when it applies anywhere), tags, cues.
 - handoff: only what is still open at the end of the session: unfinished work, unanswered
   questions, next steps that were agreed. Not what was completed. One short sentence each. The
   project's open items are listed below as "[h-xxxxxxxx] text"; they stay open unless you close
@@ -77,7 +77,11 @@ Rules:
   again, in other words than the summary: the symptom as a user would describe it, synonyms,
   the tool or area (e.g. "flaky", "intermittent", "test order" for a summary about a test that
   depends on which test ran before it).
-  They are what brings the entry back at the right prompt.
+- cues: 2 to 4 short requests or questions (at most 12 words each) a developer might type in a
+  new session months later, when this entry should come back, phrased without knowing it exists:
+  the goal or the symptom in everyday words, not a restatement of the summary (e.g. "why do the
+  tests pass alone but fail in ci" for that same test).
+  Tags and cues are what bring the entry back at the right prompt.
 - Do not repeat anything already in memory (listed below), nor anything that means the same.
 - Empty lists are fine and common: most sessions hold few or no decisions, failures or learnings.
 - Never copy secrets, passwords, keys or tokens; markers like [REDACTED:...] stay as they are.
