@@ -12,9 +12,10 @@ time; a hook run that logs an error stops the evaluation.
   noise     share of prompts with no relevant memory that got any injection at all
   grep      each entry in the hook's scope scores the number of distinct prompt words (3+ letters)
             found in its text; the 5 best with a score above 0 are its answer
-  overlap   how many content words a labelled prompt shares with its expected entry (words of 3+
-            letters outside a short English stopword list, compared on their first 5 letters, so
-            ``deploying`` and ``deployment`` count as one); the set is meant to ask in other words
+  overlap   how many content words a labelled prompt shares with its expected entry's own text (its
+            tags and cues left out; words of 3+ letters outside a short English stopword list,
+            compared on their first 5 letters, so ``deploying`` and ``deployment`` count as one);
+            the set is meant to ask in other words
 
 Two parts are reported apart and together: the development prompts (``recall_set.PROMPTS``) and the
 held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the method.
@@ -76,6 +77,11 @@ def entry_id(e: dict) -> str:
     return ids.handoff_id(e["text"])
 
 
+def _cues(e: dict) -> dict:
+    """The entry's cues as a keyword argument of the sample writers, when it has any."""
+    return {"cues": e["cues"]} if e.get("cues") else {}
+
+
 def build(root: str, env: dict, entries: list[dict], projects, now: float) -> dict[str, str]:
     """Write the memory of every project and the learnings; returns {project: its folder}."""
     dirs = {p: ms.make_project(root, p) for p in projects}
@@ -86,15 +92,15 @@ def build(root: str, env: dict, entries: list[dict], projects, now: float) -> di
         t = now - 200 * DAY + n * 3600
         if e["kind"] == "decision":
             rec = ms.decision(t, e["summary"], e["rationale"], project=e["project"], context=e["context"],
-                              alternatives=e["alternatives"], tags=e["tags"])
+                              alternatives=e["alternatives"], tags=e["tags"], **_cues(e))
             jsonl.setdefault((e["project"], files.DECISIONS), []).append(rec)
         elif e["kind"] == "failure":
             rec = ms.failure(t, e["summary"], e["prevention"], project=e["project"], root_cause=e["root_cause"],
-                             resolution=e["resolution"], tags=e["tags"])
+                             resolution=e["resolution"], tags=e["tags"], **_cues(e))
             jsonl.setdefault((e["project"], files.FAILURES), []).append(rec)
         elif e["kind"] == "learning":
             ms.write_learning(ldir, e["title"], e["origin"], t, learning=e["learning"], scope=e["scope"],
-                              tags=e["tags"], slug=f"{e['key']}")
+                              tags=e["tags"], slug=f"{e['key']}", **_cues(e))
         else:
             handoffs.setdefault(e["project"], []).append(e["text"])
     for (project, name), recs in jsonl.items():
@@ -122,6 +128,11 @@ def _grep_text(e: dict) -> str:
     return " ".join(str(v) for k, v in e.items() if k not in ("key", "kind", "project", "origin", "scope")).lower()
 
 
+def _written_text(e: dict) -> str:
+    """The entry's own text, without the words written to find it (tags, cues)."""
+    return _grep_text({k: v for k, v in e.items() if k not in ("tags", "cues")})
+
+
 def grep(prompt: str, project: str, entries: list[dict]) -> list[str]:
     words = {w for w in re.findall(r"[a-z0-9]+", prompt.lower()) if len(w) >= 3}
     scored = []
@@ -141,7 +152,7 @@ def content_words(text: str) -> set[str]:
 
 def overlap(prompt: str, e: dict) -> int:
     """Content words the prompt shares with the entry (see the module's docstring)."""
-    return len(content_words(prompt) & content_words(_grep_text(e)))
+    return len(content_words(prompt) & content_words(_written_text(e)))
 
 
 def overlap_report(entries: list[dict], prompts) -> dict:
