@@ -52,6 +52,20 @@ def test_a_matching_prompt_gets_the_entry_with_its_id_and_file(project):
     assert "UserPromptSubmit" in last and f"injected 1" in last and did in last
 
 
+def test_an_entry_is_found_through_its_cues_in_the_words_of_the_symptom(tmp_path):
+    root = ms.make_project(tmp_path, "cued")
+    summary = "Thumbnails are made by a Celery task"
+    prompt = "the backoffice form spins forever when staff attach a giant picture"
+    path = os.path.join(paths.memory_dir(root), files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW, summary, "inline resizing timed out")])
+    assert ask(root, prompt) is None  # the entry's own words are not the prompt's
+    os.remove(path)
+    ms.write_jsonl(path, [ms.decision(NOW, summary, "inline resizing timed out",
+                                      cues=["backoffice form spins forever with a giant picture"])])
+    text = ask(root, prompt, sid="other-session")
+    assert ids.entry_id("decision", summary) in text and "Celery task" in text
+
+
 def test_failures_come_with_their_prevention(project):
     text = ask(project, "the stripe webhook keeps retrying way too fast")
     assert "Prevention: exponential backoff with jitter." in text
