@@ -5,8 +5,9 @@ handoff (plus one decision the prompt is about), then times the command Claude C
 ``<python> -m lazy_harness.hooks UserPromptSubmit`` with the JSON payload on stdin:
 
   warm index     the index is up to date (a stat per memory file, then the search)
-  catch-up 100   before each timed run, 100 new decisions are appended to decisions.jsonl (untimed),
-                 so the run first indexes them
+  catch-up 100   before each timed run, 100 new decisions (with tags and three cues each, as the
+                 distill prompt asks) are appended to decisions.jsonl (untimed), so the run first
+                 indexes them
   short prompt   under recall.min_prompt_chars: answered before any import of the index
 
 interleaved with ``python -c pass``. Goal (issue 11): at most 3 times ``python -c pass``. Also
@@ -90,7 +91,10 @@ def main() -> int:
         extra_bare = []
         for r in range(opts.runs):
             ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
-                ms.decision(now + r * 100 + i, f"appended decision {r}-{i}", "new", project="big-project")
+                ms.decision(now + r * 100 + i, f"appended decision {r}-{i}", "new", project="big-project",
+                            tags=["bench", "appended"], cues=[f"why does step {i} of run {r} take so long",
+                                                             "where is the appended work recorded",
+                                                             "what changed in the nightly batch"])
                 for i in range(100)])
             wall, used = harness.run_once_cpu(catch)
             times[CATCH].append(wall)
