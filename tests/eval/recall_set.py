@@ -329,6 +329,14 @@ LEARNING_TEMPLATES = [
 HANDOFF_TEMPLATE = "Clean up the leftover code of the old {c} once the new one has run for a week"
 
 
+def filler_template(key: str) -> tuple[str, str, str, int]:
+    """For a filler entry's key (``x-<project>-<n>-<d0|f1|l|h>``): (its project, its component, its
+    kind letter, the index of its template in that kind's list)."""
+    project, n, suffix = key.removeprefix("x-").rsplit("-", 2)
+    index = int(n) % 2 if suffix == "l" else int(suffix[1:] or 0)
+    return project, COMPONENTS[project][int(n)], suffix[0], index
+
+
 def filler() -> list[dict]:
     out = []
     for project, comps in COMPONENTS.items():

@@ -20,25 +20,17 @@ def raw_cues(key: str) -> list[str]:
     """The cues written for the entry ``key`` (a filler entry: its template's, filled in)."""
     if not key.startswith("x-"):
         return list(recall_cues.TARGETS.get(key, []))
-    project, n, suffix = key[2:].rsplit("-", 2)
-    component = recall_set.COMPONENTS[project][int(n)]
-    if suffix == "l":
-        template = recall_cues.LEARNING_TEMPLATES[int(n) % 2]
-    elif suffix == "h":
+    _, component, kind, index = recall_set.filler_template(key)
+    if kind == "h":
         return []
-    else:
-        template = {"d": recall_cues.DECISION_TEMPLATES, "f": recall_cues.FAILURE_TEMPLATES}[suffix[0]][int(suffix[1:])]
+    template = {"d": recall_cues.DECISION_TEMPLATES, "f": recall_cues.FAILURE_TEMPLATES,
+                "l": recall_cues.LEARNING_TEMPLATES}[kind][index]
     return [c.format(c=component) for c in template]
 
 
 def written_cues(e: dict) -> list[str]:
     """The cues of ``e`` as the validator stores them; [] for handoff items."""
-    if e["kind"] == "handoff":
-        return []
-    fields = {k: v for k, v in e.items() if k not in ("key", "kind", "project", "origin")}
-    fields["cues"] = raw_cues(e["key"])
-    kept, _ = answer.validate({recall_set_tagged.SECTION[e["kind"]]: [fields]})
-    return kept[recall_set_tagged.SECTION[e["kind"]]][0].get("cues", fields["cues"])
+    return [] if e["kind"] == "handoff" else recall_set_tagged.validated(e, "cues", raw_cues(e["key"]))
 
 
 ENTRIES = [{**e, "cues": written_cues(e)} if e["kind"] != "handoff" else dict(e) for e in recall_set_tagged.ENTRIES]

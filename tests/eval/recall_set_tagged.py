@@ -21,15 +21,17 @@ from tests.eval.recall_set import HELDOUT, PROJECTS, PROMPTS  # noqa: F401  (the
 SECTION = {"decision": "decisions", "failure": "failures", "learning": "learnings"}
 
 
+def validated(e: dict, field: str, raw: list[str]) -> list[str]:
+    """``raw`` as the answer validator keeps it in ``field`` of the entry ``e``, as a model's would be."""
+    fields = {k: v for k, v in e.items() if k not in ("key", "kind", "project", "origin")}
+    fields[field] = raw
+    kept, _ = answer.validate({SECTION[e["kind"]]: [fields]})
+    return kept[SECTION[e["kind"]]][0].get(field, [])
+
+
 def written_tags(e: dict) -> list[str]:
     """The tags of ``e`` as the validator stores them; [] for handoff items."""
-    if e["kind"] == "handoff":
-        return []
-    raw = recall_tags.tags_for(e["key"])
-    fields = {k: v for k, v in e.items() if k not in ("key", "kind", "project", "origin")}
-    fields["tags"] = raw
-    kept, _ = answer.validate({SECTION[e["kind"]]: [fields]})
-    return kept[SECTION[e["kind"]]][0]["tags"]
+    return [] if e["kind"] == "handoff" else validated(e, "tags", recall_tags.tags_for(e["key"]))
 
 
 ENTRIES = [{**e, "tags": written_tags(e)} if e["kind"] != "handoff" else dict(e) for e in recall_set.ENTRIES]

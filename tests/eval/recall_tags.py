@@ -453,12 +453,7 @@ def tags_for(key: str) -> list[str]:
         return list(TARGETS[key])
     from tests.eval import recall_set
 
-    project, n, suffix = key.removeprefix("x-").rsplit("-", 2)
-    component = recall_set.COMPONENTS[project][int(n)]
-    if suffix == "l":
-        template = LEARNING_TEMPLATES[int(n) % 2]
-    elif suffix == "h":
-        template = HANDOFF_TEMPLATE
-    else:
-        template = {"d": DECISION_TEMPLATES, "f": FAILURE_TEMPLATES}[suffix[0]][int(suffix[1:])]
+    project, component, kind, index = recall_set.filler_template(key)
+    template = {"d": DECISION_TEMPLATES, "f": FAILURE_TEMPLATES, "l": LEARNING_TEMPLATES,
+                "h": [HANDOFF_TEMPLATE]}[kind][index]
     return list(dict.fromkeys(COMPONENTS[project][component] + template))[:10]
