@@ -47,7 +47,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "max_items": ("int", 5, "entries added to one prompt at most"),
         "min_prompt_chars": ("int", 20, "prompts shorter than this get nothing"),
         "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
-        "min_coverage": ("int", 30, "the bar: percent of the prompt's word weight an entry must match"),
+        "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
+        "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
     },
     "sync": {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),

@@ -26,8 +26,8 @@ held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the met
                   anything runs: a missing file, no PROMPTS, a project not in PROJECTS, a key that is
                   no entry's, or an entry the project does not see (its own, and learnings with scope
                   "general") is one line naming the file and the prompt's index, and exit 2.
-  --sweep         recall@5 and noise per part for every bar: ``min_terms`` 1, 2, 3 by ``min_coverage``
-                  15 to 60, the default marked, grep once. Each bar is written to a config.toml in the
+  --sweep         recall@5 and noise per part for every bar: ``min_terms`` 1, 2, 3 by ``min_score``
+                  3 to 10, the default marked, grep once. Each bar is written to a config.toml in the
                   temporary HOME and every prompt goes through the hook again; the memory and its
                   index (a cache the bar does not change) are built once.
 """
@@ -65,8 +65,8 @@ done your yours we i me my it is in on at to of a an or be by do if no so up as
 every another around during between want wants keep keeps need needs gets got
 """.split())
 DAY = 86400.0
-DEFAULT_BAR = (config.SCHEMA["recall"]["min_terms"][1], config.SCHEMA["recall"]["min_coverage"][1])
-BARS = [(t, c) for t in (1, 2, 3) for c in (15, 20, 25, 30, 35, 40, 50, 60)]  # the --sweep grid
+DEFAULT_BAR = (config.SCHEMA["recall"]["min_terms"][1], config.SCHEMA["recall"]["min_score"][1])
+BARS = [(t, s) for t in (1, 2, 3) for s in (1.5, 1.75, 2.0, 2.2, 2.4, 2.6, 2.8, 3.2)]  # the --sweep grid
 
 
 def entry_id(e: dict) -> str:
@@ -189,11 +189,11 @@ def _blank() -> dict:
 def write_bar(root: str, bar: tuple[int, int]) -> str:
     """A config.toml that sets the bar; returns its path."""
     # why: one file per setting, not one file rewritten: the hook's config snapshot is keyed by the
-    # file's path, mtime and size, and ``min_coverage = 15`` and ``= 20`` have the same size
-    path = os.path.join(root, "home", ".config", "lazy-harness", "bars", f"terms{bar[0]}-coverage{bar[1]}.toml")
+    # file's path, mtime and size, and ``min_score = 4.0`` and ``= 5.0`` have the same size
+    path = os.path.join(root, "home", ".config", "lazy-harness", "bars", f"terms{bar[0]}-score{bar[1]}.toml")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"[recall]\nmin_terms = {bar[0]}\nmin_coverage = {bar[1]}\n")
+        fh.write(f"[recall]\nmin_terms = {bar[0]}\nmin_score = {bar[1]}\n")
     return path
 
 
@@ -229,7 +229,7 @@ def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> lis
 
 def measure(set_module: str, bars: list, base_env: dict | None = None, only: str | None = None,
             extra: list[tuple[str, list]] = (), verbose: bool = False, jobs: int | None = None) -> dict:
-    """{bar: result} for each bar: ``(min_terms, min_coverage)`` written to a config.toml, or None
+    """{bar: result} for each bar: ``(min_terms, min_score)`` written to a config.toml, or None
     for no config.toml (the defaults). The memory and its index are built once and shared: the bar
     does not change them. A result is {"hook", "grep", "parts": {name: {"hook", "grep", "overlap"}},
     "overlap", "entries", "prompts"}."""
@@ -292,7 +292,7 @@ def evaluate(set_module: str = "tests.eval.recall_set", verbose: bool = False, b
 
 def sweep(set_module: str = "tests.eval.recall_set", base_env: dict | None = None, only: str | None = None,
           extra: list[tuple[str, list]] = (), bars: list | None = None) -> dict:
-    """{(min_terms, min_coverage): result} over ``bars`` (default: :data:`BARS`), each through the hook."""
+    """{(min_terms, min_score): result} over ``bars`` (default: :data:`BARS`), each through the hook."""
     return measure(set_module, list(bars or BARS), base_env, only, extra)
 
 
@@ -305,7 +305,7 @@ def print_sweep(results: dict) -> None:
     names = [*first["parts"], "all"]
     width = max(13, *(len(n) for n in names))
     print("recall@5 and noise (prompts with no relevant memory that got anything) per bar; * the default")
-    print((f"{'min_terms':>9} {'min_coverage':>12}  " + "  ".join(f"{n:<{width}}" for n in names)).rstrip())
+    print((f"{'min_terms':>9} {'min_score':>12}  " + "  ".join(f"{n:<{width}}" for n in names)).rstrip())
     for bar, res in results.items():
         mark = "*" if bar == DEFAULT_BAR else " "
         cells = [_rate(res["parts"][n]["hook"]) for n in first["parts"]] + [_rate(res["hook"])]
@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a Python file defining PROMPTS over the set's ENTRIES: one more part, named "
                              "after the file; repeatable")
     parser.add_argument("--sweep", action="store_true",
-                        help="recall@5 and noise for every bar (min_terms x min_coverage), through the hook")
+                        help="recall@5 and noise for every bar (min_terms x min_score), through the hook")
     opts = parser.parse_args(argv)
     if opts.sweep and opts.verbose:
         parser.error("--verbose prints the misses of one bar; run it without --sweep")

@@ -84,7 +84,7 @@ def test_the_sweep_at_the_default_bar_reports_what_the_plain_evaluation_does(tmp
                                   "['p-l1']), ('shop', 'suggest a name for the team mascot', [])]\n")
     extra = prompt_files.load_all([path], recall_tiny)
     plain = recall_eval.evaluate(TINY, extra=extra)
-    swept = recall_eval.sweep(TINY, extra=extra, bars=[recall_eval.DEFAULT_BAR, (3, 60)])
+    swept = recall_eval.sweep(TINY, extra=extra, bars=[recall_eval.DEFAULT_BAR, (3, 6.0)])
 
     def numbers(res):
         return {part: (r["hook"]["hits"], r["hook"]["labelled"], r["hook"]["noise"], r["hook"]["empty"],
@@ -96,16 +96,16 @@ def test_the_sweep_at_the_default_bar_reports_what_the_plain_evaluation_does(tmp
     assert numbers(swept[recall_eval.DEFAULT_BAR]) == numbers(plain)
     assert plain["hook"]["hits"] > 0 and plain["hook"]["noise"] > 0  # the comparison is not between zeros
     # the bar is read from the config.toml the sweep writes: a stricter one gives other numbers
-    assert numbers(swept[(3, 60)]) != numbers(plain)
-    assert swept[(3, 60)]["hook"]["noise"] <= plain["hook"]["noise"]
+    assert numbers(swept[(3, 6.0)]) != numbers(plain)
+    assert swept[(3, 6.0)]["hook"]["noise"] <= plain["hook"]["noise"]
 
 
 def test_the_sweep_prints_every_bar_and_marks_the_default(tmp_path, capsys):
-    results = {bar: recall_eval.evaluate(TINY) for bar in [(1, 15)]}
-    results[recall_eval.DEFAULT_BAR] = results[(1, 15)]
+    results = {bar: recall_eval.evaluate(TINY) for bar in [(1, 1.5)]}
+    results[recall_eval.DEFAULT_BAR] = results[(1, 1.5)]
     recall_eval.print_sweep(results)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].split() == ["min_terms", "min_coverage", "dev", "all"]
-    assert lines[2].split()[:2] == ["1", "15"]
-    assert lines[3].split()[:3] == ["*", "2", "30"]
+    assert lines[1].split() == ["min_terms", "min_score", "dev", "all"]
+    assert lines[2].split()[:2] == ["1", "1.5"]
+    assert lines[3].split()[:3] == ["*", "2", "2.4"]
     assert lines[4].split()[0] == "grep"

@@ -171,6 +171,21 @@ def test_the_budget_is_kept(project, isolated_home):
     assert 0 < len(got) <= 600 and got.count("\n- decision ") == 1
 
 
+def test_the_strength_bar_is_read_from_the_config(project, isolated_home):
+    cfg = os.path.join(str(isolated_home), ".config", "lazy-harness", "config.toml")
+    os.makedirs(os.path.dirname(cfg), exist_ok=True)
+    with open(cfg, "w") as fh:
+        fh.write("[recall]\nmin_score = 1000\n")
+    assert ask(project, PROMPT) is None
+    last = hook_log(paths.claude_dir())[-1]
+    assert "nothing passed the bar" in last
+    best = float(last.split(" best=", 1)[1].split()[0])  # what min_score would let the entry in
+    assert 0.5 < best < 1000
+    with open(cfg, "w") as fh:  # another size: the hook's config snapshot sees the change
+        fh.write("[recall]\nmin_score = 0.5\n")
+    assert "advisory locks" in ask(project, PROMPT, sid="cccccccc-0000-0000-0000-000000000003")
+
+
 def test_a_corrupt_index_is_rebuilt(project):
     path = paths.recall_index_file()
     os.makedirs(os.path.dirname(path), exist_ok=True)

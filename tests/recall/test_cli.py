@@ -62,6 +62,9 @@ def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     assert out.code == 0, out.err
     got, why = out.out.split("\n==== why", 1)
     assert "advisory locks" in got and "pass " in why
-    assert "bar: 2 terms, 3 for a general learning of another project, and 30%" in why
+    assert "bar: 2 terms, 3 for a general learning of another project, strength 2.4)" in why
+    rows = [line.split() for line in why.splitlines()[1:] if line.strip()]
+    # each candidate with its strength; those marked pass reach the bar, the others do not
+    assert all((r[0] == "pass") == (float(r[1 if r[0] == "pass" else 0]) >= 2.4) for r in rows), why
     none = invoke("memory", "show", "--project", root, "--prompt", "/compact")
     assert "receives nothing: slash command" in none.out

@@ -3,12 +3,15 @@
 import os
 import time
 
-from lazy_harness import paths
+import pytest
+
+from lazy_harness import config, paths
 from lazy_harness.memory import files
 from lazy_harness.recall import index, select, terms
 from tests.support import memory_samples as ms
 
-SETTINGS = {"min_terms": 2, "min_coverage": 30}
+SETTINGS = {"min_terms": 2, "min_coverage": 30}  # the coverage bar alone (no min_score)
+DEFAULTS = {k: v[1] for k, v in config.SCHEMA["recall"].items()}  # the bar as shipped
 
 
 def test_identifiers_are_cut_into_their_words():
@@ -32,13 +35,13 @@ def test_request_words_are_not_terms():
     assert terms.informative("please summarize and translate the checkout webhook") == ["checkout", "webhook"]
 
 
-def _index_with(tmp_path, summaries):
+def _index_with(tmp_path, summaries, index_file=None):
     root = ms.make_project(tmp_path, "proj")
     mem = paths.memory_dir(root)
     now = time.time()
     ms.write_jsonl(os.path.join(mem, files.DECISIONS),
                    [ms.decision(now + i, s, "because", project="proj") for i, s in enumerate(summaries)])
-    conn = index.connect(paths.recall_index_file())
+    conn = index.connect(index_file or paths.recall_index_file())
     index.refresh(conn, [mem], None)
     return conn, *index.scope_sql([mem], "proj")
 
@@ -89,3 +92,61 @@ def test_a_general_learning_from_another_project_must_match_one_word_more(tmp_pa
     assert passing("python default list keeps growing between calls") == ["elsewhere", "proj"]
     ranked, _ = select.rank(conn, "python list surprises me", where, args, SETTINGS)  # no project: no difference
     assert sorted(c["origin"] for c in ranked if c["passes"]) == ["elsewhere", "proj"]
+
+
+def test_the_same_words_weigh_more_in_a_short_entry_than_lost_in_a_long_one(tmp_path):
+    """Both entries hold the prompt's two words, so their coverage is the same; BM25 tells the short
+    entry, about them, from the long one that mentions them in passing, and the bar keeps only it."""
+    long_one = ("Release notes list every change: the scheduler page, the postgres upgrade, " +
+                " ".join(f"item{i} changed" for i in range(120)))
+    conn, where, args = _index_with(tmp_path, ["Postgres locks the scheduler", long_one] +
+                                    [f"filler {i}" for i in range(20)])
+    ranked, _ = select.rank(conn, "why does the scheduler need postgres", where, args, DEFAULTS)
+    short, long_ = (next(c for c in ranked if c["title"].startswith(p)) for p in ("Postgres locks", "Release notes"))
+    assert short["coverage"] == long_["coverage"]
+    assert short["strength"] > 2 * long_["strength"]
+    assert short["passes"] and not long_["passes"]
+
+
+def test_a_match_keeps_its_strength_when_the_index_grows_tenfold(tmp_path):
+    """BM25 gives a word one entry holds more weight in a bigger index; the strength is measured in
+    that weight, so the bar means the same for a new memory and an old one."""
+    def measured(folder, fillers):
+        conn, where, args = _index_with(tmp_path / folder, ["Postgres advisory locks for the scheduler"] +
+                                        [f"filler number {i} about nothing" for i in range(fillers)],
+                                        str(tmp_path / folder / "index.sqlite"))
+        ranked, _ = select.rank(conn, "scheduler ran twice, lock it in postgres", where, args, DEFAULTS)
+        conn.close()
+        return ranked[0]
+
+    small, big = measured("small", 20), measured("big", 200)
+    assert big["bm25"] < 1.5 * small["bm25"]  # raw BM25 (negative: lower is better) grew by half or more
+    assert 0.9 < big["strength"] / small["strength"] < 1.1
+
+
+def test_an_entry_written_without_cues_counts_uncued_times(tmp_path):
+    """Decisions and learnings from before cues have one field fewer to match: their BM25 counts
+    ``UNCUED`` times. Cues come from the JSONL line or the learning's frontmatter; handoff items
+    never have cues and count once."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    now = time.time()
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(now, "Postgres advisory locks for the scheduler", "two runs at once"),
+        ms.decision(now + 1, "Postgres advisory locks for the backup scheduler", "two runs at once",
+                    cues=["nightly backup started two times"])] +
+        [ms.decision(now + 2 + i, f"filler {i}", "because") for i in range(20)])
+    ldir = paths.learnings_dir()
+    ms.write_learning(ldir, "Postgres advisory locks are per session", "proj", now, slug="plain",
+                      learning="The scheduler must hold one connection.")
+    ms.write_learning(ldir, "Postgres advisory locks end with the session", "proj", now, slug="cued",
+                      learning="The scheduler must hold one connection.", cues=["lock released too early"])
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [mem], ldir)
+    where, args = index.scope_sql([mem], "proj")
+    ranked, _ = select.rank(conn, "scheduler postgres advisory locks", where, args, DEFAULTS, project="proj")
+    per_bm25 = {c["title"]: c["strength"] / -c["bm25"] for c in ranked}
+    cued = per_bm25["Postgres advisory locks for the backup scheduler"]
+    assert per_bm25["Postgres advisory locks for the scheduler"] == pytest.approx(select.UNCUED * cued)
+    assert per_bm25["Postgres advisory locks are per session"] == pytest.approx(select.UNCUED * cued)
+    assert per_bm25["Postgres advisory locks end with the session"] == pytest.approx(cued)

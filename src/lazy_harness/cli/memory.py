@@ -141,10 +141,11 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
 
     extra = int(settings["min_terms"]) + select.OTHER_PROJECT
     click.echo(f"\n==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms, {extra} "
-               f"for a general learning of another project, and {settings['min_coverage']}% of their weight) ====")
+               f"for a general learning of another project, strength {settings['min_score']:g}"
+               + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else "") + ") ====")
     for c in info["ranked"][:15]:
         mark = "pass" if c["passes"] else "    "
-        click.echo(f"{mark}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
+        click.echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
                    f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
 
 
@@ -195,7 +196,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     conn = _open_index(mdirs, ldir)
     try:
         where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
-        settings = dict(cfg["recall"], min_terms=1, min_coverage=0)
+        settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
                                 keep_stopwords=True, hidden_too=show_all)
     finally:

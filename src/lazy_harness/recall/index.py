@@ -23,8 +23,8 @@ import os
 
 from lazy_harness.recall import sources
 
-VERSION = "5"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
-# 4: the entry count kept in meta; 5: cues indexed with the tags
+VERSION = "6"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+# 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256
@@ -33,7 +33,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
-    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT)",
+    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT)",
@@ -200,10 +200,10 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     # why: rowids handed out here let both tables be filled by one executemany each (a statement
     # per row cost 1 ms per 100 entries on the prompt hook's catch-up path); the write lock is held
     first = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM entry").fetchone()[0]
-    conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+    conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
+                     "uncued) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
-                       e["ts"], e["title"], e["detail"]) for n, e in enumerate(entries)])
+                       e["ts"], e["title"], e["detail"], int(e.get("uncued", False))) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     _count(conn, len(entries))
@@ -280,7 +280,7 @@ def open_current(path: str, mdirs: list[str], ldir: str | None, deep: bool = Fal
 
 # --- reading ---------------------------------------------------------------------------------------
 
-COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir"
+COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
 FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags
 
 

@@ -60,6 +60,8 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
 def describe(info: dict) -> str:
     """One hooks.log line: what was injected (ids) or why nothing was."""
     parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} passed={info.get('passed', 0)}"]
+    if info.get("ranked"):  # the strongest candidate's strength: where recall.min_score would let it in
+        parts.append(f"best={max(c['strength'] for c in info['ranked']):.2f}")
     if info.get("already"):
         parts.append(f"already_shown={info['already']}")
     if info.get("indexed"):

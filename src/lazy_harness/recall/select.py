@@ -4,12 +4,18 @@
    (the word, its prefix, its related words).
 2. FTS5 ranks the visible entries matching any group by BM25 (summary or title weighs 3, tags 2,
    the other fields 1) and the best ``POOL`` are looked at.
-3. The bar. Each group weighs its inverse document frequency in the index (a word most entries share
-   weighs little, a word no entry holds weighs ``UNKNOWN`` times the rarest's); an entry's *coverage* is the weight of the groups it matches over the weight of
-   the prompt's groups that match anything at all. An entry passes when it matches at least
-   ``recall.min_terms`` groups (one more, ``OTHER_PROJECT``, for a general learning written in
-   another project) and its coverage is at least ``recall.min_coverage`` percent. So the bar is
-   relative to the prompt: a long prompt does not pass everything, a short one is not starved.
+3. The bar. An entry's *strength* is its BM25 score for the whole prompt, divided by the square
+   root of the prompt's group count (a long prompt sums more words) and by the weight BM25 gives a
+   word that a single entry holds (about the log of the index size: the same match scores higher in
+   a bigger index). A strength of 1 is one such word, once, in the body of an entry of average
+   length. An entry passes when it matches at least ``recall.min_terms`` groups (one more,
+   ``OTHER_PROJECT``, for a general learning written in another project) and its strength is at
+   least ``recall.min_score``. BM25 sees what a yes/no word match does not: a word repeated in the
+   summary, the tags and the cues; a match in a short entry against one lost in a long one (ADR
+   0019). Each group also weighs its inverse document frequency (a word most entries share weighs
+   little, a word no entry holds weighs ``UNKNOWN`` times the rarest's); an entry's *coverage* is
+   the weight of the groups it matches over the weight of all the prompt's groups, and
+   ``recall.min_coverage`` (percent, off by default) can ask for a share of it too.
 4. What passes is ordered by coverage then BM25, entries this session was shown are left out, and
    the first ``recall.max_items`` that fit in ``recall.max_chars`` are printed, each naming its id
    and its file.
@@ -31,6 +37,11 @@ UNKNOWN = 0.5
 # all; it must match one word more than the project's own entries. On the evaluation this took
 # noise from 15 to 9 of 56 prompts with no relevant memory, for 2 of 197 expected entries
 OTHER_PROJECT = 1
+# why: a decision, failure or learning written before cues (ADR 0018) has one field fewer for a
+# prompt to match, so its BM25 runs lower for the same relevance; its strength counts this many
+# times. On the evaluation's entries without cues (hand-written, then with tags only) the strength
+# bar then finds at least what the coverage bar found there, with less noise (ADR 0019)
+UNCUED = 1.6
 CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
@@ -73,15 +84,19 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     whole = sum(weights.values()) or 1.0
     min_terms = max(1, int(settings["min_terms"]))
     bar = int(settings["min_coverage"]) / 100.0
+    min_score = float(settings.get("min_score", 0.0))
+    # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
+    scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
     out = []
     for r in rows:
         matched = [t for t in weights if r[0] in hits[t]]
         coverage = sum(weights[t] for t in matched) / whole
+        strength = -r[12] / scale * (UNCUED if r[11] else 1.0)
         out.append({"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5],
-                    "line": r[6], "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[11],
-                    "matched": matched, "coverage": coverage,
+                    "line": r[6], "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12],
+                    "matched": matched, "coverage": coverage, "strength": strength,
                     "passes": len(matched) >= min_terms + OTHER_PROJECT * _elsewhere(r[2], r[3], project)
-                    and coverage >= bar})
+                    and coverage >= bar and strength >= min_score})
     out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
     seen, unique = set(), []
     for c in out:  # the same entry written twice (a hand copy) counts once

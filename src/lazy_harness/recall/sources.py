@@ -66,7 +66,7 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
     return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
             "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
-            "detail": text_of(detail)}
+            "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip()}
 
 
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[list[dict], list[str], int, int]:
@@ -143,6 +143,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
             "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
+            "uncued": not text_of(meta.get("cues")).strip(),
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
 
