@@ -26,6 +26,11 @@ def test_task_round_trips_any_characters():
     assert queue.parse_task(queue.format_task(fields)) == fields
 
 
+def test_a_value_with_other_line_breaks_stays_one_field():
+    fields = {"turn": "a\u2028b\x0cc\x85d\x1ce\nevent=forged", "event": "Stop"}
+    assert queue.parse_task(queue.format_task(fields)) == fields
+
+
 def test_enqueue_writes_required_fields_and_sortable_name(q):
     name = queue.enqueue(q, _fields(), now=1700000000.5)
     assert name == "1700000000500000000-11111111.task"

@@ -38,6 +38,21 @@ def test_stop_queues_a_task_from_the_payload_and_spawns_the_worker(session, isol
         assert "another worker holds the lock" in open(worker_log).read()  # it was spawned, and left
 
 
+def test_stop_puts_the_start_of_its_turn_in_the_task(session, isolated_home):
+    enable_loop(isolated_home)
+    said = "\n  Naïve — café: the queue stays in Postgres.\n" + "More detail. " * 30
+    with worker_lock_held(paths.claude_dir()) as q:
+        assert run_hook("Stop", dict(session, last_assistant_message=said)).returncode == 0
+        [name] = queue.pending(q)
+        turn = queue.read_task(os.path.join(q, name))[queue.TURN]
+        assert turn == said.strip()[:queue.TURN_CHARS] and turn.startswith("Naïve — café: the queue")
+        end = dict(session, hook_event_name="SessionEnd", reason="prompt_input_exit")
+        del end["last_assistant_message"]
+        assert run_hook("SessionEnd", end).returncode == 0
+        [name] = queue.pending(q)
+        assert queue.TURN not in queue.read_task(os.path.join(q, name))  # SessionEnd reads at once
+
+
 def test_second_stop_is_debounced(session, isolated_home):
     enable_loop(isolated_home)
     with worker_lock_held(paths.claude_dir()) as q:

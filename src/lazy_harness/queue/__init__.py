@@ -33,6 +33,8 @@ SUFFIX = ".task"
 MAX_INTERRUPTIONS = 5
 LOCK_NAME = ".worker.lock"
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
+TURN = "turn"  # task field: the start of the turn's last assistant message (worker/turn.py waits for it)
+TURN_CHARS = 120
 
 
 def folder(queue: str, which: str) -> str:
@@ -76,7 +78,9 @@ def format_task(fields: dict) -> str:
 
 def parse_task(text: str) -> dict:
     fields = {}
-    for line in text.splitlines():
+    # why: split on "\n" only, the one line end format_task writes; splitlines() also breaks at
+    # \x0c, \x85, U+2028..., which a value (a path, the model-written turn) may hold unescaped
+    for line in text.split("\n"):
         if "=" in line and not line.startswith("#"):
             key, _, value = line.partition("=")
             fields[key.strip()] = _unescape(value)
@@ -242,7 +246,7 @@ def task_fields(payload: dict, event: str, forced: bool, env=None, memory_path: 
         from lazy_harness import config
 
         memory_path = config.load_fast(env)["memory"]["path"]
-    return {
+    fields = {
         "cwd": cwd,
         "session_jsonl": str(payload.get("transcript_path") or ""),
         "session_id": str(payload.get("session_id") or ""),
@@ -250,6 +254,25 @@ def task_fields(payload: dict, event: str, forced: bool, env=None, memory_path: 
         "event": event,
         "forced": "1" if forced else "0",
     }
+    turn = turn_fingerprint(payload)
+    if turn:
+        fields[TURN] = turn
+    return fields
+
+
+def turn_fingerprint(payload: dict) -> str:
+    """The first TURN_CHARS characters of the payload's ``last_assistant_message`` (only Stop carries
+    one), stripped; "" when there is none. Claude Code may run Stop before the turn is in the
+    transcript: the worker waits until the transcript holds this text (worker/turn.py)."""
+    text = payload.get("last_assistant_message")
+    if not isinstance(text, str):
+        return ""
+    turn = text.strip()[:TURN_CHARS]
+    try:
+        turn.encode("utf-8")
+    except UnicodeEncodeError as exc:  # why: a lone surrogate cannot be written to the task file
+        turn = turn[:exc.start]
+    return turn
 
 
 def needs_worker(queue: str) -> bool:

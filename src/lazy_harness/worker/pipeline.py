@@ -10,7 +10,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from lazy_harness import logfile, paths
+from lazy_harness import logfile, paths, queue
 from lazy_harness.atomic import sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
 
@@ -64,6 +64,17 @@ def _log(env, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
+def _wait_for_turn(path: str, turn_text: str, log) -> None:
+    """Hold the read until the transcript holds the Stop's turn, for a bounded time."""
+    from lazy_harness.worker import turn
+
+    waited = turn.wait(path, turn_text)
+    if waited is None:
+        log(f"the turn was not in the transcript after {turn.WAIT_SECONDS:g} s; reading what is there")
+    elif waited:
+        log(f"waited {waited:.2f} s for the turn to reach the transcript")
+
+
 def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
                       meta: dict | None = None) -> tuple[dict, int]:
     """The guarded model call (cap, ledger, fail fast: worker/calls.py). Returns (answer, attempts)."""
@@ -94,6 +105,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
 
     sid = fields.get("session_id", "")
     path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
+    if fields.get(queue.TURN):  # a Stop task: its turn may not be in the transcript yet (worker/turn.py)
+        _wait_for_turn(path, fields[queue.TURN], log)
     try:
         mtime = os.stat(path).st_mtime
     except OSError:
