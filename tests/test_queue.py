@@ -49,6 +49,15 @@ def test_one_pending_task_per_session_newest_wins_and_forced_is_kept(q):
     assert task["replaces"] == queue.task_id(first)
 
 
+def test_a_task_that_replaces_a_stop_keeps_the_turn_it_waits_for_unless_it_has_its_own(q):
+    queue.enqueue(q, _fields(turn="Noted: the queue stays in Postgres."), now=100.0)
+    end = queue.enqueue(q, _fields(event="SessionEnd"), now=200.0)
+    assert queue.read_task(os.path.join(q, end))["turn"] == "Noted: the queue stays in Postgres."
+    newer = queue.enqueue(q, _fields(turn="Done: migrations get a lock timeout."), now=300.0)
+    assert queue.pending(q) == [newer]
+    assert queue.read_task(os.path.join(q, newer))["turn"] == "Done: migrations get a lock timeout."
+
+
 def test_sessions_do_not_replace_each_other(q):
     queue.enqueue(q, _fields(sid="aaaaaaaa-1"), now=1.0)
     queue.enqueue(q, _fields(sid="bbbbbbbb-1"), now=1.0)

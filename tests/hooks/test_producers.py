@@ -50,7 +50,9 @@ def test_stop_puts_the_start_of_its_turn_in_the_task(session, isolated_home):
         del end["last_assistant_message"]
         assert run_hook("SessionEnd", end).returncode == 0
         [name] = queue.pending(q)
-        assert queue.TURN not in queue.read_task(os.path.join(q, name))  # SessionEnd reads at once
+        # SessionEnd carries no turn of its own; replacing the pending Stop task, it keeps the one
+        # Stop saw, which may still be on its way to the transcript
+        assert queue.read_task(os.path.join(q, name))[queue.TURN] == turn
 
 
 def test_second_stop_is_debounced(session, isolated_home):

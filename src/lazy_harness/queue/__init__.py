@@ -205,6 +205,8 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
                 old = read_task(os.path.join(queue, previous[0]))
                 if old.get("forced") == "1":
                     data["forced"] = "1"
+                if not data.get(TURN) and old.get(TURN):  # SessionEnd after a pending Stop: the
+                    data[TURN] = old[TURN]  # turn Stop saw may still be on its way to the transcript
                 data["replaces"] = task_id(previous[0])
             except OSError:
                 previous = None
