@@ -153,6 +153,24 @@ def test_recover_drops_a_claim_superseded_by_a_newer_task(q):
     assert queue.read_task(os.path.join(q, "done", old))["outcome"] == "skipped"
 
 
+def test_finish_writes_the_check_mark_before_it_lets_go_of_the_claim(q, monkeypatch):
+    fields = _fields()
+    name = queue.enqueue(q, fields)
+    queue.claim(q, name)
+    seen = []
+    real_unlink = os.unlink
+
+    def unlink(path, *args, **kwargs):
+        if os.path.dirname(path) == os.path.join(q, "processing"):
+            seen.append(queue.last_check(q, fields["session_id"]))
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(queue.os, "unlink", unlink)
+    queue.finish(q, name, fields, "failed", "internal error: boom", "Traceback\n", mark=(12.5, queue.ERROR))
+    assert [check[:2] for check in seen] == [(12.5, queue.ERROR)]
+    assert os.listdir(os.path.join(q, "processing")) == []
+
+
 def test_files_are_private(q):
     name = queue.enqueue(q, _fields())
     assert os.stat(os.path.join(q, name)).st_mode & 0o777 == 0o600

@@ -347,8 +347,14 @@ def claim(queue: str, name: str) -> str | None:
     return dest
 
 
-def finish(queue: str, name: str, fields: dict, outcome: str, reason: str, error_text: str | None = None) -> str:
-    """Move a claimed task to done/ (processed or skipped) or failed/ (with ``<name>.error``)."""
+def finish(queue: str, name: str, fields: dict, outcome: str, reason: str, error_text: str | None = None,
+           mark: tuple[float, str] | None = None) -> str:
+    """Move a claimed task to done/ (processed or skipped) or failed/ (with ``<name>.error``).
+
+    ``mark`` (transcript mtime, check kind) is the session's check mark, written after the record
+    and before the claim goes: whoever sees the claim gone (a test, ``lh queue``) also sees the
+    mark, and a kill in between leaves record and claim, which recover() turns into the mark.
+    """
     target = FAILED if outcome == "failed" else DONE
     record = dict(fields)
     record["outcome"] = outcome
@@ -358,6 +364,8 @@ def finish(queue: str, name: str, fields: dict, outcome: str, reason: str, error
     if error_text is not None:
         atomic_write(dest + ".error", error_text if error_text.endswith("\n") else error_text + "\n")
     atomic_write(dest, format_task(record))
+    if mark is not None:
+        mark_done(queue, fields.get("session_id", ""), mark[0], time.time(), mark[1])
     try:
         os.unlink(os.path.join(queue, PROCESSING, name))
     except FileNotFoundError:

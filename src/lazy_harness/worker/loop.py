@@ -112,14 +112,13 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         # why: the record carries the mark, so recover() can restore it after a kill in between
         fields["transcript_mtime"] = repr(outcome.transcript_mtime)
         fields["check"] = check
-    queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text)
+    mark = None if outcome.transcript_mtime is None else (outcome.transcript_mtime, check)
+    queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text, mark)
     if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
         projects[fields["memory_dir"]] = fields.get("cwd", "")
     from lazy_harness import retain
 
     retain.release(q, fields.get("session_id", ""))
-    if outcome.transcript_mtime is not None:
-        queue.mark_done(q, fields.get("session_id", ""), outcome.transcript_mtime, time.time(), check)
     took = time.monotonic() - started
     detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
