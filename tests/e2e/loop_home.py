@@ -52,7 +52,7 @@ def project_key(path: Path | str) -> str:
 def parse_task(text: str) -> dict[str, str]:
     """A queue .task file: `key=value` lines; `\\n` and `\\\\` escaped in values."""
     fields = {}
-    for line in text.splitlines():
+    for line in text.split("\n"):  # the one line end the queue writes; a value may hold U+2028
         key, sep, value = line.partition("=")
         if sep and not line.startswith("#"):
             fields[key.strip()] = re.sub(r"\\(.)", lambda m: {"n": "\n", "r": "\r"}.get(m[1], m[1]), value)
