@@ -2,7 +2,8 @@
 count-ranked grep baseline in the same run.
 
     python -m tests.eval.recall_eval [--set tests.eval.recall_set] [--part dev|held-out] [--verbose]
-                                     [--prompts FILE ...] [--sweep]
+                                     [--prompts FILE ...] [--sweep] [--filler FILE [--filler-entries N]
+                                     [--filler-inside]]
 
 Builds the set's memory in a temporary HOME (the store's file formats), then runs the hook as Claude
 Code does (a subprocess, JSON on stdin, a new session id per prompt) for every prompt, a few at a
@@ -27,9 +28,16 @@ held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the met
                   no entry's, or an entry the project does not see (its own, and learnings with scope
                   "general") is one line naming the file and the prompt's index, and exit 2.
   --sweep         recall@5 and noise per part for every bar: ``min_terms`` 1, 2, 3 by ``min_score``
-                  3 to 10, the default marked, grep once. Each bar is written to a config.toml in the
+                  1.5 to 3.2, the default marked, grep once. Each bar is written to a config.toml in the
                   temporary HOME and every prompt goes through the hook again; the memory and its
                   index (a cache the bar does not change) are built once.
+  --filler FILE   a bigger memory: ``--filler-entries`` (default 17,500) more decisions made of the
+                  texts in FILE (one per line; of a tab-separated line, its last field; lines under 6
+                  words skipped), each text used once: summary, rationale and two cues. By default
+                  they go to other projects, ``FILLER_PER_PROJECT`` each, which the prompts' projects
+                  never see: only the index grows. With ``--filler-inside`` they are split evenly over
+                  the set's projects, each seeing its share. The texts are unlabelled, so noise inside counts a
+                  filler entry a prompt matches as noise, whether or not it would help.
 """
 
 import argparse
@@ -67,6 +75,52 @@ every another around during between want wants keep keeps need needs gets got
 DAY = 86400.0
 DEFAULT_BAR = (config.SCHEMA["recall"]["min_terms"][1], config.SCHEMA["recall"]["min_score"][1])
 BARS = [(t, s) for t in (1, 2, 3) for s in (1.5, 1.75, 2.0, 2.2, 2.4, 2.6, 2.8, 3.2)]  # the --sweep grid
+FILLER_PER_PROJECT = 500
+FILLER_MIN_WORDS = 6
+
+
+class FillerError(ValueError):
+    """A filler file that cannot give the entries asked for."""
+
+
+def load_filler(path: str, entries: int) -> list[str]:
+    """Four texts per filler entry from ``path``, shuffled the same way every time."""
+    import random
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            texts = [t for t in (line.rstrip("\n").split("\t")[-1].strip() for line in fh)
+                     if len(t.split()) >= FILLER_MIN_WORDS]
+    except OSError as exc:
+        raise FillerError(f"{path}: cannot read: {exc.strerror}") from None
+    if len(texts) < 4 * entries:
+        raise FillerError(f"{path}: {len(texts)} lines of {FILLER_MIN_WORDS}+ words, {4 * entries} needed "
+                          f"for {entries} filler entries")
+    random.Random(7).shuffle(texts)
+    return texts[:4 * entries]
+
+
+def add_filler(root: str, env: dict, dirs: dict[str, str], texts: list[str], inside: bool,
+               now: float) -> dict[str, str]:
+    """Write ``len(texts) // 4`` filler decisions: into each of ``dirs`` (``inside``), or into new
+    projects of ``FILLER_PER_PROJECT`` each. Returns {project: folder} of the new projects."""
+    made = [ms.decision(now - 300 * DAY + n, texts[4 * n][:200], texts[4 * n + 1][:300],
+                        cues=[texts[4 * n + 2][:80], texts[4 * n + 3][:80]]) for n in range(len(texts) // 4)]
+    extra: dict[str, str] = {}
+    if inside:
+        targets = list(dirs.items())
+        chunks = [made[k * len(made) // len(targets):(k + 1) * len(made) // len(targets)] for k in range(len(targets))]
+    else:
+        chunks = [made[k:k + FILLER_PER_PROJECT] for k in range(0, len(made), FILLER_PER_PROJECT)]
+        targets = []
+        for k in range(len(chunks)):
+            name = f"filler-{k:03d}"
+            extra[name] = ms.make_project(root, name)
+            targets.append((name, extra[name]))
+    for (project, folder), recs in zip(targets, chunks):
+        ms.write_jsonl(os.path.join(paths.memory_dir(folder, env), files.DECISIONS),
+                       [{**r, "project": project} for r in recs])
+    return extra
 
 
 def entry_id(e: dict) -> str:
@@ -228,11 +282,12 @@ def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> lis
 
 
 def measure(set_module: str, bars: list, base_env: dict | None = None, only: str | None = None,
-            extra: list[tuple[str, list]] = (), verbose: bool = False, jobs: int | None = None) -> dict:
+            extra: list[tuple[str, list]] = (), verbose: bool = False, jobs: int | None = None,
+            filler: tuple[list[str], bool] | None = None) -> dict:
     """{bar: result} for each bar: ``(min_terms, min_score)`` written to a config.toml, or None
     for no config.toml (the defaults). The memory and its index are built once and shared: the bar
     does not change them. A result is {"hook", "grep", "parts": {name: {"hook", "grep", "overlap"}},
-    "overlap", "entries", "prompts"}."""
+    "overlap", "entries", "prompts"}. ``filler``: (texts, inside), see :func:`add_filler`."""
     data = importlib.import_module(set_module)
     entries = data.ENTRIES
     key_id = {e["key"]: entry_id(e) for e in entries}
@@ -249,7 +304,8 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
         os.makedirs(env["HOME"])
         now = time.time()
         dirs = build(root, env, entries, data.PROJECTS, now)
-        index_all(dirs, env)
+        fill = add_filler(root, env, dirs, filler[0], filler[1], now) if filler else {}
+        index_all({**dirs, **fill}, env)
         baseline = [grep(prompt, project, entries) for _, project, prompt, _ in flat]
         for b, bar in enumerate(bars):
             benv = dict(env)
@@ -279,21 +335,24 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
             res["parts"] = by_part
             res["overlap"] = overlap_report(entries, [p for _, ps in todo for p in ps])
             res["entries"], res["prompts"] = len(entries), len(flat)
+            res["filler"] = len(filler[0]) // 4 if filler else 0
             out[bar] = res
     return out
 
 
 def evaluate(set_module: str = "tests.eval.recall_set", verbose: bool = False, base_env: dict | None = None,
-             only: str | None = None, extra: list[tuple[str, list]] = ()) -> dict:
+             only: str | None = None, extra: list[tuple[str, list]] = (),
+             filler: tuple[list[str], bool] | None = None) -> dict:
     """{"hook": ..., "grep": ..., "parts": {name: {"hook", "grep", "overlap"}}, ...}: the whole set
     and each part, with no config.toml (the default bar)."""
-    return measure(set_module, [None], base_env, only, extra, verbose)[None]
+    return measure(set_module, [None], base_env, only, extra, verbose, filler=filler)[None]
 
 
 def sweep(set_module: str = "tests.eval.recall_set", base_env: dict | None = None, only: str | None = None,
-          extra: list[tuple[str, list]] = (), bars: list | None = None) -> dict:
+          extra: list[tuple[str, list]] = (), bars: list | None = None,
+          filler: tuple[list[str], bool] | None = None) -> dict:
     """{(min_terms, min_score): result} over ``bars`` (default: :data:`BARS`), each through the hook."""
-    return measure(set_module, list(bars or BARS), base_env, only, extra)
+    return measure(set_module, list(bars or BARS), base_env, only, extra, filler=filler)
 
 
 def _rate(r: dict) -> str:
@@ -337,21 +396,32 @@ def main(argv: list[str] | None = None) -> int:
                              "after the file; repeatable")
     parser.add_argument("--sweep", action="store_true",
                         help="recall@5 and noise for every bar (min_terms x min_score), through the hook")
+    parser.add_argument("--filler", metavar="FILE",
+                        help="texts (one per line) for unlabelled filler decisions: the same prompts on a bigger memory")
+    parser.add_argument("--filler-entries", type=int, default=17_500, metavar="N",
+                        help="how many filler decisions (default 17,500)")
+    parser.add_argument("--filler-inside", action="store_true",
+                        help="put the filler into the set's own projects instead of other projects")
     opts = parser.parse_args(argv)
+    if opts.filler_entries < 1:
+        parser.error("--filler-entries must be at least 1")
     if opts.sweep and opts.verbose:
         parser.error("--verbose prints the misses of one bar; run it without --sweep")
     try:
         extra = prompt_files.load_all(opts.prompts, importlib.import_module(opts.set))
-    except prompt_files.PromptFileError as exc:
+        filler = (load_filler(opts.filler, opts.filler_entries), opts.filler_inside) if opts.filler else None
+    except (prompt_files.PromptFileError, FillerError) as exc:
         print(f"recall_eval: {exc}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     if opts.sweep:
-        results = sweep(opts.set, only=opts.part, extra=extra)
+        results = sweep(opts.set, only=opts.part, extra=extra, filler=filler)
         res = next(iter(results.values()))
     else:
-        res = evaluate(opts.set, opts.verbose, only=opts.part, extra=extra)
-    print(f"{res['entries']} entries, {res['prompts']} prompts ({res['hook']['labelled']} labelled, "
+        res = evaluate(opts.set, opts.verbose, only=opts.part, extra=extra, filler=filler)
+    where = " in the set's projects" if opts.filler_inside else " in other projects"
+    more = f" + {res['filler']} filler decisions{where}" if res["filler"] else ""
+    print(f"{res['entries']} entries{more}, {res['prompts']} prompts ({res['hook']['labelled']} labelled, "
           f"{res['hook']['empty']} with no relevant memory), {time.perf_counter() - started:.1f} s")
     if opts.sweep:
         print_sweep(results)
