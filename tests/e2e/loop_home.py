@@ -29,7 +29,7 @@ from tmux_terminal import Terminal
 # A real model id (the CLI warns on unknown ones) that differs from the config default, so the
 # tests can see that `compound_loop.model` reaches the worker's call.
 DISTILL_MODEL = "claude-sonnet-4-5"
-HOOK_EVENTS = ("SessionStart", "Stop", "SessionEnd")
+HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd")
 _HOOK_LINE = re.compile(r"^\S+ (?P<event>\S+) session=(?P<session>\S+) (?P<decision>.*)$")
 
 
