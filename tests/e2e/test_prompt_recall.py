@@ -72,5 +72,5 @@ def test_an_old_decision_comes_back_at_the_prompt_about_it_once(loop_home: LoopH
     lines = home.hook_lines("UserPromptSubmit", sid)
     assert len(lines) == 3, home.hook_lines()
     assert "nothing passed the bar" in lines[0], lines
-    assert f"injected 1 " in lines[1] and old_id in lines[1] and "best=" in lines[1], lines
+    assert "injected 1 " in lines[1] and old_id in lines[1] and "best=" in lines[1], lines
     assert "already_shown=1" in lines[2] and "nothing new" in lines[2], lines

@@ -36,8 +36,8 @@ held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the met
                   words skipped), each text used once: summary, rationale and two cues. By default
                   they go to other projects, ``FILLER_PER_PROJECT`` each, which the prompts' projects
                   never see: only the index grows. With ``--filler-inside`` they are split evenly over
-                  the set's projects, each seeing its share. The texts are unlabelled, so noise inside counts a
-                  filler entry a prompt matches as noise, whether or not it would help.
+                  the set's projects, each seeing its share; the texts are unlabelled, so a filler
+                  entry a no-memory prompt gets counts as noise, whether or not it would help.
 """
 
 import argparse
