@@ -130,3 +130,63 @@ def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
     assert indexed == 400
     where, args = index.scope_sql([mem], "proj")
     assert len(index.candidates(conn, '"queues"', where, args, 1000)) == 400
+
+
+def _visible(conn, mdir, project, query):
+    where, args = index.scope_sql([mdir], project)
+    return [(r[1], r[10]) for r in index.candidates(conn, query, where, args, 10)]
+
+
+def test_a_marker_hides_an_id_in_its_own_project_only(tmp_path):
+    """Decision ids come from the summary: two projects can hold the same one. Forgetting it in one
+    leaves the other's copy in the other's recall and search."""
+    summary = "Use advisory locks for the deployment scheduler"
+    mdirs = {}
+    for name in ("alpha", "beta"):
+        mdirs[name] = paths.memory_dir(ms.make_project(tmp_path, name))
+        ms.write_jsonl(os.path.join(mdirs[name], files.DECISIONS), [ms.decision(NOW, summary, "r", project=name)])
+    did = ids.entry_id("decision", summary)
+    ms.write_jsonl(os.path.join(mdirs["alpha"], "marks.jsonl"),
+                   [{"op": "forget", "id": did, "reason": "not here", "ts": ms.iso(NOW), "run": "r"}])
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, list(mdirs.values()), None)
+    assert _visible(conn, mdirs["alpha"], "alpha", '"advisory"') == []
+    assert _visible(conn, mdirs["beta"], "beta", '"advisory"') == [(did, mdirs["beta"])]
+
+
+def test_a_learning_forgotten_by_its_project_is_hidden_wherever_it_is_seen(tmp_path):
+    """A learning is one file, seen by every project when its scope is general: a marker of its
+    project hides it from all of them."""
+    ldir = str(tmp_path / "learnings")
+    alpha = paths.memory_dir(ms.make_project(tmp_path, "alpha"))
+    beta = paths.memory_dir(ms.make_project(tmp_path, "beta"))
+    ms.write_learning(ldir, "Rebase onto main before tagging a release", "alpha", NOW, scope="general")
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [alpha, beta], ldir)
+    [(lid, _)] = _visible(conn, beta, "beta", '"rebase"')
+    ms.write_jsonl(os.path.join(alpha, "marks.jsonl"),
+                   [{"op": "forget", "id": lid, "reason": "wrong", "ts": ms.iso(NOW), "run": "r"}])
+    index.refresh(conn, [alpha, beta], ldir)
+    assert _visible(conn, alpha, "alpha", '"rebase"') == []
+    assert _visible(conn, beta, "beta", '"rebase"') == []
+
+
+def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
+    """A word overwritten by as many characters (a typo fixed, a secret blanked out) in the middle of
+    the file, same inode, same size: the index drops the old text at the next refresh."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    path = os.path.join(mem, files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW + i, f"decision {i} about queues", "r" * 300) for i in range(20)])
+    conn = index.connect(paths.recall_index_file())
+    assert index.refresh(conn, [mem], None) == 20
+    with open(path, "rb") as fh:
+        data = fh.read()
+    edited = data.replace(b"decision 10 about queues", b"decision 10 about XXXXXX")
+    assert len(edited) == len(data) and edited != data
+    with open(path, "r+b") as fh:  # in place: the same inode
+        fh.write(edited)
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000))  # a new time, whatever the clock's grain
+    assert index.refresh(conn, [mem], None) == 20
+    assert index.doc_count(conn, '"xxxxxx"') == 1
+    assert index.doc_count(conn, '"queues"') == 19

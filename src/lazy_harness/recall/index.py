@@ -3,14 +3,16 @@
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
       entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail)
-      hidden(unit, id)                             ids named by superseded/forgotten/merged markers
+      hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
+                                                   the memory folder they hide them in ('' : learnings)
       fts(title, body, tags)                       rowid = entry.rowid
 
 The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` brings it
 up to date before every search. The check is cheap: one ``stat`` per JSONL file and one per
 learning month folder (``lh memory`` commands also ``stat`` every learning file, which sees a file
-edited in place). A JSONL file that only grew (same inode, the bytes before the old end unchanged) is
-read from where the index stopped; any other change re-reads that file; a month folder of learnings
+edited in place). A JSONL file that only grew (same inode, larger, the bytes before the old end
+unchanged) is read from where the index stopped; any other change re-reads that file (an edit in
+place that keeps the size too); a month folder of learnings
 whose file list, sizes or times changed is re-read. So entries added, edited or deleted by hand show
 up at the next search without a command.
 
@@ -23,8 +25,9 @@ import os
 
 from lazy_harness.recall import sources
 
-VERSION = "6"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
-# 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked
+VERSION = "7"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+# 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
+# 7: a marker hides an id in its own memory folder only
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256
@@ -36,7 +39,7 @@ SCHEMA = (
     "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
-    "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT)",
+    "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
     "tokenize='porter unicode61 remove_diacritics 2')",
@@ -153,7 +156,9 @@ def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[
                 continue
             if row is not None and row[1] == stamp:
                 continue
-            grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size >= row[2]
+            # why: the same size with a new stamp is an edit in place (a typo fixed, a secret overwritten
+            # with as many characters), which the check of the head and the end may not see
+            grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
                     and _check(path, row[2]) == row[4])
             plan.append(("jsonl", path, mdir, kind, stamp, row[2] if grew else 0, row[3] if grew else 0))
         unit = mdir + UNIT_HANDOFF
@@ -221,7 +226,7 @@ def _apply(conn, step: tuple) -> int:
             _drop(conn, unit)
         entries, hidden, end, lines = sources.read_jsonl(path, kind, offset, lines)
         _insert(conn, unit, mdir, entries)
-        conn.executemany("INSERT INTO hidden(unit, id) VALUES (?,?)", [(unit, h) for h in hidden])
+        conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, end, lines, _check(path, end)))
         return len(entries)
     if action == "handoff":
@@ -236,8 +241,8 @@ def _apply(conn, step: tuple) -> int:
     entries = [e for e in (sources.read_learning(f, inactive=True) for f in files) if e is not None]
     _insert(conn, unit, "", entries)
     # why: kept in the index (lh memory search --all shows them) but hidden like a marked entry
-    conn.executemany("INSERT INTO hidden(unit, id) VALUES (?,?)",
-                     [(unit, e["id"]) for e in entries if e.get("status") != "active"])
+    conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)",
+                     [(unit, e["id"], "") for e in entries if e.get("status") != "active"])
     conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
     return len(entries)
 
@@ -298,7 +303,11 @@ def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too:
     """Rows (with their BM25 score, lower is better) of visible entries matching ``query``; with
     ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
     w = ",".join(str(x) for x in FIELD_WEIGHTS)
-    visible = "" if hidden_too else " AND e.id NOT IN (SELECT id FROM hidden)"
+    # why: ids of decisions and failures come from their summary, so two projects can hold the same
+    # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
+    # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
+    visible = "" if hidden_too else (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
+                                     "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
     sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
            f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s LIMIT ?")
     return conn.execute(sql, [query, *args, limit]).fetchall()
