@@ -67,3 +67,50 @@ def test_consolidate_dry_run_and_a_run_from_the_cli(tmp_path, monkeypatch):
     assert marks.hidden(mdir) == {}
     assert os.path.isdir(os.path.join(mdir, "journal"))
     assert ids.is_id(old)
+
+
+def test_undo_of_a_forgotten_learning_edited_since_puts_its_status_back_and_keeps_the_edit(tmp_path):
+    proj, _ = _project(tmp_path)
+    path, lid = _learning(Path(paths.learnings_dir()), "Keep my note", origin="proj")
+    assert invoke("memory", "forget", lid, "--project", str(proj)).code == 0
+    path.write_text(path.read_text() + "\nMy extra note.\n")
+    r = invoke("memory", "undo", "--project", str(proj))
+    assert r.code == 0, r.err
+    text = path.read_text()
+    assert "status: active" in text and "deprecated_on: null" in text and text.endswith("My extra note.\n")
+    assert "undone" in invoke("memory", "history", "--project", str(proj)).out
+
+
+def test_a_run_that_could_not_be_undone_is_not_marked_undone_and_can_be_undone_later(tmp_path):
+    proj, mdir = _project(tmp_path)
+    path, lid = _learning(Path(paths.learnings_dir()), "Changed twice", origin="proj")
+    did = _write_entries(Path(mdir), "decision", ["Use SQLite"])[0]
+    assert invoke("memory", "forget", did, "--project", str(proj)).code == 0
+    assert invoke("memory", "forget", lid, "--project", str(proj)).code == 0
+    forgotten = path.read_text()
+    path.write_text(forgotten.replace("forgotten by hand", "my own reason"))  # the run's fields, changed
+    r = invoke("memory", "undo", "--project", str(proj))
+    assert r.code == 1 and "not undone" in r.out and str(path) in r.err
+    hist = invoke("memory", "history", "--project", str(proj)).out
+    assert hist.count("[undone") == 0 and "lh memory undo" in hist
+    path.write_text(forgotten)  # put right by hand: the undo can finish
+    r = invoke("memory", "undo", "--project", str(proj))
+    assert r.code == 0, r.err
+    assert "status: active" in path.read_text()
+    assert did in marks.hidden(mdir)  # the older run (forget of the decision) untouched
+    assert invoke("memory", "undo", "--project", str(proj)).code == 0  # the decision's run, next
+    assert did not in marks.hidden(mdir)
+
+
+def test_forget_and_undo_keep_a_crlf_learning_byte_for_byte_outside_its_status(tmp_path):
+    proj, _ = _project(tmp_path)
+    path, lid = _learning(Path(paths.learnings_dir()), "Windows line ends", origin="proj")
+    original = path.read_bytes().replace(b"\n", b"\r\n")
+    path.write_bytes(original)
+    r = invoke("memory", "forget", lid, "--project", str(proj))
+    assert r.code == 0, r.err
+    forgotten = path.read_bytes()
+    assert b"status: forgotten\r\n" in forgotten and b"\n" not in forgotten.replace(b"\r\n", b"")
+    assert forgotten.endswith(b"## Learning\r\n\r\nWindows line ends body.\r\n")
+    assert invoke("memory", "undo", "--project", str(proj)).code == 0
+    assert path.read_bytes() == original

@@ -211,8 +211,8 @@ def test_undo_refuses_a_file_changed_since_and_never_writes_outside(world, tmp_p
     _write_entries(mdir, "decision", ["x"])
     _answer(bin_dir, {"deprecate_learnings": [{"id": lid, "by": lid2}]})
     result = job.run(str(mdir), str(ldir), "demo", _cfg(), os.environ, NOW)
-    path.write_text(path.read_text() + "\nedited by hand\n")
-    edited = path.read_bytes()
+    path.write_text(path.read_text().replace("status: deprecated", "status: active") + "\nedited by hand\n")
+    edited = path.read_bytes()  # its status changed again since: not the run's to put back
     jpath = mdir / "journal" / f"{result.run}.json"
     data = json.loads(jpath.read_text())
     outside = tmp_path / "outside.txt"

@@ -60,6 +60,8 @@ def history(project: str | None) -> None:
         return
     for data in runs:
         state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
+        if not data.get("undone") and any(isinstance(f, dict) and f.get("restored") for f in data["files"]):
+            state = "partly undone: " + state
         changes = data.get("changes") or []
         click.echo(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
                    f"{len(changes)} change(s)  [{state}]")
@@ -77,17 +79,19 @@ def undo(run: str | None, project: str | None) -> None:
     from lazy_harness.memory import files, handoff
 
     _, cfg, mdir, ldir, _ = _where(project)
-    data, restored, problems = journal.undo(mdir, (mdir, ldir), run)
     rendered = os.path.join(mdir, files.HANDOFF)
-    if any(p.startswith(rendered + ":") for p in problems):  # derived from handoff.jsonl: render it again
+    data, restored, problems = journal.undo(mdir, (mdir, ldir), run, derived=(rendered,))
+    if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
         handoff.write_markdown(mdir, {"session_id": "undo", "task_id": data["run"]}, time.time(),
                                cfg["handoff"]["stale_days"])
-        problems = [p for p in problems if not p.startswith(rendered + ":")]
     for problem in problems:
         click.echo(f"not restored: {problem}", err=True)
-    click.echo(f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored")
     if problems:
+        click.echo(f"run {data['run']} ({data.get('kind', '?')}) is not undone: {len(restored)} file(s) restored, "
+                   f"{len(problems)} left alone (put them back as they were after the run, then "
+                   f"lh memory undo {data['run']} again)")
         raise click.exceptions.Exit(1)
+    click.echo(f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored")
 
 
 def _learning_by_id(ldir: str, lid: str) -> str | None:

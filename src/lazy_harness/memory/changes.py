@@ -30,29 +30,60 @@ def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str 
     j.record(path, appended=line)
 
 
-def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,
-                        j: journal.Journal) -> None:
-    """Rewrite a learning's frontmatter status fields; the body stays byte for byte."""
+STATUS_FIELDS = ("status", "deprecated_by", "deprecated_on", "deprecated_reason")
+
+
+def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
+    """(BOM, newline, frontmatter, the text from its closing ``---`` on) of a learning file; a file an
+    editor saved with a BOM or CRLF line ends keeps them."""
     import yaml
 
-    if not paths.is_within(path, learnings_dir):
-        raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    end = text.find("\n---", 3)
-    if not text.startswith("---\n") or end < 0:
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
+    nl = "\r\n" if body.startswith("---\r\n") else "\n"
+    end = body.find(nl + "---", 3)
+    if not body.startswith("---" + nl) or end < 0:
         raise LhError(f"{path}: no frontmatter to mark")
-    front = yaml.safe_load(text[4:end + 1]) or {}
+    try:
+        front = yaml.safe_load(body[3 + len(nl):end + len(nl)]) or {}
+    except yaml.YAMLError as exc:
+        raise LhError(f"{path}: frontmatter is not valid YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(front, dict):
         raise LhError(f"{path}: frontmatter is not a mapping")
-    front["status"] = status
-    front["deprecated_by"] = by
-    front["deprecated_on"] = logfile.stamp(now)[:10]
-    front["deprecated_reason"] = reason
+    return bom, nl, front, body[end + len(nl):]
+
+
+def with_fields(text: str, path: str, fields: dict) -> str:
+    """``text`` of a learning file with ``fields`` set in its frontmatter; the body stays byte for byte."""
+    import yaml
+
+    bom, nl, front, rest = _frontmatter(text, path)
+    front.update(fields)
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
+    return bom + "---" + nl + head.replace("\n", nl) + rest
+
+
+def fields_of(text: str, path: str) -> dict:
+    """The status fields of a learning file's frontmatter."""
+    front = _frontmatter(text, path)[2]
+    return {k: front.get(k) for k in STATUS_FIELDS}
+
+
+def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,
+                        j: journal.Journal) -> None:
+    """Rewrite a learning's frontmatter status fields; the body stays byte for byte. The journal keeps
+    the fields before and after, so undo can put them back even when the file was edited since."""
+    if not paths.is_within(path, learnings_dir):
+        raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
+    with open(path, encoding="utf-8", newline="") as fh:
+        text = fh.read()
+    after = {"status": status, "deprecated_by": by, "deprecated_on": logfile.stamp(now)[:10],
+             "deprecated_reason": reason}
+    before = fields_of(text, path)
+    new = with_fields(text, path, after)
     j.track(path)
-    atomic_write(path, "---\n" + head + text[end + 1:])
-    j.record(path)
+    atomic_write(path, new)
+    j.record(path, fields={"before": before, "after": after})
 
 
 def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str, now: float,

@@ -2,7 +2,8 @@
 
     <memory dir>/journal/<run>.json
     {"run", "kind", "project", "started", "changes": [one line each], "undone": null | ts,
-     "files": [{"path", "before": base64 | null (absent), "before_size", "after_sha", "appended": [lines]}]}
+     "files": [{"path", "before": base64 | null (absent), "before_size", "after_sha", "appended": [lines],
+                "fields": null | {"before": {...}, "after": {...}}, "restored": null | ts}]}
 
 A change is made through a :class:`Journal`: ``track(path)`` before a file is changed records its
 bytes, ``record(path)`` after the change its digest (and, for an append-only file, the lines added).
@@ -11,7 +12,10 @@ can still be undone.
 
 Undo, file by file: a file still exactly as the run left it gets its old bytes back; an append-only
 file that grew since (the worker appended entries after the run) loses only the run's own lines, so
-later entries survive; any other file changed since is left alone and reported.
+later entries survive; a learning whose status fields the run set, edited since, gets its old fields
+back and keeps the edit; any other file changed since is left alone and reported. A run is marked
+undone only when every file is back: one left alone can be put right and the undo run again, which
+does not touch the files already restored.
 """
 
 from __future__ import annotations
@@ -73,12 +77,15 @@ class Journal:
         self.data["files"].append(entry)
         self.save()
 
-    def record(self, path: str, appended: str | None = None) -> None:
-        """Note the state of ``path`` after a change; ``appended``: the whole line the change added."""
+    def record(self, path: str, appended: str | None = None, fields: dict | None = None) -> None:
+        """Note the state of ``path`` after a change; ``appended``: the whole line the change added;
+        ``fields``: the frontmatter fields a learning had before the change and has after it."""
         entry = self._files[path]
         entry["after_sha"] = _sha(_read(path))
         if appended is not None:
             entry["appended"].append(appended)
+        if fields is not None:
+            entry["fields"] = fields
 
     def note(self, change: str) -> None:
         self.data["changes"].append(change)
@@ -117,11 +124,26 @@ def _without_lines(current: bytes, lines: list[str], start: int) -> bytes | None
     return head + b"".join(tail)
 
 
-def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None,
-         now: float | None = None) -> tuple[dict, list[str], list[str]]:
+def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
+    """A learning edited since the run, with the frontmatter fields the run changed put back; False
+    when they are no longer what the run wrote (changed again since) or cannot be read."""
+    from lazy_harness.memory import changes
+
+    try:
+        text = current.decode("utf-8")
+        if changes.fields_of(text, path) != {k: fields["after"].get(k) for k in changes.STATUS_FIELDS}:
+            return False
+        return changes.with_fields(text, path, fields["before"]).encode("utf-8")
+    except (LhError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: float | None = None,
+         derived: tuple[str, ...] = ()) -> tuple[dict, list[str], list[str]]:
     """Undo ``run`` (default: the newest not yet undone). Returns (journal, restored paths, problems).
 
-    Only files inside ``roots`` (the memory folder, the learnings folder) are ever written.
+    Only files inside ``roots`` (the memory folder, the learnings folder) are ever written. A file of
+    ``derived`` (rendered from another one, which the caller renders again) is never a problem.
     """
     from lazy_harness.paths import is_within
 
@@ -142,6 +164,8 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None,
     restored, problems = [], []
     for entry in reversed(data["files"]):
         path = entry["path"]
+        if entry.get("restored"):  # by an earlier undo of this run that left another file alone
+            continue
         if not isinstance(path, str) or not any(is_within(path, root) for root in roots):
             problems.append(f"{path!r}: outside the memory folders; left alone")
             continue
@@ -151,10 +175,13 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None,
             target = before
         elif entry.get("appended") and current is not None and entry.get("before_size") is not None:
             target = _without_lines(current, entry["appended"], entry["before_size"])
+        elif isinstance(entry.get("fields"), dict) and current is not None:
+            target = _fields_back(path, current, entry["fields"])
         else:
             target = False
         if target is False or (target is None and before is not None):
-            problems.append(f"{path}: changed since run {data['run']}; left as it is")
+            if path not in derived:
+                problems.append(f"{path}: changed since run {data['run']}; left as it is")
             continue
         if target is None:
             try:
@@ -163,8 +190,10 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None,
                 pass
         elif target != current:
             atomic_write(path, target)
+        entry["restored"] = stamp(now)
         restored.append(path)
-    data["undone"] = stamp(now)
+    if not problems:
+        data["undone"] = stamp(now)
     atomic_write(os.path.join(folder(memory_dir), f"{data['run']}.json"),
                  json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return data, restored, problems
