@@ -209,3 +209,23 @@ def test_show_lists_open_items_with_ids_and_history_lists_closed_ones(project):
     assert closed.strip().startswith(f"- [{ids.handoff_id('done later')}] done later (closed ")
     assert ms.iso(NOW - DAY)[:16].replace("T", " ") in closed and "by session sess-close" in closed
     assert "Closed handoff items (1," in out
+
+
+def test_show_names_what_is_left_out_and_skips_lines_that_are_not_entries(project):
+    from lazy_harness.memory import ids
+
+    mem = fill(project, decisions=3)
+    gone = ids.entry_id("decision", "decision 01")
+    ms.write_jsonl(os.path.join(mem, "marks.jsonl"), [{"op": "forget", "id": gone, "reason": "x", "ts": "t", "run": "r"}])
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [{"summary": None}, {"ts": 5, "summary": ["wrong", "type"]}])
+    L = paths.learnings_dir()
+    ms.write_learning(L, "an old learning", "proj", NOW - 5 * DAY, slug="old-1", status="forgotten")
+    out = invoke("memory", "show", "--project", project)
+    assert out.code == 0, out.err
+    ctx, rest = out.out.split("\n==== ", 1)
+    lines = {line.split("  ")[3]: line for line in rest.splitlines() if line.startswith("  d-")}
+    assert lines["decision 01"].endswith("[forgotten]") and not lines["decision 02"].endswith("]")
+    assert "Decisions (3," in rest and "wrong, type" not in out.out and "undated" not in ctx
+    [old] = [line for line in rest.splitlines() if "an old learning" in line]
+    assert old.endswith("[forgotten]")
+    assert not [line for line in rest.splitlines() if "own learning one" in line][0].endswith("]")

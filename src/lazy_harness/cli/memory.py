@@ -8,12 +8,13 @@ the SessionStart hook would give (same config, same builder) so what you see is 
 
 import json
 import os
+import re
 import time
 
 import click
 
 from lazy_harness import config, paths
-from lazy_harness.memory import files, handoff, ids, recall
+from lazy_harness.memory import files, handoff, ids, marks, recall
 
 FULL = 2000  # characters of one field in the full lists
 
@@ -37,6 +38,9 @@ def _records(path: str) -> list[tuple[int, dict]]:
     return out
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _learnings(ldir: str, origin: str | None) -> list[dict]:
     """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given."""
     out = []
@@ -50,7 +54,8 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
         if origin is not None and meta.get("origin") != origin:
             continue
         meta["id"] = ids.of_learning(meta)
-        meta.update(path=path, body=body, day=os.path.basename(path)[:10])
+        day = os.path.basename(path)[:10]
+        meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
         out.append(meta)
     return out
 
@@ -108,20 +113,26 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
                        f"{(item['closed'] or '')[:16].replace('T', ' ')} by session {item['closed_by'] or '?'}"
                        f"{why}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
                        f"by session {item['opened_by'] or '?'})")
+    left_out = marks.hidden(mdir)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
-        records = _records(path)
+        records = [(n, rec) for n, rec in _records(path) if recall.is_entry(rec)]
         click.echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = recall.one_line(rec.get(detail), FULL)
+            mark = left_out.get(ids.of_record(rec))
             click.echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
-                       + (f"  {detail.capitalize()}: {extra}" if extra else ""))
+                       + (f"  {detail.capitalize()}: {extra}" if extra else "")
+                       + (f"  [{marks.describe(mark)}]" if mark else ""))
     own = _learnings(ldir, name)
     click.echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     for item in own:
+        mark = left_out.get(item["id"])
+        state = (marks.describe(mark) if mark else "" if recall.is_active(item)
+                 else f"{item.get('status') or 'deprecated'}" + (f" by {item['deprecated_by']}" if item.get("deprecated_by") else ""))
         click.echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
-                   f"({os.path.relpath(item['path'], os.path.dirname(ldir))})")
+                   f"({os.path.relpath(item['path'], os.path.dirname(ldir))})" + (f"  [{state}]" if state else ""))
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:

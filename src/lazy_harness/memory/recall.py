@@ -159,9 +159,16 @@ def _handoff(mdir: str, now: float, stale_days) -> tuple[list[str], list[str]]:
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden) -> list[dict]:
     """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
-    (superseded, merged, forgotten: ADR 14); lines that are not entries are skipped."""
+    (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
+    are skipped."""
     recs = files.tail_records(os.path.join(mdir, name), n + len(hidden)) if n > 0 else []
-    return [r for r in recs if "op" not in r and ids.of_record(r, kind) not in hidden][-n:] if n > 0 else []
+    return [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden][-n:] if n > 0 else []
+
+
+def is_entry(rec: dict) -> bool:
+    """A decision or failure line worth showing: not a marker, and a summary that is text."""
+    summary = rec.get("summary")
+    return "op" not in rec and isinstance(summary, str) and bool(summary.strip())
 
 
 def _failures(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
