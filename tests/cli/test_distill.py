@@ -70,3 +70,20 @@ def test_distill_stamps_items_with_the_session_time_and_reports_unknown_closes(i
     assert again.code == 0 and "nothing new since the last distillation" in again.out
     assert len(fake_claude.calls(bin_dir)) == calls
     assert len(handoff.read_records(paths.memory_dir(str(project)))) == 1
+
+
+def test_dry_run_of_a_session_already_distilled_shows_the_whole_prompt_with_whole(isolated_home, tmp_path,
+                                                                                   monkeypatch):
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    bin_dir = fake_claude.use(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    payload = place(project)
+    assert invoke("distill", payload["transcript_path"]).code == 0
+    again = invoke("distill", payload["transcript_path"], "--dry-run")
+    assert again.code == 0 and again.out == ""
+    assert "nothing new since the last distillation" in again.err and "--whole" in again.err
+    whole = invoke("distill", payload["transcript_path"], "--dry-run", "--whole")
+    assert whole.code == 0, whole.err
+    assert "untrusted session data" in whole.out and "echo hi" in whole.out
+    assert len(fake_claude.calls(bin_dir)) == 1  # the first distillation only

@@ -114,3 +114,15 @@ def test_forget_and_undo_keep_a_crlf_learning_byte_for_byte_outside_its_status(t
     assert forgotten.endswith(b"## Learning\r\n\r\nWindows line ends body.\r\n")
     assert invoke("memory", "undo", "--project", str(proj)).code == 0
     assert path.read_bytes() == original
+
+
+def test_close_takes_an_id_copied_with_its_brackets(tmp_path):
+    from lazy_harness.memory import handoff
+    from tests.support import memory_samples as ms
+
+    proj, mdir = _project(tmp_path)
+    ms.write_handoff(mdir, ["Write the refunds runbook", "Add retries"], "s1", 1_700_000_000)
+    hid = ids.handoff_id("Write the refunds runbook")
+    r = invoke("memory", "close", f"[{hid}]", "--project", str(proj))
+    assert r.code == 0, r.err
+    assert [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])] == ["Add retries"]

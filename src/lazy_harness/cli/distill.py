@@ -28,7 +28,9 @@ def _not_a_transcript(given: str, path: str) -> str:
 @click.argument("transcript", type=click.Path(dir_okay=False))
 @click.option("--project", type=click.Path(file_okay=False), help="Project folder (default: the session's cwd).")
 @click.option("--dry-run", is_flag=True, help="Print the prompt and where results would go; call nothing, write nothing.")
-def distill(transcript: str, project: str | None, dry_run: bool) -> None:
+@click.option("--whole", is_flag=True,
+              help="Read the session from its start, also the part an earlier distillation already read.")
+def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) -> None:
     """Distill TRANSCRIPT into its project's memory (or show what would happen with --dry-run)."""
     from lazy_harness import config
     from lazy_harness.cli import sessions
@@ -46,6 +48,8 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
         "cwd": cwd,
         "memory_dir": paths.memory_dir(cwd, None, cfg["memory"]["path"] or None),
     }
+    if whole:
+        fields["event"] = pipeline.WHOLE_SESSION_EVENT
     # why: a transcript named on the command line is the user's own choice, so it may live anywhere
     outcome = pipeline.distill(fields, cfg, os.environ, dry_run=dry_run, trust=False)
     if dry_run:
@@ -54,7 +58,9 @@ def distill(transcript: str, project: str | None, dry_run: bool) -> None:
             click.echo(f"\n# prompt: {len(outcome.prompt)} characters", err=True)
         click.echo(f"# {outcome.status}: {outcome.reason}", err=True)
         if outcome.status != "processed":
-            click.echo("# nothing would be written", err=True)
+            click.echo("# nothing would be written" + ("" if whole or outcome.prompt is not None
+                                                       else " (--whole shows the prompt for the whole session)"),
+                       err=True)
             return
         learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None)
         click.echo(f"# would append to {os.path.join(fields['memory_dir'], 'decisions.jsonl')} and failures.jsonl,",

@@ -113,6 +113,9 @@ def _open_item(mdir: str, ref: str) -> tuple[str, str]:
     from lazy_harness.worker.consolidate import open_handoff
 
     items = open_handoff(mdir)
+    bare = ref.strip()
+    if bare.startswith("[") and bare.endswith("]"):  # copied as lh memory show prints it: [h-1a2b3c4d]
+        ref = bare[1:-1].strip()
     for hid, text in items:
         if ref == hid or normalise(ref) == normalise(text):
             return hid, text
