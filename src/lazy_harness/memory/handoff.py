@@ -18,8 +18,10 @@ the digest no longer matches, the file was edited by hand: a new line opens an i
 ticked) line closes its item, both by session ``hand-edit`` at the file's mtime. A handoff.md with
 no state file beside it (written before the state existed, or by hand) is imported as open items.
 Readers apply both in memory (``load``); writers append them first (``apply_answer``,
-``merge_markdown``). The records and the fold live in ``memory.handoff_log``; their names are
-re-exported here.
+``merge_markdown``). A leading byte order mark is ignored. A writer that finds handoff.md behind the
+log (a writer killed between the append and the render) renders it again even when it appends
+nothing, unless the file holds a hand edit saved since it read it. The records and the fold live in
+``memory.handoff_log``; their names are re-exported here.
 
 Hot path: the SessionStart read-back calls ``load``, so this module imports only ``os`` and our
 hot-path modules; ``jsonload`` encodes the records.
@@ -54,7 +56,8 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
     digest) indented lines under an item are our notes; in any other file they continue the item.
     """
     marker: dict[str, str] = {}
-    lines = text.split("\n")
+    # why: an editor may save the file with a byte order mark, which would hide the first line's "- "
+    lines = text.removeprefix("\ufeff").split("\n")
     for line in lines:
         if line.strip().startswith(files.HANDOFF_MARK):
             marker = files.marker_fields(line.strip())
@@ -145,6 +148,24 @@ def _read_markdown(memory_dir: str) -> tuple[str, float] | None:
     if len(data) > MAX_MARKDOWN_BYTES:
         return None
     return data.decode("utf-8", "replace"), mtime
+
+
+def behind(memory_dir: str, state: dict[str, Item]) -> bool:
+    """True when handoff.md does not show the open items of ``state`` (a writer killed between the append
+    and the render) and holds no hand edit still to import: then it may be rendered again without a change."""
+    md = _read_markdown(memory_dir)
+    if md is None:
+        return bool(state) and not os.path.lexists(os.path.join(memory_dir, files.HANDOFF))
+    if markdown_records(state, md[0], md[1], bool(state)):
+        return False  # why: a hand edit saved since the caller's read: the next writer imports it first
+    shown: set[str] = set()
+    for _, hid, text, ticked in parse_markdown(md[0])[1]:
+        item = None if ticked or not hid else state.get(hid)
+        if item is not None and normalise(text) in ("", normalise(item["text"])):
+            shown.add(hid)
+        elif not ticked and normalise(text):
+            shown.add(ids.handoff_id(text))
+    return shown != {i["id"] for i in open_items(state)}
 
 
 def load(memory_dir: str) -> tuple[dict[str, Item], list[dict]]:
@@ -246,12 +267,14 @@ def open_for_reading(memory_dir: str) -> list[Item]:
 def apply_answer(memory_dir: str, opened, closed, meta: dict, when: float, now: float,
                  stale_days=STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
     """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
-    changed. Returns (records appended, notes, problems)."""
+    changed, or when handoff.md is behind the log (a writer killed before its render). Returns (records
+    appended, notes, problems)."""
     state, pending = load(memory_dir)
     recs, notes, problems = changes(state, opened, closed, meta, when)
     written = pending + recs
     if written:
         append(memory_dir, written)
+    if written or behind(memory_dir, state):
         write_markdown(memory_dir, meta, now, stale_days)
     return written, notes, problems
 
@@ -284,7 +307,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
             rec = record(OPEN, body, source, "", now)
             if wins(rec, known):
                 recs.append(rec)
-        if recs or pending:
+        if recs or pending or behind(memory_dir, state):
             append(memory_dir, recs)
             write_markdown(memory_dir, {"session_id": source, "task_id": ""}, now)
         return len(recs)
@@ -309,7 +332,7 @@ def close_items(memory_dir: str, items: list[tuple[str, str]], meta: dict, now: 
             when = max(now, item["key"][0] + 0.001)
             recs.append(record(CLOSE, item["text"], meta.get("session_id"), meta.get("task_id"), when,
                                reason=reason or None))
-        if recs or pending:
+        if recs or pending or behind(memory_dir, state):
             append(memory_dir, pending + recs)
             write_markdown(memory_dir, meta, now, stale_days)
         return recs

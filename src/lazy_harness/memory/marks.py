@@ -8,7 +8,8 @@ Nothing is deleted: an entry named by a mark keeps its line in decisions.jsonl /
 is only left out by readers (read-back, prompt recall, search without ``--all``). Marks live in their
 own small file, not between the entries: readers that tail decisions.jsonl stay flat in history and
 no older reader can mistake a mark for an entry; an append-only file merges as a union of lines.
-Undo (``memory.journal``) removes the run's lines again.
+Undo (``memory.journal``) removes the run's lines again; so does the store for the marks consolidation
+wrote on an entry a later session makes again (``memory.store``, ADR 0014).
 
 Hot path: the SessionStart digest and prompt recall call :func:`hidden`, so only ``os`` and
 ``jsonload`` are imported; the file is read whole (it holds one short line per mark).
@@ -20,6 +21,7 @@ from lazy_harness import jsonload
 
 MARKS = "marks.jsonl"
 OPS = ("supersede", "merge", "forget")
+AUTOMATIC = ("supersede", "merge")  # what consolidation writes; "forget" is the person's word
 
 
 def path_of(memory_dir: str) -> str:
@@ -52,6 +54,26 @@ def hidden(memory_dir: str) -> dict[str, dict]:
     for rec in read(memory_dir):
         out.setdefault(rec["id"], rec)
     return out
+
+
+def by_id(memory_dir: str) -> dict[str, list[dict]]:
+    """``{id: every mark naming it, in file order}``."""
+    out: dict[str, list[dict]] = {}
+    for rec in read(memory_dir):
+        out.setdefault(rec["id"], []).append(rec)
+    return out
+
+
+def without(data: bytes, ids: set[str], ops=AUTOMATIC) -> bytes:
+    """marks.jsonl ``data`` less its whole lines of ``ops`` naming one of ``ids``; every other byte kept."""
+    def named(line: bytes) -> bool:
+        try:
+            rec = jsonload.loads(line)
+        except ValueError:
+            return False
+        return isinstance(rec, dict) and rec.get("op") in ops and isinstance(rec.get("id"), str) and rec["id"] in ids
+
+    return b"".join(line for line in data.splitlines(keepends=True) if not named(line))
 
 
 def describe(rec: dict) -> str:

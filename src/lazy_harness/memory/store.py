@@ -8,8 +8,14 @@ Re-processing a task writes nothing twice: an entry whose normalised summary alr
 in its file is not appended (checked again at apply time under a lock on the memory folder); a
 handoff item already open (or closed) is not opened (or closed) again, computed again under the
 same lock (``memory.handoff``); learnings are write-once and matched by origin and title
-(``memory.learnings``). So after a crash part-way through ``apply``, running the
-same task again completes what is missing and nothing else.
+(``memory.learnings``), on any day. So after a crash part-way through ``apply``, running the
+same task again completes what is missing and nothing else; handoff.md left behind its log by such a
+crash is rendered again.
+
+An entry the answer makes again that consolidation hid (a superseded decision, a merged failure, a
+deprecated learning) comes back: the mark is removed (the learning set active) in a journalled run
+``lh memory undo`` can revert, and no second line is written. One the person left out with
+``lh memory forget`` stays hidden (ADR 0014).
 
 Refuses, before writing anything, a memory folder outside ``<claude dir>/projects`` and any target
 that resolves outside its folder (a symlink planted in the memory folder).
@@ -18,16 +24,16 @@ that resolves outside its folder (a symlink planted in the memory folder).
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import append_line, ensure_dir
+from lazy_harness.atomic import append_line, atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
-from lazy_harness.memory import entries, files, handoff
+from lazy_harness.memory import entries, files, handoff, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
 RECENT_RECORDS = 10
 RECENT_TITLES = 50
 PREVIEW = 100
-# Plan action kinds: the first four write, the last three say why nothing is written
-APPEND, CREATE, OPEN, CLOSE = "append", "create", "open", "close"
+# Plan action kinds: the first five write, the last three say why nothing is written
+APPEND, CREATE, OPEN, CLOSE, RESTORE = "append", "create", "open", "close", "restore"
 SKIP, EXISTS, KEEP = "skip", "exists", "keep"
 
 
@@ -86,6 +92,7 @@ class Report:
         self.appended: dict[str, int] = {}
         self.created: list[str] = []
         self.existing: list[str] = []
+        self.restored: list[str] = []  # ids of entries made again after consolidation hid them
         self.skipped: list[tuple[str, str]] = []
         self.handoff: str | None = None  # "written", "kept", or None: untouched
         self.opened = self.closed = 0  # handoff items
@@ -101,6 +108,8 @@ class Report:
                  n(len(self.created), "learning")]
         if self.existing:
             parts.append(f"{n(len(self.existing), 'learning')} already there")
+        if self.restored:
+            parts.append(f"{len(self.restored)} restored")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         parts.append(f"handoff {self.handoff or 'untouched'}"
@@ -128,6 +137,7 @@ def _check_target(path: str, folder: str) -> None:
 
 
 def _plan_entries(p: Plan, distilled: dict) -> None:
+    hiding = None  # marks.jsonl, read once an answer restates a recorded entry
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         items = distilled.get(kind + "s") or []
         if not items:
@@ -143,7 +153,15 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
             if not key:
                 p.add(SKIP, path, "empty summary")
             elif key in seen:
-                p.add(SKIP, path, f"already recorded: {rec['summary']}")
+                hiding = marks.by_id(p.memory_dir) if hiding is None else hiding
+                named = hiding.get(rec["id"]) or []
+                if any(m["op"] not in marks.AUTOMATIC for m in named):
+                    p.add(SKIP, path, f"kept hidden: {rec['id']} was left out with lh memory forget: {rec['summary']}")
+                elif named and not any(a.kind == RESTORE and a.payload[0] == rec["id"] for a in p.actions):
+                    p.add(RESTORE, marks.path_of(p.memory_dir), f"{rec['id']} {rec['summary']}",
+                          (rec["id"], None, marks.describe(named[0])))
+                else:
+                    p.add(SKIP, path, f"already recorded: {rec['summary']}")
             else:
                 seen.add(key)
                 p.add(APPEND, path, rec["summary"], (key, entries.json_line(rec)))
@@ -157,6 +175,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     from lazy_harness.memory import ids
     origin = one_line(p.meta.get("project"))
     recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
+    listing = _learning_names(p.learnings_dir)
     batch: set[str] = set()
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
@@ -168,14 +187,54 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             p.add(SKIP, p.learnings_dir, f"twice in this answer: {title}")
             continue
         batch.add(key)
+        lid = ids.learning_id(origin, title)
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin)
-        if exists:
+        # why: re-processed after midnight, or restated weeks later: the same learning, on another day
+        found = path if exists else _learning_file(p, listing, title, lid)
+        status = (files.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
+        if status == "deprecated":  # what consolidation writes
+            p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
+        elif status not in ("", "active"):
+            how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
+            p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
+        elif exists:
             p.add(EXISTS, path, title)
-        elif ids.learning_id(origin, title) in recent:
-            # why: the same task re-processed after midnight would otherwise write it again, dated today
+        elif lid in recent:
             p.add(SKIP, p.learnings_dir, f"a recent learning has this title: {title}")
+        elif found:
+            p.add(EXISTS, found, title)
         else:
             p.add(CREATE, path, title, item)
+
+
+def _learning_names(learnings_dir: str) -> dict[str, list[str]]:
+    """Every learning file by its name less the date (``<slug>[-n].md``): one listing per month folder."""
+    out: dict[str, list[str]] = {}
+    try:
+        months = [m for m in os.listdir(learnings_dir) if len(m) == 7 and m[4] == "-"]
+    except OSError:
+        return out
+    for month in months:
+        try:
+            names = os.listdir(os.path.join(learnings_dir, month))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".md"):
+                out.setdefault(name[11:], []).append(os.path.join(learnings_dir, month, name))
+    return out
+
+
+def _learning_file(p: Plan, listing: dict[str, list[str]], title: str, lid: str) -> str | None:
+    """The file of learning ``lid`` on any day; only the names its title's slug can take are opened."""
+    from lazy_harness.memory import learnings
+
+    for n in range(1, learnings.MAX_SUFFIX + 1):
+        name = os.path.basename(learnings.learning_path(p.learnings_dir, title, p.now, n))[11:]
+        for path in sorted(listing.get(name, ())):
+            if learnings.id_of(path) == lid:
+                return path
+    return None
 
 
 def _plan_handoff(p: Plan, distilled: dict) -> None:
@@ -186,7 +245,7 @@ def _plan_handoff(p: Plan, distilled: dict) -> None:
     for rec in pending:  # hand edits of handoff.md (or a legacy one) not yet in the state
         p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']} (by hand)")
     if not (opened or closed):
-        if pending:
+        if pending or handoff.behind(p.memory_dir, state):  # a hand edit to import, a render a kill cut
             p.handoff = ([], [])
         return  # why: an empty answer says nothing about open items; only a close closes one
     if pending:
@@ -234,18 +293,24 @@ def apply(p: Plan) -> Report:
     if p.handoff is not None:
         report.handoff = "kept"
     mine = [a for a in p.actions if a.kind == APPEND]
-    if not mine and p.handoff is None:
+    restores = [a for a in p.actions if a.kind == RESTORE]
+    if not mine and not restores and p.handoff is None:
         _apply_learnings(p, report)
         return report
     check_memory_dir(p.memory_dir, p.env, p.root)
     for a in mine:
         _check_target(a.path, p.memory_dir)
+    if restores:
+        from lazy_harness.memory import journal
+        for path in (marks.path_of(p.memory_dir), journal.folder(p.memory_dir)):
+            _check_target(path, p.memory_dir)
     if p.handoff is not None:
         for name in (handoff.STATE, files.HANDOFF):
             _check_target(os.path.join(p.memory_dir, name), p.memory_dir)
     ensure_dir(p.memory_dir)
     with files.FolderLock(p.memory_dir):
         _apply_appends(p, report)
+        _apply_restores(p, report)
         _apply_learnings(p, report)
         _apply_handoff(p, report)
     return report
@@ -267,6 +332,45 @@ def _apply_appends(p: Plan, report: Report) -> None:
             append_line(path, line)
             seen.add(key)
             report.appended[path] = report.appended.get(path, 0) + 1
+
+
+def _apply_restores(p: Plan, report: Report) -> None:
+    """Bring back what the answer made again and consolidation hid, checked again under the lock: one
+    journalled run (kind ``restore``), so ``lh memory history`` lists it and ``lh memory undo`` reverts it.
+    why: the mark is removed as undo removes one, not countered by a new kind of line: every reader, the
+    search index and sync's merge of marks.jsonl already take a removed line for an entry never hidden."""
+    todo = [a for a in p.actions if a.kind == RESTORE]
+    if not todo:
+        return
+    from lazy_harness.memory import changes, journal
+
+    j = journal.Journal(p.memory_dir, "restore", one_line(p.meta.get("project")), p.now)
+    why = f"made again by session {one_line(p.meta.get('session_id')) or '?'}"
+    hiding, gone = marks.by_id(p.memory_dir), set()
+    for a in todo:
+        eid, path, was = a.payload
+        if path is None:
+            named = hiding.get(eid) or []
+            if not named or any(m["op"] not in marks.AUTOMATIC for m in named):
+                report.skipped.append((a.path, f"not restored, hidden by hand or shown already: {eid}"))
+                continue
+            gone.add(eid)
+        else:
+            if files.read_frontmatter_values(path, ("status",)).get("status") != "deprecated":
+                report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
+                continue
+            changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+        j.note(f"restore {eid}: {why} (was {was})")
+        report.restored.append(eid)
+    if gone:
+        path = marks.path_of(p.memory_dir)
+        with open(path, "rb") as fh:
+            data = fh.read()
+        j.track(path)
+        atomic_write(path, marks.without(data, gone))
+        j.record(path)
+    if report.restored:
+        j.save()
 
 
 def _apply_learnings(p: Plan, report: Report) -> None:
