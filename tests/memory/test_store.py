@@ -243,8 +243,26 @@ def test_existing_memory_reads_tails(where):
     assert [d["summary"] for d in got["decisions"]] == [f"decision {i}" for i in range(5, 15)]
     assert [f["summary"] for f in got["failures"]] == [f"failure {i}" for i in range(5, 15)]
     assert got["learning_titles"][:2] == ["learning 14", "learning 13"] and len(got["learning_titles"]) == 15
-    assert store.existing_memory(mdir + "-none", ldir + "-none") == {"decisions": [], "failures": [],
+    assert store.existing_memory(mdir + "-none", ldir + "-none") == {"decisions": [], "failures": [], "replaced": [],
                                                                      "learning_titles": [], "handoff_open": []}
+
+
+def test_existing_memory_lists_what_consolidation_replaced_apart_and_leaves_out_what_was_forgotten(where):
+    from lazy_harness.worker import prompt
+
+    mdir, ldir = where
+    store.persist({"decisions": [{"summary": s} for s in ("Use Postgres", "Use SQLite", "Use Redis")]},
+                  mdir, ldir, META, NOW)
+    old, new, gone = (ids.entry_id("decision", s) for s in ("Use Postgres", "Use SQLite", "Use Redis"))
+    with open(os.path.join(mdir, "marks.jsonl"), "a") as fh:
+        fh.write(json.dumps({"op": "supersede", "id": old, "by": new, "reason": "r", "ts": "t", "run": "x"}) + "\n")
+        fh.write(json.dumps({"op": "forget", "id": gone, "reason": "r", "ts": "t", "run": "y"}) + "\n")
+    got = store.existing_memory(mdir, ldir)
+    assert [d["summary"] for d in got["decisions"]] == ["Use SQLite"]
+    assert [d["summary"] for d in got["replaced"]] == ["Use Postgres"]
+    text = prompt.memory_section(got)
+    assert "- Use SQLite" in text.split("Replaced")[0] and "- Use Postgres" in text.split("Replaced")[1]
+    assert "Use Redis" not in text
 
 
 def test_importing_the_store_pulls_in_no_heavy_module(python):

@@ -26,7 +26,7 @@ import os
 from lazy_harness import paths
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
-from lazy_harness.memory import entries, files, handoff, marks
+from lazy_harness.memory import entries, files, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
 RECENT_RECORDS = 10
@@ -172,7 +172,6 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     if not items:
         return
     from lazy_harness.memory import learnings
-    from lazy_harness.memory import ids
     origin = one_line(p.meta.get("project"))
     recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
     listing = _learning_names(p.learnings_dir)
@@ -407,10 +406,17 @@ def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
     """What the prompt shows for de-duplication, read from file tails: the cost does not grow with history."""
     from lazy_harness.memory.learnings import recent_titles
     state, _ = handoff.load(memory_dir)
-    return {"decisions": files.tail_records(os.path.join(memory_dir, files.DECISIONS), RECENT_RECORDS),
-            "failures": files.tail_records(os.path.join(memory_dir, files.FAILURES), RECENT_RECORDS),
-            "learning_titles": recent_titles(learnings_dir, RECENT_TITLES),
-            "handoff_open": [(i["id"], i["text"]) for i in handoff.open_items(state)]}
+    left_out = marks.hidden(memory_dir)
+    out = {"replaced": []}
+    for key, name, kind in (("decisions", files.DECISIONS, "decision"), ("failures", files.FAILURES, "failure")):
+        recs = files.tail_records(os.path.join(memory_dir, name), RECENT_RECORDS)
+        # why: an entry consolidation replaced is not current; listed apart, so the model neither takes it
+        # for current memory nor is kept from recording it again when a session goes back to it
+        out[key] = [r for r in recs if ids.of_record(r, kind) not in left_out]
+        out["replaced"] += [r for r in recs if (left_out.get(ids.of_record(r, kind)) or {}).get("op") in marks.AUTOMATIC]
+    out.update(learning_titles=recent_titles(learnings_dir, RECENT_TITLES),
+               handoff_open=[(i["id"], i["text"]) for i in handoff.open_items(state)])
+    return out
 
 
 def read_handoff(memory_dir: str) -> dict | None:

@@ -129,6 +129,10 @@ def memory_section(existing: dict | None) -> str:
           if isinstance(t, str) and t.strip()]),
     ):
         parts.append(f"{label}:\n" + ("\n".join(f"- {item}" for item in items) if items else "- (none)"))
+    replaced = _summaries(existing.get("replaced"), SHOWN_DECISIONS)
+    if replaced:
+        parts.append("Replaced or merged since (not current; record one again only if this session went back "
+                     "to it):\n" + "\n".join(f"- {item}" for item in replaced))
     opened = [f"[{hid}] {_line(text)}" for hid, text in list(existing.get("handoff_open") or [])[:SHOWN_OPEN_ITEMS]
               if isinstance(hid, str) and isinstance(text, str)]
     parts.append("Open handoff items (restate nothing; close by id in handoff_closed when done):\n"
