@@ -16,12 +16,14 @@ def _tail(path: str, n: int) -> list[str]:
 
 @click.command()
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new lines.")
-@click.option("--hooks", "only_hooks", is_flag=True, help="Only hooks.log (one line per hook run).")
-@click.option("--worker", "only_worker", is_flag=True, help="Only worker.log (one line per worker step).")
-@click.option("-n", "lines", default=40, show_default=True, help="How many lines to show.")
+@click.option("--hooks", "only_hooks", is_flag=True, help="hooks.log (one line per hook run).")
+@click.option("--worker", "only_worker", is_flag=True, help="worker.log (one line per worker step).")
+@click.option("-n", "lines", default=40, show_default=True, type=click.IntRange(min=1),
+              help="How many lines to show.")
 def logs(follow: bool, only_hooks: bool, only_worker: bool, lines: int) -> None:
-    """Show the newest log lines (both logs unless --hooks or --worker)."""
-    names = [logfile.HOOKS] if only_hooks else [logfile.WORKER] if only_worker else [logfile.HOOKS, logfile.WORKER]
+    """Show the newest log lines, merged by time: both logs unless only one of --hooks or --worker is given."""
+    names = [name for name, on in ((logfile.HOOKS, only_hooks), (logfile.WORKER, only_worker)) if on]
+    names = names or [logfile.HOOKS, logfile.WORKER]
     files = [logfile.log_path(name) for name in names]
     click.echo("# " + ", ".join(files), err=True)
     merged = sorted((line for path in files for line in _tail(path, lines)), key=lambda ln: ln.split(" ", 1)[0])

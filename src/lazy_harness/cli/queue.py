@@ -1,6 +1,7 @@
 """``lh queue``: what is pending, running, done and failed, and why."""
 
 import os
+import re
 import time
 
 import click
@@ -14,10 +15,25 @@ STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done",
 
 
 def _names(q: str, which: str) -> list[str]:
+    """The task files of one folder; anything else named like a task is skipped with a notice."""
     try:
-        return sorted(n for n in os.listdir(spool.folder(q, which)) if n.endswith(spool.SUFFIX))
+        entries = sorted(os.scandir(spool.folder(q, which)), key=lambda e: e.name)
     except FileNotFoundError:
         return []
+    names = []
+    for entry in entries:
+        if not entry.name.endswith(spool.SUFFIX):
+            continue
+        if entry.is_file():
+            names.append(entry.name)
+        else:
+            _stray(entry.path)
+    return names
+
+
+def _stray(path: str) -> None:
+    """A folder (or a dangling link) named like a task: not ours to read or delete."""
+    click.echo(f"lh: skipped {path}: not a regular file", err=True)
 
 
 def _matches(name: str, ident: str) -> bool:
@@ -94,8 +110,12 @@ def queue(ctx: click.Context, recent: int) -> None:
 def show(ident: str) -> None:
     """Every field of one task (and its .error, if it failed)."""
     state, path = _find(paths.queue_dir(), ident)
+    try:
+        fields = spool.read_task(path)
+    except OSError as exc:
+        raise LhError(f"cannot read {path}: {exc.strerror or exc}") from None
     click.echo(f"state: {state}\nfile: {path}")
-    for key, value in spool.read_task(path).items():
+    for key, value in fields.items():
         click.echo(f"{key}: {value}")
     if os.path.exists(path + ".error"):
         with open(path + ".error", encoding="utf-8", errors="replace") as fh:
@@ -103,13 +123,21 @@ def show(ident: str) -> None:
 
 
 def _requeue(q: str, path: str) -> str:
-    fields = spool.read_task(path)
-    for key in ("outcome", "reason", "finished", "attempts", "interruptions", "written", "answer_problems"):
-        fields.pop(key, None)
-    fields["forced"] = "1"
-    fields["event"] = "retry"
-    fields["retry_of"] = spool.task_id(os.path.basename(path))
-    name = spool.enqueue(q, fields)
+    """Queue a finished task anew; LhError naming the file when it cannot be (unreadable, or not a
+    task: the worker moves whatever lands in the queue to failed/, garbage included)."""
+    tid = spool.task_id(os.path.basename(path))
+    try:
+        fields = spool.read_task(path)
+        for key in ("outcome", "reason", "finished", "attempts", "interruptions", "written", "answer_problems"):
+            fields.pop(key, None)
+        fields["forced"] = "1"
+        fields["event"] = "retry"
+        fields["retry_of"] = tid
+        name = spool.enqueue(q, fields)
+    except LhError as exc:
+        raise LhError(f"cannot retry {path}: {exc.message}", hint=f"lh queue show {tid}") from None
+    except OSError as exc:
+        raise LhError(f"cannot retry {path}: {exc.strerror or exc}", hint=f"lh queue show {tid}") from None
     for old in (path, path + ".error"):  # the new task replaces the finished one
         try:
             os.unlink(old)
@@ -122,62 +150,118 @@ def _requeue(q: str, path: str) -> str:
 @click.argument("ident", required=False)
 @click.option("--failed", "all_failed", is_flag=True, help="Retry every task in failed/.")
 def retry(ident: str | None, all_failed: bool) -> None:
-    """Put a finished task (or every failed one) back in the queue and start the worker."""
+    """Put a finished task (or every failed one) back in the queue and start the worker.
+
+    With --failed, a task that cannot be retried (unreadable, or not a task at all) is reported on
+    one line and left in failed/; the others are retried and the worker started. Exit status 1 when
+    any task could not be retried.
+    """
     from lazy_harness.worker.spawn import spawn_worker
 
     q = paths.queue_dir()
+    if ident and all_failed:
+        raise click.UsageError("give a task id or --failed, not both")
     if not ident and not all_failed:
         raise click.UsageError("give a task id or --failed")
-    if all_failed:
-        targets = [os.path.join(spool.folder(q, spool.FAILED), n) for n in _names(q, spool.FAILED)]
-    else:
+    if not all_failed:
         state, path = _find(q, ident)
         if state in ("pending", "processing"):
             raise LhError(f"task {ident} is {state}, not finished")
-        targets = [path]
-    for path in targets:
         click.echo(f"queued {spool.task_id(_requeue(q, path))} (retry of {spool.task_id(os.path.basename(path))})")
-    if targets:
         spawn_worker()
-    else:
+        return
+    targets = [os.path.join(spool.folder(q, spool.FAILED), n) for n in _names(q, spool.FAILED)]
+    if not targets:
         click.echo("nothing to retry")
+        return
+    stuck = 0
+    for path in targets:
+        try:
+            name = _requeue(q, path)
+        except LhError as exc:
+            click.echo(f"lh: {exc}", err=True)
+            stuck += 1
+            continue
+        click.echo(f"queued {spool.task_id(name)} (retry of {spool.task_id(os.path.basename(path))})")
+    if stuck < len(targets):
+        spawn_worker()
+    if stuck:
+        raise LhError(f"{stuck} of {len(targets)} failed task(s) could not be retried; they stay in failed/",
+                      hint="lh queue show <id>, then delete the file")
 
 
-def _age_seconds(text: str) -> float:
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-    try:
-        seconds = float(text[:-1]) * units[text[-1]] if text[-1] in units else float(text) * 86400
-    except (ValueError, IndexError, KeyError):
-        raise click.BadParameter(f"{text!r}: expected a number with s, m, h, d or w, e.g. 30d") from None
-    if not seconds >= 0:
-        raise click.BadParameter(f"{text!r}: an age cannot be negative")
+_SHORT_AGE = re.compile(r"^\s*(\d+)\s*(s|min)\s*$")
+AGES = "30s, 90min, 12h, 30d, 2w, 1m (m is a month: 30 days, as in lh cost --since), a bare number of days"
+
+
+# why: one reading of the unit letters across commands: ``1m`` once meant a minute here and a month
+# in ``lh cost`` and ``lh backfill``, and purging "1m" forgot sessions that were then queued and paid
+# for again. Minutes are spelt ``min``; anything else (``1M``, ``1mo``) is refused.
+def _age_seconds(text: str, now: float | None = None) -> float:
+    """``--older-than`` in seconds: ``s`` and ``min``, then whatever ``lh cost --since`` reads."""
+    from lazy_harness.cli.cost import parse_since
+
+    now = time.time() if now is None else now
+    short = _SHORT_AGE.match(text)
+    if short:
+        seconds = float(int(short.group(1)) * (1 if short.group(2) == "s" else 60))
+    else:
+        try:
+            seconds = now - parse_since(text, now)
+        except LhError as exc:
+            why = exc.message.removeprefix("--since: ")
+            raise click.BadParameter(f"{why}; expected {AGES}, or a date YYYY-MM-DD",
+                                     param_hint="'--older-than'") from None
+    if seconds < 0:
+        raise click.BadParameter(f"{text!r} is in the future", param_hint="'--older-than'")
     return seconds
 
 
 @queue.command("purge")
 @click.option("--done", "do_done", is_flag=True, help="Purge finished tasks in done/.")
 @click.option("--failed", "do_failed", is_flag=True, help="Purge tasks in failed/ (and their .error files).")
-@click.option("--older-than", "older", default="30d", show_default=True, help="Age, e.g. 12h, 30d, 2w.")
+@click.option("--older-than", "older", default="30d", show_default=True,
+              help=f"Age: {AGES}, or a date YYYY-MM-DD.")
 def purge(do_done: bool, do_failed: bool, older: str) -> None:
     """Delete finished tasks older than an age (by the time in their name), and the gate and sweep
-    state of sessions untouched that long with no task waiting (a later Stop queues them anew)."""
+    state of sessions untouched that long with no task waiting (a later Stop queues them anew).
+
+    A folder named like a task is skipped with a notice; a file that cannot be removed is named on
+    stderr and the purge goes on (exit status 1)."""
     if not (do_done or do_failed):
         raise click.UsageError("say what to purge: --done and/or --failed")
     cutoff_ns = (time.time() - _age_seconds(older)) * 1e9
     q = paths.queue_dir()
+    kept = 0
     for flag, which in ((do_done, spool.DONE), (do_failed, spool.FAILED)):
         if not flag:
             continue
         removed = 0
-        folder = spool.folder(q, which)
-        for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        try:
+            entries = sorted(os.scandir(spool.folder(q, which)), key=lambda e: e.name)
+        except FileNotFoundError:
+            entries = []
+        for entry in entries:
             try:
-                ns = int(name.split("-", 1)[0])
+                ns = int(entry.name.split("-", 1)[0])
             except ValueError:
                 continue
-            if ns < cutoff_ns:
-                os.unlink(os.path.join(folder, name))
-                removed += name.endswith(spool.SUFFIX)
+            if ns >= cutoff_ns:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                _stray(entry.path)
+                continue
+            try:
+                os.unlink(entry.path)
+            except FileNotFoundError:
+                continue  # removed meanwhile (another purge)
+            except OSError as exc:
+                click.echo(f"lh: could not remove {entry.path}: {exc.strerror or exc}", err=True)
+                kept += 1
+                continue
+            removed += entry.name.endswith(spool.SUFFIX)
         click.echo(f"{which}: removed {removed} task(s) older than {older}")
     forgotten = sweep.purge_session_state(q, cutoff_ns / 1e9)
     click.echo(f"state: forgot {forgotten} session(s) untouched for {older}")
+    if kept:
+        raise LhError(f"{kept} file(s) could not be removed", hint="check the permissions of " + q)

@@ -35,6 +35,7 @@ LOCK_NAME = ".worker.lock"
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
 TURN = "turn"  # task field: the start of the turn's last assistant message (worker/turn.py waits for it)
 TURN_CHARS = 120
+REQUIRED = ("session_id", "session_jsonl")  # what a task must name for the worker to process it
 
 
 def folder(queue: str, which: str) -> str:
@@ -189,8 +190,14 @@ def gate(queue: str, sid: str, transcript: str, now: float, debounce: float, gro
 def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
     """Write a task atomically and make it the session's only pending task. Returns its name.
 
-    ``fields``: what :func:`task_fields` makes (``timestamp`` is filled in here).
+    ``fields``: what :func:`task_fields` makes (``timestamp`` is filled in here). Raises TaskError
+    when it names no session or no transcript: the worker could never process such a task.
     """
+    missing = [key for key in REQUIRED if not fields.get(key)]
+    if missing:
+        from lazy_harness.errors import TaskError
+
+        raise TaskError(f"not a task: no {' and no '.join(missing)}")
     now = time.time() if now is None else now
     sid = safe_session_id(fields["session_id"])
     ensure_layout(queue)
