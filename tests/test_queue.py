@@ -175,3 +175,19 @@ def test_files_are_private(q):
     name = queue.enqueue(q, _fields())
     assert os.stat(os.path.join(q, name)).st_mode & 0o777 == 0o600
     assert os.stat(os.path.join(q, "state")).st_mode & 0o777 == 0o700
+
+
+def test_a_folder_named_like_a_task_is_not_pending_and_does_not_stop_the_worker(q, isolated_home):
+    from tests.cli.lhrun import invoke
+
+    os.makedirs(os.path.join(q, "100-stray000.task"))
+    os.symlink("/etc/hostname", os.path.join(q, "101-link0000.task"))
+    name = queue.enqueue(q, _fields(), now=1700000000.5)
+    assert queue.pending(q) == [name]
+    home_queue = os.path.join(str(isolated_home), ".claude", "queue")
+    queue.ensure_layout(home_queue)
+    os.makedirs(os.path.join(home_queue, "100-stray000.task"))
+    r = invoke("worker", "run", "--once")
+    assert r.code == 0, r.err
+    assert os.path.isdir(os.path.join(home_queue, "100-stray000.task"))  # left where it was, untouched
+    assert os.listdir(os.path.join(home_queue, "processing")) == []
