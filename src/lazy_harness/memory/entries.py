@@ -7,7 +7,9 @@ have none; readers take ``ids.of_record(rec)``, which derives the same id from t
 
 De-duplication reads the file itself (no side index that a crash between two writes could leave out
 of step): ``recorded()`` tells which normalised summaries already have a whole entry. A line torn by
-a killed writer never counts, and ``heal_tail()`` ends it so the next entry starts on its own line.
+a killed writer never counts, and ``heal_tail()`` ends it so the next entry starts on its own line
+(as it ends a whole last line an editor saved without its newline). A byte order mark an editor
+wrote at the start of the file is not part of the first entry.
 """
 
 import json
@@ -16,6 +18,7 @@ import os
 from lazy_harness.atomic import append_line
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
+from lazy_harness.memory.files import BOM
 from lazy_harness.memory.sanitize import ASCII_TRIM_BYTES, no_surrogates, normalise, one_line
 
 FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags", "cues"),
@@ -53,8 +56,11 @@ def json_line(rec: dict) -> str:
 
 
 def _whole_entry(buf, at: int, key: str) -> bool:
-    """True when the line around ``at`` is a complete JSON object whose summary normalises to ``key``."""
+    """True when the line around ``at`` is a complete JSON object whose summary normalises to ``key``.
+    A byte order mark an editor put at the start of the file is not part of the first line."""
     begin = buf.rfind(b"\n", 0, at) + 1
+    if begin == 0 and buf[:len(BOM)] == BOM:
+        begin = len(BOM)
     end = buf.find(b"\n", at)
     try:
         rec = json.loads(bytes(buf[begin:end if end >= 0 else len(buf)]).decode("utf-8", "replace"))
@@ -122,9 +128,10 @@ def recorded(path: str, keys: set[str]) -> set[str]:
 
 
 def heal_tail(path: str) -> bool:
-    """End a torn last line (a writer killed mid-write) so the next entry starts on its own line.
+    """End a last line that has no newline so the next entry starts on its own line: one torn by a
+    writer killed mid-write, or a whole entry saved by an editor that writes no final newline.
 
-    The fragment stays (it is not ours to delete) and readers skip it as a line that does not parse.
+    The line stays (it is not ours to delete); readers skip a torn one as a line that does not parse.
     """
     try:
         fd = os.open(path, os.O_RDONLY)

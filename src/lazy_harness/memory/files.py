@@ -9,7 +9,9 @@
 Readers take tails: a JSONL file is read backwards in blocks until enough whole lines are found,
 and learnings are listed newest month first, so the cost does not grow with history (the handoff
 log is the exception: ``memory.handoff`` folds it whole). The handoff marker, ISO times and learning
-frontmatter are parsed with string methods (no regex, no YAML parser). Also here: the memory
+frontmatter are parsed with string methods (no regex, no YAML parser). Files a person saved in an
+editor are read as written: a byte order mark at the start is skipped, and a last line without its
+newline counts when it is one whole JSON object. Also here: the memory
 folder's lock. Only ``os``, ``time`` and our ``jsonload`` at import time: the SessionStart hook uses
 this module.
 """
@@ -24,12 +26,14 @@ FAILURES = "failures.jsonl"
 HANDOFF = "handoff.md"
 HANDOFF_STATE = "handoff.jsonl"
 HANDOFF_MARK = "<!-- lazy-harness handoff"
+BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark some editors write at the start of a file
 
 
 def tail_lines(path: str, n: int, block: int = 65536) -> list[str]:
     """The last ``n`` complete, non-empty lines of ``path`` (oldest first); [] when missing.
 
-    A torn last line (no newline at the end) is left out: it is a write still in flight.
+    A last line without a newline is left out (a write still in flight) unless ``whole_object``.
+    A byte order mark at the start of the file is not part of the first line.
     """
     if n <= 0:
         return []
@@ -48,13 +52,30 @@ def tail_lines(path: str, n: int, block: int = 65536) -> list[str]:
                 break
     finally:
         os.close(fd)
-    if not buf.endswith(b"\n"):
-        cut = buf.rfind(b"\n")
-        buf = buf[: cut + 1] if cut >= 0 else b""
+    if pos == 0 and buf.startswith(BOM):
+        buf = buf[len(BOM):]
+    cut = buf.rfind(b"\n")
+    if not whole_object(buf[cut + 1:]):
+        buf = buf[: cut + 1]
     lines = [ln for ln in buf.split(b"\n") if ln.strip()]
     if pos > 0 and lines:
         lines = lines[1:]  # the first piece may be the end of a longer line
     return [ln.decode("utf-8", "replace") for ln in lines[-n:]]
+
+
+def whole_object(last: bytes) -> bool:
+    """True when ``last``, a file's last line without its newline, is one whole JSON object.
+
+    why: our writers append ``{...}\\n`` in one go, so a line torn by a killed or unfinished write is a
+    prefix of it, and no shorter prefix of an object parses whole. One that does was saved by a person
+    in an editor that ends files without a newline (VS Code's default), or lost only its newline.
+    """
+    if not last.strip():
+        return False
+    try:
+        return isinstance(jsonload.loads(last), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def tail_records(path: str, n: int) -> list[dict]:
@@ -95,7 +116,7 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
     worker writes each as a JSON-style quoted scalar or plain text on one line); missing keys are absent."""
     out: dict[str, str] = {}
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
             head = fh.read(limit)
     except OSError:
         return out
@@ -246,7 +267,10 @@ def _closing(text: str) -> int:
 
 def parse_frontmatter(text: str) -> tuple[dict, str] | None:
     """Top-level keys of a leading ``---`` block and the text after it; None when there is none
-    or it does not close. Scalars and lists of scalars only: that is what the store writes."""
+    or it does not close. Scalars and lists of scalars only: that is what the store writes. A byte
+    order mark before the ``---`` is skipped."""
+    if text[:1] == "\ufeff":
+        text = text[1:]
     if not text.startswith("---") or text[3:4] not in ("\n", "\r", " ", "\t"):
         return None
     end = _closing(text)

@@ -1,0 +1,164 @@
+"""Memory files a person saved in an editor: a UTF-8 byte order mark at the start, no newline at the end.
+
+Both are editor defaults (Notepad and some Windows editors write a BOM; VS Code ends a file without a
+final newline). Every reader ignores the BOM and takes a last line without its newline when it is one
+whole JSON object, and the store and the index keep each entry once.
+"""
+
+import json
+import os
+import time
+
+from lazy_harness import paths
+from lazy_harness.memory import entries, files, ids, learnings, store
+from lazy_harness.recall import index, sources
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+META = {"project": "proj", "session_id": "s-1", "task_id": "t-1", "cwd": "/x/proj"}
+BOM = b"\xef\xbb\xbf"
+LEARNING = {"title": "Rename is the enqueue", "learning": "write in tmp/, rename into new/"}
+
+
+def memory(tmp_path, *summaries):
+    mdir = paths.memory_dir(ms.make_project(tmp_path, "proj"))
+    persist(mdir, *summaries)
+    return mdir, os.path.join(mdir, files.DECISIONS)
+
+
+def persist(mdir, *summaries, now=NOW):
+    return store.persist({"decisions": [{"summary": s} for s in summaries]}, mdir, paths.learnings_dir(), META, now)
+
+
+def edit(path, change):
+    """Rewrite ``path`` in place as an editor does: ``change`` maps the old bytes to the new."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    with open(path, "r+b") as fh:
+        fh.write(change(data))
+        fh.truncate()
+
+
+def summaries(path):
+    with open(path, "rb") as fh:
+        return [json.loads(ln.decode("utf-8-sig"))["summary"] for ln in fh.read().splitlines() if ln.strip()]
+
+
+def tail(path):
+    return [r["summary"] for r in files.tail_records(path, 10)]
+
+
+def indexed(mdir, ldir=None):
+    conn, _ = index.open_current(paths.recall_index_file(), [mdir], ldir, deep=True)
+    return sorted(conn.execute("SELECT id, line FROM entry ORDER BY id").fetchall())
+
+
+def decision_rows(*summaries):
+    return sorted((ids.entry_id("decision", s), n) for n, s in enumerate(summaries, 1))
+
+
+# --- a byte order mark ------------------------------------------------------------------------------
+
+def test_bom_decisions_are_read_back_and_not_appended_again(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue", "Spawn the worker detached")
+    edit(path, lambda data: BOM + data)
+    assert tail(path) == ["Use a Maildir queue", "Spawn the worker detached"]
+    assert entries.recorded(path, {"use a maildir queue"}) == {"use a maildir queue"}
+    rep = persist(mdir, "Use a Maildir queue", now=NOW + 60)
+    assert rep.appended == {} and summaries(path) == ["Use a Maildir queue", "Spawn the worker detached"]
+    with open(path, "rb") as fh:
+        assert fh.read(3) == BOM  # the person's file is not rewritten
+
+
+def test_bom_learning_keeps_its_id_and_is_not_written_twice(tmp_path):
+    mdir = paths.memory_dir(ms.make_project(tmp_path, "proj"))
+    ldir = paths.learnings_dir()
+    path = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, NOW).created[0]
+    edit(path, lambda data: BOM + data.replace(b"rename into new/", b"rename into new/ (checked)"))
+    want = ids.learning_id("proj", LEARNING["title"])
+    assert learnings.id_of(path) == want
+    assert files.read_frontmatter_title(path) == LEARNING["title"]
+    with open(path, encoding="utf-8") as fh:
+        meta, body = files.parse_frontmatter(fh.read())
+    assert meta["id"] == want and body.startswith("\n## Learning")
+    rep = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, NOW + 60)
+    assert rep.created == [] and rep.existing == [path]
+    assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
+
+
+def test_bom_files_are_indexed_with_their_ids(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue", "Spawn the worker detached")
+    ldir = paths.learnings_dir()
+    lpath = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, NOW).created[0]
+    for p in (path, lpath):
+        edit(p, lambda data: BOM + data)
+    learning = sources.read_learning(lpath)
+    assert (learning["id"], learning["title"]) == (ids.learning_id("proj", LEARNING["title"]), LEARNING["title"])
+    assert indexed(mdir, ldir) == sorted(decision_rows("Use a Maildir queue", "Spawn the worker detached")
+                                         + [(learning["id"], 0)])
+
+
+# --- no newline at the end --------------------------------------------------------------------------
+
+def drop_second_line(path):
+    """The person deletes the middle decision and saves; the editor writes no final newline."""
+    edit(path, lambda data: b"\n".join(data.splitlines()[::2]))
+
+
+def test_an_entry_without_a_final_newline_is_read_back_and_indexed(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue", "Spawn the worker detached", "Keep flaky tests quarantined")
+    drop_second_line(path)
+    assert tail(path) == ["Use a Maildir queue", "Keep flaky tests quarantined"]
+    assert indexed(mdir) == decision_rows("Use a Maildir queue", "Keep flaky tests quarantined")
+
+
+def test_a_bom_file_of_one_line_without_a_final_newline(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue")
+    edit(path, lambda data: BOM + data.rstrip(b"\n"))
+    assert tail(path) == ["Use a Maildir queue"]
+    assert indexed(mdir) == decision_rows("Use a Maildir queue")
+    assert persist(mdir, "Use a Maildir queue", now=NOW + 60).appended == {}
+
+
+def test_the_workers_next_append_keeps_every_entry_once(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue", "Spawn the worker detached", "Keep flaky tests quarantined")
+    drop_second_line(path)
+    assert indexed(mdir) == decision_rows("Use a Maildir queue", "Keep flaky tests quarantined")
+    assert persist(mdir, "Keep flaky tests quarantined", "Pin the model", now=NOW + 60).appended == {path: 1}
+    want = ["Use a Maildir queue", "Keep flaky tests quarantined", "Pin the model"]
+    assert summaries(path) == want and tail(path) == want
+    assert indexed(mdir) == decision_rows(*want)
+
+
+def test_the_persons_next_append_keeps_every_entry_once(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue")
+    assert indexed(mdir) == decision_rows("Use a Maildir queue")
+    later = entries.json_line(entries.record("decision", {"summary": "Keep flaky tests quarantined"}, META, NOW))
+    with open(path, "a", encoding="utf-8") as fh:  # the file only grows: the index reads on from its offset
+        fh.write(later)
+    assert tail(path) == ["Use a Maildir queue", "Keep flaky tests quarantined"]
+    assert indexed(mdir) == decision_rows("Use a Maildir queue", "Keep flaky tests quarantined")
+    last = entries.json_line(entries.record("decision", {"summary": "Pin the model"}, META, NOW))
+    with open(path, "a", encoding="utf-8") as fh:  # a second line typed below, again without a final newline
+        fh.write("\n" + last)
+    want = ["Use a Maildir queue", "Keep flaky tests quarantined", "Pin the model"]
+    assert tail(path) == want
+    assert indexed(mdir) == decision_rows(*want)
+    with open(path, "a", encoding="utf-8") as fh:  # the newline added at last
+        fh.write("\n")
+    assert indexed(mdir) == decision_rows(*want)
+
+
+def test_a_torn_line_is_still_left_out_until_it_is_whole(tmp_path):
+    mdir, path = memory(tmp_path, "Use a Maildir queue")
+    edit(path, lambda data: data.rstrip(b"\n"))
+    assert indexed(mdir) == decision_rows("Use a Maildir queue")
+    line = entries.json_line(entries.record("decision", {"summary": "Torn in flight"}, META, NOW))
+    with open(path, "a", encoding="utf-8") as fh:  # a writer killed before the closing brace
+        fh.write("\n" + line[:-1])
+    assert tail(path) == ["Use a Maildir queue"]
+    assert indexed(mdir) == decision_rows("Use a Maildir queue")
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("}\n")
+    assert tail(path) == ["Use a Maildir queue", "Torn in flight"]
+    assert indexed(mdir) == decision_rows("Use a Maildir queue", "Torn in flight")
