@@ -190,3 +190,13 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
     assert index.refresh(conn, [mem], None) == 20
     assert index.doc_count(conn, '"xxxxxx"') == 1
     assert index.doc_count(conn, '"queues"') == 19
+
+
+def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
+    mem = setup(tmp_path, 2)
+    with open(os.path.join(mem, files.DECISIONS), "ab") as fh:
+        fh.write(json.dumps(ms.decision(NOW, "Run kubernetes jobs caf\u00e9 style", "r")).encode().replace(
+            b"caf\\u00e9", b"caf\xff") + b"\n")
+    conn = index.connect(paths.recall_index_file())
+    assert index.refresh(conn, [mem], None) == 3
+    assert index.doc_count(conn, '"kubernetes"') == 1

@@ -72,7 +72,9 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[list[dict], list[str], int, int]:
     """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
     the last line before it). Returns (entries, hidden, new offset, new line count); a torn last
-    line is not read (the offset stops before it, so it is read once it is whole)."""
+    line is not read (the offset stops before it, so it is read once it is whole), but one saved
+    without its newline (``files.whole_object``) is, and then (0, 0) comes back: the whole file is
+    read again once it changes. ``jsonload`` skips a byte order mark at the start."""
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)
@@ -80,16 +82,24 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[li
     except FileNotFoundError:
         return [], [], 0, 0
     end = data.rfind(b"\n") + 1
+    rows = data[:end].split(b"\n")[:-1] if end else []
+    unended = files.whole_object(data[end:])
+    if unended:
+        rows.append(data[end:])
     entries: list[dict] = []
     hidden: list[str] = []
-    for raw in data[:end].split(b"\n")[:-1] if end else []:
+    for raw in rows:
         line += 1
         if not raw.strip():
             continue
         try:
             rec = jsonload.loads(raw)
         except ValueError:
-            continue
+            try:  # why: a byte that is not UTF-8 (a hand edit in another encoding) costs that character,
+                # not the entry: read-back and lh memory show read it the same way
+                rec = jsonload.loads(raw.decode("utf-8", "replace"))
+            except ValueError:
+                continue
         if not isinstance(rec, dict):
             continue
         if "op" in rec:
@@ -97,6 +107,11 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[li
             continue
         if isinstance(rec.get("summary"), str) and rec["summary"].strip():
             entries.append(record_entry(rec, kind, path, line))
+    if unended:
+        # why: the index drops a file's entries only when it reads from byte 0. From an offset before
+        # this line it would index it twice; from one after it, the newline the next append starts
+        # with (``entries.heal_tail``) would be counted as a line and shift every line number after
+        return entries, hidden, 0, 0
     return entries, hidden, offset + end, line
 
 
