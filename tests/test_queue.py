@@ -181,7 +181,6 @@ def test_a_folder_named_like_a_task_is_not_pending_and_does_not_stop_the_worker(
     from tests.cli.lhrun import invoke
 
     os.makedirs(os.path.join(q, "100-stray000.task"))
-    os.symlink("/etc/hostname", os.path.join(q, "101-link0000.task"))
     name = queue.enqueue(q, _fields(), now=1700000000.5)
     assert queue.pending(q) == [name]
     home_queue = os.path.join(str(isolated_home), ".claude", "queue")

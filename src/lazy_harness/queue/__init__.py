@@ -338,12 +338,12 @@ def release_worker_lock(fd: int) -> None:
 # --- worker side ----------------------------------------------------------------------------------
 
 def pending(queue: str) -> list[str]:
-    """Names of the pending tasks, oldest first. Only regular files: a folder or a link that happens
-    to be named ``*.task`` is not a task (``lh queue`` names it), and claiming it would stop the worker."""
+    """Names of the pending tasks, oldest first. A folder named ``*.task`` is not a task (``lh queue``
+    names it; claiming it would stop the worker); a link is one, and fails as an untrusted task."""
     try:
         with os.scandir(queue) as it:
             return sorted(e.name for e in it if e.name.endswith(SUFFIX) and not e.name.startswith(".")
-                          and e.is_file(follow_symlinks=False))
+                          and not e.is_dir(follow_symlinks=False))
     except FileNotFoundError:
         return []
 
