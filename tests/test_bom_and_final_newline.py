@@ -162,3 +162,40 @@ def test_a_torn_line_is_still_left_out_until_it_is_whole(tmp_path):
         fh.write("}\n")
     assert tail(path) == ["Use a Maildir queue", "Torn in flight"]
     assert indexed(mdir) == decision_rows("Use a Maildir queue", "Torn in flight")
+
+
+def test_forget_and_consolidation_see_the_first_entry_of_a_bom_file(tmp_path):
+    from lazy_harness.memory import marks
+    from lazy_harness.worker import consolidate
+    from tests.cli.lhrun import invoke
+
+    mdir, path = memory(tmp_path, "Use SQLite", "Use Redis")
+    edit(path, lambda data: BOM + data)
+    first = ids.entry_id("decision", "Use SQLite")
+    got = consolidate.candidates(mdir, paths.learnings_dir(), "proj")
+    assert first in [e.id for e in got.decisions]
+    r = invoke("memory", "forget", first, "--project", str(tmp_path / "proj"))
+    assert r.code == 0, r.err
+    assert first in marks.hidden(mdir)
+
+
+def test_a_bom_handoff_log_keeps_its_first_record(tmp_path):
+    from lazy_harness.memory import handoff
+
+    mdir, _ = memory(tmp_path)
+    handoff.apply_answer(mdir, ["first item", "second item"], [], META, NOW, NOW)
+    edit(os.path.join(mdir, handoff.STATE), lambda data: BOM + data)
+    assert [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])] == ["first item", "second item"]
+
+
+def test_a_mark_after_a_hand_saved_mark_without_newline_keeps_both(tmp_path):
+    from lazy_harness.memory import marks
+    from tests.cli.lhrun import invoke
+
+    mdir, _ = memory(tmp_path, "Use SQLite", "Use Redis")
+    one, two = (ids.entry_id("decision", s) for s in ("Use SQLite", "Use Redis"))
+    with open(marks.path_of(mdir), "w") as fh:
+        fh.write(json.dumps({"op": "forget", "id": one, "reason": "by hand", "ts": "t", "run": "r"}))
+    r = invoke("memory", "forget", two, "--project", str(tmp_path / "proj"))
+    assert r.code == 0, r.err
+    assert set(marks.hidden(mdir)) == {one, two}

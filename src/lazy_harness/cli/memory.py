@@ -23,7 +23,7 @@ def _records(path: str) -> list[tuple[int, dict]]:
     """Every JSON object of a JSONL file with its line number; unreadable lines are skipped."""
     out = []
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:  # a BOM is not part of line 1
             for n, line in enumerate(fh, 1):
                 try:
                     rec = json.loads(line)

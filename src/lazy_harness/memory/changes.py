@@ -19,8 +19,11 @@ REASON_CHARS = 300
 
 
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
+    from lazy_harness.memory.entries import heal_tail
+
     path = marks.path_of(memory_dir)
     j.track(path)
+    heal_tail(path)  # why: a last mark saved by hand without its newline would swallow this one
     rec = {"op": op, "id": target}
     if by:
         rec["by"] = by

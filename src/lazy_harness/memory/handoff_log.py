@@ -123,7 +123,7 @@ def read_records(memory_dir: str) -> list[dict] | None:
             data = fh.read()
     except (FileNotFoundError, NotADirectoryError):
         return None
-    return parse(data.decode("utf-8", "replace"))
+    return parse(data.decode("utf-8-sig", "replace"))  # a BOM an editor wrote is not part of line 1
 
 
 class Item(dict):

@@ -98,7 +98,7 @@ def _merge_jsonl(src: str, dst: str) -> str:
     from lazy_harness.memory.sanitize import normalise
 
     with open(src, "rb") as fh:
-        raw = fh.read()
+        raw = fh.read().removeprefix(b"\xef\xbb\xbf")  # a byte order mark is not part of line 1
     records, torn = [], 0
     for chunk in raw.split(b"\n"):
         line = chunk.decode("utf-8", "replace").strip()

@@ -113,7 +113,7 @@ class Result:
 def read_entries(path: str) -> list[dict]:
     out = []
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
             for line in fh:
                 try:
                     rec = json.loads(line)
@@ -130,7 +130,7 @@ def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
     out = []
     for path in reversed(files.recent_learning_files(learnings_dir, 10**6)):
         try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
+            with open(path, encoding="utf-8-sig", errors="replace") as fh:
                 parsed = files.parse_frontmatter(fh.read(65536))
         except OSError:
             continue
@@ -338,7 +338,7 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
     found: set[str] = set()
     for name in (files.DECISIONS, files.FAILURES, "handoff.jsonl"):
         try:
-            with open(os.path.join(memory_dir, name), encoding="utf-8", errors="replace") as fh:
+            with open(os.path.join(memory_dir, name), encoding="utf-8-sig", errors="replace") as fh:
                 for line in fh:
                     try:
                         rec = json.loads(line)
