@@ -81,6 +81,9 @@ _MIN = {"max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_at
 CONTEXT_HARD_CAP = 9500
 RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
 CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP}  # a larger value is cut to these
+# why: no key means anything past a billion (seconds, characters, dollars), and a larger value, like
+# 1e400 (inf) or 10**23, overflows where it meets a float or a clock: a sleep, a timeout, a JSON total
+NUMBER_MAX = 1_000_000_000
 
 
 def defaults() -> dict[str, dict[str, object]]:
@@ -89,6 +92,8 @@ def defaults() -> dict[str, dict[str, object]]:
 
 
 def _describe(value: object) -> str:
+    """A TOML value in words or as written, never a Python repr."""
+    import datetime
     import json
 
     if isinstance(value, str):
@@ -97,6 +102,18 @@ def _describe(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, dict):
         return "a table"
+    if isinstance(value, list):
+        if value and all(isinstance(x, dict) for x in value):
+            return "an array of tables"
+        return "[" + ", ".join(_describe(x) for x in value) + "]"
+    if isinstance(value, datetime.datetime):
+        return f"a date-time ({value.isoformat()})"
+    if isinstance(value, datetime.date):
+        return f"a date ({value.isoformat()})"
+    if isinstance(value, datetime.time):
+        return f"a time ({value.isoformat()})"
+    if isinstance(value, int) and abs(value) >= 10 ** 30:
+        return f"an integer of {len(str(abs(value)))} digits"
     return repr(value)
 
 
@@ -108,7 +125,7 @@ def _type_ok(kind: str, value: object) -> bool:
     if kind == "str":
         return isinstance(value, str)
     if kind == "num":
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 
@@ -117,7 +134,12 @@ def _key_line(text: str, section: str, key: str | None) -> int | None:
     current = None
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if line.startswith("[") and not line.startswith("[["):
+        if line.startswith("[["):
+            current = None  # why: keys under an array of tables belong to no [section]
+            if key is None and line.strip("[]").strip() == section:
+                return n
+            continue
+        if line.startswith("["):
             current = line.strip("[]").strip()
             if key is None and current == section:
                 return n
@@ -154,6 +176,8 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
     """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
     ``(line or None, "dotted.key: message")``. Wrong values keep their default. Folder values stay
     as written; ``paths.configured_path`` resolves them where they are used."""
+    import math
+
     values = defaults()
     errors: list[tuple[int | None, str]] = []
     warnings: list[tuple[int | None, str]] = []
@@ -166,12 +190,17 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
                                  f"{section}: unknown top-level key, ignored (keys belong under a [section])"))
             continue
         if not isinstance(body, dict):
+            got = _describe(body)
+            if got == "an array of tables":
+                got += f" (write [{section}], not [[{section}]])"
             errors.append((_key_line(text, section, None) or _top_key_line(text, section),
-                           f"{section}: expected a table, got {_describe(body)}"))
+                           f"{section}: expected a table, got {got}"))
             continue
         for key, value in body.items():
             dotted = f"{section}.{key}"
             line = _key_line(text, section, key)
+            if line is None and isinstance(value, dict):
+                line = _key_line(text, dotted, None)  # written as a [section.key] header
             spec = SCHEMA[section].get(key)
             if spec is None:
                 warnings.append((line, f"{dotted}: unknown key, ignored"))
@@ -179,6 +208,13 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
             kind = spec[0]
             if not _type_ok(kind, value):
                 errors.append((line, f"{dotted}: expected {_TYPE_NAMES[kind]}, got {_describe(value)}"))
+                continue
+            if kind == "num" and isinstance(value, float) and not math.isfinite(value):
+                errors.append((line, f"{dotted}: expected a finite number, got {_describe(value)}"))
+                continue
+            if kind in ("int", "num") and value > NUMBER_MAX:
+                word = "an integer" if kind == "int" else "a number"
+                errors.append((line, f"{dotted}: expected {word} <= {NUMBER_MAX}, got {_describe(value)}"))
                 continue
             if kind == "int" and value < _MIN.get(key, 0):
                 errors.append((line, f"{dotted}: expected an integer >= {_MIN.get(key, 0)}, got {value}"))
@@ -237,6 +273,8 @@ def parse_file(path: str, env=None) -> tuple[dict, list[str], list[str]]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_toml_message(path, str(exc)), hint="lh config validate") from None
+    except ValueError as exc:  # why: tomllib lets int()'s digit limit through (a 5000-digit number)
+        raise ConfigError(_long_number_message(path, text, str(exc)), hint="lh config validate") from None
 
     def fmt(item: tuple[int | None, str]) -> str:
         line, msg = item
@@ -255,6 +293,14 @@ def _toml_message(path: str, msg: str) -> str:
     if not m:
         return f"{path}: TOML syntax error: {msg}"
     return f"{path}:{m.group(1)}: TOML syntax error at column {m.group(2)}: {msg[:m.start()].strip()}"
+
+
+def _long_number_message(path: str, text: str, msg: str) -> str:
+    import re
+
+    m = re.search(r"\d{4000,}", text)
+    where = f"{path}:{text.count(chr(10), 0, m.start()) + 1}" if m else path
+    return f"{where}: a number too long to read: {msg.split(';')[0]}"
 
 
 def load(env=None) -> dict:

@@ -24,6 +24,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from lazy_harness import paths
 from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir
 from lazy_harness.errors import SettingsError
 
@@ -34,6 +35,9 @@ SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable fo
 # runs before every typed prompt: 5 s, so a stuck index can never hold the user's prompt longer.
 EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "UserPromptSubmit": 5}
 BACKUP_SUFFIX = ".lh-backup"
+BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
+INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
+UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
 _OURS = re.compile(r"(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
                    r"|^(?:\S*/)?" + re.escape(SCRIPT) + r"(?:\s|$)")
 
@@ -72,10 +76,11 @@ def is_ours(entry: object) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
 
 
-def read(path: str) -> tuple[dict | None, bytes | None]:
+def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
     """(parsed object, raw bytes), or (None, None) when the file does not exist.
 
-    Raises SettingsError (one line, naming the file) for anything that is not a JSON object.
+    Raises SettingsError (one line, naming the file and where the JSON breaks) for anything that is
+    not a JSON object; ``hint`` says what to run once it is fixed.
     """
     try:
         with open(path, "rb") as fh:
@@ -84,7 +89,6 @@ def read(path: str) -> tuple[dict | None, bytes | None]:
         return None, None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read: {exc.strerror}") from None
-    hint = "fix it or move it aside, then run lh hooks install again"
     if not raw.strip():
         return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
     try:
@@ -202,10 +206,21 @@ def render(data: dict, raw: bytes | None) -> bytes:
     return (json.dumps(data, indent=indent, ensure_ascii=False) + newline).encode("utf-8")
 
 
-def _backup(path: str, raw: bytes, now: float) -> str:
-    """Keep the bytes we are about to replace. ``<file>.lh-backup`` holds the first original; a later,
-    different original gets a dated name beside it."""
-    base = path + BACKUP_SUFFIX
+def backup_file(path: str, env=None) -> str:
+    """Where install keeps the first original of ``path``: ``<file>.lh-backup`` beside a file in the
+    Claude dir (the user's own); for any other file, such as a project's ``.claude/settings.json``,
+    ``<data dir>/settings-backups/<path as a key>.lh-backup``.
+
+    why: a backup beside a project's file would be committed with it, and it holds this machine's
+    interpreter path (docs/how/hooks.md)."""
+    if paths.is_within(path, paths.claude_dir(env)):
+        return path + BACKUP_SUFFIX
+    return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(os.path.abspath(path)) + BACKUP_SUFFIX)
+
+
+def _backup(base: str, raw: bytes, now: float) -> str:
+    """Keep the bytes we are about to replace. ``base`` (``<file>.lh-backup``) holds the first
+    original; a later, different original gets a dated name beside it."""
     try:
         with open(base, "rb") as fh:
             if fh.read() == raw:
@@ -241,9 +256,10 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
 
 
 def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
-            now: float | None = None, portable: bool = False) -> Change:
+            now: float | None = None, portable: bool = False, backup: str | None = None) -> Change:
     """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS), in the
-    absolute form or, with ``portable``, the ``lh-hook`` form."""
+    absolute form or, with ``portable``, the ``lh-hook`` form. ``backup``: where the first original
+    is kept (default ``<path>.lh-backup``; see :func:`backup_file`)."""
     events = dict(EVENTS if events is None else events)
     data, raw = read(path)
     try:
@@ -258,7 +274,7 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     text = render(new, raw)
     try:
         if raw is not None:
-            change.backup = _backup(path, raw, time.time() if now is None else now)
+            change.backup = _backup(backup or path + BACKUP_SUFFIX, raw, time.time() if now is None else now)
         _write(path, text, raw)
     except OSError as exc:
         raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
@@ -266,30 +282,33 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     return change
 
 
-def _original(path: str, data: dict) -> bytes | None:
-    """The first original's bytes (``<file>.lh-backup``) when they read as ``data``, else None."""
-    try:
-        backup, _ = read(path + BACKUP_SUFFIX)
-        with open(path + BACKUP_SUFFIX, "rb") as fh:
-            raw = fh.read()
-    except (OSError, SettingsError):
-        return None
-    return raw if backup == data else None
+def _original(backups: list[str], data: dict) -> bytes | None:
+    """The first original's bytes (the first of ``backups`` that exists) when they read as ``data``,
+    else None."""
+    for backup in backups:
+        try:
+            parsed, raw = read(backup)
+        except SettingsError:
+            return None
+        if parsed is not None:
+            return raw if parsed == data else None
+    return None
 
 
-def uninstall(path: str) -> Change:
-    """Remove our entries. When what is left reads as the backup of the original, the original's
-    bytes come back (an empty file stays an empty file). Else a file left as ``{}`` is deleted:
-    Claude Code reads a missing settings file and ``{}`` the same, and install creates it from
-    nothing (docs/adr/0003)."""
-    data, raw = read(path)
+def uninstall(path: str, backup: str | None = None) -> Change:
+    """Remove our entries. When what is left reads as the backup of the original (``backup``, else
+    ``<path>.lh-backup``, where earlier versions kept every backup), the original's bytes come
+    back (an empty file stays an empty file). Else a file left as ``{}`` is deleted: Claude Code
+    reads a missing settings file and ``{}`` the same, and install creates it from nothing
+    (docs/adr/0003)."""
+    data, raw = read(path, UNINSTALL_HINT)
     if data is None:
         return Change(path, "missing")
     new = copy.deepcopy(data)
     removed = _remove_ours(new)
     if not removed:
         return Change(path, "unchanged")
-    original = _original(path, new)
+    original = _original(list(dict.fromkeys([backup or path + BACKUP_SUFFIX, path + BACKUP_SUFFIX])), new)
     try:
         if original is not None:
             _write(path, original, raw)

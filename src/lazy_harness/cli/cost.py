@@ -16,14 +16,23 @@ _UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "": 86400}
 
 
 def parse_since(text: str, now: float) -> float:
-    """``7d``, ``12h``, ``2w``, ``1m`` (30 days), a bare number of days, or a date ``YYYY-MM-DD``."""
+    """``7d``, ``12h``, ``2w``, ``1m`` (30 days), a bare number of days, or a date ``YYYY-MM-DD``,
+    from 1970 on (the ledger holds nothing older; a start before it cannot be shown on every platform)."""
+    hint = "use 7d, 12h, 2w, 1m or a date like 2026-01-31"
     m = _SPAN.match(text or "")
-    if m:
-        return now - int(m.group(1)) * _UNIT[m.group(2)]
     try:
-        return time.mktime(time.strptime(text.strip(), "%Y-%m-%d"))
+        if m:
+            start = now - int(m.group(1)) * _UNIT[m.group(2)]
+        else:
+            start = time.mktime(time.strptime(text.strip(), "%Y-%m-%d"))
+        too_old = time.localtime(start).tm_year < 1970
+    except (OverflowError, OSError):
+        too_old = True  # why: a span beyond what a float or the platform's time_t holds
     except ValueError:
-        raise LhError(f"--since: cannot read {text!r}", hint="use 7d, 12h, 2w, 1m or a date like 2026-01-31") from None
+        raise LhError(f"--since: cannot read {text!r}", hint=hint) from None
+    if too_old:
+        raise LhError(f"--since: {text!r} reaches back before 1970", hint=hint)
+    return start
 
 
 def load_config() -> dict:

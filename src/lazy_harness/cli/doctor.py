@@ -109,12 +109,18 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
 def _check_hooks(r: Report) -> None:
     files = settings_files()
     holding = [f for f in files if f.ours]
+    unreadable = [f for f in files if f.state == "invalid"]
     for f in files:
-        if f.state == "invalid":
-            r.line("warn", "settings file", f"{f.path}: {f.error}", f"fix {f.path}")
+        if f.state == "invalid" and holding:
+            r.line("warn", "settings file", f"{f.path}: {f.error}", f"fix the JSON in {f.path}")
         for where in f.null_matchers:
             r.line("warn", "settings file", f"{f.path}: {where} has a null matcher; Claude Code may ignore "
                    "this file", f"set the matcher to \"\" in {f.path}")
+    if not holding and unreadable:
+        # why: "install the hooks" is the wrong advice when they may be in a file that does not parse
+        for f in unreadable:
+            r.line("fail", "hooks", f"cannot read {f.path}: {f.error}", f"fix the JSON in {f.path}")
+        return
     if not holding:
         r.line("fail", "hooks", "no settings file holds lazy-harness hooks", "lh hooks install")
         return

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import click
 
 from lazy_harness import config, logfile, paths, queue, settings
-from lazy_harness.errors import ConfigError, SettingsError
+from lazy_harness.errors import ConfigError, LhError, SettingsError
 
 LOG_TAIL_LINES = 5000
 
@@ -44,8 +44,9 @@ def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
         seen.add(key)
         try:
             data, _ = settings.read(path)
-        except SettingsError as exc:
-            out.append(SettingsFile(label, path, "invalid", error=exc.message.removeprefix(f"{path}: ")))
+        except SettingsError as exc:  # why: read-only here, so not install's "left untouched"
+            error = exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched")
+            out.append(SettingsFile(label, path, "invalid", error=error))
             continue
         if data is None:
             out.append(SettingsFile(label, path, "missing"))
@@ -127,7 +128,7 @@ settings_option = click.option(
     help="Settings file to edit (default: <claude dir>/settings.json), e.g. .claude/settings.local.json.")
 project_option = click.option(
     "--project", "project_dir", is_flag=False, flag_value="", default=None, metavar="[DIR]",
-    type=click.Path(file_okay=False),
+    type=click.Path(),  # why: _target refuses a missing folder or a file in one line, not click's usage text
     help="The project's shared DIR/.claude/settings.json (DIR: the project root of the current folder), "
          "with the portable command `lh-hook <Event>`.")
 
@@ -138,6 +139,11 @@ def _target(settings_path: str | None, project_dir: str | None) -> str:
         raise click.UsageError("--settings and --project name two files; give one")
     if project_dir is not None:
         root = os.path.abspath(project_dir) if project_dir else paths.project_root(os.getcwd())
+        # why: a typo must not become a new folder tree holding a settings.json
+        if not os.path.exists(root):
+            raise LhError(f"--project: {root} does not exist", hint="give the project's folder; only its .claude/ is created")
+        if not os.path.isdir(root):
+            raise LhError(f"--project: {root} is not a folder", hint="give the project's folder")
         return os.path.join(root, ".claude", "settings.json")
     return os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
 
@@ -153,8 +159,10 @@ def install(settings_path: str | None, project_dir: str | None) -> None:
     target = _target(settings_path, project_dir)
     portable = project_dir is not None
     cfg = paths.config_file()
-    _, cfg_errors, _ = config.parse_file(cfg)  # why: a syntax error stops us before settings.json is touched
-    change = settings.install(target, portable=portable)
+    # why: a syntax error stops us before settings.json is touched (the loop could not be switched on
+    # by a safe edit); a wrong value does not: the hooks watch sessions during the pause (ADR 0016)
+    config.parse_file(cfg)
+    change = settings.install(target, portable=portable, backup=settings.backup_file(target))
     events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
     if change.action == "unchanged":
         click.echo(f"already installed: {target} holds our hooks; nothing changed")
@@ -170,14 +178,18 @@ def install(settings_path: str | None, project_dir: str | None) -> None:
     if portable and not shutil.which(settings.SCRIPT):
         click.echo(f"warning: {settings.SCRIPT} is not on PATH here; Claude Code finds it on PATH "
                    "(install with pipx install . or uv tool install ., or activate the venv)")
-    for error in cfg_errors:
-        click.echo(f"warning: {error} (the default is used; lh config validate)")
     what = config.enable_loop(cfg)
-    click.echo({
+    _, cfg_errors, _ = config.parse_file(cfg)  # what is still wrong once enabled is set
+    for error in cfg_errors:
+        click.echo(f"warning: {error}")
+    done = {
         "created": f"config: {cfg}: created from the example with compound_loop.enabled = true",
         "enabled": f"config: {cfg}: compound_loop.enabled switched on (the rest of the file left as is)",
         "already enabled": f"config: {cfg}: compound loop already enabled",
-    }[what])
+    }[what]
+    if cfg_errors:
+        done += "; distillation stays paused until the file is valid (lh config validate)"
+    click.echo(done)
 
 
 @hooks.command()
@@ -186,7 +198,7 @@ def install(settings_path: str | None, project_dir: str | None) -> None:
 def uninstall(settings_path: str | None, project_dir: str | None) -> None:
     """Remove exactly our entries; the file is left as it was before install."""
     target = _target(settings_path, project_dir)
-    change = settings.uninstall(target)
+    change = settings.uninstall(target, backup=settings.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
     elif change.action == "unchanged":

@@ -63,9 +63,11 @@ def next_month(now: float) -> float:
 
 
 def spent(env, now: float) -> tuple[float, float]:
-    """(today, this month) in dollars, from the ledger."""
+    """(today, this month) in dollars, from the ledger. A line dated after today (a clock that was
+    ahead, a hand edit) is not today's spend: it would pause distillation until its date."""
     entries = ledger.read_since(min(day_start(now), month_start(now)), env)
-    return ledger.total(entries, day_start(now)), ledger.total(entries, month_start(now))
+    return (ledger.total(entries, day_start(now), next_day(now)),
+            ledger.total(entries, month_start(now), next_month(now)))
 
 
 def estimate(prompt_chars: int, env=None, now: float | None = None) -> float:

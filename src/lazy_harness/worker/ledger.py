@@ -6,9 +6,11 @@ A line: ``time`` (local ISO stamp), ``ts`` (epoch seconds), ``project``, ``sessi
 reported nothing), ``duration_s``, ``outcome`` (``ok`` or the failure's cause), ``prompt_chars``.
 
 Appends go through :func:`atomic.append_line` (one write under a lock), so the worker and
-``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line):
-a damaged ledger never stops the worker. Totals for the cap read the file backwards and stop at
-the first line older than the period asked for, so a check costs the same with years of history.
+``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line)
+and lines whose ``ts`` is not a time from 1970 to 3000 or whose ``total_cost_usd`` is not an amount
+from 0 to MAX_COST_USD: a damaged ledger never stops the worker, nor pauses it. Totals for the cap
+read the file backwards and stop at the first line older than the period asked for, so a check
+costs the same with years of history.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ from lazy_harness.atomic import append_line
 _BLOCK = 64 * 1024
 SLACK = 3600.0  # why: two writers (worker, lh distill) or a clock step may append slightly out of order
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_tokens", "cache_read_tokens")
+# A line outside these is a hand edit or damage, skipped by every reader (docs/how/cost.md).
+# why: 3000-01-01 UTC is the latest time localtime() takes on every platform (Windows stops there)
+MIN_TS, MAX_TS = 0.0, 32503680000.0
+MAX_COST_USD = 1_000_000.0  # why: one call never costs this; a sum of lines under it stays finite
+MAX_PROMPT_CHARS = 1_000_000_000  # the estimate learns only from lines within it (config's largest value)
 
 
 def record(usage, meta: dict, outcome: str, prompt_chars: int, env=None, now: float | None = None,
@@ -49,12 +56,17 @@ def record(usage, meta: dict, outcome: str, prompt_chars: int, env=None, now: fl
     return line
 
 
+def _number_in(value, low: float, high: float) -> bool:
+    """A JSON number from ``low`` to ``high``: false for NaN, infinities and booleans, and compared
+    without float(), which fails on an integer too large for a float."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
+
+
 def _valid(entry) -> bool:
-    if not isinstance(entry, dict):
-        return False
-    ts, cost = entry.get("ts"), entry.get("total_cost_usd")
-    return (isinstance(ts, (int, float)) and not isinstance(ts, bool)
-            and isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0)
+    """A line every reader counts: ``ts`` a sane time and ``total_cost_usd`` a sane amount. The
+    same test for ``lh cost``, the cap and the estimate, so a bad line is skipped by all of them."""
+    return (isinstance(entry, dict) and _number_in(entry.get("ts"), MIN_TS, MAX_TS)
+            and _number_in(entry.get("total_cost_usd"), 0, MAX_COST_USD))
 
 
 def _parse(raw: bytes):
@@ -123,8 +135,9 @@ class Totals:
                 "failed_calls": self.failed, "calls_without_cost": self.unreported}
 
 
-def total(entries, since: float = 0.0) -> float:
-    return sum(float(e["total_cost_usd"]) for e in entries if e["ts"] >= since)
+def total(entries, since: float = 0.0, until: float = MAX_TS) -> float:
+    """Dollars of the entries with ``since <= ts < until``."""
+    return sum(float(e["total_cost_usd"]) for e in entries if since <= e["ts"] < until)
 
 
 def group(entries, by: str) -> dict[str, Totals]:
@@ -145,7 +158,7 @@ def cost_per_char(env=None, now: float | None = None, last: int = 20) -> float |
     now = time.time() if now is None else now
     samples = [e for e in read_since(now - 30 * 86400, env)
                if e.get("outcome") == "ok" and e.get("cost_reported") is not False
-               and isinstance(e.get("prompt_chars"), int) and e["prompt_chars"] > 0][-last:]
+               and _number_in(e.get("prompt_chars"), 1, MAX_PROMPT_CHARS)][-last:]
     if not samples:
         return None
     return sum(e["total_cost_usd"] for e in samples) / sum(e["prompt_chars"] for e in samples)
