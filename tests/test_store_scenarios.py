@@ -229,3 +229,18 @@ def test_a_deprecated_learning_restated_is_active_again_and_a_forgotten_one_is_n
     with open(made[0], encoding="utf-8") as fh:
         assert "## Learning\n\nx\n" in fh.read()  # the body stays
     assert len(glob.glob(os.path.join(ldir, "*", "*.md"))) == 3
+
+
+def test_every_kind_of_list_line_added_to_handoff_md_by_hand_opens_an_item(tmp_path):
+    mdir = str(tmp_path / "mem")
+    os.makedirs(mdir)
+    meta = {"session_id": "s1", "task_id": "t1"}
+    handoff.apply_answer(mdir, ["from the session"], [], meta, 1_700_000_000, 1_700_000_000)
+    path = os.path.join(mdir, files.HANDOFF)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("1. numbered item\n2) other numbered item\n+ plus item\n* star item\n")
+    handoff.close_items(mdir, [(ids.handoff_id("star item"), "done")], meta, 1_700_000_100)
+    texts = [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])]
+    assert texts == ["from the session", "numbered item", "other numbered item", "plus item"]
+    rendered = open(path, encoding="utf-8").read()
+    assert "numbered item" in rendered and "plus item" in rendered and "star item" not in rendered

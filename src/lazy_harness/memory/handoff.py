@@ -52,8 +52,9 @@ def header_token(value, spaces: bool = False) -> str:
 def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bool]]]:
     """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
 
-    Items are ``- `` or ``* `` lines (``- [x]`` ticked). In a file we rendered (its marker has a
-    digest) indented lines under an item are our notes; in any other file they continue the item.
+    Items are markdown list lines: ``- ``, ``* ``, ``+ `` or numbered (``1. ``, ``1) ``); ``- [x]``
+    ticked. In a file we rendered (its marker has a digest) indented lines under an item are our
+    notes; in any other file they continue the item.
     """
     marker: dict[str, str] = {}
     # why: an editor may save the file with a byte order mark, which would hide the first line's "- "
@@ -66,8 +67,9 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
     out: list[tuple[str, str | None, str, bool]] = []
     current = None
     for line in lines:
-        if line[:2] in ("- ", "* "):
-            entry = line[2:].strip()
+        entry = _list_item(line)
+        if entry is not None:
+            entry = entry.strip()
             ticked = entry[:3].lower() == "[x]"
             if entry[:3] in ("[ ]", "[x]", "[X]"):
                 entry = entry[3:].strip()
@@ -80,6 +82,18 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
         elif not (line[:1] in (" ", "\t") and line.strip()):
             current = None
     return marker, [x for x in out if normalise(x[2]) or x[1]]
+
+
+def _list_item(line: str) -> str | None:
+    """The text after a markdown list marker at the start of ``line``; None when it is no list item.
+    why: a person adds items the way they write lists; a numbered line that is not read as an item
+    would vanish at the next render."""
+    if line[:2] in ("- ", "* ", "+ "):
+        return line[2:]
+    digits = len(line) - len(line.lstrip("0123456789"))
+    if 0 < digits <= 3 and line[digits:digits + 2] in (". ", ") "):
+        return line[digits + 2:]
+    return None
 
 
 def digest(item_lines: list[str]) -> str:
