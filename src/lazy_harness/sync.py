@@ -3,10 +3,14 @@
 One round, under ``<data>/.sync.lock`` (one sync at a time on a machine):
 1. repair what a killed round left (a stale ``index.lock``, a half-done merge);
 2. commit local changes (``git add -A``: the data folder only; ``.gitignore`` keeps locks, stamps,
-   temp files and the rendered handoff.md out);
+   temp files and the rendered handoff.md out), after scanning the staged lines with the redactor: a
+   match refuses the round and nothing is committed;
 3. fetch, merge ``origin/main`` with our merge drivers, render handoff.md again where the handoff
    state changed;
-4. scan what would go out with the redactor: a match refuses the push, naming file and line;
+4. scan what would go out with the redactor: a line the files hold and the remote lacks refuses the
+   push, naming file and line; a commit a push would send that holds a match (left by a version
+   that committed before scanning) gets the unpushed commits rewritten into one commit of the
+   current files on top of ``origin/main``; commits already on the remote are never touched;
 5. push; a push that lost a race with another machine goes back to 3 (a few times).
 
 Merging never conflicts: ``*.jsonl`` files merge as a three-way set of lines (entries keyed by id, so
@@ -34,6 +38,8 @@ STATE = ".sync-state.json"
 LOCK = ".sync.lock"
 GIT_TIMEOUT = 120.0
 PUSH_TRIES = 4
+# what the redactor scans: added lines only, every file as text, a moved file as new lines
+DIFF_OPTIONS = ("--unified=0", "--no-color", "--no-ext-diff", "--no-renames", "--text")
 IGNORE = """# machine-local state of lazy-harness: never synced
 .sync.lock
 .sync-state.json
@@ -42,6 +48,7 @@ IGNORE = """# machine-local state of lazy-harness: never synced
 consolidate.scan
 projects/*/handoff.md
 projects/*/.handoff-open.json
+settings-backups/
 """
 ATTRIBUTES = """*.jsonl merge=lh-lines
 *.md merge=lh-learning
@@ -168,14 +175,28 @@ def _has_head(data: str, env=None) -> bool:
     return _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).ok
 
 
-def commit_local(data: str, env=None, now: float | None = None) -> bool:
+def _message(now: float | None) -> str:
+    return f"lh sync: {os.uname().nodename} {logfile.stamp(now)}"
+
+
+def _refused(leaks: list[str], data: str) -> SyncError:
+    return SyncError(f"push refused: the redactor finds a secret in {', '.join(leaks[:5])}",
+                     hint=f"edit that line of the file in {data} to remove or overwrite the secret, then lh sync")
+
+
+def commit_local(data: str, env=None, now: float | None = None, extra=()) -> bool:
+    """Commit the data folder's changes; raises SyncError (nothing committed) when a staged line holds
+    something the redactor matches: a commit is never taken back once it is pushed."""
     _git(data, "add", "-A", env=env)
     if _has_head(data, env) and _git(data, "diff", "--cached", "--quiet", check=False, env=env).ok:
         return False
     if not _has_head(data, env) and not _git(data, "diff", "--cached", "--name-only", env=env).stdout.strip():
         return False
-    host = os.uname().nodename
-    _git(data, "commit", "-q", "--no-verify", "-m", f"lh sync: {host} {logfile.stamp(now)}", env=env)
+    leaks = staged_secrets(data, extra, env)
+    if leaks:
+        _git(data, "reset", "-q", env=env)  # why: unstage only; the files stay as they are for the edit
+        raise _refused(leaks, data)
+    _git(data, "commit", "-q", "--no-verify", "-m", _message(now), env=env)
     return True
 
 
@@ -213,27 +234,59 @@ def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
         handoff.write_markdown(folder, {"session_id": "sync", "task_id": "sync"}, now)
 
 
-def outgoing_secrets(data: str, extra=(), env=None) -> list[str]:
-    """``path:line: kind`` for every secret the redactor finds in lines we would push."""
+def _added_secrets(diff: str, extra=()) -> list[str]:
+    """``path:line`` for every added line of a ``--unified=0`` diff (one or many) the redactor matches."""
     from lazy_harness.redact import redact
 
-    base = f"origin/{BRANCH}" if _remote_has_branch(data, env) else None
-    diff = _git(data, "diff", "--unified=0", "--no-color", "--no-ext-diff", base or _empty_tree(data, env),
-                "HEAD", env=env).stdout
-    found, path, line_no = [], "?", 0
+    found, path, line_no, header = [], "?", 0, False
     for line in diff.splitlines():
-        if line.startswith("+++ "):
+        if line.startswith("diff "):
+            header = True  # why: an added line "++ x" reads "+++ x": only a header line names a file
+        elif header and line.startswith("+++ "):
             path = line[6:] if line.startswith("+++ b/") else line[4:]
         elif line.startswith("@@"):
+            header = False
             try:
                 line_no = int(line.split("+", 1)[1].split(",", 1)[0].split(" ", 1)[0])
             except (IndexError, ValueError):
                 line_no = 0
-        elif line.startswith("+") and not line.startswith("+++"):
+        elif not header and line.startswith("+"):
             if redact(line[1:], tuple(extra))[1]:
                 found.append(f"{path}:{line_no}")
             line_no += 1
     return found
+
+
+def staged_secrets(data: str, extra=(), env=None) -> list[str]:
+    """``path:line`` for every secret the redactor finds in lines staged since the last commit."""
+    base = "HEAD" if _has_head(data, env) else _empty_tree(data, env)
+    return _added_secrets(_git(data, "diff", "--cached", *DIFF_OPTIONS, base, env=env).stdout, extra)
+
+
+def outgoing_secrets(data: str, extra=(), env=None) -> list[str]:
+    """``path:line`` for every secret the redactor finds in lines HEAD holds and the remote lacks."""
+    base = f"origin/{BRANCH}" if _remote_has_branch(data, env) else _empty_tree(data, env)
+    return _added_secrets(_git(data, "diff", *DIFF_OPTIONS, base, "HEAD", env=env).stdout, extra)
+
+
+def unpushed_secrets(data: str, extra=(), env=None) -> list[str]:
+    """``path:line`` for every secret the redactor finds in any commit a push would send: each commit
+    against its parent, a merge against each of its parents."""
+    # why: a push sends every commit, not only the last state; a merge diffed against each parent also
+    # shows the lines it took from the remote, which at worst costs a needless rewrite, never a leak
+    since = ["--not", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
+    log = _git(data, "log", "-p", "-m", "--format=", *DIFF_OPTIONS, "HEAD", *since, env=env).stdout
+    return _added_secrets(log, extra)
+
+
+def rewrite_unpushed(data: str, env=None, now: float | None = None) -> None:
+    """Replace the commits a push would send by one commit of HEAD's files on top of ``origin/main``
+    (a root commit when the remote has no branch yet). Call after the merge: HEAD's files then hold
+    everything the remote has. Commits already on the remote, the index and the files stay as they are."""
+    old = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
+    parent = ["-p", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
+    new = _git(data, "commit-tree", "HEAD^{tree}", *parent, "-m", _message(now), env=env).stdout.strip()
+    _git(data, "update-ref", "-m", "lh sync: unpushed commits held a secret", "HEAD", new, old, env=env)
 
 
 def _empty_tree(data: str, env=None) -> str:
@@ -290,9 +343,9 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
         try:
             ensure_repo(data, remote, env)
             repaired = repair(data, env)
-            committed = commit_local(data, env, now)
+            committed = commit_local(data, env, now, extra)
             changed: list[str] = []
-            pushed = False
+            pushed = rewritten = False
             for _ in range(PUSH_TRIES):
                 _fetch(data, env)
                 changed += merge_remote(data, env)
@@ -300,8 +353,10 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
                     break
                 leaks = outgoing_secrets(data, extra, env)
                 if leaks:
-                    raise SyncError(f"push refused: the redactor finds a secret in {', '.join(leaks[:5])}",
-                                    hint="remove it (lh memory forget ID, or edit the file), then lh sync")
+                    raise _refused(leaks, data)
+                if unpushed_secrets(data, extra, env):
+                    rewrite_unpushed(data, env, now)
+                    rewritten = True
                 result = _git(data, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False, env=env)
                 if result.ok:
                     pushed = True
@@ -312,7 +367,8 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
         except SyncError as exc:
             _save_state(data, last_error=f"{logfile.stamp(now)} {exc.message}")
             raise
-        summary = {"committed": committed, "merged": len(changed), "pushed": pushed, "repaired": repaired}
+        summary = {"committed": committed, "merged": len(changed), "pushed": pushed, "repaired": repaired,
+                   "rewritten": rewritten}
         _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote)
         return summary
 
@@ -335,7 +391,9 @@ def auto_sync(cfg: dict, env=None, now: float | None = None) -> str | None:
         result = run(cfg, env, now, wait=False)
     except LhError as exc:
         return f"sync: {exc.message}"
-    return f"sync: {result['merged']} file(s) merged, {'pushed' if result['pushed'] else 'nothing pushed'}"
+    rewritten = ", unpushed commits that held a secret rewritten as one" if result["rewritten"] else ""
+    return (f"sync: {result['merged']} file(s) merged{rewritten}, "
+            f"{'pushed' if result['pushed'] else 'nothing pushed'}")
 
 
 def status(cfg: dict, env=None) -> dict:

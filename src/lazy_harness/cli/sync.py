@@ -28,4 +28,6 @@ def sync(show_status: bool) -> None:
              "pushed" if result["pushed"] else "nothing pushed"]
     for what in result["repaired"]:
         click.echo(f"repaired: {what}")
+    if result["rewritten"]:
+        click.echo("rewrote: commits not yet pushed held a secret; one commit of the current files went out instead")
     click.echo("synced: " + ", ".join(parts))
