@@ -28,20 +28,27 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    password may hold "/", but ``host:8080/path@x`` is a port
   cli-password     ``curl -u user:pw`` / ``--user``, ``docker login -p pw`` / ``--password``
   assignment       ``password=``, ``secret:``, ``token=``, ``api_key:``, ``pass=``, ``pwd=``... (the
-                   name is kept; quoted or not; JSON ``"password": "x"`` too). The keyword is the
-                   name's last part; password words and "secret" count glued to the word before
-                   them too (PGPASSWORD, dbPassword, clientSecret), other keywords do not (mytoken,
-                   maxToken). References and code are left alone: ``$VAR``, ``{name}``,
-                   ``os.environ[...]``, calls, attribute access, ``None``/``null``/type names, a
-                   variable named like the keyword (``password=password``, ``token=access_token``),
-                   placeholders (``***``, ``<your-key>``), ARN parts (``...:secret:name``). After a
-                   colon, an unquoted plain lower-case word is prose ("the token: expired"), not a
-                   value, except after a password name. "pass" and "pwd" alone are often something
-                   else: after a colon they count only with a prefix (``DB_PASS: x``, not "first
-                   pass: x"), and a pwd that is a path is the shell's (``PWD=/home/me``).
+                   name is kept; quoted or not, the other quote may be inside a quoted value; JSON
+                   ``"password": "x"`` too). The keyword is the name's last part; password words and
+                   "secret" count glued to the word before them too (PGPASSWORD, dbPassword,
+                   clientSecret), other keywords do not (mytoken, maxToken). An unquoted value runs
+                   to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&" end it before the next
+                   ``name=`` (``?a=1&b=2``) or at its end, a ")" with no "(" ends it, and a final "."
+                   or "`" is the sentence's, kept after the marker. References and code are left
+                   alone: ``$VAR``, ``{name}``, ``os.environ[...]``, calls, an attribute chain of a
+                   config object or ending in a name like the keyword or in snake_case (``self.pw``,
+                   ``settings.DB_PASSWORD``, ``form.cleaned_data``; not ``my.secret.pw``),
+                   ``None``/``null``/type names, a variable named like the keyword
+                   (``password=password``, ``token=access_token``), placeholders (``***``,
+                   ``<your-key>``), ARN parts (``...:secret:name``). After a colon, an unquoted plain
+                   lower-case word is prose ("the token: expired"), not a value, except after a
+                   password name. "pass" and "pwd" alone are often something else: after a colon they
+                   count only with a prefix (``DB_PASS: x``, not "first pass: x"), and a pwd that is
+                   a path is the shell's (``PWD=/home/me``).
   high-entropy     a value of 20+ characters with Shannon entropy >= 3.5 bits per character, holding a
                    digit or mixed case, assigned to a variable whose name says key, secret or token
-                   (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``).
+                   (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``), unless it is code as
+                   above (``SECRET_KEY=app.config.SECRET_KEY``).
   aws-secret-key   a bare 40-character [A-Za-z0-9/+] run with capitals, small letters, a digit or
                    symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
                    "secret" (any case): base64 data elsewhere holds such runs by chance.
@@ -73,8 +80,8 @@ _SHORT = frozenset(("pass", "pwd"))
 _NOT_SECRETS = frozenset(("none", "null", "nil", "true", "false", "undefined", "str", "string", "int",
                           "bytes", "bool", "dict", "list", "optional", "any", "required", "self", "cls",
                           "the", "and", "for", "was", "is", "are", "not", "you", "this", "that"))
-# ``{name}`` is a format field (f"password={password}"), ``{{ x }}`` a template
-_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*\}?")
+# ``{name}`` is a format field (f"password={password}", {password!r}), ``{{ x }}`` a template
+_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}?")
 _PLAIN_WORD = re.compile(r"[a-z][a-z_-]*")
 _ENTROPY_MIN = 3.5
 _ENTROPY_LEN = 20
@@ -170,8 +177,12 @@ def _scrambled(m: re.Match[str], mark: str) -> str:
 _ASSIGNMENT = (
     r"(?P<name>" + _SECRET_WORD + r"[\"']?)(?![A-Za-z0-9_])"
     r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
-    r"(?:(?P<qv>[\"'])(?P<quoted>[^\"'\n]{1,500})(?P=qv)"
-    r"|(?P<bare>[^\s\"',;&}()\[\]]{3,500})(?P<after>[(\[.]?))")
+    r"(?:(?P<qv>[\"'])(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500})(?P=qv)"  # the other quote may be inside
+    # why: the value runs to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&" end it only before
+    # the next "name=" (?a=1&b=2, Uid=sa;Pwd=x) or at its end, and a closing bracket only if unopened.
+    # Runs of plain characters, not one at a time: faster, and nothing after the value can fail
+    r"|(?P<bare>(?:[^\s\"',;&(){}\[\]]{1,500}|[,;&](?=[^\s\"',;&)\]}])(?![A-Za-z_][\w.-]{0,100}=|amp;)"
+    r"|[(\[{][^\s\"'(){}\[\]]{0,300}[)\]}]?){1,500}))")
 # why: any identifier, then the name is checked in Python; a regex that searches for "key" inside
 # the name backtracks quadratically on a megabyte-long word.
 _KEYISH = (
@@ -291,27 +302,59 @@ def _replace_assignment(m: re.Match[str]) -> str:
     colon = ":" in m.group("sep")
     if before == ":" and m.group("sep") == ":":
         return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
-    if value.startswith(_MARK_PREFIX) or value.lower() in _NOT_SECRETS or _PLACEHOLDER.fullmatch(value):
+    # why: a bare value ends a sentence ("password=hunter2secret.") or inline code; judged without
+    # that end, which stays after the marker
+    tail = "" if m.group("quoted") is not None else value[len(value.rstrip(".`")):]
+    value = value[:len(value) - len(tail)]
+    if ((len(value) < 3 and m.group("quoted") is None) or value.startswith(_MARK_PREFIX)
+            or value.lower() in _NOT_SECRETS or _PLACEHOLDER.fullmatch(value)):
         return m.group(0)
     prefixed = before in ("_", "-")  # DB_PASS, MYSQL_PWD, --pass
     if word in _SHORT and ((colon and not prefixed) or (word == "pwd" and _PATH.match(value))
                            or (m.group("sep")[0] in " \t" and _SNAKE.fullmatch(value))):
         return m.group(0)  # "x.last_pass = saved_state" is code: a variable, a space before the sign
     if m.group("bare") is not None:
-        if m.group("after") or ("." in value and re.fullmatch(r"[A-Za-z_][\w.]*", value)):
+        if _reference(value, word):
             return m.group(0)  # a call, an index or an attribute: code, not a literal
         if colon and _PLAIN_WORD.fullmatch(value) and word not in _PASSWORDS and not (prefixed and word in _SHORT):
             return m.group(0)  # "the token: expired" is prose; a password may well be a plain word
         if _names_itself(value, word):
             return m.group(0)  # password=password, token=access_token, secret=dbSecret: a variable
-        return m.group("name") + m.group("sep") + MARK.format("assignment")
+        return m.group("name") + m.group("sep") + MARK.format("assignment") + tail
     q = m.group("qv")
     return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
 
 
+# Objects whose attributes are configuration in code: password=self.pw, token=args.tok, key=cfg.k
+_ROOTS = frozenset(("self", "cls", "this", "os", "env", "process", "settings", "config", "conf", "cfg",
+                    "args", "kwargs", "opts", "options", "params", "request", "req", "body", "data", "values",
+                    "payload", "form", "ctx", "context", "app", "client", "session", "user", "account",
+                    "auth", "creds", "credentials", "secrets", "vault", "props", "state"))
+_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_CALL = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+_SNAKE_WORDS = re.compile(r"_*(?:[a-z]{2,}(?:_[a-z]{2,})+|[A-Z]{2,}(?:_[A-Z]{2,})+)")  # not "a1_b2" by chance
+
+
+def _reference(value: str, word: str) -> bool:
+    """True for code: a call or an index (``getpass.getpass()``, ``os.environ[...]``), or an attribute
+    chain that starts at a configuration object (``self.``, ``settings.``) or ends in a name like the
+    keyword's (``config.password``, ``process.env.API_KEY``) or in snake_case (``form.cleaned_data``).
+
+    # why: any dotted identifier chain is not enough: "my.secret.pw" and "correct.horse.battery" are
+    # passwords, and a password at the end of a sentence ("hunter2secret.") holds a dot too.
+    """
+    if _CALL.match(value):
+        return True
+    if not _CHAIN.fullmatch(value):
+        return False
+    first, last = value.split(".", 1)[0], value.rsplit(".", 1)[1]
+    return first.lower() in _ROOTS or _names_itself(last, word) or bool(_SNAKE_WORDS.fullmatch(last))
+
+
 def _replace_keyish(m: re.Match[str]) -> str:
-    if not _KEYISH_NAME.search(m.group("name")) or not _looks_random(m.group("value")):
-        return m.group(0)
+    keyword = _KEYISH_NAME.search(m.group("name"))
+    if not keyword or not _looks_random(m.group("value")) or _reference(m.group("value"), keyword.group().lower()):
+        return m.group(0)  # not a secret's name, not random, or code: SECRET_KEY=app.config.SECRET_KEY
     if m.group("sep") == ":" and m.start() and m.string[m.start() - 1] == ":":
         return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
     return m.group("name") + m.group("sep") + MARK.format("high-entropy")
