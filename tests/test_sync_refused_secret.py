@@ -178,3 +178,12 @@ def test_backups_of_settings_files_stay_on_this_machine(a, remote):
     a.sync()
     assert "/home/a/.venv/bin/python" not in _history(remote)
     assert "Use SQLite" in _history(remote)
+
+
+def test_a_quoted_secret_escaped_inside_a_jsonl_line_is_refused(a, remote):
+    a.mdir.mkdir(parents=True, exist_ok=True)
+    with open(a.mdir / "decisions.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"summary": 'db password="Qx7hunter2Zq" set by hand'}) + "\n")
+    with pytest.raises(sync.SyncError, match="push refused"):
+        a.sync()
+    assert "Qx7hunter2Zq" not in _history(remote)

@@ -251,10 +251,33 @@ def _added_secrets(diff: str, extra=()) -> list[str]:
             except (IndexError, ValueError):
                 line_no = 0
         elif not header and line.startswith("+"):
-            if redact(line[1:], tuple(extra))[1]:
+            if _holds_secret(line[1:], tuple(extra), redact):
                 found.append(f"{path}:{line_no}")
             line_no += 1
     return found
+
+
+def _holds_secret(line: str, extra: tuple, redact) -> bool:
+    """Whether the redactor matches ``line``, or, for a JSON line with escapes, one of its strings:
+    ``password=\\"x\\"`` in a JSONL file is ``password="x"`` once read."""
+    if redact(line, extra)[1]:
+        return True
+    if "\\" not in line or not line.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    todo, texts = [value], []
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            texts.append(item)
+        elif isinstance(item, dict):
+            todo += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            todo += item
+    return any(redact(text, extra)[1] for text in texts)
 
 
 def staged_secrets(data: str, extra=(), env=None) -> list[str]:
