@@ -69,3 +69,45 @@ def test_a_write_that_makes_no_progress_fails_and_leaves_the_old_file(tmp_path, 
     assert open(path, encoding="utf-8").read() == "old\n"
     assert sorted(os.listdir(folder)) == ["handoff.md", "log.jsonl"]  # no temp file left behind
     assert os.path.getsize(folder / "log.jsonl") == 0
+
+
+def test_a_line_appended_while_the_file_is_rewritten_lands_in_the_new_file(tmp_path, monkeypatch):
+    """The appender opened the file, then waits for its lock while ``rewrite`` replaces it: once it
+    gets the lock it sees the file was replaced, and appends to the new one."""
+    import fcntl
+    import threading
+
+    path = str(tmp_path / "marks.jsonl")
+    with open(path, "w") as fh:
+        fh.write('{"op": "supersede", "id": "d-1"}\n{"op": "forget", "id": "d-2"}\n')
+    real_flock, waiting = fcntl.flock, threading.Event()
+
+    def flock(fd, op):
+        if threading.current_thread().name == "appender":
+            waiting.set()  # opened, about to wait for the lock the rewrite holds
+        return real_flock(fd, op)
+
+    monkeypatch.setattr(atomic.fcntl, "flock", flock)
+
+    def change(data):
+        appender = threading.Thread(target=atomic.append_line, args=(path, '{"op": "forget", "id": "d-3"}'),
+                                    name="appender")
+        appender.start()
+        assert waiting.wait(10)
+        change.appender = appender
+        return b"".join(line for line in data.splitlines(keepends=True) if b"d-1" not in line)
+
+    atomic.rewrite(path, change)
+    change.appender.join(10)
+    assert not change.appender.is_alive()
+    with open(path) as fh:
+        assert fh.read() == '{"op": "forget", "id": "d-2"}\n{"op": "forget", "id": "d-3"}\n'
+
+
+def test_rewrite_of_a_missing_file_or_without_a_change_writes_nothing(tmp_path):
+    path = str(tmp_path / "marks.jsonl")
+    assert atomic.rewrite(path, lambda data: b"x") is None and not os.path.exists(path)
+    with open(path, "wb") as fh:
+        fh.write(b"a\n")
+    before = os.stat(path).st_ino
+    assert atomic.rewrite(path, lambda data: data) is None and os.stat(path).st_ino == before

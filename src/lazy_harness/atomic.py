@@ -91,19 +91,62 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
     return True
 
 
+def _same_file(fd: int, path: str) -> bool:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino)
+
+
 def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
-    """Append one whole line (a newline is added) under an exclusive lock, then fsync."""
+    """Append one whole line (a newline is added) under an exclusive lock, then fsync. A file that
+    ``rewrite`` replaced while this waited for the lock is opened again: the line lands in the new one."""
     if "\n" in line:
         raise ValueError("append_line takes exactly one line")
     ensure_dir(os.path.dirname(path) or ".")
     data = (line + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        write_all(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    while True:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if not _same_file(fd, path):
+                continue  # why: replaced under us; appending to the old inode would lose the line
+            write_all(fd, data)
+            os.fsync(fd)
+            return
+        finally:
+            os.close(fd)
+
+
+def rewrite(path: str, change) -> bytes | None:
+    """Replace an append-only file with ``change(its bytes)`` (atomically), holding the lock that
+    ``append_line`` takes, so no line appended meanwhile is lost. Returns the new bytes; None (and
+    nothing written) when the file is missing or ``change`` returns None or the same bytes."""
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if not _same_file(fd, path):
+                continue
+            chunks = []
+            while True:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            old = b"".join(chunks)
+            new = change(old)
+            if new is None or new == old:
+                return None
+            atomic_write(path, new)
+            return new
+        finally:
+            os.close(fd)
 
 
 def _unlink_quiet(path: str) -> None:

@@ -26,7 +26,7 @@ import json
 import os
 import time
 
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import atomic_write, ensure_dir, rewrite
 from lazy_harness.errors import LhError
 from lazy_harness.logfile import stamp
 
@@ -138,6 +138,25 @@ def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
         return False
 
 
+def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> bool:
+    """Write ``target``. An append-only file's is computed again under the lock its appenders take,
+    so a line another process appends meanwhile (the worker, a mark) is kept; False when the run's
+    lines are no longer all there."""
+    if not entry.get("appended") or entry.get("before_size") is None:
+        atomic_write(path, target)
+        return True
+    done = {}
+
+    def change(current: bytes) -> bytes | None:
+        again = (before if _sha(current) == entry.get("after_sha")
+                 else _without_lines(current, entry["appended"], entry["before_size"]))
+        done["ok"] = again is not None
+        return again
+
+    rewrite(path, change)
+    return done.get("ok", False)
+
+
 def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: float | None = None,
          derived: tuple[str, ...] = ()) -> tuple[dict, list[str], list[str]]:
     """Undo ``run`` (default: the newest not yet undone). Returns (journal, restored paths, problems).
@@ -188,8 +207,9 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
                 os.unlink(path)
             except FileNotFoundError:
                 pass
-        elif target != current:
-            atomic_write(path, target)
+        elif target != current and not _write_back(path, entry, before, target):
+            problems.append(f"{path}: changed while it was being undone; left as it is")
+            continue
         entry["restored"] = stamp(now)
         restored.append(path)
     if not problems:

@@ -24,7 +24,7 @@ that resolves outside its folder (a symlink planted in the memory folder).
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import append_line, atomic_write, ensure_dir
+from lazy_harness.atomic import append_line, atomic_write, ensure_dir, rewrite
 from lazy_harness.errors import TaskError
 from lazy_harness.memory import entries, files, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
@@ -363,10 +363,9 @@ def _apply_restores(p: Plan, report: Report) -> None:
         report.restored.append(eid)
     if gone:
         path = marks.path_of(p.memory_dir)
-        with open(path, "rb") as fh:
-            data = fh.read()
         j.track(path)
-        atomic_write(path, marks.without(data, gone))
+        # why: consolidation and lh memory forget append marks without the folder lock
+        rewrite(path, lambda data: marks.without(data, gone))
         j.record(path)
     if report.restored:
         j.save()
