@@ -244,3 +244,21 @@ def test_every_kind_of_list_line_added_to_handoff_md_by_hand_opens_an_item(tmp_p
     assert texts == ["from the session", "numbered item", "other numbered item", "plus item"]
     rendered = open(path, encoding="utf-8").read()
     assert "numbered item" in rendered and "plus item" in rendered and "star item" not in rendered
+
+
+def test_consolidation_does_not_hide_again_what_a_session_made_again_after_the_entry_that_replaced_it(where):
+    project, mdir, ldir = where
+    old, new, later = "Use Postgres for the ledger", "Use SQLite for the ledger", "Use DuckDB for the ledger"
+    store.persist({"decisions": [{"summary": old}]}, mdir, ldir, meta("s1", when=NOW), NOW)
+    store.persist({"decisions": [{"summary": new}]}, mdir, ldir, meta("s2", when=NOW + 10), NOW + 10)
+    a, b, c = (ids.entry_id("decision", s) for s in (old, new, later))
+    consolidate(mdir, ldir, job.Change("supersede", a, b, "replaced"))
+    store.persist({"decisions": [{"summary": old}]}, mdir, ldir, meta("s3", when=NOW + 99), NOW + 99)  # back
+    assert a not in marks.hidden(mdir)
+    answer = {"supersede": [{"old": a, "new": b, "reason": "b is newer"}]}
+    changes, problems = job.validate(answer, job.candidates(mdir, ldir, "proj"), 10)
+    assert changes == [] and [p for p in problems if "made again" in p]
+    store.persist({"decisions": [{"summary": later}]}, mdir, ldir, meta("s4", when=NOW + 200), NOW + 200)
+    answer = {"supersede": [{"old": a, "new": c, "reason": "c came after"}]}
+    changes, problems = job.validate(answer, job.candidates(mdir, ldir, "proj"), 10)
+    assert [(ch.action, ch.target, ch.other) for ch in changes] == [("supersede", a, c)], problems

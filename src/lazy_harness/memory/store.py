@@ -368,6 +368,7 @@ def _apply_restores(p: Plan, report: Report) -> None:
         rewrite(path, lambda data: marks.without(data, gone))
         j.record(path)
     if report.restored:
+        j.data["restored"] = list(report.restored)  # read by consolidation: made again, so newer (ADR 0014)
         j.save()
 
 

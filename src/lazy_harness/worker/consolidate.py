@@ -70,6 +70,8 @@ class Entry:
     text: str
     order: int
     path: str = ""
+    ts: float | None = None  # when the entry was written (its record's ts)
+    restored: float | None = None  # when a later session made it again after it was hidden
 
 
 @dataclass
@@ -147,8 +149,27 @@ def open_handoff(memory_dir: str) -> list[tuple[str, str]]:
     return [(item["id"], item["text"]) for item in handoff.open_items(state)]
 
 
+def _restored_at(memory_dir: str) -> dict[str, float]:
+    """``{id: when}`` of the entries a store run brought back (journals of kind ``restore``, not undone)."""
+    from lazy_harness.memory import journal
+    from lazy_harness.memory.files import iso_epoch
+
+    out: dict[str, float] = {}
+    for run in journal.runs(memory_dir):
+        when = iso_epoch(run.get("started"))
+        if run.get("kind") != "restore" or run.get("undone") or when is None:
+            continue
+        for eid in run.get("restored") or []:
+            if isinstance(eid, str):
+                out[eid] = max(out.get(eid, when), when)
+    return out
+
+
 def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
+    from lazy_harness.memory.files import iso_epoch
+
     hidden = marks.hidden(memory_dir)
+    restored = _restored_at(memory_dir)
     c = Candidates()
     for kind, name, bucket in (("decision", files.DECISIONS, c.decisions), ("failure", files.FAILURES, c.failures)):
         seen: set[str] = set()
@@ -157,7 +178,8 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
             if eid in hidden or eid in seen:
                 continue
             seen.add(eid)
-            bucket.append(Entry(eid, kind, one_line(rec["summary"]), n))
+            bucket.append(Entry(eid, kind, one_line(rec["summary"]), n, ts=iso_epoch(rec.get("ts")),
+                                restored=restored.get(eid)))
         del bucket[:-PER_KIND]
     for n, (path, head) in enumerate(_learning_heads(learnings_dir, project)):
         if (head.get("status") or "active") != "active":
@@ -228,6 +250,12 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
                 continue
             if action == "supersede" and live[other].order <= live[target].order:
                 problems.append(f"{label}: {other} is not newer, ignored")
+                continue
+            # why: an entry a session made again after consolidation hid it keeps its old line; what was
+            # written before it came back is not newer than it
+            if action == "supersede" and live[target].restored is not None and (
+                    live[other].ts or 0.0) < live[target].restored:
+                problems.append(f"{label}: {target} was made again after {other}, ignored")
                 continue
             if len(out) >= max_changes:
                 problems.append(f"{label}: over max_changes ({max_changes}), ignored")
