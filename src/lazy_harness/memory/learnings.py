@@ -177,3 +177,32 @@ def recent_titles(learnings_dir: str, n: int = 50) -> list[str]:
 def recent_ids(learnings_dir: str, n: int = 50) -> set[str]:
     """Ids of the ``n`` newest learnings (own or derived)."""
     return {i for i in map(id_of, recent_learning_files(learnings_dir, n)) if i}
+
+
+def names_by_slug(learnings_dir: str) -> dict[str, list[str]]:
+    """Every learning file by its name less the date (``<slug>[-n].md``): one listing per month folder."""
+    out: dict[str, list[str]] = {}
+    try:
+        months = [m for m in os.listdir(learnings_dir) if len(m) == 7 and m[4] == "-"]
+    except OSError:
+        return out
+    for month in months:
+        try:
+            names = os.listdir(os.path.join(learnings_dir, month))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".md"):
+                out.setdefault(name[11:], []).append(os.path.join(learnings_dir, month, name))
+    return out
+
+
+def file_of(learnings_dir: str, listing: dict[str, list[str]], title: str, lid: str, now: float) -> str | None:
+    """The file of learning ``lid`` on any day (``listing`` from ``names_by_slug``); only the names its
+    title's slug can take are opened."""
+    for n in range(1, MAX_SUFFIX + 1):
+        name = os.path.basename(learning_path(learnings_dir, title, now, n))[11:]
+        for path in sorted(listing.get(name, ())):
+            if id_of(path) == lid:
+                return path
+    return None

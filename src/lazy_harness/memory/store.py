@@ -174,7 +174,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     from lazy_harness.memory import learnings
     origin = one_line(p.meta.get("project"))
     recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
-    listing = _learning_names(p.learnings_dir)
+    listing = learnings.names_by_slug(p.learnings_dir)
     batch: set[str] = set()
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
@@ -189,7 +189,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         lid = ids.learning_id(origin, title)
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
-        found = path if exists else _learning_file(p, listing, title, lid)
+        found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
         status = (files.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
         if status == "deprecated":  # what consolidation writes
             p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
@@ -204,36 +204,6 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             p.add(EXISTS, found, title)
         else:
             p.add(CREATE, path, title, item)
-
-
-def _learning_names(learnings_dir: str) -> dict[str, list[str]]:
-    """Every learning file by its name less the date (``<slug>[-n].md``): one listing per month folder."""
-    out: dict[str, list[str]] = {}
-    try:
-        months = [m for m in os.listdir(learnings_dir) if len(m) == 7 and m[4] == "-"]
-    except OSError:
-        return out
-    for month in months:
-        try:
-            names = os.listdir(os.path.join(learnings_dir, month))
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".md"):
-                out.setdefault(name[11:], []).append(os.path.join(learnings_dir, month, name))
-    return out
-
-
-def _learning_file(p: Plan, listing: dict[str, list[str]], title: str, lid: str) -> str | None:
-    """The file of learning ``lid`` on any day; only the names its title's slug can take are opened."""
-    from lazy_harness.memory import learnings
-
-    for n in range(1, learnings.MAX_SUFFIX + 1):
-        name = os.path.basename(learnings.learning_path(p.learnings_dir, title, p.now, n))[11:]
-        for path in sorted(listing.get(name, ())):
-            if learnings.id_of(path) == lid:
-                return path
-    return None
 
 
 def _plan_handoff(p: Plan, distilled: dict) -> None:
