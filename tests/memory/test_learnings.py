@@ -280,3 +280,21 @@ def test_a_learning_written_before_ids_gets_its_id_derived(ldir):
         fh.write(old)
     assert "id:" not in old and learnings.id_of(path) == ids.learning_id("proj", "Old style")
     assert learnings.write_learning(ldir, item("old style"), META, NOW + 5) == (path, False)
+
+
+def test_a_quote_left_open_in_a_frontmatter_costs_no_more_than_the_lines_it_may_run_over(monkeypatch):
+    """A title whose quote never closes, above thousands of lines: the value stops after
+    MAX_QUOTED_LINES lines, and the lines without the quote are never parsed again (counted: the
+    quoted-scalar parser runs a bounded number of times, not once per line)."""
+    from lazy_harness.memory import files
+
+    calls = []
+    real = files._quoted
+    monkeypatch.setattr(files, "_quoted", lambda raw: calls.append(len(raw)) or real(raw))
+    text = '---\ntitle: "never closed\n' + "x\n" * 20_000 + "scope: general\n---\n## Learning\nbody\n"
+    meta, body = files.parse_frontmatter(text)
+    assert meta["title"].startswith("never closed x") and meta["title"].count("x") == files.MAX_QUOTED_LINES
+    assert meta["scope"] == "general" and body.strip().endswith("body")
+    assert len(calls) <= 2
+    closed = files.parse_frontmatter('---\ntitle: "two\n  lines"\ntags: [a]\n---\nb')[0]
+    assert closed == {"title": "two lines", "tags": ["a"]}

@@ -233,16 +233,26 @@ def _quoted(raw: str) -> tuple[str, bool]:
     return "".join(out), False
 
 
+MAX_QUOTED_LINES = 64
+
+
 def _value(lines: list[str], i: int, first: str) -> tuple[object, int]:
     """The scalar starting with ``first`` (rest of line ``i - 1``); returns (value, next line index)."""
     if first[:1] in ("'", '"'):
-        raw = first
-        while True:
-            value, closed = _quoted(raw)
-            if closed or i >= len(lines) or lines[i].rstrip() in ("---", "..."):
-                return value, i
+        raw, start, quote = first, i, first[0]
+        value, closed = _quoted(raw)
+        # why: a quote left open must not cost time in the square of the file's size (one hand-edited
+        # learning would stall every hook that reads it): a line without the quote cannot close it,
+        # and a quoted value runs over at most MAX_QUOTED_LINES lines
+        while not closed and i < len(lines) and lines[i].rstrip() not in ("---", "...") \
+                and i - start < MAX_QUOTED_LINES:
             raw += "\n" + lines[i]
             i += 1
+            if quote in lines[i - 1]:
+                value, closed = _quoted(raw)
+        if not closed:
+            value, _ = _quoted(raw)
+        return value, i
     if first in ("", "~", "null", "Null", "NULL"):
         return None, i
     if first[:1] in ("|", ">"):  # a block scalar: the indented lines below
