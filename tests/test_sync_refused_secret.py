@@ -187,3 +187,22 @@ def test_a_quoted_secret_escaped_inside_a_jsonl_line_is_refused(a, remote):
     with pytest.raises(sync.SyncError, match="push refused"):
         a.sync()
     assert "Qx7hunter2Zq" not in _history(remote)
+
+
+def test_a_remote_whose_tree_holds_a_symbolic_link_is_refused_and_nothing_is_checked_out(tmp_path, a, remote):
+    """Whoever can push to the remote must not choose where this machine writes: a `projects` link
+    pointing out of the data folder would take every later write of the worker with it."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    src = tmp_path / "evil"
+    (src / "knowledge").mkdir(parents=True)
+    os.symlink(outside, src / "projects")
+    _git("init", "-q", "-b", "main", cwd=src)
+    _git("add", "-A", cwd=src)
+    _git("-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "links", cwd=src)
+    _git("push", "-q", str(remote), "main", cwd=src)
+    with pytest.raises(sync.SyncError, match="symbolic link at 'projects'"):
+        a.sync()
+    assert not os.path.islink(a.data / "projects")
+    a.add("decision", "Use SQLite")  # the worker's next write stays in the data folder
+    assert (a.data / "projects").is_dir() and list(outside.iterdir()) == []

@@ -108,6 +108,7 @@ def ensure_repo(data: str, remote: str, env=None) -> None:
     driver = f"{sys.executable} -m lazy_harness.sync"
     settings = {
         "user.name": "lazy-harness", "user.email": "lazy-harness@localhost", "commit.gpgsign": "false",
+        "core.symlinks": "false",  # why: a link from the remote is checked out as a plain file, never followed
         "merge.lh-lines.name": "lazy-harness: union of JSONL lines by id",
         "merge.lh-lines.driver": f"{driver} merge-lines %O %A %B",
         "merge.lh-learning.name": "lazy-harness: write-once learnings",
@@ -204,10 +205,23 @@ def _remote_has_branch(data: str, env=None) -> bool:
     return _git(data, "rev-parse", "-q", "--verify", f"refs/remotes/origin/{BRANCH}", check=False, env=env).ok
 
 
+def _refuse_links(data: str, env=None) -> None:
+    """Refuse a remote whose tree holds anything but plain files: a symbolic link checked out as
+    ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
+    data folder; a submodule has no place in it either."""
+    for line in _git(data, "ls-tree", "-r", "--full-tree", f"origin/{BRANCH}", env=env).stdout.splitlines():
+        mode, _, rest = line.partition(" ")
+        if mode not in ("100644", "100755"):
+            path = rest.partition("\t")[2]
+            raise SyncError(f"the remote holds {'a symbolic link' if mode == '120000' else 'a non-file'} at "
+                            f"{path!r}: refused, nothing merged", hint="delete it on the remote, then lh sync")
+
+
 def merge_remote(data: str, env=None) -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here."""
     if not _remote_has_branch(data, env):
         return []
+    _refuse_links(data, env)
     before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
     if not before:
         _git(data, "reset", "-q", "--hard", f"origin/{BRANCH}", env=env)  # nothing of ours yet
