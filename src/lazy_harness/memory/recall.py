@@ -134,13 +134,14 @@ def _sentence(text: str) -> str:
 
 def _day(rec: dict) -> str:
     ts = rec.get("ts")
-    return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
+    return one_line(ts[:10], 10) if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
 def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
-    when = (item["opened"] or "")[:16].replace("T", " ") or "at an unknown time"
-    note = f"opened {when} by session {item['opened_by'] or '?'}"
+    # why: every field of a stored record is text someone could have edited: each stays on its line
+    when = one_line((item["opened"] or "")[:16].replace("T", " "), 16) or "at an unknown time"
+    note = f"opened {when} by session {one_line(item['opened_by'] or '?', 60)}"
     if handoff.is_stale(item, now, stale_days):
         note += f"; stale: open {handoff.age_days(item, now)} days"
     return f"- [{item['id']}] {one_line(item['text'], cap)} ({note})"
@@ -200,7 +201,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict)
     stats["own_learnings"] = sum(1 for h in heads if h.get("origin") == project and is_active(h))
     items = []
     for head in rank_learnings(heads, project, branch, n):
-        rel = os.path.relpath(head["path"], kdir)
+        rel = one_line(os.path.relpath(head["path"], kdir), 200)
         title = one_line(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
         origin = one_line(head.get("origin") or "unknown", 60)
         text = one_line(head.get("learning"), CAP_EXCERPT)
