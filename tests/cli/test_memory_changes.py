@@ -126,3 +126,17 @@ def test_close_takes_an_id_copied_with_its_brackets(tmp_path):
     r = invoke("memory", "close", f"[{hid}]", "--project", str(proj))
     assert r.code == 0, r.err
     assert [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])] == ["Add retries"]
+
+
+def test_forget_refuses_a_learning_whose_frontmatter_uses_yaml_aliases(tmp_path):
+    """Aliases are shared references when loaded, but copies once written out (the journal): nine
+    levels of nine would be 9**9 strings. The learning is left as it is, in one line."""
+    proj, _ = _project(tmp_path)
+    path, lid = _learning(Path(paths.learnings_dir()), "Bomb", origin="proj")
+    bomb = "z0: &a0 [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"z{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 9))
+    text = path.read_text().replace("status: active\n", "status: active\n" + bomb + "deprecated_reason: *a8\n")
+    path.write_text(text)
+    r = invoke("memory", "forget", lid, "--project", str(proj))
+    assert r.code == 1 and "anchors or aliases" in r.err and len(r.err.strip().splitlines()) == 1
+    assert path.read_text() == text

@@ -34,6 +34,7 @@ def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str 
 
 
 STATUS_FIELDS = ("status", "deprecated_by", "deprecated_on", "deprecated_reason")
+MAX_FRONTMATTER = 65536
 
 
 def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
@@ -47,8 +48,16 @@ def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
     end = body.find(nl + "---", 3)
     if not body.startswith("---" + nl) or end < 0:
         raise LhError(f"{path}: no frontmatter to mark")
+    head = body[3 + len(nl):end + len(nl)]
+    if len(head) > MAX_FRONTMATTER:
+        raise LhError(f"{path}: frontmatter over {MAX_FRONTMATTER} characters; not changed")
     try:
-        front = yaml.safe_load(body[3 + len(nl):end + len(nl)]) or {}
+        # why: an alias repeats what it names without copying it; written out (the journal, the file)
+        # a few nested ones grow into gigabytes. Nothing we write uses them
+        if any(isinstance(event, (yaml.AliasEvent,)) or getattr(event, "anchor", None)
+               for event in yaml.parse(head, Loader=yaml.SafeLoader)):
+            raise LhError(f"{path}: frontmatter uses YAML anchors or aliases; not changed")
+        front = yaml.safe_load(head) or {}
     except yaml.YAMLError as exc:
         raise LhError(f"{path}: frontmatter is not valid YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(front, dict):
@@ -69,7 +78,8 @@ def with_fields(text: str, path: str, fields: dict) -> str:
 def fields_of(text: str, path: str) -> dict:
     """The status fields of a learning file's frontmatter."""
     front = _frontmatter(text, path)[2]
-    return {k: front.get(k) for k in STATUS_FIELDS}
+    return {k: front.get(k) if isinstance(front.get(k), (str, type(None))) else str(front.get(k))
+            for k in STATUS_FIELDS}
 
 
 def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,

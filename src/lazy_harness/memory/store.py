@@ -25,7 +25,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir, rewrite
-from lazy_harness.errors import TaskError
+from lazy_harness.errors import LhError, TaskError
 from lazy_harness.memory import entries, files, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
@@ -328,7 +328,11 @@ def _apply_restores(p: Plan, report: Report) -> None:
             if files.read_frontmatter_values(path, ("status",)).get("status") != "deprecated":
                 report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
                 continue
-            changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+            try:
+                changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+            except LhError as exc:  # a frontmatter we will not rewrite (aliases, too long): left as it is
+                report.skipped.append((path, f"not restored: {exc}"))
+                continue
         j.note(f"restore {eid}: {why} (was {was})")
         report.restored.append(eid)
     if gone:

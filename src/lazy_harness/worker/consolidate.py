@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from lazy_harness.atomic import atomic_write, ensure_dir
-from lazy_harness.errors import ModelError
+from lazy_harness.errors import LhError, ModelError
 from lazy_harness.memory import changes as edits, files, ids, journal, marks
 from lazy_harness.memory.sanitize import one_line
 
@@ -282,7 +282,11 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
         elif ch.action == "merge_failures":
             edits.add_mark(memory_dir, j, "merge", ch.target, ch.other, ch.reason, now)
         elif ch.action == "deprecate_learnings":
-            edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason, now, j)
+            try:
+                edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason,
+                                          now, j)
+            except LhError as exc:  # a frontmatter we will not rewrite: the other changes still apply
+                j.note(f"not applied: {exc}")
         else:
             closes.append((ch.target, ch.reason))
     if closes:
