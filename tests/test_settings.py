@@ -392,6 +392,28 @@ def test_a_file_changed_between_read_and_write_is_not_overwritten(tmp_path, monk
     assert json.loads(target.read_text())["model"] == "changed by Claude Code"
 
 
+def test_a_file_changed_while_our_bytes_go_to_disk_is_not_overwritten(tmp_path, monkeypatch):
+    """Claude Code saves the file while ours is being written and synced, after the first look: the
+    second look, just before the rename, refuses."""
+    from lazy_harness import atomic
+
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    real_fsync, done = os.fsync, []
+
+    def fsync_then_someone_writes(fd):
+        real_fsync(fd)
+        if not done and os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp") and "settings.json." in os.readlink(
+                f"/proc/self/fd/{fd}") and "lh-backup" not in os.readlink(f"/proc/self/fd/{fd}"):
+            done.append(fd)
+            write_json(target, {**FOREIGN, "model": "changed by Claude Code"})
+
+    monkeypatch.setattr(atomic.os, "fsync", fsync_then_someone_writes)
+    with pytest.raises(SettingsError, match="changed while"):
+        settings.install(str(target), python=PY)
+    assert done and json.loads(target.read_text())["model"] == "changed by Claude Code"
+    assert [n for n in os.listdir(tmp_path) if n.endswith(".tmp")] == []
+
+
 def test_unwritable_location_is_a_one_line_settings_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")

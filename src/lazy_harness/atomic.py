@@ -54,10 +54,12 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False) -> bool:
+def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False, before_replace=None) -> bool:
     """Replace ``path`` with ``data`` (str or bytes) atomically.
 
     With ``exclusive`` the file is only created, never replaced: returns False when it already exists.
+    ``before_replace()`` runs once the new bytes are on disk, just before the rename: what it raises
+    leaves ``path`` as it was.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -83,6 +85,8 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
             finally:
                 _unlink_quiet(tmp)
         else:
+            if before_replace is not None:
+                before_replace()
             os.replace(tmp, path)
     except BaseException:
         _unlink_quiet(tmp)

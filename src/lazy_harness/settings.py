@@ -239,18 +239,25 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
     """Replace the file atomically, keeping its mode; refuse when it changed since we read ``raw``."""
     real = os.path.realpath(path)  # why: a symlinked settings.json (dotfiles) must stay a symlink
     mode = FILE_MODE
-    current: bytes | None = None
     try:
-        with open(real, "rb") as fh:
-            current = fh.read()
-            mode = stat.S_IMODE(os.fstat(fh.fileno()).st_mode)
+        mode = stat.S_IMODE(os.stat(real).st_mode)
     except FileNotFoundError:
         pass
-    if current != raw:
-        # why: Claude Code rewrites settings.json itself (/permissions, /hooks); never lose its edit
-        raise SettingsError(f"{path}: changed while lh was editing it; nothing written", "run the command again")
+
+    def unchanged() -> None:
+        # why: Claude Code rewrites settings.json itself (/permissions, /hooks); never lose its edit. Looked
+        # at again once our bytes are on disk, just before the rename: the window is a rename, not an fsync
+        try:
+            with open(real, "rb") as fh:
+                current = fh.read()
+        except FileNotFoundError:
+            current = None
+        if current != raw:
+            raise SettingsError(f"{path}: changed while lh was editing it; nothing written", "run the command again")
+
+    unchanged()
     ensure_dir(os.path.dirname(real) or ".")
-    atomic_write(real, data, mode=mode)
+    atomic_write(real, data, mode=mode, before_replace=unchanged)
     if stat.S_IMODE(os.stat(real).st_mode) != mode:
         os.chmod(real, mode)  # why: the umask may have narrowed the mode of the replacement
 
