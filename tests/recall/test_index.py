@@ -200,3 +200,13 @@ def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
     conn = index.connect(paths.recall_index_file())
     assert index.refresh(conn, [mem], None) == 3
     assert index.doc_count(conn, '"kubernetes"') == 1
+
+
+def test_the_index_and_the_folders_it_creates_are_private_to_the_user(tmp_path):
+    import stat
+
+    path = tmp_path / "cache" / "lazy-harness" / "recall" / "index.sqlite"
+    index.connect(str(path)).close()
+    for p in (path.parent.parent.parent, path.parent.parent, path.parent):
+        assert stat.S_IMODE(p.stat().st_mode) == 0o700, p
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -23,6 +23,7 @@ hold it, so two hooks catching up at once index each line once. ``sqlite3`` is i
 
 import os
 
+from lazy_harness.atomic import ensure_dir
 from lazy_harness.recall import sources
 
 VERSION = "7"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
@@ -52,7 +53,11 @@ def connect(path: str, timeout: float = 5.0):
     another version, is deleted and started again: it is only a cache."""
     import sqlite3
 
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
+    except OSError:
+        pass  # connect says what is wrong
     for attempt in (1, 2):
         conn = None
         try:
