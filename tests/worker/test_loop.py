@@ -215,3 +215,20 @@ def test_needs_worker_is_false_while_a_worker_holds_the_lock(isolated_home, fake
     with FileLock(os.path.join(q, loop.LOCK_NAME)):
         assert not queue.needs_worker(q)
     assert queue.needs_worker(q)
+
+
+def test_a_session_end_after_a_failure_on_the_same_transcript_costs_no_second_round_of_calls(
+        isolated_home, fake, project):
+    enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=3)
+    fake_claude.control(fake, mode="fail", code=7, stderr="the answer holds no JSON object")
+    payload = place(project)
+    run_hook("SessionEnd", payload)
+    [failed] = wait_finished(paths.queue_dir())
+    assert len(fake_claude.calls(fake)) == 3
+    run_hook("SessionEnd", payload)  # the transcript has not changed since it failed
+    finished = wait_finished(paths.queue_dir(), count=2)
+    [second] = [f for f in finished if f != failed]
+    task = queue.read_task(second)
+    assert task["outcome"] == "skipped" and "already failed" in task["reason"]
+    assert len(fake_claude.calls(fake)) == 3
+    assert queue.last_check(paths.queue_dir(), payload["session_id"])[1] == queue.ERROR

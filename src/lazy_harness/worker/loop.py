@@ -90,7 +90,7 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     fields = queue.read_task(path)
     fields["task_id"] = queue.task_id(name)
     try:
-        outcome = pipeline.distill(fields, cfg, env, time.time(), sleep=sleep)
+        outcome = _failed_before(q, fields) or pipeline.distill(fields, cfg, env, time.time(), sleep=sleep)
     except Exception as exc:  # why: one bad task must not stop the queue; keep the evidence
         from lazy_harness.errors import LhError
 
@@ -108,6 +108,8 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
         return "paused" if outcome.paused else "waiting"
     check = _CHECK.get(outcome.status, queue.ERROR)
+    if outcome.reason.startswith("this transcript already failed"):
+        check = queue.ERROR  # why: still not in memory; the next change of the session tries again
     if outcome.transcript_mtime is not None:
         # why: the record carries the mark, so recover() can restore it after a kill in between
         fields["transcript_mtime"] = repr(outcome.transcript_mtime)
@@ -123,6 +125,22 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
     return outcome.status
+
+
+def _failed_before(q: str, fields: dict):
+    """A skip for a task whose transcript already failed to distill and has not changed since (a
+    SessionEnd queued while the Stop task of the same turn was failing): the same prompt would fail
+    the same way, at the same cost. A retry or ``lh knowledge handoff-now`` is asked for: it runs."""
+    from lazy_harness.worker import pipeline
+
+    if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT):
+        return None
+    mtime = _mtime(fields.get("session_jsonl", ""))
+    last = queue.last_check(q, fields.get("session_id", ""))
+    if mtime is None or last is None or last[1] != queue.ERROR or last[0] != mtime:
+        return None
+    return pipeline.Outcome("skipped", "this transcript already failed to distill and is unchanged since "
+                            "(lh queue retry --failed tries again)", mtime)
 
 
 def _mtime(path: str) -> float | None:
