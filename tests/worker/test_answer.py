@@ -71,7 +71,7 @@ def test_is_error_raises_with_subtype_and_snippet():
     ("", "no JSON result"),
     ("Segmentation fault", "no JSON result"),
     ("[1, 2]", "no JSON result"),
-    (envelope(structured_output=None, result="I cannot help with that."), "no JSON object"),
+    (envelope(structured_output=None, result="I cannot help with that."), "answered with text, not the structured answer"),
     (envelope(structured_output="a string", result=None), "no usable answer"),
 ])
 def test_unusable_output_raises(stdout, needle):

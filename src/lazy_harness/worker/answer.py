@@ -83,7 +83,9 @@ def parse_envelope(stdout: str) -> dict:
         found = extract_object(result)
         if found is not None:
             return found
-        raise ModelError(f"the model's answer holds no JSON object ({envelope.get('subtype', 'no subtype')}): "
+        # why: the CLI's subtype says the call ended ("success"), not that the answer was usable: without
+        # structured output, the answer was text (or it did not match the schema and the model gave up)
+        raise ModelError("the model answered with text, not the structured answer the schema asks for: "
                          f"{_snippet(result) or '(empty)'!r}")
     raise ModelError(f"claude's result has no usable answer (subtype {envelope.get('subtype', '?')})")
 
