@@ -344,6 +344,29 @@ def test_a_project_that_gets_a_remote_keeps_its_memory(tmp_path, isolated_home):
     assert not (by_path / "decisions.jsonl").exists()
 
 
+def test_a_repository_that_gets_a_remote_leaves_the_memory_of_another_with_the_same_path_key(tmp_path,
+                                                                                             isolated_home):
+    """``app.v2`` and ``app_v2`` share a path key; ``app_v2`` gets a remote: ``app.v2``'s memory stays."""
+    from tests.hooks.hookrun import run_hook
+
+    dotted, under = tmp_path / "app.v2", tmp_path / "app_v2"
+    for proj in (dotted, under):
+        proj.mkdir()
+        _git("init", "-q", str(proj))
+    by_path = Path(paths.memory_root()) / paths.project_key(str(dotted))
+    assert by_path.name == paths.project_key(str(under))
+    by_path.mkdir(parents=True)
+    rec = entries.record("decision", {"summary": "Keep the queue in Postgres"}, {"project": "app.v2"}, time.time())
+    (by_path / "decisions.jsonl").write_text(json.dumps(rec) + "\n")
+    _git("-C", str(under), "remote", "add", "origin", "git@example.com:me/appv2.git")
+    done = run_hook("SessionStart", {"session_id": "s1", "cwd": str(under), "source": "startup",
+                                     "transcript_path": "/x"})
+    assert done.returncode == 0, done.stderr
+    assert b"Keep the queue in Postgres" not in done.stdout
+    assert (by_path / "decisions.jsonl").exists()
+    assert not (Path(paths.memory_root()) / paths.memory_key(str(under)) / "decisions.jsonl").exists()
+
+
 def test_the_worker_pushes_what_it_just_wrote(tmp_path, isolated_home, fake, project):
     """A session distilled by the worker reaches the remote without any command."""
     from lazy_harness import queue

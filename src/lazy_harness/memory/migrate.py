@@ -40,9 +40,28 @@ def legacy_dirs(key: str, root: str | None, env=None, memory_dir: str | None = N
     out = [paths.claude_memory_dir(k, env) for k in keys]
     if root and memory_dir:
         by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), paths.project_key(root))
-        if os.path.basename(memory_dir.rstrip(os.sep)) != paths.project_key(root):
+        if os.path.basename(memory_dir.rstrip(os.sep)) != paths.project_key(root) and _written_for(by_path, root):
             out.append(by_path)
     return out
+
+
+def _written_for(folder: str, root: str) -> bool:
+    """Whether the oldest decision or failure of a path-keyed folder names ``root``'s project (or
+    there is none). why: two repositories whose paths differ only in punctuation share a path key
+    (``app.v2``, ``app_v2``); when one gets a remote, the other's memory must not move with it."""
+    from lazy_harness import jsonload
+
+    name = os.path.basename(root.rstrip(os.sep)) or "root"
+    for file in ("decisions.jsonl", "failures.jsonl"):
+        try:
+            with open(os.path.join(folder, file), "rb") as fh:
+                first = fh.readline(65536)
+            rec = jsonload.loads(first)
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"] != name:
+            return False
+    return True
 
 
 def pending(key: str, root: str | None, env=None, memory_dir: str | None = None) -> list[str]:
