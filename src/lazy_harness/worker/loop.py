@@ -135,12 +135,24 @@ def _failed_before(q: str, fields: dict):
 
     if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT):
         return None
-    mtime = _mtime(fields.get("session_jsonl", ""))
-    last = queue.last_check(q, fields.get("session_id", ""))
-    if mtime is None or last is None or last[1] != queue.ERROR or last[0] != mtime:
+    sid, transcript = fields.get("session_id", ""), fields.get("session_jsonl", "")
+    last = queue.last_check(q, sid) if sid else None
+    if last is None or last[1] != queue.ERROR:
+        return None
+    # why: only the model's failure is worth skipping (it costs calls and would repeat); a refused
+    # task (untrusted, a planted link) is refused again, with its own record
+    failed = queue.folder(q, queue.FAILED)
+    try:
+        mine = sorted(n for n in os.listdir(failed) if n.endswith(f"-{queue.safe_session_id(sid)[:8]}{queue.SUFFIX}"))
+        previous = queue.read_task(os.path.join(failed, mine[-1])) if mine else {}
+    except OSError:
+        return None
+    if (previous.get("session_id") != sid or previous.get("session_jsonl") != transcript
+            or not previous.get("reason", "").startswith("model call failed")
+            or previous.get("transcript_mtime") != repr(last[0]) or _mtime(transcript) != last[0]):
         return None
     return pipeline.Outcome("skipped", "this transcript already failed to distill and is unchanged since "
-                            "(lh queue retry --failed tries again)", mtime)
+                            "(lh queue retry --failed tries again)", last[0])
 
 
 def _mtime(path: str) -> float | None:
