@@ -2,6 +2,10 @@
 
 ``hooks.log`` gets one line per hook run; ``worker.log`` one per worker step. A file past
 ``MAX_BYTES`` is renamed to ``<name>.1`` (the previous ``.1`` is dropped) before the next write.
+
+Also home of :func:`terminal_safe`, the one filter for text bound for a terminal: every log line
+passes it when written, and the CLI passes every stored text it prints (memory, task fields, logs)
+through it. It lives here, the lowest module hooks, worker and CLI all import, and costs no import.
 """
 
 import fcntl
@@ -15,6 +19,15 @@ MAX_BYTES = 1_000_000
 HOOKS = "hooks.log"
 WORKER = "worker.log"
 SPAWN = "compound-loop.log"
+
+# What a terminal acts on instead of showing: C0 controls (ESC starts the sequences that colour, move
+# the cursor, set the window title, write the clipboard with OSC 52), DEL, the C1 controls (U+009B is
+# an 8-bit CSI), and the bidi embeddings, overrides and isolates that reorder what is shown.
+_UNSAFE = (*range(0x20), 0x7F, *range(0x80, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+# why: shown as the JSON escape (ESC -> \u001b): visible, and inside a JSON string it decodes back to
+# the very character, so ``--json`` output stays valid and loses nothing
+_SHOWN = {c: f"\\u{c:04x}" for c in _UNSAFE}
+_TABLES: dict = {}
 
 
 def log_path(name: str, env=None) -> str:
@@ -30,12 +43,24 @@ def stamp(now: float | None = None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", lt) + f"{sign}{off // 3600:02d}:{off % 3600 // 60:02d}"
 
 
+def terminal_safe(text: str, keep: str = "\t") -> str:
+    """``text`` with every C0 control but those in ``keep``, DEL, C1 control and bidi override or
+    isolate shown as its escape ``\\uXXXX`` (ESC -> ``\\u001b``); anything else as it is."""
+    if text.isprintable():  # why: the common case, one pass in C; every character we escape fails it
+        return text
+    table = _TABLES.get(keep)
+    if table is None:
+        table = _TABLES[keep] = {c: shown for c, shown in _SHOWN.items() if chr(c) not in keep}
+    return text.translate(table)
+
+
 def write(name: str, message: str, env=None, now: float | None = None) -> None:
-    """Append ``<timestamp> <message>`` to the named log; never raises."""
+    """Append ``<timestamp> <message>`` to the named log, on one line and terminal-safe; never raises."""
     try:
         path = log_path(name, env)
         ensure_dir(os.path.dirname(path))
-        line = f"{stamp(now)} {message.replace(chr(10), ' ').replace(chr(13), ' ')}\n".encode("utf-8", "replace")
+        message = terminal_safe(message.replace("\n", " ").replace("\r", " "))
+        line = f"{stamp(now)} {message}\n".encode("utf-8", "replace")
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -1,4 +1,5 @@
-"""``lh logs``: hook and worker logs, merged by time."""
+"""``lh logs``: hook and worker logs, merged by time. Lines are written terminal-safe; they are shown
+through ``logfile.terminal_safe`` again, for lines an older release (or anyone) wrote raw."""
 
 import os
 import time
@@ -28,7 +29,7 @@ def logs(follow: bool, only_hooks: bool, only_worker: bool, lines: int) -> None:
     click.echo("# " + ", ".join(files), err=True)
     merged = sorted((line for path in files for line in _tail(path, lines)), key=lambda ln: ln.split(" ", 1)[0])
     for line in merged[-lines:]:
-        click.echo(line)
+        click.echo(logfile.terminal_safe(line))
     if not follow:
         return
     offsets = {path: (os.path.getsize(path) if os.path.exists(path) else 0) for path in files}
@@ -48,6 +49,6 @@ def logs(follow: bool, only_hooks: bool, only_worker: bool, lines: int) -> None:
                         chunk = fh.read()
                     offsets[path] += len(chunk)
                     for line in chunk.decode("utf-8", "replace").splitlines():
-                        click.echo(line)
+                        click.echo(logfile.terminal_safe(line))
     except KeyboardInterrupt:
         return

@@ -4,6 +4,10 @@ a word search over decisions, failures and learnings. Every entry is printed wit
 
 Not the hot path: these read every record and every learning. ``show`` starts with the very text
 the SessionStart hook would give (same config, same builder) so what you see is what the model gets.
+
+Memory files are edited by hand and merged in by ``lh sync``: whatever they hold is printed through
+``logfile.terminal_safe`` (an escape sequence is shown as ``\\u001b...``, not run by the terminal);
+the files themselves are left as they are.
 """
 
 import json
@@ -14,9 +18,15 @@ import time
 import click
 
 from lazy_harness import config, paths
+from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, ids, marks, recall
 
 FULL = 2000  # characters of one field in the full lists
+
+
+def _echo(text: str, keep: str = "\t", err: bool = False) -> None:
+    """``click.echo`` of text that may come from a memory file: terminal-safe (a newline only when in ``keep``)."""
+    click.echo(terminal_safe(text, keep), err=err)
 
 
 def _records(path: str) -> list[tuple[int, dict]]:
@@ -34,7 +44,7 @@ def _records(path: str) -> list[tuple[int, dict]]:
     except FileNotFoundError:
         pass
     except OSError as exc:
-        click.echo(f"lh: cannot read {path}: {exc.strerror or exc}", err=True)
+        _echo(f"lh: cannot read {path}: {exc.strerror or exc}", err=True)
     return out
 
 
@@ -69,7 +79,7 @@ def _setting(project: str | None) -> tuple[str, dict, str, str]:
     root = paths.project_root(cwd)
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
-        click.echo(f"lh: {line}", err=True)
+        _echo(f"lh: {line}", err=True)
     return cwd, cfg, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)
 
 
@@ -91,48 +101,50 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     name = paths.project_name(cwd)
     now = time.time()
     if not cfg["context"]["enabled"]:
-        click.echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
+        _echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
     else:
         from lazy_harness.hooks.session_start import digest
 
         text, _ = digest(cwd, cfg, os.environ, now, "show")
-        click.echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).")
-    click.echo(f"\n==== everything in the memory of {name} ====")
+        _echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
+              keep="\n\t")
+    click.echo()
+    _echo(f"==== everything in the memory of {name} ====")
     state, _ = handoff.load(mdir)
     stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
     opened = handoff.open_items(state)
-    click.echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
+    _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
     for item in opened:
-        click.echo("  " + recall.handoff_line(item, now, stale_days, FULL))
+        _echo("  " + recall.handoff_line(item, now, stale_days, FULL))
     if history:
         closed = handoff.closed_items(state)
-        click.echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
+        _echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
         for item in closed:
             why = f": {item['reason']}" if item.get("reason") else ""
-            click.echo(f"  - [{item['id']}] {recall.one_line(item['text'], FULL)} (closed "
-                       f"{(item['closed'] or '')[:16].replace('T', ' ')} by session {item['closed_by'] or '?'}"
-                       f"{why}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
-                       f"by session {item['opened_by'] or '?'})")
+            _echo(f"  - [{item['id']}] {recall.one_line(item['text'], FULL)} (closed "
+                  f"{(item['closed'] or '')[:16].replace('T', ' ')} by session {item['closed_by'] or '?'}"
+                  f"{why}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
+                  f"by session {item['opened_by'] or '?'})")
     left_out = marks.hidden(mdir)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
         records = [(n, rec) for n, rec in _records(path) if recall.is_entry(rec)]
-        click.echo(f"{title} ({len(records)}, {path}):")
+        _echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = recall.one_line(rec.get(detail), FULL)
             mark = left_out.get(ids.of_record(rec))
-            click.echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
-                       + (f"  {detail.capitalize()}: {extra}" if extra else "")
-                       + (f"  [{marks.describe(mark)}]" if mark else ""))
+            _echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
+                  + (f"  {detail.capitalize()}: {extra}" if extra else "")
+                  + (f"  [{marks.describe(mark)}]" if mark else ""))
     own = _learnings(ldir, name)
-    click.echo(f"Learnings from {name} ({len(own)}, {ldir}):")
+    _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     for item in own:
         mark = left_out.get(item["id"])
         state = (marks.describe(mark) if mark else "" if recall.is_active(item)
                  else f"{item.get('status') or 'deprecated'}" + (f" by {item['deprecated_by']}" if item.get("deprecated_by") else ""))
-        click.echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
-                   f"({os.path.relpath(item['path'], os.path.dirname(ldir))})" + (f"  [{state}]" if state else ""))
+        _echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
+              f"({os.path.relpath(item['path'], os.path.dirname(ldir))})" + (f"  [{state}]" if state else ""))
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
@@ -140,24 +152,25 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
 
     settings = cfg["recall"]
     if not settings["enabled"]:
-        click.echo(f"Prompts receive nothing: recall.enabled is false ({paths.config_file()}).")
+        _echo(f"Prompts receive nothing: recall.enabled is false ({paths.config_file()}).")
         return
     why = recall_prompt.skip_reason(prompt, settings)
     if why:
-        click.echo(f"This prompt receives nothing: {why}.")
+        _echo(f"This prompt receives nothing: {why}.")
         return
     text, info = recall_prompt.context_for(prompt, cwd, cfg, os.environ, deep=True)
-    click.echo(text if text else "This prompt receives nothing: no entry passes the bar.")
+    _echo(text if text else "This prompt receives nothing: no entry passes the bar.", keep="\n\t")
     from lazy_harness.recall import select
 
     extra = int(settings["min_terms"]) + select.OTHER_PROJECT
-    click.echo(f"\n==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms, {extra} "
-               f"for a general learning of another project, strength {settings['min_score']:g}"
-               + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else "") + ") ====")
+    click.echo()
+    _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms, {extra} "
+          f"for a general learning of another project, strength {settings['min_score']:g}"
+          + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else "") + ") ====")
     for c in info["ranked"][:15]:
         mark = "pass" if c["passes"] else "    "
-        click.echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
-                   f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+        _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
+              f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
 
 
 def _date(ts) -> str:
@@ -216,7 +229,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     hits = [c for c in ranked if (not kinds or c["kind"] in kinds)
             and (floor is None or (recall.iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
     if not hits:
-        click.echo(f"no match for: {' '.join(words)}", err=True)
+        _echo(f"no match for: {' '.join(words)}", err=True)
         return
     for c in hits:
         title = recall.one_line(c["title"], 100)
@@ -227,11 +240,12 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
                    "project": c["origin"], "date": _date(c["ts"])}
             if show_all:
                 obj["mark"] = mark
-            click.echo(json.dumps(obj, ensure_ascii=False))
+            # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
+            _echo(json.dumps(obj, ensure_ascii=False))
         else:
             where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
             label = f"  [{mark}]" if mark else ""
-            click.echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}")
+            _echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}")
 
 
 def _mark_of(hit: dict) -> str | None:
@@ -270,8 +284,8 @@ def reindex() -> None:
         count = index.refresh(conn, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None))
     finally:
         conn.close()
-    click.echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings in "
-               f"{time.perf_counter() - started:.1f} s: {path}")
+    _echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings in "
+          f"{time.perf_counter() - started:.1f} s: {path}")
 
 
 @memory.command("path")
@@ -280,7 +294,7 @@ def reindex() -> None:
 def path_(project: str | None, learnings: bool) -> None:
     """Print a project's memory folder (old files in Claude Code's folder are moved there first)."""
     _, _, mdir, ldir = _setting(project)
-    click.echo(ldir if learnings else mdir)
+    click.echo(ldir if learnings else mdir)  # why: as it is, for scripts (cd "$(lh memory path)")
 
 
 from lazy_harness.cli.memory_changes import register  # noqa: E402

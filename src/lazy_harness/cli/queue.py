@@ -1,4 +1,8 @@
-"""``lh queue``: what is pending, running, done and failed, and why."""
+"""``lh queue``: what is pending, running, done and failed, and why.
+
+Task fields hold what hooks were given and what the worker wrote (paths, reasons, errors): every
+one is printed through ``logfile.terminal_safe``, so an escape sequence in them is shown, not run.
+"""
 
 import os
 import re
@@ -9,6 +13,7 @@ import click
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.errors import LhError
+from lazy_harness.logfile import terminal_safe
 from lazy_harness.queue import sweep
 
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
@@ -33,7 +38,7 @@ def _names(q: str, which: str) -> list[str]:
 
 def _stray(path: str) -> None:
     """A folder (or a dangling link) named like a task: not ours to read or delete."""
-    click.echo(f"lh: skipped {path}: not a regular file", err=True)
+    click.echo(terminal_safe(f"lh: skipped {path}: not a regular file"), err=True)
 
 
 def _matches(name: str, ident: str) -> bool:
@@ -52,7 +57,8 @@ def _find(q: str, ident: str) -> tuple[str, str]:
     if len(hits) > 1:
         listed = ", ".join(f"{spool.task_id(os.path.basename(p))} ({state})" for state, p in hits[:10])
         more = f" and {len(hits) - 10} more" if len(hits) > 10 else ""
-        raise LhError(f"{len(hits)} tasks match {ident!r}: {listed}{more}; give the whole id", hint="lh queue")
+        raise LhError(terminal_safe(f"{len(hits)} tasks match {ident!r}: {listed}{more}; give the whole id"),
+                      hint="lh queue")
     return hits[0]
 
 
@@ -86,7 +92,7 @@ def queue(ctx: click.Context, recent: int) -> None:
     if ctx.invoked_subcommand is not None:
         return
     q = paths.queue_dir()
-    click.echo(f"queue: {q}")
+    click.echo(terminal_safe(f"queue: {q}"))
     rows = []
     for state, which in STATES:
         names = _names(q, which)
@@ -101,8 +107,8 @@ def queue(ctx: click.Context, recent: int) -> None:
         except OSError:
             continue
         reason = fields.get("reason", "") or _waiting(fields)
-        click.echo(f"  {spool.task_id(name)}  {_when(name)}  {state:<10} {fields.get('event', '?'):<11} "
-                   f"{paths.project_name(fields.get('cwd', '/')):<20} {reason}")
+        click.echo(terminal_safe(f"  {spool.task_id(name)}  {_when(name)}  {state:<10} {fields.get('event', '?'):<11} "
+                                 f"{paths.project_name(fields.get('cwd', '/')):<20} {reason}"))
 
 
 @queue.command("show")
@@ -113,13 +119,13 @@ def show(ident: str) -> None:
     try:
         fields = spool.read_task(path)
     except OSError as exc:
-        raise LhError(f"cannot read {path}: {exc.strerror or exc}") from None
-    click.echo(f"state: {state}\nfile: {path}")
-    for key, value in fields.items():
-        click.echo(f"{key}: {value}")
+        raise LhError(terminal_safe(f"cannot read {path}: {exc.strerror or exc}")) from None
+    click.echo(f"state: {state}")
+    for key, value in [("file", path), *fields.items()]:
+        click.echo(terminal_safe(f"{key}: {value}"))  # why: a newline in a value must not forge a field
     if os.path.exists(path + ".error"):
         with open(path + ".error", encoding="utf-8", errors="replace") as fh:
-            click.echo("error:\n" + fh.read().rstrip())
+            click.echo("error:\n" + terminal_safe(fh.read().rstrip(), keep="\n\t"))
 
 
 def _requeue(q: str, path: str) -> str:
@@ -167,7 +173,8 @@ def retry(ident: str | None, all_failed: bool) -> None:
         state, path = _find(q, ident)
         if state in ("pending", "processing"):
             raise LhError(f"task {ident} is {state}, not finished")
-        click.echo(f"queued {spool.task_id(_requeue(q, path))} (retry of {spool.task_id(os.path.basename(path))})")
+        click.echo(terminal_safe(f"queued {spool.task_id(_requeue(q, path))} "
+                                 f"(retry of {spool.task_id(os.path.basename(path))})"))
         spawn_worker()
         return
     targets = [os.path.join(spool.folder(q, spool.FAILED), n) for n in _names(q, spool.FAILED)]
@@ -179,10 +186,10 @@ def retry(ident: str | None, all_failed: bool) -> None:
         try:
             name = _requeue(q, path)
         except LhError as exc:
-            click.echo(f"lh: {exc}", err=True)
+            click.echo(terminal_safe(f"lh: {exc}"), err=True)
             stuck += 1
             continue
-        click.echo(f"queued {spool.task_id(name)} (retry of {spool.task_id(os.path.basename(path))})")
+        click.echo(terminal_safe(f"queued {spool.task_id(name)} (retry of {spool.task_id(os.path.basename(path))})"))
     if stuck < len(targets):
         spawn_worker()
     if stuck:
@@ -256,7 +263,7 @@ def purge(do_done: bool, do_failed: bool, older: str) -> None:
             except FileNotFoundError:
                 continue  # removed meanwhile (another purge)
             except OSError as exc:
-                click.echo(f"lh: could not remove {entry.path}: {exc.strerror or exc}", err=True)
+                click.echo(terminal_safe(f"lh: could not remove {entry.path}: {exc.strerror or exc}"), err=True)
                 kept += 1
                 continue
             removed += entry.name.endswith(spool.SUFFIX)

@@ -3,11 +3,17 @@
 Claude Code appends to the transcript asynchronously: under load its Stop hook runs before the
 turn's lines are in the file. Read at once, the task would distill the session without its last
 turn and leave the cursor before it, so SessionEnd would find that turn new and call the model a
-second time. A task queued by Stop carries ``turn`` (``queue.turn_fingerprint``: the start of the
-turn's last assistant message). Before reading, the worker looks for that text, JSON-escaped as it
-appears inside a transcript line, in the last TAIL_BYTES of the file, then in what the file grows
-by, re-reading only when its size changes, for at most WAIT_SECONDS. Not found by then: the worker
-reads what is there, as it always did; the next task of the session gets the rest.
+second time. A task queued by Stop carries ``turn``: ``sha256:<hex>`` of the start of the turn's
+last assistant message (``queue.turn_fingerprint``, ``queue.turn_digest``), never the text, which
+may quote a secret. Before reading, the worker looks at the assistant records in the last
+TAIL_BYTES of the file, then in what the file grows by, re-reading only when its size changes, for
+at most WAIT_SECONDS: it cuts the start of each of their texts as the hook did
+(``queue.turn_start``) and compares digests. Not found by then: the worker reads what is there, as
+it always did; the next task of the session gets the rest. A false match (two starts with one
+digest) could only end the wait early, the same as a timeout.
+
+A task written by the previous release carries the text itself. For one release it is still looked
+for as before: JSON-escaped as it appears inside a transcript line, anywhere in those bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import json
 import os
 import stat
 import time
+
+from lazy_harness import queue
 
 WAIT_SECONDS = 5.0
 POLL_SECONDS = 0.05
@@ -31,8 +39,60 @@ def needles(turn: str) -> tuple[bytes, ...]:
     return (raw,) if raw == escaped else (raw, escaped)
 
 
-def _scan(path: str, wanted: tuple[bytes, ...], since: int) -> tuple[bool, int]:
-    """Whether the bytes of ``path`` from ``since`` on hold one of ``wanted``, and how far it read."""
+def _texts(record: dict) -> list:
+    """The texts of an assistant record: its ``message.content`` string, or its ``text`` blocks."""
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return []
+    return [b["text"] for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+
+
+def _holds(line: bytes, digest: str) -> bool:
+    """Whether the transcript ``line`` is an assistant record with a text whose start has ``digest``."""
+    if b'"assistant"' not in line:
+        return False  # why: most lines (tool output, attachments) are never decoded
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return False  # the cut first line of a tail, or a line being written
+    if not isinstance(record, dict) or record.get("type") != "assistant":
+        return False
+    for text in _texts(record):
+        start = queue.turn_start(text)
+        if start and queue.turn_digest(start) == digest:
+            return True
+    return False
+
+
+def _scan_lines(path: str, digest: str, since: int) -> tuple[bool, int]:
+    """Whether the whole lines of ``path`` from ``since`` on hold the turn with ``digest``, and where
+    the last whole line ends: a record still being written is read again, whole, at the next look."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        fh.seek(since)
+        pos, carry = since, b""
+        while pos < size:
+            chunk = fh.read(min(CHUNK_BYTES, size - pos))
+            if not chunk:
+                break
+            pos += len(chunk)
+            lines = (carry + chunk).split(b"\n")
+            carry = lines.pop()
+            if any(_holds(line, digest) for line in lines):
+                return True, pos - len(carry)
+    # why: a last record may be whole before Claude Code writes its newline
+    return (True, pos) if carry and _holds(carry, digest) else (False, pos - len(carry))
+
+
+def _scan(path: str, wanted, since: int) -> tuple[bool, int]:
+    """Whether the bytes of ``path`` from ``since`` on hold ``wanted`` (a digest, or the needles of an
+    older task's text), and how far it read."""
+    if isinstance(wanted, str):
+        return _scan_lines(path, wanted, since)
     keep = max(len(w) for w in wanted) - 1
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
@@ -52,12 +112,14 @@ def _scan(path: str, wanted: tuple[bytes, ...], since: int) -> tuple[bool, int]:
 
 def wait(path: str, turn: str, timeout: float | None = None, clock=time.monotonic,
          sleep=time.sleep) -> float | None:
-    """Wait until the transcript at ``path`` holds ``turn``. Returns the seconds waited (0.0 when it
-    was there at the first look, or when the path is missing or not a regular file: nothing to wait
-    for), or None when ``timeout`` (default WAIT_SECONDS) passed without it."""
+    """Wait until the transcript at ``path`` holds the turn of ``turn`` (a task's TURN: its digest,
+    or the text an older release wrote). Returns the seconds waited (0.0 when it was there at the
+    first look, or when the path is missing or not a regular file: nothing to wait for), or None
+    when ``timeout`` (default WAIT_SECONDS) passed without it."""
     limit = WAIT_SECONDS if timeout is None else timeout
-    wanted = needles(turn)
-    keep = max(len(w) for w in wanted)
+    # why: the previous release wrote the text itself; its tasks are accepted for one release, then needles go
+    wanted = turn if queue.is_turn_digest(turn) else needles(turn)
+    keep = 0 if isinstance(wanted, str) else max(len(w) for w in wanted)
     began = clock()
     first = True
     seen = scanned = -1  # the size at the last look; how far that look read
