@@ -18,6 +18,7 @@ learning files are looked at, each only up to its first lines. No YAML parser: `
 import os
 
 from lazy_harness import paths
+from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.memory.files import iso_epoch
 
@@ -124,7 +125,7 @@ def one_line(value, cap: int) -> str:
         import json
 
         text = json.dumps(value, ensure_ascii=False)
-    text = " ".join(text.split())
+    text = terminal_safe(" ".join(text.split()), keep="")  # why: stored text reaches the model and terminals
     return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
 
 

@@ -24,6 +24,7 @@
 import math
 import os
 
+from lazy_harness.logfile import terminal_safe
 from lazy_harness.recall import index, terms
 
 MAX_TERMS = 12
@@ -109,7 +110,7 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
 
 
 def _one_line(text, cap: int) -> str:
-    text = " ".join(str(text or "").split())
+    text = terminal_safe(" ".join(str(text or "").split()), keep="")
     return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
 
 
