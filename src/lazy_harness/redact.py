@@ -7,7 +7,8 @@ back). It is a net for common shapes, not a guarantee; extra regular expressions
 
 Kinds, applied in this order (earlier kinds win, a marker is never redacted again):
   private-key      -----BEGIN ... PRIVATE KEY----- (and PGP PRIVATE KEY BLOCK) through END, or to
-                   the end of the base64 body and its headers when the END line is missing
+                   the end of the base64 body and its headers when the END line is missing; the
+                   dashes may be written \\u002d (JSON from an encoder that escapes "-")
   aws-access-key   AKIA/ASIA/ABIA/ACCA + 16 upper-case letters or digits
   github-token     ghp_/gho_/ghu_/ghs_/ghr_ tokens and github_pat_ fine-grained tokens
   gitlab-token     glpat-/glptt-/gldt-/glrt-/glsoat- + 20 or more characters
@@ -17,29 +18,50 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   slack-token      xoxb-/xoxp-/xoxa-/xoxr-/xoxs-/xoxe-, xoxe.xoxp-, xapp-...
   stripe-key       sk_live_/rk_live_/sk_test_...
   google-api-key   AIza + 35 characters
+  google-oauth-token ya29. + 30 or more base64url characters (an OAuth access token)
+  google-client-secret GOCSPX- + 24 to 40 base64url characters
   npm-token        npm_ + 36 letters and digits (with a digit: not npm_config_...)
   huggingface-token hf_ + 34 to 40 letters and digits, about as many capitals as a random string has
   pypi-token       pypi-AgE... (an upload token)
   sendgrid-key     SG.<22>.<43>
   twilio-key       SK + 32 hex digits
+  digitalocean-token dop_v1_/doo_v1_/dor_v1_ + 64 hex digits
+  shopify-token    shpat_/shpss_/shpca_/shppa_ + 32 hex digits
+  grafana-token    glsa_ + 32 letters and digits + _ + 8 hex digits; glc_ + 32 or more base64
+  linear-key       lin_api_ + 40 letters and digits
+  postman-key      PMAK- + 24 hex digits + - + 34 hex digits
+  sentry-token     sntrys_ + 40 or more base64 characters, sntryu_ + 64 hex digits
+  newrelic-key     NRAK- + 27 capitals and digits
+  atlassian-token  ATATT3 + 150 to 300 base64url characters
+  databricks-token dapi + 32 hex digits (and -2 and the like)
+  age-secret-key   AGE-SECRET-KEY-1 + 58 bech32 characters
+  discord-token    a user id in base64url (M, N or O, then T, j, z or D; 23 to 28 characters) . 6 or
+                   7 . 27 to 40, with a digit and a mixed-case last part (not a chain of names)
+  vault-token      hvs./hvb./hvr. + 24 or more base64url characters; the older s./b./r. + 24 letters
+                   and digits only as the ``token`` row of vault's output or after ``vault login``
+  azure-sas        the sig= of a SAS URL: 43 base64 characters and "=", URL-encoded or not (the rest
+                   of the URL is kept; a sig= of another length is another service's)
   jwt              eyJ... . ... . ... (three base64url parts)
   bearer           ``Bearer <token>`` / ``Basic <credentials>``, and ``Authorization: token <token>``
   url-password     the password in ``scheme://user:password@host``; the user may be empty and the
                    password may hold "/", but ``host:8080/path@x`` is a port
-  cli-password     ``curl -u user:pw`` / ``--user``, ``docker login -p pw`` / ``--password``
+  cli-password     ``curl -u user:pw`` / ``--user``, ``docker login -p pw`` / ``--password``,
+                   ``mysql -ppw`` / ``-p'pw'`` glued (``-p db`` asks for it; ``-p3306:3306`` is a
+                   port), ``sshpass -p pw`` / ``-ppw`` (an ``ssh -p 22`` after it is a port)
   assignment       ``password=``, ``secret:``, ``token=``, ``api_key:``, ``pass=``, ``pwd=``... (the
                    name is kept; quoted or not, the other quote may be inside a quoted value; JSON
-                   ``"password": "x"`` too). The keyword is the name's last part; password words and
-                   "secret" count glued to the word before them too (PGPASSWORD, dbPassword,
-                   clientSecret), other keywords do not (mytoken, maxToken). An unquoted value runs
-                   to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&" end it before the next
-                   ``name=`` (``?a=1&b=2``) or at its end, a ")" with no "(" ends it, and a final "."
-                   or "`" is the sentence's, kept after the marker. References and code are left
-                   alone: ``$VAR``, ``{name}``, ``os.environ[...]``, calls, an attribute chain of a
-                   config object or ending in a name like the keyword or in snake_case (``self.pw``,
-                   ``settings.DB_PASSWORD``, ``form.cleaned_data``; not ``my.secret.pw``),
-                   ``None``/``null``/type names, a variable named like the keyword
-                   (``password=password``, ``token=access_token``), placeholders (``***``,
+                   ``"password": "x"`` too, and JSON in a JSON string, ``{\\"password\\": \\"x\\"}``:
+                   the quotes escaped alike around the name and the value). The keyword is the name's
+                   last part; password words and "secret" count glued to the word before them too
+                   (PGPASSWORD, dbPassword, clientSecret), other keywords do not (mytoken, maxToken).
+                   An unquoted value runs to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&"
+                   end it before the next ``name=`` (``?a=1&b=2``) or at its end, a ")" with no "("
+                   ends it, and a final "." or "`" is the sentence's, kept after the marker.
+                   References and code are left alone: ``$VAR``, ``{name}``, ``os.environ[...]``,
+                   calls, an attribute chain of a config object or ending in a name like the keyword
+                   or in snake_case (``self.pw``, ``settings.DB_PASSWORD``, ``form.cleaned_data``;
+                   not ``my.secret.pw``), ``None``/``null``/type names, a variable named like the
+                   keyword (``password=password``, ``token=access_token``), placeholders (``***``,
                    ``<your-key>``), ARN parts (``...:secret:name``). After a colon, an unquoted plain
                    lower-case word is prose ("the token: expired"), not a value, except after a
                    password name. "pass" and "pwd" alone are often something else: after a colon they
@@ -48,10 +70,17 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   high-entropy     a value of 20+ characters with Shannon entropy >= 3.5 bits per character, holding a
                    digit or mixed case, assigned to a variable whose name says key, secret or token
                    (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``), unless it is code as
-                   above (``SECRET_KEY=app.config.SECRET_KEY``).
+                   above (``SECRET_KEY=app.config.SECRET_KEY``, ``tokens = s.encodeAll2(x)``).
   aws-secret-key   a bare 40-character [A-Za-z0-9/+] run with capitals, small letters, a digit or
                    symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
                    "secret" (any case): base64 data elsewhere holds such runs by chance.
+
+A secret wrapped onto a second line (a terminal, a folded config value) goes whole: when a token of
+open length (github, gitlab, anthropic, openai, slack, stripe, pypi, ya29., glc_, sntrys_, hv?., jwt),
+an unquoted assignment or a high-entropy value ends its line, the next line goes with it if it is made
+only of the same characters (after an indent; "=" only as padding at its end), 8 to 1,000 of them,
+with a letter and a digit or 16+ with capitals and small letters: ``ls``, ``python3``, ``LoginForm``,
+``2024-01-01``, ``/usr/bin/python3``, ``DB_HOST=db1`` or ``-----`` stay.
 """
 
 from __future__ import annotations
@@ -97,54 +126,119 @@ def _lead(literal: str, rest: str = "", width: int = 0) -> str:
     return literal + r"(?<![A-Za-z0-9_]" + "." * (width or len(literal)) + ")" + rest
 
 
+def _wrapped(chars: str, group: str = "") -> str:
+    """An optional next line that carries on a match ending at the end of its line: after an indent,
+    8 to 1,000 of ``chars`` and nothing else (an "=" only as padding at its end, not a "/" first),
+    with a letter and a digit, or 16 or more with capitals and small letters. A word, a command, a
+    date, a path, ``NAME=value`` or a rule of dashes on the next line stays.
+
+    # why: terminals and config files wrap long secrets; the tail left alone would reach the model.
+    # A tail under 8 characters of a long secret is harmless and "python3" or "x86_64" is not one.
+    # The case test is case-sensitive even in a re.IGNORECASE pattern.
+    """
+    c = "[" + chars.replace("=", "") + "]"
+    line = (r"\r?\n[ \t]*(?!/)(?-i:(?=" + c + r"{0,999}?\d)(?=" + c + r"{0,999}?[A-Za-z])|(?=" + c + r"{0,999}?[A-Z])"
+            r"(?=" + c + r"{0,999}?[a-z])(?=" + c + r"{16}))" + c + r"{8,1000}" + ("={0,2}" if "=" in chars else "")
+            + r"(?![^\r\n])")
+    return "(?" + (f"P<{group}>" if group else ":") + line + ")?"
+
+
 def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
     """(kind, pattern, replace): ``replace`` is None (the whole match becomes the marker) or a
     callable given the match and the marker, returning the new text (the match itself to keep it)."""
     e = r"(?![A-Za-z0-9_])"
-    key_end = r"PRIVATE KEY(?: BLOCK)?-----"
+    e64 = r"(?![A-Za-z0-9_-])"
+    more64 = _wrapped("A-Za-z0-9_-")
+    # a private key's dashes, or the same written "\u002d" by a JSON encoder that escapes "-"
+    dashes = r"(?:-----|(?:\\u002[dD]){5})"
+    key_end = r"PRIVATE KEY(?: BLOCK)?" + dashes
     # a header line of a PEM or PGP block, in plain text or in a JSON string (escaped newlines)
-    header = r"(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):(?:[^\n\\]|\\(?!n)){0,200}"
+    header = r"(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):(?:[^\n\\]|\\(?![rn])){0,200}"
+    base64 = r"(?:[A-Za-z0-9+/=]|\\/|\\u00(?:2[bBfF]|3[dD])){8,}"  # "/", "+", "=" may be escaped in JSON
+    key = (r"BEGIN[A-Z0-9 ]*" + key_end + r"(?:.{0,16384}?" + dashes + r"END[A-Z0-9 ]*" + key_end
+           + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
     value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
+    legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
     return [
-        ("private-key", re.compile(
-            r"-----BEGIN[A-Z0-9 ]*" + key_end + r"(?:.{0,16384}?-----END[A-Z0-9 ]*" + key_end +
-            r"|(?:(?:\s|\\n)*(?:[A-Za-z0-9+/=]{8,}|=[A-Za-z0-9+/]{4}|" + header + r"))*)", re.S), None),
+        ("private-key", re.compile(r"-----" + key, re.S), None),
+        ("private-key", re.compile(r"\\u002[dD](?:\\u002[dD]){4}" + key, re.S), None),
         ("aws-access-key", re.compile(_lead("A(?:KIA|SIA|BIA|CCA)", r"[A-Z0-9]{16}" + e, 4)), None),
         ("github-token", re.compile(
             r"(?:" + _lead("gh[pousr]_", r"[A-Za-z0-9]{30,255}", 4) + "|"
-            + _lead("github_pat_", r"[A-Za-z0-9_]{22,255}") + ")" + e), None),
-        ("gitlab-token", re.compile(_lead("gl", r"(?:pat|ptt|dt|rt|soat)-[A-Za-z0-9_.-]{19,299}[A-Za-z0-9_-]")),
-         None),
-        ("anthropic-key", re.compile(_lead("sk-ant-", r"[A-Za-z0-9_-]{20,400}")), None),
+            + _lead("github_pat_", r"[A-Za-z0-9_]{22,255}") + ")" + e + _wrapped("A-Za-z0-9_")), None),
+        ("gitlab-token", re.compile(_lead("gl", r"(?:pat|ptt|dt|rt|soat)-[A-Za-z0-9_.-]{19,299}[A-Za-z0-9_-]"
+                                          + _wrapped("A-Za-z0-9_.-"))), None),
+        ("anthropic-key", re.compile(_lead("sk-ant-", r"[A-Za-z0-9_-]{20,400}" + more64)), None),
         ("openai-key", re.compile(_lead("sk-", r"(?!ant-)(?:proj-|svcacct-|admin-)?"  # a digit: not "sk-learn-..."
-                                              r"(?=[A-Za-z0-9_-]{0,400}?\d)[A-Za-z0-9_-]{20,400}")), None),
+                                              r"(?=[A-Za-z0-9_-]{0,400}?\d)[A-Za-z0-9_-]{20,400}" + more64)), None),
         ("slack-webhook", re.compile(r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)"
-                                     r"[A-Za-z0-9_/-]{20,300}"), _keep_first),
-        ("slack-token", re.compile(_lead("x", r"(?:ox[abposre](?:\.xox[a-z])?|app)-[A-Za-z0-9-]{10,300}")), None),
-        *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_[A-Za-z0-9]{16,300}")), None) for p in "srp"],
+                                     r"[A-Za-z0-9_/-]{20,300}" + _wrapped("A-Za-z0-9_/-")), _keep_first),
+        ("slack-token", re.compile(_lead("x", r"(?:ox[abposre](?:\.xox[a-z])?|app)-[A-Za-z0-9-]{10,300}"
+                                         + _wrapped("A-Za-z0-9-"))), None),
+        *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_[A-Za-z0-9]{16,300}" + _wrapped("A-Za-z0-9"))),
+           None) for p in "srp"],
         ("google-api-key", re.compile(_lead("AIza", r"[A-Za-z0-9_-]{35}" + e)), None),
+        ("google-oauth-token", re.compile(_lead(r"ya29\.", r"[A-Za-z0-9_-]{30,2000}" + more64, 5)), None),
+        ("google-client-secret", re.compile(_lead("GOCSPX-", r"[A-Za-z0-9_-]{24,40}" + e64)), None),
         ("npm-token", re.compile(_lead("npm_", r"(?=[A-Za-z]{0,35}\d)[A-Za-z0-9]{36}" + e)), None),
         ("huggingface-token", re.compile(_lead("hf_", r"[A-Za-z0-9]{34,40}" + e)), _scrambled),
-        ("pypi-token", re.compile(_lead("pypi-AgE", r"[A-Za-z0-9_-]{50,1000}")), None),
+        ("pypi-token", re.compile(_lead("pypi-AgE", r"[A-Za-z0-9_-]{50,1000}" + more64)), None),
         ("sendgrid-key", re.compile(_lead(r"SG\.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", 3)),
          None),
         ("twilio-key", re.compile(_lead("SK", r"[0-9a-fA-F]{32}" + e)), None),
-        ("jwt", re.compile(_lead("eyJ", r"[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{5,8000}\.[A-Za-z0-9_-]{8,4000}")),
-         None),
+        ("digitalocean-token", re.compile(_lead("do", r"[opr]_v1_[a-f0-9]{64}" + e)), None),
+        ("shopify-token", re.compile(_lead("shp", r"(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + e)), None),
+        ("grafana-token", re.compile(_lead("gl", r"(?:sa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + e + "|"
+                                           r"c_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])"
+                                           + _wrapped("A-Za-z0-9+/=") + ")")), None),
+        ("linear-key", re.compile(_lead("lin_api_", r"[A-Za-z0-9]{40}" + e)), None),
+        ("postman-key", re.compile(_lead("PMAK-", r"[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}" + e)), None),
+        ("sentry-token", re.compile(_lead("sntry", r"(?:u_[a-f0-9]{64}" + e + "|"
+                                              r"s_[A-Za-z0-9+/=_]{40,2000}" + _wrapped("A-Za-z0-9+/=_") + ")")), None),
+        ("newrelic-key", re.compile(_lead("NRAK-", r"[A-Z0-9]{27}" + e)), None),
+        ("atlassian-token", re.compile(_lead("ATATT3", r"[A-Za-z0-9_=-]{150,300}(?![A-Za-z0-9_=-])")), None),
+        ("databricks-token", re.compile(_lead("dapi", r"[a-f0-9]{32}(?:-\d)?" + e)), None),
+        ("age-secret-key", re.compile(_lead("AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}" + e)), None),
+        # why: the first part is a user id (digits) in base64url, so it starts M, N or O and then T, j, z or
+        # D; a pattern per letter keeps a plain string in front, the engine skips to it
+        *[("discord-token", re.compile(_lead(c, r"[TjzD][A-Za-z0-9_-]{21,26}\.[A-Za-z0-9_-]{6,7}\."
+                                                r"[A-Za-z0-9_-]{27,40}" + e64)), _random_parts) for c in "MNO"],
+        ("vault-token", re.compile(_lead("hv", r"[sbr]\.[A-Za-z0-9_-]{24,1000}" + e64 + more64)), None),
+        # why: "s." and 24 letters and digits (Vault before 1.10) is too common a shape alone: only as
+        # the token row of vault's output or after "vault login"
+        ("vault-token", re.compile(r"(token(?<![^\n].{5})[ \t]+)" + legacy_vault), _keep_first),
+        ("vault-token", re.compile(r"(" + _lead("vault", r"[ \t]+login(?:[ \t]+-\S+)*[ \t]+)") + legacy_vault),
+         _keep_first),
+        # why: only the 32-byte signature of an Azure SAS URL; "sig=" is a parameter of many other URLs
+        ("azure-sas", re.compile(r"(sig=)(?<=[?&;]sig=)(?:[A-Za-z0-9+/]|%2[BbFf]){43}(?:=|%3[Dd])"
+                                 r"(?![A-Za-z0-9+/%])"), _keep_first),
+        ("jwt", re.compile(_lead("eyJ", r"[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{5,8000}\.[A-Za-z0-9_-]{8,4000}"
+                                 + more64)), None),
         # why: "token <x>" only in an Authorization header: "the token authorization/..." is prose
         ("bearer", re.compile(r"((?:" + _lead("bearer") + "|" + _lead("basic") + r")\s+|" + _lead("authorization")
                               + r"[\"']?[ \t]*[:=][ \t]*[\"']?token[ \t]+)[A-Za-z0-9._~+/-]{16,4000}=*", re.I),
          _keep_first),
-        # the user part may be empty; the password may hold "/", but "host:8080/path@x" is a port
-        ("url-password", re.compile(r"(?P<keep>://[^\s:/@]{0,200}:)(?!\d{1,5}(?:[/?#]|$))"
+        # the user part may be empty; the password may hold "/", but "host:8080/path@x" is a port.
+        # why: (?<!...) the colon of a marker in the user part ("https://ghp_...@github.com") is not a
+        # separator: the marker is never redacted again
+        ("url-password", re.compile(r"(?P<keep>://[^\s:/@]{0,200}:)(?<!\[REDACTED:)(?!\d{1,5}(?:[/?#]|$))"
                                     r"(?P<value>[^\s@\"'<>]{1,300})(?=@)"), _unless_reference),
         # why: "-u user:pw" is a password to curl only (``docker run -u 1000:1000`` is a uid)
         ("cli-password", re.compile(
             r"(?P<keep>" + _lead("curl", r"\b[^\n;|&]{0,500}?[ \t](?:-u|--user)(?:[ \t]+|=)"
-                                 r"(?P<q>[\"'])?[^\s:\"']{0,200}:)") + value), _unless_reference),
+                                 r"(?P<q>[\"'])?[^\s:\"']{0,200}:)(?<!\[REDACTED:)") + value), _unless_reference),
         ("cli-password", re.compile(
             r"(?P<keep>" + _lead("(?:docker|podman)", r"\b[^\n;|&]{0,300}?[ \t]login\b[^\n;|&]{0,300}?"
                                  r"[ \t](?:-p|--password)(?:[ \t]+|=)(?P<q>[\"'])?)", 6) + value), _unless_reference),
+        # why: mysql's password is glued to -p: "-p secret" asks for it and "secret" is the database;
+        # "-p3306:3306" is docker's port mapping on a line that names a mysql image. The match starts
+        # at the option and _mysql looks back for the command: a scan from every "mysql" is quadratic.
+        ("cli-password", re.compile(r"(?P<keep>-p(?<=[ \t]-p)(?P<q>[\"'])?)(?![\d.]+:[\d.:]*(?:/[a-z]+)?(?!\S))"
+                                    + value), _mysql),
+        # why: sshpass's own options come before the command it runs: "ssh -p 22" after them is a port
+        ("cli-password", re.compile(
+            r"(?P<keep>" + _lead("sshpass", r"(?:[ \t]+-[ev]|[ \t]+-[fdP][ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+))*"
+                                 r"[ \t]+-p[ \t]*(?P<q>[\"'])?)") + value), _unless_reference),
     ]
 
 
@@ -164,6 +258,19 @@ def _unless_reference(m: re.Match[str], mark: str) -> str:
     return whole[:m.start("value") - start] + mark + whole[m.end("value") - start:]
 
 
+# mysql, mysqldump, mariadb-dump... as a command (at the start, after a space, a quote or "bin/"; not
+# "-I/usr/include/mysql -pthread"), then no ";", "|", "&" or line end before the -p
+_MYSQL = re.compile(r"(?:(?<![^\s`'\"(])|(?<=bin/))(?:mysql[a-z]*|mariadb(?:-[a-z]+)?)(?![A-Za-z0-9_])[^\n;|&]*\Z")
+
+
+def _mysql(m: re.Match[str], mark: str) -> str:
+    """A password glued to -p on a mysql or mariadb command line (at most 300 characters before it)."""
+    line = m.string[max(0, m.start() - 300):m.start()]
+    if ("mysql" not in line and "mariadb" not in line) or not _MYSQL.search(line):
+        return m.group(0)
+    return _unless_reference(m, mark)
+
+
 def _scrambled(m: re.Match[str], mark: str) -> str:
     """A random body has about as many capitals as small letters; a CamelCase name after the
     prefix (``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``) has few."""
@@ -172,22 +279,37 @@ def _scrambled(m: re.Match[str], mark: str) -> str:
     return mark if len(body) <= upper * 5 < len(body) * 5 else m.group(0)
 
 
+def _random_parts(m: re.Match[str], mark: str) -> str:
+    """A token of dotted parts holds a digit and its last part both capitals and small letters; a
+    chain of names (``MTextViewCompat.method.getInstanceForCurrentThread``) has no digit."""
+    token = m.group(0)
+    last = token.rsplit(".", 1)[1]
+    random = any(c.isdigit() for c in token) and last.lower() != last and last.upper() != last
+    return mark if random else token
+
+
+# A quote, or a quote escaped in a JSON string (\", \\\" in JSON inside JSON): both around the name and
+# around the value, the value's closing quote escaped like its opening one.
+_QUOTE = r"\\{0,7}[\"']"
+_WRAPPED_CHARS = "A-Za-z0-9+/=_-"  # a value's next line: base64 and base64url ("." would take "main2.py")
 # why: the match starts at the keyword and the name's prefix is checked in Python: a regex that
 # walks the prefix segments first is slow on long dashed words.
 _ASSIGNMENT = (
-    r"(?P<name>" + _SECRET_WORD + r"[\"']?)(?![A-Za-z0-9_])"
+    r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
     r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
-    r"(?:(?P<qv>[\"'])(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500})(?P=qv)"  # the other quote may be inside
+    r"(?:(?P<qv>" + _QUOTE + r")(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500})(?P=qv)"  # the other quote may be inside
     # why: the value runs to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&" end it only before
     # the next "name=" (?a=1&b=2, Uid=sa;Pwd=x) or at its end, and a closing bracket only if unopened.
     # Runs of plain characters, not one at a time: faster, and nothing after the value can fail
     r"|(?P<bare>(?:[^\s\"',;&(){}\[\]]{1,500}|[,;&](?=[^\s\"',;&)\]}])(?![A-Za-z_][\w.-]{0,100}=|amp;)"
-    r"|[(\[{][^\s\"'(){}\[\]]{0,300}[)\]}]?){1,500}))")
+    r"|[(\[{][^\s\"'(){}\[\]]{0,300}[)\]}]?){1,500})" + _wrapped(_WRAPPED_CHARS, "more") + ")")
 # why: any identifier, then the name is checked in Python; a regex that searches for "key" inside
-# the name backtracks quadratically on a megabyte-long word.
+# the name backtracks quadratically on a megabyte-long word. The name is possessive ({1,100}+): no
+# shorter name can be followed by a separator, and trying each was most of this rule's time.
 _KEYISH = (
-    r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z0-9_]{1,100})"
-    r"(?P<sep>[\"']?\s*(?::=|=|:)\s*[\"']?)(?P<value>[A-Za-z0-9+/=_.~-]{%d,})" % _ENTROPY_LEN)
+    r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z0-9_]{1,100}+)"
+    r"(?P<sep>(?:" + _QUOTE + r")?\s*(?::=|=|:)\s*(?:" + _QUOTE + r")?)"
+    r"(?P<value>[A-Za-z0-9+/=_.~-]{" + str(_ENTROPY_LEN) + ",})" + _wrapped(_WRAPPED_CHARS, "more"))
 _KEYISH_NAME = re.compile(r"key|secret|token", re.I)
 
 
@@ -296,7 +418,7 @@ def _replace_assignment(m: re.Match[str]) -> str:
     value = m.group("quoted") if m.group("quoted") is not None else m.group("bare")
     start = m.start()
     before = m.string[start - 1] if start else ""
-    word = m.group("name").rstrip("\"'").lower()
+    word = m.group("name").rstrip("\\\"'").lower()
     if before.isalnum() and (word not in _GLUED_OK or m.string[max(0, start - 2):start].lower() == "no"):
         return m.group(0)  # "mytoken=": not a keyword of its own; sudoers' NOPASSWD: is a flag
     colon = ":" in m.group("sep")
@@ -320,7 +442,9 @@ def _replace_assignment(m: re.Match[str]) -> str:
             return m.group(0)  # "the token: expired" is prose; a password may well be a plain word
         if _names_itself(value, word):
             return m.group(0)  # password=password, token=access_token, secret=dbSecret: a variable
-        return m.group("name") + m.group("sep") + MARK.format("assignment") + tail
+        # a next line that carries the value on goes with it, unless the value ended a sentence
+        kept = tail + (m.group("more") or "") if tail else ""
+        return m.group("name") + m.group("sep") + MARK.format("assignment") + kept
     q = m.group("qv")
     return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
 
@@ -353,7 +477,10 @@ def _reference(value: str, word: str) -> bool:
 
 def _replace_keyish(m: re.Match[str]) -> str:
     keyword = _KEYISH_NAME.search(m.group("name"))
-    if not keyword or not _looks_random(m.group("value")) or _reference(m.group("value"), keyword.group().lower()):
+    value = m.group("value")
+    if m.string.startswith("(", m.end("value")):
+        value += "("  # why: the value's characters stop at the bracket: "tokens = s.encodeAll2(x)" is a call
+    if not keyword or not _looks_random(value) or _reference(value, keyword.group().lower()):
         return m.group(0)  # not a secret's name, not random, or code: SECRET_KEY=app.config.SECRET_KEY
     if m.group("sep") == ":" and m.start() and m.string[m.start() - 1] == ":":
         return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
