@@ -85,35 +85,17 @@ with a letter and a digit or 16+ with capitals and small letters: ``ls``, ``pyth
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from functools import lru_cache
 from typing import Any, Iterable
 
-MARK = "[REDACTED:{}]"
-_MARK_PREFIX = "[REDACTED:"
+from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _MARK_PREFIX, _PLACEHOLDER, _aws_secrets,
+                                        _replace_assignment, _replace_keyish, entropy)  # entropy: ours too
 
 # Names whose value is a credential whatever it looks like: the keyword is the name's last part,
 # so ``max_tokens`` and ``token_count`` stay untouched. Longer words first (alternation order).
 _SECRET_WORD = (r"(?:secret[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|"
                 r"api[_-]?key|apikey|password|passwd|passphrase|pass|pwd|secret|token)")
-# Words that name a secret even glued to the word before them (PGPASSWORD, dbPassword, clientSecret);
-# "mytoken", "maxToken", "padToken" and "monkey" are not secrets.
-_PASSWORDS = frozenset(("password", "passwd", "passphrase"))
-_GLUED_OK = _PASSWORDS | {"secret"}
-# Short words that are often something else ("a first pass: ...", "PASS: test_x", PWD=/home/me): a value
-# after a colon counts only with a prefix (DB_PASS: x), and a pwd that is a path is the shell's.
-_SHORT = frozenset(("pass", "pwd"))
-# Code, references and placeholders that are not secrets even under such a name.
-_NOT_SECRETS = frozenset(("none", "null", "nil", "true", "false", "undefined", "str", "string", "int",
-                          "bytes", "bool", "dict", "list", "optional", "any", "required", "self", "cls",
-                          "the", "and", "for", "was", "is", "are", "not", "you", "this", "that"))
-# ``{name}`` is a format field (f"password={password}", {password!r}), ``{{ x }}`` a template
-_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}?")
-_PLAIN_WORD = re.compile(r"[a-z][a-z_-]*")
-_ENTROPY_MIN = 3.5
-_ENTROPY_LEN = 20
 
 
 def _lead(literal: str, rest: str = "", width: int = 0) -> str:
@@ -310,7 +292,6 @@ _KEYISH = (
     r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z0-9_]{1,100}+)"
     r"(?P<sep>(?:" + _QUOTE + r")?\s*(?::=|=|:)\s*(?:" + _QUOTE + r")?)"
     r"(?P<value>[A-Za-z0-9+/=_.~-]{" + str(_ENTROPY_LEN) + ",})" + _wrapped(_WRAPPED_CHARS, "more"))
-_KEYISH_NAME = re.compile(r"key|secret|token", re.I)
 
 
 @lru_cache(maxsize=1)
@@ -357,20 +338,6 @@ def _custom(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p) for p in patterns if p)
 
 
-def entropy(value: str) -> float:
-    """Shannon entropy of ``value`` in bits per character."""
-    if not value:
-        return 0.0
-    n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
-
-
-def _looks_random(value: str) -> bool:
-    if len(value) < _ENTROPY_LEN or entropy(value) < _ENTROPY_MIN:
-        return False
-    return any(ch.isdigit() for ch in value) or (value.lower() != value and value.upper() != value)
-
-
 def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     """``text`` with credentials replaced by markers, and how many were replaced."""
     if not text:
@@ -398,147 +365,6 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     for pattern in _custom(tuple(extra_patterns)):
         text = sub(pattern, MARK.format("custom"), text)
     return text, counted[0]
-
-
-_PATH = re.compile(r"[/~]|[A-Za-z]:\\")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SNAKE = re.compile(r"[a-z_][a-z0-9_]*")
-_NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-
-
-def _names_itself(value: str, word: str) -> bool:
-    """True when ``value`` is an identifier with the keyword's last part as one of its parts."""
-    if not _IDENTIFIER.fullmatch(value):
-        return False
-    last = re.split(r"[_-]", word)[-1]
-    return last in (part.lower() for part in _NAME_PARTS.findall(value))
-
-
-def _replace_assignment(m: re.Match[str]) -> str:
-    value = m.group("quoted") if m.group("quoted") is not None else m.group("bare")
-    start = m.start()
-    before = m.string[start - 1] if start else ""
-    word = m.group("name").rstrip("\\\"'").lower()
-    if before.isalnum() and (word not in _GLUED_OK or m.string[max(0, start - 2):start].lower() == "no"):
-        return m.group(0)  # "mytoken=": not a keyword of its own; sudoers' NOPASSWD: is a flag
-    colon = ":" in m.group("sep")
-    if before == ":" and m.group("sep") == ":":
-        return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
-    # why: a bare value ends a sentence ("password=hunter2secret.") or inline code; judged without
-    # that end, which stays after the marker
-    tail = "" if m.group("quoted") is not None else value[len(value.rstrip(".`")):]
-    value = value[:len(value) - len(tail)]
-    if ((len(value) < 3 and m.group("quoted") is None) or value.startswith(_MARK_PREFIX)
-            or value.lower() in _NOT_SECRETS or _PLACEHOLDER.fullmatch(value)):
-        return m.group(0)
-    prefixed = before in ("_", "-")  # DB_PASS, MYSQL_PWD, --pass
-    if word in _SHORT and ((colon and not prefixed) or (word == "pwd" and _PATH.match(value))
-                           or (m.group("sep")[0] in " \t" and _SNAKE.fullmatch(value))):
-        return m.group(0)  # "x.last_pass = saved_state" is code: a variable, a space before the sign
-    if m.group("bare") is not None:
-        if _reference(value, word):
-            return m.group(0)  # a call, an index or an attribute: code, not a literal
-        if colon and _PLAIN_WORD.fullmatch(value) and word not in _PASSWORDS and not (prefixed and word in _SHORT):
-            return m.group(0)  # "the token: expired" is prose; a password may well be a plain word
-        if _names_itself(value, word):
-            return m.group(0)  # password=password, token=access_token, secret=dbSecret: a variable
-        # a next line that carries the value on goes with it, unless the value ended a sentence
-        kept = tail + (m.group("more") or "") if tail else ""
-        return m.group("name") + m.group("sep") + MARK.format("assignment") + kept
-    q = m.group("qv")
-    return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
-
-
-# Objects whose attributes are configuration in code: password=self.pw, token=args.tok, key=cfg.k
-_ROOTS = frozenset(("self", "cls", "this", "os", "env", "process", "settings", "config", "conf", "cfg",
-                    "args", "kwargs", "opts", "options", "params", "request", "req", "body", "data", "values",
-                    "payload", "form", "ctx", "context", "app", "client", "session", "user", "account",
-                    "auth", "creds", "credentials", "secrets", "vault", "props", "state"))
-_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_CALL = re.compile(r"[A-Za-z_][\w.]*[(\[]")
-_SNAKE_WORDS = re.compile(r"_*(?:[a-z]{2,}(?:_[a-z]{2,})+|[A-Z]{2,}(?:_[A-Z]{2,})+)")  # not "a1_b2" by chance
-
-
-def _reference(value: str, word: str) -> bool:
-    """True for code: a call or an index (``getpass.getpass()``, ``os.environ[...]``), or an attribute
-    chain that starts at a configuration object (``self.``, ``settings.``) or ends in a name like the
-    keyword's (``config.password``, ``process.env.API_KEY``) or in snake_case (``form.cleaned_data``).
-
-    # why: any dotted identifier chain is not enough: "my.secret.pw" and "correct.horse.battery" are
-    # passwords, and a password at the end of a sentence ("hunter2secret.") holds a dot too.
-    """
-    if _CALL.match(value):
-        return True
-    if not _CHAIN.fullmatch(value):
-        return False
-    first, last = value.split(".", 1)[0], value.rsplit(".", 1)[1]
-    return first.lower() in _ROOTS or _names_itself(last, word) or bool(_SNAKE_WORDS.fullmatch(last))
-
-
-def _replace_keyish(m: re.Match[str]) -> str:
-    keyword = _KEYISH_NAME.search(m.group("name"))
-    value = m.group("value")
-    if m.string.startswith("(", m.end("value")):
-        value += "("  # why: the value's characters stop at the bracket: "tokens = s.encodeAll2(x)" is a call
-    if not keyword or not _looks_random(value) or _reference(value, keyword.group().lower()):
-        return m.group(0)  # not a secret's name, not random, or code: SECRET_KEY=app.config.SECRET_KEY
-    if m.group("sep") == ":" and m.start() and m.string[m.start() - 1] == ":":
-        return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
-    return m.group("name") + m.group("sep") + MARK.format("high-entropy")
-
-
-# A bare AWS secret access key is 40 characters of [A-Za-z0-9/+]: any base64 text holds such runs,
-# so one counts only within _AWS_NEAR characters of the word "aws" or "secret", in any case.
-_AWS_RUN = re.compile(r"[A-Za-z0-9/+]{40,}")
-_AWS_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+")
-_AWS_NEAR = 200
-_AWS_ENTROPY = 4.2  # 40 random characters of 64: 4.66 on average, under 4.25 once in 10,000
-
-
-def _aws_secrets(text: str) -> tuple[str, int]:
-    """``text`` with bare AWS secret access keys near "aws" or "secret" replaced, and how many."""
-    low = text.lower()
-    if len(low) != len(text):
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)  # positions must line up
-    found = sorted(i for word in ("aws", "secret") for i in _occurrences(low, word))
-    windows: list[list[int]] = []
-    for i in found:
-        a, b = i - _AWS_NEAR, i + 6 + _AWS_NEAR
-        if windows and a <= windows[-1][1]:
-            windows[-1][1] = b
-        else:
-            windows.append([a, b])
-    n, spans = len(text), []
-    for a, b in windows:
-        for m in _AWS_RUN.finditer(text, max(0, a - 40), min(n, b + 40)):
-            s, e = m.span()
-            if (e - s != 40 or e < a or s > b or (s and text[s - 1] in _AWS_CHARS)
-                    or (e < n and (text[e] in _AWS_CHARS or text[e] == "="))):
-                continue  # another length, too far, or a piece of a longer run (base64 data)
-            if _aws_like(m.group()):
-                spans.append((s, e))
-    if not spans:
-        return text, 0
-    out, last, mark = [], 0, MARK.format("aws-secret-key")
-    for s, e in spans:
-        out += (text[last:s], mark)
-        last = e
-    out.append(text[last:])
-    return "".join(out), len(spans)
-
-
-def _occurrences(text: str, word: str):
-    i = text.find(word)
-    while i >= 0:
-        yield i
-        i = text.find(word, i + 1)
-
-
-def _aws_like(value: str) -> bool:
-    """Capitals, small letters and a digit or symbol, and random: not a hex hash (at most 4 bits
-    per character), a CamelCase name or a path."""
-    return (any(c.isupper() for c in value) and any(c.islower() for c in value)
-            and any(c.isdigit() or c in "/+" for c in value) and entropy(value) >= _AWS_ENTROPY)
 
 
 def redact_obj(obj: Any, extra_patterns: Iterable[str] = (), keys: bool = False) -> tuple[Any, int]:
