@@ -1,5 +1,5 @@
 """``password=`` and its family at the end of a sentence, with dots, with symbols: the whole value goes,
-code references and prose stay (a user audit: ``password=hunter2secret.`` reached the prompt)."""
+code references and prose stay (``password=hunter2secret.`` used to reach the prompt)."""
 
 import pytest
 

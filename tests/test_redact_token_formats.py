@@ -1,4 +1,4 @@
-"""Credential formats a security review found passing through unchanged: command-line passwords of
+"""Credential formats that used to pass through unchanged: command-line passwords of
 mysql and sshpass, JSON with escaped quotes, Vault tokens, more providers' token prefixes, a private
 key written with ``\\u002d`` escapes, and a secret wrapped onto a second line. For each, ordinary text
 and code that look alike must stay byte for byte."""

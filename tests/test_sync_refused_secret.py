@@ -1,7 +1,7 @@
 """A secret the sync scan refuses never reaches the remote, in any commit (docs/how/sync.md).
 
-The audit that found it: the refused round had already committed the secret; after the user
-removed the line as the hint said, the next push sent the whole history, secret included.
+How it used to leak: the refused round had already committed the secret; after the user removed
+the line as the hint said, the next push sent the whole history, secret included.
 """
 
 import json
@@ -48,7 +48,7 @@ def _append_secret(m: Machine) -> None:
 
 
 def _remove_secret(m: Machine) -> None:
-    """What the hint says: edit the file (here the audit's ``sed -i '$d'``)."""
+    """What the hint says: edit the file (here ``sed -i '$d'``)."""
     path = m.mdir / "decisions.jsonl"
     path.write_text("".join(ln + "\n" for ln in path.read_text().splitlines() if SECRET not in ln))
 
@@ -140,7 +140,7 @@ def test_a_secret_already_on_the_remote_does_not_block_other_machines(a, b, remo
     assert "two" in shown and shown.count(SECRET) == 1
 
 
-def test_lh_sync_as_the_audit_ran_it(tmp_path, isolated_home, remote, project):
+def test_lh_sync_refuse_edit_sync_from_the_command_line(tmp_path, isolated_home, remote, project):
     cfg_file = isolated_home / ".config" / "lazy-harness" / "config.toml"
     cfg_file.parent.mkdir(parents=True)
     cfg_file.write_text(f'[sync]\nremote = "{remote}"\n')

