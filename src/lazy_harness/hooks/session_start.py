@@ -144,10 +144,22 @@ def distill_trouble(env) -> tuple[int, str | None]:
         for entry in it:
             if entry.name.endswith(queue.SUFFIX):
                 try:
-                    count += since is None or entry.stat().st_mtime > since
+                    count += (since is None or entry.stat().st_mtime > since) and not _redo(failed, entry.path)
                 except OSError:
                     pass
     return count, last if since is not None else None
+
+
+def _redo(failed: str, path: str) -> bool:
+    """Whether a failed task redid what memory already holds: its session is marked distilled at or
+    after the transcript it failed on (a failed ``lh knowledge handoff-now`` of a distilled session)."""
+    try:
+        task = queue.read_task(path)
+        mtime = float(task.get("transcript_mtime") or "nan")
+    except (OSError, ValueError):
+        return False
+    last = queue.last_check(os.path.dirname(failed), task.get("session_id", "")) if task.get("session_id") else None
+    return last is not None and last[1] == queue.DISTILLED and last[0] >= mtime
 
 
 def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | None, dict]:

@@ -115,6 +115,12 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         fields["transcript_mtime"] = repr(outcome.transcript_mtime)
         fields["check"] = check
     mark = None if outcome.transcript_mtime is None else (outcome.transcript_mtime, check)
+    if mark is not None and check == queue.ERROR:
+        last = queue.last_check(q, fields.get("session_id", "")) if fields.get("session_id") else None
+        if last is not None and last[1] == queue.DISTILLED and last[0] >= mark[0]:
+            # why: a redo (lh knowledge handoff-now, a retry) of what memory already holds failed: nothing
+            # is missing, and the session must not look undistilled to the gates or to SessionStart
+            mark = last
     queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text, mark)
     if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
         projects[fields["memory_dir"]] = fields.get("cwd", "")
