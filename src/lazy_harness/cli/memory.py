@@ -235,9 +235,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         title = recall.one_line(c["title"], 100)
         mark = _mark_of(c) if show_all else None
         if as_json:
-            # why: JSON keeps the stored text (one_line shows controls as escapes for people)
-            text = " ".join(str(c["title"] or "").split())
-            text = text if len(text) <= 100 else text[:99].rstrip() + "…"
+            text = recall.one_line(c["title"], 100, safe=False)  # why: JSON keeps the stored text
             obj = {"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary": text,
                    "file": c["file"], "line": c["line"] or None, "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
                    "project": c["origin"], "date": _date(c["ts"])}

@@ -89,8 +89,10 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     started = time.monotonic()
     fields = queue.read_task(path)
     fields["task_id"] = queue.task_id(name)
+    repeated = None
     try:
-        outcome = _failed_before(q, fields) or pipeline.distill(fields, cfg, env, time.time(), sleep=sleep)
+        repeated = _failed_before(q, fields)
+        outcome = repeated or pipeline.distill(fields, cfg, env, time.time(), sleep=sleep)
     except Exception as exc:  # why: one bad task must not stop the queue; keep the evidence
         from lazy_harness.errors import LhError
 
@@ -108,7 +110,7 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
         return "paused" if outcome.paused else "waiting"
     check = _CHECK.get(outcome.status, queue.ERROR)
-    if outcome.reason.startswith("this transcript already failed"):
+    if outcome is repeated:
         check = queue.ERROR  # why: still not in memory; the next change of the session tries again
     if outcome.transcript_mtime is not None:
         # why: the record carries the mark, so recover() can restore it after a kill in between

@@ -68,22 +68,29 @@ def _holds(line: bytes, digest: str) -> bool:
     return False
 
 
-def _scan_lines(path: str, digest: str, since: int) -> tuple[bool, int]:
-    """Whether the whole lines of ``path`` from ``since`` on hold the turn with ``digest``, and where
-    the last whole line ends: a record still being written is read again, whole, at the next look."""
+def _chunks(path: str, since: int):
+    """(position after the chunk, chunk) for the bytes of ``path`` from ``since`` to its size now."""
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
         fh.seek(since)
-        pos, carry = since, b""
+        pos = since
         while pos < size:
             chunk = fh.read(min(CHUNK_BYTES, size - pos))
             if not chunk:
-                break
+                return
             pos += len(chunk)
-            lines = (carry + chunk).split(b"\n")
-            carry = lines.pop()
-            if any(_holds(line, digest) for line in lines):
-                return True, pos - len(carry)
+            yield pos, chunk
+
+
+def _scan_lines(path: str, digest: str, since: int) -> tuple[bool, int]:
+    """Whether the whole lines of ``path`` from ``since`` on hold the turn with ``digest``, and where
+    the last whole line ends: a record still being written is read again, whole, at the next look."""
+    pos, carry = since, b""
+    for pos, chunk in _chunks(path, since):
+        lines = (carry + chunk).split(b"\n")
+        carry = lines.pop()
+        if any(_holds(line, digest) for line in lines):
+            return True, pos - len(carry)
     # why: a last record may be whole before Claude Code writes its newline
     return (True, pos) if carry and _holds(carry, digest) else (False, pos - len(carry))
 
@@ -94,19 +101,12 @@ def _scan(path: str, wanted, since: int) -> tuple[bool, int]:
     if isinstance(wanted, str):
         return _scan_lines(path, wanted, since)
     keep = max(len(w) for w in wanted) - 1
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        fh.seek(since)
-        pos, carry = since, b""
-        while pos < size:
-            chunk = fh.read(min(CHUNK_BYTES, size - pos))
-            if not chunk:
-                break
-            pos += len(chunk)
-            data = carry + chunk
-            if any(w in data for w in wanted):
-                return True, pos
-            carry = data[-keep:] if keep > 0 else b""
+    pos, carry = since, b""
+    for pos, chunk in _chunks(path, since):
+        data = carry + chunk
+        if any(w in data for w in wanted):
+            return True, pos
+        carry = data[-keep:] if keep > 0 else b""
     return False, pos
 
 
