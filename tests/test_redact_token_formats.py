@@ -267,3 +267,29 @@ def test_a_plain_line_after_a_secret_is_kept(after):
 def test_a_token_in_the_user_part_leaves_one_whole_marker(text, expected):
     # the colon inside "[REDACTED:github-token]" is not a user:password separator
     assert red(text) == (expected, 1)
+
+
+TELEGRAM_SECRET = ":AA" + body(33, B64URL, seed=5)
+
+
+@pytest.mark.parametrize("bot_id, before, after", [
+    ("7123456789", "TELEGRAM_BOT=", ""),
+    ("110201543", "curl https://api.telegram.org/bot", "/sendMessage?chat_id=42"),
+    ("123456", "export TG=\"", "\""),
+])
+def test_the_secret_half_of_a_telegram_bot_token_is_redacted(bot_id, before, after):
+    text, n = red(before + bot_id + TELEGRAM_SECRET + after)
+    assert (text, n) == (f"{before}{bot_id}:[REDACTED:telegram-bot-token]{after}", 1)
+    assert TELEGRAM_SECRET[3:] not in text
+
+
+@pytest.mark.parametrize("text", [
+    "at 12" + TELEGRAM_SECRET,  # a time is no bot id
+    "v1234567890" + TELEGRAM_SECRET,  # digits glued to a word
+    "12345678901234" + TELEGRAM_SECRET,  # too many digits for an id
+    "1234567890:AA" + body(20, B64URL),  # too short
+    "1234567890:AA" + body(40, B64URL),  # too long: something else
+    "ratio 1234567:AAbb is a label",
+])
+def test_telegram_look_alikes_are_left_alone(text):
+    assert red(text) == (text, 0)

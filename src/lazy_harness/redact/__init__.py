@@ -37,6 +37,7 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   age-secret-key   AGE-SECRET-KEY-1 + 58 bech32 characters
   discord-token    a user id in base64url (M, N or O, then T, j, z or D; 23 to 28 characters) . 6 or
                    7 . 27 to 40, with a digit and a mixed-case last part (not a chain of names)
+  telegram-bot-token ":AA" + 32 or 33 base64url characters after a bot's id (6 to 12 digits), which stays
   vault-token      hvs./hvb./hvr. + 24 or more base64url characters; the older s./b./r. + 24 letters
                    and digits only as the ``token`` row of vault's output or after ``vault login``
   azure-sas        the sig= of a SAS URL: 43 base64 characters and "=", URL-encoded or not (the rest
@@ -90,7 +91,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _MARK_PREFIX, _PLACEHOLDER, _aws_secrets,
-                                        _replace_assignment, _replace_keyish, entropy)  # entropy: ours too
+                                        _replace_assignment, _replace_keyish, _telegram, entropy)  # entropy: ours too
 
 # Names whose value is a credential whatever it looks like: the keyword is the name's last part,
 # so ``max_tokens`` and ``token_count`` stay untouched. Longer words first (alternation order).
@@ -185,6 +186,8 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         # D; a pattern per letter keeps a plain string in front, the engine skips to it
         *[("discord-token", re.compile(_lead(c, r"[TjzD][A-Za-z0-9_-]{21,26}\.[A-Za-z0-9_-]{6,7}\."
                                                 r"[A-Za-z0-9_-]{27,40}" + e64)), _random_parts) for c in "MNO"],
+        # why: starts with the literal ":AA" (the engine skips to it); the digits before are checked after
+        ("telegram-bot-token", re.compile(r":AA(?<=[0-9]:AA)[A-Za-z0-9_-]{32,33}" + e64), _telegram),
         ("vault-token", re.compile(_lead("hv", r"[sbr]\.[A-Za-z0-9_-]{24,1000}" + e64 + more64)), None),
         # why: "s." and 24 letters and digits (Vault before 1.10) is too common a shape alone: only as
         # the token row of vault's output or after "vault login"

@@ -183,3 +183,15 @@ def _aws_like(value: str) -> bool:
     per character), a CamelCase name or a path."""
     return (any(c.isupper() for c in value) and any(c.islower() for c in value)
             and any(c.isdigit() or c in "/+" for c in value) and entropy(value) >= _AWS_ENTROPY)
+
+
+_BOT_ID = re.compile(r"(?:^|[^A-Za-z0-9_]|bot)[0-9]{6,12}$")
+
+
+def _telegram(m: re.Match[str], mark: str) -> str:
+    """":AA..." after a bot's numeric id (6 to 12 digits, alone or after "bot" in an API URL): the
+    secret half of a Telegram bot token; the id before the colon is the bot's public user id and stays.
+    A time or a version before ":AA" (``12:AA``, ``v1234567890:AA``) keeps the match."""
+    before = m.string[max(0, m.start() - 15):m.start()]
+    return ":" + mark if _BOT_ID.search(before) else m.group(0)
+
