@@ -1,0 +1,110 @@
+"""Consolidation's answer: the schema the model answers to, and what of its answer may be applied.
+
+The answer is hostile input: ids must name live entries of this project and of the right kind, an
+entry is changed at most once per run, chains and cycles are cut, reasons are one short redacted
+line, and at most ``max_changes`` changes are made. Whatever is refused is one problem line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lazy_harness.memory import changes as edits
+from lazy_harness.memory.sanitize import one_line
+from lazy_harness.worker.consolidate_prompt import Candidates
+
+REASON_CHARS = edits.REASON_CHARS
+ACTIONS = ("supersede", "deprecate_learnings", "merge_failures", "close_handoff")
+_PAIR = {"supersede": ("old", "new"), "deprecate_learnings": ("id", "by"), "merge_failures": ("drop", "keep"),
+         "close_handoff": ("id", None)}
+
+_REASON = {"type": "string", "maxLength": REASON_CHARS}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "supersede": {"type": "array", "items": {"type": "object", "properties": {
+            "old": {"type": "string"}, "new": {"type": "string"}, "reason": _REASON}, "required": ["old", "new"]}},
+        "deprecate_learnings": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "string"}, "by": {"type": "string"}, "reason": _REASON}, "required": ["id", "by"]}},
+        "merge_failures": {"type": "array", "items": {"type": "object", "properties": {
+            "keep": {"type": "string"}, "drop": {"type": "string"}, "reason": _REASON}, "required": ["keep", "drop"]}},
+        "close_handoff": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "string"}, "reason": _REASON}, "required": ["id"]}},
+    },
+}
+
+
+@dataclass
+class Change:
+    action: str
+    target: str
+    other: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        verb = {"supersede": "supersede {t} by {o}", "deprecate_learnings": "deprecate {t} for {o}",
+                "merge_failures": "merge {t} into {o}", "close_handoff": "close {t}"}[self.action]
+        return verb.format(t=self.target, o=self.other) + (f": {self.reason}" if self.reason else "")
+
+
+def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[list[Change], list[str]]:
+    """The changes an answer may make, in its order; one problem line per thing refused."""
+    from lazy_harness.redact import redact
+
+    problems: list[str] = []
+    if not isinstance(obj, dict):
+        return [], [f"answer is not an object: {type(obj).__name__}"]
+    for key in obj:
+        if key not in ACTIONS:
+            problems.append(f"unknown key {one_line(key)[:40]!r} ignored")
+    live = c.by_id()
+    kinds = {"supersede": "decision", "deprecate_learnings": "learning", "merge_failures": "failure",
+             "close_handoff": "handoff"}
+    changed: set[str] = set()   # entries this run marks: each at most once
+    targets: set[str] = set()   # entries this run names as the one that stays
+    out: list[Change] = []
+    for action in ACTIONS:
+        items = obj.get(action)
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            problems.append(f"{action}: expected a list, got {type(items).__name__}")
+            continue
+        first, second = _PAIR[action]
+        for raw in items:
+            if not isinstance(raw, dict):
+                problems.append(f"{action}: not an object")
+                continue
+            target, other = raw.get(first), raw.get(second) if second else None
+            label = f"{action} {one_line(target)[:20]!r}"
+            if not isinstance(target, str) or live.get(target) is None or live[target].kind != kinds[action]:
+                problems.append(f"{label}: unknown {kinds[action]} id, ignored")
+                continue
+            if second and (not isinstance(other, str) or live.get(other) is None or live[other].kind != kinds[action]):
+                problems.append(f"{label}: {second} {one_line(other)[:20]!r} is not a live {kinds[action]}, ignored")
+                continue
+            if other == target:
+                problems.append(f"{label}: names itself, ignored")
+                continue
+            if target in changed or target in targets or (other is not None and other in changed):
+                problems.append(f"{label}: chained with another change of this run, ignored")
+                continue
+            if action == "supersede" and live[other].order <= live[target].order:
+                problems.append(f"{label}: {other} is not newer, ignored")
+                continue
+            # why: an entry a session made again after consolidation hid it keeps its old line; what was
+            # written before it came back is not newer than it
+            if action == "supersede" and live[target].restored is not None and (
+                    live[other].ts or 0.0) < live[target].restored:
+                problems.append(f"{label}: {target} was made again after {other}, ignored")
+                continue
+            if len(out) >= max_changes:
+                problems.append(f"{label}: over max_changes ({max_changes}), ignored")
+                continue
+            reason = one_line(raw.get("reason") if isinstance(raw.get("reason"), str) else "")[:REASON_CHARS]
+            reason = redact(reason, tuple(extra_patterns))[0]
+            changed.add(target)
+            if other is not None:
+                targets.add(other)
+            out.append(Change(action, target, other, reason))
+    return out, problems

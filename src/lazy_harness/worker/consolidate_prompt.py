@@ -1,0 +1,148 @@
+"""Consolidation's prompt: the project's live entries, and the text that shows them to the model.
+
+Decisions and failures come from their logs, the project's active learnings from their
+frontmatter, open handoff items from the handoff log. Entries hidden by a mark are left out, a
+decision or failure is listed once, and only the newest ``PER_KIND`` decisions, failures and
+learnings are kept. The prompt lists them as ``[<id>] <summary>`` lines under one heading per kind,
+redacted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from lazy_harness.memory import files, ids, marks
+from lazy_harness.memory.sanitize import one_line
+
+PER_KIND = 150  # newest live entries of each kind shown to the model: the prompt stays bounded
+
+INSTRUCTIONS = """You keep a software project's memory current. Below are its live entries, one per line
+as [<id>] <summary>, oldest first within each section. Propose only changes that are clearly right:
+- supersede: a decision replaced by a NEWER decision that contradicts or replaces it (old, new ids);
+- deprecate_learnings: a learning made wrong or redundant by another learning (id, by);
+- merge_failures: two failures that are the same problem (keep the better written one, drop the other);
+- close_handoff: an open item that later entries show is done, or that is obsolete (id).
+Give a one-sentence reason for each. Use only ids from the lists. When nothing needs changing, answer
+with empty lists. Answer with one JSON object with the keys supersede, deprecate_learnings,
+merge_failures and close_handoff."""
+
+
+@dataclass
+class Entry:
+    id: str
+    kind: str
+    text: str
+    order: int
+    path: str = ""
+    ts: float | None = None  # when the entry was written (its record's ts)
+    restored: float | None = None  # when a later session made it again after it was hidden
+
+
+@dataclass
+class Candidates:
+    decisions: list[Entry] = field(default_factory=list)
+    failures: list[Entry] = field(default_factory=list)
+    learnings: list[Entry] = field(default_factory=list)
+    handoff: list[Entry] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, Entry]:
+        return {e.id: e for group in (self.decisions, self.failures, self.learnings, self.handoff) for e in group}
+
+    def count(self) -> int:
+        return len(self.by_id())
+
+
+# --- reading the project's live entries ----------------------------------------------------------
+
+def read_entries(path: str) -> list[dict]:
+    out = []
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            for line in fh:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str):
+                    out.append(rec)
+    except OSError:
+        pass
+    return out
+
+
+def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
+    out = []
+    for path in reversed(files.recent_learning_files(learnings_dir, 10**6)):
+        try:
+            with open(path, encoding="utf-8-sig", errors="replace") as fh:
+                parsed = files.parse_frontmatter(fh.read(65536))
+        except OSError:
+            continue
+        if parsed and parsed[0].get("origin") == project:
+            out.append((path, parsed[0]))
+    return out
+
+
+def open_handoff(memory_dir: str) -> list[tuple[str, str]]:
+    """(id, text) of the project's open handoff items."""
+    from lazy_harness.memory import handoff
+
+    state, _ = handoff.load(memory_dir)
+    return [(item["id"], item["text"]) for item in handoff.open_items(state)]
+
+
+def _restored_at(memory_dir: str) -> dict[str, float]:
+    """``{id: when}`` of the entries a store run brought back (journals of kind ``restore``, not undone)."""
+    from lazy_harness.memory import journal
+    from lazy_harness.memory.files import iso_epoch
+
+    out: dict[str, float] = {}
+    for run in journal.runs(memory_dir):
+        when = iso_epoch(run.get("started"))
+        if run.get("kind") != "restore" or run.get("undone") or when is None:
+            continue
+        for eid in run.get("restored") or []:
+            if isinstance(eid, str):
+                out[eid] = max(out.get(eid, when), when)
+    return out
+
+
+def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
+    from lazy_harness.memory.files import iso_epoch
+
+    hidden = marks.hidden(memory_dir)
+    restored = _restored_at(memory_dir)
+    c = Candidates()
+    for kind, name, bucket in (("decision", files.DECISIONS, c.decisions), ("failure", files.FAILURES, c.failures)):
+        seen: set[str] = set()
+        for n, rec in enumerate(read_entries(os.path.join(memory_dir, name))):
+            eid = ids.of_record(rec, kind)
+            if eid in hidden or eid in seen:
+                continue
+            seen.add(eid)
+            bucket.append(Entry(eid, kind, one_line(rec["summary"]), n, ts=iso_epoch(rec.get("ts")),
+                                restored=restored.get(eid)))
+        del bucket[:-PER_KIND]
+    for n, (path, head) in enumerate(_learning_heads(learnings_dir, project)):
+        if (head.get("status") or "active") != "active":
+            continue
+        lid = ids.of_learning(head)
+        if lid not in hidden:
+            c.learnings.append(Entry(lid, "learning", one_line(head.get("title")), n, path))
+    del c.learnings[:-PER_KIND]
+    for n, (hid, text) in enumerate(open_handoff(memory_dir)):
+        c.handoff.append(Entry(hid, "handoff", one_line(text), n))
+    return c
+
+
+def render_prompt(c: Candidates, project: str, extra_patterns=()) -> str:
+    from lazy_harness.redact import redact
+
+    parts = [INSTRUCTIONS, f"\nProject: {project}"]
+    for title, group in (("Decisions", c.decisions), ("Failures", c.failures), ("Learnings", c.learnings),
+                         ("Open handoff items", c.handoff)):
+        parts.append(f"\n## {title}")
+        parts += [f"[{e.id}] {e.text[:300]}" for e in group] or ["(none)"]
+    return redact("\n".join(parts) + "\n", tuple(extra_patterns))[0]
