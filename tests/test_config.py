@@ -1,4 +1,4 @@
-"""config.py: the schema, its example file, validation messages, the hot-path snapshot, the loop switch."""
+"""lazy_harness.config: the schema, its example file, validation messages, the hot-path snapshot, the loop switch."""
 
 import os
 import stat

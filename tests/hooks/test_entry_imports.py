@@ -24,9 +24,9 @@ BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typ
 ALLOWED_OURS = {
     "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.hooks.stop",
     "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
-    "lazy_harness.paths", "lazy_harness.config", "lazy_harness.atomic", "lazy_harness.logfile",
-    "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.queue.sweep", "lazy_harness.worker",
-    "lazy_harness.worker.spawn",
+    "lazy_harness.paths", "lazy_harness.config", "lazy_harness.config.schema", "lazy_harness.atomic",
+    "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.queue.sweep",
+    "lazy_harness.worker", "lazy_harness.worker.spawn",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
     "lazy_harness.recall", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",

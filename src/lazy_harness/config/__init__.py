@@ -1,0 +1,102 @@
+"""config.toml: loading it, for the CLI and the worker in full, for the hot path from a compiled form.
+
+Hooks call :func:`load_fast`: it stats config.toml and, when the file is unchanged, reads a small
+JSON snapshot instead of importing ``tomllib`` and validating again. Top-level imports stay cheap:
+not even ``json`` (it imports ``re``); the snapshot is decoded with :mod:`lazy_harness.jsonload`.
+
+The package, by what each part does (every name is read from here, ``config.X``):
+
+    schema.py     the keys: type, default, meaning; the floors and caps (hot path)
+    validate.py   reading config.toml: TOML syntax, then each value against the schema
+    edit.py       what lh writes: the example file and the one edit to a user's config.toml
+"""
+
+import os
+
+from lazy_harness import jsonload, paths
+from lazy_harness.atomic import atomic_write
+from lazy_harness.config.schema import (  # noqa: F401 (read as config.X)
+    CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RECALL_HARD_CAP, SCHEMA, defaults)
+
+# why: hooks import this package after every turn and need only the snapshot; reading config.toml
+# (when it changed) and writing it (the CLI) load their modules at the first use of one of these names
+_VALIDATE = ("check", "parse_file")
+_EDIT = ("SECTION_HELP", "toml_literal", "render_example", "set_value", "enable_loop")
+
+
+def __getattr__(name: str):
+    if name in _VALIDATE:
+        from lazy_harness.config import validate as module
+    elif name in _EDIT:
+        from lazy_harness.config import edit as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(module, name)
+
+
+def load(env=None) -> dict:
+    """Full load for the CLI and the worker: raises ConfigError on a syntax error or a wrong value."""
+    from lazy_harness.config.validate import parse_file
+    from lazy_harness.errors import ConfigError
+
+    path = paths.config_file(env)
+    values, errors, _ = parse_file(path, env)
+    if errors:
+        raise ConfigError(errors[0], hint="lh config validate")
+    return values
+
+
+# why: a snapshot compiled by an older version lacks new keys; the schema is part of its stamp
+_SCHEMA_STAMP = " ".join(f"{s}.{k}" for s, keys in SCHEMA.items() for k in keys)
+INVALID = "_invalid"  # load_fast: the first problem of an invalid config.toml
+
+
+def invalid(cfg: dict) -> str | None:
+    """The first problem of the config.toml that ``cfg`` (from :func:`load_fast`) came from, or None."""
+    problem = cfg.get(INVALID)
+    return problem if isinstance(problem, str) and problem else None
+
+
+def _snapshot_path(env=None) -> str:
+    return os.path.join(paths.state_dir(env), "config.json")
+
+
+def load_fast(env=None) -> dict:
+    """Config for hooks: a JSON snapshot keyed by config.toml's path, mtime and size.
+
+    Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays
+    off unless ``enabled`` itself parsed as true) and its first problem under :data:`INVALID`
+    (read it with :func:`invalid`); ``lh config validate`` tells the user why.
+    """
+    path = paths.config_file(env)
+    try:
+        st = os.stat(path)
+        stamp = [path, st.st_mtime_ns, st.st_size, _SCHEMA_STAMP]
+    except OSError:
+        stamp = [path, None, None, _SCHEMA_STAMP]
+    snap = _snapshot_path(env)
+    try:
+        with open(snap, "rb") as fh:
+            cached = jsonload.loads(fh.read())
+        if cached.get("stamp") == stamp:
+            return cached["values"]
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        pass
+    from lazy_harness.config.validate import parse_file  # why: here, not at top: config.toml changed
+
+    problem = None
+    try:
+        values, errors, _ = parse_file(path, env)
+        problem = errors[0] if errors else None
+    except Exception as exc:  # why: a hook must never fail on a bad config; it runs with defaults
+        values = defaults()
+        problem = getattr(exc, "message", None) or f"{path}: {exc}"
+    if problem:
+        values[INVALID] = problem  # why: hooks say "config invalid", never "disabled" (ADR 0013)
+    import json
+
+    try:
+        atomic_write(snap, json.dumps({"stamp": stamp, "values": values}))
+    except OSError:
+        pass
+    return values

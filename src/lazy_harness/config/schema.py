@@ -1,0 +1,82 @@
+"""The keys of config.toml (type, default and meaning of each) and the bounds a value must keep.
+
+Hot path: hooks load it with :mod:`lazy_harness.config` after every turn, so it imports nothing.
+"""
+
+# (type, default, meaning). Types: bool, int, num (an int or a float), str, list (of strings).
+SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
+    "compound_loop": {
+        "enabled": ("bool", False, "master switch: distill finished sessions into memory"),
+        "model": ("str", "claude-haiku-4-5", "model the worker asks to distill a session"),
+        "claude_path": ("str", "claude", "the claude executable (a name on PATH or an absolute path)"),
+        "min_messages": ("int", 4, "skip sessions with fewer user + assistant messages"),
+        "min_user_chars": ("int", 200, "skip sessions where the user typed fewer characters"),
+        "debounce_seconds": ("int", 60, "Stop: skip when this session's pending task is younger"),
+        "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long past the last run"),
+        "idle_minutes": ("int", 10, "queue a session idle this long that grew since its last check (0: never)"),
+        "timeout_seconds": ("int", 120, "limit for one model call"),
+        "max_attempts": ("int", 3, "model calls per task before it goes to failed/"),
+        "retry_backoff_seconds": ("int", 2, "wait before the 2nd model call; doubled before each later one"),
+        "transcript_budget_chars": ("int", 100_000, "characters of conversation put in the prompt (head and tail kept)"),
+        "prompt_max_chars": ("int", 120_000, "hard cap on the whole prompt"),
+        "redact_patterns": ("list", [], "extra regular expressions whose matches are redacted"),
+    },
+    "knowledge": {
+        "path": ("str", "", "knowledge folder (learnings/ under it; ~, $VARS, relative to this file's folder); empty: $XDG_DATA_HOME/lazy-harness/knowledge"),
+    },
+    "memory": {
+        "path": ("str", "", "folder of every project's memory (<path>/<project key>/; resolved like knowledge.path); empty: $XDG_DATA_HOME/lazy-harness/projects"),
+    },
+    "context": {
+        "enabled": ("bool", True, "SessionStart: read memory back into new sessions"),
+        "max_chars": ("int", 6000, "SessionStart: characters of context at most (capped at 9,500)"),
+        "decisions": ("int", 8, "SessionStart: most recent decisions shown"),
+        "failures": ("int", 5, "SessionStart: most recent failure preventions shown"),
+        "learnings": ("int", 6, "SessionStart: learnings shown"),
+    },
+    "recall": {
+        "enabled": ("bool", True, "UserPromptSubmit: add the memory entries that match each typed prompt"),
+        "max_chars": ("int", 1500, "characters added to one prompt at most (capped at 4,000)"),
+        "max_items": ("int", 5, "entries added to one prompt at most"),
+        "min_prompt_chars": ("int", 20, "prompts shorter than this get nothing"),
+        "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
+        "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
+        "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
+    },
+    "sync": {
+        "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),
+        "auto": ("bool", True, "with a remote: the worker syncs after it writes memory, SessionStart pulls"),
+        "interval_minutes": ("int", 5, "automatic syncs and pulls at most this often"),
+        "pull_budget_ms": ("int", 1500, "SessionStart waits at most this long for a pull, then goes on without it"),
+    },
+    "handoff": {
+        "stale_days": ("int", 14, "open items older than this many days are marked stale (never dropped)"),
+    },
+    # spend cap (docs/how/cost.md, ADR 0013): tasks wait in the queue once a cap is reached
+    "budget": {
+        "daily_usd": ("num", 5.0, "model spend per local day, in US dollars; 0 stops every model call"),
+        "monthly_usd": ("num", 50.0, "model spend per calendar month, in US dollars"),
+    },
+    "consolidate": {
+        "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory when the gates pass"),
+        "min_hours": ("int", 24, "gate: hours since the project's last consolidation"),
+        "min_sessions": ("int", 5, "gate: sessions that wrote memory since the last consolidation"),
+        "scan_throttle_minutes": ("int", 10, "gate: count those sessions at most this often"),
+        "lock_stale_minutes": ("int", 60, "a consolidation lock older than this is taken over"),
+        "max_changes": ("int", 20, "changes one consolidation may make at most"),
+    },
+}
+
+PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
+MINIMUMS = {"max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
+CONTEXT_HARD_CAP = 9500
+RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
+CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP}  # a larger value is cut to these
+# why: no key means anything past a billion (seconds, characters, dollars), and a larger value, like
+# 1e400 (inf) or 10**23, overflows where it meets a float or a clock: a sleep, a timeout, a JSON total
+NUMBER_MAX = 1_000_000_000
+
+
+def defaults() -> dict[str, dict[str, object]]:
+    return {sec: {k: (list(v[1]) if isinstance(v[1], list) else v[1]) for k, v in keys.items()}
+            for sec, keys in SCHEMA.items()}

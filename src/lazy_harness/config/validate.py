@@ -1,0 +1,225 @@
+"""Reading config.toml: its TOML syntax, then each value against :data:`~lazy_harness.config.schema.SCHEMA`.
+
+A problem names the file, the line and the dotted key: ``config.toml:3: compound_loop.model:
+expected a string, got 42``. Hooks load this module only when config.toml changed since its
+snapshot was compiled (:func:`lazy_harness.config.load_fast`); ``tomllib`` and the rest are
+imported inside the functions.
+"""
+
+from lazy_harness import paths
+from lazy_harness.config.schema import CAPS, MINIMUMS, NUMBER_MAX, PATH_KEYS, SCHEMA, defaults
+
+_TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
+               "num": "a number"}
+
+
+def _describe(value: object) -> str:
+    """A TOML value in words or as written, never a Python repr."""
+    import datetime
+    import json
+
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        if value and all(isinstance(x, dict) for x in value):
+            return "an array of tables"
+        return "[" + ", ".join(_describe(x) for x in value) + "]"
+    if isinstance(value, datetime.datetime):
+        return f"a date-time ({value.isoformat()})"
+    if isinstance(value, datetime.date):
+        return f"a date ({value.isoformat()})"
+    if isinstance(value, datetime.time):
+        return f"a time ({value.isoformat()})"
+    if isinstance(value, int) and abs(value) >= 10 ** 30:
+        return f"an integer of {len(str(abs(value)))} digits"
+    return repr(value)
+
+
+def _type_ok(kind: str, value: object) -> bool:
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "num":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _key_line(text: str, section: str, key: str | None) -> int | None:
+    """The 1-based line where ``[section]`` (or ``key`` inside it) is written; None when not found."""
+    current = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("[["):
+            current = None  # why: keys under an array of tables belong to no [section]
+            if key is None and line.strip("[]").strip() == section:
+                return n
+            continue
+        if line.startswith("["):
+            current = line.strip("[]").strip()
+            if key is None and current == section:
+                return n
+            continue
+        if current == section and key is not None:
+            name = line.split("=", 1)[0].strip().strip('"').strip("'")
+            if "=" in line and name == key:
+                return n
+    return None
+
+
+def _top_key_line(text: str, key: str) -> int | None:
+    """The line of a key written before the first ``[section]`` header."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("["):
+            return None
+        if "=" in line and line.split("=", 1)[0].strip().strip('"').strip("'") == key:
+            return n
+    return None
+
+
+def _path_problem(value: str, env) -> str | None:
+    """Why a folder value cannot be resolved (see ``paths.configured_path``), or None."""
+    missing = paths.unset_variables(value, env)
+    if missing:
+        return f"${missing[0]} is not set (a path may use ~, $VARS and paths relative to this file's folder)"
+    if value.startswith("~") and not (value == "~" or value.startswith("~/")):
+        return "~user is not supported; write ~/..., $HOME/... or an absolute path"
+    return None
+
+
+def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
+    """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
+    ``(line or None, "dotted.key: message")``. Wrong values keep their default. Folder values stay
+    as written; ``paths.configured_path`` resolves them where they are used."""
+    import math
+
+    values = defaults()
+    errors: list[tuple[int | None, str]] = []
+    warnings: list[tuple[int | None, str]] = []
+    for section, body in data.items():
+        if section not in SCHEMA:
+            if isinstance(body, dict):
+                warnings.append((_key_line(text, section, None), f"{section}: unknown section, ignored"))
+            else:
+                warnings.append((_top_key_line(text, section),
+                                 f"{section}: unknown top-level key, ignored (keys belong under a [section])"))
+            continue
+        if not isinstance(body, dict):
+            got = _describe(body)
+            if got == "an array of tables":
+                got += f" (write [{section}], not [[{section}]])"
+            errors.append((_key_line(text, section, None) or _top_key_line(text, section),
+                           f"{section}: expected a table, got {got}"))
+            continue
+        for key, value in body.items():
+            dotted = f"{section}.{key}"
+            line = _key_line(text, section, key)
+            if line is None and isinstance(value, dict):
+                line = _key_line(text, dotted, None)  # written as a [section.key] header
+            spec = SCHEMA[section].get(key)
+            if spec is None:
+                warnings.append((line, f"{dotted}: unknown key, ignored"))
+                continue
+            kind = spec[0]
+            if not _type_ok(kind, value):
+                errors.append((line, f"{dotted}: expected {_TYPE_NAMES[kind]}, got {_describe(value)}"))
+                continue
+            if kind == "num" and isinstance(value, float) and not math.isfinite(value):
+                errors.append((line, f"{dotted}: expected a finite number, got {_describe(value)}"))
+                continue
+            if kind in ("int", "num") and value > NUMBER_MAX:
+                word = "an integer" if kind == "int" else "a number"
+                errors.append((line, f"{dotted}: expected {word} <= {NUMBER_MAX}, got {_describe(value)}"))
+                continue
+            if kind == "int" and value < MINIMUMS.get(key, 0):
+                errors.append((line, f"{dotted}: expected an integer >= {MINIMUMS.get(key, 0)}, got {value}"))
+                continue
+            if dotted in PATH_KEYS and value:
+                problem = _path_problem(value, env)
+                if problem:
+                    errors.append((line, f"{dotted}: {problem}, got {_describe(value)}"))
+                    continue
+            if kind == "num" and value < 0:
+                errors.append((line, f"{dotted}: expected a number >= 0, got {value}"))
+                continue
+            if key == "redact_patterns":
+                import json
+                import re
+
+                bad = None
+                for pattern in value:
+                    try:
+                        re.compile(pattern)
+                    except re.error as exc:
+                        bad = f"{dotted}: invalid regular expression {json.dumps(pattern)}: {exc}"
+                        break
+                if bad:
+                    errors.append((line, bad))
+                    continue
+            values[section][key] = value
+    for dotted, cap in CAPS.items():
+        section, key = dotted.split(".")
+        if values[section][key] > cap:
+            warnings.append((_key_line(text, section, key),
+                             f"{dotted}: {values[section][key]} is above the cap of {cap}; {cap} is used"))
+            values[section][key] = cap
+    return values, errors, warnings
+
+
+def parse_file(path: str, env=None) -> tuple[dict, list[str], list[str]]:
+    """Read and validate ``path``. A missing file means defaults. Problems come back as
+    ``"<path>:<line>: message"`` strings; a syntax error raises :class:`ConfigError`."""
+    from lazy_harness.errors import ConfigError
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return defaults(), [], []
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    import tomllib  # why: not at top level; hooks reach here only when config.toml changed
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(_toml_message(path, str(exc)), hint="lh config validate") from None
+    except ValueError as exc:  # why: tomllib lets int()'s digit limit through (a 5000-digit number)
+        raise ConfigError(_long_number_message(path, text, str(exc)), hint="lh config validate") from None
+
+    def fmt(item: tuple[int | None, str]) -> str:
+        line, msg = item
+        return f"{path}:{line}: {msg}" if line else f"{path}: {msg}"
+
+    values, errors, warnings = check(data, text, env)
+    return values, [fmt(e) for e in errors], [fmt(w) for w in warnings]
+
+
+def _toml_message(path: str, msg: str) -> str:
+    # tomllib says "Invalid value (at line 3, column 9)"; put file:line first, like a compiler and
+    # like the value errors below.
+    import re
+
+    m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+    if not m:
+        return f"{path}: TOML syntax error: {msg}"
+    return f"{path}:{m.group(1)}: TOML syntax error at column {m.group(2)}: {msg[:m.start()].strip()}"
+
+
+def _long_number_message(path: str, text: str, msg: str) -> str:
+    import re
+
+    m = re.search(r"\d{4000,}", text)
+    where = f"{path}:{text.count(chr(10), 0, m.start()) + 1}" if m else path
+    return f"{where}: a number too long to read: {msg.split(';')[0]}"
