@@ -140,3 +140,30 @@ def test_a_stop_after_a_skip_queues_the_grown_session(isolated_home, fake, proje
         [task] = _pending()
     assert (task["session_id"], task["event"]) == (SID, "Stop")
     assert "skipped: no growth" not in hook_log(paths.claude_dir())[-1]
+
+
+def test_a_session_forgotten_while_idle_is_watched_again_from_its_next_prompt(isolated_home, fake, project):
+    """Distilled, then idle: the sweep forgets it. The user comes back and types a prompt, the turn
+    reaches the transcript and the session is killed before its Stop (no SessionEnd either)."""
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    payload = {**place(project, session_id=SID), "hook_event_name": "Stop"}
+    _age(payload["transcript_path"], 3600)
+    _fresh_stamp()
+    with worker_lock_held(paths.claude_dir()):
+        assert run_hook("Stop", payload).returncode == 0
+    [done] = _drain(1)
+    assert queue.read_task(done)["outcome"] == "processed"
+    open_file = os.path.join(paths.queue_dir(), "state", "open", SID)
+    _age(_stamp(), 120)
+    assert _session_start(project) == []
+    assert not os.path.exists(open_file)  # idle and checked: forgotten
+    typed = {"session_id": SID, "transcript_path": payload["transcript_path"], "cwd": str(project),
+             "hook_event_name": "UserPromptSubmit", "permission_mode": "default",
+             "prompt": "now make the retry count of the export job configurable"}
+    assert run_hook("UserPromptSubmit", typed).returncode == 0
+    assert os.path.exists(open_file)
+    place(project, session_id=SID)  # the turn is written, then kill -9
+    _age(payload["transcript_path"], 1800)
+    _age(_stamp(), 120)
+    [task] = _session_start(project)
+    assert (task["session_id"], task["event"]) == (SID, "sweep")

@@ -5,11 +5,26 @@ under ``recall.min_prompt_chars``; otherwise the index is brought up to date (a 
 file) and searched (``lazy_harness.recall``). Prints one JSON object when an entry passes the bar and
 was not shown to this session yet, nothing otherwise; the decision goes to hooks.log through
 hooks/entry.py, which also catches and logs any error (the hook always exits 0).
+
+It also makes sure the sweep knows the session (one ``stat``), as Stop does: a session the sweep
+forgot while it sat idle is watched again from the next prompt, so a turn killed mid-way after a
+long pause is still distilled (docs/adr/0010).
 """
 
 import os
 
-from lazy_harness import config, jsonload
+from lazy_harness import config, jsonload, paths
+
+
+def _watch(payload: dict, cfg: dict, env) -> None:
+    if not cfg["compound_loop"]["enabled"] and config.invalid(cfg) is None:
+        return  # distillation off: nothing to sweep (paused by an invalid config: watched, as Stop does)
+    from lazy_harness.queue import sweep
+
+    try:
+        sweep.watch(paths.queue_dir(env), payload)
+    except OSError:
+        pass  # why: the sweep is a safety net; the prompt's recall still runs
 
 
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
@@ -17,6 +32,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     from lazy_harness.recall import prompt as recall_prompt
 
     cfg = config.load_fast(env)
+    _watch(payload, cfg, env)
     if not cfg["recall"]["enabled"]:
         return "skipped: recall disabled", None
     text = payload.get("prompt")
