@@ -21,6 +21,7 @@ RULES = {
                             "lazy_harness.retain", "lazy_harness.proc", "lazy_harness.redact",
                             "lazy_harness.notice", "lazy_harness.sync",
                             "lazy_harness.recall.index"},  # why: the worker keeps the search index current
+    "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall", "lazy_harness.worker.spawn"},
 }

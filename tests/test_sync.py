@@ -294,6 +294,34 @@ def test_merge_learning_prefers_the_side_that_moved_on():
     assert sync.merge_learning(b"", active, other) == active
 
 
+@pytest.mark.parametrize("driver", ["lines", "learning"])
+def test_git_runs_the_merge_driver_command_ensure_repo_wrote(tmp_path, driver):
+    """The command in the data repository's git config, run as git runs it: through the shell, in the
+    repository, %O %A %B replaced by files, the merge read back from %A (``python -m lazy_harness.sync``)."""
+    data = tmp_path / "data"
+    sync.ensure_repo(str(data), str(tmp_path / "remote.git"))
+    command = _git("-C", str(data), "config", "--get", f"merge.lh-{driver}.driver").strip()
+    assert command == f"{sys.executable} -m lazy_harness.sync merge-{driver} %O %A %B"
+    e = lambda s: json.dumps({"id": ids.entry_id("decision", s), "type": "decision", "summary": s}).encode()  # noqa: E731
+    if driver == "lines":
+        base, ours, theirs = e("x") + b"\n" + e("gone") + b"\n", e("x") + b"\n" + e("mine") + b"\n", \
+            e("x") + b"\n" + e("gone") + b"\n" + e("theirs") + b"\n"
+        want = e("x") + b"\n" + e("mine") + b"\n" + e("theirs") + b"\n"
+    else:
+        base = ours = b"---\ntitle: t\nstatus: active\n---\nbody\n"
+        theirs = want = b"---\ntitle: t\nstatus: deprecated\n---\nbody\n"
+    files = {}
+    for name, text in (("O", base), ("A", ours), ("B", theirs)):
+        files[name] = tmp_path / f".merge_file_{name}"
+        files[name].write_bytes(text)
+    for name, path in files.items():
+        command = command.replace(f"%{name}", str(path))
+    done = subprocess.run(command, shell=True, cwd=data, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert files["A"].read_bytes() == want
+    assert files["B"].read_bytes() == theirs
+
+
 def test_handoff_items_opened_and_closed_on_two_machines_merge(two):
     from lazy_harness.memory import handoff
 

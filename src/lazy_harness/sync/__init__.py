@@ -1,0 +1,37 @@
+"""Memory across machines, carried by git: the data folder is a repository, ``lh sync`` one round.
+
+One round, under ``<data>/.sync.lock`` (one sync at a time on a machine):
+1. repair what a killed round left (a stale ``index.lock``, a half-done merge);
+2. commit local changes (``git add -A``: the data folder only; ``.gitignore`` keeps locks, stamps,
+   temp files and the rendered handoff.md out), after scanning the staged lines with the redactor: a
+   match refuses the round and nothing is committed;
+3. fetch, merge ``origin/main`` with our merge drivers, render handoff.md again where the handoff
+   state changed;
+4. scan what would go out with the redactor: a line the files hold and the remote lacks refuses the
+   push, naming file and line; a commit a push would send that holds a match (left by a version
+   that committed before scanning) gets the unpushed commits rewritten into one commit of the
+   current files on top of ``origin/main``; commits already on the remote are never touched;
+5. push; a push that lost a race with another machine goes back to 3 (a few times).
+
+Merging never conflicts: ``*.jsonl`` files merge as a three-way set of lines (entries keyed by id, so
+the same entry written on two machines stays one; a line one side removed since the common base, as
+``lh memory undo`` does, stays removed); learnings are write-once markdown, and when both sides hold
+the same learning file the one whose status moved on (deprecated, forgotten) wins, else ours.
+Journals and consolidation state are unique per run or machine-local.
+
+Not on the hook path: SessionStart spawns ``python -m lazy_harness.sync pull`` and waits for it at
+most ``pull_budget_ms``.
+
+The modules, lowest first: ``repo`` (running git, the repository's set-up, repair, fetch, merge),
+``scan`` (the redactor's scan of what would be committed or pushed), ``rounds`` (``run``,
+``auto_sync``, ``status``, the state file and the lock), ``drivers`` (the merge drivers and the pull
+that ``python -m lazy_harness.sync`` runs, see ``__main__``).
+"""
+
+from lazy_harness.sync.drivers import merge_learning, merge_lines
+from lazy_harness.sync.repo import (ATTRIBUTES, BRANCH, GIT_TIMEOUT, IGNORE, SyncError, ensure_repo, merge_remote,
+                                    repair)
+from lazy_harness.sync.rounds import (LOCK, PUSH_TRIES, STATE, auto_sync, check_layout, configured_remote,
+                                      read_state, rerender_handoffs, run, status)
+from lazy_harness.sync.scan import (DIFF_OPTIONS, commit_local, outgoing_secrets, rewrite_unpushed, staged_secrets,
+                                    unpushed_secrets)

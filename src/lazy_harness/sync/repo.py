@@ -1,0 +1,175 @@
+"""The data folder as a git repository: the one way sync runs git (never a prompt; a remote that
+stalls fails the round), the repository's set-up (ignore rules, merge drivers, ``origin``), repair of
+what a killed round left, fetch and the merge of ``origin/main``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from lazy_harness import proc
+from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.errors import LhError
+
+BRANCH = "main"
+GIT_TIMEOUT = 120.0
+IGNORE = """# machine-local state of lazy-harness: never synced
+.sync.lock
+.sync-state.json
+*.lock
+*.tmp
+consolidate.scan
+projects/*/handoff.md
+projects/*/.handoff-open.json
+settings-backups/
+"""
+ATTRIBUTES = """*.jsonl merge=lh-lines
+*.md merge=lh-learning
+"""
+
+
+class SyncError(LhError):
+    """A sync round could not complete; nothing local was lost."""
+
+
+def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True, env=None) -> proc.Result:
+    genv = dict(os.environ if env is None else env)
+    # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
+    # 10 s) fails the round instead of holding it for minutes
+    genv.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C", GIT_HTTP_LOW_SPEED_LIMIT="1000",
+                GIT_HTTP_LOW_SPEED_TIME="20",
+                GIT_SSH_COMMAND=genv.get("GIT_SSH_COMMAND") or "ssh -o BatchMode=yes -o ConnectTimeout=10")
+    try:
+        result = proc.run(["git", "-C", data, *args], timeout=timeout, env=genv)
+    except proc.CommandNotFound:
+        raise SyncError("git not found", hint="install git") from None
+    if check and not result.ok:
+        raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
+    return result
+
+
+def ensure_repo(data: str, remote: str, env=None) -> None:
+    """Make the data folder a repository with our ignore rules, merge drivers and ``origin``."""
+    ensure_dir(data)
+    if not os.path.isdir(os.path.join(data, ".git")):
+        _git(data, "init", "-q", env=env)
+        _git(data, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}", env=env)
+    for name, text in ((".gitignore", IGNORE), (".gitattributes", ATTRIBUTES)):
+        path = os.path.join(data, name)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                current = fh.read()
+        except OSError:
+            current = None
+        if current != text:
+            atomic_write(path, text)
+    driver = f"{sys.executable} -m lazy_harness.sync"
+    settings = {
+        "user.name": "lazy-harness", "user.email": "lazy-harness@localhost", "commit.gpgsign": "false",
+        "core.symlinks": "false",  # why: a link from the remote is checked out as a plain file, never followed
+        "merge.lh-lines.name": "lazy-harness: union of JSONL lines by id",
+        "merge.lh-lines.driver": f"{driver} merge-lines %O %A %B",
+        "merge.lh-learning.name": "lazy-harness: write-once learnings",
+        "merge.lh-learning.driver": f"{driver} merge-learning %O %A %B",
+        "core.quotepath": "false",
+    }
+    stamp = os.path.join(data, ".git", "lh-setup")
+    wanted = json.dumps(settings, sort_keys=True)
+    try:
+        with open(stamp, encoding="utf-8") as fh:
+            done = fh.read() == wanted
+    except OSError:
+        done = False
+    if not done:  # why: eight `git config` runs cost more than the rest of a quiet round
+        for key, value in settings.items():
+            _git(data, "config", key, value, env=env)
+        atomic_write(stamp, wanted)
+    have = _git(data, "remote", "get-url", "origin", check=False, env=env)
+    if not have.ok:
+        _git(data, "remote", "add", "origin", remote, env=env)
+    elif have.stdout.strip() != remote:
+        _git(data, "remote", "set-url", "origin", remote, env=env)
+
+
+def repair(data: str, env=None) -> list[str]:
+    """Undo what a round killed half-way left behind. Call only while holding the sync lock."""
+    done = []
+    gitdir = os.path.join(data, ".git")
+    index_lock = os.path.join(gitdir, "index.lock")
+    if os.path.exists(index_lock):
+        os.unlink(index_lock)  # why: we hold the sync lock, so no git of ours is running here
+        done.append("removed a stale index.lock")
+    if os.path.exists(os.path.join(gitdir, "MERGE_HEAD")):
+        _git(data, "merge", "--abort", check=False, env=env)
+        done.append("aborted a half-done merge")
+    for ref_lock in _ref_locks(gitdir):
+        os.unlink(ref_lock)
+        done.append(f"removed {os.path.relpath(ref_lock, gitdir)}")
+    return done
+
+
+def _ref_locks(gitdir: str) -> list[str]:
+    out = []
+    for base, _, names in os.walk(os.path.join(gitdir, "refs")):
+        out += [os.path.join(base, n) for n in names if n.endswith(".lock")]
+    if os.path.exists(os.path.join(gitdir, "HEAD.lock")):
+        out.append(os.path.join(gitdir, "HEAD.lock"))
+    return out
+
+
+def _fetch(data: str, env=None) -> None:
+    """Fetch ``origin``. A round killed inside a fetch can leave the remote-tracking ref out of step
+    with git's own bookkeeping ("cannot lock ref"); that ref is only a copy of the remote's, so it is
+    dropped and fetched again."""
+    first = _git(data, "fetch", "-q", "origin", check=False, env=env)
+    if first.ok:
+        return
+    _git(data, "update-ref", "-d", f"refs/remotes/origin/{BRANCH}", check=False, env=env)
+    for ref_lock in _ref_locks(os.path.join(data, ".git")):
+        os.unlink(ref_lock)
+    _git(data, "fetch", "-q", "origin", env=env)
+
+
+def _has_head(data: str, env=None) -> bool:
+    return _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).ok
+
+
+def _remote_has_branch(data: str, env=None) -> bool:
+    return _git(data, "rev-parse", "-q", "--verify", f"refs/remotes/origin/{BRANCH}", check=False, env=env).ok
+
+
+def _refuse_links(data: str, env=None) -> None:
+    """Refuse a remote whose tree holds anything but plain files: a symbolic link checked out as
+    ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
+    data folder; a submodule has no place in it either."""
+    for line in _git(data, "ls-tree", "-r", "--full-tree", f"origin/{BRANCH}", env=env).stdout.splitlines():
+        mode, _, rest = line.partition(" ")
+        if mode not in ("100644", "100755"):
+            path = rest.partition("\t")[2]
+            raise SyncError(f"the remote holds {'a symbolic link' if mode == '120000' else 'a non-file'} at "
+                            f"{path!r}: refused, nothing merged", hint="delete it on the remote, then lh sync")
+
+
+def merge_remote(data: str, env=None) -> list[str]:
+    """Merge ``origin/main`` into ours; returns the paths the merge changed here."""
+    if not _remote_has_branch(data, env):
+        return []
+    _refuse_links(data, env)
+    before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
+    if not before:
+        _git(data, "reset", "-q", "--hard", f"origin/{BRANCH}", env=env)  # nothing of ours yet
+        return _git(data, "ls-files", env=env).stdout.splitlines()
+    result = _git(data, "merge", "-q", "--no-edit", "--allow-unrelated-histories", f"origin/{BRANCH}",
+                  check=False, env=env)
+    if not result.ok:
+        _git(data, "merge", "--abort", check=False, env=env)
+        raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
+    after = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
+    if after == before:
+        return []
+    return _git(data, "diff", "--name-only", before, after, env=env).stdout.splitlines()
+
+
+def _empty_tree(data: str, env=None) -> str:
+    return _git(data, "hash-object", "-t", "tree", "/dev/null", env=env).stdout.strip()

@@ -1,0 +1,161 @@
+"""One sync round (the steps in the package docstring) under ``<data>/.sync.lock``, the worker's
+``auto_sync`` after it wrote memory, ``status``, and the state file that keeps the last sync and error."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from lazy_harness import logfile, paths
+from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.errors import LhError
+from lazy_harness.sync.repo import (BRANCH, SyncError, _fetch, _git, _has_head, _remote_has_branch, ensure_repo,
+                                    merge_remote, repair)
+from lazy_harness.sync.scan import _refused, commit_local, outgoing_secrets, rewrite_unpushed, unpushed_secrets
+
+STATE = ".sync-state.json"
+LOCK = ".sync.lock"
+PUSH_TRIES = 4
+
+
+def configured_remote(cfg: dict) -> str:
+    return str((cfg.get("sync") or {}).get("remote") or "")
+
+
+def check_layout(cfg: dict, env=None) -> str:
+    """The data folder; refuses when memory or learnings were moved out of it (they would not sync)."""
+    data = paths.data_dir(env)
+    for what, folder in (("[memory] path", paths.memory_root(cfg.get("memory", {}).get("path") or None, env)),
+                         ("[knowledge] path", paths.knowledge_dir(cfg["knowledge"]["path"] or None, env))):
+        if not paths.is_within(folder, data):
+            raise SyncError(f"{what} {folder} is outside the data folder {data}: it cannot be synced",
+                            hint="leave it empty to keep memory in the data folder")
+    return data
+
+
+def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
+    """handoff.md is rendered from handoff.jsonl and not synced: render it where the state moved."""
+    folders = {os.path.dirname(os.path.join(data, p)) for p in changed if p.endswith("handoff.jsonl")}
+    if not folders:
+        return
+    from lazy_harness.memory import handoff
+
+    for folder in folders:
+        handoff.write_markdown(folder, {"session_id": "sync", "task_id": "sync"}, now)
+
+
+def read_state(data: str) -> dict:
+    try:
+        with open(os.path.join(data, STATE), encoding="utf-8") as fh:
+            value = json.load(fh)
+        return value if isinstance(value, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_state(data: str, **fields) -> None:
+    state = read_state(data)
+    state.update(fields)
+    try:
+        atomic_write(os.path.join(data, STATE), json.dumps(state, indent=1) + "\n")
+    except OSError:
+        pass
+
+
+class _Lock:
+    def __init__(self, data: str, wait: bool) -> None:
+        self.path, self.wait, self.fd = os.path.join(data, LOCK), wait, -1
+
+    def __enter__(self):
+        import fcntl
+
+        ensure_dir(os.path.dirname(self.path))
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            os.close(self.fd)
+            raise SyncError("another lh sync is running", hint="lh sync --status") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)
+
+
+def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: bool = True) -> dict:
+    """One sync round; returns what happened. Raises SyncError with the reason when it cannot."""
+    now = time.time() if now is None else now
+    remote = configured_remote(cfg)
+    if not remote:
+        raise SyncError("no remote configured", hint="set [sync] remote in config.toml (lh config path)")
+    data = check_layout(cfg, env)
+    extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
+    with _Lock(data, wait):
+        try:
+            ensure_repo(data, remote, env)
+            repaired = repair(data, env)
+            committed = commit_local(data, env, now, extra)
+            changed: list[str] = []
+            pushed = rewritten = False
+            for _ in range(PUSH_TRIES):
+                _fetch(data, env)
+                changed += merge_remote(data, env)
+                if not push or not _has_head(data, env):
+                    break
+                leaks = outgoing_secrets(data, extra, env)
+                if leaks:
+                    raise _refused(leaks, data)
+                if unpushed_secrets(data, extra, env):
+                    rewrite_unpushed(data, env, now)
+                    rewritten = True
+                result = _git(data, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False, env=env)
+                if result.ok:
+                    pushed = True
+                    break
+                if "rejected" not in result.stderr and "fetch first" not in result.stderr:
+                    raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
+            rerender_handoffs(data, changed, now)
+        except SyncError as exc:
+            _save_state(data, last_error=f"{logfile.stamp(now)} {exc.message}")
+            raise
+        summary = {"committed": committed, "merged": len(changed), "pushed": pushed, "repaired": repaired,
+                   "rewritten": rewritten}
+        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote)
+        return summary
+
+
+def auto_sync(cfg: dict, env=None, now: float | None = None) -> str | None:
+    """The worker's sync after it wrote memory: at most every ``interval_minutes``; never raises.
+    Returns a line for worker.log, or None when nothing was due."""
+    s = cfg.get("sync") or {}
+    if not s.get("remote") or not s.get("auto"):
+        return None
+    now = time.time() if now is None else now
+    stamp = os.path.join(paths.data_dir(env), ".sync-push")
+    try:
+        if now - os.stat(stamp).st_mtime < int(s["interval_minutes"]) * 60:
+            return None
+    except OSError:
+        pass
+    try:
+        atomic_write(stamp, "")
+        result = run(cfg, env, now, wait=False)
+    except LhError as exc:
+        return f"sync: {exc.message}"
+    rewritten = ", unpushed commits that held a secret rewritten as one" if result["rewritten"] else ""
+    return (f"sync: {result['merged']} file(s) merged{rewritten}, "
+            f"{'pushed' if result['pushed'] else 'nothing pushed'}")
+
+
+def status(cfg: dict, env=None) -> dict:
+    """ahead, behind (against the last fetch), last sync, last error, remote."""
+    data = paths.data_dir(env)
+    state = read_state(data)
+    out = {"remote": configured_remote(cfg) or None, "last_sync": state.get("last_sync"),
+           "last_error": state.get("last_error"), "ahead": None, "behind": None, "data": data}
+    if os.path.isdir(os.path.join(data, ".git")) and _has_head(data, env) and _remote_has_branch(data, env):
+        counts = _git(data, "rev-list", "--left-right", "--count", f"HEAD...origin/{BRANCH}", env=env).stdout.split()
+        if len(counts) == 2:
+            out["ahead"], out["behind"] = int(counts[0]), int(counts[1])
+    return out

@@ -1,0 +1,117 @@
+"""The redactor's scan of what sync would commit or push: a staged line that holds a secret refuses
+the commit, a line the remote lacks refuses the push, and unpushed commits that hold one are rewritten
+into one commit of the current files (docs/how/sync.md, "When a secret refuses the round")."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from lazy_harness import logfile
+from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch
+
+# what the redactor scans: added lines only, every file as text, a moved file as new lines
+DIFF_OPTIONS = ("--unified=0", "--no-color", "--no-ext-diff", "--no-renames", "--text")
+
+
+def _message(now: float | None) -> str:
+    return f"lh sync: {os.uname().nodename} {logfile.stamp(now)}"
+
+
+def _refused(leaks: list[str], data: str) -> SyncError:
+    return SyncError(f"push refused: the redactor finds a secret in {', '.join(leaks[:5])}",
+                     hint=f"edit that line of the file in {data} to remove or overwrite the secret, then lh sync")
+
+
+def commit_local(data: str, env=None, now: float | None = None, extra=()) -> bool:
+    """Commit the data folder's changes; raises SyncError (nothing committed) when a staged line holds
+    something the redactor matches: a commit is never taken back once it is pushed."""
+    _git(data, "add", "-A", env=env)
+    if _has_head(data, env) and _git(data, "diff", "--cached", "--quiet", check=False, env=env).ok:
+        return False
+    if not _has_head(data, env) and not _git(data, "diff", "--cached", "--name-only", env=env).stdout.strip():
+        return False
+    leaks = staged_secrets(data, extra, env)
+    if leaks:
+        _git(data, "reset", "-q", env=env)  # why: unstage only; the files stay as they are for the edit
+        raise _refused(leaks, data)
+    _git(data, "commit", "-q", "--no-verify", "-m", _message(now), env=env)
+    return True
+
+
+def _added_secrets(diff: str, extra=()) -> list[str]:
+    """``path:line`` for every added line of a ``--unified=0`` diff (one or many) the redactor matches."""
+    from lazy_harness.redact import redact
+
+    found, path, line_no, header = [], "?", 0, False
+    for line in diff.splitlines():
+        if line.startswith("diff "):
+            header = True  # why: an added line "++ x" reads "+++ x": only a header line names a file
+        elif header and line.startswith("+++ "):
+            path = line[6:] if line.startswith("+++ b/") else line[4:]
+        elif line.startswith("@@"):
+            header = False
+            try:
+                line_no = int(line.split("+", 1)[1].split(",", 1)[0].split(" ", 1)[0])
+            except (IndexError, ValueError):
+                line_no = 0
+        elif not header and line.startswith("+"):
+            if _holds_secret(line[1:], tuple(extra), redact):
+                found.append(f"{path}:{line_no}")
+            line_no += 1
+    return found
+
+
+def _holds_secret(line: str, extra: tuple, redact) -> bool:
+    """Whether the redactor matches ``line``, or, for a JSON line with escapes, one of its strings:
+    ``password=\\"x\\"`` in a JSONL file is ``password="x"`` once read."""
+    if redact(line, extra)[1]:
+        return True
+    if "\\" not in line or not line.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    todo, texts = [value], []
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            texts.append(item)
+        elif isinstance(item, dict):
+            todo += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            todo += item
+    return any(redact(text, extra)[1] for text in texts)
+
+
+def staged_secrets(data: str, extra=(), env=None) -> list[str]:
+    """``path:line`` for every secret the redactor finds in lines staged since the last commit."""
+    base = "HEAD" if _has_head(data, env) else _empty_tree(data, env)
+    return _added_secrets(_git(data, "diff", "--cached", *DIFF_OPTIONS, base, env=env).stdout, extra)
+
+
+def outgoing_secrets(data: str, extra=(), env=None) -> list[str]:
+    """``path:line`` for every secret the redactor finds in lines HEAD holds and the remote lacks."""
+    base = f"origin/{BRANCH}" if _remote_has_branch(data, env) else _empty_tree(data, env)
+    return _added_secrets(_git(data, "diff", *DIFF_OPTIONS, base, "HEAD", env=env).stdout, extra)
+
+
+def unpushed_secrets(data: str, extra=(), env=None) -> list[str]:
+    """``path:line`` for every secret the redactor finds in any commit a push would send: each commit
+    against its parent, a merge against each of its parents."""
+    # why: a push sends every commit, not only the last state; a merge diffed against each parent also
+    # shows the lines it took from the remote, which at worst costs a needless rewrite, never a leak
+    since = ["--not", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
+    log = _git(data, "log", "-p", "-m", "--format=", *DIFF_OPTIONS, "HEAD", *since, env=env).stdout
+    return _added_secrets(log, extra)
+
+
+def rewrite_unpushed(data: str, env=None, now: float | None = None) -> None:
+    """Replace the commits a push would send by one commit of HEAD's files on top of ``origin/main``
+    (a root commit when the remote has no branch yet). Call after the merge: HEAD's files then hold
+    everything the remote has. Commits already on the remote, the index and the files stay as they are."""
+    old = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
+    parent = ["-p", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
+    new = _git(data, "commit-tree", "HEAD^{tree}", *parent, "-m", _message(now), env=env).stdout.strip()
+    _git(data, "update-ref", "-m", "lh sync: unpushed commits held a secret", "HEAD", new, old, env=env)
