@@ -165,7 +165,7 @@ def test_finish_writes_the_check_mark_before_it_lets_go_of_the_claim(q, monkeypa
             seen.append(queue.last_check(q, fields["session_id"]))
         return real_unlink(path, *args, **kwargs)
 
-    monkeypatch.setattr(queue.os, "unlink", unlink)
+    monkeypatch.setattr(os, "unlink", unlink)
     queue.finish(q, name, fields, "failed", "internal error: boom", "Traceback\n", mark=(12.5, queue.ERROR))
     assert [check[:2] for check in seen] == [(12.5, queue.ERROR)]
     assert os.listdir(os.path.join(q, "processing")) == []

@@ -26,7 +26,8 @@ ALLOWED_OURS = {
     "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
     "lazy_harness.paths", "lazy_harness.config", "lazy_harness.config.schema", "lazy_harness.atomic",
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.queue.sweep",
-    "lazy_harness.worker", "lazy_harness.worker.spawn",
+    "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn", "lazy_harness.queue.produce",
+    "lazy_harness.queue.consume", "lazy_harness.worker", "lazy_harness.worker.spawn",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
     "lazy_harness.recall", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
@@ -132,12 +133,13 @@ def test_entry_module_import_alone_is_light(world):
     _, names = imported(["-c", "import lazy_harness.hooks.entry"], env)
     added = [n for n in names if n not in set(baseline)]
     assert not [n for n in added if is_banned(n)], added
-    # queue (and its retain) hold WORKER_MARKER, which the worker sets and the hooks check: os-only
-    # modules every producer event imports anyway (about 0.4 ms from their .pyc)
+    # queue (its modules and their retain) holds WORKER_MARKER, which the worker sets and the hooks
+    # check: os-only modules every producer event imports anyway (under 1 ms from their .pyc)
     assert {n for n in added if n.startswith("lazy_harness")} <= {
         "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.logfile",
         "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload", "lazy_harness.queue",
-        "lazy_harness.retain"}
+        "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn",
+        "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.retain"}
 
 
 def test_stop_uses_the_compiled_config_on_the_second_run(world):

@@ -1,0 +1,214 @@
+"""The consumer side: the worker's single-instance lock and the hooks' probe of it, then the moves
+of a task: claim into processing/, finish into done/ or failed/, recover a dead worker's claims.
+Hot path (a hook probes the lock with :func:`needs_worker`): only ``os``, ``time``, ``fcntl``.
+"""
+
+import fcntl
+import os
+import time
+
+from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of
+from lazy_harness.queue.task import (DONE, FAILED, OPEN, PROCESSING, STATE, SUFFIX, TMP, _tmp_path, folder,
+                                     format_task, iso_now, read_task, task_id)
+
+MAX_INTERRUPTIONS = 5
+LOCK_NAME = ".worker.lock"
+
+
+# --- the worker lock: one flock for the worker and the hooks' probe -------------------------------
+
+def needs_worker(queue: str) -> bool:
+    """True when tasks wait (pending, or claimed by a worker that died) and no worker holds the lock.
+
+    Cheap enough for a hook: one listdir of the queue (pending tasks only), at most one of
+    processing/, and a non-blocking probe of the lock (the same ``flock`` the worker takes).
+    """
+    try:
+        waiting = any(n.endswith(SUFFIX) for n in os.listdir(queue))
+        if not waiting:
+            waiting = bool(os.listdir(os.path.join(queue, PROCESSING)))
+    except OSError:
+        return False
+    if not waiting:
+        return False
+    try:
+        fd = os.open(os.path.join(queue, LOCK_NAME), os.O_RDWR)
+    except OSError:
+        return True  # no worker ever ran here
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False  # a worker holds it and will drain the queue
+    finally:
+        os.close(fd)  # closing drops the probe's lock at once
+    return True
+
+
+def acquire_worker_lock(queue: str) -> int | None:
+    """Take the worker's single-instance lock without waiting: its descriptor, or None when held.
+
+    # why: one mechanism (``flock`` on ``.worker.lock``) for the worker and the hooks' probe; a
+    library lock that may fall back to a soft lock file would not be seen by the probe.
+    The file is never deleted; release by :func:`release_worker_lock` (or by dying).
+    """
+    ensure_dir(queue)
+    fd = os.open(os.path.join(queue, LOCK_NAME), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def release_worker_lock(fd: int) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+# --- worker side ----------------------------------------------------------------------------------
+
+def pending(queue: str) -> list[str]:
+    """Names of the pending tasks, oldest first. A folder named ``*.task`` is not a task (``lh queue``
+    names it; claiming it would stop the worker); a link is one, and fails as an untrusted task."""
+    try:
+        with os.scandir(queue) as it:
+            return sorted(e.name for e in it if e.name.endswith(SUFFIX) and not e.name.startswith(".")
+                          and not e.is_dir(follow_symlinks=False))
+    except FileNotFoundError:
+        return []
+
+
+def claim(queue: str, name: str) -> str | None:
+    """Move a pending task into processing/; None when another process took it first."""
+    dest = os.path.join(queue, PROCESSING, name)
+    try:
+        os.rename(os.path.join(queue, name), dest)
+    except FileNotFoundError:
+        return None
+    return dest
+
+
+def finish(queue: str, name: str, fields: dict, outcome: str, reason: str, error_text: str | None = None,
+           mark: tuple[float, str] | None = None) -> str:
+    """Move a claimed task to done/ (processed or skipped) or failed/ (with ``<name>.error``).
+
+    ``mark`` (transcript mtime, check kind) is the session's check mark, written after the record
+    and before the claim goes: whoever sees the claim gone (a test, ``lh queue``) also sees the
+    mark, and a kill in between leaves record and claim, which recover() turns into the mark.
+    """
+    target = FAILED if outcome == "failed" else DONE
+    record = dict(fields)
+    record["outcome"] = outcome
+    record["reason"] = reason
+    record["finished"] = iso_now(time.time())
+    dest = os.path.join(queue, target, name)
+    if error_text is not None:
+        atomic_write(dest + ".error", error_text if error_text.endswith("\n") else error_text + "\n")
+    atomic_write(dest, format_task(record))
+    if mark is not None:
+        mark_done(queue, fields.get("session_id", ""), mark[0], time.time(), mark[1])
+    try:
+        os.unlink(os.path.join(queue, PROCESSING, name))
+    except FileNotFoundError:
+        pass
+    return dest
+
+
+def _sweep_unlinked_tasks(queue: str, now: float, age: float = 3600) -> None:
+    """Tasks left in tmp/ by a producer that died before linking them in were never enqueued."""
+    tmp = folder(queue, TMP)
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(tmp, name)
+        try:
+            if name.endswith(SUFFIX) and now - os.stat(path).st_mtime > age:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def _finished_record(queue: str, name: str) -> dict | None:
+    """The done/ or failed/ record of ``name``, when the worker wrote one."""
+    for which in (DONE, FAILED):
+        path = os.path.join(queue, which, name)
+        try:
+            return read_task(path)
+        except OSError:
+            continue
+    return None
+
+
+def recover(queue: str) -> list[tuple[str, str]]:
+    """Return the claims of a worker that died. Call only while holding the worker lock.
+
+    A claim whose done/ or failed/ record exists was finished (the worker died between writing
+    the record and removing the claim): the claim is dropped and the session's check mark
+    restored from the record, never processed again (that would be a second paid call). Each
+    other interrupted task goes back to the queue with ``interruptions`` counted up; at
+    MAX_INTERRUPTIONS it is poison and goes to failed/. Returns (name, what happened) pairs.
+    """
+    from lazy_harness.atomic import sweep_stale_temps
+
+    out = []
+    for which in (TMP, STATE, OPEN, PROCESSING, DONE, FAILED):
+        sweep_stale_temps(folder(queue, which))
+    _sweep_unlinked_tasks(queue, time.time())
+    proc = os.path.join(queue, PROCESSING)
+    try:
+        names = sorted(n for n in os.listdir(proc) if n.endswith(SUFFIX))
+    except FileNotFoundError:
+        return out
+    for name in names:
+        path = os.path.join(proc, name)
+        record = _finished_record(queue, name)
+        if record is not None:
+            _restore_mark(queue, record)
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+            out.append((name, "already finished"))
+            continue
+        try:
+            fields = read_task(path)
+        except OSError:
+            continue
+        raw = fields.get("interruptions", "0")
+        count = (int(raw) if raw.isdigit() else 0) + 1
+        fields["interruptions"] = str(count)
+        if count >= MAX_INTERRUPTIONS:
+            finish(queue, name, fields, "failed", "poison",
+                   f"interrupted {count} times: the worker died while processing this task\n")
+            out.append((name, "poison"))
+            continue
+        newer = pending_of(queue, fields.get("session_id", ""))
+        if newer is not None and newer[0] != name:
+            finish(queue, name, fields, "skipped", f"superseded by {task_id(newer[0])}")
+            out.append((name, "superseded"))
+            continue
+        tmp = _tmp_path(queue, name)
+        atomic_write(tmp, format_task(fields))
+        os.replace(tmp, os.path.join(queue, name))
+        os.unlink(path)
+        out.append((name, "requeued"))
+    return out
+
+
+def _restore_mark(queue: str, record: dict) -> None:
+    """Write the check mark a finished record carries, unless a newer mark is already there."""
+    sid = record.get("session_id", "")
+    try:
+        mtime = float(record.get("transcript_mtime", ""))
+    except ValueError:
+        return
+    kind = record.get("check", DISTILLED)
+    current = last_done_mtime(queue, sid)
+    if sid and (current is None or current < mtime):
+        mark_done(queue, sid, mtime, time.time(), kind if kind in (DISTILLED, SKIPPED, ERROR) else DISTILLED)

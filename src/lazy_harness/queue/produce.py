@@ -1,0 +1,93 @@
+"""The producer side: a task for a session (:func:`task_fields`), written into tmp/ and linked into
+the queue as the session's only pending task (:func:`enqueue`). Hot path: only ``os``, ``time``, ``fcntl``.
+"""
+
+import fcntl
+import os
+import time
+
+from lazy_harness import paths, retain
+from lazy_harness.atomic import atomic_write, fsync_dir
+from lazy_harness.queue.state import pending_of, state_file
+from lazy_harness.queue.task import (SUFFIX, _tmp_path, ensure_layout, format_task, iso_now, read_task,
+                                     safe_session_id, task_id)
+from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
+
+REQUIRED = ("session_id", "session_jsonl")  # what a task must name for the worker to process it
+
+
+def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
+    """Write a task atomically and make it the session's only pending task. Returns its name.
+
+    ``fields``: what :func:`task_fields` makes (``timestamp`` is filled in here). Raises TaskError
+    when it names no session or no transcript: the worker could never process such a task.
+    """
+    missing = [key for key in REQUIRED if not fields.get(key)]
+    if missing:
+        from lazy_harness.errors import TaskError
+
+        raise TaskError(f"not a task: no {' and no '.join(missing)}")
+    now = time.time() if now is None else now
+    sid = safe_session_id(fields["session_id"])
+    ensure_layout(queue)
+    lock_fd = os.open(state_file(queue, sid, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX)
+        previous = pending_of(queue, sid)
+        data = dict(fields)
+        data.setdefault("timestamp", iso_now(now))
+        if previous is not None:
+            try:
+                old = read_task(os.path.join(queue, previous[0]))
+                if old.get("forced") == "1":
+                    data["forced"] = "1"
+                if not data.get(TURN) and old.get(TURN):  # SessionEnd after a pending Stop: the
+                    data[TURN] = old[TURN]  # turn Stop saw may still be on its way to the transcript
+                data["replaces"] = task_id(previous[0])
+            except OSError:
+                previous = None
+        ns = int(now * 1e9)
+        while True:
+            name = f"{ns}-{sid[:8]}{SUFFIX}"
+            tmp = _tmp_path(queue, name)
+            atomic_write(tmp, format_task(data))
+            try:
+                os.link(tmp, os.path.join(queue, name))
+                break
+            except FileExistsError:
+                ns += 1
+            finally:
+                os.unlink(tmp)
+        fsync_dir(queue)  # the link is the enqueue: make it survive a power cut
+        retain.hold(queue, sid, data.get("session_jsonl", ""))  # outlive cleanupPeriodDays (ADR 0013)
+        if previous is not None:
+            try:
+                os.unlink(os.path.join(queue, previous[0]))
+            except FileNotFoundError:
+                pass  # the worker claimed it meanwhile; the new task covers what came after
+        atomic_write(state_file(queue, sid, "pending"), f"{name}\n{now!r}\n")
+        return name
+    finally:
+        os.close(lock_fd)
+
+
+def task_fields(payload: dict, event: str, forced: bool, env=None, memory_path: str | None = None) -> dict:
+    """A task for the session in ``payload``. ``memory_path``: ``[memory] path`` of the config; None
+    reads it from the compiled snapshot (``config.load_fast``)."""
+    cwd = str(payload.get("cwd") or os.getcwd())
+    if memory_path is None:
+        from lazy_harness import config
+
+        memory_path = config.load_fast(env)["memory"]["path"]
+    fields = {
+        "cwd": cwd,
+        "session_jsonl": str(payload.get("transcript_path") or ""),
+        "session_id": str(payload.get("session_id") or ""),
+        "memory_dir": paths.memory_dir(cwd, env, memory_path or None),
+        "event": event,
+        "forced": "1" if forced else "0",
+    }
+    turn = turn_fingerprint(payload)
+    if turn:
+        fields[TURN] = turn_digest(turn)  # why: the model's words (a key it quoted) stay out of the task file
+    return fields

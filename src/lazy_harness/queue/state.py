@@ -1,0 +1,93 @@
+"""Per-session state: the newest pending task of a session, how its last check ended, and the Stop
+hook's gates. Gates read only these small files of one session, so they cost the same with any
+history. Hot path: only ``os``.
+"""
+
+import os
+
+from lazy_harness.atomic import atomic_write
+from lazy_harness.queue.task import PROCESSING, STATE, safe_session_id
+
+DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
+
+
+# --- per-session state ----------------------------------------------------------------------------
+
+def state_file(queue: str, sid: str, kind: str) -> str:
+    return os.path.join(queue, STATE, f"{safe_session_id(sid)}.{kind}")
+
+
+def read_state(queue: str, sid: str, kind: str) -> list[str]:
+    try:
+        with open(state_file(queue, sid, kind), encoding="utf-8") as fh:
+            return fh.read().split("\n")
+    except OSError:
+        return []
+
+
+def has_task(queue: str, sid: str) -> bool:
+    """Whether the session's newest task is pending or being processed."""
+    pend = read_state(queue, sid, "pending")
+    return bool(pend and pend[0] and (os.path.exists(os.path.join(queue, pend[0]))
+                                      or os.path.exists(os.path.join(queue, PROCESSING, pend[0]))))
+
+
+def pending_of(queue: str, sid: str) -> tuple[str, float] | None:
+    """The session's pending task (name, queued_at) when it is still in the queue."""
+    parts = read_state(queue, sid, "pending")
+    if len(parts) < 2 or not parts[0]:
+        return None
+    if not os.path.exists(os.path.join(queue, parts[0])):
+        return None
+    try:
+        return parts[0], float(parts[1])
+    except ValueError:
+        return None
+
+
+def last_check(queue: str, sid: str) -> tuple[float, str] | None:
+    """(transcript mtime, how it ended) of the session's last check; None when never checked.
+
+    Files written before the kind was recorded hold two lines: they count as distilled.
+    """
+    parts = read_state(queue, sid, "done")
+    try:
+        mtime = float(parts[0])
+    except (IndexError, ValueError):
+        return None
+    kind = parts[2] if len(parts) > 2 and parts[2] in (DISTILLED, SKIPPED, ERROR) else DISTILLED
+    return mtime, kind
+
+
+def last_done_mtime(queue: str, sid: str) -> float | None:
+    check = last_check(queue, sid)
+    return None if check is None else check[0]
+
+
+def mark_done(queue: str, sid: str, transcript_mtime: float, now: float, kind: str = DISTILLED) -> None:
+    """Record that the session was checked with the transcript as of ``transcript_mtime``.
+
+    ``kind`` says how: distilled, skipped (too short, empty, not interactive, unreadable) or error.
+    """
+    atomic_write(state_file(queue, sid, "done"), f"{transcript_mtime!r}\n{now!r}\n{kind}\n")
+
+
+# --- gates ----------------------------------------------------------------------------------------
+
+def gate(queue: str, sid: str, transcript: str, now: float, debounce: float, growth: float) -> str | None:
+    """The Stop hook's gates, in order. Returns the reason to skip, or None to enqueue."""
+    pend = pending_of(queue, sid)
+    if pend is not None and now - pend[1] < debounce:
+        return "debounced"
+    try:
+        mtime = os.stat(transcript).st_mtime
+    except OSError:
+        return "transcript missing"
+    check = last_check(queue, sid)
+    if check is None:
+        return None
+    # why: a skip (too short, not yet flushed) must not hold the session back until it grows a
+    # whole growth window: any growth re-queues it; a distillation or an error waits for real growth
+    if check[1] == SKIPPED:
+        return "no growth" if mtime <= check[0] else None
+    return "no growth" if mtime < check[0] + growth else None

@@ -1,0 +1,82 @@
+"""The spool's folders and the task files in them: their names and their key=value format.
+
+Hot path: only ``os`` (``iso_now`` imports :mod:`lazy_harness.logfile`, which hooks have loaded already).
+"""
+
+import os
+
+from lazy_harness.atomic import ensure_dir
+
+PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
+OPEN = os.path.join(STATE, "open")
+SUFFIX = ".task"
+
+
+def folder(queue: str, which: str) -> str:
+    return os.path.join(queue, which) if which else queue
+
+
+def ensure_layout(queue: str) -> None:
+    for which in (PENDING, TMP, PROCESSING, DONE, FAILED, STATE, OPEN):
+        ensure_dir(folder(queue, which))
+
+
+def safe_session_id(session_id: str) -> str:
+    """Session ids are UUIDs; anything else is cut down to a file-name-safe form."""
+    clean = "".join(c for c in str(session_id) if c.isascii() and (c.isalnum() or c in "-_"))[:80]
+    return clean or "unknown"
+
+
+# --- task file format: key=value lines, values escaped so a path can hold any character ---------
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _unescape(value: str) -> str:
+    out, i = [], 0
+    while i < len(value):
+        c = value[i]
+        if c == "\\" and i + 1 < len(value):
+            nxt = value[i + 1]
+            out.append({"n": "\n", "r": "\r", "\\": "\\"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def format_task(fields: dict) -> str:
+    return "".join(f"{k}={_escape(str(v))}\n" for k, v in fields.items())
+
+
+def parse_task(text: str) -> dict:
+    fields = {}
+    # why: split on "\n" only, the one line end format_task writes; splitlines() also breaks at
+    # \x0c, \x85, U+2028..., which a value (a path, the model-written turn) may hold unescaped
+    for line in text.split("\n"):
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            fields[key.strip()] = _unescape(value)
+    return fields
+
+
+def read_task(path: str) -> dict:
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        return parse_task(fh.read())
+
+
+def task_id(name: str) -> str:
+    return name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
+
+
+def _tmp_path(queue: str, name: str) -> str:
+    """A name in tmp/ no other writer uses (two producers may try the same task name at once)."""
+    return os.path.join(queue, TMP, f"{task_id(name)}.{os.getpid()}-{os.urandom(4).hex()}{SUFFIX}")
+
+
+def iso_now(now: float) -> str:
+    from lazy_harness.logfile import stamp
+
+    return stamp(now)
