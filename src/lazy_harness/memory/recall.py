@@ -272,7 +272,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     and stats: what each section had, showed and left out, the size, and any section's error.
 
     ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
-    read from the queue by the caller (:func:`lazy_harness.queue.failed_since_success`)."""
+    read from the queue by the caller (:func:`lazy_harness.hooks.session_start.distill_trouble`)."""
     ctx = cfg["context"]
     budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
     root = paths.project_root(cwd)
