@@ -210,3 +210,40 @@ def test_the_index_and_the_folders_it_creates_are_private_to_the_user(tmp_path):
     for p in (path.parent.parent.parent, path.parent.parent, path.parent):
         assert stat.S_IMODE(p.stat().st_mode) == 0o700, p
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_cues_are_kept_apart_one_per_line_in_their_order(tmp_path):
+    # why: the embedder compares the prompt with each cue alone (ADR 0020); the tags column joins them
+    mem = setup(tmp_path, 0)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW, "queue files, not sqlite", "r", cues=["why a file queue\nand not sqlite", "  spool  folder "]),
+        ms.decision(NOW, "written before cues", "r")])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [ms.failure(NOW, "worker died", "p", cues=["worker gone"])])
+    ldir = paths.learnings_dir()
+    ms.write_learning(ldir, "fts5 needs the porter tokenizer", "proj", NOW, cues=["stemming in sqlite search",
+                                                                                 "why deploying misses deployment"])
+    ms.write_handoff(mem, ["finish the embedder"], "s-1", NOW)
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [mem], ldir)
+    got = dict(conn.execute("SELECT title, cues FROM entry").fetchall())
+    assert got == {"queue files, not sqlite": "why a file queue and not sqlite\nspool folder",
+                   "written before cues": "", "worker died": "worker gone",
+                   "fts5 needs the porter tokenizer": "stemming in sqlite search\nwhy deploying misses deployment",
+                   "finish the embedder": ""}
+    # the words of the cues are still searched with the tags
+    tags = conn.execute("SELECT f.tags FROM fts f JOIN entry e ON e.rowid = f.rowid "
+                        "WHERE e.title = 'worker died'").fetchone()[0]
+    assert "worker gone" in tags
+
+
+def test_an_index_of_the_version_before_the_cues_column_is_rebuilt(tmp_path):
+    mem = setup(tmp_path, 2)
+    path = paths.recall_index_file()
+    conn = index.connect(path)
+    index.refresh(conn, [mem], None)
+    conn.execute("UPDATE meta SET v = '7' WHERE k = 'version'")
+    conn.close()
+    conn = index.connect(path)
+    assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 0  # started again
+    assert index.refresh(conn, [mem], None) == 2
+    assert [r[0] for r in conn.execute("SELECT cues FROM entry")] == ["", ""]

@@ -2,7 +2,8 @@
 
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
-      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail)
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues)
+                                                   cues: one per line ('' : none), for the embedder
       hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
                                                    the memory folder they hide them in ('' : learnings)
       fts(title, body, tags)                       rowid = entry.rowid
@@ -26,9 +27,9 @@ import os
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.recall import sources
 
-VERSION = "7"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+VERSION = "8"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
-# 7: a marker hides an id in its own memory folder only
+# 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder)
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
 CHECK_TAIL = 256
@@ -37,7 +38,8 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
-    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER)",
+    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER, "
+    "cues TEXT)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
@@ -211,9 +213,10 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     # per row cost 1 ms per 100 entries on the prompt hook's catch-up path); the write lock is held
     first = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM entry").fetchone()[0]
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "uncued) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "uncued, cues) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
-                       e["ts"], e["title"], e["detail"], int(e.get("uncued", False))) for n, e in enumerate(entries)])
+                       e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""))
+                      for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     _count(conn, len(entries))

@@ -38,6 +38,15 @@ def words_of(rec: dict) -> str:
     return f"{tags} {cues}" if cues else tags
 
 
+def cues_of(value) -> str:
+    """The entry's cues as the index keeps them apart (``entry.cues``): one line each, in their
+    order, joined by a newline; a lone string is one cue. The embedder compares the prompt with
+    each of them alone (ADR 0020)."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    cues = [" ".join(text_of(c).split()) for c in items if c is not None]
+    return "\n".join(c for c in cues if c)[:MAX_FIELD]
+
+
 def tags_of(tags: str, *texts: str) -> str:
     """The tags field as indexed: the tags, then the words of the camelCase identifiers of ``texts``."""
     extra = split_identifiers(" ".join(texts))
@@ -66,7 +75,7 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
     return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
             "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
-            "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip()}
+            "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
 
 
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[list[dict], list[str], int, int]:
@@ -117,7 +126,8 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[li
 
 def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str) -> dict:
     return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line,
-            "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": ""}
+            "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": "",
+            "cues": ""}
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
@@ -158,7 +168,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
             "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
-            "uncued": not text_of(meta.get("cues")).strip(),
+            "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
 
