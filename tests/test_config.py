@@ -56,6 +56,35 @@ def test_issue_defaults():
 
 # --- validation messages ------------------------------------------------------------------------
 
+@pytest.mark.parametrize("line,expected", [
+    ("min_similarity = 1.5", "recall.min_similarity: expected a number between 0 and 1, got 1.5"),
+    ("min_similarity = -0.1", "recall.min_similarity: expected a number between 0 and 1, got -0.1"),
+    ("min_similarity = \"high\"", 'recall.min_similarity: expected a number, got "high"'),
+    ("semantic_timeout_ms = 2001", "recall.semantic_timeout_ms: expected an integer between 0 and 2000, got 2001"),
+    ("semantic_timeout_ms = -1", "recall.semantic_timeout_ms: expected an integer between 0 and 2000, got -1"),
+    ("semantic_timeout_ms = 0.5", "recall.semantic_timeout_ms: expected an integer, got 0.5"),
+    ("semantic_idle_minutes = 0", "recall.semantic_idle_minutes: expected an integer >= 1, got 0"),
+    ("semantic = \"yes\"", 'recall.semantic: expected a boolean, got "yes"'),
+])
+def test_semantic_recall_keys_are_bounded(tmp_path, line, expected):
+    path = write(tmp_path / "c.toml", f"# comment\n[recall]\n{line}\n")
+    values, errors, _ = config.parse_file(str(path))
+    assert errors == [f"{path}:3: {expected}"]
+    assert values["recall"] == config.defaults()["recall"]  # the defaults stay
+
+
+def test_semantic_recall_bounds_are_inclusive(tmp_path):
+    path = write(tmp_path / "c.toml", "[recall]\nsemantic = false\nmin_similarity = 1\nsemantic_timeout_ms = 2000\n"
+                                      "semantic_idle_minutes = 1\n")
+    values, errors, _ = config.parse_file(str(path))
+    assert errors == []
+    assert {k: values["recall"][k] for k in ("semantic", "min_similarity", "semantic_timeout_ms",
+                                             "semantic_idle_minutes")} == {
+        "semantic": False, "min_similarity": 1, "semantic_timeout_ms": 2000, "semantic_idle_minutes": 1}
+    path = write(tmp_path / "c.toml", "[recall]\nmin_similarity = 0\nsemantic_timeout_ms = 0\n")
+    assert config.parse_file(str(path))[1] == []
+
+
 def test_wrong_type_names_file_line_dotted_key_and_expected_type(tmp_path):
     path = write(tmp_path / "c.toml", "[compound_loop]\nenabled = true\ndebounce_seconds = \"soon\"\n")
     values, errors, _ = config.parse_file(str(path))

@@ -16,7 +16,7 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness.atomic import atomic_write
 from lazy_harness.config.schema import (  # noqa: F401 (read as config.X)
-    CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RECALL_HARD_CAP, SCHEMA, defaults)
+    CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA, defaults)
 
 # why: hooks import this package after every turn and need only the snapshot; reading config.toml
 # (when it changed) and writing it (the CLI) load their modules at the first use of one of these names

@@ -7,7 +7,7 @@ Only the CLI uses it; ``tomllib``, ``re`` and ``json`` are imported inside the f
 import os
 
 from lazy_harness.atomic import atomic_write
-from lazy_harness.config.schema import MINIMUMS, SCHEMA
+from lazy_harness.config.schema import MINIMUMS, RANGES, SCHEMA
 from lazy_harness.config.validate import parse_file
 
 SECTION_HELP = {
@@ -48,6 +48,8 @@ def render_example() -> str:
         out += ["", f"# {SECTION_HELP[section]}" if section in SECTION_HELP else "#", f"[{section}]"]
         for key, (_, default, meaning) in keys.items():
             floor = f"; at least {MINIMUMS[key]}" if key in MINIMUMS else ""
+            if f"{section}.{key}" in RANGES:
+                floor = "; from {} to {}".format(*RANGES[f"{section}.{key}"])
             out += [f"# {meaning}{floor}", f"{key} = {toml_literal(default)}"]
     return "\n".join(out) + "\n"
 

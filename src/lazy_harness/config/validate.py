@@ -7,7 +7,7 @@ imported inside the functions.
 """
 
 from lazy_harness import paths
-from lazy_harness.config.schema import CAPS, MINIMUMS, NUMBER_MAX, PATH_KEYS, SCHEMA, defaults
+from lazy_harness.config.schema import CAPS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, SCHEMA, defaults
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
                "num": "a number"}
@@ -137,6 +137,11 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
             if kind in ("int", "num") and value > NUMBER_MAX:
                 word = "an integer" if kind == "int" else "a number"
                 errors.append((line, f"{dotted}: expected {word} <= {NUMBER_MAX}, got {_describe(value)}"))
+                continue
+            if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
+                word = "an integer" if kind == "int" else "a number"
+                low, high = RANGES[dotted]
+                errors.append((line, f"{dotted}: expected {word} between {low} and {high}, got {value}"))
                 continue
             if kind == "int" and value < MINIMUMS.get(key, 0):
                 errors.append((line, f"{dotted}: expected an integer >= {MINIMUMS.get(key, 0)}, got {value}"))
