@@ -34,6 +34,7 @@ ALLOWED_OURS = {
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
+    "lazy_harness.recall.embed_client",  # SessionStart starts the embedder, the prompt hook asks it (ADR 0020)
 }
 # why: the prompt hook opens its SQLite index, so sqlite3 is imported inside the function (about 4 ms)
 ALLOWED_BY_EVENT = {"UserPromptSubmit": {"sqlite3", "sqlite3.dbapi2", "_sqlite3"}}

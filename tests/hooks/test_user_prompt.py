@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
 from tests.hooks.hookrun import SID, hook_log, run_hook
+from tests.support import fake_embedder
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -209,3 +211,44 @@ def test_an_index_damaged_inside_is_rebuilt(project):
             fh.seek(page * 4096)
             fh.write(b"\xff" * 4096)
     assert "advisory locks" in (ask(project, PROMPT, sid="another") or "")
+
+
+# --- the similarity bar (ADR 0020): the hook asks the embedder, through its socket -------------------
+
+NIGHTLY = "Nightly runs of the deploy job are logged to the ops channel"  # one group: under the strength bar
+LOCKS = "Use Postgres advisory locks for the deployment scheduler"
+
+
+def write_recall_config(home, text: str) -> None:
+    cfg = os.path.join(str(home), ".config", "lazy-harness", "config.toml")
+    os.makedirs(os.path.dirname(cfg), exist_ok=True)
+    with open(cfg, "w") as fh:
+        fh.write("[recall]\n" + text)
+
+
+def test_with_the_embedder_answering_its_bar_decides(project, isolated_home):
+    ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS), [ms.decision(NOW, NIGHTLY, "audit")])
+    # why: the stand-in runs in this test's process; a slow machine must not make the hook give up on it
+    write_recall_config(isolated_home, "semantic_timeout_ms = 2000\n")
+    assert NIGHTLY not in ask(project, PROMPT, sid="lexical")  # the strength bar alone: not NIGHTLY
+    with fake_embedder.running({NIGHTLY: 0.58, LOCKS: 0.33}) as requests:
+        text = ask(project, PROMPT)
+    assert NIGHTLY in text and "advisory locks" not in text  # under min_similarity (0.41): out
+    sims, = requests
+    assert sims["op"] == "sims" and sims["prompt"] == PROMPT and sims["index"] == paths.recall_index_file()
+    last = hook_log(paths.claude_dir())[-1]
+    assert re.search(r" semantic=2/\d+ best_sim=0\.58 ", last) and "injected 1" in last, last
+
+
+def test_without_an_embedder_the_hook_uses_words_starts_it_and_says_so(project):
+    text = ask(project, PROMPT)
+    assert "advisory locks" in text  # the strength bar, as before
+    last = hook_log(paths.claude_dir())[-1]
+    # tests/conftest.py marks the embedder unavailable, so ensure_running does not spawn one
+    assert "semantic=none (no embedder running; embedder unavailable: not started in tests" in last, last
+
+
+def test_with_semantic_off_the_log_says_so(project, isolated_home):
+    write_recall_config(isolated_home, "semantic = false\n")
+    assert "advisory locks" in ask(project, PROMPT)
+    assert " semantic=off " in hook_log(paths.claude_dir())[-1]

@@ -163,13 +163,22 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
     from lazy_harness.recall import select
 
     extra = int(settings["min_terms"]) + select.OTHER_PROJECT
+    lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
+               f"{settings['min_score']:g}" + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""))
+    sem = info.get("semantic") or {"state": "off"}
     click.echo()
-    _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; bar: {settings['min_terms']} terms, {extra} "
-          f"for a general learning of another project, strength {settings['min_score']:g}"
-          + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else "") + ") ====")
+    if sem["state"] == "scored" and sem.get("scored"):
+        _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; bar: similarity {settings['min_similarity']:g} "
+              f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, for the "
+              f"{sem['scored']} of {sem['asked']} candidates the embedder scored; the others: {lexical}) ====")
+    else:
+        # why: the CLI does not start the embedder (a look, not a session); the next prompt hook does
+        said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
+        _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; {said}bar: {lexical}) ====")
     for c in info["ranked"][:15]:
         mark = "pass" if c["passes"] else "    "
-        _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {c['kind']:<8}  {c['id']}  "
+        sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
+        _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
               f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
 
 

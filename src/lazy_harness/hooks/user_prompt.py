@@ -2,9 +2,10 @@
 
 Runs before every prompt the user types, so it stays cheap: nothing for a slash command or a prompt
 under ``recall.min_prompt_chars``; otherwise the index is brought up to date (a ``stat`` per memory
-file) and searched (``lazy_harness.recall``). Prints one JSON object when an entry passes the bar and
-was not shown to this session yet, nothing otherwise; the decision goes to hooks.log through
-hooks/entry.py, which also catches and logs any error (the hook always exits 0).
+file) and searched (``lazy_harness.recall``; with ``recall.semantic`` the resident embedder is asked
+for similarities, and started when it does not answer). Prints one JSON object when an entry passes
+the bar and was not shown to this session yet, nothing otherwise; the decision goes to hooks.log
+through hooks/entry.py, which also catches and logs any error (the hook always exits 0).
 
 It also makes sure the sweep knows the session (one ``stat``), as Stop does: a session the sweep
 forgot while it sat idle is watched again from the next prompt, so a turn killed mid-way after a
@@ -43,7 +44,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     sid = str(payload.get("session_id") or "")
     from lazy_harness.recall import shown
 
-    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid))
+    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now)
     decision = recall_prompt.describe(info)
     if not out_text:
         return decision, None

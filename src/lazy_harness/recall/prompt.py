@@ -3,7 +3,14 @@ pass the bar and were not shown to this session yet, as one text within the budg
 
 Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
 what the model gets).
+
+With ``recall.semantic`` the resident embedder (:mod:`lazy_harness.recall.embed_client`, ADR 0020)
+is asked for the candidates' similarities, within ``recall.semantic_timeout_ms``; when it does not
+answer, the strength bar decides alone, exactly as without it, and the hook starts the embedder for
+the next prompts.
 """
+
+import os
 
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
@@ -28,10 +35,38 @@ def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
             paths.project_name(cwd))
 
 
+def _semantic(ranked: list[dict], prompt: str, path: str, settings: dict, env, project: str,
+              now: float | None) -> tuple[list[dict], dict]:
+    """``ranked`` with the similarity bar when the embedder answers (``select.by_similarity``), as it
+    is otherwise; and what happened, for the log. ``now`` None (the CLI): the embedder is not started."""
+    for c in ranked:
+        c["similarity"] = None
+    if not settings.get("semantic"):
+        return ranked, {"state": "off"}
+    asked = select.worth_scoring(ranked, project)
+    if not asked:
+        return ranked, {"state": "scored", "asked": 0, "scored": 0}
+    from lazy_harness.recall import embed_client
+
+    try:
+        sims, why = embed_client.similarities(env, os.path.abspath(path), prompt, asked,
+                                              int(settings["semantic_timeout_ms"]) / 1000)
+        word = embed_client.ensure_running(env, now) if sims is None and now is not None else None
+    except Exception as exc:  # why: it never raises by contract; if it did, words still decide
+        sims, why, word = None, f"embedder client: {type(exc).__name__}: {exc}", None
+    if sims is None:
+        return ranked, {"state": "none", "why": why, "embedder": word}
+    ranked = select.by_similarity(ranked, sims, settings, project)
+    scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
+    return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
+                    "best": max(scored) if scored else None}
+
+
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
-                deep: bool = False) -> tuple[str | None, dict]:
-    """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count);
-    ``deep`` also looks at every learning file for edits in place (see ``index.refresh``)."""
+                deep: bool = False, now: float | None = None) -> tuple[str | None, dict]:
+    """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
+    what the embedder did); ``deep`` also looks at every learning file for edits in place (see
+    ``index.refresh``); ``now`` (the hook's clock) lets a missing embedder be started."""
     settings = cfg["recall"]
     mdir, ldir, project = where(cwd, cfg, env)
     path = paths.recall_index_file(env)
@@ -48,6 +83,7 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
         finally:
             conn.close()
         index.remove(path)  # only after a damaged index: a cache, built again from the files
+    ranked, info["semantic"] = _semantic(ranked, prompt, path, settings, env, project, now)
     passed = [c for c in ranked if c["passes"]]
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
@@ -62,6 +98,9 @@ def describe(info: dict) -> str:
     parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} passed={info.get('passed', 0)}"]
     if info.get("ranked"):  # the strongest candidate's strength: where recall.min_score would let it in
         parts.append(f"best={max(c['strength'] for c in info['ranked']):.2f}")
+    sem = info.get("semantic")
+    if sem:
+        parts.append(semantic_word(sem))
     if info.get("already"):
         parts.append(f"already_shown={info['already']}")
     if info.get("indexed"):
@@ -72,3 +111,15 @@ def describe(info: dict) -> str:
     else:
         parts.append("nothing passed the bar" if not info.get("passed") else "nothing new")
     return " ".join(parts)
+
+
+def semantic_word(sem: dict) -> str:
+    """Which bar ran: ``semantic=off``; ``semantic=<scored>/<asked>`` (and the best similarity), the
+    strength bar for the candidates not scored; ``semantic=none (<why>...)``, the strength bar alone."""
+    if sem["state"] == "off":
+        return "semantic=off"
+    if sem["state"] == "scored":
+        best = f" best_sim={sem['best']:.2f}" if sem.get("best") is not None else ""
+        return f"semantic={sem['scored']}/{sem['asked']}{best}"
+    started = f"; embedder {sem['embedder']}" if sem.get("embedder") else ""
+    return f"semantic=none ({' '.join(str(sem.get('why') or 'no answer').split())}{started})"

@@ -19,6 +19,13 @@
 4. What passes is ordered by coverage then BM25, entries this session was shown are left out, and
    the first ``recall.max_items`` that fit in ``recall.max_chars`` are printed, each naming its id
    and its file.
+
+With the embedder (``recall.semantic``, ADR 0020) the bar of step 3 changes for the candidates it
+scored: a candidate's *similarity* is the better of two cosines with the prompt (its whole text, its
+best cue); it passes when it matches one group (``OTHER_PROJECT`` more for a general learning of
+another project) and its similarity reaches ``recall.min_similarity``. Those that pass come first,
+by similarity; a candidate the embedder has not scored yet keeps the strength bar, and follows in
+the order of step 4 (:func:`by_similarity`).
 """
 
 import math
@@ -107,6 +114,34 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
             seen.add(c["id"])
             unique.append(c)
     return unique, info
+
+
+def groups_needed(c: dict, project: str | None, least: int = 1) -> int:
+    """How many of the prompt's groups candidate ``c`` must match: ``least``, one more
+    (``OTHER_PROJECT``) for a general learning written in another project."""
+    return least + OTHER_PROJECT * _elsewhere(c["kind"], c["origin"], project)
+
+
+def worth_scoring(ranked: list[dict], project: str | None) -> list[int]:
+    """The rowids of the candidates the similarity bar could let in: those matching enough groups."""
+    return [c["rowid"] for c in ranked if len(c["matched"]) >= groups_needed(c, project)]
+
+
+def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, project: str | None) -> list[dict]:
+    """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when the
+    embedder did not score it) and, when it has one, ``passes`` by the similarity bar; the strength
+    bar's ``passes`` stays for the others. Order: those passing by similarity (highest first), then
+    the others passing by strength (in ``rank``'s order), then the rest."""
+    bar = float(settings["min_similarity"])
+    scored, lexical, rest = [], [], []
+    for c in ranked:
+        sim = sims.get(c["rowid"])
+        c["similarity"] = sim
+        if sim is not None:
+            c["passes"] = len(c["matched"]) >= groups_needed(c, project) and sim >= bar
+        (scored if c["passes"] and sim is not None else lexical if c["passes"] else rest).append(c)
+    scored.sort(key=lambda c: -c["similarity"])  # stable: equal similarities keep rank's order
+    return scored + lexical + rest
 
 
 def _one_line(text, cap: int) -> str:

@@ -1,0 +1,70 @@
+"""A stand-in for the resident embedder: a thread listening on the real socket
+(``embed_client.socket_path``) and speaking its protocol, one JSON line in and one out. It answers a
+``sims`` request from a table of entry titles (read from the index the request names, as the real one
+does) and records every request, so hooks run as subprocesses talk to it as they would to the real one.
+"""
+
+import json
+import os
+import socket
+import sqlite3
+import threading
+from contextlib import contextmanager
+
+from lazy_harness.recall import embed_client
+
+
+def _titles(index_path: str, rowids: list[int]) -> dict[int, str]:
+    with sqlite3.connect(f"file:{index_path}?mode=ro", uri=True) as conn:
+        return {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
+
+
+def _read_line(conn) -> bytes:
+    data = b""
+    while b"\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data.split(b"\n", 1)[0]
+
+
+@contextmanager
+def running(sims: dict[str, float], env=None):
+    """Listen until the block ends; yields the list of requests (decoded), a connection that sent
+    nothing (a liveness check) as ``None``."""
+    path = embed_client.socket_path(env)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(8)
+    requests: list = []
+
+    def serve():
+        while True:
+            conn, _ = listener.accept()
+            with conn:
+                line = _read_line(conn)
+                request = json.loads(line) if line else None
+                if request == {"op": "stop"}:
+                    return
+                requests.append(request)
+                if request is None:
+                    continue
+                if request.get("op") == "ping":
+                    answer = {"ok": True, "pid": os.getpid()}
+                else:
+                    titles = _titles(request["index"], request["rowids"])
+                    answer = {"sims": {str(r): sims[t] for r, t in titles.items() if t in sims}}
+                conn.sendall((json.dumps(answer) + "\n").encode())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield requests
+    finally:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:  # the thread leaves on this line
+            s.connect(path)
+            s.sendall(b'{"op": "stop"}\n')
+        thread.join()
+        listener.close()
+        os.unlink(path)
