@@ -11,6 +11,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import files
 from tests.hooks.hookrun import hook_log, run_hook
+from tests.support import fake_embedder
 from tests.support import memory_samples as ms
 
 SID = "0b7e3c55-2f4a-4d8e-9a61-5c3b2e1f0d94"
@@ -208,3 +209,47 @@ def test_escape_sequences_in_stored_text_reach_the_model_as_visible_escapes(proj
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "use \x1b]52;c;ZXZpbA==\x07 postgres", "r")])
     ctx = json.loads(run_hook("SessionStart", payload(project)).stdout)["hookSpecificOutput"]["additionalContext"]
     assert "\x1b" not in ctx and "\x07" not in ctx and "use \\u001b]52;c;ZXZpbA==\\u0007 postgres" in ctx
+
+
+# --- the resident embedder is started before the first prompt (ADR 0020) ------------------------------
+
+def write_recall_config(text: str) -> None:
+    cfg_path = paths.config_file()
+    os.makedirs(os.path.dirname(cfg_path), exist_ok=True)
+    with open(cfg_path, "w") as fh:
+        fh.write("[recall]\n" + text)
+
+
+def test_session_start_asks_for_the_embedder_and_logs_its_word(project):
+    remember(project)
+    # tests/conftest.py marks the embedder unavailable here, so asking does not spawn one
+    assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
+    assert "(embedder unavailable: not started in tests" in hook_log(paths.claude_dir())[-1]
+    with fake_embedder.running({}) as requests:
+        assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
+    assert requests == [None]  # one look that it listens; nothing spawned
+    assert "(embedder running)" in hook_log(paths.claude_dir())[-1]
+
+
+@pytest.mark.parametrize("recall", ["semantic = false\n", "enabled = false\n"])
+def test_session_start_leaves_the_embedder_alone_when_recall_does_not_use_it(project, recall):
+    remember(project)
+    write_recall_config(recall)
+    with fake_embedder.running({}) as requests:
+        assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
+    assert requests == [] and "embedder" not in hook_log(paths.claude_dir())[-1]
+
+
+def test_an_embedder_that_fails_to_start_never_breaks_the_start(project, monkeypatch):
+    from lazy_harness.hooks import session_start
+    from lazy_harness.recall import embed_client
+
+    remember(project)
+
+    def broken(env, now):
+        raise RuntimeError("no posix_spawn today")
+
+    monkeypatch.setattr(embed_client, "ensure_running", broken)
+    decision, out = session_start.run(payload(project), os.environ, NOW)
+    assert "hooks catch everything" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "(embedder not started: RuntimeError: no posix_spawn today)" in decision

@@ -48,6 +48,21 @@ def restart_stalled_worker(cfg: dict, env) -> str:
         return f" (worker for waiting tasks not started: {exc})"
 
 
+def start_embedder(cfg: dict, env, now: float) -> str:
+    """With prompt recall by similarity on: start the resident embedder unless it answers, so it has
+    loaded its model and the memory's vectors before the first prompt (ADR 0020). Cheap when it runs
+    (one connect); what it did goes to hooks.log, and no error of it stops the session's start."""
+    settings = cfg["recall"]
+    if not settings["enabled"] or not settings.get("semantic"):
+        return ""
+    try:
+        from lazy_harness.recall import embed_client
+
+        return f" (embedder {embed_client.ensure_running(env, now)})"
+    except Exception as exc:  # why: it never raises by contract; the digest matters more if it did
+        return f" (embedder not started: {type(exc).__name__}: {exc})"
+
+
 def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
     """Move this project's files out of Claude Code's auto-memory folder before Claude Code indexes
     them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
@@ -180,7 +195,9 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
     cfg = config.load_fast(env)
-    restarted = sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
+    # the embedder first: it loads its model while the rest of the start runs
+    restarted = start_embedder(cfg, env, now)
+    restarted += sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     # why: a paused or failing distillation is the person's business: systemMessage is shown to
     # them and never sent to the model (ADR 0013)
     told = notice.for_person(cfg, env, now)
