@@ -148,19 +148,6 @@ def _home_guard_module(_home_guard):
     assert not changed, f"a test of this module touched the real home: {changed[:5]}"
 
 
-def no_embedder() -> str:
-    """Mark the resident embedder unavailable in this HOME, the way it marks itself when it cannot
-    load its model: SessionStart and the prompt hook then never start one. Without it every hook test
-    would leave an embedder process behind, loading a model and idling for an hour. A test that
-    wants one started removes the file (``os.unlink(no_embedder())``)."""
-    from lazy_harness import paths
-    from lazy_harness.atomic import atomic_write, ensure_dir
-
-    path = os.path.join(ensure_dir(paths.state_dir()), "embedder.unavailable")
-    atomic_write(path, f"not started in tests (tests/conftest.py no_embedder)\n{sys.executable}\n")
-    return path
-
-
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path, monkeypatch, _home_guard):
     """A fresh HOME with CLAUDE_CONFIG_DIR, XDG dirs and LH_CONFIG unset (so defaults resolve into it)."""
@@ -170,7 +157,6 @@ def isolated_home(tmp_path, monkeypatch, _home_guard):
     for var in ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
                 "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(var, raising=False)
-    no_embedder()
     yield home
     _home_guard.check("the test")
 

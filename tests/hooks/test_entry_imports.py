@@ -17,6 +17,7 @@ import lazy_harness
 from lazy_harness import paths
 
 from tests.hooks.hookrun import enable_loop, worker_lock_held
+from tests.support.fake_embedder import no_embedder
 
 BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typing", "pathlib", "subprocess",
           "asyncio", "sqlite3", "importlib.metadata", "lazy_harness.cli")
@@ -96,6 +97,7 @@ def world(tmp_path, isolated_home, monkeypatch):
 
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
+    no_embedder(env)  # why: SessionStart and the prompt hook would start a real embedder process
     return env, payload
 
 

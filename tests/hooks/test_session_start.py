@@ -159,6 +159,7 @@ BANNED = {"yaml", "tomllib", "click", "pathlib", "subprocess", "logging", "datac
 
 
 def modules(code: str, stdin: bytes = b"") -> set[str]:
+    fake_embedder.no_embedder()  # why: SessionStart would start a real embedder process
     result = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, timeout=30)
     assert result.returncode == 0, result.stderr
     return set(json.loads(result.stderr.decode().rsplit("MODULES ", 1)[1]))
@@ -222,7 +223,7 @@ def write_recall_config(text: str) -> None:
 
 def test_session_start_asks_for_the_embedder_and_logs_its_word(project):
     remember(project)
-    # tests/conftest.py marks the embedder unavailable here, so asking does not spawn one
+    # run_hook marks the embedder unavailable (fake_embedder.no_embedder), so none is spawned
     assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
     assert "(embedder unavailable: not started in tests" in hook_log(paths.claude_dir())[-1]
     with fake_embedder.running({}) as requests:

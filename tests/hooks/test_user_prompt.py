@@ -244,7 +244,7 @@ def test_without_an_embedder_the_hook_uses_words_starts_it_and_says_so(project):
     text = ask(project, PROMPT)
     assert "advisory locks" in text  # the strength bar, as before
     last = hook_log(paths.claude_dir())[-1]
-    # tests/conftest.py marks the embedder unavailable, so ensure_running does not spawn one
+    # run_hook marks the embedder unavailable (fake_embedder.no_embedder), so none is spawned
     assert "semantic=none (no embedder running; embedder unavailable: not started in tests" in last, last
 
 

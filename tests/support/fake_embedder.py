@@ -1,17 +1,35 @@
-"""A stand-in for the resident embedder: a thread listening on the real socket
-(``embed_client.socket_path``) and speaking its protocol, one JSON line in and one out. It answers a
-``sims`` request from a table of entry titles (read from the index the request names, as the real one
-does) and records every request, so hooks run as subprocesses talk to it as they would to the real one.
+"""The resident embedder in tests: kept from starting (:func:`no_embedder`), or stood in for
+(:func:`running`: a thread listening on the real socket, ``embed_client.socket_path``, and speaking
+its protocol, one JSON line in and one out). The stand-in answers a ``sims`` request from a table of
+entry titles (read from the index the request names, as the real one does) and records every
+request, so hooks run as subprocesses talk to it as they would to the real one.
 """
 
 import json
 import os
 import socket
 import sqlite3
+import sys
 import threading
 from contextlib import contextmanager
 
+from lazy_harness import paths
+from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.recall import embed_client
+
+UNAVAILABLE = "not started in tests (tests/support/fake_embedder.py no_embedder)"
+EMBEDDER_EVENTS = ("SessionStart", "UserPromptSubmit")  # the hooks that start the embedder
+
+
+def no_embedder(env=None) -> str:
+    """Mark the embedder unavailable for ``env``'s state folder, the way it marks itself when it cannot
+    load its model, so a hook run there (SessionStart, the prompt hook) never starts one: every test
+    running those hooks would otherwise leave an embedder process behind, loading the model and
+    idling for an hour. The helpers that run hooks call it; a test that wants one started removes the
+    file this returns."""
+    path = os.path.join(ensure_dir(paths.state_dir(env)), embed_client.UNAVAILABLE_NAME)
+    atomic_write(path, f"{UNAVAILABLE}\n{sys.executable}\n")
+    return path
 
 
 def _titles(index_path: str, rowids: list[int]) -> dict[int, str]:
@@ -34,6 +52,7 @@ def running(sims: dict[str, float], env=None):
     """Listen until the block ends; yields the list of requests (decoded), a connection that sent
     nothing (a liveness check) as ``None``."""
     path = embed_client.socket_path(env)
+    ensure_dir(os.path.dirname(path))
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(8)
