@@ -164,3 +164,13 @@ def test_an_entry_seen_by_the_session_is_not_repeated_under_the_similarity_bar(r
     already = {ids.entry_id("decision", CRON)}
     _, info = recall_prompt.context_for(PROMPT, root, settings(max_items=2), os.environ, already, now=NOW)
     assert kept(info) == [NIGHTLY, LOCKS] and info["already"] == 1
+
+
+def test_a_client_that_raises_after_all_leaves_the_strength_bar_to_decide(root, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("socket module missing")
+
+    monkeypatch.setattr(embed_client, "similarities", broken)
+    text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    assert kept(info) == [LOCKS, TAGS]
+    assert "semantic=none (embedder client: RuntimeError: socket module missing)" in recall_prompt.describe(info)
