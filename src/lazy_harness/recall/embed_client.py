@@ -1,0 +1,273 @@
+"""Asking the resident embedder for similarities, and starting it. Hot path: the prompt hook calls
+:func:`similarities` before every prompt, so only ``os``, ``sys``, ``errno`` and our hot-path modules
+at top level.
+
+The embedder (:mod:`lazy_harness.recall.embed_server`, one per user) listens on a Unix socket. The
+protocol is one line of JSON each way, then the server closes: ``{"op": "sims", "index": <path>,
+"prompt": <text>, "rowids": [...]}`` -> ``{"sims": {"<rowid>": <cosine>, ...}}`` (only the rowids
+whose vectors are ready); ``{"op": "warm", "index": <path>}`` -> ``{"ready": <count>}`` once every
+entry is embedded; ``{"op": "ping"}`` -> ``{"ok": true, "pid": <pid>}``; errors ``{"error": <line>}``.
+Nothing here raises: every failure becomes a word for hooks.log, and the hook ranks by words.
+"""
+
+import errno
+import os
+import sys
+
+from lazy_harness import jsonload, paths
+from lazy_harness.atomic import DIR_MODE, FILE_MODE, ensure_dir
+
+SERVER_MODULE = "lazy_harness.recall.embed_server"
+LOG = "embedder.log"
+LOG_MAX_BYTES = 1_000_000
+SOCKET_NAME = "embedder.sock"
+SPAWNED_NAME = "embedder.spawned"
+UNAVAILABLE_NAME = "embedder.unavailable"
+MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
+SPAWN_QUIET_SECONDS = 30
+UNAVAILABLE_SECONDS = 86400
+MAX_ANSWER = 4 << 20
+
+
+def _socket_module():
+    # why: ``import socket`` costs 11 to 15 ms here (it loads enum and selectors); the C module under
+    # it costs 0.7 ms and has all a client needs (connect, sendall, recv, timeouts)
+    import _socket
+
+    return _socket
+
+
+def _sha1_hex(text: str) -> str:
+    try:
+        from _sha1 import sha1  # why: hashlib imports far more than this one hash needs
+    except ImportError:  # pragma: no cover - a Python built without _sha1
+        from hashlib import sha1
+    return sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _temp_dir(env=None) -> str:
+    """``$TMPDIR`` (or ``$TEMP``, ``$TMP``) when it is a folder, else /tmp: what ``tempfile`` picks,
+    # why: without importing it (13 ms on the prompt hook's path: it loads shutil, random and re)"""
+    e = os.environ if env is None else env
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        value = e.get(name)
+        if value and os.path.isdir(value):
+            return os.path.abspath(value)
+    return "/tmp"
+
+
+def socket_path(env=None) -> str:
+    """``<state>/embedder.sock``, or, when that path is too long for a Unix socket,
+    ``<temp dir>/lh-<uid>/<first 16 hex of the SHA-1 of the state folder>.sock`` (the folder private
+    to the user).
+    Raises OSError when that folder is someone else's or open to others."""
+    state = paths.state_dir(env)
+    path = os.path.join(state, SOCKET_NAME)
+    if len(path.encode("utf-8", "surrogatepass")) <= MAX_SOCKET_PATH:
+        return path
+    import stat
+
+    uid = os.getuid()
+    folder = os.path.join(_temp_dir(env), f"lh-{uid}")
+    try:
+        os.mkdir(folder, DIR_MODE)
+    except FileExistsError:
+        pass
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or stat.S_IMODE(st.st_mode) != DIR_MODE:
+        raise OSError(errno.EPERM, f"{folder}: not a folder of uid {uid} with mode 0700; refused for the embedder's socket")
+    return os.path.join(folder, _sha1_hex(state)[:16] + ".sock")
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _connect(env, timeout: float):
+    """A connected socket to the embedder, or raises OSError (FileNotFoundError, ConnectionRefusedError,
+    TimeoutError...)."""
+    s = _socket_module()
+    sock = s.socket(s.AF_UNIX, s.SOCK_STREAM)
+    try:
+        sock.settimeout(max(timeout, 0.001))
+        sock.connect(socket_path(env))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _request(env, request: dict, timeout: float):
+    """Send one request, read one answer line: (decoded answer, "") or (None, why)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    try:
+        sock = _connect(env, timeout)
+    except (FileNotFoundError, ConnectionRefusedError):
+        return None, "no embedder running"
+    except TimeoutError:
+        return None, "embedder did not accept in time"
+    except OSError as exc:
+        return None, f"embedder socket: {_why(exc)}"
+    try:
+        sock.sendall((jsonload.dumps(request) + "\n").encode("utf-8", "surrogatepass"))
+        chunks, size = [], 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None, f"embedder timed out after {timeout * 1000:.0f} ms"
+            sock.settimeout(left)
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if b"\n" in chunk or size > MAX_ANSWER:
+                break
+        raw = b"".join(chunks)
+    except TimeoutError:
+        return None, f"embedder timed out after {timeout * 1000:.0f} ms"
+    except OSError as exc:
+        return None, f"embedder connection: {_why(exc)}"
+    finally:
+        sock.close()
+    line, newline, _ = raw.partition(b"\n")
+    if not newline:
+        return None, "embedder closed without a whole answer"
+    try:
+        answer = jsonload.loads(line)
+    except ValueError:
+        return None, "embedder answered garbage"
+    if not isinstance(answer, dict):
+        return None, "embedder answered garbage"
+    if "error" in answer:
+        return None, f"embedder refused: {str(answer['error'])[:200]}"
+    return answer, ""
+
+
+def similarities(env, index_path: str, prompt: str, rowids: list[int], timeout: float) -> tuple[dict | None, str]:
+    """({rowid: similarity} for the rowids whose vectors are ready, "") or (None, why). Never raises."""
+    try:
+        # why: in the caller's order (its best candidates first): the embedder spends its short
+        # budget for texts not embedded yet in that order
+        order = list(dict.fromkeys(int(r) for r in rowids))
+        wanted = set(order)
+        answer, why = _request(env, {"op": "sims", "index": index_path, "prompt": prompt,
+                                     "rowids": order}, timeout)
+        if answer is None:
+            return None, why
+        sims = answer.get("sims")
+        if not isinstance(sims, dict):
+            return None, "embedder answered garbage"
+        out = {}
+        for key, value in sims.items():
+            rowid = int(key)
+            if rowid not in wanted or isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not -1.01 <= value <= 1.01:
+                return None, "embedder answered garbage"
+            out[rowid] = float(value)
+        return out, ""
+    except (ValueError, TypeError):
+        return None, "embedder answered garbage"
+    except Exception as exc:  # why: the prompt hook must never fail because of the embedder
+        return None, f"embedder: {type(exc).__name__}"
+
+
+def warm(env, index_path: str, timeout: float) -> tuple[int | None, str]:
+    """(number of entries ready, "") once the embedder has embedded every entry of the index, or
+    (None, why). Never raises."""
+    try:
+        answer, why = _request(env, {"op": "warm", "index": index_path}, timeout)
+        ready = answer.get("ready") if answer else None
+        if answer is not None and (isinstance(ready, bool) or not isinstance(ready, int)):
+            return None, "embedder answered garbage"
+        return ready, why
+    except Exception as exc:  # why: callers are hooks and lh commands: a word, never a traceback
+        return None, f"embedder: {type(exc).__name__}"
+
+
+def ping(env, timeout: float) -> int | None:
+    """The embedder's pid when one answers within ``timeout``, else None."""
+    answer, _ = _request(env, {"op": "ping"}, timeout)
+    pid = answer.get("pid") if answer else None
+    return pid if isinstance(pid, int) and not isinstance(pid, bool) else None
+
+
+def _listening(env) -> bool:
+    """Whether a process listens on the socket: connecting succeeds even while it is busy."""
+    try:
+        sock = _connect(env, 0.05)
+    except OSError:
+        return False
+    sock.close()
+    return True
+
+
+def _unavailable(env, now: float) -> str | None:
+    """The reason in a fresh unavailable stamp written by this interpreter, else None."""
+    path = os.path.join(paths.state_dir(env), UNAVAILABLE_NAME)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            st = os.fstat(fh.fileno())
+            lines = fh.read(8192).split("\n")
+    except OSError:
+        return None
+    if now - st.st_mtime >= UNAVAILABLE_SECONDS or len(lines) < 2 or lines[1] != sys.executable:
+        return None
+    return lines[0].strip() or "unknown reason"
+
+
+def _spawned_recently(env, now: float) -> bool:
+    try:
+        return now - os.stat(os.path.join(paths.state_dir(env), SPAWNED_NAME)).st_mtime < SPAWN_QUIET_SECONDS
+    except OSError:
+        return False
+
+
+def _mark_spawned(env, now: float) -> None:
+    path = os.path.join(paths.state_dir(env), SPAWNED_NAME)
+    ensure_dir(os.path.dirname(path))
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+    os.utime(path, (now, now))
+
+
+def spawn_server(env=None) -> int:
+    """Start ``python -m lazy_harness.recall.embed_server`` detached (new session, stdin from
+    /dev/null, output appended to ``<logs>/embedder.log``); returns its pid."""
+    # why: not worker/spawn.py (which holds the same recipe): recall sits below the worker in the data flow
+    env = dict(os.environ if env is None else env)
+    log = os.path.join(paths.logs_dir(env), LOG)
+    ensure_dir(os.path.dirname(log))
+    try:
+        if os.stat(log).st_size > LOG_MAX_BYTES:
+            os.replace(log, log + ".1")
+    except OSError:
+        pass
+    argv = [sys.executable, "-m", SERVER_MODULE]
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
+        (os.POSIX_SPAWN_DUP2, 1, 2),
+    ]
+    return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+
+
+def ensure_running(env, now: float) -> str:
+    """Start the embedder unless it runs, was started in the last 30 s, or cannot run here (a fresh
+    unavailable stamp from this interpreter). Returns a word for hooks.log; never raises."""
+    try:
+        if _listening(env):
+            return "running"
+        reason = _unavailable(env, now)
+        if reason is not None:
+            return f"unavailable: {reason}"
+        if _spawned_recently(env, now):
+            return "recently spawned"
+        _mark_spawned(env, now)
+        spawn_server(env)
+        return "spawned"
+    except OSError as exc:
+        return f"not started: {_why(exc)}"
+    except Exception as exc:  # why: a hook must never fail because of the embedder
+        return f"not started: {type(exc).__name__}"

@@ -1,0 +1,412 @@
+"""The resident embedder's loop, in-process over a real socket and a real index file, with a small
+deterministic embedder in place of the model (the model itself: test_embedder.py; the real process:
+test_embed_client.py)."""
+
+import hashlib
+import os
+import socket
+import sqlite3
+import stat
+import threading
+
+import numpy as np
+import pytest
+
+from lazy_harness import jsonload, paths
+from lazy_harness.recall import embed_client, embed_server
+from lazy_harness.recall.embedder import ModelUnavailable
+
+ENTRIES = [
+    (1, "Stripe webhook events arrive out of order", "create the order on commit", "stripe webhook",
+     ["checkout fails when the webhook comes first", "payment event before order"]),
+    (2, "Admin upload times out", "resize product photos in a worker", "upload timeout",
+     ["admin page times out uploading big photos"]),
+    (3, "Use ruff instead of flake8", "one tool for lint and format", "lint", []),
+]
+
+
+def make_index(path: str, entries) -> None:
+    """An index with the schema the embedder reads (entry.cues, fts title/body/tags), in WAL mode
+    like the real one."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, id TEXT, cues TEXT)")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
+                     "tokenize='porter unicode61 remove_diacritics 2')")
+        add_entries(conn, entries)
+    finally:
+        conn.close()
+
+
+def add_entries(conn, entries) -> None:
+    for rowid, title, body, tags, cues in entries:
+        conn.execute("INSERT INTO entry(rowid, id, cues) VALUES (?, ?, ?)", (rowid, f"d-{rowid}", "\n".join(cues)))
+        conn.execute("INSERT INTO fts(rowid, title, body, tags) VALUES (?, ?, ?, ?)", (rowid, title, body, tags))
+
+
+class FakeEmbedder:
+    """Bag of hashed words: texts that share words are close. Records every text it embedded."""
+
+    def __init__(self):
+        self.seen: list[str] = []
+        self.calls = 0
+
+    @staticmethod
+    def vector(text: str):
+        v = np.zeros(384, dtype=np.float32)
+        for word in text.lower().split():
+            v[int(hashlib.sha1(word.encode()).hexdigest(), 16) % 384] += 1.0
+        n = np.linalg.norm(v)
+        return v / n if n else v
+
+    def embed(self, texts):
+        self.calls += 1
+        self.seen += texts
+        return np.stack([self.vector(t) for t in texts]) if texts else np.zeros((0, 384), np.float32)
+
+
+def expected_sim(prompt: str, entry) -> float:
+    _, title, body, tags, cues = entry
+    q = FakeEmbedder.vector(prompt)
+    return max(float(FakeEmbedder.vector(t) @ q) for t in (f"{title}\n{body}\n{tags}", *cues))
+
+
+def request(env, req, timeout: float = 10.0):
+    """One raw request line -> the decoded answer line."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(embed_client.socket_path(env))
+        sock.sendall(req if isinstance(req, bytes) else (jsonload.dumps(req) + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return jsonload.loads(data) if data else None
+    finally:
+        sock.close()
+
+
+class Running:
+    """``serve`` in a thread; stopped by setting its event and waking it with a connection."""
+
+    def __init__(self, env, embedder, idle_seconds=3600.0):
+        self.env = env
+        self.stop = threading.Event()
+        self.result = None
+        self.ready = threading.Event()
+
+        def load():
+            return embedder
+
+        def run():
+            self.result = embed_server.serve(env, load, idle_seconds, stop_event=self.stop)
+
+        self.thread = threading.Thread(target=run, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        wait_for_ping(self.env, self.thread)
+        return self
+
+    def close(self):
+        if self.thread.is_alive():
+            self.stop.set()
+            try:
+                request(self.env, {"op": "ping"}, timeout=2)
+            except OSError:
+                pass
+            self.thread.join(10)
+        assert not self.thread.is_alive()
+
+
+def wait_for_ping(env, thread, deadline_s: float = 10.0) -> int:
+    """Poll the socket until the embedder answers (or its thread ended, or the deadline passed)."""
+    import time
+
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        pid = embed_client.ping(env, 1.0)
+        if pid is not None:
+            return pid
+        if thread is not None and not thread.is_alive():
+            raise AssertionError("the embedder ended before it answered")
+        time.sleep(0.01)
+    raise AssertionError("the embedder never answered")
+
+
+@pytest.fixture
+def env(isolated_home):
+    """The test HOME without the stamp tests/conftest.py may leave there to keep hooks from starting
+    an embedder (the server removes it when it starts; these tests look at it)."""
+    e = dict(os.environ)
+    try:
+        os.unlink(os.path.join(paths.state_dir(e), embed_client.UNAVAILABLE_NAME))
+    except FileNotFoundError:
+        pass
+    return e
+
+
+@pytest.fixture
+def index_path(env):
+    return paths.recall_index_file(env)
+
+
+@pytest.fixture
+def server(env, index_path):
+    make_index(index_path, ENTRIES)
+    fake = FakeEmbedder()
+    running = Running(env, fake).start()
+    running.fake = fake
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def test_warm_answers_once_every_entry_is_embedded_then_sims_cover_them_all(env, index_path, monkeypatch):
+    fake = FakeEmbedder()
+    sent = []  # each answer with what had been embedded when it was sent
+    real_send = embed_server._send
+    monkeypatch.setattr(embed_server, "_send", lambda conn, answer: (sent.append((answer, set(fake.seen))),
+                                                                      real_send(conn, answer)))
+    running = Running(env, fake).start()
+    try:
+        _warm_then_sims(env, index_path, fake, sent)
+    finally:
+        running.close()
+
+
+def _warm_then_sims(env, index_path, fake, sent):
+    make_index(index_path, ENTRIES)  # after the start: nothing is embedded before the warm request
+    answer = request(env, {"op": "warm", "index": index_path})
+    assert answer == {"ready": 3}
+    texts = {f"{t}\n{b}\n{g}" for _, t, b, g, _ in ENTRIES} | {c for *_, cues in ENTRIES for c in cues}
+    assert sent[-1][0] == answer and texts <= sent[-1][1]
+    prompt = "the webhook comes before the order"
+    answer = request(env, {"op": "sims", "index": index_path, "prompt": prompt, "rowids": [1, 2, 3, 77]})
+    assert set(answer["sims"]) == {"1", "2", "3"}  # 77 is no entry
+    for entry in ENTRIES:
+        assert answer["sims"][str(entry[0])] == pytest.approx(expected_sim(prompt, entry), abs=1e-5)
+    # the best cue wins over the whole text for entry 1
+    assert answer["sims"]["1"] > float(FakeEmbedder.vector(prompt) @ FakeEmbedder.vector(
+        f"{ENTRIES[0][1]}\n{ENTRIES[0][2]}\n{ENTRIES[0][3]}"))
+
+
+def test_sims_answer_only_for_entries_whose_texts_are_all_cached(env, index_path, server, monkeypatch):
+    assert request(env, {"op": "warm", "index": index_path}) == {"ready": 3}
+    monkeypatch.setattr(embed_server, "SIMS_BUDGET", 0.0)  # nothing missing gets embedded in the request
+    conn = sqlite3.connect(index_path, isolation_level=None)
+    try:
+        add_entries(conn, [(4, "Deploy with blue green", "switch the router", "deploy", ["zero downtime release"])])
+    finally:
+        conn.close()
+    answer = request(env, {"op": "sims", "index": index_path, "prompt": "release without downtime", "rowids": [4, 1, 2]})
+    assert set(answer["sims"]) == {"1", "2"}
+    # entry 4 went to the warm-up queue: warm waits for it, then sims include it
+    assert request(env, {"op": "warm", "index": index_path}) == {"ready": 4}
+    answer = request(env, {"op": "sims", "index": index_path, "prompt": "release without downtime", "rowids": [4, 1, 2]})
+    assert set(answer["sims"]) == {"1", "2", "4"}
+
+
+def test_a_sims_request_embeds_missing_texts_within_its_budget(env, index_path, tmp_path):
+    # the index appears after the embedder started: nothing was warmed, the request embeds what it needs
+    fake = FakeEmbedder()
+    running = Running(env, fake).start()
+    try:
+        make_index(index_path, ENTRIES)
+        answer = request(env, {"op": "sims", "index": index_path, "prompt": "photos upload timeout", "rowids": [2]})
+        assert set(answer["sims"]) == {"2"}
+        assert answer["sims"]["2"] == pytest.approx(expected_sim("photos upload timeout", ENTRIES[1]), abs=1e-5)
+    finally:
+        running.close()
+
+
+def test_the_server_object_answers_for_complete_entries_only(index_path):
+    many = [(r, f"title {r}", f"body {r}", "tag", [f"cue {r} a", f"cue {r} b", f"cue {r} c"]) for r in range(1, 11)]
+    many[0][4].append("cue 1 d")  # rowid 1: five texts, the others four
+    make_index(index_path, many)
+    fake = FakeEmbedder()
+    srv = embed_server.Server(fake, index_path)
+    rowids = list(range(1, 11))
+    assert srv.sims("cue 3 a", rowids, budget=0) == {"sims": {}}
+    srv.step()  # reads the index (the request asked it to look)
+    srv.step()  # one batch: the 16 texts asked for first: rowids 1 to 3, and 3 of rowid 4's 4
+    assert fake.seen[-16:] == ["title 1\nbody 1\ntag", "cue 1 a", "cue 1 b", "cue 1 c", "cue 1 d",
+                               *[t for r in (2, 3) for t in (f"title {r}\nbody {r}\ntag", f"cue {r} a", f"cue {r} b",
+                                                             f"cue {r} c")],
+                               "title 4\nbody 4\ntag", "cue 4 a", "cue 4 b"]
+    got = srv.sims("cue 3 a", rowids, budget=0)["sims"]
+    assert set(got) == {"1", "2", "3"}
+    assert got["3"] == pytest.approx(1.0, abs=1e-5)
+    while srv.has_work():
+        srv.step()
+    assert set(srv.sims("cue 3 a", rowids, budget=0)["sims"]) == {str(r) for r in rowids}
+    calls = fake.calls
+    srv.check_index = True
+    srv.step()  # the index did not change: nothing embedded again
+    assert not srv.has_work() and fake.calls == calls
+
+
+def test_entries_that_leave_the_index_leave_the_cache(index_path):
+    make_index(index_path, ENTRIES)
+    srv = embed_server.Server(FakeEmbedder(), index_path)
+    while srv.has_work():
+        srv.step()
+    assert len(srv.cache) == 6  # three whole texts, three cues
+    conn = sqlite3.connect(index_path, isolation_level=None)
+    try:
+        conn.execute("DELETE FROM entry WHERE rowid = 1")
+        conn.execute("DELETE FROM fts WHERE rowid = 1")
+    finally:
+        conn.close()
+    srv.check_index = True
+    srv.step()
+    assert set(srv.entries) == {2, 3} and len(srv.cache) == 3  # entry 1's text and its two cues went
+
+
+def test_a_foreign_index_is_refused(env, tmp_path, server):
+    other = str(tmp_path / "other.sqlite")
+    make_index(other, ENTRIES)
+    answer = request(env, {"op": "sims", "index": other, "prompt": "webhook", "rowids": [1]})
+    assert "error" in answer and "other.sqlite" in answer["error"]
+    assert "error" in request(env, {"op": "warm", "index": other})
+    assert "error" in request(env, {"op": "sims", "index": "relative/index.sqlite", "prompt": "x", "rowids": [1]})
+
+
+def test_garbage_gets_an_error_line_and_the_server_keeps_serving(env, index_path, server, monkeypatch):
+    assert "error" in request(env, b"this is not json\n")
+    assert "error" in request(env, b"[1, 2]\n")
+    assert "error" in request(env, {"op": "launch"})
+    assert "error" in request(env, {"op": "sims", "index": index_path, "prompt": 3, "rowids": [1]})
+    assert "error" in request(env, {"op": "sims", "index": index_path, "prompt": "x", "rowids": ["1"]})
+    assert "error" in request(env, {"op": "sims", "index": index_path, "prompt": "x", "rowids": [True]})
+    long_line = b'{"op": "ping", "pad": "' + b"x" * (embed_server.MAX_REQUEST + 10) + b'"}\n'
+    assert "longer than" in request(env, long_line)["error"]
+    monkeypatch.setattr(embed_server, "READ_TIMEOUT", 0.2)
+    assert "no request line" in request(env, b'{"op": "pi')["error"]
+    assert request(env, {"op": "ping"}) == {"ok": True, "pid": os.getpid()}
+
+
+def test_the_socket_is_private_and_removed_on_stop(env, index_path):
+    make_index(index_path, ENTRIES)
+    running = Running(env, FakeEmbedder()).start()
+    path = embed_client.socket_path(env)
+    try:
+        assert stat.S_ISSOCK(os.stat(path).st_mode)
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    finally:
+        running.close()
+    assert running.result == "stopped"
+    assert not os.path.exists(path)
+    assert os.path.exists(embed_server.lock_path(env))  # lock files are never deleted
+
+
+def test_it_leaves_when_idle(env, index_path):
+    make_index(index_path, ENTRIES)
+    running = Running(env, FakeEmbedder(), idle_seconds=0.3).start()
+    running.thread.join(30)
+    assert not running.thread.is_alive()
+    assert running.result.startswith("idle")
+    assert not os.path.exists(embed_client.socket_path(env))
+
+
+def test_a_second_embedder_leaves_because_of_the_lock(env, index_path, server):
+    loaded = []
+
+    def load():
+        loaded.append(1)
+        return FakeEmbedder()
+
+    # why: a short idle time, so that a broken lock fails this test instead of hanging it
+    assert embed_server.serve(env, load, 0.5, stop_event=threading.Event()) == "another embedder holds the lock"
+    assert loaded == []  # it did not even load the model
+    assert request(env, {"op": "ping"}) == {"ok": True, "pid": os.getpid()}
+
+
+def test_a_stale_socket_file_is_replaced(env, index_path):
+    path = embed_client.socket_path(env)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(path)
+    stale.close()  # the file stays, nobody listens
+    assert embed_client.similarities(env, index_path, "x" * 30, [1], 1.0)[0] is None
+    running = Running(env, FakeEmbedder()).start()
+    try:
+        assert request(env, {"op": "ping"})["ok"] is True
+    finally:
+        running.close()
+
+
+def test_a_model_that_cannot_load_leaves_a_stamp_and_success_removes_it(env):
+    def broken():
+        raise ModelUnavailable("/x/model.onnx: SHA-256 abc is not the pinned def; not loaded")
+
+    why = embed_server.serve(env, broken, 3600)
+    assert why.startswith("unavailable")
+    stamp = embed_server.unavailable_path(env)
+    with open(stamp, encoding="utf-8") as fh:
+        lines = fh.read().split("\n")
+    assert lines[0] == "/x/model.onnx: SHA-256 abc is not the pinned def; not loaded"
+    import sys
+
+    assert lines[1] == sys.executable
+    assert not os.path.exists(embed_client.socket_path(env))
+    running = Running(env, FakeEmbedder()).start()
+    try:
+        assert not os.path.exists(stamp)
+    finally:
+        running.close()
+
+
+def test_a_missing_index_is_an_error_answer_not_a_crash(env, index_path, server):
+    os.unlink(index_path)
+    for suffix in ("-wal", "-shm"):
+        try:
+            os.unlink(index_path + suffix)
+        except FileNotFoundError:
+            pass
+    answer = request(env, {"op": "sims", "index": index_path, "prompt": "anything at all", "rowids": [1]})
+    assert "error" in answer
+    assert request(env, {"op": "ping"})["ok"] is True
+
+
+def test_idle_minutes_come_from_the_config(env):
+    cfg = paths.config_file(env)
+    os.makedirs(os.path.dirname(cfg), exist_ok=True)
+    assert embed_server.idle_seconds_from_config(env) == 3600
+    with open(cfg, "w", encoding="utf-8") as fh:
+        fh.write("[recall]\nsemantic_idle_minutes = 5\n")
+    from lazy_harness.config.schema import SCHEMA
+
+    if "semantic_idle_minutes" not in SCHEMA["recall"]:
+        pytest.skip("recall.semantic_idle_minutes is not in the config schema yet")
+    assert embed_server.idle_seconds_from_config(env) == 300
+
+
+class PickyEmbedder(FakeEmbedder):
+    """Raises on a text holding "poison"; gives a vector of the wrong size for a text holding "warped"."""
+
+    def embed(self, texts):
+        if any("poison" in t for t in texts):
+            raise RuntimeError("cannot embed that")
+        out = super().embed(texts)
+        return out[:, :100] if any("warped" in t for t in texts) else out
+
+
+def test_an_embedder_failure_is_an_error_line_and_the_rest_goes_on(env, index_path):
+    entries = ENTRIES[:2] + [(3, "A poison entry", "its text cannot be embedded", "x", ["a fine cue"])]
+    running = Running(env, PickyEmbedder()).start()
+    try:
+        make_index(index_path, entries)
+        assert request(env, {"op": "warm", "index": index_path}) == {"ready": 2}  # 3 never will be
+        assert "prompt failed" in request(env, {"op": "sims", "index": index_path, "prompt": "poison", "rowids": [1]})["error"]
+        assert "error" in request(env, {"op": "sims", "index": index_path, "prompt": "warped", "rowids": [1]})
+        answer = request(env, {"op": "sims", "index": index_path, "prompt": "webhook order", "rowids": [1, 2, 3]})
+        assert set(answer["sims"]) == {"1", "2"}
+    finally:
+        running.close()
