@@ -94,7 +94,7 @@ def request(env, req, timeout: float = 10.0):
 class Running:
     """``serve`` in a thread; stopped by setting its event and waking it with a connection."""
 
-    def __init__(self, env, embedder, idle_seconds=3600.0):
+    def __init__(self, env, embedder, idle_seconds=3600.0, check_every=None):
         self.env = env
         self.stop = threading.Event()
         self.result = None
@@ -104,7 +104,8 @@ class Running:
             return embedder
 
         def run():
-            self.result = embed_server.serve(env, load, idle_seconds, stop_event=self.stop)
+            more = {} if check_every is None else {"check_every": check_every}
+            self.result = embed_server.serve(env, load, idle_seconds, stop_event=self.stop, **more)
 
         self.thread = threading.Thread(target=run, daemon=True)
 
@@ -313,6 +314,53 @@ def test_it_leaves_when_idle(env, index_path):
     assert not running.thread.is_alive()
     assert running.result.startswith("idle")
     assert not os.path.exists(embed_client.socket_path(env))
+
+
+def _ends(running, deadline_s: float = 10.0) -> str:
+    """Why the embedder stopped, once its thread ended (an AssertionError past the deadline)."""
+    running.thread.join(deadline_s)
+    assert not running.thread.is_alive(), "the embedder is still serving"
+    return running.result
+
+
+def test_it_leaves_when_its_socket_file_is_removed(env, index_path):
+    # a deleted HOME or state folder: nobody can reach it any more, so it must not wait out its idle hour
+    make_index(index_path, ENTRIES)
+    running = Running(env, FakeEmbedder(), idle_seconds=3600, check_every=0.05).start()
+    path = embed_client.socket_path(env)
+    try:
+        os.unlink(path)
+        assert _ends(running) == f"socket file {path} was removed"
+    finally:
+        running.close()
+
+
+def test_it_leaves_when_its_socket_file_is_replaced_and_leaves_the_new_one(env, index_path):
+    make_index(index_path, ENTRIES)
+    running = Running(env, FakeEmbedder(), idle_seconds=3600, check_every=0.05).start()
+    path = embed_client.socket_path(env)
+    other = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        other.bind(path + ".new")
+        os.replace(path + ".new", path)  # another embedder's socket now (its own state folder was remade)
+        ino = os.stat(path).st_ino
+        assert _ends(running) == f"socket file {path} was replaced by another file"
+        assert os.stat(path).st_ino == ino  # not removed: it is not this embedder's
+    finally:
+        other.close()
+        running.close()
+
+
+def test_it_leaves_when_its_lock_file_is_removed(env, index_path):
+    # the socket may live in the temp folder (a long state path): the lock file tells the state folder went
+    make_index(index_path, ENTRIES)
+    running = Running(env, FakeEmbedder(), idle_seconds=3600, check_every=0.05).start()
+    try:
+        os.unlink(embed_server.lock_path(env))
+        assert _ends(running) == f"lock file {embed_server.lock_path(env)} was removed"
+        assert not os.path.exists(embed_client.socket_path(env))  # its own socket it removes
+    finally:
+        running.close()
 
 
 def test_a_second_embedder_leaves_because_of_the_lock(env, index_path, server):

@@ -11,7 +11,9 @@ reads the asked entries from the index (read-only), embeds the prompt and, for a
 texts it has not seen; it answers for the entries whose whole text and cues are all embedded, and
 the rest waits for the warm-up. In the gaps between requests it embeds every entry of the index,
 16 texts at a time, reading the index again after it changed. It leaves after
-``recall.semantic_idle_minutes`` without a request, on SIGTERM, and removes its socket.
+``recall.semantic_idle_minutes`` without a request, on SIGTERM, and removes its socket. Every 30 s
+it looks at its socket and lock files: when either was removed or replaced (its HOME or state folder
+deleted), nobody can reach it any more and it leaves at once, removing nothing that is not its own.
 Each start, stop and error is one line on stderr (``<logs>/embedder.log``).
 """
 
@@ -48,6 +50,7 @@ MAX_TEXT_CHARS = 16_000  # far past 256 tokens (a token is 1 to 100 characters, 
 SEC_PER_CHAR = 5e-5  # the first guess of what a character costs to embed; measured from then on
 SQL_CHUNK = 500
 IDLE_DEFAULT_MINUTES = 60
+CHECK_EVERY = 30.0  # seconds between two looks at the socket and lock files
 _WAIT = object()  # a "warm" request answered once the warm-up is done
 SELECT_ROWS = ("SELECT e.rowid, f.title, f.body, f.tags, e.cues FROM entry e JOIN fts f ON f.rowid = e.rowid")
 
@@ -410,8 +413,25 @@ def _unlink_if_ours(path: str, ino: int) -> None:
         pass
 
 
-def serve(env, load_embedder, idle_seconds: float, stop_event=None, wake_fd: int | None = None) -> str:
-    """Run the embedder until it is idle ``idle_seconds``, ``stop_event`` is set, or it cannot run.
+def _gone(sock_path: str, sock_ino: int, lock_file: str, lock_fd: int) -> str:
+    """Why nobody can reach this embedder any more ("" while they can): its socket file, or its
+    lock file, was removed or replaced by another file."""
+    for what, path, ino in (("socket", sock_path, sock_ino), ("lock", lock_file, os.fstat(lock_fd).st_ino)):
+        try:
+            st = os.stat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return f"{what} file {path} was removed"
+        except OSError:
+            continue  # why: not known to be gone (a permission changed): keep serving
+        if st.st_ino != ino:
+            return f"{what} file {path} was replaced by another file"
+    return ""
+
+
+def serve(env, load_embedder, idle_seconds: float, stop_event=None, wake_fd: int | None = None,
+          check_every: float = CHECK_EVERY) -> str:
+    """Run the embedder until it is idle ``idle_seconds``, ``stop_event`` is set, its socket or lock
+    file is gone (looked at every ``check_every`` seconds), or it cannot run.
     ``load_embedder()`` returns an object with ``embed(texts) -> (n, 384) unit vectors`` or raises
     ModelUnavailable. A byte on ``wake_fd`` (SIGTERM's wakeup fd) makes the loop look at
     ``stop_event``. Returns why it stopped."""
@@ -419,12 +439,12 @@ def serve(env, load_embedder, idle_seconds: float, stop_event=None, wake_fd: int
     if lock_fd is None:
         return "another embedder holds the lock"
     try:
-        return _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd)
+        return _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd, check_every)
     finally:
         os.close(lock_fd)  # why: the lock file itself stays; lock files are never deleted
 
 
-def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd) -> str:
+def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd, check_every) -> str:
     started = time.monotonic()
     try:
         embedder = load_embedder()
@@ -444,19 +464,27 @@ def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd) -> str:
     why = "stopped"
     try:
         last_request = time.monotonic()
+        next_check = last_request + check_every
         watched = [listener] + ([wake_fd] if wake_fd is not None else [])
         while True:
             if stop_event is not None and stop_event.is_set():
                 why = "stopped"
                 break
             now = time.monotonic()
+            if now >= next_check:
+                gone = _gone(sock_path, sock_ino, lock_path(env), lock_fd)
+                if gone:
+                    why = gone
+                    break
+                next_check = now + check_every
             idle_left = last_request + idle_seconds - now
             if idle_left <= 0 and not waiters:
                 why = f"idle {idle_seconds:g} s"
                 break
-            # why: no work, nothing to do until a client, a signal or the idle deadline: no polling
+            # why: no work, nothing to do until a client, a signal, the idle deadline or the next look
+            # at the socket file: no polling
             timeout = 0 if server.has_work() else max(idle_left, 0)
-            ready, _, _ = select.select(watched, [], [], min(timeout, 3600))
+            ready, _, _ = select.select(watched, [], [], min(timeout, max(next_check - now, 0)))
             if wake_fd is not None and wake_fd in ready:
                 try:
                     os.read(wake_fd, 512)
