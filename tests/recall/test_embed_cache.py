@@ -1,0 +1,57 @@
+"""The embedder's cache and warm-up queue, without the socket: what a ``sims`` answer covers, what the
+warm-up embeds first, what leaves the cache (the loop around it: test_embed_server.py)."""
+
+import sqlite3
+
+import pytest
+
+from lazy_harness.recall import embed_cache
+from tests.recall.test_embed_server import ENTRIES, FakeEmbedder, make_index
+
+
+@pytest.fixture
+def index_path(tmp_path):
+    return str(tmp_path / "recall" / "index.sqlite")
+
+
+def test_the_server_object_answers_for_complete_entries_only(index_path):
+    many = [(r, f"title {r}", f"body {r}", "tag", [f"cue {r} a", f"cue {r} b", f"cue {r} c"]) for r in range(1, 11)]
+    many[0][4].append("cue 1 d")  # rowid 1: five texts, the others four
+    make_index(index_path, many)
+    fake = FakeEmbedder()
+    srv = embed_cache.Server(fake, index_path)
+    rowids = list(range(1, 11))
+    assert srv.sims("cue 3 a", rowids, budget=0) == {"sims": {}}
+    srv.step()  # reads the index (the request asked it to look)
+    srv.step()  # one batch: the 16 texts asked for first: rowids 1 to 3, and 3 of rowid 4's 4
+    assert fake.seen[-16:] == ["title 1\nbody 1\ntag", "cue 1 a", "cue 1 b", "cue 1 c", "cue 1 d",
+                               *[t for r in (2, 3) for t in (f"title {r}\nbody {r}\ntag", f"cue {r} a", f"cue {r} b",
+                                                             f"cue {r} c")],
+                               "title 4\nbody 4\ntag", "cue 4 a", "cue 4 b"]
+    got = srv.sims("cue 3 a", rowids, budget=0)["sims"]
+    assert set(got) == {"1", "2", "3"}
+    assert got["3"] == pytest.approx(1.0, abs=1e-5)
+    while srv.has_work():
+        srv.step()
+    assert set(srv.sims("cue 3 a", rowids, budget=0)["sims"]) == {str(r) for r in rowids}
+    calls = fake.calls
+    srv.check_index = True
+    srv.step()  # the index did not change: nothing embedded again
+    assert not srv.has_work() and fake.calls == calls
+
+
+def test_entries_that_leave_the_index_leave_the_cache(index_path):
+    make_index(index_path, ENTRIES)
+    srv = embed_cache.Server(FakeEmbedder(), index_path)
+    while srv.has_work():
+        srv.step()
+    assert len(srv.cache) == 6  # three whole texts, three cues
+    conn = sqlite3.connect(index_path, isolation_level=None)
+    try:
+        conn.execute("DELETE FROM entry WHERE rowid = 1")
+        conn.execute("DELETE FROM fts WHERE rowid = 1")
+    finally:
+        conn.close()
+    srv.check_index = True
+    srv.step()
+    assert set(srv.entries) == {2, 3} and len(srv.cache) == 3  # entry 1's text and its two cues went
