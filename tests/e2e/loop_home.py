@@ -87,15 +87,15 @@ def _alive(pid: int, home: Path) -> bool:
     return state not in ("Z", "X") and f"HOME={home}".encode() in environ
 
 
-def _running_workers(home: Path) -> list[int]:
-    """Pids of `python -m lazy_harness.worker` processes running with HOME=`home` (Linux /proc)."""
+def _running_workers(home: Path, module: bytes = b"lazy_harness.worker") -> list[int]:
+    """Pids of `python -m <module>` processes running with HOME=`home` (Linux /proc)."""
     out = []
     for proc in Path("/proc").glob("[0-9]*") if Path("/proc/self").exists() else []:
         try:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"lazy_harness.worker" in argv and _alive(int(proc.name), home):
+        if module in argv and _alive(int(proc.name), home):
             out.append(int(proc.name))
     return out
 
@@ -165,11 +165,12 @@ class LoopHome:
             capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
         )  # fmt: skip
 
-    def install(self, **loop: object) -> subprocess.CompletedProcess[str]:
+    def install(self, semantic: bool = False, **loop: object) -> subprocess.CompletedProcess[str]:
         """Write config.toml (loop off), run `lh hooks install`, check what it registered and enabled.
 
         `loop` overrides `[compound_loop]` keys; the defaults make the worker call the real CLI
-        at its absolute path with DISTILL_MODEL and retry without waiting.
+        at its absolute path with DISTILL_MODEL and retry without waiting. Without `semantic` the
+        prompt hook uses the word bar and no hook starts the embedder (`[recall] semantic = false`).
         """
         values: dict[str, object] = {
             "enabled": False,
@@ -180,7 +181,8 @@ class LoopHome:
             **loop,
         }
         self.config_file.parent.mkdir(parents=True, exist_ok=True)
-        lines = ["[compound_loop]", *(f"{k} = {_toml(v)}" for k, v in values.items())]
+        lines = ["[compound_loop]", *(f"{k} = {_toml(v)}" for k, v in values.items()),
+                 "[recall]", f"semantic = {_toml(semantic)}"]
         self.config_file.write_text("\n".join(lines) + "\n")
 
         proc = self.lh("hooks", "install")
@@ -190,6 +192,7 @@ class LoopHome:
             commands = [h.get("command", "") for g in settings["hooks"][event] for h in g["hooks"]]
             assert any(f"-m lazy_harness.hooks {event}" in c for c in commands), (event, settings)
         config = tomllib.loads(self.config_file.read_text())["compound_loop"]
+        assert tomllib.loads(self.config_file.read_text())["recall"] == {"semantic": semantic}
         assert config == {**values, "enabled": True}, config
         return proc
 
@@ -276,8 +279,30 @@ class LoopHome:
                 raise AssertionError(f"loop still busy after {timeout} s ({state}):\n{self.describe()}")
             time.sleep(0.2)
 
+    def start_embedder(self, timeout: float = 120.0) -> int:
+        """Start this HOME's embedder as SessionStart would, wait until it answers, then until every
+        indexed entry is embedded (the protocol's `warm`, which answers when done); returns its pid."""
+        from lazy_harness import paths
+        from lazy_harness.recall import embed_client
+
+        env = dict(self.env)
+        started = embed_client.ensure_running(env, time.time())
+        assert started in ("spawned", "running"), f"{started}\n{self.describe()}"
+        deadline = time.monotonic() + timeout
+        while embed_client.ping(env, 1.0) is None:
+            assert time.monotonic() < deadline, f"no embedder answered:\n{self.describe()}"
+            time.sleep(0.05)  # polled until it answers, with a deadline
+        ready, why = embed_client.warm(env, paths.recall_index_file(env), timeout)
+        assert ready, f"the embedder did not warm up ({why}):\n{self.describe()}"
+        return embed_client.ping(env, 1.0)
+
     def kill_workers(self) -> None:
-        """Teardown: end the workers (and their `claude -p`) this home's hooks started, by pid."""
+        """Teardown: end the workers (and their `claude -p`) and the embedder this home's hooks started, by pid."""
+        for pid in _running_workers(self.home, b"lazy_harness.recall.embed_server"):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
         for pid in self.worker_pids():
             if _alive(pid, self.home):
                 try:

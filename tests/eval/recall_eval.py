@@ -2,8 +2,8 @@
 count-ranked grep baseline in the same run.
 
     python -m tests.eval.recall_eval [--set tests.eval.recall_set] [--part dev|held-out] [--verbose]
-                                     [--prompts FILE ...] [--sweep] [--filler FILE [--filler-entries N]
-                                     [--filler-inside]]
+                                     [--prompts FILE ...] [--sweep] [--semantic] [--filler FILE
+                                     [--filler-entries N] [--filler-inside]]
 
 Builds the set's memory in a temporary HOME (the store's file formats), then runs the hook as Claude
 Code does (a subprocess, JSON on stdin, a new session id per prompt) for every prompt, a few at a
@@ -31,6 +31,12 @@ held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the met
                   1.5 to 3.2, the default marked, grep once. Each bar is written to a config.toml in the
                   temporary HOME and every prompt goes through the hook again; the memory and its
                   index (a cache the bar does not change) are built once.
+  --semantic      the embedder's bar (ADR 0020; needs ``lazy-harness[semantic]``) instead of the
+                  word bar: the embedder of the temporary HOME is started and every entry embedded
+                  before the first prompt, and the hook waits for it as long as it takes
+                  (``EVAL_TIMEOUT_MS``), so the figures are the method's, not this machine's load.
+                  With ``--sweep``: ``min_similarity`` 0.36 to 0.46. Without ``--semantic`` the
+                  embedder is off (``semantic = false``), as for a user without the extra.
   --filler FILE   a bigger memory: ``--filler-entries`` (default 17,500) more decisions made of the
                   texts in FILE (one per line; of a tab-separated line, its last field; lines under 6
                   words skipped), each text used once: summary, rationale and two cues. By default
@@ -75,6 +81,10 @@ every another around during between want wants keep keeps need needs gets got
 DAY = 86400.0
 DEFAULT_BAR = (config.SCHEMA["recall"]["min_terms"][1], config.SCHEMA["recall"]["min_score"][1])
 BARS = [(t, s) for t in (1, 2, 3) for s in (1.5, 1.75, 2.0, 2.2, 2.4, 2.6, 2.8, 3.2)]  # the --sweep grid
+SEMANTIC = "semantic"  # a bar: the defaults with the embedder on
+SIMILARITIES = [0.36, 0.38, 0.40, 0.41, 0.42, 0.44, 0.46]  # the --sweep --semantic grid (min_similarity)
+EVAL_TIMEOUT_MS = 2000
+DEFAULT_SIMILARITY = config.SCHEMA["recall"].get("min_similarity", (None, 0.41))[1]
 FILLER_PER_PROJECT = 500
 FILLER_MIN_WORDS = 6
 
@@ -240,15 +250,60 @@ def _blank() -> dict:
             "grep": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0}}
 
 
-def write_bar(root: str, bar: tuple[int, int]) -> str:
-    """A config.toml that sets the bar; returns its path."""
+def write_bar(root: str, bar) -> str:
+    """A config.toml that sets the bar; returns its path. ``(min_terms, min_score)``: the word bar,
+    the embedder off; a float: the embedder's ``min_similarity``; None: the defaults, the embedder
+    off (see :func:`measure`); ``"semantic"``: the defaults, the embedder on."""
     # why: one file per setting, not one file rewritten: the hook's config snapshot is keyed by the
     # file's path, mtime and size, and ``min_score = 4.0`` and ``= 5.0`` have the same size
-    path = os.path.join(root, "home", ".config", "lazy-harness", "bars", f"terms{bar[0]}-score{bar[1]}.toml")
+    if bar is None or bar == SEMANTIC:
+        name, body = str(bar), f"semantic = {'true' if bar else 'false'}\n"
+    elif isinstance(bar, float):
+        name, body = f"similarity{bar}", f"semantic = true\nmin_similarity = {bar}\n"
+    else:
+        name, body = f"terms{bar[0]}-score{bar[1]}", f"semantic = false\nmin_terms = {bar[0]}\nmin_score = {bar[1]}\n"
+    if bar == SEMANTIC or isinstance(bar, float):
+        # why: the evaluation measures the method, not how busy this machine is: the hook waits for
+        # the embedder here as long as it takes (the default gives up after recall.semantic_timeout_ms)
+        body += f"semantic_timeout_ms = {EVAL_TIMEOUT_MS}\n"
+    path = os.path.join(root, "home", ".config", "lazy-harness", "bars", f"{name}.toml")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"[recall]\nmin_terms = {bar[0]}\nmin_score = {bar[1]}\n")
+        fh.write("[recall]\n" + body)
     return path
+
+
+def start_embedder(env: dict) -> subprocess.Popen:
+    """The embedder of the evaluation's HOME, started and warm (every indexed entry embedded), so
+    each prompt is judged by similarity and none by the word bar it falls back to while warming."""
+    from lazy_harness.recall import embed_client
+
+    proc = subprocess.Popen([sys.executable, "-m", "lazy_harness.recall.embed_server"], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while embed_client.ping(env, 1.0) is None:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the embedder exited: {proc.stderr.read().decode(errors='replace')[-500:]}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("the embedder did not answer within 120 s")
+        time.sleep(0.05)  # polled until it answers, with a deadline
+    ready, why = embed_client.warm(env, paths.recall_index_file(env), 1800.0)
+    if not ready:
+        proc.kill()
+        raise RuntimeError(f"the embedder did not warm up: {why}")
+    return proc
+
+
+def stop_embedder(proc: subprocess.Popen | None) -> None:
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def index_all(dirs: dict[str, str], env: dict) -> None:
@@ -284,8 +339,10 @@ def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> lis
 def measure(set_module: str, bars: list, base_env: dict | None = None, only: str | None = None,
             extra: list[tuple[str, list]] = (), verbose: bool = False, jobs: int | None = None,
             filler: tuple[list[str], bool] | None = None) -> dict:
-    """{bar: result} for each bar: ``(min_terms, min_score)`` written to a config.toml, or None
-    for no config.toml (the defaults). The memory and its index are built once and shared: the bar
+    """{bar: result} for each bar, written to a config.toml (:func:`write_bar`): ``(min_terms,
+    min_score)``, a ``min_similarity``, None (the defaults without the embedder) or
+    :data:`SEMANTIC` (the defaults with it). When a bar uses the embedder, it is started and warmed
+    up once, before the first prompt, and stopped at the end. The memory and its index are built once and shared: the bar
     does not change them. A result is {"hook", "grep", "parts": {name: {"hook", "grep", "overlap"}},
     "overlap", "entries", "prompts"}. ``filler``: (texts, inside), see :func:`add_filler`."""
     data = importlib.import_module(set_module)
@@ -307,52 +364,64 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
         fill = add_filler(root, env, dirs, filler[0], filler[1], now) if filler else {}
         index_all({**dirs, **fill}, env)
         baseline = [grep(prompt, project, entries) for _, project, prompt, _ in flat]
-        for b, bar in enumerate(bars):
-            benv = dict(env)
-            if bar is not None:
-                benv["LH_CONFIG"] = write_bar(root, bar)
-            got = _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv, f"{b:02d}", jobs)
-            res, by_part = _blank(), {part: _blank() for part, _ in todo}
-            for (part, project, prompt, expected), answer, base in zip(flat, got, baseline):
-                want = {key_id[k] for k in expected}
-                for name, ids_ in (("hook", answer[:5]), ("grep", base)):
-                    for r in (res[name], by_part[part][name]):
-                        if want:
-                            r["labelled"] += 1
-                            r["hits"] += bool(want & set(ids_))
-                        else:
-                            r["empty"] += 1
-                            r["noise"] += bool(ids_)
-                res["hook"]["injected"] += len(answer)
-                by_part[part]["hook"]["injected"] += len(answer)
-                if verbose and ((want and not want & set(answer[:5])) or (not want and answer)):
-                    print(f"MISS [{part}] {project}: {prompt!r} want {sorted(expected)} "
-                          f"got {[id_key.get(i, i) for i in answer]}")
-            _score(res)
-            for part, prompts in todo:
-                _score(by_part[part])
-                by_part[part]["overlap"] = overlap_report(entries, prompts)
-            res["parts"] = by_part
-            res["overlap"] = overlap_report(entries, [p for _, ps in todo for p in ps])
-            res["entries"], res["prompts"] = len(entries), len(flat)
-            res["filler"] = len(filler[0]) // 4 if filler else 0
-            out[bar] = res
+        embedder = None
+        try:
+            if any(bar == SEMANTIC or isinstance(bar, float) for bar in bars):
+                embedder = start_embedder(env)
+            for b, bar in enumerate(bars):
+                benv = dict(env, LH_CONFIG=write_bar(root, bar))
+                out[bar] = _judge(flat, todo, entries, key_id, id_key, baseline,
+                                  _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv,
+                                           f"{b:02d}", jobs), verbose, filler)
+        finally:
+            stop_embedder(embedder)
     return out
+
+
+def _judge(flat, todo, entries, key_id, id_key, baseline, got, verbose, filler) -> dict:
+    """One bar's result from the hook's answers ``got`` (see :func:`measure`)."""
+    res, by_part = _blank(), {part: _blank() for part, _ in todo}
+    for (part, project, prompt, expected), answer, base in zip(flat, got, baseline):
+        want = {key_id[k] for k in expected}
+        for name, ids_ in (("hook", answer[:5]), ("grep", base)):
+            for r in (res[name], by_part[part][name]):
+                if want:
+                    r["labelled"] += 1
+                    r["hits"] += bool(want & set(ids_))
+                else:
+                    r["empty"] += 1
+                    r["noise"] += bool(ids_)
+        res["hook"]["injected"] += len(answer)
+        by_part[part]["hook"]["injected"] += len(answer)
+        if verbose and ((want and not want & set(answer[:5])) or (not want and answer)):
+            print(f"MISS [{part}] {project}: {prompt!r} want {sorted(expected)} "
+                  f"got {[id_key.get(i, i) for i in answer]}")
+    _score(res)
+    for part, prompts in todo:
+        _score(by_part[part])
+        by_part[part]["overlap"] = overlap_report(entries, prompts)
+    res["parts"] = by_part
+    res["overlap"] = overlap_report(entries, [p for _, ps in todo for p in ps])
+    res["entries"], res["prompts"] = len(entries), len(flat)
+    res["filler"] = len(filler[0]) // 4 if filler else 0
+    return res
 
 
 def evaluate(set_module: str = "tests.eval.recall_set", verbose: bool = False, base_env: dict | None = None,
              only: str | None = None, extra: list[tuple[str, list]] = (),
-             filler: tuple[list[str], bool] | None = None) -> dict:
+             filler: tuple[list[str], bool] | None = None, semantic: bool = False) -> dict:
     """{"hook": ..., "grep": ..., "parts": {name: {"hook", "grep", "overlap"}}, ...}: the whole set
-    and each part, with no config.toml (the default bar)."""
-    return measure(set_module, [None], base_env, only, extra, verbose, filler=filler)[None]
+    and each part, with the default bar: the word bar, or with ``semantic`` the embedder's."""
+    bar = SEMANTIC if semantic else None
+    return measure(set_module, [bar], base_env, only, extra, verbose, filler=filler)[bar]
 
 
 def sweep(set_module: str = "tests.eval.recall_set", base_env: dict | None = None, only: str | None = None,
           extra: list[tuple[str, list]] = (), bars: list | None = None,
-          filler: tuple[list[str], bool] | None = None) -> dict:
-    """{(min_terms, min_score): result} over ``bars`` (default: :data:`BARS`), each through the hook."""
-    return measure(set_module, list(bars or BARS), base_env, only, extra, filler=filler)
+          filler: tuple[list[str], bool] | None = None, semantic: bool = False) -> dict:
+    """{bar: result} over ``bars`` (default: :data:`BARS`, or with ``semantic`` the
+    :data:`SIMILARITIES`), each through the hook."""
+    return measure(set_module, list(bars or (SIMILARITIES if semantic else BARS)), base_env, only, extra, filler=filler)
 
 
 def _rate(r: dict) -> str:
@@ -366,9 +435,10 @@ def print_sweep(results: dict) -> None:
     print("recall@5 and noise (prompts with no relevant memory that got anything) per bar; * the default")
     print((f"{'min_terms':>9} {'min_score':>12}  " + "  ".join(f"{n:<{width}}" for n in names)).rstrip())
     for bar, res in results.items():
-        mark = "*" if bar == DEFAULT_BAR else " "
+        mark = "*" if bar in (DEFAULT_BAR, DEFAULT_SIMILARITY) else " "
         cells = [_rate(res["parts"][n]["hook"]) for n in first["parts"]] + [_rate(res["hook"])]
-        print((f"{mark}{bar[0]:>8} {bar[1]:>12}  " + "  ".join(f"{c:<{width}}" for c in cells)).rstrip())
+        left = f"{'similarity':>8} {bar:>12}" if isinstance(bar, float) else f"{bar[0]:>8} {bar[1]:>12}"
+        print((f"{mark}{left}  " + "  ".join(f"{c:<{width}}" for c in cells)).rstrip())
     cells = [_rate(first["parts"][n]["grep"]) for n in first["parts"]] + [_rate(first["grep"])]
     print((f"{'grep':>22}  " + "  ".join(f"{c:<{width}}" for c in cells)).rstrip())
 
@@ -396,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
                              "after the file; repeatable")
     parser.add_argument("--sweep", action="store_true",
                         help="recall@5 and noise for every bar (min_terms x min_score), through the hook")
+    parser.add_argument("--semantic", action="store_true",
+                        help="the embedder's bar (needs lazy-harness[semantic]): it is started and warmed up "
+                             "first; with --sweep, every min_similarity of the grid")
     parser.add_argument("--filler", metavar="FILE",
                         help="texts (one per line) for unlabelled filler decisions: the same prompts on a bigger memory")
     parser.add_argument("--filler-entries", type=int, default=17_500, metavar="N",
@@ -415,10 +488,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     started = time.perf_counter()
     if opts.sweep:
-        results = sweep(opts.set, only=opts.part, extra=extra, filler=filler)
+        results = sweep(opts.set, only=opts.part, extra=extra, filler=filler, semantic=opts.semantic)
         res = next(iter(results.values()))
     else:
-        res = evaluate(opts.set, opts.verbose, only=opts.part, extra=extra, filler=filler)
+        res = evaluate(opts.set, opts.verbose, only=opts.part, extra=extra, filler=filler, semantic=opts.semantic)
     where = " in the set's projects" if opts.filler_inside else " in other projects"
     more = f" + {res['filler']} filler decisions{where}" if res["filler"] else ""
     print(f"{res['entries']} entries{more}, {res['prompts']} prompts ({res['hook']['labelled']} labelled, "
