@@ -74,3 +74,30 @@ def test_an_old_decision_comes_back_at_the_prompt_about_it_once(loop_home: LoopH
     assert "nothing passed the bar" in lines[0], lines
     assert "injected 1 " in lines[1] and old_id in lines[1] and "best=" in lines[1], lines
     assert "already_shown=1" in lines[2] and "nothing new" in lines[2], lines
+
+
+def test_with_the_embedder_the_old_decision_comes_back_by_its_meaning(loop_home: LoopHome, tmux_bin: str) -> None:
+    """The same session with the resident embedder (lazy-harness[semantic]) running and warm: the
+    prompt hook judges the candidates by sentence similarity and says so in hooks.log."""
+    home = loop_home
+    home.standin.script = Script(text="Stand-in reply.")
+    home.install(semantic=True)
+    write_decisions(home)
+    shown = home.lh("memory", "show", "--prompt", ABOUT_IT)  # builds the index the embedder reads
+    assert shown.returncode == 0, shown.stderr
+    old_id = re.search(r"\b(d-[0-9a-f]{8})\b.*rounded half-even", shown.stdout).group(1)
+    home.start_embedder()
+
+    sid = home.interactive([UNRELATED, ABOUT_IT])
+
+    turns = home.standin.log.of_kind(TURN)
+    first = next(r for r in turns if r.last_user_text().startswith(UNRELATED[:40]))
+    assert LABEL not in context_of(first)
+    asked = next(r for r in turns if r.last_user_text().startswith(ABOUT_IT[:40]))
+    assert LABEL in context_of(asked) and old_id in context_of(asked) and OLD in context_of(asked), context_of(asked)
+    lines = home.hook_lines("UserPromptSubmit", sid)
+    assert len(lines) == 2, home.hook_lines()
+    assert "injected 1 " in lines[1] and old_id in lines[1], lines
+    scored = re.search(r"semantic=(\d+)/(\d+)", lines[1])
+    assert scored and int(scored.group(1)) >= 1 and scored.group(1) == scored.group(2), lines
+    assert "embedder running" in " ".join(home.hook_lines("SessionStart", sid)), home.hook_lines()
