@@ -55,3 +55,39 @@ def test_entries_that_leave_the_index_leave_the_cache(index_path):
     srv.check_index = True
     srv.step()
     assert set(srv.entries) == {2, 3} and len(srv.cache) == 3  # entry 1's text and its two cues went
+
+
+def test_a_reader_of_the_index_does_not_make_the_embedder_read_every_entry_again(tmp_path, monkeypatch):
+    """The hook opens and closes the index at every prompt, which moves the file's and the WAL's
+    stamps; only a change of the entries (the index's change counter) makes the embedder read them."""
+    from lazy_harness import paths
+    from lazy_harness.recall import index
+    from tests.support import memory_samples as ms
+
+    project = ms.make_project(str(tmp_path), "shop")
+    mdir = paths.memory_dir(project)
+    ms.write_jsonl(f"{mdir}/decisions.jsonl", [ms.decision(1.7e9, "Cache product pages for a minute", "load",
+                                                          project="shop", cues=["pages are slow at peak"])])
+    path = paths.recall_index_file()
+    conn, _ = index.open_current(path, [mdir], None)
+    conn.close()
+    reads = []
+    real_rows = embed_cache.Index.rows
+    monkeypatch.setattr(embed_cache.Index, "rows", lambda self, rowids=None: reads.append(rowids) or real_rows(self, rowids))
+    srv = embed_cache.Server(FakeEmbedder(), path)
+    srv.step()
+    assert reads == [None] and len(srv.entries) == 1
+    for _ in range(3):  # a prompt hook: opens the index, finds nothing to do, closes it
+        conn, _ = index.open_current(path, [mdir], None)
+        conn.execute("SELECT count(*) FROM fts").fetchone()
+        conn.close()
+        srv.check_index = True
+        srv.step()
+    assert reads == [None]
+    ms.write_jsonl(f"{mdir}/decisions.jsonl", [ms.decision(1.7e9 + 60, "Queue emails through the outbox table",
+                                                          "lost mails", project="shop")])
+    conn, _ = index.open_current(path, [mdir], None)
+    conn.close()
+    srv.check_index = True
+    srv.step()
+    assert reads == [None, None] and len(srv.entries) == 2

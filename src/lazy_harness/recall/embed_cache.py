@@ -73,6 +73,21 @@ class Index:
 
         return sqlite3.connect(f"file:{quote(self.path)}?mode=ro", uri=True, timeout=1.0)
 
+    def generation(self) -> str | None:
+        """The index's change counter (``index.refresh`` moves it with every change); None when the
+        index has none or cannot be read."""
+        import sqlite3
+
+        try:
+            conn = self._connect()
+            try:
+                row = conn.execute("SELECT v FROM meta WHERE k='generation'").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
+
     def rows(self, rowids: list[int] | None = None) -> dict[int, tuple[str, list[str]]]:
         """rowid -> (whole text, cues) for ``rowids`` (every entry when None), in their order.
         Raises sqlite3.Error (a missing index, an index without cues)."""
@@ -110,6 +125,7 @@ class Server:
         self.urgent: dict[str, str] = {}  # text key -> text asked for by a sims request: embedded first
         self.failed: set[str] = set()  # texts the embedder raised on: never tried again
         self.stamp = object()  # never equal to a real stamp: the first check reads the index
+        self.generation = None  # (index inode, change counter) of the entries last read
         self.check_index = True
         self.index_error = ""
         self.warm_started = None
@@ -229,6 +245,12 @@ class Server:
         if stamp == self.stamp:
             return
         self.stamp = stamp
+        # why: the file's inode and the index's change counter: a hook that only read the index moved
+        # its stamps, not its entries (reading every row again took 200 ms at 18,000 entries)
+        generation = (stamp[0][0], self.index.generation()) if stamp is not None else None
+        if generation is not None and generation[1] is not None and generation == self.generation:
+            return
+        self.generation = generation
         try:
             rows = self.index.rows() if stamp is not None else None
         except sqlite3.Error as exc:

@@ -263,6 +263,10 @@ def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int
     conn.execute("BEGIN IMMEDIATE")
     try:
         count = sum(_apply(conn, step) for step in _plan(conn, mdirs, ldir, deep))  # again, under the lock
+        # why: one number that moves with every change, so the embedder reads the entries again only
+        # when they changed (a reader's open and close move the file's and the WAL's stamps too)
+        conn.execute("INSERT INTO meta(k, v) VALUES('generation', '1') "
+                     "ON CONFLICT(k) DO UPDATE SET v = CAST(v AS INTEGER) + 1")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
