@@ -69,7 +69,9 @@ def _refresh(mem):
 
 def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
     mem = setup(tmp_path, 2000)
-    ctx = multiprocessing.get_context("fork")
+    # why: not fork: the test process may hold onnxruntime's threads by now (tests/recall/test_embedder.py),
+    # and forking a threaded process can deadlock the child
+    ctx = multiprocessing.get_context("spawn")
     procs = [ctx.Process(target=_refresh, args=(mem,)) for _ in range(3)]
     for p in procs:
         p.start()
