@@ -65,12 +65,13 @@ def main() -> int:
             now, "Use Postgres advisory locks for the deployment scheduler", "two runners deployed at once",
             project="big-project", tags=["scheduler", "locking"],
             cues=["the deploy job ran twice at the same time", "how do we stop two schedulers racing"])])
-        log = os.path.join(paths.logs_dir(env), "hooks.log")
         payload = json.dumps({"session_id": "7d2f4c1a-0b3e-4f5a-9c8d-1e2f3a4b5c6d", "cwd": big,
                               "transcript_path": f"{root}/t.jsonl", "hook_event_name": "UserPromptSubmit",
                               "permission_mode": "default", "prompt": PROMPT}).encode()
 
-        def expect(word: str):
+        def expect(word: str, case_env: dict):
+            log = os.path.join(paths.logs_dir(case_env), "hooks.log")
+
             def check(proc) -> None:
                 with open(log, encoding="utf-8") as fh:
                     last = fh.read().splitlines()[-1]
@@ -79,19 +80,21 @@ def main() -> int:
             return check
 
         hook = [sys.executable, "-m", "lazy_harness.hooks", "UserPromptSubmit"]
-        words_env = dict(env, LH_CONFIG=config(root, "words", False))
+        # why: a Claude folder of its own for the word bar: the hooks keep one compiled config per
+        # state folder, and two config files taking turns in one would be compiled again at every run
+        words_env = dict(env, LH_CONFIG=config(root, "words", False), CLAUDE_CONFIG_DIR=os.path.join(root, "claude-words"))
         semantic_env = dict(env, LH_CONFIG=config(root, "semantic", True))
         started = time.perf_counter()
-        harness.run_once(Case("index", hook, payload, words_env, check=expect("semantic=off")))
-        embedder = start_embedder(env)
+        harness.run_once(Case("index", hook, payload, words_env, check=expect("semantic=off", words_env)))
+        embedder = start_embedder(semantic_env)
         try:
-            ready, why = embed_client.warm(env, paths.recall_index_file(env), 1800.0)
+            ready, why = embed_client.warm(semantic_env, paths.recall_index_file(env), 1800.0)
             if not ready:
                 sys.exit(f"the embedder did not warm up: {why}")
             print(f"built 2,201 entries, indexed and embedded them in {time.perf_counter() - started:.1f} s")
             cases = harness.bare_cases(env) + [
-                Case(WORDS, hook, payload, words_env, check=expect("semantic=off")),
-                Case(EMBEDDER, hook, payload, semantic_env, check=expect("best_sim=")),
+                Case(WORDS, hook, payload, words_env, check=expect("semantic=off", words_env)),
+                Case(EMBEDDER, hook, payload, semantic_env, check=expect("best_sim=", semantic_env)),
             ]
             cpu: dict = {}
             times = harness.measure(cases, opts.runs, cpu=cpu)
