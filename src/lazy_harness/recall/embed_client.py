@@ -235,22 +235,16 @@ def _mark_spawned(env, now: float) -> None:
 def spawn_server(env=None) -> int:
     """Start ``python -m lazy_harness.recall.embed_server`` detached (new session, stdin from
     /dev/null, output appended to ``<logs>/embedder.log``); returns its pid."""
-    # why: not worker/spawn.py (which holds the same recipe): recall sits below the worker in the data flow
+    from lazy_harness import detach
+
     env = dict(os.environ if env is None else env)
     log = os.path.join(paths.logs_dir(env), LOG)
-    ensure_dir(os.path.dirname(log))
     try:
         if os.stat(log).st_size > LOG_MAX_BYTES:
             os.replace(log, log + ".1")
     except OSError:
         pass
-    argv = [sys.executable, "-m", SERVER_MODULE]
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
-        (os.POSIX_SPAWN_DUP2, 1, 2),
-    ]
-    return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    return detach.spawn([sys.executable, "-m", SERVER_MODULE], log, env)
 
 
 def ensure_running(env, now: float) -> str:

@@ -1,15 +1,15 @@
 """Start the worker fully detached, and :func:`submit`: enqueue a session then start the worker.
 Hot path: only ``os`` and ``sys`` (and our own hot-path modules).
 
-New session (so Claude Code's teardown of a ``-p`` run cannot kill it), stdin from /dev/null,
-stdout and stderr appended to ``<logs>/compound-loop.log``. Python's own descriptors are
-close-on-exec; the worker closes anything else it inherited as its first step.
+Detached by :func:`lazy_harness.detach.spawn` (new session, stdin from /dev/null), stdout and stderr
+appended to ``<logs>/compound-loop.log``; the worker closes anything else it inherited as its first
+step.
 """
 
 import os
 import sys
 
-from lazy_harness import logfile, paths, queue
+from lazy_harness import detach, logfile, paths, queue
 from lazy_harness.atomic import FILE_MODE, ensure_dir
 
 WORKER_MODULE = "lazy_harness.worker"
@@ -22,16 +22,7 @@ def worker_argv(python: str | None = None) -> list[str]:
 def spawn_worker(env=None) -> int:
     """Spawn ``python -m lazy_harness.worker`` detached; returns its pid."""
     env = dict(os.environ if env is None else env)
-    log = logfile.log_path(logfile.SPAWN, env)
-    ensure_dir(os.path.dirname(log))
-    argv = worker_argv()
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
-        (os.POSIX_SPAWN_DUP2, 1, 2),
-    ]
-    pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
-    return pid
+    return detach.spawn(worker_argv(), logfile.log_path(logfile.SPAWN, env), env)
 
 
 def submit(payload: dict, event: str, forced: bool, env, now: float) -> tuple[str, str]:
