@@ -18,7 +18,6 @@ warm-up stays short; a prompt sends at most 60 candidates whatever the memory's 
 
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -27,7 +26,7 @@ from harness import Case
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import embed_client
+from tests.eval.recall_eval import start_embedder, stop_embedder
 from tests.support import memory_samples as ms
 
 GOAL = 3.0
@@ -40,18 +39,6 @@ def config(root: str, name: str, semantic: bool) -> str:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(f"[recall]\nsemantic = {'true' if semantic else 'false'}\n")
     return path
-
-
-def start_embedder(env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "lazy_harness.recall.embed_server"], env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while embed_client.ping(env, 1.0) is None:
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            sys.exit(f"the embedder did not start: {proc.stderr.read().decode(errors='replace')[-500:]}")
-        time.sleep(0.05)  # polled until it answers, with a deadline
-    return proc
 
 
 def main() -> int:
@@ -86,11 +73,8 @@ def main() -> int:
         semantic_env = dict(env, LH_CONFIG=config(root, "semantic", True))
         started = time.perf_counter()
         harness.run_once(Case("index", hook, payload, words_env, check=expect("semantic=off", words_env)))
-        embedder = start_embedder(semantic_env)
+        embedder = start_embedder(semantic_env)  # answers once every entry is embedded
         try:
-            ready, why = embed_client.warm(semantic_env, paths.recall_index_file(env), 1800.0)
-            if not ready:
-                sys.exit(f"the embedder did not warm up: {why}")
             print(f"built 2,201 entries, indexed and embedded them in {time.perf_counter() - started:.1f} s")
             cases = harness.bare_cases(env) + [
                 Case(WORDS, hook, payload, words_env, check=expect("semantic=off", words_env)),
@@ -99,8 +83,7 @@ def main() -> int:
             cpu: dict = {}
             times = harness.measure(cases, opts.runs, cpu=cpu)
         finally:
-            embedder.terminate()
-            embedder.wait(timeout=30)
+            stop_embedder(embedder)
     ok = harness.report(times, goals={WORDS: GOAL, EMBEDDER: GOAL}, title="UserPromptSubmit with the embedder")
     harness.cpu_report(cpu)
     print("CPU time above is the hook's own; the embedder's share of a prompt runs in its process")
