@@ -107,7 +107,9 @@ def test_the_sweep_respects_its_throttle(isolated_home, fake, project):
     assert task["session_id"] == SID
 
 
-def test_a_distilled_idle_session_is_not_queued_again(isolated_home, fake, project):
+def _distilled_then_forgotten(isolated_home, project) -> tuple[dict, str]:
+    """A session distilled at its Stop, then idle: the next sweep forgets it. Returns its Stop payload
+    and its open file (gone by then)."""
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = {**place(project, session_id=SID), "hook_event_name": "Stop"}
     _age(payload["transcript_path"], 3600)
@@ -121,6 +123,11 @@ def test_a_distilled_idle_session_is_not_queued_again(isolated_home, fake, proje
     _age(_stamp(), 120)
     assert _session_start(project) == []
     assert not os.path.exists(open_file)  # checked as it is: the sweep forgets it
+    return payload, open_file
+
+
+def test_a_distilled_idle_session_is_not_queued_again(isolated_home, fake, project):
+    _distilled_then_forgotten(isolated_home, project)
     assert len(fake_claude.calls(fake)) == 1
 
 
@@ -145,18 +152,7 @@ def test_a_stop_after_a_skip_queues_the_grown_session(isolated_home, fake, proje
 def test_a_session_forgotten_while_idle_is_watched_again_from_its_next_prompt(isolated_home, fake, project):
     """Distilled, then idle: the sweep forgets it. The user comes back and types a prompt, the turn
     reaches the transcript and the session is killed before its Stop (no SessionEnd either)."""
-    enable_loop(isolated_home, retry_backoff_seconds=0)
-    payload = {**place(project, session_id=SID), "hook_event_name": "Stop"}
-    _age(payload["transcript_path"], 3600)
-    _fresh_stamp()
-    with worker_lock_held(paths.claude_dir()):
-        assert run_hook("Stop", payload).returncode == 0
-    [done] = _drain(1)
-    assert queue.read_task(done)["outcome"] == "processed"
-    open_file = os.path.join(paths.queue_dir(), "state", "open", SID)
-    _age(_stamp(), 120)
-    assert _session_start(project) == []
-    assert not os.path.exists(open_file)  # idle and checked: forgotten
+    payload, open_file = _distilled_then_forgotten(isolated_home, project)
     typed = {"session_id": SID, "transcript_path": payload["transcript_path"], "cwd": str(project),
              "hook_event_name": "UserPromptSubmit", "permission_mode": "default",
              "prompt": "now make the retry count of the export job configurable"}
