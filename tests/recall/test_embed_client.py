@@ -16,23 +16,11 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.recall import embed_client
 from lazy_harness.recall import index as recall_index
-from tests.recall.test_embed_server import add_entries, make_index, wait_for_ping
+from tests.recall.test_embed_server import add_entries, env, make_index, wait_for_ping  # noqa: F401 (env: a fixture)
 
 BANNED = ("click", "filelock", "yaml", "tomllib", "logging", "dataclasses", "typing", "pathlib", "subprocess",
           "asyncio", "sqlite3", "importlib.metadata",
           "socket", "json", "hashlib", "tempfile", "numpy", "onnxruntime", "tokenizers")
-
-
-@pytest.fixture
-def env(isolated_home):
-    """The test HOME without the stamp tests/conftest.py leaves there to keep hooks from starting an
-    embedder: these tests decide themselves whether one starts."""
-    e = dict(os.environ)
-    try:
-        os.unlink(os.path.join(paths.state_dir(e), embed_client.UNAVAILABLE_NAME))
-    except FileNotFoundError:
-        pass
-    return e
 
 
 def _bare(env) -> set[str]:

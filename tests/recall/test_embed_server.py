@@ -142,8 +142,8 @@ def wait_for_ping(env, thread, deadline_s: float = 10.0) -> int:
 
 @pytest.fixture
 def env(isolated_home):
-    """The test HOME without the stamp tests/conftest.py may leave there to keep hooks from starting
-    an embedder (the server removes it when it starts; these tests look at it)."""
+    """The test HOME without the "unavailable" stamp that keeps hooks from starting an embedder
+    (tests/support/fake_embedder.no_embedder): these tests decide themselves whether one starts."""
     e = dict(os.environ)
     try:
         os.unlink(os.path.join(paths.state_dir(e), embed_client.UNAVAILABLE_NAME))
