@@ -1,5 +1,3 @@
-import sys
+from lazy_harness.hooks.entry import run
 
-from lazy_harness.hooks.entry import main
-
-sys.exit(main())
+run()

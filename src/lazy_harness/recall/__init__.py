@@ -2,5 +2,6 @@
 informative terms, the relevance bar and the text given to the model at each prompt.
 
 Hot path: the UserPromptSubmit hook imports this package, so its modules import only ``os`` and our
-own hot-path modules at top level; ``sqlite3`` is imported inside the functions that open the index.
+own hot-path modules at top level; SQLite (``index.sqlite``) is imported inside the functions that
+open the index.
 """
