@@ -20,7 +20,7 @@ from tests.hooks.hookrun import enable_loop, worker_lock_held
 from tests.support.fake_embedder import no_embedder
 
 BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typing", "pathlib", "subprocess",
-          "asyncio", "sqlite3", "importlib.metadata", "lazy_harness.cli")
+          "asyncio", "sqlite3", "datetime", "importlib.metadata", "lazy_harness.cli")
 # our modules the hot path may load: the entry, the event modules and what they share
 ALLOWED_OURS = {
     "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.hooks.stop",
@@ -31,14 +31,15 @@ ALLOWED_OURS = {
     "lazy_harness.queue.consume", "lazy_harness.worker", "lazy_harness.worker.spawn", "lazy_harness.detach",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
-    "lazy_harness.recall", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
+    "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     "lazy_harness.recall.embed_client",  # SessionStart starts the embedder, the prompt hook asks it (ADR 0020)
 }
-# why: the prompt hook opens its SQLite index, so sqlite3 is imported inside the function (about 4 ms)
-ALLOWED_BY_EVENT = {"UserPromptSubmit": {"sqlite3", "sqlite3.dbapi2", "_sqlite3"}}
+# why: the prompt hook opens its SQLite index through the C module alone (recall.index.sqlite): the
+# sqlite3 package would add datetime and collections.abc
+ALLOWED_BY_EVENT = {"UserPromptSubmit": {"_sqlite3"}}
 
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))

@@ -21,19 +21,19 @@ def test_the_server_object_answers_for_complete_entries_only(index_path):
     fake = FakeEmbedder()
     srv = embed_cache.Server(fake, index_path)
     rowids = list(range(1, 11))
-    assert srv.sims("cue 3 a", rowids, budget=0) == {"sims": {}}
+    assert srv.sims(srv.prompt_vector("cue 3 a"), rowids, budget=0) == {"sims": {}}
     srv.step()  # reads the index (the request asked it to look)
     srv.step()  # one batch: the 16 texts asked for first: rowids 1 to 3, and 3 of rowid 4's 4
     assert fake.seen[-16:] == ["title 1\nbody 1\ntag", "cue 1 a", "cue 1 b", "cue 1 c", "cue 1 d",
                                *[t for r in (2, 3) for t in (f"title {r}\nbody {r}\ntag", f"cue {r} a", f"cue {r} b",
                                                              f"cue {r} c")],
                                "title 4\nbody 4\ntag", "cue 4 a", "cue 4 b"]
-    got = srv.sims("cue 3 a", rowids, budget=0)["sims"]
+    got = srv.sims(srv.prompt_vector("cue 3 a"), rowids, budget=0)["sims"]
     assert set(got) == {"1", "2", "3"}
     assert got["3"] == pytest.approx(1.0, abs=1e-5)
     while srv.has_work():
         srv.step()
-    assert set(srv.sims("cue 3 a", rowids, budget=0)["sims"]) == {str(r) for r in rowids}
+    assert set(srv.sims(srv.prompt_vector("cue 3 a"), rowids, budget=0)["sims"]) == {str(r) for r in rowids}
     calls = fake.calls
     srv.check_index = True
     srv.step()  # the index did not change: nothing embedded again

@@ -45,6 +45,7 @@ def test_the_hooks_calls_load_no_banned_module_either(env):
             "from lazy_harness.recall import embed_client\n"
             "env = {'HOME': os.environ['HOME'] + '/' + 'h' * 100, 'TMPDIR': os.environ['TMPDIR']}\n"
             "print(embed_client.similarities(env, '/i.sqlite', 'a prompt', [1], 0.5)[1])\n"
+            "print(embed_client.send_prompt(env, '/i.sqlite', 'a prompt', 0.5)[1])\n"
             "sys.executable = '/bin/true'  # what it spawns exits at once\n"
             "print(embed_client.ensure_running(env, 0.0))\n"
             f"print(' '.join(m for m in {BANNED!r} if m in sys.modules))\n")
@@ -53,8 +54,8 @@ def test_the_hooks_calls_load_no_banned_module_either(env):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**env, "TMPDIR": tmp}, check=True)
     lines = out.stdout.split("\n")
-    assert lines[:2] == ["no embedder running", "spawned"], out.stdout
-    assert set(lines[2].split()) - _bare({**env, "TMPDIR": tmp}) == set(), out.stdout
+    assert lines[:3] == ["no embedder running", "no embedder running", "spawned"], out.stdout
+    assert set(lines[3].split()) - _bare({**env, "TMPDIR": tmp}) == set(), out.stdout
 
 
 def test_socket_path_in_the_state_folder():
@@ -106,13 +107,22 @@ class FakeServer:
         conn, _ = self.sock.accept()
         with conn:
             data = b""
-            while not data.endswith(b"\n"):
+            while data.count(b"\n") < self._lines(data):
                 chunk = conn.recv(4096)
                 if not chunk:
                     break
                 data += chunk
             self.got.append(data)
-            conn.sendall(reply)
+            try:
+                conn.sendall(reply)
+            except BrokenPipeError:
+                pass  # the client left (it had sent all it would)
+
+    @staticmethod
+    def _lines(data: bytes) -> int:
+        """The lines a request has: two for a sims request whose rowids follow its prompt."""
+        first = data.split(b"\n", 1)[0]
+        return 2 if b"\n" in data and b'"op": "sims"' in first and b'"rowids"' not in first else 1
 
     def close(self):
         self.sock.close()
@@ -163,6 +173,65 @@ def test_the_request_is_one_json_line_in_the_callers_order(env):
     assert fake.got[0].count(b"\n") == 1
     assert json.loads(fake.got[0]) == {"op": "sims", "index": "/i.sqlite", "prompt": "caf\u00e9 \U0001F600 prompt",
                                        "rowids": [2, 1]}
+
+
+def test_the_prompt_goes_first_and_the_candidates_follow_on_the_same_connection(env):
+    import json
+
+    fake = FakeServer(env, b'{"sims": {"2": 0.61}}\n')
+    try:
+        pending, why = embed_client.send_prompt(env, "/i.sqlite", "a prompt about webhooks", 2.0)
+        assert why == "" and pending is not None
+        sims, why = embed_client.similarities_for(pending, [2, 1, 2], 2.0)
+    finally:
+        fake.close()
+    assert (sims, why) == ({2: 0.61}, "")
+    first, second, rest = fake.got[0].split(b"\n")
+    assert json.loads(first) == {"op": "sims", "index": "/i.sqlite", "prompt": "a prompt about webhooks"}
+    assert json.loads(second) == {"rowids": [2, 1]} and rest == b""
+
+
+def test_a_dropped_request_sends_nothing_after_the_prompt(env):
+    fake = FakeServer(env, b"")
+    try:
+        pending, why = embed_client.send_prompt(env, "/i.sqlite", "a prompt about webhooks", 2.0)
+        embed_client.drop(pending)
+        fake.thread.join(5)
+    finally:
+        fake.close()
+    assert fake.got[0].count(b"\n") == 1 and b'"rowids"' not in fake.got[0]
+
+
+def test_sending_the_prompt_without_an_embedder_is_none_at_once(env):
+    assert embed_client.send_prompt(env, "/i.sqlite", "a prompt about webhooks", 2.0) == (None, "no embedder running")
+
+
+@pytest.mark.parametrize("reply, word", [
+    (b'{"error": "no request line within 2 s"}\n', "refused: no request line"),
+    (b'{"sims": {"1": 7.0}}\n', "garbage"),
+])
+def test_a_bad_answer_to_the_candidates_is_none_with_a_reason(env, reply, word):
+    fake = FakeServer(env, reply)
+    try:
+        pending, _ = embed_client.send_prompt(env, "/i.sqlite", "a prompt about webhooks", 2.0)
+        sims, why = embed_client.similarities_for(pending, [1], 2.0)
+    finally:
+        fake.close()
+    assert sims is None and word in why
+
+
+def test_a_pending_request_that_is_never_answered_times_out(env):
+    fake = FakeServer(env, None)  # never accepts: the lines wait in the socket
+    try:
+        pending, why = embed_client.send_prompt(env, "/i.sqlite", "a prompt about webhooks", 0.2)
+        assert why == ""
+        started = time.monotonic()
+        sims, why = embed_client.similarities_for(pending, [1], 0.2)
+        took = time.monotonic() - started
+    finally:
+        fake.close()
+    assert sims is None and "timed out after 200 ms" in why
+    assert 0.15 < took < 2.0
 
 
 def _state(env, name):
@@ -249,6 +318,9 @@ def test_end_to_end_the_real_embedder_process(env, monkeypatch):
         sims, why = embed_client.similarities(env, index, prompt, [1, 2], 5.0)
         assert why == "" and set(sims) == {1, 2}
         assert sims[1] > 0.41 > sims[2]
+        pending, why = embed_client.send_prompt(env, index, prompt, 5.0)  # the hook's way: prompt first
+        assert why == ""
+        assert embed_client.similarities_for(pending, [2, 1], 5.0) == (sims, "")
         # a second process started now leaves at once: the lock is held
         second = subprocess.run([sys.executable, "-m", "lazy_harness.recall.embed_server"], env=env,
                                 capture_output=True, text=True, timeout=60)

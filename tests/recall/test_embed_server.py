@@ -227,6 +227,86 @@ def test_a_sims_request_embeds_missing_texts_within_its_budget(env, index_path, 
         running.close()
 
 
+class SignallingEmbedder(FakeEmbedder):
+    """Sets ``embedded`` when it embeds ``text``."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text, self.embedded = text, threading.Event()
+
+    def embed(self, texts):
+        out = super().embed(texts)
+        if self.text in texts:
+            self.embedded.set()
+        return out
+
+
+def _read_answer(sock) -> dict | None:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return jsonload.loads(data) if data else None
+
+
+def _connected(env) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(10)
+    sock.connect(embed_client.socket_path(env))
+    return sock
+
+
+def test_the_prompt_is_embedded_before_its_candidates_arrive(env, index_path):
+    prompt = "the webhook comes before the order"
+    fake = SignallingEmbedder(prompt)
+    make_index(index_path, ENTRIES)
+    running = Running(env, fake).start()
+    try:
+        assert request(env, {"op": "warm", "index": index_path}) == {"ready": 3}
+        with _connected(env) as sock:
+            sock.sendall((jsonload.dumps({"op": "sims", "index": index_path, "prompt": prompt}) + "\n").encode())
+            assert fake.embedded.wait(10)  # while the client has not said which entries it wants
+            sock.sendall(b'{"rowids": [3, 1]}\n')
+            answer = _read_answer(sock)
+    finally:
+        running.close()
+    assert set(answer["sims"]) == {"1", "3"}
+    assert answer["sims"]["1"] == pytest.approx(expected_sim(prompt, ENTRIES[0]), abs=1e-5)
+
+
+def test_both_lines_sent_at_once_are_both_read(env, index_path, server):
+    prompt = "photos upload timeout"
+    with _connected(env) as sock:
+        sock.sendall((jsonload.dumps({"op": "sims", "index": index_path, "prompt": prompt}) + "\n"
+                      + '{"rowids": [2]}\n').encode())
+        answer = _read_answer(sock)
+    assert answer["sims"]["2"] == pytest.approx(expected_sim(prompt, ENTRIES[1]), abs=1e-5)
+
+
+def test_a_client_that_leaves_after_its_prompt_gets_nothing_and_the_server_goes_on(env, index_path, server):
+    with _connected(env) as sock:
+        sock.sendall((jsonload.dumps({"op": "sims", "index": index_path, "prompt": "release notes"}) + "\n").encode())
+        sock.shutdown(socket.SHUT_WR)
+        assert _read_answer(sock) is None  # closed without a word
+    assert "release notes" in server.fake.seen  # it was embedded all the same
+    assert request(env, {"op": "ping"}) == {"ok": True, "pid": os.getpid()}
+
+
+@pytest.mark.parametrize("follow, word", [(b"not json\n", "not JSON"), (b'{"rowids": "1"}\n', "list of integers"),
+                                          (b"[1]\n", "not a JSON object"), (None, "no request line within")])
+def test_a_bad_or_missing_second_line_gets_an_error_line(env, index_path, server, monkeypatch, follow, word):
+    monkeypatch.setattr(embed_server, "READ_TIMEOUT", 0.2)
+    with _connected(env) as sock:
+        sock.sendall((jsonload.dumps({"op": "sims", "index": index_path, "prompt": "release notes"}) + "\n").encode())
+        if follow is not None:
+            sock.sendall(follow)
+        answer = _read_answer(sock)
+    assert word in answer["error"]
+    assert request(env, {"op": "ping"}) == {"ok": True, "pid": os.getpid()}
+
+
 def test_a_foreign_index_is_refused(env, tmp_path, server):
     other = str(tmp_path / "other.sqlite")
     make_index(other, ENTRIES)

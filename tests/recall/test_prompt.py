@@ -48,18 +48,28 @@ def root(tmp_path):
 
 
 class Embedder:
-    """Stands in for embed_client: ``similarities`` answers ``sims`` (title -> similarity) for the
-    rowids it is asked about, or None; every call is recorded."""
+    """Stands in for embed_client: ``send_prompt`` records the prompt (and answers "no embedder
+    running" when ``sims`` is None and that is ``why``); ``similarities_for`` answers ``sims`` (title
+    -> similarity) for the rowids it is asked about, or None with ``why``. Every call is recorded."""
 
     def __init__(self, monkeypatch, sims: dict[str, float] | None, why: str = "no embedder running"):
-        self.sims, self.why, self.calls, self.started = sims, why, [], []
-        monkeypatch.setattr(embed_client, "similarities", self.similarities)
+        self.sims, self.why, self.calls, self.started, self.dropped = sims, why, [], [], []
+        monkeypatch.setattr(embed_client, "send_prompt", self.send_prompt)
+        monkeypatch.setattr(embed_client, "similarities_for", self.similarities_for)
+        monkeypatch.setattr(embed_client, "drop", self.dropped.append)
         monkeypatch.setattr(embed_client, "ensure_running", self.ensure_running)
 
-    def similarities(self, env, index_path, prompt, rowids, timeout):
-        with sqlite3.connect(index_path) as conn:  # the index the hook searched, as the embedder reads it
+    def send_prompt(self, env, index_path, prompt, timeout):
+        self.calls.append({"index": index_path, "prompt": prompt, "timeout": timeout, "asked": None})
+        if self.sims is None and self.why == "no embedder running":
+            return None, self.why
+        return self.calls[-1], ""
+
+    def similarities_for(self, pending, rowids, timeout):
+        assert pending is self.calls[-1] and timeout == pending["timeout"]
+        with sqlite3.connect(pending["index"]) as conn:  # the index the hook searched, as the embedder reads it
             titles = {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
-        self.calls.append({"index": index_path, "prompt": prompt, "asked": sorted(titles.values()), "timeout": timeout})
+        pending["asked"] = sorted(titles.values())
         if self.sims is None:
             return None, self.why
         return {r: self.sims[t] for r, t in titles.items() if t in self.sims}, ""
@@ -123,8 +133,8 @@ def test_with_semantic_off_the_embedder_is_never_asked(root, monkeypatch):
     def never(*args, **kwargs):
         raise AssertionError("embed_client called with recall.semantic = false")
 
-    monkeypatch.setattr(embed_client, "similarities", never)
-    monkeypatch.setattr(embed_client, "ensure_running", never)
+    for name in ("send_prompt", "similarities_for", "similarities", "ensure_running"):
+        monkeypatch.setattr(embed_client, name, never)
     text, info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]
 
@@ -170,7 +180,17 @@ def test_a_client_that_raises_after_all_leaves_the_strength_bar_to_decide(root, 
     def broken(*args):
         raise RuntimeError("socket module missing")
 
-    monkeypatch.setattr(embed_client, "similarities", broken)
+    for name in ("send_prompt", "similarities_for"):
+        monkeypatch.setattr(embed_client, name, broken)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]
-    assert "semantic=none (embedder client: RuntimeError: socket module missing)" in recall_prompt.describe(info)
+    assert "semantic=none (embedder client: RuntimeError: socket module missing" in recall_prompt.describe(info)
+
+
+def test_without_a_candidate_worth_scoring_the_sent_prompt_is_dropped_unasked(root, monkeypatch):
+    fake = Embedder(monkeypatch, {LOCKS: 0.9})
+    _, info = recall_prompt.context_for("how should the garden tomatoes be watered in august", root, settings(),
+                                        os.environ, now=NOW)
+    call, = fake.calls
+    assert fake.dropped == [call] and call["asked"] is None  # sent, then closed without asking
+    assert info["kept"] == [] and fake.started == []

@@ -1,8 +1,9 @@
 """The resident embedder in tests: kept from starting (:func:`no_embedder`), or stood in for
 (:func:`running`: a thread listening on the real socket, ``embed_client.socket_path``, and speaking
-its protocol, one JSON line in and one out). The stand-in answers a ``sims`` request from a table of
+its protocol: JSON lines in, one out). The stand-in answers a ``sims`` request from a table of
 entry titles (read from the index the request names, as the real one does) and records every
-request, so hooks run as subprocesses talk to it as they would to the real one.
+request (a prompt and the rowids that followed it as one), so hooks run as subprocesses talk to it
+as they would to the real one.
 """
 
 import json
@@ -37,14 +38,21 @@ def _titles(index_path: str, rowids: list[int]) -> dict[int, str]:
         return {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
 
 
-def _read_line(conn) -> bytes:
-    data = b""
-    while b"\n" not in data:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    return data.split(b"\n", 1)[0]
+class _Lines:
+    """The lines a client sends on one connection."""
+
+    def __init__(self, conn):
+        self.conn, self.data = conn, b""
+
+    def next(self) -> bytes:
+        while b"\n" not in self.data:
+            chunk = self.conn.recv(65536)
+            if not chunk:
+                line, self.data = self.data, b""
+                return line
+            self.data += chunk
+        line, self.data = self.data.split(b"\n", 1)
+        return line
 
 
 @contextmanager
@@ -62,13 +70,19 @@ def running(sims: dict[str, float], env=None):
         while True:
             conn, _ = listener.accept()
             with conn:
-                line = _read_line(conn)
+                lines = _Lines(conn)
+                line = lines.next()
                 request = json.loads(line) if line else None
                 if request == {"op": "stop"}:
                     return
                 requests.append(request)
                 if request is None:
                     continue
+                if request.get("op") == "sims" and "rowids" not in request:
+                    follow = lines.next()  # the candidates, once the client searched for them
+                    if not follow:
+                        continue  # it had none worth asking about
+                    request["rowids"] = json.loads(follow)["rowids"]
                 if request.get("op") == "ping":
                     answer = {"ok": True, "pid": os.getpid()}
                 else:

@@ -148,13 +148,14 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
+    from lazy_harness.recall import gate
     from lazy_harness.recall import prompt as recall_prompt
 
     settings = cfg["recall"]
     if not settings["enabled"]:
         _echo(f"Prompts receive nothing: recall.enabled is false ({paths.config_file()}).")
         return
-    why = recall_prompt.skip_reason(prompt, settings)
+    why = gate.skip_reason(prompt, settings)
     if why:
         _echo(f"This prompt receives nothing: {why}.")
         return

@@ -30,21 +30,22 @@ def _watch(payload: dict, cfg: dict, env) -> None:
 
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
-    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall import gate
 
     cfg = config.load_fast(env)
-    _watch(payload, cfg, env)
-    if not cfg["recall"]["enabled"]:
-        return "skipped: recall disabled", None
     text = payload.get("prompt")
-    why = recall_prompt.skip_reason(text, cfg["recall"])
+    why = "recall disabled" if not cfg["recall"]["enabled"] else gate.skip_reason(text, cfg["recall"])
+    # why: first, so the embedder embeds the prompt while the rest loads and searches
+    sent = (None, "") if why else gate.send_ahead(text, cfg["recall"], env)
+    _watch(payload, cfg, env)
     if why:
         return f"skipped: {why}", None
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
+    from lazy_harness.recall import prompt as recall_prompt
     from lazy_harness.recall import shown
 
-    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now)
+    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, sent=sent)
     decision = recall_prompt.describe(info)
     if not out_text:
         return decision, None

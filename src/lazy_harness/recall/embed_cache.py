@@ -2,9 +2,10 @@
 the vectors it computed and the warm-up queue.
 
 It keeps every vector it computed in memory, keyed by the SHA-1 of the text. A ``sims`` request
-reads the asked entries from the index (read-only), embeds the prompt and, for at most 40 ms, the
-texts it has not seen; it answers for the entries whose whole text and cues are all embedded, and
-the rest waits for the warm-up. In the gaps between requests it embeds every entry of the index,
+embeds the prompt as soon as it arrives (its candidates may follow on the same connection), then
+reads the asked entries from the index (read-only) and embeds, for at most 40 ms, the texts it has
+not seen; it answers for the entries whose whole text and cues are all embedded, and the rest waits
+for the warm-up. In the gaps between requests it embeds every entry of the index,
 16 texts at a time, reading the index again after it changed.
 """
 
@@ -30,6 +31,24 @@ SEC_PER_CHAR = 5e-5  # the first guess of what a character costs to embed; measu
 SQL_CHUNK = 500
 _WAIT = object()  # a "warm" request answered once the warm-up is done
 SELECT_ROWS = ("SELECT e.rowid, f.title, f.body, f.tags, e.cues FROM entry e JOIN fts f ON f.rowid = e.rowid")
+
+
+class Pending:
+    """A sims request whose prompt is embedded and whose candidates are still to come."""
+
+    __slots__ = ("vector",)
+
+    def __init__(self, vector):
+        self.vector = vector
+
+
+def _rowids(value) -> tuple[list[int], str]:
+    """(the asked rowids without repeats, in order, "") or ([], why they are refused)."""
+    if not isinstance(value, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in value):
+        return [], "sims: rowids must be a list of integers"
+    if len(value) > MAX_ROWIDS:
+        return [], f"sims: more than {MAX_ROWIDS} rowids"
+    return list(dict.fromkeys(value)), ""
 
 
 def log(message: str) -> None:
@@ -134,7 +153,8 @@ class Server:
     # --- requests ---------------------------------------------------------------------------------
 
     def handle(self, line: bytes):
-        """The answer (a dict) to one request line, or ``_WAIT`` for a warm request not ready yet."""
+        """The answer (a dict) to one request line; ``_WAIT`` for a warm request not ready yet; a
+        ``Pending`` for a sims request without rowids, whose second line goes to ``follow_up``."""
         try:
             req = json.loads(line)
         except ValueError:
@@ -153,19 +173,44 @@ class Server:
             self.check_index = True
             self.refresh()
             return {"ready": self.ready()} if self.warm_done() else _WAIT
-        prompt, rowids = req.get("prompt"), req.get("rowids")
+        prompt = req.get("prompt")
         if not isinstance(prompt, str):
             return {"error": "sims: prompt must be a string"}
-        if not isinstance(rowids, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in rowids):
-            return {"error": "sims: rowids must be a list of integers"}
-        if len(rowids) > MAX_ROWIDS:
-            return {"error": f"sims: more than {MAX_ROWIDS} rowids"}
-        return self.sims(prompt, list(dict.fromkeys(rowids)))
+        if "rowids" not in req:  # the candidates follow on the same connection (``follow_up``)
+            q = self.prompt_vector(prompt)
+            return q if isinstance(q, dict) else Pending(q)
+        rowids, why = _rowids(req.get("rowids"))
+        if why:
+            return {"error": why}
+        q = self.prompt_vector(prompt)
+        return q if isinstance(q, dict) else self.sims(q, rowids)
+
+    def follow_up(self, pending: Pending, line: bytes) -> dict:
+        """The answer to the second line of a sims request, ``{"rowids": [...]}``."""
+        try:
+            req = json.loads(line)
+        except ValueError:
+            return {"error": "request is not JSON"}
+        if not isinstance(req, dict):
+            return {"error": "request is not a JSON object"}
+        rowids, why = _rowids(req.get("rowids"))
+        return {"error": why} if why else self.sims(pending.vector, rowids)
 
     def _serves(self, index: str) -> bool:
         return os.path.isabs(index) and os.path.realpath(index) == os.path.realpath(self.index.path)
 
-    def sims(self, prompt: str, rowids: list[int], budget: float | None = None) -> dict:
+    def prompt_vector(self, prompt: str):
+        """The prompt's unit vector, or an error answer."""
+        try:
+            return self.embedder.embed([_clean(prompt)])[0]
+        except Exception as exc:
+            log(f"error embedding a prompt: {type(exc).__name__}: {exc}")
+            return {"error": f"embedding the prompt failed: {type(exc).__name__}"}
+
+    def sims(self, q, rowids: list[int], budget: float | None = None) -> dict:
+        """Each asked entry's similarity to the prompt vector ``q``: the best cosine over its whole
+        text and its cues, for the entries whose vectors are all ready. Texts not embedded yet are
+        embedded for at most ``budget`` seconds (SIMS_BUDGET), the rest first in the warm-up."""
         started = time.monotonic()
         budget = SIMS_BUDGET if budget is None else budget
         import sqlite3
@@ -175,11 +220,6 @@ class Server:
         except sqlite3.Error as exc:
             return {"error": f"{self.index.path}: {exc}"}
         self.check_index = True  # why: the hook may just have added entries; look once idle
-        try:
-            q = self.embedder.embed([_clean(prompt)])[0]
-        except Exception as exc:
-            log(f"error embedding a prompt: {type(exc).__name__}: {exc}")
-            return {"error": f"embedding the prompt failed: {type(exc).__name__}"}
         wanted = {}
         for whole, cues in rows.values():
             for text in (whole, *cues):

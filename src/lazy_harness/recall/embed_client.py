@@ -1,12 +1,19 @@
 """Asking the resident embedder for similarities, and starting it. Hot path: the prompt hook calls
-:func:`similarities` before every prompt, so only ``os``, ``sys``, ``errno`` and our hot-path modules
-at top level.
+:func:`send_prompt` and :func:`similarities_for` before every prompt, so only ``os``, ``sys``,
+``errno`` and our hot-path modules at top level.
 
 The embedder (:mod:`lazy_harness.recall.embed_server`, one per user) listens on a Unix socket. The
-protocol is one line of JSON each way, then the server closes: ``{"op": "sims", "index": <path>,
-"prompt": <text>, "rowids": [...]}`` -> ``{"sims": {"<rowid>": <cosine>, ...}}`` (only the rowids
-whose vectors are ready); ``{"op": "warm", "index": <path>}`` -> ``{"ready": <count>}`` once every
-entry is embedded; ``{"op": "ping"}`` -> ``{"ok": true, "pid": <pid>}``; errors ``{"error": <line>}``.
+protocol is JSON lines, then the server closes:
+
+- ``{"op": "sims", "index": <path>, "prompt": <text>}``, then, on the same connection,
+  ``{"rowids": [...]}`` -> ``{"sims": {"<rowid>": <cosine>, ...}}`` (only the rowids whose vectors
+  are ready). The prompt goes first so that the embedder embeds it while the hook searches the index
+  for the candidates (the two take about as long; measured in docs/adr/0020). A client that closes
+  after the first line (no candidates) gets nothing. The same request in one line, with ``rowids``,
+  is answered at once.
+- ``{"op": "warm", "index": <path>}`` -> ``{"ready": <count>}`` once every entry is embedded;
+- ``{"op": "ping"}`` -> ``{"ok": true, "pid": <pid>}``; errors ``{"error": <line>}``.
+
 Nothing here raises: every failure becomes a word for hooks.log, and the hook ranks by words.
 """
 
@@ -97,11 +104,8 @@ def _connect(env, timeout: float):
     return sock
 
 
-def _request(env, request: dict, timeout: float):
-    """Send one request, read one answer line: (decoded answer, "") or (None, why)."""
-    import time
-
-    deadline = time.monotonic() + timeout
+def _open(env, line: dict, timeout: float):
+    """(a connected socket that has sent ``line``, "") or (None, why)."""
     try:
         sock = _connect(env, timeout)
     except (FileNotFoundError, ConnectionRefusedError):
@@ -111,7 +115,26 @@ def _request(env, request: dict, timeout: float):
     except OSError as exc:
         return None, f"embedder socket: {_why(exc)}"
     try:
-        sock.sendall((jsonload.dumps(request) + "\n").encode("utf-8", "surrogatepass"))
+        sock.sendall((jsonload.dumps(line) + "\n").encode("utf-8", "surrogatepass"))
+    except TimeoutError:
+        sock.close()
+        return None, "embedder did not take the request in time"
+    except OSError as exc:
+        sock.close()
+        return None, f"embedder connection: {_why(exc)}"
+    return sock, ""
+
+
+def _answer(sock, line: dict | None, timeout: float):
+    """Send ``line`` (when not None) on an open connection, read one answer line and close:
+    (decoded answer, "") or (None, why)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    try:
+        sock.settimeout(max(timeout, 0.001))
+        if line is not None:
+            sock.sendall((jsonload.dumps(line) + "\n").encode("utf-8", "surrogatepass"))
         chunks, size = [], 0
         while True:
             left = deadline - time.monotonic()
@@ -132,11 +155,11 @@ def _request(env, request: dict, timeout: float):
         return None, f"embedder connection: {_why(exc)}"
     finally:
         sock.close()
-    line, newline, _ = raw.partition(b"\n")
+    first, newline, _ = raw.partition(b"\n")
     if not newline:
         return None, "embedder closed without a whole answer"
     try:
-        answer = jsonload.loads(line)
+        answer = jsonload.loads(first)
     except ValueError:
         return None, "embedder answered garbage"
     if not isinstance(answer, dict):
@@ -146,28 +169,75 @@ def _request(env, request: dict, timeout: float):
     return answer, ""
 
 
-def similarities(env, index_path: str, prompt: str, rowids: list[int], timeout: float) -> tuple[dict | None, str]:
-    """({rowid: similarity} for the rowids whose vectors are ready, "") or (None, why). Never raises."""
+def _request(env, request: dict, timeout: float):
+    """Send one request, read one answer line: (decoded answer, "") or (None, why)."""
+    sock, why = _open(env, request, timeout)
+    if sock is None:
+        return None, why
+    return _answer(sock, None, timeout)
+
+
+def send_prompt(env, index_path: str, prompt: str, timeout: float):
+    """Send the prompt ahead of the candidates, so the embedder embeds it meanwhile: (a pending
+    request for :func:`similarities_for` or :func:`drop`, "") or (None, why). Never raises."""
+    try:
+        return _open(env, {"op": "sims", "index": index_path, "prompt": prompt}, timeout)
+    except Exception as exc:  # why: the prompt hook must never fail because of the embedder
+        return None, f"embedder: {type(exc).__name__}"
+
+
+def drop(pending) -> None:
+    """Close a pending request without asking (no candidates): the embedder answers nothing."""
+    try:
+        pending.close()
+    except Exception:
+        pass
+
+
+def _sims(answer: dict, wanted: set) -> tuple[dict | None, str]:
+    sims = answer.get("sims")
+    if not isinstance(sims, dict):
+        return None, "embedder answered garbage"
+    out = {}
+    for key, value in sims.items():
+        rowid = int(key)
+        if rowid not in wanted or isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not -1.01 <= value <= 1.01:
+            return None, "embedder answered garbage"
+        out[rowid] = float(value)
+    return out, ""
+
+
+def similarities_for(pending, rowids: list[int], timeout: float) -> tuple[dict | None, str]:
+    """Ask a pending request (:func:`send_prompt`) for the similarities of ``rowids``, waiting at most
+    ``timeout`` seconds: ({rowid: similarity} for the rowids whose vectors are ready, "") or
+    (None, why). Closes the request. Never raises."""
     try:
         # why: in the caller's order (its best candidates first): the embedder spends its short
         # budget for texts not embedded yet in that order
         order = list(dict.fromkeys(int(r) for r in rowids))
-        wanted = set(order)
+        answer, why = _answer(pending, {"rowids": order}, timeout)
+        if answer is None:
+            return None, why
+        return _sims(answer, set(order))
+    except (ValueError, TypeError):
+        return None, "embedder answered garbage"
+    except Exception as exc:  # why: the prompt hook must never fail because of the embedder
+        return None, f"embedder: {type(exc).__name__}"
+    finally:
+        drop(pending)
+
+
+def similarities(env, index_path: str, prompt: str, rowids: list[int], timeout: float) -> tuple[dict | None, str]:
+    """The same in one request line: ({rowid: similarity} for the rowids whose vectors are ready, "")
+    or (None, why). Never raises."""
+    try:
+        order = list(dict.fromkeys(int(r) for r in rowids))
         answer, why = _request(env, {"op": "sims", "index": index_path, "prompt": prompt,
                                      "rowids": order}, timeout)
         if answer is None:
             return None, why
-        sims = answer.get("sims")
-        if not isinstance(sims, dict):
-            return None, "embedder answered garbage"
-        out = {}
-        for key, value in sims.items():
-            rowid = int(key)
-            if rowid not in wanted or isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not -1.01 <= value <= 1.01:
-                return None, "embedder answered garbage"
-            out[rowid] = float(value)
-        return out, ""
+        return _sims(answer, set(order))
     except (ValueError, TypeError):
         return None, "embedder answered garbage"
     except Exception as exc:  # why: the prompt hook must never fail because of the embedder

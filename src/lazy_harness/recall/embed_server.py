@@ -4,7 +4,7 @@ One per user: it holds ``<state>/embedder.lock`` (flock) for its whole life, and
 started meanwhile leaves at once. It loads the sentence model (:mod:`lazy_harness.recall.embedder`;
 when it cannot, it writes ``<state>/embedder.unavailable``, the reason and this interpreter, and
 leaves), then answers on a Unix socket (:func:`lazy_harness.recall.embed_client.socket_path`), one
-connection at a time, one JSON line in and one out (the protocol is in embed_client). What it
+connection at a time, JSON lines in and one out (the protocol is in embed_client). What it
 answers with, and the warm-up in the gaps between requests: :mod:`lazy_harness.recall.embed_cache`.
 
 It leaves after ``recall.semantic_idle_minutes`` without a request, on SIGTERM, and removes its
@@ -26,7 +26,7 @@ import time
 from lazy_harness import paths
 from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir
 from lazy_harness.recall import embed_client
-from lazy_harness.recall.embed_cache import _WAIT, Server, log
+from lazy_harness.recall.embed_cache import _WAIT, Pending, Server, log
 from lazy_harness.recall.embedder import ModelUnavailable
 
 LOCK_NAME = "embedder.lock"
@@ -62,30 +62,39 @@ def take_lock(env) -> int | None:
 
 # --- the socket ----------------------------------------------------------------------------------------
 
-def _read_line(conn, deadline: float) -> bytes | None:
-    """The request line (without its newline); None when the client closed without sending one.
-    Raises TimeoutError past ``deadline``, ValueError past MAX_REQUEST bytes."""
-    chunks, size = [], 0
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError
-        conn.settimeout(left)
-        chunk = conn.recv(65536)
-        if not chunk:
-            raw = b"".join(chunks)
-            return raw or None
-        nl = chunk.find(b"\n")
-        if nl >= 0:
-            chunks.append(chunk[:nl])
-            size += nl
-        else:
+class _Lines:
+    """The request lines of one connection, in order (a client may send its second line before the
+    server read the first: what follows a newline is kept for the next call)."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.rest = b""
+
+    def next(self, deadline: float) -> bytes | None:
+        """The next line (without its newline); None when the client closed without sending one.
+        Raises TimeoutError past ``deadline``, ValueError past MAX_REQUEST bytes."""
+        chunks, size = [self.rest], len(self.rest)
+        self.rest = b""
+        while True:
+            joined = b"".join(chunks)
+            nl = joined.find(b"\n")
+            if nl >= 0:
+                if nl > MAX_REQUEST:
+                    raise ValueError
+                self.rest = joined[nl + 1:]
+                return joined[:nl]
+            chunks = [joined]
+            if size > MAX_REQUEST:
+                raise ValueError
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            self.conn.settimeout(left)
+            chunk = self.conn.recv(65536)
+            if not chunk:
+                return joined or None
             chunks.append(chunk)
             size += len(chunk)
-        if size > MAX_REQUEST:
-            raise ValueError
-        if nl >= 0:
-            return b"".join(chunks)
 
 
 def _send(conn, answer: dict) -> None:
@@ -236,25 +245,18 @@ def _one_connection(listener, server: Server, waiters: list) -> bool:
     except OSError:
         return False
     keep = False
-    valid = False
     try:
-        try:
-            line = _read_line(conn, time.monotonic() + READ_TIMEOUT)
-        except TimeoutError:
-            _send(conn, {"error": f"no request line within {READ_TIMEOUT:.0f} s"})
-            return False
-        except ValueError:
-            _send(conn, {"error": f"request longer than {MAX_REQUEST} bytes"})
-            return False
-        except OSError:
-            return False
+        lines = _Lines(conn)
+        line = _next_line(conn, lines)
         if line is None:
-            return False  # a client that only looked whether the embedder listens
-        try:
-            answer = server.handle(line)
-        except Exception as exc:  # why: one bad request must not end the embedder for everyone
-            log(f"error answering a request: {type(exc).__name__}: {exc}")
-            answer = {"error": f"{type(exc).__name__} while answering"}
+            return False  # a client that only looked whether the embedder listens, or sent nothing valid
+        answer = _handled(server.handle, line)
+        if isinstance(answer, Pending):
+            # the prompt is embedded: now the candidates, which the client searched for meanwhile
+            line = _next_line(conn, lines)
+            if line is None:
+                return True  # why: no candidate was worth asking about; the request was valid
+            answer = _handled(lambda raw: server.follow_up(answer, raw), line)
         valid = answer is _WAIT or "error" not in answer
         if answer is _WAIT:
             if len(waiters) >= MAX_WAITERS:
@@ -268,6 +270,27 @@ def _one_connection(listener, server: Server, waiters: list) -> bool:
     finally:
         if not keep:
             conn.close()
+
+
+def _next_line(conn, lines: _Lines) -> bytes | None:
+    """The next request line, or None (the client closed, or was told what was wrong)."""
+    try:
+        return lines.next(time.monotonic() + READ_TIMEOUT)
+    except TimeoutError:
+        _send(conn, {"error": f"no request line within {READ_TIMEOUT:.0f} s"})
+    except ValueError:
+        _send(conn, {"error": f"request longer than {MAX_REQUEST} bytes"})
+    except OSError:
+        pass
+    return None
+
+
+def _handled(handle, line: bytes):
+    try:
+        return handle(line)
+    except Exception as exc:  # why: one bad request must not end the embedder for everyone
+        log(f"error answering a request: {type(exc).__name__}: {exc}")
+        return {"error": f"{type(exc).__name__} while answering"}
 
 
 def idle_seconds_from_config(env) -> float:

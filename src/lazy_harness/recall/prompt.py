@@ -2,31 +2,20 @@
 pass the bar and were not shown to this session yet, as one text within the budget.
 
 Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
-what the model gets).
+what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.gate`.
 
 With ``recall.semantic`` the resident embedder (:mod:`lazy_harness.recall.embed_client`, ADR 0020)
-is asked for the candidates' similarities, within ``recall.semantic_timeout_ms``; when it does not
-answer, the strength bar decides alone, exactly as without it, and the hook starts the embedder for
-the next prompts.
+gets the prompt first, and embeds it while the index is searched; then it is asked for the
+candidates' similarities, within ``recall.semantic_timeout_ms``. When it does not answer, the
+strength bar decides alone, exactly as without it, and the hook starts the embedder for the next
+prompts.
 """
 
 import os
 
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
-from lazy_harness.recall import index, select
-
-
-def skip_reason(prompt, settings: dict) -> str | None:
-    """Why this prompt gets nothing before any search, or None."""
-    if not isinstance(prompt, str) or not prompt.strip():
-        return "no prompt"
-    text = prompt.strip()
-    if text.startswith("/"):
-        return "slash command"
-    if len(text) < int(settings["min_prompt_chars"]):
-        return f"prompt under {int(settings['min_prompt_chars'])} characters"
-    return None
+from lazy_harness.recall import gate, index, select
 
 
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
@@ -35,22 +24,27 @@ def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
             paths.project_name(cwd))
 
 
-def _semantic(ranked: list[dict], prompt: str, path: str, settings: dict, env, project: str,
+def _semantic(ranked: list[dict], sent: tuple, settings: dict, env, project: str,
               now: float | None) -> tuple[list[dict], dict]:
     """``ranked`` with the similarity bar when the embedder answers (``select.by_similarity``), as it
-    is otherwise; and what happened, for the log. ``now`` None (the CLI): the embedder is not started."""
+    is otherwise; and what happened, for the log. ``sent``: what ``gate.send_ahead`` returned.
+    ``now`` None (the CLI): the embedder is not started."""
     for c in ranked:
         c["similarity"] = None
+    pending, why = sent
     if not settings.get("semantic"):
         return ranked, {"state": "off"}
-    asked = select.worth_scoring(ranked, project)
-    if not asked:
-        return ranked, {"state": "scored", "asked": 0, "scored": 0}
     from lazy_harness.recall import embed_client
 
+    asked = select.worth_scoring(ranked, project)
+    if not asked:
+        if pending is not None:
+            embed_client.drop(pending)
+        return ranked, {"state": "scored", "asked": 0, "scored": 0}
     try:
-        sims, why = embed_client.similarities(env, os.path.abspath(path), prompt, asked,
-                                              int(settings["semantic_timeout_ms"]) / 1000)
+        sims = None
+        if pending is not None:
+            sims, why = embed_client.similarities_for(pending, asked, int(settings["semantic_timeout_ms"]) / 1000)
         word = embed_client.ensure_running(env, now) if sims is None and now is not None else None
     except Exception as exc:  # why: it never raises by contract; if it did, words still decide
         sims, why, word = None, f"embedder client: {type(exc).__name__}: {exc}", None
@@ -63,27 +57,35 @@ def _semantic(ranked: list[dict], prompt: str, path: str, settings: dict, env, p
 
 
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
-                deep: bool = False, now: float | None = None) -> tuple[str | None, dict]:
+                deep: bool = False, now: float | None = None, sent: tuple | None = None) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the embedder did); ``deep`` also looks at every learning file for edits in place (see
-    ``index.refresh``); ``now`` (the hook's clock) lets a missing embedder be started."""
+    ``index.refresh``); ``now`` (the hook's clock) lets a missing embedder be started; ``sent``: the
+    prompt already sent to the embedder (``gate.send_ahead``), else it is sent here."""
     settings = cfg["recall"]
     mdir, ldir, project = where(cwd, cfg, env)
     path = paths.recall_index_file(env)
-    for attempt in (1, 2):
-        conn = index.connect(path)
-        try:
-            indexed = index.refresh(conn, [mdir], ldir, deep)
-            where_sql, args = index.scope_sql([mdir], project)
-            ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
-            break
-        except Exception as exc:
-            if attempt == 2 or not index.damaged(exc):
-                raise
-        finally:
-            conn.close()
-        index.remove(path)  # only after a damaged index: a cache, built again from the files
-    ranked, info["semantic"] = _semantic(ranked, prompt, path, settings, env, project, now)
+    if sent is None:
+        sent = gate.send_ahead(prompt, settings, env)
+    try:
+        for attempt in (1, 2):
+            conn = index.connect(path)
+            try:
+                indexed = index.refresh(conn, [mdir], ldir, deep)
+                where_sql, args = index.scope_sql([mdir], project)
+                ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
+                break
+            except Exception as exc:
+                if attempt == 2 or not index.damaged(exc):
+                    raise
+            finally:
+                conn.close()
+            index.remove(path)  # only after a damaged index: a cache, built again from the files
+    except BaseException:
+        if sent[0] is not None:
+            sent[0].close()
+        raise
+    ranked, info["semantic"] = _semantic(ranked, sent, settings, env, project, now)
     passed = [c for c in ranked if c["passes"]]
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
