@@ -400,6 +400,29 @@ def test_it_leaves_when_its_lock_file_is_removed(env, index_path):
         running.close()
 
 
+def test_it_leaves_when_its_code_changes(env, index_path, tmp_path, monkeypatch):
+    # an upgrade rewrites the package: the hooks must not talk to the old code until it is idle an hour
+    code = tmp_path / "embed_cache.py"
+    code.write_text("# version 1\n")
+    monkeypatch.setattr(embed_server, "code_files", lambda: [str(code)])
+    make_index(index_path, ENTRIES)
+    running = Running(env, FakeEmbedder(), idle_seconds=3600, check_every=0.05).start()
+    try:
+        (tmp_path / "new.py").write_text("# version 2, longer\n")
+        os.replace(tmp_path / "new.py", code)  # how pip puts a new file in place
+        assert _ends(running) == "its code changed (lazy-harness upgraded or reinstalled)"
+        assert not os.path.exists(embed_client.socket_path(env))
+    finally:
+        running.close()
+
+
+def test_its_code_files_are_the_installed_modules_it_runs_and_speaks():
+    files = embed_server.code_files()
+    names = {os.path.basename(f) for f in files}
+    assert names == {"embed_server.py", "embed_cache.py", "embed_client.py", "embedder.py"}
+    assert all(os.path.isfile(f) and os.path.dirname(f) == os.path.dirname(embed_server.__file__) for f in files)
+
+
 def test_a_second_embedder_leaves_because_of_the_lock(env, index_path, server):
     loaded = []
 

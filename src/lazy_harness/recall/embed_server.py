@@ -10,7 +10,8 @@ answers with, and the warm-up in the gaps between requests: :mod:`lazy_harness.r
 It leaves after ``recall.semantic_idle_minutes`` without a request, on SIGTERM, and removes its
 socket. Every 30 s it looks at its socket and lock files: when either was removed or replaced (its
 HOME or state folder deleted), nobody can reach it any more and it leaves at once, removing nothing
-that is not its own. Each start, stop and error is one line on stderr (``<logs>/embedder.log``).
+that is not its own. It also leaves when its own code files changed (an upgrade): the next prompt
+starts the new code. Each start, stop and error is one line on stderr (``<logs>/embedder.log``).
 """
 
 import errno
@@ -151,6 +152,26 @@ def _gone(sock_path: str, sock_ino: int, lock_file: str, lock_fd: int) -> str:
     return ""
 
 
+def code_files() -> list[str]:
+    """The files of the code this process runs and speaks: itself, its cache, the model's loader and
+    the client (which holds the protocol the hooks speak)."""
+    from lazy_harness.recall import embed_cache, embedder
+
+    return [os.path.abspath(m.__file__) for m in (sys.modules[__name__], embed_cache, embed_client, embedder)]
+
+
+def code_stamp(files: list[str]) -> tuple:
+    """What changes when a file of ``files`` is written again (an upgrade, a reinstall, an edit)."""
+    out = []
+    for path in files:
+        try:
+            st = os.stat(path)
+            out.append((st.st_ino, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
 def serve(env, load_embedder, idle_seconds: float, stop_event=None, wake_fd: int | None = None,
           check_every: float = CHECK_EVERY) -> str:
     """Run the embedder until it is idle ``idle_seconds``, ``stop_event`` is set, its socket or lock
@@ -181,6 +202,8 @@ def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd
     except FileNotFoundError:
         pass
     server = Server(embedder, paths.recall_index_file(env))
+    files = code_files()
+    code = code_stamp(files)
     listener, sock_path, sock_ino = bind(env)
     log(f"started in {time.monotonic() - started:.2f} s on {sock_path} for {server.index.path}")
     waiters: list = []
@@ -198,6 +221,11 @@ def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd
                 gone = _gone(sock_path, sock_ino, lock_path(env), lock_fd)
                 if gone:
                     why = gone
+                    break
+                if code_stamp(files) != code:
+                    # why: an upgrade must not leave the hooks talking to the old code for up to
+                    # semantic_idle_minutes; the next prompt starts the new one
+                    why = "its code changed (lazy-harness upgraded or reinstalled)"
                     break
                 next_check = now + check_every
             idle_left = last_request + idle_seconds - now
