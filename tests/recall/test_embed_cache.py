@@ -1,6 +1,7 @@
 """The embedder's cache and warm-up queue, without the socket: what a ``sims`` answer covers, what the
 warm-up embeds first, what leaves the cache (the loop around it: test_embed_server.py)."""
 
+import os
 import sqlite3
 
 import pytest
@@ -91,3 +92,61 @@ def test_a_reader_of_the_index_does_not_make_the_embedder_read_every_entry_again
     srv.check_index = True
     srv.step()
     assert reads == [None, None] and len(srv.entries) == 2
+
+
+def _bump(path: str, generation: int) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)")
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(generation),))
+    finally:
+        conn.close()
+
+
+def test_a_warm_answer_does_not_read_the_index_and_a_reused_rowid_is_not_trusted(index_path, monkeypatch):
+    from tests.recall.test_embed_server import expected_sim
+
+    make_index(index_path, ENTRIES)
+    _bump(index_path, 1)
+    srv = embed_cache.Server(FakeEmbedder(), index_path)
+    while srv.has_work():
+        srv.step()
+    reads = []
+    real_rows = embed_cache.Index.rows
+    monkeypatch.setattr(embed_cache.Index, "rows", lambda self, rowids=None: reads.append(rowids) or real_rows(self, rowids))
+    prompt = "photos upload timeout"
+    got = srv.sims(srv.prompt_vector(prompt), [1, 2, 3])["sims"]
+    assert reads == []  # every vector was known for the index as it is
+    assert got == {str(e[0]): pytest.approx(expected_sim(prompt, e), abs=1e-5) for e in ENTRIES}
+    # rowid 2 is dropped and handed out again to another entry, and the change counter moves
+    other = (2, "Use ruff for formatting", "one tool", "lint", ["formatter choice"])
+    conn = sqlite3.connect(index_path, isolation_level=None)
+    try:
+        conn.execute("DELETE FROM entry WHERE rowid = 2")
+        conn.execute("DELETE FROM fts WHERE rowid = 2")
+        from tests.recall.test_embed_server import add_entries
+
+        add_entries(conn, [other])
+    finally:
+        conn.close()
+    _bump(index_path, 2)
+    got = srv.sims(srv.prompt_vector(prompt), [2], budget=1.0)["sims"]
+    assert reads == [[2]]  # read again: the list of entries it had is out of date
+    assert got["2"] == pytest.approx(expected_sim(prompt, other), abs=1e-5)
+    assert got["2"] != pytest.approx(expected_sim(prompt, ENTRIES[1]), abs=1e-3)
+
+
+def test_the_kept_connection_follows_a_rebuilt_index_file(index_path):
+    make_index(index_path, ENTRIES)
+    idx = embed_cache.Index(index_path)
+    assert set(idx.rows([1, 2])) == {1, 2}
+    for suffix in ("", "-wal", "-shm"):  # the hook removes a damaged index and builds it again
+        try:
+            os.unlink(index_path + suffix)
+        except FileNotFoundError:
+            pass
+    with pytest.raises(sqlite3.Error):
+        idx.rows([1])
+    make_index(index_path, ENTRIES[2:])
+    assert set(idx.rows([1, 2, 3])) == {3}  # the new file, not the deleted one still open
+    idx.close()

@@ -261,6 +261,7 @@ def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd
             _send(conn, {"error": "embedder stopping"})
             conn.close()
         listener.close()
+        server.index.close()
         _unlink_if_ours(sock_path, sock_ino)
         log(f"stopped: {why}; {len(server.cache)} vectors cached")
     return why
