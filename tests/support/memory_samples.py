@@ -96,20 +96,27 @@ def write_learning(learnings_dir: str, title: str, origin: str, created: float, 
 
 
 def build_large(project_dir: str, env, now: float, decisions: int = 10_000, failures: int = 5_000,
-                learnings: int = 3_000, days: int = 365, name: str = "proj") -> dict:
+                learnings: int = 3_000, days: int = 365, name: str = "proj", mention: str = "",
+                every: int = 10) -> dict:
     """A memory as large as the read-back issue's: spread over ``days`` before ``now``, newest last.
+    With ``mention``, every ``every``-th decision and failure also names it (a word many entries
+    share, as a real memory's common words are).
 
     Returns the newest decision summary, failure prevention and the oldest decision summary.
     """
     mem = paths.memory_dir(project_dir, env)
     span = days * DAY
+
+    def about(i: int) -> str:
+        return f", for the {mention}" if mention and i % every == 0 else ""
+
     write_jsonl(os.path.join(mem, files.DECISIONS),
                 [decision(now - span + span * i / decisions, f"decision number {i}",
-                          f"rationale for decision {i}", project=name, tags=["bench"])
+                          f"rationale for decision {i}{about(i)}", project=name, tags=["bench"])
                  for i in range(decisions)])
     write_jsonl(os.path.join(mem, files.FAILURES),
                 [failure(now - span + span * i / failures, f"failure number {i}",
-                         f"prevention for failure {i}", project=name, root_cause="a cause")
+                         f"prevention for failure {i}{about(i)}", project=name, root_cause="a cause")
                  for i in range(failures)])
     ldir = paths.learnings_dir(None, env)
     origins = (name, "other-project", "third-project")
