@@ -27,7 +27,7 @@ from lazy_harness import paths
 GOAL = 4.0
 END = "SessionEnd (enqueue + spawn)"
 END_HISTORY = "SessionEnd, 50k history"
-HOOK = [sys.executable, "-m", "lazy_harness.hooks", "SessionEnd"]
+HOOK = harness.hook_command("SessionEnd")
 
 
 def main() -> int:

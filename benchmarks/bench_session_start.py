@@ -47,7 +47,7 @@ def main() -> int:
             if proc.stdout:
                 sys.exit(f"the empty project got output: {proc.stdout[:300]!r}")
 
-        hook = [sys.executable, "-m", "lazy_harness.hooks", "SessionStart"]
+        hook = harness.hook_command("SessionStart")
         cases = harness.bare_cases(env) + [
             Case(LARGE, hook, payload(big), env, check=has_context),
             Case(EMPTY, hook, payload(empty), env, check=silent),

@@ -38,7 +38,7 @@ HISTORY = "Stop, debounced, 50k history"
 SMALL = "Stop, no growth, small"
 BIG = "Stop, no growth, 300 MB"
 QUEUED = "Stop, queued (enqueue + spawn)"
-HOOK = [sys.executable, "-m", "lazy_harness.hooks", "Stop"]
+HOOK = harness.hook_command("Stop")
 SIDS = {name: f"{n:08x}-5c1e-4d7a-9b3f-0e6a2d4c8b1f" for n, name in enumerate(
     (DEBOUNCED, HISTORY, SMALL, BIG, QUEUED), start=0x7a10)}
 

@@ -9,7 +9,8 @@ them all), and the figures are medians. The baseline is ``python -c pass`` of ``
 machines a ``.pth`` file in site-packages makes every bare start slower.
 
 Needs lazy-harness installed in the interpreter that runs the script (``pip install -e .``): the
-timed commands are ``sys.executable -m ...`` child processes.
+timed commands are child processes of ``sys.executable``; a hook runs as the command ``lh hooks
+install`` writes (``hook_command``).
 """
 
 import argparse
@@ -79,6 +80,15 @@ def temp_home(keep: bool = False):
             print(f"kept {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def hook_command(event: str) -> list[str]:
+    """The command ``lh hooks install`` writes into settings.json for ``event``, as argv."""
+    import shlex
+
+    from lazy_harness import settings
+
+    return shlex.split(settings.command_for(event))
 
 
 def bare_cases(env: dict) -> list[Case]:

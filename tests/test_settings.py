@@ -35,8 +35,30 @@ def our_commands(data):
     return {o.event: o.command for o in settings.find_ours(data)}
 
 
-def test_command_is_quoted_python_then_module_then_event():
-    assert settings.command_for("Stop", PY) == "/usr/bin/python3 -m lazy_harness.hooks Stop"
+def test_command_is_the_python_without_site_then_the_launcher_then_the_event():
+    argv = shlex.split(settings.command_for("Stop", PY, parent="/opt/venv/lib/python3.11/site-packages"))
+    assert argv[:4] == [PY, "-S", "-P", "-c"] and argv[5] == "Stop" and len(argv) == 6
+    assert argv[4] == ('import sys; sys.path.append("/opt/venv/lib/python3.11/site-packages"); '
+                       "from lazy_harness.hooks.entry import run; run()")
+
+
+def test_the_launcher_runs_the_hook_from_another_folder_with_a_module_named_like_ours(tmp_path):
+    """What Claude Code does: the command through a shell, in the project folder. A project file
+    named like a module the hook imports is not picked up (-P), and no site is loaded (-S)."""
+    import subprocess
+    import sys
+
+    project = tmp_path / "project"
+    (project / "lazy_harness").mkdir(parents=True)
+    (project / "lazy_harness" / "__init__.py").write_text("raise SystemExit('the project shadowed lazy_harness')\n")
+    (project / "fcntl.py").write_text("raise SystemExit('the project shadowed fcntl')\n")
+    home = tmp_path / "home"
+    command = settings.command_for("UserPromptSubmit", sys.executable)
+    p = subprocess.run(["sh", "-c", command], cwd=project, input=b'{"session_id": "s1", "prompt": "hi"}',
+                       capture_output=True, env={"HOME": str(home), "PATH": os.environ.get("PATH", "")}, timeout=60)
+    assert p.returncode == 0 and p.stdout == b"" and p.stderr == b"", p
+    log = (home / ".claude" / "logs" / "hooks.log").read_text()
+    assert "UserPromptSubmit session=s1 skipped: prompt under 20 characters" in log
 
 
 def test_python_path_with_spaces_is_quoted_so_shlex_gives_it_back(tmp_path):
@@ -45,7 +67,16 @@ def test_python_path_with_spaces_is_quoted_so_shlex_gives_it_back(tmp_path):
     settings.install(str(target), python=py)
     data = json.loads(target.read_text())
     for o in settings.find_ours(data):
-        assert shlex.split(o.command) == [py, "-m", "lazy_harness.hooks", o.event]
+        argv = shlex.split(o.command)
+        assert argv[0] == py and argv[-1] == o.event and settings.RUN in argv[-2]
+
+
+def test_the_older_module_form_is_ours_and_replaced_at_install(tmp_path):
+    target = write_json(tmp_path / "settings.json", {"hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}]}})
+    settings.install(str(target), python=PY)
+    commands = [h["command"] for g in json.loads(target.read_text())["hooks"]["Stop"] for h in g["hooks"]]
+    assert commands == [settings.command_for("Stop", PY)]
 
 
 def test_default_python_is_the_running_interpreter(tmp_path):
@@ -67,7 +98,7 @@ def test_creates_file_and_folder_private(tmp_path):
     data = json.loads(target.read_text())
     assert list(data) == ["hooks"]
     assert data["hooks"]["Stop"] == [{"matcher": "", "hooks": [
-        {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}]
+        {"type": "command", "command": settings.command_for("Stop", PY), "timeout": 10}]}]
     timeouts = {o.event: o.timeout for o in settings.find_ours(data)}
     assert timeouts == {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "UserPromptSubmit": 5}
     assert target.read_text().endswith("}\n")
@@ -84,7 +115,7 @@ def test_keeps_foreign_keys_and_hooks_and_adds_own_group(tmp_path):
     stop = data["hooks"]["Stop"]
     assert stop[0] == FOREIGN["hooks"]["Stop"][0]  # the foreign group first, untouched
     assert stop[1] == {"matcher": "", "hooks": [
-        {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}
+        {"type": "command", "command": settings.command_for("Stop", PY), "timeout": 10}]}
     assert list(data["hooks"]) == ["PreToolUse", "Stop", "SessionStart", "SessionEnd", "UserPromptSubmit"]
 
 

@@ -1,10 +1,11 @@
 """Claude Code settings.json: register and unregister our hooks, and nothing else.
 
 The file belongs to Claude Code and to the user. We own only the hook entries whose command runs
-``-m lazy_harness.hooks`` or the ``lh-hook`` console script; every other key and entry is kept
-exactly as it was, in its order. Two command forms: the absolute interpreter (``<python> -m
-lazy_harness.hooks <Event>``, for files of this machine) and the portable ``lh-hook <Event>`` (for a
-project file shared through git: it names no path of this machine, ``lh-hook`` is found on PATH).
+our launcher (``hooks.entry.run``), the older ``-m lazy_harness.hooks`` or the ``lh-hook`` console
+script; every other key and entry is kept exactly as it was, in its order. Two command forms: the
+absolute interpreter (``<python> -S -P -c '<launcher>' <Event>``, see ``command_for``, for files of
+this machine) and the portable ``lh-hook <Event>`` (for a project file shared through git: it names
+no path of this machine, ``lh-hook`` is found on PATH).
 An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it.
 Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event, so uninstall can
 remove them and the groups, lists and ``hooks`` key that exist only because of us, and give back
@@ -38,7 +39,10 @@ BACKUP_SUFFIX = ".lh-backup"
 BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
 INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
 UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
-_OURS = re.compile(r"(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
+RUN = "from lazy_harness.hooks.entry import run; run()"
+# ours: the launcher (RUN), the older ``-m lazy_harness.hooks`` form (replaced at the next install),
+# the portable script
+_OURS = re.compile(re.escape(RUN) + r"|(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
                    r"|^(?:\S*/)?" + re.escape(SCRIPT) + r"(?:\s|$)")
 
 
@@ -62,13 +66,27 @@ class Change:
     warnings: list[str] = field(default_factory=list)
 
 
-def command_for(event: str, python: str | None = None, portable: bool = False) -> str:
-    """``<python> -m lazy_harness.hooks <Event>``: the absolute interpreter, so PATH does not matter.
+def package_parent() -> str:
+    """The folder that holds the installed ``lazy_harness`` package (site-packages, or src/ of an
+    editable install)."""
+    import lazy_harness
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
+
+
+def command_for(event: str, python: str | None = None, portable: bool = False, parent: str | None = None) -> str:
+    """``<python> -S -P -c '<launcher>' <Event>``: the absolute interpreter, so PATH does not matter;
+    the launcher puts the folder holding this lazy_harness (``parent``) on ``sys.path`` and runs
+    ``hooks.entry.run``. ``-S``: no ``site`` (the hooks use the standard library and this package
+    only), ``-P``: the project folder Claude Code runs the hook in is not put on ``sys.path``
+    (a file of the project named like a module must not replace it); neither imports ``runpy`` as
+    ``-m`` does (docs/adr/0002).
 
     ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed."""
     if portable:
         return f"{SCRIPT} {event}"
-    return f"{shlex.quote(python or sys.executable)} -m {MODULE} {event}"
+    code = f"import sys; sys.path.append({json.dumps(parent or package_parent())}); {RUN}"
+    return f"{shlex.quote(python or sys.executable)} -S -P -c {shlex.quote(code)} {event}"
 
 
 def is_ours(entry: object) -> bool:

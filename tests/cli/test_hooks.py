@@ -27,7 +27,7 @@ def test_install_creates_settings_and_config_and_says_so(isolated_home):
     assert {o.event for o in settings.find_ours(data)} == {"SessionStart", "Stop", "SessionEnd", "UserPromptSubmit"}
     assert f"settings: {target} (created)" in r.out
     assert "Stop (timeout 10 s)" in r.out and "SessionEnd (timeout 5 s)" in r.out
-    assert f"command: {shlex.quote(sys.executable)} -m lazy_harness.hooks <Event>" in r.out
+    assert f"command: {settings.command_for('<Event>')}" in r.out and " -S -P -c " in r.out
     cfg = config_path(isolated_home)
     assert f"config: {cfg}: created from the example with compound_loop.enabled = true" in r.out
     assert config.parse_file(str(cfg))[0]["compound_loop"]["enabled"] is True
@@ -229,7 +229,7 @@ def test_status_shows_files_commands_last_fired_and_loop_health(isolated_home, t
     out = r.out
     user = user_file(isolated_home)
     assert f"{user}: SessionStart, Stop, SessionEnd, UserPromptSubmit" in out
-    assert f"Stop: {shlex.quote(sys.executable)} -m lazy_harness.hooks Stop (timeout 10 s)" in out
+    assert f"Stop: {settings.command_for('Stop')} (timeout 10 s)" in out
     assert f"{project}/.claude/settings.json: no lazy-harness hooks" in out
     assert f"{project}/.claude/settings.local.json: Stop" in out
     assert "Stop: 2025-01-01T10:06:00+00:00 session=b skipped: compound loop disabled" in out

@@ -190,7 +190,8 @@ class LoopHome:
         settings = json.loads((self.claude.claude_dir / "settings.json").read_text())
         for event in HOOK_EVENTS:
             commands = [h.get("command", "") for g in settings["hooks"][event] for h in g["hooks"]]
-            assert any(f"-m lazy_harness.hooks {event}" in c for c in commands), (event, settings)
+            assert any("from lazy_harness.hooks.entry import run; run()" in c and c.endswith(f" {event}")
+                       for c in commands), (event, settings)
         config = tomllib.loads(self.config_file.read_text())["compound_loop"]
         assert tomllib.loads(self.config_file.read_text())["recall"] == {"semantic": semantic}
         assert config == {**values, "enabled": True}, config
