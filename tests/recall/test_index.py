@@ -249,3 +249,65 @@ def test_an_index_of_the_version_before_the_cues_column_is_rebuilt(tmp_path):
     assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 0  # started again
     assert index.refresh(conn, [mem], None) == 2
     assert [r[0] for r in conn.execute("SELECT cues FROM entry")] == ["", ""]
+
+
+def test_the_change_counter_moves_with_every_change_the_delete_counter_only_with_deletes(tmp_path):
+    """What the embedder trusts (ADR 0020): while ``epoch`` stays, every rowid it knows still holds
+    the same entry."""
+    mem = setup(tmp_path, 3)
+    path = os.path.join(mem, files.DECISIONS)
+    conn = index.connect(paths.recall_index_file())
+
+    def counters() -> tuple:
+        got = dict(conn.execute("SELECT k, v FROM meta WHERE k IN ('generation', 'epoch')").fetchall())
+        return got.get("generation"), got.get("epoch", "0")
+
+    index.refresh(conn, [mem], None)
+    first = counters()
+    known = dict(conn.execute("SELECT rowid, id FROM entry").fetchall())
+    index.refresh(conn, [mem], None)
+    assert counters() == first  # nothing changed
+    ms.write_jsonl(path, [ms.decision(NOW, "an appended one", "r")])
+    index.refresh(conn, [mem], None)
+    after_append = counters()
+    assert after_append[0] != first[0] and after_append[1] == first[1]
+    assert {r: i for r, i in conn.execute("SELECT rowid, id FROM entry") if r in known} == known
+    with open(path, "w") as fh:  # edited by hand, as many lines as before: every entry read again
+        fh.write("\n".join(json.dumps(ms.decision(NOW, f"rewritten {i}", "r")) for i in range(4)) + "\n")
+    index.refresh(conn, [mem], None)
+    after_edit = counters()
+    assert after_edit[0] != after_append[0] and after_edit[1] != after_append[1]
+
+
+def _slow_candidates(conn, query, where, args, limit):
+    """The whole query, every match joined and filtered: what ``candidates`` must equal."""
+    w = ",".join(str(x) for x in index.FIELD_WEIGHTS)
+    visible = (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
+               "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
+    return conn.execute(f"SELECT {index.COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
+                        f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?",
+                        [query, *args, limit]).fetchall()
+
+
+def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matches(tmp_path):
+    ours = ms.make_project(tmp_path, "ours")
+    theirs = ms.make_project(tmp_path, "theirs")
+    mine, other = paths.memory_dir(ours), paths.memory_dir(theirs)
+    # the other project's entries match better (the word three times) and outnumber the shortlist
+    ms.write_jsonl(os.path.join(other, files.DECISIONS), [
+        ms.decision(NOW + i, f"queue queue queue number {i}", "queue", project="theirs") for i in range(40)])
+    ms.write_jsonl(os.path.join(mine, files.DECISIONS), [
+        ms.decision(NOW + i, f"the queue of ours, {i}", "kept short", project="ours") for i in range(6)])
+    ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": ids.entry_id("decision", "the queue of ours, 2")}])
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [mine, other], None)
+    where, args = index.scope_sql([mine], "ours")
+    for limit in (1, 3, 5, 10):
+        got = index.candidates(conn, '"queue"', where, args, limit)
+        assert got == _slow_candidates(conn, '"queue"', where, args, limit)
+        assert all(r[10] == mine for r in got) and ids.entry_id("decision", "the queue of ours, 2") not in [r[1] for r in got]
+    assert len(index.candidates(conn, '"queue"', where, args, 10)) == 5  # every visible one of ours
+    # one project alone: the shortlist holds them all
+    where, args = index.scope_sql([other], "theirs")
+    assert index.candidates(conn, '"queue"', where, args, 7) == _slow_candidates(conn, '"queue"', where, args, 7)
+    assert index.candidates(conn, '"nothing"', where, args, 7) == []

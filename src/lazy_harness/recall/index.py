@@ -33,6 +33,8 @@ VERSION = "8"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: ident
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder)
 UNIT_HANDOFF = "#handoff"
 CHECK_HEAD = 4096
+MMAP_BYTES = 256 << 20
+SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
 CHECK_TAIL = 256
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
@@ -86,6 +88,9 @@ def connect(path: str, timeout: float = 5.0):
             # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
             # recognises and the callers rebuild
             conn.execute("PRAGMA synchronous=OFF")
+            # why: the search reads many pages of a fresh connection; mapped, they are not copied
+            # (measured: a prompt's search 15.3 down to 14.3 ms at 18,000 entries)
+            conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
             row = None
             try:
                 row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
@@ -278,11 +283,16 @@ def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int
         return 0
     conn.execute("BEGIN IMMEDIATE")
     try:
+        before = doc_count(conn)
         count = sum(_apply(conn, step) for step in _plan(conn, mdirs, ldir, deep))  # again, under the lock
         # why: one number that moves with every change, so the embedder reads the entries again only
-        # when they changed (a reader's open and close move the file's and the WAL's stamps too)
-        conn.execute("INSERT INTO meta(k, v) VALUES('generation', '1') "
-                     "ON CONFLICT(k) DO UPDATE SET v = CAST(v AS INTEGER) + 1")
+        # when they changed (a reader's open and close move the file's and the WAL's stamps too); and
+        # one that moves only when entries were deleted: until then every rowid it knows still holds
+        # the same entry (a rowid can be handed out again only after a delete)
+        bump = ("INSERT INTO meta(k, v) VALUES(?, '1') ON CONFLICT(k) DO UPDATE SET v = CAST(v AS INTEGER) + 1")
+        conn.execute(bump, ("generation",))
+        if before + count != doc_count(conn):
+            conn.execute(bump, ("epoch",))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -336,8 +346,24 @@ def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too:
     # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
     visible = "" if hidden_too else (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
                                      "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
+    # why: the best matches are ranked on the full-text table alone first, and only those are joined
+    # with their entries and filtered: joining and filtering every match (1,500 at 18,000 entries)
+    # took half the prompt's search. When too few of them are this project's and visible, the whole
+    # query below gives the same answer the slow way
+    top = conn.execute(f"SELECT rowid, bm25(fts, {w}) AS s FROM fts WHERE fts MATCH ? ORDER BY s, rowid LIMIT ?",
+                       [query, limit * SHORTLIST]).fetchall()
+    if top:
+        score = dict(top)
+        marks = ",".join("?" * len(top))
+        found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({marks}) AND {where}{visible}",
+                             [*score, *args]).fetchall()
+        if len(found) >= limit or len(top) < limit * SHORTLIST:
+            found.sort(key=lambda r: (score[r[0]], r[0]))
+            return [(*r, score[r[0]]) for r in found[:limit]]
+    else:
+        return []
     sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
-           f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s LIMIT ?")
+           f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?")
     return conn.execute(sql, [query, *args, limit]).fetchall()
 
 
