@@ -69,9 +69,11 @@ def semantic_installed() -> str:
 
 
 def config(root: str, name: str, semantic: bool) -> str:
+    """A config as ``lh hooks install`` leaves it (the compound loop on: the hook also tells the
+    sweep about the session), with the embedder on or off."""
     path = os.path.join(root, f"{name}.toml")
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"[recall]\nsemantic = {'true' if semantic else 'false'}\n")
+        fh.write(f"[compound_loop]\nenabled = true\n\n[recall]\nsemantic = {'true' if semantic else 'false'}\n")
     return path
 
 
@@ -110,7 +112,7 @@ def main() -> int:
                     sys.exit(f"unexpected hook run: {last}")
             return check
 
-        hook = [sys.executable, "-m", "lazy_harness.hooks", "UserPromptSubmit"]
+        hook = harness.hook_command("UserPromptSubmit")
         # why: a Claude folder of its own for the word bar: the hooks keep one compiled config per
         # state folder, and two config files taking turns in one would be compiled again at every run
         words_env = dict(env, LH_CONFIG=config(root, "words", False), CLAUDE_CONFIG_DIR=os.path.join(root, "claude-words"))

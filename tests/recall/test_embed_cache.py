@@ -94,11 +94,13 @@ def test_a_reader_of_the_index_does_not_make_the_embedder_read_every_entry_again
     assert reads == [None, None] and len(srv.entries) == 2
 
 
-def _bump(path: str, generation: int) -> None:
+def _bump(path: str, generation: int, epoch: int = 0) -> None:
+    """What ``index.refresh`` leaves: the change counter, and the delete counter (``epoch``)."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)")
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(generation),))
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('epoch', ?)", (str(epoch),))
     finally:
         conn.close()
 
@@ -129,9 +131,9 @@ def test_a_warm_answer_does_not_read_the_index_and_a_reused_rowid_is_not_trusted
         add_entries(conn, [other])
     finally:
         conn.close()
-    _bump(index_path, 2)
+    _bump(index_path, 2, epoch=1)
     got = srv.sims(srv.prompt_vector(prompt), [2], budget=1.0)["sims"]
-    assert reads == [[2]]  # read again: the list of entries it had is out of date
+    assert reads == [[2]]  # read again: an entry was deleted since it read the list
     assert got["2"] == pytest.approx(expected_sim(prompt, other), abs=1e-5)
     assert got["2"] != pytest.approx(expected_sim(prompt, ENTRIES[1]), abs=1e-3)
 
@@ -150,3 +152,27 @@ def test_the_kept_connection_follows_a_rebuilt_index_file(index_path):
     make_index(index_path, ENTRIES[2:])
     assert set(idx.rows([1, 2, 3])) == {3}  # the new file, not the deleted one still open
     idx.close()
+
+
+def test_after_entries_were_only_added_the_known_ones_answer_unread_and_the_new_ones_are_read(index_path, monkeypatch):
+    from tests.recall.test_embed_server import add_entries, expected_sim
+
+    make_index(index_path, ENTRIES)
+    _bump(index_path, 1)
+    srv = embed_cache.Server(FakeEmbedder(), index_path)
+    while srv.has_work():
+        srv.step()
+    new = (4, "Deploy with blue green", "switch the router", "deploy", ["zero downtime release"])
+    conn = sqlite3.connect(index_path, isolation_level=None)
+    try:
+        add_entries(conn, [new])
+    finally:
+        conn.close()
+    _bump(index_path, 2)  # the change counter moved, the delete counter did not
+    reads = []
+    real_rows = embed_cache.Index.rows
+    monkeypatch.setattr(embed_cache.Index, "rows", lambda self, rowids=None: reads.append(rowids) or real_rows(self, rowids))
+    prompt = "release without downtime"
+    got = srv.sims(srv.prompt_vector(prompt), [4, 1, 2], budget=1.0)["sims"]
+    assert reads == [[4]]
+    assert got == {str(e[0]): pytest.approx(expected_sim(prompt, e), abs=1e-5) for e in (new, ENTRIES[0], ENTRIES[1])}

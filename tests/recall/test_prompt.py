@@ -10,7 +10,7 @@ import pytest
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import embed_client, select
+from lazy_harness.recall import embed_client, index, select
 from lazy_harness.recall import prompt as recall_prompt
 from tests.support import memory_samples as ms
 
@@ -49,26 +49,37 @@ def root(tmp_path):
 
 class Embedder:
     """Stands in for embed_client: ``send_prompt`` records the prompt (and answers "no embedder
-    running" when ``sims`` is None and that is ``why``); ``similarities_for`` answers ``sims`` (title
-    -> similarity) for the rowids it is asked about, or None with ``why``. Every call is recorded."""
+    running" when ``sims`` is None and that is ``why``); ``ask`` records every candidate sent;
+    ``answer`` gives ``sims`` (title -> similarity) for the rowids the caller wants, or None with
+    ``why``. Every call is recorded."""
 
     def __init__(self, monkeypatch, sims: dict[str, float] | None, why: str = "no embedder running"):
         self.sims, self.why, self.calls, self.started, self.dropped = sims, why, [], [], []
-        monkeypatch.setattr(embed_client, "send_prompt", self.send_prompt)
-        monkeypatch.setattr(embed_client, "similarities_for", self.similarities_for)
-        monkeypatch.setattr(embed_client, "drop", self.dropped.append)
-        monkeypatch.setattr(embed_client, "ensure_running", self.ensure_running)
+        for name in ("send_prompt", "ask", "answer", "drop", "ensure_running"):
+            monkeypatch.setattr(embed_client, name, getattr(self, name))
 
     def send_prompt(self, env, index_path, prompt, timeout):
-        self.calls.append({"index": index_path, "prompt": prompt, "timeout": timeout, "asked": None})
+        self.calls.append({"index": index_path, "prompt": prompt, "timeout": timeout, "sent": None, "asked": None})
         if self.sims is None and self.why == "no embedder running":
             return None, self.why
         return self.calls[-1], ""
 
-    def similarities_for(self, pending, rowids, timeout):
-        assert pending is self.calls[-1] and timeout == pending["timeout"]
+    def drop(self, pending):
+        self.dropped.append(pending)
+
+    def _titles(self, pending, rowids):
         with sqlite3.connect(pending["index"]) as conn:  # the index the hook searched, as the embedder reads it
-            titles = {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
+            return {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
+
+    def ask(self, pending, rowids):
+        assert pending is self.calls[-1] and pending["sent"] is None
+        pending["sent"] = sorted(self._titles(pending, rowids).values())
+        return ""
+
+    def answer(self, pending, wanted, timeout):
+        assert pending is self.calls[-1] and timeout == pending["timeout"] and pending["sent"] is not None
+        titles = self._titles(pending, wanted)
+        assert set(titles.values()) <= set(pending["sent"])
         pending["asked"] = sorted(titles.values())
         if self.sims is None:
             return None, self.why
@@ -133,7 +144,7 @@ def test_with_semantic_off_the_embedder_is_never_asked(root, monkeypatch):
     def never(*args, **kwargs):
         raise AssertionError("embed_client called with recall.semantic = false")
 
-    for name in ("send_prompt", "similarities_for", "similarities", "ensure_running"):
+    for name in ("send_prompt", "ask", "answer", "similarities_for", "similarities", "ensure_running"):
         monkeypatch.setattr(embed_client, name, never)
     text, info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]
@@ -180,7 +191,7 @@ def test_a_client_that_raises_after_all_leaves_the_strength_bar_to_decide(root, 
     def broken(*args):
         raise RuntimeError("socket module missing")
 
-    for name in ("send_prompt", "similarities_for"):
+    for name in ("send_prompt", "ask", "answer"):
         monkeypatch.setattr(embed_client, name, broken)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]
@@ -192,5 +203,30 @@ def test_without_a_candidate_worth_scoring_the_sent_prompt_is_dropped_unasked(ro
     _, info = recall_prompt.context_for("how should the garden tomatoes be watered in august", root, settings(),
                                         os.environ, now=NOW)
     call, = fake.calls
-    assert fake.dropped == [call] and call["asked"] is None  # sent, then closed without asking
+    assert fake.dropped == [call] and call["sent"] is None  # sent, then closed without asking
     assert info["kept"] == [] and fake.started == []
+
+
+def test_the_candidates_go_to_the_embedder_before_their_terms_are_weighed_and_meanwhile_runs_before_the_answer(
+        root, monkeypatch):
+    fake = Embedder(monkeypatch, {CRON: 0.62})
+    order = []
+    real_count = index.count_and_match
+    monkeypatch.setattr(index, "count_and_match", lambda *a: order.append("weigh") or real_count(*a))
+    real_ask, real_answer = fake.ask, fake.answer
+    monkeypatch.setattr(embed_client, "ask", lambda *a: order.append("ask") or real_ask(*a))
+    monkeypatch.setattr(embed_client, "answer", lambda *a: order.append("answer") or real_answer(*a))
+    _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW,
+                                        meanwhile=lambda: order.append("meanwhile"))
+    assert order[0] == "ask" and order.count("ask") == 1 and "weigh" in order
+    assert order[-2:] == ["meanwhile", "answer"] and order.count("meanwhile") == 1
+    assert kept(info)[0] == CRON
+
+
+@pytest.mark.parametrize("semantic", [True, False])
+def test_meanwhile_runs_once_whether_or_not_the_embedder_is_asked(root, monkeypatch, semantic):
+    Embedder(monkeypatch, None)  # no embedder: nothing sent, nothing asked
+    ran = []
+    recall_prompt.context_for(PROMPT, root, settings(semantic=semantic), os.environ, now=NOW,
+                              meanwhile=lambda: ran.append(1))
+    assert ran == [1]

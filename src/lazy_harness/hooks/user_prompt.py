@@ -35,17 +35,19 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     cfg = config.load_fast(env)
     text = payload.get("prompt")
     why = "recall disabled" if not cfg["recall"]["enabled"] else gate.skip_reason(text, cfg["recall"])
-    # why: first, so the embedder embeds the prompt while the rest loads and searches
-    sent = (None, "") if why else gate.send_ahead(text, cfg["recall"], env)
-    _watch(payload, cfg, env)
     if why:
+        _watch(payload, cfg, env)
         return f"skipped: {why}", None
+    # why: first, so the embedder embeds the prompt while the rest loads and searches
+    sent = gate.send_ahead(text, cfg["recall"], env)
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
     from lazy_harness.recall import prompt as recall_prompt
     from lazy_harness.recall import shown
 
-    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, sent=sent)
+    # the sweep's watch runs while the embedder computes the candidates' similarities
+    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, sent=sent,
+                                               meanwhile=lambda: _watch(payload, cfg, env))
     decision = recall_prompt.describe(info)
     if not out_text:
         return decision, None

@@ -123,17 +123,17 @@ class Index:
                 pass
         self._conn, self._ino = None, None
 
-    def generation(self) -> str | None:
-        """The index's change counter (``index.refresh`` moves it with every change); None when the
-        index has none or cannot be read."""
+    def generation(self, key: str = "generation") -> str | None:
+        """The index's change counter (``index.refresh`` moves it with every change; ``epoch``: with
+        every change that deleted entries); None when the index has none or cannot be read."""
         import sqlite3
 
         try:
-            row = self._connect().execute("SELECT v FROM meta WHERE k='generation'").fetchone()
+            row = self._connect().execute("SELECT v FROM meta WHERE k=?", (key,)).fetchone()
         except sqlite3.Error:
             self.close()
             return None
-        return row[0] if row else None
+        return row[0] if row else "0" if key == "epoch" else None
 
     def rows(self, rowids: list[int] | None = None) -> dict[int, tuple[str, list[str]]]:
         """rowid -> (whole text, cues) for ``rowids`` (every entry when None), in their order.
@@ -176,6 +176,7 @@ class Server:
         self.failed: set[str] = set()  # texts the embedder raised on: never tried again
         self.stamp = object()  # never equal to a real stamp: the first check reads the index
         self.generation = None  # (index inode, change counter) of the entries last read
+        self.epoch = None  # (index inode, delete counter) of the entries last read
         self.check_index = True
         self.index_error = ""
         self.warm_started = None
@@ -249,11 +250,11 @@ class Server:
 
         self.check_index = True  # why: the hook may just have added entries; look once idle
         out = {}
-        # why: the entries read at the last refresh answer without reading the index again, when its
-        # change counter says they are still what the index holds (a rowid can be handed out again
-        # after entries were dropped, so an older list must not be trusted)
-        current = self.generation is not None and self.generation[1] is not None \
-            and (self.index.inode(), self.index.generation()) == self.generation
+        # why: the entries read at the last refresh answer without reading the index again while no
+        # entry was deleted since (the delete counter): entries are never changed in place, and a
+        # rowid is handed out again only after a delete. New entries are read below
+        current = self.epoch is not None and self.epoch[1] is not None \
+            and (self.index.inode(), self.index.generation("epoch")) == self.epoch
         unread = []
         for rowid in rowids:
             keys = self.entries.get(rowid) if current else None
@@ -336,6 +337,7 @@ class Server:
         if generation is not None and generation[1] is not None and generation == self.generation:
             return
         self.generation = generation
+        self.epoch = (stamp[0][0], self.index.generation("epoch")) if stamp is not None else None
         try:
             rows = self.index.rows() if stamp is not None else None
         except sqlite3.Error as exc:

@@ -177,24 +177,35 @@ def _request(env, request: dict, timeout: float):
     return _answer(sock, None, timeout)
 
 
+class Pending:
+    """A sims request whose prompt is sent: its connection, and the rowids asked once they are."""
+
+    __slots__ = ("sock", "asked")
+
+    def __init__(self, sock):
+        self.sock, self.asked = sock, None
+
+
 def send_prompt(env, index_path: str, prompt: str, timeout: float):
-    """Send the prompt ahead of the candidates, so the embedder embeds it meanwhile: (a pending
-    request for :func:`similarities_for` or :func:`drop`, "") or (None, why). Never raises."""
+    """Send the prompt ahead of the candidates, so the embedder embeds it meanwhile: (a ``Pending``
+    for :func:`ask` and :func:`answer`, or :func:`drop`; "") or (None, why). Never raises."""
     try:
-        return _open(env, {"op": "sims", "index": index_path, "prompt": prompt}, timeout)
+        sock, why = _open(env, {"op": "sims", "index": index_path, "prompt": prompt}, timeout)
+        return (Pending(sock) if sock is not None else None), why
     except Exception as exc:  # why: the prompt hook must never fail because of the embedder
         return None, f"embedder: {type(exc).__name__}"
 
 
 def drop(pending) -> None:
-    """Close a pending request without asking (no candidates): the embedder answers nothing."""
+    """Close a pending request; before :func:`ask` (no candidates) the embedder answers nothing."""
     try:
-        pending.close()
+        pending.sock.close()
     except Exception:
         pass
 
 
 def _sims(answer: dict, wanted: set) -> tuple[dict | None, str]:
+    """The similarities of an answer, checked: only rowids asked, cosines in range."""
     sims = answer.get("sims")
     if not isinstance(sims, dict):
         return None, "embedder answered garbage"
@@ -208,24 +219,58 @@ def _sims(answer: dict, wanted: set) -> tuple[dict | None, str]:
     return out, ""
 
 
-def similarities_for(pending, rowids: list[int], timeout: float) -> tuple[dict | None, str]:
-    """Ask a pending request (:func:`send_prompt`) for the similarities of ``rowids``, waiting at most
-    ``timeout`` seconds: ({rowid: similarity} for the rowids whose vectors are ready, "") or
-    (None, why). Closes the request. Never raises."""
+def ask(pending, rowids: list[int]) -> str:
+    """Send the rowids whose similarities a pending request (:func:`send_prompt`) wants, in the
+    caller's order (its best candidates first: the embedder spends its short budget for texts not
+    embedded yet in that order); the answer is read by :func:`answer`. Returns "" or why it failed
+    (then the request is closed). Never raises."""
     try:
-        # why: in the caller's order (its best candidates first): the embedder spends its short
-        # budget for texts not embedded yet in that order
         order = list(dict.fromkeys(int(r) for r in rowids))
-        answer, why = _answer(pending, {"rowids": order}, timeout)
-        if answer is None:
+        pending.sock.settimeout(1.0)
+        pending.sock.sendall((jsonload.dumps({"rowids": order}) + "\n").encode("utf-8", "surrogatepass"))
+        pending.asked = set(order)
+        return ""
+    except (ValueError, TypeError):
+        drop(pending)
+        return "embedder request: rowids that are not integers"
+    except TimeoutError:
+        drop(pending)
+        return "embedder did not take the request in time"
+    except OSError as exc:
+        drop(pending)
+        return f"embedder connection: {_why(exc)}"
+    except Exception as exc:  # why: the prompt hook must never fail because of the embedder
+        drop(pending)
+        return f"embedder: {type(exc).__name__}"
+
+
+def answer(pending, wanted: list[int], timeout: float) -> tuple[dict | None, str]:
+    """Wait at most ``timeout`` seconds for the answer to :func:`ask`: ({rowid: similarity} for the
+    rowids of ``wanted`` whose vectors are ready, "") or (None, why). Closes the request. Never raises."""
+    try:
+        got, why = _answer(pending.sock, None, timeout)
+        if got is None:
             return None, why
-        return _sims(answer, set(order))
+        sims, why = _sims(got, pending.asked)
+        if sims is None:
+            return None, why
+        keep = set(int(r) for r in wanted)
+        return {r: v for r, v in sims.items() if r in keep}, ""
     except (ValueError, TypeError):
         return None, "embedder answered garbage"
     except Exception as exc:  # why: the prompt hook must never fail because of the embedder
         return None, f"embedder: {type(exc).__name__}"
     finally:
         drop(pending)
+
+
+def similarities_for(pending, rowids: list[int], timeout: float) -> tuple[dict | None, str]:
+    """:func:`ask` then :func:`answer`: ({rowid: similarity} for the rowids whose vectors are
+    ready, "") or (None, why). Closes the request. Never raises."""
+    why = ask(pending, rowids)
+    if why:
+        return None, why
+    return answer(pending, rowids, timeout)
 
 
 def similarities(env, index_path: str, prompt: str, rowids: list[int], timeout: float) -> tuple[dict | None, str]:

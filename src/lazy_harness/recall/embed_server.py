@@ -36,6 +36,7 @@ MAX_REQUEST = 1 << 20
 MAX_WAITERS = 16
 IDLE_DEFAULT_MINUTES = 60
 CHECK_EVERY = 30.0  # seconds between two looks at the socket and lock files
+QUIET_AFTER = 0.05  # seconds without idle work after a request
 
 
 def lock_path(env=None) -> str:
@@ -233,8 +234,10 @@ def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd
                 why = f"idle {idle_seconds:g} s"
                 break
             # why: no work, nothing to do until a client, a signal, the idle deadline or the next look
-            # at the socket file: no polling
-            timeout = 0 if server.has_work() else max(idle_left, 0)
+            # at the socket file: no polling. Idle work waits QUIET_AFTER a request: the hook that
+            # just got its answer finishes on a machine the warm-up does not load yet
+            quiet = max(last_request + QUIET_AFTER - now, 0)
+            timeout = (0 if waiters else quiet) if server.has_work() else max(idle_left, 0)
             ready, _, _ = select.select(watched, [], [], min(timeout, max(next_check - now, 0)))
             if wake_fd is not None and wake_fd in ready:
                 try:
@@ -245,7 +248,7 @@ def _serve_locked(env, load_embedder, idle_seconds, stop_event, wake_fd, lock_fd
                 if _one_connection(listener, server, waiters):
                     last_request = time.monotonic()
                 continue
-            if server.has_work():
+            if server.has_work() and (waiters or time.monotonic() >= last_request + QUIET_AFTER):
                 server.step()
                 if waiters and server.warm_done():
                     answer = {"ready": server.ready()}

@@ -24,27 +24,66 @@ def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
             paths.project_name(cwd))
 
 
-def _semantic(ranked: list[dict], sent: tuple, settings: dict, env, project: str,
-              now: float | None) -> tuple[list[dict], dict]:
+class _Embedder:
+    """The hook's side of one prompt's request to the embedder: the prompt sent ahead
+    (``gate.send_ahead``), the candidates sent as soon as the search finds them (``ask``, so the
+    embedder works while the hook weighs its terms), the answer read last (``similarities``)."""
+
+    def __init__(self, sent: tuple, settings: dict):
+        self.pending, self.why = sent
+        self.timeout = int(settings["semantic_timeout_ms"]) / 1000
+        self.asked = False
+
+    def ask(self, rowids: list[int]) -> None:
+        if self.pending is None or not rowids:
+            return
+        from lazy_harness.recall import embed_client
+
+        if self.asked:  # why: a second search (the index was damaged and rebuilt): other rowids
+            self.close("the index was rebuilt during the search")
+            return
+        why = embed_client.ask(self.pending, rowids)
+        self.asked = True
+        if why:
+            self.pending, self.why = None, why
+
+    def similarities(self, asked: list[int]) -> tuple[dict | None, str]:
+        from lazy_harness.recall import embed_client
+
+        if self.pending is None:
+            return None, self.why
+        pending, self.pending = self.pending, None
+        if not self.asked:
+            return embed_client.similarities_for(pending, asked, self.timeout)
+        return embed_client.answer(pending, asked, self.timeout)
+
+    def close(self, why: str = "") -> None:
+        if self.pending is not None:
+            from lazy_harness.recall import embed_client
+
+            embed_client.drop(self.pending)
+            self.pending, self.why = None, why or self.why
+
+
+def _semantic(ranked: list[dict], request: _Embedder, settings: dict, env, project: str, now: float | None,
+              meanwhile) -> tuple[list[dict], dict]:
     """``ranked`` with the similarity bar when the embedder answers (``select.by_similarity``), as it
-    is otherwise; and what happened, for the log. ``sent``: what ``gate.send_ahead`` returned.
-    ``now`` None (the CLI): the embedder is not started."""
+    is otherwise; and what happened, for the log. ``meanwhile()`` runs before the answer is waited
+    for. ``now`` None (the CLI): the embedder is not started."""
     for c in ranked:
         c["similarity"] = None
-    pending, why = sent
     if not settings.get("semantic"):
+        meanwhile()
         return ranked, {"state": "off"}
     from lazy_harness.recall import embed_client
 
     asked = select.worth_scoring(ranked, project)
+    meanwhile()
     if not asked:
-        if pending is not None:
-            embed_client.drop(pending)
+        request.close()
         return ranked, {"state": "scored", "asked": 0, "scored": 0}
     try:
-        sims = None
-        if pending is not None:
-            sims, why = embed_client.similarities_for(pending, asked, int(settings["semantic_timeout_ms"]) / 1000)
+        sims, why = request.similarities(asked)
         word = embed_client.ensure_running(env, now) if sims is None and now is not None else None
     except Exception as exc:  # why: it never raises by contract; if it did, words still decide
         sims, why, word = None, f"embedder client: {type(exc).__name__}: {exc}", None
@@ -56,24 +95,30 @@ def _semantic(ranked: list[dict], sent: tuple, settings: dict, env, project: str
                     "best": max(scored) if scored else None}
 
 
+def _nothing() -> None:
+    return None
+
+
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
-                deep: bool = False, now: float | None = None, sent: tuple | None = None) -> tuple[str | None, dict]:
+                deep: bool = False, now: float | None = None, sent: tuple | None = None,
+                meanwhile=_nothing) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the embedder did); ``deep`` also looks at every learning file for edits in place (see
     ``index.refresh``); ``now`` (the hook's clock) lets a missing embedder be started; ``sent``: the
-    prompt already sent to the embedder (``gate.send_ahead``), else it is sent here."""
+    prompt already sent to the embedder (``gate.send_ahead``), else it is sent here; ``meanwhile()``
+    runs once, while the embedder computes the candidates' similarities."""
     settings = cfg["recall"]
     mdir, ldir, project = where(cwd, cfg, env)
     path = paths.recall_index_file(env)
-    if sent is None:
-        sent = gate.send_ahead(prompt, settings, env)
+    request = _Embedder(gate.send_ahead(prompt, settings, env) if sent is None else sent, settings)
     try:
         for attempt in (1, 2):
             conn = index.connect(path)
             try:
                 indexed = index.refresh(conn, [mdir], ldir, deep)
                 where_sql, args = index.scope_sql([mdir], project)
-                ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
+                ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project,
+                                           on_candidates=request.ask)
                 break
             except Exception as exc:
                 if attempt == 2 or not index.damaged(exc):
@@ -82,10 +127,9 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
                 conn.close()
             index.remove(path)  # only after a damaged index: a cache, built again from the files
     except BaseException:
-        if sent[0] is not None:
-            sent[0].close()
+        request.close()
         raise
-    ranked, info["semantic"] = _semantic(ranked, sent, settings, env, project, now)
+    ranked, info["semantic"] = _semantic(ranked, request, settings, env, project, now, meanwhile)
     passed = [c for c in ranked if c["passes"]]
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))

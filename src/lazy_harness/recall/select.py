@@ -71,9 +71,12 @@ def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
 
 
 def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL,
-         keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None) -> tuple[list[dict], dict]:
+         keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
+         on_candidates=None) -> tuple[list[dict], dict]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
-    ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``)."""
+    ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``).
+    ``on_candidates(rowids)`` (best BM25 first) is called as soon as they are found, before their
+    terms are weighed (the prompt hook asks the embedder about them meanwhile)."""
     gs = groups(prompt, keep_stopwords)
     info = {"terms": [t for t, _ in gs], "candidates": 0}
     if not gs:
@@ -82,6 +85,8 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     info["candidates"] = len(rows)
     if not rows:
         return [], info
+    if on_candidates is not None:
+        on_candidates([r[0] for r in rows])
     total_docs = max(1, index.doc_count(conn))
     rowids = [r[0] for r in rows]
     weights, hits = {}, {}
