@@ -311,3 +311,27 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
     where, args = index.scope_sql([other], "theirs")
     assert index.candidates(conn, '"queue"', where, args, 7) == _slow_candidates(conn, '"queue"', where, args, 7)
     assert index.candidates(conn, '"nothing"', where, args, 7) == []
+
+
+def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_stopped(tmp_path, monkeypatch):
+    """The worker may append while a hook catches up: what the index records (stamp, offset) must
+    describe the bytes it read, or the next search reads the whole file again."""
+    from lazy_harness.recall import sources
+
+    mem = setup(tmp_path, 5)
+    path = os.path.join(mem, files.DECISIONS)
+    conn = index.connect(paths.recall_index_file())
+    assert index.refresh(conn, [mem], None) == 5
+    ms.write_jsonl(path, [ms.decision(NOW, "decision 5 about queues", "r")])
+    real = sources.read_jsonl
+
+    def racing(*args, **kwargs):  # the worker appends between the plan's stat and the read
+        ms.write_jsonl(path, [ms.decision(NOW, "decision 6 about queues", "r")])
+        monkeypatch.setattr(sources, "read_jsonl", real)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sources, "read_jsonl", racing)
+    assert index.refresh(conn, [mem], None) == 1  # the line the plan saw
+    assert index.refresh(conn, [mem], None) == 1  # then the one appended meanwhile, alone
+    assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6, 7]
+    assert index.refresh(conn, [mem], None) == 0

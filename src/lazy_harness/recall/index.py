@@ -188,7 +188,7 @@ def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[
             # with as many characters), which the check of the head and the end may not see
             grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
                     and _check(path, row[2]) == row[4])
-            plan.append(("jsonl", path, mdir, kind, stamp, row[2] if grew else 0, row[3] if grew else 0))
+            plan.append(("jsonl", path, mdir, kind, stamp, row[2] if grew else 0, row[3] if grew else 0, st.st_size))
         unit = mdir + UNIT_HANDOFF
         stamp = _handoff_stamp(mdir)
         row = known.get(unit)
@@ -250,10 +250,12 @@ def _apply(conn, step: tuple) -> int:
         _drop(conn, unit)
         return 0
     if action == "jsonl":
-        _, path, mdir, kind, stamp, offset, lines = step
+        _, path, mdir, kind, stamp, offset, lines, size = step
         if offset == 0:
             _drop(conn, unit)
-        entries, hidden, end, lines = sources.read_jsonl(path, kind, offset, lines)
+        # why: up to the size the stamp was taken at: a line appended since is read next time, from
+        # here, instead of the stamp not matching what was read and the whole file being read again
+        entries, hidden, end, lines = sources.read_jsonl(path, kind, offset, lines, size)
         _insert(conn, unit, mdir, entries)
         conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, end, lines, _check(path, end)))
@@ -279,12 +281,18 @@ def _apply(conn, step: tuple) -> int:
 def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
-    if not _plan(conn, mdirs, ldir, deep):
+    seen = conn.execute("PRAGMA data_version").fetchone()[0]
+    plan = _plan(conn, mdirs, ldir, deep)
+    if not plan:
         return 0
     conn.execute("BEGIN IMMEDIATE")
     try:
+        # why: planned again under the lock only when another connection wrote meanwhile (two hooks
+        # catching up at once must index each line once); otherwise the plan still holds
+        if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
+            plan = _plan(conn, mdirs, ldir, deep)
         before = doc_count(conn)
-        count = sum(_apply(conn, step) for step in _plan(conn, mdirs, ldir, deep))  # again, under the lock
+        count = sum(_apply(conn, step) for step in plan)
         # why: one number that moves with every change, so the embedder reads the entries again only
         # when they changed (a reader's open and close move the file's and the WAL's stamps too); and
         # one that moves only when entries were deleted: until then every rowid it knows still holds

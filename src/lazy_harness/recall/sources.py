@@ -78,16 +78,19 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
 
 
-def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0) -> tuple[list[dict], list[str], int, int]:
+def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0,
+               size: int | None = None) -> tuple[list[dict], list[str], int, int]:
     """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
-    the last line before it). Returns (entries, hidden, new offset, new line count); a torn last
-    line is not read (the offset stops before it, so it is read once it is whole), but one saved
-    without its newline (``files.whole_object``) is, and then (0, 0) comes back: the whole file is
-    read again once it changes. ``jsonload`` skips a byte order mark at the start."""
+    the last line before it) up to byte ``size`` (the size the caller saw, so what it records
+    matches what was read: lines appended meanwhile are read next time). Returns (entries, hidden,
+    new offset, new line count); a torn last line is not read (the offset stops before it, so it is
+    read once it is whole), but one saved without its newline (``files.whole_object``) is, and then
+    (0, 0) comes back: the whole file is read again once it changes. ``jsonload`` skips a byte
+    order mark at the start."""
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)
-            data = fh.read()
+            data = fh.read() if size is None else fh.read(max(0, size - offset))
     except FileNotFoundError:
         return [], [], 0, 0
     end = data.rfind(b"\n") + 1
