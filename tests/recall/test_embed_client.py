@@ -234,6 +234,18 @@ def test_a_pending_request_that_is_never_answered_times_out(env):
     assert 0.15 < took < 2.0
 
 
+def test_look_is_one_line_and_a_word_when_no_embedder_runs(env):
+    import json
+
+    assert embed_client.look(env, "/i.sqlite") == "no embedder running"
+    fake = FakeServer(env, b'{"ok": true}\n')
+    try:
+        assert embed_client.look(env, "/i.sqlite") == ""
+    finally:
+        fake.close()
+    assert json.loads(fake.got[0]) == {"op": "look", "index": "/i.sqlite"}
+
+
 def _state(env, name):
     return os.path.join(paths.state_dir(env), name)
 

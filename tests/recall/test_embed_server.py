@@ -307,6 +307,25 @@ def test_a_bad_or_missing_second_line_gets_an_error_line(env, index_path, server
     assert request(env, {"op": "ping"}) == {"ok": True, "pid": os.getpid()}
 
 
+def test_look_makes_it_embed_new_entries_without_a_prompt(env, index_path):
+    new = (4, "Deploy with blue green", "switch the router", "deploy", ["zero downtime release"])
+    fake = SignallingEmbedder("zero downtime release")
+    make_index(index_path, ENTRIES)
+    running = Running(env, fake).start()
+    try:
+        assert request(env, {"op": "warm", "index": index_path}) == {"ready": 3}
+        conn = sqlite3.connect(index_path, isolation_level=None)
+        try:
+            add_entries(conn, [new])
+        finally:
+            conn.close()
+        assert request(env, {"op": "look", "index": index_path}) == {"ok": True}
+        assert fake.embedded.wait(10)  # in the idle gaps, no prompt asked for it
+        assert "error" in request(env, {"op": "look", "index": "/elsewhere/index.sqlite"})
+    finally:
+        running.close()
+
+
 def test_a_foreign_index_is_refused(env, tmp_path, server):
     other = str(tmp_path / "other.sqlite")
     make_index(other, ENTRIES)

@@ -85,6 +85,8 @@ def running(sims: dict[str, float], env=None):
                     request["rowids"] = json.loads(follow)["rowids"]
                 if request.get("op") == "ping":
                     answer = {"ok": True, "pid": os.getpid()}
+                elif request.get("op") == "look":
+                    answer = {"ok": True}
                 else:
                     titles = _titles(request["index"], request["rowids"])
                     answer = {"sims": {str(r): sims[t] for r, t in titles.items() if t in sims}}

@@ -196,11 +196,14 @@ class Server:
         op = req.get("op")
         if op == "ping":
             return {"ok": True, "pid": os.getpid()}
-        if op not in ("sims", "warm"):
+        if op not in ("sims", "warm", "look"):
             return {"error": f"unknown op {str(op)[:40]!r}"}
         index = req.get("index")
         if not isinstance(index, str) or not self._serves(index):
             return {"error": f"index {str(index)[:200]!r} is not the one this embedder serves ({self.index.path})"}
+        if op == "look":  # the worker changed the index: embed what is new in the next idle gaps
+            self.check_index = True
+            return {"ok": True}
         if op == "warm":
             self.check_index = True
             self.refresh()

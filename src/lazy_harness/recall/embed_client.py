@@ -12,6 +12,8 @@ protocol is JSON lines, then the server closes:
   after the first line (no candidates) gets nothing. The same request in one line, with ``rowids``,
   is answered at once.
 - ``{"op": "warm", "index": <path>}`` -> ``{"ready": <count>}`` once every entry is embedded;
+- ``{"op": "look", "index": <path>}`` -> ``{"ok": true}``: the index changed (the worker says so
+  after a persist), the new entries are embedded in the next idle gaps;
 - ``{"op": "ping"}`` -> ``{"ok": true, "pid": <pid>}``; errors ``{"error": <line>}``.
 
 Nothing here raises: every failure becomes a word for hooks.log, and the hook ranks by words.
@@ -300,6 +302,17 @@ def warm(env, index_path: str, timeout: float) -> tuple[int | None, str]:
         return ready, why
     except Exception as exc:  # why: callers are hooks and lh commands: a word, never a traceback
         return None, f"embedder: {type(exc).__name__}"
+
+
+def look(env, index_path: str, timeout: float = 0.5) -> str:
+    """Tell a running embedder that the index changed, so it embeds the new entries in its next
+    idle gaps rather than at the next prompt: "" or why not (none runs). Never starts one, never
+    raises."""
+    try:
+        _, why = _request(env, {"op": "look", "index": index_path}, timeout)
+        return why
+    except Exception as exc:  # why: the worker must not fail a task because of the embedder
+        return f"embedder: {type(exc).__name__}"
 
 
 def ping(env, timeout: float) -> int | None:
