@@ -163,3 +163,18 @@ def test_a_session_forgotten_while_idle_is_watched_again_from_its_next_prompt(is
     _age(_stamp(), 120)
     [task] = _session_start(project)
     assert (task["session_id"], task["event"]) == (SID, "sweep")
+
+
+def test_a_prompt_whose_search_fails_still_watches_its_session(isolated_home, fake, project):
+    payload, open_file = _distilled_then_forgotten(isolated_home, project)
+    from lazy_harness.recall import index
+
+    index.remove(paths.recall_index_file())
+    os.makedirs(paths.recall_index_file())  # a folder where the index file goes: every search fails
+    typed = {"session_id": SID, "transcript_path": payload["transcript_path"], "cwd": str(project),
+             "hook_event_name": "UserPromptSubmit", "permission_mode": "default",
+             "prompt": "now make the retry count of the export job configurable"}
+    result = run_hook("UserPromptSubmit", typed)
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert " error " in hook_log(paths.claude_dir())[-1]
+    assert os.path.exists(open_file)

@@ -45,9 +45,18 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     from lazy_harness.recall import prompt as recall_prompt
     from lazy_harness.recall import shown
 
-    # the sweep's watch runs while the embedder computes the candidates' similarities
-    out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, sent=sent,
-                                               meanwhile=lambda: _watch(payload, cfg, env))
+    watched = []
+
+    def watch_once() -> None:
+        if not watched:
+            watched.append(True)
+            _watch(payload, cfg, env)
+
+    try:  # the sweep's watch runs while the embedder computes the candidates' similarities
+        out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now,
+                                                   sent=sent, meanwhile=watch_once)
+    finally:
+        watch_once()  # why: also when the search failed: the session must still be swept
     decision = recall_prompt.describe(info)
     if not out_text:
         return decision, None
