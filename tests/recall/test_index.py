@@ -335,3 +335,29 @@ def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_s
     assert index.refresh(conn, [mem], None) == 1  # then the one appended meanwhile, alone
     assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6, 7]
     assert index.refresh(conn, [mem], None) == 0
+
+
+def test_a_locked_index_is_an_error_and_is_not_removed(tmp_path):
+    """Busy is not damage: the file another process is writing must survive a hook that gives up."""
+    import sqlite3
+
+    path = paths.recall_index_file()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    other = sqlite3.connect(path, isolation_level=None)  # rollback journal: a writer locks readers out
+    other.execute("CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT)")
+    other.execute("BEGIN EXCLUSIVE")
+    other.execute("INSERT INTO meta VALUES ('being', 'written')")
+    try:
+        try:
+            index.connect(path, timeout=0.2).close()
+            raised = None
+        except sqlite3.OperationalError as exc:
+            raised = exc
+        assert raised is not None and "locked" in str(raised)
+        assert os.path.exists(path)
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    check = sqlite3.connect(path)
+    assert check.execute("SELECT v FROM meta WHERE k='being'").fetchone() == ("written",)
+    check.close()

@@ -82,7 +82,7 @@ def connect(path: str, timeout: float = 5.0):
         conn = None
         try:
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
+            _wal(conn, sqlite3, timeout)
             # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk
             # (2.7 ms down to 0.9 ms when the prompt hook catches up). A process killed mid-write
             # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
@@ -108,13 +108,34 @@ def connect(path: str, timeout: float = 5.0):
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
             conn.execute("COMMIT")
             return conn
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
-            if attempt == 2:
+            # why: busy or locked is not damage: another process is writing the index (three hooks
+            # building it at once, say), and removing the file under it loses its work
+            if attempt == 2 or not damaged(exc):
                 raise
             remove(path)
     raise AssertionError("unreachable")
+
+
+def _wal(conn, sqlite3, timeout: float) -> None:
+    """Put the index in WAL mode, once for the file (the mode is kept in it)."""
+    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            # why: switching needs the file to itself, and SQLite answers "locked" at once, without
+            # its busy timeout, while another process holds it (which is switching it too, at most)
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
 
 
 def damaged(exc: BaseException) -> bool:
