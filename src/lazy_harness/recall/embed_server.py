@@ -285,10 +285,11 @@ def _one_connection(listener, server: Server, waiters: list) -> bool:
         answer = _handled(server.handle, line)
         if isinstance(answer, Pending):
             # the prompt is embedded: now the candidates, which the client searched for meanwhile
+            pending = answer
             line = _next_line(conn, lines)
             if line is None:
                 return True  # why: no candidate was worth asking about; the request was valid
-            answer = _handled(lambda raw: server.follow_up(answer, raw), line)
+            answer = _handled(lambda raw: server.follow_up(pending, raw), line)
         valid = answer is _WAIT or "error" not in answer
         if answer is _WAIT:
             if len(waiters) >= MAX_WAITERS:
