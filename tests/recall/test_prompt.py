@@ -191,10 +191,11 @@ def test_a_client_that_raises_after_all_leaves_the_strength_bar_to_decide(root, 
     def broken(*args):
         raise RuntimeError("socket module missing")
 
+    fake = Embedder(monkeypatch, {})  # its ensure_running: a test must never start a real embedder
     for name in ("send_prompt", "ask", "answer"):
         monkeypatch.setattr(embed_client, name, broken)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
-    assert kept(info) == [LOCKS, TAGS]
+    assert kept(info) == [LOCKS, TAGS] and fake.started == [NOW]
     assert "semantic=none (embedder client: RuntimeError: socket module missing" in recall_prompt.describe(info)
 
 
