@@ -1,12 +1,11 @@
 """The embedder's cache and warm-up queue, without the socket: what a ``sims`` answer covers, what the
 warm-up embeds first, what leaves the cache (the loop around it: test_embed_server.py)."""
 
-import os
 import sqlite3
 
 import pytest
 
-from lazy_harness.recall import embed_cache
+from lazy_harness.recall import embed_cache, index
 from tests.recall.test_embed_server import ENTRIES, FakeEmbedder, make_index
 
 
@@ -72,9 +71,7 @@ def test_a_reader_of_the_index_does_not_make_the_embedder_read_every_entry_again
     path = paths.recall_index_file()
     conn, _ = index.open_current(path, [mdir], None)
     conn.close()
-    reads = []
-    real_rows = embed_cache.Index.rows
-    monkeypatch.setattr(embed_cache.Index, "rows", lambda self, rowids=None: reads.append(rowids) or real_rows(self, rowids))
+    reads = _record_reads(monkeypatch)
     srv = embed_cache.Server(FakeEmbedder(), path)
     srv.step()
     assert reads == [None] and len(srv.entries) == 1
@@ -105,17 +102,29 @@ def _bump(path: str, generation: int, epoch: int = 0) -> None:
         conn.close()
 
 
-def test_a_warm_answer_does_not_read_the_index_and_a_reused_rowid_is_not_trusted(index_path, monkeypatch):
-    from tests.recall.test_embed_server import expected_sim
-
+def _warm_server(index_path: str):
+    """A server whose every entry of ENTRIES is embedded, the index's counters at 1 and 0."""
     make_index(index_path, ENTRIES)
     _bump(index_path, 1)
     srv = embed_cache.Server(FakeEmbedder(), index_path)
     while srv.has_work():
         srv.step()
+    return srv
+
+
+def _record_reads(monkeypatch) -> list:
+    """The rowids of every read of the index's entries from now on (None: all of them)."""
     reads = []
     real_rows = embed_cache.Index.rows
     monkeypatch.setattr(embed_cache.Index, "rows", lambda self, rowids=None: reads.append(rowids) or real_rows(self, rowids))
+    return reads
+
+
+def test_a_warm_answer_does_not_read_the_index_and_a_reused_rowid_is_not_trusted(index_path, monkeypatch):
+    from tests.recall.test_embed_server import expected_sim
+
+    srv = _warm_server(index_path)
+    reads = _record_reads(monkeypatch)
     prompt = "photos upload timeout"
     got = srv.sims(srv.prompt_vector(prompt), [1, 2, 3])["sims"]
     assert reads == []  # every vector was known for the index as it is
@@ -142,11 +151,7 @@ def test_the_kept_connection_follows_a_rebuilt_index_file(index_path):
     make_index(index_path, ENTRIES)
     idx = embed_cache.Index(index_path)
     assert set(idx.rows([1, 2])) == {1, 2}
-    for suffix in ("", "-wal", "-shm"):  # the hook removes a damaged index and builds it again
-        try:
-            os.unlink(index_path + suffix)
-        except FileNotFoundError:
-            pass
+    index.remove(index_path)  # as the hook removes a damaged index, to build it again
     with pytest.raises(sqlite3.Error):
         idx.rows([1])
     make_index(index_path, ENTRIES[2:])
@@ -157,11 +162,7 @@ def test_the_kept_connection_follows_a_rebuilt_index_file(index_path):
 def test_after_entries_were_only_added_the_known_ones_answer_unread_and_the_new_ones_are_read(index_path, monkeypatch):
     from tests.recall.test_embed_server import add_entries, expected_sim
 
-    make_index(index_path, ENTRIES)
-    _bump(index_path, 1)
-    srv = embed_cache.Server(FakeEmbedder(), index_path)
-    while srv.has_work():
-        srv.step()
+    srv = _warm_server(index_path)
     new = (4, "Deploy with blue green", "switch the router", "deploy", ["zero downtime release"])
     conn = sqlite3.connect(index_path, isolation_level=None)
     try:
@@ -169,9 +170,7 @@ def test_after_entries_were_only_added_the_known_ones_answer_unread_and_the_new_
     finally:
         conn.close()
     _bump(index_path, 2)  # the change counter moved, the delete counter did not
-    reads = []
-    real_rows = embed_cache.Index.rows
-    monkeypatch.setattr(embed_cache.Index, "rows", lambda self, rowids=None: reads.append(rowids) or real_rows(self, rowids))
+    reads = _record_reads(monkeypatch)
     prompt = "release without downtime"
     got = srv.sims(srv.prompt_vector(prompt), [4, 1, 2], budget=1.0)["sims"]
     assert reads == [[4]]

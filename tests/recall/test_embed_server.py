@@ -80,13 +80,7 @@ def request(env, req, timeout: float = 10.0):
     try:
         sock.connect(embed_client.socket_path(env))
         sock.sendall(req if isinstance(req, bytes) else (jsonload.dumps(req) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        return jsonload.loads(data) if data else None
+        return _read_answer(sock)
     finally:
         sock.close()
 

@@ -42,6 +42,15 @@ class Pending:
         self.vector = vector
 
 
+def _object(line: bytes) -> tuple[dict, str]:
+    """(a request line's JSON object, "") or ({}, why it is not one)."""
+    try:
+        req = json.loads(line)
+    except ValueError:
+        return {}, "request is not JSON"
+    return (req, "") if isinstance(req, dict) else ({}, "request is not a JSON object")
+
+
 def _rowids(value) -> tuple[list[int], str]:
     """(the asked rowids without repeats, in order, "") or ([], why they are refused)."""
     if not isinstance(value, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in value):
@@ -187,12 +196,9 @@ class Server:
     def handle(self, line: bytes):
         """The answer (a dict) to one request line; ``_WAIT`` for a warm request not ready yet; a
         ``Pending`` for a sims request without rowids, whose second line goes to ``follow_up``."""
-        try:
-            req = json.loads(line)
-        except ValueError:
-            return {"error": "request is not JSON"}
-        if not isinstance(req, dict):
-            return {"error": "request is not a JSON object"}
+        req, why = _object(line)
+        if why:
+            return {"error": why}
         op = req.get("op")
         if op == "ping":
             return {"ok": True, "pid": os.getpid()}
@@ -222,12 +228,9 @@ class Server:
 
     def follow_up(self, pending: Pending, line: bytes) -> dict:
         """The answer to the second line of a sims request, ``{"rowids": [...]}``."""
-        try:
-            req = json.loads(line)
-        except ValueError:
-            return {"error": "request is not JSON"}
-        if not isinstance(req, dict):
-            return {"error": "request is not a JSON object"}
+        req, why = _object(line)
+        if why:
+            return {"error": why}
         rowids, why = _rowids(req.get("rowids"))
         return {"error": why} if why else self.sims(pending.vector, rowids)
 
