@@ -32,8 +32,10 @@ VERSION = "8"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: ident
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder)
 UNIT_HANDOFF = "#handoff"
+UNIT_FOLDER = "#folder"  # a month folder of learnings: its own stat when its files were last compared
 CHECK_HEAD = 4096
 MMAP_BYTES = 256 << 20
+PART = 2000  # lines of one JSONL file read in one transaction while the index is built
 SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
 CHECK_TAIL = 256
 SCHEMA = (
@@ -216,17 +218,38 @@ def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[
         if row is None or row[1] != stamp:
             plan.append(("handoff", unit, mdir, stamp))
     if ldir is not None:
-        folders = sources.month_folders(ldir)
-        stored = {r[0]: r[1] for r in conn.execute("SELECT unit, stamp FROM source WHERE unit LIKE ? ESCAPE '\\'",
-                                                   (_like_prefix(ldir + os.sep),))}
-        for folder in folders:
-            old = stored.pop(folder, None) or ""
-            if not deep and old.split("|")[0] == sources.folder_mark(folder):
-                continue
-            stamp, files = sources.folder_stamp(folder)
-            if old != stamp:
-                plan.append(("learnings", folder, stamp, files))
-        plan += [("drop", gone) for gone in stored]
+        plan += _plan_learnings(conn, ldir, deep)
+    return plan
+
+
+def _plan_learnings(conn, ldir: str, deep: bool) -> list[tuple]:
+    """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
+    skipped without looking inside (the hook's path), unless ``deep``; otherwise each file is a unit
+    of its own, compared by its size and time: a new learning costs one file read, not the folder's."""
+    plan: list[tuple] = []
+    marks = {r[0]: r[1] for r in conn.execute("SELECT unit, stamp FROM source WHERE unit LIKE ? ESCAPE '\\'",
+                                              (_like_prefix(ldir + os.sep),))}
+    stored_files: dict[str, dict[str, str]] = {}
+    for unit, stamp in marks.items():
+        if not unit.endswith(UNIT_FOLDER):
+            stored_files.setdefault(os.path.dirname(unit), {})[unit] = stamp
+    seen = set()
+    for folder in sources.month_folders(ldir):
+        seen.add(folder)
+        mark = sources.folder_mark(folder)
+        known = stored_files.get(folder, {})
+        if not deep and marks.get(folder + UNIT_FOLDER) == mark:
+            continue
+        stamps = sources.file_stamps(folder)
+        for path, stamp in stamps.items():
+            if known.get(path) != stamp:
+                plan.append(("learning", path, stamp))
+        plan += [("drop", gone) for gone in known if gone not in stamps]
+        plan.append(("folder", folder + UNIT_FOLDER, mark))
+    for folder, known in stored_files.items():
+        if folder not in seen:
+            plan += [("drop", gone) for gone in known]
+    plan += [("drop", unit) for unit in marks if unit.endswith(UNIT_FOLDER) and unit[:-len(UNIT_FOLDER)] not in seen]
     return plan
 
 
@@ -264,69 +287,88 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     _count(conn, len(entries))
 
 
-def _apply(conn, step: tuple) -> int:
-    """Carry out one step of a plan; returns how many entries were (re)indexed."""
+def _apply(conn, step: tuple, budget: int | None) -> tuple[int, bool]:
+    """Carry out one step of a plan, or its first ``budget`` lines (a JSONL file read in parts: a
+    build stopped between two parts goes on from where the last one ended). Returns (entries
+    (re)indexed, whether the step is done)."""
     action, unit = step[0], step[1]
     if action == "drop":
         _drop(conn, unit)
-        return 0
+        return 0, True
     if action == "jsonl":
         _, path, mdir, kind, stamp, offset, lines, size = step
         if offset == 0:
             _drop(conn, unit)
         # why: up to the size the stamp was taken at: a line appended since is read next time, from
         # here, instead of the stamp not matching what was read and the whole file being read again
-        entries, hidden, end, lines = sources.read_jsonl(path, kind, offset, lines, size)
+        entries, hidden, end, read = sources.read_jsonl(path, kind, offset, lines, size, max_lines=budget)
         _insert(conn, unit, mdir, entries)
         conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
-        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, end, lines, _check(path, end)))
-        return len(entries)
+        done = budget is None or end == 0 or end >= size or read - lines < budget
+        lines = read
+        # why: a part read so far keeps the file's inode but not its stamp, so the next plan sees the
+        # file stale and, its head unchanged, reads on from ``end``
+        kept = stamp if done else stamp.split(":")[0] + ":partial"
+        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, kept, end, lines, _check(path, end)))
+        return len(entries), done
     if action == "handoff":
         _, _, mdir, stamp = step
         _drop(conn, unit)
         _, entries = sources.read_handoff(mdir)
         _insert(conn, unit, mdir, entries)
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
-        return len(entries)
-    _, folder, stamp, files = step
+        return len(entries), True
+    if action == "folder":
+        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, step[2], 0, 0, ""))
+        return 0, True
     _drop(conn, unit)
-    entries = [e for e in (sources.read_learning(f, inactive=True) for f in files) if e is not None]
-    _insert(conn, unit, "", entries)
-    # why: kept in the index (lh memory search --all shows them) but hidden like a marked entry
-    conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)",
-                     [(unit, e["id"], "") for e in entries if e.get("status") != "active"])
-    conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
-    return len(entries)
+    entry = sources.read_learning(unit, inactive=True)
+    if entry is not None:
+        _insert(conn, unit, "", [entry])
+        if entry.get("status") != "active":
+            # why: kept in the index (lh memory search --all shows it) but hidden like a marked entry
+            conn.execute("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", (unit, entry["id"], ""))
+    conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, step[2], 0, 0, ""))
+    return int(entry is not None), True
 
 
 def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
-    seen = conn.execute("PRAGMA data_version").fetchone()[0]
-    plan = _plan(conn, mdirs, ldir, deep)
-    if not plan:
-        return 0
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        # why: planned again under the lock only when another connection wrote meanwhile (two hooks
-        # catching up at once must index each line once); otherwise the plan still holds
-        if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
-            plan = _plan(conn, mdirs, ldir, deep)
-        before = doc_count(conn)
-        count = sum(_apply(conn, step) for step in plan)
-        # why: one number that moves with every change, so the embedder reads the entries again only
-        # when they changed (a reader's open and close move the file's and the WAL's stamps too); and
-        # one that moves only when entries were deleted: until then every rowid it knows still holds
-        # the same entry (a rowid can be handed out again only after a delete)
-        bump = ("INSERT INTO meta(k, v) VALUES(?, '1') ON CONFLICT(k) DO UPDATE SET v = CAST(v AS INTEGER) + 1")
-        conn.execute(bump, ("generation",))
-        if before + count != doc_count(conn):
-            conn.execute(bump, ("epoch",))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return count
+    return refresh_within(conn, mdirs, ldir, deep)[0]
+
+
+def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False, budget: int | None = None,
+                   part: int = PART) -> tuple[int, bool]:
+    """``refresh`` that stops once about ``budget`` entries were read (None: no limit): (entries
+    indexed, whether the index is now up to date). Each part of at most ``part`` lines is its own
+    transaction, so a build killed at any moment keeps every part it committed, and the next call
+    goes on from there."""
+    count = 0
+    while True:
+        seen = conn.execute("PRAGMA data_version").fetchone()[0]
+        plan = _plan(conn, mdirs, ldir, deep)
+        if not plan:
+            return count, True
+        if budget is not None and count >= budget:
+            return count, False
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # why: planned again under the lock only when another connection wrote meanwhile (two hooks
+            # catching up at once must index each line once); otherwise the plan still holds
+            if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
+                plan = _plan(conn, mdirs, ldir, deep)
+            room = part if budget is None else max(1, min(part, budget - count))
+            for step in plan:
+                got, done = _apply(conn, step, room)
+                count += got
+                room -= got
+                if not done or room <= 0:
+                    break
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
 
 def open_current(path: str, mdirs: list[str], ldir: str | None, deep: bool = False):

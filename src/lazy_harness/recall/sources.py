@@ -78,15 +78,16 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
 
 
-def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0,
-               size: int | None = None) -> tuple[list[dict], list[str], int, int]:
+def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int | None = None,
+               max_lines: int | None = None) -> tuple[list[dict], list[str], int, int]:
     """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
     the last line before it) up to byte ``size`` (the size the caller saw, so what it records
     matches what was read: lines appended meanwhile are read next time). Returns (entries, hidden,
     new offset, new line count); a torn last line is not read (the offset stops before it, so it is
     read once it is whole), but one saved without its newline (``files.whole_object``) is, and then
     (0, 0) comes back: the whole file is read again once it changes. ``jsonload`` skips a byte
-    order mark at the start."""
+    order mark at the start. With ``max_lines``, only that many whole lines are read (the offset
+    returned stops after them)."""
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)
@@ -94,6 +95,12 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0,
     except FileNotFoundError:
         return [], [], 0, 0
     end = data.rfind(b"\n") + 1
+    if max_lines is not None and data.count(b"\n", 0, end) > max_lines:
+        cut = 0
+        for _ in range(max_lines):
+            cut = data.index(b"\n", cut) + 1
+        end = cut
+        data = data[:end]
     rows = data[:end].split(b"\n")[:-1] if end else []
     unended = files.whole_object(data[end:])
     if unended:
@@ -193,11 +200,9 @@ def folder_mark(folder: str) -> str:
     return f"{st.st_ino}:{st.st_mtime_ns}"
 
 
-def folder_stamp(folder: str) -> tuple[str, list[str]]:
-    """``<folder mark>|<digest of every file's name, size and time>`` and the folder's files. The
-    digest also sees a file edited in place; it costs a ``stat`` per file, so only the CLI compares it."""
-    parts, found = [], []
-    mark = folder_mark(folder)
+def file_stamps(folder: str) -> dict[str, str]:
+    """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file)."""
+    found = {}
     try:
         with os.scandir(folder) as it:
             for e in it:
@@ -206,12 +211,10 @@ def folder_stamp(folder: str) -> tuple[str, list[str]]:
                         st = e.stat()
                     except OSError:
                         continue
-                    parts.append(f"{e.name}:{st.st_size}:{st.st_mtime_ns}")
-                    found.append(e.path)
+                    found[e.path] = f"{st.st_size}:{st.st_mtime_ns}"
     except OSError:
-        return "missing|", []
-    parts.sort()
-    return mark + "|" + hash_text("\n".join(parts)), sorted(found)
+        return {}
+    return found
 
 
 def hash_text(text: str) -> str:
