@@ -144,3 +144,12 @@ def test_doctor_without_the_plugin_says_so(tmp_path, monkeypatch):
     assert invoke("hooks", "install").code == 0
     found = doctor_lines(tmp_path, monkeypatch)
     assert found["plugin"] == ["ok ok    plugin: not installed (hooks come from settings.json)"]
+
+
+def test_hooks_status_lists_the_plugin():
+    claude_plugin.install()
+    r = invoke("hooks", "status")
+    assert r.code == 0
+    assert (f"plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled in {paths.user_settings_file()}"
+            in r.out.splitlines())
+    assert "no settings file holds lazy-harness hooks" not in r.out  # the plugin registers them

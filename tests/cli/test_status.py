@@ -122,3 +122,14 @@ def test_sync_off_and_on(here):
     with open(cfg, "w") as fh:
         fh.write('[sync]\nremote = "/srv/git/memory.git"\n')
     assert "sync: /srv/git/memory.git: last sync never, ? ahead, ? behind" in status_lines()
+
+
+def test_an_invalid_config_shows_the_loop_paused(here):
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write("[compound_loop]\nenabled = true\nmodel = 42\n")
+    r = invoke("status")
+    assert r.code == 0
+    assert ("compound loop: paused: config.toml is invalid, nothing is distilled until it is fixed "
+            "(lh config validate)") in r.out.splitlines()

@@ -117,10 +117,14 @@ def sync_state(cfg: dict) -> str:
               help="How many of the project's last sessions to show.")
 def status(recent: int) -> None:
     """The project's last sessions, the queue, today's spend, the index and sync, on one screen."""
+    from lazy_harness import config
+
     cfg = load_config()
     cwd = os.getcwd()
     mdir = paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)
     loop = "enabled" if cfg["compound_loop"]["enabled"] else "disabled (lh hooks install switches it on)"
+    if config.invalid(config.load_fast()):  # why: load_config fell back to the defaults; the hooks pause
+        loop = "paused: config.toml is invalid, nothing is distilled until it is fixed (lh config validate)"
     click.echo(terminal_safe(f"project: {paths.project_name(cwd)} (memory: {mdir})"))
     click.echo(f"compound loop: {loop}")
     q = paths.queue_dir()
