@@ -6,6 +6,7 @@ last run) are shared with ``lh doctor``.
 
 import os
 import shutil
+import sys
 from dataclasses import dataclass, field
 
 import click
@@ -161,8 +162,6 @@ def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
         click.echo(f"warning: {target} already holds our hooks: every event runs twice now "
                    "(hint: lh hooks uninstall, and the plugin alone runs them)")
     if leave is None:
-        import sys
-
         if not sys.stdin.isatty():
             click.echo(f"not a terminal: taking the default, {os.path.basename(target)} left alone "
                        "(--write-settings to write it)")
