@@ -410,3 +410,13 @@ def worker_state_file(env=None) -> str:
 def notice_file(env=None) -> str:
     """One line for the person (distillation paused or failing), written by the worker."""
     return os.path.join(state_dir(env), "notice")
+
+
+def plugin_welcome_file(env=None) -> str:
+    """Made by the plugin's first SessionStart, once it told the person what happens next."""
+    return os.path.join(state_dir(env), "plugin-welcome")
+
+
+def claude_plugins_file(env=None) -> str:
+    """Claude Code's record of installed plugins (read, never written): ``<claude dir>/plugins/installed_plugins.json``."""
+    return os.path.join(claude_dir(env), "plugins", "installed_plugins.json")

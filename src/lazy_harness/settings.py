@@ -66,6 +66,14 @@ class Change:
     warnings: list[str] = field(default_factory=list)
 
 
+def files_for(root: str, env=None) -> list[tuple[str, str]]:
+    """(label, path) of the settings files Claude Code reads for a project at ``root``, lowest
+    precedence first: the user file, the project's shared file, its local file."""
+    return [("user", paths.user_settings_file(env)),
+            ("project", os.path.join(root, ".claude", "settings.json")),
+            ("local", os.path.join(root, ".claude", "settings.local.json"))]
+
+
 def package_parent() -> str:
     """The folder that holds the installed ``lazy_harness`` package (site-packages, or src/ of an
     editable install)."""

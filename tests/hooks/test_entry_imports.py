@@ -161,3 +161,18 @@ def test_stop_uses_the_compiled_config_on_the_second_run(world):
         fh.write("debounce_seconds = 61\n")
     _, names3 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "eeeeeeee-0000-0000-0000-000000000005"))
     assert "tomllib" in names3
+
+
+def test_plugin_session_start_after_the_first_imports_no_heavy_module(world):
+    """``lh-hook SessionStart --plugin``: the first start edits config.toml (a rare path); every later
+    one only looks for its marker."""
+    env, payload = world
+    _, baseline = imported(["-c", "pass"], env)
+    argv = ["-m", "lazy_harness.hooks", "SessionStart", "--plugin"]
+    with worker_lock_held(paths.claude_dir()):
+        first, _ = imported(argv, env, payload("SessionStart", "eeeeeeee-0000-0000-0000-000000000005"))
+        p, names = imported(argv, env, payload("SessionStart", "ffffffff-0000-0000-0000-000000000006"))
+    assert first.returncode == 0 and p.returncode == 0 and b"systemMessage" in first.stdout
+    added = [n for n in names if n not in set(baseline)]
+    assert not [n for n in added if is_banned(n)], added
+    assert {n for n in names if n.startswith("lazy_harness")} <= ALLOWED_OURS

@@ -22,6 +22,7 @@ COMMANDS = {
     "logs": ("lazy_harness.cli.logs", "logs", "Show hook and worker logs."),
     "config": ("lazy_harness.cli.config", "config", "Show, create and validate config.toml."),
     "doctor": ("lazy_harness.cli.doctor", "doctor", "Check the installation, one line per check."),
+    "status": ("lazy_harness.cli.status", "status", "The project's last sessions, the queue, spend, index, sync."),
     "sync": ("lazy_harness.cli.sync", "sync", "Carry memory between machines through a git remote."),
     "cost": ("lazy_harness.cli.cost", "cost", "What the worker's model calls cost, and the caps."),
     "backfill": ("lazy_harness.cli.backfill", "backfill", "Queue past sessions that were never distilled."),

@@ -106,10 +106,51 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
         r.line("ok", "claude version", f"{'.'.join(map(str, found))} ({tested})")
 
 
+def _check_plugin(r: Report):
+    """The lazy-harness plugin as Claude Code recorded it for the project here; the enabled install,
+    or None."""
+    from lazy_harness import plugin
+    from lazy_harness.errors import SettingsError
+
+    try:
+        found = plugin.installs(os.getcwd())
+    except SettingsError as exc:
+        r.line("warn", "plugin", exc.message, "claude plugin list")
+        return None
+    if not found:
+        r.line("ok", "plugin", "not installed (hooks come from settings.json)")
+        return None
+    active = next((i for i in found if i.enabled), None)
+    for install in found:
+        if not install.enabled:
+            r.line("ok", "plugin", f"{install.describe()}: its hooks do not run",
+                   None if active else f"claude plugin enable {install.plugin_id}")
+    if active is None:
+        return None
+    if not os.path.isfile(os.path.join(active.path, "hooks", "hooks.json")):
+        r.line("fail", "plugin", f"{active.describe()}: {active.path}/hooks/hooks.json is missing",
+               f"claude plugin install {active.plugin_id}")
+    elif not shutil.which(settings.SCRIPT):
+        r.line("fail", "plugin", f"{active.describe()}: {settings.SCRIPT} is not on PATH, so its hooks do "
+               "nothing (sessions are not remembered)", plugin.INSTALL_LH)
+    else:
+        r.line("ok", "plugin", f"{active.describe()}: its hooks run {shutil.which(settings.SCRIPT)}")
+    return active
+
+
 def _check_hooks(r: Report) -> None:
     files = settings_files()
     holding = [f for f in files if f.ours]
     unreadable = [f for f in files if f.state == "invalid"]
+    active = _check_plugin(r)
+    if active is not None and holding:
+        where = ", ".join(f"{f.label} ({f.path})" for f in holding)
+        r.line("warn", "hooks twice", f"the plugin {active.plugin_id} and {where} both register lazy-harness "
+               "hooks: every event runs twice (memory read back twice, sessions queued twice)",
+               f"keep one: lh hooks uninstall, or claude plugin disable {active.plugin_id}")
+    elif active is not None:
+        r.line("ok", "hooks", f"registered by the plugin {active.plugin_id}")
+        return
     for f in files:
         if f.state == "invalid" and holding:
             r.line("warn", "settings file", f"{f.path}: {f.error}", f"fix the JSON in {f.path}")

@@ -6,6 +6,7 @@ last run) are shared with ``lh doctor``.
 
 import os
 import shutil
+import sys
 from dataclasses import dataclass, field
 
 import click
@@ -33,11 +34,8 @@ class SettingsFile:
 def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
     """The user file and the project's two files (project root of ``cwd``), each inspected once."""
     root = paths.project_root(cwd or os.getcwd())
-    candidates = [("user", paths.user_settings_file(env)),
-                  ("project", os.path.join(root, ".claude", "settings.json")),
-                  ("local", os.path.join(root, ".claude", "settings.local.json"))]
     out, seen = [], set()
-    for label, path in candidates:
+    for label, path in settings.files_for(root, env):
         key = os.path.realpath(path)
         if key in seen:
             continue  # why: in the home folder the project file is the user file
@@ -148,20 +146,57 @@ def _target(settings_path: str | None, project_dir: str | None) -> str:
     return os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
 
 
+def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
+    """With the lazy-harness plugin enabled here, whether to leave ``target`` alone: its hooks are
+    the plugin's, and registering them in settings.json too runs every event twice. ``leave``: the
+    flag's answer; else ask on a terminal (default: leave it), and take the default elsewhere."""
+    from lazy_harness import plugin
+
+    found = plugin.active(where)
+    if found is None:
+        return False
+    holds = any(o for f in settings_files() if os.path.realpath(f.path) == os.path.realpath(target) for o in f.ours)
+    click.echo(f"plugin: {found.describe()}: it registers {', '.join(settings.EVENTS)} already; with "
+               f"{target} too, every event would run twice")
+    if holds:
+        click.echo(f"warning: {target} already holds our hooks: every event runs twice now "
+                   "(hint: lh hooks uninstall, and the plugin alone runs them)")
+    if leave is None:
+        if not sys.stdin.isatty():
+            click.echo(f"not a terminal: taking the default, {os.path.basename(target)} left alone "
+                       "(--write-settings to write it)")
+            return True
+        return click.confirm(f"Leave {target} alone and let the plugin run the hooks?", default=True)
+    return leave
+
+
 @hooks.command()
 @settings_option
 @project_option
-def install(settings_path: str | None, project_dir: str | None) -> None:
+@click.option("--leave-settings/--write-settings", "leave", default=None,
+              help="When the lazy-harness plugin is enabled here: leave the settings file alone (the "
+                   "plugin runs the hooks), or write our hooks into it too. Default: ask on a terminal, "
+                   "else leave it.")
+def install(settings_path: str | None, project_dir: str | None, leave: bool | None) -> None:
     """Register Stop, SessionEnd, SessionStart and UserPromptSubmit, and switch the compound loop on in config.toml.
 
     The user file gets this interpreter's absolute path; --project writes `lh-hook <Event>`, which
-    names no path of this machine, for a settings file shared through git (docs/how/hooks.md)."""
+    names no path of this machine, for a settings file shared through git (docs/how/hooks.md).
+    With the lazy-harness plugin enabled, the settings file is left alone unless you say otherwise."""
     target = _target(settings_path, project_dir)
     portable = project_dir is not None
     cfg = paths.config_file()
     # why: a syntax error stops us before settings.json is touched (the loop could not be switched on
     # by a safe edit); a wrong value does not: the hooks watch sessions during the pause (ADR 0016)
     config.parse_file(cfg)
+    if _leave_for_plugin(target, leave, os.path.dirname(os.path.dirname(target)) if portable else os.getcwd()):
+        click.echo(f"settings: {target} left alone (the plugin runs the hooks)")
+    else:
+        _register(target, portable)
+    _switch_loop_on(cfg)
+
+
+def _register(target: str, portable: bool) -> None:
     change = settings.install(target, portable=portable, backup=settings.backup_file(target))
     events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
     if change.action == "unchanged":
@@ -178,6 +213,11 @@ def install(settings_path: str | None, project_dir: str | None) -> None:
     if portable and not shutil.which(settings.SCRIPT):
         click.echo(f"warning: {settings.SCRIPT} is not on PATH here; Claude Code finds it on PATH "
                    "(install with pipx install . or uv tool install ., or activate the venv)")
+
+
+def _switch_loop_on(cfg: str) -> None:
+    from lazy_harness import notice
+
     what = config.enable_loop(cfg)
     _, cfg_errors, _ = config.parse_file(cfg)  # what is still wrong once enabled is set
     for error in cfg_errors:
@@ -190,6 +230,9 @@ def install(settings_path: str | None, project_dir: str | None) -> None:
     if cfg_errors:
         done += "; distillation stays paused until the file is valid (lh config validate)"
     click.echo(done)
+    if not cfg_errors:  # what happens next, with the gates as configured (issue 26's first short session)
+        for line in notice.next_steps(config.load()):
+            click.echo(line)
 
 
 @hooks.command()
@@ -229,7 +272,16 @@ def status() -> None:
                 click.echo(f"    {o.event}: {o.command} (timeout {o.timeout} s)")
         for where in f.null_matchers:
             click.echo(f"    warning: {where} has a null matcher; Claude Code may ignore this file")
-    if not any(f.ours for f in files):
+    from lazy_harness import plugin
+
+    try:
+        found = plugin.installs(os.getcwd())
+    except SettingsError as exc:
+        found = []
+        click.echo(f"plugin: {exc.message}")
+    for install in found:
+        click.echo(f"plugin: {install.describe()}")
+    if not any(f.ours for f in files) and not any(i.enabled for i in found):
         click.echo("  no settings file holds lazy-harness hooks (hint: lh hooks install)")
     log = logfile.log_path(logfile.HOOKS)
     fired = last_fired()

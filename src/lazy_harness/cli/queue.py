@@ -19,7 +19,7 @@ from lazy_harness.queue import sweep
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
 
 
-def _names(q: str, which: str) -> list[str]:
+def task_names(q: str, which: str) -> list[str]:
     """The task files of one folder; anything else named like a task is skipped with a notice."""
     try:
         entries = sorted(os.scandir(spool.folder(q, which)), key=lambda e: e.name)
@@ -51,7 +51,7 @@ def _find(q: str, ident: str) -> tuple[str, str]:
     """(state, path) of the task whose id, or whose 8-character session part, starts with ``ident``."""
     ident = ident.strip()
     hits = [(state, os.path.join(spool.folder(q, which), n))
-            for state, which in STATES for n in _names(q, which) if ident and _matches(n, ident)]
+            for state, which in STATES for n in task_names(q, which) if ident and _matches(n, ident)]
     if not hits:
         raise LhError(f"no task matches {ident!r} in {q}", hint="lh queue")
     if len(hits) > 1:
@@ -62,14 +62,14 @@ def _find(q: str, ident: str) -> tuple[str, str]:
     return hits[0]
 
 
-def _when(name: str) -> str:
+def queued_at(name: str) -> str:
     try:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(name.split("-", 1)[0]) / 1e9))
     except ValueError:
         return "?"
 
 
-def _waiting(fields: dict) -> str:
+def waiting_reason(fields: dict) -> str:
     """Why a pending task that was taken once went back to wait, and until when ("" otherwise)."""
     why = fields.get("wait_reason", "")
     if not why:
@@ -95,7 +95,7 @@ def queue(ctx: click.Context, recent: int) -> None:
     click.echo(terminal_safe(f"queue: {q}"))
     rows = []
     for state, which in STATES:
-        names = _names(q, which)
+        names = task_names(q, which)
         click.echo(f"  {state:<11} {len(names)}")
         rows += [(n, state, os.path.join(spool.folder(q, which), n)) for n in names[-recent:]]
     rows.sort(key=lambda r: r[0])
@@ -106,8 +106,8 @@ def queue(ctx: click.Context, recent: int) -> None:
             fields = spool.read_task(path)
         except OSError:
             continue
-        reason = fields.get("reason", "") or _waiting(fields)
-        click.echo(terminal_safe(f"  {spool.task_id(name)}  {_when(name)}  {state:<10} {fields.get('event', '?'):<11} "
+        reason = fields.get("reason", "") or waiting_reason(fields)
+        click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {state:<10} {fields.get('event', '?'):<11} "
                                  f"{paths.project_name(fields.get('cwd', '/')):<20} {reason}"))
 
 
@@ -177,7 +177,7 @@ def retry(ident: str | None, all_failed: bool) -> None:
                                  f"(retry of {spool.task_id(os.path.basename(path))})"))
         spawn_worker()
         return
-    targets = [os.path.join(spool.folder(q, spool.FAILED), n) for n in _names(q, spool.FAILED)]
+    targets = [os.path.join(spool.folder(q, spool.FAILED), n) for n in task_names(q, spool.FAILED)]
     if not targets:
         click.echo("nothing to retry")
         return

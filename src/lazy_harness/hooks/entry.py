@@ -25,8 +25,9 @@ def read_payload(stream) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def dispatch(event: str, payload: dict, env, now: float) -> tuple[str, str | None]:
-    """Run one event. Returns (decision for the log, text for stdout or None)."""
+def dispatch(event: str, payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
+    """Run one event. Returns (decision for the log, text for stdout or None). ``plugin``: the
+    lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``)."""
     if env.get(WORKER_MARKER):
         return "skipped: the worker's own model call", None
     if event == "Stop":
@@ -40,7 +41,7 @@ def dispatch(event: str, payload: dict, env, now: float) -> tuple[str, str | Non
     if event == "SessionStart":
         from lazy_harness.hooks import session_start
 
-        return session_start.run(payload, env, now)
+        return session_start.run(payload, env, now, plugin=plugin)
     if event == "UserPromptSubmit":
         from lazy_harness.hooks import user_prompt
 
@@ -52,13 +53,14 @@ def main(argv=None, env=None) -> int:
     argv = sys.argv if argv is None else argv
     env = os.environ if env is None else env
     event = argv[1] if len(argv) > 1 else ""
+    plugin = "--plugin" in argv[2:]
     started = time.perf_counter()
     now = time.time()
     sid = "-"
     try:
         payload = read_payload(sys.stdin)
         sid = str(payload.get("session_id") or "-")[:36]
-        decision, out = dispatch(event, payload, env, now)
+        decision, out = dispatch(event, payload, env, now, plugin)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()

@@ -191,17 +191,46 @@ def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | Non
     return text, stats
 
 
-def run(payload: dict, env, now: float) -> tuple[str, str | None]:
-    """Returns (decision for hooks.log, the JSON line for stdout or None)."""
+def first_plugin_start(env) -> tuple[str, str | None]:
+    """The plugin's first SessionStart on this machine: switch the compound loop on, as
+    ``lh hooks install`` does (installing the plugin is the same consent), and tell the person once
+    what happens next. Returns (what to log, the lines for the person or None). One ``stat`` on
+    every later start."""
+    marker = paths.plugin_welcome_file(env)
+    if os.path.exists(marker):
+        return "", None
+    from lazy_harness.atomic import ensure_dir
+    from lazy_harness.errors import LhError
+
+    try:
+        what = config.enable_loop(paths.config_file(env))
+    except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
+        what = f"not switched on: {exc.message}"
+    try:
+        ensure_dir(os.path.dirname(marker))
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return f" (plugin first start: loop {what}; told by another session)", None
+    except OSError as exc:
+        what += f"; marker not written: {exc}"
+    told = "\n".join(notice.next_steps(config.load_fast(env)))
+    return f" (plugin first start: loop {what}; told the person what happens next)", told
+
+
+def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
+    """Returns (decision for hooks.log, the JSON line for stdout or None). ``plugin``: run by the
+    plugin's hooks.json, whose first start switches the loop on and says what happens next."""
     source = str(payload.get("source") or "?")
+    first, welcome = first_plugin_start(env) if plugin else ("", None)
     cfg = config.load_fast(env)
     # the embedder first: it loads its model while the rest of the start runs
-    restarted = start_embedder(cfg, env, now)
+    restarted = first + start_embedder(cfg, env, now)
     restarted += sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     # why: a paused or failing distillation is the person's business: systemMessage is shown to
     # them and never sent to the model (ADR 0013)
     told = notice.for_person(cfg, env, now)
-    said = {"systemMessage": told} if told else {}
+    person = "\n".join(m for m in (welcome, told) if m)
+    said = {"systemMessage": person} if person else {}
     shown = " (told the person: distillation paused, failing or config invalid)" if told else ""
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     restarted += migrate_old_files(cwd, cfg, env, now)

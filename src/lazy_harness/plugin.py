@@ -1,0 +1,128 @@
+"""The lazy-harness plugin for Claude Code: what its ``hooks/hooks.json`` registers, and whether
+Claude Code has it installed and enabled for a project.
+
+The plugin is files in the repository (``.claude-plugin/marketplace.json`` at the root, the plugin
+in ``plugin/``, docs/adr/0022). Its hooks run the installed ``lh-hook`` found on PATH, the same
+entry as the portable settings form, with ``--plugin`` after the event (the SessionStart hook tells
+the person what happens next, once). Without ``lh-hook`` the command prints, at SessionStart only,
+one ``systemMessage`` saying how to install it, and every event exits 0.
+
+Claude Code's own files are read here, never written: ``<claude dir>/plugins/installed_plugins.json``
+(``{"version": 2, "plugins": {"<name>@<marketplace>": [{"scope", "installPath", "version",
+"projectPath"?}]}}``) and ``enabledPlugins`` in the settings files (``{"<id>": true|false}``), the
+most specific file deciding: local, then project, then user (checked on Claude Code 2.1.330).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from lazy_harness import paths, settings
+from lazy_harness.errors import SettingsError
+
+NAME = "lazy-harness"  # the plugin's name in its plugin.json and in the marketplace
+FLAG = "--plugin"  # after the event: lh-hook knows the plugin ran it
+FOLDER = "plugin"  # the plugin's folder in the repository, beside .claude-plugin/marketplace.json
+INSTALL_LH = "pipx install <your clone of lazy-harness> (or uv tool install), then start claude again"
+MISSING = (f"lazy-harness: {settings.SCRIPT} is not on PATH, so this session is not remembered; "
+           f"install it: {INSTALL_LH}")
+
+
+def hook_command(event: str) -> str:
+    """The POSIX sh command of one event: ``exec lh-hook <Event> --plugin`` when it is on PATH (the
+    shell is replaced, so no second process runs), else SessionStart prints the ``systemMessage``
+    that says how to install it and the other events say nothing. Exit 0 either way."""
+    found = f"command -v {settings.SCRIPT} >/dev/null 2>&1 && exec {settings.SCRIPT} {event} {FLAG}"
+    if event == "SessionStart":
+        # why: only SessionStart's systemMessage reaches the person at the start of a session; the
+        # message holds no single quote, so it stays one sh word
+        return f"{found}; printf '%s\\n' '{json.dumps({'systemMessage': MISSING})}'"
+    return f"{found}; exit 0"
+
+
+def hooks_document() -> dict:
+    """What ``plugin/hooks/hooks.json`` holds: the events and timeouts of ``lh hooks install``."""
+    return {"description": "lazy-harness: queue finished sessions for distillation and read memory back; "
+                           "runs the installed lh-hook",
+            "hooks": {event: [{"matcher": "", "hooks": [{"type": "command", "command": hook_command(event),
+                                                         "timeout": timeout}]}]
+                      for event, timeout in settings.EVENTS.items()}}
+
+
+@dataclass
+class Install:
+    """One install of our plugin that applies to the project asked about."""
+
+    plugin_id: str
+    scope: str  # user | project | local | managed
+    path: str  # the installed copy (installPath)
+    version: str
+    enabled: bool
+    decided_by: str  # the settings file whose enabledPlugins decided, or "" when none names it
+
+    def describe(self) -> str:
+        state = "enabled" if self.enabled else "disabled"
+        where = f" in {self.decided_by}" if self.decided_by else ""
+        return f"{self.plugin_id} {self.version or '?'} ({self.scope} scope), {state}{where}"
+
+
+def _read_json(path: str):
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return json.loads(raw.decode("utf-8")) if raw.strip() else {}
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SettingsError(f"{path}: not valid JSON ({exc})", "claude plugin list") from None
+
+
+def _enabled(plugin_id: str, root: str, env) -> tuple[bool, str]:
+    """(enabled, the file that said so): the most specific settings file naming ``plugin_id``."""
+    for label, path in reversed(settings.files_for(root, env)):
+        try:
+            data, _ = settings.read(path)
+        except SettingsError:
+            continue  # why: lh doctor reports a settings file that does not parse on its own line
+        value = (data or {}).get("enabledPlugins")
+        if isinstance(value, dict) and plugin_id in value:
+            return value[plugin_id] is True, path
+    return False, ""
+
+
+def installs(cwd: str, env=None) -> list[Install]:
+    """Our plugin's installs that apply to the project holding ``cwd`` (user and managed scope
+    everywhere; project and local scope in their own project only), with whether each is enabled.
+    Raises SettingsError when Claude Code's plugin file cannot be read."""
+    data = _read_json(paths.claude_plugins_file(env))
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    root = paths.project_root(cwd)
+    out = []
+    for plugin_id, records in plugins.items():
+        if not isinstance(plugin_id, str) or plugin_id.partition("@")[0] != NAME or not isinstance(records, list):
+            continue
+        for rec in records:
+            if not isinstance(rec, dict):
+                continue
+            project = rec.get("projectPath")
+            if isinstance(project, str) and project and paths.project_root(project) != root:
+                continue
+            enabled, by = _enabled(plugin_id, root, env)
+            out.append(Install(plugin_id, str(rec.get("scope") or "?"), str(rec.get("installPath") or ""),
+                               str(rec.get("version") or ""), enabled, by))
+    return out
+
+
+def active(cwd: str, env=None) -> Install | None:
+    """The enabled install whose hooks run in this project, or None (an unreadable plugin file: None)."""
+    try:
+        return next((i for i in installs(cwd, env) if i.enabled), None)
+    except SettingsError:
+        return None

@@ -1,0 +1,155 @@
+"""``lh hooks install`` and ``lh doctor`` beside the lazy-harness plugin, and the two lines install
+prints about what happens next."""
+
+import json
+import os
+import pty
+import re
+import subprocess
+
+from lazy_harness import paths, settings
+from tests.cli.lhrun import invoke, lh_script
+from tests.support import claude_plugin, fake_claude
+
+
+def ours_in_user_file() -> list:
+    try:
+        with open(paths.user_settings_file()) as fh:
+            return settings.find_ours(json.load(fh))
+    except FileNotFoundError:
+        return []
+
+
+def test_install_says_which_sessions_are_distilled_and_what_to_run_next():
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write("[compound_loop]\nmin_user_chars = 120\n")
+    r = invoke("hooks", "install")
+    assert r.code == 0, r.out + r.err
+    first, second = r.out.splitlines()[-2:]
+    assert "at least 120 characters" in first and "at least 4 messages" in first and "skipped" in first
+    assert "lh memory show" in second and "lh ui" in second
+
+
+def test_with_the_plugin_enabled_install_leaves_settings_json_alone_by_default():
+    claude_plugin.install()
+    before = open(paths.user_settings_file()).read()
+    r = invoke("hooks", "install")  # not a terminal: the default
+    assert r.code == 0, r.out + r.err
+    assert "plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled" in r.out
+    assert "every event would run twice" in r.out and "not a terminal: taking the default" in r.out
+    assert f"settings: {paths.user_settings_file()} left alone (the plugin runs the hooks)" in r.out
+    assert open(paths.user_settings_file()).read() == before
+    assert "compound_loop.enabled = true" in r.out and "lh memory show" in r.out  # the loop is still switched on
+
+
+def test_write_settings_registers_them_anyway_and_leave_settings_says_nothing_asked():
+    claude_plugin.install()
+    r = invoke("hooks", "install", "--write-settings")
+    assert r.code == 0 and "every event would run twice" in r.out
+    assert [o.event for o in ours_in_user_file()] == list(settings.EVENTS)
+    r = invoke("hooks", "install", "--leave-settings")
+    assert "not a terminal" not in r.out
+    assert "already holds our hooks: every event runs twice now (hint: lh hooks uninstall" in r.out
+
+
+def test_without_the_plugin_the_flags_change_nothing():
+    r = invoke("hooks", "install", "--leave-settings")
+    assert r.code == 0 and "plugin:" not in r.out
+    assert [o.event for o in ours_in_user_file()] == list(settings.EVENTS)
+
+
+def install_on_a_terminal(answer: bytes) -> str:
+    """``lh hooks install`` with a pseudo-terminal as stdin, typing ``answer`` at its question."""
+    main, sub = pty.openpty()
+    try:
+        proc = subprocess.Popen(lh_script() + ["hooks", "install"], stdin=sub, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, env=dict(os.environ))
+        os.close(sub)
+        os.write(main, answer)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        os.close(main)
+    assert proc.returncode == 0, out
+    return out.decode()
+
+
+def test_on_a_terminal_install_asks_and_enter_leaves_settings_json_alone():
+    claude_plugin.install()
+    out = install_on_a_terminal(b"\n")
+    assert re.search(r"Leave .*settings\.json alone and let the plugin run the hooks\? \[Y/n\]", out), out
+    assert "left alone (the plugin runs the hooks)" in out and ours_in_user_file() == []
+
+
+def test_on_a_terminal_answering_no_writes_settings_json():
+    claude_plugin.install()
+    out = install_on_a_terminal(b"n\n")
+    assert "(updated)" in out, out
+    assert [o.event for o in ours_in_user_file()] == list(settings.EVENTS)
+
+
+# -- lh doctor ---------------------------------------------------------------------------------------
+
+
+def doctor_lines(tmp_path, monkeypatch, lh_hook: bool = True) -> dict[str, list[str]]:
+    fake_claude.on_path(monkeypatch, tmp_path / "bin")
+    fake_claude.install(tmp_path / "bin")
+    if lh_hook:
+        script = tmp_path / "bin" / "lh-hook"
+        script.write_text("#!/bin/sh\nexit 0\n")
+        script.chmod(0o755)
+    r = invoke("doctor")
+    found: dict[str, list[str]] = {}
+    for line in r.out.splitlines():
+        status, _, rest = line.partition("  ")
+        found.setdefault(rest.split(":", 1)[0].strip(), []).append(f"{status.strip()} {line}")
+    return found
+
+
+def test_doctor_sees_the_plugin_and_needs_no_settings_hooks(tmp_path, monkeypatch):
+    claude_plugin.install()
+    assert invoke("hooks", "install").code == 0  # leaves settings.json alone, switches the loop on
+    found = doctor_lines(tmp_path, monkeypatch)
+    (plugin_line,) = found["plugin"]
+    assert plugin_line.startswith("ok ") and "lazy-harness@lazy-harness 0.1.0 (user scope), enabled" in plugin_line
+    assert str(tmp_path / "bin" / "lh-hook") in plugin_line
+    assert found["hooks"] == ["ok ok    hooks: registered by the plugin lazy-harness@lazy-harness"]
+    assert "hooks twice" not in found
+
+
+def test_doctor_warns_when_the_plugin_and_settings_json_both_register_our_hooks(tmp_path, monkeypatch):
+    claude_plugin.install()
+    assert invoke("hooks", "install", "--write-settings").code == 0
+    (line,) = doctor_lines(tmp_path, monkeypatch)["hooks twice"]
+    assert line.startswith("warn ") and "every event runs twice" in line
+    assert "lh hooks uninstall, or claude plugin disable lazy-harness@lazy-harness" in line
+
+
+def test_doctor_fails_an_enabled_plugin_without_lh_hook_on_path(tmp_path, monkeypatch):
+    claude_plugin.install()
+    (line,) = doctor_lines(tmp_path, monkeypatch, lh_hook=False)["plugin"]
+    assert line.startswith("fail ") and "lh-hook is not on PATH" in line and "pipx install" in line
+
+
+def test_doctor_reports_a_disabled_plugin_and_still_wants_hooks(tmp_path, monkeypatch):
+    claude_plugin.install(enabled=False)
+    found = doctor_lines(tmp_path, monkeypatch)
+    (line,) = found["plugin"]
+    assert "disabled" in line and "claude plugin enable lazy-harness@lazy-harness" in line
+    assert found["hooks"][0].startswith("fail ")  # nothing registers them
+
+
+def test_doctor_without_the_plugin_says_so(tmp_path, monkeypatch):
+    assert invoke("hooks", "install").code == 0
+    found = doctor_lines(tmp_path, monkeypatch)
+    assert found["plugin"] == ["ok ok    plugin: not installed (hooks come from settings.json)"]
+
+
+def test_hooks_status_lists_the_plugin():
+    claude_plugin.install()
+    r = invoke("hooks", "status")
+    assert r.code == 0
+    assert (f"plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled in {paths.user_settings_file()}"
+            in r.out.splitlines())
+    assert "no settings file holds lazy-harness hooks" not in r.out  # the plugin registers them

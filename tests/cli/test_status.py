@@ -1,0 +1,135 @@
+"""``lh status``: the project's last sessions (distilled, skipped and why, waiting), the queue, today's
+spend against the cap, the index and sync, on one screen."""
+
+import os
+import sqlite3
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness import queue as spool
+from lazy_harness.memory import files
+from lazy_harness.recall import index
+from tests.cli.lhrun import invoke
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+SIDS = ["11111111-aaaa-4bbb-8ccc-000000000001", "22222222-aaaa-4bbb-8ccc-000000000002",
+        "33333333-aaaa-4bbb-8ccc-000000000003", "44444444-aaaa-4bbb-8ccc-000000000004"]
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    project = ms.make_project(str(tmp_path), "app")
+    monkeypatch.chdir(project)
+    return project
+
+
+def task(which: str, sid: str, cwd: str, age: float, **fields) -> str:
+    """A task file as the hooks and the worker leave it, ``age`` seconds old."""
+    q = paths.queue_dir()
+    spool.ensure_layout(q)
+    name = f"{int((NOW - age) * 1e9)}-{sid[:8]}{spool.SUFFIX}"
+    record = {"cwd": cwd, "session_jsonl": f"/t/{sid}.jsonl", "session_id": sid,
+              "memory_dir": paths.memory_dir(cwd), "event": "SessionEnd", "forced": "1", **fields}
+    if which != spool.PENDING:
+        record["task_id"] = spool.task_id(name)
+    with open(os.path.join(spool.folder(q, which), name), "w") as fh:
+        fh.write(spool.format_task(record))
+    return spool.task_id(name)
+
+
+def status_lines() -> list[str]:
+    r = invoke("status")
+    assert r.code == 0, r.out + r.err
+    return r.out.splitlines()
+
+
+def test_a_first_short_session_says_why_it_was_skipped(here):
+    task(spool.DONE, SIDS[0], here, 60, outcome="skipped", reason="too short: user typed 100 < 200 chars")
+    lines = status_lines()
+    assert lines[0] == f"project: app (memory: {paths.memory_dir(here)})"
+    assert lines[1] == "compound loop: disabled (lh hooks install switches it on)"
+    assert lines[2] == "sessions (newest first):"
+    assert lines[3].endswith("  11111111  skipped: too short: user typed 100 < 200 chars")
+
+
+def test_the_last_sessions_of_this_project_only_newest_first(here, tmp_path):
+    other = ms.make_project(str(tmp_path), "other")
+    task(spool.DONE, SIDS[0], here, 900, outcome="processed", reason="distilled",
+         written="decisions=2 failures=1 learnings=0 handoff=+2")
+    task(spool.DONE, SIDS[0], here, 800, outcome="skipped", reason="nothing new since the last distillation")
+    task(spool.FAILED, SIDS[1], here, 600, outcome="failed", reason="claude exited 1")
+    task(spool.DONE, SIDS[2], other, 300, outcome="processed", reason="distilled")
+    task(spool.PENDING, SIDS[3], os.path.join(here, "sub"), 100, event="Stop")
+    lines = status_lines()
+    start = lines.index("sessions (newest first):")
+    shown = lines[start + 1:start + 4]
+    assert [line.split()[2] for line in shown] == ["44444444", "22222222", "11111111"], shown
+    assert shown[0].endswith("waiting: queued by Stop, not distilled yet")
+    failed = [f for f in os.listdir(os.path.join(paths.queue_dir(), spool.FAILED))][0]
+    assert shown[1].endswith(f"failed: claude exited 1 (lh queue show {spool.task_id(failed)})")
+    assert shown[2].endswith("distilled: decisions=2 failures=1 learnings=0 handoff=+2")
+    assert not any("33333333" in line for line in lines)  # another project's session
+    assert "queue: 1 pending, 0 being distilled, 1 failed (lh queue)" in lines
+
+
+def test_n_limits_the_sessions(here):
+    for i, sid in enumerate(SIDS):
+        task(spool.DONE, sid, here, 100 * (4 - i), outcome="skipped", reason="not an interactive session (print)")
+    r = invoke("status", "-n", "2")
+    assert [line.split()[2] for line in r.out.splitlines() if "skipped:" in line] == ["44444444", "33333333"]
+
+
+def test_no_session_yet(here):
+    lines = status_lines()
+    assert "sessions: none queued yet for this project (a session is queued when it ends)" in lines
+
+
+def test_spend_today_against_the_configured_cap(here):
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write("[compound_loop]\nenabled = true\n[budget]\ndaily_usd = 2.0\n")
+    lines = status_lines()
+    assert "compound loop: enabled" in lines
+    assert any(line.startswith("spend: today $0.00 of $2.00") for line in lines), lines
+
+
+def test_the_index_not_built_built_and_busy(here):
+    assert "index: not built yet: the first prompt or lh memory search builds it" in status_lines()
+    mdir = paths.memory_dir(here)
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 60, "queue in Postgres"),
+                                                          ms.decision(NOW - 30, "lock_timeout on migrations")])
+    conn, _ = index.open_current(paths.recall_index_file(), [mdir], None)
+    conn.close()
+    (line,) = [line for line in status_lines() if line.startswith("index: ")]
+    assert line.startswith("index: built, 2 entries (last written "), line
+    writer = sqlite3.connect(paths.recall_index_file(), isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        assert "index: being built or updated by another process" in status_lines()
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+def test_sync_off_and_on(here):
+    assert "sync: off (no [sync] remote: memory stays on this machine)" in status_lines()
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write('[sync]\nremote = "/srv/git/memory.git"\n')
+    assert "sync: /srv/git/memory.git: last sync never, ? ahead, ? behind" in status_lines()
+
+
+def test_an_invalid_config_shows_the_loop_paused(here):
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write("[compound_loop]\nenabled = true\nmodel = 42\n")
+    r = invoke("status")
+    assert r.code == 0
+    assert ("compound loop: paused: config.toml is invalid, nothing is distilled until it is fixed "
+            "(lh config validate)") in r.out.splitlines()
