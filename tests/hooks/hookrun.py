@@ -7,14 +7,10 @@ import subprocess
 import sys
 from contextlib import contextmanager
 
-from tests.support.fake_embedder import EMBEDDER_EVENTS, no_embedder
-
 SID = "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47"  # a session id shaped like Claude Code's
 
 
 def run_hook(event: str, payload, env: dict | None = None, timeout: float = 20) -> subprocess.CompletedProcess:
-    if event in EMBEDDER_EVENTS:  # why: they would start a real embedder process
-        no_embedder(env)
     data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
     return subprocess.run([sys.executable, "-m", "lazy_harness.hooks", event], input=data if isinstance(data, bytes)
                           else data.encode(), capture_output=True, env=env or dict(os.environ), timeout=timeout)

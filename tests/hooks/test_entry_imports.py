@@ -17,7 +17,6 @@ import lazy_harness
 from lazy_harness import paths
 
 from tests.hooks.hookrun import enable_loop, worker_lock_held
-from tests.support.fake_embedder import no_embedder
 
 BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typing", "pathlib", "subprocess",
           "asyncio", "sqlite3", "datetime", "importlib.metadata", "lazy_harness.cli")
@@ -35,11 +34,13 @@ ALLOWED_OURS = {
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
-    "lazy_harness.recall.embed_client",  # SessionStart starts the embedder, the prompt hook asks it (ADR 0020)
+    # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
+    "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",
+    "lazy_harness.errors",
 }
 # why: the prompt hook opens its SQLite index through the C module alone (recall.index.sqlite): the
 # sqlite3 package would add datetime and collections.abc
-ALLOWED_BY_EVENT = {"UserPromptSubmit": {"_sqlite3"}}
+ALLOWED_BY_EVENT = {"UserPromptSubmit": {"_sqlite3", "mmap", "struct", "_struct", "itertools", "operator"}}
 
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
@@ -98,7 +99,6 @@ def world(tmp_path, isolated_home, monkeypatch):
 
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    no_embedder(env)  # why: SessionStart and the prompt hook would start a real embedder process
     return env, payload
 
 

@@ -12,7 +12,6 @@ import pytest
 import lazy_harness
 from lazy_harness import paths, queue
 from tests.hooks.hookrun import enable_loop, hook_log, run_hook, worker_lock_held
-from tests.support.fake_embedder import no_embedder
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
 
@@ -72,7 +71,6 @@ def test_deleting_config_toml_falls_back_to_the_defaults(session, isolated_home)
 def imported_modules(event: str, payload: dict) -> list[str]:
     """Modules a hook run imports, with ``-S`` so site-packages' .pth files import nothing first."""
     env = dict(os.environ, PYTHONPATH=PACKAGE_PARENT)
-    no_embedder(env)  # why: SessionStart would start a real embedder process
     p = subprocess.run([sys.executable, "-S", "-X", "importtime", "-m", "lazy_harness.hooks", event],
                        input=json.dumps(payload).encode(), capture_output=True, env=env, timeout=60)
     assert p.returncode == 0, p.stderr.decode()[-2000:]

@@ -9,11 +9,9 @@ import tomllib
 
 from lazy_harness import config, paths
 from tests.hooks.hookrun import SID, hook_log
-from tests.support.fake_embedder import no_embedder
 
 
 def start(project, *flags: str) -> subprocess.CompletedProcess:
-    no_embedder()
     payload = {"session_id": SID, "transcript_path": f"/nowhere/{SID}.jsonl", "cwd": str(project),
                "hook_event_name": "SessionStart", "source": "startup"}
     return subprocess.run([sys.executable, "-m", "lazy_harness.hooks", "SessionStart", *flags],

@@ -9,8 +9,8 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
+from lazy_harness.recall import index
 from tests.hooks.hookrun import SID, hook_log, run_hook
-from tests.support import fake_embedder
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -177,7 +177,7 @@ def test_the_strength_bar_is_read_from_the_config(project, isolated_home):
     cfg = os.path.join(str(isolated_home), ".config", "lazy-harness", "config.toml")
     os.makedirs(os.path.dirname(cfg), exist_ok=True)
     with open(cfg, "w") as fh:
-        fh.write("[recall]\nmin_score = 1000\n")
+        fh.write("[recall]\nmin_score = 1000\nsemantic = false\n")
     assert ask(project, PROMPT) is None
     last = hook_log(paths.claude_dir())[-1]
     assert "nothing passed the bar" in last
@@ -226,26 +226,51 @@ def write_recall_config(home, text: str) -> None:
         fh.write("[recall]\n" + text)
 
 
-def test_with_the_embedder_answering_its_bar_decides(project, isolated_home):
+def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(project):
+    """The prompt's vector is made in the hook; the entries' were made when the hook indexed them
+    (a few new ones: the hook embeds them itself) and are kept in the index."""
+    from lazy_harness.recall import static_model, vectors
+
     ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS), [ms.decision(NOW, NIGHTLY, "audit")])
-    # why: the stand-in runs in this test's process; a slow machine must not make the hook give up on it
-    write_recall_config(isolated_home, "semantic_timeout_ms = 2000\n")
-    assert NIGHTLY not in ask(project, PROMPT, sid="lexical")  # the strength bar alone: not NIGHTLY
-    with fake_embedder.running({NIGHTLY: 0.58, LOCKS: 0.33}) as requests:
-        text = ask(project, PROMPT)
-    assert NIGHTLY in text and "advisory locks" not in text  # under min_similarity (0.41): out
-    sims, = requests
-    assert sims["op"] == "sims" and sims["prompt"] == PROMPT and sims["index"] == paths.recall_index_file()
-    last = hook_log(paths.claude_dir())[-1]
-    assert re.search(r" semantic=2/\d+ best_sim=0\.58 ", last) and "injected 1" in last, last
-
-
-def test_without_an_embedder_the_hook_uses_words_starts_it_and_says_so(project):
     text = ask(project, PROMPT)
-    assert "advisory locks" in text  # the strength bar, as before
     last = hook_log(paths.claude_dir())[-1]
-    # run_hook marks the embedder unavailable (fake_embedder.no_embedder), so none is spawned
-    assert "semantic=none (no embedder running; embedder unavailable: not started in tests" in last, last
+    scored = re.search(r" semantic=(\d+)/(\d+) best_sim=(\d\.\d\d) ", last)
+    assert scored and int(scored.group(1)) >= 1, last
+    conn = index.connect(paths.recall_index_file())
+    try:  # every text of every entry has its vector now: the next prompt waits for nothing
+        have, total = vectors.counts(conn, static_model.MODEL_ID)
+    finally:
+        conn.close()
+    assert total > 0 and have == total
+    assert "advisory locks" in text
+
+
+def test_vectors_survive_a_restart_and_only_an_edited_entry_is_embedded_again(project):
+    from lazy_harness.recall import static_model, vectors
+
+    ask(project, PROMPT)
+    conn = index.connect(paths.recall_index_file())
+    try:
+        before = dict(conn.execute("SELECT key, v FROM vec").fetchall())
+    finally:
+        conn.close()
+    path = os.path.join(paths.memory_dir(project), files.DECISIONS)
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    lines[1] = lines[1].replace("Keep the stylesheet in one file", "Keep the stylesheet in two files")
+    with open(path, "w", encoding="utf-8") as fh:  # edited by hand: the whole file is read again
+        fh.write("\n".join(lines) + "\n")
+    ask(project, PROMPT, sid="after-edit")
+    conn = index.connect(paths.recall_index_file())
+    try:
+        after = dict(conn.execute("SELECT key, v FROM vec").fetchall())
+        have, total = vectors.counts(conn, static_model.MODEL_ID)
+    finally:
+        conn.close()
+    assert have == total
+    added = set(after) - set(before)
+    assert all(after[k] == before[k] for k in before if k in after)  # kept, not made again
+    assert len(added) == 1, added  # the edited entry's whole text alone
 
 
 def test_with_semantic_off_the_log_says_so(project, isolated_home):

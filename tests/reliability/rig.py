@@ -22,7 +22,6 @@ import pytest
 from lazy_harness import paths
 from tests.hooks.hookrun import enable_loop
 from tests.support import fake_claude, sessions
-from tests.support.fake_embedder import EMBEDDER_EVENTS, no_embedder
 
 # The first typed prompt of tests/fixtures/transcripts/interactive.jsonl: a token put in front of it
 # travels into the conversation view, hence into the prompt, where the fake model finds it.
@@ -110,8 +109,6 @@ def hook_argv(event: str) -> list[str]:
 def hooks_together(event: str, payloads: list[dict], env: dict | None = None) -> list[subprocess.CompletedProcess]:
     """Start one hook process per payload, all waiting on stdin, then hand every payload over at once."""
     env = dict(os.environ if env is None else env)
-    if event in EMBEDDER_EVENTS:  # why: they would start a real embedder process
-        no_embedder(env)
     procs = [subprocess.Popen(hook_argv(event), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, env=env) for _ in payloads]
     for proc, payload in zip(procs, payloads):
@@ -137,8 +134,6 @@ def hook(event: str, payload: dict, env: dict | None = None) -> subprocess.Compl
 
 def hook_with_output(event: str, payload: dict, env: dict | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ if env is None else env)
-    if event in EMBEDDER_EVENTS:  # why: they would start a real embedder process
-        no_embedder(env)
     result = subprocess.run(hook_argv(event), input=json.dumps(payload).encode(), capture_output=True,
                             env=env, timeout=WAIT)
     assert result.returncode == 0, result

@@ -171,9 +171,8 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
     if sem["state"] == "scored" and sem.get("scored"):
         _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; bar: similarity {settings['min_similarity']:g} "
               f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, for the "
-              f"{sem['scored']} of {sem['asked']} candidates the embedder scored; the others: {lexical}) ====")
+              f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
     else:
-        # why: the CLI does not start the embedder (a look, not a session); the next prompt hook does
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
         _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; {said}bar: {lexical}) ====")
     for c in info["ranked"][:15]:
@@ -282,21 +281,25 @@ def _mark_of(hit: dict) -> str | None:
 
 @memory.command()
 def reindex() -> None:
-    """Rebuild the search index of every project's memory from the files (it is only a cache)."""
-    from lazy_harness.recall import index
+    """Rebuild the search index of every project's memory from the files (it is only a cache).
+
+    Vectors already computed for a text are kept and used again (they are looked up by the text's
+    hash); only new or edited texts are embedded."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.recall import build, index
 
     cfg = config.load_fast(os.environ)
     path = paths.recall_index_file()
-    index.remove(path)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
     started = time.perf_counter()
-    conn = index.connect(path)
-    try:
-        count = index.refresh(conn, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None))
-    finally:
-        conn.close()
-    _echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings in "
-          f"{time.perf_counter() - started:.1f} s: {path}")
+    index.clear(path)
+    got = build.build(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None))
+    if got is None:
+        raise LhError(f"another index build is running ({build.lock_file(path)} is locked); try again when it "
+                      f"has finished", hint="lh logs --hooks")
+    count, embedded = got
+    _echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
+          f"texts, in {time.perf_counter() - started:.1f} s: {path}")
 
 
 @memory.command("path")

@@ -42,10 +42,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
         "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
         "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
-        "semantic": ("bool", True, "rank by sentence similarity when the optional embedder is installed (lazy-harness[semantic]); words otherwise"),
+        "semantic": ("bool", True, "judge candidates by sentence similarity (the static model shipped with lazy-harness); words alone otherwise"),
         "min_similarity": ("num", 0.41, "the bar with the embedder: cosine similarity an entry must reach"),
-        "semantic_timeout_ms": ("int", 80, "the prompt hook waits this long for the embedder, then uses words"),
-        "semantic_idle_minutes": ("int", 60, "the embedder process leaves after this long without a prompt"),
     },
     "sync": {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),
@@ -73,10 +71,12 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
 
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
 MINIMUMS = {"max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000,
-            "prompt_max_chars": 8000, "semantic_idle_minutes": 1}
-# a value outside these (inclusive) is an error: a cosine similarity is at most 1, and the prompt hook
-# must not wait on the embedder past a couple of seconds
-RANGES = {"recall.min_similarity": (0, 1), "recall.semantic_timeout_ms": (0, 2000)}
+            "prompt_max_chars": 8000}
+# a value outside these (inclusive) is an error: a cosine similarity is at most 1
+RANGES = {"recall.min_similarity": (0, 1)}
+# keys of earlier versions: a warning says why they do nothing now, instead of "unknown key"
+RETIRED = {"recall.semantic_timeout_ms": "no longer used: there is no embedder process to wait for (ADR 0025)",
+           "recall.semantic_idle_minutes": "no longer used: there is no embedder process (ADR 0025)"}
 CONTEXT_HARD_CAP = 9500
 RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
 CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP}  # a larger value is cut to these

@@ -7,7 +7,7 @@ imported inside the functions.
 """
 
 from lazy_harness import paths
-from lazy_harness.config.schema import CAPS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, SCHEMA, defaults
+from lazy_harness.config.schema import CAPS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, defaults
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
                "num": "a number"}
@@ -125,7 +125,8 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
                 line = _key_line(text, dotted, None)  # written as a [section.key] header
             spec = SCHEMA[section].get(key)
             if spec is None:
-                warnings.append((line, f"{dotted}: unknown key, ignored"))
+                why = RETIRED.get(dotted)
+                warnings.append((line, f"{dotted}: {why}, ignored" if why else f"{dotted}: unknown key, ignored"))
                 continue
             kind = spec[0]
             if not _type_ok(kind, value):

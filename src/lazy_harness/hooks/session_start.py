@@ -48,19 +48,20 @@ def restart_stalled_worker(cfg: dict, env) -> str:
         return f" (worker for waiting tasks not started: {exc})"
 
 
-def start_embedder(cfg: dict, env, now: float) -> str:
-    """With prompt recall by similarity on: start the resident embedder unless it answers, so it has
-    loaded its model and the memory's vectors before the first prompt (ADR 0020). Cheap when it runs
-    (one connect); what it did goes to hooks.log, and no error of it stops the session's start."""
+def start_index_build(cfg: dict, env, cwd: str) -> str:
+    """With prompt recall on and no index yet (a first start, or a cache cleared): start the builder
+    so the index is being built while the person types the first prompt. One ``stat`` otherwise."""
     settings = cfg["recall"]
-    if not settings["enabled"] or not settings.get("semantic"):
+    if not settings["enabled"] or os.path.exists(paths.recall_index_file(env)):
         return ""
     try:
-        from lazy_harness.recall import embed_client
+        from lazy_harness.recall import build
 
-        return f" (embedder {embed_client.ensure_running(env, now)})"
-    except Exception as exc:  # why: it never raises by contract; the digest matters more if it did
-        return f" (embedder not started: {type(exc).__name__}: {exc})"
+        mdir = paths.memory_dir(cwd, env, cfg["memory"]["path"] or None)
+        pid = build.start(env, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env))
+        return f" (index builder pid {pid})" if pid else ""
+    except Exception as exc:  # why: the digest matters more; the prompt hook starts it too
+        return f" (index builder not started: {type(exc).__name__}: {exc})"
 
 
 def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
@@ -223,8 +224,8 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     source = str(payload.get("source") or "?")
     first, welcome = first_plugin_start(env) if plugin else ("", None)
     cfg = config.load_fast(env)
-    # the embedder first: it loads its model while the rest of the start runs
-    restarted = first + start_embedder(cfg, env, now)
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    restarted = first + start_index_build(cfg, env, cwd)
     restarted += sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     # why: a paused or failing distillation is the person's business: systemMessage is shown to
     # them and never sent to the model (ADR 0013)
@@ -232,7 +233,6 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     person = "\n".join(m for m in (welcome, told) if m)
     said = {"systemMessage": person} if person else {}
     shown = " (told the person: distillation paused, failing or config invalid)" if told else ""
-    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:
         return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)

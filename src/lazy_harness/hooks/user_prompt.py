@@ -2,8 +2,8 @@
 
 Runs before every prompt the user types, so it stays cheap: nothing for a slash command or a prompt
 under ``recall.min_prompt_chars``; otherwise the index is brought up to date (a ``stat`` per memory
-file) and searched (``lazy_harness.recall``; with ``recall.semantic`` the resident embedder is asked
-for similarities, and started when it does not answer). Prints one JSON object when an entry passes
+file) and searched (``lazy_harness.recall``; with ``recall.semantic`` the candidates' kept vectors are
+compared with the prompt's; a large catch-up is left to the index builder). Prints one JSON object when an entry passes
 the bar and was not shown to this session yet, nothing otherwise; the decision goes to hooks.log
 through hooks/entry.py, which also catches and logs any error (the hook always exits 0).
 
@@ -38,25 +38,15 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     if why:
         _watch(payload, cfg, env)
         return f"skipped: {why}", None
-    # why: first, so the embedder embeds the prompt while the rest loads and searches
-    sent = gate.send_ahead(text, cfg["recall"], env)
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
     from lazy_harness.recall import prompt as recall_prompt
     from lazy_harness.recall import shown
 
-    watched = []
-
-    def watch_once() -> None:
-        if not watched:
-            watched.append(True)
-            _watch(payload, cfg, env)
-
-    try:  # the sweep's watch runs while the embedder computes the candidates' similarities
-        out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now,
-                                                   sent=sent, meanwhile=watch_once)
+    try:
+        out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now)
     finally:
-        watch_once()  # why: also when the search failed: the session must still be swept
+        _watch(payload, cfg, env)  # why: also when the search failed: the session must still be swept
     decision = recall_prompt.describe(info)
     if not out_text:
         return decision, None

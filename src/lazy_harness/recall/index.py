@@ -26,16 +26,19 @@ hook's path: SQLite is imported inside the functions that need it, and as its C 
 import os
 
 from lazy_harness.atomic import ensure_dir
-from lazy_harness.recall import sources
+from lazy_harness.recall import sources, vectors
 
-VERSION = "8"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+VERSION = "9"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder)
+# 9: learnings a unit per file; entry vectors kept beside the entries (vectors.py)
 UNIT_HANDOFF = "#handoff"
 UNIT_FOLDER = "#folder"  # a month folder of learnings: its own stat when its files were last compared
 CHECK_HEAD = 4096
 MMAP_BYTES = 256 << 20
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
+LEARNING_BYTES = 2048  # what reading one learning file is counted as, against a catch-up's budget
+HANDOFF_BYTES = 8192
 SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
 CHECK_TAIL = 256
 SCHEMA = (
@@ -51,6 +54,7 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
     "tokenize='porter unicode61 remove_diacritics 2')",
+    *vectors.SCHEMA,
 )
 KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
 
@@ -146,6 +150,25 @@ def damaged(exc: BaseException) -> bool:
     sqlite3 = sqlite()
 
     return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+
+
+def clear(path: str) -> None:
+    """Forget every entry of the index at ``path``, keeping the vectors (found again by their text's
+    hash when the entries are indexed anew); an index that cannot be read is removed instead."""
+    try:
+        conn = connect(path)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for table in ("entry", "fts", "hidden", "source", "key"):
+                conn.execute(f"DELETE FROM {table}")
+            conn.execute("UPDATE meta SET v='0' WHERE k='entries'")
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except Exception as exc:
+        if not damaged(exc):
+            raise
+        remove(path)
 
 
 def remove(path: str) -> None:
@@ -265,10 +288,18 @@ def _count(conn, delta: int) -> None:
 
 
 def _drop(conn, unit: str) -> None:
+    vectors.drop(conn, unit)
     conn.execute("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
     _count(conn, -conn.execute("DELETE FROM entry WHERE unit=?", (unit,)).rowcount)
     conn.execute("DELETE FROM hidden WHERE unit=?", (unit,))
     conn.execute("DELETE FROM source WHERE unit=?", (unit,))
+
+
+def last_rowid(conn) -> int:
+    """The highest rowid handed out so far: entries indexed later have higher ones."""
+    row = conn.execute("SELECT max(coalesce((SELECT max(rowid) FROM entry), 0), "
+                       "coalesce((SELECT CAST(v AS INTEGER) FROM meta WHERE k='rowid'), 0))").fetchone()
+    return int(row[0])
 
 
 def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
@@ -276,7 +307,10 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
         return
     # why: rowids handed out here let both tables be filled by one executemany each (a statement
     # per row cost 1 ms per 100 entries on the prompt hook's catch-up path); the write lock is held
-    first = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM entry").fetchone()[0]
+    # why: never a rowid handed out before, even after a delete: what was indexed after a point is what
+    # has a higher rowid (``last_rowid``: the prompt hook embeds what its catch-up indexed)
+    first = last_rowid(conn) + 1
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
                      "uncued, cues) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
@@ -284,6 +318,7 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
+    conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
     _count(conn, len(entries))
 
 
@@ -338,19 +373,32 @@ def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int
     return refresh_within(conn, mdirs, ldir, deep)[0]
 
 
-def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False, budget: int | None = None,
+def pending_bytes(plan: list[tuple]) -> int:
+    """About how many bytes of memory files ``plan`` reads: what a catch-up costs."""
+    total = 0
+    for step in plan:
+        if step[0] == "jsonl":
+            total += step[7] - step[5]  # size - offset
+        elif step[0] == "learning":
+            total += LEARNING_BYTES
+        elif step[0] == "handoff":
+            total += HANDOFF_BYTES
+    return total
+
+
+def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False, max_bytes: int | None = None,
                    part: int = PART) -> tuple[int, bool]:
-    """``refresh`` that stops once about ``budget`` entries were read (None: no limit): (entries
-    indexed, whether the index is now up to date). Each part of at most ``part`` lines is its own
-    transaction, so a build killed at any moment keeps every part it committed, and the next call
-    goes on from there."""
+    """``refresh``, unless more than ``max_bytes`` of files wait to be read (None: no limit): then
+    nothing is written. Returns (entries indexed, whether the index is now up to date). Each part of
+    at most ``part`` lines is its own transaction, so a build killed at any moment keeps every part
+    it committed, and the next call goes on from there."""
     count = 0
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
         plan = _plan(conn, mdirs, ldir, deep)
         if not plan:
             return count, True
-        if budget is not None and count >= budget:
+        if max_bytes is not None and pending_bytes(plan) > max_bytes:
             return count, False
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -358,7 +406,7 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False,
             # catching up at once must index each line once); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
-            room = part if budget is None else max(1, min(part, budget - count))
+            room = part
             for step in plan:
                 got, done = _apply(conn, step, room)
                 count += got

@@ -4,18 +4,19 @@ pass the bar and were not shown to this session yet, as one text within the budg
 Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
 what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.gate`.
 
-With ``recall.semantic`` the resident embedder (:mod:`lazy_harness.recall.embed_client`, ADR 0020)
-gets the prompt first, and embeds it while the index is searched; then it is asked for the
-candidates' similarities, within ``recall.semantic_timeout_ms``. When it does not answer, the
-strength bar decides alone, exactly as without it, and the hook starts the embedder for the next
-prompts.
+The hook catches up with at most ``build.HOOK_BYTES`` of new lines itself; when more are waiting it
+starts the builder (:mod:`lazy_harness.recall.build`) and searches what is indexed. With
+``recall.semantic`` the prompt's vector comes from the static model (:mod:`lazy_harness.recall.
+static_model`, a few milliseconds in this process) and is compared with the vectors kept beside the
+candidates (:mod:`lazy_harness.recall.vectors`); a candidate not embedded yet is judged by the
+strength bar alone (ADR 0025).
 """
 
 import os
 
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
-from lazy_harness.recall import gate, index, select
+from lazy_harness.recall import index, select
 
 
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
@@ -24,112 +25,83 @@ def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
             paths.project_name(cwd))
 
 
-class _Embedder:
-    """The hook's side of one prompt's request to the embedder: the prompt sent ahead
-    (``gate.send_ahead``), the candidates sent as soon as the search finds them (``ask``, so the
-    embedder works while the hook weighs its terms), the answer read last (``similarities``)."""
-
-    def __init__(self, sent: tuple, settings: dict):
-        self.pending, self.why = sent
-        self.timeout = int(settings["semantic_timeout_ms"]) / 1000
-        self.asked = False
-
-    def ask(self, rowids: list[int]) -> None:
-        if self.pending is None or not rowids:
-            return
-        from lazy_harness.recall import embed_client
-
-        if self.asked:  # why: a second search (the index was damaged and rebuilt): other rowids
-            self.close("the index was rebuilt during the search")
-            return
-        why = embed_client.ask(self.pending, rowids)
-        self.asked = True
-        if why:
-            self.pending, self.why = None, why
-
-    def similarities(self, asked: list[int]) -> tuple[dict | None, str]:
-        from lazy_harness.recall import embed_client
-
-        if self.pending is None:
-            return None, self.why
-        pending, self.pending = self.pending, None
-        if not self.asked:
-            return embed_client.similarities_for(pending, asked, self.timeout)
-        return embed_client.answer(pending, asked, self.timeout)
-
-    def close(self, why: str = "") -> None:
-        if self.pending is not None:
-            from lazy_harness.recall import embed_client
-
-            embed_client.drop(self.pending)
-            self.pending, self.why = None, why or self.why
+def model_state_dir(env) -> str:
+    """Where the static model's checked-file stamps are kept: beside the index, in the cache."""
+    return os.path.dirname(paths.recall_index_file(env))
 
 
-def _semantic(ranked: list[dict], request: _Embedder, settings: dict, env, project: str, now: float | None,
-              meanwhile) -> tuple[list[dict], dict]:
-    """``ranked`` with the similarity bar when the embedder answers (``select.by_similarity``), as it
-    is otherwise; and what happened, for the log. ``meanwhile()`` runs before the answer is waited
-    for. ``now`` None (the CLI): the embedder is not started."""
+def _fill(conn, env, budget: int | None, after: int) -> bool:
+    """Embed the texts of entries after rowid ``after`` that have no vector yet, at most ``budget``;
+    whether none is left waiting."""
+    from lazy_harness.recall import static_model, vectors
+
+    try:
+        return vectors.fill(conn, model_state_dir(env), budget=budget, after=after) != budget
+    except static_model.StaticModelError:
+        return True  # why: _semantic says it on the line it logs; the words still rank
+
+
+def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, project: str) -> tuple[list[dict], dict]:
+    """``ranked`` with the similarity bar for the candidates whose vectors are kept
+    (``select.by_similarity``), as it is otherwise; and what happened, for the log."""
     for c in ranked:
         c["similarity"] = None
     if not settings.get("semantic"):
-        meanwhile()
         return ranked, {"state": "off"}
-    from lazy_harness.recall import embed_client
-
     asked = select.worth_scoring(ranked, project)
-    meanwhile()
     if not asked:
-        request.close()
         return ranked, {"state": "scored", "asked": 0, "scored": 0}
+    from lazy_harness.recall import static_model, vectors
+
     try:
-        sims, why = request.similarities(asked)
-        word = embed_client.ensure_running(env, now) if sims is None and now is not None else None
-    except Exception as exc:  # why: it never raises by contract; if it did, words still decide
-        sims, why, word = None, f"embedder client: {type(exc).__name__}: {exc}", None
-    if sims is None:
-        return ranked, {"state": "none", "why": why, "embedder": word}
+        model = static_model.load(state_dir=model_state_dir(env))
+        sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID, static_model.similarity)
+    except static_model.StaticModelError as exc:  # why: a damaged model file: the words still decide
+        return ranked, {"state": "none", "why": str(exc)}
     ranked = select.by_similarity(ranked, sims, settings, project)
     scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
     return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
                     "best": max(scored) if scored else None}
 
 
-def _nothing() -> None:
-    return None
-
-
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
-                deep: bool = False, now: float | None = None, sent: tuple | None = None,
-                meanwhile=_nothing) -> tuple[str | None, dict]:
+                deep: bool = False, now: float | None = None) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
-    what the embedder did); ``deep`` also looks at every learning file for edits in place (see
-    ``index.refresh``); ``now`` (the hook's clock) lets a missing embedder be started; ``sent``: the
-    prompt already sent to the embedder (``gate.send_ahead``), else it is sent here; ``meanwhile()``
-    runs once, while the embedder computes the candidates' similarities."""
+    what the similarity bar did); ``deep`` (the CLI) brings the whole index up to date first, also
+    looking at every learning file for edits in place (see ``index.refresh``); without it (the hook)
+    at most ``build.HOOK_BYTES`` of new lines are indexed here and, ``now`` given, the builder is started
+    for the rest."""
+    from lazy_harness.recall import build
+
     settings = cfg["recall"]
     mdir, ldir, project = where(cwd, cfg, env)
     path = paths.recall_index_file(env)
-    request = _Embedder(gate.send_ahead(prompt, settings, env) if sent is None else sent, settings)
-    try:
-        for attempt in (1, 2):
-            conn = index.connect(path)
-            try:
-                indexed = index.refresh(conn, [mdir], ldir, deep)
-                where_sql, args = index.scope_sql([mdir], project)
-                ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project,
-                                           on_candidates=request.ask)
-                break
-            except Exception as exc:
-                if attempt == 2 or not index.damaged(exc):
-                    raise
-            finally:
-                conn.close()
-            index.remove(path)  # only after a damaged index: a cache, built again from the files
-    except BaseException:
-        request.close()
-        raise
-    ranked, info["semantic"] = _semantic(ranked, request, settings, env, project, now, meanwhile)
+    for attempt in (1, 2):
+        conn = index.connect(path)
+        try:
+            if deep or not build.running(env):
+                last = index.last_rowid(conn)
+                indexed, current = index.refresh_within(conn, [mdir], ldir, deep, None if deep else build.HOOK_BYTES)
+            else:  # why: the builder holds the write lock for a part at a time: search what is there
+                indexed, current = 0, True
+            if settings.get("semantic") and (deep or indexed):
+                # why: the CLI can wait for every entry; the hook embeds a few new ones and leaves the
+                # rest to the builder
+                current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
+            where_sql, args = index.scope_sql([mdir], project)
+            ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
+            ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
+            break
+        except Exception as exc:
+            if attempt == 2 or not index.damaged(exc):
+                raise
+        finally:
+            conn.close()
+        index.remove(path)  # only after a damaged index: a cache, built again from the files
+    # why: more than the hook may read or embed waits: the builder does the rest outside the hook,
+    # and the next prompts find it done
+    if now is not None and not current:
+        info["builder"] = build.start(env, mdir, ldir) or "running"
     passed = [c for c in ranked if c["passes"]]
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
@@ -151,6 +123,8 @@ def describe(info: dict) -> str:
         parts.append(f"already_shown={info['already']}")
     if info.get("indexed"):
         parts.append(f"indexed={info['indexed']}")
+    if info.get("builder"):
+        parts.append(f"builder={info['builder']}")
     if info.get("kept"):
         parts.append(f"injected {len(info['kept'])} ({info['chars']}/{info['max_chars']} chars): "
                      + ",".join(c["id"] for c in info["kept"]))
@@ -161,11 +135,10 @@ def describe(info: dict) -> str:
 
 def semantic_word(sem: dict) -> str:
     """Which bar ran: ``semantic=off``; ``semantic=<scored>/<asked>`` (and the best similarity), the
-    strength bar for the candidates not scored; ``semantic=none (<why>...)``, the strength bar alone."""
+    strength bar for the candidates not embedded yet; ``semantic=none (<why>)``, the strength bar alone."""
     if sem["state"] == "off":
         return "semantic=off"
     if sem["state"] == "scored":
         best = f" best_sim={sem['best']:.2f}" if sem.get("best") is not None else ""
         return f"semantic={sem['scored']}/{sem['asked']}{best}"
-    started = f"; embedder {sem['embedder']}" if sem.get("embedder") else ""
-    return f"semantic=none ({' '.join(str(sem.get('why') or 'no answer').split())}{started})"
+    return f"semantic=none ({' '.join(str(sem.get('why') or 'no answer').split())})"

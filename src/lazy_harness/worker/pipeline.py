@@ -177,13 +177,12 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task
-        from lazy_harness.recall import embed_client, index
+        from lazy_harness.recall import build
 
-        index_path = paths.recall_index_file(env)
-        index.open_current(index_path, [memory_dir], learnings_dir)[0].close()
-        # why: a running embedder then embeds the new entries before the next prompt instead of
-        # during it (the prompt hook would wait for them, or judge them by words)
-        embed_client.look(env, os.path.abspath(index_path))
+        # why: here, not in the next prompt's hook: the new entries are indexed and embedded before
+        # that prompt, which then judges them by meaning (a running builder does it instead)
+        build.build(paths.recall_index_file(env), [memory_dir], learnings_dir,
+                    state_dir=os.path.dirname(paths.recall_index_file(env)))
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,

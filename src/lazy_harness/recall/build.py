@@ -1,0 +1,121 @@
+"""The index built outside the hooks: ``python -m lazy_harness.recall.build MEMORY_DIR [LEARNINGS_DIR]``.
+
+The prompt hook catches up with at most ``HOOK_BYTES`` of new lines itself (a handful of entries,
+written by the worker or by hand since the last prompt) and searches what is indexed. When more is waiting (the
+first build of a large memory, a file rewritten by hand, many new learnings), it starts this
+program detached and goes on without waiting; the worker runs the same steps after each persist.
+
+The work comes in parts, each its own transaction (``index.refresh_within``), then the entries'
+vectors (``vectors.fill``), also in parts: killed at any moment, the next run goes on from the last
+part committed. One builder at a time per index: a second one finds the lock held and leaves.
+"""
+
+import os
+import sys
+
+from lazy_harness import paths
+from lazy_harness.atomic import ensure_dir
+
+HOOK_BYTES = 256 * 1024  # new lines the prompt hook indexes itself (about 300 entries); more: the builder
+HOOK_EMBED = 32  # texts of new entries the prompt hook embeds itself; more: the builder
+PRUNE_AFTER = 1000
+LOG = "index-build.log"
+
+
+def lock_file(index_path: str) -> str:
+    return index_path + ".build.lock"
+
+
+def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda message: None,
+          state_dir: str | None = None) -> tuple[int, int] | None:
+    """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
+    (entries indexed, texts embedded); None when another builder holds the lock."""
+    import fcntl
+    import time
+
+    from lazy_harness.recall import index, vectors
+
+    ensure_dir(os.path.dirname(index_path))
+    fd = os.open(lock_file(index_path), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return None
+        started = time.monotonic()
+        conn = index.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
+        try:
+            count, _ = index.refresh_within(conn, mdirs, ldir)
+            log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
+            embedded = vectors.fill(conn, state_dir or os.path.dirname(index_path))
+            if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
+                vectors.prune(conn, vectors.model_id())
+            log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
+            return count, embedded
+        finally:
+            conn.close()
+    finally:
+        os.close(fd)
+
+
+def running(env) -> bool:
+    """Whether a builder holds the lock of the index now."""
+    import fcntl
+
+    try:
+        fd = os.open(lock_file(paths.recall_index_file(env)), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def start(env, mdir: str, ldir: str | None) -> int | None:
+    """Start the builder detached for ``mdir`` (and ``ldir``), unless one runs already (its lock is
+    held); returns its pid or None."""
+    import fcntl
+
+    from lazy_harness import detach
+
+    index_path = paths.recall_index_file(env)
+    ensure_dir(os.path.dirname(index_path))
+    fd = os.open(lock_file(index_path), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:  # why: a look at the lock, released at once: a running builder already does this work
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+    argv = [sys.executable, "-m", "lazy_harness.recall.build", mdir] + ([ldir] if ldir else [])
+    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), dict(env))
+
+
+def main(argv: list[str]) -> int:
+    from lazy_harness import logfile
+
+    if not argv or len(argv) > 2:
+        print("usage: python -m lazy_harness.recall.build MEMORY_DIR [LEARNINGS_DIR]", file=sys.stderr)
+        return 2
+
+    def log(message: str) -> None:
+        print(f"{logfile.stamp()} build pid={os.getpid()} {message}", flush=True)
+
+    try:
+        done = build(paths.recall_index_file(os.environ), [argv[0]], argv[1] if len(argv) > 1 else None, log)
+    except Exception as exc:  # why: detached, nobody reads a traceback; the log says what failed
+        log(f"failed: {type(exc).__name__}: {exc}")
+        return 1
+    if done is None:
+        log("another builder is running: left")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
