@@ -60,10 +60,6 @@ def test_issue_defaults():
     ("min_similarity = 1.5", "recall.min_similarity: expected a number between 0 and 1, got 1.5"),
     ("min_similarity = -0.1", "recall.min_similarity: expected a number between 0 and 1, got -0.1"),
     ("min_similarity = \"high\"", 'recall.min_similarity: expected a number, got "high"'),
-    ("semantic_timeout_ms = 2001", "recall.semantic_timeout_ms: expected an integer between 0 and 2000, got 2001"),
-    ("semantic_timeout_ms = -1", "recall.semantic_timeout_ms: expected an integer between 0 and 2000, got -1"),
-    ("semantic_timeout_ms = 0.5", "recall.semantic_timeout_ms: expected an integer, got 0.5"),
-    ("semantic_idle_minutes = 0", "recall.semantic_idle_minutes: expected an integer >= 1, got 0"),
     ("semantic = \"yes\"", 'recall.semantic: expected a boolean, got "yes"'),
 ])
 def test_semantic_recall_keys_are_bounded(tmp_path, line, expected):
@@ -74,14 +70,11 @@ def test_semantic_recall_keys_are_bounded(tmp_path, line, expected):
 
 
 def test_semantic_recall_bounds_are_inclusive(tmp_path):
-    path = write(tmp_path / "c.toml", "[recall]\nsemantic = false\nmin_similarity = 1\nsemantic_timeout_ms = 2000\n"
-                                      "semantic_idle_minutes = 1\n")
+    path = write(tmp_path / "c.toml", "[recall]\nsemantic = false\nmin_similarity = 1\n")
     values, errors, _ = config.parse_file(str(path))
     assert errors == []
-    assert {k: values["recall"][k] for k in ("semantic", "min_similarity", "semantic_timeout_ms",
-                                             "semantic_idle_minutes")} == {
-        "semantic": False, "min_similarity": 1, "semantic_timeout_ms": 2000, "semantic_idle_minutes": 1}
-    path = write(tmp_path / "c.toml", "[recall]\nmin_similarity = 0\nsemantic_timeout_ms = 0\n")
+    assert {k: values["recall"][k] for k in ("semantic", "min_similarity")} == {"semantic": False, "min_similarity": 1}
+    path = write(tmp_path / "c.toml", "[recall]\nmin_similarity = 0\n")
     assert config.parse_file(str(path))[1] == []
 
 
@@ -297,3 +290,13 @@ def test_relative_and_variable_folders_resolve_against_the_config_files_folder(t
     for cfgv in (config.load(), config.load_fast()):
         assert paths.knowledge_dir(cfgv["knowledge"]["path"]) == str(tmp_path / "cfg" / "rel" / "notes")
         assert paths.memory_root(cfgv["memory"]["path"]) == str(tmp_path / "m" / "lh")
+
+
+@pytest.mark.parametrize("key", ["semantic_timeout_ms = 80", "semantic_idle_minutes = 60"])
+def test_the_retired_embedder_keys_warn_why_they_do_nothing(tmp_path, key):
+    path = write(tmp_path / "c.toml", f"[recall]\n{key}\n")
+    values, errors, warnings = config.parse_file(str(path))
+    assert errors == [] and values["recall"] == config.defaults()["recall"]
+    name = key.split()[0]
+    assert warnings == [f"{path}:2: recall.{name}: no longer used: there is no embedder process"
+                        + (" to wait for" if "timeout" in name else "") + " (ADR 0025), ignored"]

@@ -20,9 +20,9 @@ RULES = {
     "lazy_harness.worker": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                             "lazy_harness.retain", "lazy_harness.proc", "lazy_harness.redact",
                             "lazy_harness.notice", "lazy_harness.sync",
-                            # why: the worker keeps the search index current, and tells a running
-                            # embedder to look at it (embed_client.look)
-                            "lazy_harness.recall.index", "lazy_harness.recall.embed_client"},
+                            # why: the worker keeps the search index current, vectors included, so
+                            # the next prompt finds the entries it just wrote embedded (recall.build)
+                            "lazy_harness.recall.build"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall", "lazy_harness.worker.spawn"},

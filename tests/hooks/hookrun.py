@@ -49,15 +49,16 @@ def hook_log(claude_dir) -> list[str]:
         return []
 
 
-def spawned_workers_gone(timeout: float = 30) -> None:
-    """Wait until every worker a hook detached has exited (their pids are in hooks.log), so none is
-    left to act later in the test. The timeout only keeps a bug from hanging the suite."""
+def spawned_workers_gone(timeout: float = 30, what: str = "worker") -> None:
+    """Wait until every worker (or, with ``what``, index builder) a hook detached has exited (their
+    pids are in hooks.log), so none is left to act later in the test. The timeout only keeps a bug
+    from hanging the suite."""
     import re
     import time
 
     from lazy_harness import paths
 
-    pids = {int(m) for line in hook_log(paths.claude_dir()) for m in re.findall(r"worker pid (\d+)", line)}
+    pids = {int(m) for line in hook_log(paths.claude_dir()) for m in re.findall(what + r" pid (\d+)", line)}
     deadline = time.monotonic() + timeout
     for pid in pids:
         while time.monotonic() < deadline:
@@ -67,5 +68,5 @@ def spawned_workers_gone(timeout: float = 30) -> None:
                 break
             time.sleep(0.02)
         else:
-            raise AssertionError(f"worker {pid} still running after {timeout} s")
+            raise AssertionError(f"{what} {pid} still running after {timeout} s")
 

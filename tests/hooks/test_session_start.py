@@ -10,8 +10,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from tests.hooks.hookrun import hook_log, run_hook
-from tests.support import fake_embedder
+from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
 SID = "0b7e3c55-2f4a-4d8e-9a61-5c3b2e1f0d94"
@@ -159,7 +158,6 @@ BANNED = {"yaml", "tomllib", "click", "pathlib", "subprocess", "logging", "datac
 
 
 def modules(code: str, stdin: bytes = b"") -> set[str]:
-    fake_embedder.no_embedder()  # why: SessionStart would start a real embedder process
     result = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, timeout=30)
     assert result.returncode == 0, result.stderr
     return set(json.loads(result.stderr.decode().rsplit("MODULES ", 1)[1]))
@@ -221,36 +219,36 @@ def write_recall_config(text: str) -> None:
         fh.write("[recall]\n" + text)
 
 
-def test_session_start_asks_for_the_embedder_and_logs_its_word(project):
+def test_a_first_start_without_an_index_starts_the_builder_and_logs_it(project):
     remember(project)
-    # run_hook marks the embedder unavailable (fake_embedder.no_embedder), so none is spawned
+    assert not os.path.exists(paths.recall_index_file())
     assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
-    assert "(embedder unavailable: not started in tests" in hook_log(paths.claude_dir())[-1]
-    with fake_embedder.running({}) as requests:
-        assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
-    assert requests == [None]  # one look that it listens; nothing spawned
-    assert "(embedder running)" in hook_log(paths.claude_dir())[-1]
+    last = hook_log(paths.claude_dir())[-1]
+    assert "(index builder pid " in last, last
+    spawned_workers_gone(what="index builder")
+    assert os.path.exists(paths.recall_index_file())  # built by it, not by the start
+    run_hook("SessionStart", payload(project))
+    assert "index builder" not in hook_log(paths.claude_dir())[-1]  # an index exists: nothing started
 
 
-@pytest.mark.parametrize("recall", ["semantic = false\n", "enabled = false\n"])
-def test_session_start_leaves_the_embedder_alone_when_recall_does_not_use_it(project, recall):
+@pytest.mark.parametrize("recall", ["enabled = false\n"])
+def test_session_start_starts_no_builder_when_recall_is_off(project, recall):
     remember(project)
     write_recall_config(recall)
-    with fake_embedder.running({}) as requests:
-        assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
-    assert requests == [] and "embedder" not in hook_log(paths.claude_dir())[-1]
+    assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
+    assert "index builder" not in hook_log(paths.claude_dir())[-1]
 
 
-def test_an_embedder_that_fails_to_start_never_breaks_the_start(project, monkeypatch):
+def test_a_builder_that_fails_to_start_never_breaks_the_start(project, monkeypatch):
     from lazy_harness.hooks import session_start
-    from lazy_harness.recall import embed_client
+    from lazy_harness.recall import build
 
     remember(project)
 
-    def broken(env, now):
+    def broken(env, mdir, ldir):
         raise RuntimeError("no posix_spawn today")
 
-    monkeypatch.setattr(embed_client, "ensure_running", broken)
+    monkeypatch.setattr(build, "start", broken)
     decision, out = session_start.run(payload(project), os.environ, NOW)
     assert "hooks catch everything" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert "(embedder not started: RuntimeError: no posix_spawn today)" in decision
+    assert "(index builder not started: RuntimeError: no posix_spawn today)" in decision

@@ -1,16 +1,16 @@
-"""recall.prompt.context_for with the similarity bar (ADR 0020): the embedder's answer decides for the
-candidates it scored, the strength bar for the others, and the strength bar alone when it does not
-answer. The embedder is stood in for by ``embed_client.similarities``, answering by entry title."""
+"""recall.prompt.context_for with the similarity bar (ADR 0020, 0025): the kept vectors decide for the
+candidates embedded already, the strength bar for the others, and the strength bar alone when the
+model cannot be used. The kept vectors are stood in for by ``vectors.similarities``, answering by
+entry title."""
 
 import os
-import sqlite3
 import time
 
 import pytest
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import embed_client, index, select
+from lazy_harness.recall import select, static_model, vectors
 from lazy_harness.recall import prompt as recall_prompt
 from tests.support import memory_samples as ms
 
@@ -48,46 +48,19 @@ def root(tmp_path):
 
 
 class Embedder:
-    """Stands in for embed_client: ``send_prompt`` records the prompt (and answers "no embedder
-    running" when ``sims`` is None and that is ``why``); ``ask`` records every candidate sent;
-    ``answer`` gives ``sims`` (title -> similarity) for the rowids the caller wants, or None with
-    ``why``. Every call is recorded."""
+    """Stands in for the kept vectors (``vectors.similarities``): answers ``sims`` (title ->
+    similarity) for the rowids asked, as if those entries were embedded and the others not yet.
+    Every call's titles are recorded in ``asked``."""
 
-    def __init__(self, monkeypatch, sims: dict[str, float] | None, why: str = "no embedder running"):
-        self.sims, self.why, self.calls, self.started, self.dropped = sims, why, [], [], []
-        for name in ("send_prompt", "ask", "answer", "drop", "ensure_running"):
-            monkeypatch.setattr(embed_client, name, getattr(self, name))
+    def __init__(self, monkeypatch, sims: dict[str, float]):
+        self.sims, self.asked = sims, []
+        monkeypatch.setattr(vectors, "similarities", self.similarities)
 
-    def send_prompt(self, env, index_path, prompt, timeout):
-        self.calls.append({"index": index_path, "prompt": prompt, "timeout": timeout, "sent": None, "asked": None})
-        if self.sims is None and self.why == "no embedder running":
-            return None, self.why
-        return self.calls[-1], ""
-
-    def drop(self, pending):
-        self.dropped.append(pending)
-
-    def _titles(self, pending, rowids):
-        with sqlite3.connect(pending["index"]) as conn:  # the index the hook searched, as the embedder reads it
-            return {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
-
-    def ask(self, pending, rowids):
-        assert pending is self.calls[-1] and pending["sent"] is None
-        pending["sent"] = sorted(self._titles(pending, rowids).values())
-        return ""
-
-    def answer(self, pending, wanted, timeout):
-        assert pending is self.calls[-1] and timeout == pending["timeout"] and pending["sent"] is not None
-        titles = self._titles(pending, wanted)
-        assert set(titles.values()) <= set(pending["sent"])
-        pending["asked"] = sorted(titles.values())
-        if self.sims is None:
-            return None, self.why
-        return {r: self.sims[t] for r, t in titles.items() if t in self.sims}, ""
-
-    def ensure_running(self, env, now):
-        self.started.append(now)
-        return "spawned"
+    def similarities(self, conn, prompt_vec, rowids, model_id, similarity):
+        assert model_id == static_model.MODEL_ID and isinstance(prompt_vec, bytes)
+        titles = {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
+        self.asked.append(sorted(titles.values()))
+        return {r: self.sims[t] for r, t in titles.items() if t in self.sims}
 
 
 def settings(**recall) -> dict:
@@ -100,7 +73,7 @@ def kept(info) -> list[str]:
     return [c["title"] for c in info["kept"]]
 
 
-def test_the_similarity_bar_decides_for_the_candidates_the_embedder_scored(root, monkeypatch):
+def test_the_similarity_bar_decides_for_the_candidates_already_embedded(root, monkeypatch):
     fake = Embedder(monkeypatch, {LOCKS: 0.30, CRON: 0.62, NIGHTLY: 0.50, ROW_LOCKS: 0.45, SESSIONS: 0.20})
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     # over the strength bar but under min_similarity: out; under it but over min_similarity: in, by
@@ -108,12 +81,8 @@ def test_the_similarity_bar_decides_for_the_candidates_the_embedder_scored(root,
     assert kept(info) == [CRON, NIGHTLY, ROW_LOCKS, TAGS]
     assert LOCKS not in text and SESSIONS not in text and BACKUPS not in text
     assert text.index(CRON) < text.index(NIGHTLY) < text.index(ROW_LOCKS) < text.index(TAGS)
-    call, = fake.calls
-    assert call["prompt"] == PROMPT and call["timeout"] == 0.08
-    assert call["index"] == os.path.abspath(paths.recall_index_file())
     # the general learning of another project matching one group only is not even asked about
-    assert call["asked"] == sorted([LOCKS, TAGS, CRON, NIGHTLY, ROW_LOCKS, SESSIONS])
-    assert fake.started == []  # it answered: nothing to start
+    assert fake.asked == [sorted([LOCKS, TAGS, CRON, NIGHTLY, ROW_LOCKS, SESSIONS])]
     sims = {c["title"]: c["similarity"] for c in info["ranked"]}
     assert sims[CRON] == 0.62 and sims[TAGS] is None and sims[BACKUPS] is None
     assert info["passed"] == 4
@@ -121,37 +90,32 @@ def test_the_similarity_bar_decides_for_the_candidates_the_embedder_scored(root,
     assert " semantic=5/6 best_sim=0.62 " in line and "injected 4" in line
 
 
-def test_without_an_answer_the_result_is_exactly_the_strength_bars_and_the_embedder_is_started(root, monkeypatch):
-    fake = Embedder(monkeypatch, None)
+def test_a_model_that_cannot_be_used_leaves_exactly_the_strength_bar(root, monkeypatch):
+    def broken(*args, **kwargs):
+        raise static_model.StaticModelError("model/table.bin: not the pinned file")
+
+    monkeypatch.setattr(static_model, "load", broken)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     lexical, lexical_info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
     assert text == lexical and kept(info) == kept(lexical_info) == [LOCKS, TAGS]
     assert [c["id"] for c in info["ranked"]] == [c["id"] for c in lexical_info["ranked"]]
     assert [c["passes"] for c in info["ranked"]] == [c["passes"] for c in lexical_info["ranked"]]
-    assert len(fake.calls) == 1 and fake.started == [NOW]
-    assert "semantic=none (no embedder running; embedder spawned)" in recall_prompt.describe(info)
+    assert "semantic=none (model/table.bin: not the pinned file)" in recall_prompt.describe(info)
     assert "semantic=off" in recall_prompt.describe(lexical_info)
 
 
-def test_the_cli_look_does_not_start_the_embedder(root, monkeypatch):
-    fake = Embedder(monkeypatch, None, why="embedder timed out after 80 ms")
-    _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ)  # no clock: lh memory show
-    assert len(fake.calls) == 1 and fake.started == []
-    assert "semantic=none (embedder timed out after 80 ms)" in recall_prompt.describe(info)
-
-
-def test_with_semantic_off_the_embedder_is_never_asked(root, monkeypatch):
+def test_with_semantic_off_the_vectors_are_never_asked(root, monkeypatch):
     def never(*args, **kwargs):
-        raise AssertionError("embed_client called with recall.semantic = false")
+        raise AssertionError("vectors asked with recall.semantic = false")
 
-    for name in ("send_prompt", "ask", "answer", "similarities_for", "similarities", "ensure_running"):
-        monkeypatch.setattr(embed_client, name, never)
+    monkeypatch.setattr(vectors, "similarities", never)
+    monkeypatch.setattr(static_model, "load", never)
     text, info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]
 
 
 def test_a_candidate_without_a_similarity_keeps_the_strength_bar(root, monkeypatch):
-    Embedder(monkeypatch, {})  # the embedder answered, but has embedded nothing yet
+    Embedder(monkeypatch, {})  # nothing embedded yet
     _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]  # what the strength bar lets in, in its order
     assert "semantic=0/6 " in recall_prompt.describe(info) and "best_sim" not in recall_prompt.describe(info)
@@ -170,7 +134,7 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
     # given for it, it would still not pass
     fake = Embedder(monkeypatch, {BACKUPS: 0.95, ROW_LOCKS: 0.45})
     _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
-    assert BACKUPS not in fake.calls[0]["asked"] and ROW_LOCKS in kept(info) and BACKUPS not in kept(info)
+    assert BACKUPS not in fake.asked[0] and ROW_LOCKS in kept(info) and BACKUPS not in kept(info)
     backups = next(c for c in info["ranked"] if c["title"] == BACKUPS)
     assert len(backups["matched"]) == 1
     learning = dict(backups, similarity=None)
@@ -187,47 +151,8 @@ def test_an_entry_seen_by_the_session_is_not_repeated_under_the_similarity_bar(r
     assert kept(info) == [NIGHTLY, LOCKS] and info["already"] == 1
 
 
-def test_a_client_that_raises_after_all_leaves_the_strength_bar_to_decide(root, monkeypatch):
-    def broken(*args):
-        raise RuntimeError("socket module missing")
-
-    fake = Embedder(monkeypatch, {})  # its ensure_running: a test must never start a real embedder
-    for name in ("send_prompt", "ask", "answer"):
-        monkeypatch.setattr(embed_client, name, broken)
-    text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
-    assert kept(info) == [LOCKS, TAGS] and fake.started == [NOW]
-    assert "semantic=none (embedder client: RuntimeError: socket module missing" in recall_prompt.describe(info)
-
-
-def test_without_a_candidate_worth_scoring_the_sent_prompt_is_dropped_unasked(root, monkeypatch):
+def test_without_a_candidate_worth_scoring_nothing_is_asked(root, monkeypatch):
     fake = Embedder(monkeypatch, {LOCKS: 0.9})
     _, info = recall_prompt.context_for("how should the garden tomatoes be watered in august", root, settings(),
                                         os.environ, now=NOW)
-    call, = fake.calls
-    assert fake.dropped == [call] and call["sent"] is None  # sent, then closed without asking
-    assert info["kept"] == [] and fake.started == []
-
-
-def test_the_candidates_go_to_the_embedder_before_their_terms_are_weighed_and_meanwhile_runs_before_the_answer(
-        root, monkeypatch):
-    fake = Embedder(monkeypatch, {CRON: 0.62})
-    order = []
-    real_count = index.count_and_match
-    monkeypatch.setattr(index, "count_and_match", lambda *a: order.append("weigh") or real_count(*a))
-    real_ask, real_answer = fake.ask, fake.answer
-    monkeypatch.setattr(embed_client, "ask", lambda *a: order.append("ask") or real_ask(*a))
-    monkeypatch.setattr(embed_client, "answer", lambda *a: order.append("answer") or real_answer(*a))
-    _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW,
-                                        meanwhile=lambda: order.append("meanwhile"))
-    assert order[0] == "ask" and order.count("ask") == 1 and "weigh" in order
-    assert order[-2:] == ["meanwhile", "answer"] and order.count("meanwhile") == 1
-    assert kept(info)[0] == CRON
-
-
-@pytest.mark.parametrize("semantic", [True, False])
-def test_meanwhile_runs_once_whether_or_not_the_embedder_is_asked(root, monkeypatch, semantic):
-    Embedder(monkeypatch, None)  # no embedder: nothing sent, nothing asked
-    ran = []
-    recall_prompt.context_for(PROMPT, root, settings(semantic=semantic), os.environ, now=NOW,
-                              meanwhile=lambda: ran.append(1))
-    assert ran == [1]
+    assert fake.asked == [] and info["kept"] == []

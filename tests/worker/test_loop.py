@@ -58,16 +58,21 @@ def test_session_end_hook_drives_a_full_distillation(isolated_home, fake, projec
     assert "Use a file queue" not in call["stdin"]  # the prompt carries the session, not the answer
 
 
-def test_after_a_persist_a_running_embedder_is_told_to_look_at_the_index(isolated_home, fake, project):
-    from tests.support import fake_embedder
+def test_after_a_persist_the_new_entries_are_indexed_and_embedded_before_the_next_prompt(isolated_home, fake, project):
+    from lazy_harness.recall import index, static_model, vectors
 
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = place(project)
-    with fake_embedder.running({}) as requests:
-        run_hook("SessionEnd", payload)
-        [done] = wait_finished(paths.queue_dir())
+    run_hook("SessionEnd", payload)
+    [done] = wait_finished(paths.queue_dir())
     assert queue.read_task(done)["outcome"] == "processed"
-    assert {"op": "look", "index": os.path.abspath(paths.recall_index_file())} in requests
+    conn = index.connect(paths.recall_index_file())
+    try:
+        kinds = {r[0] for r in conn.execute("SELECT kind FROM entry")}
+        have, total = vectors.counts(conn, static_model.MODEL_ID)
+    finally:
+        conn.close()
+    assert "decision" in kinds and total > 0 and have == total
 
 
 def test_processing_the_same_session_again_writes_nothing_twice(isolated_home, fake, project):
