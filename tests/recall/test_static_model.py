@@ -20,6 +20,7 @@ SAMPLES = [
     "tabs\tand\nnewlines\rand\x0bcontrols\x00\x7f\ufffd end",
     "Straße ΣΊΣΥΦΟΣ İstanbul ﬁle № ½ € © ™ …",
     "non\u00a0breaking\u2003spaces and zero\u200bwidth",
+    "typed special tokens [CLS] and [SEP]x[MASK][UNK] stay whole, [cls] and [ CLS] do not",
     "",
     "   ",
 ]

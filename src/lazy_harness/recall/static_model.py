@@ -50,6 +50,7 @@ VOCAB_FIELDS = (("version", 2), ("size", 2), ("words", 4), ("slots", 4), ("pool"
                 ("reserved", 4))  # 32 bytes; longest: the longest token in characters, without "##"
 INT8 = 1
 UNK = "[UNK]"
+SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")  # the source tokenizer's added tokens
 MAX_WORD = 100  # longer words are one [UNK], as the source tokenizer does
 STAMP = "static-model.stamp"
 HINT = "pip install --force-reinstall lazy-harness"
@@ -78,7 +79,7 @@ def header(buf, magic: bytes, fields) -> dict:
 
 _ASCII_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 # ASCII: controls go (tab, newline, return become spaces), punctuation is set apart by spaces
-_ASCII_CLEAN = {c: None for c in range(32)}
+_ASCII_CLEAN: dict[int, str | None] = {c: None for c in range(32)}
 _ASCII_CLEAN.update({9: " ", 10: " ", 13: " ", 127: None})
 _ASCII_CLEAN.update({ord(c): f" {c} " for c in _ASCII_PUNCT})
 _CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
@@ -121,6 +122,23 @@ def words(text: str) -> list[str]:
     if text.isascii():
         return text.translate(_ASCII_CLEAN).lower().split()
     return _unicode_words(text)
+
+
+def _specials(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut around the special tokens typed in it, which the source tokenizer matches as they
+    are, before any normalisation: [(part, is a special token)]."""
+    if "[" not in text or not any(t in text for t in SPECIALS):
+        return [(text, False)]
+    out, start, at = [], 0, 0
+    while at < len(text):
+        hit = next((t for t in SPECIALS if text.startswith(t, at)), None) if text[at] == "[" else None
+        if hit:
+            out += [(text[start:at], False), (hit, True)]
+            at = start = at + len(hit)
+        else:
+            at += 1
+    out.append((text[start:], False))
+    return out
 
 
 class Vocab:
@@ -289,10 +307,14 @@ class StaticModel:
         self.unk = self.vocab.get(UNK)
 
     def ids(self, text: str) -> list[int]:
-        """The source tokenizer's ids for ``text`` (no [CLS] and [SEP])."""
+        """The source tokenizer's ids for ``text`` (no [CLS] and [SEP] around it)."""
         vocab, unk, out = self.vocab, self.unk, []
-        for w in words(text):
-            out.extend(wordpiece(w, vocab, unk))
+        for part, special in _specials(text):
+            if special:
+                out.append(vocab.get(part))
+                continue
+            for w in words(part):
+                out.extend(wordpiece(w, vocab, unk))
         return out
 
     def embed(self, text: str) -> bytes:
