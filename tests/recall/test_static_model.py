@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
+from lazy_harness.errors import StaticModelError
 from lazy_harness.recall import static_model
-from lazy_harness.recall.static_model import StaticModel, StaticModelError
+from lazy_harness.recall.static_model import StaticModel
 
 SAMPLES = [
     "Hello, world! The checkout page returns a 500 when the webhook arrives first.",
@@ -167,6 +168,7 @@ def test_the_hook_path_imports_only_cheap_modules(tmp_path):
             "print(' '.join(sorted(sys.modules)))")
     first = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, check=True)
     again = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, check=True)
-    banned = {"numpy", "unicodedata", "json", "hashlib", "logging", "pathlib", "typing", "sqlite3", "dataclasses"}
+    banned = {"numpy", "unicodedata", "json", "hashlib", "logging", "pathlib", "typing", "sqlite3", "dataclasses",
+              "struct", "lazy_harness.errors"}
     assert "hashlib" in first.stdout.split()  # the first load checks the files
     assert banned.isdisjoint(again.stdout.split())  # the stamped load does not hash
