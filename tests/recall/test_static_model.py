@@ -172,3 +172,12 @@ def test_the_hook_path_imports_only_cheap_modules(tmp_path):
               "struct", "lazy_harness.errors"}
     assert "hashlib" in first.stdout.split()  # the first load checks the files
     assert banned.isdisjoint(again.stdout.split())  # the stamped load does not hash
+
+
+def test_every_model_file_is_package_data():
+    import tomllib
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
+        shipped = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["lazy_harness.recall"]
+    assert sorted(shipped) == sorted(f"model/{name}" for name in os.listdir(static_model.MODEL_DIR))
