@@ -30,3 +30,8 @@ class TaskError(LhError):
 class ModelError(LhError):
     """The model call failed: missing binary, timeout, non-zero exit, unusable answer. What the
     worker does about it is the ``action`` of :class:`lazy_harness.worker.llm.CallError`."""
+
+
+class StaticModelError(LhError):
+    """The static embedding table cannot be used (``recall/static_model.py``): a file is missing,
+    unreadable, malformed or not the pinned one. The message is one line naming the file."""

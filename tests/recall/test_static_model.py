@@ -1,0 +1,183 @@
+"""The static embedding table the prompt hook reads (ADR 0025): its tokenizer against the source
+model's, its vectors, the SHA-256 check of its files and the stamp that spares the hash."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from lazy_harness.errors import StaticModelError
+from lazy_harness.recall import static_model
+from lazy_harness.recall.static_model import StaticModel
+
+SAMPLES = [
+    "Hello, world! The checkout page returns a 500 when the webhook arrives first.",
+    "Naïve café résumé: accents are stripped — as the source tokenizer does.",
+    "東京 and 北京 are split per character; ÀÉÎÕÜ lose their marks.",
+    "test_case foo.bar() x+=1 {'a': [1, 2]} $HOME ~/.claude/settings.json <tag> a|b `code`",
+    "unbelievablyness antidisestablishmentarianism " + "x" * 120,
+    "tabs\tand\nnewlines\rand\x0bcontrols\x00\x7f\ufffd end",
+    "Straße ΣΊΣΥΦΟΣ İstanbul ﬁle № ½ € © ™ …",
+    "non\u00a0breaking\u2003spaces and zero\u200bwidth",
+    "typed special tokens [CLS] and [SEP]x[MASK][UNK] stay whole, [cls] and [ CLS] do not",
+    "",
+    "   ",
+]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return StaticModel()
+
+
+@pytest.fixture(scope="module")
+def source_tokenizer():
+    tokenizers = pytest.importorskip("tokenizers")
+    from lazy_harness.recall import embedder
+
+    tok = tokenizers.Tokenizer.from_file(embedder.model_files()[1])
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+def _real_text() -> list[str]:
+    """A few thousand lines of real prose: this repository's docs and the evaluation's entries."""
+    from tests.eval import recall_eval, recall_set_cued
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    lines = []
+    for here, _, files in os.walk(os.path.join(root, "docs")):
+        for f in sorted(files):
+            if f.endswith(".md"):
+                with open(os.path.join(here, f), encoding="utf-8") as fh:
+                    lines += [ln for ln in fh.read().splitlines() if ln.strip()]
+    lines += [recall_eval._grep_text(e) for e in recall_set_cued.ENTRIES]
+    for e in recall_set_cued.ENTRIES:
+        lines += e.get("cues") or []
+    return lines
+
+
+def test_token_ids_are_the_source_tokenizers(model, source_tokenizer):
+    for text in SAMPLES:
+        assert model.ids(text) == source_tokenizer.encode(text, add_special_tokens=False).ids, text
+
+
+def test_token_ids_agree_on_real_text(model, source_tokenizer):
+    lines = _real_text()
+    assert len(lines) > 2000
+    differ = [t for t in lines if model.ids(t) != source_tokenizer.encode(t, add_special_tokens=False).ids]
+    assert differ == []
+
+
+def test_vectors_are_compact_unit_and_related_texts_are_closer(model):
+    a = model.embed("checkout returns a 500 error when the payment webhook arrives before the order exists")
+    b = model.embed("stripe sends webhook events out of order, so create the order first")
+    c = model.embed("how long should I knead bread dough")
+    assert isinstance(a, bytes) and len(a) == model.dims
+    unit = static_model.unpack(a)
+    assert sum(x * x for x in unit) == pytest.approx(1.0, abs=1e-9)
+    assert max(abs(x) for x in memoryview(a).cast("b")) == 127
+    assert static_model.similarity(a, a) == pytest.approx(1.0, abs=1e-9)
+    assert static_model.similarity(a, b) > static_model.similarity(a, c) + 0.2
+    assert static_model.similarity(a, b) == pytest.approx(static_model.similarity(b, a))
+
+
+def test_a_text_without_tokens_is_a_zero_vector_similar_to_nothing(model):
+    empty = model.embed("   ")
+    assert empty == bytes(model.dims)
+    assert static_model.similarity(empty, model.embed("anything")) == 0.0
+    assert static_model.similarity(b"\x01\x02", model.embed("anything")) == 0.0
+
+
+def test_model_id_names_the_table():
+    assert static_model.PINS["table.bin"][:16] in static_model.MODEL_ID
+
+
+def _copy(tmp_path) -> str:
+    folder = tmp_path / "model"
+    shutil.copytree(static_model.MODEL_DIR, folder)
+    return str(folder)
+
+
+@pytest.mark.parametrize("name", ["table.bin", "vocab.bin"])
+def test_a_changed_byte_is_refused_with_one_line_naming_the_file(tmp_path, name):
+    folder = _copy(tmp_path)
+    path = os.path.join(folder, name)
+    with open(path, "r+b") as fh:
+        fh.seek(os.path.getsize(path) // 2)
+        byte = fh.read(1)
+        fh.seek(-1, os.SEEK_CUR)
+        fh.write(bytes([byte[0] ^ 0x01]))
+    with pytest.raises(StaticModelError) as err:
+        StaticModel(folder, str(tmp_path / "state"))
+    message = str(err.value)
+    assert message.startswith(f"{path}: SHA-256 ") and "not the pinned" in message and "\n" not in message
+
+
+def test_a_missing_file_is_refused_naming_it(tmp_path):
+    folder = _copy(tmp_path)
+    os.remove(os.path.join(folder, "vocab.bin"))
+    with pytest.raises(StaticModelError, match=r"vocab\.bin: missing"):
+        StaticModel(folder)
+
+
+def test_the_stamp_spares_the_hash_until_the_file_changes(tmp_path, monkeypatch):
+    folder, state = _copy(tmp_path), str(tmp_path / "state")
+    StaticModel(folder, state)
+    stamp = os.path.join(state, static_model.STAMP)
+    with open(stamp, encoding="utf-8") as fh:
+        assert fh.read().count("\n") == 2
+    hashed = []
+    real = static_model._hash_fd
+    monkeypatch.setattr(static_model, "_hash_fd", lambda fd: hashed.append(fd) or real(fd))
+    StaticModel(folder, state)
+    assert hashed == []
+    # rewritten in place with a changed byte and its old mtime: the change time differs, so it is hashed
+    path = os.path.join(folder, "table.bin")
+    st = os.stat(path)
+    with open(path, "r+b") as fh:
+        fh.seek(st.st_size - 1)
+        last = fh.read(1)
+        fh.seek(-1, os.SEEK_CUR)
+        fh.write(bytes([last[0] ^ 0x01]))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    with pytest.raises(StaticModelError, match="SHA-256"):
+        StaticModel(folder, state)
+    assert len(hashed) == 1
+
+
+def test_a_forged_or_odd_stamp_costs_a_hash_and_nothing_more(tmp_path):
+    folder, state = _copy(tmp_path), tmp_path / "state"
+    state.mkdir()
+    (state / static_model.STAMP).write_text("garbage\n" * 10000)
+    StaticModel(folder, str(state)).embed("still works")
+    (state / static_model.STAMP).unlink()
+    os.mkfifo(state / static_model.STAMP)  # would block a plain open
+    StaticModel(folder, str(state)).embed("still works")
+
+
+def test_the_hook_path_imports_only_cheap_modules(tmp_path):
+    src = os.path.dirname(os.path.dirname(static_model.__file__))
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(src)!r}); "
+            "from lazy_harness.recall import static_model as m; "
+            f"m.embed('an ascii prompt about the checkout', {str(tmp_path / 'state')!r}); "
+            f"m.embed('an ascii prompt about the checkout', {str(tmp_path / 'state')!r}); "
+            "print(' '.join(sorted(sys.modules)))")
+    first = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, check=True)
+    banned = {"numpy", "unicodedata", "json", "hashlib", "logging", "pathlib", "typing", "sqlite3", "dataclasses",
+              "struct", "lazy_harness.errors"}
+    assert "hashlib" in first.stdout.split()  # the first load checks the files
+    assert banned.isdisjoint(again.stdout.split())  # the stamped load does not hash
+
+
+def test_every_model_file_is_package_data():
+    import tomllib
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
+        shipped = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["lazy_harness.recall"]
+    assert sorted(shipped) == sorted(f"model/{name}" for name in os.listdir(static_model.MODEL_DIR))
