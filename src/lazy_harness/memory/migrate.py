@@ -45,10 +45,22 @@ def legacy_dirs(key: str, root: str | None, env=None, memory_dir: str | None = N
             keys.append(old)
     out = [paths.claude_memory_dir(k, env) for k in keys]
     if root and memory_dir:
-        by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), paths.project_key(root))
-        if os.path.basename(memory_dir.rstrip(os.sep)) != paths.project_key(root) and _written_for(by_path, root):
-            out.append(by_path)
+        earlier = earlier_folder(root, memory_dir)
+        if earlier:
+            out.append(earlier)
     return out
+
+
+def earlier_folder(root: str, memory_dir: str) -> str | None:
+    """The path-keyed folder beside ``memory_dir`` that held this project's memory before it was known
+    by its origin remote; None when ``memory_dir`` is that folder, it is missing, or it belongs to
+    another repository with the same path key (``_written_for``). Its journals stay there
+    (``lh memory history`` lists them)."""
+    key = paths.project_key(root)
+    if os.path.basename(memory_dir.rstrip(os.sep)) == key:
+        return None
+    by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), key)
+    return by_path if os.path.isdir(by_path) and _written_for(by_path, root) else None
 
 
 def _written_for(folder: str, root: str) -> bool:
