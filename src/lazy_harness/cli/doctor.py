@@ -223,6 +223,25 @@ def _check_index(r: Report) -> None:
         r.line("ok", "recall index", f"{path} reads")
 
 
+def _check_memory_lines(r: Report, values: dict) -> None:
+    """Damaged lines in every project's memory files, counted, the first few named by file and line."""
+    from lazy_harness.memory import damage
+
+    mdirs = paths.all_memory_dirs(None, values["memory"]["path"] or None)
+    checks = damage.check_folders(mdirs)
+    skipped = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.skipped]
+    salvaged = sum(len(c.salvaged) for c in checks)
+    if skipped:
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        r.line("warn", "memory lines", f"{len(skipped)} line(s) skipped: {', '.join(skipped[:3])}{more}"
+               + (f"; {salvaged} salvaged" if salvaged else ""), "lh memory check --all-projects")
+    elif salvaged:
+        r.line("warn", "memory lines", f"{salvaged} damaged line(s) salvaged (some bytes lost) in "
+               f"{sum(1 for c in checks if c.salvaged)} file(s)", "lh memory check --all-projects")
+    else:
+        r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
+
+
 def _check_queue(r: Report, now: float) -> None:
     q = paths.queue_dir()
     names = pending_tasks()
@@ -282,6 +301,7 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "queue folder", paths.queue_dir())
     _check_writable(r, "log folder", paths.logs_dir())
     _check_memory(r, values)
+    _check_memory_lines(r, values)
     _check_index(r)
     _check_queue(r, time.time())
     _check_sync(r, values)

@@ -11,15 +11,16 @@ and learnings are listed newest month first, so the cost does not grow with hist
 log is the exception: ``memory.handoff`` folds it whole). The handoff marker, ISO times and learning
 frontmatter are parsed with string methods (no regex, no YAML parser). Files a person saved in an
 editor are read as written: a byte order mark at the start is skipped, and a last line without its
-newline counts when it is one whole JSON object. Also here: the memory
-folder's lock. Only ``os``, ``time`` and our ``jsonload`` at import time: the SessionStart hook uses
-this module.
+newline counts when it is one whole JSON object; a damaged line is salvaged or skipped by
+``memory.lines``. Also here: the memory folder's lock. Only ``os``, ``time``, our ``jsonload`` and
+``memory.lines`` at import time: the SessionStart hook uses this module.
 """
 
 import os
 import time
 
 from lazy_harness import jsonload
+from lazy_harness.memory import lines
 
 DECISIONS = "decisions.jsonl"
 FAILURES = "failures.jsonl"
@@ -29,12 +30,17 @@ HANDOFF_MARK = "<!-- lazy-harness handoff"
 BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark some editors write at the start of a file
 
 
-MAX_LINE = 1 << 20  # bytes: no line we write comes near it (an entry's fields are capped far below)
+MAX_LINE = lines.MAX_LINE  # bytes: no line we write comes near it (an entry's fields are capped far below)
 _SCAN = 1 << 20  # bytes read at a time while looking for the start of a long line
 _starts: dict[tuple, int] = {}  # (file version, where a long line ends) -> the newline before it
 
 
 def tail_lines(path: str, n: int, block: int = 65536, skipped: list | None = None) -> list[str]:
+    """See ``tail_bytes``; the lines decoded (a byte that is not UTF-8 reads as U+FFFD)."""
+    return [ln.decode("utf-8", "replace") for ln in tail_bytes(path, n, block, skipped)]
+
+
+def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = None) -> list[bytes]:
     """The last ``n`` complete, non-empty lines of ``path`` (oldest first); [] when missing.
 
     A last line without a newline is left out (a write still in flight) unless ``whole_object``.
@@ -93,7 +99,7 @@ def tail_lines(path: str, n: int, block: int = 65536, skipped: list | None = Non
     finally:
         os.close(fd)
     found.reverse()
-    return [ln.decode("utf-8", "replace") for ln in found]
+    return found
 
 
 def _newline_before(fd: int, end: int) -> int:
@@ -150,15 +156,18 @@ def whole_object(last: bytes) -> bool:
 
 
 def tail_records(path: str, n: int) -> list[dict]:
-    """The last ``n`` JSON objects of a JSONL file, oldest first; bad lines are skipped."""
-    out = []
-    for line in tail_lines(path, n * 2 + 4):
-        try:
-            rec = jsonload.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict):
-            out.append(rec)
+    """The last ``n`` JSON objects of a JSONL file, oldest first. A damaged line is salvaged when it can
+    be (``lines.records_of``), else skipped; either way, and for a line too long to be an entry, the
+    file is noted for the log (``memory.damage``)."""
+    out: list[dict] = []
+    skipped: list[int] = []
+    for raw in tail_bytes(path, n * 2 + 4, skipped=skipped):
+        recs, how = lines.records_of(raw, lines.entry_fields)
+        if how:
+            lines.note(path)
+        out += recs
+    if skipped:
+        lines.note(path)
     return out[-n:] if n > 0 else []
 
 
