@@ -147,3 +147,15 @@ def test_doctor_counts_and_names_skipped_lines(damaged_project):
     assert len(found) == 1 and found[0].startswith("warn")
     assert f"1 line(s) skipped: {path}:3 (NUL bytes); 1 salvaged" in found[0]
     assert "lh memory check --all-projects" in found[0]
+
+
+def test_the_prompt_hook_and_search_read_the_salvaged_entry_and_the_hook_logs_the_file(damaged_project):
+    root, _, path = damaged_project
+    p = run_hook("UserPromptSubmit", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": root,
+                                      "hook_event_name": "UserPromptSubmit", "prompt": "decision 2 about the queue"})
+    assert p.returncode == 0 and p.stderr == b""
+    logged = memory_lines(paths.claude_dir())  # the hook built the index: it met the damaged lines
+    assert len(logged) == 1 and "UserPromptSubmit session=" in logged[0] and f"{path}: 1 line(s) skipped" in logged[0]
+    found = invoke("memory", "search", "decision", "queue", "--project", root, "--json", "-n", "10")
+    assert found.code == 0, found.err
+    assert "decision 2 about the queue" in {json.loads(ln)["summary"] for ln in found.out.splitlines()}
