@@ -159,3 +159,23 @@ def test_the_prompt_hook_and_search_read_the_salvaged_entry_and_the_hook_logs_th
     found = invoke("memory", "search", "decision", "queue", "--project", root, "--json", "-n", "10")
     assert found.code == 0, found.err
     assert "decision 2 about the queue" in {json.loads(ln)["summary"] for ln in found.out.splitlines()}
+
+
+def test_the_worker_logs_a_damaged_file_it_read_once(tmp_path, isolated_home, fake, project):
+    from lazy_harness import logfile, queue
+    from lazy_harness.worker import loop
+    from tests.support.sessions import place
+
+    cfg_file = isolated_home / ".config" / "lazy-harness" / "config.toml"
+    cfg_file.parent.mkdir(parents=True)
+    cfg_file.write_text("[compound_loop]\nenabled = true\n")
+    path = os.path.join(paths.memory_dir(str(project)), files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW - 60, "an older decision", "r")])
+    with open(path, "ab") as fh:
+        fh.write(b"\x00\x00\x00 \xff\xfe\n")
+    for _ in range(2):  # two tasks read the same damaged file: one line in the log
+        queue.enqueue(paths.queue_dir(), queue.task_fields(place(project), "SessionEnd", True))
+        loop.run()
+    with open(logfile.log_path(logfile.WORKER)) as fh:
+        logged = [ln for ln in fh if " memory: " in ln]
+    assert len(logged) == 1 and f"{path}: 1 line(s) skipped (2: NUL bytes)" in logged[0]

@@ -142,11 +142,12 @@ def entry_fields(text: str) -> dict | None:
 def read_file(path: str, fields=None) -> list[dict]:
     """Every record of a whole JSONL file, in order (a byte order mark before line 1 is skipped, a last
     line without its newline counts when it is a whole object); damaged lines salvaged or skipped as
-    :func:`records_of` says, and the file noted when one was."""
+    :func:`records_of` says, and the file noted when one was. A missing file has none; any other
+    error reading it is raised."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]

@@ -32,8 +32,12 @@ def path_of(memory_dir: str) -> str:
 def read(memory_dir: str) -> list[dict]:
     """Every whole mark record, in file order; torn or foreign lines are skipped, damaged ones salvaged
     when they can be (``lines.records_of``) and the file noted for the log."""
+    try:
+        recs = lines.read_file(path_of(memory_dir))
+    except OSError:
+        return []
     out = []
-    for rec in lines.read_file(path_of(memory_dir)):
+    for rec in recs:
         if rec.get("op") in OPS and isinstance(rec.get("id"), str):
             out.append(rec)
     return out
