@@ -157,6 +157,9 @@ def isolated_home(tmp_path, monkeypatch, _home_guard):
     for var in ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
                 "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(var, raising=False)
+    from lazy_harness.memory import lines
+
+    lines.NOTED.clear()  # why: files a read noted in this process are another test's, never this one's
     yield home
     _home_guard.check("the test")
 

@@ -1,12 +1,12 @@
 import os
 import sys
 import textwrap
-import time
 
 import pytest
 
 from lazy_harness import proc
 from lazy_harness.errors import LhError
+from tests.support.child_events import gone, until_started
 
 
 def script(tmp_path, name, body):
@@ -100,34 +100,19 @@ def test_describe_caps_stderr_characters():
 
 def test_timeout_kills_the_whole_process_group(tmp_path):
     pidfile = tmp_path / "grandchild.pid"
+    started = tmp_path / "started"
     exe = script(tmp_path, "sleeper", f"""
-        import subprocess, sys, time
+        import os, subprocess, sys, time
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         open({str(pidfile)!r}, "w").write(str(child.pid))
         sys.stderr.write("started\\n"); sys.stderr.flush()
+        os.rename({str(pidfile)!r}, {str(started)!r})
         time.sleep(60)
     """)
-    start = time.monotonic()
-    # why: 4 s, so the script and its child have started (two interpreters) on a loaded machine
-    # before the timeout fires; the test is about what the timeout kills
-    res = proc.run([exe], timeout=4)
-    assert time.monotonic() - start < 15
+    # why: the timeout must fire once the grandchild runs; that event (the file the script renames
+    # into place) decides, not a guess at how long two interpreters take to start
+    res, timeout = until_started(lambda t: proc.run([exe], timeout=t), started)
     assert res.timed_out and not res.ok
-    assert "timed out after 4s" in res.describe()
+    assert f"timed out after {timeout:g}s" in res.describe()
     assert "started" in res.stderr
-    grandchild = int(pidfile.read_text())
-    for _ in range(50):
-        try:
-            os.kill(grandchild, 0)
-        except ProcessLookupError:
-            break
-        # a zombie still answers kill(0); it is dead once its state says Z
-        try:
-            with open(f"/proc/{grandchild}/stat") as fh:
-                if fh.read().split()[2] == "Z":
-                    break
-        except FileNotFoundError:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("grandchild survived the timeout")
+    assert gone(int(started.read_text())), "grandchild survived the timeout"

@@ -33,6 +33,7 @@ ALLOWED_OURS = {
     "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
+    "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
     "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",

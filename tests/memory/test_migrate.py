@@ -291,3 +291,49 @@ def test_lh_memory_path_follows_the_config(project, tmp_path, monkeypatch):
     assert invoke("memory", "path", "--project", project).out.strip() == str(
         tmp_path / "cfg" / "mem" / paths.project_key(project))
     assert invoke("memory", "path", "--learnings").out.strip() == os.path.join(os.environ["HOME"], "notes", "learnings")
+
+
+# --- Claude Code's MEMORY.md listing the moved handoff.md -----------------------------------------
+
+INDEX_BEFORE = ("- [topic](topic.md) \u2014 the user likes tabs\n- [handoff](handoff.md)\n"
+                "- [notes on handoff.md](notes.md)\n")
+
+
+def test_a_memory_md_line_linking_to_the_moved_handoff_is_removed_and_nothing_else(project):
+    old = legacy(project)
+    seed(old)
+    write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
+    os.chmod(os.path.join(old, "MEMORY.md"), 0o644)
+    lines = run_migration(project)
+    with open(os.path.join(old, "MEMORY.md"), encoding="utf-8") as fh:
+        assert fh.read() == "- [topic](topic.md) \u2014 the user likes tabs\n- [notes on handoff.md](notes.md)\n"
+    assert os.stat(os.path.join(old, "MEMORY.md")).st_mode & 0o777 == 0o644
+    assert any("1 line(s) linking to the moved handoff.md removed" in ln for ln in lines), lines
+    assert run_migration(project) == []
+
+
+def test_a_memory_md_written_after_the_move_is_mended_by_the_next_start(project):
+    old = legacy(project)
+    seed(old)
+    assert run_migration(project)
+    # Claude Code's startup scan saw handoff.md before the hook moved it, and wrote its index after
+    write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
+    root = paths.project_root(project)
+    assert migrate.stale_index(paths.project_key(root), root) == [os.path.join(old, "MEMORY.md")]
+    p = run_hook("SessionStart", {"session_id": "s-2", "transcript_path": "/nonexistent.jsonl", "cwd": project,
+                                  "hook_event_name": "SessionStart", "source": "startup"})
+    assert p.returncode == 0, p.stderr
+    with open(os.path.join(old, "MEMORY.md"), encoding="utf-8") as fh:
+        assert "](handoff.md)" not in fh.read()
+    assert migrate.stale_index(paths.project_key(root), root) == []
+
+
+def test_a_memory_md_link_stays_while_a_handoff_md_is_still_there(project):
+    old = legacy(project)
+    write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
+    write(os.path.join(old, "handoff.md"), "# notes the person keeps there\n")  # not moved (yet)
+    root = paths.project_root(project)
+    assert migrate.stale_index(paths.project_key(root), root) == []
+    assert migrate.drop_stale_lines(os.path.join(old, "MEMORY.md")) is None
+    with open(os.path.join(old, "MEMORY.md"), encoding="utf-8") as fh:
+        assert fh.read() == INDEX_BEFORE

@@ -4,7 +4,6 @@ import json
 import os
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from lazy_harness.errors import ModelError
 from lazy_harness.queue import WORKER_MARKER
 from lazy_harness.worker import llm
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
+from tests.support.child_events import gone, until_started
 
 ANSWER = {"decisions": [{"summary": "Keep the queue in Postgres"}], "failures": [], "learnings": [],
           "handoff": ["write the runbook"]}
@@ -164,29 +164,23 @@ def test_timeout_kills_the_fake(tmp_path, cfg, env, workdir):
     rec = fake_claude(tmp_path, """\
         import subprocess
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-        open(os.path.join(rec, "child"), "w").write(str(child.pid))
+        open(os.path.join(rec, "child.tmp"), "w").write(str(child.pid))
         sys.stderr.write("thinking...\\n"); sys.stderr.flush()
+        os.rename(os.path.join(rec, "child.tmp"), os.path.join(rec, "child"))
         time.sleep(60)
     """)
-    cfg["compound_loop"]["timeout_seconds"] = 4  # the fake and its child start first, even on a loaded machine
-    start = time.monotonic()
-    with pytest.raises(ModelError) as info:
-        llm.distill_call("p", cfg, env, workdir)
-    assert time.monotonic() - start < 20
-    assert "timed out after 4s" in str(info.value) and "thinking..." in str(info.value)
-    assert info.value.action == llm.WAIT  # back to the queue: a later try may be answered in time
+
+    def call(timeout: float) -> ModelError:
+        cfg["compound_loop"]["timeout_seconds"] = timeout
+        with pytest.raises(ModelError) as info:
+            llm.distill_call("p", cfg, env, workdir)
+        return info.value
+
+    # why: the timeout must fire once the fake's child runs: that event (the file the fake renames into
+    # place) decides, not a guess at how long two interpreters take to start on a loaded machine
+    error, timeout = until_started(call, rec / "child")
+    assert f"timed out after {timeout:g}s" in str(error) and "thinking..." in str(error)
+    assert error.action == llm.WAIT  # back to the queue: a later try may be answered in time
     for name in ("pid", "child"):
         pid = int((rec / name).read_text())
-        assert not _alive(pid), f"{name} {pid} survived the timeout"
-
-
-def _alive(pid: int) -> bool:
-    for _ in range(50):
-        try:
-            with open(f"/proc/{pid}/stat") as fh:
-                if fh.read().split()[2] == "Z":
-                    return False
-        except FileNotFoundError:
-            return False
-        time.sleep(0.1)
-    return True
+        assert gone(pid), f"{name} {pid} survived the timeout"

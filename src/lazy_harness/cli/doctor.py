@@ -230,6 +230,59 @@ def _check_memory(r: Report, values: dict) -> None:
                f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory path")
 
 
+def _check_index(r: Report) -> None:
+    """The recall index, opened read-only: a file that fails to read in any way is reported (the next
+    search or prompt builds it again; ``lh memory reindex`` does it now)."""
+    from lazy_harness.recall import index
+
+    path = paths.recall_index_file()
+    if not os.path.exists(path):
+        r.line("ok", "recall index", f"not built yet ({path}; the first search builds it)")
+        return
+    sqlite3 = index.sqlite()
+    conn = None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
+        row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
+        ok = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if ok != "ok":
+            raise sqlite3.DatabaseError(f"quick_check: {ok}")
+    except Exception as exc:  # why: a damaged file fails in several types (see index.damaged)
+        said = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+        if index.damaged(exc):
+            r.line("warn", "recall index", f"damaged ({said}): {path}; the next search builds it again",
+                   "lh memory reindex")
+        else:
+            r.line("warn", "recall index", f"could not be read ({said}): {path}", "lh memory reindex")
+        return
+    finally:
+        if conn is not None:
+            conn.close()
+    if row is None or row[0] != index.VERSION:
+        r.line("ok", "recall index", f"{path} is from another version; the next search builds it again")
+    else:
+        r.line("ok", "recall index", f"{path} reads")
+
+
+def _check_memory_lines(r: Report, values: dict) -> None:
+    """Damaged lines in every project's memory files, counted, the first few named by file and line."""
+    from lazy_harness.memory import damage
+
+    mdirs = paths.all_memory_dirs(None, values["memory"]["path"] or None)
+    checks = damage.check_folders(mdirs)
+    skipped = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.skipped]
+    salvaged = sum(len(c.salvaged) for c in checks)
+    if skipped:
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        r.line("warn", "memory lines", f"{len(skipped)} line(s) skipped: {', '.join(skipped[:3])}{more}"
+               + (f"; {salvaged} salvaged" if salvaged else ""), "lh memory check --all-projects")
+    elif salvaged:
+        r.line("warn", "memory lines", f"{salvaged} damaged line(s) salvaged (some bytes lost) in "
+               f"{sum(1 for c in checks if c.salvaged)} file(s)", "lh memory check --all-projects")
+    else:
+        r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
+
+
 def _check_queue(r: Report, now: float) -> None:
     q = paths.queue_dir()
     names = pending_tasks()
@@ -289,6 +342,8 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "queue folder", paths.queue_dir())
     _check_writable(r, "log folder", paths.logs_dir())
     _check_memory(r, values)
+    _check_memory_lines(r, values)
+    _check_index(r)
     _check_queue(r, time.time())
     _check_sync(r, values)
     from lazy_harness.cli.cost import spend_lines  # spend today and a paused or failing loop

@@ -311,6 +311,32 @@ def path_(project: str | None, learnings: bool) -> None:
     click.echo(ldir if learnings else mdir)  # why: as it is, for scripts (cd "$(lh memory path)")
 
 
+@memory.command()
+@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@click.option("--all-projects", is_flag=True, help="Check every project's memory.")
+def check(project: str | None, all_projects: bool) -> None:
+    """Name every damaged line of the memory files (decisions, failures, handoff, marks) by file and
+    line: salvaged (read, some bytes lost) or skipped (not read). Exit 1 when a line is skipped."""
+    from lazy_harness.memory import damage
+
+    if all_projects:
+        cfg = config.load_fast(os.environ)
+        mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
+    else:
+        mdirs = [_setting(project)[2]]
+    checks = damage.check_folders(mdirs)
+    for c in checks:
+        for number, how in c.found:
+            _echo(f"{c.path}:{number}: {how}")
+    skipped = sum(len(c.skipped) for c in checks)
+    salvaged = sum(len(c.salvaged) for c in checks)
+    damaged = sum(1 for c in checks if c.found)
+    _echo(f"{len(checks)} file(s) checked in {len(mdirs)} project(s): {skipped} line(s) skipped, "
+          f"{salvaged} salvaged, in {damaged} file(s)")
+    if skipped:
+        raise click.exceptions.Exit(1)
+
+
 from lazy_harness.cli.memory_changes import register  # noqa: E402
 
 register(memory)

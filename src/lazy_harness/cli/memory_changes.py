@@ -51,17 +51,25 @@ def consolidate(project: str | None, dry_run: bool) -> None:
 @_PROJECT
 def history(project: str | None) -> None:
     """Every consolidation and manual change of this project's memory, newest first."""
-    from lazy_harness.memory import journal
+    from lazy_harness import paths
+    from lazy_harness.memory import journal, migrate
 
-    _, _, mdir, _, name = _where(project)
-    runs = journal.runs(mdir)
+    cwd, _, mdir, _, name = _where(project)
+    # why: a project that got an origin remote moved to a new folder; the changes journaled under its
+    # path key stay in the old one, and are still its history
+    earlier = migrate.earlier_folder(paths.project_root(cwd), mdir)
+    moved = [r for r in journal.runs(earlier) if r.get("project") in (None, name)] if earlier else []
+    runs = sorted([(r, None) for r in journal.runs(mdir)] + [(r, earlier) for r in moved],
+                  key=lambda pair: str(pair[0]["run"]), reverse=True)
     if not runs:
         click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
         return
-    for data in runs:
+    for data, where in runs:
         state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
         if not data.get("undone") and any(isinstance(f, dict) and f.get("restored") for f in data["files"]):
             state = "partly undone: " + state
+        if where and not data.get("undone"):
+            state = f"journaled in {journal.folder(where)} before the project moved to its remote's folder"
         changes = data.get("changes") or []
         click.echo(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
                    f"{len(changes)} change(s)  [{state}]")

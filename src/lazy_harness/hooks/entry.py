@@ -67,8 +67,24 @@ def main(argv=None, env=None) -> int:
     except Exception as exc:  # why: a hook must never break the session; the log says what happened
         decision = f"error {type(exc).__name__}: {exc}"
     ms = (time.perf_counter() - started) * 1000
+    # before the run's own line, so that line stays the last of the run
+    report_damaged_lines(f"{event or '?'} session={sid} ", env, now)
     logfile.write(logfile.HOOKS, f"{event or '?'} session={sid} {decision} ({ms:.1f} ms)", env, now)
     return 0
+
+
+def report_damaged_lines(prefix: str, env, now: float) -> None:
+    """One hooks.log line per memory file in which this run salvaged or skipped a line (``memory.damage``)."""
+    noted = sys.modules.get("lazy_harness.memory.lines")  # why: not imported means nothing was read
+    if noted is None or not noted.NOTED:
+        return
+    try:
+        from lazy_harness.memory import damage
+
+        damage.report(logfile.HOOKS, env, now, prefix)
+    except Exception as exc:  # why: a hook must never break the session
+        logfile.write(logfile.HOOKS, f"{prefix}memory: damaged lines not reported: {type(exc).__name__}: {exc}",
+                      env, now)
 
 
 def run() -> None:

@@ -70,7 +70,7 @@ def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
     root = paths.project_root(cwd)
     key = paths.project_key(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
-    if not migrate.pending(key, root, env, mdir):
+    if not migrate.pending(key, root, env, mdir) and not migrate.stale_index(key, root, env):
         return ""
     try:
         lines = migrate.migrate(mdir, key, root, env, now)

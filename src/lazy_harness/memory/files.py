@@ -11,15 +11,16 @@ and learnings are listed newest month first, so the cost does not grow with hist
 log is the exception: ``memory.handoff`` folds it whole). The handoff marker, ISO times and learning
 frontmatter are parsed with string methods (no regex, no YAML parser). Files a person saved in an
 editor are read as written: a byte order mark at the start is skipped, and a last line without its
-newline counts when it is one whole JSON object. Also here: the memory
-folder's lock. Only ``os``, ``time`` and our ``jsonload`` at import time: the SessionStart hook uses
-this module.
+newline counts when it is one whole JSON object; a damaged line is salvaged or skipped by
+``memory.lines``. Also here: the memory folder's lock. Only ``os``, ``time``, our ``jsonload`` and
+``memory.lines`` at import time: the SessionStart hook uses this module.
 """
 
 import os
 import time
 
 from lazy_harness import jsonload
+from lazy_harness.memory import lines
 
 DECISIONS = "decisions.jsonl"
 FAILURES = "failures.jsonl"
@@ -29,11 +30,28 @@ HANDOFF_MARK = "<!-- lazy-harness handoff"
 BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark some editors write at the start of a file
 
 
-def tail_lines(path: str, n: int, block: int = 65536) -> list[str]:
+MAX_LINE = lines.MAX_LINE  # bytes: no line we write comes near it (an entry's fields are capped far below)
+_SCAN = 1 << 20  # bytes read at a time while looking for the start of a long line
+_starts: dict[tuple, int] = {}  # (file version, where a long line ends) -> the newline before it
+
+
+def tail_lines(path: str, n: int, block: int = 65536, skipped: list | None = None) -> list[str]:
+    """See ``tail_bytes``; the lines decoded (a byte that is not UTF-8 reads as U+FFFD)."""
+    return [ln.decode("utf-8", "replace") for ln in tail_bytes(path, n, block, skipped)]
+
+
+def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = None) -> list[bytes]:
     """The last ``n`` complete, non-empty lines of ``path`` (oldest first); [] when missing.
 
     A last line without a newline is left out (a write still in flight) unless ``whole_object``.
-    A byte order mark at the start of the file is not part of the first line.
+    A byte order mark at the start of the file is not part of the first line. A line longer than
+    ``MAX_LINE`` is not an entry anyone wrote: it is left out, and the offset where it ends is added
+    to ``skipped`` when given (``memory.damage`` names it by its line number).
+
+    why: the file is read backwards one block at a time and each block is searched once, so the cost
+    follows the bytes of the lines returned, never their square (a 60 MB last line once cost
+    SessionStart over a minute); past ``MAX_LINE`` the rest of a long line is only searched for its
+    start, through one reused buffer (fresh buffers of that size cost more in page faults than the read).
     """
     if n <= 0:
         return []
@@ -41,26 +59,85 @@ def tail_lines(path: str, n: int, block: int = 65536) -> list[str]:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return []
+    found: list[bytes] = []  # whole lines, newest first
+    parts: list[bytes] = []  # the line being read, its pieces newest first
+    held = 0  # bytes of that line so far
+    last = True  # the line being read is the one after the last newline
     try:
-        size = os.fstat(fd).st_size
-        pos, buf = size, b""
-        while pos > 0:
+        st = os.fstat(fd)
+        pos = line_end = st.st_size
+        while pos > 0 and len(found) < n:
+            if held > MAX_LINE:
+                # why: SessionStart reads the same tail twice (the digest, then what it showed)
+                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, pos)
+                k = _starts.get(key)
+                if k is None:
+                    k = _starts[key] = _newline_before(fd, pos)
+                _keep(found, parts, held, last, line_end, skipped)
+                parts, held, last = [], 0, False
+                pos = line_end = max(k, 0)
+                continue
             step = min(block, pos)
             pos -= step
-            buf = os.pread(fd, step, pos) + buf
-            if buf.count(b"\n") > n:
-                break
+            data = os.pread(fd, step, pos)
+            j = len(data)
+            while len(found) < n:
+                k = data.rfind(b"\n", 0, j)
+                if k < 0:
+                    held += j
+                    if held <= MAX_LINE:
+                        parts.append(data[:j])
+                    break
+                held += j - k - 1
+                if held <= MAX_LINE:
+                    parts.append(data[k + 1:j])
+                _keep(found, parts, held, last, line_end, skipped)
+                parts, held, last, line_end = [], 0, False, pos + k
+                j = k
+        if pos == 0 and len(found) < n and (parts or held):
+            _keep(found, parts, held, last, line_end, skipped, first=True)
     finally:
         os.close(fd)
-    if pos == 0 and buf.startswith(BOM):
-        buf = buf[len(BOM):]
-    cut = buf.rfind(b"\n")
-    if not whole_object(buf[cut + 1:]):
-        buf = buf[: cut + 1]
-    lines = [ln for ln in buf.split(b"\n") if ln.strip()]
-    if pos > 0 and lines:
-        lines = lines[1:]  # the first piece may be the end of a longer line
-    return [ln.decode("utf-8", "replace") for ln in lines[-n:]]
+    found.reverse()
+    return found
+
+
+def _newline_before(fd: int, end: int) -> int:
+    """The offset of the last newline before ``end`` in the open file ``fd``; -1 when there is none."""
+    buf = bytearray(min(_SCAN, end))
+    view = memoryview(buf)
+    while end > 0:
+        step = min(len(buf), end)
+        start = end - step
+        if hasattr(os, "preadv"):
+            got = os.preadv(fd, [view[:step]], start)
+        else:  # pragma: no cover - a system without preadv
+            chunk = os.pread(fd, step, start)
+            got = len(chunk)
+            buf[:got] = chunk
+        if got < step:  # the file shrank under us: what is before is not one file with what follows
+            return -1
+        k = buf.rfind(b"\n", 0, step)
+        if k >= 0:
+            return start + k
+        end = start
+    return -1
+
+
+def _keep(found: list[bytes], parts: list[bytes], held: int, last: bool, end: int, skipped,
+          first: bool = False) -> None:
+    """Add the line made of ``parts`` (newest first) to ``found`` unless it is blank, too long, or a
+    last line without its newline that is not one whole object. The ``first`` line loses its BOM."""
+    if held > MAX_LINE:
+        if skipped is not None:
+            skipped.append(end)
+        return
+    line = parts[0] if len(parts) == 1 else b"".join(reversed(parts))
+    if first and line.startswith(BOM):
+        line = line[len(BOM):]
+    if not line.strip() or (last and not whole_object(line)):
+        return
+    found.append(line)
 
 
 def whole_object(last: bytes) -> bool:
@@ -79,15 +156,18 @@ def whole_object(last: bytes) -> bool:
 
 
 def tail_records(path: str, n: int) -> list[dict]:
-    """The last ``n`` JSON objects of a JSONL file, oldest first; bad lines are skipped."""
-    out = []
-    for line in tail_lines(path, n * 2 + 4):
-        try:
-            rec = jsonload.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict):
-            out.append(rec)
+    """The last ``n`` JSON objects of a JSONL file, oldest first. A damaged line is salvaged when it can
+    be (``lines.records_of``), else skipped; either way, and for a line too long to be an entry, the
+    file is noted for the log (``memory.damage``)."""
+    out: list[dict] = []
+    skipped: list[int] = []
+    for raw in tail_bytes(path, n * 2 + 4, skipped=skipped):
+        recs, how = lines.records_of(raw, lines.entry_fields)
+        if how:
+            lines.note(path)
+        out += recs
+    if skipped:
+        lines.note(path)
     return out[-n:] if n > 0 else []
 
 

@@ -13,7 +13,7 @@ import os
 import time
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids
+from lazy_harness.memory import files, ids, lines
 from lazy_harness.memory.sanitize import normalise, one_line
 
 STATE = files.HANDOFF_STATE
@@ -116,14 +116,31 @@ def parse(text: str) -> list[dict]:
     return out
 
 
-def read_records(memory_dir: str) -> list[dict] | None:
-    """Every record of the state file; None when there is no state file."""
-    try:
-        with open(os.path.join(memory_dir, STATE), "rb") as fh:
-            data = fh.read()
-    except (FileNotFoundError, NotADirectoryError):
+RECORD_FIELDS = ("op", "id", "text", "session_id", "task_id", "ts", "reason")
+
+
+def salvage(text: str) -> dict | None:
+    """A record rebuilt from a damaged line's surviving string fields (``lines.records_of``), kept only
+    when its op and time read and its id still matches its text: the item is then exactly the one
+    written, whatever else the damage took (session and task ids, the reason)."""
+    rec = lines.string_fields(text, RECORD_FIELDS)
+    if not _shaped(rec) or rec["id"] != ids.handoff_id(rec["text"]) or epoch(rec.get("ts")) is None:
         return None
-    return parse(data.decode("utf-8-sig", "replace"))  # a BOM an editor wrote is not part of line 1
+    return rec
+
+
+def read_records(memory_dir: str) -> list[dict] | None:
+    """Every record of the state file; None when there is no state file. A damaged line is salvaged
+    when it can be (``lines.records_of``, ``salvage``), else skipped; either way the file is noted
+    for the log."""
+    path = os.path.join(memory_dir, STATE)
+    if not os.path.exists(path):
+        return None
+    out = []
+    for rec in lines.read_file(path, salvage):
+        if _shaped(rec):
+            out.append(rec)
+    return out
 
 
 class Item(dict):

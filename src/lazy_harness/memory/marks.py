@@ -18,6 +18,7 @@ Hot path: the SessionStart digest and prompt recall call :func:`hidden`, so only
 import os
 
 from lazy_harness import jsonload
+from lazy_harness.memory import lines
 
 MARKS = "marks.jsonl"
 OPS = ("supersede", "merge", "forget")
@@ -29,21 +30,15 @@ def path_of(memory_dir: str) -> str:
 
 
 def read(memory_dir: str) -> list[dict]:
-    """Every whole mark record, in file order; torn or foreign lines are skipped."""
+    """Every whole mark record, in file order; torn or foreign lines are skipped, damaged ones salvaged
+    when they can be (``lines.records_of``) and the file noted for the log."""
     try:
-        with open(path_of(memory_dir), "rb") as fh:
-            data = fh.read()
+        recs = lines.read_file(path_of(memory_dir))
     except OSError:
         return []
     out = []
-    for line in data.split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            rec = jsonload.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and rec.get("op") in OPS and isinstance(rec.get("id"), str):
+    for rec in recs:
+        if rec.get("op") in OPS and isinstance(rec.get("id"), str):
             out.append(rec)
     return out
 

@@ -14,8 +14,14 @@ All of it under the same folder lock ``memory.store`` takes, so a worker persist
 waits. Who runs it: the SessionStart hook, the worker before it reads a project's memory, and
 ``lh memory path|show|search`` (docs/how/read-back.md).
 
-Hot path: SessionStart imports this module and calls :func:`pending` (a few ``lstat``); everything
-else is imported only when there is something to move.
+Claude Code 2.1.330 also writes MEMORY.md, its index of the ``.md`` files in that folder, when it is
+missing, and it does so at startup while the SessionStart hook runs: it may list ``handoff.md`` just
+before the hook moves it, or have listed it in a version before. A line of MEMORY.md that links to
+``handoff.md`` once that file is gone is then removed (:func:`stale_index`, :func:`drop_stale_lines`),
+and only such a line: the rest of the file is Claude Code's and is kept byte for byte.
+
+Hot path: SessionStart imports this module and calls :func:`pending` (a few ``lstat``) and
+:func:`stale_index` (one small read); everything else is imported only when there is something to do.
 """
 
 import os
@@ -39,10 +45,22 @@ def legacy_dirs(key: str, root: str | None, env=None, memory_dir: str | None = N
             keys.append(old)
     out = [paths.claude_memory_dir(k, env) for k in keys]
     if root and memory_dir:
-        by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), paths.project_key(root))
-        if os.path.basename(memory_dir.rstrip(os.sep)) != paths.project_key(root) and _written_for(by_path, root):
-            out.append(by_path)
+        earlier = earlier_folder(root, memory_dir)
+        if earlier:
+            out.append(earlier)
     return out
+
+
+def earlier_folder(root: str, memory_dir: str) -> str | None:
+    """The path-keyed folder beside ``memory_dir`` that held this project's memory before it was known
+    by its origin remote; None when ``memory_dir`` is that folder, it is missing, or it belongs to
+    another repository with the same path key (``_written_for``). Its journals stay there
+    (``lh memory history`` lists them)."""
+    key = paths.project_key(root)
+    if os.path.basename(memory_dir.rstrip(os.sep)) == key:
+        return None
+    by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), key)
+    return by_path if os.path.isdir(by_path) and _written_for(by_path, root) else None
 
 
 def _written_for(folder: str, root: str) -> bool:
@@ -79,12 +97,54 @@ def pending(key: str, root: str | None, env=None, memory_dir: str | None = None)
     return out
 
 
+INDEX = "MEMORY.md"  # Claude Code's own index of its memory folder
+_LINK = "](" + HANDOFF + ")"
+
+
+def stale_index(key: str, root: str | None, env=None) -> list[str]:
+    """Claude Code's MEMORY.md files of this project that link to a ``handoff.md`` no longer there."""
+    out = []
+    for folder in legacy_dirs(key, root, env):
+        if os.path.lexists(os.path.join(folder, HANDOFF)):
+            continue
+        try:
+            with open(os.path.join(folder, INDEX), "rb") as fh:
+                text = fh.read(1 << 20)
+        except OSError:
+            continue
+        if _LINK.encode() in text:
+            out.append(os.path.join(folder, INDEX))
+    return out
+
+
+def drop_stale_lines(path: str) -> str | None:
+    """Remove from MEMORY.md the lines linking to ``handoff.md`` while that file is missing; a log line
+    or None when there was nothing to remove. why: Claude Code owns MEMORY.md, and a line of its index
+    pointing at our moved file is a dead link it never rewrites (it writes MEMORY.md only when missing)."""
+    from lazy_harness.atomic import atomic_write
+
+    if os.path.lexists(os.path.join(os.path.dirname(path), HANDOFF)):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    lines = raw.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    kept = [ln for ln in lines if _LINK not in ln]
+    if len(kept) == len(lines):
+        return None
+    atomic_write(path, "".join(kept).encode("utf-8", "surrogateescape"), mode=os.stat(path).st_mode & 0o777)
+    return f"migrate: {path}: {len(lines) - len(kept)} line(s) linking to the moved {HANDOFF} removed"
+
+
 def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 0.0) -> list[str]:
-    """Move every pending old file of the project into ``memory_dir``. Returns log lines (empty when
-    there was nothing to move). A file that cannot be moved stays where it is and is named in a line."""
+    """Move every pending old file of the project into ``memory_dir``, then drop MEMORY.md's links to
+    a moved handoff.md. Returns log lines (empty when there was nothing to do). A file that cannot be
+    moved stays where it is and is named in a line."""
     todo = pending(key, root, env, memory_dir)
     if not todo:
-        return []
+        return [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     import fcntl
 
     from lazy_harness.atomic import ensure_dir
@@ -104,6 +164,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
+        out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     finally:
         os.close(fd)
     return out

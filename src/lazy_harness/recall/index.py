@@ -114,7 +114,7 @@ def connect(path: str, timeout: float = 5.0):
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
             conn.execute("COMMIT")
             return conn
-        except sqlite3.DatabaseError as exc:
+        except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
             if conn is not None:
                 conn.close()
             # why: busy or locked is not damage: another process is writing the index (three hooks
@@ -145,11 +145,24 @@ def _wal(conn, sqlite3, timeout: float) -> None:
 
 
 def damaged(exc: BaseException) -> bool:
-    """Whether ``exc`` says the index file is damaged ("malformed", "not a database"), as opposed to
-    busy or locked: the caller removes the index and builds it again."""
+    """Whether ``exc``, raised while opening or reading the index, means the file must be built again:
+    any error but another process holding it (busy, locked), an interrupted statement, a memory file
+    that cannot be read (OSError: SQLite reports its own file in its own exceptions), or the
+    interpreter itself failing (memory, exit, Ctrl-C).
+
+    why: a damaged file fails in more than SQLite's own words. When the name of a schema object is
+    not UTF-8, SQLite's "malformed database schema (...)" message cannot be decoded and Python raises
+    UnicodeDecodeError; a missing table is an OperationalError. Any of these left the index broken
+    for every later prompt. The index is a cache: building it again loses nothing.
+    """
     sqlite3 = sqlite()
 
-    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+    if not isinstance(exc, Exception) or isinstance(exc, (MemoryError, OSError)):
+        return False
+    if isinstance(exc, sqlite3.OperationalError):
+        said = str(exc).lower()
+        return not any(word in said for word in ("locked", "busy", "interrupt"))
+    return True
 
 
 def clear(path: str) -> None:

@@ -14,7 +14,7 @@ import time: the prompt hook reads new lines through this module when the index 
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids
+from lazy_harness.memory import files, ids, lines
 from lazy_harness.recall.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
@@ -112,20 +112,20 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
         if not raw.strip():
             continue
         try:
-            rec = jsonload.loads(raw)
-        except ValueError:
-            try:  # why: a byte that is not UTF-8 (a hand edit in another encoding) costs that character,
-                # not the entry: read-back and lh memory show read it the same way
-                rec = jsonload.loads(raw.decode("utf-8", "replace"))
-            except ValueError:
+            recs = [jsonload.loads(raw)]
+        except (ValueError, RecursionError):
+            # why: a damaged line is salvaged as read-back and lh memory show salvage it (a byte that is
+            # not UTF-8 costs that character, not the entry), and the file noted for the log
+            recs, _ = lines.records_of(raw, lines.entry_fields)
+            lines.note(path)
+        for rec in recs:
+            if not isinstance(rec, dict):
                 continue
-        if not isinstance(rec, dict):
-            continue
-        if "op" in rec:
-            hidden += hidden_ids(rec)
-            continue
-        if isinstance(rec.get("summary"), str) and rec["summary"].strip():
-            entries.append(record_entry(rec, kind, path, line))
+            if "op" in rec:
+                hidden += hidden_ids(rec)
+                continue
+            if isinstance(rec.get("summary"), str) and rec["summary"].strip():
+                entries.append(record_entry(rec, kind, path, line))
     if unended:
         # why: the index drops a file's entries only when it reads from byte 0. From an offset before
         # this line it would index it twice; from one after it, the newline the next append starts

@@ -33,6 +33,32 @@ class SyncError(LhError):
     """A sync round could not complete; nothing local was lost."""
 
 
+class WrittenMeanwhile(SyncError):
+    """The merge stopped because files were written here after the round committed (the worker, busy):
+    git will not overwrite them. Committing them and merging again settles it."""
+
+    def __init__(self, paths: list[str]) -> None:
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        super().__init__(f"merge with the remote stopped: {shown or 'files'} written here during the round "
+                         "(the worker was busy) would be overwritten; nothing lost, the next round merges them",
+                         hint="lh sync")
+        self.paths = paths
+
+
+# git's words when a merge would overwrite files changed or created after the last commit
+_OVERWRITE = ("would be overwritten by merge", "would be overwritten by checkout")
+
+
+def _named_paths(stderr: str) -> list[str]:
+    """The paths git names in its "would be overwritten" error: one per indented line under it, or
+    quoted in the line itself (``Untracked working tree file 'x' would be overwritten``)."""
+    out = [ln.strip() for ln in stderr.splitlines() if ln[:1] in ("\t", " ") and ln.strip()]
+    for ln in stderr.splitlines():
+        if "would be overwritten" in ln and ln.count("'") >= 2:
+            out.append(ln.split("'")[1])
+    return out
+
+
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True, env=None) -> proc.Result:
     genv = dict(os.environ if env is None else env)
     # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
@@ -157,18 +183,30 @@ def merge_remote(data: str, env=None) -> list[str]:
         return []
     _refuse_links(data, env)
     before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
-    if not before:
-        _git(data, "reset", "-q", "--hard", f"origin/{BRANCH}", env=env)  # nothing of ours yet
+    if not before:  # nothing of ours committed yet: take the remote's history as it is
+        # why: not ``reset --hard``, which overwrites a file the worker wrote since the round's commit
+        result = _git(data, "merge", "-q", "--ff-only", f"origin/{BRANCH}", check=False, env=env)
+        if not result.ok:
+            _merge_failed(data, result, env)
         return _git(data, "ls-files", env=env).stdout.splitlines()
     result = _git(data, "merge", "-q", "--no-edit", "--allow-unrelated-histories", f"origin/{BRANCH}",
                   check=False, env=env)
     if not result.ok:
-        _git(data, "merge", "--abort", check=False, env=env)
-        raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
+        _merge_failed(data, result, env)
     after = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
     if after == before:
         return []
     return _git(data, "diff", "--name-only", before, after, env=env).stdout.splitlines()
+
+
+def _merge_failed(data: str, result: proc.Result, env=None) -> None:
+    """Abort what the merge left and raise: ``WrittenMeanwhile`` when git refused to overwrite files
+    written here after the round's commit, else a SyncError with git's words."""
+    if os.path.exists(os.path.join(data, ".git", "MERGE_HEAD")):
+        _git(data, "merge", "--abort", check=False, env=env)
+    if any(words in result.stderr for words in _OVERWRITE):
+        raise WrittenMeanwhile(_named_paths(result.stderr))
+    raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
 
 
 def _empty_tree(data: str, env=None) -> str:

@@ -10,8 +10,8 @@ import time
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
-from lazy_harness.sync.repo import (BRANCH, SyncError, _fetch, _git, _has_head, _remote_has_branch, ensure_repo,
-                                    merge_remote, repair)
+from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head,
+                                    _remote_has_branch, ensure_repo, merge_remote, repair)
 from lazy_harness.sync.scan import _refused, commit_local, outgoing_secrets, rewrite_unpushed, unpushed_secrets
 
 STATE = ".sync-state.json"
@@ -98,9 +98,18 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
             committed = commit_local(data, env, now, extra)
             changed: list[str] = []
             pushed = rewritten = False
-            for _ in range(PUSH_TRIES):
+            for attempt in range(PUSH_TRIES):
                 _fetch(data, env)
-                changed += merge_remote(data, env)
+                # why: the worker may write memory while the round runs (a fetch can take seconds): what
+                # it wrote since the last commit is committed right before each merge, else git refuses
+                # to overwrite it ("untracked working tree files would be overwritten by merge")
+                committed = commit_local(data, env, now, extra) or committed
+                try:
+                    changed += merge_remote(data, env)
+                except WrittenMeanwhile:
+                    if attempt == PUSH_TRIES - 1:
+                        raise
+                    continue  # written between that commit and the merge: commit it, merge again
                 if not push or not _has_head(data, env):
                     break
                 leaks = outgoing_secrets(data, extra, env)

@@ -108,6 +108,7 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
 
         what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused)
         _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
+        _report_damaged_lines(env)
         return "paused" if outcome.paused else "waiting"
     check = _CHECK.get(outcome.status, queue.ERROR)
     if outcome is repeated:
@@ -132,7 +133,18 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     took = time.monotonic() - started
     detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
+    _report_damaged_lines(env)
     return outcome.status
+
+
+def _report_damaged_lines(env) -> None:
+    """One worker.log line per memory file in which the task salvaged or skipped a line."""
+    from lazy_harness.memory import damage
+
+    try:
+        damage.report(logfile.WORKER, env)
+    except Exception as exc:  # why: a report must not fail the queue
+        _log(env, f"memory: damaged lines not reported: {type(exc).__name__}: {exc}")
 
 
 def _failed_before(q: str, fields: dict):

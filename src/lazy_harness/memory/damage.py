@@ -1,0 +1,151 @@
+"""Damaged lines of the memory files, named by file and line: what ``lh memory check`` and ``lh doctor``
+print, and the one log line a hook or the worker writes when a read salvaged or skipped one.
+
+A read that meets a damaged line (``memory.lines``) only notes the file. The hook or worker that ran
+the read then calls :func:`report`: for each noted file whose state (inode, size, time) it has not
+looked at before, it scans the whole file and, when the set of damaged lines differs from the one
+last logged, writes one line naming them (``<path>: 2 line(s) skipped (7: not UTF-8, 19: NUL bytes)``).
+So a damaged file is logged once, not at every read, and again only when its damage changes. What
+was logged is kept in ``<state dir>/damaged-lines.json``.
+
+Not on the hot path unless a damaged line was met.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from lazy_harness import paths
+from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.memory import files, lines
+
+STATE = "damaged-lines.json"
+KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
+         "marks.jsonl": "mark"}
+SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
+
+
+@dataclass
+class FileCheck:
+    """The damaged lines of one file: ``(line number, "salvaged: why" | "skipped: why")``."""
+
+    path: str
+    found: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> list[tuple[int, str]]:
+        return [(n, how) for n, how in self.found if how.startswith("skipped")]
+
+    @property
+    def salvaged(self) -> list[tuple[int, str]]:
+        return [(n, how) for n, how in self.found if how.startswith("salvaged")]
+
+    def summary(self, shown: int = SHOWN) -> str:
+        """``<path>: 2 line(s) skipped (7: not UTF-8, 19: NUL bytes), 1 salvaged (3: NUL bytes)``."""
+        parts = []
+        for word, group in (("skipped", self.skipped), ("salvaged", self.salvaged)):
+            if group:
+                named = ", ".join(f"{n}: {how.split(': ', 1)[1]}" for n, how in group[:shown])
+                more = f", and {len(group) - shown} more" if len(group) > shown else ""
+                parts.append(f"{len(group)} line(s) {word} ({named}{more})")
+        return f"{self.path}: " + ", ".join(parts) if parts else f"{self.path}: no damaged line"
+
+
+def _fields_for(path: str):
+    kind = KINDS.get(os.path.basename(path))
+    if kind in ("decision", "failure"):
+        return lines.entry_fields
+    if kind == "handoff":
+        from lazy_harness.memory import handoff_log
+
+        return handoff_log.salvage
+    return None
+
+
+def check_file(path: str) -> FileCheck:
+    """Every damaged line of ``path`` (line numbers from 1). A last line without its newline that is
+    not a whole object is a write in flight or cut short: named as ``skipped: torn last line``."""
+    out = FileCheck(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return out
+    if data.startswith(files.BOM):
+        data = data[len(files.BOM):]
+    rows = data.split(b"\n")
+    fields = _fields_for(path)
+    for number, raw in enumerate(rows, 1):
+        if number == len(rows):  # what follows the last newline
+            if raw.strip() and not files.whole_object(raw):
+                out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
+                continue
+        _, how = lines.records_of(raw, fields)
+        if how:
+            out.found.append((number, how))
+    return out
+
+
+def memory_files(memory_dir: str) -> list[str]:
+    """The JSONL files of a project's memory folder that exist."""
+    return [os.path.join(memory_dir, name) for name in KINDS if os.path.isfile(os.path.join(memory_dir, name))]
+
+
+def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
+    """The checks of every memory file of ``memory_dirs`` (files without damage included)."""
+    return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)]
+
+
+def _stamp(path: str) -> str | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _load(state_path: str) -> dict:
+    try:
+        with open(state_path, encoding="utf-8") as fh:
+            value = json.load(fh)
+        return value if isinstance(value, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def report(log: str, env=None, now: float | None = None, prefix: str = "") -> list[str]:
+    """Log one line per noted file whose damage is new (see the module docstring); returns the lines.
+    Clears the noted files. Never raises for a file or state it cannot read or write."""
+    from lazy_harness import logfile
+
+    noted = sorted(lines.NOTED)
+    lines.NOTED.clear()
+    if not noted:
+        return []
+    state_path = os.path.join(paths.state_dir(env), STATE)
+    state = _load(state_path)
+    written: list[str] = []
+    changed = False
+    for path in noted:
+        stamp = _stamp(path)
+        seen = state.get(path) if isinstance(state.get(path), dict) else {}
+        if stamp is None or seen.get("stamp") == stamp:
+            continue
+        check = check_file(path)
+        check.found = [(n, how) for n, how in check.found if not how.startswith("skipped: torn last line")]
+        found = [[n, how] for n, how in check.found]
+        state[path] = {"stamp": stamp, "found": found}
+        changed = True
+        if found and found != seen.get("found"):
+            message = f"{prefix}memory: {check.summary()}; lh memory check names them"
+            logfile.write(log, message, env, now)
+            written.append(message)
+    if changed:
+        try:
+            ensure_dir(os.path.dirname(state_path))
+            atomic_write(state_path, json.dumps(state, indent=1) + "\n")
+        except OSError:
+            pass
+    return written

@@ -1,0 +1,168 @@
+"""One line of a memory JSONL file as records: read whole, salvaged, or skipped with a reason.
+
+Every reader of decisions.jsonl, failures.jsonl, handoff.jsonl and marks.jsonl goes through
+:func:`records_of`. A clean line is one JSON object. A damaged one (a disk or an editor scribbled on
+it, a crash left NUL bytes, a lost newline glued two records) is salvaged when that can be done
+without guessing:
+
+- NUL bytes are dropped (a crash can leave a run of them where a write never landed) and bytes that
+  are not UTF-8 read as U+FFFD, then the line is parsed again, leniently about control characters;
+- the whole objects the line still holds are kept (two records glued by a lost newline, or a record
+  after the torn start of another);
+- else the file kind's ``fields`` repair may rebuild the record from the string fields that survived,
+  and keeps it only when its id still matches its text (so the text is exactly what was written).
+
+Whatever is neither read nor salvaged is skipped, and the path is added to :data:`NOTED`, which the
+hook or worker running the read turns into one log line per file state (``memory.damage.report``).
+``lh memory check`` and ``lh doctor`` name every such line by file and line number.
+
+Hot path (SessionStart folds the handoff log and reads tails): only our ``jsonload`` at import time;
+``json`` is imported on the rare path of a damaged line.
+"""
+
+from lazy_harness import jsonload
+
+MAX_LINE = 1 << 20  # bytes: no line we write comes near it (files.tail_lines skips longer ones)
+NOTED: set[str] = set()  # files in which this process salvaged or skipped a line
+
+CLEAN = ""
+NUL = "NUL bytes"
+NOT_UTF8 = "not UTF-8"
+NOT_JSON = "not JSON"
+NOT_OBJECT = "not a JSON object"
+TOO_LONG = "longer than 1 MiB"
+
+
+def records_of(raw: bytes, fields=None) -> tuple[list[dict], str]:
+    """The records of one line (``raw``, without its newline) and how it was read: ``""`` (clean or
+    blank), ``"salvaged: <why>"`` or ``"skipped: <why>"`` (then no records). ``fields(text)``: the
+    file kind's repair from surviving string fields (see the module docstring)."""
+    if len(raw) > MAX_LINE:
+        return [], "skipped: " + TOO_LONG
+    if not raw.strip():
+        return [], CLEAN
+    try:
+        rec = jsonload.loads(raw)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        return ([rec], CLEAN) if isinstance(rec, dict) else ([], "skipped: " + NOT_OBJECT)
+    why = NUL if b"\x00" in raw else NOT_UTF8 if not _utf8(raw) else NOT_JSON
+    text = raw.replace(b"\x00", b"").decode("utf-8", "replace")
+    found = _objects(text)
+    if not found and fields is not None:
+        rebuilt = fields(text)
+        found = [rebuilt] if rebuilt else []
+    if found:
+        return found, f"salvaged: {why}"
+    return [], f"skipped: {why}"
+
+
+def _utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _objects(text: str) -> list[dict]:
+    """The whole JSON objects in ``text``, in order, each starting at a ``{`` (lenient about control
+    characters inside strings, which a scribble leaves)."""
+    import json
+
+    decoder = json.JSONDecoder(strict=False)
+    out: list[dict] = []
+    at = text.find("{")
+    while at >= 0:
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            at = text.find("{", at + 1)
+            continue
+        if isinstance(value, dict) and value:
+            out.append(value)
+            at = text.find("{", end)
+        else:
+            at = text.find("{", at + 1)
+    return out
+
+
+def string_fields(text: str, names: tuple[str, ...]) -> dict[str, str]:
+    """The values of the string fields ``names`` that are still whole in a damaged line's ``text``
+    (the first occurrence of ``"name":`` followed by a JSON string)."""
+    import json
+
+    decoder = json.JSONDecoder(strict=False)
+    out: dict[str, str] = {}
+    for name in names:
+        key = f'"{name}"'
+        at = text.find(key)
+        while at >= 0:
+            colon = at + len(key)
+            while colon < len(text) and text[colon] in " \t":
+                colon += 1
+            if text[colon:colon + 1] == ":":
+                start = colon + 1
+                while start < len(text) and text[start] in " \t":
+                    start += 1
+                if text[start:start + 1] == '"':
+                    try:
+                        value, _ = decoder.raw_decode(text, start)
+                    except ValueError:
+                        value = None
+                    if isinstance(value, str):
+                        out[name] = value
+                        break
+            at = text.find(key, at + 1)
+    return out
+
+
+def note(path: str) -> None:
+    """Remember that a line of ``path`` was salvaged or skipped (logged once per file state)."""
+    NOTED.add(path)
+
+
+ENTRY_FIELDS = ("ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "rationale",
+                "root_cause", "resolution", "prevention")
+
+
+def entry_fields(text: str) -> dict | None:
+    """A decision or failure rebuilt from a damaged line's surviving string fields, when its ``id``
+    still matches its summary (list fields such as tags are lost)."""
+    from lazy_harness.memory import ids
+
+    rec = string_fields(text, ENTRY_FIELDS)
+    kind, summary = rec.get("type"), rec.get("summary")
+    if kind not in ("decision", "failure") or not summary or rec.get("id") != ids.entry_id(kind, summary):
+        return None
+    return rec
+
+
+def read_file(path: str, fields=None) -> list[dict]:
+    """Every record of a whole JSONL file, in order (a byte order mark before line 1 is skipped, a last
+    line without its newline counts when it is a whole object); damaged lines salvaged or skipped as
+    :func:`records_of` says, and the file noted when one was. A missing file has none; any other
+    error reading it is raised."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    rows = data.split(b"\n")
+    if rows and rows[-1].strip():
+        try:
+            whole = isinstance(jsonload.loads(rows[-1]), dict)
+        except (ValueError, RecursionError):
+            whole = False
+        if not whole:
+            rows.pop()  # a write in flight (or cut): not a damaged line, and not read
+    out: list[dict] = []
+    for raw in rows:
+        recs, how = records_of(raw, fields)
+        if how:
+            note(path)
+        out += recs
+    return out

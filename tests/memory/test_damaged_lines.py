@@ -1,0 +1,181 @@
+"""Damaged lines in the memory files: salvaged when that is sure, else skipped; either way counted and
+named by file and line (lh memory check, lh doctor) and logged once per file state by the hook."""
+
+import json
+import os
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness.memory import damage, files, handoff, handoff_log, lines
+from tests.cli.lhrun import invoke
+from tests.hooks.hookrun import hook_log, run_hook
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+
+
+# --- one line ------------------------------------------------------------------------------------
+
+def test_a_clean_line_and_a_blank_one():
+    assert lines.records_of(b'{"a": 1}') == ([{"a": 1}], "")
+    assert lines.records_of(b"   ") == ([], "")
+
+
+@pytest.mark.parametrize("raw, how", [
+    (b'\x00\x00\x00\x00{"summary": "after a crash"}', "salvaged: NUL bytes"),
+    (b'{"summary": "caf\xe9 after a hand edit"}', "salvaged: not UTF-8"),
+    (b'{"summary": "one"}{"summary": "two"}', "salvaged: not JSON"),
+    (b'{"summary": "torn by a ki{"summary": "whole"}', "salvaged: not JSON"),
+])
+def test_salvaged_lines(raw, how):
+    recs, said = lines.records_of(raw)
+    assert said == how and recs and all("summary" in r for r in recs)
+
+
+@pytest.mark.parametrize("raw, how", [
+    (b"\x00" * 40, "skipped: NUL bytes"),
+    (b"\xff\xfe garbage \x81", "skipped: not UTF-8"),
+    (b"not json at all", "skipped: not JSON"),
+    (b"[1, 2]", "skipped: not a JSON object"),
+    (b"x" * (lines.MAX_LINE + 1), "skipped: longer than 1 MiB"),
+])
+def test_skipped_lines(raw, how):
+    assert lines.records_of(raw) == ([], how)
+
+
+# --- the scribbled handoff log: why items went missing, and what comes back -----------------------
+
+def scribbled_handoff(mdir: str) -> tuple[list[str], dict[str, int]]:
+    """30 open items; four lines scribbled as a disk or stray write does. Returns the items' texts
+    and, by kind of damage, the line (1-based) it hit."""
+    texts = [f"item number {i} of the release checklist" for i in range(30)]
+    handoff.append(mdir, [handoff_log.record("open", t, "s1", "t1", NOW - 3600 + i) for i, t in enumerate(texts)])
+    path = os.path.join(mdir, files.HANDOFF_STATE)
+    rows = open(path, "rb").read().split(b"\n")
+    hit = {"key": 5, "text": 12, "nul": 20, "newline": 26}
+    rows[hit["key"] - 1] = rows[hit["key"] - 1].replace(b'"session_id"', b'"se\xf1\xc2k0n_id')  # a key broken
+    rows[hit["text"] - 1] = rows[hit["text"] - 1].replace(b'checklist", ', b"check\xbd\xf2!, ")  # its text
+    rows[hit["nul"] - 1] = b"\x00" * 16 + rows[hit["nul"] - 1]  # a crash's zeroed block before a record
+    rows[hit["newline"] - 1] = rows[hit["newline"] - 1] + rows.pop(hit["newline"])  # a lost newline
+    with open(path, "wb") as fh:
+        fh.write(b"\n".join(rows))
+    return texts, hit
+
+
+def test_the_scribbled_handoff_keeps_every_item_whose_id_still_matches_its_text(tmp_path):
+    mdir = str(tmp_path / "mem")
+    texts, hit = scribbled_handoff(mdir)
+    state, _ = handoff.load(mdir)
+    shown = {i["text"] for i in handoff.open_items(state)}
+    lost = set(texts) - shown
+    # before: the broken key and the broken text each cost an item, the NUL block one, the lost
+    # newline two; now only the item whose text itself was scribbled is gone (its id no longer matches)
+    assert lost == {texts[hit["text"] - 1]}, lost
+    assert len(shown & set(texts)) == 29
+    check = damage.check_file(os.path.join(mdir, files.HANDOFF_STATE))
+    assert check.skipped == [(hit["text"], "skipped: not UTF-8")]
+    assert [n for n, _ in check.salvaged] == [hit["key"], hit["nul"], hit["newline"]]
+
+
+# --- the commands and the log ---------------------------------------------------------------------
+
+@pytest.fixture
+def damaged_project(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mdir = paths.memory_dir(root)
+    good = [ms.decision(NOW - 60 * (5 - i), f"decision {i} about the queue", "because") for i in range(5)]
+    path = os.path.join(mdir, files.DECISIONS)
+    ms.write_jsonl(path, good[:2])
+    with open(path, "ab") as fh:
+        fh.write(b"\xff\xfe\x00\x81 scribbled \x00\x00\n")  # line 3: nothing left to read
+        fh.write(b"\x00" * 32 + json.dumps(good[2]).encode() + b"\n")  # line 4: salvaged
+    ms.write_jsonl(path, good[3:])
+    return root, mdir, path
+
+
+def start(root: str) -> dict:
+    p = run_hook("SessionStart", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": root,
+                                  "hook_event_name": "SessionStart", "source": "startup",
+                                  "transcript_path": "/nonexistent.jsonl"})
+    assert p.returncode == 0 and p.stderr == b""
+    return json.loads(p.stdout)
+
+
+def memory_lines(claude_dir) -> list[str]:
+    return [ln for ln in hook_log(claude_dir) if " memory: " in ln]
+
+
+def test_session_start_shows_the_salvaged_entry_and_logs_the_file_once_per_state(damaged_project):
+    root, mdir, path = damaged_project
+    context = start(root)["hookSpecificOutput"]["additionalContext"]
+    assert all(f"decision {i} about the queue" in context for i in range(5))
+    logged = memory_lines(paths.claude_dir())
+    assert len(logged) == 1
+    assert f"{path}: 1 line(s) skipped (3: NUL bytes), 1 line(s) salvaged (4: NUL bytes)" in logged[0]
+    start(root)  # the same file: nothing more in the log
+    assert len(memory_lines(paths.claude_dir())) == 1
+    ms.write_jsonl(path, [ms.decision(NOW, "a later decision", "r")])  # a new state, the same damage
+    start(root)
+    assert len(memory_lines(paths.claude_dir())) == 1
+    with open(path, "ab") as fh:
+        fh.write(b"\x00\x00\x00\x00\x00\n")  # new damage: logged again
+    ms.write_jsonl(path, [ms.decision(NOW + 1, "the newest decision", "r")])
+    start(root)
+    logged = memory_lines(paths.claude_dir())
+    assert len(logged) == 2 and "2 line(s) skipped (3: NUL bytes, 8: NUL bytes)" in logged[1]
+
+
+def test_lh_memory_check_names_each_damaged_line_and_exits_one(damaged_project):
+    root, mdir, path = damaged_project
+    r = invoke("memory", "check", "--project", root)
+    assert r.code == 1
+    assert f"{path}:3: skipped: NUL bytes" in r.out and f"{path}:4: salvaged: NUL bytes" in r.out
+    assert "1 line(s) skipped, 1 salvaged, in 1 file(s)" in r.out
+    clean = ms.make_project(os.path.dirname(root), "clean")
+    ms.write_jsonl(os.path.join(paths.memory_dir(clean), files.DECISIONS), [ms.decision(NOW, "fine", "r")])
+    ok = invoke("memory", "check", "--project", clean)
+    assert ok.code == 0 and "0 line(s) skipped, 0 salvaged, in 0 file(s)" in ok.out
+    every = invoke("memory", "check", "--all-projects")
+    assert every.code == 1 and "in 2 project(s)" in every.out
+
+
+def test_doctor_counts_and_names_skipped_lines(damaged_project):
+    _, _, path = damaged_project
+    found = [ln for ln in invoke("doctor").out.splitlines() if "memory lines:" in ln]
+    assert len(found) == 1 and found[0].startswith("warn")
+    assert f"1 line(s) skipped: {path}:3 (NUL bytes); 1 salvaged" in found[0]
+    assert "lh memory check --all-projects" in found[0]
+
+
+def test_the_prompt_hook_and_search_read_the_salvaged_entry_and_the_hook_logs_the_file(damaged_project):
+    root, _, path = damaged_project
+    p = run_hook("UserPromptSubmit", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": root,
+                                      "hook_event_name": "UserPromptSubmit", "prompt": "decision 2 about the queue"})
+    assert p.returncode == 0 and p.stderr == b""
+    logged = memory_lines(paths.claude_dir())  # the hook built the index: it met the damaged lines
+    assert len(logged) == 1 and "UserPromptSubmit session=" in logged[0] and f"{path}: 1 line(s) skipped" in logged[0]
+    found = invoke("memory", "search", "decision", "queue", "--project", root, "--json", "-n", "10")
+    assert found.code == 0, found.err
+    assert "decision 2 about the queue" in {json.loads(ln)["summary"] for ln in found.out.splitlines()}
+
+
+def test_the_worker_logs_a_damaged_file_it_read_once(tmp_path, isolated_home, fake, project):
+    from lazy_harness import logfile, queue
+    from lazy_harness.worker import loop
+    from tests.support.sessions import place
+
+    cfg_file = isolated_home / ".config" / "lazy-harness" / "config.toml"
+    cfg_file.parent.mkdir(parents=True)
+    cfg_file.write_text("[compound_loop]\nenabled = true\n")
+    path = os.path.join(paths.memory_dir(str(project)), files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW - 60, "an older decision", "r")])
+    with open(path, "ab") as fh:
+        fh.write(b"\x00\x00\x00 \xff\xfe\n")
+    for _ in range(2):  # two tasks read the same damaged file: one line in the log
+        queue.enqueue(paths.queue_dir(), queue.task_fields(place(project), "SessionEnd", True))
+        loop.run()
+    with open(logfile.log_path(logfile.WORKER)) as fh:
+        logged = [ln for ln in fh if " memory: " in ln]
+    assert len(logged) == 1 and f"{path}: 1 line(s) skipped (2: NUL bytes)" in logged[0]
