@@ -90,6 +90,7 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
+from lazy_harness.redact import names
 from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _MARK_PREFIX, _PLACEHOLDER, _aws_secrets,
                                         _replace_assignment, _replace_keyish, _telegram, entropy)  # entropy: ours too
 
@@ -122,7 +123,7 @@ def _wrapped(chars: str, group: str = "") -> str:
     c = "[" + chars.replace("=", "") + "]"
     line = (r"\r?\n[ \t]*(?!/)(?-i:(?=" + c + r"{0,999}?\d)(?=" + c + r"{0,999}?[A-Za-z])|(?=" + c + r"{0,999}?[A-Z])"
             r"(?=" + c + r"{0,999}?[a-z])(?=" + c + r"{16}))" + c + r"{8,1000}" + ("={0,2}" if "=" in chars else "")
-            + r"(?![^\r\n])")
+            + r"(?=\\{0,7}[\"'`]|[,;]?[ \t]*(?![^\r\n]))")
     return "(?" + (f"P<{group}>" if group else ":") + line + ")?"
 
 
@@ -142,6 +143,11 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
            + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
     value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
     legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
+    # sudo, its own options (some take an argument), then -S or --stdin
+    sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
+                               r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
+    host = r"[ \t]+(?=[^\s.]*[.\d]|localhost)\S+"  # a name with a dot or a digit: not "machine learning"
+    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*" + sudo_stdin
     return [
         ("private-key", re.compile(r"-----" + key, re.S), None),
         ("private-key", re.compile(r"\\u002[dD](?:\\u002[dD]){4}" + key, re.S), None),
@@ -160,6 +166,19 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
                                          + _wrapped("A-Za-z0-9-"))), None),
         *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_[A-Za-z0-9]{16,300}" + _wrapped("A-Za-z0-9"))),
            None) for p in "srp"],
+        ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
+        ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
+        # why: a hex digit first (the engine skips to those), then the check that none is glued before it
+        ("mailchimp-key", re.compile(r"[0-9a-f](?<![A-Za-z0-9_][0-9a-f])[0-9a-f]{31}-us\d{1,2}" + e), None),
+        ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)), None),
+        ("square-token", re.compile(_lead("EAAA", r"[A-Za-z0-9_-]{56,72}(?![A-Za-z0-9_+/=-])")), _mixed_case),
+        ("doppler-token", re.compile(_lead(r"dp\.", r"(?:pt|st|ct|sa|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?"
+                                                  r"[A-Za-z0-9]{40,44}" + e, 3)), None),
+        ("supabase-token", re.compile(_lead("sbp_", r"(?:v0_)?[a-f0-9]{40}" + e)), None),
+        ("supabase-token", re.compile(_lead("sb_secret_", r"[A-Za-z0-9_-]{20,200}" + e64)), None),
+        ("netlify-token", re.compile(_lead("nfp_", r"(?=[A-Za-z]{0,63}\d)[A-Za-z0-9]{36,64}" + e)), None),
+        ("fly-token", re.compile(_lead("fo1_", r"[A-Za-z0-9_-]{30,100}" + e64)), None),
+        ("fly-token", re.compile(_lead("fm[12]_", r"(?=[A-Za-z+/=_-]{0,99}\d)[A-Za-z0-9+/=_-]{40,4000}", 4)), None),
         ("google-api-key", re.compile(_lead("AIza", r"[A-Za-z0-9_-]{35}" + e)), None),
         ("google-oauth-token", re.compile(_lead(r"ya29\.", r"[A-Za-z0-9_-]{30,2000}" + more64, 5)), None),
         ("google-client-secret", re.compile(_lead("GOCSPX-", r"[A-Za-z0-9_-]{24,40}" + e64)), None),
@@ -220,6 +239,25 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         # at the option and _mysql looks back for the command: a scan from every "mysql" is quadratic.
         ("cli-password", re.compile(r"(?P<keep>-p(?<=[ \t]-p)(?P<q>[\"'])?)(?![\d.]+:[\d.:]*(?:/[a-z]+)?(?!\S))"
                                     + value), _mysql),
+        # why: a password piped or fed as a here-string to "sudo -S" (it reads stdin); only sudo's own
+        # options may come before the -S ("sudo pacman -Syu" is pacman's)
+        ("cli-password", re.compile(r"(?P<keep>" + sudo_stdin + r"[^\n|;&]{0,300}?<<<[ \t]*(?P<q>[\"'])?)"
+                                    + value), _unless_reference),
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>[\"'])?)")
+                                    + value + piped), _unless_reference),
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
+                                                                   r"[ \t]+(?P<q>[\"'])?)") + value + piped),
+         _unless_reference),
+        # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
+        *[("netrc-password", re.compile(r"(?P<keep>" + _lead(word, after + r"(?:\s+(?:login|account|port)[ \t]+\S+)"
+                                                             r"{0,3}\s+password[ \t]+(?P<q>[\"'])?)") + value),
+           _unless_reference) for word, after in (("machine", host), ("default", ""))],
+        # why: a Twilio auth token is 32 hex digits, like any MD5: only after the account SID it goes with
+        ("twilio-auth-token", re.compile(r"(" + _lead("AC", r"[0-9a-f]{32}" + e + r"[^\n]{0,200}?") + r")"
+                                         r"(?<![A-Za-z0-9_])[0-9a-f]{32}" + e), _keep_first),
+        # docker's config.json "auth" and .npmrc's _auth: base64 of user:password
+        ("registry-auth", re.compile(r"(auth(?<![A-Za-z0-9]auth)(?:" + _QUOTE + r")?[ \t]*[:=][ \t]*(?:" + _QUOTE
+                                     + r")?)[A-Za-z0-9+/]{12,2000}={0,2}(?![A-Za-z0-9+/=_.-])"), _base64_credentials),
         # why: sshpass's own options come before the command it runs: "ssh -p 22" after them is a port
         ("cli-password", re.compile(
             r"(?P<keep>" + _lead("sshpass", r"(?:[ \t]+-[ev]|[ \t]+-[fdP][ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+))*"
@@ -256,6 +294,20 @@ def _mysql(m: re.Match[str], mark: str) -> str:
     return _unless_reference(m, mark)
 
 
+def _mixed_case(m: re.Match[str], mark: str) -> str:
+    """A random body after the prefix holds a digit, a capital and a small letter."""
+    body = m.group(0)[4:]
+    random = any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
+    return mark if random else m.group(0)
+
+
+def _base64_credentials(m: re.Match[str], mark: str) -> str:
+    """base64 of "user:password" holds a digit or several capitals; "BasicAuthentication" does not."""
+    value = m.group(0)[len(m.group(1)):]
+    random = any(c.isdigit() for c in value) or sum(c.isupper() for c in value) >= 3
+    return m.group(1) + mark if random and entropy(value.rstrip("=")) >= 3.0 else m.group(0)
+
+
 def _scrambled(m: re.Match[str], mark: str) -> str:
     """A random body has about as many capitals as small letters; a CamelCase name after the
     prefix (``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``) has few."""
@@ -279,15 +331,33 @@ _QUOTE = r"\\{0,7}[\"']"
 _WRAPPED_CHARS = "A-Za-z0-9+/=_-"  # a value's next line: base64 and base64url ("." would take "main2.py")
 # why: the match starts at the keyword and the name's prefix is checked in Python: a regex that
 # walks the prefix segments first is slow on long dashed words.
-_ASSIGNMENT = (
-    r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
-    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
-    r"(?:(?P<qv>" + _QUOTE + r")(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500})(?P=qv)"  # the other quote may be inside
+_VALUE = (
+    # a quoted value: to the same quote on its line (the other quote may be inside), or a value of
+    # no spaces wrapped onto up to 3 more lines before its closing quote (a terminal, a folded config)
+    r"(?:(?P<qv>" + _QUOTE + r")(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500}"
+    r"|[^\s\"'\\]{1,500}(?:\r?\n[ \t]*[^\s\"'\\]{1,500}){1,3})(?P=qv)"
+    # a YAML block scalar ("password: |" and the value on the indented lines below, at most 4)
+    r"|(?P<block>[|>][-+]?)[ \t]*\r?\n(?P<lines>(?P<indent>[ \t]+)\S[^\n]{0,500}"
+    r"(?:\r?\n(?P=indent)\S[^\n]{0,500}){0,3})"
     # why: the value runs to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&" end it only before
     # the next "name=" (?a=1&b=2, Uid=sa;Pwd=x) or at its end, and a closing bracket only if unopened.
     # Runs of plain characters, not one at a time: faster, and nothing after the value can fail
     r"|(?P<bare>(?:[^\s\"',;&(){}\[\]]{1,500}|[,;&](?=[^\s\"',;&)\]}])(?![A-Za-z_][\w.-]{0,100}=|amp;)"
     r"|[(\[{][^\s\"'(){}\[\]]{0,300}[)\]}]?){1,500})" + _wrapped(_WRAPPED_CHARS, "more") + ")")
+_ASSIGNMENT = (
+    r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
+    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
+    + _VALUE)
+# A keyword anywhere in a name (DB_PASS_2, signingKey, gcp_credentials): names.py judges the name
+# (the characters before the keyword too) and the value, more strictly than _ASSIGNMENT.
+_NAMED = (
+    r"(?P<name>(?P<kw>pass|pwd|secret|token|key|cred)[A-Za-z0-9_.-]{0,80}+(?:" + _QUOTE + r")?)"
+    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)" + _VALUE)
+# Name and value apart by spaces: a long option (--api-key x), a Dockerfile ENV, fish's set -x.
+_SPACED = (
+    r"(?:--(?<![^\s\"'=]--)(?P<name>[A-Za-z][A-Za-z0-9-]{0,80}+)(?:[ \t]+|=)"
+    r"|(?:ENV(?<![^\s]ENV)|set(?<![^\s]set)(?:[ \t]+-[A-Za-z]+)+)[ \t]+(?P<name2>[A-Za-z_][A-Za-z0-9_]{0,80}+)[ \t]+)"
+    r"(?!-)" + _VALUE)
 # why: any identifier, then the name is checked in Python; a regex that searches for "key" inside
 # the name backtracks quadratically on a megabyte-long word. The name is possessive ({1,100}+): no
 # shorter name can be followed by a separator, and trying each was most of this rule's time.
@@ -304,8 +374,8 @@ def _builtin() -> list[tuple[str, re.Pattern[str]]]:
 
 
 @lru_cache(maxsize=1)
-def _named() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return re.compile(_ASSIGNMENT, re.I), re.compile(_KEYISH)
+def _named() -> tuple[re.Pattern[str], ...]:
+    return (re.compile(_ASSIGNMENT, re.I), re.compile(_NAMED, re.I), re.compile(_SPACED), re.compile(_KEYISH))
 
 
 @lru_cache(maxsize=8)
@@ -360,9 +430,11 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     for kind, pattern, replace in _builtin():
         mark = MARK.format(kind)
         text = sub(pattern, mark if replace is None else lambda m, r=replace, k=mark: r(m, k), text)
-    assignment, keyish = _named()
+    assignment, named, spaced, keyish = _named()
     text = sub(assignment, _replace_assignment, text)
     text = sub(keyish, _replace_keyish, text)
+    text = sub(named, names.replace_named, text)
+    text = sub(spaced, names.replace_spaced, text)
     text, n = _aws_secrets(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):
