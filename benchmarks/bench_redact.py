@@ -53,7 +53,7 @@ def load(rev: str | None) -> types.ModuleType:
 
     source = show("src/lazy_harness/redact.py")
     if source is None:  # the package: values.py first, under a name of its own, then __init__.py using it
-        values = types.ModuleType(f"redact_{rev}_values")
+        values = types.ModuleType(f"redact_{re.sub(r'[^A-Za-z0-9_]', '_', rev)}_values")
         exec(compile(show("src/lazy_harness/redact/values.py") or "", f"values.py@{rev}", "exec"), values.__dict__)
         sys.modules[values.__name__] = values
         source = (show("src/lazy_harness/redact/__init__.py") or "").replace(

@@ -251,13 +251,13 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
         *[("netrc-password", re.compile(r"(?P<keep>" + _lead(word, after + r"(?:\s+(?:login|account|port)[ \t]+\S+)"
                                                              r"{0,3}\s+password[ \t]+(?P<q>[\"'])?)") + value),
-           _unless_reference) for word, after in (("machine", host), ("default", ""))],
+           _unless_reference) for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
         # why: a Twilio auth token is 32 hex digits, like any MD5: only after the account SID it goes with
         ("twilio-auth-token", re.compile(r"(" + _lead("AC", r"[0-9a-f]{32}" + e + r"[^\n]{0,200}?") + r")"
                                          r"(?<![A-Za-z0-9_])[0-9a-f]{32}" + e), _keep_first),
         # docker's config.json "auth" and .npmrc's _auth: base64 of user:password
         ("registry-auth", re.compile(r"(auth(?<![A-Za-z0-9]auth)(?:" + _QUOTE + r")?[ \t]*[:=][ \t]*(?:" + _QUOTE
-                                     + r")?)[A-Za-z0-9+/]{12,2000}={0,2}(?![A-Za-z0-9+/=_.-])"), _base64_credentials),
+                                     + r")?)[A-Za-z0-9+/]{12,2000}={0,2}(?![A-Za-z0-9+/=_.(-])"), _base64_credentials),
         # why: sshpass's own options come before the command it runs: "ssh -p 22" after them is a port
         ("cli-password", re.compile(
             r"(?P<keep>" + _lead("sshpass", r"(?:[ \t]+-[ev]|[ \t]+-[fdP][ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+))*"
@@ -301,9 +301,14 @@ def _mixed_case(m: re.Match[str], mark: str) -> str:
     return mark if random else m.group(0)
 
 
+_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]+)+")
+
+
 def _base64_credentials(m: re.Match[str], mark: str) -> str:
     """base64 of "user:password" holds a digit or several capitals; "BasicAuthentication" does not."""
     value = m.group(0)[len(m.group(1)):]
+    if _CAMEL_WORDS.fullmatch(value):
+        return m.group(0)  # a class name: self.auth = MultiDomainBasicAuth(...)
     random = any(c.isdigit() for c in value) or sum(c.isupper() for c in value) >= 3
     return m.group(1) + mark if random and entropy(value.rstrip("=")) >= 3.0 else m.group(0)
 

@@ -38,12 +38,23 @@ _META = frozenset((
     "scope", "scopes", "source", "store", "provider", "helper", "backend", "class", "kind", "usage", "index",
     "column", "table", "location", "arn", "ref", "method", "methods", "stdin", "cmd", "command", "manager",
     "reset", "change", "strength", "rules", "validators", "chars", "encoding", "salt", "rounds", "iterations",
+    "date", "time", "at", "t",
 ))
+_PUBLIC = frozenset(("public", "publishable", "pub"))
 _BOOLEANS = frozenset(("yes", "no", "on", "off", "y", "n", "enabled", "disabled", "enable", "disable"))
 _SPLIT = re.compile(r"[._-]+")
 _CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_NUMBERISH = re.compile(r"v?\d+(?:[.,]\d+)*(?:[a-z]{1,3})?|\d+(?:[.:-]\d+)+", re.I)  # 8, 15m, 1.2.3, 2024-01-01
+# 8, 15m, 1.2.3, 2024-01-01, 2024-01-01T10:00:00Z
+_NUMBERISH = re.compile(r"v?\d+(?:[.,]\d+)*(?:[a-z]{1,3})?|\d+(?:[.:-]\d+)+(?:[T ]\d+(?::\d+)*(?:\.\d+)?)?"
+                        r"(?:Z|[+-]\d\d:?\d\d)?", re.I)
+# an identifier of words that may end in digits, joined by "_" (__int32_t, sha256_hash): a name in code
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")  # an attribute or a config key: _PassArg.context
+_FILE = re.compile(r"\.(?:json|ya?ml|toml|txt|pem|crt|cer|der|p12|pfx|jks|key|pub|gpg|asc|env|cfg|conf|ini|py|js|sh)$")
+_CAMEL_WORDS = re.compile(r"(?:[A-Z]?[a-z]+|[A-Z]+)+")
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+_DIGIT_RUN = re.compile(r"\d+")
+_CODE_NAME = re.compile(r"_*[A-Za-z]+\d*(?:_+(?:[A-Za-z]+\d*|\d+))+_*|__\w+")
 _LOCATION = re.compile(r"[/~]|\.{1,2}/|[A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z]:\\")
 _PIECES = re.compile(r"[-_.:/@+=]")
 _WORDISH = re.compile(r"[A-Za-z_][A-Za-z_]*")
@@ -75,8 +86,8 @@ def judge_name(name: str, bare_ok: bool = False) -> str | None:
     kinds = [k for k in map(_keyword, found) if k]
     if not kinds:
         return None
-    if _keyword(found[-1]) is None and found[-1] in _META:
-        return None
+    if _keyword(found[-1]) is None and found[-1] in _META or _PUBLIC & set(found):
+        return None  # what the secret is like (PASSWORD_MIN_LENGTH), or a public half (publicKeyToken)
     return "strong" if "strong" in kinds else "weak"
 
 
@@ -90,8 +101,16 @@ def secretish(value: str, strength: str, keyword: str = "key") -> bool:
         return False
     if value.isdigit():
         return strength == "strong" and len(value) >= 8
-    if _NUMBERISH.fullmatch(value) or _LOCATION.match(value) or _WORDISH.fullmatch(value):
-        return False
+    if (_NUMBERISH.fullmatch(value) or _LOCATION.match(value) or _WORDISH.fullmatch(value)
+            or _CODE_NAME.fullmatch(value) or _DOTTED.fullmatch(value) or _FILE.search(value)
+            or value[0] in "([{:" or "{" in value or " " in value or "`" in value):
+        return False  # a number, a path, a word, a name, a list, a call, a format string or prose
+    digits = sum(ch.isdigit() for ch in value)
+    if not digits and all(_CAMEL_WORDS.fullmatch(p) for p in _NON_ALNUM.split(value) if p):
+        return False  # words: "Access-Control-Allow-Credentials", "serverlessrepo:applicationId"
+    if (strength == "weak" and value.isalnum() and len(_DIGIT_RUN.findall(value)) <= 1
+            and sum(ch.isalpha() for ch in value) >= 4 * digits):
+        return False  # a name with a number in it (Ec2SubnetId, sha256sum), not a random key
     if any(any(ch.isdigit() for ch in piece) and any(ch.isalpha() for ch in piece)
            for piece in _PIECES.split(value)):
         return True
@@ -112,29 +131,42 @@ def replace_value(m: re.Match[str], kind: str = "assignment") -> str:
     """The match with its value (quoted, a YAML block or bare) replaced by the marker."""
     whole, start = m.group(0), m.start()
     if m.group("block") is not None:
-        s, e = m.span("lines")
+        s, e = m.start("lines") + len(m.group("indent")), m.end("lines")
     elif m.group("quoted") is not None:
         s, e = m.span("quoted")
-    else:
-        s, e = m.start("bare"), m.end("more") if m.group("more") is not None else m.end("bare")
+    elif m.group("more") is not None:
+        s, e = m.start("bare"), m.end("more")
+    else:  # a "." or "`" that ends the sentence stays after the marker
+        bare = m.group("bare")
+        s, e = m.start("bare"), m.end("bare") - (len(bare) - len(bare.rstrip(".`,")))
     return whole[:s - start] + MARK.format(kind) + whole[e - start:]
 
 
 def the_value(m: re.Match[str]) -> str:
+    """The value, a multi-line one joined (its lines' indents dropped), a bare one without the "." or
+    "`" that ends a sentence or inline code."""
     if m.group("block") is not None:
-        return m.group("lines").strip()
-    return m.group("quoted") if m.group("quoted") is not None else m.group("bare")
+        return "".join(line.strip() for line in m.group("lines").splitlines())
+    if m.group("quoted") is not None:
+        value = m.group("quoted")
+        return "".join(line.strip() for line in value.splitlines()) if "\n" in value else value
+    return m.group("bare").rstrip(".`,")
 
 
 def replace_named(m: re.Match[str]) -> str:
     """``<keyword...>=value``: the whole name is the characters before the keyword too."""
     text = m.string
-    name = name_before(text, m.start()) + m.group("name").rstrip("\\\"'")
-    strength = judge_name(name.lstrip("-."))
+    before = name_before(text, m.start())
+    if text.startswith("::", m.start() - len(before) - 2):
+        return m.group(0)  # a type's path (AWS::EC2::KeyPair, std::key): not a variable
+    name = before + m.group("name").rstrip("\\\"'")
+    # why: of a dotted name only the attribute names the value: key_node.tag and SelectorKey.fd.__doc__
+    # hold a tag and a docstring; settings.api_key holds a key
+    strength = judge_name(name.rsplit(".", 1)[-1].lstrip("-"))
     if strength is None:
         return m.group(0)
     value = the_value(m)
-    if not secretish(value.replace("\n", "").replace(" ", ""), strength, m.group("kw").lower()):
+    if not secretish(value, strength, m.group("kw").lower()):
         return m.group(0)
     return replace_value(m)
 
