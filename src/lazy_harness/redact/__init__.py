@@ -143,6 +143,8 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
            + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
     value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
     legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
+    # a value that may sit in a JSON string: no backslash (a quote around it may be escaped, \\")
+    plain_value = r"(?P<value>(?(q)[^\"'\n\\]{1,300}|[^\s\"'\\]{1,300}))"
     # sudo, its own options (some take an argument), then -S or --stdin
     sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
                                r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
@@ -168,8 +170,6 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
            None) for p in "srp"],
         ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
         ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
-        # why: a hex digit first (the engine skips to those), then the check that none is glued before it
-        ("mailchimp-key", re.compile(r"[0-9a-f](?<![A-Za-z0-9_][0-9a-f])[0-9a-f]{31}-us\d{1,2}" + e), None),
         ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)), None),
         ("square-token", re.compile(_lead("EAAA", r"[A-Za-z0-9_-]{56,72}(?![A-Za-z0-9_+/=-])")), _mixed_case),
         ("doppler-token", re.compile(_lead(r"dp\.", r"(?:pt|st|ct|sa|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?"
@@ -241,16 +241,16 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
                                     + value), _mysql),
         # why: a password piped or fed as a here-string to "sudo -S" (it reads stdin); only sudo's own
         # options may come before the -S ("sudo pacman -Syu" is pacman's)
-        ("cli-password", re.compile(r"(?P<keep>" + sudo_stdin + r"[^\n|;&]{0,300}?<<<[ \t]*(?P<q>[\"'])?)"
-                                    + value), _unless_reference),
-        ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>[\"'])?)")
-                                    + value + piped), _unless_reference),
+        ("cli-password", re.compile(r"(?P<keep>" + sudo_stdin + r"[^\n|;&]{0,300}?<<<[ \t]*(?P<q>\\{0,7}[\"'])?)"
+                                    + plain_value), _unless_reference),
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>\\{0,7}[\"'])?)")
+                                    + plain_value + piped), _unless_reference),
         ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
-                                                                   r"[ \t]+(?P<q>[\"'])?)") + value + piped),
+                                                                   r"[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value + piped),
          _unless_reference),
         # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
         *[("netrc-password", re.compile(r"(?P<keep>" + _lead(word, after + r"(?:\s+(?:login|account|port)[ \t]+\S+)"
-                                                             r"{0,3}\s+password[ \t]+(?P<q>[\"'])?)") + value),
+                                                             r"{0,3}\s+password[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value),
            _unless_reference) for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
         # why: a Twilio auth token is 32 hex digits, like any MD5: only after the account SID it goes with
         ("twilio-auth-token", re.compile(r"(" + _lead("AC", r"[0-9a-f]{32}" + e + r"[^\n]{0,200}?") + r")"
@@ -353,16 +353,38 @@ _ASSIGNMENT = (
     r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
     r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
     + _VALUE)
-# A keyword anywhere in a name (DB_PASS_2, signingKey, gcp_credentials): names.py judges the name
-# (the characters before the keyword too) and the value, more strictly than _ASSIGNMENT.
-_NAMED = (
-    r"(?P<name>(?P<kw>pass|pwd|secret|token|key|cred)[A-Za-z0-9_.-]{0,80}+(?:" + _QUOTE + r")?)"
-    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)" + _VALUE)
-# Name and value apart by spaces: a long option (--api-key x), a Dockerfile ENV, fish's set -x.
+_NAME_WORDS = ("secret", "token", "pass", "cred", "pwd", "key")
+
+
+def _named_pattern() -> str:
+    """A keyword anywhere in a name (DB_PASS_2, signingKey, gcp_credentials), then a separator and a
+    value; names.py judges the whole name (the characters before the keyword too) and the value, more
+    strictly than _ASSIGNMENT does.
+
+    # why: a name that is the keyword alone (pass:, KEY=, token=) is _ASSIGNMENT's: a name character
+    # must come before or after it, which the regex checks, so that prose and code never reach Python;
+    # nor do plurals (tokens:, keys:) and values that are references, structures or placeholders ($x,
+    # (...), [...], {...}, <x>, ***). Compiled with re.IGNORECASE and run by _sub_folded (lower case).
+    """
+    alts = []
+    for word in _NAME_WORDS:
+        plural = "(?!s(?![a-z0-9_.-]))" if word in ("token", "key") else ""
+        alts.append(f"{word}{plural}(?:[a-z0-9_.-]{{1,80}}+|(?<=[a-z0-9_-]{'.' * len(word)}))")
+    # why: what names.py would keep anyway never reaches it: a value must hold a digit or a symbol
+    # in its first word, or be 20 characters long, or be a YAML block ("str", "getpass()", "true" stop)
+    worth = r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()]{0,300}?[0-9!#%&*+/<=>?@^|~\\-]|[^\s\"']{20})|[|>])"
+    return (r"(?P<name>(?:" + "|".join(alts) + r")(?:" + _QUOTE + r")?)"
+            r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)(?![$(\[{<*%])" + worth + _VALUE)
+
+
+# Name and value apart by spaces: a long option (--api-key x), a Dockerfile ENV, fish's set -x; the
+# name must hold a keyword (checked ahead, so other options never reach Python)
+_HAS_WORD = r"(?=[A-Za-z0-9_-]{0,80}?(?i:" + "|".join(_NAME_WORDS) + "))"
 _SPACED = (
-    r"(?:--(?<![^\s\"'=]--)(?P<name>[A-Za-z][A-Za-z0-9-]{0,80}+)(?:[ \t]+|=)"
-    r"|(?:ENV(?<![^\s]ENV)|set(?<![^\s]set)(?:[ \t]+-[A-Za-z]+)+)[ \t]+(?P<name2>[A-Za-z_][A-Za-z0-9_]{0,80}+)[ \t]+)"
-    r"(?!-)" + _VALUE)
+    r"--(?<![^\s\"'=]--)" + _HAS_WORD + r"(?P<name>[A-Za-z][A-Za-z0-9-]{0,80}+)(?:[ \t]+|=)(?![-$])" + _VALUE,
+    *(start + r"[ \t]+" + _HAS_WORD + r"(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}+)[ \t]+(?![-$])" + _VALUE
+      for start in (r"ENV(?<![^\s]ENV)", r"set(?<![^\s]set)(?:[ \t]+-[A-Za-z]+)+")),
+)
 # why: any identifier, then the name is checked in Python; a regex that searches for "key" inside
 # the name backtracks quadratically on a megabyte-long word. The name is possessive ({1,100}+): no
 # shorter name can be followed by a separator, and trying each was most of this rule's time.
@@ -380,7 +402,8 @@ def _builtin() -> list[tuple[str, re.Pattern[str]]]:
 
 @lru_cache(maxsize=1)
 def _named() -> tuple[re.Pattern[str], ...]:
-    return (re.compile(_ASSIGNMENT, re.I), re.compile(_NAMED, re.I), re.compile(_SPACED), re.compile(_KEYISH))
+    return (re.compile(_ASSIGNMENT, re.I), re.compile(_KEYISH), re.compile(_named_pattern(), re.I),
+            *(re.compile(p) for p in _SPACED))
 
 
 @lru_cache(maxsize=8)
@@ -411,6 +434,24 @@ def _sub_folded(pattern: re.Pattern[str], replace, text: str) -> str:
     return "".join(out)
 
 
+# why: the literal "-us" first (the engine skips to it), then the 32 hex digits before it by a
+# look-behind: a pattern that starts with a hex digit is tried at every one of them
+_MAILCHIMP = re.compile(r"-us(?<=(?<![A-Za-z0-9_])[0-9a-f]{32}-us)\d{1,2}(?![A-Za-z0-9_])")
+
+
+def _mailchimp(text: str, counted: list[int]) -> str:
+    """Mailchimp API keys (32 hex digits, "-us" and the data centre's number) replaced, counted."""
+    out, last = [], 0
+    for m in _MAILCHIMP.finditer(text):
+        out += (text[last:m.start() - 32], MARK.format("mailchimp-key"))
+        last = m.end()
+    if not out:
+        return text
+    counted[0] += len(out) // 2
+    out.append(text[last:])
+    return "".join(out)
+
+
 @lru_cache(maxsize=32)
 def _custom(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p) for p in patterns if p)
@@ -435,11 +476,13 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     for kind, pattern, replace in _builtin():
         mark = MARK.format(kind)
         text = sub(pattern, mark if replace is None else lambda m, r=replace, k=mark: r(m, k), text)
-    assignment, named, spaced, keyish = _named()
+    text = _mailchimp(text, counted)
+    assignment, keyish, named, *spaced = _named()
     text = sub(assignment, _replace_assignment, text)
     text = sub(keyish, _replace_keyish, text)
     text = sub(named, names.replace_named, text)
-    text = sub(spaced, names.replace_spaced, text)
+    for pattern in spaced:
+        text = sub(pattern, names.replace_spaced, text)
     text, n = _aws_secrets(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):

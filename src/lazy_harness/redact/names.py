@@ -54,6 +54,7 @@ _FILE = re.compile(r"\.(?:json|ya?ml|toml|txt|pem|crt|cer|der|p12|pfx|jks|key|pu
 _CAMEL_WORDS = re.compile(r"(?:[A-Z]?[a-z]+|[A-Z]+)+")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _DIGIT_RUN = re.compile(r"\d+")
+_ESCAPE = re.compile(r"\\[nrt\"'\\]")
 _CODE_NAME = re.compile(r"_*[A-Za-z]+\d*(?:_+(?:[A-Za-z]+\d*|\d+))+_*|__\w+")
 _LOCATION = re.compile(r"[/~]|\.{1,2}/|[A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z]:\\")
 _PIECES = re.compile(r"[-_.:/@+=]")
@@ -134,11 +135,11 @@ def replace_value(m: re.Match[str], kind: str = "assignment") -> str:
         s, e = m.start("lines") + len(m.group("indent")), m.end("lines")
     elif m.group("quoted") is not None:
         s, e = m.span("quoted")
-    elif m.group("more") is not None:
+    elif m.group("more") is not None and _bare_length(m) == len(m.group("bare")):
         s, e = m.start("bare"), m.end("more")
     else:  # a "." or "`" that ends the sentence stays after the marker
-        bare = m.group("bare")
-        s, e = m.start("bare"), m.end("bare") - (len(bare) - len(bare.rstrip(".`,")))
+        s = m.start("bare")
+        e = s + _bare_length(m)
     return whole[:s - start] + MARK.format(kind) + whole[e - start:]
 
 
@@ -150,7 +151,17 @@ def the_value(m: re.Match[str]) -> str:
     if m.group("quoted") is not None:
         value = m.group("quoted")
         return "".join(line.strip() for line in value.splitlines()) if "\n" in value else value
-    return m.group("bare").rstrip(".`,")
+    return m.group("bare")[:_bare_length(m)]
+
+
+def _bare_length(m: re.Match[str]) -> int:
+    """How much of a bare value is the value: not a "." or "`" that ends a sentence, nor what follows
+    an escape of a JSON string (``\\n``, ``\\"``), where the text is JSON in a string."""
+    bare = m.group("bare")
+    cut = _ESCAPE.search(bare)
+    if cut:
+        bare = bare[:cut.start()]
+    return len(bare.rstrip(".`,"))
 
 
 def replace_named(m: re.Match[str]) -> str:
@@ -166,14 +177,14 @@ def replace_named(m: re.Match[str]) -> str:
     if strength is None:
         return m.group(0)
     value = the_value(m)
-    if not secretish(value, strength, m.group("kw").lower()):
+    if not secretish(value, strength, next((p for p in reversed(parts(name)) if _keyword(p)), "key")):
         return m.group(0)
     return replace_value(m)
 
 
 def replace_spaced(m: re.Match[str]) -> str:
     """``--name value``, ``ENV NAME value``, ``set -gx NAME value``: the name alone may be a keyword."""
-    name = m.group("name") or m.group("name2")
+    name = m.group("name")
     strength = judge_name(name, bare_ok=True)
     if strength is None:
         return m.group(0)
