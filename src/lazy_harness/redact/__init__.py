@@ -371,10 +371,12 @@ def _named_pattern() -> str:
         plural = "(?!s(?![a-z0-9_.-]))" if word in ("token", "key") else ""
         alts.append(f"{word}{plural}(?:[a-z0-9_.-]{{1,80}}+|(?<=[a-z0-9_-]{'.' * len(word)}))")
     # why: what names.py would keep anyway never reaches it: a value must hold a digit or a symbol
-    # in its first word, or be 20 characters long, or be a YAML block ("str", "getpass()", "true" stop)
-    worth = r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()]{0,300}?[0-9!#%&*+/<=>?@^|~\\-]|[^\s\"']{20})|[|>])"
+    # in its first word, or be 20 characters long, or be a YAML block ("str", "getpass()", "true"
+    # stop), and not be a path, a URL or a short number
+    worth = r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()]{0,300}?[0-9!#%&*+/<=>?@^|~\\-]|[^\s\"'()]{20})|[|>])"
     return (r"(?P<name>(?:" + "|".join(alts) + r")(?:" + _QUOTE + r")?)"
-            r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)(?![$(\[{<*%])" + worth + _VALUE)
+            r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)(?![$(\[{<*%/~.]|[a-z][a-z0-9+.-]*://|\d{1,7}(?![^\s,;\"'}\])]))"
+            + worth + _VALUE)
 
 
 # Name and value apart by spaces: a long option (--api-key x), a Dockerfile ENV, fish's set -x; the
