@@ -16,7 +16,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   openai-key       sk-..., sk-proj-... (a long body with at least one digit)
   slack-webhook    the path of https://hooks.slack.com/services/... (the host is kept)
   slack-token      xoxb-/xoxp-/xoxa-/xoxr-/xoxs-/xoxe-, xoxe.xoxp-, xapp-...
-  stripe-key       sk_live_/rk_live_/sk_test_...
+  stripe-key       sk_live_/rk_live_/sk_test_..., and whsec_ (a webhook signing secret)
+  mailgun-key      key- + 32 small letters and digits (with both)
+  mailchimp-key    32 hex digits + -us + the data centre's number (found from the literal "-us")
+  square-token     sq0atp-/sq0csp- tokens, and EAAA + 56 to 72 base64url characters of mixed case and digits
+  doppler-token    dp.st./dp.pt./dp.ct./dp.sa./dp.scim./dp.audit. (an environment name may follow) + 40 to 44
+  supabase-token   sbp_ + 40 hex digits, sb_secret_...
+  netlify-token    nfp_ + 36 to 64 letters and digits (with a digit)
+  fly-token        fo1_ + 30 or more base64url characters; fm1_/fm2_ macaroons
   google-api-key   AIza + 35 characters
   google-oauth-token ya29. + 30 or more base64url characters (an OAuth access token)
   google-client-secret GOCSPX- + 24 to 40 base64url characters
@@ -68,6 +75,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    password name. "pass" and "pwd" alone are often something else: after a colon they
                    count only with a prefix (``DB_PASS: x``, not "first pass: x"), and a pwd that is
                    a path is the shell's (``PWD=/home/me``).
+  cli-password     (more) a password piped into or fed as a here-string to ``sudo -S``/``--stdin``:
+                   ``echo pw | sudo -S``, ``printf '%s' pw | sudo -S``, ``sudo -S cmd <<< 'pw'`` (only
+                   sudo's own options before the -S: ``sudo pacman -Syu`` is pacman's)
+  netrc-password   ``machine <host> [login u] [account a] password p`` on one line or several; the
+                   host has a dot or a digit or is localhost (not "machine learning"); ``default login``
+  twilio-auth-token 32 hex digits after a Twilio account SID (AC + 32 hex) on the same line; the SID stays
+  registry-auth    docker's config.json ``"auth"`` and .npmrc's ``_auth``: 12+ base64 characters with a
+                   digit or 3 capitals, not a CamelCase class name and not a call
   high-entropy     a value of 20+ characters with Shannon entropy >= 3.5 bits per character, holding a
                    digit or mixed case, assigned to a variable whose name says key, secret or token
                    (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``), unless it is code as
@@ -76,12 +91,20 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
                    "secret" (any case): base64 data elsewhere holds such runs by chance.
 
+  assignment       (more, names.py) a keyword (pass, pwd, secret, token, key, cred...) anywhere in a
+                   longer name: ``DB_PASS_2=``, ``signingKey:``, ``gcp_credentials =``, and the forms
+                   with spaces only (``--api-key v``, ``ENV NAME v``, ``set -gx NAME v``); judged
+                   with the value, more strictly than above (rules in names.py's docstring).
+  assignment values may be a quoted value wrapped over up to 3 more lines before its closing quote,
+                   or a YAML block scalar (``password: |`` and the indented lines below).
+
 A secret wrapped onto a second line (a terminal, a folded config value) goes whole: when a token of
 open length (github, gitlab, anthropic, openai, slack, stripe, pypi, ya29., glc_, sntrys_, hv?., jwt),
 an unquoted assignment or a high-entropy value ends its line, the next line goes with it if it is made
 only of the same characters (after an indent; "=" only as padding at its end), 8 to 1,000 of them,
-with a letter and a digit or 16+ with capitals and small letters: ``ls``, ``python3``, ``LoginForm``,
-``2024-01-01``, ``/usr/bin/python3``, ``DB_HOST=db1`` or ``-----`` stay.
+with a letter and a digit or 16+ with capitals and small letters, and may end in a closing quote
+(``STRIPE="sk_live_...`` then ``...rest"``): ``ls``, ``python3``, ``LoginForm``, ``2024-01-01``,
+``/usr/bin/python3``, ``DB_HOST=db1`` or ``-----`` stay.
 """
 
 from __future__ import annotations
