@@ -39,6 +39,9 @@ SHAPES = [
     "PGPASSWORD=" + "s3cr3t", "redis://:" + "pw9x@cache:6379", "curl -u bob:" + "pa55 https://x.io",
     "glpat-" + "Xk29fLq8Rm3Tz7Wv1Yp4", "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
     "aws secret " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+    # issue 26, item 4
+    "whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLSYs", "STRIPE_KEY=" + "pk9Lm2Qx7Z", "DB_PASS_2=" + "Tr0ub4dor3",
+    "machine h.example.com login u password " + "pw9xQ2", "echo " + "Hunter2pw" + " | sudo -S true",
 ]
 SECRETS = " ".join(SHAPES)
 

@@ -446,7 +446,8 @@ def _sub_folded(pattern: re.Pattern[str], replace, text: str) -> str:
     low = text.lower()
     if len(low) != len(text):  # a few characters grow when lower-cased: positions would not line up
         return pattern.sub(replace, text)
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for found in _twin(pattern).finditer(low):
         m = pattern.match(text, found.start())
         if m is None or m.start() < last:

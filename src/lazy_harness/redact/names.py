@@ -63,7 +63,7 @@ _WORDISH = re.compile(r"[A-Za-z_][A-Za-z_]*")
 
 def parts(name: str) -> list[str]:
     """``name`` cut at ``_ - .`` and camelCase, lower-cased: ``apiKey`` -> api, key."""
-    out = []
+    out: list[str] = []
     for piece in _SPLIT.split(name):
         out += (p.lower() for p in _CAMEL.findall(piece))
     return out
