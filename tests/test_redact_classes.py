@@ -220,3 +220,12 @@ def test_a_value_after_an_option_or_a_shell_name_is_redacted(text):
 ])
 def test_code_prose_and_placeholders_under_secret_names_stay(text):
     assert red(text) == (text, 0)
+
+
+@pytest.mark.parametrize("text", [
+    "echo pw | sudo -S apt update",
+    "sudo -S <<< 'pw' apt update",
+    "machine h.example.com login u password p",
+])
+def test_a_password_of_one_or_two_characters_is_how_docs_write_one(text):
+    assert red(text) == (text, 0)

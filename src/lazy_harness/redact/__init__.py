@@ -168,8 +168,9 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
            + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
     value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
     legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
-    # a value that may sit in a JSON string: no backslash (a quote around it may be escaped, \\")
-    plain_value = r"(?P<value>(?(q)[^\"'\n\\]{1,300}|[^\s\"'\\]{1,300}))"
+    # a value that may sit in a JSON string: no backslash (a quote around it may be escaped, \\"); 3
+    # characters at least ("pw" and "x" are how docs write a password)
+    plain_value = r"(?P<value>(?(q)[^\"'\n\\]{3,300}|[^\s\"'\\]{3,300}))"
     # sudo, its own options (some take an argument), then -S or --stdin
     sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
                                r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
