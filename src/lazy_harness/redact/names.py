@@ -168,7 +168,8 @@ def replace_named(m: re.Match[str]) -> str:
     """``<keyword...>=value``: the whole name is the characters before the keyword too."""
     text = m.string
     before = name_before(text, m.start())
-    if text.startswith("::", m.start() - len(before) - 2):
+    at = m.start() - len(before)
+    if at >= 2 and text.startswith("::", at - 2):
         return m.group(0)  # a type's path (AWS::EC2::KeyPair, std::key): not a variable
     name = before + m.group("name").rstrip("\\\"'")
     # why: of a dotted name only the attribute names the value: key_node.tag and SelectorKey.fd.__doc__
