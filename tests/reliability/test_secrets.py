@@ -83,6 +83,10 @@ KINDS = {
     "KEY class": ("signing_key: 7f3a9c2e1b4d8f60a5c3 here", "7f3a9c2e1b4d8f60a5c3", "high-entropy"),
     "KEY class, short": ("STRIPE_KEY=pk9Lm2Qx7Z here", "pk9Lm2Qx7Z", "assignment"),
     "CREDENTIAL class": ('{"db_credential": "Cr3dV4lu3Xy"} here', "Cr3dV4lu3Xy", "assignment"),
+    "TOML, keyword first": ('[db]\npassword_prod = "Tm9lPa55Wq7z"\nport = 5432', "Tm9lPa55Wq7z", "assignment"),
+    "echo | sudo -S": ("echo 'Pip3dSud0Pw' | sudo -S systemctl restart app", "Pip3dSud0Pw", "cli-password"),
+    "square access token": ("square EAAAq3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux8Ai3Oq7Tw1Mz4Kb6Ny0Cr2Ve9Sg here",
+                            "q3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux8Ai3Oq7Tw1Mz4Kb6Ny0Cr2Ve9Sg", "square-token"),
 }
 WINDOW = 12
 
