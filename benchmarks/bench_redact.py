@@ -8,7 +8,8 @@ like this: three inputs of about ``--mb`` MB each are timed.
 - ``json``: the same text as one JSON string (escaped newlines and quotes, as in an answer);
 - ``transcript``: the recorded tests/fixtures/transcripts/*.jsonl, concatenated and repeated.
 
-``--against REV`` loads ``src/lazy_harness/redact.py`` as it is at git revision REV (``git show``)
+``--against REV`` loads the redactor as it is at git revision REV (``git show``; ``redact.py`` or the
+``redact/`` package)
 and times it in the same rounds: each round runs every version on every input once, taking turns.
 Figures are medians of wall time, in-process, and of CPU time (steadier on a busy machine). Then, for each version, what it replaces in the corpus
 alone (every replacement there is a false positive) and in the line of credentials, by kind.
@@ -38,6 +39,9 @@ SHAPES = [
     "PGPASSWORD=" + "s3cr3t", "redis://:" + "pw9x@cache:6379", "curl -u bob:" + "pa55 https://x.io",
     "glpat-" + "Xk29fLq8Rm3Tz7Wv1Yp4", "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
     "aws secret " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+    # issue 26, item 4
+    "whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLSYs", "STRIPE_KEY=" + "pk9Lm2Qx7Z", "DB_PASS_2=" + "Tr0ub4dor3",
+    "machine h.example.com login u password " + "pw9xQ2", "echo " + "Hunter2pw" + " | sudo -S true",
 ]
 SECRETS = " ".join(SHAPES)
 
@@ -46,10 +50,19 @@ def load(rev: str | None) -> types.ModuleType:
     if rev is None:
         from lazy_harness import redact
         return redact
-    source = subprocess.run(["git", "show", f"{rev}:src/lazy_harness/redact.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
+    def show(path: str) -> str | None:
+        done = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout if done.returncode == 0 else None
+
+    source = show("src/lazy_harness/redact.py")
+    if source is None:  # the package: values.py first, under a name of its own, then __init__.py using it
+        values = types.ModuleType(f"redact_{re.sub(r'[^A-Za-z0-9_]', '_', rev)}_values")
+        exec(compile(show("src/lazy_harness/redact/values.py") or "", f"values.py@{rev}", "exec"), values.__dict__)
+        sys.modules[values.__name__] = values
+        source = (show("src/lazy_harness/redact/__init__.py") or "").replace(
+            "from lazy_harness.redact.values import", f"from {values.__name__} import")
     module = types.ModuleType(f"redact_{rev}")
-    exec(compile(source, f"redact.py@{rev}", "exec"), module.__dict__)
+    exec(compile(source, f"redact@{rev}", "exec"), module.__dict__)
     return module
 
 
@@ -73,7 +86,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=1.0, help="size of each input in MB (default 1)")
     parser.add_argument("--runs", type=int, default=9, help="timed rounds (default 9)")
-    parser.add_argument("--against", metavar="REV", help="also time redact.py as it is at this git revision")
+    parser.add_argument("--against", metavar="REV", help="also time the redactor as it is at this git revision")
     opts = parser.parse_args()
     versions = {"working tree": load(None)}
     if opts.against:

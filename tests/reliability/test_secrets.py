@@ -54,6 +54,39 @@ KINDS = {
                       "T0ABCDEF1/B0GHIJKL2/lpnMR6vsUW5xcJ6MV8YWkGP1", "slack-webhook"),
     "aws-secret-key": ("the aws secret is mxFyp9yIJX6uF68NcpP7/BEXvfqZgimdS7jnqFCi now",
                        "mxFyp9yIJX6uF68NcpP7/BEXvfqZgimdS7jnqFCi", "aws-secret-key"),
+    # issue 26, item 4: shapes that passed unchanged, and the classes behind them. Each typed text ends
+    # in a plain word: the echoed answer tags its last word alone, where no context names a secret.
+    "split in quotes": ('STRIPE="sk_live_4eC39HqLyjWDarjtT1zd\nZp7dcYm38gKr9Sn4U" is set', "Zp7dcYm38gKr9Sn4U",
+                        "stripe-key"),
+    "DB_PASS=": ("export DB_PASS=Pr0dDbPa55x9 first", "Pr0dDbPa55x9", "assignment"),
+    "stripe-webhook": ("verify with whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLSYs now", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLSYs",
+                       "stripe-key"),
+    "mailgun-key": ("mailgun key-3ax6xnjp29jd6fds4gc373sgvjxteol0 here", "3ax6xnjp29jd6fds4gc373sgvjxteol0",
+                    "mailgun-key"),
+    "mailchimp-key": ("mailchimp 0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d-us21 here", "0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d",
+                      "mailchimp-key"),
+    "square-token": ("square sq0atp-Hq4Rt8Wz2Lm6Pn0Vc5Xb7Ks here", "Hq4Rt8Wz2Lm6Pn0Vc5Xb7Ks", "square-token"),
+    "doppler-token": ("doppler dp.st.prd.Jw3Ke7Mq1Rx5Tz9Ub2Vd6Yf0Hg4Ni8Lp3Oc7Sa1We5Qr here",
+                      "Jw3Ke7Mq1Rx5Tz9Ub2Vd6Yf0Hg4Ni8Lp3Oc7Sa1We5Qr", "doppler-token"),
+    "supabase-token": ("supabase sbp_7c1e9a3f5b2d8c4e6a0f1b7d3e9c5a2f8b4d6e0a here",
+                       "7c1e9a3f5b2d8c4e6a0f1b7d3e9c5a2f8b4d6e0a", "supabase-token"),
+    "netlify-token": ("netlify nfp_Bv8Nc2Mx6Lz0Kq4Jw9Hr3Gt7Fy1Dp5Se8Au2Ci here", "Bv8Nc2Mx6Lz0Kq4Jw9Hr3Gt7Fy1Dp5Se8Au2Ci",
+                      "netlify-token"),
+    "fly-token": ("fly fo1_Rn5Tb9Wx3Zc7Qm1Lv6Kp0Hs4Jd8Gf2Ya5Ue9Io3Ow7E here", "Rn5Tb9Wx3Zc7Qm1Lv6Kp0Hs4Jd8Gf2Ya5Ue9Io3Ow7E",
+                  "fly-token"),
+    "twilio auth token": ('Client("AC0123456789abcdef0123456789abcdef", "f0e1d2c3b4a5968778695a4b3c2d1e0f") here',
+                          "f0e1d2c3b4a5968778695a4b3c2d1e0f", "twilio-auth-token"),
+    "docker auth": ('{"auths": {"ghcr.io": {"auth": "Ym9iOnBhc3N3b3JkMTIz"}}} here', "Ym9iOnBhc3N3b3JkMTIz",
+                    "registry-auth"),
+    "sudo -S": ("sudo -S <<< 'Sud0Pw4Root' apt update", "Sud0Pw4Root", "cli-password"),
+    "netrc": ("machine api.example.com\n  login bob\n  password N3trcPw4Bob\nthen", "N3trcPw4Bob", "netrc-password"),
+    "KEY class": ("signing_key: 7f3a9c2e1b4d8f60a5c3 here", "7f3a9c2e1b4d8f60a5c3", "high-entropy"),
+    "KEY class, short": ("STRIPE_KEY=pk9Lm2Qx7Z here", "pk9Lm2Qx7Z", "assignment"),
+    "CREDENTIAL class": ('{"db_credential": "Cr3dV4lu3Xy"} here', "Cr3dV4lu3Xy", "assignment"),
+    "TOML, keyword first": ('[db]\npassword_prod = "Tm9lPa55Wq7z"\nport = 5432', "Tm9lPa55Wq7z", "assignment"),
+    "echo | sudo -S": ("echo 'Pip3dSud0Pw' | sudo -S systemctl restart app", "Pip3dSud0Pw", "cli-password"),
+    "square access token": ("square EAAAq3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux8Ai3Oq7Tw1Mz4Kb6Ny0Cr2Ve9Sg here",
+                            "q3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux8Ai3Oq7Tw1Mz4Kb6Ny0Cr2Ve9Sg", "square-token"),
 }
 WINDOW = 12
 
@@ -116,7 +149,7 @@ def run(tmp_path_factory):
                     written[path] = fh.read()
         return {"tokens": tokens, "calls": {c["token"]: c for c in fake_claude.calls(model)}, "written": written,
                 "memory": memory, "learnings": paths.learnings_dir(), "failed": rig.tasks("failed"),
-                "done": len(rig.tasks("done"))}
+                "done": len(rig.tasks("done")), "index": paths.recall_index_file()}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -143,5 +176,11 @@ def test_a_secret_echoed_by_the_model_is_never_written_but_the_entry_is(run, kin
     handoff = run["written"][os.path.join(mem, "handoff.md")]
     assert "] rotate " in handoff and f"[REDACTED:{marker}]" in handoff and tok in handoff
     learned = [text for path, text in run["written"].items()
-               if path.startswith(run["learnings"] + os.sep) and f"title: Credential {tok}" in text]
+               if path.startswith(run["learnings"] + os.sep)
+               and re.search(rf"^title: ['\"]?Credential {tok} ", text, re.M)]  # quoted when the title holds ": "
     assert len(learned) == 1 and f"[REDACTED:{marker}]" in learned[0]
+
+
+def test_the_search_index_was_written_and_checked_too(run):
+    # "never written" covers the index: it is built after each session, from the redacted files
+    assert run["index"] in run["written"]

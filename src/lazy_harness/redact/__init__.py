@@ -16,7 +16,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   openai-key       sk-..., sk-proj-... (a long body with at least one digit)
   slack-webhook    the path of https://hooks.slack.com/services/... (the host is kept)
   slack-token      xoxb-/xoxp-/xoxa-/xoxr-/xoxs-/xoxe-, xoxe.xoxp-, xapp-...
-  stripe-key       sk_live_/rk_live_/sk_test_...
+  stripe-key       sk_live_/rk_live_/sk_test_..., and whsec_ (a webhook signing secret)
+  mailgun-key      key- + 32 small letters and digits (with both)
+  mailchimp-key    32 hex digits + -us + the data centre's number (found from the literal "-us")
+  square-token     sq0atp-/sq0csp- tokens, and EAAA + 56 to 72 base64url characters of mixed case and digits
+  doppler-token    dp.st./dp.pt./dp.ct./dp.sa./dp.scim./dp.audit. (an environment name may follow) + 40 to 44
+  supabase-token   sbp_ + 40 hex digits, sb_secret_...
+  netlify-token    nfp_ + 36 to 64 letters and digits (with a digit)
+  fly-token        fo1_ + 30 or more base64url characters; fm1_/fm2_ macaroons
   google-api-key   AIza + 35 characters
   google-oauth-token ya29. + 30 or more base64url characters (an OAuth access token)
   google-client-secret GOCSPX- + 24 to 40 base64url characters
@@ -68,6 +75,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    password name. "pass" and "pwd" alone are often something else: after a colon they
                    count only with a prefix (``DB_PASS: x``, not "first pass: x"), and a pwd that is
                    a path is the shell's (``PWD=/home/me``).
+  cli-password     (more) a password piped into or fed as a here-string to ``sudo -S``/``--stdin``:
+                   ``echo pw | sudo -S``, ``printf '%s' pw | sudo -S``, ``sudo -S cmd <<< 'pw'`` (only
+                   sudo's own options before the -S: ``sudo pacman -Syu`` is pacman's)
+  netrc-password   ``machine <host> [login u] [account a] password p`` on one line or several; the
+                   host has a dot or a digit or is localhost (not "machine learning"); ``default login``
+  twilio-auth-token 32 hex digits after a Twilio account SID (AC + 32 hex) on the same line; the SID stays
+  registry-auth    docker's config.json ``"auth"`` and .npmrc's ``_auth``: 12+ base64 characters with a
+                   digit or 3 capitals, not a CamelCase class name and not a call
   high-entropy     a value of 20+ characters with Shannon entropy >= 3.5 bits per character, holding a
                    digit or mixed case, assigned to a variable whose name says key, secret or token
                    (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``), unless it is code as
@@ -76,12 +91,20 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
                    "secret" (any case): base64 data elsewhere holds such runs by chance.
 
+  assignment       (more, names.py) a keyword (pass, pwd, secret, token, key, cred...) anywhere in a
+                   longer name: ``DB_PASS_2=``, ``signingKey:``, ``gcp_credentials =``, and the forms
+                   with spaces only (``--api-key v``, ``ENV NAME v``, ``set -gx NAME v``); judged
+                   with the value, more strictly than above (rules in names.py's docstring).
+  assignment values may be a quoted value wrapped over up to 3 more lines before its closing quote,
+                   or a YAML block scalar (``password: |`` and the indented lines below).
+
 A secret wrapped onto a second line (a terminal, a folded config value) goes whole: when a token of
 open length (github, gitlab, anthropic, openai, slack, stripe, pypi, ya29., glc_, sntrys_, hv?., jwt),
 an unquoted assignment or a high-entropy value ends its line, the next line goes with it if it is made
 only of the same characters (after an indent; "=" only as padding at its end), 8 to 1,000 of them,
-with a letter and a digit or 16+ with capitals and small letters: ``ls``, ``python3``, ``LoginForm``,
-``2024-01-01``, ``/usr/bin/python3``, ``DB_HOST=db1`` or ``-----`` stay.
+with a letter and a digit or 16+ with capitals and small letters, and may end in a closing quote
+(``STRIPE="sk_live_...`` then ``...rest"``): ``ls``, ``python3``, ``LoginForm``, ``2024-01-01``,
+``/usr/bin/python3``, ``DB_HOST=db1`` or ``-----`` stay.
 """
 
 from __future__ import annotations
@@ -90,7 +113,10 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
-from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _MARK_PREFIX, _PLACEHOLDER, _aws_secrets,
+from lazy_harness.redact import names
+from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mailchimp, _mixed_case, _mysql,
+                                         _random_parts, _scrambled, _unless_reference)
+from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _aws_secrets,
                                         _replace_assignment, _replace_keyish, _telegram, entropy)  # entropy: ours too
 
 # Names whose value is a credential whatever it looks like: the keyword is the name's last part,
@@ -122,7 +148,7 @@ def _wrapped(chars: str, group: str = "") -> str:
     c = "[" + chars.replace("=", "") + "]"
     line = (r"\r?\n[ \t]*(?!/)(?-i:(?=" + c + r"{0,999}?\d)(?=" + c + r"{0,999}?[A-Za-z])|(?=" + c + r"{0,999}?[A-Z])"
             r"(?=" + c + r"{0,999}?[a-z])(?=" + c + r"{16}))" + c + r"{8,1000}" + ("={0,2}" if "=" in chars else "")
-            + r"(?![^\r\n])")
+            + r"(?=\\{0,7}[\"'`]|[,;]?[ \t]*(?![^\r\n]))")
     return "(?" + (f"P<{group}>" if group else ":") + line + ")?"
 
 
@@ -142,6 +168,14 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
            + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
     value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
     legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
+    # a value that may sit in a JSON string: no backslash (a quote around it may be escaped, \\"); 3
+    # characters at least ("pw" and "x" are how docs write a password)
+    plain_value = r"(?P<value>(?(q)[^\"'\n\\]{3,300}|[^\s\"'\\]{3,300}))"
+    # sudo, its own options (some take an argument), then -S or --stdin
+    sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
+                               r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
+    host = r"[ \t]+(?=[^\s.]*[.\d]|localhost)\S+"  # a name with a dot or a digit: not "machine learning"
+    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*" + sudo_stdin
     return [
         ("private-key", re.compile(r"-----" + key, re.S), None),
         ("private-key", re.compile(r"\\u002[dD](?:\\u002[dD]){4}" + key, re.S), None),
@@ -160,6 +194,17 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
                                          + _wrapped("A-Za-z0-9-"))), None),
         *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_[A-Za-z0-9]{16,300}" + _wrapped("A-Za-z0-9"))),
            None) for p in "srp"],
+        ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
+        ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
+        ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)), None),
+        ("square-token", re.compile(_lead("EAAA", r"[A-Za-z0-9_-]{56,72}(?![A-Za-z0-9_+/=-])")), _mixed_case),
+        ("doppler-token", re.compile(_lead(r"dp\.", r"(?:pt|st|ct|sa|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?"
+                                                  r"[A-Za-z0-9]{40,44}" + e, 3)), None),
+        ("supabase-token", re.compile(_lead("sbp_", r"(?:v0_)?[a-f0-9]{40}" + e)), None),
+        ("supabase-token", re.compile(_lead("sb_secret_", r"[A-Za-z0-9_-]{20,200}" + e64)), None),
+        ("netlify-token", re.compile(_lead("nfp_", r"(?=[A-Za-z]{0,63}\d)[A-Za-z0-9]{36,64}" + e)), None),
+        ("fly-token", re.compile(_lead("fo1_", r"[A-Za-z0-9_-]{30,100}" + e64)), None),
+        ("fly-token", re.compile(_lead("fm[12]_", r"(?=[A-Za-z+/=_-]{0,99}\d)[A-Za-z0-9+/=_-]{40,4000}", 4)), None),
         ("google-api-key", re.compile(_lead("AIza", r"[A-Za-z0-9_-]{35}" + e)), None),
         ("google-oauth-token", re.compile(_lead(r"ya29\.", r"[A-Za-z0-9_-]{30,2000}" + more64, 5)), None),
         ("google-client-secret", re.compile(_lead("GOCSPX-", r"[A-Za-z0-9_-]{24,40}" + e64)), None),
@@ -220,57 +265,30 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         # at the option and _mysql looks back for the command: a scan from every "mysql" is quadratic.
         ("cli-password", re.compile(r"(?P<keep>-p(?<=[ \t]-p)(?P<q>[\"'])?)(?![\d.]+:[\d.:]*(?:/[a-z]+)?(?!\S))"
                                     + value), _mysql),
+        # why: a password piped or fed as a here-string to "sudo -S" (it reads stdin); only sudo's own
+        # options may come before the -S ("sudo pacman -Syu" is pacman's)
+        ("cli-password", re.compile(r"(?P<keep>" + sudo_stdin + r"[^\n|;&]{0,300}?<<<[ \t]*(?P<q>\\{0,7}[\"'])?)"
+                                    + plain_value), _unless_reference),
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>\\{0,7}[\"'])?)")
+                                    + plain_value + piped), _unless_reference),
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
+                                                                   r"[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value + piped),
+         _unless_reference),
+        # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
+        *[("netrc-password", re.compile(r"(?P<keep>" + _lead(word, after + r"(?:\s+(?:login|account|port)[ \t]+\S+)"
+                                                             r"{0,3}\s+password[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value),
+           _unless_reference) for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
+        # why: a Twilio auth token is 32 hex digits, like any MD5: only after the account SID it goes with
+        ("twilio-auth-token", re.compile(r"(" + _lead("AC", r"[0-9a-f]{32}" + e + r"[^\n]{0,200}?") + r")"
+                                         r"(?<![A-Za-z0-9_])[0-9a-f]{32}" + e), _keep_first),
+        # docker's config.json "auth" and .npmrc's _auth: base64 of user:password
+        ("registry-auth", re.compile(r"(auth(?<![A-Za-z0-9]auth)(?:" + _QUOTE + r")?[ \t]*[:=][ \t]*(?:" + _QUOTE
+                                     + r")?)[A-Za-z0-9+/]{12,2000}={0,2}(?![A-Za-z0-9+/=_.(-])"), _base64_credentials),
         # why: sshpass's own options come before the command it runs: "ssh -p 22" after them is a port
         ("cli-password", re.compile(
             r"(?P<keep>" + _lead("sshpass", r"(?:[ \t]+-[ev]|[ \t]+-[fdP][ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+))*"
                                  r"[ \t]+-p[ \t]*(?P<q>[\"'])?)") + value), _unless_reference),
     ]
-
-
-def _keep_first(m: re.Match[str], mark: str) -> str:
-    return m.group(1) + mark
-
-
-def _unless_reference(m: re.Match[str], mark: str) -> str:
-    """The match with its ``value`` group replaced by the marker, unless the value is a variable
-    (``$PASS``, ``${password}``, ``{password}``) or a placeholder (``<password>``, ``***``)."""
-    value = m.group("value")
-    if _PLACEHOLDER.fullmatch(value) or value.startswith(_MARK_PREFIX):
-        return m.group(0)
-    if m.group("keep") == "://:" and ":" in value:
-        return m.group(0)  # cvs://:pserver:user@host: a method and a user, no password
-    whole, start = m.group(0), m.start()
-    return whole[:m.start("value") - start] + mark + whole[m.end("value") - start:]
-
-
-# mysql, mysqldump, mariadb-dump... as a command (at the start, after a space, a quote or "bin/"; not
-# "-I/usr/include/mysql -pthread"), then no ";", "|", "&" or line end before the -p
-_MYSQL = re.compile(r"(?:(?<![^\s`'\"(])|(?<=bin/))(?:mysql[a-z]*|mariadb(?:-[a-z]+)?)(?![A-Za-z0-9_])[^\n;|&]*\Z")
-
-
-def _mysql(m: re.Match[str], mark: str) -> str:
-    """A password glued to -p on a mysql or mariadb command line (at most 300 characters before it)."""
-    line = m.string[max(0, m.start() - 300):m.start()]
-    if ("mysql" not in line and "mariadb" not in line) or not _MYSQL.search(line):
-        return m.group(0)
-    return _unless_reference(m, mark)
-
-
-def _scrambled(m: re.Match[str], mark: str) -> str:
-    """A random body has about as many capitals as small letters; a CamelCase name after the
-    prefix (``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``) has few."""
-    body = m.group(0).split("_", 1)[1]
-    upper = sum(ch.isupper() for ch in body)
-    return mark if len(body) <= upper * 5 < len(body) * 5 else m.group(0)
-
-
-def _random_parts(m: re.Match[str], mark: str) -> str:
-    """A token of dotted parts holds a digit and its last part both capitals and small letters; a
-    chain of names (``MTextViewCompat.method.getInstanceForCurrentThread``) has no digit."""
-    token = m.group(0)
-    last = token.rsplit(".", 1)[1]
-    random = any(c.isdigit() for c in token) and last.lower() != last and last.upper() != last
-    return mark if random else token
 
 
 # A quote, or a quote escaped in a JSON string (\", \\\" in JSON inside JSON): both around the name and
@@ -279,15 +297,57 @@ _QUOTE = r"\\{0,7}[\"']"
 _WRAPPED_CHARS = "A-Za-z0-9+/=_-"  # a value's next line: base64 and base64url ("." would take "main2.py")
 # why: the match starts at the keyword and the name's prefix is checked in Python: a regex that
 # walks the prefix segments first is slow on long dashed words.
-_ASSIGNMENT = (
-    r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
-    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
-    r"(?:(?P<qv>" + _QUOTE + r")(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500})(?P=qv)"  # the other quote may be inside
+_VALUE = (
+    # a quoted value: to the same quote on its line (the other quote may be inside), or a value of
+    # no spaces wrapped onto up to 3 more lines before its closing quote (a terminal, a folded config)
+    r"(?:(?P<qv>" + _QUOTE + r")(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500}"
+    r"|[^\s\"'\\]{1,500}(?:\r?\n[ \t]*[^\s\"'\\]{1,500}){1,3})(?P=qv)"
+    # a YAML block scalar ("password: |" and the value on the indented lines below, at most 4)
+    r"|(?P<block>[|>][-+]?)[ \t]*\r?\n(?P<lines>(?P<indent>[ \t]+)\S[^\n]{0,500}"
+    r"(?:\r?\n(?P=indent)\S[^\n]{0,500}){0,3})"
     # why: the value runs to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&" end it only before
     # the next "name=" (?a=1&b=2, Uid=sa;Pwd=x) or at its end, and a closing bracket only if unopened.
     # Runs of plain characters, not one at a time: faster, and nothing after the value can fail
     r"|(?P<bare>(?:[^\s\"',;&(){}\[\]]{1,500}|[,;&](?=[^\s\"',;&)\]}])(?![A-Za-z_][\w.-]{0,100}=|amp;)"
     r"|[(\[{][^\s\"'(){}\[\]]{0,300}[)\]}]?){1,500})" + _wrapped(_WRAPPED_CHARS, "more") + ")")
+_ASSIGNMENT = (
+    r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
+    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
+    + _VALUE)
+_NAME_WORDS = ("secret", "token", "pass", "cred", "pwd", "key")
+
+
+def _named_pattern() -> str:
+    """A keyword anywhere in a name (DB_PASS_2, signingKey, gcp_credentials), then a separator and a
+    value; names.py judges the whole name (the characters before the keyword too) and the value, more
+    strictly than _ASSIGNMENT does.
+
+    # why: a name that is the keyword alone (pass:, KEY=, token=) is _ASSIGNMENT's: a name character
+    # must come before or after it, which the regex checks, so that prose and code never reach Python;
+    # nor do plurals (tokens:, keys:) and values that are references, structures or placeholders ($x,
+    # (...), [...], {...}, <x>, ***). Compiled with re.IGNORECASE and run by _sub_folded (lower case).
+    """
+    alts = []
+    for word in _NAME_WORDS:
+        plural = "(?!s(?![a-z0-9_.-]))" if word in ("token", "key") else ""
+        alts.append(f"{word}{plural}(?:[a-z0-9_.-]{{1,80}}+|(?<=[a-z0-9_-]{'.' * len(word)}))")
+    # why: what names.py would keep anyway never reaches it: a value must hold a digit or a symbol
+    # in its first word, or be 20 characters long, or be a YAML block ("str", "getpass()", "true"
+    # stop), and not be a path, a URL or a short number
+    worth = r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()\\]{0,300}?[0-9!#%&*+/<=>?@^|~-]|[^\s\"'()\\]{20})|[|>])"
+    return (r"(?P<name>(?:" + "|".join(alts) + r")(?:" + _QUOTE + r")?)"
+            r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)(?![$(\[{<*%/~.]|[a-z][a-z0-9+.-]*://|\d{1,7}(?![^\s,;\"'}\])]))"
+            + worth + _VALUE)
+
+
+# Name and value apart by spaces: a long option (--api-key x), a Dockerfile ENV, fish's set -x; the
+# name must hold a keyword (checked ahead, so other options never reach Python)
+_HAS_WORD = r"(?=[A-Za-z0-9_-]{0,80}?(?i:" + "|".join(_NAME_WORDS) + "))"
+_SPACED = (
+    r"--(?<![^\s\"'=]--)" + _HAS_WORD + r"(?P<name>[A-Za-z][A-Za-z0-9-]{0,80}+)(?:[ \t]+|=)(?![-$])" + _VALUE,
+    *(start + r"[ \t]+" + _HAS_WORD + r"(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}+)[ \t]+(?![-$])" + _VALUE
+      for start in (r"ENV(?<![^\s]ENV)", r"set(?<![^\s]set)(?:[ \t]+-[A-Za-z]+)+")),
+)
 # why: any identifier, then the name is checked in Python; a regex that searches for "key" inside
 # the name backtracks quadratically on a megabyte-long word. The name is possessive ({1,100}+): no
 # shorter name can be followed by a separator, and trying each was most of this rule's time.
@@ -304,8 +364,9 @@ def _builtin() -> list[tuple[str, re.Pattern[str]]]:
 
 
 @lru_cache(maxsize=1)
-def _named() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return re.compile(_ASSIGNMENT, re.I), re.compile(_KEYISH)
+def _named() -> tuple[re.Pattern[str], ...]:
+    return (re.compile(_ASSIGNMENT, re.I), re.compile(_KEYISH), re.compile(_named_pattern(), re.I),
+            *(re.compile(p) for p in _SPACED))
 
 
 @lru_cache(maxsize=8)
@@ -323,7 +384,8 @@ def _sub_folded(pattern: re.Pattern[str], replace, text: str) -> str:
     low = text.lower()
     if len(low) != len(text):  # a few characters grow when lower-cased: positions would not line up
         return pattern.sub(replace, text)
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for found in _twin(pattern).finditer(low):
         m = pattern.match(text, found.start())
         if m is None or m.start() < last:
@@ -360,9 +422,13 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     for kind, pattern, replace in _builtin():
         mark = MARK.format(kind)
         text = sub(pattern, mark if replace is None else lambda m, r=replace, k=mark: r(m, k), text)
-    assignment, keyish = _named()
+    text = _mailchimp(text, counted)
+    assignment, keyish, named, *spaced = _named()
     text = sub(assignment, _replace_assignment, text)
     text = sub(keyish, _replace_keyish, text)
+    text = sub(named, names.replace_named, text)
+    for pattern in spaced:
+        text = sub(pattern, names.replace_spaced, text)
     text, n = _aws_secrets(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):

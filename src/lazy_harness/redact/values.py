@@ -59,6 +59,12 @@ def _names_itself(value: str, word: str) -> bool:
 
 
 def _replace_assignment(m: re.Match[str]) -> str:
+    if m.group("block") is not None:  # "password: |" and the value on the indented lines below
+        first = m.group("lines").strip().split("\n", 1)[0]
+        if first.startswith(_MARK_PREFIX) or _PLACEHOLDER.fullmatch(first) or first.lower() in _NOT_SECRETS:
+            return m.group(0)
+        whole, start = m.group(0), m.start()
+        return whole[:m.start("lines") - start] + m.group("indent") + MARK.format("assignment")
     value = m.group("quoted") if m.group("quoted") is not None else m.group("bare")
     start = m.start()
     before = m.string[start - 1] if start else ""
