@@ -200,9 +200,9 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     restarted += sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     # why: a paused or failing distillation is the person's business: systemMessage is shown to
     # them and never sent to the model (ADR 0013)
-    told = notice.for_person(cfg, env, now)
+    told = notice.for_person(cfg, env, now, once=True)
     said = {"systemMessage": told} if told else {}
-    shown = " (told the person: distillation paused, failing or config invalid)" if told else ""
+    shown = f" (told the person: {told})" if told else ""
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:

@@ -30,6 +30,7 @@ class Outcome:
     error_text: str | None = None
     attempts: int = 0
     paused: bool = False  # status "waiting" for a spend cap (worker/waiting.py)
+    storage: bool = False  # status "waiting" for room to write (worker/storage.py)
     read: str = ""  # what was read of the transcript (View.describe), for worker.log
 
 
