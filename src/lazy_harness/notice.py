@@ -37,7 +37,7 @@ def storage_paused(message: str, env=None) -> None:
     if os.path.exists(path) or os.path.exists(path + TOLD):
         return  # why: told already, or about to be; once per episode, not once per failed try
     try:
-        atomic_write(path, " ".join(str(message).split())[:300] + "\n")
+        atomic_write(path, " ".join(str(message).split())[:600] + "\n")
     except OSError:
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))

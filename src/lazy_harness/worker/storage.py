@@ -69,5 +69,6 @@ def probe(dirs: list[str]) -> str | None:
 
 
 def message(reason: str, env) -> str:
-    return (f"lazy-harness: memory writing is paused: {reason}. Sessions stay queued and are written by "
-            "themselves once writing works again (lh queue).")
+    head, _, where = reason.partition(" writing ")
+    return (f"lazy-harness: memory writing is paused: {head}. Sessions stay queued and are written by "
+            "themselves once writing works again (lh queue)" + (f"; it failed writing {where}" if where else ""))
