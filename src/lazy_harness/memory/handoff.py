@@ -33,7 +33,7 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, atomic_write
 from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
-    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, changes, closed_items, epoch, fold, is_stale,
+    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold, is_stale,
     items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.sanitize import normalise, one_line
 
@@ -212,7 +212,7 @@ def render(state: dict[str, Item], meta: dict, now: float, stale_days=STALE_DAYS
              "to open one. `lh memory show --history` lists closed items.", ""]
     for bullet, item in zip(bullets, opened):
         lines.append(bullet)
-        note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} by session {item['opened_by'] or '?'}"
+        note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} {by_whom(item['opened_by'])}"
         if is_stale(item, now, stale_days):
             note += f"; stale: open {age_days(item, now)} days"
         lines.append(note)

@@ -145,7 +145,7 @@ def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
     # why: every field of a stored record is text someone could have edited: each stays on its line
     when = one_line((item["opened"] or "")[:16].replace("T", " "), 16) or "at an unknown time"
-    note = f"opened {when} by session {one_line(item['opened_by'] or '?', 60)}"
+    note = f"opened {when} {handoff.by_whom(item['opened_by'])}"
     if handoff.is_stale(item, now, stale_days):
         note += f"; stale: open {handoff.age_days(item, now)} days"
     return f"- [{item['id']}] {one_line(item['text'], cap)} ({note})"
