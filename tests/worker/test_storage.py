@@ -143,3 +143,4 @@ def test_a_rollback_keeps_lines_appended_after_ours(isolated_home, tmp_path):
     assert log.rollback() == []
     with open(path, "rb") as fh:
         assert fh.read() == b'{"a": 1}\n{"theirs": 1}\n'
+
