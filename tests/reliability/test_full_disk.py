@@ -70,7 +70,7 @@ def small_disk(tmp_path, monkeypatch):
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root; the full-disk path is also covered by tests/worker/test_storage.py")
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={DISK},mode=0700", "tmpfs", str(disk)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     if done.returncode != 0:
         pytest.skip(f"mount -t tmpfs failed here: {done.stderr.strip()}")
     monkeypatch.setenv("XDG_DATA_HOME", str(disk))
@@ -83,7 +83,7 @@ def small_disk(tmp_path, monkeypatch):
                     os.kill(pid, signal.SIGTERM)
             rig.wait_workers_gone()
         finally:
-            subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+            subprocess.run(["umount", "-l", str(disk)], capture_output=True, check=False)
 
 
 @pytest.fixture
@@ -186,7 +186,8 @@ def test_a_full_disk_mid_persist_leaves_nothing_waits_tells_once_and_writes_all_
     assert [e["summary"] for e in entries] == ["an older decision"] + [d["summary"] for d in DECISIONS]
     assert len(rig.jsonl(os.path.join(mdir, files.FAILURES))) == 1
     assert len(rig.learning_files()) == 1
-    assert "Follow up on the billing queue" in open(os.path.join(mdir, files.HANDOFF)).read()
+    with open(os.path.join(mdir, files.HANDOFF), encoding="utf-8") as fh:
+        assert "Follow up on the billing queue" in fh.read()
     assert _calls(filling_model) == 2
     rig.wait_workers_gone()
     log = rig.read(rig.log_file("worker.log"))
@@ -197,7 +198,7 @@ def test_a_full_disk_mid_persist_leaves_nothing_waits_tells_once_and_writes_all_
 
     # the same session processed again adds nothing
     again = subprocess.run([*lh_script(), "knowledge", "handoff-now", "--session", sid, "--wait"],
-                           capture_output=True, text=True, timeout=rig.WAIT)
+                           capture_output=True, text=True, timeout=rig.WAIT, check=False)
     assert again.returncode == 0, again.stderr
     rig.wait_workers_gone()
     assert len(rig.jsonl(os.path.join(mdir, files.DECISIONS))) == 11

@@ -82,8 +82,8 @@ def begin(memory_dir: str, task: str, session: str, appends: dict[str, bytes], h
             files[path] = {"size": st.st_size, "ino": st.st_ino, "data": data.decode("utf-8", "surrogateescape")}
         except FileNotFoundError:
             files[path] = {"size": -1, "ino": None, "data": data.decode("utf-8", "surrogateescape")}
-    head = {"memory_dir": memory_dir, "task": task, "session": session, "appends": files}
-    if handoff_md is not False:
+    head: dict = {"memory_dir": memory_dir, "task": task, "session": session, "appends": files}
+    if isinstance(handoff_md, bytes) or handoff_md is None:
         head["handoff_md"] = None if handoff_md is None else handoff_md.decode("utf-8", "surrogateescape")
     path = _file(memory_dir, env)
     ensure_dir(os.path.dirname(path))
