@@ -91,6 +91,31 @@ def begin(memory_dir: str, task: str, session: str, appends: dict[str, bytes], h
     return Intent(path, memory_dir)
 
 
+def read_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
+def appended_bytes(path: str, lines: list[str]) -> bytes:
+    """The exact bytes appending ``lines`` to ``path`` writes: the newline ``entries.heal_tail`` first
+    adds to a last line without one, then each line with its newline."""
+    head = b""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        fd = -1
+    if fd >= 0:
+        try:
+            size = os.fstat(fd).st_size
+            head = b"\n" if size > 0 and os.pread(fd, 1, size - 1) != b"\n" else b""
+        finally:
+            os.close(fd)
+    return head + "".join(line + "\n" for line in lines).encode("utf-8")
+
+
 def _records(path: str) -> list[dict]:
     with open(path, "rb") as fh:
         data = fh.read()

@@ -23,7 +23,7 @@ that resolves outside its folder (a symlink planted in the memory folder).
 
 import os
 
-from lazy_harness import paths
+from lazy_harness import jsonload, paths
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir, rewrite
 from lazy_harness.errors import LhError, TaskError
 from lazy_harness.memory import entries, files, handoff, ids, marks
@@ -290,10 +290,9 @@ def apply(p: Plan) -> Report:
             answer = handoff.prepare_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p))
             if answer.records:
                 state_path = os.path.join(p.memory_dir, handoff.STATE)
-                lines[state_path] = [jsonload_dumps(r) for r in answer.records]
-        appends = {path: _tail_fix(path) + "".join(ln + "\n" for ln in todo).encode("utf-8")
-                   for path, todo in lines.items() if todo}
-        md = False if answer is None or not (answer.records or answer.behind) else _read_bytes(
+                lines[state_path] = [jsonload.dumps(r) for r in answer.records]
+        appends = {path: intent.appended_bytes(path, todo) for path, todo in lines.items() if todo}
+        md = False if answer is None or not (answer.records or answer.behind) else intent.read_bytes(
             os.path.join(p.memory_dir, files.HANDOFF))
         if not appends and md is False and not creates and not restores:
             return report
@@ -313,33 +312,6 @@ def apply(p: Plan) -> Report:
             raise
         log.commit()
     return report
-
-
-def jsonload_dumps(rec: dict) -> str:
-    from lazy_harness import jsonload
-
-    return jsonload.dumps(rec)
-
-
-def _read_bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return None
-
-
-def _tail_fix(path: str) -> bytes:
-    """The newline ``entries.heal_tail`` adds before the first append (a last line without one)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return b""
-    try:
-        size = os.fstat(fd).st_size
-        return b"\n" if size > 0 and os.pread(fd, 1, size - 1) != b"\n" else b""
-    finally:
-        os.close(fd)
 
 
 def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:

@@ -117,13 +117,13 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
     if outcome.status == "waiting":  # spend, the API, no room: back to the queue, not failed (ADR 0013, 0021)
-        from lazy_harness.worker import waiting
+        from lazy_harness.worker import storage, waiting
 
         first = float(cfg["compound_loop"].get("wait_seconds", waiting.FIRST_WAIT))
         what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused or outcome.storage, first)
         _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
         if outcome.storage:
-            _storage_stop(env, outcome.reason.split("; ", 1)[0].removeprefix("memory not written, "))
+            storage.stop(env, outcome.reason.split("; ", 1)[0].removeprefix("memory not written, "))
             return "storage"
         return "paused" if outcome.paused else "waiting"
     check = _CHECK.get(outcome.status, queue.ERROR)
@@ -155,7 +155,7 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         except OSError:
             pass
         _log(env, f"task {fields['task_id']}: waiting: its record not written, {why}")
-        _storage_stop(env, why)
+        storage.stop(env, why)
         return "storage"
     if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
         projects[fields["memory_dir"]] = fields.get("cwd", "")
@@ -166,37 +166,6 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
     return outcome.status
-
-
-def _storage_stop(env, why: str) -> None:
-    from lazy_harness import notice
-    from lazy_harness.worker import storage
-
-    notice.storage_paused(storage.message(why, env), env)
-
-
-def _room(q: str, cfg: dict, env) -> str | None:
-    """Why writing does not work now, or None. A probe write only after a storage failure (the notice
-    is up) or when a folder's device is nearly full: otherwise three ``statvfs``."""
-    from lazy_harness import notice
-    from lazy_harness.worker import storage
-
-    dirs = storage.folders(cfg, env)
-    if not notice.storage_waiting(env) and all(_free(d) >= storage.PROBE_BYTES for d in dirs):
-        return None
-    why = storage.probe(dirs)
-    if why is None and notice.storage_waiting(env):
-        notice.storage_resumed(env)
-        _log(env, f"worker {os.getpid()}: writing works again; the queue goes on")
-    return why
-
-
-def _free(folder: str) -> int:
-    try:
-        st = os.statvfs(folder)
-    except OSError:
-        return 0
-    return st.f_bavail * st.f_frsize
 
 
 def _failed_before(q: str, fields: dict):
@@ -235,7 +204,7 @@ def _mtime(path: str) -> float | None:
 
 
 def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
-    from lazy_harness.worker import calls, waiting
+    from lazy_harness.worker import calls, storage, waiting
 
     while True:
         names = waiting.ready(q, queue.pending(q), time.time())
@@ -248,9 +217,9 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
             if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
                 _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
                 return
-            stats.storage = _room(q, cfg, env) or ""
+            stats.storage = storage.room(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}")) or ""
             if stats.storage:  # why: no model call for an answer that could not be kept
-                _storage_stop(env, stats.storage)
+                storage.stop(env, stats.storage)
                 _log(env, f"worker {os.getpid()}: memory writing waits: {stats.storage}; tasks stay pending")
                 return
             status = process_one(q, name, cfg, env, sleep, stats.projects)
@@ -323,6 +292,8 @@ def _save_state(env, started: float, stats: Stats) -> None:
 def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = False) -> Stats:
     """Drain the queue under the single-instance lock; returns what was done. With ``linger`` (the
     detached worker) stay for tasks that wait and try them again at their time (module docstring)."""
+    from lazy_harness.worker import waiting
+
     env = os.environ if env is None else env
     q = paths.queue_dir(env)
     queue.ensure_layout(q)
@@ -339,13 +310,13 @@ def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = Fal
                 break
             loop_cfg = synced_cfg["compound_loop"]
             if until is None:
-                linger_fd = _linger_lock(q)
+                linger_fd = waiting.linger_lock(q)
                 if linger_fd is None or float(loop_cfg.get("linger_minutes", 0)) <= 0:
                     break
                 until = time.time() + float(loop_cfg["linger_minutes"]) * 60
             first = float(loop_cfg.get("wait_seconds", 60))
             delay = min(600.0, delay * 2 if stats.storage and delay else first)
-            wake = _next_wake(q, time.time(), time.time() + delay if stats.storage else None)
+            wake = waiting.next_wake(q, time.time(), time.time() + delay if stats.storage else None)
             if wake is None or wake > until:
                 break
             _log(env, f"worker {os.getpid()}: waiting tasks; trying again at {logfile.stamp(wake)}")
@@ -406,26 +377,3 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
                 or not ready(q, queue.pending(q), time.time())):
             break
     return synced_cfg
-
-
-def _linger_lock(q: str) -> int | None:
-    """One worker lingers at a time (``.worker-linger.lock``, never deleted)."""
-    import fcntl
-
-    fd = os.open(os.path.join(q, ".worker-linger.lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def _next_wake(q: str, now: float, probe_at: float | None) -> float | None:
-    """When a waiting task's time comes (or the next probe of a full disk), None when nothing waits."""
-    from lazy_harness.worker.waiting import not_before
-
-    times = [t for t in (not_before(q, n) for n in queue.pending(q)) if t > now]
-    if probe_at is not None:
-        times.append(probe_at)
-    return min(times) if times else None

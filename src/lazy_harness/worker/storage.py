@@ -72,3 +72,33 @@ def message(reason: str, env) -> str:
     head, _, where = reason.partition(" writing ")
     return (f"lazy-harness: memory writing is paused: {head}. Sessions stay queued and are written by "
             "themselves once writing works again (lh queue)" + (f"; it failed writing {where}" if where else ""))
+
+
+def stop(env, why: str) -> None:
+    """Tell the next session (once) that memory writing waits for room."""
+    from lazy_harness import notice
+
+    notice.storage_paused(message(why, env), env)
+
+
+def room(cfg: dict, env, log) -> str | None:
+    """Why writing does not work now, or None. A probe write only after a storage failure (the notice
+    is up) or when a folder's device is nearly full: otherwise three ``statvfs``."""
+    from lazy_harness import notice
+
+    dirs = folders(cfg, env)
+    if not notice.storage_waiting(env) and all(_free(d) >= PROBE_BYTES for d in dirs):
+        return None
+    why = probe(dirs)
+    if why is None and notice.storage_waiting(env):
+        notice.storage_resumed(env)
+        log("writing works again; the queue goes on")
+    return why
+
+
+def _free(folder: str) -> int:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return 0
+    return st.f_bavail * st.f_frsize

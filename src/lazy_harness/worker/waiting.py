@@ -8,6 +8,9 @@ so raising the cap lets it run at the next worker start.
 
 If a newer task of the same session was queued meanwhile, the waiting one is finished as
 superseded (the newer one covers the whole session; the cursor keeps its prompt small).
+
+The detached worker stays for waiting tasks (``compound_loop.linger_minutes``, ADR 0021): one at a
+time (``linger_lock``), waking at the next task's time or the next probe of a full disk (``next_wake``).
 """
 
 from __future__ import annotations
@@ -46,7 +49,10 @@ def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bo
     try:
         return _requeue(q, name, fields, reason, now, paused, first_wait)
     except OSError:
-        os.replace(os.path.join(q, queue.PROCESSING, name), os.path.join(q, name))
+        try:
+            os.replace(os.path.join(q, queue.PROCESSING, name), os.path.join(q, name))
+        except FileNotFoundError:
+            pass  # why: the rewrite got as far as renaming it back
         return "waiting (task file left as it was: no room to note why)"
 
 
@@ -77,3 +83,22 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
         return "waiting"
     finally:
         os.close(lock_fd)
+
+
+def linger_lock(q: str) -> int | None:
+    """One worker lingers at a time (``.worker-linger.lock``, never deleted): its descriptor, or None."""
+    fd = os.open(os.path.join(q, ".worker-linger.lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def next_wake(q: str, now: float, probe_at: float | None) -> float | None:
+    """When a waiting task's time comes (or the next probe of a full disk); None when nothing waits."""
+    times = [t for t in (not_before(q, n) for n in queue.pending(q)) if t > now]
+    if probe_at is not None:
+        times.append(probe_at)
+    return min(times) if times else None
