@@ -206,3 +206,56 @@ def test_a_full_disk_mid_persist_leaves_nothing_waits_tells_once_and_writes_all_
     assert len(rig.learning_files()) == 1
     assert len(rig.jsonl(os.path.join(mdir, files.HANDOFF_STATE))) == 1
 
+
+
+@pytest.fixture
+def small_home(small_disk, monkeypatch):
+    """Everything on the small disk: HOME (Claude Code's folder, the queue, the logs) and the data."""
+    home = small_disk / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    return home
+
+
+def _pending_untouched(sid: str) -> bool:
+    q = paths.queue_dir()
+    names = [n for n in queue.pending(q) if queue.read_task(os.path.join(q, n)).get("session_id") == sid]
+    return bool(names) and not rig.tasks("processing")
+
+
+def test_with_the_whole_home_full_the_task_is_put_back_unchanged_and_the_person_told(
+        small_home, filling_model, tmp_path):
+    """The queue and the logs are full too: the undo record itself finds no room (so nothing is
+    written), the task cannot be rewritten with its reason and goes back as it was, the notice is an
+    empty file; SessionStart still tells the person, in the default words."""
+    rig.configure(small_home, wait_seconds=1, linger_minutes=5)
+    with open(paths.config_file(), "a", encoding="utf-8") as fh:
+        fh.write("\n[recall]\nsemantic = false\n")  # why: no embedder; its test stand-in writes a file
+    proj = rig.project(tmp_path, "shop")
+    payload = rig.session(proj)
+    sid = payload["session_id"]
+    mdir = paths.memory_dir(str(proj))
+    assert paths.is_within(paths.queue_dir(), str(small_home))
+    later = rig.session(proj)  # the next session's transcript, there before the disk fills
+    filler = small_home / "filler"
+    (filling_model / "fill-once").write_text(str(filler))
+    rig.hook("SessionEnd", payload)
+    _wait_for("the task is back, unchanged", lambda: _calls(filling_model) == 1 and _pending_untouched(sid)
+              and os.path.exists(os.path.join(paths.state_dir(), "storage")))
+    assert not os.path.exists(os.path.join(mdir, files.DECISIONS)) and rig.learning_files() == []
+    assert rig.tasks("failed") == [] and rig.tasks("done") == []
+    [back] = [queue.read_task(os.path.join(paths.queue_dir(), n)) for n in rig.tasks("")]
+    assert "wait_reason" not in back  # no room to note why; the drain is held by the probe instead
+    assert os.path.getsize(os.path.join(paths.state_dir(), "storage")) == 0
+    started = subprocess.run(rig.hook_argv("SessionStart"), input=json.dumps({**later, "source": "startup"}).encode(),
+                             capture_output=True, timeout=rig.WAIT, check=False)
+    assert started.returncode == 0, started
+    assert json.loads(started.stdout)["systemMessage"].startswith(
+        "lazy-harness: memory writing is paused: no space left (or an I/O error)")
+    os.unlink(filler)
+    _wait_for("the task is done", lambda: rig.tasks("done"))
+    assert [e["summary"] for e in rig.jsonl(os.path.join(mdir, files.DECISIONS))] == [d["summary"] for d in DECISIONS]
+    assert _calls(filling_model) == 2
