@@ -302,9 +302,14 @@ def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = Fal
     synced_cfg = None
     until = linger_fd = None
     delay = 0.0
+    synced = 0  # processed tasks already followed by a sync
     try:
         while True:
             synced_cfg = _rounds(q, env, stats, limit, sleep) or synced_cfg
+            if stats.processed > synced and synced_cfg is not None:
+                # why: before any lingering sleep, so memory written now is synced and its state saved now
+                synced = stats.processed
+                _after_writing(env, synced_cfg, started, stats)
             if (not linger or synced_cfg is None or stats.lock_busy or stats.paused
                     or (limit is not None and stats.finished >= limit)):
                 break
@@ -325,16 +330,19 @@ def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = Fal
     finally:
         if linger_fd is not None:
             os.close(linger_fd)
-    if stats.processed and synced_cfg is not None:
-        # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock)
-        from lazy_harness.sync import auto_sync
-
-        said = auto_sync(synced_cfg, env)
-        if said:
-            _log(env, said)
     if not stats.lock_busy or stats.finished:
         _save_state(env, started, stats)
     return stats
+
+
+def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
+    # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock)
+    from lazy_harness.sync import auto_sync
+
+    said = auto_sync(cfg, env)
+    if said:
+        _log(env, said)
+    _save_state(env, started, stats)
 
 
 def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
