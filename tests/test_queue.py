@@ -100,14 +100,17 @@ def test_gate_debounce_then_growth(q, tmp_path):
     sid = "11111111-x"
     assert queue.gate(q, sid, str(transcript), 1000.0, 60, 120) is None  # never processed
     queue.enqueue(q, _fields(sid=sid), now=1000.0)
-    assert queue.gate(q, sid, str(transcript), 1030.0, 60, 120) == "debounced"
+    assert queue.gate(q, sid, str(transcript), 1030.0, 60, 120) == \
+        "debounced: this session's task queued 30 s ago still waits (debounce_seconds = 60)"
     assert queue.gate(q, sid, str(transcript), 1061.0, 60, 120) is None  # pending but older than the window
     name = queue.pending(q)[0]
     queue.claim(q, name)
     queue.finish(q, name, queue.read_task(os.path.join(q, "processing", name)), "processed", "ok")
     queue.mark_done(q, sid, 1000.0, 1070.0)
     os.utime(transcript, (1100.0, 1100.0))
-    assert queue.gate(q, sid, str(transcript), 1200.0, 60, 120) == "no growth"
+    assert queue.gate(q, sid, str(transcript), 1200.0, 60, 120) == (  # issue 26: it said "no growth"
+        "not queued yet: the transcript was written to for 100 s since its last distillation, less than "
+        "reprocess_min_growth_seconds = 120; the session's end or the idle sweep queues the rest")
     os.utime(transcript, (1120.0, 1120.0))
     assert queue.gate(q, sid, str(transcript), 1200.0, 60, 120) is None
 
@@ -121,7 +124,8 @@ def test_gate_never_looks_at_history(q, tmp_path):
     transcript.write_text("{}\n")
     assert queue.gate(q, "deadbeef-1", str(transcript), 1e9, 60, 120) is None
     queue.mark_done(q, "deadbeef-1", transcript.stat().st_mtime, 1e9)
-    assert queue.gate(q, "deadbeef-1", str(transcript), 1e9, 60, 120) == "no growth"
+    assert queue.gate(q, "deadbeef-1", str(transcript), 1e9, 60, 120) == \
+        "not queued: the transcript has not changed since its last check"
 
 
 def test_claim_is_exclusive(q):

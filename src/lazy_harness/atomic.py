@@ -70,6 +70,10 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
     try:
         write_all(fd, data)
         os.fsync(fd)
+    except OSError as exc:
+        os.close(fd)
+        _unlink_quiet(tmp)
+        raise _named(exc, path) from None
     except BaseException:
         os.close(fd)
         _unlink_quiet(tmp)
@@ -117,11 +121,22 @@ def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
             fcntl.flock(fd, fcntl.LOCK_EX)
             if not _same_file(fd, path):
                 continue  # why: replaced under us; appending to the old inode would lose the line
-            write_all(fd, data)
-            os.fsync(fd)
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            except OSError as exc:
+                raise _named(exc, path) from None
             return
         finally:
             os.close(fd)
+
+
+def _named(exc: OSError, path: str) -> OSError:
+    """A write's error with the file it was writing (``os.write`` names none): a full disk's message
+    then says where."""
+    if exc.filename or exc.errno is None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror, path)
 
 
 def rewrite(path: str, change) -> bytes | None:

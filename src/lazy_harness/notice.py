@@ -23,6 +23,59 @@ def write(kind: str, message: str, until: float = 0.0, env=None) -> None:
         pass  # why: a notice is a courtesy; the worker's own log has the reason
 
 
+STORAGE = "storage"
+TOLD = ".told"
+
+
+def _storage_file(env=None) -> str:
+    return os.path.join(os.path.dirname(paths.notice_file(env)), STORAGE)
+
+
+def storage_paused(message: str, env=None) -> None:
+    """Memory writing waits for room: say so to the next session (once), in as few bytes as it takes."""
+    path = _storage_file(env)
+    if os.path.exists(path) or os.path.exists(path + TOLD):
+        return  # why: told already, or about to be; once per episode, not once per failed try
+    try:
+        atomic_write(path, " ".join(str(message).split())[:600] + "\n")
+    except OSError:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        except OSError:
+            pass
+
+
+def storage_waiting(env=None) -> bool:
+    """True while memory writing waits for room (told or not)."""
+    path = _storage_file(env)
+    return os.path.exists(path) or os.path.exists(path + TOLD)
+
+
+def storage_resumed(env=None) -> None:
+    path = _storage_file(env)
+    for name in (path, path + TOLD):
+        try:
+            os.unlink(name)
+        except OSError:
+            pass
+
+
+DEFAULT_STORAGE = ("lazy-harness: memory writing is paused: no space left (or an I/O error) where lazy-harness "
+                   "keeps its data; sessions are queued and written by themselves once space is freed (lh queue)")
+
+
+def storage_to_tell(env=None) -> str | None:
+    """The storage line, once: the file is renamed so the next start says nothing more."""
+    path = _storage_file(env)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            said = fh.read(1000).strip()
+        os.rename(path, path + TOLD)
+    except OSError:
+        return None
+    return said or DEFAULT_STORAGE
+
+
 def clear(env=None, kind: str | None = None) -> None:
     """Remove the notice (only when it is of ``kind``, when given)."""
     if kind is not None and (read_raw(env) or ("",))[0] != kind:
@@ -48,15 +101,18 @@ def read_raw(env=None) -> tuple[str, float, str] | None:
     return parts[0], until, parts[2]
 
 
-def for_person(cfg: dict, env=None, now: float = 0.0) -> str | None:
-    """The one line SessionStart shows the person: an invalid config.toml first, else the notice."""
+def for_person(cfg: dict, env=None, now: float = 0.0, once: bool = False) -> str | None:
+    """What SessionStart shows the person: an invalid config.toml first, else the notice; with
+    ``once`` (SessionStart), memory writing paused for lack of space first, the first time only."""
     from lazy_harness.config import invalid
 
     problem = invalid(cfg)
     if problem:
         return (f"lazy-harness: config.toml is invalid, memory is not being distilled ({problem}); "
                 "run: lh config validate")
-    return read(env, now)
+    storage = storage_to_tell(env) if once else None
+    other = read(env, now)
+    return " | ".join(m for m in (storage, other) if m) or None
 
 
 def read(env=None, now: float = 0.0) -> str | None:

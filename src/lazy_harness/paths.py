@@ -407,6 +407,11 @@ def worker_state_file(env=None) -> str:
     return os.path.join(state_dir(env), "worker.json")
 
 
+def persist_intents_dir(env=None) -> str:
+    """Undo records of persists in flight (memory.intent): machine-local, beside the queue, never synced."""
+    return os.path.join(state_dir(env), "persist")
+
+
 def notice_file(env=None) -> str:
     """One line for the person (distillation paused or failing), written by the worker."""
     return os.path.join(state_dir(env), "notice")

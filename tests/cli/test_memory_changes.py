@@ -140,3 +140,19 @@ def test_forget_refuses_a_learning_whose_frontmatter_uses_yaml_aliases(tmp_path)
     r = invoke("memory", "forget", lid, "--project", str(proj))
     assert r.code == 1 and "anchors or aliases" in r.err and len(r.err.strip().splitlines()) == 1
     assert path.read_text() == text
+
+
+def test_history_says_an_item_was_closed_by_hand_in_plain_words(tmp_path):
+    """Issue 26 item 11: ``closed ... by session by hand: closed by hand``."""
+    from tests.support import memory_samples as ms
+
+    proj, mdir = _project(tmp_path)
+    ms.write_handoff(mdir, ["Write the refunds runbook", "Add retries"], "s1", 1_700_000_000)
+    assert invoke("memory", "close", "Write the refunds runbook", "--project", str(proj)).code == 0
+    assert invoke("memory", "close", "Add retries", "--reason", "done in PR 12", "--project", str(proj)).code == 0
+    out = invoke("memory", "show", "--history", "--project", str(proj)).out
+    runbook = next(ln for ln in out.split("\n") if "refunds runbook" in ln)
+    assert "by hand (lh memory close); opened" in runbook and "by session s1)" in runbook
+    assert "by session by hand" not in out and "closed by hand" not in out
+    retries = next(ln for ln in out.split("\n") if "Add retries" in ln)
+    assert "by hand (lh memory close): done in PR 12; opened" in retries

@@ -62,3 +62,18 @@ def test_purge_removes_only_old_finished_tasks(isolated_home, tmp_path, monkeypa
     assert result.code == 0 and "removed 1" in result.out
     assert os.listdir(os.path.join(q, "done")) == [new]
     assert invoke("queue", "purge", "--done", "--older-than", "soon").code == 2
+
+
+def test_a_skipped_task_is_listed_as_skipped_with_its_reason(isolated_home, tmp_path, monkeypatch):
+    """Issue 26 item 11: skipped tasks were shown as ``done``."""
+    enable_loop(isolated_home, retry_backoff_seconds=0, min_user_chars=100000)
+    bin_dir = fake_claude.use(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    name = queue.enqueue(paths.queue_dir(), queue.task_fields(place(project), "SessionEnd", True))
+    assert invoke("worker", "run", "--once").code == 0
+    row = next(ln for ln in invoke("queue").out.split("\n") if queue.task_id(name) in ln)
+    assert " skipped " in row and " done " not in row and "too short: user typed " in row
+    shown = invoke("queue", "show", queue.task_id(name)).out
+    assert "state: skipped (in done/)" in shown
+    assert fake_claude.calls(bin_dir) == []

@@ -108,7 +108,21 @@ def test_corrupt_decisions_still_give_the_rest(project):
         fh.write(b"\x00\xff garbage\n{not json}\n" * 50)
     text = context_of(run_hook("SessionStart", payload(project)))
     assert "rerun the flaky e2e test" in text and "Recent decisions" not in text
-    assert "decisions=0/0" in hook_log(paths.claude_dir())[-1]
+    assert "decisions 0 of 0" in hook_log(paths.claude_dir())[-1]
+
+
+def test_the_log_says_when_the_limit_kept_entries_out(project):
+    """Issue 26 item 11: three decisions, context.decisions = 1 was logged ``decisions=1/1``."""
+    mem = remember(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 100 + i, f"decision {i}", "r") for i in range(3)])
+    cfg_path = paths.config_file()
+    os.makedirs(os.path.dirname(cfg_path))
+    with open(cfg_path, "w") as fh:
+        fh.write("[context]\ndecisions = 1\nfailures = 9\n")
+    run_hook("SessionStart", payload(project))
+    line = hook_log(paths.claude_dir())[-1]
+    assert "decisions 1 (limit context.decisions = 1 reached, older ones not read)" in line
+    assert "decisions=" not in line and " of 1" not in line.split("decisions", 1)[1][:5]
 
 
 def test_unreadable_source_is_logged_and_the_rest_shown(project):

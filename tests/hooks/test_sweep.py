@@ -77,7 +77,9 @@ def _short_then_killed(isolated_home, project) -> dict:
     with worker_lock_held(paths.claude_dir()):
         assert run_hook("Stop", payload).returncode == 0
     [first] = _drain(1)
-    assert queue.read_task(first)["reason"].startswith("too short"), queue.read_task(first)
+    # issue 26 item 11: a running session's short first turn is no verdict on the session
+    assert queue.read_task(first)["reason"].startswith("not yet: "), queue.read_task(first)["reason"]
+    assert "the session is still running and is checked again" in queue.read_task(first)["reason"]
     place(project, session_id=SID)  # the rest of the session reaches the file, then kill -9
     _age(payload["transcript_path"], 1800)
     return payload
@@ -146,7 +148,7 @@ def test_a_stop_after_a_skip_queues_the_grown_session(isolated_home, fake, proje
         run_hook("Stop", payload)
         [task] = _pending()
     assert (task["session_id"], task["event"]) == (SID, "Stop")
-    assert "skipped: no growth" not in hook_log(paths.claude_dir())[-1]
+    assert "skipped: not queued" not in hook_log(paths.claude_dir())[-1]
 
 
 def test_a_session_forgotten_while_idle_is_watched_again_from_its_next_prompt(isolated_home, fake, project):

@@ -394,4 +394,5 @@ def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python,
     assert handoffs == {"a", "b"}, "never killed both before and after the new handoff records"
     with open(os.path.join(mdir, files.DECISIONS), "rb") as fh:
         whole = len(entries(os.path.join(mdir, files.DECISIONS), torn_ok=True))
-        assert fh.read().count(b"\n") - whole == (1 if cut == "partial" else 0)  # the cut line, ended
+        # why: a persist cut by a kill is rolled back by the next one (memory.intent), torn line included
+        assert fh.read().count(b"\n") - whole == 0

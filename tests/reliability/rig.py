@@ -43,7 +43,7 @@ TEMPLATE = {
 
 def configure(home, **keys) -> None:
     """The loop on, retries without backoff, plus ``keys`` under [compound_loop]; consolidation off."""
-    path = enable_loop(home, **{"retry_backoff_seconds": 0, **keys})
+    path = enable_loop(home, **{"retry_backoff_seconds": 0, "linger_minutes": 0, **keys})
     with open(path, "a", encoding="utf-8") as fh:  # these tests count distillation calls: no consolidation
         fh.write("\n[consolidate]\nenabled = false\n")
 

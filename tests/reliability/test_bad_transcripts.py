@@ -81,7 +81,8 @@ EXPECTED = {
     "invalid utf-8": ("processed", "distilled"),
     "20 MB line": ("processed", "distilled"),
     "empty file": ("skipped", "not an interactive session (empty)"),
-    "missing file": ("skipped", "transcript missing"),
+    "missing file": ("skipped", ("no transcript: the session ended before anything was typed (Claude Code writes "
+                                 "none until the first prompt), or its file was deleted since")),
     "random binary": ("skipped", "not an interactive session"),
     "fifo": ("skipped", "unreadable transcript: transcript is not a regular file"),
     "good session behind them": ("processed", "distilled"),

@@ -67,6 +67,18 @@ def test_is_error_raises_with_subtype_and_snippet():
     assert "error_during_execution" in msg and "API Error: 529" in msg and len(msg) < 300
 
 
+def test_is_error_with_subtype_success_names_the_terminal_reason_not_success():
+    """Offline, claude 2.1.330 prints is_error true with subtype "success" (issue 26, item 11)."""
+    with pytest.raises(ModelError) as info:
+        a.parse_envelope(envelope(is_error=True, subtype="success", terminal_reason="api_error",
+                                  result="API Error: Connection refused (ECONNREFUSED)", structured_output=None))
+    assert str(info.value) == "claude reported an error (api_error): API Error: Connection refused (ECONNREFUSED)"
+    with pytest.raises(ModelError) as info:
+        a.parse_envelope(envelope(is_error=True, subtype="success", terminal_reason="completed", result="",
+                                  structured_output=None))
+    assert str(info.value) == "claude reported an error: it gave no detail"
+
+
 @pytest.mark.parametrize("stdout, needle", [
     ("", "no JSON result"),
     ("Segmentation fault", "no JSON result"),

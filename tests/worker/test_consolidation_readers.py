@@ -88,7 +88,7 @@ def test_consolidation_and_lh_memory_close_close_handoff_items_undoably(tmp_path
     assert r.code == 0, r.err
     assert [i["text"] for i in handoff.open_items(handoff.load(str(mdir))[0])] == ["Add retries to the webhook client"]
     history = invoke("memory", "show", "--history", "--project", str(proj)).out
-    assert "closed by hand" in history and "done per d-" in history
+    assert "by hand (lh memory close)" in history and "by consolidation: done per d-" in history
 
     assert invoke("memory", "undo", "--project", str(proj)).code == 0  # the close by hand
     assert invoke("memory", "undo", "--project", str(proj)).code == 0  # the consolidation

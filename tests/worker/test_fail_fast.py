@@ -70,14 +70,14 @@ def test_waits_double_up_to_an_hour(isolated_home):
     queue.ensure_layout(q)
     delays = []
     fields = {"session_id": FIRST, "cwd": "/x"}
-    for _ in range(6):
+    for _ in range(8):
         name = f"{time.time_ns()}-11111111.task"
         open(os.path.join(q, queue.PROCESSING, name), "w").close()
         assert waiting.requeue(q, name, fields, "the API is unreachable", 1000.0, paused=False) == "waiting"
         fields = queue.read_task(os.path.join(q, name))
         delays.append(float(fields["not_before"]) - 1000.0)
         os.unlink(os.path.join(q, name))
-    assert delays == [300, 600, 1200, 2400, 3600, 3600]
+    assert delays == [60, 120, 240, 480, 960, 1920, 3600, 3600]  # compound_loop.wait_seconds = 60
 
 
 def test_missing_claude_fails_at_once_with_the_hint(isolated_home, two):

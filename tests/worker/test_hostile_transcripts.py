@@ -27,7 +27,7 @@ def _end(isolated_home, payload) -> tuple[str, dict]:
 def _then_stop_is_gated(payload) -> None:
     stop = {**payload, "hook_event_name": "Stop"}
     assert run_hook("Stop", stop).returncode == 0
-    assert hook_log(paths.claude_dir())[-1].split(" ", 3)[-1].startswith("skipped: no growth"), \
+    assert hook_log(paths.claude_dir())[-1].split(" ", 3)[-1].startswith("skipped: not queued"), \
         hook_log(paths.claude_dir())[-1]
 
 

@@ -15,13 +15,21 @@ def knowledge() -> None:
 
 
 def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, dict] | None:
-    """Follow a task (or the task that replaced it) until it is finished."""
+    """Follow a task (or the task that replaced it) until it is finished, or put back to wait: the
+    worker knows within a second that the API is unreachable (or a cap reached, or no room to write);
+    waiting out the whole limit then could never end well."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for state, which in (("done", spool.DONE), ("failed", spool.FAILED)):
             path = os.path.join(spool.folder(q, which), name)
             if os.path.exists(path):
                 return state, spool.read_task(path)
+        try:
+            fields = spool.read_task(os.path.join(q, name))
+            if fields.get("wait_reason"):
+                return "waiting", fields
+        except OSError:
+            pass
         here = any(os.path.exists(os.path.join(spool.folder(q, w), name)) for w in (spool.PENDING, spool.PROCESSING))
         if not here:
             newer = spool.pending_of(q, session_id)
@@ -56,6 +64,29 @@ def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
     return sessions.session_id_of(path), path, sessions.session_cwd(path) or cwd
 
 
+def _cause(reason: str) -> str:
+    """The cause without the command line, with what claude said: ``the API is unreachable (API Error: ...)``."""
+    head, _, rest = reason.partition(": `")
+    said = ""
+    for marker in ("claude reported an error", "API Error"):
+        at = rest.find(marker)
+        if at >= 0:
+            said = rest[at:at + 160].split("; stdout")[0].rstrip(" .;")
+            break
+    return f"{head} ({said})" if said else head
+
+
+def _when(fields: dict) -> str:
+    from lazy_harness.logfile import stamp
+
+    try:
+        at = float(fields.get("not_before") or "")
+    except ValueError:
+        return "once the cause is gone (the worker checks before each task)"
+    return (f"from {stamp(at)}: the worker tries again while it stays (compound_loop.linger_minutes), "
+            "else the next session's hooks start one")
+
+
 @knowledge.command("handoff-now")
 @click.option("--session", "session_id", help="Session id or its first characters (default: the repository's newest "
                                                 "interactive session).")
@@ -84,6 +115,9 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     if result is None:
         raise LhError(f"task {spool.task_id(name)} did not finish within {limit} s", hint="lh queue")
     state, fields = result
+    if state == "waiting":
+        raise LhError(f"task {spool.task_id(name)} waits: {_cause(fields['wait_reason'])}; it stays queued and runs by "
+                      f"itself {_when(fields)}", hint="lh queue; lh logs --worker")
     click.echo(f"{state}: {fields.get('reason', '')}")
     if fields.get("written"):
         click.echo(f"wrote: {fields['written']}")

@@ -120,11 +120,10 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
         closed = handoff.closed_items(state)
         _echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
         for item in closed:
-            why = f": {item['reason']}" if item.get("reason") else ""
             _echo(f"  - [{item['id']}] {recall.one_line(item['text'], FULL)} (closed "
-                  f"{(item['closed'] or '')[:16].replace('T', ' ')} by session {item['closed_by'] or '?'}"
-                  f"{why}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
-                  f"by session {item['opened_by'] or '?'})")
+                  f"{(item['closed'] or '')[:16].replace('T', ' ')} {handoff.by_whom(item['closed_by'])}"
+                  f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
+                  f"{handoff.by_whom(item['opened_by'])})")
     left_out = marks.hidden(mdir)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):

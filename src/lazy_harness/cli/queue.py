@@ -83,6 +83,13 @@ def waiting_reason(fields: dict) -> str:
     return f"waiting{when}: {why}"
 
 
+def _shown(state: str, fields: dict) -> str:
+    """A finished task's state as the person reads it: done/ holds the skipped ones too (issue 26)."""
+    if state == "done" and fields.get("outcome") == "skipped":
+        return "skipped"
+    return state
+
+
 @click.group(invoke_without_command=True)
 @click.option("-n", "recent", default=10, show_default=True, type=click.IntRange(min=1),
               help="How many recent tasks to list.")
@@ -96,7 +103,8 @@ def queue(ctx: click.Context, recent: int) -> None:
     rows = []
     for state, which in STATES:
         names = task_names(q, which)
-        click.echo(f"  {state:<11} {len(names)}")
+        click.echo(f"  {state:<11} {len(names)}" + ("  (distilled or skipped: see below)" if which == spool.DONE
+                                                   and names else ""))
         rows += [(n, state, os.path.join(spool.folder(q, which), n)) for n in names[-recent:]]
     rows.sort(key=lambda r: r[0])
     if rows:
@@ -107,7 +115,8 @@ def queue(ctx: click.Context, recent: int) -> None:
         except OSError:
             continue
         reason = fields.get("reason", "") or waiting_reason(fields)
-        click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {state:<10} {fields.get('event', '?'):<11} "
+        click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<10} "
+                                 f"{fields.get('event', '?'):<11} "
                                  f"{paths.project_name(fields.get('cwd', '/')):<20} {reason}"))
 
 
@@ -120,7 +129,7 @@ def show(ident: str) -> None:
         fields = spool.read_task(path)
     except OSError as exc:
         raise LhError(terminal_safe(f"cannot read {path}: {exc.strerror or exc}")) from None
-    click.echo(f"state: {state}")
+    click.echo(f"state: {_shown(state, fields)}" + (" (in done/)" if _shown(state, fields) != state else ""))
     for key, value in [("file", path), *fields.items()]:
         click.echo(terminal_safe(f"{key}: {value}"))  # why: a newline in a value must not forge a field
     if os.path.exists(path + ".error"):

@@ -17,6 +17,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "timeout_seconds": ("int", 120, "limit for one model call"),
         "max_attempts": ("int", 3, "model calls per task before it goes to failed/"),
         "retry_backoff_seconds": ("int", 2, "wait before the 2nd model call; doubled before each later one"),
+        "wait_seconds": ("int", 60, "a task whose call found the API unreachable, or whose write found no room, is tried again after this; doubled per wait up to an hour"),
+        "linger_minutes": ("int", 30, "the worker stays this long for waiting tasks and tries them again by itself (0: it leaves; the next hook starts one)"),
         "transcript_budget_chars": ("int", 100_000, "characters of conversation put in the prompt (head and tail kept)"),
         "prompt_max_chars": ("int", 120_000, "hard cap on the whole prompt"),
         "redact_patterns": ("list", [], "extra regular expressions whose matches are redacted"),
@@ -70,8 +72,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
 }
 
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
-MINIMUMS = {"max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1, "transcript_budget_chars": 1000,
-            "prompt_max_chars": 8000}
+MINIMUMS = {"wait_seconds": 1, "max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1,
+            "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 # a value outside these (inclusive) is an error: a cosine similarity is at most 1
 RANGES = {"recall.min_similarity": (0, 1)}
 # keys of earlier versions: a warning says why they do nothing now, instead of "unknown key"

@@ -229,10 +229,10 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     restarted += sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
     # why: a paused or failing distillation is the person's business: systemMessage is shown to
     # them and never sent to the model (ADR 0013)
-    told = notice.for_person(cfg, env, now)
+    told = notice.for_person(cfg, env, now, once=True)
     person = "\n".join(m for m in (welcome, told) if m)
     said = {"systemMessage": person} if person else {}
-    shown = " (told the person: distillation paused, failing or config invalid)" if told else ""
+    shown = f" (told the person: {told})" if told else ""
     restarted += migrate_old_files(cwd, cfg, env, now)
     if not cfg["context"]["enabled"]:
         return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)

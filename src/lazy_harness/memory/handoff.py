@@ -33,7 +33,7 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, atomic_write
 from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
-    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, changes, closed_items, epoch, fold, is_stale,
+    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold, is_stale,
     items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.sanitize import normalise, one_line
 
@@ -212,7 +212,7 @@ def render(state: dict[str, Item], meta: dict, now: float, stale_days=STALE_DAYS
              "to open one. `lh memory show --history` lists closed items.", ""]
     for bullet, item in zip(bullets, opened):
         lines.append(bullet)
-        note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} by session {item['opened_by'] or '?'}"
+        note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} {by_whom(item['opened_by'])}"
         if is_stale(item, now, stale_days):
             note += f"; stale: open {age_days(item, now)} days"
         lines.append(note)
@@ -278,19 +278,37 @@ def open_for_reading(memory_dir: str) -> list[Item]:
     return open_items(load(memory_dir)[0])
 
 
-def apply_answer(memory_dir: str, opened, closed, meta: dict, when: float, now: float,
-                 stale_days=STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
-    """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
-    changed, or when handoff.md is behind the log (a writer killed before its render). Returns (records
-    appended, notes, problems)."""
+class Answer:
+    """What an answer changes, computed under the folder's lock before anything is written:
+    ``records`` to append (pending hand edits first), whether handoff.md is ``behind`` the log."""
+
+    def __init__(self, records: list[dict], behind: bool, notes: list[str], problems: list[str]) -> None:
+        self.records, self.behind, self.notes, self.problems = records, behind, notes, problems
+
+
+def prepare_answer(memory_dir: str, opened, closed, meta: dict, when: float) -> Answer:
     state, pending = load(memory_dir)
     recs, notes, problems = changes(state, opened, closed, meta, when)
     written = pending + recs
-    if written:
-        append(memory_dir, written)
-    if written or behind(memory_dir, state):
+    return Answer(written, not written and behind(memory_dir, state), notes, problems)
+
+
+def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float, stale_days=STALE_DAYS) -> list[dict]:
+    """Append a prepared answer's records and re-render handoff.md when anything changed, or when it is
+    behind the log (a writer killed before its render). Returns the records appended."""
+    if answer.records:
+        append(memory_dir, answer.records)
+    if answer.records or answer.behind:
         write_markdown(memory_dir, meta, now, stale_days)
-    return written, notes, problems
+    return answer.records
+
+
+def apply_answer(memory_dir: str, opened, closed, meta: dict, when: float, now: float,
+                 stale_days=STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
+    """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
+    changed, or when handoff.md is behind the log. Returns (records appended, notes, problems)."""
+    answer = prepare_answer(memory_dir, opened, closed, meta, when)
+    return write_answer(memory_dir, answer, meta, now, stale_days), answer.notes, answer.problems
 
 
 def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: bool = False) -> int:
@@ -303,6 +321,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
 
     ensure_dir(memory_dir)
     with nullcontext() if locked else files.FolderLock(memory_dir):
+        _recover(memory_dir)
         state, pending = load(memory_dir)
         if pending:
             append(memory_dir, pending)
@@ -327,6 +346,13 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
         return len(recs)
 
 
+def _recover(memory_dir: str) -> None:
+    """A persist a killed worker left unfinished is rolled back before anything is appended after it."""
+    from lazy_harness.memory import intent
+
+    intent.recover(memory_dir)
+
+
 def close_items(memory_dir: str, items: list[tuple[str, str]], meta: dict, now: float,
                 stale_days=STALE_DAYS) -> list[dict]:
     """Close open items given as (id, reason), by ``meta``'s session at ``now`` (consolidation, or the
@@ -336,6 +362,7 @@ def close_items(memory_dir: str, items: list[tuple[str, str]], meta: dict, now: 
 
     ensure_dir(memory_dir)
     with files.FolderLock(memory_dir):
+        _recover(memory_dir)
         state, pending = load(memory_dir)
         recs = []
         for hid, reason in items:

@@ -60,6 +60,26 @@ def stamp(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", lt) + f".{ms:03d}{sign}{off // 3600:02d}:{off % 3600 // 60:02d}"
 
 
+# --- who changed an item, in words -------------------------------------------------------------------
+# why: the session field also names who else changed an item; "by session by hand" read as nonsense
+_WHO = {"by hand": "by hand (lh memory close)", "hand-edit": "by a hand edit of handoff.md",
+        "forget": "by lh memory forget", "consolidate": "by consolidation"}
+# reasons that only repeat who did it
+_PLAIN = ("closed by hand", "removed from handoff.md by hand")
+
+
+def by_whom(session) -> str:
+    """``by session abc``, or what a non-session change was: ``by hand (lh memory close)``..."""
+    who = one_line(session or "")[:60]
+    return _WHO.get(who) or f"by session {who or '?'}"
+
+
+def why_closed(reason) -> str:
+    """``: <reason>`` when the reason says more than who closed the item, else ""."""
+    said = one_line(reason or "")[:200]
+    return f": {said}" if said and said not in _PLAIN else ""
+
+
 # --- the state ------------------------------------------------------------------------------------
 
 def record(op: str, text: str, session_id, task_id, when: float, reason: str | None = None) -> dict:

@@ -147,8 +147,10 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "") -> 
                     hint=f"ls {folder}")
 
 
-def write_learning(learnings_dir: str, item: dict, meta: dict, now: float) -> tuple[str, bool]:
-    """Create the learning's file once: (path, written). An existing file is never touched."""
+def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
+                   before_create=None) -> tuple[str, bool]:
+    """Create the learning's file once: (path, written). An existing file is never touched.
+    ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record)."""
     title = one_line(item.get("title"))
     if not title:
         raise TaskError("a learning without a title cannot be written")
@@ -158,6 +160,8 @@ def write_learning(learnings_dir: str, item: dict, meta: dict, now: float) -> tu
         if exists:
             return path, False
         ensure_dir(os.path.dirname(path))
+        if before_create is not None:
+            before_create(path, text.encode("utf-8"))
         if atomic_write(path, text, exclusive=True):
             return path, True
         # why: another writer created that name between the look and the link; look again

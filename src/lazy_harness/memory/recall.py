@@ -145,7 +145,7 @@ def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
     # why: every field of a stored record is text someone could have edited: each stays on its line
     when = one_line((item["opened"] or "")[:16].replace("T", " "), 16) or "at an unknown time"
-    note = f"opened {when} by session {one_line(item['opened_by'] or '?', 60)}"
+    note = f"opened {when} {handoff.by_whom(item['opened_by'])}"
     if handoff.is_stale(item, now, stale_days):
         note += f"; stale: open {handoff.age_days(item, now)} days"
     return f"- [{item['id']}] {one_line(item['text'], cap)} ({note})"
@@ -176,9 +176,18 @@ def is_entry(rec: dict) -> bool:
     return "op" not in rec and isinstance(summary, str) and bool(summary.strip())
 
 
-def _failures(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
+def _newest(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str) -> list[dict]:
+    """The newest ``n`` live entries; one more is read so the log can say whether the limit kept some out
+    (why: counting them all would read the whole file at every start)."""
+    recs = live_tail(mdir, name, kind, n + 1, hidden) if n > 0 else []
+    if stats is not None:
+        stats.setdefault("more", {})[section] = len(recs) > n
+    return recs[-n:] if n > 0 else []
+
+
+def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None) -> tuple[list[str], list[str]]:
     items = []
-    for rec in reversed(live_tail(mdir, files.FAILURES, "failure", n, hidden)):
+    for rec in reversed(_newest(mdir, files.FAILURES, "failure", n, hidden, stats, "failures")):
         summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
         prevention = one_line(rec.get("prevention"), CAP_DETAIL)
         resolution = one_line(rec.get("resolution"), CAP_DETAIL)
@@ -188,9 +197,9 @@ def _failures(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[st
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
-def _decisions(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
+def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None) -> tuple[list[str], list[str]]:
     items = []
-    for rec in reversed(live_tail(mdir, files.DECISIONS, "decision", n, hidden)):
+    for rec in reversed(_newest(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions")):
         summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
         rationale = one_line(rec.get("rationale"), CAP_TITLE)
         items.append(f"- {_day(rec)}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
@@ -292,8 +301,8 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         hidden = {}
     stats["hidden"] = hidden
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days)),
-                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden)),
-                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden)),
+                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats)),
+                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats)),
                 ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats)))
     sections = []
     for name, build in builders:
@@ -328,10 +337,19 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     return (text or None), stats
 
 
+def _shown(section: str, stats: dict) -> str:
+    """``decisions 1 of 3`` when all were read, ``decisions 1 (limit context.decisions = 1 reached, older
+    ones not read)`` when the limit kept some out. why: ``1/1`` read as "all there is"."""
+    shown, read = stats["shown"][section], stats["available"].get(section, 0)
+    if (stats.get("more") or {}).get(section):
+        return f"{section} {shown} (limit context.{section} = {read} reached, older ones not read)"
+    return f"{section} {shown} of {read}"
+
+
 def describe(stats: dict) -> str:
     """One log line: size, what each section showed, what was left out, errors."""
-    shown = " ".join(f"{s}={stats['shown'][s]}/{stats['available'].get(s, 0)}" for s in SECTIONS)
-    out = f"context {stats['chars']}/{stats['max_chars']} chars {shown}"
+    out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(map(
+        lambda s: _shown(s, stats), SECTIONS))
     left = {s: n for s, n in stats["left_out"].items() if n}
     if left:
         out += " left_out " + ",".join(f"{s}={n}" for s, n in left.items())

@@ -23,7 +23,7 @@ that resolves outside its folder (a symlink planted in the memory folder).
 
 import os
 
-from lazy_harness import paths
+from lazy_harness import jsonload, paths
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir, rewrite
 from lazy_harness.errors import LhError, TaskError
 from lazy_harness.memory import entries, files, handoff, ids, marks
@@ -251,8 +251,13 @@ def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: 
 
 
 def apply(p: Plan) -> Report:
-    """Perform a plan: JSONL appends (de-dup re-checked under the lock), learnings, then the handoff
-    (its changes computed again under the lock, so two sessions applied at once both keep theirs)."""
+    """Perform a plan, all or nothing (``memory.intent``, ADR 0021): under the folder's lock, first
+    roll back a persist a killed writer left unfinished, then compute the exact bytes to append (de-dup
+    re-checked, the handoff's changes computed again, so two sessions applied at once both keep
+    theirs), record them, write JSONL appends, learnings, the handoff, restores; any failure on the
+    way (a full disk, an I/O error) takes every byte of this persist out again before it is raised."""
+    from lazy_harness.memory import intent
+
     report = Report()
     for a in p.actions:
         if a.kind == EXISTS:
@@ -263,8 +268,8 @@ def apply(p: Plan) -> Report:
         report.handoff = "kept"
     mine = [a for a in p.actions if a.kind == APPEND]
     restores = [a for a in p.actions if a.kind == RESTORE]
-    if not mine and not restores and p.handoff is None:
-        _apply_learnings(p, report)
+    creates = [a for a in p.actions if a.kind == CREATE]
+    if not mine and not restores and not creates and p.handoff is None:
         return report
     check_memory_dir(p.memory_dir, p.env, p.root)
     for a in mine:
@@ -278,32 +283,67 @@ def apply(p: Plan) -> Report:
             _check_target(os.path.join(p.memory_dir, name), p.memory_dir)
     ensure_dir(p.memory_dir)
     with files.FolderLock(p.memory_dir):
-        _apply_appends(p, report)
-        _apply_restores(p, report)
-        _apply_learnings(p, report)
-        _apply_handoff(p, report)
+        intent.recover(p.memory_dir, p.env)
+        lines = _lines_to_append(p, report)
+        answer = None
+        if p.handoff is not None:
+            answer = handoff.prepare_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p))
+            if answer.records:
+                state_path = os.path.join(p.memory_dir, handoff.STATE)
+                lines[state_path] = [jsonload.dumps(r) for r in answer.records]
+        appends = {path: intent.appended_bytes(path, todo) for path, todo in lines.items() if todo}
+        md = False if answer is None or not (answer.records or answer.behind) else intent.read_bytes(
+            os.path.join(p.memory_dir, files.HANDOFF))
+        if not appends and md is False and not creates and not restores:
+            return report
+        log = intent.begin(p.memory_dir, str(p.meta.get("task_id") or ""), str(p.meta.get("session_id") or ""),
+                           appends, md, p.env)
+        try:
+            _write_appends(lines, report)
+            _apply_learnings(p, report, log)
+            if answer is not None:
+                _apply_handoff(p, report, answer)
+            _apply_restores(p, report, log)
+        except BaseException:
+            try:
+                log.rollback(p.env)
+            except OSError:
+                pass  # why: the record stays; the next writer of the folder or the worker's start finishes it
+            raise
+        log.commit()
     return report
 
 
-def _apply_appends(p: Plan, report: Report) -> None:
+def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:
+    """The decision and failure lines still missing, by file, checked again under the lock."""
+    out: dict[str, list[str]] = {}
     for name in (files.DECISIONS, files.FAILURES):
         path = os.path.join(p.memory_dir, name)
         todo = [a for a in p.actions if a.kind == APPEND and a.path == path]
         if not todo:
             continue
         seen = entries.recorded(path, {a.payload[0] for a in todo})
-        entries.heal_tail(path)
         for a in todo:
             key, line = a.payload
             if key in seen:
                 report.skipped.append((path, f"already recorded: {a.preview}"))
                 continue
-            append_line(path, line)
             seen.add(key)
+            out.setdefault(path, []).append(line)
+    return out
+
+
+def _write_appends(lines: dict[str, list[str]], report: Report) -> None:
+    for path, todo in lines.items():
+        if os.path.basename(path) == handoff.STATE:
+            continue  # written by _apply_handoff, after the learnings
+        entries.heal_tail(path)
+        for line in todo:
+            append_line(path, line)
             report.appended[path] = report.appended.get(path, 0) + 1
 
 
-def _apply_restores(p: Plan, report: Report) -> None:
+def _apply_restores(p: Plan, report: Report, log=None) -> None:
     """Bring back what the answer made again and consolidation hid, checked again under the lock: one
     journalled run (kind ``restore``), so ``lh memory history`` lists it and ``lh memory undo`` reverts it.
     why: the mark is removed as undo removes one, not countered by a new kind of line: every reader, the
@@ -314,6 +354,8 @@ def _apply_restores(p: Plan, report: Report) -> None:
     from lazy_harness.memory import changes, journal
 
     j = journal.Journal(p.memory_dir, "restore", one_line(p.meta.get("project")), p.now)
+    if log is not None:
+        log.journal(j.run, (p.memory_dir, p.learnings_dir))
     why = f"made again by session {one_line(p.meta.get('session_id')) or '?'}"
     hiding, gone = marks.by_id(p.memory_dir), set()
     for a in todo:
@@ -346,7 +388,7 @@ def _apply_restores(p: Plan, report: Report) -> None:
         j.save()
 
 
-def _apply_learnings(p: Plan, report: Report) -> None:
+def _apply_learnings(p: Plan, report: Report, log=None) -> None:
     todo = [a for a in p.actions if a.kind == CREATE]
     if not todo:
         return
@@ -355,16 +397,14 @@ def _apply_learnings(p: Plan, report: Report) -> None:
     for folder in {os.path.dirname(a.path) for a in todo}:
         sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
     for a in todo:
-        path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now)
+        path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now,
+                                                 before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)
 
 
-def _apply_handoff(p: Plan, report: Report) -> None:
-    if p.handoff is None:
-        return
+def _apply_handoff(p: Plan, report: Report, answer) -> None:
     stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
-    written, _, _ = handoff.apply_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p), p.now,
-                                         stale_days)
+    written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days)
     if written:
         report.handoff = "written"
         report.opened = sum(1 for r in written if r["op"] == handoff.OPEN)

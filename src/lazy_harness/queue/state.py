@@ -78,16 +78,21 @@ def gate(queue: str, sid: str, transcript: str, now: float, debounce: float, gro
     """The Stop hook's gates, in order. Returns the reason to skip, or None to enqueue."""
     pend = pending_of(queue, sid)
     if pend is not None and now - pend[1] < debounce:
-        return "debounced"
+        return (f"debounced: this session's task queued {now - pend[1]:.0f} s ago still waits "
+                f"(debounce_seconds = {debounce:g})")
     try:
         mtime = os.stat(transcript).st_mtime
     except OSError:
-        return "transcript missing"
+        return "no transcript file (not written yet, or the session keeps none)"
     check = last_check(queue, sid)
     if check is None:
         return None
     # why: a skip (too short, not yet flushed) must not hold the session back until it grows a
     # whole growth window: any growth re-queues it; a distillation or an error waits for real growth
-    if check[1] == SKIPPED:
-        return "no growth" if mtime <= check[0] else None
-    return "no growth" if mtime < check[0] + growth else None
+    if mtime <= check[0]:
+        return "not queued: the transcript has not changed since its last check"
+    if check[1] == SKIPPED or mtime >= check[0] + growth:
+        return None
+    return (f"not queued yet: the transcript was written to for {mtime - check[0]:.0f} s since its last "
+            f"distillation, less than reprocess_min_growth_seconds = {growth:g}; the session's end or the idle "
+            "sweep queues the rest")

@@ -17,7 +17,7 @@ def main() -> int:
     from lazy_harness.worker import loop
 
     try:
-        stats = loop.run()
+        stats = loop.run(linger=True)
     except Exception as exc:  # the log is the only channel a detached worker has
         logfile.write(logfile.WORKER, f"worker {os.getpid()} crashed: {type(exc).__name__}: {exc}")
         import traceback

@@ -70,9 +70,13 @@ def parse_envelope(stdout: str) -> dict:
     if envelope is None:
         raise ModelError(f"claude printed no JSON result: {_snippet(stdout or '(nothing)')!r}")
     if envelope.get("is_error") is True:
-        subtype = envelope.get("subtype") or "error"
+        # why: offline, claude prints subtype "success" beside is_error true; "(success)" read as nonsense.
+        # The kind named is the terminal reason (api_error) or a subtype that says something (error_max_turns)
+        kind = next((str(v) for v in (envelope.get("subtype"), envelope.get("terminal_reason"))
+                     if isinstance(v, str) and v and v not in ("success", "completed")), "")
         detail = envelope.get("result") if isinstance(envelope.get("result"), str) else ""
-        raise ModelError(f"claude reported an error ({subtype}): {_snippet(detail) or 'no detail'}")
+        said = _snippet(detail) or "it gave no detail"
+        raise ModelError(f"claude reported an error{f' ({kind})' if kind else ''}: {said}")
     structured = envelope.get("structured_output")
     if isinstance(structured, dict):
         return structured

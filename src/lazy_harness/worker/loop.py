@@ -11,6 +11,12 @@ taken and left) is drained now, not at some later hook.
 
 An invalid config.toml pauses it (ADR 0016): it logs one line and leaves every task pending, like a
 spend cap; the hooks start no worker until the file is valid again.
+
+A write that fails for lack of room or with an I/O error (worker/storage.py, ADR 0021) puts the task
+back and stops the drain; nothing is claimed until a probe write works. Tasks that wait (the API
+unreachable, no room) are tried again by the worker itself: the detached worker (``linger``) stays
+up to ``compound_loop.linger_minutes``, one at a time, sleeping until the next task's time or the next
+probe, without the lock, so a hook's worker takes any new task meanwhile.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ class Stats:
     lock_busy: bool = False
     waiting: int = 0  # tasks put back to wait (worker/waiting.py)
     paused: str = ""  # why the queue stopped for a spend cap
+    storage: str = ""  # why the queue stopped for lack of room to write (worker/storage.py)
     last_success: str | None = None
     last_success_task: str | None = None
     projects: dict = None  # memory folder -> cwd of the tasks that wrote memory (for consolidation)
@@ -95,20 +102,30 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         outcome = repeated or pipeline.distill(fields, cfg, env, time.time(), sleep=sleep)
     except Exception as exc:  # why: one bad task must not stop the queue; keep the evidence
         from lazy_harness.errors import LhError
+        from lazy_harness.worker import storage
 
+        why = storage.cause(exc)
         expected = isinstance(exc, LhError)
         reason = str(exc) if expected else f"internal error: {type(exc).__name__}: {exc}"
-        outcome = pipeline.Outcome("failed", reason, _mtime(fields.get("session_jsonl", "")),
-                                   error_text=reason if expected else traceback.format_exc())
+        if why:  # why: not the task's fault; the persist rolled itself back (memory.intent)
+            outcome = pipeline.Outcome("waiting", f"memory not written, {why}; nothing of it was kept, it runs "
+                                                  "again once writing works", None, storage=True)
+        else:
+            outcome = pipeline.Outcome("failed", reason, _mtime(fields.get("session_jsonl", "")),
+                                       error_text=reason if expected else traceback.format_exc())
     fields.update(_result_fields(outcome))
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
-    if outcome.status == "waiting":  # spend: back to the queue, not failed (ADR 0013)
-        from lazy_harness.worker import waiting
+    if outcome.status == "waiting":  # spend, the API, no room: back to the queue, not failed (ADR 0013, 0021)
+        from lazy_harness.worker import storage, waiting
 
-        what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused)
+        first = float(cfg["compound_loop"].get("wait_seconds", waiting.FIRST_WAIT))
+        what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused or outcome.storage, first)
         _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
         _report_damaged_lines(env)
+        if outcome.storage:
+            storage.stop(env, outcome.reason.split("; ", 1)[0].removeprefix("memory not written, "))
+            return "storage"
         return "paused" if outcome.paused else "waiting"
     check = _CHECK.get(outcome.status, queue.ERROR)
     if outcome is repeated:
@@ -124,7 +141,23 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
             # why: a redo (lh knowledge handoff-now, a retry) of what memory already holds failed: nothing
             # is missing, and the session must not look undistilled to the gates or to SessionStart
             mark = last
-    queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text, mark)
+    try:
+        queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text, mark)
+    except OSError as exc:
+        from lazy_harness.worker import storage
+
+        why = storage.cause(exc)
+        if not why:
+            raise
+        # why: memory holds the session, its record does not: back to the queue, where a run once there is
+        # room again writes nothing twice (the store's de-duplication) and records it
+        try:
+            os.replace(os.path.join(q, queue.PROCESSING, name), os.path.join(q, name))
+        except OSError:
+            pass
+        _log(env, f"task {fields['task_id']}: waiting: its record not written, {why}")
+        storage.stop(env, why)
+        return "storage"
     if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
         projects[fields["memory_dir"]] = fields.get("cwd", "")
     from lazy_harness import retain
@@ -183,7 +216,7 @@ def _mtime(path: str) -> float | None:
 
 
 def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
-    from lazy_harness.worker import calls, waiting
+    from lazy_harness.worker import calls, storage, waiting
 
     while True:
         names = waiting.ready(q, queue.pending(q), time.time())
@@ -196,7 +229,16 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
             if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
                 _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
                 return
+            stats.storage = storage.room(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}")) or ""
+            if stats.storage:  # why: no model call for an answer that could not be kept
+                storage.stop(env, stats.storage)
+                _log(env, f"worker {os.getpid()}: memory writing waits: {stats.storage}; tasks stay pending")
+                return
             status = process_one(q, name, cfg, env, sleep, stats.projects)
+            if status == "storage":
+                stats.waiting += 1
+                stats.storage = "no room to write"
+                return
             if status in ("waiting", "paused"):
                 stats.waiting += 1
                 if status == "paused":
@@ -259,13 +301,66 @@ def _save_state(env, started: float, stats: Stats) -> None:
         pass
 
 
-def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
-    """Drain the queue under the single-instance lock; returns what was done."""
+def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = False) -> Stats:
+    """Drain the queue under the single-instance lock; returns what was done. With ``linger`` (the
+    detached worker) stay for tasks that wait and try them again at their time (module docstring)."""
+    from lazy_harness.worker import waiting
+
     env = os.environ if env is None else env
     q = paths.queue_dir(env)
     queue.ensure_layout(q)
     stats = Stats()
     started = time.time()
+    synced_cfg = None
+    until = linger_fd = None
+    delay = 0.0
+    synced = 0  # processed tasks already followed by a sync
+    try:
+        while True:
+            synced_cfg = _rounds(q, env, stats, limit, sleep) or synced_cfg
+            if stats.processed > synced and synced_cfg is not None:
+                # why: before any lingering sleep, so memory written now is synced and its state saved now
+                synced = stats.processed
+                _after_writing(env, synced_cfg, started, stats)
+            if (not linger or synced_cfg is None or stats.lock_busy or stats.paused
+                    or (limit is not None and stats.finished >= limit)):
+                break
+            loop_cfg = synced_cfg["compound_loop"]
+            if until is None:
+                linger_fd = waiting.linger_lock(q)
+                if linger_fd is None or float(loop_cfg.get("linger_minutes", 0)) <= 0:
+                    break
+                until = time.time() + float(loop_cfg["linger_minutes"]) * 60
+            first = float(loop_cfg.get("wait_seconds", 60))
+            delay = min(600.0, delay * 2 if stats.storage and delay else first)
+            wake = waiting.next_wake(q, time.time(), time.time() + delay if stats.storage else None)
+            if wake is None or wake > until:
+                break
+            _log(env, f"worker {os.getpid()}: waiting tasks; trying again at {logfile.stamp(wake)}")
+            sleep(max(0.0, wake - time.time()))
+            stats.storage = ""
+    finally:
+        if linger_fd is not None:
+            os.close(linger_fd)
+    if not stats.lock_busy or stats.finished:
+        _save_state(env, started, stats)
+    return stats
+
+
+def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
+    # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock)
+    from lazy_harness.sync import auto_sync
+
+    said = auto_sync(cfg, env)
+    if said:
+        _log(env, said)
+    _save_state(env, started, stats)
+
+
+def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
+    """Drain (and sweep) under the lock until nothing is ready; the config used, None if none was read."""
+    from lazy_harness.memory import intent
+
     synced_cfg = None
     while True:
         fd = queue.acquire_worker_lock(q)
@@ -282,27 +377,23 @@ def run(env=None, limit: int | None = None, sleep=time.sleep) -> Stats:
                 break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
+            try:
+                for line in intent.recover_all(env):
+                    _log(env, f"worker {os.getpid()}: {line}")
+            except OSError as exc:  # why: retried at the next start, and by the folder's next writer
+                _log(env, f"worker {os.getpid()}: an unfinished persist not rolled back yet: {exc}")
             drain(q, cfg, env, stats, limit, sleep)
-            if (limit is None or stats.finished < limit) and not stats.paused:
+            if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:
                 _sweep(q, cfg, env)
                 drain(q, cfg, env, stats, limit, sleep)
-            if not stats.paused:
+            if not stats.paused and not stats.storage:
                 consolidate_touched(cfg, env, stats)
             synced_cfg = cfg
         finally:
             queue.release_worker_lock(fd)
         from lazy_harness.worker.waiting import ready
 
-        if ((limit is not None and stats.finished >= limit) or stats.paused
+        if ((limit is not None and stats.finished >= limit) or stats.paused or stats.storage
                 or not ready(q, queue.pending(q), time.time())):
             break
-    if stats.processed and synced_cfg is not None:
-        # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock)
-        from lazy_harness.sync import auto_sync
-
-        said = auto_sync(synced_cfg, env)
-        if said:
-            _log(env, said)
-    if not stats.lock_busy or stats.finished:
-        _save_state(env, started, stats)
-    return stats
+    return synced_cfg

@@ -30,6 +30,7 @@ class Outcome:
     error_text: str | None = None
     attempts: int = 0
     paused: bool = False  # status "waiting" for a spend cap (worker/waiting.py)
+    storage: bool = False  # status "waiting" for room to write (worker/storage.py)
     read: str = ""  # what was read of the transcript (View.describe), for worker.log
 
 
@@ -110,7 +111,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     try:
         mtime = os.stat(path).st_mtime
     except OSError:
-        return Outcome("skipped", "transcript missing")
+        return Outcome("skipped", "no transcript: the session ended before anything was typed (Claude Code writes "
+                                  "none until the first prompt), or its file was deleted since")
     # only the conversation after what was distilled; `lh knowledge handoff-now` asks for the whole
     offset = 0 if fields.get("event") == WHOLE_SESSION_EVENT else cursor.start(env, sid, path)
     try:
@@ -120,10 +122,19 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     seen = view.describe()
     if view.kind != "interactive":
         return Outcome("skipped", f"not an interactive session ({view.kind})", mtime, read=seen)
+    # why: Stop queues after every turn, so a session's first turns are short; that is no verdict on
+    # a session still running (its next turns and its end check it again)
+    running = fields.get("event") == "Stop"
     if view.user_chars < int(loop["min_user_chars"]):
+        if running:
+            return Outcome("skipped", f"not yet: typed {view.user_chars} of the {loop['min_user_chars']} characters "
+                           "needed so far; the session is still running and is checked again", mtime, read=seen)
         return Outcome("skipped", f"too short: user typed {view.user_chars} < {loop['min_user_chars']} chars", mtime,
                        read=seen)
     if view.messages < int(loop["min_messages"]):
+        if running:
+            return Outcome("skipped", f"not yet: {view.messages} of the {loop['min_messages']} messages needed so far; "
+                           "the session is still running and is checked again", mtime, read=seen)
         return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime, read=seen)
     if offset and not view.entries:
         return Outcome("skipped", "nothing new since the last distillation", mtime, read=seen)

@@ -8,6 +8,9 @@ so raising the cap lets it run at the next worker start.
 
 If a newer task of the same session was queued meanwhile, the waiting one is finished as
 superseded (the newer one covers the whole session; the cursor keeps its prompt small).
+
+The detached worker stays for waiting tasks (``compound_loop.linger_minutes``, ADR 0021): one at a
+time (``linger_lock``), waking at the next task's time or the next probe of a full disk (``next_wake``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import os
 from lazy_harness import queue
 from lazy_harness.atomic import atomic_write
 
-FIRST_WAIT = 300.0
+FIRST_WAIT = 60.0  # compound_loop.wait_seconds by default
 LONGEST_WAIT = 3600.0
 
 
@@ -38,8 +41,22 @@ def ready(q: str, names: list[str], now: float) -> list[str]:
     return [n for n in names if not_before(q, n) <= now]
 
 
-def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool) -> str:
-    """Put the claimed task ``name`` back into the queue to wait; returns what happened."""
+def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool,
+            first_wait: float = FIRST_WAIT) -> str:
+    """Put the claimed task ``name`` back into the queue to wait; returns what happened. ``paused``: no
+    time of its own (a spend cap, a full disk: the worker's check holds the whole queue instead).
+    With no room to write the task again, the claim is renamed back as it was (a rename needs none)."""
+    try:
+        return _requeue(q, name, fields, reason, now, paused, first_wait)
+    except OSError:
+        try:
+            os.replace(os.path.join(q, queue.PROCESSING, name), os.path.join(q, name))
+        except FileNotFoundError:
+            pass  # why: the rewrite got as far as renaming it back
+        return "waiting (task file left as it was: no room to note why)"
+
+
+def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool, first_wait: float) -> str:
     data = {k: v for k, v in fields.items() if k != "task_id"}
     waits = int(data["waits"]) + 1 if str(data.get("waits", "")).isdigit() else 1
     data["waits"] = str(waits)
@@ -47,7 +64,7 @@ def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bo
     if paused:
         data.pop("not_before", None)
     else:
-        data["not_before"] = repr(now + min(LONGEST_WAIT, FIRST_WAIT * 2 ** (waits - 1)))
+        data["not_before"] = repr(now + min(LONGEST_WAIT, first_wait * 2 ** (waits - 1)))
     sid = queue.safe_session_id(data.get("session_id", ""))
     lock_fd = os.open(os.path.join(q, queue.STATE, f"{sid}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -66,3 +83,22 @@ def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bo
         return "waiting"
     finally:
         os.close(lock_fd)
+
+
+def linger_lock(q: str) -> int | None:
+    """One worker lingers at a time (``.worker-linger.lock``, never deleted): its descriptor, or None."""
+    fd = os.open(os.path.join(q, ".worker-linger.lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def next_wake(q: str, now: float, probe_at: float | None) -> float | None:
+    """When a waiting task's time comes (or the next probe of a full disk); None when nothing waits."""
+    times = [t for t in (not_before(q, n) for n in queue.pending(q)) if t > now]
+    if probe_at is not None:
+        times.append(probe_at)
+    return min(times) if times else None

@@ -1,0 +1,258 @@
+"""The undo record of one persist: a session's entries land together or not at all (ADR 0021).
+
+    <queue>/state/persist/<digest of the memory folder>.jsonl
+    line 1   {"memory_dir", "task", "session", "appends": {path: {"size", "ino", "data"}},
+              "handoff_md": text | null | absent}
+    then     {"created": path, "sha": sha256 of its bytes}   one line before each learning is made
+             {"journal": run}                                 before a journalled restore starts
+
+``begin`` writes line 1 (and fsyncs it) before the first byte of a persist is written: the size of
+each JSONL file before, the exact bytes the persist will append to it, and handoff.md as it was.
+``commit`` removes the record: that unlink is the point where the persist counts as done. Until
+then any failure (a full disk, an I/O error, a kill) is rolled back by ``rollback``, at once by the
+writer that failed or, after a kill, by the next writer of the folder or the worker's start
+(``recover``): appended bytes cut off again (``ftruncate`` frees space, so it works on a full disk),
+learnings it created removed, handoff.md put back, a restore's journal run undone. Rolling back is
+idempotent and the record stays until it has fully worked, so a rollback that itself failed is
+done again later. Bytes someone else appended after ours (never under the folder lock: only a
+writer that found our record left over) are kept: then only our own lines are taken out.
+
+Machine-local (beside the queue, never synced); every writer of a memory folder that appends under
+its lock calls ``recover`` first, so no line of another writer is ever cut.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from lazy_harness import paths
+from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, write_all
+
+
+def _file(memory_dir: str, env=None) -> str:
+    digest = hashlib.sha256(os.path.realpath(memory_dir).encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    return os.path.join(paths.persist_intents_dir(env), f"{digest}.jsonl")
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Intent:
+    """An open persist of one memory folder; the caller holds the folder's lock."""
+
+    def __init__(self, path: str, memory_dir: str) -> None:
+        self.path, self.memory_dir = path, memory_dir
+
+    def _add(self, rec: dict) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            write_all(fd, (json.dumps(rec) + "\n").encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def creating(self, path: str, data: bytes) -> None:
+        """Say, before it exists, that this persist creates ``path`` with ``data``."""
+        self._add({"created": path, "sha": sha(data)})
+
+    def journal(self, run: str, roots: tuple[str, ...]) -> None:
+        """Say that a journalled run (a restore) begins, to be undone with the rest."""
+        self._add({"journal": run, "roots": list(roots)})
+
+    def commit(self) -> None:
+        os.unlink(self.path)
+        fsync_dir(os.path.dirname(self.path))
+
+    def rollback(self, env=None) -> list[str]:
+        """Undo what was written so far; removes the record once all of it is undone."""
+        return rollback_file(self.path, env)
+
+
+def begin(memory_dir: str, task: str, session: str, appends: dict[str, bytes], handoff_md: bytes | None | bool,
+          env=None) -> Intent:
+    """Write the record of a persist about to append ``appends`` (path -> exact bytes) and, unless
+    ``handoff_md`` is False, re-render handoff.md (its bytes now, None when it is missing)."""
+    files = {}
+    for path, data in appends.items():
+        try:
+            st = os.stat(path)
+            files[path] = {"size": st.st_size, "ino": st.st_ino, "data": data.decode("utf-8", "surrogateescape")}
+        except FileNotFoundError:
+            files[path] = {"size": -1, "ino": None, "data": data.decode("utf-8", "surrogateescape")}
+    head: dict = {"memory_dir": memory_dir, "task": task, "session": session, "appends": files}
+    if isinstance(handoff_md, bytes) or handoff_md is None:
+        head["handoff_md"] = None if handoff_md is None else handoff_md.decode("utf-8", "surrogateescape")
+    path = _file(memory_dir, env)
+    ensure_dir(os.path.dirname(path))
+    atomic_write(path, json.dumps(head) + "\n")
+    return Intent(path, memory_dir)
+
+
+def read_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
+def appended_bytes(path: str, lines: list[str]) -> bytes:
+    """The exact bytes appending ``lines`` to ``path`` writes: the newline ``entries.heal_tail`` first
+    adds to a last line without one, then each line with its newline."""
+    head = b""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        fd = -1
+    if fd >= 0:
+        try:
+            size = os.fstat(fd).st_size
+            head = b"\n" if size > 0 and os.pread(fd, 1, size - 1) != b"\n" else b""
+        finally:
+            os.close(fd)
+    return head + "".join(line + "\n" for line in lines).encode("utf-8")
+
+
+def _records(path: str) -> list[dict]:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    out = []
+    for line in data.split(b"\n"):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue  # why: a line torn by a kill named a learning not yet created
+        if isinstance(rec, dict):
+            out.append(rec)
+    return out
+
+
+def _cut(path: str, info: dict) -> str | None:
+    """Take this persist's bytes out of ``path`` again; a problem line or None."""
+    ours = info["data"].encode("utf-8", "surrogateescape")
+    size = max(int(info["size"]), 0)
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if info["size"] >= 0 and st.st_ino != info["ino"]:
+            return f"{path}: replaced since the persist began; left as it is"
+        if st.st_size <= size:
+            return None
+        tail = os.pread(fd, st.st_size - size, size)
+        if ours.startswith(tail):
+            os.ftruncate(fd, size)  # why: frees space, so it works on the full disk that failed the persist
+            os.fsync(fd)
+            if info["size"] < 0 and size == 0:
+                os.unlink(path)  # the persist created it
+            return None
+    finally:
+        os.close(fd)
+    # why: someone appended after our bytes: keep theirs, take out only our whole lines and our torn end
+    from lazy_harness.atomic import rewrite
+
+    mine = [ln for ln in ours.split(b"\n") if ln]
+
+    def change(data: bytes) -> bytes:
+        rest = data[size:].split(b"\n")
+        whole, torn = rest[:-1], rest[-1]
+        keep, left = [], list(mine)
+        for line in whole:
+            if line in left:
+                left.remove(line)
+            elif line:
+                keep.append(line + b"\n")
+        if torn and not any(m.startswith(torn) for m in mine):
+            keep.append(torn)
+        return data[:size] + b"".join(keep)
+
+    rewrite(path, change)
+    return None
+
+
+def rollback_file(path: str, env=None) -> list[str]:
+    """Roll back the persist recorded in ``path``; returns problems (the record stays when one remains)."""
+    try:
+        recs = _records(path)
+    except FileNotFoundError:
+        return []
+    if not recs or "appends" not in recs[0]:
+        os.unlink(path)  # a record whose head never reached the disk: nothing was written after it
+        return []
+    head, problems = recs[0], []
+    memory_dir = head.get("memory_dir", "")
+    for rec in reversed(recs[1:]):
+        if rec.get("journal"):
+            from lazy_harness.errors import LhError
+            from lazy_harness.memory import journal
+
+            try:
+                journal.undo(memory_dir, tuple(rec.get("roots") or (memory_dir,)), rec["journal"])
+            except LhError:
+                pass  # no such run (killed before it was saved) or undone already
+        elif rec.get("created"):
+            try:
+                with open(rec["created"], "rb") as fh:
+                    if sha(fh.read()) == rec.get("sha"):
+                        os.unlink(rec["created"])
+            except FileNotFoundError:
+                pass
+    for target, info in head["appends"].items():
+        problem = _cut(target, info)
+        if problem:
+            problems.append(problem)
+    if "handoff_md" in head:
+        from lazy_harness.memory import files, handoff
+
+        md = os.path.join(memory_dir, files.HANDOFF)
+        if head["handoff_md"] is None:
+            try:
+                os.unlink(md)
+            except FileNotFoundError:
+                pass
+        else:
+            atomic_write(md, head["handoff_md"].encode("utf-8", "surrogateescape"))
+        try:
+            os.unlink(os.path.join(memory_dir, handoff.OPEN_CACHE))
+        except FileNotFoundError:
+            pass
+    if not problems:
+        os.unlink(path)
+    return problems
+
+
+def recover(memory_dir: str, env=None) -> list[str]:
+    """Roll back a persist of ``memory_dir`` left unfinished by a killed writer (hold the folder lock)."""
+    path = _file(memory_dir, env)
+    if not os.path.exists(path):
+        return []
+    return ["rolled back an unfinished persist"] + rollback_file(path, env)
+
+
+def recover_all(env=None) -> list[str]:
+    """At the worker's start: every unfinished persist rolled back, each under its folder's lock."""
+    from lazy_harness.memory.files import FolderLock
+
+    folder = paths.persist_intents_dir(env)
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".jsonl"))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            memory_dir = _records(path)[0].get("memory_dir", "")
+        except (OSError, IndexError):
+            memory_dir = ""
+        if not memory_dir or not os.path.isdir(memory_dir):
+            out += [f"{memory_dir or name}: unfinished persist rolled back"] + rollback_file(path, env)
+            continue
+        with FolderLock(memory_dir):
+            out += [f"{memory_dir}: {line}" for line in recover(memory_dir, env)]
+    return out
