@@ -101,14 +101,15 @@ def _nothing() -> None:
 
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
                 deep: bool = False, now: float | None = None, sent: tuple | None = None,
-                meanwhile=_nothing) -> tuple[str | None, dict]:
+                meanwhile=_nothing, place: tuple[str, str, str] | None = None) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the embedder did); ``deep`` also looks at every learning file for edits in place (see
     ``index.refresh``); ``now`` (the hook's clock) lets a missing embedder be started; ``sent``: the
     prompt already sent to the embedder (``gate.send_ahead``), else it is sent here; ``meanwhile()``
-    runs once, while the embedder computes the candidates' similarities."""
+    runs once, while the embedder computes the candidates' similarities; ``place``: (memory folder,
+    learnings folder, project name) when known without ``cwd`` (the page of ``lh ui``)."""
     settings = cfg["recall"]
-    mdir, ldir, project = where(cwd, cfg, env)
+    mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)
     request = _Embedder(gate.send_ahead(prompt, settings, env) if sent is None else sent, settings)
     try:
