@@ -101,7 +101,8 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
     for item in items:
         origin = "" if item.get("origin") == v.project.name else f' <span class="meta">from {esc(item.get("origin"))}</span>'
         head = f'<span class="meta">{esc(item["day"])}</span> <span class="text">{esc(item.get("title"))}</span>{origin}'
-        excerpt = " ".join(str(item.get("body") or "").split())[:400]
+        lines = [ln for ln in str(item.get("body") or "").splitlines() if not ln.lstrip().startswith("#")]
+        excerpt = " ".join(" ".join(lines).split())[:400]
         body = f'<p class="detail">{esc(excerpt)}</p>' if excerpt else ""
         if item["left_out"]:
             gone.append(_entry(item["id"], head + f' <span class="badge">{esc(item["left_out"])}</span>', body,

@@ -35,7 +35,7 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
                                 "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # why: "no-referrer" makes a browser send Origin: null with a form
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
