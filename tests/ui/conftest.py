@@ -64,6 +64,9 @@ def seeded(tmp_path) -> Seeded:
                       scope="general")
     ms.write_learning(s.ldir, "A private learning of another project", "elsewhere", NOW - 3 * DAY, slug="private",
                       scope="project")
+    other = ms.make_project(tmp_path, "other", branch="main")  # another project, listed in the picker
+    ms.write_jsonl(os.path.join(paths.memory_dir(other), files.DECISIONS),
+                   [ms.decision(NOW - DAY, "Decision of the other project", "its own", project="other")])
     from lazy_harness.memory import by_hand, ids
 
     s.forgotten = ids.of_record(decisions[3], "decision")
@@ -99,11 +102,10 @@ def seeded(tmp_path) -> Seeded:
     ledger = paths.ledger_file()
     os.makedirs(os.path.dirname(ledger), exist_ok=True)
     with open(ledger, "w", encoding="utf-8") as fh:
-        for ts, usd in ((NOW - DAY, 0.12), (NOW - 60, 0.05)):
-            fh.write(json.dumps({"time": ms.iso(ts), "ts": ts, "project": "proj", "session": s.session, "task": "t",
+        fh.writelines(json.dumps({"time": ms.iso(ts), "ts": ts, "project": "proj", "session": s.session, "task": "t",
                                  "kind": "distill", "model": "m", "input_tokens": 10, "output_tokens": 5,
                                  "cache_creation_tokens": 0, "cache_read_tokens": 0, "total_cost_usd": usd,
-                                 "cost_reported": True, "duration_s": 1.0, "outcome": "ok", "prompt_chars": 100}) + "\n")
+                                 "cost_reported": True, "duration_s": 1.0, "outcome": "ok", "prompt_chars": 100}) + "\n" for ts, usd in ((NOW - DAY, 0.12), (NOW - 60, 0.05)))
     return s
 
 

@@ -81,6 +81,21 @@ def test_the_sections_show_the_seeded_memory(chrome, server, seeded, shots):
     shot(chrome, shots, "sections")
 
 
+def test_the_picker_lists_this_folder_first_and_shows_another_project(chrome, server, seeded, shots):
+    from selenium.webdriver.support.ui import Select
+
+    open_page(chrome, server)
+    picker = Select(chrome.find_element(By.CSS_SELECTOR, "form.picker select"))
+    assert [o.text for o in picker.options] == ["proj (this folder)", "other"]
+    picker.select_by_visible_text("other")
+    chrome.find_element(By.CSS_SELECTOR, "form.picker button").click()
+    WebDriverWait(chrome, 30).until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "h1 .project"), "other"))
+    decisions = section(chrome, "decisions").text
+    assert "Decision of the other project" in decisions and "Keep the recall index" not in decisions
+    assert "Bash set -euo pipefail everywhere" in section(chrome, "learnings").text  # general: every project
+    shot(chrome, shots, "other-project")
+
+
 def test_markup_in_an_entry_is_shown_as_text_and_never_runs(chrome, server, seeded, shots):
     open_page(chrome, server)
     assert chrome.title.startswith("lh ui:") and chrome.title != "owned"

@@ -72,7 +72,7 @@ def test_an_action_from_another_origin_is_refused(server, seeded):
     status = request(server, "POST", "/action/forget", {**cookie(server), "Origin": "http://evil.example"}, body=form)[0]
     assert status == 403
     assert seeded.sqlite not in marks.hidden(seeded.mdir)
-    status, headers, _ = request(server, "POST", "/action/forget",
+    status, _, _ = request(server, "POST", "/action/forget",
                                  {"Origin": f"http://127.0.0.1:{server.port}"}, body=form)
     assert status == 303 and seeded.sqlite in marks.hidden(seeded.mdir)
 

@@ -12,7 +12,6 @@ import time
 import click
 
 
-
 def _where(project: str | None) -> tuple[str, dict, str, str, str]:
     """(cwd, config, memory folder, learnings folder, project name)."""
     from lazy_harness import config, paths

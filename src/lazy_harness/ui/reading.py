@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass
 
@@ -72,8 +73,29 @@ def projects(cwd: str, cfg: dict, env) -> list[Project]:
 
 # --- entries -------------------------------------------------------------------------------------
 
-def records(path: str) -> list[dict]:
-    """Every decision or failure of a JSONL file, oldest first, each with its ``id``."""
+_PARSED: dict[str, tuple[tuple[int, int], object]] = {}
+_PARSED_LOCK = threading.Lock()
+
+
+def _parsed(path: str, parse):
+    """``parse(path)``, kept while the file's mtime and size stay the same (a page reload then reads
+    only what changed); None for a missing file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (st.st_mtime_ns, st.st_size)
+    with _PARSED_LOCK:
+        hit = _PARSED.get(path)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    value = parse(path)
+    with _PARSED_LOCK:
+        _PARSED[path] = (key, value)
+    return value
+
+
+def _read_records(path: str) -> list[dict]:
     out = []
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as fh:
@@ -90,6 +112,12 @@ def records(path: str) -> list[dict]:
     return out
 
 
+def records(path: str) -> list[dict]:
+    """Every decision or failure of a JSONL file, oldest first, each with its ``id`` (copies: the
+    caller may add fields)."""
+    return [dict(rec) for rec in _parsed(path, _read_records) or []]
+
+
 def entries(p: Project, kind: str) -> list[dict]:
     """Decisions or failures, newest first; a left-out one carries ``left_out`` (how it is marked)."""
     name = files.DECISIONS if kind == "decision" else files.FAILURES
@@ -103,21 +131,21 @@ def entries(p: Project, kind: str) -> list[dict]:
 
 def learnings(p: Project) -> tuple[list[dict], list[dict]]:
     """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
-    ``day``, ``title``, ``body``, ``path`` and ``left_out`` (its status when not active)."""
-    own, general = [], []
+    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (its status when
+    not active). Only each file's head is read, as the SessionStart read-back does."""
+    own: list[dict] = []
+    general: list[dict] = []
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
+        head = _parsed(path, recall.read_head)
+        if head is None:
             continue
-        meta, body = files.parse_frontmatter(text) or ({}, text)
+        meta = dict(head)
         mine = meta.get("origin") == p.name
         if not mine and str(meta.get("scope") or "").strip().lower() != "general":
             continue
         meta["id"] = ids.of_learning(meta)
         day = os.path.basename(path)[:10]
-        meta.update(path=path, body=body, day=day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated")
+        meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
         meta["left_out"] = None if recall.is_active(meta) else (
             str(meta.get("status") or "deprecated") + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
         (own if mine else general).append(meta)

@@ -6,6 +6,7 @@ A new section is one function and one line in :data:`SECTIONS` (anchor, title, f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from lazy_harness.ui import reading
 from lazy_harness.ui.markup import day_of, esc, form, when_of
@@ -21,6 +22,7 @@ class View:
     token: str
     cwd: str
     query: str | None = None
+    everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
 
     def act(self, action: str, label: str, confirm: str | None = None, **fields) -> str:
@@ -64,22 +66,41 @@ def handoff_section(v: View) -> str:
     return f'<ul class="entries">{"".join(rows)}</ul>'
 
 
-def _records_section(v: View, kind: str, detail: str) -> str:
-    live, gone = [], []
-    for rec in reading.entries(v.project, kind):
+LIMIT = 100  # entries of a list shown before "show all"
+
+
+def _listing(v: View, anchor: str, items: list[dict], row, question: str, none: str) -> str:
+    """Entries as a list, the left-out ones (``left_out``) folded away; ``row(item)`` gives (id, head,
+    body) of the ones shown: each list is cut at LIMIT unless the page was asked for everything."""
+    live = [i for i in items if not i["left_out"]]
+    gone = [i for i in items if i["left_out"]]
+    if not live and not gone:
+        return _empty(none)
+    cut = None if v.everything else LIMIT
+    shown_live = []
+    for item in live[:cut]:
+        eid, head, body = row(item)
+        shown_live.append(_entry(eid, head, body, f'<div class="actions">{v.act("forget", "Forget", question, id=eid)}</div>'))
+    shown_gone = []
+    for item in gone[:cut]:
+        eid, head, body = row(item)
+        shown_gone.append(_entry(eid, head + f' <span class="badge">{esc(item["left_out"])}</span>', body, css="entry gone"))
+    more = ""
+    if cut is not None and (len(live) > cut or len(gone) > cut):
+        link = esc(f"/?project={quote(v.project.key)}&all=1#{anchor}")
+        more = f'<p class="more">The newest {cut} of {len(live)}: <a href="{link}">show all</a></p>'
+    return f'<ul class="entries">{"".join(shown_live)}</ul>{more}' + _left_out(shown_gone, len(gone))
+
+
+def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
+    def row(rec: dict) -> tuple[str, str, str]:
         extra = rec.get(detail)
         body = (f'<p class="detail"><span class="label">{esc(detail.capitalize())}:</span> {esc(_text(extra))}</p>'
                 if extra else "")
         head = f'<span class="meta">{esc(day_of(rec.get("ts")))}</span> <span class="text">{esc(rec.get("summary"))}</span>'
-        if rec["left_out"]:
-            gone.append(_entry(rec["id"], head + f' <span class="badge">{esc(rec["left_out"])}</span>', body,
-                               css="entry gone"))
-        else:
-            live.append(_entry(rec["id"], head, body, f'<div class="actions">'
-                               f'{v.act("forget", "Forget", "Forget this entry?", id=rec["id"])}</div>'))
-    if not live and not gone:
-        return _empty(f"No {kind}s recorded.")
-    return f'<ul class="entries">{"".join(live)}</ul>' + _left_out(gone, len(gone))
+        return rec["id"], head, body
+
+    return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
 
 
 def _text(value) -> str:
@@ -89,30 +110,21 @@ def _text(value) -> str:
 
 
 def decisions_section(v: View) -> str:
-    return _records_section(v, "decision", "rationale")
+    return _records_section(v, "decision", "rationale", "decisions")
 
 
 def failures_section(v: View) -> str:
-    return _records_section(v, "failure", "prevention")
+    return _records_section(v, "failure", "prevention", "failures")
 
 
 def _learning_list(v: View, items: list[dict], what: str) -> str:
-    live, gone = [], []
-    for item in items:
+    def row(item: dict) -> tuple[str, str, str]:
         origin = "" if item.get("origin") == v.project.name else f' <span class="meta">from {esc(item.get("origin"))}</span>'
         head = f'<span class="meta">{esc(item["day"])}</span> <span class="text">{esc(item.get("title"))}</span>{origin}'
-        lines = [ln for ln in str(item.get("body") or "").splitlines() if not ln.lstrip().startswith("#")]
-        excerpt = " ".join(" ".join(lines).split())[:400]
-        body = f'<p class="detail">{esc(excerpt)}</p>' if excerpt else ""
-        if item["left_out"]:
-            gone.append(_entry(item["id"], head + f' <span class="badge">{esc(item["left_out"])}</span>', body,
-                               css="entry gone"))
-        else:
-            live.append(_entry(item["id"], head, body, f'<div class="actions">'
-                               f'{v.act("forget", "Forget", "Forget this learning?", id=item["id"])}</div>'))
-    if not live and not gone:
-        return _empty(f"No {what}.")
-    return f'<ul class="entries">{"".join(live)}</ul>' + _left_out(gone, len(gone))
+        excerpt = str(item.get("learning") or "")[:400]
+        return item["id"], head, f'<p class="detail">{esc(excerpt)}</p>' if excerpt else ""
+
+    return _listing(v, "learnings", items, row, "Forget this learning?", f"No {what}.")
 
 
 def learnings_section(v: View) -> str:

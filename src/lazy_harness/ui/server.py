@@ -66,7 +66,9 @@ class UiServer(ThreadingHTTPServer):
         return f"http://{HOST}:{self.port}/?token={self.token}"
 
     def valid(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode())
+        if not token:
+            return False
+        return hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode())
 
     def keep_note(self, text: str) -> str:
         key = secrets.token_hex(8)
@@ -124,7 +126,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         url = urlsplit(self.path)
         query = parse_qs(url.query)
-        given = (query.get("token") or [None])[0]
+        given = query["token"][0] if query.get("token") else None
         if given is not None and self.server.valid(given):
             rest = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
             cookie = f"{self.server.cookie}={self.server.token}; Path=/; HttpOnly; SameSite=Strict"
@@ -181,7 +183,8 @@ class Handler(BaseHTTPRequestHandler):
         project = sections.project_of(projects, (query.get("project") or [None])[0])
         notes = self.server.notes.get((query.get("note") or [""])[0], [])
         view = sections.View(project, projects, cfg, self.server.env, time.time(), self.server.token,
-                             self.server.cwd, (query.get("q") or [None])[0], notes)
+                             self.server.cwd, (query.get("q") or [None])[0], (query.get("all") or [""])[0] == "1",
+                             notes)
         self._send(200, sections.page(view).encode("utf-8"), "text/html; charset=utf-8")
 
     def _asset(self, name: str) -> None:
