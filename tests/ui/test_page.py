@@ -71,7 +71,8 @@ def test_the_sections_show_the_seeded_memory(chrome, server, seeded, shots):
     assert "Pytest tmp_path beats tempfile" in learnings and "Bash set -euo pipefail everywhere" in learnings
     assert "A private learning of another project" not in learnings
     injected = section(chrome, "injected").text
-    assert seeded.session in injected and seeded.sqlite in injected and "prompt too short" in injected
+    assert seeded.session in injected and "prompt too short" in injected
+    assert f"{seeded.sqlite} Keep the recall index in SQLite FTS5" in injected  # what the prompt was given, named
     queue = section(chrome, "queue").text
     assert "failed" in queue and "model answer was not JSON" in queue
     bars = section(chrome, "spend").find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")
@@ -94,6 +95,17 @@ def test_the_picker_lists_this_folder_first_and_shows_another_project(chrome, se
     assert "Decision of the other project" in decisions and "Keep the recall index" not in decisions
     assert "Bash set -euo pipefail everywhere" in section(chrome, "learnings").text  # general: every project
     shot(chrome, shots, "other-project")
+
+
+def test_light_and_dark_themes_follow_the_system(chrome, server, shots):
+    open_page(chrome, server)
+    background = "return getComputedStyle(document.body).backgroundColor"
+    light = chrome.execute_script(background)
+    chrome.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    dark = chrome.execute_script(background)
+    assert light == "rgb(251, 251, 249)" and dark == "rgb(22, 24, 27)"
+    shot(chrome, shots, "dark")
 
 
 def test_markup_in_an_entry_is_shown_as_text_and_never_runs(chrome, server, seeded, shots):

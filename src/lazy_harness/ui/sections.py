@@ -160,15 +160,27 @@ def search_section(v: View) -> str:
             f'<p class="why">{esc(said["why"])}</p>{table}')
 
 
+def _titles(v: View) -> dict[str, str]:
+    """``{id: summary or title}`` of the project's entries, to name what a session was given."""
+    out = {i["id"]: i["text"] for i in reading.handoff_items(v.project)}
+    for kind in ("decision", "failure"):
+        out.update((rec["id"], rec.get("summary") or "") for rec in reading.entries(v.project, kind))
+    for group in reading.learnings(v.project):
+        out.update((item["id"], str(item.get("title") or "")) for item in group)
+    return out
+
+
 def injected_section(v: View) -> str:
     sessions = reading.injected(v.project, v.cwd if v.project.current else None, v.env)
     if not sessions:
         return _empty("No session start or prompt of this project in hooks.log yet.")
+    titles = _titles(v)
     out = []
     for s in sessions:
         events = "".join(
             f'<li><span class="meta">{esc(when_of(e["when"]))}</span> <b>{esc(e["event"])}</b> {esc(e["said"])}'
-            + (f' <span class="ids">{" ".join(f"<code>{esc(i)}</code>" for i in e["ids"])}</span>' if e["ids"] else "")
+            + (f'<ul class="given">{"".join(f"<li><code>{esc(i)}</code> {esc(titles.get(i, chr(8230)))}</li>" for i in e["ids"])}</ul>'
+               if e["ids"] else "")
             + "</li>" for e in s["events"])
         unknown = "" if s["known"] else ' <span class="badge">project not known</span>'
         out.append(f'<li class="session"><div class="line">session <code>{esc(s["session"])}</code>{unknown}</div>'
