@@ -77,6 +77,22 @@ def test_an_action_from_another_origin_is_refused(server, seeded):
     assert status == 303 and seeded.sqlite in marks.hidden(seeded.mdir)
 
 
+def test_an_action_names_a_listed_project(server, seeded):
+    form = urlencode({"project": "../elsewhere", "id": seeded.sqlite, "token": server.token})
+    assert request(server, "POST", "/action/forget", cookie(server), body=form)[0] == 404
+    assert request(server, "POST", "/action/nothing", cookie(server),
+                   body=urlencode({"project": server_key(server, seeded), "token": server.token}))[0] == 404
+    assert seeded.sqlite not in marks.hidden(seeded.mdir)
+
+
+def test_an_error_of_an_action_is_shown_as_the_cli_says_it(server, seeded):
+    form = urlencode({"project": server_key(server, seeded), "id": "d-00000000", "token": server.token})
+    status, headers, _ = request(server, "POST", "/action/forget", cookie(server), body=form)
+    assert status == 303
+    page = request(server, "GET", headers["Location"], cookie(server))[2]
+    assert '<p class="flash">lh: no decision d-00000000 in ' in page
+
+
 def test_markup_in_memory_is_text_on_the_page(server, seeded):
     body = request(server, "GET", "/", cookie(server))[2]
     assert "<script>document.title" not in body and "<img src=x" not in body

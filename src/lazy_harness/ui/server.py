@@ -166,7 +166,11 @@ class Handler(BaseHTTPRequestHandler):
             self._refuse(404, f"no action {name!r}")
             return
         cfg = config.load_fast(self.server.env)
-        project = sections.project_of(reading.projects(self.server.cwd, cfg, self.server.env), form.get("project"))
+        project = next((p for p in reading.projects(self.server.cwd, cfg, self.server.env)
+                        if p.key == form.get("project")), None)
+        if project is None:  # why: never the current project by default: the id was another's
+            self._refuse(404, f"no project {form.get('project')!r}")
+            return
         try:
             with self.server.changing:
                 said = act(project, form, cfg, time.time())
