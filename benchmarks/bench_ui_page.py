@@ -10,6 +10,7 @@ list), GET /?all=1 (every entry) and GET /?q=<prompt> (the page with a prompt's 
 
 import argparse
 import http.client
+import os
 import statistics
 import threading
 import time
@@ -24,8 +25,6 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     opts = parser.parse_args()
     with harness.temp_home(False) as (root, env):
-        import os
-
         os.environ.clear()
         os.environ.update(env)  # why: the tests' helpers resolve paths from the process environment
         from lazy_harness.ui.server import UiServer

@@ -22,7 +22,8 @@ def ui(port: int, no_open: bool) -> None:
         if not no_open:
             import webbrowser
 
-            webbrowser.open(server.url)
+            if not webbrowser.open(server.url):
+                click.echo("lh ui: no browser found: open the URL above", err=True)
         click.echo("lh ui: serving; Ctrl-C stops it", err=True)
         try:
             server.serve_forever()

@@ -224,6 +224,7 @@ def _of_project(cwd: str, p: Project, env, seen: dict[str, str]) -> bool:
     if not cwd:
         return False
     if cwd not in seen:
+        # why: the project's memory root as the configured one, so a folder resolves where p's did
         seen[cwd] = paths.memory_dir(cwd, env, os.path.dirname(p.memory_dir))
     return seen[cwd] == p.memory_dir
 
