@@ -5,8 +5,8 @@ import os
 from lazy_harness import config, paths
 from lazy_harness import queue as spool
 from lazy_harness.ui import reading
-from tests.ui.conftest import DAY, NOW
 from tests.support import memory_samples as ms
+from tests.ui.conftest import DAY, NOW
 
 
 def line(sid: str, said: str) -> str:
