@@ -31,7 +31,7 @@ def test_sessions_of_another_project_are_left_out_and_unknown_ones_marked(seeded
     assert [e["event"] for e in sessions[seeded.session]["events"]] == ["SessionStart", "UserPromptSubmit",
                                                                           "UserPromptSubmit"]  # not Stop
     there = next(p for p in projects if p.name == "other")
-    assert set(s["session"] for s in reading.injected(there, None, os.environ)) == {"0therses-1", "nobody-knows"}
+    assert {s["session"] for s in reading.injected(there, None, os.environ)} == {"0therses-1", "nobody-knows"}
 
 
 def test_spend_per_day_sums_the_ledger_by_local_day(seeded):
