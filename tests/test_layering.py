@@ -26,6 +26,9 @@ RULES = {
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall", "lazy_harness.worker.spawn"},
+    # the page of lh ui reads what the CLI reads and changes memory through the same functions
+    "lazy_harness.ui": {"lazy_harness.memory", "lazy_harness.recall", "lazy_harness.queue", "lazy_harness.config",
+                        "lazy_harness.worker.ledger", "lazy_harness.worker.budget"},
 }
 
 

@@ -26,6 +26,7 @@ COMMANDS = {
     "sync": ("lazy_harness.cli.sync", "sync", "Carry memory between machines through a git remote."),
     "cost": ("lazy_harness.cli.cost", "cost", "What the worker's model calls cost, and the caps."),
     "backfill": ("lazy_harness.cli.backfill", "backfill", "Queue past sessions that were never distilled."),
+    "ui": ("lazy_harness.cli.ui", "ui", "A local page over the memory, in the browser."),
 }
 
 

@@ -147,34 +147,16 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
-    from lazy_harness.recall import gate
-    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall import explain
 
-    settings = cfg["recall"]
-    if not settings["enabled"]:
-        _echo(f"Prompts receive nothing: recall.enabled is false ({paths.config_file()}).")
+    said = explain.report(prompt, cwd, cfg, os.environ)
+    if "nothing" in said:
+        _echo(said["nothing"])
         return
-    why = gate.skip_reason(prompt, settings)
-    if why:
-        _echo(f"This prompt receives nothing: {why}.")
-        return
-    text, info = recall_prompt.context_for(prompt, cwd, cfg, os.environ, deep=True)
-    _echo(text if text else "This prompt receives nothing: no entry passes the bar.", keep="\n\t")
-    from lazy_harness.recall import select
-
-    extra = int(settings["min_terms"]) + select.OTHER_PROJECT
-    lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
-               f"{settings['min_score']:g}" + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""))
-    sem = info.get("semantic") or {"state": "off"}
+    _echo(said["text"] if said["text"] else "This prompt receives nothing: no entry passes the bar.", keep="\n\t")
     click.echo()
-    if sem["state"] == "scored" and sem.get("scored"):
-        _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; bar: similarity {settings['min_similarity']:g} "
-              f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, for the "
-              f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
-    else:
-        said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
-        _echo(f"==== why (terms: {', '.join(info['terms']) or 'none'}; {said}bar: {lexical}) ====")
-    for c in info["ranked"][:15]:
+    _echo(said["why"])
+    for c in said["ranked"]:
         mark = "pass" if c["passes"] else "    "
         sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
         _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "

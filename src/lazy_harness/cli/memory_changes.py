@@ -11,8 +11,6 @@ import time
 
 import click
 
-from lazy_harness.errors import LhError
-
 
 def _where(project: str | None) -> tuple[str, dict, str, str, str]:
     """(cwd, config, memory folder, learnings folder, project name)."""
@@ -82,16 +80,10 @@ def history(project: str | None) -> None:
 @_PROJECT
 def undo(run: str | None, project: str | None) -> None:
     """Put back the files a run changed (default: the newest run not yet undone)."""
-    from lazy_harness.memory import journal
-
-    from lazy_harness.memory import files, handoff
+    from lazy_harness.memory import by_hand
 
     _, cfg, mdir, ldir, _ = _where(project)
-    rendered = os.path.join(mdir, files.HANDOFF)
-    data, restored, problems = journal.undo(mdir, (mdir, ldir), run, derived=(rendered,))
-    if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
-        handoff.write_markdown(mdir, {"session_id": "undo", "task_id": data["run"]}, time.time(),
-                               cfg["handoff"]["stale_days"])
+    data, restored, problems = by_hand.undo(mdir, ldir, run, cfg["handoff"]["stale_days"], time.time())
     for problem in problems:
         click.echo(f"not restored: {problem}", err=True)
     if problems:
@@ -102,88 +94,16 @@ def undo(run: str | None, project: str | None) -> None:
     click.echo(f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored")
 
 
-def _learning_by_id(ldir: str, lid: str) -> str | None:
-    from lazy_harness.memory import files, learnings
-
-    return next((p for p in files.recent_learning_files(ldir, 10**6) if learnings.id_of(p) == lid), None)
-
-
-def _entry_exists(mdir: str, eid: str, kind: str) -> bool:
-    from lazy_harness.memory import files, ids
-    from lazy_harness.worker.consolidate import read_entries
-
-    name = files.DECISIONS if kind == "decision" else files.FAILURES
-    return any(ids.of_record(rec, kind) == eid for rec in read_entries(os.path.join(mdir, name)))
-
-
-def _open_item(mdir: str, ref: str) -> tuple[str, str]:
-    from lazy_harness.memory.sanitize import normalise
-    from lazy_harness.worker.consolidate import open_handoff
-
-    items = open_handoff(mdir)
-    bare = ref.strip()
-    if bare.startswith("[") and bare.endswith("]"):  # copied as lh memory show prints it: [h-1a2b3c4d]
-        ref = bare[1:-1].strip()
-    for hid, text in items:
-        if ref == hid or normalise(ref) == normalise(text):
-            return hid, text
-    raise LhError(f"no open handoff item {ref!r} in {mdir}", hint="lh memory show")
-
-
-def _change(mdir: str, kind: str, name: str, note: str, make) -> str:
-    """Run ``make(journal, now)`` as one journalled change of ``kind``; returns the run id for undo."""
-    from lazy_harness.memory import journal
-
-    now = time.time()
-    j = journal.Journal(mdir, kind, name, now)
-    make(j, now)
-    j.note(note)
-    j.save()
-    return j.run
-
-
-def _reason(text: str) -> str:
-    from lazy_harness.memory import changes
-    from lazy_harness.memory.sanitize import one_line
-
-    return one_line(text)[:changes.REASON_CHARS]
-
-
 @click.command()
 @click.argument("entry_id")
 @_PROJECT
 @click.option("--reason", default="forgotten by hand", show_default=True, help="Why (kept in the record).")
 def forget(entry_id: str, project: str | None, reason: str) -> None:
     """Leave a decision, failure, learning or handoff item out of everything (undoable)."""
-    from lazy_harness.memory import changes, ids, marks
+    from lazy_harness.memory import by_hand
 
     _, _, mdir, ldir, name = _where(project)
-    kind = ids.kind_of(entry_id)
-    if kind is None:
-        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory show")
-    reason = _reason(reason)
-    if kind in ("decision", "failure"):
-        if not _entry_exists(mdir, entry_id, kind):
-            raise LhError(f"no {kind} {entry_id} in {mdir}", hint="lh memory show")
-        hidden = marks.hidden(mdir)
-        if entry_id in hidden:
-            raise LhError(f"{entry_id} is already left out ({marks.describe(hidden[entry_id])})")
-
-        def make(j, now):
-            changes.add_mark(mdir, j, "forget", entry_id, None, reason, now)
-    elif kind == "learning":
-        path = _learning_by_id(ldir, entry_id)
-        if path is None:
-            raise LhError(f"no learning {entry_id} in {ldir}", hint="lh memory search")
-
-        def make(j, now):
-            changes.set_learning_status(path, ldir, "forgotten", None, reason, now, j)
-    else:
-        hid, _ = _open_item(mdir, entry_id)
-
-        def make(j, now):
-            changes.close_handoff_items(mdir, [(hid, reason)], "forget", now, j)
-    run = _change(mdir, "forget", name, f"forget {entry_id}: {reason}", make)
+    run = by_hand.forget(mdir, ldir, name, entry_id, reason, time.time())
     click.echo(f"forgot {entry_id} (undo: lh memory undo {run})")
 
 
@@ -193,13 +113,10 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
 @click.option("--reason", default="closed by hand", show_default=True, help="Why (kept in the record).")
 def close(item: str, project: str | None, reason: str) -> None:
     """Close an open handoff item, by its id or its exact text (undoable)."""
-    from lazy_harness.memory import changes
+    from lazy_harness.memory import by_hand
 
     _, _, mdir, _, name = _where(project)
-    hid, text = _open_item(mdir, item)
-    reason = _reason(reason)
-    run = _change(mdir, "close", name, f"close {hid}: {reason}",
-                  lambda j, now: changes.close_handoff_items(mdir, [(hid, reason)], "by hand", now, j))
+    hid, text, run = by_hand.close(mdir, name, item, reason, time.time())
     click.echo(f"closed {hid}: {text} (undo: lh memory undo {run})")
 
 

@@ -65,16 +65,18 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
 
 
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
-                deep: bool = False, now: float | None = None) -> tuple[str | None, dict]:
+                deep: bool = False, now: float | None = None,
+                place: tuple[str, str, str] | None = None) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the similarity bar did); ``deep`` (the CLI) brings the whole index up to date first, also
     looking at every learning file for edits in place (see ``index.refresh``); without it (the hook)
     at most ``build.HOOK_BYTES`` of new lines are indexed here and, ``now`` given, the builder is started
-    for the rest."""
+    for the rest. ``place``: (memory folder, learnings folder, project name) when known without
+    ``cwd`` (the page of ``lh ui``)."""
     from lazy_harness.recall import build
 
     settings = cfg["recall"]
-    mdir, ldir, project = where(cwd, cfg, env)
+    mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)
     for attempt in (1, 2):
         conn = index.connect(path)

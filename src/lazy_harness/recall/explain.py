@@ -1,0 +1,38 @@
+"""What one typed prompt would get, and why: the text the prompt hook would inject and the ranked
+candidates with the bar they met or missed.
+
+Shared by ``lh memory show --prompt`` and the search of ``lh ui``, so both say what the model gets
+(the same :func:`lazy_harness.recall.prompt.context_for`, the same bar).
+"""
+
+from lazy_harness import paths
+from lazy_harness.recall import gate, select
+from lazy_harness.recall import prompt as recall_prompt
+
+SHOWN = 15  # candidates listed under the text
+
+
+def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | None = None) -> dict:
+    """``{"nothing": why}`` when the prompt gets no search at all; else ``{"text": the injected text or
+    None, "why": the line naming the terms and the bar, "ranked": the first SHOWN candidates}`` (each
+    with passes, strength, coverage, similarity, kind, id, title, matched)."""
+    settings = cfg["recall"]
+    if not settings["enabled"]:
+        return {"nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
+    why = gate.skip_reason(prompt, settings)
+    if why:
+        return {"nothing": f"This prompt receives nothing: {why}."}
+    text, info = recall_prompt.context_for(prompt, cwd, cfg, env, deep=True, place=place)
+    extra = int(settings["min_terms"]) + select.OTHER_PROJECT
+    lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
+               f"{settings['min_score']:g}" + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""))
+    sem = info.get("semantic") or {"state": "off"}
+    terms = ", ".join(info["terms"]) or "none"
+    if sem["state"] == "scored" and sem.get("scored"):
+        line = (f"==== why (terms: {terms}; bar: similarity {settings['min_similarity']:g} "
+                f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, for the "
+                f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
+    else:
+        said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
+        line = f"==== why (terms: {terms}; {said}bar: {lexical}) ===="
+    return {"text": text, "why": line, "ranked": info["ranked"][:SHOWN]}

@@ -1,0 +1,44 @@
+"""What the page's buttons do: the functions ``lh memory forget | close | undo`` call
+(:mod:`lazy_harness.memory.by_hand`), journalled the same way, each answering one line for the page.
+
+A new action is one function ``(project, form, cfg, now) -> str`` and one line in :data:`ACTIONS`;
+an ``LhError`` it raises is shown on the page as the CLI would print it.
+"""
+
+from __future__ import annotations
+
+from lazy_harness.memory import by_hand
+from lazy_harness.ui.reading import Project
+
+
+def _field(form: dict, name: str, default: str | None = None) -> str:
+    from lazy_harness.errors import LhError
+
+    value = form.get(name, default)
+    if not value:
+        raise LhError(f"the form has no {name!r}")
+    return value
+
+
+def forget(p: Project, form: dict, cfg: dict, now: float) -> str:
+    eid = _field(form, "id").strip()
+    run = by_hand.forget(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "forgotten in lh ui", now)
+    return f"forgot {eid} (undo: lh memory undo {run})"
+
+
+def close(p: Project, form: dict, cfg: dict, now: float) -> str:
+    hid, text, run = by_hand.close(p.memory_dir, p.name, _field(form, "item"),
+                                   form.get("reason") or "closed in lh ui", now)
+    return f"closed {hid}: {text} (undo: lh memory undo {run})"
+
+
+def undo(p: Project, form: dict, cfg: dict, now: float) -> str:
+    data, restored, problems = by_hand.undo(p.memory_dir, p.learnings_dir, _field(form, "run"),
+                                            cfg["handoff"]["stale_days"], now)
+    if problems:
+        return (f"run {data['run']} ({data.get('kind', '?')}) is not undone: {len(restored)} file(s) restored, "
+                f"{len(problems)} left alone: " + "; ".join(problems))
+    return f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored"
+
+
+ACTIONS = {"forget": forget, "close": close, "undo": undo}

@@ -1,0 +1,38 @@
+"""Small HTML builders. Every piece of text goes through :func:`esc`: memory is written by a model
+from transcripts and edited by hand, so it is untrusted (``<script>`` in an entry stays text)."""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import urlencode
+
+from lazy_harness.logfile import terminal_safe
+
+
+def esc(value) -> str:
+    """Text for an HTML text node or a quoted attribute; controls and bidi overrides shown as escapes."""
+    return html.escape(terminal_safe("" if value is None else str(value), "\n\t"), quote=True)
+
+
+def href(path: str = "/", **params) -> str:
+    """A link to the page with query ``params`` (None values left out), escaped for an attribute."""
+    query = urlencode({k: v for k, v in params.items() if v is not None})
+    return esc(path + ("?" + query if query else ""))
+
+
+def form(action: str, token: str, fields: dict, label: str, confirm: str | None = None,
+         css: str = "act") -> str:
+    """A POST form for one action: the token in a hidden field (the server checks it), one button."""
+    hidden = "".join(f'<input type="hidden" name="{esc(k)}" value="{esc(v)}">' for k, v in fields.items())
+    ask = f' data-confirm="{esc(confirm)}"' if confirm else ""
+    return (f'<form class="{esc(css)}" method="post" action="/action/{esc(action)}"{ask}>'
+            f'<input type="hidden" name="token" value="{esc(token)}">{hidden}'
+            f'<button type="submit">{esc(label)}</button></form>')
+
+
+def day_of(ts) -> str:
+    return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
+
+
+def when_of(ts) -> str:
+    return ts[:16].replace("T", " ") if isinstance(ts, str) and len(ts) >= 16 else (ts or "?")

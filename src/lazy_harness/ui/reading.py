@@ -1,0 +1,301 @@
+"""What the page shows, read from the same files and with the same functions as the CLI: the
+projects, a project's entries (as ``lh memory show``), the runs (``lh memory history``), the queue
+(``lh queue``), spend (``lh cost``) and what the hooks injected (hooks.log, as the hooks wrote it).
+
+Everything returned is data; the page escapes it (memory text is untrusted).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+from lazy_harness import logfile, paths
+from lazy_harness import queue as spool
+from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks, recall
+
+TAIL_BYTES = 256 * 1024  # of hooks.log: the recent sessions
+SESSIONS = 12  # sessions listed under "injected"
+QUEUE_RECENT = 20
+SPEND_DAYS = 14
+
+
+@dataclass
+class Project:
+    key: str  # the memory folder's name: the page's handle on a project
+    name: str
+    memory_dir: str
+    learnings_dir: str
+    current: bool = False
+
+
+def _tail(path: str, size: int) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            end = fh.tell()
+            fh.seek(max(0, end - size))
+            data = fh.read()
+    except OSError:
+        return b""
+    return data if end <= size else data.partition(b"\n")[2]  # a cut first line is dropped
+
+
+def _name_in(memory_dir: str) -> str | None:
+    """The project name the newest decision or failure was written under, if any."""
+    for name in (files.DECISIONS, files.FAILURES):
+        for line in reversed(_tail(os.path.join(memory_dir, name), 16384).split(b"\n")):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"].strip():
+                return rec["project"].strip()
+    return None
+
+
+def projects(cwd: str, cfg: dict, env) -> list[Project]:
+    """Every project with a memory folder; the one holding ``cwd`` first (even without memory yet)."""
+    configured = cfg["memory"]["path"] or None
+    ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    here = paths.memory_dir(cwd, env, configured)
+    out = [Project(os.path.basename(here), paths.project_name(cwd), here, ldir, current=True)]
+    for mdir in paths.all_memory_dirs(env, configured):
+        if mdir != here:
+            key = os.path.basename(mdir)
+            out.append(Project(key, _name_in(mdir) or key, mdir, ldir))
+    return out
+
+
+# --- entries -------------------------------------------------------------------------------------
+
+_PARSED: dict[str, tuple[tuple[int, int], object]] = {}
+_PARSED_LOCK = threading.Lock()
+
+
+def _parsed(path: str, parse):
+    """``parse(path)``, kept while the file's mtime and size stay the same (a page reload then reads
+    only what changed); None for a missing file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (st.st_mtime_ns, st.st_size)
+    with _PARSED_LOCK:
+        hit = _PARSED.get(path)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    value = parse(path)
+    with _PARSED_LOCK:
+        _PARSED[path] = (key, value)
+    return value
+
+
+def _read_records(path: str) -> list[dict]:
+    out = []
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            for line in fh:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and recall.is_entry(rec):
+                    rec["id"] = ids.of_record(rec)
+                    out.append(rec)
+    except OSError:
+        pass
+    return out
+
+
+def records(path: str) -> list[dict]:
+    """Every decision or failure of a JSONL file, oldest first, each with its ``id`` (copies: the
+    caller may add fields)."""
+    return [dict(rec) for rec in _parsed(path, _read_records) or []]
+
+
+def entries(p: Project, kind: str) -> list[dict]:
+    """Decisions or failures, newest first; a left-out one carries ``left_out`` (how it is marked)."""
+    name = files.DECISIONS if kind == "decision" else files.FAILURES
+    hidden = marks.hidden(p.memory_dir)
+    out = records(os.path.join(p.memory_dir, name))
+    for rec in out:
+        mark = hidden.get(rec["id"])
+        rec["left_out"] = marks.describe(mark) if mark else None
+    return out[::-1]
+
+
+def learnings(p: Project) -> tuple[list[dict], list[dict]]:
+    """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
+    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (its status when
+    not active). Only each file's head is read, as the SessionStart read-back does."""
+    own: list[dict] = []
+    general: list[dict] = []
+    for path in files.recent_learning_files(p.learnings_dir, 10**9):
+        head = _parsed(path, recall.read_head)
+        if head is None:
+            continue
+        meta = dict(head)
+        mine = meta.get("origin") == p.name
+        if not mine and str(meta.get("scope") or "").strip().lower() != "general":
+            continue
+        meta["id"] = ids.of_learning(meta)
+        day = os.path.basename(path)[:10]
+        meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
+        meta["left_out"] = None if recall.is_active(meta) else (
+            str(meta.get("status") or "deprecated") + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
+        (own if mine else general).append(meta)
+    return own, general
+
+
+def handoff_items(p: Project) -> list[dict]:
+    """Open items, oldest first, each with ``history``: every record of its id, oldest first."""
+    state, _ = handoff.load(p.memory_dir)
+    history: dict[str, list[dict]] = {}
+    for rec in handoff_log.read_records(p.memory_dir) or []:
+        if isinstance(rec, dict) and isinstance(rec.get("id"), str):
+            history.setdefault(rec["id"], []).append(rec)
+    out = []
+    for item in handoff.open_items(state):
+        recs = sorted(history.get(item["id"], []), key=lambda r: str(r.get("ts") or ""))
+        out.append({**item, "history": recs})
+    return out
+
+
+def runs(p: Project) -> list[dict]:
+    """Every journalled change of the project, newest first (``lh memory history``)."""
+    return journal.runs(p.memory_dir)
+
+
+# --- queue and spend ------------------------------------------------------------------------------
+
+STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
+
+
+def _task_names(q: str, which: str) -> list[str]:
+    try:
+        return sorted(e.name for e in os.scandir(spool.folder(q, which))
+                      if e.name.endswith(spool.SUFFIX) and e.is_file())
+    except OSError:
+        return []
+
+
+def _when(name: str) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(name.split("-", 1)[0]) / 1e9))
+    except ValueError:
+        return "?"
+
+
+def queue(p: Project | None, env) -> dict:
+    """``{"folder", "counts": {state: n}, "tasks": [...]}``: the recent tasks of the project (all
+    projects when ``p`` is None), newest first; a failed one with its reason and its error's tail."""
+    q = paths.queue_dir(env)
+    counts, rows = {}, []
+    for state, which in STATES:
+        names = _task_names(q, which)
+        counts[state] = len(names)
+        rows += [(n, state, os.path.join(spool.folder(q, which), n)) for n in names]
+    rows.sort(key=lambda r: r[0], reverse=True)
+    tasks: list[dict] = []
+    seen: dict[str, str] = {}
+    for name, state, path in rows:
+        if len(tasks) >= QUEUE_RECENT:
+            break
+        try:
+            fields = spool.read_task(path)
+        except OSError:
+            continue
+        if p is not None and not _of_project(fields.get("cwd", ""), p, env, seen):
+            continue
+        error = _tail(path + ".error", 2000).decode("utf-8", "replace").strip() if state == "failed" else ""
+        tasks.append({"id": spool.task_id(name), "when": _when(name), "state": state,
+                      "event": fields.get("event", "?"), "session": fields.get("session_id", ""),
+                      "reason": fields.get("reason", "") or fields.get("wait_reason", ""), "error": error})
+    return {"folder": q, "counts": counts, "tasks": tasks}
+
+
+def _of_project(cwd: str, p: Project, env, seen: dict[str, str]) -> bool:
+    """Whether a session or task in ``cwd`` belongs to ``p`` (``seen``: the answers so far)."""
+    if not cwd:
+        return False
+    if cwd not in seen:
+        # why: the project's memory root as the configured one, so a folder resolves where p's did
+        seen[cwd] = paths.memory_dir(cwd, env, os.path.dirname(p.memory_dir))
+    return seen[cwd] == p.memory_dir
+
+
+def spend(env, now: float, days: int = SPEND_DAYS) -> list[tuple[str, float, int]]:
+    """(day, dollars, calls) for each of the last ``days`` days, oldest first (``lh cost --by day``)."""
+    from lazy_harness.worker import ledger
+
+    start = time.mktime(time.localtime(now - (days - 1) * 86400)[:3] + (0, 0, 0, 0, 0, -1))
+    groups = ledger.group(ledger.read_since(start, env), "day")
+    out = []
+    for n in range(days):
+        day = time.strftime("%Y-%m-%d", time.localtime(start + n * 86400 + 3600))
+        t = groups.get(day)
+        out.append((day, t.cost_usd if t else 0.0, t.calls if t else 0))
+    return out
+
+
+# --- what the hooks injected ----------------------------------------------------------------------
+
+_LINE = re.compile(r"^(\S+) (SessionStart|UserPromptSubmit) session=(\S+) (.*?)(?: \(([\d.]+) ms\))?$")
+_INJECTED = re.compile(r"injected \d+ \([^)]*\): ([\w,-]+)")
+
+
+def _session_cwds(env) -> dict[str, str]:
+    """``{session id: cwd}`` from the queue's tasks (every state): how a session is tied to a project."""
+    q = paths.queue_dir(env)
+    out: dict[str, str] = {}
+    for _, which in STATES:
+        for name in _task_names(q, which):
+            try:
+                fields = spool.read_task(os.path.join(spool.folder(q, which), name))
+            except OSError:
+                continue
+            if fields.get("session_id") and fields.get("cwd"):
+                out.setdefault(fields["session_id"], fields["cwd"])
+    return out
+
+
+def _own_sessions(p: Project, cwd: str | None, env) -> set[str]:
+    """Sessions whose transcript lies in Claude Code's folder of the project holding ``cwd``."""
+    if not cwd:
+        return set()
+    folder = os.path.join(paths.projects_dir(env), paths.project_key(paths.project_root(cwd)))
+    try:
+        return {n[:-6] for n in os.listdir(folder) if n.endswith(".jsonl")}
+    except OSError:
+        return set()
+
+
+def injected(p: Project, cwd: str | None, env) -> list[dict]:
+    """The recent sessions of the project (newest first) with each SessionStart and prompt line the
+    hooks logged: ``{"session", "events": [{"when", "event", "said", "ids"}]}``. A session is the
+    project's when a task of it ran in the project's folder or its transcript is in the project's
+    Claude Code folder; sessions nothing ties to a project are listed too, marked ``known`` False."""
+    text = _tail(logfile.log_path(logfile.HOOKS, env), TAIL_BYTES).decode("utf-8", "replace")
+    cwds = _session_cwds(env)
+    own = _own_sessions(p, cwd, env)
+    by_session: dict[str, dict] = {}
+    seen: dict[str, str] = {}
+    for line in text.split("\n"):
+        m = _LINE.match(line)
+        if not m:
+            continue
+        when, event, sid, said = m.group(1), m.group(2), m.group(3), m.group(4)
+        known = sid in own or sid in cwds
+        if known and sid not in own and not _of_project(cwds[sid], p, env, seen):
+            continue
+        found = _INJECTED.search(said)
+        session = by_session.setdefault(sid, {"session": sid, "known": known, "events": []})
+        session["events"].append({"when": when, "event": event, "said": said,
+                                  "ids": found.group(1).split(",") if found else []})
+        by_session[sid] = by_session.pop(sid)  # the most recently active last
+    return list(reversed(list(by_session.values())))[:SESSIONS]

@@ -1,0 +1,280 @@
+"""The sections of the page, in order: one function each, taking the :class:`View` and returning HTML.
+
+A new section is one function and one line in :data:`SECTIONS` (anchor, title, function).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from lazy_harness.ui import reading
+from lazy_harness.ui.markup import day_of, esc, form, when_of
+
+
+@dataclass
+class View:
+    project: reading.Project
+    projects: list[reading.Project]
+    cfg: dict
+    env: object
+    now: float
+    token: str
+    cwd: str
+    query: str | None = None
+    everything: bool = False  # every entry of every list, not only the newest LIMIT
+    notes: list[str] = field(default_factory=list)
+
+    def act(self, action: str, label: str, confirm: str | None = None, **fields) -> str:
+        return form(action, self.token, {"project": self.project.key, **fields}, label, confirm)
+
+
+def _empty(text: str) -> str:
+    return f'<p class="empty">{esc(text)}</p>'
+
+
+def _left_out(items: list[str], count: int) -> str:
+    if not count:
+        return ""
+    return (f'<details class="left-out"><summary>{count} left out (forgotten, superseded, merged or deprecated)'
+            f'</summary><ul>{"".join(items)}</ul></details>')
+
+
+def _entry(eid: str, head: str, body: str, actions: str = "", css: str = "entry live") -> str:
+    return (f'<li class="{css}" data-id="{esc(eid)}"><div class="line"><code class="id">{esc(eid)}</code> '
+            f'{head}</div>{body}{actions}</li>')
+
+
+# --- the sections --------------------------------------------------------------------------------
+
+def handoff_section(v: View) -> str:
+    items = reading.handoff_items(v.project)
+    if not items:
+        return _empty("No open handoff items.")
+    rows = []
+    for item in items:
+        history = "".join(
+            f'<li>{esc(when_of(r.get("ts")))} <b>{esc(r.get("op"))}</b> by session {esc(r.get("session_id") or "?")}'
+            + (f': {esc(r.get("reason"))}' if r.get("reason") else "") + "</li>" for r in item["history"])
+        body = (f'<details class="history"><summary>history ({len(item["history"])})</summary><ul>{history}</ul></details>'
+                if history else "")
+        actions = (v.act("close", "Close", reason="closed in lh ui", item=item["id"])
+                   + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
+        head = (f'<span class="text">{esc(item["text"])}</span> <span class="meta">opened '
+                f'{esc(when_of(item["opened"]))} by session {esc(item["opened_by"] or "?")}</span>')
+        rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
+    return f'<ul class="entries">{"".join(rows)}</ul>'
+
+
+LIMIT = 100  # entries of a list shown before "show all"
+
+
+def _listing(v: View, anchor: str, items: list[dict], row, question: str, none: str) -> str:
+    """Entries as a list, the left-out ones (``left_out``) folded away; ``row(item)`` gives (id, head,
+    body) of the ones shown: each list is cut at LIMIT unless the page was asked for everything."""
+    live = [i for i in items if not i["left_out"]]
+    gone = [i for i in items if i["left_out"]]
+    if not live and not gone:
+        return _empty(none)
+    cut = None if v.everything else LIMIT
+    shown_live = []
+    for item in live[:cut]:
+        eid, head, body = row(item)
+        shown_live.append(_entry(eid, head, body, f'<div class="actions">{v.act("forget", "Forget", question, id=eid)}</div>'))
+    shown_gone = []
+    for item in gone[:cut]:
+        eid, head, body = row(item)
+        shown_gone.append(_entry(eid, head + f' <span class="badge">{esc(item["left_out"])}</span>', body, css="entry gone"))
+    more = ""
+    if cut is not None and (len(live) > cut or len(gone) > cut):
+        link = esc(f"/?project={quote(v.project.key)}&all=1#{anchor}")
+        more = f'<p class="more">The newest {cut} of {len(live)}: <a href="{link}">show all</a></p>'
+    return f'<ul class="entries">{"".join(shown_live)}</ul>{more}' + _left_out(shown_gone, len(gone))
+
+
+def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
+    def row(rec: dict) -> tuple[str, str, str]:
+        extra = rec.get(detail)
+        body = (f'<p class="detail"><span class="label">{esc(detail.capitalize())}:</span> {esc(_text(extra))}</p>'
+                if extra else "")
+        head = f'<span class="meta">{esc(day_of(rec.get("ts")))}</span> <span class="text">{esc(rec.get("summary"))}</span>'
+        return rec["id"], head, body
+
+    return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
+
+
+def _text(value) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(x) for x in value)
+    return "" if value is None else str(value)
+
+
+def decisions_section(v: View) -> str:
+    return _records_section(v, "decision", "rationale", "decisions")
+
+
+def failures_section(v: View) -> str:
+    return _records_section(v, "failure", "prevention", "failures")
+
+
+def _learning_list(v: View, items: list[dict], what: str) -> str:
+    def row(item: dict) -> tuple[str, str, str]:
+        origin = "" if item.get("origin") == v.project.name else f' <span class="meta">from {esc(item.get("origin"))}</span>'
+        head = f'<span class="meta">{esc(item["day"])}</span> <span class="text">{esc(item.get("title"))}</span>{origin}'
+        excerpt = str(item.get("learning") or "")[:400]
+        return item["id"], head, f'<p class="detail">{esc(excerpt)}</p>' if excerpt else ""
+
+    return _listing(v, "learnings", items, row, "Forget this learning?", f"No {what}.")
+
+
+def learnings_section(v: View) -> str:
+    own, general = reading.learnings(v.project)
+    return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project")
+            + '<h3>General, from other projects</h3>' + _learning_list(v, general, "general learnings from other projects"))
+
+
+def search_section(v: View) -> str:
+    from lazy_harness.recall import explain
+
+    box = (f'<form class="search" method="get" action="/#search"><input type="hidden" name="project" '
+           f'value="{esc(v.project.key)}"><input type="search" name="q" value="{esc(v.query or "")}" '
+           f'placeholder="Type a prompt: see what it would get" aria-label="prompt"><button type="submit">Search'
+           f'</button></form>')
+    if not v.query:
+        return box + _empty("The same ranking and bar as prompt recall (lh memory show --prompt).")
+    place = (v.project.memory_dir, v.project.learnings_dir, v.project.name)
+    said = explain.report(v.query, v.cwd, v.cfg, v.env, place=place)
+    if "nothing" in said:
+        return box + f'<p class="result-none">{esc(said["nothing"])}</p>'
+    text = said["text"] or "This prompt receives nothing: no entry passes the bar."
+    rows = "".join(
+        f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}"><td>{"pass" if c["passes"] else ""}</td>'
+        f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
+        f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
+        f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td><td>{esc(c["title"])}</td>'
+        f'<td>{esc(", ".join(c["matched"]))}</td></tr>' for c in said["ranked"])
+    table = (f'<table class="ranked"><thead><tr><th></th><th>strength</th><th>coverage</th><th>similarity</th>'
+             f'<th>kind</th><th>id</th><th>title</th><th>matched</th></tr></thead><tbody>{rows}</tbody></table>'
+             if rows else "")
+    return (box + f'<h3>What the prompt gets</h3><pre class="injected">{esc(text)}</pre>'
+            f'<p class="why">{esc(said["why"])}</p>{table}')
+
+
+def _titles(v: View) -> dict[str, str]:
+    """``{id: summary or title}`` of the project's entries, to name what a session was given."""
+    out = {i["id"]: i["text"] for i in reading.handoff_items(v.project)}
+    for kind in ("decision", "failure"):
+        out.update((rec["id"], rec.get("summary") or "") for rec in reading.entries(v.project, kind))
+    for group in reading.learnings(v.project):
+        out.update((item["id"], str(item.get("title") or "")) for item in group)
+    return out
+
+
+def injected_section(v: View) -> str:
+    sessions = reading.injected(v.project, v.cwd if v.project.current else None, v.env)
+    if not sessions:
+        return _empty("No session start or prompt of this project in hooks.log yet.")
+    titles = _titles(v)
+    out = []
+    for s in sessions:
+        events = "".join(
+            f'<li><span class="meta">{esc(when_of(e["when"]))}</span> <b>{esc(e["event"])}</b> {esc(e["said"])}'
+            + (f'<ul class="given">{"".join(f"<li><code>{esc(i)}</code> {esc(titles.get(i, chr(8230)))}</li>" for i in e["ids"])}</ul>'
+               if e["ids"] else "")
+            + "</li>" for e in s["events"])
+        unknown = "" if s["known"] else ' <span class="badge">project not known</span>'
+        out.append(f'<li class="session"><div class="line">session <code>{esc(s["session"])}</code>{unknown}</div>'
+                   f'<ul class="events">{events}</ul></li>')
+    return ('<p class="note">From hooks.log: what SessionStart and each prompt injected, and why '
+            'nothing was when nothing was.</p>' f'<ul class="sessions">{"".join(out)}</ul>')
+
+
+def queue_section(v: View) -> str:
+    q = reading.queue(v.project, v.env)
+    counts = " ".join(f'<span class="count">{esc(k)} <b>{n}</b></span>' for k, n in q["counts"].items())
+    rows = "".join(
+        f'<tr class="{esc(t["state"])}"><td><code>{esc(t["id"])}</code></td><td>{esc(t["when"])}</td>'
+        f'<td>{esc(t["state"])}</td><td>{esc(t["event"])}</td><td>{esc(t["reason"])}'
+        + (f'<details><summary>error</summary><pre>{esc(t["error"])}</pre></details>' if t["error"] else "")
+        + "</td></tr>" for t in q["tasks"])
+    table = (f'<table class="tasks"><thead><tr><th>task</th><th>queued</th><th>state</th><th>event</th>'
+             f'<th>reason</th></tr></thead><tbody>{rows}</tbody></table>' if rows
+             else _empty("No task of this project in the queue."))
+    return f'<p class="counts">{counts} <span class="meta">(every project; {esc(q["folder"])})</span></p>{table}'
+
+
+def spend_section(v: View) -> str:
+    from lazy_harness.worker import budget
+
+    days = reading.spend(v.env, v.now)
+    verdict = budget.check(v.cfg, v.env, v.now)
+    top = max((d[1] for d in days), default=0.0) or 1.0
+    width, height, gap = 24, 80, 6
+    bars = []
+    for n, (day, usd, calls) in enumerate(days):
+        h = max(1.0, usd / top * height) if usd else 0.0
+        x = n * (width + gap)
+        bars.append(f'<g><title>{esc(day)}: ${usd:.4f}, {calls} call(s)</title>'
+                    f'<rect x="{x}" y="{height - h:.1f}" width="{width}" height="{h:.1f}" class="bar"></rect>'
+                    f'<text x="{x + width / 2}" y="{height + 14}" class="axis">{esc(day[8:])}</text></g>')
+    total = sum(d[1] for d in days)
+    svg = (f'<svg class="chart" role="img" aria-label="spend per day" viewBox="0 0 {len(days) * (width + gap)} '
+           f'{height + 20}" width="{len(days) * (width + gap)}" height="{height + 20}">{"".join(bars)}</svg>')
+    return (f'{svg}<p>Last {len(days)} days: <b>${total:.4f}</b> (every project). Today '
+            f'{esc(budget.money(verdict.spent_today))} of {esc(budget.money(verdict.daily))} a day; this month '
+            f'{esc(budget.money(verdict.spent_month))} of {esc(budget.money(verdict.monthly))}.'
+            + ("" if verdict.allowed else f' <span class="badge">paused: {esc(verdict.reason)}</span>') + "</p>")
+
+
+def runs_section(v: View) -> str:
+    runs = reading.runs(v.project)[:20]
+    if not runs:
+        return _empty("No change recorded (consolidations, forget, close).")
+    rows = []
+    for data in runs:
+        changes = "".join(f"<li>{esc(c)}</li>" for c in data.get("changes") or [])
+        action = (f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
+                  else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
+        rows.append(f'<li class="run" data-run="{esc(data["run"])}"><div class="line"><code>{esc(data["run"])}</code> '
+                    f'<b>{esc(data.get("kind", "?"))}</b> <span class="meta">{esc(when_of(data.get("started")))}</span> '
+                    f'{action}</div><ul>{changes}</ul></li>')
+    return f'<ul class="runs">{"".join(rows)}</ul>'
+
+
+# (anchor, title, function): the page's sections, in order
+SECTIONS = [
+    ("handoff", "Open handoff items", handoff_section),
+    ("decisions", "Decisions", decisions_section),
+    ("failures", "Failures and their prevention", failures_section),
+    ("learnings", "Learnings", learnings_section),
+    ("search", "What a prompt gets", search_section),
+    ("injected", "Injected into recent sessions", injected_section),
+    ("queue", "Queue", queue_section),
+    ("spend", "Spend per day", spend_section),
+    ("runs", "Changes, and undo", runs_section),
+]
+
+
+def page(v: View) -> str:
+    """The whole page: header with the project picker, notes from the last action, every section."""
+    options = "".join(
+        f'<option value="{esc(p.key)}"{" selected" if p.key == v.project.key else ""}>{esc(p.name)}'
+        f'{" (this folder)" if p.current else ""}</option>' for p in v.projects)
+    picker = (f'<form class="picker" method="get" action="/"><label>Project <select name="project">{options}'
+              f'</select></label><button type="submit">Show</button></form>')
+    nav = " ".join(f'<a href="#{a}">{esc(t)}</a>' for a, t, _ in SECTIONS)
+    notes = "".join(f'<p class="flash">{esc(n)}</p>' for n in v.notes)
+    body = "".join(f'<section id="{a}"><h2>{esc(t)}</h2>{fn(v)}</section>' for a, t, fn in SECTIONS)
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="color-scheme" content="light dark"><title>lh ui: {esc(v.project.name)}</title>'
+            f'<link rel="stylesheet" href="/static/ui.css"><script src="/static/ui.js" defer></script></head>'
+            f'<body><header><h1>lazy-harness memory: <span class="project">{esc(v.project.name)}</span></h1>'
+            f'{picker}<p class="meta">{esc(v.project.memory_dir)}</p><nav>{nav}</nav></header>'
+            f'<main>{notes}{body}</main></body></html>')
+
+
+def project_of(projects: list[reading.Project], key: str | None) -> reading.Project:
+    """The project named by ``key`` among the listed ones; the current folder's by default."""
+    return next((p for p in projects if p.key == key), projects[0]) if key else projects[0]
+

@@ -1,0 +1,181 @@
+"""The page in a real headless Chromium: the sections show the seeded memory, the search gives what
+a prompt would get, forget leaves an entry out of the page and out of recall, and the token is
+enforced in the browser too. Each test keeps a screenshot (see conftest: where)."""
+
+import os
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+from lazy_harness import config
+from lazy_harness.memory import journal, marks
+from lazy_harness.recall import explain
+from tests.ui.conftest import browser
+
+pytestmark = browser
+
+PROMPT = "why do we keep the recall index in sqlite fts5"
+
+
+def open_page(chrome, server, query=""):
+    chrome.get(server.url + query)
+    WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.ID, "runs")))
+
+
+def section(chrome, anchor):
+    return chrome.find_element(By.ID, anchor)
+
+
+def live_ids(chrome, anchor):
+    return [e.get_attribute("data-id") for e in section(chrome, anchor).find_elements(By.CSS_SELECTOR, "li.entry.live")]
+
+
+def shot(chrome, shots, name):
+    path = os.path.join(shots, name + ".png")
+    height = chrome.execute_script("return document.body.scrollHeight")
+    chrome.set_window_size(1280, min(max(height, 800), 6000))
+    assert chrome.save_screenshot(path)
+    assert os.path.getsize(path) > 1000
+
+
+def accept(chrome, question):
+    """The page asks before a change: say yes."""
+    alert = WebDriverWait(chrome, 30).until(ec.alert_is_present())
+    assert alert.text == question
+    alert.accept()
+
+
+def recall_ids(seeded, prompt=PROMPT):
+    said = explain.report(prompt, seeded.root, config.load_fast(os.environ), os.environ)
+    return [c["id"] for c in said["ranked"] if c["passes"]], said["text"] or ""
+
+
+def test_the_sections_show_the_seeded_memory(chrome, server, seeded, shots):
+    open_page(chrome, server)
+    assert chrome.current_url.endswith("/") and server.token not in chrome.current_url  # token now a cookie
+    assert "proj" in chrome.find_element(By.CSS_SELECTOR, "h1 .project").text
+    handoff = section(chrome, "handoff").text
+    assert "wire the release workflow" in handoff and "document the cache layout" in handoff
+    reopened = next(li for li in section(chrome, "handoff").find_elements(By.CSS_SELECTOR, "li.entry")
+                    if "document the cache layout" in li.text)
+    reopened.find_element(By.CSS_SELECTOR, "details.history summary").click()
+    assert "done once" in section(chrome, "handoff").text  # the reopened item's close, with its reason
+    decisions = section(chrome, "decisions").text
+    assert "Keep the recall index in SQLite FTS5" in decisions and "FTS5 ranks with BM25" in decisions
+    assert seeded.forgotten not in live_ids(chrome, "decisions")
+    assert "1 left out" in decisions
+    failures = section(chrome, "failures").text
+    assert "Worker crashed on a torn queue file" in failures and "claim by rename" in failures
+    learnings = section(chrome, "learnings").text
+    assert "Pytest tmp_path beats tempfile" in learnings and "Bash set -euo pipefail everywhere" in learnings
+    assert "A private learning of another project" not in learnings
+    injected = section(chrome, "injected").text
+    assert seeded.session in injected and "prompt too short" in injected
+    assert f"{seeded.sqlite} Keep the recall index in SQLite FTS5" in injected  # what the prompt was given, named
+    queue = section(chrome, "queue").text
+    assert "failed" in queue and "model answer was not JSON" in queue
+    bars = section(chrome, "spend").find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")
+    assert len(bars) == 14 and float(bars[-1].get_attribute("height")) > 0
+    assert "$0.1700" in section(chrome, "spend").text
+    assert section(chrome, "runs").find_elements(By.CSS_SELECTOR, "li.run")  # the seeded forget
+    shot(chrome, shots, "sections")
+
+
+def test_the_picker_lists_this_folder_first_and_shows_another_project(chrome, server, seeded, shots):
+    from selenium.webdriver.support.ui import Select
+
+    open_page(chrome, server)
+    picker = Select(chrome.find_element(By.CSS_SELECTOR, "form.picker select"))
+    assert [o.text for o in picker.options] == ["proj (this folder)", "other"]
+    picker.select_by_visible_text("other")
+    chrome.find_element(By.CSS_SELECTOR, "form.picker button").click()
+    WebDriverWait(chrome, 30).until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "h1 .project"), "other"))
+    decisions = section(chrome, "decisions").text
+    assert "Decision of the other project" in decisions and "Keep the recall index" not in decisions
+    assert "Bash set -euo pipefail everywhere" in section(chrome, "learnings").text  # general: every project
+    shot(chrome, shots, "other-project")
+
+
+def test_light_and_dark_themes_follow_the_system(chrome, server, shots):
+    open_page(chrome, server)
+    background = "return getComputedStyle(document.body).backgroundColor"
+    light = chrome.execute_script(background)
+    chrome.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    dark = chrome.execute_script(background)
+    assert light == "rgb(251, 251, 249)" and dark == "rgb(22, 24, 27)"
+    shot(chrome, shots, "dark")
+
+
+def test_markup_in_an_entry_is_shown_as_text_and_never_runs(chrome, server, seeded, shots):
+    open_page(chrome, server)
+    assert chrome.title.startswith("lh ui:") and chrome.title != "owned"
+    item = section(chrome, "decisions").find_element(By.CSS_SELECTOR, f'li[data-id="{seeded.evil}"]')
+    assert '<script>document.title="owned"</script>' in item.text
+    assert not item.find_elements(By.TAG_NAME, "script") and not item.find_elements(By.TAG_NAME, "img")
+    shot(chrome, shots, "markup-as-text")
+
+
+def test_the_search_gives_what_a_prompt_gets(chrome, server, seeded, shots):
+    passed, text = recall_ids(seeded)
+    assert passed and passed[0] == seeded.sqlite
+    open_page(chrome, server)
+    box = section(chrome, "search").find_element(By.CSS_SELECTOR, "input[type=search]")
+    box.send_keys(PROMPT)
+    box.submit()
+    WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.CSS_SELECTOR, "#search pre.injected")))
+    search = section(chrome, "search")
+    rows = search.find_elements(By.CSS_SELECTOR, "table.ranked tr.pass")
+    assert [r.get_attribute("data-id") for r in rows] == passed
+    assert search.find_element(By.CSS_SELECTOR, "pre.injected").text == text.strip()
+    assert "bar:" in search.find_element(By.CSS_SELECTOR, "p.why").text
+    shot(chrome, shots, "search")
+
+
+def test_forget_leaves_the_entry_out_of_the_page_and_of_recall(chrome, server, seeded, shots):
+    assert seeded.sqlite in recall_ids(seeded)[0]
+    open_page(chrome, server)
+    item = section(chrome, "decisions").find_element(By.CSS_SELECTOR, f'li[data-id="{seeded.sqlite}"]')
+    item.find_element(By.CSS_SELECTOR, "form.act button").click()
+    accept(chrome, "Forget this entry?")
+    WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.CSS_SELECTOR, "p.flash")))
+    flash = chrome.find_element(By.CSS_SELECTOR, "p.flash").text
+    assert flash.startswith(f"forgot {seeded.sqlite} (undo: lh memory undo ")
+    assert seeded.sqlite not in live_ids(chrome, "decisions")
+    assert seeded.sqlite not in recall_ids(seeded)[0]  # the same function the prompt hook calls
+    assert marks.hidden(seeded.mdir)[seeded.sqlite]["op"] == "forget"
+    assert journal.runs(seeded.mdir)[0]["kind"] == "forget"  # journalled as the CLI's
+    shot(chrome, shots, "forgotten")
+    # and undo puts it back, from the page
+    run = journal.runs(seeded.mdir)[0]["run"]
+    section(chrome, "runs").find_element(By.CSS_SELECTOR, f'li[data-run="{run}"] form.act button').click()
+    accept(chrome, "Undo this run?")
+    WebDriverWait(chrome, 30).until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "p.flash"), f"undid {run}"))
+    assert seeded.sqlite in live_ids(chrome, "decisions")
+    assert seeded.sqlite in recall_ids(seeded)[0]
+
+
+def test_close_a_handoff_item_from_the_page(chrome, server, seeded, shots):
+    from lazy_harness.memory import handoff
+
+    open_page(chrome, server)
+    item = next(li for li in section(chrome, "handoff").find_elements(By.CSS_SELECTOR, "li.entry")
+                if "wire the release workflow" in li.text)
+    hid = item.get_attribute("data-id")
+    item.find_element(By.CSS_SELECTOR, "form.act button").click()  # Close comes first
+    WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.CSS_SELECTOR, "p.flash")))
+    assert chrome.find_element(By.CSS_SELECTOR, "p.flash").text.startswith(f"closed {hid}: wire the release workflow")
+    assert hid not in live_ids(chrome, "handoff")
+    state, _ = handoff.load(seeded.mdir)
+    assert not state[hid].is_open and state[hid]["reason"] == "closed in lh ui"
+    shot(chrome, shots, "closed")
+
+
+def test_the_browser_without_the_token_gets_nothing(chrome, server, shots):
+    chrome.get(f"http://127.0.0.1:{server.port}/")
+    body = chrome.find_element(By.TAG_NAME, "body").text
+    assert body.startswith("401 Unauthorized") and "Decisions" not in body
+    chrome.get(f"http://127.0.0.1:{server.port}/?token=not-the-token")
+    assert chrome.find_element(By.TAG_NAME, "body").text.startswith("401")
+    shot(chrome, shots, "no-token")

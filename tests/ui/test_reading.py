@@ -1,0 +1,41 @@
+"""What the page reads: which sessions of hooks.log belong to the project shown, and spend per day."""
+
+import os
+
+from lazy_harness import config, paths
+from lazy_harness import queue as spool
+from lazy_harness.ui import reading
+from tests.support import memory_samples as ms
+from tests.ui.conftest import DAY, NOW
+
+
+def line(sid: str, said: str) -> str:
+    return f"{ms.iso(NOW)} UserPromptSubmit session={sid} {said} (3.0 ms)\n"
+
+
+def test_sessions_of_another_project_are_left_out_and_unknown_ones_marked(seeded, tmp_path):
+    other = os.path.join(os.path.dirname(seeded.root), "other")
+    q = paths.queue_dir()
+    with open(os.path.join(spool.folder(q, spool.DONE), f"{int(NOW * 1e9)}-0therses.task"), "w") as fh:
+        fh.write(spool.format_task({"session_id": "0therses-1", "cwd": other, "event": "Stop"}))
+    with open(os.path.join(paths.logs_dir(), "hooks.log"), "a", encoding="utf-8") as fh:
+        fh.write(line("0therses-1", "skipped: recall disabled"))
+        fh.write(line("nobody-knows", "terms=2 candidates=0 passed=0 nothing passed the bar"))
+        fh.write(f"{ms.iso(NOW)} Stop session={seeded.session} queued t1 (worker pid 1) (2.0 ms)\n")
+    cfg = config.load_fast(os.environ)
+    projects = reading.projects(seeded.root, cfg, os.environ)
+    here = projects[0]
+    sessions = {s["session"]: s for s in reading.injected(here, seeded.root, os.environ)}
+    assert set(sessions) == {seeded.session, "nobody-knows"}
+    assert sessions[seeded.session]["known"] and not sessions["nobody-knows"]["known"]
+    assert [e["event"] for e in sessions[seeded.session]["events"]] == ["SessionStart", "UserPromptSubmit",
+                                                                          "UserPromptSubmit"]  # not Stop
+    there = next(p for p in projects if p.name == "other")
+    assert {s["session"] for s in reading.injected(there, None, os.environ)} == {"0therses-1", "nobody-knows"}
+
+
+def test_spend_per_day_sums_the_ledger_by_local_day(seeded):
+    days = reading.spend(os.environ, NOW)
+    assert len(days) == 14 and days[-1][0] == ms.iso(NOW)[:10]
+    assert days[-1][1:] == (0.05, 1) and days[-2][0] == ms.iso(NOW - DAY)[:10] and days[-2][1:] == (0.12, 1)
+    assert sum(d[1] for d in days[:-2]) == 0
