@@ -191,6 +191,38 @@ def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | Non
     return text, stats
 
 
+def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
+    """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
+    when entries of this project were held since they were last told: (log words, message or '')."""
+    from lazy_harness.memory import held
+
+    mdir, said = stats["memory_dir"], ""
+    screen = stats.get("screen")
+    if screen is not None and screen.found:
+        run = held.hold(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env), screen.found,
+                        stats["project"], now, "read at session start")
+        said = f" (held {len(screen.found)} entr{'y' if len(screen.found) == 1 else 'ies'}: run {run})"
+    ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
+        screen, "found", ())}
+    told_file = os.path.join(paths.state_dir(env), "held-told")
+    try:
+        with open(told_file, encoding="utf-8") as fh:
+            told = set(fh.read().split())
+    except OSError:
+        told = set()
+    new = sorted(ids_ - told)
+    if not new:
+        return said, ""
+    from lazy_harness.atomic import append_line, ensure_dir
+
+    ensure_dir(os.path.dirname(told_file))
+    append_line(told_file, " ".join(new))
+    n = len(new)
+    return said, (f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read as "
+                  f"instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
+                  "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+
+
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None)."""
     source = str(payload.get("source") or "?")
@@ -209,14 +241,28 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
         return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)
     text, stats = digest(cwd, cfg, env, now, source)
     if text is None:
+        said, shown = _tell_held(stats, cfg, env, now, said, shown)
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
         return f"source={source} no memory for {stats['project']}{errors}{restarted}{shown}", _out(said)
     try:
         record_shown(payload, stats, env, source)
     except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
         stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
+    said, shown = _tell_held(stats, cfg, env, now, said, shown)
     out = {**said, "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return f"source={source} {recall.describe(stats)}{restarted}{shown}", _out(out)
+
+
+def _tell_held(stats: dict, cfg: dict, env, now: float, said: dict, shown: str) -> tuple[dict, str]:
+    """The held entries' line joined to the person's message; a failure is logged, never raised."""
+    try:
+        words, message = hold_and_tell(stats, cfg, env, now)
+    except Exception as exc:  # why: the digest (already without the held entries) matters more
+        return said, shown + f" (hold not recorded: {type(exc).__name__}: {exc})"
+    if not message:
+        return said, shown + words
+    told = said.get("systemMessage")
+    return {**said, "systemMessage": f"{told}\n{message}" if told else message}, shown + words + " (told the person: held)"
 
 
 def _out(obj: dict) -> str | None:

@@ -19,7 +19,8 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, ids, marks
+from lazy_harness.memory import files, handoff, ids, marks, provenance, trust
+from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
@@ -81,15 +82,16 @@ def words(text: str) -> set[str]:
     return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
 
 
-def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None) -> list[dict]:
+def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
+                   key: str | None = None) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day, then more words in
     common with the project's name and branch, then the newer time. Recency counts by day (the
     date in the file name) so that word overlap decides among the learnings of one day.
 
     With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
     learnings that can still reach those places) and returned."""
-    active = [h for h in heads if is_active(h)]
-    coarse = sorted(((h.get("origin") == project, os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    active = [h for h in heads if is_active(h) and (key is None or belongs(h, key))]
+    coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
         coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
@@ -109,6 +111,22 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
 
 def is_active(head: dict) -> bool:
     return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
+
+
+def _own(head: dict, project: str, key: str | None) -> bool:
+    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
+    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
+    known = provenance.key_of(head)
+    return known == key if key is not None and known else head.get("origin") == project
+
+
+def belongs(head: dict, key: str) -> bool:
+    """Whether a learning may be shown in the project of memory key ``key``: a ``scope: project`` one
+    only in its own project, known by its key (one written before keys were recorded: nowhere;
+    ``lh memory search --all-projects`` lists it); any other scope everywhere (ADR 0024)."""
+    if str(head.get("scope") or "").strip().lower() != "project":
+        return True
+    return provenance.key_of(head) == key
 
 
 # --- sections --------------------------------------------------------------------------------------
@@ -144,19 +162,21 @@ def _day(rec: dict) -> str:
 def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
     # why: every field of a stored record is text someone could have edited: each stays on its line
-    when = one_line((item["opened"] or "")[:16].replace("T", " "), 16) or "at an unknown time"
-    note = f"opened {when} by session {one_line(item['opened_by'] or '?', 60)}"
-    if handoff.is_stale(item, now, stale_days):
-        note += f"; stale: open {handoff.age_days(item, now)} days"
-    return f"- [{item['id']}] {one_line(item['text'], cap)} ({note})"
+    when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
+    by = item["opened_by"] or "?"
+    origin = "by hand" if by in (handoff.HAND_EDIT, "by hand") else f"session {neutral(by, 60)}"
+    note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
+    return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
 
-def _handoff(mdir: str, now: float, stale_days) -> tuple[list[str], list[str]]:
+def _handoff(mdir: str, now: float, stale_days, screen=None) -> tuple[list[str], list[str]]:
     opened = handoff.open_for_reading(mdir)
+    if screen is not None:
+        opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
     if not opened:
         return [], []
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
-    head = ["", f"## Open items ({files.HANDOFF}, oldest first; close one by its id when it is done)"]
+    head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
     if stale:
         head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
     return head, [handoff_line(item, now, stale_days) for item in opened]
@@ -176,41 +196,82 @@ def is_entry(rec: dict) -> bool:
     return "op" not in rec and isinstance(summary, str) and bool(summary.strip())
 
 
-def _failures(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
+def _tag(rec: dict, kind: str) -> str:
+    """``failure f-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: kind, id, date, origin."""
+    return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
+
+
+def _failures(mdir: str, n: int, hidden=frozenset(), screen=None) -> tuple[list[str], list[str]]:
     items = []
     for rec in reversed(live_tail(mdir, files.FAILURES, "failure", n, hidden)):
-        summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
-        prevention = one_line(rec.get("prevention"), CAP_DETAIL)
-        resolution = one_line(rec.get("resolution"), CAP_DETAIL)
+        if screen is not None and not screen.keep("failure", ids.of_record(rec, "failure"), trust.text_of(rec, "failure")):
+            continue
+        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        prevention = neutral(rec.get("prevention"), CAP_DETAIL)
+        resolution = neutral(rec.get("resolution"), CAP_DETAIL)
         detail = f" Prevention: {_sentence(prevention)}" if prevention else (
             f" Resolution: {_sentence(resolution)}" if resolution else "")
-        items.append(f"- {_day(rec)}: {summary}{detail}")
+        items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
-def _decisions(mdir: str, n: int, hidden=frozenset()) -> tuple[list[str], list[str]]:
+def _decisions(mdir: str, n: int, hidden=frozenset(), screen=None) -> tuple[list[str], list[str]]:
     items = []
     for rec in reversed(live_tail(mdir, files.DECISIONS, "decision", n, hidden)):
-        summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
-        rationale = one_line(rec.get("rationale"), CAP_TITLE)
-        items.append(f"- {_day(rec)}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
+        if screen is not None and not screen.keep("decision", ids.of_record(rec, "decision"),
+                                                  trust.text_of(rec, "decision")):
+            continue
+        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        rationale = neutral(rec.get("rationale"), CAP_TITLE)
+        items.append(f"- {_tag(rec, 'decision')}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
 
-def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict) -> tuple[list[str], list[str]]:
+def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
+               screen=None) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = [h for h in map(read_head, candidates) if h is not None]
-    stats["own_learnings"] = sum(1 for h in heads if h.get("origin") == project and is_active(h))
+    stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
+    stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
+    ranked = rank_learnings(heads, project, branch, None if screen is not None else n, key)
+    if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
+        ranked = [h for h in ranked if screen.keep("learning", ids.of_learning(h), _head_text(h), h)][:n]
     items = []
-    for head in rank_learnings(heads, project, branch, n):
-        rel = one_line(os.path.relpath(head["path"], kdir), 200)
-        title = one_line(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
-        origin = one_line(head.get("origin") or "unknown", 60)
-        text = one_line(head.get("learning"), CAP_EXCERPT)
-        items.append(f"- {title} ({rel}, from {origin})" + (f": {text}" if text else ""))
+    for head in ranked:
+        rel = neutral(os.path.relpath(head["path"], kdir), 200)
+        title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
+        origin = neutral(provenance.describe(head, "learning", session_key="origin_session", project_key="origin"), 120)
+        text = neutral(head.get("learning"), CAP_EXCERPT)
+        tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
+        items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
+
+
+def _head_text(head: dict) -> str:
+    return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
+
+
+class Screen:
+    """The hold check at read time (memory/trust.py): an entry whose text reads as an instruction to
+    the agent is left out, unless the person approved it; what it left out is in ``found``, for the
+    SessionStart hook to hold (memory/held.py)."""
+
+    def __init__(self, approved: set[str], hidden=frozenset()) -> None:
+        self.approved, self.hidden = approved, hidden
+        self.found: list[tuple[str, str, str, str]] = []
+
+    def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
+        if eid in self.hidden:  # an open item held (or forgotten) by a mark
+            return False
+        if eid in self.approved or (head is not None and str(head.get("deprecated_reason") or "").startswith(
+                "approved by hand")):
+            return True
+        why = trust.reason(text)
+        if why:
+            self.found.append((kind, eid, head["path"] if head else "", why))
+        return not why
 
 
 # --- budget ----------------------------------------------------------------------------------------
@@ -278,6 +339,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     root = paths.project_root(cwd)
     project = paths.project_name(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
+    key = os.path.basename(mdir)
     kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
     if branch is None:
         branch = paths.git_branch(cwd)
@@ -291,10 +353,12 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
-    builders = (("handoff", lambda: _handoff(mdir, now, stale_days)),
-                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden)),
-                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden)),
-                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats)))
+    screen = Screen({m["id"] for m in marks.read(mdir) if m.get("op") == "approve"}, hidden)
+    stats["screen"] = screen
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
+                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, screen)),
+                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, screen)),
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats, key, screen)))
     sections = []
     for name, build in builders:
         try:
@@ -304,8 +368,8 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
             head, items = [], []
         sections.append((name, head, items))
     stats["available"] = {name: len(items) for name, _, items in sections}
-    header = [f"# Memory of project {project} (lazy-harness)",
-              f"Read at session start from {mdir}; each section names its file."]
+    header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
+              f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
     failed, last = trouble
     stats["distill_failed"] = failed
     if failed:

@@ -36,7 +36,7 @@ _LOOKALIKE = str.maketrans({
     "υ": "u", "χ": "x", "ϲ": "c", "ⅼ": "l", "ı": "i", "ӏ": "l", "ℓ": "l",
 })
 
-_FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|http(?:ie)?|aria2c|lwp-download)"
+_FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
 _SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
           r"|source|\.\s")
 _SECRET = (r"(?:credential|secret|token|password|passwd|api[\s_-]?keys?|private[\s_-]?keys?|ssh[\s_-]?keys?|id_rsa"
@@ -48,7 +48,8 @@ _OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+
 
 _RULES = (
     (REMOTE_CODE, (
-        _FETCH + r"\b[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
+        # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
+        _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
         r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\s*<?\(\s*" + _FETCH + r"\b",
         r"\$\(\s*" + _FETCH + r"\b",
         r"`\s*" + _FETCH + r"\b[^`]{0,300}`",
@@ -187,9 +188,89 @@ def forms(text: str) -> list[str]:
     return out
 
 
+# --- the cheap look first: most notes hold none of the words every rule needs -----------------------
+# why: importing ``re`` and compiling the rules costs tens of milliseconds, too much for every
+# SessionStart and prompt. Each group lists sets of words (letters and digits only, lower case,
+# looked for in the text with everything else removed) of which every set must have one in the
+# text for some rule to match; a text no group fits is a note, without a regular expression. A
+# test checks that every hostile entry of the corpus fits a group. ``@`` ``|`` ``<`` ``:`` ``.``:
+# the character itself, looked for in the text as folded.
+_SECRET_W = ("credential", "secret", "token", "password", "passwd", "apikey", "privatekey", "sshkey", "idrsa",
+             "ided25519", "ssh", "aws", "env", "netrc", "npmrc", "pypirc", "cookie", "sessionid", "keychain",
+             "wallet")
+_OUT_W = ("http", "ftp", "webhook", "pastebin", "requestbin", "ngrok", "attacker", "external", "remote", "discord",
+          "telegram", "gist", "@", ".")
+_FETCH_W = ("curl", "wget", "iwr", "irm", "invokewebrequest", "invokerestmethod", "fetch", "httpie", "aria2c",
+            "lwpdownload")
+_GROUPS = (
+    (_FETCH_W,),
+    (("iex", "invokeexpression", "base64", "atob", "b64decode"),),
+    (("python",), ("urllib", "requests", "urlopen", "socket", "httpclient", "exec", "eval")),
+    (("node",), ("https", "fetch", "childprocess", "eval")),
+    (("download", "fetch", "get"), ("run", "execute", "exec", "source", "pipe"), ("http", "script", "installer",
+                                                                               ".sh", ".ps1")),
+    (("run", "execute", "exec", "pipe"), ("script", "installer", "payload"), ("http",)),
+    (_SECRET_W, _OUT_W),
+    (("cat", "type", "getcontent", "printenv", "env", "set"), ("|",), ("curl", "wget", "nc", "socat", "iwr",
+                                                                      "invokewebrequest")),
+    (("nc", "socat"), _SECRET_W, ("<",)),
+    (("scp", "rsync"), _SECRET_W, ("@",)),
+    (("dangerously", "bypass", "disableallhooks", "noverify", "chmod", "setenforce", "executionpolicy", "sudoers",
+      "nopasswd"),),
+    (("disable", "turnoff", "switchoff", "skip", "remove", "delete", "uninstall", "commentout", "kill"),
+     ("hook", "sandbox", "permission", "approvalprompt", "guardrail", "safetycheck", "securitycheck", "securityscan",
+      "securitywarning")),
+    (("skip", "disable", "dontrun", "donotrun"), ("test", "verif", "check", "codereview", "linter", "ci")),
+    (("without",), ("always", "everytime", "fromnow")),
+    (("disable",), ("firewall", "antivirus", "defender", "selinux", "apparmor")),
+    (("donot", "dont", "never", "without"), ("tell", "inform", "mention", "notify", "alert", "ask", "show", "report",
+                                             "reveal", "warn", "let"),
+     ("user", "human", "person", "operator", "developer", "owner")),
+    (("hide", "conceal", "keep"), ("from",), ("user", "human", "person", "operator", "developer")),
+    (("keep", "stay"), ("secret", "hidden", "quiet", "silent")),
+    (("thisisa",), ("instruction", "message", "directive", "command", "order", "prompt", "override", "notice",
+                    "policy")),
+    (("system", "admin", "developer", "root", "anthropic"), ("override", "directive", "instruction")),
+    (("ignore", "disregard", "forget", "override", "bypass"), ("previous", "prior", "above", "earlier", "former",
+                                                              "preceding", "other", "existing", "original",
+                                                              "systemprompt", "claudemd", "safetyrule")),
+    (("youarenow", "newinstruction", "newsysteminstruction", "forallfuture", "beforeanythingelse",
+      "beforedoinganythingelse"),),
+    (("system", "assistant", "human"), ("<", ":")),
+    (("ignor",), ("instru", "anweisung", "istruzion", "befehle")),
+    (("usuario", "utilisateur", "benutzer", "nutzer", "anwender", "utente"),),
+    (("sistema", "systeme", "system"), ("instru", "anweisung", "consigne", "directive", "vorgabe")),
+)
+
+
+def _folded(text: str) -> str:
+    """The text case-folded, with zero-width characters dropped and, when it is not ASCII, full-width
+    forms, accents and lookalike letters folded (``unicodedata``, a C module: no ``re``)."""
+    if text.isascii():
+        return text.lower()
+    import unicodedata
+
+    s = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
+    s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c) or ord(c) > 0x36f)
+    return s.casefold().translate(_LOOKALIKE)
+
+
+def may_hold(text: str) -> bool:
+    """Whether the rules must look at ``text``: some group fits it, or it holds letters outside ASCII
+    once folded (the rules in other scripts). False: the text is a note, nothing more to check."""
+    folded = _folded(text)
+    if not folded.isascii():
+        return True
+    squashed = "".join(c for c in folded if c.isalnum())
+    for group in _GROUPS:
+        if all(any((w in folded) if not w.isalnum() else (w in squashed) for w in words) for words in group):
+            return True
+    return False
+
+
 def reason(text: str) -> str | None:
     """Why ``text`` is held (one of the four reasons), None when it reads as a note about the code."""
-    if not text or not text.strip():
+    if not text or not text.strip() or not may_hold(text):
         return None
     for form in forms(text):
         for why, pats in _rules():

@@ -18,7 +18,7 @@ from lazy_harness.memory import files, ids
 from lazy_harness.recall.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
-HIDING_OPS = ("supersede", "forget", "merge")
+HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
 
 
