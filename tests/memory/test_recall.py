@@ -367,7 +367,7 @@ def test_reads_back_what_the_store_writes(project):
                      "Prevention: run claude -p with stdin from /dev/null.", "Spool tasks as files.",
                      "Rationale: rename is atomic.", "Titles: with 'quotes', \"double\" and # marks",
                      "from session sess-sto in proj: ", ".md): First line. Second line."):
-        assert expected in text, expected
+        assert expected in text, (expected, text)
 
 
 def test_300_long_handoff_items_do_not_push_out_the_newest_prevention(project):

@@ -134,3 +134,105 @@ def scan_learnings(paths_: list[str]) -> list[tuple[str, str, str, str]]:
 def held_ids(memory_dir: str) -> dict[str, dict]:
     """``{id: its hold mark}`` of the decisions, failures and open items held in a memory folder."""
     return {m["id"]: m for m in marks.read(memory_dir) if m.get("op") == HOLD}
+
+
+def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j) -> None:
+    """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
+    mark in (a decision, failure or open item), or the learning set active, approved by hand."""
+    from lazy_harness.atomic import rewrite
+    from lazy_harness.memory import changes
+
+    if kind == "learning":
+        changes.set_learning_status(path, learnings_dir, "active", None, APPROVED, _now(j), j)
+        return
+    mpath = marks.path_of(memory_dir)
+    j.track(mpath)
+    # why: taken out, not countered: every reader and the search index then see the entry as never held
+    rewrite(mpath, lambda data: marks.without(data, {eid}, ops=(HOLD,)))
+    j.record(mpath)
+    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j))
+
+
+def _now(j) -> float:
+    import time
+
+    return time.time()
+
+
+def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
+    """Every held entry of a project and every held learning: kind, id, reason, origin, text, file."""
+    from lazy_harness import jsonload
+    from lazy_harness.memory import handoff, provenance
+
+    out = []
+    marked = held_ids(memory_dir)
+    if marked:
+        for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+            path = os.path.join(memory_dir, name)
+            try:
+                with open(path, "rb") as fh:
+                    lines = fh.read().split(b"\n")
+            except OSError:
+                continue
+            for n, line in enumerate(lines, 1):
+                try:
+                    rec = jsonload.loads(line) if line.strip() else None
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and "op" not in rec and ids.of_record(rec, kind) in marked:
+                    eid = ids.of_record(rec, kind)
+                    out.append({"kind": kind, "id": eid, "reason": marked.pop(eid).get("reason") or "",
+                                "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
+                                "file": f"{path}:{n}"})
+        state, _ = handoff.load(memory_dir)
+        for hid, item in state.items():
+            if hid in marked:
+                out.append({"kind": "handoff", "id": hid, "reason": marked.pop(hid).get("reason") or "",
+                            "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
+                            "file": os.path.join(memory_dir, files.HANDOFF)})
+    for path in files.recent_learning_files(learnings_dir, 10**9):
+        head = files.read_frontmatter_values(path, ("status", "deprecated_reason"))
+        if head.get("status") != HELD:
+            continue
+        meta, _ = learning_text(path)
+        why = str(head.get("deprecated_reason") or "")
+        out.append({"kind": "learning", "id": ids.of_learning(meta), "reason": why.removeprefix(HELD + ": "),
+                    "origin": provenance.describe(meta, "learning", session_key="origin_session",
+                                                  project_key="origin"),
+                    "text": meta.get("title") or "", "file": path})
+    return out
+
+
+def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
+    """What a persist just wrote (``memory.store`` plan and report) that the check holds: the lines it
+    appended, the learnings it created, the handoff items the answer opened."""
+    from lazy_harness import jsonload
+
+    out = []
+    for a in plan.actions:
+        if a.kind == "append":
+            try:
+                rec = jsonload.loads(a.payload[1])
+            except ValueError:
+                continue
+            kind = rec.get("type") if rec.get("type") in ("decision", "failure") else None
+            why = trust.check(rec, kind) if kind else None
+            if why:
+                out.append((kind, ids.of_record(rec, kind), "", why))
+    out += scan_learnings(list(report.created))
+    opened = (plan.handoff or ([], []))[0]
+    if opened:
+        from lazy_harness.memory import handoff
+
+        texts = {" ".join(str(t).split()) for t in opened}
+        for item in handoff.open_for_reading(plan.memory_dir):
+            text = " ".join(str(item.get("text") or "").split())
+            why = trust.reason(text) if text in texts else None
+            if why:
+                out.append(("handoff", item["id"], "", why))
+    return out
+
+
+def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: list[str] = ()) -> list:
+    """Everything live in a memory folder (and the learning files named) that the check holds."""
+    return scan_records(memory_dir) + scan_learnings(list(learning_paths))

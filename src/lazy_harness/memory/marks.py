@@ -69,7 +69,7 @@ def by_id(memory_dir: str) -> dict[str, list[dict]]:
     return out
 
 
-def without(data: bytes, ids: set[str], ops=AUTOMATIC) -> bytes:
+def without(data: bytes, ids: set[str], ops: tuple = AUTOMATIC) -> bytes:
     """marks.jsonl ``data`` less its whole lines of ``ops`` naming one of ``ids``; every other byte kept."""
     def named(line: bytes) -> bool:
         try:

@@ -62,10 +62,11 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     ``by hand``, ``unknown``. ``machine``: this machine's name (``here()[0]`` when None); an entry
     written on another one arrived through sync. Learnings pass ``origin_session``/``origin``."""
     via = rec.get("via")
-    session = _short(rec.get(session_key), 8)
+    session = " ".join(str(rec.get(session_key) or "").split())[:8]  # a session id's first 8 say which
     project = _short(rec.get(project_key), 40)
-    if not isinstance(via, str) or not via:
-        return UNKNOWN if session else "by hand"
+    if not isinstance(via, str) or not via:  # written before provenance, or by hand
+        what = UNKNOWN if session else "by hand"
+        return f"{what} (in {project})" if project else what
     if via == HAND:
         what = "by hand"
     else:
