@@ -230,7 +230,7 @@ def approve(entry_id: str, project: str | None, reason: str) -> None:
     path = ""
     if kind == "learning":
         path = _learning_by_id(ldir, entry_id) or ""
-        if not path or files.read_frontmatter_values(path, ("status",)).get("status") != holding.HELD:
+        if not path or not any(h["id"] == entry_id for h in holding.listing(mdir, ldir) if h["kind"] == "learning"):
             raise LhError(f"learning {entry_id} is not held", hint="lh memory held")
     elif entry_id not in holding.held_ids(mdir):
         raise LhError(f"{entry_id} is not held in {mdir}", hint="lh memory held")

@@ -198,10 +198,16 @@ def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
 
     mdir, said = stats["memory_dir"], ""
     screen = stats.get("screen")
-    if screen is not None and screen.found:
-        run = held.hold(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env), screen.found,
+    # why: a learning is held by its frontmatter, which needs the YAML writer this hook cannot import
+    # (-S, ADR 0002); the read-time check leaves it out of every session until the worker, sync or
+    # lh memory approve writes it, and lh memory held lists it
+    marked = [f for f in getattr(screen, "found", ()) if f[0] != "learning"]
+    if marked:
+        run = held.hold(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env), marked,
                         stats["project"], now, "read at session start")
-        said = f" (held {len(screen.found)} entr{'y' if len(screen.found) == 1 else 'ies'}: run {run})"
+        said = f" (held {len(marked)} entr{'y' if len(marked) == 1 else 'ies'}: run {run})"
+    if screen is not None and len(screen.found) > len(marked):
+        said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions)"
     ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
         screen, "found", ())}
     told_file = os.path.join(paths.state_dir(env), "held-told")

@@ -190,13 +190,16 @@ def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
                 out.append({"kind": "handoff", "id": hid, "reason": marked.pop(hid).get("reason") or "",
                             "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
                             "file": os.path.join(memory_dir, files.HANDOFF)})
-    for path in files.recent_learning_files(learnings_dir, 10**9):
+    every = files.recent_learning_files(learnings_dir, 10**9)
+    caught = {f[2]: f[3] for f in scan_learnings(every)}  # left out at read time, not written held yet
+    for path in every:
         head = files.read_frontmatter_values(path, ("status", "deprecated_reason"))
-        if head.get("status") != HELD:
+        if head.get("status") != HELD and path not in caught:
             continue
         meta, _ = learning_text(path)
         why = str(head.get("deprecated_reason") or "")
-        out.append({"kind": "learning", "id": ids.of_learning(meta), "reason": why.removeprefix(HELD + ": "),
+        why = why.removeprefix(HELD + ": ") if head.get("status") == HELD else caught.get(path, "")
+        out.append({"kind": "learning", "id": ids.of_learning(meta), "reason": why,
                     "origin": provenance.describe(meta, "learning", session_key="origin_session",
                                                   project_key="origin"),
                     "text": meta.get("title") or "", "file": path})
