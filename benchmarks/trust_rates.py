@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from lazy_harness.memory import trust  # noqa: E402
+from lazy_harness.memory import trust
 
 EVAL_SETS = ("tests.eval.recall_set", "tests.eval.recall_set_tagged", "tests.eval.recall_set_cued",
              "tests.eval.recall_tiny")

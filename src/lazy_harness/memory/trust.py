@@ -120,7 +120,8 @@ _RULES = (
         r"(?:^|\n|\s)(?:system|assistant|human)\s*:\s*(?:you|ignore|always|never|from\s+now|the\s+user)",
         r"\bfor\s+all\s+future\s+(?:work|sessions?|tasks?)\b[^\n]{0,80}\b(?:in\s+every|all)\s+projects?",
         r"\bbefore\s+(?:anything|doing\s+anything)\s+else\b[^\n]{0,80}\b(?:run|execute|curl|wget)\b",
-        # Spanish, Portuguese, French, German, Italian, Russian, Chinese, Japanese, Korean
+    )),
+    (AUTHORITY, (  # Spanish, Portuguese, French, German, Italian, Russian, Chinese, Japanese, Korean
         r"\bignor[ae]\w*\s+(?:todas\s+)?(?:las|as)\s+instru[cç]\w*\s+(?:anteriores|previas|pr[eé]vias)",
         r"\bno\s+(?:le\s+)?(?:digas|diga|informes|informe|menciones|mencione|cuentes|cuente)\s+(?:nada\s+)?"
         r"al\s+usuario",
@@ -152,16 +153,18 @@ _RULES = (
     )),
 )
 
-_compiled = None
+_compiled: dict[int, list] = {}
 
 
-def _rules():
-    global _compiled
-    if _compiled is None:
+def _rules(k: int) -> list:
+    """Rule set ``k`` of ``_RULES`` compiled, once per process, only when a text may match it.
+    why: compiling every rule costs about 100 ms; the cheap look names the sets a text can match."""
+    pats = _compiled.get(k)
+    if pats is None:
         import re
 
-        _compiled = [(why, [re.compile(p, re.IGNORECASE) for p in pats]) for why, pats in _RULES]
-    return _compiled
+        pats = _compiled[k] = [re.compile(p, re.IGNORECASE) for p in _RULES[k][1]]
+    return pats
 
 
 def _spaced(text: str) -> str:
@@ -202,44 +205,45 @@ _OUT_W = ("http", "ftp", "webhook", "pastebin", "requestbin", "ngrok", "attacker
           "telegram", "gist", "@", ".")
 _FETCH_W = ("curl", "wget", "iwr", "irm", "invokewebrequest", "invokerestmethod", "fetch", "httpie", "aria2c",
             "lwpdownload")
-_GROUPS = (
-    (_FETCH_W,),
-    (("iex", "invokeexpression", "base64", "atob", "b64decode"),),
-    (("python",), ("urllib", "requests", "urlopen", "socket", "httpclient", "exec", "eval")),
-    (("node",), ("https", "fetch", "childprocess", "eval")),
-    (("download", "fetch", "get"), ("run", "execute", "exec", "source", "pipe"), ("http", "script", "installer",
-                                                                               ".sh", ".ps1")),
-    (("run", "execute", "exec", "pipe"), ("script", "installer", "payload"), ("http",)),
-    (_SECRET_W, _OUT_W),
-    (("cat", "type", "getcontent", "printenv", "env", "set"), ("|",), ("curl", "wget", "nc", "socat", "iwr",
-                                                                      "invokewebrequest")),
-    (("nc", "socat"), _SECRET_W, ("<",)),
-    (("scp", "rsync"), _SECRET_W, ("@",)),
-    (("dangerously", "bypass", "disableallhooks", "noverify", "chmod", "setenforce", "executionpolicy", "sudoers",
-      "nopasswd"),),
-    (("disable", "turnoff", "switchoff", "skip", "remove", "delete", "uninstall", "commentout", "kill"),
-     ("hook", "sandbox", "permission", "approvalprompt", "guardrail", "safetycheck", "securitycheck", "securityscan",
-      "securitywarning")),
-    (("skip", "disable", "dontrun", "donotrun"), ("test", "verif", "check", "codereview", "linter", "ci")),
-    (("without",), ("always", "everytime", "fromnow")),
-    (("disable",), ("firewall", "antivirus", "defender", "selinux", "apparmor")),
-    (("donot", "dont", "never", "without"), ("tell", "inform", "mention", "notify", "alert", "ask", "show", "report",
-                                             "reveal", "warn", "let"),
-     ("user", "human", "person", "operator", "developer", "owner")),
-    (("hide", "conceal", "keep"), ("from",), ("user", "human", "person", "operator", "developer")),
-    (("keep", "stay"), ("secret", "hidden", "quiet", "silent")),
-    (("thisisa",), ("instruction", "message", "directive", "command", "order", "prompt", "override", "notice",
-                    "policy")),
-    (("system", "admin", "developer", "root", "anthropic"), ("override", "directive", "instruction")),
-    (("ignore", "disregard", "forget", "override", "bypass"), ("previous", "prior", "above", "earlier", "former",
-                                                              "preceding", "other", "existing", "original",
-                                                              "systemprompt", "claudemd", "safetyrule")),
-    (("youarenow", "newinstruction", "newsysteminstruction", "forallfuture", "beforeanythingelse",
-      "beforedoinganythingelse"),),
-    (("system", "assistant", "human"), ("<", ":")),
-    (("ignor",), ("instru", "anweisung", "istruzion", "befehle")),
-    (("usuario", "utilisateur", "benutzer", "nutzer", "anwender", "utente"),),
-    (("sistema", "systeme", "system"), ("instru", "anweisung", "consigne", "directive", "vorgabe")),
+_GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority, 4 authority elsewhere, words)
+    (0, (_FETCH_W,)),
+    (0, (("iex", "invokeexpression", "base64", "atob", "b64decode"),)),
+    (0, (("python",), ("urllib", "requests", "urlopen", "socket", "httpclient", "exec", "eval"))),
+    (0, (("node",), ("https", "fetch", "childprocess", "eval"))),
+    (0, (("download", "fetch", "get"), ("run", "execute", "exec", "source", "pipe"),
+         ("http", "script", "installer", ".sh", ".ps1"))),
+    (0, (("run", "execute", "exec", "pipe"), ("script", "installer", "payload"), ("http",))),
+    (1, (_SECRET_W, _OUT_W)),
+    (1, (("cat", "type", "getcontent", "printenv", "env", "set"), ("|",),
+         ("curl", "wget", "nc", "socat", "iwr", "invokewebrequest"))),
+    (1, (("nc", "socat"), _SECRET_W, ("<",))),
+    (1, (("scp", "rsync"), _SECRET_W, ("@",))),
+    (1, (_FETCH_W, _SECRET_W)),
+    (2, (("dangerously", "bypass", "disableallhooks", "noverify", "chmod", "setenforce", "executionpolicy",
+          "sudoers", "nopasswd"),)),
+    (2, (("disable", "turnoff", "switchoff", "skip", "remove", "delete", "uninstall", "commentout", "kill"),
+         ("hook", "sandbox", "permission", "approvalprompt", "guardrail", "safetycheck", "securitycheck",
+          "securityscan", "securitywarning"))),
+    (2, (("skip", "disable", "dontrun", "donotrun"), ("test", "verif", "check", "codereview", "linter", "ci"))),
+    (2, (("without",), ("always", "everytime", "fromnow"))),
+    (2, (("disable",), ("firewall", "antivirus", "defender", "selinux", "apparmor"))),
+    (3, (("donot", "dont", "never", "without"), ("tell", "inform", "mention", "notify", "alert", "ask", "show",
+                                                "report", "reveal", "warn", "let"),
+         ("user", "human", "person", "operator", "developer", "owner"))),
+    (3, (("hide", "conceal", "keep"), ("from",), ("user", "human", "person", "operator", "developer"))),
+    (3, (("keep", "stay"), ("secret", "hidden", "quiet", "silent"))),
+    (3, (("thisisa",), ("instruction", "message", "directive", "command", "order", "prompt", "override", "notice",
+                        "policy"))),
+    (3, (("system", "admin", "developer", "root", "anthropic"), ("override", "directive", "instruction"))),
+    (3, (("ignore", "disregard", "forget", "override", "bypass"),
+         ("previous", "prior", "above", "earlier", "former", "preceding", "other", "existing", "original",
+          "systemprompt", "claudemd", "safetyrule"))),
+    (3, (("youarenow", "newinstruction", "newsysteminstruction", "forallfuture", "beforeanythingelse",
+          "beforedoinganythingelse"),)),
+    (3, (("system", "assistant", "human"), ("<", ":"))),
+    (4, (("ignor",), ("instru", "anweisung", "istruzion", "befehle"))),
+    (4, (("usuario", "utilisateur", "benutzer", "nutzer", "anwender", "utente"),)),
+    (4, (("sistema", "systeme", "system"), ("instru", "anweisung", "consigne", "directive", "vorgabe"))),
 )
 
 
@@ -255,28 +259,37 @@ def _folded(text: str) -> str:
     return s.casefold().translate(_LOOKALIKE)
 
 
-def may_hold(text: str) -> bool:
-    """Whether the rules must look at ``text``: some group fits it, or it holds letters outside ASCII
-    once folded (the rules in other scripts). False: the text is a note, nothing more to check."""
+def may_match(text: str) -> list[int]:
+    """The rule sets that could match ``text`` (every set when, once folded, it holds letters outside
+    ASCII: the rules in other scripts); [] when it is a note, with nothing more to check."""
     folded = _folded(text)
     if not folded.isascii():
-        return True
+        return list(range(len(_RULES)))
     squashed = "".join(c for c in folded if c.isalnum())
-    for group in _GROUPS:
-        if all(any((w in folded) if not w.isalnum() else (w in squashed) for w in words) for words in group):
-            return True
-    return False
+    found: set[int] = set()
+    for k, group in _GROUPS:
+        if k not in found and all(any((w in folded) if not w.isalnum() else (w in squashed) for w in words)
+                                  for words in group):
+            found.add(k)
+    return sorted(found)
+
+
+def may_hold(text: str) -> bool:
+    return bool(may_match(text))
 
 
 def reason(text: str) -> str | None:
     """Why ``text`` is held (one of the four reasons), None when it reads as a note about the code."""
-    if not text or not text.strip() or not may_hold(text):
+    if not text or not text.strip():
+        return None
+    sets = may_match(text)
+    if not sets:
         return None
     for form in forms(text):
-        for why, pats in _rules():
-            for pat in pats:
+        for k in sets:
+            for pat in _rules(k):
                 if pat.search(form):
-                    return why
+                    return _RULES[k][0]
     return None
 
 
