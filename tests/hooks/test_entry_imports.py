@@ -36,6 +36,9 @@ ALLOWED_OURS = {
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     "lazy_harness.recall.embed_client",  # SessionStart starts the embedder, the prompt hook asks it (ADR 0020)
+    # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
+    "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
+    "lazy_harness.memory.held", "lazy_harness.recall.fence",
 }
 # why: the prompt hook opens its SQLite index through the C module alone (recall.index.sqlite): the
 # sqlite3 package would add datetime and collections.abc

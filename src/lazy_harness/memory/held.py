@@ -211,19 +211,19 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     appended, the learnings it created, the handoff items the answer opened."""
     from lazy_harness import jsonload
 
-    out = []
+    out: list[tuple[str, str, str, str]] = []
     for a in plan.actions:
         if a.kind == "append":
             try:
                 rec = jsonload.loads(a.payload[1])
             except ValueError:
                 continue
-            kind = rec.get("type") if rec.get("type") in ("decision", "failure") else None
-            why = trust.check(rec, kind) if kind else None
+            kind = str(rec.get("type"))
+            why = trust.check(rec, kind) if kind in ("decision", "failure") else None
             if why:
                 out.append((kind, ids.of_record(rec, kind), "", why))
     out += scan_learnings(list(report.created))
-    opened = (plan.handoff or ([], []))[0]
+    opened: list = (plan.handoff or ([], []))[0]
     if opened:
         from lazy_harness.memory import handoff
 
@@ -236,6 +236,6 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: list[str] = ()) -> list:
+def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tuple[str, ...] = ()) -> list:
     """Everything live in a memory folder (and the learning files named) that the check holds."""
     return scan_records(memory_dir) + scan_learnings(list(learning_paths))

@@ -97,14 +97,14 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
         coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for key, k in coarse:
+    for rank_key, k in coarse:
         h = active[k]
         tags = h.get("tags")
         text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
                                          + (tags if isinstance(tags, list) else [tags])) if x)
         fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
                 os.path.basename(h["path"]))
-        ranked.append((key + fine, h))
+        ranked.append((rank_key + fine, h))
     ranked.sort(key=lambda kh: kh[0], reverse=True)
     return [h for _, h in ranked][:n]
 

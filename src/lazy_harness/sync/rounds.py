@@ -69,15 +69,15 @@ def hold_merged(data: str, changed: list[str], cfg: dict, env, now: float) -> li
             held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync")
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
-        for found in held.scan_learnings(learnings):
-            key = held.files.read_frontmatter_values(found[2], ("project_key",)).get("project_key") or ""
+        for one in held.scan_learnings(learnings):
+            key = held.files.read_frontmatter_values(one[2], ("project_key",)).get("project_key") or ""
             mdir = os.path.join(root, key) if key and os.path.isdir(os.path.join(root, key)) else (
                 folders[0] if folders else "")
             if mdir:
-                by_folder.setdefault(mdir, []).append(found)
-        for mdir, found in by_folder.items():
-            held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync")
-            done += [f[1] for f in found]
+                by_folder.setdefault(mdir, []).append(one)
+        for mdir, some in by_folder.items():
+            held.hold(mdir, ldir, some, os.path.basename(mdir), now, "merged by lh sync")
+            done += [f[1] for f in some]
     except Exception as exc:  # why: the merge is done; SessionStart's read-time check still holds them
         logfile.write(logfile.WORKER, f"sync: hold check failed: {type(exc).__name__}: {exc}", env)
         return done
