@@ -237,7 +237,13 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
     ranked = rank_learnings(heads, project, branch, None if screen is not None else n, key)
     if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
-        ranked = [h for h in ranked if screen.keep("learning", ids.of_learning(h), _head_text(h), h)][:n]
+        kept: list[dict] = []
+        for h in ranked:
+            if len(kept) >= n:
+                break
+            if screen.keep("learning", ids.of_learning(h), _head_text(h), h):
+                kept.append(h)
+        ranked = kept
     items = []
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
