@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import files, ids, marks, trust
+from lazy_harness.memory import files, ids, marks, provenance, trust
 
 HOLD, APPROVE = "hold", "approve"
 HELD = "held"  # a learning's status
@@ -239,3 +239,37 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
 def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tuple[str, ...] = ()) -> list:
     """Everything live in a memory folder (and the learning files named) that the check holds."""
     return scan_records(memory_dir) + scan_learnings(list(learning_paths))
+
+
+def belongs(head: dict, key: str) -> bool:
+    """Whether a learning may be shown in the project of memory key ``key``: a ``scope: project`` one
+    only in its own project, known by its key (one written before keys were recorded: nowhere;
+    ``lh memory search --all-projects`` lists it); any other scope everywhere (ADR 0024)."""
+    if str(head.get("scope") or "").strip().lower() != "project":
+        return True
+    return provenance.key_of(head) == key
+
+
+def head_text(head: dict) -> str:
+    """The text the check reads of a learning's head (memory.recall.read_head)."""
+    return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
+
+
+class Screen:
+    """The hold check at read time (memory/trust.py): an entry whose text reads as an instruction to
+    the agent is left out, unless the person approved it; what it left out is in ``found``, for the
+    SessionStart hook to hold (:func:`hold`)."""
+
+    def __init__(self, approved: set[str], hidden=frozenset()) -> None:
+        self.approved, self.hidden = approved, hidden
+        self.found: list[tuple[str, str, str, str]] = []
+
+    def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
+        if eid in self.hidden:  # an open item held (or forgotten) by a mark
+            return False
+        if eid in self.approved or (head is not None and learning_approved(head)):
+            return True
+        why = trust.reason(text)
+        if why:
+            self.found.append((kind, eid, head["path"] if head else "", why))
+        return not why

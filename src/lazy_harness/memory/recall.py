@@ -19,7 +19,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, ids, marks, provenance, trust
+from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
 
@@ -90,7 +90,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
 
     With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
     learnings that can still reach those places) and returned."""
-    active = [h for h in heads if is_active(h) and (key is None or belongs(h, key))]
+    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key))]
     coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
@@ -119,14 +119,6 @@ def _own(head: dict, project: str, key: str | None) -> bool:
     known = provenance.key_of(head)
     return known == key if key is not None and known else head.get("origin") == project
 
-
-def belongs(head: dict, key: str) -> bool:
-    """Whether a learning may be shown in the project of memory key ``key``: a ``scope: project`` one
-    only in its own project, known by its key (one written before keys were recorded: nowhere;
-    ``lh memory search --all-projects`` lists it); any other scope everywhere (ADR 0024)."""
-    if str(head.get("scope") or "").strip().lower() != "project":
-        return True
-    return provenance.key_of(head) == key
 
 
 # --- sections --------------------------------------------------------------------------------------
@@ -241,7 +233,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
         for h in ranked:
             if len(kept) >= n:
                 break
-            if screen.keep("learning", ids.of_learning(h), _head_text(h), h):
+            if screen.keep("learning", ids.of_learning(h), held.head_text(h), h):
                 kept.append(h)
         ranked = kept
     items = []
@@ -253,31 +245,6 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
         tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
-
-
-def _head_text(head: dict) -> str:
-    return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
-
-
-class Screen:
-    """The hold check at read time (memory/trust.py): an entry whose text reads as an instruction to
-    the agent is left out, unless the person approved it; what it left out is in ``found``, for the
-    SessionStart hook to hold (memory/held.py)."""
-
-    def __init__(self, approved: set[str], hidden=frozenset()) -> None:
-        self.approved, self.hidden = approved, hidden
-        self.found: list[tuple[str, str, str, str]] = []
-
-    def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
-        if eid in self.hidden:  # an open item held (or forgotten) by a mark
-            return False
-        if eid in self.approved or (head is not None and str(head.get("deprecated_reason") or "").startswith(
-                "approved by hand")):
-            return True
-        why = trust.reason(text)
-        if why:
-            self.found.append((kind, eid, head["path"] if head else "", why))
-        return not why
 
 
 # --- budget ----------------------------------------------------------------------------------------
@@ -359,7 +326,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
-    screen = Screen({m["id"] for m in marks.read(mdir) if m.get("op") == "approve"}, hidden)
+    screen = held.Screen(held.approved(mdir), hidden)
     stats["screen"] = screen
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, screen)),
