@@ -35,7 +35,7 @@ WRITE = textwrap.dedent('''
     def persist(root, distilled, session):
         os.makedirs(os.path.join(root, ".git"), exist_ok=True)
         mdir = paths.memory_dir(root)
-        meta = {"project": paths.project_name(root), "project_key": os.path.basename(mdir),
+        meta = {"project": paths.project_name(root), "project_folder": os.path.basename(mdir),
                 "session_id": session, "task_id": "t-1", "cwd": root}
         store.persist(distilled, mdir, paths.learnings_dir(), meta, time.time() - 60)
 

@@ -17,7 +17,7 @@ KB256 = 256 * 1024
 FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "cues", "scope", "status",
               "deprecated_by",
               "deprecated_on", "deprecated_reason",
-              "project_key", "via", "machine", "author"]  # provenance (ADR 0024)
+              "project_folder", "via", "machine", "author"]  # provenance (ADR 0024)
 
 
 def _good(tok: str) -> dict:

@@ -236,9 +236,10 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         from lazy_harness.recall import fence
 
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
-        key = fence.project_key(mdir)
-        ranked = [dict(c, elsewhere=not fence.in_scope(c, key)) for c in ranked
-                  if all_projects or fence.in_scope(c, key)]
+        key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
+        for c in ranked:
+            c["elsewhere"] = not fence.in_scope(c, key, legacy)
+        ranked = [c for c in ranked if all_projects or not c["elsewhere"]]
     finally:
         conn.close()
     floor = recall.iso_epoch(since) if since else None

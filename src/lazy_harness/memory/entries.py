@@ -1,7 +1,7 @@
 """decisions.jsonl and failures.jsonl: one whole JSON line per entry, never the same summary twice.
 
     {"ts", "type", "id", "project", "session_id", "task_id", <the item's fields in documented order>,
-     "project_key", "via", "machine", "author", "text_digest"}   (provenance: memory/provenance.py)
+     "project_folder", "via", "machine", "author", "text_digest"}   (provenance: memory/provenance.py)
 
 ``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex). Lines written before ids existed
 have none; readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.

@@ -201,7 +201,7 @@ def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
         why = why.removeprefix(HELD + ": ") if head.get("status") == HELD else caught.get(path, "")
         out.append({"kind": "learning", "id": ids.of_learning(meta), "reason": why,
                     "origin": provenance.describe(meta, "learning", session_key="origin_session",
-                                                  project_key="origin"),
+                                                  project_field="origin"),
                     "text": meta.get("title") or "", "file": path})
     return out
 
@@ -241,13 +241,16 @@ def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tupl
     return scan_records(memory_dir) + scan_learnings(list(learning_paths))
 
 
-def belongs(head: dict, key: str) -> bool:
+def belongs(head: dict, key: str, legacy=None) -> bool:
     """Whether a learning may be shown in the project of memory key ``key``: a ``scope: project`` one
-    only in its own project, known by its key (one written before keys were recorded: nowhere;
-    ``lh memory search --all-projects`` lists it); any other scope everywhere (ADR 0024)."""
+    only in its own project, known by the key recorded with it, or for one written before keys were
+    recorded by ``legacy(head)`` (``provenance.legacy_owner``); any other scope everywhere (ADR 0024)."""
     if str(head.get("scope") or "").strip().lower() != "project":
         return True
-    return provenance.key_of(head) == key
+    recorded = provenance.key_of(head)
+    if recorded:
+        return recorded == key
+    return bool(legacy is not None and legacy(head))
 
 
 def head_text(head: dict) -> str:

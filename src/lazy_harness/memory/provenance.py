@@ -4,7 +4,9 @@ was written on (so an entry that arrived through ``lh sync`` says from where), o
 Written with every entry, beside its other fields (a decision or failure line, a learning's
 frontmatter):
 
-    project_key   the project's memory key (paths.memory_key: its origin remote, else its path key)
+    project_folder  the project's memory key, the name of its memory folder (paths.memory_key: its
+                    origin remote, else its path key). why not ``project_key``: the redactor takes
+                    a ``*_key: value`` line for a credential, and sync would refuse to push it
     via           "session" (distilled by the worker), "hand" (written by the person)
     machine       the host name the entry was written on
     author        the login name it was written by
@@ -19,7 +21,7 @@ Hot path: only ``os`` at import time.
 
 import os
 
-FIELDS = ("project_key", "via", "machine", "author", "text_digest")
+FIELDS = ("project_folder", "via", "machine", "author", "text_digest")
 SESSION, HAND = "session", "hand"
 UNKNOWN = "unknown"
 
@@ -36,12 +38,12 @@ def here(env=None) -> tuple[str, str]:
 
 def fields(meta: dict, env=None) -> dict:
     """The provenance fields for an entry written with ``meta`` (the worker's: project, session_id,
-    project_key; ``via`` defaults to session when there is a session, else hand)."""
+    project_folder; ``via`` defaults to session when there is a session, else hand)."""
     from lazy_harness.memory.sanitize import one_line
 
     machine, author = here(env)
     via = one_line(meta.get("via")) or (SESSION if one_line(meta.get("session_id")) else HAND)
-    return {"project_key": one_line(meta.get("project_key")), "via": via,
+    return {"project_folder": one_line(meta.get("project_folder")), "via": via,
             "machine": one_line(meta.get("machine") or machine), "author": one_line(meta.get("author") or author)}
 
 
@@ -57,13 +59,13 @@ def _short(value, cap: int = 40) -> str:
 
 
 def describe(rec: dict, kind: str = "", machine: str | None = None, session_key: str = "session_id",
-             project_key: str = "project") -> str:
+             project_field: str = "project") -> str:
     """One short phrase: ``session 1a2b3c4d in api``, ``sync from laptop-2 (ana): session ... in api``,
     ``by hand``, ``unknown``. ``machine``: this machine's name (``here()[0]`` when None); an entry
     written on another one arrived through sync. Learnings pass ``origin_session``/``origin``."""
     via = rec.get("via")
     session = " ".join(str(rec.get(session_key) or "").split())[:8]  # a session id's first 8 say which
-    project = _short(rec.get(project_key), 40)
+    project = _short(rec.get(project_field), 40)
     if not isinstance(via, str) or not via:  # written before provenance, or by hand
         what = UNKNOWN if session else "by hand"
         return f"{what} (in {project})" if project else what
@@ -85,5 +87,22 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
 
 def key_of(rec: dict) -> str:
     """The project key an entry was written for ('' when unknown: written before provenance)."""
-    value = rec.get("project_key")
+    value = rec.get("project_folder")
     return value if isinstance(value, str) else ""
+
+
+def legacy_owner(projects_dir: str, claude_key: str, name: str):
+    """For a learning written before project folders were recorded: whether it was written in this
+    project, proven by key, not by name: its origin session's transcript lies in this project's
+    Claude Code folder (``<claude dir>/projects/<paths.project_key(root)>/<session>.jsonl``). Two
+    folders named ``api`` have two Claude Code folders. Once the transcript is gone (Claude Code
+    deletes them after ``cleanupPeriodDays``), it is shown nowhere by itself (ADR 0024)."""
+    folder = os.path.join(projects_dir, claude_key)
+
+    def owns(head: dict) -> bool:
+        session = head.get("origin_session")
+        if head.get("origin") != name or not isinstance(session, str) or not session or "/" in session:
+            return False
+        return os.path.exists(os.path.join(folder, session + ".jsonl"))
+
+    return owns

@@ -83,14 +83,14 @@ def words(text: str) -> set[str]:
 
 
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
-                   key: str | None = None) -> list[dict]:
+                   key: str | None = None, legacy=None) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day, then more words in
     common with the project's name and branch, then the newer time. Recency counts by day (the
     date in the file name) so that word overlap decides among the learnings of one day.
 
     With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
     learnings that can still reach those places) and returned."""
-    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key))]
+    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
     coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
@@ -220,14 +220,14 @@ def _decisions(mdir: str, n: int, hidden=frozenset(), screen=None) -> tuple[list
 
 
 def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
-               screen=None) -> tuple[list[str], list[str]]:
+               screen=None, legacy=None) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = [h for h in map(read_head, candidates) if h is not None]
     stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
-    ranked = rank_learnings(heads, project, branch, None if screen is not None else n, key)
+    ranked = rank_learnings(heads, project, branch, None if screen is not None else n, key, legacy)
     if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
         kept: list[dict] = []
         for h in ranked:
@@ -240,7 +240,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
-        origin = neutral(provenance.describe(head, "learning", session_key="origin_session", project_key="origin"), 120)
+        origin = neutral(provenance.describe(head, "learning", session_key="origin_session", project_field="origin"), 120)
         text = neutral(head.get("learning"), CAP_EXCERPT)
         tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
@@ -331,7 +331,9 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, screen)),
-                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats, key, screen)))
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats, key, screen,
+                                                 provenance.legacy_owner(paths.projects_dir(env),
+                                                                         paths.project_key(root), project))))
     sections = []
     for name, build in builders:
         try:

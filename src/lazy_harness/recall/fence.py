@@ -25,9 +25,27 @@ def attach(conn, ranked: list[dict]) -> None:
         c["okey"], c["prov"] = found.get(c["rowid"], ("", ""))
 
 
-def in_scope(c: dict, key: str) -> bool:
-    """A learning of ``scope: project`` only in the project of memory key ``key``; anything else as found."""
-    return not (c["kind"] == "learning" and str(c.get("scope") or "").lower() == "project" and c.get("okey") != key)
+def in_scope(c: dict, key: str, legacy=None) -> bool:
+    """A learning of ``scope: project`` only in the project of memory key ``key`` (one written before
+    keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
+    if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
+        return True
+    if c.get("okey"):
+        return c["okey"] == key
+    if legacy is None:
+        return False
+    from lazy_harness.memory import files
+
+    return legacy(files.read_frontmatter_values(c["file"], ("origin", "origin_session")))
+
+
+def legacy_for(cwd: str, env=None):
+    """``provenance.legacy_owner`` of the project holding ``cwd``."""
+    from lazy_harness import paths
+    from lazy_harness.memory import provenance
+
+    root = paths.project_root(cwd)
+    return provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), paths.project_name(root))
 
 
 def _approved(c: dict, approvals) -> bool:

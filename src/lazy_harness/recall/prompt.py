@@ -120,7 +120,8 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
                 ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project,
                                            on_candidates=request.ask)
                 fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-                ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir))]
+                legacy = fence.legacy_for(cwd, env)
+                ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
                 break
             except Exception as exc:
                 if attempt == 2 or not index.damaged(exc):

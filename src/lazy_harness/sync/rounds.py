@@ -70,7 +70,7 @@ def hold_merged(data: str, changed: list[str], cfg: dict, env, now: float) -> li
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
         for one in held.scan_learnings(learnings):
-            key = held.files.read_frontmatter_values(one[2], ("project_key",)).get("project_key") or ""
+            key = held.files.read_frontmatter_values(one[2], ("project_folder",)).get("project_folder") or ""
             mdir = os.path.join(root, key) if key and os.path.isdir(os.path.join(root, key)) else (
                 folders[0] if folders else "")
             if mdir:

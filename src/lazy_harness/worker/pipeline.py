@@ -157,7 +157,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         log(f"redacted {built.redacted} secret(s) from the prompt")
     # why: handoff records carry the session's time, not the processing time, so a session processed late
     # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
-    meta = {"project": project, "project_key": os.path.basename(os.path.normpath(memory_dir)),
+    meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
             "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
             "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
     if dry_run:
