@@ -30,6 +30,7 @@ CONTEXT_HARD_CAP = 9500
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
+SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 # caps per item, so one long record cannot take the whole budget
@@ -227,7 +228,8 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     heads = [h for h in map(read_head, candidates) if h is not None]
     stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
-    ranked = rank_learnings(heads, project, branch, None if screen is not None else n, key, legacy)
+    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap)
+    ranked = rank_learnings(heads, project, branch, n + SCREEN_MARGIN if screen is not None else n, key, legacy)
     if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
         kept: list[dict] = []
         for h in ranked:
