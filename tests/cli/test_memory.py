@@ -202,7 +202,7 @@ def test_show_lists_open_items_with_ids_and_history_lists_closed_ones(project):
     handoff.apply_answer(mem, ["still open", "done later"], [], meta, NOW - 30 * DAY, NOW)
     handoff.apply_answer(mem, [], ["done later"], {**meta, "session_id": "sess-close"}, NOW - DAY, NOW)
     out = invoke("memory", "show", "--project", project).out.split("\n==== ", 1)[1]
-    assert f"- [{ids.handoff_id('still open')}] still open (opened " in out and "by session sess-open" in out
+    assert f"- open item {ids.handoff_id('still open')}, " in out and "from session sess-open: still open" in out
     assert "stale: open 30 days" in out and "done later" not in out and "Closed handoff items" not in out
     out = invoke("memory", "show", "--history", "--project", project).out.split("\n==== ", 1)[1]
     closed = next(ln for ln in out.split("\n") if "done later" in ln)

@@ -38,6 +38,9 @@ ALLOWED_OURS = {
     # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
     "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",
     "lazy_harness.errors",
+    # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
+    "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
+    "lazy_harness.memory.held", "lazy_harness.recall.fence",
 }
 # why: the prompt hook opens its SQLite index through the C module alone (recall.index.sqlite): the
 # sqlite3 package would add datetime and collections.abc

@@ -23,7 +23,8 @@ def test_record_field_order_and_types():
     rec = entries.record("failure", {"summary": "boom", "root_cause": "rc", "resolution": "res",
                                      "prevention": "p", "tags": "single", "unknown": "dropped"}, META, NOW)
     assert list(rec) == ["ts", "type", "id", "project", "session_id", "task_id", "summary", "root_cause",
-                         "resolution", "prevention", "tags", "cues"]
+                         "resolution", "prevention", "tags", "cues",
+                         "project_folder", "via", "machine", "author", "text_digest"]  # provenance
     assert rec["type"] == "failure" and rec["tags"] == ["single"] and rec["task_id"] == "t-1"
     rec = entries.record("decision", {"summary": "s", "alternatives": None}, META, NOW)
     assert rec["alternatives"] == [] and rec["context"] == "" and rec["rationale"] == ""

@@ -274,8 +274,8 @@ def test_recall_shows_ids_opened_time_and_stale_marks(mdir):
     head, items = recall._handoff(mdir, NOW, 14)
     assert "2" not in head[1] and any("stale" in h for h in head)
     old = ids.handoff_id("ancient")
-    assert items[0].startswith(f"- [{old}] ancient (opened ") and "by session sess-a; stale: open 30 days" in items[0]
-    assert items[1].startswith(f"- [{ids.handoff_id('fresh')}] fresh") and "stale" not in items[1]
+    assert items[0].startswith(f"- open item {old}, ") and "from session sess-a: ancient; stale: open 30 days" in items[0]
+    assert items[1].startswith(f"- open item {ids.handoff_id('fresh')}, ") and items[1].endswith(": fresh")
     _, items = recall._handoff(mdir, NOW, 60)  # a longer stale age: nothing stale, nothing dropped
     assert len(items) == 2 and not any("stale" in i for i in items)
 

@@ -96,7 +96,8 @@ def test_render_frontmatter_keys_order_and_body():
     text = learnings.render(item("Prefer os.replace", tags=["fs", "atomic"]), META, NOW)
     front, head, body = split(text)
     assert list(front) == ["id", "title", "origin", "origin_session", "created", "tags", "cues", "scope",
-                           "status", "deprecated_by", "deprecated_on", "deprecated_reason"]
+                           "status", "deprecated_by", "deprecated_on", "deprecated_reason",
+                           "project_folder", "via", "machine", "author"]  # provenance
     assert front["title"] == "Prefer os.replace" and front["origin"] == "proj"
     assert front["origin_session"] == "sess-1" and front["tags"] == ["fs", "atomic"]
     assert front["status"] == "active" and front["deprecated_by"] is None

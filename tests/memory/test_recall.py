@@ -11,6 +11,7 @@ import yaml
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids, recall
+from lazy_harness.memory.fence import FENCE
 
 NOW = time.time()
 NOON = time.mktime(time.localtime(NOW)[:3] + (12, 0, 0, 0, 0, -1))  # seconds apart stay on one day
@@ -80,7 +81,7 @@ def test_sections_in_priority_order_each_naming_its_source(project):
     small_memory(project)
     text, stats = build(project)
     lines = text.split("\n")
-    assert "proj" in lines[0] and mem(project) in text
+    assert lines[0] == FENCE and "proj" in lines[1] and mem(project) in text
     order = [text.index(s) for s in ("wire the SessionStart hook", "the worktree folder is in .gitignore",
                                      "hooks read files, never run git", "Tail reads keep hooks flat")]
     assert order == sorted(order)
@@ -90,8 +91,8 @@ def test_sections_in_priority_order_each_naming_its_source(project):
         assert source in heading, heading
     # each open item with its id, and when and by which session it was opened
     opened = ms.iso(NOW - 2 * ms.DAY)[:16].replace("T", " ")
-    assert f"- [{ids.handoff_id('wire the SessionStart hook')}] wire the SessionStart hook (opened {opened} " \
-           "by session sess-aaa)" in text
+    assert (f"- open item {ids.handoff_id('wire the SessionStart hook')}, {opened}, from session sess-aaa: "
+            "wire the SessionStart hook") in text
     assert "a git subprocess costs 5 ms" in text  # the decision's rationale
     day = ms.iso(NOW - 5 * ms.DAY)[:10]
     assert f"learnings/{day[:7]}/{day}-tail-reads-keep-hooks-flat.md" in text
@@ -115,8 +116,9 @@ def test_budget_fair_shares_then_priority_with_an_accurate_left_out_line(project
                    [ms.decision(NOW - ms.DAY + i, f"decision {i}", "r" * 100) for i in range(8)])
     for i in range(6):
         ms.write_learning(ldir(), f"learning {i}", "proj", NOW - ms.DAY - i)
-    text, stats = build(project, max_chars=1400)
-    assert len(text) <= 1400
+    # why 1700: every item carries its kind, id, date and origin and the block opens with the fence line
+    text, stats = build(project, max_chars=1700)
+    assert len(text) <= 1700
     shown, left = stats["shown"], stats["left_out"]
     assert all(f"open item {i}" in text for i in range(shown["handoff"]))
     # fairness: every non-empty section keeps a share, so each shows something; the rest went by priority
@@ -302,7 +304,7 @@ def test_failing_distillation_is_said_even_without_memory(project):
     _fail_task(paths.queue_dir(os.environ), "100-a.task", NOW - 50)
     text, stats = build(project)
     assert text.split("\n")[-1].startswith("Distillation is failing: 1 distillation task failed")
-    assert "someone else's lesson" not in text and len(text.split("\n")) == 3
+    assert "someone else's lesson" not in text and len(text.split("\n")) == 4
 
 
 def test_corrupt_and_mistyped_records_do_not_break_the_rest(project):
@@ -364,8 +366,8 @@ def test_reads_back_what_the_store_writes(project):
     for expected in ("check the -> arrow item", "a box still open", "sess-store-1", ms.iso(NOW - 60)[:16].replace("T", " "),
                      "Prevention: run claude -p with stdin from /dev/null.", "Spool tasks as files.",
                      "Rationale: rename is atomic.", "Titles: with 'quotes', \"double\" and # marks",
-                     "from proj): First line. Second line."):
-        assert expected in text, expected
+                     "from session sess-sto in proj: ", ".md): First line. Second line."):
+        assert expected in text, (expected, text)
 
 
 def test_300_long_handoff_items_do_not_push_out_the_newest_prevention(project):

@@ -16,10 +16,11 @@ from tests.support import crashpoint
 NOW = 1_760_000_000.0
 DAY = 86400.0
 META = {"project": "proj", "session_id": "sess-1", "task_id": "1760000000000000000-ab12", "cwd": "/x/proj"}
+PROVENANCE = ["project_folder", "via", "machine", "author", "text_digest"]
 DECISION_KEYS = ["ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "alternatives",
-                 "rationale", "tags", "cues"]
+                 "rationale", "tags", "cues", *PROVENANCE]
 FAILURE_KEYS = ["ts", "type", "id", "project", "session_id", "task_id", "summary", "root_cause", "resolution",
-                "prevention", "tags", "cues"]
+                "prevention", "tags", "cues", *PROVENANCE]
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ KB64 = 64 * 1024
 KB256 = 256 * 1024
 FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "cues", "scope", "status",
               "deprecated_by",
-              "deprecated_on", "deprecated_reason"]
+              "deprecated_on", "deprecated_reason",
+              "project_folder", "via", "machine", "author"]  # provenance (ADR 0024)
 
 
 def _good(tok: str) -> dict:

@@ -17,6 +17,12 @@ from tests.worker.test_consolidate import _learning, _write_entries
 def _project(tmp_path) -> tuple[Path, Path, Path]:
     proj = tmp_path / "shop"
     (proj / ".git").mkdir(parents=True)
+    # why: the learnings below are written as before project folders were recorded (scope project,
+    # origin_session s1); their session's transcript in this project's Claude Code folder proves
+    # they are this project's (provenance.legacy_owner, ADR 0024)
+    sessions = Path(paths.projects_dir()) / paths.project_key(str(proj))
+    sessions.mkdir(parents=True)
+    (sessions / "s1.jsonl").write_text("")
     return proj, Path(paths.memory_dir(str(proj))), Path(paths.learnings_dir())
 
 

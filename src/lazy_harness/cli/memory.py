@@ -213,6 +213,13 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
                                 keep_stopwords=True, hidden_too=show_all)
+        from lazy_harness.recall import fence
+
+        fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
+        key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
+        for c in ranked:
+            c["elsewhere"] = not fence.in_scope(c, key, legacy)
+        ranked = [c for c in ranked if all_projects or not c["elsewhere"]]
     finally:
         conn.close()
     floor = recall.iso_epoch(since) if since else None
@@ -231,11 +238,15 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
                    "project": c["origin"], "date": _date(c["ts"])}
             if show_all:
                 obj["mark"] = mark
+            if c.get("elsewhere"):
+                obj["project_only"] = True
             # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
             _echo(json.dumps(obj, ensure_ascii=False))
         else:
             where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
             label = f"  [{mark}]" if mark else ""
+            if c.get("elsewhere"):
+                label += f"  [project-only: {recall.one_line(c['origin'] or 'unknown', 40)}]"
             _echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}")
 
 

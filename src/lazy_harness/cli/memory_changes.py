@@ -120,6 +120,51 @@ def close(item: str, project: str | None, reason: str) -> None:
     click.echo(f"closed {hid}: {text} (undo: lh memory undo {run})")
 
 
+@click.command()
+@_PROJECT
+def held(project: str | None) -> None:
+    """Entries held for approval: text that reads as an instruction to the agent (ADR 0024)."""
+    from lazy_harness.logfile import terminal_safe
+    from lazy_harness.memory import held as holding
+    from lazy_harness.memory.fence import neutral
+
+    _, _, mdir, ldir, name = _where(project)
+    found = holding.listing(mdir, ldir)
+    if not found:
+        click.echo(f"nothing held for {name} ({mdir}) or in the learnings ({ldir})")
+        return
+    click.echo(f"{len(found)} held (not shown to sessions; lh memory approve ID releases one, lh memory forget ID "
+               "drops it):")
+    for h in found:
+        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  from {neutral(h['origin'], 120)}"))
+        click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
+
+
+@click.command()
+@click.argument("entry_id")
+@_PROJECT
+@click.option("--reason", default="approved by hand", show_default=True, help="Why (kept in the record).")
+def approve(entry_id: str, project: str | None, reason: str) -> None:
+    """Release an entry held for approval: shown to sessions again (undoable)."""
+    from lazy_harness.memory import files, held as holding, ids
+
+    _, _, mdir, ldir, name = _where(project)
+    kind = ids.kind_of(entry_id)
+    if kind is None:
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory held")
+    path = ""
+    if kind == "learning":
+        path = _learning_by_id(ldir, entry_id) or ""
+        if not path or not any(h["id"] == entry_id for h in holding.listing(mdir, ldir) if h["kind"] == "learning"):
+            raise LhError(f"learning {entry_id} is not held", hint="lh memory held")
+    elif entry_id not in holding.held_ids(mdir):
+        raise LhError(f"{entry_id} is not held in {mdir}", hint="lh memory held")
+    reason = _reason(reason)
+    run = _change(mdir, "approve", name, f"approve {entry_id}: {reason}",
+                  lambda j, now: holding.approve(mdir, ldir, entry_id, kind, path, reason, j))
+    click.echo(f"approved {entry_id} (undo: lh memory undo {run})")
+
+
 def register(group: click.Group) -> None:
-    for command in (consolidate, history, undo, forget, close):
+    for command in (consolidate, history, undo, forget, close, held, approve):
         group.add_command(command)

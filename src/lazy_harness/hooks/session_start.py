@@ -218,6 +218,44 @@ def first_plugin_start(env) -> tuple[str, str | None]:
     return f" (plugin first start: loop {what}; told the person what happens next)", told
 
 
+def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
+    """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
+    when entries of this project were held since they were last told: (log words, message or '')."""
+    from lazy_harness.memory import held
+
+    mdir, said = stats["memory_dir"], ""
+    screen = stats.get("screen")
+    # why: a learning is held by its frontmatter, which needs the YAML writer this hook cannot import
+    # (-S, ADR 0002); the read-time check leaves it out of every session until the worker, sync or
+    # lh memory approve writes it, and lh memory held lists it
+    marked = [f for f in getattr(screen, "found", ()) if f[0] != "learning"]
+    if marked:
+        run = held.hold(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env), marked,
+                        stats["project"], now, "read at session start")
+        said = f" (held {len(marked)} entr{'y' if len(marked) == 1 else 'ies'}: run {run})"
+    if screen is not None and len(screen.found) > len(marked):
+        said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions)"
+    ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
+        screen, "found", ())}
+    told_file = os.path.join(paths.state_dir(env), "held-told")
+    try:
+        with open(told_file, encoding="utf-8") as fh:
+            told = set(fh.read().split())
+    except OSError:
+        told = set()
+    new = sorted(ids_ - told)
+    if not new:
+        return said, ""
+    from lazy_harness.atomic import append_line, ensure_dir
+
+    ensure_dir(os.path.dirname(told_file))
+    append_line(told_file, " ".join(new))
+    n = len(new)
+    return said, (f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read as "
+                  f"instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
+                  "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+
+
 def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None). ``plugin``: run by the
     plugin's hooks.json, whose first start switches the loop on and says what happens next."""
@@ -238,14 +276,28 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
         return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)
     text, stats = digest(cwd, cfg, env, now, source)
     if text is None:
+        said, shown = _tell_held(stats, cfg, env, now, said, shown)
         errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
         return f"source={source} no memory for {stats['project']}{errors}{restarted}{shown}", _out(said)
     try:
         record_shown(payload, stats, env, source)
     except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
         stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
+    said, shown = _tell_held(stats, cfg, env, now, said, shown)
     out = {**said, "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return f"source={source} {recall.describe(stats)}{restarted}{shown}", _out(out)
+
+
+def _tell_held(stats: dict, cfg: dict, env, now: float, said: dict, shown: str) -> tuple[dict, str]:
+    """The held entries' line joined to the person's message; a failure is logged, never raised."""
+    try:
+        words, message = hold_and_tell(stats, cfg, env, now)
+    except Exception as exc:  # why: the digest (already without the held entries) matters more
+        return said, shown + f" (hold not recorded: {type(exc).__name__}: {exc})"
+    if not message:
+        return said, shown + words
+    told = said.get("systemMessage")
+    return {**said, "systemMessage": f"{told}\n{message}" if told else message}, shown + words + " (told the person: held)"
 
 
 def _out(obj: dict) -> str | None:

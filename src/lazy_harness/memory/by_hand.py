@@ -73,7 +73,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
         if not entry_exists(memory_dir, entry_id, kind):
             raise LhError(f"no {kind} {entry_id} in {memory_dir}", hint="lh memory show")
         hidden = marks.hidden(memory_dir)
-        if entry_id in hidden:
+        if entry_id in hidden and hidden[entry_id].get("op") != "hold":  # a held entry may be dropped
             raise LhError(f"{entry_id} is already left out ({marks.describe(hidden[entry_id])})")
 
         def make(j, now):

@@ -1,6 +1,7 @@
 """decisions.jsonl and failures.jsonl: one whole JSON line per entry, never the same summary twice.
 
-    {"ts", "type", "id", "project", "session_id", "task_id", <the item's fields in documented order>}
+    {"ts", "type", "id", "project", "session_id", "task_id", <the item's fields in documented order>,
+     "project_folder", "via", "machine", "author", "text_digest"}   (provenance: memory/provenance.py)
 
 ``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex). Lines written before ids existed
 have none; readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.
@@ -42,6 +43,10 @@ def record(kind: str, item: dict, meta: dict, now: float) -> dict:
             rec[name] = one_line(value)
         else:
             rec[name] = no_surrogates("" if value is None else str(value))
+    from lazy_harness.memory import provenance
+
+    rec.update(provenance.fields(meta))
+    rec["text_digest"] = provenance.digest_of(rec, kind)
     return rec
 
 

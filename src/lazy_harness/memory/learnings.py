@@ -115,6 +115,9 @@ def render(item: dict, meta: dict, now: float) -> str:
         "deprecated_on": None,
         "deprecated_reason": None,
     }
+    from lazy_harness.memory import provenance
+
+    front.update(provenance.fields(meta))  # the project key, session or hand, the machine and author
     # why: width=10**9 keeps every scalar on one line, which memory.files' cheap title reader relies on;
     # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)

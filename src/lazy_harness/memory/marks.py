@@ -3,6 +3,8 @@
     {"op": "supersede", "id": "d-...", "by": "d-...", "reason", "ts", "run"}   a newer decision replaces it
     {"op": "merge",     "id": "f-...", "by": "f-...", "reason", "ts", "run"}   a duplicate failure, kept as ``by``
     {"op": "forget",    "id": "<any id>",             "reason", "ts", "run"}   left out everywhere
+    {"op": "hold",      "id": "<any id>",             "reason", "ts", "run"}   held for approval (memory/held.py)
+    {"op": "approve",   "id": "<any id>",             "reason", "ts", "run"}   approved: no longer held
 
 Nothing is deleted: an entry named by a mark keeps its line in decisions.jsonl / failures.jsonl and
 is only left out by readers (read-back, prompt recall, search without ``--all``). Marks live in their
@@ -21,7 +23,8 @@ from lazy_harness import jsonload
 from lazy_harness.memory import lines
 
 MARKS = "marks.jsonl"
-OPS = ("supersede", "merge", "forget")
+HIDING = ("supersede", "merge", "forget", "hold")
+OPS = HIDING + ("approve",)
 AUTOMATIC = ("supersede", "merge")  # what consolidation writes; "forget" is the person's word
 
 
@@ -47,7 +50,8 @@ def hidden(memory_dir: str) -> dict[str, dict]:
     """``{id: the first mark naming it}`` for every entry readers must leave out."""
     out: dict[str, dict] = {}
     for rec in read(memory_dir):
-        out.setdefault(rec["id"], rec)
+        if rec["op"] in HIDING:  # why: an approval says an entry is shown, not left out
+            out.setdefault(rec["id"], rec)
     return out
 
 
@@ -55,11 +59,12 @@ def by_id(memory_dir: str) -> dict[str, list[dict]]:
     """``{id: every mark naming it, in file order}``."""
     out: dict[str, list[dict]] = {}
     for rec in read(memory_dir):
-        out.setdefault(rec["id"], []).append(rec)
+        if rec["op"] in HIDING:
+            out.setdefault(rec["id"], []).append(rec)
     return out
 
 
-def without(data: bytes, ids: set[str], ops=AUTOMATIC) -> bytes:
+def without(data: bytes, ids: set[str], ops: tuple = AUTOMATIC) -> bytes:
     """marks.jsonl ``data`` less its whole lines of ``ops`` naming one of ``ids``; every other byte kept."""
     def named(line: bytes) -> bool:
         try:
@@ -78,4 +83,6 @@ def describe(rec: dict) -> str:
         return f"superseded by {rec.get('by')}"
     if op == "merge":
         return f"merged into {rec.get('by')}"
+    if op == "hold":
+        return f"held for approval: {rec.get('reason') or '?'}"
     return "forgotten"

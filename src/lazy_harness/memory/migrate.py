@@ -167,6 +167,16 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     finally:
         os.close(fd)
+    try:  # the hold check on what came over (ADR 0024)
+        from lazy_harness.memory import held
+
+        found = held.scan_records(memory_dir)
+        if found:
+            held.hold(memory_dir, memory_dir, found, os.path.basename(memory_dir), now or 0.0, "migrated")
+            out.append(f"migrate: held {len(found)} entr{'y' if len(found) == 1 else 'ies'} for approval: "
+                       + ", ".join(f[1] for f in found))
+    except Exception as exc:  # why: the move is done; the read-time check still holds them
+        out.append(f"migrate: hold check failed: {type(exc).__name__}: {exc}")
     return out
 
 

@@ -19,7 +19,8 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, ids, marks
+from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
+from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
@@ -29,6 +30,7 @@ CONTEXT_HARD_CAP = 9500
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
+SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 # caps per item, so one long record cannot take the whole budget
@@ -81,34 +83,43 @@ def words(text: str) -> set[str]:
     return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
 
 
-def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None) -> list[dict]:
+def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
+                   key: str | None = None, legacy=None) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day, then more words in
     common with the project's name and branch, then the newer time. Recency counts by day (the
     date in the file name) so that word overlap decides among the learnings of one day.
 
     With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
     learnings that can still reach those places) and returned."""
-    active = [h for h in heads if is_active(h)]
-    coarse = sorted(((h.get("origin") == project, os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
+    coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
         coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for key, k in coarse:
+    for rank_key, k in coarse:
         h = active[k]
         tags = h.get("tags")
         text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
                                          + (tags if isinstance(tags, list) else [tags])) if x)
         fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
                 os.path.basename(h["path"]))
-        ranked.append((key + fine, h))
+        ranked.append((rank_key + fine, h))
     ranked.sort(key=lambda kh: kh[0], reverse=True)
     return [h for _, h in ranked][:n]
 
 
 def is_active(head: dict) -> bool:
     return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
+
+
+def _own(head: dict, project: str, key: str | None) -> bool:
+    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
+    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
+    known = provenance.key_of(head)
+    return known == key if key is not None and known else head.get("origin") == project
+
 
 
 # --- sections --------------------------------------------------------------------------------------
@@ -144,19 +155,21 @@ def _day(rec: dict) -> str:
 def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
     # why: every field of a stored record is text someone could have edited: each stays on its line
-    when = one_line((item["opened"] or "")[:16].replace("T", " "), 16) or "at an unknown time"
-    note = f"opened {when} {handoff.by_whom(item['opened_by'])}"
-    if handoff.is_stale(item, now, stale_days):
-        note += f"; stale: open {handoff.age_days(item, now)} days"
-    return f"- [{item['id']}] {one_line(item['text'], cap)} ({note})"
+    when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
+    by = item["opened_by"] or "?"
+    origin = "by hand" if by in (handoff.HAND_EDIT, "by hand") else f"session {neutral(by, 60)}"
+    note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
+    return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
 
-def _handoff(mdir: str, now: float, stale_days) -> tuple[list[str], list[str]]:
+def _handoff(mdir: str, now: float, stale_days, screen=None) -> tuple[list[str], list[str]]:
     opened = handoff.open_for_reading(mdir)
+    if screen is not None:
+        opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
     if not opened:
         return [], []
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
-    head = ["", f"## Open items ({files.HANDOFF}, oldest first; close one by its id when it is done)"]
+    head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
     if stale:
         head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
     return head, [handoff_line(item, now, stale_days) for item in opened]
@@ -185,40 +198,63 @@ def _newest(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None,
     return recs[-n:] if n > 0 else []
 
 
-def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None) -> tuple[list[str], list[str]]:
+def _tag(rec: dict, kind: str) -> str:
+    """``failure f-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: kind, id, date, origin."""
+    return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
+
+
+def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None, screen=None) -> tuple[list[str], list[str]]:
     items = []
     for rec in reversed(_newest(mdir, files.FAILURES, "failure", n, hidden, stats, "failures")):
-        summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
-        prevention = one_line(rec.get("prevention"), CAP_DETAIL)
-        resolution = one_line(rec.get("resolution"), CAP_DETAIL)
+        if screen is not None and not screen.keep("failure", ids.of_record(rec, "failure"), trust.text_of(rec, "failure")):
+            continue
+        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        prevention = neutral(rec.get("prevention"), CAP_DETAIL)
+        resolution = neutral(rec.get("resolution"), CAP_DETAIL)
         detail = f" Prevention: {_sentence(prevention)}" if prevention else (
             f" Resolution: {_sentence(resolution)}" if resolution else "")
-        items.append(f"- {_day(rec)}: {summary}{detail}")
+        items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
-def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None) -> tuple[list[str], list[str]]:
+def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None, screen=None) -> tuple[list[str], list[str]]:
     items = []
     for rec in reversed(_newest(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions")):
-        summary = _sentence(one_line(rec.get("summary"), CAP_SUMMARY))
-        rationale = one_line(rec.get("rationale"), CAP_TITLE)
-        items.append(f"- {_day(rec)}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
+        if screen is not None and not screen.keep("decision", ids.of_record(rec, "decision"),
+                                                  trust.text_of(rec, "decision")):
+            continue
+        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        rationale = neutral(rec.get("rationale"), CAP_TITLE)
+        items.append(f"- {_tag(rec, 'decision')}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
 
-def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict) -> tuple[list[str], list[str]]:
+def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
+               screen=None, legacy=None) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = [h for h in map(read_head, candidates) if h is not None]
-    stats["own_learnings"] = sum(1 for h in heads if h.get("origin") == project and is_active(h))
+    stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
+    stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
+    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap)
+    ranked = rank_learnings(heads, project, branch, n + SCREEN_MARGIN if screen is not None else n, key, legacy)
+    if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
+        kept: list[dict] = []
+        for h in ranked:
+            if len(kept) >= n:
+                break
+            if screen.keep("learning", ids.of_learning(h), held.head_text(h), h):
+                kept.append(h)
+        ranked = kept
     items = []
-    for head in rank_learnings(heads, project, branch, n):
-        rel = one_line(os.path.relpath(head["path"], kdir), 200)
-        title = one_line(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
-        origin = one_line(head.get("origin") or "unknown", 60)
-        text = one_line(head.get("learning"), CAP_EXCERPT)
-        items.append(f"- {title} ({rel}, from {origin})" + (f": {text}" if text else ""))
+    for head in ranked:
+        rel = neutral(os.path.relpath(head["path"], kdir), 200)
+        title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
+        origin = neutral(provenance.describe(head, "learning", session_key="origin_session", project_field="origin"), 120)
+        text = neutral(head.get("learning"), CAP_EXCERPT)
+        tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
+        items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
 
 
@@ -287,6 +323,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     root = paths.project_root(cwd)
     project = paths.project_name(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
+    key = os.path.basename(mdir)
     kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
     if branch is None:
         branch = paths.git_branch(cwd)
@@ -300,10 +337,14 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
-    builders = (("handoff", lambda: _handoff(mdir, now, stale_days)),
-                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats)),
-                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats)),
-                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats)))
+    screen = held.Screen(held.approved(mdir), hidden)
+    stats["screen"] = screen
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
+                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
+                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats, key, screen,
+                                                 provenance.legacy_owner(paths.projects_dir(env),
+                                                                         paths.project_key(root), project))))
     sections = []
     for name, build in builders:
         try:
@@ -313,8 +354,8 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
             head, items = [], []
         sections.append((name, head, items))
     stats["available"] = {name: len(items) for name, _, items in sections}
-    header = [f"# Memory of project {project} (lazy-harness)",
-              f"Read at session start from {mdir}; each section names its file."]
+    header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
+              f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
     failed, last = trouble
     stats["distill_failed"] = failed
     if failed:

@@ -2,8 +2,9 @@
 
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
-      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues)
-                                                   cues: one per line ('' : none), for the embedder
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues, okey, prov)
+                                                   cues: one per line ('' : none), for the embedder;
+                                                   okey, prov: provenance (project key, origin phrase)
       hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
                                                    the memory folder they hide them in ('' : learnings)
       fts(title, body, tags)                       rowid = entry.rowid
@@ -28,10 +29,11 @@ import os
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.recall import sources, vectors
 
-VERSION = "9"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+VERSION = "10"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
-# 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder)
-# 9: learnings a unit per file; entry vectors kept beside the entries (vectors.py)
+# 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
+# 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
+# 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py)
 UNIT_HANDOFF = "#handoff"
 UNIT_FOLDER = "#folder"  # a month folder of learnings: its own stat when its files were last compared
 CHECK_HEAD = 4096
@@ -47,7 +49,7 @@ SCHEMA = (
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
     "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER, "
-    "cues TEXT)",
+    "cues TEXT, okey TEXT, prov TEXT)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
@@ -325,10 +327,10 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     first = last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "uncued, cues) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "uncued, cues, okey, prov) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
-                       e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""))
-                      for n, e in enumerate(entries)])
+                       e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""),
+                       e.get("okey", ""), e.get("prov", "")) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
@@ -497,6 +499,15 @@ def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too:
     sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
            f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?")
     return conn.execute(sql, [query, *args, limit]).fetchall()
+
+
+def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str]]:
+    """``{rowid: (project key, origin phrase)}`` of entries (memory/provenance.py)."""
+    if not rowids:
+        return {}
+    marks = ",".join("?" * len(rowids))
+    return {r[0]: (r[1] or "", r[2] or "") for r in conn.execute(
+        f"SELECT rowid, okey, prov FROM entry WHERE rowid IN ({marks})", rowids)}
 
 
 def matching(conn, query: str, rowids: list[int]) -> set[int]:

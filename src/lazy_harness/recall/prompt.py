@@ -16,7 +16,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
-from lazy_harness.recall import index, select
+from lazy_harness.recall import fence, index, select
 
 
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
@@ -92,6 +92,9 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
                 current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
             where_sql, args = index.scope_sql([mdir], project)
             ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
+            fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
+            legacy = fence.legacy_for(cwd, env)
+            ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
             ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
             break
         except Exception as exc:
@@ -104,11 +107,11 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
     # and the next prompts find it done
     if now is not None and not current:
         info["builder"] = build.start(env, mdir, ldir) or "running"
-    passed = [c for c in ranked if c["passes"]]
+    passed, held_back = fence.screen([c for c in ranked if c["passes"]], mdir)
     fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = select.render(fresh, mdir, ldir, budget)
-    info.update(indexed=indexed, ranked=ranked, passed=len(passed), already=len(passed) - len(
+    info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passed), already=len(passed) - len(
         [c for c in passed if c["id"] not in already]), kept=kept, chars=len(text or ""), max_chars=budget)
     return text, info
 
@@ -123,6 +126,8 @@ def describe(info: dict) -> str:
         parts.append(semantic_word(sem))
     if info.get("already"):
         parts.append(f"already_shown={info['already']}")
+    if info.get("held"):  # left out by the hold check (ADR 0024); the next SessionStart records them
+        parts.append("held=" + ",".join(c["id"] for c in info["held"]))
     if info.get("indexed"):
         parts.append(f"indexed={info['indexed']}")
     if info.get("builder"):

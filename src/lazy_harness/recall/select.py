@@ -32,7 +32,8 @@ import math
 import os
 
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.recall import index, terms
+from lazy_harness.memory.fence import FENCE, neutral
+from lazy_harness.recall import fence, index, terms
 
 MAX_TERMS = 12
 POOL = 60
@@ -169,23 +170,23 @@ def where_of(item: dict, ldir: str | None) -> str:
 
 
 def render_item(item: dict, ldir: str | None) -> str:
+    """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f7a8b in api: text``: kind,
+    id, file, date and origin (recall/fence.py), the text neutralised for the channel."""
     kind = item["kind"]
-    head = f"- {NOUN[kind]} {item['id']} ({where_of(item, ldir)}"
-    if kind == "learning":
-        head += f", from {_one_line(item['origin'] or 'unknown', 40)}"
-    head += ")"
-    day = item["ts"][:10] if kind in ("decision", "failure") and len(item["ts"]) >= 10 else ""
-    text = _sentence(_one_line(item["title"], 200))
-    detail = _one_line(item["detail"], 300)
+    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), {fence.day(item) or 'undated'}, "
+            f"from {fence.origin(item)}")
+    text = _sentence(neutral(item["title"], 200))
+    detail = neutral(item["detail"], 300)
     if detail:
         label = {"failure": " Prevention: ", "decision": " Rationale: ", "learning": " "}.get(kind, " ")
         text += label + _sentence(detail)
-    return _one_line(f"{head}{' ' + day if day else ''}: {text}", CAP_ITEM)
+    return _one_line(f"{head}: {text}", CAP_ITEM)
 
 
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
     """The additionalContext for ``items`` within ``budget`` characters, and the items it holds."""
-    header = f"Memory that matches this prompt (lazy-harness; files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}):"
+    where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
+    header = f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
     lines, used, kept = [header], len(header), []
     for item in items:
         line = render_item(item, ldir)

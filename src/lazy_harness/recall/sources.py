@@ -14,11 +14,11 @@ import time: the prompt hook reads new lines through this module when the index 
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids, lines
+from lazy_harness.memory import files, ids, lines, provenance
 from lazy_harness.recall.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
-HIDING_OPS = ("supersede", "forget", "merge")
+HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
 
 
@@ -73,6 +73,7 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
         detail = rec.get("rationale") or ""
     title, body_text = text_of(rec.get("summary")), " ".join(text_of(b) for b in body)
     return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
+            "okey": provenance.key_of(rec), "prov": provenance.describe(rec, kind),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
             "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
@@ -134,8 +135,9 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     return entries, hidden, offset + end, line
 
 
-def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str) -> dict:
-    return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line,
+def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: str = "") -> dict:
+    prov = "by hand" if by in ("hand-edit", "by hand") else f"session {by[:8]}" if by else "unknown"
+    return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line, "prov": prov,
             "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": "",
             "cues": ""}
 
@@ -146,7 +148,8 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
     from lazy_harness.memory import handoff
 
     path = os.path.join(memory_dir, files.HANDOFF)
-    return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40])
+    return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40],
+                                 text_of(item.get("opened_by")))
                   for item in handoff.open_for_reading(memory_dir) if text_of(item.get("text")).strip()]
 
 
@@ -175,7 +178,8 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
         cut = learning.find("\n## ")
         learning = learning[:cut] if cut >= 0 else learning
     return {"id": ids.of_learning(meta, title), "kind": "learning",
-            "origin": origin, "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
+            "origin": origin, "okey": provenance.key_of(meta),
+            "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"), "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),

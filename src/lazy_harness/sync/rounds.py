@@ -45,6 +45,47 @@ def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
         handoff.write_markdown(folder, {"session_id": "sync", "task_id": "sync"}, now)
 
 
+def hold_merged(data: str, changed: list[str], cfg: dict, env, now: float) -> list[str]:
+    """The hold check on what the merge brought in (memory/held.py, ADR 0024): every live entry of a
+    memory folder whose files changed, every learning file that changed. A learning's hold is
+    journalled in the memory folder of the project it names, else in the first folder merged; with
+    neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
+    from lazy_harness.memory import held
+
+    root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
+    ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    folders, learnings = [], []
+    for rel in changed:
+        full = os.path.join(data, rel)
+        if rel.endswith(".md") and paths.is_within(full, ldir) and os.path.isfile(full):
+            learnings.append(full)
+        elif rel.endswith(".jsonl") and os.path.dirname(os.path.realpath(os.path.dirname(full))) == os.path.realpath(root):
+            if os.path.dirname(full) not in folders:
+                folders.append(os.path.dirname(full))
+    done: list[str] = []
+    try:
+        for mdir in folders:
+            found = held.scan_records(mdir)
+            held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync")
+            done += [f[1] for f in found]
+        by_folder: dict[str, list] = {}
+        for one in held.scan_learnings(learnings):
+            key = held.files.read_frontmatter_values(one[2], ("project_folder",)).get("project_folder") or ""
+            mdir = os.path.join(root, key) if key and os.path.isdir(os.path.join(root, key)) else (
+                folders[0] if folders else "")
+            if mdir:
+                by_folder.setdefault(mdir, []).append(one)
+        for mdir, some in by_folder.items():
+            held.hold(mdir, ldir, some, os.path.basename(mdir), now, "merged by lh sync")
+            done += [f[1] for f in some]
+    except Exception as exc:  # why: the merge is done; SessionStart's read-time check still holds them
+        logfile.write(logfile.WORKER, f"sync: hold check failed: {type(exc).__name__}: {exc}", env)
+        return done
+    if done:
+        logfile.write(logfile.WORKER, f"sync: held {len(done)} merged entries: {', '.join(done)}", env)
+    return done
+
+
 def read_state(data: str) -> dict:
     try:
         with open(os.path.join(data, STATE), encoding="utf-8") as fh:
@@ -125,6 +166,7 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
                 if "rejected" not in result.stderr and "fetch first" not in result.stderr:
                     raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
             rerender_handoffs(data, changed, now)
+            hold_merged(data, changed, cfg, env, now)
         except SyncError as exc:
             _save_state(data, last_error=f"{logfile.stamp(now)} {exc.message}")
             raise

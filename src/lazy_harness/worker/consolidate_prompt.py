@@ -140,9 +140,13 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
 def render_prompt(c: Candidates, project: str, extra_patterns=()) -> str:
     from lazy_harness.redact import redact
 
-    parts = [INSTRUCTIONS, f"\nProject: {project}"]
+    from lazy_harness.memory.fence import FENCE, neutral
+
+    # why: the entries are stored text a model, a synced machine or a hand edit wrote: neutralised so
+    # none forges a heading, a tag or a speaker in this prompt, under the line that says they are data
+    parts = [INSTRUCTIONS, f"\nProject: {neutral(project, 200)}", FENCE]
     for title, group in (("Decisions", c.decisions), ("Failures", c.failures), ("Learnings", c.learnings),
                          ("Open handoff items", c.handoff)):
         parts.append(f"\n## {title}")
-        parts += [f"[{e.id}] {e.text[:300]}" for e in group] or ["(none)"]
+        parts += [f"[{e.id}] {neutral(e.text, 300)}" for e in group] or ["(none)"]
     return redact("\n".join(parts) + "\n", tuple(extra_patterns))[0]

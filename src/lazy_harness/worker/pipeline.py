@@ -61,6 +61,21 @@ def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, l
         log(line)
 
 
+def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log) -> None:
+    """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024).
+    why: after the persist, not inside it: the read-time check leaves such an entry out meanwhile."""
+    from lazy_harness.memory import held
+
+    try:
+        found = held.scan_written(plan, report)
+        run = held.hold(memory_dir, learnings_dir, found, project, now, "written by the worker")
+    except Exception as exc:  # why: the entries are written; SessionStart's check holds them if this failed
+        log(f"hold check failed: {type(exc).__name__}: {exc}")
+        return
+    for kind, eid, _, why in found:
+        log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
+
+
 def _log(env, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
@@ -153,7 +168,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         log(f"redacted {built.redacted} secret(s) from the prompt")
     # why: handoff records carry the session's time, not the processing time, so a session processed late
     # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
-    meta = {"project": project, "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
+    meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
+            "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
             "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
@@ -185,6 +201,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     problems = problems + plan.problems
     report = store.apply(plan)
     cursor.advance(env, sid, path, view.bytes_read, now)  # after the persist, never before
+    _hold(plan, report, memory_dir, learnings_dir, project, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task

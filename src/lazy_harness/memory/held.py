@@ -1,0 +1,278 @@
+"""Entries held for approval: what the hold check (memory/trust.py) caught, kept out of every session
+until the person approves or forgets it.
+
+    decision, failure, open item   a mark ``{"op": "hold", "id", "reason", "ts", "run"}`` in marks.jsonl,
+                                   left out by every reader as a forgotten entry is
+    learning                       frontmatter ``status: held`` (``deprecated_reason: held: <why>``),
+                                   left out as a deprecated one is
+
+Approving is a journalled run too: the hold mark is taken out and ``{"op": "approve", "id"}`` written
+(a learning is set active with ``deprecated_reason: approved by hand``), so the read-time check lets
+that id through from then on and ``lh memory undo`` holds it again. ``lh memory forget`` drops a held
+entry for good. Every hold and approval is one run of ``lh memory history``.
+
+Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
+moved old files, and the SessionStart hook for an entry it finds hostile at read time (a hand edit,
+an entry older than the check); prompt recall leaves such an entry out and the next start records it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness.memory import files, ids, marks, provenance, trust
+
+HOLD, APPROVE = "hold", "approve"
+HELD = "held"  # a learning's status
+APPROVED = "approved by hand"  # a learning's deprecated_reason once approved
+
+
+def approved(memory_dir: str) -> set[str]:
+    """Ids the person approved in this memory folder."""
+    return {m["id"] for m in marks.read(memory_dir) if m.get("op") == APPROVE}
+
+
+def learning_approved(meta: dict) -> bool:
+    return str(meta.get("deprecated_reason") or "").startswith(APPROVED)
+
+
+def record_text(rec: dict, kind: str) -> str:
+    return trust.text_of(rec, kind)
+
+
+def learning_text(path: str) -> tuple[dict, str]:
+    """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            parsed = files.parse_frontmatter(fh.read(256 * 1024))
+    except OSError:
+        return {}, ""
+    if parsed is None:
+        return {}, ""
+    meta, body = parsed
+    return meta, " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
+
+
+def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
+         now: float, why: str) -> str | None:
+    """Hold every ``(kind, id, learning path or '', reason)`` of ``found`` in one journalled run;
+    returns the run id (None when there was nothing left to hold)."""
+    from lazy_harness.memory import changes, journal
+
+    if not found:
+        return None
+    hidden = marks.hidden(memory_dir) if os.path.isdir(memory_dir) else {}
+    j = journal.Journal(memory_dir, "hold", project, now)
+    done = 0
+    for kind, eid, path, reason in found:
+        if kind == "learning":
+            meta = files.read_frontmatter_values(path, ("status",))
+            if (meta.get("status") or "active") != "active":
+                continue
+            changes.set_learning_status(path, learnings_dir, HELD, None, f"{HELD}: {reason}", now, j)
+        else:
+            if eid in hidden:
+                continue
+            os.makedirs(memory_dir, exist_ok=True)
+            changes.add_mark(memory_dir, j, HOLD, eid, None, reason, now)
+            hidden[eid] = {"op": HOLD}
+        j.note(f"hold {eid}: {reason} ({why})")
+        done += 1
+    if not done:
+        return None
+    j.save()
+    return j.run
+
+
+def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
+    """Live decisions, failures and open items of a memory folder that the check holds and nobody approved."""
+    from lazy_harness import jsonload
+    from lazy_harness.memory import handoff
+
+    hidden, ok = marks.hidden(memory_dir), approved(memory_dir)
+    out = []
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        try:
+            with open(os.path.join(memory_dir, name), "rb") as fh:
+                lines = fh.read().split(b"\n")
+        except OSError:
+            continue
+        for line in lines:
+            try:
+                rec = jsonload.loads(line) if line.strip() else None
+            except ValueError:
+                continue
+            if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
+                continue
+            eid = ids.of_record(rec, kind)
+            if eid in hidden or eid in ok:
+                continue
+            reason = trust.check(rec, kind)
+            if reason:
+                out.append((kind, eid, "", reason))
+    for item in handoff.open_for_reading(memory_dir):
+        if item["id"] not in hidden and item["id"] not in ok:
+            reason = trust.reason(str(item.get("text") or ""))
+            if reason:
+                out.append(("handoff", item["id"], "", reason))
+    return out
+
+
+def scan_learnings(paths_: list[str]) -> list[tuple[str, str, str, str]]:
+    """Active learning files among ``paths_`` that the check holds and nobody approved."""
+    out = []
+    for path in paths_:
+        meta, text = learning_text(path)
+        if not meta or str(meta.get("status") or "active") != "active" or learning_approved(meta):
+            continue
+        reason = trust.reason(text)
+        if reason:
+            out.append(("learning", ids.of_learning(meta), path, reason))
+    return out
+
+
+def held_ids(memory_dir: str) -> dict[str, dict]:
+    """``{id: its hold mark}`` of the decisions, failures and open items held in a memory folder."""
+    return {m["id"]: m for m in marks.read(memory_dir) if m.get("op") == HOLD}
+
+
+def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j) -> None:
+    """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
+    mark in (a decision, failure or open item), or the learning set active, approved by hand."""
+    from lazy_harness.atomic import rewrite
+    from lazy_harness.memory import changes
+
+    if kind == "learning":
+        changes.set_learning_status(path, learnings_dir, "active", None, APPROVED, _now(j), j)
+        return
+    mpath = marks.path_of(memory_dir)
+    j.track(mpath)
+    # why: taken out, not countered: every reader and the search index then see the entry as never held
+    rewrite(mpath, lambda data: marks.without(data, {eid}, ops=(HOLD,)))
+    j.record(mpath)
+    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j))
+
+
+def _now(j) -> float:
+    import time
+
+    return time.time()
+
+
+def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
+    """Every held entry of a project and every held learning: kind, id, reason, origin, text, file."""
+    from lazy_harness import jsonload
+    from lazy_harness.memory import handoff, provenance
+
+    out = []
+    marked = held_ids(memory_dir)
+    if marked:
+        for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+            path = os.path.join(memory_dir, name)
+            try:
+                with open(path, "rb") as fh:
+                    lines = fh.read().split(b"\n")
+            except OSError:
+                continue
+            for n, line in enumerate(lines, 1):
+                try:
+                    rec = jsonload.loads(line) if line.strip() else None
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and "op" not in rec and ids.of_record(rec, kind) in marked:
+                    eid = ids.of_record(rec, kind)
+                    out.append({"kind": kind, "id": eid, "reason": marked.pop(eid).get("reason") or "",
+                                "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
+                                "file": f"{path}:{n}"})
+        state, _ = handoff.load(memory_dir)
+        for hid, item in state.items():
+            if hid in marked:
+                out.append({"kind": "handoff", "id": hid, "reason": marked.pop(hid).get("reason") or "",
+                            "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
+                            "file": os.path.join(memory_dir, files.HANDOFF)})
+    every = files.recent_learning_files(learnings_dir, 10**9)
+    caught = {f[2]: f[3] for f in scan_learnings(every)}  # left out at read time, not written held yet
+    for path in every:
+        head = files.read_frontmatter_values(path, ("status", "deprecated_reason"))
+        if head.get("status") != HELD and path not in caught:
+            continue
+        meta, _ = learning_text(path)
+        why = str(head.get("deprecated_reason") or "")
+        why = why.removeprefix(HELD + ": ") if head.get("status") == HELD else caught.get(path, "")
+        out.append({"kind": "learning", "id": ids.of_learning(meta), "reason": why,
+                    "origin": provenance.describe(meta, "learning", session_key="origin_session",
+                                                  project_field="origin"),
+                    "text": meta.get("title") or "", "file": path})
+    return out
+
+
+def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
+    """What a persist just wrote (``memory.store`` plan and report) that the check holds: the lines it
+    appended, the learnings it created, the handoff items the answer opened."""
+    from lazy_harness import jsonload
+
+    out: list[tuple[str, str, str, str]] = []
+    for a in plan.actions:
+        if a.kind == "append":
+            try:
+                rec = jsonload.loads(a.payload[1])
+            except ValueError:
+                continue
+            kind = str(rec.get("type"))
+            why = trust.check(rec, kind) if kind in ("decision", "failure") else None
+            if why:
+                out.append((kind, ids.of_record(rec, kind), "", why))
+    out += scan_learnings(list(report.created))
+    opened: list = (plan.handoff or ([], []))[0]
+    if opened:
+        from lazy_harness.memory import handoff
+
+        texts = {" ".join(str(t).split()) for t in opened}
+        for item in handoff.open_for_reading(plan.memory_dir):
+            text = " ".join(str(item.get("text") or "").split())
+            why = trust.reason(text) if text in texts else None
+            if why:
+                out.append(("handoff", item["id"], "", why))
+    return out
+
+
+def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tuple[str, ...] = ()) -> list:
+    """Everything live in a memory folder (and the learning files named) that the check holds."""
+    return scan_records(memory_dir) + scan_learnings(list(learning_paths))
+
+
+def belongs(head: dict, key: str, legacy=None) -> bool:
+    """Whether a learning may be shown in the project of memory key ``key``: a ``scope: project`` one
+    only in its own project, known by the key recorded with it, or for one written before keys were
+    recorded by ``legacy(head)`` (``provenance.legacy_owner``); any other scope everywhere (ADR 0024)."""
+    if str(head.get("scope") or "").strip().lower() != "project":
+        return True
+    recorded = provenance.key_of(head)
+    if recorded:
+        return recorded == key
+    return bool(legacy is not None and legacy(head))
+
+
+def head_text(head: dict) -> str:
+    """The text the check reads of a learning's head (memory.recall.read_head)."""
+    return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
+
+
+class Screen:
+    """The hold check at read time (memory/trust.py): an entry whose text reads as an instruction to
+    the agent is left out, unless the person approved it; what it left out is in ``found``, for the
+    SessionStart hook to hold (:func:`hold`)."""
+
+    def __init__(self, approved: set[str], hidden=frozenset()) -> None:
+        self.approved, self.hidden = approved, hidden
+        self.found: list[tuple[str, str, str, str]] = []
+
+    def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
+        if eid in self.hidden:  # an open item held (or forgotten) by a mark
+            return False
+        if eid in self.approved or (head is not None and learning_approved(head)):
+            return True
+        why = trust.reason(text)
+        if why:
+            self.found.append((kind, eid, head["path"] if head else "", why))
+        return not why

@@ -1,0 +1,108 @@
+"""Where a memory entry came from: the session and project that wrote it, the machine and person it
+was written on (so an entry that arrived through ``lh sync`` says from where), or "by hand".
+
+Written with every entry, beside its other fields (a decision or failure line, a learning's
+frontmatter):
+
+    project_folder  the project's memory key, the name of its memory folder (paths.memory_key: its
+                    origin remote, else its path key). why not ``project_key``: the redactor takes
+                    a ``*_key: value`` line for a credential, and sync would refuse to push it
+    via           "session" (distilled by the worker), "hand" (written by the person)
+    machine       the host name the entry was written on
+    author        the login name it was written by
+    text_digest   a digest of the entry's text when written (decisions and failures): an edit since
+                  shows as "edited by hand"
+
+Never rewritten: consolidation marks entries beside them, undo puts bytes back, sync's merge keeps
+whole lines and whole learning files, migration moves files as they are. An entry written before
+provenance existed has none and reads as ``unknown``; one without a session reads as ``by hand``.
+Hot path: only ``os`` at import time.
+"""
+
+import os
+
+FIELDS = ("project_folder", "via", "machine", "author", "text_digest")
+SESSION, HAND = "session", "hand"
+UNKNOWN = "unknown"
+
+
+def here(env=None) -> tuple[str, str]:
+    """(machine, author) of this process: the host name and the login name."""
+    e = os.environ if env is None else env
+    try:
+        machine = os.uname().nodename
+    except (AttributeError, OSError):  # pragma: no cover - not on POSIX
+        machine = ""
+    return machine, str(e.get("USER") or e.get("LOGNAME") or e.get("USERNAME") or "")
+
+
+def fields(meta: dict, env=None) -> dict:
+    """The provenance fields for an entry written with ``meta`` (the worker's: project, session_id,
+    project_folder; ``via`` defaults to session when there is a session, else hand)."""
+    from lazy_harness.memory.sanitize import one_line
+
+    machine, author = here(env)
+    via = one_line(meta.get("via")) or (SESSION if one_line(meta.get("session_id")) else HAND)
+    return {"project_folder": one_line(meta.get("project_folder")), "via": via,
+            "machine": one_line(meta.get("machine") or machine), "author": one_line(meta.get("author") or author)}
+
+
+def digest_of(rec: dict, kind: str) -> str:
+    from lazy_harness.memory import trust
+
+    return trust.digest(trust.text_of(rec, kind))
+
+
+def _short(value, cap: int = 40) -> str:
+    text = " ".join(str(value or "").split())
+    return text if len(text) <= cap else text[:cap - 1] + "…"
+
+
+def describe(rec: dict, kind: str = "", machine: str | None = None, session_key: str = "session_id",
+             project_field: str = "project") -> str:
+    """One short phrase: ``session 1a2b3c4d in api``, ``sync from laptop-2 (ana): session ... in api``,
+    ``by hand``, ``unknown``. ``machine``: this machine's name (``here()[0]`` when None); an entry
+    written on another one arrived through sync. Learnings pass ``origin_session``/``origin``."""
+    via = rec.get("via")
+    session = " ".join(str(rec.get(session_key) or "").split())[:8]  # a session id's first 8 say which
+    project = _short(rec.get(project_field), 40)
+    if not isinstance(via, str) or not via:  # written before provenance, or by hand
+        what = UNKNOWN if session else "by hand"
+        return f"{what} (in {project})" if project else what
+    if via == HAND:
+        what = "by hand"
+    else:
+        what = f"session {session or '?'}" + (f" in {project}" if project else "")
+    if machine is None:
+        machine = here()[0]
+    theirs = rec.get("machine")
+    if isinstance(theirs, str) and theirs and theirs != machine:
+        author = _short(rec.get("author"), 30)
+        what = f"sync from {_short(theirs, 40)}" + (f" ({author})" if author else "") + f": {what}"
+    wrote = rec.get("text_digest")
+    if kind in ("decision", "failure") and isinstance(wrote, str) and wrote and wrote != digest_of(rec, kind):
+        what += ", edited by hand since"
+    return what
+
+
+def key_of(rec: dict) -> str:
+    """The project key an entry was written for ('' when unknown: written before provenance)."""
+    value = rec.get("project_folder")
+    return value if isinstance(value, str) else ""
+
+
+def legacy_owner(projects_dir: str, claude_key: str, name: str):
+    """For a learning written before project folders were recorded: whether it was written in this
+    project, proven by key, not by name: its origin session's transcript lies in this project's
+    Claude Code folder (``<claude dir>/projects/<paths.project_key(root)>/<session>.jsonl``). Two
+    folders named ``api`` have two Claude Code folders. Once the transcript is gone (Claude Code
+    deletes them after ``cleanupPeriodDays``), it is shown nowhere by itself (ADR 0024)."""
+    folder = os.path.join(projects_dir, claude_key)
+
+    def owns(head: dict) -> bool:
+        session = head.get("origin_session")
+        if head.get("origin") != name or not isinstance(session, str) or not session or "/" in session:
+            return False
+        return os.path.exists(os.path.join(folder, session + ".jsonl"))
+
+    return owns

@@ -1,0 +1,92 @@
+"""Trust at prompt recall (ADR 0024): which ranked entries a prompt may be given, and how each is labelled.
+
+- Scope: a ``scope: project`` learning only in the project it was written for, known by the project
+  key recorded with it (``~/work/api`` and ``~/clients/x/api`` are two projects with one folder
+  name); the search's SQL keeps learnings by origin name or ``general``, and this filter runs after it.
+- The hold check again before injection (memory/trust.py): an entry whose text reads as an
+  instruction to the agent is left out unless the person approved it (memory/held.py); the next
+  SessionStart records the hold.
+- Each item names its kind, id, date and origin (memory/provenance.py), its text neutralised for the
+  channel (memory/fence.py).
+"""
+
+import os
+
+from lazy_harness.memory import trust
+from lazy_harness.memory.fence import neutral
+
+
+def attach(conn, ranked: list[dict]) -> None:
+    """Give each candidate its project key and origin phrase from the index."""
+    from lazy_harness.recall import index
+
+    found = index.provenance_of(conn, [c["rowid"] for c in ranked])
+    for c in ranked:
+        c["okey"], c["prov"] = found.get(c["rowid"], ("", ""))
+
+
+def in_scope(c: dict, key: str, legacy=None) -> bool:
+    """A learning of ``scope: project`` only in the project of memory key ``key`` (one written before
+    keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
+    if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
+        return True
+    if c.get("okey"):
+        return c["okey"] == key
+    if legacy is None:
+        return False
+    from lazy_harness.memory import files
+
+    return legacy(files.read_frontmatter_values(c["file"], ("origin", "origin_session")))
+
+
+def legacy_for(cwd: str, env=None):
+    """``provenance.legacy_owner`` of the project holding ``cwd``."""
+    from lazy_harness import paths
+    from lazy_harness.memory import provenance
+
+    root = paths.project_root(cwd)
+    return provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), paths.project_name(root))
+
+
+def _approved(c: dict, approvals) -> bool:
+    if c["kind"] != "learning":
+        return c["id"] in approvals()
+    from lazy_harness.memory import files, held
+
+    return held.learning_approved(files.read_frontmatter_values(c["file"], ("deprecated_reason",)))
+
+
+def screen(cands: list[dict], mdir: str) -> tuple[list[dict], list[dict]]:
+    """(the candidates the hold check lets through, those it holds back); each held one gets ``held``."""
+    cache: list[set[str]] = []
+
+    def approvals() -> set[str]:
+        if not cache:
+            from lazy_harness.memory import held
+
+            cache.append(held.approved(mdir))
+        return cache[0]
+
+    kept, out = [], []
+    for c in cands:
+        why = trust.reason(f"{c.get('title') or ''} {c.get('detail') or ''}")
+        if why and not _approved(c, approvals):
+            c["held"] = why
+            out.append(c)
+        else:
+            kept.append(c)
+    return kept, out
+
+
+def origin(c: dict) -> str:
+    """The origin phrase of a candidate, for its label."""
+    return neutral(c.get("prov") or (f"{c['origin']}" if c.get("origin") else "unknown"), 120)
+
+
+def day(c: dict) -> str:
+    ts = c.get("ts") or ""
+    return ts[:10] if len(ts) >= 10 else ""
+
+
+def project_key(mdir: str) -> str:
+    return os.path.basename(os.path.normpath(mdir))
