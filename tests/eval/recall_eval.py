@@ -31,12 +31,10 @@ held-out ones (``recall_heldout.PROMPTS``), not looked at while changing the met
                   1.5 to 3.2, the default marked, grep once. Each bar is written to a config.toml in the
                   temporary HOME and every prompt goes through the hook again; the memory and its
                   index (a cache the bar does not change) are built once.
-  --semantic      the embedder's bar (ADR 0020; needs ``lazy-harness[semantic]``) instead of the
-                  word bar: the embedder of the temporary HOME is started and every entry embedded
-                  before the first prompt, and the hook waits for it as long as it takes
-                  (``EVAL_TIMEOUT_MS``), so the figures are the method's, not this machine's load.
-                  With ``--sweep``: ``min_similarity`` 0.36 to 0.46. Without ``--semantic`` the
-                  embedder is off (``semantic = false``), as for a user without the extra.
+  --semantic      the similarity bar (ADR 0020, 0025: the static model shipped with lazy-harness)
+                  instead of the word bar: every entry is embedded before the first prompt, as the
+                  worker does when it writes them. With ``--sweep``: ``min_similarity`` 0.36 to 0.46.
+                  Without ``--semantic`` the similarity bar is off (``semantic = false``).
   --filler FILE   a bigger memory: ``--filler-entries`` (default 17,500) more decisions made of the
                   texts in FILE (one per line; of a tab-separated line, its last field; lines under 6
                   words skipped), each text used once: summary, rationale and two cues. By default
@@ -83,7 +81,6 @@ DEFAULT_BAR = (config.SCHEMA["recall"]["min_terms"][1], config.SCHEMA["recall"][
 BARS = [(t, s) for t in (1, 2, 3) for s in (1.5, 1.75, 2.0, 2.2, 2.4, 2.6, 2.8, 3.2)]  # the --sweep grid
 SEMANTIC = "semantic"  # a bar: the defaults with the embedder on
 SIMILARITIES = [0.36, 0.38, 0.40, 0.41, 0.42, 0.44, 0.46]  # the --sweep --semantic grid (min_similarity)
-EVAL_TIMEOUT_MS = 2000
 DEFAULT_SIMILARITY = config.SCHEMA["recall"].get("min_similarity", (None, 0.41))[1]
 FILLER_PER_PROJECT = 500
 FILLER_MIN_WORDS = 6
@@ -262,10 +259,6 @@ def write_bar(root: str, bar) -> str:
         name, body = f"similarity{bar}", f"semantic = true\nmin_similarity = {bar}\n"
     else:
         name, body = f"terms{bar[0]}-score{bar[1]}", f"semantic = false\nmin_terms = {bar[0]}\nmin_score = {bar[1]}\n"
-    if bar == SEMANTIC or isinstance(bar, float):
-        # why: the evaluation measures the method, not how busy this machine is: the hook waits for
-        # the embedder here as long as it takes (the default gives up after recall.semantic_timeout_ms)
-        body += f"semantic_timeout_ms = {EVAL_TIMEOUT_MS}\n"
     path = os.path.join(root, "home", ".config", "lazy-harness", "bars", f"{name}.toml")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
@@ -273,48 +266,17 @@ def write_bar(root: str, bar) -> str:
     return path
 
 
-def start_embedder(env: dict) -> subprocess.Popen:
-    """The embedder of the evaluation's HOME, started and warm (every indexed entry embedded), so
-    each prompt is judged by similarity and none by the word bar it falls back to while warming."""
-    from lazy_harness.recall import embed_client
-
-    proc = subprocess.Popen([sys.executable, "-m", "lazy_harness.recall.embed_server"], env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while embed_client.ping(env, 1.0) is None:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the embedder exited: {proc.stderr.read().decode(errors='replace')[-500:]}")
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("the embedder did not answer within 120 s")
-        time.sleep(0.05)  # polled until it answers, with a deadline
-    ready, why = embed_client.warm(env, paths.recall_index_file(env), 1800.0)
-    if not ready:
-        proc.kill()
-        raise RuntimeError(f"the embedder did not warm up: {why}")
-    return proc
-
-
-def stop_embedder(proc: subprocess.Popen | None) -> None:
-    if proc is None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 def index_all(dirs: dict[str, str], env: dict) -> None:
-    """Index every project's memory before the first prompt, as ``lh memory reindex`` does. Each
-    word's weight depends on how many indexed entries hold it; left to the hooks, the projects would
-    be indexed in the order parallel runs happen to reach them, and the figures would move a little
-    from run to run."""
-    from lazy_harness.recall import index
+    """Index and embed every project's memory before the first prompt, as ``lh memory reindex``
+    does. Each word's weight depends on how many indexed entries hold it; left to the hooks, the
+    projects would be indexed in the order parallel runs happen to reach them, and the figures would
+    move a little from run to run; and every entry has its vector, as after the worker wrote it."""
+    from lazy_harness.recall import build
 
     mdirs = [paths.memory_dir(d, env) for d in dirs.values()]
-    index.open_current(paths.recall_index_file(env), mdirs, paths.learnings_dir(None, env))[0].close()
+    done = build.build(paths.recall_index_file(env), mdirs, paths.learnings_dir(None, env))
+    if done is None:
+        raise RuntimeError("the evaluation's index is being built by another process")
 
 
 def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> list[list[str]]:
@@ -364,17 +326,11 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
         fill = add_filler(root, env, dirs, filler[0], filler[1], now) if filler else {}
         index_all({**dirs, **fill}, env)
         baseline = [grep(prompt, project, entries) for _, project, prompt, _ in flat]
-        embedder = None
-        try:
-            if any(bar == SEMANTIC or isinstance(bar, float) for bar in bars):
-                embedder = start_embedder(env)
-            for b, bar in enumerate(bars):
-                benv = dict(env, LH_CONFIG=write_bar(root, bar))
-                out[bar] = _judge(flat, todo, entries, key_id, id_key, baseline,
-                                  _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv,
-                                           f"{b:02d}", jobs), verbose, filler)
-        finally:
-            stop_embedder(embedder)
+        for b, bar in enumerate(bars):
+            benv = dict(env, LH_CONFIG=write_bar(root, bar))
+            out[bar] = _judge(flat, todo, entries, key_id, id_key, baseline,
+                              _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv,
+                                       f"{b:02d}", jobs), verbose, filler)
     return out
 
 
@@ -467,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true",
                         help="recall@5 and noise for every bar (min_terms x min_score), through the hook")
     parser.add_argument("--semantic", action="store_true",
-                        help="the embedder's bar (needs lazy-harness[semantic]): it is started and warmed up "
+                        help="the similarity bar (the static model): every entry embedded before the first prompt "
                              "first; with --sweep, every min_similarity of the grid")
     parser.add_argument("--filler", metavar="FILE",
                         help="texts (one per line) for unlabelled filler decisions: the same prompts on a bigger memory")
