@@ -1,33 +1,28 @@
-"""UserPromptSubmit hook cost on a large memory, with the resident embedder and with words only,
-against a bare start of the same interpreter.
+"""UserPromptSubmit hook cost on a memory that looks like a user's, at 18,000 and 100,000 entries,
+against a bare start of the same interpreter; and `lh memory search` at 100,000 (time and memory).
 
-Builds, in a temporary HOME, a project with 10,000 decisions, 5,000 failures, 3,000 learnings and a
-handoff (plus one decision the prompt is about, with cues; 1,500 of the others share a word with the
-prompt, "database", which the prompt's "postgres" reaches through its related words), then times
-the command Claude Code runs,
-``<python> -m lazy_harness.hooks UserPromptSubmit`` with the JSON payload on stdin:
+The memory (tests/support/realistic_memory.py): words drawn with a Zipf distribution from the
+standard library's docstrings, so each of the prompt's words is in hundreds or thousands of entries;
+10:5:3 decisions:failures:learnings, each with tags and three cues; 50 open handoff items; one
+decision about the prompt. Learnings come from three projects. The index is built and every entry
+embedded first (by the builder, as the worker and ``lh memory reindex`` do; its time is printed),
+then the command Claude Code runs (``lh hooks install``'s) is timed with the JSON payload on stdin:
 
-  warm index, embedder   the default (``recall.semantic``, lazy-harness[semantic] installed): the
-                         prompt goes to the embedder, the index is searched meanwhile, then the
-                         candidates' similarities are asked for. The embedder is started and has
-                         embedded every entry before the timed runs (it prints how long that took)
-  warm index, words      ``recall.semantic = false``: the strength bar alone
-  catch-up 100, ...      before each timed run, 100 new decisions (with tags and three cues each, as
-                         the distill prompt asks) are appended to decisions.jsonl (untimed), so the
-                         run first indexes them; with the embedder, the untimed wait after the run
-                         lets it embed them, so its warm-up does not load the machine during the
-                         next timed runs (prompts come seconds apart)
-  short prompt           under recall.min_prompt_chars: answered before any import of the index
+  words           ``recall.semantic = false``: the strength bar alone
+  similarity      the default: the prompt's vector from the static model, the candidates' kept vectors
+  catch-up 5      before each run, 5 new decisions are appended by hand (untimed): the hook indexes
+                  and embeds them itself
+  short prompt    under recall.min_prompt_chars: answered before the index is opened
 
-interleaved with ``python -c pass``. Goal (issue 11): at most 3 times ``python -c pass``. Without
-the semantic extra the embedder's cases are left out, and said so. Also prints the cold build of
-the index (first run) and what importing sqlite3 and its C module cost here.
+interleaved with ``python -c pass``. Goals (issue 29): at most 2x a bare start at 18,000 entries, 3x at
+100,000; ``lh memory search`` at most 5x and 100 MB at 100,000.
 
-    python benchmarks/bench_user_prompt.py [--runs 21] [--check]
+    python benchmarks/bench_user_prompt.py [--runs 21] [--sizes 18000,100000] [--check]
 """
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -38,151 +33,117 @@ from harness import Case
 from lazy_harness import paths
 from lazy_harness.memory import files
 from tests.support import memory_samples as ms
+from tests.support import realistic_memory as rm
 
-GOAL = 3.0
-WARM_EMB, WARM_WORDS = "UserPromptSubmit, warm index, embedder", "UserPromptSubmit, warm index, words"
-CATCH_EMB, CATCH_WORDS = "UserPromptSubmit, catch-up 100, embedder", "UserPromptSubmit, catch-up 100, words"
-SHORT = "UserPromptSubmit, short prompt"
-PROMPT = "the deploy scheduler ran twice last night, can we lock it in postgres"
-
-
-def import_ms(env: dict, module: str) -> float:
-    p = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"], capture_output=True, env=env)
-    for line in p.stderr.decode().splitlines():
-        if line.rstrip().endswith(f"| {module}"):
-            return int(line.split("|")[1]) / 1000
-    return float("nan")
-
-
-def semantic_installed() -> str:
-    """"" when the model can load here, else why not."""
-    from lazy_harness.recall import embedder
-
-    try:
-        embedder.model_files()
-        import numpy  # noqa: F401
-        import onnxruntime  # noqa: F401
-        import tokenizers  # noqa: F401
-    except (embedder.ModelUnavailable, ImportError) as exc:
-        return str(exc)
-    return ""
+GOALS = {18_000: 2.0, 100_000: 3.0}
+SEARCH_GOAL, SEARCH_MB = 5.0, 100
 
 
 def config(root: str, name: str, semantic: bool) -> str:
-    """A config as ``lh hooks install`` leaves it (the compound loop on: the hook also tells the
-    sweep about the session), with the embedder on or off."""
+    """A config as ``lh hooks install`` leaves it (the loop on: the hook also tells the sweep about the
+    session), with the similarity bar on or off."""
     path = os.path.join(root, f"{name}.toml")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(f"[compound_loop]\nenabled = true\n\n[recall]\nsemantic = {'true' if semantic else 'false'}\n")
     return path
 
 
+def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
+    project = ms.make_project(root, f"project-{size}", branch="main")
+    started = time.perf_counter()
+    facts = rm.build(project, env, now, entries=size, name=f"project-{size}")
+    print(f"{size:,} entries written in {time.perf_counter() - started:.1f} s")
+    from lazy_harness.recall import build as builder
+
+    started = time.perf_counter()
+    done = builder.build(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])
+    print(f"{size:,} entries: index built, {done[0]:,} entries and {done[1]:,} texts embedded, in "
+          f"{time.perf_counter() - started:.1f} s ({os.path.getsize(paths.recall_index_file(env)) / 1e6:.0f} MB)")
+    return project, facts["memory_dir"]
+
+
+def search_cost(env: dict, project: str, runs: int) -> tuple[list[float], float]:
+    """Wall times of ``lh memory search`` and the largest resident set of one, in MB."""
+    argv = [sys.executable, "-m", "lazy_harness", "memory", "search", "connection", "pool", "socket", "--project", project]
+    walls, peak = [], 0.0
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc = subprocess.run(argv, env=env, capture_output=True)
+        walls.append(time.perf_counter() - started)
+        if proc.returncode != 0:
+            sys.exit(f"lh memory search failed: {proc.stderr.decode(errors='replace')[-500:]}")
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+    return walls, peak
+
+
 def main() -> int:
     opts = harness.parse_args(__doc__)
-    missing = semantic_installed()
-    with harness.temp_home(opts.keep) as (root, env):
-        now = time.time()
-        big = ms.make_project(root, "big-project", branch="main")
-        started = time.perf_counter()
-        # why: 1 in 10 decisions and failures (1,500) share a word with the prompt, as a real memory's
-        # common words do: the search ranks every entry that shares one (a prompt matching nothing
-        # but its one decision would flatter the hook). The entries appended for the catch-up share
-        # none, so every catch-up run searches the same 1,500 as the warm runs
-        ms.build_large(big, env, now, name="big-project", mention="database")
-        mem = paths.memory_dir(big, env)
-        ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(
-            now, "Use Postgres advisory locks for the deployment scheduler", "two runners deployed at once",
-            project="big-project", tags=["scheduler", "locking"],
-            cues=["the deploy job ran twice at the same time", "how do we stop two schedulers racing"])])
-        print(f"built 10,000 decisions, 5,000 failures, 3,000 learnings and a handoff in "
-              f"{time.perf_counter() - started:.1f} s under {root}")
-
-        def payload(prompt: str) -> bytes:
-            return json.dumps({"session_id": "7d2f4c1a-0b3e-4f5a-9c8d-1e2f3a4b5c6d", "cwd": big,
-                               "transcript_path": f"{root}/t.jsonl", "hook_event_name": "UserPromptSubmit",
-                               "permission_mode": "default", "prompt": prompt}).encode()
-
-        def expect(case_env: dict, *words: str):
-            log = os.path.join(paths.logs_dir(case_env), "hooks.log")
-
-            def check(proc) -> None:
-                with open(log, encoding="utf-8") as fh:
-                    last = fh.read().splitlines()[-1]
-                if not all(w in last for w in words) or "error" in last:
-                    sys.exit(f"unexpected hook run: {last}")
-            return check
-
-        hook = harness.hook_command("UserPromptSubmit")
-        # why: a Claude folder of its own for the word bar: the hooks keep one compiled config per
-        # state folder, and two config files taking turns in one would be compiled again at every run
-        words_env = dict(env, LH_CONFIG=config(root, "words", False), CLAUDE_CONFIG_DIR=os.path.join(root, "claude-words"))
-        semantic_env = dict(env, LH_CONFIG=config(root, "semantic", True))
-        took = harness.run_once(Case("cold", hook, payload(PROMPT), words_env, check=expect(words_env, "passed=")))
-        print(f"first run, building the index of 18,001 entries: {took:.2f} s; import sqlite3: "
-              f"{import_ms(env, 'sqlite3'):.1f} ms, of which its C module _sqlite3 (what the hook imports): "
-              f"{import_ms(env, '_sqlite3'):.1f} ms")
-        embedder = None
-        if missing:
-            print(f"the embedder's cases are left out: {missing}")
-        else:
-            from tests.eval.recall_eval import start_embedder
-
-            started = time.perf_counter()
-            embedder = start_embedder(semantic_env)  # answers once every entry is embedded
-            print(f"the embedder started and embedded every entry in {time.perf_counter() - started:.1f} s")
-        try:
-            return run(opts, env, words_env, semantic_env, embedder, hook, payload, expect, mem, now)
-        finally:
-            if embedder is not None:
-                from tests.eval.recall_eval import stop_embedder
-
-                stop_embedder(embedder)
+    sizes = [int(s) for s in os.environ.get("BENCH_SIZES", "18000,100000").split(",")]
+    print(harness.interpreter_note())
+    ok = True
+    for size in sizes:
+        with harness.temp_home(opts.keep) as (root, env):
+            ok = run_size(opts, root, env, size) and ok
+    return 1 if opts.check and not ok else 0
 
 
-def run(opts, env, words_env, semantic_env, embedder, hook, payload, expect, mem, now) -> int:
+def run_size(opts, root: str, env: dict, size: int) -> bool:
+    now = time.time()
+    project, mem = build(root, env, size, now)
+
+    def payload(prompt: str) -> bytes:
+        return json.dumps({"session_id": "7d2f4c1a-0b3e-4f5a-9c8d-1e2f3a4b5c6d", "cwd": project,
+                           "transcript_path": f"{root}/t.jsonl", "hook_event_name": "UserPromptSubmit",
+                           "permission_mode": "default", "prompt": prompt}).encode()
+
+    def expect(case_env: dict, *words: str):
+        log = os.path.join(paths.logs_dir(case_env), "hooks.log")
+
+        def check(proc) -> None:
+            with open(log, encoding="utf-8") as fh:
+                last = fh.read().splitlines()[-1]
+            if not all(w in last for w in words) or " error " in last:
+                sys.exit(f"unexpected hook run: {last}")
+        return check
+
+    hook = harness.hook_command("UserPromptSubmit")
+    words_env = dict(env, LH_CONFIG=config(root, "words", False), CLAUDE_CONFIG_DIR=os.path.join(root, "claude-words"))
+    sem_env = dict(env, LH_CONFIG=config(root, "semantic", True))
+    prompt = rm.PROMPTS[0]
+    words_name, sem_name = f"{size:,}: words", f"{size:,}: similarity"
     cases = harness.bare_cases(env) + [
-        Case(WARM_WORDS, hook, payload(PROMPT), words_env, check=expect(words_env, "passed=", "semantic=off")),
-        Case(SHORT, hook, payload("fix the typo"), semantic_env, check=expect(semantic_env, "skipped: prompt under")),
+        Case(words_name, hook, payload(prompt), words_env, check=expect(words_env, "passed=", "semantic=off")),
+        Case(sem_name, hook, payload(prompt), sem_env, check=expect(sem_env, "passed=", "semantic=")),
+        Case(f"{size:,}: short prompt", hook, payload("fix the typo"), sem_env,
+             check=expect(sem_env, "skipped: prompt under")),
     ]
-    if embedder is not None:
-        cases.insert(2, Case(WARM_EMB, hook, payload(PROMPT), semantic_env,
-                             check=expect(semantic_env, "passed=", "best_sim=")))
     cpu: dict = {}
     times = harness.measure(cases, opts.runs, cpu=cpu)
-    # catch-up: append 100 entries before each timed run (untimed), interleaved with bare starts
-    catches = [Case(CATCH_WORDS, hook, payload(PROMPT), words_env, check=expect(words_env, "indexed=100", "semantic=off"))]
-    if embedder is not None:
-        catches.append(Case(CATCH_EMB, hook, payload(PROMPT), semantic_env,
-                            check=expect(semantic_env, "indexed=100", "best_sim=")))
-    bare = cases[0]
-    for case in catches:
-        times[case.name] = []
-    extra_bare = []
-    from lazy_harness.recall import embed_client
-
+    catch = Case(f"{size:,}: catch-up 5", hook, payload(prompt), sem_env, check=expect(sem_env, "indexed=5", "semantic="))
+    times[catch.name], cpu[catch.name] = [], []
+    writer = rm.Writer(seed=size)
     for r in range(opts.runs):
-        for n, case in enumerate(catches):
-            ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
-                ms.decision(now + (2 * r + n) * 100 + i, f"appended decision {r}-{n}-{i}", "new", project="big-project",
-                            tags=["bench", "appended"], cues=[f"why does step {i} of run {r} take so long",
-                                                             "where is the appended work recorded",
-                                                             "what changed in the weekly batch"])
-                for i in range(100)])
-            wall, used = harness.run_once_cpu(case)
-            times[case.name].append(wall)
-            cpu.setdefault(case.name, []).append(used)
-            if embedder is not None:
-                ready, why = embed_client.warm(semantic_env, paths.recall_index_file(semantic_env), 600.0)
-                if ready is None:
-                    sys.exit(f"the embedder did not warm up again: {why}")
-            extra_bare.append(harness.run_once(bare))
-    times[harness.BARE] += extra_bare
-    goals = {name: GOAL for name in times if name.startswith("UserPromptSubmit")}
-    ok = harness.report(times, goals=goals, title="UserPromptSubmit, 18,001 entries")
+        ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+            ms.decision(now + r * 10 + i, writer.sentence(7, 14), writer.sentence(15, 30), project=f"project-{size}",
+                        tags=writer.tags(), cues=writer.cues()) for i in range(5)])
+        wall, used = harness.run_once_cpu(catch)
+        times[catch.name].append(wall)
+        cpu[catch.name].append(used)
+    goal = GOALS.get(size, 3.0)
+    goals = {n: goal for n in times if n.startswith(f"{size:,}:") and "short" not in n}
+    ok = harness.report(times, goals=goals, title=f"UserPromptSubmit, {size:,} entries")
     harness.cpu_report(cpu)
-    if embedder is not None:
-        print("CPU time above is the hook's own; the embedder's share of a prompt runs in its process")
-    return 1 if opts.check and not ok else 0
+    if size >= 100_000:
+        import statistics
+
+        walls, peak = search_cost(env, project, max(5, opts.runs // 3))
+        base = statistics.median(times[harness.BARE])
+        ratio = statistics.median(walls) / base
+        met = ratio <= SEARCH_GOAL and peak <= SEARCH_MB
+        ok = ok and met
+        print(f"lh memory search at {size:,}: median {statistics.median(walls) * 1000:.0f} ms = {ratio:.1f}x bare "
+              f"(goal {SEARCH_GOAL:g}x), peak resident {peak:.0f} MB (goal {SEARCH_MB} MB): {'met' if met else 'MISSED'}")
+    return ok
 
 
 if __name__ == "__main__":

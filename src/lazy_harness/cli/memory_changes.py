@@ -146,22 +146,10 @@ def held(project: str | None) -> None:
 @click.option("--reason", default="approved by hand", show_default=True, help="Why (kept in the record).")
 def approve(entry_id: str, project: str | None, reason: str) -> None:
     """Release an entry held for approval: shown to sessions again (undoable)."""
-    from lazy_harness.memory import files, held as holding, ids
+    from lazy_harness.memory import by_hand
 
     _, _, mdir, ldir, name = _where(project)
-    kind = ids.kind_of(entry_id)
-    if kind is None:
-        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory held")
-    path = ""
-    if kind == "learning":
-        path = _learning_by_id(ldir, entry_id) or ""
-        if not path or not any(h["id"] == entry_id for h in holding.listing(mdir, ldir) if h["kind"] == "learning"):
-            raise LhError(f"learning {entry_id} is not held", hint="lh memory held")
-    elif entry_id not in holding.held_ids(mdir):
-        raise LhError(f"{entry_id} is not held in {mdir}", hint="lh memory held")
-    reason = _reason(reason)
-    run = _change(mdir, "approve", name, f"approve {entry_id}: {reason}",
-                  lambda j, now: holding.approve(mdir, ldir, entry_id, kind, path, reason, j))
+    run = by_hand.approve(mdir, ldir, name, entry_id, reason, time.time())
     click.echo(f"approved {entry_id} (undo: lh memory undo {run})")
 
 

@@ -45,7 +45,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
         "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
         "semantic": ("bool", True, "judge candidates by sentence similarity (the static model shipped with lazy-harness); words alone otherwise"),
-        "min_similarity": ("num", 0.41, "the bar with the embedder: cosine similarity an entry must reach"),
+        "min_similarity": ("num", 0.53, "the bar with similarity: cosine similarity plus 0.04 x strength (at most 4) an entry must reach"),
     },
     "sync": {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),

@@ -109,3 +109,24 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days, now: 
     if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
         handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
     return data, restored, problems
+
+
+def approve(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str:
+    """Release an entry held for approval (ADR 0024): shown to sessions again; returns the run id
+    for ``lh memory undo``."""
+    from lazy_harness.memory import held
+
+    kind = ids.kind_of(entry_id)
+    if kind is None:
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory held")
+    path = ""
+    if kind == "learning":
+        path = learning_path(learnings_dir, entry_id) or ""
+        if not path or not any(h["id"] == entry_id for h in held.listing(memory_dir, learnings_dir)
+                               if h["kind"] == "learning"):
+            raise LhError(f"learning {entry_id} is not held", hint="lh memory held")
+    elif entry_id not in held.held_ids(memory_dir):
+        raise LhError(f"{entry_id} is not held in {memory_dir}", hint="lh memory held")
+    reason = reason_of(reason)
+    return _change(memory_dir, "approve", project, f"approve {entry_id}: {reason}",
+                   lambda j, _now: held.approve(memory_dir, learnings_dir, entry_id, kind, path, reason, j), now)

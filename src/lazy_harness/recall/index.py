@@ -279,11 +279,13 @@ def _plan_learnings(conn, ldir: str, deep: bool) -> list[tuple]:
         if not deep and marks.get(folder + UNIT_FOLDER) == mark:
             continue
         stamps = sources.file_stamps(folder)
+        before = len(plan)
         for path, stamp in stamps.items():
             if known.get(path) != stamp:
                 plan.append(("learning", path, stamp))
         plan += [("drop", gone) for gone in known if gone not in stamps]
-        plan.append(("folder", folder + UNIT_FOLDER, mark))
+        if len(plan) > before or marks.get(folder + UNIT_FOLDER) != mark:
+            plan.append(("folder", folder + UNIT_FOLDER, mark))
     for folder, known in stored_files.items():
         if folder not in seen:
             plan += [("drop", gone) for gone in known]
@@ -407,12 +409,15 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False,
     nothing is written. Returns (entries indexed, whether the index is now up to date). Each part of
     at most ``part`` lines is its own transaction, so a build killed at any moment keeps every part
     it committed, and the next call goes on from there."""
-    count = 0
+    count, last = 0, None
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
         plan = _plan(conn, mdirs, ldir, deep)
         if not plan:
             return count, True
+        if plan == last:  # why: a step that changes nothing would be planned for ever; never loop on it
+            return count, False
+        last = plan
         if max_bytes is not None and pending_bytes(plan) > max_bytes:
             return count, False
         conn.execute("BEGIN IMMEDIATE")

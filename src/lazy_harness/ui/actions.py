@@ -1,4 +1,4 @@
-"""What the page's buttons do: the functions ``lh memory forget | close | undo`` call
+"""What the page's buttons do: the functions ``lh memory forget | close | undo | approve`` call
 (:mod:`lazy_harness.memory.by_hand`), journalled the same way, each answering one line for the page.
 
 A new action is one function ``(project, form, cfg, now) -> str`` and one line in :data:`ACTIONS`;
@@ -41,4 +41,10 @@ def undo(p: Project, form: dict, cfg: dict, now: float) -> str:
     return f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored"
 
 
-ACTIONS = {"forget": forget, "close": close, "undo": undo}
+def approve(p: Project, form: dict, cfg: dict, now: float) -> str:
+    eid = _field(form, "id").strip()
+    run = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "approved in lh ui", now)
+    return f"approved {eid} (undo: lh memory undo {run})"
+
+
+ACTIONS = {"forget": forget, "close": close, "undo": undo, "approve": approve}

@@ -242,7 +242,27 @@ def runs_section(v: View) -> str:
 
 
 # (anchor, title, function): the page's sections, in order
+def held_section(v: View) -> str:
+    """Entries held for approval (ADR 0024): what the hold check kept from every session, with why
+    and where each came from; approve releases one, forget drops it."""
+    from lazy_harness.memory import held
+
+    found = held.listing(v.project.memory_dir, v.project.learnings_dir)
+    if not found:
+        return _empty("Nothing held for approval.")
+    rows = []
+    for h in found:
+        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">held: {esc(h["reason"])}; from '
+                f'{esc(h["origin"])}</span>')
+        body = f'<p class="text">{esc(h["text"])}</p><p class="meta">{esc(h["file"])}</p>'
+        actions = (v.act("approve", "Approve", "Show this entry to sessions again?", id=h["id"])
+                   + v.act("forget", "Forget", "Forget this entry?", id=h["id"]))
+        rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>', css="entry held"))
+    return f'<ul class="entries">{"".join(rows)}</ul>'
+
+
 SECTIONS = [
+    ("held", "Held for approval", held_section),
     ("handoff", "Open handoff items", handoff_section),
     ("decisions", "Decisions", decisions_section),
     ("failures", "Failures and their prevention", failures_section),
