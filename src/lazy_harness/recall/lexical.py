@@ -449,6 +449,8 @@ def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champion
             ids, qs = array("i"), array("H")
             ids.frombytes(blob[:4 * n])
             qs.frombytes(blob[4 * (len(blob) // 6):][:2 * n])
+            # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
+            # 1.8 ms for 7,000 entries)
             for r, q in zip(ids, qs):
                 acc[r] = get(r, 0.0) + w * q
     if not acc:
@@ -483,46 +485,44 @@ def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) ->
 
 
 def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float], avgdl: float) -> list[tuple[int, float, set[int]]]:
-    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words."""
-    word_of: dict[str, list[int]] = {}
-    prefix_of: dict[int, dict[str, list[int]]] = {}
-    phrase_alts = []
-    for i, (_, kind, _, ws) in enumerate(alts):
-        if kind == "word":
-            word_of.setdefault(ws[0], []).append(i)
-        elif kind == "prefix":
-            prefix_of.setdefault(len(ws[0]), {}).setdefault(ws[0], []).append(i)
-        else:
-            phrase_alts.append((i, " " + " ".join(ws) + " ", ws[0]))
-    lens = sorted(prefix_of.items())
-    cache: dict[str, list[int]] = {}
-    weight = [idf[a[2]] for a in alts]
+    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words: each
+    alternative is looked for in the entry's text as a string (" word ", " pref", " two words "),
+    its occurrences counted per column; alternatives that are the same pattern are counted once and
+    weighed as many times (FTS5 scores each phrase of the query, repeats too)."""
+    specs: dict[str, list] = {}
+    for g, kind, key, ws in alts:
+        pat = " " + ws[0] if kind == "prefix" else " " + " ".join(ws) + " "
+        spec = specs.setdefault(pat, [kind == "prefix", 0.0, set()])
+        spec[1] += idf[key]
+        spec[2].add(g)
+    todo = [(pat, *spec) for pat, spec in specs.items()]
     out = []
     for chunk in _chunks(rowids):
         for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
                                             f"({','.join('?' * len(chunk))})", chunk):
-            f: dict[int, float] = {}
-            for w, col in zip(WEIGHTS, toks.split("\n")):
-                for t in col.split():
-                    hit = cache.get(t)
-                    if hit is None:
-                        hit = list(word_of.get(t, ()))
-                        for n, table in lens:
-                            if len(t) >= n:
-                                hit += table.get(t[:n], ())
-                        cache[t] = hit
-                    for i in hit:
-                        f[i] = f.get(i, 0.0) + w
-                for i, pat, first in phrase_alts:
-                    if first in col:
-                        padded = " " + col + " "
-                        at, count = padded.find(pat), 0
-                        while at >= 0:
-                            count += 1
-                            at = padded.find(pat, at + 1)
-                        if count:
-                            f[i] = f.get(i, 0.0) + w * count
+            full = " " + toks.replace("\n", " \n ") + " "
+            cols: list[str] = []
             norm = K1 * (1.0 - B + B * dl / avgdl)
-            score = sum(weight[i] * v * (K1 + 1.0) / (v + norm) for i, v in f.items())
-            out.append((rowid, -score, {alts[i][0] for i in f}))
+            score, matched = 0.0, set()
+            for pat, prefix, weight, groups in todo:
+                if pat not in full:
+                    continue
+                if not cols:
+                    cols = [" " + c + " " for c in toks.split("\n")]
+                f = 0.0
+                for w, col in zip(WEIGHTS, cols):
+                    f += w * (col.count(pat) if prefix else _occurrences(col, pat))
+                score += weight * f * (K1 + 1.0) / (f + norm)
+                matched |= groups
+            out.append((rowid, -score, matched))
     return out
+
+
+def _occurrences(text: str, pat: str) -> int:
+    """How many times ``pat`` (" word " or " two words ") is in ``text``, overlapping ones too
+    (" a a " holds " a " twice: two tokens)."""
+    n, at = 0, text.find(pat)
+    while at >= 0:
+        n += 1
+        at = text.find(pat, at + 1)
+    return n
