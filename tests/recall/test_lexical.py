@@ -245,3 +245,24 @@ def test_a_build_killed_between_steps_resumes_where_it_stopped(tmp_path):
     per, total, _ = expected_state({"p": docs})
     assert stored(conn)[:2] == (per, total)
     assert conn.execute("SELECT count(*) FROM lex_doc").fetchone()[0] == 200
+
+
+def test_a_search_imports_nothing_heavy(tmp_path):
+    """The prompt hook's rule: a search in a fresh interpreter loads neither the sqlite3 package, nor
+    re, nor collections (array would bring it)."""
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "index.sqlite")
+    conn = db(path)
+    add(conn, "p", corpus(30))
+    conn.close()
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
+    code = ("import sys; sys.path.insert(0, %r); import _sqlite3\n"
+            "from lazy_harness.recall import lexical\n"
+            "hits, _ = lexical.search(_sqlite3.connect(%r), ['p'], [['pool', 'pool*'], ['sign-in']], 10)\n"
+            "print(len(hits), sorted(m for m in ('sqlite3', 're', 'collections', 'array') if m in sys.modules))"
+            % (src, path))
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
+    n, banned = out.split(" ", 1)
+    assert int(n) > 0 and banned.strip() == "[]"
