@@ -161,6 +161,15 @@ def quality(info: dict, ps: list[str]) -> None:
                 sums[3 * j + 2] += len(set(ref[:10]) & set(mine[:10])) / max(1, len(ref[:10]))
         m = [s / len(base) for s in sums]
         print(f"  {n:>5} {k:>7} | {m[0]:>27.3f} {m[1]:>11.3f} {m[2]:>11.3f} | {m[3]:>26.3f} {m[4]:>11.3f} {m[5]:>11.3f}")
+    first = rm.PROMPTS[0]
+    if first in base:
+        gs, porter, same = base[first]
+        row = conn.execute("SELECT rowid FROM entry WHERE title=?", (rm.RELEVANT[0],)).fetchone()
+        mine = [h[0] for h in lexical.search(conn, scopes, gs, TOP, champions=SHIPPED)[0]]
+        def at(ranked):
+            return ranked.index(row[0]) + 1 if row and row[0] in ranked else f">{TOP}"
+        print(f"  the entry written for prompt 1 ranks: FTS5 porter {at(porter)}, exact same words {at(same)}, "
+              f"lexical (N {SHIPPED}) {at(mine)}")
     tok = [len(set(porter) & set(same)) / max(1, len(porter)) for _, porter, same in base.values()]
     tok10 = [len(set(porter[:10]) & set(same[:10])) / max(1, len(porter[:10])) for _, porter, same in base.values()]
     print(f"  the words alone (no porter stemmer), exact: {statistics.mean(tok):.3f} of FTS5's top-60 in its top-60, "
