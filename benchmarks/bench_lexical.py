@@ -35,10 +35,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from lazy_harness import paths  # noqa: E402
-from lazy_harness.recall import index, lexical, select, terms  # noqa: E402
-from tests.support import memory_samples as ms  # noqa: E402
-from tests.support import realistic_memory as rm  # noqa: E402
+from lazy_harness import paths
+from lazy_harness.recall import index, lexical, select, terms
+from tests.support import memory_samples as ms
+from tests.support import realistic_memory as rm
 
 SHIPPED = lexical.CHAMPIONS
 LIMIT = 240  # index.candidates: POOL (60) times SHORTLIST (4)
@@ -238,7 +238,7 @@ def fresh(info: dict, prompt: str, runs: int = 15) -> None:
         t = time.perf_counter()
         out = subprocess.run([sys.executable, "-S", "-c", code], check=True, capture_output=True, text=True).stdout
         child.append((time.perf_counter() - t) * 1e3)
-        n, a, b, sq, re_ = out.split()
+        _, a, b, sq, re_ = out.split()
         imp_ms.append(float(a))
         search_ms.append(float(b))
     med = statistics.median

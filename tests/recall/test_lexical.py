@@ -11,9 +11,7 @@ import pytest
 
 from lazy_harness.recall import lexical, terms
 
-VOCAB = ("pool socket timeout worker thread connection connections connected reads reader cache "
-         "config configuration server handler response request header restart signin sign in log "
-         "timed out deploy deployment deploying queue retry lock database schema migration").split()
+VOCAB = ["pool", "socket", "timeout", "worker", "thread", "connection", "connections", "connected", "reads", "reader", "cache", "config", "configuration", "server", "handler", "response", "request", "header", "restart", "signin", "sign", "in", "log", "timed", "out", "deploy", "deployment", "deploying", "queue", "retry", "lock", "database", "schema", "migration"]
 
 
 def db(path=":memory:"):
@@ -57,7 +55,7 @@ def expected_state(docs_by_scope):
         cols_of = {r: [lexical.tokens(t), lexical.tokens(b), lexical.tokens(g)] for r, t, b, g in docs}
         if not docs:
             continue
-        for r, cols in cols_of.items():
+        for cols in cols_of.values():
             for key in lexical._weighted(cols):
                 per[(scope, key)] = per.get((scope, key), 0) + 1
                 total[key] = total.get(key, 0) + 1
@@ -258,12 +256,11 @@ def test_a_search_imports_nothing_heavy(tmp_path):
     add(conn, "p", corpus(30))
     conn.close()
     src = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
-    code = ("import sys; sys.path.insert(0, %r); import _sqlite3\n"
+    code = (f"import sys; sys.path.insert(0, {src!r}); import _sqlite3\n"
             "before = set(sys.modules)\n"
             "from lazy_harness.recall import lexical\n"
-            "hits, _ = lexical.search(_sqlite3.connect(%r), ['p'], [['pool', 'pool*'], ['sign-in']], 10)\n"
-            "print(len(hits), sorted(m for m in set(sys.modules) - before if not m.startswith('lazy_harness')))"
-            % (src, path))
+            f"hits, _ = lexical.search(_sqlite3.connect({path!r}), ['p'], [['pool', 'pool*'], ['sign-in']], 10)\n"
+            "print(len(hits), sorted(m for m in set(sys.modules) - before if not m.startswith('lazy_harness')))")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     n, extra = out.split(" ", 1)
     assert int(n) > 0 and extra.strip() == "['math']"

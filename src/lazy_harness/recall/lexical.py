@@ -49,13 +49,13 @@ CHUNK = 500  # host parameters per statement
 BATCH = 2000  # entries per build step
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS lex_meta(k TEXT PRIMARY KEY, v TEXT)",
-    "CREATE TABLE IF NOT EXISTS lex_scope(scope TEXT PRIMARY KEY, docs INTEGER NOT NULL DEFAULT 0, "
-    "tokens INTEGER NOT NULL DEFAULT 0, avgdl REAL NOT NULL DEFAULT 0, cursor INTEGER, short INTEGER NOT NULL DEFAULT 0)",
-    "CREATE TABLE IF NOT EXISTS lex_doc(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL, len INTEGER NOT NULL, "
-    "toks TEXT NOT NULL)",
+    ("CREATE TABLE IF NOT EXISTS lex_scope(scope TEXT PRIMARY KEY, docs INTEGER NOT NULL DEFAULT 0, "
+     "tokens INTEGER NOT NULL DEFAULT 0, avgdl REAL NOT NULL DEFAULT 0, cursor INTEGER, short INTEGER NOT NULL DEFAULT 0)"),
+    ("CREATE TABLE IF NOT EXISTS lex_doc(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL, len INTEGER NOT NULL, "
+     "toks TEXT NOT NULL)"),
     "CREATE INDEX IF NOT EXISTS lex_doc_scope ON lex_doc(scope)",
-    "CREATE TABLE IF NOT EXISTS lex_key(scope TEXT NOT NULL, key TEXT NOT NULL, df INTEGER NOT NULL, "
-    "list BLOB NOT NULL, PRIMARY KEY(scope, key)) WITHOUT ROWID",
+    ("CREATE TABLE IF NOT EXISTS lex_key(scope TEXT NOT NULL, key TEXT NOT NULL, df INTEGER NOT NULL, "
+     "list BLOB NOT NULL, PRIMARY KEY(scope, key)) WITHOUT ROWID"),
     "CREATE TABLE IF NOT EXISTS lex_total(key TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID",
 )
 
@@ -142,7 +142,9 @@ def _impact(f: float, dl: int, avgdl: float) -> int:
 # --- lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) -------------
 
 def _encode(entries: list[tuple[int, int]]) -> bytes:
-    from array import array  # why: write side only; array imports collections (2 to 5 ms at a start)
+    from array import (
+        array,  # why: write side only; array imports collections (2 to 5 ms at a start)
+    )
 
     return array("i", [r for _, r in entries]).tobytes() + array("H", [q for q, _ in entries]).tobytes()
 
@@ -408,8 +410,8 @@ def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
     """(kind, key, words) of one alternative as ``terms.group_query`` makes them: 'word',
     'prefix*', or several words (a phrase)."""
     if text.endswith("*"):
-        ws = terms.words(text[:-1])
-        p = ws[0] if ws else ""
+        cut = terms.words(text[:-1])
+        p = cut[0] if cut else ""
         # why: a prefix longer than the longest kept is looked up by that one (a superset) and
         # checked exactly when rescoring; one shorter than 4 has no list
         return "prefix", (p[:6] + "*") if len(p) >= 4 else "", (p,)
