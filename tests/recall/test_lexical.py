@@ -112,6 +112,25 @@ def test_df_and_lists_stay_exact_through_adds_and_removes(monkeypatch):
     assert stored(conn)[1]["brand"] == 1 and conn.execute("SELECT count(*) FROM lex_doc").fetchone()[0] == len(left)
 
 
+def test_entries_added_and_removed_one_at_a_time_keep_the_lists_exact(monkeypatch):
+    """The catch-up's path: one new entry per key is placed by slicing, one removed by its bytes."""
+    monkeypatch.setattr(lexical, "CHAMPIONS", 70)
+    conn = db()
+    docs = corpus(160, seed=4)
+    add(conn, "p", docs[:100])
+    for d in docs[100:]:
+        add(conn, "p", [d])
+    assert_lists_are_best(conn, "p")
+    assert any(len(lst) >= 64 for lst in stored(conn)[2].values())  # so the byte search for a rowid runs
+    gone = list(range(5, 160, 9))
+    for r in gone:
+        remove(conn, [r])
+    left = [d for d in docs if d[0] not in gone]
+    per, total, _ = expected_state({"p": left})
+    assert stored(conn)[:2] == (per, total)
+    assert_lists_are_best(conn, "p")
+
+
 def test_a_build_makes_whole_what_removals_shortened(monkeypatch):
     monkeypatch.setattr(lexical, "CHAMPIONS", 5)
     conn = db()
