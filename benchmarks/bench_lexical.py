@@ -191,6 +191,7 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
     w = ",".join(str(x) for x in index.FIELD_WEIGHTS)
     scopes = [info["mdir"], ""]
     fts_ms, lex60, lex240 = [], [], []
+    cpu: dict = {"fts": [], 60: [], 240: []}
     for p in ps:
         gs = select.groups(p)
         if not gs:
@@ -199,20 +200,24 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
         q = " OR ".join(g for _, g in gs)
         for _ in range(runs_per_prompt):
             conn = index.connect(info["path"])
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             conn.execute(f"SELECT rowid, bm25(fts, {w}) AS s FROM fts WHERE fts MATCH ? ORDER BY s, rowid LIMIT ?",
                          (q, LIMIT)).fetchall()
             fts_ms.append((time.perf_counter() - t) * 1e3)
+            cpu["fts"].append((time.process_time() - c) * 1e3)
             conn.close()
             for pool, out in ((60, lex60), (240, lex240)):
                 conn = index.connect(info["path"])
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 lexical.search(conn, scopes, alts, pool, champions=SHIPPED)
                 out.append((time.perf_counter() - t) * 1e3)
+                cpu[pool].append((time.process_time() - c) * 1e3)
                 conn.close()
     med = statistics.median
     print(f"  in process, fresh connect, median ms (p90): FTS5 LIMIT {LIMIT} {med(fts_ms):.1f} ({q90(fts_ms):.1f})"
           f" | lexical pool 60 {med(lex60):.1f} ({q90(lex60):.1f}) | lexical pool 240 {med(lex240):.1f} ({q90(lex240):.1f})")
+    print(f"  the same, median cpu ms: FTS5 {med(cpu['fts']):.1f} | lexical pool 60 {med(cpu[60]):.1f} | "
+          f"lexical pool 240 {med(cpu[240]):.1f}")
     fresh(info, ps[0])
 
 

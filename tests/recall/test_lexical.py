@@ -283,3 +283,15 @@ def test_a_search_imports_nothing_heavy(tmp_path):
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     n, extra = out.split(" ", 1)
     assert int(n) > 0 and extra.strip() == "['math']"
+
+
+def test_repeated_words_and_phrases_are_counted_as_fts5_counts_them():
+    docs = [(1, "pool pool pool", "sign in sign in", "pool"), (2, "pool", "sign in", ""),
+            (3, "a pool of pools", "sign sign in in", "pool pool")]
+    conn = db()
+    add(conn, "p", docs)
+    groups = [["pool"], ["sign-in"], ["pool*"]]
+    want = dict(fts_bm25(docs, fts_query(groups)))
+    got = {r: s for r, s, _ in lexical.search(conn, ["p"], groups, pool=10)[0]}
+    assert got.keys() == want.keys()
+    assert all(math.isclose(got[r], want[r], rel_tol=1e-9) for r in want)

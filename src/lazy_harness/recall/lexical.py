@@ -35,11 +35,14 @@ import math
 
 from lazy_harness.recall import terms
 
-# why: measured on a realistic memory (benchmarks/bench_lexical.py): 400 entries a list and 4 times
-# the pool rescored found 0.81 of the exact top-60 and 0.92 of the top-10 at 18,000 entries (200
-# and 2: 0.56 and 0.74); each doubling costs about a millisecond of the search
+# why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
+# entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
+# the top-10, and the top-10 they return sums 0.99 of the exact top-10's BM25 (the misses are near
+# ties); 200 hold 0.60 and 0.78 for about a millisecond less. Four times the pool rescored: 0.83 and
+# 0.94, for about as much again as the whole search. At 100,000 entries the share held falls (0.40
+# and 0.56): the lists do not grow with the memory, by design
 CHAMPIONS = 400  # entries kept per key and scope
-RESCORE = 4  # candidates rescored exactly: this many times the pool asked for
+RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
 WEIGHTS = (3.0, 1.0, 2.0)  # title, body, tags: as index.FIELD_WEIGHTS
 K1, B = 1.2, 0.75
 PREFIXES = (4, 5, 6)
@@ -507,10 +510,15 @@ def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champion
         weight[a[2]] = weight.get(a[2], 0.0) + idf[a[2]]
     acc: dict[int, float] = {}
     get = acc.get
+    # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
+    # move a candidate, and it is the longest to read; kept only when every key is such a one
+    floor = 1e-5 if max(weight.values()) > 1e-5 else 0.0
     if ready_scopes:
         sm = ",".join("?" * len(ready_scopes))
         for key, blob in conn.execute(f"SELECT key, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
                                       [*ready_scopes, *keys]):
+            if weight[key] < floor:
+                continue
             w = weight[key] / QSCALE
             ids, qs = _columns(blob, champions)
             # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
@@ -581,7 +589,12 @@ def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float], avgdl: fl
             for pat, prefix, weight, groups in found:
                 f = 0.0
                 for w, col in zip(WEIGHTS, cols):
-                    f += w * (col.count(pat) if prefix else _occurrences(col, pat))
+                    n = col.count(pat)
+                    # why: count() skips an occurrence that shares its leading space with the one
+                    # before (" a a "); only then are they walked one by one
+                    if n and not prefix and pat[:-1] + pat in col:
+                        n = _occurrences(col, pat)
+                    f += w * n
                 if f:
                     score += weight * f * (K1 + 1.0) / (f + norm)
                     matched |= groups
