@@ -193,7 +193,7 @@ def _mark(conn) -> None:
 def _totals(conn, delta: dict[str, int]) -> None:
     conn.executemany("INSERT INTO lex_total(key, df) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET df = df + excluded.df",
                      [(k, d) for k, d in delta.items() if d])
-    conn.execute("DELETE FROM lex_total WHERE df <= 0")
+    conn.executemany("DELETE FROM lex_total WHERE key=? AND df <= 0", [(k,) for k, d in delta.items() if d < 0])
 
 
 def add(conn, scope: str, docs: list[tuple[int, str, str, str]]) -> None:
