@@ -233,10 +233,14 @@ def write_recall_config(text: str) -> None:
         fh.write("[recall]\n" + text)
 
 
-def test_a_first_start_without_an_index_starts_the_builder_and_logs_it(project):
+def test_a_first_start_without_an_index_starts_the_builder_for_a_large_memory_only(project):
     remember(project)
     assert not os.path.exists(paths.recall_index_file())
     assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
+    assert "index builder" not in hook_log(paths.claude_dir())[-1]  # small: the first prompt indexes it
+    ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS),
+                   [ms.decision(NOW - i, f"decision {i} about the release train", "why " * 40) for i in range(1500)])
+    run_hook("SessionStart", payload(project))
     last = hook_log(paths.claude_dir())[-1]
     assert "(index builder pid " in last, last
     spawned_workers_gone(what="index builder")

@@ -58,6 +58,9 @@ def test_reindex_rebuilds_from_the_files(tmp_path):
 
 def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     root = fill(tmp_path)
+    os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
+    with open(paths.config_file(), "w", encoding="utf-8") as fh:  # the strength bar alone
+        fh.write("[recall]\nsemantic = false\n")
     out = invoke("memory", "show", "--project", root, "--prompt", "the deploy scheduler ran twice, lock it in postgres")
     assert out.code == 0, out.err
     got, why = out.out.split("\n==== why", 1)
@@ -78,7 +81,7 @@ def test_show_prompt_prints_each_candidates_similarity_from_the_static_model(tmp
     out = invoke("memory", "show", "--project", root, "--prompt", prompt)
     assert out.code == 0, out.err
     got, why = out.out.split("\n==== why", 1)
-    assert "bar: similarity 0.41 and 1 term, 2 for a general learning of another project, for the " in why
+    assert "bar: similarity 0.53 and 1 term, 2 for a general learning of another project, for the " in why
     model = static_model.load()
     rows = {line.split("  ")[-2].strip(): line for line in why.splitlines()[1:] if line.strip()}
     for title, row in rows.items():

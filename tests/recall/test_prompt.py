@@ -10,6 +10,7 @@ import pytest
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
+from lazy_harness.errors import StaticModelError
 from lazy_harness.recall import select, static_model, vectors
 from lazy_harness.recall import prompt as recall_prompt
 from tests.support import memory_samples as ms
@@ -47,6 +48,11 @@ def root(tmp_path):
     return root
 
 
+# why: the similarity bar adds up to 0.04 x 4 of a candidate's strength (select.blended): these are
+# far enough apart (0.18) that no strength changes their order or which side of 0.53 they fall
+SIMS = {LOCKS: 0.20, CRON: 0.95, NIGHTLY: 0.77, ROW_LOCKS: 0.59, SESSIONS: 0.10}
+
+
 class Embedder:
     """Stands in for the kept vectors (``vectors.similarities``): answers ``sims`` (title ->
     similarity) for the rowids asked, as if those entries were embedded and the others not yet.
@@ -56,7 +62,7 @@ class Embedder:
         self.sims, self.asked = sims, []
         monkeypatch.setattr(vectors, "similarities", self.similarities)
 
-    def similarities(self, conn, prompt_vec, rowids, model_id, similarity):
+    def similarities(self, conn, prompt_vec, rowids, model_id, similarity=None):
         assert model_id == static_model.MODEL_ID and isinstance(prompt_vec, bytes)
         titles = {r: conn.execute("SELECT title FROM entry WHERE rowid = ?", (r,)).fetchone()[0] for r in rowids}
         self.asked.append(sorted(titles.values()))
@@ -74,7 +80,7 @@ def kept(info) -> list[str]:
 
 
 def test_the_similarity_bar_decides_for_the_candidates_already_embedded(root, monkeypatch):
-    fake = Embedder(monkeypatch, {LOCKS: 0.30, CRON: 0.62, NIGHTLY: 0.50, ROW_LOCKS: 0.45, SESSIONS: 0.20})
+    fake = Embedder(monkeypatch, SIMS)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     # over the strength bar but under min_similarity: out; under it but over min_similarity: in, by
     # similarity; TAGS was not scored (not embedded yet) and keeps the strength bar, after them
@@ -84,15 +90,15 @@ def test_the_similarity_bar_decides_for_the_candidates_already_embedded(root, mo
     # the general learning of another project matching one group only is not even asked about
     assert fake.asked == [sorted([LOCKS, TAGS, CRON, NIGHTLY, ROW_LOCKS, SESSIONS])]
     sims = {c["title"]: c["similarity"] for c in info["ranked"]}
-    assert sims[CRON] == 0.62 and sims[TAGS] is None and sims[BACKUPS] is None
+    assert sims[CRON] == SIMS[CRON] and sims[TAGS] is None and sims[BACKUPS] is None
     assert info["passed"] == 4
     line = recall_prompt.describe(info)
-    assert " semantic=5/6 best_sim=0.62 " in line and "injected 4" in line
+    assert " semantic=5/6 best_sim=0.95 " in line and "injected 4" in line
 
 
 def test_a_model_that_cannot_be_used_leaves_exactly_the_strength_bar(root, monkeypatch):
     def broken(*args, **kwargs):
-        raise static_model.StaticModelError("model/table.bin: not the pinned file")
+        raise StaticModelError("model/table.bin: not the pinned file")
 
     monkeypatch.setattr(static_model, "load", broken)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
@@ -122,9 +128,9 @@ def test_a_candidate_without_a_similarity_keeps_the_strength_bar(root, monkeypat
 
 
 def test_the_bar_is_min_similarity_from_the_config(root, monkeypatch):
-    Embedder(monkeypatch, {LOCKS: 0.30, CRON: 0.62, NIGHTLY: 0.50, ROW_LOCKS: 0.45, SESSIONS: 0.20})
-    _, info = recall_prompt.context_for(PROMPT, root, settings(min_similarity=0.5), os.environ, now=NOW)
-    assert kept(info) == [CRON, NIGHTLY, TAGS]
+    Embedder(monkeypatch, SIMS)
+    _, info = recall_prompt.context_for(PROMPT, root, settings(min_similarity=0.9), os.environ, now=NOW)
+    assert kept(info) == [CRON, TAGS]
     _, info = recall_prompt.context_for(PROMPT, root, settings(min_similarity=0.25), os.environ, now=NOW)
     assert kept(info)[:4] == [CRON, NIGHTLY, ROW_LOCKS, LOCKS]
 
@@ -132,7 +138,7 @@ def test_the_bar_is_min_similarity_from_the_config(root, monkeypatch):
 def test_a_general_learning_of_another_project_needs_two_groups_under_the_similarity_bar(root, monkeypatch):
     # why: BACKUPS matches one of the prompt's groups; it is never asked about, and were a similarity
     # given for it, it would still not pass
-    fake = Embedder(monkeypatch, {BACKUPS: 0.95, ROW_LOCKS: 0.45})
+    fake = Embedder(monkeypatch, {BACKUPS: 0.95, ROW_LOCKS: SIMS[ROW_LOCKS]})
     _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     assert BACKUPS not in fake.asked[0] and ROW_LOCKS in kept(info) and BACKUPS not in kept(info)
     backups = next(c for c in info["ranked"] if c["title"] == BACKUPS)
@@ -145,7 +151,7 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
 
 
 def test_an_entry_seen_by_the_session_is_not_repeated_under_the_similarity_bar(root, monkeypatch):
-    Embedder(monkeypatch, {CRON: 0.62, NIGHTLY: 0.50})
+    Embedder(monkeypatch, {CRON: SIMS[CRON], NIGHTLY: SIMS[NIGHTLY]})
     already = {ids.entry_id("decision", CRON)}
     _, info = recall_prompt.context_for(PROMPT, root, settings(max_items=2), os.environ, already, now=NOW)
     assert kept(info) == [NIGHTLY, LOCKS] and info["already"] == 1

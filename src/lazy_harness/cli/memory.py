@@ -212,7 +212,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
-                                keep_stopwords=True, hidden_too=show_all)
+                                keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""])
         from lazy_harness.recall import fence
 
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects

@@ -49,8 +49,9 @@ def restart_stalled_worker(cfg: dict, env) -> str:
 
 
 def start_index_build(cfg: dict, env, cwd: str) -> str:
-    """With prompt recall on and no index yet (a first start, or a cache cleared): start the builder
-    so the index is being built while the person types the first prompt. One ``stat`` otherwise."""
+    """With prompt recall on, no index yet (a first start, or a cache cleared) and more memory than
+    the prompt hook indexes itself: start the builder, so the index is being built while the person
+    types the first prompt. One ``stat`` when an index exists."""
     settings = cfg["recall"]
     if not settings["enabled"] or os.path.exists(paths.recall_index_file(env)):
         return ""
@@ -58,7 +59,10 @@ def start_index_build(cfg: dict, env, cwd: str) -> str:
         from lazy_harness.recall import build
 
         mdir = paths.memory_dir(cwd, env, cfg["memory"]["path"] or None)
-        pid = build.start(env, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env))
+        ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+        if build.memory_bytes(mdir, ldir, build.HOOK_BYTES) <= build.HOOK_BYTES:
+            return ""  # why: the first prompt indexes it in a few milliseconds, without a process
+        pid = build.start(env, mdir, ldir)
         return f" (index builder pid {pid})" if pid else ""
     except Exception as exc:  # why: the digest matters more; the prompt hook starts it too
         return f" (index builder not started: {type(exc).__name__}: {exc})"

@@ -17,6 +17,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import ensure_dir
 
 HOOK_BYTES = 256 * 1024  # new lines the prompt hook indexes itself (about 300 entries); more: the builder
+HOOK_LISTS = 300  # a scope of at most this many entries gets its lexical lists from the hook itself
 HOOK_EMBED = 32  # texts of new entries the prompt hook embeds itself; more: the builder
 PRUNE_AFTER = 1000
 LOG = "index-build.log"
@@ -47,6 +48,8 @@ def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messag
         try:
             count, _ = index.refresh_within(conn, mdirs, ldir)
             log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
+            built, merged = index.build_lexical(conn)
+            log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
             embedded = vectors.fill(conn, state_dir or os.path.dirname(index_path))
             if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
                 vectors.prune(conn, vectors.model_id())
@@ -56,6 +59,33 @@ def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messag
             conn.close()
     finally:
         os.close(fd)
+
+
+def memory_bytes(mdir: str, ldir: str | None, enough: int) -> int:
+    """About how much a first index of ``mdir`` and ``ldir`` reads, counted until it passes ``enough``
+    (a ``stat`` a file; the learnings counted as the index counts them)."""
+    from lazy_harness.recall import index
+
+    total = 0
+    for name in ("decisions.jsonl", "failures.jsonl", "handoff.jsonl"):
+        try:
+            total += os.stat(os.path.join(mdir, name)).st_size
+        except OSError:
+            pass
+    if ldir is None:
+        return total
+    try:
+        months = os.listdir(ldir)
+    except OSError:
+        return total
+    for month in months:
+        if total > enough:
+            break
+        try:
+            total += index.LEARNING_BYTES * len(os.listdir(os.path.join(ldir, month)))
+        except OSError:
+            pass
+    return total
 
 
 def running(env) -> bool:

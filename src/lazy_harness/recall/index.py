@@ -27,20 +27,22 @@ hook's path: SQLite is imported inside the functions that need it, and as its C 
 import os
 
 from lazy_harness.atomic import ensure_dir
-from lazy_harness.recall import sources, vectors
+from lazy_harness.recall import lexical, sources, vectors
 
 VERSION = "10"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
-# 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py)
+# 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
 UNIT_HANDOFF = "#handoff"
-UNIT_FOLDER = "#folder"  # a month folder of learnings: its own stat when its files were last compared
+FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 CHECK_HEAD = 4096
 MMAP_BYTES = 256 << 20
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
 LEARNING_BYTES = 2048  # what reading one learning file is counted as, against a catch-up's budget
 HANDOFF_BYTES = 8192
+MERGE_AFTER = 20  # entries waiting outside the lists past which the hook starts the builder
+LEX_REBUILD = 500  # entries of one file dropped at once past which the lexical lists are made again
 SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
 CHECK_TAIL = 256
 SCHEMA = (
@@ -57,6 +59,7 @@ SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
     "tokenize='porter unicode61 remove_diacritics 2')",
     *vectors.SCHEMA,
+    *lexical.SCHEMA,
 )
 KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
 
@@ -174,7 +177,8 @@ def clear(path: str) -> None:
         conn = connect(path)
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for table in ("entry", "fts", "hidden", "source", "key"):
+            for table in ("entry", "fts", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope",
+                      "lex_new"):
                 conn.execute(f"DELETE FROM {table}")
             conn.execute("UPDATE meta SET v='0' WHERE k='entries'")
             conn.execute("COMMIT")
@@ -260,36 +264,46 @@ def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[
     return plan
 
 
+def _folder_unit(folder: str) -> str:
+    return FOLDER_PREFIX + folder
+
+
+def _files_in(conn, folder: str) -> dict[str, str]:
+    """The learning files of ``folder`` the index knows, with their stamps (a range of the key)."""
+    lo = folder + os.sep
+    hi = folder + chr(ord(os.sep) + 1)
+    return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", (lo, hi)).fetchall())
+
+
 def _plan_learnings(conn, ldir: str, deep: bool) -> list[tuple]:
     """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
-    skipped without looking inside (the hook's path), unless ``deep``; otherwise each file is a unit
-    of its own, compared by its size and time: a new learning costs one file read, not the folder's."""
+    skipped without looking inside (the hook's path: one small range of the index read), unless
+    ``deep``; otherwise each file is a unit of its own, compared by its size and time: a new learning
+    costs one file read, not the folder's."""
     plan: list[tuple] = []
-    marks = {r[0]: r[1] for r in conn.execute("SELECT unit, stamp FROM source WHERE unit LIKE ? ESCAPE '\\'",
-                                              (_like_prefix(ldir + os.sep),))}
-    stored_files: dict[str, dict[str, str]] = {}
-    for unit, stamp in marks.items():
-        if not unit.endswith(UNIT_FOLDER):
-            stored_files.setdefault(os.path.dirname(unit), {})[unit] = stamp
+    lo = _folder_unit(ldir + os.sep)
+    marks = dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?",
+                              (lo, _folder_unit(ldir + chr(ord(os.sep) + 1)))).fetchall())
     seen = set()
     for folder in sources.month_folders(ldir):
-        seen.add(folder)
+        unit = _folder_unit(folder)
+        seen.add(unit)
         mark = sources.folder_mark(folder)
-        known = stored_files.get(folder, {})
-        if not deep and marks.get(folder + UNIT_FOLDER) == mark:
+        if not deep and marks.get(unit) == mark:
             continue
+        known = _files_in(conn, folder)
         stamps = sources.file_stamps(folder)
         before = len(plan)
         for path, stamp in stamps.items():
             if known.get(path) != stamp:
                 plan.append(("learning", path, stamp))
         plan += [("drop", gone) for gone in known if gone not in stamps]
-        if len(plan) > before or marks.get(folder + UNIT_FOLDER) != mark:
-            plan.append(("folder", folder + UNIT_FOLDER, mark))
-    for folder, known in stored_files.items():
-        if folder not in seen:
-            plan += [("drop", gone) for gone in known]
-    plan += [("drop", unit) for unit in marks if unit.endswith(UNIT_FOLDER) and unit[:-len(UNIT_FOLDER)] not in seen]
+        if len(plan) > before or marks.get(unit) != mark:
+            plan.append(("folder", unit, mark))
+    for unit in marks:
+        if unit not in seen:  # a month folder gone: its files and its mark
+            plan += [("drop", gone) for gone in _files_in(conn, unit[len(FOLDER_PREFIX):])]
+            plan.append(("drop", unit))
     return plan
 
 
@@ -306,6 +320,15 @@ def _count(conn, delta: int) -> None:
 
 def _drop(conn, unit: str) -> None:
     vectors.drop(conn, unit)
+    rowids = [r for (r,) in conn.execute("SELECT rowid FROM entry WHERE unit=?", (unit,))]
+    if rowids:
+        mdir = conn.execute("SELECT mdir FROM entry WHERE unit=? LIMIT 1", (unit,)).fetchone()[0]
+        if len(rowids) > LEX_REBUILD and lexical.ready(conn, mdir):
+            # why: taking thousands of entries out of the lists one by one costs more than making the
+            # scope's lists again, which the builder does in parts (a file rewritten by hand)
+            lexical.start_build(conn, mdir)
+        else:
+            lexical.remove(conn, rowids)
     conn.execute("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
     _count(conn, -conn.execute("DELETE FROM entry WHERE unit=?", (unit,)).rowcount)
     conn.execute("DELETE FROM hidden WHERE unit=?", (unit,))
@@ -336,6 +359,11 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
+    if conn.execute("SELECT 1 FROM lex_scope WHERE scope=?", (mdir,)).fetchone() is None:
+        lexical.start_build(conn, mdir)  # why: a new scope's lists are made at once by the builder
+    # why: putting an entry in its lists costs about 13 ms; here it is only stored (found by every
+    # search at once) and the builder or the worker puts it in its lists (``lexical.merge_new``)
+    lexical.add(conn, mdir, [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)], defer=True)
     _count(conn, len(entries))
 
 
@@ -388,6 +416,51 @@ def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
     return refresh_within(conn, mdirs, ldir, deep)[0]
+
+
+def lexical_source(conn, scope: str):
+    """The entries of ``scope`` in rowid order, as ``lexical.build`` reads them."""
+    def source(after: int, limit: int):
+        return conn.execute("SELECT e.rowid, f.title, f.body, f.tags FROM entry e JOIN fts f ON f.rowid = e.rowid "
+                            "WHERE e.mdir = ? AND e.rowid > ? ORDER BY e.rowid LIMIT ?", (scope, after, limit)).fetchall()
+    return source
+
+
+def build_lexical(conn, merge_part: int = 200, up_to: int | None = None) -> tuple[int, int]:
+    """Make the lexical lists of every scope whose build is under way (in resumable steps, each its
+    own transaction) and put the entries added since into their lists: (scopes built, entries merged).
+    With ``up_to`` (the prompt hook): only scopes of at most that many entries, and nothing merged."""
+    built = 0
+    for (scope,) in conn.execute("SELECT scope FROM lex_scope WHERE cursor IS NOT NULL").fetchall():
+        if up_to is not None and conn.execute("SELECT count(*) FROM entry WHERE mdir=?", (scope,)).fetchone()[0] > up_to:
+            continue
+        lexical.build(conn, scope, lexical_source(conn, scope))
+        built += 1
+    if up_to is not None:
+        return built, 0
+    merged = 0
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            got = lexical.merge_new(conn, merge_part)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        merged += got
+        if got < merge_part:
+            return built, merged
+
+
+def lexical_ready(conn, scopes: list[str]) -> bool:
+    """Whether every one of ``scopes`` can be searched by ``lexical.search``; else FTS5 answers."""
+    return all(lexical.ready(conn, s) for s in scopes)
+
+
+def needs_build(conn) -> bool:
+    """Whether the builder has lexical work: a scope's lists to make, or many entries to merge."""
+    return (conn.execute("SELECT 1 FROM lex_scope WHERE cursor IS NOT NULL LIMIT 1").fetchone() is not None
+            or lexical.pending(conn) > MERGE_AFTER)
 
 
 def pending_bytes(plan: list[tuple]) -> int:
@@ -513,6 +586,23 @@ def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str]]:
     marks = ",".join("?" * len(rowids))
     return {r[0]: (r[1] or "", r[2] or "") for r in conn.execute(
         f"SELECT rowid, okey, prov FROM entry WHERE rowid IN ({marks})", rowids)}
+
+
+def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: str, args: list, limit: int,
+                       hidden_too: bool = False) -> tuple[list[tuple], list[int], dict[int, set[int]], int]:
+    """``candidates`` from the lexical lists (``lexical.search``: bounded, whatever the memory's size):
+    (rows as ``candidates`` gives them, each group's entry count, rowid -> the groups it matches,
+    entries in the index)."""
+    hits, facts = lexical.search(conn, scopes, groups, limit)
+    if not hits:
+        return [], facts["df"], {}, facts["N"]
+    score = {h[0]: h[1] for h in hits}
+    visible = "" if hidden_too else (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
+                                     "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
+    found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))}) "
+                         f"AND {where}{visible}", [*score, *args]).fetchall()
+    found.sort(key=lambda r: (score[r[0]], r[0]))
+    return ([(*r, score[r[0]]) for r in found[:limit]], facts["df"], {h[0]: h[2] for h in hits}, facts["N"])
 
 
 def matching(conn, query: str, rowids: list[int]) -> set[int]:

@@ -24,6 +24,8 @@ Tables (beside FTS5's, in the same database):
                                       ``CHAMPIONS`` of them by BM25's term-frequency part
   lex_total(key, df)                  df summed over the ready scopes (BM25's idf)
   lex_meta(k, v)                      the phrase table the keys were made with
+  lex_new(rowid, scope)               entries added with ``defer`` (a hook's catch-up): not in the
+                                      lists yet, rescored by every search until ``merge_new``
 
 Scores are FTS5's ``bm25(fts, 3, 1, 2)`` for the OR of every alternative of every group (each
 alternative one phrase; idf from the whole index), so the strength bar keeps its meaning.
@@ -50,8 +52,12 @@ QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
 MAX_ROWID = 2**31 - 1
 CHUNK = 500  # host parameters per statement
 BATCH = 2000  # entries per build step
+NEW_RESCORED = 500  # entries added with ``defer`` a search rescores at most (the builder merges them)
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS lex_meta(k TEXT PRIMARY KEY, v TEXT)",
+    # entries added with ``defer``: in lex_doc, not in the lists yet (``merge_new``); every search
+    # rescores them, so they are found at once
+    "CREATE TABLE IF NOT EXISTS lex_new(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL)",
     ("CREATE TABLE IF NOT EXISTS lex_scope(scope TEXT PRIMARY KEY, docs INTEGER NOT NULL DEFAULT 0, "
      "tokens INTEGER NOT NULL DEFAULT 0, avgdl REAL NOT NULL DEFAULT 0, cursor INTEGER, short INTEGER NOT NULL DEFAULT 0)"),
     ("CREATE TABLE IF NOT EXISTS lex_doc(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL, len INTEGER NOT NULL, "
@@ -196,9 +202,11 @@ def _totals(conn, delta: dict[str, int]) -> None:
     conn.executemany("DELETE FROM lex_total WHERE key=? AND df <= 0", [(k,) for k, d in delta.items() if d < 0])
 
 
-def add(conn, scope: str, docs: list[tuple[int, str, str, str]]) -> None:
+def add(conn, scope: str, docs: list[tuple[int, str, str, str]], defer: bool = False) -> None:
     """Index ``docs`` (rowid, title, body, tags) in ``scope``; a rowid already indexed is replaced.
-    The caller holds the write lock (``BEGIN IMMEDIATE``) and commits."""
+    The caller holds the write lock (``BEGIN IMMEDIATE``) and commits. With ``defer`` (the prompt
+    hook: updating the lists costs about 13 ms an entry) the entries are stored and found by every
+    search, and their lists updated later by ``merge_new``."""
     if not docs:
         return
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
@@ -218,6 +226,15 @@ def add(conn, scope: str, docs: list[tuple[int, str, str, str]]) -> None:
     conn.executemany("INSERT OR REPLACE INTO lex_doc(rowid, scope, len, toks) VALUES (?,?,?,?)", rows)
     if cursor is not None:
         return  # a build is under way: its last step makes the lists from lex_doc
+    if defer:
+        conn.executemany("INSERT OR REPLACE INTO lex_new(rowid, scope) VALUES (?,?)", [(r[0], scope) for r in rows])
+        return
+    _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+
+
+def _listed(conn, scope: str, parsed: list, n_docs: int, n_tokens: int, avgdl: float) -> None:
+    """Put entries already in lex_doc into the scope's lists, df and counts."""
+    docs = parsed
     added = sum(p[1] for p in parsed)
     if not avgdl:
         # why: the impacts of an empty scope's first entries are measured against their own average
@@ -231,6 +248,28 @@ def add(conn, scope: str, docs: list[tuple[int, str, str, str]]) -> None:
     conn.execute("UPDATE lex_scope SET docs = docs + ?, tokens = tokens + ?, avgdl = ? WHERE scope=?",
                  (len(docs), added, avgdl, scope))
     _mark(conn)
+
+
+def merge_new(conn, limit: int | None = None) -> int:
+    """Put the entries added with ``defer`` into their lists (at most ``limit``); returns how many.
+    The caller holds the write lock and commits."""
+    rows = conn.execute("SELECT n.rowid, n.scope, d.len, d.toks FROM lex_new n JOIN lex_doc d ON d.rowid = n.rowid "
+                        "ORDER BY n.rowid" + (" LIMIT ?" if limit else ""), (limit,) if limit else ()).fetchall()
+    by_scope: dict[str, list] = {}
+    for rowid, scope, dl, toks in rows:
+        by_scope.setdefault(scope, []).append((rowid, dl, _split(toks)))
+    for scope, parsed in by_scope.items():
+        n_docs, n_tokens, avgdl, cursor, _ = _scope(conn, scope)
+        if cursor is None:
+            _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+    for chunk in _chunks([r[0] for r in rows]):
+        conn.execute(f"DELETE FROM lex_new WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
+    return len(rows)
+
+
+def pending(conn) -> int:
+    """Entries added with ``defer`` and not in their lists yet."""
+    return conn.execute("SELECT count(*) FROM lex_new").fetchone()[0]
 
 
 def _merge(conn, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
@@ -322,8 +361,16 @@ def remove(conn, rowids: list[int]) -> None:
     for chunk in _chunks(list(rowids)):
         found += conn.execute(f"SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN "
                               f"({','.join('?' * len(chunk))})", chunk).fetchall()
+    unlisted: set[int] = set()
+    for chunk in _chunks([f[0] for f in found]):
+        marks = ",".join("?" * len(chunk))
+        unlisted |= {r for (r,) in conn.execute(f"SELECT rowid FROM lex_new WHERE rowid IN ({marks})", chunk)}
+        conn.execute(f"DELETE FROM lex_new WHERE rowid IN ({marks})", chunk)
     by_scope: dict[str, list[tuple[int, int, str]]] = {}
     for rowid, scope, dl, toks in found:
+        if rowid in unlisted:  # never in the lists: its lex_doc row alone
+            conn.execute("DELETE FROM lex_doc WHERE rowid=?", (rowid,))
+            continue
         by_scope.setdefault(scope, []).append((rowid, dl, toks))
     for scope, docs in by_scope.items():
         gone = [d[0] for d in docs]
@@ -370,6 +417,7 @@ def start_build(conn, scope: str) -> None:
     conn.execute("DELETE FROM lex_total WHERE df <= 0")
     conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
     conn.execute("DELETE FROM lex_doc WHERE scope=?", (scope,))
+    conn.execute("DELETE FROM lex_new WHERE scope=?", (scope,))
     conn.execute("UPDATE lex_scope SET docs=0, tokens=0, avgdl=0, short=0, cursor=0 WHERE scope=?", (scope,))
 
 
@@ -521,7 +569,9 @@ def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champion
     get = acc.get
     # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
     # move a candidate, and it is the longest to read; kept only when every key is such a one
-    floor = 1e-5 if max(weight.values()) > 1e-5 else 0.0
+    # (a key no entry holds has no list, and does not count here)
+    held = [w for k, w in weight.items() if total.get(k, 0)]
+    floor = 1e-5 if held and max(held) > 1e-5 else 0.0
     if ready_scopes:
         sm = ",".join("?" * len(ready_scopes))
         for key, blob in conn.execute(f"SELECT key, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
@@ -534,9 +584,12 @@ def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champion
             # 1.8 ms for 7,000 entries)
             for r, q in zip(ids, qs):
                 acc[r] = get(r, 0.0) + w * q
-    if not acc:
+    fresh = [r for (r,) in conn.execute(f"SELECT rowid FROM lex_new WHERE scope IN ({','.join('?' * len(scopes))}) "
+                                        f"LIMIT ?", [*scopes, NEW_RESCORED])]
+    if not acc and not fresh:
         return [], facts
     best = sorted(acc, key=acc.__getitem__, reverse=True)[:max(pool, rescore * pool)]
+    best += [r for r in fresh if r not in acc]
     hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
     hits.sort(key=lambda h: (h[1], h[0]))
     return hits[:pool], facts

@@ -33,11 +33,12 @@ def model_state_dir(env) -> str:
 def _fill(conn, env, budget: int | None, after: int) -> bool:
     """Embed the texts of entries after rowid ``after`` that have no vector yet, at most ``budget``;
     whether none is left waiting."""
-    from lazy_harness.recall import static_model, vectors
+    from lazy_harness.errors import StaticModelError
+    from lazy_harness.recall import vectors
 
     try:
         return vectors.fill(conn, model_state_dir(env), budget=budget, after=after) != budget
-    except static_model.StaticModelError:
+    except StaticModelError:
         return True  # why: _semantic says it on the line it logs; the words still rank
 
 
@@ -51,12 +52,13 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
     asked = select.worth_scoring(ranked, project)
     if not asked:
         return ranked, {"state": "scored", "asked": 0, "scored": 0}
+    from lazy_harness.errors import StaticModelError
     from lazy_harness.recall import static_model, vectors
 
     try:
         model = static_model.load(state_dir=model_state_dir(env))
-        sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID, static_model.similarity)
-    except static_model.StaticModelError as exc:  # why: a damaged model file: the words still decide
+        sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID)
+    except StaticModelError as exc:  # why: a damaged model file: the words still decide
         return ranked, {"state": "none", "why": str(exc)}
     ranked = select.by_similarity(ranked, sims, settings, project)
     scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
@@ -90,8 +92,11 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
                 # why: the CLI can wait for every entry; the hook embeds a few new ones and leaves the
                 # rest to the builder
                 current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
+            if indexed and not deep:  # why: a small project's lists cost less to make here than a builder
+                index.build_lexical(conn, up_to=build.HOOK_LISTS)
             where_sql, args = index.scope_sql([mdir], project)
-            ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project)
+            ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+            current = current and not index.needs_build(conn)
             fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
             legacy = fence.legacy_for(cwd, env)
             ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
@@ -130,6 +135,8 @@ def describe(info: dict) -> str:
         parts.append("held=" + ",".join(c["id"] for c in info["held"]))
     if info.get("indexed"):
         parts.append(f"indexed={info['indexed']}")
+    if info.get("search"):  # lists: the bounded search; fts: FTS5, while the lists are being made
+        parts.append(f"search={info['search']}")
     if info.get("builder"):
         parts.append(f"builder={info['builder']}")
     if info.get("kept"):

@@ -77,30 +77,36 @@ def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
 
 def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL,
          keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
-         on_candidates=None) -> tuple[list[dict], dict]:
+         scopes: list[str] | None = None) -> tuple[list[dict], dict]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
     ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``).
-    ``on_candidates(rowids)`` (best BM25 first) is called as soon as they are found, before their
-    terms are weighed (the prompt hook asks the embedder about them meanwhile)."""
+    ``scopes``: the memory folders searched ("" for the learnings); when their lexical lists are
+    ready (``index.lexical_ready``) the bounded search finds the candidates, else FTS5 does."""
     gs = groups(prompt, keep_stopwords)
     info = {"terms": [t for t, _ in gs], "candidates": 0}
     if not gs:
         return [], info
-    rows = index.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool, hidden_too)
+    weights, hits = {}, {}
+    if scopes is not None and index.lexical_ready(conn, scopes):
+        rows, dfs, matched_by, total_docs = index.lexical_candidates(
+            conn, [terms.group_alternatives(t) for t, _ in gs], scopes, where, args, pool, hidden_too)
+        info["search"] = "lists"
+        total_docs = max(1, total_docs)
+        for g, (term, _) in enumerate(gs):
+            weights[term] = _weight(total_docs, dfs[g])
+            hits[term] = {r for r, m in matched_by.items() if g in m}
+    else:
+        rows = index.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool, hidden_too)
+        info["search"] = "fts"
+        total_docs = max(1, index.doc_count(conn))
+        rowids = [r[0] for r in rows]
+        for term, query in (gs if rows else ()):
+            df, hit = index.count_and_match(conn, query, rowids)
+            weights[term] = _weight(total_docs, df)
+            hits[term] = hit
     info["candidates"] = len(rows)
     if not rows:
         return [], info
-    if on_candidates is not None:
-        on_candidates([r[0] for r in rows])
-    total_docs = max(1, index.doc_count(conn))
-    rowids = [r[0] for r in rows]
-    weights, hits = {}, {}
-    for term, query in gs:
-        df, hit = index.count_and_match(conn, query, rowids)
-        # why: a word that no entry holds still counts in the prompt's weight (as if one entry held
-        # it, times UNKNOWN): a prompt mostly about things memory never mentions is not about memory
-        weights[term] = math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5)) * (UNKNOWN if not df else 1.0)
-        hits[term] = hit
     whole = sum(weights.values()) or 1.0
     min_terms = max(1, int(settings["min_terms"]))
     bar = int(settings["min_coverage"]) / 100.0
@@ -124,6 +130,13 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
             seen.add(c["id"])
             unique.append(c)
     return unique, info
+
+
+def _weight(total_docs: int, df: int) -> float:
+    """A group's inverse document frequency; a word no entry holds still counts in the prompt's
+    weight (as if one entry held it, times UNKNOWN): a prompt mostly about things memory never
+    mentions is not about memory."""
+    return math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5)) * (UNKNOWN if not df else 1.0)
 
 
 def groups_needed(c: dict, project: str | None, least: int = 1) -> int:

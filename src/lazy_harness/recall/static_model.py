@@ -305,6 +305,7 @@ class StaticModel:
         self._scales = view[size:size + 4 * rows].cast("f")
         self._rows = view[size + 4 * rows:].cast("b")
         self.unk = self.vocab.get(UNK)
+        self._packed: dict[int, int] = {}
 
     def ids(self, text: str) -> list[int]:
         """The source tokenizer's ids for ``text`` (no [CLS] and [SEP] around it)."""
@@ -317,24 +318,68 @@ class StaticModel:
                 out.extend(wordpiece(w, vocab, unk))
         return out
 
-    def embed(self, text: str) -> bytes:
-        """``text``'s vector: ``dims`` signed bytes, the largest component ±127 (all zero for a text
-        without a known token)."""
-        d, rows, scales = self.dims, self._rows, self._scales
+    def _counts(self, text: str) -> dict[int, int]:
         times: dict[int, int] = {}
         for i in self.ids(text):
             times[i] = times.get(i, 0) + 1
+        return times
+
+    def embed(self, text: str) -> bytes:
+        """``text``'s vector: ``dims`` signed bytes, the largest component ±127 (all zero for a text
+        without a known token). Each token's row times its scale (as an integer: ``INT_SCALE``) and
+        count, summed per dimension; the sums are exact integers, so :meth:`embed_many` gives the
+        very same bytes."""
+        d, rows, scales = self.dims, self._rows, self._scales
+        times = self._counts(text)
         if not times:
             return bytes(d)
-        # each token's row times its scale and count, summed per dimension: zip walks the rows side
-        # by side (twice as fast as adding one row at a time into a list)
-        acc = list(map(sum, zip(*[map(mul, rows[i * d:(i + 1) * d], repeat(scales[i] * n, d))
+        # zip walks the rows side by side (twice as fast as adding one row at a time into a list)
+        acc = list(map(sum, zip(*[map(mul, rows[i * d:(i + 1) * d], repeat(round(scales[i] * INT_SCALE) * n, d))
                                   for i, n in times.items()])))
-        peak = max(map(abs, acc))
-        if peak <= 0.0:
-            return bytes(d)
-        k = 127.0 / peak
-        return bytes([round(v * k) & 0xFF for v in acc])
+        return _to_int8(acc, d)
+
+    def embed_many(self, texts: list[str]) -> list[bytes]:
+        """:meth:`embed` of each text, about five times faster for many texts (the worker, the index
+        builder): each token's row is packed once into one integer, a lane of 64 bits a dimension, so
+        a text's sum is one integer addition a token."""
+        import sys
+        from array import array
+
+        d, order, packed = self.dims, sys.byteorder, self._packed
+        out = []
+        for text in texts:
+            total, n = 0, 0
+            for i in self.ids(text):
+                row = packed.get(i)
+                if row is None:
+                    lanes = array("Q", [r * round(self._scales[i] * INT_SCALE) + BIAS
+                                        for r in self._rows[i * d:(i + 1) * d]])
+                    row = packed[i] = int.from_bytes(lanes.tobytes(), order)
+                total += row
+                n += 1
+            if not n:
+                out.append(bytes(d))
+                continue
+            sums = array("Q")
+            sums.frombytes(total.to_bytes(8 * d, order))
+            out.append(_to_int8([x - BIAS * n for x in sums], d))
+        return out
+
+
+def _to_int8(acc: list[int], d: int) -> bytes:
+    peak = max(map(abs, acc))
+    if peak <= 0:
+        return bytes(d)
+    k = 127.0 / peak
+    return bytes([round(v * k) & 0xFF for v in acc])
+
+
+# why: a row times its scale as an integer (scales are at most 1.0; 2**24 keeps the smallest, 2e-4, to
+# 3 parts in 10,000, finer than the int8 rows), so sums are exact and the two ways of summing agree;
+# BIAS keeps every packed lane non-negative (|row x scale| < 2**31), and 64-bit lanes hold the sum
+# of 2**32 tokens
+INT_SCALE = 1 << 24
+BIAS = 1 << 31
 
 
 _loaded: dict[tuple, StaticModel] = {}

@@ -298,13 +298,19 @@ def _quote(token: str) -> str:
     return '"' + token.replace('"', "") + '"'
 
 
-def group_query(term: str) -> str:
-    """The FTS5 expression matching ``term``: the word, its prefix, its related words."""
-    alts = [_quote(term)]
+def group_alternatives(term: str) -> list[str]:
+    """What matches ``term``: the word, its prefix (``"connec*"``), its related words (a hyphenated
+    one is a phrase), once each."""
+    alts = [term]
     base = stem(term)
     if len(base) >= 4:
-        alts.append(_quote(base[:6]) + "*")
-    for r in related(term):
-        # why: a quoted string is an FTS5 phrase, so "sign-in" finds the words sign and in together
-        alts.append(_quote(r))
-    return "(" + " OR ".join(dict.fromkeys(alts)) + ")"
+        alts.append(base[:6] + "*")
+    alts += related(term)
+    return list(dict.fromkeys(alts))
+
+
+def group_query(term: str) -> str:
+    """The FTS5 expression matching ``term``: the word, its prefix, its related words."""
+    # why: a quoted string is an FTS5 phrase, so "sign-in" finds the words sign and in together
+    return "(" + " OR ".join(dict.fromkeys(_quote(a[:-1]) + "*" if a.endswith("*") else _quote(a)
+                                           for a in group_alternatives(term))) + ")"

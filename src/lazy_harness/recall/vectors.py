@@ -2,7 +2,8 @@
 
     key(rowid, n, key)       each entry's texts: n 0 is its whole text (title, body, tags), 1.. its cues;
                              key, a hash of the text
-    vec(key, model, v)       the vector of the text of that hash, by that model (``static_model.MODEL_ID``)
+    vec(key, model, v, n)    the vector of the text of that hash, by that model (``static_model.MODEL_ID``),
+                             and its length (so a prompt's cosine with it costs one dot product)
 
 A vector is looked up by the hash of its text, so an entry indexed again (its file rewritten by
 hand, a learning edited) finds the vectors of the texts it kept, and only a changed text is
@@ -15,13 +16,15 @@ reindex``); the prompt hook only reads (``similarities``), and judges an entry n
 its words. Only ``os`` and our hot-path modules at import time: the prompt hook imports this.
 """
 
+from operator import mul
+
 from lazy_harness.recall import sources
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS key(rowid INTEGER, n INTEGER, key TEXT)",
     "CREATE INDEX IF NOT EXISTS key_rowid ON key(rowid, n)",
     "CREATE INDEX IF NOT EXISTS key_key ON key(key)",
-    "CREATE TABLE IF NOT EXISTS vec(key TEXT PRIMARY KEY, model TEXT, v BLOB) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS vec(key TEXT PRIMARY KEY, model TEXT, v BLOB, n REAL) WITHOUT ROWID",
 )
 PART = 500  # texts embedded in one transaction
 
@@ -92,17 +95,18 @@ def fill(conn, state_dir: str | None = None, part: int = PART, budget: int | Non
             break
         after = todo[-1][0] if len(todo) < part else todo[-1][0] - 1  # why: the last rowid may have more texts
         texts = _texts(conn, sorted({r[0] for r in todo}))
-        rows, seen = [], set()
+        wanted, seen = [], set()
         for rowid, n, key in todo:
             got = texts.get(rowid)
             if got is not None and n < len(got) and key not in seen:
                 seen.add(key)
-                rows.append((key, module.MODEL_ID, model.embed(got[n])))
+                wanted.append((key, got[n]))
+        rows = [(key, module.MODEL_ID, v, norm(v)) for (key, _), v in zip(wanted, model.embed_many([t for _, t in wanted]))]
         if not rows:  # why: the entries went between the two reads (another process re-indexed them)
             break
         conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.executemany("INSERT OR REPLACE INTO vec(key, model, v) VALUES (?,?,?)", rows)
+            conn.executemany("INSERT OR REPLACE INTO vec(key, model, v, n) VALUES (?,?,?,?)", rows)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -132,20 +136,28 @@ def counts(conn, model_id: str) -> tuple[int, int]:
     return have, total
 
 
-def similarities(conn, prompt_vec: bytes, rowids: list[int], model_id: str, similarity) -> dict[int, float]:
+def norm(v: bytes) -> float:
+    x = memoryview(v).cast("b")
+    return float(sum(map(mul, x, x))) ** 0.5
+
+
+def similarities(conn, prompt_vec: bytes, rowids: list[int], model_id: str, similarity=None) -> dict[int, float]:
     """rowid -> the better of the cosines of the prompt with the entry's whole text and with its best
-    cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out)."""
+    cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out).
+    One dot product a text: the kept vectors' lengths are kept beside them."""
     if not rowids:
         return {}
+    q = memoryview(prompt_vec).cast("b")
+    qn = norm(prompt_vec)
     marks = ",".join("?" * len(rowids))
     best: dict[int, float] = {}
     lacking = set()
-    for rowid, v in conn.execute(f"SELECT k.rowid, v.v FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
-                                 f"WHERE k.rowid IN ({marks})", [model_id, *rowids]):
+    for rowid, v, n in conn.execute(f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key "
+                                    f"AND v.model = ? WHERE k.rowid IN ({marks})", [model_id, *rowids]):
         if not v:
             lacking.add(rowid)
             continue
-        s = similarity(prompt_vec, v)
+        s = sum(map(mul, q, memoryview(v).cast("b"))) / (qn * n) if qn and n else 0.0
         if s > best.get(rowid, -2.0):
             best[rowid] = s
     return {r: s for r, s in best.items() if r not in lacking}
