@@ -160,8 +160,11 @@ def build(root: str, env: dict, entries: list[dict], projects, now: float) -> di
                              resolution=e["resolution"], tags=e["tags"], **_cues(e))
             jsonl.setdefault((e["project"], files.FAILURES), []).append(rec)
         elif e["kind"] == "learning":
+            # why: as the worker writes a learning now, with its project's memory key (ADR 0024): a
+            # project-only learning is shown in that project only, found by the key
+            folder = os.path.basename(paths.memory_dir(dirs[e["origin"]], env)) if e["origin"] in dirs else None
             ms.write_learning(ldir, e["title"], e["origin"], t, learning=e["learning"], scope=e["scope"],
-                              tags=e["tags"], slug=f"{e['key']}", **_cues(e))
+                              tags=e["tags"], slug=f"{e['key']}", project_folder=folder, **_cues(e))
         else:
             handoffs.setdefault(e["project"], []).append(e["text"])
     for (project, name), recs in jsonl.items():

@@ -71,10 +71,13 @@ def write_handoff(memory_dir: str, items: list[str], session_id: str, written: f
 
 
 def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "universal",
-                status: str = "active", deprecated_by=None, fast: bool = False, cues=None) -> str:
+                status: str = "active", deprecated_by=None, fast: bool = False, cues=None,
+                project_folder: str | None = None) -> str:
     meta = {"title": title, "origin": origin, "origin_session": "s-1", "created": iso(created),
             "tags": list(tags), "scope": scope, "status": status, "deprecated_by": deprecated_by,
             "deprecated_on": None, "deprecated_reason": None}
+    if project_folder:  # what the store records now (memory/provenance.py): the project's memory key
+        meta["project_folder"] = project_folder
     if cues:
         meta["cues"] = list(cues)
     return "---\n" + yaml.dump(meta, Dumper=FAST_DUMPER if fast else yaml.SafeDumper, sort_keys=False, width=10**9, allow_unicode=True) + "---\n"

@@ -80,14 +80,15 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
          scopes: list[str] | None = None) -> tuple[list[dict], dict]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
     ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``).
-    ``scopes``: the memory folders searched ("" for the learnings); when their lexical lists are
-    ready (``index.lexical_ready``) the bounded search finds the candidates, else FTS5 does."""
+    ``scopes``: the memory folders searched ("" for the learnings); in an index of at least
+    ``index.LISTS_FROM`` entries whose lexical lists are ready (``index.lexical_ready``) the bounded
+    search finds the candidates, else FTS5 does."""
     gs = groups(prompt, keep_stopwords)
     info = {"terms": [t for t, _ in gs], "candidates": 0}
     if not gs:
         return [], info
     weights, hits = {}, {}
-    if scopes is not None and index.lexical_ready(conn, scopes):
+    if scopes is not None and index.doc_count(conn) >= index.LISTS_FROM and index.lexical_ready(conn, scopes):
         rows, dfs, matched_by, total_docs = index.lexical_candidates(
             conn, [terms.group_alternatives(t) for t, _ in gs], scopes, where, args, pool, hidden_too)
         info["search"] = "lists"
