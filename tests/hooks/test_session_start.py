@@ -233,13 +233,18 @@ def write_recall_config(text: str) -> None:
         fh.write("[recall]\n" + text)
 
 
+def big_memory(project) -> None:
+    """More memory than the prompt hook indexes itself (build.HOOK_BYTES)."""
+    ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS),
+                   [ms.decision(NOW - i, f"decision {i} about the release train", "why " * 40) for i in range(1500)])
+
+
 def test_a_first_start_without_an_index_starts_the_builder_for_a_large_memory_only(project):
     remember(project)
     assert not os.path.exists(paths.recall_index_file())
     assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
     assert "index builder" not in hook_log(paths.claude_dir())[-1]  # small: the first prompt indexes it
-    ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS),
-                   [ms.decision(NOW - i, f"decision {i} about the release train", "why " * 40) for i in range(1500)])
+    big_memory(project)
     run_hook("SessionStart", payload(project))
     last = hook_log(paths.claude_dir())[-1]
     assert "(index builder pid " in last, last
@@ -267,6 +272,7 @@ def test_a_builder_that_fails_to_start_never_breaks_the_start(project, monkeypat
         raise RuntimeError("no posix_spawn today")
 
     monkeypatch.setattr(build, "start", broken)
+    big_memory(project)
     decision, out = session_start.run(payload(project), os.environ, NOW)
     assert "hooks catch everything" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "(index builder not started: RuntimeError: no posix_spawn today)" in decision
