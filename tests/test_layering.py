@@ -88,7 +88,7 @@ def test_the_reader_sees_lazy_imports_and_submodules(tmp_path):
 
 def test_a_worker_importing_a_hook_would_be_caught():
     assert not _allowed("lazy_harness.worker.llm", "lazy_harness.hooks.entry")
-    assert not _allowed("lazy_harness.memory.recall", "lazy_harness.queue")
+    assert not _allowed("lazy_harness.memory.store", "lazy_harness.queue")
     assert not _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.loop")
     assert _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.spawn")
 

@@ -28,7 +28,7 @@ ALLOWED_OURS = {
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.queue.sweep",
     "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn", "lazy_harness.queue.produce",
     "lazy_harness.queue.consume", "lazy_harness.worker", "lazy_harness.worker.spawn", "lazy_harness.detach",
-    "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.recall", "lazy_harness.memory.migrate",
+    "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.recall.digest", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
     "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",

@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff, ids, recall, store
+from lazy_harness.memory import files, handoff, ids, store
+from lazy_harness.recall import digest as recall
 
 NOW = 1_760_000_000.0
 DAY = 86400.0

@@ -6,7 +6,8 @@ import time
 from pathlib import Path
 
 from lazy_harness import config, paths
-from lazy_harness.memory import handoff, ids, recall
+from lazy_harness.memory import handoff, ids
+from lazy_harness.recall import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook

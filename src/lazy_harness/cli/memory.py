@@ -19,7 +19,8 @@ import click
 
 from lazy_harness import config, paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, ids, marks, recall
+from lazy_harness.memory import files, handoff, ids, marks
+from lazy_harness.recall import digest as recall
 
 FULL = 2000  # characters of one field in the full lists
 

@@ -9,7 +9,8 @@ hooks/entry.py, which always exits 0.
 import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
-from lazy_harness.memory import migrate, recall
+from lazy_harness.memory import migrate
+from lazy_harness.recall import digest as recall
 from lazy_harness.queue import sweep
 
 
@@ -90,7 +91,7 @@ def record_shown(payload: dict, stats: dict, env, source: str) -> None:
     from lazy_harness.recall import shown
 
     mdir, n, hidden = stats["memory_dir"], stats.get("shown") or {}, stats.get("hidden") or {}
-    # why: the same live entries the digest printed (memory.recall.live_tail), marked ones left out
+    # why: the same live entries the digest printed (recall.digest.live_tail), marked ones left out
     got = [ids.of_record(r, kind) for kind, name in (("failure", files.FAILURES), ("decision", files.DECISIONS))
            for r in recall.live_tail(mdir, name, kind, int(n.get(kind + "s", 0)), hidden)]
     if n.get("handoff"):

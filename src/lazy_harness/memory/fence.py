@@ -8,7 +8,7 @@ reads as a new section. :func:`neutral` puts it on one line (every line break, i
 U+2029 and U+0085, becomes a space), shows control characters as escapes, turns the ``<`` of
 anything shaped like a tag into ``‹``, quotes role markers (``SYSTEM:``, ``Human:``, ``Assistant:``,
 ``User:``) and drops heading marks. Lives beside the store because the SessionStart digest
-(memory/recall.py), prompt recall (recall/) and the worker's prompts (worker/) all use it.
+(recall/digest.py), prompt recall (recall/) and the worker's prompts (worker/) all use it.
 Hot path: no import beyond ``logfile``.
 """
 

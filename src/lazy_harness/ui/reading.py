@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks, recall
+from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks
+from lazy_harness.recall import digest as recall
 
 TAIL_BYTES = 256 * 1024  # of hooks.log: the recent sessions
 SESSIONS = 12  # sessions listed under "injected"

@@ -1,4 +1,4 @@
-"""memory/recall.py: what a new session is told, in which order, within which budget."""
+"""recall/digest.py: what a new session is told, in which order, within which budget."""
 
 import json
 import os
@@ -10,7 +10,8 @@ import yaml
 
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
-from lazy_harness.memory import files, ids, recall
+from lazy_harness.memory import files, ids
+from lazy_harness.recall import digest as recall
 from lazy_harness.memory.fence import FENCE
 
 NOW = time.time()
