@@ -122,7 +122,12 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
     catch = Case(f"{size:,}: catch-up 5", hook, payload(prompt), sem_env, check=expect(sem_env, "indexed=5", "semantic="))
     times[catch.name], cpu[catch.name] = [], []
     writer = rm.Writer(seed=size)
+    from lazy_harness.recall import build as builder
+
     for r in range(opts.runs):
+        deadline = time.monotonic() + 120
+        while builder.running(sem_env) and time.monotonic() < deadline:  # untimed: a builder a run started
+            time.sleep(0.05)
         ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
             ms.decision(now + r * 10 + i, writer.sentence(7, 14), writer.sentence(15, 30), project=f"project-{size}",
                         tags=writer.tags(), cues=writer.cues()) for i in range(5)])
