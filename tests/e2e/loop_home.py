@@ -170,7 +170,7 @@ class LoopHome:
 
         `loop` overrides `[compound_loop]` keys; the defaults make the worker call the real CLI
         at its absolute path with DISTILL_MODEL and retry without waiting. Without `semantic` the
-        prompt hook uses the word bar and no hook starts the embedder (`[recall] semantic = false`).
+        prompt hook uses the word bar alone (`[recall] semantic = false`).
         """
         values: dict[str, object] = {
             "enabled": False,
@@ -280,26 +280,9 @@ class LoopHome:
                 raise AssertionError(f"loop still busy after {timeout} s ({state}):\n{self.describe()}")
             time.sleep(0.2)
 
-    def start_embedder(self, timeout: float = 120.0) -> int:
-        """Start this HOME's embedder as SessionStart would, wait until it answers, then until every
-        indexed entry is embedded (the protocol's `warm`, which answers when done); returns its pid."""
-        from lazy_harness import paths
-        from lazy_harness.recall import embed_client
-
-        env = dict(self.env)
-        started = embed_client.ensure_running(env, time.time())
-        assert started in ("spawned", "running"), f"{started}\n{self.describe()}"
-        deadline = time.monotonic() + timeout
-        while embed_client.ping(env, 1.0) is None:
-            assert time.monotonic() < deadline, f"no embedder answered:\n{self.describe()}"
-            time.sleep(0.05)  # polled until it answers, with a deadline
-        ready, why = embed_client.warm(env, paths.recall_index_file(env), timeout)
-        assert ready, f"the embedder did not warm up ({why}):\n{self.describe()}"
-        return embed_client.ping(env, 1.0)
-
     def kill_workers(self) -> None:
-        """Teardown: end the workers (and their `claude -p`) and the embedder this home's hooks started, by pid."""
-        for pid in _running_workers(self.home, b"lazy_harness.recall.embed_server"):
+        """Teardown: end the workers (and their `claude -p`) and the index builders this home's hooks started, by pid."""
+        for pid in _running_workers(self.home, b"lazy_harness.recall.build"):
             try:
                 os.kill(pid, signal.SIGTERM)
             except OSError:

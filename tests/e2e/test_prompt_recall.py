@@ -76,17 +76,17 @@ def test_an_old_decision_comes_back_at_the_prompt_about_it_once(loop_home: LoopH
     assert "already_shown=1" in lines[2] and "nothing new" in lines[2], lines
 
 
-def test_with_the_embedder_the_old_decision_comes_back_by_its_meaning(loop_home: LoopHome, tmux_bin: str) -> None:
-    """The same session with the resident embedder (lazy-harness[semantic]) running and warm: the
-    prompt hook judges the candidates by sentence similarity and says so in hooks.log."""
+def test_by_similarity_the_old_decision_comes_back_by_its_meaning(loop_home: LoopHome, tmux_bin: str) -> None:
+    """The same session with recall by similarity (the default): the entries' vectors are kept in
+    the index, the hook computes the prompt's, judges the candidates by sentence similarity and says
+    so in hooks.log."""
     home = loop_home
     home.standin.script = Script(text="Stand-in reply.")
     home.install(semantic=True)
     write_decisions(home)
-    shown = home.lh("memory", "show", "--prompt", ABOUT_IT)  # builds the index the embedder reads
+    shown = home.lh("memory", "show", "--prompt", ABOUT_IT)  # builds the index and embeds every entry
     assert shown.returncode == 0, shown.stderr
     old_id = re.search(r"\b(d-[0-9a-f]{8})\b.*rounded half-even", shown.stdout).group(1)
-    home.start_embedder()
 
     sid = home.interactive([UNRELATED, ABOUT_IT])
 
@@ -100,4 +100,4 @@ def test_with_the_embedder_the_old_decision_comes_back_by_its_meaning(loop_home:
     assert "injected 1 " in lines[1] and old_id in lines[1], lines
     scored = re.search(r"semantic=(\d+)/(\d+)", lines[1])
     assert scored and int(scored.group(1)) >= 1 and scored.group(1) == scored.group(2), lines
-    assert "embedder running" in " ".join(home.hook_lines("SessionStart", sid)), home.hook_lines()
+    assert "best_sim=" in lines[1], lines

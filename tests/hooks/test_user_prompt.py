@@ -100,6 +100,21 @@ def test_session_start_shown_ids_are_not_repeated(project):
     assert ask(project, "postgres lock for the deployment scheduler please") is None  # the digest shows it again
 
 
+def test_a_learning_shown_at_session_start_is_not_injected_again_at_the_first_prompt(project):
+    ms.write_learning(paths.learnings_dir(), "Postgres advisory locks are per session", "proj", NOW - 60,
+                      scope="general", learning="a pooled connection loses the scheduler's lock",
+                      tags=["postgres", "locks", "scheduler", "deploy"], slug="locks")
+    lid = ids.learning_id("proj", "Postgres advisory locks are per session")
+    other = ask(project, PROMPT, sid="without-a-start")
+    assert other is not None and "advisory locks are per session" in other  # the prompt alone would get it
+    r = run_hook("SessionStart", {"session_id": SID, "cwd": project, "source": "startup"})
+    assert b"advisory locks are per session" in r.stdout
+    got = ask(project, PROMPT)
+    assert got is None or "advisory locks are per session" not in got
+    state = open(os.path.join(paths.state_dir(), f"{SID}.shown")).read().split()
+    assert lid in state, state
+
+
 def test_hand_edits_show_up_at_the_next_prompt(project):
     assert ask(project, "backups are eating all the disk space again", sid="s1") is None
     mem = paths.memory_dir(project)

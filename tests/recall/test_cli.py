@@ -94,3 +94,16 @@ def test_show_prompt_prints_each_candidates_similarity_from_the_static_model(tmp
         assert row.startswith("pass") == (title in got), row
     assert any(row.split()[3] != "-" for row in rows.values())
     assert model.dims > 0
+
+
+def test_search_lists_only_what_holds_a_word_typed_not_its_related_words(tmp_path):
+    """`lh memory search stripe` lists what says stripe; the prompt hook's related words (payment ~
+    stripe) are for prompts, not for a search a person reads."""
+    root = fill(tmp_path)
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW, "Stripe webhooks are verified with their signing secret", "forged events"),
+        ms.decision(NOW, "Payments are retried three times by the billing worker", "card networks time out")])
+    out = invoke("memory", "search", "stripe", "--project", root)
+    assert out.code == 0, out.err
+    assert "Stripe webhooks" in out.out and "Payments are retried" not in out.out, out.out

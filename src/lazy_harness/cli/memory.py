@@ -201,7 +201,8 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
 
     The ranking the prompt hook uses (docs/how/recall.md): entries matching more of the words'
     weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), without the
-    hook's bar. This project's memory, its own learnings and general learnings unless --all-projects.
+    hook's bar, and without its related words: an entry is listed when it holds a word typed (or a
+    word starting as it does). This project's memory, its own learnings and general learnings unless --all-projects.
     """
     from lazy_harness.recall import index, select
 
@@ -213,7 +214,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
-                                keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""])
+                                keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)
         from lazy_harness.recall import fence
 
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects

@@ -85,8 +85,8 @@ def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
 
 
 def record_shown(payload: dict, stats: dict, env, source: str) -> None:
-    """Remember the ids of the failures, decisions and handoff items the digest printed, so prompt
-    recall does not repeat them (learnings are ranked there and not recorded; a prompt may repeat one)."""
+    """Remember the ids of the failures, decisions, handoff items and learnings the digest printed,
+    so prompt recall does not repeat them."""
     from lazy_harness.memory import files, ids
     from lazy_harness.recall import shown
 
@@ -98,6 +98,7 @@ def record_shown(payload: dict, stats: dict, env, source: str) -> None:
         from lazy_harness.memory import handoff
 
         got += [item["id"] for item in handoff.open_for_reading(mdir)[:n["handoff"]]]
+    got += (stats.get("learning_ids") or [])[:int(n.get("learnings", 0))]
     shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
 
 

@@ -248,6 +248,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
                 kept.append(h)
         ranked = kept
     items = []
+    stats["learning_ids"] = [ids.of_learning(h) for h in ranked]  # in the order printed (record_shown)
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)

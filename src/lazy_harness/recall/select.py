@@ -61,13 +61,14 @@ CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
 
-def groups(prompt: str, keep_stopwords: bool = False) -> list[tuple[str, str]]:
+def groups(prompt: str, keep_stopwords: bool = False, with_related: bool = True) -> list[tuple[str, str]]:
     """(term, FTS5 expression) for each informative term of the prompt (with ``keep_stopwords``, for
-    words typed as a search, every word when all of them are stopwords)."""
+    words typed as a search, every word when all of them are stopwords; without ``with_related``, the
+    word and its prefix only: ``lh memory search stripe`` lists what says stripe)."""
     found = terms.informative(prompt)
     if not found and keep_stopwords:
         found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
-    return [(t, terms.group_query(t)) for t in found[:MAX_TERMS]]
+    return [(t, terms.group_query(t, with_related)) for t in found[:MAX_TERMS]]
 
 
 def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
@@ -77,20 +78,20 @@ def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
 
 def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = POOL,
          keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
-         scopes: list[str] | None = None) -> tuple[list[dict], dict]:
+         scopes: list[str] | None = None, with_related: bool = True) -> tuple[list[dict], dict]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
     ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``).
     ``scopes``: the memory folders searched ("" for the learnings); in an index of at least
     ``index.LISTS_FROM`` entries whose lexical lists are ready (``index.lexical_ready``) the bounded
     search finds the candidates, else FTS5 does."""
-    gs = groups(prompt, keep_stopwords)
+    gs = groups(prompt, keep_stopwords, with_related)
     info = {"terms": [t for t, _ in gs], "candidates": 0}
     if not gs:
         return [], info
     weights, hits = {}, {}
     if scopes is not None and index.doc_count(conn) >= index.LISTS_FROM and index.lexical_ready(conn, scopes):
         rows, dfs, matched_by, total_docs = index.lexical_candidates(
-            conn, [terms.group_alternatives(t) for t, _ in gs], scopes, where, args, pool, hidden_too)
+            conn, [terms.group_alternatives(t, with_related) for t, _ in gs], scopes, where, args, pool, hidden_too)
         info["search"] = "lists"
         total_docs = max(1, total_docs)
         for g, (term, _) in enumerate(gs):

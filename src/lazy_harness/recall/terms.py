@@ -298,19 +298,20 @@ def _quote(token: str) -> str:
     return '"' + token.replace('"', "") + '"'
 
 
-def group_alternatives(term: str) -> list[str]:
+def group_alternatives(term: str, with_related: bool = True) -> list[str]:
     """What matches ``term``: the word, its prefix (``"connec*"``), its related words (a hyphenated
-    one is a phrase), once each."""
+    one is a phrase; left out without ``with_related``), once each."""
     alts = [term]
     base = stem(term)
     if len(base) >= 4:
         alts.append(base[:6] + "*")
-    alts += related(term)
+    if with_related:
+        alts += related(term)
     return list(dict.fromkeys(alts))
 
 
-def group_query(term: str) -> str:
+def group_query(term: str, with_related: bool = True) -> str:
     """The FTS5 expression matching ``term``: the word, its prefix, its related words."""
     # why: a quoted string is an FTS5 phrase, so "sign-in" finds the words sign and in together
     return "(" + " OR ".join(dict.fromkeys(_quote(a[:-1]) + "*" if a.endswith("*") else _quote(a)
-                                           for a in group_alternatives(term))) + ")"
+                                           for a in group_alternatives(term, with_related))) + ")"
