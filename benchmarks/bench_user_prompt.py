@@ -122,18 +122,20 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
     catch = Case(f"{size:,}: catch-up 5", hook, payload(prompt), sem_env, check=expect(sem_env, "indexed=5", "semantic="))
     times[catch.name], cpu[catch.name] = [], []
     writer = rm.Writer(seed=size)
-    from lazy_harness.recall import build as builder
+    import re
 
+    log = os.path.join(paths.logs_dir(sem_env), "hooks.log")
     for r in range(opts.runs):
-        deadline = time.monotonic() + 120
-        while builder.running(sem_env) and time.monotonic() < deadline:  # untimed: a builder a run started
-            time.sleep(0.05)
         ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
             ms.decision(now + r * 10 + i, writer.sentence(7, 14), writer.sentence(15, 30), project=f"project-{size}",
                         tags=writer.tags(), cues=writer.cues()) for i in range(5)])
         wall, used = harness.run_once_cpu(catch)
         times[catch.name].append(wall)
         cpu[catch.name].append(used)
+        with open(log, encoding="utf-8") as fh:
+            started = re.search(r" builder=(\d+) ", fh.read().splitlines()[-1])
+        if started:  # untimed: the builder this run started (new entries to merge into the word lists)
+            harness.wait_gone(int(started.group(1)), 120.0)
     goal = GOALS.get(size, 3.0)
     goals = {n: goal for n in times if n.startswith(f"{size:,}:") and "short" not in n}
     ok = harness.report(times, goals=goals, title=f"UserPromptSubmit, {size:,} entries")

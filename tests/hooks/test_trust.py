@@ -43,7 +43,10 @@ def start(root: str, sid: str = SID) -> tuple[str, str]:
     return (out.get("hookSpecificOutput") or {}).get("additionalContext", ""), out.get("systemMessage", "")
 
 
-def ask(root: str, prompt: str, sid: str = SID) -> str:
+PROMPT_SID = "7a1e0c55-3b2d-4e6f-9a8b-0c1d2e3f4a5b"  # a session of its own: what SessionStart showed is not repeated
+
+
+def ask(root: str, prompt: str, sid: str = PROMPT_SID) -> str:
     r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": root, "hook_event_name": "UserPromptSubmit",
                                       "prompt": prompt})
     assert r.returncode == 0 and r.stderr == b"", r.stderr

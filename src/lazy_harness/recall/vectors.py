@@ -101,7 +101,10 @@ def fill(conn, state_dir: str | None = None, part: int = PART, budget: int | Non
             if got is not None and n < len(got) and key not in seen:
                 seen.add(key)
                 wanted.append((key, got[n]))
-        rows = [(key, module.MODEL_ID, v, norm(v)) for (key, _), v in zip(wanted, model.embed_many([t for _, t in wanted]))]
+        # why: packing rows pays from some dozens of texts on; a hook's few are cheaper one at a time
+        texts_ = [t for _, t in wanted]
+        made = model.embed_many(texts_) if len(texts_) > 64 else [model.embed(t) for t in texts_]
+        rows = [(key, module.MODEL_ID, v, norm(v)) for (key, _), v in zip(wanted, made)]
         if not rows:  # why: the entries went between the two reads (another process re-indexed them)
             break
         conn.execute("BEGIN IMMEDIATE")
