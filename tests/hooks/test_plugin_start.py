@@ -51,6 +51,16 @@ def test_the_message_names_the_configured_gates(tmp_path):
     assert "min_user_chars = 50" in text and config.load()["compound_loop"]["enabled"] is True
 
 
+def test_a_loop_switched_off_by_the_person_stays_off(tmp_path):
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as fh:
+        fh.write("[compound_loop]\nenabled = false\n")
+    start(tmp_path, "--plugin")
+    assert open(cfg).read() == "[compound_loop]\nenabled = false\n"
+    assert "loop left off (compound_loop.enabled = false in config.toml)" in hook_log(paths.claude_dir())[-1]
+
+
 def test_a_config_that_does_not_parse_is_left_as_is_and_the_session_still_starts(tmp_path):
     cfg = paths.config_file()
     os.makedirs(os.path.dirname(cfg))

@@ -108,9 +108,11 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
     return new
 
 
-def enable_loop(path: str) -> str:
+def enable_loop(path: str, unless_off: bool = False) -> str:
     """Switch ``[compound_loop] enabled`` on in ``path``: "created" (from the example), "enabled"
-    (edited in place, mode kept) or "already enabled". Refuses a file that does not parse."""
+    (edited in place, mode kept) or "already enabled". Refuses a file that does not parse. With
+    ``unless_off`` (the plugin's first start, which the person did not ask for in words) a file that
+    says ``enabled = false`` itself is left as it is: "left off"."""
     import stat
 
     from lazy_harness.errors import ConfigError
@@ -131,6 +133,11 @@ def enable_loop(path: str) -> str:
         return "created" if created else enable_loop(path)  # why: someone created it meanwhile; edit theirs
     if values["compound_loop"]["enabled"] is True and not any(".enabled:" in e for e in errors):
         return "already enabled"
+    if unless_off:
+        import tomllib
+
+        if (tomllib.loads(text).get("compound_loop") or {}).get("enabled") is False:
+            return "left off (compound_loop.enabled = false in config.toml)"
     try:
         new = set_value(text, "compound_loop", "enabled", True)
     except ConfigError as exc:

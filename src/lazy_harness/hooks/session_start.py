@@ -210,7 +210,7 @@ def first_plugin_start(env) -> tuple[str, str | None]:
     from lazy_harness.errors import LhError
 
     try:
-        what = config.enable_loop(paths.config_file(env))
+        what = config.enable_loop(paths.config_file(env), unless_off=True)
     except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
         what = f"not switched on: {exc.message}"
     try:
