@@ -7,7 +7,6 @@ Errors are ``LhError`` with a hint; nothing is printed.
 
 from __future__ import annotations
 
-import json
 import os
 
 from lazy_harness.errors import LhError
@@ -27,19 +26,7 @@ def learning_path(learnings_dir: str, lid: str) -> str | None:
 def entry_exists(memory_dir: str, eid: str, kind: str) -> bool:
     """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is ``eid``."""
     name = files.DECISIONS if kind == "decision" else files.FAILURES
-    try:
-        with open(os.path.join(memory_dir, name), encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if (isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str)
-                        and ids.of_record(rec, kind) == eid):
-                    return True
-    except OSError:
-        pass
-    return False
+    return any(ids.of_record(rec, kind) == eid for rec in files.read_entries(os.path.join(memory_dir, name)))
 
 
 def open_item(memory_dir: str, ref: str) -> tuple[str, str]:

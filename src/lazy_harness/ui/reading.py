@@ -97,19 +97,9 @@ def _parsed(path: str, parse):
 
 
 def _read_records(path: str) -> list[dict]:
-    out = []
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(rec, dict) and recall.is_entry(rec):
-                    rec["id"] = ids.of_record(rec)
-                    out.append(rec)
-    except OSError:
-        pass
+    out = [rec for rec in files.read_entries(path) if recall.is_entry(rec)]
+    for rec in out:
+        rec["id"] = ids.of_record(rec)
     return out
 
 

@@ -9,7 +9,6 @@ redacted.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
@@ -57,19 +56,7 @@ class Candidates:
 # --- reading the project's live entries ----------------------------------------------------------
 
 def read_entries(path: str) -> list[dict]:
-    out = []
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str):
-                    out.append(rec)
-    except OSError:
-        pass
-    return out
+    return files.read_entries(path)
 
 
 def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
