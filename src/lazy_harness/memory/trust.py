@@ -153,6 +153,8 @@ _RULES = (
     )),
 )
 
+# why: the search index keeps each entry's verdict (recall/index.py, column hold): a change of these
+# rules must bump the index's VERSION, so every entry is checked again
 _compiled: dict[int, list] = {}
 
 
@@ -176,19 +178,39 @@ def _spaced(text: str) -> str:
 
 def forms(text: str) -> list[str]:
     """The ways the text is read: folded as typed, with lookalikes mapped, with spaced letters joined."""
-    import unicodedata
+    if text.isascii():  # why: no normalisation, mark or lookalike to fold: unicodedata not imported
+        s = " ".join(text.casefold().split())
+    else:
+        import unicodedata
 
-    s = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
-    # why: a combining mark over a Latin letter (c\u0301url) is dropped, as a reader's eye drops it
-    s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c) or ord(c) > 0x36f)
-    s = unicodedata.normalize("NFC", s).casefold()
-    s = " ".join(s.replace("\u2028", " ").replace("\u2029", " ").split())
+        s = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
+        # why: a combining mark over a Latin letter (c\u0301url) is dropped, as a reader's eye drops it
+        s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c) or ord(c) > 0x36f)
+        s = unicodedata.normalize("NFC", s).casefold()
+        s = " ".join(s.replace("\u2028", " ").replace("\u2029", " ").split())
     folded = s.translate(_LOOKALIKE)
     out = [s] if folded == s else [s, folded]
-    joined = _spaced(folded)
-    if joined != folded:
-        out.append(joined)
+    if _letters_apart(folded):
+        joined = _spaced(folded)
+        if joined != folded:
+            out.append(joined)
     return out
+
+
+def _letters_apart(text: str) -> bool:
+    """Whether three single letters or more stand one after the other (``c u r l``, ``c-u-r-l``): only
+    then is the text read a third time with them joined (which needs ``re``)."""
+    run, word = 0, 0
+    for c in text + " ":
+        if c.isalnum():
+            word += 1
+            continue
+        if word:
+            run = run + 1 if word == 1 else 0
+            if run >= 3:
+                return True
+        word = 0
+    return False
 
 
 # --- the cheap look first: most notes hold none of the words every rule needs -----------------------

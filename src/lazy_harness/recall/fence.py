@@ -22,7 +22,7 @@ def attach(conn, ranked: list[dict]) -> None:
 
     found = index.provenance_of(conn, [c["rowid"] for c in ranked])
     for c in ranked:
-        c["okey"], c["prov"] = found.get(c["rowid"], ("", ""))
+        c["okey"], c["prov"], c["hold"] = found.get(c["rowid"], ("", "", None))
 
 
 def in_scope(c: dict, key: str, legacy=None) -> bool:
@@ -56,8 +56,9 @@ def _approved(c: dict, approvals) -> bool:
     return held.learning_approved(files.read_frontmatter_values(c["file"], ("deprecated_reason",)))
 
 
-def screen(cands: list[dict], mdir: str) -> tuple[list[dict], list[dict]]:
-    """(the candidates the hold check lets through, those it holds back); each held one gets ``held``."""
+def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list[dict], list[dict]]:
+    """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
+    With ``limit``, no more are looked at once that many are through (what a prompt can show)."""
     cache: list[set[str]] = []
 
     def approvals() -> set[str]:
@@ -69,7 +70,11 @@ def screen(cands: list[dict], mdir: str) -> tuple[list[dict], list[dict]]:
 
     kept, out = [], []
     for c in cands:
-        why = trust.reason(f"{c.get('title') or ''} {c.get('detail') or ''}")
+        if limit is not None and len(kept) >= limit:
+            break
+        why = c.get("hold")
+        if why is None:  # not checked when indexed: checked now
+            why = trust.reason(f"{c.get('title') or ''} {c.get('detail') or ''}")
         if why and not _approved(c, approvals):
             c["held"] = why
             out.append(c)

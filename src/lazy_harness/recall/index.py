@@ -27,13 +27,15 @@ hook's path: SQLite is imported inside the functions that need it, and as its C 
 import os
 
 from lazy_harness.atomic import ensure_dir
+from lazy_harness.memory import trust
 from lazy_harness.recall import lexical, sources, vectors
 
-VERSION = "10"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+VERSION = "11"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
 # 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
+# 11: the hold check's verdict kept with each entry (hold)
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 CHECK_HEAD = 4096
@@ -56,7 +58,7 @@ SCHEMA = (
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
     "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER, "
-    "cues TEXT, okey TEXT, prov TEXT)",
+    "cues TEXT, okey TEXT, prov TEXT, hold TEXT)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
@@ -356,11 +358,14 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     # has a higher rowid (``last_rowid``: the prompt hook embeds what its catch-up indexed)
     first = last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
+    # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
+    # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/fence.py)
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "uncued, cues, okey, prov) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "uncued, cues, okey, prov, hold) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""),
-                       e.get("okey", ""), e.get("prov", "")) for n, e in enumerate(entries)])
+                       e.get("okey", ""), e.get("prov", ""), trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "")
+                      for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
@@ -584,13 +589,15 @@ def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too:
     return conn.execute(sql, [query, *args, limit]).fetchall()
 
 
-def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str]]:
-    """``{rowid: (project key, origin phrase)}`` of entries (memory/provenance.py)."""
+def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | None]]:
+    """``{rowid: (project key, origin phrase, hold)}`` of entries (memory/provenance.py): ``hold``, the
+    hold check's reason for the entry's title and detail as they were indexed ("" none, None not
+    checked)."""
     if not rowids:
         return {}
     marks = ",".join("?" * len(rowids))
-    return {r[0]: (r[1] or "", r[2] or "") for r in conn.execute(
-        f"SELECT rowid, okey, prov FROM entry WHERE rowid IN ({marks})", rowids)}
+    return {r[0]: (r[1] or "", r[2] or "", r[3]) for r in conn.execute(
+        f"SELECT rowid, okey, prov, hold FROM entry WHERE rowid IN ({marks})", rowids)}
 
 
 def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: str, args: list, limit: int,

@@ -112,12 +112,15 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
     # and the next prompts find it done
     if now is not None and not current:
         info["builder"] = build.start(env, mdir, ldir) or "running"
-    passed, held_back = fence.screen([c for c in ranked if c["passes"]], mdir)
-    fresh = [c for c in passed if c["id"] not in already][:max(0, int(settings["max_items"]))]
+    passing = [c for c in ranked if c["passes"]]
+    unseen = [c for c in passing if c["id"] not in already]
+    # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
+    # as many as the prompt can show, and those not shown to this session yet
+    fresh, held_back = fence.screen(unseen, mdir, max(0, int(settings["max_items"])))
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = select.render(fresh, mdir, ldir, budget)
-    info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passed), already=len(passed) - len(
-        [c for c in passed if c["id"] not in already]), kept=kept, chars=len(text or ""), max_chars=budget)
+    info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
+                already=len(passing) - len(unseen), kept=kept, chars=len(text or ""), max_chars=budget)
     return text, info
 
 
