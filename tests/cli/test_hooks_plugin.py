@@ -99,6 +99,10 @@ def doctor_lines(tmp_path, monkeypatch, lh_hook: bool = True) -> dict[str, list[
         script = tmp_path / "bin" / "lh-hook"
         script.write_text("#!/bin/sh\nexit 0\n")
         script.chmod(0o755)
+    else:  # why: an activated virtualenv (CI's, a developer's) puts the real lh-hook on PATH
+        keep = [d for d in os.environ["PATH"].split(os.pathsep)
+                if not os.path.exists(os.path.join(d, "lh-hook"))]
+        monkeypatch.setenv("PATH", os.pathsep.join(keep))
     r = invoke("doctor")
     found: dict[str, list[str]] = {}
     for line in r.out.splitlines():
