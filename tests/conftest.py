@@ -161,7 +161,32 @@ def isolated_home(tmp_path, monkeypatch, _home_guard):
 
     lines.NOTED.clear()  # why: files a read noted in this process are another test's, never this one's
     yield home
+    _end_lingering_workers(home)
     _home_guard.check("the test")
+
+
+def _end_lingering_workers(home) -> None:
+    """End the workers a test's hooks left behind in its HOME: a worker with tasks that wait (a spend
+    cap, an API down) lingers up to compound_loop.linger_minutes to retry them, which must not outlive
+    the test that made them."""
+    import signal
+
+    if not (home / ".claude" / "queue").exists():
+        return
+    want = f"HOME={home}".encode()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"lazy_harness.worker" not in fh.read():
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                if want not in fh.read().split(b"\0"):
+                    continue
+            os.kill(int(pid), signal.SIGTERM)
+        except OSError:
+            continue
 
 
 @pytest.fixture
