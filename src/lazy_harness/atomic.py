@@ -14,6 +14,18 @@ FILE_MODE = 0o600
 DIR_MODE = 0o700
 
 
+def try_lock(path: str) -> int | None:
+    """Take the exclusive ``flock`` of the lock file ``path`` (created 0600, never deleted) without
+    waiting: its descriptor, to close to release it, or None when another process holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def ensure_dir(path: str) -> str:
     """Create ``path`` and any missing parents private to the user (0700); existing folders are left
     as they are."""

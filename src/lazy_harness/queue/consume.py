@@ -7,7 +7,7 @@ import fcntl
 import os
 import time
 
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import atomic_write, ensure_dir, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of
 from lazy_harness.queue.task import (DONE, FAILED, OPEN, PROCESSING, STATE, SUFFIX, TMP, _tmp_path, folder,
                                      format_task, iso_now, read_task, task_id)
@@ -53,13 +53,7 @@ def acquire_worker_lock(queue: str) -> int | None:
     The file is never deleted; release by :func:`release_worker_lock` (or by dying).
     """
     ensure_dir(queue)
-    fd = os.open(os.path.join(queue, LOCK_NAME), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    return try_lock(os.path.join(queue, LOCK_NAME))
 
 
 def release_worker_lock(fd: int) -> None:

@@ -14,7 +14,7 @@ import os
 import sys
 
 from lazy_harness import paths
-from lazy_harness.atomic import ensure_dir
+from lazy_harness.atomic import ensure_dir, try_lock
 
 HOOK_BYTES = 256 * 1024  # new lines the prompt hook indexes itself (about 300 entries); more: the builder
 HOOK_LISTS = 300  # a scope of at most this many entries gets its lexical lists from the hook itself
@@ -31,18 +31,15 @@ def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messag
           state_dir: str | None = None) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
     (entries indexed, texts embedded); None when another builder holds the lock."""
-    import fcntl
     import time
 
     from lazy_harness.recall import index, vectors
 
     ensure_dir(os.path.dirname(index_path))
-    fd = os.open(lock_file(index_path), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = try_lock(lock_file(index_path))
+    if fd is None:
+        return None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return None
         started = time.monotonic()
         conn = index.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
         try:
@@ -108,21 +105,10 @@ def running(env) -> bool:
 def start(env, mdir: str, ldir: str | None) -> int | None:
     """Start the builder detached for ``mdir`` (and ``ldir``), unless one runs already (its lock is
     held); returns its pid or None."""
-    import fcntl
-
     from lazy_harness import detach
 
-    index_path = paths.recall_index_file(env)
-    ensure_dir(os.path.dirname(index_path))
-    fd = os.open(lock_file(index_path), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        try:  # why: a look at the lock, released at once: a running builder already does this work
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+    if running(env):  # why: a running builder already does this work
+        return None
     argv = [sys.executable, "-m", "lazy_harness.recall.build", mdir] + ([ldir] if ldir else [])
     return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), dict(env))
 

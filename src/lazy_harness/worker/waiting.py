@@ -87,13 +87,9 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
 
 def linger_lock(q: str) -> int | None:
     """One worker lingers at a time (``.worker-linger.lock``, never deleted): its descriptor, or None."""
-    fd = os.open(os.path.join(q, ".worker-linger.lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    from lazy_harness.atomic import try_lock
+
+    return try_lock(os.path.join(q, ".worker-linger.lock"))
 
 
 def next_wake(q: str, now: float, probe_at: float | None) -> float | None:
