@@ -150,6 +150,23 @@ def test_search_finds_entries_by_their_cues(project):
     assert invoke("memory", "search", "sideways", "--project", project).out.count("\n") == 1
 
 
+def test_search_answers_from_an_index_damaged_where_the_refresh_does_not_look(project):
+    """The pages the search reads are broken, those the refresh reads are not: the search fails on
+    them, the index is built again from the files, and the answer is the same as before."""
+    search_memory(project)
+    before = invoke("memory", "search", "queue", "--project", project)
+    assert before.code == 0 and "Queue stuck" in before.out
+    path = paths.recall_index_file()
+    size = os.path.getsize(path)
+    with open(path, "r+b") as fh:  # the roots of the tables survive, their leaves do not
+        for page in range(3, size // 4096):
+            fh.seek(page * 4096)
+            fh.write(b"\xff" * 4096)
+    after = invoke("memory", "search", "queue", "--project", project)
+    assert after.code == 0, after.err
+    assert after.out == before.out
+
+
 def test_search_all_projects(project, tmp_path):
     search_memory(project)
     other = ms.make_project(tmp_path, "other", branch="main")

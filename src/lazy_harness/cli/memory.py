@@ -171,12 +171,6 @@ def _date(ts) -> str:
 KINDS = ("decision", "failure", "learning", "handoff")
 
 
-def _open_index(mdirs: list[str], ldir: str):
-    from lazy_harness.recall import index
-
-    return index.open_current(paths.recall_index_file(), mdirs, ldir, deep=True)[0]
-
-
 def _since(value: str | None) -> str | None:
     if value is None:
         return None
@@ -209,21 +203,21 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     cwd, cfg, mdir, ldir = _setting(project)
     since = _since(since)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
-    conn = _open_index(mdirs, ldir)
-    try:
+
+    def read(conn) -> list[dict]:
+        from lazy_harness.recall import fence
+
         where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
                                 keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)
-        from lazy_harness.recall import fence
-
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
         key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
         for c in ranked:
             c["elsewhere"] = not fence.in_scope(c, key, legacy)
-        ranked = [c for c in ranked if all_projects or not c["elsewhere"]]
-    finally:
-        conn.close()
+        return [c for c in ranked if all_projects or not c["elsewhere"]]
+
+    ranked = index.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=True)[0]
     floor = recall.iso_epoch(since) if since else None
     hits = [c for c in ranked if (not kinds or c["kind"] in kinds)
             and (floor is None or (recall.iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
