@@ -168,10 +168,19 @@ def isolated_home(tmp_path, monkeypatch, _home_guard):
 def _end_lingering_workers(home) -> None:
     """End the workers a test's hooks left behind in its HOME: a worker with tasks that wait (a spend
     cap, an API down) lingers up to compound_loop.linger_minutes to retry them, which must not outlive
-    the test that made them."""
+    the test that made them; so would a resident answerer."""
     import signal
 
-    if not (home / ".claude" / "queue").exists():
+    from lazy_harness import paths
+    from lazy_harness.recall import resident
+
+    names = []
+    if (home / ".claude" / "queue").exists():
+        names.append(b"lazy_harness.worker")
+    # the resident answerer a test started (ADR 0029): it would wait for questions for minutes
+    if os.path.exists(os.path.join(os.path.dirname(paths.recall_index_file()), resident.LOCK_NAME)):
+        names.append(b"lazy_harness.recall.resident")
+    if not names:
         return
     want = f"HOME={home}".encode()
     for pid in os.listdir("/proc"):
@@ -179,8 +188,9 @@ def _end_lingering_workers(home) -> None:
             continue
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if b"lazy_harness.worker" not in fh.read():
-                    continue
+                cmdline = fh.read()
+            if not any(n in cmdline for n in names):
+                continue
             with open(f"/proc/{pid}/environ", "rb") as fh:
                 if want not in fh.read().split(b"\0"):
                     continue

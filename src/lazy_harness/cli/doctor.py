@@ -264,6 +264,23 @@ def _check_index(r: Report) -> None:
         r.line("ok", "recall index", f"{path} reads")
 
 
+def _check_resident(r: Report, values: dict) -> None:
+    """The resident answerer of prompt recall (ADR 0029): running or not, its pid and resident set."""
+    from lazy_harness.recall import resident
+
+    pid = resident.pid()
+    minutes = values["recall"]["resident_minutes"]
+    if pid is None:
+        when = (f"started by the prompt hook for a memory of {resident.SERVE_FROM:,} entries or more"
+                if float(minutes) > 0 else "off (recall.resident_minutes = 0)")
+        r.line("ok", "recall answerer", f"not running ({when})")
+        return
+    kb = resident.resident_kb(pid)
+    size = f", {kb / 1024:.0f} MB resident" if kb is not None else ""
+    r.line("ok", "recall answerer", f"running: pid {pid}{size}; leaves after {minutes:g} idle minutes "
+           "(recall.resident_minutes); lh hooks uninstall stops it")
+
+
 def _check_memory_lines(r: Report, values: dict) -> None:
     """Damaged lines in every project's memory files, counted, the first few named by file and line."""
     from lazy_harness.memory import damage
@@ -344,6 +361,7 @@ def doctor(ctx: click.Context) -> None:
     _check_memory(r, values)
     _check_memory_lines(r, values)
     _check_index(r)
+    _check_resident(r, values)
     _check_queue(r, time.time())
     _check_sync(r, values)
     from lazy_harness.cli.cost import spend_lines  # spend today and a paused or failing loop

@@ -252,6 +252,11 @@ def uninstall(settings_path: str | None, project_dir: str | None) -> None:
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):
         click.echo(f"config.toml left as is ({paths.config_file()}); without hooks nothing is queued")
+    from lazy_harness.recall import resident
+
+    stopped = resident.stop()
+    if stopped is not None:
+        click.echo(f"stopped the resident answerer of prompt recall (pid {stopped})")
 
 
 @hooks.command()

@@ -45,6 +45,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
         "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
         "semantic": ("bool", True, "judge candidates by sentence similarity (the static model shipped with lazy-harness); words alone otherwise"),
+        "resident_minutes": ("num", 30, "a memory of 3,000 entries or more is answered by a resident process, which leaves after this many idle minutes; 0: every prompt does the work itself"),
         "min_similarity": ("num", 0.53, "the bar with similarity: cosine similarity plus 0.04 x strength (at most 4) an entry must reach"),
     },
     "sync": {

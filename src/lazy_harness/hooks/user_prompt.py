@@ -29,7 +29,9 @@ def _watch(payload: dict, cfg: dict, env) -> None:
 
 
 def run(payload: dict, env, now: float) -> tuple[str, str | None]:
-    """Returns (decision for hooks.log, the JSON line for stdout or None)."""
+    """Returns (decision for hooks.log, the JSON line for stdout or None). The resident answerer
+    (``recall.resident``) answers when one runs; otherwise this process does the work and, for a
+    large memory, starts one for the next prompts."""
     from lazy_harness.recall import gate
 
     cfg = config.load_fast(env)
@@ -38,15 +40,47 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     if why:
         _watch(payload, cfg, env)
         return f"skipped: {why}", None
+    resident_on = float(cfg["recall"]["resident_minutes"]) > 0
+    asked = ""
+    if resident_on:
+        from lazy_harness.recall import resident
+
+        got, asked = resident.ask(payload, env, now)
+        if got is not None:
+            return got[0] + " (resident)", got[1]
+    facts: dict = {}
+    decision, out = answer(payload, env, now, cfg=cfg, facts=facts)
+    if asked and asked != "none running":
+        decision += f" resident=({asked})"
+    if resident_on and facts.get("entries", 0) >= resident.SERVE_FROM:
+        try:
+            started = resident.start(env)  # None while one runs (a slow one, or one leaving)
+        except OSError as exc:
+            started = None
+            decision += f" resident=not started ({exc.strerror or exc})"
+        if started:
+            decision += f" resident={started}"
+    return decision, out
+
+
+def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
+           facts: dict | None = None) -> tuple[str, str | None]:
+    """What ``run`` answers for a prompt that passed the gate, computed here: (decision, stdout
+    text). ``opener``: how the index is opened (the resident answerer keeps its connection);
+    ``facts`` receives ``entries``, how many the index holds."""
+    cfg = config.load_fast(env) if cfg is None else cfg
+    text = payload.get("prompt")
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
     from lazy_harness.recall import prompt as recall_prompt
     from lazy_harness.recall import shown
 
     try:
-        out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now)
+        out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener)
     finally:
         _watch(payload, cfg, env)  # why: also when the search failed: the session must still be swept
+    if facts is not None:
+        facts["entries"] = info.get("entries", 0)
     decision = recall_prompt.describe(info)
     if not out_text:
         return decision, None

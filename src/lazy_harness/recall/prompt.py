@@ -68,20 +68,21 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
 
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
                 deep: bool = False, now: float | None = None,
-                place: tuple[str, str, str] | None = None) -> tuple[str | None, dict]:
+                place: tuple[str, str, str] | None = None, opener=None) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the similarity bar did); ``deep`` (the CLI) brings the whole index up to date first, also
     looking at every learning file for edits in place (see ``index.refresh``); without it (the hook)
     at most ``build.HOOK_BYTES`` of new lines are indexed here and, ``now`` given, the builder is started
     for the rest. ``place``: (memory folder, learnings folder, project name) when known without
-    ``cwd`` (the page of ``lh ui``)."""
+    ``cwd`` (the page of ``lh ui``). ``opener``: opens the index and keeps it open (the resident
+    answerer); without it a connection is opened and closed here."""
     from lazy_harness.recall import build
 
     settings = cfg["recall"]
     mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)
     for attempt in (1, 2):
-        conn = index.connect(path)
+        conn = opener(path) if opener else index.connect(path)
         try:
             if deep or not build.running(env):
                 last = index.last_rowid(conn)
@@ -101,12 +102,16 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
             legacy = fence.legacy_for(cwd, env)
             ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
             ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
+            info["entries"] = index.doc_count(conn)
             break
         except Exception as exc:
             if attempt == 2 or not index.damaged(exc):
                 raise
+            if opener:
+                conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
         finally:
-            conn.close()
+            if not opener:
+                conn.close()
         index.remove(path)  # only after a damaged index: a cache, built again from the files
     # why: more than the hook may read or embed waits: the builder does the rest outside the hook,
     # and the next prompts find it done

@@ -27,6 +27,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS vec(key TEXT PRIMARY KEY, model TEXT, v BLOB, n REAL) WITHOUT ROWID",
 )
 PART = 500  # texts embedded in one transaction
+_UNSIGNED = bytes(b ^ 0x80 for b in range(256))  # an int8 byte as the unsigned value 128 higher
 
 
 def whole_text(title: str, body: str, tags: str) -> str:
@@ -150,7 +151,11 @@ def similarities(conn, prompt_vec: bytes, rowids: list[int], model_id: str, simi
     One dot product a text: the kept vectors' lengths are kept beside them."""
     if not rowids:
         return {}
-    q = memoryview(prompt_vec).cast("b")
+    # why: a kept vector's bytes, flipped to unsigned (each byte XOR 0x80, in C), iterate as plain
+    # ints, faster than a signed memoryview; the prompt's part of the shift is one sum, made once:
+    # q . v = q . (u - 128) = q . u - 128 * sum(q). 275 texts: 3.6 down to 2.3 ms (warm)
+    q = list(memoryview(prompt_vec).cast("b"))
+    shift = 128 * sum(q)
     qn = norm(prompt_vec)
     marks = ",".join("?" * len(rowids))
     best: dict[int, float] = {}
@@ -160,7 +165,7 @@ def similarities(conn, prompt_vec: bytes, rowids: list[int], model_id: str, simi
         if not v:
             lacking.add(rowid)
             continue
-        s = sum(map(mul, q, memoryview(v).cast("b"))) / (qn * n) if qn and n else 0.0
+        s = (sum(map(mul, q, v.translate(_UNSIGNED))) - shift) / (qn * n) if qn and n else 0.0
         if s > best.get(rowid, -2.0):
             best[rowid] = s
     return {r: s for r, s in best.items() if r not in lacking}

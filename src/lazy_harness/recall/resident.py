@@ -1,0 +1,365 @@
+"""The resident answerer: one process per user that keeps the index open and answers the prompt
+hook, so a prompt pays for a bare interpreter and a socket round trip instead of opening SQLite,
+importing recall and reading cold pages each time (ADR 0029).
+
+It is an optimisation only. The hook asks it first (``ask``); with no answerer, a stale one, an
+error or a slow answer, the hook does the same work itself (``hooks.user_prompt.answer``), and then
+starts one (``start``) when the memory is large enough for it to pay (``SERVE_FROM`` entries) and
+``recall.resident_minutes`` is not 0. The answerer runs the very function the hook would run, with
+the hook's environment, so what a prompt gets does not depend on which of them answered.
+
+It holds nothing that is not in the files: no vectors in memory (they are in the index), no state
+to lose. It leaves after ``recall.resident_minutes`` without a question (read again from the config
+at every wake-up, so a changed setting applies without a restart), when the installed code changes
+(the hook sends its ``code_stamp``; another one makes it leave), and when ``lh hooks uninstall``
+stops it. ``lh doctor`` lists it. One at a time: it answers only after winning a lock on
+``<index dir>/resident.lock``; the socket and the pid file sit beside it, private to the user.
+
+Protocol (one question per connection): the hook sends one JSON line ``{"stamp", "env", "payload",
+"now"}`` and shuts its side; the answerer sends one JSON line ``{"decision", "out"}``, or
+``{"stale": true}`` (and leaves), or ``{"error": <line>}``.
+
+Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys`` and ``_socket``
+at call time; the server half imports what it needs inside its functions.
+"""
+
+import os
+import sys
+
+from lazy_harness import jsonload, paths
+
+SOCKET_NAME = "resident.sock"
+LOCK_NAME = "resident.lock"
+PID_NAME = "resident.pid"
+LOG = "resident.log"
+SERVE_FROM = 3000  # entries in the index from which the hook starts an answerer (below: fast enough alone)
+ASK_TIMEOUT = 3.0  # seconds the hook waits for an answer before doing the work itself
+MAX_ANSWER = 1 << 20
+MAX_QUESTION = 4 << 20
+MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
+WAKE_SECONDS = 2.0  # how often an idle answerer looks at its setting again (a stat of the config)
+
+
+def _socket():
+    # why: ``import socket`` loads enum and selectors, 6.1 ms of the prompt hook's start against 0.3
+    # ms for the C module it wraps, which has all a client needs (benchmarks/bench_user_prompt.py
+    # prints both)
+    import _socket
+
+    return _socket
+
+
+def folder(env=None) -> str:
+    """Where the answerer's socket, lock and pid file are: beside the index."""
+    return os.path.dirname(paths.recall_index_file(env))
+
+
+def code_stamp() -> str:
+    """The installed code's identity: the version and this file's modification time. An answerer
+    started from other code leaves instead of answering."""
+    from lazy_harness import __version__
+
+    try:
+        mtime = os.stat(__file__).st_mtime_ns
+    except OSError:
+        mtime = 0
+    return f"{__version__}:{mtime}"
+
+
+def _connect(sock, where: str) -> None:
+    """Connect ``sock`` to ``<where>/resident.sock``; a path too long for a Unix socket is reached
+    from inside its folder (the working directory is put back at once)."""
+    path = os.path.join(where, SOCKET_NAME)
+    if len(path.encode("utf-8", "surrogatepass")) <= MAX_SOCKET_PATH:
+        sock.connect(path)
+        return
+    here = os.open(".", os.O_RDONLY)
+    try:
+        os.chdir(where)
+        sock.connect(SOCKET_NAME)
+    finally:
+        os.fchdir(here)
+        os.close(here)
+
+
+def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT) -> tuple[tuple[str, str | None] | None, str]:
+    """(the answerer's (decision, stdout text), "") or (None, why not). Never raises."""
+    s = _socket()
+    try:
+        sock = s.socket(s.AF_UNIX, s.SOCK_STREAM)
+    except OSError as exc:
+        return None, f"socket: {exc.strerror or exc}"
+    try:
+        sock.settimeout(timeout)
+        try:
+            _connect(sock, folder(env))
+        except (FileNotFoundError, ConnectionRefusedError):
+            return None, "none running"
+        line = jsonload.dumps({"stamp": code_stamp(), "env": dict(env), "payload": payload,
+                                 "now": repr(now)})  # why: a float would make jsonload.dumps import json (and re, enum) + "\n"
+        sock.sendall(line.encode("utf-8", "surrogatepass"))
+        sock.shutdown(s.SHUT_WR)
+        chunks, size = [], 0
+        while size <= MAX_ANSWER:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        answer = jsonload.loads(b"".join(chunks)) if chunks else None
+    except TimeoutError:
+        return None, "no answer in time"
+    except OSError as exc:
+        return None, f"socket: {exc.strerror or type(exc).__name__}"
+    except ValueError:
+        return None, "unreadable answer"
+    finally:
+        sock.close()
+    if not isinstance(answer, dict):
+        return None, "no answer"
+    if answer.get("stale"):
+        return None, "stale (other code): left"
+    if "error" in answer:
+        return None, f"error: {answer['error']}"
+    decision, out = answer.get("decision"), answer.get("out")
+    if not isinstance(decision, str) or not (out is None or isinstance(out, str)):
+        return None, "unreadable answer"
+    return (decision, out), ""
+
+
+def running(env=None) -> bool:
+    """Whether an answerer holds the lock now."""
+    import fcntl
+
+    try:
+        fd = os.open(os.path.join(folder(env), LOCK_NAME), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def start(env) -> int | None:
+    """Start an answerer detached, unless one runs; its pid or None."""
+    from lazy_harness import detach
+
+    if running(env):
+        return None
+    argv = [sys.executable, "-m", "lazy_harness.recall.resident"]
+    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), dict(env))
+
+
+def pid(env=None) -> int | None:
+    """The running answerer's pid (from its pid file), or None when none runs."""
+    if not running(env):
+        return None
+    try:
+        with open(os.path.join(folder(env), PID_NAME), encoding="utf-8") as fh:
+            return int(fh.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def resident_kb(pid_: int) -> int | None:
+    """The resident set of process ``pid_`` in KB (Linux ``/proc``), or None."""
+    try:
+        with open(f"/proc/{pid_}/status", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def stop(env=None, wait: float = 5.0) -> int | None:
+    """Ask the running answerer to leave and wait until it has (its lock released); its pid, or None
+    when none ran. A process that does not leave in ``wait`` seconds is sent SIGTERM."""
+    import signal
+    import time
+
+    found = pid(env)
+    if found is None:
+        return None
+    try:
+        os.kill(found, signal.SIGTERM)
+    except ProcessLookupError:
+        return found
+    deadline = time.monotonic() + wait
+    while running(env) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return found
+
+
+# --- the answerer ------------------------------------------------------------------------------------
+
+class Kept:
+    """The index connection, kept between questions; opened again when the file was replaced or
+    removed (a damaged index is removed and built again by whoever finds it)."""
+
+    def __init__(self) -> None:
+        self.conn = None
+        self.path: str | None = None
+        self.ident: tuple[int, int] | None = None
+
+    def open(self, path: str):
+        from lazy_harness.recall import index
+
+        try:
+            st = os.stat(path)
+            ident = (st.st_dev, st.st_ino)
+        except OSError:
+            ident = None
+        if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
+            self.close()
+        if self.conn is None:
+            self.conn = index.connect(path)
+            # why: a mapped file counts every page read into the process's resident set (the whole
+            # index after a while: 593 MB at 100,000 entries); SQLite's own cache is bounded
+            self.conn.execute("PRAGMA mmap_size=0")
+            self.conn.execute("PRAGMA cache_size=-16000")
+            st = os.stat(path)
+            self.path, self.ident = path, (st.st_dev, st.st_ino)
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:
+                pass  # why: a connection to a removed file; a new one is opened
+        self.conn, self.path, self.ident = None, None, None
+
+
+def idle_seconds(env) -> float:
+    """``recall.resident_minutes`` from the config as it is now, in seconds (0: leave)."""
+    from lazy_harness import config
+
+    try:
+        return max(0.0, float(config.load_fast(env)["recall"]["resident_minutes"]) * 60.0)
+    except Exception:
+        return 0.0
+
+
+def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
+    """The answer to one question, and whether to leave after it."""
+    from lazy_harness.hooks import user_prompt
+
+    try:
+        q = jsonload.loads(raw)
+    except ValueError:
+        return {"error": "unreadable question"}, False
+    if not isinstance(q, dict) or not isinstance(q.get("env"), dict) or not isinstance(q.get("payload"), dict):
+        return {"error": "unreadable question"}, False
+    if q.get("stamp") != stamp:
+        return {"stale": True}, True
+    try:
+        decision, out = user_prompt.answer(q["payload"], q["env"], float(q.get("now") or 0), opener=kept.open)
+    except Exception as exc:  # why: the hook logs it and does the work itself
+        kept.close()
+        return {"error": f"{type(exc).__name__}: {exc}"}, False
+    return {"decision": decision, "out": out}, False
+
+
+def _read_question(conn) -> bytes:
+    chunks, size = [], 0
+    while size <= MAX_QUESTION:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def serve(env, log) -> str:
+    """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left."""
+    import signal
+    import socket
+    import time
+
+    from lazy_harness.atomic import atomic_write, ensure_dir, try_lock
+
+    where = folder(env)
+    ensure_dir(where)
+    lock = try_lock(os.path.join(where, LOCK_NAME))
+    if lock is None:
+        return "another answerer is running"
+    signal.signal(signal.SIGTERM, _stop)
+    os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
+    try:
+        os.unlink(SOCKET_NAME)  # a socket left by an answerer that was killed; we hold the lock
+    except FileNotFoundError:
+        pass
+    atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")  # before the socket: found with it
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        server.bind(SOCKET_NAME)
+    finally:
+        os.umask(old)
+    server.listen(16)
+    stamp, kept, last = code_stamp(), Kept(), time.monotonic()
+    log(f"answering on {os.path.join(where, SOCKET_NAME)}")
+    try:
+        while True:
+            idle = idle_seconds(env)
+            if idle <= 0 or time.monotonic() - last >= idle:
+                return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
+            server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(ASK_TIMEOUT)
+                try:
+                    reply, leave = answer_one(_read_question(conn), kept, stamp)
+                    conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
+                except OSError:
+                    leave = False  # why: the hook gave up waiting; it did the work itself
+            last = time.monotonic()
+            if leave:
+                return "other code installed: left"
+    except Stopped:
+        return "stopped (SIGTERM)"
+    finally:
+        kept.close()
+        server.close()
+        for name in (SOCKET_NAME, PID_NAME):
+            try:
+                os.unlink(os.path.join(where, name))
+            except OSError:
+                pass
+        os.close(lock)
+
+
+class Stopped(Exception):
+    """SIGTERM arrived (``lh hooks uninstall``, ``stop``)."""
+
+
+def _stop(*_) -> None:
+    raise Stopped()
+
+
+def main() -> int:
+    from lazy_harness import logfile
+
+    def log(message: str) -> None:
+        print(f"{logfile.stamp()} resident pid={os.getpid()} {message}", flush=True)
+
+    try:
+        log(serve(os.environ, log))
+    except Exception as exc:  # why: detached, nobody reads a traceback; the log says what failed
+        log(f"failed: {type(exc).__name__}: {exc}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
