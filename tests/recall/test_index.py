@@ -335,3 +335,32 @@ def test_a_locked_index_is_an_error_and_is_not_removed(tmp_path):
     check = sqlite3.connect(path)
     assert check.execute("SELECT v FROM meta WHERE k='being'").fetchone() == ("written",)
     check.close()
+
+
+def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(tmp_path):
+    """An editor that writes a learning in place leaves its folder's stat unchanged: ``deep=1`` (as
+    ``lh memory search`` does with its newest folders) finds the edit in the newest folder only,
+    ``deep=True`` (the builder) in every one."""
+    ldir = paths.learnings_dir()
+    old = ms.write_learning(ldir, "Pin the base image digest", "proj", NOW - 90 * ms.DAY, learning="kept short")
+    new = ms.write_learning(ldir, "Rotate the signing key yearly", "proj", NOW, learning="kept short")
+    conn = index.connect(paths.recall_index_file())
+    index.refresh(conn, [], ldir)
+
+    def bodies():
+        return {r[0]: r[1] for r in conn.execute("SELECT e.file, f.body FROM entry e JOIN fts f ON f.rowid = e.rowid")}
+
+    folders = {p: os.stat(os.path.dirname(p)).st_mtime_ns for p in (old, new)}
+    for path in (old, new):
+        with open(path, "r+", encoding="utf-8") as fh:  # in place, as such an editor saves
+            text = fh.read().replace("kept short", "edited by hand")
+            fh.seek(0)
+            fh.write(text)
+            fh.truncate()
+    assert {p: os.stat(os.path.dirname(p)).st_mtime_ns for p in (old, new)} == folders
+    assert index.refresh(conn, [], ldir) == 0  # the hook's look: neither folder changed
+    assert index.refresh(conn, [], ldir, deep=1) == 1
+    seen = bodies()
+    assert "edited by hand" in seen[new] and "kept short" in seen[old]
+    assert index.refresh(conn, [], ldir, deep=True) == 1
+    assert "edited by hand" in bodies()[old]

@@ -43,7 +43,9 @@ def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messag
         started = time.monotonic()
         conn = index.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
         try:
-            count, _ = index.refresh_within(conn, mdirs, ldir)
+            # why: deep: every learning file's stat, so one edited in place by hand is indexed again
+            # (lh memory search looks inside the newest month folders only; the hook inside none)
+            count, _ = index.refresh_within(conn, mdirs, ldir, deep=True)
             log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
             built, merged = index.build_lexical(conn)
             log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")

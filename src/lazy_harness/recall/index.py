@@ -39,7 +39,6 @@ VERSION = "11"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: iden
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 CHECK_HEAD = 4096
-MMAP_BYTES = 256 << 20
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
 LEARNING_BYTES = 2048  # what reading one learning file is counted as, against a catch-up's budget
 HANDOFF_BYTES = 8192
@@ -106,9 +105,10 @@ def connect(path: str, timeout: float = 5.0):
             # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
             # recognises and the callers rebuild
             conn.execute("PRAGMA synchronous=OFF")
-            # why: the search reads many pages of a fresh connection; mapped, they are not copied
-            # (measured: a prompt's search 15.3 down to 14.3 ms at 18,000 entries)
-            conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+            # no mmap: mapped pages saved about a millisecond of a fresh connection's search but cost
+            # 2 to 7 ms to unmap at close or exit, and count in a long-lived process's resident set
+            # (the whole index, in time); measured in CPU time, the prompt hook alone at 18,000
+            # entries went from 3.5x to 3.2x a bare start without it
             row = None
             try:
                 row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
@@ -233,10 +233,11 @@ def _handoff_stamp(mdir: str) -> str:
     return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
 
 
-def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> list[tuple]:
+def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple]:
     """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
     a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
-    time changed (a ``stat`` per learning file: the CLI does it, the prompt hook does not)."""
+    time changed (a ``stat`` per learning file: the builder does it for every folder, ``lh memory
+    search`` for the newest ``deep`` when it is a number, the prompt hook for none)."""
     known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
     for start in range(0, len(units), 500):
@@ -282,21 +283,23 @@ def _files_in(conn, folder: str) -> dict[str, str]:
     return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", (lo, hi)).fetchall())
 
 
-def _plan_learnings(conn, ldir: str, deep: bool) -> list[tuple]:
+def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
     """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
     skipped without looking inside (the hook's path: one small range of the index read), unless
-    ``deep``; otherwise each file is a unit of its own, compared by its size and time: a new learning
-    costs one file read, not the folder's."""
+    ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
+    own, compared by its size and time: a new learning costs one file read, not the folder's."""
     plan: list[tuple] = []
     lo = _folder_unit(ldir + os.sep)
     marks = dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?",
                               (lo, _folder_unit(ldir + chr(ord(os.sep) + 1)))).fetchall())
     seen = set()
-    for folder in sources.month_folders(ldir):
+    folders = sources.month_folders(ldir)
+    look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
+    for folder in folders:
         unit = _folder_unit(folder)
         seen.add(unit)
         mark = sources.folder_mark(folder)
-        if not deep and marks.get(unit) == mark:
+        if folder not in look and marks.get(unit) == mark:
             continue
         known = _files_in(conn, folder)
         stamps = sources.file_stamps(folder)
@@ -422,7 +425,7 @@ def _apply(conn, step: tuple, budget: int | None) -> tuple[int, bool]:
     return int(entry is not None), True
 
 
-def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool = False) -> int:
+def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
     return refresh_within(conn, mdirs, ldir, deep)[0]
@@ -486,7 +489,7 @@ def pending_bytes(plan: list[tuple]) -> int:
     return total
 
 
-def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False, max_bytes: int | None = None,
+def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False, max_bytes: int | None = None,
                    part: int = PART) -> tuple[int, bool]:
     """``refresh``, unless more than ``max_bytes`` of files wait to be read (None: no limit): then
     nothing is written. Returns (entries indexed, whether the index is now up to date). Each part of
@@ -522,13 +525,13 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool = False,
             raise
 
 
-def open_current(path: str, mdirs: list[str], ldir: str | None, deep: bool = False):
+def open_current(path: str, mdirs: list[str], ldir: str | None, deep: bool | int = False):
     """``connect`` then ``refresh``: (connection, entries indexed). An index found damaged on the
     way is removed and built again from the files, once."""
     return read_current(path, mdirs, ldir, None, deep)
 
 
-def read_current(path: str, mdirs: list[str], ldir: str | None, read, deep: bool = False):
+def read_current(path: str, mdirs: list[str], ldir: str | None, read, deep: bool | int = False):
     """``connect``, ``refresh``, then ``read(conn)`` (None: return the open connection): (what
     ``read`` returned or the connection, entries indexed). An index found damaged on the way, the
     read included, is removed and built again from the files, once; with ``read`` the connection

@@ -219,9 +219,8 @@ class Kept:
             self.close()
         if self.conn is None:
             self.conn = index.connect(path)
-            # why: a mapped file counts every page read into the process's resident set (the whole
-            # index after a while: 593 MB at 100,000 entries); SQLite's own cache is bounded
-            self.conn.execute("PRAGMA mmap_size=0")
+            # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
+            # in SQLite's own cache between questions, bounded to 16 MB
             self.conn.execute("PRAGMA cache_size=-16000")
             st = os.stat(path)
             self.path, self.ident = path, (st.st_dev, st.st_ino)
