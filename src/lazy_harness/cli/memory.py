@@ -21,9 +21,9 @@ from lazy_harness import config, paths
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.recall import digest as recall
+from lazy_harness.recall import search as search_core
 
 FULL = 2000  # characters of one field in the full lists
-SEARCH_DEEP_MONTHS = 2  # month folders of learnings in which lh memory search looks for hand edits (the newest)
 
 
 def _echo(text: str, keep: str = "\t", err: bool = False) -> None:
@@ -74,15 +74,7 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
 
 def _setting(project: str | None) -> tuple[str, dict, str, str]:
     """(folder, config, memory folder, learnings folder); old files in Claude Code's folder are moved first."""
-    from lazy_harness.memory import migrate
-
-    cwd = os.path.abspath(project or os.getcwd())
-    cfg = config.load_fast(os.environ)
-    root = paths.project_root(cwd)
-    mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
-    for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
-        _echo(f"lh: {line}", err=True)
-    return cwd, cfg, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)
+    return search_core.place(project, os.environ, _echo)
 
 
 @click.group()
@@ -165,17 +157,12 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
               f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
 
 
-def _date(ts) -> str:
-    return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
-
-
-KINDS = ("decision", "failure", "learning", "handoff")
+_date = search_core.date_of
+KINDS = search_core.KINDS
 
 
 def _since(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if recall.iso_epoch(value) is None:
+    if not search_core.valid_since(value):
         raise click.BadParameter(f"expected a date such as 2025-01-31, got {value!r}", param_hint="--since")
     return value
 
@@ -199,80 +186,9 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     hook's bar, and without its related words: an entry is listed when it holds a word typed (or a
     word starting as it does). This project's memory, its own learnings and general learnings unless --all-projects.
     """
-    from lazy_harness.recall import index, select
-
-    cwd, cfg, mdir, ldir = _setting(project)
     since = _since(since)
-    mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
-
-    # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
-    # entries); filters by kind or date need a wider pool to keep ``limit`` after them
-    pool = max(200, limit * 5) if kinds or since else max(60, limit * 3)
-
-    def read(conn) -> list[dict]:
-        from lazy_harness.recall import fence
-
-        where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
-        settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
-        ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
-                                keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)
-        fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
-        key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
-        for c in ranked:
-            c["elsewhere"] = not fence.in_scope(c, key, legacy)
-        return [c for c in ranked if all_projects or not c["elsewhere"]]
-
-    # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
-    # month folders are where hand edits happen, and the builder the worker starts after each
-    # persist looks at every file
-    ranked = index.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=SEARCH_DEEP_MONTHS)[0]
-    floor = recall.iso_epoch(since) if since else None
-    hits = [c for c in ranked if (not kinds or c["kind"] in kinds)
-            and (floor is None or (recall.iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
-    if not hits:
-        _echo(f"no match for: {' '.join(words)}", err=True)
-        return
-    for c in hits:
-        title = recall.one_line(c["title"], 100)
-        mark = _mark_of(c) if show_all else None
-        if as_json:
-            text = recall.one_line(c["title"], 100, safe=False)  # why: JSON keeps the stored text
-            obj = {"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary": text,
-                   "file": c["file"], "line": c["line"] or None, "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
-                   "project": c["origin"], "date": _date(c["ts"])}
-            if show_all:
-                obj["mark"] = mark
-            if c.get("elsewhere"):
-                obj["project_only"] = True
-            # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
-            _echo(json.dumps(obj, ensure_ascii=False))
-        else:
-            where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
-            label = f"  [{mark}]" if mark else ""
-            if c.get("elsewhere"):
-                label += f"  [project-only: {recall.one_line(c['origin'] or 'unknown', 40)}]"
-            _echo(f"{c['kind']:<8}  {c['id']}  {_date(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}")
-
-
-def _mark_of(hit: dict) -> str | None:
-    """How a left-out entry is marked (``superseded by d-...``, ``deprecated``...), None when it is live."""
-    from lazy_harness.memory import marks
-
-    if hit["kind"] == "learning":
-        try:
-            with open(hit["file"], encoding="utf-8", errors="replace") as fh:
-                meta = files.parse_frontmatter(fh.read(65536))
-        except OSError:
-            return None
-        front = meta[0] if meta else {}
-        status = str(front.get("status") or "active")
-        if status == "active":
-            return None
-        return f"{status} for {front['deprecated_by']}" if front.get("deprecated_by") else status
-    if hit["kind"] in ("decision", "failure"):
-        rec = marks.hidden(os.path.dirname(hit["file"])).get(hit["id"])
-        return marks.describe(rec) if rec else None
-    return None
+    # the same function answers without click (lazy_harness/__main__.py): the same lines either way
+    search_core.run(list(words), project, all_projects, list(kinds), since, limit, as_json, show_all, os.environ, _echo)
 
 
 @memory.command()
