@@ -171,14 +171,15 @@ def _end_lingering_workers(home) -> None:
     the test that made them; so would a resident answerer."""
     import signal
 
-    from lazy_harness import paths
     from lazy_harness.recall import resident
 
     names = []
     if (home / ".claude" / "queue").exists():
         names.append(b"lazy_harness.worker")
-    # the resident answerer a test started (ADR 0029): it would wait for questions for minutes
-    if os.path.exists(os.path.join(os.path.dirname(paths.recall_index_file()), resident.LOCK_NAME)):
+    # the resident answerer a test's hook started (ADR 0029): it would wait for questions for
+    # minutes. Looked for whenever the test had an index (not only when the answerer's lock is
+    # there: one spawned just before the test ended may not have taken it yet)
+    if os.path.isdir(resident.folder()):
         names.append(b"lazy_harness.recall.resident")
     if not names:
         return

@@ -202,3 +202,24 @@ def test_only_one_answerer_at_a_time(project):
     again = subprocess.run([sys.executable, "-m", "lazy_harness.recall.resident"], capture_output=True, timeout=30)
     assert again.returncode == 0 and b"another answerer is running" in again.stdout
     assert resident.pid() == pid
+
+
+def test_a_builder_it_starts_is_collected_when_it_ends(project):
+    """A large catch-up is left to the builder, which the answerer starts; once the builder is done
+    the answerer waits for it, so no zombie is left beside a long-lived process."""
+    config(semantic=False)
+    start()
+    ms.write_jsonl(os.path.join(paths.memory_dir(project), "failures.jsonl"), [
+        ms.failure(NOW - i, f"flaky upload number {i} of the nightly export " + "padding " * 20, "retry with backoff")
+        for i in range(1500)])
+    _, line = ask(project, SID)
+    import re
+
+    found = re.search(r" builder=(\d+) ", line)
+    assert found and "(resident)" in line, line
+    builder = int(found.group(1))
+
+    def collected() -> bool:
+        """the builder has exited and the answerer has waited for it (no zombie in /proc)"""
+        return not os.path.exists(f"/proc/{builder}")
+    wait_until(collected, timeout=60)

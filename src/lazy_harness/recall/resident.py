@@ -311,6 +311,7 @@ def serve(env, log) -> str:
             if idle <= 0 or time.monotonic() - last >= idle:
                 return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
             server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
+            _reap()
             try:
                 conn, _ = server.accept()
             except TimeoutError:
@@ -336,6 +337,18 @@ def serve(env, log) -> str:
             except OSError:
                 pass
         os.close(lock)
+
+
+def _reap() -> None:
+    """Collect the index builders this process started and that have finished: a long-lived parent
+    that never waits for its children keeps each one as a zombie."""
+    while True:
+        try:
+            pid_, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid_ == 0:
+            return
 
 
 class Stopped(Exception):
