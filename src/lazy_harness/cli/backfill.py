@@ -116,7 +116,7 @@ def backfill(since: str, project: str | None, dry_run: bool) -> None:
         click.echo(f"{left} session(s) left for later: they do not fit under today's cap; run lh backfill again "
                    "tomorrow (or raise [budget] daily_usd)")
     if queued:
-        from lazy_harness.worker.spawn import spawn_worker
+        from lazy_harness.queue.submit import spawn_worker
 
         try:
             click.echo(f"worker pid {spawn_worker()} distills them in the background; follow with lh queue and lh cost")

@@ -171,7 +171,7 @@ def retry(ident: str | None, all_failed: bool) -> None:
     one line and left in failed/; the others are retried and the worker started. Exit status 1 when
     any task could not be retried.
     """
-    from lazy_harness.worker.spawn import spawn_worker
+    from lazy_harness.queue.submit import spawn_worker
 
     q = paths.queue_dir()
     if ident and all_failed:

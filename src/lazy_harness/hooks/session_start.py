@@ -41,7 +41,7 @@ def restart_stalled_worker(cfg: dict, env) -> str:
     if (not cfg["compound_loop"]["enabled"] or config.invalid(cfg) is not None
             or not queue.needs_worker(paths.queue_dir(env))):
         return ""
-    from lazy_harness.worker.spawn import spawn_worker
+    from lazy_harness.queue.submit import spawn_worker
 
     try:
         return f" (started worker pid {spawn_worker(env)} for waiting tasks)"
@@ -117,7 +117,7 @@ def pull_memory(cfg: dict, env, now: float) -> str:
     except OSError:
         pass
     from lazy_harness.atomic import ensure_dir
-    from lazy_harness.worker.spawn import spawn_pull
+    from lazy_harness.detach import spawn_pull
 
     ensure_dir(os.path.dirname(stamp))
     os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
