@@ -41,7 +41,8 @@ def detaching(path: str) -> set[str]:
 def test_the_reader_sees_each_way_of_detaching(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("import os, subprocess\nfrom os import setsid as s\n\ndef f():\n"
-                     "    subprocess.Popen(['x'], start_new_session=True)\n    os.posix_spawn('x', ['x'], {}, setsid=True)\n"
+                     "    subprocess.Popen(['x'], start_new_session=True)\n"
+                     "    os.posix_spawn('x', ['x'], {}, setsid=True)\n"
                      "    subprocess.run(['x'], preexec_fn=os.setsid)\n    subprocess.run(['x'])\n")
     assert detaching(str(probe)) == {"setsid", "start_new_session", "posix_spawn", "preexec_fn"}
 

@@ -11,6 +11,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import handoff, migrate
+from lazy_harness.project_identity import project_root
 
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import hook_log, run_hook
@@ -71,7 +72,7 @@ def read_records(path: str) -> list[dict]:
 
 
 def run_migration(project: str) -> list[str]:
-    root = paths.project_root(project)
+    root = project_root(project)
     return migrate.migrate(paths.project_memory_dir(root), paths.project_key(root), root, None, NOW)
 
 
@@ -318,7 +319,7 @@ def test_a_memory_md_written_after_the_move_is_mended_by_the_next_start(project)
     assert run_migration(project)
     # Claude Code's startup scan saw handoff.md before the hook moved it, and wrote its index after
     write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
-    root = paths.project_root(project)
+    root = project_root(project)
     assert migrate.stale_index(paths.project_key(root), root) == [os.path.join(old, "MEMORY.md")]
     p = run_hook("SessionStart", {"session_id": "s-2", "transcript_path": "/nonexistent.jsonl", "cwd": project,
                                   "hook_event_name": "SessionStart", "source": "startup"})
@@ -332,7 +333,7 @@ def test_a_memory_md_link_stays_while_a_handoff_md_is_still_there(project):
     old = legacy(project)
     write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
     write(os.path.join(old, "handoff.md"), "# notes the person keeps there\n")  # not moved (yet)
-    root = paths.project_root(project)
+    root = project_root(project)
     assert migrate.stale_index(paths.project_key(root), root) == []
     assert migrate.drop_stale_lines(os.path.join(old, "MEMORY.md")) is None
     with open(os.path.join(old, "MEMORY.md"), encoding="utf-8") as fh:

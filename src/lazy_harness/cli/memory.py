@@ -20,6 +20,7 @@ import click
 from lazy_harness import config, paths
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, ids, marks
+from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 
 FULL = 2000  # characters of one field in the full lists
@@ -77,7 +78,7 @@ def _setting(project: str | None) -> tuple[str, dict, str, str]:
 
     cwd = os.path.abspath(project or os.getcwd())
     cfg = config.load_fast(os.environ)
-    root = paths.project_root(cwd)
+    root = project_root(cwd)
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
         _echo(f"lh: {line}", err=True)
@@ -99,7 +100,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     if prompt is not None:
         _show_prompt(prompt, cwd, cfg)
         return
-    name = paths.project_name(cwd)
+    name = project_name(cwd)
     now = time.time()
     if not cfg["context"]["enabled"]:
         _echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
@@ -211,7 +212,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
     conn = _open_index(mdirs, ldir)
     try:
-        where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
+        where, args = index.scope_sql(None if all_projects else mdirs, project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=max(200, limit * 5),
                                 keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)

@@ -10,6 +10,7 @@ import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
 from lazy_harness.memory import migrate
+from lazy_harness.project_identity import project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.queue import sweep
 
@@ -72,7 +73,7 @@ def start_index_build(cfg: dict, env, cwd: str) -> str:
 def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
     """Move this project's files out of Claude Code's auto-memory folder before Claude Code indexes
     them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
-    root = paths.project_root(cwd)
+    root = project_root(cwd)
     key = paths.project_key(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
     if not migrate.pending(key, root, env, mdir) and not migrate.stale_index(key, root, env):
