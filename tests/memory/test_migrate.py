@@ -273,12 +273,14 @@ def test_session_start_moves_old_files_and_reads_them_back(project):
     assert any("migrate:" in ln for ln in hook_log(paths.claude_dir()))
 
 
-def test_lh_memory_path_prints_the_folders_and_moves_old_files(project, monkeypatch):
+def test_lh_memory_path_prints_the_folders_and_lh_memory_show_moves_old_files(project, monkeypatch):
     old = legacy(project)
     seed(old)
     out = invoke("memory", "path", "--project", project)
     assert out.code == 0 and out.out == paths.project_memory_dir(project) + "\n"
-    assert "migrate:" in out.err and not os.path.exists(os.path.join(old, "decisions.jsonl"))
+    assert "wait in" in out.err and os.path.exists(os.path.join(old, "decisions.jsonl"))  # named, not moved
+    shown = invoke("memory", "show", "--project", project)
+    assert "migrate:" in shown.err and not os.path.exists(os.path.join(old, "decisions.jsonl"))
     monkeypatch.chdir(project)
     assert invoke("memory", "path").out == paths.project_memory_dir(project) + "\n"
     assert invoke("memory", "path", "--learnings").out == paths.learnings_dir() + "\n"

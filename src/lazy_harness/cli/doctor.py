@@ -228,7 +228,7 @@ def _check_memory(r: Report, values: dict) -> None:
                               paths.project_memory_dir(root, None, values["memory"]["path"] or None))
     if waiting:
         r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
-               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory path")
+               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory show")
 
 
 def _check_index(r: Report) -> None:
