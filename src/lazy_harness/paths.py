@@ -2,6 +2,8 @@
 
 Hot path: hooks import this module, so it uses only ``os`` and plain strings (no pathlib).
 Every function takes the environment as a parameter so tests, hooks, worker and CLI share it.
+Which project a folder belongs to (a worktree's main tree, its origin) is ``project_identity``'s;
+this module says where that project's folders are.
 """
 
 import os
