@@ -12,7 +12,7 @@ import lazy_harness
 SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 # the lowest modules: anyone may import them
 BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
-        "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach"}
+        "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity"}
 # what each room may import besides itself and BASE
 RULES = {
     "lazy_harness.memory": set(),
@@ -25,7 +25,7 @@ RULES = {
                             "lazy_harness.recall.build"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
-                           "lazy_harness.notice", "lazy_harness.recall", "lazy_harness.worker.spawn"},
+                           "lazy_harness.notice", "lazy_harness.recall"},
     # the page of lh ui reads what the CLI reads and changes memory through the same functions
     "lazy_harness.ui": {"lazy_harness.memory", "lazy_harness.recall", "lazy_harness.queue", "lazy_harness.config",
                         "lazy_harness.worker.ledger", "lazy_harness.worker.budget"},
@@ -81,8 +81,8 @@ def _allowed(module: str, imported: str) -> bool:
 def test_the_reader_sees_lazy_imports_and_submodules(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("import os\nfrom lazy_harness import paths, queue\n\n"
-                     "def f():\n    from lazy_harness.worker import spawn\n    from lazy_harness.config import load\n")
-    assert imports_of(str(probe)) == {"lazy_harness.paths", "lazy_harness.queue", "lazy_harness.worker.spawn",
+                     "def f():\n    from lazy_harness.worker import loop\n    from lazy_harness.config import load\n")
+    assert imports_of(str(probe)) == {"lazy_harness.paths", "lazy_harness.queue", "lazy_harness.worker.loop",
                                       "lazy_harness.config"}
 
 
@@ -90,7 +90,8 @@ def test_a_worker_importing_a_hook_would_be_caught():
     assert not _allowed("lazy_harness.worker.llm", "lazy_harness.hooks.entry")
     assert not _allowed("lazy_harness.memory.store", "lazy_harness.queue")
     assert not _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.loop")
-    assert _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.spawn")
+    assert not _allowed("lazy_harness.hooks.stop", "lazy_harness.worker.spawn")  # enqueueing is the queue's
+    assert _allowed("lazy_harness.hooks.stop", "lazy_harness.queue.submit")
 
 
 @pytest.mark.parametrize("module", sorted(m for m in _modules() if _room_of(m)))

@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths, queue
 
 from tests.cli.lhrun import invoke
-from tests.support import memory_samples as ms
+from tests.support.git_repos import repo_with_worktree
 from tests.hooks.hookrun import enable_loop, run_hook, worker_lock_held
 
 
@@ -149,47 +149,23 @@ def test_project_key_of_very_long_and_astral_paths_stays_a_file_name():
     assert paths.legacy_project_key("/a/🚀") == "-a--" != paths.project_key("/a/🚀") == "-a---"
 
 
-def git(*args, cwd):
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main",
-                    *args], cwd=cwd, check=True, capture_output=True)
-
-
 @pytest.fixture
 def repo(tmp_path):
-    main = tmp_path / "my.repo x"
-    main.mkdir()
-    git("init", "-q", cwd=main)
-    (main / "src" / "deep").mkdir(parents=True)
-    (main / "src" / "deep" / "f.txt").write_text("x")
-    git("add", ".", cwd=main)
-    git("commit", "-q", "-m", "init", cwd=main)
-    git("worktree", "add", "-q", str(tmp_path / "wt.linked"), "-b", "feature", cwd=main)
-    return main
+    return repo_with_worktree(tmp_path)
 
 
 def test_linked_worktree_and_subfolders_share_the_main_trees_memory(repo, tmp_path):
     expected = paths.project_memory_dir(str(repo))
     assert expected.endswith(f"/lazy-harness/projects/{paths.project_key(str(repo))}")
-    assert paths.project_root(str(repo / "src" / "deep")) == str(repo)
-    assert paths.project_root(str(tmp_path / "wt.linked")) == str(repo)
-    assert paths.project_root(str(tmp_path / "wt.linked" / "src" / "deep")) == str(repo)
     for where in (repo, repo / "src" / "deep", tmp_path / "wt.linked", tmp_path / "wt.linked" / "src"):
         assert paths.memory_dir(str(where)) == expected
-    assert paths.project_name(str(tmp_path / "wt.linked")) == "my.repo x"
 
 
-def test_resolver_agrees_with_git_itself(repo, tmp_path):
-    out = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
-                         cwd=tmp_path / "wt.linked" / "src", capture_output=True, text=True, check=True)
-    assert paths.project_root(str(tmp_path / "wt.linked" / "src")) == os.path.dirname(out.stdout.strip())
-
-
-def test_folder_not_in_git_is_its_own_root(tmp_path):
+def test_a_folder_not_in_git_keeps_its_memory_under_its_own_key(tmp_path):
     plain = tmp_path / "plain dir.v2"
     (plain / "sub").mkdir(parents=True)
-    assert paths.project_root(str(plain)) == str(plain)
-    assert paths.project_root(str(plain / "sub")) == str(plain / "sub")  # no repo: the cwd itself
     assert paths.memory_dir(str(plain)).endswith("/projects/" + paths.project_key(str(plain)))
+    assert paths.memory_dir(str(plain / "sub")).endswith("/projects/" + paths.project_key(str(plain / "sub")))
 
 
 def test_is_within(tmp_path):
@@ -259,22 +235,3 @@ def test_a_configured_memory_path_reaches_the_hook_the_worker_and_the_cli(tmp_pa
 
     pipeline.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
     assert invoke("memory", "path", "--project", str(cwd)).out.strip() == task["memory_dir"]
-
-
-def test_git_branch_from_head_without_a_git_process(tmp_path):
-    proj = ms.make_project(tmp_path, "p", branch="feature/x")
-    assert paths.git_branch(os.path.join(proj)) == "feature/x"
-    os.makedirs(os.path.join(proj, "sub", "dir"))
-    assert paths.git_branch(os.path.join(proj, "sub", "dir")) == "feature/x"
-    detached = ms.make_project(tmp_path, "d", branch=None)
-    assert paths.git_branch(detached) is None
-    # a linked worktree: .git is a file pointing at <main>/.git/worktrees/<name>
-    gitdir = os.path.join(proj, ".git", "worktrees", "wt")
-    os.makedirs(gitdir)
-    with open(os.path.join(gitdir, "HEAD"), "w") as fh:
-        fh.write("ref: refs/heads/wt-branch\n")
-    wt = tmp_path / "wt"
-    wt.mkdir()
-    (wt / ".git").write_text(f"gitdir: {gitdir}\n")
-    assert paths.git_branch(str(wt)) == "wt-branch"
-    assert paths.git_branch(str(tmp_path / "nogit")) is None

@@ -10,6 +10,7 @@ from filelock import FileLock
 
 from lazy_harness import paths, queue
 from lazy_harness.queue import sweep
+from lazy_harness.queue.task import tmp_path_for
 
 SID = "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47"
 
@@ -99,7 +100,7 @@ def test_recover_drops_a_claim_whose_record_was_written_and_restores_the_mark(tm
 def test_producers_racing_on_one_task_name_never_share_a_temp_file(tmp_path):
     q = _q()
     path = _transcript(tmp_path, 1000.0)
-    names = {os.path.basename(queue._tmp_path(q, "1-5f0c2a8e.task")) for _ in range(200)}
+    names = {os.path.basename(tmp_path_for(q, "1-5f0c2a8e.task")) for _ in range(200)}
     assert len(names) == 200 and all(n.endswith(queue.SUFFIX) for n in names)
     code = ("import sys; from lazy_harness import queue; "
             "print(queue.enqueue(sys.argv[1], queue.task_fields({'session_id': sys.argv[2], "

@@ -1,15 +1,21 @@
-"""Start a program fully detached from the hook that starts it: a new session (so Claude Code's
-teardown of a ``-p`` run cannot kill it), stdin from /dev/null, stdout and stderr appended to a log.
-Hot path: only ``os`` and our base modules. Python's own descriptors are close-on-exec.
+"""Start a program fully detached from the process that starts it: a new session (so Claude Code's
+teardown of a ``-p`` run cannot kill it), stdin from /dev/null, output appended to a log. Python's
+own descriptors are close-on-exec, so the child inherits none of them.
+
+The one place that detaches (a test fails for any other ``setsid`` or ``start_new_session``): the
+worker (``queue.submit.spawn_worker``), the index builder (``recall.build``), the sync pull at
+SessionStart (:func:`spawn_pull`). Hot path: only ``os`` and ``sys`` and our base modules.
 """
 
 import os
+import sys
 
+from lazy_harness import logfile
 from lazy_harness.atomic import FILE_MODE, ensure_dir
 
 
 def spawn(argv: list[str], log: str, env: dict) -> int:
-    """``argv`` started detached, its output appended to ``log``; returns its pid."""
+    """``argv`` started detached, its stdout and stderr appended to ``log``; returns its pid."""
     ensure_dir(os.path.dirname(log))
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
@@ -17,3 +23,32 @@ def spawn(argv: list[str], log: str, env: dict) -> int:
         (os.POSIX_SPAWN_DUP2, 1, 2),
     ]
     return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+
+
+def spawn_answering(argv: list[str], log: str, env: dict) -> tuple[int, int]:
+    """``argv`` started detached, its stderr appended to ``log`` and its stdout a pipe; returns (pid,
+    read end of that pipe). The caller may wait on the pipe for a bounded time (it reaches
+    end-of-file when the program ends) and then close it: the program goes on by itself."""
+    ensure_dir(os.path.dirname(log))
+    r, w = os.pipe()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, w, 1),
+        (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
+    ]
+    try:
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    except OSError:
+        os.close(r)
+        raise
+    finally:
+        os.close(w)
+    return pid, r
+
+
+def spawn_pull(env=None) -> tuple[int, int]:
+    """``python -m lazy_harness.sync pull`` detached (SessionStart's pull); returns (pid, read end of
+    its stdout), on which it writes one status line and nothing after."""
+    env = dict(os.environ if env is None else env)
+    argv = [sys.executable, "-m", "lazy_harness.sync", "pull"]
+    return spawn_answering(argv, logfile.log_path(logfile.SPAWN, env), env)

@@ -2,9 +2,13 @@
 
 Hot path: hooks import this module, so it uses only ``os`` and plain strings (no pathlib).
 Every function takes the environment as a parameter so tests, hooks, worker and CLI share it.
+Which project a folder belongs to (a worktree's main tree, its origin) is ``project_identity``'s;
+this module says where that project's folders are.
 """
 
 import os
+
+from lazy_harness import project_identity
 
 
 def _env(env):
@@ -202,82 +206,6 @@ def legacy_project_key(root: str) -> str:
     return "".join(c if (c.isascii() and c.isalnum()) else "-" for c in root)
 
 
-def _read_first_line(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.readline().strip()
-    except OSError:
-        return None
-
-
-def _gitdir_of(dotgit: str) -> str | None:
-    """The git folder a ``.git`` file points at (``gitdir: ...``, relative to the file's folder)."""
-    line = _read_first_line(dotgit) or ""
-    if not line.startswith("gitdir:"):
-        return None
-    gitdir = line[len("gitdir:"):].strip()
-    return gitdir if os.path.isabs(gitdir) else os.path.normpath(os.path.join(os.path.dirname(dotgit), gitdir))
-
-
-def _main_worktree_from_gitfile(gitfile: str) -> str | None:
-    """A linked worktree's ``.git`` file points at ``<common>/worktrees/<name>``; the main tree owns ``<common>``."""
-    gitdir = _gitdir_of(gitfile)
-    if gitdir is None:
-        return None
-    common = _read_first_line(os.path.join(gitdir, "commondir"))
-    if common is None:
-        return None  # a submodule or a plain gitdir link: treat the folder holding .git as the root
-    if not os.path.isabs(common):
-        common = os.path.normpath(os.path.join(gitdir, common))
-    if os.path.basename(common) == ".git":
-        return os.path.dirname(common)
-    return None
-
-
-def project_root(cwd: str) -> str:
-    """The main working tree of the git repository holding ``cwd``, else ``cwd`` itself.
-
-    Reads ``.git`` files directly instead of running git: this runs inside hooks.
-    """
-    start = os.path.abspath(cwd)
-    d = start
-    while True:
-        dotgit = os.path.join(d, ".git")
-        if os.path.isdir(dotgit):
-            return d
-        if os.path.isfile(dotgit):
-            return _main_worktree_from_gitfile(dotgit) or d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return start
-        d = parent
-
-
-def git_branch(cwd: str) -> str | None:
-    """The branch checked out where ``cwd`` is, from ``HEAD`` (no git process, so hooks may call it);
-    a linked worktree's own. None when detached or outside a repository."""
-    d = os.path.abspath(cwd)
-    while True:
-        dotgit = os.path.join(d, ".git")
-        if os.path.isdir(dotgit):
-            head = os.path.join(dotgit, "HEAD")
-            break
-        if os.path.isfile(dotgit):
-            gitdir = _gitdir_of(dotgit)
-            if gitdir is None:
-                return None
-            head = os.path.join(gitdir, "HEAD")
-            break
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
-    ref = _read_first_line(head) or ""
-    if not ref.startswith("ref: refs/heads/"):
-        return None  # detached HEAD, or no repository
-    return ref[len("ref: refs/heads/"):] or None
-
-
 def project_memory_dir(root: str, env=None, configured: str | None = None) -> str:
     """``<memory root>/<memory key>``: the project's memory (decisions, failures, handoff); the key
     follows the repository's origin when it has one (see :func:`memory_key`)."""
@@ -285,8 +213,9 @@ def project_memory_dir(root: str, env=None, configured: str | None = None) -> st
 
 
 def memory_dir(cwd: str, env=None, configured: str | None = None) -> str:
-    """The memory folder of the project holding ``cwd`` (see :func:`project_root`)."""
-    return project_memory_dir(project_root(cwd), env, configured)
+    """The memory folder of the project holding ``cwd`` (its main working tree: see
+    :func:`lazy_harness.project_identity.project_root`)."""
+    return project_memory_dir(project_identity.project_root(cwd), env, configured)
 
 
 def claude_memory_dir(key: str, env=None) -> str:
@@ -304,10 +233,6 @@ def all_memory_dirs(env=None, configured: str | None = None) -> list[str]:
     return [d for d in (os.path.join(base, k) for k in keys) if os.path.isdir(d)]
 
 
-def project_name(cwd: str) -> str:
-    return os.path.basename(project_root(cwd).rstrip(os.sep)) or "root"
-
-
 def is_within(path: str, folder: str) -> bool:
     """True when ``path`` (resolved) lies inside ``folder`` (resolved)."""
     p = os.path.realpath(path)
@@ -315,64 +240,7 @@ def is_within(path: str, folder: str) -> bool:
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
 
 
-# --- a project's identity across machines -----------------------------------------------------------
-
-def _git_config_of(root: str) -> str | None:
-    """The ``config`` file of the repository whose main working tree is ``root``."""
-    dotgit = os.path.join(root, ".git")
-    if os.path.isdir(dotgit):
-        return os.path.join(dotgit, "config")
-    gitdir = _gitdir_of(dotgit) if os.path.isfile(dotgit) else None
-    return os.path.join(gitdir, "config") if gitdir else None
-
-
-def origin_url(root: str) -> str | None:
-    """``remote.origin.url`` from the repository's config file (read directly: no git process)."""
-    path = _git_config_of(root)
-    if path is None:
-        return None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(65536)
-    except OSError:
-        return None
-    section = None
-    for raw in text.split("\n"):
-        line = raw.strip()
-        if line.startswith("["):
-            section = " ".join(line.strip("[]").replace('"', " ").split()).lower()
-            continue
-        if section == "remote origin" and "=" in line:
-            key, _, value = line.partition("=")
-            if key.strip().lower() == "url":
-                return value.strip().strip('"') or None
-    return None
-
-
-def normalize_remote(url: str) -> str | None:
-    """``host/owner/repo`` for the forms of one remote: ``git@host:owner/repo.git``,
-    ``https://user@host/owner/repo``, ``ssh://git@host:22/owner/repo.git`` are equal; a local path
-    stays a path. None for an empty URL."""
-    u = url.strip()
-    if not u:
-        return None
-    scheme, sep, rest = u.partition("://")
-    if sep:
-        if scheme.lower() == "file":
-            return os.path.normpath(rest) or None
-        hostpart, _, path = rest.partition("/")
-        host = hostpart.rpartition("@")[2].split(":", 1)[0]
-    elif ":" in u and "/" not in u.split(":", 1)[0] and not os.path.isabs(u):
-        hostpart, _, path = u.partition(":")
-        host = hostpart.rpartition("@")[2]
-    else:
-        return os.path.normpath(u)
-    path = path.strip("/")
-    if path.endswith(".git"):
-        path = path[:-4]
-    path = "/".join(p for p in path.split("/") if p and p not in (".", ".."))
-    return f"{host.lower()}/{path}" if host and path else None
-
+# --- the name of a project's memory folder ----------------------------------------------------------
 
 def remote_key(normalized: str) -> str:
     """A file name for a normalized remote: readable, never starting with ``-`` (path keys do), with
@@ -390,11 +258,8 @@ def remote_key(normalized: str) -> str:
 def memory_key(root: str) -> str:
     """The folder name of a project's memory: its normalized origin when it has one (the same
     project on every machine), else its path key (the project stays on its machine)."""
-    url = origin_url(root)
-    normalized = normalize_remote(url) if url else None
-    if normalized and not normalized.startswith("/"):
-        return remote_key(normalized)
-    return project_key(root)
+    normalized = project_identity.origin(root)
+    return remote_key(normalized) if normalized else project_key(root)
 
 
 def ledger_file(env=None) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from lazy_harness import paths, settings
 from lazy_harness.errors import SettingsError
+from lazy_harness.project_identity import project_root
 
 NAME = "lazy-harness"  # the plugin's name in its plugin.json and in the marketplace
 FLAG = "--plugin"  # after the event: lh-hook knows the plugin ran it
@@ -103,7 +104,7 @@ def installs(cwd: str, env=None) -> list[Install]:
     plugins = data.get("plugins") if isinstance(data, dict) else None
     if not isinstance(plugins, dict):
         return []
-    root = paths.project_root(cwd)
+    root = project_root(cwd)
     out = []
     for plugin_id, records in plugins.items():
         if not isinstance(plugin_id, str) or plugin_id.partition("@")[0] != NAME or not isinstance(records, list):
@@ -112,7 +113,7 @@ def installs(cwd: str, env=None) -> list[Install]:
             if not isinstance(rec, dict):
                 continue
             project = rec.get("projectPath")
-            if isinstance(project, str) and project and paths.project_root(project) != root:
+            if isinstance(project, str) and project and project_root(project) != root:
                 continue
             enabled, by = _enabled(plugin_id, root, env)
             out.append(Install(plugin_id, str(rec.get("scope") or "?"), str(rec.get("installPath") or ""),

@@ -17,7 +17,7 @@ KEPT = "kept"
 
 
 def kept_path(queue: str, session_id: str) -> str:
-    from lazy_harness.queue import safe_session_id
+    from lazy_harness.queue.task import safe_session_id
 
     return os.path.join(queue, KEPT, f"{safe_session_id(session_id)}.jsonl")
 
@@ -57,7 +57,7 @@ def hold(queue: str, session_id: str, transcript: str) -> str | None:
 
 def release(queue: str, session_id: str) -> None:
     """Drop the kept transcript of a session that has no task waiting any more."""
-    from lazy_harness.queue import pending_of
+    from lazy_harness.queue.state import pending_of
 
     if pending_of(queue, session_id) is not None:
         return

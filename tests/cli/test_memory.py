@@ -246,3 +246,43 @@ def test_show_names_what_is_left_out_and_skips_lines_that_are_not_entries(projec
     [old] = [line for line in rest.splitlines() if "an old learning" in line]
     assert old.endswith("[forgotten]")
     assert not [line for line in rest.splitlines() if "own learning one" in line][0].endswith("]")
+
+
+def snapshot(root) -> dict:
+    """Every file and folder under ``root``: path -> (bytes, mtime) for a file, None for a folder."""
+    out = {}
+    for folder, dirs, names in os.walk(root):
+        for d in dirs:
+            out[os.path.join(folder, d)] = None
+        for n in names:
+            path = os.path.join(folder, n)
+            with open(path, "rb") as fh:
+                out[path] = (fh.read(), os.stat(path).st_mtime_ns)
+    return out
+
+
+def test_memory_path_prints_and_changes_nothing(isolated_home, project):
+    """Old files wait in both places a move takes them from (Claude Code's auto-memory folder, and the
+    path-keyed folder of a project that has since got an origin): ``lh memory path`` names the folder,
+    says on stderr that files wait, and leaves every file as it was; ``lh memory show`` moves them."""
+    old = paths.claude_memory_dir(paths.project_key(project))
+    ms.write_jsonl(os.path.join(old, files.DECISIONS), [ms.decision(NOW - DAY, "old decision", "kept")])
+    by_path = os.path.join(paths.memory_root(), paths.project_key(project))
+    ms.write_jsonl(os.path.join(by_path, files.FAILURES), [ms.failure(NOW - DAY, "old failure", "kept")])
+    with open(os.path.join(project, ".git", "config"), "w") as fh:
+        fh.write('[remote "origin"]\n\turl = git@example.com:team/proj.git\n')
+    mdir = paths.memory_dir(project)
+    assert os.path.basename(mdir).startswith("git-")
+    before = snapshot(isolated_home.parent)
+
+    shown = invoke("memory", "path", "--project", project)
+    learnings = invoke("memory", "path", "--project", project, "--learnings")
+
+    assert shown.code == 0 and shown.out == mdir + "\n"
+    assert learnings.code == 0 and learnings.out == paths.learnings_dir() + "\n"
+    assert "2 old file(s)" in shown.err and "lh memory show" in shown.err
+    assert snapshot(isolated_home.parent) == before
+    # the same state is one where a reading command does move the files
+    assert invoke("memory", "show", "--project", project).code == 0
+    assert os.path.exists(os.path.join(mdir, files.DECISIONS)) and os.path.exists(os.path.join(mdir, files.FAILURES))
+    assert not os.path.exists(os.path.join(old, files.DECISIONS))

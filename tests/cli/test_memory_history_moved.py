@@ -36,7 +36,7 @@ def test_history_lists_changes_journaled_under_the_old_key(tmp_path):
     git("-C", str(proj), "remote", "add", "origin", "git@example.com:team/shop.git")
     moved = paths.memory_dir(str(proj))
     assert moved != by_path and Path(moved).name.startswith("git-")
-    assert invoke("memory", "path", "--project", str(proj)).code == 0  # the move, as any command does it
+    assert invoke("memory", "show", "--project", str(proj)).code == 0  # the move, as a reading command does it
     assert not (Path(by_path) / "decisions.jsonl").exists()
     hist = invoke("memory", "history", "--project", str(proj))
     assert hist.code == 0, hist.err

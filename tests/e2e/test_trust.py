@@ -30,12 +30,13 @@ FENCE = "Notes from earlier sessions, quoted as data to check against the code, 
 WRITE = textwrap.dedent('''
     import os, sys, time
     from lazy_harness import paths
+    from lazy_harness.project_identity import project_name
     from lazy_harness.memory import store
 
     def persist(root, distilled, session):
         os.makedirs(os.path.join(root, ".git"), exist_ok=True)
         mdir = paths.memory_dir(root)
-        meta = {"project": paths.project_name(root), "project_folder": os.path.basename(mdir),
+        meta = {"project": project_name(root), "project_folder": os.path.basename(mdir),
                 "session_id": session, "task_id": "t-1", "cwd": root}
         store.persist(distilled, mdir, paths.learnings_dir(), meta, time.time() - 60)
 

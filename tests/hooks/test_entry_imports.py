@@ -24,10 +24,11 @@ BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typ
 ALLOWED_OURS = {
     "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.hooks.stop",
     "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
-    "lazy_harness.paths", "lazy_harness.config", "lazy_harness.config.schema", "lazy_harness.atomic",
+    "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
+    "lazy_harness.atomic",
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.queue.sweep",
     "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn", "lazy_harness.queue.produce",
-    "lazy_harness.queue.consume", "lazy_harness.worker", "lazy_harness.worker.spawn", "lazy_harness.detach",
+    "lazy_harness.queue.consume", "lazy_harness.queue.submit", "lazy_harness.detach",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.recall.digest", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
     "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
@@ -147,7 +148,8 @@ def test_entry_module_import_alone_is_light(world):
     # check: os-only modules every producer event imports anyway (under 1 ms from their .pyc)
     assert {n for n in added if n.startswith("lazy_harness")} <= {
         "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.logfile",
-        "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload", "lazy_harness.queue",
+        "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.atomic", "lazy_harness.jsonload",
+        "lazy_harness.queue",
         "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn",
         "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.retain"}
 
@@ -182,3 +184,68 @@ def test_plugin_session_start_after_the_first_imports_no_heavy_module(world):
     added = [n for n in names if n not in set(baseline)]
     assert not [n for n in added if is_banned(n)], added
     assert {n for n in names if n.startswith("lazy_harness")} <= ALLOWED_OURS
+
+
+def _worker_modules(names: list[str]) -> list[str]:
+    return [n for n in names if n == "lazy_harness.worker" or n.startswith("lazy_harness.worker.")]
+
+
+@pytest.mark.parametrize("event", ["Stop", "SessionEnd"])
+def test_a_producer_hook_queues_without_importing_the_worker(world, event):
+    """Enqueueing and starting the worker are the queue's and detach's: the producer path loads no
+    module of ``lazy_harness.worker`` (the hook exits with ``os._exit``, so ``-X importtime`` lists
+    what ``sys.modules`` held at its end)."""
+    env, payload = world
+    with worker_lock_held(paths.claude_dir()):
+        p, names = imported(["-m", "lazy_harness.hooks", event], env, payload(event, "abababab-0000-0000-0000-000000000007"))
+    assert p.returncode == 0
+    assert " queued " in open(os.path.join(paths.logs_dir(), "hooks.log")).read().splitlines()[-1]
+    assert "lazy_harness.queue.submit" in names and "lazy_harness.detach" in names
+    assert not _worker_modules(names), f"{event} imported {_worker_modules(names)}"
+
+
+HANDOFF_NOW_CORE = """
+import json, os, sys, time
+from lazy_harness.queue import submit
+name, decision = submit.submit(json.loads(sys.stdin.read()), "handoff-now", True, os.environ, time.time())
+sys.stdout.write(json.dumps({"decision": decision, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_handoff_nows_producing_core_queues_without_importing_the_worker(world):
+    """``lh knowledge handoff-now`` finds the session in the CLI (which may read transcripts with the
+    worker's reader) and then queues it through the same ``queue.submit`` as the hooks."""
+    env, payload = world
+    with worker_lock_held(paths.claude_dir()):
+        p = subprocess.run([sys.executable, "-c", HANDOFF_NOW_CORE], input=payload("Stop", "acacacac-0000-0000-0000-000000000008"),
+                           capture_output=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr.decode()
+    out = json.loads(p.stdout)
+    assert out["decision"].startswith("queued ")
+    assert not _worker_modules(out["modules"]), _worker_modules(out["modules"])
+
+
+COUNT_LOADS = """
+import sys
+from lazy_harness import config
+from lazy_harness.hooks import entry
+loads = []
+real = config.load_fast
+def counted(env=None):
+    loads.append(env)
+    return real(env)
+config.load_fast = counted
+entry.main(["lh-hook", sys.argv[1]])
+sys.stdout.write(f"loads={len(loads)}")
+"""
+
+
+@pytest.mark.parametrize("event", ["Stop", "SessionEnd"])
+def test_a_producer_hook_reads_the_config_once(world, event):
+    env, payload = world
+    with worker_lock_held(paths.claude_dir()):
+        p = subprocess.run([sys.executable, "-c", COUNT_LOADS, event], input=payload(event, "adadadad-0000-0000-0000-000000000009"),
+                           capture_output=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr.decode()
+    assert " queued " in open(os.path.join(paths.logs_dir(), "hooks.log")).read().splitlines()[-1]
+    assert p.stdout.decode() == "loads=1"

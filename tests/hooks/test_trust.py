@@ -12,6 +12,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import files, held, ids, store
 from lazy_harness.memory.fence import FENCE
+from lazy_harness.project_identity import project_name
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, run_hook
 from tests.support import memory_samples as ms
@@ -25,7 +26,7 @@ DOCKER = "Docker COPY invalidates the cache for every later layer"
 def write_as_session(root: str, distilled: dict, session: str = "sess-a", **meta) -> None:
     """What the worker writes for a session of the project at ``root`` (memory.store, same meta)."""
     mdir = paths.memory_dir(root)
-    base = {"project": paths.project_name(root), "project_folder": os.path.basename(mdir), "session_id": session,
+    base = {"project": project_name(root), "project_folder": os.path.basename(mdir), "session_id": session,
             "task_id": "t-1", "cwd": root}
     store.persist(distilled, mdir, paths.learnings_dir(), {**base, **meta}, NOW - 60)
 

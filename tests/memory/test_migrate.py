@@ -11,6 +11,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import handoff, migrate
+from lazy_harness.project_identity import project_root
 
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import hook_log, run_hook
@@ -71,7 +72,7 @@ def read_records(path: str) -> list[dict]:
 
 
 def run_migration(project: str) -> list[str]:
-    root = paths.project_root(project)
+    root = project_root(project)
     return migrate.migrate(paths.project_memory_dir(root), paths.project_key(root), root, None, NOW)
 
 
@@ -272,12 +273,14 @@ def test_session_start_moves_old_files_and_reads_them_back(project):
     assert any("migrate:" in ln for ln in hook_log(paths.claude_dir()))
 
 
-def test_lh_memory_path_prints_the_folders_and_moves_old_files(project, monkeypatch):
+def test_lh_memory_path_prints_the_folders_and_lh_memory_show_moves_old_files(project, monkeypatch):
     old = legacy(project)
     seed(old)
     out = invoke("memory", "path", "--project", project)
     assert out.code == 0 and out.out == paths.project_memory_dir(project) + "\n"
-    assert "migrate:" in out.err and not os.path.exists(os.path.join(old, "decisions.jsonl"))
+    assert "wait in" in out.err and os.path.exists(os.path.join(old, "decisions.jsonl"))  # named, not moved
+    shown = invoke("memory", "show", "--project", project)
+    assert "migrate:" in shown.err and not os.path.exists(os.path.join(old, "decisions.jsonl"))
     monkeypatch.chdir(project)
     assert invoke("memory", "path").out == paths.project_memory_dir(project) + "\n"
     assert invoke("memory", "path", "--learnings").out == paths.learnings_dir() + "\n"
@@ -318,7 +321,7 @@ def test_a_memory_md_written_after_the_move_is_mended_by_the_next_start(project)
     assert run_migration(project)
     # Claude Code's startup scan saw handoff.md before the hook moved it, and wrote its index after
     write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
-    root = paths.project_root(project)
+    root = project_root(project)
     assert migrate.stale_index(paths.project_key(root), root) == [os.path.join(old, "MEMORY.md")]
     p = run_hook("SessionStart", {"session_id": "s-2", "transcript_path": "/nonexistent.jsonl", "cwd": project,
                                   "hook_event_name": "SessionStart", "source": "startup"})
@@ -332,7 +335,7 @@ def test_a_memory_md_link_stays_while_a_handoff_md_is_still_there(project):
     old = legacy(project)
     write(os.path.join(old, "MEMORY.md"), INDEX_BEFORE)
     write(os.path.join(old, "handoff.md"), "# notes the person keeps there\n")  # not moved (yet)
-    root = paths.project_root(project)
+    root = project_root(project)
     assert migrate.stale_index(paths.project_key(root), root) == []
     assert migrate.drop_stale_lines(os.path.join(old, "MEMORY.md")) is None
     with open(os.path.join(old, "MEMORY.md"), encoding="utf-8") as fh:

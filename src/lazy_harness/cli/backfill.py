@@ -16,6 +16,7 @@ import click
 
 from lazy_harness import paths, queue
 from lazy_harness.cli.cost import load_config, parse_since
+from lazy_harness.project_identity import project_name, project_root
 
 
 @dataclass
@@ -34,7 +35,7 @@ def candidates(since: float, project: str | None, cfg: dict, env=None) -> tuple[
 
     loop = cfg["compound_loop"]
     q = paths.queue_dir(env)
-    root = paths.project_root(project) if project else None
+    root = project_root(project) if project else None
     found: list[Candidate] = []
     seen = 0
     try:
@@ -67,7 +68,7 @@ def candidates(since: float, project: str | None, cfg: dict, env=None) -> tuple[
             if (view.kind != "interactive" or not view.cwd or view.user_chars < int(loop["min_user_chars"])
                     or view.messages < int(loop["min_messages"])):
                 continue
-            if root is not None and paths.project_root(view.cwd) != root:
+            if root is not None and project_root(view.cwd) != root:
                 continue
             chars = min(int(loop["prompt_max_chars"]), len(view.text) + 8000)  # + instructions and memory
             found.append(Candidate(entry.path, view.session_id or sid, view.cwd, mtime, budget.estimate(chars, env)))
@@ -96,7 +97,7 @@ def backfill(since: str, project: str | None, dry_run: bool) -> None:
     if dry_run or not found:
         for c in found:
             click.echo(f"  {time.strftime('%Y-%m-%d %H:%M', time.localtime(c.mtime))}  {c.session_id}  "
-                       f"{paths.project_name(c.cwd)}  ~{budget.money(c.estimate)}")
+                       f"{project_name(c.cwd)}  ~{budget.money(c.estimate)}")
         return
     q = paths.queue_dir()
     room = verdict.remaining
@@ -109,14 +110,14 @@ def backfill(since: str, project: str | None, dry_run: bool) -> None:
         name = queue.enqueue(q, fields)
         room -= c.estimate
         queued += 1
-        click.echo(f"[{i}/{len(found)}] queued {queue.task_id(name)}: {paths.project_name(c.cwd)} "
+        click.echo(f"[{i}/{len(found)}] queued {queue.task_id(name)}: {project_name(c.cwd)} "
                    f"{time.strftime('%Y-%m-%d', time.localtime(c.mtime))} ~{budget.money(c.estimate)}")
     left = len(found) - queued
     if left:
         click.echo(f"{left} session(s) left for later: they do not fit under today's cap; run lh backfill again "
                    "tomorrow (or raise [budget] daily_usd)")
     if queued:
-        from lazy_harness.worker.spawn import spawn_worker
+        from lazy_harness.queue.submit import spawn_worker
 
         try:
             click.echo(f"worker pid {spawn_worker()} distills them in the background; follow with lh queue and lh cost")

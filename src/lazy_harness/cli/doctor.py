@@ -15,6 +15,7 @@ import click
 from lazy_harness import config, paths, queue, settings
 from lazy_harness.cli.hooks import describe_worker, failed_tasks, pending_tasks, settings_files, worker_state
 from lazy_harness.errors import ConfigError
+from lazy_harness.project_identity import project_root
 
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 # The Claude Code versions the e2e suite runs against (.ci/run installs both; docs/adr/0011).
@@ -222,12 +223,12 @@ def _check_memory(r: Report, values: dict) -> None:
 
     _check_writable(r, "memory folder", paths.memory_root(values["memory"]["path"] or None))
     _check_writable(r, "learnings folder", paths.learnings_dir(values["knowledge"]["path"] or None))
-    root = paths.project_root(os.getcwd())
+    root = project_root(os.getcwd())
     waiting = migrate.pending(paths.project_key(root), root, None,
                               paths.project_memory_dir(root, None, values["memory"]["path"] or None))
     if waiting:
         r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
-               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory path")
+               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory show")
 
 
 def _check_index(r: Report) -> None:

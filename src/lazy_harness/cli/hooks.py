@@ -13,6 +13,7 @@ import click
 
 from lazy_harness import config, logfile, paths, queue, settings
 from lazy_harness.errors import ConfigError, LhError, SettingsError
+from lazy_harness.project_identity import project_root
 
 LOG_TAIL_LINES = 5000
 
@@ -33,7 +34,7 @@ class SettingsFile:
 
 def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
     """The user file and the project's two files (project root of ``cwd``), each inspected once."""
-    root = paths.project_root(cwd or os.getcwd())
+    root = project_root(cwd or os.getcwd())
     out, seen = [], set()
     for label, path in settings.files_for(root, env):
         key = os.path.realpath(path)
@@ -136,7 +137,7 @@ def _target(settings_path: str | None, project_dir: str | None) -> str:
     if settings_path and project_dir is not None:
         raise click.UsageError("--settings and --project name two files; give one")
     if project_dir is not None:
-        root = os.path.abspath(project_dir) if project_dir else paths.project_root(os.getcwd())
+        root = os.path.abspath(project_dir) if project_dir else project_root(os.getcwd())
         # why: a typo must not become a new folder tree holding a settings.json
         if not os.path.exists(root):
             raise LhError(f"--project: {root} does not exist", hint="give the project's folder; only its .claude/ is created")

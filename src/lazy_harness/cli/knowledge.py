@@ -96,15 +96,16 @@ def _when(fields: dict) -> str:
 def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     """Queue the session for distillation now (no gates) and start the worker."""
     from lazy_harness import config
-    from lazy_harness.worker import spawn
+    from lazy_harness.queue import submit
 
     session_id, path, cwd = _resolve(session_id, os.path.abspath(project))
     payload = {"session_id": session_id, "transcript_path": path, "cwd": cwd}
-    name, decision = spawn.submit(payload, "handoff-now", True, os.environ, time.time())
+    cfg = config.load_fast(os.environ)
+    name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg)
     q = paths.queue_dir()
     click.echo(f"queued {spool.task_id(name)} for session {session_id}")
     click.echo(f"  transcript: {path}")
-    click.echo(f"  memory:     {paths.memory_dir(cwd, None, config.load_fast(os.environ)['memory']['path'] or None)}")
+    click.echo(f"  memory:     {paths.memory_dir(cwd, None, cfg['memory']['path'] or None)}")
     if not wait:
         click.echo("the worker runs in the background: lh queue, lh logs --worker")
         return

@@ -20,6 +20,7 @@ import click
 from lazy_harness import config, paths
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, ids, marks
+from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import search as search_core
 
@@ -77,6 +78,17 @@ def _setting(project: str | None) -> tuple[str, dict, str, str]:
     return search_core.place(project, os.environ, _echo)
 
 
+def _waiting_note(root: str, mdir: str) -> str | None:
+    """A line naming the old files of the project that still wait to be moved into ``mdir``, or None."""
+    from lazy_harness.memory import migrate
+
+    waiting = migrate.pending(paths.project_key(root), root, None, mdir)
+    if not waiting:
+        return None
+    return (f"lh: {len(waiting)} old file(s) of this project wait in {os.path.dirname(waiting[0])}; the next "
+            "session start, the worker or lh memory show moves them")
+
+
 @click.group()
 def memory() -> None:
     """Show or search a project's memory."""
@@ -92,7 +104,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     if prompt is not None:
         _show_prompt(prompt, cwd, cfg)
         return
-    name = paths.project_name(cwd)
+    name = project_name(cwd)
     now = time.time()
     if not cfg["context"]["enabled"]:
         _echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
@@ -218,9 +230,17 @@ def reindex() -> None:
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 @click.option("--learnings", is_flag=True, help="Print the learnings folder (shared by every project) instead.")
 def path_(project: str | None, learnings: bool) -> None:
-    """Print a project's memory folder (old files in Claude Code's folder are moved there first)."""
-    _, _, mdir, ldir = _setting(project)
-    click.echo(ldir if learnings else mdir)  # why: as it is, for scripts (cd "$(lh memory path)")
+    """Print a project's memory folder. Changes nothing: old files waiting to be moved there are named
+    on stderr (a session start, the worker or lh memory show moves them)."""
+    # why: config.load, not load_fast: the fast path may write its snapshot, and this command writes nothing
+    cfg = config.load(os.environ)
+    root = project_root(os.path.abspath(project or os.getcwd()))
+    mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
+    shown = paths.learnings_dir(cfg["knowledge"]["path"] or None) if learnings else mdir
+    click.echo(shown)  # why: as it is, for scripts (cd "$(lh memory path)"); a note goes to stderr
+    note = _waiting_note(root, mdir)
+    if note:
+        _echo(note, err=True)
 
 
 @memory.command()

@@ -15,11 +15,12 @@ import click
 def _where(project: str | None) -> tuple[str, dict, str, str, str]:
     """(cwd, config, memory folder, learnings folder, project name)."""
     from lazy_harness import config, paths
+    from lazy_harness.project_identity import project_name
 
     cwd = os.path.abspath(project or os.getcwd())
     cfg = config.load(os.environ)
     return (cwd, cfg, paths.memory_dir(cwd, None, cfg["memory"]["path"] or None),
-            paths.learnings_dir(cfg["knowledge"]["path"] or None), paths.project_name(cwd))
+            paths.learnings_dir(cfg["knowledge"]["path"] or None), project_name(cwd))
 
 
 _PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
@@ -51,11 +52,12 @@ def history(project: str | None) -> None:
     """Every consolidation and manual change of this project's memory, newest first."""
     from lazy_harness import paths
     from lazy_harness.memory import journal, migrate
+    from lazy_harness.project_identity import project_root
 
     cwd, _, mdir, _, name = _where(project)
     # why: a project that got an origin remote moved to a new folder; the changes journaled under its
     # path key stay in the old one, and are still its history
-    earlier = migrate.earlier_folder(paths.project_root(cwd), mdir)
+    earlier = migrate.earlier_folder(project_root(cwd), mdir)
     moved = [r for r in journal.runs(earlier) if r.get("project") in (None, name)] if earlier else []
     runs = sorted([(r, None) for r in journal.runs(mdir)] + [(r, earlier) for r in moved],
                   key=lambda pair: str(pair[0]["run"]), reverse=True)

@@ -14,6 +14,7 @@ from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.errors import LhError
 from lazy_harness.logfile import terminal_safe
+from lazy_harness.project_identity import project_name
 from lazy_harness.queue import sweep
 
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
@@ -117,7 +118,7 @@ def queue(ctx: click.Context, recent: int) -> None:
         reason = fields.get("reason", "") or waiting_reason(fields)
         click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<10} "
                                  f"{fields.get('event', '?'):<11} "
-                                 f"{paths.project_name(fields.get('cwd', '/')):<20} {reason}"))
+                                 f"{project_name(fields.get('cwd', '/')):<20} {reason}"))
 
 
 @queue.command("show")
@@ -171,7 +172,7 @@ def retry(ident: str | None, all_failed: bool) -> None:
     one line and left in failed/; the others are retried and the worker started. Exit status 1 when
     any task could not be retried.
     """
-    from lazy_harness.worker.spawn import spawn_worker
+    from lazy_harness.queue.submit import spawn_worker
 
     q = paths.queue_dir()
     if ident and all_failed:

@@ -8,7 +8,7 @@ Claude Code keeps a session's transcript under ``<claude dir>/projects/<key of t
 started in>/<session id>.jsonl``. A repository's sessions may have started in its root, in a
 subfolder or in another worktree, each with its own folder there, and the key cannot be turned
 back into a path: the transcript's own ``cwd`` tells which repository a session belongs to
-(:func:`paths.project_root` maps every worktree to the main one).
+(:func:`project_identity.project_root` maps every worktree to the main one).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
+from lazy_harness.project_identity import project_root
 
 SUFFIX = ".jsonl"
 
@@ -69,7 +70,7 @@ def newest_interactive(cwd: str, env=None) -> tuple[str | None, list[tuple[str, 
     subfolder), or None; and the newer ones passed over as [(path, kind)]."""
     from lazy_harness.worker import transcript
 
-    root = paths.project_root(cwd)
+    root = project_root(cwd)
     roots: dict[str, str] = {}
     skipped = []
     for _, path in sorted(all_transcripts(env), reverse=True):
@@ -77,7 +78,7 @@ def newest_interactive(cwd: str, env=None) -> tuple[str | None, list[tuple[str, 
         if not where:
             continue
         if where not in roots:
-            roots[where] = paths.project_root(where)
+            roots[where] = project_root(where)
         if roots[where] != root:
             continue
         kind = transcript.sniff_kind(path)

@@ -18,6 +18,7 @@ from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.queue import STATES, queued_at, task_names, waiting_reason
 from lazy_harness.logfile import terminal_safe
+from lazy_harness.project_identity import project_name
 
 SCAN = 400  # newest task files read to find the project's last sessions (every project shares the queue)
 
@@ -125,7 +126,7 @@ def status(recent: int) -> None:
     loop = "enabled" if cfg["compound_loop"]["enabled"] else "disabled (lh hooks install switches it on)"
     if config.invalid(config.load_fast()):  # why: load_config fell back to the defaults; the hooks pause
         loop = "paused: config.toml is invalid, nothing is distilled until it is fixed (lh config validate)"
-    click.echo(terminal_safe(f"project: {paths.project_name(cwd)} (memory: {mdir})"))
+    click.echo(terminal_safe(f"project: {project_name(cwd)} (memory: {mdir})"))
     click.echo(f"compound loop: {loop}")
     q = paths.queue_dir()
     sessions = project_sessions(q, mdir, recent)

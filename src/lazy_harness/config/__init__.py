@@ -15,7 +15,7 @@ import os
 
 from lazy_harness import jsonload, paths
 from lazy_harness.atomic import atomic_write
-from lazy_harness.config.schema import (  # noqa: F401 (read as config.X)
+from lazy_harness.config.schema import (
     CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA, defaults)
 
 # why: hooks import this package after every turn and need only the snapshot; reading config.toml
@@ -100,3 +100,11 @@ def load_fast(env=None) -> dict:
     except OSError:
         pass
     return values
+
+
+# what callers read as config.X: the schema's names, the loaders, and (loaded at first use) validate's and edit's
+__all__ = [
+    "CAPS", "CONTEXT_HARD_CAP", "INVALID", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS", "RANGES", "RECALL_HARD_CAP",
+    "SCHEMA", "SECTION_HELP", "check", "defaults", "enable_loop", "invalid", "load", "load_fast",
+    "parse_file", "render_example", "set_value", "toml_literal",
+]

@@ -1,5 +1,6 @@
-"""What the producer hooks share. Enqueue-and-spawn is :func:`lazy_harness.worker.spawn.submit`
-(the queue layer's, so ``lh knowledge handoff-now`` uses it without importing a hook).
+"""What the producer hooks share. Enqueue-and-spawn is :func:`lazy_harness.queue.submit.submit`
+(the queue layer's, so ``lh knowledge handoff-now`` uses it without importing a hook, and no
+producer imports the worker). The config :func:`loop_state` loads is passed down to it: one read.
 
 One policy for an invalid config.toml (a wrong value or a syntax error; ADR 0016): distillation
 pauses. Producers queue nothing and start no worker, but the session is still watched, so the sweep

@@ -2,8 +2,7 @@
 
 from lazy_harness import paths
 from lazy_harness.hooks import producer
-from lazy_harness.queue import sweep
-from lazy_harness.worker import spawn
+from lazy_harness.queue import submit, sweep
 
 
 def run(payload: dict, env, now: float) -> str:
@@ -17,5 +16,5 @@ def run(payload: dict, env, now: float) -> str:
         pass
     if off:  # paused by an invalid config.toml: watched above, so the sweep queues it once fixed
         return f"skipped: {off}"
-    name, decision = spawn.submit(payload, "SessionEnd", True, env, now)
+    name, decision = submit.submit(payload, "SessionEnd", True, env, now, cfg)
     return f"{decision} reason={reason}" if name else decision

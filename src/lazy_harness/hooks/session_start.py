@@ -10,6 +10,7 @@ import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
 from lazy_harness.memory import migrate
+from lazy_harness.project_identity import project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.queue import sweep
 
@@ -41,7 +42,7 @@ def restart_stalled_worker(cfg: dict, env) -> str:
     if (not cfg["compound_loop"]["enabled"] or config.invalid(cfg) is not None
             or not queue.needs_worker(paths.queue_dir(env))):
         return ""
-    from lazy_harness.worker.spawn import spawn_worker
+    from lazy_harness.queue.submit import spawn_worker
 
     try:
         return f" (started worker pid {spawn_worker(env)} for waiting tasks)"
@@ -72,7 +73,7 @@ def start_index_build(cfg: dict, env, cwd: str) -> str:
 def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
     """Move this project's files out of Claude Code's auto-memory folder before Claude Code indexes
     them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
-    root = paths.project_root(cwd)
+    root = project_root(cwd)
     key = paths.project_key(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
     if not migrate.pending(key, root, env, mdir) and not migrate.stale_index(key, root, env):
@@ -117,7 +118,7 @@ def pull_memory(cfg: dict, env, now: float) -> str:
     except OSError:
         pass
     from lazy_harness.atomic import ensure_dir
-    from lazy_harness.worker.spawn import spawn_pull
+    from lazy_harness.detach import spawn_pull
 
     ensure_dir(os.path.dirname(stamp))
     os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))

@@ -4,8 +4,7 @@ first time), so a session killed before its SessionEnd is still found once idle.
 
 from lazy_harness import paths, queue
 from lazy_harness.hooks import producer
-from lazy_harness.queue import sweep
-from lazy_harness.worker import spawn
+from lazy_harness.queue import submit, sweep
 
 
 def _watch(payload: dict, env) -> None:
@@ -30,4 +29,4 @@ def run(payload: dict, env, now: float) -> str:
                         loop["debounce_seconds"], loop["reprocess_min_growth_seconds"])
     if reason:
         return f"skipped: {reason}"
-    return spawn.submit(payload, "Stop", False, env, now)[1]
+    return submit.submit(payload, "Stop", False, env, now, cfg)[1]

@@ -26,6 +26,7 @@ DECISIONS = "decisions.jsonl"
 FAILURES = "failures.jsonl"
 HANDOFF = "handoff.md"
 HANDOFF_STATE = "handoff.jsonl"
+HANDOFF_OPEN_CACHE = ".handoff-open.json"  # handoff.py's cache of the open items (machine-local)
 HANDOFF_MARK = "<!-- lazy-harness handoff"
 BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark some editors write at the start of a file
 

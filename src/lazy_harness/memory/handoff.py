@@ -244,7 +244,7 @@ def write_markdown(memory_dir: str, meta: dict, now: float, stale_days=STALE_DAY
 # stores the open items with the sizes and mtimes of handoff.jsonl and handoff.md; a reader whose
 # stamp still matches takes them from there. Any other change (a hand edit, a sync, a crash between
 # the two writes) changes a stamp and the reader folds the log as before. Machine-local, never synced.
-OPEN_CACHE = ".handoff-open.json"
+OPEN_CACHE = files.HANDOFF_OPEN_CACHE
 
 
 def _stamp(memory_dir: str) -> list[int]:

@@ -207,7 +207,7 @@ def rollback_file(path: str, env=None) -> list[str]:
         if problem:
             problems.append(problem)
     if "handoff_md" in head:
-        from lazy_harness.memory import files, handoff
+        from lazy_harness.memory import files
 
         md = os.path.join(memory_dir, files.HANDOFF)
         if head["handoff_md"] is None:
@@ -218,7 +218,7 @@ def rollback_file(path: str, env=None) -> list[str]:
         else:
             atomic_write(md, head["handoff_md"].encode("utf-8", "surrogateescape"))
         try:
-            os.unlink(os.path.join(memory_dir, handoff.OPEN_CACHE))
+            os.unlink(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE))
         except FileNotFoundError:
             pass
     if not problems:

@@ -127,13 +127,14 @@ def _without_lines(current: bytes, lines: list[str], start: int) -> bytes | None
 def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
     """A learning edited since the run, with the frontmatter fields the run changed put back; False
     when they are no longer what the run wrote (changed again since) or cannot be read."""
-    from lazy_harness.memory import changes
+    from lazy_harness.memory import status_fields
 
     try:
         text = current.decode("utf-8")
-        if changes.fields_of(text, path) != {k: fields["after"].get(k) for k in changes.STATUS_FIELDS}:
+        after = {k: fields["after"].get(k) for k in status_fields.STATUS_FIELDS}
+        if status_fields.fields_of(text, path) != after:
             return False
-        return changes.with_fields(text, path, fields["before"]).encode("utf-8")
+        return status_fields.with_fields(text, path, fields["before"]).encode("utf-8")
     except (LhError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
         return False
 

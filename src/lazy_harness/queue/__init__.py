@@ -16,29 +16,40 @@ Gates read only the small state files of one session, so they cost the same with
 The sweep (``queue.sweep``) finds sessions that grew, went idle and were never checked since: a
 session killed without SessionEnd, or whose last Stops were gated. See docs/adr/0010.
 
-The package, by what each part does (every name is read from here, ``queue.X``):
+The package, by what each part does (the names in ``__all__`` are read from here, ``queue.X``;
+``submit`` and ``sweep`` are imported as modules, only where they are used):
 
     task.py      the folders, task names and the key=value task format
     state.py     per-session state files and the Stop hook's gates
     turn.py      the digest of the turn a task waits for
     produce.py   the producer side: a session's task, enqueued atomically
+    submit.py    the producers' whole step: enqueue, then start a worker detached (hooks, handoff-now)
     consume.py   the consumer side: the worker lock, claim, finish, recover
     sweep.py     sessions still watched, queued once they went idle unchecked
 """
 
-from lazy_harness.queue.consume import (  # noqa: F401 (read as queue.X)
+from lazy_harness.queue.consume import (
     LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, finish, needs_worker, pending, recover,
     release_worker_lock)
-from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields  # noqa: F401
-from lazy_harness.queue.state import (  # noqa: F401
+from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
+from lazy_harness.queue.state import (
     DISTILLED, ERROR, SKIPPED, gate, has_task, last_check, last_done_mtime, mark_done, pending_of, read_state,
     state_file)
-from lazy_harness.queue.task import (  # noqa: F401
-    DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, _tmp_path, ensure_layout, folder, format_task,
-    iso_now, parse_task, read_task, safe_session_id, task_id)
-from lazy_harness.queue.turn import (  # noqa: F401
+from lazy_harness.queue.task import (
+    DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
+    parse_task, read_task, safe_session_id, task_id)
+from lazy_harness.queue.turn import (
     TURN, TURN_CHARS, TURN_DIGEST, is_turn_digest, turn_digest, turn_fingerprint, turn_start)
 
 # why: here, below both the hooks and the worker: the worker sets it in the environment of its own
 # ``claude -p`` call, and the hooks that call fires see it and do nothing
 WORKER_MARKER = "LH_WORKER_CALL"
+
+__all__ = [
+    "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",
+    "REQUIRED", "SKIPPED", "STATE", "SUFFIX", "TMP", "TURN", "TURN_CHARS", "TURN_DIGEST", "WORKER_MARKER",
+    "acquire_worker_lock", "claim", "enqueue", "ensure_layout", "finish", "folder", "format_task", "gate",
+    "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
+    "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock",
+    "safe_session_id", "state_file", "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
+]

@@ -9,8 +9,8 @@ import time
 
 from lazy_harness.atomic import atomic_write, ensure_dir, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of
-from lazy_harness.queue.task import (DONE, FAILED, OPEN, PROCESSING, STATE, SUFFIX, TMP, _tmp_path, folder,
-                                     format_task, iso_now, read_task, task_id)
+from lazy_harness.queue.task import (DONE, FAILED, OPEN, PROCESSING, STATE, SUFFIX, TMP, folder, format_task,
+                                     iso_now, read_task, task_id, tmp_path_for)
 
 MAX_INTERRUPTIONS = 5
 LOCK_NAME = ".worker.lock"
@@ -187,7 +187,7 @@ def recover(queue: str) -> list[tuple[str, str]]:
             finish(queue, name, fields, "skipped", f"superseded by {task_id(newer[0])}")
             out.append((name, "superseded"))
             continue
-        tmp = _tmp_path(queue, name)
+        tmp = tmp_path_for(queue, name)
         atomic_write(tmp, format_task(fields))
         os.replace(tmp, os.path.join(queue, name))
         os.unlink(path)

@@ -9,8 +9,8 @@ import time
 from lazy_harness import paths, retain
 from lazy_harness.atomic import atomic_write, fsync_dir
 from lazy_harness.queue.state import pending_of, state_file
-from lazy_harness.queue.task import (SUFFIX, _tmp_path, ensure_layout, format_task, iso_now, read_task,
-                                     safe_session_id, task_id)
+from lazy_harness.queue.task import (SUFFIX, ensure_layout, format_task, iso_now, read_task, safe_session_id,
+                                     task_id, tmp_path_for)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
 
 REQUIRED = ("session_id", "session_jsonl")  # what a task must name for the worker to process it
@@ -49,7 +49,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
         ns = int(now * 1e9)
         while True:
             name = f"{ns}-{sid[:8]}{SUFFIX}"
-            tmp = _tmp_path(queue, name)
+            tmp = tmp_path_for(queue, name)
             atomic_write(tmp, format_task(data))
             try:
                 os.link(tmp, os.path.join(queue, name))

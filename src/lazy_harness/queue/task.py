@@ -71,7 +71,7 @@ def task_id(name: str) -> str:
     return name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
 
 
-def _tmp_path(queue: str, name: str) -> str:
+def tmp_path_for(queue: str, name: str) -> str:
     """A name in tmp/ no other writer uses (two producers may try the same task name at once)."""
     return os.path.join(queue, TMP, f"{task_id(name)}.{os.getpid()}-{os.urandom(4).hex()}{SUFFIX}")
 

@@ -22,6 +22,7 @@ from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
+from lazy_harness.project_identity import git_branch, project_name, project_root
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -321,13 +322,13 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     read from the queue by the caller (:func:`lazy_harness.hooks.session_start.distill_trouble`)."""
     ctx = cfg["context"]
     budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
-    root = paths.project_root(cwd)
-    project = paths.project_name(root)
+    root = project_root(cwd)
+    project = project_name(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
     key = os.path.basename(mdir)
     kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
     if branch is None:
-        branch = paths.git_branch(cwd)
+        branch = git_branch(cwd)
     stats: dict = {"project": project, "memory_dir": mdir, "knowledge_dir": kdir, "branch": branch,
                    "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
                    "own_learnings": 0, "distill_failed": 0}

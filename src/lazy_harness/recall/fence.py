@@ -43,9 +43,10 @@ def legacy_for(cwd: str, env=None):
     """``provenance.legacy_owner`` of the project holding ``cwd``."""
     from lazy_harness import paths
     from lazy_harness.memory import provenance
+    from lazy_harness.project_identity import project_name, project_root
 
-    root = paths.project_root(cwd)
-    return provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), paths.project_name(root))
+    root = project_root(cwd)
+    return provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project_name(root))
 
 
 def _approved(c: dict, approvals) -> bool:

@@ -16,13 +16,14 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
+from lazy_harness.project_identity import project_name
 from lazy_harness.recall import fence, index, select
 
 
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
     return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None), paths.learnings_dir(cfg["knowledge"]["path"] or None, env),
-            paths.project_name(cwd))
+            project_name(cwd))
 
 
 def model_state_dir(env) -> str:

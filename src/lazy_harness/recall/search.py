@@ -11,7 +11,7 @@ import json
 import os
 import time
 
-from lazy_harness import config, paths
+from lazy_harness import config, paths, project_identity
 from lazy_harness.recall import digest
 
 KINDS = ("decision", "failure", "learning", "handoff")
@@ -25,7 +25,7 @@ def place(project: str | None, env, say) -> tuple[str, dict, str, str]:
 
     cwd = os.path.abspath(project or os.getcwd())
     cfg = config.load_fast(env)
-    root = paths.project_root(cwd)
+    root = project_identity.project_root(cwd)
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
         say(f"lh: {line}", err=True)
@@ -50,7 +50,7 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     def read(conn) -> list[dict]:
         from lazy_harness.recall import fence
 
-        where, args = index.scope_sql(None if all_projects else mdirs, paths.project_name(cwd))
+        where, args = index.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
                                 keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)

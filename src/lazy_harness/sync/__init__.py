@@ -35,3 +35,10 @@ from lazy_harness.sync.rounds import (LOCK, PUSH_TRIES, STATE, auto_sync, check_
                                       read_state, rerender_handoffs, run, status)
 from lazy_harness.sync.scan import (DIFF_OPTIONS, commit_local, outgoing_secrets, rewrite_unpushed, staged_secrets,
                                     unpushed_secrets)
+
+__all__ = [
+    "ATTRIBUTES", "BRANCH", "DIFF_OPTIONS", "GIT_TIMEOUT", "IGNORE", "LOCK", "PUSH_TRIES", "STATE",
+    "SyncError", "auto_sync", "check_layout", "commit_local", "configured_remote", "ensure_repo",
+    "merge_learning", "merge_lines", "merge_remote", "outgoing_secrets", "read_state", "repair",
+    "rerender_handoffs", "rewrite_unpushed", "run", "staged_secrets", "status", "unpushed_secrets",
+]

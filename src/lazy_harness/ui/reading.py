@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks
+from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 
 TAIL_BYTES = 256 * 1024  # of hooks.log: the recent sessions
@@ -64,7 +65,7 @@ def projects(cwd: str, cfg: dict, env) -> list[Project]:
     configured = cfg["memory"]["path"] or None
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     here = paths.memory_dir(cwd, env, configured)
-    out = [Project(os.path.basename(here), paths.project_name(cwd), here, ldir, current=True)]
+    out = [Project(os.path.basename(here), project_name(cwd), here, ldir, current=True)]
     for mdir in paths.all_memory_dirs(env, configured):
         if mdir != here:
             key = os.path.basename(mdir)
@@ -259,7 +260,7 @@ def _own_sessions(p: Project, cwd: str | None, env) -> set[str]:
     """Sessions whose transcript lies in Claude Code's folder of the project holding ``cwd``."""
     if not cwd:
         return set()
-    folder = os.path.join(paths.projects_dir(env), paths.project_key(paths.project_root(cwd)))
+    folder = os.path.join(paths.projects_dir(env), paths.project_key(project_root(cwd)))
     try:
         return {n[:-6] for n in os.listdir(folder) if n.endswith(".jsonl")}
     except OSError:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
+from lazy_harness.project_identity import project_name
 from lazy_harness.queue import sweep
 
 LOCK_NAME = queue.LOCK_NAME
@@ -263,7 +264,7 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
     learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     for mdir, cwd in list(stats.projects.items()):
         try:
-            result = consolidate.run(mdir, learnings, paths.project_name(cwd) if cwd else "unknown", cfg, env,
+            result = consolidate.run(mdir, learnings, project_name(cwd) if cwd else "unknown", cfg, env,
                                      automatic=True)
         except Exception as exc:  # why: consolidation is housekeeping; it must never stop the queue
             _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")

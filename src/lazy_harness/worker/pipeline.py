@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from lazy_harness import logfile, paths, queue
 from lazy_harness.atomic import sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
+from lazy_harness.project_identity import project_name, project_root
 
 
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
@@ -55,7 +56,7 @@ def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, l
     if os.path.dirname(os.path.realpath(memory_dir)) != os.path.realpath(memory_root):
         return  # an untrusted task run with trust=False (lh distill): nothing to bring over
     cwd = fields.get("cwd") or ""
-    root = paths.project_root(cwd) if cwd else None
+    root = project_root(cwd) if cwd else None
     key = paths.project_key(root) if root else os.path.basename(memory_dir)
     for line in migrate.migrate(memory_dir, key, root, env, now):
         log(line)
@@ -158,7 +159,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     memory_dir = fields["memory_dir"]
     learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     cwd = fields.get("cwd") or view.cwd or ""
-    project = paths.project_name(cwd) if cwd else "unknown"
+    project = project_name(cwd) if cwd else "unknown"
     if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
         _migrate(fields, memory_dir, memory_root, env, now, log)
     existing = store.existing_memory(memory_dir, learnings_dir)

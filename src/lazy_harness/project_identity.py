@@ -1,0 +1,162 @@
+"""Which project a folder belongs to, and how that project is known on every machine. Read from the
+repository's files (``.git``, ``HEAD``, ``config``), never by running git: hooks call it.
+
+- :func:`project_root`: the main working tree of the repository holding a folder (every linked
+  worktree and subfolder belongs to it), else the folder itself;
+- :func:`project_name`, :func:`git_branch`: what a session's records say about it;
+- :func:`origin`: its ``remote.origin.url`` in one form for all the ways of writing one remote,
+  which ``paths.memory_key`` turns into the memory folder's name (the same project on every machine).
+
+Where a project's folders are is ``paths``'s; this module answers only "which project".
+Hot path: only ``os``.
+"""
+
+import os
+
+
+def _read_first_line(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().strip()
+    except OSError:
+        return None
+
+
+def _gitdir_of(dotgit: str) -> str | None:
+    """The git folder a ``.git`` file points at (``gitdir: ...``, relative to the file's folder)."""
+    line = _read_first_line(dotgit) or ""
+    if not line.startswith("gitdir:"):
+        return None
+    gitdir = line[len("gitdir:"):].strip()
+    return gitdir if os.path.isabs(gitdir) else os.path.normpath(os.path.join(os.path.dirname(dotgit), gitdir))
+
+
+def _main_worktree_from_gitfile(gitfile: str) -> str | None:
+    """A linked worktree's ``.git`` file points at ``<common>/worktrees/<name>``; the main tree owns ``<common>``."""
+    gitdir = _gitdir_of(gitfile)
+    if gitdir is None:
+        return None
+    common = _read_first_line(os.path.join(gitdir, "commondir"))
+    if common is None:
+        return None  # a submodule or a plain gitdir link: treat the folder holding .git as the root
+    if not os.path.isabs(common):
+        common = os.path.normpath(os.path.join(gitdir, common))
+    if os.path.basename(common) == ".git":
+        return os.path.dirname(common)
+    return None
+
+
+def project_root(cwd: str) -> str:
+    """The main working tree of the git repository holding ``cwd``, else ``cwd`` itself.
+
+    Reads ``.git`` files directly instead of running git: this runs inside hooks.
+    """
+    start = os.path.abspath(cwd)
+    d = start
+    while True:
+        dotgit = os.path.join(d, ".git")
+        if os.path.isdir(dotgit):
+            return d
+        if os.path.isfile(dotgit):
+            return _main_worktree_from_gitfile(dotgit) or d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return start
+        d = parent
+
+
+def git_branch(cwd: str) -> str | None:
+    """The branch checked out where ``cwd`` is, from ``HEAD`` (no git process, so hooks may call it);
+    a linked worktree's own. None when detached or outside a repository."""
+    d = os.path.abspath(cwd)
+    while True:
+        dotgit = os.path.join(d, ".git")
+        if os.path.isdir(dotgit):
+            head = os.path.join(dotgit, "HEAD")
+            break
+        if os.path.isfile(dotgit):
+            gitdir = _gitdir_of(dotgit)
+            if gitdir is None:
+                return None
+            head = os.path.join(gitdir, "HEAD")
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    ref = _read_first_line(head) or ""
+    if not ref.startswith("ref: refs/heads/"):
+        return None  # detached HEAD, or no repository
+    return ref[len("ref: refs/heads/"):] or None
+
+
+def project_name(cwd: str) -> str:
+    return os.path.basename(project_root(cwd).rstrip(os.sep)) or "root"
+
+
+# --- a project's identity across machines -----------------------------------------------------------
+
+def _git_config_of(root: str) -> str | None:
+    """The ``config`` file of the repository whose main working tree is ``root``."""
+    dotgit = os.path.join(root, ".git")
+    if os.path.isdir(dotgit):
+        return os.path.join(dotgit, "config")
+    gitdir = _gitdir_of(dotgit) if os.path.isfile(dotgit) else None
+    return os.path.join(gitdir, "config") if gitdir else None
+
+
+def origin_url(root: str) -> str | None:
+    """``remote.origin.url`` from the repository's config file (read directly: no git process)."""
+    path = _git_config_of(root)
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(65536)
+    except OSError:
+        return None
+    section = None
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("["):
+            section = " ".join(line.strip("[]").replace('"', " ").split()).lower()
+            continue
+        if section == "remote origin" and "=" in line:
+            key, _, value = line.partition("=")
+            if key.strip().lower() == "url":
+                return value.strip().strip('"') or None
+    return None
+
+
+def normalize_remote(url: str) -> str | None:
+    """``host/owner/repo`` for the forms of one remote: ``git@host:owner/repo.git``,
+    ``https://user@host/owner/repo``, ``ssh://git@host:22/owner/repo.git`` are equal; a local path
+    stays a path. None for an empty URL."""
+    u = url.strip()
+    if not u:
+        return None
+    scheme, sep, rest = u.partition("://")
+    if sep:
+        if scheme.lower() == "file":
+            return os.path.normpath(rest) or None
+        hostpart, _, path = rest.partition("/")
+        host = hostpart.rpartition("@")[2].split(":", 1)[0]
+    elif ":" in u and "/" not in u.split(":", 1)[0] and not os.path.isabs(u):
+        hostpart, _, path = u.partition(":")
+        host = hostpart.rpartition("@")[2]
+    else:
+        return os.path.normpath(u)
+    path = path.strip("/")
+    if path.endswith(".git"):
+        path = path[:-4]
+    path = "/".join(p for p in path.split("/") if p and p not in (".", ".."))
+    return f"{host.lower()}/{path}" if host and path else None
+
+
+def origin(root: str) -> str | None:
+    """The normalized ``remote.origin.url`` of the repository whose main working tree is ``root``
+    (``host/owner/repo``); None without an origin, or when it is a local path (a path names no
+    project on another machine)."""
+    url = origin_url(root)
+    normalized = normalize_remote(url) if url else None
+    return normalized if normalized and not normalized.startswith("/") else None

@@ -1,0 +1,44 @@
+"""The producer's whole step: queue a session's task, then start a worker to consume it. Shared by
+the Stop and SessionEnd hooks and ``lh knowledge handoff-now``, so none of them imports the worker:
+the worker is started as a program (``python -m lazy_harness.worker``), detached by
+:mod:`lazy_harness.detach`, its output appended to ``<logs>/compound-loop.log``.
+
+Hot path: only ``os`` and ``sys`` (and our own hot-path modules).
+"""
+
+import os
+import sys
+
+from lazy_harness import detach, logfile, paths
+from lazy_harness.queue.produce import enqueue, task_fields
+from lazy_harness.queue.task import task_id
+
+WORKER_MODULE = "lazy_harness.worker"
+
+
+def worker_argv(python: str | None = None) -> list[str]:
+    return [python or sys.executable, "-m", WORKER_MODULE]
+
+
+def spawn_worker(env=None) -> int:
+    """Start ``python -m lazy_harness.worker`` detached; returns its pid."""
+    env = dict(os.environ if env is None else env)
+    return detach.spawn(worker_argv(), logfile.log_path(logfile.SPAWN, env), env)
+
+
+def submit(payload: dict, event: str, forced: bool, env, now: float, cfg: dict | None = None) -> tuple[str, str]:
+    """Queue the session and start a worker. Returns (task name, decision text).
+
+    ``payload`` holds ``session_id``, ``transcript_path`` and ``cwd`` (the session's own project
+    folder). ``cfg``: the config the caller already loaded (``config.load_fast``); None loads it.
+    """
+    if not payload.get("session_id") or not payload.get("transcript_path"):
+        return "", "skipped: payload has no session_id or transcript_path"
+    memory_path = None if cfg is None else (cfg["memory"]["path"] or "")
+    q = paths.queue_dir(env)
+    name = enqueue(q, task_fields(payload, event, forced, env, memory_path), now)
+    try:
+        spawned = f"worker pid {spawn_worker(env)}"
+    except OSError as exc:
+        spawned = f"worker not started: {exc.strerror or exc}"
+    return name, f"queued {task_id(name)} ({spawned})"
