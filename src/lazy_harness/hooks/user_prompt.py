@@ -3,7 +3,9 @@
 Runs before every prompt the user types, so it stays cheap: nothing for a slash command or a prompt
 under ``recall.min_prompt_chars``; otherwise the index is brought up to date (a ``stat`` per memory
 file) and searched (``lazy_harness.recall``; with ``recall.semantic`` the candidates' kept vectors are
-compared with the prompt's; a large catch-up is left to the index builder). Prints one JSON object when an entry passes
+compared with the prompt's; a large catch-up is left to the index builder). For a memory of 3,000
+entries or more the resident answerer does that work (``recall.resident``, ADR 0029): the hook asks
+it first and does the work itself when none answers. Prints one JSON object when an entry passes
 the bar and was not shown to this session yet, nothing otherwise; the decision goes to hooks.log
 through hooks/entry.py, which also catches and logs any error (the hook always exits 0).
 
@@ -12,9 +14,8 @@ forgot while it sat idle is watched again from the next prompt, so a turn killed
 long pause is still distilled (docs/adr/0010).
 """
 
-import os
 
-from lazy_harness import config, jsonload, paths
+from lazy_harness import config, paths
 
 
 def _watch(payload: dict, cfg: dict, env) -> None:
@@ -37,8 +38,8 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     cfg = config.load_fast(env)
     text = payload.get("prompt")
     why = "recall disabled" if not cfg["recall"]["enabled"] else gate.skip_reason(text, cfg["recall"])
+    _watch(payload, cfg, env)  # also when the search fails below: the session must still be swept
     if why:
-        _watch(payload, cfg, env)
         return f"skipped: {why}", None
     resident_on = float(cfg["recall"]["resident_minutes"]) > 0
     asked = ""
@@ -48,8 +49,10 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
         got, asked = resident.ask(payload, env, now)
         if got is not None:
             return got[0] + " (resident)", got[1]
+    from lazy_harness.recall import prompt as recall_prompt
+
     facts: dict = {}
-    decision, out = answer(payload, env, now, cfg=cfg, facts=facts)
+    decision, out = recall_prompt.answer(payload, env, now, cfg=cfg, facts=facts)
     if asked and asked != "none running":
         decision += f" resident=({asked})"
     if resident_on and facts.get("entries", 0) >= resident.SERVE_FROM:
@@ -61,29 +64,3 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
         if started:
             decision += f" resident={started}"
     return decision, out
-
-
-def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
-           facts: dict | None = None) -> tuple[str, str | None]:
-    """What ``run`` answers for a prompt that passed the gate, computed here: (decision, stdout
-    text). ``opener``: how the index is opened (the resident answerer keeps its connection);
-    ``facts`` receives ``entries``, how many the index holds."""
-    cfg = config.load_fast(env) if cfg is None else cfg
-    text = payload.get("prompt")
-    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    sid = str(payload.get("session_id") or "")
-    from lazy_harness.recall import prompt as recall_prompt
-    from lazy_harness.recall import shown
-
-    try:
-        out_text, info = recall_prompt.context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener)
-    finally:
-        _watch(payload, cfg, env)  # why: also when the search failed: the session must still be swept
-    if facts is not None:
-        facts["entries"] = info.get("entries", 0)
-    decision = recall_prompt.describe(info)
-    if not out_text:
-        return decision, None
-    shown.add(env, sid, [c["id"] for c in info["kept"]])
-    out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
-    return decision, jsonload.dumps(out) + "\n"

@@ -130,6 +130,30 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = froze
     return text, info
 
 
+def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
+           facts: dict | None = None) -> tuple[str, str | None]:
+    """What the prompt hook answers for a prompt that passed its gate: (the decision for hooks.log,
+    the JSON line for stdout or None). The hook runs it itself, or the resident answerer does with
+    the hook's environment (``recall.resident``). ``opener``: how the index is opened (the answerer
+    keeps its connection); ``facts`` receives ``entries``, how many the index holds."""
+    from lazy_harness import config, jsonload
+    from lazy_harness.recall import shown
+
+    cfg = config.load_fast(env) if cfg is None else cfg
+    text = payload.get("prompt")
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    sid = str(payload.get("session_id") or "")
+    out_text, info = context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener)
+    if facts is not None:
+        facts["entries"] = info.get("entries", 0)
+    decision = describe(info)
+    if not out_text:
+        return decision, None
+    shown.add(env, sid, [c["id"] for c in info["kept"]])
+    out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
+    return decision, jsonload.dumps(out) + "\n"
+
+
 def describe(info: dict) -> str:
     """One hooks.log line: what was injected (ids) or why nothing was."""
     parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} passed={info.get('passed', 0)}"]

@@ -3,7 +3,7 @@ hook, so a prompt pays for a bare interpreter and a socket round trip instead of
 importing recall and reading cold pages each time (ADR 0029).
 
 It is an optimisation only. The hook asks it first (``ask``); with no answerer, a stale one, an
-error or a slow answer, the hook does the same work itself (``hooks.user_prompt.answer``), and then
+error or a slow answer, the hook does the same work itself (``recall.prompt.answer``), and then
 starts one (``start``) when the memory is large enough for it to pay (``SERVE_FROM`` entries) and
 ``recall.resident_minutes`` is not 0. The answerer runs the very function the hook would run, with
 the hook's environment, so what a prompt gets does not depend on which of them answered.
@@ -247,7 +247,7 @@ def idle_seconds(env) -> float:
 
 def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     """The answer to one question, and whether to leave after it."""
-    from lazy_harness.hooks import user_prompt
+    from lazy_harness.recall import prompt
 
     try:
         q = jsonload.loads(raw)
@@ -258,7 +258,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     if q.get("stamp") != stamp:
         return {"stale": True}, True
     try:
-        decision, out = user_prompt.answer(q["payload"], q["env"], float(q.get("now") or 0), opener=kept.open)
+        decision, out = prompt.answer(q["payload"], q["env"], float(q.get("now") or 0), opener=kept.open)
     except Exception as exc:  # why: the hook logs it and does the work itself
         kept.close()
         return {"error": f"{type(exc).__name__}: {exc}"}, False
