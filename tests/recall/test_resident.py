@@ -223,3 +223,14 @@ def test_a_builder_it_starts_is_collected_when_it_ends(project):
         """the builder has exited and the answerer has waited for it (no zombie in /proc)"""
         return not os.path.exists(f"/proc/{builder}")
     wait_until(collected, timeout=60)
+
+
+def test_a_payload_without_cwd_is_answered_for_the_hooks_folder(project):
+    """Claude Code always sends ``cwd``; without it the hook's working directory names the project,
+    never the answerer's own."""
+    start()
+    r = subprocess.run([sys.executable, "-m", "lazy_harness.hooks", "UserPromptSubmit"], cwd=project,
+                       input=json.dumps({"session_id": SID, "prompt": PROMPT}).encode(), capture_output=True,
+                       timeout=30, env={k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"})
+    assert r.returncode == 0 and b"advisory locks" in r.stdout
+    assert "(resident)" in hook_log(paths.claude_dir())[-1]

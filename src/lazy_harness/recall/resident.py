@@ -84,6 +84,8 @@ def _connect(sock, where: str) -> None:
 
 def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT) -> tuple[tuple[str, str | None] | None, str]:
     """(the answerer's (decision, stdout text), "") or (None, why not). Never raises."""
+    if not payload.get("cwd"):  # why: the answerer's own working directory is its folder, not the session's
+        payload = dict(payload, cwd=env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     s = _socket()
     try:
         sock = s.socket(s.AF_UNIX, s.SOCK_STREAM)
