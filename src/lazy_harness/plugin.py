@@ -16,7 +16,6 @@ most specific file deciding: local, then project, then user (checked on Claude C
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 
 from lazy_harness import paths, settings

@@ -73,7 +73,7 @@ def test_blocks_open_with_the_fence_and_items_name_kind_id_date_and_origin(two):
     did = ids.entry_id("decision", "Run the tests with pytest -x before every docker build")
     day = time.strftime("%Y-%m-%d", time.localtime(NOW - 60))
     assert f"- decision {did}, {day}, from session sess-b in projB: Run the tests" in text
-    assert f"learning l-" in text and "from session sess-a in projA: " + DOCKER in text
+    assert "learning l-" in text and "from session sess-a in projA: " + DOCKER in text
     got = ask(b, "how do I keep the docker layer cache when I copy requirements")
     assert got.split("\n")[0] == FENCE
     assert "from session sess-a in projA: " + DOCKER in got and ", " + day + ", " in got

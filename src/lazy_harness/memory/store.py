@@ -24,7 +24,7 @@ that resolves outside its folder (a symlink planted in the memory folder).
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.atomic import append_line, atomic_write, ensure_dir, rewrite
+from lazy_harness.atomic import append_line, ensure_dir, rewrite
 from lazy_harness.errors import LhError, TaskError
 from lazy_harness.memory import entries, files, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line

@@ -111,13 +111,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from lazy_harness.redact import names
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mailchimp, _mixed_case, _mysql,
                                          _random_parts, _scrambled, _unless_reference)
 from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _aws_secrets,
-                                        _replace_assignment, _replace_keyish, _telegram, entropy)  # entropy: ours too
+                                        _replace_assignment, _replace_keyish, _telegram)
 
 # Names whose value is a credential whatever it looks like: the keyword is the name's last part,
 # so ``max_tokens`` and ``token_count`` stay untouched. Longer words first (alternation order).
