@@ -83,7 +83,7 @@ def _read_json(path: str):
 
 def _enabled(plugin_id: str, root: str, env) -> tuple[bool, str]:
     """(enabled, the file that said so): the most specific settings file naming ``plugin_id``."""
-    for label, path in reversed(settings.files_for(root, env)):
+    for _label, path in reversed(settings.files_for(root, env)):
         try:
             data, _ = settings.read(path)
         except SettingsError:

@@ -142,7 +142,8 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     for item in own:
         mark = left_out.get(item["id"])
         state = (marks.describe(mark) if mark else "" if recall.is_active(item)
-                 else f"{item.get('status') or 'deprecated'}" + (f" by {item['deprecated_by']}" if item.get("deprecated_by") else ""))
+                 else f"{item.get('status') or 'deprecated'}"
+                 + (f" by {item['deprecated_by']}" if item.get("deprecated_by") else ""))
         _echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
               f"({os.path.relpath(item['path'], os.path.dirname(ldir))})" + (f"  [{state}]" if state else ""))
 

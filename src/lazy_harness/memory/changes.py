@@ -18,7 +18,8 @@ from lazy_harness.memory import files, journal, marks
 REASON_CHARS = 300
 
 
-def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
+def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
+             now: float) -> None:
     from lazy_harness.memory.entries import heal_tail
 
     path = marks.path_of(memory_dir)

@@ -78,10 +78,10 @@ def check_file(path: str) -> FileCheck:
     rows = data.split(b"\n")
     fields = _fields_for(path)
     for number, raw in enumerate(rows, 1):
-        if number == len(rows):  # what follows the last newline
-            if raw.strip() and not files.whole_object(raw):
-                out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
-                continue
+        # what follows the last newline
+        if number == len(rows) and raw.strip() and not files.whole_object(raw):
+            out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
+            continue
         _, how = lines.records_of(raw, fields)
         if how:
             out.found.append((number, how))

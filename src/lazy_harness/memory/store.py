@@ -427,7 +427,8 @@ def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
         # why: an entry consolidation replaced is not current; listed apart, so the model neither takes it
         # for current memory nor is kept from recording it again when a session goes back to it
         out[key] = [r for r in recs if ids.of_record(r, kind) not in left_out]
-        out["replaced"] += [r for r in recs if (left_out.get(ids.of_record(r, kind)) or {}).get("op") in marks.AUTOMATIC]
+        out["replaced"] += [r for r in recs
+                            if (left_out.get(ids.of_record(r, kind)) or {}).get("op") in marks.AUTOMATIC]
     out.update(learning_titles=recent_titles(learnings_dir, RECENT_TITLES),
                handoff_open=[(i["id"], i["text"]) for i in handoff.open_items(state)])
     return out

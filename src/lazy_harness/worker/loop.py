@@ -373,7 +373,8 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
                 cfg = config.load(env)
             except ConfigError as exc:
                 stats.paused = f"config.toml invalid: {exc.message}"
-                _log(env, f"worker {os.getpid()}: paused, {stats.paused}; tasks stay pending (hint: lh config validate)")
+                _log(env, f"worker {os.getpid()}: paused, {stats.paused}; tasks stay pending "
+                     "(hint: lh config validate)")
                 break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
