@@ -73,8 +73,10 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
     click.echo(f"{outcome.status}: {outcome.reason}")
     for problem in outcome.problems:
         click.echo(f"  answer: {problem}")
+    from lazy_harness.memory.store import Plan
+
     plan = outcome.plan
-    if plan is not None:
+    if isinstance(plan, Plan):  # (Outcome.plan is typed object: the pipeline imports the store lazily)
         for line in plan.describe():
             click.echo(f"  {line}")
     if outcome.status in ("failed", "waiting"):  # waiting: a spend cap or an unreachable API

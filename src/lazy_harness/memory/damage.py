@@ -130,7 +130,8 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
     changed = False
     for path in noted:
         stamp = _stamp(path)
-        seen = state.get(path) if isinstance(state.get(path), dict) else {}
+        seen = state.get(path)
+        seen = seen if isinstance(seen, dict) else {}
         if stamp is None or seen.get("stamp") == stamp:
             continue
         check = check_file(path)

@@ -65,7 +65,7 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
             break
     ours = "digest" in marker
     out: list[tuple[str, str | None, str, bool]] = []
-    current = None
+    current: list | None = None
     for line in lines:
         entry = _list_item(line)
         if entry is not None:
@@ -175,7 +175,7 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
     shown: set[str] = set()
     for _, hid, text, ticked in parse_markdown(md[0])[1]:
         item = None if ticked or not hid else state.get(hid)
-        if item is not None and normalise(text) in ("", normalise(item["text"])):
+        if item is not None and hid and normalise(text) in ("", normalise(item["text"])):
             shown.add(hid)
         elif not ticked and normalise(text):
             shown.add(ids.handoff_id(text))
@@ -326,7 +326,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
         if pending:
             append(memory_dir, pending)
             state = fold(read_records(memory_dir) or [])
-        recs = []
+        recs: list[dict] = []
         for _, hid, body, ticked in parse_markdown(text)[1]:
             item = state.get(hid) if hid else None
             if ticked or (item is not None and item.is_open):

@@ -191,9 +191,9 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
         status = (files.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
-        if status == "deprecated":  # what consolidation writes
+        if found and status == "deprecated":  # what consolidation writes
             p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
-        elif status not in ("", "active"):
+        elif found and status not in ("", "active"):
             how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
             p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
         elif exists:
@@ -421,7 +421,7 @@ def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
     from lazy_harness.memory.learnings import recent_titles
     state, _ = handoff.load(memory_dir)
     left_out = marks.hidden(memory_dir)
-    out = {"replaced": []}
+    out: dict = {"replaced": []}
     for key, name, kind in (("decisions", files.DECISIONS, "decision"), ("failures", files.FAILURES, "failure")):
         recs = files.tail_records(os.path.join(memory_dir, name), RECENT_RECORDS)
         # why: an entry consolidation replaced is not current; listed apart, so the model neither takes it

@@ -359,7 +359,7 @@ _KEYISH = (
 
 
 @lru_cache(maxsize=1)
-def _builtin() -> list[tuple[str, re.Pattern[str]]]:
+def _builtin() -> list[tuple[str, re.Pattern[str], Any]]:
     """Compiled once, on first use: the worker needs them, the hooks never import this module."""
     return _compile()
 

@@ -115,7 +115,7 @@ def _line(value: Any) -> str:
     return text if len(text) <= _ITEM_CHARS else text[:_ITEM_CHARS - 3] + "..."
 
 
-def _summaries(records: Iterable[Any], n: int) -> list[str]:
+def _summaries(records: Iterable[Any] | None, n: int) -> list[str]:
     out = []
     for rec in list(records or [])[-n:]:
         if isinstance(rec, dict) and isinstance(rec.get("summary"), str) and rec["summary"].strip():
