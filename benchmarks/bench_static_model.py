@@ -85,9 +85,9 @@ def inside(src: str, runs: int) -> None:
             got.append([float(x) for x in out.stdout.split()])
     got = got[1:]  # the first run hashed the files and wrote the stamp
     names = ("import os", "import static_model", "load (stamped)", "embed the prompt")
-    cols = list(zip(*got))
+    cols = list(zip(*got, strict=True))
     print("inside fresh processes, medians: " + ", ".join(
-        f"{n} {statistics.median(c) * 1000:.2f} ms" for n, c in zip(names, cols))
+        f"{n} {statistics.median(c) * 1000:.2f} ms" for n, c in zip(names, cols, strict=True))
         + f"; static_model's share {statistics.median([sum(r[1:]) for r in got]) * 1000:.2f} ms")
 
 

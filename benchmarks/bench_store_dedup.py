@@ -14,6 +14,7 @@ import os
 import random
 import tempfile
 import time
+from functools import partial
 
 from lazy_harness.memory import entries
 from lazy_harness.memory.sanitize import normalise
@@ -82,10 +83,10 @@ def main() -> int:
             mb = os.path.getsize(path) / 1e6
             new = {"a decision never taken", "another new one"}
             present = set(keys[::2000])
-            t_new = best(lambda: entries.recorded(path, new), runs)
-            t_old = best(lambda: entries.recorded(path, present), runs)
+            t_new = best(partial(entries.recorded, path, new), runs)
+            t_old = best(partial(entries.recorded, path, present), runs)
             assert entries.recorded(path, present | new) == present
-            t_naive = best(lambda: naive(path), max(3, runs // 3))
+            t_naive = best(partial(naive, path), max(3, runs // 3))
             print(f"{label:8} 10,000 entries, {mb:5.1f} MB: 2 new summaries {t_new}, 5 already recorded {t_old}; "
                   f"for scale, json.loads of every line {t_naive}")
     return 0

@@ -124,7 +124,7 @@ def _turn(g: _Gen, parent: str | None, prompt_index: int) -> tuple[list[dict], s
                  "message": {"role": "user", "content": [
                      {"type": "text", "text": "<system-reminder>\n" + g.words(80) + "\n</system-reminder>\n"},
                      {"type": "text", "text": prompt}]}})
-    for step in range(r.randint(1, 6)):
+    for _ in range(r.randint(1, 6)):
         req = g.uid()
         recs.append({"type": "api-request", "sessionId": SESSION, "id": req, "timestamp": g.ts(),
                      "version": "2.1.328", "querySource": "repl_main_thread",

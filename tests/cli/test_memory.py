@@ -114,7 +114,7 @@ def test_search_ranks_title_hits_before_body_hits(project):
     found = [next(t for t in ("Queue stuck", "Queue names", "sqlite queue", "logs rotate") if t in ln) for ln in lines]
     # three title/summary hits (BM25 with the summary weighing 3), then the one with "queue" in its rationale only
     assert sorted(found[:3]) == ["Queue names", "Queue stuck", "sqlite queue"] and found[3] == "logs rotate"
-    by_text = {t: ln for t, ln in zip(found, lines)}
+    by_text = {t: ln for t, ln in zip(found, lines, strict=True)}
     assert by_text["Queue stuck"].split()[0] == "failure" and by_text["Queue names"].split()[0] == "learning"
     decision = by_text["sqlite queue"]
     assert decision.split()[0] == "decision" and ms.iso(NOW - 5 * DAY)[:10] in decision and " proj " in decision

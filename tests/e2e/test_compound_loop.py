@@ -137,7 +137,7 @@ def assert_entries(path: Path, kind: str, expected: list[dict[str, Any]], sid: s
     """`path` holds exactly one line per expected entry, in order, with the documented fields."""
     records = read_jsonl(path)
     assert [r["summary"] for r in records] == [e["summary"] for e in expected], records
-    for rec, want in zip(records, expected):
+    for rec, want in zip(records, expected, strict=True):
         assert {k: rec[k] for k in want} == want
         assert rec["type"] == kind and rec["project"] == "project" and rec["session_id"] == sid
         assert rec["task_id"] in tasks, (rec["task_id"], tasks)

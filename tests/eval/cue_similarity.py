@@ -133,7 +133,7 @@ def similarities(rows: list[dict], embed) -> None:
     owner = np.array(cue_owner)
     prompts = embed([r["prompt"] for r in rows])
     at = {i: n for n, i in enumerate(ids)}
-    for r, q in zip(rows, prompts):
+    for r, q in zip(rows, prompts, strict=True):
         to_whole, to_cues = whole @ q, cues @ q
         best = {}
         for i, *_ in r["cands"]:
@@ -209,7 +209,7 @@ def main() -> int:
             t = fit([r for r in rows if r["part"] != p])
             if t is not None:
                 got = score(by_part[p], t)
-                pooled = [a + b for a, b in zip(pooled, got)]
+                pooled = [a + b for a, b in zip(pooled, got, strict=True)]
                 print(f"  {p:<16} threshold {t:.2f}: {_rate(*got)}")
         print(f"  {'together':<16}                 {_rate(*pooled)}")
     return 0

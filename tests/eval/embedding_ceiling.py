@@ -66,7 +66,7 @@ def measure(embed, entries, prompts) -> dict:
     vecs = embed([_text(e) for e in entries])
     qv = embed([p for _, p, _ in prompts])
     rows = []  # (expected keys, [(score, key)] best first)
-    for (project, _, want), q in zip(prompts, qv):
+    for (project, _, want), q in zip(prompts, qv, strict=True):
         scored = sorted(((float(vecs[i] @ q), e["key"]) for i, e in enumerate(entries)
                          if prompt_files.visible(e, project)), reverse=True)
         rows.append((set(want), scored[:5]))

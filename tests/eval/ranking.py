@@ -127,7 +127,7 @@ def evaluate(rows: list[dict], method: str) -> dict:
             continue
         got = score(mine, method, bar)
         out["parts"][p] = (bar, got)
-        out["pooled"] = [a + b for a, b in zip(out["pooled"], got)]
+        out["pooled"] = [a + b for a, b in zip(out["pooled"], got, strict=True)]
     return out
 
 

@@ -124,7 +124,7 @@ def add_filler(root: str, env: dict, dirs: dict[str, str], texts: list[str], ins
             name = f"filler-{k:03d}"
             extra[name] = ms.make_project(root, name)
             targets.append((name, extra[name]))
-    for (project, folder), recs in zip(targets, chunks):
+    for (project, folder), recs in zip(targets, chunks, strict=True):
         ms.write_jsonl(os.path.join(paths.memory_dir(folder, env), files.DECISIONS),
                        [{**r, "project": project} for r in recs])
     return extra
@@ -340,7 +340,7 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
 def _judge(flat, todo, entries, key_id, id_key, baseline, got, verbose, filler) -> dict:
     """One bar's result from the hook's answers ``got`` (see :func:`measure`)."""
     res, by_part = _blank(), {part: _blank() for part, _ in todo}
-    for (part, project, prompt, expected), answer, base in zip(flat, got, baseline):
+    for (part, project, prompt, expected), answer, base in zip(flat, got, baseline, strict=True):
         want = {key_id[k] for k in expected}
         for name, ids_ in (("hook", answer[:5]), ("grep", base)):
             for r in (res[name], by_part[part][name]):
