@@ -3,7 +3,8 @@
 Every persist scans decisions.jsonl and failures.jsonl in full (the file is its own index, so a crash
 between two appends can never leave an index out of step). This times that scan on two files of
 10,000 entries: typical entries (~1 KB), entries at the answer caps (~6 KB), and a worst case where
-every summary holds an escape and a non-ASCII character. Goal: about 50 ms for typical entries. Figures are the best of several runs, in-process, wall and CPU time.
+every summary holds an escape and a non-ASCII character. Goal: about 50 ms for typical entries.
+Figures are the best of several runs, in-process, wall and CPU time.
 
     python benchmarks/bench_store_dedup.py [--runs 7]
 """

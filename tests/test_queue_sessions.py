@@ -38,12 +38,14 @@ def test_gate_after_a_skip_requeues_on_any_growth_after_a_distillation_only_on_r
     q = _q()
     path = _transcript(tmp_path, 1000.0)
     queue.mark_done(q, SID, 1000.0, 1001.0, queue.SKIPPED)
-    assert queue.gate(q, SID, path, 2000.0, 60, 120) == "not queued: the transcript has not changed since its last check"
+    assert (queue.gate(q, SID, path, 2000.0, 60, 120)
+            == "not queued: the transcript has not changed since its last check")
     os.utime(path, (1001.0, 1001.0))
     assert queue.gate(q, SID, path, 2000.0, 60, 120) is None
     for kind in (queue.DISTILLED, queue.ERROR):
         queue.mark_done(q, SID, 1000.0, 1001.0, kind)
-        assert queue.gate(q, SID, path, 2000.0, 60, 120).startswith("not queued yet: the transcript was written to for 1 s")
+        assert queue.gate(q, SID, path, 2000.0, 60, 120).startswith(
+            "not queued yet: the transcript was written to for 1 s")
 
 
 def test_a_mark_written_before_kinds_existed_counts_as_distilled(tmp_path):

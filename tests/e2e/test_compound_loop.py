@@ -280,7 +280,8 @@ def test_headless_session_is_never_distilled(loop_home: LoopHome) -> None:
 # -- 4. lh knowledge handoff-now -----------------------------------------------------------------
 
 
-def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(loop_home: LoopHome, tmux_bin: str) -> None:
+def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(loop_home: LoopHome,
+                                                                               tmux_bin: str) -> None:
     home = loop_home
     home.standin.script = session_script(ANSWER)
     home.install()

@@ -110,7 +110,8 @@ def candidates(parts: list[tuple[str, list]]) -> list[dict]:
                     # each candidate: (id, groups matched, another project's learning, kind, strength),
                     # in the hook's lexical order
                     rows.append({"part": part, "prompt": prompt, "want": {key_id[k] for k in expected},
-                                 "cands": [(c["id"], len(c["matched"]), select._elsewhere(c["kind"], c["origin"], project),
+                                 "cands": [(c["id"], len(c["matched"]),
+                                            select._elsewhere(c["kind"], c["origin"], project),
                                             c["kind"], c["strength"]) for c in ranked]})
         finally:
             conn.close()

@@ -160,7 +160,8 @@ def main() -> int:
     labelled = sum(bool(r["want"]) for r in rows)
     print(f"{len(rows)} prompts ({labelled} with a relevant entry, {len(rows) - labelled} without) in parts "
           + ", ".join(names) + "; recall@5 at noise (no-memory prompts with any injection)")
-    print(f"{'scorer':<8} {'method':<9} {'fitted on all':<28} " + " ".join(f"{p + ' (bar from the others)':<36}" for p in names)
+    print(f"{'scorer':<8} {'method':<9} {'fitted on all':<28} "
+          + " ".join(f"{p + ' (bar from the others)':<36}" for p in names)
           + " pooled")
     for scorer in ["-"] + opts.scorers.split(","):
         for r in rows:

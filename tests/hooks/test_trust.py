@@ -172,7 +172,8 @@ def test_old_entries_without_provenance_read_as_unknown_and_still_come(tmp_path)
                    [ms.decision(NOW - 60, "Spool tasks as files", "rename is atomic")])
     text, _ = start(root)
     assert "from unknown (in proj): Spool tasks as files" in text
-    assert "from unknown (in proj)" in ask(root, "should we spool tasks as files, is the rename atomic", sid="another-session")
+    got = ask(root, "should we spool tasks as files, is the rename atomic", sid="another-session")
+    assert "from unknown (in proj)" in got
 
 
 def test_an_old_project_learning_is_its_projects_by_its_sessions_transcript_not_by_folder_name(tmp_path):

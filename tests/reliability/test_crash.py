@@ -237,7 +237,8 @@ def test_worker_killed_at_random_moments_around_its_writes_leaves_whole_files(lo
     assert len(rig.tasks("done")) == len(toks)
     for name, word in ((files.DECISIONS, "Decision"), (files.FAILURES, "Failure")):
         recs = rig.jsonl(os.path.join(mdir, name), cut_ok=True)
-        assert sorted(r["summary"] for r in recs) == sorted(f"{word} {tok} number {i}" for tok in toks for i in range(20))
+        want = sorted(f"{word} {tok} number {i}" for tok in toks for i in range(20))
+        assert sorted(r["summary"] for r in recs) == want
         assert all(r["session_id"] == sid_of[TOKEN.search(r["summary"]).group(0)] for r in recs)
     assert sorted(_front(p)["title"] for p in rig.learning_files()) == sorted(
         f"Learning {tok} number {i}" for tok in toks for i in range(20))
