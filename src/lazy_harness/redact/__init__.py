@@ -118,7 +118,8 @@ from lazy_harness.redact import names
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mailchimp, _mixed_case, _mysql,
                                          _random_parts, _scrambled, _unless_reference)
 from lazy_harness.redact.values import (MARK, _ENTROPY_LEN, _aws_secrets,
-                                        _replace_assignment, _replace_keyish, _telegram)
+                                        _replace_assignment, _replace_keyish, _telegram,
+                                        entropy as entropy)  # entropy: redact.entropy is ours too
 
 # Names whose value is a credential whatever it looks like: the keyword is the name's last part,
 # so ``max_tokens`` and ``token_count`` stay untouched. Longer words first (alternation order).
