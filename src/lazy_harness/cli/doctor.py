@@ -93,7 +93,7 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
     """Warn outside the versions the e2e suite runs: the transcript format and hooks change between them."""
     tested = f"tested {CLAUDE_OLDEST_TESTED} to {CLAUDE_NEWEST_TESTED}"
     found = _parse_version(version)
-    # why: `or ()` only for the type checker: our own two constants always parse (a test holds them)
+    # why: `or ()` only for the type checker: our own two constants always parse
     oldest, newest = _parse_version(CLAUDE_OLDEST_TESTED) or (), _parse_version(CLAUDE_NEWEST_TESTED) or ()
     if found is None:
         r.line("warn", "claude version", f"cannot read a version in {version!r} ({tested})", f"{exe} --version")
