@@ -35,10 +35,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from lazy_harness import paths
-from lazy_harness.recall import index, lexical, select, terms
-from tests.support import memory_samples as ms
-from tests.support import realistic_memory as rm
+# why: below the sys.path line, so the benchmark runs from a checkout that is not installed
+from lazy_harness import paths  # noqa: E402
+from lazy_harness.recall import index, lexical, select, terms  # noqa: E402
+from tests.support import memory_samples as ms  # noqa: E402
+from tests.support import realistic_memory as rm  # noqa: E402
 
 SHIPPED = lexical.CHAMPIONS
 LIMIT = 240  # index.candidates: POOL (60) times SHORTLIST (4)
@@ -215,7 +216,8 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
                 conn.close()
     med = statistics.median
     print(f"  in process, fresh connect, median ms (p90): FTS5 LIMIT {LIMIT} {med(fts_ms):.1f} ({q90(fts_ms):.1f})"
-          f" | lexical pool 60 {med(lex60):.1f} ({q90(lex60):.1f}) | lexical pool 240 {med(lex240):.1f} ({q90(lex240):.1f})")
+          f" | lexical pool 60 {med(lex60):.1f} ({q90(lex60):.1f})"
+          f" | lexical pool 240 {med(lex240):.1f} ({q90(lex240):.1f})")
     print(f"  the same, median cpu ms: FTS5 {med(cpu['fts']):.1f} | lexical pool 60 {med(cpu[60]):.1f} | "
           f"lexical pool 240 {med(cpu[240]):.1f}")
     fresh(info, ps[0])
@@ -278,10 +280,12 @@ def main() -> None:
             folder = os.path.join(work, str(size))
             os.makedirs(folder, exist_ok=True)
             info = make(size, folder)
-            print(f"{size} entries (lists built with {lexical.CHAMPIONS}; searched with {SHIPPED}, RESCORE {lexical.RESCORE})")
+            print(f"{size} entries (lists built with {lexical.CHAMPIONS}; searched with {SHIPPED},"
+                  f" RESCORE {lexical.RESCORE})")
             if "fts_s" in info:
                 print(f"  build: FTS5 index {info['fts_s']:.1f} s ({info['entries']} entries, {info['fts_mb']:.0f} MB);"
-                      f" lexical {info['lex_s']:.1f} s in {info['lex_steps']} steps; database {info['total_mb']:.0f} MB,"
+                      f" lexical {info['lex_s']:.1f} s in {info['lex_steps']} steps;"
+                      f" database {info['total_mb']:.0f} MB,"
                       f" largest tables: {info['lex_tables_mb']}")
             if not opts.no_quality:
                 quality(info, ps)

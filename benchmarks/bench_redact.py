@@ -11,8 +11,9 @@ like this: three inputs of about ``--mb`` MB each are timed.
 ``--against REV`` loads the redactor as it is at git revision REV (``git show``; ``redact.py`` or the
 ``redact/`` package)
 and times it in the same rounds: each round runs every version on every input once, taking turns.
-Figures are medians of wall time, in-process, and of CPU time (steadier on a busy machine). Then, for each version, what it replaces in the corpus
-alone (every replacement there is a false positive) and in the line of credentials, by kind.
+Figures are medians of wall time, in-process, and of CPU time (steadier on a busy machine). Then,
+for each version, what it replaces in the corpus alone (every replacement there is a false
+positive) and in the line of credentials, by kind.
 
     python benchmarks/bench_redact.py [--mb 1] [--runs 9] [--against f1079a3]
 """

@@ -6,10 +6,11 @@ pays to embed 1,000 entries in one process.
     python benchmarks/bench_static_model.py [--runs 31]
 
 Four cases besides the bare start: ``bare + import os`` (every hook imports ``os``, which a bare
-``-S`` start does not: the module's own share is what it costs above this one), ``stamped`` (the files were checked before: the stamp in the
-state folder matches, no hash), ``first`` (no stamp: both files are hashed, as after an install or
-upgrade) and ``import only``. Printed: medians of interleaved runs, their difference to the bare
-start in ms, the CPU time of the same runs, then the worker's figure.
+``-S`` start does not: the module's own share is what it costs above this one), ``stamped`` (the
+files were checked before: the stamp in the state folder matches, no hash), ``first`` (no stamp:
+both files are hashed, as after an install or upgrade) and ``import only``. Printed: medians of
+interleaved runs, their difference to the bare start in ms, the CPU time of the same runs, then the
+worker's figure.
 """
 
 import os
@@ -85,9 +86,9 @@ def inside(src: str, runs: int) -> None:
             got.append([float(x) for x in out.stdout.split()])
     got = got[1:]  # the first run hashed the files and wrote the stamp
     names = ("import os", "import static_model", "load (stamped)", "embed the prompt")
-    cols = list(zip(*got))
+    cols = list(zip(*got, strict=True))
     print("inside fresh processes, medians: " + ", ".join(
-        f"{n} {statistics.median(c) * 1000:.2f} ms" for n, c in zip(names, cols))
+        f"{n} {statistics.median(c) * 1000:.2f} ms" for n, c in zip(names, cols, strict=True))
         + f"; static_model's share {statistics.median([sum(r[1:]) for r in got]) * 1000:.2f} ms")
 
 
@@ -112,7 +113,8 @@ def worker() -> None:
         static_model.similarity(vecs[0], v)
     sims = time.perf_counter() - sims
     print(f"worker: load with hashing {(loaded - started) * 1000:.1f} ms; 1,000 entries of {words:.0f} words on average"
-          f" embedded in {(done - loaded) * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms); 60 similarities {sims * 1000:.2f} ms")
+          f" embedded in {(done - loaded) * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms);"
+          f" 60 similarities {sims * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Every persist scans decisions.jsonl and failures.jsonl in full (the file is its own index, so a crash
 between two appends can never leave an index out of step). This times that scan on two files of
 10,000 entries: typical entries (~1 KB), entries at the answer caps (~6 KB), and a worst case where
-every summary holds an escape and a non-ASCII character. Goal: about 50 ms for typical entries. Figures are the best of several runs, in-process, wall and CPU time.
+every summary holds an escape and a non-ASCII character. Goal: about 50 ms for typical entries.
+Figures are the best of several runs, in-process, wall and CPU time.
 
     python benchmarks/bench_store_dedup.py [--runs 7]
 """
@@ -14,6 +15,7 @@ import os
 import random
 import tempfile
 import time
+from functools import partial
 
 from lazy_harness.memory import entries
 from lazy_harness.memory.sanitize import normalise
@@ -82,10 +84,10 @@ def main() -> int:
             mb = os.path.getsize(path) / 1e6
             new = {"a decision never taken", "another new one"}
             present = set(keys[::2000])
-            t_new = best(lambda: entries.recorded(path, new), runs)
-            t_old = best(lambda: entries.recorded(path, present), runs)
+            t_new = best(partial(entries.recorded, path, new), runs)
+            t_old = best(partial(entries.recorded, path, present), runs)
             assert entries.recorded(path, present | new) == present
-            t_naive = best(lambda: naive(path), max(3, runs // 3))
+            t_naive = best(partial(naive, path), max(3, runs // 3))
             print(f"{label:8} 10,000 entries, {mb:5.1f} MB: 2 new summaries {t_new}, 5 already recorded {t_old}; "
                   f"for scale, json.loads of every line {t_naive}")
     return 0

@@ -140,7 +140,8 @@ def main() -> int:
     first, rest = took[0], took[1:]
     med = statistics.median(rest)
     print(f"worker per task, model call replaced by a function returning a canned answer "
-          f"({len(rest)} tasks after the first, interactive.jsonl {os.path.getsize(harness.ROOT + '/tests/fixtures/transcripts/interactive.jsonl') // 1024} KB each):")
+          f"({len(rest)} tasks after the first, interactive.jsonl "
+          f"{os.path.getsize(harness.ROOT + '/tests/fixtures/transcripts/interactive.jsonl') // 1024} KB each):")
     print(f"  median {med * 1000:.1f} ms, min {min(rest) * 1000:.1f} ms, max {max(rest) * 1000:.1f} ms; "
           f"first task {first * 1000:.1f} ms (imports the pipeline's modules)")
     exe_med = statistics.median(took_exe[1:])

@@ -52,13 +52,17 @@ class _Gen:
         r = self.rnd
         kind = r.randint(0, 4)
         if kind == 0:
-            return f"src/billing/module_{i % 97}.py:{r.randint(1, 900)}:    def {r.choice(WORDS)}_{i}(self, value): return \"{self.words(3)}\""
+            return (f"src/billing/module_{i % 97}.py:{r.randint(1, 900)}:    "
+                    f"def {r.choice(WORDS)}_{i}(self, value): return \"{self.words(3)}\"")
         if kind == 1:
-            return f"FAILED tests/test_{r.choice(WORDS)}.py::test_{self.words(2).replace(' ', '_')} - AssertionError: {{'key': {i}}} != {{'key': {i + 1}}}"
+            return (f"FAILED tests/test_{r.choice(WORDS)}.py::test_{self.words(2).replace(' ', '_')} - "
+                    f"AssertionError: {{'key': {i}}} != {{'key': {i + 1}}}")
         if kind == 2:
-            return f"{r.randint(1, 999):>6}\t    {r.choice(WORDS)} = {r.choice(WORDS)}({r.randint(0, 99)}, path='C:\\\\tmp\\\\{i}')  # {self.words(4)}"
+            return (f"{r.randint(1, 999):>6}\t    {r.choice(WORDS)} = {r.choice(WORDS)}({r.randint(0, 99)}, "
+                    f"path='C:\\\\tmp\\\\{i}')  # {self.words(4)}")
         if kind == 3:
-            return f"2026-11-22T02:{r.randint(0, 59):02d}:{r.randint(0, 59):02d}Z INFO worker[{r.randint(100, 999)}] {self.words(r.randint(4, 12))}"
+            return (f"2026-11-22T02:{r.randint(0, 59):02d}:{r.randint(0, 59):02d}Z "
+                    f"INFO worker[{r.randint(100, 999)}] {self.words(r.randint(4, 12))}")
         return f"drwxr-xr-x  {r.randint(1, 9)} user user {r.randint(100, 99999):>6} Nov 22 02:21 {r.choice(WORDS)}_{i}"
 
     def uid(self) -> str:
@@ -124,7 +128,7 @@ def _turn(g: _Gen, parent: str | None, prompt_index: int) -> tuple[list[dict], s
                  "message": {"role": "user", "content": [
                      {"type": "text", "text": "<system-reminder>\n" + g.words(80) + "\n</system-reminder>\n"},
                      {"type": "text", "text": prompt}]}})
-    for step in range(r.randint(1, 6)):
+    for _ in range(r.randint(1, 6)):
         req = g.uid()
         recs.append({"type": "api-request", "sessionId": SESSION, "id": req, "timestamp": g.ts(),
                      "version": "2.1.328", "querySource": "repl_main_thread",
@@ -177,7 +181,8 @@ def _turn(g: _Gen, parent: str | None, prompt_index: int) -> tuple[list[dict], s
     aid = g.uid()
     recs.append({**g.base(parent), "message": {"id": mid, "type": "message", "role": "assistant",
                                                "model": "claude-opus-5-5", "content": [{"type": "text", "text": text}],
-                                               "stop_reason": "end_turn", "usage": {"output_tokens": r.randint(10, 900)}},
+                                               "stop_reason": "end_turn",
+                                               "usage": {"output_tokens": r.randint(10, 900)}},
                  "requestId": f"req_{r.getrandbits(64):016x}", "type": "assistant", "uuid": aid, "timestamp": g.ts(),
                  **g.tail()})
     recs.append({**g.base(aid), "type": "system", "subtype": "turn_duration", "durationMs": r.randint(900, 400_000),

@@ -39,12 +39,14 @@ def test_gate_after_a_skip_requeues_on_any_growth_after_a_distillation_only_on_r
     q = _q()
     path = _transcript(tmp_path, 1000.0)
     queue.mark_done(q, SID, 1000.0, 1001.0, queue.SKIPPED)
-    assert queue.gate(q, SID, path, 2000.0, 60, 120) == "not queued: the transcript has not changed since its last check"
+    assert (queue.gate(q, SID, path, 2000.0, 60, 120)
+            == "not queued: the transcript has not changed since its last check")
     os.utime(path, (1001.0, 1001.0))
     assert queue.gate(q, SID, path, 2000.0, 60, 120) is None
     for kind in (queue.DISTILLED, queue.ERROR):
         queue.mark_done(q, SID, 1000.0, 1001.0, kind)
-        assert queue.gate(q, SID, path, 2000.0, 60, 120).startswith("not queued yet: the transcript was written to for 1 s")
+        assert queue.gate(q, SID, path, 2000.0, 60, 120).startswith(
+            "not queued yet: the transcript was written to for 1 s")
 
 
 def test_a_mark_written_before_kinds_existed_counts_as_distilled(tmp_path):
@@ -58,7 +60,7 @@ def test_sweep_queues_only_idle_grown_sessions_and_caps_each_round(tmp_path):
     q = _q()
     now = 100_000.0
     sids = [f"{i:08d}-0000-4000-8000-000000000000" for i in range(5)]
-    for i, sid in enumerate(sids):
+    for sid in sids:
         path = _transcript(tmp_path, now - 3600, sid)
         sweep.watch(q, {"session_id": sid, "transcript_path": path, "cwd": "/proj"})
     queue.mark_done(q, sids[0], now - 3600, now, queue.DISTILLED)  # checked as it is
@@ -151,7 +153,7 @@ def test_purge_forgets_old_sessions_but_not_one_with_a_task_waiting(tmp_path):
 
 def test_purge_leaves_a_session_whose_enqueue_holds_its_lock(tmp_path):
     q = _q()
-    path = _transcript(tmp_path, 1000.0)
+    _transcript(tmp_path, 1000.0)
     queue.mark_done(q, SID, 1000.0, 1000.0)
     lock = os.path.join(q, "state", f"{SID}.lock")
     fd = os.open(lock, os.O_RDWR | os.O_CREAT)

@@ -37,7 +37,8 @@ os.execv({real!r}, ["git", *args])
 
 
 def decision_line(summary: str) -> str:
-    return json.dumps({"id": "d-" + summary[:8].replace(" ", "x").lower(), "summary": summary, "ts": "2026-11-26"}) + "\n"
+    return json.dumps({"id": "d-" + summary[:8].replace(" ", "x").lower(), "summary": summary,
+                       "ts": "2026-11-26"}) + "\n"
 
 
 @pytest.fixture

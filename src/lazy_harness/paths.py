@@ -288,5 +288,6 @@ def plugin_welcome_file(env=None) -> str:
 
 
 def claude_plugins_file(env=None) -> str:
-    """Claude Code's record of installed plugins (read, never written): ``<claude dir>/plugins/installed_plugins.json``."""
+    """Claude Code's record of installed plugins (read, never written):
+    ``<claude dir>/plugins/installed_plugins.json``."""
     return os.path.join(claude_dir(env), "plugins", "installed_plugins.json")

@@ -16,7 +16,6 @@ most specific file deciding: local, then project, then user (checked on Claude C
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 
 from lazy_harness import paths, settings
@@ -85,7 +84,7 @@ def _read_json(path: str):
 
 def _enabled(plugin_id: str, root: str, env) -> tuple[bool, str]:
     """(enabled, the file that said so): the most specific settings file naming ``plugin_id``."""
-    for label, path in reversed(settings.files_for(root, env)):
+    for _label, path in reversed(settings.files_for(root, env)):
         try:
             data, _ = settings.read(path)
         except SettingsError:

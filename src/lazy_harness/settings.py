@@ -122,7 +122,8 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: not valid JSON (not UTF-8 at byte {exc.start}); left untouched", hint) from None
     except ValueError as exc:
-        where = f"line {exc.lineno}, column {exc.colno}: {exc.msg}" if hasattr(exc, "lineno") else str(exc)
+        where = (f"line {exc.lineno}, column {exc.colno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError)
+                 else str(exc))
         raise SettingsError(f"{path}: not valid JSON ({where}); left untouched", hint) from None
     if not isinstance(data, dict):
         raise SettingsError(f"{path}: expected a JSON object at the top level, got {type(data).__name__}; "

@@ -11,7 +11,7 @@ import pytest
 from lazy_harness import config, paths, settings
 from lazy_harness.worker import budget, ledger
 from tests.cli.lhrun import invoke
-from tests.worker.spendrig import configure, spent
+from tests.worker.spendrig import spent
 
 
 def strict_json(text: str):

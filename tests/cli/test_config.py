@@ -88,7 +88,8 @@ def test_validate_every_kind_of_bad_file_without_traceback(tmp_path):
         p = run("config", "validate", str(target))
         assert p.returncode == 1
         assert "Traceback" not in p.stdout + p.stderr
-        assert p.stdout.startswith(str(target)) and p.stdout.endswith(": 1 error; distillation is paused until the file is valid\n")
+        assert p.stdout.startswith(str(target))
+        assert p.stdout.endswith(": 1 error; distillation is paused until the file is valid\n")
 
 
 def test_show_prints_effective_values_as_toml_with_their_source(tmp_path, monkeypatch):

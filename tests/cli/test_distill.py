@@ -25,7 +25,7 @@ def test_dry_run_prints_the_prompt_and_calls_nothing(isolated_home, tmp_path, mo
 
 def test_distill_writes_the_sessions_memory(isolated_home, tmp_path, monkeypatch):
     enable_loop(isolated_home, retry_backoff_seconds=0)
-    bin_dir = fake_claude.use(tmp_path, monkeypatch)
+    fake_claude.use(tmp_path, monkeypatch)
     project = tmp_path / "proj"
     project.mkdir()
     payload = place(project)

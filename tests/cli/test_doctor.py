@@ -202,7 +202,8 @@ def test_a_claude_outside_the_tested_range_warns(tmp_path, monkeypatch, version,
     found = checks(r.out)
     assert r.code == 0, r.out  # a warning, not a failure: it may well work
     status, line = found["claude version"]
-    assert status == "warn" and f"{version} is {word} than the {'oldest' if word == 'older' else 'newest'} tested" in line
+    assert status == "warn"
+    assert f"{version} is {word} than the {'oldest' if word == 'older' else 'newest'} tested" in line
     assert "(hint: " in line
 
 
@@ -246,7 +247,8 @@ def test_hooks_in_user_and_project_settings_warn_they_run_twice(tmp_path, monkey
     found = checks(r.out)
     status, line = found["hooks twice"]
     assert status == "warn" and r.code == 0
-    assert f"user ({paths.user_settings_file()})" in line and f"project ({project / '.claude' / 'settings.json'})" in line
+    assert f"user ({paths.user_settings_file()})" in line
+    assert f"project ({project / '.claude' / 'settings.json'})" in line
     assert "hint: keep one: lh hooks uninstall or lh hooks uninstall --project" in line
 
 

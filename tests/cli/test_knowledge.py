@@ -9,7 +9,7 @@ from tests.support.sessions import place, wait_finished
 
 def test_handoff_now_picks_the_newest_interactive_session_and_waits(isolated_home, tmp_path, monkeypatch):
     enable_loop(isolated_home, retry_backoff_seconds=0)
-    bin_dir = fake_claude.use(tmp_path, monkeypatch)
+    fake_claude.use(tmp_path, monkeypatch)
     project = tmp_path / "proj"
     project.mkdir()
     interactive = place(project)

@@ -25,7 +25,8 @@ def fill(project, decisions: int = 30) -> str:
     mem = paths.memory_dir(project)
     ms.write_handoff(mem, [f"handoff item {i}" for i in range(4)], "sess-show", NOW - DAY)
     ms.write_jsonl(os.path.join(mem, files.DECISIONS),
-                   [ms.decision(NOW - 40 * DAY + i * DAY, f"decision {i:02d}", f"because {i}") for i in range(decisions)])
+                   [ms.decision(NOW - 40 * DAY + i * DAY, f"decision {i:02d}", f"because {i}")
+                    for i in range(decisions)])
     ms.write_jsonl(os.path.join(mem, files.FAILURES),
                    [ms.failure(NOW - 20 * DAY + i * DAY, f"failure {i:02d}", f"prevent {i}") for i in range(7)])
     L = paths.learnings_dir()
@@ -114,7 +115,7 @@ def test_search_ranks_title_hits_before_body_hits(project):
     found = [next(t for t in ("Queue stuck", "Queue names", "sqlite queue", "logs rotate") if t in ln) for ln in lines]
     # three title/summary hits (BM25 with the summary weighing 3), then the one with "queue" in its rationale only
     assert sorted(found[:3]) == ["Queue names", "Queue stuck", "sqlite queue"] and found[3] == "logs rotate"
-    by_text = {t: ln for t, ln in zip(found, lines)}
+    by_text = {t: ln for t, ln in zip(found, lines, strict=True)}
     assert by_text["Queue stuck"].split()[0] == "failure" and by_text["Queue names"].split()[0] == "learning"
     decision = by_text["sqlite queue"]
     assert decision.split()[0] == "decision" and ms.iso(NOW - 5 * DAY)[:10] in decision and " proj " in decision
@@ -233,7 +234,8 @@ def test_show_names_what_is_left_out_and_skips_lines_that_are_not_entries(projec
 
     mem = fill(project, decisions=3)
     gone = ids.entry_id("decision", "decision 01")
-    ms.write_jsonl(os.path.join(mem, "marks.jsonl"), [{"op": "forget", "id": gone, "reason": "x", "ts": "t", "run": "r"}])
+    ms.write_jsonl(os.path.join(mem, "marks.jsonl"),
+                   [{"op": "forget", "id": gone, "reason": "x", "ts": "t", "run": "r"}])
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [{"summary": None}, {"ts": 5, "summary": ["wrong", "type"]}])
     L = paths.learnings_dir()
     ms.write_learning(L, "an old learning", "proj", NOW - 5 * DAY, slug="old-1", status="forgotten")

@@ -65,7 +65,7 @@ def test_handoff_now_takes_the_newest_session_of_any_worktree_or_subfolder(isola
     enable_loop(isolated_home)
     main, linked = _git_repo_with_worktree(tmp_path)
     older = place(main / "src" / "deep", session_id=SID_A)
-    newer = place(linked, session_id=SID_B)
+    place(linked, session_id=SID_B)
     os.utime(older["transcript_path"], (time.time() - 600,) * 2)
     unrelated = tmp_path / "other"
     unrelated.mkdir()

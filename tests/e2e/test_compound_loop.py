@@ -137,7 +137,7 @@ def assert_entries(path: Path, kind: str, expected: list[dict[str, Any]], sid: s
     """`path` holds exactly one line per expected entry, in order, with the documented fields."""
     records = read_jsonl(path)
     assert [r["summary"] for r in records] == [e["summary"] for e in expected], records
-    for rec, want in zip(records, expected):
+    for rec, want in zip(records, expected, strict=True):
         assert {k: rec[k] for k in want} == want
         assert rec["type"] == kind and rec["project"] == "project" and rec["session_id"] == sid
         assert rec["task_id"] in tasks, (rec["task_id"], tasks)
@@ -280,7 +280,8 @@ def test_headless_session_is_never_distilled(loop_home: LoopHome) -> None:
 # -- 4. lh knowledge handoff-now -----------------------------------------------------------------
 
 
-def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(loop_home: LoopHome, tmux_bin: str) -> None:
+def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(loop_home: LoopHome,
+                                                                               tmux_bin: str) -> None:
     home = loop_home
     home.standin.script = session_script(ANSWER)
     home.install()

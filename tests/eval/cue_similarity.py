@@ -110,7 +110,8 @@ def candidates(parts: list[tuple[str, list]]) -> list[dict]:
                     # each candidate: (id, groups matched, another project's learning, kind, strength),
                     # in the hook's lexical order
                     rows.append({"part": part, "prompt": prompt, "want": {key_id[k] for k in expected},
-                                 "cands": [(c["id"], len(c["matched"]), select._elsewhere(c["kind"], c["origin"], project),
+                                 "cands": [(c["id"], len(c["matched"]),
+                                            select._elsewhere(c["kind"], c["origin"], project),
                                             c["kind"], c["strength"]) for c in ranked]})
         finally:
             conn.close()
@@ -133,7 +134,7 @@ def similarities(rows: list[dict], embed) -> None:
     owner = np.array(cue_owner)
     prompts = embed([r["prompt"] for r in rows])
     at = {i: n for n, i in enumerate(ids)}
-    for r, q in zip(rows, prompts):
+    for r, q in zip(rows, prompts, strict=True):
         to_whole, to_cues = whole @ q, cues @ q
         best = {}
         for i, *_ in r["cands"]:
@@ -209,7 +210,7 @@ def main() -> int:
             t = fit([r for r in rows if r["part"] != p])
             if t is not None:
                 got = score(by_part[p], t)
-                pooled = [a + b for a, b in zip(pooled, got)]
+                pooled = [a + b for a, b in zip(pooled, got, strict=True)]
                 print(f"  {p:<16} threshold {t:.2f}: {_rate(*got)}")
         print(f"  {'together':<16}                 {_rate(*pooled)}")
     return 0

@@ -41,13 +41,15 @@ def _static_embedder(model):
     with torch.no_grad():
         for start in range(0, size, 512):
             ids = torch.tensor([[tok.cls_token_id, i, tok.sep_token_id] for i in range(start, min(size, start + 512))])
-            table[start:start + len(ids)] = net(input_ids=ids, attention_mask=torch.ones_like(ids)).last_hidden_state.mean(1).numpy()
+            out = net(input_ids=ids, attention_mask=torch.ones_like(ids))
+            table[start:start + len(ids)] = out.last_hidden_state.mean(1).numpy()
     table -= table.mean(0)
     # why: the vocabulary is roughly in frequency order, so a token's rank stands in for how rare it is
     weight = np.log1p(np.arange(size, dtype=np.float32))
     # the hook's own stopwords and punctuation carry no topic
     vocab = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
-    special = set(tok.all_special_ids) | {i for t, i in vocab if t in terms.STOPWORDS or not any(c.isalnum() for c in t)}
+    special = set(tok.all_special_ids) | {i for t, i in vocab
+                                          if t in terms.STOPWORDS or not any(c.isalnum() for c in t)}
 
     def embed(texts: list[str]):
         out = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
@@ -66,7 +68,7 @@ def measure(embed, entries, prompts) -> dict:
     vecs = embed([_text(e) for e in entries])
     qv = embed([p for _, p, _ in prompts])
     rows = []  # (expected keys, [(score, key)] best first)
-    for (project, _, want), q in zip(prompts, qv):
+    for (project, _, want), q in zip(prompts, qv, strict=True):
         scored = sorted(((float(vecs[i] @ q), e["key"]) for i, e in enumerate(entries)
                          if prompt_files.visible(e, project)), reverse=True)
         rows.append((set(want), scored[:5]))

@@ -127,7 +127,7 @@ def evaluate(rows: list[dict], method: str) -> dict:
             continue
         got = score(mine, method, bar)
         out["parts"][p] = (bar, got)
-        out["pooled"] = [a + b for a, b in zip(out["pooled"], got)]
+        out["pooled"] = [a + b for a, b in zip(out["pooled"], got, strict=True)]
     return out
 
 
@@ -160,7 +160,8 @@ def main() -> int:
     labelled = sum(bool(r["want"]) for r in rows)
     print(f"{len(rows)} prompts ({labelled} with a relevant entry, {len(rows) - labelled} without) in parts "
           + ", ".join(names) + "; recall@5 at noise (no-memory prompts with any injection)")
-    print(f"{'scorer':<8} {'method':<9} {'fitted on all':<28} " + " ".join(f"{p + ' (bar from the others)':<36}" for p in names)
+    print(f"{'scorer':<8} {'method':<9} {'fitted on all':<28} "
+          + " ".join(f"{p + ' (bar from the others)':<36}" for p in names)
           + " pooled")
     for scorer in ["-"] + opts.scorers.split(","):
         for r in rows:

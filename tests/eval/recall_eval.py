@@ -124,7 +124,7 @@ def add_filler(root: str, env: dict, dirs: dict[str, str], texts: list[str], ins
             name = f"filler-{k:03d}"
             extra[name] = ms.make_project(root, name)
             targets.append((name, extra[name]))
-    for (project, folder), recs in zip(targets, chunks):
+    for (project, folder), recs in zip(targets, chunks, strict=True):
         ms.write_jsonl(os.path.join(paths.memory_dir(folder, env), files.DECISIONS),
                        [{**r, "project": project} for r in recs])
     return extra
@@ -307,7 +307,8 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
     """{bar: result} for each bar, written to a config.toml (:func:`write_bar`): ``(min_terms,
     min_score)``, a ``min_similarity``, None (the defaults without the embedder) or
     :data:`SEMANTIC` (the defaults with it). When a bar uses the embedder, it is started and warmed
-    up once, before the first prompt, and stopped at the end. The memory and its index are built once and shared: the bar
+    up once, before the first prompt, and stopped at the end. The memory and its index are built once
+    and shared: the bar
     does not change them. A result is {"hook", "grep", "parts": {name: {"hook", "grep", "overlap"}},
     "overlap", "entries", "prompts"}. ``filler``: (texts, inside), see :func:`add_filler`."""
     data = importlib.import_module(set_module)
@@ -340,7 +341,7 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
 def _judge(flat, todo, entries, key_id, id_key, baseline, got, verbose, filler) -> dict:
     """One bar's result from the hook's answers ``got`` (see :func:`measure`)."""
     res, by_part = _blank(), {part: _blank() for part, _ in todo}
-    for (part, project, prompt, expected), answer, base in zip(flat, got, baseline):
+    for (part, project, prompt, expected), answer, base in zip(flat, got, baseline, strict=True):
         want = {key_id[k] for k in expected}
         for name, ids_ in (("hook", answer[:5]), ("grep", base)):
             for r in (res[name], by_part[part][name]):
@@ -429,7 +430,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the similarity bar (the static model): every entry embedded before the first prompt "
                              "first; with --sweep, every min_similarity of the grid")
     parser.add_argument("--filler", metavar="FILE",
-                        help="texts (one per line) for unlabelled filler decisions: the same prompts on a bigger memory")
+                        help="texts (one per line) for unlabelled filler decisions: the same prompts on a"
+                             " bigger memory")
     parser.add_argument("--filler-entries", type=int, default=17_500, metavar="N",
                         help="how many filler decisions (default 17,500)")
     parser.add_argument("--filler-inside", action="store_true",

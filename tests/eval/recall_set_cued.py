@@ -11,7 +11,6 @@ through the answer validator as a model's cues would. Handoff items carry neithe
     python -m tests.eval.recall_eval --set tests.eval.recall_set_cued
 """
 
-from lazy_harness.worker import answer
 from tests.eval import recall_cues, recall_set, recall_set_tagged
 from tests.eval.recall_set import HELDOUT, PROJECTS, PROMPTS  # noqa: F401  (the set's interface)
 

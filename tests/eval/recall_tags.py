@@ -374,7 +374,8 @@ DECISION_TEMPLATES = [['feature toggle', 'beta', 'gradual rollout', 'early acces
  ['structured logging', 'json logs', 'observability', 'incident debugging', 'log search', 'telemetry'],
  ['ownership', 'codeowners', 'code review', 'accountability', 'platform team', 'who owns']]
 
-FAILURE_TEMPLATES = [['dependency upgrade', 'version pinning', 'changelog', 'breaking change', 'lockfile', 'broke after update'],
+FAILURE_TEMPLATES = [
+ ['dependency upgrade', 'version pinning', 'changelog', 'breaking change', 'lockfile', 'broke after update'],
  ['stale cache', 'cache invalidation', 'outdated data', 'not refreshing', 'old values shown', 'consistency'],
  ['silent failure',
   'exception handling',

@@ -70,7 +70,8 @@ def test_no_growth_skips_stop_but_session_end_is_forced(session, isolated_home):
         queue.mark_done(q, SID, os.stat(session["transcript_path"]).st_mtime, time.time())
         run_hook("Stop", session)
         assert queue.pending(q) == []
-        assert "skipped: not queued: the transcript has not changed since its last check" in hook_log(paths.claude_dir())[-1]
+        last = hook_log(paths.claude_dir())[-1]
+        assert "skipped: not queued: the transcript has not changed since its last check" in last
         end = dict(session, hook_event_name="SessionEnd", reason="prompt_input_exit")
         result = run_hook("SessionEnd", end)
         assert (result.returncode, result.stdout) == (0, b"")

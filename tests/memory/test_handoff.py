@@ -215,7 +215,8 @@ def test_hand_added_and_hand_deleted_lines_become_items(mdir):
 
 def test_legacy_handoff_md_without_state_is_imported(mdir):
     legacy = ("# Open items for the next session\n"
-              "<!-- lazy-harness handoff session=old-sess task=1-old written=2025-10-09T08:53:20+00:00 project=p -->\n\n"
+              "<!-- lazy-harness handoff session=old-sess task=1-old written=2025-10-09T08:53:20+00:00"
+              " project=p -->\n\n"
               "Written 2025-10-09T08:53:20+00:00 at the end of session old-sess.\n\n"
               "- first legacy item\n- second one\n  continued here\n- [x] done already\n")
     with open(os.path.join(mdir, files.HANDOFF), "w", encoding="utf-8") as fh:
@@ -275,7 +276,8 @@ def test_recall_shows_ids_opened_time_and_stale_marks(mdir):
     head, items = recall._handoff(mdir, NOW, 14)
     assert "2" not in head[1] and any("stale" in h for h in head)
     old = ids.handoff_id("ancient")
-    assert items[0].startswith(f"- open item {old}, ") and "from session sess-a: ancient; stale: open 30 days" in items[0]
+    assert items[0].startswith(f"- open item {old}, ")
+    assert "from session sess-a: ancient; stale: open 30 days" in items[0]
     assert items[1].startswith(f"- open item {ids.handoff_id('fresh')}, ") and items[1].endswith(": fresh")
     _, items = recall._handoff(mdir, NOW, 60)  # a longer stale age: nothing stale, nothing dropped
     assert len(items) == 2 and not any("stale" in i for i in items)

@@ -9,7 +9,6 @@ import pytest
 
 from lazy_harness import atomic, paths
 from lazy_harness.errors import TaskError
-from lazy_harness.logfile import stamp
 from lazy_harness.memory import files, handoff, ids, store
 from tests.support import crashpoint
 

@@ -74,7 +74,8 @@ def test_describe_names_session_sync_hand_and_unknown():
     here = provenance.here()[0]
     rec = {"project": "api", "session_id": "0123456789", "via": "session", "machine": here, "summary": "s"}
     assert provenance.describe(rec, "decision") == "session 01234567 in api"
-    assert provenance.describe(dict(rec, machine="box-2", author="ana"), "decision").startswith("sync from box-2 (ana): ")
+    synced = provenance.describe(dict(rec, machine="box-2", author="ana"), "decision")
+    assert synced.startswith("sync from box-2 (ana): ")
     assert provenance.describe({"via": "hand", "machine": here}, "decision") == "by hand"
     assert provenance.describe({"session_id": "x", "project": "api"}, "decision") == "unknown (in api)"
     assert provenance.describe({"summary": "s"}, "decision") == "by hand"

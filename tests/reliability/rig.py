@@ -111,7 +111,7 @@ def hooks_together(event: str, payloads: list[dict], env: dict | None = None) ->
     env = dict(os.environ if env is None else env)
     procs = [subprocess.Popen(hook_argv(event), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, env=env) for _ in payloads]
-    for proc, payload in zip(procs, payloads):
+    for proc, payload in zip(procs, payloads, strict=True):
         proc.stdin.write(json.dumps(payload).encode())
     for proc in procs:
         proc.stdin.close()

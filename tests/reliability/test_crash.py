@@ -99,7 +99,7 @@ def test_worker_killed_mid_flight_several_times_loses_and_duplicates_nothing(loo
     rig.hook("SessionEnd", session(late))  # the next session to end starts the worker
     for round_ in range(3):
         # kill the current worker inside its (round+1)-th model call: a recovered task, then later ones
-        def running():
+        def running(round_=round_):  # (bound now: the loop moves on)
             mine = [c for c in fake_claude.calls(model) if c["ppid"] not in {k[0] for k in killed}]
             return mine[round_] if len(mine) > round_ and mine[round_]["end"] is None else None
 
@@ -144,7 +144,7 @@ def test_a_task_interrupted_four_times_is_still_distilled(loop_on, model, tmp_pa
     _queue_while_locked([rig.session(rig.project(tmp_path, "shop"), tok)])
     for round_ in range(1, 5):
         worker = _worker()
-        _wait(lambda: len(fake_claude.calls(model)) >= round_, f"call {round_}")
+        _wait(lambda round_=round_: len(fake_claude.calls(model)) >= round_, f"call {round_}")
         worker.send_signal(signal.SIGKILL)
         worker.wait()
         fake_claude.kill_running(model)
@@ -218,12 +218,12 @@ def test_worker_killed_at_random_moments_around_its_writes_leaves_whole_files(lo
     toks = [rig.new_token() for _ in range(5)]
     payloads = [rig.session(shop, tok) for tok in toks]
     _queue_while_locked(payloads)
-    sid_of = {tok: p["session_id"] for tok, p in zip(toks, payloads)}
+    sid_of = {tok: p["session_id"] for tok, p in zip(toks, payloads, strict=True)}
     mdir = rig.memory(shop)
     rng = random.Random(1234)
     for _ in toks:
         worker = _worker()
-        _wait(lambda: any(c["ppid"] == worker.pid and c["end"] for c in fake_claude.calls(model))
+        _wait(lambda worker=worker: any(c["ppid"] == worker.pid and c["end"] for c in fake_claude.calls(model))
               or worker.poll() is not None, "a model call of this worker")
         time.sleep(rng.uniform(0, 0.3))  # why: a random point in validation and persist, not a timing check
         worker.send_signal(signal.SIGKILL)
@@ -237,7 +237,8 @@ def test_worker_killed_at_random_moments_around_its_writes_leaves_whole_files(lo
     assert len(rig.tasks("done")) == len(toks)
     for name, word in ((files.DECISIONS, "Decision"), (files.FAILURES, "Failure")):
         recs = rig.jsonl(os.path.join(mdir, name), cut_ok=True)
-        assert sorted(r["summary"] for r in recs) == sorted(f"{word} {tok} number {i}" for tok in toks for i in range(20))
+        want = sorted(f"{word} {tok} number {i}" for tok in toks for i in range(20))
+        assert sorted(r["summary"] for r in recs) == want
         assert all(r["session_id"] == sid_of[TOKEN.search(r["summary"]).group(0)] for r in recs)
     assert sorted(_front(p)["title"] for p in rig.learning_files()) == sorted(
         f"Learning {tok} number {i}" for tok in toks for i in range(20))

@@ -2,6 +2,7 @@
 
 import os
 import re
+from itertools import pairwise
 
 from lazy_harness import paths, queue
 from tests.reliability import rig
@@ -73,7 +74,7 @@ def test_forty_sessions_ending_together_are_each_distilled_once_into_their_own_p
     assert sorted(c["token"] for c in calls) == sorted(owner)
     assert all(c["lock_held"] is True for c in calls)
     calls.sort(key=lambda c: c["t"])
-    for before, after in zip(calls, calls[1:]):
+    for before, after in pairwise(calls):
         assert after["t"] >= before["end"], "two model calls overlapped: two workers ran at once"
     # a worker that handed over never came back: each worker's calls form one unbroken run
     runs = [c["ppid"] for i, c in enumerate(calls) if i == 0 or calls[i - 1]["ppid"] != c["ppid"]]

@@ -11,7 +11,8 @@ import os
 import select
 import time
 from pathlib import Path
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 T = TypeVar("T")
 FIRST_TIMEOUT = 0.5

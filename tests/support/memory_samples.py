@@ -80,7 +80,8 @@ def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "
         meta["project_folder"] = project_folder
     if cues:
         meta["cues"] = list(cues)
-    return "---\n" + yaml.dump(meta, Dumper=FAST_DUMPER if fast else yaml.SafeDumper, sort_keys=False, width=10**9, allow_unicode=True) + "---\n"
+    dumper = FAST_DUMPER if fast else yaml.SafeDumper
+    return "---\n" + yaml.dump(meta, Dumper=dumper, sort_keys=False, width=10**9, allow_unicode=True) + "---\n"
 
 
 def write_learning(learnings_dir: str, title: str, origin: str, created: float, learning: str = "",
@@ -92,7 +93,8 @@ def write_learning(learnings_dir: str, title: str, origin: str, created: float, 
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{day}-{slug}.md")
     text = (frontmatter(title, origin, created, **meta)
-            + f"\n## Learning\n\n{learning or title + ' explained.'}\n\n## Context\n\n{context or 'Where it applies.'}\n")
+            + f"\n## Learning\n\n{learning or title + ' explained.'}\n\n"
+            f"## Context\n\n{context or 'Where it applies.'}\n")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
     return path

@@ -105,7 +105,8 @@ def seeded(tmp_path) -> Seeded:
         fh.writelines(json.dumps({"time": ms.iso(ts), "ts": ts, "project": "proj", "session": s.session, "task": "t",
                                  "kind": "distill", "model": "m", "input_tokens": 10, "output_tokens": 5,
                                  "cache_creation_tokens": 0, "cache_read_tokens": 0, "total_cost_usd": usd,
-                                 "cost_reported": True, "duration_s": 1.0, "outcome": "ok", "prompt_chars": 100}) + "\n" for ts, usd in ((NOW - DAY, 0.12), (NOW - 60, 0.05)))
+                                 "cost_reported": True, "duration_s": 1.0, "outcome": "ok", "prompt_chars": 100})
+                      + "\n" for ts, usd in ((NOW - DAY, 0.12), (NOW - 60, 0.05)))
     return s
 
 

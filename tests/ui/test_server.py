@@ -39,7 +39,8 @@ def test_without_the_token_every_path_is_401(server):
 def test_a_wrong_token_is_401_by_query_and_by_cookie(server):
     assert request(server, "GET", "/?token=" + "x" * len(server.token))[0] == 401
     assert request(server, "GET", "/?token=")[0] == 401
-    assert request(server, "GET", "/", cookie(server, server.token[:-1] + ("A" if server.token[-1] != "A" else "B")))[0] == 401
+    wrong = server.token[:-1] + ("A" if server.token[-1] != "A" else "B")
+    assert request(server, "GET", "/", cookie(server, wrong))[0] == 401
 
 
 def test_the_token_in_the_url_once_then_a_cookie(server):
@@ -69,7 +70,8 @@ def test_an_action_needs_the_token_in_its_form(server, seeded):
 
 def test_an_action_from_another_origin_is_refused(server, seeded):
     form = urlencode({"project": server_key(server, seeded), "id": seeded.sqlite, "token": server.token})
-    status = request(server, "POST", "/action/forget", {**cookie(server), "Origin": "http://evil.example"}, body=form)[0]
+    status = request(server, "POST", "/action/forget", {**cookie(server), "Origin": "http://evil.example"},
+                     body=form)[0]
     assert status == 403
     assert seeded.sqlite not in marks.hidden(seeded.mdir)
     status, _, _ = request(server, "POST", "/action/forget",

@@ -83,7 +83,8 @@ def test_is_error_with_subtype_success_names_the_terminal_reason_not_success():
     ("", "no JSON result"),
     ("Segmentation fault", "no JSON result"),
     ("[1, 2]", "no JSON result"),
-    (envelope(structured_output=None, result="I cannot help with that."), "answered with text, not the structured answer"),
+    (envelope(structured_output=None, result="I cannot help with that."),
+     "answered with text, not the structured answer"),
     (envelope(structured_output="a string", result=None), "no usable answer"),
 ])
 def test_unusable_output_raises(stdout, needle):
@@ -293,6 +294,7 @@ def test_handoff_closed_is_optional_and_validated_like_handoff():
     assert "handoff_closed[3]: a NoneType, not text, dropped" in problems
     assert "handoff_closed[4]: empty, dropped" in problems
     out, problems = a.validate({"handoff_closed": "h-1a2b3c4d"})
-    assert out["handoff_closed"] == ["h-1a2b3c4d"] and "handoff_closed: a str instead of a list, taken as one item" in problems
+    assert out["handoff_closed"] == ["h-1a2b3c4d"]
+    assert "handoff_closed: a str instead of a list, taken as one item" in problems
     out, _ = a.validate({"handoff": []})
     assert "handoff_closed" not in out and out["handoff"] == []

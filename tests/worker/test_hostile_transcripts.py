@@ -13,7 +13,8 @@ from tests.support.sessions import place, wait_finished
 
 def _typed(text: str, sid: str) -> str:
     """A typed user record (raw JSON text, so escapes stay as Node wrote them)."""
-    return ('{"type":"user","promptSource":"typed","entrypoint":"cli","sessionId":"%s",'
+    # why: %-formatting, as JSON's own braces would all need doubling in an f-string
+    return ('{"type":"user","promptSource":"typed","entrypoint":"cli","sessionId":"%s",'  # noqa: UP031
             '"message":{"role":"user","content":"%s"}}\n' % (sid, text))
 
 

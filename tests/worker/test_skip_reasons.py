@@ -23,5 +23,6 @@ def test_a_running_sessions_short_turn_is_not_yet_and_an_ended_one_too_short(iso
     reasons = {t["event"]: t["reason"] for t in tasks("done")}
     assert reasons["Stop"].startswith("not yet: typed ") and reasons["Stop"].endswith(
         " of the 100000 characters needed so far; the session is still running and is checked again")
-    assert reasons["SessionEnd"].startswith("too short: user typed ") and reasons["SessionEnd"].endswith(" < 100000 chars")
+    assert reasons["SessionEnd"].startswith("too short: user typed ")
+    assert reasons["SessionEnd"].endswith(" < 100000 chars")
     assert fake_claude.calls(fake) == []

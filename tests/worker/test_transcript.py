@@ -25,7 +25,7 @@ def records(name: str) -> list[dict]:
     return copy.deepcopy(_records(name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _records(name: str) -> list[dict]:
     return [json.loads(line) for line in fixture(name).read_bytes().splitlines() if line.strip()]
 
@@ -239,7 +239,7 @@ def test_torn_last_line(tmp_path):
 
 
 def test_invalid_utf8_is_replaced_not_fatal(tmp_path):
-    line = json.dumps(typed_like("caf\u00e9 ok", )).encode().replace("caf\\u00e9".encode(), b"caf\xff\xfe")
+    line = json.dumps(typed_like("caf\u00e9 ok", )).encode().replace(b"caf\\u00e9", b"caf\xff\xfe")
     path = tmp_path / "bad.jsonl"
     path.write_bytes(fixture("interactive").read_bytes() + line + b"\n")
     view = t.read_view(str(path))

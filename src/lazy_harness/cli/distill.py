@@ -27,7 +27,8 @@ def _not_a_transcript(given: str, path: str) -> str:
 @click.command()
 @click.argument("transcript", type=click.Path(dir_okay=False))
 @click.option("--project", type=click.Path(file_okay=False), help="Project folder (default: the session's cwd).")
-@click.option("--dry-run", is_flag=True, help="Print the prompt and where results would go; call nothing, write nothing.")
+@click.option("--dry-run", is_flag=True,
+              help="Print the prompt and where results would go; call nothing, write nothing.")
 @click.option("--whole", is_flag=True,
               help="Read the session from its start, also the part an earlier distillation already read.")
 def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) -> None:
@@ -72,8 +73,10 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
     click.echo(f"{outcome.status}: {outcome.reason}")
     for problem in outcome.problems:
         click.echo(f"  answer: {problem}")
+    from lazy_harness.memory.store import Plan
+
     plan = outcome.plan
-    if plan is not None:
+    if isinstance(plan, Plan):  # (Outcome.plan is typed object: the pipeline imports the store lazily)
         for line in plan.describe():
             click.echo(f"  {line}")
     if outcome.status in ("failed", "waiting"):  # waiting: a spend cap or an unreachable API

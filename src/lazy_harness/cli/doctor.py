@@ -94,12 +94,14 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
     """Warn outside the versions the e2e suite runs: the transcript format and hooks change between them."""
     tested = f"tested {CLAUDE_OLDEST_TESTED} to {CLAUDE_NEWEST_TESTED}"
     found = _parse_version(version)
+    # why: `or ()` only for the type checker: our own two constants always parse
+    oldest, newest = _parse_version(CLAUDE_OLDEST_TESTED) or (), _parse_version(CLAUDE_NEWEST_TESTED) or ()
     if found is None:
         r.line("warn", "claude version", f"cannot read a version in {version!r} ({tested})", f"{exe} --version")
-    elif found < _parse_version(CLAUDE_OLDEST_TESTED):
+    elif found < oldest:
         r.line("warn", "claude version", f"{'.'.join(map(str, found))} is older than the oldest tested "
                f"({tested})", "npm install -g @anthropic-ai/claude-code")
-    elif found > _parse_version(CLAUDE_NEWEST_TESTED):
+    elif found > newest:
         r.line("warn", "claude version", f"{'.'.join(map(str, found))} is newer than the newest tested "
                f"({tested}): its transcripts may have changed; distilled memory may miss turns",
                "check lh logs after a session")

@@ -50,7 +50,8 @@ def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
         if data is None:
             out.append(SettingsFile(label, path, "missing"))
         else:
-            out.append(SettingsFile(label, path, "ok", settings.find_ours(data), null_matchers=settings.null_matchers(data)))
+            out.append(SettingsFile(label, path, "ok", settings.find_ours(data),
+                                    null_matchers=settings.null_matchers(data)))
     return out
 
 
@@ -140,7 +141,8 @@ def _target(settings_path: str | None, project_dir: str | None) -> str:
         root = os.path.abspath(project_dir) if project_dir else project_root(os.getcwd())
         # why: a typo must not become a new folder tree holding a settings.json
         if not os.path.exists(root):
-            raise LhError(f"--project: {root} does not exist", hint="give the project's folder; only its .claude/ is created")
+            raise LhError(f"--project: {root} does not exist",
+                          hint="give the project's folder; only its .claude/ is created")
         if not os.path.isdir(root):
             raise LhError(f"--project: {root} is not a folder", hint="give the project's folder")
         return os.path.join(root, ".claude", "settings.json")

@@ -43,6 +43,7 @@ def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
     """(session id, transcript, the session's own project folder)."""
     from lazy_harness.cli import sessions
 
+    path: str | None
     if session_id:
         hits = sessions.match_sessions(session_id)
         if not hits:

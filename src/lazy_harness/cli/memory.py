@@ -144,12 +144,13 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
                   + (f"  [{marks.describe(mark)}]" if mark else ""))
     own = _learnings(ldir, name)
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
-    for item in own:
-        mark = left_out.get(item["id"])
-        state = (marks.describe(mark) if mark else "" if recall.is_active(item)
-                 else f"{item.get('status') or 'deprecated'}" + (f" by {item['deprecated_by']}" if item.get("deprecated_by") else ""))
-        _echo(f"  {item['id']}  {item['day']}  {recall.one_line(item.get('title'), FULL)}  "
-              f"({os.path.relpath(item['path'], os.path.dirname(ldir))})" + (f"  [{state}]" if state else ""))
+    for learning in own:
+        mark = left_out.get(learning["id"])
+        shown = (marks.describe(mark) if mark else "" if recall.is_active(learning)
+                 else f"{learning.get('status') or 'deprecated'}"
+                 + (f" by {learning['deprecated_by']}" if learning.get("deprecated_by") else ""))
+        _echo(f"  {learning['id']}  {learning['day']}  {recall.one_line(learning.get('title'), FULL)}  "
+              f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{shown}]" if shown else ""))
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:

@@ -179,7 +179,7 @@ def retry(ident: str | None, all_failed: bool) -> None:
         raise click.UsageError("give a task id or --failed, not both")
     if not ident and not all_failed:
         raise click.UsageError("give a task id or --failed")
-    if not all_failed:
+    if ident:  # (then not --failed: both were refused above)
         state, path = _find(q, ident)
         if state in ("pending", "processing"):
             raise LhError(f"task {ident} is {state}, not finished")

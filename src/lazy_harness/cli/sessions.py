@@ -24,7 +24,7 @@ SUFFIX = ".jsonl"
 def all_transcripts(env=None) -> list[tuple[float, str]]:
     """(mtime, path) of every session transcript (sub-agent files live deeper and are left out)."""
     projects = paths.projects_dir(env)
-    found = []
+    found: list[tuple[float, str]] = []
     try:
         keys = os.listdir(projects)
     except OSError:
@@ -72,7 +72,7 @@ def newest_interactive(cwd: str, env=None) -> tuple[str | None, list[tuple[str, 
 
     root = project_root(cwd)
     roots: dict[str, str] = {}
-    skipped = []
+    skipped: list[tuple[str, str]] = []
     for _, path in sorted(all_transcripts(env), reverse=True):
         where = session_cwd(path)
         if not where:

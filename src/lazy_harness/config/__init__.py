@@ -26,12 +26,14 @@ _EDIT = ("SECTION_HELP", "toml_literal", "render_example", "set_value", "enable_
 
 def __getattr__(name: str):
     if name in _VALIDATE:
-        from lazy_harness.config import validate as module
-    elif name in _EDIT:
-        from lazy_harness.config import edit as module
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(module, name)
+        from lazy_harness.config import validate
+
+        return getattr(validate, name)
+    if name in _EDIT:
+        from lazy_harness.config import edit
+
+        return getattr(edit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load(env=None) -> dict:

@@ -102,9 +102,11 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
     except tomllib.TOMLDecodeError:
         after, before = None, {}
     expected = dict(before)
-    expected[section] = {**(before.get(section) if isinstance(before.get(section), dict) else {}), key: value}
+    old = before.get(section)
+    expected[section] = {**(old if isinstance(old, dict) else {}), key: value}
     if after != expected:
-        raise ConfigError(f"cannot set {section}.{key} by a safe edit", hint=f"set [{section}] {key} = {literal} by hand")
+        raise ConfigError(f"cannot set {section}.{key} by a safe edit",
+                          hint=f"set [{section}] {key} = {literal} by hand")
     return new
 
 

@@ -12,22 +12,28 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_messages": ("int", 4, "skip sessions with fewer user + assistant messages"),
         "min_user_chars": ("int", 200, "skip sessions where the user typed fewer characters"),
         "debounce_seconds": ("int", 60, "Stop: skip when this session's pending task is younger"),
-        "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long past the last run"),
+        "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long "
+                                                     "past the last run"),
         "idle_minutes": ("int", 10, "queue a session idle this long that grew since its last check (0: never)"),
         "timeout_seconds": ("int", 120, "limit for one model call"),
         "max_attempts": ("int", 3, "model calls per task before it goes to failed/"),
         "retry_backoff_seconds": ("int", 2, "wait before the 2nd model call; doubled before each later one"),
-        "wait_seconds": ("int", 60, "a task whose call found the API unreachable, or whose write found no room, is tried again after this; doubled per wait up to an hour"),
-        "linger_minutes": ("int", 30, "the worker stays this long for waiting tasks and tries them again by itself (0: it leaves; the next hook starts one)"),
-        "transcript_budget_chars": ("int", 100_000, "characters of conversation put in the prompt (head and tail kept)"),
+        "wait_seconds": ("int", 60, "a task whose call found the API unreachable, or whose write found no "
+                                    "room, is tried again after this; doubled per wait up to an hour"),
+        "linger_minutes": ("int", 30, "the worker stays this long for waiting tasks and tries them again by "
+                                      "itself (0: it leaves; the next hook starts one)"),
+        "transcript_budget_chars": ("int", 100_000, "characters of conversation put in the prompt (head and "
+                                                    "tail kept)"),
         "prompt_max_chars": ("int", 120_000, "hard cap on the whole prompt"),
         "redact_patterns": ("list", [], "extra regular expressions whose matches are redacted"),
     },
     "knowledge": {
-        "path": ("str", "", "knowledge folder (learnings/ under it; ~, $VARS, relative to this file's folder); empty: $XDG_DATA_HOME/lazy-harness/knowledge"),
+        "path": ("str", "", "knowledge folder (learnings/ under it; ~, $VARS, relative to this file's "
+                            "folder); empty: $XDG_DATA_HOME/lazy-harness/knowledge"),
     },
     "memory": {
-        "path": ("str", "", "folder of every project's memory (<path>/<project key>/; resolved like knowledge.path); empty: $XDG_DATA_HOME/lazy-harness/projects"),
+        "path": ("str", "", "folder of every project's memory (<path>/<project key>/; resolved like "
+                            "knowledge.path); empty: $XDG_DATA_HOME/lazy-harness/projects"),
     },
     "context": {
         "enabled": ("bool", True, "SessionStart: read memory back into new sessions"),
@@ -44,9 +50,13 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
         "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
         "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
-        "semantic": ("bool", True, "judge candidates by sentence similarity (the static model shipped with lazy-harness); words alone otherwise"),
-        "resident_minutes": ("num", 30, "a memory of 3,000 entries or more is answered by a resident process, which leaves after this many idle minutes; 0: every prompt does the work itself"),
-        "min_similarity": ("num", 0.53, "the bar with similarity: cosine similarity plus 0.04 x strength (at most 4) an entry must reach"),
+        "semantic": ("bool", True, "judge candidates by sentence similarity (the static model shipped with "
+                                   "lazy-harness); words alone otherwise"),
+        "resident_minutes": ("num", 30, "a memory of 3,000 entries or more is answered by a resident process, "
+                                        "which leaves after this many idle minutes; 0: every prompt does the work "
+                                        "itself"),
+        "min_similarity": ("num", 0.53, "the bar with similarity: cosine similarity plus 0.04 x strength (at "
+                                        "most 4) an entry must reach"),
     },
     "sync": {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),
@@ -63,7 +73,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "monthly_usd": ("num", 50.0, "model spend per calendar month, in US dollars"),
     },
     "consolidate": {
-        "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory when the gates pass"),
+        "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory "
+                                  "when the gates pass"),
         "min_hours": ("int", 24, "gate: hours since the project's last consolidation"),
         "min_sessions": ("int", 5, "gate: sessions that wrote memory since the last consolidation"),
         "scan_throttle_minutes": ("int", 10, "gate: count those sessions at most this often"),

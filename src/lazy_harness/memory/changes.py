@@ -19,7 +19,8 @@ from lazy_harness.memory.status_fields import fields_of, with_fields
 REASON_CHARS = 300
 
 
-def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str, now: float) -> None:
+def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
+             now: float) -> None:
     from lazy_harness.memory.entries import heal_tail
 
     path = marks.path_of(memory_dir)

@@ -78,10 +78,10 @@ def check_file(path: str) -> FileCheck:
     rows = data.split(b"\n")
     fields = _fields_for(path)
     for number, raw in enumerate(rows, 1):
-        if number == len(rows):  # what follows the last newline
-            if raw.strip() and not files.whole_object(raw):
-                out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
-                continue
+        # what follows the last newline
+        if number == len(rows) and raw.strip() and not files.whole_object(raw):
+            out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
+            continue
         _, how = lines.records_of(raw, fields)
         if how:
             out.found.append((number, how))
@@ -130,7 +130,8 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
     changed = False
     for path in noted:
         stamp = _stamp(path)
-        seen = state.get(path) if isinstance(state.get(path), dict) else {}
+        seen = state.get(path)
+        seen = seen if isinstance(seen, dict) else {}
         if stamp is None or seen.get("stamp") == stamp:
             continue
         check = check_file(path)

@@ -30,7 +30,7 @@ _SUMMARY_KEY = b'"summary":'
 
 def record(kind: str, item: dict, meta: dict, now: float) -> dict:
     """One entry, keys in the documented order; unknown item keys are dropped, missing ones empty."""
-    rec = {"ts": stamp(now), "type": kind, "id": ids.entry_id(kind, one_line(item.get("summary"))),
+    rec: dict = {"ts": stamp(now), "type": kind, "id": ids.entry_id(kind, one_line(item.get("summary"))),
            "project": one_line(meta.get("project")),
            "session_id": one_line(meta.get("session_id")), "task_id": one_line(meta.get("task_id"))}
     for name in FIELDS[kind]:

@@ -33,8 +33,8 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, atomic_write
 from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
-    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold, is_stale,
-    items, open_items, parse, read_records, record, split_ref, stamp)
+    CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
+    is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
@@ -65,7 +65,7 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
             break
     ours = "digest" in marker
     out: list[tuple[str, str | None, str, bool]] = []
-    current = None
+    current: list | None = None
     for line in lines:
         entry = _list_item(line)
         if entry is not None:
@@ -175,7 +175,7 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
     shown: set[str] = set()
     for _, hid, text, ticked in parse_markdown(md[0])[1]:
         item = None if ticked or not hid else state.get(hid)
-        if item is not None and normalise(text) in ("", normalise(item["text"])):
+        if item is not None and hid and normalise(text) in ("", normalise(item["text"])):
             shown.add(hid)
         elif not ticked and normalise(text):
             shown.add(ids.handoff_id(text))
@@ -210,7 +210,7 @@ def render(state: dict[str, Item], meta: dict, now: float, stale_days=STALE_DAYS
     lines = [TITLE, marker, "",
              f"{count}, rendered {written} from {STATE}. Delete a line to close its item; add a `- ` line "
              "to open one. `lh memory show --history` lists closed items.", ""]
-    for bullet, item in zip(bullets, opened):
+    for bullet, item in zip(bullets, opened, strict=True):
         lines.append(bullet)
         note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} {by_whom(item['opened_by'])}"
         if is_stale(item, now, stale_days):
@@ -258,10 +258,10 @@ def _stamp(memory_dir: str) -> list[int]:
     return out
 
 
-def _save_open_cache(memory_dir: str, items: list[Item]) -> None:
+def _save_open_cache(memory_dir: str, opened: list[Item]) -> None:
     try:
         atomic_write(os.path.join(memory_dir, OPEN_CACHE),
-                     jsonload.dumps({"stamp": _stamp(memory_dir), "open": [dict(i) for i in items]}))
+                     jsonload.dumps({"stamp": _stamp(memory_dir), "open": [dict(i) for i in opened]}))
     except (OSError, TypeError, ValueError):
         pass  # only a shortcut: readers fold the log without it
 
@@ -326,7 +326,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
         if pending:
             append(memory_dir, pending)
             state = fold(read_records(memory_dir) or [])
-        recs = []
+        recs: list[dict] = []
         for _, hid, body, ticked in parse_markdown(text)[1]:
             item = state.get(hid) if hid else None
             if ticked or (item is not None and item.is_open):
@@ -353,7 +353,7 @@ def _recover(memory_dir: str) -> None:
     intent.recover(memory_dir)
 
 
-def close_items(memory_dir: str, items: list[tuple[str, str]], meta: dict, now: float,
+def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now: float,
                 stale_days=STALE_DAYS) -> list[dict]:
     """Close open items given as (id, reason), by ``meta``'s session at ``now`` (consolidation, or the
     person with ``lh memory close``); ids that are not open are left. Takes the folder's lock and
@@ -365,7 +365,7 @@ def close_items(memory_dir: str, items: list[tuple[str, str]], meta: dict, now: 
         _recover(memory_dir)
         state, pending = load(memory_dir)
         recs = []
-        for hid, reason in items:
+        for hid, reason in closing:
             item = state.get(hid)
             if item is None or not item.is_open:
                 continue

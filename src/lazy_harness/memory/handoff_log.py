@@ -230,7 +230,7 @@ def age_days(item: Item, now: float) -> int:
 
 def wins(rec: dict, item: Item | None) -> bool:
     """True when ``rec`` would become its item's winning record."""
-    return item is None or _key(rec, epoch(rec["ts"])) > item["key"]
+    return item is None or _key(rec, epoch(rec["ts"]) or 0.0) > item["key"]
 
 
 def _find_open(state: dict[str, Item], ref: str) -> Item | None:
@@ -278,7 +278,7 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
     for raw in items(opened or []):
         hid, text = split_ref(raw)
         known = state.get(hid) if hid else None
-        if known is None:
+        if hid is None or known is None:  # (no id given means no item known)
             if not normalise(text):
                 continue
             hid = ids.handoff_id(text)
@@ -291,7 +291,7 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
             continue
         # why: a millisecond apart, so the items of one answer keep the answer's order (oldest first)
         rec = record(OPEN, known["text"] if known else text, sid, tid, when + step)
-        if wins(rec, known):
+        if known is None or wins(rec, known):
             recs.append(rec)
             step += 0.001
         else:

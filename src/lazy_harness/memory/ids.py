@@ -52,16 +52,16 @@ def is_id(value) -> bool:
     return not value[2:].strip("0123456789abcdef")
 
 
-def kind_of(value: str) -> str | None:
-    """``decision``, ``failure``, ``learning`` or ``handoff`` for an id, else None."""
-    return KIND_OF_PREFIX.get(value[:2]) if is_id(value) else None
+def kind_of(value: object) -> str | None:
+    """``decision``, ``failure``, ``learning`` or ``handoff`` for an id, else None (anything else)."""
+    return KIND_OF_PREFIX.get(value[:2]) if isinstance(value, str) and is_id(value) else None
 
 
 def of_learning(front: dict, title=None) -> str:
     """The id of a learning from its frontmatter: its own ``id`` when it has a valid one, else derived
     from its origin and title (``title`` when the frontmatter has none)."""
     own = front.get("id")
-    if kind_of(own) == "learning":
+    if isinstance(own, str) and kind_of(own) == "learning":
         return own
     return learning_id(front.get("origin") or "", front.get("title") or title or "")
 
@@ -69,7 +69,7 @@ def of_learning(front: dict, title=None) -> str:
 def of_record(rec: dict, kind: str | None = None) -> str:
     """The id of a decision or failure line: its own ``id`` when it has a valid one, else derived."""
     own = rec.get("id")
-    if is_id(own):
+    if isinstance(own, str) and is_id(own):
         return own
     kind = kind or rec.get("type") or "decision"
     return entry_id(kind if kind in ("decision", "failure") else "decision", rec.get("summary") or "")

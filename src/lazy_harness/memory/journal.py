@@ -58,7 +58,7 @@ class Journal:
         # why: names sort by time to the microsecond, so "newest" is right for two runs in one second
         self.run = (time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"{int(now * 1e6) % 1000000:06d}"
                     + "-" + os.urandom(2).hex())
-        self.data = {"run": self.run, "kind": kind, "project": project, "started": stamp(now),
+        self.data: dict = {"run": self.run, "kind": kind, "project": project, "started": stamp(now),
                      "changes": [], "undone": None, "files": []}
         self._files: dict[str, dict] = {}
 
@@ -71,7 +71,7 @@ class Journal:
         if path in self._files:
             return
         before = _read(path)
-        entry = {"path": path, "before": None if before is None else base64.b64encode(before).decode("ascii"),
+        entry: dict = {"path": path, "before": None if before is None else base64.b64encode(before).decode("ascii"),
                  "before_size": None if before is None else len(before), "after_sha": _sha(before), "appended": []}
         self._files[path] = entry
         self.data["files"].append(entry)
@@ -191,6 +191,7 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
             continue
         current = _read(path)
         before = None if entry.get("before") is None else base64.b64decode(entry["before"])
+        target: bytes | bool | None  # False: the file changed since the run and stays as it is
         if _sha(current) == entry.get("after_sha"):
             target = before
         elif entry.get("appended") and current is not None and entry.get("before_size") is not None:
@@ -199,7 +200,7 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
             target = _fields_back(path, current, entry["fields"])
         else:
             target = False
-        if target is False or (target is None and before is not None):
+        if isinstance(target, bool) or (target is None and before is not None):
             if path not in derived:
                 problems.append(f"{path}: changed since run {data['run']}; left as it is")
             continue

@@ -24,7 +24,7 @@ that resolves outside its folder (a symlink planted in the memory folder).
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.atomic import append_line, atomic_write, ensure_dir, rewrite
+from lazy_harness.atomic import append_line, ensure_dir, rewrite
 from lazy_harness.errors import LhError, TaskError
 from lazy_harness.memory import entries, files, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
@@ -191,9 +191,9 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
         status = (files.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
-        if status == "deprecated":  # what consolidation writes
+        if found and status == "deprecated":  # what consolidation writes
             p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
-        elif status not in ("", "active"):
+        elif found and status not in ("", "active"):
             how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
             p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
         elif exists:
@@ -421,13 +421,14 @@ def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
     from lazy_harness.memory.learnings import recent_titles
     state, _ = handoff.load(memory_dir)
     left_out = marks.hidden(memory_dir)
-    out = {"replaced": []}
+    out: dict = {"replaced": []}
     for key, name, kind in (("decisions", files.DECISIONS, "decision"), ("failures", files.FAILURES, "failure")):
         recs = files.tail_records(os.path.join(memory_dir, name), RECENT_RECORDS)
         # why: an entry consolidation replaced is not current; listed apart, so the model neither takes it
         # for current memory nor is kept from recording it again when a session goes back to it
         out[key] = [r for r in recs if ids.of_record(r, kind) not in left_out]
-        out["replaced"] += [r for r in recs if (left_out.get(ids.of_record(r, kind)) or {}).get("op") in marks.AUTOMATIC]
+        out["replaced"] += [r for r in recs
+                            if (left_out.get(ids.of_record(r, kind)) or {}).get("op") in marks.AUTOMATIC]
     out.update(learning_titles=recent_titles(learnings_dir, RECENT_TITLES),
                handoff_open=[(i["id"], i["text"]) for i in handoff.open_items(state)])
     return out

@@ -150,7 +150,7 @@ def recover(queue: str) -> list[tuple[str, str]]:
     """
     from lazy_harness.atomic import sweep_stale_temps
 
-    out = []
+    out: list[tuple[str, str]] = []
     for which in (TMP, STATE, OPEN, PROCESSING, DONE, FAILED):
         sweep_stale_temps(folder(queue, which))
     _sweep_unlinked_tasks(queue, time.time())

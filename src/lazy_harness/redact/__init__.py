@@ -111,7 +111,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from lazy_harness.redact import names
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mailchimp, _mixed_case, _mysql,
@@ -358,7 +359,7 @@ _KEYISH = (
 
 
 @lru_cache(maxsize=1)
-def _builtin() -> list[tuple[str, re.Pattern[str]]]:
+def _builtin() -> list[tuple[str, re.Pattern[str], Any]]:
     """Compiled once, on first use: the worker needs them, the hooks never import this module."""
     return _compile()
 

@@ -169,7 +169,8 @@ def _aws_secrets(text: str) -> tuple[str, int]:
                 spans.append((s, e))
     if not spans:
         return text, 0
-    out, last, mark = [], 0, MARK.format("aws-secret-key")
+    out: list[str] = []
+    last, mark = 0, MARK.format("aws-secret-key")
     for s, e in spans:
         out += (text[last:s], mark)
         last = e

@@ -59,9 +59,9 @@ def hold_merged(data: str, changed: list[str], cfg: dict, env, now: float) -> li
         full = os.path.join(data, rel)
         if rel.endswith(".md") and paths.is_within(full, ldir) and os.path.isfile(full):
             learnings.append(full)
-        elif rel.endswith(".jsonl") and os.path.dirname(os.path.realpath(os.path.dirname(full))) == os.path.realpath(root):
-            if os.path.dirname(full) not in folders:
-                folders.append(os.path.dirname(full))
+        elif (rel.endswith(".jsonl") and os.path.dirname(full) not in folders
+              and os.path.dirname(os.path.realpath(os.path.dirname(full))) == os.path.realpath(root)):
+            folders.append(os.path.dirname(full))
     done: list[str] = []
     try:
         for mdir in folders:

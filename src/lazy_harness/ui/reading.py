@@ -139,7 +139,8 @@ def learnings(p: Project) -> tuple[list[dict], list[dict]]:
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
         meta["left_out"] = None if recall.is_active(meta) else (
-            str(meta.get("status") or "deprecated") + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
+            str(meta.get("status") or "deprecated")
+            + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
         (own if mine else general).append(meta)
     return own, general
 

@@ -56,8 +56,8 @@ def handoff_section(v: View) -> str:
         history = "".join(
             f'<li>{esc(when_of(r.get("ts")))} <b>{esc(r.get("op"))}</b> by session {esc(r.get("session_id") or "?")}'
             + (f': {esc(r.get("reason"))}' if r.get("reason") else "") + "</li>" for r in item["history"])
-        body = (f'<details class="history"><summary>history ({len(item["history"])})</summary><ul>{history}</ul></details>'
-                if history else "")
+        body = (f'<details class="history"><summary>history ({len(item["history"])})</summary>'
+                f'<ul>{history}</ul></details>' if history else "")
         actions = (v.act("close", "Close", reason="closed in lh ui", item=item["id"])
                    + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
         head = (f'<span class="text">{esc(item["text"])}</span> <span class="meta">opened '
@@ -80,11 +80,13 @@ def _listing(v: View, anchor: str, items: list[dict], row, question: str, none: 
     shown_live = []
     for item in live[:cut]:
         eid, head, body = row(item)
-        shown_live.append(_entry(eid, head, body, f'<div class="actions">{v.act("forget", "Forget", question, id=eid)}</div>'))
+        shown_live.append(_entry(eid, head, body,
+                                 f'<div class="actions">{v.act("forget", "Forget", question, id=eid)}</div>'))
     shown_gone = []
     for item in gone[:cut]:
         eid, head, body = row(item)
-        shown_gone.append(_entry(eid, head + f' <span class="badge">{esc(item["left_out"])}</span>', body, css="entry gone"))
+        shown_gone.append(_entry(eid, head + f' <span class="badge">{esc(item["left_out"])}</span>', body,
+                                 css="entry gone"))
     more = ""
     if cut is not None and (len(live) > cut or len(gone) > cut):
         link = esc(f"/?project={quote(v.project.key)}&all=1#{anchor}")
@@ -97,7 +99,8 @@ def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
         extra = rec.get(detail)
         body = (f'<p class="detail"><span class="label">{esc(detail.capitalize())}:</span> {esc(_text(extra))}</p>'
                 if extra else "")
-        head = f'<span class="meta">{esc(day_of(rec.get("ts")))}</span> <span class="text">{esc(rec.get("summary"))}</span>'
+        head = (f'<span class="meta">{esc(day_of(rec.get("ts")))}</span> '
+                f'<span class="text">{esc(rec.get("summary"))}</span>')
         return rec["id"], head, body
 
     return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
@@ -119,8 +122,10 @@ def failures_section(v: View) -> str:
 
 def _learning_list(v: View, items: list[dict], what: str) -> str:
     def row(item: dict) -> tuple[str, str, str]:
-        origin = "" if item.get("origin") == v.project.name else f' <span class="meta">from {esc(item.get("origin"))}</span>'
-        head = f'<span class="meta">{esc(item["day"])}</span> <span class="text">{esc(item.get("title"))}</span>{origin}'
+        origin = ("" if item.get("origin") == v.project.name
+                  else f' <span class="meta">from {esc(item.get("origin"))}</span>')
+        head = (f'<span class="meta">{esc(item["day"])}</span> '
+                f'<span class="text">{esc(item.get("title"))}</span>{origin}')
         excerpt = str(item.get("learning") or "")[:400]
         return item["id"], head, f'<p class="detail">{esc(excerpt)}</p>' if excerpt else ""
 
@@ -130,7 +135,8 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
 def learnings_section(v: View) -> str:
     own, general = reading.learnings(v.project)
     return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project")
-            + '<h3>General, from other projects</h3>' + _learning_list(v, general, "general learnings from other projects"))
+            + '<h3>General, from other projects</h3>'
+            + _learning_list(v, general, "general learnings from other projects"))
 
 
 def search_section(v: View) -> str:
@@ -148,7 +154,8 @@ def search_section(v: View) -> str:
         return box + f'<p class="result-none">{esc(said["nothing"])}</p>'
     text = said["text"] or "This prompt receives nothing: no entry passes the bar."
     rows = "".join(
-        f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}"><td>{"pass" if c["passes"] else ""}</td>'
+        f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}">'
+        f'<td>{"pass" if c["passes"] else ""}</td>'
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
         f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td><td>{esc(c["title"])}</td>'
@@ -179,8 +186,9 @@ def injected_section(v: View) -> str:
     for s in sessions:
         events = "".join(
             f'<li><span class="meta">{esc(when_of(e["when"]))}</span> <b>{esc(e["event"])}</b> {esc(e["said"])}'
-            + (f'<ul class="given">{"".join(f"<li><code>{esc(i)}</code> {esc(titles.get(i, chr(8230)))}</li>" for i in e["ids"])}</ul>'
-               if e["ids"] else "")
+            + ('<ul class="given">'
+               + "".join(f"<li><code>{esc(i)}</code> {esc(titles.get(i, chr(8230)))}</li>" for i in e["ids"])
+               + "</ul>" if e["ids"] else "")
             + "</li>" for e in s["events"])
         unknown = "" if s["known"] else ' <span class="badge">project not known</span>'
         out.append(f'<li class="session"><div class="line">session <code>{esc(s["session"])}</code>{unknown}</div>'
@@ -235,8 +243,10 @@ def runs_section(v: View) -> str:
         changes = "".join(f"<li>{esc(c)}</li>" for c in data.get("changes") or [])
         action = (f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
                   else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
-        rows.append(f'<li class="run" data-run="{esc(data["run"])}"><div class="line"><code>{esc(data["run"])}</code> '
-                    f'<b>{esc(data.get("kind", "?"))}</b> <span class="meta">{esc(when_of(data.get("started")))}</span> '
+        rows.append(f'<li class="run" data-run="{esc(data["run"])}">'
+                    f'<div class="line"><code>{esc(data["run"])}</code> '
+                    f'<b>{esc(data.get("kind", "?"))}</b> '
+                    f'<span class="meta">{esc(when_of(data.get("started")))}</span> '
                     f'{action}</div><ul>{changes}</ul></li>')
     return f'<ul class="runs">{"".join(rows)}</ul>'
 

@@ -112,7 +112,8 @@ def text_of(content) -> str:
 
 def tool_call(block: dict) -> str:
     """``[tool Bash: git status]``: the tool name and its most telling input, on one short line."""
-    name = block.get("name") if isinstance(block.get("name"), str) else "?"
+    name = block.get("name")
+    name = name if isinstance(name, str) else "?"
     args = block.get("input")
     summary = ""
     if isinstance(args, dict):

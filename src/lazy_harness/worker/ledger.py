@@ -82,7 +82,7 @@ def read_since(since: float, env=None, path: str | None = None) -> list[dict]:
     whole line older than ``since`` by more than SLACK (lines are appended in time order)."""
     path = path or paths.ledger_file(env)
     try:
-        fh = open(path, "rb")
+        fh = open(path, "rb")  # noqa: SIM115 - why: opened apart from `with` so only a missing file returns []
     except OSError:
         return []
     out: list[dict] = []

@@ -20,7 +20,8 @@ import json
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
@@ -56,7 +57,7 @@ class CallError(ModelError):
     """A failed model call: ``cause`` names what went wrong, ``action`` what the worker should do,
     ``usage`` what the call cost (a call cut off by --max-budget-usd still cost money)."""
 
-    def __init__(self, message: str, cause: str, action: str, usage: "Usage | None" = None,
+    def __init__(self, message: str, cause: str, action: str, usage: Usage | None = None,
                  hint: str | None = None) -> None:
         super().__init__(message, hint=hint)
         self.cause = cause

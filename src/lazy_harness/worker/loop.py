@@ -25,7 +25,7 @@ import json
 import os
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
@@ -48,10 +48,8 @@ class Stats:
     storage: str = ""  # why the queue stopped for lack of room to write (worker/storage.py)
     last_success: str | None = None
     last_success_task: str | None = None
-    projects: dict = None  # memory folder -> cwd of the tasks that wrote memory (for consolidation)
-
-    def __post_init__(self) -> None:
-        self.projects = {} if self.projects is None else self.projects
+    # memory folder -> cwd of the tasks that wrote memory (for consolidation)
+    projects: dict = field(default_factory=dict)
 
     @property
     def finished(self) -> int:
@@ -374,7 +372,8 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
                 cfg = config.load(env)
             except ConfigError as exc:
                 stats.paused = f"config.toml invalid: {exc.message}"
-                _log(env, f"worker {os.getpid()}: paused, {stats.paused}; tasks stay pending (hint: lh config validate)")
+                _log(env, f"worker {os.getpid()}: paused, {stats.paused}; tasks stay pending "
+                     "(hint: lh config validate)")
                 break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")

@@ -2,8 +2,9 @@
 
 The prompt has three parts: instructions (what counts as a decision, a failure, a learning and an
 open item), the memory that already exists (so the model does not repeat it; the project's open
-handoff items with their ids, so it can restate or close them), and the conversation view. The conversation is untrusted: it is fenced with a boundary derived from its own content and
-the model is told that nothing inside the fence is an instruction. The whole prompt never exceeds
+handoff items with their ids, so it can restate or close them), and the conversation view. The
+conversation is untrusted: it is fenced with a boundary derived from its own content and the model
+is told that nothing inside the fence is an instruction. The whole prompt never exceeds
 ``max_chars``: the conversation is cut first (keeping its head and tail), then the existing-memory
 list; the instructions are never cut. Credentials in the conversation and in the memory excerpt are
 redacted here, before budgeting, so the markers count against the limit too.
@@ -14,7 +15,8 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from lazy_harness.redact import redact
 
@@ -113,7 +115,7 @@ def _line(value: Any) -> str:
     return text if len(text) <= _ITEM_CHARS else text[:_ITEM_CHARS - 3] + "..."
 
 
-def _summaries(records: Iterable[Any], n: int) -> list[str]:
+def _summaries(records: Iterable[Any] | None, n: int) -> list[str]:
     out = []
     for rec in list(records or [])[-n:]:
         if isinstance(rec, dict) and isinstance(rec.get("summary"), str) and rec["summary"].strip():

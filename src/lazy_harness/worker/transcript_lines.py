@@ -93,7 +93,7 @@ def _without_surrogates(record: dict) -> dict:
     (A proper pair was already joined by the JSON decoder; only lone halves stay.)
     """
     root: dict = {}
-    stack = [(record, root)]
+    stack: list[tuple[dict | list, dict | list]] = [(record, root)]
     while stack:
         src, dst = stack.pop()
         items = src.items() if isinstance(src, dict) else enumerate(src)
@@ -101,7 +101,7 @@ def _without_surrogates(record: dict) -> dict:
             if isinstance(value, str):
                 value = _clean(value)
             elif isinstance(value, (dict, list)):
-                child = {} if isinstance(value, dict) else [None] * len(value)
+                child: dict | list = {} if isinstance(value, dict) else [None] * len(value)
                 stack.append((value, child))
                 value = child
             if isinstance(dst, dict):
