@@ -85,7 +85,8 @@ def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
 
 def search_cost(env: dict, project: str, runs: int) -> tuple[list[float], float]:
     """Wall times of ``lh memory search`` and the largest resident set of one, in MB."""
-    argv = [sys.executable, "-m", "lazy_harness", "memory", "search", "connection", "pool", "socket", "--project", project]
+    argv = [sys.executable, "-m", "lazy_harness", "memory", "search", "connection", "pool", "socket",
+            "--project", project]
     walls, peak = [], 0.0
     for _ in range(runs):
         started = time.perf_counter()
@@ -189,7 +190,8 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
         met = ratio <= SEARCH_GOAL and peak <= SEARCH_MB
         ok = ok and met
         print(f"lh memory search at {size:,}: median {statistics.median(walls) * 1000:.0f} ms = {ratio:.1f}x bare "
-              f"(goal {SEARCH_GOAL:g}x), peak resident {peak:.0f} MB (goal {SEARCH_MB} MB): {'met' if met else 'MISSED'}")
+              f"(goal {SEARCH_GOAL:g}x), peak resident {peak:.0f} MB (goal {SEARCH_MB} MB): "
+              f"{'met' if met else 'MISSED'}")
     return ok
 
 

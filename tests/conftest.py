@@ -180,7 +180,7 @@ def _end_lingering_workers(home) -> None:
     # minutes. Looked for whenever the test had an index (not only when the answerer's lock is
     # there: one spawned just before the test ended may not have taken it yet)
     if os.path.isdir(resident.folder()):
-        names.append(b"lazy_harness.recall.resident")
+        names.append(b"lazy_harness.recall.answerer")
     if not names:
         return
     want = f"HOME={home}".encode()

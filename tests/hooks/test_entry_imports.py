@@ -31,7 +31,8 @@ ALLOWED_OURS = {
     "lazy_harness.queue.consume", "lazy_harness.queue.submit", "lazy_harness.detach",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.recall.digest", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
-    "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index", "lazy_harness.recall.select",
+    "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index",
+    "lazy_harness.recall.select",
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
@@ -53,7 +54,8 @@ ALLOWED_BY_EVENT = {"UserPromptSubmit": {"_sqlite3", "mmap", "struct", "_struct"
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
 
 
-def imported(argv: list[str], env: dict, stdin: bytes = b"", site: bool = True) -> tuple[subprocess.CompletedProcess, list[str]]:
+def imported(argv: list[str], env: dict, stdin: bytes = b"",
+             site: bool = True) -> tuple[subprocess.CompletedProcess, list[str]]:
     """Run ``python -X importtime ARGV`` and return (process, module names in import order).
 
     ``site=False`` runs with ``-S`` (no site, so nothing a .pth file imports hides a module we load)
@@ -157,8 +159,9 @@ def test_entry_module_import_alone_is_light(world):
 def test_stop_uses_the_compiled_config_on_the_second_run(world):
     env, payload = world
     with worker_lock_held(paths.claude_dir()):
-        first, names1 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "cccccccc-0000-0000-0000-000000000003"))
-        second, names2 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "dddddddd-0000-0000-0000-000000000004"))
+        stop = ["-m", "lazy_harness.hooks", "Stop"]
+        first, names1 = imported(stop, env, payload("Stop", "cccccccc-0000-0000-0000-000000000003"))
+        second, names2 = imported(stop, env, payload("Stop", "dddddddd-0000-0000-0000-000000000004"))
     assert first.returncode == second.returncode == 0
     assert "tomllib" in names1  # the first run compiled config.toml
     assert os.path.exists(os.path.join(paths.state_dir(), "config.json"))
@@ -167,7 +170,8 @@ def test_stop_uses_the_compiled_config_on_the_second_run(world):
     cfg = paths.config_file()
     with open(cfg, "a") as fh:
         fh.write("debounce_seconds = 61\n")
-    _, names3 = imported(["-m", "lazy_harness.hooks", "Stop"], env, payload("Stop", "eeeeeeee-0000-0000-0000-000000000005"))
+    _, names3 = imported(["-m", "lazy_harness.hooks", "Stop"], env,
+                         payload("Stop", "eeeeeeee-0000-0000-0000-000000000005"))
     assert "tomllib" in names3
 
 
@@ -197,7 +201,8 @@ def test_a_producer_hook_queues_without_importing_the_worker(world, event):
     what ``sys.modules`` held at its end)."""
     env, payload = world
     with worker_lock_held(paths.claude_dir()):
-        p, names = imported(["-m", "lazy_harness.hooks", event], env, payload(event, "abababab-0000-0000-0000-000000000007"))
+        p, names = imported(["-m", "lazy_harness.hooks", event], env,
+                            payload(event, "abababab-0000-0000-0000-000000000007"))
     assert p.returncode == 0
     assert " queued " in open(os.path.join(paths.logs_dir(), "hooks.log")).read().splitlines()[-1]
     assert "lazy_harness.queue.submit" in names and "lazy_harness.detach" in names
@@ -217,7 +222,8 @@ def test_handoff_nows_producing_core_queues_without_importing_the_worker(world):
     worker's reader) and then queues it through the same ``queue.submit`` as the hooks."""
     env, payload = world
     with worker_lock_held(paths.claude_dir()):
-        p = subprocess.run([sys.executable, "-c", HANDOFF_NOW_CORE], input=payload("Stop", "acacacac-0000-0000-0000-000000000008"),
+        p = subprocess.run([sys.executable, "-c", HANDOFF_NOW_CORE],
+                           input=payload("Stop", "acacacac-0000-0000-0000-000000000008"),
                            capture_output=True, env=env, timeout=60)
     assert p.returncode == 0, p.stderr.decode()
     out = json.loads(p.stdout)
@@ -244,7 +250,8 @@ sys.stdout.write(f"loads={len(loads)}")
 def test_a_producer_hook_reads_the_config_once(world, event):
     env, payload = world
     with worker_lock_held(paths.claude_dir()):
-        p = subprocess.run([sys.executable, "-c", COUNT_LOADS, event], input=payload(event, "adadadad-0000-0000-0000-000000000009"),
+        p = subprocess.run([sys.executable, "-c", COUNT_LOADS, event],
+                           input=payload(event, "adadadad-0000-0000-0000-000000000009"),
                            capture_output=True, env=env, timeout=60)
     assert p.returncode == 0, p.stderr.decode()
     assert " queued " in open(os.path.join(paths.logs_dir(), "hooks.log")).read().splitlines()[-1]

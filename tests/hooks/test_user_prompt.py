@@ -27,7 +27,8 @@ def project(tmp_path):
         ms.decision(NOW - 8 * ms.DAY, "Keep the stylesheet in one file", "simple"),
     ])
     ms.write_jsonl(os.path.join(mem, files.FAILURES), [
-        ms.failure(NOW - 7 * ms.DAY, "Webhook retries hammered the payment provider", "exponential backoff with jitter"),
+        ms.failure(NOW - 7 * ms.DAY, "Webhook retries hammered the payment provider",
+                   "exponential backoff with jitter"),
     ])
     return root
 
@@ -51,7 +52,7 @@ def test_a_matching_prompt_gets_the_entry_with_its_id_and_file(project):
     assert "advisory locks" in text and "stylesheet" not in text and "Webhook" not in text
     assert paths.memory_dir(project) in text
     last = hook_log(paths.claude_dir())[-1]
-    assert "UserPromptSubmit" in last and f"injected 1" in last and did in last
+    assert "UserPromptSubmit" in last and "injected 1" in last and did in last
 
 
 def test_an_entry_is_found_through_its_cues_in_the_words_of_the_symptom(tmp_path):
@@ -89,7 +90,8 @@ def test_what_the_session_was_shown_is_not_repeated(project):
     assert "nothing new" in hook_log(paths.claude_dir())[-1]
     assert ask(project, PROMPT, sid="another-session") is not None  # per session
     state = os.path.join(paths.state_dir(), f"{SID}.shown")
-    assert open(state).read().split() == [ids.entry_id("decision", "Use Postgres advisory locks for the deployment scheduler")]
+    shown = ids.entry_id("decision", "Use Postgres advisory locks for the deployment scheduler")
+    assert open(state).read().split() == [shown]
 
 
 def test_session_start_shown_ids_are_not_repeated(project):
@@ -166,7 +168,8 @@ def test_open_handoff_items_from_handoff_jsonl(project):
     mem = paths.memory_dir(project)
     a, b = ids.handoff_id("Finish the partial refunds admin button"), ids.handoff_id("Write the refunds runbook")
     with open(os.path.join(mem, "handoff.jsonl"), "w") as fh:
-        for rec in ({"op": "open", "id": a, "text": "Finish the partial refunds admin button", "ts": "2025-01-01T00:00:00Z"},
+        for rec in ({"op": "open", "id": a, "text": "Finish the partial refunds admin button",
+                     "ts": "2025-01-01T00:00:00Z"},
                     {"op": "open", "id": b, "text": "Write the refunds runbook", "ts": "2025-01-01T00:00:00Z"},
                     {"op": "close", "id": b, "text": "", "ts": "2025-01-01T00:00:00Z"}):
             fh.write(json.dumps(rec) + "\n")
@@ -215,7 +218,8 @@ def test_an_index_damaged_inside_is_rebuilt(project):
     """A valid header over damaged pages (what a power loss can leave, since the cache does not wait
     for the disk) fails at the first query, not at open: the index is removed and built again."""
     mem = paths.memory_dir(project)
-    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - i, f"Filler choice {i} about naming", "w" * 300)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - i, f"Filler choice {i} about naming",
+                                                                    "w" * 300)
                                                        for i in range(300)])
     assert "advisory locks" in ask(project, PROMPT)
     path = paths.recall_index_file()

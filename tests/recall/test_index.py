@@ -271,14 +271,15 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
         ms.decision(NOW + i, f"queue queue queue number {i}", "queue", project="theirs") for i in range(40)])
     ms.write_jsonl(os.path.join(mine, files.DECISIONS), [
         ms.decision(NOW + i, f"the queue of ours, {i}", "kept short", project="ours") for i in range(6)])
-    ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": ids.entry_id("decision", "the queue of ours, 2")}])
+    forgotten = ids.entry_id("decision", "the queue of ours, 2")
+    ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": forgotten}])
     conn = index.connect(paths.recall_index_file())
     index.refresh(conn, [mine, other], None)
     where, args = index.scope_sql([mine], "ours")
     for limit in (1, 3, 5, 10):
         got = index.candidates(conn, '"queue"', where, args, limit)
         assert got == _slow_candidates(conn, '"queue"', where, args, limit)
-        assert all(r[10] == mine for r in got) and ids.entry_id("decision", "the queue of ours, 2") not in [r[1] for r in got]
+        assert all(r[10] == mine for r in got) and forgotten not in [r[1] for r in got]
     assert len(index.candidates(conn, '"queue"', where, args, 10)) == 5  # every visible one of ours
     # one project alone: the shortlist holds them all
     where, args = index.scope_sql([other], "theirs")

@@ -41,7 +41,8 @@ def root(tmp_path):
         ms.decision(NOW, TAGS, "deploy what was reviewed; the scheduler picks tags"),
     ])
     ldir = paths.learnings_dir()
-    ms.write_learning(ldir, ROW_LOCKS, "elsewhere", NOW, slug="g1", scope="general", learning="set lock_timeout in postgres")
+    ms.write_learning(ldir, ROW_LOCKS, "elsewhere", NOW, slug="g1", scope="general",
+                      learning="set lock_timeout in postgres")
     ms.write_learning(ldir, SESSIONS, "elsewhere", NOW, slug="g2", scope="general",
                       learning="pgbouncer transaction pooling breaks them")
     ms.write_learning(ldir, BACKUPS, "elsewhere", NOW, slug="g3", scope="general", learning="keep two copies")

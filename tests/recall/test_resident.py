@@ -199,7 +199,7 @@ def test_two_prompts_at_once_are_both_answered(project):
 
 def test_only_one_answerer_at_a_time(project):
     pid = start()
-    again = subprocess.run([sys.executable, "-m", "lazy_harness.recall.resident"], capture_output=True, timeout=30)
+    again = subprocess.run([sys.executable, "-m", "lazy_harness.recall.answerer"], capture_output=True, timeout=30)
     assert again.returncode == 0 and b"another answerer is running" in again.stdout
     assert resident.pid() == pid
 

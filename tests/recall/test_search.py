@@ -1,7 +1,6 @@
 """``lh memory search`` without click (recall/search.py, lazy_harness/__main__.py): the same lines as
 the click command, click never loaded, and every argument the quick parse is unsure of left to click."""
 
-import os
 import subprocess
 import sys
 

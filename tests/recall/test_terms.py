@@ -54,7 +54,8 @@ def test_a_camel_case_identifier_in_an_entry_is_found_by_its_words(tmp_path):
 
 def test_a_paraphrase_passes_through_related_words(tmp_path):
     conn, where, args = _index_with(tmp_path, ["Deployments take a Postgres advisory lock",
-                                               "Cache the sitemap for five minutes"] + [f"filler {i}" for i in range(20)])
+                                               "Cache the sitemap for five minutes",
+                                               *[f"filler {i}" for i in range(20)]])
     ranked, _ = select.rank(conn, "the rollout keeps running twice, lock it in the database", where, args, SETTINGS)
     passed = [c["title"] for c in ranked if c["passes"]]
     assert passed == ["Deployments take a Postgres advisory lock"]
@@ -63,7 +64,8 @@ def test_a_paraphrase_passes_through_related_words(tmp_path):
 def test_a_prompt_about_things_memory_never_mentions_gets_nothing(tmp_path):
     conn, where, args = _index_with(tmp_path, ["Deployments take a Postgres advisory lock"] +
                                     [f"filler {i}" for i in range(20)])
-    ranked, _ = select.rank(conn, "write a limerick about the cat, with a lock rhyme and a moral", where, args, SETTINGS)
+    ranked, _ = select.rank(conn, "write a limerick about the cat, with a lock rhyme and a moral", where, args,
+                            SETTINGS)
     assert not [c for c in ranked if c["passes"]]
 
 

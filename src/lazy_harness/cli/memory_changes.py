@@ -50,7 +50,6 @@ def consolidate(project: str | None, dry_run: bool) -> None:
 @_PROJECT
 def history(project: str | None) -> None:
     """Every consolidation and manual change of this project's memory, newest first."""
-    from lazy_harness import paths
     from lazy_harness.memory import journal, migrate
     from lazy_harness.project_identity import project_root
 

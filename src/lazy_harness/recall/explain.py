@@ -24,8 +24,9 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
         return {"nothing": f"This prompt receives nothing: {why}."}
     text, info = recall_prompt.context_for(prompt, cwd, cfg, env, deep=True, place=place)
     extra = int(settings["min_terms"]) + select.OTHER_PROJECT
+    weight = f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""
     lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
-               f"{settings['min_score']:g}" + (f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""))
+               f"{settings['min_score']:g}" + weight)
     sem = info.get("semantic") or {"state": "off"}
     terms = ", ".join(info["terms"]) or "none"
     if sem["state"] == "scored" and sem.get("scored"):

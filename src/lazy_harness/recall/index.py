@@ -367,7 +367,8 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
                      "uncued, cues, okey, prov, hold) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""),
-                       e.get("okey", ""), e.get("prov", ""), trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "")
+                       e.get("okey", ""), e.get("prov", ""),
+                       trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "")
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
@@ -435,7 +436,8 @@ def lexical_source(conn, scope: str):
     """The entries of ``scope`` in rowid order, as ``lexical.build`` reads them."""
     def source(after: int, limit: int):
         return conn.execute("SELECT e.rowid, f.title, f.body, f.tags FROM entry e JOIN fts f ON f.rowid = e.rowid "
-                            "WHERE e.mdir = ? AND e.rowid > ? ORDER BY e.rowid LIMIT ?", (scope, after, limit)).fetchall()
+                            "WHERE e.mdir = ? AND e.rowid > ? ORDER BY e.rowid LIMIT ?",
+                            (scope, after, limit)).fetchall()
     return source
 
 
@@ -445,7 +447,8 @@ def build_lexical(conn, merge_part: int = 200, up_to: int | None = None) -> tupl
     With ``up_to`` (the prompt hook): only scopes of at most that many entries, and nothing merged."""
     built = 0
     for (scope,) in conn.execute("SELECT scope FROM lex_scope WHERE cursor IS NOT NULL").fetchall():
-        if up_to is not None and conn.execute("SELECT count(*) FROM entry WHERE mdir=?", (scope,)).fetchone()[0] > up_to:
+        if up_to is not None and conn.execute("SELECT count(*) FROM entry WHERE mdir=?",
+                                              (scope,)).fetchone()[0] > up_to:
             continue
         lexical.build(conn, scope, lexical_source(conn, scope))
         built += 1

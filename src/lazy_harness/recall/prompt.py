@@ -22,8 +22,8 @@ from lazy_harness.recall import fence, index, select
 
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
-    return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None), paths.learnings_dir(cfg["knowledge"]["path"] or None, env),
-            project_name(cwd))
+    return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
+            paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
 
 
 def model_state_dir(env) -> str:
@@ -156,7 +156,8 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
 
 def describe(info: dict) -> str:
     """One hooks.log line: what was injected (ids) or why nothing was."""
-    parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} passed={info.get('passed', 0)}"]
+    parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} "
+             f"passed={info.get('passed', 0)}"]
     if info.get("ranked"):  # the strongest candidate's strength: where recall.min_score would let it in
         parts.append(f"best={max(c['strength'] for c in info['ranked']):.2f}")
     sem = info.get("semantic")

@@ -97,8 +97,8 @@ def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT) -> tuple[t
             _connect(sock, folder(env))
         except (FileNotFoundError, ConnectionRefusedError):
             return None, "none running"
-        line = jsonload.dumps({"stamp": code_stamp(), "env": dict(env), "payload": payload,
-                                 "now": repr(now)})  # why: a float would make jsonload.dumps import json (and re, enum) + "\n"
+        # why: the time as text: a float would make jsonload.dumps import json (and re, enum)
+        line = jsonload.dumps({"stamp": code_stamp(), "env": dict(env), "payload": payload, "now": repr(now)}) + "\n"
         sock.sendall(line.encode("utf-8", "surrogatepass"))
         sock.shutdown(s.SHUT_WR)
         chunks, size = [], 0
@@ -152,7 +152,7 @@ def start(env) -> int | None:
 
     if running(env):
         return None
-    argv = [sys.executable, "-m", "lazy_harness.recall.resident"]
+    argv = [sys.executable, "-m", "lazy_harness.recall.answerer"]
     return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), dict(env))
 
 
@@ -196,184 +196,3 @@ def stop(env=None, wait: float = 5.0) -> int | None:
     while running(env) and time.monotonic() < deadline:
         time.sleep(0.02)
     return found
-
-
-# --- the answerer ------------------------------------------------------------------------------------
-
-class Kept:
-    """The index connection, kept between questions; opened again when the file was replaced or
-    removed (a damaged index is removed and built again by whoever finds it)."""
-
-    def __init__(self) -> None:
-        self.conn = None
-        self.path: str | None = None
-        self.ident: tuple[int, int] | None = None
-
-    def open(self, path: str):
-        from lazy_harness.recall import index
-
-        try:
-            st = os.stat(path)
-            ident = (st.st_dev, st.st_ino)
-        except OSError:
-            ident = None
-        if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
-            self.close()
-        if self.conn is None:
-            self.conn = index.connect(path)
-            # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
-            # in SQLite's own cache between questions, bounded to 16 MB
-            self.conn.execute("PRAGMA cache_size=-16000")
-            st = os.stat(path)
-            self.path, self.ident = path, (st.st_dev, st.st_ino)
-        return self.conn
-
-    def close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:
-                pass  # why: a connection to a removed file; a new one is opened
-        self.conn, self.path, self.ident = None, None, None
-
-
-def idle_seconds(env) -> float:
-    """``recall.resident_minutes`` from the config as it is now, in seconds (0: leave)."""
-    from lazy_harness import config
-
-    try:
-        return max(0.0, float(config.load_fast(env)["recall"]["resident_minutes"]) * 60.0)
-    except Exception:
-        return 0.0
-
-
-def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
-    """The answer to one question, and whether to leave after it."""
-    from lazy_harness.recall import prompt
-
-    try:
-        q = jsonload.loads(raw)
-    except ValueError:
-        return {"error": "unreadable question"}, False
-    if not isinstance(q, dict) or not isinstance(q.get("env"), dict) or not isinstance(q.get("payload"), dict):
-        return {"error": "unreadable question"}, False
-    if q.get("stamp") != stamp:
-        return {"stale": True}, True
-    try:
-        decision, out = prompt.answer(q["payload"], q["env"], float(q.get("now") or 0), opener=kept.open)
-    except Exception as exc:  # why: the hook logs it and does the work itself
-        kept.close()
-        return {"error": f"{type(exc).__name__}: {exc}"}, False
-    return {"decision": decision, "out": out}, False
-
-
-def _read_question(conn) -> bytes:
-    chunks, size = [], 0
-    while size <= MAX_QUESTION:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
-
-
-def serve(env, log) -> str:
-    """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left."""
-    import signal
-    import socket
-    import time
-
-    from lazy_harness.atomic import atomic_write, ensure_dir, try_lock
-
-    where = folder(env)
-    ensure_dir(where)
-    lock = try_lock(os.path.join(where, LOCK_NAME))
-    if lock is None:
-        return "another answerer is running"
-    signal.signal(signal.SIGTERM, _stop)
-    os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
-    try:
-        os.unlink(SOCKET_NAME)  # a socket left by an answerer that was killed; we hold the lock
-    except FileNotFoundError:
-        pass
-    atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")  # before the socket: found with it
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
-    try:
-        server.bind(SOCKET_NAME)
-    finally:
-        os.umask(old)
-    server.listen(16)
-    stamp, kept, last = code_stamp(), Kept(), time.monotonic()
-    log(f"answering on {os.path.join(where, SOCKET_NAME)}")
-    try:
-        while True:
-            idle = idle_seconds(env)
-            if idle <= 0 or time.monotonic() - last >= idle:
-                return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
-            server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
-            _reap()
-            try:
-                conn, _ = server.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.settimeout(ASK_TIMEOUT)
-                try:
-                    reply, leave = answer_one(_read_question(conn), kept, stamp)
-                    conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
-                except OSError:
-                    leave = False  # why: the hook gave up waiting; it did the work itself
-            last = time.monotonic()
-            if leave:
-                return "other code installed: left"
-    except Stopped:
-        return "stopped (SIGTERM)"
-    finally:
-        kept.close()
-        server.close()
-        for name in (SOCKET_NAME, PID_NAME):
-            try:
-                os.unlink(os.path.join(where, name))
-            except OSError:
-                pass
-        os.close(lock)
-
-
-def _reap() -> None:
-    """Collect the index builders this process started and that have finished: a long-lived parent
-    that never waits for its children keeps each one as a zombie."""
-    while True:
-        try:
-            pid_, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid_ == 0:
-            return
-
-
-class Stopped(Exception):
-    """SIGTERM arrived (``lh hooks uninstall``, ``stop``)."""
-
-
-def _stop(*_) -> None:
-    raise Stopped()
-
-
-def main() -> int:
-    from lazy_harness import logfile
-
-    def log(message: str) -> None:
-        print(f"{logfile.stamp()} resident pid={os.getpid()} {message}", flush=True)
-
-    try:
-        log(serve(os.environ, log))
-    except Exception as exc:  # why: detached, nobody reads a traceback; the log says what failed
-        log(f"failed: {type(exc).__name__}: {exc}")
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -179,7 +179,8 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
         learning = learning[:cut] if cut >= 0 else learning
     return {"id": ids.of_learning(meta, title), "kind": "learning",
             "origin": origin, "okey": provenance.key_of(meta),
-            "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"), "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
+            "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"),
+            "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),

@@ -335,7 +335,7 @@ class StaticModel:
             return bytes(d)
         # zip walks the rows side by side (twice as fast as adding one row at a time into a list)
         acc = list(map(sum, zip(*[map(mul, rows[i * d:(i + 1) * d], repeat(round(scales[i] * INT_SCALE) * n, d))
-                                  for i, n in times.items()])))
+                                  for i, n in times.items()], strict=True)))
         return _to_int8(acc, d)
 
     def embed_many(self, texts: list[str]) -> list[bytes]:

@@ -36,7 +36,8 @@ def whole_text(title: str, body: str, tags: str) -> str:
 
 def texts_of(entry: dict) -> list[str]:
     """What is embedded of an entry: its whole text, then each cue."""
-    return [whole_text(entry["title"], entry["body"], entry["tags"])] + [c for c in entry.get("cues", "").split("\n") if c]
+    cues = [c for c in entry.get("cues", "").split("\n") if c]
+    return [whole_text(entry["title"], entry["body"], entry["tags"]), *cues]
 
 
 def text_key(text: str) -> str:
@@ -105,7 +106,7 @@ def fill(conn, state_dir: str | None = None, part: int = PART, budget: int | Non
         # why: packing rows pays from some dozens of texts on; a hook's few are cheaper one at a time
         texts_ = [t for _, t in wanted]
         made = model.embed_many(texts_) if len(texts_) > 64 else [model.embed(t) for t in texts_]
-        rows = [(key, module.MODEL_ID, v, norm(v)) for (key, _), v in zip(wanted, made)]
+        rows = [(key, module.MODEL_ID, v, norm(v)) for (key, _), v in zip(wanted, made, strict=True)]
         if not rows:  # why: the entries went between the two reads (another process re-indexed them)
             break
         conn.execute("BEGIN IMMEDIATE")
