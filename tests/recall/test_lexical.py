@@ -182,7 +182,7 @@ def test_scores_are_fts5_bm25(groups):
     hits, facts = lexical.search(conn, ["p", ""], groups, pool=1000)
     assert len(want) > 20 and sorted(h[0] for h in hits) == sorted(r for r, _ in want)
     score = {r: s for r, s in want}
-    for _, h in zip(want, hits, strict=True):
+    for (_, s), h in zip(want, hits, strict=True):
         assert math.isclose(h[1], score[h[0]], rel_tol=1e-9)  # the score FTS5 gives that entry
         assert math.isclose(h[1], s, rel_tol=1e-9)  # the same ranking (up to equal scores)
     assert facts["N"] == 240

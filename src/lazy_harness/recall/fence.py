@@ -69,7 +69,8 @@ def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list
             cache.append(held.approved(mdir))
         return cache[0]
 
-    kept, out = [], []
+    kept: list[dict] = []
+    out: list[dict] = []
     for c in cands:
         if limit is not None and len(kept) >= limit:
             break

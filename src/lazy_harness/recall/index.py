@@ -208,7 +208,7 @@ def remove(path: str) -> None:
 
 # --- staleness -------------------------------------------------------------------------------------
 
-def _stat_stamp(path: str) -> tuple[str | None, object]:
+def _stat_stamp(path: str) -> tuple[str | None, os.stat_result | None]:
     try:
         st = os.stat(path)
     except OSError:
@@ -245,13 +245,13 @@ def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) ->
         for row in conn.execute(f"SELECT unit, stamp, offset, lines, check_ FROM source WHERE unit IN "
                                 f"({','.join('?' * len(chunk))})", chunk):
             known[row[0]] = row
-    plan = []
+    plan: list[tuple] = []
     for mdir in mdirs:
         for name, kind in KINDS.items():
             path = os.path.join(mdir, name)
             stamp, st = _stat_stamp(path)
             row = known.get(path)
-            if stamp is None:
+            if stamp is None or st is None:
                 if row is not None:
                     plan.append(("drop", path))
                 continue
@@ -261,7 +261,8 @@ def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) ->
             # with as many characters), which the check of the head and the end may not see
             grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
                     and _check(path, row[2]) == row[4])
-            plan.append(("jsonl", path, mdir, kind, stamp, row[2] if grew else 0, row[3] if grew else 0, st.st_size))
+            resume = (row[2], row[3]) if grew and row is not None else (0, 0)
+            plan.append(("jsonl", path, mdir, kind, stamp, *resume, st.st_size))
         unit = mdir + UNIT_HANDOFF
         stamp = _handoff_stamp(mdir)
         row = known.get(unit)

@@ -67,7 +67,7 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
                     "best": max(scored) if scored else None}
 
 
-def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] = frozenset(),
+def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | frozenset[str] = frozenset(),
                 deep: bool = False, now: float | None = None,
                 place: tuple[str, str, str] | None = None, opener=None) -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
@@ -140,7 +140,7 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
     from lazy_harness.recall import shown
 
     cfg = config.load_fast(env) if cfg is None else cfg
-    text = payload.get("prompt")
+    text = str(payload.get("prompt") or "")
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
     out_text, info = context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener)

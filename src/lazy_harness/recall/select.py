@@ -166,7 +166,9 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, pr
     others. Order: those passing by similarity (highest blended first), then the others passing by
     strength (in ``rank``'s order), then the rest."""
     bar = float(settings["min_similarity"])
-    scored, lexical, rest = [], [], []
+    scored: list[dict] = []
+    lexical: list[dict] = []
+    rest: list[dict] = []
     for c in ranked:
         sim = sims.get(c["rowid"])
         c["similarity"] = sim
@@ -215,7 +217,8 @@ def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple
     """The additionalContext for ``items`` within ``budget`` characters, and the items it holds."""
     where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
     header = f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
-    lines, used, kept = [header], len(header), []
+    lines, used = [header], len(header)
+    kept: list[dict] = []
     for item in items:
         line = render_item(item, ldir)
         if used + 1 + len(line) > budget:

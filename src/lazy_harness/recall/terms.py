@@ -241,7 +241,8 @@ def related(word: str) -> tuple[str, ...]:
 def words(text: str) -> list[str]:
     """Lower-case runs of letters and digits, in order; a code identifier is cut into its words
     (``on_commit`` -> on, commit; ``PaymentIntent`` -> payment, intent; ``src/app.py`` -> src, app, py)."""
-    out, cur = [], []
+    out: list[str] = []
+    cur: list[str] = []
     prev = ""
     for ch in str(text):
         if ch.isalnum():
