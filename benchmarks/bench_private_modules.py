@@ -142,7 +142,7 @@ def main() -> None:
         found = import_costs(opts.runs, site)
         label = "with site (lh-hook)" if site else "-S -P (the settings.json command)"
         print(f"-- {label}")
-        for what, where, _, public, private in IMPORTS:
+        for what, where, _, public, _ in IMPORTS:
             pub = statistics.median(found["times"][(what, "public")])
             priv = statistics.median(found["times"][(what, "private")])
             gain = pub - priv
@@ -175,7 +175,7 @@ def main() -> None:
           f"json.decoder.scanstring {got[0] * 1e3:.3f} ms  JSONDecoder.raw_decode {got[1] * 1e3:.3f} ms")
 
     print("\n== verdict (house style: keep a private module only for a gain over 1 ms on a hook's path)")
-    for what, where, hook, public, private in IMPORTS:
+    for what, _, hook, public, private in IMPORTS:
         low = min(verdict[what])
         keep = hook and low > 1.0
         print(f"{what:8} gain {low:.2f} ms at least: {'keep ' + private if keep else 'use ' + public}")
