@@ -94,7 +94,8 @@ def _path_problem(value: str, env) -> str | None:
     return None
 
 
-def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
+def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]],
+                                                       list[tuple[int | None, str]]]:
     """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
     ``(line or None, "dotted.key: message")``. Wrong values keep their default. Folder values stay
     as written; ``paths.configured_path`` resolves them where they are used."""

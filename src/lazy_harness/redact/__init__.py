@@ -201,7 +201,8 @@ def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
            None) for p in "srp"],
         ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
         ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
-        ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)), None),
+        ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)),
+         None),
         ("square-token", re.compile(_lead("EAAA", r"[A-Za-z0-9_-]{56,72}(?![A-Za-z0-9_+/=-])")), _mixed_case),
         ("doppler-token", re.compile(_lead(r"dp\.", r"(?:pt|st|ct|sa|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?"
                                                   r"[A-Za-z0-9]{40,44}" + e, 3)), None),
@@ -309,12 +310,13 @@ def _passwords_after_commands() -> list[tuple[str, re.Pattern[str], Any]]:
         ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>\\{0,7}[\"'])?)")
                                     + plain_value + piped), _unless_reference),
         ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
-                                                                   r"[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value + piped),
-         _unless_reference),
+                                                                   r"[ \t]+(?P<q>\\{0,7}[\"'])?)")
+                                    + plain_value + piped), _unless_reference),
         # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
         *[("netrc-password", re.compile(r"(?P<keep>" + _lead(word, after + r"(?:\s+(?:login|account|port)[ \t]+\S+)"
-                                                             r"{0,3}\s+password[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value),
-           _unless_reference) for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
+                                                             r"{0,3}\s+password[ \t]+(?P<q>\\{0,7}[\"'])?)")
+                                        + plain_value), _unless_reference)
+          for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
         # why: a Twilio auth token is 32 hex digits, like any MD5: only after the account SID it goes with
         ("twilio-auth-token", re.compile(r"(" + _lead("AC", r"[0-9a-f]{32}" + e + r"[^\n]{0,200}?") + r")"
                                          r"(?<![A-Za-z0-9_])[0-9a-f]{32}" + e), _keep_first),
