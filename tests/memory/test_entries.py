@@ -70,6 +70,16 @@ def test_recorded_never_counts_a_torn_line(tmp_path):
         assert fh.read().endswith(torn.encode() + b"\n")
 
 
+def test_recorded_skips_a_line_cut_inside_a_summary_with_escapes_and_reads_on(tmp_path):
+    path = str(tmp_path / "decisions.jsonl")
+    cut = json.dumps({"summary": 'Say "cut here" and stop'})
+    cut = cut[:cut.index("here")]  # the string never closes on its line
+    after = json.dumps({"summary": 'Read "on" after it'})
+    write_lines(path, [cut, after])
+    assert entries.recorded(path, {normalise('say "cut'), normalise('read "on" after it')}) == {
+        normalise('read "on" after it')}
+
+
 def test_recorded_missing_or_empty_file(tmp_path):
     path = str(tmp_path / "none.jsonl")
     assert entries.recorded(path, {"x"}) == set()

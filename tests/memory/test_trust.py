@@ -4,6 +4,7 @@ through consolidation, undo, sync's merge and migration."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -22,20 +23,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def test_rates_on_every_eval_entry_and_the_hostile_corpus():
-    """At most 1 in 200 ordinary notes held, at least 95% of at least 40 hostile shapes held; the
-    script that prints both numbers runs."""
-    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
-    try:
-        import trust_rates
-    finally:
-        sys.path.pop(0)
-    total, wrongly = trust_rates.ordinary()
-    n, missed = trust_rates.hostile()
-    assert total >= 1000 and len(wrongly) * 200 <= total, wrongly
-    assert n >= 40 and (n - len(missed)) >= 0.95 * n, missed
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "trust_rates.py")], cwd=ROOT,
+    """At most 1 in 200 ordinary notes held, at least 95% of at least 40 hostile shapes held, as the
+    script that prints both numbers says (run once, as a script; -v lists what it got wrong)."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "trust_rates.py"), "-v"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0 and "ordinary notes held:" in out.stdout and "hostile entries held:" in out.stdout
+    assert out.returncode == 0, out.stderr
+    ordinary = re.search(r"^ordinary notes held: (\d+) of (\d+) ", out.stdout, re.M)
+    hostile = re.search(r"^hostile entries held: (\d+) of (\d+) ", out.stdout, re.M)
+    assert ordinary and hostile, out.stdout
+    wrongly, total = map(int, ordinary.groups())
+    caught, n = map(int, hostile.groups())
+    assert total >= 1000 and wrongly * 200 <= total, out.stdout
+    assert n >= 40 and caught >= 0.95 * n, out.stdout
 
 
 def test_the_cheap_look_sends_every_hostile_entry_to_the_rules():

@@ -272,7 +272,9 @@ def test_a_failed_model_call_does_not_count_as_a_run(world):
     bin_dir, mdir, ldir = world
     _sessions(mdir, 6, NOW - 3600)
     fake_claude.control(bin_dir, mode="fail")
-    r = job.run(str(mdir), str(ldir), "demo", _cfg(), os.environ, NOW, automatic=True)
+    cfg = _cfg()
+    cfg["compound_loop"]["retry_backoff_seconds"] = 0  # why: the three attempts, without 6 s of waiting between
+    r = job.run(str(mdir), str(ldir), "demo", cfg, os.environ, NOW, automatic=True)
     assert r.status == "failed"
     assert job.Lock(str(mdir), 3600).last_run() is None or job.Lock(str(mdir), 3600).last_run() < NOW - 3600
 

@@ -4,7 +4,7 @@ import json
 import os
 import time
 
-from lazy_harness import paths
+from lazy_harness import logfile, paths
 from lazy_harness.worker import ledger
 from lazy_harness.worker.llm import Usage, usage_of
 
@@ -15,8 +15,12 @@ def _record(ts: float, cost: float, project: str = "p", model: str = "m") -> Non
 
 def test_read_since_crosses_block_boundaries_and_stops_early(isolated_home):
     base = 1_700_000_000.0
-    for i in range(3000):  # well over one 64 KiB block
-        _record(base + i, 0.001)
+    first = ledger.record(Usage(model="m", cost_usd=0.001, reported=True), {"project": "p"}, "ok", 100, now=base)
+    # why: the other 2,999 lines (well over one 64 KiB block) in one write, shaped as record() shapes
+    # them; appending each under the lock with its fsync took seconds
+    with open(paths.ledger_file(), "a", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(dict(first, ts=round(base + i, 3), time=logfile.stamp(base + i)),
+                                 separators=(",", ":")) + "\n" for i in range(1, 3000))
     entries = ledger.read_since(base + 2500)
     assert [e["ts"] for e in entries] == [base + i for i in range(2500, 3000)]
     assert len(ledger.read_since(0)) == 3000

@@ -94,89 +94,120 @@ def _path_problem(value: str, env) -> str | None:
     return None
 
 
-def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
+def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]],
+                                                       list[tuple[int | None, str]]]:
     """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
     ``(line or None, "dotted.key: message")``. Wrong values keep their default. Folder values stay
     as written; ``paths.configured_path`` resolves them where they are used."""
-    import math
-
     values = defaults()
     errors: list[tuple[int | None, str]] = []
     warnings: list[tuple[int | None, str]] = []
     for section, body in data.items():
         if section not in SCHEMA:
-            if isinstance(body, dict):
-                warnings.append((_key_line(text, section, None), f"{section}: unknown section, ignored"))
-            else:
-                warnings.append((_top_key_line(text, section),
-                                 f"{section}: unknown top-level key, ignored (keys belong under a [section])"))
-            continue
-        if not isinstance(body, dict):
-            got = _describe(body)
-            if got == "an array of tables":
-                got += f" (write [{section}], not [[{section}]])"
-            errors.append((_key_line(text, section, None) or _top_key_line(text, section),
-                           f"{section}: expected a table, got {got}"))
-            continue
-        for key, value in body.items():
-            dotted = f"{section}.{key}"
-            line = _key_line(text, section, key)
-            if line is None and isinstance(value, dict):
-                line = _key_line(text, dotted, None)  # written as a [section.key] header
-            spec = SCHEMA[section].get(key)
-            if spec is None:
-                why = RETIRED.get(dotted)
-                warnings.append((line, f"{dotted}: {why}, ignored" if why else f"{dotted}: unknown key, ignored"))
-                continue
-            kind = spec[0]
-            if not _type_ok(kind, value):
-                errors.append((line, f"{dotted}: expected {_TYPE_NAMES[kind]}, got {_describe(value)}"))
-                continue
-            if kind == "num" and isinstance(value, float) and not math.isfinite(value):
-                errors.append((line, f"{dotted}: expected a finite number, got {_describe(value)}"))
-                continue
-            if kind in ("int", "num") and value > NUMBER_MAX:
-                word = "an integer" if kind == "int" else "a number"
-                errors.append((line, f"{dotted}: expected {word} <= {NUMBER_MAX}, got {_describe(value)}"))
-                continue
-            if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
-                word = "an integer" if kind == "int" else "a number"
-                low, high = RANGES[dotted]
-                errors.append((line, f"{dotted}: expected {word} between {low} and {high}, got {value}"))
-                continue
-            if kind == "int" and value < MINIMUMS.get(key, 0):
-                errors.append((line, f"{dotted}: expected an integer >= {MINIMUMS.get(key, 0)}, got {value}"))
-                continue
-            if dotted in PATH_KEYS and value:
-                problem = _path_problem(value, env)
-                if problem:
-                    errors.append((line, f"{dotted}: {problem}, got {_describe(value)}"))
-                    continue
-            if kind == "num" and value < 0:
-                errors.append((line, f"{dotted}: expected a number >= 0, got {value}"))
-                continue
-            if key == "redact_patterns":
-                import json
-                import re
+            warnings.append(_unknown_section(text, section, body))
+        elif not isinstance(body, dict):
+            errors.append(_not_a_table(text, section, body))
+        else:
+            for key, value in body.items():
+                _check_key(text, section, key, value, env, values, errors, warnings)
+    _apply_caps(text, values, warnings)
+    return values, errors, warnings
 
-                bad = None
-                for pattern in value:
-                    try:
-                        re.compile(pattern)
-                    except re.error as exc:
-                        bad = f"{dotted}: invalid regular expression {json.dumps(pattern)}: {exc}"
-                        break
-                if bad:
-                    errors.append((line, bad))
-                    continue
-            values[section][key] = value
+
+def _unknown_section(text: str, section: str, body: object) -> tuple[int | None, str]:
+    """The warning for a section (or a top-level key) the schema does not know."""
+    if isinstance(body, dict):
+        return _key_line(text, section, None), f"{section}: unknown section, ignored"
+    return (_top_key_line(text, section),
+            f"{section}: unknown top-level key, ignored (keys belong under a [section])")
+
+
+def _not_a_table(text: str, section: str, body: object) -> tuple[int | None, str]:
+    """The error for a known section written as a value or as an array of tables."""
+    got = _describe(body)
+    if got == "an array of tables":
+        got += f" (write [{section}], not [[{section}]])"
+    return (_key_line(text, section, None) or _top_key_line(text, section),
+            f"{section}: expected a table, got {got}")
+
+
+def _check_key(text: str, section: str, key: str, value: object, env, values: dict,
+               errors: list[tuple[int | None, str]], warnings: list[tuple[int | None, str]]) -> None:
+    """One ``key = value`` of a known section: a warning when unknown, an error when wrong (the
+    default stays), else the value goes into ``values``."""
+    dotted = f"{section}.{key}"
+    line = _key_line(text, section, key)
+    if line is None and isinstance(value, dict):
+        line = _key_line(text, dotted, None)  # written as a [section.key] header
+    spec = SCHEMA[section].get(key)
+    if spec is None:
+        why = RETIRED.get(dotted)
+        warnings.append((line, f"{dotted}: {why}, ignored" if why else f"{dotted}: unknown key, ignored"))
+        return
+    problem = _value_problem(dotted, key, spec[0], value, env)
+    if problem:
+        errors.append((line, f"{dotted}: {problem}"))
+    else:
+        values[section][key] = value
+
+
+def _value_problem(dotted: str, key: str, kind: str, value, env) -> str | None:
+    """What is wrong with a value of a known key (its type, its range, its path, its patterns), or None."""
+    if not _type_ok(kind, value):
+        return f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}"
+    if kind in ("int", "num"):
+        problem = _number_problem(dotted, key, kind, value)
+        if problem:
+            return problem
+    if dotted in PATH_KEYS and value:
+        problem = _path_problem(value, env)
+        if problem:
+            return f"{problem}, got {_describe(value)}"
+    if kind == "num" and value < 0:
+        return f"expected a number >= 0, got {value}"
+    if key == "redact_patterns":
+        return _pattern_problem(value)
+    return None
+
+
+def _number_problem(dotted: str, key: str, kind: str, value: int | float) -> str | None:
+    """A number that is not finite, too large, out of its range or under its minimum."""
+    import math
+
+    word = "an integer" if kind == "int" else "a number"
+    if kind == "num" and isinstance(value, float) and not math.isfinite(value):
+        return f"expected a finite number, got {_describe(value)}"
+    if value > NUMBER_MAX:
+        return f"expected {word} <= {NUMBER_MAX}, got {_describe(value)}"
+    if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
+        low, high = RANGES[dotted]
+        return f"expected {word} between {low} and {high}, got {value}"
+    if kind == "int" and value < MINIMUMS.get(key, 0):
+        return f"expected an integer >= {MINIMUMS.get(key, 0)}, got {value}"
+    return None
+
+
+def _pattern_problem(patterns: list[str]) -> str | None:
+    """The first of ``patterns`` that is not a valid regular expression, with the reason."""
+    import json
+    import re
+
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            return f"invalid regular expression {json.dumps(pattern)}: {exc}"
+    return None
+
+
+def _apply_caps(text: str, values: dict, warnings: list[tuple[int | None, str]]) -> None:
+    """A value above its cap is lowered to the cap, with a warning."""
     for dotted, cap in CAPS.items():
         section, key = dotted.split(".")
         if values[section][key] > cap:
             warnings.append((_key_line(text, section, key),
                              f"{dotted}: {values[section][key]} is above the cap of {cap}; {cap} is used"))
             values[section][key] = cap
-    return values, errors, warnings
 
 
 def parse_file(path: str, env=None) -> tuple[dict, list[str], list[str]]:

@@ -26,6 +26,7 @@ FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags"
           "failure": ("summary", "root_cause", "resolution", "prevention", "tags", "cues")}
 LIST_FIELDS = ("alternatives", "tags", "cues")
 _SUMMARY_KEY = b'"summary":'
+_DECODER = json.JSONDecoder()  # raw_decode: the string at the start of a line's rest, and where it ends
 
 
 def record(kind: str, item: dict, meta: dict, now: float) -> dict:
@@ -119,12 +120,12 @@ def recorded(path: str, keys: set[str]) -> set[str]:
                     key = ascii_keys.get(b" ".join(raw.lower().split()).strip(ASCII_TRIM_BYTES))
                 else:
                     key = normalise(raw.decode("utf-8", "replace"))
-            else:  # escapes: let the C scanner find the end of the string within its line
+            else:  # escapes: let the decoder find the end of the string within its line
                 stop = find(b"\n", j)
                 stop = size if stop < 0 else stop
                 pos = stop
                 try:
-                    key = normalise(json.decoder.scanstring(buf[j + 1:stop].decode("utf-8", "replace"), 0)[0])
+                    key = normalise(_DECODER.raw_decode(buf[j:stop].decode("utf-8", "replace"))[0])
                 except ValueError:
                     continue  # unterminated: a torn line
             if key in keys and key not in found and _whole_entry(buf, i, key):

@@ -11,10 +11,12 @@ gets one id, so merges by id never duplicate it. Identity already is the normali
 text (the store de-duplicates on it), so the id adds no new notion of sameness.
 
 Hot path: SessionStart and prompt recall derive ids of old lines, so this imports only ``_blake2``
-(about 1 ms; ``hashlib`` costs far more here) and ``sanitize``.
+(``hashlib`` costs 7 to 8 ms more here: benchmarks/bench_private_modules.py) and ``sanitize``.
 """
 
 try:
+    # why: ``from hashlib import blake2b`` loads OpenSSL's ``_hashlib`` too: 7 to 8 ms more on a hook's
+    # start than ``_blake2``, the same function (benchmarks/bench_private_modules.py)
     from _blake2 import blake2b as _blake2b
 except ImportError:  # pragma: no cover - a CPython built without the _blake2 module
     from hashlib import blake2b as _blake2b

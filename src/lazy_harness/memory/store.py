@@ -258,29 +258,13 @@ def apply(p: Plan) -> Report:
     way (a full disk, an I/O error) takes every byte of this persist out again before it is raised."""
     from lazy_harness.memory import intent
 
-    report = Report()
-    for a in p.actions:
-        if a.kind == EXISTS:
-            report.existing.append(a.path)
-        elif a.kind == SKIP:
-            report.skipped.append((a.path, a.preview))
-    if p.handoff is not None:
-        report.handoff = "kept"
+    report = _planned_report(p)
     mine = [a for a in p.actions if a.kind == APPEND]
     restores = [a for a in p.actions if a.kind == RESTORE]
     creates = [a for a in p.actions if a.kind == CREATE]
     if not mine and not restores and not creates and p.handoff is None:
         return report
-    check_memory_dir(p.memory_dir, p.env, p.root)
-    for a in mine:
-        _check_target(a.path, p.memory_dir)
-    if restores:
-        from lazy_harness.memory import journal
-        for path in (marks.path_of(p.memory_dir), journal.folder(p.memory_dir)):
-            _check_target(path, p.memory_dir)
-    if p.handoff is not None:
-        for name in (handoff.STATE, files.HANDOFF):
-            _check_target(os.path.join(p.memory_dir, name), p.memory_dir)
+    _check_targets(p, mine, bool(restores))
     ensure_dir(p.memory_dir)
     with files.FolderLock(p.memory_dir):
         intent.recover(p.memory_dir, p.env)
@@ -312,6 +296,33 @@ def apply(p: Plan) -> Report:
             raise
         log.commit()
     return report
+
+
+def _planned_report(p: Plan) -> Report:
+    """What the plan already knows before writing: entries that exist, items skipped, a handoff kept."""
+    report = Report()
+    for a in p.actions:
+        if a.kind == EXISTS:
+            report.existing.append(a.path)
+        elif a.kind == SKIP:
+            report.skipped.append((a.path, a.preview))
+    if p.handoff is not None:
+        report.handoff = "kept"
+    return report
+
+
+def _check_targets(p: Plan, appends: list, restores: bool) -> None:
+    """Every file the persist will write lies inside the memory folder (raises otherwise)."""
+    check_memory_dir(p.memory_dir, p.env, p.root)
+    for a in appends:
+        _check_target(a.path, p.memory_dir)
+    if restores:
+        from lazy_harness.memory import journal
+        for path in (marks.path_of(p.memory_dir), journal.folder(p.memory_dir)):
+            _check_target(path, p.memory_dir)
+    if p.handoff is not None:
+        for name in (handoff.STATE, files.HANDOFF):
+            _check_target(os.path.join(p.memory_dir, name), p.memory_dir)
 
 
 def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:

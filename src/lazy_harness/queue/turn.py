@@ -41,9 +41,9 @@ def is_turn_digest(value: str) -> bool:
 
 
 def _sha256():
-    # why: ``import hashlib`` loads OpenSSL's ``_hashlib`` (2.6 to 3.1 ms measured, on the Stop that
-    # enqueues); the interpreter's own SHA-256 module (``_sha2`` from 3.12, ``_sha256`` before) takes
-    # 0.25 ms and gives the same digest. hashlib stays the fallback for a build without them.
+    # why: ``import hashlib`` loads OpenSSL's ``_hashlib``: 6 to 8 ms more on the Stop that enqueues than
+    # the interpreter's own SHA-256 module (``_sha2`` from 3.12, ``_sha256`` before), which gives the same
+    # digest (benchmarks/bench_private_modules.py). hashlib stays the fallback for a build without them.
     for name in ("_sha2", "_sha256"):
         try:
             return __import__(name).sha256

@@ -153,12 +153,20 @@ def _wrapped(chars: str, group: str = "") -> str:
     return "(?" + (f"P<{group}>" if group else ":") + line + ")?"
 
 
+_END = r"(?![A-Za-z0-9_])"  # a token's end: no word character follows
+_END64 = r"(?![A-Za-z0-9_-])"  # the end of a base64url token
+
+
 def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
     """(kind, pattern, replace): ``replace`` is None (the whole match becomes the marker) or a
-    callable given the match and the marker, returning the new text (the match itself to keep it)."""
-    e = r"(?![A-Za-z0-9_])"
-    e64 = r"(?![A-Za-z0-9_-])"
-    more64 = _wrapped("A-Za-z0-9_-")
+    callable given the match and the marker, returning the new text (the match itself to keep it).
+    The order is the module docstring's: an earlier kind wins."""
+    return [*_private_keys(), *_platform_tokens(), *_service_tokens(), *_tokens_in_context(),
+            *_passwords_after_commands()]
+
+
+def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:
+    """A PEM or PGP private key block, its dashes plain or escaped by a JSON encoder."""
     # a private key's dashes, or the same written "\u002d" by a JSON encoder that escapes "-"
     dashes = r"(?:-----|(?:\\u002[dD]){5})"
     key_end = r"PRIVATE KEY(?: BLOCK)?" + dashes
@@ -167,19 +175,16 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
     base64 = r"(?:[A-Za-z0-9+/=]|\\/|\\u00(?:2[bBfF]|3[dD])){8,}"  # "/", "+", "=" may be escaped in JSON
     key = (r"BEGIN[A-Z0-9 ]*" + key_end + r"(?:.{0,16384}?" + dashes + r"END[A-Z0-9 ]*" + key_end
            + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
-    value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
-    legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
-    # a value that may sit in a JSON string: no backslash (a quote around it may be escaped, \\"); 3
-    # characters at least ("pw" and "x" are how docs write a password)
-    plain_value = r"(?P<value>(?(q)[^\"'\n\\]{3,300}|[^\s\"'\\]{3,300}))"
-    # sudo, its own options (some take an argument), then -S or --stdin
-    sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
-                               r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
-    host = r"[ \t]+(?=[^\s.]*[.\d]|localhost)\S+"  # a name with a dot or a digit: not "machine learning"
-    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*" + sudo_stdin
     return [
         ("private-key", re.compile(r"-----" + key, re.S), None),
         ("private-key", re.compile(r"\\u002[dD](?:\\u002[dD]){4}" + key, re.S), None),
+    ]
+
+
+def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
+    """Tokens a prefix names: cloud, code hosting, AI, chat, payment and package platforms."""
+    e, e64, more64 = _END, _END64, _wrapped("A-Za-z0-9_-")
+    return [
         ("aws-access-key", re.compile(_lead("A(?:KIA|SIA|BIA|CCA)", r"[A-Z0-9]{16}" + e, 4)), None),
         ("github-token", re.compile(
             r"(?:" + _lead("gh[pousr]_", r"[A-Za-z0-9]{30,255}", 4) + "|"
@@ -197,7 +202,8 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
            None) for p in "srp"],
         ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
         ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
-        ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)), None),
+        ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)),
+         None),
         ("square-token", re.compile(_lead("EAAA", r"[A-Za-z0-9_-]{56,72}(?![A-Za-z0-9_+/=-])")), _mixed_case),
         ("doppler-token", re.compile(_lead(r"dp\.", r"(?:pt|st|ct|sa|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?"
                                                   r"[A-Za-z0-9]{40,44}" + e, 3)), None),
@@ -212,6 +218,13 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         ("npm-token", re.compile(_lead("npm_", r"(?=[A-Za-z]{0,35}\d)[A-Za-z0-9]{36}" + e)), None),
         ("huggingface-token", re.compile(_lead("hf_", r"[A-Za-z0-9]{34,40}" + e)), _scrambled),
         ("pypi-token", re.compile(_lead("pypi-AgE", r"[A-Za-z0-9_-]{50,1000}" + more64)), None),
+    ]
+
+
+def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
+    """Tokens a prefix or a shape names: mail, hosting, monitoring and chat services, age keys."""
+    e, e64 = _END, _END64
+    return [
         ("sendgrid-key", re.compile(_lead(r"SG\.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", 3)),
          None),
         ("twilio-key", re.compile(_lead("SK", r"[0-9a-fA-F]{32}" + e)), None),
@@ -234,6 +247,14 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
                                                 r"[A-Za-z0-9_-]{27,40}" + e64)), _random_parts) for c in "MNO"],
         # why: starts with the literal ":AA" (the engine skips to it); the digits before are checked after
         ("telegram-bot-token", re.compile(r":AA(?<=[0-9]:AA)[A-Za-z0-9_-]{32,33}" + e64), _telegram),
+    ]
+
+
+def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
+    """Vault tokens, an Azure SAS signature, a JWT, an Authorization header, a URL's password."""
+    e64, more64 = _END64, _wrapped("A-Za-z0-9_-")
+    legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
+    return [
         ("vault-token", re.compile(_lead("hv", r"[sbr]\.[A-Za-z0-9_-]{24,1000}" + e64 + more64)), None),
         # why: "s." and 24 letters and digits (Vault before 1.10) is too common a shape alone: only as
         # the token row of vault's output or after "vault login"
@@ -254,6 +275,23 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         # separator: the marker is never redacted again
         ("url-password", re.compile(r"(?P<keep>://[^\s:/@]{0,200}:)(?<!\[REDACTED:)(?!\d{1,5}(?:[/?#]|$))"
                                     r"(?P<value>[^\s@\"'<>]{1,300})(?=@)"), _unless_reference),
+    ]
+
+
+def _passwords_after_commands() -> list[tuple[str, re.Pattern[str], Any]]:
+    """Passwords given to a command (curl, docker, mysql, sudo, sshpass), a .netrc entry, a Twilio
+    auth token after its account, a registry's base64 auth."""
+    e = _END
+    value = r"(?P<value>(?(q)[^\"'\n]{1,300}|[^\s\"']{1,300}))"  # to the closing quote, or a word
+    # a value that may sit in a JSON string: no backslash (a quote around it may be escaped, \\"); 3
+    # characters at least ("pw" and "x" are how docs write a password)
+    plain_value = r"(?P<value>(?(q)[^\"'\n\\]{3,300}|[^\s\"'\\]{3,300}))"
+    # sudo, its own options (some take an argument), then -S or --stdin
+    sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
+                               r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
+    host = r"[ \t]+(?=[^\s.]*[.\d]|localhost)\S+"  # a name with a dot or a digit: not "machine learning"
+    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*" + sudo_stdin
+    return [
         # why: "-u user:pw" is a password to curl only (``docker run -u 1000:1000`` is a uid)
         ("cli-password", re.compile(
             r"(?P<keep>" + _lead("curl", r"\b[^\n;|&]{0,500}?[ \t](?:-u|--user)(?:[ \t]+|=)"
@@ -273,12 +311,13 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
         ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>\\{0,7}[\"'])?)")
                                     + plain_value + piped), _unless_reference),
         ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
-                                                                   r"[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value + piped),
-         _unless_reference),
+                                                                   r"[ \t]+(?P<q>\\{0,7}[\"'])?)")
+                                    + plain_value + piped), _unless_reference),
         # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
         *[("netrc-password", re.compile(r"(?P<keep>" + _lead(word, after + r"(?:\s+(?:login|account|port)[ \t]+\S+)"
-                                                             r"{0,3}\s+password[ \t]+(?P<q>\\{0,7}[\"'])?)") + plain_value),
-           _unless_reference) for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
+                                                             r"{0,3}\s+password[ \t]+(?P<q>\\{0,7}[\"'])?)")
+                                        + plain_value), _unless_reference)
+          for word, after in (("machine", host), ("default", r"(?=\s+login[ \t])"))],
         # why: a Twilio auth token is 32 hex digits, like any MD5: only after the account SID it goes with
         ("twilio-auth-token", re.compile(r"(" + _lead("AC", r"[0-9a-f]{32}" + e + r"[^\n]{0,200}?") + r")"
                                          r"(?<![A-Za-z0-9_])[0-9a-f]{32}" + e), _keep_first),

@@ -47,19 +47,18 @@ class Change:
         return verb.format(t=self.target, o=self.other) + (f": {self.reason}" if self.reason else "")
 
 
+_KINDS = {"supersede": "decision", "deprecate_learnings": "learning", "merge_failures": "failure",
+          "close_handoff": "handoff"}
+
+
 def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[list[Change], list[str]]:
     """The changes an answer may make, in its order; one problem line per thing refused."""
     from lazy_harness.redact import redact
 
-    problems: list[str] = []
     if not isinstance(obj, dict):
         return [], [f"answer is not an object: {type(obj).__name__}"]
-    for key in obj:
-        if key not in ACTIONS:
-            problems.append(f"unknown key {one_line(key)[:40]!r} ignored")
+    problems = [f"unknown key {one_line(key)[:40]!r} ignored" for key in obj if key not in ACTIONS]
     live = c.by_id()
-    kinds = {"supersede": "decision", "deprecate_learnings": "learning", "merge_failures": "failure",
-             "close_handoff": "handoff"}
     changed: set[str] = set()   # entries this run marks: each at most once
     targets: set[str] = set()   # entries this run names as the one that stays
     out: list[Change] = []
@@ -76,30 +75,11 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
                 problems.append(f"{action}: not an object")
                 continue
             target, other = raw.get(first), raw.get(second) if second else None
-            label = f"{action} {one_line(target)[:20]!r}"
-            if not isinstance(target, str) or live.get(target) is None or live[target].kind != kinds[action]:
-                problems.append(f"{label}: unknown {kinds[action]} id, ignored")
-                continue
-            if second and (not isinstance(other, str) or live.get(other) is None or live[other].kind != kinds[action]):
-                problems.append(f"{label}: {second} {one_line(other)[:20]!r} is not a live {kinds[action]}, ignored")
-                continue
-            if other == target:
-                problems.append(f"{label}: names itself, ignored")
-                continue
-            if target in changed or target in targets or (other is not None and other in changed):
-                problems.append(f"{label}: chained with another change of this run, ignored")
-                continue
-            if action == "supersede" and live[other].order <= live[target].order:
-                problems.append(f"{label}: {other} is not newer, ignored")
-                continue
-            # why: an entry a session made again after consolidation hid it keeps its old line; what was
-            # written before it came back is not newer than it
-            if action == "supersede" and live[target].restored is not None and (
-                    live[other].ts or 0.0) < live[target].restored:
-                problems.append(f"{label}: {target} was made again after {other}, ignored")
-                continue
-            if len(out) >= max_changes:
-                problems.append(f"{label}: over max_changes ({max_changes}), ignored")
+            why = _refusal(action, target, other, live, changed, targets)
+            if why is None and len(out) >= max_changes:
+                why = f"over max_changes ({max_changes})"
+            if why is not None:
+                problems.append(f"{action} {one_line(target)[:20]!r}: {why}, ignored")
                 continue
             reason = one_line(raw.get("reason") if isinstance(raw.get("reason"), str) else "")[:REASON_CHARS]
             reason = redact(reason, tuple(extra_patterns))[0]
@@ -108,3 +88,26 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
                 targets.add(other)
             out.append(Change(action, target, other, reason))
     return out, problems
+
+
+def _refusal(action: str, target, other, live: dict, changed: set[str], targets: set[str]) -> str | None:
+    """Why one change of the answer may not be made (its ids, a chain with another change of this run,
+    the order of a supersede), or None when it may."""
+    kind = _KINDS[action]
+    second = _PAIR[action][1]
+    if not isinstance(target, str) or live.get(target) is None or live[target].kind != kind:
+        return f"unknown {kind} id"
+    if second and (not isinstance(other, str) or live.get(other) is None or live[other].kind != kind):
+        return f"{second} {one_line(other)[:20]!r} is not a live {kind}"
+    if other == target:
+        return "names itself"
+    if target in changed or target in targets or (other is not None and other in changed):
+        return "chained with another change of this run"
+    if action == "supersede" and live[other].order <= live[target].order:
+        return f"{other} is not newer"
+    # why: an entry a session made again after consolidation hid it keeps its old line; what was
+    # written before it came back is not newer than it
+    if action == "supersede" and live[target].restored is not None and (
+            live[other].ts or 0.0) < live[target].restored:
+        return f"{target} was made again after {other}"
+    return None

@@ -103,9 +103,7 @@ def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
 def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: bool = False,
             sleep=time.sleep, trust: bool = True) -> Outcome:
     """Run the whole pipeline for one task's fields. Never raises for expected failures."""
-    from lazy_harness import redact
-    from lazy_harness.memory import store
-    from lazy_harness.worker import answer, prompt as prompting, transcript
+    from lazy_harness.worker import cursor
 
     now = time.time() if now is None else now
     loop = cfg["compound_loop"]
@@ -117,8 +115,50 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     memory_root = paths.memory_root(cfg["memory"]["path"] or None, env)
     if trust:
         check_trust(fields, env, memory_root)
+    read = _read_transcript(fields, loop, env, log)
+    if isinstance(read, Outcome):
+        return read
+    path, mtime, offset, view = read
+    seen = view.describe()
+    skip = _not_worth_distilling(fields, loop, view, offset, mtime, seen)
+    if skip is not None:
+        return skip
+
+    extra = tuple(loop.get("redact_patterns") or ())
+    memory_dir = fields["memory_dir"]
+    learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    cwd = fields.get("cwd") or view.cwd or ""
+    project = project_name(cwd) if cwd else "unknown"
+    if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
+        _migrate(fields, memory_dir, memory_root, env, now, log)
+    text = _prompt(view, memory_dir, learnings_dir, project, int(loop["prompt_max_chars"]), extra, log)
+    # why: handoff records carry the session's time, not the processing time, so a session processed late
+    # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
+    meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
+            "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
+            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
+    if dry_run:
+        return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
+    answered = _ask(text, cfg, env, sleep, log, meta, mtime, seen)
+    if isinstance(answered, Outcome):
+        return answered
+    raw, attempts = answered
+    distilled, problems = _checked_answer(raw, extra, log)
+    plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
+    cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
+    _hold(plan, report, memory_dir, learnings_dir, project, now, log)
+    for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
+        log(f"not written to {os.path.basename(target)}: {why}")
+    _update_index(env, memory_dir, learnings_dir, log)
+    return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
+                   problems=problems + plan.problems, attempts=attempts, read=seen)
+
+
+def _read_transcript(fields: dict, loop: dict, env, log):
+    """The part of the session's transcript not distilled yet (the whole of it for handoff-now), once
+    the Stop's turn is in it: (path, mtime, offset read from, view), or a skip when there is none."""
     from lazy_harness import retain
-    from lazy_harness.worker import cursor
+    from lazy_harness.worker import cursor, transcript
 
     sid = fields.get("session_id", "")
     path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
@@ -135,7 +175,12 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset)
     except transcript.TranscriptError as exc:
         return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
-    seen = view.describe()
+    return path, mtime, offset, view
+
+
+def _not_worth_distilling(fields: dict, loop: dict, view, offset: int, mtime: float, seen: str) -> Outcome | None:
+    """A skip for a session that is not interactive, too short (or not yet long enough, while it runs),
+    or has nothing new since the last distillation; None to go on."""
     if view.kind != "interactive":
         return Outcome("skipped", f"not an interactive session ({view.kind})", mtime, read=seen)
     # why: Stop queues after every turn, so a session's first turns are short; that is no verdict on
@@ -154,37 +199,41 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime, read=seen)
     if offset and not view.entries:
         return Outcome("skipped", "nothing new since the last distillation", mtime, read=seen)
+    return None
 
-    extra = tuple(loop.get("redact_patterns") or ())
-    memory_dir = fields["memory_dir"]
-    learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
-    cwd = fields.get("cwd") or view.cwd or ""
-    project = project_name(cwd) if cwd else "unknown"
-    if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
-        _migrate(fields, memory_dir, memory_root, env, now, log)
+
+def _prompt(view, memory_dir: str, learnings_dir: str, project: str, max_chars: int, extra: tuple, log) -> str:
+    """The distill prompt: the transcript's new part beside the memory already held, secrets redacted."""
+    from lazy_harness.memory import store
+    from lazy_harness.worker import prompt as prompting
+
     existing = store.existing_memory(memory_dir, learnings_dir)
-    built = prompting.render(view, existing, project, int(loop["prompt_max_chars"]), extra)
-    text = built.text
+    built = prompting.render(view, existing, project, max_chars, extra)
     if built.redacted:
         log(f"redacted {built.redacted} secret(s) from the prompt")
-    # why: handoff records carry the session's time, not the processing time, so a session processed late
-    # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
-    meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
-            "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
-            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
-    if dry_run:
-        return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
+    return built.text
 
+
+def _ask(text: str, cfg: dict, env, sleep, log, meta: dict, mtime: float, seen: str):
+    """The model's raw answer and the attempts it took, or the outcome when there is none: waiting (a
+    cap, the API unreachable) or failed."""
     from lazy_harness.worker.calls import Wait
 
     try:
-        raw, attempts = call_with_retries(text, cfg, env, sleep, log, meta)
+        return call_with_retries(text, cfg, env, sleep, log, meta)
     except Wait as exc:
         return Outcome("waiting", exc.message, None, prompt=text, paused=exc.paused, read=seen)
     except ModelError as exc:
         n = getattr(exc, "attempts", 1)
         return Outcome("failed", f"model call failed {n} time(s): {exc}", mtime,
                        prompt=text, error_text=str(exc), attempts=n, read=seen)
+
+
+def _checked_answer(raw, extra: tuple, log) -> tuple[dict, list[str]]:
+    """The answer validated against its schema and redacted (before and after), with its problems."""
+    from lazy_harness import redact
+    from lazy_harness.worker import answer
+
     # why: redact before validating too: validation lower-cases tags and scope (which hides an
     # upper-case key from its pattern) and quotes raw values and key names in its problem lines
     raw, hidden_raw = redact.redact_obj(raw, extra, keys=True)
@@ -195,16 +244,23 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     hidden += hidden_raw
     if hidden:
         log(f"redacted {hidden} secret(s) from the answer")
+    return distilled, problems
+
+
+def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env,
+             memory_root: str, log):
+    """Plan the answer's changes against the memory and apply them, all or nothing: (plan, report)."""
+    from lazy_harness.memory import store
+
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env, root=memory_root)
     for problem in plan.problems:  # what only the memory can tell: an unknown item closed
         log(f"answer: {problem}")
-    problems = problems + plan.problems
-    report = store.apply(plan)
-    cursor.advance(env, sid, path, view.bytes_read, now)  # after the persist, never before
-    _hold(plan, report, memory_dir, learnings_dir, project, now, log)
-    for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
-        log(f"not written to {os.path.basename(target)}: {why}")
+    return plan, store.apply(plan)
+
+
+def _update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
+    """Index (and embed) the new entries now, so the next prompt judges them by meaning."""
     try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task
         from lazy_harness.recall import build
 
@@ -214,5 +270,3 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
                     state_dir=os.path.dirname(paths.recall_index_file(env)))
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")
-    return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
-                   problems=problems, attempts=attempts, read=seen)
