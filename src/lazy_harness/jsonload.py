@@ -10,6 +10,7 @@ Hooks decode with this; everything off the hot path keeps using ``json``.
 
 _WS = " \t\n\r"
 _scanner = None
+_tried = False  # whether _scan looked for the C scanner (None after it: not available)
 
 
 class _Options:
@@ -24,16 +25,18 @@ class _Options:
 
 
 def _scan():
-    global _scanner
-    if _scanner is None:
+    global _scanner, _tried
+    if not _tried:
+        _tried = True
         try:
             # why: a private module of the standard library, the C scanner json.loads runs: ``import json``
             # costs a hook 16 to 27 ms more than ``_json`` (benchmarks/bench_private_modules.py)
             from _json import make_scanner
 
-            _scanner = make_scanner(_Options())
+            # the scanner reads its options' attributes from any object (json passes its JSONDecoder)
+            _scanner = make_scanner(_Options())  # type: ignore[arg-type]
         except (ImportError, TypeError, AttributeError):
-            _scanner = False
+            _scanner = None
     return _scanner
 
 
