@@ -174,3 +174,15 @@ def test_every_model_file_is_package_data():
     with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
         shipped = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["lazy_harness.recall"]
     assert sorted(shipped) == sorted(f"model/{name}" for name in os.listdir(static_model.MODEL_DIR))
+
+
+def test_packed_embedding_gives_the_same_bytes_and_stays_bounded(monkeypatch):
+    """``embed_many`` (rows packed once, kept by a long-lived process) is ``embed``, byte for byte,
+    also when its cache of packed rows starts over because it grew past its bound."""
+    fresh = StaticModel()
+    texts = [t for t, _ in recorded()][:40] + ["", "   ", "über-naïve café résumé", "x" * 300]
+    assert not fresh.warm()
+    monkeypatch.setattr(static_model, "PACKED_ROWS", 25)
+    packed = fresh.embed_many(texts)
+    assert fresh.warm() and len(fresh._packed) <= 25 + max(len(fresh.ids(t)) for t in texts)
+    assert packed == [fresh.embed(t) for t in texts]
