@@ -158,6 +158,24 @@ def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> 
     return done.get("ok", False)
 
 
+def _run_to_undo(memory_dir: str, run: str | None) -> dict:
+    """The journal of ``run`` (a prefix will do), else the newest not undone yet; LhError when none."""
+    if run:
+        matches = [r for r in runs(memory_dir) if r["run"] == run or r["run"].startswith(run)]
+        if not matches:
+            raise LhError(f"no journal {run!r} in {folder(memory_dir)}", hint="lh memory history")
+        if len(matches) > 1:
+            raise LhError(f"{run!r} names {len(matches)} journals", hint="lh memory history")
+        if matches[0].get("undone"):
+            raise LhError(f"run {matches[0]['run']} was already undone at {matches[0]['undone']}",
+                          hint="lh memory history")
+        return matches[0]
+    candidates = [r for r in runs(memory_dir) if not r.get("undone")]
+    if not candidates:
+        raise LhError(f"nothing to undo in {folder(memory_dir)}", hint="lh memory history")
+    return candidates[0]
+
+
 def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: float | None = None,
          derived: tuple[str, ...] = ()) -> tuple[dict, list[str], list[str]]:
     """Undo ``run`` (default: the newest not yet undone). Returns (journal, restored paths, problems).
@@ -167,20 +185,7 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
     """
     from lazy_harness.paths import is_within
 
-    candidates = [r for r in runs(memory_dir) if not r.get("undone")]
-    if run:
-        matches = [r for r in runs(memory_dir) if r["run"] == run or r["run"].startswith(run)]
-        if not matches:
-            raise LhError(f"no journal {run!r} in {folder(memory_dir)}", hint="lh memory history")
-        if len(matches) > 1:
-            raise LhError(f"{run!r} names {len(matches)} journals", hint="lh memory history")
-        data = matches[0]
-        if data.get("undone"):
-            raise LhError(f"run {data['run']} was already undone at {data['undone']}", hint="lh memory history")
-    elif candidates:
-        data = candidates[0]
-    else:
-        raise LhError(f"nothing to undo in {folder(memory_dir)}", hint="lh memory history")
+    data = _run_to_undo(memory_dir, run)
     restored, problems = [], []
     for entry in reversed(data["files"]):
         path = entry["path"]

@@ -94,10 +94,8 @@ def _read_question(conn) -> bytes:
 def serve(env, log) -> str:
     """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left."""
     import signal
-    import socket
-    import time
 
-    from lazy_harness.atomic import atomic_write, ensure_dir, try_lock
+    from lazy_harness.atomic import ensure_dir, try_lock
 
     where = folder(env)
     ensure_dir(where)
@@ -105,42 +103,11 @@ def serve(env, log) -> str:
     if lock is None:
         return "another answerer is running"
     signal.signal(signal.SIGTERM, _stop)
-    os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
-    try:
-        os.unlink(SOCKET_NAME)  # a socket left by an answerer that was killed; we hold the lock
-    except FileNotFoundError:
-        pass
-    atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")  # before the socket: found with it
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
-    try:
-        server.bind(SOCKET_NAME)
-    finally:
-        os.umask(old)
-    server.listen(16)
-    stamp, kept, last = code_stamp(), Kept(), time.monotonic()
+    server = _listen(where)
+    kept = Kept()
     log(f"answering on {os.path.join(where, SOCKET_NAME)}")
     try:
-        while True:
-            idle = idle_seconds(env)
-            if idle <= 0 or time.monotonic() - last >= idle:
-                return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
-            server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
-            _reap()
-            try:
-                conn, _ = server.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.settimeout(ASK_TIMEOUT)
-                try:
-                    reply, leave = answer_one(_read_question(conn), kept, stamp)
-                    conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
-                except OSError:
-                    leave = False  # why: the hook gave up waiting; it did the work itself
-            last = time.monotonic()
-            if leave:
-                return "other code installed: left"
+        return _answer_until_idle(server, kept, env)
     except Stopped:
         return "stopped (SIGTERM)"
     finally:
@@ -152,6 +119,56 @@ def serve(env, log) -> str:
             except OSError:
                 pass
         os.close(lock)
+
+
+def _listen(where: str):
+    """The socket, bound in ``where`` (the lock is held) by its short name, private to the user; the
+    pid file written first, so that a socket found means a pid to stop."""
+    import socket
+
+    from lazy_harness.atomic import atomic_write
+
+    os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
+    try:
+        os.unlink(SOCKET_NAME)  # a socket left by an answerer that was killed; we hold the lock
+    except FileNotFoundError:
+        pass
+    atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        server.bind(SOCKET_NAME)
+    finally:
+        os.umask(old)
+    server.listen(16)
+    return server
+
+
+def _answer_until_idle(server, kept: Kept, env) -> str:
+    """One question at a time until the setting says leave; why it left."""
+    import time
+
+    stamp, last = code_stamp(), time.monotonic()
+    while True:
+        idle = idle_seconds(env)
+        if idle <= 0 or time.monotonic() - last >= idle:
+            return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
+        server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
+        _reap()
+        try:
+            conn, _ = server.accept()
+        except TimeoutError:
+            continue
+        with conn:
+            conn.settimeout(ASK_TIMEOUT)
+            try:
+                reply, leave = answer_one(_read_question(conn), kept, stamp)
+                conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
+            except OSError:
+                leave = False  # why: the hook gave up waiting; it did the work itself
+        last = time.monotonic()
+        if leave:
+            return "other code installed: left"
 
 
 def _reap() -> None:

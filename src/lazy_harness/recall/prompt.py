@@ -67,6 +67,37 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
                     "best": max(scored) if scored else None}
 
 
+def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tuple[int, bool]:
+    """Index what is new in ``mdir`` and ``ldir`` (the hook: at most ``build.HOOK_BYTES``), embed it
+    (the hook: at most ``build.HOOK_EMBED`` texts): (entries indexed, whether nothing waits)."""
+    from lazy_harness.recall import build
+
+    if deep or not build.running(env):
+        last = index.last_rowid(conn)
+        indexed, current = index.refresh_within(conn, [mdir], ldir, deep, None if deep else build.HOOK_BYTES)
+    else:  # why: the builder holds the write lock for a part at a time: search what is there
+        return 0, True
+    if settings.get("semantic") and (deep or indexed):
+        # why: the CLI can wait for every entry; the hook embeds a few new ones and leaves the rest
+        # to the builder
+        current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
+    if indexed and not deep:  # why: a small project's lists cost less to make here than a builder
+        index.build_lexical(conn, up_to=build.HOOK_LISTS)
+    return indexed, current
+
+
+def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str) -> tuple[list[dict], dict]:
+    """The candidates of this project's scope, by words then by similarity, and the facts for the log."""
+    where_sql, args = index.scope_sql([mdir], project)
+    ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+    fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
+    legacy = fence.legacy_for(cwd, env)
+    ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
+    ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
+    info["entries"] = index.doc_count(conn)
+    return ranked, info
+
+
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | frozenset[str] = frozenset(),
                 deep: bool = False, now: float | None = None,
                 place: tuple[str, str, str] | None = None, opener=None) -> tuple[str | None, dict]:
@@ -85,25 +116,9 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     for attempt in (1, 2):
         conn = opener(path) if opener else index.connect(path)
         try:
-            if deep or not build.running(env):
-                last = index.last_rowid(conn)
-                indexed, current = index.refresh_within(conn, [mdir], ldir, deep, None if deep else build.HOOK_BYTES)
-            else:  # why: the builder holds the write lock for a part at a time: search what is there
-                indexed, current = 0, True
-            if settings.get("semantic") and (deep or indexed):
-                # why: the CLI can wait for every entry; the hook embeds a few new ones and leaves the
-                # rest to the builder
-                current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
-            if indexed and not deep:  # why: a small project's lists cost less to make here than a builder
-                index.build_lexical(conn, up_to=build.HOOK_LISTS)
-            where_sql, args = index.scope_sql([mdir], project)
-            ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+            indexed, current = _catch_up(conn, env, settings, mdir, ldir, deep)
+            ranked, info = _search(conn, prompt, cwd, settings, env, mdir, project)
             current = current and not index.needs_build(conn)
-            fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-            legacy = fence.legacy_for(cwd, env)
-            ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
-            ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
-            info["entries"] = index.doc_count(conn)
             break
         except Exception as exc:
             if attempt == 2 or not index.damaged(exc):
