@@ -269,7 +269,8 @@ def test_a_build_killed_between_steps_resumes_where_it_stopped(tmp_path):
 
 def test_a_search_imports_nothing_heavy(tmp_path):
     """The prompt hook's rule: beyond the SQLite C module the caller has, a search in a fresh
-    interpreter loads only ``math`` and our own modules (not re, not array, not the sqlite3 package)."""
+    interpreter loads only ``math``, ``heapq`` (a small module over its C part) and our own modules
+    (not re, not array, not the sqlite3 package)."""
     import subprocess
     import sys
 
@@ -285,7 +286,7 @@ def test_a_search_imports_nothing_heavy(tmp_path):
             "print(len(hits), sorted(m for m in set(sys.modules) - before if not m.startswith('lazy_harness')))")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     n, extra = out.split(" ", 1)
-    assert int(n) > 0 and extra.strip() == "['math']"
+    assert int(n) > 0 and extra.strip() == "['_heapq', 'heapq', 'math']"
 
 
 def test_repeated_words_and_phrases_are_counted_as_fts5_counts_them():
@@ -298,3 +299,22 @@ def test_repeated_words_and_phrases_are_counted_as_fts5_counts_them():
     got = {r: s for r, s, _ in lexical.search(conn, ["p"], groups, pool=10)[0]}
     assert got.keys() == want.keys()
     assert all(math.isclose(got[r], want[r], rel_tol=1e-9) for r in want)
+
+
+def test_kept_words_give_the_same_scores_and_start_over_when_asked():
+    """``keep_docs`` (the resident answerer): the parsed words of entries kept between searches give
+    the very hits the store gives; ``keep_docs`` again forgets them (a new index file may give an old
+    rowid to another entry)."""
+    conn = db()
+    add(conn, "p", corpus(120, seed=5))
+    groups = [["pool", "pool*"], ["socket"], ["sign-in"]]
+    plain = lexical.search(conn, ["p"], groups, 30)
+    try:
+        lexical.keep_docs(50)  # fewer than the candidates rescored: the bound is reached and kept anew
+        assert lexical.search(conn, ["p"], groups, 30) == plain
+        assert lexical.search(conn, ["p"], groups, 30) == plain  # from what was kept, partly
+        assert 0 < len(lexical._KEPT) <= 50 + 60
+        lexical.keep_docs(50)
+        assert lexical._KEPT == {}
+    finally:
+        lexical.keep_docs(0)

@@ -13,6 +13,9 @@ from lazy_harness.recall.resident import (ASK_TIMEOUT, LOCK_NAME, MAX_QUESTION, 
                                           code_stamp, folder)
 
 
+KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
+
+
 class Kept:
     """The index connection, kept between questions; opened again when the file was replaced or
     removed (a damaged index is removed and built again by whoever finds it)."""
@@ -33,7 +36,12 @@ class Kept:
         if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
             self.close()
         if self.conn is None:
+            from lazy_harness.recall import lexical
+
             self.conn = index.connect(path)
+            # why: entries' parsed words kept between questions (rescoring re-read and re-split them
+            # every time); a new file may give old rowids to other entries: start over with it
+            lexical.keep_docs(KEPT_DOCS)
             # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
             # in SQLite's own cache between questions, bounded to 16 MB
             self.conn.execute("PRAGMA cache_size=-16000")

@@ -33,6 +33,7 @@ On the prompt hook's path: top-level imports are cheap builtins and ``terms``; t
 from the caller.
 """
 
+import heapq
 import math
 
 from lazy_harness.recall import terms
@@ -591,7 +592,8 @@ def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champion
                                         f"LIMIT ?", [*scopes, NEW_RESCORED])]
     if not acc and not fresh:
         return [], facts
-    best = sorted(acc, key=acc.__getitem__, reverse=True)[:max(pool, rescore * pool)]
+    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
+    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
     best += [r for r in fresh if r not in acc]
     hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
     hits.sort(key=lambda h: (h[1], h[0]))
@@ -643,29 +645,59 @@ def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
         else:
             by_word.setdefault(pat.split()[0], []).append(spec)
     out = []
-    for chunk in _chunks(rowids):
+    for rowid, (dl, full, words, cols) in _docs(conn, rowids):
+        found = [spec for w in by_word.keys() & words for spec in by_word[w]]
+        found += [spec for spec in prefixes if spec[0] in full]
+        norm = K1 * (1.0 - B + B * dl / avgdl)
+        score, matched = 0.0, set()
+        for pat, prefix, weight, groups in found:
+            f = 0.0
+            for w, col in zip(WEIGHTS, cols, strict=False):  # a stored text of fewer columns
+                n = col.count(pat)
+                # why: count() skips an occurrence that shares its leading space with the one
+                # before (" a a "); only then are they walked one by one
+                if n and not prefix and pat[:-1] + pat in col:
+                    n = _occurrences(col, pat)
+                f += w * n
+            if f:
+                score += weight * f * (K1 + 1.0) / (f + norm)
+                matched |= groups
+        out.append((rowid, -score, matched))
+    return out
+
+
+_KEPT: dict[int, tuple[int, str, set[str], list[str]]] = {}  # rowid -> its parsed words (keep_docs)
+_KEEP = 0
+
+
+def keep_docs(n: int) -> None:
+    """Keep the parsed words of up to ``n`` entries between searches (a long-lived process: the
+    resident answerer). An entry's rowid is never given to another entry, so what is kept stays true."""
+    global _KEEP
+    _KEEP = n
+    _KEPT.clear()
+
+
+def _docs(conn, rowids: list[int]):
+    """(rowid, (length, text with spaced lines, set of words, spaced columns)) of those of ``rowids``
+    in lex_doc, what ``keep_docs`` kept first."""
+    kept = _KEPT if _KEEP else {}
+    docs = {r: kept[r] for r in rowids if r in kept}
+    got = {}
+    for chunk in _chunks([r for r in rowids if r not in docs]):
         for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
                                             f"({','.join('?' * len(chunk))})", chunk):
-            full = " " + toks.replace("\n", " \n ") + " "
-            found = [spec for w in by_word.keys() & set(toks.split()) for spec in by_word[w]]
-            found += [spec for spec in prefixes if spec[0] in full]
-            norm = K1 * (1.0 - B + B * dl / avgdl)
-            score, matched = 0.0, set()
-            cols = [" " + c + " " for c in toks.split("\n")] if found else []
-            for pat, prefix, weight, groups in found:
-                f = 0.0
-                for w, col in zip(WEIGHTS, cols, strict=False):  # a stored text of fewer columns
-                    n = col.count(pat)
-                    # why: count() skips an occurrence that shares its leading space with the one
-                    # before (" a a "); only then are they walked one by one
-                    if n and not prefix and pat[:-1] + pat in col:
-                        n = _occurrences(col, pat)
-                    f += w * n
-                if f:
-                    score += weight * f * (K1 + 1.0) / (f + norm)
-                    matched |= groups
-            out.append((rowid, -score, matched))
-    return out
+            got[rowid] = (dl, " " + toks.replace("\n", " \n ") + " ", set(toks.split()),
+                          [" " + c + " " for c in toks.split("\n")])
+    if _KEEP and got:
+        if len(kept) + len(got) > _KEEP:
+            kept.clear()  # why: bounded; the entries asked for again come back at the next searches
+        kept.update(got)
+    docs.update(got)
+    for r in rowids:
+        doc = docs.get(r)
+        if doc is not None:
+            yield r, doc
 
 
 def _occurrences(text: str, pat: str) -> int:
