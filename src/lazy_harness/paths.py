@@ -144,6 +144,11 @@ def recall_index_file(env=None) -> str:
     return os.path.join(cache_dir(env), "recall", "index.sqlite")
 
 
+def hold_verdicts_file(memory_key: str, env=None) -> str:
+    """The hold check's verdicts on the texts SessionStart read from one project's memory (a cache)."""
+    return os.path.join(cache_dir(env), "verdicts", f"{memory_key}.json")
+
+
 def learnings_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(knowledge_dir(configured, env), "learnings")
 

@@ -263,8 +263,9 @@ class Screen:
     the agent is left out, unless the person approved it; what it left out is in ``found``, for the
     SessionStart hook to hold (:func:`hold`)."""
 
-    def __init__(self, approved: set[str], hidden=frozenset()) -> None:
-        self.approved, self.hidden = approved, hidden
+    def __init__(self, approved: set[str], hidden=frozenset(), verdicts=None) -> None:
+        """``verdicts``: a ``memory.verdicts.Kept`` that answers for texts already checked."""
+        self.approved, self.hidden, self.verdicts = approved, hidden, verdicts
         self.found: list[tuple[str, str, str, str]] = []
 
     def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
@@ -272,7 +273,7 @@ class Screen:
             return False
         if eid in self.approved or (head is not None and learning_approved(head)):
             return True
-        why = trust.reason(text)
+        why = trust.reason(text) if self.verdicts is None else self.verdicts.reason(text)
         if why:
             self.found.append((kind, eid, head["path"] if head else "", why))
         return not why

@@ -281,6 +281,24 @@ def _folded(text: str) -> str:
     return s.casefold().translate(_LOOKALIKE)
 
 
+def rules_digest() -> str:
+    """A digest of everything the verdict depends on besides the text: the rules, the cheap look's
+    words and the folding tables. A verdict kept under another digest is worked out again
+    (memory/verdicts.py). About 0.2 ms, so computed once per process and only when asked."""
+    global _RULES_DIGEST
+    if _RULES_DIGEST is None:
+        from lazy_harness.memory import ids
+
+        _RULES_DIGEST = ids.text_digest(repr((REVISION, _RULES, _GROUPS, _LOOKALIKE, _ZERO_WIDTH)))
+    return _RULES_DIGEST
+
+
+# why: bump when a change of this module's code (not of the tables above) changes what it decides:
+# verdicts kept by memory/verdicts.py are then worked out again
+REVISION = 1
+_RULES_DIGEST: str | None = None
+
+
 def may_match(text: str) -> list[int]:
     """The rule sets that could match ``text`` (every set when, once folded, it holds letters outside
     ASCII: the rules in other scripts); [] when it is a note, with nothing more to check."""

@@ -19,7 +19,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
+from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust, verdicts
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
 
@@ -319,18 +319,34 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
 
     ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
     read from the queue by the caller (:func:`lazy_harness.hooks.session_start.distill_trouble`)."""
-    ctx = cfg["context"]
-    budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
+    budget = max(0, min(int(cfg["context"]["max_chars"]), CONTEXT_HARD_CAP))
     root = paths.project_root(cwd)
     project = paths.project_name(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
-    key = os.path.basename(mdir)
-    kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
-    if branch is None:
-        branch = paths.git_branch(cwd)
-    stats: dict = {"project": project, "memory_dir": mdir, "knowledge_dir": kdir, "branch": branch,
-                   "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
-                   "own_learnings": 0, "distill_failed": 0}
+    stats: dict = {"project": project, "memory_dir": mdir,
+                   "knowledge_dir": paths.knowledge_dir(cfg["knowledge"]["path"] or None, env),
+                   "branch": paths.git_branch(cwd) if branch is None else branch, "source": source,
+                   "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0, "own_learnings": 0,
+                   "distill_failed": trouble[0]}
+    sections = read_sections(root, cfg, env, now, stats)
+    stats["available"] = {name: len(items) for name, _, items in sections}
+    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
+    if not own:  # other projects' learnings alone do not make this project's memory
+        if not trouble[0]:
+            stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
+            return None, stats
+        sections = []
+    text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget)
+    stats.update(shown=shown, left_out=left, chars=len(text))
+    return (text or None), stats
+
+
+def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tuple[str, list[str], list[str]]]:
+    """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
+    hold check (its verdicts kept: memory/verdicts.py). A section that fails to read is empty and its
+    error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
+    ctx, mdir, kdir = cfg["context"], stats["memory_dir"], stats["knowledge_dir"]
+    project, branch = stats["project"], stats["branch"]
     stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
     try:
         hidden = marks.hidden(mdir)
@@ -338,12 +354,13 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
-    screen = held.Screen(held.approved(mdir), hidden)
-    stats["screen"] = screen
+    kept = verdicts.for_memory(mdir, env)
+    screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
-                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats, key, screen,
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
+                                                 os.path.basename(mdir), screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),
                                                                          paths.project_key(root), project))))
     sections = []
@@ -354,29 +371,34 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
             stats["errors"].append(f"{name}: {type(exc).__name__}: {exc}")
             head, items = [], []
         sections.append((name, head, items))
-    stats["available"] = {name: len(items) for name, _, items in sections}
+    try:
+        kept.save()
+    except OSError as exc:  # why: a cache; the next start works the verdicts out again
+        stats["errors"].append(f"hold verdicts not kept: {exc}")
+    return sections
+
+
+def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> list[str]:
+    """The fence, the title, where the memory lives and, when distillation is failing, the line saying so."""
     header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
               f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
     failed, last = trouble
-    stats["distill_failed"] = failed
     if failed:
         since = f"since the last successful one at {last}" if last else "and none has succeeded yet"
         header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
                       f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
-    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
-    if not own:  # other projects' learnings alone do not make this project's memory
-        if not failed:
-            stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
-            return None, stats
-        sections = []
+    return header
+
+
+def fill(header: list[str], sections: list, budget: int) -> tuple[str, dict, dict]:
+    """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
+    is left out, again with room kept for the footer that counts it."""
     lines, shown, left = _fit(header, sections, budget)
     if any(left.values()):
         reserve = len(_footer({s: 10**5 for s in SECTIONS}, budget)) + 1
         lines, shown, left = _fit(header, sections, budget - reserve)
         lines.append(_footer(left, budget))
-    text = "\n".join(lines)[:budget]
-    stats.update(shown=shown, left_out=left, chars=len(text))
-    return (text or None), stats
+    return "\n".join(lines)[:budget], shown, left
 
 
 def _shown(section: str, stats: dict) -> str:
