@@ -87,18 +87,12 @@ def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
 def record_shown(payload: dict, stats: dict, env, source: str) -> None:
     """Remember the ids of the failures, decisions, handoff items and learnings the digest printed,
     so prompt recall does not repeat them."""
-    from lazy_harness.memory import files, ids
     from lazy_harness.recall import shown
 
-    mdir, n, hidden = stats["memory_dir"], stats.get("shown") or {}, stats.get("hidden") or {}
-    # why: the same live entries the digest printed (recall.digest.live_tail), marked ones left out
-    got = [ids.of_record(r, kind) for kind, name in (("failure", files.FAILURES), ("decision", files.DECISIONS))
-           for r in recall.live_tail(mdir, name, kind, int(n.get(kind + "s", 0)), hidden)]
-    if n.get("handoff"):
-        from lazy_harness.memory import handoff
-
-        got += [item["id"] for item in handoff.open_for_reading(mdir)[:n["handoff"]]]
-    got += (stats.get("learning_ids") or [])[:int(n.get("learnings", 0))]
+    # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
+    n, printed = stats.get("shown") or {}, stats.get("ids") or {}
+    got = [eid for section in ("failures", "decisions", "handoff", "learnings")
+           for eid in (printed.get(section) or [])[:int(n.get(section, 0))]]
     shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
 
 

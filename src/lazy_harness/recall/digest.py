@@ -22,6 +22,7 @@ from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust, verdicts
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
+from lazy_harness.recall.heads import HEAD_BYTES, MAX_HEAD_BYTES, read_head, read_heads  # noqa: F401 - read_head, the byte limits: this module's API too
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -31,49 +32,12 @@ CONTEXT_HARD_CAP = 9500
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
-HEAD_BYTES = 4096
-MAX_HEAD_BYTES = 65536
 # caps per item, so one long record cannot take the whole budget
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 240
 # branch and name words that say nothing about a topic
 GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
                     "head wip tmp test tests the and for with from into".split())
 _PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
-
-
-# --- learning heads -------------------------------------------------------------------------------
-
-def _excerpt(body: str) -> str:
-    """The start of the ``## Learning`` section (or of the body), on one line."""
-    at = body.find("## Learning")
-    if at >= 0:
-        nl = body.find("\n", at)
-        chunk = body[nl + 1:] if nl >= 0 else ""
-    else:
-        chunk = body.lstrip()
-        while chunk.startswith("#"):
-            nl = chunk.find("\n")
-            chunk = chunk[nl + 1:].lstrip() if nl >= 0 else ""
-    chunk = chunk[:4 * CAP_EXCERPT]
-    cut = chunk.find("\n#")
-    return " ".join((chunk[:cut] if cut >= 0 else chunk).split())
-
-
-def read_head(path: str) -> dict | None:
-    """Frontmatter and the start of a learning file, reading only its first few kilobytes."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(HEAD_BYTES)
-            parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
-            if parsed is None and len(data) == HEAD_BYTES:
-                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)
-                parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
-    except OSError:
-        return None
-    meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
-    meta["learning"] = _excerpt(body)
-    meta["path"] = path
-    return meta
 
 
 # --- ranking ---------------------------------------------------------------------------------------
@@ -162,17 +126,42 @@ def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
 
-def _handoff(mdir: str, now: float, stale_days, screen=None) -> tuple[list[str], list[str]]:
+class Lines:
+    """Item lines made when first read: the budget takes the first few of what may be hundreds of open
+    items (``_fit`` reads items in order and stops at the first that does not fit), and only the number
+    of the others is needed. A sequence of str: ``len``, index, slice, iteration."""
+
+    def __init__(self, items: list, line) -> None:
+        self.items, self.line, self.made = items, line, {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self.items)))]
+        k = range(len(self.items))[k]  # why: negative indices as a list takes them; IndexError past the end
+        if k not in self.made:
+            self.made[k] = self.line(self.items[k])
+        return self.made[k]
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self.items)))
+
+
+def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None = None) -> tuple[list[str], Lines]:
     opened = handoff.open_for_reading(mdir)
     if screen is not None:
         opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
+    if stats is not None:
+        stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
     if not opened:
-        return [], []
+        return [], Lines([], str)
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
     head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
     if stale:
         head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
-    return head, [handoff_line(item, now, stale_days) for item in opened]
+    return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
 
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden) -> list[dict]:
@@ -204,37 +193,46 @@ def _tag(rec: dict, kind: str) -> str:
 
 
 def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None, screen=None) -> tuple[list[str], list[str]]:
-    items = []
+    items, shown = [], []
     for rec in reversed(_newest(mdir, files.FAILURES, "failure", n, hidden, stats, "failures")):
-        if screen is not None and not screen.keep("failure", ids.of_record(rec, "failure"), trust.text_of(rec, "failure")):
+        eid = ids.of_record(rec, "failure")
+        if screen is not None and not screen.keep("failure", eid, trust.text_of(rec, "failure")):
             continue
+        shown.append(eid)
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         prevention = neutral(rec.get("prevention"), CAP_DETAIL)
         resolution = neutral(rec.get("resolution"), CAP_DETAIL)
         detail = f" Prevention: {_sentence(prevention)}" if prevention else (
             f" Resolution: {_sentence(resolution)}" if resolution else "")
         items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
+    if stats is not None:
+        stats.setdefault("ids", {})["failures"] = shown
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
 def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None, screen=None) -> tuple[list[str], list[str]]:
-    items = []
+    items, shown = [], []
     for rec in reversed(_newest(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions")):
-        if screen is not None and not screen.keep("decision", ids.of_record(rec, "decision"),
-                                                  trust.text_of(rec, "decision")):
+        eid = ids.of_record(rec, "decision")
+        if screen is not None and not screen.keep("decision", eid, trust.text_of(rec, "decision")):
             continue
+        shown.append(eid)
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         rationale = neutral(rec.get("rationale"), CAP_TITLE)
         items.append(f"- {_tag(rec, 'decision')}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
+    if stats is not None:
+        stats.setdefault("ids", {})["decisions"] = shown
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
 
 def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
-               screen=None, legacy=None) -> tuple[list[str], list[str]]:
+               screen=None, legacy=None, env=None) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
-    heads = [h for h in map(read_head, candidates) if h is not None]
+    heads, problem = read_heads(candidates, paths.learning_heads_file(env) if env is not None else None)
+    if problem:
+        stats["errors"].append(problem)
     stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap)
@@ -248,7 +246,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
                 kept.append(h)
         ranked = kept
     items = []
-    stats["learning_ids"] = [ids.of_learning(h) for h in ranked]  # in the order printed (record_shown)
+    stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [ids.of_learning(h) for h in ranked]
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
@@ -356,13 +354,14 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
     stats["hidden"] = hidden
     kept = verdicts.for_memory(mdir, env)
     screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)
-    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
                 ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
                                                  os.path.basename(mdir), screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),
-                                                                         paths.project_key(root), project))))
+                                                                         paths.project_key(root), project),
+                                                 env)))
     sections = []
     for name, build in builders:
         try:
