@@ -39,7 +39,7 @@ def test_a_start_keeps_every_verdict_it_worked_out_and_the_next_start_uses_them(
     assert "hooks read files" in text and "Setup note" not in text
     with open(kept_file(project), encoding="utf-8") as fh:
         saved = json.load(fh)
-    assert saved["rules"] == trust.rules_digest()
+    assert saved["rules"] == trust.rules_stamp()
     assert sorted(saved["verdicts"].values()) == ["", trust.REMOTE_CODE]
     # a verdict the file holds is taken as it is: the check does not run again for that text
     benign = next(k for k, v in saved["verdicts"].items() if not v)
@@ -56,13 +56,13 @@ def test_verdicts_of_other_rules_are_worked_out_again(project):
     with open(kept_file(project), encoding="utf-8") as fh:
         saved = json.load(fh)
     saved["verdicts"] = {k: trust.AUTHORITY for k in saved["verdicts"]}
-    saved["rules"] = "0" * 32
+    saved["rules"] = "0.0.0-1-0-0"
     with open(kept_file(project), "w", encoding="utf-8") as fh:
         json.dump(saved, fh)
     text, _ = start(project)
     assert "hooks read files" in text and "Setup note" not in text
     with open(kept_file(project), encoding="utf-8") as fh:
-        assert json.load(fh)["rules"] == trust.rules_digest()
+        assert json.load(fh)["rules"] == trust.rules_stamp()
 
 
 def test_an_edited_text_is_checked_again_and_only_what_a_start_used_is_kept(project):

@@ -16,8 +16,6 @@ moved old files, and the SessionStart hook for an entry it finds hostile at read
 an entry older than the check); prompt recall leaves such an entry out and the next start records it.
 """
 
-from __future__ import annotations
-
 import os
 
 from lazy_harness.memory import files, ids, marks, provenance, trust

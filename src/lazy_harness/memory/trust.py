@@ -17,9 +17,11 @@ Before matching, the text is folded the ways it is disguised: NFKC (full-width l
 and soft-hyphen characters dropped, Latin lookalikes from Cyrillic and Greek mapped (in a second
 copy, so Russian wording still matches Russian patterns), letters spaced apart joined again, case
 folded. Checked where entries are written (worker, sync merge, hand edit, migration) and again
-before injection (ADR 0024). Hot path: nothing imported at load time; ``re`` and ``unicodedata``
+before injection (ADR 0024). Hot path: only ``os`` imported at load time; ``re`` and ``unicodedata``
 only when there is text to check.
 """
+
+import os
 
 REMOTE_CODE = "fetches and runs remote code"
 EXFILTRATION = "sends data or credentials somewhere"
@@ -281,22 +283,23 @@ def _folded(text: str) -> str:
     return s.casefold().translate(_LOOKALIKE)
 
 
-def rules_digest() -> str:
-    """A digest of everything the verdict depends on besides the text: the rules, the cheap look's
-    words and the folding tables. A verdict kept under another digest is worked out again
-    (memory/verdicts.py). About 0.2 ms, so computed once per process and only when asked."""
-    global _RULES_DIGEST
-    if _RULES_DIGEST is None:
-        from lazy_harness.memory import ids
+def rules_stamp() -> str:
+    """What the verdicts depend on besides the text: this module's file as installed (its size and
+    mtime: the rules, the cheap look's words, the folding and the code that applies them), the
+    package's version and REVISION. A verdict kept under another stamp is worked out again (memory/verdicts.py). One ``stat``.
+    why not a digest of the rules: building it costs 0.2 ms at every start, and an upgrade or an edit
+    of this file (what changes the rules) changes the stamp as well."""
+    from lazy_harness import __version__
 
-        _RULES_DIGEST = ids.text_digest(repr((REVISION, _RULES, _GROUPS, _LOOKALIKE, _ZERO_WIDTH)))
-    return _RULES_DIGEST
+    try:
+        st = os.stat(__file__)
+    except OSError:  # why: a frozen or zipped install: no stamp, so nothing kept is ever trusted
+        return ""
+    return f"{__version__}-{REVISION}-{st.st_size}-{st.st_mtime_ns}"
 
 
-# why: bump when a change of this module's code (not of the tables above) changes what it decides:
-# verdicts kept by memory/verdicts.py are then worked out again
+# why: bump to work every kept verdict out again without a change of this file
 REVISION = 1
-_RULES_DIGEST: str | None = None
 
 
 def may_match(text: str) -> list[int]:

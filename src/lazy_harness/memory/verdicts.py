@@ -6,10 +6,10 @@ SessionStart screens every open item, the newest failures and decisions and the 
 ordinary words (run, get, user, system, env) send many of them past the check's cheap look into the
 regular expressions, whose compilation alone costs tens of milliseconds. So the verdicts are kept:
 
-    <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_digest()>, "verdicts": {<text digest>: reason}}
+    <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_stamp()>, "verdicts": {<text digest>: reason}}
 
-keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with a digest of
-the rules (a changed rule set works every verdict out again). Only the verdicts used by the last read
+keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with the check's own
+file (an upgrade or an edit of the rules works every verdict out again). Only the verdicts used by the last read
 are written back, so the file stays as small as what one start reads; it is rewritten only when a
 verdict was worked out. A missing, damaged or foreign file is read as empty: a cache, never memory.
 
@@ -36,7 +36,8 @@ class Kept:
                 data = jsonload.loads(fh.read())
         except (OSError, ValueError):
             return
-        if isinstance(data, dict) and isinstance(data.get("verdicts"), dict) and data.get("rules") == trust.rules_digest():
+        rules = trust.rules_stamp()
+        if isinstance(data, dict) and isinstance(data.get("verdicts"), dict) and rules and data.get("rules") == rules:
             self.known = {k: v for k, v in data["verdicts"].items() if isinstance(v, str)}
 
     def reason(self, text: str) -> str | None:
@@ -57,7 +58,7 @@ class Kept:
             return False
         from lazy_harness.atomic import atomic_write
 
-        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_digest(), "verdicts": self.used}))
+        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_stamp(), "verdicts": self.used}))
         self.worked_out = 0
         return True
 

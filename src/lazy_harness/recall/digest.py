@@ -22,7 +22,7 @@ from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust, verdicts
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
-from lazy_harness.recall.heads import HEAD_BYTES, MAX_HEAD_BYTES, read_head, read_heads  # noqa: F401 - read_head, the byte limits: this module's API too
+from lazy_harness.recall.heads import HEAD_BYTES, MAX_HEAD_BYTES, Heads, read_head  # noqa: F401 - read_head, the byte limits: this module's API too
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -54,16 +54,10 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     date in the file name) so that word overlap decides among the learnings of one day.
 
     With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
-    learnings that can still reach those places) and returned."""
-    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
-    coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
-    coarse.reverse()
-    if n is not None and len(coarse) > n:
-        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
+    learnings that can still reach those places: :func:`contenders`) and returned."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for rank_key, k in coarse:
-        h = active[k]
+    for rank_key, h in _coarse(heads, project, n, key, legacy):
         tags = h.get("tags")
         text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
                                          + (tags if isinstance(tags, list) else [tags])) if x)
@@ -72,6 +66,25 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
         ranked.append((rank_key + fine, h))
     ranked.sort(key=lambda kh: kh[0], reverse=True)
     return [h for _, h in ranked][:n]
+
+
+def contenders(heads: list[dict], project: str, n: int | None, key: str | None = None, legacy=None) -> list[dict]:
+    """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
+    ranking them gives what ranking all of them gives. Needs only what a brief head holds
+    (recall/heads.py), so only these are read whole."""
+    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy)}
+    return [h for h in heads if id(h) in chosen]
+
+
+def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, legacy) -> list[tuple[tuple, dict]]:
+    """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
+    places, best first, by the first pass: own, then the day."""
+    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
+    coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    coarse.reverse()
+    if n is not None and len(coarse) > n:
+        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
+    return [(rank_key, active[k]) for rank_key, k in coarse]
 
 
 def is_active(head: dict) -> bool:
@@ -230,13 +243,17 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
-    heads, problem = read_heads(candidates, paths.learning_heads_file(env) if env is not None else None)
+    heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
+    stats["own_learnings"] = sum(1 for h in heads.brief if _own(h, project, key) and is_active(h))
+    stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
+    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
+    # those are read whole
+    want = n + SCREEN_MARGIN if screen is not None else n
+    whole = [f for f in map(heads.full, contenders(heads.brief, project, want, key, legacy)) if f is not None]
+    problem = heads.save()
     if problem:
         stats["errors"].append(problem)
-    stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
-    stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
-    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap)
-    ranked = rank_learnings(heads, project, branch, n + SCREEN_MARGIN if screen is not None else n, key, legacy)
+    ranked = rank_learnings(whole, project, branch, want, key, legacy)
     if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
         kept: list[dict] = []
         for h in ranked:

@@ -1,16 +1,19 @@
 """Learning heads for the SessionStart digest: each file's frontmatter and the start of its text,
 read once and kept while the file is unchanged.
 
-The digest ranks the newest ``CANDIDATES`` learning files (recall/digest.py) by their heads. Reading
-and parsing 200 heads costs 10 to 20 ms at every start, though learnings change only when the
-worker, sync or a person writes one. So the heads are kept:
+The digest ranks the newest ``CANDIDATES`` learning files (recall/digest.py). Reading and parsing
+200 heads costs 10 to 20 ms at every start, though learnings change only when the worker, sync or a
+person writes one; and ranking's first pass (active, shown in this project, own, day) needs only a
+few fields of each, the whole head only for the dozen or so that can reach the section. So:
 
-    <cache dir>/learning-heads.json   {"version": 1, "heads": {<path>: [size, mtime_ns, inode, head]}}
+    <cache dir>/learning-heads.json
+        {"version": 2, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
 
-A head is taken from there only while its file's size, mtime and inode are the ones it was read at
-(one ``stat`` per file; an atomic replace, an edit in place or a sync changes at least one), and is
-read from the file otherwise. The file is rewritten, holding the heads of this start's candidates
-only, when a head was read from its file. A missing or damaged cache is read as empty.
+A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last start read
+in full. Either is taken from there only while its file's size, mtime and inode are the ones it was
+read at (one ``stat`` per file; an atomic replace, an edit in place or a sync changes at least one),
+and read from the file otherwise. The file is rewritten when a head was read from its file or the
+set of whole heads changed. A missing or damaged cache is read as empty.
 
 Hot path: only ``os`` and our hot-path modules at import time.
 """
@@ -18,12 +21,13 @@ Hot path: only ``os`` and our hot-path modules at import time.
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files
+from lazy_harness.memory import files, ids
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 CAP_EXCERPT = 240
-VERSION = 1  # why: bump when read_head's result changes for the same bytes, so kept heads are read again
+VERSION = 2  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+BRIEF = ("status", "deprecated_by", "scope", "project_folder", "origin", "origin_session")
 
 
 def excerpt(body: str) -> str:
@@ -67,42 +71,89 @@ def _stamp(path: str) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def _load(cache_file: str) -> dict:
-    try:
-        with open(cache_file, "rb") as fh:
-            data = jsonload.loads(fh.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("heads"), dict):
-        return {}
-    return data["heads"]
+def brief(head: dict) -> dict:
+    """What ranking's first pass and the counts read of a head (``rank_learnings``, ``held.belongs``,
+    ``is_active``), its id and its path: a small dict, so 200 of them cost little to keep and load."""
+    out = {k: head.get(k) for k in BRIEF}
+    out["id"] = ids.of_learning(head)
+    out["path"] = head["path"]
+    return out
 
 
-def read_heads(paths_: list[str], cache_file: str | None) -> tuple[list[dict], str | None]:
-    """(``read_head`` of every path that can be read, in order; why the cache could not be written
-    or None). Heads come from ``cache_file`` where the file is unchanged since it was kept (None: no
-    cache)."""
-    kept = _load(cache_file) if cache_file else {}
-    heads, keep, read = [], {}, 0
-    for path in paths_:
-        stamp = _stamp(path)
-        old = kept.get(path)
-        if stamp is not None and isinstance(old, list) and len(old) == 4 and old[:3] == stamp and isinstance(old[3], dict):
-            head = old[3]
-            head["path"] = path
-        else:
-            head = read_head(path)
-            read += 1
-            if head is None:
-                continue
-        heads.append(head)
-        if stamp is not None:
-            keep[path] = [*stamp, {k: v for k, v in head.items() if k != "path"}]
-    if cache_file and (read or len(keep) != len(kept)):
+class Heads:
+    """The heads of the candidate files: ``brief`` ones for all (in order), the full one of a file on
+    demand (:meth:`full`), each from the cache while its file is unchanged, else read from the file."""
+
+    def __init__(self, paths_: list[str], cache_file: str | None) -> None:
+        self.cache_file = cache_file
+        kept = self._load() if cache_file else {}
+        self.brief: list[dict] = []
+        self.stamps: dict[str, list[int]] = {}
+        self.fulls: dict[str, dict | None] = {}
+        self.used: set[str] = set()
+        self.had_full: set[str] = set()  # paths whose whole head came from the cache
+        self.changed = len(kept) != len(paths_)
+        for path in paths_:
+            stamp = _stamp(path)
+            old = kept.get(path)
+            if stamp is not None and isinstance(old, list) and len(old) == 5 and old[:3] == stamp \
+                    and isinstance(old[3], dict) and isinstance(old[4], (dict, type(None))):
+                head, full = old[3], old[4]
+                head["path"] = path
+                if full is not None:
+                    full["path"] = path
+                    self.had_full.add(path)
+            else:
+                full = read_head(path)
+                self.changed = True
+                if full is None:
+                    continue
+                head = brief(full)
+            self.brief.append(head)
+            self.fulls[path] = full
+            if stamp is not None:
+                self.stamps[path] = stamp
+
+    def _load(self) -> dict:
+        try:
+            with open(self.cache_file, "rb") as fh:
+                data = jsonload.loads(fh.read())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("heads"), dict):
+            return {}
+        return data["heads"]
+
+    def full(self, head: dict) -> dict | None:
+        """The whole head (``read_head``) of a brief one; None when its file can no longer be read."""
+        path = head["path"]
+        self.used.add(path)
+        full = self.fulls.get(path)
+        if full is None:
+            full = self.fulls[path] = read_head(path)
+            self.changed = True
+        return full
+
+    def save(self) -> str | None:
+        """Keep the brief heads of every candidate and the whole heads of those read in full this time;
+        written only when something changed. Returns why it could not be written, or None."""
+        if not self.cache_file or not (self.changed or self.used != self.had_full):
+            return None
         from lazy_harness.atomic import atomic_write
 
+        keep = {}
+        for head in self.brief:
+            path = head["path"]
+            if path in self.stamps:
+                full = self.fulls.get(path) if path in self.used else None
+                keep[path] = [*self.stamps[path], _without_path(head),
+                              _without_path(full) if full is not None else None]
         try:
-            atomic_write(cache_file, jsonload.dumps({"version": VERSION, "heads": keep}))
+            atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}))
         except OSError as exc:  # why: a cache; the next start reads the files again
-            return heads, f"learning heads not kept: {exc}"
-    return heads, None
+            return f"learning heads not kept: {exc}"
+        return None
+
+
+def _without_path(head: dict) -> dict:
+    return {k: v for k, v in head.items() if k != "path"}
