@@ -286,7 +286,7 @@ def _folded(text: str) -> str:
 def rules_stamp() -> str:
     """What the verdicts depend on besides the text: this module's file as installed (its size and
     mtime: the rules, the cheap look's words, the folding and the code that applies them), the
-    package's version and REVISION. A verdict kept under another stamp is worked out again (memory/verdicts.py). One ``stat``.
+    package's version and REVISION. A verdict kept under another stamp is worked out again (``held.Kept``). One ``stat``.
     why not a digest of the rules: building it costs 0.2 ms at every start, and an upgrade or an edit
     of this file (what changes the rules) changes the stamp as well."""
     from lazy_harness import __version__

@@ -19,7 +19,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust, verdicts
+from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.recall.heads import HEAD_BYTES, MAX_HEAD_BYTES, Heads, read_head  # noqa: F401 - read_head, the byte limits: this module's API too
@@ -358,7 +358,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
 
 def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tuple[str, list[str], list[str]]]:
     """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
-    hold check (its verdicts kept: memory/verdicts.py). A section that fails to read is empty and its
+    hold check (its verdicts kept: ``held.Kept``). A section that fails to read is empty and its
     error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
     ctx, mdir, kdir = cfg["context"], stats["memory_dir"], stats["knowledge_dir"]
     project, branch = stats["project"], stats["branch"]
@@ -369,7 +369,7 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
-    kept = verdicts.for_memory(mdir, env)
+    kept = held.kept_verdicts(mdir, env)
     screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),

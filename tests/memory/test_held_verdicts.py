@@ -1,4 +1,4 @@
-"""memory/verdicts.py: the hold check's verdicts kept per text, so SessionStart checks a text once."""
+"""memory/held.py, Kept: the hold check's verdicts kept per text, so SessionStart checks a text once."""
 
 import json
 import os
@@ -7,7 +7,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths
-from lazy_harness.memory import files, ids, trust, verdicts
+from lazy_harness.memory import files, held, ids, trust
 from lazy_harness.recall import digest as recall
 from tests.support import memory_samples as ms
 
@@ -99,9 +99,9 @@ def test_nothing_is_written_when_every_verdict_was_kept(project):
 
 
 def test_kept_answers_as_the_check_does(tmp_path):
-    kept = verdicts.Kept(str(tmp_path / "v.json"))
+    kept = held.Kept(str(tmp_path / "v.json"))
     for text in (HOSTILE, "a plain note about the code", ""):
         assert kept.reason(text) == trust.reason(text)
     assert kept.save() and not kept.save()
-    again = verdicts.Kept(str(tmp_path / "v.json"))
+    again = held.Kept(str(tmp_path / "v.json"))
     assert again.known == {ids.text_digest(t): trust.reason(t) or "" for t in (HOSTILE, "a plain note about the code", "")}
