@@ -21,8 +21,11 @@ from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
-from lazy_harness.memory.files import iso_epoch
-from lazy_harness.recall.heads import HEAD_BYTES, MAX_HEAD_BYTES, Heads, read_head  # noqa: F401 - read_head, the byte limits: this module's API too
+from lazy_harness.memory.files import iso_epoch  # noqa: F401 - the CLI and tests read dates through this module
+# why: the learnings' reading and ranking live in recall/heads.py; the CLI, the page and tests reach
+# them here, as before
+from lazy_harness.recall.heads import (  # noqa: F401
+    GENERIC, HEAD_BYTES, MAX_HEAD_BYTES, Heads, contenders, is_active, own, rank_learnings, read_head, words)
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -34,69 +37,6 @@ CANDIDATES = 200  # newest learning files considered for ranking; never all of t
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 # caps per item, so one long record cannot take the whole budget
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 240
-# branch and name words that say nothing about a topic
-GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
-                    "head wip tmp test tests the and for with from into".split())
-_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
-
-
-# --- ranking ---------------------------------------------------------------------------------------
-
-def words(text: str) -> set[str]:
-    """Lower-case words of three letters or more, without generic branch words."""
-    return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
-
-
-def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
-                   key: str | None = None, legacy=None) -> list[dict]:
-    """Active learnings, most relevant first: same origin, then the newer day, then more words in
-    common with the project's name and branch, then the newer time. Recency counts by day (the
-    date in the file name) so that word overlap decides among the learnings of one day.
-
-    With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
-    learnings that can still reach those places: :func:`contenders`) and returned."""
-    topic = words(f"{project} {branch or ''}")
-    ranked = []
-    for rank_key, h in _coarse(heads, project, n, key, legacy):
-        tags = h.get("tags")
-        text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
-                                         + (tags if isinstance(tags, list) else [tags])) if x)
-        fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
-                os.path.basename(h["path"]))
-        ranked.append((rank_key + fine, h))
-    ranked.sort(key=lambda kh: kh[0], reverse=True)
-    return [h for _, h in ranked][:n]
-
-
-def contenders(heads: list[dict], project: str, n: int | None, key: str | None = None, legacy=None) -> list[dict]:
-    """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
-    ranking them gives what ranking all of them gives. Needs only what a brief head holds
-    (recall/heads.py), so only these are read whole."""
-    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy)}
-    return [h for h in heads if id(h) in chosen]
-
-
-def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, legacy) -> list[tuple[tuple, dict]]:
-    """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
-    places, best first, by the first pass: own, then the day."""
-    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
-    coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
-    coarse.reverse()
-    if n is not None and len(coarse) > n:
-        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
-    return [(rank_key, active[k]) for rank_key, k in coarse]
-
-
-def is_active(head: dict) -> bool:
-    return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
-
-
-def _own(head: dict, project: str, key: str | None) -> bool:
-    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
-    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
-    known = provenance.key_of(head)
-    return known == key if key is not None and known else head.get("origin") == project
-
 
 
 # --- sections --------------------------------------------------------------------------------------
@@ -145,7 +85,8 @@ class Lines:
     of the others is needed. A sequence of str: ``len``, index, slice, iteration."""
 
     def __init__(self, items: list, line) -> None:
-        self.items, self.line, self.made = items, line, {}
+        self.items, self.line = items, line
+        self.made: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self.items)
@@ -244,7 +185,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
-    stats["own_learnings"] = sum(1 for h in heads.brief if _own(h, project, key) and is_active(h))
+    stats["own_learnings"] = sum(1 for h in heads.brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
@@ -356,7 +297,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     return (text or None), stats
 
 
-def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tuple[str, list[str], list[str]]]:
+def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tuple[str, list[str], list[str] | Lines]]:
     """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
     hold check (its verdicts kept: ``held.Kept``). A section that fails to read is empty and its
     error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
@@ -379,7 +320,7 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
                                                  provenance.legacy_owner(paths.projects_dir(env),
                                                                          paths.project_key(root), project),
                                                  env)))
-    sections = []
+    sections: list[tuple[str, list[str], list[str] | Lines]] = []
     for name, build in builders:
         try:
             head, items = build()

@@ -1,5 +1,5 @@
-"""Learning heads for the SessionStart digest: each file's frontmatter and the start of its text,
-read once and kept while the file is unchanged.
+"""Learnings for the SessionStart digest: each file's head (frontmatter and the start of its text),
+read once and kept while the file is unchanged, and their ranking (:func:`rank_learnings`).
 
 The digest ranks the newest ``CANDIDATES`` learning files (recall/digest.py). Reading and parsing
 200 heads costs 10 to 20 ms at every start, though learnings change only when the worker, sync or a
@@ -21,7 +21,8 @@ Hot path: only ``os`` and our hot-path modules at import time.
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids
+from lazy_harness.memory import files, held, ids, provenance
+from lazy_harness.memory.files import iso_epoch
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
@@ -86,7 +87,7 @@ class Heads:
 
     def __init__(self, paths_: list[str], cache_file: str | None) -> None:
         self.cache_file = cache_file
-        kept = self._load() if cache_file else {}
+        kept = self._load()
         self.brief: list[dict] = []
         self.stamps: dict[str, list[int]] = {}
         self.fulls: dict[str, dict | None] = {}
@@ -115,6 +116,8 @@ class Heads:
                 self.stamps[path] = stamp
 
     def _load(self) -> dict:
+        if not self.cache_file:
+            return {}
         try:
             with open(self.cache_file, "rb") as fh:
                 data = jsonload.loads(fh.read())
@@ -157,3 +160,67 @@ class Heads:
 
 def _without_path(head: dict) -> dict:
     return {k: v for k, v in head.items() if k != "path"}
+
+
+# --- ranking -------------------------------------------------------------------------------------
+
+# branch and name words that say nothing about a topic
+GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
+                    "head wip tmp test tests the and for with from into".split())
+_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
+
+
+def words(text: str) -> set[str]:
+    """Lower-case words of three letters or more, without generic branch words."""
+    return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
+
+
+def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
+                   key: str | None = None, legacy=None) -> list[dict]:
+    """Active learnings, most relevant first: same origin, then the newer day, then more words in
+    common with the project's name and branch, then the newer time. Recency counts by day (the
+    date in the file name) so that word overlap decides among the learnings of one day.
+
+    With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
+    learnings that can still reach those places: :func:`contenders`) and returned."""
+    topic = words(f"{project} {branch or ''}")
+    ranked = []
+    for rank_key, h in _coarse(heads, project, n, key, legacy):
+        tags = h.get("tags")
+        text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
+                                         + (tags if isinstance(tags, list) else [tags])) if x)
+        fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
+                os.path.basename(h["path"]))
+        ranked.append((rank_key + fine, h))
+    ranked.sort(key=lambda kh: kh[0], reverse=True)
+    return [h for _, h in ranked][:n]
+
+
+def contenders(heads: list[dict], project: str, n: int | None, key: str | None = None, legacy=None) -> list[dict]:
+    """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
+    ranking them gives what ranking all of them gives. Needs only what a brief head holds
+    (recall/heads.py), so only these are read whole."""
+    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy)}
+    return [h for h in heads if id(h) in chosen]
+
+
+def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, legacy) -> list[tuple[tuple, dict]]:
+    """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
+    places, best first, by the first pass: own, then the day."""
+    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
+    coarse = sorted(((own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    coarse.reverse()
+    if n is not None and len(coarse) > n:
+        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
+    return [(rank_key, active[k]) for rank_key, k in coarse]
+
+
+def is_active(head: dict) -> bool:
+    return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
+
+
+def own(head: dict, project: str, key: str | None) -> bool:
+    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
+    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
+    known = provenance.key_of(head)
+    return known == key if key is not None and known else head.get("origin") == project
