@@ -62,6 +62,17 @@ def test_kept_heads_are_the_heads_read_from_the_files(learnings, tmp_path):
     assert sum(1 for v in kept.values() if v[4] is not None) == 5 and len(kept) == len(first.brief)
 
 
+def test_two_projects_started_in_turn_keep_both_sets_of_whole_heads(learnings, tmp_path):
+    cache = str(tmp_path / "heads.json")
+    for wanted in (slice(0, 6), slice(20, 26), slice(0, 6), slice(20, 26)):
+        got = heads.Heads(candidates(learnings), cache)
+        [got.full(h) for h in got.brief[wanted]]
+        got.save()
+    assert not got.changed  # the last two starts found every whole head they needed kept
+    with open(cache, encoding="utf-8") as fh:
+        assert sum(1 for v in json.load(fh)["heads"].values() if v[4] is not None) == 12
+
+
 def test_a_changed_file_is_read_again_and_a_removed_one_dropped(learnings, tmp_path):
     cache = str(tmp_path / "heads.json")
     paths_ = candidates(learnings)

@@ -9,11 +9,11 @@ few fields of each, the whole head only for the dozen or so that can reach the s
     <cache dir>/learning-heads.json
         {"version": 2, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
 
-A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last start read
-in full. Either is taken from there only while its file's size, mtime and inode are the ones it was
+A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last starts read
+in full (up to ``WHOLE``: the contenders of a few projects started in turn). Either is taken from there only while its file's size, mtime and inode are the ones it was
 read at (one ``stat`` per file; an atomic replace, an edit in place or a sync changes at least one),
-and read from the file otherwise. The file is rewritten when a head was read from its file or the
-set of whole heads changed. A missing or damaged cache is read as empty.
+and read from the file otherwise. The file is rewritten when a head was read from its file or a
+start needed a whole head it did not hold. A missing or damaged cache is read as empty.
 
 Hot path: only ``os`` and our hot-path modules at import time.
 """
@@ -28,6 +28,7 @@ HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 CAP_EXCERPT = 240
 VERSION = 2  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 BRIEF = ("status", "deprecated_by", "scope", "project_folder", "origin", "origin_session")
 
 
@@ -138,17 +139,24 @@ class Heads:
         return full
 
     def save(self) -> str | None:
-        """Keep the brief heads of every candidate and the whole heads of those read in full this time;
-        written only when something changed. Returns why it could not be written, or None."""
-        if not self.cache_file or not (self.changed or self.used != self.had_full):
+        """Keep the brief heads of every candidate and whole heads: those read in full this time, then
+        those kept before (another project's contenders), up to ``WHOLE``. Written only when a head was
+        read from its file or this start read whole one the cache did not hold. Returns why it could
+        not be written, or None."""
+        if not self.cache_file or not self.changed:  # why: a whole head missing from the cache was read: changed
             return None
         from lazy_harness.atomic import atomic_write
 
+        # why: two projects started in turn rank different contenders; keeping both sets spares a
+        # rewrite of this file at every start
+        whole = [h["path"] for h in self.brief if h["path"] in self.used]
+        whole += [h["path"] for h in self.brief if h["path"] in self.had_full and h["path"] not in self.used]
+        whole_set = set(whole[:WHOLE])
         keep = {}
         for head in self.brief:
             path = head["path"]
             if path in self.stamps:
-                full = self.fulls.get(path) if path in self.used else None
+                full = self.fulls.get(path) if path in whole_set else None
                 keep[path] = [*self.stamps[path], _without_path(head),
                               _without_path(full) if full is not None else None]
         try:
