@@ -56,7 +56,7 @@ def test_verdicts_of_other_rules_are_worked_out_again(project):
     with open(kept_file(project), encoding="utf-8") as fh:
         saved = json.load(fh)
     saved["verdicts"] = {k: trust.AUTHORITY for k in saved["verdicts"]}
-    saved["rules"] = "0.0.0-1-0-0"
+    saved["rules"] = "1-" + "0" * 32
     with open(kept_file(project), "w", encoding="utf-8") as fh:
         json.dump(saved, fh)
     text, _ = start(project)

@@ -17,11 +17,9 @@ Before matching, the text is folded the ways it is disguised: NFKC (full-width l
 and soft-hyphen characters dropped, Latin lookalikes from Cyrillic and Greek mapped (in a second
 copy, so Russian wording still matches Russian patterns), letters spaced apart joined again, case
 folded. Checked where entries are written (worker, sync merge, hand edit, migration) and again
-before injection (ADR 0024). Hot path: only ``os`` imported at load time; ``re`` and ``unicodedata``
+before injection (ADR 0024). Hot path: nothing imported at load time; ``re`` and ``unicodedata``
 only when there is text to check.
 """
-
-import os
 
 REMOTE_CODE = "fetches and runs remote code"
 EXFILTRATION = "sends data or credentials somewhere"
@@ -284,18 +282,25 @@ def _folded(text: str) -> str:
 
 
 def rules_stamp() -> str:
-    """What the verdicts depend on besides the text: this module's file as installed (its size and
-    mtime: the rules, the cheap look's words, the folding and the code that applies them), the
-    package's version and REVISION. A verdict kept under another stamp is worked out again (``held.Kept``). One ``stat``.
-    why not a digest of the rules: building it costs 0.2 ms at every start, and an upgrade or an edit
-    of this file (what changes the rules) changes the stamp as well."""
-    from lazy_harness import __version__
+    """What the verdicts depend on besides the text: this module's source (the rules, the cheap
+    look's words, the folding and the code that applies them), as a digest, and REVISION. A verdict
+    kept under another stamp is worked out again (``held.Kept``). Read once per process: about 0.05 ms.
+    why the bytes, not the file's mtime: two installs of one version (an editable one and the
+    plugin's) share a HOME; by mtime each would throw away the other's verdicts at every start."""
+    global _STAMP
+    if _STAMP is None:
+        from lazy_harness.memory import ids
 
-    try:
-        st = os.stat(__file__)
-    except OSError:  # why: a frozen or zipped install: no stamp, so nothing kept is ever trusted
-        return ""
-    return f"{__version__}-{REVISION}-{st.st_size}-{st.st_mtime_ns}"
+        try:
+            with open(__file__, "rb") as fh:
+                source = fh.read()
+        except OSError:  # why: a frozen or zipped install: no stamp, so nothing kept is ever trusted
+            return ""
+        _STAMP = f"{REVISION}-{ids.text_digest(source.decode('utf-8', 'replace'))}"
+    return _STAMP
+
+
+_STAMP: str | None = None
 
 
 # why: bump to work every kept verdict out again without a change of this file
