@@ -260,8 +260,8 @@ def head_text(head: dict) -> str:
 # expressions, whose compilation alone costs tens of milliseconds (300 open items of realistic text:
 # about 150 ms a start). So the verdicts are kept, per project, in
 #     <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_stamp()>, "verdicts": {<text digest>: reason}}
-# keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with the check's
-# own file (an upgrade or an edit of the rules works every verdict out again). Only the verdicts the
+# keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with a digest of
+# the check's source (an upgrade or an edit of the rules works every verdict out again). Only the verdicts the
 # last read used are written back, and only when one was worked out. A missing, damaged or foreign file
 # reads as empty: a cache, never memory.
 
