@@ -148,6 +148,16 @@ def recall_index_file(env=None) -> str:
     return os.path.join(cache_dir(env), "recall", "index.sqlite")
 
 
+def hold_verdicts_file(memory_key: str, env=None) -> str:
+    """The hold check's verdicts on the texts SessionStart read from one project's memory (a cache)."""
+    return os.path.join(cache_dir(env), "verdicts", f"{memory_key}.json")
+
+
+def learning_heads_file(env=None) -> str:
+    """The heads of the learning files SessionStart ranked last (a cache: recall/heads.py)."""
+    return os.path.join(cache_dir(env), "learning-heads.json")
+
+
 def learnings_dir(configured: str | None = None, env=None) -> str:
     return os.path.join(knowledge_dir(configured, env), "learnings")
 

@@ -45,6 +45,7 @@ ALLOWED_OURS = {
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
     "lazy_harness.memory.held", "lazy_harness.recall.fence",
+    "lazy_harness.recall.heads",  # os-only: SessionStart's learning heads, kept while their files are unchanged
 }
 # why: the prompt hook opens its SQLite index through the C module alone (recall.index.sqlite): the
 # sqlite3 package would add datetime and collections.abc

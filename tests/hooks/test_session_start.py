@@ -114,7 +114,8 @@ def test_corrupt_decisions_still_give_the_rest(project):
 def test_the_log_says_when_the_limit_kept_entries_out(project):
     """Issue 26 item 11: three decisions, context.decisions = 1 was logged ``decisions=1/1``."""
     mem = remember(project)
-    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 100 + i, f"decision {i}", "r") for i in range(3)])
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS),
+                   [ms.decision(NOW - 100 + i, f"decision {i}", "r") for i in range(3)])
     cfg_path = paths.config_file()
     os.makedirs(os.path.dirname(cfg_path))
     with open(cfg_path, "w") as fh:

@@ -88,7 +88,8 @@ def test_sections_in_priority_order_each_naming_its_source(project):
     assert order == sorted(order)
     headings = [ln for ln in lines if ln.startswith("## ")]
     assert len(headings) == 4
-    for heading, source in zip(headings, ("handoff.md", "failures.jsonl", "decisions.jsonl", "learnings/")):
+    for heading, source in zip(headings, ("handoff.md", "failures.jsonl", "decisions.jsonl", "learnings/"),
+                               strict=True):
         assert source in heading, heading
     # each open item with its id, and when and by which session it was opened
     opened = ms.iso(NOW - 2 * ms.DAY)[:16].replace("T", " ")
@@ -130,7 +131,8 @@ def test_budget_fair_shares_then_priority_with_an_accurate_left_out_line(project
         assert shown[s] + left[s] == stats["available"][s]
     last = text.split("\n")[-1]
     assert last.startswith("Left out for space:") and "lh memory show" in last
-    said = {m.group(2): int(m.group(1)) for m in re.finditer(r"(\d+) (open items?|failures?|decisions?|learnings?)", last)}
+    counted = re.finditer(r"(\d+) (open items?|failures?|decisions?|learnings?)", last)
+    said = {m.group(2): int(m.group(1)) for m in counted}
     named = {"open item": "handoff", "open items": "handoff", "failure": "failures", "failures": "failures",
              "decision": "decisions", "decisions": "decisions", "learning": "learnings", "learnings": "learnings"}
     assert {named[k]: v for k, v in said.items()} == {s: n for s, n in left.items() if n}
@@ -221,7 +223,8 @@ def test_only_the_newest_candidates_are_considered(project, monkeypatch):
 
 
 TRICKY = ["plain title", "Use: colons \"and\" quotes", "it's", "- dash first", "ü ñ 日本", "# hash", "  lead",
-          "null", "true", "123", "multi\nline\n\nparagraph", "tab\there", "\x07bell", "é\u2028z", "x\u2028\u2028y", "a\u2029b", "a\x85b", "a\r\nb", "a #b",
+          "null", "true", "123", "multi\nline\n\nparagraph", "tab\there", "\x07bell", "é\u2028z", "x\u2028\u2028y",
+          "a\u2029b", "a\x85b", "a\r\nb", "a #b",
           "trailing ", "back\\slash \"q\"", "x" * 300, "'quoted'", '"dq"', "{brace}", "[bracket]"]
 
 
@@ -356,7 +359,8 @@ def test_reads_back_what_the_store_writes(project):
                        "rationale": "rename is atomic", "tags": ["queue"]}],
         "failures": [{"summary": "Worker hung on a prompt", "root_cause": "stdin open", "resolution": "devnull",
                       "prevention": "run claude -p with stdin from /dev/null", "tags": []}],
-        "learnings": [{"title": "Titles: with 'quotes', \"double\" and # marks", "learning": "First line.\nSecond line.",
+        "learnings": [{"title": "Titles: with 'quotes', \"double\" and # marks",
+                       "learning": "First line.\nSecond line.",
                        "context": "Anywhere.", "scope": "universal", "tags": ["yaml", "no"]}],
         "handoff": ["check the -> arrow item", "[ ] a box still open"],
     }
@@ -364,7 +368,8 @@ def test_reads_back_what_the_store_writes(project):
     store.persist(distilled, mem(project), ldir(), meta, NOW - 60, os.environ)
     text, stats = build(project)
     assert stats["shown"] == {"handoff": 2, "failures": 1, "decisions": 1, "learnings": 1}, stats
-    for expected in ("check the -> arrow item", "a box still open", "sess-store-1", ms.iso(NOW - 60)[:16].replace("T", " "),
+    for expected in ("check the -> arrow item", "a box still open", "sess-store-1",
+                     ms.iso(NOW - 60)[:16].replace("T", " "),
                      "Prevention: run claude -p with stdin from /dev/null.", "Spool tasks as files.",
                      "Rationale: rename is atomic.", "Titles: with 'quotes', \"double\" and # marks",
                      "from session sess-sto in proj: ", ".md): First line. Second line."):

@@ -93,6 +93,12 @@ def run() -> None:
     # why: the teardown (every module, the SQLite objects) took 3 ms of the prompt hook's 25
     # (measured with benchmarks/bench_user_prompt_semantic.py's payload); by then every file the hook
     # wrote is closed, the streams are flushed below and nothing is registered with atexit
+    import gc
+
+    # why: a hook lives for some tens of milliseconds and leaves with os._exit, so the cycle collector
+    # only walks the objects the imports just made: 2 to 3 ms of SessionStart's CPU time
+    # (benchmarks/bench_session_start.py); what a hook allocates is freed by reference counting
+    gc.disable()
     try:
         main()
     finally:

@@ -1,9 +1,25 @@
 """SessionStart: reads the project's memory back into the new session.
 
 Runs on every start, resume, clear and compaction (the same text each time, so context survives a
-compaction). Independent of the compound loop: only ``context.enabled`` switches it off. Prints one
-JSON object when there is something to say and nothing otherwise; errors are caught and logged by
-hooks/entry.py, which always exits 0.
+compaction). Independent of the compound loop: only ``context.enabled`` switches the read-back off.
+Prints one JSON object when there is something to say and nothing otherwise; errors are caught and
+logged by hooks/entry.py, which always exits 0.
+
+:func:`run` is one sequence of named steps, each a function of the run's :class:`Start`:
+
+    welcome          (the plugin's first start) switch the loop on, tell the person what happens next
+    index_builder    no recall index yet and more memory than a prompt indexes itself: start the builder
+    sweep            watch this session; queue the sessions that went idle unchecked
+    waiting_tasks    a worker for tasks a dead worker left waiting
+    pull             with a sync remote: a pull, waited for within its budget
+    person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
+    migration        this project's old files out of Claude Code's auto-memory folder
+    read_digest      the memory, within its budget (recall/digest.py): the additionalContext
+    remember_shown   the ids the digest printed, so prompt recall does not repeat them
+    hold_left_out    hold what the digest's check left out; tell the person once
+
+Each step adds its words to the run's hooks.log line; one that raises is logged there and the next
+still runs (the digest matters more than any step before it).
 """
 
 import os
@@ -11,109 +27,165 @@ import os
 from lazy_harness import config, jsonload, notice, paths, queue
 from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
+from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.recall import digest as recall
-from lazy_harness.queue import sweep
 
 
-def sweep_sessions(payload: dict, cfg: dict, env, now: float) -> str:
-    """Make the starting session known to the sweep, then queue the sessions that went idle
-    without being checked (killed, or whose last Stops were gated). Throttled and capped in
-    :func:`lazy_harness.queue.sweep.sweep`; the worker it needs is started by restart_stalled_worker.
-    An invalid config.toml pauses distillation: the session is watched, nothing is queued."""
-    loop = cfg["compound_loop"]
-    paused = config.invalid(cfg) is not None
-    if not loop["enabled"] and not paused:
-        return ""
-    q = paths.queue_dir(env)
+class Start:
+    """One SessionStart run: the payload's facts, the config, and what the steps have to say: ``did``
+    (hooks.log words of what they did), ``told`` (hooks.log words of what the person was told),
+    ``person`` (the systemMessage lines), the digest's ``text`` and ``stats``."""
+
+    def __init__(self, payload: dict, env, now: float) -> None:
+        self.payload, self.env, self.now = payload, env, now
+        self.source = str(payload.get("source") or "?")
+        self.cfg: dict = {}
+        self.cwd = ""
+        self.did, self.told = "", ""
+        self.person: list[str] = []
+        self.text: str | None = None
+        self.stats: dict | None = None
+
+    def load_config(self) -> None:
+        """The config every later step reads, and the folder the session starts in."""
+        self.cfg = config.load_fast(self.env)
+        self.cwd = str(self.payload.get("cwd") or self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+
+    def said(self) -> dict:
+        return {"systemMessage": "\n".join(self.person)} if self.person else {}
+
+    def result(self) -> tuple[str, str | None]:
+        """(the hooks.log decision, the JSON line for stdout or None)."""
+        head = f"source={self.source}"
+        if not self.cfg["context"]["enabled"]:
+            return f"{head} skipped: context disabled{self.did}{self.told}", _out(self.said())
+        stats = self.stats
+        if stats is None:  # the digest step failed: its words are in did
+            return f"{head}{self.did}{self.told}", _out(self.said())
+        if self.text is None:
+            errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
+            return f"{head} no memory for {stats['project']}{errors}{self.did}{self.told}", _out(self.said())
+        out = {**self.said(), "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": self.text}}
+        return f"{head} {recall.describe(stats)}{self.did}{self.told}", _out(out)
+
+
+def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
+    """Returns (decision for hooks.log, the JSON line for stdout or None). ``plugin``: run by the
+    plugin's hooks.json, whose first start switches the loop on and says what happens next."""
+    s = Start(payload, env, now)
+    if plugin:
+        step(s, welcome)
+    s.load_config()  # why: not a step: without the config no step can run; entry.py logs the error
+    for each in (index_builder, sweep, waiting_tasks, pull, person_notice, migration):
+        step(s, each)
+    if s.cfg["context"]["enabled"]:
+        for each in (read_digest, remember_shown, hold_left_out):
+            step(s, each)
+    return s.result()
+
+
+def step(s: Start, fn) -> None:
+    """Run one step and add the words it returns to the run's line; what it raises is logged there
+    instead, and the run goes on."""
     try:
-        sweep.watch(q, payload)
-        if paused:
-            return " (distillation paused: config invalid; session watched)"
-        queued = sweep.sweep(q, now, float(loop.get("idle_minutes", 10)) * 60, env)
-    except OSError as exc:
-        return f" (sweep failed: {exc})"
-    return f" (sweep queued {len(queued)} idle session(s))" if queued else ""
+        words = fn(s)
+        s.did += words or ""
+    except Exception as exc:  # why: a step's failure must not cost the session the steps after it
+        s.did += f" ({fn.__name__.replace('_', ' ')} failed: {type(exc).__name__}: {exc})"
 
 
-def restart_stalled_worker(cfg: dict, env) -> str:
-    """Tasks left by a worker that died (or by a spawn that failed) would wait for the next Stop or
-    SessionEnd; a new session is as good a moment as any to start a worker for them. Not while an
-    invalid config.toml pauses distillation: that worker would only find the pause."""
-    if (not cfg["compound_loop"]["enabled"] or config.invalid(cfg) is not None
-            or not queue.needs_worker(paths.queue_dir(env))):
+# --- the steps, in the order run() takes them: each returns its words for hooks.log ----------------
+
+def welcome(s: Start) -> str:
+    """The plugin's first SessionStart on this machine: switch the compound loop on, as
+    ``lh hooks install`` does (installing the plugin is the same consent), and tell the person once
+    what happens next. One ``stat`` on every later start."""
+    marker = paths.plugin_welcome_file(s.env)
+    if os.path.exists(marker):
         return ""
-    from lazy_harness.queue.submit import spawn_worker
+    from lazy_harness.atomic import ensure_dir
+    from lazy_harness.errors import LhError
 
     try:
-        return f" (started worker pid {spawn_worker(env)} for waiting tasks)"
+        what = config.enable_loop(paths.config_file(s.env), unless_off=True)
+    except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
+        what = f"not switched on: {exc.message}"
+    try:
+        ensure_dir(os.path.dirname(marker))
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return f" (plugin first start: loop {what}; told by another session)"
     except OSError as exc:
-        return f" (worker for waiting tasks not started: {exc})"
+        what += f"; marker not written: {exc}"
+    s.person.append("\n".join(notice.next_steps(config.load_fast(s.env))))
+    return f" (plugin first start: loop {what}; told the person what happens next)"
 
 
-def start_index_build(cfg: dict, env, cwd: str) -> str:
+def index_builder(s: Start) -> str:
     """With prompt recall on, no index yet (a first start, or a cache cleared) and more memory than
     the prompt hook indexes itself: start the builder, so the index is being built while the person
     types the first prompt. One ``stat`` when an index exists."""
-    settings = cfg["recall"]
-    if not settings["enabled"] or os.path.exists(paths.recall_index_file(env)):
+    if not s.cfg["recall"]["enabled"] or os.path.exists(paths.recall_index_file(s.env)):
         return ""
     try:
         from lazy_harness.recall import build
 
-        mdir = paths.memory_dir(cwd, env, cfg["memory"]["path"] or None)
-        ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+        mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
+        ldir = paths.learnings_dir(s.cfg["knowledge"]["path"] or None, s.env)
         if build.memory_bytes(mdir, ldir, build.HOOK_BYTES) <= build.HOOK_BYTES:
             return ""  # why: the first prompt indexes it in a few milliseconds, without a process
-        pid = build.start(env, mdir, ldir)
+        pid = build.start(s.env, mdir, ldir)
         return f" (index builder pid {pid})" if pid else ""
     except Exception as exc:  # why: the digest matters more; the prompt hook starts it too
         return f" (index builder not started: {type(exc).__name__}: {exc})"
 
 
-def migrate_old_files(cwd: str, cfg: dict, env, now: float) -> str:
-    """Move this project's files out of Claude Code's auto-memory folder before Claude Code indexes
-    them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
-    root = project_root(cwd)
-    key = paths.project_key(root)
-    mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
-    if not migrate.pending(key, root, env, mdir) and not migrate.stale_index(key, root, env):
+def sweep(s: Start) -> str:
+    """Make the starting session known to the sweep, then queue the sessions that went idle
+    without being checked (killed, or whose last Stops were gated). Throttled and capped in
+    :func:`lazy_harness.queue.sweep.sweep`; the worker it needs is started by ``waiting_tasks``.
+    An invalid config.toml pauses distillation: the session is watched, nothing is queued."""
+    loop = s.cfg["compound_loop"]
+    paused = config.invalid(s.cfg) is not None
+    if not loop["enabled"] and not paused:
         return ""
+    q = paths.queue_dir(s.env)
     try:
-        lines = migrate.migrate(mdir, key, root, env, now)
-    except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
-        return f" (migration failed: {type(exc).__name__}: {exc})"
-    return "".join(f" ({line})" for line in lines)
+        idle_sweep.watch(q, s.payload)
+        if paused:
+            return " (distillation paused: config invalid; session watched)"
+        queued = idle_sweep.sweep(q, s.now, float(loop.get("idle_minutes", 10)) * 60, s.env)
+    except OSError as exc:
+        return f" (sweep failed: {exc})"
+    return f" (sweep queued {len(queued)} idle session(s))" if queued else ""
 
 
-def record_shown(payload: dict, stats: dict, env, source: str) -> None:
-    """Remember the ids of the failures, decisions, handoff items and learnings the digest printed,
-    so prompt recall does not repeat them."""
-    from lazy_harness.memory import files, ids
-    from lazy_harness.recall import shown
+def waiting_tasks(s: Start) -> str:
+    """Tasks left by a worker that died (or by a spawn that failed) would wait for the next Stop or
+    SessionEnd; a new session is as good a moment as any to start a worker for them. Not while an
+    invalid config.toml pauses distillation: that worker would only find the pause."""
+    if (not s.cfg["compound_loop"]["enabled"] or config.invalid(s.cfg) is not None
+            or not queue.needs_worker(paths.queue_dir(s.env))):
+        return ""
+    from lazy_harness.queue.submit import spawn_worker
 
-    mdir, n, hidden = stats["memory_dir"], stats.get("shown") or {}, stats.get("hidden") or {}
-    # why: the same live entries the digest printed (recall.digest.live_tail), marked ones left out
-    got = [ids.of_record(r, kind) for kind, name in (("failure", files.FAILURES), ("decision", files.DECISIONS))
-           for r in recall.live_tail(mdir, name, kind, int(n.get(kind + "s", 0)), hidden)]
-    if n.get("handoff"):
-        from lazy_harness.memory import handoff
-
-        got += [item["id"] for item in handoff.open_for_reading(mdir)[:n["handoff"]]]
-    got += (stats.get("learning_ids") or [])[:int(n.get("learnings", 0))]
-    shown.add(env, str(payload.get("session_id") or ""), got, replace=source != "resume")
+    try:
+        return f" (started worker pid {spawn_worker(s.env)} for waiting tasks)"
+    except OSError as exc:
+        return f" (worker for waiting tasks not started: {exc})"
 
 
-def pull_memory(cfg: dict, env, now: float) -> str:
+def pull(s: Start) -> str:
     """With a sync remote: start a pull and wait for it at most ``pull_budget_ms``, then go on.
 
     At most every ``interval_minutes`` (a stamp file's mtime); a slow or offline remote is logged
     and tried again at a later start. The hook never waits on the network beyond its budget."""
-    s = cfg.get("sync") or {}
-    if not s.get("remote") or not s.get("auto"):
+    sync = s.cfg.get("sync") or {}
+    if not sync.get("remote") or not sync.get("auto"):
         return ""
-    stamp = os.path.join(paths.data_dir(env), ".sync-pull")
+    stamp = os.path.join(paths.data_dir(s.env), ".sync-pull")
     try:
-        if now - os.stat(stamp).st_mtime < int(s["interval_minutes"]) * 60:
+        if s.now - os.stat(stamp).st_mtime < int(sync["interval_minutes"]) * 60:
             return ""
     except OSError:
         pass
@@ -122,14 +194,14 @@ def pull_memory(cfg: dict, env, now: float) -> str:
 
     ensure_dir(os.path.dirname(stamp))
     os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
-    os.utime(stamp, (now, now))
+    os.utime(stamp, (s.now, s.now))
     try:
-        pid, fd = spawn_pull(env)
+        pid, fd = spawn_pull(s.env)
     except OSError as exc:
         return f" (pull not started: {exc})"
     import select
 
-    budget = max(0, int(s["pull_budget_ms"])) / 1000
+    budget = max(0, int(sync["pull_budget_ms"])) / 1000
     try:
         ready = select.select([fd], [], [], budget)[0]
         said = os.read(fd, 512).decode("utf-8", "replace").strip() if ready else ""
@@ -139,6 +211,73 @@ def pull_memory(cfg: dict, env, now: float) -> str:
         return f" (pull pid {pid} still running after {budget:g} s: remote slow or offline; going on without it)"
     return f" ({said or 'pull ended without a word'})"
 
+
+def person_notice(s: Start) -> str:
+    """A paused or failing distillation is the person's business: systemMessage is shown to them
+    and never sent to the model (ADR 0013)."""
+    told = notice.for_person(s.cfg, s.env, s.now, once=True)
+    if told:
+        s.person.append(told)
+        s.told += f" (told the person: {told})"
+    return ""
+
+
+def migration(s: Start) -> str:
+    """Move this project's files out of Claude Code's auto-memory folder before Claude Code indexes
+    them. Costs a few ``lstat`` when there is nothing to move (every start after the first)."""
+    root = project_root(s.cwd)
+    key = paths.project_key(root)
+    mdir = paths.project_memory_dir(root, s.env, s.cfg["memory"]["path"] or None)
+    if not migrate.pending(key, root, s.env, mdir) and not migrate.stale_index(key, root, s.env):
+        return ""
+    try:
+        lines = migrate.migrate(mdir, key, root, s.env, s.now)
+    except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
+        return f" (migration failed: {type(exc).__name__}: {exc})"
+    return "".join(f" ({line})" for line in lines)
+
+
+def read_digest(s: Start) -> str:
+    s.text, s.stats = digest(s.cwd, s.cfg, s.env, s.now, s.source)
+    return ""
+
+
+def remember_shown(s: Start) -> str:
+    """The ids of the failures, decisions, open items and learnings the digest printed, so prompt
+    recall does not repeat them: the file starts over unless the session resumes."""
+    if s.text is None or s.stats is None:
+        return ""
+    from lazy_harness.recall import shown
+
+    # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
+    n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}
+    got = [eid for section in ("failures", "decisions", "handoff", "learnings")
+           for eid in (printed.get(section) or [])[:int(n.get(section, 0))]]
+    try:
+        shown.add(s.env, str(s.payload.get("session_id") or ""), got, replace=s.source != "resume")
+    except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
+        s.stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
+    return ""
+
+
+def hold_left_out(s: Start) -> str:
+    """Hold what the digest's read-time check left out (memory/held.py); tell the person, once, of
+    the entries of this project held since they were last told. A failure is logged, never raised."""
+    if s.stats is None:
+        return ""
+    try:
+        words, message = hold_and_tell(s.stats, s.cfg, s.env, s.now)
+    except Exception as exc:  # why: the digest (already without the held entries) matters more
+        s.told += f" (hold not recorded: {type(exc).__name__}: {exc})"
+        return ""
+    s.told += words
+    if message:
+        s.person.append(message)
+        s.told += " (told the person: held)"
+    return ""
+
+
+# --- what the steps read and write -----------------------------------------------------------------
 
 def distill_trouble(env) -> tuple[int, str | None]:
     """(tasks in ``failed/`` since the worker's last success, that success's time): what the digest's
@@ -199,32 +338,6 @@ def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | Non
     return text, stats
 
 
-def first_plugin_start(env) -> tuple[str, str | None]:
-    """The plugin's first SessionStart on this machine: switch the compound loop on, as
-    ``lh hooks install`` does (installing the plugin is the same consent), and tell the person once
-    what happens next. Returns (what to log, the lines for the person or None). One ``stat`` on
-    every later start."""
-    marker = paths.plugin_welcome_file(env)
-    if os.path.exists(marker):
-        return "", None
-    from lazy_harness.atomic import ensure_dir
-    from lazy_harness.errors import LhError
-
-    try:
-        what = config.enable_loop(paths.config_file(env), unless_off=True)
-    except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
-        what = f"not switched on: {exc.message}"
-    try:
-        ensure_dir(os.path.dirname(marker))
-        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        return f" (plugin first start: loop {what}; told by another session)", None
-    except OSError as exc:
-        what += f"; marker not written: {exc}"
-    told = "\n".join(notice.next_steps(config.load_fast(env)))
-    return f" (plugin first start: loop {what}; told the person what happens next)", told
-
-
 def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
     when entries of this project were held since they were last told: (log words, message or '')."""
@@ -261,50 +374,6 @@ def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
     return said, (f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read as "
                   f"instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
                   "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
-
-
-def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
-    """Returns (decision for hooks.log, the JSON line for stdout or None). ``plugin``: run by the
-    plugin's hooks.json, whose first start switches the loop on and says what happens next."""
-    source = str(payload.get("source") or "?")
-    first, welcome = first_plugin_start(env) if plugin else ("", None)
-    cfg = config.load_fast(env)
-    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    restarted = first + start_index_build(cfg, env, cwd)
-    restarted += sweep_sessions(payload, cfg, env, now) + restart_stalled_worker(cfg, env) + pull_memory(cfg, env, now)
-    # why: a paused or failing distillation is the person's business: systemMessage is shown to
-    # them and never sent to the model (ADR 0013)
-    told = notice.for_person(cfg, env, now, once=True)
-    person = "\n".join(m for m in (welcome, told) if m)
-    said = {"systemMessage": person} if person else {}
-    shown = f" (told the person: {told})" if told else ""
-    restarted += migrate_old_files(cwd, cfg, env, now)
-    if not cfg["context"]["enabled"]:
-        return f"source={source} skipped: context disabled{restarted}{shown}", _out(said)
-    text, stats = digest(cwd, cfg, env, now, source)
-    if text is None:
-        said, shown = _tell_held(stats, cfg, env, now, said, shown)
-        errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
-        return f"source={source} no memory for {stats['project']}{errors}{restarted}{shown}", _out(said)
-    try:
-        record_shown(payload, stats, env, source)
-    except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
-        stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
-    said, shown = _tell_held(stats, cfg, env, now, said, shown)
-    out = {**said, "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
-    return f"source={source} {recall.describe(stats)}{restarted}{shown}", _out(out)
-
-
-def _tell_held(stats: dict, cfg: dict, env, now: float, said: dict, shown: str) -> tuple[dict, str]:
-    """The held entries' line joined to the person's message; a failure is logged, never raised."""
-    try:
-        words, message = hold_and_tell(stats, cfg, env, now)
-    except Exception as exc:  # why: the digest (already without the held entries) matters more
-        return said, shown + f" (hold not recorded: {type(exc).__name__}: {exc})"
-    if not message:
-        return said, shown + words
-    told = said.get("systemMessage")
-    return {**said, "systemMessage": f"{told}\n{message}" if told else message}, shown + words + " (told the person: held)"
 
 
 def _out(obj: dict) -> str | None:

@@ -16,10 +16,9 @@ moved old files, and the SessionStart hook for an entry it finds hostile at read
 an entry older than the check); prompt recall leaves such an entry out and the next start records it.
 """
 
-from __future__ import annotations
-
 import os
 
+from lazy_harness import jsonload, paths
 from lazy_harness.memory import files, ids, marks, provenance, trust
 
 HOLD, APPROVE = "hold", "approve"
@@ -86,7 +85,6 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
 
 def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
     """Live decisions, failures and open items of a memory folder that the check holds and nobody approved."""
-    from lazy_harness import jsonload
     from lazy_harness.memory import handoff
 
     hidden, ok = marks.hidden(memory_dir), approved(memory_dir)
@@ -161,8 +159,7 @@ def _now(j) -> float:
 
 def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
     """Every held entry of a project and every held learning: kind, id, reason, origin, text, file."""
-    from lazy_harness import jsonload
-    from lazy_harness.memory import handoff, provenance
+    from lazy_harness.memory import handoff
 
     out = []
     marked = held_ids(memory_dir)
@@ -209,8 +206,6 @@ def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
 def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     """What a persist just wrote (``memory.store`` plan and report) that the check holds: the lines it
     appended, the learnings it created, the handoff items the answer opened."""
-    from lazy_harness import jsonload
-
     out: list[tuple[str, str, str, str]] = []
     for a in plan.actions:
         if a.kind == "append":
@@ -258,13 +253,72 @@ def head_text(head: dict) -> str:
     return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
 
 
+# --- the check's verdicts, kept per text ------------------------------------------------------------
+# why: SessionStart screens every open item, the newest failures and decisions and the learnings it
+# ranks (Screen). Most of those texts are the same from one start to the next, and a memory's ordinary
+# words (run, get, user, system, env) send many of them past the check's cheap look into the regular
+# expressions, whose compilation alone costs tens of milliseconds (300 open items of realistic text:
+# about 150 ms a start). So the verdicts are kept, per project, in
+#     <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_stamp()>, "verdicts": {<text digest>: reason}}
+# keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with a digest of
+# the check's source (an upgrade or an edit of the rules works every verdict out again). Only the verdicts the
+# last read used are written back, and only when one was worked out. A missing, damaged or foreign file
+# reads as empty: a cache, never memory.
+
+class Kept:
+    """The verdicts of one file: :meth:`reason` answers from it or asks the check, :meth:`save` writes
+    back what this read used when anything was worked out."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.known: dict[str, str] = {}
+        self.used: dict[str, str] = {}
+        self.worked_out = 0
+        try:
+            with open(path, "rb") as fh:
+                data = jsonload.loads(fh.read())
+        except (OSError, ValueError):
+            return
+        rules = trust.rules_stamp()
+        if isinstance(data, dict) and isinstance(data.get("verdicts"), dict) and rules and data.get("rules") == rules:
+            self.known = {k: v for k, v in data["verdicts"].items() if isinstance(v, str)}
+
+    def reason(self, text: str) -> str | None:
+        """``trust.reason(text)``, kept."""
+        key = ids.text_digest(text)
+        why = self.known.get(key)
+        if why is None:
+            why = trust.reason(text) or ""
+            self.known[key] = why
+            self.worked_out += 1
+        self.used[key] = why
+        return why or None
+
+    def save(self) -> bool:
+        """Write the verdicts this read used, when one of them was worked out; True when written.
+        May raise OSError."""
+        if not self.worked_out:
+            return False
+        from lazy_harness.atomic import atomic_write
+
+        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_stamp(), "verdicts": self.used}))
+        self.worked_out = 0
+        return True
+
+
+def kept_verdicts(memory_dir: str, env) -> Kept:
+    """The kept verdicts of the project whose memory is ``memory_dir``."""
+    return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env))
+
+
 class Screen:
     """The hold check at read time (memory/trust.py): an entry whose text reads as an instruction to
     the agent is left out, unless the person approved it; what it left out is in ``found``, for the
     SessionStart hook to hold (:func:`hold`)."""
 
-    def __init__(self, approved: set[str], hidden=frozenset()) -> None:
-        self.approved, self.hidden = approved, hidden
+    def __init__(self, approved: set[str], hidden=frozenset(), verdicts=None) -> None:
+        """``verdicts``: a :class:`Kept` that answers for texts already checked."""
+        self.approved, self.hidden, self.verdicts = approved, hidden, verdicts
         self.found: list[tuple[str, str, str, str]] = []
 
     def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
@@ -272,7 +326,7 @@ class Screen:
             return False
         if eid in self.approved or (head is not None and learning_approved(head)):
             return True
-        why = trust.reason(text)
+        why = trust.reason(text) if self.verdicts is None else self.verdicts.reason(text)
         if why:
             self.found.append((kind, eid, head["path"] if head else "", why))
         return not why

@@ -32,6 +32,12 @@ def _digest(text: str) -> str:
     return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=HEX // 2).hexdigest()
 
 
+def text_digest(text: str, size: int = 16) -> str:
+    """A hex digest of ``text`` as it is (``size`` bytes): the key of what was worked out from that
+    exact text (``held.Kept``)."""
+    return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
+
+
 def entry_id(kind: str, summary) -> str:
     """``d-``/``f-`` id of a decision or failure from its summary."""
     return PREFIXES[kind] + _digest(normalise(summary))

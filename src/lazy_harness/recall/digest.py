@@ -21,8 +21,12 @@ from lazy_harness import paths
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
-from lazy_harness.memory.files import iso_epoch
+from lazy_harness.memory.files import iso_epoch  # noqa: F401 - the CLI and tests read dates through this module
 from lazy_harness.project_identity import git_branch, project_name, project_root
+# why: the learnings' reading and ranking live in recall/heads.py; the CLI, the page and tests reach
+# them here, as before
+from lazy_harness.recall.heads import (  # noqa: F401
+    GENERIC, HEAD_BYTES, MAX_HEAD_BYTES, Heads, contenders, is_active, own, rank_learnings, read_head, words)
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -32,95 +36,8 @@ CONTEXT_HARD_CAP = 9500
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
-HEAD_BYTES = 4096
-MAX_HEAD_BYTES = 65536
 # caps per item, so one long record cannot take the whole budget
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 240
-# branch and name words that say nothing about a topic
-GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
-                    "head wip tmp test tests the and for with from into".split())
-_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
-
-
-# --- learning heads -------------------------------------------------------------------------------
-
-def _excerpt(body: str) -> str:
-    """The start of the ``## Learning`` section (or of the body), on one line."""
-    at = body.find("## Learning")
-    if at >= 0:
-        nl = body.find("\n", at)
-        chunk = body[nl + 1:] if nl >= 0 else ""
-    else:
-        chunk = body.lstrip()
-        while chunk.startswith("#"):
-            nl = chunk.find("\n")
-            chunk = chunk[nl + 1:].lstrip() if nl >= 0 else ""
-    chunk = chunk[:4 * CAP_EXCERPT]
-    cut = chunk.find("\n#")
-    return " ".join((chunk[:cut] if cut >= 0 else chunk).split())
-
-
-def read_head(path: str) -> dict | None:
-    """Frontmatter and the start of a learning file, reading only its first few kilobytes."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(HEAD_BYTES)
-            parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
-            if parsed is None and len(data) == HEAD_BYTES:
-                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)
-                parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
-    except OSError:
-        return None
-    meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
-    meta["learning"] = _excerpt(body)
-    meta["path"] = path
-    return meta
-
-
-# --- ranking ---------------------------------------------------------------------------------------
-
-def words(text: str) -> set[str]:
-    """Lower-case words of three letters or more, without generic branch words."""
-    return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
-
-
-def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
-                   key: str | None = None, legacy=None) -> list[dict]:
-    """Active learnings, most relevant first: same origin, then the newer day, then more words in
-    common with the project's name and branch, then the newer time. Recency counts by day (the
-    date in the file name) so that word overlap decides among the learnings of one day.
-
-    With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
-    learnings that can still reach those places) and returned."""
-    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
-    coarse = sorted(((_own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
-    coarse.reverse()
-    if n is not None and len(coarse) > n:
-        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
-    topic = words(f"{project} {branch or ''}")
-    ranked = []
-    for rank_key, k in coarse:
-        h = active[k]
-        tags = h.get("tags")
-        text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
-                                         + (tags if isinstance(tags, list) else [tags])) if x)
-        fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
-                os.path.basename(h["path"]))
-        ranked.append((rank_key + fine, h))
-    ranked.sort(key=lambda kh: kh[0], reverse=True)
-    return [h for _, h in ranked][:n]
-
-
-def is_active(head: dict) -> bool:
-    return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
-
-
-def _own(head: dict, project: str, key: str | None) -> bool:
-    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
-    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
-    known = provenance.key_of(head)
-    return known == key if key is not None and known else head.get("origin") == project
-
 
 
 # --- sections --------------------------------------------------------------------------------------
@@ -163,17 +80,43 @@ def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
 
-def _handoff(mdir: str, now: float, stale_days, screen=None) -> tuple[list[str], list[str]]:
+class Lines:
+    """Item lines made when first read: the budget takes the first few of what may be hundreds of open
+    items (``_fit`` reads items in order and stops at the first that does not fit), and only the number
+    of the others is needed. A sequence of str: ``len``, index, slice, iteration."""
+
+    def __init__(self, items: list, line) -> None:
+        self.items, self.line = items, line
+        self.made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self.items)))]
+        k = range(len(self.items))[k]  # why: negative indices as a list takes them; IndexError past the end
+        if k not in self.made:
+            self.made[k] = self.line(self.items[k])
+        return self.made[k]
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self.items)))
+
+
+def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None = None) -> tuple[list[str], Lines]:
     opened = handoff.open_for_reading(mdir)
     if screen is not None:
         opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
+    if stats is not None:
+        stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
     if not opened:
-        return [], []
+        return [], Lines([], str)
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
     head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
     if stale:
         head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
-    return head, [handoff_line(item, now, stale_days) for item in opened]
+    return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
 
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden) -> list[dict]:
@@ -204,42 +147,58 @@ def _tag(rec: dict, kind: str) -> str:
     return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
 
 
-def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None, screen=None) -> tuple[list[str], list[str]]:
-    items = []
+def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
+              screen=None) -> tuple[list[str], list[str]]:
+    items, shown = [], []
     for rec in reversed(_newest(mdir, files.FAILURES, "failure", n, hidden, stats, "failures")):
-        if screen is not None and not screen.keep("failure", ids.of_record(rec, "failure"), trust.text_of(rec, "failure")):
+        eid = ids.of_record(rec, "failure")
+        if screen is not None and not screen.keep("failure", eid, trust.text_of(rec, "failure")):
             continue
+        shown.append(eid)
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         prevention = neutral(rec.get("prevention"), CAP_DETAIL)
         resolution = neutral(rec.get("resolution"), CAP_DETAIL)
         detail = f" Prevention: {_sentence(prevention)}" if prevention else (
             f" Resolution: {_sentence(resolution)}" if resolution else "")
         items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
+    if stats is not None:
+        stats.setdefault("ids", {})["failures"] = shown
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
-def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None, screen=None) -> tuple[list[str], list[str]]:
-    items = []
+def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
+               screen=None) -> tuple[list[str], list[str]]:
+    items, shown = [], []
     for rec in reversed(_newest(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions")):
-        if screen is not None and not screen.keep("decision", ids.of_record(rec, "decision"),
-                                                  trust.text_of(rec, "decision")):
+        eid = ids.of_record(rec, "decision")
+        if screen is not None and not screen.keep("decision", eid, trust.text_of(rec, "decision")):
             continue
+        shown.append(eid)
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         rationale = neutral(rec.get("rationale"), CAP_TITLE)
-        items.append(f"- {_tag(rec, 'decision')}: {summary}" + (f" Rationale: {_sentence(rationale)}" if rationale else ""))
+        why = f" Rationale: {_sentence(rationale)}" if rationale else ""
+        items.append(f"- {_tag(rec, 'decision')}: {summary}" + why)
+    if stats is not None:
+        stats.setdefault("ids", {})["decisions"] = shown
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
 
 def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
-               screen=None, legacy=None) -> tuple[list[str], list[str]]:
+               screen=None, legacy=None, env=None) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
-    heads = [h for h in map(read_head, candidates) if h is not None]
-    stats["own_learnings"] = sum(1 for h in heads if _own(h, project, key) and is_active(h))
-    stats["held_learnings"] = [ids.of_learning(h) for h in heads if h.get("status") == "held"]
-    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap)
-    ranked = rank_learnings(heads, project, branch, n + SCREEN_MARGIN if screen is not None else n, key, legacy)
+    heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
+    stats["own_learnings"] = sum(1 for h in heads.brief if own(h, project, key) and is_active(h))
+    stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
+    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
+    # those are read whole
+    want = n + SCREEN_MARGIN if screen is not None else n
+    whole = [f for f in map(heads.full, contenders(heads.brief, project, want, key, legacy)) if f is not None]
+    problem = heads.save()
+    if problem:
+        stats["errors"].append(problem)
+    ranked = rank_learnings(whole, project, branch, want, key, legacy)
     if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
         kept: list[dict] = []
         for h in ranked:
@@ -249,11 +208,12 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
                 kept.append(h)
         ranked = kept
     items = []
-    stats["learning_ids"] = [ids.of_learning(h) for h in ranked]  # in the order printed (record_shown)
+    stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [ids.of_learning(h) for h in ranked]
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
-        origin = neutral(provenance.describe(head, "learning", session_key="origin_session", project_field="origin"), 120)
+        origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
+                                             project_field="origin"), 120)
         text = neutral(head.get("learning"), CAP_EXCERPT)
         tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
@@ -268,9 +228,9 @@ NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failur
 
 def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dict, dict]:
     """Lines within ``budget``: each non-empty section first gets its first item and an equal
-    guaranteed share of what the header leaves, so no section starves another (300 long handoff items cannot push the newest
-    failure's prevention out); what the shares leave goes by priority. Within a section items keep
-    their order: once one does not fit, it and everything after it is out."""
+    guaranteed share of what the header leaves, so no section starves another (300 long handoff items
+    cannot push the newest failure's prevention out); what the shares leave goes by priority. Within a
+    section items keep their order: once one does not fit, it and everything after it is out."""
     lines = list(header)
     used = sum(len(ln) + 1 for ln in lines) - 1
     room = max(0, budget - used)
@@ -320,18 +280,34 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
 
     ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
     read from the queue by the caller (:func:`lazy_harness.hooks.session_start.distill_trouble`)."""
-    ctx = cfg["context"]
-    budget = max(0, min(int(ctx["max_chars"]), CONTEXT_HARD_CAP))
+    budget = max(0, min(int(cfg["context"]["max_chars"]), CONTEXT_HARD_CAP))
     root = project_root(cwd)
     project = project_name(root)
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
-    key = os.path.basename(mdir)
-    kdir = paths.knowledge_dir(cfg["knowledge"]["path"] or None, env)
-    if branch is None:
-        branch = git_branch(cwd)
-    stats: dict = {"project": project, "memory_dir": mdir, "knowledge_dir": kdir, "branch": branch,
-                   "source": source, "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0,
-                   "own_learnings": 0, "distill_failed": 0}
+    stats: dict = {"project": project, "memory_dir": mdir,
+                   "knowledge_dir": paths.knowledge_dir(cfg["knowledge"]["path"] or None, env),
+                   "branch": git_branch(cwd) if branch is None else branch, "source": source,
+                   "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0, "own_learnings": 0,
+                   "distill_failed": trouble[0]}
+    sections = read_sections(root, cfg, env, now, stats)
+    stats["available"] = {name: len(items) for name, _, items in sections}
+    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
+    if not own:  # other projects' learnings alone do not make this project's memory
+        if not trouble[0]:
+            stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
+            return None, stats
+        sections = []
+    text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget)
+    stats.update(shown=shown, left_out=left, chars=len(text))
+    return (text or None), stats
+
+
+def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tuple[str, list[str], list[str] | Lines]]:
+    """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
+    hold check (its verdicts kept: ``held.Kept``). A section that fails to read is empty and its
+    error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
+    ctx, mdir, kdir = cfg["context"], stats["memory_dir"], stats["knowledge_dir"]
+    project, branch = stats["project"], stats["branch"]
     stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
     try:
         hidden = marks.hidden(mdir)
@@ -339,15 +315,17 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
-    screen = held.Screen(held.approved(mdir), hidden)
-    stats["screen"] = screen
-    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen)),
+    kept = held.kept_verdicts(mdir, env)
+    screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
-                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats, key, screen,
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
+                                                 os.path.basename(mdir), screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),
-                                                                         paths.project_key(root), project))))
-    sections = []
+                                                                         paths.project_key(root), project),
+                                                 env)))
+    sections: list[tuple[str, list[str], list[str] | Lines]] = []
     for name, build in builders:
         try:
             head, items = build()
@@ -355,29 +333,34 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
             stats["errors"].append(f"{name}: {type(exc).__name__}: {exc}")
             head, items = [], []
         sections.append((name, head, items))
-    stats["available"] = {name: len(items) for name, _, items in sections}
+    try:
+        kept.save()
+    except OSError as exc:  # why: a cache; the next start works the verdicts out again
+        stats["errors"].append(f"hold verdicts not kept: {exc}")
+    return sections
+
+
+def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> list[str]:
+    """The fence, the title, where the memory lives and, when distillation is failing, the line saying so."""
     header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
               f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
     failed, last = trouble
-    stats["distill_failed"] = failed
     if failed:
         since = f"since the last successful one at {last}" if last else "and none has succeeded yet"
         header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
                       f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
-    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
-    if not own:  # other projects' learnings alone do not make this project's memory
-        if not failed:
-            stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
-            return None, stats
-        sections = []
+    return header
+
+
+def fill(header: list[str], sections: list, budget: int) -> tuple[str, dict, dict]:
+    """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
+    is left out, again with room kept for the footer that counts it."""
     lines, shown, left = _fit(header, sections, budget)
     if any(left.values()):
         reserve = len(_footer({s: 10**5 for s in SECTIONS}, budget)) + 1
         lines, shown, left = _fit(header, sections, budget - reserve)
         lines.append(_footer(left, budget))
-    text = "\n".join(lines)[:budget]
-    stats.update(shown=shown, left_out=left, chars=len(text))
-    return (text or None), stats
+    return "\n".join(lines)[:budget], shown, left
 
 
 def _shown(section: str, stats: dict) -> str:
