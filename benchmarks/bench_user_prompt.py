@@ -82,6 +82,15 @@ def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
     return project, facts["memory_dir"]
 
 
+# why: a child of this (large) process reports this process's peak as its own ru_maxrss (the forked
+# memory counts until exec); a small launcher spawns the command and reports its child's peak
+PEAK = ("import os, sys\n"
+        "quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]\n"
+        "pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=quiet)\n"
+        "_, status, used = os.wait4(pid, 0)\n"
+        "print(used.ru_maxrss, os.waitstatus_to_exitcode(status))")
+
+
 def search_cost(env: dict, project: str, runs: int) -> tuple[list[float], float]:
     """Wall times of ``lh memory search`` and the largest resident set of one, in MB."""
     argv = [sys.executable, "-m", "lazy_harness", "memory", "search", "connection", "pool", "socket",
@@ -89,16 +98,13 @@ def search_cost(env: dict, project: str, runs: int) -> tuple[list[float], float]
     walls, peak = [], 0.0
     for _ in range(runs):
         started = time.perf_counter()
-        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        err = proc.stderr.read()
-        # why: this child's own peak (wait4); RUSAGE_CHILDREN's is the largest of every child so far
-        _, status, used = os.wait4(proc.pid, 0)
+        proc = subprocess.run(argv, env=env, capture_output=True)
         walls.append(time.perf_counter() - started)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        proc.stderr.close()
         if proc.returncode != 0:
-            sys.exit(f"lh memory search failed: {err.decode(errors='replace')[-500:]}")
-        peak = max(peak, used.ru_maxrss / 1024)
+            sys.exit(f"lh memory search failed: {proc.stderr.decode(errors='replace')[-500:]}")
+        kb, _ = subprocess.run([sys.executable, "-c", PEAK, *argv], env=env, capture_output=True,
+                               text=True).stdout.split()
+        peak = max(peak, int(kb) / 1024)
     return walls, peak
 
 
