@@ -81,3 +81,22 @@ def _rotate(path: str) -> None:
         os.replace(path, path + ".1")
     except OSError:
         pass
+
+
+def one_line(value, cap: int, safe: bool = True) -> str:
+    """Any record field as one line of at most ``cap`` characters; ``safe``: control characters shown
+    as escapes (for a person or the model; JSON output keeps the text)."""
+    if value is None:
+        text = ""
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, list):
+        text = ", ".join(one_line(v, cap, safe) for v in value)
+    else:
+        import json
+
+        text = json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    if safe:
+        text = terminal_safe(text, keep="")  # why: stored text reaches the model and terminals
+    return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"

@@ -255,6 +255,8 @@ def is_within(path: str, folder: str) -> bool:
 def remote_key(normalized: str) -> str:
     """A file name for a normalized remote: readable, never starting with ``-`` (path keys do), with
     a digest so that different remotes never share a folder."""
+    # why: the hooks name the memory folder through this; ``hashlib`` loads OpenSSL's ``_hashlib`` too,
+    # 7 to 8 ms more on a hook's start than ``_blake2``, the same function (benchmarks/bench_private_modules.py)
     try:
         from _blake2 import blake2b
     except ImportError:  # pragma: no cover - a CPython built without _blake2

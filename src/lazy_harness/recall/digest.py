@@ -18,7 +18,7 @@ learning files are looked at, each only up to its first lines. No YAML parser: `
 import os
 
 from lazy_harness import paths
-from lazy_harness.logfile import terminal_safe
+from lazy_harness.logfile import one_line, terminal_safe  # noqa: F401 - one_line: read as recall.one_line
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch  # noqa: F401 - the CLI and tests read dates through this module
@@ -41,25 +41,6 @@ CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 
 
 
 # --- sections --------------------------------------------------------------------------------------
-
-def one_line(value, cap: int, safe: bool = True) -> str:
-    """Any record field as one line of at most ``cap`` characters; ``safe``: control characters shown
-    as escapes (for a person or the model; JSON output keeps the text)."""
-    if value is None:
-        text = ""
-    elif isinstance(value, str):
-        text = value
-    elif isinstance(value, list):
-        text = ", ".join(one_line(v, cap, safe) for v in value)
-    else:
-        import json
-
-        text = json.dumps(value, ensure_ascii=False)
-    text = " ".join(text.split())
-    if safe:
-        text = terminal_safe(text, keep="")  # why: stored text reaches the model and terminals
-    return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
-
 
 def _sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?…" else text + "."

@@ -7,12 +7,12 @@ The ranking is the prompt hook's (``select.rank``) without its bar and its relat
 is listed when it holds a word typed (or a word starting as it does), best first.
 """
 
-import json
 import os
 import time
 
 from lazy_harness import config, paths, project_identity
-from lazy_harness.recall import digest
+from lazy_harness.logfile import one_line
+from lazy_harness.memory.files import iso_epoch
 
 KINDS = ("decision", "failure", "learning", "handoff")
 DEEP_MONTHS = 2  # month folders of learnings in which a search looks for hand edits (the newest)
@@ -33,7 +33,7 @@ def place(project: str | None, env, say) -> tuple[str, dict, str, str]:
 
 
 def valid_since(value: str | None) -> bool:
-    return value is None or digest.iso_epoch(value) is not None
+    return value is None or iso_epoch(value) is not None
 
 
 def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projects: bool, kinds: list[str],
@@ -64,9 +64,9 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     # month folders are where hand edits happen, and the builder the worker starts after each
     # persist looks at every file
     ranked = index.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
-    floor = digest.iso_epoch(since) if since else None
+    floor = iso_epoch(since) if since else None
     return [c for c in ranked if (not kinds or c["kind"] in kinds)
-            and (floor is None or (digest.iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
+            and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
 
 
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
@@ -84,7 +84,9 @@ def run(words: list[str], project: str | None, all_projects: bool, kinds: list[s
 def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
     """One hit as the command prints it."""
     if as_json:
-        text = digest.one_line(c["title"], 100, safe=False)  # why: JSON keeps the stored text
+        import json
+
+        text = one_line(c["title"], 100, safe=False)  # why: JSON keeps the stored text
         obj = {"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary": text,
                "file": c["file"], "line": c["line"] or None, "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
                "project": c["origin"], "date": date_of(c["ts"])}
@@ -94,11 +96,11 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
             obj["project_only"] = True
         # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
         return json.dumps(obj, ensure_ascii=False)
-    title = digest.one_line(c["title"], 100)
+    title = one_line(c["title"], 100)
     where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
     label = f"  [{mark}]" if mark else ""
     if c.get("elsewhere"):
-        label += f"  [project-only: {digest.one_line(c['origin'] or 'unknown', 40)}]"
+        label += f"  [project-only: {one_line(c['origin'] or 'unknown', 40)}]"
     return f"{c['kind']:<8}  {c['id']}  {date_of(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}"
 
 
