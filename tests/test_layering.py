@@ -3,6 +3,7 @@ imports only the rooms below it. Every import of every module is read with ``ast
 functions too, since a lazy import is still a dependency."""
 
 import ast
+import functools
 import os
 
 import pytest
@@ -37,7 +38,9 @@ def _module_name(path: str) -> str:
     return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
 
 
+@functools.cache
 def _modules() -> dict[str, str]:
+    """Every module of src by name (walked once per run: every import looked up reads it)."""
     found = {}
     for folder, _, names in os.walk(SRC):
         for name in names:

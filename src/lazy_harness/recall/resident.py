@@ -37,7 +37,7 @@ ASK_TIMEOUT = 3.0  # seconds the hook waits for an answer before doing the work 
 MAX_ANSWER = 1 << 20
 MAX_QUESTION = 4 << 20
 MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
-WAKE_SECONDS = 2.0  # how often an idle answerer looks at its setting again (a stat of the config)
+WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a stat of the config)
 
 
 def _socket():
