@@ -13,8 +13,13 @@ import click
 @click.option("--no-open", is_flag=True, help="Print the URL only; do not open a browser.")
 def ui(port: int, no_open: bool) -> None:
     """Serve a page over the memory on 127.0.0.1; the first line printed is its URL, with an access token."""
+    import signal
+
     from lazy_harness.ui.server import UiServer
 
+    # why: a process started in the background of a shell without job control (a CI script's `&`)
+    # inherits SIGINT ignored, and Python keeps it so: Ctrl-C (or a test's SIGINT) must stop it
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     server = UiServer(port, os.getcwd(), os.environ)
     try:
         click.echo(server.url)
