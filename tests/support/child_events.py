@@ -63,5 +63,5 @@ def _gone_by_state(pid: int, timeout: float) -> bool:
     while time.monotonic() < deadline:
         if _zombie(pid):
             return True
-        time.sleep(0.05)
+        time.sleep(0.01)
     return False
