@@ -26,6 +26,22 @@ def try_lock(path: str) -> int | None:
     return fd
 
 
+def held(path: str) -> bool:
+    """Whether another process holds the ``flock`` of the lock file ``path`` now (a missing file:
+    nobody). Takes nothing: a shared lock tried without waiting and dropped at once."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def ensure_dir(path: str) -> str:
     """Create ``path`` and any missing parents private to the user (0700); existing folders are left
     as they are."""

@@ -10,7 +10,7 @@ import sys
 
 from lazy_harness import jsonload
 from lazy_harness.recall.resident import (ASK_TIMEOUT, LOCK_NAME, MAX_QUESTION, PID_NAME, SOCKET_NAME, WAKE_SECONDS,
-                                          code_stamp, folder)
+                                          code_stamp, folder, read_all)
 
 
 KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
@@ -88,17 +88,6 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     return {"decision": decision, "out": out}, False
 
 
-def _read_question(conn) -> bytes:
-    chunks, size = [], 0
-    while size <= MAX_QUESTION:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
-
-
 def serve(env, log) -> str:
     """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left."""
     import signal
@@ -170,7 +159,7 @@ def _answer_until_idle(server, kept: Kept, env) -> str:
         with conn:
             conn.settimeout(ASK_TIMEOUT)
             try:
-                reply, leave = answer_one(_read_question(conn), kept, stamp)
+                reply, leave = answer_one(read_all(conn, MAX_QUESTION), kept, stamp)
                 conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
             except OSError:
                 leave = False  # why: the hook gave up waiting; it did the work itself

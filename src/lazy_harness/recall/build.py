@@ -14,7 +14,7 @@ import os
 import sys
 
 from lazy_harness import paths
-from lazy_harness.atomic import ensure_dir, try_lock
+from lazy_harness.atomic import ensure_dir, held, try_lock
 
 HOOK_BYTES = 256 * 1024  # new lines the prompt hook indexes itself (about 300 entries); more: the builder
 HOOK_LISTS = 300  # a scope of at most this many entries gets its lexical lists from the hook itself
@@ -89,19 +89,7 @@ def memory_bytes(mdir: str, ldir: str | None, enough: int) -> int:
 
 def running(env) -> bool:
     """Whether a builder holds the lock of the index now."""
-    import fcntl
-
-    try:
-        fd = os.open(lock_file(paths.recall_index_file(env)), os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
+    return held(lock_file(paths.recall_index_file(env)))
 
 
 def start(env, mdir: str, ldir: str | None) -> int | None:

@@ -101,14 +101,8 @@ def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT) -> tuple[t
         line = jsonload.dumps({"stamp": code_stamp(), "env": dict(env), "payload": payload, "now": repr(now)}) + "\n"
         sock.sendall(line.encode("utf-8", "surrogatepass"))
         sock.shutdown(s.SHUT_WR)
-        chunks, size = [], 0
-        while size <= MAX_ANSWER:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        answer = jsonload.loads(b"".join(chunks)) if chunks else None
+        got = read_all(sock, MAX_ANSWER)
+        answer = jsonload.loads(got) if got else None
     except TimeoutError:
         return None, "no answer in time"
     except OSError as exc:
@@ -129,21 +123,23 @@ def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT) -> tuple[t
     return (decision, out), ""
 
 
+def read_all(sock, limit: int) -> bytes:
+    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read)."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def running(env=None) -> bool:
     """Whether an answerer holds the lock now."""
-    import fcntl
+    from lazy_harness.atomic import held
 
-    try:
-        fd = os.open(os.path.join(folder(env), LOCK_NAME), os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
+    return held(os.path.join(folder(env), LOCK_NAME))
 
 
 def start(env) -> int | None:
