@@ -41,9 +41,9 @@ WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a s
 
 
 def _socket():
-    # why: ``import socket`` loads enum and selectors, 6.1 ms of the prompt hook's start against 0.3
-    # ms for the C module it wraps, which has all a client needs (benchmarks/bench_user_prompt.py
-    # prints both)
+    # why: ``import socket`` loads enum and selectors: a start without site that imports it took
+    # 25.6 ms against 13.2 ms for the C module it wraps (13.4 ms for nothing), which has all a client
+    # needs (benchmarks/bench_user_prompt.py prints both)
     import _socket
 
     return _socket
