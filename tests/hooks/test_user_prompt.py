@@ -34,12 +34,14 @@ def project(tmp_path):
 
 
 def builder_done(timeout: float = 60) -> None:
-    """Wait until no index builder holds its lock (one the hook started ends once its work is done);
-    the timeout only keeps a bug from hanging the suite."""
-    from lazy_harness.recall import build
-
+    """Wait until the index builder the last prompt started has exited (its pid is in hooks.log): not
+    its lock, which a builder still starting has not taken yet. The timeout only keeps a bug from
+    hanging the suite."""
+    found = re.search(r" builder=(\d+) ", hook_log(paths.claude_dir())[-1])
+    if not found:
+        return
     deadline = time.monotonic() + timeout
-    while build.running(os.environ):
+    while os.path.exists(f"/proc/{found.group(1)}"):
         assert time.monotonic() < deadline, "the index builder still runs"
         time.sleep(0.02)
 
