@@ -128,39 +128,43 @@ def _tag(rec: dict, kind: str) -> str:
     return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
 
 
-def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
-              screen=None) -> tuple[list[str], list[str]]:
-    items, shown = [], []
-    for rec in reversed(_newest(mdir, files.FAILURES, "failure", n, hidden, stats, "failures")):
-        eid = ids.of_record(rec, "failure")
-        if screen is not None and not screen.keep("failure", eid, trust.text_of(rec, "failure")):
+def _screened(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str,
+              screen) -> list[dict]:
+    """The newest ``n`` records of ``name`` (oldest first), less those the hold check keeps out; their
+    ids go to ``stats["ids"][section]``."""
+    kept, shown = [], []
+    for rec in reversed(_newest(mdir, name, kind, n, hidden, stats, section)):
+        eid = ids.of_record(rec, kind)
+        if screen is not None and not screen.keep(kind, eid, trust.text_of(rec, kind)):
             continue
         shown.append(eid)
+        kept.append(rec)
+    if stats is not None:
+        stats.setdefault("ids", {})[section] = shown
+    return kept
+
+
+def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
+              screen=None) -> tuple[list[str], list[str]]:
+    items = []
+    for rec in _screened(mdir, files.FAILURES, "failure", n, hidden, stats, "failures", screen):
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         prevention = neutral(rec.get("prevention"), CAP_DETAIL)
         resolution = neutral(rec.get("resolution"), CAP_DETAIL)
         detail = f" Prevention: {_sentence(prevention)}" if prevention else (
             f" Resolution: {_sentence(resolution)}" if resolution else "")
         items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
-    if stats is not None:
-        stats.setdefault("ids", {})["failures"] = shown
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
 def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
                screen=None) -> tuple[list[str], list[str]]:
-    items, shown = [], []
-    for rec in reversed(_newest(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions")):
-        eid = ids.of_record(rec, "decision")
-        if screen is not None and not screen.keep("decision", eid, trust.text_of(rec, "decision")):
-            continue
-        shown.append(eid)
+    items = []
+    for rec in _screened(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions", screen):
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         rationale = neutral(rec.get("rationale"), CAP_TITLE)
         why = f" Rationale: {_sentence(rationale)}" if rationale else ""
         items.append(f"- {_tag(rec, 'decision')}: {summary}" + why)
-    if stats is not None:
-        stats.setdefault("ids", {})["decisions"] = shown
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
 
