@@ -234,3 +234,15 @@ def test_a_payload_without_cwd_is_answered_for_the_hooks_folder(project):
                        timeout=30, env={k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"})
     assert r.returncode == 0 and b"advisory locks" in r.stdout
     assert "(resident)" in hook_log(paths.claude_dir())[-1]
+
+
+def test_the_code_stamp_follows_the_bytes_not_the_files_times():
+    """Two installs of one version share a HOME (an editable one and the plugin's): their files'
+    times differ, their bytes do not, and neither must take the other's answerer for stale."""
+    before = resident.code_stamp()
+    st = os.stat(resident.__file__)
+    try:
+        os.utime(resident.__file__, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        assert resident.code_stamp() == before
+    finally:
+        os.utime(resident.__file__, ns=(st.st_atime_ns, st.st_mtime_ns))

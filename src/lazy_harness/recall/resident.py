@@ -55,15 +55,24 @@ def folder(env=None) -> str:
 
 
 def code_stamp() -> str:
-    """The installed code's identity: the version and this file's modification time. An answerer
-    started from other code leaves instead of answering."""
+    """The installed code's identity: the version and a checksum of the two files of the answerer's
+    protocol (this one and ``answerer.py``). An answerer started from other code leaves instead of
+    answering.
+
+    why the bytes, not the files' mtimes: two installs of one version sharing a HOME (an editable one
+    and the plugin's) would each take the other's answerer for stale and stop it at every prompt."""
+    import zlib
+
     from lazy_harness import __version__
 
-    try:
-        mtime = os.stat(__file__).st_mtime_ns
-    except OSError:
-        mtime = 0
-    return f"{__version__}:{mtime}"
+    crc = 0
+    for name in (__file__, os.path.join(os.path.dirname(__file__), "answerer.py")):
+        try:
+            with open(name, "rb") as fh:
+                crc = zlib.crc32(fh.read(), crc)
+        except OSError:
+            pass
+    return f"{__version__}:{crc:08x}"
 
 
 def _connect(sock, where: str) -> None:
