@@ -137,6 +137,55 @@ def test_uninstall_stops_it(project):
     wait_until(gone(pid))
 
 
+def test_sigterm_landing_in_a_broad_except_still_makes_it_leave(tmp_path, monkeypatch):
+    """The signal may arrive while the answerer reads its config or answers, both inside ``except
+    Exception``: an exception raised by the handler was swallowed there and the answerer stayed."""
+    import socket
+
+    from lazy_harness.recall import answerer
+
+    monkeypatch.setattr(answerer.STOP, "asked", False)
+
+    def idle_seconds_hit_by_the_signal(env):
+        try:
+            answerer._stop(signal.SIGTERM, None)
+        except Exception:
+            pass  # what config reading does with anything it did not expect
+        return 600.0
+
+    monkeypatch.setattr(answerer, "idle_seconds", idle_seconds_hit_by_the_signal)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(tmp_path / "s"))
+    server.listen(1)
+    with server:
+        why = answerer._answer_until_idle(server, answerer.Kept(), {})
+    assert why == "stopped (SIGTERM)"
+
+
+def test_stop_kills_an_answerer_that_does_not_leave(tmp_path):
+    """A process holding the answerer's lock that ignores SIGTERM is killed once ``wait`` runs out."""
+    where = resident.folder()
+    os.makedirs(where, exist_ok=True)
+    code = (
+        "import fcntl, os, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        f"fd = os.open({os.path.join(where, resident.LOCK_NAME)!r}, os.O_RDWR | os.O_CREAT, 0o600)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        f"open({os.path.join(where, resident.PID_NAME)!r}, 'w').write(str(os.getpid()))\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout.readline() == b"ready\n"
+        assert resident.stop(wait=0.3) == proc.pid
+        assert proc.wait(timeout=20) == -signal.SIGKILL
+        assert not resident.running()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_doctor_lists_it(project):
     out = invoke("doctor")
     assert "recall answerer" in out.out and "not running" in out.out

@@ -105,8 +105,6 @@ def serve(env, log) -> str:
     log(f"answering on {os.path.join(where, SOCKET_NAME)}")
     try:
         return _answer_until_idle(server, kept, env)
-    except Stopped:
-        return "stopped (SIGTERM)"
     finally:
         kept.close()
         server.close()
@@ -147,6 +145,8 @@ def _answer_until_idle(server, kept: Kept, env) -> str:
 
     stamp, last = code_stamp(), time.monotonic()
     while True:
+        if STOP.asked:
+            return "stopped (SIGTERM)"
         idle = idle_seconds(env)
         if idle <= 0 or time.monotonic() - last >= idle:
             return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
@@ -180,12 +180,20 @@ def _reap() -> None:
             return
 
 
-class Stopped(Exception):
-    """SIGTERM arrived (``lh hooks uninstall``, ``stop``)."""
+class _Stop:
+    """Whether SIGTERM arrived (``lh hooks uninstall``, ``resident.stop``). The handler only sets the
+    flag and the loop looks at it between questions and at least every ``WAKE_SECONDS``: an exception
+    raised from the handler was swallowed by whatever ``except Exception`` it landed in (reading the
+    config, answering), and the answerer stayed."""
+
+    asked = False
+
+
+STOP = _Stop()
 
 
 def _stop(*_) -> None:
-    raise Stopped()
+    STOP.asked = True
 
 
 def main() -> int:

@@ -185,8 +185,9 @@ def resident_kb(pid_: int) -> int | None:
 
 
 def stop(env=None, wait: float = 5.0) -> int | None:
-    """Ask the running answerer to leave and wait until it has (its lock released); its pid, or None
-    when none ran. A process that does not leave in ``wait`` seconds is sent SIGTERM."""
+    """Ask the running answerer to leave (SIGTERM) and wait until it has (its lock released); its pid,
+    or None when none ran. A process still holding the lock after ``wait`` seconds is killed (its
+    socket left behind costs a hook nothing: it finds no one listening and answers alone)."""
     import signal
     import time
 
@@ -198,6 +199,12 @@ def stop(env=None, wait: float = 5.0) -> int | None:
     except ProcessLookupError:
         return found
     deadline = time.monotonic() + wait
-    while running(env) and time.monotonic() < deadline:
+    while running(env):
+        if time.monotonic() >= deadline:
+            try:
+                os.kill(found, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            break
         time.sleep(0.02)
     return found
