@@ -10,7 +10,7 @@ EVAL = os.path.join(ROOT, "tests", "eval")
 
 
 def _collect(marker: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0",
                            "-m", marker, EVAL], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
