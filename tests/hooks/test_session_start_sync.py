@@ -44,6 +44,25 @@ def test_a_new_session_gets_the_memory_another_machine_pushed(tmp_path, isolated
     assert any("pulled: " in line for line in hook_log(paths.claude_dir(env)))
 
 
+def _kill_every_group_of(home) -> None:
+    """SIGKILL the process group of every process started with ``HOME=home`` (not this one's): the
+    pull runs git in a group of its own (proc.run), which killing the pull's group leaves waiting
+    on the remote for its whole timeout."""
+    want, mine = f"HOME={home}".encode(), os.getpgid(0)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                if want not in fh.read().split(b"\0"):
+                    continue
+            group = os.getpgid(int(entry))
+            if group != mine:
+                os.killpg(group, 9)
+        except OSError:
+            continue
+
+
 def test_a_slow_remote_never_holds_the_hook(tmp_path, isolated_home):
     proj = _project(tmp_path)
     mdir = Path(paths.memory_root(None)) / paths.memory_key(str(proj))
@@ -63,7 +82,7 @@ def test_a_slow_remote_never_holds_the_hook(tmp_path, isolated_home):
     assert "still running" in line and "remote slow or offline" in line
     pid = int(line.split("pull pid ")[1].split()[0])
     os.kill(pid, 0)  # the pull is still waiting on the remote: the hook did not wait for it
-    os.killpg(pid, 9)
+    _kill_every_group_of(isolated_home)  # the pull, and git's fetch in its own group with the stand-in ssh
     # the next start within the interval does not try again
     again = run_hook("SessionStart", {"session_id": "s2", "cwd": str(proj), "source": "startup",
                                       "transcript_path": "/nonexistent"}, env=env, timeout=60)
