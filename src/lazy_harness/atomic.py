@@ -82,12 +82,15 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False, before_replace=None) -> bool:
+def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False, before_replace=None,
+                 durable: bool = True) -> bool:
     """Replace ``path`` with ``data`` (str or bytes) atomically.
 
     With ``exclusive`` the file is only created, never replaced: returns False when it already exists.
     ``before_replace()`` runs once the new bytes are on disk, just before the rename: what it raises
-    leaves ``path`` as it was.
+    leaves ``path`` as it was. ``durable=False`` skips both fsyncs (the file's and its folder's): a
+    reader still sees the old file or the new one whole, but a power loss may bring back the old one or
+    an empty one; only for records whose loss costs nothing (the shown record).
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -97,7 +100,8 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         write_all(fd, data)
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except OSError as exc:
         os.close(fd)
         _unlink_quiet(tmp)
@@ -123,7 +127,8 @@ def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False
     except BaseException:
         _unlink_quiet(tmp)
         raise
-    fsync_dir(folder)
+    if durable:
+        fsync_dir(folder)
     return True
 
 
