@@ -26,7 +26,7 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness.atomic import append_line, ensure_dir, rewrite
 from lazy_harness.errors import LhError, TaskError
-from lazy_harness.memory import entries, files, handoff, ids, marks
+from lazy_harness.memory import entries, files, frontmatter, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
 RECENT_RECORDS = 10
@@ -190,7 +190,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
-        status = (files.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
+        status = (frontmatter.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
         if found and status == "deprecated":  # what consolidation writes
             p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
         elif found and status not in ("", "active"):
@@ -378,7 +378,7 @@ def _apply_restores(p: Plan, report: Report, log=None) -> None:
                 continue
             gone.add(eid)
         else:
-            if files.read_frontmatter_values(path, ("status",)).get("status") != "deprecated":
+            if frontmatter.read_frontmatter_values(path, ("status",)).get("status") != "deprecated":
                 report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
                 continue
             try:
