@@ -249,6 +249,7 @@ def test_too_many_colliding_titles_on_one_day_is_an_error_not_an_overwrite(ldir,
 
 def test_two_projects_same_title_same_day_both_keep_theirs(ldir, tmp_path):
     from lazy_harness.memory import ids, store
+    from lazy_harness.memory.plan import CREATE, EXISTS
 
     other = {**META, "project": "other", "session_id": "sess-9", "cwd": "/x/other"}
     title = "Prefer os.replace over rename"
@@ -264,10 +265,10 @@ def test_two_projects_same_title_same_day_both_keep_theirs(ldir, tmp_path):
     mdir = paths.memory_dir(str(tmp_path / "proj"))
     for meta in (META, other):
         p = store.plan({"learnings": [item(title)]}, mdir, ldir, meta, NOW + 240)
-        assert [a.kind for a in p.actions] == [store.EXISTS]
+        assert [a.kind for a in p.actions] == [EXISTS]
     a_third = {**META, "project": "third"}
     p = store.plan({"learnings": [item(title)]}, mdir, ldir, a_third, NOW + 240)
-    assert [a.kind for a in p.actions] == [store.CREATE] and p.actions[0].path.endswith("-3.md")
+    assert [a.kind for a in p.actions] == [CREATE] and p.actions[0].path.endswith("-3.md")
 
 
 def test_a_learning_written_before_ids_gets_its_id_derived(ldir):
