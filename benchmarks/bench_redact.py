@@ -19,13 +19,17 @@ positive) and in the line of credentials, by kind.
 """
 
 import argparse
+import atexit
 import glob
+import importlib
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import types
 from collections import Counter
@@ -51,20 +55,30 @@ def load(rev: str | None) -> types.ModuleType:
     if rev is None:
         from lazy_harness import redact
         return redact
+
     def show(path: str) -> str | None:
         done = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
         return done.stdout if done.returncode == 0 else None
 
-    source = show("src/lazy_harness/redact.py")
-    if source is None:  # the package: values.py first, under a name of its own, then __init__.py using it
-        values = types.ModuleType(f"redact_{re.sub(r'[^A-Za-z0-9_]', '_', rev)}_values")
-        exec(compile(show("src/lazy_harness/redact/values.py") or "", f"values.py@{rev}", "exec"), values.__dict__)
-        sys.modules[values.__name__] = values
-        source = (show("src/lazy_harness/redact/__init__.py") or "").replace(
-            "from lazy_harness.redact.values import", f"from {values.__name__} import")
-    module = types.ModuleType(f"redact_{rev}")
-    exec(compile(source, f"redact@{rev}", "exec"), module.__dict__)
-    return module
+    # the module, or every module of the package, under a name of its own in a temporary folder, its
+    # imports of lazy_harness.redact turned to that name (the working tree's modules stay out of it)
+    name = "redact_" + re.sub(r"[^A-Za-z0-9_]", "_", rev)
+    folder = tempfile.mkdtemp(prefix="bench_redact_")
+    atexit.register(shutil.rmtree, folder, True)
+    single = show("src/lazy_harness/redact.py")
+    if single is not None:
+        sources = {os.path.join(folder, name + ".py"): single}
+    else:
+        listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "src/lazy_harness/redact/"], cwd=ROOT,
+                                capture_output=True, text=True, check=True).stdout.split()
+        os.mkdir(os.path.join(folder, name))
+        sources = {os.path.join(folder, name, os.path.basename(path)): show(path) or ""
+                   for path in listed if path.endswith(".py")}
+    for path, source in sources.items():
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(source.replace("lazy_harness.redact", name))
+    sys.path.insert(0, folder)
+    return importlib.import_module(name)
 
 
 def inputs(mb: float) -> dict[str, str]:

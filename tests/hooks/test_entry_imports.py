@@ -36,6 +36,9 @@ ALLOWED_OURS = {
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
+    # why: learning frontmatter read without YAML (jsonload-only), split out of memory.files to keep
+    # both under 400 lines; the same code as before, one more module for SessionStart and the prompt hook
+    "lazy_harness.memory.frontmatter",
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
     "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",

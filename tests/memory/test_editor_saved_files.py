@@ -10,7 +10,7 @@ import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import entries, files, ids, learnings, store
+from lazy_harness.memory import entries, files, frontmatter, ids, learnings, store
 from lazy_harness.recall import index, sources
 from tests.support import memory_samples as ms
 
@@ -77,9 +77,9 @@ def test_bom_learning_keeps_its_id_and_is_not_written_twice(tmp_path):
     edit(path, lambda data: BOM + data.replace(b"rename into new/", b"rename into new/ (checked)"))
     want = ids.learning_id("proj", LEARNING["title"])
     assert learnings.id_of(path) == want
-    assert files.read_frontmatter_title(path) == LEARNING["title"]
+    assert frontmatter.read_frontmatter_title(path) == LEARNING["title"]
     with open(path, encoding="utf-8") as fh:
-        meta, body = files.parse_frontmatter(fh.read())
+        meta, body = frontmatter.parse_frontmatter(fh.read())
     assert meta["id"] == want and body.startswith("\n## Learning")
     rep = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, NOW + 60)
     assert rep.created == [] and rep.existing == [path]

@@ -10,7 +10,7 @@ import yaml
 
 from lazy_harness import paths
 from lazy_harness.errors import TaskError
-from lazy_harness.memory import files, learnings
+from lazy_harness.memory import frontmatter, learnings
 from tests.support import crashpoint
 
 NOW = 1_760_000_000.0  # 2025-10-09
@@ -131,8 +131,8 @@ def test_title_reads_back_with_the_cheap_reader(ldir, title):
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     front, head, _ = split(text)
-    assert files.read_frontmatter_title(path) == front["title"]
-    assert files.parse_frontmatter(text)[0] == front  # the read-back's YAML-free reader agrees
+    assert frontmatter.read_frontmatter_title(path) == front["title"]
+    assert frontmatter.parse_frontmatter(text)[0] == front  # the read-back's YAML-free reader agrees
     assert "\n" not in front["title"] and front["title"].strip() == front["title"]
     assert learnings.recent_titles(ldir) == [front["title"]]
 
@@ -249,6 +249,7 @@ def test_too_many_colliding_titles_on_one_day_is_an_error_not_an_overwrite(ldir,
 
 def test_two_projects_same_title_same_day_both_keep_theirs(ldir, tmp_path):
     from lazy_harness.memory import ids, store
+    from lazy_harness.memory.plan import CREATE, EXISTS
 
     other = {**META, "project": "other", "session_id": "sess-9", "cwd": "/x/other"}
     title = "Prefer os.replace over rename"
@@ -264,10 +265,10 @@ def test_two_projects_same_title_same_day_both_keep_theirs(ldir, tmp_path):
     mdir = paths.memory_dir(str(tmp_path / "proj"))
     for meta in (META, other):
         p = store.plan({"learnings": [item(title)]}, mdir, ldir, meta, NOW + 240)
-        assert [a.kind for a in p.actions] == [store.EXISTS]
+        assert [a.kind for a in p.actions] == [EXISTS]
     a_third = {**META, "project": "third"}
     p = store.plan({"learnings": [item(title)]}, mdir, ldir, a_third, NOW + 240)
-    assert [a.kind for a in p.actions] == [store.CREATE] and p.actions[0].path.endswith("-3.md")
+    assert [a.kind for a in p.actions] == [CREATE] and p.actions[0].path.endswith("-3.md")
 
 
 def test_a_learning_written_before_ids_gets_its_id_derived(ldir):
@@ -287,15 +288,15 @@ def test_a_quote_left_open_in_a_frontmatter_costs_no_more_than_the_lines_it_may_
     """A title whose quote never closes, above thousands of lines: the value stops after
     MAX_QUOTED_LINES lines, and the lines without the quote are never parsed again (counted: the
     quoted-scalar parser runs a bounded number of times, not once per line)."""
-    from lazy_harness.memory import files
+    from lazy_harness.memory import frontmatter
 
     calls = []
-    real = files._quoted
-    monkeypatch.setattr(files, "_quoted", lambda raw: calls.append(len(raw)) or real(raw))
+    real = frontmatter._quoted
+    monkeypatch.setattr(frontmatter, "_quoted", lambda raw: calls.append(len(raw)) or real(raw))
     text = '---\ntitle: "never closed\n' + "x\n" * 20_000 + "scope: general\n---\n## Learning\nbody\n"
-    meta, body = files.parse_frontmatter(text)
-    assert meta["title"].startswith("never closed x") and meta["title"].count("x") == files.MAX_QUOTED_LINES
+    meta, body = frontmatter.parse_frontmatter(text)
+    assert meta["title"].startswith("never closed x") and meta["title"].count("x") == frontmatter.MAX_QUOTED_LINES
     assert meta["scope"] == "general" and body.strip().endswith("body")
     assert len(calls) <= 2
-    closed = files.parse_frontmatter('---\ntitle: "two\n  lines"\ntags: [a]\n---\nb')[0]
+    closed = frontmatter.parse_frontmatter('---\ntitle: "two\n  lines"\ntags: [a]\n---\nb')[0]
     assert closed == {"title": "two lines", "tags": ["a"]}

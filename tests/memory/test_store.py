@@ -10,6 +10,8 @@ import pytest
 from lazy_harness import atomic, paths
 from lazy_harness.errors import TaskError
 from lazy_harness.memory import files, handoff, ids, store
+from lazy_harness.memory.entries import json_line, record
+from lazy_harness.memory.plan import APPEND
 from tests.support import crashpoint
 
 NOW = 1_760_000_000.0
@@ -123,7 +125,7 @@ def test_reprocessing_the_same_answer_changes_no_byte(where):
 def test_crash_between_writes_then_reprocess_writes_each_entry_once(where):
     mdir, ldir = where
     p = store.plan(answer(), mdir, ldir, META, NOW)
-    first = next(a for a in p.actions if a.kind == store.APPEND)
+    first = next(a for a in p.actions if a.kind == APPEND)
     atomic.append_line(first.path, first.payload[1])  # the worker died after its first append
     report = store.persist(answer(), mdir, ldir, META, NOW + 5)
     summaries = [d["summary"] for d in read_lines(os.path.join(mdir, files.DECISIONS))]
@@ -133,7 +135,7 @@ def test_crash_between_writes_then_reprocess_writes_each_entry_once(where):
 
 def test_a_torn_last_line_is_ended_and_its_entry_written_again(where):
     mdir, ldir = where
-    line = store.entries.json_line(store.entries.record("decision", answer()["decisions"][0], META, NOW))
+    line = json_line(record("decision", answer()["decisions"][0], META, NOW))
     os.makedirs(mdir)
     with open(os.path.join(mdir, files.DECISIONS), "w", encoding="utf-8") as fh:
         fh.write(line[:-10])  # killed mid-write

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff, ids, journal, learnings, marks, store
+from lazy_harness.memory import files, frontmatter, handoff, ids, journal, learnings, marks, store
 from lazy_harness.recall import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
@@ -35,7 +35,7 @@ def read_bytes(path: str) -> bytes:
 
 
 def status_of(learning: str) -> str | None:
-    return files.read_frontmatter_values(learning, ("status",)).get("status")
+    return frontmatter.read_frontmatter_values(learning, ("status",)).get("status")
 
 
 def read_md(mdir: str) -> str:

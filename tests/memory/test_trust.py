@@ -12,7 +12,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import changes, files, held, journal, provenance, store, trust
+from lazy_harness.memory import changes, files, frontmatter, held, journal, provenance, store, trust
 from lazy_harness.memory.fence import FENCE, neutral
 from lazy_harness.sync import drivers
 from tests.memory.hostile_memory import ENTRIES as HOSTILE
@@ -107,7 +107,7 @@ def _learning_path(ldir: str) -> str:
 
 def _learning_meta(path: str) -> dict:
     with open(path, encoding="utf-8") as fh:
-        return files.parse_frontmatter(fh.read())[0]
+        return frontmatter.parse_frontmatter(fh.read())[0]
 
 
 def test_provenance_is_written_and_kept_through_consolidation_marks_and_undo(written):

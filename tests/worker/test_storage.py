@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from lazy_harness import notice, paths
-from lazy_harness.memory import files, intent, store
+from lazy_harness.memory import apply, files, intent, store
 from lazy_harness.worker import storage
 from tests.support import fake_claude
 from tests.worker.spendrig import configure, queue_session, run_worker, tasks
@@ -36,7 +36,7 @@ def _break_after(monkeypatch, lines: int, code: int) -> None:
                 fh.write(line[: len(line) // 2].encode())
             raise OSError(code, os.strerror(code), path)
         return real(path, line, mode)
-    monkeypatch.setattr(store, "append_line", append_line)
+    monkeypatch.setattr(apply, "append_line", append_line)
 
 
 @pytest.mark.parametrize("code", [errno.EIO, errno.EDQUOT, errno.ENOSPC])
@@ -61,7 +61,7 @@ def test_a_storage_error_mid_persist_rolls_it_back_and_the_task_waits(isolated_h
     assert notice.storage_waiting()
 
     from lazy_harness import atomic
-    monkeypatch.setattr(store, "append_line", atomic.append_line)  # writing works again
+    monkeypatch.setattr(apply, "append_line", atomic.append_line)  # writing works again
     stats = run_worker()
     assert stats.processed == 1 and not notice.storage_waiting()
     with open(os.path.join(mdir, files.DECISIONS), "rb") as fh:
@@ -99,7 +99,7 @@ def test_storage_cause_reads_the_error_through_its_chain():
 
 KILLED = r"""
 import os, signal, sys
-from lazy_harness.memory import store
+from lazy_harness.memory import apply, store
 from lazy_harness import atomic
 real, n = atomic.append_line, [0]
 def append_line(path, line, mode=0o600):
@@ -109,7 +109,7 @@ def append_line(path, line, mode=0o600):
             fh.write(line[:40].encode())
         os.kill(os.getpid(), signal.SIGKILL)
     real(path, line, mode)
-store.append_line = append_line
+apply.append_line = append_line
 answer = {"decisions": [{"summary": f"decision {i}"} for i in range(5)], "handoff": ["open item"]}
 store.persist(answer, sys.argv[1], sys.argv[2], {"project": "p", "session_id": "s"}, 1_700_000_000)
 """

@@ -19,7 +19,7 @@ import click
 
 from lazy_harness import config, paths
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory import files, handoff, ids, marks
+from lazy_harness.memory import files, frontmatter, handoff, ids, marks
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import search as search_core
@@ -63,7 +63,7 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
                 text = fh.read()
         except OSError:
             continue
-        meta, body = files.parse_frontmatter(text) or ({}, text)
+        meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
         if origin is not None and meta.get("origin") != origin:
             continue
         meta["id"] = ids.of_learning(meta)

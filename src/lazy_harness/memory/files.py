@@ -8,12 +8,12 @@
 
 Readers take tails: a JSONL file is read backwards in blocks until enough whole lines are found,
 and learnings are listed newest month first, so the cost does not grow with history (the handoff
-log is the exception: ``memory.handoff`` folds it whole). The handoff marker, ISO times and learning
-frontmatter are parsed with string methods (no regex, no YAML parser). Files a person saved in an
-editor are read as written: a byte order mark at the start is skipped, and a last line without its
-newline counts when it is one whole JSON object; a damaged line is salvaged or skipped by
-``memory.lines``. Also here: the memory folder's lock. Only ``os``, ``time``, our ``jsonload`` and
-``memory.lines`` at import time: the SessionStart hook uses this module.
+log is the exception: ``memory.handoff`` folds it whole). The handoff marker and ISO times are
+parsed with string methods (no regex); learning frontmatter is read by ``memory.frontmatter`` (no
+YAML parser). Files a person saved in an editor are read as written: a byte order mark at the start
+is skipped, and a last line without its newline counts when it is one whole JSON object; a damaged
+line is salvaged or skipped by ``memory.lines``. Also here: the memory folder's lock. Only ``os``,
+``time``, our ``jsonload`` and ``memory.lines`` at import time: the SessionStart hook uses this module.
 """
 
 import os
@@ -212,41 +212,6 @@ def recent_learning_files(learnings_dir: str, n: int) -> list[str]:
     return out
 
 
-def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096) -> dict[str, str]:
-    """Top-level one-line scalars ``keys`` of a learning file's frontmatter, without a YAML parser (the
-    worker writes each as a JSON-style quoted scalar or plain text on one line); missing keys are absent."""
-    out: dict[str, str] = {}
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            head = fh.read(limit)
-    except OSError:
-        return out
-    if not head.startswith("---"):
-        return out
-    for line in head.split("\n")[1:]:
-        if line.startswith("---"):
-            break
-        key, colon, value = line.partition(":")
-        if not colon or key not in keys or key in out:
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            if value[0] == '"':
-                try:
-                    value = jsonload.loads(value)
-                except ValueError:
-                    value = value[1:-1]
-            else:
-                value = value[1:-1].replace("''", "'")
-        out[key] = value
-    return out
-
-
-def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
-    """The ``title:`` of a learning file (see ``read_frontmatter_values``)."""
-    return read_frontmatter_values(path, ("title",), limit).get("title")
-
-
 def marker_fields(line: str) -> dict[str, str]:
     """``key=value`` pairs of the handoff marker comment; a value may hold spaces (a project name).
     A key seen again is text of the value before it: a project named ``x digest=y`` sets no digest."""
@@ -261,155 +226,6 @@ def marker_fields(line: str) -> dict[str, str]:
         elif key is not None:
             fields[key] += " " + token
     return fields
-
-
-# --- learning frontmatter as yaml.safe_dump writes it, without a YAML parser (hot path) -------------
-
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
-            "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
-            "P": "\u2029"}
-_HEX = {"x": 2, "u": 4, "U": 8}
-
-
-def _skip_blanks(raw: str, i: int) -> int:
-    while i < len(raw) and raw[i] in " \t":
-        i += 1
-    return i
-
-
-def _quoted(raw: str) -> tuple[str, bool]:
-    """Decode a single- or double-quoted YAML scalar spread over lines; (value, closed)."""
-    q, out, i, n = raw[0], [], 1, len(raw)
-    if not any(c in raw for c in "\n\x85\u2028\u2029"):  # the common case, without the character loop
-        if q == "'":
-            end = raw.find("'", 1)
-            while end >= 0 and raw[end + 1:end + 2] == "'":
-                end = raw.find("'", end + 2)
-            if end >= 0:
-                return raw[1:end].replace("''", "'"), True
-        elif "\\" not in raw and raw.find('"', 1) >= 0:
-            return raw[1:raw.find('"', 1)], True
-    while i < n:
-        c = raw[i]
-        if c == q:
-            if q == "'" and raw[i + 1:i + 2] == "'":
-                out.append("'")
-                i += 2
-                continue
-            return "".join(out), True
-        if c == "\\" and q == '"' and i + 1 < n:
-            nxt = raw[i + 1]
-            if nxt == "\n":  # an escaped line break joins the lines
-                i = _skip_blanks(raw, i + 2)
-            elif nxt in _HEX:
-                code = raw[i + 2:i + 2 + _HEX[nxt]]
-                try:
-                    out.append(chr(int(code, 16)))
-                except ValueError:
-                    out.append(code)
-                i += 2 + _HEX[nxt]
-            else:
-                out.append(_ESCAPES.get(nxt, nxt))
-                i += 2
-            continue
-        if c in "\u2028\u2029":  # YAML 1.1 keeps these line breaks and drops the indentation after them
-            out.append(c)
-            i = _skip_blanks(raw, i + 1)
-            continue
-        if c in "\n\x85":  # folding: one line break is a space, each empty line a newline
-            while out and out[-1] in (" ", "\t"):
-                out.pop()
-            breaks, i = 0, i + 1
-            while True:
-                j = _skip_blanks(raw, i)
-                if j < n and raw[j] == "\n":
-                    breaks, i = breaks + 1, j + 1
-                    continue
-                i = j
-                break
-            out.append("\n" * breaks if breaks else " ")
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out), False
-
-
-MAX_QUOTED_LINES = 64
-
-
-def _value(lines: list[str], i: int, first: str) -> tuple[object, int]:
-    """The scalar starting with ``first`` (rest of line ``i - 1``); returns (value, next line index)."""
-    if first[:1] in ("'", '"'):
-        raw, start, quote = first, i, first[0]
-        value, closed = _quoted(raw)
-        # why: a quote left open must not cost time in the square of the file's size (one hand-edited
-        # learning would stall every hook that reads it): a line without the quote cannot close it,
-        # and a quoted value runs over at most MAX_QUOTED_LINES lines
-        while not closed and i < len(lines) and lines[i].rstrip() not in ("---", "...") \
-                and i - start < MAX_QUOTED_LINES:
-            raw += "\n" + lines[i]
-            i += 1
-            if quote in lines[i - 1]:
-                value, closed = _quoted(raw)
-        if not closed:
-            value, _ = _quoted(raw)
-        return value, i
-    if first in ("", "~", "null", "Null", "NULL"):
-        return None, i
-    if first[:1] in ("|", ">"):  # a block scalar: the indented lines below
-        block = []
-        while i < len(lines) and (lines[i][:1] in (" ", "\t") or not lines[i].strip()):
-            block.append(lines[i].strip())
-            i += 1
-        return ("\n" if first[0] == "|" else " ").join(block).strip(), i
-    if first.startswith("[") and first.endswith("]"):
-        inner = first[1:-1].strip()
-        return ([_value([], 0, part.strip())[0] for part in inner.split(",")] if inner else []), i
-    return first, i
-
-
-def _closing(text: str) -> int:
-    """Index of the newline before the ``---`` line that closes the frontmatter; -1 if none."""
-    at = text.find("\n---", 3)
-    while at >= 0 and text[at + 4:at + 5] not in ("", "\n", "\r", " ", "\t"):
-        at = text.find("\n---", at + 4)
-    return at
-
-
-def parse_frontmatter(text: str) -> tuple[dict, str] | None:
-    """Top-level keys of a leading ``---`` block and the text after it; None when there is none
-    or it does not close. Scalars and lists of scalars only: that is what the store writes. A byte
-    order mark before the ``---`` is skipped."""
-    if text[:1] == "\ufeff":
-        text = text[1:]
-    if not text.startswith("---") or text[3:4] not in ("\n", "\r", " ", "\t"):
-        return None
-    end = _closing(text)
-    if end < 0:
-        return None
-    lines = text[text.find("\n") + 1:end].split("\n")
-    out: dict = {}
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        key, colon, rest = line.partition(":")
-        if not colon or not key or key[0] in " \t-#" or " " in key:
-            continue
-        rest = rest.strip()
-        if rest:
-            out[key], i = _value(lines, i, rest)
-            continue
-        items = []
-        while i < len(lines):
-            entry = lines[i].lstrip()
-            if not (entry.startswith("- ") or entry.rstrip() == "-"):
-                break
-            item, i = _value(lines, i + 1, entry[2:].strip())
-            items.append(item)
-        out[key] = items if items else None
-    after = text.find("\n", end + 1)
-    return out, (text[after + 1:] if after >= 0 else "")
 
 
 # --- times and the folder lock ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ an entry older than the check); prompt recall leaves such an entry out and the n
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import files, ids, marks, provenance, trust
+from lazy_harness.memory import files, frontmatter, ids, marks, provenance, trust
 
 HOLD, APPROVE = "hold", "approve"
 HELD = "held"  # a learning's status
@@ -43,7 +43,7 @@ def learning_text(path: str) -> tuple[dict, str]:
     """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            parsed = files.parse_frontmatter(fh.read(256 * 1024))
+            parsed = frontmatter.parse_frontmatter(fh.read(256 * 1024))
     except OSError:
         return {}, ""
     if parsed is None:
@@ -65,7 +65,7 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
     done = 0
     for kind, eid, path, reason in found:
         if kind == "learning":
-            meta = files.read_frontmatter_values(path, ("status",))
+            meta = frontmatter.read_frontmatter_values(path, ("status",))
             if (meta.get("status") or "active") != "active":
                 continue
             changes.set_learning_status(path, learnings_dir, HELD, None, f"{HELD}: {reason}", now, j)
@@ -190,7 +190,7 @@ def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
     every = files.recent_learning_files(learnings_dir, 10**9)
     caught = {f[2]: f[3] for f in scan_learnings(every)}  # left out at read time, not written held yet
     for path in every:
-        head = files.read_frontmatter_values(path, ("status", "deprecated_reason"))
+        head = frontmatter.read_frontmatter_values(path, ("status", "deprecated_reason"))
         if head.get("status") != HELD and path not in caught:
             continue
         meta, _ = learning_text(path)

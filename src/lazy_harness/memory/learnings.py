@@ -26,7 +26,8 @@ from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
-from lazy_harness.memory.files import read_frontmatter_values, recent_learning_files
+from lazy_harness.memory.files import recent_learning_files
+from lazy_harness.memory.frontmatter import read_frontmatter_values
 from lazy_harness.memory.sanitize import one_line, text_block
 
 SLUG_MAX = 50
@@ -118,7 +119,7 @@ def render(item: dict, meta: dict, now: float) -> str:
     from lazy_harness.memory import provenance
 
     front.update(provenance.fields(meta))  # the project key, session or hand, the machine and author
-    # why: width=10**9 keeps every scalar on one line, which memory.files' cheap title reader relies on;
+    # why: width=10**9 keeps every scalar on one line, which memory.frontmatter's cheap title reader relies on;
     # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
     body = f"## Learning\n\n{text_block(item.get('learning'))}\n\n## Context\n\n{text_block(item.get('context'))}\n"

@@ -10,8 +10,8 @@ Each step can be cut by a SIGKILL and the next run completes it without loss or 
   already there is not appended again, a torn line is skipped), then removed;
 - handoff.md is copied when the project has no handoff yet (a copy equal to the new file means a
   run was cut before the removal) or merged by ``memory.handoff.merge_markdown``, then removed.
-All of it under the same folder lock ``memory.store`` takes, so a worker persisting at the same time
-waits. Who runs it: the SessionStart hook, the worker before it reads a project's memory, and
+All of it under the same folder lock a persist takes (``memory.apply``), so a worker persisting at
+the same time waits. Who runs it: the SessionStart hook, the worker before it reads a project's memory, and
 ``lh memory path|show|search`` (docs/how/read-back.md).
 
 Claude Code 2.1.330 also writes MEMORY.md, its index of the ``.md`` files in that folder, when it is
@@ -153,7 +153,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     fd = os.open(memory_dir, os.O_RDONLY | os.O_DIRECTORY)
     out = []
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # the lock memory.store.apply holds while it writes
+        fcntl.flock(fd, fcntl.LOCK_EX)  # the lock memory.apply.apply holds while it writes
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:

@@ -11,8 +11,8 @@ store imports only memory/ and the lowest modules (paths), never the queue or th
 Hot path (SessionStart runs on every start, resume, clear and compaction): only ``os`` and our own
 hot-path modules at import time (not ``json``: :mod:`lazy_harness.jsonload` decodes), and the cost
 stays flat in history: JSONL files are read from their tail, and only the newest ``CANDIDATES``
-learning files are looked at, each only up to its first lines. No YAML parser: ``files.parse_frontmatter`` covers what
-``yaml.safe_dump`` writes.
+learning files are looked at, each only up to its first lines. No YAML parser:
+``frontmatter.parse_frontmatter`` covers what ``yaml.safe_dump`` writes.
 """
 
 import os

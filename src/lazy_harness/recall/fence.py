@@ -34,9 +34,9 @@ def in_scope(c: dict, key: str, legacy=None) -> bool:
         return c["okey"] == key
     if legacy is None:
         return False
-    from lazy_harness.memory import files
+    from lazy_harness.memory import frontmatter
 
-    return legacy(files.read_frontmatter_values(c["file"], ("origin", "origin_session")))
+    return legacy(frontmatter.read_frontmatter_values(c["file"], ("origin", "origin_session")))
 
 
 def legacy_for(cwd: str, env=None):
@@ -52,9 +52,9 @@ def legacy_for(cwd: str, env=None):
 def _approved(c: dict, approvals) -> bool:
     if c["kind"] != "learning":
         return c["id"] in approvals()
-    from lazy_harness.memory import files, held
+    from lazy_harness.memory import frontmatter, held
 
-    return held.learning_approved(files.read_frontmatter_values(c["file"], ("deprecated_reason",)))
+    return held.learning_approved(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)))
 
 
 def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list[dict], list[dict]]:

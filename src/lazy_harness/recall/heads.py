@@ -22,7 +22,7 @@ Hot path: only ``os`` and our hot-path modules at import time.
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, held, ids, provenance
+from lazy_harness.memory import frontmatter, held, ids, provenance
 from lazy_harness.memory.files import iso_epoch
 
 HEAD_BYTES = 4096
@@ -54,10 +54,10 @@ def read_head(path: str) -> dict | None:
     try:
         with open(path, "rb") as fh:
             data = fh.read(HEAD_BYTES)
-            parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
+            parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
             if parsed is None and len(data) == HEAD_BYTES:
                 data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)
-                parsed = files.parse_frontmatter(data.decode("utf-8", "replace"))
+                parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
     except OSError:
         return None
     meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))

@@ -110,12 +110,12 @@ def date_of(ts) -> str:
 
 def mark_of(hit: dict) -> str | None:
     """How a left-out entry is marked (``superseded by d-...``, ``deprecated``...), None when it is live."""
-    from lazy_harness.memory import files, marks
+    from lazy_harness.memory import frontmatter, marks
 
     if hit["kind"] == "learning":
         try:
             with open(hit["file"], encoding="utf-8", errors="replace") as fh:
-                meta = files.parse_frontmatter(fh.read(65536))
+                meta = frontmatter.parse_frontmatter(fh.read(65536))
         except OSError:
             return None
         front = meta[0] if meta else {}

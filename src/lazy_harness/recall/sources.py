@@ -14,7 +14,7 @@ import time: the prompt hook reads new lines through this module when the index 
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids, lines, provenance
+from lazy_harness.memory import files, frontmatter, ids, lines, provenance
 from lazy_harness.recall.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
@@ -165,7 +165,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
             text = fh.read(256 * 1024)
     except OSError:
         return None
-    meta, body = files.parse_frontmatter(text) or ({}, text)
+    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
     active = is_active(meta)
     if not active and not inactive:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from lazy_harness.memory import files, ids, marks
+from lazy_harness.memory import files, frontmatter, ids, marks
 from lazy_harness.memory.sanitize import one_line
 
 PER_KIND = 150  # newest live entries of each kind shown to the model: the prompt stays bounded
@@ -64,7 +64,7 @@ def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
     for path in reversed(files.recent_learning_files(learnings_dir, 10**6)):
         try:
             with open(path, encoding="utf-8-sig", errors="replace") as fh:
-                parsed = files.parse_frontmatter(fh.read(65536))
+                parsed = frontmatter.parse_frontmatter(fh.read(65536))
         except OSError:
             continue
         if parsed and parsed[0].get("origin") == project:

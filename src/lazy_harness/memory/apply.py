@@ -1,0 +1,221 @@
+"""Performing a plan of ``memory.plan``, all or nothing, under the memory folder's lock: the de-dup
+checked again, the handoff's changes computed again, every write recorded first (``memory.intent``)
+and taken out again when one fails; and the report of what was done. See ``memory.store``.
+"""
+
+import os
+
+from lazy_harness import jsonload
+from lazy_harness.atomic import append_line, ensure_dir, rewrite
+from lazy_harness.errors import LhError
+from lazy_harness.memory import entries, files, frontmatter, handoff, marks
+from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Plan, _check_target, _session_time,
+                                      check_memory_dir)
+from lazy_harness.memory.sanitize import one_line
+
+
+class Report:
+    """What ``apply`` did: lines appended per file, learnings created or found, the handoff's fate."""
+
+    def __init__(self) -> None:
+        self.appended: dict[str, int] = {}
+        self.created: list[str] = []
+        self.existing: list[str] = []
+        self.restored: list[str] = []  # ids of entries made again after consolidation hid them
+        self.skipped: list[tuple[str, str]] = []
+        self.handoff: str | None = None  # "written", "kept", or None: untouched
+        self.opened = self.closed = 0  # handoff items
+
+    def count(self, name: str) -> int:
+        return sum(n for p, n in self.appended.items() if os.path.basename(p) == name)
+
+    def summary(self) -> str:
+        """One line for logs and done/ files, e.g. ``2 decisions, 1 failure, 0 learnings, handoff written``."""
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}" + ("" if count == 1 else "s")
+        parts = [n(self.count(files.DECISIONS), "decision"), n(self.count(files.FAILURES), "failure"),
+                 n(len(self.created), "learning")]
+        if self.existing:
+            parts.append(f"{n(len(self.existing), 'learning')} already there")
+        if self.restored:
+            parts.append(f"{len(self.restored)} restored")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        parts.append(f"handoff {self.handoff or 'untouched'}"
+                     + (f" ({self.opened} opened, {self.closed} closed)" if self.handoff == "written" else ""))
+        return ", ".join(parts)
+
+    __str__ = summary
+
+
+def apply(p: Plan) -> Report:
+    """Perform a plan, all or nothing (``memory.intent``, ADR 0021): under the folder's lock, first
+    roll back a persist a killed writer left unfinished, then compute the exact bytes to append (de-dup
+    re-checked, the handoff's changes computed again, so two sessions applied at once both keep
+    theirs), record them, write JSONL appends, learnings, the handoff, restores; any failure on the
+    way (a full disk, an I/O error) takes every byte of this persist out again before it is raised."""
+    from lazy_harness.memory import intent
+
+    report = _planned_report(p)
+    mine = [a for a in p.actions if a.kind == APPEND]
+    restores = [a for a in p.actions if a.kind == RESTORE]
+    creates = [a for a in p.actions if a.kind == CREATE]
+    if not mine and not restores and not creates and p.handoff is None:
+        return report
+    _check_targets(p, mine, bool(restores))
+    ensure_dir(p.memory_dir)
+    with files.FolderLock(p.memory_dir):
+        intent.recover(p.memory_dir, p.env)
+        lines = _lines_to_append(p, report)
+        answer = None
+        if p.handoff is not None:
+            answer = handoff.prepare_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p))
+            if answer.records:
+                state_path = os.path.join(p.memory_dir, handoff.STATE)
+                lines[state_path] = [jsonload.dumps(r) for r in answer.records]
+        appends = {path: intent.appended_bytes(path, todo) for path, todo in lines.items() if todo}
+        md = False if answer is None or not (answer.records or answer.behind) else intent.read_bytes(
+            os.path.join(p.memory_dir, files.HANDOFF))
+        if not appends and md is False and not creates and not restores:
+            return report
+        log = intent.begin(p.memory_dir, str(p.meta.get("task_id") or ""), str(p.meta.get("session_id") or ""),
+                           appends, md, p.env)
+        try:
+            _write_appends(lines, report)
+            _apply_learnings(p, report, log)
+            if answer is not None:
+                _apply_handoff(p, report, answer)
+            _apply_restores(p, report, log)
+        except BaseException:
+            try:
+                log.rollback(p.env)
+            except OSError:
+                pass  # why: the record stays; the next writer of the folder or the worker's start finishes it
+            raise
+        log.commit()
+    return report
+
+
+def _planned_report(p: Plan) -> Report:
+    """What the plan already knows before writing: entries that exist, items skipped, a handoff kept."""
+    report = Report()
+    for a in p.actions:
+        if a.kind == EXISTS:
+            report.existing.append(a.path)
+        elif a.kind == SKIP:
+            report.skipped.append((a.path, a.preview))
+    if p.handoff is not None:
+        report.handoff = "kept"
+    return report
+
+
+def _check_targets(p: Plan, appends: list, restores: bool) -> None:
+    """Every file the persist will write lies inside the memory folder (raises otherwise)."""
+    check_memory_dir(p.memory_dir, p.env, p.root)
+    for a in appends:
+        _check_target(a.path, p.memory_dir)
+    if restores:
+        from lazy_harness.memory import journal
+        for path in (marks.path_of(p.memory_dir), journal.folder(p.memory_dir)):
+            _check_target(path, p.memory_dir)
+    if p.handoff is not None:
+        for name in (handoff.STATE, files.HANDOFF):
+            _check_target(os.path.join(p.memory_dir, name), p.memory_dir)
+
+
+def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:
+    """The decision and failure lines still missing, by file, checked again under the lock."""
+    out: dict[str, list[str]] = {}
+    for name in (files.DECISIONS, files.FAILURES):
+        path = os.path.join(p.memory_dir, name)
+        todo = [a for a in p.actions if a.kind == APPEND and a.path == path]
+        if not todo:
+            continue
+        seen = entries.recorded(path, {a.payload[0] for a in todo})
+        for a in todo:
+            key, line = a.payload
+            if key in seen:
+                report.skipped.append((path, f"already recorded: {a.preview}"))
+                continue
+            seen.add(key)
+            out.setdefault(path, []).append(line)
+    return out
+
+
+def _write_appends(lines: dict[str, list[str]], report: Report) -> None:
+    for path, todo in lines.items():
+        if os.path.basename(path) == handoff.STATE:
+            continue  # written by _apply_handoff, after the learnings
+        entries.heal_tail(path)
+        for line in todo:
+            append_line(path, line)
+            report.appended[path] = report.appended.get(path, 0) + 1
+
+
+def _apply_restores(p: Plan, report: Report, log=None) -> None:
+    """Bring back what the answer made again and consolidation hid, checked again under the lock: one
+    journalled run (kind ``restore``), so ``lh memory history`` lists it and ``lh memory undo`` reverts it.
+    why: the mark is removed as undo removes one, not countered by a new kind of line: every reader, the
+    search index and sync's merge of marks.jsonl already take a removed line for an entry never hidden."""
+    todo = [a for a in p.actions if a.kind == RESTORE]
+    if not todo:
+        return
+    from lazy_harness.memory import changes, journal
+
+    j = journal.Journal(p.memory_dir, "restore", one_line(p.meta.get("project")), p.now)
+    if log is not None:
+        log.journal(j.run, (p.memory_dir, p.learnings_dir))
+    why = f"made again by session {one_line(p.meta.get('session_id')) or '?'}"
+    hiding, gone = marks.by_id(p.memory_dir), set()
+    for a in todo:
+        eid, path, was = a.payload
+        if path is None:
+            named = hiding.get(eid) or []
+            if not named or any(m["op"] not in marks.AUTOMATIC for m in named):
+                report.skipped.append((a.path, f"not restored, hidden by hand or shown already: {eid}"))
+                continue
+            gone.add(eid)
+        else:
+            if frontmatter.read_frontmatter_values(path, ("status",)).get("status") != "deprecated":
+                report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
+                continue
+            try:
+                changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+            except LhError as exc:  # a frontmatter we will not rewrite (aliases, too long): left as it is
+                report.skipped.append((path, f"not restored: {exc}"))
+                continue
+        j.note(f"restore {eid}: {why} (was {was})")
+        report.restored.append(eid)
+    if gone:
+        path = marks.path_of(p.memory_dir)
+        j.track(path)
+        # why: consolidation and lh memory forget append marks without the folder lock
+        rewrite(path, lambda data: marks.without(data, gone))
+        j.record(path)
+    if report.restored:
+        j.data["restored"] = list(report.restored)  # read by consolidation: made again, so newer (ADR 0014)
+        j.save()
+
+
+def _apply_learnings(p: Plan, report: Report, log=None) -> None:
+    todo = [a for a in p.actions if a.kind == CREATE]
+    if not todo:
+        return
+    from lazy_harness.atomic import sweep_stale_temps
+    from lazy_harness.memory import learnings
+    for folder in {os.path.dirname(a.path) for a in todo}:
+        sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
+    for a in todo:
+        path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now,
+                                                 before_create=None if log is None else log.creating)
+        (report.created if written else report.existing).append(path)
+
+
+def _apply_handoff(p: Plan, report: Report, answer) -> None:
+    stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
+    written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days)
+    if written:
+        report.handoff = "written"
+        report.opened = sum(1 for r in written if r["op"] == handoff.OPEN)
+        report.closed = len(written) - report.opened
+

@@ -1,0 +1,197 @@
+"""What a distilled answer would change in a project's memory, computed without writing: the plan
+``memory.store`` describes (lines to append, handoff items to open or close, learning files,
+entries to restore, and why anything is skipped), and the refusal of a memory folder outside
+``<claude dir>/projects``. ``memory.apply`` performs a plan.
+"""
+
+import os
+
+from lazy_harness import paths
+from lazy_harness.errors import TaskError
+from lazy_harness.memory import entries, files, frontmatter, handoff, ids, marks
+from lazy_harness.memory.sanitize import normalise, one_line
+
+RECENT_TITLES = 50
+PREVIEW = 100
+# Plan action kinds: the first five write, the last three say why nothing is written
+APPEND, CREATE, OPEN, CLOSE, RESTORE = "append", "create", "open", "close", "restore"
+SKIP, EXISTS, KEEP = "skip", "exists", "keep"
+
+
+class Row(tuple):
+    """``(action, path, preview)`` that prints as one aligned line."""
+
+    __slots__ = ()
+
+    def __new__(cls, action: str, path: str, preview: str):
+        return tuple.__new__(cls, (action, path, preview))
+
+    def __str__(self) -> str:
+        return f"{self[0]:<7} {self[1]}  {self[2]}".rstrip()
+
+
+class Action:
+    """One change (or a reason for none): the kind, the file, a short preview, what to write."""
+
+    __slots__ = ("kind", "path", "preview", "payload")
+
+    def __init__(self, kind: str, path: str, preview: str = "", payload=None) -> None:
+        self.kind, self.path, self.preview, self.payload = kind, path, preview, payload
+
+    def __repr__(self) -> str:
+        return f"Action({self.kind!r}, {self.path!r}, {self.preview!r})"
+
+
+class Plan:
+    """Everything ``apply`` would do, computed without writing."""
+
+    def __init__(self, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
+                 root: str | None = None) -> None:
+        self.memory_dir, self.learnings_dir, self.meta, self.now, self.env = memory_dir, learnings_dir, meta, now, env
+        self.root = root  # the memory root the folder must sit in (check_memory_dir)
+        self.actions: list[Action] = []
+        self.problems: list[str] = []  # answer problems only the memory can tell (an unknown item closed)
+        self.handoff: tuple[list[str], list[str]] | None = None  # (opened, closed) asked by the answer
+
+    def add(self, kind: str, path: str, preview: str = "", payload=None) -> None:
+        preview = one_line(preview)
+        if len(preview) > PREVIEW:
+            preview = preview[:PREVIEW - 3] + "..."
+        self.actions.append(Action(kind, path, preview, payload))
+
+    def describe(self) -> list[Row]:
+        return [Row(a.kind, a.path, a.preview) for a in self.actions]
+
+    def __str__(self) -> str:
+        return "\n".join(map(str, self.describe())) if self.actions else "nothing to write"
+
+
+def check_memory_dir(memory_dir: str, env=None, root: str | None = None) -> None:
+    """Refuse a memory folder that is not ``<memory root>/<key>`` once symlinks are resolved.
+
+    ``root``: the projects folder of ``[memory] path`` (``paths.memory_root``); None: the default one.
+    """
+    root = root or paths.memory_root(None, env)
+    real = os.path.realpath(memory_dir)
+    if os.path.dirname(real) != os.path.realpath(root) or os.path.basename(real) in ("", ".", ".."):
+        raise TaskError(f"memory folder {memory_dir!r} is not inside {root!r}; nothing written",
+                        hint="lh queue show <task id>")
+
+
+def _check_target(path: str, folder: str) -> None:
+    if not paths.is_within(path, folder):
+        raise TaskError(f"{path!r} resolves outside {folder!r}; nothing written", hint=f"remove the symlink {path}")
+
+
+def _plan_entries(p: Plan, distilled: dict) -> None:
+    hiding = None  # marks.jsonl, read once an answer restates a recorded entry
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        items = distilled.get(kind + "s") or []
+        if not items:
+            continue
+        path = os.path.join(p.memory_dir, name)
+        recs = [entries.record(kind, item, p.meta, p.now) if isinstance(item, dict) else item for item in items]
+        seen = entries.recorded(path, {normalise(r["summary"]) for r in recs if isinstance(r, dict)})
+        for rec in recs:
+            if not isinstance(rec, dict):
+                p.add(SKIP, path, f"not an object: {rec!r}")
+                continue
+            key = normalise(rec["summary"])
+            if not key:
+                p.add(SKIP, path, "empty summary")
+            elif key in seen:
+                hiding = marks.by_id(p.memory_dir) if hiding is None else hiding
+                named = hiding.get(rec["id"]) or []
+                if any(m["op"] not in marks.AUTOMATIC for m in named):
+                    p.add(SKIP, path, f"kept hidden: {rec['id']} was left out with lh memory forget: {rec['summary']}")
+                elif named and not any(a.kind == RESTORE and a.payload[0] == rec["id"] for a in p.actions):
+                    p.add(RESTORE, marks.path_of(p.memory_dir), f"{rec['id']} {rec['summary']}",
+                          (rec["id"], None, marks.describe(named[0])))
+                else:
+                    p.add(SKIP, path, f"already recorded: {rec['summary']}")
+            else:
+                seen.add(key)
+                p.add(APPEND, path, rec["summary"], (key, entries.json_line(rec)))
+
+
+def _plan_learnings(p: Plan, distilled: dict) -> None:
+    items = distilled.get("learnings") or []
+    if not items:
+        return
+    from lazy_harness.memory import learnings
+    origin = one_line(p.meta.get("project"))
+    recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
+    listing = learnings.names_by_slug(p.learnings_dir)
+    batch: set[str] = set()
+    for item in items:
+        title = one_line(item.get("title")) if isinstance(item, dict) else ""
+        key = normalise(title)
+        if not key:
+            p.add(SKIP, p.learnings_dir, "learning without a title")
+            continue
+        if key in batch:
+            p.add(SKIP, p.learnings_dir, f"twice in this answer: {title}")
+            continue
+        batch.add(key)
+        lid = ids.learning_id(origin, title)
+        path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin)
+        # why: re-processed after midnight, or restated weeks later: the same learning, on another day
+        found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
+        status = (frontmatter.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
+        if found and status == "deprecated":  # what consolidation writes
+            p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
+        elif found and status not in ("", "active"):
+            how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
+            p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
+        elif exists:
+            p.add(EXISTS, path, title)
+        elif lid in recent:
+            p.add(SKIP, p.learnings_dir, f"a recent learning has this title: {title}")
+        elif found:
+            p.add(EXISTS, found, title)
+        else:
+            p.add(CREATE, path, title, item)
+
+
+def _plan_handoff(p: Plan, distilled: dict) -> None:
+    opened = handoff.items(distilled.get("handoff") or [])
+    closed = handoff.items(distilled.get("handoff_closed") or [])
+    path = os.path.join(p.memory_dir, handoff.STATE)
+    state, pending = handoff.load(p.memory_dir)
+    for rec in pending:  # hand edits of handoff.md (or a legacy one) not yet in the state
+        p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']} (by hand)")
+    if not (opened or closed):
+        if pending or handoff.behind(p.memory_dir, state):  # a hand edit to import, a render a kill cut
+            p.handoff = ([], [])
+        return  # why: an empty answer says nothing about open items; only a close closes one
+    if pending:
+        state = handoff.fold(list(handoff.read_records(p.memory_dir) or []) + pending)
+    recs, notes, problems = handoff.changes(state, opened, closed, p.meta, _session_time(p))
+    p.problems.extend(problems)
+    for rec in recs:
+        p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']}")
+    for note in notes:
+        p.add(KEEP, path, note)
+    p.handoff = (opened, closed)
+
+
+def _session_time(p: Plan) -> float:
+    """The time handoff records carry: the session's (its transcript's mtime), else now."""
+    t = p.meta.get("session_time")
+    return float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else p.now
+
+
+def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
+         root: str | None = None) -> Plan:
+    """Every change the (validated, redacted) distilled answer calls for, computed without writing.
+
+    ``meta``: project, session_id, task_id, cwd, session_time (epoch of the session, for handoff records).
+    ``now``: epoch seconds, stamped with the local offset. ``handoff`` opens or restates items,
+    ``handoff_closed`` closes open ones (by id or exact text); empty or missing lists change nothing.
+    """
+    check_memory_dir(memory_dir, env, root)
+    p = Plan(memory_dir, learnings_dir, meta, now, env, root)
+    _plan_entries(p, distilled)
+    _plan_learnings(p, distilled)
+    _plan_handoff(p, distilled)
+    return p

@@ -1,0 +1,114 @@
+"""Running the rules of ``lazy_harness.redact`` over a text, or over every string of a nested
+structure, counting the replacements: the built-in kinds (``redact.kinds``), the mailchimp-key pass,
+the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, then the configured patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from lazy_harness.redact import names
+from lazy_harness.redact.assignments import _named
+from lazy_harness.redact.kinds import _builtin
+from lazy_harness.redact.matches import _mailchimp
+from lazy_harness.redact.values import MARK, _aws_secrets, _replace_assignment, _replace_keyish
+
+
+@lru_cache(maxsize=8)
+def _twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+
+def _sub_folded(pattern: re.Pattern[str], replace, text: str) -> str:
+    """``pattern.sub(replace, text)`` for a case-insensitive ``pattern`` written in lower case.
+
+    # why: the case-sensitive twin of the pattern scanned over the lower-cased text finds the same
+    # places several times faster than re.IGNORECASE (134 ms against 22 ms on a megabyte for the
+    # assignments); each place is then matched again on the real text, for the real groups.
+    """
+    low = text.lower()
+    if len(low) != len(text):  # a few characters grow when lower-cased: positions would not line up
+        return pattern.sub(replace, text)
+    out: list[str] = []
+    last = 0
+    for found in _twin(pattern).finditer(low):
+        m = pattern.match(text, found.start())
+        if m is None or m.start() < last:
+            continue
+        out += (text[last:m.start()], replace(m))
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=32)
+def _custom(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p) for p in patterns if p)
+
+
+def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
+    """``text`` with credentials replaced by markers, and how many were replaced."""
+    if not text:
+        return text, 0
+    counted = [0]
+
+    def sub(pattern: re.Pattern[str], replace, text: str) -> str:
+        def counting(m: re.Match[str]) -> str:
+            new = replace(m) if callable(replace) else replace
+            if new != m.group(0):  # why: the named rules may decide to keep a match
+                counted[0] += 1
+            return new
+        if pattern.flags & re.IGNORECASE:
+            return _sub_folded(pattern, counting, text)
+        return pattern.sub(counting, text)
+
+    for kind, pattern, replace in _builtin():
+        mark = MARK.format(kind)
+        text = sub(pattern, mark if replace is None else lambda m, r=replace, k=mark: r(m, k), text)
+    text = _mailchimp(text, counted)
+    assignment, keyish, named, *spaced = _named()
+    text = sub(assignment, _replace_assignment, text)
+    text = sub(keyish, _replace_keyish, text)
+    text = sub(named, names.replace_named, text)
+    for pattern in spaced:
+        text = sub(pattern, names.replace_spaced, text)
+    text, n = _aws_secrets(text)
+    counted[0] += n
+    for pattern in _custom(tuple(extra_patterns)):
+        text = sub(pattern, MARK.format("custom"), text)
+    return text, counted[0]
+
+
+def redact_obj(obj: Any, extra_patterns: Iterable[str] = (), keys: bool = False) -> tuple[Any, int]:
+    """A copy of a nested dict/list structure with every string redacted, and the count.
+
+    Dict keys are kept as they are unless ``keys`` (for an untrusted object whose unknown keys get
+    quoted in log lines); non-string leaves pass through unchanged.
+    """
+    extra = tuple(extra_patterns)
+    if isinstance(obj, str):
+        return redact(obj, extra)
+    if isinstance(obj, dict):
+        out: dict = {}
+        count = 0
+        for key, value in obj.items():
+            if keys and isinstance(key, str):
+                key, n = redact(key, extra)
+                count += n
+            out[key], n = redact_obj(value, extra, keys)
+            count += n
+        return out, count
+    if isinstance(obj, (list, tuple)):
+        items = []
+        count = 0
+        for value in obj:
+            new, n = redact_obj(value, extra, keys)
+            items.append(new)
+            count += n
+        return (type(obj)(items) if isinstance(obj, tuple) else items), count
+    return obj, 0
