@@ -5,7 +5,7 @@ tests/fixtures/transcripts/interactive.jsonl placed where Claude Code keeps tran
 as a SessionEnd task. Then, in this process, ``worker.loop.run`` drains the queue with
 ``llm.distill_call`` replaced by a function that returns a canned answer at once (a different
 decision, failure, learning and handoff per task, so every task really appends, writes a learning
-file and rewrites the handoff). Each task is timed from claim to finish (``loop.process_one``):
+file and rewrites the handoff). Each task is timed from claim to finish (``one_task.process_one``):
 trust check, reading the transcript, gates, existing memory, prompt, redaction, validation, the
 store's de-duplicated writes with their fsyncs, done/ and state files, log lines. The first task
 is reported apart: it pays for importing the pipeline's modules once per worker process.
@@ -63,9 +63,9 @@ def build(root: str, env: dict, n: int, prefix: str) -> str:
 
 def drain_timed(env: dict) -> tuple[list[float], list[str], object]:
     """Run the worker loop in this process; returns (seconds per task in order, outcomes, stats)."""
-    from lazy_harness.worker import loop
+    from lazy_harness.worker import loop, one_task
 
-    original = loop.process_one
+    original = one_task.process_one
     took: list[float] = []
     outcomes: list[str] = []
 
@@ -76,11 +76,11 @@ def drain_timed(env: dict) -> tuple[list[float], list[str], object]:
         outcomes.append(status)
         return status
 
-    loop.process_one = timed
+    one_task.process_one = timed
     try:
         stats = loop.run(env=env, sleep=lambda s: None)
     finally:
-        loop.process_one = original
+        one_task.process_one = original
     return took, outcomes, stats
 
 
@@ -90,7 +90,9 @@ def main() -> int:
     with harness.temp_home(opts.keep) as (root, env):
         os.environ.clear()
         os.environ.update(env)  # why: tests/support/sessions.place resolves paths from os.environ
-        harness.write_config(env, retry_backoff_seconds=0)
+        config_file = harness.write_config(env, retry_backoff_seconds=0)
+        with open(config_file, "a", encoding="utf-8") as fh:
+            fh.write("[consolidate]\nenabled = false\n")  # why: one model call per task, none after the drain
         from lazy_harness import paths
         from lazy_harness.worker import llm
 
@@ -98,20 +100,21 @@ def main() -> int:
         build(root, env, opts.runs, "a")
         calls = {"n": 0}
 
-        def answer(prompt, cfg, env_, workdir):
+        def answer(prompt, cfg, env_, workdir, max_budget_usd=None, schema=None):
             calls["n"] += 1
             if "<<<conversation-" not in prompt:
                 raise AssertionError("the worker did not send a prompt with the conversation")
-            return canned(calls["n"])
+            return llm.Call(canned(calls["n"]), llm.Usage())
 
-        real_call = llm.distill_call
-        llm.distill_call = answer
+        real_call = llm.call  # why: what the worker's model calls go through (worker/calls.run_model)
+        llm.call = answer
         try:
             took, outcomes, stats = drain_timed(env)
         finally:
-            llm.distill_call = real_call
+            llm.call = real_call
         if stats.processed != opts.runs or calls["n"] != opts.runs:
-            sys.exit(f"expected {opts.runs} processed tasks, got {stats} ({outcomes})")
+            sys.exit(f"expected {opts.runs} processed tasks and model calls, got {stats} ({outcomes}), "
+                     f"{calls['n']} calls")
         memory = paths.memory_dir(os.path.join(root, "billing-a"), env)
         with open(os.path.join(memory, "decisions.jsonl"), encoding="utf-8") as fh:
             appended = sum(1 for _ in fh)

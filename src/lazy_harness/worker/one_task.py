@@ -1,0 +1,184 @@
+"""One claimed task from claim to finish (the worker's loop, worker/loop.py, drains the queue with
+it): run through the pipeline, or skipped when the same unchanged transcript already failed; put back
+to wait (a spend cap, the API, no room to write); moved to done/ or failed/ with the session's check
+mark, which the Stop gates and SessionStart read.
+"""
+
+import os
+import time
+import traceback
+
+from lazy_harness import logfile, queue
+
+_CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
+
+
+def _log(env, message: str) -> None:
+    logfile.write(logfile.WORKER, message, env)
+
+
+def _result_fields(outcome) -> dict:
+    """A short record of what a processed task wrote, kept in its done/ file."""
+    report = outcome.report
+    if report is None:
+        return {}
+    summary = getattr(report, "summary", None)
+    out = {"written": summary() if callable(summary) else str(report)}
+    if outcome.problems:
+        out["answer_problems"] = str(len(outcome.problems))
+    return out
+
+
+def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: dict | None = None) -> str | None:
+    """Claim and process one pending task. Returns its outcome status, or None if it was gone."""
+    path = queue.claim(q, name)
+    if path is None:
+        return None
+    started = time.monotonic()
+    fields = queue.read_task(path)
+    fields["task_id"] = queue.task_id(name)
+    outcome, repeated = _run_task(q, fields, cfg, env, sleep)
+    fields.update(_result_fields(outcome))
+    if outcome.attempts:
+        fields["attempts"] = str(outcome.attempts)
+    if outcome.status == "waiting":  # spend, the API, no room: back to the queue, not failed (ADR 0013, 0021)
+        return _requeue(q, name, fields, outcome, cfg, env)
+    mark = _check_mark(q, fields, outcome, repeated)
+    if not _finish(q, name, fields, outcome, mark, env):
+        return "storage"
+    if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
+        projects[fields["memory_dir"]] = fields.get("cwd", "")
+    from lazy_harness import retain
+
+    retain.release(q, fields.get("session_id", ""))
+    took = time.monotonic() - started
+    detail = "".join(f" | {part}" for part in (fields.get("written", ""), outcome.read) if part)
+    _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
+    _report_damaged_lines(env)
+    return outcome.status
+
+
+def _run_task(q: str, fields: dict, cfg: dict, env, sleep):
+    """The task through the pipeline (or the skip of a repeated failure): (outcome, the skip or None).
+    An exception becomes a failed outcome, or a waiting one when writing failed for lack of room."""
+    from lazy_harness.worker import pipeline
+
+    repeated = None
+    try:
+        repeated = _failed_before(q, fields)
+        return repeated or pipeline.distill(fields, cfg, env, time.time(), sleep=sleep), repeated
+    except Exception as exc:  # why: one bad task must not stop the queue; keep the evidence
+        from lazy_harness.errors import LhError
+        from lazy_harness.worker import storage
+
+        why = storage.cause(exc)
+        expected = isinstance(exc, LhError)
+        reason = str(exc) if expected else f"internal error: {type(exc).__name__}: {exc}"
+        if why:  # why: not the task's fault; the persist rolled itself back (memory.intent)
+            return pipeline.Outcome("waiting", f"memory not written, {why}; nothing of it was kept, it runs "
+                                               "again once writing works", None, storage=True), repeated
+        return pipeline.Outcome("failed", reason, _mtime(fields.get("session_jsonl", "")),
+                                error_text=reason if expected else traceback.format_exc()), repeated
+
+
+def _requeue(q: str, name: str, fields: dict, outcome, cfg: dict, env) -> str:
+    """A task that waits goes back to the queue with its next time; returns storage, paused or waiting."""
+    from lazy_harness.worker import storage, waiting
+
+    first = float(cfg["compound_loop"].get("wait_seconds", waiting.FIRST_WAIT))
+    what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused or outcome.storage, first)
+    _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
+    _report_damaged_lines(env)
+    if outcome.storage:
+        storage.stop(env, outcome.reason.split("; ", 1)[0].removeprefix("memory not written, "))
+        return "storage"
+    return "paused" if outcome.paused else "waiting"
+
+
+def _check_mark(q: str, fields: dict, outcome, repeated) -> tuple[float, str] | None:
+    """The session's check mark the finished task leaves (transcript mtime, check), also kept in its
+    record; None when the task read no transcript."""
+    check = _CHECK.get(outcome.status, queue.ERROR)
+    if outcome is repeated:
+        check = queue.ERROR  # why: still not in memory; the next change of the session tries again
+    if outcome.transcript_mtime is None:
+        return None
+    # why: the record carries the mark, so recover() can restore it after a kill in between
+    fields["transcript_mtime"] = repr(outcome.transcript_mtime)
+    fields["check"] = check
+    mark = (outcome.transcript_mtime, check)
+    if check == queue.ERROR:
+        last = queue.last_check(q, fields.get("session_id", "")) if fields.get("session_id") else None
+        if last is not None and last[1] == queue.DISTILLED and last[0] >= mark[0]:
+            # why: a redo (lh knowledge handoff-now, a retry) of what memory already holds failed: nothing
+            # is missing, and the session must not look undistilled to the gates or to SessionStart
+            mark = last
+    return mark
+
+
+def _finish(q: str, name: str, fields: dict, outcome, mark, env) -> bool:
+    """Move the task to done/ or failed/ with its mark; False when its record could not be written for
+    lack of room (the task is back in the queue and the drain stops)."""
+    try:
+        queue.finish(q, name, fields, outcome.status, outcome.reason, outcome.error_text, mark)
+    except OSError as exc:
+        from lazy_harness.worker import storage
+
+        why = storage.cause(exc)
+        if not why:
+            raise
+        # why: memory holds the session, its record does not: back to the queue, where a run once there is
+        # room again writes nothing twice (the store's de-duplication) and records it
+        try:
+            os.replace(os.path.join(q, queue.PROCESSING, name), os.path.join(q, name))
+        except OSError:
+            pass
+        _log(env, f"task {fields['task_id']}: waiting: its record not written, {why}")
+        storage.stop(env, why)
+        return False
+    return True
+
+
+def _report_damaged_lines(env) -> None:
+    """One worker.log line per memory file in which the task salvaged or skipped a line."""
+    from lazy_harness.memory import damage
+
+    try:
+        damage.report(logfile.WORKER, env)
+    except Exception as exc:  # why: a report must not fail the queue
+        _log(env, f"memory: damaged lines not reported: {type(exc).__name__}: {exc}")
+
+
+def _failed_before(q: str, fields: dict):
+    """A skip for a task whose transcript already failed to distill and has not changed since (a
+    SessionEnd queued while the Stop task of the same turn was failing): the same prompt would fail
+    the same way, at the same cost. A retry or ``lh knowledge handoff-now`` is asked for: it runs."""
+    from lazy_harness.worker import pipeline
+
+    if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT):
+        return None
+    sid, transcript = fields.get("session_id", ""), fields.get("session_jsonl", "")
+    last = queue.last_check(q, sid) if sid else None
+    if last is None or last[1] != queue.ERROR:
+        return None
+    # why: only the model's failure is worth skipping (it costs calls and would repeat); a refused
+    # task (untrusted, a planted link) is refused again, with its own record
+    failed = queue.folder(q, queue.FAILED)
+    try:
+        mine = sorted(n for n in os.listdir(failed) if n.endswith(f"-{queue.safe_session_id(sid)[:8]}{queue.SUFFIX}"))
+        previous = queue.read_task(os.path.join(failed, mine[-1])) if mine else {}
+    except OSError:
+        return None
+    if (previous.get("session_id") != sid or previous.get("session_jsonl") != transcript
+            or not previous.get("reason", "").startswith("model call failed")
+            or previous.get("transcript_mtime") != repr(last[0]) or _mtime(transcript) != last[0]):
+        return None
+    return pipeline.Outcome("skipped", "this transcript already failed to distill and is unchanged since "
+                            "(lh queue retry --failed tries again)", last[0])
+
+
+def _mtime(path: str) -> float | None:
+    try:
+        return os.stat(path).st_mtime if path else None
+    except OSError:
+        return None
