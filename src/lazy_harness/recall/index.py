@@ -319,10 +319,6 @@ def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
     return plan
 
 
-def _like_prefix(prefix: str) -> str:
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 # --- writing ---------------------------------------------------------------------------------------
 
 def _count(conn, delta: int) -> None:
@@ -637,15 +633,6 @@ def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: 
                          f"AND {where}{visible}", [*score, *args]).fetchall()
     found.sort(key=lambda r: (score[r[0]], r[0]))
     return ([(*r, score[r[0]]) for r in found[:limit]], facts["df"], {h[0]: h[2] for h in hits}, facts["N"])
-
-
-def matching(conn, query: str, rowids: list[int]) -> set[int]:
-    """Which of ``rowids`` match ``query``."""
-    if not rowids:
-        return set()
-    marks = ",".join("?" * len(rowids))
-    return {r[0] for r in conn.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
-                                       [query, *rowids])}
 
 
 def count_and_match(conn, query: str, rowids: list[int]) -> tuple[int, set[int]]:
