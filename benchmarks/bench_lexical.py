@@ -1,10 +1,10 @@
-"""The bounded lexical search (recall/lexical.py) against FTS5's query, on a realistic memory.
+"""The bounded lexical search (recall/lookup.py) against FTS5's query, on a realistic memory.
 
 For each size (18,000 and 100,000 entries by default) a project's memory is written with
 tests/support/realistic_memory.py (words drawn with a Zipf distribution from the standard library's
-docstrings, so each prompt word is in thousands of entries) and indexed with ``index.open_current``
+docstrings, so each prompt word is in thousands of entries) and indexed with ``current.open_current``
 (the FTS5 baseline). The lexical tables are then built in the same database, one scope per memory
-folder ("" for the learnings), in steps of ``lexical.BATCH`` entries, each its own transaction.
+folder ("" for the learnings), in steps of ``lexical_build.BATCH`` entries, each its own transaction.
 
 Printed per size:
   build       FTS5 index (open_current), lexical build (seconds, steps), database size before/after
@@ -13,7 +13,7 @@ Printed per size:
               with unicode61 on them: the champion lists' own loss) the lexical top-60 holds;
               recall of the exact top-10 within the top-10 and the top-60
   speed       median ms over the prompts: FTS5's candidate query (``ORDER BY bm25 LIMIT 240``) and
-              ``lexical.search`` (pool 60 and 240), each after a fresh connect, in process; and a
+              ``lookup.search`` (pool 60 and 240), each after a fresh connect, in process; and a
               fresh ``python -S`` process that imports only what the search needs, against
               ``python -S -c pass``
 
@@ -37,12 +37,12 @@ sys.path.insert(0, ROOT)
 
 # why: below the sys.path line, so the benchmark runs from a checkout that is not installed
 from lazy_harness import paths  # noqa: E402
-from lazy_harness.recall import index, lexical, select, terms  # noqa: E402
+from lazy_harness.recall import current, index, lexical_build, lexical_write, lookup, select, terms  # noqa: E402
 from tests.support import memory_samples as ms  # noqa: E402
 from tests.support import realistic_memory as rm  # noqa: E402
 
-SHIPPED = lexical.CHAMPIONS
-LIMIT = 240  # index.candidates: POOL (60) times SHORTLIST (4)
+SHIPPED = lookup.CHAMPIONS
+LIMIT = 240  # lookup.candidates: POOL (60) times SHORTLIST (4)
 TOP = 60
 
 
@@ -87,16 +87,16 @@ def make(size: int, folder: str) -> dict:
     out.update(path=path, mdir=mdir, ldir=ldir)
     if not os.path.exists(path):
         t = time.perf_counter()
-        conn, n = index.open_current(path, [mdir], ldir)
+        conn, n = current.open_current(path, [mdir], ldir)
         out["fts_s"], out["entries"] = time.perf_counter() - t, n
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         out["fts_mb"] = os.path.getsize(path) / 1e6
-        for stmt in lexical.SCHEMA:
+        for stmt in lexical_write.SCHEMA:
             conn.execute(stmt)
         t = time.perf_counter()
         steps = 0
         for scope in ("", mdir):
-            steps += lexical.build(conn, scope, source(conn, scope))
+            steps += lexical_build.build(conn, scope, source(conn, scope))
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         out["lex_s"], out["lex_steps"] = time.perf_counter() - t, steps
         out["total_mb"] = os.path.getsize(path) / 1e6
@@ -136,7 +136,7 @@ def quality(info: dict, ps: list[str]) -> None:
     conn = sqlite3.connect(info["path"])
     exact = exact_words_db(info["path"])
     scopes = [info["mdir"], ""]
-    w = ",".join(str(x) for x in index.FIELD_WEIGHTS)
+    w = ",".join(str(x) for x in lookup.FIELD_WEIGHTS)
     print(f"  quality over {len(ps)} prompts (share of the exact top-{TOP} / top-10 found; mean over prompts)")
     print(f"  {'N':>5} {'rescore':>7} | {'vs FTS5 porter: top60 in 60':>27} {'top10 in 60':>11} {'top10 in 10':>11} |"
           f" {'vs exact same words: top60':>26} {'top10 in 60':>11} {'top10 in 10':>11} | BM25 of top-10 kept")
@@ -159,7 +159,7 @@ def quality(info: dict, ps: list[str]) -> None:
     for n, k in cases:
         sums = [0.0] * 6
         for p, (gs, porter, same) in base.items():
-            hits = lexical.search(conn, scopes, gs, TOP, champions=n, rescore=k)[0]
+            hits = lookup.search(conn, scopes, gs, TOP, champions=n, rescore=k)[0]
             mine = [h[0] for h in hits]
             # the BM25 the lexical top-10 sums, against the exact top-10's: are the misses near-ties?
             kept.setdefault((n, k), []).append(sum(h[1] for h in hits[:10]) / (sum(best_scores[p][:10]) or -1))
@@ -174,7 +174,7 @@ def quality(info: dict, ps: list[str]) -> None:
     if first in base:
         gs, porter, same = base[first]
         row = conn.execute("SELECT rowid FROM entry WHERE title=?", (rm.RELEVANT[0],)).fetchone()
-        mine = [h[0] for h in lexical.search(conn, scopes, gs, TOP, champions=SHIPPED)[0]]
+        mine = [h[0] for h in lookup.search(conn, scopes, gs, TOP, champions=SHIPPED)[0]]
         def at(ranked):
             return ranked.index(row[0]) + 1 if row and row[0] in ranked else f">{TOP}"
         print(f"  the entry written for prompt 1 ranks: FTS5 porter {at(porter)}, exact same words {at(same)}, "
@@ -189,7 +189,7 @@ def quality(info: dict, ps: list[str]) -> None:
 
 
 def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
-    w = ",".join(str(x) for x in index.FIELD_WEIGHTS)
+    w = ",".join(str(x) for x in lookup.FIELD_WEIGHTS)
     scopes = [info["mdir"], ""]
     fts_ms, lex60, lex240 = [], [], []
     cpu: dict = {"fts": [], 60: [], 240: []}
@@ -210,7 +210,7 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
             for pool, out in ((60, lex60), (240, lex240)):
                 conn = index.connect(info["path"])
                 t, c = time.perf_counter(), time.process_time()
-                lexical.search(conn, scopes, alts, pool, champions=SHIPPED)
+                lookup.search(conn, scopes, alts, pool, champions=SHIPPED)
                 out.append((time.perf_counter() - t) * 1e3)
                 cpu[pool].append((time.process_time() - c) * 1e3)
                 conn.close()
@@ -232,11 +232,11 @@ import sys, time
 t0 = time.perf_counter()
 sys.path.insert(0, {src!r})
 import _sqlite3
-from lazy_harness.recall import lexical
+from lazy_harness.recall import lookup
 conn = _sqlite3.connect({path!r}, isolation_level=None)
 conn.execute("PRAGMA mmap_size=268435456")
 t1 = time.perf_counter()
-hits, facts = lexical.search(conn, {scopes!r}, {groups!r}, 60)
+hits, facts = lookup.search(conn, {scopes!r}, {groups!r}, 60)
 t2 = time.perf_counter()
 print(len(hits), (t1 - t0) * 1e3, (t2 - t1) * 1e3, 'sqlite3' in sys.modules, 're' in sys.modules)
 """
@@ -272,7 +272,7 @@ def main() -> None:
     parser.add_argument("--built-champions", type=int, default=400,
                         help="list length the build keeps (searches use their first N)")
     opts = parser.parse_args()
-    lexical.CHAMPIONS = opts.built_champions
+    lookup.CHAMPIONS = opts.built_champions
     work = opts.workdir or tempfile.mkdtemp(prefix="lh-bench-lexical-")
     ps = prompts(opts.prompts)
     try:
@@ -280,8 +280,8 @@ def main() -> None:
             folder = os.path.join(work, str(size))
             os.makedirs(folder, exist_ok=True)
             info = make(size, folder)
-            print(f"{size} entries (lists built with {lexical.CHAMPIONS}; searched with {SHIPPED},"
-                  f" RESCORE {lexical.RESCORE})")
+            print(f"{size} entries (lists built with {lookup.CHAMPIONS}; searched with {SHIPPED},"
+                  f" RESCORE {lookup.RESCORE})")
             if "fts_s" in info:
                 print(f"  build: FTS5 index {info['fts_s']:.1f} s ({info['entries']} entries, {info['fts_mb']:.0f} MB);"
                       f" lexical {info['lex_s']:.1f} s in {info['lex_steps']} steps;"

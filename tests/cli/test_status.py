@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import files
-from lazy_harness.recall import index
+from lazy_harness.recall import current
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -102,7 +102,7 @@ def test_the_index_not_built_built_and_busy(here):
     mdir = paths.memory_dir(here)
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 60, "queue in Postgres"),
                                                           ms.decision(NOW - 30, "lock_timeout on migrations")])
-    conn, _ = index.open_current(paths.recall_index_file(), [mdir], None)
+    conn, _ = current.open_current(paths.recall_index_file(), [mdir], None)
     conn.close()
     (line,) = [line for line in status_lines() if line.startswith("index: ")]
     assert line.startswith("index: built, 2 entries (last written "), line

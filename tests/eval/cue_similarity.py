@@ -31,7 +31,7 @@ import tempfile
 import time
 
 from lazy_harness import paths
-from lazy_harness.recall import index, select
+from lazy_harness.recall import index, lookup, select
 from tests.eval import prompt_files, recall_eval, recall_set, recall_set_cued
 
 THRESHOLDS = [round(0.15 + 0.01 * i, 2) for i in range(61)]
@@ -104,7 +104,7 @@ def candidates(parts: list[tuple[str, list]]) -> list[dict]:
         try:
             for part, prompts in parts:
                 for project, prompt, expected in prompts:
-                    where, args = index.scope_sql([paths.memory_dir(dirs[project], env)], project)
+                    where, args = lookup.scope_sql([paths.memory_dir(dirs[project], env)], project)
                     ranked, _ = select.rank(conn, prompt, where, args,
                                             {"min_terms": 1, "min_coverage": 0, "min_score": 0}, project=project)
                     # each candidate: (id, groups matched, another project's learning, kind, strength),

@@ -9,7 +9,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import index
+from lazy_harness.recall import index, lookup
 from tests.eval import recall_eval, recall_tiny
 
 
@@ -62,8 +62,8 @@ def _decisions(folder: str, env: dict) -> list[dict]:
 def _visible(env: dict, folder: str, project: str, word: str) -> int:
     conn = index.connect(paths.recall_index_file(env))
     try:
-        where, args = index.scope_sql([paths.memory_dir(folder, env)], project)
-        return len(index.candidates(conn, word, where, args, 10_000))
+        where, args = lookup.scope_sql([paths.memory_dir(folder, env)], project)
+        return len(lookup.candidates(conn, word, where, args, 10_000))
     finally:
         conn.close()
 
@@ -76,7 +76,7 @@ def test_filler_in_other_projects_grows_the_index_and_no_project_of_the_set_sees
     assert all(d["project"] == p for p in extra for d in _decisions(extra[p], env))
     conn = index.connect(paths.recall_index_file(env))
     try:
-        assert index.doc_count(conn, "widget") == 10
+        assert lookup.doc_count(conn, "widget") == 10
     finally:
         conn.close()
     assert [_visible(env, dirs[p], p, "widget") for p in recall_tiny.PROJECTS] == [0, 0]

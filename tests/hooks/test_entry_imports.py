@@ -42,7 +42,7 @@ ALLOWED_OURS = {
     "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
     "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",
-    "lazy_harness.recall.lexical",  # the bounded word lists (math only)
+    "lazy_harness.recall.lookup",  # reading the index: FTS5 and the bounded word lists (math, heapq only)
     "lazy_harness.recall.resident",  # asking the resident answerer (_socket at call time; ADR 0029)
     "lazy_harness.errors",
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on

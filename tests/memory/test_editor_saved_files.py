@@ -11,7 +11,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import entries, files, frontmatter, ids, learnings, store
-from lazy_harness.recall import index, sources
+from lazy_harness.recall import current, sources
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -49,7 +49,7 @@ def tail(path):
 
 
 def indexed(mdir, ldir=None):
-    conn, _ = index.open_current(paths.recall_index_file(), [mdir], ldir, deep=True)
+    conn, _ = current.open_current(paths.recall_index_file(), [mdir], ldir, deep=True)
     return sorted(conn.execute("SELECT id, line FROM entry ORDER BY id").fetchall())
 
 

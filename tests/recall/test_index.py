@@ -7,7 +7,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import index
+from lazy_harness.recall import current, index, lookup
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -57,8 +57,8 @@ def test_markers_hide_ids_and_are_not_entries(tmp_path):
         fh.write(json.dumps({"op": "merge", "id": "d-12345678", "drop": [gone], "summary": "not an entry"}) + "\n")
     conn = index.connect(paths.recall_index_file())
     index.refresh(conn, [mem], None)
-    where, args = index.scope_sql([mem], "proj")
-    found = {r[1] for r in index.candidates(conn, '"queues"', where, args, 10)}
+    where, args = lookup.scope_sql([mem], "proj")
+    found = {r[1] for r in lookup.candidates(conn, '"queues"', where, args, 10)}
     assert len(rows(conn)) == 3 and gone not in found and len(found) == 2
 
 
@@ -80,7 +80,7 @@ def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
     assert all(p.exitcode == 0 for p in procs)
     conn = index.connect(paths.recall_index_file())
     assert len(rows(conn)) == 2000
-    assert index.doc_count(conn, '"queues"') == 2000
+    assert lookup.doc_count(conn, '"queues"') == 2000
 
 
 def test_the_index_lives_in_the_cache_folder(isolated_home, monkeypatch):
@@ -99,7 +99,7 @@ def test_the_entry_count_follows_appends_rewrites_and_removals(tmp_path):
 
     def same() -> int:
         n = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
-        assert index.doc_count(conn) == n
+        assert lookup.doc_count(conn) == n
         return n
 
     index.refresh(conn, [mem], None)
@@ -128,16 +128,16 @@ def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
         for page in range(15, size // 4096):
             fh.seek(page * 4096)
             fh.write(b"\xff" * 4096)
-    where, args = index.scope_sql([mem], "proj")
-    found, indexed = index.read_current(path, [mem], None, lambda c: index.candidates(c, '"queues"', where, args, 1000),
-                                        deep=True)
+    where, args = lookup.scope_sql([mem], "proj")
+    found, indexed = current.read_current(path, [mem], None,
+                                          lambda c: lookup.candidates(c, '"queues"', where, args, 1000), deep=True)
     assert indexed == 400  # the refresh found nothing to do; the search failed on a leaf: built again
     assert len(found) == 400
 
 
 def _visible(conn, mdir, project, query):
-    where, args = index.scope_sql([mdir], project)
-    return [(r[1], r[10]) for r in index.candidates(conn, query, where, args, 10)]
+    where, args = lookup.scope_sql([mdir], project)
+    return [(r[1], r[10]) for r in lookup.candidates(conn, query, where, args, 10)]
 
 
 def test_a_marker_hides_an_id_in_its_own_project_only(tmp_path):
@@ -191,8 +191,8 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
         fh.write(edited)
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000))  # a new time, whatever the clock's grain
     assert index.refresh(conn, [mem], None) == 20
-    assert index.doc_count(conn, '"xxxxxx"') == 1
-    assert index.doc_count(conn, '"queues"') == 19
+    assert lookup.doc_count(conn, '"xxxxxx"') == 1
+    assert lookup.doc_count(conn, '"queues"') == 19
 
 
 def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
@@ -202,7 +202,7 @@ def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
             b"caf\\u00e9", b"caf\xff") + b"\n")
     conn = index.connect(paths.recall_index_file())
     assert index.refresh(conn, [mem], None) == 3
-    assert index.doc_count(conn, '"kubernetes"') == 1
+    assert lookup.doc_count(conn, '"kubernetes"') == 1
 
 
 def test_the_index_and_the_folders_it_creates_are_private_to_the_user(tmp_path):
@@ -254,10 +254,10 @@ def test_an_index_of_the_version_before_the_cues_column_is_rebuilt(tmp_path):
 
 def _slow_candidates(conn, query, where, args, limit):
     """The whole query, every match joined and filtered: what ``candidates`` must equal."""
-    w = ",".join(str(x) for x in index.FIELD_WEIGHTS)
+    w = ",".join(str(x) for x in lookup.FIELD_WEIGHTS)
     visible = (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
                "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
-    return conn.execute(f"SELECT {index.COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
+    return conn.execute(f"SELECT {lookup.COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
                         f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?",
                         [query, *args, limit]).fetchall()
 
@@ -275,16 +275,16 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
     ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": forgotten}])
     conn = index.connect(paths.recall_index_file())
     index.refresh(conn, [mine, other], None)
-    where, args = index.scope_sql([mine], "ours")
+    where, args = lookup.scope_sql([mine], "ours")
     for limit in (1, 3, 5, 10):
-        got = index.candidates(conn, '"queue"', where, args, limit)
+        got = lookup.candidates(conn, '"queue"', where, args, limit)
         assert got == _slow_candidates(conn, '"queue"', where, args, limit)
         assert all(r[10] == mine for r in got) and forgotten not in [r[1] for r in got]
-    assert len(index.candidates(conn, '"queue"', where, args, 10)) == 5  # every visible one of ours
+    assert len(lookup.candidates(conn, '"queue"', where, args, 10)) == 5  # every visible one of ours
     # one project alone: the shortlist holds them all
-    where, args = index.scope_sql([other], "theirs")
-    assert index.candidates(conn, '"queue"', where, args, 7) == _slow_candidates(conn, '"queue"', where, args, 7)
-    assert index.candidates(conn, '"nothing"', where, args, 7) == []
+    where, args = lookup.scope_sql([other], "theirs")
+    assert lookup.candidates(conn, '"queue"', where, args, 7) == _slow_candidates(conn, '"queue"', where, args, 7)
+    assert lookup.candidates(conn, '"nothing"', where, args, 7) == []
 
 
 def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_stopped(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import index
+from lazy_harness.recall import current, index
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import hook_log, run_hook
 from tests.support import memory_samples as ms
@@ -38,7 +38,7 @@ def damaged(tmp_path):
         ms.decision(NOW - 9 * ms.DAY, "Use Postgres advisory locks for the deployment scheduler", "two runners"),
         ms.decision(NOW - 8 * ms.DAY, "Keep the stylesheet in one file", "simple")])
     path = paths.recall_index_file()
-    conn, indexed = index.open_current(path, [mem], None)
+    conn, indexed = current.open_current(path, [mem], None)
     conn.close()
     assert indexed == 2
     scribble_schema(path)
@@ -61,7 +61,7 @@ def test_damaged_says_yes_to_any_failure_but_busy_locked_or_unreadable_files():
 
 def test_connect_and_open_current_build_it_again(damaged):
     _, mem, path = damaged
-    conn, indexed = index.open_current(path, [mem], None)
+    conn, indexed = current.open_current(path, [mem], None)
     assert indexed == 2
     conn.close()
     scribble_schema(path)

@@ -7,7 +7,7 @@ import pytest
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files
-from lazy_harness.recall import index, select, terms
+from lazy_harness.recall import index, lookup, select, terms
 from tests.support import memory_samples as ms
 
 SETTINGS = {"min_terms": 2, "min_coverage": 30}  # the coverage bar alone (no min_score)
@@ -43,7 +43,7 @@ def _index_with(tmp_path, summaries, index_file=None):
                    [ms.decision(now + i, s, "because", project="proj") for i, s in enumerate(summaries)])
     conn = index.connect(index_file or paths.recall_index_file())
     index.refresh(conn, [mem], None)
-    return conn, *index.scope_sql([mem], "proj")
+    return conn, *lookup.scope_sql([mem], "proj")
 
 
 def test_a_camel_case_identifier_in_an_entry_is_found_by_its_words(tmp_path):
@@ -84,7 +84,7 @@ def test_a_general_learning_from_another_project_must_match_one_word_more(tmp_pa
                       slug="theirs", scope="general")
     conn = index.connect(paths.recall_index_file())
     index.refresh(conn, [mem], ldir)
-    where, args = index.scope_sql([mem], "proj")
+    where, args = lookup.scope_sql([mem], "proj")
 
     def passing(prompt):
         ranked, _ = select.rank(conn, prompt, where, args, SETTINGS, project="proj")
@@ -145,7 +145,7 @@ def test_an_entry_written_without_cues_counts_uncued_times(tmp_path):
                       learning="The scheduler must hold one connection.", cues=["lock released too early"])
     conn = index.connect(paths.recall_index_file())
     index.refresh(conn, [mem], ldir)
-    where, args = index.scope_sql([mem], "proj")
+    where, args = lookup.scope_sql([mem], "proj")
     ranked, _ = select.rank(conn, "scheduler postgres advisory locks", where, args, DEFAULTS, project="proj")
     per_bm25 = {c["title"]: c["strength"] / -c["bm25"] for c in ranked}
     cued = per_bm25["Postgres advisory locks for the backup scheduler"]

@@ -211,13 +211,13 @@ def reindex() -> None:
     Vectors already computed for a text are kept and used again (they are looked up by the text's
     hash); only new or edited texts are embedded."""
     from lazy_harness.errors import LhError
-    from lazy_harness.recall import build, index
+    from lazy_harness.recall import build, current
 
     cfg = config.load_fast(os.environ)
     path = paths.recall_index_file()
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
     started = time.perf_counter()
-    index.clear(path)
+    current.clear(path)
     got = build.build(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None))
     if got is None:
         raise LhError(f"another index build is running ({build.lock_file(path)} is locked); try again when it "

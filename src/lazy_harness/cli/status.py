@@ -70,7 +70,7 @@ def index_state() -> str:
     """The search index: not built yet, being built or updated, or built with N entries."""
     import sqlite3
 
-    from lazy_harness.recall import index
+    from lazy_harness.recall import index, lookup
 
     path = paths.recall_index_file()
     if not os.path.exists(path):
@@ -90,7 +90,7 @@ def index_state() -> str:
         row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
         if row is None or row[0] != index.VERSION:
             return "of an older version: rebuilt at the next prompt or lh memory search"
-        entries = index.doc_count(conn)
+        entries = lookup.doc_count(conn)
     except sqlite3.Error as exc:
         return f"cannot read {path}: {exc} (lh memory reindex)"
     finally:

@@ -36,12 +36,12 @@ class Kept:
         if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
             self.close()
         if self.conn is None:
-            from lazy_harness.recall import lexical
+            from lazy_harness.recall import lookup
 
             self.conn = index.connect(path)
             # why: entries' parsed words kept between questions (rescoring re-read and re-split them
             # every time); a new file may give old rowids to other entries: start over with it
-            lexical.keep_docs(KEPT_DOCS)
+            lookup.keep_docs(KEPT_DOCS)
             # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
             # in SQLite's own cache between questions, bounded to 16 MB
             self.conn.execute("PRAGMA cache_size=-16000")

@@ -33,7 +33,7 @@ def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messag
     (entries indexed, texts embedded); None when another builder holds the lock."""
     import time
 
-    from lazy_harness.recall import index, vectors
+    from lazy_harness.recall import current, index, indexing, vectors
 
     ensure_dir(os.path.dirname(index_path))
     fd = try_lock(lock_file(index_path))
@@ -41,13 +41,13 @@ def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messag
         return None
     try:
         started = time.monotonic()
-        conn = index.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
+        conn = current.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
         try:
             # why: deep: every learning file's stat, so one edited in place by hand is indexed again
             # (lh memory search looks inside the newest month folders only; the hook inside none)
             count, _ = index.refresh_within(conn, mdirs, ldir, deep=True)
             log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
-            built, merged = index.build_lexical(conn)
+            built, merged = indexing.build_lexical(conn)
             log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
             embedded = vectors.fill(conn, state_dir or os.path.dirname(index_path))
             if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind

@@ -18,9 +18,9 @@ from lazy_harness.memory.fence import neutral
 
 def attach(conn, ranked: list[dict]) -> None:
     """Give each candidate its project key and origin phrase from the index."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall import lookup
 
-    found = index.provenance_of(conn, [c["rowid"] for c in ranked])
+    found = lookup.provenance_of(conn, [c["rowid"] for c in ranked])
     for c in ranked:
         c["okey"], c["prov"], c["hold"] = found.get(c["rowid"], ("", "", None))
 

@@ -17,7 +17,7 @@ import os
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
 from lazy_harness.project_identity import project_name
-from lazy_harness.recall import fence, index, select
+from lazy_harness.recall import fence, index, lookup, select
 
 
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
@@ -73,7 +73,7 @@ def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tu
     from lazy_harness.recall import build
 
     if deep or not build.running(env):
-        last = index.last_rowid(conn)
+        last = lookup.last_rowid(conn)
         indexed, current = index.refresh_within(conn, [mdir], ldir, deep, None if deep else build.HOOK_BYTES)
     else:  # why: the builder holds the write lock for a part at a time: search what is there
         return 0, True
@@ -82,19 +82,21 @@ def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tu
         # to the builder
         current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
     if indexed and not deep:  # why: a small project's lists cost less to make here than a builder
-        index.build_lexical(conn, up_to=build.HOOK_LISTS)
+        from lazy_harness.recall import indexing  # why: the write side, loaded by the catch-up that indexed
+
+        indexing.build_lexical(conn, up_to=build.HOOK_LISTS)
     return indexed, current
 
 
 def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str) -> tuple[list[dict], dict]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log."""
-    where_sql, args = index.scope_sql([mdir], project)
+    where_sql, args = lookup.scope_sql([mdir], project)
     ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
     fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
     legacy = fence.legacy_for(cwd, env)
     ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
-    info["entries"] = index.doc_count(conn)
+    info["entries"] = lookup.doc_count(conn)
     return ranked, info
 
 

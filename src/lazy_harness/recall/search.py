@@ -40,7 +40,7 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
          since: str | None, limit: int, show_all: bool) -> list[dict]:
     """The best ``limit`` entries for ``words``, each with ``elsewhere`` (a project-only learning of
     another project, listed only with ``all_projects``)."""
-    from lazy_harness.recall import index, select
+    from lazy_harness.recall import current, lookup, select
 
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
     # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
@@ -50,7 +50,7 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     def read(conn) -> list[dict]:
         from lazy_harness.recall import fence
 
-        where, args = index.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd))
+        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
                                 keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)
@@ -63,7 +63,7 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
     # month folders are where hand edits happen, and the builder the worker starts after each
     # persist looks at every file
-    ranked = index.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
+    ranked = current.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
     return [c for c in ranked if (not kinds or c["kind"] in kinds)
             and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]

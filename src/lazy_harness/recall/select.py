@@ -33,7 +33,7 @@ import os
 
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory.fence import FENCE, neutral
-from lazy_harness.recall import fence, index, terms
+from lazy_harness.recall import fence, index, lookup, terms
 
 MAX_TERMS = 12
 POOL = 60
@@ -89,8 +89,8 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     if not gs:
         return [], info
     weights, hits = {}, {}
-    if scopes is not None and index.doc_count(conn) >= index.LISTS_FROM and index.lexical_ready(conn, scopes):
-        rows, dfs, matched_by, total_docs = index.lexical_candidates(
+    if scopes is not None and lookup.doc_count(conn) >= index.LISTS_FROM and index.lexical_ready(conn, scopes):
+        rows, dfs, matched_by, total_docs = lookup.lexical_candidates(
             conn, [terms.group_alternatives(t, with_related) for t, _ in gs], scopes, where, args, pool, hidden_too)
         info["search"] = "lists"
         total_docs = max(1, total_docs)
@@ -98,12 +98,12 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
             weights[term] = _weight(total_docs, dfs[g])
             hits[term] = {r for r, m in matched_by.items() if g in m}
     else:
-        rows = index.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool, hidden_too)
+        rows = lookup.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool, hidden_too)
         info["search"] = "fts"
-        total_docs = max(1, index.doc_count(conn))
+        total_docs = max(1, lookup.doc_count(conn))
         rowids = [r[0] for r in rows]
         for term, query in (gs if rows else ()):
-            df, hit = index.count_and_match(conn, query, rowids)
+            df, hit = lookup.count_and_match(conn, query, rowids)
             weights[term] = _weight(total_docs, df)
             hits[term] = hit
     info["candidates"] = len(rows)

@@ -20,6 +20,8 @@ from lazy_harness.recall.terms import split_identifiers
 HANDOFF_JSONL = "handoff.jsonl"
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
+CHECK_HEAD = 4096  # bytes of a JSONL file's head in its ``check``
+CHECK_TAIL = 256  # bytes before the offset read in a ``check``
 
 
 def text_of(value) -> str:
@@ -225,3 +227,17 @@ def file_stamps(folder: str) -> dict[str, str]:
 def hash_text(text: str) -> str:
     # why: the same cheap blake2 the ids use (no hashlib import), with a longer digest
     return ids._blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def check(path: str, offset: int) -> str:
+    """A digest of the head of the file and of the bytes just before ``offset``: the index keeps it
+    with a JSONL file it read up to ``offset``, and reads on from there while it still matches."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(min(CHECK_HEAD, offset))
+            start = max(0, offset - CHECK_TAIL)
+            fh.seek(start)
+            tail = fh.read(offset - start)
+    except OSError:
+        return ""
+    return hash_text(head.hex() + ":" + tail.hex())
