@@ -48,8 +48,13 @@ def _run(tmp_path: Path, scope: str, inside_claude_code: bool) -> dict[str, str]
     suite = tmp_path / "suite"
     suite.mkdir()
     conftest = CONFTEST.read_text()
-    for name in {"test": [], "module": ["PER_TEST_BUDGET"], "session": ["PER_TEST_BUDGET", "PER_MODULE_BUDGET"]}[scope]:
-        conftest, n = re.subn(rf"^{name} = .*$", f"{name} = -1.0", conftest, flags=re.M)  # as if the tree were large
+    # why: the guard picks its scope by how long one listing took; a loaded machine (the suite runs on
+    # every core) made the small tree look large. Each budget is set so that the scope asked is picked
+    budgets = {"test": {"PER_TEST_BUDGET": 1e9},
+               "module": {"PER_TEST_BUDGET": -1.0, "PER_MODULE_BUDGET": 1e9},
+               "session": {"PER_TEST_BUDGET": -1.0, "PER_MODULE_BUDGET": -1.0}}[scope]
+    for name, value in budgets.items():
+        conftest, n = re.subn(rf"^{name} = .*$", f"{name} = {value!r}", conftest, flags=re.M)
         assert n == 1
     (suite / "conftest.py").write_text(conftest)
     (suite / "pytest.ini").write_text("[pytest]\n")
