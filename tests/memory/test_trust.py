@@ -2,6 +2,7 @@
 hostile entries, the cheap look never letting a hostile entry skip the rules, and provenance kept
 through consolidation, undo, sync's merge and migration."""
 
+import io
 import json
 import os
 import re
@@ -35,6 +36,31 @@ def test_rates_on_every_eval_entry_and_the_hostile_corpus():
     caught, n = map(int, hostile.groups())
     assert total >= 1000 and wrongly * 200 <= total, out.stdout
     assert n >= 40 and caught >= 0.95 * n, out.stdout
+
+
+def test_each_rule_set_has_its_reason_and_the_stamp_covers_both_files(monkeypatch):
+    """The patterns (trust_rules.py) and the reasons (trust.py) are two tables of one length; a change
+    in either file changes the stamp the kept verdicts are checked against."""
+    from lazy_harness.memory import trust_rules
+
+    assert len(trust_rules.PATTERNS) == len(trust.REASONS)
+    assert all(trust_rules.compiled(k) for k in range(len(trust.REASONS)))
+    stamp = trust.rules_stamp()
+    real_open = open
+    for edited in ("trust.py", "trust_rules.py"):
+        def opened(name, *args, _edited=edited, **kwargs):
+            fh = real_open(name, *args, **kwargs)
+            if str(name).endswith(os.sep + _edited):
+                data = fh.read() + b"\n# edited\n"
+                fh.close()
+                return io.BytesIO(data)
+            return fh
+        monkeypatch.setattr("builtins.open", opened)
+        monkeypatch.setattr(trust, "_STAMP", None)
+        assert trust.rules_stamp() not in ("", stamp), edited
+        monkeypatch.setattr("builtins.open", real_open)
+    monkeypatch.setattr(trust, "_STAMP", None)
+    assert trust.rules_stamp() == stamp
 
 
 def test_the_cheap_look_sends_every_hostile_entry_to_the_rules():
