@@ -23,7 +23,7 @@ resident set, and what ``import socket`` costs against ``import _socket`` (the c
 Goals (issue 29): at most 2x a bare start at 18,000 entries, 3x at 100,000; ``lh memory search`` at
 most 5x and 100 MB at 100,000; an answerer of at most 100 MB at 100,000.
 
-    python benchmarks/bench_user_prompt.py [--runs 21] [--sizes 18000,100000] [--check]
+    BENCH_SIZES=18000,100000 python benchmarks/bench_user_prompt.py [--runs 21] [--check]
 """
 
 import json
