@@ -144,7 +144,7 @@ def test_sigterm_landing_in_a_broad_except_still_makes_it_leave(tmp_path, monkey
 
     from lazy_harness.recall import answerer
 
-    monkeypatch.setattr(answerer.STOP, "asked", False)
+    monkeypatch.setattr(answerer, "stop_asked", False)
 
     def idle_seconds_hit_by_the_signal(env):
         try:

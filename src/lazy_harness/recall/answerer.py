@@ -145,7 +145,7 @@ def _answer_until_idle(server, kept: Kept, env) -> str:
 
     stamp, last = code_stamp(), time.monotonic()
     while True:
-        if STOP.asked:
+        if stop_asked:
             return "stopped (SIGTERM)"
         idle = idle_seconds(env)
         if idle <= 0 or time.monotonic() - last >= idle:
@@ -180,20 +180,16 @@ def _reap() -> None:
             return
 
 
-class _Stop:
-    """Whether SIGTERM arrived (``lh hooks uninstall``, ``resident.stop``). The handler only sets the
-    flag and the loop looks at it between questions and at least every ``WAKE_SECONDS``: an exception
-    raised from the handler was swallowed by whatever ``except Exception`` it landed in (reading the
-    config, answering), and the answerer stayed."""
-
-    asked = False
-
-
-STOP = _Stop()
+# Whether SIGTERM arrived (``lh hooks uninstall``, ``resident.stop``). why a flag: the handler only
+# sets it and the loop looks at it between questions and at least every ``WAKE_SECONDS``; an
+# exception raised from the handler was swallowed by whatever ``except Exception`` it landed in
+# (reading the config, answering), and the answerer stayed.
+stop_asked = False
 
 
 def _stop(*_) -> None:
-    STOP.asked = True
+    global stop_asked
+    stop_asked = True
 
 
 def main() -> int:
