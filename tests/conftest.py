@@ -183,19 +183,13 @@ def _end_lingering_workers(home) -> None:
         names.append(b"lazy_harness.recall.answerer")
     if not names:
         return
-    want = f"HOME={home}".encode()
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
+    from tests.support.processes import started_with_home
+
+    for pid in started_with_home(home):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                cmdline = fh.read()
-            if not any(n in cmdline for n in names):
-                continue
-            with open(f"/proc/{pid}/environ", "rb") as fh:
-                if want not in fh.read().split(b"\0"):
-                    continue
-            os.kill(int(pid), signal.SIGTERM)
+                if any(n in fh.read() for n in names):
+                    os.kill(pid, signal.SIGTERM)
         except OSError:
             continue
 

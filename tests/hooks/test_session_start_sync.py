@@ -9,6 +9,7 @@ from pathlib import Path
 from lazy_harness import config, paths, sync
 from tests.hooks.hookrun import hook_log, run_hook
 from tests.test_sync import Machine, _git
+from tests.support.processes import started_with_home
 
 
 def _write_config(home: Path, remote: str, **sync_keys) -> None:
@@ -48,15 +49,10 @@ def _kill_every_group_of(home) -> None:
     """SIGKILL the process group of every process started with ``HOME=home`` (not this one's): the
     pull runs git in a group of its own (proc.run), which killing the pull's group leaves waiting
     on the remote for its whole timeout."""
-    want, mine = f"HOME={home}".encode(), os.getpgid(0)
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    mine = os.getpgid(0)
+    for pid in started_with_home(home):
         try:
-            with open(f"/proc/{entry}/environ", "rb") as fh:
-                if want not in fh.read().split(b"\0"):
-                    continue
-            group = os.getpgid(int(entry))
+            group = os.getpgid(pid)
             if group != mine:
                 os.killpg(group, 9)
         except OSError:
