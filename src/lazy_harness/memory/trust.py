@@ -295,4 +295,4 @@ def digest(text: str) -> str:
     """A short digest of an entry's text: an approval holds for the text approved, not for an edit of it."""
     from lazy_harness.memory import ids
 
-    return ids._blake2b(" ".join(text.split()).encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+    return ids.text_digest(" ".join(text.split()), 6)

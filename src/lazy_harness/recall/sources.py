@@ -224,11 +224,6 @@ def file_stamps(folder: str) -> dict[str, str]:
     return found
 
 
-def hash_text(text: str) -> str:
-    # why: the same cheap blake2 the ids use (no hashlib import), with a longer digest
-    return ids._blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
 def check(path: str, offset: int) -> str:
     """A digest of the head of the file and of the bytes just before ``offset``: the index keeps it
     with a JSONL file it read up to ``offset``, and reads on from there while it still matches."""
@@ -240,4 +235,4 @@ def check(path: str, offset: int) -> str:
             tail = fh.read(offset - start)
     except OSError:
         return ""
-    return hash_text(head.hex() + ":" + tail.hex())
+    return ids.text_digest(head.hex() + ":" + tail.hex())

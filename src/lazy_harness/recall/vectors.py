@@ -18,7 +18,7 @@ its words. Only ``os`` and our hot-path modules at import time: the prompt hook 
 
 from operator import mul
 
-from lazy_harness.recall import sources
+from lazy_harness.memory import ids
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS key(rowid INTEGER, n INTEGER, key TEXT)",
@@ -41,7 +41,7 @@ def texts_of(entry: dict) -> list[str]:
 
 
 def text_key(text: str) -> str:
-    return sources.hash_text(text)
+    return ids.text_digest(text)
 
 
 def keys_rows(first: int, entries: list[dict]) -> list[tuple[int, int, str]]:
