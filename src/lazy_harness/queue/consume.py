@@ -7,7 +7,7 @@ import fcntl
 import os
 import time
 
-from lazy_harness.atomic import atomic_write, ensure_dir, try_lock
+from lazy_harness.atomic import atomic_write, ensure_dir, held, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of
 from lazy_harness.queue.task import (DONE, FAILED, OPEN, PROCESSING, STATE, SUFFIX, TMP, folder, format_task,
                                      iso_now, read_task, task_id, tmp_path_for)
@@ -30,19 +30,8 @@ def needs_worker(queue: str) -> bool:
             waiting = bool(os.listdir(os.path.join(queue, PROCESSING)))
     except OSError:
         return False
-    if not waiting:
-        return False
-    try:
-        fd = os.open(os.path.join(queue, LOCK_NAME), os.O_RDWR)
-    except OSError:
-        return True  # no worker ever ran here
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False  # a worker holds it and will drain the queue
-    finally:
-        os.close(fd)  # closing drops the probe's lock at once
-    return True
+    # a worker that holds the lock drains the queue; a missing lock file: no worker ever ran here
+    return waiting and not held(os.path.join(queue, LOCK_NAME))
 
 
 def acquire_worker_lock(queue: str) -> int | None:
