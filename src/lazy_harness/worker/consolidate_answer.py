@@ -76,11 +76,9 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
                 continue
             target, other = raw.get(first), raw.get(second) if second else None
             why = _refusal(action, target, other, live, changed, targets)
-            if why is None and not isinstance(target, str):  # _refusal refuses it already; said for mypy
-                why = "no target"
             if why is None and len(out) >= max_changes:
                 why = f"over max_changes ({max_changes})"
-            if why is not None or not isinstance(target, str):
+            if why is not None or not isinstance(target, str):  # _refusal refuses a non-str target: for mypy
                 problems.append(f"{action} {one_line(target)[:20]!r}: {why}, ignored")
                 continue
             reason = one_line(raw.get("reason") if isinstance(raw.get("reason"), str) else "")[:REASON_CHARS]
