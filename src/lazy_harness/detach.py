@@ -16,34 +16,35 @@ from lazy_harness.atomic import FILE_MODE, ensure_dir
 
 def spawn(argv: list[str], log: str, env: dict) -> int:
     """``argv`` started detached, its stdout and stderr appended to ``log``; returns its pid."""
-    ensure_dir(os.path.dirname(log))
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
-        (os.POSIX_SPAWN_DUP2, 1, 2),
-    ]
-    return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    return _spawn(argv, log, env, None)
 
 
 def spawn_answering(argv: list[str], log: str, env: dict) -> tuple[int, int]:
     """``argv`` started detached, its stderr appended to ``log`` and its stdout a pipe; returns (pid,
     read end of that pipe). The caller may wait on the pipe for a bounded time (it reaches
     end-of-file when the program ends) and then close it: the program goes on by itself."""
-    ensure_dir(os.path.dirname(log))
     r, w = os.pipe()
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_DUP2, w, 1),
-        (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE),
-    ]
     try:
-        pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+        pid = _spawn(argv, log, env, w)
     except OSError:
         os.close(r)
         raise
     finally:
         os.close(w)
     return pid, r
+
+
+def _spawn(argv: list[str], log: str, env: dict, stdout: int | None) -> int:
+    """The one detached start: a new session, stdin from /dev/null, stderr appended to ``log``, and
+    stdout to ``log`` too or to the descriptor ``stdout``."""
+    ensure_dir(os.path.dirname(log))
+    appended = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+    actions: list[tuple] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+    if stdout is None:
+        actions += [(os.POSIX_SPAWN_OPEN, 1, log, appended, FILE_MODE), (os.POSIX_SPAWN_DUP2, 1, 2)]
+    else:
+        actions += [(os.POSIX_SPAWN_DUP2, stdout, 1), (os.POSIX_SPAWN_OPEN, 2, log, appended, FILE_MODE)]
+    return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
 
 
 def spawn_pull(env=None) -> tuple[int, int]:
