@@ -18,7 +18,7 @@ import time
 import click
 
 from lazy_harness import config, paths
-from lazy_harness.logfile import terminal_safe
+from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids, marks
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
@@ -126,7 +126,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
         closed = handoff.closed_items(state)
         _echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
         for item in closed:
-            _echo(f"  - [{item['id']}] {recall.one_line(item['text'], FULL)} (closed "
+            _echo(f"  - [{item['id']}] {one_line(item['text'], FULL)} (closed "
                   f"{(item['closed'] or '')[:16].replace('T', ' ')} {handoff.by_whom(item['closed_by'])}"
                   f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
                   f"{handoff.by_whom(item['opened_by'])})")
@@ -137,9 +137,9 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
         records = [(n, rec) for n, rec in _records(path) if recall.is_entry(rec)]
         _echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
-            extra = recall.one_line(rec.get(detail), FULL)
+            extra = one_line(rec.get(detail), FULL)
             mark = left_out.get(ids.of_record(rec))
-            _echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {recall.one_line(rec.get('summary'), FULL)}"
+            _echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "")
                   + (f"  [{marks.describe(mark)}]" if mark else ""))
     own = _learnings(ldir, name)
@@ -149,7 +149,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
         shown = (marks.describe(mark) if mark else "" if recall.is_active(learning)
                  else f"{learning.get('status') or 'deprecated'}"
                  + (f" by {learning['deprecated_by']}" if learning.get("deprecated_by") else ""))
-        _echo(f"  {learning['id']}  {learning['day']}  {recall.one_line(learning.get('title'), FULL)}  "
+        _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{shown}]" if shown else ""))
 
 
@@ -167,7 +167,7 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
         mark = "pass" if c["passes"] else "    "
         sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
         _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
-              f"{recall.one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+              f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
 
 
 _date = search_core.date_of

@@ -18,7 +18,7 @@ learning files are looked at, each only up to its first lines. No YAML parser:
 import os
 
 from lazy_harness import paths
-from lazy_harness.logfile import one_line, terminal_safe  # noqa: F401 - one_line: read as recall.one_line
+from lazy_harness.logfile import one_line
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.memory.files import iso_epoch  # noqa: F401 - the CLI and tests read dates through this module
