@@ -14,7 +14,7 @@ reads the lists with ``lookup.columns``.
 """
 
 from lazy_harness.recall import terms
-from lazy_harness.recall.lookup import B, K1, QSCALE, WEIGHTS, columns
+from lazy_harness.recall.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
 
 PREFIXES = (4, 5, 6)
 _RUN = None
@@ -64,7 +64,7 @@ def weighted(cols: list[list[str]]) -> dict[str, float]:
     """Every key of an entry with its column-weighted frequency."""
     f: dict[str, float] = {}
     first = phrases()
-    for w, toks in zip(WEIGHTS, cols, strict=False):  # a text of fewer columns weighs only those
+    for w, toks in zip(FIELD_WEIGHTS, cols, strict=False):  # a text of fewer columns weighs only those
         get = f.get
         for t in toks:
             f[t] = get(t, 0.0) + w

@@ -123,11 +123,6 @@ def merge_new(conn, limit: int | None = None) -> int:
     return len(rows)
 
 
-def pending(conn) -> int:
-    """Entries added with ``defer`` and not in their lists yet."""
-    return conn.execute("SELECT count(*) FROM lex_new").fetchone()[0]
-
-
 def _merge(conn, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
     """Insert new (impact, rowid) entries into the scope's lists, keeping each list the best of its
     key: an entry ranking after the last of a list that is not complete stays out (better ones may

@@ -30,14 +30,15 @@ from lazy_harness.recall import terms
 # and 0.56): the lists do not grow with the memory, by design
 CHAMPIONS = 400  # entries kept per key and scope
 RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
-WEIGHTS = (3.0, 1.0, 2.0)  # title, body, tags: as FIELD_WEIGHTS
 K1, B = 1.2, 0.75
 QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
 CHUNK = 500  # host parameters per statement
 NEW_RESCORED = 500  # entries added with ``defer`` a search rescores at most (the builder merges them)
 SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
-FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags
+FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: FTS5's bm25 and the word lists' impacts
+# the condition that leaves out what is hidden (an entry of table ``e``); see ``candidates``
+VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir = e.mdir OR e.kind = 'learning'))"
 
 
 # --- the word lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) ----
@@ -194,7 +195,7 @@ def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
         score, matched = 0.0, set()
         for pat, prefix, weight, groups in found:
             f = 0.0
-            for w, col in zip(WEIGHTS, cols, strict=False):  # a stored text of fewer columns
+            for w, col in zip(FIELD_WEIGHTS, cols, strict=False):  # a stored text of fewer columns
                 n = col.count(pat)
                 # why: count() skips an occurrence that shares its leading space with the one
                 # before (" a a "); only then are they walked one by one
@@ -271,8 +272,7 @@ def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too:
     # why: ids of decisions and failures come from their summary, so two projects can hold the same
     # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
     # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
-    visible = "" if hidden_too else (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
-                                     "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
+    visible = "" if hidden_too else VISIBLE
     # why: the best matches are ranked on the full-text table alone first, and only those are joined
     # with their entries and filtered: joining and filtering every match (1,500 at 18,000 entries)
     # took half the prompt's search. When too few of them are this project's and visible, the whole
@@ -314,8 +314,7 @@ def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: 
     if not hits:
         return [], facts["df"], {}, facts["N"]
     score = {h[0]: h[1] for h in hits}
-    visible = "" if hidden_too else (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
-                                     "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
+    visible = "" if hidden_too else VISIBLE
     found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))}) "
                          f"AND {where}{visible}", [*score, *args]).fetchall()
     found.sort(key=lambda r: (score[r[0]], r[0]))
