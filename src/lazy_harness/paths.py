@@ -143,9 +143,15 @@ def cache_dir(env=None) -> str:
     return os.path.join(os.path.abspath(os.path.expanduser(base)), "lazy-harness")
 
 
+def recall_dir(env=None) -> str:
+    """Prompt recall's cache folder: the index, the resident answerer's socket, lock and pid file,
+    the static model's stamps."""
+    return os.path.join(cache_dir(env), "recall")
+
+
 def recall_index_file(env=None) -> str:
     """The search index of every project's memory (a cache rebuilt from the files)."""
-    return os.path.join(cache_dir(env), "recall", "index.sqlite")
+    return os.path.join(recall_dir(env), "index.sqlite")
 
 
 def hold_verdicts_file(memory_key: str, env=None) -> str:

@@ -28,7 +28,7 @@ def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
 
 def model_state_dir(env) -> str:
     """Where the static model's checked-file stamps are kept: beside the index, in the cache."""
-    return os.path.dirname(paths.recall_index_file(env))
+    return paths.recall_dir(env)
 
 
 def _fill(conn, env, budget: int | None, after: int) -> bool:

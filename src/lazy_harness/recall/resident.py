@@ -51,7 +51,7 @@ def _socket():
 
 def folder(env=None) -> str:
     """Where the answerer's socket, lock and pid file are: beside the index."""
-    return os.path.dirname(paths.recall_index_file(env))
+    return paths.recall_dir(env)
 
 
 def code_stamp() -> str:

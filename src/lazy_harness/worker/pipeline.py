@@ -267,6 +267,6 @@ def _update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
         # why: here, not in the next prompt's hook: the new entries are indexed and embedded before
         # that prompt, which then judges them by meaning (a running builder does it instead)
         build.build(paths.recall_index_file(env), [memory_dir], learnings_dir,
-                    state_dir=os.path.dirname(paths.recall_index_file(env)))
+                    state_dir=paths.recall_dir(env))
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")
