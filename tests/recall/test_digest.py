@@ -12,6 +12,7 @@ from tests.support import memory_samples as ms
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
 from lazy_harness.recall import digest as recall
+from lazy_harness.recall import heads
 from lazy_harness.memory.fence import FENCE
 
 NOW = time.time()
@@ -234,7 +235,7 @@ def test_frontmatter_reader_agrees_with_yaml(tmp_path, title):
                              tags=["yes", "a b", title], learning="The learning text.\nSecond line.")
     with open(path, encoding="utf-8") as fh:
         expected = yaml.safe_load(fh.read().split("---\n")[1])
-    head = recall.read_head(path)
+    head = heads.read_head(path)
     assert head["title"] == expected["title"]
     assert head["tags"] == expected["tags"]
     assert head["origin"] == "proj" and head["status"] == "active" and head["deprecated_by"] is None
@@ -245,10 +246,10 @@ def test_frontmatter_reader_tolerates_a_datetime_and_a_long_head(tmp_path):
     path = tmp_path / "2026-01-02-x.md"
     path.write_text("---\ntitle: " + "t" * 6000 + "\ncreated: 2026-01-02 03:04:05.5+00:00\ntags: []\n---\n\n"
                     "## Learning\n\nBody.\n", encoding="utf-8")
-    head = recall.read_head(str(path))
+    head = heads.read_head(str(path))
     assert head["title"] == "t" * 6000 and head["tags"] == [] and head["learning"] == "Body."
-    assert recall.iso_epoch(head["created"]) == pytest.approx(1767323045.5)
-    assert recall.read_head(str(tmp_path / "missing.md")) is None
+    assert files.iso_epoch(head["created"]) == pytest.approx(1767323045.5)
+    assert heads.read_head(str(tmp_path / "missing.md")) is None
 
 
 @pytest.mark.parametrize("text", ["2026-04-13T18:32:45-03:00", "2026-04-13T21:32:45+00:00",
@@ -256,14 +257,14 @@ def test_frontmatter_reader_tolerates_a_datetime_and_a_long_head(tmp_path):
 def test_iso_epoch_agrees_with_datetime(text):
     import datetime as dt
 
-    assert recall.iso_epoch(text) == pytest.approx(dt.datetime.fromisoformat(text).timestamp())
+    assert files.iso_epoch(text) == pytest.approx(dt.datetime.fromisoformat(text).timestamp())
 
 
 def test_iso_epoch_edge_cases():
-    assert recall.iso_epoch("2026-04-13T21:32:45Z") == recall.iso_epoch("2026-04-13T18:32:45-03:00")
-    assert recall.iso_epoch("2026-04-13") is not None
+    assert files.iso_epoch("2026-04-13T21:32:45Z") == files.iso_epoch("2026-04-13T18:32:45-03:00")
+    assert files.iso_epoch("2026-04-13") is not None
     for bad in ("not a date", "", "2026-13-45T99:00:00", None, 42):
-        assert recall.iso_epoch(bad) is None
+        assert files.iso_epoch(bad) is None
 
 
 def _fail_task(q: str, name: str, mtime: float) -> None:
@@ -337,17 +338,17 @@ def test_ranking_only_the_top_gives_the_same_top(tmp_path):
     import random
 
     rnd = random.Random(7)
-    heads = []
+    learnings = []
     for k in range(300):
         day = f"2026-0{rnd.randint(1, 3)}-1{rnd.randint(0, 2)}"
-        heads.append({"path": f"/k/learnings/{day[:7]}/{day}-l{k}.md", "origin": rnd.choice(["proj", "x", "y"]),
+        learnings.append({"path": f"/k/learnings/{day[:7]}/{day}-l{k}.md", "origin": rnd.choice(["proj", "x", "y"]),
                       "title": " ".join(rnd.sample(["cache", "queue", "hook", "read", "back", "misc", "docs"], 2)),
                       "created": f"{day}T{rnd.randint(10, 23)}:00:00+00:00", "learning": "",
                       "status": rnd.choice(["active"] * 5 + ["deprecated"])})
-    full = recall.rank_learnings(heads, "proj", "read-back")
+    full = heads.rank_learnings(learnings, "proj", "read-back")
     assert all(h["status"] == "active" for h in full)
     for n in (0, 1, 6, 50, 400):
-        assert recall.rank_learnings(heads, "proj", "read-back", n) == full[:n]
+        assert heads.rank_learnings(learnings, "proj", "read-back", n) == full[:n]
 
 
 def test_reads_back_what_the_store_writes(project):

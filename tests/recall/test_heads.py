@@ -39,12 +39,12 @@ def candidates(ldir: str) -> list[str]:
 @pytest.mark.parametrize("n", [0, 1, 3, 6, 14, 100])
 @pytest.mark.parametrize("branch", [None, "feature/hooks-queue"])
 def test_ranking_the_contenders_gives_what_ranking_every_head_gives(learnings, n, branch):
-    every = [recall.read_head(p) for p in candidates(learnings)]
+    every = [heads.read_head(p) for p in candidates(learnings)]
     brief = [heads.brief(h) for h in every]
     whole = {h["path"]: h for h in every}
-    chosen = [whole[h["path"]] for h in recall.contenders(brief, "proj", n, "proj-key")]
-    assert ([h["path"] for h in recall.rank_learnings(chosen, "proj", branch, n, "proj-key")]
-            == [h["path"] for h in recall.rank_learnings(every, "proj", branch, n, "proj-key")])
+    chosen = [whole[h["path"]] for h in heads.contenders(brief, "proj", n, "proj-key")]
+    assert ([h["path"] for h in heads.rank_learnings(chosen, "proj", branch, n, "proj-key")]
+            == [h["path"] for h in heads.rank_learnings(every, "proj", branch, n, "proj-key")])
     assert len(chosen) < len(every) or n >= 14
 
 
@@ -56,7 +56,7 @@ def test_kept_heads_are_the_heads_read_from_the_files(learnings, tmp_path):
     assert first.save() is None
     again = heads.Heads(candidates(learnings), cache)
     assert again.brief == first.brief and not again.changed
-    assert [again.full(h) for h in wanted] == read == [recall.read_head(h["path"]) for h in wanted]
+    assert [again.full(h) for h in wanted] == read == [heads.read_head(h["path"]) for h in wanted]
     assert again.save() is None and not again.changed  # nothing new: not rewritten
     with open(cache, encoding="utf-8") as fh:
         kept = json.load(fh)["heads"]

@@ -249,7 +249,7 @@ def belongs(head: dict, key: str, legacy=None) -> bool:
 
 
 def head_text(head: dict) -> str:
-    """The text the check reads of a learning's head (recall.digest.read_head)."""
+    """The text the check reads of a learning's head (recall.heads.read_head)."""
     return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
 
 

@@ -21,12 +21,8 @@ from lazy_harness import paths
 from lazy_harness.logfile import one_line
 from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
-from lazy_harness.memory.files import iso_epoch  # noqa: F401 - the CLI and tests read dates through this module
 from lazy_harness.project_identity import git_branch, project_name, project_root
-# why: the learnings' reading and ranking live in recall/heads.py; the CLI, the page and tests reach
-# them here, as before
-from lazy_harness.recall.heads import (  # noqa: F401
-    GENERIC, HEAD_BYTES, MAX_HEAD_BYTES, Heads, contenders, is_active, own, rank_learnings, read_head, words)
+from lazy_harness.recall.heads import CAP_EXCERPT, Heads, contenders, is_active, own, rank_learnings
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -37,7 +33,7 @@ SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 # caps per item, so one long record cannot take the whole budget
-CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE, CAP_EXCERPT = 500, 200, 300, 160, 240
+CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.CAP_EXCERPT
 
 
 # --- sections --------------------------------------------------------------------------------------

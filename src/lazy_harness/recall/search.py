@@ -1,5 +1,5 @@
 """``lh memory search``: the words' search over a project's memory and the lines it prints, without
-click, so that the command can run without loading it (``lazy_harness.launch``: importing click
+click, so that the command can run without loading it (``lazy_harness.__main__``: importing click
 costs about 4 x a bare Python start on its own) and the click command (cli/memory.py) prints the
 very same lines.
 

@@ -19,6 +19,7 @@ from lazy_harness import queue as spool
 from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
+from lazy_harness.recall import heads
 
 TAIL_BYTES = 256 * 1024  # of hooks.log: the recent sessions
 SESSIONS = 12  # sessions listed under "injected"
@@ -128,7 +129,7 @@ def learnings(p: Project) -> tuple[list[dict], list[dict]]:
     own: list[dict] = []
     general: list[dict] = []
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
-        head = _parsed(path, recall.read_head)
+        head = _parsed(path, heads.read_head)
         if head is None:
             continue
         meta = dict(head)
