@@ -146,7 +146,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     for learning in own:
         mark = left_out.get(learning["id"])
-        shown = (marks.describe(mark) if mark else "" if recall.is_active(learning)
+        shown = (marks.describe(mark) if mark else "" if frontmatter.is_active(learning)
                  else f"{learning.get('status') or 'deprecated'}"
                  + (f" by {learning['deprecated_by']}" if learning.get("deprecated_by") else ""))
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "

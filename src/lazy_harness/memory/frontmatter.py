@@ -190,3 +190,8 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
     after = text.find("\n", end + 1)
     return out, (text[after + 1:] if after >= 0 else "")
 
+
+def is_active(meta: dict) -> bool:
+    """Whether a learning's frontmatter (or a head read from it) says it is in use: no other status
+    (deprecated, forgotten, held) and not replaced by another (``deprecated_by``)."""
+    return str(meta.get("status") or "active") == "active" and not meta.get("deprecated_by")

@@ -23,6 +23,7 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import frontmatter, held, ids, provenance
+from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.memory.files import iso_epoch
 
 HEAD_BYTES = 4096
@@ -222,10 +223,6 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, leg
     if n is not None and len(coarse) > n:
         coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
     return [(rank_key, active[k]) for rank_key, k in coarse]
-
-
-def is_active(head: dict) -> bool:
-    return str(head.get("status") or "active") == "active" and not head.get("deprecated_by")
 
 
 def own(head: dict, project: str, key: str | None) -> bool:

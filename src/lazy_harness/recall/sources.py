@@ -15,6 +15,7 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import files, frontmatter, ids, lines, provenance
+from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.recall.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
@@ -153,10 +154,6 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
     return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40],
                                  text_of(item.get("opened_by")))
                   for item in handoff.open_for_reading(memory_dir) if text_of(item.get("text")).strip()]
-
-
-def is_active(meta: dict) -> bool:
-    return str(meta.get("status") or "active") == "active" and not meta.get("deprecated_by")
 
 
 def read_learning(path: str, inactive: bool = False) -> dict | None:

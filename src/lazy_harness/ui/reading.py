@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks
+from lazy_harness.memory import files, frontmatter, handoff, handoff_log, ids, journal, marks
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import heads
@@ -139,7 +139,7 @@ def learnings(p: Project) -> tuple[list[dict], list[dict]]:
         meta["id"] = ids.of_learning(meta)
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
-        meta["left_out"] = None if recall.is_active(meta) else (
+        meta["left_out"] = None if frontmatter.is_active(meta) else (
             str(meta.get("status") or "deprecated")
             + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
         (own if mine else general).append(meta)
