@@ -145,15 +145,12 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     todo = pending(key, root, env, memory_dir)
     if not todo:
         return [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
-    import fcntl
-
     from lazy_harness.atomic import ensure_dir
+    from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
-    fd = os.open(memory_dir, os.O_RDONLY | os.O_DIRECTORY)
     out = []
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # the lock memory.apply.apply holds while it writes
+    with FolderLock(memory_dir):  # the lock memory.apply.apply holds while it writes
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:
@@ -165,8 +162,6 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
-    finally:
-        os.close(fd)
     try:  # the hold check on what came over (ADR 0024)
         from lazy_harness.memory import held
 
