@@ -188,8 +188,9 @@ def _end_lingering_workers(home) -> None:
     for pid in started_with_home(home):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if any(n in fh.read() for n in names):
-                    os.kill(pid, signal.SIGTERM)
+                cmdline = fh.read()
+            if any(n in cmdline for n in names):
+                os.kill(pid, signal.SIGTERM)
         except OSError:
             continue
 
