@@ -56,6 +56,40 @@ def test_reindex_rebuilds_from_the_files(tmp_path):
     assert os.path.exists(paths.recall_index_file())
 
 
+def test_reindex_waits_for_a_running_build_and_clears_nothing_under_it(tmp_path):
+    """A build running (its lock held by another process): reindex says it waits, the index keeps every
+    entry while it waits, and once the build is over reindex rebuilds it whole."""
+    import subprocess
+    import sys
+
+    from lazy_harness.recall import build
+    from tests.cli.lhrun import lh_script
+
+    fill(tmp_path)
+    assert invoke("memory", "reindex").code == 0
+    path = paths.recall_index_file()
+    assert build.indexed_so_far(path) == 4
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys\n"
+         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\nsys.stdin.read()\n", build.lock_file(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        reindex = subprocess.Popen([*lh_script(), "memory", "reindex"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        first = reindex.stdout.readline()
+        assert first.startswith("waiting for the index build running now (4 entries"), (first, reindex.stderr.read())
+        assert build.indexed_so_far(path) == 4  # nothing cleared under the running build
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    out, err = reindex.communicate(timeout=60)
+    assert reindex.returncode == 0, err
+    assert "indexed 4 entries of 1 project" in out
+    assert build.indexed_so_far(path) == 4
+
+
 def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     root = fill(tmp_path)
     os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)

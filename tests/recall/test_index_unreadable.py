@@ -5,6 +5,7 @@ UnicodeDecodeError, not as a SQLite error) is built again by every reader; no co
 import json
 import os
 import sqlite3
+import struct
 import time
 
 import pytest
@@ -47,11 +48,18 @@ def damaged(tmp_path):
     return root, mem, path
 
 
-def test_damaged_says_yes_to_any_failure_but_busy_locked_or_unreadable_files():
+def test_damaged_says_yes_to_a_damaged_file_only():
     assert index.damaged(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"))
     assert index.damaged(sqlite3.DatabaseError("database disk image is malformed"))
+    assert index.damaged(sqlite3.DatabaseError("file is not a database"))
     assert index.damaged(sqlite3.OperationalError("no such table: entry"))
-    assert index.damaged(ValueError("anything else"))
+    assert index.damaged(struct.error("unpack requires a buffer of 256 bytes"))
+    # a programming error is not damage: building the index again would not cure it
+    assert not index.damaged(ValueError("anything else"))
+    assert not index.damaged(TypeError("'NoneType' object is not subscriptable"))
+    assert not index.damaged(KeyError("recall"))
+    assert not index.damaged(sqlite3.ProgrammingError("Cannot operate on a closed database."))
+    assert not index.damaged(sqlite3.InterfaceError("Error binding parameter 1"))
     assert not index.damaged(sqlite3.OperationalError("database is locked"))
     assert not index.damaged(sqlite3.OperationalError("database table is locked"))
     assert not index.damaged(sqlite3.OperationalError("interrupted"))
@@ -99,3 +107,36 @@ def test_doctor_reports_a_damaged_index(damaged, tmp_path):
     assert invoke("memory", "reindex").code == 0
     found = [ln for ln in invoke("doctor").out.splitlines() if "recall index:" in ln]
     assert found[0].startswith("ok"), found
+
+
+def test_a_programming_error_while_searching_keeps_the_index(tmp_path, monkeypatch):
+    """A bug in the code that reads the index is raised; the index (a cache that can take minutes to
+    build) is not thrown away for it."""
+    from lazy_harness import config
+    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall import select
+
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 9 * ms.DAY, "Use Postgres advisory locks for the deployment scheduler", "two runners")])
+    cfg = config.load(os.environ)
+    text, _ = recall_prompt.context_for(PROMPT, root, cfg, os.environ, deep=True)
+    assert text and "advisory locks" in text
+    path = paths.recall_index_file()
+    conn = index.connect(path)  # a mark of this very file: a rebuilt index would not have it
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('probe', 'kept')")
+    conn.commit()
+    conn.close()
+
+    def broken(*args, **kwargs):
+        raise TypeError("'NoneType' object is not subscriptable")
+
+    monkeypatch.setattr(select, "rank", broken)
+    with pytest.raises(TypeError):
+        recall_prompt.context_for(PROMPT, root, cfg, os.environ)
+    conn = index.connect(path)
+    try:
+        assert conn.execute("SELECT v FROM meta WHERE k='probe'").fetchone() == ("kept",)
+    finally:
+        conn.close()

@@ -142,14 +142,22 @@ def test_the_stamp_spares_the_hash_until_the_file_changes(tmp_path, monkeypatch)
     assert len(hashed) == 1
 
 
-def test_a_forged_or_odd_stamp_costs_a_hash_and_nothing_more(tmp_path):
+def test_a_forged_or_odd_stamp_costs_a_hash_and_nothing_more(tmp_path, monkeypatch):
     folder, state = _copy(tmp_path), tmp_path / "state"
+    want = StaticModel(folder, str(tmp_path / "clean")).embed("still works")
+    hashed = []
+    real = static_model._hash_fd
+    monkeypatch.setattr(static_model, "_hash_fd", lambda fd: hashed.append(fd) or real(fd))
     state.mkdir()
     (state / static_model.STAMP).write_text("garbage\n" * 10000)
-    StaticModel(folder, str(state)).embed("still works")
+    assert StaticModel(folder, str(state)).embed("still works") == want
+    assert len(hashed) == 2  # each of the two files hashed once, as with no stamp at all
+    assert StaticModel(folder, str(state)).embed("still works") == want
+    assert len(hashed) == 2  # the garbage was replaced by a good stamp: the next load hashes nothing
     (state / static_model.STAMP).unlink()
     os.mkfifo(state / static_model.STAMP)  # would block a plain open
-    StaticModel(folder, str(state)).embed("still works")
+    assert StaticModel(folder, str(state)).embed("still works") == want
+    assert len(hashed) == 4
 
 
 def test_the_hook_path_imports_only_cheap_modules(tmp_path):

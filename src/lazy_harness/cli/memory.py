@@ -211,17 +211,26 @@ def reindex() -> None:
     Vectors already computed for a text are kept and used again (they are looked up by the text's
     hash); only new or edited texts are embedded."""
     from lazy_harness.errors import LhError
-    from lazy_harness.recall import build, current
+    from lazy_harness.recall import build
 
     cfg = config.load_fast(os.environ)
     path = paths.recall_index_file()
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
     started = time.perf_counter()
-    current.clear(path)
-    got = build.build(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None))
-    if got is None:
-        raise LhError(f"another index build is running ({build.lock_file(path)} is locked); try again when it "
-                      f"has finished", hint="lh logs --hooks")
+    said: list[float] = []
+
+    def waiting(entries: int) -> None:
+        # why: another process (the builder a hook or the worker started) is writing the index: wait
+        # for it rather than clear what it writes, saying so at once and then every 10 s
+        if not said or time.perf_counter() - said[-1] >= 10:
+            said.append(time.perf_counter())
+            _echo(f"waiting for the index build running now ({entries} entries indexed so far; "
+                  f"{build.lock_file(path)} is locked)")
+
+    got = build.build(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None), fresh=True,
+                      waiting=waiting)
+    if got is None:  # why: a guard; with ``waiting`` the build waits for the lock instead of giving up
+        raise LhError(f"the index build lock could not be taken: {build.lock_file(path)}", hint="lh logs --hooks")
     count, embedded = got
     _echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
           f"texts, in {time.perf_counter() - started:.1f} s: {path}")

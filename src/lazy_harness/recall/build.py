@@ -28,36 +28,78 @@ def lock_file(index_path: str) -> str:
 
 
 def build(index_path: str, mdirs: list[str], ldir: str | None, log=lambda message: None,
-          state_dir: str | None = None) -> tuple[int, int] | None:
+          state_dir: str | None = None, fresh: bool = False, waiting=None) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
-    (entries indexed, texts embedded); None when another builder holds the lock."""
+    (entries indexed, texts embedded); None when another builder holds the lock. ``waiting``: wait
+    for that builder instead, calling ``waiting(entries indexed so far)`` about every second.
+    ``fresh``: every entry is forgotten first (``current.clear``), once the lock is ours: what another
+    builder is writing is never cleared under it."""
+    ensure_dir(os.path.dirname(index_path))
+    fd = try_lock(lock_file(index_path))
+    if fd is None and waiting is not None:
+        fd = _wait_for_lock(index_path, waiting)
+    if fd is None:
+        return None
+    try:
+        return _build_locked(index_path, mdirs, ldir, log, state_dir, fresh)
+    finally:
+        os.close(fd)
+
+
+def _wait_for_lock(index_path: str, waiting) -> int:
+    """Take the build lock, waiting for the builder that holds it; ``waiting(entries so far)`` each second."""
+    import time
+
+    while True:
+        time.sleep(1.0)  # why: a command waiting for another process's build, with progress; not a hook
+        fd = try_lock(lock_file(index_path))
+        if fd is not None:
+            return fd
+        waiting(indexed_so_far(index_path))
+
+
+def indexed_so_far(index_path: str) -> int:
+    """How many entries the index holds now (read only; 0 when it cannot be read yet)."""
+    from lazy_harness.recall import index
+
+    sqlite3 = index.sqlite()
+    try:
+        conn = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return 0
+    try:
+        row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
+        return int(row[0]) if row else 0
+    except (sqlite3.Error, ValueError):
+        return 0
+    finally:
+        conn.close()
+
+
+def _build_locked(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
+                  fresh: bool) -> tuple[int, int]:
     import time
 
     from lazy_harness.recall import current, index, indexing, vectors
 
-    ensure_dir(os.path.dirname(index_path))
-    fd = try_lock(lock_file(index_path))
-    if fd is None:
-        return None
+    if fresh:
+        current.clear(index_path)
+    started = time.monotonic()
+    conn = current.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
     try:
-        started = time.monotonic()
-        conn = current.open_current(index_path, [], None)[0]  # a damaged index is removed and started again
-        try:
-            # why: deep: every learning file's stat, so one edited in place by hand is indexed again
-            # (lh memory search looks inside the newest month folders only; the hook inside none)
-            count, _ = index.refresh_within(conn, mdirs, ldir, deep=True)
-            log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
-            built, merged = indexing.build_lexical(conn)
-            log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
-            embedded = vectors.fill(conn, state_dir or os.path.dirname(index_path))
-            if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
-                vectors.prune(conn, vectors.model_id())
-            log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
-            return count, embedded
-        finally:
-            conn.close()
+        # why: deep: every learning file's stat, so one edited in place by hand is indexed again
+        # (lh memory search looks inside the newest month folders only; the hook inside none)
+        count, _ = index.refresh_within(conn, mdirs, ldir, deep=True)
+        log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
+        built, merged = indexing.build_lexical(conn)
+        log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
+        embedded = vectors.fill(conn, state_dir or os.path.dirname(index_path))
+        if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
+            vectors.prune(conn, vectors.model_id())
+        log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
+        return count, embedded
     finally:
-        os.close(fd)
+        conn.close()
 
 
 def memory_bytes(mdir: str, ldir: str | None, enough: int) -> int:

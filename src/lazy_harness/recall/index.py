@@ -157,24 +157,30 @@ def _wal(conn, sqlite3, timeout: float) -> None:
 
 
 def damaged(exc: BaseException) -> bool:
-    """Whether ``exc``, raised while opening or reading the index, means the file must be built again:
-    any error but another process holding it (busy, locked), an interrupted statement, a memory file
-    that cannot be read (OSError: SQLite reports its own file in its own exceptions), or the
-    interpreter itself failing (memory, exit, Ctrl-C).
+    """Whether ``exc``, raised while opening or reading the index, means the file itself is damaged
+    and must be built again: SQLite's own errors about the file (malformed, not a database, a missing
+    table, a version we do not know) but another process holding it (busy, locked) or an interrupted
+    statement; a text of the file that is not UTF-8; a stored value of the wrong size. Anything else
+    (a programming error: TypeError, KeyError, a misuse of the API, ...; a memory file that cannot be
+    read; the interpreter failing) is not damage: it is raised, and the index is kept.
 
     why: a damaged file fails in more than SQLite's own words. When the name of a schema object is
     not UTF-8, SQLite's "malformed database schema (...)" message cannot be decoded and Python raises
     UnicodeDecodeError; a missing table is an OperationalError. Any of these left the index broken
-    for every later prompt. The index is a cache: building it again loses nothing.
+    for every later prompt. The index is a cache: building it again loses nothing. But a bug in the
+    code that reads it is not cured by building it again, and once threw away an index that took
+    minutes to build at every prompt that met the bug.
     """
+    import struct
+
     sqlite3 = sqlite()
 
-    if not isinstance(exc, Exception) or isinstance(exc, (MemoryError, OSError)):
-        return False
+    if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
+        return False  # the API used wrongly (a closed connection, wrong bindings): our bug, not the file's
     if isinstance(exc, sqlite3.OperationalError):
         said = str(exc).lower()
         return not any(word in said for word in ("locked", "busy", "interrupt"))
-    return True
+    return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
 
 
 def remove(path: str) -> None:
