@@ -58,8 +58,19 @@ def _check_config(r: Report) -> dict:
     elif values["compound_loop"]["enabled"]:
         r.line("ok", "compound loop", "enabled")
     else:
-        r.line("warn", "compound loop", "disabled: finished sessions are not distilled", "lh hooks install")
+        _loop_off(r)
     return values
+
+
+def _loop_off(r: Report) -> None:
+    """The compound loop is off: the way to switch it on depends on how the hooks are installed."""
+    from lazy_harness import plugin
+
+    hint, not_yet = plugin.loop_off_hint(os.getcwd())
+    if not_yet:
+        r.line("info", "compound loop", f"not switched on yet: {hint}")
+    else:
+        r.line("warn", "compound loop", "disabled: finished sessions are not distilled", hint)
 
 
 def _check_claude(r: Report, values: dict) -> None:

@@ -113,6 +113,15 @@ def sync_state(cfg: dict) -> str:
     return line + (f"; last error: {st['last_error']}" if st["last_error"] else "")
 
 
+def loop_off(cwd: str) -> str:
+    from lazy_harness import plugin
+
+    hint, not_yet = plugin.loop_off_hint(cwd)
+    if not_yet:
+        return f"not switched on yet ({hint})"
+    return f"disabled ({hint})" if hint.startswith("set ") else f"disabled ({hint} switches it on)"
+
+
 @click.command()
 @click.option("-n", "recent", default=5, show_default=True, type=click.IntRange(min=1),
               help="How many of the project's last sessions to show.")
@@ -123,7 +132,7 @@ def status(recent: int) -> None:
     cfg = load_config()
     cwd = os.getcwd()
     mdir = paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)
-    loop = "enabled" if cfg["compound_loop"]["enabled"] else "disabled (lh hooks install switches it on)"
+    loop = "enabled" if cfg["compound_loop"]["enabled"] else loop_off(cwd)
     if config.invalid(config.load_fast()):  # why: load_config fell back to the defaults; the hooks pause
         loop = "paused: config.toml is invalid, nothing is distilled until it is fixed (lh config validate)"
     click.echo(terminal_safe(f"project: {project_name(cwd)} (memory: {mdir})"))
