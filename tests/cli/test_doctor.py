@@ -293,3 +293,22 @@ def test_a_project_file_with_lh_hook_not_on_path_fails_with_an_install_hint(tmp_
     (bin_dir / "lh-hook").write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "lh-hook").chmod(0o755)
     assert checks(invoke("doctor").out)["hooks"][0] == "ok"
+
+
+def test_a_failing_notice_is_shown_without_its_own_pointer_to_lh_doctor(tmp_path, monkeypatch):
+    """Issue 35, item 5: the notice SessionStart shows ends in "(lh doctor)"; inside lh doctor it read
+    as advice to run the command being run."""
+    from lazy_harness import notice
+    from lazy_harness.worker import calls
+
+    healthy(monkeypatch, tmp_path)
+    reason = ("the API is unreachable (claude reported an error (api_error): API Error: Connection refused; "
+              "stderr: retrying; `claude -p ...` exited 1)")
+    notice.write(notice.FAILING, f"lazy-harness: distillation failing, {calls._first_clause(reason)} "
+                 f"({notice.SEE_DOCTOR})")
+    r = invoke("doctor")
+    status, line = checks(r.out)["distillation"]
+    assert status == "warn"
+    assert "distillation failing, the API is unreachable (claude reported an error (api_error): API Error: " \
+           "Connection refused)  (hint: lh logs; lh queue)" in line
+    assert "lh doctor" not in r.out
