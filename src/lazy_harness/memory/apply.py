@@ -25,6 +25,7 @@ class Report:
         self.skipped: list[tuple[str, str]] = []
         self.handoff: str | None = None  # "written", "kept", or None: untouched
         self.opened = self.closed = 0  # handoff items
+        self.held = 0  # of what was written, held for approval (set by the worker after the hold check)
 
     def count(self, name: str) -> int:
         return sum(n for p, n in self.appended.items() if os.path.basename(p) == name)
@@ -41,6 +42,8 @@ class Report:
             parts.append(f"{len(self.restored)} restored")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
+        if self.held:
+            parts.append(f"{self.held} held for approval")
         parts.append(f"handoff {self.handoff or 'untouched'}"
                      + (f" ({self.opened} opened, {self.closed} closed)" if self.handoff == "written" else ""))
         return ", ".join(parts)
