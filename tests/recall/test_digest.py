@@ -387,3 +387,20 @@ def test_300_long_handoff_items_do_not_push_out_the_newest_prevention(project):
     assert len(text) <= 6000
     assert "prevention number 4" in text and "the newest decision" in text
     assert stats["shown"]["handoff"] >= 1 and stats["left_out"]["handoff"] >= 250
+
+
+def test_an_item_added_by_hand_reads_by_hand_not_from_by_hand():
+    """Issue 35, item 6: a hand-added handoff item read "from by hand"."""
+    from lazy_harness.memory import handoff
+    from lazy_harness.recall import select
+
+    item = handoff.Item(id="h-1a2b3c4d", opened="2026-11-01T10:00:00", opened_by=handoff.HAND_EDIT, state="open",
+                        opened_epoch=NOW, text="ask ops about the backup window")
+    line = recall.handoff_line(item, NOW, 10**6)
+    assert line == "- open item h-1a2b3c4d, 2026-11-01 10:00, by hand: ask ops about the backup window", line
+    by_session = recall.handoff_line(handoff.Item(item, opened_by="5e6f7a8b"), NOW, 10**6)
+    assert ", from session 5e6f7a8b: " in by_session
+    recalled = select.render_item({"kind": "handoff", "id": "h-1a2b3c4d", "file": "/m/handoff.md", "line": 0,
+                                   "ts": "2026-11-01T10:00:00", "prov": "by hand", "title": item["text"],
+                                   "detail": ""}, None)
+    assert ", 2026-11-01, by hand: " in recalled and "from by hand" not in recalled, recalled
