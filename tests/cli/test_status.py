@@ -194,3 +194,11 @@ def test_held_entries_are_counted(here):
     line = next(s for s in status_lines() if s.startswith("held for approval:"))
     assert line.startswith("held for approval: 1 (decision), not shown to sessions until approved"), line
     assert "lh memory approve ID" in line and "Approve button" in line
+
+
+def test_a_hand_edit_recorded_by_a_task_is_not_counted_as_the_sessions(here):
+    task(spool.DONE, SIDS[0], here, 300, outcome="processed", reason="distilled",
+         written="0 decisions, 0 failures, 0 learnings, handoff written (0 opened, 1 closed; by a hand edit of "
+                 "handoff.md: 1 opened, 1 closed)")
+    [line] = [s for s in status_lines() if "11111111" in s]
+    assert line.endswith("distilled: 0 decisions, 0 failures, 0 learnings, handoff 0 opened, 1 closed"), line

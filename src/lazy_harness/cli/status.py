@@ -25,8 +25,8 @@ SCAN = 400  # newest task files read to find the project's last sessions (every 
 # what one processed task wrote, as memory.apply.Report.summary() puts it in its done/ file
 _COUNTS = tuple((name, re.compile(pattern)) for name, pattern in (
     ("decision", r"(?:^|, )(\d+) decisions?(?:,|$)"), ("failure", r"(?:^|, )(\d+) failures?(?:,|$)"),
-    ("learning", r"(?:^|, )(\d+) learnings?(?:,|$)"), ("opened", r"\((\d+) opened, \d+ closed\)"),
-    ("closed", r"\(\d+ opened, (\d+) closed\)"), ("held", r"(?:^|, )(\d+) held for approval(?:,|$)")))
+    ("learning", r"(?:^|, )(\d+) learnings?(?:,|$)"), ("opened", r"\((\d+) opened, \d+ closed[;)]"),
+    ("closed", r"\(\d+ opened, (\d+) closed[;)]"), ("held", r"(?:^|, )(\d+) held for approval(?:,|$)")))
 
 
 class Belongs:
