@@ -304,6 +304,35 @@ def test_failing_distillation_is_one_line(project):
     assert stats["distill_failed"] == 2 and "none has succeeded" in text
 
 
+def _done_task(q: str, name: str, mtime: float, outcome: str = "processed") -> None:
+    from lazy_harness import queue as spool
+
+    folder = os.path.join(q, "done")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path, "w") as fh:
+        fh.write(spool.format_task({"cwd": "/x", "outcome": outcome}))
+    os.utime(path, (mtime, mtime))
+
+
+def test_failing_distillation_counts_the_successes_worker_json_has_not_recorded(project):
+    """Issue 35, item 6: "1 distillation task failed and none has succeeded yet" while 37 had: a lingering
+    worker saves worker.json when its drain ends, and lh distill never does; done/ holds them."""
+    from lazy_harness import logfile
+
+    small_memory(project)
+    q = paths.queue_dir(os.environ)
+    _done_task(q, "300-c.task", NOW - 40)
+    _done_task(q, "400-d.task", NOW - 20, outcome="skipped")  # a skip is no success
+    _fail_task(q, "100-a.task", NOW - 50)
+    text, stats = build(project)
+    assert stats["distill_failed"] == 0 and "none has succeeded" not in text and "lh queue" not in text
+    _fail_task(q, "500-e.task", NOW - 30)
+    text, stats = build(project)
+    assert stats["distill_failed"] == 1
+    assert f"1 distillation task failed since the last successful one at {logfile.stamp(NOW - 40)}" in text
+
+
 def test_failing_distillation_is_said_even_without_memory(project):
     ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY)
     _fail_task(paths.queue_dir(os.environ), "100-a.task", NOW - 50)
