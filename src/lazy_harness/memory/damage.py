@@ -121,7 +121,9 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
     from lazy_harness import logfile
 
     noted = sorted(lines.NOTED)
+    cut = set(lines.CUT)
     lines.NOTED.clear()
+    lines.CUT.clear()
     if not noted:
         return []
     state_path = os.path.join(paths.state_dir(env), STATE)
@@ -139,7 +141,13 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
         found = [[n, how] for n, how in check.found]
         state[path] = {"stamp": stamp, "found": found}
         changed = True
-        if found and found != seen.get("found"):
+        if path in cut:  # why: said once per file state, like the damage, not at every start
+            message = (f"{prefix}memory: {path}: a line longer than {(lines.MAX_LINE + files.LONG_SCAN) >> 20} MiB near "
+                       "the end; SessionStart stops reading there, so no entry before it is shown until the line "
+                       "is removed (lh memory check names it)")
+            logfile.write(log, message, env, now)
+            written.append(message)
+        elif found and found != seen.get("found"):
             message = f"{prefix}memory: {check.summary()}; lh memory check names them"
             logfile.write(log, message, env, now)
             written.append(message)

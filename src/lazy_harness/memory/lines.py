@@ -24,6 +24,7 @@ from lazy_harness import jsonload
 
 MAX_LINE = 1 << 20  # bytes: no line we write comes near it (files.tail_lines skips longer ones)
 NOTED: set[str] = set()  # files in which this process salvaged or skipped a line
+CUT: set[str] = set()  # of those, files whose tail stopped at a very long line (files.tail_bytes)
 
 CLEAN = ""
 NUL = "NUL bytes"
@@ -121,6 +122,13 @@ def string_fields(text: str, names: tuple[str, ...]) -> dict[str, str]:
 def note(path: str) -> None:
     """Remember that a line of ``path`` was salvaged or skipped (logged once per file state)."""
     NOTED.add(path)
+
+
+def note_cut(path: str) -> None:
+    """Remember that the tail of ``path`` stopped at a line too long to find its start (``files.LONG_SCAN``):
+    the entries before it were not read (said once per file state, with the damage)."""
+    NOTED.add(path)
+    CUT.add(path)
 
 
 ENTRY_FIELDS = ("ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "rationale",
