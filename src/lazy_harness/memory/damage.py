@@ -142,9 +142,10 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
         state[path] = {"stamp": stamp, "found": found}
         changed = True
         if path in cut:  # why: said once per file state, like the damage, not at every start
-            message = (f"{prefix}memory: {path}: a line longer than {(lines.MAX_LINE + files.LONG_SCAN) >> 20} MiB near "
-                       "the end; SessionStart stops reading there, so no entry before it is shown until the line "
-                       "is removed (lh memory check names it)")
+            mib = (lines.MAX_LINE + files.LONG_SCAN) >> 20
+            message = (f"{prefix}memory: {path}: a line longer than {mib} MiB near the end; SessionStart stops "
+                       "reading there, so no entry before it is shown until the line is removed (lh memory check "
+                       "names it)")
             logfile.write(log, message, env, now)
             written.append(message)
         elif found and found != seen.get("found"):

@@ -51,9 +51,8 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
     A last line without a newline is left out (a write still in flight) unless ``whole_object``.
     A byte order mark at the start of the file is not part of the first line. A line longer than
     ``MAX_LINE`` is not an entry anyone wrote: it is left out, and the offset where it ends is added
-    to ``skipped`` when given (``memory.damage`` names it by its line number). The start of such a
-    line is looked for ``LONG_SCAN`` bytes further back at most: past that, reading stops there (the
-    lines before it are not returned) and the offset where it stopped is added to ``cut``.
+    to ``skipped`` when given (``memory.damage`` names it by its line number). Its start is looked for
+    ``LONG_SCAN`` bytes further back at most: past that, reading stops (``cut`` gets the offset).
 
     why: the file is read backwards one block at a time and each block is searched once, so the cost
     follows the bytes of the lines returned, never their square (a 60 MB last line once cost
@@ -75,19 +74,12 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
         pos = line_end = st.st_size
         while pos > 0 and len(found) < n:
             if held > MAX_LINE:
-                # why: SessionStart reads the same tail twice (the digest, then what it showed)
-                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, pos)
-                k = _starts.get(key)
-                if k is None:
-                    k = _starts[key] = _newline_before(fd, pos, LONG_SCAN)
+                k = _long_line_start(fd, st, pos, cut)
                 _keep(found, parts, held, last, line_end, skipped)
                 parts, held, last = [], 0, False
-                if k == _TOO_FAR:
-                    if cut is not None:
-                        cut.append(pos)
-                    pos = 0
-                    break
-                pos = line_end = max(k, 0)
+                if k < 0:
+                    break  # past LONG_SCAN: nothing before the long line is read
+                pos = line_end = k
                 continue
             step = min(block, pos)
             pos -= step
@@ -115,6 +107,22 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
 
 
 _TOO_FAR = -2  # _newline_before: no newline within the bytes it may search
+
+
+def _long_line_start(fd: int, st: os.stat_result, pos: int, cut: list | None) -> int:
+    """Where reading backwards goes on after a line longer than ``MAX_LINE`` whose unread part ends at
+    ``pos``: the newline before it, 0 at the file's start, or -1 when it is not within ``LONG_SCAN``
+    (``pos`` is then added to ``cut``)."""
+    # why: SessionStart reads the same tail twice (the digest, then what it showed)
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, pos)
+    k = _starts.get(key)
+    if k is None:
+        k = _starts[key] = _newline_before(fd, pos, LONG_SCAN)
+    if k == _TOO_FAR:
+        if cut is not None:
+            cut.append(pos)
+        return -1
+    return max(k, 0)
 
 
 def _newline_before(fd: int, end: int, limit: int | None = None) -> int:
