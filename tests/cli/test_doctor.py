@@ -312,3 +312,13 @@ def test_a_failing_notice_is_shown_without_its_own_pointer_to_lh_doctor(tmp_path
     assert "distillation failing, the API is unreachable (claude reported an error (api_error): API Error: " \
            "Connection refused)  (hint: lh logs; lh queue)" in line
     assert "lh doctor" not in r.out
+
+
+def test_fail_lines_of_an_invalid_config_and_no_hooks_exit_one_through_the_console_script(tmp_path):
+    """Issue 35, item 3: the exit status follows the fail lines (a script runs lh doctor && ...)."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[compound_loop]\nenabled = "yes"\n')
+    p = run("doctor", env=dict(os.environ, PATH=str(tmp_path), LH_CONFIG=str(cfg)))
+    found = checks(p.stdout)
+    assert {found["config"][0], found["hooks"][0], found["compound loop"][0]} == {"fail"}
+    assert p.returncode == 1 and "Traceback" not in p.stderr
