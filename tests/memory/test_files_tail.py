@@ -110,3 +110,33 @@ def test_a_stopped_tail_is_said_once_per_file_state(tmp_path, isolated_home):
     assert not lines.NOTED and not lines.CUT
     logged = open(os.path.join(paths.logs_dir(), logfile.HOOKS)).read()
     assert logged.count("SessionStart stops reading there") == 1
+
+
+def test_a_hook_over_a_reported_long_line_does_not_load_the_damage_check_again(tmp_path, isolated_home,
+                                                                               monkeypatch):
+    """The report is made once per file state; later starts only compare the file's stamp (importing
+    memory.damage cost SessionStart 20 ms at every start over a long line)."""
+    import sys
+
+    from lazy_harness import logfile
+    from lazy_harness.hooks import entry
+    from lazy_harness.memory import damage, lines
+
+    long = b'{"summary": "' + b"t" * (files.MAX_LINE + files.LONG_SCAN + (1 << 17))
+    path = write(tmp_path / "decisions.jsonl", line(1) + long)
+    files.tail_records(path, 3)
+    assert len(damage.report(logfile.HOOKS)) == 1
+    import lazy_harness.memory
+
+    monkeypatch.delitem(sys.modules, "lazy_harness.memory.damage")
+    monkeypatch.delattr(lazy_harness.memory, "damage")
+    files.tail_records(path, 3)
+    assert lines.NOTED == {path}
+    entry.report_damaged_lines("SessionStart ", None, 0.0)
+    assert "lazy_harness.memory.damage" not in sys.modules
+    assert not lines.NOTED and not lines.CUT
+    with open(path, "ab") as fh:  # a new state of the file: checked and said again
+        fh.write(b"t")
+    files.tail_records(path, 3)
+    entry.report_damaged_lines("SessionStart ", None, 0.0)
+    assert "lazy_harness.memory.damage" in sys.modules

@@ -21,7 +21,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.memory import files, lines
 
-STATE = "damaged-lines.json"
+STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
          "marks.jsonl": "mark"}
 SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
@@ -98,12 +98,7 @@ def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
     return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)]
 
 
-def _stamp(path: str) -> str | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+_stamp = lines.file_stamp
 
 
 def _load(state_path: str) -> dict:
