@@ -131,7 +131,7 @@ def test_a_hook_over_a_reported_long_line_does_not_load_the_damage_check_again(t
     monkeypatch.delitem(sys.modules, "lazy_harness.memory.damage")
     monkeypatch.delattr(lazy_harness.memory, "damage")
     files.tail_records(path, 3)
-    assert lines.NOTED == {path}
+    assert {path} == lines.NOTED
     entry.report_damaged_lines("SessionStart ", None, 0.0)
     assert "lazy_harness.memory.damage" not in sys.modules
     assert not lines.NOTED and not lines.CUT
