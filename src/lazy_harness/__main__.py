@@ -36,13 +36,12 @@ def _search(search, opts: dict) -> int:
         stream.flush()
 
     try:
-        search.run(env=os.environ, say=say, **opts)
+        return search.run(env=os.environ, say=say, **opts)
     except LhError as exc:
         sys.stderr.write(f"lh: {exc}\n")
         return 1
     except BrokenPipeError:
         return 0
-    return 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
 
 PAUSED, FAILING = "paused", "failing"
+SEE_DOCTOR = "lh doctor"  # the hint at the end of a failing notice; lh doctor leaves it out of its own line
 
 
 def write(kind: str, message: str, until: float = 0.0, env=None) -> None:

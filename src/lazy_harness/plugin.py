@@ -126,3 +126,17 @@ def active(cwd: str, env=None) -> Install | None:
         return next((i for i in installs(cwd, env) if i.enabled), None)
     except SettingsError:
         return None
+
+
+def loop_off_hint(cwd: str, env=None) -> tuple[str, bool]:
+    """How the person switches an off compound loop on, and whether it is only "not yet": with the
+    plugin enabled here and no session started since, its first SessionStart switches it on (a
+    plugin user must not run ``lh hooks install``: it is for the settings.json path); after that
+    start, the person switched it off in config.toml; without the plugin, ``lh hooks install``."""
+    import os
+
+    if active(cwd, env) is None:
+        return "lh hooks install", False
+    if not os.path.exists(paths.plugin_welcome_file(env)):
+        return "the plugin's first session start switches it on: start claude in a project", True
+    return f"set compound_loop.enabled = true in {paths.config_file(env)}", False

@@ -245,6 +245,14 @@ def backup_file(path: str, env=None) -> str:
     return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(os.path.abspath(path)) + BACKUP_SUFFIX)
 
 
+def made_folder_file(path: str, env=None) -> str:
+    """Where install notes that it made the folder of ``path`` (a project's ``.claude/``), so uninstall
+    removes that folder once it is empty again, and never a folder the person made:
+    ``<data dir>/settings-backups/<folder as a key>.lh-made``, outside the project (never committed)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(folder) + ".lh-made")
+
+
 def _backup(base: str, raw: bytes, now: float) -> str:
     """Keep the bytes we are about to replace. ``base`` (``<file>.lh-backup``) holds the first
     original; a later, different original gets a dated name beside it."""

@@ -14,7 +14,7 @@ from lazy_harness.cli import doctor
 from tests.cli.lhrun import invoke, run
 from tests.support import fake_claude
 
-LINE = re.compile(r"^(ok|warn|fail) +([a-z][a-z ]*): (.+?)(  \(hint: .+\))?$")
+LINE = re.compile(r"^(ok|info|warn|fail) +([a-z][a-z ]*): (.+?)(  \(hint: .+\))?$")
 
 
 def checks(out: str) -> dict[str, tuple[str, str]]:
@@ -194,7 +194,7 @@ def test_a_claude_inside_the_tested_range_is_ok(tmp_path, monkeypatch, version):
     assert f"tested {doctor.CLAUDE_OLDEST_TESTED} to {doctor.CLAUDE_NEWEST_TESTED}" in line
 
 
-@pytest.mark.parametrize("version,word", [("2.1.196", "older"), ("1.0.80", "older"), ("2.1.331", "newer"),
+@pytest.mark.parametrize("version,word", [("2.1.196", "older"), ("1.0.80", "older"), ("2.2.0", "newer"),
                                           ("2.10.0", "newer"), ("3.0.0", "newer")])
 def test_a_claude_outside_the_tested_range_warns(tmp_path, monkeypatch, version, word):
     claude_printing(monkeypatch, tmp_path, f"{version} (Claude Code)")
@@ -205,6 +205,32 @@ def test_a_claude_outside_the_tested_range_warns(tmp_path, monkeypatch, version,
     assert status == "warn"
     assert f"{version} is {word} than the {'oldest' if word == 'older' else 'newest'} tested" in line
     assert "(hint: " in line
+
+
+def test_the_newest_claude_the_registry_offers_is_inside_the_tested_range(tmp_path, monkeypatch):
+    """2.1.332, the newest release, and the one CI pins: a fresh install gets no warning."""
+    claude_printing(monkeypatch, tmp_path, "2.1.332 (Claude Code)")
+    r = invoke("doctor")
+    status, line = checks(r.out)["claude version"]
+    assert status == "ok", line
+    assert doctor.CLAUDE_NEWEST_TESTED == "2.1.332"
+
+
+@pytest.mark.parametrize("version", ["2.1.333", "2.1.400"])
+def test_a_patch_release_above_the_newest_tested_is_information(tmp_path, monkeypatch, version):
+    claude_printing(monkeypatch, tmp_path, f"{version} (Claude Code)")
+    r = invoke("doctor")
+    found = checks(r.out)
+    assert r.code == 0, r.out
+    status, line = found["claude version"]
+    assert status == "info"
+    assert f"{version} is newer than tested (tested {doctor.CLAUDE_OLDEST_TESTED} to " in line
+    assert "(hint: " not in line
+
+
+def test_the_readme_names_the_tested_range():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"checked on {doctor.CLAUDE_OLDEST_TESTED} to {doctor.CLAUDE_NEWEST_TESTED}" in readme
 
 
 def test_a_version_doctor_cannot_read_warns(tmp_path, monkeypatch):
@@ -267,3 +293,32 @@ def test_a_project_file_with_lh_hook_not_on_path_fails_with_an_install_hint(tmp_
     (bin_dir / "lh-hook").write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "lh-hook").chmod(0o755)
     assert checks(invoke("doctor").out)["hooks"][0] == "ok"
+
+
+def test_a_failing_notice_is_shown_without_its_own_pointer_to_lh_doctor(tmp_path, monkeypatch):
+    """Issue 35, item 5: the notice SessionStart shows ends in "(lh doctor)"; inside lh doctor it read
+    as advice to run the command being run."""
+    from lazy_harness import notice
+    from lazy_harness.worker import calls
+
+    healthy(monkeypatch, tmp_path)
+    reason = ("the API is unreachable (claude reported an error (api_error): API Error: Connection refused; "
+              "stderr: retrying; `claude -p ...` exited 1)")
+    notice.write(notice.FAILING, f"lazy-harness: distillation failing, {calls._first_clause(reason)} "
+                 f"({notice.SEE_DOCTOR})")
+    r = invoke("doctor")
+    status, line = checks(r.out)["distillation"]
+    assert status == "warn"
+    assert "distillation failing, the API is unreachable (claude reported an error (api_error): API Error: " \
+           "Connection refused)  (hint: lh logs; lh queue)" in line
+    assert "lh doctor" not in r.out
+
+
+def test_fail_lines_of_an_invalid_config_and_no_hooks_exit_one_through_the_console_script(tmp_path):
+    """Issue 35, item 3: the exit status follows the fail lines (a script runs lh doctor && ...)."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[compound_loop]\nenabled = "yes"\n')
+    p = run("doctor", env=dict(os.environ, PATH=str(tmp_path), LH_CONFIG=str(cfg)))
+    found = checks(p.stdout)
+    assert {found["config"][0], found["hooks"][0], found["compound loop"][0]} == {"fail"}
+    assert p.returncode == 1 and "Traceback" not in p.stderr

@@ -263,3 +263,42 @@ def test_install_warns_about_wrong_values_in_the_config_and_still_enables(isolat
     assert r.code == 0
     assert "warning: " in r.out and "compound_loop.debounce_seconds: expected an integer" in r.out
     assert "enabled = true" in cfg.read_text()
+
+
+def test_install_project_warns_when_the_user_file_holds_our_hooks(isolated_home, tmp_path):
+    """Issue 35, item 6: Claude Code runs both files, so every event ran twice without a word."""
+    assert invoke("hooks", "install").code == 0
+    (tmp_path / "proj").mkdir()
+    r = invoke("hooks", "install", "--project", str(tmp_path / "proj"))
+    assert r.code == 0, r.err
+    assert (f"warning: {user_file(isolated_home)} holds lazy-harness hooks too: Claude Code runs both files, so "
+            "in this project every event runs twice") in r.out
+    assert invoke("hooks", "uninstall").code == 0
+    (tmp_path / "other").mkdir()
+    quiet = invoke("hooks", "install", "--project", str(tmp_path / "other"))
+    assert quiet.code == 0 and "runs twice" not in quiet.out
+
+
+def test_uninstall_project_removes_the_claude_folder_install_made_once_empty(isolated_home, tmp_path):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    assert invoke("hooks", "install", "--project", str(proj)).code == 0
+    assert (proj / ".claude" / "settings.json").exists()
+    r = invoke("hooks", "uninstall", "--project", str(proj))
+    assert r.code == 0 and f"removed {proj / '.claude'} (made by lh hooks install, empty now)" in r.out
+    assert os.listdir(proj) == []
+
+
+def test_uninstall_project_keeps_a_claude_folder_the_person_made_or_filled(isolated_home, tmp_path):
+    mine = tmp_path / "mine"
+    (mine / ".claude").mkdir(parents=True)  # made before install: the person's
+    assert invoke("hooks", "install", "--project", str(mine)).code == 0
+    assert invoke("hooks", "uninstall", "--project", str(mine)).code == 0
+    assert (mine / ".claude").is_dir() and os.listdir(mine / ".claude") == []
+    filled = tmp_path / "filled"
+    filled.mkdir()
+    assert invoke("hooks", "install", "--project", str(filled)).code == 0
+    (filled / ".claude" / "commands").mkdir()  # something else lives there now
+    r = invoke("hooks", "uninstall", "--project", str(filled))
+    assert r.code == 0 and "made by lh hooks install" not in r.out
+    assert (filled / ".claude" / "commands").is_dir()

@@ -157,3 +157,33 @@ def test_hooks_status_lists_the_plugin():
     assert (f"plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled in {paths.user_settings_file()}"
             in r.out.splitlines())
     assert "no settings file holds lazy-harness hooks" not in r.out  # the plugin registers them
+
+
+# -- the hint before the plugin's first session (issue 35, item 4) ----------------------------------
+
+def test_before_the_first_session_a_plugin_user_is_not_told_to_run_lh_hooks_install(tmp_path, monkeypatch):
+    claude_plugin.install()
+    found = doctor_lines(tmp_path, monkeypatch)
+    (line,) = found["compound loop"]
+    assert "lh hooks install" not in line
+    assert line.startswith("info ") and "the plugin's first session start switches it on" in line
+    status = invoke("status").out
+    assert "lh hooks install" not in status
+    assert "compound loop: not switched on yet (the plugin's first session start switches it on" in status
+
+
+def test_after_the_plugin_started_once_an_off_loop_names_the_config_key(tmp_path, monkeypatch):
+    claude_plugin.install()
+    marker = paths.plugin_welcome_file()
+    os.makedirs(os.path.dirname(marker), exist_ok=True)
+    open(marker, "w").close()
+    (line,) = doctor_lines(tmp_path, monkeypatch)["compound loop"]
+    assert line.startswith("warn ") and "lh hooks install" not in line
+    assert f"set compound_loop.enabled = true in {paths.config_file()}" in line
+    assert f"disabled (set compound_loop.enabled = true in {paths.config_file()})" in invoke("status").out
+
+
+def test_without_the_plugin_the_hint_is_still_lh_hooks_install(tmp_path, monkeypatch):
+    (line,) = doctor_lines(tmp_path, monkeypatch)["compound loop"]
+    assert line.startswith("warn ") and "(hint: lh hooks install)" in line
+    assert "compound loop: disabled (lh hooks install switches it on)" in invoke("status").out

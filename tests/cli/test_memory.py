@@ -184,7 +184,7 @@ def test_search_all_projects(project, tmp_path):
 def test_search_without_hits(project):
     search_memory(project)
     out = invoke("memory", "search", "zebra", "--project", project)
-    assert out.code == 0 and out.out == "" and "no match for: zebra" in out.err
+    assert out.code == 1 and out.out == "" and "no match for: zebra" in out.err  # a script can tell
 
 
 def test_old_lines_without_ids_show_stable_derived_ids_in_show_and_search(project):

@@ -304,6 +304,35 @@ def test_failing_distillation_is_one_line(project):
     assert stats["distill_failed"] == 2 and "none has succeeded" in text
 
 
+def _done_task(q: str, name: str, mtime: float, outcome: str = "processed") -> None:
+    from lazy_harness import queue as spool
+
+    folder = os.path.join(q, "done")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path, "w") as fh:
+        fh.write(spool.format_task({"cwd": "/x", "outcome": outcome}))
+    os.utime(path, (mtime, mtime))
+
+
+def test_failing_distillation_counts_the_successes_worker_json_has_not_recorded(project):
+    """Issue 35, item 6: "1 distillation task failed and none has succeeded yet" while 37 had: a lingering
+    worker saves worker.json when its drain ends, and lh distill never does; done/ holds them."""
+    from lazy_harness import logfile
+
+    small_memory(project)
+    q = paths.queue_dir(os.environ)
+    _done_task(q, "300-c.task", NOW - 40)
+    _done_task(q, "400-d.task", NOW - 20, outcome="skipped")  # a skip is no success
+    _fail_task(q, "100-a.task", NOW - 50)
+    text, stats = build(project)
+    assert stats["distill_failed"] == 0 and "none has succeeded" not in text and "lh queue" not in text
+    _fail_task(q, "500-e.task", NOW - 30)
+    text, stats = build(project)
+    assert stats["distill_failed"] == 1
+    assert f"1 distillation task failed since the last successful one at {logfile.stamp(NOW - 40)}" in text
+
+
 def test_failing_distillation_is_said_even_without_memory(project):
     ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY)
     _fail_task(paths.queue_dir(os.environ), "100-a.task", NOW - 50)
@@ -387,3 +416,20 @@ def test_300_long_handoff_items_do_not_push_out_the_newest_prevention(project):
     assert len(text) <= 6000
     assert "prevention number 4" in text and "the newest decision" in text
     assert stats["shown"]["handoff"] >= 1 and stats["left_out"]["handoff"] >= 250
+
+
+def test_an_item_added_by_hand_reads_by_hand_not_from_by_hand():
+    """Issue 35, item 6: a hand-added handoff item read "from by hand"."""
+    from lazy_harness.memory import handoff
+    from lazy_harness.recall import select
+
+    item = handoff.Item(id="h-1a2b3c4d", opened="2026-11-01T10:00:00", opened_by=handoff.HAND_EDIT, state="open",
+                        opened_epoch=NOW, text="ask ops about the backup window")
+    line = recall.handoff_line(item, NOW, 10**6)
+    assert line == "- open item h-1a2b3c4d, 2026-11-01 10:00, by hand: ask ops about the backup window", line
+    by_session = recall.handoff_line(handoff.Item(item, opened_by="5e6f7a8b"), NOW, 10**6)
+    assert ", from session 5e6f7a8b: " in by_session
+    recalled = select.render_item({"kind": "handoff", "id": "h-1a2b3c4d", "file": "/m/handoff.md", "line": 0,
+                                   "ts": "2026-11-01T10:00:00", "prov": "by hand", "title": item["text"],
+                                   "detail": ""}, None)
+    assert ", 2026-11-01, by hand: " in recalled and "from by hand" not in recalled, recalled

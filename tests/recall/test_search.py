@@ -48,7 +48,9 @@ def test_the_same_lines_with_and_without_click(memory, args):
     slow = invoke("memory", "search", *args, "--project", project)  # click's own parse and command
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.code, slow.out, slow.err)
     if args[0] != "nothing":
-        assert fast.stdout.count("\n") >= 1
+        assert fast.stdout.count("\n") >= 1 and fast.returncode == 0
+    else:
+        assert fast.returncode == 1 and "no match for: nothing matches this" in fast.stderr  # as grep
 
 
 def test_the_quick_path_does_not_load_click(memory, tmp_path):

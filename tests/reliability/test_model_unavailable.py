@@ -24,7 +24,9 @@ MODES = {
     "missing": ({"claude_path": "/nonexistent/bin/claude"}, {"mode": "ok"},
                 "claude not found: /nonexistent/bin/claude", 0),
     "exiting non-zero": ({}, {"mode": "fail", "code": 7, "stderr": "API Error: 529 overloaded_error"},
-                         "exited 7: API Error: 529 overloaded_error", ATTEMPTS),
+                         "overloaded or rate-limited (stderr: API Error: 529 overloaded_error; "
+                         "`claude -p ...` exited 7)",
+                         ATTEMPTS),
     "answering garbage": ({}, {"mode": "garbage"}, "claude printed no JSON result: 'I could not do that, sorry.'",
                           ATTEMPTS),
 }

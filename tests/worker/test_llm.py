@@ -138,7 +138,7 @@ def test_non_zero_exit_shows_code_and_stderr_tail(tmp_path, cfg, env, workdir):
     with pytest.raises(ModelError) as info:
         llm.distill_call("p", cfg, env, workdir)
     msg = str(info.value)
-    assert "exited 3" in msg and "claude -p --model" in msg
+    assert "exited 3" in msg and "`claude -p ...` exited 3" in msg
     assert "stderr line 59" in msg and "stderr line 40" in msg and "stderr line 39" not in msg
     assert info.value.action == llm.RETRY
 
@@ -151,6 +151,21 @@ def test_non_zero_exit_with_an_error_envelope(tmp_path, cfg, env, workdir):
         llm.distill_call("p", cfg, env, workdir)
     msg = str(info.value)
     assert "exited 1" in msg and "error_during_execution" in msg and "API Error: 401" in msg
+
+
+def test_a_failed_call_names_the_error_first_not_the_command_line(tmp_path, cfg, env, workdir):
+    """Issue 35, item 5: the wait reason, shown cut at 100 characters, read "the API is unreachable:
+    claude -p --model ... --json-schema '{"t…"."""
+    envelope = dict(ENVELOPE, is_error=True, subtype="success", terminal_reason="api_error",
+                    result="API Error: Connection refused (ECONNREFUSED)", structured_output=None)
+    fake_claude(tmp_path, f"sys.stderr.write('retrying\\n'); print(json.dumps({envelope!r})); sys.exit(1)\n")
+    with pytest.raises(ModelError) as info:
+        llm.distill_call("p", cfg, env, workdir)
+    msg = str(info.value)
+    assert msg.startswith("the API is unreachable (claude reported an error (api_error): API Error: Connection "
+                          "refused (ECONNREFUSED)"), msg
+    assert "--json-schema" not in msg and "--model" not in msg
+    assert msg.endswith("; stderr: retrying; `claude -p ...` exited 1)")
 
 
 def test_garbage_answer(tmp_path, cfg, env, workdir):

@@ -60,7 +60,9 @@ def spend_lines(cfg: dict, now: float | None = None) -> list[tuple[str, str, str
                      "lh cost, or raise the cap in config.toml"))
     told = notice.read(None, now)
     if told and verdict.allowed:
-        rows.append(("warn", "distillation", told.removeprefix("lazy-harness: "), "lh logs; lh queue"))
+        # why: the notice is written for SessionStart, which points at lh doctor; here it is lh doctor
+        shown = told.removeprefix("lazy-harness: ").removesuffix(f" ({notice.SEE_DOCTOR})")
+        rows.append(("warn", "distillation", shown, "lh logs; lh queue"))
     return rows
 
 

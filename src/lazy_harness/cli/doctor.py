@@ -1,4 +1,4 @@
-"""``lh doctor``: is everything in place? One line per check, ``ok|warn|fail``, with a hint.
+"""``lh doctor``: is everything in place? One line per check, ``ok|info|warn|fail``, with a hint.
 
 Read-only: it creates nothing (a writable check looks at the nearest existing folder).
 """
@@ -20,7 +20,7 @@ from lazy_harness.project_identity import project_root
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 # The Claude Code versions the e2e suite runs against (.ci/run installs both; docs/adr/0011).
 CLAUDE_OLDEST_TESTED = "2.1.197"
-CLAUDE_NEWEST_TESTED = "2.1.330"
+CLAUDE_NEWEST_TESTED = "2.1.332"
 VERSION_TIMEOUT = 10  # seconds for `claude --version`
 _VERSION = re.compile(r"\b(\d+)\.(\d+)\.(\d+)\b")
 
@@ -58,8 +58,19 @@ def _check_config(r: Report) -> dict:
     elif values["compound_loop"]["enabled"]:
         r.line("ok", "compound loop", "enabled")
     else:
-        r.line("warn", "compound loop", "disabled: finished sessions are not distilled", "lh hooks install")
+        _loop_off(r)
     return values
+
+
+def _loop_off(r: Report) -> None:
+    """The compound loop is off: the way to switch it on depends on how the hooks are installed."""
+    from lazy_harness import plugin
+
+    hint, not_yet = plugin.loop_off_hint(os.getcwd())
+    if not_yet:
+        r.line("info", "compound loop", f"not switched on yet: {hint}")
+    else:
+        r.line("warn", "compound loop", "disabled: finished sessions are not distilled", hint)
 
 
 def _check_claude(r: Report, values: dict) -> None:
@@ -91,7 +102,8 @@ def _parse_version(text: str) -> tuple[int, ...] | None:
 
 
 def _check_claude_version(r: Report, version: str, exe: str) -> None:
-    """Warn outside the versions the e2e suite runs: the transcript format and hooks change between them."""
+    """Warn outside the versions the e2e suite runs: the transcript format and hooks change between them.
+    A patch release above the newest tested is information only: Claude Code ships one every few days."""
     tested = f"tested {CLAUDE_OLDEST_TESTED} to {CLAUDE_NEWEST_TESTED}"
     found = _parse_version(version)
     # why: `or ()` only for the type checker: our own two constants always parse
@@ -101,6 +113,9 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
     elif found < oldest:
         r.line("warn", "claude version", f"{'.'.join(map(str, found))} is older than the oldest tested "
                f"({tested})", "npm install -g @anthropic-ai/claude-code")
+    elif found > newest and found[:2] == newest[:2]:
+        r.line("info", "claude version", f"{'.'.join(map(str, found))} is newer than tested ({tested}): a "
+               "patch release; lh logs shows a session's distillation if memory looks thin")
     elif found > newest:
         r.line("warn", "claude version", f"{'.'.join(map(str, found))} is newer than the newest tested "
                f"({tested}): its transcripts may have changed; distilled memory may miss turns",

@@ -195,8 +195,57 @@ def install(settings_path: str | None, project_dir: str | None, leave: bool | No
     if _leave_for_plugin(target, leave, os.path.dirname(os.path.dirname(target)) if portable else os.getcwd()):
         click.echo(f"settings: {target} left alone (the plugin runs the hooks)")
     else:
+        made = not os.path.exists(os.path.dirname(target))
         _register(target, portable)
+        if made:
+            _note_made_folder(target)
+        if portable:
+            _warn_user_hooks(target)
     _switch_loop_on(cfg)
+
+
+def _note_made_folder(target: str) -> None:
+    """Install made the folder of ``target``: note it, so uninstall removes it once empty again."""
+    from lazy_harness.atomic import atomic_write
+
+    try:
+        atomic_write(settings.made_folder_file(target), os.path.dirname(os.path.abspath(target)) + "\n")
+    except OSError as exc:  # why: only the tidying of uninstall depends on it
+        click.echo(f"warning: cannot note that {os.path.dirname(target)} was made here: {exc}")
+
+
+def _warn_user_hooks(target: str) -> None:
+    """A project's file beside user-level hooks: Claude Code runs both, so every event runs twice."""
+    user = paths.user_settings_file()
+    if os.path.realpath(user) == os.path.realpath(target):
+        return
+    holding = [f for f in settings_files(os.path.dirname(os.path.dirname(target))) if f.label == "user" and f.ours]
+    if holding:
+        click.echo(f"warning: {user} holds lazy-harness hooks too: Claude Code runs both files, so in this "
+                   "project every event runs twice (memory read back twice, sessions queued twice) "
+                   "(hint: lh hooks uninstall removes the user's; teammates get them from the project's file)")
+
+
+def _remove_made_folder(target: str) -> None:
+    """After uninstall: the folder of ``target``, when install made it and it is empty now."""
+    note = settings.made_folder_file(target)
+    folder = os.path.dirname(os.path.abspath(target))
+    try:
+        with open(note, encoding="utf-8") as fh:
+            noted = fh.read().strip()
+    except OSError:
+        return
+    if noted != folder:
+        return
+    try:
+        if os.path.isdir(folder) and not os.path.islink(folder) and not os.listdir(folder):
+            os.rmdir(folder)
+            click.echo(f"removed {folder} (made by lh hooks install, empty now)")
+        elif os.path.exists(folder):
+            return  # why: something else lives there now: keep the note, the folder is the person's too
+        os.unlink(note)
+    except OSError as exc:
+        click.echo(f"warning: {folder} left in place: {exc}")
 
 
 def _register(target: str, portable: bool) -> None:
@@ -251,6 +300,7 @@ def uninstall(settings_path: str | None, project_dir: str | None) -> None:
         click.echo(f"nothing to remove: {target} holds no lazy-harness hooks")
     elif change.action == "deleted":
         click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
+        _remove_made_folder(target)
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):

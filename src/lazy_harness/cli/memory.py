@@ -201,7 +201,10 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     """
     since = _since(since)
     # the same function answers without click (lazy_harness/__main__.py): the same lines either way
-    search_core.run(list(words), project, all_projects, list(kinds), since, limit, as_json, show_all, os.environ, _echo)
+    code = search_core.run(list(words), project, all_projects, list(kinds), since, limit, as_json, show_all,
+                           os.environ, _echo)
+    if code:
+        click.get_current_context().exit(code)  # nothing matched: exit 1, as grep
 
 
 @memory.command()

@@ -8,6 +8,7 @@ Read-only. Each part comes from what the command of that part reads (``lh queue`
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import click
@@ -18,14 +19,43 @@ from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.queue import STATES, queued_at, task_names, waiting_reason
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.project_identity import project_name
+from lazy_harness.project_identity import project_name, project_root
 
 SCAN = 400  # newest task files read to find the project's last sessions (every project shares the queue)
+# what one processed task wrote, as memory.apply.Report.summary() puts it in its done/ file
+_COUNTS = tuple((name, re.compile(pattern)) for name, pattern in (
+    ("decision", r"(?:^|, )(\d+) decisions?(?:,|$)"), ("failure", r"(?:^|, )(\d+) failures?(?:,|$)"),
+    ("learning", r"(?:^|, )(\d+) learnings?(?:,|$)"), ("opened", r"\((\d+) opened, \d+ closed[;)]"),
+    ("closed", r"\(\d+ opened, (\d+) closed[;)]"), ("held", r"(?:^|, )(\d+) held for approval(?:,|$)")))
 
 
-def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN) -> list[tuple[str, str, list]]:
-    """The last ``recent`` sessions whose tasks write into ``mdir``, newest first, as (session id,
-    newest task name, [(state, fields)] newest first), from the newest ``scan`` task files."""
+class Belongs:
+    """Whether a task is this project's: it writes into the project's memory folder, or it ran in
+    the project (its cwd's main working tree is this one), so the sessions queued before the
+    project's key changed (an origin added, a folder renamed) still count."""
+
+    def __init__(self, mdir: str, root: str) -> None:
+        from lazy_harness.project_identity import project_root
+
+        self.mdir, self.root, self._root_of = mdir, root, project_root
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, fields: dict) -> bool:
+        if fields.get("memory_dir") == self.mdir:
+            return True
+        cwd = fields.get("cwd") or ""
+        if not cwd:
+            return False
+        if cwd not in self._seen:
+            self._seen[cwd] = self._root_of(cwd) == self.root
+        return self._seen[cwd]
+
+
+def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs=None) -> list[tuple[str, str, list]]:
+    """The last ``recent`` sessions whose tasks write into ``mdir`` (or ``belongs`` to the project),
+    newest first, as (session id, newest task name, [(state, fields)] newest first), from the newest
+    ``scan`` task files."""
+    belongs = belongs or (lambda fields: fields.get("memory_dir") == mdir)
     rows = sorted(((n, state, os.path.join(spool.folder(q, which), n))
                    for state, which in STATES for n in task_names(q, which)), reverse=True)
     sessions: dict[str, tuple[str, list]] = {}
@@ -35,7 +65,7 @@ def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN) -> list[t
         except OSError:
             continue  # moved on meanwhile
         sid = fields.get("session_id", "")
-        if fields.get("memory_dir") != mdir or not sid:
+        if not sid or not belongs(fields):
             continue
         if sid not in sessions:
             if len(sessions) == recent:
@@ -61,9 +91,69 @@ def session_line(tasks: list[tuple[str, dict]]) -> str:
         return (f"failed: {newest.get('reason', '?')}" + ("; distilled before" if processed else "")
                 + (f" (lh queue show {tid})" if tid else " (lh queue)"))
     if processed is not None:
-        written = processed.get("written", "")
-        return "distilled" + (f": {written}" if written else "")
+        return "distilled" + _written([f for state, f in done if f.get("outcome") == "processed"])
     return f"skipped: {newest.get('reason', '?')}"
+
+
+def _written(processed: list[dict]) -> str:
+    """What every distillation of one session wrote, added up (each done/ file holds what its own
+    task wrote: the last one alone said "0 decisions" of a session whose earlier tasks wrote them)."""
+    totals = dict.fromkeys((name for name, _ in _COUNTS), 0)
+    read = False
+    for fields in processed:
+        for name, pattern in _COUNTS:
+            m = pattern.search(fields.get("written", ""))
+            if m:
+                totals[name] += int(m.group(1))
+                read = True
+    if not read:  # why: a done/ file of another shape: what it says, as it says it
+        written = processed[0].get("written", "")
+        return f": {written}" if written else ""
+
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}" + ("" if count == 1 else "s")
+    parts = [n(totals["decision"], "decision"), n(totals["failure"], "failure"), n(totals["learning"], "learning")]
+    opened, closed = totals["opened"], totals["closed"]
+    parts.append(f"handoff {opened} opened, {closed} closed" if opened or closed else "handoff untouched")
+    if totals["held"]:
+        parts.append(f"{totals['held']} held for approval")
+    times = f" ({len(processed)} distillations)" if len(processed) > 1 else ""
+    return f"{times}: {', '.join(parts)}"
+
+
+def watched_sessions(q: str, belongs, queued: set[str]) -> list[tuple[str, str]]:
+    """The project's sessions the idle sweep watches (queue/state/open) with no task waiting, newest
+    transcript first, as (session id, when its transcript was last written)."""
+    folder = spool.folder(q, spool.OPEN)
+    try:
+        names = [n for n in os.listdir(folder) if not n.startswith(".")]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        try:
+            record = spool.read_task(os.path.join(folder, name))
+            mtime = os.stat(record.get("transcript", "")).st_mtime
+        except OSError:
+            continue  # swept meanwhile, or its transcript is gone: the sweep forgets it
+        sid = record.get("session_id") or name
+        if sid not in queued and belongs(record):
+            found.append((mtime, sid))
+    return [(sid, time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))) for mtime, sid in sorted(found, reverse=True)]
+
+
+def held_line(mdir: str, ldir: str) -> str:
+    from lazy_harness.memory import held
+
+    try:
+        found = held.listing(mdir, ldir)
+    except OSError as exc:
+        return f"held for approval: cannot read: {exc}"
+    if not found:
+        return "held for approval: none"
+    kinds = sorted({h["kind"] for h in found})
+    return (f"held for approval: {len(found)} ({', '.join(kinds)}), not shown to sessions until approved "
+            "(lh memory held; lh memory approve ID, or the Approve button of lh ui)")
 
 
 def index_state() -> str:
@@ -113,6 +203,15 @@ def sync_state(cfg: dict) -> str:
     return line + (f"; last error: {st['last_error']}" if st["last_error"] else "")
 
 
+def loop_off(cwd: str) -> str:
+    from lazy_harness import plugin
+
+    hint, not_yet = plugin.loop_off_hint(cwd)
+    if not_yet:
+        return f"not switched on yet ({hint})"
+    return f"disabled ({hint})" if hint.startswith("set ") else f"disabled ({hint} switches it on)"
+
+
 @click.command()
 @click.option("-n", "recent", default=5, show_default=True, type=click.IntRange(min=1),
               help="How many of the project's last sessions to show.")
@@ -123,19 +222,28 @@ def status(recent: int) -> None:
     cfg = load_config()
     cwd = os.getcwd()
     mdir = paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)
-    loop = "enabled" if cfg["compound_loop"]["enabled"] else "disabled (lh hooks install switches it on)"
+    loop = "enabled" if cfg["compound_loop"]["enabled"] else loop_off(cwd)
     if config.invalid(config.load_fast()):  # why: load_config fell back to the defaults; the hooks pause
         loop = "paused: config.toml is invalid, nothing is distilled until it is fixed (lh config validate)"
     click.echo(terminal_safe(f"project: {project_name(cwd)} (memory: {mdir})"))
     click.echo(f"compound loop: {loop}")
     q = paths.queue_dir()
-    sessions = project_sessions(q, mdir, recent)
-    if not sessions:
+    belongs = Belongs(mdir, project_root(cwd))
+    sessions = project_sessions(q, mdir, recent, belongs=belongs)
+    watched = watched_sessions(q, belongs, {sid for sid, _, tasks in sessions
+                                            if any(state in ("pending", "processing") for state, _ in tasks)})
+    if not sessions and not watched:
         click.echo("sessions: none queued yet for this project (a session is queued when it ends)")
-    else:
+    elif sessions:
         click.echo("sessions (newest first):")
     for sid, name, tasks in sessions:
         click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}  {session_line(tasks)}"))
+    if watched:
+        idle = cfg["compound_loop"].get("idle_minutes", 10)
+        click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")
+    for sid, when in watched:
+        click.echo(terminal_safe(f"  {when}  {sid[:8]}  not queued yet (its transcript was last written then)"))
+    click.echo(held_line(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)))
     counts = {state: len(task_names(q, which)) for state, which in STATES}
     click.echo(f"queue: {counts['pending']} pending, {counts['processing']} being distilled, "
                f"{counts['failed']} failed (lh queue)")

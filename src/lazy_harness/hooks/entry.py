@@ -78,6 +78,12 @@ def report_damaged_lines(prefix: str, env, now: float) -> None:
     noted = sys.modules.get("lazy_harness.memory.lines")  # why: not imported means nothing was read
     if noted is None or not noted.NOTED:
         return
+    from lazy_harness import paths
+
+    if noted.all_reported(sorted(noted.NOTED), os.path.join(paths.state_dir(env), noted.REPORTED)):
+        noted.NOTED.clear()
+        noted.CUT.clear()
+        return
     try:
         from lazy_harness.memory import damage
 

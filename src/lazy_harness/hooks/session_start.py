@@ -284,6 +284,7 @@ def distill_trouble(env) -> tuple[int, str | None]:
     "distillation is failing" line says; read here so the store never reads the queue. Cheap: the
     folder's mtime rules out the common case; otherwise names are listed and only task files are
     stat'ed. May raise OSError."""
+    from lazy_harness.logfile import stamp
     from lazy_harness.memory.files import iso_epoch
 
     failed = queue.folder(paths.queue_dir(env), queue.FAILED)
@@ -301,6 +302,13 @@ def distill_trouble(env) -> tuple[int, str | None]:
     since = iso_epoch(last)
     if since is not None and folder_mtime <= since:
         return 0, last
+    # why: worker.json is saved when a drain ends (a lingering worker's, minutes later) and never by a
+    # foreground lh distill: the done/ folder says which distillations succeeded since
+    done_at = _last_processed(queue.folder(paths.queue_dir(env), queue.DONE), since)
+    if done_at is not None:
+        since, last = done_at, stamp(done_at)
+        if folder_mtime <= since:
+            return 0, last
     count = 0
     with os.scandir(failed) as it:
         for entry in it:
@@ -310,6 +318,30 @@ def distill_trouble(env) -> tuple[int, str | None]:
                 except OSError:
                     pass
     return count, last if since is not None else None
+
+
+DONE_LOOKED_AT = 50  # newest done/ tasks read for a success worker.json has not recorded yet
+
+
+def _last_processed(done: str, after: float | None) -> float | None:
+    """When the newest processed task in ``done/`` finished (its file's mtime), if later than ``after``;
+    None otherwise. Reads the newest :data:`DONE_LOOKED_AT` task files at most (names sort by time)."""
+    try:
+        names = sorted((n for n in os.listdir(done) if n.endswith(queue.SUFFIX)), reverse=True)
+    except OSError:
+        return None
+    best = None
+    for name in names[:DONE_LOOKED_AT]:
+        path = os.path.join(done, name)
+        try:
+            mtime = os.stat(path).st_mtime
+            if (after is not None and mtime <= after) or (best is not None and mtime <= best):
+                continue
+            if queue.read_task(path).get("outcome") == "processed":
+                best = mtime
+        except OSError:
+            continue
+    return best
 
 
 def _redo(failed: str, path: str) -> bool:

@@ -24,7 +24,9 @@ class Report:
         self.restored: list[str] = []  # ids of entries made again after consolidation hid them
         self.skipped: list[tuple[str, str]] = []
         self.handoff: str | None = None  # "written", "kept", or None: untouched
-        self.opened = self.closed = 0  # handoff items
+        self.opened = self.closed = 0  # handoff items the session opened and closed
+        self.hand_opened = self.hand_closed = 0  # a hand edit of handoff.md, recorded on the way
+        self.held = 0  # of what was written, held for approval (set by the worker after the hold check)
 
     def count(self, name: str) -> int:
         return sum(n for p, n in self.appended.items() if os.path.basename(p) == name)
@@ -41,8 +43,12 @@ class Report:
             parts.append(f"{len(self.restored)} restored")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
+        if self.held:
+            parts.append(f"{self.held} held for approval")
+        hand = (f"; by a hand edit of handoff.md: {self.hand_opened} opened, {self.hand_closed} closed"
+                if self.hand_opened or self.hand_closed else "")
         parts.append(f"handoff {self.handoff or 'untouched'}"
-                     + (f" ({self.opened} opened, {self.closed} closed)" if self.handoff == "written" else ""))
+                     + (f" ({self.opened} opened, {self.closed} closed{hand})" if self.handoff == "written" else ""))
         return ", ".join(parts)
 
     __str__ = summary
@@ -215,7 +221,12 @@ def _apply_handoff(p: Plan, report: Report, answer) -> None:
     stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
     written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days)
     if written:
+        # why: a hand edit of handoff.md is recorded by the first write after it: the person's, not the task's
+        mine = [r for r in written if r.get("session_id") != handoff.HAND_EDIT]
+        hand = [r for r in written if r.get("session_id") == handoff.HAND_EDIT]
         report.handoff = "written"
-        report.opened = sum(1 for r in written if r["op"] == handoff.OPEN)
-        report.closed = len(written) - report.opened
+        report.opened = sum(1 for r in mine if r["op"] == handoff.OPEN)
+        report.closed = len(mine) - report.opened
+        report.hand_opened = sum(1 for r in hand if r["op"] == handoff.OPEN)
+        report.hand_closed = len(hand) - report.hand_opened
 

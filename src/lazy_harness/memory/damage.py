@@ -21,7 +21,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.memory import files, lines
 
-STATE = "damaged-lines.json"
+STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
          "marks.jsonl": "mark"}
 SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
@@ -98,12 +98,7 @@ def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
     return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)]
 
 
-def _stamp(path: str) -> str | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+_stamp = lines.file_stamp
 
 
 def _load(state_path: str) -> dict:
@@ -121,7 +116,9 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
     from lazy_harness import logfile
 
     noted = sorted(lines.NOTED)
+    cut = set(lines.CUT)
     lines.NOTED.clear()
+    lines.CUT.clear()
     if not noted:
         return []
     state_path = os.path.join(paths.state_dir(env), STATE)
@@ -139,7 +136,14 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
         found = [[n, how] for n, how in check.found]
         state[path] = {"stamp": stamp, "found": found}
         changed = True
-        if found and found != seen.get("found"):
+        if path in cut:  # why: said once per file state, like the damage, not at every start
+            mib = (lines.MAX_LINE + files.LONG_SCAN) >> 20
+            message = (f"{prefix}memory: {path}: a line longer than {mib} MiB near the end; SessionStart stops "
+                       "reading there, so no entry before it is shown until the line is removed (lh memory check "
+                       "names it)")
+            logfile.write(log, message, env, now)
+            written.append(message)
+        elif found and found != seen.get("found"):
             message = f"{prefix}memory: {check.summary()}; lh memory check names them"
             logfile.write(log, message, env, now)
             written.append(message)

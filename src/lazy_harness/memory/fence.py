@@ -81,4 +81,11 @@ def neutral(value, cap: int = 0) -> str:
 
 def label(kind: str, entry_id: str, day: str, origin: str) -> str:
     """``decision d-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: what every injected item names."""
-    return f"{kind} {entry_id}, {day or 'undated'}, from {origin or 'unknown'}"
+    return f"{kind} {entry_id}, {day or 'undated'}, {from_origin(origin)}"
+
+
+def from_origin(origin: str) -> str:
+    """``from session 5e6f7a8b``, ``from unknown``; an origin that is already a phrase of its own
+    (``by hand``, ``by hand (in api)``) is not preceded by "from" ("from by hand" read as a slip)."""
+    origin = origin or "unknown"
+    return origin if origin.startswith("by ") else f"from {origin}"

@@ -33,6 +33,9 @@ BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark some editors write at the sta
 
 MAX_LINE = lines.MAX_LINE  # bytes: no line we write comes near it (an entry's fields are capped far below)
 _SCAN = 1 << 20  # bytes read at a time while looking for the start of a long line
+# bytes searched past MAX_LINE for the start of a long line before the tail stops there: the entries
+# before a longer line are not read (a 16 MB or 60 MB last line cost SessionStart 2x its time)
+LONG_SCAN = 3 << 20
 _starts: dict[tuple, int] = {}  # (file version, where a long line ends) -> the newline before it
 
 
@@ -41,13 +44,15 @@ def tail_lines(path: str, n: int, block: int = 65536, skipped: list | None = Non
     return [ln.decode("utf-8", "replace") for ln in tail_bytes(path, n, block, skipped)]
 
 
-def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = None) -> list[bytes]:
+def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = None,
+               cut: list | None = None) -> list[bytes]:
     """The last ``n`` complete, non-empty lines of ``path`` (oldest first); [] when missing.
 
     A last line without a newline is left out (a write still in flight) unless ``whole_object``.
     A byte order mark at the start of the file is not part of the first line. A line longer than
     ``MAX_LINE`` is not an entry anyone wrote: it is left out, and the offset where it ends is added
-    to ``skipped`` when given (``memory.damage`` names it by its line number).
+    to ``skipped`` when given (``memory.damage`` names it by its line number). Its start is looked for
+    ``LONG_SCAN`` bytes further back at most: past that, reading stops (``cut`` gets the offset).
 
     why: the file is read backwards one block at a time and each block is searched once, so the cost
     follows the bytes of the lines returned, never their square (a 60 MB last line once cost
@@ -69,14 +74,12 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
         pos = line_end = st.st_size
         while pos > 0 and len(found) < n:
             if held > MAX_LINE:
-                # why: SessionStart reads the same tail twice (the digest, then what it showed)
-                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, pos)
-                k = _starts.get(key)
-                if k is None:
-                    k = _starts[key] = _newline_before(fd, pos)
+                k = _long_line_start(fd, st, pos, cut)
                 _keep(found, parts, held, last, line_end, skipped)
                 parts, held, last = [], 0, False
-                pos = line_end = max(k, 0)
+                if k < 0:
+                    break  # past LONG_SCAN: nothing before the long line is read
+                pos = line_end = k
                 continue
             step = min(block, pos)
             pos -= step
@@ -103,12 +106,33 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
     return found
 
 
-def _newline_before(fd: int, end: int) -> int:
-    """The offset of the last newline before ``end`` in the open file ``fd``; -1 when there is none."""
-    buf = bytearray(min(_SCAN, end))
+_TOO_FAR = -2  # _newline_before: no newline within the bytes it may search
+
+
+def _long_line_start(fd: int, st: os.stat_result, pos: int, cut: list | None) -> int:
+    """Where reading backwards goes on after a line longer than ``MAX_LINE`` whose unread part ends at
+    ``pos``: the newline before it, 0 at the file's start, or -1 when it is not within ``LONG_SCAN``
+    (``pos`` is then added to ``cut``)."""
+    # why: SessionStart reads the same tail twice (the digest, then what it showed)
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, pos)
+    k = _starts.get(key)
+    if k is None:
+        k = _starts[key] = _newline_before(fd, pos, LONG_SCAN)
+    if k == _TOO_FAR:
+        if cut is not None:
+            cut.append(pos)
+        return -1
+    return max(k, 0)
+
+
+def _newline_before(fd: int, end: int, limit: int | None = None) -> int:
+    """The offset of the last newline before ``end`` in the open file ``fd``; -1 when there is none;
+    ``_TOO_FAR`` when there is none in the ``limit`` bytes before ``end`` and the file goes on."""
+    stop = 0 if limit is None else max(0, end - limit)
+    buf = bytearray(min(_SCAN, end - stop))
     view = memoryview(buf)
-    while end > 0:
-        step = min(len(buf), end)
+    while end > stop:
+        step = min(len(buf), end - stop)
         start = end - step
         if hasattr(os, "preadv"):
             got = os.preadv(fd, [view[:step]], start)
@@ -122,7 +146,7 @@ def _newline_before(fd: int, end: int) -> int:
         if k >= 0:
             return start + k
         end = start
-    return -1
+    return -1 if stop == 0 else _TOO_FAR
 
 
 def _keep(found: list[bytes], parts: list[bytes], held: int, last: bool, end: int, skipped,
@@ -162,13 +186,16 @@ def tail_records(path: str, n: int) -> list[dict]:
     file is noted for the log (``memory.damage``)."""
     out: list[dict] = []
     skipped: list[int] = []
-    for raw in tail_bytes(path, n * 2 + 4, skipped=skipped):
+    cut: list[int] = []
+    for raw in tail_bytes(path, n * 2 + 4, skipped=skipped, cut=cut):
         recs, how = lines.records_of(raw, lines.entry_fields)
         if how:
             lines.note(path)
         out += recs
     if skipped:
         lines.note(path)
+    if cut:
+        lines.note_cut(path)
     return out[-n:] if n > 0 else []
 
 

@@ -24,6 +24,7 @@ from lazy_harness import jsonload
 
 MAX_LINE = 1 << 20  # bytes: no line we write comes near it (files.tail_lines skips longer ones)
 NOTED: set[str] = set()  # files in which this process salvaged or skipped a line
+CUT: set[str] = set()  # of those, files whose tail stopped at a very long line (files.tail_bytes)
 
 CLEAN = ""
 NUL = "NUL bytes"
@@ -118,9 +119,49 @@ def string_fields(text: str, names: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+REPORTED = "damaged-lines.json"  # in the state dir: each file's state when its damage was last reported
+
+
+def file_stamp(path: str) -> str | None:
+    """A file's state as the damage report keys it (inode, size, mtime); None when it is gone."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def all_reported(noted: list[str], state_path: str) -> bool:
+    """Whether every noted file was checked and reported at its present state already, so the report
+    has nothing new to say. why: a hook then skips importing ``memory.damage`` (dataclasses and the
+    whole-file check), which cost a SessionStart over a long line 20 ms at every start."""
+    try:
+        with open(state_path, "rb") as fh:
+            state = jsonload.loads(fh.read())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(state, dict):
+        return False
+    for path in noted:
+        seen = state.get(path)
+        stamp = file_stamp(path)
+        if stamp is None or not isinstance(seen, dict) or seen.get("stamp") != stamp:
+            return False
+    return True
+
+
 def note(path: str) -> None:
     """Remember that a line of ``path`` was salvaged or skipped (logged once per file state)."""
     NOTED.add(path)
+
+
+def note_cut(path: str) -> None:
+    """Remember that the tail of ``path`` stopped at a line too long to find its start (``files.LONG_SCAN``):
+    the entries before it were not read (said once per file state, with the damage)."""
+    NOTED.add(path)
+    CUT.add(path)
 
 
 ENTRY_FIELDS = ("ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "rationale",

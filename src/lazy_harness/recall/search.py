@@ -69,16 +69,21 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
             and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
 
 
+NO_MATCH = 1  # the exit code of a search that found nothing (grep's)
+
+
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
-        limit: int, as_json: bool, show_all: bool, env, say) -> None:
-    """The whole command: ``say(text, err=False)`` prints one line (terminal-safe: the caller's job)."""
+        limit: int, as_json: bool, show_all: bool, env, say) -> int:
+    """The whole command: ``say(text, err=False)`` prints one line (terminal-safe: the caller's job).
+    Returns the exit code: 0 when something matched, 1 when nothing did (as grep: a script can tell)."""
     cwd, cfg, mdir, ldir = place(project, env, say)
     hits = find(words, cwd, cfg, mdir, ldir, all_projects, kinds, since, limit, show_all)
     if not hits:
         say(f"no match for: {' '.join(words)}", err=True)
-        return
+        return NO_MATCH
     for c in hits:
         say(line(c, as_json, mark_of(c) if show_all else None, show_all))
+    return 0
 
 
 def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:

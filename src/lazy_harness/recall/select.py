@@ -32,7 +32,7 @@ import math
 import os
 
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory.fence import FENCE, neutral
+from lazy_harness.memory.fence import FENCE, from_origin, neutral
 from lazy_harness.recall import fence, index, lookup, terms
 
 MAX_TERMS = 12
@@ -204,7 +204,7 @@ def render_item(item: dict, ldir: str | None) -> str:
     id, file, date and origin (recall/fence.py), the text neutralised for the channel."""
     kind = item["kind"]
     head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), {fence.day(item) or 'undated'}, "
-            f"from {fence.origin(item)}")
+            f"{from_origin(fence.origin(item))}")
     text = _sentence(neutral(item["title"], 200))
     detail = neutral(item["detail"], 300)
     if detail:

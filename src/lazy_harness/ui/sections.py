@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import reading
 from lazy_harness.ui.markup import day_of, esc, form, when_of
 
@@ -61,7 +62,7 @@ def handoff_section(v: View) -> str:
         actions = (v.act("close", "Close", reason="closed in lh ui", item=item["id"])
                    + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
         head = (f'<span class="text">{esc(item["text"])}</span> <span class="meta">opened '
-                f'{esc(when_of(item["opened"]))} by session {esc(item["opened_by"] or "?")}</span>')
+                f'{esc(when_of(item["opened"]))} {esc(by_whom(item["opened_by"]))}</span>')
         rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
     return f'<ul class="entries">{"".join(rows)}</ul>'
 

@@ -75,7 +75,7 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
                            f"{exc.message}", paused=True) from None
             if exc.action in (llm.FAIL, llm.WAIT):
                 notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(exc.message)}"
-                             f" (lh doctor)", 0.0, env)
+                             f" ({notice.SEE_DOCTOR})", 0.0, env)
             if exc.action == llm.FAIL:
                 exc.attempts = attempt  # type: ignore[attr-defined]
                 raise
@@ -97,6 +97,10 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
 
 
 def _first_clause(message: str) -> str:
-    """The cause without the command line and stderr that follow it."""
+    """The cause without the command line and stderr that follow it: ``the API is unreachable (API
+    Error: ...)`` of ``llm.call``'s ``<cause> (<what claude said>; stderr: ...; `claude -p ...` exited 1)``."""
     head = message.split(": `", 1)[0]
+    cuts = [at for at in (head.find("; stderr: "), head.find("; `")) if at >= 0]
+    if cuts and head.endswith(")"):
+        head = head[:min(cuts)] + ")"
     return head if len(head) <= 160 else head[:157] + "..."

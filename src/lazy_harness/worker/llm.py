@@ -149,15 +149,11 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
                         f"stopped: {_scrubbed(result, loop).describe()}", "timeout", WAIT, usage,
                         hint="raise compound_loop.timeout_seconds")
     if result.code != 0:
-        shown = _scrubbed(result, loop)
-        detail = shown.describe()
-        if shown.stdout.strip():
-            detail += f"; {_stdout_reason(shown.stdout)}"
         cause, action = classify(result.stdout + "\n" + result.stderr)
         label = {"unreachable": "the API is unreachable", "auth": "authentication was refused",
                  "budget": "the budget guard (--max-budget-usd) stopped it",
                  "overloaded": "the API is overloaded or rate-limited"}.get(cause, "model call failed")
-        raise CallError(f"{label}: {detail}", cause, action, usage,
+        raise CallError(f"{label} ({_failure_said(_scrubbed(result, loop), argv)})", cause, action, usage,
                         hint="claude /login, or check ANTHROPIC_API_KEY" if cause == "auth" else None)
     try:
         return Call(parse_envelope(result.stdout), usage)
@@ -243,6 +239,19 @@ def _scrubbed(result: proc.Result, loop: Mapping[str, Any]) -> proc.Result:
 
     extra = tuple(loop.get("redact_patterns") or ())
     return replace(result, stdout=redact(result.stdout, extra)[0], stderr=redact(result.stderr, extra)[0])
+
+
+def _failure_said(shown: proc.Result, argv: list[str]) -> str:
+    """What a call that exited non-zero said, first (the envelope's error, the stderr tail), then the
+    command, cut to ``claude -p ...`` and its code: the reason's first words are the error, not the
+    command line (a wait reason is shown cut at 100 characters)."""
+    said = []
+    if shown.stdout.strip():
+        said.append(_stdout_reason(shown.stdout))
+    err = proc.tail(shown.stderr)
+    if err:
+        said.append(f"stderr: {err}")
+    return f"{'; '.join(said) or 'no output'}; `{proc.command_line(argv[:2])} ...` exited {shown.code}"
 
 
 def _stdout_reason(stdout: str) -> str:

@@ -70,6 +70,7 @@ def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: 
     try:
         found = held.scan_written(plan, report)
         run = held.hold(memory_dir, learnings_dir, found, project, now, "written by the worker")
+        report.held = len(found)
     except Exception as exc:  # why: the entries are written; SessionStart's check holds them if this failed
         log(f"hold check failed: {type(exc).__name__}: {exc}")
         return
