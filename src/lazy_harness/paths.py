@@ -115,6 +115,11 @@ def _variables(value: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def variable_names(value: str) -> list[str]:
+    """Names of the variables ``value`` uses (``$NAME``, ``${NAME}``)."""
+    return [name for _, _, name in _variables(value)]
+
+
 def unset_variables(value: str, env=None) -> list[str]:
     """Names of the variables ``value`` uses that are unset or empty in ``env``."""
     e = _env(env)
