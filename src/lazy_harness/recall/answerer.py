@@ -159,7 +159,6 @@ def _take_over(where: str, log) -> int | None:
     import time
 
     from lazy_harness.atomic import try_lock
-    from lazy_harness.recall.resident import _pid_file
 
     hung = pid_in(where, BACKOFF_NAME)
     if hung is None or not is_answerer(hung):

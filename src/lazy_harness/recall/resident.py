@@ -203,7 +203,8 @@ def fenced(out: str) -> str | None:
     text = inner["additionalContext"]
     if inner["hookEventName"] != "UserPromptSubmit" or not isinstance(text, str) or not text.startswith(FENCE + "\n"):
         return None
-    return jsonload.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}}) + "\n"
+    return jsonload.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                                  "additionalContext": text}}) + "\n"
 
 
 def folder_problem(env=None, uid: int | None = None) -> str | None:

@@ -1,0 +1,76 @@
+"""Folders of ours (private.py, ADR 0031): created 0700; one found on disk is used only when it is a
+real folder, the user's own, and not writable by group or others (strict: no bit for them at all)."""
+
+import os
+
+import pytest
+
+from lazy_harness import paths, private
+
+ME = os.geteuid()
+OTHER = 65534 if ME == 0 else ME + 1  # as root a real other user; otherwise the owner required is injected
+
+
+def test_a_missing_folder_is_made_private_with_its_parents(tmp_path):
+    path = str(tmp_path / "a" / "b")
+    assert private.make(path, strict=True) == path
+    for p in (path, os.path.dirname(path)):
+        assert os.stat(p).st_mode & 0o777 == 0o700
+
+
+def test_a_folder_of_another_user_is_refused(tmp_path):
+    path = str(tmp_path / "theirs")
+    os.mkdir(path, 0o700)
+    if ME == 0:
+        os.chown(path, OTHER, OTHER)
+        why = private.problem(path)
+    else:  # not root: cannot give a folder away; the owner required is injected instead
+        why = private.problem(path, uid=OTHER)
+    assert why and "belongs to uid" in why and path in why
+    with pytest.raises(private.UnsafeFolder):
+        private.make(path, uid=None if ME == 0 else OTHER)
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o702, 0o1777])
+def test_a_folder_others_may_write_is_refused(tmp_path, mode):
+    path = str(tmp_path / "open")
+    os.mkdir(path)
+    os.chmod(path, mode)
+    why = private.problem(path)
+    assert why and "open to group or others" in why
+
+
+def test_strict_refuses_a_folder_others_may_read(tmp_path):
+    path = str(tmp_path / "readable")
+    os.mkdir(path)
+    os.chmod(path, 0o755)
+    assert private.problem(path) is None
+    assert "open to group or others" in private.problem(path, strict=True)
+
+
+def test_a_symbolic_link_is_not_followed(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    link = str(tmp_path / "link")
+    os.symlink(real, link)
+    assert "symbolic link" in private.problem(link)
+    assert "symbolic link" in private.file_problem(link)
+
+
+def test_a_file_others_may_write_is_refused(tmp_path):
+    f = tmp_path / "resident.pid"
+    f.write_text("1\n")
+    os.chmod(f, 0o666)
+    assert "open to group or others" in private.file_problem(str(f))
+    os.chmod(f, 0o600)
+    assert private.file_problem(str(f)) is None
+
+
+def test_every_folder_of_ours_is_looked_at_and_the_fix_named(tmp_path):
+    os.makedirs(paths.logs_dir(), exist_ok=True)
+    os.chmod(paths.logs_dir(), 0o777)
+    found = private.unsafe()
+    assert [(what, path) for what, path, _ in found] == [("logs", paths.logs_dir())]
+    assert private.fix(found[0][1], found[0][2]) == f"chmod 700 {paths.logs_dir()}"
+    assert "XDG_CACHE_HOME" in private.fix("/x", "/x belongs to uid 1, not to you (uid 0)")
+    assert {what for what, _, _ in private.folders()} == {"data", "cache", "recall", "queue", "state", "logs"}
