@@ -74,3 +74,30 @@ def test_every_folder_of_ours_is_looked_at_and_the_fix_named(tmp_path):
     assert private.fix(found[0][1], found[0][2]) == f"chmod 700 {paths.logs_dir()}"
     assert "XDG_CACHE_HOME" in private.fix("/x", "/x belongs to uid 1, not to you (uid 0)")
     assert {what for what, _, _ in private.folders()} == {"data", "cache", "recall", "queue", "state", "logs"}
+
+
+def test_the_worker_does_not_start_on_a_queue_others_may_write(tmp_path):
+    import subprocess
+    import sys
+
+    from lazy_harness import logfile
+
+    os.makedirs(paths.queue_dir())
+    os.chmod(paths.queue_dir(), 0o777)
+    r = subprocess.run([sys.executable, "-m", "lazy_harness.worker"], capture_output=True, timeout=60)
+    assert r.returncode == 0
+    with open(logfile.log_path(logfile.WORKER)) as fh:
+        last = fh.read().splitlines()[-1]
+    assert f"not started: {paths.queue_dir()} is open to group or others" in last
+
+
+def test_nothing_is_logged_into_a_logs_folder_others_may_write(tmp_path):
+    from lazy_harness import logfile
+
+    os.makedirs(paths.logs_dir())
+    os.chmod(paths.logs_dir(), 0o777)
+    logfile.write(logfile.HOOKS, "a line")
+    assert os.listdir(paths.logs_dir()) == []
+    os.chmod(paths.logs_dir(), 0o700)
+    logfile.write(logfile.HOOKS, "a line")
+    assert os.listdir(paths.logs_dir()) == [logfile.HOOKS]
