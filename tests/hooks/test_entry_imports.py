@@ -154,7 +154,8 @@ def test_entry_module_import_alone_is_light(world):
     # check: os-only modules every producer event imports anyway (under 1 ms from their .pyc)
     assert {n for n in added if n.startswith("lazy_harness")} <= {
         "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.logfile",
-        "lazy_harness.private", "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.atomic", "lazy_harness.jsonload",
+        "lazy_harness.private", "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.atomic",
+        "lazy_harness.jsonload",
         "lazy_harness.queue",
         "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn",
         "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.retain"}

@@ -6,7 +6,13 @@ It is an optimisation only. The hook asks it first (``ask``); with no answerer, 
 error or a slow answer, the hook does the same work itself (``recall.prompt.answer``), and then
 starts one (``start``) when the memory is large enough for it to pay (``SERVE_FROM`` entries) and
 ``recall.resident_minutes`` is not 0. The answerer runs the very function the hook would run, with
-the hook's environment, so what a prompt gets does not depend on which of them answered.
+the part of the hook's environment that says where things are (:func:`question_env`), so what a
+prompt gets does not depend on which of them answered.
+
+Nothing found on disk is trusted (ADR 0031): the folders must be the user's own and private, the
+listener must run as the user (peer credentials) before a byte is sent, the answer must be the
+hook's own fenced output, a pid is signalled only when it is the user's answerer, and one that does
+not answer in time is not asked again for a while (:func:`back_off`) and is replaced.
 
 It holds nothing that is not in the files: no vectors in memory (they are in the index), no state
 to lose. It leaves after ``recall.resident_minutes`` without a question (read again from the config
@@ -15,8 +21,8 @@ at every wake-up, so a changed setting applies without a restart), when the inst
 stops it. ``lh doctor`` lists it. One at a time: it answers only after winning a lock on
 ``<index dir>/resident.lock``; the socket and the pid file sit beside it, private to the user.
 
-Protocol (one question per connection): the hook sends one JSON line ``{"stamp", "env", "payload",
-"now"}`` and shuts its side; the answerer sends one JSON line ``{"decision", "out"}``, or
+Protocol (one question per connection, both ends running as the same user): the hook sends one
+JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its side; the answerer sends one JSON line ``{"decision", "out"}``, or
 ``{"stale": true}`` (and leaves), or ``{"error": <line>}``.
 
 Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys`` and ``_socket``
