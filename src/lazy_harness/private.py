@@ -104,10 +104,16 @@ def unsafe(env=None, uid: int | None = None) -> list[tuple[str, str, str]]:
     return out
 
 
-def first_problem(env=None) -> str | None:
-    """Why one of the folders of :func:`folders` may not be used (the one holding the socket judged as
-    any other here: ``recall.resident`` asks for it strict), or None: what a hook looks at first."""
-    for _, path, _ in folders(env):
+PRODUCER = ("queue", "state", "logs")  # what Stop and SessionEnd use: they queue, the worker reads the rest
+
+
+def first_problem(env=None, which: tuple[str, ...] | None = None) -> str | None:
+    """Why one of the folders of :func:`folders` (those named in ``which``, else all) may not be used
+    (the one holding the socket judged as any other here: ``recall.resident`` asks for it strict), or
+    None: what a hook looks at first."""
+    for what, path, _ in folders(env):
+        if which is not None and what not in which:
+            continue
         why = problem(path)
         if why:
             return why
