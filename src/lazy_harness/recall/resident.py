@@ -22,8 +22,9 @@ stops it. ``lh doctor`` lists it. One at a time: it answers only after winning a
 ``<index dir>/resident.lock``; the socket and the pid file sit beside it, private to the user.
 
 Protocol (one question per connection, both ends running as the same user): the hook sends one
-JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its side; the answerer sends one JSON line ``{"decision", "out"}``, or
-``{"stale": true}`` (and leaves), or ``{"error": <line>}``.
+JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its
+side; the answerer sends one JSON line ``{"decision", "out"}``, or ``{"stale": true}`` (and leaves),
+or ``{"error": <line>}``.
 
 Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys`` and ``_socket``
 at call time; the server half imports what it needs inside its functions.
