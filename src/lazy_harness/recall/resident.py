@@ -26,8 +26,9 @@ JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`)
 side; the answerer sends one JSON line ``{"decision", "out"}``, or ``{"stale": true}`` (and leaves),
 or ``{"error": <line>}``.
 
-Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys`` and ``_socket``
-at call time; the server half imports what it needs inside its functions.
+Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys``, ``_socket`` and
+(for an answer to print) ``memory.fence`` at call time; the server half imports what it needs inside
+its functions.
 """
 
 import os
@@ -45,7 +46,10 @@ MAX_ANSWER = 1 << 20
 MAX_QUESTION = 4 << 20
 MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
 WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a stat of the config)
-READ_SECONDS = 1.0  # the most the answerer waits for one caller's whole question (then it drops it)
+# the most the answerer waits for one caller's whole question, then drops it (the hook builds its
+# question before connecting and sends it at once: a caller holding its connection idle delays the
+# next prompt by this much at most)
+READ_SECONDS = 0.5
 ANSWERER = "lazy_harness.recall.answerer"
 BACKOFF_NAME = "resident.backoff"
 # why 5 minutes: a stopped answerer costs one prompt ASK_TIMEOUT; the hook then starts a replacement,
