@@ -73,7 +73,32 @@ def test_every_folder_of_ours_is_looked_at_and_the_fix_named(tmp_path):
     assert [(what, path) for what, path, _ in found] == [("logs", paths.logs_dir())]
     assert private.fix(found[0][1], found[0][2]) == f"chmod 700 {paths.logs_dir()}"
     assert "XDG_CACHE_HOME" in private.fix("/x", "/x belongs to uid 1, not to you (uid 0)")
-    assert {what for what, _, _ in private.folders()} == {"data", "cache", "recall", "queue", "state", "logs"}
+    assert {what for what, _, _ in private.folders()} == {"data", "cache", "recall", "queue", "state", "logs",
+                                                         "config"}
+
+
+def test_a_config_file_others_may_write_is_not_read(tmp_path, monkeypatch):
+    path = paths.config_file()
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    with open(path, "w") as fh:
+        fh.write("[recall]\nenabled = true\n")
+    os.chmod(path, 0o666)
+    [(what, where, why)] = private.unsafe()
+    assert (what, where) == ("config file", path) and "open to group or others" in why
+    assert private.fix(path, why) == f"chmod go-w {path}"
+    assert private.first_problem() == why
+    os.chmod(path, 0o644)
+    assert private.unsafe() == []
+    # a config kept elsewhere (LH_CONFIG): its folder is the user's choice, the file is still checked
+    elsewhere = tmp_path / "shared"
+    elsewhere.mkdir(mode=0o777)
+    os.chmod(elsewhere, 0o1777)
+    (elsewhere / "c.toml").write_text("")
+    monkeypatch.setenv("LH_CONFIG", str(elsewhere / "c.toml"))
+    assert "config" not in {what for what, _, _ in private.folders()}
+    assert private.unsafe() == []
+    os.chmod(elsewhere / "c.toml", 0o646)
+    assert [what for what, _, _ in private.unsafe()] == ["config file"]
 
 
 def test_the_worker_does_not_start_on_a_queue_others_may_write(tmp_path):

@@ -66,6 +66,13 @@ def config_file(env=None) -> str:
     return os.path.join(base, "lazy-harness", "config.toml")
 
 
+def own_config_dir(env=None) -> str | None:
+    """The folder lazy-harness keeps config.toml in (``$XDG_CONFIG_HOME/lazy-harness``, else
+    ``~/.config/lazy-harness``), or None when ``$LH_CONFIG`` names the file (a place of the user's)."""
+    e = _env(env)
+    return None if e.get("LH_CONFIG") else os.path.dirname(config_file(e))
+
+
 def data_dir(env=None) -> str:
     """lazy-harness's own data folder: ``$XDG_DATA_HOME/lazy-harness``, else ``~/.local/share/lazy-harness``."""
     e = _env(env)

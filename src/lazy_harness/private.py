@@ -87,24 +87,43 @@ def _mkdirs(path: str) -> None:
         pass
 
 
+def config_problem(env=None, uid: int | None = None) -> str | None:
+    """Why config.toml may not be read, or None (also when missing): it (or what its link points
+    to: a config kept with the user's dotfiles is a link) belongs to another user or is writable by
+    group or others. Its folder is one of :func:`folders` unless ``$LH_CONFIG`` names the file."""
+    path = paths.config_file(env)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return _owner_mode(path, st, False, uid)
+
+
 def folders(env=None) -> list[tuple[str, str, bool]]:
     """Every folder lazy-harness keeps for itself: (what it is, its path, strict)."""
-    return [("data", paths.data_dir(env), False), ("cache", paths.cache_dir(env), False),
-            ("recall", paths.recall_dir(env), True), ("queue", paths.queue_dir(env), False),
-            ("state", paths.state_dir(env), False), ("logs", paths.logs_dir(env), False)]
+    out = [("data", paths.data_dir(env), False), ("cache", paths.cache_dir(env), False),
+           ("recall", paths.recall_dir(env), True), ("queue", paths.queue_dir(env), False),
+           ("state", paths.state_dir(env), False), ("logs", paths.logs_dir(env), False)]
+    config = paths.own_config_dir(env)
+    return out + [("config", config, False)] if config else out
 
 
 def unsafe(env=None, uid: int | None = None) -> list[tuple[str, str, str]]:
-    """The folders of :func:`folders` that exist and may not be used: (what, path, why)."""
+    """The folders of :func:`folders` that exist and may not be used, and config.toml when it may
+    not be read: (what, path, why)."""
     out = []
     for what, path, strict in folders(env):
         why = problem(path, strict, uid)
         if why:
             out.append((what, path, why))
+    why = config_problem(env, uid)
+    if why:
+        out.append(("config file", paths.config_file(env), why))
     return out
 
 
-PRODUCER = ("queue", "state", "logs")  # what Stop and SessionEnd use: they queue, the worker reads the rest
+# what Stop and SessionEnd use: the config, and the queue they write; the worker reads the rest
+PRODUCER = ("config", "queue", "state", "logs")
 
 
 def first_problem(env=None, which: tuple[str, ...] | None = None) -> str | None:
@@ -117,12 +136,14 @@ def first_problem(env=None, which: tuple[str, ...] | None = None) -> str | None:
         why = problem(path)
         if why:
             return why
-    return None
+    return config_problem(env)
 
 
 def fix(path: str, why: str, uid: int | None = None) -> str:
     """What to run for an unsafe folder ``path`` (``why`` from :func:`problem`)."""
+    if os.path.isfile(path) and "open to group or others" in why:
+        return f"chmod go-w {path}"
     if "belongs to uid" in why or "symbolic link" in why or "not a folder" in why:
-        return (f"remove {path} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME or "
-                "CLAUDE_CONFIG_DIR at a folder of yours")
+        return (f"remove {path} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
+                "LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
     return f"chmod 700 {path}"

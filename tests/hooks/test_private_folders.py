@@ -18,8 +18,8 @@ def folder_of(what: str) -> str:
 
 
 @pytest.mark.parametrize("event, what", [(e, w) for e in ("UserPromptSubmit", "SessionStart")
-                                         for w in ("data", "cache", "recall", "queue", "state")]
-                         + [(e, w) for e in ("Stop", "SessionEnd") for w in ("queue", "state")])
+                                         for w in ("data", "cache", "recall", "queue", "state", "config")]
+                         + [(e, w) for e in ("Stop", "SessionEnd") for w in ("queue", "state", "config")])
 def test_a_hook_skips_on_a_folder_others_may_write(event, what):
     folder = folder_of(what)
     os.makedirs(folder)
@@ -29,6 +29,20 @@ def test_a_hook_skips_on_a_folder_others_may_write(event, what):
     lines = hook_log(paths.claude_dir())
     assert len(lines) == 1 and f"skipped: {folder} is open to group or others (mode 0777); see lh doctor" in lines[0]
     assert os.listdir(folder) == []  # nothing read from or written into it
+
+
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "Stop"])
+def test_a_hook_does_not_read_a_config_others_may_write(event):
+    path = paths.config_file()
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    with open(path, "w") as fh:
+        fh.write("[compound_loop]\nenabled = true\n")
+    os.chmod(path, 0o666)
+    r = run_hook(event, dict(PAYLOAD, hook_event_name=event))
+    assert r.returncode == 0 and r.stdout == b""
+    [line] = hook_log(paths.claude_dir())
+    assert f"skipped: {path} is open to group or others (mode 0666); see lh doctor" in line
+    assert not os.path.exists(paths.state_dir())  # no snapshot of it was written
 
 
 @pytest.mark.parametrize("what", ["data", "cache"])

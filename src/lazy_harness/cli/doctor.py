@@ -272,11 +272,10 @@ def _check_private_folders(r: Report) -> None:
     fixed the hooks skip (and the answerer's folder, strict, is not used for it)."""
     from lazy_harness import private
 
-    for what, path, strict in private.folders():
-        why = private.problem(path, strict)
-        if why:
-            effect = "the answerer is not used" if what == "recall" and not private.problem(path) else "hooks skip"
-            r.line("fail", f"{what} folder", f"{why}; {effect} until it is fixed", private.fix(path, why))
+    for what, path, why in private.unsafe():
+        effect = "the answerer is not used" if what == "recall" and not private.problem(path) else "hooks skip"
+        r.line("fail", what if what.endswith(" file") else f"{what} folder", f"{why}; {effect} until it is fixed",
+               private.fix(path, why))
 
 
 def _check_resident(r: Report, values: dict) -> None:
