@@ -299,3 +299,16 @@ def test_a_stopped_answerer_is_replaced_by_the_hook(project):
     assert not os.path.exists(os.path.join(resident.folder(), resident.BACKOFF_NAME))
     _, line = prompt(project, sid=SID.replace("5f", "6f"))
     assert "(resident)" in line, line
+
+
+def test_any_question_gets_an_answer_and_the_answerer_stays(monkeypatch):
+    """Whatever answering a question raises, the caller gets an error and the loop goes on."""
+    def boom(raw, kept, stamp):
+        raise RecursionError("deep")
+    monkeypatch.setattr(answerer, "answer_one", boom)
+    a, b = socket.socketpair()
+    with a, b:
+        b.sendall(b"{}")
+        b.shutdown(socket.SHUT_WR)
+        assert answerer._one_caller(a, answerer.Kept(), "x") is False
+        assert json.loads(b.recv(65536)) == {"error": "unanswerable question: RecursionError"}

@@ -208,7 +208,10 @@ def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
         return False
     try:
         raw = read_question(conn, MAX_QUESTION, READ_SECONDS)
-        reply, leave = answer_one(raw, kept, stamp)
+        try:
+            reply, leave = answer_one(raw, kept, stamp)
+        except Exception as exc:  # why: whatever a question holds, the answerer stays up
+            reply, leave = {"error": f"unanswerable question: {type(exc).__name__}"}, False
         conn.settimeout(ASK_TIMEOUT)
         conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
     except OSError:
