@@ -312,3 +312,14 @@ def test_any_question_gets_an_answer_and_the_answerer_stays(monkeypatch):
         b.shutdown(socket.SHUT_WR)
         assert answerer._one_caller(a, answerer.Kept(), "x") is False
         assert json.loads(b.recv(65536)) == {"error": "unanswerable question: RecursionError"}
+
+
+def test_the_answerer_process_keeps_no_key_it_does_not_use(project):
+    secret = os.urandom(8).hex()
+    env = dict(os.environ, ANTHROPIC_API_KEY="sk-ant-" + secret)
+    pid = resident.start(env)
+    wait_until(lambda: resident.pid() == pid)
+    with open(f"/proc/{pid}/environ", "rb") as fh:
+        environ = fh.read()
+    assert secret.encode() not in environ and b"ANTHROPIC_API_KEY" not in environ
+    assert f"HOME={os.environ['HOME']}".encode() in environ.split(b"\0")

@@ -9,8 +9,9 @@ import sqlite3
 import sys
 
 from lazy_harness import jsonload
-from lazy_harness.recall.resident import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME, READ_SECONDS,
-                                          SOCKET_NAME, WAKE_SECONDS, code_stamp, folder, is_answerer, peer_uid, pid_in)
+from lazy_harness.recall.resident import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
+                                          PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
+                                          is_answerer, peer_uid, pid_in)
 
 
 KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
@@ -80,8 +81,11 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
         return {"error": "unreadable question"}, False
     if q.get("stamp") != stamp:
         return {"stale": True}, True
+    # why: the question says where things are; how to run Python (for the builder it may start) is
+    # the answerer's own, from the hook that started it
+    env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
     try:
-        decision, out = prompt.answer(q["payload"], q["env"], float(q.get("now") or 0), opener=kept.open)
+        decision, out = prompt.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
     except Exception as exc:  # why: the hook logs it and does the work itself
         kept.close()
         return {"error": f"{type(exc).__name__}: {exc}"}, False

@@ -60,6 +60,9 @@ NO_ANSWER = "no answer in time"
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # What of the hook's environment a question carries: where the config, memory, cache, logs and the
 # project are, who the user is (provenance), and the two a process's files and times depend on.
+# What else a process of ours needs to run (the answerer and the index builder it starts): where
+# Python and its packages are, the locale. Never a key or a token either.
+PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
 QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
                 "XDG_CACHE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
 
@@ -308,7 +311,13 @@ def start(env, replace: bool = False) -> int | None:
     if folder_problem(env) is not None or (running(env) and not replace):
         return None
     argv = [sys.executable, "-m", ANSWERER] + (["--replace"] if replace else [])
-    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), dict(env))
+    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env(env))
+
+
+def process_env(env, cfg: dict | None = None) -> dict:
+    """The environment the answerer runs in: :data:`PROCESS_ENV` and :func:`question_env`, nothing
+    else (a long-lived process keeps no API key it does not use)."""
+    return {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env, cfg)
 
 
 def pid_in(where: str, name: str = PID_NAME) -> int | None:
