@@ -13,7 +13,8 @@ import lazy_harness
 SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 # the lowest modules: anyone may import them
 BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
-        "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity"}
+        "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity",
+        "lazy_harness.private"}
 # what each room may import besides itself and BASE
 RULES = {
     "lazy_harness.memory": set(),

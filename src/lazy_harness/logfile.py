@@ -12,8 +12,8 @@ import fcntl
 import os
 import time
 
-from lazy_harness import paths
-from lazy_harness.atomic import FILE_MODE, ensure_dir
+from lazy_harness import paths, private
+from lazy_harness.atomic import FILE_MODE
 
 MAX_BYTES = 1_000_000
 HOOKS = "hooks.log"
@@ -58,7 +58,7 @@ def write(name: str, message: str, env=None, now: float | None = None) -> None:
     """Append ``<timestamp> <message>`` to the named log, on one line and terminal-safe; never raises."""
     try:
         path = log_path(name, env)
-        ensure_dir(os.path.dirname(path))
+        private.make(os.path.dirname(path))  # why: never into a logs folder another user can write (ADR 0031)
         message = terminal_safe(message.replace("\n", " ").replace("\r", " "))
         line = f"{stamp(now)} {message}\n".encode("utf-8", "replace")
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)

@@ -66,6 +66,13 @@ def config_file(env=None) -> str:
     return os.path.join(base, "lazy-harness", "config.toml")
 
 
+def own_config_dir(env=None) -> str | None:
+    """The folder lazy-harness keeps config.toml in (``$XDG_CONFIG_HOME/lazy-harness``, else
+    ``~/.config/lazy-harness``), or None when ``$LH_CONFIG`` names the file (a place of the user's)."""
+    e = _env(env)
+    return None if e.get("LH_CONFIG") else os.path.dirname(config_file(e))
+
+
 def data_dir(env=None) -> str:
     """lazy-harness's own data folder: ``$XDG_DATA_HOME/lazy-harness``, else ``~/.local/share/lazy-harness``."""
     e = _env(env)
@@ -113,6 +120,11 @@ def _variables(value: str) -> list[tuple[int, int, str]]:
             out.append((i, j, value[i + 1:j]))
         i = value.find("$", max(j, i + 1))
     return out
+
+
+def variable_names(value: str) -> list[str]:
+    """Names of the variables ``value`` uses (``$NAME``, ``${NAME}``)."""
+    return [name for _, _, name in _variables(value)]
 
 
 def unset_variables(value: str, env=None) -> list[str]:

@@ -25,7 +25,7 @@ ALLOWED_OURS = {
     "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.hooks.stop",
     "lazy_harness.hooks.session_end", "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer",
     "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
-    "lazy_harness.atomic",
+    "lazy_harness.atomic", "lazy_harness.private",  # os-only: whether a folder of ours is the user's own
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.queue", "lazy_harness.queue.sweep",
     "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn", "lazy_harness.queue.produce",
     "lazy_harness.queue.consume", "lazy_harness.queue.submit", "lazy_harness.detach",
@@ -154,7 +154,8 @@ def test_entry_module_import_alone_is_light(world):
     # check: os-only modules every producer event imports anyway (under 1 ms from their .pyc)
     assert {n for n in added if n.startswith("lazy_harness")} <= {
         "lazy_harness", "lazy_harness.hooks", "lazy_harness.hooks.entry", "lazy_harness.logfile",
-        "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.atomic", "lazy_harness.jsonload",
+        "lazy_harness.private", "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.atomic",
+        "lazy_harness.jsonload",
         "lazy_harness.queue",
         "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn",
         "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.retain"}

@@ -162,28 +162,13 @@ def test_sigterm_landing_in_a_broad_except_still_makes_it_leave(tmp_path, monkey
     assert why == "stopped (SIGTERM)"
 
 
-def test_stop_kills_an_answerer_that_does_not_leave(tmp_path):
-    """A process holding the answerer's lock that ignores SIGTERM is killed once ``wait`` runs out."""
-    where = resident.folder()
-    os.makedirs(where, exist_ok=True)
-    code = (
-        "import fcntl, os, signal, sys, time\n"
-        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-        f"fd = os.open({os.path.join(where, resident.LOCK_NAME)!r}, os.O_RDWR | os.O_CREAT, 0o600)\n"
-        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
-        f"open({os.path.join(where, resident.PID_NAME)!r}, 'w').write(str(os.getpid()))\n"
-        "print('ready', flush=True)\n"
-        "time.sleep(600)\n"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
-    try:
-        assert proc.stdout.readline() == b"ready\n"
-        assert resident.stop(wait=0.3) == proc.pid
-        assert proc.wait(timeout=20) == -signal.SIGKILL
-        assert not resident.running()
-    finally:
-        proc.kill()
-        proc.wait()
+def test_stop_kills_an_answerer_that_does_not_leave(project):
+    """An answerer holding its lock that does not act on SIGTERM (stopped) is killed once ``wait`` runs out."""
+    pid = start()
+    os.kill(pid, signal.SIGSTOP)
+    assert resident.stop(wait=0.3) == pid
+    wait_until(gone(pid))
+    assert not resident.running()
 
 
 def test_doctor_lists_it(project):

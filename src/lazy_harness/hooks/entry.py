@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from lazy_harness import jsonload, logfile
+from lazy_harness import jsonload, logfile, private
 from lazy_harness.queue import WORKER_MARKER  # set in the environment of the worker's own ``claude -p`` call
 EVENTS = ("Stop", "SessionEnd", "SessionStart", "UserPromptSubmit")
 
@@ -30,6 +30,12 @@ def dispatch(event: str, payload: dict, env, now: float, plugin: bool = False) -
     lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``)."""
     if env.get(WORKER_MARKER):
         return "skipped: the worker's own model call", None
+    # why: another user's folder (a cache in a shared /tmp) is neither read nor written (ADR 0031); Stop
+    # and SessionEnd only queue, so a session is not lost for an unsafe cache or data folder: its task
+    # waits, and the worker starts only once every folder is safe
+    unsafe = private.first_problem(env, private.PRODUCER if event in ("Stop", "SessionEnd") else None)
+    if unsafe:
+        return f"skipped: {unsafe}; see lh doctor", None
     if event == "Stop":
         from lazy_harness.hooks import stop
 

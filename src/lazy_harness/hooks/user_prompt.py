@@ -46,7 +46,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     if resident_on:
         from lazy_harness.recall import resident
 
-        got, asked = resident.ask(payload, env, now)
+        got, asked = resident.ask(payload, env, now, cfg=cfg)
         if got is not None:
             return got[0] + " (resident)", got[1]
     from lazy_harness.recall import prompt as recall_prompt
@@ -55,12 +55,23 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     decision, out = recall_prompt.answer(payload, env, now, cfg=cfg, facts=facts)
     if asked and asked != "none running":
         decision += f" resident=({asked})"
-    if resident_on and facts.get("entries", 0) >= resident.SERVE_FROM:
+    if resident_on:
+        decision = _start_answerer(env, decision, hung=asked == resident.NO_ANSWER, entries=facts.get("entries", 0))
+    return decision, out
+
+
+def _start_answerer(env, decision: str, hung: bool, entries: int) -> str:
+    """Start an answerer for the next prompts when the memory is large enough for it to pay, or in
+    place of one that did not answer in time (whatever the memory's size); ``decision`` with what
+    was done."""
+    from lazy_harness.recall import resident
+
+    if hung or entries >= resident.SERVE_FROM:
         try:
-            started = resident.start(env)  # None while one runs (a slow one, or one leaving)
+            started = resident.start(env, replace=hung)  # None while one runs (a slow one, or one leaving)
         except OSError as exc:
             started = None
             decision += f" resident=not started ({exc.strerror or exc})"
         if started:
             decision += f" resident={started}"
-    return decision, out
+    return decision

@@ -9,8 +9,9 @@ import sqlite3
 import sys
 
 from lazy_harness import jsonload
-from lazy_harness.recall.resident import (ASK_TIMEOUT, LOCK_NAME, MAX_QUESTION, PID_NAME, SOCKET_NAME, WAKE_SECONDS,
-                                          code_stamp, folder, read_all)
+from lazy_harness.recall.resident import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
+                                          PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
+                                          is_answerer, peer_uid, pid_in)
 
 
 KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
@@ -74,29 +75,40 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
 
     try:
         q = jsonload.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError, MemoryError):  # why: 100,000 nested brackets exhaust the stack
         return {"error": "unreadable question"}, False
     if not isinstance(q, dict) or not isinstance(q.get("env"), dict) or not isinstance(q.get("payload"), dict):
         return {"error": "unreadable question"}, False
     if q.get("stamp") != stamp:
         return {"stale": True}, True
+    # why: the question says where things are; how to run Python (for the builder it may start) is
+    # the answerer's own, from the hook that started it
+    env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
     try:
-        decision, out = prompt.answer(q["payload"], q["env"], float(q.get("now") or 0), opener=kept.open)
+        decision, out = prompt.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
     except Exception as exc:  # why: the hook logs it and does the work itself
         kept.close()
         return {"error": f"{type(exc).__name__}: {exc}"}, False
     return {"decision": decision, "out": out}, False
 
 
-def serve(env, log) -> str:
-    """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left."""
+def serve(env, log, replace: bool = False) -> str:
+    """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left.
+    ``replace``: take the place of the answerer a hook found not answering (see ``resident.back_off``)."""
     import signal
 
-    from lazy_harness.atomic import ensure_dir, try_lock
+    from lazy_harness import paths, private
+    from lazy_harness.atomic import try_lock
 
     where = folder(env)
-    ensure_dir(where)
+    try:
+        private.make(paths.cache_dir(env))
+        private.make(where, strict=True)
+    except private.UnsafeFolder as exc:
+        return f"not started: {exc}; see lh doctor"
     lock = try_lock(os.path.join(where, LOCK_NAME))
+    if lock is None and replace:
+        lock = _take_over(where, log)
     if lock is None:
         return "another answerer is running"
     signal.signal(signal.SIGTERM, _stop)
@@ -136,7 +148,37 @@ def _listen(where: str):
     finally:
         os.umask(old)
     server.listen(16)
+    try:
+        os.unlink(BACKOFF_NAME)  # why: hooks ask again from now on (see resident.back_off)
+    except FileNotFoundError:
+        pass
     return server
+
+
+def _take_over(where: str, log) -> int | None:
+    """Stop the answerer a hook found not answering (named in the back-off marker; a stopped or hung
+    process of this user running the answerer, nothing else) and take its lock; the lock's
+    descriptor, or None when there is nothing to take over (another replacement was quicker)."""
+    import signal
+    import time
+
+    from lazy_harness.atomic import try_lock
+
+    hung = pid_in(where, BACKOFF_NAME)
+    if hung is None or not is_answerer(hung):
+        return None
+    try:
+        os.kill(hung, signal.SIGKILL)  # why: a stopped process does not act on SIGTERM
+    except ProcessLookupError:
+        pass
+    log(f"stopped pid {hung}, which did not answer in time")
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        lock = try_lock(os.path.join(where, LOCK_NAME))
+        if lock is not None:
+            return lock
+        time.sleep(0.02)
+    return None
 
 
 def _answer_until_idle(server, kept: Kept, env) -> str:
@@ -157,15 +199,48 @@ def _answer_until_idle(server, kept: Kept, env) -> str:
         except TimeoutError:
             continue
         with conn:
-            conn.settimeout(ASK_TIMEOUT)
-            try:
-                reply, leave = answer_one(read_all(conn, MAX_QUESTION), kept, stamp)
-                conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
-            except OSError:
-                leave = False  # why: the hook gave up waiting; it did the work itself
+            leave = _one_caller(conn, kept, stamp)
         last = time.monotonic()
         if leave:
             return "other code installed: left"
+
+
+def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
+    """Answer the caller on ``conn`` when it runs as this user (``uid``; others get nothing, not even
+    an error); whether to leave."""
+    if peer_uid(conn) != (os.geteuid() if uid is None else uid):
+        return False
+    try:
+        raw = read_question(conn, MAX_QUESTION, READ_SECONDS)
+        try:
+            reply, leave = answer_one(raw, kept, stamp)
+        except Exception as exc:  # why: whatever a question holds, the answerer stays up
+            reply, leave = {"error": f"unanswerable question: {type(exc).__name__}"}, False
+        conn.settimeout(ASK_TIMEOUT)
+        conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
+    except OSError:
+        return False  # why: the hook gave up waiting (it did the work itself), or sent no question in time
+    return leave
+
+
+def read_question(conn, limit: int, seconds: float) -> bytes:
+    """What the caller sends until it shuts its side, within ``seconds`` in all (a caller that holds
+    its connection idle, or trickles bytes, is dropped: TimeoutError) and ``limit`` bytes."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    chunks, size = [], 0
+    while size <= limit:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no whole question in time")
+        conn.settimeout(left)
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _reap() -> None:
@@ -199,7 +274,7 @@ def main() -> int:
         print(f"{logfile.stamp()} resident pid={os.getpid()} {message}", flush=True)
 
     try:
-        log(serve(os.environ, log))
+        log(serve(os.environ, log, replace="--replace" in sys.argv[1:]))
     except Exception as exc:  # why: detached, nobody reads a traceback; the log says what failed
         log(f"failed: {type(exc).__name__}: {exc}")
         return 1

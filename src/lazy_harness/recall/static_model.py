@@ -231,10 +231,10 @@ def _read_stamps(state_dir: str | None) -> dict[str, str]:
 
 
 def _write_stamps(state_dir: str, stamps: dict[str, str]) -> None:
-    from lazy_harness.atomic import atomic_write
+    from lazy_harness.atomic import atomic_write, ensure_dir
 
     try:
-        os.makedirs(state_dir, exist_ok=True)
+        ensure_dir(state_dir)  # private to the user, as every folder of ours
         atomic_write(os.path.join(state_dir, STAMP), "".join(f"{p}\t{s}\n" for p, s in sorted(stamps.items())))
     except OSError:
         pass  # why: the stamp only saves time; without it the next load hashes again

@@ -7,8 +7,12 @@ import sys
 def main() -> int:
     # why: a detached child must not keep pipes of Claude Code open past the hook's exit
     os.closerange(3, 256)
-    from lazy_harness import logfile, paths, queue
+    from lazy_harness import logfile, paths, private, queue
 
+    unsafe = private.first_problem()
+    if unsafe:  # why: never read a queue or write memory another user can write (ADR 0031)
+        logfile.write(logfile.WORKER, f"worker {os.getpid()}: not started: {unsafe}; see lh doctor")
+        return 0
     # why: a worker spawned while another holds the lock (or with nothing to do) leaves before
     # importing the loop and the pipeline: ~30 ms instead of ~130 ms per spawned hook
     if not queue.needs_worker(paths.queue_dir()):

@@ -1,0 +1,62 @@
+"""Hooks neither read nor write a folder of ours another user could write (ADR 0031): they skip,
+log one line naming the folder, and leave it as it was. Stop and SessionEnd only queue: for a cache
+or data folder that fails they still queue the session, and the worker waits until it is fixed."""
+
+import os
+import time
+
+import pytest
+
+from lazy_harness import paths, private, queue
+from tests.hooks.hookrun import SID, enable_loop, hook_log, run_hook
+
+PAYLOAD = {"session_id": SID, "cwd": "/nonexistent", "prompt": "the deploy scheduler ran twice last night, why"}
+
+
+def folder_of(what: str) -> str:
+    return dict((w, p) for w, p, _ in private.folders())[what]
+
+
+@pytest.mark.parametrize("event, what", [(e, w) for e in ("UserPromptSubmit", "SessionStart")
+                                         for w in ("data", "cache", "recall", "queue", "state", "config")]
+                         + [(e, w) for e in ("Stop", "SessionEnd") for w in ("queue", "state", "config")])
+def test_a_hook_skips_on_a_folder_others_may_write(event, what):
+    folder = folder_of(what)
+    os.makedirs(folder)
+    os.chmod(folder, 0o777)
+    r = run_hook(event, dict(PAYLOAD, hook_event_name=event))
+    assert r.returncode == 0 and r.stdout == b"" and r.stderr == b""
+    lines = hook_log(paths.claude_dir())
+    assert len(lines) == 1 and f"skipped: {folder} is open to group or others (mode 0777); see lh doctor" in lines[0]
+    assert os.listdir(folder) == []  # nothing read from or written into it
+
+
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "Stop"])
+def test_a_hook_does_not_read_a_config_others_may_write(event):
+    path = paths.config_file()
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    with open(path, "w") as fh:
+        fh.write("[compound_loop]\nenabled = true\n")
+    os.chmod(path, 0o666)
+    r = run_hook(event, dict(PAYLOAD, hook_event_name=event))
+    assert r.returncode == 0 and r.stdout == b""
+    [line] = hook_log(paths.claude_dir())
+    assert f"skipped: {path} is open to group or others (mode 0666); see lh doctor" in line
+    assert not os.path.exists(paths.state_dir())  # no snapshot of it was written
+
+
+@pytest.mark.parametrize("what", ["data", "cache"])
+def test_stop_still_queues_and_the_worker_waits(session, isolated_home, what):
+    enable_loop(isolated_home)
+    folder = folder_of(what)
+    os.makedirs(folder)
+    os.chmod(folder, 0o777)
+    r = run_hook("Stop", session)
+    assert r.returncode == 0 and "queued" in hook_log(paths.claude_dir())[-1]
+    assert len(queue.pending(paths.queue_dir())) == 1  # the session waits in the queue, not lost
+    worker_log = os.path.join(paths.logs_dir(), "worker.log")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not os.path.exists(worker_log):
+        time.sleep(0.05)
+    assert f"not started: {folder} is open to group or others" in open(worker_log).read()
+    assert os.listdir(folder) == []
