@@ -357,6 +357,7 @@ def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
         said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions)"
     ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
         screen, "found", ())}
+    waiting = set(stats.get("waiting_learnings") or ())
     told_file = os.path.join(paths.state_dir(env), "held-told")
     try:
         with open(told_file, encoding="utf-8") as fh:
@@ -364,16 +365,28 @@ def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
     except OSError:
         told = set()
     new = sorted(ids_ - told)
-    if not new:
+    # why: a learning's two states are told apart (w:): held later, it is told again
+    new_waiting = sorted(f"{WAITING_TOLD}{i}" for i in waiting if f"{WAITING_TOLD}{i}" not in told)
+    if not new and not new_waiting:
         return said, ""
     from lazy_harness.atomic import append_line, ensure_dir
 
     ensure_dir(os.path.dirname(told_file))
-    append_line(told_file, " ".join(new))
-    n = len(new)
-    return said, (f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read as "
-                  f"instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
-                  "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+    append_line(told_file, " ".join(new + new_waiting))
+    lines = []
+    if new:
+        n = len(new)
+        lines.append(f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read "
+                     f"as instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
+                     "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+    if new_waiting:
+        n = len(waiting)
+        lines.append(f"lazy-harness: {n} learning{'s wait' if n != 1 else ' waits'} for your approval to be used "
+                     f"in other projects: lh memory held")
+    return said, "\n".join(lines)
+
+
+WAITING_TOLD = "w:"  # in the told file: a learning told as waiting for approval to be used in other projects
 
 
 def _out(obj: dict) -> str | None:

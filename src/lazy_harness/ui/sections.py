@@ -254,20 +254,25 @@ def runs_section(v: View) -> str:
 # (anchor, title, function): the page's sections, in order
 def held_section(v: View) -> str:
     """Entries held for approval (ADR 0024): what the hold check kept from every session, with why
-    and where each came from; approve releases one, forget drops it."""
-    from lazy_harness.memory import held
+    and where each came from; and the learnings sessions wrote that wait for approval to be used in
+    other projects (ADR 0032). Approve releases one, forget drops it."""
+    from lazy_harness.memory import held, state
 
-    found = held.listing(v.project.memory_dir, v.project.learnings_dir)
+    found = held.listing(v.project.memory_dir, v.project.learnings_dir, state.policy(v.cfg))
     if not found:
         return _empty("Nothing held for approval.")
     rows = []
     for h in found:
-        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">held: {esc(h["reason"])}; from '
+        said = f"held: {h['reason']}" if h["state"] == state.HELD else state.WAITS
+        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; from '
                 f'{esc(h["origin"])}</span>')
         body = f'<p class="text">{esc(h["text"])}</p><p class="meta">{esc(h["file"])}</p>'
-        actions = (v.act("approve", "Approve", "Show this entry to sessions again?", id=h["id"])
+        question = ("Show this entry to sessions again?" if h["state"] == state.HELD
+                    else "Use this learning in every project?")
+        actions = (v.act("approve", "Approve", question, id=h["id"])
                    + v.act("forget", "Forget", "Forget this entry?", id=h["id"]))
-        rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>', css="entry held"))
+        rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
+                           css=f"entry {h['state']}"))
     return f'<ul class="entries">{"".join(rows)}</ul>'
 
 
