@@ -65,6 +65,8 @@ def history(project: str | None) -> None:
         return
     for data, where in runs:
         state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
+        if data.get("kind") == "hold" and not data.get("undone"):
+            state = "a hold: lh memory approve ID or lh memory forget ID ends it"
         if not data.get("undone") and any(isinstance(f, dict) and f.get("restored") for f in data["files"]):
             state = "partly undone: " + state
         if where and not data.get("undone"):

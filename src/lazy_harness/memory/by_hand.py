@@ -135,10 +135,16 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
     return hid, text, run
 
 
+NEVER_UNDONE = ("hold",)
+
+
 def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days, now: float) -> tuple[dict, list, list]:
-    """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems)."""
+    """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems).
+    A hold is never undone (ADR 0032): the check would hold the same entries again at the next read,
+    and between the two reads every view would disagree; ``approve`` and ``forget`` end a hold."""
     rendered = os.path.join(memory_dir, files.HANDOFF)
-    data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run, derived=(rendered,))
+    data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run, derived=(rendered,),
+                                            never=NEVER_UNDONE)
     if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
         handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
     return data, restored, problems

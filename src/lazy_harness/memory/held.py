@@ -175,6 +175,25 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
             + _held_learnings(learnings_dir, cross))
 
 
+def record_state(rec: dict, kind: str, named: list[dict] | None) -> tuple[str, str]:
+    """(state, detail) of a decision, failure or open item (``kind`` handoff: its item): its marks, then
+    the hold check at read time for one no mark names (caught, not recorded held yet), as every
+    session applies it."""
+    now = state.of_marks(named)
+    if now[0] != state.ACTIVE:
+        return now
+    verdict = trust.reason(str(rec.get("text") or "")) if kind == "handoff" else trust.check(rec, kind)
+    return state.with_verdict(now, verdict)
+
+
+def learning_state(meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
+    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``)."""
+    now = state.of_learning(meta, cross)
+    if now[0] in (state.ACTIVE, state.WAITING):
+        return state.with_verdict(now, trust.reason(text))
+    return now
+
+
 def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
@@ -192,9 +211,7 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
             if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
                 continue
             eid = ids.of_record(rec, kind)
-            now = state.of_marks(named.get(eid))
-            if now[0] == state.ACTIVE:  # caught at read time, not recorded held yet
-                now = state.with_verdict(now, trust.check(rec, kind))
+            now = record_state(rec, kind, named.get(eid))
             if now[0] == state.HELD:
                 out.append({"kind": kind, "id": eid, "state": state.HELD, "reason": now[1],
                             "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
@@ -207,9 +224,7 @@ def _held_items(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
 
     out = []
     for item in handoff.open_for_reading(memory_dir):
-        now = state.of_marks(named.get(item["id"]))
-        if now[0] == state.ACTIVE:
-            now = state.with_verdict(now, trust.reason(str(item.get("text") or "")))
+        now = record_state(item, "handoff", named.get(item["id"]))
         if now[0] == state.HELD:
             out.append({"kind": "handoff", "id": item["id"], "state": state.HELD, "reason": now[1],
                         "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
@@ -223,9 +238,7 @@ def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
         meta, text = learning_text(path)
         if not meta:
             continue
-        now = state.of_learning(meta, cross)
-        if now[0] in (state.ACTIVE, state.WAITING):  # the check at read time, as every session applies it
-            now = state.with_verdict(now, trust.reason(text))
+        now = learning_state(meta, text, cross)
         if now[0] in (state.HELD, state.WAITING):
             out.append({"kind": "learning", "id": ids.of_learning(meta), "state": now[0], "reason": now[1],
                         "origin": provenance.describe(meta, "learning", session_key="origin_session",

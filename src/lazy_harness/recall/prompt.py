@@ -165,6 +165,8 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
     # as many as the prompt can show, and those not shown to this session yet
     fresh, held_back = fence.screen(unseen, mdir, max(0, int(settings["max_items"])))
+    for c in held_back:  # why: one state in every view: the "why" table says held, not pass (ADR 0032)
+        c["passes"] = False
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = select.render(fresh, mdir, ldir, budget)
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),

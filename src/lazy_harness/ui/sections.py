@@ -155,7 +155,7 @@ def search_section(v: View) -> str:
     text = said["text"] or "This prompt receives nothing: no entry passes the bar."
     rows = "".join(
         f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}">'
-        f'<td>{"pass" if c["passes"] else ""}</td>'
+        f'<td>{"pass" if c["passes"] else "held" if c.get("held") else "waiting" if c.get("waiting") else ""}</td>'
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
         f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td><td>{esc(c["title"])}</td>'
@@ -242,7 +242,8 @@ def runs_section(v: View) -> str:
     for data in runs:
         changes = "".join(f"<li>{esc(c)}</li>" for c in data.get("changes") or [])
         action = (f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
-                  else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
+                  else '<span class="badge">a hold: Approve or Forget above ends it</span>'
+                  if data.get("kind") == "hold" else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
         rows.append(f'<li class="run" data-run="{esc(data["run"])}">'
                     f'<div class="line"><code>{esc(data["run"])}</code> '
                     f'<b>{esc(data.get("kind", "?"))}</b> '
