@@ -205,7 +205,8 @@ def _since(value: str | None) -> str | None:
 @click.option("-n", "limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many results.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result.")
 @click.option("--all", "show_all", is_flag=True,
-              help="Also superseded, merged, forgotten and deprecated entries, each with its mark.")
+              help="Also superseded, merged and deprecated entries, each with its mark (held and forgotten "
+                   "ones are always listed, labelled).")
 def search(words: tuple[str, ...], project: str | None, all_projects: bool, kinds: tuple[str, ...],
            since: str | None, limit: int, as_json: bool, show_all: bool) -> None:
     """Find decisions, failures, learnings and open handoff items by words, best first.
@@ -214,6 +215,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), without the
     hook's bar, and without its related words: an entry is listed when it holds a word typed (or a
     word starting as it does). This project's memory, its own learnings and general learnings unless --all-projects.
+    Held and forgotten entries are listed too, labelled [held: ...] and [forgotten], as lh memory show tags them.
     """
     since = _since(since)
     # the same function answers without click (lazy_harness/__main__.py): the same lines either way

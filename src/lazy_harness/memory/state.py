@@ -87,7 +87,7 @@ def of_learning(meta: dict, cross: str = ASK) -> tuple[str, str]:
     if status == HELD:
         return HELD, why.removeprefix(HELD_PREFIX) or "?"
     if status != "active" or by:
-        return (SUPERSEDED if by else DEPRECATED), (f"by {by}" if by else status)
+        return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
     if approved_learning(meta):
         return APPROVED, ""
     if cross != AUTO and crosses(meta) and by_session(meta):
@@ -128,4 +128,6 @@ def label(state: tuple[str, str], own: bool = False) -> str:
         return "waiting: approve for other projects"
     if name in (SUPERSEDED, MERGED):
         return f"{name} {detail}"
-    return f"{name}: {detail}" if detail and name == HELD else name
+    if name == HELD:
+        return f"held: {detail}" if detail else HELD
+    return (detail or name) if name == DEPRECATED else name
