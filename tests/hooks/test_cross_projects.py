@@ -149,3 +149,19 @@ def test_a_learning_of_project_scope_never_waits(isolated_home, tmp_path):
     assert held.listing(paths.memory_dir(a), paths.learnings_dir()) == []
     lid = ids.learning_id("projA", DOCKER)
     assert lid in start(a)[0]
+
+
+def test_the_resident_answerer_keeps_them_out_too_until_approved(isolated_home, tmp_path):
+    from tests.hooks.hookrun import hook_log
+    from tests.recall import test_resident
+
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    write_as_session(a, {"learnings": [learning(DOCKER, "Copy requirements.txt and install dependencies first.",
+                                                tags=["docker", "cache"])]})
+    write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
+    test_resident.start()
+    assert DOCKER not in ask(b, DOCKER_PROMPT, sid="r-1")
+    assert "(resident)" in hook_log(paths.claude_dir())[-1]
+    assert invoke("memory", "approve", _lid(DOCKER), "--project", b).code == 0
+    assert DOCKER in ask(b, DOCKER_PROMPT, sid="r-2")
+    assert "(resident)" in hook_log(paths.claude_dir())[-1]
