@@ -12,10 +12,10 @@ from tests.support import memory_samples as ms
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
 from lazy_harness.recall import digest as recall
-APPROVED = "approved by hand"  # a learning the person approved: shown in every project (ADR 0032)
 from lazy_harness.recall import heads
 from lazy_harness.memory.fence import FENCE
 
+APPROVED = "approved by hand"  # a learning the person approved: shown in every project (ADR 0032)
 NOW = time.time()
 NOON = time.mktime(time.localtime(NOW)[:3] + (12, 0, 0, 0, 0, -1))  # seconds apart stay on one day
 

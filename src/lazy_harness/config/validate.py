@@ -168,7 +168,8 @@ def _value_problem(dotted: str, key: str, kind: str, value, env) -> str | None:
     if key == "redact_patterns":
         return _pattern_problem(value)
     if dotted in CHOICES and value not in CHOICES[dotted]:
-        return f"expected one of {', '.join(map(repr, CHOICES[dotted]))}, got {_describe(value)}"
+        allowed = " or ".join(f'"{c}"' for c in CHOICES[dotted])
+        return f"expected {allowed}, got {_describe(value)}"
     return None
 
 

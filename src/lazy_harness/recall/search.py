@@ -116,7 +116,8 @@ def label_all(hits: list[dict], key: str, project: str, cfg: dict, show_all: boo
     shown as it is); superseded, merged and deprecated ones only with ``show_all``."""
     from lazy_harness.memory import state
 
-    cross, named = state.policy(cfg), {}
+    cross = state.policy(cfg)
+    named: dict[str, dict[str, list[dict]]] = {}
     out = []
     for c in hits:
         now = state_of(c, cross, named)
