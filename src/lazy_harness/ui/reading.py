@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import files, frontmatter, handoff, handoff_log, ids, journal, marks
+from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import heads
@@ -122,10 +122,13 @@ def entries(p: Project, kind: str) -> list[dict]:
     return out[::-1]
 
 
-def learnings(p: Project) -> tuple[list[dict], list[dict]]:
+def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
-    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (its status when
-    not active). Only each file's head is read, as the SessionStart read-back does."""
+    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (how its state
+    keeps it from this project's sessions: memory/state.py, as ``lh memory show`` tags it). Only each
+    file's head is read, as the SessionStart read-back does."""
+    from lazy_harness.memory import state
+
     own: list[dict] = []
     general: list[dict] = []
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
@@ -139,9 +142,7 @@ def learnings(p: Project) -> tuple[list[dict], list[dict]]:
         meta["id"] = ids.of_learning(meta)
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
-        meta["left_out"] = None if frontmatter.is_active(meta) else (
-            str(meta.get("status") or "deprecated")
-            + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
+        meta["left_out"] = state.label(state.of_learning(meta, cross), mine) or None
         (own if mine else general).append(meta)
     return own, general
 

@@ -36,8 +36,8 @@ def _empty(text: str) -> str:
 def _left_out(items: list[str], count: int) -> str:
     if not count:
         return ""
-    return (f'<details class="left-out"><summary>{count} left out (forgotten, superseded, merged or deprecated)'
-            f'</summary><ul>{"".join(items)}</ul></details>')
+    return (f'<details class="left-out"><summary>{count} left out (held, waiting for approval, forgotten, '
+            f'superseded, merged or deprecated)</summary><ul>{"".join(items)}</ul></details>')
 
 
 def _entry(eid: str, head: str, body: str, actions: str = "", css: str = "entry live") -> str:
@@ -133,7 +133,9 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
 
 
 def learnings_section(v: View) -> str:
-    own, general = reading.learnings(v.project)
+    from lazy_harness.memory import state
+
+    own, general = reading.learnings(v.project, state.policy(v.cfg))
     return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project")
             + '<h3>General, from other projects</h3>'
             + _learning_list(v, general, "general learnings from other projects"))
