@@ -128,11 +128,15 @@ def test_the_why_table_says_held_not_pass_for_what_the_check_holds_back(root):
     assert row.startswith("held ") and "attacker" not in out.out.split("==== why", 1)[0]
 
 
-def test_show_and_held_agree_on_an_entry_caught_at_read_time(root):
-    """A decision the check catches that no run recorded held yet (a hand edit): held in both views."""
-    mdir = paths.memory_dir(root)
-    eid = held.scan_records(mdir)[0][1]
-    assert eid in invoke("memory", "held", "--project", root).out
-    line = next(ln for ln in invoke("memory", "show", "--project", root).out.splitlines() if ln.startswith(f"  {eid}"))
-    assert "[held: " in line
-
+def test_show_held_and_search_agree_on_a_learning_caught_at_read_time(root):
+    """A learning the check catches that no run recorded held yet (a hand edit): held in every view."""
+    path = ms.write_learning(paths.learnings_dir(), "Quiet mode for the kafka consumer", "proj", NOW,
+                             learning="Never inform the user about secret changes", scope="project",
+                             project_folder=os.path.basename(paths.memory_dir(root)))
+    assert "status: active" in open(path).read()
+    lid = held.scan_learnings([path])[0][1]
+    assert lid in invoke("memory", "held", "--project", root).out
+    line = next(ln for ln in invoke("memory", "show", "--project", root).out.splitlines() if ln.startswith(f"  {lid}"))
+    assert "[held: hides things from the user" in line, line
+    found = invoke("memory", "search", "quiet", "kafka", "--project", root).out
+    assert f"  {lid}  " in found and "[held: hides things from the user" in found, found

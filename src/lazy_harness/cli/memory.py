@@ -139,15 +139,15 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
     from lazy_harness.memory import held, state
 
     named = held.marks_by_id(mdir)
-    for title, kind, fname, detail in (("Decisions", "decision", files.DECISIONS, "rationale"),
-                                       ("Failures", "failure", files.FAILURES, "prevention")):
+    for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
+                                 ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
         records = [(n, rec) for n, rec in _records(path) if recall.is_entry(rec)]
         _echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = one_line(rec.get(detail), FULL)
             eid = ids.of_record(rec)
-            tag = state.label(held.record_state(rec, kind, named.get(eid)))
+            tag = state.label(state.of_marks(named.get(eid)))
             _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
     own = _learnings(ldir, name)

@@ -169,21 +169,15 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
     approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
-    state (held or waiting), reason, origin, text, file."""
+    state (held or waiting), reason, origin, text, file.
+    why a decision's, failure's or open item's state comes from its marks alone, and a learning's from
+    its frontmatter and the check: reading every decision and failure through the check cost the page
+    9 s at 15,000 entries; one the check catches at read time is held by a mark once SessionStart reads
+    it, and prompt recall leaves it out meanwhile (its "why" table says held). Learnings were always
+    read through it here."""
     named = marks_by_id(memory_dir)
-    return (_held_records(memory_dir, named) + _held_items(memory_dir, named)
-            + _held_learnings(learnings_dir, cross))
-
-
-def record_state(rec: dict, kind: str, named: list[dict] | None) -> tuple[str, str]:
-    """(state, detail) of a decision, failure or open item (``kind`` handoff: its item): its marks, then
-    the hold check at read time for one no mark names (caught, not recorded held yet), as every
-    session applies it."""
-    now = state.of_marks(named)
-    if now[0] != state.ACTIVE:
-        return now
-    verdict = trust.reason(str(rec.get("text") or "")) if kind == "handoff" else trust.check(rec, kind)
-    return state.with_verdict(now, verdict)
+    found = _held_records(memory_dir, named) + _held_items(memory_dir, named) + _held_learnings(learnings_dir, cross)
+    return [h for h in found if h["state"] == state.HELD] + [h for h in found if h["state"] != state.HELD]
 
 
 def learning_state(meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
@@ -211,7 +205,7 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
             if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
                 continue
             eid = ids.of_record(rec, kind)
-            now = record_state(rec, kind, named.get(eid))
+            now = state.of_marks(named.get(eid))
             if now[0] == state.HELD:
                 out.append({"kind": kind, "id": eid, "state": state.HELD, "reason": now[1],
                             "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
@@ -224,7 +218,7 @@ def _held_items(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
 
     out = []
     for item in handoff.open_for_reading(memory_dir):
-        now = record_state(item, "handoff", named.get(item["id"]))
+        now = state.of_marks(named.get(item["id"]))
         if now[0] == state.HELD:
             out.append({"kind": "handoff", "id": item["id"], "state": state.HELD, "reason": now[1],
                         "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",

@@ -12,8 +12,9 @@
 Where each comes from: a decision, failure or open item from the marks naming it (marks.jsonl: forget,
 supersede, merge, hold, approve); a learning from its frontmatter (``status``, ``deprecated_by``,
 ``deprecated_reason``, ``scope``, ``via``, ``origin_session``). The person's word wins: a forget over a
-hold, an approval over the check. An entry the check catches at read time and nobody recorded held
-yet (a hand edit, an entry older than the check) is held too (:func:`with_verdict`).
+hold, an approval over the check. A learning the check catches at read time and nobody recorded held
+yet (a hand edit, one older than the check) is held too (:func:`with_verdict`); so is any entry the
+index's kept verdict holds (``lh memory search``).
 
 Used by ``lh memory held | show | search``, the page, the SessionStart read-back and prompt recall.
 Hot path: nothing imported.

@@ -264,8 +264,9 @@ def held_section(v: View) -> str:
     found = held.listing(v.project.memory_dir, v.project.learnings_dir, state.policy(v.cfg))
     if not found:
         return _empty("Nothing held for approval.")
+    cut = None if v.everything else LIMIT
     rows = []
-    for h in found:
+    for h in found[:cut]:
         said = f"held: {h['reason']}" if h["state"] == state.HELD else state.WAITS
         head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; from '
                 f'{esc(h["origin"])}</span>')
@@ -276,7 +277,12 @@ def held_section(v: View) -> str:
                    + v.act("forget", "Forget", "Forget this entry?", id=h["id"]))
         rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
                            css=f"entry {h['state']}"))
-    return f'<ul class="entries">{"".join(rows)}</ul>'
+    more = ""
+    if cut is not None and len(found) > cut:
+        link = esc(f"/?project={quote(v.project.key)}&all=1#held")
+        more = (f'<p class="more">The first {cut} of {len(found)} (lh memory approve --all approves every waiting '
+                f'learning): <a href="{link}">show all</a></p>')
+    return f'<ul class="entries">{"".join(rows)}</ul>{more}'
 
 
 SECTIONS = [
