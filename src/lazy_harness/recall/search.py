@@ -59,16 +59,18 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
         key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
         for c in ranked:
             c["elsewhere"] = not fence.in_scope(c, key, legacy)
-        ranked = [c for c in ranked if all_projects or not c["elsewhere"]]
-        return label_all(ranked, key, project_identity.project_name(cwd), cfg, show_all)
+        return [c for c in ranked if all_projects or not c["elsewhere"]]
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
     # month folders are where hand edits happen, and the builder the worker starts after each
     # persist looks at every file
     ranked = current.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
-    return [c for c in ranked if (not kinds or c["kind"] in kinds)
-            and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
+    ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)
+              and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)]
+    from lazy_harness.recall import fence
+
+    return label_all(ranked, fence.project_key(mdir), project_identity.project_name(cwd), cfg, show_all, limit)
 
 
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
@@ -111,9 +113,10 @@ def date_of(ts) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def label_all(hits: list[dict], key: str, project: str, cfg: dict, show_all: bool) -> list[dict]:
-    """Each hit with its ``state`` and ``mark`` (memory/state.py, as ``lh memory show`` tags it: '' when
-    shown as it is); superseded, merged and deprecated ones only with ``show_all``."""
+def label_all(hits: list[dict], key: str, project: str, cfg: dict, show_all: bool, limit: int) -> list[dict]:
+    """The first ``limit`` hits, each with its ``state`` and ``mark`` (memory/state.py, as ``lh memory
+    show`` tags it: '' when shown as it is); superseded, merged and deprecated ones only with
+    ``show_all``. Only the hits looked at until ``limit`` are kept are read."""
     from lazy_harness.memory import state
 
     cross = state.policy(cfg)
@@ -125,6 +128,8 @@ def label_all(hits: list[dict], key: str, project: str, cfg: dict, show_all: boo
             continue
         c["state"], c["mark"] = now[0], state.label(now, state.written_in(c, key, project))
         out.append(c)
+        if len(out) >= limit:
+            break
     return out
 
 
