@@ -173,9 +173,9 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
     stats["own_learnings"] = sum(1 for h in heads.brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
-    # the learnings a session wrote that wait for the person's approval to reach other projects (ADR 0032)
-    stats["waiting_learnings"] = [ids.of_learning(h) for h in heads.brief
-                                  if state.of_learning(h, cross)[0] == state.WAITING]
+    # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
+    stats["waiting_learnings"] = [ids.of_learning(h) for h in heads.brief if state.of_learning(h, cross)[0]
+                                  == state.WAITING and not state.written_in(h, key, project)]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
