@@ -57,6 +57,11 @@ def written(isolated_home, fake, tmp_path):
     return a, b
 
 
+def _files() -> list[str]:
+    root = paths.learnings_dir()
+    return [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith(".md")]
+
+
 def _lid(title: str) -> str:
     return next(h["id"] for h in held.listing("/nonexistent", paths.learnings_dir()) if h["text"] == title)
 
@@ -83,6 +88,9 @@ def test_approved_it_reaches_every_project_and_undo_takes_the_approval_back(writ
     mirror = _lid(MIRROR)
     done = invoke("memory", "approve", mirror, "--project", b)
     assert done.code == 0 and "undo: lh memory undo" in done.out, done.err
+    # the approval is the learning file's own frontmatter: it travels with the file through lh sync
+    [path] = [p for p in _files() if MIRROR in open(p, encoding="utf-8").read()]
+    assert paths.is_within(path, paths.data_dir()) and "deprecated_reason: approved by hand" in open(path).read()
     text, _ = start(b, sid="s-3")
     assert "mirror-cache" in text and DOCKER not in text
     assert "mirror-cache" in ask(b, MIRROR_PROMPT, sid="p-3")
