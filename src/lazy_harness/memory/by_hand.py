@@ -68,8 +68,8 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
         def make(j, now):
             changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
     else:
-        named = _marks_of(memory_dir).get(entry_id)
-        was = state.of_marks(named)
+        every = _marks_of(memory_dir)
+        was = state.of_marks(every.get(entry_id))
         if was[0] == state.FORGOTTEN:
             return None
         if kind in ("decision", "failure"):
@@ -85,9 +85,10 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
             if not _is_open(memory_dir, entry_id) and _was_forgotten(memory_dir, entry_id):
                 return None
             hid, _ = open_item(memory_dir, entry_id)
+            held_item = state.of_marks(every.get(hid))[0]
 
             def make(j, now):
-                _unhold(memory_dir, j, hid, state.of_marks(named)[0])
+                _unhold(memory_dir, j, hid, held_item)
                 changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
 
