@@ -11,6 +11,11 @@ Approving is a journalled run too: the hold mark is taken out and ``{"op": "appr
 that id through from then on and ``lh memory undo`` holds it again. ``lh memory forget`` drops a held
 entry for good. Every hold and approval is one run of ``lh memory history``.
 
+``listing`` is the review list (``lh memory held``, the page's "Held for approval"): the held entries,
+then the learnings a session wrote that wait for approval to be used in other projects (ADR 0032);
+each entry's state comes from memory/state.py, the same in every view. A forget takes a held entry's
+hold marks out in its run (memory/by_hand.py), and undo never undoes a hold run.
+
 Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
 moved old files, and the SessionStart hook for an entry it finds hostile at read time (a hand edit,
 an entry older than the check); prompt recall leaves such an entry out and the next start records it.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import files, handoff, handoff_log, ids, journal, marks
+from lazy_harness.memory import files, handoff, handoff_log, ids, journal
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import heads
@@ -112,13 +112,15 @@ def records(path: str) -> list[dict]:
 
 
 def entries(p: Project, kind: str) -> list[dict]:
-    """Decisions or failures, newest first; a left-out one carries ``left_out`` (how it is marked)."""
+    """Decisions or failures, newest first; a left-out one carries ``left_out``: its state as ``lh memory
+    show`` tags it (memory/state.py: a forget wins over a hold)."""
+    from lazy_harness.memory import held, state
+
     name = files.DECISIONS if kind == "decision" else files.FAILURES
-    hidden = marks.hidden(p.memory_dir)
+    named = held.marks_by_id(p.memory_dir)
     out = records(os.path.join(p.memory_dir, name))
     for rec in out:
-        mark = hidden.get(rec["id"])
-        rec["left_out"] = marks.describe(mark) if mark else None
+        rec["left_out"] = state.label(state.of_marks(named.get(rec["id"]))) or None
     return out[::-1]
 
 
