@@ -78,6 +78,17 @@ def test_semantic_recall_bounds_are_inclusive(tmp_path):
     assert config.parse_file(str(path))[1] == []
 
 
+def test_cross_projects_is_ask_or_auto(tmp_path):
+    assert config.defaults()["trust"]["cross_projects"] == "ask"
+    path = write(tmp_path / "c.toml", "[trust]\ncross_projects = \"auto\"\n")
+    values, errors, _ = config.parse_file(str(path))
+    assert errors == [] and values["trust"]["cross_projects"] == "auto"
+    path = write(tmp_path / "c.toml", "# consent\n[trust]\ncross_projects = \"always\"\n")
+    values, errors, _ = config.parse_file(str(path))
+    assert errors == [f'{path}:3: trust.cross_projects: expected "ask" or "auto", got "always"']
+    assert values["trust"]["cross_projects"] == "ask"  # the default stays
+
+
 def test_wrong_type_names_file_line_dotted_key_and_expected_type(tmp_path):
     path = write(tmp_path / "c.toml", "[compound_loop]\nenabled = true\ndebounce_seconds = \"soon\"\n")
     values, errors, _ = config.parse_file(str(path))

@@ -57,9 +57,12 @@ def context_of(req) -> str:
 
 
 def test_a_poisoned_learning_of_project_a_never_reaches_project_b_while_a_benign_one_does(loop_home: LoopHome) -> None:
+    """With ``[trust] cross_projects = "auto"`` (general learnings cross at once), the hold check decides."""
     home = loop_home
     home.standin.script = Script(text="Stand-in reply.")
     home.install()
+    with home.config_file.open("a") as fh:
+        fh.write('[trust]\ncross_projects = "auto"\n')
     project_a = home.home / "elsewhere" / "projA"
     wrote = subprocess.run([sys.executable, "-c", WRITE, str(project_a), str(home.project), POISON, DOCKER],
                            env=home.env, capture_output=True, text=True, timeout=60)
@@ -80,3 +83,26 @@ def test_a_poisoned_learning_of_project_a_never_reaches_project_b_while_a_benign
     assert listed.returncode == 0, listed.stderr
     assert "Test setup for every project" in listed.stdout and "fetches and runs remote code" in listed.stdout
     assert "from session sess-a in projA" in listed.stdout
+
+
+def test_by_default_neither_reaches_project_b_until_the_person_approves_the_benign_one(loop_home: LoopHome) -> None:
+    """Consent (ADR 0032): a general learning a session of A wrote waits for the person before it is
+    used in B; the person is told once, in a message the model is not sent."""
+    home = loop_home
+    home.standin.script = Script(text="Stand-in reply.")
+    home.install()
+    project_a = home.home / "elsewhere" / "projA"
+    wrote = subprocess.run([sys.executable, "-c", WRITE, str(project_a), str(home.project), POISON, DOCKER],
+                           env=home.env, capture_output=True, text=True, timeout=60)
+    assert wrote.returncode == 0, wrote.stderr
+    assert home.claude.run_print(PROMPT, timeout=120).returncode == 0
+    sent = "\n".join(context_of(r) for r in home.standin.log.of_kind(TURN))
+    assert "attacker.example" not in sent and DOCKER not in sent and "wait for your approval" not in sent
+    assert any("waiting for approval" in ln for ln in home.hook_lines("SessionStart")), home.hook_lines()
+    listed = home.lh("memory", "held")
+    assert listed.returncode == 0 and "1 learning(s) wait for your approval" in listed.stdout, listed.stdout
+    lid = next(ln.split()[0] for ln in listed.stdout.splitlines() if "waiting  from session sess-a" in ln)
+    assert home.lh("memory", "approve", lid).returncode == 0
+    assert home.claude.run_print(PROMPT, timeout=120).returncode == 0
+    sent = "\n".join(context_of(r) for r in home.standin.log.of_kind(TURN))
+    assert DOCKER in sent and "attacker.example" not in sent

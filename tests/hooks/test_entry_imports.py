@@ -31,6 +31,7 @@ ALLOWED_OURS = {
     "lazy_harness.queue.consume", "lazy_harness.queue.submit", "lazy_harness.detach",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.recall.digest", "lazy_harness.memory.migrate",
     "lazy_harness.memory.ids", "lazy_harness.memory.sanitize", "lazy_harness.hooks.user_prompt",
+    "lazy_harness.memory.state",
     "lazy_harness.recall", "lazy_harness.recall.gate", "lazy_harness.recall.prompt", "lazy_harness.recall.index",
     "lazy_harness.recall.select",
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",

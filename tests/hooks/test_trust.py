@@ -54,9 +54,19 @@ def ask(root: str, prompt: str, sid: str = PROMPT_SID) -> str:
     return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout else ""
 
 
+def cross_projects(value: str) -> None:
+    """``[trust] cross_projects`` in config.toml (ADR 0032)."""
+    path = paths.config_file()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(f'[trust]\ncross_projects = "{value}"\n')
+
+
 @pytest.fixture
 def two(tmp_path):
-    """Project A wrote a poisoned general learning and a benign one; project B has memory of its own."""
+    """Project A wrote a poisoned general learning and a benign one; project B has memory of its own.
+    Learnings cross projects without asking (``auto``): what is tested here is the hold check."""
+    cross_projects("auto")
     a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
     write_as_session(a, {"learnings": [
         learning("Test setup for every project", POISON, cues=["before running tests"]),

@@ -169,7 +169,8 @@ def test_superseded_forgotten_and_deprecated_entries_are_left_out(project):
 def test_general_learnings_of_other_projects_come_but_not_their_project_ones(project):
     L = paths.learnings_dir()
     ms.write_learning(L, "SQLite allows one writer; use WAL and a busy timeout", "elsewhere", NOW, slug="g",
-                      scope="general", learning="database is locked errors go away with journal_mode=WAL")
+                      scope="general", learning="database is locked errors go away with journal_mode=WAL",
+                      deprecated_reason="approved by hand")  # the person's word: shown in every project
     ms.write_learning(L, "Gunicorn worker timeouts kill slow uploads", "elsewhere", NOW, slug="p", scope="project",
                       learning="raise the gunicorn timeout for upload endpoints")
     got = ask(project, "sqlite says database is locked when two processes write", sid="x")

@@ -15,6 +15,7 @@ from lazy_harness.recall import digest as recall
 from lazy_harness.recall import heads
 from lazy_harness.memory.fence import FENCE
 
+APPROVED = "approved by hand"  # a learning the person approved: shown in every project (ADR 0032)
 NOW = time.time()
 NOON = time.mktime(time.localtime(NOW)[:3] + (12, 0, 0, 0, 0, -1))  # seconds apart stay on one day
 
@@ -73,7 +74,7 @@ def test_other_projects_learnings_alone_give_nothing(project):
 
 def test_own_learnings_alone_are_memory(project):
     ms.write_learning(ldir(), "a lesson of this project", "proj", NOW - 2 * ms.DAY)
-    ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY)
+    ms.write_learning(ldir(), "someone else's lesson", "elsewhere", NOW - ms.DAY, deprecated_reason=APPROVED)
     text, stats = build(project)
     assert text.index("a lesson of this project") < text.index("someone else's lesson")
     assert stats["shown"]["learnings"] == 2
@@ -184,7 +185,7 @@ def test_learnings_ranked_same_origin_then_recency_then_overlap(project):
     L = ldir()
     day = ms.DAY
     base = NOON - 30 * day
-    ms.write_learning(L, "other origin newest", "elsewhere", base + 20 * day, slug="o1")
+    ms.write_learning(L, "other origin newest", "elsewhere", base + 20 * day, slug="o1", deprecated_reason=APPROVED)
     ms.write_learning(L, "same origin old", "proj", base + 10 * day, slug="s1")
     ms.write_learning(L, "same origin plain", "proj", base + 12 * day, slug="s2")
     ms.write_learning(L, "same origin about read-back", "proj", base + 12 * day - 60, slug="s3")

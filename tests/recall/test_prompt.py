@@ -41,11 +41,13 @@ def root(tmp_path):
         ms.decision(NOW, TAGS, "deploy what was reviewed; the scheduler picks tags"),
     ])
     ldir = paths.learnings_dir()
+    ok = "approved by hand"  # general learnings of another project the person approved (ADR 0032)
     ms.write_learning(ldir, ROW_LOCKS, "elsewhere", NOW, slug="g1", scope="general",
-                      learning="set lock_timeout in postgres")
+                      learning="set lock_timeout in postgres", deprecated_reason=ok)
     ms.write_learning(ldir, SESSIONS, "elsewhere", NOW, slug="g2", scope="general",
-                      learning="pgbouncer transaction pooling breaks them")
-    ms.write_learning(ldir, BACKUPS, "elsewhere", NOW, slug="g3", scope="general", learning="keep two copies")
+                      learning="pgbouncer transaction pooling breaks them", deprecated_reason=ok)
+    ms.write_learning(ldir, BACKUPS, "elsewhere", NOW, slug="g3", scope="general", learning="keep two copies",
+                      deprecated_reason=ok)
     return root
 
 

@@ -72,7 +72,8 @@ def write_handoff(memory_dir: str, items: list[str], session_id: str, written: f
 
 def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "universal",
                 status: str = "active", deprecated_by=None, fast: bool = False, cues=None,
-                project_folder: str | None = None) -> str:
+                project_folder: str | None = None, **extra) -> str:
+    """``extra``: more fields, such as ``deprecated_reason="approved by hand"`` (the person approved it)."""
     meta = {"title": title, "origin": origin, "origin_session": "s-1", "created": iso(created),
             "tags": list(tags), "scope": scope, "status": status, "deprecated_by": deprecated_by,
             "deprecated_on": None, "deprecated_reason": None}
@@ -80,6 +81,7 @@ def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "
         meta["project_folder"] = project_folder
     if cues:
         meta["cues"] = list(cues)
+    meta.update(extra)
     dumper = FAST_DUMPER if fast else yaml.SafeDumper
     return "---\n" + yaml.dump(meta, Dumper=dumper, sort_keys=False, width=10**9, allow_unicode=True) + "---\n"
 

@@ -19,7 +19,7 @@ import click
 
 from lazy_harness import config, paths
 from lazy_harness.logfile import one_line, terminal_safe
-from lazy_harness.memory import files, frontmatter, handoff, ids, marks
+from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import search as search_core
@@ -130,7 +130,15 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
                   f"{(item['closed'] or '')[:16].replace('T', ' ')} {handoff.by_whom(item['closed_by'])}"
                   f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
                   f"{handoff.by_whom(item['opened_by'])})")
-    left_out = marks.hidden(mdir)
+    _show_entries(mdir, ldir, name, cfg)
+
+
+def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
+    """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py:
+    the same in lh memory held, search and the page)."""
+    from lazy_harness.memory import held, state
+
+    named = held.marks_by_id(mdir)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
@@ -138,19 +146,21 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
         _echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = one_line(rec.get(detail), FULL)
-            mark = left_out.get(ids.of_record(rec))
-            _echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
-                  + (f"  {detail.capitalize()}: {extra}" if extra else "")
-                  + (f"  [{marks.describe(mark)}]" if mark else ""))
+            eid = ids.of_record(rec)
+            tag = state.label(state.of_marks(named.get(eid)))
+            _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
+                  + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
     own = _learnings(ldir, name)
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
+    cross = state.policy(cfg)
     for learning in own:
-        mark = left_out.get(learning["id"])
-        shown = (marks.describe(mark) if mark else "" if frontmatter.is_active(learning)
-                 else f"{learning.get('status') or 'deprecated'}"
-                 + (f" by {learning['deprecated_by']}" if learning.get("deprecated_by") else ""))
+        text = " ".join(str(x) for x in (learning.get("title"), learning["body"], learning.get("tags"),
+                                         learning.get("cues")) if x)
+        now = held.learning_state(learning, text, cross)
+        # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
+        tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
-              f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{shown}]" if shown else ""))
+              f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
@@ -164,10 +174,16 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
     click.echo()
     _echo(said["why"])
     for c in said["ranked"]:
-        mark = "pass" if c["passes"] else "    "
+        mark = verdict(c)
         sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
         _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
               f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+
+
+def verdict(c: dict) -> str:
+    """The first column of a "why" line: pass, held (the hold check), wait (another project's learning
+    waiting for approval), or blank (missed the bar)."""
+    return "pass" if c["passes"] else "held" if c.get("held") else "wait" if c.get("waiting") else "    "
 
 
 _date = search_core.date_of
@@ -189,7 +205,8 @@ def _since(value: str | None) -> str | None:
 @click.option("-n", "limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many results.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result.")
 @click.option("--all", "show_all", is_flag=True,
-              help="Also superseded, merged, forgotten and deprecated entries, each with its mark.")
+              help="Also superseded, merged and deprecated entries, each with its mark (held and forgotten "
+                   "ones are always listed, labelled).")
 def search(words: tuple[str, ...], project: str | None, all_projects: bool, kinds: tuple[str, ...],
            since: str | None, limit: int, as_json: bool, show_all: bool) -> None:
     """Find decisions, failures, learnings and open handoff items by words, best first.
@@ -198,6 +215,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), without the
     hook's bar, and without its related words: an entry is listed when it holds a word typed (or a
     word starting as it does). This project's memory, its own learnings and general learnings unless --all-projects.
+    Held and forgotten entries are listed too, labelled [held: ...] and [forgotten], as lh memory show tags them.
     """
     since = _since(since)
     # the same function answers without click (lazy_harness/__main__.py): the same lines either way

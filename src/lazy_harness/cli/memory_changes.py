@@ -65,6 +65,8 @@ def history(project: str | None) -> None:
         return
     for data, where in runs:
         state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
+        if data.get("kind") == "hold" and not data.get("undone"):
+            state = "a hold: lh memory approve ID or lh memory forget ID ends it"
         if not data.get("undone") and any(isinstance(f, dict) and f.get("restored") for f in data["files"]):
             state = "partly undone: " + state
         if where and not data.get("undone"):
@@ -105,7 +107,7 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
 
     _, _, mdir, ldir, name = _where(project)
     run = by_hand.forget(mdir, ldir, name, entry_id, reason, time.time())
-    click.echo(f"forgot {entry_id} (undo: lh memory undo {run})")
+    click.echo(f"forgot {entry_id} (undo: lh memory undo {run})" if run else f"{entry_id} is already forgotten")
 
 
 @click.command()
@@ -124,34 +126,52 @@ def close(item: str, project: str | None, reason: str) -> None:
 @click.command()
 @_PROJECT
 def held(project: str | None) -> None:
-    """Entries held for approval: text that reads as an instruction to the agent (ADR 0024)."""
+    """Entries held for approval (text that reads as an instruction to the agent, ADR 0024) and the
+    learnings sessions wrote that wait for approval to be used in other projects (ADR 0032)."""
     from lazy_harness.logfile import terminal_safe
     from lazy_harness.memory import held as holding
+    from lazy_harness.memory import state
     from lazy_harness.memory.fence import neutral
 
-    _, _, mdir, ldir, name = _where(project)
-    found = holding.listing(mdir, ldir)
+    _, cfg, mdir, ldir, name = _where(project)
+    found = holding.listing(mdir, ldir, state.policy(cfg))
     if not found:
         click.echo(f"nothing held for {name} ({mdir}) or in the learnings ({ldir})")
         return
-    click.echo(f"{len(found)} held (not shown to sessions; lh memory approve ID releases one, lh memory forget ID "
-               "drops it):")
-    for h in found:
+    held_ = [h for h in found if h["state"] == state.HELD]
+    waiting = [h for h in found if h["state"] == state.WAITING]
+    if held_:
+        click.echo(f"{len(held_)} held (not shown to sessions; lh memory approve ID releases one, lh memory forget "
+                   "ID drops it):")
+    for h in held_:
         click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  from {neutral(h['origin'], 120)}"))
+        click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
+    if waiting:
+        click.echo(f"{len(waiting)} learning(s) wait for your approval to be used in other projects (used in the "
+                   "project that wrote them; "
+                   "lh memory approve ID [ID...] or --all approves, lh memory forget ID drops one):")
+    for h in waiting:
+        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting  from {neutral(h['origin'], 120)}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
 
 
 @click.command()
-@click.argument("entry_id")
+@click.argument("entry_ids", nargs=-1)
 @_PROJECT
+@click.option("--all", "every", is_flag=True,
+              help="Every learning that waits for approval to be used in other projects (not the held entries).")
 @click.option("--reason", default="approved by hand", show_default=True, help="Why (kept in the record).")
-def approve(entry_id: str, project: str | None, reason: str) -> None:
-    """Release an entry held for approval: shown to sessions again (undoable)."""
-    from lazy_harness.memory import by_hand
+def approve(entry_ids: tuple[str, ...], project: str | None, every: bool, reason: str) -> None:
+    """Approve entries in one run (undoable): a held one is shown to sessions again; a learning a session
+    wrote is shown in every project."""
+    from lazy_harness.memory import by_hand, state
 
-    _, _, mdir, ldir, name = _where(project)
-    run = by_hand.approve(mdir, ldir, name, entry_id, reason, time.time())
-    click.echo(f"approved {entry_id} (undo: lh memory undo {run})")
+    if not entry_ids and not every:
+        raise click.UsageError("name the ids to approve (lh memory held lists them), or --all")
+    _, cfg, mdir, ldir, name = _where(project)
+    run = by_hand.approve(mdir, ldir, name, list(entry_ids), reason, time.time(), every, state.policy(cfg))
+    click.echo(f"approved {', '.join(entry_ids) if entry_ids and not every else 'them'} "
+               f"(undo: lh memory undo {run})")
 
 
 def register(group: click.Group) -> None:

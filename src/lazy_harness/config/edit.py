@@ -18,6 +18,7 @@ SECTION_HELP = {
     "recall": "What each typed prompt gets from memory (docs/how/recall.md).",
     "handoff": "Open items carried from session to session (handoff.md).",
     "budget": "Spend caps for the worker's model calls (lh cost shows the spend).",
+    "trust": "Consent: what one project's sessions wrote, reaching another project's sessions.",
 }
 
 

@@ -72,6 +72,12 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "daily_usd": ("num", 5.0, "model spend per local day, in US dollars; 0 stops every model call"),
         "monthly_usd": ("num", 50.0, "model spend per calendar month, in US dollars"),
     },
+    # who sees what a session wrote (docs/how/read-back.md, ADR 0032)
+    "trust": {
+        "cross_projects": ("str", "ask", "a general learning a session wrote reaches other projects' sessions: "
+                                         "\"ask\" once the person approved it (lh memory held), \"auto\" at once; "
+                                         "the hold check applies either way"),
+    },
     "consolidate": {
         "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory "
                                   "when the gates pass"),
@@ -88,6 +94,8 @@ MINIMUMS = {"wait_seconds": 1, "max_changes": 1, "lock_stale_minutes": 1, "timeo
             "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
 # a value outside these (inclusive) is an error: a cosine similarity is at most 1
 RANGES = {"recall.min_similarity": (0, 1)}
+# a value outside these is an error
+CHOICES = {"trust.cross_projects": ("ask", "auto")}
 # keys of earlier versions: a warning says why they do nothing now, instead of "unknown key"
 RETIRED = {"recall.semantic_timeout_ms": "no longer used: there is no embedder process to wait for (ADR 0025)",
            "recall.semantic_idle_minutes": "no longer used: there is no embedder process (ADR 0025)"}

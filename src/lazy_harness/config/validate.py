@@ -7,7 +7,7 @@ imported inside the functions.
 """
 
 from lazy_harness import paths
-from lazy_harness.config.schema import CAPS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, defaults
+from lazy_harness.config.schema import CAPS, CHOICES, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, defaults
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
                "num": "a number"}
@@ -167,6 +167,9 @@ def _value_problem(dotted: str, key: str, kind: str, value, env) -> str | None:
         return f"expected a number >= 0, got {value}"
     if key == "redact_patterns":
         return _pattern_problem(value)
+    if dotted in CHOICES and value not in CHOICES[dotted]:
+        allowed = " or ".join(f'"{c}"' for c in CHOICES[dotted])
+        return f"expected {allowed}, got {_describe(value)}"
     return None
 
 

@@ -266,14 +266,13 @@ def hold_left_out(s: Start) -> str:
     if s.stats is None:
         return ""
     try:
-        words, message = hold_and_tell(s.stats, s.cfg, s.env, s.now)
+        words, message = hold_and_tell(s.stats, s.cfg, s.env, s.now, waiting=s.text is not None)
     except Exception as exc:  # why: the digest (already without the held entries) matters more
         s.told += f" (hold not recorded: {type(exc).__name__}: {exc})"
         return ""
     s.told += words
     if message:
         s.person.append(message)
-        s.told += " (told the person: held)"
     return ""
 
 
@@ -370,9 +369,11 @@ def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | Non
     return text, stats
 
 
-def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
+def hold_and_tell(stats: dict, cfg: dict, env, now: float, waiting: bool = True) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
-    when entries of this project were held since they were last told: (log words, message or '')."""
+    when entries of this project were held since they were last told, and (``waiting``: the session
+    got memory) when learnings of other projects wait for approval to be used here that they were not
+    told of (ADR 0032): (log words, message or '')."""
     from lazy_harness.memory import held
 
     mdir, said = stats["memory_dir"], ""
@@ -389,6 +390,7 @@ def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
         said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions)"
     ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
         screen, "found", ())}
+    waits = set(stats.get("waiting_learnings") or ()) if waiting else set()
     told_file = os.path.join(paths.state_dir(env), "held-told")
     try:
         with open(told_file, encoding="utf-8") as fh:
@@ -396,16 +398,30 @@ def hold_and_tell(stats: dict, cfg: dict, env, now: float) -> tuple[str, str]:
     except OSError:
         told = set()
     new = sorted(ids_ - told)
-    if not new:
+    # why: a learning's two states are told apart (w:): held later, it is told again
+    new_waiting = sorted(f"{WAITING_TOLD}{i}" for i in waits if f"{WAITING_TOLD}{i}" not in told)
+    if not new and not new_waiting:
         return said, ""
     from lazy_harness.atomic import append_line, ensure_dir
 
     ensure_dir(os.path.dirname(told_file))
-    append_line(told_file, " ".join(new))
-    n = len(new)
-    return said, (f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read as "
-                  f"instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
-                  "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+    append_line(told_file, " ".join(new + new_waiting))
+    lines = []
+    if new:
+        n = len(new)
+        said += " (told the person: held)"
+        lines.append(f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read "
+                     f"as instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
+                     "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+    if new_waiting:
+        n = len(waits)
+        said += f" (told the person: {n} waiting for approval)"
+        lines.append(f"lazy-harness: {n} learning{'s wait' if n != 1 else ' waits'} for your approval to be used "
+                     f"in other projects: lh memory held")
+    return said, "\n".join(lines)
+
+
+WAITING_TOLD = "w:"  # in the told file: a learning told as waiting for approval to be used in other projects
 
 
 def _out(obj: dict) -> str | None:

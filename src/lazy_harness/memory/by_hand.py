@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import changes, files, handoff, ids, journal, learnings, marks
+from lazy_harness.memory import changes, files, frontmatter, handoff, ids, journal, learnings, marks, state
 from lazy_harness.memory.sanitize import normalise, one_line
 
 
@@ -50,34 +50,81 @@ def _change(memory_dir: str, kind: str, project: str, note: str, make, now: floa
     return j.run
 
 
-def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str:
-    """Leave a decision, failure, learning or handoff item out of everything; returns the run id."""
+def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str | None:
+    """Leave a decision, failure, learning or handoff item out of everything; returns the run id, or
+    None when it is already forgotten (nothing written: a second forget is no change). A held entry
+    loses its hold in the same run: one state, forgotten, in every view and on every synced machine."""
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory show")
     reason = reason_of(reason)
-    if kind in ("decision", "failure"):
-        if not entry_exists(memory_dir, entry_id, kind):
-            raise LhError(f"no {kind} {entry_id} in {memory_dir}", hint="lh memory show")
-        hidden = marks.hidden(memory_dir)
-        if entry_id in hidden and hidden[entry_id].get("op") != "hold":  # a held entry may be dropped
-            raise LhError(f"{entry_id} is already left out ({marks.describe(hidden[entry_id])})")
-
-        def make(j, now):
-            changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
-    elif kind == "learning":
+    if kind == "learning":
         path = learning_path(learnings_dir, entry_id)
         if path is None:
             raise LhError(f"no learning {entry_id} in {learnings_dir}", hint="lh memory search")
+        if frontmatter.read_frontmatter_values(path, ("status",)).get("status") == state.FORGOTTEN:
+            return None
 
         def make(j, now):
             changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
     else:
-        hid, _ = open_item(memory_dir, entry_id)
+        every = _marks_of(memory_dir)
+        was = state.of_marks(every.get(entry_id))
+        if was[0] == state.FORGOTTEN:
+            return None
+        if kind in ("decision", "failure"):
+            if not entry_exists(memory_dir, entry_id, kind):
+                raise LhError(f"no {kind} {entry_id} in {memory_dir}", hint="lh memory show")
+            if was[0] in (state.SUPERSEDED, state.MERGED):
+                raise LhError(f"{entry_id} is already left out ({state.label(was)})")
 
-        def make(j, now):
-            changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
+            def make(j, now):
+                _unhold(memory_dir, j, entry_id, was[0])
+                changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
+        else:
+            if not _is_open(memory_dir, entry_id) and _was_forgotten(memory_dir, entry_id):
+                return None
+            hid, _ = open_item(memory_dir, entry_id)
+            held_item = state.of_marks(every.get(hid))[0]
+
+            def make(j, now):
+                _unhold(memory_dir, j, hid, held_item)
+                changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
+
+
+def _marks_of(memory_dir: str) -> dict[str, list[dict]]:
+    from lazy_harness.memory import held
+
+    return held.marks_by_id(memory_dir)
+
+
+def _unhold(memory_dir: str, j, eid: str, was: str) -> None:
+    """Take a held entry's hold marks out of marks.jsonl (in journal ``j``): no stale hold stays
+    behind a forget, here or on a machine it syncs to."""
+    if was != state.HELD:
+        return
+    from lazy_harness.atomic import rewrite
+
+    path = marks.path_of(memory_dir)
+    j.track(path)
+    rewrite(path, lambda data: marks.without(data, {eid}, ops=("hold",)))
+    j.record(path)
+
+
+def _is_open(memory_dir: str, ref: str) -> bool:
+    try:
+        open_item(memory_dir, ref)
+    except LhError:
+        return False
+    return True
+
+
+def _was_forgotten(memory_dir: str, hid: str) -> bool:
+    """Whether handoff item ``hid`` was closed by a forget."""
+    state_, _ = handoff.load(memory_dir)
+    item = state_.get(hid.strip().strip("[]").strip())
+    return item is not None and item.get("closed_by") == "forget"
 
 
 def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> tuple[str, str, str]:
@@ -89,31 +136,49 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
     return hid, text, run
 
 
+NEVER_UNDONE = ("hold",)
+
+
 def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days, now: float) -> tuple[dict, list, list]:
-    """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems)."""
+    """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems).
+    A hold is never undone (ADR 0032): the check would hold the same entries again at the next read,
+    and between the two reads every view would disagree; ``approve`` and ``forget`` end a hold."""
     rendered = os.path.join(memory_dir, files.HANDOFF)
-    data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run, derived=(rendered,))
+    data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run, derived=(rendered,),
+                                            never=NEVER_UNDONE)
     if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
         handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
     return data, restored, problems
 
 
-def approve(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str:
-    """Release an entry held for approval (ADR 0024): shown to sessions again; returns the run id
-    for ``lh memory undo``."""
+def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[str] | str, reason: str,
+            now: float, every: bool = False, cross: str = state.ASK) -> str:
+    """Approve entries in one run (ADR 0024, 0032): a held one is shown to sessions again, a learning
+    that waited is shown in every project. ``every``: all the learnings that wait for approval to be
+    used in other projects (not the entries the hold check held: each of those needs its id).
+    Returns the run id for ``lh memory undo``."""
     from lazy_harness.memory import held
 
-    kind = ids.kind_of(entry_id)
-    if kind is None:
-        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory held")
-    path = ""
-    if kind == "learning":
-        path = learning_path(learnings_dir, entry_id) or ""
-        if not path or not any(h["id"] == entry_id for h in held.listing(memory_dir, learnings_dir)
-                               if h["kind"] == "learning"):
-            raise LhError(f"learning {entry_id} is not held", hint="lh memory held")
-    elif entry_id not in held.held_ids(memory_dir):
-        raise LhError(f"{entry_id} is not held in {memory_dir}", hint="lh memory held")
+    wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
+    waiting = held.listing(memory_dir, learnings_dir, cross)
+    by_id = {h["id"]: h for h in waiting}
+    if every:
+        wanted += [h["id"] for h in waiting if h["state"] == state.WAITING and h["id"] not in wanted]
+    if not wanted:
+        raise LhError("nothing waits for approval", hint="lh memory held")
+    found = []
+    for eid in dict.fromkeys(wanted):
+        kind = ids.kind_of(eid)
+        if kind is None:
+            raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory held")
+        if eid not in by_id:
+            raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
+        found.append((eid, kind, by_id[eid]["file"] if kind == "learning" else ""))
     reason = reason_of(reason)
-    return _change(memory_dir, "approve", project, f"approve {entry_id}: {reason}",
-                   lambda j, _now: held.approve(memory_dir, learnings_dir, entry_id, kind, path, reason, j), now)
+
+    def make(j, _now):
+        for eid, kind, path in found:
+            held.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
+
+    note = f"approve {', '.join(e for e, _, _ in found)}: {reason}"
+    return _change(memory_dir, "approve", project, note, make, now)

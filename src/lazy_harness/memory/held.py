@@ -11,6 +11,11 @@ Approving is a journalled run too: the hold mark is taken out and ``{"op": "appr
 that id through from then on and ``lh memory undo`` holds it again. ``lh memory forget`` drops a held
 entry for good. Every hold and approval is one run of ``lh memory history``.
 
+``listing`` is the review list (``lh memory held``, the page's "Held for approval"): the held entries,
+then the learnings a session wrote that wait for approval to be used in other projects (ADR 0032);
+each entry's state comes from memory/state.py, the same in every view. A forget takes a held entry's
+hold marks out in its run (memory/by_hand.py), and undo never undoes a hold run.
+
 Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
 moved old files, and the SessionStart hook for an entry it finds hostile at read time (a hand edit,
 an entry older than the check); prompt recall leaves such an entry out and the next start records it.
@@ -19,11 +24,11 @@ an entry older than the check); prompt recall leaves such an entry out and the n
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import files, frontmatter, ids, marks, provenance, trust
+from lazy_harness.memory import files, frontmatter, ids, marks, provenance, state, trust
 
 HOLD, APPROVE = "hold", "approve"
 HELD = "held"  # a learning's status
-APPROVED = "approved by hand"  # a learning's deprecated_reason once approved
+APPROVED = state.APPROVED_BY_HAND  # a learning's deprecated_reason once approved
 
 
 def approved(memory_dir: str) -> set[str]:
@@ -32,7 +37,7 @@ def approved(memory_dir: str) -> set[str]:
 
 
 def learning_approved(meta: dict) -> bool:
-    return str(meta.get("deprecated_reason") or "").startswith(APPROVED)
+    return state.approved_learning(meta)
 
 
 def record_text(rec: dict, kind: str) -> str:
@@ -157,49 +162,87 @@ def _now(j) -> float:
     return time.time()
 
 
-def listing(memory_dir: str, learnings_dir: str) -> list[dict]:
-    """Every held entry of a project and every held learning: kind, id, reason, origin, text, file."""
+def marks_by_id(memory_dir: str) -> dict[str, list[dict]]:
+    """``{id: every mark naming it, approvals too, in file order}``: what ``state.of_marks`` reads."""
+    out: dict[str, list[dict]] = {}
+    for m in marks.read(memory_dir):
+        out.setdefault(m["id"], []).append(m)
+    return out
+
+
+def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
+    """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
+    project and every learning whose state (memory/state.py) is held, and the learnings that wait for
+    approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
+    state (held or waiting), reason, origin, text, file.
+    why a decision's, failure's or open item's state comes from its marks alone, and a learning's from
+    its frontmatter and the check: reading every decision and failure through the check cost the page
+    9 s at 15,000 entries; one the check catches at read time is held by a mark once SessionStart reads
+    it, and prompt recall leaves it out meanwhile (its "why" table says held). Learnings were always
+    read through it here."""
+    named = marks_by_id(memory_dir)
+    found = _held_records(memory_dir, named) + _held_items(memory_dir, named) + _held_learnings(learnings_dir, cross)
+    return [h for h in found if h["state"] == state.HELD] + [h for h in found if h["state"] != state.HELD]
+
+
+def learning_state(meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
+    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``)."""
+    now = state.of_learning(meta, cross)
+    if now[0] in (state.ACTIVE, state.WAITING):
+        return state.with_verdict(now, trust.reason(text))
+    return now
+
+
+def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
+    out = []
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        path = os.path.join(memory_dir, name)
+        try:
+            with open(path, "rb") as fh:
+                lines = fh.read().split(b"\n")
+        except OSError:
+            continue
+        for n, line in enumerate(lines, 1):
+            try:
+                rec = jsonload.loads(line) if line.strip() else None
+            except ValueError:
+                continue
+            if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
+                continue
+            eid = ids.of_record(rec, kind)
+            now = state.of_marks(named.get(eid))
+            if now[0] == state.HELD:
+                out.append({"kind": kind, "id": eid, "state": state.HELD, "reason": now[1],
+                            "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
+                            "file": f"{path}:{n}"})
+    return out
+
+
+def _held_items(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
     from lazy_harness.memory import handoff
 
     out = []
-    marked = held_ids(memory_dir)
-    if marked:
-        for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
-            path = os.path.join(memory_dir, name)
-            try:
-                with open(path, "rb") as fh:
-                    lines = fh.read().split(b"\n")
-            except OSError:
-                continue
-            for n, line in enumerate(lines, 1):
-                try:
-                    rec = jsonload.loads(line) if line.strip() else None
-                except ValueError:
-                    continue
-                if isinstance(rec, dict) and "op" not in rec and ids.of_record(rec, kind) in marked:
-                    eid = ids.of_record(rec, kind)
-                    out.append({"kind": kind, "id": eid, "reason": marked.pop(eid).get("reason") or "",
-                                "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
-                                "file": f"{path}:{n}"})
-        state, _ = handoff.load(memory_dir)
-        for hid, item in state.items():
-            if hid in marked:
-                out.append({"kind": "handoff", "id": hid, "reason": marked.pop(hid).get("reason") or "",
-                            "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
-                            "file": os.path.join(memory_dir, files.HANDOFF)})
-    every = files.recent_learning_files(learnings_dir, 10**9)
-    caught = {f[2]: f[3] for f in scan_learnings(every)}  # left out at read time, not written held yet
-    for path in every:
-        head = frontmatter.read_frontmatter_values(path, ("status", "deprecated_reason"))
-        if head.get("status") != HELD and path not in caught:
+    for item in handoff.open_for_reading(memory_dir):
+        now = state.of_marks(named.get(item["id"]))
+        if now[0] == state.HELD:
+            out.append({"kind": "handoff", "id": item["id"], "state": state.HELD, "reason": now[1],
+                        "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
+                        "file": os.path.join(memory_dir, files.HANDOFF)})
+    return out
+
+
+def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
+    out = []
+    for path in files.recent_learning_files(learnings_dir, 10**9):
+        meta, text = learning_text(path)
+        if not meta:
             continue
-        meta, _ = learning_text(path)
-        why = str(head.get("deprecated_reason") or "")
-        why = why.removeprefix(HELD + ": ") if head.get("status") == HELD else caught.get(path, "")
-        out.append({"kind": "learning", "id": ids.of_learning(meta), "reason": why,
-                    "origin": provenance.describe(meta, "learning", session_key="origin_session",
-                                                  project_field="origin"),
-                    "text": meta.get("title") or "", "file": path})
+        now = learning_state(meta, text, cross)
+        if now[0] in (state.HELD, state.WAITING):
+            out.append({"kind": "learning", "id": ids.of_learning(meta), "state": now[0], "reason": now[1],
+                        "origin": provenance.describe(meta, "learning", session_key="origin_session",
+                                                      project_field="origin"),
+                        "text": meta.get("title") or "", "file": path})
     return out
 
 

@@ -158,8 +158,9 @@ def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> 
     return done.get("ok", False)
 
 
-def _run_to_undo(memory_dir: str, run: str | None) -> dict:
-    """The journal of ``run`` (a prefix will do), else the newest not undone yet; LhError when none."""
+def _run_to_undo(memory_dir: str, run: str | None, never: tuple[str, ...] = ()) -> dict:
+    """The journal of ``run`` (a prefix will do), else the newest not undone yet; LhError when none.
+    Runs of a kind in ``never`` are not undone: named, they are refused; without a name, passed over."""
     if run:
         matches = [r for r in runs(memory_dir) if r["run"] == run or r["run"].startswith(run)]
         if not matches:
@@ -169,15 +170,19 @@ def _run_to_undo(memory_dir: str, run: str | None) -> dict:
         if matches[0].get("undone"):
             raise LhError(f"run {matches[0]['run']} was already undone at {matches[0]['undone']}",
                           hint="lh memory history")
+        if matches[0].get("kind") in never:
+            raise LhError(f"run {matches[0]['run']} is a {matches[0]['kind']}, which undo leaves as it is: the "
+                          "check would hold the same entries again at the next read",
+                          hint="lh memory held, then lh memory approve ID or lh memory forget ID")
         return matches[0]
-    candidates = [r for r in runs(memory_dir) if not r.get("undone")]
+    candidates = [r for r in runs(memory_dir) if not r.get("undone") and r.get("kind") not in never]
     if not candidates:
         raise LhError(f"nothing to undo in {folder(memory_dir)}", hint="lh memory history")
     return candidates[0]
 
 
 def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: float | None = None,
-         derived: tuple[str, ...] = ()) -> tuple[dict, list[str], list[str]]:
+         derived: tuple[str, ...] = (), never: tuple[str, ...] = ()) -> tuple[dict, list[str], list[str]]:
     """Undo ``run`` (default: the newest not yet undone). Returns (journal, restored paths, problems).
 
     Only files inside ``roots`` (the memory folder, the learnings folder) are ever written. A file of
@@ -185,7 +190,7 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
     """
     from lazy_harness.paths import is_within
 
-    data = _run_to_undo(memory_dir, run)
+    data = _run_to_undo(memory_dir, run, never)
     restored, problems = [], []
     for entry in reversed(data["files"]):
         path = entry["path"]

@@ -19,7 +19,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import files, handoff, held, ids, marks, provenance, trust
+from lazy_harness.memory import files, handoff, held, ids, marks, provenance, state, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
@@ -166,21 +166,24 @@ def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
 
 
 def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
-               screen=None, legacy=None, env=None) -> tuple[list[str], list[str]]:
+               screen=None, legacy=None, env=None, cross: str = state.ASK) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
     stats["own_learnings"] = sum(1 for h in heads.brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
+    # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
+    stats["waiting_learnings"] = [ids.of_learning(h) for h in heads.brief if state.of_learning(h, cross)[0]
+                                  == state.WAITING and not state.written_in(h, key, project)]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
-    whole = [f for f in map(heads.full, contenders(heads.brief, project, want, key, legacy)) if f is not None]
+    whole = [f for f in map(heads.full, contenders(heads.brief, project, want, key, legacy, cross)) if f is not None]
     problem = heads.save()
     if problem:
         stats["errors"].append(problem)
-    ranked = rank_learnings(whole, project, branch, want, key, legacy)
+    ranked = rank_learnings(whole, project, branch, want, key, legacy, cross)
     if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
         kept: list[dict] = []
         for h in ranked:
@@ -306,7 +309,7 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
                                                  os.path.basename(mdir), screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),
                                                                          paths.project_key(root), project),
-                                                 env)))
+                                                 env, state.policy(cfg))))
     sections: list[tuple[str, list[str], list[str] | Lines]] = []
     for name, build in builders:
         try:

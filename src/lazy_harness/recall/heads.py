@@ -22,16 +22,16 @@ Hot path: only ``os`` and our hot-path modules at import time.
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import frontmatter, held, ids, provenance
+from lazy_harness.memory import frontmatter, held, ids, provenance, state
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.memory.files import iso_epoch
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 CAP_EXCERPT = 240
-VERSION = 2  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 3  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
-BRIEF = ("status", "deprecated_by", "scope", "project_folder", "origin", "origin_session")
+BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via")
 
 
 def excerpt(body: str) -> str:
@@ -186,16 +186,18 @@ def words(text: str) -> set[str]:
 
 
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
-                   key: str | None = None, legacy=None) -> list[dict]:
+                   key: str | None = None, legacy=None, cross: str = state.AUTO) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day, then more words in
     common with the project's name and branch, then the newer time. Recency counts by day (the
     date in the file name) so that word overlap decides among the learnings of one day.
 
     With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
-    learnings that can still reach those places: :func:`contenders`) and returned."""
+    learnings that can still reach those places: :func:`contenders`) and returned. ``cross``: the
+    ``[trust] cross_projects`` policy; with ``ask`` (and ``key``), a learning another project's session
+    wrote is left out until the person approves it (memory/state.py)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for rank_key, h in _coarse(heads, project, n, key, legacy):
+    for rank_key, h in _coarse(heads, project, n, key, legacy, cross):
         tags = h.get("tags")
         text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
                                          + (tags if isinstance(tags, list) else [tags])) if x)
@@ -206,23 +208,31 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     return [h for _, h in ranked][:n]
 
 
-def contenders(heads: list[dict], project: str, n: int | None, key: str | None = None, legacy=None) -> list[dict]:
+def contenders(heads: list[dict], project: str, n: int | None, key: str | None = None, legacy=None,
+               cross: str = state.AUTO) -> list[dict]:
     """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
     ranking them gives what ranking all of them gives. Needs only what a brief head holds
     (recall/heads.py), so only these are read whole."""
-    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy)}
+    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross)}
     return [h for h in heads if id(h) in chosen]
 
 
-def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, legacy) -> list[tuple[tuple, dict]]:
+def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, legacy,
+            cross: str = state.AUTO) -> list[tuple[tuple, dict]]:
     """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
     places, best first, by the first pass: own, then the day."""
-    active = [h for h in heads if is_active(h) and (key is None or held.belongs(h, key, legacy))]
+    active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy)
+                                                                    and shown_here(h, key, project, cross)))]
     coarse = sorted(((own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
         coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
     return [(rank_key, active[k]) for rank_key, k in coarse]
+
+
+def shown_here(head: dict, key: str | None, project: str, cross: str) -> bool:
+    """Whether the state of a learning (memory/state.py) lets it reach a session of this project."""
+    return state.reaches(state.of_learning(head, cross)[0], state.written_in(head, key, project))
 
 
 def own(head: dict, project: str, key: str | None) -> bool:

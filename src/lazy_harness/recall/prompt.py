@@ -20,6 +20,12 @@ from lazy_harness.project_identity import project_name
 from lazy_harness.recall import fence, index, lookup, select
 
 
+def _policy(cfg: dict) -> str:
+    from lazy_harness.memory import state
+
+    return state.policy(cfg)
+
+
 def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
     return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
@@ -88,7 +94,8 @@ def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tu
     return indexed, current
 
 
-def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str) -> tuple[list[dict], dict]:
+def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str,
+            cross: str = "ask") -> tuple[list[dict], dict]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log."""
     where_sql, args = lookup.scope_sql([mdir], project)
     ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
@@ -96,8 +103,26 @@ def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project
     legacy = fence.legacy_for(cwd, env)
     ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
+    waiting(ranked, fence.project_key(mdir), project, cross)
     info["entries"] = lookup.doc_count(conn)
     return ranked, info
+
+
+def waiting(ranked: list[dict], key: str, project: str, cross: str) -> None:
+    """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
+    person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
+    read (a few frontmatter lines each)."""
+    from lazy_harness.memory import frontmatter, state
+
+    if cross == state.AUTO:
+        return
+    for c in ranked:
+        if not c["passes"] or c["kind"] != "learning" or state.written_in(c, key, project):
+            continue
+        head = frontmatter.read_frontmatter_values(c["file"], ("status", "deprecated_by", "deprecated_reason",
+                                                               "scope", "via", "origin_session"))
+        if not state.reaches(state.of_learning(head, cross)[0], False):
+            c["passes"], c["waiting"] = False, True
 
 
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | frozenset[str] = frozenset(),
@@ -119,7 +144,7 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
         conn = opener(path) if opener else index.connect(path)
         try:
             indexed, current = _catch_up(conn, env, settings, mdir, ldir, deep)
-            ranked, info = _search(conn, prompt, cwd, settings, env, mdir, project)
+            ranked, info = _search(conn, prompt, cwd, settings, env, mdir, project, _policy(cfg))
             current = current and not index.needs_build(conn)
             break
         except Exception as exc:
@@ -140,6 +165,8 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
     # as many as the prompt can show, and those not shown to this session yet
     fresh, held_back = fence.screen(unseen, mdir, max(0, int(settings["max_items"])))
+    for c in held_back:  # why: one state in every view: the "why" table says held, not pass (ADR 0032)
+        c["passes"] = False
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = select.render(fresh, mdir, ldir, budget)
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),

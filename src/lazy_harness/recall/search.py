@@ -52,8 +52,9 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
 
         where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd))
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
+        # why: held and forgotten entries are listed too, labelled, so a person finds what to approve or bring back
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
-                                keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)
+                                keep_stopwords=True, hidden_too=True, scopes=[*mdirs, ""], with_related=False)
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
         key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
         for c in ranked:
@@ -65,8 +66,11 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     # persist looks at every file
     ranked = current.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
-    return [c for c in ranked if (not kinds or c["kind"] in kinds)
-            and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)][:limit]
+    ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)
+              and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)]
+    from lazy_harness.recall import fence
+
+    return label_all(ranked, fence.project_key(mdir), project_identity.project_name(cwd), cfg, show_all, limit)
 
 
 NO_MATCH = 1  # the exit code of a search that found nothing (grep's)
@@ -82,7 +86,7 @@ def run(words: list[str], project: str | None, all_projects: bool, kinds: list[s
         say(f"no match for: {' '.join(words)}", err=True)
         return NO_MATCH
     for c in hits:
-        say(line(c, as_json, mark_of(c) if show_all else None, show_all))
+        say(line(c, as_json, c.get("mark") or None, show_all))
     return 0
 
 
@@ -95,8 +99,9 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
         obj = {"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary": text,
                "file": c["file"], "line": c["line"] or None, "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
                "project": c["origin"], "date": date_of(c["ts"])}
-        if show_all:
+        if show_all or mark:
             obj["mark"] = mark
+        obj["state"] = c.get("state", "active")
         if c.get("elsewhere"):
             obj["project_only"] = True
         # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
@@ -113,25 +118,41 @@ def date_of(ts) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def mark_of(hit: dict) -> str | None:
-    """How a left-out entry is marked (``superseded by d-...``, ``deprecated``...), None when it is live."""
-    from lazy_harness.memory import frontmatter, marks
+def label_all(hits: list[dict], key: str, project: str, cfg: dict, show_all: bool, limit: int) -> list[dict]:
+    """The first ``limit`` hits, each with its ``state`` and ``mark`` (memory/state.py, as ``lh memory
+    show`` tags it: '' when shown as it is); superseded, merged and deprecated ones only with
+    ``show_all``. Only the hits looked at until ``limit`` are kept are read."""
+    from lazy_harness.memory import state
+
+    cross = state.policy(cfg)
+    named: dict[str, dict[str, list[dict]]] = {}
+    out = []
+    for c in hits:
+        now = state_of(c, cross, named)
+        if now[0] in (state.SUPERSEDED, state.MERGED, state.DEPRECATED) and not show_all:
+            continue
+        c["state"], c["mark"] = now[0], state.label(now, state.written_in(c, key, project))
+        out.append(c)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
+    """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
+    memory folder (``named``: kept per folder); then the hold check's verdict kept in the index."""
+    from lazy_harness.memory import frontmatter, held, state
 
     if hit["kind"] == "learning":
-        try:
-            with open(hit["file"], encoding="utf-8", errors="replace") as fh:
-                meta = frontmatter.parse_frontmatter(fh.read(65536))
-        except OSError:
-            return None
-        front = meta[0] if meta else {}
-        status = str(front.get("status") or "active")
-        if status == "active":
-            return None
-        return f"{status} for {front['deprecated_by']}" if front.get("deprecated_by") else status
-    if hit["kind"] in ("decision", "failure"):
-        rec = marks.hidden(os.path.dirname(hit["file"])).get(hit["id"])
-        return marks.describe(rec) if rec else None
-    return None
+        meta = frontmatter.read_frontmatter_values(hit["file"], ("status", "deprecated_by", "deprecated_reason",
+                                                                 "scope", "via", "origin_session"))
+        now = state.of_learning(meta, cross)
+    else:
+        folder = os.path.dirname(hit["file"])
+        if folder not in named:
+            named[folder] = held.marks_by_id(folder)
+        now = state.of_marks(named[folder].get(hit["id"]))
+    return state.with_verdict(now, hit.get("hold"))
 
 
 # --- the command line without click ---------------------------------------------------------------

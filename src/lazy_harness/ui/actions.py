@@ -23,7 +23,7 @@ def _field(form: dict, name: str, default: str | None = None) -> str:
 def forget(p: Project, form: dict, cfg: dict, now: float) -> str:
     eid = _field(form, "id").strip()
     run = by_hand.forget(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "forgotten in lh ui", now)
-    return f"forgot {eid} (undo: lh memory undo {run})"
+    return f"forgot {eid} (undo: lh memory undo {run})" if run else f"{eid} is already forgotten"
 
 
 def close(p: Project, form: dict, cfg: dict, now: float) -> str:
@@ -42,8 +42,11 @@ def undo(p: Project, form: dict, cfg: dict, now: float) -> str:
 
 
 def approve(p: Project, form: dict, cfg: dict, now: float) -> str:
+    from lazy_harness.memory import state
+
     eid = _field(form, "id").strip()
-    run = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "approved in lh ui", now)
+    run = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, [eid], form.get("reason") or "approved in lh ui", now,
+                          cross=state.policy(cfg))
     return f"approved {eid} (undo: lh memory undo {run})"
 
 

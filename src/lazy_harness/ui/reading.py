@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import files, frontmatter, handoff, handoff_log, ids, journal, marks
+from lazy_harness.memory import files, handoff, handoff_log, ids, journal
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import heads
@@ -112,20 +112,25 @@ def records(path: str) -> list[dict]:
 
 
 def entries(p: Project, kind: str) -> list[dict]:
-    """Decisions or failures, newest first; a left-out one carries ``left_out`` (how it is marked)."""
+    """Decisions or failures, newest first; a left-out one carries ``left_out``: its state as ``lh memory
+    show`` tags it (memory/state.py: a forget wins over a hold)."""
+    from lazy_harness.memory import held, state
+
     name = files.DECISIONS if kind == "decision" else files.FAILURES
-    hidden = marks.hidden(p.memory_dir)
+    named = held.marks_by_id(p.memory_dir)
     out = records(os.path.join(p.memory_dir, name))
     for rec in out:
-        mark = hidden.get(rec["id"])
-        rec["left_out"] = marks.describe(mark) if mark else None
+        rec["left_out"] = state.label(state.of_marks(named.get(rec["id"]))) or None
     return out[::-1]
 
 
-def learnings(p: Project) -> tuple[list[dict], list[dict]]:
+def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
-    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (its status when
-    not active). Only each file's head is read, as the SessionStart read-back does."""
+    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (how its state
+    keeps it from this project's sessions: memory/state.py, as ``lh memory show`` tags it). Only each
+    file's head is read, as the SessionStart read-back does."""
+    from lazy_harness.memory import state
+
     own: list[dict] = []
     general: list[dict] = []
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
@@ -139,9 +144,7 @@ def learnings(p: Project) -> tuple[list[dict], list[dict]]:
         meta["id"] = ids.of_learning(meta)
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
-        meta["left_out"] = None if frontmatter.is_active(meta) else (
-            str(meta.get("status") or "deprecated")
-            + (f" by {meta['deprecated_by']}" if meta.get("deprecated_by") else ""))
+        meta["left_out"] = state.label(state.of_learning(meta, cross), mine) or None
         (own if mine else general).append(meta)
     return own, general
 

@@ -37,8 +37,8 @@ def _empty(text: str) -> str:
 def _left_out(items: list[str], count: int) -> str:
     if not count:
         return ""
-    return (f'<details class="left-out"><summary>{count} left out (forgotten, superseded, merged or deprecated)'
-            f'</summary><ul>{"".join(items)}</ul></details>')
+    return (f'<details class="left-out"><summary>{count} left out (held, waiting for approval, forgotten, '
+            f'superseded, merged or deprecated)</summary><ul>{"".join(items)}</ul></details>')
 
 
 def _entry(eid: str, head: str, body: str, actions: str = "", css: str = "entry live") -> str:
@@ -134,7 +134,9 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
 
 
 def learnings_section(v: View) -> str:
-    own, general = reading.learnings(v.project)
+    from lazy_harness.memory import state
+
+    own, general = reading.learnings(v.project, state.policy(v.cfg))
     return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project")
             + '<h3>General, from other projects</h3>'
             + _learning_list(v, general, "general learnings from other projects"))
@@ -156,7 +158,7 @@ def search_section(v: View) -> str:
     text = said["text"] or "This prompt receives nothing: no entry passes the bar."
     rows = "".join(
         f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}">'
-        f'<td>{"pass" if c["passes"] else ""}</td>'
+        f'<td>{"pass" if c["passes"] else "held" if c.get("held") else "waiting" if c.get("waiting") else ""}</td>'
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
         f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td><td>{esc(c["title"])}</td>'
@@ -243,7 +245,8 @@ def runs_section(v: View) -> str:
     for data in runs:
         changes = "".join(f"<li>{esc(c)}</li>" for c in data.get("changes") or [])
         action = (f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
-                  else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
+                  else '<span class="badge">a hold: Approve or Forget above ends it</span>'
+                  if data.get("kind") == "hold" else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
         rows.append(f'<li class="run" data-run="{esc(data["run"])}">'
                     f'<div class="line"><code>{esc(data["run"])}</code> '
                     f'<b>{esc(data.get("kind", "?"))}</b> '
@@ -255,21 +258,32 @@ def runs_section(v: View) -> str:
 # (anchor, title, function): the page's sections, in order
 def held_section(v: View) -> str:
     """Entries held for approval (ADR 0024): what the hold check kept from every session, with why
-    and where each came from; approve releases one, forget drops it."""
-    from lazy_harness.memory import held
+    and where each came from; and the learnings sessions wrote that wait for approval to be used in
+    other projects (ADR 0032). Approve releases one, forget drops it."""
+    from lazy_harness.memory import held, state
 
-    found = held.listing(v.project.memory_dir, v.project.learnings_dir)
+    found = held.listing(v.project.memory_dir, v.project.learnings_dir, state.policy(v.cfg))
     if not found:
         return _empty("Nothing held for approval.")
+    cut = None if v.everything else LIMIT
     rows = []
-    for h in found:
-        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">held: {esc(h["reason"])}; from '
+    for h in found[:cut]:
+        said = f"held: {h['reason']}" if h["state"] == state.HELD else state.WAITS
+        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; from '
                 f'{esc(h["origin"])}</span>')
         body = f'<p class="text">{esc(h["text"])}</p><p class="meta">{esc(h["file"])}</p>'
-        actions = (v.act("approve", "Approve", "Show this entry to sessions again?", id=h["id"])
+        question = ("Show this entry to sessions again?" if h["state"] == state.HELD
+                    else "Use this learning in every project?")
+        actions = (v.act("approve", "Approve", question, id=h["id"])
                    + v.act("forget", "Forget", "Forget this entry?", id=h["id"]))
-        rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>', css="entry held"))
-    return f'<ul class="entries">{"".join(rows)}</ul>'
+        rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
+                           css=f"entry {h['state']}"))
+    more = ""
+    if cut is not None and len(found) > cut:
+        link = esc(f"/?project={quote(v.project.key)}&all=1#held")
+        more = (f'<p class="more">The first {cut} of {len(found)} (lh memory approve --all approves every waiting '
+                f'learning): <a href="{link}">show all</a></p>')
+    return f'<ul class="entries">{"".join(rows)}</ul>{more}'
 
 
 SECTIONS = [

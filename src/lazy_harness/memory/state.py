@@ -1,0 +1,134 @@
+"""One state per entry, worked out from the files, the same in every view (ADR 0032).
+
+    active      shown to sessions
+    approved    the person approved it (``lh memory approve``): shown, the hold check passed over,
+                and a learning shown in every project
+    waiting     a general learning a session wrote: shown in the project that wrote it, and in no
+                other until the person approves it (``[trust] cross_projects = "ask"``, the default)
+    held        the hold check caught it (memory/trust.py): shown nowhere until approved
+    forgotten   the person forgot it (``lh memory forget``): shown nowhere, found by ``lh memory search``
+    superseded, merged, deprecated   consolidation replaced it
+
+Where each comes from: a decision, failure or open item from the marks naming it (marks.jsonl: forget,
+supersede, merge, hold, approve); a learning from its frontmatter (``status``, ``deprecated_by``,
+``deprecated_reason``, ``scope``, ``via``, ``origin_session``). The person's word wins: a forget over a
+hold, an approval over the check. A learning the check catches at read time and nobody recorded held
+yet (a hand edit, one older than the check) is held too (:func:`with_verdict`); so is any entry the
+index's kept verdict holds (``lh memory search``).
+
+Used by ``lh memory held | show | search``, the page, the SessionStart read-back and prompt recall.
+Hot path: nothing imported.
+"""
+
+ACTIVE, APPROVED, WAITING, HELD, FORGOTTEN = "active", "approved", "waiting", "held", "forgotten"
+SUPERSEDED, MERGED, DEPRECATED = "superseded", "merged", "deprecated"
+ASK, AUTO = "ask", "auto"  # [trust] cross_projects
+APPROVED_BY_HAND = "approved by hand"  # a learning's deprecated_reason once approved
+HELD_PREFIX = "held: "  # a held learning's deprecated_reason: "held: <why>"
+WAITS = "waits for your approval to be used in other projects"
+SHOWN = (ACTIVE, APPROVED)  # shown in every project where the entry belongs
+
+
+def policy(cfg: dict) -> str:
+    """``[trust] cross_projects`` of a config: ``ask`` (the default) or ``auto``."""
+    return AUTO if (cfg.get("trust") or {}).get("cross_projects") == AUTO else ASK
+
+
+def of_marks(named: list[dict] | None) -> tuple[str, str]:
+    """(state, detail) of a decision, failure or open item from the marks naming it, in file order."""
+    ops: dict[str, dict] = {}
+    for m in named or ():
+        ops.setdefault(str(m.get("op")), m)
+    if "forget" in ops:
+        return FORGOTTEN, str(ops["forget"].get("reason") or "")
+    if "supersede" in ops:
+        return SUPERSEDED, f"by {ops['supersede'].get('by')}"
+    if "merge" in ops:
+        return MERGED, f"into {ops['merge'].get('by')}"
+    if "hold" in ops:
+        return HELD, str(ops["hold"].get("reason") or "?")
+    if "approve" in ops:
+        return APPROVED, ""
+    return ACTIVE, ""
+
+
+def _given(value) -> str:
+    """A frontmatter value as text; YAML's null ('null', '~', as ``read_frontmatter_values`` leaves
+    it) as ''."""
+    text = "" if value is None else str(value).strip()
+    return "" if text in ("null", "Null", "NULL", "~") else text
+
+
+def approved_learning(meta: dict) -> bool:
+    return _given(meta.get("deprecated_reason")).startswith(APPROVED_BY_HAND)
+
+
+def by_session(meta: dict) -> bool:
+    """Written by a session (the worker), not by the person: ``via: session``, or, written before
+    provenance, an origin session and no ``via``."""
+    via = _given(meta.get("via"))
+    if via:
+        return via != "hand"
+    return bool(_given(meta.get("origin_session")))
+
+
+def crosses(meta: dict) -> bool:
+    """Whether a learning is meant for other projects too (any scope but ``project``)."""
+    return str(meta.get("scope") or "").strip().lower() != "project"
+
+
+def of_learning(meta: dict, cross: str = ASK) -> tuple[str, str]:
+    """(state, detail) of a learning from its frontmatter (or a head read from it). ``cross``: the
+    ``[trust] cross_projects`` policy; with ``auto`` nothing waits."""
+    status = _given(meta.get("status")) or "active"
+    why = _given(meta.get("deprecated_reason"))
+    by = _given(meta.get("deprecated_by"))
+    if status == FORGOTTEN:
+        return FORGOTTEN, why
+    if status == HELD:
+        return HELD, why.removeprefix(HELD_PREFIX) or "?"
+    if status != "active" or by:
+        return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
+    if approved_learning(meta):
+        return APPROVED, ""
+    if cross != AUTO and crosses(meta) and by_session(meta):
+        return WAITING, WAITS
+    return ACTIVE, ""
+
+
+def with_verdict(state: tuple[str, str], verdict: str | None) -> tuple[str, str]:
+    """The state once the hold check's ``verdict`` on the entry's text is known: an entry shown (or
+    waiting) that the check holds is held; the person's word (approved, forgotten) stands."""
+    if verdict and state[0] in (ACTIVE, WAITING):
+        return HELD, verdict
+    return state
+
+
+def written_in(meta: dict, key: str | None, project: str) -> bool:
+    """Whether a learning was written in this project: by the memory key recorded with it, else (one
+    written before keys were recorded) by its origin's name."""
+    recorded = meta.get("project_folder") if "project_folder" in meta else meta.get("okey")
+    if isinstance(recorded, str) and recorded and key is not None:
+        return recorded == key
+    return str(meta.get("origin") or "") == project
+
+
+def reaches(state: str, own: bool) -> bool:
+    """Whether an entry in ``state`` is shown to a session: approved or active ones, a waiting one only
+    in the project that wrote it (``own``)."""
+    return state in SHOWN or (state == WAITING and own)
+
+
+def label(state: tuple[str, str], own: bool = False) -> str:
+    """How a view tags an entry (``lh memory show`` and ``search``, the page): '' when shown as it is;
+    a waiting learning only where it is not used (``own`` False)."""
+    name, detail = state
+    if name in (ACTIVE, APPROVED) or (name == WAITING and own):
+        return ""
+    if name == WAITING:
+        return "waiting: approve for other projects"
+    if name in (SUPERSEDED, MERGED):
+        return f"{name} {detail}"
+    if name == HELD:
+        return f"held: {detail}" if detail else HELD
+    return (detail or name) if name == DEPRECATED else name
