@@ -63,6 +63,26 @@ def earlier_folder(root: str, memory_dir: str) -> str | None:
     return by_path if os.path.isdir(by_path) and _written_for(by_path, root) else None
 
 
+def unrecorded_alias(root: str | None, memory_dir: str) -> str | None:
+    """The path key of the folder that held this project's memory before it was known by its origin
+    (``earlier_folder``), when ``memory_dir``'s ``aliases.jsonl`` does not name it yet: the learnings
+    written under that key must stay this project's (memory/aliases.py). One ``stat`` when there is
+    no such folder; then one small read."""
+    if not root:
+        return None
+    key = paths.project_key(root)
+    if os.path.basename(memory_dir.rstrip(os.sep)) == key:
+        return None
+    by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), key)
+    if not os.path.isdir(by_path):
+        return None
+    from lazy_harness.memory import aliases
+
+    if key in aliases.owned(memory_dir).keys:
+        return None
+    return key if _written_for(by_path, root) else None
+
+
 def _written_for(folder: str, root: str) -> bool:
     """Whether the oldest decision or failure of a path-keyed folder names ``root``'s project (or
     there is none). why: two repositories whose paths differ only in punctuation share a path key
@@ -143,14 +163,20 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     a moved handoff.md. Returns log lines (empty when there was nothing to do). A file that cannot be
     moved stays where it is and is named in a line."""
     todo = pending(key, root, env, memory_dir)
-    if not todo:
+    alias = unrecorded_alias(root, memory_dir)
+    if not todo and not alias:
         return [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
+    from lazy_harness.memory import aliases
     from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
     out = []
     with FolderLock(memory_dir):  # the lock memory.apply.apply holds while it writes
+        # why: first, so a run cut after it still finds the files to move, and one cut before it records it
+        if alias and aliases.record(memory_dir, aliases.ALIAS, alias, "the project gained an origin", now,
+                                    locked=True):
+            out.append(f"migrate: learnings written under {alias} are this project's ({aliases.FILE})")
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:

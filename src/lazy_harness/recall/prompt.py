@@ -90,11 +90,11 @@ def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tu
 
 def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str) -> tuple[list[dict], dict]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log."""
-    where_sql, args = lookup.scope_sql([mdir], project)
+    keys, legacy = fence.owner_of(cwd, mdir, env)
+    where_sql, args = lookup.scope_sql([mdir], project, keys)
     ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
     fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-    legacy = fence.legacy_for(cwd, env)
-    ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
+    ranked = [c for c in ranked if fence.in_scope(c, keys, legacy)]
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
     info["entries"] = lookup.doc_count(conn)
     return ranked, info

@@ -50,14 +50,14 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     def read(conn) -> list[dict]:
         from lazy_harness.recall import fence
 
-        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd))
+        keys, legacy = fence.owner_of(cwd, mdir)
+        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys)
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
                                 keep_stopwords=True, hidden_too=show_all, scopes=[*mdirs, ""], with_related=False)
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
-        key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
         for c in ranked:
-            c["elsewhere"] = not fence.in_scope(c, key, legacy)
+            c["elsewhere"] = not fence.in_scope(c, keys, legacy)
         return [c for c in ranked if all_projects or not c["elsewhere"]]
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
