@@ -8,7 +8,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import aliases, migrate, store
-from lazy_harness.project_identity import project_name
+from lazy_harness.project_identity import project_name, project_root
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, run_hook
 from tests.support import memory_samples as ms
@@ -108,3 +108,14 @@ def test_the_alias_is_written_once_and_a_cut_run_is_completed(tmp_path, monkeypa
     with open(os.path.join(new, "decisions.jsonl")) as fh:
         assert len(fh.read().splitlines()) == 1
     assert shown(start(root)) == 3
+
+
+def test_a_symlinked_project_folder_has_the_key_and_memory_of_its_real_folder(tmp_path):
+    root = project_with_three(tmp_path)
+    link = tmp_path / "shortcut"
+    link.symlink_to(root, target_is_directory=True)
+    assert paths.memory_key(project_root(str(link))) == paths.memory_key(project_root(root))
+    assert paths.memory_dir(str(link)) == paths.memory_dir(root)
+    assert paths.memory_dir(str(link / "src")) == paths.memory_dir(root)  # a subfolder through the link too
+    text = start(str(link))
+    assert shown(text) == 3 and "blue green" in text
