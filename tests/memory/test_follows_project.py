@@ -88,19 +88,19 @@ def test_the_alias_is_written_once_and_a_cut_run_is_completed(tmp_path, monkeypa
     old = paths.memory_dir(root)
     add_origin(root)
     new = paths.memory_dir(root)
-    real_merge = migrate._merge_jsonl
+    real_merge = migrate.merge_jsonl
 
     def cut(*a, **k):
         raise KeyboardInterrupt  # a kill after the alias, before any file moved
 
-    monkeypatch.setattr(migrate, "_merge_jsonl", cut)
+    monkeypatch.setattr(migrate, "merge_jsonl", cut)
     try:
         migrate.migrate(new, paths.project_key(root), root, None, NOW)
     except KeyboardInterrupt:
         pass
     assert os.path.basename(old) in aliases.owned(new).keys
     assert os.path.exists(os.path.join(old, "decisions.jsonl"))
-    monkeypatch.setattr(migrate, "_merge_jsonl", real_merge)
+    monkeypatch.setattr(migrate, "merge_jsonl", real_merge)
     for _ in range(2):
         migrate.migrate(new, paths.project_key(root), root, None, NOW)
     with open(os.path.join(new, aliases.FILE)) as fh:

@@ -230,13 +230,21 @@ def reindex() -> None:
 @memory.command("path")
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 @click.option("--learnings", is_flag=True, help="Print the learnings folder (shared by every project) instead.")
-def path_(project: str | None, learnings: bool) -> None:
+@click.option("--old", is_flag=True,
+              help="List the memory folders whose project folder is gone (a moved project), with what they hold.")
+def path_(project: str | None, learnings: bool, old: bool) -> None:
     """Print a project's memory folder. Changes nothing: old files waiting to be moved there are named
     on stderr (a session start, the worker or lh memory show moves them)."""
     # why: config.load, not load_fast: the fast path may write its snapshot, and this command writes nothing
     cfg = config.load(os.environ)
     root = project_root(os.path.abspath(project or os.getcwd()))
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
+    if old:
+        from lazy_harness.cli.memory_owners import print_old
+
+        print_old(mdir, paths.memory_root(cfg["memory"]["path"] or None),
+                  paths.learnings_dir(cfg["knowledge"]["path"] or None))
+        return
     shown = paths.learnings_dir(cfg["knowledge"]["path"] or None) if learnings else mdir
     click.echo(shown)  # why: as it is, for scripts (cd "$(lh memory path)"); a note goes to stderr
     note = _waiting_note(root, mdir)
@@ -270,6 +278,8 @@ def check(project: str | None, all_projects: bool) -> None:
         raise click.exceptions.Exit(1)
 
 
+from lazy_harness.cli import memory_owners  # noqa: E402
 from lazy_harness.cli.memory_changes import register  # noqa: E402
 
 register(memory)
+memory_owners.register(memory)

@@ -180,9 +180,9 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:
-                    out.append(_move_handoff(path, memory_dir, now))
+                    out.append(move_handoff(path, memory_dir, now))
                 else:
-                    out.append(_merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
+                    out.append(merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
             except (OSError, ValueError) as exc:
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
         for folder in legacy_dirs(key, root, env, memory_dir):
@@ -201,7 +201,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     return out
 
 
-def _merge_jsonl(src: str, dst: str) -> str:
+def merge_jsonl(src: str, dst: str) -> str:
     import json
 
     from lazy_harness.atomic import append_line
@@ -263,7 +263,7 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _move_handoff(src: str, memory_dir: str, now: float) -> str:
+def move_handoff(src: str, memory_dir: str, now: float) -> str:
     from lazy_harness.atomic import atomic_write
 
     text = _read(src)
