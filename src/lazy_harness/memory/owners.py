@@ -113,6 +113,9 @@ def known_projects(memory_root: str, env=None) -> dict[str, dict]:
 
 def _legacy(path: str) -> dict | None:
     """The head of an active ``scope: project`` learning without a recorded key; None otherwise."""
+    quick = frontmatter.read_frontmatter_values(path, ("project_folder", "scope"))
+    if quick.get("project_folder") or str(quick.get("scope") or "").strip().lower() not in ("project", "'project'"):
+        return None  # why: most files stop here, after a 4 KB read
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             parsed = frontmatter.parse_frontmatter(fh.read(65536))
