@@ -119,3 +119,42 @@ def test_a_symlinked_project_folder_has_the_key_and_memory_of_its_real_folder(tm
     assert paths.memory_dir(str(link / "src")) == paths.memory_dir(root)  # a subfolder through the link too
     text = start(str(link))
     assert shown(text) == 3 and "blue green" in text
+
+
+def set_origin(root: str, url: str) -> None:
+    path = os.path.join(root, ".git", "config")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text.split('[remote "origin"]')[0] + f'[remote "origin"]\n\turl = {url}\n')
+
+
+def test_a_changed_origin_takes_the_earlier_memory_along_once(tmp_path, monkeypatch):
+    root = ms.make_project(tmp_path / "work", "api")
+    add_origin(root, "git@gitlab.com:team/api.git")
+    write_as_session(root, {"learnings": [learning(t) for t in TITLES],
+                            "decisions": [{"summary": "Deploy the api with the blue green script"}]})
+    first = paths.memory_dir(root)
+    migrate.remember_key(root, first)  # what the worker keeps after each task
+    set_origin(root, "git@github.com:team/api.git")
+    now = paths.memory_dir(root)
+    assert now != first
+
+    def cut(*a, **k):
+        raise KeyboardInterrupt  # killed after the files moved, before the alias
+
+    with monkeypatch.context() as m:
+        m.setattr(aliases, "record", cut)
+        try:
+            migrate.migrate(now, paths.project_key(root), root, None, NOW)
+        except KeyboardInterrupt:
+            pass
+    assert os.path.exists(os.path.join(now, "decisions.jsonl"))
+    text = start(root)
+    assert shown(text) == 3 and "blue green" in text
+    assert aliases.owned(now).keys == {os.path.basename(now), os.path.basename(first)}
+    with open(os.path.join(now, "decisions.jsonl")) as fh:
+        assert len(fh.read().splitlines()) == 1
+    assert not os.path.exists(os.path.join(first, "decisions.jsonl"))
+    found = invoke("memory", "search", "staging", "deploy", "--project", root)
+    assert "stage-7" in found.out and "[project-only" not in found.out, found.out

@@ -250,24 +250,10 @@ def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
     ensure_dir(memory_dir)
     old_key = os.path.basename(old_dir.rstrip(os.sep))
     out = []
-    with FolderLock(memory_dir):
+    with FolderLock(memory_dir):  # the files first, then the alias: a rerun after a cut ends the move
+        out += migrate.take_over(old_dir, memory_dir, now)
         if aliases.record(memory_dir, aliases.ALIAS, old_key, "adopted by hand", now, locked=True):
             out.append(f"learnings written under {old_key} are this project's ({aliases.FILE})")
-        state = os.path.join(old_dir, files.HANDOFF_STATE)
-        had_state = os.path.isfile(state) and not os.path.islink(state)
-        for name in migrate.JSONL:
-            path = os.path.join(old_dir, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                out.append(migrate.merge_jsonl(path, os.path.join(memory_dir, name)))
-        md = os.path.join(old_dir, migrate.HANDOFF)
-        if had_state:  # why: handoff.md beside handoff.jsonl is its rendering: render the merged log here
-            from lazy_harness.memory import handoff
-
-            handoff.write_markdown(memory_dir, {"session_id": "adopt", "task_id": old_key}, now)
-            if os.path.isfile(md) and not os.path.islink(md):
-                os.unlink(md)
-        elif os.path.isfile(md) and not os.path.islink(md):
-            out.append(migrate.move_handoff(md, memory_dir, now))
     for rec in aliases.records(old_dir):  # what the old folder owned, this one owns now
         field = "folder" if rec["op"] == aliases.ALIAS else "id"
         if aliases.record(memory_dir, rec["op"], rec[field], f"from {old_key}", now):
