@@ -95,3 +95,17 @@ def test_adopting_the_memory_of_a_project_that_still_exists_is_refused(tmp_path)
     assert refused.code == 1 and "still exists" in refused.err + refused.out
     assert not os.path.exists(os.path.join(paths.memory_dir(a), aliases.FILE))
     assert all(t not in start(a) for t in TITLES)
+
+
+def test_a_renamed_project_folder_keeps_its_learnings_everywhere_once_adopted(tmp_path):
+    root = project_with_three(tmp_path)
+    old_key = os.path.basename(paths.memory_dir(root))
+    renamed = str(tmp_path / "work" / "api-v2")
+    os.rename(root, renamed)
+    done = invoke("memory", "adopt", "--project", renamed, "--", old_key)
+    assert done.code == 0, done.out + done.err
+    assert shown(start(renamed)) == 3
+    found = invoke("memory", "search", "staging", "deploy", "--project", renamed)
+    assert "stage-7" in found.out and "[project-only" not in found.out, found.out
+    listed = invoke("memory", "show", "--project", renamed).out
+    assert all(listed.count(t) >= 2 for t in TITLES), listed  # given to the session, and in the list

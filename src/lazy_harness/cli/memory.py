@@ -54,8 +54,9 @@ def _records(path: str) -> list[tuple[int, dict]]:
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _learnings(ldir: str, origin: str | None) -> list[dict]:
-    """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given."""
+def _learnings(ldir: str, origin: str | None, owned=None) -> list[dict]:
+    """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given, and
+    those ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
     out = []
     for path in files.recent_learning_files(ldir, 10**9):
         try:
@@ -64,9 +65,10 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
         except OSError:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-        if origin is not None and meta.get("origin") != origin:
-            continue
         meta["id"] = ids.of_learning(meta)
+        if origin is not None and meta.get("origin") != origin and not (
+                owned is not None and (meta.get("project_folder") in owned.keys or meta["id"] in owned.adopted)):
+            continue
         day = os.path.basename(path)[:10]
         meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
         out.append(meta)
@@ -142,7 +144,9 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
             _echo(f"  {ids.of_record(rec)}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "")
                   + (f"  [{marks.describe(mark)}]" if mark else ""))
-    own = _learnings(ldir, name)
+    from lazy_harness.memory import aliases
+
+    own = _learnings(ldir, name, aliases.owned(mdir))
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     for learning in own:
         mark = left_out.get(learning["id"])
