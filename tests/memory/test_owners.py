@@ -109,3 +109,16 @@ def test_a_renamed_project_folder_keeps_its_learnings_everywhere_once_adopted(tm
     assert "stage-7" in found.out and "[project-only" not in found.out, found.out
     listed = invoke("memory", "show", "--project", renamed).out
     assert all(listed.count(t) >= 2 for t in TITLES), listed  # given to the session, and in the list
+
+
+def test_the_page_lists_the_learnings_of_an_earlier_key_as_the_projects_own(tmp_path):
+    from lazy_harness.ui import reading
+
+    root = project_with_three(tmp_path)
+    old_key = os.path.basename(paths.memory_dir(root))
+    renamed = str(tmp_path / "work" / "api-v2")
+    os.rename(root, renamed)
+    here = reading.projects(renamed, config.load_fast(os.environ), os.environ)[0]
+    assert not any(m["title"] in TITLES for m in reading.learnings(here)[0])
+    assert invoke("memory", "adopt", "--project", renamed, "--", old_key).code == 0
+    assert sorted(m["title"] for m in reading.learnings(here)[0]) == sorted(TITLES)
