@@ -53,7 +53,10 @@ def project_root(cwd: str) -> str:
     folder is resolved first: the link and the folder it points at are one project, with one key and
     one memory (``realpath``: an ``lstat`` per part of the path).
     """
-    start = os.path.realpath(cwd)
+    try:
+        start = os.path.realpath(cwd)
+    except (OSError, ValueError):  # why: a cwd read from a task may hold a NUL byte; it names no real folder
+        start = os.path.abspath(cwd)
     d = start
     while True:
         dotgit = os.path.join(d, ".git")

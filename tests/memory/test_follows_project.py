@@ -158,3 +158,7 @@ def test_a_changed_origin_takes_the_earlier_memory_along_once(tmp_path, monkeypa
     assert not os.path.exists(os.path.join(first, "decisions.jsonl"))
     found = invoke("memory", "search", "staging", "deploy", "--project", root)
     assert "stage-7" in found.out and "[project-only" not in found.out, found.out
+
+
+def test_a_folder_name_no_system_call_takes_still_names_a_project():
+    assert project_root("/no/such\x00folder") == "/no/such\x00folder"
