@@ -307,6 +307,12 @@ def persist_intents_dir(env=None) -> str:
     return os.path.join(state_dir(env), "persist")
 
 
+def last_key_file(root: str, env=None) -> str:
+    """The memory key the worker last wrote for the project at ``root`` (machine-local, one line): a
+    key that differs from today's says the project's origin changed (memory/migrate.py)."""
+    return os.path.join(state_dir(env), "keys", project_key(root))
+
+
 def notice_file(env=None) -> str:
     """One line for the person (distillation paused or failing), written by the worker."""
     return os.path.join(state_dir(env), "notice")

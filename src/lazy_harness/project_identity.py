@@ -49,9 +49,14 @@ def _main_worktree_from_gitfile(gitfile: str) -> str | None:
 def project_root(cwd: str) -> str:
     """The main working tree of the git repository holding ``cwd``, else ``cwd`` itself.
 
-    Reads ``.git`` files directly instead of running git: this runs inside hooks.
+    Reads ``.git`` files directly instead of running git: this runs inside hooks. A symlinked
+    folder is resolved first: the link and the folder it points at are one project, with one key and
+    one memory (``realpath``: an ``lstat`` per part of the path).
     """
-    start = os.path.abspath(cwd)
+    try:
+        start = os.path.realpath(cwd)
+    except (OSError, ValueError):  # why: a cwd read from a task may hold a NUL byte; it names no real folder
+        start = os.path.abspath(cwd)
     d = start
     while True:
         dotgit = os.path.join(d, ".git")

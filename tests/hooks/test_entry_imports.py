@@ -37,6 +37,7 @@ ALLOWED_OURS = {
     "lazy_harness.recall.sources", "lazy_harness.recall.terms", "lazy_harness.recall.shown",
     "lazy_harness.memory.handoff", "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
+    "lazy_harness.memory.aliases",  # jsonload-only: a project's earlier keys, one small file read
     # why: learning frontmatter read without YAML (jsonload-only), split out of memory.files to keep
     # both under 400 lines; the same code as before, one more module for SessionStart and the prompt hook
     "lazy_harness.memory.frontmatter",

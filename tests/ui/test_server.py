@@ -139,3 +139,11 @@ def test_a_held_entry_is_listed_with_its_reason_and_approve_releases_it(server, 
     page = request(server, "GET", headers["Location"], cookie(server))[2]
     assert f"approved {eid} (undo: lh memory undo " in page
     assert eid not in page.split('id="held"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_project_learning_without_a_project_is_listed_with_the_command_that_assigns_it(server, seeded):
+    """Written before keys were recorded by a project this machine does not know (ADR 0035): listed, not dropped."""
+    page = request(server, "GET", "/", cookie(server))[2]
+    section = page.split('id="unassigned"', 1)[1].split("</section>", 1)[0]
+    assert "A private learning of another project" in section and "lh memory assign l-" in section
+    assert "Pytest tmp_path beats tempfile" not in section  # not a project learning without a key

@@ -157,7 +157,7 @@ def test_newlines_and_yaml_keys_smuggled_in_a_title():
     assert item["title"] == "x status: deprecated --- title: evil"
     assert "\n" not in item["title"] and "\n" not in item["scope"]
     assert item["learning"] == "line one\nline two"  # long text keeps its newlines
-    assert item["scope"] == "general-status-x"
+    assert item["scope"] == "project"  # neither project nor general: stored as project
     assert any(p.startswith("learnings[0]: title: made one line") for p in problems)
 
 

@@ -54,8 +54,9 @@ def _records(path: str) -> list[tuple[int, dict]]:
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _learnings(ldir: str, origin: str | None) -> list[dict]:
-    """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given."""
+def _learnings(ldir: str, origin: str | None, owned=None) -> list[dict]:
+    """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given, and
+    those ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
     out = []
     for path in files.recent_learning_files(ldir, 10**9):
         try:
@@ -64,9 +65,10 @@ def _learnings(ldir: str, origin: str | None) -> list[dict]:
         except OSError:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-        if origin is not None and meta.get("origin") != origin:
-            continue
         meta["id"] = ids.of_learning(meta)
+        if origin is not None and meta.get("origin") != origin and not (
+                owned is not None and (meta.get("project_folder") in owned.keys or meta["id"] in owned.adopted)):
+            continue
         day = os.path.basename(path)[:10]
         meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
         out.append(meta)
@@ -150,7 +152,9 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
             tag = state.label(state.of_marks(named.get(eid)))
             _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
-    own = _learnings(ldir, name)
+    from lazy_harness.memory import aliases
+
+    own = _learnings(ldir, name, aliases.owned(mdir))
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     cross = state.policy(cfg)
     for learning in own:
@@ -260,13 +264,21 @@ def reindex() -> None:
 @memory.command("path")
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 @click.option("--learnings", is_flag=True, help="Print the learnings folder (shared by every project) instead.")
-def path_(project: str | None, learnings: bool) -> None:
+@click.option("--old", is_flag=True,
+              help="List the memory folders whose project folder is gone (a moved project), with what they hold.")
+def path_(project: str | None, learnings: bool, old: bool) -> None:
     """Print a project's memory folder. Changes nothing: old files waiting to be moved there are named
     on stderr (a session start, the worker or lh memory show moves them)."""
     # why: config.load, not load_fast: the fast path may write its snapshot, and this command writes nothing
     cfg = config.load(os.environ)
     root = project_root(os.path.abspath(project or os.getcwd()))
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
+    if old:
+        from lazy_harness.cli.memory_owners import print_old
+
+        print_old(mdir, paths.memory_root(cfg["memory"]["path"] or None),
+                  paths.learnings_dir(cfg["knowledge"]["path"] or None))
+        return
     shown = paths.learnings_dir(cfg["knowledge"]["path"] or None) if learnings else mdir
     click.echo(shown)  # why: as it is, for scripts (cd "$(lh memory path)"); a note goes to stderr
     note = _waiting_note(root, mdir)
@@ -300,6 +312,8 @@ def check(project: str | None, all_projects: bool) -> None:
         raise click.exceptions.Exit(1)
 
 
+from lazy_harness.cli import memory_owners  # noqa: E402
 from lazy_harness.cli.memory_changes import register  # noqa: E402
 
 register(memory)
+memory_owners.register(memory)

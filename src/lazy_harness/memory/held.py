@@ -279,15 +279,16 @@ def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tupl
     return scan_records(memory_dir) + scan_learnings(list(learning_paths))
 
 
-def belongs(head: dict, key: str, legacy=None) -> bool:
-    """Whether a learning may be shown in the project of memory key ``key``: a ``scope: project`` one
+def belongs(head: dict, key: str | frozenset[str], legacy=None) -> bool:
+    """Whether a learning may be shown in the project of memory key ``key`` (or any of a set of keys:
+    its own and its aliases, memory/aliases.py): a ``scope: project`` one
     only in its own project, known by the key recorded with it, or for one written before keys were
     recorded by ``legacy(head)`` (``provenance.legacy_owner``); any other scope everywhere (ADR 0024)."""
     if str(head.get("scope") or "").strip().lower() != "project":
         return True
     recorded = provenance.key_of(head)
     if recorded:
-        return recorded == key
+        return provenance.is_key(recorded, key)
     return bool(legacy is not None and legacy(head))
 
 

@@ -63,6 +63,86 @@ def earlier_folder(root: str, memory_dir: str) -> str | None:
     return by_path if os.path.isdir(by_path) and _written_for(by_path, root) else None
 
 
+def unrecorded_alias(root: str | None, memory_dir: str) -> str | None:
+    """The path key of the folder that held this project's memory before it was known by its origin
+    (``earlier_folder``), when ``memory_dir``'s ``aliases.jsonl`` does not name it yet: the learnings
+    written under that key must stay this project's (memory/aliases.py). One ``stat`` when there is
+    no such folder; then one small read."""
+    if not root:
+        return None
+    key = paths.project_key(root)
+    if os.path.basename(memory_dir.rstrip(os.sep)) == key:
+        return None
+    by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), key)
+    if not os.path.isdir(by_path):
+        return None
+    from lazy_harness.memory import aliases
+
+    if key in aliases.owned(memory_dir).keys:
+        return None
+    return key if _written_for(by_path, root) else None
+
+
+def earlier_key(root: str | None, memory_dir: str, env=None) -> str | None:
+    """The memory key the worker last wrote for this project's folder (``paths.last_key_file``) when
+    it is no longer ``memory_dir``'s (the origin was added, changed or removed), its folder is still
+    there and ``memory_dir`` does not count it as its own yet. One small read."""
+    if not root:
+        return None
+    try:
+        with open(paths.last_key_file(root, env), encoding="utf-8", errors="replace") as fh:
+            old = fh.read(1024).strip()
+    except OSError:
+        return None
+    if not old or old in (".", "..") or os.sep in old or old == os.path.basename(memory_dir.rstrip(os.sep)):
+        return None
+    if not os.path.isdir(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), old)):
+        return None
+    from lazy_harness.memory import aliases
+
+    return None if old in aliases.owned(memory_dir).keys else old
+
+
+def remember_key(root: str, memory_dir: str, env=None) -> None:
+    """Keep the memory key the project at ``root`` is written under now (the worker, after each task's
+    migration); written only when it changed."""
+    from lazy_harness.atomic import atomic_write
+
+    key = os.path.basename(memory_dir.rstrip(os.sep))
+    path = paths.last_key_file(root, env)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            if fh.read(1024).strip() == key:
+                return
+    except OSError:
+        pass
+    atomic_write(path, key + "\n")
+
+
+def take_over(old_dir: str, memory_dir: str, now: float) -> list[str]:
+    """Merge an earlier memory folder of this project into ``memory_dir`` (the caller holds its folder
+    lock): decisions, failures, handoff log and marks entry by entry (``merge_jsonl``: a rerun after a
+    cut adds nothing twice), handoff.md rendered again from the merged log (or, from a version before
+    the log, merged item by item). Its learnings stay: an alias makes them this project's."""
+    out = []
+    state = os.path.join(old_dir, "handoff.jsonl")
+    had_state = os.path.isfile(state) and not os.path.islink(state)
+    for name in JSONL:
+        path = os.path.join(old_dir, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            out.append(merge_jsonl(path, os.path.join(memory_dir, name)))
+    md = os.path.join(old_dir, HANDOFF)
+    if had_state:  # why: handoff.md beside handoff.jsonl is its rendering: render the merged log here
+        from lazy_harness.memory import handoff
+
+        handoff.write_markdown(memory_dir, {"session_id": "migrate", "task_id": os.path.basename(old_dir)}, now)
+        if os.path.isfile(md) and not os.path.islink(md):
+            os.unlink(md)
+    elif os.path.isfile(md) and not os.path.islink(md):
+        out.append(move_handoff(md, memory_dir, now))
+    return out
+
+
 def _written_for(folder: str, root: str) -> bool:
     """Whether the oldest decision or failure of a path-keyed folder names ``root``'s project (or
     there is none). why: two repositories whose paths differ only in punctuation share a path key
@@ -143,22 +223,33 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     a moved handoff.md. Returns log lines (empty when there was nothing to do). A file that cannot be
     moved stays where it is and is named in a line."""
     todo = pending(key, root, env, memory_dir)
-    if not todo:
+    alias = unrecorded_alias(root, memory_dir)
+    moved = earlier_key(root, memory_dir, env)
+    if not todo and not alias and not moved:
         return [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
+    from lazy_harness.memory import aliases
     from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
     out = []
     with FolderLock(memory_dir):  # the lock memory.apply.apply holds while it writes
+        # why: first, so a run cut after it still finds the files to move, and one cut before it records it
+        if alias and aliases.record(memory_dir, aliases.ALIAS, alias, "the project gained an origin", now,
+                                    locked=True):
+            out.append(f"migrate: learnings written under {alias} are this project's ({aliases.FILE})")
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:
-                    out.append(_move_handoff(path, memory_dir, now))
+                    out.append(move_handoff(path, memory_dir, now))
                 else:
-                    out.append(_merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
+                    out.append(merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
             except (OSError, ValueError) as exc:
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
+        if moved:  # why: the files first, then the alias: a run cut between finds the key unaliased and ends it
+            out += take_over(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), moved), memory_dir, now)
+            if aliases.record(memory_dir, aliases.ALIAS, moved, "the project's origin changed", now, locked=True):
+                out.append(f"migrate: {moved}'s memory taken over; its learnings are this project's ({aliases.FILE})")
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
@@ -175,7 +266,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 
     return out
 
 
-def _merge_jsonl(src: str, dst: str) -> str:
+def merge_jsonl(src: str, dst: str) -> str:
     import json
 
     from lazy_harness.atomic import append_line
@@ -237,7 +328,7 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _move_handoff(src: str, memory_dir: str, now: float) -> str:
+def move_handoff(src: str, memory_dir: str, now: float) -> str:
     from lazy_harness.atomic import atomic_write
 
     text = _read(src)

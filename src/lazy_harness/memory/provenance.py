@@ -91,15 +91,27 @@ def key_of(rec: dict) -> str:
     return value if isinstance(value, str) else ""
 
 
-def legacy_owner(projects_dir: str, claude_key: str, name: str):
+def is_key(recorded: str, key) -> bool:
+    """Whether ``recorded`` (an entry's ``project_folder``) names the project of ``key``: one memory
+    key, or a set of them (a folder's own and its aliases: memory/aliases.py)."""
+    return recorded == key if isinstance(key, str) else recorded in key
+
+
+def legacy_owner(projects_dir: str, claude_key: str, name: str, adopted=frozenset()):
     """For a learning written before project folders were recorded: whether it was written in this
     project, proven by key, not by name: its origin session's transcript lies in this project's
     Claude Code folder (``<claude dir>/projects/<paths.project_key(root)>/<session>.jsonl``). Two
     folders named ``api`` have two Claude Code folders. Once the transcript is gone (Claude Code
-    deletes them after ``cleanupPeriodDays``), it is shown nowhere by itself (ADR 0024)."""
+    deletes them after ``cleanupPeriodDays``), it is shown only where it was adopted: ``adopted``,
+    the learning ids this project's ``aliases.jsonl`` names (``lh memory unassigned``, ADR 0035)."""
     folder = os.path.join(projects_dir, claude_key)
 
     def owns(head: dict) -> bool:
+        if adopted:
+            from lazy_harness.memory import ids
+
+            if ids.of_learning(head) in adopted:
+                return True
         session = head.get("origin_session")
         if head.get("origin") != name or not isinstance(session, str) or not session or "/" in session:
             return False

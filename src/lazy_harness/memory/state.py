@@ -104,12 +104,15 @@ def with_verdict(state: tuple[str, str], verdict: str | None) -> tuple[str, str]
     return state
 
 
-def written_in(meta: dict, key: str | None, project: str) -> bool:
-    """Whether a learning was written in this project: by the memory key recorded with it, else (one
-    written before keys were recorded) by its origin's name."""
+def written_in(meta: dict, key, project: str) -> bool:
+    """Whether a learning was written in this project: by the memory key recorded with it (``key``: one
+    memory key, or a project's keys, its own and its aliases: memory/aliases.py), else (one written
+    before keys were recorded) by its origin's name."""
     recorded = meta.get("project_folder") if "project_folder" in meta else meta.get("okey")
     if isinstance(recorded, str) and recorded and key is not None:
-        return recorded == key
+        from lazy_harness.memory import provenance
+
+        return provenance.is_key(recorded, key)
     return str(meta.get("origin") or "") == project
 
 

@@ -19,11 +19,11 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import files, handoff, held, ids, marks, provenance, state, trust
+from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
-from lazy_harness.recall.heads import CAP_EXCERPT, Heads, contenders, own, rank_learnings
+from lazy_harness.recall.heads import CAP_EXCERPT, Heads, Key, contenders, own, rank_learnings
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -165,7 +165,7 @@ def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
 
-def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: str | None = None,
+def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key = None,
                screen=None, legacy=None, env=None, cross: str = state.ASK) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
@@ -301,14 +301,16 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
         hidden = {}
     stats["hidden"] = hidden
     kept = held.kept_verdicts(mdir, env)
+    owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
     screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
                 ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
-                                                 os.path.basename(mdir), screen,
+                                                 owned.keys, screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),
-                                                                         paths.project_key(root), project),
+                                                                         paths.project_key(root), project,
+                                                                         owned.adopted),
                                                  env, state.policy(cfg))))
     sections: list[tuple[str, list[str], list[str] | Lines]] = []
     for name, build in builders:

@@ -10,8 +10,6 @@
   channel (memory/fence.py).
 """
 
-import os
-
 from lazy_harness.memory import trust
 from lazy_harness.memory.fence import neutral
 
@@ -25,28 +23,34 @@ def attach(conn, ranked: list[dict]) -> None:
         c["okey"], c["prov"], c["hold"] = found.get(c["rowid"], ("", "", None))
 
 
-def in_scope(c: dict, key: str, legacy=None) -> bool:
+def in_scope(c: dict, key: str | frozenset[str], legacy=None) -> bool:
     """A learning of ``scope: project`` only in the project of memory key ``key`` (one written before
     keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
     if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
         return True
     if c.get("okey"):
-        return c["okey"] == key
+        from lazy_harness.memory import provenance
+
+        return provenance.is_key(c["okey"], key)
     if legacy is None:
         return False
     from lazy_harness.memory import frontmatter
 
-    return legacy(frontmatter.read_frontmatter_values(c["file"], ("origin", "origin_session")))
+    head = frontmatter.read_frontmatter_values(c["file"], ("id", "title", "origin", "origin_session"))
+    return legacy(head)
 
 
-def legacy_for(cwd: str, env=None):
-    """``provenance.legacy_owner`` of the project holding ``cwd``."""
+def owner_of(cwd: str, mdir: str, env=None):
+    """(the keys whose project-scoped learnings are this project's: its memory folder's name and
+    aliases, ``provenance.legacy_owner`` of the project holding ``cwd`` with the learnings it adopted)."""
     from lazy_harness import paths
-    from lazy_harness.memory import provenance
+    from lazy_harness.memory import aliases, provenance
     from lazy_harness.project_identity import project_name, project_root
 
     root = project_root(cwd)
-    return provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project_name(root))
+    owned = aliases.owned(mdir)
+    return owned.keys, provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project_name(root),
+                                               owned.adopted)
 
 
 def _approved(c: dict, approvals) -> bool:
@@ -93,7 +97,3 @@ def origin(c: dict) -> str:
 def day(c: dict) -> str:
     ts = c.get("ts") or ""
     return ts[:10] if len(ts) >= 10 else ""
-
-
-def project_key(mdir: str) -> str:
-    return os.path.basename(os.path.normpath(mdir))

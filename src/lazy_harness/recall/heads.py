@@ -174,6 +174,8 @@ def _without_path(head: dict) -> dict:
 
 # --- ranking -------------------------------------------------------------------------------------
 
+Key = str | frozenset[str] | None  # a memory key, or a project's keys (its own and its aliases: memory/aliases.py)
+
 # branch and name words that say nothing about a topic
 GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
                     "head wip tmp test tests the and for with from into".split())
@@ -186,7 +188,7 @@ def words(text: str) -> set[str]:
 
 
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
-                   key: str | None = None, legacy=None, cross: str = state.AUTO) -> list[dict]:
+                   key: Key = None, legacy=None, cross: str = state.AUTO) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day, then more words in
     common with the project's name and branch, then the newer time. Recency counts by day (the
     date in the file name) so that word overlap decides among the learnings of one day.
@@ -208,7 +210,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     return [h for _, h in ranked][:n]
 
 
-def contenders(heads: list[dict], project: str, n: int | None, key: str | None = None, legacy=None,
+def contenders(heads: list[dict], project: str, n: int | None, key: Key = None, legacy=None,
                cross: str = state.AUTO) -> list[dict]:
     """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
     ranking them gives what ranking all of them gives. Needs only what a brief head holds
@@ -217,7 +219,7 @@ def contenders(heads: list[dict], project: str, n: int | None, key: str | None =
     return [h for h in heads if id(h) in chosen]
 
 
-def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, legacy,
+def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy,
             cross: str = state.AUTO) -> list[tuple[tuple, dict]]:
     """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
     places, best first, by the first pass: own, then the day."""
@@ -230,13 +232,13 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: str | None, leg
     return [(rank_key, active[k]) for rank_key, k in coarse]
 
 
-def shown_here(head: dict, key: str | None, project: str, cross: str) -> bool:
+def shown_here(head: dict, key: Key, project: str, cross: str) -> bool:
     """Whether the state of a learning (memory/state.py) lets it reach a session of this project."""
     return state.reaches(state.of_learning(head, cross)[0], state.written_in(head, key, project))
 
 
-def own(head: dict, project: str, key: str | None) -> bool:
+def own(head: dict, project: str, key: Key) -> bool:
     """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
     one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
     known = provenance.key_of(head)
-    return known == key if key is not None and known else head.get("origin") == project
+    return provenance.is_key(known, key) if key is not None and known else head.get("origin") == project

@@ -255,14 +255,17 @@ def _occurrences(text: str, pat: str) -> int:
 
 # --- reading entries -------------------------------------------------------------------------------
 
-def scope_sql(mdirs: list[str] | None, project: str | None) -> tuple[str, list]:
+def scope_sql(mdirs: list[str] | None, project: str | None, keys=()) -> tuple[str, list]:
     """The WHERE clause keeping a project's entries, its own learnings and every general learning;
-    ``mdirs`` None means everything indexed."""
+    ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
+    learnings are its own whatever the name of the folder they were written in."""
     if mdirs is None:
         return "1", []
     marks = ",".join("?" * len(mdirs))
-    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope='general')))",
-            [*mdirs, project or ""])
+    earlier = sorted(keys)
+    by_key = f" OR e.okey IN ({','.join('?' * len(earlier))})" if earlier else ""
+    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope='general'{by_key})))",
+            [*mdirs, project or "", *earlier])
 
 
 def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too: bool = False) -> list[tuple]:

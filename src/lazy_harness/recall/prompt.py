@@ -97,18 +97,18 @@ def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tu
 def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str,
             cross: str = "ask") -> tuple[list[dict], dict]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log."""
-    where_sql, args = lookup.scope_sql([mdir], project)
+    keys, legacy = fence.owner_of(cwd, mdir, env)
+    where_sql, args = lookup.scope_sql([mdir], project, keys)
     ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
     fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-    legacy = fence.legacy_for(cwd, env)
-    ranked = [c for c in ranked if fence.in_scope(c, fence.project_key(mdir), legacy)]
+    ranked = [c for c in ranked if fence.in_scope(c, keys, legacy)]
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
-    waiting(ranked, fence.project_key(mdir), project, cross)
+    waiting(ranked, keys, project, cross)
     info["entries"] = lookup.doc_count(conn)
     return ranked, info
 
 
-def waiting(ranked: list[dict], key: str, project: str, cross: str) -> None:
+def waiting(ranked: list[dict], key: str | frozenset[str], project: str, cross: str) -> None:
     """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
     person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
     read (a few frontmatter lines each)."""

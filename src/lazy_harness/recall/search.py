@@ -40,25 +40,23 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
          since: str | None, limit: int, show_all: bool) -> list[dict]:
     """The best ``limit`` entries for ``words``, each with ``elsewhere`` (a project-only learning of
     another project, listed only with ``all_projects``)."""
-    from lazy_harness.recall import current, lookup, select
+    from lazy_harness.recall import current, fence, lookup, select
 
+    keys, legacy = fence.owner_of(cwd, mdir)  # the project's keys: its own and its aliases (ADR 0035)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
     # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
     # entries); filters by kind or date need a wider pool to keep ``limit`` after them
     pool = max(200, limit * 5) if kinds or since else max(60, limit * 3)
 
     def read(conn) -> list[dict]:
-        from lazy_harness.recall import fence
-
-        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd))
+        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys)
         settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
         # why: held and forgotten entries are listed too, labelled, so a person finds what to approve or bring back
         ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
                                 keep_stopwords=True, hidden_too=True, scopes=[*mdirs, ""], with_related=False)
         fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
-        key, legacy = fence.project_key(mdir), fence.legacy_for(cwd)
         for c in ranked:
-            c["elsewhere"] = not fence.in_scope(c, key, legacy)
+            c["elsewhere"] = not fence.in_scope(c, keys, legacy)
         return [c for c in ranked if all_projects or not c["elsewhere"]]
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
@@ -68,9 +66,7 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
     floor = iso_epoch(since) if since else None
     ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)
               and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)]
-    from lazy_harness.recall import fence
-
-    return label_all(ranked, fence.project_key(mdir), project_identity.project_name(cwd), cfg, show_all, limit)
+    return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit)
 
 
 NO_MATCH = 1  # the exit code of a search that found nothing (grep's)
@@ -118,7 +114,8 @@ def date_of(ts) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def label_all(hits: list[dict], key: str, project: str, cfg: dict, show_all: bool, limit: int) -> list[dict]:
+def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: dict, show_all: bool,
+              limit: int) -> list[dict]:
     """The first ``limit`` hits, each with its ``state`` and ``mark`` (memory/state.py, as ``lh memory
     show`` tags it: '' when shown as it is); superseded, merged and deprecated ones only with
     ``show_all``. Only the hits looked at until ``limit`` are kept are read."""

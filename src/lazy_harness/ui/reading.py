@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import files, handoff, handoff_log, ids, journal
+from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall import digest as recall
 from lazy_harness.recall import heads
@@ -133,15 +133,17 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
 
     own: list[dict] = []
     general: list[dict] = []
+    owned = aliases.owned(p.memory_dir)  # earlier keys of the project and adopted learnings (ADR 0035)
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
         head = _parsed(path, heads.read_head)
         if head is None:
             continue
         meta = dict(head)
-        mine = meta.get("origin") == p.name
+        meta["id"] = ids.of_learning(meta)
+        mine = (meta.get("origin") == p.name or meta.get("project_folder") in owned.keys
+                or meta["id"] in owned.adopted)
         if not mine and str(meta.get("scope") or "").strip().lower() != "general":
             continue
-        meta["id"] = ids.of_learning(meta)
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
         meta["left_out"] = state.label(state.of_learning(meta, cross), mine) or None

@@ -286,8 +286,29 @@ def held_section(v: View) -> str:
     return f'<ul class="entries">{"".join(rows)}</ul>{more}'
 
 
+def unassigned_section(v: View) -> str:
+    """Project learnings written before keys were recorded that no project owns (two projects share
+    their origin's name, or none has it), each with the command that gives it to one (ADR 0035)."""
+    from lazy_harness import paths
+    from lazy_harness.memory import owners
+
+    mroot = paths.memory_root(v.cfg["memory"]["path"] or None, v.env)
+    found = [h for h in owners.orphans(mroot, v.project.learnings_dir, v.env) if h["owner"] is None]
+    if not found:
+        return _empty("Every project learning has its project.")
+    rows = []
+    for h in found:
+        where = ", ".join(h["candidates"]) or "no project of that name here"
+        head = f'<span class="kind">learning</span> <span class="meta">from {esc(h["origin"])}: {esc(where)}</span>'
+        body = (f'<p class="text">{esc(h.get("title") or "")}</p>'
+                f'<p class="meta"><code>lh memory assign {esc(h["id"])} --project KEY_OR_FOLDER</code></p>')
+        rows.append(_entry(h["id"], head, body, css="entry held"))
+    return f'<ul class="entries">{"".join(rows)}</ul>'
+
+
 SECTIONS = [
     ("held", "Held for approval", held_section),
+    ("unassigned", "Learnings without a project", unassigned_section),
     ("handoff", "Open handoff items", handoff_section),
     ("decisions", "Decisions", decisions_section),
     ("failures", "Failures and their prevention", failures_section),

@@ -26,7 +26,8 @@ MAX_TAGS = 10
 CUE_CHARS = 120  # one cue: a short request or question
 MAX_CUES = 4
 MAX_ALTERNATIVES = 10
-SCOPE_CHARS = 30
+SCOPES = ("project", "general")  # a learning's scope: the two values the prompt asks for
+SCOPES = ("project", "general")  # a learning's scope: the two values the prompt asks for
 LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30, "handoff_closed": 100}
 KEYS = ("decisions", "failures", "learnings", "handoff", "handoff_closed")
 _SNIPPET = 160
@@ -224,6 +225,20 @@ def _strings(values: Any, limit: int, count: int, notes: list[str], name: str) -
     return out
 
 
+def _scope(value: Any, title: Any, notes: list[str]) -> str:
+    """``project`` or ``general``; anything else the model gave (``universal``, ``team``) is stored as
+    ``project`` with a note naming the learning and the scope it had. why: readers know only the two
+    values, and ``project`` is the one that never shows a learning where it may not belong."""
+    scope = _tag(value)
+    if scope in SCOPES:
+        return scope
+    if value not in (None, ""):
+        named = _snippet(str(_as_text(title) or ""))
+        notes.append(f"scope: {_snippet(str(value))!r} of learning {named!r} is not one of "
+                     f"{' or '.join(SCOPES)}: stored as project")
+    return "project"
+
+
 def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
     """One validated item (None when it must be dropped) and notes on what was changed."""
     notes: list[str] = []
@@ -250,10 +265,7 @@ def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
                 notes.append(f"cues: {len(cues)}, kept {MAX_CUES}")
             item[name] = cues[:MAX_CUES]
         elif kind == "scope":
-            scope = _tag(value).replace("/", "-")[:SCOPE_CHARS] or "project"
-            if value not in (None, "") and scope != str(value).strip().lower():
-                notes.append(f"scope: {_snippet(str(value))!r} read as {scope!r}")
-            item["scope"] = scope
+            item["scope"] = _scope(value, raw.get("title"), notes)
         else:
             text = _as_text(value)
             if value is not None and text is None:

@@ -129,6 +129,35 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
     stats.projects.clear()
 
 
+ADOPT_EVERY = 24 * 3600  # seconds between two looks for project learnings without a project
+
+
+def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
+    """Project learnings written before keys were recorded go to the one project of their name
+    (memory/owners.py): at the first run after an upgrade, then once a day (learnings synced from a
+    machine still on an older version). The others wait for ``lh memory unassigned``."""
+    from lazy_harness.memory import owners
+
+    now = time.time() if now is None else now
+    stamp = os.path.join(paths.state_dir(env), "adopted")
+    try:
+        if now - os.stat(stamp).st_mtime < ADOPT_EVERY:
+            return
+    except OSError:
+        pass
+    try:
+        done, left = owners.adopt_orphans(paths.memory_root(cfg["memory"]["path"] or None, env),
+                                          paths.learnings_dir(cfg["knowledge"]["path"] or None, env), now, env)
+    except Exception as exc:  # why: housekeeping; it must never stop the queue
+        _log(env, f"adopt: error {type(exc).__name__}: {exc}")
+        return
+    for line in done:
+        _log(env, f"adopt: {line}")
+    if left:
+        _log(env, f"adopt: {len(left)} project learning(s) have no single project; lh memory unassigned lists them")
+    atomic_write(stamp, logfile.stamp(now) + "\n")
+
+
 def _sweep(q: str, cfg: dict, env) -> None:
     idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
     try:
@@ -246,6 +275,7 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
                 drain(q, cfg, env, stats, limit, sleep)
             if not stats.paused and not stats.storage:
                 consolidate_touched(cfg, env, stats)
+                adopt_orphans(cfg, env)
             synced_cfg = cfg
         finally:
             queue.release_worker_lock(fd)

@@ -60,6 +60,8 @@ def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, l
     key = paths.project_key(root) if root else os.path.basename(memory_dir)
     for line in migrate.migrate(memory_dir, key, root, env, now):
         log(line)
+    if root:
+        migrate.remember_key(root, memory_dir, env)
 
 
 def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log) -> None:

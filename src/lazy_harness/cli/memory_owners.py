@@ -1,0 +1,140 @@
+"""``lh memory unassigned | assign | adopt`` and ``lh memory path --old``: whose memory is whose after
+a project's key changed (docs/how/project-key.md, ADR 0035).
+
+Registered on the ``lh memory`` group by :func:`register`. Nothing here merges two projects by
+itself: ``unassigned`` adopts only a learning with one possible owner and lists the others,
+``assign`` and ``adopt`` do what the person names.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+_PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+
+
+def _say(text: str, err: bool = False) -> None:
+    from lazy_harness.logfile import terminal_safe
+
+    click.echo(terminal_safe(text), err=err)
+
+
+def _roots() -> tuple[str, str, dict]:
+    """(memory root, learnings folder, config)."""
+    from lazy_harness import config, paths
+
+    cfg = config.load(os.environ)
+    return (paths.memory_root(cfg["memory"]["path"] or None), paths.learnings_dir(cfg["knowledge"]["path"] or None),
+            cfg)
+
+
+def unassigned_lines(left: list[dict]) -> list[str]:
+    """What ``lh memory unassigned`` prints of the learnings no project owns (the page shows the same)."""
+    from lazy_harness.memory.fence import neutral
+
+    out = []
+    for h in left:
+        where = (f"projects named {neutral(h['origin'], 80)}: " + ", ".join(h["candidates"]) if h["candidates"]
+                 else f"no project named {neutral(h['origin'], 80)} on this machine")
+        out.append(f"  {h['id']}  {neutral(h.get('title') or '', 120)}  ({where})")
+        out.append(f"      lh memory assign {h['id']} --project KEY_OR_FOLDER   ({h['path']})")
+    return out
+
+
+@click.command()
+def unassigned() -> None:
+    """Project learnings written before project keys were recorded: each is adopted by the project
+    whose sessions wrote it, or by the one project of its name; the others are listed here, with the
+    command that gives one to a project."""
+    from lazy_harness.memory import owners
+
+    mroot, ldir, _ = _roots()
+    done, left = owners.adopt_orphans(mroot, ldir, time.time(), os.environ)
+    for line in done:
+        _say(f"lh: {line}", err=True)
+    if not left:
+        _say(f"every project learning has its project ({ldir})")
+        return
+    _say(f"{len(left)} project learning(s) shown in no project until assigned:")
+    for line in unassigned_lines(left):
+        _say(line)
+
+
+@click.command()
+@click.argument("learning_id")
+@click.option("--project", "target", required=True,
+              help="The memory key (as lh memory unassigned lists it) or a folder of the project.")
+def assign(learning_id: str, target: str) -> None:
+    """Give a project learning that has no project to one (it is shown there from then on)."""
+    from lazy_harness import paths
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import owners
+
+    mroot, ldir, cfg = _roots()
+    known = {h["id"]: h for h in owners.orphans(mroot, ldir, os.environ)}
+    if learning_id not in known:
+        raise LhError(f"{learning_id} is not an unassigned project learning", hint="lh memory unassigned")
+    key = target if os.path.isdir(os.path.join(mroot, target)) and os.sep not in target else None
+    if key is None:
+        if not os.path.isdir(target):
+            raise LhError(f"{target!r} is neither a memory key in {mroot} nor a folder", hint="lh memory unassigned")
+        key = os.path.basename(paths.memory_dir(os.path.abspath(target), None, cfg["memory"]["path"] or None))
+    owners.assign(mroot, learning_id, key, time.time())
+    _say(f"{learning_id} is {key}'s now ({os.path.join(mroot, key)})")
+
+
+@click.command()
+@click.argument("old_key")  # why: path keys start with "-": written after "--" (lh memory adopt -- KEY)
+@_PROJECT
+@click.option("--force", is_flag=True, help="Even when the folder of the project that memory belongs to still exists.")
+def adopt(old_key: str, project: str | None, force: bool) -> None:
+    """Take over the memory of an earlier folder of this project (after the project folder moved, or
+    its origin changed): its decisions, failures and open items move here, and its learnings are this
+    project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--"."""
+    from lazy_harness import paths
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import owners
+    from lazy_harness.project_identity import project_root
+
+    mroot, _, cfg = _roots()
+    mdir = paths.project_memory_dir(project_root(os.path.abspath(project or os.getcwd())), None,
+                                    cfg["memory"]["path"] or None)
+    old = os.path.join(mroot, old_key)
+    if os.sep in old_key or old_key in ("", ".", "..") or not os.path.isdir(old):
+        raise LhError(f"no memory folder {old_key!r} in {mroot}", hint="lh memory path --old")
+    if os.path.realpath(old) == os.path.realpath(mdir):
+        raise LhError(f"{old_key} is this project's own memory folder", hint="lh memory path --old")
+    live = owners.known_projects(mroot, os.environ).get(old_key)
+    if live and live["live"] and not force:
+        raise LhError(f"{old_key} is the memory of {live['root']}, which still exists: adopting it would merge "
+                      "two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
+    for line in owners.adopt_folder(old, mdir, time.time()):
+        _say(f"lh: {line}")
+    _say(f"{old_key} adopted into {mdir}")
+
+
+def print_old(mdir: str, mroot: str, ldir: str) -> None:
+    """``lh memory path --old``: the memory folders no live project owns, with what they hold."""
+    from lazy_harness.memory import owners
+
+    found = owners.earlier_folders(mdir, mroot, os.environ)
+    if not found:
+        _say(f"no other memory folder without a live project in {mroot}")
+        return
+    _say(f"memory folders whose project folder is gone or unknown (this project's: {mdir}):")
+    for f in found:
+        held = owners.holds(f["folder"], ldir)
+        what = ", ".join(f"{n} {k}" for k, n in held.items() if n) or "nothing"
+        was = f"was {f['root']}" if f["root"] else "folder unknown"
+        names = f"project {', '.join(f['names'])}; " if f["names"] else ""
+        mark = "already this project's (alias)" if f["aliased"] else f"lh memory adopt -- {f['key']}"
+        _say(f"  {f['key']}  ({names}{was}): {what}")
+        _say(f"      {mark}")
+
+
+def register(group: click.Group) -> None:
+    for command in (unassigned, assign, adopt):
+        group.add_command(command)

@@ -1,0 +1,261 @@
+"""Whose memory is whose when keys changed (docs/how/project-key.md, ADR 0035): the projects this
+machine knows, the learnings no project owns yet, and memory folders whose project folder is gone.
+
+- :func:`known_projects`: every project seen here, from Claude Code's project folders (each holds
+  transcripts whose ``cwd`` names the folder a session ran in) and from the memory folders (the
+  ``project`` name their decisions and failures carry).
+- :func:`orphans` and :func:`adopt_orphans`: a ``scope: project`` learning written before keys were
+  recorded has only its origin's name (``origin: api``). It is adopted (an ``adopt`` line in the
+  owner's ``aliases.jsonl``) by the project whose Claude Code folder still holds its session's
+  transcript, else by the one project of that name; with two projects of that name, or none, it
+  stays unassigned and is listed (``lh memory unassigned``, the page) with the command that assigns it.
+- :func:`earlier_folders` and :func:`adopt_folder`: after a project folder moves, its key changes
+  and its new memory folder is empty; the old one is listed with what it holds and where its
+  project was (``lh memory path --old``), and taken over only when the person says so
+  (``lh memory adopt KEY``): two projects are never merged silently.
+
+Not the hot path: the worker and the commands run these; the hooks only read ``aliases.jsonl``.
+"""
+
+import os
+
+from lazy_harness import jsonload, paths
+from lazy_harness.memory import aliases, files, frontmatter, ids
+from lazy_harness.project_identity import project_name, project_root
+
+CWD_LINES = 50  # lines of a transcript read to find its ``cwd``
+
+
+def transcript_cwd(folder: str) -> str | None:
+    """The ``cwd`` the newest transcript of a Claude Code project folder records; None when none does."""
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
+    except OSError:
+        return None
+    names.sort(key=lambda n: _mtime(os.path.join(folder, n)), reverse=True)
+    for name in names[:3]:
+        try:
+            with open(os.path.join(folder, name), "rb") as fh:
+                for _ in range(CWD_LINES):
+                    raw = fh.readline(1 << 20)
+                    if not raw:
+                        break
+                    try:
+                        rec = jsonload.loads(raw)
+                    except (ValueError, RecursionError):
+                        continue
+                    if isinstance(rec, dict) and isinstance(rec.get("cwd"), str) and rec["cwd"]:
+                        return rec["cwd"]
+        except OSError:
+            continue
+    return None
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+def claude_folders(env=None) -> dict[str, str | None]:
+    """Each Claude Code project folder's name with the ``cwd`` its transcripts record."""
+    base = paths.projects_dir(env)
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return {}
+    return {n: transcript_cwd(os.path.join(base, n)) for n in names if os.path.isdir(os.path.join(base, n))}
+
+
+def recorded_names(memory_dir: str) -> set[str]:
+    """The project names the first lines of a memory folder's decisions and failures carry."""
+    out = set()
+    for name in (files.DECISIONS, files.FAILURES):
+        try:
+            with open(os.path.join(memory_dir, name), "rb") as fh:
+                first = [fh.readline(65536) for _ in range(5)]
+        except OSError:
+            continue
+        for raw in first:
+            try:
+                rec = jsonload.loads(raw) if raw.strip() else None
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"]:
+                out.add(rec["project"])
+    return out
+
+
+def known_projects(memory_root: str, env=None) -> dict[str, dict]:
+    """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
+    this machine knows: those whose sessions Claude Code recorded, and those with a memory folder."""
+    out: dict[str, dict] = {}
+    for cwd in claude_folders(env).values():
+        if cwd and os.path.isdir(cwd):
+            root = project_root(cwd)
+            key = paths.memory_key(root)
+            entry = out.setdefault(key, {"key": key, "names": set(), "root": root, "live": True})
+            entry["names"].add(project_name(root))
+    try:
+        keys = sorted(os.listdir(memory_root))
+    except OSError:
+        keys = []
+    for key in keys:
+        folder = os.path.join(memory_root, key)
+        if os.path.isdir(folder):
+            entry = out.setdefault(key, {"key": key, "names": set(), "root": None, "live": False})
+            entry["names"] |= recorded_names(folder)
+    return out
+
+
+# --- learnings written before keys were recorded ----------------------------------------------------
+
+def _legacy(path: str) -> dict | None:
+    """The head of an active ``scope: project`` learning without a recorded key; None otherwise."""
+    quick = frontmatter.read_frontmatter_values(path, ("project_folder", "scope"))
+    if quick.get("project_folder") or str(quick.get("scope") or "").strip().lower() not in ("project", "'project'"):
+        return None  # why: most files stop here, after a 4 KB read
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            parsed = frontmatter.parse_frontmatter(fh.read(65536))
+    except OSError:
+        return None
+    head = parsed[0] if parsed else {}
+    if head.get("project_folder") or str(head.get("scope") or "").strip().lower() != "project":
+        return None
+    if not frontmatter.is_active(head) or not head.get("origin"):
+        return None
+    head["id"], head["path"] = ids.of_learning(head), path
+    return head
+
+
+def adopted_anywhere(memory_root: str) -> dict[str, list[str]]:
+    """``{learning id: [memory keys that adopted it]}`` over every memory folder."""
+    out: dict[str, list[str]] = {}
+    for folder in _dirs(memory_root):
+        for lid in aliases.owned(folder).adopted:
+            out.setdefault(lid, []).append(os.path.basename(folder))
+    return out
+
+
+def _dirs(memory_root: str) -> list[str]:
+    try:
+        keys = sorted(os.listdir(memory_root))
+    except OSError:
+        return []
+    return [d for d in (os.path.join(memory_root, k) for k in keys) if os.path.isdir(d)]
+
+
+def orphans(memory_root: str, learnings_dir: str, env=None) -> list[dict]:
+    """Each legacy learning no project adopted, with ``owner`` (the memory key it goes to: by its
+    session's transcript, else the one project of its name; None when that is not one project) and
+    ``candidates`` (the keys of the projects of its name)."""
+    taken = adopted_anywhere(memory_root)
+    found = [h for h in map(_legacy, files.recent_learning_files(learnings_dir, 10**9))
+             if h is not None and h["id"] not in taken]
+    if not found:
+        return []
+    folders = claude_folders(env)
+    projects = known_projects(memory_root, env)
+    by_name: dict[str, list[str]] = {}
+    for key, p in sorted(projects.items()):
+        for name in p["names"]:
+            by_name.setdefault(name, []).append(key)
+    for head in found:
+        head["candidates"] = by_name.get(head["origin"], [])
+        head["owner"] = _by_transcript(head, folders, env) or (
+            head["candidates"][0] if len(head["candidates"]) == 1 else None)
+    return found
+
+
+def _by_transcript(head: dict, folders: dict[str, str | None], env) -> str | None:
+    """The memory key of the project whose Claude Code folder holds the learning's session transcript."""
+    session = head.get("origin_session")
+    if not isinstance(session, str) or not session or "/" in session:
+        return None
+    base = paths.projects_dir(env)
+    for name, cwd in folders.items():
+        if cwd and os.path.isdir(cwd) and os.path.exists(os.path.join(base, name, session + ".jsonl")):
+            root = project_root(cwd)
+            if project_name(root) == head.get("origin"):
+                return paths.memory_key(root)
+    return None
+
+
+def adopt_orphans(memory_root: str, learnings_dir: str, now: float, env=None) -> tuple[list[str], list[dict]]:
+    """Adopt every legacy learning that has one owner; (log lines, the ones left unassigned)."""
+    lines, left = [], []
+    for head in orphans(memory_root, learnings_dir, env):
+        if head["owner"] is None:
+            left.append(head)
+            continue
+        folder = os.path.join(memory_root, head["owner"])
+        if aliases.record(folder, aliases.ADOPT, head["id"], "the one project of its name", now):
+            lines.append(f"learning {head['id']} ({head['origin']}) adopted by {head['owner']}")
+    return lines, left
+
+
+def assign(memory_root: str, lid: str, key: str, now: float) -> bool:
+    """The person's choice: learning ``lid`` is the project of memory key ``key``'s. True when written."""
+    return aliases.record(os.path.join(memory_root, key), aliases.ADOPT, lid, "assigned by hand", now)
+
+
+# --- memory folders whose project moved -------------------------------------------------------------
+
+def holds(memory_dir: str, learnings_dir: str) -> dict[str, int]:
+    """What a memory folder holds: decision and failure lines, open items, learnings written under its key."""
+    from lazy_harness.memory import handoff
+
+    out = {}
+    for kind, name in (("decisions", files.DECISIONS), ("failures", files.FAILURES)):
+        try:
+            with open(os.path.join(memory_dir, name), "rb") as fh:
+                out[kind] = sum(1 for ln in fh if ln.strip() and b'"op"' not in ln)
+        except OSError:
+            out[kind] = 0
+    out["open items"] = len(handoff.open_for_reading(memory_dir))
+    key = os.path.basename(memory_dir.rstrip(os.sep))
+    out["learnings"] = sum(1 for p in files.recent_learning_files(learnings_dir, 10**9)
+                           if frontmatter.read_frontmatter_values(p, ("project_folder",)).get("project_folder") == key)
+    return out
+
+
+def earlier_folders(memory_dir: str, memory_root: str, env=None) -> list[dict]:
+    """Memory folders that are not ``memory_dir`` and that no live project owns, each with
+    ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts, or
+    None) and ``aliased`` (``memory_dir`` already counts it as its own)."""
+    mine = aliases.owned(memory_dir).keys
+    folders = claude_folders(env)
+    live = {k for k, p in known_projects(memory_root, env).items() if p["live"]}
+    out = []
+    for folder in _dirs(memory_root):
+        key = os.path.basename(folder)
+        if folder == memory_dir.rstrip(os.sep) or key in live:
+            continue
+        out.append({"key": key, "names": sorted(recorded_names(folder)), "root": folders.get(key),
+                    "aliased": key in mine, "folder": folder})
+    return out
+
+
+def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
+    """Take over the memory of ``old_dir`` (an earlier folder of this project): its decisions,
+    failures, open items and marks merged into ``memory_dir`` (entry by entry, as the migration
+    does: a rerun after a cut adds nothing twice), and its key recorded as an alias first, so the
+    learnings written under it are this project's. Returns log lines."""
+    from lazy_harness.atomic import ensure_dir
+    from lazy_harness.memory import migrate
+    from lazy_harness.memory.files import FolderLock
+
+    ensure_dir(memory_dir)
+    old_key = os.path.basename(old_dir.rstrip(os.sep))
+    out = []
+    with FolderLock(memory_dir):  # the files first, then the alias: a rerun after a cut ends the move
+        out += migrate.take_over(old_dir, memory_dir, now)
+        if aliases.record(memory_dir, aliases.ALIAS, old_key, "adopted by hand", now, locked=True):
+            out.append(f"learnings written under {old_key} are this project's ({aliases.FILE})")
+    for rec in aliases.records(old_dir):  # what the old folder owned, this one owns now
+        field = "folder" if rec["op"] == aliases.ALIAS else "id"
+        if aliases.record(memory_dir, rec["op"], rec[field], f"from {old_key}", now):
+            out.append(f"{rec['op']} {rec[field]} carried over from {old_key}")
+    return out
