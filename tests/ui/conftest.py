@@ -60,8 +60,9 @@ def seeded(tmp_path) -> Seeded:
     ms.write_jsonl(os.path.join(mdir, files.FAILURES), [
         ms.failure(NOW - 3 * DAY, "Worker crashed on a torn queue file", "claim by rename, never read in place")])
     ms.write_learning(s.ldir, "Pytest tmp_path beats tempfile", "proj", NOW - 2 * DAY, slug="own")
+    # a general learning of another project the person approved: shown in every project (ADR 0032)
     ms.write_learning(s.ldir, "Bash set -euo pipefail everywhere", "elsewhere", NOW - 3 * DAY, slug="general",
-                      scope="general")
+                      scope="general", deprecated_reason="approved by hand")
     ms.write_learning(s.ldir, "A private learning of another project", "elsewhere", NOW - 3 * DAY, slug="private",
                       scope="project")
     other = ms.make_project(tmp_path, "other", branch="main")  # another project, listed in the picker
