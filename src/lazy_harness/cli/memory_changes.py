@@ -155,5 +155,7 @@ def approve(entry_id: str, project: str | None, reason: str) -> None:
 
 
 def register(group: click.Group) -> None:
-    for command in (consolidate, history, undo, forget, close, held, approve):
+    from lazy_harness.cli.memory_usage import usage
+
+    for command in (consolidate, history, undo, forget, close, held, approve, usage):
         group.add_command(command)

@@ -175,3 +175,27 @@ def write_ranks(t: Tally, path: str) -> None:
     body = {"entries": {e.id: [len(e.shown), len(e.used)] for e in t.entries.values()}}
     ensure_dir(os.path.dirname(path))
     atomic_write(path, json.dumps(body, separators=(",", ":")), durable=False)
+
+
+def refresh_ranks(env, memory_dir: str) -> Tally:
+    """Write the counts the budget cuts read from usage.jsonl as it is now; returns its tally."""
+    from lazy_harness.memory import usage
+
+    t = tally(read(memory_dir))
+    write_ranks(t, usage.ranks_file(env, memory_dir))
+    return t
+
+
+def reset(env, memory_dir: str, entry_id: str, now: float) -> None:
+    """``lh memory usage --reset ID``: the entry's counts start over (a line, never a rewrite)."""
+    from lazy_harness.errors import LhError
+
+    if ids.kind_of(entry_id) is None:
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory usage")
+    append(memory_dir, [line("reset", now, id=entry_id)])
+    refresh_ranks(env, memory_dir)
+
+
+def this_week(memory_dir: str, now: float) -> dict:
+    """The totals of the last seven days."""
+    return tally(read(memory_dir), since=now - WEEK).totals()
