@@ -53,8 +53,10 @@ def section(v, titles_of, entry) -> str:
     recurred = "".join(
         entry(e.id, f'<span class="text">{esc(titles.get(e.id, ""))}</span> <span class="badge">recurred in '
                      f'{len(e.recurred)} session(s) after memory showed it</span>', "") for e in again)
-    rows = []
-    for e in t.never_used():
+    from lazy_harness.memory import marks
+
+    rows, gone = [], marks.hidden(v.project.memory_dir)
+    for e in (e for e in t.never_used() if e.id not in gone):  # forgotten, merged, superseded: done with
         meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
                 f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
         forget = v.act("forget", "Forget", "Forget this entry?", id=e.id)
