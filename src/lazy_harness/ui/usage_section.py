@@ -63,6 +63,6 @@ def section(v, titles_of, entry) -> str:
         rows.append(entry(e.id, f'<span class="text">{esc(titles.get(e.id, ""))}</span> {meta}', "",
                            f'<div class="actions">{forget}</div>'))
     unused = (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>' if rows
-              else '<p class="empty">Every entry shown was used at least once.</p>')
+              else '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>')
     told = f'<h3>Recurred after memory showed them</h3><ul class="entries recurred">{recurred}</ul>' if again else ""
     return head + plot(t.weeks, v.now or time.time()) + legend + told + unused
