@@ -161,7 +161,7 @@ def hold_verdicts_file(memory_key: str, env=None) -> str:
 
 def usage_ranks_file(memory_key: str, env=None) -> str:
     """What the usage record says of a project's entries, for the budget cuts (memory/usage.py)."""
-    return os.path.join(cache_dir(env), "usage", f"{memory_key}.json")
+    return os.path.join(cache_dir(env), "usage", f"{memory_key}.counts")
 
 
 def learning_heads_file(env=None) -> str:

@@ -64,7 +64,7 @@ def test_a_reset_starts_an_entrys_counts_over_and_nothing_is_rewritten(isolated_
     usage_log.reset(None, mdir, "f-00000001", 100.0)
     assert open(usage_log.path_of(mdir)).read().startswith(before)  # appended, never rewritten
     assert "f-00000001" not in usage_log.tally(usage_log.read(mdir)).entries
-    assert usage.load_ranks(None, mdir, 5) == {}  # the counts the budget cuts read start over too
+    assert usage.load_ranks(None, mdir, 5).get("f-00000001") == usage.PEER  # the counts the cuts read, too
     _lines(mdir, ("shown", 101.0, {"session": "later", "id": "f-00000001", "chars": 10}))
     assert len(usage_log.tally(usage_log.read(mdir)).entries["f-00000001"].shown) == 1
 
@@ -78,10 +78,13 @@ def test_ranks_used_first_never_used_after_n_sessions_last_each_group_in_its_ord
     _lines(mdir, *recs)
     usage_log.refresh_ranks(None, mdir)
     ranks = usage.load_ranks(None, mdir, 5)
-    assert ranks == {"f-0000000a": usage.UNUSED, "f-0000000c": usage.USED}  # b: shown 4 times, not yet 5
+    got = {i: ranks.get(i) for i in ("f-0000000a", "f-0000000b", "f-0000000c", "f-0000000d")}
+    assert got == {"f-0000000a": usage.UNUSED, "f-0000000b": usage.PEER,  # b: shown 4 times, not yet 5
+                   "f-0000000c": usage.USED, "f-0000000d": usage.PEER}
     items = ["f-0000000a", "f-0000000d", "f-0000000b", "f-0000000c", "f-0000000e"]
     assert usage.order(items, str, ranks) == ["f-0000000c", "f-0000000d", "f-0000000b", "f-0000000e", "f-0000000a"]
-    assert usage.load_ranks(None, mdir, 0) == {}  # usage.unused_after = 0: usage changes no order
+    assert not usage.load_ranks(None, mdir, 0)  # usage.unused_after = 0: usage changes no order
+    assert usage.order(items, str, usage.load_ranks(None, mdir, 0)) == items
 
 
 def test_lh_sync_merges_usage_lines_from_both_sides_as_a_set(tmp_path):

@@ -3,21 +3,21 @@
     <queue>/state/<session>.seen      one line per showing, appended by SessionStart and the prompt
                                       hook: ``<epoch> <source> <chars injected> <id>:<chars> ...``
     <memory dir>/usage.jsonl          the usage record the worker keeps (memory/usage_log.py)
-    <cache>/usage/<memory key>.json   per entry ``[sessions shown, sessions used]``, written by the
-                                      worker from usage.jsonl; what the budget cuts read
+    <cache>/usage/<memory key>.counts ``<id> <sessions shown> <sessions used>`` per line, written by
+                                      the worker from usage.jsonl; what the budget cuts read
 
 The feedback rule (docs/how/usage.md): where a budget is short, an entry used in some session comes
 before its peers, and an entry shown in at least ``usage.unused_after`` sessions and never used comes
 after them; each group keeps its own order. Nothing is hidden by usage alone.
 
-Hot path: both hooks use this module; at import time only ``os`` and our ``jsonload``. A showing costs
+Hot path: both hooks use this module; at import time only ``os``. A showing costs
 one ``O_APPEND`` write of one line, unlocked and not fsynced: lost in a crash, a session's usage is
 counted without that showing.
 """
 
 import os
 
-from lazy_harness import jsonload, paths
+from lazy_harness import paths
 
 SEEN = ".seen"
 MAX_SEEN = 1 << 20  # bytes of one session's showings read at most
@@ -73,33 +73,51 @@ def ranks_file(env, memory_dir: str) -> str:
     return paths.usage_ranks_file(os.path.basename(os.path.normpath(memory_dir)), env)
 
 
-def load_ranks(env, memory_dir: str, unused_after) -> dict[str, int]:
-    """Each entry's rank by its usage (:data:`USED` or :data:`UNUSED`; the others are peers and not
-    listed). Empty when ``unused_after`` is 0 or no usage was counted yet."""
+class Ranks:
+    """Each entry's rank by its usage: :data:`USED`, :data:`UNUSED`, else :data:`PEER`. Looked up in
+    the count file's text per id asked (a budget cut asks a few dozen ids of thousands): no parse of
+    the whole file on the hot path. False when usage changes no order."""
+
+    def __init__(self, text: str = "", least: int = 0) -> None:
+        self.text, self.least = "\n" + text, least
+        self.known: dict[str, int] = {}
+
+    def __bool__(self) -> bool:
+        return self.least > 0 and len(self.text) > 1
+
+    def get(self, eid: str, default: int = PEER) -> int:
+        if eid not in self.known:
+            at = self.text.find(f"\n{eid} ") if eid else -1
+            rank = default
+            if at >= 0:
+                end = self.text.find("\n", at + 1)
+                parts = self.text[at + 1:end if end >= 0 else None].split(" ")
+                try:
+                    shown, used = int(parts[1]), int(parts[2])
+                except (IndexError, ValueError):
+                    shown, used = 0, 0
+                rank = USED if used > 0 else UNUSED if shown >= self.least else default
+            self.known[eid] = rank
+        return self.known[eid]
+
+
+def load_ranks(env, memory_dir: str, unused_after) -> Ranks:
+    """The ranks usage gives the project's entries (empty when ``unused_after`` is 0 or no usage was
+    counted yet). One ``open``."""
     try:
         least = int(unused_after)
     except (TypeError, ValueError):
-        return {}
+        return Ranks()
     if least <= 0:
-        return {}
+        return Ranks()
     try:
-        with open(ranks_file(env, memory_dir), encoding="utf-8") as fh:
-            counts = jsonload.loads(fh.read()).get("entries")
-    except (OSError, ValueError, AttributeError):
-        return {}
-    out: dict[str, int] = {}
-    for eid, pair in (counts.items() if isinstance(counts, dict) else ()):
-        if not isinstance(pair, list) or len(pair) != 2:
-            continue
-        shown, used = pair
-        if isinstance(used, int) and used > 0:
-            out[eid] = USED
-        elif isinstance(shown, int) and shown >= least:
-            out[eid] = UNUSED
-    return out
+        with open(ranks_file(env, memory_dir), encoding="utf-8", errors="replace") as fh:
+            return Ranks(fh.read(), least)
+    except OSError:
+        return Ranks()
 
 
-def order(items: list, id_of, ranks: dict[str, int]) -> list:
+def order(items: list, id_of, ranks) -> list:
     """``items`` with the used ones first and the never-used ones last, each group in its own order."""
     if not ranks:
         return list(items)

@@ -171,10 +171,11 @@ def of_session(records: list[dict], session_id: str) -> set[tuple[str, str]]:
 
 
 def write_ranks(t: Tally, path: str) -> None:
-    """The counts the budget cuts read (memory/usage.py): per entry [sessions shown, sessions used]."""
-    body = {"entries": {e.id: [len(e.shown), len(e.used)] for e in t.entries.values()}}
+    """The counts the budget cuts read (memory/usage.py): ``<id> <sessions shown> <sessions used>``."""
+    body = "".join(f"{e.id} {len(e.shown)} {len(e.used)}\n" for e in sorted(t.entries.values(), key=lambda e: e.id)
+                   if " " not in e.id and "\n" not in e.id)
     ensure_dir(os.path.dirname(path))
-    atomic_write(path, json.dumps(body, separators=(",", ":")), durable=False)
+    atomic_write(path, body, durable=False)
 
 
 def refresh_ranks(env, memory_dir: str) -> Tally:

@@ -192,7 +192,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
             if screen.keep("learning", ids.of_learning(h), held.head_text(h), h):
                 kept.append(h)
         ranked = kept
-    ranked = usage.order(ranked, ids.of_learning, stats.get("ranks") or {})
+    ranked = usage.order(ranked, ids.of_learning, stats.get("ranks"))
     items = []
     stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [ids.of_learning(h) for h in ranked]
     for head in ranked:
