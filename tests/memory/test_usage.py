@@ -107,3 +107,20 @@ def test_a_recurrence_is_told_once_per_project(isolated_home):
     assert usage.untold_recurred(None, "proj-a") == []
     assert usage.untold_recurred(None, "proj-b") == ["f-00000002"]
     assert os.path.exists(os.path.join(paths.state_dir(), usage.RECURRED_TOLD))
+
+
+def test_the_count_file_finds_each_of_thousands_of_entries(isolated_home, tmp_path):
+    mdir = _mdir(tmp_path)
+    made = [f"d-{k * 7919:08x}" for k in range(3000)]
+    recs = [("shown", float(k % 9), {"session": f"s{k % 9}", "id": eid, "chars": 1}) for k, eid in enumerate(made)]
+    recs += [("used", 1.0, {"session": "s0", "id": eid, "evidence": "x"}) for eid in made[::3]]
+    recs += [("shown", 2.0, {"session": "other", "id": eid, "chars": 1}) for eid in made[1::3]]
+    with open(usage_log.path_of(mdir), "w") as fh:  # one write: 5,000 appends would each fsync
+        fh.write("".join(json.dumps(usage_log.line(op, when, **fields)) + "\n" for op, when, fields in recs))
+    usage_log.refresh_ranks(None, mdir)
+    with open(usage.ranks_file(None, mdir)) as fh:
+        assert len(fh.read()) == usage.LINE * 3000
+    ranks = usage.load_ranks(None, mdir, 2)
+    want = {eid: usage.USED if k % 3 == 0 else usage.UNUSED if k % 3 == 1 else usage.PEER for k, eid in enumerate(made)}
+    assert {eid: ranks.get(eid) for eid in made} == want
+    assert ranks.get("d-ffffffff") == ranks.get("a") == usage.PEER

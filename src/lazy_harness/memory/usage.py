@@ -3,8 +3,9 @@
     <queue>/state/<session>.seen      one line per showing, appended by SessionStart and the prompt
                                       hook: ``<epoch> <source> <chars injected> <id>:<chars> ...``
     <memory dir>/usage.jsonl          the usage record the worker keeps (memory/usage_log.py)
-    <cache>/usage/<memory key>.counts ``<id> <sessions shown> <sessions used>`` per line, written by
-                                      the worker from usage.jsonl; what the budget cuts read
+    <cache>/usage/<memory key>.counts ``<id> <sessions shown> <sessions used>`` per line (fixed width,
+                                      sorted by id), written by the worker from usage.jsonl; what the
+                                      budget cuts read
 
 The feedback rule (docs/how/usage.md): where a budget is short, an entry used in some session comes
 before its peers, and an entry shown in at least ``usage.unused_after`` sessions and never used comes
@@ -73,32 +74,38 @@ def ranks_file(env, memory_dir: str) -> str:
     return paths.usage_ranks_file(os.path.basename(os.path.normpath(memory_dir)), env)
 
 
+LINE = 25  # ``<id> <shown> <used>\n``: an id is 10 characters, each count 6 (memory/usage_log.py)
+
+
 class Ranks:
-    """Each entry's rank by its usage: :data:`USED`, :data:`UNUSED`, else :data:`PEER`. Looked up in
-    the count file's text per id asked (a budget cut asks a few dozen ids of thousands): no parse of
-    the whole file on the hot path. False when usage changes no order."""
+    """Each entry's rank by its usage: :data:`USED`, :data:`UNUSED`, else :data:`PEER`. The count file
+    holds fixed-width lines sorted by id: a budget cut asks a few dozen ids of thousands, each found by
+    a binary search, with no parse of the whole file on the hot path. False when usage changes no order."""
 
     def __init__(self, text: str = "", least: int = 0) -> None:
-        self.text, self.least = "\n" + text, least
-        self.known: dict[str, int] = {}
+        self.text, self.least = text, least
+        self.n = len(text) // LINE
 
     def __bool__(self) -> bool:
-        return self.least > 0 and len(self.text) > 1
+        return self.least > 0 and self.n > 0
 
     def get(self, eid: str, default: int = PEER) -> int:
-        if eid not in self.known:
-            at = self.text.find(f"\n{eid} ") if eid else -1
-            rank = default
-            if at >= 0:
-                end = self.text.find("\n", at + 1)
-                parts = self.text[at + 1:end if end >= 0 else None].split(" ")
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            key = self.text[mid * LINE:mid * LINE + 10]
+            if key < eid:
+                lo = mid + 1
+            elif key > eid:
+                hi = mid
+            else:
                 try:
-                    shown, used = int(parts[1]), int(parts[2])
-                except (IndexError, ValueError):
-                    shown, used = 0, 0
-                rank = USED if used > 0 else UNUSED if shown >= self.least else default
-            self.known[eid] = rank
-        return self.known[eid]
+                    shown, used = int(self.text[mid * LINE + 11:mid * LINE + 17]), int(
+                        self.text[mid * LINE + 18:mid * LINE + 24])
+                except ValueError:
+                    return default
+                return USED if used > 0 else UNUSED if shown >= self.least else default
+        return default
 
 
 def load_ranks(env, memory_dir: str, unused_after) -> Ranks:

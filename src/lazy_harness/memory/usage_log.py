@@ -171,9 +171,11 @@ def of_session(records: list[dict], session_id: str) -> set[tuple[str, str]]:
 
 
 def write_ranks(t: Tally, path: str) -> None:
-    """The counts the budget cuts read (memory/usage.py): ``<id> <sessions shown> <sessions used>``."""
-    body = "".join(f"{e.id} {len(e.shown)} {len(e.used)}\n" for e in sorted(t.entries.values(), key=lambda e: e.id)
-                   if " " not in e.id and "\n" not in e.id)
+    """The counts the budget cuts read (memory/usage.py): ``<id> <sessions shown> <sessions used>``,
+    fixed-width lines sorted by id (``usage.LINE`` characters each; counts capped at 999,999)."""
+    rows = sorted(e for e in t.entries if ids.is_id(e))
+    body = "".join(f"{e} {min(len(t.entries[e].shown), 999_999):6d} {min(len(t.entries[e].used), 999_999):6d}\n"
+                   for e in rows)
     ensure_dir(os.path.dirname(path))
     atomic_write(path, body, durable=False)
 
