@@ -124,3 +124,16 @@ def test_the_count_file_finds_each_of_thousands_of_entries(isolated_home, tmp_pa
     want = {eid: usage.USED if k % 3 == 0 else usage.UNUSED if k % 3 == 1 else usage.PEER for k, eid in enumerate(made)}
     assert {eid: ranks.get(eid) for eid in made} == want
     assert ranks.get("d-ffffffff") == ranks.get("a") == usage.PEER
+
+
+def test_after_a_merge_lh_sync_writes_the_counts_again(isolated_home):
+    from lazy_harness.sync.rounds import recount_usage
+
+    data = paths.data_dir()
+    mdir = os.path.join(paths.memory_root(None), "some-key")
+    os.makedirs(mdir)
+    _lines(mdir, ("shown", 1.0, {"session": "a", "id": "f-00000001", "chars": 1}),
+           ("used", 2.0, {"session": "a", "id": "f-00000001", "evidence": "x"}))
+    assert not usage.load_ranks(None, mdir, 5)  # merged in, not counted yet
+    recount_usage(data, [os.path.relpath(usage_log.path_of(mdir), data)], None)
+    assert usage.load_ranks(None, mdir, 5).get("f-00000001") == usage.USED
