@@ -171,6 +171,11 @@ def hold_verdicts_file(memory_key: str, env=None) -> str:
     return os.path.join(cache_dir(env), "verdicts", f"{memory_key}.json")
 
 
+def usage_ranks_file(memory_key: str, env=None) -> str:
+    """What the usage record says of a project's entries, for the budget cuts (memory/usage.py)."""
+    return os.path.join(cache_dir(env), "usage", f"{memory_key}.counts")
+
+
 def learning_heads_file(env=None) -> str:
     """The heads of the learning files SessionStart ranked last (a cache: recall/heads.py)."""
     return os.path.join(cache_dir(env), "learning-heads.json")

@@ -51,6 +51,7 @@ ALLOWED_OURS = {
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
     "lazy_harness.memory.held", "lazy_harness.recall.fence",
     "lazy_harness.recall.heads",  # os-only: SessionStart's learning heads, kept while their files are unchanged
+    "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)
 }
 # why: the prompt hook opens its SQLite index through the C module alone (recall.index.sqlite): the
 # sqlite3 package would add datetime and collections.abc

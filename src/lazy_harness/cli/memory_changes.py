@@ -175,5 +175,7 @@ def approve(entry_ids: tuple[str, ...], project: str | None, every: bool, reason
 
 
 def register(group: click.Group) -> None:
-    for command in (consolidate, history, undo, forget, close, held, approve):
+    from lazy_harness.cli.memory_usage import usage
+
+    for command in (consolidate, history, undo, forget, close, held, approve, usage):
         group.add_command(command)

@@ -17,6 +17,7 @@ from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
+from lazy_harness.cli.memory_usage import week_line
 from lazy_harness.cli.queue import STATES, queued_at, task_names, waiting_reason
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
@@ -253,3 +254,4 @@ def status(recent: int) -> None:
         click.echo(f"{check}: {detail}" + (f" (hint: {hint})" if hint else ""))
     click.echo(f"index: {index_state()}")
     click.echo(f"sync: {sync_state(cfg)}")
+    click.echo(week_line(mdir, time.time()))

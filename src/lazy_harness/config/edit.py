@@ -16,6 +16,7 @@ SECTION_HELP = {
     "memory": "Where each project's decisions, failures and handoff are written (one folder per project).",
     "context": "What SessionStart reads back into a new session.",
     "recall": "What each typed prompt gets from memory (docs/how/recall.md).",
+    "usage": "Which memory entries sessions use (lh memory usage; docs/how/usage.md).",
     "handoff": "Open items carried from session to session (handoff.md).",
     "budget": "Spend caps for the worker's model calls (lh cost shows the spend).",
     "trust": "Consent: what one project's sessions wrote, reaching another project's sessions.",

@@ -64,6 +64,11 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "interval_minutes": ("int", 5, "automatic syncs and pulls at most this often"),
         "pull_budget_ms": ("int", 1500, "SessionStart waits at most this long for a pull, then goes on without it"),
     },
+    # usage feedback (docs/how/usage.md, ADR 0036)
+    "usage": {
+        "unused_after": ("int", 5, "an entry shown in this many sessions and never used ranks below the others "
+                                   "where the budget is short (0: usage changes no order)"),
+    },
     "handoff": {
         "stale_days": ("int", 14, "open items older than this many days are marked stale (never dropped)"),
     },

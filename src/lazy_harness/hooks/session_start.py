@@ -79,7 +79,7 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     for each in (index_builder, sweep, waiting_tasks, pull, person_notice, migration):
         step(s, each)
     if s.cfg["context"]["enabled"]:
-        for each in (read_digest, remember_shown, hold_left_out):
+        for each in (read_digest, remember_shown, hold_left_out, tell_recurred):
             step(s, each)
     return s.result()
 
@@ -254,10 +254,20 @@ def remember_shown(s: Start) -> str:
     n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}
     got = [eid for section in ("failures", "decisions", "handoff", "learnings")
            for eid in (printed.get(section) or [])[:int(n.get(section, 0))]]
+    sid = str(s.payload.get("session_id") or "")
     try:
-        shown.add(s.env, str(s.payload.get("session_id") or ""), got, replace=s.source != "resume")
+        shown.add(s.env, sid, got, replace=s.source != "resume")
     except Exception as exc:  # why: what was shown is a nicety for prompt recall; the digest matters more
         s.stats["errors"].append(f"shown ids not recorded: {type(exc).__name__}: {exc}")
+    from lazy_harness.memory import usage
+
+    chars = s.stats.get("item_chars") or {}
+    pairs = [pair for section in ("failures", "decisions", "handoff", "learnings") for pair in zip(
+        (printed.get(section) or [])[:int(n.get(section, 0))], chars.get(section) or [], strict=False)]
+    try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
+        usage.note(s.env, sid, s.source, int(s.stats.get("chars") or 0), pairs, s.now)
+    except Exception as exc:  # why: usage is counted without this showing; the digest matters more
+        s.stats["errors"].append(f"usage not recorded: {type(exc).__name__}: {exc}")
     return ""
 
 
@@ -274,6 +284,26 @@ def hold_left_out(s: Start) -> str:
     s.told += words
     if message:
         s.person.append(message)
+    return ""
+
+
+def tell_recurred(s: Start) -> str:
+    """A failure memory showed a session and that session hit again (worker/usage.py): told to the
+    person once, with its id. One ``open`` when nothing ever recurred."""
+    if s.stats is None:
+        return ""
+    from lazy_harness.memory import usage
+
+    key = os.path.basename(os.path.normpath(s.stats["memory_dir"]))
+    again = usage.untold_recurred(s.env, key)
+    if not again:
+        return ""
+    usage.told_recurred(s.env, key, again)
+    n = len(again)
+    s.person.append(f"lazy-harness: {n} failure{'s' if n != 1 else ''} of {s.stats['project']} happened again after "
+                    f"memory showed {'them' if n != 1 else 'it'} to the session ({', '.join(again[:5])}"
+                    f"{', ...' if n > 5 else ''}). See: lh memory usage; lh memory show.")
+    s.told += f" (told the person: recurred {','.join(again)})"
     return ""
 
 

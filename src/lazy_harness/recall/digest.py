@@ -19,7 +19,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust
+from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust, usage
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
@@ -136,6 +136,9 @@ def _screened(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | Non
             continue
         shown.append(eid)
         kept.append(rec)
+    if stats is not None and stats.get("ranks"):  # why: where the budget cuts, usage orders (memory/usage.py)
+        pairs = usage.order(list(zip(shown, kept, strict=True)), lambda pair: pair[0], stats["ranks"])
+        shown, kept = [eid for eid, _ in pairs], [rec for _, rec in pairs]
     if stats is not None:
         stats.setdefault("ids", {})[section] = shown
     return kept
@@ -192,6 +195,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
             if screen.keep("learning", ids.of_learning(h), held.head_text(h), h):
                 kept.append(h)
         ranked = kept
+    ranked = usage.order(ranked, ids.of_learning, stats.get("ranks"))
     items = []
     stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [ids.of_learning(h) for h in ranked]
     for head in ranked:
@@ -284,6 +288,8 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
         sections = []
     text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget)
     stats.update(shown=shown, left_out=left, chars=len(text))
+    # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
+    stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
     return (text or None), stats
 
 
@@ -300,6 +306,7 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
     stats["hidden"] = hidden
+    stats["ranks"] = usage.load_ranks(env, mdir, (cfg.get("usage") or {}).get("unused_after", 0))
     kept = held.kept_verdicts(mdir, env)
     owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
     screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)

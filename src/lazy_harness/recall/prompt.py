@@ -162,6 +162,7 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
         info["builder"] = build.start(env, mdir, ldir) or "running"
     passing = [c for c in ranked if c["passes"]]
     unseen = [c for c in passing if c["id"] not in already]
+    unseen = usage_order(unseen, env, mdir, cfg)
     # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
     # as many as the prompt can show, and those not shown to this session yet
     fresh, held_back = fence.screen(unseen, mdir, max(0, int(settings["max_items"])))
@@ -172,6 +173,17 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
                 already=len(passing) - len(unseen), kept=kept, chars=len(text or ""), max_chars=budget)
     return text, info
+
+
+def usage_order(passing: list[dict], env, mdir: str, cfg: dict) -> list[dict]:
+    """The feedback rule where ``recall.max_items`` and ``recall.max_chars`` cut: used entries first,
+    those shown in ``usage.unused_after`` sessions and never used last (memory/usage.py)."""
+    from lazy_harness.memory import usage
+
+    if len(passing) < 2:
+        return passing
+    return usage.order(passing, lambda c: c["id"], usage.load_ranks(env, mdir, (cfg.get("usage") or {}).get(
+        "unused_after", 0)))
 
 
 def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
@@ -194,6 +206,12 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
     if not out_text:
         return decision, None
     shown.add(env, sid, [c["id"] for c in info["kept"]])
+    from lazy_harness.memory import usage
+
+    try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
+        usage.note(env, sid, "prompt", len(out_text), [(c["id"], c.get("chars", 0)) for c in info["kept"]], now)
+    except OSError:
+        pass  # why: usage is counted without this showing; the prompt's memory matters more
     out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
     return decision, jsonload.dumps(out) + "\n"
 

@@ -228,6 +228,7 @@ def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple
             line = line[:room - 1] + "…"
         lines.append(line)
         used += 1 + len(line)
+        item["chars"] = len(line) + 1  # the usage record counts what each entry cost
         kept.append(item)
     if not kept:
         return None, []

@@ -45,6 +45,19 @@ def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
         handoff.write_markdown(folder, {"session_id": "sync", "task_id": "sync"}, now)
 
 
+def recount_usage(data: str, changed: list[str], env) -> None:
+    """usage.jsonl merged: the counts the budget cuts read, worked out again (memory/usage_log.py).
+    Never raises: the next distillation writes them anyway."""
+    from lazy_harness.memory import usage_log
+
+    for rel in changed:
+        if os.path.basename(rel) == usage_log.USAGE:
+            try:
+                usage_log.refresh_ranks(env, os.path.dirname(os.path.join(data, rel)))
+            except OSError:
+                pass
+
+
 def hold_merged(data: str, changed: list[str], cfg: dict, env, now: float) -> list[str]:
     """The hold check on what the merge brought in (memory/held.py, ADR 0024): every live entry of a
     memory folder whose files changed, every learning file that changed. A learning's hold is
@@ -167,6 +180,7 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
                     raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
             rerender_handoffs(data, changed, now)
             hold_merged(data, changed, cfg, env, now)
+            recount_usage(data, changed, env)
         except SyncError as exc:
             _save_state(data, last_error=f"{logfile.stamp(now)} {exc.message}")
             raise

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from lazy_harness.memory.handoff_log import by_whom
-from lazy_harness.ui import reading
+from lazy_harness.ui import reading, usage_section
 from lazy_harness.ui.markup import day_of, esc, form, when_of
 
 
@@ -315,6 +315,7 @@ SECTIONS = [
     ("learnings", "Learnings", learnings_section),
     ("search", "What a prompt gets", search_section),
     ("injected", "Injected into recent sessions", injected_section),
+    ("usage", "Usage: shown against used", lambda v: usage_section.section(v, _titles, _entry)),
     ("queue", "Queue", queue_section),
     ("spend", "Spend per day", spend_section),
     ("runs", "Changes, and undo", runs_section),

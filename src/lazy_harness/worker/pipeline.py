@@ -80,6 +80,21 @@ def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: 
         log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
 
 
+def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str, env,
+                   now: float, log) -> None:
+    """What the session was shown and used (worker/usage.py, ADR 0036). why: after the persist, and
+    never failing the task: usage is a record about memory, not memory."""
+    from lazy_harness.worker import usage
+
+    try:
+        words = usage.account(session_id, path, distilled, memory_dir, learnings_dir, env, now)
+    except Exception as exc:
+        log(f"usage not counted: {type(exc).__name__}: {exc}")
+        return
+    if words:
+        log(words)
+
+
 def _log(env, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
@@ -150,6 +165,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
     _hold(plan, report, memory_dir, learnings_dir, project, now, log)
+    _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     _update_index(env, memory_dir, learnings_dir, log)

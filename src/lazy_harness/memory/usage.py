@@ -1,0 +1,176 @@
+"""What a session was shown, and the order usage gives entries where a budget is short (ADR 0036).
+
+    <queue>/state/<session>.seen      one line per showing, appended by SessionStart and the prompt
+                                      hook: ``<epoch> <source> <chars injected> <id>:<chars> ...``
+    <memory dir>/usage.jsonl          the usage record the worker keeps (memory/usage_log.py)
+    <cache>/usage/<memory key>.counts ``<id> <sessions shown> <sessions used>`` per line (fixed width,
+                                      sorted by id), written by the worker from usage.jsonl; what the
+                                      budget cuts read
+
+The feedback rule (docs/how/usage.md): where a budget is short, an entry used in some session comes
+before its peers, and an entry shown in at least ``usage.unused_after`` sessions and never used comes
+after them; each group keeps its own order. Nothing is hidden by usage alone.
+
+Hot path: both hooks use this module; at import time only ``os``. A showing costs
+one ``O_APPEND`` write of one line, unlocked and not fsynced: lost in a crash, a session's usage is
+counted without that showing.
+"""
+
+import os
+
+from lazy_harness import paths
+
+SEEN = ".seen"
+MAX_SEEN = 1 << 20  # bytes of one session's showings read at most
+USED, PEER, UNUSED = 0, 1, 2  # the ranks :func:`order` sorts by
+
+
+def seen_file(env, session_id: str) -> str:
+    # why: the queue's rule for a session id in a file name (queue.safe_session_id, a test keeps the
+    # two equal): the store does not import the queue
+    safe = "".join(c for c in str(session_id) if c.isascii() and (c.isalnum() or c in "-_"))[:80]
+    return os.path.join(paths.state_dir(env), (safe or "unknown") + SEEN)
+
+
+def note(env, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float) -> None:
+    """One line for one showing: when, by what (``startup``, ``resume``, ``prompt``...), how many
+    characters the hook injected, and each entry id shown with the characters its line took."""
+    if not session_id or not shown:
+        return
+    word = "".join(c for c in source if c.isalnum() or c in "-_") or "?"
+    line = f"{now:.3f} {word} {int(chars)} " + " ".join(f"{i}:{int(n)}" for i, n in shown if i and " " not in i)
+    path = seen_file(env, session_id)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, (line + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def read_seen(env, session_id: str) -> list[tuple[float, str, int, list[tuple[str, int]]]]:
+    """Every showing of a session, oldest first: (epoch, source, chars injected, [(id, chars)]).
+    A torn or foreign line is skipped."""
+    try:
+        with open(seen_file(env, session_id), encoding="utf-8", errors="replace") as fh:
+            text = fh.read(MAX_SEEN)
+    except OSError:
+        return []
+    out = []
+    for line in text.split("\n"):
+        parts = line.split()
+        if len(parts) < 4:
+            continue
+        try:
+            when, chars = float(parts[0]), int(parts[2])
+            shown = [(i, int(n)) for i, _, n in (p.rpartition(":") for p in parts[3:]) if i]
+        except ValueError:
+            continue
+        out.append((when, parts[1], chars, shown))
+    return out
+
+
+def ranks_file(env, memory_dir: str) -> str:
+    return paths.usage_ranks_file(os.path.basename(os.path.normpath(memory_dir)), env)
+
+
+LINE = 25  # ``<id> <shown> <used>\n``: an id is 10 characters, each count 6 (memory/usage_log.py)
+
+
+class Ranks:
+    """Each entry's rank by its usage: :data:`USED`, :data:`UNUSED`, else :data:`PEER`. The count file
+    holds fixed-width lines sorted by id: a budget cut asks a few dozen ids of thousands, each found by
+    a binary search, with no parse of the whole file on the hot path. False when usage changes no order."""
+
+    def __init__(self, text: str = "", least: int = 0) -> None:
+        self.text, self.least = text, least
+        self.n = len(text) // LINE
+
+    def __bool__(self) -> bool:
+        return self.least > 0 and self.n > 0
+
+    def get(self, eid: str, default: int = PEER) -> int:
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            key = self.text[mid * LINE:mid * LINE + 10]
+            if key < eid:
+                lo = mid + 1
+            elif key > eid:
+                hi = mid
+            else:
+                try:
+                    shown, used = int(self.text[mid * LINE + 11:mid * LINE + 17]), int(
+                        self.text[mid * LINE + 18:mid * LINE + 24])
+                except ValueError:
+                    return default
+                return USED if used > 0 else UNUSED if shown >= self.least else default
+        return default
+
+
+def load_ranks(env, memory_dir: str, unused_after) -> Ranks:
+    """The ranks usage gives the project's entries (empty when ``unused_after`` is 0 or no usage was
+    counted yet). One ``open``."""
+    try:
+        least = int(unused_after)
+    except (TypeError, ValueError):
+        return Ranks()
+    if least <= 0:
+        return Ranks()
+    try:
+        with open(ranks_file(env, memory_dir), encoding="utf-8", errors="replace") as fh:
+            return Ranks(fh.read(), least)
+    except OSError:
+        return Ranks()
+
+
+def order(items: list, id_of, ranks) -> list:
+    """``items`` with the used ones first and the never-used ones last, each group in its own order."""
+    if not ranks:
+        return list(items)
+    return sorted(items, key=lambda item: ranks.get(id_of(item), PEER))
+
+
+# --- recurrences, told to the person once at SessionStart -------------------------------------------
+#     <queue>/state/recurred        ``<memory key> <id>`` per line: the worker appends
+#     <queue>/state/recurred-told   the same lines, once SessionStart told the person
+
+RECURRED, RECURRED_TOLD = "recurred", "recurred-told"
+
+
+def _lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return [ln.strip() for ln in fh.read(MAX_SEEN).split("\n") if ln.strip()]
+    except OSError:
+        return []
+
+
+def keep_recurred(env, memory_key: str, entry_ids: list[str]) -> None:
+    """Keep the recurrences for the next SessionStart of the project (the worker)."""
+    from lazy_harness.atomic import append_line
+
+    for eid in entry_ids:
+        append_line(os.path.join(paths.state_dir(env), RECURRED), f"{memory_key} {eid}")
+
+
+def untold_recurred(env, memory_key: str) -> list[str]:
+    """The ids of the project's failures that recurred and were not told yet. One ``open`` when none
+    ever recurred."""
+    state = paths.state_dir(env)
+    mine = [ln for ln in _lines(os.path.join(state, RECURRED)) if ln.split(" ")[0] == memory_key]
+    if not mine:
+        return []
+    told = set(_lines(os.path.join(state, RECURRED_TOLD)))
+    return list(dict.fromkeys(ln.split(" ", 1)[1] for ln in mine if ln not in told and " " in ln))
+
+
+def told_recurred(env, memory_key: str, entry_ids: list[str]) -> None:
+    """Mark the recurrences told (one ``O_APPEND`` write)."""
+    if not entry_ids:
+        return
+    fd = os.open(os.path.join(paths.state_dir(env), RECURRED_TOLD), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, "".join(f"{memory_key} {eid}\n" for eid in entry_ids).encode("utf-8"))
+    finally:
+        os.close(fd)

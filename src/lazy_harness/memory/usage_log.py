@@ -1,0 +1,204 @@
+"""The usage record: which entries sessions were shown, which they used, which failures recurred.
+
+    <memory dir>/usage.jsonl   one JSON object per line, append-only, merged by ``lh sync`` as a set
+                               of lines (every line is its own key: nothing here is an entry)
+
+Lines (``ts`` is ISO 8601 with the local offset):
+
+    {"ts", "op": "session",  "session", "chars"}             characters the hooks injected in it
+    {"ts", "op": "shown",    "session", "id", "chars"}       first shown then, its line's characters
+    {"ts", "op": "used",     "session", "id", "evidence"}    the session used it then (what matched)
+    {"ts", "op": "recurred", "session", "id"}                a failure distilled again after it was shown
+    {"ts", "op": "reset",    "id"}                           ``lh memory usage --reset``: count anew
+
+The worker writes them (worker/usage.py) and ``lh memory usage --reset``; never an entry's file. Lines
+repeated (a session distilled twice, a merge) count once: the counts are of distinct sessions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+from lazy_harness.atomic import append_line, atomic_write, ensure_dir
+from lazy_harness.memory import ids
+from lazy_harness.memory.files import iso_epoch
+from lazy_harness.memory.handoff_log import stamp
+
+USAGE = "usage.jsonl"
+OPS = ("session", "shown", "used", "recurred", "reset")
+WEEK = 7 * 86400
+
+
+def path_of(memory_dir: str) -> str:
+    return os.path.join(memory_dir, USAGE)
+
+
+def line(op: str, when: float, **fields) -> dict:
+    return {"ts": stamp(when), "op": op, **fields}
+
+
+def append(memory_dir: str, records: list[dict]) -> None:
+    """Each record as one whole line (a lock and an fsync each: ``atomic.append_line``)."""
+    for rec in records:
+        append_line(path_of(memory_dir), json.dumps(rec, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def read(memory_dir: str) -> list[dict]:
+    """Every well-formed line, in file order; a damaged or foreign line is skipped."""
+    out = []
+    try:
+        with open(path_of(memory_dir), encoding="utf-8-sig", errors="replace") as fh:
+            for raw in fh:
+                try:
+                    rec = json.loads(raw)
+                except ValueError:
+                    continue
+                if (isinstance(rec, dict) and rec.get("op") in OPS and isinstance(rec.get("ts"), str)
+                        and (rec["op"] == "session" or isinstance(rec.get("id"), str))
+                        and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
+                    rec["at"] = iso_epoch(rec["ts"]) or 0.0
+                    out.append(rec)
+    except FileNotFoundError:
+        pass
+    return out
+
+
+@dataclass
+class Entry:
+    id: str
+    kind: str
+    shown: set = field(default_factory=set)  # sessions
+    used: set = field(default_factory=set)
+    recurred: set = field(default_factory=set)
+    chars: int = 0
+    last_shown: float = 0.0
+    last_used: float = 0.0
+
+    def public(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "shown": len(self.shown), "used": len(self.used),
+                "recurred": len(self.recurred), "last_shown": _iso(self.last_shown),
+                "last_used": _iso(self.last_used)}
+
+
+@dataclass
+class Tally:
+    entries: dict[str, Entry] = field(default_factory=dict)
+    sessions: dict[str, int] = field(default_factory=dict)  # session -> characters injected
+    weeks: dict[str, list[int]] = field(default_factory=dict)  # week's monday -> [shown, used]
+
+    def totals(self) -> dict:
+        return {"sessions": len(self.sessions), "shown": sum(len(e.shown) for e in self.entries.values()),
+                "used": sum(len(e.used) for e in self.entries.values()),
+                "injected_chars": sum(self.sessions.values()),
+                "recurrences": sum(len(e.recurred) for e in self.entries.values())}
+
+    def report(self) -> dict:
+        """The JSON of ``lh memory usage --json``."""
+        rows = sorted(self.entries.values(), key=lambda e: (-len(e.shown), e.id))
+        return {"entries": [e.public() for e in rows], **self.totals()}
+
+    def costly(self, n: int = 10) -> list[Entry]:
+        """The entries that cost the most characters for the least use."""
+        some = [e for e in self.entries.values() if e.chars]
+        return sorted(some, key=lambda e: (-e.chars / (1 + len(e.used)), e.id))[:n]
+
+    def never_used(self, least: int = 1) -> list[Entry]:
+        return sorted((e for e in self.entries.values() if len(e.shown) >= least and not e.used),
+                      key=lambda e: (-len(e.shown), e.id))
+
+
+def _iso(when: float) -> str | None:
+    return stamp(when) if when else None
+
+
+def monday(when: float) -> str:
+    """The local date of the Monday of ``when``'s week."""
+    lt = time.localtime(when)
+    return time.strftime("%Y-%m-%d", time.localtime(when - lt.tm_wday * 86400))
+
+
+def tally(records: list[dict], since: float | None = None) -> Tally:
+    """Counts per entry of the distinct sessions that were shown it, used it, saw it recur (after its
+    last reset); only lines at or after ``since`` when given."""
+    resets: dict[str, float] = {}
+    for rec in records:
+        if rec["op"] == "reset":
+            resets[rec["id"]] = max(resets.get(rec["id"], 0.0), rec["at"])
+    t = Tally()
+    for rec in records:
+        op, at = rec["op"], rec["at"]
+        if op == "reset" or (since is not None and at < since):
+            continue
+        if op == "session":
+            t.sessions[rec["session"]] = max(t.sessions.get(rec["session"], 0), _int(rec.get("chars")))
+            continue
+        eid = rec["id"]
+        if at < resets.get(eid, 0.0):
+            continue
+        e = t.entries.get(eid) or t.entries.setdefault(eid, Entry(eid, ids.kind_of(eid) or "?"))
+        _count(t, e, rec)
+    return t
+
+
+def _count(t: Tally, e: Entry, rec: dict) -> None:
+    op, at, sid = rec["op"], rec["at"], rec["session"]
+    week = t.weeks.setdefault(monday(at), [0, 0])
+    if op == "shown" and sid not in e.shown:
+        e.shown.add(sid)
+        e.chars += _int(rec.get("chars"))
+        e.last_shown = max(e.last_shown, at)
+        t.sessions.setdefault(sid, 0)
+        week[0] += 1
+    elif op == "used" and sid not in e.used:
+        e.used.add(sid)
+        e.last_used = max(e.last_used, at)
+        week[1] += 1
+    elif op == "recurred":
+        e.recurred.add(sid)
+
+
+def _int(value) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def of_session(records: list[dict], session_id: str) -> set[tuple[str, str]]:
+    """(op, id) already written for a session (its ``session`` line as ("session", chars))."""
+    return {(r["op"], str(r.get("chars")) if r["op"] == "session" else r["id"])
+            for r in records if r.get("session") == session_id}
+
+
+def write_ranks(t: Tally, path: str) -> None:
+    """The counts the budget cuts read (memory/usage.py): ``<id> <sessions shown> <sessions used>``,
+    fixed-width lines sorted by id (``usage.LINE`` characters each; counts capped at 999,999)."""
+    rows = sorted(e for e in t.entries if ids.is_id(e))
+    body = "".join(f"{e} {min(len(t.entries[e].shown), 999_999):6d} {min(len(t.entries[e].used), 999_999):6d}\n"
+                   for e in rows)
+    ensure_dir(os.path.dirname(path))
+    atomic_write(path, body, durable=False)
+
+
+def refresh_ranks(env, memory_dir: str) -> Tally:
+    """Write the counts the budget cuts read from usage.jsonl as it is now; returns its tally."""
+    from lazy_harness.memory import usage
+
+    t = tally(read(memory_dir))
+    write_ranks(t, usage.ranks_file(env, memory_dir))
+    return t
+
+
+def reset(env, memory_dir: str, entry_id: str, now: float) -> None:
+    """``lh memory usage --reset ID``: the entry's counts start over (a line, never a rewrite)."""
+    from lazy_harness.errors import LhError
+
+    if ids.kind_of(entry_id) is None:
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory usage")
+    append(memory_dir, [line("reset", now, id=entry_id)])
+    refresh_ranks(env, memory_dir)
+
+
+def this_week(memory_dir: str, now: float) -> dict:
+    """The totals of the last seven days."""
+    return tally(read(memory_dir), since=now - WEEK).totals()

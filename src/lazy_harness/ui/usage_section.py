@@ -1,0 +1,68 @@
+"""The page's usage section (ADR 0036): shown against used per week as an inline SVG made here, the
+failures that recurred after memory showed them, and the entries shown and never used, each with the
+page's forget at hand. The same counts as ``lh memory usage`` (memory/usage_log.py)."""
+
+from __future__ import annotations
+
+import time
+
+from lazy_harness.ui.markup import esc, when_of
+
+WEEKS = 12
+
+
+def plot(weeks: dict[str, list[int]], now: float, n: int = WEEKS) -> str:
+    """Two bars per week for the last ``n`` weeks: entries shown (to distinct sessions), entries used."""
+    from lazy_harness.memory.usage_log import WEEK, monday
+
+    days = [monday(now - k * WEEK) for k in range(n - 1, -1, -1)]
+    top = max((max(weeks.get(d, [0, 0])) for d in days), default=0) or 1
+    width, height, gap = 10, 80, 8
+    bars = []
+    for k, day in enumerate(days):
+        shown, used = weeks.get(day, [0, 0])
+        x = k * (2 * width + gap)
+        parts = []
+        for j, (count, css) in enumerate(((shown, "bar"), (used, "bar used"))):
+            h = max(1.0, count / top * height) if count else 0.0
+            parts.append(f'<rect x="{x + j * width}" y="{height - h:.1f}" width="{width}" height="{h:.1f}" '
+                         f'class="{css}"></rect>')
+        bars.append(f'<g><title>week of {esc(day)}: {shown} shown, {used} used</title>{"".join(parts)}'
+                    f'<text x="{x + width}" y="{height + 14}" class="axis">{esc(day[5:])}</text></g>')
+    w = n * (2 * width + gap)
+    return (f'<svg class="chart usage" role="img" aria-label="entries shown and used per week" '
+            f'viewBox="0 0 {w} {height + 20}" width="{w}" height="{height + 20}">{"".join(bars)}</svg>')
+
+
+def section(v, titles_of, entry) -> str:
+    """The section's HTML; ``titles_of(v)`` names the entries, ``entry(...)`` makes one list item (the
+    page's own, in ui/sections.py)."""
+    from lazy_harness.memory import usage_log
+
+    t = usage_log.tally(usage_log.read(v.project.memory_dir))
+    if not t.entries:
+        return ('<p class="empty">'
+                "No entry shown to a distilled session yet: the worker counts a session when it distils it.</p>")
+    totals = t.totals()
+    head = (f'<p class="counts">{totals["sessions"]} session(s), {totals["shown"]} shown, {totals["used"]} used, '
+            f'{totals["injected_chars"]} characters injected, {totals["recurrences"]} recurrence(s) '
+            f'<span class="meta">(lh memory usage)</span></p>')
+    legend = '<p class="meta">Per week: entries shown (first bar) and used (second bar).</p>'
+    titles = titles_of(v)
+    again = [e for e in t.entries.values() if e.recurred]
+    recurred = "".join(
+        entry(e.id, f'<span class="text">{esc(titles.get(e.id, ""))}</span> <span class="badge">recurred in '
+                     f'{len(e.recurred)} session(s) after memory showed it</span>', "") for e in again)
+    from lazy_harness.memory import marks
+
+    rows, gone = [], marks.hidden(v.project.memory_dir)
+    for e in (e for e in t.never_used() if e.id not in gone):  # forgotten, merged, superseded: done with
+        meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
+                f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
+        forget = v.act("forget", "Forget", "Forget this entry?", id=e.id)
+        rows.append(entry(e.id, f'<span class="text">{esc(titles.get(e.id, ""))}</span> {meta}', "",
+                           f'<div class="actions">{forget}</div>'))
+    unused = (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>' if rows
+              else '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>')
+    told = f'<h3>Recurred after memory showed them</h3><ul class="entries recurred">{recurred}</ul>' if again else ""
+    return head + plot(t.weeks, v.now or time.time()) + legend + told + unused

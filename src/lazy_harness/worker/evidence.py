@@ -1,0 +1,150 @@
+"""Whether a session used a memory entry: the entry's distinctive content in what the agent did.
+
+An entry's *marks* are what only it is likely to say (:func:`marks_of`): its code spans that look like
+a command, a path or a name; its paths and file names; its identifiers (``snake_case``, ``camelCase``,
+``dotted.names``, ``--flags``, ``ENV_VARS``); and its rare phrases (four words in a row, at least
+three of them long words that are not common ones). A plain word never counts on its own: "python",
+"tests" or "config" appear in sessions whatever memory says.
+
+The agent's *acts* (:func:`acts`) are the assistant's text and the input of each tool call (a Bash
+command, a file path, an edit), each with its time. An entry was used when one of its marks appears
+in an act at or after the time the entry was first shown to that session (:func:`first_use`): marks
+match whole (a mark inside a longer name does not count), phrases ignoring case and spacing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from lazy_harness.memory.files import iso_epoch
+
+MIN_MARK = 4
+_SPAN = re.compile(r"`([^`\n]{3,200})`")
+_PATH = re.compile(r"(?<![\w/.~-])(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*[A-Za-z][\w.-]*")
+_FILE = re.compile(r"\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|toml|json|jsonl|ya?ml|md|sh|txt|cfg|ini|lock|rs|go|"
+                   r"java|kt|c|h|cc|cpp|hpp|rb|php|sql|css|scss|html|xml|env|conf|dockerfile|gradle|swift)\b")
+_SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")
+_DOTTED = re.compile(r"\b[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+\b")
+_FLAG = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]{2,}\b")
+_WORD = re.compile(r"[a-z][a-z'-]*")
+# words a sentence about anything holds: never part of a rare phrase's count
+COMMON = frozenset("""
+about above after again against also always another anything because been before being below between
+both cannot could does doing done down during each every first from further have having here into itself
+just later like made make many more most much must need needs never next none only other over same
+should since some still such than that their them then there these they thing this those through under
+until using very want was were what when where which while will with within without would your yours
+file files code test tests error errors run runs running use used work works change changes check value
+values before instead first second line lines name names time times fix fixed issue issues""".split())
+GENERIC = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m", "/tmp", "/usr", "/bin", "/dev/null", "and/or"})
+
+
+def _tidy(mark: str) -> str:
+    return mark.strip().strip(".,;:()[]{}'\"").strip()
+
+
+def marks_of(text: str) -> list[str]:
+    """The distinctive marks of an entry's text, longest first, each once."""
+    found: set[str] = set()
+    for span in _SPAN.findall(text):
+        span = " ".join(span.split())
+        if " " in span or any(c in span for c in "/._-=:$") or _CAMEL.fullmatch(span):
+            found.add(_tidy(span))
+    for pattern in (_PATH, _FILE, _SNAKE, _CAMEL, _DOTTED, _FLAG):
+        found.update(_tidy(m.group(0)) for m in pattern.finditer(text))
+    found.update(phrases(text))
+    return sorted((m for m in found if len(m) >= MIN_MARK and m.lower() not in GENERIC and _not_number(m)),
+                  key=lambda m: (-len(m), m))
+
+
+def _not_number(mark: str) -> bool:
+    return any(c.isalpha() for c in mark)
+
+
+def phrases(text: str) -> list[str]:
+    """Four words in a row, at least three of them of six letters or more and not common words."""
+    words = _WORD.findall(_SPAN.sub(" ", text.lower()))
+    out = []
+    for i in range(len(words) - 3):
+        four = words[i:i + 4]
+        if sum(len(w) >= 6 and w not in COMMON for w in four) >= 3:
+            out.append(" ".join(four))
+    return out
+
+
+def found_in(mark: str, act: str, act_words: str) -> bool:
+    """Whether ``mark`` is in the act: a phrase among its words, else whole, not inside a longer name."""
+    if " " in mark and mark == mark.lower() and all(_WORD.fullmatch(w) for w in mark.split()):
+        return f" {mark} " in act_words
+    start = act.find(mark)
+    while start >= 0:
+        end = start + len(mark)
+        before = act[start - 1] if start else " "
+        after = act[end] if end < len(act) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = act.find(mark, start + 1)
+    return False
+
+
+def first_use(marks: list[str], acts: list[tuple[float, str, str]], since: float) -> tuple[float, str] | None:
+    """(the time, the mark) of the first act at or after ``since`` that holds one of ``marks``."""
+    for when, act, act_words in acts:
+        if when < since:
+            continue
+        for mark in marks:
+            if found_in(mark, act, act_words):
+                return when, mark
+    return None
+
+
+def _strings(value, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out)
+
+
+def act_of(record: dict) -> str:
+    """The assistant's text and its tool calls' inputs in one transcript record ('' for any other)."""
+    if record.get("type") != "assistant" or record.get("isSidechain"):
+        return ""
+    content = (record.get("message") or {}).get("content") if isinstance(record.get("message"), dict) else None
+    parts: list[str] = []
+    if isinstance(content, str):
+        parts.append(content)
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif block.get("type") == "tool_use":
+            _strings(block.get("input"), parts)
+    return "\n".join(parts)
+
+
+def acts(path: str) -> list[tuple[float, str, str]]:
+    """(time, text, its words lower-cased and spaced) of every assistant record of a transcript that has
+    a time, in file order. Lines too long or not JSON are skipped."""
+    from lazy_harness.worker.transcript_lines import _open, iter_lines
+
+    out = []
+    with _open(path) as fh:
+        for raw in iter_lines(fh):
+            if not raw or b'"assistant"' not in raw:
+                continue
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                continue
+            when = iso_epoch(record.get("timestamp")) if isinstance(record, dict) else None
+            text = act_of(record) if when is not None else ""
+            if when is not None and text:
+                out.append((when, text, " " + " ".join(_WORD.findall(text.lower())) + " "))
+    return out

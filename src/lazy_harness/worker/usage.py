@@ -1,0 +1,98 @@
+"""The usage accounting of one distilled session (ADR 0036, docs/how/usage.md).
+
+Reads what the hooks recorded the session was shown (``<state>/<session>.seen``, memory/usage.py) and
+the session's transcript; appends to the project's usage.jsonl (memory/usage_log.py) what is new:
+the characters injected, each entry shown, each entry used (its distinctive content in what the
+agent did after it was shown: worker/evidence.py), each failure distilled again after it was shown
+(recurred). Then the counts the budget cuts read are written again, and a recurrence is kept for
+the next SessionStart to tell the person.
+
+Runs after the persist; never fails the task (the caller logs what it raises).
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness.memory import files, handoff, ids, learnings, trust, usage, usage_log
+from lazy_harness.memory.sanitize import one_line
+from lazy_harness.worker import evidence
+
+
+def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str, str]:
+    """The text of each wanted entry still in memory: its fields (decision, failure), its file
+    (learning), its words (open item)."""
+    out: dict[str, str] = {}
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        if any(ids.kind_of(i) == kind for i in wanted):
+            for rec in files.read_entries(os.path.join(memory_dir, name)):
+                eid = ids.of_record(rec, kind)
+                if eid in wanted:
+                    out[eid] = trust.text_of(rec, kind)
+    if any(ids.kind_of(i) == "learning" for i in wanted):
+        for path in files.recent_learning_files(learnings_dir, 10**6):
+            lid = learnings.id_of(path)
+            if lid in wanted and lid not in out:
+                try:
+                    with open(path, encoding="utf-8", errors="replace") as fh:
+                        out[lid] = fh.read(20_000)
+                except OSError:
+                    continue
+    if any(ids.kind_of(i) == "handoff" for i in wanted):
+        state, _ = handoff.load(memory_dir)
+        out.update({i: str(item.get("text") or "") for i, item in state.items() if i in wanted})
+    return out
+
+
+def first_shown(showings) -> tuple[dict[str, tuple[float, int]], int]:
+    """Each entry's first showing (time, characters of its line) and the characters injected in all."""
+    first: dict[str, tuple[float, int]] = {}
+    for when, _, _, shown in showings:
+        for eid, chars in shown:
+            if ids.kind_of(eid) is not None and eid not in first:
+                first[eid] = (when, chars)
+    return first, sum(chars for _, _, chars, _ in showings)
+
+
+def recurred(distilled: dict, first: dict[str, tuple[float, int]]) -> list[str]:
+    """The failures of this answer that memory had shown the session: the same failure, by the
+    store's de-duplication (the id of its normalised summary)."""
+    out = []
+    for item in distilled.get("failures") or []:
+        if isinstance(item, dict):
+            eid = ids.entry_id("failure", one_line(item.get("summary")))
+            if eid in first and eid not in out:
+                out.append(eid)
+    return out
+
+
+def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str, env,
+            now: float) -> str:
+    """Append what this distillation learnt of the session's usage; returns words for worker.log."""
+    showings = usage.read_seen(env, session_id)
+    if not session_id or not showings:
+        return ""
+    first, injected = first_shown(showings)
+    marks = {eid: evidence.marks_of(text) for eid, text in texts_of(memory_dir, learnings_dir, set(first)).items()}
+    acts = evidence.acts(transcript) if any(marks.values()) else []
+    records = usage_log.read(memory_dir)
+    done = usage_log.of_session(records, session_id)
+    new: list[dict] = []
+    if ("session", str(injected)) not in done:
+        new.append(usage_log.line("session", showings[0][0], session=session_id, chars=injected))
+    for eid, (when, chars) in first.items():
+        if ("shown", eid) not in done:
+            new.append(usage_log.line("shown", when, session=session_id, id=eid, chars=chars))
+        hit = evidence.first_use(marks.get(eid) or [], acts, when) if ("used", eid) not in done else None
+        if hit:
+            new.append(usage_log.line("used", hit[0], session=session_id, id=eid, evidence=hit[1][:200]))
+    again = [eid for eid in recurred(distilled, first) if ("recurred", eid) not in done]
+    new += [usage_log.line("recurred", now, session=session_id, id=eid) for eid in again]
+    if new:
+        usage_log.append(memory_dir, new)
+    usage_log.write_ranks(usage_log.tally(usage_log.read(memory_dir)), usage.ranks_file(env, memory_dir))
+    if again:
+        usage.keep_recurred(env, os.path.basename(os.path.normpath(memory_dir)), again)
+    used = sum(1 for r in new if r["op"] == "used")
+    return (f"usage: {len(first)} shown, {used} newly used" + (f", recurred {','.join(again)}" if again else ""))
+
