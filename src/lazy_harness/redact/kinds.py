@@ -114,8 +114,8 @@ from functools import lru_cache
 from typing import Any
 
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mixed_case, _mysql, _random_parts,
-                                         _scrambled, _unless_reference)
-from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _wrapped
+                                         _scrambled, _sixteen, _unless_reference)
+from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _split, _wrapped
 from lazy_harness.redact.values import _telegram
 
 
@@ -145,23 +145,28 @@ def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:
 
 def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
     """Tokens a prefix names: cloud, code hosting, AI, chat, payment and package platforms."""
-    e, e64, more64 = _END, _END64, _wrapped("A-Za-z0-9_-")
+    e, e64 = _END, _END64
     return [
         ("aws-access-key", re.compile(_lead("A(?:KIA|SIA|BIA|CCA)", r"[A-Z0-9]{16}" + e, 4)), None),
+        # why: a terminal that wraps the line inside the 16 characters: the two parts make 16
+        ("aws-access-key", re.compile(_lead("A(?:KIA|SIA|BIA|CCA)", r"[A-Z0-9]{0,15}\r?\n[ \t]*[A-Z0-9]{1,16}" + e, 4)),
+         _sixteen),
+        # why: a token a prefix names may be split by a terminal anywhere after its prefix (_split)
         ("github-token", re.compile(
-            r"(?:" + _lead("gh[pousr]_", r"[A-Za-z0-9]{30,255}", 4) + "|"
-            + _lead("github_pat_", r"[A-Za-z0-9_]{22,255}") + ")" + e + _wrapped("A-Za-z0-9_")), None),
-        ("gitlab-token", re.compile(_lead("gl", r"(?:pat|ptt|dt|rt|soat)-[A-Za-z0-9_.-]{19,299}[A-Za-z0-9_-]"
-                                          + _wrapped("A-Za-z0-9_.-"))), None),
-        ("anthropic-key", re.compile(_lead("sk-ant-", r"[A-Za-z0-9_-]{20,400}" + more64)), None),
+            r"(?:" + _lead("gh[pousr]_", _split("A-Za-z0-9", 30, 255), 4) + "|"
+            + _lead("github_pat_", _split("A-Za-z0-9_", 22, 255)) + ")" + e), None),
+        ("gitlab-token", re.compile(_lead("gl", r"(?:pat|ptt|dt|rt|soat)-" + _split(
+            "A-Za-z0-9_.-", 20, 300, full=r"[A-Za-z0-9_.-]{19,299}[A-Za-z0-9_-]"))), None),
+        ("anthropic-key", re.compile(_lead("sk-ant-", _split("A-Za-z0-9_-", 20, 400))), None),
         ("openai-key", re.compile(_lead("sk-", r"(?!ant-)(?:proj-|svcacct-|admin-)?"  # a digit: not "sk-learn-..."
-                                              r"(?=[A-Za-z0-9_-]{0,400}?\d)[A-Za-z0-9_-]{20,400}" + more64)), None),
+                                              r"(?=[A-Za-z0-9_-]{0,400}?\d)[A-Za-z0-9_-]{20,400}"
+                                              + _wrapped("A-Za-z0-9_-", open_end=True))), None),
         ("slack-webhook", re.compile(r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)"
-                                     r"[A-Za-z0-9_/-]{20,300}" + _wrapped("A-Za-z0-9_/-")), _keep_first),
-        ("slack-token", re.compile(_lead("x", r"(?:ox[abposre](?:\.xox[a-z])?|app)-[A-Za-z0-9-]{10,300}"
-                                         + _wrapped("A-Za-z0-9-"))), None),
-        *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_[A-Za-z0-9]{16,300}" + _wrapped("A-Za-z0-9"))),
-           None) for p in "srp"],
+                                     r"[A-Za-z0-9_/-]{20,300}" + _wrapped("A-Za-z0-9_/-", open_end=True)), _keep_first),
+        ("slack-token", re.compile(_lead("x", r"(?:ox[abposre](?:\.xox[a-z])?|app)-"
+                                         + _split("A-Za-z0-9-", 10, 300))), None),
+        *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_" + _split("A-Za-z0-9", 16, 300))), None)
+          for p in "srp"],
         ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
         ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
         ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)),
@@ -175,11 +180,11 @@ def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("fly-token", re.compile(_lead("fo1_", r"[A-Za-z0-9_-]{30,100}" + e64)), None),
         ("fly-token", re.compile(_lead("fm[12]_", r"(?=[A-Za-z+/=_-]{0,99}\d)[A-Za-z0-9+/=_-]{40,4000}", 4)), None),
         ("google-api-key", re.compile(_lead("AIza", r"[A-Za-z0-9_-]{35}" + e)), None),
-        ("google-oauth-token", re.compile(_lead(r"ya29\.", r"[A-Za-z0-9_-]{30,2000}" + more64, 5)), None),
+        ("google-oauth-token", re.compile(_lead(r"ya29\.", _split("A-Za-z0-9_-", 30, 2000), 5)), None),
         ("google-client-secret", re.compile(_lead("GOCSPX-", r"[A-Za-z0-9_-]{24,40}" + e64)), None),
         ("npm-token", re.compile(_lead("npm_", r"(?=[A-Za-z]{0,35}\d)[A-Za-z0-9]{36}" + e)), None),
         ("huggingface-token", re.compile(_lead("hf_", r"[A-Za-z0-9]{34,40}" + e)), _scrambled),
-        ("pypi-token", re.compile(_lead("pypi-AgE", r"[A-Za-z0-9_-]{50,1000}" + more64)), None),
+        ("pypi-token", re.compile(_lead("pypi-AgE", _split("A-Za-z0-9_-", 50, 1000))), None),
     ]
 
 
@@ -194,11 +199,11 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("shopify-token", re.compile(_lead("shp", r"(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + e)), None),
         ("grafana-token", re.compile(_lead("gl", r"(?:sa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + e + "|"
                                            r"c_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])"
-                                           + _wrapped("A-Za-z0-9+/=") + ")")), None),
+                                           + _wrapped("A-Za-z0-9+/=", open_end=True) + ")")), None),
         ("linear-key", re.compile(_lead("lin_api_", r"[A-Za-z0-9]{40}" + e)), None),
         ("postman-key", re.compile(_lead("PMAK-", r"[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}" + e)), None),
         ("sentry-token", re.compile(_lead("sntry", r"(?:u_[a-f0-9]{64}" + e + "|"
-                                              r"s_[A-Za-z0-9+/=_]{40,2000}" + _wrapped("A-Za-z0-9+/=_") + ")")), None),
+                                              r"s_[A-Za-z0-9+/=_]{40,2000}" + _wrapped("A-Za-z0-9+/=_", open_end=True) + ")")), None),
         ("newrelic-key", re.compile(_lead("NRAK-", r"[A-Z0-9]{27}" + e)), None),
         ("atlassian-token", re.compile(_lead("ATATT3", r"[A-Za-z0-9_=-]{150,300}(?![A-Za-z0-9_=-])")), None),
         ("databricks-token", re.compile(_lead("dapi", r"[a-f0-9]{32}(?:-\d)?" + e)), None),
@@ -214,7 +219,7 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
 
 def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
     """Vault tokens, an Azure SAS signature, a JWT, an Authorization header, a URL's password."""
-    e64, more64 = _END64, _wrapped("A-Za-z0-9_-")
+    e64, more64 = _END64, _wrapped("A-Za-z0-9_-", open_end=True)
     legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
     return [
         ("vault-token", re.compile(_lead("hv", r"[sbr]\.[A-Za-z0-9_-]{24,1000}" + e64 + more64)), None),

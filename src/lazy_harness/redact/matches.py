@@ -58,6 +58,12 @@ def _base64_credentials(m: re.Match[str], mark: str) -> str:
     return m.group(1) + mark if random and entropy(value.rstrip("=")) >= 3.0 else m.group(0)
 
 
+def _sixteen(m: re.Match[str], mark: str) -> str:
+    """An AWS access key id a terminal wrapped: the characters after the prefix, both lines, make 16."""
+    body = m.group(0)[4:]
+    return mark if len("".join(body.split())) == 16 else m.group(0)
+
+
 def _scrambled(m: re.Match[str], mark: str) -> str:
     """A random body has about as many capitals as small letters; a CamelCase name after the
     prefix (``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``) has few."""
