@@ -23,7 +23,12 @@ _NOT_SECRETS = frozenset(("none", "null", "nil", "true", "false", "undefined", "
                           "bytes", "bool", "dict", "list", "optional", "any", "required", "self", "cls",
                           "the", "and", "for", "was", "is", "are", "not", "you", "this", "that"))
 # ``{name}`` is a format field (f"password={password}", {password!r}), ``{{ x }}`` a template
-_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}?")
+# and words that stand for a value to fill in (SECRET_KEY=changeme, API_KEY=your-api-key-here)
+_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}?"
+                          r"|(?i:change[-_.]?(?:me|it|this)(?:[-_.]?(?:now|please|later|in[-_.]?prod(?:uction)?))?"
+                          r"|replace[-_.]?(?:me|this)|placeholder|dummy|redacted|todo|tbd|fixme|not[-_.]?a[-_.]?secret"
+                          r"|example(?:[-_.]?[a-z]+)*|[a-z]+(?:[-_.][a-z]+)*[-_.]example|your[-_.]?[a-z]+(?:[-_.][a-z]+)*"
+                          r"|[a-z]+(?:[-_.][a-z]+)*[-_.](?:here|goes[-_.]here)|x+)")
 _PLAIN_WORD = re.compile(r"[a-z][a-z_-]*")
 _ENTROPY_MIN = 3.5
 _ENTROPY_LEN = 20
@@ -90,13 +95,26 @@ def _replace_assignment(m: re.Match[str]) -> str:
             return m.group(0)  # a call, an index or an attribute: code, not a literal
         if colon and _PLAIN_WORD.fullmatch(value) and word not in _PASSWORDS and not (prefixed and word in _SHORT):
             return m.group(0)  # "the token: expired" is prose; a password may well be a plain word
-        if _names_itself(value, word):
+        if _names_itself(value, word) and not env_style(m):
             return m.group(0)  # password=password, token=access_token, secret=dbSecret: a variable
         # a next line that carries the value on goes with it, unless the value ended a sentence
         kept = tail + (m.group("more") or "") if tail else ""
         return m.group("name") + m.group("sep") + MARK.format("assignment") + kept
     q = m.group("qv")
     return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
+
+
+def env_style(m: re.Match[str]) -> bool:
+    """True for ``NAME=value`` with an upper-case name and no space around the sign: a shell or .env
+    line, where the value is a literal whatever words it holds (``DB_PASS=StrongPass``,
+    ``API_TOKEN=MyToken_2024``); code would write ``password=password`` or ``TOKEN = token``."""
+    if m.group("sep") != "=":
+        return False
+    i = m.start()
+    while i > 0 and m.start() - i < 100 and (m.string[i - 1].isalnum() or m.string[i - 1] == "_"):
+        i -= 1
+    name = m.string[i:m.start()] + m.group("name")
+    return name.isupper() and name.replace("_", "").isalnum()
 
 
 # Objects whose attributes are configuration in code: password=self.pw, token=args.tok, key=cfg.k
