@@ -114,7 +114,7 @@ from functools import lru_cache
 from typing import Any
 
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mixed_case, _mysql, _random_parts,
-                                         _scrambled, _sixteen, _unless_reference)
+                                         _random_value, _sas, _scrambled, _sixteen, _unless_reference)
 from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _split, _wrapped
 from lazy_harness.redact.values import _telegram
 
@@ -207,7 +207,11 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("newrelic-key", re.compile(_lead("NRAK-", r"[A-Z0-9]{27}" + e)), None),
         ("atlassian-token", re.compile(_lead("ATATT3", r"[A-Za-z0-9_=-]{150,300}(?![A-Za-z0-9_=-])")), None),
         ("databricks-token", re.compile(_lead("dapi", r"[a-f0-9]{32}(?:-\d)?" + e)), None),
-        ("age-secret-key", re.compile(_lead("AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}" + e)), None),
+        # why: the prefix alone says what it is: any length and case after it (a key cut, mistyped or
+        # lower-cased by an editor), and a plugin's identity (AGE-PLUGIN-YUBIKEY-1...) alike
+        *[("age-secret-key", re.compile(_lead(age, r"-(?:" + secret + r"|" + plugin + r"-[A-Z0-9]{1,40})-1", 3)
+                                        + _split("A-Za-z0-9", 20, 200)), None)
+          for age, secret, plugin in (("AGE", "SECRET-KEY", "PLUGIN"), ("age", "secret-key", "plugin"))],
         # why: the first part is a user id (digits) in base64url, so it starts M, N or O and then T, j, z or
         # D; a pattern per letter keeps a plain string in front, the engine skips to it
         *[("discord-token", re.compile(_lead(c, r"[TjzD][A-Za-z0-9_-]{21,26}\.[A-Za-z0-9_-]{6,7}\."
@@ -228,9 +232,20 @@ def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
         ("vault-token", re.compile(r"(token(?<![^\n].{5})[ \t]+)" + legacy_vault), _keep_first),
         ("vault-token", re.compile(r"(" + _lead("vault", r"[ \t]+login(?:[ \t]+-\S+)*[ \t]+)") + legacy_vault),
          _keep_first),
-        # why: only the 32-byte signature of an Azure SAS URL; "sig=" is a parameter of many other URLs
-        ("azure-sas", re.compile(r"(sig=)(?<=[?&;]sig=)(?:[A-Za-z0-9+/]|%2[BbFf]){43}(?:=|%3[Dd])"
-                                 r"(?![A-Za-z0-9+/%])"), _keep_first),
+        # why: a URL's signature (an Azure SAS sig=, an S3 or GCS presigned X-Amz-Signature=, a session
+        # token beside it) is the credential of the URL; a random value of 16 or more characters only
+        # (``sig=v1``, ``signature=inspect.signature`` stay), the rest of the URL is kept
+        ("azure-sas", re.compile(r"(sig=)(?<![A-Za-z0-9_-]sig=)((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){16,1000}"
+                                 r"(?:=|%3[Dd]){0,2})(?![A-Za-z0-9+/%=_-])"), _sas),
+        *[("signed-url", re.compile(r"(" + word + r"=)(?<![A-Za-z0-9_]" + "." * width + "=)"
+                                    r"((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){16,4000}(?:=|%3[Dd]){0,2})"
+                                    r"(?![A-Za-z0-9+/%=_-])"), _random_value)
+          for word, width in (("[Ss]ignature", 9), ("[Ss]ecurity-[Tt]oken", 14))],
+        # why: a chat webhook's URL is its credential (Discord, Teams, Mattermost, Zapier, IFTTT...):
+        # after a path segment that says hook, what holds a random segment goes; the host stays
+        ("webhook-url", re.compile(r"(https?://[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/(?:[A-Za-z0-9._~%-]{1,100}/){0,6}?"
+                                   r"(?i:api/webhooks|webhooks?|hooks|webhookb2|incomingwebhook|catch|trigger)/)"
+                                   r"([^\s\"'<>`)\]]{8,1000})"), _random_value),
         ("jwt", re.compile(_lead("eyJ", r"[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{5,8000}\.[A-Za-z0-9_-]{8,4000}"
                                  + more64)), None),
         # why: "token <x>" only in an Authorization header: "the token authorization/..." is prose
@@ -257,7 +272,10 @@ def _passwords_after_commands() -> list[tuple[str, re.Pattern[str], Any]]:
     sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
                                r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
     host = r"[ \t]+(?=[^\s.]*[.\d]|localhost)\S+"  # a name with a dot or a digit: not "machine learning"
-    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*" + sudo_stdin
+    # what reads a password on stdin: sudo -S, or a registry login's --password-stdin (docker, podman,
+    # helm registry, skopeo, oras...)
+    login_stdin = r"[A-Za-z][\w.-]{1,30}[ \t]+(?:[^\n|;&]{0,200}?[ \t])?login\b[^\n|;&]{0,300}?--password-stdin\b"
+    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*(?:" + sudo_stdin + "|" + login_stdin + ")"
     return [
         # why: "-u user:pw" is a password to curl only (``docker run -u 1000:1000`` is a uid)
         ("cli-password", re.compile(
@@ -277,7 +295,7 @@ def _passwords_after_commands() -> list[tuple[str, re.Pattern[str], Any]]:
                                     + plain_value), _unless_reference),
         ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>\\{0,7}[\"'])?)")
                                     + plain_value + piped), _unless_reference),
-        ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"|%s))?"
                                                                    r"[ \t]+(?P<q>\\{0,7}[\"'])?)")
                                     + plain_value + piped), _unless_reference),
         # .netrc: "machine h login u password p" on one line or several ("default" is any machine)
