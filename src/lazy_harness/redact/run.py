@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from lazy_harness.redact import names
+from lazy_harness.redact import names, prose
 from lazy_harness.redact.assignments import _named
 from lazy_harness.redact.kinds import _builtin
 from lazy_harness.redact.matches import _mailchimp
@@ -77,6 +77,9 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     text = sub(named, names.replace_named, text)
     for pattern in spaced:
         text = sub(pattern, names.replace_spaced, text)
+    text = sub(prose.stated(), prose.replace_stated, text)
+    text, n = prose.base64_credentials(text)
+    counted[0] += n
     text, n = _aws_secrets(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):

@@ -5,6 +5,7 @@ Used by the rule table of ``lazy_harness.redact``; nothing here imports it back.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -164,27 +165,25 @@ _AWS_ENTROPY = 4.2  # 40 random characters of 64: 4.66 on average, under 4.25 on
 
 
 def _aws_secrets(text: str) -> tuple[str, int]:
-    """``text`` with bare AWS secret access keys near "aws" or "secret" replaced, and how many."""
+    """``text`` with bare AWS secret access keys replaced, and how many: near "aws" or "secret" any
+    random-looking run of 40 (``_aws_like``), elsewhere only one random beyond doubt (``_aws_alone``)."""
+    runs = [m for m in _AWS_RUN.finditer(text) if m.end() - m.start() == 40]
+    if not runs:
+        return text, 0
     low = text.lower()
     if len(low) != len(text):
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)  # positions must line up
     found = sorted(i for word in ("aws", "secret") for i in _occurrences(low, word))
-    windows: list[list[int]] = []
-    for i in found:
-        a, b = i - _AWS_NEAR, i + 6 + _AWS_NEAR
-        if windows and a <= windows[-1][1]:
-            windows[-1][1] = b
-        else:
-            windows.append([a, b])
     n, spans = len(text), []
-    for a, b in windows:
-        for m in _AWS_RUN.finditer(text, max(0, a - 40), min(n, b + 40)):
-            s, e = m.span()
-            if (e - s != 40 or e < a or s > b or (s and text[s - 1] in _AWS_CHARS)
-                    or (e < n and (text[e] in _AWS_CHARS or text[e] == "="))):
-                continue  # another length, too far, or a piece of a longer run (base64 data)
-            if _aws_like(m.group()):
-                spans.append((s, e))
+    for m in runs:
+        s, e = m.span()
+        if (s and text[s - 1] in _AWS_CHARS) or (e < n and (text[e] in _AWS_CHARS or text[e] == "=")):
+            continue  # a piece of a longer run (base64 data)
+        i = bisect.bisect_left(found, s - _AWS_NEAR - 6)
+        near = i < len(found) and found[i] <= e + _AWS_NEAR
+        glued = (s and text[s - 1] in _GLUE) or (e < n and text[e] in _GLUE)
+        if (_aws_like(m.group()) if near else not glued and _aws_alone(m.group())):
+            spans.append((s, e))
     if not spans:
         return text, 0
     out: list[str] = []
@@ -194,6 +193,22 @@ def _aws_secrets(text: str) -> tuple[str, int]:
         last = e
     out.append(text[last:])
     return "".join(out), len(spans)
+
+
+_GLUE = frozenset("-_.%\\:@")  # a run glued to these is part of a name, a URL or an escape
+_UPPER_PAIR = re.compile(r"[A-Z]{2}")
+
+
+def _aws_alone(value: str) -> bool:
+    """A 40-character run with no context: random beyond doubt. At least 8 capitals, 8 small letters,
+    2 digits and two pairs of adjacent capitals (a CamelCase name has few), at most a few "/" and not
+    a path (no leading "/" nor "//")."""
+    upper = sum(c.isupper() for c in value)
+    lower = sum(c.islower() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return (upper >= 8 and lower >= 8 and digits >= 2 and value.count("/") <= 4 and "//" not in value
+            and not value.startswith("/") and len(_UPPER_PAIR.findall(value)) >= 2
+            and entropy(value) >= _AWS_ENTROPY)
 
 
 def _occurrences(text: str, word: str):
