@@ -237,10 +237,11 @@ def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
         # (``sig=v1``, ``signature=inspect.signature`` stay), the rest of the URL is kept
         ("azure-sas", re.compile(r"(sig=)(?<![A-Za-z0-9_-]sig=)((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){16,1000}"
                                  r"(?:=|%3[Dd]){0,2})(?![A-Za-z0-9+/%=_-])"), _sas),
-        *[("signed-url", re.compile(r"(" + word + r"=)(?<![A-Za-z0-9_]" + "." * width + "=)"
+        # why: the literal after the first letter, whose case varies, lets the engine skip to it
+        *[("signed-url", re.compile(r"(" + word + r"=)(?<=[^A-Za-z0-9_][Ss]" + word + "=)"
                                     r"((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){16,4000}(?:=|%3[Dd]){0,2})"
                                     r"(?![A-Za-z0-9+/%=_-])"), _random_value)
-          for word, width in (("[Ss]ignature", 9), ("[Ss]ecurity-[Tt]oken", 14))],
+          for word in ("ignature", "ecurity-token", "ecurity-Token")],
         # why: a chat webhook's URL is its credential (Discord, Teams, Mattermost, Zapier, IFTTT...):
         # after a path segment that says hook, what holds a random segment goes; the host stays
         ("webhook-url", re.compile(r"(https?://[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/(?:[A-Za-z0-9._~%-]{1,100}/){0,6}?"

@@ -22,14 +22,16 @@ from functools import lru_cache
 
 from lazy_harness.redact.values import _MARK_PREFIX, _NOT_SECRETS, _PLACEHOLDER, MARK, _reference
 
-_WORDS = r"(?:password|passwd|passphrase|pass phrase|passcode|pwd|pw|pin(?: code| number)?|pass)"
+# the words after their common "p" (see _STATED)
+_WORDS = r"(?:assword|asswd|assphrase|ass phrase|asscode|wd|w|in(?: code| number)?|ass)"
 # why: the longer links first: the first that matches is kept ("is now X" is not "is" and "now")
 _LINK = (r"(?P<link>[ \t]+(?:(?:is|was|has[ \t]+been)[ \t]+(?:set|changed|reset|updated)[ \t]+to|is[ \t]+now|"
          r"is[ \t]+still|will[ \t]+be|is|was|to|became)(?:[ \t]*[:=-])?[ \t]+|[ \t]*[:=][ \t]*)")
 # why: written in lower case and compiled with re.IGNORECASE: redact.run scans the lower-cased text
-# with a case-sensitive twin, which lets the engine skip to "pass", "pw" and "pin"
+# with a case-sensitive twin. The literal "p" first lets the engine skip to it (7 times faster than
+# a look-behind first)
 _STATED = (
-    r"(?<![a-z0-9_$.-])(?P<word>" + _WORDS + r")(?![a-z0-9_-])"
+    r"(?P<word>p(?<![a-z0-9_$.-]p)" + _WORDS + r")(?![a-z0-9_-])"
     r"(?:(?P<for>[ \t]+(?:for|of|on|to|at|in)(?:[ \t]+[^\s.;:,!?=\"'`]{1,40}){1,5}?"
     r"|[ \t]+(?:i|we|you|they|he|she)[ \t]+(?:used|set|chose|picked|gave|typed|entered|use))?" + _LINK
     + r"|(?P<bare>[ \t]+))(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s\"'`]{1,200})")
@@ -78,7 +80,7 @@ def _value_ok(m: re.Match[str], value: str, quoted: bool) -> bool:
     letter = any(c.isalpha() for c in value)
     symbol = any(not c.isalnum() and c not in "-_." for c in value)
     if bare_link:  # "password Hunter2!" with no link: only what cannot be a word of a sentence
-        return len(value) >= 6 and letter and (digit or symbol)
+        return len(value) >= 6 and letter and digit
     return digit or symbol or bool(_INSIDE_CAPITAL.search(value))
 
 
