@@ -196,18 +196,18 @@ def _aws_secrets(text: str) -> tuple[str, int]:
 
 
 _GLUE = frozenset("-_.%\\:@")  # a run glued to these is part of a name, a URL or an escape
-_UPPER_PAIR = re.compile(r"[A-Z]{2}")
+_WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}")
 
 
 def _aws_alone(value: str) -> bool:
-    """A 40-character run with no context: random beyond doubt. At least 8 capitals, 8 small letters,
-    2 digits and two pairs of adjacent capitals (a CamelCase name has few), at most a few "/" and not
-    a path (no leading "/" nor "//")."""
+    """A 40-character run with no context: random beyond doubt. At least 8 capitals, 8 small letters
+    and 2 digits, runs of small letters (words) covering under half of it (a CamelCase name is made
+    of them), at most a few "/" and not a path (no leading "/" nor "//")."""
     upper = sum(c.isupper() for c in value)
     lower = sum(c.islower() for c in value)
     digits = sum(c.isdigit() for c in value)
     return (upper >= 8 and lower >= 8 and digits >= 2 and value.count("/") <= 4 and "//" not in value
-            and not value.startswith("/") and len(_UPPER_PAIR.findall(value)) >= 2
+            and not value.startswith("/") and sum(map(len, _WORD_RUN.findall(value))) < 20
             and entropy(value) >= _AWS_ENTROPY)
 
 
