@@ -181,7 +181,8 @@ def _aws_secrets(text: str) -> tuple[str, int]:
             continue  # a piece of a longer run (base64 data)
         i = bisect.bisect_left(found, s - _AWS_NEAR - 6)
         near = i < len(found) and found[i] <= e + _AWS_NEAR
-        glued = (s and text[s - 1] in _GLUE) or (e < n and text[e] in _GLUE)
+        glued = (s and text[s - 1] in _GLUE) or (e < n and text[e] in _GLUE
+                                                  and (text[e] != "." or text[e + 1:e + 2].isalnum()))
         if (_aws_like(m.group()) if near else not glued and _aws_alone(m.group())):
             spans.append((s, e))
     if not spans:
@@ -195,7 +196,7 @@ def _aws_secrets(text: str) -> tuple[str, int]:
     return "".join(out), len(spans)
 
 
-_GLUE = frozenset("-_.%\\:@")  # a run glued to these is part of a name, a URL or an escape
+_GLUE = frozenset("-_.%\\@")  # a run glued to these is part of a name, a URL or an escape (not a final ".")
 _WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}")
 
 
