@@ -85,6 +85,10 @@ def test_a_credential_in_a_url_a_key_or_base64_is_redacted(text, secret, kind):
     ("with password Hunter22! we log in", "Hunter22!"),
     ("The wifi passcode is 55512345", "55512345"),
     ("the password is `Sup3r$ecret`", "Sup3r$ecret"),
+    ("The password's Hunter2!x", "Hunter2!x"),
+    ("the root password, which is Hunter2!x, was reset", "Hunter2!x"),
+    ("the api key is 9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+    ("The secret for the webhook was Xk29fLq8Rm3Tz7Wv1Yp4.", "Xk29fLq8Rm3Tz7Wv1Yp4"),
 ])
 def test_a_password_stated_in_a_sentence_is_redacted(text, secret):
     out, n = red(text)
@@ -102,6 +106,7 @@ def test_a_password_stated_in_a_sentence_is_redacted(text, secret):
     ("GITHUB_TOKEN=token_abc_Zz", "token_abc_Zz"),
     ("DB_PASS_PROD=WinterPass", "WinterPass"),
     ("MYSQL_ROOT_PASSWORD=RootPass", "RootPass"),
+    ("environment:\n  DB_PASS: StrongPass\n", "StrongPass"),
 ])
 def test_a_dotenv_value_that_names_its_keyword_is_redacted(text, secret):
     out, n = red(text)

@@ -20,21 +20,27 @@ import binascii
 import re
 from functools import lru_cache
 
-from lazy_harness.redact.values import _MARK_PREFIX, _NOT_SECRETS, _PLACEHOLDER, MARK, _reference
+from lazy_harness.redact.values import _MARK_PREFIX, _NOT_SECRETS, _PLACEHOLDER, MARK, _reference, entropy
 
 # the words after their common "p" (see _STATED)
 _WORDS = r"(?:assword|asswd|assphrase|ass phrase|asscode|wd|w|in(?: code| number)?|ass)"
 # why: the longer links first: the first that matches is kept ("is now X" is not "is" and "now")
-_LINK = (r"(?P<link>[ \t]+(?:(?:is|was|has[ \t]+been)[ \t]+(?:set|changed|reset|updated)[ \t]+to|is[ \t]+now|"
-         r"is[ \t]+still|will[ \t]+be|is|was|to|became)(?:[ \t]*[:=-])?[ \t]+|[ \t]*[:=][ \t]*)")
+_VERBAL = (r"(?:[ \t]+(?:(?:is|was|has[ \t]+been)[ \t]+(?:set|changed|reset|updated)[ \t]+to|is[ \t]+now|"
+           r"is[ \t]+still|will[ \t]+be|is|was|to|became)|['\u2019]s|,[ \t]*which[ \t]+(?:is|was))"
+           r"(?:[ \t]*[:=-])?[ \t]+")
+_LINK = r"(?P<link>" + _VERBAL + r"|[ \t]*[:=][ \t]*)"
+_FOR = (r"(?P<for>[ \t]+(?:for|of|on|to|at|in)(?:[ \t]+[^\s.;:,!?=\"'`]{1,40}){1,5}?"
+        r"|[ \t]+(?:i|we|you|they|he|she)[ \t]+(?:used|set|chose|picked|gave|typed|entered|use))?")
+_VALUE = r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s\"'`]{1,200})"
 # why: written in lower case and compiled with re.IGNORECASE: redact.run scans the lower-cased text
 # with a case-sensitive twin. The literal "p" first lets the engine skip to it (7 times faster than
 # a look-behind first)
 _STATED = (
     r"(?P<word>p(?<![a-z0-9_$.-]p)" + _WORDS + r")(?![a-z0-9_-])"
-    r"(?:(?P<for>[ \t]+(?:for|of|on|to|at|in)(?:[ \t]+[^\s.;:,!?=\"'`]{1,40}){1,5}?"
-    r"|[ \t]+(?:i|we|you|they|he|she)[ \t]+(?:used|set|chose|picked|gave|typed|entered|use))?" + _LINK
-    + r"|(?P<bare>[ \t]+))(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s\"'`]{1,200})")
+    r"(?:" + _FOR + _LINK + r"|(?P<bare>[ \t]+))" + _VALUE)
+# A key, a token or a secret stated in a sentence ("the api key is 9f8e...", "the token was X"): a
+# verbal link only ("token: x" is the assignment rule's), and a random value (``_random``)
+_KEY_STATED = r"(?P<word>secret|token|key)(?![a-z0-9_-])" + _FOR + r"(?P<link>" + _VERBAL + ")" + _VALUE
 _TRAILING = ".,;:)]}"
 _UNITS = re.compile(r"[ \t]*(?:characters|chars|digits|letters|bytes|bits|long|days|times|hours|minutes|"
                     r"seconds|attempts|tries|words|%)\b", re.I)
@@ -132,7 +138,25 @@ def base64_credentials(text: str) -> tuple[str, int]:
     return "".join(out), len(out) // 2
 
 
+def replace_key_stated(m: re.Match[str]) -> str:
+    """A stated key's, token's or secret's value replaced when it is random: 16 characters or more,
+    letters and digits, at least 3.3 bits per character (a word, a name or a version stays)."""
+    if m.start() and (m.string[m.start() - 1].isalnum() or m.string[m.start() - 1] in "_$."):
+        return m.group(0)  # why: "monkey", "$token", "self.key": not the word
+    raw = m.group("value")
+    quoted = raw[0] in "\"'`" and raw[-1] == raw[0] and len(raw) > 1
+    value = raw[1:-1] if quoted else raw.rstrip(_TRAILING)
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    if (len(value) < 16 or not letters or not digits or " " in value or value.startswith(_MARK_PREFIX)
+            or _LOCATION.match(value) or _PLACEHOLDER.fullmatch(value) or entropy(value) < 3.3):
+        return m.group(0)
+    start = m.start("value") - m.start() + (1 if quoted else 0)
+    whole = m.group(0)
+    return whole[:start] + MARK.format("high-entropy") + whole[start + len(value):]
+
+
 @lru_cache(maxsize=1)
-def stated() -> re.Pattern[str]:
-    """The stated-password pattern, compiled on first use."""
-    return re.compile(_STATED, re.I)
+def stated() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The stated-password and stated-key patterns, compiled on first use."""
+    return re.compile(_STATED, re.I), re.compile(_KEY_STATED, re.I)

@@ -77,7 +77,9 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     text = sub(named, names.replace_named, text)
     for pattern in spaced:
         text = sub(pattern, names.replace_spaced, text)
-    text = sub(prose.stated(), prose.replace_stated, text)
+    password, key = prose.stated()
+    text = sub(password, prose.replace_stated, text)
+    text = sub(key, prose.replace_key_stated, text)
     text, n = prose.base64_credentials(text)
     counted[0] += n
     text, n = _aws_secrets(text)

@@ -109,13 +109,14 @@ def env_style(m: re.Match[str]) -> bool:
     """True for ``NAME=value`` with an upper-case name and no space around the sign: a shell or .env
     line, where the value is a literal whatever words it holds (``DB_PASS=StrongPass``,
     ``API_TOKEN=MyToken_2024``); code would write ``password=password`` or ``TOKEN = token``."""
-    if m.group("sep") != "=":
-        return False
+    sep = m.group("sep")
+    if sep != "=" and not (sep.startswith(":") and sep[1:].strip() == "" and sep != ":"):
+        return False  # why: "=" alone, or a YAML map of such names (docker compose's environment:)
     i = m.start()
     while i > 0 and m.start() - i < 100 and (m.string[i - 1].isalnum() or m.string[i - 1] == "_"):
         i -= 1
     name = m.string[i:m.start()] + m.group("name")
-    return name.isupper() and name.replace("_", "").isalnum()
+    return name.isupper() and name.replace("_", "").isalnum() and (sep == "=" or "_" in name)
 
 
 # Objects whose attributes are configuration in code: password=self.pw, token=args.tok, key=cfg.k
