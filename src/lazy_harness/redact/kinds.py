@@ -37,14 +37,18 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   newrelic-key     NRAK- + 27 capitals and digits
   atlassian-token  ATATT3 + 150 to 300 base64url characters
   databricks-token dapi + 32 hex digits (and -2 and the like)
-  age-secret-key   AGE-SECRET-KEY-1 + 58 bech32 characters
+  age-secret-key   AGE-SECRET-KEY-1 or AGE-PLUGIN-<NAME>-1 + 20 or more letters and digits, in either case
   discord-token    a user id in base64url (M, N or O, then T, j, z or D; 23 to 28 characters) . 6 or
                    7 . 27 to 40, with a digit and a mixed-case last part (not a chain of names)
   telegram-bot-token ":AA" + 32 or 33 base64url characters after a bot's id (6 to 12 digits), which stays
   vault-token      hvs./hvb./hvr. + 24 or more base64url characters; the older s./b./r. + 24 letters
                    and digits only as the ``token`` row of vault's output or after ``vault login``
-  azure-sas        the sig= of a SAS URL: 43 base64 characters and "=", URL-encoded or not (the rest
-                   of the URL is kept; a sig= of another length is another service's)
+  azure-sas        the sig= of a SAS URL: 16 or more base64 characters, URL-encoded or not, random
+                   (a segment with letters and digits), on a line that says SAS (sv=, windows.net) or
+                   of mixed case (the rest of the URL is kept; an image CDN's hex sig= is not a SAS)
+  signed-url       Signature=, X-Amz-Signature=, X-Goog-Signature=, X-Amz-Security-Token=: a random value
+  webhook-url      the path after /webhooks/, /api/webhooks/, /hooks/, /webhookb2/, /catch/, /trigger/
+                   when a segment of it is random (Discord, Teams, Mattermost...; the host is kept)
   jwt              eyJ... . ... . ... (three base64url parts)
   bearer           ``Bearer <token>`` / ``Basic <credentials>``, and ``Authorization: token <token>``
   url-password     the password in ``scheme://user:password@host``; the user may be empty and the
@@ -84,8 +88,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``), unless it is code as
                    above (``SECRET_KEY=app.config.SECRET_KEY``, ``tokens = s.encodeAll2(x)``).
   aws-secret-key   a bare 40-character [A-Za-z0-9/+] run with capitals, small letters, a digit or
-                   symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
-                   "secret" (any case): base64 data elsewhere holds such runs by chance.
+                   symbol and >= 4.2 bits per character within 200 characters of "aws" or "secret"
+                   (any case); elsewhere only random beyond doubt (values._aws_alone): base64 data
+                   holds such runs by chance.
+  password         (redact.prose) a password stated in a sentence: "the password for X is Y", "PIN is
+                   4821", "pw: Y", "user: u pass: Y"; and a key, token or secret stated with a random
+                   value ("the api key is 9f8e...", marked high-entropy)
+  basic-credentials (redact.prose) base64 of printable user:password standing alone (docker's auth in
+                   an error line)
 
   assignment       (more, names.py) a keyword (pass, pwd, secret, token, key, cred...) anywhere in a
                    longer name: ``DB_PASS_2=``, ``signingKey:``, ``gcp_credentials =``, and the forms
@@ -94,6 +104,10 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   assignment values may be a quoted value wrapped over up to 3 more lines before its closing quote,
                    or a YAML block scalar (``password: |`` and the indented lines below).
 
+A token a prefix names (github, gitlab, anthropic, slack, stripe, pypi, ya29., age) wrapped by a
+terminal before its minimum length goes whole too, and for every token of open length the next line
+may carry on with more text after the run (``regex_parts._split``, ``_wrapped(open_end=True)``); an
+AWS key id wrapped inside its 16 characters goes when both parts make 16.
 A secret wrapped onto a second line (a terminal, a folded config value) goes whole: when a token of
 open length (github, gitlab, anthropic, openai, slack, stripe, pypi, ya29., glc_, sntrys_, hv?., jwt),
 an unquoted assignment or a high-entropy value ends its line, the next line goes with it if it is made
@@ -203,7 +217,8 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("linear-key", re.compile(_lead("lin_api_", r"[A-Za-z0-9]{40}" + e)), None),
         ("postman-key", re.compile(_lead("PMAK-", r"[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}" + e)), None),
         ("sentry-token", re.compile(_lead("sntry", r"(?:u_[a-f0-9]{64}" + e + "|"
-                                              r"s_[A-Za-z0-9+/=_]{40,2000}" + _wrapped("A-Za-z0-9+/=_", open_end=True) + ")")), None),
+                                              r"s_[A-Za-z0-9+/=_]{40,2000}"
+                                              + _wrapped("A-Za-z0-9+/=_", open_end=True) + ")")), None),
         ("newrelic-key", re.compile(_lead("NRAK-", r"[A-Z0-9]{27}" + e)), None),
         ("atlassian-token", re.compile(_lead("ATATT3", r"[A-Za-z0-9_=-]{150,300}(?![A-Za-z0-9_=-])")), None),
         ("databricks-token", re.compile(_lead("dapi", r"[a-f0-9]{32}(?:-\d)?" + e)), None),

@@ -40,8 +40,8 @@ def _split(chars: str, least: int, most: int, full: str = "") -> str:
     onto a next line (``_wrapped`` with an open end)."""
     wrap = _wrapped(chars, open_end=True)
     c = "[" + chars + "]"
-    body = full or c + "{%d,%d}" % (least, most)
-    return "(?:" + body + wrap + "|" + c + "{1,%d}" % (least - 1) + wrap[:-1] + ")"
+    body = full or c + f"{{{least},{most}}}"
+    return "(?:" + body + wrap + "|" + c + f"{{1,{least - 1}}}" + wrap[:-1] + ")"
 
 
 _END = r"(?![A-Za-z0-9_])"  # a token's end: no word character follows
