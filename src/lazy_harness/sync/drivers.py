@@ -122,7 +122,8 @@ def _driver(argv: list[str]) -> int:
         except OSError:
             parts.append(b"")
     conflicts: list = []
-    merged = (merge_lines if argv[0] == "merge-lines" else merge_learning)(*parts, conflicts=conflicts)
+    base, ours, theirs = parts
+    merged = (merge_lines if argv[0] == "merge-lines" else merge_learning)(base, ours, theirs, conflicts)
     with open(argv[2], "wb") as fh:
         fh.write(merged)
     _note_conflicts(argv[4] if len(argv) == 5 else "", conflicts)
