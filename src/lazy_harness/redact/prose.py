@@ -111,10 +111,10 @@ _USER = re.compile(r"[A-Za-z0-9._@+\\-]{1,128}")
 
 def _credentials(run: str) -> bool:
     """True when ``run`` decodes to printable ``user:password`` (docker's auth, a Basic credential)."""
-    if len(run) % 4 or run.lower() == run or run.upper() == run:
-        return False  # why: base64 of text always holds capitals and small letters; padded, as docker writes it
+    if len(run) % 4 == 1 or (len(run) % 4 and "=" in run) or run.lower() == run or run.upper() == run:
+        return False  # why: base64 of text always holds capitals and small letters; padded or not at all
     try:
-        raw = base64.b64decode(run, validate=True)
+        raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
     except (binascii.Error, ValueError):
         return False
     if not raw or b":" not in raw or any(b < 0x20 or b > 0x7e for b in raw):
