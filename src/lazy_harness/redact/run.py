@@ -1,6 +1,7 @@
 """Running the rules of ``lazy_harness.redact`` over a text, or over every string of a nested
 structure, counting the replacements: the built-in kinds (``redact.kinds``), the mailchimp-key pass,
-the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, then the configured patterns.
+the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, secrets stated in sentences and
+base64 ``user:password`` (``redact.prose``), then the configured patterns.
 """
 
 from __future__ import annotations
@@ -77,12 +78,12 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     text = sub(named, names.replace_named, text)
     for pattern in spaced:
         text = sub(pattern, names.replace_spaced, text)
+    text, n = _aws_secrets(text)  # why: before the stated key ("the aws secret is ..."): the kind says more
+    counted[0] += n
     password, key = prose.stated()
     text = sub(password, prose.replace_stated, text)
     text = sub(key, prose.replace_key_stated, text)
     text, n = prose.base64_credentials(text)
-    counted[0] += n
-    text, n = _aws_secrets(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):
         text = sub(pattern, MARK.format("custom"), text)
