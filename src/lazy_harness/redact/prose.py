@@ -40,7 +40,9 @@ _STATED = (
     r"(?:" + _FOR + _LINK + r"|(?P<bare>[ \t]+))" + _VALUE)
 # A key, a token or a secret stated in a sentence ("the api key is 9f8e...", "the token was X"): a
 # verbal link only ("token: x" is the assignment rule's), and a random value (``_random``)
-_KEY_STATED = r"(?P<word>secret|token|key)(?![a-z0-9_-])" + _FOR + r"(?P<link>" + _VERBAL + ")" + _VALUE
+# (one pattern per word: a literal first lets the engine skip to it, 4 times faster than the three)
+_KEY_STATED = tuple(r"(?P<word>" + word + r")(?![a-z0-9_-])" + _FOR + r"(?P<link>" + _VERBAL + ")" + _VALUE
+                    for word in ("secret", "token", "key"))
 _TRAILING = ".,;:)]}"
 _UNITS = re.compile(r"[ \t]*(?:characters|chars|digits|letters|bytes|bits|long|days|times|hours|minutes|"
                     r"seconds|attempts|tries|words|%)\b", re.I)
@@ -157,6 +159,6 @@ def replace_key_stated(m: re.Match[str]) -> str:
 
 
 @lru_cache(maxsize=1)
-def stated() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The stated-password and stated-key patterns, compiled on first use."""
-    return re.compile(_STATED, re.I), re.compile(_KEY_STATED, re.I)
+def stated() -> tuple[re.Pattern[str], ...]:
+    """The stated-password pattern, then the stated-key ones, compiled on first use."""
+    return (re.compile(_STATED, re.I), *(re.compile(p, re.I) for p in _KEY_STATED))

@@ -80,9 +80,10 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
         text = sub(pattern, names.replace_spaced, text)
     text, n = _aws_secrets(text)  # why: before the stated key ("the aws secret is ..."): the kind says more
     counted[0] += n
-    password, key = prose.stated()
+    password, *keys = prose.stated()
     text = sub(password, prose.replace_stated, text)
-    text = sub(key, prose.replace_key_stated, text)
+    for key in keys:
+        text = sub(key, prose.replace_key_stated, text)
     text, n = prose.base64_credentials(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):
