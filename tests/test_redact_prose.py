@@ -127,6 +127,8 @@ def test_placeholders_and_code_under_a_secrets_name_stay(text):
     f"use {STRIPE_A[:14]}\n{STRIPE_A[14:]}{STRIPE_B} now",  # wrapped before the 16 characters a key needs
     f"{STRIPE_A}{STRIPE_B} rejoined",
     f"STRIPE={STRIPE_A}\n{STRIPE_B} rest",
+    f"> use {STRIPE_A}\n> {STRIPE_B} now",  # a quoted reply
+    f"\u2502 {STRIPE_A}\n\u2502 {STRIPE_B} \u2502",  # a box a terminal drew
 ])
 def test_a_token_split_by_a_terminal_goes_whole(text):
     out, n = red(text)
