@@ -31,7 +31,8 @@ def _wrapped(chars: str, group: str = "", open_end: bool = False) -> str:
     # a token's next line may sit behind a quote or a box's border a terminal or a reply drew ("> ", "│ ")
     indent = r"[ \t]*(?:[>\u2502\u2503][ \t]*)?" if open_end else r"[ \t]*"
     line = (r"\r?\n" + indent + r"(?!/)(?-i:(?=" + c + r"{0,999}?\d)(?=" + c + r"{0,999}?[A-Za-z])"
-            r"|(?=" + c + r"{0,999}?[A-Z])(?=" + c + r"{0,999}?[a-z])(?=" + c + r"{16}))" + c + r"{8,1000}" + ("={0,2}" if "=" in chars else "")
+            r"|(?=" + c + r"{0,999}?[A-Z])(?=" + c + r"{0,999}?[a-z])(?=" + c + r"{16}))" + c + r"{8,1000}"
+            + ("={0,2}" if "=" in chars else "")
             + (r"(?!" + c + ")" if open_end else r"(?=\\{0,7}[\"'`]|[,;]?[ \t]*(?![^\r\n]))"))
     return "(?" + (f"P<{group}>" if group else ":") + line + ")?"
 
