@@ -89,6 +89,8 @@ def test_a_credential_in_a_url_a_key_or_base64_is_redacted(text, secret, kind):
     ("the root password, which is Hunter2!x, was reset", "Hunter2!x"),
     ("the api key is 9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
     ("The secret for the webhook was Xk29fLq8Rm3Tz7Wv1Yp4.", "Xk29fLq8Rm3Tz7Wv1Yp4"),
+    ("Password for admin: S3cret!x", "S3cret!x"),
+    ("my password was: Tr0ub4dor", "Tr0ub4dor"),
 ])
 def test_a_password_stated_in_a_sentence_is_redacted(text, secret):
     out, n = red(text)

@@ -29,7 +29,7 @@ _VERBAL = (r"(?:[ \t]+(?:(?:is|was|has[ \t]+been)[ \t]+(?:set|changed|reset|upda
            r"is[ \t]+still|will[ \t]+be|is|was|to|became)|['\u2019]s|,[ \t]*which[ \t]+(?:is|was))"
            r"(?:[ \t]*[:=-])?[ \t]+")
 _LINK = r"(?P<link>" + _VERBAL + r"|[ \t]*[:=][ \t]*)"
-_FOR = (r"(?P<for>[ \t]+(?:for|of|on|to|at|in)(?:[ \t]+[^\s.;:,!?=\"'`]{1,40}){1,5}?"
+_FOR = (r"(?P<for>[ \t]+(?:for|of|on|to|at|in)(?:[ \t]+[^\s.;:,!?=\"'`%{}()]{1,40}){1,5}?"
         r"|[ \t]+(?:i|we|you|they|he|she)[ \t]+(?:used|set|chose|picked|gave|typed|entered|use))?")
 _VALUE = r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s\"'`]{1,200})"
 # why: written in lower case and compiled with re.IGNORECASE: redact.run scans the lower-cased text
@@ -56,7 +56,7 @@ def _word_ok(m: re.Match[str]) -> bool:
     word = m.group("word")
     low = word.lower()
     sign = m.group("link") is not None and m.group("link").strip() in (":", "=")
-    if sign and low in ("password", "passwd", "passphrase", "pwd"):
+    if sign and m.group("for") is None and low in ("password", "passwd", "passphrase", "pwd"):
         return False  # why: "password: x" and "password=x" are the assignment rule's, with its judgment
     if low.startswith("pin"):
         return word.startswith("PIN") or " " in low  # "pin 13", "pin is 3" on a board are pins
@@ -77,8 +77,8 @@ def _value_ok(m: re.Match[str], value: str, quoted: bool) -> bool:
         return False
     if m.group("word").lower().startswith("pin"):
         return value.isdigit() and 4 <= len(value) <= 8 and not bare_link
-    if quoted:
-        return not bare_link or len(value) >= 6
+    if quoted:  # a literal; one that starts or ends in a space is code around a string ('" % (')
+        return value == value.strip() and (not bare_link or len(value) >= 6)
     if value.isdigit():
         return len(value) >= 4 and not bare_link and not _UNITS.match(m.string, m.end())
     if (_NUMBERISH.fullmatch(value) or _LOCATION.match(value) or "(" in value or "{" in value or "[" in value
