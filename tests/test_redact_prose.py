@@ -46,6 +46,8 @@ def test_a_bare_aws_secret_key_is_redacted_with_or_without_context(text, secret)
      "fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024", "fe5f80f77d5fa3beca038a24", "signed-url"),
     ("https://storage.googleapis.com/b/o?X-Goog-Signature=5a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d", "5a1b2c3d4e5f6071",
      "signed-url"),
+    ("https://d1.cloudfront.net/p.html?Expires=1577836800&Signature=nTWl9ikcSN2O~fxg4-GGl6l2kgCpXUB6Jx6K~Y3kpVOdzU"
+     "POIqRgHLy6f8tXvGcjZQMqq&Key-Pair-Id=K2JCJMDEHXQW5F", "Y3kpVOdzUPOIqRgHLy6f8t", "signed-url"),
     (f"https://b.s3.amazonaws.com/k?X-Amz-Security-Token={DISCORD}", DISCORD, "signed-url"),
     (f"https://discord.com/api/webhooks/1234567890123456789/{DISCORD}", DISCORD, "webhook-url"),
     (f"https://discordapp.com/api/webhooks/123456789012345678/{DISCORD[:60]} then", DISCORD[:60], "webhook-url"),

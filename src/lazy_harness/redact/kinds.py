@@ -254,8 +254,8 @@ def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
                                  r"(?:=|%3[Dd]){0,2})(?![A-Za-z0-9+/%=_-])"), _sas),
         # why: the literal after the first letter, whose case varies, lets the engine skip to it
         *[("signed-url", re.compile(r"(" + word + r"=)(?<=[^A-Za-z0-9_][Ss]" + word + "=)"
-                                    r"((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){16,4000}(?:=|%3[Dd]){0,2})"
-                                    r"(?![A-Za-z0-9+/%=_-])"), _random_value)
+                                    r"((?:[A-Za-z0-9+/_~-]|%[0-9A-Fa-f]{2}){16,4000}(?:=|%3[Dd]){0,2})"
+                                    r"(?![A-Za-z0-9+/%=_~-])"), _random_value)
           for word in ("ignature", "ecurity-token", "ecurity-Token")],
         # why: a chat webhook's URL is its credential (Discord, Teams, Mattermost, Zapier, IFTTT...):
         # after a path segment that says hook, what holds a random segment goes; the host stays

@@ -77,12 +77,12 @@ def _value_ok(m: re.Match[str], value: str, quoted: bool) -> bool:
         return False
     if m.group("word").lower().startswith("pin"):
         return value.isdigit() and 4 <= len(value) <= 8 and not bare_link
-    if quoted:  # a literal; one that starts or ends in a space is code around a string ('" % (')
-        return value == value.strip() and (not bare_link or len(value) >= 6)
+    code = "(" in value or "{" in value or "[" in value or _reference(value, "password")
+    if quoted:  # a literal; one that starts or ends in a space is code around a string ('" % ('), or a call
+        return value == value.strip() and not code and (not bare_link or len(value) >= 6)
     if value.isdigit():
         return len(value) >= 4 and not bare_link and not _UNITS.match(m.string, m.end())
-    if (_NUMBERISH.fullmatch(value) or _LOCATION.match(value) or "(" in value or "{" in value or "[" in value
-            or _reference(value, "password")):
+    if _NUMBERISH.fullmatch(value) or _LOCATION.match(value) or code:
         return False  # a version, a path or URL, code
     digit = any(c.isdigit() for c in value)
     letter = any(c.isalpha() for c in value)
@@ -109,6 +109,8 @@ def replace_stated(m: re.Match[str]) -> str:
 # base64 of "user:password": a run of 8 to 4,000 base64 characters, alone
 _B64 = re.compile(r"(?<![A-Za-z0-9+/=_.-])[A-Za-z0-9+/]{8,4000}={0,2}(?![A-Za-z0-9+/=_-])")
 _USER = re.compile(r"[A-Za-z0-9._@+\\-]{1,128}")
+_EXAMPLE_USERS = frozenset(("user", "username", "name", "login", "admin", "me", "foo"))
+_EXAMPLE_PASSWORDS = frozenset(("password", "pass", "passwd", "secret", "pwd", "bar"))
 
 
 def _credentials(run: str) -> bool:
@@ -122,6 +124,8 @@ def _credentials(run: str) -> bool:
     if not raw or b":" not in raw or any(b < 0x20 or b > 0x7e for b in raw):
         return False
     user, _, password = raw.decode("ascii").partition(":")
+    if _PLACEHOLDER.fullmatch(password) or (user.lower() in _EXAMPLE_USERS and password.lower() in _EXAMPLE_PASSWORDS):
+        return False  # a documentation example: base64 of "username:password", "user:<password>"
     return (bool(_USER.fullmatch(user)) and not user.isdigit() and len(password) >= 3
             and not password.startswith(("//", " ")) and not password.isdigit())
 
