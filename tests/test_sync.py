@@ -301,7 +301,7 @@ def test_git_runs_the_merge_driver_command_ensure_repo_wrote(tmp_path, driver):
     data = tmp_path / "data"
     sync.ensure_repo(str(data), str(tmp_path / "remote.git"))
     command = _git("-C", str(data), "config", "--get", f"merge.lh-{driver}.driver").strip()
-    assert command == f"{sys.executable} -m lazy_harness.sync merge-{driver} %O %A %B"
+    assert command == f"{sys.executable} -m lazy_harness.sync merge-{driver} %O %A %B %P"
     e = lambda s: json.dumps({"id": ids.entry_id("decision", s), "type": "decision", "summary": s}).encode()  # noqa: E731
     if driver == "lines":
         base, ours, theirs = e("x") + b"\n" + e("gone") + b"\n", e("x") + b"\n" + e("mine") + b"\n", \
@@ -316,6 +316,7 @@ def test_git_runs_the_merge_driver_command_ensure_repo_wrote(tmp_path, driver):
         files[name].write_bytes(text)
     for name, path in files.items():
         command = command.replace(f"%{name}", str(path))
+    command = command.replace("%P", "projects/x/decisions.jsonl")
     done = subprocess.run(command, shell=True, cwd=data, capture_output=True)
     assert done.returncode == 0, done.stderr
     assert files["A"].read_bytes() == want

@@ -179,3 +179,58 @@ def test_the_worker_logs_a_damaged_file_it_read_once(tmp_path, isolated_home, fa
     with open(logfile.log_path(logfile.WORKER)) as fh:
         logged = [ln for ln in fh if " memory: " in ln]
     assert len(logged) == 1 and f"{path}: 1 line(s) skipped (2: NUL bytes)" in logged[0]
+
+
+# --- issue 37: a salvaged line is not a second entry "from unknown" -------------------------------
+
+def _torn_then_whole(tmp_path):
+    """A decision whose write was cut (a worker killed mid-line), then written whole by the retry after
+    the next append ended the torn line, as entries.heal_tail does; and one decision around it."""
+    from lazy_harness.memory import entries
+
+    root = ms.make_project(tmp_path, "proj")
+    mdir = paths.memory_dir(root)
+    path = os.path.join(mdir, files.DECISIONS)
+    meta = {"project": "proj", "session_id": "5f0c2a8e-9d1b", "task_id": "t-1", "project_folder": "proj"}
+    before = entries.record("decision", {"summary": "keep the queue on local disk", "rationale": "r"}, meta, NOW - 90)
+    torn = entries.record("decision", {"summary": "retry the model call three times", "rationale": "the API "
+                                       "drops about one call in fifty under load", "tags": ["retry"]}, meta, NOW - 60)
+    line = entries.json_line(torn)
+    os.makedirs(mdir, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(entries.json_line(before) + "\n" + line[:line.index('"tags"')])  # cut after the rationale
+    entries.heal_tail(path)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+    return root, mdir, path, torn
+
+
+def test_a_salvaged_copy_of_an_entry_written_whole_is_read_once(tmp_path):
+    root, mdir, path, torn = _torn_then_whole(tmp_path)
+    tail = files.tail_records(path, 10)
+    assert [r["summary"] for r in tail].count(torn["summary"]) == 1
+    assert [r for r in tail if r["summary"] == torn["summary"]][0].get("via") == "session"
+    from lazy_harness.recall import sources
+
+    found, _, _, _ = sources.read_jsonl(path, "decision")
+    assert [e["title"] for e in found].count(torn["summary"]) == 1
+
+
+def test_session_start_shows_a_salvaged_entry_once_and_not_from_unknown(tmp_path):
+    root, mdir, path, torn = _torn_then_whole(tmp_path)
+    context = start(root)["hookSpecificOutput"]["additionalContext"]
+    assert context.count("retry the model call three times") == 1
+    assert "from unknown" not in context
+
+
+def test_a_salvaged_line_alone_keeps_the_provenance_that_survived(tmp_path):
+    from lazy_harness.memory import entries
+
+    rec = entries.record("decision", {"summary": "pin the CLI version", "rationale": "r", "tags": ["x"]},
+                         {"project": "proj", "session_id": "5f0c2a8e-9d1b", "task_id": "t", "project_folder": "proj"},
+                         NOW)
+    raw = entries.json_line(rec).replace('"tags": ["x"]', '"tags": ["x\xff').encode("utf-8", "surrogateescape")
+    raw = raw.replace(b'["x\xc3\xbf', b'["x\xff')  # a scribbled byte inside the list: not JSON any more
+    [salvaged], how = lines.records_of(raw, lines.entry_fields)
+    assert how.startswith("salvaged")
+    assert salvaged["via"] == "session" and salvaged["project_folder"] == "proj" and salvaged["machine"]

@@ -184,7 +184,12 @@ def test_fields_are_capped(drained):
                 else:
                     assert len(value) <= 10 and all(len(v) <= 300 for v in value), (name, key)
     extra = [r for r in rig.jsonl(os.path.join(mem, "decisions.jsonl")) if r["summary"].startswith("Extra ")]
-    assert len(extra) <= 20
+    # past the cap of 20, at most MAX_OVER more are written held (issue 37): out of every session
+    from lazy_harness.memory import held
+    from lazy_harness.worker.answer import MAX_OVER
+
+    live = [r for r in extra if r["id"] not in held.held_ids(mem)]
+    assert len(live) <= 20 and len(extra) <= 20 + MAX_OVER
     for _, (front, _, body) in _learnings(drained).items():
         learning, _, context = body.partition("\n## Context\n\n")
         assert len(learning) <= 2000 + 20 and len(context) <= 2000 + 2

@@ -90,6 +90,23 @@ KINDS = {
     "echo | sudo -S": ("echo 'Pip3dSud0Pw' | sudo -S systemctl restart app", "Pip3dSud0Pw", "cli-password"),
     "square access token": ("square EAAAq3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux8Ai3Oq7Tw1Mz4Kb6Ny0Cr2Ve9Sg here",
                             "q3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux8Ai3Oq7Tw1Mz4Kb6Ny0Cr2Ve9Sg", "square-token"),
+    # issue 37, part 3: shapes that still leaked, each the example of a class (tests/test_redact_prose.py)
+    "aws secret, no name": ("I set it to wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK8q3LmN9p then",
+                            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK8q3LmN9p", "aws-secret-key"),
+    "azure sas sig": ("get https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=Q3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux"
+                      "Ai3Oq7Tw then", "Q3Wm8Zt5Rk1Yb7Nc4Lv0Hs6Gd2Fj9Pe5Ux", "azure-sas"),
+    "discord webhook": ("post to https://discord.com/api/webhooks/1234567890123456789/Xk29fLq8Rm3Tz7Wv1Yp4Ns6Bd0Hj5Gc2Qe9Ua"
+                        "8Lo1Ab2CdEfGhIjKlMnOpQrStUvWx then",
+                        "Xk29fLq8Rm3Tz7Wv1Yp4Ns6Bd0Hj5Gc2Qe9Ua8Lo1Ab2CdEfGhIjKlMnOpQrSt", "webhook-url"),
+    "age secret key": ("age AGE-SECRET-KEY-1QQPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQQPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQQPZ"
+                       " then", "QQPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQQPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQQPZ",
+                       "age-secret-key"),
+    "password in prose": ("the staging admin password is Hx7!stagingAdm1n then", "Hx7!stagingAdm1n", "password"),
+    "DB_PASS holds Pass": ("export DB_PASS=WinterPass_2024 then", "WinterPass_2024", "assignment"),
+    "docker auth in an error": ("error: failed to authorize: ZGVwbG95OmhtY09KRVpxZ3lnY210YmE= rejected then",
+                                "ZGVwbG95OmhtY09KRVpxZ3lnY210YmE", "basic-credentials"),
+    "stripe split, unquoted": ("the key sk_live_51HqLyjWDarjtT1zdp7dc\nXk29fLq8Rm3Tz7Wv1 is the live one then",
+                               "Xk29fLq8Rm3Tz7Wv1", "stripe-key"),
 }
 WINDOW = 12
 

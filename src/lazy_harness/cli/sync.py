@@ -21,6 +21,8 @@ def sync(show_status: bool) -> None:
         click.echo(f"ahead:      {ahead} commit(s) not pushed; behind: {behind} (as of the last fetch)")
         click.echo(f"last sync:  {st['last_sync'] or 'never'}")
         click.echo(f"last error: {st['last_error'] or 'none'}")
+        for line in st["conflicts"]:
+            click.echo(f"conflict:   {line}")
         return
     result = replication.run(cfg, os.environ)
     parts = ["committed local changes" if result["committed"] else "nothing new here",
@@ -30,4 +32,6 @@ def sync(show_status: bool) -> None:
         click.echo(f"repaired: {what}")
     if result["rewritten"]:
         click.echo("rewrote: commits not yet pushed held a secret; one commit of the current files went out instead")
+    for line in result["conflicts"]:
+        click.echo(f"conflict: {line}")
     click.echo("synced: " + ", ".join(parts))

@@ -184,18 +184,19 @@ def tail_records(path: str, n: int) -> list[dict]:
     """The last ``n`` JSON objects of a JSONL file, oldest first. A damaged line is salvaged when it can
     be (``lines.records_of``), else skipped; either way, and for a line too long to be an entry, the
     file is noted for the log (``memory.damage``)."""
-    out: list[dict] = []
+    found: list[tuple[dict, bool]] = []
     skipped: list[int] = []
     cut: list[int] = []
     for raw in tail_bytes(path, n * 2 + 4, skipped=skipped, cut=cut):
         recs, how = lines.records_of(raw, lines.entry_fields)
         if how:
             lines.note(path)
-        out += recs
+        found += ((rec, bool(how)) for rec in recs)
     if skipped:
         lines.note(path)
     if cut:
         lines.note_cut(path)
+    out = lines.without_salvaged_twins(found)  # a torn line and its retry's whole entry are one
     return out[-n:] if n > 0 else []
 
 

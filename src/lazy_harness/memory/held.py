@@ -274,6 +274,34 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     return out
 
 
+OVER_CAP = "past the per-session cap"
+
+
+def scan_over_cap(plan, report, over: list) -> list[tuple[str, str, str, str]]:
+    """What a persist wrote of ``over`` (``[section, item]`` pairs past an answer's cap, worker/answer.py):
+    the lines it appended and the learnings it created with those summaries and titles, to hold. An
+    item already recorded is not held: its entry is the earlier one."""
+    from lazy_harness.memory.sanitize import normalise
+
+    wanted = {normalise(str(item.get("title" if section == "learnings" else "summary") or ""))
+              for section, item in over}
+    out: list[tuple[str, str, str, str]] = []
+    for a in plan.actions:
+        if a.kind == "append":
+            try:
+                rec = jsonload.loads(a.payload[1])
+            except ValueError:
+                continue
+            kind = str(rec.get("type"))
+            if kind in ("decision", "failure") and normalise(str(rec.get("summary") or "")) in wanted:
+                out.append((kind, ids.of_record(rec, kind), "", OVER_CAP))
+    for path in report.created:
+        meta, _ = learning_text(path)
+        if meta and normalise(str(meta.get("title") or "")) in wanted:
+            out.append(("learning", ids.of_learning(meta), path, OVER_CAP))
+    return out
+
+
 def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tuple[str, ...] = ()) -> list:
     """Everything live in a memory folder (and the learning files named) that the check holds."""
     return scan_records(memory_dir) + scan_learnings(list(learning_paths))

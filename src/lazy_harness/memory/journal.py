@@ -77,6 +77,14 @@ class Journal:
         self.data["files"].append(entry)
         self.save()
 
+    def track_as(self, path: str, before: bytes) -> None:
+        """Remember ``before`` as what ``path`` was before this run, and the file as it is now as what
+        the run left: undo then writes ``before`` (sync keeps the other machine's version this way)."""
+        entry: dict = {"path": path, "before": base64.b64encode(before).decode("ascii"), "before_size": len(before),
+                       "after_sha": _sha(_read(path)), "appended": []}
+        self._files[path] = entry
+        self.data["files"].append(entry)
+
     def record(self, path: str, appended: str | None = None, fields: dict | None = None) -> None:
         """Note the state of ``path`` after a change; ``appended``: the whole line the change added;
         ``fields``: the frontmatter fields a learning had before the change and has after it."""

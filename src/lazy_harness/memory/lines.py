@@ -164,8 +164,10 @@ def note_cut(path: str) -> None:
     CUT.add(path)
 
 
+# the provenance fields too (``memory.provenance.FIELDS``): a salvaged entry says where it came from,
+# not "unknown", when they survived
 ENTRY_FIELDS = ("ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "rationale",
-                "root_cause", "resolution", "prevention")
+                "root_cause", "resolution", "prevention", "project_folder", "via", "machine", "author", "text_digest")
 
 
 def entry_fields(text: str) -> dict | None:
@@ -178,6 +180,26 @@ def entry_fields(text: str) -> dict | None:
     if kind not in ("decision", "failure") or not summary or rec.get("id") != ids.entry_id(kind, summary):
         return None
     return rec
+
+
+def without_salvaged_twins(found: list[tuple[dict, bool]]) -> list[dict]:
+    """The records of ``found`` (record, salvaged) in order, less each salvaged decision or failure
+    whose id (else summary) a whole record of the same read has.
+
+    # why: a write cut short (a worker killed mid-line) leaves a torn line; the next append ends it
+    # and the retry writes the entry whole after it. The torn line stays in the file (it is not ours
+    # to delete) and salvages to the same entry without its list fields: read twice, once as if
+    # from nowhere. Not for the handoff log or marks, whose records share ids by design.
+    """
+    if not any(salvaged for _, salvaged in found):
+        return [rec for rec, _ in found]
+    whole = {_identity(rec) for rec, salvaged in found if not salvaged}
+    return [rec for rec, salvaged in found if not salvaged or _identity(rec) not in whole]
+
+
+def _identity(rec: dict):
+    value = rec.get("id") or rec.get("summary")
+    return value if isinstance(value, str) and value else None
 
 
 def read_file(path: str, fields=None) -> list[dict]:

@@ -109,12 +109,14 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     unended = files.whole_object(data[end:])
     if unended:
         rows.append(data[end:])
-    entries: list[dict] = []
+    found: list[tuple[dict, bool]] = []
+    at: dict[int, int] = {}  # id() of a record -> its line
     hidden: list[str] = []
     for raw in rows:
         line += 1
         if not raw.strip():
             continue
+        salvaged = False
         try:
             recs = [jsonload.loads(raw)]
         except (ValueError, RecursionError):
@@ -122,6 +124,7 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
             # not UTF-8 costs that character, not the entry), and the file noted for the log
             recs, _ = lines.records_of(raw, lines.entry_fields)
             lines.note(path)
+            salvaged = True
         for rec in recs:
             if not isinstance(rec, dict):
                 continue
@@ -129,7 +132,10 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
                 hidden += hidden_ids(rec)
                 continue
             if isinstance(rec.get("summary"), str) and rec["summary"].strip():
-                entries.append(record_entry(rec, kind, path, line))
+                found.append((rec, salvaged))
+                at[id(rec)] = line
+    # why: a torn line and the whole entry its retry wrote are one entry (lines.without_salvaged_twins)
+    entries = [record_entry(rec, kind, path, at[id(rec)]) for rec in lines.without_salvaged_twins(found)]
     if unended:
         # why: the index drops a file's entries only when it reads from byte 0. From an offset before
         # this line it would index it twice; from one after it, the newline the next append starts

@@ -56,7 +56,9 @@ def _named_pattern() -> str:
     # why: what names.py would keep anyway never reaches it: a value must hold a digit or a symbol
     # in its first word, or be 20 characters long, or be a YAML block ("str", "getpass()", "true"
     # stop), and not be a path, a URL or a short number
-    worth = r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()\\]{0,300}?[0-9!#%&*+/<=>?@^|~-]|[^\s\"'()\\]{20})|[|>])"
+    # (or, right after "=", any word: names.py keeps it unless the name is upper case, a .env line)
+    worth = (r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()\\]{0,300}?[0-9!#%&*+/<=>?@^|~-]|[^\s\"'()\\]{20})|[|>]"
+             r"|(?<=[a-z0-9_]=)[a-z])")
     return (r"(?P<name>(?:" + "|".join(alts) + r")(?:" + _QUOTE + r")?)"
             r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)(?![$(\[{<*%/~.]|[a-z][a-z0-9+.-]*://|\d{1,7}(?![^\s,;\"'}\])]))"
             + worth + _VALUE)

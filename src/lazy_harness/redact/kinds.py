@@ -37,14 +37,18 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   newrelic-key     NRAK- + 27 capitals and digits
   atlassian-token  ATATT3 + 150 to 300 base64url characters
   databricks-token dapi + 32 hex digits (and -2 and the like)
-  age-secret-key   AGE-SECRET-KEY-1 + 58 bech32 characters
+  age-secret-key   AGE-SECRET-KEY-1 or AGE-PLUGIN-<NAME>-1 + 20 or more letters and digits, in either case
   discord-token    a user id in base64url (M, N or O, then T, j, z or D; 23 to 28 characters) . 6 or
                    7 . 27 to 40, with a digit and a mixed-case last part (not a chain of names)
   telegram-bot-token ":AA" + 32 or 33 base64url characters after a bot's id (6 to 12 digits), which stays
   vault-token      hvs./hvb./hvr. + 24 or more base64url characters; the older s./b./r. + 24 letters
                    and digits only as the ``token`` row of vault's output or after ``vault login``
-  azure-sas        the sig= of a SAS URL: 43 base64 characters and "=", URL-encoded or not (the rest
-                   of the URL is kept; a sig= of another length is another service's)
+  azure-sas        the sig= of a SAS URL: 16 or more base64 characters, URL-encoded or not, random
+                   (a segment with letters and digits), on a line that says SAS (sv=, windows.net) or
+                   of mixed case (the rest of the URL is kept; an image CDN's hex sig= is not a SAS)
+  signed-url       Signature=, X-Amz-Signature=, X-Goog-Signature=, X-Amz-Security-Token=: a random value
+  webhook-url      the path after /webhooks/, /api/webhooks/, /hooks/, /webhookb2/, /catch/, /trigger/
+                   when a segment of it is random (Discord, Teams, Mattermost...; the host is kept)
   jwt              eyJ... . ... . ... (three base64url parts)
   bearer           ``Bearer <token>`` / ``Basic <credentials>``, and ``Authorization: token <token>``
   url-password     the password in ``scheme://user:password@host``; the user may be empty and the
@@ -84,8 +88,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    (``export STRIPE_SECRET_LIVE=...``, ``MY_KEY_ID=...``), unless it is code as
                    above (``SECRET_KEY=app.config.SECRET_KEY``, ``tokens = s.encodeAll2(x)``).
   aws-secret-key   a bare 40-character [A-Za-z0-9/+] run with capitals, small letters, a digit or
-                   symbol and >= 4.2 bits per character, only within 200 characters of "aws" or
-                   "secret" (any case): base64 data elsewhere holds such runs by chance.
+                   symbol and >= 4.2 bits per character within 200 characters of "aws" or "secret"
+                   (any case); elsewhere only random beyond doubt (values._aws_alone): base64 data
+                   holds such runs by chance.
+  password         (redact.prose) a password stated in a sentence: "the password for X is Y", "PIN is
+                   4821", "pw: Y", "user: u pass: Y"; and a key, token or secret stated with a random
+                   value ("the api key is 9f8e...", marked high-entropy)
+  basic-credentials (redact.prose) base64 of printable user:password standing alone (docker's auth in
+                   an error line)
 
   assignment       (more, names.py) a keyword (pass, pwd, secret, token, key, cred...) anywhere in a
                    longer name: ``DB_PASS_2=``, ``signingKey:``, ``gcp_credentials =``, and the forms
@@ -94,6 +104,10 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   assignment values may be a quoted value wrapped over up to 3 more lines before its closing quote,
                    or a YAML block scalar (``password: |`` and the indented lines below).
 
+A token a prefix names (github, gitlab, anthropic, slack, stripe, pypi, ya29., age) wrapped by a
+terminal before its minimum length goes whole too, and for every token of open length the next line
+may carry on with more text after the run (``regex_parts._split``, ``_wrapped(open_end=True)``); an
+AWS key id wrapped inside its 16 characters goes when both parts make 16.
 A secret wrapped onto a second line (a terminal, a folded config value) goes whole: when a token of
 open length (github, gitlab, anthropic, openai, slack, stripe, pypi, ya29., glc_, sntrys_, hv?., jwt),
 an unquoted assignment or a high-entropy value ends its line, the next line goes with it if it is made
@@ -114,8 +128,8 @@ from functools import lru_cache
 from typing import Any
 
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mixed_case, _mysql, _random_parts,
-                                         _scrambled, _unless_reference)
-from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _wrapped
+                                         _random_value, _sas, _scrambled, _sixteen, _unless_reference)
+from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _split, _wrapped
 from lazy_harness.redact.values import _telegram
 
 
@@ -145,23 +159,28 @@ def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:
 
 def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
     """Tokens a prefix names: cloud, code hosting, AI, chat, payment and package platforms."""
-    e, e64, more64 = _END, _END64, _wrapped("A-Za-z0-9_-")
+    e, e64 = _END, _END64
     return [
         ("aws-access-key", re.compile(_lead("A(?:KIA|SIA|BIA|CCA)", r"[A-Z0-9]{16}" + e, 4)), None),
+        # why: a terminal that wraps the line inside the 16 characters: the two parts make 16
+        ("aws-access-key", re.compile(_lead("A(?:KIA|SIA|BIA|CCA)", r"[A-Z0-9]{0,15}\r?\n[ \t]*[A-Z0-9]{1,16}" + e, 4)),
+         _sixteen),
+        # why: a token a prefix names may be split by a terminal anywhere after its prefix (_split)
         ("github-token", re.compile(
-            r"(?:" + _lead("gh[pousr]_", r"[A-Za-z0-9]{30,255}", 4) + "|"
-            + _lead("github_pat_", r"[A-Za-z0-9_]{22,255}") + ")" + e + _wrapped("A-Za-z0-9_")), None),
-        ("gitlab-token", re.compile(_lead("gl", r"(?:pat|ptt|dt|rt|soat)-[A-Za-z0-9_.-]{19,299}[A-Za-z0-9_-]"
-                                          + _wrapped("A-Za-z0-9_.-"))), None),
-        ("anthropic-key", re.compile(_lead("sk-ant-", r"[A-Za-z0-9_-]{20,400}" + more64)), None),
+            r"(?:" + _lead("gh[pousr]_", _split("A-Za-z0-9", 30, 255), 4) + "|"
+            + _lead("github_pat_", _split("A-Za-z0-9_", 22, 255)) + ")" + e), None),
+        ("gitlab-token", re.compile(_lead("gl", r"(?:pat|ptt|dt|rt|soat)-" + _split(
+            "A-Za-z0-9_.-", 20, 300, full=r"[A-Za-z0-9_.-]{19,299}[A-Za-z0-9_-]"))), None),
+        ("anthropic-key", re.compile(_lead("sk-ant-", _split("A-Za-z0-9_-", 20, 400))), None),
         ("openai-key", re.compile(_lead("sk-", r"(?!ant-)(?:proj-|svcacct-|admin-)?"  # a digit: not "sk-learn-..."
-                                              r"(?=[A-Za-z0-9_-]{0,400}?\d)[A-Za-z0-9_-]{20,400}" + more64)), None),
+                                              r"(?=[A-Za-z0-9_-]{0,400}?\d)[A-Za-z0-9_-]{20,400}"
+                                              + _wrapped("A-Za-z0-9_-", open_end=True))), None),
         ("slack-webhook", re.compile(r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)"
-                                     r"[A-Za-z0-9_/-]{20,300}" + _wrapped("A-Za-z0-9_/-")), _keep_first),
-        ("slack-token", re.compile(_lead("x", r"(?:ox[abposre](?:\.xox[a-z])?|app)-[A-Za-z0-9-]{10,300}"
-                                         + _wrapped("A-Za-z0-9-"))), None),
-        *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_[A-Za-z0-9]{16,300}" + _wrapped("A-Za-z0-9"))),
-           None) for p in "srp"],
+                                     r"[A-Za-z0-9_/-]{20,300}" + _wrapped("A-Za-z0-9_/-", open_end=True)), _keep_first),
+        ("slack-token", re.compile(_lead("x", r"(?:ox[abposre](?:\.xox[a-z])?|app)-"
+                                         + _split("A-Za-z0-9-", 10, 300))), None),
+        *[("stripe-key", re.compile(_lead(p + "k_", r"(?:live|test)_" + _split("A-Za-z0-9", 16, 300))), None)
+          for p in "srp"],
         ("stripe-key", re.compile(_lead("whsec_", r"[A-Za-z0-9+/]{24,100}={0,2}(?![A-Za-z0-9+/=_-])")), None),
         ("mailgun-key", re.compile(_lead("key-", r"(?=[a-z]{0,31}\d)(?=\d{0,31}[a-z])[0-9a-z]{32}" + e64)), None),
         ("square-token", re.compile(_lead("sq0", r"(?:atp-[A-Za-z0-9_-]{22,60}|csp-[A-Za-z0-9_-]{40,60})" + e64)),
@@ -175,11 +194,11 @@ def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("fly-token", re.compile(_lead("fo1_", r"[A-Za-z0-9_-]{30,100}" + e64)), None),
         ("fly-token", re.compile(_lead("fm[12]_", r"(?=[A-Za-z+/=_-]{0,99}\d)[A-Za-z0-9+/=_-]{40,4000}", 4)), None),
         ("google-api-key", re.compile(_lead("AIza", r"[A-Za-z0-9_-]{35}" + e)), None),
-        ("google-oauth-token", re.compile(_lead(r"ya29\.", r"[A-Za-z0-9_-]{30,2000}" + more64, 5)), None),
+        ("google-oauth-token", re.compile(_lead(r"ya29\.", _split("A-Za-z0-9_-", 30, 2000), 5)), None),
         ("google-client-secret", re.compile(_lead("GOCSPX-", r"[A-Za-z0-9_-]{24,40}" + e64)), None),
         ("npm-token", re.compile(_lead("npm_", r"(?=[A-Za-z]{0,35}\d)[A-Za-z0-9]{36}" + e)), None),
         ("huggingface-token", re.compile(_lead("hf_", r"[A-Za-z0-9]{34,40}" + e)), _scrambled),
-        ("pypi-token", re.compile(_lead("pypi-AgE", r"[A-Za-z0-9_-]{50,1000}" + more64)), None),
+        ("pypi-token", re.compile(_lead("pypi-AgE", _split("A-Za-z0-9_-", 50, 1000))), None),
     ]
 
 
@@ -194,15 +213,20 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("shopify-token", re.compile(_lead("shp", r"(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + e)), None),
         ("grafana-token", re.compile(_lead("gl", r"(?:sa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + e + "|"
                                            r"c_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])"
-                                           + _wrapped("A-Za-z0-9+/=") + ")")), None),
+                                           + _wrapped("A-Za-z0-9+/=", open_end=True) + ")")), None),
         ("linear-key", re.compile(_lead("lin_api_", r"[A-Za-z0-9]{40}" + e)), None),
         ("postman-key", re.compile(_lead("PMAK-", r"[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}" + e)), None),
         ("sentry-token", re.compile(_lead("sntry", r"(?:u_[a-f0-9]{64}" + e + "|"
-                                              r"s_[A-Za-z0-9+/=_]{40,2000}" + _wrapped("A-Za-z0-9+/=_") + ")")), None),
+                                              r"s_[A-Za-z0-9+/=_]{40,2000}"
+                                              + _wrapped("A-Za-z0-9+/=_", open_end=True) + ")")), None),
         ("newrelic-key", re.compile(_lead("NRAK-", r"[A-Z0-9]{27}" + e)), None),
         ("atlassian-token", re.compile(_lead("ATATT3", r"[A-Za-z0-9_=-]{150,300}(?![A-Za-z0-9_=-])")), None),
         ("databricks-token", re.compile(_lead("dapi", r"[a-f0-9]{32}(?:-\d)?" + e)), None),
-        ("age-secret-key", re.compile(_lead("AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}" + e)), None),
+        # why: the prefix alone says what it is: any length and case after it (a key cut, mistyped or
+        # lower-cased by an editor), and a plugin's identity (AGE-PLUGIN-YUBIKEY-1...) alike
+        *[("age-secret-key", re.compile(_lead(age, r"-(?:" + secret + r"|" + plugin + r"-[A-Z0-9]{1,40})-1", 3)
+                                        + _split("A-Za-z0-9", 20, 200)), None)
+          for age, secret, plugin in (("AGE", "SECRET-KEY", "PLUGIN"), ("age", "secret-key", "plugin"))],
         # why: the first part is a user id (digits) in base64url, so it starts M, N or O and then T, j, z or
         # D; a pattern per letter keeps a plain string in front, the engine skips to it
         *[("discord-token", re.compile(_lead(c, r"[TjzD][A-Za-z0-9_-]{21,26}\.[A-Za-z0-9_-]{6,7}\."
@@ -214,7 +238,7 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
 
 def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
     """Vault tokens, an Azure SAS signature, a JWT, an Authorization header, a URL's password."""
-    e64, more64 = _END64, _wrapped("A-Za-z0-9_-")
+    e64, more64 = _END64, _wrapped("A-Za-z0-9_-", open_end=True)
     legacy_vault = r"[sbr]\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.])"
     return [
         ("vault-token", re.compile(_lead("hv", r"[sbr]\.[A-Za-z0-9_-]{24,1000}" + e64 + more64)), None),
@@ -223,9 +247,21 @@ def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
         ("vault-token", re.compile(r"(token(?<![^\n].{5})[ \t]+)" + legacy_vault), _keep_first),
         ("vault-token", re.compile(r"(" + _lead("vault", r"[ \t]+login(?:[ \t]+-\S+)*[ \t]+)") + legacy_vault),
          _keep_first),
-        # why: only the 32-byte signature of an Azure SAS URL; "sig=" is a parameter of many other URLs
-        ("azure-sas", re.compile(r"(sig=)(?<=[?&;]sig=)(?:[A-Za-z0-9+/]|%2[BbFf]){43}(?:=|%3[Dd])"
-                                 r"(?![A-Za-z0-9+/%])"), _keep_first),
+        # why: a URL's signature (an Azure SAS sig=, an S3 or GCS presigned X-Amz-Signature=, a session
+        # token beside it) is the credential of the URL; a random value of 16 or more characters only
+        # (``sig=v1``, ``signature=inspect.signature`` stay), the rest of the URL is kept
+        ("azure-sas", re.compile(r"(sig=)(?<![A-Za-z0-9_-]sig=)((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){16,1000}"
+                                 r"(?:=|%3[Dd]){0,2})(?![A-Za-z0-9+/%=_-])"), _sas),
+        # why: the literal after the first letter, whose case varies, lets the engine skip to it
+        *[("signed-url", re.compile(r"(" + word + r"=)(?<=[^A-Za-z0-9_][Ss]" + word + "=)"
+                                    r"((?:[A-Za-z0-9+/_~-]|%[0-9A-Fa-f]{2}){16,4000}(?:=|%3[Dd]){0,2})"
+                                    r"(?![A-Za-z0-9+/%=_~-])"), _random_value)
+          for word in ("ignature", "ecurity-token", "ecurity-Token")],
+        # why: a chat webhook's URL is its credential (Discord, Teams, Mattermost, Zapier, IFTTT...):
+        # after a path segment that says hook, what holds a random segment goes; the host stays
+        ("webhook-url", re.compile(r"(https?://[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/(?:[A-Za-z0-9._~%-]{1,100}/){0,6}?"
+                                   r"(?i:api/webhooks|webhooks?|hooks|webhookb2|incomingwebhook|catch|trigger)/)"
+                                   r"([^\s\"'<>`)\]]{8,1000})"), _random_value),
         ("jwt", re.compile(_lead("eyJ", r"[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{5,8000}\.[A-Za-z0-9_-]{8,4000}"
                                  + more64)), None),
         # why: "token <x>" only in an Authorization header: "the token authorization/..." is prose
@@ -252,7 +288,10 @@ def _passwords_after_commands() -> list[tuple[str, re.Pattern[str], Any]]:
     sudo_stdin = _lead("sudo", r"(?:[ \t]+-(?:[A-Za-z]*[ugpCDhrtU][ \t]+[^\s-]\S*|-?[A-Za-z][A-Za-z-]*(?:=\S+)?))*?"
                                r"[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![A-Za-z-])")
     host = r"[ \t]+(?=[^\s.]*[.\d]|localhost)\S+"  # a name with a dot or a digit: not "machine learning"
-    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*" + sudo_stdin
+    # what reads a password on stdin: sudo -S, or a registry login's --password-stdin (docker, podman,
+    # helm registry, skopeo, oras...)
+    login_stdin = r"[A-Za-z][\w.-]{1,30}[ \t]+(?:[^\n|;&]{0,200}?[ \t])?login\b[^\n|;&]{0,300}?--password-stdin\b"
+    piped = r"(?(q)(?P=q))[ \t]*\|[ \t]*(?:" + sudo_stdin + "|" + login_stdin + ")"
     return [
         # why: "-u user:pw" is a password to curl only (``docker run -u 1000:1000`` is a uid)
         ("cli-password", re.compile(
@@ -272,7 +311,7 @@ def _passwords_after_commands() -> list[tuple[str, re.Pattern[str], Any]]:
                                     + plain_value), _unless_reference),
         ("cli-password", re.compile(r"(?P<keep>" + _lead("echo", r"(?:[ \t]+-[neE]{1,3})*[ \t]+(?P<q>\\{0,7}[\"'])?)")
                                     + plain_value + piped), _unless_reference),
-        ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"))?"
+        ("cli-password", re.compile(r"(?P<keep>" + _lead("printf", r"(?:[ \t]+(?:'%s[^'\n]*'|\"%s[^\"\n]*\"|%s))?"
                                                                    r"[ \t]+(?P<q>\\{0,7}[\"'])?)")
                                     + plain_value + piped), _unless_reference),
         # .netrc: "machine h login u password p" on one line or several ("default" is any machine)

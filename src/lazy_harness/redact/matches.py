@@ -58,6 +58,42 @@ def _base64_credentials(m: re.Match[str], mark: str) -> str:
     return m.group(1) + mark if random and entropy(value.rstrip("=")) >= 3.0 else m.group(0)
 
 
+_SEGMENTS = re.compile(r"[/?&#=.]+|%2[Ff]")
+
+
+def _random_value(m: re.Match[str], mark: str) -> str:
+    """Group 1 kept, group 2 replaced when one of its segments (cut at ``/ ? & # = .``) is random: 16
+    or more characters with a digit and a letter, or high entropy. A hook id of digits, a page's
+    name (``/webhooks/stripe-events``) or a version (``sig=v1``) stays."""
+    value = m.group(2)
+    for piece in _SEGMENTS.split(value):
+        letters = sum(c.isalpha() for c in piece)
+        digits = sum(c.isdigit() for c in piece)
+        if len(piece) >= 16 and ((letters and digits and entropy(piece) >= 3.3) or entropy(piece) >= 4.0):
+            whole, start = m.group(0), m.start()
+            return whole[:m.start(2) - start] + mark + whole[m.end(2) - start:]
+    return m.group(0)
+
+
+_SAS_CONTEXT = ("sv=", "windows.net", "sharedaccesssignature", "azure", "sas")
+
+
+def _sas(m: re.Match[str], mark: str) -> str:
+    """A ``sig=`` that is an Azure SAS signature: a random value in a URL that says SAS (``sv=``, a
+    windows.net host, on the same line) or, anywhere, base64 with capitals and small letters. Another
+    service's hex digest after ``sig=`` (an image CDN's) is not a credential of its own."""
+    line = m.string[max(0, m.start() - 2000):m.start()].rsplit("\n", 1)[-1].lower()
+    value = m.group(2)
+    base64ish = value.lower() != value and value.upper() != value
+    return _random_value(m, mark) if base64ish or any(word in line for word in _SAS_CONTEXT) else m.group(0)
+
+
+def _sixteen(m: re.Match[str], mark: str) -> str:
+    """An AWS access key id a terminal wrapped: the characters after the prefix, both lines, make 16."""
+    body = m.group(0)[4:]
+    return mark if len("".join(body.split())) == 16 else m.group(0)
+
+
 def _scrambled(m: re.Match[str], mark: str) -> str:
     """A random body has about as many capitals as small letters; a CamelCase name after the
     prefix (``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``) has few."""

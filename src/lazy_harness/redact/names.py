@@ -92,16 +92,22 @@ def judge_name(name: str, bare_ok: bool = False) -> str | None:
     return "strong" if "strong" in kinds else "weak"
 
 
-def secretish(value: str, strength: str, keyword: str = "key") -> bool:
-    """True when ``value`` under a name of that strength looks like a secret (rules in the docstring)."""
+def secretish(value: str, strength: str, keyword: str = "key", literal: bool = False) -> bool:
+    """True when ``value`` under a name of that strength looks like a secret (rules in the docstring).
+    ``literal``: the value of a shell or .env line (``values.env_style``), a literal even when it is
+    made of words or names the keyword (``DB_PASS_PROD=WinterPass``)."""
     if len(value) < (4 if strength == "strong" else 8):
         return False
     low = value.lower()
     if (value.startswith(_MARK_PREFIX) or low in _NOT_SECRETS or low in _BOOLEANS
-            or _PLACEHOLDER.fullmatch(value) or _reference(value, keyword) or _names_itself(value, keyword)):
+            or _PLACEHOLDER.fullmatch(value) or _reference(value, keyword)
+            or (_names_itself(value, keyword) and not literal)):
         return False
     if value.isdigit():
         return strength == "strong" and len(value) >= 8
+    if literal and strength == "strong" and not (_NUMBERISH.fullmatch(value) or _LOCATION.match(value)
+                                                 or _FILE.search(value) or " " in value):
+        return True  # why: in a .env line a password may be a word ("WinterPass"); a path or a version is not
     if (_NUMBERISH.fullmatch(value) or _LOCATION.match(value) or _WORDISH.fullmatch(value)
             or _CODE_NAME.fullmatch(value) or _DOTTED.fullmatch(value) or _FILE.search(value)
             or value[0] in "([{:" or "{" in value or " " in value or "`" in value):
@@ -178,7 +184,8 @@ def replace_named(m: re.Match[str]) -> str:
     if strength is None:
         return m.group(0)
     value = the_value(m)
-    if not secretish(value, strength, next((p for p in reversed(parts(name)) if _keyword(p)), "key")):
+    literal = m.group("sep") == "=" and name.isupper() and name.replace("_", "").isalnum()
+    if not secretish(value, strength, next((p for p in reversed(parts(name)) if _keyword(p)), "key"), literal):
         return m.group(0)
     return replace_value(m)
 

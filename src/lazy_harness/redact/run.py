@@ -1,6 +1,7 @@
 """Running the rules of ``lazy_harness.redact`` over a text, or over every string of a nested
 structure, counting the replacements: the built-in kinds (``redact.kinds``), the mailchimp-key pass,
-the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, then the configured patterns.
+the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, secrets stated in sentences and
+base64 ``user:password`` (``redact.prose``), then the configured patterns.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from lazy_harness.redact import names
+from lazy_harness.redact import names, prose
 from lazy_harness.redact.assignments import _named
 from lazy_harness.redact.kinds import _builtin
 from lazy_harness.redact.matches import _mailchimp
@@ -77,7 +78,13 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     text = sub(named, names.replace_named, text)
     for pattern in spaced:
         text = sub(pattern, names.replace_spaced, text)
-    text, n = _aws_secrets(text)
+    text, n = _aws_secrets(text)  # why: before the stated key ("the aws secret is ..."): the kind says more
+    counted[0] += n
+    password, *keys = prose.stated()
+    text = sub(password, prose.replace_stated, text)
+    for key in keys:
+        text = sub(key, prose.replace_key_stated, text)
+    text, n = prose.base64_credentials(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):
         text = sub(pattern, MARK.format("custom"), text)

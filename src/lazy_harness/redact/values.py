@@ -5,6 +5,7 @@ Used by the rule table of ``lazy_harness.redact``; nothing here imports it back.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -23,7 +24,12 @@ _NOT_SECRETS = frozenset(("none", "null", "nil", "true", "false", "undefined", "
                           "bytes", "bool", "dict", "list", "optional", "any", "required", "self", "cls",
                           "the", "and", "for", "was", "is", "are", "not", "you", "this", "that"))
 # ``{name}`` is a format field (f"password={password}", {password!r}), ``{{ x }}`` a template
-_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}?")
+# and words that stand for a value to fill in (SECRET_KEY=changeme, API_KEY=your-api-key-here)
+_PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}?"
+                          r"|(?i:change[-_.]?(?:me|it|this)(?:[-_.]?(?:now|please|later|in[-_.]?prod(?:uction)?))?"
+                          r"|replace[-_.]?(?:me|this)|placeholder|dummy|redacted|todo|tbd|fixme|not[-_.]?a[-_.]?secret"
+                          r"|example(?:[-_.]?[a-z]+)*|[a-z]+(?:[-_.][a-z]+)*[-_.]example|your[-_.]?[a-z]+(?:[-_.][a-z]+)*"
+                          r"|[a-z]+(?:[-_.][a-z]+)*[-_.](?:here|goes[-_.]here)|x+)")
 _PLAIN_WORD = re.compile(r"[a-z][a-z_-]*")
 _ENTROPY_MIN = 3.5
 _ENTROPY_LEN = 20
@@ -90,13 +96,27 @@ def _replace_assignment(m: re.Match[str]) -> str:
             return m.group(0)  # a call, an index or an attribute: code, not a literal
         if colon and _PLAIN_WORD.fullmatch(value) and word not in _PASSWORDS and not (prefixed and word in _SHORT):
             return m.group(0)  # "the token: expired" is prose; a password may well be a plain word
-        if _names_itself(value, word):
+        if _names_itself(value, word) and not env_style(m):
             return m.group(0)  # password=password, token=access_token, secret=dbSecret: a variable
         # a next line that carries the value on goes with it, unless the value ended a sentence
         kept = tail + (m.group("more") or "") if tail else ""
         return m.group("name") + m.group("sep") + MARK.format("assignment") + kept
     q = m.group("qv")
     return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
+
+
+def env_style(m: re.Match[str]) -> bool:
+    """True for ``NAME=value`` with an upper-case name and no space around the sign: a shell or .env
+    line, where the value is a literal whatever words it holds (``DB_PASS=StrongPass``,
+    ``API_TOKEN=MyToken_2024``); code would write ``password=password`` or ``TOKEN = token``."""
+    sep = m.group("sep")
+    if sep != "=" and not (sep.startswith(":") and sep[1:].strip() == "" and sep != ":"):
+        return False  # why: "=" alone, or a YAML map of such names (docker compose's environment:)
+    i = m.start()
+    while i > 0 and m.start() - i < 100 and (m.string[i - 1].isalnum() or m.string[i - 1] == "_"):
+        i -= 1
+    name = m.string[i:m.start()] + m.group("name")
+    return name.isupper() and name.replace("_", "").isalnum() and (sep == "=" or "_" in name)
 
 
 # Objects whose attributes are configuration in code: password=self.pw, token=args.tok, key=cfg.k
@@ -146,27 +166,26 @@ _AWS_ENTROPY = 4.2  # 40 random characters of 64: 4.66 on average, under 4.25 on
 
 
 def _aws_secrets(text: str) -> tuple[str, int]:
-    """``text`` with bare AWS secret access keys near "aws" or "secret" replaced, and how many."""
+    """``text`` with bare AWS secret access keys replaced, and how many: near "aws" or "secret" any
+    random-looking run of 40 (``_aws_like``), elsewhere only one random beyond doubt (``_aws_alone``)."""
+    runs = [m for m in _AWS_RUN.finditer(text) if m.end() - m.start() == 40]
+    if not runs:
+        return text, 0
     low = text.lower()
     if len(low) != len(text):
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)  # positions must line up
     found = sorted(i for word in ("aws", "secret") for i in _occurrences(low, word))
-    windows: list[list[int]] = []
-    for i in found:
-        a, b = i - _AWS_NEAR, i + 6 + _AWS_NEAR
-        if windows and a <= windows[-1][1]:
-            windows[-1][1] = b
-        else:
-            windows.append([a, b])
     n, spans = len(text), []
-    for a, b in windows:
-        for m in _AWS_RUN.finditer(text, max(0, a - 40), min(n, b + 40)):
-            s, e = m.span()
-            if (e - s != 40 or e < a or s > b or (s and text[s - 1] in _AWS_CHARS)
-                    or (e < n and (text[e] in _AWS_CHARS or text[e] == "="))):
-                continue  # another length, too far, or a piece of a longer run (base64 data)
-            if _aws_like(m.group()):
-                spans.append((s, e))
+    for m in runs:
+        s, e = m.span()
+        if (s and text[s - 1] in _AWS_CHARS) or (e < n and (text[e] in _AWS_CHARS or text[e] == "=")):
+            continue  # a piece of a longer run (base64 data)
+        i = bisect.bisect_left(found, s - _AWS_NEAR - 6)
+        near = i < len(found) and found[i] <= e + _AWS_NEAR
+        glued = (s and text[s - 1] in _GLUE) or (e < n and text[e] in _GLUE
+                                                  and (text[e] != "." or text[e + 1:e + 2].isalnum()))
+        if (_aws_like(m.group()) if near else not glued and _aws_alone(m.group())):
+            spans.append((s, e))
     if not spans:
         return text, 0
     out: list[str] = []
@@ -176,6 +195,22 @@ def _aws_secrets(text: str) -> tuple[str, int]:
         last = e
     out.append(text[last:])
     return "".join(out), len(spans)
+
+
+_GLUE = frozenset("-_.%\\@")  # a run glued to these is part of a name, a URL or an escape (not a final ".")
+_WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}")
+
+
+def _aws_alone(value: str) -> bool:
+    """A 40-character run with no context: random beyond doubt. At least 8 capitals, 8 small letters
+    and 2 digits, runs of small letters (words) covering under half of it (a CamelCase name is made
+    of them), at most a few "/" and not a path (no leading "/" nor "//")."""
+    upper = sum(c.isupper() for c in value)
+    lower = sum(c.islower() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return (upper >= 8 and lower >= 8 and digits >= 2 and value.count("/") <= 4 and "//" not in value
+            and not value.startswith("/") and sum(map(len, _WORD_RUN.findall(value))) < 20
+            and entropy(value) >= _AWS_ENTROPY)
 
 
 def _occurrences(text: str, word: str):

@@ -11,6 +11,7 @@ import sys
 
 from lazy_harness import logfile
 from lazy_harness.errors import LhError
+from lazy_harness.sync.conflicts import ENV
 from lazy_harness.sync.rounds import run
 
 
@@ -28,22 +29,35 @@ def _line_key(line: bytes) -> bytes:
     return line.strip()
 
 
-def merge_lines(base: bytes, ours: bytes, theirs: bytes) -> bytes:
-    """Ours in order, then theirs not in ours; a line that one side removed since the base stays out."""
+def merge_lines(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None = None) -> bytes:
+    """Ours in order, then theirs not in ours; a line that one side removed since the base stays out.
+
+    An entry both sides hold under one id with different lines: the side that changed it since the
+    base wins (an edit on one machine only is taken); when both changed it (edited by hand on both),
+    ours stays and ``(id, our line, their line)`` is added to ``conflicts``, for the round to keep.
+    """
     def lines(data: bytes) -> list[bytes]:
         return [ln for ln in data.split(b"\n") if ln.strip()]
 
-    base_keys = {_line_key(ln) for ln in lines(base)}
+    base_by = {_line_key(ln): ln.strip() for ln in lines(base)}
     our_lines, their_lines = lines(ours), lines(theirs)
     our_keys = {_line_key(ln) for ln in our_lines}
-    their_keys = {_line_key(ln) for ln in their_lines}
-    removed = {k for k in base_keys if k not in our_keys or k not in their_keys}
+    their_by: dict[bytes, bytes] = {}
+    for ln in their_lines:
+        their_by.setdefault(_line_key(ln), ln)
+    removed = {k for k in base_by if k not in our_keys or k not in their_by}
     out, seen = [], set()
     for ln in our_lines + their_lines:
         k = _line_key(ln)
         if k in seen or k in removed:
             continue
         seen.add(k)
+        other = their_by.get(k)
+        if other is not None and other.strip() != ln.strip() and k in base_by:
+            if ln.strip() == base_by[k]:
+                ln = other  # edited there only
+            elif other.strip() != base_by[k] and conflicts is not None:
+                conflicts.append((k.decode("utf-8", "replace"), ln.strip(), other.strip()))
         out.append(ln)
     return b"".join(ln + b"\n" for ln in out)
 
@@ -57,15 +71,18 @@ def _status_of(text: bytes) -> str:
     return "active"
 
 
-def merge_learning(base: bytes, ours: bytes, theirs: bytes) -> bytes:
+def merge_learning(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None = None) -> bytes:
     """A learning both sides hold: the side that changed it since the base, the one whose status
-    moved on when both did, else ours (a learning is write-once; the same title is the same one)."""
+    moved on when both did, else ours (a learning is write-once; the same title is the same one).
+    When both edited it and ours is kept, ``("", ours, theirs)`` is added to ``conflicts``."""
     if ours == theirs or theirs == base:
         return ours
     if ours == base:
         return theirs
     if _status_of(ours) == "active" and _status_of(theirs) != "active":
         return theirs
+    if conflicts is not None and base and _status_of(ours) == _status_of(theirs):
+        conflicts.append(("", ours, theirs))
     return ours
 
 
@@ -92,17 +109,34 @@ def _pull() -> int:
 def _driver(argv: list[str]) -> int:
     if argv[:1] == ["pull"]:
         return _pull()
-    if len(argv) != 4 or argv[0] not in ("merge-lines", "merge-learning"):
-        sys.stderr.write("usage: python -m lazy_harness.sync merge-lines|merge-learning BASE OURS THEIRS\n")
+    # why: PATH (git's %P, the file's path in the repository) came later; a config written before
+    # it runs the driver with three files, which still works (a conflict is then not named)
+    if len(argv) not in (4, 5) or argv[0] not in ("merge-lines", "merge-learning"):
+        sys.stderr.write("usage: python -m lazy_harness.sync merge-lines|merge-learning BASE OURS THEIRS [PATH]\n")
         return 2
     parts = []
-    for path in argv[1:]:
+    for path in argv[1:4]:
         try:
             with open(path, "rb") as fh:
                 parts.append(fh.read())
         except OSError:
             parts.append(b"")
-    merged = (merge_lines if argv[0] == "merge-lines" else merge_learning)(*parts)
+    conflicts: list = []
+    base, ours, theirs = parts
+    merged = (merge_lines if argv[0] == "merge-lines" else merge_learning)(base, ours, theirs, conflicts)
     with open(argv[2], "wb") as fh:
         fh.write(merged)
+    _note_conflicts(argv[4] if len(argv) == 5 else "", conflicts)
     return 0
+
+
+def _note_conflicts(path: str, conflicts: list) -> None:
+    """One JSON line per conflict in the file the round named (CONFLICTS_ENV), for it to keep."""
+    side = os.environ.get(ENV)
+    if not conflicts or not side or not path:
+        return
+    text = "".join(json.dumps({"file": path, "id": key, "ours": ours.decode("utf-8", "replace"),
+                               "theirs": theirs.decode("utf-8", "replace")}, ensure_ascii=False) + "\n"
+                   for key, ours, theirs in conflicts)
+    with open(side, "a", encoding="utf-8") as fh:
+        fh.write(text)

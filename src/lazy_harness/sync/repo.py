@@ -95,9 +95,9 @@ def ensure_repo(data: str, remote: str, env=None) -> None:
         "user.name": "lazy-harness", "user.email": "lazy-harness@localhost", "commit.gpgsign": "false",
         "core.symlinks": "false",  # why: a link from the remote is checked out as a plain file, never followed
         "merge.lh-lines.name": "lazy-harness: union of JSONL lines by id",
-        "merge.lh-lines.driver": f"{driver} merge-lines %O %A %B",
+        "merge.lh-lines.driver": f"{driver} merge-lines %O %A %B %P",
         "merge.lh-learning.name": "lazy-harness: write-once learnings",
-        "merge.lh-learning.driver": f"{driver} merge-learning %O %A %B",
+        "merge.lh-learning.driver": f"{driver} merge-learning %O %A %B %P",
         "core.quotepath": "false",
     }
     stamp = os.path.join(data, ".git", "lh-setup")

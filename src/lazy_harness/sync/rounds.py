@@ -10,6 +10,7 @@ import time
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
+from lazy_harness.sync import conflicts
 from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head,
                                     _remote_has_branch, ensure_repo, merge_remote, repair)
 from lazy_harness.sync.scan import _refused, commit_local, outgoing_secrets, rewrite_unpushed, unpushed_secrets
@@ -148,6 +149,7 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
     with _Lock(data, wait):
         try:
             ensure_repo(data, remote, env)
+            merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
             repaired = repair(data, env)
             committed = commit_local(data, env, now, extra)
             changed: list[str] = []
@@ -159,7 +161,7 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
                 # to overwrite it ("untracked working tree files would be overwritten by merge")
                 committed = commit_local(data, env, now, extra) or committed
                 try:
-                    changed += merge_remote(data, env)
+                    changed += merge_remote(data, merge_env)
                 except WrittenMeanwhile:
                     if attempt == PUSH_TRIES - 1:
                         raise
@@ -181,12 +183,15 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
             rerender_handoffs(data, changed, now)
             hold_merged(data, changed, cfg, env, now)
             recount_usage(data, changed, env)
+            kept = conflicts.keep(data, cfg, env, now)
         except SyncError as exc:
             _save_state(data, last_error=f"{logfile.stamp(now)} {exc.message}")
             raise
         summary = {"committed": committed, "merged": len(changed), "pushed": pushed, "repaired": repaired,
-                   "rewritten": rewritten}
-        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote)
+                   "rewritten": rewritten, "conflicts": kept}
+        earlier = read_state(data).get("conflicts") or []
+        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote,
+                    **({"conflicts": (earlier + kept)[-conflicts.KEPT:]} if kept else {}))
         return summary
 
 
@@ -218,7 +223,8 @@ def status(cfg: dict, env=None) -> dict:
     data = paths.data_dir(env)
     state = read_state(data)
     out = {"remote": configured_remote(cfg) or None, "last_sync": state.get("last_sync"),
-           "last_error": state.get("last_error"), "ahead": None, "behind": None, "data": data}
+           "last_error": state.get("last_error"), "ahead": None, "behind": None, "data": data,
+           "conflicts": state.get("conflicts") or []}
     if os.path.isdir(os.path.join(data, ".git")) and _has_head(data, env) and _remote_has_branch(data, env):
         counts = _git(data, "rev-list", "--left-right", "--count", f"HEAD...origin/{BRANCH}", env=env).stdout.split()
         if len(counts) == 2:

@@ -30,6 +30,11 @@ SCOPES = ("project", "general")  # a learning's scope: the two values the prompt
 SCOPES = ("project", "general")  # a learning's scope: the two values the prompt asks for
 LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30, "handoff_closed": 100}
 KEYS = ("decisions", "failures", "learnings", "handoff", "handoff_closed")
+# Items past a section's cap (decisions, failures, learnings): not dropped but returned under this key
+# as [section, item] pairs, which the worker writes held for the person to approve (worker/pipeline.py);
+# at most MAX_OVER of them, the rest named in the problem line and dropped.
+OVER_CAP = "over_cap"
+MAX_OVER = 40
 _SNIPPET = 160
 _MAX_CANDIDATES = 64
 
@@ -299,10 +304,11 @@ def validate(obj: Any) -> tuple[dict, list[str]]:
         items, note = _as_list(obj.get(section))
         if note:
             problems.append(f"{section}: {note}")
+        over: list[str] = []
         for index, raw in enumerate(items):
             where = f"{section}[{index}]"
             if len(result[section]) >= LIMITS[section]:
-                problems.append(f"{section}: {len(items)} items, kept the first {LIMITS[section]}")
+                over = _over_cap(section, items[index:], result, problems)
                 break
             if not isinstance(raw, dict):
                 problems.append(f"{where}: a {type(raw).__name__}, not an object, dropped")
@@ -314,12 +320,45 @@ def validate(obj: Any) -> tuple[dict, list[str]]:
             if notes:
                 problems.append(f"{where}: {'; '.join(notes)}")
             result[section].append(item)
+        if over:
+            problems.append(f"{section}: {len(items)} items, kept the first {LIMITS[section]}; "
+                            + "; ".join(over))
     _handoff_strings(obj.get("handoff"), "handoff", result, problems)
     if "handoff_closed" in obj:  # why: optional; an answer without it is returned with the four keys it had
         _handoff_strings(obj.get("handoff_closed"), "handoff_closed", result, problems)
     else:
         del result["handoff_closed"]
     return result, problems
+
+
+def _over_cap(section: str, rest: list, result: dict, problems: list[str]) -> list[str]:
+    """The items of ``rest`` (past the cap) that validate, up to MAX_OVER of them, added to
+    ``result[OVER_CAP]``; returns the phrases that say which were held and which dropped, by title."""
+    title = "title" if section == "learnings" else "summary"
+    held, dropped = [], []
+    for raw in rest[:MAX_OVER * 4]:  # why: a runaway answer of 100,000 items is not validated to the end
+        item = _item(section, raw)[0] if isinstance(raw, dict) else None
+        if item is None:
+            continue
+        pairs = result.setdefault(OVER_CAP, [])
+        if sum(1 for s, _ in pairs if s == section) < MAX_OVER:
+            pairs.append([section, item])
+            held.append(item[title])
+        else:
+            dropped.append(item[title])
+    out = []
+    if held:
+        out.append(f"{len(held)} more written held for review (lh memory held): " + _titles(held))
+    if len(rest) > MAX_OVER * 4:
+        dropped.append(f"{len(rest) - MAX_OVER * 4} more not read")
+    if dropped:
+        out.append(f"{len(dropped)} more dropped: " + _titles(dropped))
+    return out or ["the rest did not validate"]
+
+
+def _titles(titles: list[str], shown: int = 10) -> str:
+    named = ", ".join(repr(_snippet(t)[:80]) for t in titles[:shown])
+    return named + (f" and {len(titles) - shown} more" if len(titles) > shown else "")
 
 
 def _handoff_strings(value: Any, section: str, result: dict, problems: list[str]) -> None:

@@ -64,13 +64,29 @@ def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, l
         migrate.remember_key(root, memory_dir, env)
 
 
-def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log) -> None:
-    """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024).
+def _with_over_cap(distilled: dict) -> list:
+    """The answer's items past a section's cap (worker/answer.py) moved into their sections, to be
+    written and then held: kept and findable (``lh memory held``), out of sessions until approved."""
+    from lazy_harness.worker.answer import OVER_CAP
+
+    over = distilled.pop(OVER_CAP, None) or []
+    for section, item in over:
+        distilled.setdefault(section, []).append(item)
+    return over
+
+
+def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log,
+          over: list | None = None) -> None:
+    """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024),
+    and what it wrote past the per-session cap (``over``).
     why: after the persist, not inside it: the read-time check leaves such an entry out meanwhile."""
     from lazy_harness.memory import held
 
     try:
         found = held.scan_written(plan, report)
+        if over:
+            seen = {eid for _, eid, _, _ in found}
+            found += [f for f in held.scan_over_cap(plan, report, over) if f[1] not in seen]
         run = held.hold(memory_dir, learnings_dir, found, project, now, "written by the worker")
         report.held = len(found)
     except Exception as exc:  # why: the entries are written; SessionStart's check holds them if this failed
@@ -162,9 +178,10 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
         return answered
     raw, attempts = answered
     distilled, problems = _checked_answer(raw, extra, log)
+    over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    _hold(plan, report, memory_dir, learnings_dir, project, now, log)
+    _hold(plan, report, memory_dir, learnings_dir, project, now, log, over)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")

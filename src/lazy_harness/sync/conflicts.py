@@ -1,0 +1,81 @@
+"""The same entry edited by hand on two machines: what a round keeps of the other machine's version.
+
+The merge drivers (``sync.drivers``) keep this machine's line or learning in place and note the other
+version in a file the round names (``.git/lh-conflicts.jsonl``, never committed). After the merge the
+round reads that note and, per conflict, writes a journalled run (kind ``sync-conflict``) in the
+memory folder of the entry's project whose "before" is the file with the other version in place:
+``lh memory undo <run>`` in that project puts it there (the next round pushes it), ``lh memory
+history`` lists it. The round says so once: a line per conflict in its result (``lh sync`` prints
+them), in worker.log, and in the sync state ``lh sync --status`` shows (the last ``KEPT`` of them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from lazy_harness import logfile, paths
+from lazy_harness.memory import frontmatter, journal
+
+SIDE = "lh-conflicts.jsonl"
+ENV = "LH_SYNC_CONFLICTS"  # set by the round for git's merge: where a merge driver notes a conflict
+KEPT = 20
+
+
+def side_file(data: str) -> str:
+    """Where the drivers of this round's merge note conflicts (inside .git: never committed)."""
+    return os.path.join(data, ".git", SIDE)
+
+
+def keep(data: str, cfg: dict, env, now: float) -> list[str]:
+    """Journal the other version of every conflict the merge noted; returns one line per conflict.
+    Never raises: the merge is done, and this machine's version is in place either way."""
+    side = side_file(data)
+    try:
+        with open(side, encoding="utf-8") as fh:
+            noted = [json.loads(line) for line in fh if line.strip()]
+        os.unlink(side)
+    except (OSError, ValueError):
+        return []
+    root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
+    said = []
+    for one in noted:
+        try:
+            said.append(_keep_one(data, root, one, now))
+        except Exception as exc:  # why: one conflict that cannot be journalled must not hide the others
+            said.append(f"{one.get('file')}: edited on both machines; this machine's version kept, the other "
+                        f"could not be journalled ({type(exc).__name__}: {exc}); it is in the remote's history")
+    for line in said:
+        logfile.write(logfile.WORKER, f"sync: {line}", env)
+    return said
+
+
+def _keep_one(data: str, root: str, one: dict, now: float) -> str:
+    path = os.path.join(data, str(one["file"]))
+    ours, theirs = str(one["ours"]).encode("utf-8"), str(one["theirs"]).encode("utf-8")
+    with open(path, "rb") as fh:
+        current = fh.read()
+    if one.get("id"):  # a JSONL line: the file with their line in place of ours
+        at = current.find(ours)
+        if at < 0:
+            raise ValueError("this machine's line is no longer in the file")
+        before = current[:at] + theirs + current[at + len(ours):]
+        mdir, what = os.path.dirname(path), str(one["id"])
+    else:  # a learning: their whole file
+        before = theirs
+        key = frontmatter.read_frontmatter_values(path, ("project_folder",)).get("project_folder") or ""
+        mdir = os.path.join(root, key) if key and os.path.isdir(os.path.join(root, key)) else _any_folder(root)
+        what = "learning " + os.path.basename(path)
+    j = journal.Journal(mdir, "sync-conflict", os.path.basename(mdir), now)
+    j.track_as(path, before)
+    j.note(f"{what} in {path}: edited on both machines; undo puts the other machine's version in place")
+    j.save()
+    return (f"{path}: {what} was edited on both machines; kept this machine's version, the other one is "
+            f"journalled: lh memory undo {j.run} (in that project) puts it in place")
+
+
+def _any_folder(root: str) -> str:
+    folders = sorted(n for n in os.listdir(root) if os.path.isdir(os.path.join(root, n))) if os.path.isdir(root) else []
+    if not folders:
+        raise ValueError("no project memory folder to journal it in")
+    return os.path.join(root, folders[0])

@@ -1,0 +1,110 @@
+"""Issue 37, part 4: the same line edited by hand on two machines. Sync keeps this machine's version
+and the other one too, as a journalled run ``lh memory undo`` puts in place; it says so once, in the
+round's result (``lh sync`` prints it) and in ``lh sync --status``. An edit made on one side only
+is taken, whichever side made it. Real git, two machine homes, one bare remote."""
+
+import json
+
+from lazy_harness import sync
+from lazy_harness.memory import journal
+from tests.test_sync import Machine, _git
+
+
+def _edit(m: Machine, eid: str, **fields) -> str:
+    """Edit the entry ``eid`` by hand in decisions.jsonl; returns its new line."""
+    path = m.mdir / "decisions.jsonl"
+    out, new = [], ""
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("id") == eid:
+            rec.update(fields)
+            line = new = json.dumps(rec)
+        out.append(line)
+    path.write_text("".join(ln + "\n" for ln in out))
+    return new
+
+
+def _two(tmp_path):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    eid = a.add("decision", "Use SQLite for the index")
+    a.add("decision", "Ship the CLI as a wheel")
+    a.sync()
+    b.sync()
+    return a, b, eid
+
+
+def _line(m: Machine, eid: str) -> str:
+    return next(ln for ln in (m.mdir / "decisions.jsonl").read_text().splitlines() if json.loads(ln)["id"] == eid)
+
+
+def test_an_edit_on_one_machine_only_is_taken_by_the_other(tmp_path):
+    a, b, eid = _two(tmp_path)
+    edited = _edit(b, eid, rationale="measured: 3 ms per query on a laptop")
+    b.sync()
+    a.add("decision", "a new one on a")  # a has its own change to merge with
+    result = a.sync()
+    assert _line(a, eid) == edited and result["conflicts"] == []
+
+
+def test_the_same_line_edited_on_both_keeps_both_and_says_so_once(tmp_path):
+    a, b, eid = _two(tmp_path)
+    on_a = _edit(a, eid, rationale="edited on a: faster to open")
+    on_b = _edit(b, eid, rationale="edited on b: one file to back up")
+    b.sync()
+    result = a.sync()
+    assert _line(a, eid) == on_a  # this machine's version stays in place
+    [said] = result["conflicts"]
+    assert eid in said and "edited on both machines" in said and "lh memory undo" in said
+    [run] = [r for r in journal.runs(str(a.mdir)) if r["kind"] == "sync-conflict"]
+    assert run["run"] in said
+    assert sync.status(a.cfg, a.env)["conflicts"] == [said]  # lh sync --status shows it
+    assert a.sync()["conflicts"] == []  # said once
+    journal.undo(str(a.mdir), (str(a.mdir),), run["run"])  # what lh memory undo does
+    assert _line(a, eid) == on_b  # the other machine's version, restored
+    a.sync()
+    b.sync()
+    assert _line(b, eid) == on_b and len((b.mdir / "decisions.jsonl").read_text().splitlines()) == 2
+    a.no_conflict_markers()
+    b.no_conflict_markers()
+
+
+def test_a_learning_edited_on_both_keeps_both(tmp_path):
+    a, b, _ = _two(tmp_path)
+    rel = "knowledge/learnings/2026-01/2026-01-02-retry.md"  # under the data folder, as the default config has it
+    head = "---\ntitle: Retry the model call\nstatus: active\nproject_folder: -work-demo\n---\n"
+    for m in (a,):
+        p = m.data / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(head + "Retry twice.\n")
+    a.sync()
+    b.sync()
+    (a.data / rel).write_text(head + "Retry twice, 2 s apart (edited on a).\n")
+    (b.data / rel).write_text(head + "Retry three times (edited on b).\n")
+    b.sync()
+    result = a.sync()
+    assert (a.data / rel).read_text().endswith("(edited on a).\n")
+    [said] = result["conflicts"]
+    assert "edited on both machines" in said and "lh memory undo" in said
+
+
+def test_lh_sync_prints_the_conflict_and_status_lists_it(tmp_path, monkeypatch):
+    from tests.cli.lhrun import invoke
+
+    a, b, eid = _two(tmp_path)
+    _edit(a, eid, rationale="edited on a")
+    _edit(b, eid, rationale="edited on b")
+    b.sync()
+    for key in ("HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR"):
+        monkeypatch.setenv(key, a.env[key])
+    cfg = a.home / "config" / "lazy-harness" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text(f'[sync]\nremote = "{a.cfg["sync"]["remote"]}"\n')
+    done = invoke("sync")
+    assert done.code == 0, done.err
+    assert done.out.count("conflict: ") == 1 and eid in done.out and "lh memory undo" in done.out
+    status = invoke("sync", "--status")
+    assert status.out.count("conflict:") == 1 and eid in status.out
+    again = invoke("sync")
+    assert "conflict" not in again.out
