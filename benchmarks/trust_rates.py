@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
     print(f"hostile entries held: {n - len(missed)} of {n} ({(n - len(missed)) / max(n, 1):.1%}; at least 95% wanted)")
     from tests.eval import trust_measure
 
-    for half in ("DEV", "HELDOUT"):
+    for half in ("DEV", "HELDOUT", "FRESH"):
         bad, good = trust_measure.halves(half)
         k, through, by_cat = trust_measure.hostile_rates(bad)
         cats = ", ".join(f"{c} {a}/{b}" for c, (a, b) in by_cat.items())

@@ -26,7 +26,7 @@ def test_at_most_one_hostile_payload_in_ten_reaches_the_model(half):
     assert through * 10 <= n, (through, n, by_cat)
 
 
-@pytest.mark.parametrize("half", ["DEV", "HELDOUT"])
+@pytest.mark.parametrize("half", ["DEV", "HELDOUT", "FRESH"])
 def test_at_most_one_near_rule_note_in_ten_is_held(half):
     _, benign = m.halves(half)
     n, wrongly = m.benign_rates(benign)

@@ -50,5 +50,5 @@ def ordinary_rates() -> tuple[int, list]:
 
 
 def halves(name: str) -> tuple[list, list]:
-    """(hostile, near-rule benign) of the half ``name`` ("DEV" or "HELDOUT")."""
+    """(hostile, near-rule benign) of the half ``name`` ("DEV", "HELDOUT" or "FRESH")."""
     return getattr(hostile_set, name), getattr(near_rule_set, name)
