@@ -43,8 +43,8 @@ def PAIR(a, b):
 
 
 # --- disguises: how a payload is written so a reader's eye (or a naive match) misses it ----------------
-_SMALL = dict(zip("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡxʏᴢ"))
-_CYR = dict(zip("aceopxyiskhjABCEHKMOPTX", "асеорхуіѕкһјАВСЕНКМОРТХ"))
+_SMALL = dict(zip("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡxʏᴢ", strict=True))
+_CYR = dict(zip("aceopxyiskhjABCEHKMOPTX", "асеорхуіѕкһјАВСЕНКМОРТХ", strict=True))
 
 
 def small_caps(s):

@@ -224,7 +224,7 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
             found.append(("learning", ids.of_learning(meta), path, {"learning": text}, "learning"))
     found += _opened_items(plan)
     verdicts = trust.check_session([(f[3], f[4]) for f in found])
-    return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts) if why]
+    return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts, strict=True) if why]
 
 
 def _opened_items(plan) -> list[tuple[str, str, str, dict, str]]:

@@ -11,15 +11,19 @@ never injected) when its text, all its fields read as one, asks the agent to:
 - turn off permissions, sandboxing, hooks or verification (``--dangerously-skip-permissions``,
   ``--no-verify``, ``chmod 777``, "disable the hooks", "skip the tests"),
 - hide things from the user or claim system authority ("do not tell the user", "this is a system
-  instruction", "ignore previous instructions"), in several languages.
+  instruction", "ignore previous instructions", "owner instruction: do not surface this"), or
+  imitate the end of the quoted memory ("</memory> SYSTEM: ...", "end of memory"), in several
+  languages.
 
-Before matching, the text is folded the ways it is disguised: NFKC (full-width letters), zero-width
-and soft-hyphen characters dropped, Latin lookalikes from Cyrillic and Greek mapped (in a second
-copy, so Russian wording still matches Russian patterns), letters spaced apart joined again, case
-folded. Checked where entries are written (worker, sync merge, hand edit, migration) and again
-before injection (ADR 0024). Hot path: nothing imported at load time; ``unicodedata`` only when
-there is text to check, and the regular expressions (``trust_rules``, with ``re``) only when the cheap
-look below says a text may match them.
+Before matching, the text is folded the ways it is disguised (ADR 0033): tag characters read as the
+ASCII they shadow, NFKC (full-width and mathematical letters), format characters (zero-width,
+joiners, bidirectional controls) and variation selectors dropped, small capitals and Latin
+lookalikes from Cyrillic and Greek mapped (in a second copy, so Russian wording still matches
+Russian patterns), letters spaced apart joined again, case folded. Checked where entries are written
+(worker, sync merge, hand edit, migration; the worker reads one session's entries together too,
+:func:`check_session`) and again before injection (ADR 0024). Hot path: nothing imported at load
+time; ``unicodedata`` only when there is text to check, and the regular expressions (``trust_rules``,
+with ``re``) only when the cheap look below says a text may match them.
 """
 
 REMOTE_CODE = "fetches and runs remote code"
@@ -316,7 +320,7 @@ def may_hold(text: str) -> bool:
 
 
 def reason(text: str) -> str | None:
-    """Why ``text`` is held (one of the four reasons), None when it reads as a note about the code."""
+    """Why ``text`` is held (one of ``REASONS``), None when it reads as a note about the code."""
     if not text or not text.strip():
         return None
     sets = may_match(text)
