@@ -47,3 +47,16 @@ def test_the_cheap_look_sends_every_hostile_entry_to_the_rules():
         else:
             text = trust.text_of(m._record(it), it["kind"])
         assert trust.may_hold(text), it
+
+
+def test_at_most_one_realistic_note_in_two_hundred_is_held():
+    """Notes drawn from real technical prose (tests/support/realistic_memory.py, what the SessionStart
+    benchmark reads back): a rule that reads any "decode ... execute" or "system message ... must"
+    as hostile holds some of them."""
+    from tests.support import realistic_memory as rm
+
+    w = rm.Writer(11)
+    texts = [f"{w.sentence(7, 14)} {w.sentence(15, 30)} {w.sentence(12, 28)}" for _ in range(1500)]
+    texts += [w.sentence(25, 60) for _ in range(1500)]
+    wrongly = [t for t in texts if trust.reason(t)]
+    assert len(wrongly) * 200 <= len(texts), wrongly[:5]

@@ -170,7 +170,6 @@ _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority
                                                   "prevenir", "nachzufragen", "zufragen", "ruckfrage"))),
     (5, (("deaktivier", "abschalt", "ausschalt", "desactiv", "desativ", "disattiv", "disabilit", "uberspring",
           "schalte"),)),
-    (5, (("ignor",), ("hook", "test", "regole", "reglas", "regras", "regles", "consignes"))),
     (5, (("push",), ("main", "master"), ("senza", "sin", "sem", "ohne", "sans"))),
     # what the rules added with the evaluation sets of tests/eval look for
     (0, (("|",),)),

@@ -69,7 +69,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"\batob\s*\([^)\n]{0,80}\)[^\n]{0,20}\)|\beval\s*\(\s*atob\b",
         r"\b(?:exec|eval|system|popen|spawn|call|run)\s*\([^\n]{0,60}(?:b64decode|base64\.decode|base64['\"]\)"
         r"|from\s*\([^)]{0,80}base64)",
-        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,120}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe)\w*",
+        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b",
         r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text)",
         r"\bpython[0-9.]*\s+-c\b[^\n]{0,300}(?:urllib|requests|urlopen|socket|http\.client|exec\s*\(|eval\s*\("
         r"|os\.system)",
@@ -88,7 +88,8 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"(?!https?://registry\.(?:npmjs\.org|yarnpkg\.com))\S",
         r"\bpip3?\s+install\b[^\n]{0,80}--(?:index-url|extra-index-url|trusted-host)[=\s]+(?!https?://pypi\.org)\S",
         r"\bdeno\s+run\b[^\n]{0,40}https?://",
-        r"\b(?:d[eé]codifica|decodific|d[eé]code|dekodier)\w*\b[^\n]{0,80}\b(?:ex[eé]cut|ejecut|esegu|ausf[uü]hr)",
+        r"\b(?:d[eé]codifica|decodific|d[eé]code|dekodier)\w*\b[^\n]{0,80}\b(?:et|y|e|ed|und)\s+"
+        r"(?:ex[eé]cut|ejecut|esegu|ausf[uü]hr|f[uü]hr)\w*",
         r"(?:下载|下載)\S{0,4}(?:并|並|然后|後)?\S{0,2}(?:运行|執行|执行|運行)",
         r"ダウンロードして\S{0,4}実行",
     ),
@@ -176,15 +177,17 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know|see|"
         r"be\s+told|hear)",
         r"\bno\s+need\s+to\s+(?:tell|inform|ask|notify)\s+(?:anyone|anybody|the\s+user)",
-        r"\b(?:act|do|apply|proceed|rewrite|delete|change|run|push|edit)(?:s|es)?\b[^\n.]{0,40}\bsilently\b",
-        r"(?:^|[.;:!]\s*)silently\s+\w+",
+        r"(?:^|[.;:!]\s*|\band\s+)(?:act|do|apply|proceed|rewrite|delete|change|run|push|edit)\b[^\n.]{0,40}"
+        r"\bsilently\b",
+        r"(?:^|[.;:!]\s*)silently\s+(?:rewrite|delete|change|remove|push|apply|run|edit|drop|disable|replace|update"
+        r"|modify|commit|merge|force)",
         r"\bthis\s+is\s+an?\s+(?:system|admin|administrator|developer|security|official|anthropic|root)\s+"
         r"(?:instruction|message|directive|command|order|prompt|override|notice|policy)",
         r"\b(?:system|admin|developer|root|anthropic)\s+(?:override|directive|instruction)s?\s*:",
         r"\b(?:owner|maintainer|admin\w*|system|anthropic|security|operator|priority|important)(?:'s)?\s+"
         r"(?:instruction|directive|note|notice|order|command|message|override)s?\b[^\n]{0,80}"
-        r"\b(?:assistant|agent|you|must|follow|obey|approve|without\s+(?:asking|confirmation|review)|do\s+not|memory"
-        r"|the\s+user)\b",
+        r"\b(?:assistant|agent|claude|obey|without\s+(?:asking|confirmation|review)|the\s+user"
+        r"|you\s+(?:must|may|should|are|can|will))\b",
         r"\b(?:message|note|instruction|order)\s+from\s+the\s+(?:repository\s+|project\s+)?(?:owner|maintainer|admin)",
         r"\bi\s+(?:hereby\s+)?(?:authori[sz]e|permit|allow|instruct)\s+you\b",
         r"\b(?:user|owner|person)\s+(?:has\s+|have\s+)?(?:already\s+)?(?:consented|approved|agreed|authori[sz]ed)\s+"
@@ -269,7 +272,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 5: turns off hooks, tests or checks, in German, French, Spanish, Portuguese, Italian, Russian, Chinese,
        # Japanese
         r"\b(?:deaktivier|abschalt|ausschalt|schalte\s+\w+\s+aus|d[eé]sactiv|desactiv|desativ|disattiv|disabilit"
-        r"|[uü]berspring|ignor)\w*\s+(?:\w+\s+){0,3}(?:[\w-]*hooks?|tests?|testes|pruebas|prov[ae]|pr[uü]fungen|checks?"
+        r"|[uü]berspring)\w*\s+(?:\w+\s+){0,3}(?:[\w-]*hooks?|tests?|testes|pruebas|prov[ae]|pr[uü]fungen|checks?"
         r"|controll[io]|comprobacion\w*|verifica\w*|v[eé]rifications?|sicherheits\w*|s[eé]curit[eé]|seguridad"
         r"|seguran[cç]a|sicurezza|regole|reglas|regras|consignes|r[eè]gles)",
         r"(?:отключ|выключ|пропуст)\w*\s+(?:\w+\s+){0,2}(?:хук|тест|провер)",
