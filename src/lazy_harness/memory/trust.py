@@ -370,15 +370,17 @@ def check_session(records: list[tuple[dict, str]]) -> list[str | None]:
     remote" in the other) holds both. Where entries are written (the worker), not on the hooks' path."""
     verdicts = [check(rec, kind) for rec, kind in records]
     texts = [text_of(rec, kind) for rec, kind in records]
-    for i in range(len(records)):
-        for j in range(len(records)):
-            if i == j or (verdicts[i] and verdicts[j]) or not texts[i] or not texts[j]:
-                continue
-            why = reason(f"{texts[i]} {texts[j]}")
-            if why:
-                verdicts[i] = verdicts[i] or why
-                verdicts[j] = verdicts[j] or why
-    return verdicts
+    # why: only entries the check lets through alone: a held entry read beside another would hold it too
+    free = [i for i, why in enumerate(verdicts) if not why and texts[i]]
+    together: list[str | None] = list(verdicts)
+    for i in free:
+        for j in free:
+            if i != j:
+                why = reason(f"{texts[i]} {texts[j]}")
+                if why:
+                    together[i] = together[i] or why
+                    together[j] = together[j] or why
+    return together
 
 
 def digest(text: str) -> str:
