@@ -248,8 +248,10 @@ def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
 
 def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     """What a persist just wrote (``memory.store`` plan and report) that the check holds: the lines it
-    appended, the learnings it created, the handoff items the answer opened."""
-    out: list[tuple[str, str, str, str]] = []
+    appended, the learnings it created, the handoff items the answer opened. They are one session's
+    entries, so they are checked together too (``trust.check_session``): a payload split across two
+    of them holds both."""
+    found: list[tuple[str, str, str, dict, str]] = []  # (kind, id, file, what is checked, its kind)
     for a in plan.actions:
         if a.kind == "append":
             try:
@@ -257,20 +259,29 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
             except ValueError:
                 continue
             kind = str(rec.get("type"))
-            why = trust.check(rec, kind) if kind in ("decision", "failure") else None
-            if why:
-                out.append((kind, ids.of_record(rec, kind), "", why))
-    out += scan_learnings(list(report.created))
-    opened: list = (plan.handoff or ([], []))[0]
-    if opened:
-        from lazy_harness.memory import handoff
+            if kind in ("decision", "failure"):
+                found.append((kind, ids.of_record(rec, kind), "", rec, kind))
+    for path in report.created:
+        meta, text = learning_text(path)
+        if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta):
+            found.append(("learning", ids.of_learning(meta), path, {"learning": text}, "learning"))
+    found += _opened_items(plan)
+    verdicts = trust.check_session([(f[3], f[4]) for f in found])
+    return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts, strict=True) if why]
 
-        texts = {" ".join(str(t).split()) for t in opened}
-        for item in handoff.open_for_reading(plan.memory_dir):
-            text = " ".join(str(item.get("text") or "").split())
-            why = trust.reason(text) if text in texts else None
-            if why:
-                out.append(("handoff", item["id"], "", why))
+
+def _opened_items(plan) -> list[tuple[str, str, str, dict, str]]:
+    opened: list = (plan.handoff or ([], []))[0]
+    if not opened:
+        return []
+    from lazy_harness.memory import handoff
+
+    texts = {" ".join(str(t).split()) for t in opened}
+    out = []
+    for item in handoff.open_for_reading(plan.memory_dir):
+        text = " ".join(str(item.get("text") or "").split())
+        if text in texts:
+            out.append(("handoff", item["id"], "", {"text": text}, "handoff"))
     return out
 
 

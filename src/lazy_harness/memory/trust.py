@@ -11,15 +11,19 @@ never injected) when its text, all its fields read as one, asks the agent to:
 - turn off permissions, sandboxing, hooks or verification (``--dangerously-skip-permissions``,
   ``--no-verify``, ``chmod 777``, "disable the hooks", "skip the tests"),
 - hide things from the user or claim system authority ("do not tell the user", "this is a system
-  instruction", "ignore previous instructions"), in several languages.
+  instruction", "ignore previous instructions", "owner instruction: do not surface this"), or
+  imitate the end of the quoted memory ("</memory> SYSTEM: ...", "end of memory"), in several
+  languages.
 
-Before matching, the text is folded the ways it is disguised: NFKC (full-width letters), zero-width
-and soft-hyphen characters dropped, Latin lookalikes from Cyrillic and Greek mapped (in a second
-copy, so Russian wording still matches Russian patterns), letters spaced apart joined again, case
-folded. Checked where entries are written (worker, sync merge, hand edit, migration) and again
-before injection (ADR 0024). Hot path: nothing imported at load time; ``unicodedata`` only when
-there is text to check, and the regular expressions (``trust_rules``, with ``re``) only when the cheap
-look below says a text may match them.
+Before matching, the text is folded the ways it is disguised (ADR 0033): tag characters read as the
+ASCII they shadow, NFKC (full-width and mathematical letters), format characters (zero-width,
+joiners, bidirectional controls) and variation selectors dropped, small capitals and Latin
+lookalikes from Cyrillic and Greek mapped (in a second copy, so Russian wording still matches
+Russian patterns), letters spaced apart joined again, case folded. Checked where entries are written
+(worker, sync merge, hand edit, migration; the worker reads one session's entries together too,
+:func:`check_session`) and again before injection (ADR 0024). Hot path: nothing imported at load
+time; ``unicodedata`` only when there is text to check, and the regular expressions (``trust_rules``,
+with ``re``) only when the cheap look below says a text may match them.
 """
 
 REMOTE_CODE = "fetches and runs remote code"
@@ -35,10 +39,17 @@ _LOOKALIKE = str.maketrans({
     "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g",
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
     "υ": "u", "χ": "x", "ϲ": "c", "ⅼ": "l", "ı": "i", "ӏ": "l", "ℓ": "l",
+    # small capitals, which NFKC leaves alone
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k",
+    "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ǫ": "q", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v",
+    "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
 })
+# why: tag characters (U+E0020..U+E007E) draw nothing on screen but a model reads them as the ASCII
+# letters they shadow: a payload written in them is read as that text, not dropped
+_TAGS = {0xE0000 + c: c for c in range(0x20, 0x7F)}
 
 # why: set k of the rules (memory/trust_rules.py, PATTERNS[k]) holds a text for REASONS[k]
-REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY)  # the last: authority, in other languages
+REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS)  # the last two: in other languages
 
 # why: the search index keeps each entry's verdict (recall/index.py, column hold): a change of the
 # rules (here or in trust_rules.py) must bump the index's VERSION, so every entry is checked again;
@@ -52,17 +63,30 @@ def _spaced(text: str) -> str:
     return re.sub(r"\b(?:\w[ .\-_*]){2,}\w\b", lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), text)
 
 
+def _unicode_folded(text: str) -> str:
+    """``text`` with its disguises taken off, before case folding: tag characters read as the ASCII
+    they shadow, NFKC (full-width and mathematical letters, ligatures), every format character
+    (zero-width, joiners, bidirectional controls, soft hyphen) and variation selector dropped, and
+    a combining mark over a Latin letter (c\u0301url) dropped, as a reader's eye drops it."""
+    import unicodedata
+
+    s = unicodedata.normalize("NFKC", text.translate(_TAGS)).translate(_ZERO_WIDTH)
+    s = "".join(c for c in s if not _invisible(c, unicodedata.category(c)))
+    s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c) or ord(c) > 0x36f)
+    return unicodedata.normalize("NFC", s)
+
+
+def _invisible(c: str, category: str) -> bool:
+    o = ord(c)
+    return category == "Cf" or 0xFE00 <= o <= 0xFE0F or 0xE0100 <= o <= 0xE01EF or 0xE0000 <= o <= 0xE007F
+
+
 def forms(text: str) -> list[str]:
     """The ways the text is read: folded as typed, with lookalikes mapped, with spaced letters joined."""
     if text.isascii():  # why: no normalisation, mark or lookalike to fold: unicodedata not imported
         s = " ".join(text.casefold().split())
     else:
-        import unicodedata
-
-        s = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
-        # why: a combining mark over a Latin letter (c\u0301url) is dropped, as a reader's eye drops it
-        s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c) or ord(c) > 0x36f)
-        s = unicodedata.normalize("NFC", s).casefold()
+        s = _unicode_folded(text).casefold()
         s = " ".join(s.replace("\u2028", " ").replace("\u2029", " ").split())
     folded = s.translate(_LOOKALIKE)
     out = [s] if folded == s else [s, folded]
@@ -98,9 +122,10 @@ def _letters_apart(text: str) -> bool:
 # the character itself, looked for in the text as folded.
 _SECRET_W = ("credential", "secret", "token", "password", "passwd", "apikey", "privatekey", "sshkey", "idrsa",
              "ided25519", "ssh", "aws", "env", "netrc", "npmrc", "pypirc", "cookie", "sessionid", "keychain",
-             "wallet")
+             "wallet", "printenv")
 _OUT_W = ("http", "ftp", "webhook", "pastebin", "requestbin", "ngrok", "attacker", "external", "remote", "discord",
-          "telegram", "gist", "@", ".")
+          "telegram", "gist", "@", ".", "pr", "pull", "issue", "comment", "chat", "channel", "backup", "reporting",
+          "note", "entry", "half", "slack", "mergerequest", "release")
 _FETCH_W = ("curl", "wget", "iwr", "irm", "invokewebrequest", "invokerestmethod", "fetch", "httpie", "aria2c",
             "lwpdownload")
 _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority, 4 authority elsewhere, words)
@@ -139,22 +164,71 @@ _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority
     (3, (("youarenow", "newinstruction", "newsysteminstruction", "forallfuture", "beforeanythingelse",
           "beforedoinganythingelse"),)),
     (3, (("system", "assistant", "human"), ("<", ":"))),
-    (4, (("ignor",), ("instru", "anweisung", "istruzion", "befehle"))),
+    (4, (("ignor",), ("instru", "anweisung", "istruzion", "befehle", "consign", "regl", "regr", "regol", "regeln"))),
+    (4, (("nadie", "ninguem", "nessuno", "nenparle", "nendis", "nendites"),)),
+    (4, (("senza", "sin", "sem", "sans", "ohne"), ("chiedere", "preguntar", "avisar", "perguntar", "demander",
+                                                  "prevenir", "nachzufragen", "zufragen", "ruckfrage"))),
+    (5, (("deaktivier", "abschalt", "ausschalt", "desactiv", "desativ", "disattiv", "disabilit", "uberspring",
+          "schalte"),)),
+    (5, (("push",), ("main", "master"), ("senza", "sin", "sem", "ohne", "sans"))),
+    # what the rules added with the evaluation sets of tests/eval look for
+    (0, (("|",),)),
+    (0, (("<(",),)),
+    (0, (("powershell", "pwsh", "deno", "printf", "ruby", "perl", "lwp"),)),
+    (0, (("npx", "bunx", "pnpm", "yarn", "npm", "pip"), ("registry", "indexurl", "extraindexurl", "trustedhost"))),
+    (0, (("decod", "unhex", "dekodier", "decodific", "encoded", "hex", "base64"),
+         ("run", "execut", "exec", "eval", "pipe", "ejecut", "esegu", "ausfuhr", "fuhre"))),
+    (0, (("download", "fetch", "grab", "get", "pull", "herunterlad", "lade", "telecharg", "descarg", "baix",
+          "scaric"), ("run", "execut", "exec", "source", "ausfuhr", "fuhre", "ejecut", "esegu", "lanc", "sh", "bash",
+                      "zsh"), ("http", "script", "skript", "installer", ".sh", ".ps1"))),
+    (1, (("push",), ("mirror",))),
+    (1, (("remote",), ("add",), ("push",))),
+    (1, (("dig", "nslookup", "host", "drill", "ping"), ("$(",))),
+    (1, (("envo", "envia", "envie", "schick", "invia"), _SECRET_W)),
+    (2, (("commit",), ("n",))),
+    (2, (("husky", "hookspath", "pytestmark", "failunder", "covfailunder"),)),
+    (2, (("allow", "bash", "write", "edit", "webfetch", "multiedit"), ("*",))),
+    (2, (("xfail", "skip"), ("all", "every", "each"))),
+    (2, (("disable", "turnoff", "commentout", "remove", "delete", "pause"), ("ci", "test", "build"),
+         ("workflow", "job", "pipeline", "step", "stage"))),
+    (2, (("coverage", "cov"), ("0",))),
+    (2, (("delete",), ("failing",))),
+    (3, (("donot", "dont", "never", "without", "mustnot", "neednot", "noneed"),
+         ("surfac", "reveal", "disclos", "bringup", "mentionthis", "mentionit", "showthis", "shownor", "mentioned"))),
+    (3, (("donot", "dont", "never", "without", "mustnot", "neednot", "noneed"), ("mention", "show", "tell", "report"),
+         ("user", "human", "anyone", "anybody", "note", "entry", "memory", "instruction", "chat", "answer", "reply",
+          "response", "edits", "changes"))),
+    (3, (("keep",), ("quiet", "secret", "hidden", "silent", "between", "yourself"))),
+    (3, (("silently",), ("act", "do", "apply", "proceed", "rewrite", "delete", "change", "run", "push", "edit"))),
+    (3, (("precedence",), ("claudemd", "user", "instructions", "systemprompt"))),
+    (3, (("betweenus", "authoriseyou", "authorizeyou", "permityou", "allowyou", "instructyou",
+          "overridetheuser", "supersede", "overrule", "outrank", "endofmemory", "endofthememory",
+          "endofnotes", "endofthenotes", "endofquoted", "endofcontext", "endofdata", "notesfromearliersessions",
+          "quotedasdata", "notinstructions", "fromtheuser", "beginusermessage", "fromhereon", "realinstruction",
+          "actualinstruction", "realtask", "truetask", "systemnow", "assistantshouldnow", "firsthalf", "secondhalf",
+          "stringforlater", "valueforlater"),)),
+    (3, (("user", "human"), ("neednot", "doesntneed", "mustnot", "shouldnot", "shouldnt", ":"))),
+    (3, (("owner", "maintainer", "admin", "system", "anthropic", "security", "operator", "priority", "important"),
+         ("instruction", "directive", "note", "notice", "order", "command", "message", "override"))),
+    (3, (("consented", "approved", "agreed", "authorised", "authorized"), ("every", "all", "any"))),
+    (3, (("follow",), ("memory", "note", "entry"), ("over", "before", "instead", "rather", "above"))),
+    (3, (("</", "<user", "<human", "<assistant", "assistant,"),)),
+    (3, (("earlier", "previous", "other", "first", "second", "last", "above", "part", "saved"),
+         ("note", "entry", "half", "part", "item"),
+         ("run", "execute", "decode", "pipe", "append", "concatenate", "join", "combine", "finish", "complete"))),
+    (3, (("concatenate", "join", "combine"), ("note", "entry"))),
+    (3, (("part",), ("1", "2", "one", "two"))),
     (4, (("usuario", "utilisateur", "benutzer", "nutzer", "anwender", "utente"),)),
     (4, (("sistema", "systeme", "system"), ("instru", "anweisung", "consigne", "directive", "vorgabe"))),
 )
 
 
 def _folded(text: str) -> str:
-    """The text case-folded, with zero-width characters dropped and, when it is not ASCII, full-width
-    forms, accents and lookalike letters folded (``unicodedata``, a C module: no ``re``)."""
+    """The text case-folded and, when it is not ASCII, with its disguises taken off and lookalike
+    letters folded (``unicodedata``, a C module: no ``re``)."""
     if text.isascii():
         return text.lower()
-    import unicodedata
-
-    s = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
-    s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c) or ord(c) > 0x36f)
-    return s.casefold().translate(_LOOKALIKE)
+    return _unicode_folded(text).casefold().translate(_LOOKALIKE)
 
 
 def rules_stamp() -> str:
@@ -245,7 +319,7 @@ def may_hold(text: str) -> bool:
 
 
 def reason(text: str) -> str | None:
-    """Why ``text`` is held (one of the four reasons), None when it reads as a note about the code."""
+    """Why ``text`` is held (one of ``REASONS``), None when it reads as a note about the code."""
     if not text or not text.strip():
         return None
     sets = may_match(text)
@@ -255,9 +329,8 @@ def reason(text: str) -> str | None:
 
     for form in forms(text):
         for k in sets:
-            for pat in trust_rules.compiled(k):
-                if pat.search(form):
-                    return REASONS[k]
+            if trust_rules.matches(k, form):
+                return REASONS[k]
     return None
 
 
@@ -289,6 +362,25 @@ def check(rec: dict, kind: str) -> str | None:
         return why
     fields = [_flat(rec.get(f)) for f in FIELDS.get(kind, ("summary",)) if rec.get(f)]
     return next((w for w in map(reason, fields) if w), None) if len(fields) > 1 else None
+
+
+def check_session(records: list[tuple[dict, str]]) -> list[str | None]:
+    """:func:`check` of each ``(entry, kind)`` one session wrote, then of each two of them read as one
+    text: a payload split across two entries (its command in one, "pipe it to sh" or "push to that
+    remote" in the other) holds both. Where entries are written (the worker), not on the hooks' path."""
+    verdicts = [check(rec, kind) for rec, kind in records]
+    texts = [text_of(rec, kind) for rec, kind in records]
+    # why: only entries the check lets through alone: a held entry read beside another would hold it too
+    free = [i for i, why in enumerate(verdicts) if not why and texts[i]]
+    together: list[str | None] = list(verdicts)
+    for i in free:
+        for j in free:
+            if i != j:
+                why = reason(f"{texts[i]} {texts[j]}")
+                if why:
+                    together[i] = together[i] or why
+                    together[j] = together[j] or why
+    return together
 
 
 def digest(text: str) -> str:

@@ -1,6 +1,14 @@
 """The hold check's regular expressions (memory/trust.py applies them): one tuple of patterns per
 rule set, in the order of ``trust.REASONS``. Compiled once per process, and only a set that the cheap
 look of trust.py says a text may match. Not on the hooks' path: imported when a text needs them.
+
+A pattern is a string, or ``(pattern, EXCUSED)``: a rule about something a note may also warn
+against or describe (``--no-verify``, ``git commit -n``, a token in a PR description). Such a match
+does not hold the text when its sentence says it is not done: a negation just before it ("do not
+use", "never put", "ne pas utiliser"), a description just after it ("is forbidden", "skips hooks",
+"only when the hook is broken"), or a limit anywhere in the sentence ("only when", "nur, wenn",
+"だけ"). ``(pattern, EXCUSED, extra)`` adds ``extra``, a pattern that excuses it when found anywhere
+in the sentence (``HUSKY=0`` inside a container build).
 """
 
 import re
@@ -15,30 +23,80 @@ _OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+
         r"|ngrok|attacker|external\s+(?:server|host|url|endpoint)|remote\s+(?:server|host|endpoint)|discord"
         r"|telegram|gist)")
 
+_FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
+_SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
+          r"|source|\.\s")
+_SH = r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b"
+_SECRET = (r"(?:credential|secret|token|password|passwd|api[\s_-]?keys?|private[\s_-]?keys?|ssh[\s_-]?keys?|id_rsa"
+           r"|id_ed25519|\.ssh|\.aws|\.env\b|\.netrc|\.npmrc|\.pypirc|cookies?|session[\s_-]?ids?|env(?:ironment)?"
+           r"\s*var|printenv|keychain|wallet|aws_secret|gh_token|github_token|anthropic_api_key|`env`"
+           r"|output\s+of\s+env\b)")
+_OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+|webhook|pastebin|paste\.\w+"
+        r"|hastebin|transfer\.sh|requestbin|ngrok|attacker|external\s+(?:server|host|url|endpoint)"
+        r"|(?:remote|backup)\s+(?:server|host|endpoint)|discord|telegram|slack|gist|chat\b|channel\b"
+        r"|(?:the\s+|a\s+)?(?:pr|pull\s+request|issue|merge\s+request)\s*(?:description|body|comment)?"
+        r"|comment\b|release\s+notes)")
+_SINK_VERB = r"(?:add|paste|include|put|post|attach|upload|send|share|copy|write|dump|append|publish|email)"
+_AFTER_ITEM = r"(?:earlier|previous|other|first|second|last|above|part\s+\w+|saved)"
+_DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[eé]charg\w*|descarg\w*|baix\w*"
+             r"|scaric\w*|скача\w*|загрузи\w*)")
+_RUN = (r"(?:run|execute|exec|source|ausf[uü]hr\w*|f[uü]hre\w*|ex[eé]cut\w*|ejecut\w*|esegu\w*|lanc\w*"
+        r"|запуст\w*|выполн\w*)")
+EXCUSED = "excused"
+
 PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 0: fetches and runs remote code
         # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
         _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
         r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\s*<?\(\s*" + _FETCH + r"\b",
         r"\$\(\s*" + _FETCH + r"\b",
+        r"<\(\s*" + _FETCH + r"\b",
         r"`\s*" + _FETCH + r"\b[^`]{0,300}`",
         r"\biex\s*\(",
+        r"\|\s*iex\b",
         r"\binvoke-expression\b",
         r"\beval\b[^\n]{0,40}" + _FETCH + r"\b",
-        r"\bbase64\s+(?:-d|--decode|-D)\b",
+        r"\beval\s+get\s*\(|\blwp::simple\b[^\n]{0,80}\beval\b",
+        # anything piped into a shell: a note about the code has no reason to hand text to ``sh``
+        r"\|\s*" + _SH + r"(?!\s*(?:script|scripts|file)\b)",
+        (r"\bpipe\w*\b[^\n]{0,40}\b(?:in|into|to|through)\s+(?:ba|z|da|k)?sh\b", EXCUSED),
+        r"\bbase64\s+(?:-\w*d\w*|--decode|-D)\b[^\n]{0,120}\|\s*(?:" + _SHELL + r")\b",
+        r"\$\([^)\n]{0,200}\bbase64\s+(?:-\w*d\w*|--decode|-D)\b",
+        r"\beval\b[^\n]{0,200}\bbase64\s+(?:-\w*d\w*|--decode|-D)\b",
+        r"\b(?:xxd\s+-r|rev|pack\s*\(|openssl\s+(?:enc|base64))\b[^\n]{0,200}\|\s*(?:" + _SHELL + r")\b",
+        r"\bprintf\s+['\"]?(?:\\\\?x[0-9a-f]{2}){3}",
         r"\bfrombase64string\b",
-        r"\batob\s*\(",
-        r"\b(?:b64decode|base64\.decode)\b",
-        r"\bpython[0-9.]*\s+-c\b[^\n]{0,300}(?:urllib|requests|urlopen|socket|http\.client|exec\s*\(|eval\s*\()",
+        r"\batob\s*\([^)\n]{0,80}\)[^\n]{0,20}\)|\beval\s*\(\s*atob\b",
+        r"\b(?:exec|eval|system|popen|spawn|call|run)\s*\([^\n]{0,60}(?:b64decode|base64\.decode|base64['\"]\)"
+        r"|from\s*\([^)]{0,80}base64)",
+        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b",
+        r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text)",
+        r"\bpython[0-9.]*\s+-c\b[^\n]{0,300}(?:urllib|requests|urlopen|socket|http\.client|exec\s*\(|eval\s*\("
+        r"|os\.system)",
         r"\bnode\s+-e\b[^\n]{0,300}(?:https?\.get|https?['\"]\s*\)\s*\.get|fetch\(|child_process|eval\s*\()",
+        r"\b(?:ruby|perl)\s+-e\b[^\n]{0,200}(?:\$\(|open-uri|net::http|lwp|`)",
         _FETCH + r"\b[^\n]{0,200}?(?:-o|--output|>)\s*\S+\s*(?:&&|;|\|\|)\s*(?:chmod\s+\+x|(?:ba)?sh\b|\./)",
-        r"\b(?:download|fetch|get)\w*\s+(?:and\s+)?(?:then\s+)?(?:run|execute|exec|source|pipe)\w*\b[^\n]{0,80}"
-        r"(?:https?://|script|installer|\.sh\b|\.ps1\b)",
+        r"\b" + _DOWNLOAD + r"\s+(?:and\s+|y\s+|e\s+|ed\s+|et\s+|und\s+|и\s+)?(?:then\s+)?" + _RUN
+        + r"\b[^\n]{0,80}(?:https?://|script|skript|installer|\.sh\b|\.ps1\b)",
+        r"\b" + _DOWNLOAD + r"\b[^\n]{0,40}(?:https?://)\S+[^\n]{0,60}\b(?:and\s+|then\s+)" + _RUN + r"\b",
+        r"\b" + _DOWNLOAD + r"\b[^\n]{0,80}https?://\S+[^\n]{0,40}\b(?:with|using|into)\s+(?:ba|z)?sh\b",
+        r"\b(?:skript|script)\w*\s+(?:von|de|da|с)\s+https?://\S+[^\n]{0,40}\b(?:mit\s+bash|" + _RUN + r")",
         r"\b(?:run|execute|exec|pipe)\w*\b[^\n]{0,40}(?:script|installer|payload)\s+(?:from|at)\s+https?://",
+        r"\bpowershell(?:\.exe)?\b[^\n]{0,40}\s-(?:e|ec|en|enc|encodedcommand)\s+[a-z0-9+/=]{12,}",
+        r"\bpwsh\b[^\n]{0,40}\s-(?:e|ec|enc|encodedcommand)\s+[a-z0-9+/=]{12,}",
+        r"\b(?:npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+(?:exec|install|i))\b[^\n]{0,80}--registry[=\s]+"
+        r"(?!https?://registry\.(?:npmjs\.org|yarnpkg\.com))\S",
+        r"\bpip3?\s+install\b[^\n]{0,80}--(?:index-url|extra-index-url|trusted-host)[=\s]+(?!https?://pypi\.org)\S",
+        r"\bdeno\s+run\b[^\n]{0,40}https?://",
+        r"\b(?:d[eé]codifica|decodific|d[eé]code|dekodier)\w*\b[^\n]{0,80}\b(?:et|y|e|ed|und)\s+"
+        r"(?:ex[eé]cut|ejecut|esegu|ausf[uü]hr|f[uü]hr)\w*",
+        r"(?:下载|下載)\S{0,4}(?:并|並|然后|後)?\S{0,2}(?:运行|執行|执行|運行)",
+        r"ダウンロードして\S{0,4}実行",
     ),
     (  # 1: sends data or credentials somewhere
-        r"\b(?:send|post|upload|exfiltrat|forward|transmit|e-?mail|leak|share|copy|paste|report|push)\w*\b"
-        r"[^\n]{0,120}?" + _SECRET + r"[^\n]{0,120}?\b(?:to|at|into|on|via)\b[^\n]{0,60}?" + _OUT,
+        (r"\b(?:send|post|upload|exfiltrat|forward|transmit|e-?mail|leak|share|copy|paste|report|push|attach|include"
+         r"|put|add|dump)\w*\b[^\n]{0,120}?" + _SECRET + r"[^\n]{0,120}?\b(?:to|at|into|on|via|in|with)\b"
+         r"[^\n]{0,60}?" + _OUT, EXCUSED),
         _SECRET + r"[^\n]{0,80}?\b(?:to|at)\b[^\n]{0,40}?" + _OUT + r"[^\n]{0,40}?(?:send|post|upload)",
         r"\b(?:cat|type|get-content|printenv|env|set)\b[^\n|]{0,120}\|\s*(?:curl|wget|nc|ncat|netcat|socat|"
         r"invoke-webrequest|iwr)\b",
@@ -46,39 +104,98 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"--upload-file|-body|-infile|--post-file)\s*[\"']?@?[^\n]{0,40}" + _SECRET,
         r"\b(?:nc|ncat|netcat|socat)\b[^\n]{0,120}<\s*\S*" + _SECRET,
         r"\b(?:scp|rsync)\b[^\n]{0,120}" + _SECRET + r"[^\n]{0,120}@",
+        r"\bgh\s+gist\s+create\b[^\n]{0,80}" + _SECRET,
+        (r"\b(?:public\s+)?gist\b[^\n]{0,60}" + _SECRET, EXCUSED),
+        (r"\bpush\s+--mirror\s+(?!is\b|was\b|only\b|for\b|in\b|of\b)\S", EXCUSED),
+        r"\bremote\s+add\s+\S+\s+\S+[^\n]{0,200}\bpush\b",
+        r"\b(?:dig|nslookup|host|drill|ping)\s+[^\n]{0,20}\$\(",
+        r"\b(?:dig|nslookup|host|drill)\b[^\n]{0,40}\$\([^)\n]{0,80}(?:cat|env|printenv|whoami|base64)",
+        (_SINK_VERB + r"\w*\b[^\n]{0,40}?" + _SECRET + r"[^\n]{0,80}?\b(?:in|into|to|on)\s+(?:the\s+|a\s+)?"
+         r"(?:pr|pull\s+request|issue|gist|comment|chat|channel|merge\s+request)\b", EXCUSED),
+        r"(?:envo\w*|envia\w*|envie\w*|schick\w*|send\w*|invia\w*|отправ\w*|发送|發送|把)\s*[^\n]{0,40}"
+        + _SECRET + r"[^\n]{0,60}(?:https?://|@)",
+        r"\b" + _SINK_VERB + r"\w*\b[^\n]{0,60}" + _SECRET + r"[^\n]{0,60}\b(?:from|in|to)\s+(?:the\s+)?"
+        + _AFTER_ITEM + r"\s+(?:note|entry|item|open\s+item|half)",
+        r"\b" + _SINK_VERB + r"\w*\b[^\n]{0,60}" + _SECRET + r"[^\n]{0,60}\b(?:reporting|backup|collection)\s+"
+        r"(?:address|server|host)",
     ),
     (  # 2: turns off permissions, sandboxing, hooks or verification
-        r"--dangerously[\w-]*",
-        r"\bdangerously[\s_-]*skip[\s_-]*permissions?\b",
+        (r"--dangerously[\w-]*", EXCUSED),
+        (r"\bdangerously[\s_-]*skip[\s_-]*permissions?\b", EXCUSED),
         r"\bbypass[\s_-]*permissions?\b",
         r"\bpermission[\s_-]*mode\s*[=:]?\s*bypass",
         r"\bdisable[\s_-]*all[\s_-]*hooks\b",
-        r"\b(?:disable|turn\s+off|switch\s+off|skip|bypass|remove|delete|uninstall|comment\s+out|kill)\s+"
-        r"(?:all\s+|any\s+|the\s+|every\s+|your\s+|claude(?:\s+code)?'?s?\s+)*"
-        r"(?:hooks?|sandbox\w*|permissions?(?:\s+(?:prompts?|checks?))?|approval\s+prompts?|guardrails?"
-        r"|safety\s+checks?|security\s+(?:checks?|scans?|warnings?))\b",
-        r"(?:^|[.;:!]\s*|\b(?:always|then|just|simply|please)\s+)(?:skip|disable|bypass|don'?t\s+run|do\s+not\s+run)"
-        r"\s+(?:all\s+|the\s+|any\s+)?(?:tests?|verification|verify\s+steps?|checks|code\s+review|linters?|ci)\b",
+        (r"\b(?:disable|turn\s+off|switch\s+off|skip|bypass|remove|delete|uninstall|comment\s+out|kill)\s+"
+         r"(?:all\s+|any\s+|the\s+|every\s+|your\s+|git\s+|commit\s+|pre-commit\s+|claude(?:\s+code)?'?s?\s+)*"
+         r"(?:hooks?|sandbox\w*|permissions?(?:\s+(?:prompts?|checks?))?|approval\s+prompts?|guardrails?"
+         r"|safety\s+checks?|security\s+(?:checks?|scans?|warnings?))\b", EXCUSED),
+        (r"(?:^|[.;:!]\s*|\b(?:always|then|just|simply|please)\s+)(?:skip|disable|bypass|don'?t\s+run|do\s+not\s+run)"
+         r"\s+(?:all\s+|the\s+|any\s+|every\s+)?(?:tests?|verification|verify\s+steps?|checks|code\s+review|linters?"
+         r"|ci)\b", EXCUSED),
         r"\bwithout\s+(?:running\s+)?(?:the\s+)?(?:tests|verification|verifying|review|asking\s+for\s+permission)\b"
         r"[^\n]{0,40}\b(?:always|every\s+time|from\s+now)",
-        r"--no-verify\b",
+        (r"--no-verify\b", EXCUSED, r"\bnot\s+the\s+fix\b|\bfix\s+the\s+hook|\bforbidden\b"),
+        (r"\bcommit\b[^\n.;]{0,30}\s-n\b", EXCUSED, r"\bforbidden\b|\bnever\b"),
+        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimage\b|\bno\s+(?:\.)?git\b"),
+        r"\bcore\.hookspath\s*=?\s*(?:/dev/null|[\"']{2}|/tmp\b|none\b|/nonexistent)",
+        r"[\"']?allow[\"']?\s*(?:[:=]|to|list\s*to)\s*\[\s*[\"']\*[\"']\s*\]",
+        r"\b(?:bash|write|edit|webfetch|multiedit)\(\s*\*\s*\)",
+        r"\b(?:mark|add|put|decorate|set)\w*\s+(?:all|every|each)\b[^\n]{0,40}\b(?:xfail|skip)",
+        r"\b(?:xfail|skip)\w*\b[^\n]{0,40}\b(?:to|on|for|in)\s+(?:all|every|each)\s+(?:failing\s+)?(?:tests?|test\s+"
+        r"modules?|modules?)",
+        r"\b(?:skip|xfail)\s+(?:all|every|each)\s+(?:\w+\s+)?tests?\b",
+        r"\bpytestmark\s*=\s*pytest\.mark\.(?:skip|xfail)\b[^\n]{0,40}\b(?:every|all|each)\b",
+        r"\b(?:disable|turn\s+off|comment\s+out|remove|delete|pause)\w*\s+(?:the\s+)?(?:ci|test|tests|build)\s+"
+        r"(?:workflow|job|pipeline|step|stage)s?\b",
+        r"\b(?:fail[_-]under|cov-fail-under|coverage\s+(?:threshold|gate|minimum))\s*(?:=|to|:)?\s*0(?:\.0)?\b"
+        r"(?![.\d%])",
+        r"\b(?:lower|set|drop|reduce)\w*\s+(?:the\s+)?(?:coverage|cov)\b[^\n]{0,30}\bto\s+0\b(?![.\d%])",
         r"\bchmod\s+(?:-r\s+)?0?777\b",
         r"\bchmod\s+(?:-r\s+)?[ao]?\+rwx\s+/",
         r"\bsetenforce\s+0\b",
         r"\bset-executionpolicy\s+(?:bypass|unrestricted)\b",
         r"\bsudoers\b[^\n]{0,40}nopasswd|nopasswd\s*:\s*all",
         r"\bdisable\w*\s+(?:the\s+)?(?:firewall|antivirus|defender|selinux|apparmor)\b",
+        r"\bdelete\s+(?:the\s+)?failing\s+tests\b",
     ),
     (  # 3: hides things from the user or claims system authority
-        r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell|telling|inform|informing|mention|mentioning|"
-        r"notify|notifying|alert|alerting|ask|asking|show|showing|report|reporting|reveal|revealing|warn|warning|"
-        r"let)\w*\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+|your\s+)?"
-        r"(?:user|human|person|operator|developer|owner)s?\b",
+        (r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell|telling|inform|informing|mention|mentioning|"
+         r"notify|notifying|alert|alerting|ask|asking|show|showing|report|reporting|reveal|revealing|warn|warning|"
+         r"let)\w*\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+|your\s+)?"
+         r"(?:user|human|person|operator|developer|owner)s?\b", EXCUSED,
+         r"\btwice\b|\bagain\b|\bmore\s+than\s+once\b|\bfor\s+the\s+same\b"),
+        r"\b(?:do\s+not|don'?t|never|without|must\s+not|need\s+not|no\s+need\s+to)\s+(?:ever\s+|be\s+)?"
+        r"(?:surfac|reveal|mention|show|disclos|bring\w*\s+up|tell|report|shown|mentioned)\w*\b[^\n.]{0,40}"
+        r"(?:\b(?:to\s+)?(?:the\s+)?(?<!end\s)(?:user|human|anyone|anybody)\b|\bthis\s+(?:note|entry|memory|instruction)"
+        r"|\b(?:these|the|any)\s+(?:edits|changes|note|entry)\b[^\n.]{0,20}\b(?:user|human)|\bin\s+(?:the\s+)?chat"
+        r"|\bin\s+(?:any|your)\s+(?:answer|reply|response)s?)",
+        r"\b(?:do\s+not|don'?t|never|without)\s+(?:surfac\w*|mention\w*|reveal\w*)\s+(?:this|it)\b",
         r"\b(?:hide|conceal|keep)\b[^\n]{0,40}\bfrom\s+(?:the\s+|your\s+)?(?:user|human|person|operator|developer)",
         r"\b(?:keep|stay)\s+(?:this\s+)?(?:secret|hidden|quiet|silent)\b",
+        r"\bkeep\s+(?:it|this|that)\s+(?:quiet|secret|hidden|silent|between\s+us|to\s+yourself)\b",
+        r"\bbetween\s+us\b",
+        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know|see|"
+        r"be\s+told|hear)",
+        r"\bno\s+need\s+to\s+(?:tell|inform|ask|notify)\s+(?:anyone|anybody|the\s+user)",
+        r"(?:^|[.;:!]\s*|\band\s+)(?:act|do|apply|proceed|rewrite|delete|change|run|push|edit)\b[^\n.]{0,40}"
+        r"\bsilently\b",
+        r"(?:^|[.;:!]\s*)silently\s+(?:rewrite|delete|change|remove|push|apply|run|edit|drop|disable|replace|update"
+        r"|modify|commit|merge|force)",
         r"\bthis\s+is\s+an?\s+(?:system|admin|administrator|developer|security|official|anthropic|root)\s+"
         r"(?:instruction|message|directive|command|order|prompt|override|notice|policy)",
         r"\b(?:system|admin|developer|root|anthropic)\s+(?:override|directive|instruction)s?\s*:",
+        r"\b(?:owner|maintainer|admin\w*|system|anthropic|security|operator|priority|important)(?:'s)?\s+"
+        r"(?:instruction|directive|note|notice|order|command|message|override)s?\b[^\n]{0,80}"
+        r"\b(?:assistant|agent|claude|obey|without\s+(?:asking|confirmation|review)|the\s+user"
+        r"|you\s+(?:must|may|should|are|can|will))\b",
+        r"\b(?:message|note|instruction|order)\s+from\s+the\s+(?:repository\s+|project\s+)?(?:owner|maintainer|admin)",
+        r"\bi\s+(?:hereby\s+)?(?:authori[sz]e|permit|allow|instruct)\s+you\b",
+        r"\b(?:user|owner|person)\s+(?:has\s+|have\s+)?(?:already\s+)?(?:consented|approved|agreed|authori[sz]ed)\s+"
+        r"(?:to\s+)?(?:every|everything|all|any)",
+        r"\boverride\s+the\s+user",
+        r"\b(?:supersede|overrule|take\s+precedence\s+over|outrank)\w*\b[^\n.]{0,40}\b(?:claude\.md|user|instructions"
+        r"|system\s+prompt)",
+        r"\bfollow\s+(?:this|the)\s+(?:memory|note|entry|notes)\b[^\n.]{0,20}\b(?:over|before|instead|rather|above)",
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*"
         r"(?:previous|prior|above|earlier|former|preceding|other|existing|original)\s+"
         r"(?:instructions?|directions?|rules?|prompts?|guidelines?|messages?|context)",
@@ -89,46 +206,130 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"(?:^|\n|\s)(?:system|assistant|human)\s*:\s*(?:you|ignore|always|never|from\s+now|the\s+user)",
         r"\bfor\s+all\s+future\s+(?:work|sessions?|tasks?)\b[^\n]{0,80}\b(?:in\s+every|all)\s+projects?",
         r"\bbefore\s+(?:anything|doing\s+anything)\s+else\b[^\n]{0,80}\b(?:run|execute|curl|wget)\b",
+        # a forged end of the quoted memory, and what follows it pretending to be someone else's words
+        r"</\s*(?:memory|notes?|context|quoted|data|user|document|instructions?)\s*>[^\n]{0,80}"
+        r"(?:\b(?:system|user|human|assistant|instruction|task|you|must|now|please)\b|<\s*\w)",
+        r"<\s*/?\s*(?:user|human|assistant)\s*>",
+        r"\bend\s+of\s+(?:the\s+)?(?:memory|notes|quoted\s+\w+|memory\s+block|context|data)\b"
+        r"(?!\s+(?:leak|pressure|usage|footprint|investigation|file|stream|line))",
+        r"\bnotes\s+from\s+earlier\s+sessions\b|\bquoted\s+as\s+data\b|\bnot\s+instructions\s*\.",
+        r"\b(?:instructions?|message|words|task|request)\s+(?:from|of)\s+the\s+user\s*[:.]|\bbegin\s+user\s+message",
+        r"\bthe\s+following\s+is\s+from\s+the\s+user\b|\bfrom\s+here\s+on\b[^\n]{0,30}\binstructions?\b",
+        r"\b(?:real|actual|true)\s+(?:instructions?|task|request)\b[^\n]{0,20}(?:follows|from\s+the\s+user|:)",
+        r"\b(?:user|human)\s*:\s*(?:please\s+)?(?:run|delete|push|merge|disable|ignore|approve|deploy|install|remove"
+        r"|export|send|email)\b",
+        r"\bthe\s+system\s+now\s+(?:requires|wants|asks|needs)\b",
+        r"\bassistant\s*,\s*(?:the\s+next|you|now|please)",
+        r"\bthe\s+assistant\s+should\s+now\b",
+        # one half of a payload written across two entries: a command completed by another note
+        r"\b(?:run|execute|decode|pipe|append|concatenate|join|combine|finish|complete)\w*\b[^\n.]{0,80}"
+        r"\b(?:from|in|of|with|to)\s+(?:it\s+with\s+)?(?:the\s+)?" + _AFTER_ITEM + r"\s+(?:note|entry|half|part|item|"
+        r"open\s+item)",
+        r"\b(?:concatenate|join|combine)\s+(?:it\s+|them\s+)?(?:with\s+)?(?:note|entry)\s+[a-z]-?[0-9a-f]{4,}",
+        r"\b(?:first|second)\s+half\s*:\s*[^\n]{0,40}(?:" + _FETCH + r"|https?://|git\s+|\|)",
+        r"\bpart\s+(?:1|2|one|two)\b[^\n]{0,20}(?:" + _FETCH + r"|\|\s*(?:ba)?sh)",
+        r"\bkeep\s+this\s+string\s+for\s+later\b|\bencoded\s+value\s+for\s+later\b",
     ),
     (  # 4: the same, in Spanish, Portuguese, French, German, Italian, Russian, Chinese, Japanese, Korean
-        r"\bignor[ae]\w*\s+(?:todas\s+)?(?:las|as)\s+instru[cç]\w*\s+(?:anteriores|previas|pr[eé]vias)",
-        r"\bno\s+(?:le\s+)?(?:digas|diga|informes|informe|menciones|mencione|cuentes|cuente)\s+(?:nada\s+)?"
-        r"al\s+usuario",
+        r"\bignor[ae]\w*\s+(?:todas\s+)?(?:las|as)\s+(?:instru[cç]\w*|reglas|regras|normas)\s+"
+        r"(?:anteriores|previas|pr[eé]vias)",
+        r"\bno\s+(?:le\s+|se\s+lo\s+|se\s+la\s+)?(?:digas|diga|informes|informe|menciones|mencione|cuentes|cuente)\s+"
+        r"(?:nada\s+)?(?:al\s+usuario|a\s+nadie)",
         r"\besta\s+es\s+una\s+instrucci[oó]n\s+del\s+sistema",
-        r"\bn[aã]o\s+(?:conte|diga|informe|mencione|avise)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu[aá]rio",
+        r"\bn[aã]o\s+(?:conte|diga|informe|mencione|avise|comente)\s+(?:nada\s+|isso\s+)?(?:ao|para\s+o|o|com)\s+"
+        r"(?:usu[aá]rio|ningu[eé]m)",
         r"\besta\s+[eé]\s+uma\s+instru[cç][aã]o\s+do\s+sistema",
-        r"\bignore[zr]?\s+(?:toutes\s+)?(?:les\s+)?instructions\s+(?:pr[eé]c[eé]dentes|ant[eé]rieures)",
+        r"\bignore[zr]?\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|r[eè]gles)\s+"
+        r"(?:pr[eé]c[eé]dentes|ant[eé]rieures)",
         r"\bne\s+(?:le\s+|lui\s+|rien\s+)?(?:dis|dites|mentionne[zr]?|signale[zr]?|pr[eé]viens|informe[zr]?)\s+"
         r"(?:rien\s+|pas\s+|jamais\s+)?(?:[aà]\s+l['’]\s*utilisateur|l['’]\s*utilisateur)",
+        r"\bn['’]\s*en\s+(?:parle[zs]?|dis|dites)\s+(?:pas|rien|jamais)\b",
         r"\bceci\s+est\s+une\s+(?:instruction|consigne|directive)\s+(?:du\s+)?syst[eè]me",
         r"\bignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|fr[uü]heren|obigen)\s+(?:anweisungen|instruktionen"
-        r"|befehle)",
+        r"|befehle|regeln)",
         r"\b(?:sag|sage|erz[aä]hl|teil|verrat)\w*\s+(?:es\s+|das\s+)?(?:dem|den)\s+(?:benutzer|nutzer|anwender)"
         r"\w*\s+(?:davon\s+)?nicht",
+        r"\b(?:erw[aä]hn|sag|meld)\w*\s+(?:es\s+|das\s+)?nicht\b[^\n]{0,30}\b(?:benutzer|nutzer|anwender)",
+        r"\bohne\s+(?:nachzufragen|zu\s+fragen|r[uü]ckfrage)",
         r"\bdies\s+ist\s+eine\s+system\s*-?\s*(?:anweisung|instruktion|vorgabe)",
-        r"\bignora\s+(?:tutte\s+)?le\s+istruzioni\s+(?:precedenti|anteriori)",
-        r"\bnon\s+(?:dire|dirlo|informare|menzionare)\s+(?:nulla\s+)?all['’]\s*utente",
-        r"игнорир\w*\s+(?:все\s+)?(?:предыдущие|прошлые|прежние|вышеуказанные)\s+(?:инструкци|указани)",
+        r"\bignora\s+(?:tutte\s+)?le\s+(?:istruzioni|regole)\s+(?:precedenti|anteriori|del\s+progetto)",
+        r"\bnon\s+(?:dire|dirlo|informare|menzionare|avvisare)\s+(?:nulla\s+)?(?:all['’]\s*|l['’]\s*)utente",
+        r"\bsenza\s+(?:chiedere|avvisare)|\bsin\s+(?:preguntar|avisar)|\bsem\s+(?:perguntar|avisar)"
+        r"|\bsans\s+(?:demander|pr[eé]venir)",
+        r"игнорир\w*\s+(?:все\s+)?(?:предыдущие|прошлые|прежние|вышеуказанные)\s+(?:инструкци|указани|правил)",
         r"не\s+(?:говори|сообщай|рассказывай|упоминай|показывай)\w*\s+(?:об\s+этом\s+)?пользовател",
         r"это\s+системн\w+\s+(?:инструкци|указани|команд)",
         r"(?:忽略|无视|忽視|無視)\s*(?:之前|以前|上面|先前|前面|所有)\S{0,6}(?:指令|指示|说明|規則|规则)",
-        r"(?:不要|别|不得|請勿|请勿)\s*(?:告诉|告訴|通知|提醒)\s*(?:用户|使用者|用戶)",
+        r"(?:不要|别|不得|請勿|请勿)\s*(?:告诉|告訴|通知|提醒|让)\s*(?:用户|使用者|用戶)",
         r"(?:这|這)是\s*(?:一条)?\s*系统\s*(?:指令|指示|命令)|這是系統指令",
         r"(?:以前|前|上記)の\s*(?:すべての)?\s*指示を\s*(?:無視|むし)",
         r"ユーザー(?:に|には)\s*(?:言わない|伝えない|知らせない|教えない|言うな|伝えるな)",
+        r"(?:報告|言及)しない(?:こと|で)",
         r"これは\s*システム\s*(?:指示|命令)",
         r"이전\s*(?:의\s*)?(?:모든\s*)?지시\S*\s*무시",
         r"사용자에게\s*(?:알리지|말하지)\s*마",
     ),
+    (  # 5: turns off hooks, tests or checks, in German, French, Spanish, Portuguese, Italian, Russian, Chinese,
+       # Japanese
+        r"\b(?:deaktivier|abschalt|ausschalt|schalte\s+\w+\s+aus|d[eé]sactiv|desactiv|desativ|disattiv|disabilit"
+        r"|[uü]berspring)\w*\s+(?:\w+\s+){0,3}(?:[\w-]*hooks?|tests?|testes|pruebas|prov[ae]|pr[uü]fungen|checks?"
+        r"|controll[io]|comprobacion\w*|verifica\w*|v[eé]rifications?|sicherheits\w*|s[eé]curit[eé]|seguridad"
+        r"|seguran[cç]a|sicurezza|regole|reglas|regras|consignes|r[eè]gles)",
+        r"(?:отключ|выключ|пропуст)\w*\s+(?:\w+\s+){0,2}(?:хук|тест|провер)",
+        r"(?:禁用|关闭|關閉|停用|跳过|跳過)\s*\S{0,4}(?:钩子|鉤子|测试|測試|检查|檢查)",
+        r"(?:フック|テスト|チェック)\S{0,8}(?:無効|スキップ|オフ)",
+        r"\b(?:push|pushe?)\w*\s+(?:\w+\s+){0,2}(?:main|master)\s+(?:senza|sin|sem|ohne|sans)\b",
+    ),
 )
 
+# why: the excuses for an EXCUSED rule: a negation just before the match, a description just after it,
+# a limit anywhere in its sentence
+_NOT_BEFORE = (r"(?:\b(?:do\s+not|don'?t|never|not|avoid|ne\s+pas|ne|nicht|nie|nunca|no|non|mai|n[aã]o|не|нельзя"
+               r"|никогда)\b|不要|别|禁止)\s*(?:[\w'-]+\s+){0,2}[\W_]*$")
+_DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|turns|only|nur|sauf|salvo|solo"
+                    r"|n'est|ist)\b")
+_LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
+_SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
+
 _compiled: dict[int, list] = {}
+_excuses: list = []
+
+
+def _compile(rule) -> tuple:
+    if isinstance(rule, str):
+        return re.compile(rule, re.IGNORECASE), None
+    extra = re.compile(rule[2], re.IGNORECASE) if len(rule) > 2 else None
+    return re.compile(rule[0], re.IGNORECASE), extra or True
 
 
 def compiled(k: int) -> list:
-    """Rule set ``k`` compiled, once per process.
+    """Rule set ``k`` compiled, once per process: ``(pattern, excuse)`` pairs, ``excuse`` None for a
+    rule nothing excuses, True for :data:`EXCUSED`, or the extra pattern that also excuses it.
     why: compiling every rule costs about 100 ms; the cheap look names the sets a text can match."""
     pats = _compiled.get(k)
     if pats is None:
-        pats = _compiled[k] = [re.compile(p, re.IGNORECASE) for p in PATTERNS[k]]
+        pats = _compiled[k] = [_compile(p) for p in PATTERNS[k]]
     return pats
+
+
+def _excused(form: str, m, extra) -> bool:
+    if not _excuses:
+        _excuses.extend(re.compile(p, re.IGNORECASE) for p in (_NOT_BEFORE, _DESCRIBES_AFTER, _LIMIT, _SENTENCE_END))
+    not_before, describes, limit, end = _excuses
+    start = max((e.end() for e in end.finditer(form, 0, m.start())), default=0)
+    stop = next((e.start() for e in end.finditer(form, m.end())), len(form))
+    sentence = form[start:stop]
+    if not_before.search(form[start:m.start()]) or describes.search(form[m.end():stop]) or limit.search(sentence):
+        return True
+    return extra is not True and bool(extra.search(sentence))
+
+
+def matches(k: int, form: str) -> bool:
+    """Whether a rule of set ``k`` holds the text ``form`` (one of ``trust.forms``)."""
+    for pat, excuse in compiled(k):
+        for m in pat.finditer(form):
+            if excuse is None or not _excused(form, m, excuse):
+                return True
+            if excuse is not None and m.start() == m.end():
+                break
+    return False
