@@ -121,7 +121,8 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
     scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
     info["distinct"] = [t for t in weights if not terms.generic(t)]
-    out = [_scored(r, weights, hits, scale, settings, project, len(info["distinct"])) for r in rows]
+    distinct = frozenset(info["distinct"])
+    out = [_scored(r, weights, hits, scale, settings, project, distinct) for r in rows]
     out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
     seen, unique = set(), []
     for c in out:  # the same entry written twice (a hand copy) counts once
@@ -132,14 +133,14 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
 
 
 def _scored(r: tuple, weights: dict[str, float], hits: dict[str, set], scale: float, settings: dict,
-            project: str | None, distinct: int) -> dict:
-    """One candidate row as a dict with its coverage, strength, anchors and the strength bar's verdict
-    (``passes``, and ``why`` in words)."""
+            project: str | None, distinct: frozenset[str]) -> dict:
+    """One candidate row as a dict with its coverage, strength, anchors (the ``distinct`` words of the
+    prompt it matches) and the strength bar's verdict (``passes``, and ``why`` in words)."""
     whole = sum(weights.values()) or 1.0
     matched = [t for t in weights if r[0] in hits[t]]
     c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5], "line": r[6],
          "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12], "matched": matched,
-         "anchors": [t for t in matched if not terms.generic(t)], "distinct": distinct,
+         "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),
          "coverage": sum(weights[t] for t in matched) / whole,
          "strength": -r[12] / scale * (UNCUED if r[11] else 1.0)}
     min_terms = groups_needed(c, project, max(1, int(settings["min_terms"])))
