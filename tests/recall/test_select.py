@@ -18,6 +18,14 @@ NOW = time.time()
 SETTINGS = {"min_terms": 2, "min_score": 2.4, "min_coverage": 0, "min_similarity": 0.53}
 
 
+def judged(cands, sim):
+    """The candidates through the similarity bar, each with the reason ``lh memory show --prompt`` prints."""
+    out = select.by_similarity(cands, {1: sim}, SETTINGS, "proj")
+    for c in out:
+        c["why"] = select.why(c, SETTINGS, "proj")
+    return out
+
+
 def test_everyday_words_are_generic_and_names_are_not():
     for word in ("test", "tests", "testing", "database", "error", "errors", "file", "readme", "screen", "settings"):
         assert terms.generic(word), word
@@ -35,29 +43,29 @@ def _cand(matched, distinct, kind="decision", strength=1.0, coverage=0.5):
 
 def test_a_match_of_everyday_words_alone_never_passes_whatever_its_similarity():
     c = _cand(["database", "test"], distinct=2, strength=4.0, coverage=0.6)
-    [got] = select.by_similarity([c], {1: 0.95}, SETTINGS, "proj")
+    [got] = judged([c], 0.95)
     assert not got["passes"]
     assert "only everyday words (database, test)" in got["why"]
 
 
 def test_one_distinctive_word_of_several_needs_the_higher_similarity():
-    below = select.by_similarity([_cand(["wishlist"], distinct=3)], {1: select.ALONE - 0.02}, SETTINGS, "proj")[0]
+    below = judged([_cand(["wishlist"], distinct=3)], select.ALONE - 0.02)[0]
     assert not below["passes"] and "one distinctive word of 3 (wishlist)" in below["why"]
-    above = select.by_similarity([_cand(["wishlist"], distinct=3)], {1: select.ALONE + 0.01}, SETTINGS, "proj")[0]
+    above = judged([_cand(["wishlist"], distinct=3)], select.ALONE + 0.01)[0]
     assert above["passes"] and "by wishlist" in above["why"]
     # two distinctive words of the prompt need no more than the score
-    two = select.by_similarity([_cand(["wishlist", "spinner"], distinct=3)], {1: 0.5}, SETTINGS, "proj")[0]
+    two = judged([_cand(["wishlist", "spinner"], distinct=3)], 0.5)[0]
     assert two["passes"], two["why"]
     # a prompt with a single distinctive word: that word is the whole question
-    alone = select.by_similarity([_cand(["kafka", "test"], distinct=1)], {1: 0.5}, SETTINGS, "proj")[0]
+    alone = judged([_cand(["kafka", "test"], distinct=1)], 0.5)[0]
     assert alone["passes"], alone["why"]
 
 
 def test_the_score_counts_the_coverage():
     assert select.blended(0.4, 0.0, 1.0) == pytest.approx(0.4 + select.COVER)
-    low = select.by_similarity([_cand(["wishlist", "spinner"], 3, coverage=0.0)], {1: 0.45}, SETTINGS, "proj")[0]
+    low = judged([_cand(["wishlist", "spinner"], 3, coverage=0.0)], 0.45)[0]
     assert not low["passes"] and "under recall.min_similarity 0.53" in low["why"]
-    whole = select.by_similarity([_cand(["wishlist", "spinner"], 3, coverage=1.0)], {1: 0.45}, SETTINGS, "proj")[0]
+    whole = judged([_cand(["wishlist", "spinner"], 3, coverage=1.0)], 0.45)[0]
     assert whole["passes"], whole["why"]  # the same similarity, with the prompt's words all matched
 
 

@@ -40,7 +40,11 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
     else:
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
         line = f"==== why (terms: {terms}; {said}bar: {lexical}) ===="
-    return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": info["ranked"][:SHOWN]}
+    project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
+    shown = info["ranked"][:SHOWN]
+    for c in shown:
+        c["why"] = select.why(c, settings, project)
+    return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": shown}
 
 
 def nothing_because(info: dict) -> str:

@@ -124,7 +124,9 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
     info["distinct"] = [t for t in weights if not terms.generic(t)]
     distinct = frozenset(info["distinct"])
-    out = [_scored(r, weights, hits, scale, settings, project, distinct) for r in rows]
+    bar = (sum(weights.values()) or 1.0, scale, max(1, int(settings["min_terms"])),
+           float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0)
+    out = [_scored(r, weights, hits, bar, project, distinct) for r in rows]
     out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
     seen, unique = set(), []
     for c in out:  # the same entry written twice (a hand copy) counts once
@@ -134,32 +136,20 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     return unique, info
 
 
-def _scored(r: tuple, weights: dict[str, float], hits: dict[str, set], scale: float, settings: dict,
-            project: str | None, distinct: frozenset[str]) -> dict:
+def _scored(r: tuple, weights: dict[str, float], hits: dict[str, set], bar: tuple, project: str | None,
+            distinct: frozenset[str]) -> dict:
     """One candidate row as a dict with its coverage, strength, anchors (the ``distinct`` words of the
-    prompt it matches) and the strength bar's verdict (``passes``, and ``why`` in words)."""
-    whole = sum(weights.values()) or 1.0
+    prompt it matches) and the strength bar's verdict (``passes``; :func:`why` says it in words).
+    ``bar``: (the prompt's whole weight, the strength's scale, min_terms, min_score, min_coverage)."""
+    whole, scale, min_terms, min_score, min_coverage = bar
     matched = [t for t in weights if r[0] in hits[t]]
     c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5], "line": r[6],
          "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12], "matched": matched,
          "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),
          "coverage": sum(weights[t] for t in matched) / whole,
          "strength": -r[12] / scale * (UNCUED if r[11] else 1.0)}
-    min_terms = groups_needed(c, project, max(1, int(settings["min_terms"])))
-    min_score = float(settings.get("min_score", 0.0))
-    min_coverage = int(settings["min_coverage"]) / 100.0
-    if len(matched) < min_terms:
-        c["why"] = f"matches {len(matched)} of the {min_terms} word groups it needs"
-    elif not c["anchors"]:
-        c["why"] = f"only everyday words ({', '.join(matched)}), which never pass alone"
-    elif c["coverage"] < min_coverage:
-        c["why"] = f"coverage {c['coverage'] * 100:.0f}% under recall.min_coverage {min_coverage * 100:.0f}%"
-    elif c["strength"] < min_score:
-        c["why"] = f"strength {c['strength']:.2f} under recall.min_score {min_score:g}"
-    else:
-        c["why"] = f"strength {c['strength']:.2f} >= {min_score:g}, by {', '.join(c['anchors'])}"
-        c["passes"] = True
-    c.setdefault("passes", False)
+    c["passes"] = (len(matched) >= groups_needed(c, project, min_terms) and bool(c["anchors"])
+                   and c["coverage"] >= min_coverage and c["strength"] >= min_score)
     return c
 
 
@@ -190,43 +180,50 @@ def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
     return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
 
 
-def evidence(c: dict, similarity: float) -> str | None:
-    """Why candidate ``c`` lacks the evidence the similarity bar asks for beside its score (ADR 0034),
-    or None: at least one of its matched groups must be a distinctive word (not ``terms.GENERIC``);
-    and when the prompt has two or more distinctive words, one of them alone passes only with a
-    similarity of ``ALONE``."""
+def evidence(c: dict, similarity: float) -> bool:
+    """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034):
+    at least one of its matched groups is a distinctive word (not ``terms.GENERIC``); and when the
+    prompt has two or more distinctive words, it matches two of them or has a similarity of ``ALONE``."""
     anchors = c["anchors"]
-    if not anchors:
-        return f"only everyday words ({', '.join(c['matched'])}), which never pass alone"
-    if len(anchors) < min(2, c["distinct"]) and similarity < ALONE:
-        return (f"one distinctive word of {c['distinct']} ({anchors[0]}) needs similarity {ALONE:g}, "
-                f"has {similarity:.2f}")
-    return None
+    return bool(anchors) and (len(anchors) >= min(2, c["distinct"]) or similarity >= ALONE)
 
 
 def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
-    """The similarity bar's verdict on ``c`` (``passes``, ``why``), its score in ``blended``."""
+    """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``."""
     c["blended"] = blended(sim, c["strength"], c["coverage"])
-    needed = groups_needed(c, project)
-    lacking = evidence(c, sim)
-    c["passes"] = False
+    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim)
+
+
+def why(c: dict, settings: dict, project: str | None) -> str:
+    """The bar's reason, in words, to let candidate ``c`` in or keep it out (``lh memory show --prompt``):
+    the similarity bar's when ``c`` has a similarity, else the strength bar's."""
+    sim = c.get("similarity")
+    needed = groups_needed(c, project, 1 if sim is not None else max(1, int(settings["min_terms"])))
     if len(c["matched"]) < needed:
-        c["why"] = f"matches {len(c['matched'])} of the {needed} word groups it needs"
-    elif c["blended"] < bar:
-        c["why"] = (f"score {c['blended']:.2f} under recall.min_similarity {bar:g} (similarity {sim:.2f}, "
-                    f"strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
-    elif lacking:
-        c["why"] = lacking
-    else:
-        c["passes"] = True
-        c["why"] = (f"score {c['blended']:.2f} >= {bar:g} (similarity {sim:.2f}, strength {c['strength']:.1f}, "
-                    f"coverage {c['coverage'] * 100:.0f}%), by {', '.join(c['anchors'])}")
+        return f"matches {len(c['matched'])} of the {needed} word groups it needs"
+    if not c["anchors"]:
+        return f"only everyday words ({', '.join(c['matched'])}), which never pass alone"
+    by = ", ".join(c["anchors"])
+    if sim is None:
+        min_score, min_coverage = float(settings.get("min_score", 0.0)), int(settings["min_coverage"])
+        if c["coverage"] * 100 < min_coverage:
+            return f"coverage {c['coverage'] * 100:.0f}% under recall.min_coverage {min_coverage}%"
+        if c["strength"] < min_score:
+            return f"strength {c['strength']:.2f} under recall.min_score {min_score:g}"
+        return f"strength {c['strength']:.2f} >= {min_score:g}, by {by}"
+    bar = float(settings["min_similarity"])
+    score = (f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
+    if c["blended"] < bar:
+        return f"score {c['blended']:.2f} under recall.min_similarity {bar:g} {score}"
+    if not evidence(c, sim):
+        return f"one distinctive word of {c['distinct']} ({by}) needs similarity {ALONE:g}, has {sim:.2f}"
+    return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
 
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, project: str | None) -> list[dict]:
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
     not embedded yet) and, when it has one, ``passes`` when it matches enough groups, :func:`blended`
-    reaches ``recall.min_similarity`` and :func:`evidence` finds nothing lacking; the strength bar's
+    reaches ``recall.min_similarity`` and :func:`evidence` holds; the strength bar's
     ``passes`` stays for the others. Order: those passing by similarity (highest blended first), then
     the others passing by strength (in ``rank``'s order), then the rest."""
     bar = float(settings["min_similarity"])
