@@ -49,7 +49,8 @@ TARGETS = [
       "Keep token lifetimes in one settings module with the unit in the name (REFRESH_TTL_SECONDS); test the expiry",
       tags=("auth", "session", "refresh", "token", "redis", "ttl"),
       cues=("users are signed out too soon", "refresh token lifetime wrong")),
-    D("p-d1", "pantry", "Recipe photos are resized and compressed on the device with expo-image-manipulator before upload",
+    D("p-d1", "pantry",
+      "Recipe photos are resized and compressed on the device with expo-image-manipulator before upload",
       "Uploading 12 MP camera photos over cellular took minutes; 1600px JPEG at 0.7 quality is under 400 KB",
       tags=("photos", "upload", "resize", "compress", "images"),
       cues=("photo upload too slow", "shrink pictures before sending them to the server")),
@@ -192,7 +193,8 @@ TARGETS = [
       "Client keepalive every 60s and deadlines propagated from the incoming request",
       tags=("grpc", "keepalive", "deadline", "timeout", "loadbalancer"),
       cues=("intermittent grpc timeouts", "connections dropped between services")),
-    D("b-d7", "billing-svc", "Billing dates are computed in the customer's time zone and stored as a date with the zone",
+    D("b-d7", "billing-svc",
+      "Billing dates are computed in the customer's time zone and stored as a date with the zone",
       "Customers in Auckland were billed a day early when the cycle ran in UTC",
       tags=("timezone", "billing", "cycle", "date"),
       cues=("billing day off by one", "customer local date for renewals")),
@@ -221,7 +223,8 @@ TARGETS = [
       "Wait for aria-expanded=true on the section instead of fixed timeouts; animations off in tests",
       tags=("playwright", "e2e", "flaky", "sidebar", "animation"),
       cues=("e2e tests fail now and then", "navigation test unstable")),
-    D("h-d1", "handbook", "Translations with next-intl; content in content/<locale>/, missing pages fall back to English",
+    D("h-d1", "handbook",
+      "Translations with next-intl; content in content/<locale>/, missing pages fall back to English",
       "Separate sites per language drifted apart; a fallback keeps links working while translating",
       tags=("i18n", "locale", "translation", "next-intl", "languages"),
       cues=("add a new language", "translated content folder layout")),
@@ -346,7 +349,8 @@ FILLER = [
     D("x-b10", "billing-svc", "Database indexes are added CONCURRENTLY in their own migration",
       "A plain CREATE INDEX locked invoices for minutes", tags=("database", "index", "migration")),
     F("x-h1", "handbook", "Playwright screenshot tests differed between macOS and CI",
-      "Font rendering differs by OS", "Screenshots only in the Linux container", tags=("playwright", "screenshot", "tests")),
+      "Font rendering differs by OS", "Screenshots only in the Linux container",
+      tags=("playwright", "screenshot", "tests")),
     D("x-h2", "handbook", "Every page has a frontmatter description used for SEO and the search snippet",
       "Search results showed the first paragraph, often a note box", tags=("seo", "frontmatter", "search")),
     D("x-h3", "handbook", "The README explains how to preview docs locally and the MDX components available",
@@ -354,7 +358,8 @@ FILLER = [
     F("x-h4", "handbook", "A typo fix in a heading broke every link to its anchor",
       "Anchors are slugs of the heading text", "Explicit {#id} anchors on headings that are linked",
       tags=("anchors", "headings", "links")),
-    D("x-h5", "handbook", "Components for callouts, tabs and steps live in components/mdx and are documented in Storybook",
+    D("x-h5", "handbook",
+      "Components for callouts, tabs and steps live in components/mdx and are documented in Storybook",
       "Writers copy examples from Storybook", tags=("components", "storybook", "mdx")),
     L("x-h6", "handbook", "Next.js static export and dynamic routes", "generateStaticParams must list every locale "
       "and slug or the page 404s on export", tags=("nextjs", "static", "export")),
@@ -386,7 +391,8 @@ FAILURE_TEMPLATES = [
      "Each test creates the data it reads"),
 ]
 LEARNING_TEMPLATES = [
-    ("Where the {c} is configured", "Its settings are read once at start from the environment; restart it after a change"),
+    ("Where the {c} is configured",
+     "Its settings are read once at start from the environment; restart it after a change"),
 ]
 
 

@@ -126,5 +126,6 @@ def test_show_prompt_says_why_nothing_came_back_and_why_each_candidate_is_out(fl
     assert "only everyday words" in head or "no entry passes the bar" in head, head
     outs = [line.strip() for line in why.splitlines() if line.startswith("      out: ")]
     assert outs and all(line.startswith("out: ") for line in outs), why
-    passed = invoke("memory", "show", "--project", flaky, "--prompt", "redis tests flake when xdist runs them in parallel")
+    passed = invoke("memory", "show", "--project", flaky, "--prompt",
+                    "redis tests flake when xdist runs them in parallel")
     assert any(line.startswith("      in: score ") for line in passed.out.splitlines()), passed.out

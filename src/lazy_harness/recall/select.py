@@ -122,8 +122,8 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
         return [], info
     # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
     scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
-    info["distinct"] = [t for t in weights if not terms.generic(t)]
-    distinct = frozenset(info["distinct"])
+    distinct = frozenset(t for t in weights if not terms.generic(t))
+    info["distinct"] = [t for t in weights if t in distinct]
     bar = (sum(weights.values()) or 1.0, scale, max(1, int(settings["min_terms"])),
            float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0)
     out = [_scored(r, weights, hits, bar, project, distinct) for r in rows]
