@@ -37,7 +37,8 @@ def test_a_new_session_gets_the_memory_another_machine_pushed(tmp_path, isolated
     other.sync()
     _write_config(isolated_home, str(remote), pull_budget_ms=30000)
     env = {**os.environ, "HOME": str(isolated_home)}
-    done = run_hook("SessionStart", {"session_id": "s1", "cwd": str(proj), "source": "startup",
+    # a new session: not "s1", the one the other machine's entry was distilled from (ADR 0034)
+    done = run_hook("SessionStart", {"session_id": "s2", "cwd": str(proj), "source": "startup",
                                      "transcript_path": "/nonexistent"}, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -174,7 +174,7 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
     if "nothing" in said:
         _echo(said["nothing"])
         return
-    _echo(said["text"] if said["text"] else "This prompt receives nothing: no entry passes the bar.", keep="\n\t")
+    _echo(said["text"] if said["text"] else f"This prompt receives nothing: {said['none']}.", keep="\n\t")
     click.echo()
     _echo(said["why"])
     for c in said["ranked"]:
@@ -182,6 +182,8 @@ def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
         sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
         _echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
               f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+        if c.get("why"):
+            _echo(f"      {'in' if c['passes'] else 'out'}: {one_line(c['why'], 200)}")
 
 
 def verdict(c: dict) -> str:

@@ -239,7 +239,9 @@ def migration(s: Start) -> str:
 
 
 def read_digest(s: Start) -> str:
-    s.text, s.stats = digest(s.cwd, s.cfg, s.env, s.now, s.source)
+    # why: a session distilled while it runs (a long one after a Stop, `lh knowledge handoff-now`)
+    # must not be told its own entries as notes from earlier sessions at a resume or a compaction
+    s.text, s.stats = digest(s.cwd, s.cfg, s.env, s.now, s.source, str(s.payload.get("session_id") or ""))
     return ""
 
 
@@ -386,15 +388,16 @@ def _redo(failed: str, path: str) -> bool:
     return last is not None and last[1] == queue.DISTILLED and last[0] >= mtime
 
 
-def digest(cwd: str, cfg: dict, env, now: float, source: str) -> tuple[str | None, dict]:
+def digest(cwd: str, cfg: dict, env, now: float, source: str, session: str = "") -> tuple[str | None, dict]:
     """The project's memory for a session starting in ``cwd`` (:func:`recall.build_context`), with
-    the queue's word on failing distillation. Shared with ``lh memory show``."""
+    the queue's word on failing distillation; ``session``: the starting session's id, whose own
+    entries are left out. Shared with ``lh memory show``."""
     problem = None
     try:
         trouble = distill_trouble(env)
     except OSError as exc:
         trouble, problem = (0, None), f"queue: {type(exc).__name__}: {exc}"
-    text, stats = recall.build_context(cwd, cfg, env, now, source, trouble=trouble)
+    text, stats = recall.build_context(cwd, cfg, env, now, source, trouble=trouble, session=session)
     if problem:
         stats["errors"].append(problem)
     return text, stats

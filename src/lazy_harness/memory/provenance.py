@@ -85,6 +85,14 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     return what
 
 
+def from_session(rec: dict, session: str, session_key: str = "session_id") -> bool:
+    """Whether ``rec`` was distilled from the session ``session`` (its whole id, as the worker records
+    it: ``session_id`` of a decision, failure or handoff record, ``origin_session`` of a learning).
+    An entry written before ids were recorded, by hand or by consolidation has none: never."""
+    value = rec.get(session_key)
+    return bool(session) and isinstance(value, str) and value.strip() == session
+
+
 def key_of(rec: dict) -> str:
     """The project key an entry was written for ('' when unknown: written before provenance)."""
     value = rec.get("project_folder")

@@ -33,6 +33,7 @@ CONTEXT_HARD_CAP = 9500
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
+OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
 # caps per item, so one long record cannot take the whole budget
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.CAP_EXCERPT
 
@@ -84,6 +85,9 @@ class Lines:
 
 def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None = None) -> tuple[list[str], Lines]:
     opened = handoff.open_for_reading(mdir)
+    session = str((stats or {}).get("session") or "")
+    if session:  # why: the running session's own open items are not news from an earlier one (ADR 0034)
+        opened = [i for i in opened if not provenance.from_session({"session_id": i["opened_by"]}, session)]
     if screen is not None:
         opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
     if stats is not None:
@@ -97,12 +101,14 @@ def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None 
     return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
 
 
-def live_tail(mdir: str, name: str, kind: str, n: int, hidden) -> list[dict]:
+def live_tail(mdir: str, name: str, kind: str, n: int, hidden, session: str = "") -> list[dict]:
     """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
     (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
-    are skipped."""
-    recs = files.tail_records(os.path.join(mdir, name), n + len(hidden)) if n > 0 else []
-    return [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden][-n:] if n > 0 else []
+    are skipped, and so are the entries distilled from ``session`` (the running one: ADR 0034)."""
+    more = OWN_MARGIN if session else 0  # why: its own entries are the newest lines: read past them
+    recs = files.tail_records(os.path.join(mdir, name), n + len(hidden) + more) if n > 0 else []
+    return [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden
+            and not provenance.from_session(r, session)][-n:] if n > 0 else []
 
 
 def is_entry(rec: dict) -> bool:
@@ -114,7 +120,8 @@ def is_entry(rec: dict) -> bool:
 def _newest(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str) -> list[dict]:
     """The newest ``n`` live entries; one more is read so the log can say whether the limit kept some out
     (why: counting them all would read the whole file at every start)."""
-    recs = live_tail(mdir, name, kind, n + 1, hidden) if n > 0 else []
+    session = str((stats or {}).get("session") or "")
+    recs = live_tail(mdir, name, kind, n + 1, hidden, session) if n > 0 else []
     if stats is not None:
         stats.setdefault("more", {})[section] = len(recs) > n
     return recs[-n:] if n > 0 else []
@@ -174,7 +181,10 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
-    stats["own_learnings"] = sum(1 for h in heads.brief if own(h, project, key) and is_active(h))
+    session = str(stats.get("session") or "")
+    # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
+    brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
+    stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
     # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
     stats["waiting_learnings"] = [ids.of_learning(h) for h in heads.brief if state.of_learning(h, cross)[0]
@@ -182,7 +192,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
-    whole = [f for f in map(heads.full, contenders(heads.brief, project, want, key, legacy, cross)) if f is not None]
+    whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
     problem = heads.save()
     if problem:
         stats["errors"].append(problem)
@@ -263,9 +273,11 @@ def _footer(left: dict, budget: int) -> str:
 
 
 def build_context(cwd: str, cfg: dict, env, now: float, source: str,
-                  branch: str | None = None, trouble: tuple[int, str | None] = (0, None)) -> tuple[str | None, dict]:
+                  branch: str | None = None, trouble: tuple[int, str | None] = (0, None),
+                  session: str = "") -> tuple[str | None, dict]:
     """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
     and stats: what each section had, showed and left out, the size, and any section's error.
+    ``session``: the starting session's id; entries distilled from it are left out (:func:`own_session`).
 
     ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
     read from the queue by the caller (:func:`lazy_harness.hooks.session_start.distill_trouble`)."""
@@ -277,7 +289,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
                    "knowledge_dir": paths.knowledge_dir(cfg["knowledge"]["path"] or None, env),
                    "branch": git_branch(cwd) if branch is None else branch, "source": source,
                    "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0, "own_learnings": 0,
-                   "distill_failed": trouble[0]}
+                   "distill_failed": trouble[0], "session": session}
     sections = read_sections(root, cfg, env, now, stats)
     stats["available"] = {name: len(items) for name, _, items in sections}
     own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])

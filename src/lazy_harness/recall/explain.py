@@ -14,8 +14,9 @@ SHOWN = 15  # candidates listed under the text
 
 def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | None = None) -> dict:
     """``{"nothing": why}`` when the prompt gets no search at all; else ``{"text": the injected text or
-    None, "why": the line naming the terms and the bar, "ranked": the first SHOWN candidates}`` (each
-    with passes, strength, coverage, similarity, kind, id, title, matched)."""
+    None, "why": the line naming the terms and the bar, "none": why nothing came back (None when
+    something did), "ranked": the first SHOWN candidates}`` (each with passes, strength, coverage,
+    similarity, kind, id, title, matched, and ``why``: the bar's reason to let it in or keep it out)."""
     settings = cfg["recall"]
     if not settings["enabled"]:
         return {"nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
@@ -30,10 +31,32 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
     sem = info.get("semantic") or {"state": "off"}
     terms = ", ".join(info["terms"]) or "none"
     if sem["state"] == "scored" and sem.get("scored"):
-        line = (f"==== why (terms: {terms}; bar: similarity {settings['min_similarity']:g} "
-                f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, for the "
+        line = (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
+                f"bar: similarity {settings['min_similarity']:g} "
+                f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, with "
+                f"{select.BLEND:g} x strength and {select.COVER:g} x coverage added; a distinctive word among "
+                f"them, two when the prompt has two or one with similarity {select.ALONE:g}; for the "
                 f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
     else:
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
         line = f"==== why (terms: {terms}; {said}bar: {lexical}) ===="
-    return {"text": text, "why": line, "ranked": info["ranked"][:SHOWN]}
+    project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
+    shown = info["ranked"][:SHOWN]
+    for c in shown:
+        c["why"] = select.why(c, settings, project)
+    return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": shown}
+
+
+def nothing_because(info: dict) -> str:
+    """Why a prompt that was searched gets nothing, in one sentence ("when unsure, show less and say why")."""
+    if not info.get("terms"):
+        return "no word of the prompt is worth searching for (all are stopwords)"
+    if not info["ranked"]:
+        return "no entry holds any of its words"
+    if info.get("passed"):
+        return "what passes the bar was already shown to this session, or held back"
+    if all(not c["anchors"] for c in info["ranked"]):
+        shared = dict.fromkeys(t for c in info["ranked"] for t in c["matched"])
+        return f"the entries it reaches share only everyday words with it ({', '.join(shared)}), which never pass alone"
+    best = info["ranked"][0]
+    return f"no entry passes the bar; the first, {best['id']}: {best.get('why') or 'under the bar'}"

@@ -15,12 +15,12 @@ from lazy_harness.memory.fence import neutral
 
 
 def attach(conn, ranked: list[dict]) -> None:
-    """Give each candidate its project key and origin phrase from the index."""
+    """Give each candidate its project key, origin phrase, hold verdict and source session from the index."""
     from lazy_harness.recall import lookup
 
     found = lookup.provenance_of(conn, [c["rowid"] for c in ranked])
     for c in ranked:
-        c["okey"], c["prov"], c["hold"] = found.get(c["rowid"], ("", "", None))
+        c["okey"], c["prov"], c["hold"], c["sess"] = found.get(c["rowid"], ("", "", None, ""))
 
 
 def in_scope(c: dict, key: str | frozenset[str], legacy=None) -> bool:

@@ -2,9 +2,10 @@
 
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
-      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues, okey, prov)
-                                                   cues: one per line ('' : none), for the embedder;
-                                                   okey, prov: provenance (project key, origin phrase)
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues, okey, prov,
+            hold, sess)                            cues: one per line ('' : none), for the embedder;
+                                                   okey, prov: provenance (project key, origin phrase);
+                                                   sess: the session it was distilled from ('' : none)
       hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
                                                    the memory folder they hide them in ('' : learnings)
       fts(title, body, tags)                       rowid = entry.rowid
@@ -35,7 +36,8 @@ VERSION = "12"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: iden
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
 # 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
-# 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033)
+# 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033) and
+# the session an entry was distilled from (sess)
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
@@ -53,7 +55,7 @@ SCHEMA = (
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
     "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER, "
-    "cues TEXT, okey TEXT, prov TEXT, hold TEXT)",
+    "cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",

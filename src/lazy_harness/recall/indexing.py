@@ -43,11 +43,11 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
     # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/fence.py)
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "uncued, cues, okey, prov, hold) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "uncued, cues, okey, prov, hold, sess) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""),
                        e.get("okey", ""), e.get("prov", ""),
-                       trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "")
+                       trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""))
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])

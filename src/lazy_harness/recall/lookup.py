@@ -297,15 +297,15 @@ def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too:
     return conn.execute(sql, [query, *args, limit]).fetchall()
 
 
-def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | None]]:
-    """``{rowid: (project key, origin phrase, hold)}`` of entries (memory/provenance.py): ``hold``, the
-    hold check's reason for the entry's title and detail as they were indexed ("" none, None not
-    checked)."""
+def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
+    """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py):
+    ``hold``, the hold check's reason for the entry's title and detail as they were indexed ("" none,
+    None not checked); ``session``, the id of the session it was distilled from ("" none)."""
     if not rowids:
         return {}
     marks = ",".join("?" * len(rowids))
-    return {r[0]: (r[1] or "", r[2] or "", r[3]) for r in conn.execute(
-        f"SELECT rowid, okey, prov, hold FROM entry WHERE rowid IN ({marks})", rowids)}
+    return {r[0]: (r[1] or "", r[2] or "", r[3], r[4] or "") for r in conn.execute(
+        f"SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({marks})", rowids)}
 
 
 def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: str, args: list, limit: int,

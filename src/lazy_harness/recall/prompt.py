@@ -95,13 +95,18 @@ def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tu
 
 
 def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str,
-            cross: str = "ask") -> tuple[list[dict], dict]:
-    """The candidates of this project's scope, by words then by similarity, and the facts for the log."""
+            cross: str = "ask", session: str = "") -> tuple[list[dict], dict]:
+    """The candidates of this project's scope, by words then by similarity, and the facts for the log;
+    none distilled from ``session``, the running one (ADR 0034)."""
     keys, legacy = fence.owner_of(cwd, mdir, env)
     where_sql, args = lookup.scope_sql([mdir], project, keys)
     ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
     fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
     ranked = [c for c in ranked if fence.in_scope(c, keys, legacy)]
+    if session:  # why: what this session itself wrote is not a note from an earlier one
+        mine = [c for c in ranked if c["sess"] == session]
+        ranked = [c for c in ranked if c["sess"] != session]
+        info["own_session"] = len(mine)
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
     waiting(ranked, keys, project, cross)
     info["entries"] = lookup.doc_count(conn)
@@ -127,14 +132,15 @@ def waiting(ranked: list[dict], key: str | frozenset[str], project: str, cross: 
 
 def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | frozenset[str] = frozenset(),
                 deep: bool = False, now: float | None = None,
-                place: tuple[str, str, str] | None = None, opener=None) -> tuple[str | None, dict]:
+                place: tuple[str, str, str] | None = None, opener=None, session: str = "") -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the similarity bar did); ``deep`` (the CLI) brings the whole index up to date first, also
     looking at every learning file for edits in place (see ``index.refresh``); without it (the hook)
     at most ``build.HOOK_BYTES`` of new lines are indexed here and, ``now`` given, the builder is started
     for the rest. ``place``: (memory folder, learnings folder, project name) when known without
     ``cwd`` (the page of ``lh ui``). ``opener``: opens the index and keeps it open (the resident
-    answerer); without it a connection is opened and closed here."""
+    answerer); without it a connection is opened and closed here. ``session``: the running session's id,
+    whose own entries are left out."""
     from lazy_harness.recall import build
 
     settings = cfg["recall"]
@@ -144,7 +150,7 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
         conn = opener(path) if opener else index.connect(path)
         try:
             indexed, current = _catch_up(conn, env, settings, mdir, ldir, deep)
-            ranked, info = _search(conn, prompt, cwd, settings, env, mdir, project, _policy(cfg))
+            ranked, info = _search(conn, prompt, cwd, settings, env, mdir, project, _policy(cfg), session)
             current = current and not index.needs_build(conn)
             break
         except Exception as exc:
@@ -199,7 +205,7 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
     text = str(payload.get("prompt") or "")
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
-    out_text, info = context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener)
+    out_text, info = context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener, session=sid)
     if facts is not None:
         facts["entries"] = info.get("entries", 0)
     decision = describe(info)
@@ -227,6 +233,8 @@ def describe(info: dict) -> str:
         parts.append(semantic_word(sem))
     if info.get("already"):
         parts.append(f"already_shown={info['already']}")
+    if info.get("own_session"):  # candidates distilled from this very session, left out
+        parts.append(f"own_session={info['own_session']}")
     if info.get("held"):  # left out by the hold check (ADR 0024); the next SessionStart records them
         parts.append("held=" + ",".join(c["id"] for c in info["held"]))
     if info.get("indexed"):

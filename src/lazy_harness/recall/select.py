@@ -57,6 +57,16 @@ UNCUED = 1.6
 # knows words, not sentences); a little of the strength helps. Fixed, not fitted: on the repository's
 # prompts the neighbours (0.03 to 0.05, cap 3 to 5) give 0.87 to 0.90 recall@5 (ADR 0025)
 BLEND, BLEND_CAP = 0.04, 4.0
+# why: ADR 0034. On the development sets (the repository's set with tags, with tags and cues, and the
+# blind set's development prompts), a candidate that matched one distinctive word of a prompt holding
+# several was the expected entry about 1 time in 10, whatever its similarity under 0.6: a prompt names
+# a place (the wishlist screen, the footer) and a task, and memory shares the place. Asking for a
+# second distinctive word, or this similarity, took no-memory prompts that got anything from 7 of 8
+# to 2 of 8 there. Counting the coverage in the score (COVER) gave back most of the recall this cost;
+# 0.3 gave a little more, and let 3 of the repository's 20 no-memory prompts through on similarities
+# of 0.36 to 0.42
+ALONE = 0.60
+COVER = 0.2
 CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
@@ -107,24 +117,16 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
             weights[term] = _weight(total_docs, df)
             hits[term] = hit
     info["candidates"] = len(rows)
+    info["weights"], info["docs"] = weights, total_docs
     if not rows:
         return [], info
-    whole = sum(weights.values()) or 1.0
-    min_terms = max(1, int(settings["min_terms"]))
-    bar = int(settings["min_coverage"]) / 100.0
-    min_score = float(settings.get("min_score", 0.0))
     # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
     scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
-    out = []
-    for r in rows:
-        matched = [t for t in weights if r[0] in hits[t]]
-        coverage = sum(weights[t] for t in matched) / whole
-        strength = -r[12] / scale * (UNCUED if r[11] else 1.0)
-        out.append({"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5],
-                    "line": r[6], "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12],
-                    "matched": matched, "coverage": coverage, "strength": strength,
-                    "passes": len(matched) >= min_terms + OTHER_PROJECT * _elsewhere(r[2], r[3], project)
-                    and coverage >= bar and strength >= min_score})
+    distinct = frozenset(t for t in weights if not terms.generic(t))
+    info["distinct"] = [t for t in weights if t in distinct]
+    bar = (sum(weights.values()) or 1.0, scale, max(1, int(settings["min_terms"])),
+           float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0)
+    out = [_scored(r, weights, hits, bar, project, distinct) for r in rows]
     out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
     seen, unique = set(), []
     for c in out:  # the same entry written twice (a hand copy) counts once
@@ -132,6 +134,23 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
             seen.add(c["id"])
             unique.append(c)
     return unique, info
+
+
+def _scored(r: tuple, weights: dict[str, float], hits: dict[str, set], bar: tuple, project: str | None,
+            distinct: frozenset[str]) -> dict:
+    """One candidate row as a dict with its coverage, strength, anchors (the ``distinct`` words of the
+    prompt it matches) and the strength bar's verdict (``passes``; :func:`why` says it in words).
+    ``bar``: (the prompt's whole weight, the strength's scale, min_terms, min_score, min_coverage)."""
+    whole, scale, min_terms, min_score, min_coverage = bar
+    matched = [t for t in weights if r[0] in hits[t]]
+    c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5], "line": r[6],
+         "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12], "matched": matched,
+         "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),
+         "coverage": sum(weights[t] for t in matched) / whole,
+         "strength": -r[12] / scale * (UNCUED if r[11] else 1.0)}
+    c["passes"] = (len(matched) >= groups_needed(c, project, min_terms) and bool(c["anchors"])
+                   and c["coverage"] >= min_coverage and c["strength"] >= min_score)
+    return c
 
 
 def _weight(total_docs: int, df: int) -> float:
@@ -148,23 +167,65 @@ def groups_needed(c: dict, project: str | None, least: int = 1) -> int:
 
 
 def worth_scoring(ranked: list[dict], project: str | None) -> list[int]:
-    """The rowids of the candidates the similarity bar could let in: those matching enough groups."""
-    return [c["rowid"] for c in ranked if len(c["matched"]) >= groups_needed(c, project)]
+    """The rowids of the candidates the similarity bar could let in: those matching enough groups, one
+    of them a distinctive word (:func:`evidence`)."""
+    return [c["rowid"] for c in ranked if len(c["matched"]) >= groups_needed(c, project) and c["anchors"]]
 
 
-def blended(similarity: float, strength: float) -> float:
-    """What the similarity bar compares (ADR 0025): the similarity, plus ``BLEND`` times the strength
-    (floored at 0, capped at ``BLEND_CAP``): an entry the prompt's words reach strongly needs a
-    little less similarity."""
-    return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP)
+def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
+    """What the similarity bar compares (ADR 0025, 0034): the similarity, plus ``BLEND`` times the
+    strength (floored at 0, capped at ``BLEND_CAP``) and ``COVER`` times the coverage: an entry the
+    prompt's words reach strongly, or whose words carry most of the prompt, needs a little less
+    similarity."""
+    return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
+
+
+def evidence(c: dict, similarity: float) -> bool:
+    """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034):
+    at least one of its matched groups is a distinctive word (not ``terms.GENERIC``); and when the
+    prompt has two or more distinctive words, it matches two of them or has a similarity of ``ALONE``."""
+    anchors = c["anchors"]
+    return bool(anchors) and (len(anchors) >= min(2, c["distinct"]) or similarity >= ALONE)
+
+
+def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
+    """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``."""
+    c["blended"] = blended(sim, c["strength"], c["coverage"])
+    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim)
+
+
+def why(c: dict, settings: dict, project: str | None) -> str:
+    """The bar's reason, in words, to let candidate ``c`` in or keep it out (``lh memory show --prompt``):
+    the similarity bar's when ``c`` has a similarity, else the strength bar's."""
+    sim = c.get("similarity")
+    needed = groups_needed(c, project, 1 if sim is not None else max(1, int(settings["min_terms"])))
+    if len(c["matched"]) < needed:
+        return f"matches {len(c['matched'])} of the {needed} word groups it needs"
+    if not c["anchors"]:
+        return f"only everyday words ({', '.join(c['matched'])}), which never pass alone"
+    by = ", ".join(c["anchors"])
+    if sim is None:
+        min_score, min_coverage = float(settings.get("min_score", 0.0)), int(settings["min_coverage"])
+        if c["coverage"] * 100 < min_coverage:
+            return f"coverage {c['coverage'] * 100:.0f}% under recall.min_coverage {min_coverage}%"
+        if c["strength"] < min_score:
+            return f"strength {c['strength']:.2f} under recall.min_score {min_score:g}"
+        return f"strength {c['strength']:.2f} >= {min_score:g}, by {by}"
+    bar = float(settings["min_similarity"])
+    score = (f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
+    if c["blended"] < bar:
+        return f"score {c['blended']:.2f} under recall.min_similarity {bar:g} {score}"
+    if not evidence(c, sim):
+        return f"one distinctive word of {c['distinct']} ({by}) needs similarity {ALONE:g}, has {sim:.2f}"
+    return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
 
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, project: str | None) -> list[dict]:
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
-    not embedded yet) and, when it has one, ``passes`` when it matches enough groups and
-    :func:`blended` reaches ``recall.min_similarity``; the strength bar's ``passes`` stays for the
-    others. Order: those passing by similarity (highest blended first), then the others passing by
-    strength (in ``rank``'s order), then the rest."""
+    not embedded yet) and, when it has one, ``passes`` when it matches enough groups, :func:`blended`
+    reaches ``recall.min_similarity`` and :func:`evidence` holds; the strength bar's
+    ``passes`` stays for the others. Order: those passing by similarity (highest blended first), then
+    the others passing by strength (in ``rank``'s order), then the rest."""
     bar = float(settings["min_similarity"])
     scored: list[dict] = []
     lexical: list[dict] = []
@@ -173,8 +234,7 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, pr
         sim = sims.get(c["rowid"])
         c["similarity"] = sim
         if sim is not None:
-            c["blended"] = blended(sim, c["strength"])
-            c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar
+            _judge(c, sim, bar, project)
         (scored if c["passes"] and sim is not None else lexical if c["passes"] else rest).append(c)
     scored.sort(key=lambda c: -c["blended"])  # stable: equal scores keep rank's order
     return scored + lexical + rest

@@ -77,6 +77,7 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
     title, body_text = text_of(rec.get("summary")), " ".join(text_of(b) for b in body)
     return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
             "okey": provenance.key_of(rec), "prov": provenance.describe(rec, kind),
+            "sess": text_of(rec.get("session_id")).strip(),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
             "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
@@ -147,6 +148,7 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
 def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: str = "") -> dict:
     prov = "by hand" if by in ("hand-edit", "by hand") else f"session {by[:8]}" if by else "unknown"
     return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line, "prov": prov,
+            "sess": by.strip(),
             "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": "",
             "cues": ""}
 
@@ -185,6 +187,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
     return {"id": ids.of_learning(meta, title), "kind": "learning",
             "origin": origin, "okey": provenance.key_of(meta),
             "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"),
+            "sess": text_of(meta.get("origin_session")).strip(),
             "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],

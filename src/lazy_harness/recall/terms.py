@@ -32,12 +32,34 @@ issue issues problem problems bug bugs question questions task tasks thing code 
 time times day days week good bad better best wrong correct correctly properly well
 super tons ton huge tiny weird strange odd pretty totally kinda sorta anymore somehow guys folks everyone
 seems apparently literally probably definitely exactly whole part parts lately recently currently
-tell explain show give says said saying ask asked mean means
+tell explain show give say says said saying ask asked mean means
 summarize summarise translate translation convert generate refactor rename draft suggest describe define
 compare difference differences plain english term terms example examples
 without far big small go goes going come comes came put puts take takes took keep keeps kept
 team guys anyone nobody somewhere anywhere everywhere also around across able
 """.split())
+
+# Words every software project uses for its everyday objects and chores: they say where or what kind
+# of thing ("the README", "a test", "the database", "an error"), not which thing. Searched like any
+# term and counted in a match, but a match made of these alone never passes the bar (ADR 0034): a
+# prompt about fixing a typo in the README or a flaky test of its own shares them with half of
+# memory. One form a line's word, the others found by ``generic`` through the light stem.
+GENERIC = frozenset("""
+test tests testing tested unit database databases db error errors fail fails failed failing failure
+file files readme doc docs documentation page pages screen screens app apps application data user users
+version versions build builds run runs server api function functions method methods class classes
+value values type types name names list lists item items link links setting settings config configuration
+message messages request requests response responses service services project projects module modules
+component components feature features button buttons text view views line lines output input result
+results call calls library libraries package packages dependency dependencies tool tools system process
+bump heading headings title titles section sections folder folders command commands
+""".split())
+
+
+def generic(term: str) -> bool:
+    """Whether ``term`` is one of the everyday words (``GENERIC``) that never carry a match alone."""
+    return term in GENERIC or stem(term) in GENERIC
+
 
 # Groups of words that mean the same thing, or name the same thing, in everyday software work: one
 # group a line; a word of a line finds every other word of it (a word on several lines finds all of

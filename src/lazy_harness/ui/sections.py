@@ -155,7 +155,7 @@ def search_section(v: View) -> str:
     said = explain.report(v.query, v.cwd, v.cfg, v.env, place=place)
     if "nothing" in said:
         return box + f'<p class="result-none">{esc(said["nothing"])}</p>'
-    text = said["text"] or "This prompt receives nothing: no entry passes the bar."
+    text = said["text"] or f"This prompt receives nothing: {said['none']}."
     rows = "".join(
         f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}">'
         f'<td>{"pass" if c["passes"] else "held" if c.get("held") else "waiting" if c.get("waiting") else ""}</td>'

@@ -1,0 +1,116 @@
+"""A session distilled while it runs never gets its own entries back as notes from earlier sessions
+(ADR 0034): not at a prompt, not at a resume or a compaction of the same session. The worker distils
+the session with the fake ``claude``; the hooks then run as Claude Code runs them."""
+
+import json
+import os
+import re
+
+import pytest
+
+from lazy_harness import paths, queue
+from lazy_harness.memory import files, ids
+from tests.hooks.hookrun import run_hook
+from tests.support import fake_claude
+from tests.support import memory_samples as ms
+from tests.worker.spendrig import configure, run_worker
+from tests.support.sessions import place
+
+OTHER = "0b7e4d21-33aa-4c1e-9f00-6d2c8a5e7b19"  # another session of the same project
+PROMPT = "the billing ledger double counts refunds when the export cron reruns"
+ANSWER = {
+    "decisions": [{"summary": "The billing ledger export keeps a run marker so a rerun of the cron skips "
+                              "refunds it already counted", "context": "the export cron reruns after a timeout",
+                   "alternatives": [], "rationale": "a rerun counted every refund twice in the ledger",
+                   "tags": ["ledger", "refunds", "export", "cron"],
+                   "cues": ["billing ledger counts refunds twice", "export cron rerun double counts"]}],
+    "failures": [{"summary": "Refunds were double counted in the billing ledger after the export cron reran",
+                  "root_cause": "the export had no marker of what it had counted", "resolution": "",
+                  "prevention": "keep a run marker in the ledger export and test a rerun",
+                  "tags": ["ledger", "refunds", "cron"],
+                  "cues": ["refunds counted twice in the ledger", "cron rerun breaks the billing ledger"]}],
+    "learnings": [{"title": "Ledger exports must be idempotent across cron reruns",
+                   "learning": "A billing ledger export that a cron can rerun counts refunds twice unless "
+                               "it records what it exported.",
+                   "context": "billing ledger", "scope": "project", "tags": ["ledger", "refunds", "cron"],
+                   "cues": ["billing ledger double counts refunds", "make the ledger export rerunnable"]}],
+    "handoff": ["check the billing ledger export after the cron rerun fix"],
+}
+
+
+@pytest.fixture
+def distilled(isolated_home, tmp_path, monkeypatch, project):
+    """The session's transcript distilled by the worker (as after a Stop or `lh knowledge
+    handoff-now`), and an older decision of another session about the same thing."""
+    bin_dir = fake_claude.use(tmp_path, monkeypatch, answer=ANSWER)
+    configure(isolated_home)
+    mem = paths.memory_dir(str(project))
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(1.7e9, "Refunds are written to the billing ledger by one export job only",
+                    "two jobs counted refunds twice", session_id=OTHER,
+                    cues=["refunds counted twice in the billing ledger"], tags=["ledger", "refunds"])])
+    payload = place(project)
+    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "handoff-now", True))
+    assert run_worker().processed == 1
+    assert len(fake_claude.calls(bin_dir)) == 1
+    own = _own_ids(mem, payload["session_id"])
+    assert len(own) == 4, own  # a decision, a failure, a learning, an open item: written with the session
+    return project, payload["session_id"], own
+
+
+def _own_ids(mem: str, sid: str) -> set[str]:
+    """The ids of what the worker wrote for session ``sid``, read from the files."""
+    out = set()
+    for name in (files.DECISIONS, files.FAILURES):
+        with open(os.path.join(mem, name), encoding="utf-8") as fh:
+            out |= {json.loads(ln)["id"] for ln in fh if ln.strip() and json.loads(ln).get("session_id") == sid}
+    with open(os.path.join(mem, "handoff.jsonl"), encoding="utf-8") as fh:
+        out |= {json.loads(ln)["id"] for ln in fh if ln.strip() and json.loads(ln).get("session_id") == sid}
+    ldir = paths.learnings_dir()
+    for folder, _, names in os.walk(ldir):
+        for n in names:
+            text = open(os.path.join(folder, n), encoding="utf-8").read()
+            if f"origin_session: {sid}" in text:
+                out.add(re.search(r"^id: (l-[0-9a-f]+)", text, re.M).group(1))
+    return out
+
+
+def _context(r) -> str:
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout else ""
+
+
+def _prompt(project, sid: str) -> str:
+    return _context(run_hook("UserPromptSubmit", {"session_id": sid, "cwd": str(project), "prompt": PROMPT,
+                                                  "hook_event_name": "UserPromptSubmit"}))
+
+
+def _start(project, sid: str, source: str) -> str:
+    return _context(run_hook("SessionStart", {"session_id": sid, "cwd": str(project), "source": source,
+                                              "hook_event_name": "SessionStart"}))
+
+
+def _named(text: str) -> set[str]:
+    return set(re.findall(r"\b[dflh]-[0-9a-f]{8}\b", text))
+
+
+def test_a_prompt_never_gets_its_own_sessions_entries(distilled):
+    project, sid, own = distilled
+    mine = _prompt(project, sid)
+    assert not _named(mine) & own, mine
+    earlier = ids.entry_id("decision", "Refunds are written to the billing ledger by one export job only")
+    assert earlier in _named(mine)  # the earlier session's decision still comes back
+    theirs = _prompt(project, "a-new-session-of-the-same-project")
+    assert len(_named(theirs) & own) >= 2, theirs  # the same prompt from another session gets them
+    log = open(os.path.join(paths.logs_dir(), "hooks.log"), encoding="utf-8").read()
+    assert "own_session=" in log
+
+
+@pytest.mark.parametrize("source", ["resume", "compact"])
+def test_a_resume_or_compaction_of_the_session_does_not_read_its_own_entries_back(distilled, source):
+    project, sid, own = distilled
+    mine = _start(project, sid, source)
+    assert not _named(mine) & own, mine
+    assert ids.entry_id("decision", "Refunds are written to the billing ledger by one export job only") in mine
+    fresh = _start(project, OTHER + "-next", "startup")
+    assert _named(fresh) >= own, fresh  # a new session is told all of it

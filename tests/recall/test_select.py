@@ -1,0 +1,131 @@
+"""The bar's evidence (ADR 0034): a match carried by everyday words alone never passes; one distinctive
+word of a prompt that has several needs a high similarity; and the bar says why, in words."""
+
+import json
+import os
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness.memory import files, ids
+from lazy_harness.recall import select, terms
+from tests.cli.lhrun import invoke
+from tests.hooks.hookrun import SID, run_hook
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+SETTINGS = {"min_terms": 2, "min_score": 2.4, "min_coverage": 0, "min_similarity": 0.53}
+
+
+def judged(cands, sim):
+    """The candidates through the similarity bar, each with the reason ``lh memory show --prompt`` prints."""
+    out = select.by_similarity(cands, {1: sim}, SETTINGS, "proj")
+    for c in out:
+        c["why"] = select.why(c, SETTINGS, "proj")
+    return out
+
+
+def test_everyday_words_are_generic_and_names_are_not():
+    for word in ("test", "tests", "testing", "database", "error", "errors", "file", "readme", "screen", "settings"):
+        assert terms.generic(word), word
+    for word in ("wishlist", "stripe", "postgres", "redis", "xdist", "footer", "kafka", "spinner"):
+        assert not terms.generic(word), word
+    # the task verbs of the issue are stopwords already: never a term at all
+    assert terms.informative("fix add update the readme") == ["readme"]
+
+
+def _cand(matched, distinct, kind="decision", strength=1.0, coverage=0.5):
+    return {"rowid": 1, "id": "d-00000001", "kind": kind, "origin": "proj", "matched": list(matched),
+            "anchors": [t for t in matched if not terms.generic(t)], "distinct": distinct,
+            "strength": strength, "coverage": coverage, "passes": False, "why": ""}
+
+
+def test_a_match_of_everyday_words_alone_never_passes_whatever_its_similarity():
+    c = _cand(["database", "test"], distinct=2, strength=4.0, coverage=0.6)
+    [got] = judged([c], 0.95)
+    assert not got["passes"]
+    assert "only everyday words (database, test)" in got["why"]
+
+
+def test_one_distinctive_word_of_several_needs_the_higher_similarity():
+    below = judged([_cand(["wishlist"], distinct=3)], select.ALONE - 0.02)[0]
+    assert not below["passes"] and "one distinctive word of 3 (wishlist)" in below["why"]
+    above = judged([_cand(["wishlist"], distinct=3)], select.ALONE + 0.01)[0]
+    assert above["passes"] and "by wishlist" in above["why"]
+    # two distinctive words of the prompt need no more than the score
+    two = judged([_cand(["wishlist", "spinner"], distinct=3)], 0.5)[0]
+    assert two["passes"], two["why"]
+    # a prompt with a single distinctive word: that word is the whole question
+    alone = judged([_cand(["kafka", "test"], distinct=1)], 0.5)[0]
+    assert alone["passes"], alone["why"]
+
+
+def test_the_score_counts_the_coverage():
+    assert select.blended(0.4, 0.0, 1.0) == pytest.approx(0.4 + select.COVER)
+    low = judged([_cand(["wishlist", "spinner"], 3, coverage=0.0)], 0.45)[0]
+    assert not low["passes"] and "under recall.min_similarity 0.53" in low["why"]
+    whole = judged([_cand(["wishlist", "spinner"], 3, coverage=1.0)], 0.45)[0]
+    assert whole["passes"], whole["why"]  # the same similarity, with the prompt's words all matched
+
+
+def test_the_strength_bar_also_refuses_everyday_words_alone(tmp_path):
+    """Without similarity (``semantic = false``), two everyday words matched strongly do not pass either."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW, "Database tests use a test database per test run", "database tests shared rows",
+                    tags=["database", "tests"])])
+    _config("[recall]\nsemantic = false\nmin_terms = 1\nmin_score = 0.5\n")
+    r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": root, "prompt": "write a database test for this"})
+    assert r.returncode == 0 and r.stdout == b"", r.stdout
+
+
+def _config(text: str) -> None:
+    os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
+    with open(paths.config_file(), "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+@pytest.fixture
+def flaky(tmp_path):
+    """The issue's case: a project whose memory holds a Redis test flake and a pytest-xdist learning."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+        ms.failure(NOW - 3 * ms.DAY, "Redis-backed API tests flaked when the test database was shared",
+                   "Each pytest-xdist worker uses its own Redis database number", root_cause="workers flushed "
+                   "each other's keys", tags=["redis", "tests", "flaky", "database"],
+                   cues=["tests fail randomly in parallel", "redis test database shared between workers"])])
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 2 * ms.DAY, "One Postgres test database per pytest-xdist worker",
+                    "tests saw each other's rows", tags=["pytest", "xdist", "database", "tests"],
+                    cues=["parallel tests share the database"])])
+    return root
+
+
+def _ask(root, prompt):
+    r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": root, "prompt": prompt,
+                                      "hook_event_name": "UserPromptSubmit"})
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout else ""
+
+
+def test_a_prompt_sharing_only_database_and_test_gets_nothing(flaky):
+    assert _ask(flaky, "database connections run out during load test") == ""
+    # the same memory for a prompt about it: found (the test could fail)
+    got = _ask(flaky, "redis tests flake when xdist runs them in parallel")
+    assert ids.entry_id("failure", "Redis-backed API tests flaked when the test database was shared") in got
+
+
+def test_show_prompt_says_why_nothing_came_back_and_why_each_candidate_is_out(flaky):
+    out = invoke("memory", "show", "--project", flaky, "--prompt", "database connections run out during load test")
+    assert out.code == 0, out.err
+    head, why = out.out.split("\n==== why", 1)
+    assert "This prompt receives nothing: " in head
+    assert "only everyday words" in head or "no entry passes the bar" in head, head
+    outs = [line.strip() for line in why.splitlines() if line.startswith("      out: ")]
+    assert outs and all(line.startswith("out: ") for line in outs), why
+    passed = invoke("memory", "show", "--project", flaky, "--prompt",
+                    "redis tests flake when xdist runs them in parallel")
+    assert any(line.startswith("      in: score ") for line in passed.out.splitlines()), passed.out
