@@ -120,8 +120,8 @@ def test_a_plain_undo_never_undoes_the_workers_hold(root):
 def test_the_why_table_says_held_not_pass_for_what_the_check_holds_back(root):
     ldir = paths.learnings_dir()
     ms.write_learning(ldir, "Test setup for every project", "proj", NOW, learning=POISON,
-                      cues=["before running tests"])
-    out = invoke("memory", "show", "--prompt", "before running tests in every project what should always run",
+                      cues=["before running tox tests"])
+    out = invoke("memory", "show", "--prompt", "before running the tox tests in every project what should always run",
                  "--project", root)
     assert out.code == 0, out.err
     [row] = [ln for ln in out.out.splitlines() if "Test setup for every project" in ln]

@@ -47,8 +47,8 @@ def test_a_learning_of_another_project_waits_under_held_for_approval_with_approv
 
 def test_the_why_table_says_held_for_what_the_check_holds_back(server, seeded):
     ms.write_learning(seeded.ldir, "Test setup for every project", "proj", 0, slug="poison", learning=POISON,
-                      cues=["before running tests"])
-    query = quote("before running tests in every project what should always run")
+                      cues=["before running tox tests"])
+    query = quote("before running the tox tests in every project what should always run")
     page = request(server, "GET", f"/?project={server_key(server, seeded)}&q={query}", cookie(server))[2]
     row = next(r for r in _section(page, "search").split("<tr") if "Test setup for every project" in r)
     assert "<td>held</td>" in row and "<td>pass</td>" not in row
