@@ -138,9 +138,9 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
 def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
     """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py:
     the same in lh memory held, search and the page)."""
-    from lazy_harness.memory import held, state
+    from lazy_harness.memory import held, marks, state
 
-    named = held.marks_by_id(mdir)
+    named = marks.by_id(mdir, marks.OPS)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)

@@ -68,7 +68,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
         def make(j, now):
             changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
     else:
-        every = _marks_of(memory_dir)
+        every = marks.by_id(memory_dir, marks.OPS)
         was = state.of_marks(every.get(entry_id))
         if was[0] == state.FORGOTTEN:
             return None
@@ -91,12 +91,6 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
                 _unhold(memory_dir, j, hid, held_item)
                 changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
-
-
-def _marks_of(memory_dir: str) -> dict[str, list[dict]]:
-    from lazy_harness.memory import held
-
-    return held.marks_by_id(memory_dir)
 
 
 def _unhold(memory_dir: str, j, eid: str, was: str) -> None:

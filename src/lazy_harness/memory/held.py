@@ -162,14 +162,6 @@ def _now(j) -> float:
     return time.time()
 
 
-def marks_by_id(memory_dir: str) -> dict[str, list[dict]]:
-    """``{id: every mark naming it, approvals too, in file order}``: what ``state.of_marks`` reads."""
-    out: dict[str, list[dict]] = {}
-    for m in marks.read(memory_dir):
-        out.setdefault(m["id"], []).append(m)
-    return out
-
-
 def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
@@ -180,7 +172,7 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     9 s at 15,000 entries; one the check catches at read time is held by a mark once SessionStart reads
     it, and prompt recall leaves it out meanwhile (its "why" table says held). Learnings were always
     read through it here."""
-    named = marks_by_id(memory_dir)
+    named = marks.by_id(memory_dir, marks.OPS)
     found = _held_records(memory_dir, named) + _held_items(memory_dir, named) + _held_learnings(learnings_dir, cross)
     return [h for h in found if h["state"] == state.HELD] + [h for h in found if h["state"] != state.HELD]
 

@@ -55,11 +55,12 @@ def hidden(memory_dir: str) -> dict[str, dict]:
     return out
 
 
-def by_id(memory_dir: str) -> dict[str, list[dict]]:
-    """``{id: every mark naming it, in file order}``."""
+def by_id(memory_dir: str, ops: tuple = HIDING) -> dict[str, list[dict]]:
+    """``{id: every mark of ``ops`` naming it, in file order}``: the hiding ones by default; with
+    :data:`OPS`, approvals too (what ``state.of_marks`` reads)."""
     out: dict[str, list[dict]] = {}
     for rec in read(memory_dir):
-        if rec["op"] in HIDING:
+        if rec["op"] in ops:
             out.setdefault(rec["id"], []).append(rec)
     return out
 
