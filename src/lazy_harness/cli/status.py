@@ -36,9 +36,7 @@ class Belongs:
     project's key changed (an origin added, a folder renamed) still count."""
 
     def __init__(self, mdir: str, root: str) -> None:
-        from lazy_harness.project_identity import project_root
-
-        self.mdir, self.root, self._root_of = mdir, root, project_root
+        self.mdir, self.root = mdir, root
         self._seen: dict[str, bool] = {}
 
     def __call__(self, fields: dict) -> bool:
@@ -48,7 +46,7 @@ class Belongs:
         if not cwd:
             return False
         if cwd not in self._seen:
-            self._seen[cwd] = self._root_of(cwd) == self.root
+            self._seen[cwd] = project_root(cwd) == self.root
         return self._seen[cwd]
 
 
