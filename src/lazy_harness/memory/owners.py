@@ -87,11 +87,12 @@ def recorded_names(memory_dir: str) -> set[str]:
     return out
 
 
-def known_projects(memory_root: str, env=None) -> dict[str, dict]:
+def known_projects(memory_root: str, env=None, folders: dict[str, str | None] | None = None) -> dict[str, dict]:
     """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
-    this machine knows: those whose sessions Claude Code recorded, and those with a memory folder."""
+    this machine knows: those whose sessions Claude Code recorded, and those with a memory folder.
+    ``folders``: :func:`claude_folders` when the caller read it already (it reads transcripts)."""
     out: dict[str, dict] = {}
-    for cwd in claude_folders(env).values():
+    for cwd in (claude_folders(env) if folders is None else folders).values():
         if cwd and os.path.isdir(cwd):
             root = project_root(cwd)
             key = paths.memory_key(root)
@@ -157,7 +158,7 @@ def orphans(memory_root: str, learnings_dir: str, env=None) -> list[dict]:
     if not found:
         return []
     folders = claude_folders(env)
-    projects = known_projects(memory_root, env)
+    projects = known_projects(memory_root, env, folders)
     by_name: dict[str, list[str]] = {}
     for key, p in sorted(projects.items()):
         for name in p["names"]:
@@ -227,7 +228,7 @@ def earlier_folders(memory_dir: str, memory_root: str, env=None) -> list[dict]:
     None) and ``aliased`` (``memory_dir`` already counts it as its own)."""
     mine = aliases.owned(memory_dir).keys
     folders = claude_folders(env)
-    live = {k for k, p in known_projects(memory_root, env).items() if p["live"]}
+    live = {k for k, p in known_projects(memory_root, env, folders).items() if p["live"]}
     out = []
     for folder in _dirs(memory_root):
         key = os.path.basename(folder)
@@ -241,8 +242,8 @@ def earlier_folders(memory_dir: str, memory_root: str, env=None) -> list[dict]:
 def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
     """Take over the memory of ``old_dir`` (an earlier folder of this project): its decisions,
     failures, open items and marks merged into ``memory_dir`` (entry by entry, as the migration
-    does: a rerun after a cut adds nothing twice), and its key recorded as an alias first, so the
-    learnings written under it are this project's. Returns log lines."""
+    does: a rerun after a cut adds nothing twice), then its key recorded as an alias, so the
+    learnings written under it are this project's, and what it owned carried over. Returns log lines."""
     from lazy_harness.atomic import ensure_dir
     from lazy_harness.memory import migrate
     from lazy_harness.memory.files import FolderLock
