@@ -158,9 +158,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     cross = state.policy(cfg)
     for learning in own:
-        text = " ".join(str(x) for x in (learning.get("title"), learning["body"], learning.get("tags"),
-                                         learning.get("cues")) if x)
-        now = held.learning_state(learning, text, cross)
+        now = held.learning_state(learning, held.check_text(learning, learning["body"]), cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "

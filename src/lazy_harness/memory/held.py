@@ -54,7 +54,12 @@ def learning_text(path: str) -> tuple[dict, str]:
     if parsed is None:
         return {}, ""
     meta, body = parsed
-    return meta, " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
+    return meta, check_text(meta, body)
+
+
+def check_text(meta: dict, body) -> str:
+    """The text the check reads of a learning: its title, ``body``, tags and cues."""
+    return " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
 
 
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
@@ -286,7 +291,7 @@ def belongs(head: dict, key: str | frozenset[str], legacy=None) -> bool:
 
 def head_text(head: dict) -> str:
     """The text the check reads of a learning's head (recall.heads.read_head)."""
-    return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
+    return check_text(head, head.get("learning"))
 
 
 # --- the check's verdicts, kept per text ------------------------------------------------------------
