@@ -54,9 +54,9 @@ def _records(path: str) -> list[tuple[int, dict]]:
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _learnings(ldir: str, origin: str | None, owned=None) -> list[dict]:
-    """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given, and
-    those ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
+def _learnings(ldir: str, origin: str, owned) -> list[dict]:
+    """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
+    ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
     out = []
     for path in files.recent_learning_files(ldir, 10**9):
         try:
@@ -66,8 +66,7 @@ def _learnings(ldir: str, origin: str | None, owned=None) -> list[dict]:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
         meta["id"] = ids.of_learning(meta)
-        if origin is not None and meta.get("origin") != origin and not (
-                owned is not None and (meta.get("project_folder") in owned.keys or meta["id"] in owned.adopted)):
+        if not owned.lists(meta, origin):
             continue
         day = os.path.basename(path)[:10]
         meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")

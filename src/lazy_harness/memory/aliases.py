@@ -35,6 +35,11 @@ class Owned:
     def __init__(self, keys: frozenset, adopted: frozenset) -> None:
         self.keys, self.adopted = keys, adopted
 
+    def lists(self, meta: dict, name: str) -> bool:
+        """Whether a learning (its frontmatter, with ``id``) is listed among the project's own (``lh
+        memory show``, the page): of its origin ``name``, written under one of its keys, or adopted."""
+        return meta.get("origin") == name or meta.get("project_folder") in self.keys or meta.get("id") in self.adopted
+
 
 def records(memory_dir: str) -> list[dict]:
     """Every well-formed record of the folder's file, in order; a torn or foreign line is skipped."""

@@ -140,8 +140,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
             continue
         meta = dict(head)
         meta["id"] = ids.of_learning(meta)
-        mine = (meta.get("origin") == p.name or meta.get("project_folder") in owned.keys
-                or meta["id"] in owned.adopted)
+        mine = owned.lists(meta, p.name)
         if not mine and str(meta.get("scope") or "").strip().lower() != "general":
             continue
         day = os.path.basename(path)[:10]
