@@ -284,10 +284,22 @@ def back_off(where: str, now: float) -> None:
         pass
 
 
-def read_all(sock, limit: int) -> bytes:
-    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read)."""
+def read_all(sock, limit: int, seconds: float | None = None) -> bytes:
+    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read).
+    ``seconds``: within that long in all (a peer that holds its connection idle, or trickles bytes,
+    is dropped: TimeoutError); else each read waits as long as the socket's own timeout."""
+    deadline = None
+    if seconds is not None:
+        import time
+
+        deadline = time.monotonic() + seconds
     chunks, size = [], 0
     while size <= limit:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("nothing whole in time")
+            sock.settimeout(left)
         chunk = sock.recv(65536)
         if not chunk:
             break
