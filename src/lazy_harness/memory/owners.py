@@ -204,8 +204,19 @@ def assign(memory_root: str, lid: str, key: str, now: float) -> bool:
 
 # --- memory folders whose project moved -------------------------------------------------------------
 
-def holds(memory_dir: str, learnings_dir: str) -> dict[str, int]:
-    """What a memory folder holds: decision and failure lines, open items, learnings written under its key."""
+def learnings_by_key(learnings_dir: str) -> dict[str, int]:
+    """How many learnings were written under each memory key (their ``project_folder``)."""
+    out: dict[str, int] = {}
+    for p in files.recent_learning_files(learnings_dir, 10**9):
+        key = frontmatter.read_frontmatter_values(p, ("project_folder",)).get("project_folder")
+        if isinstance(key, str) and key:
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = None) -> dict[str, int]:
+    """What a memory folder holds: decision and failure lines, open items, learnings written under its
+    key (``by_key``: :func:`learnings_by_key` when the caller counted them already, for many folders)."""
     from lazy_harness.memory import handoff
 
     out = {}
@@ -217,8 +228,7 @@ def holds(memory_dir: str, learnings_dir: str) -> dict[str, int]:
             out[kind] = 0
     out["open items"] = len(handoff.open_for_reading(memory_dir))
     key = os.path.basename(memory_dir.rstrip(os.sep))
-    out["learnings"] = sum(1 for p in files.recent_learning_files(learnings_dir, 10**9)
-                           if frontmatter.read_frontmatter_values(p, ("project_folder",)).get("project_folder") == key)
+    out["learnings"] = (learnings_by_key(learnings_dir) if by_key is None else by_key).get(key, 0)
     return out
 
 
