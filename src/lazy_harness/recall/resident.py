@@ -340,7 +340,7 @@ def pid_in(where: str, name: str = PID_NAME) -> int | None:
         return None
     try:
         st = os.fstat(fd)
-        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        if st.st_uid != os.geteuid() or st.st_mode & private.GROUP_OTHER_WRITE:
             return None
         return int(os.read(fd, 64).decode("ascii", "replace").strip())
     except (OSError, ValueError):
