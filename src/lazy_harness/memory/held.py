@@ -31,9 +31,9 @@ HELD = "held"  # a learning's status
 APPROVED = state.APPROVED_BY_HAND  # a learning's deprecated_reason once approved
 
 
-def approved(memory_dir: str) -> set[str]:
-    """Ids the person approved in this memory folder."""
-    return {m["id"] for m in marks.read(memory_dir) if m.get("op") == APPROVE}
+def approved(memory_dir: str, recs: list[dict] | None = None) -> set[str]:
+    """Ids the person approved in this memory folder (``recs``: its marks, when read already)."""
+    return {m["id"] for m in (marks.read(memory_dir) if recs is None else recs) if m.get("op") == APPROVE}
 
 
 def learning_approved(meta: dict) -> bool:
@@ -97,7 +97,8 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
     """Live decisions, failures and open items of a memory folder that the check holds and nobody approved."""
     from lazy_harness.memory import handoff
 
-    hidden, ok = marks.hidden(memory_dir), approved(memory_dir)
+    recs = marks.read(memory_dir)
+    hidden, ok = marks.hidden(memory_dir, recs), approved(memory_dir, recs)
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         try:

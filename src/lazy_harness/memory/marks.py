@@ -46,10 +46,11 @@ def read(memory_dir: str) -> list[dict]:
     return out
 
 
-def hidden(memory_dir: str) -> dict[str, dict]:
-    """``{id: the first mark naming it}`` for every entry readers must leave out."""
+def hidden(memory_dir: str, recs: list[dict] | None = None) -> dict[str, dict]:
+    """``{id: the first mark naming it}`` for every entry readers must leave out. ``recs``: the
+    folder's marks (:func:`read`) when the caller read them already."""
     out: dict[str, dict] = {}
-    for rec in read(memory_dir):
+    for rec in read(memory_dir) if recs is None else recs:
         if rec["op"] in HIDING:  # why: an approval says an entry is shown, not left out
             out.setdefault(rec["id"], rec)
     return out
