@@ -82,9 +82,12 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
                 _unhold(memory_dir, j, entry_id, was[0])
                 changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
         else:
-            if not _is_open(memory_dir, entry_id) and _was_forgotten(memory_dir, entry_id):
-                return None
-            hid, _ = open_item(memory_dir, entry_id)
+            try:
+                hid, _ = open_item(memory_dir, entry_id)
+            except LhError:
+                if _was_forgotten(memory_dir, entry_id):  # closed by a forget already: no change
+                    return None
+                raise
             held_item = state.of_marks(every.get(hid))[0]
 
             def make(j, now):
@@ -104,14 +107,6 @@ def _unhold(memory_dir: str, j, eid: str, was: str) -> None:
     j.track(path)
     rewrite(path, lambda data: marks.without(data, {eid}, ops=("hold",)))
     j.record(path)
-
-
-def _is_open(memory_dir: str, ref: str) -> bool:
-    try:
-        open_item(memory_dir, ref)
-    except LhError:
-        return False
-    return True
 
 
 def _was_forgotten(memory_dir: str, hid: str) -> bool:
