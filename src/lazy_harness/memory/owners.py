@@ -266,7 +266,7 @@ def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
         if aliases.record(memory_dir, aliases.ALIAS, old_key, "adopted by hand", now, locked=True):
             out.append(f"learnings written under {old_key} are this project's ({aliases.FILE})")
     for rec in aliases.records(old_dir):  # what the old folder owned, this one owns now
-        field = "folder" if rec["op"] == aliases.ALIAS else "id"
-        if aliases.record(memory_dir, rec["op"], rec[field], f"from {old_key}", now):
-            out.append(f"{rec['op']} {rec[field]} carried over from {old_key}")
+        value = rec[aliases.FIELD[rec["op"]]]
+        if aliases.record(memory_dir, rec["op"], value, f"from {old_key}", now):
+            out.append(f"{rec['op']} {value} carried over from {old_key}")
     return out
