@@ -30,12 +30,9 @@ def problem(path: str, strict: bool = False, uid: int | None = None) -> str | No
     """Why the folder ``path`` may not be used as one of ours, or None (also when it does not exist:
     it is then created private). ``strict``: no access at all for group or others. ``uid``: the
     owner required (this process's effective user by default)."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"{path} cannot be looked at ({exc.strerror or exc})"
+    st = _lstat(path)
+    if not isinstance(st, os.stat_result):
+        return st
     kind = st.st_mode & _KIND
     if kind != _DIR:
         return f"{path} is a symbolic link" if kind == _LINK else f"{path} is not a folder"
@@ -45,15 +42,22 @@ def problem(path: str, strict: bool = False, uid: int | None = None) -> str | No
 def file_problem(path: str, uid: int | None = None) -> str | None:
     """Why the file ``path`` (a socket, a pid file, a lock) may not be trusted, or None (also when
     missing): a symbolic link, owned by another user, or writable by group or others."""
+    st = _lstat(path)
+    if not isinstance(st, os.stat_result):
+        return st
+    if st.st_mode & _KIND == _LINK:
+        return f"{path} is a symbolic link"
+    return _owner_mode(path, st, False, uid)
+
+
+def _lstat(path: str) -> os.stat_result | str | None:
+    """``path``'s own ``lstat``; None when it does not exist; why it cannot be looked at otherwise."""
     try:
-        st = os.lstat(path)
+        return os.lstat(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
         return f"{path} cannot be looked at ({exc.strerror or exc})"
-    if st.st_mode & _KIND == _LINK:
-        return f"{path} is a symbolic link"
-    return _owner_mode(path, st, False, uid)
 
 
 def _owner_mode(path: str, st, strict: bool, uid: int | None) -> str | None:

@@ -202,3 +202,15 @@ def test_a_hand_edit_recorded_by_a_task_is_not_counted_as_the_sessions(here):
                  "handoff.md: 1 opened, 1 closed)")
     [line] = [s for s in status_lines() if "11111111" in s]
     assert line.endswith("distilled: 0 decisions, 0 failures, 0 learnings, handoff 0 opened, 1 closed"), line
+
+
+def test_learnings_waiting_for_approval_are_told_apart_from_held_ones_and_follow_the_policy(here):
+    # a general learning another project's session wrote waits (ADR 0032); it is not held
+    ms.write_learning(paths.learnings_dir(), "Pin the base image digest in every Dockerfile", "other", time.time())
+    line = next(s for s in status_lines() if s.startswith("held for approval:"))
+    assert line.startswith("held for approval: none; 1 learning waits for your approval to be used in other "
+                           "projects"), line
+    os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
+    with open(paths.config_file(), "a", encoding="utf-8") as fh:
+        fh.write('[trust]\ncross_projects = "auto"\n')
+    assert "held for approval: none" in status_lines()  # with auto nothing waits, as lh memory held says

@@ -434,3 +434,25 @@ def test_an_item_added_by_hand_reads_by_hand_not_from_by_hand():
                                    "ts": "2026-11-01T10:00:00", "prov": "by hand", "title": item["text"],
                                    "detail": ""}, None)
     assert ", 2026-11-01, by hand: " in recalled and "from by hand" not in recalled, recalled
+
+
+def test_the_digest_reads_marks_once_for_what_is_left_out_and_what_is_approved(project, monkeypatch):
+    from lazy_harness.memory import lines, marks
+
+    small_memory(project)
+    [decision] = files.read_entries(os.path.join(mem(project), files.DECISIONS))
+    did = ids.of_record(decision, "decision")
+    with open(marks.path_of(mem(project)), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"op": "forget", "id": did, "reason": "stale", "ts": ms.iso(NOW)}) + "\n")
+        fh.write(json.dumps({"op": "approve", "id": "f-00000000", "ts": ms.iso(NOW)}) + "\n")
+    opened: list[str] = []
+    read_file = lines.read_file
+
+    def counted(path, *args, **kwargs):
+        opened.append(path)
+        return read_file(path, *args, **kwargs)
+
+    monkeypatch.setattr(lines, "read_file", counted)
+    text, _ = build(project)
+    assert "hooks read files, never run git" not in text  # the forget mark still hides it
+    assert opened.count(marks.path_of(mem(project))) == 1, opened

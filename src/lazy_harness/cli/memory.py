@@ -54,9 +54,9 @@ def _records(path: str) -> list[tuple[int, dict]]:
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _learnings(ldir: str, origin: str | None, owned=None) -> list[dict]:
-    """Every learning (newest first) with its frontmatter and body; only ``origin``'s when given, and
-    those ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
+def _learnings(ldir: str, origin: str, owned) -> list[dict]:
+    """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
+    ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
     out = []
     for path in files.recent_learning_files(ldir, 10**9):
         try:
@@ -66,8 +66,7 @@ def _learnings(ldir: str, origin: str | None, owned=None) -> list[dict]:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
         meta["id"] = ids.of_learning(meta)
-        if origin is not None and meta.get("origin") != origin and not (
-                owned is not None and (meta.get("project_folder") in owned.keys or meta["id"] in owned.adopted)):
+        if not owned.lists(meta, origin):
             continue
         day = os.path.basename(path)[:10]
         meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
@@ -138,9 +137,9 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
 def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
     """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py:
     the same in lh memory held, search and the page)."""
-    from lazy_harness.memory import held, state
+    from lazy_harness.memory import held, marks, state
 
-    named = held.marks_by_id(mdir)
+    named = marks.by_id(mdir, marks.OPS)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
@@ -158,9 +157,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     cross = state.policy(cfg)
     for learning in own:
-        text = " ".join(str(x) for x in (learning.get("title"), learning["body"], learning.get("tags"),
-                                         learning.get("cues")) if x)
-        now = held.learning_state(learning, text, cross)
+        now = held.learning_state(learning, held.check_text(learning, learning["body"]), cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "

@@ -125,8 +125,9 @@ def print_old(mdir: str, mroot: str, ldir: str) -> None:
         _say(f"no other memory folder without a live project in {mroot}")
         return
     _say(f"memory folders whose project folder is gone or unknown (this project's: {mdir}):")
+    by_key = owners.learnings_by_key(ldir)  # why: one pass over the learnings, not one per folder
     for f in found:
-        held = owners.holds(f["folder"], ldir)
+        held = owners.holds(f["folder"], ldir, by_key)
         what = ", ".join(f"{n} {k}" for k, n in held.items() if n) or "nothing"
         was = f"was {f['root']}" if f["root"] else "folder unknown"
         names = f"project {', '.join(f['names'])}; " if f["names"] else ""

@@ -36,9 +36,7 @@ class Belongs:
     project's key changed (an origin added, a folder renamed) still count."""
 
     def __init__(self, mdir: str, root: str) -> None:
-        from lazy_harness.project_identity import project_root
-
-        self.mdir, self.root, self._root_of = mdir, root, project_root
+        self.mdir, self.root = mdir, root
         self._seen: dict[str, bool] = {}
 
     def __call__(self, fields: dict) -> bool:
@@ -48,7 +46,7 @@ class Belongs:
         if not cwd:
             return False
         if cwd not in self._seen:
-            self._seen[cwd] = self._root_of(cwd) == self.root
+            self._seen[cwd] = project_root(cwd) == self.root
         return self._seen[cwd]
 
 
@@ -143,18 +141,26 @@ def watched_sessions(q: str, belongs, queued: set[str]) -> list[tuple[str, str]]
     return [(sid, time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))) for mtime, sid in sorted(found, reverse=True)]
 
 
-def held_line(mdir: str, ldir: str) -> str:
-    from lazy_harness.memory import held
+def held_line(mdir: str, cfg: dict) -> str:
+    """What ``lh memory held`` lists under ``cfg``'s ``[trust] cross_projects``, in one line: the held
+    entries, then the learnings that wait for approval to be used in other projects (ADR 0032)."""
+    from lazy_harness.memory import held, state
 
     try:
-        found = held.listing(mdir, ldir)
+        found = held.listing(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None), state.policy(cfg))
     except OSError as exc:
         return f"held for approval: cannot read: {exc}"
-    if not found:
-        return "held for approval: none"
-    kinds = sorted({h["kind"] for h in found})
-    return (f"held for approval: {len(found)} ({', '.join(kinds)}), not shown to sessions until approved "
-            "(lh memory held; lh memory approve ID, or the Approve button of lh ui)")
+    holds = [h for h in found if h["state"] == state.HELD]
+    line = "held for approval: none"
+    if holds:
+        kinds = sorted({h["kind"] for h in holds})
+        line = (f"held for approval: {len(holds)} ({', '.join(kinds)}), not shown to sessions until approved "
+                "(lh memory held; lh memory approve ID, or the Approve button of lh ui)")
+    waits = len(found) - len(holds)
+    if waits:
+        line += (f"; {waits} learning{'s wait' if waits != 1 else ' waits'} for your approval to be used in "
+                 "other projects (lh memory held)")
+    return line
 
 
 def index_state() -> str:
@@ -244,7 +250,7 @@ def status(recent: int) -> None:
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")
     for sid, when in watched:
         click.echo(terminal_safe(f"  {when}  {sid[:8]}  not queued yet (its transcript was last written then)"))
-    click.echo(held_line(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)))
+    click.echo(held_line(mdir, cfg))
     counts = {state: len(task_names(q, which)) for state, which in STATES}
     click.echo(f"queue: {counts['pending']} pending, {counts['processing']} being distilled, "
                f"{counts['failed']} failed (lh queue)")

@@ -245,6 +245,9 @@ def read_digest(s: Start) -> str:
     return ""
 
 
+SHOWN_SECTIONS = ("failures", "decisions", "handoff", "learnings")
+
+
 def remember_shown(s: Start) -> str:
     """The ids of the failures, decisions, open items and learnings the digest printed, so prompt
     recall does not repeat them: the file starts over unless the session resumes."""
@@ -254,8 +257,8 @@ def remember_shown(s: Start) -> str:
 
     # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
     n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}
-    got = [eid for section in ("failures", "decisions", "handoff", "learnings")
-           for eid in (printed.get(section) or [])[:int(n.get(section, 0))]]
+    each = {section: (printed.get(section) or [])[:int(n.get(section, 0))] for section in SHOWN_SECTIONS}
+    got = [eid for section in SHOWN_SECTIONS for eid in each[section]]
     sid = str(s.payload.get("session_id") or "")
     try:
         shown.add(s.env, sid, got, replace=s.source != "resume")
@@ -264,8 +267,7 @@ def remember_shown(s: Start) -> str:
     from lazy_harness.memory import usage
 
     chars = s.stats.get("item_chars") or {}
-    pairs = [pair for section in ("failures", "decisions", "handoff", "learnings") for pair in zip(
-        (printed.get(section) or [])[:int(n.get(section, 0))], chars.get(section) or [], strict=False)]
+    pairs = [pair for section in SHOWN_SECTIONS for pair in zip(each[section], chars.get(section) or [], strict=False)]
     try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
         usage.note(s.env, sid, s.source, int(s.stats.get("chars") or 0), pairs, s.now)
     except Exception as exc:  # why: usage is counted without this showing; the digest matters more

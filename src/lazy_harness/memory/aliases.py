@@ -35,6 +35,11 @@ class Owned:
     def __init__(self, keys: frozenset, adopted: frozenset) -> None:
         self.keys, self.adopted = keys, adopted
 
+    def lists(self, meta: dict, name: str) -> bool:
+        """Whether a learning (its frontmatter, with ``id``) is listed among the project's own (``lh
+        memory show``, the page): of its origin ``name``, written under one of its keys, or adopted."""
+        return meta.get("origin") == name or meta.get("project_folder") in self.keys or meta.get("id") in self.adopted
+
 
 def records(memory_dir: str) -> list[dict]:
     """Every well-formed record of the folder's file, in order; a torn or foreign line is skipped."""
@@ -51,12 +56,12 @@ def records(memory_dir: str) -> list[dict]:
             rec = jsonload.loads(raw)
         except (ValueError, RecursionError):
             continue
-        if isinstance(rec, dict) and rec.get("op") in (ALIAS, ADOPT) and isinstance(rec.get(_FIELD[rec["op"]]), str):
+        if isinstance(rec, dict) and rec.get("op") in (ALIAS, ADOPT) and isinstance(rec.get(FIELD[rec["op"]]), str):
             out.append(rec)
     return out
 
 
-_FIELD = {ALIAS: "folder", ADOPT: "id"}
+FIELD = {ALIAS: "folder", ADOPT: "id"}  # the field each op names its value in
 
 
 def owned(memory_dir: str) -> Owned:
@@ -70,7 +75,7 @@ def owned(memory_dir: str) -> Owned:
 def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: bool = False) -> bool:
     """Add one record unless the folder has it already; True when written. ``locked``: the caller
     holds the folder lock (a second one in this process would wait for ever)."""
-    if op not in _FIELD or not value or "\n" in value:
+    if op not in FIELD or not value or "\n" in value:
         raise ValueError(f"not an {FILE} record: {op} {value!r}")
     from lazy_harness.atomic import append_line, ensure_dir
     from lazy_harness.logfile import stamp
@@ -79,10 +84,10 @@ def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: b
     ensure_dir(memory_dir)
 
     def add() -> bool:
-        if any(r["op"] == op and r[_FIELD[op]] == value for r in records(memory_dir)):
+        if any(r["op"] == op and r[FIELD[op]] == value for r in records(memory_dir)):
             return False
         append_line(os.path.join(memory_dir, FILE),
-                    jsonload.dumps({"op": op, _FIELD[op]: value, "why": why, "ts": stamp(now)}))
+                    jsonload.dumps({"op": op, FIELD[op]: value, "why": why, "ts": stamp(now)}))
         return True
 
     if locked:

@@ -68,7 +68,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
         def make(j, now):
             changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
     else:
-        every = _marks_of(memory_dir)
+        every = marks.by_id(memory_dir, marks.OPS)
         was = state.of_marks(every.get(entry_id))
         if was[0] == state.FORGOTTEN:
             return None
@@ -82,21 +82,18 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
                 _unhold(memory_dir, j, entry_id, was[0])
                 changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
         else:
-            if not _is_open(memory_dir, entry_id) and _was_forgotten(memory_dir, entry_id):
-                return None
-            hid, _ = open_item(memory_dir, entry_id)
+            try:
+                hid, _ = open_item(memory_dir, entry_id)
+            except LhError:
+                if _was_forgotten(memory_dir, entry_id):  # closed by a forget already: no change
+                    return None
+                raise
             held_item = state.of_marks(every.get(hid))[0]
 
             def make(j, now):
                 _unhold(memory_dir, j, hid, held_item)
                 changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
-
-
-def _marks_of(memory_dir: str) -> dict[str, list[dict]]:
-    from lazy_harness.memory import held
-
-    return held.marks_by_id(memory_dir)
 
 
 def _unhold(memory_dir: str, j, eid: str, was: str) -> None:
@@ -110,14 +107,6 @@ def _unhold(memory_dir: str, j, eid: str, was: str) -> None:
     j.track(path)
     rewrite(path, lambda data: marks.without(data, {eid}, ops=("hold",)))
     j.record(path)
-
-
-def _is_open(memory_dir: str, ref: str) -> bool:
-    try:
-        open_item(memory_dir, ref)
-    except LhError:
-        return False
-    return True
 
 
 def _was_forgotten(memory_dir: str, hid: str) -> bool:

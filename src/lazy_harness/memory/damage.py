@@ -98,9 +98,6 @@ def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
     return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)]
 
 
-_stamp = lines.file_stamp
-
-
 def _load(state_path: str) -> dict:
     try:
         with open(state_path, encoding="utf-8") as fh:
@@ -126,7 +123,7 @@ def report(log: str, env=None, now: float | None = None, prefix: str = "") -> li
     written: list[str] = []
     changed = False
     for path in noted:
-        stamp = _stamp(path)
+        stamp = lines.file_stamp(path)
         seen = state.get(path)
         seen = seen if isinstance(seen, dict) else {}
         if stamp is None or seen.get("stamp") == stamp:

@@ -31,9 +31,9 @@ HELD = "held"  # a learning's status
 APPROVED = state.APPROVED_BY_HAND  # a learning's deprecated_reason once approved
 
 
-def approved(memory_dir: str) -> set[str]:
-    """Ids the person approved in this memory folder."""
-    return {m["id"] for m in marks.read(memory_dir) if m.get("op") == APPROVE}
+def approved(memory_dir: str, recs: list[dict] | None = None) -> set[str]:
+    """Ids the person approved in this memory folder (``recs``: its marks, when read already)."""
+    return {m["id"] for m in (marks.read(memory_dir) if recs is None else recs) if m.get("op") == APPROVE}
 
 
 def learning_approved(meta: dict) -> bool:
@@ -54,7 +54,12 @@ def learning_text(path: str) -> tuple[dict, str]:
     if parsed is None:
         return {}, ""
     meta, body = parsed
-    return meta, " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
+    return meta, check_text(meta, body)
+
+
+def check_text(meta: dict, body) -> str:
+    """The text the check reads of a learning: its title, ``body``, tags and cues."""
+    return " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
 
 
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
@@ -92,7 +97,8 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
     """Live decisions, failures and open items of a memory folder that the check holds and nobody approved."""
     from lazy_harness.memory import handoff
 
-    hidden, ok = marks.hidden(memory_dir), approved(memory_dir)
+    recs = marks.read(memory_dir)
+    hidden, ok = marks.hidden(memory_dir, recs), approved(memory_dir, recs)
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         try:
@@ -162,14 +168,6 @@ def _now(j) -> float:
     return time.time()
 
 
-def marks_by_id(memory_dir: str) -> dict[str, list[dict]]:
-    """``{id: every mark naming it, approvals too, in file order}``: what ``state.of_marks`` reads."""
-    out: dict[str, list[dict]] = {}
-    for m in marks.read(memory_dir):
-        out.setdefault(m["id"], []).append(m)
-    return out
-
-
 def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
@@ -180,7 +178,7 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     9 s at 15,000 entries; one the check catches at read time is held by a mark once SessionStart reads
     it, and prompt recall leaves it out meanwhile (its "why" table says held). Learnings were always
     read through it here."""
-    named = marks_by_id(memory_dir)
+    named = marks.by_id(memory_dir, marks.OPS)
     found = _held_records(memory_dir, named) + _held_items(memory_dir, named) + _held_learnings(learnings_dir, cross)
     return [h for h in found if h["state"] == state.HELD] + [h for h in found if h["state"] != state.HELD]
 
@@ -333,7 +331,7 @@ def belongs(head: dict, key: str | frozenset[str], legacy=None) -> bool:
 
 def head_text(head: dict) -> str:
     """The text the check reads of a learning's head (recall.heads.read_head)."""
-    return " ".join(str(x) for x in (head.get("title"), head.get("learning"), head.get("tags"), head.get("cues")) if x)
+    return check_text(head, head.get("learning"))
 
 
 # --- the check's verdicts, kept per text ------------------------------------------------------------

@@ -46,20 +46,22 @@ def read(memory_dir: str) -> list[dict]:
     return out
 
 
-def hidden(memory_dir: str) -> dict[str, dict]:
-    """``{id: the first mark naming it}`` for every entry readers must leave out."""
+def hidden(memory_dir: str, recs: list[dict] | None = None) -> dict[str, dict]:
+    """``{id: the first mark naming it}`` for every entry readers must leave out. ``recs``: the
+    folder's marks (:func:`read`) when the caller read them already."""
     out: dict[str, dict] = {}
-    for rec in read(memory_dir):
+    for rec in read(memory_dir) if recs is None else recs:
         if rec["op"] in HIDING:  # why: an approval says an entry is shown, not left out
             out.setdefault(rec["id"], rec)
     return out
 
 
-def by_id(memory_dir: str) -> dict[str, list[dict]]:
-    """``{id: every mark naming it, in file order}``."""
+def by_id(memory_dir: str, ops: tuple = HIDING) -> dict[str, list[dict]]:
+    """``{id: every mark of ``ops`` naming it, in file order}``: the hiding ones by default; with
+    :data:`OPS`, approvals too (what ``state.of_marks`` reads)."""
     out: dict[str, list[dict]] = {}
     for rec in read(memory_dir):
-        if rec["op"] in HIDING:
+        if rec["op"] in ops:
             out.setdefault(rec["id"], []).append(rec)
     return out
 

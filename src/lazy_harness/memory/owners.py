@@ -87,11 +87,12 @@ def recorded_names(memory_dir: str) -> set[str]:
     return out
 
 
-def known_projects(memory_root: str, env=None) -> dict[str, dict]:
+def known_projects(memory_root: str, env=None, folders: dict[str, str | None] | None = None) -> dict[str, dict]:
     """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
-    this machine knows: those whose sessions Claude Code recorded, and those with a memory folder."""
+    this machine knows: those whose sessions Claude Code recorded, and those with a memory folder.
+    ``folders``: :func:`claude_folders` when the caller read it already (it reads transcripts)."""
     out: dict[str, dict] = {}
-    for cwd in claude_folders(env).values():
+    for cwd in (claude_folders(env) if folders is None else folders).values():
         if cwd and os.path.isdir(cwd):
             root = project_root(cwd)
             key = paths.memory_key(root)
@@ -157,7 +158,7 @@ def orphans(memory_root: str, learnings_dir: str, env=None) -> list[dict]:
     if not found:
         return []
     folders = claude_folders(env)
-    projects = known_projects(memory_root, env)
+    projects = known_projects(memory_root, env, folders)
     by_name: dict[str, list[str]] = {}
     for key, p in sorted(projects.items()):
         for name in p["names"]:
@@ -203,8 +204,19 @@ def assign(memory_root: str, lid: str, key: str, now: float) -> bool:
 
 # --- memory folders whose project moved -------------------------------------------------------------
 
-def holds(memory_dir: str, learnings_dir: str) -> dict[str, int]:
-    """What a memory folder holds: decision and failure lines, open items, learnings written under its key."""
+def learnings_by_key(learnings_dir: str) -> dict[str, int]:
+    """How many learnings were written under each memory key (their ``project_folder``)."""
+    out: dict[str, int] = {}
+    for p in files.recent_learning_files(learnings_dir, 10**9):
+        key = frontmatter.read_frontmatter_values(p, ("project_folder",)).get("project_folder")
+        if isinstance(key, str) and key:
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = None) -> dict[str, int]:
+    """What a memory folder holds: decision and failure lines, open items, learnings written under its
+    key (``by_key``: :func:`learnings_by_key` when the caller counted them already, for many folders)."""
     from lazy_harness.memory import handoff
 
     out = {}
@@ -216,8 +228,7 @@ def holds(memory_dir: str, learnings_dir: str) -> dict[str, int]:
             out[kind] = 0
     out["open items"] = len(handoff.open_for_reading(memory_dir))
     key = os.path.basename(memory_dir.rstrip(os.sep))
-    out["learnings"] = sum(1 for p in files.recent_learning_files(learnings_dir, 10**9)
-                           if frontmatter.read_frontmatter_values(p, ("project_folder",)).get("project_folder") == key)
+    out["learnings"] = (learnings_by_key(learnings_dir) if by_key is None else by_key).get(key, 0)
     return out
 
 
@@ -227,7 +238,7 @@ def earlier_folders(memory_dir: str, memory_root: str, env=None) -> list[dict]:
     None) and ``aliased`` (``memory_dir`` already counts it as its own)."""
     mine = aliases.owned(memory_dir).keys
     folders = claude_folders(env)
-    live = {k for k, p in known_projects(memory_root, env).items() if p["live"]}
+    live = {k for k, p in known_projects(memory_root, env, folders).items() if p["live"]}
     out = []
     for folder in _dirs(memory_root):
         key = os.path.basename(folder)
@@ -241,8 +252,8 @@ def earlier_folders(memory_dir: str, memory_root: str, env=None) -> list[dict]:
 def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
     """Take over the memory of ``old_dir`` (an earlier folder of this project): its decisions,
     failures, open items and marks merged into ``memory_dir`` (entry by entry, as the migration
-    does: a rerun after a cut adds nothing twice), and its key recorded as an alias first, so the
-    learnings written under it are this project's. Returns log lines."""
+    does: a rerun after a cut adds nothing twice), then its key recorded as an alias, so the
+    learnings written under it are this project's, and what it owned carried over. Returns log lines."""
     from lazy_harness.atomic import ensure_dir
     from lazy_harness.memory import migrate
     from lazy_harness.memory.files import FolderLock
@@ -255,7 +266,7 @@ def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
         if aliases.record(memory_dir, aliases.ALIAS, old_key, "adopted by hand", now, locked=True):
             out.append(f"learnings written under {old_key} are this project's ({aliases.FILE})")
     for rec in aliases.records(old_dir):  # what the old folder owned, this one owns now
-        field = "folder" if rec["op"] == aliases.ALIAS else "id"
-        if aliases.record(memory_dir, rec["op"], rec[field], f"from {old_key}", now):
-            out.append(f"{rec['op']} {rec[field]} carried over from {old_key}")
+        value = rec[aliases.FIELD[rec["op"]]]
+        if aliases.record(memory_dir, rec["op"], value, f"from {old_key}", now):
+            out.append(f"{rec['op']} {value} carried over from {old_key}")
     return out

@@ -11,7 +11,7 @@ import sys
 from lazy_harness import jsonload
 from lazy_harness.recall.resident import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
                                           PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
-                                          is_answerer, peer_uid, pid_in)
+                                          is_answerer, peer_uid, pid_in, read_all)
 
 
 KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
@@ -211,7 +211,7 @@ def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
     if peer_uid(conn) != (os.geteuid() if uid is None else uid):
         return False
     try:
-        raw = read_question(conn, MAX_QUESTION, READ_SECONDS)
+        raw = read_all(conn, MAX_QUESTION, READ_SECONDS)
         try:
             reply, leave = answer_one(raw, kept, stamp)
         except Exception as exc:  # why: whatever a question holds, the answerer stays up
@@ -221,26 +221,6 @@ def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
     except OSError:
         return False  # why: the hook gave up waiting (it did the work itself), or sent no question in time
     return leave
-
-
-def read_question(conn, limit: int, seconds: float) -> bytes:
-    """What the caller sends until it shuts its side, within ``seconds`` in all (a caller that holds
-    its connection idle, or trickles bytes, is dropped: TimeoutError) and ``limit`` bytes."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    chunks, size = [], 0
-    while size <= limit:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("no whole question in time")
-        conn.settimeout(left)
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def _reap() -> None:

@@ -312,8 +312,10 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
     ctx, mdir, kdir = cfg["context"], stats["memory_dir"], stats["knowledge_dir"]
     project, branch = stats["project"], stats["branch"]
     stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
+    recs = None  # why: marks.jsonl read once for what is left out and what is approved
     try:
-        hidden = marks.hidden(mdir)
+        recs = marks.read(mdir)
+        hidden = marks.hidden(mdir, recs)
     except Exception as exc:  # why: an unreadable marks file must not cost the session its memory
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
         hidden = {}
@@ -321,7 +323,7 @@ def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tu
     stats["ranks"] = usage.load_ranks(env, mdir, (cfg.get("usage") or {}).get("unused_after", 0))
     kept = held.kept_verdicts(mdir, env)
     owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
-    screen = stats["screen"] = held.Screen(held.approved(mdir), hidden, kept)
+    screen = stats["screen"] = held.Screen(held.approved(mdir, recs), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),

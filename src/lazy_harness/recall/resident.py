@@ -284,10 +284,22 @@ def back_off(where: str, now: float) -> None:
         pass
 
 
-def read_all(sock, limit: int) -> bytes:
-    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read)."""
+def read_all(sock, limit: int, seconds: float | None = None) -> bytes:
+    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read).
+    ``seconds``: within that long in all (a peer that holds its connection idle, or trickles bytes,
+    is dropped: TimeoutError); else each read waits as long as the socket's own timeout."""
+    deadline = None
+    if seconds is not None:
+        import time
+
+        deadline = time.monotonic() + seconds
     chunks, size = [], 0
     while size <= limit:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("nothing whole in time")
+            sock.settimeout(left)
         chunk = sock.recv(65536)
         if not chunk:
             break
@@ -328,7 +340,7 @@ def pid_in(where: str, name: str = PID_NAME) -> int | None:
         return None
     try:
         st = os.fstat(fd)
-        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        if st.st_uid != os.geteuid() or st.st_mode & private.GROUP_OTHER_WRITE:
             return None
         return int(os.read(fd, 64).decode("ascii", "replace").strip())
     except (OSError, ValueError):

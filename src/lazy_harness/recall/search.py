@@ -138,7 +138,7 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: di
 def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
     """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
     memory folder (``named``: kept per folder); then the hold check's verdict kept in the index."""
-    from lazy_harness.memory import frontmatter, held, state
+    from lazy_harness.memory import frontmatter, marks, state
 
     if hit["kind"] == "learning":
         meta = frontmatter.read_frontmatter_values(hit["file"], ("status", "deprecated_by", "deprecated_reason",
@@ -147,7 +147,7 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
     else:
         folder = os.path.dirname(hit["file"])
         if folder not in named:
-            named[folder] = held.marks_by_id(folder)
+            named[folder] = marks.by_id(folder, marks.OPS)
         now = state.of_marks(named[folder].get(hit["id"]))
     return state.with_verdict(now, hit.get("hold"))
 

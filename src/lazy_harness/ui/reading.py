@@ -114,10 +114,10 @@ def records(path: str) -> list[dict]:
 def entries(p: Project, kind: str) -> list[dict]:
     """Decisions or failures, newest first; a left-out one carries ``left_out``: its state as ``lh memory
     show`` tags it (memory/state.py: a forget wins over a hold)."""
-    from lazy_harness.memory import held, state
+    from lazy_harness.memory import marks, state
 
     name = files.DECISIONS if kind == "decision" else files.FAILURES
-    named = held.marks_by_id(p.memory_dir)
+    named = marks.by_id(p.memory_dir, marks.OPS)
     out = records(os.path.join(p.memory_dir, name))
     for rec in out:
         rec["left_out"] = state.label(state.of_marks(named.get(rec["id"]))) or None
@@ -140,8 +140,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
             continue
         meta = dict(head)
         meta["id"] = ids.of_learning(meta)
-        mine = (meta.get("origin") == p.name or meta.get("project_folder") in owned.keys
-                or meta["id"] in owned.adopted)
+        mine = owned.lists(meta, p.name)
         if not mine and str(meta.get("scope") or "").strip().lower() != "general":
             continue
         day = os.path.basename(path)[:10]

@@ -90,7 +90,7 @@ def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, 
     new += [usage_log.line("recurred", now, session=session_id, id=eid) for eid in again]
     if new:
         usage_log.append(memory_dir, new)
-    usage_log.write_ranks(usage_log.tally(usage_log.read(memory_dir)), usage.ranks_file(env, memory_dir))
+    usage_log.refresh_ranks(env, memory_dir)
     if again:
         usage.keep_recurred(env, os.path.basename(os.path.normpath(memory_dir)), again)
     used = sum(1 for r in new if r["op"] == "used")
