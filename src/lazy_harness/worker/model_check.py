@@ -147,4 +147,6 @@ def run(entries: list[tuple[str, str, str, str]], cfg: dict, env, meta: dict, lo
     hostile, problems = validate(answer, {e[1] for e in entries})
     for problem in problems:
         log(f"model check: {problem}")
-    return [(kind, eid, path, f"{REASON}: {hostile[eid]}") for kind, eid, path, _ in entries if eid in hostile]
+    # why redacted: the reason is kept with the hold and shown by lh memory held; the model may echo a secret
+    return [(kind, eid, path, f"{REASON}: {redact.redact(hostile[eid], extra)[0]}")
+            for kind, eid, path, _ in entries if eid in hostile]
