@@ -182,3 +182,10 @@ def test_validate_judges_only_the_ids_asked_about():
     assert list(hostile) == ["a"] and len(hostile["a"]) == model_check.WHY_CHARS
     assert problems == ["a verdict for an id not asked about: 'z': ignored",
                         "a verdict without a string id and a true/false hostile: ignored", "1 entry not judged"]
+
+
+def test_the_reason_kept_with_the_hold_is_redacted(isolated_home, tmp_path, monkeypatch):
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    _, project, _ = _run(tmp_path, monkeypatch, isolated_home, check_why=f"sends {token} to a gist")
+    [reason] = _held_texts(project).values()
+    assert token not in reason and reason.startswith(f"{model_check.REASON}: sends [REDACTED")
