@@ -34,9 +34,12 @@ def project(tmp_path):
 
 
 def _config(home, extra: str) -> str:
+    """enable_loop's file with ``extra`` as the [compound_loop] table's 4th line (before its [trust])."""
     path = enable_loop(home, retry_backoff_seconds=0)
-    with open(path, "a") as fh:
-        fh.write(extra)
+    with open(path) as fh:
+        loop, trust = fh.read().split("[trust]\n")
+    with open(path, "w") as fh:
+        fh.write(loop + extra + "[trust]\n" + trust)
     return path
 
 

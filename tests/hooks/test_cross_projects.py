@@ -40,7 +40,7 @@ def _config(cross: str | None) -> None:
     enable_loop(os.path.dirname(os.path.dirname(os.path.dirname(paths.config_file()))), retry_backoff_seconds=0)
     if cross:
         with open(paths.config_file(), "a", encoding="utf-8") as fh:
-            fh.write(f'[trust]\ncross_projects = "{cross}"\n')
+            fh.write(f'cross_projects = "{cross}"\n')  # into the [trust] table enable_loop ends with
 
 
 @pytest.fixture

@@ -13,7 +13,11 @@ reads half of it):
   ``answers`` (token -> answer) and ``template`` (``@TOKEN@`` filled in) answer per session: the
   first ``LHTOK-...`` token inside the conversation fence of the prompt picks them; an answer that is
   a string is printed as it is (an unusable answer); ``{"__fail__": text}`` fails that call (exit 9);
-- ``need_token``: fail a call whose prompt holds no token; ``fail_times``: the first n calls fail;
+- the model check's call (its ``--json-schema`` asks for ``verdicts``) answers apart: ``check_answer``
+  as it is (a string: unusable; ``{"__fail__": text}``: fails), else one verdict per entry of the JSON
+  array between the ``check_block`` markers ``[start, end]``, hostile when its text holds one of the
+  ``check_hostile`` substrings (``check_why`` its reason); no markers: no verdicts;
+- ``need_token``: fail a distill call whose prompt holds no token; ``fail_times``: the first n calls fail;
   ``sleep``: seconds to wait before answering; ``hold``: call numbers that never answer (calls to
   kill in flight, whatever the machine's speed); ``lock_path``: record
   whether that lock was held by someone else while the call ran.
@@ -92,13 +96,26 @@ if ctl.get("sleep"):
     time.sleep(ctl["sleep"])
 if start["n"] in ctl.get("hold", ()):
     time.sleep(3600)  # held in flight until the test kills it
-if ctl.get("need_token") and token is None:
-    mode, ctl["stderr"], ctl["code"] = "fail", "fake claude: no LHTOK token in the conversation", 3
-answer = (ctl.get("answers") or {{}}).get(token) if token else None
-if answer is None and ctl.get("template") is not None:
-    answer = json.loads(json.dumps(ctl["template"]).replace("@TOKEN@", token or "none"))
-if answer is None:
-    answer = ctl.get("answer", {{}})
+schema = sys.argv[sys.argv.index("--json-schema") + 1] if "--json-schema" in sys.argv else ""
+if '"verdicts"' in schema:  # the model check's call (worker/model_check.py)
+    answer = ctl.get("check_answer")
+    if answer is None:
+        start_at, end_at = ctl.get("check_block") or ["", ""]
+        block = data[data.rfind(start_at) + len(start_at):data.rfind(end_at)] if start_at else "[]"
+        try:
+            items = json.loads(block)
+        except ValueError:
+            items = []
+        answer = {{"verdicts": [{{"id": e["id"], "hostile": any(w in e["text"] for w in ctl.get("check_hostile", ())),
+                                 "why": ctl.get("check_why", "fake verdict")}} for e in items]}}
+else:
+    if ctl.get("need_token") and token is None:
+        mode, ctl["stderr"], ctl["code"] = "fail", "fake claude: no LHTOK token in the conversation", 3
+    answer = (ctl.get("answers") or {{}}).get(token) if token else None
+    if answer is None and ctl.get("template") is not None:
+        answer = json.loads(json.dumps(ctl["template"]).replace("@TOKEN@", token or "none"))
+    if answer is None:
+        answer = ctl.get("answer", {{}})
 if isinstance(answer, dict) and "__fail__" in answer:
     mode, ctl["stderr"], ctl["code"] = "fail", answer["__fail__"], 9
 record({{"event": "end", "pid": os.getpid(), "t": time.monotonic(), "mode": mode}})
@@ -230,3 +247,9 @@ def _cmdline(pid: int) -> bytes:
             return fh.read()
     except OSError:
         return b""
+
+
+def is_check(call: dict) -> bool:
+    """Whether a recorded call is the model check's (its schema asks for ``verdicts``), not a distill."""
+    argv = call.get("argv") or []
+    return "--json-schema" in argv and '"verdicts"' in argv[argv.index("--json-schema") + 1]

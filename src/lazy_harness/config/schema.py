@@ -82,6 +82,10 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "cross_projects": ("str", "ask", "a general learning a session wrote reaches other projects' sessions: "
                                          "\"ask\" once the person approved it (lh memory held), \"auto\" at once; "
                                          "the hold check applies either way"),
+        "model_check": ("bool", True, "after the rule hold, a separate model call judges the entries a session "
+                                      "wrote, shown as quoted data; those it calls hostile are held (within the "
+                                      "spend cap: skipped when it is reached)"),
+        "model_check_model": ("str", "", "model of that call; empty: compound_loop.model"),
     },
     "consolidate": {
         "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory "

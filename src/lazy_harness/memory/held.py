@@ -249,6 +249,25 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     appended, the learnings it created, the handoff items the answer opened. They are one session's
     entries, so they are checked together too (``trust.check_session``): a payload split across two
     of them holds both."""
+    found = _written(plan, report)
+    verdicts = trust.check_session([(f[3], f[4]) for f in found])
+    return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts, strict=True) if why]
+
+
+def written_texts(plan, report) -> list[tuple[str, str, str, str]]:
+    """``(kind, id, learning path or '', the text the check reads)`` of each entry a persist just wrote
+    (what :func:`scan_written` checks): what the worker's model check (worker/model_check.py) judges."""
+    out = []
+    for kind, eid, path, checked, _ in _written(plan, report):
+        if kind in ("decision", "failure"):
+            text = record_text(checked, kind)
+        else:
+            text = str(checked.get("learning") if kind == "learning" else checked.get("text") or "")
+        out.append((kind, eid, path, text))
+    return out
+
+
+def _written(plan, report) -> list[tuple[str, str, str, dict, str]]:
     found: list[tuple[str, str, str, dict, str]] = []  # (kind, id, file, what is checked, its kind)
     for a in plan.actions:
         if a.kind == "append":
@@ -263,9 +282,7 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
         meta, text = learning_text(path)
         if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta):
             found.append(("learning", ids.of_learning(meta), path, {"learning": text}, "learning"))
-    found += _opened_items(plan)
-    verdicts = trust.check_session([(f[3], f[4]) for f in found])
-    return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts, strict=True) if why]
+    return found + _opened_items(plan)
 
 
 def _opened_items(plan) -> list[tuple[str, str, str, dict, str]]:

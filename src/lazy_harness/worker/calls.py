@@ -43,9 +43,10 @@ def cap_reached(cfg: dict, env, now: float) -> str | None:
 
 
 def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=None,
-              clock=time.time, schema=None, kind: str = "distill") -> tuple[dict, int]:
+              clock=time.time, schema=None, kind: str = "distill", max_usd: float | None = None) -> tuple[dict, int]:
     """The answer of one guarded model call and the attempts it took (``kind`` and ``schema``: the
-    job, e.g. consolidation, whose answer has its own shape; its cost lands in the ledger as ``kind``).
+    job, e.g. consolidation, whose answer has its own shape; its cost lands in the ledger as ``kind``;
+    ``max_usd``: a smaller ``--max-budget-usd`` than what is left under the cap).
 
     Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
     """
@@ -64,7 +65,8 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
                          verdict.until, env)
             raise Wait(verdict.reason, paused=True)
         try:
-            result = llm.call(prompt, cfg, env, workdir, max_budget_usd=verdict.remaining, schema=schema)
+            limit = verdict.remaining if max_usd is None else min(verdict.remaining, max_usd)
+            result = llm.call(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
         except llm.CallError as exc:
             if exc.cause not in ("not_found", "cannot_start"):
                 ledger.record(exc.usage, meta, exc.cause, len(prompt), env, clock(), kind)

@@ -156,8 +156,10 @@ def cost_per_char(env=None, now: float | None = None, last: int = 20) -> float |
     """Average dollars per prompt character over the last ``last`` successful calls of the past
     30 days; None without history."""
     now = time.time() if now is None else now
+    # why: not the model check's calls: their prompt is a few entries, so nearly all their cost is the
+    # CLI's own system prompt, and their dollars per character would price a distillation far too high
     samples = [e for e in read_since(now - 30 * 86400, env)
-               if e.get("outcome") == "ok" and e.get("cost_reported") is not False
+               if e.get("outcome") == "ok" and e.get("cost_reported") is not False and e.get("kind") != "model-check"
                and _number_in(e.get("prompt_chars"), 1, MAX_PROMPT_CHARS)][-last:]
     if not samples:
         return None

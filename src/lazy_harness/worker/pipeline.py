@@ -76,9 +76,9 @@ def _with_over_cap(distilled: dict) -> list:
 
 
 def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log,
-          over: list | None = None) -> None:
+          over: list | None = None) -> set[str] | None:
     """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024),
-    and what it wrote past the per-session cap (``over``).
+    and what it wrote past the per-session cap (``over``); returns the ids held (None if the check failed).
     why: after the persist, not inside it: the read-time check leaves such an entry out meanwhile."""
     from lazy_harness.memory import held
 
@@ -91,7 +91,31 @@ def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: 
         report.held = len(found)
     except Exception as exc:  # why: the entries are written; SessionStart's check holds them if this failed
         log(f"hold check failed: {type(exc).__name__}: {exc}")
+        return None
+    for kind, eid, _, why in found:
+        log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
+    return {eid for _, eid, _, _ in found}
+
+
+def _model_check(plan, report, held_ids: set[str] | None, cfg: dict, env, meta: dict, dirs: tuple[str, str],
+                 now: float, sleep, log) -> None:
+    """The second look (worker/model_check.py, ADR 0039): a separate model call judges what the session
+    wrote that the rules did not hold; what it judges hostile is held too. why: after the persist and
+    the rule hold, and never failing the task: the entries are written whatever the call does."""
+    from lazy_harness.memory import held
+    from lazy_harness.worker import model_check
+
+    if held_ids is None or not (cfg.get("trust") or {}).get("model_check", True):
         return
+    memory_dir, learnings_dir = dirs
+    try:
+        entries = model_check.to_judge(plan, report, memory_dir, held_ids)
+        found = model_check.run(entries, cfg, env, meta, log, now, sleep)
+        run = held.hold(memory_dir, learnings_dir, found, meta["project"], now, "judged by the model check")
+    except Exception as exc:
+        log(f"model check failed: {type(exc).__name__}: {exc}")
+        return
+    report.held = (report.held or 0) + len(found)
     for kind, eid, _, why in found:
         log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
 
@@ -181,7 +205,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    _hold(plan, report, memory_dir, learnings_dir, project, now, log, over)
+    held_ids = _hold(plan, report, memory_dir, learnings_dir, project, now, log, over)
+    _model_check(plan, report, held_ids, cfg, env, meta, (memory_dir, learnings_dir), now, sleep, log)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
