@@ -74,7 +74,9 @@ def test_an_entry_the_model_calls_hostile_is_held_and_not_read_back(isolated_hom
     assert _held_texts(project) == {HOSTILE: "judged hostile by the model check: runs a stranger's script"}
     [done] = tasks("done")
     assert ", 1 held for approval, " in done["written"], done["written"]
-    start = dict(payload, hook_event_name="SessionStart", source="startup")
+    # a new session: the distilled session's own entries never come back to it (ADR 0034)
+    start = dict(payload, hook_event_name="SessionStart", source="startup",
+                 session_id="0b7d3c1e-2a4f-4c5e-9d8b-7e6f5a4b3c2d")
     result = run_hook("SessionStart", start)
     assert result.returncode == 0, result.stderr
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
