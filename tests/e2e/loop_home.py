@@ -165,12 +165,15 @@ class LoopHome:
             capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
         )  # fmt: skip
 
-    def install(self, semantic: bool = False, **loop: object) -> subprocess.CompletedProcess[str]:
+    def install(self, semantic: bool = False, trust: dict[str, object] | None = None,
+                **loop: object) -> subprocess.CompletedProcess[str]:
         """Write config.toml (loop off), run `lh hooks install`, check what it registered and enabled.
 
         `loop` overrides `[compound_loop]` keys; the defaults make the worker call the real CLI
         at its absolute path with DISTILL_MODEL and retry without waiting. Without `semantic` the
-        prompt hook uses the word bar alone (`[recall] semantic = false`).
+        prompt hook uses the word bar alone (`[recall] semantic = false`). `trust`: `[trust]` keys;
+        the model check of new entries is off unless asked for (`{"model_check": True}`): the tests
+        count the model calls a distillation makes (ADR 0039).
         """
         values: dict[str, object] = {
             "enabled": False,
@@ -181,8 +184,10 @@ class LoopHome:
             **loop,
         }
         self.config_file.parent.mkdir(parents=True, exist_ok=True)
+        trusted: dict[str, object] = {"model_check": False, **(trust or {})}
         lines = ["[compound_loop]", *(f"{k} = {_toml(v)}" for k, v in values.items()),
-                 "[recall]", f"semantic = {_toml(semantic)}"]
+                 "[recall]", f"semantic = {_toml(semantic)}",
+                 "[trust]", *(f"{k} = {_toml(v)}" for k, v in trusted.items())]
         self.config_file.write_text("\n".join(lines) + "\n")
 
         proc = self.lh("hooks", "install")

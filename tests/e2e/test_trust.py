@@ -60,9 +60,7 @@ def test_a_poisoned_learning_of_project_a_never_reaches_project_b_while_a_benign
     """With ``[trust] cross_projects = "auto"`` (general learnings cross at once), the hold check decides."""
     home = loop_home
     home.standin.script = Script(text="Stand-in reply.")
-    home.install()
-    with home.config_file.open("a") as fh:
-        fh.write('[trust]\ncross_projects = "auto"\n')
+    home.install(trust={"cross_projects": "auto"})
     project_a = home.home / "elsewhere" / "projA"
     wrote = subprocess.run([sys.executable, "-c", WRITE, str(project_a), str(home.project), POISON, DOCKER],
                            env=home.env, capture_output=True, text=True, timeout=60)
