@@ -163,8 +163,11 @@ def build(root: str, env: dict, entries: list[dict], projects, now: float) -> di
             # why: as the worker writes a learning now, with its project's memory key (ADR 0024): a
             # project-only learning is shown in that project only, found by the key
             folder = os.path.basename(paths.memory_dir(dirs[e["origin"]], env)) if e["origin"] in dirs else None
+            # why: a general learning reaches another project once the person approved it (ADR 0032): the
+            # set measures what recall finds among what a project may see, so the person has approved them
+            approved = {"deprecated_reason": "approved by hand"} if e["scope"] != "project" else {}
             ms.write_learning(ldir, e["title"], e["origin"], t, learning=e["learning"], scope=e["scope"],
-                              tags=e["tags"], slug=f"{e['key']}", project_folder=folder, **_cues(e))
+                              tags=e["tags"], slug=f"{e['key']}", project_folder=folder, **_cues(e), **approved)
         else:
             handoffs.setdefault(e["project"], []).append(e["text"])
     for (project, name), recs in jsonl.items():
