@@ -34,8 +34,11 @@ _SECRET = (r"(?:credential|secret|token|password|passwd|api[\s_-]?keys?|private[
 _OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+|webhook|pastebin|paste\.\w+"
         r"|hastebin|transfer\.sh|requestbin|ngrok|attacker|external\s+(?:server|host|url|endpoint)"
         r"|(?:remote|backup)\s+(?:server|host|endpoint)|discord|telegram|slack|gist|chat\b|channel\b"
-        r"|(?:the\s+|a\s+)?(?:pr|pull\s+request|issue|merge\s+request)\s*(?:description|body|comment)?"
+        r"|(?:the\s+|a\s+)?(?:pr|pull\s+request|issue|merge\s+request)\b\s*(?:description|body|comment)?"
         r"|comment\b|release\s+notes)")
+# why: what is run after a decode: the decoded text itself, not "decode the frame and execute the handler"
+_DECODED = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|output|command|payload|string|script"
+            r"|text|value|decoded|bytes)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?(?:shell|bash|sh)\b))")
 _SINK_VERB = r"(?:add|paste|include|put|post|attach|upload|send|share|copy|write|dump|append|publish|email)"
 _AFTER_ITEM = r"(?:earlier|previous|other|first|second|last|above|part\s+\w+|saved)"
 _DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[eé]charg\w*|descarg\w*|baix\w*"
@@ -69,7 +72,8 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"\batob\s*\([^)\n]{0,80}\)[^\n]{0,20}\)|\beval\s*\(\s*atob\b",
         r"\b(?:exec|eval|system|popen|spawn|call|run)\s*\([^\n]{0,60}(?:b64decode|base64\.decode|base64['\"]\)"
         r"|from\s*\([^)]{0,80}base64)",
-        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b",
+        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b"
+        + _DECODED,
         r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text)",
         r"\bpython[0-9.]*\s+-c\b[^\n]{0,300}(?:urllib|requests|urlopen|socket|http\.client|exec\s*\(|eval\s*\("
         r"|os\.system)",
@@ -308,8 +312,8 @@ _WIDER = (
          r"|value|bytes))\s+(?:to|into|through)\s+(?:the\s+|a\s+)?(?:shell|bash|sh|zsh|interpreter|terminal"
          r"|powershell|python)\b", EXCUSED),
         (r"\b(?:decod\w*|convert\w*|turn|translat\w*|unhex\w*|de-?obfuscat\w*|revers\w*|rot13)\b[^\n.]{0,60}\b(?:hex"
-         r"|base64|b64|rot13|encoded|blob|bytes|string)\b[^\n.]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec"
-         r"|eval|source|launch|feed|pipe)\w*\b", EXCUSED),
+         r"|base64|b64|rot13|encoded|blob)\b[^\n.]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec"
+         r"|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
         r"\b(?:launch|run|start|execute)\w*\s+(?:it|them)\s+(?:on|at)\s+(?:every|each)\s+(?:start|startup|boot|login"
         r"|session)",
     ),
