@@ -226,7 +226,10 @@ _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority
                                                       "python", "iex", "invokeexpression", "eval", "load", "install"))),
     (0, (("echo", "printf", "xxd", "base64", "rev", "openssl", "tr"), (">",), ("sh", "bash", "zsh", "dash", "ksh"))),
     (0, (("base64", "xxd", "rev", "rot13", "unhex", "fromhex", "b64decode", "atob", "hex"), ("sh -c", "bash -c"))),
-    (0, (("feed", "pass", "pipe", "hand", "give", "send"),
+    (0, (("revers", "decod", "convert", "unhex", "rot13", "rev", "xxd", "base64", "hex"), ("pipe",),
+         ("shell", "bash", "zsh", "interpreter"))),
+    # why: not "pipe": "then pipe the output into bash" alone is half of a payload, read with its other half
+    (0, (("feed", "pass", "hand", "give", "send"),
          tuple(f"{to} {the}{sh}" for to in ("to", "into", "through") for the in ("", "the ", "a ")
                for sh in ("shell", "bash", "sh", "zsh", "interpreter", "terminal", "powershell", "python")))),
     (0, (("decod", "convert", "turn", "translat", "unhex", "deobfuscat", "revers", "rot13"),
@@ -263,6 +266,9 @@ _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority
     (3, (("next", "following"), tuple(f"{a}{b}from" for a in ("message", "text", "line", "part", "instruction")
                                       for b in ("is", "sare", "are", "comes", "come")))),
     (3, (("quietly", "silently", "secretly"), ("without", "dont", "donot", "never"))),
+    (3, (("override", "overrule", "supersede", "trump", "prevail", "winsover", "winover", "comesbefore", "comefirst",
+          "comesfirst", "priority"), ("user", "human", "person", "operator", "whatever", "anything", "you", "anyone",
+                                      "keyboard"))),
     (3, (("storedin", "savedin", "namedin", "givenin", "keptin", "writtenin"),
          ("other", "earlier", "previous", "first", "second", "last", "above", "saved"),
          ("run", "execut", "decode", "pipe", "curl", "wget", "fetch", "push", "send", "upload"))),

@@ -126,7 +126,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 2: turns off permissions, sandboxing, hooks or verification
         (r"--dangerously[\w-]*", EXCUSED),
         (r"\bdangerously[\s_-]*skip[\s_-]*permissions?\b", EXCUSED),
-        r"\bbypass[\s_-]*permissions?\b",
+        (r"\bbypass[\s_-]*permissions?\b", EXCUSED),
         r"\bpermission[\s_-]*mode\s*[=:]?\s*bypass",
         r"\bdisable[\s_-]*all[\s_-]*hooks\b",
         (r"\b(?:disable|turn\s+off|switch\s+off|skip|bypass|remove|delete|uninstall|comment\s+out|kill)\s+"
@@ -349,8 +349,9 @@ _WIDER = (
         r"\b(?:user|human|person|people|developer|owner|operator|anyone|keyboard|they)\s+(?:must|should|may|shall|need)"
         r"\s*(?:not|n'?t)\s+(?:ever\s+)?(?:learn|know|find\s+out|notice|discover|realis|realiz|be\s+told|hear|be\s+aware)",
         r"\b(?:this|these|the\s+following)\s+(?:note|entry|memory|instruction|rule|learning|decision)s?\s+"
-        r"(?:\w+\s+){0,2}(?:outrank|overrule|supersede|trump|take\s+precedence|prevail|ha(?:s|ve)\s+(?:priority"
-        r"|precedence)|come\s+(?:first|before))\w*",
+        r"(?:\w+\s+){0,2}(?:outrank|overrul|overrid|supersed|trump|takes?\s+precedence|prevail|ha(?:s|ve)\s+(?:priority"
+        r"|precedence)|comes?\s+(?:first|before)|wins?\s+over)\w*\b[^\n.]{0,40}\b(?:user|human|person|people|operator"
+        r"|developer|you|anyone|whatever|anything|instructions|claude\.md|system\s+prompt|keyboard)",
         r"\boutrank\w*\b[^\n.]{0,40}\b(?:human|person|people|whatever|anyone|you|operator|developer)\b",
         r"\b(?:" + _ROLE + r")s?\s+(?:says|said|wants|orders|ordered|insists|instructs|instructed)\b[^\n]{0,100}"
         r"\b(?:don'?t|do\s+not|never)\s+(?:tell|mention|bring|report|surface|say)",
