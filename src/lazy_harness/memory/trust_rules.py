@@ -287,7 +287,8 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
 )
 
 # --- rules by class, not by wording: a source and a sink (or a verb and its target) near each other --------
-_GET_VERB = r"(?:fetch|download|pull|get|grab|wget|curl|iwr|irm|invoke-restmethod|invoke-webrequest)"
+_GET_VERB = (r"(?:fetch|download|pull|get|grab|retrieve|obtain|wget|curl|iwr|irm|invoke-restmethod"
+             r"|invoke-webrequest)")
 _START_VERB = (r"(?:run|execute|exec|launch|start|source|bash|sh|python[0-9.]*|iex|invoke-expression|eval|load"
                r"|install)")
 _RUN_OBJECT = r"(?:it|them|that|this|the\s+(?:script|file|binary|helper|installer|result|output|payload|download))\b"
@@ -303,7 +304,7 @@ _ALL_REFS = (r"(?:--all\b|--mirror\b|all\s+(?:the\s+|of\s+the\s+)?(?:branches|re
 _WIDER = (
     (  # 0: remote code
         (r"\b" + _GET_VERB + r"\b[^\n]{0,120}?(?:https?://|ftp://|\$\{?[a-z_]\w*)\S*[^\n]{0,80}?(?:\b(?:and|then)|;|&&"
-         r"|,)\s+(?:then\s+)?" + _START_VERB + r"\w*\s+" + _RUN_OBJECT, EXCUSED),
+         r"|,)\s+(?:then\s+)?(?:chmod\s+\+x\s+\S+\s+(?:and\s+|then\s+)+)?" + _START_VERB + r"\w*\s+" + _RUN_OBJECT, EXCUSED),
         r"\b(?:echo|printf|xxd|base64|curl|wget|rev|openssl|tr|iwr)\b[^\n]{0,150}>\s*(\S+)\s*(?:;|&&)\s*"
         r"(?:sudo\s+)?(?:ba|z|da|k)?sh\s+\1",
         r"\b(?:base64|xxd|rev|rot13|unhex|fromhex|b64decode|atob|hex)\b[^\n]{0,200}\b(?:ba|z|da|k)?sh\s+-c\s+"
@@ -358,6 +359,7 @@ _WIDER = (
         # chat roles and special tokens inside an entry, followed by what they pretend to say
         r"\b" + _ROLE + r"\s*:\s*(?:[\w']+[,!]?\s+){0,3}?(?:now\s+)?(?:please\s+)?" + _IMPERATIVE + r"\b",
         r"<\|\s*end[\s_-]*of[\s_-]*(?:memory|notes|context|data|quote)\s*\|>",
+        r"<\|\s*(?:user|human|system|operator)\s*\|>(?!\s*(?:tokens?|tags?|markers?|is|are|and|or|,|\)|`|$))",
         r"<\|\s*(?:user|human|system|operator|im_start|start_header_id)[^|>\n]{0,20}\|>\s*(?:<\|[^|>\n]{0,30}\|>\s*)*"
         r"(?:user|system|human)?\s*(?:please\s+|now\s+)?" + _IMPERATIVE + r"\b",
         r"(?:^|[(\[\-*#=<>.:;!]\s*)(?:the\s+)?(?:memory|notes?|context|quoted\s+\w+)\s+(?:block\s+|section\s+)?"
@@ -391,7 +393,7 @@ _WIDER = (
     ),
     (  # 5: the same, in other languages
         r"\bschalt\w*\s+(?:[\w-]+\s+){0,3}?[\w-]*(?:hooks?|tests?|pr[uü]fungen|checks?)\s+(?:ab|aus)\b",
-        r"\b(?:apag\w*|spegn\w*|desliga\w*|[eé]teins)\s+(?:\w+\s+){0,2}(?:[\w-]*hooks?|tests?|testes|controll[io]"
+        r"\b(?:apag\w*|spegn\w*|desliga\w*|[eé]teins|supprime[sz]?|borra|elimina)\s+(?:\w+\s+){0,2}(?:[\w-]*hooks?|tests?|testes|controll[io]"
         r"|verifica\w*)",
         r"\b(?:supprime\w*|efface\w*|borra\w*|elimin\w*|exclu\w*|l[öo]sch\w*|entfern\w*|cancell\w*|удал\w*)\s+"
         r"(?:\w+\s+){0,2}(?:tests?|pruebas|testes|prove|тест\w*)\s+(?:qui\s+[ée]chouent|que\s+fallan|que\s+falham"
