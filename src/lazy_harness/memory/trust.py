@@ -260,9 +260,10 @@ _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority
          ("don", "donot", "never"), ("tell", "mention", "bring", "report", "surface", "say"))),
     (3, (("human:", "user:", "assistant:", "system:", "operator:", "developer:", "admin:", "owner:", "human :",
           "user :", "system :", "<|"),)),
-    (3, (tuple(f"{a}{b}{c}" for a in ("memory", "notes", "note", "context") for b in ("", "block", "section", "is",
-                                                                                    "blockis", "sectionis")
-               for c in ("closed", "end", "over", "finished", "done")),)),
+    (3, (("memory", "note", "context"),
+         tuple(f"{a}{b}{c}" for a in ("memory", "notes", "note", "context")
+               for b in ("", "block", "section", "is", "blockis", "sectionis")
+               for c in ("closed", "end", "over", "finished", "done")))),
     (3, (("next", "following"), tuple(f"{a}{b}from" for a in ("message", "text", "line", "part", "instruction")
                                       for b in ("is", "sare", "are", "comes", "come")))),
     (3, (("quietly", "silently", "secretly"), ("without", "dont", "donot", "never"))),
@@ -334,7 +335,8 @@ def may_match(text: str) -> list[int]:
     if not folded.isascii():
         return list(range(len(REASONS)))
     squashed = "".join(c for c in folded if c.isalnum())
-    words = _words(folded)
+    # why: every word's first four letters at most, once: a short word is then found with one set look-up
+    words = {w[:i] for w in _words(folded) for i in range(1, min(len(w), 4) + 1)}
     found: set[int] = set()
     for k, group in _GROUPS:
         if k not in found and all(any(_holds(w, folded, squashed, words) for w in ws) for ws in group):
@@ -367,7 +369,7 @@ def _words(folded: str) -> set[str]:
     return out
 
 
-def _holds(w: str, folded: str, squashed: str, words: set[str]) -> bool:
+def _holds(w: str, folded: str, squashed: str, starts: set[str]) -> bool:
     """Whether the text holds ``w``: a sign as it is; a short word (4 letters at most) as a word of its
     own, or the start of one; a longer one anywhere in the letters, spaces and dots left out.
     why: a short word such as "env", "run" or "ci" is inside most long texts once their spaces are
@@ -375,7 +377,7 @@ def _holds(w: str, folded: str, squashed: str, words: set[str]) -> bool:
     if not w.isalnum():
         return w in folded
     if len(w) <= 4:
-        return w in words or any(x.startswith(w) for x in words if len(x) > len(w))
+        return w in starts
     return w in squashed
 
 
