@@ -304,7 +304,8 @@ _ALL_REFS = (r"(?:--all\b|--mirror\b|all\s+(?:the\s+|of\s+the\s+)?(?:branches|re
 _WIDER = (
     (  # 0: remote code
         (r"\b" + _GET_VERB + r"\b[^\n]{0,120}?(?:https?://|ftp://|\$\{?[a-z_]\w*)\S*[^\n]{0,80}?(?:\b(?:and|then)|;|&&"
-         r"|,)\s+(?:then\s+)?(?:chmod\s+\+x\s+\S+\s+(?:and\s+|then\s+)+)?" + _START_VERB + r"\w*\s+" + _RUN_OBJECT, EXCUSED),
+         r"|,)\s+(?:then\s+)?(?:chmod\s+\+x\s+\S+\s+(?:and\s+|then\s+)+)?" + _START_VERB + r"\w*\s+" + _RUN_OBJECT,
+         EXCUSED),
         r"\b(?:echo|printf|xxd|base64|curl|wget|rev|openssl|tr|iwr)\b[^\n]{0,150}>\s*(\S+)\s*(?:;|&&)\s*"
         r"(?:sudo\s+)?(?:ba|z|da|k)?sh\s+\1",
         r"\b(?:base64|xxd|rev|rot13|unhex|fromhex|b64decode|atob|hex)\b[^\n]{0,200}\b(?:ba|z|da|k)?sh\s+-c\s+"
@@ -411,7 +412,7 @@ _DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|t
 _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
-PATTERNS = tuple(p + w for p, w in zip(PATTERNS, _WIDER))
+PATTERNS = tuple(p + w for p, w in zip(PATTERNS, _WIDER, strict=True))
 
 _compiled: dict[int, list] = {}
 _excuses: list = []

@@ -35,7 +35,8 @@ VERSION = "13"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: iden
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
 # 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
-# 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033); 13: its rules by class
+# 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033);
+# 13: its rules by class
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
