@@ -47,7 +47,7 @@ _RUN = (r"(?:run|execute|exec|source|ausf[uü]hr\w*|f[uü]hre\w*|ex[eé]cut\w*|e
         r"|запуст\w*|выполн\w*)")
 EXCUSED = "excused"
 
-PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
+_BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 0: fetches and runs remote code
         # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
         _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
@@ -412,7 +412,8 @@ _DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|t
 _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
-PATTERNS = tuple(p + w for p, w in zip(PATTERNS, _WIDER, strict=True))
+# the rules of each set: those the evaluation sets first asked for, then those by class
+PATTERNS: tuple[tuple, ...] = tuple(p + w for p, w in zip(_BY_WORDING, _WIDER, strict=True))
 
 _compiled: dict[int, list] = {}
 _excuses: list = []
