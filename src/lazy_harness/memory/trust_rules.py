@@ -74,7 +74,8 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"|from\s*\([^)]{0,80}base64)",
         r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b"
         + _DECODED,
-        r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text)",
+        r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text"
+        r"|contents?|blob|payload|bytes|output|data|script)",
         r"\bpython[0-9.]*\s+-c\b[^\n]{0,300}(?:urllib|requests|urlopen|socket|http\.client|exec\s*\(|eval\s*\("
         r"|os\.system)",
         r"\bnode\s+-e\b[^\n]{0,300}(?:https?\.get|https?['\"]\s*\)\s*\.get|fetch\(|child_process|eval\s*\()",
@@ -178,8 +179,8 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\b(?:keep|stay)\s+(?:this\s+)?(?:secret|hidden|quiet|silent)\b",
         r"\bkeep\s+(?:it|this|that)\s+(?:quiet|secret|hidden|silent|between\s+us|to\s+yourself)\b",
         r"\bbetween\s+us\b",
-        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know|see|"
-        r"be\s+told|hear)",
+        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know|see\s+"
+        r"(?:this|it|that|these|the\s+(?:note|entry|memory|change|edit)s?)\b|be\s+told|hear)",
         r"\bno\s+need\s+to\s+(?:tell|inform|ask|notify)\s+(?:anyone|anybody|the\s+user)",
         r"(?:^|[.;:!]\s*|\band\s+)(?:act|do|apply|proceed|rewrite|delete|change|run|push|edit)\b[^\n.]{0,40}"
         r"\bsilently\b",
@@ -249,7 +250,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"(?:rien\s+|pas\s+|jamais\s+)?(?:[aà]\s+l['’]\s*utilisateur|l['’]\s*utilisateur)",
         r"\bn['’]\s*en\s+(?:parle[zs]?|dis|dites)\s+(?:pas|rien|jamais)\b",
         r"\bceci\s+est\s+une\s+(?:instruction|consigne|directive)\s+(?:du\s+)?syst[eè]me",
-        r"\bignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|fr[uü]heren|obigen)\s+(?:anweisungen|instruktionen"
+        r"\bignorier\w*\s+(?:alle\s+|die\s+|der\s+)*(?:vorherigen|bisherigen|fr[uü]heren|obigen)\s+(?:anweisungen|instruktionen"
         r"|befehle|regeln)",
         r"\b(?:sag|sage|erz[aä]hl|teil|verrat)\w*\s+(?:es\s+|das\s+)?(?:dem|den)\s+(?:benutzer|nutzer|anwender)"
         r"\w*\s+(?:davon\s+)?nicht",
@@ -264,7 +265,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"не\s+(?:говори|сообщай|рассказывай|упоминай|показывай)\w*\s+(?:об\s+этом\s+)?пользовател",
         r"это\s+системн\w+\s+(?:инструкци|указани|команд)",
         r"(?:忽略|无视|忽視|無視)\s*(?:之前|以前|上面|先前|前面|所有)\S{0,6}(?:指令|指示|说明|規則|规则)",
-        r"(?:不要|别|不得|請勿|请勿)\s*(?:告诉|告訴|通知|提醒|让)\s*(?:用户|使用者|用戶)",
+        r"(?:不要|别|不得|請勿|请勿)\s*(?:告诉|告訴|通知|提醒|让)\s*(?:用户|使用者|用戶|任何人|别人|別人|其他人)",
         r"(?:这|這)是\s*(?:一条)?\s*系统\s*(?:指令|指示|命令)|這是系統指令",
         r"(?:以前|前|上記)の\s*(?:すべての)?\s*指示を\s*(?:無視|むし)",
         r"ユーザー(?:に|には)\s*(?:言わない|伝えない|知らせない|教えない|言うな|伝えるな)",
@@ -287,7 +288,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
 )
 
 # --- rules by class, not by wording: a source and a sink (or a verb and its target) near each other --------
-_GET_VERB = (r"(?:fetch|download|pull|get|grab|retrieve|obtain|wget|curl|iwr|irm|invoke-restmethod"
+_GET_VERB = (r"(?:fetch|download|pull|get|grab|retrieve|obtain|load|clone|wget|curl|iwr|irm|invoke-restmethod"
              r"|invoke-webrequest)")
 _START_VERB = (r"(?:run|execute|exec|launch|start|source|bash|sh|python[0-9.]*|iex|invoke-expression|eval|load"
                r"|install)")
@@ -316,6 +317,8 @@ _WIDER = (
         (r"\b(?:decod\w*|convert\w*|turn|translat\w*|unhex\w*|de-?obfuscat\w*|revers\w*|rot13)\b[^\n.]{0,60}\b(?:hex"
          r"|base64|b64|rot13|encoded|blob)\b[^\n.]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec"
          r"|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
+        (r"\b(?:hex|base64|b64|rot13|encoded|blob)\b[^\n.]{0,60}\b(?:decod|convert|turn|translat|unhex)\w*\b[^\n.]{0,40}"
+         r"\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
         r"\b(?:launch|run|start|execute)\w*\s+(?:it|them)\s+(?:on|at)\s+(?:every|each)\s+(?:start|startup|boot|login"
         r"|session)",
     ),
@@ -376,7 +379,8 @@ _WIDER = (
     ),
     (  # 4: the same, in other languages
         r"\bbehalt\w*\s+(?:das|es|dies|alles)\s+f[uü]r\s+dich|\b(?:sag|erz[aä]hl|verrat)\w*\s+(?:es\s+|das\s+)?"
-        r"niemandem|\bkein\s+wort\s+(?:dar[uü]ber|zu)|\bstillschweigend|\bheimlich",
+        r"niemandem|\bkein\s+wort\s+(?:dar[uü]ber|zu)|\b(?:l[öo]sch|entfern|deaktivier|schalt|push|[äa]nder|mach"
+        r"|erledig)\w*\b[^\n.]{0,60}\b(?:heimlich|stillschweigend|im\s+stillen)\b",
         r"\bne\s+(?:le\s+|l['’]\s*|en\s+|lui\s+)?(?:signale|dis|dites|mentionne|parle|r[eé]v[eè]le|pr[eé]viens)\w*\s+"
         r"(?:rien\s+)?(?:[aà]\s+)?personne\b|\bsans\s+(?:le\s+|rien\s+)?(?:dire|signaler|mentionner|pr[eé]venir)\b"
         r"|\bgarde[zr]?\s+(?:[cç]a|le|cela)\s+pour\s+(?:toi|vous)|\bdiscr[eè]tement\b",
@@ -387,7 +391,7 @@ _WIDER = (
         r"|\bsem\s+(?:dizer|avisar|contar|falar)\s+(?:nada|a\s+ningu[eé]m)|\bem\s+segredo\b",
         r"\bsenza\s+(?:dirlo|dire\s+(?:nulla|niente)|farlo\s+sapere)|\bnon\s+(?:dirlo|parlarne|menzionarlo)\b"
         r"|\bin\s+segreto\b|\bdi\s+nascosto\b|\btienilo\s+per\s+te\b",
-        r"молч\w*|никому\s+не|не\s+(?:говори|рассказывай|сообщай|упоминай)\w*\s+(?:никому|об\s+этом)|втихую|тайно",
+        r"молч\w*|никому\s+не|не\s+(?:говори|рассказывай|сообщай|упоминай)\w*\s+(?:никому|об\s+этом)|втихую|та[йи]но",
         r"(?:对|對|向)\s*(?:用户|用戶|使用者|任何人|所有人)\s*(?:保密|隐瞒|隱瞞)|悄悄|偷偷|瞒着|瞞著|不要声张|不要聲張",
         r"黙って|内緒|こっそり|秘密に(?:して|する|しておく)",
         r"몰래|비밀로",
