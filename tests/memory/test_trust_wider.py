@@ -370,7 +370,8 @@ def test_each_class_is_held_in_wordings_the_sets_do_not_use(cls, text):
     assert trust.reason(text), (cls, text)
 
 
-@pytest.mark.parametrize("cls, text", [(c, t) for c, ts in NEAR_MISSES.items() for t in ts] + SECOND_NEAR_MISSES + THIRD_NEAR_MISSES)
+@pytest.mark.parametrize("cls, text", [(c, t) for c, ts in NEAR_MISSES.items() for t in ts]
+                         + SECOND_NEAR_MISSES + THIRD_NEAR_MISSES)
 def test_the_near_misses_of_each_class_are_not_held(cls, text):
     assert trust.reason(text) is None, (cls, text)
 
