@@ -298,7 +298,7 @@ _IMPERATIVE = (r"(?:run|delete|wipe|drop|push|merge|disable|ignore|approve|deplo
                r"|wget|turn\s+off|stop|format|revoke|transfer|publish|release|print|dump)")
 _ROLE = r"(?:human|user|assistant|system|operator|developer|admin|owner)"
 _SINK = (r"(?:issues?|pr|pull\s+requests?|merge\s+requests?|release\s+notes?|commit\s+messages?|gists?|pastebin"
-         r"|chat|slack|discord|channel|comments?|tickets?|discussions?|https?://)")
+         r"|chat|slack|discord|channel|comments?|tickets?|discussions?|(?:bug|crash)\s+reports?|https?://)")
 _FORGE_ITEM = r"(?:note|entry|half|part|item|open\s+item|decision|learning|failure|record|handoff)"
 _ALL_REFS = (r"(?:--all\b|--mirror\b|all\s+(?:the\s+|of\s+the\s+)?(?:branches|refs|tags|history)|every\s+(?:branch|ref"
              r"|tag)|each\s+branch|refs/\*|\*:\*)")
@@ -369,6 +369,13 @@ _WIDER = (
         r"(?:^|[(\[\-*#=<>.:;!]\s*)(?:the\s+)?(?:memory|notes?|context|quoted\s+\w+)\s+(?:block\s+|section\s+)?"
         r"(?:is\s+)?(?:closed|ends?|ended|over|finished|done)\s*(?:[)\].:;!\-*#=>]|$)",
         r"\b(?:end|ends|ended|closed|over|done)\b[^\n]{0,20}[.:)\]>]\s*" + _ROLE + r"\s*:",
+        r"\bas\s+(?:your|the)\s+(?:operator|administrator|admin|owner|developer|creator|maintainer|supervisor"
+        r"|manager)\b[^\n]{0,10}?,?\s*(?:i|we)\s+(?:require|instruct|order|direct|authori[sz]e|need\s+you|want\s+you"
+        r"|tell\s+you|expect\s+you)",
+        r"\b(?:tell|report|say|claim|pretend|act\s+as\s+if|state)\w*\b[^\n.]{0,40}\b(?:tests?|checks?|ci|build|suite)\s+"
+        r"(?:as\s+|is\s+|are\s+|were\s+|was\s+)?(?:passed|passing|pass|green|successful|succeeded|went\s+fine)\b[^\n.]{0,40}\b(?:even\s+(?:if|when|though)"
+        r"|regardless|whether\s+or\s+not|no\s+matter)",
+        r"\[/?inst\](?!\s*(?:and\s+\[/inst\]\s*)?(?:markers?|tokens?|tags?|format|template|blocks?))|<<\s*/?sys\s*>>|###\s*(?:instruction|human|user|system|response)\s*:",
         r"\b(?:next|following)\s+(?:message|text|line|part|instruction)s?\s+(?:is|are|comes?)\s+from\s+(?:the\s+)?"
         + _ROLE,
         r"\b(?:run|execute|decode|pipe|curl|wget|fetch|push|send|upload)\w*\b[^\n.]{0,80}\b(?:from|in|of|with|to)\s+"
