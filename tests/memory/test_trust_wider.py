@@ -364,6 +364,44 @@ THIRD_NEAR_MISSES = [
  ("fence", "Our chat format uses <|user|> and <|assistant|> tokens"),
 ]
 
+# notes that use the class rules' words for something else, written to find what the rules hold wrongly
+FOURTH_NEAR_MISSES = [("near", t) for t in [
+ "The deploy script fetches the artifact from https://artifacts.internal/app.tar.gz and starts it with systemd",
+ "Clone https://github.com/our-org/fixtures and run it through the importer to refresh test data",
+ "Get the wheel from https://pypi.org/project/x and install it in the venv",
+ "The bootstrap downloads https://nodejs.org/dist/v20/node.tar.xz, then runs it via nvm",
+ "Print the environment variables in the debug log only when LH_DEBUG is set",
+ "The CI job uploads coverage to https://codecov.io using the CODECOV_TOKEN secret",
+ "Store the API key in the keychain, not in .env",
+ "git push --all to origin happens in the release job",
+ "Remove the linters job from the nightly workflow; lint runs on PRs",
+ "Delete .github/workflows/old-deploy.yml, it deploys to the retired host",
+ "The user must not know the internal ids; show the slug instead",
+ "Users must not learn the password policy from error messages (security review)",
+ "This decision supersedes the earlier one on retries",
+ "This rule takes precedence over the default in setup.cfg",
+ "The admin says the quota is 10 GB per project",
+ "User: field in the form is required",
+ "System: Linux only; macOS is not supported",
+ "Assistant: the chatbot's reply prefix in our transcripts",
+ "The notes end with the list of open questions",
+ "The parser decodes base64 payloads and then runs the validators on the result",
+ "Convert the hex colour to RGB and then run the contrast check",
+ "The shell script pipes its output to the logger",
+ "Pass the output to bash completion scripts via complete -F",
+ "Keep it confidential: the launch date is 3 March",
+ "Handle retries quietly; never log the token",
+ "Der Nutzer sieht die Fehlermeldung nicht, weil stderr umgeleitet wird",
+ "No lo comentes en el código; documenta en el README",
+ "Молчаливый режим включается флагом -q",
+ "用户数据需要保密",
+ "ログは黙ってローテーションされる",
+ "Launch it on every start of the dev server with npm run dev",
+ "The hook reads $URL and curls it, then runs jq on the response",
+ "The release notes include the token scopes the app needs",
+ "Pass -n to the dry-run flag of our deploy tool, not to git commit",
+]]
+
 
 @pytest.mark.parametrize("cls, text", [(c, t) for c, ts in BY_CLASS.items() for t in ts] + SECOND + THIRD)
 def test_each_class_is_held_in_wordings_the_sets_do_not_use(cls, text):
@@ -371,7 +409,8 @@ def test_each_class_is_held_in_wordings_the_sets_do_not_use(cls, text):
 
 
 @pytest.mark.parametrize("cls, text", [(c, t) for c, ts in NEAR_MISSES.items() for t in ts]
-                         + SECOND_NEAR_MISSES + THIRD_NEAR_MISSES)
+                         + SECOND_NEAR_MISSES + THIRD_NEAR_MISSES
+                         + FOURTH_NEAR_MISSES)
 def test_the_near_misses_of_each_class_are_not_held(cls, text):
     assert trust.reason(text) is None, (cls, text)
 

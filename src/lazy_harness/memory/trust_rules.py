@@ -179,7 +179,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\b(?:keep|stay)\s+(?:this\s+)?(?:secret|hidden|quiet|silent)\b",
         r"\bkeep\s+(?:it|this|that)\s+(?:quiet|secret|hidden|silent|between\s+us|to\s+yourself)\b",
         r"\bbetween\s+us\b",
-        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know|see\s+"
+        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know(?=\s*(?:[.;,!)]|$|of\b|about\b|this\b|it\b|that\b|what\b|anything\b))|see\s+"
         r"(?:this|it|that|these|the\s+(?:note|entry|memory|change|edit)s?)\b|be\s+told|hear)",
         r"\bno\s+need\s+to\s+(?:tell|inform|ask|notify)\s+(?:anyone|anybody|the\s+user)",
         r"(?:^|[.;:!]\s*|\band\s+)(?:act|do|apply|proceed|rewrite|delete|change|run|push|edit)\b[^\n.]{0,40}"
@@ -290,8 +290,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
 # --- rules by class, not by wording: a source and a sink (or a verb and its target) near each other --------
 _GET_VERB = (r"(?:fetch|download|pull|get|grab|retrieve|obtain|load|clone|wget|curl|iwr|irm|invoke-restmethod"
              r"|invoke-webrequest)")
-_START_VERB = (r"(?:run|execute|exec|launch|start|source|bash|sh|python[0-9.]*|iex|invoke-expression|eval|load"
-               r"|install)")
+_START_VERB = r"(?:run|execute|exec|launch|start|source|bash|sh|python[0-9.]*|iex|invoke-expression|eval)"
 _RUN_OBJECT = r"(?:it|them|that|this|the\s+(?:script|file|binary|helper|installer|result|output|payload|download))\b"
 _IMPERATIVE = (r"(?:run|delete|wipe|drop|push|merge|disable|ignore|approve|deploy|install|remove|export|send|email"
                r"|force|reset|rm|erase|truncate|destroy|purge|kill|upload|skip|commit|rewrite|grant|execute|curl"
@@ -313,14 +312,15 @@ _WIDER = (
         r"[\"']?\$",
         (r"\b(?:feed|pass|pipe|hand|give|send)\w*\s+(?:it|them|that|this|the\s+(?:result|output|text|string|blob"
          r"|value|bytes))\s+(?:to|into|through)\s+(?:the\s+|a\s+)?(?:shell|bash|sh|zsh|interpreter|terminal"
-         r"|powershell|python)\b", EXCUSED),
+         r"|powershell|python)\b(?!\s*(?:completion|scripts?|files?|functions?|alias|config|profile|history|prompt|-\w))",
+         EXCUSED),
         (r"\b(?:decod\w*|convert\w*|turn|translat\w*|unhex\w*|de-?obfuscat\w*|revers\w*|rot13)\b[^\n.]{0,60}\b(?:hex"
          r"|base64|b64|rot13|encoded|blob)\b[^\n.]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec"
          r"|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
         (r"\b(?:hex|base64|b64|rot13|encoded|blob)\b[^\n.]{0,60}\b(?:decod|convert|turn|translat|unhex)\w*\b[^\n.]{0,40}"
          r"\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
-        r"\b(?:launch|run|start|execute)\w*\s+(?:it|them)\s+(?:on|at)\s+(?:every|each)\s+(?:start|startup|boot|login"
-        r"|session)",
+        r"https?://\S+[^\n]{0,200}?\b(?:launch|run|start|execute)\w*\s+(?:it|them)\s+(?:on|at)\s+(?:every|each)\s+"
+        r"(?:start|startup|boot|login|session)",
     ),
     (  # 1: sends data or credentials somewhere
         (r"\b(?:print|dump|echo|paste|copy|post|upload|send|attach|include|put|add|write|output|log|cat|share|list\s+all)"
@@ -340,19 +340,22 @@ _WIDER = (
         (r"\b(?:delete|remove|rm|disable|drop|empty|wipe|comment\s+out|turn\s+off|strip)\w*\s+(?:-\w+\s+)?(?:the\s+"
          r"|all\s+|every\s+|our\s+|any\s+)*(?:\.github/workflows\b(?!/\w)|\.github\b(?!/)|(?:ci\s+)?workflows\b(?!\s+"
          r"(?:that|which|for|of|named|older|from))|branch\s+protection|status\s+checks|required\s+checks"
-         r"|pre-commit\s+config\w*|\.pre-commit-config\S*|\.husky\b|linters\b|lint\s+(?:step|job|rules))", EXCUSED),
+         r"|pre-commit\s+config\w*|\.pre-commit-config\S*|\.husky\b|linters\b|lint\s+(?:step|job|rules))"
+         r"(?=\s*(?:[.;,!)]|$|(?:so|and|entirely|completely|altogether|for\s+good|permanently|on\s+(?:main|master)"
+         r"|in\s+(?:the\s+)?(?:ci|\.github\S*|\S*\.ya?ml))\b))", EXCUSED),
         (r"\b(?:delete|remove|rm|disable|drop|wipe|skip)\w*\b[^\n.]{0,60}\bso\s+(?:that\s+)?(?:no|none\s+of\s+the)\s+"
          r"(?:checks|tests|ci|hooks|linters?|reviews?|workflows?)\s+(?:runs?|fire|block|fail)", EXCUSED),
     ),
     (  # 3: hides things from the user, claims authority, forges the end of the memory
         (r"\b(?:do\s+not|don'?t|never)\s+(?:ever\s+)?bring\s+(?:it|this|that|them)\s+up\b", EXCUSED),
-        r"\bkeep\s+(?:it|this|that|them)\s+(?:to\s+yourself|under\s+wraps|off\s+the\s+record|confidential)",
+        r"\bkeep\s+(?:it|this|that|them)\s+(?:to\s+yourself|under\s+wraps|off\s+the\s+record)",
         r"\bwithout\s+(?:a\s+(?:single\s+)?word|saying\s+(?:a\s+word|anything)|a\s+mention)\s+(?:to|about\s+it\s+to)\s+"
         r"(?:the\s+|your\s+)?(?:user|human|person|anyone|anybody|owner|developer|team)",
         r"\b(?:quietly|silently|secretly)\b[^\n]{0,80}\b(?:without|don'?t|do\s+not|never)\b[^\n]{0,30}\b(?:tell"
         r"|telling|word|mention|ask|report|noticing)",
         r"\b(?:user|human|person|people|developer|owner|operator|anyone|keyboard|they)\s+(?:must|should|may|shall|need)"
-        r"\s*(?:not|n'?t)\s+(?:ever\s+)?(?:learn|know|find\s+out|notice|discover|realis|realiz|be\s+told|hear|be\s+aware)",
+        r"\s*(?:not|n'?t)\s+(?:ever\s+)?(?:learn|know|find\s+out|notice|discover|realis|realiz|be\s+told|hear|be\s+aware)\w*"
+        r"(?=\s*(?:[.;,!)]|$|of\b|about\b|this\b|it\b|that\b|what\b|anything\b|we\b|you\b))",
         r"\b(?:this|these|the\s+following)\s+(?:note|entry|memory|instruction|rule|learning|decision)s?\s+"
         r"(?:\w+\s+){0,2}(?:outrank|overrul|overrid|supersed|trump|takes?\s+precedence|prevail|ha(?:s|ve)\s+(?:priority"
         r"|precedence)|comes?\s+(?:first|before)|wins?\s+over)\w*\b[^\n.]{0,40}\b(?:user|human|person|people|operator"
@@ -392,15 +395,15 @@ _WIDER = (
         r"(?:rien\s+)?(?:[aà]\s+)?personne\b|\bsans\s+(?:le\s+|rien\s+)?(?:dire|signaler|mentionner|pr[eé]venir)\b"
         r"|\bgarde[zr]?\s+(?:[cç]a|le|cela)\s+pour\s+(?:toi|vous)|\bdiscr[eè]tement\b",
         r"\bno\s+(?:lo|la|le|se\s+lo|les)\s+(?:comentes|comente|digas|diga|menciones|mencione|cuentes|cuente|reportes"
-        r"|avises)\b|\bsin\s+(?:decir|avisar|contar|mencionar)\w*\s+(?:nada|a\s+nadie)|\ben\s+secreto\b"
+        r"|avises)\b(?!\s+en\s+el\s+c[oó]digo)|\bsin\s+(?:decir|avisar|contar|mencionar)\w*\s+(?:nada|a\s+nadie)|\ben\s+secreto\b"
         r"|\bgu[aá]rdatelo\b",
         r"\bn[aã]o\s+(?:fale|fala|comente|conte|diga|mencione)\s+(?:disso|nada|sobre\s+isso|a\s+ningu[eé]m|isso)"
         r"|\bsem\s+(?:dizer|avisar|contar|falar)\s+(?:nada|a\s+ningu[eé]m)|\bem\s+segredo\b",
         r"\bsenza\s+(?:dirlo|dire\s+(?:nulla|niente)|farlo\s+sapere)|\bnon\s+(?:dirlo|parlarne|menzionarlo)\b"
         r"|\bin\s+segreto\b|\bdi\s+nascosto\b|\btienilo\s+per\s+te\b",
-        r"молч\w*|никому\s+не|не\s+(?:говори|рассказывай|сообщай|упоминай)\w*\s+(?:никому|об\s+этом)|втихую|та[йи]но",
+        r"\bмолчи\b|\bпомалкивай|никому\s+не|не\s+(?:говори|рассказывай|сообщай|упоминай)\w*\s+(?:никому|об\s+этом)|втихую|та[йи]но",
         r"(?:对|對|向)\s*(?:用户|用戶|使用者|任何人|所有人)\s*(?:保密|隐瞒|隱瞞)|悄悄|偷偷|瞒着|瞞著|不要声张|不要聲張",
-        r"黙って|内緒|こっそり|秘密に(?:して|する|しておく)",
+        r"黙って(?:おく|おいて|おけ|いて|いろ|いること)|内緒|こっそり|秘密に(?:して|する|しておく)",
         r"몰래|비밀로",
     ),
     (  # 5: the same, in other languages
