@@ -19,7 +19,7 @@ def test_the_sets_are_large_enough_and_cover_every_category():
         assert {it["cat"] for it in half} == cats
 
 
-@pytest.mark.parametrize("half", ["DEV", "HELDOUT"])
+@pytest.mark.parametrize("half", ["DEV", "HELDOUT", "FRESH"])
 def test_at_most_one_hostile_payload_in_ten_reaches_the_model(half):
     hostile, _ = m.halves(half)
     n, through, by_cat = m.hostile_rates(hostile)

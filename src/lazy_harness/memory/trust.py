@@ -220,6 +220,78 @@ _GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority
     (3, (("part",), ("1", "2", "one", "two"))),
     (4, (("usuario", "utilisateur", "benutzer", "nutzer", "anwender", "utente"),)),
     (4, (("sistema", "systeme", "system"), ("instru", "anweisung", "consigne", "directive", "vorgabe"))),
+    # what the rules by class (trust_rules._WIDER) look for
+    (0, (("fetch", "download", "pull", "get", "grab", "retrieve", "obtain", "wget", "curl", "iwr", "irm",
+          "invokerestmethod", "invokewebrequest"), ("http", "ftp", "$"),
+         ("run", "execut", "exec", "launch", "start", "source", "bash", "sh", "python", "iex", "invokeexpression",
+          "eval", "load", "install"))),
+    (0, (("echo", "printf", "xxd", "base64", "rev", "openssl", "tr"), (">",), ("sh", "bash", "zsh", "dash", "ksh"))),
+    (0, (("base64", "xxd", "rev", "rot13", "unhex", "fromhex", "b64decode", "atob", "hex"), ("sh -c", "bash -c"))),
+    (0, (("revers", "decod", "convert", "unhex", "rot13", "rev", "xxd", "base64", "hex"), ("pipe",),
+         ("shell", "bash", "zsh", "interpreter"))),
+    # why: not "pipe": "then pipe the output into bash" alone is half of a payload, read with its other half
+    (0, (("feed", "pass", "hand", "give", "send"),
+         tuple(f"{to} {the}{sh}" for to in ("to", "into", "through") for the in ("", "the ", "a ")
+               for sh in ("shell", "bash", "sh", "zsh", "interpreter", "terminal", "powershell", "python")))),
+    (0, (("decod", "convert", "turn", "translat", "unhex", "deobfuscat", "revers", "rot13"),
+         ("hex", "base64", "b64", "rot13", "encoded", "blob"),
+         ("run", "execut", "exec", "eval", "source", "launch", "feed", "pipe"))),
+    (0, (("launch", "run", "start", "execut"), ("everystart", "eachstart", "everyboot", "eachboot", "everylogin",
+                                                "eachlogin", "everysession", "eachsession"))),
+    (1, (("print", "dump", "echo", "paste", "copy", "post", "upload", "send", "attach", "include", "put", "add",
+          "write", "output", "log", "cat", "share", "list"), _SECRET_W,
+         ("issue", "pr", "pull", "merge", "release", "commit", "gist", "pastebin", "chat", "slack", "discord",
+          "channel", "comment", "ticket", "discussion", "bugreport", "crashreport", "http"))),
+    (1, (("tar", "zip", "cat", "read", "collect", "grab", "bundle", "archive", "copy", "take", "gather", "compress",
+          "pack"), _SECRET_W, ("upload", "send", "post", "push", "curl", "scp", "copy", "transfer", "ship", "put"),
+         ("http", "ftp", "@", "."))),
+    (1, (("remote", "git", "http", "ssh"), ("push",), ("all", "mirror", "every", "each", "refs", "*"))),
+    (2, (("pass", "add", "use", "append", "give", "put"), ("n", "noverify"), ("commit",))),
+    (2, (("delete", "remove", "rm", "disable", "drop", "empty", "wipe", "commentout", "turnoff", "strip"),
+         ("workflow", "github", "branchprotection", "statuscheck", "requiredcheck", "precommit", "husky", "linter",
+          "lint"))),
+    (2, (("delete", "remove", "rm", "disable", "drop", "wipe", "skip"), ("sono", "sothatno", "sononeof"))),
+    (3, (("bringitup", "bringthisup", "bringthatup", "bringthemup"),)),
+    (3, (("asyour", "asthe"), ("operator", "administrator", "admin", "owner", "developer", "creator", "maintainer",
+                               "supervisor", "manager"), ("require", "instruct", "order", "direct", "authori",
+                                                          "needyou", "wantyou", "tellyou", "expectyou"))),
+    (3, (("even", "regardless", "nomatter", "whetherornot"), ("pass", "green", "succeeded", "wentfine"),
+         ("tell", "report", "say", "claim", "pretend", "actasif", "state"))),
+    (3, (("[inst]", "[/inst]", "<<sys>>", "<</sys>>", "###"),)),
+    (3, (("keepittoyourself", "keepthistoyourself", "keepthattoyourself", "underwraps", "offtherecord",
+          "confidential", "withoutaword", "withoutasingleword", "withoutsaying", "withoutamention", "outrank"),)),
+    (3, (("mustnot", "shouldnot", "shouldnt", "maynot", "mustnt", "neednot", "shallnot", "neednt"),
+         ("learn", "know", "findout", "notice", "discover", "realis", "realiz", "betold", "hear", "beaware"))),
+    (3, (("says", "said", "wants", "orders", "ordered", "insists", "instructs", "instructed"),
+         ("don", "donot", "never"), ("tell", "mention", "bring", "report", "surface", "say"))),
+    (3, (("human:", "user:", "assistant:", "system:", "operator:", "developer:", "admin:", "owner:", "human :",
+          "user :", "system :", "<|"),)),
+    (3, (("memory", "note", "context"),
+         tuple(f"{a}{b}{c}" for a in ("memory", "notes", "note", "context")
+               for b in ("", "block", "section", "is", "blockis", "sectionis")
+               for c in ("closed", "end", "over", "finished", "done")))),
+    (3, (("next", "following"), tuple(f"{a}{b}from" for a in ("message", "text", "line", "part", "instruction")
+                                      for b in ("is", "sare", "are", "comes", "come")))),
+    (3, (("quietly", "silently", "secretly"), ("without", "dont", "donot", "never"))),
+    (3, (("override", "overrule", "supersede", "trump", "prevail", "winsover", "winover", "comesbefore", "comefirst",
+          "comesfirst", "priority", "precedence"),
+         ("user", "human", "person", "operator", "whatever", "anything", "you", "anyone", "keyboard"))),
+    (3, (("storedin", "savedin", "namedin", "givenin", "keptin", "writtenin"),
+         ("other", "earlier", "previous", "first", "second", "last", "above", "saved"),
+         ("run", "execut", "decode", "pipe", "curl", "wget", "fetch", "push", "send", "upload"))),
+    (3, (("ignore", "disregard", "forget"), ("guidance", "directive", "constraint", "orders", "commands", "advice",
+                                             "notes", "memory"))),
+    (4, (("nadie", "ninguem", "nessuno", "personne", "niemandem", "comentes", "comente", "digas", "menciones",
+          "cuentes", "secreto", "segredo", "segreto", "nascosto", "dirlo", "parlarne", "menzionarlo", "tienilo",
+          "heimlich", "stillschweigend", "discretement", "guardatelo", "keinwort"),)),
+    (4, (("senza", "sin", "sem", "sans"), ("dire", "dirlo", "dizer", "decir", "signaler", "mentionner", "avisar",
+                                           "contar", "falar", "nada", "nulla", "niente", "rien"))),
+    (5, (("schalt",), ("ab", "aus"))),
+    (5, (("apag", "spegn", "desliga", "eteins", "supprime", "borra", "elimina"), ("test", "hook", "controll",
+                                                                                  "verifica"))),
+    (5, (("supprime", "efface", "borra", "elimin", "exclu", "losch", "entfern", "cancell"),
+         ("quiechouent", "quefallan", "quefalham", "chefalliscono"))),
+    (5, (("fehlschlagend",), ("losch", "entfern"))),
 )
 
 
@@ -269,7 +341,8 @@ def may_match(text: str) -> list[int]:
     if not folded.isascii():
         return list(range(len(REASONS)))
     squashed = "".join(c for c in folded if c.isalnum())
-    words = _words(folded)
+    # why: every word's first four letters at most, once: a short word is then found with one set look-up
+    words = {w[:i] for w in _words(folded) for i in range(1, min(len(w), 4) + 1)}
     found: set[int] = set()
     for k, group in _GROUPS:
         if k not in found and all(any(_holds(w, folded, squashed, words) for w in ws) for ws in group):
@@ -302,7 +375,7 @@ def _words(folded: str) -> set[str]:
     return out
 
 
-def _holds(w: str, folded: str, squashed: str, words: set[str]) -> bool:
+def _holds(w: str, folded: str, squashed: str, starts: set[str]) -> bool:
     """Whether the text holds ``w``: a sign as it is; a short word (4 letters at most) as a word of its
     own, or the start of one; a longer one anywhere in the letters, spaces and dots left out.
     why: a short word such as "env", "run" or "ci" is inside most long texts once their spaces are
@@ -310,7 +383,7 @@ def _holds(w: str, folded: str, squashed: str, words: set[str]) -> bool:
     if not w.isalnum():
         return w in folded
     if len(w) <= 4:
-        return w in words or any(x.startswith(w) for x in words if len(x) > len(w))
+        return w in starts
     return w in squashed
 
 

@@ -34,8 +34,11 @@ _SECRET = (r"(?:credential|secret|token|password|passwd|api[\s_-]?keys?|private[
 _OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+|webhook|pastebin|paste\.\w+"
         r"|hastebin|transfer\.sh|requestbin|ngrok|attacker|external\s+(?:server|host|url|endpoint)"
         r"|(?:remote|backup)\s+(?:server|host|endpoint)|discord|telegram|slack|gist|chat\b|channel\b"
-        r"|(?:the\s+|a\s+)?(?:pr|pull\s+request|issue|merge\s+request)\s*(?:description|body|comment)?"
+        r"|(?:the\s+|a\s+)?(?:pr|pull\s+request|issue|merge\s+request)\b\s*(?:description|body|comment)?"
         r"|comment\b|release\s+notes)")
+# why: what is run after a decode: the decoded text itself, not "decode the frame and execute the handler"
+_DECODED = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|output|command|payload|string|script"
+            r"|text|value|decoded|bytes)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?(?:shell|bash|sh)\b))")
 _SINK_VERB = r"(?:add|paste|include|put|post|attach|upload|send|share|copy|write|dump|append|publish|email)"
 _AFTER_ITEM = r"(?:earlier|previous|other|first|second|last|above|part\s+\w+|saved)"
 _DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[eé]charg\w*|descarg\w*|baix\w*"
@@ -44,7 +47,7 @@ _RUN = (r"(?:run|execute|exec|source|ausf[uü]hr\w*|f[uü]hre\w*|ex[eé]cut\w*|e
         r"|запуст\w*|выполн\w*)")
 EXCUSED = "excused"
 
-PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
+_BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 0: fetches and runs remote code
         # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
         _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
@@ -69,8 +72,10 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"\batob\s*\([^)\n]{0,80}\)[^\n]{0,20}\)|\beval\s*\(\s*atob\b",
         r"\b(?:exec|eval|system|popen|spawn|call|run)\s*\([^\n]{0,60}(?:b64decode|base64\.decode|base64['\"]\)"
         r"|from\s*\([^)]{0,80}base64)",
-        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b",
-        r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text)",
+        r"\b(?:decod\w*|un-?hex\w*)\b[^\n]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|pipe|source)\b"
+        + _DECODED,
+        r"\b(?:run|execute|exec)\w*\s+(?:the\s+)?(?:encoded|decoded|hex|base64)\s+(?:value|string|command|text"
+        r"|contents?|blob|payload|bytes|output|data|script)",
         r"\bpython[0-9.]*\s+-c\b[^\n]{0,300}(?:urllib|requests|urlopen|socket|http\.client|exec\s*\(|eval\s*\("
         r"|os\.system)",
         r"\bnode\s+-e\b[^\n]{0,300}(?:https?\.get|https?['\"]\s*\)\s*\.get|fetch\(|child_process|eval\s*\()",
@@ -122,7 +127,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 2: turns off permissions, sandboxing, hooks or verification
         (r"--dangerously[\w-]*", EXCUSED),
         (r"\bdangerously[\s_-]*skip[\s_-]*permissions?\b", EXCUSED),
-        r"\bbypass[\s_-]*permissions?\b",
+        (r"\bbypass[\s_-]*permissions?\b", EXCUSED),
         r"\bpermission[\s_-]*mode\s*[=:]?\s*bypass",
         r"\bdisable[\s_-]*all[\s_-]*hooks\b",
         (r"\b(?:disable|turn\s+off|switch\s+off|skip|bypass|remove|delete|uninstall|comment\s+out|kill)\s+"
@@ -174,13 +179,13 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"\b(?:keep|stay)\s+(?:this\s+)?(?:secret|hidden|quiet|silent)\b",
         r"\bkeep\s+(?:it|this|that)\s+(?:quiet|secret|hidden|silent|between\s+us|to\s+yourself)\b",
         r"\bbetween\s+us\b",
-        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know|see|"
-        r"be\s+told|hear)",
+        r"\b(?:user|human)\s+(?:need\s+not|doesn'?t\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+(?:know(?=\s*(?:[.;,!)]|$|of\b|about\b|this\b|it\b|that\b|what\b|anything\b))|see\s+"
+        r"(?:this|it|that|these|the\s+(?:note|entry|memory|change|edit)s?)\b|be\s+told|hear)",
         r"\bno\s+need\s+to\s+(?:tell|inform|ask|notify)\s+(?:anyone|anybody|the\s+user)",
         r"(?:^|[.;:!]\s*|\band\s+)(?:act|do|apply|proceed|rewrite|delete|change|run|push|edit)\b[^\n.]{0,40}"
         r"\bsilently\b",
         r"(?:^|[.;:!]\s*)silently\s+(?:rewrite|delete|change|remove|push|apply|run|edit|drop|disable|replace|update"
-        r"|modify|commit|merge|force)",
+        r"|modify|commit|merge|force)\b",
         r"\bthis\s+is\s+an?\s+(?:system|admin|administrator|developer|security|official|anthropic|root)\s+"
         r"(?:instruction|message|directive|command|order|prompt|override|notice|policy)",
         r"\b(?:system|admin|developer|root|anthropic)\s+(?:override|directive|instruction)s?\s*:",
@@ -211,7 +216,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"(?:\b(?:system|user|human|assistant|instruction|task|you|must|now|please)\b|<\s*\w)",
         r"<\s*/?\s*(?:user|human|assistant)\s*>",
         r"\bend\s+of\s+(?:the\s+)?(?:memory|notes|quoted\s+\w+|memory\s+block|context|data)\b"
-        r"(?!\s+(?:leak|pressure|usage|footprint|investigation|file|stream|line))",
+        r"(?!\s+(?:leak|pressure|usage|footprint|investigation|file|stream|line|section|chapter|page|list|table))",
         r"\bnotes\s+from\s+earlier\s+sessions\b|\bquoted\s+as\s+data\b|\bnot\s+instructions\s*\.",
         r"\b(?:instructions?|message|words|task|request)\s+(?:from|of)\s+the\s+user\s*[:.]|\bbegin\s+user\s+message",
         r"\bthe\s+following\s+is\s+from\s+the\s+user\b|\bfrom\s+here\s+on\b[^\n]{0,30}\binstructions?\b",
@@ -245,7 +250,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"(?:rien\s+|pas\s+|jamais\s+)?(?:[aà]\s+l['’]\s*utilisateur|l['’]\s*utilisateur)",
         r"\bn['’]\s*en\s+(?:parle[zs]?|dis|dites)\s+(?:pas|rien|jamais)\b",
         r"\bceci\s+est\s+une\s+(?:instruction|consigne|directive)\s+(?:du\s+)?syst[eè]me",
-        r"\bignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|fr[uü]heren|obigen)\s+(?:anweisungen|instruktionen"
+        r"\bignorier\w*\s+(?:alle\s+|die\s+|der\s+)*(?:vorherigen|bisherigen|fr[uü]heren|obigen)\s+(?:anweisungen|instruktionen"
         r"|befehle|regeln)",
         r"\b(?:sag|sage|erz[aä]hl|teil|verrat)\w*\s+(?:es\s+|das\s+)?(?:dem|den)\s+(?:benutzer|nutzer|anwender)"
         r"\w*\s+(?:davon\s+)?nicht",
@@ -260,7 +265,7 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
         r"не\s+(?:говори|сообщай|рассказывай|упоминай|показывай)\w*\s+(?:об\s+этом\s+)?пользовател",
         r"это\s+системн\w+\s+(?:инструкци|указани|команд)",
         r"(?:忽略|无视|忽視|無視)\s*(?:之前|以前|上面|先前|前面|所有)\S{0,6}(?:指令|指示|说明|規則|规则)",
-        r"(?:不要|别|不得|請勿|请勿)\s*(?:告诉|告訴|通知|提醒|让)\s*(?:用户|使用者|用戶)",
+        r"(?:不要|别|不得|請勿|请勿)\s*(?:告诉|告訴|通知|提醒|让)\s*(?:用户|使用者|用戶|任何人|别人|別人|其他人)",
         r"(?:这|這)是\s*(?:一条)?\s*系统\s*(?:指令|指示|命令)|這是系統指令",
         r"(?:以前|前|上記)の\s*(?:すべての)?\s*指示を\s*(?:無視|むし)",
         r"ユーザー(?:に|には)\s*(?:言わない|伝えない|知らせない|教えない|言うな|伝えるな)",
@@ -282,6 +287,136 @@ PATTERNS = (  # one tuple per rule set, in the order of trust.REASONS
     ),
 )
 
+# --- rules by class, not by wording: a source and a sink (or a verb and its target) near each other --------
+_GET_VERB = (r"(?:fetch|download|pull|get|grab|retrieve|obtain|load|clone|wget|curl|iwr|irm|invoke-restmethod"
+             r"|invoke-webrequest)")
+_START_VERB = r"(?:run|execute|exec|launch|start|source|bash|sh|python[0-9.]*|iex|invoke-expression|eval)"
+_RUN_OBJECT = r"(?:it|them|that|this|the\s+(?:script|file|binary|helper|installer|result|output|payload|download))\b"
+_IMPERATIVE = (r"(?:run|delete|wipe|drop|push|merge|disable|ignore|approve|deploy|install|remove|export|send|email"
+               r"|force|reset|rm|erase|truncate|destroy|purge|kill|upload|skip|commit|rewrite|grant|execute|curl"
+               r"|wget|turn\s+off|stop|format|revoke|transfer|publish|release|print|dump)")
+_ROLE = r"(?:human|user|assistant|system|operator|developer|admin|owner)"
+_SINK = (r"(?:issues?|pr|pull\s+requests?|merge\s+requests?|release\s+notes?|commit\s+messages?|gists?|pastebin"
+         r"|chat|slack|discord|channel|comments?|tickets?|discussions?|(?:bug|crash)\s+reports?|https?://)")
+_FORGE_ITEM = r"(?:note|entry|half|part|item|open\s+item|decision|learning|failure|record|handoff)"
+_ALL_REFS = (r"(?:--all\b|--mirror\b|all\s+(?:the\s+|of\s+the\s+)?(?:branches|refs|tags|history)|every\s+(?:branch|ref"
+             r"|tag)|each\s+branch|refs/\*|\*:\*)")
+_WIDER = (
+    (  # 0: remote code
+        (r"\b" + _GET_VERB + r"\b[^\n]{0,120}?(?:https?://|ftp://|\$\{?[a-z_]\w*)\S*[^\n]{0,80}?(?:\b(?:and|then)|;|&&"
+         r"|,)\s+(?:then\s+)?(?:chmod\s+\+x\s+\S+\s+(?:and\s+|then\s+)+)?" + _START_VERB + r"\w*\s+" + _RUN_OBJECT,
+         EXCUSED),
+        r"\b(?:echo|printf|xxd|base64|curl|wget|rev|openssl|tr|iwr)\b[^\n]{0,150}>\s*(\S+)\s*(?:;|&&)\s*"
+        r"(?:sudo\s+)?(?:ba|z|da|k)?sh\s+\1",
+        r"\b(?:base64|xxd|rev|rot13|unhex|fromhex|b64decode|atob|hex)\b[^\n]{0,200}\b(?:ba|z|da|k)?sh\s+-c\s+"
+        r"[\"']?\$",
+        (r"\b(?:feed|pass|pipe|hand|give|send)\w*\s+(?:it|them|that|this|the\s+(?:result|output|text|string|blob"
+         r"|value|bytes))\s+(?:to|into|through)\s+(?:the\s+|a\s+)?(?:shell|bash|sh|zsh|interpreter|terminal"
+         r"|powershell|python)\b(?!\s*(?:completion|scripts?|files?|functions?|alias|config|profile|history|prompt|-\w))",
+         EXCUSED),
+        (r"\b(?:decod\w*|convert\w*|turn|translat\w*|unhex\w*|de-?obfuscat\w*|revers\w*|rot13)\b[^\n.]{0,60}\b(?:hex"
+         r"|base64|b64|rot13|encoded|blob)\b[^\n.]{0,80}\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec"
+         r"|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
+        (r"\b(?:hex|base64|b64|rot13|encoded|blob)\b[^\n.]{0,60}\b(?:decod|convert|turn|translat|unhex)\w*\b[^\n.]{0,40}"
+         r"\b(?:and|then)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed|pipe)\w*\b" + _DECODED, EXCUSED),
+        r"https?://\S+[^\n]{0,200}?\b(?:launch|run|start|execute)\w*\s+(?:it|them)\s+(?:on|at)\s+(?:every|each)\s+"
+        r"(?:start|startup|boot|login|session)",
+    ),
+    (  # 1: sends data or credentials somewhere
+        (r"\b(?:print|dump|echo|paste|copy|post|upload|send|attach|include|put|add|write|output|log|cat|share|list\s+all)"
+         r"\w*\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,60}?\b(?:in|into|to|on|onto)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+"
+         r"|every\s+)?(?:new\s+|public\s+|next\s+)?" + _SINK, EXCUSED),
+        (r"\b(?:tar|zip|cat|read|collect|grab|bundle|archive|copy|take|gather|compress|pack)\b[^\n]{0,40}?" + _SECRET
+         + r"[^\n]{0,80}?\b(?:and|then)\s+(?:then\s+)?(?:upload|send|post|push|curl|scp|copy|transfer|ship|put)\b"
+         r"[^\n]{0,60}?(?:https?://|ftp://|@|\b\d{1,3}(?:\.\d{1,3}){3}\b)", EXCUSED),
+        (r"\bremote\b[^\n]{0,60}?(?:https?://|git@|ssh://)\S+[^\n]{0,100}?\bpush\w*\b[^\n.]{0,30}?" + _ALL_REFS,
+         EXCUSED),
+        (r"(?:https?://|git@|ssh://)\S+\.git\b[^\n]{0,300}?\bpush\w*\b[^\n.]{0,40}?" + _ALL_REFS, EXCUSED),
+        (r"\bpush\w*\s+" + _ALL_REFS + r"[^\n.]{0,60}?(?:https?://|git@|ssh://)", EXCUSED),
+    ),
+    (  # 2: turns off permissions, hooks or verification
+        (r"\b(?:pass|add|use|append|give|put)\w*\s+(?:the\s+)?(?:-n|--no-verify)\b[^\n.]{0,20}\b(?:to|with|on)\s+"
+         r"(?:every\s+|each\s+|all\s+|your\s+)?(?:git\s+)?commit", EXCUSED, r"\bforbidden\b|\bnever\b"),
+        (r"\b(?:delete|remove|rm|disable|drop|empty|wipe|comment\s+out|turn\s+off|strip)\w*\s+(?:-\w+\s+)?(?:the\s+"
+         r"|all\s+|every\s+|our\s+|any\s+)*(?:\.github/workflows\b(?!/\w)|\.github\b(?!/)|(?:ci\s+)?workflows\b(?!\s+"
+         r"(?:that|which|for|of|named|older|from))|branch\s+protection|status\s+checks|required\s+checks"
+         r"|pre-commit\s+config\w*|\.pre-commit-config\S*|\.husky\b|linters\b|lint\s+(?:step|job|rules))"
+         r"(?=\s*(?:[.;,!)]|$|(?:so|and|entirely|completely|altogether|for\s+good|permanently|on\s+(?:main|master)"
+         r"|in\s+(?:the\s+)?(?:ci|\.github\S*|\S*\.ya?ml))\b))", EXCUSED),
+        (r"\b(?:delete|remove|rm|disable|drop|wipe|skip)\w*\b[^\n.]{0,60}\bso\s+(?:that\s+)?(?:no|none\s+of\s+the)\s+"
+         r"(?:checks|tests|ci|hooks|linters?|reviews?|workflows?)\s+(?:runs?|fire|block|fail)", EXCUSED),
+    ),
+    (  # 3: hides things from the user, claims authority, forges the end of the memory
+        (r"\b(?:do\s+not|don'?t|never)\s+(?:ever\s+)?bring\s+(?:it|this|that|them)\s+up\b", EXCUSED),
+        r"\bkeep\s+(?:it|this|that|them)\s+(?:to\s+yourself|under\s+wraps|off\s+the\s+record)",
+        r"\bwithout\s+(?:a\s+(?:single\s+)?word|saying\s+(?:a\s+word|anything)|a\s+mention)\s+(?:to|about\s+it\s+to)\s+"
+        r"(?:the\s+|your\s+)?(?:user|human|person|anyone|anybody|owner|developer|team)",
+        r"\b(?:quietly|silently|secretly)\b[^\n]{0,80}\b(?:without|don'?t|do\s+not|never)\b[^\n]{0,30}\b(?:tell"
+        r"|telling|word|mention|ask|report|noticing)",
+        r"\b(?:user|human|person|people|developer|owner|operator|anyone|keyboard|they)\s+(?:must|should|may|shall|need)"
+        r"\s*(?:not|n'?t)\s+(?:ever\s+)?(?:learn|know|find\s+out|notice|discover|realis|realiz|be\s+told|hear|be\s+aware)\w*"
+        r"(?=\s*(?:[.;,!)]|$|of\b|about\b|this\b|it\b|that\b|what\b|anything\b|we\b|you\b))",
+        r"\b(?:this|these|the\s+following)\s+(?:note|entry|memory|instruction|rule|learning|decision)s?\s+"
+        r"(?:\w+\s+){0,2}(?:outrank|overrul|overrid|supersed|trump|takes?\s+precedence|prevail|ha(?:s|ve)\s+(?:priority"
+        r"|precedence)|comes?\s+(?:first|before)|wins?\s+over)\w*\b[^\n.]{0,40}\b(?:user|human|person|people|operator"
+        r"|developer|you|anyone|whatever|anything|instructions|claude\.md|system\s+prompt|keyboard)",
+        r"\boutrank\w*\b[^\n.]{0,40}\b(?:human|person|people|whatever|anyone|you|operator|developer)\b",
+        r"\b(?:" + _ROLE + r")s?\s+(?:says|said|wants|orders|ordered|insists|instructs|instructed)\b[^\n]{0,100}"
+        r"\b(?:don'?t|do\s+not|never)\s+(?:tell|mention|bring|report|surface|say)",
+        # chat roles and special tokens inside an entry, followed by what they pretend to say
+        r"\b" + _ROLE + r"\s*:\s*(?:[\w']+[,!]?\s+){0,3}?(?:now\s+)?(?:please\s+)?" + _IMPERATIVE + r"\b",
+        r"<\|\s*end[\s_-]*of[\s_-]*(?:memory|notes|context|data|quote)\s*\|>",
+        r"<\|\s*(?:user|human|system|operator)\s*\|>(?!\s*(?:tokens?|tags?|markers?|is|are|and|or|,|\)|`|$))",
+        r"<\|\s*(?:user|human|system|operator|im_start|start_header_id)[^|>\n]{0,20}\|>\s*(?:<\|[^|>\n]{0,30}\|>\s*)*"
+        r"(?:user|system|human)?\s*(?:please\s+|now\s+)?" + _IMPERATIVE + r"\b",
+        r"(?:^|[(\[\-*#=<>.:;!]\s*)(?:the\s+)?(?:memory|notes?|context|quoted\s+\w+)\s+(?:block\s+|section\s+)?"
+        r"(?:is\s+)?(?:closed|ends?|ended|over|finished|done)\s*(?:[)\].:;!\-*#=>]|$)",
+        r"\b(?:end|ends|ended|closed|over|done)\b[^\n]{0,20}[.:)\]>]\s*" + _ROLE + r"\s*:",
+        r"\bas\s+(?:your|the)\s+(?:operator|administrator|admin|owner|developer|creator|maintainer|supervisor"
+        r"|manager)\b[^\n]{0,10}?,?\s*(?:i|we)\s+(?:require|instruct|order|direct|authori[sz]e|need\s+you|want\s+you"
+        r"|tell\s+you|expect\s+you)",
+        r"\b(?:tell|report|say|claim|pretend|act\s+as\s+if|state)\w*\b[^\n.]{0,40}\b(?:tests?|checks?|ci|build|suite)\s+"
+        r"(?:as\s+|is\s+|are\s+|were\s+|was\s+)?(?:passed|passing|pass|green|successful|succeeded|went\s+fine)\b[^\n.]{0,40}\b(?:even\s+(?:if|when|though)"
+        r"|regardless|whether\s+or\s+not|no\s+matter)",
+        r"\[/?inst\](?!\s*(?:and\s+\[/inst\]\s*)?(?:markers?|tokens?|tags?|format|template|blocks?))|<<\s*/?sys\s*>>|###\s*(?:instruction|human|user|system|response)\s*:",
+        r"\b(?:next|following)\s+(?:message|text|line|part|instruction)s?\s+(?:is|are|comes?)\s+from\s+(?:the\s+)?"
+        + _ROLE,
+        r"\b(?:run|execute|decode|pipe|curl|wget|fetch|push|send|upload)\w*\b[^\n.]{0,80}\b(?:from|in|of|with|to)\s+"
+        r"(?:[\w-]+\s+){0,3}(?:stored|saved|named|given|kept|written)\s+in\s+(?:the\s+)?" + _AFTER_ITEM + r"\s+"
+        + _FORGE_ITEM,
+        r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier"
+        r"|preceding|original)\s+(?:guidance|directives?|constraints?|orders|commands|advice|notes?|memory)",
+    ),
+    (  # 4: the same, in other languages
+        r"\bbehalt\w*\s+(?:das|es|dies|alles)\s+f[uü]r\s+dich|\b(?:sag|erz[aä]hl|verrat)\w*\s+(?:es\s+|das\s+)?"
+        r"niemandem|\bkein\s+wort\s+(?:dar[uü]ber|zu)|\b(?:l[öo]sch|entfern|deaktivier|schalt|push|[äa]nder|mach"
+        r"|erledig)\w*\b[^\n.]{0,60}\b(?:heimlich|stillschweigend|im\s+stillen)\b",
+        r"\bne\s+(?:le\s+|l['’]\s*|en\s+|lui\s+)?(?:signale|dis|dites|mentionne|parle|r[eé]v[eè]le|pr[eé]viens)\w*\s+"
+        r"(?:rien\s+)?(?:[aà]\s+)?personne\b|\bsans\s+(?:le\s+|rien\s+)?(?:dire|signaler|mentionner|pr[eé]venir)\b"
+        r"|\bgarde[zr]?\s+(?:[cç]a|le|cela)\s+pour\s+(?:toi|vous)|\bdiscr[eè]tement\b",
+        r"\bno\s+(?:lo|la|le|se\s+lo|les)\s+(?:comentes|comente|digas|diga|menciones|mencione|cuentes|cuente|reportes"
+        r"|avises)\b(?!\s+en\s+el\s+c[oó]digo)|\bsin\s+(?:decir|avisar|contar|mencionar)\w*\s+(?:nada|a\s+nadie)|\ben\s+secreto\b"
+        r"|\bgu[aá]rdatelo\b",
+        r"\bn[aã]o\s+(?:fale|fala|comente|conte|diga|mencione)\s+(?:disso|nada|sobre\s+isso|a\s+ningu[eé]m|isso)"
+        r"|\bsem\s+(?:dizer|avisar|contar|falar)\s+(?:nada|a\s+ningu[eé]m)|\bem\s+segredo\b",
+        r"\bsenza\s+(?:dirlo|dire\s+(?:nulla|niente)|farlo\s+sapere)|\bnon\s+(?:dirlo|parlarne|menzionarlo)\b"
+        r"|\bin\s+segreto\b|\bdi\s+nascosto\b|\btienilo\s+per\s+te\b",
+        r"\bмолчи\b|\bпомалкивай|никому\s+не|не\s+(?:говори|рассказывай|сообщай|упоминай)\w*\s+(?:никому|об\s+этом)|втихую|та[йи]но",
+        r"(?:对|對|向)\s*(?:用户|用戶|使用者|任何人|所有人)\s*(?:保密|隐瞒|隱瞞)|悄悄|偷偷|瞒着|瞞著|不要声张|不要聲張",
+        r"黙って(?:おく|おいて|おけ|いて|いろ|いること)|内緒|こっそり|秘密に(?:して|する|しておく)",
+        r"몰래|비밀로",
+    ),
+    (  # 5: the same, in other languages
+        r"\bschalt\w*\s+(?:[\w-]+\s+){0,3}?[\w-]*(?:hooks?|tests?|pr[uü]fungen|checks?)\s+(?:ab|aus)\b",
+        r"\b(?:apag\w*|spegn\w*|desliga\w*|[eé]teins|supprime[sz]?|borra|elimina)\s+(?:\w+\s+){0,2}(?:[\w-]*hooks?|tests?|testes|controll[io]"
+        r"|verifica\w*)",
+        r"\b(?:supprime\w*|efface\w*|borra\w*|elimin\w*|exclu\w*|l[öo]sch\w*|entfern\w*|cancell\w*|удал\w*)\s+"
+        r"(?:\w+\s+){0,2}(?:tests?|pruebas|testes|prove|тест\w*)\s+(?:qui\s+[ée]chouent|que\s+fallan|que\s+falham"
+        r"|che\s+falliscono)|fehlschlagend\w*\s+tests?\s+(?:l[öo]sch|entfern)|удал\w*\s+падающ|删除失败的测试"
+        r"|失敗する\s*テストを\s*削除",
+    ),
+)
+
 # why: the excuses for an EXCUSED rule: a negation just before the match, a description just after it,
 # a limit anywhere in its sentence
 _NOT_BEFORE = (r"(?:\b(?:do\s+not|don'?t|never|not|avoid|ne\s+pas|ne|nicht|nie|nunca|no|non|mai|n[aã]o|не|нельзя"
@@ -290,6 +425,9 @@ _DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|t
                     r"|n'est|ist)\b")
 _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
+
+# the rules of each set: those the evaluation sets first asked for, then those by class
+PATTERNS: tuple[tuple, ...] = tuple(p + w for p, w in zip(_BY_WORDING, _WIDER, strict=True))
 
 _compiled: dict[int, list] = {}
 _excuses: list = []
