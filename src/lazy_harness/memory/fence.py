@@ -86,8 +86,11 @@ def _code(text: str) -> str:
     be opened or closed by the stored text."""
     if text.count("`") % 2:
         text = text.replace("`", "'")
-    out: list[str] = []
     words = text.split(" ")
+    # why: most entries hold neither a URL nor a command word; SessionStart renders some ninety of them
+    if "://" not in text and COMMANDS.isdisjoint([w.lstrip("(\"'").lower() for w in words]):
+        return text
+    out: list[str] = []
     i, quoted = 0, False
     while i < len(words):
         w = words[i]

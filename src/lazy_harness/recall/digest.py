@@ -105,10 +105,19 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden, session: str = ""
     """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
     (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
     are skipped, and so are the entries distilled from ``session`` (the running one: ADR 0034)."""
-    more = OWN_MARGIN if session else 0  # why: its own entries are the newest lines: read past them
-    recs = files.tail_records(os.path.join(mdir, name), n + len(hidden) + more) if n > 0 else []
-    return [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden
-            and not provenance.from_session(r, session)][-n:] if n > 0 else []
+    if n <= 0:
+        return []
+    path = os.path.join(mdir, name)
+    want = n + len(hidden)
+    while True:
+        recs = files.tail_records(path, want)
+        live = [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden]
+        kept = [r for r in live if not provenance.from_session(r, session)] if session else live
+        # why: the running session's own entries are the newest lines (a resume, a compaction): read
+        # past them, once, only when some were there; a new session's start reads no more than before
+        if len(kept) == len(live) or len(recs) < want or want > n + len(hidden):
+            return kept[-n:]
+        want += OWN_MARGIN
 
 
 def is_entry(rec: dict) -> bool:
@@ -187,8 +196,9 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
     # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
-    stats["waiting_learnings"] = [ids.of_learning(h) for h in heads.brief if state.of_learning(h, cross)[0]
-                                  == state.WAITING and not state.written_in(h, key, project)]
+    stats["waiting_learnings"] = [] if cross == state.AUTO else [
+        ids.of_learning(h) for h in heads.brief
+        if not state.written_in(h, key, project) and state.of_learning(h, cross)[0] == state.WAITING]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n

@@ -233,8 +233,9 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy,
 
 
 def shown_here(head: dict, key: Key, project: str, cross: str) -> bool:
-    """Whether the state of a learning (memory/state.py) lets it reach a session of this project."""
-    return state.reaches(state.of_learning(head, cross)[0], state.written_in(head, key, project))
+    """Whether the state of an active learning (memory/state.py) lets it reach a session of this
+    project: one written here always does (why: asked first, it spares most heads the state's reading)."""
+    return state.written_in(head, key, project) or state.reaches(state.of_learning(head, cross)[0], False)
 
 
 def own(head: dict, project: str, key: Key) -> bool:
