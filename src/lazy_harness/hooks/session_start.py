@@ -240,8 +240,10 @@ def migration(s: Start) -> str:
 
 def read_digest(s: Start) -> str:
     # why: a session distilled while it runs (a long one after a Stop, `lh knowledge handoff-now`)
-    # must not be told its own entries as notes from earlier sessions at a resume or a compaction
-    s.text, s.stats = digest(s.cwd, s.cfg, s.env, s.now, s.source, str(s.payload.get("session_id") or ""))
+    # must not be told its own entries as notes from earlier sessions at a resume or a compaction; a
+    # session that starts has written nothing yet, so its start spares every entry the comparison
+    own = "" if s.source == "startup" else str(s.payload.get("session_id") or "")
+    s.text, s.stats = digest(s.cwd, s.cfg, s.env, s.now, s.source, own)
     return ""
 
 
