@@ -16,16 +16,6 @@ import re
 _FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
 _SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
           r"|source|\.\s")
-_SECRET = (r"(?:credential|secret|token|password|passwd|api[\s_-]?keys?|private[\s_-]?keys?|ssh[\s_-]?keys?|id_rsa"
-           r"|id_ed25519|\.ssh|\.aws|\.env\b|\.netrc|\.npmrc|\.pypirc|cookies?|session[\s_-]?ids?|env(?:ironment)?"
-           r"\s*var|printenv|keychain|wallet|aws_secret|gh_token|github_token|anthropic_api_key)")
-_OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+|webhook|pastebin|requestbin"
-        r"|ngrok|attacker|external\s+(?:server|host|url|endpoint)|remote\s+(?:server|host|endpoint)|discord"
-        r"|telegram|gist)")
-
-_FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
-_SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
-          r"|source|\.\s")
 _SH = r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b"
 _SECRET = (r"(?:credential|secret|token|password|passwd|api[\s_-]?keys?|private[\s_-]?keys?|ssh[\s_-]?keys?|id_rsa"
            r"|id_ed25519|\.ssh|\.aws|\.env\b|\.netrc|\.npmrc|\.pypirc|cookies?|session[\s_-]?ids?|env(?:ironment)?"
