@@ -267,8 +267,9 @@ def written_texts(plan, report) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def _written(plan, report) -> list[tuple[str, str, str, dict, str]]:
-    found: list[tuple[str, str, str, dict, str]] = []  # (kind, id, file, what is checked, its kind)
+def _appended(plan) -> list[tuple[str, dict]]:
+    """(kind, record) of each decision or failure line a persist's plan appends."""
+    out = []
     for a in plan.actions:
         if a.kind == "append":
             try:
@@ -277,7 +278,13 @@ def _written(plan, report) -> list[tuple[str, str, str, dict, str]]:
                 continue
             kind = str(rec.get("type"))
             if kind in ("decision", "failure"):
-                found.append((kind, ids.of_record(rec, kind), "", rec, kind))
+                out.append((kind, rec))
+    return out
+
+
+def _written(plan, report) -> list[tuple[str, str, str, dict, str]]:
+    # (kind, id, file, what is checked, its kind)
+    found = [(kind, ids.of_record(rec, kind), "", rec, kind) for kind, rec in _appended(plan)]
     for path in report.created:
         meta, text = learning_text(path)
         if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta):
@@ -311,26 +318,13 @@ def scan_over_cap(plan, report, over: list) -> list[tuple[str, str, str, str]]:
 
     wanted = {normalise(str(item.get("title" if section == "learnings" else "summary") or ""))
               for section, item in over}
-    out: list[tuple[str, str, str, str]] = []
-    for a in plan.actions:
-        if a.kind == "append":
-            try:
-                rec = jsonload.loads(a.payload[1])
-            except ValueError:
-                continue
-            kind = str(rec.get("type"))
-            if kind in ("decision", "failure") and normalise(str(rec.get("summary") or "")) in wanted:
-                out.append((kind, ids.of_record(rec, kind), "", OVER_CAP))
+    out = [(kind, ids.of_record(rec, kind), "", OVER_CAP) for kind, rec in _appended(plan)
+           if normalise(str(rec.get("summary") or "")) in wanted]
     for path in report.created:
         meta, _ = learning_text(path)
         if meta and normalise(str(meta.get("title") or "")) in wanted:
             out.append(("learning", ids.of_learning(meta), path, OVER_CAP))
     return out
-
-
-def scan_folder(memory_dir: str, learnings_dir: str | None, learning_paths: tuple[str, ...] = ()) -> list:
-    """Everything live in a memory folder (and the learning files named) that the check holds."""
-    return scan_records(memory_dir) + scan_learnings(list(learning_paths))
 
 
 def belongs(head: dict, key: str | frozenset[str], legacy=None) -> bool:
