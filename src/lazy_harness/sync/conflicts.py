@@ -58,7 +58,7 @@ def _noted(lines: list[str]) -> tuple[list[dict], list[str]]:
     for line in lines:
         try:
             one = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             one = None
         if isinstance(one, dict) and isinstance(one.get("file"), str) and "ours" in one and "theirs" in one:
             noted.append(one)
