@@ -108,3 +108,18 @@ def test_lh_sync_prints_the_conflict_and_status_lists_it(tmp_path, monkeypatch):
     assert status.out.count("conflict:") == 1 and eid in status.out
     again = invoke("sync")
     assert "conflict" not in again.out
+
+
+def test_a_torn_or_odd_conflict_note_is_skipped_and_the_note_file_removed(tmp_path):
+    from lazy_harness.sync import conflicts
+
+    data = tmp_path / "data"
+    (data / ".git").mkdir(parents=True)
+    side = conflicts.side_file(str(data))
+    # a driver killed mid-write (a torn line) and a line of the wrong shape
+    with open(side, "w", encoding="utf-8") as fh:
+        fh.write('{"file": "p/decisions.jsonl", "id": "d1", "ours": "{\\"id\\"\n[1, 2]\n')
+    env = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(data)}
+    said = conflicts.keep(str(data), {}, env, 1_700_000_000.0)
+    assert len(said) == 2 and all("cannot be read" in line for line in said)
+    assert not (data / ".git" / conflicts.SIDE).exists()  # not read again, failing, at every later round

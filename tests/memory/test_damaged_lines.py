@@ -234,3 +234,13 @@ def test_a_salvaged_line_alone_keeps_the_provenance_that_survived(tmp_path):
     [salvaged], how = lines.records_of(raw, lines.entry_fields)
     assert how.startswith("salvaged")
     assert salvaged["via"] == "session" and salvaged["project_folder"] == "proj" and salvaged["machine"]
+
+
+def test_a_salvaged_record_without_id_or_summary_is_no_twin_of_another_such():
+    # a hide marker recovered from a glued line, beside a whole marker: neither has an id or a summary,
+    # so the salvaged one is not the whole one's twin and stays (else a hidden entry would come back)
+    whole = {"op": "hide", "ids": ["d-aaaa"]}
+    salvaged = {"op": "hide", "ids": ["d-bbbb"]}
+    twin = {"id": "d-cccc", "summary": "Use SQLite"}
+    found = [(whole, False), (salvaged, True), (dict(twin, tags=["db"]), False), (twin, True)]
+    assert lines.without_salvaged_twins(found) == [whole, salvaged, dict(twin, tags=["db"])]

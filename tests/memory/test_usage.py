@@ -137,3 +137,13 @@ def test_after_a_merge_lh_sync_writes_the_counts_again(isolated_home):
     assert not usage.load_ranks(None, mdir, 5)  # merged in, not counted yet
     recount_usage(data, [os.path.relpath(usage_log.path_of(mdir), data)], None)
     assert usage.load_ranks(None, mdir, 5).get("f-00000001") == usage.USED
+
+
+def test_a_synced_line_nested_past_the_stack_is_skipped_not_raised(isolated_home, tmp_path):
+    # why: usage.jsonl comes from other machines through sync; one hostile line must not stop the round
+    mdir = str(tmp_path)
+    _lines(mdir, ("shown", 1.0, {"session": "a", "id": "f-00000001", "chars": 1}))
+    with open(usage_log.path_of(mdir), "a", encoding="utf-8") as fh:
+        fh.write("[" * 200_000 + "\n")
+    _lines(mdir, ("used", 2.0, {"session": "a", "id": "f-00000001", "evidence": "x"}))
+    assert [rec["op"] for rec in usage_log.read(mdir)] == ["shown", "used"]

@@ -56,7 +56,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
                                         "which leaves after this many idle minutes; 0: every prompt does the work "
                                         "itself"),
         "min_similarity": ("num", 0.53, "the bar with similarity: cosine similarity plus 0.04 x strength (at "
-                                        "most 4) an entry must reach"),
+                                        "most 4) plus 0.2 x coverage an entry must reach (ADR 0034)"),
     },
     "sync": {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),

@@ -109,7 +109,7 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
         for line in lines:
             try:
                 rec = jsonload.loads(line) if line.strip() else None
-            except ValueError:
+            except (ValueError, RecursionError):  # why: a synced line may nest past the stack
                 continue
             if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
                 continue
@@ -203,7 +203,7 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
         for n, line in enumerate(lines, 1):
             try:
                 rec = jsonload.loads(line) if line.strip() else None
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
             if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
                 continue

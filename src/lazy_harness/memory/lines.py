@@ -193,7 +193,8 @@ def without_salvaged_twins(found: list[tuple[dict, bool]]) -> list[dict]:
     """
     if not any(salvaged for _, salvaged in found):
         return [rec for rec, _ in found]
-    whole = {_identity(rec) for rec, salvaged in found if not salvaged}
+    whole = {_identity(rec) for rec, salvaged in found if not salvaged} - {None}
+    # why: a record with neither id nor summary (a marker recovered from a glued line) has no twin
     return [rec for rec, salvaged in found if not salvaged or _identity(rec) not in whole]
 
 

@@ -54,7 +54,7 @@ def read(memory_dir: str) -> list[dict]:
             for raw in fh:
                 try:
                     rec = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):  # why: a synced file may hold a line nested past the stack
                     continue
                 if (isinstance(rec, dict) and rec.get("op") in OPS and isinstance(rec.get("ts"), str)
                         and (rec["op"] == "session" or isinstance(rec.get("id"), str))

@@ -32,13 +32,13 @@ def keep(data: str, cfg: dict, env, now: float) -> list[str]:
     Never raises: the merge is done, and this machine's version is in place either way."""
     side = side_file(data)
     try:
-        with open(side, encoding="utf-8") as fh:
-            noted = [json.loads(line) for line in fh if line.strip()]
+        with open(side, encoding="utf-8", errors="replace") as fh:
+            lines = [line for line in fh if line.strip()]
         os.unlink(side)
-    except (OSError, ValueError):
+    except OSError:
         return []
+    noted, said = _noted(lines)
     root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
-    said = []
     for one in noted:
         try:
             said.append(_keep_one(data, root, one, now))
@@ -48,6 +48,23 @@ def keep(data: str, cfg: dict, env, now: float) -> list[str]:
     for line in said:
         logfile.write(logfile.WORKER, f"sync: {line}", env)
     return said
+
+
+def _noted(lines: list[str]) -> tuple[list[dict], list[str]]:
+    """The conflicts of the side file's lines, and a line for each that cannot be read. why: a driver
+    killed mid-write leaves a torn line; the notes beside it are still kept, and the file is removed
+    either way (left in place, it would fail every later round the same way)."""
+    noted, said = [], []
+    for line in lines:
+        try:
+            one = json.loads(line)
+        except (ValueError, RecursionError):
+            one = None
+        if isinstance(one, dict) and isinstance(one.get("file"), str) and "ours" in one and "theirs" in one:
+            noted.append(one)
+        else:
+            said.append(f"a conflict note that cannot be read ({len(line.strip())} characters) was skipped")
+    return noted, said
 
 
 def _keep_one(data: str, root: str, one: dict, now: float) -> str:

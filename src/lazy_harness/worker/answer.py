@@ -27,7 +27,6 @@ CUE_CHARS = 120  # one cue: a short request or question
 MAX_CUES = 4
 MAX_ALTERNATIVES = 10
 SCOPES = ("project", "general")  # a learning's scope: the two values the prompt asks for
-SCOPES = ("project", "general")  # a learning's scope: the two values the prompt asks for
 LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30, "handoff_closed": 100}
 KEYS = ("decisions", "failures", "learnings", "handoff", "handoff_closed")
 # Items past a section's cap (decisions, failures, learnings): not dropped but returned under this key
