@@ -137,3 +137,22 @@ def test_a_prompt_appends_what_it_injected_and_the_rule_orders_where_max_items_c
     r = run_hook("UserPromptSubmit", {"session_id": "another-session", "cwd": project,
                                       "hook_event_name": "UserPromptSubmit", "prompt": PROMPT})
     assert other in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_usage_record_that_fails_in_any_way_leaves_the_prompt_its_memory(tmp_path, isolated_home, monkeypatch):
+    """The usage line is a nicety (ADR 0036): whatever noting it raises, the prompt still gets its notes,
+    as at SessionStart."""
+    from lazy_harness.recall import prompt as recall_prompt
+
+    project = ms.make_project(tmp_path, "proj")
+    a, b = _lock_decisions(project)
+
+    def broken(*args, **kwargs):
+        raise ValueError("a usage line that cannot be made")
+
+    monkeypatch.setattr(usage, "note", broken)
+    payload = {"session_id": SID, "cwd": project, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
+    _, out = recall_prompt.answer(payload, os.environ, time.time())
+    assert out is not None
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert a in context or b in context

@@ -216,8 +216,8 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
 
     try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
         usage.note(env, sid, "prompt", len(out_text), [(c["id"], c.get("chars", 0)) for c in info["kept"]], now)
-    except OSError:
-        pass  # why: usage is counted without this showing; the prompt's memory matters more
+    except Exception:  # why: usage is counted without this showing; the prompt's memory matters more
+        pass
     out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
     return decision, jsonload.dumps(out) + "\n"
 
