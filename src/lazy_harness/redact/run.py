@@ -18,7 +18,8 @@ from lazy_harness.redact.matches import _mailchimp
 from lazy_harness.redact.values import MARK, _aws_secrets, _replace_assignment, _replace_keyish
 
 
-@lru_cache(maxsize=8)
+# why: one twin per case-insensitive rule that goes through _sub_folded (7 today): room for more
+@lru_cache(maxsize=32)
 def _twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
 
