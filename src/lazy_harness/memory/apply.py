@@ -137,14 +137,17 @@ def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:
         todo = [a for a in p.actions if a.kind == APPEND and a.path == path]
         if not todo:
             continue
-        seen = entries.recorded(path, {a.payload[0] for a in todo})
+        keys = {a.payload[0] for a in todo}
+        seen = entries.recorded(path, keys)
+        kind = "decision" if name == files.DECISIONS else "failure"
+        taken = entries.taken_ids(path, kind, keys)  # why: checked again under the lock, as the summaries
         for a in todo:
             key, line = a.payload
             if key in seen:
                 report.skipped.append((path, f"already recorded: {a.preview}"))
                 continue
             seen.add(key)
-            out.setdefault(path, []).append(line)
+            out.setdefault(path, []).append(entries.with_fresh_id(line, kind, key, taken))
     return out
 
 

@@ -3,8 +3,9 @@
     {"ts", "type", "id", "project", "session_id", "task_id", <the item's fields in documented order>,
      "project_folder", "via", "machine", "author", "text_digest"}   (provenance: memory/provenance.py)
 
-``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex). Lines written before ids existed
-have none; readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.
+``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex), lengthened when another entry
+of the file holds those 8 (``taken_ids``, ``ids.fresh``). Lines written before ids existed have none;
+readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.
 
 De-duplication reads the file itself (no side index that a crash between two writes could leave out
 of step): ``recorded()`` tells which normalised summaries already have a whole entry. A line torn by
@@ -49,6 +50,44 @@ def record(kind: str, item: dict, meta: dict, now: float) -> dict:
     rec.update(provenance.fields(meta))
     rec["text_digest"] = provenance.digest_of(rec, kind)
     return rec
+
+
+def taken_ids(path: str, kind: str, keys) -> dict[str, str]:
+    """``{id: normalised summary}`` of the entries of ``path`` whose id could clash with an id of one
+    of ``keys`` (normalised summaries): those holding the same first 8 hex characters. A line that
+    names another id is passed over unparsed; a line without an id is parsed (its id is derived).
+
+    why: this runs at every persist over the whole history, so most lines cost a substring test.
+    """
+    stems = [b'"' + (ids.PREFIXES[kind] + ids.long_hex(k)[:ids.HEX]).encode("ascii") for k in keys]
+    out: dict[str, str] = {}
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return out
+    for line in data.split(b"\n"):
+        if not line.strip() or (b'"id":' in line and not any(s in line for s in stems)):
+            continue
+        try:
+            rec = json.loads(line.removeprefix(BOM).decode("utf-8", "replace"))
+        except ValueError:
+            continue  # a torn line: its entry was never written whole
+        if isinstance(rec, dict) and isinstance(rec.get("summary"), str):
+            out[ids.of_record(rec, kind)] = normalise(rec["summary"])
+    return out
+
+
+def with_fresh_id(line: str, kind: str, key: str, taken: dict[str, str]) -> str:
+    """The entry ``line`` with the id no other entry of ``taken`` holds (``ids.fresh``); ``taken``
+    then holds it too, so two new entries of one write never share one."""
+    rec = json.loads(line)
+    want = ids.fresh(kind, key, taken)
+    taken[want] = key
+    if rec.get("id") == want:
+        return line
+    rec["id"] = want
+    return json_line(rec)
 
 
 def json_line(rec: dict) -> str:
