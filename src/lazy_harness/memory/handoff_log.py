@@ -155,7 +155,9 @@ def salvage(text: str) -> dict | None:
     when its op and time read and its id still matches its text: the item is then exactly the one
     written, whatever else the damage took (session and task ids, the reason)."""
     rec = lines.string_fields(text, RECORD_FIELDS)
-    if not _shaped(rec) or not ids.derives(rec["id"], "handoff", normalise(rec["text"])) or epoch(rec.get("ts")) is None:
+    if not _shaped(rec) or not ids.derives(rec["id"], "handoff", normalise(rec["text"])):
+        return None
+    if epoch(rec.get("ts")) is None:
         return None
     return rec
 

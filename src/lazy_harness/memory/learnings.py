@@ -9,9 +9,10 @@ onto one line, so no title can add or override a key.
 
 Identity: a learning is its origin project and its normalised title, and its ``id`` in the
 frontmatter is ``ids.learning_id(origin, title)`` (a file written before ids existed gets the same
-id derived when read), lengthened when another learning holds those 8 hex characters (``fresh_id``). A file with that id is the same learning (re-processing a task writes
-nothing new); another learning whose slug collides (a different title, or the same title from
-another project on the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
+id derived when read), lengthened when another learning holds those 8 hex characters
+(``fresh_id``). A file with that id is the same learning (re-processing a task writes nothing new);
+another learning whose slug collides (a different title, or the same title from another project on
+the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
 """
 
 import hashlib

@@ -196,7 +196,8 @@ def reset(env, memory_dir: str, entry_id: str, now: float) -> None:
     from lazy_harness.errors import LhError
 
     if ids.kind_of(entry_id) is None:
-        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory usage")
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)",
+                      hint="lh memory usage")
     append(memory_dir, [line("reset", now, id=entry_id)])
     refresh_ranks(env, memory_dir)
 
