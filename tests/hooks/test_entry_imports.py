@@ -41,7 +41,7 @@ ALLOWED_OURS = {
     # why: learning frontmatter read without YAML (jsonload-only), split out of memory.files to keep
     # both under 400 lines; the same code as before, one more module for SessionStart and the prompt hook
     "lazy_harness.memory.frontmatter",
-    "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
+    "lazy_harness.queue.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
     "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",
     "lazy_harness.recall.lookup",  # reading the index: FTS5 and the bounded word lists (math, heapq only)
@@ -161,7 +161,7 @@ def test_entry_module_import_alone_is_light(world):
         "lazy_harness.jsonload",
         "lazy_harness.queue",
         "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn",
-        "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.retain"}
+        "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.queue.retain"}
 
 
 def test_stop_uses_the_compiled_config_on_the_second_run(world):

@@ -30,7 +30,7 @@ def test_every_file_of_the_folder_has_its_hash_in_the_manifest_and_it_is_the_fil
 
 def test_the_pins_the_hook_checks_are_the_manifests():
     files = manifest()["files"]
-    assert static_model.PINS == {name: files[name] for name in ("table.bin", "vocab.bin")}
+    assert {name: files[name] for name in ("table.bin", "vocab.bin")} == static_model.PINS
 
 
 def test_the_source_names_the_upstream_model_its_revision_and_the_exact_files_used():

@@ -26,10 +26,7 @@ USED, PEER, UNUSED = 0, 1, 2  # the ranks :func:`order` sorts by
 
 
 def seen_file(env, session_id: str) -> str:
-    # why: the queue's rule for a session id in a file name (queue.safe_session_id, a test keeps the
-    # two equal): the store does not import the queue
-    safe = "".join(c for c in str(session_id) if c.isascii() and (c.isalnum() or c in "-_"))[:80]
-    return os.path.join(paths.state_dir(env), (safe or "unknown") + SEEN)
+    return os.path.join(paths.state_dir(env), paths.safe_session_id(session_id) + SEEN)
 
 
 def note(env, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float) -> None:

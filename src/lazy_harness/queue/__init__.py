@@ -37,7 +37,7 @@ from lazy_harness.queue.state import (
     state_file)
 from lazy_harness.queue.task import (
     DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
-    parse_task, read_task, safe_session_id, task_id)
+    parse_task, read_task, task_id)
 from lazy_harness.queue.turn import (
     TURN, TURN_CHARS, TURN_DIGEST, is_turn_digest, turn_digest, turn_fingerprint, turn_start)
 
@@ -51,5 +51,5 @@ __all__ = [
     "acquire_worker_lock", "claim", "enqueue", "ensure_layout", "finish", "folder", "format_task", "gate",
     "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
     "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock",
-    "safe_session_id", "state_file", "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
+    "state_file", "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
 ]
