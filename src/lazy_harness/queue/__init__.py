@@ -29,8 +29,8 @@ The package, by what each part does (the names in ``__all__`` are read from here
 """
 
 from lazy_harness.queue.consume import (
-    LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, finish, needs_worker, pending, recover,
-    release_worker_lock)
+    LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, distill_trouble, finish, needs_worker, pending,
+    recover, release_worker_lock)
 from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
 from lazy_harness.queue.state import (
     DISTILLED, ERROR, SKIPPED, gate, has_task, last_check, last_done_mtime, mark_done, pending_of, read_state,
@@ -48,8 +48,8 @@ WORKER_MARKER = "LH_WORKER_CALL"
 __all__ = [
     "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",
     "REQUIRED", "SKIPPED", "STATE", "SUFFIX", "TMP", "TURN", "TURN_CHARS", "TURN_DIGEST", "WORKER_MARKER",
-    "acquire_worker_lock", "claim", "enqueue", "ensure_layout", "finish", "folder", "format_task", "gate",
-    "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
-    "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock",
-    "state_file", "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
+    "acquire_worker_lock", "claim", "distill_trouble", "enqueue", "ensure_layout", "finish", "folder", "format_task",
+    "gate", "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
+    "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock", "state_file",
+    "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
 ]
