@@ -196,9 +196,12 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
     # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
+    # why crosses() first: a learning kept to its project never waits, and the test costs one compare
+    # where the others read the key and the whole status (200 heads at every start)
     stats["waiting_learnings"] = [] if cross == state.AUTO else [
         ids.of_learning(h) for h in heads.brief
-        if not state.written_in(h, key, project) and state.of_learning(h, cross)[0] == state.WAITING]
+        if state.crosses(h) and not state.written_in(h, key, project)
+        and state.of_learning(h, cross)[0] == state.WAITING]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
