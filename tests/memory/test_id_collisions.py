@@ -148,3 +148,13 @@ def test_approve_by_id_approves_only_the_entry_named(where):
     assert r.code == 0, r.err
     still = [h["id"] for h in held.listing(mdir, ldir)]
     assert still == [got[TWIN_A]]
+
+
+def test_a_failure_shown_under_its_longer_id_and_hit_again_is_found_recurred():
+    from lazy_harness.worker import usage as worker_usage
+
+    key_a, key_b = ids.key_of("failure", TWIN_A), ids.key_of("failure", TWIN_B)
+    longer = ids.fresh("failure", key_b, {"f-6e80f7ab": key_a})
+    first = {longer: (1.0, 40), "d-00000001": (1.0, 10)}
+    assert worker_usage.recurred({"failures": [{"summary": TWIN_B}]}, first) == [longer]
+    assert worker_usage.recurred({"failures": [{"summary": "something else entirely"}]}, first) == []
