@@ -158,3 +158,12 @@ def test_a_failure_shown_under_its_longer_id_and_hit_again_is_found_recurred():
     first = {longer: (1.0, 40), "d-00000001": (1.0, 10)}
     assert worker_usage.recurred({"failures": [{"summary": TWIN_B}]}, first) == [longer]
     assert worker_usage.recurred({"failures": [{"summary": "something else entirely"}]}, first) == []
+
+
+def test_a_line_written_before_ids_holds_its_derived_id_against_a_new_twin(where):
+    _, mdir, ldir = where
+    path = os.path.join(mdir, files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW, TWIN_A.upper())])  # no "id": derived from its summary
+    store.persist({"decisions": [{"summary": TWIN_B}]}, mdir, ldir, meta("s1"), NOW + 60)
+    got = _ids_in(path, "decision")
+    assert got[TWIN_A.upper()] == "d-6e80f7ab" and got[TWIN_B].startswith("d-6e80f7ab") and got[TWIN_B] != "d-6e80f7ab"

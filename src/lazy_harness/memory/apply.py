@@ -214,9 +214,10 @@ def _apply_learnings(p: Plan, report: Report, log=None) -> None:
     from lazy_harness.memory import learnings
     for folder in {os.path.dirname(a.path) for a in todo}:
         sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
+    taken = learnings.taken_ids(p.learnings_dir)  # why: read once, not once per learning
     for a in todo:
         path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now,
-                                                 before_create=None if log is None else log.creating)
+                                                 before_create=None if log is None else log.creating, taken=taken)
         (report.created if written else report.existing).append(path)
 
 

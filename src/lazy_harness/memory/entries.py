@@ -54,12 +54,14 @@ def record(kind: str, item: dict, meta: dict, now: float) -> dict:
 
 def taken_ids(path: str, kind: str, keys) -> dict[str, str]:
     """``{id: normalised summary}`` of the entries of ``path`` whose id could clash with an id of one
-    of ``keys`` (normalised summaries): those holding the same first 8 hex characters. A line that
-    names another id is passed over unparsed; a line without an id is parsed (its id is derived).
+    of ``keys`` (normalised summaries): those holding the same first 8 hex characters.
 
-    why: this runs at every persist over the whole history, so most lines cost a substring test.
+    why: this runs at every persist over the whole history, so a line that names another id costs a
+    substring test, and a line without an id (written before ids) the hash of its summary, read as
+    ``recorded`` reads it; only a line that may clash is parsed whole.
     """
-    stems = [b'"' + (ids.PREFIXES[kind] + ids.long_hex(k)[:ids.HEX]).encode("ascii") for k in keys]
+    hexes = {ids.short_hex(k) for k in keys}
+    stems = [b'"' + (ids.PREFIXES[kind] + h).encode("ascii") for h in hexes]
     out: dict[str, str] = {}
     try:
         with open(path, "rb") as fh:
@@ -67,7 +69,10 @@ def taken_ids(path: str, kind: str, keys) -> dict[str, str]:
     except FileNotFoundError:
         return out
     for line in data.split(b"\n"):
-        if not line.strip() or (b'"id":' in line and not any(s in line for s in stems)):
+        if b'"id":' in line:
+            if not any(s in line for s in stems):
+                continue
+        elif not _summary_may_clash(line, hexes):
             continue
         try:
             rec = json.loads(line.removeprefix(BOM).decode("utf-8", "replace"))
@@ -76,6 +81,27 @@ def taken_ids(path: str, kind: str, keys) -> dict[str, str]:
         if isinstance(rec, dict) and isinstance(rec.get("summary"), str):
             out[ids.of_record(rec, kind)] = normalise(rec["summary"])
     return out
+
+
+def _summary_may_clash(line: bytes, hexes: set[str]) -> bool:
+    """Whether a line without an id has a summary whose derived id starts with one of ``hexes``
+    (a line whose summary cannot be read this way is looked at whole)."""
+    at = line.find(_SUMMARY_KEY)
+    if at < 0:
+        return False
+    j = at + len(_SUMMARY_KEY)
+    while j < len(line) and line[j] == 0x20:
+        j += 1
+    end = line.find(b'"', j + 1) if line[j:j + 1] == b'"' else -1
+    raw = line[j + 1:end] if end > 0 else b"\\"
+    if b"\\" not in raw:  # no escapes: these bytes are the string
+        summary = raw.decode("utf-8", "replace")
+    else:
+        try:
+            summary = _DECODER.raw_decode(line[j:].decode("utf-8", "replace"))[0]
+        except ValueError:
+            return True
+    return not isinstance(summary, str) or ids.short_hex(normalise(summary)) in hexes
 
 
 def with_fresh_id(line: str, kind: str, key: str, taken: dict[str, str]) -> str:

@@ -47,6 +47,11 @@ def text_digest(text: str, size: int = 16) -> str:
     return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 
+def short_hex(key: str) -> str:
+    """The 8 hex characters every id of identity ``key`` starts with."""
+    return _digest(key)
+
+
 def long_hex(key: str) -> str:
     """Every hex character an id of identity ``key`` may use: its 8, then a 16-byte digest of ``key``."""
     return _digest(key) + text_digest(key, 16)

@@ -171,14 +171,18 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "",
 
 
 def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
-                   before_create=None) -> tuple[str, bool]:
+                   before_create=None, taken: dict[str, str] | None = None) -> tuple[str, bool]:
     """Create the learning's file once: (path, written). An existing file is never touched.
-    ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record)."""
+    ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record).
+    ``taken``: every learning's id (``taken_ids``), read once by a caller writing several; it then
+    holds this one's too."""
     title = one_line(item.get("title"))
     if not title:
         raise TaskError("a learning without a title cannot be written")
     origin = one_line(meta.get("project"))
-    lid = fresh_id(taken_ids(learnings_dir), origin, title)
+    taken = taken_ids(learnings_dir) if taken is None else taken
+    lid = fresh_id(taken, origin, title)
+    taken[lid] = ids.key_of("learning", title, origin)
     text = render(item, meta, now, lid)
     for _ in range(MAX_SUFFIX):
         path, exists = find_slot(learnings_dir, title, now, origin, lid)
