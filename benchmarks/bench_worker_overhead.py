@@ -3,7 +3,7 @@
 A temporary HOME holds one project and N sessions, each a copy of the recorded
 tests/fixtures/transcripts/interactive.jsonl placed where Claude Code keeps transcripts, each queued
 as a SessionEnd task. Then, in this process, ``worker.loop.run`` drains the queue with
-``llm.distill_call`` replaced by a function that returns a canned answer at once (a different
+``llm.call`` replaced by a function that returns a canned answer at once (a different
 decision, failure, learning and handoff per task, so every task really appends, writes a learning
 file and rewrites the handoff). Each task is timed from claim to finish (``one_task.process_one``):
 trust check, reading the transcript, gates, existing memory, prompt, redaction, validation, the

@@ -1,6 +1,7 @@
-"""The folders read as the data flow (hooks -> queue -> worker -> memory; cli -> everything): a room
-imports only the rooms below it. Every import of every module is read with ``ast``, those inside
-functions too, since a lazy import is still a dependency."""
+"""The folders read as the data flow (hooks -> queue -> worker -> memory; cli -> everything but the
+hooks): a room imports only the rooms below it. Every package and every module of src is in a room
+or in the base; every import of every module is read with ``ast``, those inside functions too,
+since a lazy import is still a dependency."""
 
 import ast
 import functools
@@ -18,20 +19,34 @@ BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harne
 # what each room may import besides itself and BASE
 RULES = {
     "lazy_harness.memory": set(),
-    "lazy_harness.queue": {"lazy_harness.retain", "lazy_harness.config"},
+    "lazy_harness.config": set(),
+    "lazy_harness.redact": set(),
+    "lazy_harness.proc": set(),
+    # the spend ledger and the cap read from it: written by the worker, read by the page and the CLI
+    "lazy_harness.cost": set(),
+    "lazy_harness.settings": set(),
+    "lazy_harness.plugin": {"lazy_harness.settings"},
+    "lazy_harness.notice": {"lazy_harness.config"},
+    "lazy_harness.queue": {"lazy_harness.config"},
+    "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
+    # the read side: what a session and a prompt get, the index, the resident answerer
+    "lazy_harness.recall": {"lazy_harness.memory", "lazy_harness.config", "lazy_harness.proc"},
+    # the worker starts its sync as a process (detach.spawn_sync), never imports it
     "lazy_harness.worker": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
-                            "lazy_harness.retain", "lazy_harness.proc", "lazy_harness.redact",
-                            "lazy_harness.notice", "lazy_harness.sync",
+                            "lazy_harness.proc", "lazy_harness.redact", "lazy_harness.notice", "lazy_harness.cost",
                             # why: the worker keeps the search index current, vectors included, so
                             # the next prompt finds the entries it just wrote embedded (recall.build)
                             "lazy_harness.recall.build"},
-    "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall"},
     # the page of lh ui reads what the CLI reads and changes memory through the same functions
     "lazy_harness.ui": {"lazy_harness.memory", "lazy_harness.recall", "lazy_harness.queue", "lazy_harness.config",
-                        "lazy_harness.worker.ledger", "lazy_harness.worker.budget"},
+                        "lazy_harness.cost"},
 }
+# the CLI (and ``python -m lazy_harness``) sits on top: every room but the hooks, which only Claude Code runs
+TOP = {room for room in RULES if room != "lazy_harness.hooks"}
+RULES["lazy_harness.cli"] = set(TOP)
+RULES["lazy_harness.__main__"] = TOP | {"lazy_harness.cli"}
 
 
 def _module_name(path: str) -> str:
@@ -88,6 +103,21 @@ def test_the_reader_sees_lazy_imports_and_submodules(tmp_path):
                      "def f():\n    from lazy_harness.worker import loop\n    from lazy_harness.config import load\n")
     assert imports_of(str(probe)) == {"lazy_harness.paths", "lazy_harness.queue", "lazy_harness.worker.loop",
                                       "lazy_harness.config"}
+
+
+def test_every_module_of_src_is_in_a_room_or_in_the_base():
+    assert sorted(m for m in _modules() if m not in BASE and _room_of(m) is None) == []
+
+
+def test_the_arrows_against_the_flow_would_be_caught():
+    assert not _allowed("lazy_harness.recall.shown", "lazy_harness.queue")  # paths.safe_session_id
+    assert not _allowed("lazy_harness.ui.reading", "lazy_harness.worker.ledger")  # cost.ledger
+    assert not _allowed("lazy_harness.cli.memory", "lazy_harness.hooks.session_start")  # recall.digest
+    assert not _allowed("lazy_harness.worker.loop", "lazy_harness.sync")  # detach.spawn_sync
+    assert not _allowed("lazy_harness.queue.produce", "lazy_harness.worker")
+    assert not _allowed("lazy_harness.memory.files", "lazy_harness.config")
+    assert not _allowed("lazy_harness.config", "lazy_harness.memory")
+    assert _allowed("lazy_harness.cli.memory", "lazy_harness.recall.digest")
 
 
 def test_a_worker_importing_a_hook_would_be_caught():

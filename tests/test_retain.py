@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from lazy_harness import paths, queue, retain
+from lazy_harness import paths, queue
+from lazy_harness.queue import retain
 from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, run_worker, spent, tasks

@@ -410,7 +410,13 @@ def test_the_worker_pushes_what_it_just_wrote(tmp_path, isolated_home, fake, pro
     queue.enqueue(paths.queue_dir(), queue.task_fields(place(project), "SessionEnd", True))
     stats = loop.run()
     assert stats.processed == 1
+    # the sync runs in a process of its own (detach.spawn_sync): its worker.log line is its last act
+    log = Path(paths.logs_dir()) / "worker.log"
+    deadline = time.monotonic() + 60
+    while " sync " not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    [line] = [ln for ln in log.read_text().splitlines() if " sync " in ln]
+    assert "pushed" in line, line
     key = os.path.basename(paths.memory_dir(str(project)))
     pushed = _git("--git-dir", str(remote), "show", f"main:projects/{key}/decisions.jsonl")
     assert "Use a file queue between hooks and worker" in pushed
-    assert "pushed" in (Path(paths.logs_dir()) / "worker.log").read_text()

@@ -4,7 +4,8 @@ own descriptors are close-on-exec, so the child inherits none of them.
 
 The one place that detaches (a test fails for any other ``setsid`` or ``start_new_session``): the
 worker (``queue.submit.spawn_worker``), the index builder (``recall.build``), the sync pull at
-SessionStart (:func:`spawn_pull`). Hot path: only ``os`` and ``sys`` and our base modules.
+SessionStart (:func:`spawn_pull`), the worker's sync after it wrote memory (:func:`spawn_sync`). Hot
+path: only ``os`` and ``sys`` and our base modules.
 """
 
 import os
@@ -45,6 +46,13 @@ def _spawn(argv: list[str], log: str, env: dict, stdout: int | None) -> int:
     else:
         actions += [(os.POSIX_SPAWN_DUP2, stdout, 1), (os.POSIX_SPAWN_OPEN, 2, log, appended, FILE_MODE)]
     return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+
+
+def spawn_sync(env=None) -> int:
+    """``python -m lazy_harness.sync after-write`` detached (the worker, after it wrote memory): the
+    sync round, at most every ``interval_minutes``, logged to worker.log; returns its pid."""
+    env = dict(os.environ if env is None else env)
+    return spawn([sys.executable, "-m", "lazy_harness.sync", "after-write"], logfile.log_path(logfile.SPAWN, env), env)
 
 
 def spawn_pull(env=None) -> tuple[int, int]:

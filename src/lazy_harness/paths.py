@@ -38,6 +38,13 @@ def logs_dir(env=None) -> str:
     return os.path.join(claude_dir(env), "logs")
 
 
+def safe_session_id(session_id: str) -> str:
+    """A session id as it names files (the queue's state, what a session was shown, its kept
+    transcript): session ids are UUIDs; anything else is cut down to a file-name-safe form."""
+    clean = "".join(c for c in str(session_id) if c.isascii() and (c.isalnum() or c in "-_"))[:80]
+    return clean or "unknown"
+
+
 def state_dir(env=None) -> str:
     """Small per-session gate state and the compiled config live here, beside the queue."""
     return os.path.join(queue_dir(env), "state")

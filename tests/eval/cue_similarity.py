@@ -55,7 +55,8 @@ def static_embedder(model_dir: str | None = None):
     def embed(texts: list[str]):
         out = np.zeros((len(texts), model.dims), dtype=np.float32)
         for n, t in enumerate(texts):
-            out[n] = static_model.unpack(model.embed(t))
+            v = np.frombuffer(model.embed(t), dtype=np.int8).astype(np.float32)
+            out[n] = v / (float(np.linalg.norm(v)) or 1.0)
         return out
     return embed
 

@@ -41,7 +41,7 @@ ALLOWED_OURS = {
     # why: learning frontmatter read without YAML (jsonload-only), split out of memory.files to keep
     # both under 400 lines; the same code as before, one more module for SessionStart and the prompt hook
     "lazy_harness.memory.frontmatter",
-    "lazy_harness.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
+    "lazy_harness.queue.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
     # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
     "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",
     "lazy_harness.recall.lookup",  # reading the index: FTS5 and the bounded word lists (math, heapq only)
@@ -161,7 +161,21 @@ def test_entry_module_import_alone_is_light(world):
         "lazy_harness.jsonload",
         "lazy_harness.queue",
         "lazy_harness.queue.task", "lazy_harness.queue.state", "lazy_harness.queue.turn",
-        "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.retain"}
+        "lazy_harness.queue.produce", "lazy_harness.queue.consume", "lazy_harness.queue.retain"}
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit"])
+def test_the_reading_hooks_leave_the_producer_side_of_the_queue_unloaded(world, event):
+    """SessionStart and the prompt hook only read the queue: its producer side (the enqueue, the turn
+    digest, the kept transcripts) is loaded on first use (queue.__getattr__), each module less a
+    fraction of a millisecond of every start."""
+    env, payload = world
+    argv = ["-m", "lazy_harness.hooks", event]
+    with worker_lock_held(paths.claude_dir()):
+        imported(argv, env, payload(event, "aaaaaaaa-0000-0000-0000-000000000001"))
+        p, names = imported(argv, env, payload(event, "bbbbbbbb-0000-0000-0000-000000000002"))
+    assert p.returncode == 0
+    assert not {"lazy_harness.queue.produce", "lazy_harness.queue.turn", "lazy_harness.queue.retain"} & set(names)
 
 
 def test_stop_uses_the_compiled_config_on_the_second_run(world):

@@ -71,7 +71,7 @@ def test_a_failed_digest_still_tells_the_person_and_logs_why(project, monkeypatc
     def broken(*args):
         raise KeyError("context")
 
-    monkeypatch.setattr(session_start, "digest", broken)
+    monkeypatch.setattr(session_start.recall, "digest", broken)
     decision, out = session_start.run(payload(project), os.environ, NOW)
     assert json.loads(out) == {"systemMessage": "distillation is paused"}
     assert "(read digest failed: KeyError: 'context')" in decision

@@ -77,7 +77,7 @@ def test_bom_learning_keeps_its_id_and_is_not_written_twice(tmp_path):
     edit(path, lambda data: BOM + data.replace(b"rename into new/", b"rename into new/ (checked)"))
     want = ids.learning_id("proj", LEARNING["title"])
     assert learnings.id_of(path) == want
-    assert frontmatter.read_frontmatter_title(path) == LEARNING["title"]
+    assert frontmatter.read_frontmatter_values(path, ("title",))["title"] == LEARNING["title"]
     with open(path, encoding="utf-8") as fh:
         meta, body = frontmatter.parse_frontmatter(fh.read())
     assert meta["id"] == want and body.startswith("\n## Learning")

@@ -147,3 +147,18 @@ def test_a_synced_line_nested_past_the_stack_is_skipped_not_raised(isolated_home
         fh.write("[" * 200_000 + "\n")
     _lines(mdir, ("used", 2.0, {"session": "a", "id": "f-00000001", "evidence": "x"}))
     assert [rec["op"] for rec in usage_log.read(mdir)] == ["shown", "used"]
+
+
+def test_the_count_file_finds_an_id_lengthened_past_a_collision_beside_its_short_twin(isolated_home, tmp_path):
+    mdir = _mdir(tmp_path)
+    made = ["d-6e80f7ab", "d-6e80f7ab9", "d-00000001", "f-6e80f7ab0123456789"]
+    recs = [("shown", float(k), {"session": f"s{k}", "id": eid, "chars": 1}) for k, eid in enumerate(made)]
+    recs += [("shown", 9.0, {"session": "other", "id": eid, "chars": 1}) for eid in made]
+    recs += [("used", 1.0, {"session": "s0", "id": "d-6e80f7ab9", "evidence": "x"})]
+    with open(usage_log.path_of(mdir), "w") as fh:
+        fh.write("".join(json.dumps(usage_log.line(op, when, **fields)) + "\n" for op, when, fields in recs))
+    usage_log.refresh_ranks(None, mdir)
+    ranks = usage.load_ranks(None, mdir, 2)
+    assert {eid: ranks.get(eid) for eid in made} == {"d-6e80f7ab": usage.UNUSED, "d-6e80f7ab9": usage.USED,
+                                                     "d-00000001": usage.UNUSED, "f-6e80f7ab0123456789": usage.UNUSED}
+    assert ranks.get("d-6e80f7ab90") == ranks.get("d-6e80f7a") == usage.PEER

@@ -41,9 +41,9 @@ def ldir() -> str:
 
 def build(project, **context):
     """The digest as SessionStart builds it (with the queue's word on failing distillation)."""
-    from lazy_harness.hooks.session_start import digest
+    from lazy_harness.hooks.session_start import trouble_of
 
-    return digest(project, cfg(**context), os.environ, NOW, "startup")
+    return recall.digest(project, cfg(**context), os.environ, NOW, "startup", trouble=trouble_of(os.environ))
 
 
 def small_memory(project) -> None:

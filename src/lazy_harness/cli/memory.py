@@ -110,9 +110,11 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     if not cfg["context"]["enabled"]:
         _echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
     else:
-        from lazy_harness.hooks.session_start import digest
+        from lazy_harness import queue
 
-        text, _ = digest(cwd, cfg, os.environ, now, "show")
+        def trouble():
+            return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
+        text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=trouble)
         _echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
               keep="\n\t")
     click.echo()

@@ -243,8 +243,17 @@ def read_digest(s: Start) -> str:
     # must not be told its own entries as notes from earlier sessions at a resume or a compaction; a
     # session that starts has written nothing yet, so its start spares every entry the comparison
     own = "" if s.source == "startup" else str(s.payload.get("session_id") or "")
-    s.text, s.stats = digest(s.cwd, s.cfg, s.env, s.now, s.source, own)
+    s.text, s.stats = recall.digest(s.cwd, s.cfg, s.env, s.now, s.source, own, trouble_of(s.env))
     return ""
+
+
+def trouble_of(env):
+    """What the read-back asks of the queue: failing distillation (``queue.distill_trouble``)."""
+    def trouble() -> tuple[int, str | None]:
+        from lazy_harness.memory.files import iso_epoch
+
+        return queue.distill_trouble(paths.queue_dir(env), paths.worker_state_file(env), iso_epoch)
+    return trouble
 
 
 SHOWN_SECTIONS = ("failures", "decisions", "handoff", "learnings")
@@ -314,98 +323,6 @@ def tell_recurred(s: Start) -> str:
 
 
 # --- what the steps read and write -----------------------------------------------------------------
-
-def distill_trouble(env) -> tuple[int, str | None]:
-    """(tasks in ``failed/`` since the worker's last success, that success's time): what the digest's
-    "distillation is failing" line says; read here so the store never reads the queue. Cheap: the
-    folder's mtime rules out the common case; otherwise names are listed and only task files are
-    stat'ed. May raise OSError."""
-    from lazy_harness.logfile import stamp
-    from lazy_harness.memory.files import iso_epoch
-
-    failed = queue.folder(paths.queue_dir(env), queue.FAILED)
-    try:
-        folder_mtime = os.stat(failed).st_mtime
-    except OSError:
-        return 0, None
-    last = None
-    try:
-        with open(paths.worker_state_file(env), encoding="utf-8") as fh:
-            state = jsonload.loads(fh.read())
-        last = state.get("last_success") if isinstance(state, dict) else None
-    except (OSError, ValueError):
-        pass
-    since = iso_epoch(last)
-    if since is not None and folder_mtime <= since:
-        return 0, last
-    # why: worker.json is saved when a drain ends (a lingering worker's, minutes later) and never by a
-    # foreground lh distill: the done/ folder says which distillations succeeded since
-    done_at = _last_processed(queue.folder(paths.queue_dir(env), queue.DONE), since)
-    if done_at is not None:
-        since, last = done_at, stamp(done_at)
-        if folder_mtime <= since:
-            return 0, last
-    count = 0
-    with os.scandir(failed) as it:
-        for entry in it:
-            if entry.name.endswith(queue.SUFFIX):
-                try:
-                    count += (since is None or entry.stat().st_mtime > since) and not _redo(failed, entry.path)
-                except OSError:
-                    pass
-    return count, last if since is not None else None
-
-
-DONE_LOOKED_AT = 50  # newest done/ tasks read for a success worker.json has not recorded yet
-
-
-def _last_processed(done: str, after: float | None) -> float | None:
-    """When the newest processed task in ``done/`` finished (its file's mtime), if later than ``after``;
-    None otherwise. Reads the newest :data:`DONE_LOOKED_AT` task files at most (names sort by time)."""
-    try:
-        names = sorted((n for n in os.listdir(done) if n.endswith(queue.SUFFIX)), reverse=True)
-    except OSError:
-        return None
-    best = None
-    for name in names[:DONE_LOOKED_AT]:
-        path = os.path.join(done, name)
-        try:
-            mtime = os.stat(path).st_mtime
-            if (after is not None and mtime <= after) or (best is not None and mtime <= best):
-                continue
-            if queue.read_task(path).get("outcome") == "processed":
-                best = mtime
-        except OSError:
-            continue
-    return best
-
-
-def _redo(failed: str, path: str) -> bool:
-    """Whether a failed task redid what memory already holds: its session is marked distilled at or
-    after the transcript it failed on (a failed ``lh knowledge handoff-now`` of a distilled session)."""
-    try:
-        task = queue.read_task(path)
-        mtime = float(task.get("transcript_mtime") or "nan")
-    except (OSError, ValueError):
-        return False
-    last = queue.last_check(os.path.dirname(failed), task.get("session_id", "")) if task.get("session_id") else None
-    return last is not None and last[1] == queue.DISTILLED and last[0] >= mtime
-
-
-def digest(cwd: str, cfg: dict, env, now: float, source: str, session: str = "") -> tuple[str | None, dict]:
-    """The project's memory for a session starting in ``cwd`` (:func:`recall.build_context`), with
-    the queue's word on failing distillation; ``session``: the starting session's id, whose own
-    entries are left out. Shared with ``lh memory show``."""
-    problem = None
-    try:
-        trouble = distill_trouble(env)
-    except OSError as exc:
-        trouble, problem = (0, None), f"queue: {type(exc).__name__}: {exc}"
-    text, stats = recall.build_context(cwd, cfg, env, now, source, trouble=trouble, session=session)
-    if problem:
-        stats["errors"].append(problem)
-    return text, stats
-
 
 def hold_and_tell(stats: dict, cfg: dict, env, now: float, waiting: bool = True) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person

@@ -137,14 +137,17 @@ def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:
         todo = [a for a in p.actions if a.kind == APPEND and a.path == path]
         if not todo:
             continue
-        seen = entries.recorded(path, {a.payload[0] for a in todo})
+        keys = {a.payload[0] for a in todo}
+        seen = entries.recorded(path, keys)
+        kind = "decision" if name == files.DECISIONS else "failure"
+        taken = entries.taken_ids(path, kind, keys)  # why: checked again under the lock, as the summaries
         for a in todo:
             key, line = a.payload
             if key in seen:
                 report.skipped.append((path, f"already recorded: {a.preview}"))
                 continue
             seen.add(key)
-            out.setdefault(path, []).append(line)
+            out.setdefault(path, []).append(entries.with_fresh_id(line, kind, key, taken))
     return out
 
 
@@ -211,9 +214,10 @@ def _apply_learnings(p: Plan, report: Report, log=None) -> None:
     from lazy_harness.memory import learnings
     for folder in {os.path.dirname(a.path) for a in todo}:
         sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
+    taken = learnings.taken_ids(p.learnings_dir)  # why: read once, not once per learning
     for a in todo:
         path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now,
-                                                 before_create=None if log is None else log.creating)
+                                                 before_create=None if log is None else log.creating, taken=taken)
         (report.created if written else report.existing).append(path)
 
 

@@ -19,14 +19,28 @@ def reason_of(text: str) -> str:
     return one_line(text)[:changes.REASON_CHARS]
 
 
+def _the_one(eid: str, found: list, name, hint: str):
+    """The one entry of ``found`` that carries ``eid`` (None for none); two or more: refused, naming each."""
+    try:
+        return ids.one_of(eid, found, name)
+    except LookupError as exc:
+        raise LhError(str(exc), hint=hint) from None
+
+
 def learning_path(learnings_dir: str, lid: str) -> str | None:
-    return next((p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == lid), None)
+    """The file of the learning whose id is exactly ``lid``; refused when two carry it."""
+    found = [p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == lid]
+    return _the_one(lid, found, str, f"give one of them an id of its own in its frontmatter: {lid}0")
 
 
 def entry_exists(memory_dir: str, eid: str, kind: str) -> bool:
-    """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is ``eid``."""
+    """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is exactly ``eid``; refused
+    when two do (a pair written before ids were checked for collisions)."""
     name = files.DECISIONS if kind == "decision" else files.FAILURES
-    return any(ids.of_record(rec, kind) == eid for rec in files.read_entries(os.path.join(memory_dir, name)))
+    path = os.path.join(memory_dir, name)
+    found = [rec for rec in files.read_entries(path) if ids.of_record(rec, kind) == eid]
+    return _the_one(eid, found, lambda rec: repr(one_line(rec.get("summary"))[:80]),
+                    f"give one of them an \"id\" of its own in {path}") is not None
 
 
 def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
@@ -56,7 +70,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
     loses its hold in the same run: one state, forgotten, in every view and on every synced machine."""
     kind = ids.kind_of(entry_id)
     if kind is None:
-        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory show")
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
     reason = reason_of(reason)
     if kind == "learning":
         path = learning_path(learnings_dir, entry_id)
@@ -150,7 +164,9 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
 
     wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
     waiting = held.listing(memory_dir, learnings_dir, cross)
-    by_id = {h["id"]: h for h in waiting}
+    by_id: dict[str, list[dict]] = {}
+    for h in waiting:
+        by_id.setdefault(h["id"], []).append(h)
     if every:
         wanted += [h["id"] for h in waiting if h["state"] == state.WAITING and h["id"] not in wanted]
     if not wanted:
@@ -159,10 +175,12 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
     for eid in dict.fromkeys(wanted):
         kind = ids.kind_of(eid)
         if kind is None:
-            raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory held")
-        if eid not in by_id:
+            raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory held")
+        one = _the_one(eid, by_id.get(eid, []), lambda h: repr(one_line(h.get("text") or h.get("file") or "")[:80]),
+                       "lh memory held")
+        if one is None:
             raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
-        found.append((eid, kind, by_id[eid]["file"] if kind == "learning" else ""))
+        found.append((eid, kind, one["file"] if kind == "learning" else ""))
     reason = reason_of(reason)
 
     def make(j, _now):

@@ -3,8 +3,9 @@
     {"ts", "type", "id", "project", "session_id", "task_id", <the item's fields in documented order>,
      "project_folder", "via", "machine", "author", "text_digest"}   (provenance: memory/provenance.py)
 
-``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex). Lines written before ids existed
-have none; readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.
+``id`` is ``ids.entry_id(type, summary)`` (``d-``/``f-`` and 8 hex), lengthened when another entry
+of the file holds those 8 (``taken_ids``, ``ids.fresh``). Lines written before ids existed have none;
+readers take ``ids.of_record(rec)``, which derives the same id from the summary every time.
 
 De-duplication reads the file itself (no side index that a crash between two writes could leave out
 of step): ``recorded()`` tells which normalised summaries already have a whole entry. A line torn by
@@ -49,6 +50,70 @@ def record(kind: str, item: dict, meta: dict, now: float) -> dict:
     rec.update(provenance.fields(meta))
     rec["text_digest"] = provenance.digest_of(rec, kind)
     return rec
+
+
+def taken_ids(path: str, kind: str, keys) -> dict[str, str]:
+    """``{id: normalised summary}`` of the entries of ``path`` whose id could clash with an id of one
+    of ``keys`` (normalised summaries): those holding the same first 8 hex characters.
+
+    why: this runs at every persist over the whole history, so a line that names another id costs a
+    substring test, and a line without an id (written before ids) the hash of its summary, read as
+    ``recorded`` reads it; only a line that may clash is parsed whole.
+    """
+    hexes = {ids.short_hex(k) for k in keys}
+    stems = [b'"' + (ids.PREFIXES[kind] + h).encode("ascii") for h in hexes]
+    out: dict[str, str] = {}
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return out
+    for line in data.split(b"\n"):
+        if b'"id":' in line:
+            if not any(s in line for s in stems):
+                continue
+        elif not _summary_may_clash(line, hexes):
+            continue
+        try:
+            rec = json.loads(line.removeprefix(BOM).decode("utf-8", "replace"))
+        except ValueError:
+            continue  # a torn line: its entry was never written whole
+        if isinstance(rec, dict) and isinstance(rec.get("summary"), str):
+            out[ids.of_record(rec, kind)] = normalise(rec["summary"])
+    return out
+
+
+def _summary_may_clash(line: bytes, hexes: set[str]) -> bool:
+    """Whether a line without an id has a summary whose derived id starts with one of ``hexes``
+    (a line whose summary cannot be read this way is looked at whole)."""
+    at = line.find(_SUMMARY_KEY)
+    if at < 0:
+        return False
+    j = at + len(_SUMMARY_KEY)
+    while j < len(line) and line[j] == 0x20:
+        j += 1
+    end = line.find(b'"', j + 1) if line[j:j + 1] == b'"' else -1
+    raw = line[j + 1:end] if end > 0 else b"\\"
+    if b"\\" not in raw:  # no escapes: these bytes are the string
+        summary = raw.decode("utf-8", "replace")
+    else:
+        try:
+            summary = _DECODER.raw_decode(line[j:].decode("utf-8", "replace"))[0]
+        except ValueError:
+            return True
+    return not isinstance(summary, str) or ids.short_hex(normalise(summary)) in hexes
+
+
+def with_fresh_id(line: str, kind: str, key: str, taken: dict[str, str]) -> str:
+    """The entry ``line`` with the id no other entry of ``taken`` holds (``ids.fresh``); ``taken``
+    then holds it too, so two new entries of one write never share one."""
+    rec = json.loads(line)
+    want = ids.fresh(kind, key, taken)
+    taken[want] = key
+    if rec.get("id") == want:
+        return line
+    rec["id"] = want
+    return json_line(rec)
 
 
 def json_line(rec: dict) -> str:

@@ -37,11 +37,6 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
     return out
 
 
-def read_frontmatter_title(path: str, limit: int = 4096) -> str | None:
-    """The ``title:`` of a learning file (see ``read_frontmatter_values``)."""
-    return read_frontmatter_values(path, ("title",), limit).get("title")
-
-
 # --- the leading block as yaml.safe_dump writes it ------------------------------------------------
 
 _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",

@@ -34,7 +34,7 @@ from lazy_harness.atomic import append_line, atomic_write
 from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
-    is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
+    id_for, is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
@@ -124,13 +124,13 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
             continue
         if ticked or not normalise(text_):
             continue
-        new = ids.handoff_id(text_)
+        new = id_for(state, text_, recs)
         known = state.get(new)
         present.add(new)
         if new in {r["id"] for r in recs} or (known is not None and known.is_open):
             continue
         # why: 1 ms apart, so items imported from one file keep its order (open items sort by time)
-        rec = record(OPEN, text_, source, task_id, when + 0.001 * len(recs))
+        rec = record(OPEN, text_, source, task_id, when + 0.001 * len(recs), hid=new)
         if wins(rec, known):
             recs.append(rec)
     if has_state:
@@ -141,7 +141,7 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
                 continue
             # why: a hand edit always postdates the render that listed the item; a clock behind must not undo it
             rec = record(CLOSE, item["text"], source, task_id, max(when, item["key"][0]),
-                         reason="removed from handoff.md by hand")
+                         reason="removed from handoff.md by hand", hid=hid)
             recs.append(rec)
     return recs
 
@@ -178,7 +178,7 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
         if item is not None and hid and normalise(text) in ("", normalise(item["text"])):
             shown.add(hid)
         elif not ticked and normalise(text):
-            shown.add(ids.handoff_id(text))
+            shown.add(id_for(state, text))
     return shown != {i["id"] for i in open_items(state)}
 
 
@@ -334,10 +334,11 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
             body = item["text"] if item is not None and not normalise(body) else body
             if not normalise(body):
                 continue
-            known = state.get(ids.handoff_id(body))
-            if (known is not None and known.is_open) or ids.handoff_id(body) in {r["id"] for r in recs}:
+            hid = id_for(state, body, recs)
+            known = state.get(hid)
+            if (known is not None and known.is_open) or hid in {r["id"] for r in recs}:
                 continue
-            rec = record(OPEN, body, source, "", now)
+            rec = record(OPEN, body, source, "", now, hid=hid)
             if wins(rec, known):
                 recs.append(rec)
         if recs or pending or behind(memory_dir, state):
@@ -372,7 +373,7 @@ def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now
             # why: a close must outrank the item's latest open, even with a clock behind it
             when = max(now, item["key"][0] + 0.001)
             recs.append(record(CLOSE, item["text"], meta.get("session_id"), meta.get("task_id"), when,
-                               reason=reason or None))
+                               reason=reason or None, hid=hid))
         if recs or pending or behind(memory_dir, state):
             append(memory_dir, pending + recs)
             write_markdown(memory_dir, meta, now, stale_days)

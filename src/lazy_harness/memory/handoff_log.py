@@ -42,8 +42,9 @@ def items(raw) -> list[str]:
 
 def split_ref(text: str) -> tuple[str | None, str]:
     """``"[h-1a2b3c4d] text"`` -> ``("h-1a2b3c4d", "text")``; a text without that prefix -> ``(None, text)``."""
-    if text[:1] == "[" and text[11:12] == "]" and ids.kind_of(text[1:11]) == "handoff":
-        return text[1:11], text[12:].strip()
+    end = text.find("]", 11, ids.LONGEST + 4) if text[:1] == "[" else -1
+    if end > 0 and ids.kind_of(text[1:end]) == "handoff":
+        return text[1:end], text[end + 1:].strip()
     return None, text
 
 
@@ -82,9 +83,19 @@ def why_closed(reason) -> str:
 
 # --- the state ------------------------------------------------------------------------------------
 
-def record(op: str, text: str, session_id, task_id, when: float, reason: str | None = None) -> dict:
+def id_for(state: dict, text: str, more=()) -> str:
+    """The id of the item of ``text``: the one an item of the same text holds in ``state`` (or among
+    the records ``more`` not yet folded in), else a new one that no other item holds (``ids.fresh``)."""
+    taken = {i: normalise(item["text"]) for i, item in state.items()}
+    taken.update((r["id"], normalise(r["text"])) for r in more)
+    return ids.fresh("handoff", normalise(text), taken)
+
+
+def record(op: str, text: str, session_id, task_id, when: float, reason: str | None = None,
+           hid: str | None = None) -> dict:
+    """One record; ``hid``: the item's id when it has one (``id_for``), else derived from ``text``."""
     text = one_line(text)
-    rec = {"op": op, "id": ids.handoff_id(text), "text": text, "session_id": one_line(session_id),
+    rec = {"op": op, "id": hid or ids.handoff_id(text), "text": text, "session_id": one_line(session_id),
            "task_id": one_line(task_id), "ts": stamp(when)}
     if reason:
         rec["reason"] = one_line(reason)
@@ -144,7 +155,9 @@ def salvage(text: str) -> dict | None:
     when its op and time read and its id still matches its text: the item is then exactly the one
     written, whatever else the damage took (session and task ids, the reason)."""
     rec = lines.string_fields(text, RECORD_FIELDS)
-    if not _shaped(rec) or rec["id"] != ids.handoff_id(rec["text"]) or epoch(rec.get("ts")) is None:
+    if not _shaped(rec) or not ids.derives(rec["id"], "handoff", normalise(rec["text"])):
+        return None
+    if epoch(rec.get("ts")) is None:
         return None
     return rec
 
@@ -239,7 +252,7 @@ def _find_open(state: dict[str, Item], ref: str) -> Item | None:
         hid = text
     if hid is not None:
         return state.get(hid)
-    return state.get(ids.handoff_id(text))
+    return state.get(id_for(state, text))
 
 
 def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> tuple[list[dict], list[str], list[str]]:
@@ -268,7 +281,7 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
         if not item.is_open:
             notes.append(f"already closed: [{item['id']}] {item['text']}")
             continue
-        rec = record(CLOSE, item["text"], sid, tid, when)
+        rec = record(CLOSE, item["text"], sid, tid, when, hid=item["id"])
         if wins(rec, item):
             recs.append(rec)
         else:
@@ -281,7 +294,7 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
         if hid is None or known is None:  # (no id given means no item known)
             if not normalise(text):
                 continue
-            hid = ids.handoff_id(text)
+            hid = id_for(state, text, recs)
             known = state.get(hid)
         if hid in seen or hid in closing:
             continue
@@ -290,7 +303,7 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
             notes.append(f"still open: [{hid}] {known['text']}")
             continue
         # why: a millisecond apart, so the items of one answer keep the answer's order (oldest first)
-        rec = record(OPEN, known["text"] if known else text, sid, tid, when + step)
+        rec = record(OPEN, known["text"] if known else text, sid, tid, when + step, hid=hid)
         if known is None or wins(rec, known):
             recs.append(rec)
             step += 0.001

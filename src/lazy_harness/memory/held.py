@@ -40,10 +40,6 @@ def learning_approved(meta: dict) -> bool:
     return state.approved_learning(meta)
 
 
-def record_text(rec: dict, kind: str) -> str:
-    return trust.text_of(rec, kind)
-
-
 def learning_text(path: str) -> tuple[dict, str]:
     """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
     try:
@@ -260,7 +256,7 @@ def written_texts(plan, report) -> list[tuple[str, str, str, str]]:
     out = []
     for kind, eid, path, checked, _ in _written(plan, report):
         if kind in ("decision", "failure"):
-            text = record_text(checked, kind)
+            text = trust.text_of(checked, kind)
         else:
             text = str(checked.get("learning") if kind == "learning" else checked.get("text") or "")
         out.append((kind, eid, path, text))

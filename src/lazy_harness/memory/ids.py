@@ -10,6 +10,14 @@ read, without rewriting the file; the same entry written on two machines (or by 
 gets one id, so merges by id never duplicate it. Identity already is the normalised summary / title /
 text (the store de-duplicates on it), so the id adds no new notion of sameness.
 
+Collisions: 8 hex characters are 32 bits, so among 100,000 entries about one pair shares them. Where
+an id is made (``fresh``), the ids already taken are looked at; an entry whose 8 characters another
+entry holds gets more characters of its own hash (``long_hex``: the 8, then the 32 of a 16-byte digest
+of the same text) until no one else holds them: ``d-1a2b3c4d5``. Old ids stay what they were (a line
+without an ``id`` still derives its 8); a longer id is kept in the entry (its ``id`` field or
+frontmatter) and ``derives`` tells that it belongs to the entry's identity. Lookups are exact
+(``one_of``): an id two entries carry (a pair written before this check) is refused, naming both.
+
 Hot path: SessionStart and prompt recall derive ids of old lines, so this imports only ``_blake2``
 (``hashlib`` costs 7 to 8 ms more here: benchmarks/bench_private_modules.py) and ``sanitize``.
 """
@@ -26,6 +34,7 @@ from lazy_harness.memory.sanitize import normalise
 PREFIXES = {"decision": "d-", "failure": "f-", "learning": "l-", "handoff": "h-"}
 KIND_OF_PREFIX = {v: k for k, v in PREFIXES.items()}
 HEX = 8
+LONGEST = HEX + 32  # the 8 of the id, then a 16-byte digest: how far a colliding id may grow
 
 
 def _digest(text: str) -> str:
@@ -36,6 +45,50 @@ def text_digest(text: str, size: int = 16) -> str:
     """A hex digest of ``text`` as it is (``size`` bytes): the key of what was worked out from that
     exact text (``held.Kept``)."""
     return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
+
+
+def short_hex(key: str) -> str:
+    """The 8 hex characters every id of identity ``key`` starts with."""
+    return _digest(key)
+
+
+def long_hex(key: str) -> str:
+    """Every hex character an id of identity ``key`` may use: its 8, then a 16-byte digest of ``key``."""
+    return _digest(key) + text_digest(key, 16)
+
+
+def key_of(kind: str, text, origin="") -> str:
+    """The identity an id is the hash of: the normalised summary or text, for a learning its
+    normalised origin and title."""
+    if kind == "learning":
+        return f"{normalise(origin)}\x00{normalise(text)}"
+    return normalise(text)
+
+
+def fresh(kind: str, key: str, taken) -> str:
+    """The id of identity ``key`` given ``taken`` (``{id: identity}`` of the entries there already):
+    the id an entry of the same identity holds, else the shortest one nobody holds (8 hex first)."""
+    full = long_hex(key)
+    for n in range(HEX, LONGEST + 1):
+        candidate = PREFIXES[kind] + full[:n]
+        holder = taken.get(candidate)
+        if holder is None or holder == key:
+            return candidate
+    raise ValueError(f"no free id for a {kind}")  # 40 hex characters held by others: not in this universe
+
+
+def derives(eid, kind: str, key: str) -> bool:
+    """True when ``eid`` is an id (8 hex or a lengthened one) of identity ``key`` of ``kind``."""
+    return kind_of(eid) == kind and long_hex(key).startswith(eid[2:])
+
+
+def one_of(eid: str, found: list, name=str) -> object | None:
+    """The one entry of ``found`` (those carrying ``eid``), None when there is none; refuses (a
+    ``LookupError`` with one line naming each, by ``name(entry)``) when two or more carry it."""
+    if len(found) < 2:
+        return found[0] if found else None
+    named = "; ".join(name(f) for f in found)
+    raise LookupError(f"{eid} names {len(found)} entries (written before ids were checked for collisions): {named}")
 
 
 def entry_id(kind: str, summary) -> str:
@@ -54,8 +107,9 @@ def handoff_id(text) -> str:
 
 
 def is_id(value) -> bool:
-    """True for a string shaped like one of our ids (prefix, dash, 8 lowercase hex)."""
-    if not isinstance(value, str) or len(value) != HEX + 2 or value[:2] not in KIND_OF_PREFIX:
+    """True for a string shaped like one of our ids (prefix, dash, 8 lowercase hex, or up to 40 when
+    lengthened past a collision)."""
+    if not isinstance(value, str) or not HEX + 2 <= len(value) <= LONGEST + 2 or value[:2] not in KIND_OF_PREFIX:
         return False
     return not value[2:].strip("0123456789abcdef")
 

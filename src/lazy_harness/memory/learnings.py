@@ -9,9 +9,10 @@ onto one line, so no title can add or override a key.
 
 Identity: a learning is its origin project and its normalised title, and its ``id`` in the
 frontmatter is ``ids.learning_id(origin, title)`` (a file written before ids existed gets the same
-id derived when read). A file with that id is the same learning (re-processing a task writes
-nothing new); another learning whose slug collides (a different title, or the same title from
-another project on the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
+id derived when read), lengthened when another learning holds those 8 hex characters
+(``fresh_id``). A file with that id is the same learning (re-processing a task writes nothing new);
+another learning whose slug collides (a different title, or the same title from another project on
+the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
 """
 
 import hashlib
@@ -97,13 +98,13 @@ def _tags(value) -> list[str]:
     return out
 
 
-def render(item: dict, meta: dict, now: float) -> str:
+def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
     """The whole file: YAML frontmatter (one line per scalar, keys in a fixed order) then the body.
 
     ``created`` is ``now`` with the local offset; the title, tags and scope are squeezed onto one line.
     """
     front = {
-        "id": ids.learning_id(one_line(meta.get("project")), one_line(item.get("title"))),
+        "id": lid or ids.learning_id(one_line(meta.get("project")), one_line(item.get("title"))),
         "title": one_line(item.get("title")),
         "origin": one_line(meta.get("project")),
         "origin_session": one_line(meta.get("session_id")),
@@ -134,12 +135,30 @@ def id_of(path: str) -> str | None:
     return ids.of_learning(head)
 
 
-def find_slot(learnings_dir: str, title: str, when: float, origin: str = "") -> tuple[str, bool]:
-    """Where this learning (``origin``'s ``title``) lives or would go: (path, already there).
+def taken_ids(learnings_dir: str) -> dict[str, str]:
+    """``{id: identity}`` of every learning (``ids.key_of``): what a new learning's id must not clash with."""
+    out = {}
+    for path in recent_learning_files(learnings_dir, 10**6):
+        head = read_frontmatter_values(path, ("id", "title", "origin"))
+        lid = id_of(path)
+        if lid:
+            out[lid] = ids.key_of("learning", head.get("title") or "", head.get("origin") or "")
+    return out
+
+
+def fresh_id(taken: dict[str, str], origin: str, title: str) -> str:
+    """The id of ``origin``'s learning ``title``: the one it holds already, else one no other holds."""
+    return ids.fresh("learning", ids.key_of("learning", title, origin), taken)
+
+
+def find_slot(learnings_dir: str, title: str, when: float, origin: str = "",
+              want: str | None = None) -> tuple[str, bool]:
+    """Where this learning (``origin``'s ``title``, id ``want`` when known) lives or would go: (path,
+    already there).
 
     Walks ``slug``, ``slug-2`` ... and stops at the file holding the same learning or the first free name.
     """
-    want = ids.learning_id(origin, title)
+    want = want or ids.learning_id(origin, title)
     for n in range(1, MAX_SUFFIX + 1):
         path = learning_path(learnings_dir, title, when, n)
         if not os.path.lexists(path):
@@ -152,15 +171,21 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "") -> 
 
 
 def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
-                   before_create=None) -> tuple[str, bool]:
+                   before_create=None, taken: dict[str, str] | None = None) -> tuple[str, bool]:
     """Create the learning's file once: (path, written). An existing file is never touched.
-    ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record)."""
+    ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record).
+    ``taken``: every learning's id (``taken_ids``), read once by a caller writing several; it then
+    holds this one's too."""
     title = one_line(item.get("title"))
     if not title:
         raise TaskError("a learning without a title cannot be written")
-    text = render(item, meta, now)
+    origin = one_line(meta.get("project"))
+    taken = taken_ids(learnings_dir) if taken is None else taken
+    lid = fresh_id(taken, origin, title)
+    taken[lid] = ids.key_of("learning", title, origin)
+    text = render(item, meta, now, lid)
     for _ in range(MAX_SUFFIX):
-        path, exists = find_slot(learnings_dir, title, now, one_line(meta.get("project")))
+        path, exists = find_slot(learnings_dir, title, now, origin, lid)
         if exists:
             return path, False
         ensure_dir(os.path.dirname(path))

@@ -177,7 +177,9 @@ def entry_fields(text: str) -> dict | None:
 
     rec = string_fields(text, ENTRY_FIELDS)
     kind, summary = rec.get("type"), rec.get("summary")
-    if kind not in ("decision", "failure") or not summary or rec.get("id") != ids.entry_id(kind, summary):
+    if kind not in ("decision", "failure") or not summary:
+        return None
+    if not ids.derives(rec.get("id"), kind, ids.key_of(kind, summary)):
         return None
     return rec
 

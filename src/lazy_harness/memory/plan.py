@@ -91,7 +91,11 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
             continue
         path = os.path.join(p.memory_dir, name)
         recs = [entries.record(kind, item, p.meta, p.now) if isinstance(item, dict) else item for item in items]
-        seen = entries.recorded(path, {normalise(r["summary"]) for r in recs if isinstance(r, dict)})
+        keys = {normalise(r["summary"]) for r in recs if isinstance(r, dict)}
+        seen, taken = entries.recorded(path, keys), entries.taken_ids(path, kind, keys)
+        for rec in recs:  # the id an entry of the same summary holds, or one nobody holds (ids.fresh)
+            if isinstance(rec, dict):
+                rec["id"] = ids.fresh(kind, normalise(rec["summary"]), taken)
         for rec in recs:
             if not isinstance(rec, dict):
                 p.add(SKIP, path, f"not an object: {rec!r}")
@@ -111,6 +115,7 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
                     p.add(SKIP, path, f"already recorded: {rec['summary']}")
             else:
                 seen.add(key)
+                taken[rec["id"]] = key
                 p.add(APPEND, path, rec["summary"], (key, entries.json_line(rec)))
 
 
@@ -123,6 +128,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
     listing = learnings.names_by_slug(p.learnings_dir)
     batch: set[str] = set()
+    taken = None  # every learning's id, read once a learning is to be written
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
         key = normalise(title)
@@ -133,8 +139,10 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             p.add(SKIP, p.learnings_dir, f"twice in this answer: {title}")
             continue
         batch.add(key)
-        lid = ids.learning_id(origin, title)
-        path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin)
+        taken = learnings.taken_ids(p.learnings_dir) if taken is None else taken
+        lid = learnings.fresh_id(taken, origin, title)
+        taken[lid] = ids.key_of("learning", title, origin)
+        path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, lid)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
         status = (frontmatter.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""

@@ -26,10 +26,7 @@ USED, PEER, UNUSED = 0, 1, 2  # the ranks :func:`order` sorts by
 
 
 def seen_file(env, session_id: str) -> str:
-    # why: the queue's rule for a session id in a file name (queue.safe_session_id, a test keeps the
-    # two equal): the store does not import the queue
-    safe = "".join(c for c in str(session_id) if c.isascii() and (c.isalnum() or c in "-_"))[:80]
-    return os.path.join(paths.state_dir(env), (safe or "unknown") + SEEN)
+    return os.path.join(paths.state_dir(env), paths.safe_session_id(session_id) + SEEN)
 
 
 def note(env, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float) -> None:
@@ -74,34 +71,40 @@ def ranks_file(env, memory_dir: str) -> str:
     return paths.usage_ranks_file(os.path.basename(os.path.normpath(memory_dir)), env)
 
 
-LINE = 25  # ``<id> <shown> <used>\n``: an id is 10 characters, each count 6 (memory/usage_log.py)
+LINE = 25  # ``<id> <shown> <used>\n`` with 8-hex ids: the id 10 characters, each count 6 (memory/usage_log.py)
+COUNTS = 15  # the two counts of a line and their spaces and newline: the rest of a line is its id field
 
 
 class Ranks:
     """Each entry's rank by its usage: :data:`USED`, :data:`UNUSED`, else :data:`PEER`. The count file
     holds fixed-width lines sorted by id: a budget cut asks a few dozen ids of thousands, each found by
-    a binary search, with no parse of the whole file on the hot path. False when usage changes no order."""
+    a binary search, with no parse of the whole file on the hot path. False when usage changes no order.
+    The id field is as wide as the file's longest id (10, or more once an id grew past a collision:
+    memory/ids.py), shorter ids padded with spaces; the first line's length says the width."""
 
     def __init__(self, text: str = "", least: int = 0) -> None:
         self.text, self.least = text, least
-        self.n = len(text) // LINE
+        self.line = text.find("\n") + 1 if text else LINE
+        self.width = self.line - COUNTS
+        self.n = len(text) // self.line if self.width > 0 else 0
 
     def __bool__(self) -> bool:
         return self.least > 0 and self.n > 0
 
     def get(self, eid: str, default: int = PEER) -> int:
-        lo, hi = 0, self.n
+        lo, hi, line, width = 0, self.n, self.line, self.width
+        want = eid.ljust(width)
         while lo < hi:
             mid = (lo + hi) // 2
-            key = self.text[mid * LINE:mid * LINE + 10]
-            if key < eid:
+            key = self.text[mid * line:mid * line + width]
+            if key < want:
                 lo = mid + 1
-            elif key > eid:
+            elif key > want:
                 hi = mid
             else:
                 try:
-                    shown, used = int(self.text[mid * LINE + 11:mid * LINE + 17]), int(
-                        self.text[mid * LINE + 18:mid * LINE + 24])
+                    shown, used = int(self.text[mid * line + width + 1:mid * line + width + 7]), int(
+                        self.text[mid * line + width + 8:mid * line + width + 14])
                 except ValueError:
                     return default
                 return USED if used > 0 else UNUSED if shown >= self.least else default

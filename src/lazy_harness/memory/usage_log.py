@@ -172,10 +172,12 @@ def of_session(records: list[dict], session_id: str) -> set[tuple[str, str]]:
 
 def write_ranks(t: Tally, path: str) -> None:
     """The counts the budget cuts read (memory/usage.py): ``<id> <sessions shown> <sessions used>``,
-    fixed-width lines sorted by id (``usage.LINE`` characters each; counts capped at 999,999)."""
+    fixed-width lines sorted by id (``usage.LINE`` characters each while every id has 8 hex, the id
+    field as wide as the longest id otherwise, shorter ones padded; counts capped at 999,999)."""
     rows = sorted(e for e in t.entries if ids.is_id(e))
-    body = "".join(f"{e} {min(len(t.entries[e].shown), 999_999):6d} {min(len(t.entries[e].used), 999_999):6d}\n"
-                   for e in rows)
+    width = max(map(len, rows), default=0)
+    body = "".join(f"{e.ljust(width)} {min(len(t.entries[e].shown), 999_999):6d} "
+                   f"{min(len(t.entries[e].used), 999_999):6d}\n" for e in rows)
     ensure_dir(os.path.dirname(path))
     atomic_write(path, body, durable=False)
 
@@ -194,7 +196,8 @@ def reset(env, memory_dir: str, entry_id: str, now: float) -> None:
     from lazy_harness.errors import LhError
 
     if ids.kind_of(entry_id) is None:
-        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 hex characters)", hint="lh memory usage")
+        raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)",
+                      hint="lh memory usage")
     append(memory_dir, [line("reset", now, id=entry_id)])
     refresh_ranks(env, memory_dir)
 

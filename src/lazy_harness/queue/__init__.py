@@ -29,27 +29,42 @@ The package, by what each part does (the names in ``__all__`` are read from here
 """
 
 from lazy_harness.queue.consume import (
-    LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, finish, needs_worker, pending, recover,
-    release_worker_lock)
-from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
+    LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, distill_trouble, finish, needs_worker, pending,
+    recover, release_worker_lock)
 from lazy_harness.queue.state import (
     DISTILLED, ERROR, SKIPPED, gate, has_task, last_check, last_done_mtime, mark_done, pending_of, read_state,
     state_file)
 from lazy_harness.queue.task import (
     DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
-    parse_task, read_task, safe_session_id, task_id)
-from lazy_harness.queue.turn import (
-    TURN, TURN_CHARS, TURN_DIGEST, is_turn_digest, turn_digest, turn_fingerprint, turn_start)
+    parse_task, read_task, task_id)
 
 # why: here, below both the hooks and the worker: the worker sets it in the environment of its own
 # ``claude -p`` call, and the hooks that call fires see it and do nothing
 WORKER_MARKER = "LH_WORKER_CALL"
 
+# why read on first use: the producer side (and the turn digest it records) is what the Stop and
+# SessionEnd hooks need; SessionStart and the prompt hook only read the queue, and each module
+# imported costs a hook's start about 0.1 to 0.2 ms (benchmarks/bench_session_start.py)
+_PRODUCE = ("REQUIRED", "enqueue", "task_fields")
+_TURN = ("TURN", "TURN_CHARS", "TURN_DIGEST", "is_turn_digest", "turn_digest", "turn_fingerprint", "turn_start")
+
+
+def __getattr__(name: str):
+    if name in _PRODUCE:
+        from lazy_harness.queue import produce
+
+        return getattr(produce, name)
+    if name in _TURN:
+        from lazy_harness.queue import turn
+
+        return getattr(turn, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",
     "REQUIRED", "SKIPPED", "STATE", "SUFFIX", "TMP", "TURN", "TURN_CHARS", "TURN_DIGEST", "WORKER_MARKER",
-    "acquire_worker_lock", "claim", "enqueue", "ensure_layout", "finish", "folder", "format_task", "gate",
-    "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
-    "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock",
-    "safe_session_id", "state_file", "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
+    "acquire_worker_lock", "claim", "distill_trouble", "enqueue", "ensure_layout", "finish", "folder", "format_task",
+    "gate", "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
+    "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock", "state_file",
+    "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
 ]

@@ -6,10 +6,11 @@ import fcntl
 import os
 import time
 
-from lazy_harness import paths, retain
+from lazy_harness import paths
+from lazy_harness.queue import retain
 from lazy_harness.atomic import atomic_write, fsync_dir
 from lazy_harness.queue.state import pending_of, state_file
-from lazy_harness.queue.task import (SUFFIX, ensure_layout, format_task, iso_now, read_task, safe_session_id,
+from lazy_harness.queue.task import (SUFFIX, ensure_layout, format_task, iso_now, read_task,
                                      task_id, tmp_path_for)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
 
@@ -28,7 +29,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
 
         raise TaskError(f"not a task: no {' and no '.join(missing)}")
     now = time.time() if now is None else now
-    sid = safe_session_id(fields["session_id"])
+    sid = paths.safe_session_id(fields["session_id"])
     ensure_layout(queue)
     lock_fd = os.open(state_file(queue, sid, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:

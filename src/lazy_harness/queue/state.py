@@ -6,7 +6,8 @@ history. Hot path: only ``os``.
 import os
 
 from lazy_harness.atomic import atomic_write
-from lazy_harness.queue.task import PROCESSING, STATE, safe_session_id
+from lazy_harness.paths import safe_session_id
+from lazy_harness.queue.task import PROCESSING, STATE
 
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
 

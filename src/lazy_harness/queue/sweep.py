@@ -12,6 +12,7 @@ which SessionStart and the worker run (at most once a minute). See docs/adr/0010
 import fcntl
 import os
 
+from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import atomic_write
 
@@ -21,7 +22,7 @@ GONE_AFTER = 86400.0  # an open session whose transcript is missing this long is
 
 
 def _open_file(queue: str, sid: str) -> str:
-    return os.path.join(queue, spool.OPEN, spool.safe_session_id(sid))
+    return os.path.join(queue, spool.OPEN, paths.safe_session_id(sid))
 
 
 def watch(queue: str, payload: dict) -> bool:

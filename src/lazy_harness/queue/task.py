@@ -21,12 +21,6 @@ def ensure_layout(queue: str) -> None:
         ensure_dir(folder(queue, which))
 
 
-def safe_session_id(session_id: str) -> str:
-    """Session ids are UUIDs; anything else is cut down to a file-name-safe form."""
-    clean = "".join(c for c in str(session_id) if c.isascii() and (c.isalnum() or c in "-_"))[:80]
-    return clean or "unknown"
-
-
 # --- task file format: key=value lines, values escaped so a path can hold any character ---------
 
 def _escape(value: str) -> str:

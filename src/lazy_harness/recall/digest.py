@@ -196,9 +196,12 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
     # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
+    # why crosses() first: a learning kept to its project never waits, and the test costs one compare
+    # where the others read the key and the whole status (200 heads at every start)
     stats["waiting_learnings"] = [] if cross == state.AUTO else [
         ids.of_learning(h) for h in heads.brief
-        if not state.written_in(h, key, project) and state.of_learning(h, cross)[0] == state.WAITING]
+        if state.crosses(h) and not state.written_in(h, key, project)
+        and state.of_learning(h, cross)[0] == state.WAITING]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
@@ -290,7 +293,7 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     ``session``: the starting session's id; entries distilled from it are left out (:func:`own_session`).
 
     ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
-    read from the queue by the caller (:func:`lazy_harness.hooks.session_start.distill_trouble`)."""
+    read from the queue by the caller (:func:`lazy_harness.queue.distill_trouble`)."""
     budget = max(0, min(int(cfg["context"]["max_chars"]), CONTEXT_HARD_CAP))
     root = project_root(cwd)
     project = project_name(root)
@@ -313,6 +316,23 @@ def build_context(cwd: str, cfg: dict, env, now: float, source: str,
     # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
     stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
     return (text or None), stats
+
+
+def digest(cwd: str, cfg: dict, env, now: float, source: str, session: str = "",
+           trouble=None) -> tuple[str | None, dict]:
+    """The project's memory for a session starting in ``cwd`` (:func:`build_context`), with the
+    queue's word on failing distillation: ``trouble()`` returns it (``queue.distill_trouble``; it
+    may raise OSError, then the section says so); ``session``: the starting session's id, whose own
+    entries are left out. The SessionStart hook's and ``lh memory show``'s."""
+    problem = None
+    try:
+        got = trouble() if trouble is not None else (0, None)
+    except OSError as exc:
+        got, problem = (0, None), f"queue: {type(exc).__name__}: {exc}"
+    text, stats = build_context(cwd, cfg, env, now, source, trouble=got, session=session)
+    if problem:
+        stats["errors"].append(problem)
+    return text, stats
 
 
 def read_sections(root: str, cfg: dict, env, now: float, stats: dict) -> list[tuple[str, list[str], list[str] | Lines]]:

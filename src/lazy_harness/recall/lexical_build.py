@@ -106,12 +106,3 @@ def _lists(conn, scope: str) -> None:
     conn.execute("UPDATE lex_scope SET docs=?, tokens=?, avgdl=?, cursor=NULL, short=0 WHERE scope=?",
                  (count, total, avgdl, scope))
     lexical_write.mark_phrases(conn)
-
-
-def rebuild_due(conn, scope: str, share: float = 0.1) -> bool:
-    """Whether removals shortened the scope's incomplete lists by more than ``share`` of its entries,
-    or the phrase table changed since the keys were made: time for a build."""
-    row = conn.execute("SELECT docs, short FROM lex_scope WHERE scope=?", (scope,)).fetchone()
-    mark = conn.execute("SELECT v FROM lex_meta WHERE k='phrases'").fetchone()
-    return ((row is not None and row[1] > share * max(row[0], 1))
-            or (mark is not None and mark[0] != lexical_keys.phrase_mark()))

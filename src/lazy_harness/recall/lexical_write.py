@@ -207,7 +207,7 @@ def _without(blob: bytes, gone: set[int]) -> tuple[bytes, int]:
 def remove(conn, rowids: list[int]) -> None:
     """Drop entries from the index (unknown rowids are ignored); caller holds the write lock.
     Lists stay the best of what remains; a list that was not complete gets shorter (counted in
-    ``lex_scope.short``: ``rebuild_due`` says when a build should make them whole again)."""
+    ``lex_scope.short``; a build makes them whole again)."""
     found: list[tuple[int, str, int, str]] = []
     for chunk in lookup.chunks(list(rowids)):
         found += conn.execute(f"SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN "

@@ -9,14 +9,14 @@ only that); a resume keeps it (the old context comes back); each prompt appends 
 
 import os
 
-from lazy_harness import paths, queue
+from lazy_harness import paths
 
 SUFFIX = ".shown"
 MAX_BYTES = 64 * 1024
 
 
 def state_file(env, session_id: str) -> str:
-    return os.path.join(paths.state_dir(env), queue.safe_session_id(session_id) + SUFFIX)
+    return os.path.join(paths.state_dir(env), paths.safe_session_id(session_id) + SUFFIX)
 
 
 def read(env, session_id: str) -> set[str]:

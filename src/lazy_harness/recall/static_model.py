@@ -415,10 +415,3 @@ def similarity(a: bytes, b: bytes) -> float:
     if not aa or not bb:
         return 0.0
     return sum(map(mul, va, vb)) / (aa * bb) ** 0.5
-
-
-def unpack(vec: bytes) -> list[float]:
-    """The unit vector that ``vec`` stands for."""
-    v = memoryview(vec).cast("b")
-    norm = sum(map(mul, v, v)) ** 0.5 or 1.0
-    return [x / norm for x in v]

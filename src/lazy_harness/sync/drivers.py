@@ -106,9 +106,27 @@ def _pull() -> int:
     return 0
 
 
+def _after_write() -> int:
+    """``python -m lazy_harness.sync after-write`` (started by the worker once it wrote memory,
+    ``detach.spawn_sync``): the worker's sync round, at most every ``interval_minutes``
+    (``rounds.auto_sync``); what it did goes to worker.log."""
+    from lazy_harness import config
+    from lazy_harness.sync.rounds import auto_sync
+
+    try:
+        said = auto_sync(config.load(os.environ), os.environ)
+    except LhError as exc:  # why: a config.toml that went bad since the worker read it
+        said = f"sync: {exc.message}"
+    if said:
+        logfile.write(logfile.WORKER, f"sync {os.getpid()}: {said}")
+    return 0
+
+
 def _driver(argv: list[str]) -> int:
     if argv[:1] == ["pull"]:
         return _pull()
+    if argv[:1] == ["after-write"]:
+        return _after_write()
     # why: PATH (git's %P, the file's path in the repository) came later; a config written before
     # it runs the driver with three files, which still works (a conflict is then not named)
     if len(argv) not in (4, 5) or argv[0] not in ("merge-lines", "merge-learning"):

@@ -4,7 +4,6 @@ from transcripts and edited by hand, so it is untrusted (``<script>`` in an entr
 from __future__ import annotations
 
 import html
-from urllib.parse import urlencode
 
 from lazy_harness.logfile import terminal_safe
 
@@ -12,12 +11,6 @@ from lazy_harness.logfile import terminal_safe
 def esc(value) -> str:
     """Text for an HTML text node or a quoted attribute; controls and bidi overrides shown as escapes."""
     return html.escape(terminal_safe("" if value is None else str(value), "\n\t"), quote=True)
-
-
-def href(path: str = "/", **params) -> str:
-    """A link to the page with query ``params`` (None values left out), escaped for an attribute."""
-    query = urlencode({k: v for k, v in params.items() if v is not None})
-    return esc(path + ("?" + query if query else ""))
 
 
 def form(action: str, token: str, fields: dict, label: str, confirm: str | None = None,

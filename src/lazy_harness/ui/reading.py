@@ -229,7 +229,7 @@ def _of_project(cwd: str, p: Project, env, seen: dict[str, str]) -> bool:
 
 def spend(env, now: float, days: int = SPEND_DAYS) -> list[tuple[str, float, int]]:
     """(day, dollars, calls) for each of the last ``days`` days, oldest first (``lh cost --by day``)."""
-    from lazy_harness.worker import ledger
+    from lazy_harness.cost import ledger
 
     start = time.mktime(time.localtime(now - (days - 1) * 86400)[:3] + (0, 0, 0, 0, 0, -1))
     groups = ledger.group(ledger.read_since(start, env), "day")

@@ -215,7 +215,7 @@ def queue_section(v: View) -> str:
 
 
 def spend_section(v: View) -> str:
-    from lazy_harness.worker import budget
+    from lazy_harness.cost import budget
 
     days = reading.spend(v.env, v.now)
     verdict = budget.check(v.cfg, v.env, v.now)

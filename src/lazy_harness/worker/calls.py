@@ -1,6 +1,6 @@
 """The guarded model call: cap check, ``--max-budget-usd``, ledger, fail fast (ADR 0013).
 
-For each attempt: check the spend so far plus an estimate against the caps (worker/budget.py);
+For each attempt: check the spend so far plus an estimate against the caps (cost/budget.py);
 call with what is left as ``--max-budget-usd``; append the call to the ledger, whatever its outcome.
 What a failure leads to (llm.classify):
 - claude not found or cannot start: the task fails at once, with the install hint;
@@ -32,7 +32,7 @@ class Wait(LhError):
 
 def cap_reached(cfg: dict, env, now: float) -> str | None:
     """Why the queue is paused (a cap already reached), or None. Keeps the person's notice current."""
-    from lazy_harness.worker import budget
+    from lazy_harness.cost import budget
 
     verdict = budget.check(cfg, env, now)
     if verdict.allowed:
@@ -50,7 +50,8 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
 
     Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
     """
-    from lazy_harness.worker import budget, ledger, llm
+    from lazy_harness.cost import budget, ledger
+    from lazy_harness.worker import llm
 
     loop = cfg["compound_loop"]
     attempts = max(1, int(loop["max_attempts"]))

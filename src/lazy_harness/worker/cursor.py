@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 
-from lazy_harness import paths, queue
+from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
 
 CHECK_BYTES = 4096
@@ -25,7 +25,7 @@ EARLIER = "[the conversation before this point was distilled earlier; its memory
 
 
 def _file(env, session_id: str) -> str:
-    return os.path.join(paths.state_dir(env), f"{queue.safe_session_id(session_id)}.cursor")
+    return os.path.join(paths.state_dir(env), f"{paths.safe_session_id(session_id)}.cursor")
 
 
 def _check(path: str, offset: int) -> str | None:

@@ -116,11 +116,6 @@ def call_env(env: Mapping[str, str] | None) -> dict[str, str]:
     return out
 
 
-def distill_call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str) -> dict:
-    """Run the model on ``prompt`` from ``workdir``; return the answer object (not yet validated)."""
-    return call(prompt, cfg, env, workdir).answer
-
-
 def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, workdir: str,
          max_budget_usd: float | None = None, schema: Mapping[str, Any] | None = None) -> Call:
     """One model call: the answer (not yet validated) and what it cost.

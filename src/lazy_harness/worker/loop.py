@@ -234,12 +234,16 @@ def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = Fal
 
 
 def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
-    # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock)
-    from lazy_harness.sync import auto_sync
+    # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock);
+    # a process of its own (detach.spawn_sync), as SessionStart's pull: the worker does not run sync
+    s = cfg.get("sync") or {}
+    if s.get("remote") and s.get("auto"):
+        from lazy_harness.detach import spawn_sync
 
-    said = auto_sync(cfg, env)
-    if said:
-        _log(env, said)
+        try:
+            spawn_sync(env)
+        except OSError as exc:
+            _log(env, f"sync not started: {exc}")
     _save_state(env, started, stats)
 
 

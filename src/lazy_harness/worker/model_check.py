@@ -123,7 +123,8 @@ def run(entries: list[tuple[str, str, str, str]], cfg: dict, env, meta: dict, lo
     skipped or failed call: it logs one line and returns nothing."""
     from lazy_harness import redact
     from lazy_harness.errors import ModelError
-    from lazy_harness.worker import budget, calls
+    from lazy_harness.cost import budget
+    from lazy_harness.worker import calls
 
     trust = cfg.get("trust") or {}
     if not entries or not trust.get("model_check", True):

@@ -8,7 +8,7 @@ import os
 import time
 import traceback
 
-from lazy_harness import logfile, queue
+from lazy_harness import logfile, paths, queue
 
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
 
@@ -48,7 +48,7 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
         return "storage"
     if outcome.status == "processed" and projects is not None and fields.get("memory_dir"):
         projects[fields["memory_dir"]] = fields.get("cwd", "")
-    from lazy_harness import retain
+    from lazy_harness.queue import retain
 
     retain.release(q, fields.get("session_id", ""))
     took = time.monotonic() - started
@@ -165,7 +165,7 @@ def _failed_before(q: str, fields: dict):
     # task (untrusted, a planted link) is refused again, with its own record
     failed = queue.folder(q, queue.FAILED)
     try:
-        mine = sorted(n for n in os.listdir(failed) if n.endswith(f"-{queue.safe_session_id(sid)[:8]}{queue.SUFFIX}"))
+        mine = sorted(n for n in os.listdir(failed) if n.endswith(f"-{paths.safe_session_id(sid)[:8]}{queue.SUFFIX}"))
         previous = queue.read_task(os.path.join(failed, mine[-1])) if mine else {}
     except OSError:
         return None

@@ -218,7 +218,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
 def _read_transcript(fields: dict, loop: dict, env, log):
     """The part of the session's transcript not distilled yet (the whole of it for handoff-now), once
     the Stop's turn is in it: (path, mtime, offset read from, view), or a skip when there is none."""
-    from lazy_harness import retain
+    from lazy_harness.queue import retain
     from lazy_harness.worker import cursor, transcript
 
     sid = fields.get("session_id", "")

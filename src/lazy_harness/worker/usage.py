@@ -56,13 +56,15 @@ def first_shown(showings) -> tuple[dict[str, tuple[float, int]], int]:
 
 def recurred(distilled: dict, first: dict[str, tuple[float, int]]) -> list[str]:
     """The failures of this answer that memory had shown the session: the same failure, by the
-    store's de-duplication (the id of its normalised summary)."""
+    store's de-duplication (the id of its normalised summary, lengthened or not: ``ids.derives``)."""
     out = []
+    shown = [eid for eid in first if ids.kind_of(eid) == "failure"]
     for item in distilled.get("failures") or []:
         if isinstance(item, dict):
-            eid = ids.entry_id("failure", one_line(item.get("summary")))
-            if eid in first and eid not in out:
-                out.append(eid)
+            key = ids.key_of("failure", one_line(item.get("summary")))
+            for eid in shown:
+                if eid not in out and ids.derives(eid, "failure", key):
+                    out.append(eid)
     return out
 
 

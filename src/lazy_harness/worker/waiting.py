@@ -18,7 +18,7 @@ from __future__ import annotations
 import fcntl
 import os
 
-from lazy_harness import queue
+from lazy_harness import paths, queue
 from lazy_harness.atomic import atomic_write
 
 FIRST_WAIT = 60.0  # compound_loop.wait_seconds by default
@@ -65,7 +65,7 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
         data.pop("not_before", None)
     else:
         data["not_before"] = repr(now + min(LONGEST_WAIT, first_wait * 2 ** (waits - 1)))
-    sid = queue.safe_session_id(data.get("session_id", ""))
+    sid = paths.safe_session_id(data.get("session_id", ""))
     lock_fd = os.open(os.path.join(q, queue.STATE, f"{sid}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock_fd, fcntl.LOCK_EX)  # why: the same lock as queue.enqueue for this session

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from lazy_harness.worker import ledger
+from lazy_harness.cost import ledger
 
 # why: without history, price a prompt character like claude-haiku-4-5 input with its cache write
 # ($1.25 per million tokens, ~3.5 characters a token) plus a fixed share for the CLI's own system

@@ -11,15 +11,14 @@ Hot path (the Stop hook queues): only ``os`` at import time.
 
 import os
 
+from lazy_harness import paths
 from lazy_harness.atomic import ensure_dir
 
 KEPT = "kept"
 
 
 def kept_path(queue: str, session_id: str) -> str:
-    from lazy_harness.queue.task import safe_session_id
-
-    return os.path.join(queue, KEPT, f"{safe_session_id(session_id)}.jsonl")
+    return os.path.join(queue, KEPT, f"{paths.safe_session_id(session_id)}.jsonl")
 
 
 def hold(queue: str, session_id: str, transcript: str) -> str | None:
