@@ -84,6 +84,7 @@ class View:
     bad_lines: int = 0
     oversized_lines: int = 0
     replaced_lines: int = 0  # lines with invalid UTF-8, decoded with U+FFFD
+    damaged: list[str] = field(default_factory=list)  # ``file:line`` of the first damaged lines (rollouts)
 
     @property
     def messages(self) -> int:
@@ -104,6 +105,8 @@ class View:
                         (self.replaced_lines, "bad UTF-8")):
             if n:
                 out += f", {n} {what}"
+        if self.damaged:
+            out += f" (skipped {', '.join(self.damaged)})"
         return out
 
 
