@@ -133,7 +133,9 @@ def record(kind: str, home: CodexHome, standin: ResponsesStandIn) -> Path:
         tui(home, standin, ["resume", "--no-daemon", session_id(first)], (RESUMED_PROMPT,))
     elif kind == "exec":
         argv = ["codex", "exec", "--skip-git-repo-check", "--sandbox", "read-only", PROMPTS[0]]
-        subprocess.run(argv, env=home.env, cwd=home.project, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        subprocess.run(
+            argv, env=home.env, cwd=home.project, stdin=subprocess.DEVNULL, capture_output=True, timeout=120
+        )
     (found,) = home.rollouts()
     return found
 
@@ -161,7 +163,10 @@ class Sanitizer:
         return value
 
     def file(self, src: Path, dst: Path) -> None:
-        lines = [json.dumps(self.value(json.loads(line)), ensure_ascii=False) for line in src.read_text().splitlines()]
+        lines = [
+            json.dumps(self.value(json.loads(line)), ensure_ascii=False)
+            for line in src.read_text().splitlines()
+        ]
         dst.write_text("\n".join(lines) + "\n")
 
 
@@ -169,7 +174,9 @@ KINDS = ("interactive", "resumed", "exec")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--only", nargs="*", choices=KINDS, default=list(KINDS))
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     args = parser.parse_args()
@@ -184,7 +191,9 @@ def main() -> int:
                 started = time.monotonic()
                 found = record(kind, home, standin)
                 Sanitizer(home, standin.port).file(found, args.out / f"{kind}.jsonl")
-                print(f"{kind}: {len(standin.model_requests())} model requests ({time.monotonic() - started:.1f} s)")
+                print(
+                    f"{kind}: {len(standin.model_requests())} model requests ({time.monotonic() - started:.1f} s)"
+                )
             finally:
                 home.close()
     return 0

@@ -24,7 +24,13 @@ def fixture(name: str) -> str:
 
 
 def meta(**fields) -> dict:
-    payload = {"id": "sess-1", "cwd": "/home/user/project", "originator": "codex-tui", "source": "cli", **fields}
+    payload = {
+        "id": "sess-1",
+        "cwd": "/home/user/project",
+        "originator": "codex-tui",
+        "source": "cli",
+        **fields,
+    }
     return {"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta", "payload": payload}
 
 
@@ -75,7 +81,9 @@ def test_resumed_rollout_after_cursor_gives_only_new_text() -> None:
     path = fixture("resumed.jsonl")
     whole = rollout.read_view(path)
     lines = Path(path).read_bytes().split(b"\n")
-    first_turns = [i for i, line in enumerate(lines) if b"One more thing" in line and b'"response_item"' in line][0]
+    first_turns = [
+        i for i, line in enumerate(lines) if b"One more thing" in line and b'"response_item"' in line
+    ][0]
     offset = sum(len(line) + 1 for line in lines[: first_turns - 1])
 
     later = rollout.read_view(path, text_from=offset)
@@ -93,31 +101,48 @@ def test_resumed_rollout_after_cursor_gives_only_new_text() -> None:
 def test_session_meta_sources(tmp_path: Path) -> None:
     said = message("user", "hello there", ["user.text"])
     kinds = {}
-    for label, fields in {"cli": {}, "daemon": {"source": "vscode"}, "exec": {"source": "exec"},
-                          "exec-origin": {"originator": "codex_exec", "source": "cli"},
-                          "ours": {"thread_source": "lazy-harness"},
-                          "subagent": {"source": {"subagent": {"thread_spawn": {}}}},
-                          "other": {"source": "mcp"}}.items():
+    for label, fields in {
+        "cli": {},
+        "daemon": {"source": "vscode"},
+        "exec": {"source": "exec"},
+        "exec-origin": {"originator": "codex_exec", "source": "cli"},
+        "ours": {"thread_source": "lazy-harness"},
+        "subagent": {"source": {"subagent": {"thread_spawn": {}}}},
+        "other": {"source": "mcp"},
+    }.items():
         kinds[label] = rollout.read_view(write(tmp_path, [meta(**fields), said], f"{label}.jsonl")).kind
     kinds["no-meta"] = rollout.read_view(write(tmp_path, [said], "no-meta.jsonl")).kind
     kinds["empty"] = rollout.read_view(write(tmp_path, [meta()], "empty.jsonl")).kind
 
-    assert kinds == {"cli": "interactive", "daemon": "interactive", "exec": "headless", "exec-origin": "headless",
-                     "ours": "headless", "subagent": "sidechain", "other": "unknown", "no-meta": "unknown",
-                     "empty": "empty"}
+    assert kinds == {
+        "cli": "interactive",
+        "daemon": "interactive",
+        "exec": "headless",
+        "exec-origin": "headless",
+        "ours": "headless",
+        "subagent": "sidechain",
+        "other": "unknown",
+        "no-meta": "unknown",
+        "empty": "empty",
+    }
 
 
 def test_user_messages_by_provenance(tmp_path: Path) -> None:
-    records = [meta(),
-               message("user", "typed by the person", ["user.text"]),
-               message("user", "<environment_context><cwd>/x</cwd></environment_context>",
-                       ["environments.environment_context"]),
-               message("user", "injected by a hook", ["hooks.additional_context"]),
-               message("developer", "developer instructions", ["permissions.instructions"]),
-               message("developer", "a hook's context"),
-               message("user", "<environment_context>older CLI</environment_context>"),
-               message("user", "typed on an older CLI"),
-               message("user", FENCE + "\n- d-1 something", ["unknown"])]
+    records = [
+        meta(),
+        message("user", "typed by the person", ["user.text"]),
+        message(
+            "user",
+            "<environment_context><cwd>/x</cwd></environment_context>",
+            ["environments.environment_context"],
+        ),
+        message("user", "injected by a hook", ["hooks.additional_context"]),
+        message("developer", "developer instructions", ["permissions.instructions"]),
+        message("developer", "a hook's context"),
+        message("user", "<environment_context>older CLI</environment_context>"),
+        message("user", "typed on an older CLI"),
+        message("user", FENCE + "\n- d-1 something", ["unknown"]),
+    ]
     view = rollout.read_view(write(tmp_path, records))
 
     assert view.text.splitlines() == ["User: typed by the person", "User: typed on an older CLI"]
@@ -128,25 +153,44 @@ def test_user_messages_by_provenance(tmp_path: Path) -> None:
 def test_assistant_message_function_call_and_outputs(tmp_path: Path) -> None:
     ok = "Chunk ID: 1\nProcess exited with code 0\nOutput:\nREADME.md\n"
     failed = "Chunk ID: 2\nProcess exited with code 2\nOutput:\nls: cannot access 'x'\n"
-    records = [meta(), message("user", "go", ["user.text"]),
-               item({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "On it."}]}),
-               item({"type": "function_call", "name": "exec_command", "arguments": '{"cmd": "ls x", "yield_time_ms": 1}',
-                     "call_id": "c1"}),
-               item({"type": "function_call_output", "call_id": "c1", "output": failed}),
-               item({"type": "function_call", "name": "exec_command", "arguments": "not json", "call_id": "c2"}),
-               item({"type": "function_call_output", "call_id": "c2", "output": ok}),
-               item({"type": "reasoning", "summary": [{"type": "summary_text", "text": "secret thoughts"}]})]
+    records = [
+        meta(),
+        message("user", "go", ["user.text"]),
+        item(
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "On it."}]}
+        ),
+        item(
+            {
+                "type": "function_call",
+                "name": "exec_command",
+                "arguments": '{"cmd": "ls x", "yield_time_ms": 1}',
+                "call_id": "c1",
+            }
+        ),
+        item({"type": "function_call_output", "call_id": "c1", "output": failed}),
+        item({"type": "function_call", "name": "exec_command", "arguments": "not json", "call_id": "c2"}),
+        item({"type": "function_call_output", "call_id": "c2", "output": ok}),
+        item({"type": "reasoning", "summary": [{"type": "summary_text", "text": "secret thoughts"}]}),
+    ]
     view = rollout.read_view(write(tmp_path, records))
 
-    assert view.text.splitlines() == ["User: go", "Assistant: On it.", "[tool exec_command: ls x]",
-                                      "[tool error: exit 2: ls: cannot access 'x']", "[tool exec_command: not json]",
-                                      "[tool output: README.md]"]
+    assert view.text.splitlines() == [
+        "User: go",
+        "Assistant: On it.",
+        "[tool exec_command: ls x]",
+        "[tool error: exit 2: ls: cannot access 'x']",
+        "[tool exec_command: not json]",
+        "[tool output: README.md]",
+    ]
     assert (view.tool_calls, view.tool_errors, view.assistant_messages) == (2, 1, 1)
 
 
 def test_compacted_record_is_a_summary(tmp_path: Path) -> None:
-    records = [meta(), {"timestamp": "t", "type": "compacted", "payload": {"message": "We moved the queue."}},
-               message("user", "next", ["user.text"])]
+    records = [
+        meta(),
+        {"timestamp": "t", "type": "compacted", "payload": {"message": "We moved the queue."}},
+        message("user", "next", ["user.text"]),
+    ]
     view = rollout.read_view(write(tmp_path, records))
 
     assert view.text.splitlines()[0] == "[summary of the earlier conversation] We moved the queue."
@@ -154,10 +198,14 @@ def test_compacted_record_is_a_summary(tmp_path: Path) -> None:
 
 
 def test_event_msg_and_other_records_give_no_text(tmp_path: Path) -> None:
-    records = [meta(), message("user", "hi", ["user.text"]),
-               {"type": "event_msg", "payload": {"type": "user_message", "message": "hi again"}},
-               {"type": "event_msg", "payload": {"type": "task_complete", "last_agent_message": "done"}},
-               {"type": "turn_context", "payload": {"cwd": "/x"}}, {"type": "token_usage_record", "payload": {}}]
+    records = [
+        meta(),
+        message("user", "hi", ["user.text"]),
+        {"type": "event_msg", "payload": {"type": "user_message", "message": "hi again"}},
+        {"type": "event_msg", "payload": {"type": "task_complete", "last_agent_message": "done"}},
+        {"type": "turn_context", "payload": {"cwd": "/x"}},
+        {"type": "token_usage_record", "payload": {}},
+    ]
     view = rollout.read_view(write(tmp_path, records))
 
     assert view.text == "User: hi"
@@ -169,7 +217,10 @@ def test_event_msg_and_other_records_give_no_text(tmp_path: Path) -> None:
 def test_damaged_lines_are_skipped_counted_and_named(tmp_path: Path) -> None:
     good = message("user", "kept after the damage", ["user.text"])
     torn = json.dumps(message("user", "torn", ["user.text"]))[:40]
-    path = write(tmp_path, [meta(), "not json at all", torn, good, json.dumps(message("user", "last", ["user.text"]))[:-5]])
+    path = write(
+        tmp_path,
+        [meta(), "not json at all", torn, good, json.dumps(message("user", "last", ["user.text"]))[:-5]],
+    )
 
     view = rollout.read_view(path)
 
@@ -180,7 +231,10 @@ def test_damaged_lines_are_skipped_counted_and_named(tmp_path: Path) -> None:
 
 
 def test_oversized_line_is_skipped_and_named(tmp_path: Path) -> None:
-    path = write(tmp_path, [meta(), message("user", "x" * 5000, ["user.text"]), message("user", "short", ["user.text"])])
+    path = write(
+        tmp_path,
+        [meta(), message("user", "x" * 5000, ["user.text"]), message("user", "short", ["user.text"])],
+    )
 
     view = rollout.read_view(path, max_line_bytes=1000)
 
@@ -194,5 +248,7 @@ def test_missing_file_raises_transcript_error(tmp_path: Path) -> None:
 
 
 def test_sessions_dir_follows_codex_home(tmp_path: Path) -> None:
-    assert rollout.sessions_dir({"CODEX_HOME": str(tmp_path / "c"), "HOME": str(tmp_path)}) == str(tmp_path / "c" / "sessions")
+    assert rollout.sessions_dir({"CODEX_HOME": str(tmp_path / "c"), "HOME": str(tmp_path)}) == str(
+        tmp_path / "c" / "sessions"
+    )
     assert rollout.sessions_dir({"HOME": str(tmp_path)}) == str(tmp_path / ".codex" / "sessions")
