@@ -44,10 +44,7 @@ def codex_dir() -> str:
         if os.environ.get("CI"):
             pytest.fail("codex is not on PATH in CI (.ci/run installs it)")
         pytest.skip("Codex CLI not on PATH (npm install -g @openai/codex)")
-    return (
-        os.path.dirname(os.path.realpath(found))
-        if not found.endswith("/.bin/codex")
-        else os.path.dirname(found)
+    return os.path.dirname(found)  # the folder on PATH (npm links .bin/codex to its package)
     )
 
 
