@@ -45,7 +45,6 @@ def codex_dir() -> str:
             pytest.fail("codex is not on PATH in CI (.ci/run installs it)")
         pytest.skip("Codex CLI not on PATH (npm install -g @openai/codex)")
     return os.path.dirname(found)  # the folder on PATH (npm links .bin/codex to its package)
-    )
 
 
 @pytest.fixture
