@@ -38,13 +38,19 @@ ANSWER = {
 
 
 @pytest.fixture
-def codex_dir() -> str:
-    found = shutil.which("codex")
-    if found is None:
+def codex_dir(tmp_path) -> str:
+    """A folder holding only `codex` and the `node` it runs on: on PATH, it leaves claude out wherever
+    the machine installed it (npm -g may put claude beside node)."""
+    found, node = shutil.which("codex"), shutil.which("node")
+    if found is None or node is None:
         if os.environ.get("CI"):
-            pytest.fail("codex is not on PATH in CI (.ci/run installs it)")
+            pytest.fail("codex (or node) is not on PATH in CI (.ci/run installs it)")
         pytest.skip("Codex CLI not on PATH (npm install -g @openai/codex)")
-    return os.path.dirname(found)  # the folder on PATH (npm links .bin/codex to its package)
+    folder = tmp_path / "codex-only"
+    folder.mkdir()
+    (folder / "codex").symlink_to(found)
+    (folder / "node").symlink_to(node)
+    return str(folder)
 
 
 @pytest.fixture
