@@ -84,7 +84,7 @@ def _setup(home: Path, monkeypatch, codex_dir: str, standin: ResponsesStandIn) -
     (codex_home / "config.toml").write_text(codex_config(standin.base_url))
     monkeypatch.setenv("CODEX_HOME", str(codex_home))
     monkeypatch.setenv(ENV_KEY, "standin-key")
-    monkeypatch.setenv("PATH", f"{codex_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")  # no claude
+    monkeypatch.setenv("PATH", codex_dir)  # codex and node: no claude
     assert shutil.which("claude") is None
 
 

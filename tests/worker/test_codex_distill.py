@@ -214,8 +214,7 @@ def _codex_task(home: Path, project: Path, name: str = "interactive.jsonl") -> d
 
 def test_worker_distills_a_codex_task_without_claude(isolated_home, tmp_path, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(isolated_home / ".codex"))
-    fake = fake_codex.use(tmp_path, monkeypatch, only=False)
-    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}/usr/bin{os.pathsep}/bin")  # no claude
+    fake = fake_codex.use(tmp_path, monkeypatch)  # PATH: the fake codex alone, no claude
     configure(isolated_home, min_user_chars=50)
     project = tmp_path / "api"
     project.mkdir()
