@@ -214,7 +214,10 @@ def _codex_task(home: Path, project: Path, name: str = "interactive.jsonl") -> d
 
 def test_worker_distills_a_codex_task_without_claude(isolated_home, tmp_path, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(isolated_home / ".codex"))
-    fake = fake_codex.use(tmp_path, monkeypatch)  # PATH: the fake codex alone, no claude
+    learning = {"title": "Vacuum runs nightly", "learning": "The billing DB is vacuumed at 03:00 UTC.",
+                "context": "ops", "scope": "project", "tags": ["postgres"]}
+    answer = {**fake_codex.DEFAULT_ANSWER, "learnings": [learning]}
+    fake = fake_codex.use(tmp_path, monkeypatch, answer=answer)  # PATH: the fake codex alone, no claude
     configure(isolated_home, min_user_chars=50)
     project = tmp_path / "api"
     project.mkdir()
@@ -231,6 +234,8 @@ def test_worker_distills_a_codex_task_without_claude(isolated_home, tmp_path, mo
     assert decision["agent"] == "codex" and provenance.agent_of(decision) == "codex"
     with open(os.path.join(fields["memory_dir"], "handoff.jsonl")) as fh:
         assert [json.loads(line)["agent"] for line in fh] == ["codex"]
+    [note] = list(Path(paths.learnings_dir()).rglob("*.md"))
+    assert "\nagent: codex\n" in note.read_text()
     assert ledger_lines()[0]["outcome"] == "ok"
 
 
