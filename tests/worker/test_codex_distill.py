@@ -214,8 +214,13 @@ def _codex_task(home: Path, project: Path, name: str = "interactive.jsonl") -> d
 
 def test_worker_distills_a_codex_task_without_claude(isolated_home, tmp_path, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(isolated_home / ".codex"))
-    learning = {"title": "Vacuum runs nightly", "learning": "The billing DB is vacuumed at 03:00 UTC.",
-                "context": "ops", "scope": "project", "tags": ["postgres"]}
+    learning = {
+        "title": "Vacuum runs nightly",
+        "learning": "The billing DB is vacuumed at 03:00 UTC.",
+        "context": "ops",
+        "scope": "project",
+        "tags": ["postgres"],
+    }
     answer = {**fake_codex.DEFAULT_ANSWER, "learnings": [learning]}
     fake = fake_codex.use(tmp_path, monkeypatch, answer=answer)  # PATH: the fake codex alone, no claude
     configure(isolated_home, min_user_chars=50)
@@ -306,3 +311,29 @@ def test_unknown_agent_fails_the_task(isolated_home, tmp_path, monkeypatch):
 
     [failed] = tasks("failed")
     assert failed["session_id"] == payload["session_id"] and "unknown agent 'gemini'" in failed["reason"]
+
+
+def test_resumed_session_redistils_only_what_was_appended(isolated_home, tmp_path, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(isolated_home / ".codex"))
+    fake = fake_codex.use(tmp_path, monkeypatch)
+    configure(isolated_home, min_user_chars=50)
+    project = tmp_path / "api"
+    project.mkdir()
+    fields = _codex_task(isolated_home, project, "resumed.jsonl")
+    lines = Path(fields["session_jsonl"]).read_text().splitlines(keepends=True)
+    # why: line 32 is where `codex resume` started appending (after the first run's last task_complete)
+    first, resumed = lines[:31], lines[31:]
+    assert "One more thing" not in "".join(first) and "One more thing" in "".join(resumed)
+    Path(fields["session_jsonl"]).write_text("".join(first))
+    assert run_worker().processed == 1
+
+    with open(fields["session_jsonl"], "a") as fh:
+        fh.write("".join(resumed))
+    queue.enqueue(paths.queue_dir(), {**fields, "event": "SessionEnd"})
+    assert run_worker().processed == 1
+
+    first_call, second_call = fake_codex.calls(fake)
+    assert "We decided to keep the billing queue in Postgres" in first_call["stdin"]
+    assert "One more thing: the vacuum job runs at 03:00 UTC" in second_call["stdin"]
+    assert "User: We decided to keep the billing queue" not in second_call["stdin"]
+    assert "distilled earlier" in second_call["stdin"]

@@ -35,7 +35,7 @@ from lazy_harness import paths
 from lazy_harness.memory.fence import FENCE
 from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budget, excerpt, summary_body,
                                                tool_call)
-from lazy_harness.worker.transcript_lines import MAX_LINE_BYTES, _open, _parse, iter_lines
+from lazy_harness.worker.transcript_lines import MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines
 from lazy_harness.worker.transcript_records import View
 
 AGENT = "codex"
@@ -60,11 +60,28 @@ def sessions_dir(env=None) -> str:
     return os.path.join(codex_home(env), "sessions")
 
 
+def session_meta(path: str) -> dict | None:
+    """The ``session_meta`` payload when ``path`` starts like a Codex rollout, else None (for telling a
+    rollout from a Claude Code transcript named on the command line)."""
+    try:
+        with _open(path) as fh:
+            first = next(iter_lines(fh, MAX_LINE_BYTES), None)
+    except TranscriptError:
+        return None
+    try:
+        record = json.loads(first) if first else None
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(record, dict) and record.get("type") == "session_meta" and isinstance(record.get("payload"), dict):
+        return record["payload"]
+    return None
+
+
 def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_LINE_BYTES,
               text_from: int = 0) -> View:
     """Stream the rollout at ``path`` into a :class:`View` (``text_from``: as transcript.read_view);
     raises transcript_lines.TranscriptError only when it cannot be opened."""
-    view = View(path=path)
+    view = View(path=path, agent=AGENT)
     reader = _Reader(view, max(budget_chars, 1000))
     with _open(path) as fh:
         for raw in iter_lines(fh, max_line_bytes):

@@ -63,6 +63,7 @@ class View:
 
     path: str
     kind: str = "empty"
+    agent: str = "claude"  # whose session: "claude" (this reader) or "codex" (worker/rollout.py)
     signals: Signals = field(default_factory=Signals)
     user_chars: int = 0
     user_messages: int = 0
