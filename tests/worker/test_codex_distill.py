@@ -48,7 +48,7 @@ def test_call_is_isolated_and_prompt_goes_on_stdin(tmp_path, monkeypatch, cfg, w
     for flag in ("--json", "--ephemeral", "--skip-git-repo-check"):
         assert flag in argv
     assert argv[argv.index("--thread-source") + 1] == "lazy-harness"
-    assert argv[argv.index("--disable") + 1] == "hooks"
+    assert [argv[i + 1] for i, a in enumerate(argv) if a == "--disable"] == ["hooks", "memories"]
     assert argv[argv.index("--sandbox") + 1] == "read-only"
     assert argv[argv.index("--model") + 1] == "gpt-test"
     assert rec["stdin"] == "PROMPT TEXT\nwith lines" and "PROMPT TEXT" not in " ".join(argv)

@@ -6,7 +6,8 @@ Isolation, flag by flag (checked against the real 0.171.0 in tests/e2e):
 - ``--ephemeral``: it writes no rollout a later hook or reader could pick up;
 - ``--thread-source lazy-harness``: should one be written anyway, the rollout reader knows it for
   the harness's own run and never distils it (worker/rollout.py);
-- ``--disable hooks``: the person's hooks (ours included) do not run for it;
+- ``--disable hooks``: the person's hooks (ours included) do not run for it; ``--disable memories``:
+  should the person have turned on Codex's own memories, our prompt never feeds them;
 - ``--sandbox read-only`` and a neutral empty folder as cwd (``--skip-git-repo-check``): no file is
   written, no project's AGENTS.md applies; ``LH_WORKER_CALL=1`` as for claude;
 - ``--output-schema``: the answer schema made strict (every key required, optional ones nullable,
@@ -110,7 +111,7 @@ def without_nulls(value: Any) -> Any:
 def build_argv(cfg: Mapping[str, Any], schema_file: str) -> list[str]:
     """The ``codex exec`` command line of one model job (the prompt follows on stdin)."""
     argv = [codex_path(cfg), "exec", "--json", "--ephemeral", "--thread-source", THREAD_SOURCE,
-            "--disable", "hooks", "--sandbox", "read-only", "--skip-git-repo-check",
+            "--disable", "hooks", "--disable", "memories", "--sandbox", "read-only", "--skip-git-repo-check",
             "--output-schema", schema_file]
     model = str(_worker(cfg).get("codex_model") or "")
     if model:
