@@ -64,7 +64,7 @@ class CodexHome:
     """A temp HOME with CODEX_HOME inside, wired to the stand-in, with a SessionStart hook."""
 
     def __init__(self, base_url: str) -> None:
-        self.home = Path(tempfile.mkdtemp(prefix="lh-codex-rec-", dir=os.environ.get("LH_CODEX_REC_DIR")))
+        self.home = Path(tempfile.mkdtemp(prefix="lh-codex-rec-"))
         self.codex = self.home / ".codex"
         self.project = self.home / "project"
         self.codex.mkdir()
