@@ -118,7 +118,8 @@ def _codex_act(payload) -> str:
         return ""
     parts: list[str] = []
     if payload.get("type") == "message" and payload.get("role") == "assistant":
-        for block in payload.get("content") if isinstance(payload.get("content"), list) else ():
+        content = payload.get("content")
+        for block in content if isinstance(content, list) else []:
             if isinstance(block, dict) and isinstance(block.get("text"), str):
                 parts.append(block["text"])
     elif payload.get("type") in ("function_call", "custom_tool_call"):

@@ -240,8 +240,7 @@ def _read_transcript(fields: dict, loop: dict, env, log):
     sid = fields.get("session_id", "")
     path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
     agent = agent_of(fields)
-    # a Claude Code Stop task: its turn may not be in the transcript yet (worker/turn.py)
-    if fields.get(queue.TURN) and agent == "claude":
+    if fields.get(queue.TURN):  # a Stop task: its turn may not be in the transcript yet (worker/turn.py)
         _wait_for_turn(path, fields[queue.TURN], log)
     try:
         mtime = os.stat(path).st_mtime
