@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -97,13 +96,21 @@ def _type(term: Terminal, text: str) -> None:
     term.send_keys("Enter")
 
 
-def _turn(term: Terminal, standin: ResponsesStandIn, text: str, requests: int) -> int:
-    """Type a prompt and wait until its answer is on screen; returns the model requests so far."""
-    before = len(standin.model_requests())
+def _finished_turns(home: CodexHome) -> int:
+    """The turns the session's rollout records as complete (``task_complete`` events)."""
+    return sum(p.read_text(errors="replace").count('"type":"task_complete"') for p in home.rollouts())
+
+
+def _turn(term: Terminal, home: CodexHome, text: str) -> None:
+    """Type a prompt and wait until the rollout records its turn as complete (the screen alone can
+    show an earlier turn's answer; typing on before the turn ends would abort it)."""
+    before = _finished_turns(home)
     _type(term, text)
-    standin.wait_for(before + requests, 60)
-    term.wait_for(re.compile(re.escape(ANSWER[:30])), 30)
-    return len(standin.model_requests())
+    deadline = time.monotonic() + 60
+    while _finished_turns(home) <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"turn {text[:30]!r} not complete after 60 s; screen:\n{term.capture()}")
+        time.sleep(0.1)
 
 
 def _exit(term: Terminal) -> None:
@@ -111,11 +118,11 @@ def _exit(term: Terminal) -> None:
     term.wait_exit(30)
 
 
-def tui(home: CodexHome, standin: ResponsesStandIn, argv: list[str], prompts: tuple[str, ...]) -> None:
+def tui(home: CodexHome, argv: list[str], prompts: tuple[str, ...]) -> None:
     with Terminal(["codex", "--dangerously-bypass-hook-trust", *argv], home.project, home.env) as term:
         term.wait_for("Ask Codex", 60)
         for text in prompts:
-            _turn(term, standin, text, 2 if "list the files" in text else 1)
+            _turn(term, home, text)
         _exit(term)
 
 
@@ -126,11 +133,11 @@ def session_id(path: Path) -> str:
 
 def record(kind: str, home: CodexHome, standin: ResponsesStandIn) -> Path:
     if kind == "interactive":
-        tui(home, standin, ["--no-daemon"], PROMPTS)
+        tui(home, ["--no-daemon"], PROMPTS)
     elif kind == "resumed":
-        tui(home, standin, ["--no-daemon"], PROMPTS)
+        tui(home, ["--no-daemon"], PROMPTS)
         (first,) = home.rollouts()
-        tui(home, standin, ["resume", "--no-daemon", session_id(first)], (RESUMED_PROMPT,))
+        tui(home, ["resume", "--no-daemon", session_id(first)], (RESUMED_PROMPT,))
     elif kind == "exec":
         argv = ["codex", "exec", "--skip-git-repo-check", "--sandbox", "read-only", PROMPTS[0]]
         subprocess.run(
