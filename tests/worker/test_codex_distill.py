@@ -77,6 +77,17 @@ def test_schema_is_strict_and_nulls_read_as_absent(tmp_path, monkeypatch, cfg, w
     assert got.answer == answer  # the nulls the fake added are gone
 
 
+def test_strict_schema_keeps_only_strict_keywords_and_leaves_the_original_alone():
+    from lazy_harness.worker import consolidate_answer
+
+    before = json.dumps(consolidate_answer.SCHEMA, sort_keys=True)
+    strict = codex_distill.strict_schema(consolidate_answer.SCHEMA)
+
+    assert "maxLength" not in json.dumps(strict) and "maxLength" in before
+    assert json.dumps(consolidate_answer.SCHEMA, sort_keys=True) == before
+    assert strict["additionalProperties"] is False
+
+
 def test_text_answer_is_retried_as_an_unusable_answer(tmp_path, monkeypatch, cfg, workdir):
     fake_codex.use(tmp_path, monkeypatch, mode="text")
 

@@ -45,6 +45,7 @@ THREAD_SOURCE = "lazy-harness"
 DISTILLERS = ("auto", "claude", "codex")
 # dollars per million tokens (input, output) for tokens of a model with no price in config
 DEFAULT_PRICES = (2.50, 15.00)
+_STRICT_KEYS = ("type", "properties", "required", "items", "enum", "description", "additionalProperties")
 _INSTALL = "install the Codex CLI (npm install -g @openai/codex) or set [worker] codex_path; lh doctor"
 
 
@@ -81,9 +82,11 @@ def chosen(cfg: Mapping[str, Any], env: Mapping[str, str] | None = None) -> str:
 
 def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     """``schema`` as the Responses API's strict mode takes it: in each object every property is
-    required and no other is allowed; a property that was optional may be null. A new tree: the
-    answer schemas share their leaf dicts, which must not change."""
-    node = dict(schema)
+    required and no other is allowed; a property that was optional may be null; only the keywords
+    strict mode is sure to take are kept (a length cap is dropped: worker/answer.py enforces its own
+    caps on what comes back). A new tree: the answer schemas share their leaf dicts, which must not
+    change."""
+    node = {k: v for k, v in schema.items() if k in _STRICT_KEYS}
     if node.get("type") == "object" and isinstance(node.get("properties"), dict):
         required = set(node.get("required") or ())
         props = {}
