@@ -71,7 +71,11 @@ class CodexHome:
         hook = self.home / "hook.sh"
         hook.write_text(HOOK_SCRIPT)
         hook.chmod(0o755)
-        (self.codex / "config.toml").write_text(codex_config(base_url))
+        # why: /tmp out of the sandbox's writable roots: the sandbox protects .git, .codex, .agents under
+        # each writable root with a mount point, and a turn cut short can leave those folders in /tmp
+        # itself, where every later walk up for a .git finds one
+        keep_out = "[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n"
+        (self.codex / "config.toml").write_text(codex_config(base_url) + keep_out)
         entry = {"hooks": [{"type": "command", "command": str(hook), "timeout": 30}]}
         (self.codex / "hooks.json").write_text(json.dumps({"hooks": {"SessionStart": [entry]}}))
         self.env = {
