@@ -24,7 +24,9 @@ RULES = {
                             "lazy_harness.notice", "lazy_harness.sync",
                             # why: the worker keeps the search index current, vectors included, so
                             # the next prompt finds the entries it just wrote embedded (recall.build)
-                            "lazy_harness.recall.build"},
+                            "lazy_harness.recall.build",
+                            # why: the learned check (ADR 0046) reads a note through the static model
+                            "lazy_harness.recall.static_model"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall"},

@@ -111,7 +111,8 @@ def cross_validate() -> tuple[float, list[str]]:
         for k in ("A", "B"):
             (hs, bs, os_), (rh, rb) = scored[k], rules[k]
             row[k] = (sum(not (r or s >= t) for r, s in zip(rh, hs, strict=True)), len(hs),
-                      sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs), sum(s >= t for s in os_), len(os_))
+                      sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs),
+                      sum(s >= t for s in os_), len(os_))
         ok = all(b <= BENIGN_MOST * nb and o == 0 for _, _, b, nb, o, _ in row.values())
         lines.append(f"bar {t:+.1f}: " + "; ".join(
             f"fold {k}: reach {r}/{n}, near-rule held {b}/{nb}, ordinary held {o}/{no}"

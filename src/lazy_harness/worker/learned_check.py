@@ -55,7 +55,7 @@ def features(text: str, vector: bytes, model: "Model") -> dict[int, float]:
     if norm and len(v) == model.dims:
         out.update((i, x / norm) for i, x in enumerate(v) if x)
     words = _WORD.findall(text)
-    grams = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])}
+    grams = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
     if grams:
         share = model.scale / len(grams) ** 0.5
         for g in grams:
