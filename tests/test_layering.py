@@ -36,7 +36,9 @@ RULES = {
                             "lazy_harness.proc", "lazy_harness.redact", "lazy_harness.notice", "lazy_harness.cost",
                             # why: the worker keeps the search index current, vectors included, so
                             # the next prompt finds the entries it just wrote embedded (recall.build)
-                            "lazy_harness.recall.build"},
+                            "lazy_harness.recall.build",
+                            # why: the learned check (ADR 0046) reads a note through the static model
+                            "lazy_harness.recall.static_model"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall"},
     # the page of lh ui reads what the CLI reads and changes memory through the same functions

@@ -35,6 +35,9 @@ def _configure(home, trust: dict | None = None, budget: dict | None = None) -> N
     path = os.path.join(str(home), ".config", "lazy-harness", "config.toml")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     lines = ["[compound_loop]", "enabled = true", "retry_backoff_seconds = 0"]
+    # why: the learned check (worker/learned_check.py) holds HOSTILE too; these tests are about the
+    # model check alone (the two together: test_learned_check.py)
+    trust = {"learned_check": False, **(trust or {})}
     for name, table in (("trust", trust), ("budget", budget)):
         if table:
             lines += [f"[{name}]"] + [f"{k} = {json.dumps(v)}" for k, v in table.items()]

@@ -82,6 +82,9 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "cross_projects": ("str", "ask", "a general learning a session wrote reaches other projects' sessions: "
                                          "\"ask\" once the person approved it (lh memory held), \"auto\" at once; "
                                          "the hold check applies either way"),
+        "learned_check": ("bool", True, "beside the hold rules, a small model shipped with lazy-harness scores "
+                                        "the entries a session wrote; those that read like an instruction to "
+                                        "the agent are held (local, no model call)"),
         "model_check": ("bool", True, "after the rule hold, a separate model call judges the entries a session "
                                       "wrote, shown as quoted data; those it calls hostile are held (within the "
                                       "spend cap: skipped when it is reached)"),

@@ -263,6 +263,12 @@ def written_texts(plan, report) -> list[tuple[str, str, str, str]]:
     return out
 
 
+def written_records(plan, report) -> list[tuple[str, str, str, dict, str]]:
+    """``(kind, id, learning path or '', the record the rules read, its kind)`` of each entry a persist
+    just wrote: what the learned check (worker/learned_check.py) reads beside the rules."""
+    return _written(plan, report)
+
+
 def _appended(plan) -> list[tuple[str, dict]]:
     """(kind, record) of each decision or failure line a persist's plan appends."""
     out = []

@@ -91,14 +91,17 @@ def _with_over_cap(distilled: dict) -> list:
 
 
 def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log,
-          over: list | None = None) -> set[str] | None:
+          over: list | None = None, learned: bool = True) -> set[str] | None:
     """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024),
-    and what it wrote past the per-session cap (``over``); returns the ids held (None if the check failed).
+    by the rules and, when ``learned``, by the learned check (worker/learned_check.py, ADR 0046), and
+    what it wrote past the per-session cap (``over``); returns the ids held (None if the check failed).
     why: after the persist, not inside it: the read-time check leaves such an entry out meanwhile."""
     from lazy_harness.memory import held
 
     try:
         found = held.scan_written(plan, report)
+        if learned:
+            found += _learned(plan, report, {f[1] for f in found}, log)
         if over:
             seen = {eid for _, eid, _, _ in found}
             found += [f for f in held.scan_over_cap(plan, report, over) if f[1] not in seen]
@@ -110,6 +113,19 @@ def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: 
     for kind, eid, _, why in found:
         log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
     return {eid for _, eid, _, _ in found}
+
+
+def _learned(plan, report, skip: set[str], log) -> list[tuple[str, str, str, str]]:
+    """What the learned check holds of what the persist wrote and the rules let through; a failure of
+    its own (a damaged weights file) is logged and holds nothing, the rules' holds stand."""
+    from lazy_harness.memory import held
+    from lazy_harness.worker import learned_check
+
+    try:
+        return learned_check.scan(held.written_records(plan, report), skip)
+    except Exception as exc:
+        log(f"learned check failed: {type(exc).__name__}: {exc}")
+        return []
 
 
 def _model_check(plan, report, held_ids: set[str] | None, cfg: dict, env, meta: dict, dirs: tuple[str, str],
@@ -221,7 +237,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    held_ids = _hold(plan, report, memory_dir, learnings_dir, project, now, log, over)
+    learned = bool((cfg.get("trust") or {}).get("learned_check", True))
+    held_ids = _hold(plan, report, memory_dir, learnings_dir, project, now, log, over, learned)
     _model_check(plan, report, held_ids, cfg, env, meta, (memory_dir, learnings_dir), now, sleep, log)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why

@@ -1,0 +1,121 @@
+"""The learned check: a second reading of what a session just wrote, beside the hold rules (ADR 0040).
+
+The rules of memory/trust.py hold what they recognise; a note reworded past every rule reaches the
+model. This check scores an entry's text with a linear model trained on notes that ask a future agent
+to harm its user (run fetched code, send data out, disable a safety net, hide things, obey a claimed
+authority, break out of the memory block) against notes that merely use the same tools. Its features
+are the shipped static model's vector of the text (what it is about, in any wording) and hashed words
+and word pairs of the folded text (the verbs and objects it uses); the weights, the bias and the bar
+ship beside this module (``learned_check.json``, built by tests/eval/build_learned_check.py, which
+prints how the bar was chosen). An entry at or above the bar is held like one a rule holds, with the
+score in its reason; the person approves it with ``lh memory approve`` when it is not hostile.
+
+Run where entries are written (the worker, after the persist), never on a hook's path: it loads the
+static model and a few thousand weights, and reads each new entry once.
+"""
+
+import json
+import os
+import re
+import zlib
+
+WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "learned_check.json")
+_WORD = re.compile(r"[^\W_]+|[^\w\s]")
+
+_loaded: dict[str, "Model"] = {}
+
+
+class Model:
+    """The weights file, read and checked once a process."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            self.dims, self.buckets = int(data["dims"]), int(data["buckets"])
+            self.scale, self.bias, self.bar = float(data["scale"]), float(data["bias"]), float(data["bar"])
+            self.weights = [float(w) for w in data["weights"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: not a learned check weights file: {exc}") from None
+        if len(self.weights) != self.dims + self.buckets or self.buckets <= 0:
+            raise ValueError(f"{path}: {len(self.weights)} weights, expected dims + buckets")
+
+    def score(self, text: str, vector: bytes) -> float:
+        """The model's score of a text (its logit: above 0 reads as hostile more than not)."""
+        return self.bias + sum(self.weights[i] * v for i, v in features(text, vector, self).items())
+
+
+def features(text: str, vector: bytes, model: "Model") -> dict[int, float]:
+    """Sparse features of a folded text: the unit vector (``vector``, the static model's int8 vector of
+    ``text``), then each distinct word and pair of neighbouring words hashed into ``model.buckets``,
+    together weighing ``model.scale`` (a long note weighs no more than a short one)."""
+    out: dict[int, float] = {}
+    v = memoryview(vector).cast("b")
+    norm = sum(x * x for x in v) ** 0.5
+    if norm and len(v) == model.dims:
+        out.update((i, x / norm) for i, x in enumerate(v) if x)
+    words = _WORD.findall(text)
+    grams = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    if grams:
+        share = model.scale / len(grams) ** 0.5
+        for g in grams:
+            i = model.dims + zlib.crc32(g.encode("utf-8")) % model.buckets
+            out[i] = out.get(i, 0.0) + share
+    return out
+
+
+def folded(text: str) -> str:
+    """The text as the rules read it: disguises off, lookalikes mapped, case folded (trust.forms)."""
+    from lazy_harness.memory import trust
+
+    return trust.forms(text)[-1]
+
+
+def load(path: str | None = None) -> Model:
+    path = path or WEIGHTS
+    if path not in _loaded:
+        _loaded[path] = Model(path)
+    return _loaded[path]
+
+
+def scores(texts: list[str], model: Model | None = None) -> list[float]:
+    """The score of each text (folded first), embedded in one pass."""
+    from lazy_harness.recall import static_model
+
+    model = model or load()
+    flat = [folded(t) for t in texts]
+    vectors = static_model.load().embed_many(flat)
+    return [model.score(t, v) for t, v in zip(flat, vectors, strict=True)]
+
+
+def reason_of(score: float, bar: float) -> str:
+    return (f"reads like an instruction to the agent to the learned check (score {score:.2f}, "
+            f"bar {bar:.2f}); approve it if it is an ordinary note")
+
+
+def check_session(texts: list[str], model: Model | None = None) -> list[str | None]:
+    """A reason for each text one session wrote that scores at or above the bar, alone or read
+    together with one other of them (a payload split over two entries), else None."""
+    model = model or load()
+    alone = scores(texts, model)
+    verdicts: list[str | None] = [reason_of(s, model.bar) if s >= model.bar else None for s in alone]
+    free = [i for i, v in enumerate(verdicts) if v is None and texts[i].strip()]
+    pairs = [(i, j) for i in free for j in free if i < j]
+    together = scores([f"{texts[i]} {texts[j]}" for i, j in pairs], model) if pairs else []
+    for (i, j), s in zip(pairs, together, strict=True):
+        if s >= model.bar:
+            verdicts[i] = verdicts[i] or reason_of(s, model.bar)
+            verdicts[j] = verdicts[j] or reason_of(s, model.bar)
+    return verdicts
+
+
+def scan(written: list[tuple], skip: set[str]) -> list[tuple[str, str, str, str]]:
+    """``(kind, id, learning path or '', reason)`` of each entry a persist wrote (``held.written_records``:
+    kind, id, path, the record the rules read, its kind) that the rules did not hold (``skip``) and the
+    learned check holds."""
+    from lazy_harness.memory import trust
+
+    todo = [w for w in written if w[1] not in skip]
+    texts = [trust.text_of(w[3], w[4]) for w in todo]
+    verdicts = check_session(texts) if todo else []
+    return [(w[0], w[1], w[2], why) for w, why in zip(todo, verdicts, strict=True) if why]
