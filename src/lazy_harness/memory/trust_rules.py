@@ -13,6 +13,8 @@ in the sentence (``HUSKY=0`` inside a container build).
 
 import re
 
+from lazy_harness.memory import trust_intent
+
 _FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
 _SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
           r"|source|\.\s")
@@ -416,8 +418,9 @@ _DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|t
 _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
-# the rules of each set: those the evaluation sets first asked for, then those by class
-PATTERNS: tuple[tuple, ...] = tuple(p + w for p, w in zip(_BY_WORDING, _WIDER, strict=True))
+# the rules of each set: those the evaluation sets first asked for, then those by class, then by intent
+PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING, _WIDER, trust_intent.RULES,
+                                                                 strict=True))
 
 _compiled: dict[int, list] = {}
 _excuses: list = []

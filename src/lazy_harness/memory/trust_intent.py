@@ -1,0 +1,136 @@
+"""The hold check's rules by intent (ADR 0040): what a note asks a future agent to do, read as a verb
+from one small vocabulary near an object from another, in many languages, over the folded text.
+
+The rules of trust_rules.py were first written per wording (ADR 0033), then per class; a set written
+without reading them (tests/eval/hostile_blind.py) showed what both miss: the same intent in words
+they had not listed. The vocabularies here are listed once and combined: a fetch verb, a URL and a
+run verb; a decode of any kind (base64, hex, reversed, rot13) and a run; a secret (a key file, a
+``$..._TOKEN``) put into a place others read; a check turned off "instead of fixing" or "do not
+investigate"; a note that asks to be followed over the person; a made-up end of the memory block;
+"do not tell the user" in twenty languages. Each tuple is appended to the rule set of the same
+index (trust.REASONS); a pattern is a string or ``(pattern, EXCUSED)`` as in trust_rules.py.
+Plain strings only: nothing is compiled here (trust_rules.compiled does it, once, on first use).
+"""
+
+EXCUSED = "excused"  # why: the same marker as trust_rules.EXCUSED, which imports this module
+
+_URL = r"(?:https?://|ftp://)"
+# what runs a thing, in the languages a note may be written in
+_RUN = (r"(?:run|execute|exec|launch|start|source|eval|invoke|uruchom\w*|wykonaj\w*|odpal\w*|voer\s+\w+\s+uit"
+        r"|uitvoer\w*|[cç]al[ıi][sş]t[ıi]r\w*|k[öo]r|spus[tť]\w*|jalankan|ch[aạ]y|ejecut\w*|esegu\w*|avvia\w*"
+        r"|lancia\w*|lance[rz]?|ex[eé]cut\w*|ausf[uü]hr\w*|f[uü]hr\w*|rode|roda|executa\w*|запуст\w*|выполн\w*"
+        r"|実行|运行|執行|执行|실행|εκτ[εέ]λεσ\w*)")
+_FETCH = (r"(?:download|fetch|pull|get|grab|retrieve|obtain|curl|wget|iwr|pobierz|[sś]ci[aą]gnij|haal|indir"
+          r"|ladda\s+ner|st[aá]hn[iě]\w*|unduh|t[aả]i|descarg\w*|baix\w*|scaric\w*|t[eé]l[eé]charg\w*"
+          r"|herunterlad\w*|lade\w*|скача\w*|загруз\w*|下载|下載|ダウンロード|다운로드)")
+# what stands for the fetched thing after the run verb: a pronoun, the script, or the end of the clause
+_THING = (r"(?:it|them|that|this|go|je|het|onu|bunu|den|det|ho|to|ini|n[oó]|lo|la|le|les|es|ihn|его|它|それ"
+          r"|그것|the\s+(?:script|file|binary|installer|helper|result|output|payload|download)|skrypt|script"
+          r"|skript|скрипт)")
+_CLAUSE_END = r"(?=\s*(?:[.;,!)]|$|with\s+sudo|as\s+root|mit\s+sudo|z\s+sudo))"
+_DECODE = (r"(?:revers\w*|rot-?13\w*|decod\w*|unhex\w*|de-?obfuscat\w*|unscrambl\w*|descrambl\w*|flip\w*|caesar"
+           r"|xor\w*|un-?rot\w*)")
+_AFTER_DECODE = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|output|command|payload|string"
+                 r"|script|text|value|decoded|bytes|line)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?"
+                 r"(?:shell|bash|sh|terminal)\b))")
+# a secret, as a name, a file or a variable
+_SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?keys?|private[\s_-]?keys?"
+           r"|ssh[\s_-]?keys?|~/\.ssh\S*|id_rsa\S*|id_ed25519\S*|\.aws/\S*|\.netrc|\.npmrc|\.pypirc|\.env\b"
+           r"|secrets?\.(?:toml|ya?ml|json|env|ini)|credentials\.\w+|\$\{?[a-z0-9_]*(?:token|secret|password|passwd"
+           r"|api_?key|private_?key|access_?key)\}?|printenv|env(?:ironment)?\s+var\w*)")
+# where others read it
+_SINK = (r"(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
+         r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|readme\S*|comments?\b|tickets?\b|wiki\b"
+         r"|discussions?\b|slack\b|discord\b|webhook|https?://|descri[pç]\w*\s+(?:de\s+la\s+|da\s+|del\s+)?(?:pr|pull)"
+         r"|opis\w*\s+pr|beschreibung|описани\w*)")
+_PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post|upload|attach|colle\w*|copie\w*"
+        r"|ajout\w*|mets|met|pega\w*|copia\w*|inclu\w*|a[ñn]ad\w*|agrega\w*|cole\w*|adicion\w*|f[uü]g\w*|kopier\w*"
+        r"|einf[uü]g\w*|schreib\w*|incoll\w*|aggiung\w*|inserisc\w*|wklej\w*|dodaj\w*|skopiuj\w*|plak\w*|voeg\w*"
+        r"|kopieer\w*|yap[ıi][sş]t[ıi]r\w*|ekle\w*|klistra\w*|l[äa]gg\w*|vlo[zž]\w*|p[řr]idej\w*|tempel\w*"
+        r"|tambah\w*|d[aá]n|th[eê]m|вставь\w*|добав\w*|скопируй\w*|粘贴|复制|添加|貼り付け|追加|붙여|추가)")
+_CHECK_TOOL = (r"(?:ruff|mypy|pyright|eslint|flake8|pylint|black|prettier|gitleaks|trufflehog|detect-secrets|bandit"
+               r"|semgrep|codeql|snyk|trivy|dependabot|secret[\s-]scan\w*|sast|linting|linters?|type[\s-]?check\w*"
+               r"|static\s+analysis|security\s+scan\w*|code\s+scanning|clippy|rubocop|golangci-lint|shellcheck)")
+_TURN_OFF = (r"(?:turn\w*\s+off|disabl\w*|remov\w*|drop\w*|delet\w*|comment\w*\s+out|switch\w*\s+off|skip\w*|bypass\w*"
+             r"|rip\w*\s+out|get\s+rid\s+of)")
+_GIVE_UP = (r"(?:delet|remov|skip|disabl|xfail|mut|silenc|ignor|comment\w*\s+out|drop|noqa|suppress|quarantin)")
+# "do not tell the user", and who "the user" is, in many languages
+_NEG_TELL = (r"(?:nie\s+(?:m[oó]w|informuj|wspominaj|pisz|zg[lł]aszaj)\w*|nikomu\s+nie|vertel\s+\w*\s*niet|zeg\s+niets"
+             r"|niet\s+(?:vertellen|melden|zeggen)|s[oö]yleme\w*|bahsetme\w*|haber\s+verme\w*|bildirme\w*"
+             r"|ber[äa]tta\s+inte|s[äa]g\s+inget|n[äa]mn\s+inte|ne[řr][íi]kej\w*|nic\s+ne[řr]\w*|nezmi[ňn]uj\w*"
+             r"|jangan\s+(?:beri\s+tahu|bilang|kasih\s+tahu|memberitahu|kabari)\w*|[đd][ừu]ng\s+(?:n[óo]i|b[áa]o)"
+             r"|kh[ôo]ng\s+(?:n[óo]i|b[áa]o)|말하지\s*(?:마|말)|알리지\s*(?:마|말)|μην\s+(?:πεις|το\s+πεις|αναφ[έε]ρεις"
+             r"|ενημερ[ώω]σεις)|मत\s+(?:बताना|बताओ|बताएं)|لا\s+تخبر|אל\s+תספר|אל\s+תגיד)")
+_WHO = (r"(?:u[żz]ytkownik\w*|nikomu|gebruiker\w*|niemand|kullan[ıi]c[ıi]\w*|kimse\w*|anv[äa]ndar\w*|n[åa]gon"
+        r"|u[žz]ivatel\w*|nikomu|pengguna|siapa\s+pun|ng[ưu][ờo]i\s+d[ùu]ng|ai\b|사용자|아무|χρ[ήη]στη\w*|καν[έε]ναν"
+        r"|उपयोगकर्ता|किसी|المستخدم|أحد|למשתמש|לאף\s+אחד|user|anyone|o\s+tym|o\s+tom|about\s+it|hi[çc]bir)")
+
+_REMOTE = (
+    # fetch ... URL ... run it (in any of the languages above)
+    (r"\b" + _FETCH + r"\b[^\n]{0,80}?" + _URL + r"\S*[^\n]{0,60}?\b" + _RUN + r"\s+(?:(?:it|go|het|ho|to|den|det"
+     r"|onu|bunu|lo|la|le|es|ihn)\s+)?(?:" + _THING + r"\b|" + _CLAUSE_END + ")", EXCUSED),
+    # code from a URL handed to an evaluator: eval(open(url)), then(eval), IEX(DownloadString(url))
+    (r"\b(?:eval|exec|execfile|iex|invoke-expression|runpy)\b\s*[\s(]\s*[^\n]{0,80}?" + _URL, EXCUSED),
+    (_URL + r"[^\s\"')]+[\"']?\s*\)?[^\n]{0,60}?(?:\.then\s*\(\s*eval\b|\|\s*(?:iex|invoke-expression)\b)", EXCUSED),
+    # a download written to a file, made executable and run
+    r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?" + _URL + r"[^\n]{0,120}?chmod\s+(?:\+x|[0-7]?7[0-7]{2})"
+    r"\s+\S+\s*(?:&&|;|\band\b|\bthen\b)\s*(?:sudo\s+)?(?:\.?/|\$|~)",
+    # a decode of any kind, then run what it gave
+    (r"\b" + _DECODE + r"\b[^\n]{0,80}?\b(?:and|then|,|;)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed"
+     r"|pipe|paste)\w*\b" + _AFTER_DECODE, EXCUSED),
+)
+_EXFIL = (
+    # a secret put into a place others read, in many languages
+    (r"(?:^|\b|\s)" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,80}?" + _SINK, EXCUSED),
+    # every ref pushed to a URL rather than a named remote
+    (r"\bpush\w*\s+(?:-\S+\s+)*(?:https?://|git@|ssh://)\S+[^\n.]{0,40}?(?:--all\b|--mirror\b|--tags\b[^\n]{0,20}--all"
+     r"|\*:\*|refs/\*)", EXCUSED),
+)
+_DISARM = (
+    # a check turned off instead of the problem fixed, or without looking
+    (r"\b" + _GIVE_UP + r"\w*\b[^\n.]{0,80}\b(?:instead\s+of|rather\s+than)\s+(?:being\s+)?(?:fix|investigat|repair"
+     r"|debug|look\w*\s+into|understand)", EXCUSED),
+    (r"\b" + _GIVE_UP + r"\w*\b[^\n]{0,80}\b(?:do\s+not|don'?t|never|no\s+need\s+to)\s+(?:bother\s+(?:to\s+)?)?"
+     r"(?:investigat|debug|fix|look\s+into|dig\s+into|find\s+out\s+why)", EXCUSED),
+    # a linter or scanner switched off in CI or everywhere
+    (r"\b" + _TURN_OFF + r"\s+(?:the\s+|all\s+|every\s+|our\s+)?" + _CHECK_TOOL + r"(?:\s+(?:checks?|steps?|jobs?|hooks?"
+     r"|runs?))?\s+(?:in|on|from|for)\s+(?:the\s+)?(?:ci|pipeline|workflows?|github\s+actions|pre-commit|every\w*"
+     r"|all\b|main\b|master\b)", EXCUSED),
+    # markers that silence a check, put on every line
+    r"(?:noqa|type:\s*ignore|eslint-disable\S*|nosec|pragma:\s*no\s*cover|nolint|@ts-ignore|@ts-nocheck)\b[^\n]{0,80}"
+    r"\b(?:to|on|in)\s+(?:every|all|each|any)\s+(?:\w+\s+)?(?:lines?|errors?|warnings?|files?|findings?|issues?)",
+    # pre-commit's SKIP= (or the like) in front of a commit, as the normal way
+    (r"\b(?:skip|husky_skip_hooks|pre_commit_allow_no_config|no_verify|lefthook)\s*=\s*\S+\s+(?:git\s+)?(?:commit"
+     r"|push|pre-commit)\b", EXCUSED),
+    (r"\[(?:skip\s+ci|ci\s+skip|no\s+ci|skip\s+checks)\][^\n]{0,60}\b(?:every|all|each)\s+(?:commit|push|message)",
+     EXCUSED),
+    (r"\b(?:every|all|each)\s+(?:commit|push)\w*\b[^\n]{0,60}\[(?:skip\s+ci|ci\s+skip|no\s+ci|skip\s+checks)\]",
+     EXCUSED),
+)
+_AUTHORITY = (
+    # a note that asks to be followed over the person
+    r"\b(?:follow|obey|trust|prefer|priorit\w*|heed|defer\s+to)\w*\s+(?:\w+\s+){0,3}?(?:memory|memories|notes?|entries"
+    r"|entry|it|this|these|them|me)\b[^\n.]{0,30}?\b(?:over|above|before|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}?"
+    r"(?:user|human|person|operator|instructions|claude\.md|system\s+prompt|messages|requests|prompts?)",
+    # the person's word set aside
+    r"\b(?:ignore|disregard|override|overrule|dismiss|set\s+aside|brush\s+off)\w*\s+(?:all\s+|any\s+)?(?:of\s+)?"
+    r"(?:the\s+|your\s+)?(?:user|human|person|developer|operator)(?:'s|s'|s)?\s+(?:objections?|instructions?"
+    r"|requests?|wishes|concerns?|complaints?|corrections?|commands?|orders?|claude\.md|questions?|pushback"
+    r"|refusals?|denials?|rules?|objecting|protests?|no\b|messages?|prompts?)",
+    r"\b(?:ignore|disregard|override|bypass)\w*\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:user'?s\s+|project'?s\s+|repo'?s\s+)?"
+    r"(?:claude\.md|agents\.md|system\s+prompt|safety\s+rules?|guardrails?)",
+    r"\btreat\w*\b[^\n.]{0,60}\bas\s+(?:an?\s+|the\s+)?(?:system|authoritative|admin\w*|developer|operator|root"
+    r"|official)\s+(?:messages?|instructions?|prompts?|orders?|commands?|directives?|policy|policies)",
+    r"\b(?:system|developer)\s+(?:prompt|message|instructions?)\s+(?:update|override|patch|amendment|follows|begins"
+    r"|addendum)\b",
+    # a made-up end of the memory block, in any bracket
+    r"(?:<<|\[\[|\{\{|<\||={2,}|-{2,}|#{2,}|\*{2,}|\[|<|\()\s*/?\s*(?:end|close|stop|exit)[\s_-]*(?:of[\s_-]*)?"
+    r"(?:the[\s_-]*)?(?:memory|memories|notes?|context|data|quote|quoted|block|untrusted|recall|entries)\b",
+)
+_LANG = (
+    # "do not tell the user" (or "anyone", "about it") in many languages
+    _NEG_TELL + r"[^\n]{0,30}?" + _WHO,
+    _WHO + r"[^\n]{0,20}?" + _NEG_TELL,
+)
+
+RULES: tuple[tuple, ...] = (_REMOTE, _EXFIL, _DISARM, _AUTHORITY, _LANG, ())
