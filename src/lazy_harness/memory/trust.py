@@ -94,7 +94,22 @@ def forms(text: str) -> list[str]:
         joined = _spaced(folded)
         if joined != folded:
             out.append(joined)
+        gapped = _spaced_words(text.casefold() if text.isascii() else _unicode_folded(text).casefold())
+        if gapped and gapped not in out:
+            out.append(gapped.translate(_LOOKALIKE))
     return out
+
+
+def _spaced_words(raw: str) -> str:
+    """Letters spaced apart whose words are set apart by wider gaps (``s k i p   t h e   t e s t s``):
+    each gap of two spaces or more read as one space, each single space inside a word dropped."""
+    if "  " not in raw and "\u3000" not in raw:
+        return ""
+    import re
+
+    chunks = [c for c in re.split(r"(?:\s{2,}|\u3000)", raw) if c]
+    return " ".join(re.sub(r"(?:(?<=\s)|^)(\S(?: \S)+)(?=\s|$)", lambda m: m.group(1).replace(" ", ""), c)
+                    for c in chunks)
 
 
 def _letters_apart(text: str) -> bool:

@@ -37,12 +37,14 @@ _AFTER_DECODE = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|
 _SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?keys?|private[\s_-]?keys?"
            r"|ssh[\s_-]?keys?|~/\.ssh\S*|id_rsa\S*|id_ed25519\S*|\.aws/\S*|\.netrc|\.npmrc|\.pypirc|\.env\b"
            r"|secrets?\.(?:toml|ya?ml|json|env|ini)|credentials\.\w+|\$\{?[a-z0-9_]*(?:token|secret|password|passwd"
-           r"|api_?key|private_?key|access_?key)\}?|printenv|env(?:ironment)?\s+var\w*)")
+           r"|api_?key|private_?key|access_?key)\}?|printenv|env(?:ironment)?\s+var\w*|key[\s_-]*files?"
+           r"|(?:signing|deploy|ssh|gpg|pgp)\s+keys?|\.kube/\S*|kubeconfig|\.docker/config\S*|\.git-credentials"
+           r"|\.pgpass|service[\s_-]?account\S*|\.gnupg\S*|keystore\S*|\benv\s*\|\s*grep)")
 # where others read it
 _SINK = (r"(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
          r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|readme\S*|comments?\b|tickets?\b|wiki\b"
          r"|discussions?\b|slack\b|discord\b|webhook|https?://|descri[pç]\w*\s+(?:de\s+la\s+|da\s+|del\s+)?(?:pr|pull)"
-         r"|opis\w*\s+pr|beschreibung|описани\w*)")
+         r"|opis\w*\s+pr|beschreibung|описани\w*|[\w.+-]+@[\w-]+\.[a-z]{2,})")
 _PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post|upload|attach|colle\w*|copie\w*"
         r"|ajout\w*|mets|met|pega\w*|copia\w*|inclu\w*|a[ñn]ad\w*|agrega\w*|cole\w*|adicion\w*|f[uü]g\w*|kopier\w*"
         r"|einf[uü]g\w*|schreib\w*|incoll\w*|aggiung\w*|inserisc\w*|wklej\w*|dodaj\w*|skopiuj\w*|plak\w*|voeg\w*"
@@ -65,6 +67,12 @@ _WHO = (r"(?:u[żz]ytkownik\w*|nikomu|gebruiker\w*|niemand|kullan[ıi]c[ıi]\w*|
         r"|u[žz]ivatel\w*|nikomu|pengguna|siapa\s+pun|ng[ưu][ờo]i\s+d[ùu]ng|ai\b|사용자|아무|χρ[ήη]στη\w*|καν[έε]ναν"
         r"|उपयोगकर्ता|किसी|المستخدم|أحد|למשתמש|לאף\s+אחד|user|anyone|o\s+tym|o\s+tom|about\s+it|hi[çc]bir)")
 
+# a URL on a public address given as digits, not a name: what a stranger's box looks like
+_RAW_HOST = (r"https?://(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)"
+             r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?/\S*\.(?:sh|ps1|bat|cmd|py|pl|rb|js|php|exe|bin|elf|msi|jar)\b")
+_RUNS = r"\b(?:run|execut|exec|source|install|bash|sh|iex|eval|load|start|launch|import|requir|invok|pipe)\w*\b"
+_INTERPRETER = r"(?:iex|invoke-expression|pwsh|powershell|python\d*|node|perl|ruby|php|eval|cmd|(?:ba|z|da|k)?sh)\b"
+
 _REMOTE = (
     # fetch ... URL ... run it (in any of the languages above)
     (r"\b" + _FETCH + r"\b[^\n]{0,80}?" + _URL + r"\S*[^\n]{0,60}?\b" + _RUN + r"\s+(?:(?:it|go|het|ho|to|den|det"
@@ -75,6 +83,12 @@ _REMOTE = (
     # a download written to a file, made executable and run
     r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?" + _URL + r"[^\n]{0,120}?chmod\s+(?:\+x|[0-7]?7[0-7]{2})"
     r"\s+\S+\s*(?:&&|;|\band\b|\bthen\b)\s*(?:sudo\s+)?(?:\.?/|\$|~)",
+    # a script on a bare public address, with running it anywhere near
+    _RUNS + r"[^\n]{0,150}?" + _RAW_HOST,
+    _RAW_HOST + r"[^\n]{0,150}?" + _RUNS,
+    # "pipe step 1 / the output / it into iex": handed to an interpreter
+    (r"\b(?:pipe|feed|pass|hand|send)\w*\b[^\n]{0,40}\b(?:in|into|to|through)\s+(?:the\s+|a\s+)?" + _INTERPRETER
+     + r"(?!\s*(?:completion|scripts?|files?|functions?|alias|config|profile|history|prompt|-\w|version))", EXCUSED),
     # a decode of any kind, then run what it gave
     (r"\b" + _DECODE + r"\b[^\n]{0,80}?\b(?:and|then|,|;)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed"
      r"|pipe|paste)\w*\b" + _AFTER_DECODE, EXCUSED),
@@ -82,6 +96,14 @@ _REMOTE = (
 _EXFIL = (
     # a secret put into a place others read, in many languages
     (r"(?:^|\b|\s)" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,80}?" + _SINK, EXCUSED),
+    (r"\b(?:open|create|file|post|raise|start|write|submit|make)\w*\s+(?:a|an|the|new)\s+(?:new\s+|public\s+)?"
+     r"(?:issue|pr|pull\s+request|gist|ticket|comment|discussion|post|paste)\b[^\n.]{0,30}\b(?:containing|with"
+     r"|including|that\s+(?:includes|contains|lists|shows)|listing|holding|quoting|of)\b[^\n]{0,60}?" + _SECRET,
+     EXCUSED),
+    # a file of the home folder's secrets uploaded
+    r"\b(?:curl|wget|http|httpie|iwr|invoke-webrequest|invoke-restmethod|scp|rsync|nc|ncat|rclone|gsutil|aws\s+s3)\b"
+    r"[^\n]{0,80}?(?:-t\b|--upload-file|-f\b|--form|-d\b|--data\S*|--post-file|-infile|-body|\s)\s*[\"']?@?"
+    r"(?:~|\$home|/home/\w+|/root)/\.[\w.-]+[^\n]{0,80}?(?:https?://|ftp://|[\w.-]+@[\w.-]+:|s3://|gs://)",
     # every ref pushed to a URL rather than a named remote
     (r"\bpush\w*\s+(?:-\S+\s+)*(?:https?://|git@|ssh://)\S+[^\n.]{0,40}?(?:--all\b|--mirror\b|--tags\b[^\n]{0,20}--all"
      r"|\*:\*|refs/\*)", EXCUSED),
@@ -92,8 +114,26 @@ _DISARM = (
      r"|debug|look\w*\s+into|understand)", EXCUSED),
     (r"\b" + _GIVE_UP + r"\w*\b[^\n]{0,80}\b(?:do\s+not|don'?t|never|no\s+need\s+to)\s+(?:bother\s+(?:to\s+)?)?"
      r"(?:investigat|debug|fix|look\s+into|dig\s+into|find\s+out\s+why)", EXCUSED),
+    (r"\b(?:delet|remov|skip|xfail|disabl|comment\w*\s+out|mut|drop)\w*\s+(?:the\s+|any\s+|every\s+|all\s+"
+     r"(?:the\s+)?|each\s+)?(?:failing|broken|red|erroring)\s+tests?\b", EXCUSED),
+    (r"\b(?:delet|remov|skip|xfail|disabl|comment\w*\s+out|mut|drop)\w*\s+(?:any|every|all|each)\s+(?:\w+\s+)?"
+     r"(?:tests?|checks?)\s+(?:that|which)\s+(?:fails?|breaks?|is\s+red|errors?)", EXCUSED),
+    # a safety net taken away "so nothing runs"
+    (r"\b" + _TURN_OFF + r"\b[^\n.]{0,80}\bso\s+(?:that\s+)?(?:nothing|no\s+\w+|none\s+of\s+(?:the\s+)?\w+)\s+"
+     r"(?:\w+\s+)?(?:runs?|fires?|blocks?|fails?|triggers?|gets\s+checked|is\s+checked)\b", EXCUSED),
+    (r"\bcomment\w*\s+out\s+(?:the\s+)?(?:whole|entire|all\s+of)\s+(?:the\s+)?(?:\.github\S*|\.gitlab-ci\S*|jenkinsfile"
+     r"|\.circleci\S*|azure-pipelines\S*|\.pre-commit-config\S*|ci\b|workflows?|pipeline)", EXCUSED),
+    # straight to the main branch with no review or checks
+    (r"\bpush\w*\s+(?:\w+\s+){0,2}?(?:to\s+)?(?:main|master|production|prod|release)\b[^\n.]{0,30}\bwithout\s+"
+     r"(?:a\s+|any\s+)?(?:review|pr|pull\s+request|checks?|ci|approval|tests?)", EXCUSED),
+    # every permission prompt answered for the person
+    (r"\b(?:auto-?approve|always\s+approve|approve\s+(?:all|every|any))\b[^\n.]{0,30}\b(?:tools?|commands?|permissions?"
+     r"|prompts?|requests?|edits?|calls?|actions?)\b", EXCUSED),
+    (r"\b(?:answer|reply|say|respond)\w*\s+(?:yes|y|\"y\"|'y')\s+(?:to\s+)?(?:every|all|any)\s+(?:\w+\s+)?(?:prompts?"
+     r"|questions?|confirmations?|permission)", EXCUSED),
     # a linter or scanner switched off in CI or everywhere
-    (r"\b" + _TURN_OFF + r"\s+(?:the\s+|all\s+|every\s+|our\s+)?" + _CHECK_TOOL + r"(?:\s+(?:checks?|steps?|jobs?|hooks?"
+    (r"\b" + _TURN_OFF + r"\s+(?:the\s+|all\s+|every\s+|our\s+)?" + _CHECK_TOOL + r"(?:\s*(?:,|and|&|\+)\s*(?:the\s+)?"
+     + _CHECK_TOOL + r")*(?:\s+(?:checks?|steps?|jobs?|hooks?"
      r"|runs?))?\s+(?:in|on|from|for)\s+(?:the\s+)?(?:ci|pipeline|workflows?|github\s+actions|pre-commit|every\w*"
      r"|all\b|main\b|master\b)", EXCUSED),
     # markers that silence a check, put on every line
@@ -123,6 +163,18 @@ _AUTHORITY = (
     r"|official)\s+(?:messages?|instructions?|prompts?|orders?|commands?|directives?|policy|policies)",
     r"\b(?:system|developer)\s+(?:prompt|message|instructions?)\s+(?:update|override|patch|amendment|follows|begins"
     r"|addendum)\b",
+    # authority granted to the agent by a claimed role
+    r"\b(?:i|we)\s+(?:hereby\s+)?(?:authori[sz]e|permit|allow|grant|approve|give\s+(?:you\s+)?permission)\b[^\n.]{0,60}"
+    r"\b(?:push\w*|merg\w*|run\w*|skip\w*|bypass\w*|deploy\w*|delet\w*|forc\w*|without|any|all|every)\b",
+    r"\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|hereby\s+)?(?:authori[sz]ed|allowed|permitted|cleared|free)\s+to\s+"
+    r"(?:\w+\s+){1,2}?(?:any|all|every|whatever|anything)\b",
+    r"\b(?:message|note|instruction|order|notice|directive|word)s?\s+from\s+(?:the\s+|your\s+)?(?:system\s+)?"
+    r"(?:administrator|admin|sysadmin|owner|maintainer|operator|security\s+team|it\s+department|anthropic|root|ceo|cto)"
+    r"\b[^\n]{0,60}\b(?:you|assistant|agent|claude)\b",
+    r"\b(?:pre-?approved|pre-?authori[sz]ed|blanket\s+(?:approval|permission|consent)|standing\s+(?:approval"
+    r"|permission))\b[^\n.]{0,40}\b(?:you|assistant|agent|claude|any|all|every|everything)\b",
+    (r"\b(?:never|do\s+not|don'?t|no\s+need\s+to|stop)\s+(?:ask\w*|wait\w*|prompt\w*)\s+(?:the\s+user\s+|anyone\s+)?"
+     r"(?:for\s+)?(?:confirmation|permission|approval|consent)", EXCUSED),
     # a made-up end of the memory block, in any bracket
     r"(?:<<|\[\[|\{\{|<\||={2,}|-{2,}|#{2,}|\*{2,}|\[|<|\()\s*/?\s*(?:end|close|stop|exit)[\s_-]*(?:of[\s_-]*)?"
     r"(?:the[\s_-]*)?(?:memory|memories|notes?|context|data|quote|quoted|block|untrusted|recall|entries)\b",
@@ -131,6 +183,26 @@ _LANG = (
     # "do not tell the user" (or "anyone", "about it") in many languages
     _NEG_TELL + r"[^\n]{0,30}?" + _WHO,
     _WHO + r"[^\n]{0,20}?" + _NEG_TELL,
+)
+
+_AUTHORITY += (
+    r"\b(?:memory|notes?|context|quoted\s+(?:data|block|text))\s+(?:block\s+|section\s+)?(?:ends|ended|closes|closed"
+    r"|stops|is\s+over)\s+here\b",
+    r"(?:^|\s)(?:\[|\*\*|\(|<)\s*(?:system|admin|operator|developer)\s*(?:message|prompt|notice)?\s*(?:\]|\*\*|\)|>)"
+    r"\s*:?[^\n]{0,40}\b(?:you|ignore|always|never|must|run|disable|delete|push|obey|follow)\b",
+)
+_IGNORE_ANY = r"(?:ignor\w*|missacht\w*|negeer\w*|yok\s+say\w*|abaikan|b[ỏo]\s+qua|무시|無視|忽略|игнорир\w*)"
+_ORDERS_ANY = (r"(?:anweisung\w*|instrucc\w*|instru[çc][õo]\w*|instrukc\w*|instructies|talimat\w*|instruktion\w*"
+               r"|instrukce|instruksi|istruz\w*|consigne\w*|regeln|r[eè]gles|reglas|regras|regole|h[ưu][ớo]ng\s+d[ẫa]n"
+               r"|지시|指示|指令|инструкц\w*|указани\w*)")
+_NOTE_ANY = (r"(?:notiz|eintrag|note|nota|notatka|wpis|notitie|not|anteckning|pozn[áa]mka|catatan|заметк\w*|запис\w*"
+             r"|entr[ée]e|entrada|voce|memo\w*|メモ|笔记|筆記|메모)")
+_FIRST_ANY = (r"(?:vorrang|precedence|prioridad|priorit[ée]|precedenza|pierwsze[ńn]stwo|voorrang|[öo]ncelik"
+              r"|f[öo]retr[äa]de|p[řr]ednost|prioritas|приоритет\w*|優先|优先|우선)")
+_LANG += (
+    _IGNORE_ANY + r"\s+(?:\S+\s+){0,3}?" + _ORDERS_ANY,
+    r"\b(?:diese|dieser|this|cette|cet|esta|este|questa|questo|ta|ten|deze|dit|bu|denna|detta|tato|tento|ini|эта|этот"
+    r"|essa|esse)\s+" + _NOTE_ANY + r"\b[^\n.]{0,40}?" + _FIRST_ANY,
 )
 
 RULES: tuple[tuple, ...] = (_REMOTE, _EXFIL, _DISARM, _AUTHORITY, _LANG, ())

@@ -53,7 +53,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\beval\b[^\n]{0,40}" + _FETCH + r"\b",
         r"\beval\s+get\s*\(|\blwp::simple\b[^\n]{0,80}\beval\b",
         # anything piped into a shell: a note about the code has no reason to hand text to ``sh``
-        r"\|\s*" + _SH + r"(?!\s*(?:script|scripts|file)\b)",
+        r"\|\s*" + _SH + r"(?!\s*(?:script|scripts|file|installers?|one-liners?|pipelines?|patterns?|style|idioms?)\b)",
         (r"\bpipe\w*\b[^\n]{0,40}\b(?:in|into|to|through)\s+(?:ba|z|da|k)?sh\b", EXCUSED),
         r"\bbase64\s+(?:-\w*d\w*|--decode|-D)\b[^\n]{0,120}\|\s*(?:" + _SHELL + r")\b",
         r"\$\([^)\n]{0,200}\bbase64\s+(?:-\w*d\w*|--decode|-D)\b",
@@ -133,7 +133,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"[^\n]{0,40}\b(?:always|every\s+time|from\s+now)",
         (r"--no-verify\b", EXCUSED, r"\bnot\s+the\s+fix\b|\bfix\s+the\s+hook|\bforbidden\b"),
         (r"\bcommit\b[^\n.;]{0,30}\s-n\b", EXCUSED, r"\bforbidden\b|\bnever\b"),
-        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimage\b|\bno\s+(?:\.)?git\b"),
+        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimages?\b|\bno\s+(?:\.)?git\b"),
         r"\bcore\.hookspath\s*=?\s*(?:/dev/null|[\"']{2}|/tmp\b|none\b|/nonexistent)",
         r"[\"']?allow[\"']?\s*(?:[:=]|to|list\s*to)\s*\[\s*[\"']\*[\"']\s*\]",
         r"\b(?:bash|write|edit|webfetch|multiedit)\(\s*\*\s*\)",
@@ -412,9 +412,17 @@ _WIDER = (
 # why: the excuses for an EXCUSED rule: a negation just before the match, a description just after it,
 # a limit anywhere in its sentence
 _NOT_BEFORE = (r"(?:\b(?:do\s+not|don'?t|never|not|avoid|ne\s+pas|ne|nicht|nie|nunca|no|non|mai|n[aã]o|не|нельзя"
-               r"|никогда)\b|不要|别|禁止)\s*(?:[\w'-]+\s+){0,2}[\W_]*$")
-_DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|turns|only|nur|sauf|salvo|solo"
-                    r"|n'est|ist)\b")
+               r"|никогда|instead\s+of|rather\s+than)\b|不要|别|禁止"
+               # why: a past deed told ("a commit was made with", "someone used") is not an order
+               r"|\b(?:was|were|been|got)\s+(?:made|done|created|pushed|committed|run)\s+(?:with|using)\b"
+               r"|\b(?:someone|somebody|a\s+colleague|they|he|she|who)\s+(?:used|ran|typed|passed)\b)"
+               r"\s*(?:[\w'-]+\s+){0,2}[\W_]*$")
+# why: "is the normal way", "is fine" endorse what they follow: not a description that excuses it
+_DESCRIBES_AFTER = (r"^\W{0,3}(?:(?:is|are|was|were)\b(?!\s+(?:the\s+|our\s+|an?\s+)?(?:normal|usual|default|standard"
+                    r"|right|correct|approved|preferred|recommended|accepted|expected|fine|ok|okay|safe|allowed"
+                    r"|required|mandatory|way)\b)|(?:skips|bypasses|means|disables|turns|only|nur|sauf|salvo|solo"
+                    r"|can'?t|cannot|won'?t|doesn'?t|does\s+not|will\s+not"
+                    r"|n'est|ist)\b)")
 _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
