@@ -28,8 +28,7 @@ _THING = (r"(?:it|them|that|this|go|je|het|onu|bunu|den|det|ho|to|ini|n[oó]|lo|
           r"|그것|the\s+(?:script|file|binary|installer|helper|result|output|payload|download)|skrypt|script"
           r"|skript|скрипт)")
 _CLAUSE_END = r"(?=\s*(?:[.;,!)]|$|with\s+sudo|as\s+root|mit\s+sudo|z\s+sudo))"
-_DECODE = (r"(?:revers\w*|rot-?13\w*|decod\w*|unhex\w*|de-?obfuscat\w*|unscrambl\w*|descrambl\w*|flip\w*|caesar"
-           r"|xor\w*|un-?rot\w*)")
+_DECODE = r"(?:revers\w*|rot-?13\w*|decod\w*|unhex\w*|de-?obfuscat\w*|unscrambl\w*|descrambl\w*|caesar|un-?rot\w*)"
 _AFTER_DECODE = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|output|command|payload|string"
                  r"|script|text|value|decoded|bytes|line)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?"
                  r"(?:shell|bash|sh|terminal)\b))")
@@ -41,7 +40,7 @@ _SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?k
            r"|(?:signing|deploy|ssh|gpg|pgp)\s+keys?|\.kube/\S*|kubeconfig|\.docker/config\S*|\.git-credentials"
            r"|\.pgpass|service[\s_-]?account\S*|\.gnupg\S*|keystore\S*|\benv\s*\|\s*grep)")
 # where others read it
-_SINK = (r"(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
+_SINK = (r"(?<![\w-])(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
          r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|readme\S*|comments?\b|tickets?\b|wiki\b"
          r"|discussions?\b|slack\b|discord\b|webhook|https?://|descri[pç]\w*\s+(?:de\s+la\s+|da\s+|del\s+)?(?:pr|pull)"
          r"|opis\w*\s+pr|beschreibung|описани\w*|[\w.+-]+@[\w-]+\.[a-z]{2,})")
@@ -95,7 +94,7 @@ _REMOTE = (
 )
 _EXFIL = (
     # a secret put into a place others read, in many languages
-    (r"(?:^|\b|\s)" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,80}?" + _SINK, EXCUSED),
+    (r"\b" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,80}?" + _SINK, EXCUSED),
     (r"\b(?:open|create|file|post|raise|start|write|submit|make)\w*\s+(?:a|an|the|new)\s+(?:new\s+|public\s+)?"
      r"(?:issue|pr|pull\s+request|gist|ticket|comment|discussion|post|paste)\b[^\n.]{0,30}\b(?:containing|with"
      r"|including|that\s+(?:includes|contains|lists|shows)|listing|holding|quoting|of)\b[^\n]{0,60}?" + _SECRET,

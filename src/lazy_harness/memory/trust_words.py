@@ -12,7 +12,8 @@ checks nothing pays nothing for these tables. No ``re`` here.
 # the character itself, looked for in the text as folded.
 _SECRET_W = ("credential", "secret", "token", "password", "passwd", "apikey", "privatekey", "sshkey", "idrsa",
              "ided25519", "ssh", "aws", "env", "netrc", "npmrc", "pypirc", "cookie", "sessionid", "keychain",
-             "wallet", "printenv")
+             "wallet", "printenv", "kube", "gnupg", "pgpass", "gitcredentials", "keyfile", "signingkey", "deploykey",
+             "gpgkey", "serviceaccount", "keystore")
 _OUT_W = ("http", "ftp", "webhook", "pastebin", "requestbin", "ngrok", "attacker", "external", "remote", "discord",
           "telegram", "gist", "@", ".", "pr", "pull", "issue", "comment", "chat", "channel", "backup", "reporting",
           "note", "entry", "half", "slack", "mergerequest", "release")
@@ -191,8 +192,8 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
           "ausfuhr", "fuhr", "rode", "roda", "executa"))),
     (0, (("eval", "exec", "execfile", "iex", "invokeexpression", "runpy"), ("http", "ftp"))),
     (0, (("curl", "wget", "iwr", "invokewebrequest", "aria2c"), ("chmod",))),
-    (0, (("revers", "rot13", "rot", "decod", "unhex", "deobfuscat", "obfuscat", "unscrambl", "descrambl", "flip",
-          "caesar", "xor", "unrot"), ("run", "execut", "exec", "eval", "source", "launch", "feed", "pipe", "paste"))),
+    (0, (("revers", "rot13", "decod", "unhex", "deobfuscat", "unscrambl", "descrambl", "caesar", "unrot"),
+         ("run", "execut", "exec", "eval", "source", "launch", "feed", "pipe", "paste"))),
     (1, (("add", "append", "paste", "put", "include", "copy", "insert", "write", "dump", "print", "echo", "post",
           "upload", "attach", "coll", "copi", "ajout", "mets", "met", "pega", "inclu", "anad", "agrega", "cole",
           "adicion", "fug", "kopier", "einfug", "schreib", "incoll", "aggiung", "inserisc", "wklej", "dodaj", "skopiuj",
@@ -203,8 +204,10 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
           "ticket", "wiki", "discussion", "slack", "discord", "webhook", "http", "descri", "opis", "beschreibung"))),
     (1, (("push",), ("http", "git@", "ssh"), ("all", "mirror", "*:*", "refs/*"))),
     (2, (("delet", "remov", "skip", "disabl", "xfail", "mut", "silenc", "ignor", "comment", "drop", "noqa",
-          "suppress", "quarantin"), ("insteadof", "ratherthan", "investigat", "debug", "fix", "lookinto", "diginto",
-                                     "findoutwhy"))),
+          "suppress", "quarantin"), ("insteadof", "ratherthan"))),
+    (2, (("delet", "remov", "skip", "disabl", "xfail", "mut", "silenc", "ignor", "comment", "drop", "noqa",
+          "suppress", "quarantin"), ("donot", "dont", "never", "noneed"),
+         ("investigat", "debug", "fix", "lookinto", "diginto", "findoutwhy"))),
     (2, (("turnoff", "turnsoff", "turningoff", "disabl", "remov", "drop", "delet", "commentout", "switchoff", "skip",
           "bypass", "ripout", "getridof"),
          ("ruff", "mypy", "pyright", "eslint", "flake8", "pylint", "black", "prettier", "gitleaks", "trufflehog",
@@ -236,3 +239,20 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
           "berattainte", "saginget", "namninte", "nerikej", "nicner", "nezminuj", "janganberitahu", "janganbilang",
           "jangankasihtahu", "janganmemberitahu", "jangankabari", "dungnoi", "dungbao", "khongnoi", "khongbao"),)),
 )
+
+# the groups as the cheap look reads them: one frozenset per set of words; every word longer than four
+# letters (looked for in the squashed text) by its first four letters, every sign (looked for as it is)
+# by its first character
+LOOK = tuple((k, tuple(frozenset(ws) for ws in group)) for k, group in GROUPS)
+
+
+def _by(words: set, key) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for w in sorted(words):
+        out.setdefault(key(w), []).append(w)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_ALL = {w for _, g in GROUPS for ws in g for w in ws}
+LONG = _by({w for w in _ALL if w.isalnum() and len(w) > 4}, lambda w: w[:4])
+SIGNS = _by({w for w in _ALL if not w.isalnum()}, lambda w: w[0])
