@@ -36,12 +36,12 @@ _AFTER_DECODE = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|
 _SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?keys?|private[\s_-]?keys?"
            r"|ssh[\s_-]?keys?|~/\.ssh\S*|id_rsa\S*|id_ed25519\S*|\.aws/\S*|\.netrc|\.npmrc|\.pypirc|\.env\b"
            r"|secrets?\.(?:toml|ya?ml|json|env|ini)|credentials\.\w+|\$\{?[a-z0-9_]*(?:token|secret|password|passwd"
-           r"|api_?key|private_?key|access_?key)\}?|printenv|env(?:ironment)?\s+var\w*|key[\s_-]*files?"
+           r"|api_?key|private_?key|access_?key)\}?|printenv|key[\s_-]*files?"
            r"|(?:signing|deploy|ssh|gpg|pgp)\s+keys?|\.kube/\S*|kubeconfig|\.docker/config\S*|\.git-credentials"
            r"|\.pgpass|service[\s_-]?account\S*|\.gnupg\S*|keystore\S*|\benv\s*\|\s*grep)")
 # where others read it
 _SINK = (r"(?<![\w-])(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
-         r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|readme\S*|comments?\b|tickets?\b|wiki\b"
+         r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|comments?\b|tickets?\b|wiki\b"
          r"|discussions?\b|slack\b|discord\b|webhook|https?://|descri[pç]\w*\s+(?:de\s+la\s+|da\s+|del\s+)?(?:pr|pull)"
          r"|opis\w*\s+pr|beschreibung|описани\w*|[\w.+-]+@[\w-]+\.[a-z]{2,})")
 _PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post|upload|attach|colle\w*|copie\w*"

@@ -38,11 +38,13 @@ _DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[e�
 _RUN = (r"(?:run|execute|exec|source|ausf[uü]hr\w*|f[uü]hre\w*|ex[eé]cut\w*|ejecut\w*|esegu\w*|lanc\w*"
         r"|запуст\w*|выполн\w*)")
 EXCUSED = "excused"
+# why: "curl | sh installers", "the curl | bash pattern": the pipeline named as a thing, not run
+_NOUN_AFTER = r"(?!\s*(?:script|scripts|file|installers?|one-liners?|pipelines?|patterns?|style|idioms?)\b)"
 
 _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 0: fetches and runs remote code
         # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
-        _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
+        _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b" + _NOUN_AFTER,
         r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\s*<?\(\s*" + _FETCH + r"\b",
         r"\$\(\s*" + _FETCH + r"\b",
         r"<\(\s*" + _FETCH + r"\b",
@@ -53,7 +55,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\beval\b[^\n]{0,40}" + _FETCH + r"\b",
         r"\beval\s+get\s*\(|\blwp::simple\b[^\n]{0,80}\beval\b",
         # anything piped into a shell: a note about the code has no reason to hand text to ``sh``
-        r"\|\s*" + _SH + r"(?!\s*(?:script|scripts|file|installers?|one-liners?|pipelines?|patterns?|style|idioms?)\b)",
+        r"\|\s*" + _SH + _NOUN_AFTER,
         (r"\bpipe\w*\b[^\n]{0,40}\b(?:in|into|to|through)\s+(?:ba|z|da|k)?sh\b", EXCUSED),
         r"\bbase64\s+(?:-\w*d\w*|--decode|-D)\b[^\n]{0,120}\|\s*(?:" + _SHELL + r")\b",
         r"\$\([^)\n]{0,200}\bbase64\s+(?:-\w*d\w*|--decode|-D)\b",
