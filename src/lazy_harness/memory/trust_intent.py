@@ -52,14 +52,15 @@ _PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post
 _CHECK_TOOL = (r"(?:ruff|mypy|pyright|eslint|flake8|pylint|black|prettier|gitleaks|trufflehog|detect-secrets|bandit"
                r"|semgrep|codeql|snyk|trivy|dependabot|secret[\s-]scan\w*|sast|linting|linters?|type[\s-]?check\w*"
                r"|static\s+analysis|security\s+scan\w*|code\s+scanning|clippy|rubocop|golangci-lint|shellcheck)")
-_TURN_OFF = (r"(?:turn\w*\s+off|disabl\w*|remov\w*|drop\w*|delet\w*|comment\w*\s+out|switch\w*\s+off|skip\w*|bypass\w*"
-             r"|rip\w*\s+out|get\s+rid\s+of)")
-_GIVE_UP = (r"(?:delet|remov|skip|disabl|xfail|mut|silenc|ignor|comment\w*\s+out|drop|noqa|suppress|quarantin)")
+_TURN_OFF = (r"(?:turn\w*\s+(?:\w+\s+)?off|disabl\w*|remov\w*|drop\w*|delet\w*|comment\w*\s+(?:\w+\s+)?out"
+             r"|switch\w*\s+(?:\w+\s+)?off|skip\w*|bypass\w*|rip\w*\s+(?:\w+\s+)?out|get\s+rid\s+of)")
+_GIVE_UP = (r"(?:delet|remov|skip|disabl|xfail|mut|silenc|ignor|comment\w*\s+(?:\w+\s+)?out|drop|noqa|suppress"
+            r"|quarantin)")
 # "do not tell the user", and who "the user" is, in many languages
 _NEG_TELL = (r"(?:nie\s+(?:m[oó]w|informuj|wspominaj|pisz|zg[lł]aszaj)\w*|nikomu\s+nie|vertel\s+\w*\s*niet|zeg\s+niets"
              r"|niet\s+(?:vertellen|melden|zeggen)|s[oö]yleme\w*|bahsetme\w*|haber\s+verme\w*|bildirme\w*"
              r"|ber[äa]tta\s+inte|s[äa]g\s+inget|n[äa]mn\s+inte|ne[řr][íi]kej\w*|nic\s+ne[řr]\w*|nezmi[ňn]uj\w*"
-             r"|jangan\s+(?:beri\s+tahu|bilang|kasih\s+tahu|memberitahu|kabari)\w*|[đd][ừu]ng\s+(?:n[óo]i|b[áa]o)"
+             r"|jangan\s+(?:beri\s*tahu|bilang|kasih\s*tahu|memberitahu|kabari)\w*|[đd][ừu]ng\s+(?:n[óo]i|b[áa]o)"
              r"|kh[ôo]ng\s+(?:n[óo]i|b[áa]o)|말하지\s*(?:마|말)|알리지\s*(?:마|말)|μην\s+(?:πεις|το\s+πεις|αναφ[έε]ρεις"
              r"|ενημερ[ώω]σεις)|मत\s+(?:बताना|बताओ|बताएं)|لا\s+تخبر|אל\s+תספר|אל\s+תגיד)")
 _WHO = (r"(?:u[żz]ytkownik\w*|nikomu|gebruiker\w*|niemand|kullan[ıi]c[ıi]\w*|kimse\w*|anv[äa]ndar\w*|n[åa]gon"
@@ -70,7 +71,9 @@ _WHO = (r"(?:u[żz]ytkownik\w*|nikomu|gebruiker\w*|niemand|kullan[ıi]c[ıi]\w*|
 _RAW_HOST = (r"https?://(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)"
              r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?/\S*\.(?:sh|ps1|bat|cmd|py|pl|rb|js|php|exe|bin|elf|msi|jar)\b")
 _RUNS = r"\b(?:run|execut|exec|source|install|bash|sh|iex|eval|load|start|launch|import|requir|invok|pipe)\w*\b"
-_INTERPRETER = r"(?:iex|invoke-expression|pwsh|powershell|python\d*|node|perl|ruby|php|eval|cmd|(?:ba|z|da|k)?sh)\b"
+# why: not the shells: "then pipe the output into bash" alone is the half of a payload the worker reads
+# with its other half (trust.check_session), and holds both; the rules of trust_rules.py read it so
+_INTERPRETER = r"(?:iex|invoke-expression|pwsh|powershell|python\d*|node|perl|ruby|php|eval|cmd)\b"
 
 _REMOTE = (
     # fetch ... URL ... run it (in any of the languages above)
@@ -86,7 +89,7 @@ _REMOTE = (
     _RUNS + r"[^\n]{0,150}?" + _RAW_HOST,
     _RAW_HOST + r"[^\n]{0,150}?" + _RUNS,
     # "pipe step 1 / the output / it into iex": handed to an interpreter
-    (r"\b(?:pipe|feed|pass|hand|send)\w*\b[^\n]{0,40}\b(?:in|into|to|through)\s+(?:the\s+|a\s+)?" + _INTERPRETER
+    (r"\b(?:pipe|feed|pass|hand|send)\w*\b[^\n]{0,80}\b(?:in|into|to|through)\s+(?:the\s+|a\s+)?" + _INTERPRETER
      + r"(?!\s*(?:completion|scripts?|files?|functions?|alias|config|profile|history|prompt|-\w|version))", EXCUSED),
     # a decode of any kind, then run what it gave
     (r"\b" + _DECODE + r"\b[^\n]{0,80}?\b(?:and|then|,|;)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed"

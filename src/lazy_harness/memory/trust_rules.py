@@ -77,7 +77,10 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         _FETCH + r"\b[^\n]{0,200}?(?:-o|--output|>)\s*\S+\s*(?:&&|;|\|\|)\s*(?:chmod\s+\+x|(?:ba)?sh\b|\./)",
         r"\b" + _DOWNLOAD + r"\s+(?:and\s+|y\s+|e\s+|ed\s+|et\s+|und\s+|и\s+)?(?:then\s+)?" + _RUN
         + r"\b[^\n]{0,80}(?:https?://|script|skript|installer|\.sh\b|\.ps1\b)",
-        r"\b" + _DOWNLOAD + r"\b[^\n]{0,40}(?:https?://)\S+[^\n]{0,60}\b(?:and\s+|then\s+)" + _RUN + r"\b",
+        # why: what is run is the download ("and run it", "and run the script"), not "and run the notebook"
+        r"\b" + _DOWNLOAD + r"\b[^\n]{0,40}(?:https?://)\S+[^\n]{0,60}\b(?:and\s+|then\s+)" + _RUN + r"\b"
+        r"(?:\s+(?:it|them|that|this|the\s+(?:script|file|binary|installer|helper|download|result|output|payload))\b"
+        r"|\s*(?:[.;,!)]|$)|\s+(?:with|using|via|in|as|on|under|from)\b|\s+(?:sudo|bash|sh|python\w*|node)\b)",
         r"\b" + _DOWNLOAD + r"\b[^\n]{0,80}https?://\S+[^\n]{0,40}\b(?:with|using|into)\s+(?:ba|z)?sh\b",
         r"\b(?:skript|script)\w*\s+(?:von|de|da|с)\s+https?://\S+[^\n]{0,40}\b(?:mit\s+bash|" + _RUN + r")",
         r"\b(?:run|execute|exec|pipe)\w*\b[^\n]{0,40}(?:script|installer|payload)\s+(?:from|at)\s+https?://",
