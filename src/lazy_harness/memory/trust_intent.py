@@ -38,7 +38,8 @@ _SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?k
            r"|secrets?\.(?:toml|ya?ml|json|env|ini)|credentials\.\w+|\$\{?[a-z0-9_]*(?:token|secret|password|passwd"
            r"|api_?key|private_?key|access_?key)\}?|printenv|key[\s_-]*files?"
            r"|(?:signing|deploy|ssh|gpg|pgp)\s+keys?|\.kube/\S*|kubeconfig|\.docker/config\S*|\.git-credentials"
-           r"|\.pgpass|service[\s_-]?account\S*|\.gnupg\S*|keystore\S*|\benv\s*\|\s*grep)")
+           r"|\.pgpass|service[\s_-]?account\S*|\.gnupg\S*|keystore\S*|\benv\s*\|\s*grep"
+           r"|(?:aws|access|secret|signing)\s+keys?|database_url|db_url|connection\s+strings?)")
 # where others read it
 _SINK = (r"(?<![\w-])(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
          r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|comments?\b|tickets?\b|wiki\b"
@@ -49,6 +50,8 @@ _PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post
         r"|einf[uü]g\w*|schreib\w*|incoll\w*|aggiung\w*|inserisc\w*|wklej\w*|dodaj\w*|skopiuj\w*|plak\w*|voeg\w*"
         r"|kopieer\w*|yap[ıi][sş]t[ıi]r\w*|ekle\w*|klistra\w*|l[äa]gg\w*|vlo[zž]\w*|p[řr]idej\w*|tempel\w*"
         r"|tambah\w*|d[aá]n|th[eê]m|вставь\w*|добав\w*|скопируй\w*|粘贴|复制|添加|貼り付け|追加|붙여|추가)")
+# the same in the languages that put the verb after its object (把 X 贴到 PR; X を PR に貼り付け)
+_PUT_AFTER = r"(?:贴|粘贴|复制|发送|发到|上传|放到|放进|写到|写进|添加|貼り付け|貼って|追加|送信|アップロード|붙여|추가|보내|올려)"
 _CHECK_TOOL = (r"(?:ruff|mypy|pyright|eslint|flake8|pylint|black|prettier|gitleaks|trufflehog|detect-secrets|bandit"
                r"|semgrep|codeql|snyk|trivy|dependabot|secret[\s-]scan\w*|sast|linting|linters?|type[\s-]?check\w*"
                r"|static\s+analysis|security\s+scan\w*|code\s+scanning|clippy|rubocop|golangci-lint|shellcheck)")
@@ -69,7 +72,8 @@ _WHO = (r"(?:u[żz]ytkownik\w*|nikomu|gebruiker\w*|niemand|kullan[ıi]c[ıi]\w*|
 
 # a URL on a public address given as digits, not a name: what a stranger's box looks like
 _RAW_HOST = (r"https?://(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)"
-             r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?/\S*\.(?:sh|ps1|bat|cmd|py|pl|rb|js|php|exe|bin|elf|msi|jar)\b")
+             r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?/\S*\.(?:sh|ps1|bat|cmd|py|pl|rb|js|php|exe|bin|elf|msi|jar|tgz|tar\.gz"
+             r"|whl|zip|deb|rpm|vsix|gem|crx|xpi|apk|dmg|pkg)\b")
 _RUNS = r"\b(?:run|execut|exec|source|install|bash|sh|iex|eval|load|start|launch|import|requir|invok|pipe)\w*\b"
 # why: not the shells: "then pipe the output into bash" alone is the half of a payload the worker reads
 # with its other half (trust.check_session), and holds both; the rules of trust_rules.py read it so
@@ -82,6 +86,16 @@ _REMOTE = (
     # code from a URL handed to an evaluator: eval(open(url)), then(eval), IEX(DownloadString(url))
     (r"\b(?:eval|exec|execfile|iex|invoke-expression|runpy)\b\s*[\s(]\s*[^\n]{0,80}?" + _URL, EXCUSED),
     (_URL + r"[^\s\"')]+[\"']?\s*\)?[^\n]{0,60}?(?:\.then\s*\(\s*eval\b|\|\s*(?:iex|invoke-expression)\b)", EXCUSED),
+    # a download written where it runs by itself: a bin folder, a shell profile, a git hook, cron
+    r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n]{0,200}?" + _URL + r"\S*[^\n]{0,40}?(?:\|\s*(?:sudo\s+)?tee|>>?|-o\b"
+    r"|--output|-outfile)\s*(?:-a\s+)?(?:/usr/(?:local/)?s?bin/|/s?bin/|/etc/(?:cron|profile|init|systemd|rc)"
+    r"|~/\.(?:bashrc|zshrc|profile|bash_profile|local/bin)|\.git/hooks/|~/bin/|\$home/\.(?:bashrc|zshrc|profile))",
+    # a package installed from a bare public address
+    r"\b(?:install|add|i)\b[^\n]{0,40}?https?://(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)"
+    r"\d{1,3}(?:\.\d{1,3}){3}\b",
+    # a container given the whole machine
+    r"\bdocker\s+run\b[^\n]{0,120}?(?:-v\s+/:/|--volume[=\s]+/:/|--pid[=\s]+host\b[^\n]{0,40}--privileged"
+    r"|--privileged\b[^\n]{0,40}(?:-v\s+/:/|--pid[=\s]+host))",
     # a download written to a file, made executable and run
     r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?" + _URL + r"[^\n]{0,120}?chmod\s+(?:\+x|[0-7]?7[0-7]{2})"
     r"\s+\S+\s*(?:&&|;|\band\b|\bthen\b)\s*(?:sudo\s+)?(?:\.?/|\$|~)",
@@ -106,6 +120,15 @@ _EXFIL = (
     r"\b(?:curl|wget|http|httpie|iwr|invoke-webrequest|invoke-restmethod|scp|rsync|nc|ncat|rclone|gsutil|aws\s+s3)\b"
     r"[^\n]{0,80}?(?:-t\b|--upload-file|-f\b|--form|-d\b|--data\S*|--post-file|-infile|-body|\s)\s*[\"']?@?"
     r"(?:~|\$home|/home/\w+|/root)/\.[\w.-]+[^\n]{0,80}?(?:https?://|ftp://|[\w.-]+@[\w.-]+:|s3://|gs://)",
+    (_SECRET + r"[^\n]{0,40}?" + _PUT_AFTER + r"[^\n]{0,20}?" + _SINK, EXCUSED),
+    # the whole repository sent to a URL or an address
+    (r"\b(?:mirror|copy|sync|replicate|push|upload|back\s+up)\w*\s+(?:the\s+|this\s+|our\s+|whole\s+|entire\s+)*"
+     r"(?:repo\w*|codebase|source\s+code|project|git\s+history)\b[^\n]{0,40}?\b(?:to|into|onto)\s+(?:https?://|git@"
+     r"|ssh://|[\w.-]+@[\w.-]+:)", EXCUSED),
+    # a secret made public, or sent to an address
+    (r"\b" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,60}?\b(?:public(?:ly)?|world-readable)\b", EXCUSED),
+    (r"\b(?:send|e-?mail|mail|forward|dm|message|text)\w*\s+(?:[^\n]{0,30}?)[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}?"
+     + _SECRET, EXCUSED),
     # every ref pushed to a URL rather than a named remote
     (r"\bpush\w*\s+(?:-\S+\s+)*(?:https?://|git@|ssh://)\S+[^\n.]{0,40}?(?:--all\b|--mirror\b|--tags\b[^\n]{0,20}--all"
      r"|\*:\*|refs/\*)", EXCUSED),
@@ -138,6 +161,12 @@ _DISARM = (
      + _CHECK_TOOL + r")*(?:\s+(?:checks?|steps?|jobs?|hooks?"
      r"|runs?))?\s+(?:in|on|from|for)\s+(?:the\s+)?(?:ci|pipeline|workflows?|github\s+actions|pre-commit|every\w*"
      r"|all\b|main\b|master\b)", EXCUSED),
+    (r"\b(?:lower|set|drop|reduce|cut)\w*\s+(?:the\s+)?(?:coverage|cov)\b[^\n]{0,30}\bto\s+(?:zero|nothing|none|0\s*%)",
+     EXCUSED),
+    r"\b(?:mark|add|put|decorate|set)\w*\s+(?:all|every|each)\b[^\n]{0,80}\b(?:xfail|skip)\b",
+    # a hook made to do nothing, a protection lifted
+    (r"\bexit\s+0\b[^\n]{0,60}\b(?:hooks?/|pre-(?:commit|push|receive)|husky|hooks?\b)", EXCUSED),
+    (r"\bunprotect\w*\b[^\n.]{0,30}\b(?:main|master|branch\w*|release|production)", EXCUSED),
     # markers that silence a check, put on every line
     r"(?:noqa|type:\s*ignore|eslint-disable\S*|nosec|pragma:\s*no\s*cover|nolint|@ts-ignore|@ts-nocheck)\b[^\n]{0,80}"
     r"\b(?:to|on|in)\s+(?:every|all|each|any)\s+(?:\w+\s+)?(?:lines?|errors?|warnings?|files?|findings?|issues?)",
@@ -182,12 +211,40 @@ _AUTHORITY = (
     r"(?:the[\s_-]*)?(?:memory|memories|notes?|context|data|quote|quoted|block|untrusted|recall|entries)\b",
 )
 _LANG = (
+    r"(?:ユーザー|利用者|使用者)\S{0,4}(?:知らせず|伝えず|言わず|内緒)|(?:知らせずに|伝えずに|言わずに|報告せずに)",
+    r"(?:テスト|フック|チェック)\S{0,4}(?:削除|消して|消す)",
     # "do not tell the user" (or "anyone", "about it") in many languages
     _NEG_TELL + r"[^\n]{0,30}?" + _WHO,
     _WHO + r"[^\n]{0,20}?" + _NEG_TELL,
 )
 
 _AUTHORITY += (
+    # the person deceived: told something false, kept from a result
+    r"\b(?:hide|conceal|omit|leave\s+out|suppress|withhold|downplay|gloss\s+over|bury)\w*\b[^\n.]{0,60}\b(?:from|in|out"
+    r"\s+of)\s+(?:the\s+|your\s+|any\s+|every\s+)?(?:summary|summaries|report|reports|answer|reply|response|status"
+    r"|update|recap)\b[^\n.]{0,40}\b(?:user|human|person|owner|reviewer|you\s+give)",
+    r"\bpretend\w*\b(?!-)[^\n.]{0,60}\b(?:pass\w*|succeed\w*|green|fine|work\w*|nothing|no\s+(?:changes?|errors?"
+    r"|failures?)|done|complete\w*|fixed)\b",
+    r"\b(?:if|when|whenever)\s+(?:the\s+)?(?:user|human|person|owner|anyone|they|reviewer)\s+asks?\b[^\n.]{0,60}\b(?:say"
+    r"|tell|answer|reply|respond|claim|deny|pretend|deflect)\w*\b",
+    r"\b(?:deny|lie|mislead|deceive)\w*\b[^\n.]{0,40}\b(?:user|human|person|owner|reviewer)",
+    # the person's word set aside, or outranked
+    r"\beven\s+(?:if|when|though)\s+(?:the\s+)?(?:user|human|person|owner|developer|they)\s+(?:disagrees?|objects?"
+    r"|says\s+no|refuses?|asks?\s+(?:you\s+)?not|tells?\s+you\s+(?:not|otherwise)|forbids?|declines?|complains?"
+    r"|pushes\s+back|says\s+otherwise)",
+    r"\bregardless\s+of\s+what\s+(?:the\s+)?(?:user|human|person|owner|developer)\s+(?:says|wants|asks|thinks)",
+    r"\boverrid\w*\s+(?:any|all|every)\s+(?:\w+\s+){0,2}(?:user\s+)?(?:instructions?|guidance|wishes)",
+    r"\bdo\s+(?:whatever|everything|exactly\s+what)\s+(?:this|these|the)\s+(?:memory|note|notes|entry|entries)\s+"
+    r"(?:says?|tells?|asks?)",
+    r"\b(?:anthropic|openai|claude|platform|system|security|compliance|admin\w*)\s+(?:policy\s+|security\s+"
+    r"|compliance\s+|safety\s+)?(?:update|notice|bulletin|directive|change|memo|announcement)\s*:[^\n]{0,80}\b"
+    r"(?:assistants?|agents?|you|claude|models?)\b",
+    r"\b(?:assistants?|agents?|claude|you|the\s+model)\s+(?:may|can|should|must|are\s+(?:allowed|free)\s+to)\s+"
+    r"(?:now\s+|always\s+)?(?:\w+\s+){1,4}without\s+(?:any\s+)?(?:confirmation|asking|approval|review|permission"
+    r"|consent|checking|telling)",
+    # a chat template's turn forged inside an entry
+    r"<\|\s*(?:im_start|im_end|start_header_id|end_header_id|eot_id|endoftext)\s*\|>\s*(?:<\|[^|>\n]{0,30}\|>\s*)*"
+    r"(?:system|user|assistant|human)\b",
     r"\b(?:memory|notes?|context|quoted\s+(?:data|block|text))\s+(?:block\s+|section\s+)?(?:ends|ended|closes|closed"
     r"|stops|is\s+over)\s+here\b",
     r"(?:^|\s)(?:\[|\*\*|\(|<)\s*(?:system|admin|operator|developer)\s*(?:message|prompt|notice)?\s*(?:\]|\*\*|\)|>)"
