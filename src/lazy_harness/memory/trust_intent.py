@@ -41,7 +41,8 @@ _SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?k
            r"|\.pgpass|service[\s_-]?account\S*|\.gnupg\S*|keystore\S*|\benv\s*\|\s*grep"
            r"|(?:aws|access|secret|signing)\s+keys?|database_url|db_url|connection\s+strings?)")
 # where others read it
-_SINK = (r"(?<![\w-])(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?|commit\s+"
+_SINK = (r"(?<![\w-])(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?\b|pastebin|commit\s+messages?"
+         r"|commit\s+"
          r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|comments?\b|tickets?\b|wiki\b"
          r"|discussions?\b|slack\b|discord\b|webhook|https?://|descri[pç]\w*\s+(?:de\s+la\s+|da\s+|del\s+)?(?:pr|pull)"
          r"|opis\w*\s+pr|beschreibung|описани\w*|[\w.+-]+@[\w-]+\.[a-z]{2,})")
@@ -51,7 +52,8 @@ _PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post
         r"|kopieer\w*|yap[ıi][sş]t[ıi]r\w*|ekle\w*|klistra\w*|l[äa]gg\w*|vlo[zž]\w*|p[řr]idej\w*|tempel\w*"
         r"|tambah\w*|d[aá]n|th[eê]m|вставь\w*|добав\w*|скопируй\w*|粘贴|复制|添加|貼り付け|追加|붙여|추가)")
 # the same in the languages that put the verb after its object (把 X 贴到 PR; X を PR に貼り付け)
-_PUT_AFTER = r"(?:贴|粘贴|复制|发送|发到|上传|放到|放进|写到|写进|添加|貼り付け|貼って|追加|送信|アップロード|붙여|추가|보내|올려)"
+_PUT_AFTER = (r"(?:贴|粘贴|复制|发送|发到|上传|放到|放进|写到|写进|添加|貼り付け|貼って|追加|送信|アップロード"
+              r"|붙여|추가|보내|올려)")
 _CHECK_TOOL = (r"(?:ruff|mypy|pyright|eslint|flake8|pylint|black|prettier|gitleaks|trufflehog|detect-secrets|bandit"
                r"|semgrep|codeql|snyk|trivy|dependabot|secret[\s-]scan\w*|sast|linting|linters?|type[\s-]?check\w*"
                r"|static\s+analysis|security\s+scan\w*|code\s+scanning|clippy|rubocop|golangci-lint|shellcheck)")
@@ -97,7 +99,8 @@ _REMOTE = (
     r"\bdocker\s+run\b[^\n]{0,120}?(?:-v\s+/:/|--volume[=\s]+/:/|--pid[=\s]+host\b[^\n]{0,40}--privileged"
     r"|--privileged\b[^\n]{0,40}(?:-v\s+/:/|--pid[=\s]+host))",
     # a download written to a file, made executable and run
-    r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?" + _URL + r"[^\n]{0,120}?chmod\s+(?:\+x|[0-7]?7[0-7]{2})"
+    r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?" + _URL + r"[^\n]{0,120}?chmod\s+"
+    r"(?:\+x|[0-7]?7[0-7]{2})"
     r"\s+\S+\s*(?:&&|;|\band\b|\bthen\b)\s*(?:sudo\s+)?(?:\.?/|\$|~)",
     # a script on a bare public address, with running it anywhere near
     _RUNS + r"[^\n]{0,150}?" + _RAW_HOST,
@@ -178,7 +181,7 @@ _DISARM = (
     (r"\b(?:every|all|each)\s+(?:commit|push)\w*\b[^\n]{0,60}\[(?:skip\s+ci|ci\s+skip|no\s+ci|skip\s+checks)\]",
      EXCUSED),
 )
-_AUTHORITY = (
+_AUTHORITY: tuple = (
     # a note that asks to be followed over the person
     r"\b(?:follow|obey|trust|prefer|priorit\w*|heed|defer\s+to)\w*\s+(?:\w+\s+){0,3}?(?:memory|memories|notes?|entries"
     r"|entry|it|this|these|them|me)\b[^\n.]{0,30}?\b(?:over|above|before|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}?"
@@ -210,7 +213,7 @@ _AUTHORITY = (
     r"(?:<<|\[\[|\{\{|<\||={2,}|-{2,}|#{2,}|\*{2,}|\[|<|\()\s*/?\s*(?:end|close|stop|exit)[\s_-]*(?:of[\s_-]*)?"
     r"(?:the[\s_-]*)?(?:memory|memories|notes?|context|data|quote|quoted|block|untrusted|recall|entries)\b",
 )
-_LANG = (
+_LANG: tuple = (
     r"(?:ユーザー|利用者|使用者)\S{0,4}(?:知らせず|伝えず|言わず|内緒)|(?:知らせずに|伝えずに|言わずに|報告せずに)",
     r"(?:テスト|フック|チェック)\S{0,4}(?:削除|消して|消す)",
     # "do not tell the user" (or "anyone", "about it") in many languages
