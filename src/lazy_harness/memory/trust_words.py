@@ -327,16 +327,18 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
 # the groups as the cheap look reads them: one frozenset per set of words; every word longer than four
 # letters (looked for in the squashed text) by its first four letters, every sign (looked for as it is)
 # by its first character
-LOOK = tuple((k, tuple(frozenset(ws) for ws in group)) for k, group in GROUPS)
+LOOK = tuple((k, tuple(map(frozenset, group))) for k, group in GROUPS)
+LONG: dict[str, list[str]] = {}
+SIGNS: dict[str, list[str]] = {}
 
 
-def _by(words: set, key) -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {}
-    for w in sorted(words):
-        out.setdefault(key(w), []).append(w)
-    return {k: tuple(v) for k, v in out.items()}
+def _index() -> None:
+    """Fill LONG and SIGNS, once, at import: one pass over the words."""
+    for w in {w for _, group in GROUPS for ws in group for w in ws}:
+        if len(w) > 4 and w.isalnum():
+            LONG.setdefault(w[:4], []).append(w)
+        elif not w.isalnum():
+            SIGNS.setdefault(w[0], []).append(w)
 
 
-_ALL = {w for _, g in GROUPS for ws in g for w in ws}
-LONG = _by({w for w in _ALL if w.isalnum() and len(w) > 4}, lambda w: w[:4])
-SIGNS = _by({w for w in _ALL if not w.isalnum()}, lambda w: w[0])
+_index()
