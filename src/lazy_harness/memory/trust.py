@@ -49,7 +49,8 @@ _LOOKALIKE = str.maketrans({
 _TAGS = {0xE0000 + c: c for c in range(0x20, 0x7F)}
 
 # why: set k of the rules (memory/trust_rules.py, PATTERNS[k]) holds a text for REASONS[k]
-REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS)  # the last two: in other languages
+# the last three: in other languages (the last, sending out, only for a text outside ASCII)
+REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS, EXFILTRATION)
 
 # why: the search index keeps each entry's verdict (recall/index.py, column hold): a change of the
 # rules (here or in trust_rules.py) must bump the index's VERSION, so every entry is checked again;

@@ -33,7 +33,9 @@ _AFTER_DECODE = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|
                  r"|script|text|value|decoded|bytes|line)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?"
                  r"(?:shell|bash|sh|terminal)\b))")
 # a secret, as a name, a file or a variable
-_SECRET = (r"(?:credential\w*|secrets?\b|\w*token|password\w*|passwd|api[\s_-]?keys?|private[\s_-]?keys?"
+# why: no \w* around a word: the search finds "token" inside "github_token", and a leading \w* is tried
+# at every letter of every note
+_SECRET = (r"(?:credential|secrets?\b|token|password|passwd|api[\s_-]?keys?|private[\s_-]?keys?"
            r"|ssh[\s_-]?keys?|~/\.ssh\S*|id_rsa\S*|id_ed25519\S*|\.aws/\S*|\.netrc|\.npmrc|\.pypirc|\.env\b"
            r"|secrets?\.(?:toml|ya?ml|json|env|ini)|credentials\.\w+|\$\{?[a-z0-9_]*(?:token|secret|password|passwd"
            r"|api_?key|private_?key|access_?key)\}?|printenv|key[\s_-]*files?"
@@ -45,7 +47,7 @@ _SINK = (r"(?<![\w-])(?:pr\b|pull\s+requests?|merge\s+requests?|issues?\b|gists?
          r"|commit\s+"
          r"(?:footer|trailer|body)s?|release[\s_-]*notes?\w*|changelog\S*|comments?\b|tickets?\b|wiki\b"
          r"|discussions?\b|slack\b|discord\b|webhook|https?://|descri[pç]\w*\s+(?:de\s+la\s+|da\s+|del\s+)?(?:pr|pull)"
-         r"|opis\w*\s+pr|beschreibung|описани\w*|[\w.+-]+@[\w-]+\.[a-z]{2,})")
+         r"|opis\w*\s+pr|beschreibung|описани\w*|[\w.+-]+@[\w-]+\.[a-z]{2,}|public(?:ly)?\b|world-readable)")
 _PUT = (r"(?:add|append|paste|put|include|copy|insert|write|dump|print|echo|post|upload|attach|colle\w*|copie\w*"
         r"|ajout\w*|mets|met|pega\w*|copia\w*|inclu\w*|a[ñn]ad\w*|agrega\w*|cole\w*|adicion\w*|f[uü]g\w*|kopier\w*"
         r"|einf[uü]g\w*|schreib\w*|incoll\w*|aggiung\w*|inserisc\w*|wklej\w*|dodaj\w*|skopiuj\w*|plak\w*|voeg\w*"
@@ -123,13 +125,11 @@ _EXFIL = (
     r"\b(?:curl|wget|http|httpie|iwr|invoke-webrequest|invoke-restmethod|scp|rsync|nc|ncat|rclone|gsutil|aws\s+s3)\b"
     r"[^\n]{0,80}?(?:-t\b|--upload-file|-f\b|--form|-d\b|--data\S*|--post-file|-infile|-body|\s)\s*[\"']?@?"
     r"(?:~|\$home|/home/\w+|/root)/\.[\w.-]+[^\n]{0,80}?(?:https?://|ftp://|[\w.-]+@[\w.-]+:|s3://|gs://)",
-    (_SECRET + r"[^\n]{0,40}?" + _PUT_AFTER + r"[^\n]{0,20}?" + _SINK, EXCUSED),
     # the whole repository sent to a URL or an address
     (r"\b(?:mirror|copy|sync|replicate|push|upload|back\s+up)\w*\s+(?:the\s+|this\s+|our\s+|whole\s+|entire\s+)*"
      r"(?:repo\w*|codebase|source\s+code|project|git\s+history)\b[^\n]{0,40}?\b(?:to|into|onto)\s+(?:https?://|git@"
      r"|ssh://|[\w.-]+@[\w.-]+:)", EXCUSED),
-    # a secret made public, or sent to an address
-    (r"\b" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,60}?\b(?:public(?:ly)?|world-readable)\b", EXCUSED),
+    # a secret sent to an address
     (r"\b(?:send|e-?mail|mail|forward|dm|message|text)\w*\s+(?:[^\n]{0,30}?)[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}?"
      + _SECRET, EXCUSED),
     # every ref pushed to a URL rather than a named remote
@@ -267,4 +267,7 @@ _LANG += (
     r"|essa|esse)\s+" + _NOTE_ANY + r"\b[^\n.]{0,40}?" + _FIRST_ANY,
 )
 
-RULES: tuple[tuple, ...] = (_REMOTE, _EXFIL, _DISARM, _AUTHORITY, _LANG, ())
+# why: a set of its own, which no group of the cheap look names: only a text outside ASCII reaches it
+_EXFIL_ABROAD = ((_SECRET + r"[^\n]{0,40}?" + _PUT_AFTER + r"[^\n]{0,20}?" + _SINK, EXCUSED),)
+
+RULES: tuple[tuple, ...] = (_REMOTE, _EXFIL, _DISARM, _AUTHORITY, _LANG, (), _EXFIL_ABROAD)

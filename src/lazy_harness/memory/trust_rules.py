@@ -432,8 +432,9 @@ _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
 # the rules of each set: those the evaluation sets first asked for, then those by class, then by intent
-PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING, _WIDER, trust_intent.RULES,
-                                                                 strict=True))
+# (the last set, sending out in the languages that put the verb last, has rules by intent only)
+PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING + ((),), _WIDER + ((),),
+                                                                 trust_intent.RULES, strict=True))
 
 _compiled: dict[int, list] = {}
 _excuses: list = []
