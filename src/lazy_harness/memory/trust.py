@@ -177,14 +177,16 @@ def may_match(text: str) -> list[int]:
     folded = _folded(text)
     if not folded.isascii():
         return list(range(len(REASONS)))
-    squashed = "".join(c for c in folded if c.isalnum())
-    from lazy_harness.memory.trust_words import LONG, LOOK, SIGNS  # why: on first use, not with this module
+    # why: on first use, not with this module
+    from lazy_harness.memory.trust_words import LONG, LOOK, SIGNS, SPLIT, SQUASH
+
+    squashed = folded.translate(SQUASH)
 
     # why: what the text holds of every group's words, found once: a short word (4 letters at most) as
     # a word of its own or the start of one, a longer one anywhere in the letters with spaces and dots
     # left out (a short one, "env" or "ci", is inside most long texts once squashed), a sign as it
     # is; each group is then one set intersection per set of words
-    present = {w[:i] for w in _words(folded) for i in range(1, min(len(w), 4) + 1)}
+    present = {w[:i] for w in _words(folded.translate(SPLIT).split()) for i in range(1, min(len(w), 4) + 1)}
     # why: a long word is looked for only when the text holds its first four letters, a sign only when
     # the text holds its first character: one pass over the text, not one search per word (800 of them)
     grams = {squashed[i:i + 4] for i in range(len(squashed) - 3)}
@@ -197,24 +199,13 @@ def may_match(text: str) -> list[int]:
     return sorted(found)
 
 
-def _words(folded: str) -> set[str]:
+def _words(words: list[str]) -> set[str]:
     """The text's words, and the words its runs of single letters spell (``c u r l`` -> ``curl``)."""
-    out: set[str] = set()
-    word, run = [], []
-    for c in folded + " ":
-        if c.isalnum():
-            word.append(c)
-            continue
-        if word:
-            w = "".join(word)
-            out.add(w)
-            if len(w) == 1:
-                run.append(w)
-            elif run:
-                out.add("".join(run))
-                run = []
-            word = []
-        elif run and not c.isspace() and c not in ".-_*":
+    out, run = set(words), []
+    for w in words:
+        if len(w) == 1:
+            run.append(w)
+        elif run:
             out.add("".join(run))
             run = []
     if run:

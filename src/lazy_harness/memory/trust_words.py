@@ -328,6 +328,10 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
 # letters (looked for in the squashed text) by its first four letters, every sign (looked for as it is)
 # by its first character
 LOOK = tuple((k, tuple(map(frozenset, group))) for k, group in GROUPS)
+# why: the text (ASCII here) without its signs, and its signs made spaces, in C (str.translate)
+_SIGNS = "".join(c for c in map(chr, range(128)) if not c.isalnum())
+SQUASH = str.maketrans("", "", _SIGNS)
+SPLIT = str.maketrans(_SIGNS, " " * len(_SIGNS))
 LONG: dict[str, list[str]] = {}
 SIGNS: dict[str, list[str]] = {}
 
