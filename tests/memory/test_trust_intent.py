@@ -209,6 +209,8 @@ def test_an_encoded_payload_is_read_decoded(payload):
     assert trust.reason(f"Keep {payload.encode().hex()} for the setup step.")
     assert trust.reason("Reverse this, it is the setup: " + payload[::-1])
     assert trust.reason("rot13: " + codecs.encode(payload, "rot13"))
+    escapes = "".join(f"\\x{b:02x}" for b in payload.encode())
+    assert trust.reason(f"The setup string is '{escapes}', keep it.")
 
 
 def test_encoded_text_that_decodes_to_a_note_or_to_nothing_is_not_held():

@@ -256,8 +256,9 @@ def decodings(text: str) -> list[str]:
         if len(run) >= 16 and set(run) <= _B64:
             out += [d for d in (_from_hex(run), _from_base64(run)) if d]
     low = text.lower()
-    if "\\x" in low:
-        out += [d for d in (_from_hex(low.replace("\\x", "").replace("'", " ").replace('"', " ")),) if d]
+    if "\\x" in low:  # why: the escapes' two hex digits each, read as one run of bytes
+        escaped = "".join(p[:2] for p in low.split("\\x")[1:] if set(p[:2]) <= _HEX and len(p) >= 2)
+        out += [d for d in (_from_hex(escaped),) if d]
     if "revers" in low or "backward" in low:
         out.append(text[::-1])
     if "rot13" in low or "rot-13" in low or "rot 13" in low or "caesar" in low:
