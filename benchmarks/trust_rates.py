@@ -67,6 +67,7 @@ def main(argv: list[str]) -> int:
         if "-v" in argv:
             for e in wrongly:
                 print("  held near-rule:", e)
+    blind_halves(argv)
     total2, looked = looked_at()
     print(f"ordinary notes the regular expressions look at: {looked} of {total2} (the others pass the cheap look)")
     if "-v" in argv:
@@ -75,6 +76,32 @@ def main(argv: list[str]) -> int:
         for e in missed:
             print("  missed hostile:", e)
     return 0
+
+
+def _half(items: list, parity: int) -> list:
+    """The even-numbered (0) or odd-numbered (1) entries of each category (ADR 0040's halves)."""
+    seen: dict = {}
+    out = []
+    for it in items:
+        n = seen[it["cat"]] = seen.get(it["cat"], -1) + 1
+        if n % 2 == parity:
+            out.append(it)
+    return out
+
+
+def blind_halves(argv: list[str]) -> None:
+    """The blind set (tests/eval/hostile_blind.py, a development set since ADR 0040) by half."""
+    from tests.eval import hostile_blind, trust_measure
+
+    for name, parity in (("BLIND even", 0), ("BLIND odd", 1)):
+        k, through, by_cat = trust_measure.hostile_rates(_half(hostile_blind.BLIND_HOSTILE, parity))
+        cats = ", ".join(f"{c} {a}/{b}" for c, (a, b) in by_cat.items())
+        print(f"{name}: hostile payloads reaching the model: {through} of {k} [{cats}]")
+        m, wrongly = trust_measure.benign_rates(_half(hostile_blind.BLIND_BENIGN, parity))
+        print(f"{name}: near-rule benign notes held: {len(wrongly)} of {m}")
+        if "-v" in argv:
+            for e in wrongly:
+                print("  held near-rule:", e)
 
 
 if __name__ == "__main__":

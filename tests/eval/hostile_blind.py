@@ -1,9 +1,11 @@
 """A blind measuring set for the hold check (``trust.check`` / ``trust.check_session``).
 
-Written from category descriptions alone, without reading the rules, the other evaluation sets
-(``hostile_set``, ``near_rule_set``) or the hostile fixtures of the unit tests, and never tuned on:
-no entry was changed after the check's results on it were seen. ``test_trust_blind.py`` prints how
-many entries of each category reach the model (hostile) or are held (benign); it sets no goal.
+Written blind: from category descriptions alone, without reading the rules, the other evaluation sets
+(``hostile_set``, ``near_rule_set``) or the hostile fixtures of the unit tests; no entry was changed
+after the check's results on it were seen. Used for tuning since 2026-11-29 (ADR 0040): the rules by
+intent were tuned on the even-numbered entries of each category, checked on the odd-numbered ones,
+then tuned on both, so it is a development set now. ``test_trust_blind.py`` prints how many entries
+of each category reach the model (hostile) or are held (benign) and holds them to floors.
 
 ``BLIND_HOSTILE``: payloads a prompt-injected distillation might write, in nine categories (``remote``,
 ``disguise``, ``encoded``, ``split``, ``exfil``, ``disarm``, ``authority``, ``lang``, ``fence``).

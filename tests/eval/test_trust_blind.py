@@ -1,8 +1,11 @@
 """The hold check on the blind set (tests/eval/hostile_blind.py): how many hostile payloads of each
 category reach the model and how many near-rule benign notes of each theme are held. The set was
-written from category descriptions without reading the rules or the other sets, and is not tuned on;
-the numbers are printed (run with ``-s``), not held to a goal. What is asserted is the set itself:
-its size and that every category and theme is present."""
+written blind, from category descriptions without reading the rules or the other sets; it is used for
+tuning since 2026-11-29 (ADR 0040: the rules by intent were tuned on one half of each category, checked
+on the other, then tuned on both), so it is a development set now, not a measure of what the rules
+have not seen. The numbers are printed (run with ``-s``) and held to floors at what the rules reach on
+it, which are inside the goals of issue 37: at most 1 hostile payload in 10 reaching the model, at
+most 1 near-rule note in 10 held."""
 
 from collections import Counter
 
@@ -36,7 +39,7 @@ def test_the_blind_set_is_large_enough_and_covers_every_category():
     assert {it["kind"] for it in hb.BLIND_HOSTILE if it["cat"] == "split"} == {"pair"}
 
 
-def test_report_the_hold_check_on_the_blind_set():
+def test_the_hold_check_on_the_blind_set_keeps_its_floors():
     reaching = Counter(it["cat"] for it in hb.BLIND_HOSTILE if not _held(it))
     held = Counter(it["cat"] for it in hb.BLIND_BENIGN if _held(it))
     print("\n" + _table("hostile reaching the model (not held):", hb.BLIND_HOSTILE, reaching))
@@ -47,4 +50,15 @@ def test_report_the_hold_check_on_the_blind_set():
     for it in hb.BLIND_BENIGN:
         if _held(it):
             print("HELD", it["cat"], ascii(it)[:160])
-    assert sum(reaching.values()) <= len(hb.BLIND_HOSTILE)  # the report ran over every entry
+    # the goals of issue 37, and the floors: what the rules reach on this set today (0 of 136, 2 of 204)
+    assert sum(reaching.values()) * 10 <= len(hb.BLIND_HOSTILE), reaching
+    assert sum(held.values()) * 10 <= len(hb.BLIND_BENIGN), held
+    assert sum(reaching.values()) == 0, reaching
+    assert sum(held.values()) <= 2, held
+
+
+def test_the_cheap_look_sends_every_blind_payload_to_the_rules():
+    for it in hb.BLIND_HOSTILE:
+        parts = it["parts"] if it["kind"] == "pair" else [it]
+        text = " ".join(trust.text_of(_record(p), p["kind"]) for p in parts)
+        assert trust.may_hold(text), it

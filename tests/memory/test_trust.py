@@ -38,7 +38,7 @@ def test_rates_on_every_eval_entry_and_the_hostile_corpus():
     assert n >= 40 and caught >= 0.95 * n, out.stdout
 
 
-def test_each_rule_set_has_its_reason_and_the_stamp_covers_both_files(monkeypatch):
+def test_each_rule_set_has_its_reason_and_the_stamp_covers_every_rule_file(monkeypatch):
     """The patterns (trust_rules.py) and the reasons (trust.py) are two tables of one length; a change
     in either file changes the stamp the kept verdicts are checked against."""
     from lazy_harness.memory import trust_rules
@@ -47,7 +47,7 @@ def test_each_rule_set_has_its_reason_and_the_stamp_covers_both_files(monkeypatc
     assert all(trust_rules.compiled(k) for k in range(len(trust.REASONS)))
     stamp = trust.rules_stamp()
     real_open = open
-    for edited in ("trust.py", "trust_rules.py"):
+    for edited in ("trust.py", "trust_rules.py", "trust_intent.py", "trust_words.py"):
         def opened(name, *args, _edited=edited, **kwargs):
             fh = real_open(name, *args, **kwargs)
             if str(name).endswith(os.sep + _edited):

@@ -49,7 +49,8 @@ _LOOKALIKE = str.maketrans({
 _TAGS = {0xE0000 + c: c for c in range(0x20, 0x7F)}
 
 # why: set k of the rules (memory/trust_rules.py, PATTERNS[k]) holds a text for REASONS[k]
-REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS)  # the last two: in other languages
+# the last three: in other languages (the last, sending out, only for a text outside ASCII)
+REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS, EXFILTRATION)
 
 # why: the search index keeps each entry's verdict (recall/index.py, column hold): a change of the
 # rules (here or in trust_rules.py) must bump the index's VERSION, so every entry is checked again;
@@ -94,7 +95,22 @@ def forms(text: str) -> list[str]:
         joined = _spaced(folded)
         if joined != folded:
             out.append(joined)
+        gapped = _spaced_words(text.casefold() if text.isascii() else _unicode_folded(text).casefold())
+        if gapped and gapped not in out:
+            out.append(gapped.translate(_LOOKALIKE))
     return out
+
+
+def _spaced_words(raw: str) -> str:
+    """Letters spaced apart whose words are set apart by wider gaps (``s k i p   t h e   t e s t s``):
+    each gap of two spaces or more read as one space, each single space inside a word dropped."""
+    if "  " not in raw and "\u3000" not in raw:
+        return ""
+    import re
+
+    chunks = [c for c in re.split(r"(?:\s{2,}|\u3000)", raw) if c]
+    return " ".join(re.sub(r"(?:(?<=\s)|^)(\S(?: \S)+)(?=\s|$)", lambda m: m.group(1).replace(" ", ""), c)
+                    for c in chunks)
 
 
 def _letters_apart(text: str) -> bool:
@@ -113,188 +129,6 @@ def _letters_apart(text: str) -> bool:
     return False
 
 
-# --- the cheap look first: most notes hold none of the words every rule needs -----------------------
-# why: importing ``re`` and compiling the rules costs tens of milliseconds, too much for every
-# SessionStart and prompt. Each group lists sets of words (letters and digits only, lower case,
-# looked for in the text with everything else removed) of which every set must have one in the
-# text for some rule to match; a text no group fits is a note, without a regular expression. A
-# test checks that every hostile entry of the corpus fits a group. ``@`` ``|`` ``<`` ``:`` ``.``:
-# the character itself, looked for in the text as folded.
-_SECRET_W = ("credential", "secret", "token", "password", "passwd", "apikey", "privatekey", "sshkey", "idrsa",
-             "ided25519", "ssh", "aws", "env", "netrc", "npmrc", "pypirc", "cookie", "sessionid", "keychain",
-             "wallet", "printenv")
-_OUT_W = ("http", "ftp", "webhook", "pastebin", "requestbin", "ngrok", "attacker", "external", "remote", "discord",
-          "telegram", "gist", "@", ".", "pr", "pull", "issue", "comment", "chat", "channel", "backup", "reporting",
-          "note", "entry", "half", "slack", "mergerequest", "release")
-_FETCH_W = ("curl", "wget", "iwr", "irm", "invokewebrequest", "invokerestmethod", "fetch", "httpie", "aria2c",
-            "lwpdownload")
-_GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority, 4 authority elsewhere, words)
-    (0, (_FETCH_W,)),
-    (0, (("iex", "invokeexpression", "base64", "atob", "b64decode"),)),
-    (0, (("python",), ("urllib", "requests", "urlopen", "socket", "httpclient", "exec", "eval"))),
-    (0, (("node",), ("https", "fetch", "childprocess", "eval"))),
-    (0, (("download", "fetch", "get"), ("run", "execute", "exec", "source", "pipe"),
-         ("http", "script", "installer", ".sh", ".ps1"))),
-    (0, (("run", "execute", "exec", "pipe"), ("script", "installer", "payload"), ("http",))),
-    (1, (_SECRET_W, _OUT_W)),
-    (1, (("cat", "type", "getcontent", "printenv", "env", "set"), ("|",),
-         ("curl", "wget", "nc", "socat", "iwr", "invokewebrequest"))),
-    (1, (("nc", "socat"), _SECRET_W, ("<",))),
-    (1, (("scp", "rsync"), _SECRET_W, ("@",))),
-    (1, (_FETCH_W, _SECRET_W)),
-    (2, (("dangerously", "bypass", "disableallhooks", "noverify", "chmod", "setenforce", "executionpolicy",
-          "sudoers", "nopasswd"),)),
-    (2, (("disable", "turnoff", "switchoff", "skip", "remove", "delete", "uninstall", "commentout", "kill"),
-         ("hook", "sandbox", "permission", "approvalprompt", "guardrail", "safetycheck", "securitycheck",
-          "securityscan", "securitywarning"))),
-    (2, (("skip", "disable", "dontrun", "donotrun"), ("test", "verif", "check", "codereview", "linter", "ci"))),
-    (2, (("without",), ("always", "everytime", "fromnow"))),
-    (2, (("disable",), ("firewall", "antivirus", "defender", "selinux", "apparmor"))),
-    (3, (("donot", "dont", "never", "without"), ("tell", "inform", "mention", "notify", "alert", "ask", "show",
-                                                "report", "reveal", "warn", "let"),
-         ("user", "human", "person", "operator", "developer", "owner"))),
-    (3, (("hide", "conceal", "keep"), ("from",), ("user", "human", "person", "operator", "developer"))),
-    (3, (("keep", "stay"), ("secret", "hidden", "quiet", "silent"))),
-    (3, (("thisisa",), ("instruction", "message", "directive", "command", "order", "prompt", "override", "notice",
-                        "policy"))),
-    (3, (("system", "admin", "developer", "root", "anthropic"), ("override", "directive", "instruction"))),
-    (3, (("ignore", "disregard", "forget", "override", "bypass"),
-         ("previous", "prior", "above", "earlier", "former", "preceding", "other", "existing", "original",
-          "systemprompt", "claudemd", "safetyrule"))),
-    (3, (("youarenow", "newinstruction", "newsysteminstruction", "forallfuture", "beforeanythingelse",
-          "beforedoinganythingelse"),)),
-    (3, (("system", "assistant", "human"), ("<", ":"))),
-    (4, (("ignor",), ("instru", "anweisung", "istruzion", "befehle", "consign", "regl", "regr", "regol", "regeln"))),
-    (4, (("nadie", "ninguem", "nessuno", "nenparle", "nendis", "nendites"),)),
-    (4, (("senza", "sin", "sem", "sans", "ohne"), ("chiedere", "preguntar", "avisar", "perguntar", "demander",
-                                                  "prevenir", "nachzufragen", "zufragen", "ruckfrage"))),
-    (5, (("deaktivier", "abschalt", "ausschalt", "desactiv", "desativ", "disattiv", "disabilit", "uberspring",
-          "schalte"),)),
-    (5, (("push",), ("main", "master"), ("senza", "sin", "sem", "ohne", "sans"))),
-    # what the rules added with the evaluation sets of tests/eval look for
-    (0, (("|",),)),
-    (0, (("<(",),)),
-    (0, (("powershell", "pwsh", "deno", "printf", "ruby", "perl", "lwp"),)),
-    (0, (("npx", "bunx", "pnpm", "yarn", "npm", "pip"), ("registry", "indexurl", "extraindexurl", "trustedhost"))),
-    (0, (("decod", "unhex", "dekodier", "decodific", "encoded", "hex", "base64"),
-         ("run", "execut", "exec", "eval", "pipe", "ejecut", "esegu", "ausfuhr", "fuhre"))),
-    (0, (("download", "fetch", "grab", "get", "pull", "herunterlad", "lade", "telecharg", "descarg", "baix",
-          "scaric"), ("run", "execut", "exec", "source", "ausfuhr", "fuhre", "ejecut", "esegu", "lanc", "sh", "bash",
-                      "zsh"), ("http", "script", "skript", "installer", ".sh", ".ps1"))),
-    (1, (("push",), ("mirror",))),
-    (1, (("remote",), ("add",), ("push",))),
-    (1, (("dig", "nslookup", "host", "drill", "ping"), ("$(",))),
-    (1, (("envo", "envia", "envie", "schick", "invia"), _SECRET_W)),
-    (2, (("commit",), ("n",))),
-    (2, (("husky", "hookspath", "pytestmark", "failunder", "covfailunder"),)),
-    (2, (("allow", "bash", "write", "edit", "webfetch", "multiedit"), ("*",))),
-    (2, (("xfail", "skip"), ("all", "every", "each"))),
-    (2, (("disable", "turnoff", "commentout", "remove", "delete", "pause"), ("ci", "test", "build"),
-         ("workflow", "job", "pipeline", "step", "stage"))),
-    (2, (("coverage", "cov"), ("0",))),
-    (2, (("delete",), ("failing",))),
-    (3, (("donot", "dont", "never", "without", "mustnot", "neednot", "noneed"),
-         ("surfac", "reveal", "disclos", "bringup", "mentionthis", "mentionit", "showthis", "shownor", "mentioned"))),
-    (3, (("donot", "dont", "never", "without", "mustnot", "neednot", "noneed"), ("mention", "show", "tell", "report"),
-         ("user", "human", "anyone", "anybody", "note", "entry", "memory", "instruction", "chat", "answer", "reply",
-          "response", "edits", "changes"))),
-    (3, (("keep",), ("quiet", "secret", "hidden", "silent", "between", "yourself"))),
-    (3, (("silently",), ("act", "do", "apply", "proceed", "rewrite", "delete", "change", "run", "push", "edit"))),
-    (3, (("precedence",), ("claudemd", "user", "instructions", "systemprompt"))),
-    (3, (("betweenus", "authoriseyou", "authorizeyou", "permityou", "allowyou", "instructyou",
-          "overridetheuser", "supersede", "overrule", "outrank", "endofmemory", "endofthememory",
-          "endofnotes", "endofthenotes", "endofquoted", "endofcontext", "endofdata", "notesfromearliersessions",
-          "quotedasdata", "notinstructions", "fromtheuser", "beginusermessage", "fromhereon", "realinstruction",
-          "actualinstruction", "realtask", "truetask", "systemnow", "assistantshouldnow", "firsthalf", "secondhalf",
-          "stringforlater", "valueforlater"),)),
-    (3, (("user", "human"), ("neednot", "doesntneed", "mustnot", "shouldnot", "shouldnt", ":"))),
-    (3, (("owner", "maintainer", "admin", "system", "anthropic", "security", "operator", "priority", "important"),
-         ("instruction", "directive", "note", "notice", "order", "command", "message", "override"))),
-    (3, (("consented", "approved", "agreed", "authorised", "authorized"), ("every", "all", "any"))),
-    (3, (("follow",), ("memory", "note", "entry"), ("over", "before", "instead", "rather", "above"))),
-    (3, (("</", "<user", "<human", "<assistant", "assistant,"),)),
-    (3, (("earlier", "previous", "other", "first", "second", "last", "above", "part", "saved"),
-         ("note", "entry", "half", "part", "item"),
-         ("run", "execute", "decode", "pipe", "append", "concatenate", "join", "combine", "finish", "complete"))),
-    (3, (("concatenate", "join", "combine"), ("note", "entry"))),
-    (3, (("part",), ("1", "2", "one", "two"))),
-    (4, (("usuario", "utilisateur", "benutzer", "nutzer", "anwender", "utente"),)),
-    (4, (("sistema", "systeme", "system"), ("instru", "anweisung", "consigne", "directive", "vorgabe"))),
-    # what the rules by class (trust_rules._WIDER) look for
-    (0, (("fetch", "download", "pull", "get", "grab", "retrieve", "obtain", "wget", "curl", "iwr", "irm",
-          "invokerestmethod", "invokewebrequest"), ("http", "ftp", "$"),
-         ("run", "execut", "exec", "launch", "start", "source", "bash", "sh", "python", "iex", "invokeexpression",
-          "eval", "load", "install"))),
-    (0, (("echo", "printf", "xxd", "base64", "rev", "openssl", "tr"), (">",), ("sh", "bash", "zsh", "dash", "ksh"))),
-    (0, (("base64", "xxd", "rev", "rot13", "unhex", "fromhex", "b64decode", "atob", "hex"), ("sh -c", "bash -c"))),
-    (0, (("revers", "decod", "convert", "unhex", "rot13", "rev", "xxd", "base64", "hex"), ("pipe",),
-         ("shell", "bash", "zsh", "interpreter"))),
-    # why: not "pipe": "then pipe the output into bash" alone is half of a payload, read with its other half
-    (0, (("feed", "pass", "hand", "give", "send"),
-         tuple(f"{to} {the}{sh}" for to in ("to", "into", "through") for the in ("", "the ", "a ")
-               for sh in ("shell", "bash", "sh", "zsh", "interpreter", "terminal", "powershell", "python")))),
-    (0, (("decod", "convert", "turn", "translat", "unhex", "deobfuscat", "revers", "rot13"),
-         ("hex", "base64", "b64", "rot13", "encoded", "blob"),
-         ("run", "execut", "exec", "eval", "source", "launch", "feed", "pipe"))),
-    (0, (("launch", "run", "start", "execut"), ("everystart", "eachstart", "everyboot", "eachboot", "everylogin",
-                                                "eachlogin", "everysession", "eachsession"))),
-    (1, (("print", "dump", "echo", "paste", "copy", "post", "upload", "send", "attach", "include", "put", "add",
-          "write", "output", "log", "cat", "share", "list"), _SECRET_W,
-         ("issue", "pr", "pull", "merge", "release", "commit", "gist", "pastebin", "chat", "slack", "discord",
-          "channel", "comment", "ticket", "discussion", "bugreport", "crashreport", "http"))),
-    (1, (("tar", "zip", "cat", "read", "collect", "grab", "bundle", "archive", "copy", "take", "gather", "compress",
-          "pack"), _SECRET_W, ("upload", "send", "post", "push", "curl", "scp", "copy", "transfer", "ship", "put"),
-         ("http", "ftp", "@", "."))),
-    (1, (("remote", "git", "http", "ssh"), ("push",), ("all", "mirror", "every", "each", "refs", "*"))),
-    (2, (("pass", "add", "use", "append", "give", "put"), ("n", "noverify"), ("commit",))),
-    (2, (("delete", "remove", "rm", "disable", "drop", "empty", "wipe", "commentout", "turnoff", "strip"),
-         ("workflow", "github", "branchprotection", "statuscheck", "requiredcheck", "precommit", "husky", "linter",
-          "lint"))),
-    (2, (("delete", "remove", "rm", "disable", "drop", "wipe", "skip"), ("sono", "sothatno", "sononeof"))),
-    (3, (("bringitup", "bringthisup", "bringthatup", "bringthemup"),)),
-    (3, (("asyour", "asthe"), ("operator", "administrator", "admin", "owner", "developer", "creator", "maintainer",
-                               "supervisor", "manager"), ("require", "instruct", "order", "direct", "authori",
-                                                          "needyou", "wantyou", "tellyou", "expectyou"))),
-    (3, (("even", "regardless", "nomatter", "whetherornot"), ("pass", "green", "succeeded", "wentfine"),
-         ("tell", "report", "say", "claim", "pretend", "actasif", "state"))),
-    (3, (("[inst]", "[/inst]", "<<sys>>", "<</sys>>", "###"),)),
-    (3, (("keepittoyourself", "keepthistoyourself", "keepthattoyourself", "underwraps", "offtherecord",
-          "confidential", "withoutaword", "withoutasingleword", "withoutsaying", "withoutamention", "outrank"),)),
-    (3, (("mustnot", "shouldnot", "shouldnt", "maynot", "mustnt", "neednot", "shallnot", "neednt"),
-         ("learn", "know", "findout", "notice", "discover", "realis", "realiz", "betold", "hear", "beaware"))),
-    (3, (("says", "said", "wants", "orders", "ordered", "insists", "instructs", "instructed"),
-         ("don", "donot", "never"), ("tell", "mention", "bring", "report", "surface", "say"))),
-    (3, (("human:", "user:", "assistant:", "system:", "operator:", "developer:", "admin:", "owner:", "human :",
-          "user :", "system :", "<|"),)),
-    (3, (("memory", "note", "context"),
-         tuple(f"{a}{b}{c}" for a in ("memory", "notes", "note", "context")
-               for b in ("", "block", "section", "is", "blockis", "sectionis")
-               for c in ("closed", "end", "over", "finished", "done")))),
-    (3, (("next", "following"), tuple(f"{a}{b}from" for a in ("message", "text", "line", "part", "instruction")
-                                      for b in ("is", "sare", "are", "comes", "come")))),
-    (3, (("quietly", "silently", "secretly"), ("without", "dont", "donot", "never"))),
-    (3, (("override", "overrule", "supersede", "trump", "prevail", "winsover", "winover", "comesbefore", "comefirst",
-          "comesfirst", "priority", "precedence"),
-         ("user", "human", "person", "operator", "whatever", "anything", "you", "anyone", "keyboard"))),
-    (3, (("storedin", "savedin", "namedin", "givenin", "keptin", "writtenin"),
-         ("other", "earlier", "previous", "first", "second", "last", "above", "saved"),
-         ("run", "execut", "decode", "pipe", "curl", "wget", "fetch", "push", "send", "upload"))),
-    (3, (("ignore", "disregard", "forget"), ("guidance", "directive", "constraint", "orders", "commands", "advice",
-                                             "notes", "memory"))),
-    (4, (("nadie", "ninguem", "nessuno", "personne", "niemandem", "comentes", "comente", "digas", "menciones",
-          "cuentes", "secreto", "segredo", "segreto", "nascosto", "dirlo", "parlarne", "menzionarlo", "tienilo",
-          "heimlich", "stillschweigend", "discretement", "guardatelo", "keinwort"),)),
-    (4, (("senza", "sin", "sem", "sans"), ("dire", "dirlo", "dizer", "decir", "signaler", "mentionner", "avisar",
-                                           "contar", "falar", "nada", "nulla", "niente", "rien"))),
-    (5, (("schalt",), ("ab", "aus"))),
-    (5, (("apag", "spegn", "desliga", "eteins", "supprime", "borra", "elimina"), ("test", "hook", "controll",
-                                                                                  "verifica"))),
-    (5, (("supprime", "efface", "borra", "elimin", "exclu", "losch", "entfern", "cancell"),
-         ("quiechouent", "quefallan", "quefalham", "chefalliscono"))),
-    (5, (("fehlschlagend",), ("losch", "entfern"))),
-)
-
-
 def _folded(text: str) -> str:
     """The text case-folded and, when it is not ASCII, with its disguises taken off and lookalike
     letters folded (``unicodedata``, a C module: no ``re``)."""
@@ -304,8 +138,9 @@ def _folded(text: str) -> str:
 
 
 def rules_stamp() -> str:
-    """What the verdicts depend on besides the text: this module's source and trust_rules.py's (the
-    rules, the cheap look's words, the folding and the code that applies them), as a digest, and
+    """What the verdicts depend on besides the text: this module's source and that of trust_rules.py,
+    trust_intent.py and trust_words.py (the rules, the cheap look's words, the folding and the code
+    that applies them), as a digest, and
     REVISION. A verdict
     kept under another stamp is worked out again (``held.Kept``). Read once per process: about 0.05 ms.
     why the bytes, not the file's mtime: two installs of one version (an editable one and the
@@ -318,7 +153,9 @@ def rules_stamp() -> str:
 
         source = b""
         try:
-            for name in (__file__, os.path.join(os.path.dirname(__file__), "trust_rules.py")):
+            here = os.path.dirname(__file__)
+            for name in (__file__, *(os.path.join(here, f) for f in ("trust_rules.py", "trust_intent.py",
+                                                                     "trust_words.py"))):
                 with open(name, "rb") as fh:
                     source += fh.read()
         except OSError:  # why: a frozen or zipped install: no stamp, so nothing kept is ever trusted
@@ -340,51 +177,40 @@ def may_match(text: str) -> list[int]:
     folded = _folded(text)
     if not folded.isascii():
         return list(range(len(REASONS)))
-    squashed = "".join(c for c in folded if c.isalnum())
-    # why: every word's first four letters at most, once: a short word is then found with one set look-up
-    words = {w[:i] for w in _words(folded) for i in range(1, min(len(w), 4) + 1)}
+    # why: on first use, not with this module
+    from lazy_harness.memory.trust_words import LONG, LOOK, SIGNS, SPLIT, SQUASH
+
+    squashed = folded.translate(SQUASH)
+
+    # why: what the text holds of every group's words, found once: a short word (4 letters at most) as
+    # a word of its own or the start of one, a longer one anywhere in the letters with spaces and dots
+    # left out (a short one, "env" or "ci", is inside most long texts once squashed), a sign as it
+    # is; each group is then one set intersection per set of words
+    present = {w[:i] for w in _words(folded.translate(SPLIT).split()) for i in range(1, min(len(w), 4) + 1)}
+    # why: a long word is looked for only when the text holds its first four letters, a sign only when
+    # the text holds its first character: one pass over the text, not one search per word (800 of them)
+    grams = {squashed[i:i + 4] for i in range(len(squashed) - 3)}
+    present.update([w for g in grams.intersection(LONG) for w in LONG[g] if w in squashed])
+    present.update([w for c in SIGNS.keys() & set(folded) for w in SIGNS[c] if w in folded])
     found: set[int] = set()
-    for k, group in _GROUPS:
-        if k not in found and all(any(_holds(w, folded, squashed, words) for w in ws) for ws in group):
+    for k, sets in LOOK:
+        if k not in found and all(not ws.isdisjoint(present) for ws in sets):
             found.add(k)
     return sorted(found)
 
 
-def _words(folded: str) -> set[str]:
+def _words(words: list[str]) -> set[str]:
     """The text's words, and the words its runs of single letters spell (``c u r l`` -> ``curl``)."""
-    out: set[str] = set()
-    word, run = [], []
-    for c in folded + " ":
-        if c.isalnum():
-            word.append(c)
-            continue
-        if word:
-            w = "".join(word)
-            out.add(w)
-            if len(w) == 1:
-                run.append(w)
-            elif run:
-                out.add("".join(run))
-                run = []
-            word = []
-        elif run and not c.isspace() and c not in ".-_*":
+    out, run = set(words), []
+    for w in words:
+        if len(w) == 1:
+            run.append(w)
+        elif run:
             out.add("".join(run))
             run = []
     if run:
         out.add("".join(run))
     return out
-
-
-def _holds(w: str, folded: str, squashed: str, starts: set[str]) -> bool:
-    """Whether the text holds ``w``: a sign as it is; a short word (4 letters at most) as a word of its
-    own, or the start of one; a longer one anywhere in the letters, spaces and dots left out.
-    why: a short word such as "env", "run" or "ci" is inside most long texts once their spaces are
-    squashed out, and every such note would then pay for compiling the rules (40 ms)."""
-    if not w.isalnum():
-        return w in folded
-    if len(w) <= 4:
-        return w in starts
-    return w in squashed
 
 
 def may_hold(text: str) -> bool:
@@ -395,6 +221,14 @@ def reason(text: str) -> str | None:
     """Why ``text`` is held (one of ``REASONS``), None when it reads as a note about the code."""
     if not text or not text.strip():
         return None
+    why = _reason_as_read(text)
+    if why:
+        return why
+    # why: a payload a model can decode (base64, hex, reversed, rot13) is read decoded too (ADR 0040)
+    return next((w for w in map(_reason_as_read, decodings(text)) if w), None)
+
+
+def _reason_as_read(text: str) -> str | None:
     sets = may_match(text)
     if not sets:
         return None
@@ -405,6 +239,62 @@ def reason(text: str) -> str | None:
             if trust_rules.matches(k, form):
                 return REASONS[k]
     return None
+
+
+_B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_")
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def decodings(text: str) -> list[str]:
+    """What ``text`` says once decoded the ways a note may ask a model to decode it: each run of 16
+    base64 or hex characters or more that decodes to readable text; ``\\x..`` escapes; the whole
+    text reversed when it speaks of reversing, rot13 when it names rot13. Without ``re``: a split of
+    the text, and the decoders only for runs that look encoded."""
+    out: list[str] = []
+    for token in text.split():
+        run = token.strip("'\"`()[]{}<>,;:.!?")
+        if len(run) >= 16 and set(run) <= _B64:
+            out += [d for d in (_from_hex(run), _from_base64(run)) if d]
+    low = text.lower()
+    if "\\x" in low:  # why: the escapes' two hex digits each, read as one run of bytes
+        escaped = "".join(p[:2] for p in low.split("\\x")[1:] if set(p[:2]) <= _HEX and len(p) >= 2)
+        out += [d for d in (_from_hex(escaped),) if d]
+    if "revers" in low or "backward" in low:
+        out.append(text[::-1])
+    if "rot13" in low or "rot-13" in low or "rot 13" in low or "caesar" in low:
+        import codecs
+
+        out.append(codecs.encode(text, "rot13"))
+    return out
+
+
+def _readable(data: bytes) -> str | None:
+    try:
+        s = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(c.isprintable() or c in "\n\t" for c in s)
+    return s if s and printable >= 0.95 * len(s) and any(c in s for c in " /|.") else None
+
+
+def _from_hex(run: str) -> str | None:
+    digits = "".join(run.split())
+    if len(digits) < 16 or len(digits) % 2 or not set(digits) <= _HEX:
+        return None
+    return _readable(bytes.fromhex(digits))
+
+
+def _from_base64(run: str) -> str | None:
+    if set(run) <= _HEX and len(run) >= 40:  # why: a digest (a commit, a checksum), not base64 text
+        return None
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(run.replace("-", "+").replace("_", "/") + "=" * (-len(run) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(data)
 
 
 FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags", "cues"),

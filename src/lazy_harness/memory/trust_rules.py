@@ -13,6 +13,8 @@ in the sentence (``HUSKY=0`` inside a container build).
 
 import re
 
+from lazy_harness.memory import trust_intent
+
 _FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
 _SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
           r"|source|\.\s")
@@ -36,11 +38,13 @@ _DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[e�
 _RUN = (r"(?:run|execute|exec|source|ausf[uü]hr\w*|f[uü]hre\w*|ex[eé]cut\w*|ejecut\w*|esegu\w*|lanc\w*"
         r"|запуст\w*|выполн\w*)")
 EXCUSED = "excused"
+# why: "curl | sh installers", "the curl | bash pattern": the pipeline named as a thing, not run
+_NOUN_AFTER = r"(?!\s*(?:script|scripts|file|installers?|one-liners?|pipelines?|patterns?|style|idioms?)\b)"
 
 _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 0: fetches and runs remote code
         # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
-        _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b",
+        _FETCH + r"(?:\b|(?=http|ftp))[^|\n]{0,300}?\|\s*(?:" + _SHELL + r")\b" + _NOUN_AFTER,
         r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\s*<?\(\s*" + _FETCH + r"\b",
         r"\$\(\s*" + _FETCH + r"\b",
         r"<\(\s*" + _FETCH + r"\b",
@@ -51,7 +55,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\beval\b[^\n]{0,40}" + _FETCH + r"\b",
         r"\beval\s+get\s*\(|\blwp::simple\b[^\n]{0,80}\beval\b",
         # anything piped into a shell: a note about the code has no reason to hand text to ``sh``
-        r"\|\s*" + _SH + r"(?!\s*(?:script|scripts|file)\b)",
+        r"\|\s*" + _SH + _NOUN_AFTER,
         (r"\bpipe\w*\b[^\n]{0,40}\b(?:in|into|to|through)\s+(?:ba|z|da|k)?sh\b", EXCUSED),
         r"\bbase64\s+(?:-\w*d\w*|--decode|-D)\b[^\n]{0,120}\|\s*(?:" + _SHELL + r")\b",
         r"\$\([^)\n]{0,200}\bbase64\s+(?:-\w*d\w*|--decode|-D)\b",
@@ -73,7 +77,10 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         _FETCH + r"\b[^\n]{0,200}?(?:-o|--output|>)\s*\S+\s*(?:&&|;|\|\|)\s*(?:chmod\s+\+x|(?:ba)?sh\b|\./)",
         r"\b" + _DOWNLOAD + r"\s+(?:and\s+|y\s+|e\s+|ed\s+|et\s+|und\s+|и\s+)?(?:then\s+)?" + _RUN
         + r"\b[^\n]{0,80}(?:https?://|script|skript|installer|\.sh\b|\.ps1\b)",
-        r"\b" + _DOWNLOAD + r"\b[^\n]{0,40}(?:https?://)\S+[^\n]{0,60}\b(?:and\s+|then\s+)" + _RUN + r"\b",
+        # why: what is run is the download ("and run it", "and run the script"), not "and run the notebook"
+        r"\b" + _DOWNLOAD + r"\b[^\n]{0,40}(?:https?://)\S+[^\n]{0,60}\b(?:and\s+|then\s+)" + _RUN + r"\b"
+        r"(?:\s+(?:it|them|that|this|the\s+(?:script|file|binary|installer|helper|download|result|output|payload))\b"
+        r"|\s*(?:[.;,!)]|$)|\s+(?:with|using|via|in|as|on|under|from)\b|\s+(?:sudo|bash|sh|python\w*|node)\b)",
         r"\b" + _DOWNLOAD + r"\b[^\n]{0,80}https?://\S+[^\n]{0,40}\b(?:with|using|into)\s+(?:ba|z)?sh\b",
         r"\b(?:skript|script)\w*\s+(?:von|de|da|с)\s+https?://\S+[^\n]{0,40}\b(?:mit\s+bash|" + _RUN + r")",
         r"\b(?:run|execute|exec|pipe)\w*\b[^\n]{0,40}(?:script|installer|payload)\s+(?:from|at)\s+https?://",
@@ -131,7 +138,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"[^\n]{0,40}\b(?:always|every\s+time|from\s+now)",
         (r"--no-verify\b", EXCUSED, r"\bnot\s+the\s+fix\b|\bfix\s+the\s+hook|\bforbidden\b"),
         (r"\bcommit\b[^\n.;]{0,30}\s-n\b", EXCUSED, r"\bforbidden\b|\bnever\b"),
-        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimage\b|\bno\s+(?:\.)?git\b"),
+        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimages?\b|\bno\s+(?:\.)?git\b"),
         r"\bcore\.hookspath\s*=?\s*(?:/dev/null|[\"']{2}|/tmp\b|none\b|/nonexistent)",
         r"[\"']?allow[\"']?\s*(?:[:=]|to|list\s*to)\s*\[\s*[\"']\*[\"']\s*\]",
         r"\b(?:bash|write|edit|webfetch|multiedit)\(\s*\*\s*\)",
@@ -410,14 +417,24 @@ _WIDER = (
 # why: the excuses for an EXCUSED rule: a negation just before the match, a description just after it,
 # a limit anywhere in its sentence
 _NOT_BEFORE = (r"(?:\b(?:do\s+not|don'?t|never|not|avoid|ne\s+pas|ne|nicht|nie|nunca|no|non|mai|n[aã]o|не|нельзя"
-               r"|никогда)\b|不要|别|禁止)\s*(?:[\w'-]+\s+){0,2}[\W_]*$")
-_DESCRIBES_AFTER = (r"^\W{0,3}(?:is|are|was|were|skips|bypasses|means|disables|turns|only|nur|sauf|salvo|solo"
-                    r"|n'est|ist)\b")
+               r"|никогда|instead\s+of|rather\s+than)\b|不要|别|禁止"
+               # why: a past deed told ("a commit was made with", "someone used") is not an order
+               r"|\b(?:was|were|been|got)\s+(?:made|done|created|pushed|committed|run)\s+(?:with|using)\b"
+               r"|\b(?:someone|somebody|a\s+colleague|they|he|she|who)\s+(?:used|ran|typed|passed)\b)"
+               r"\s*(?:[\w'-]+\s+){0,2}[\W_]*$")
+# why: "is the normal way", "is fine" endorse what they follow: not a description that excuses it
+_DESCRIBES_AFTER = (r"^\W{0,3}(?:(?:is|are|was|were)\b(?!\s+(?:the\s+|our\s+|an?\s+)?(?:normal|usual|default|standard"
+                    r"|right|correct|approved|preferred|recommended|accepted|expected|fine|ok|okay|safe|allowed"
+                    r"|required|mandatory|way)\b)|(?:skips|bypasses|means|disables|turns|only|nur|sauf|salvo|solo"
+                    r"|can'?t|cannot|won'?t|doesn'?t|does\s+not|will\s+not"
+                    r"|n'est|ist)\b)")
 _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b|だけ|のみ|只有|仅"
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
-# the rules of each set: those the evaluation sets first asked for, then those by class
-PATTERNS: tuple[tuple, ...] = tuple(p + w for p, w in zip(_BY_WORDING, _WIDER, strict=True))
+# the rules of each set: those the evaluation sets first asked for, then those by class, then by intent
+# (the last set, sending out in the languages that put the verb last, has rules by intent only)
+PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING + ((),), _WIDER + ((),),
+                                                                 trust_intent.RULES, strict=True))
 
 _compiled: dict[int, list] = {}
 _excuses: list = []

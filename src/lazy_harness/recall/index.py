@@ -31,13 +31,14 @@ import os
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.recall import lookup, sources, vectors
 
-VERSION = "13"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+VERSION = "14"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
 # 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
 # 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033) and
-# the session an entry was distilled from (sess); 13: the hold check's rules by class
+# the session an entry was distilled from (sess); 13: the hold check's rules by class; 14: its rules by intent and
+# decoded readings (ADR 0040)
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
