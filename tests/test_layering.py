@@ -23,8 +23,8 @@ RULES = {
                             "lazy_harness.retain", "lazy_harness.proc", "lazy_harness.redact",
                             "lazy_harness.notice", "lazy_harness.sync",
                             # why: the worker keeps the search index current, vectors included, so
-                            # the next prompt finds the entries it just wrote embedded (recall.build)
-                            "lazy_harness.recall.build"},
+                            # the next prompt finds the entries it just wrote embedded (recall.writer)
+                            "lazy_harness.recall.writer"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall"},

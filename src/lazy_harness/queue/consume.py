@@ -19,7 +19,7 @@ LOCK_NAME = ".worker.lock"
 # --- the worker lock: one flock for the worker and the hooks' probe -------------------------------
 
 def needs_worker(queue: str) -> bool:
-    """True when tasks wait (pending, or claimed by a worker that died) and no worker holds the lock.
+    """True when tasks wait (pending, claimed by a worker that died, or index tasks) and no worker holds the lock.
 
     Cheap enough for a hook: one listdir of the queue (pending tasks only), at most one of
     processing/, and a non-blocking probe of the lock (the same ``flock`` the worker takes).
@@ -30,6 +30,12 @@ def needs_worker(queue: str) -> bool:
             waiting = bool(os.listdir(os.path.join(queue, PROCESSING)))
     except OSError:
         return False
+    if not waiting:  # an index task (queue/index_task.py): the worker is the index's writer
+        try:
+            names = os.listdir(os.path.join(queue, "index"))
+            waiting = any(n.endswith(SUFFIX) and not n.startswith(".") for n in names)
+        except OSError:
+            pass
     # a worker that holds the lock drains the queue; a missing lock file: no worker ever ran here
     return waiting and not held(os.path.join(queue, LOCK_NAME))
 

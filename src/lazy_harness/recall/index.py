@@ -41,14 +41,11 @@ VERSION = "13"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: iden
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
-LEARNING_BYTES = 2048  # what reading one learning file is counted as, against a catch-up's budget
-HANDOFF_BYTES = 8192
 # why: FTS5 scores every entry a prompt's words reach, exactly and with the porter stemmer, at a cost
 # that grows with the index (about 5 ms at 3,000 entries of a realistic memory, 25 to 50 at 18,000);
 # the bounded lists cost the same at any size but find what porter stems alike less often (on the
 # evaluation: recall@5 0.876 against 0.887 with similarity, 0.753 against 0.794 by words alone)
 LISTS_FROM = 3000
-MERGE_AFTER = 20  # entries waiting outside the lists past which the hook starts the builder
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
     "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
@@ -306,31 +303,11 @@ def lexical_ready(conn, scopes: list[str]) -> bool:
     return all(lookup.ready(conn, s) for s in scopes)
 
 
-def needs_build(conn) -> bool:
-    """Whether the builder has lexical work: a scope's lists to make, or many entries to merge."""
-    return (conn.execute("SELECT 1 FROM lex_scope WHERE cursor IS NOT NULL LIMIT 1").fetchone() is not None
-            or lookup.pending(conn) > MERGE_AFTER)
-
-
-def pending_bytes(plan: list[tuple]) -> int:
-    """About how many bytes of memory files ``plan`` reads: what a catch-up costs."""
-    total = 0
-    for step in plan:
-        if step[0] == "jsonl":
-            total += step[7] - step[5]  # size - offset
-        elif step[0] == "learning":
-            total += LEARNING_BYTES
-        elif step[0] == "handoff":
-            total += HANDOFF_BYTES
-    return total
-
-
-def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False, max_bytes: int | None = None,
+def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False,
                    part: int = PART) -> tuple[int, bool]:
-    """``refresh``, unless more than ``max_bytes`` of files wait to be read (None: no limit): then
-    nothing is written. Returns (entries indexed, whether the index is now up to date). Each part of
-    at most ``part`` lines is its own transaction, so a build killed at any moment keeps every part
-    it committed, and the next call goes on from there."""
+    """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
+    ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
+    committed, and the next call goes on from there. Only the writer calls it (recall/writer.py)."""
     count, last = 0, None
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
@@ -340,8 +317,6 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
         if plan == last:  # why: a step that changes nothing would be planned for ever; never loop on it
             return count, False
         last = plan
-        if max_bytes is not None and pending_bytes(plan) > max_bytes:
-            return count, False
         # why: the write side (and the word lists' with it) only when there is something to write:
         # the prompt hook's usual search finds the index current and never loads it
         from lazy_harness.recall import indexing

@@ -1,6 +1,6 @@
 """Putting entries into the index and taking them out: one step of a refresh plan (``index.refresh_within``
-plans; this applies), and the word lists' glue for the builder. Not on the prompt hook's path unless
-it writes: ``index.refresh_within`` imports this when the plan has something to do.
+plans; this applies), and the word lists' glue. The writer's side (recall/writer.py): never on the
+prompt hook's path.
 """
 
 from lazy_harness.memory import trust
@@ -116,19 +116,13 @@ def lexical_source(conn, scope: str):
     return source
 
 
-def build_lexical(conn, merge_part: int = 200, up_to: int | None = None) -> tuple[int, int]:
+def build_lexical(conn, merge_part: int = 200) -> tuple[int, int]:
     """Make the lexical lists of every scope whose build is under way (in resumable steps, each its
-    own transaction) and put the entries added since into their lists: (scopes built, entries merged).
-    With ``up_to`` (the prompt hook): only scopes of at most that many entries, and nothing merged."""
+    own transaction) and put the entries added since into their lists: (scopes built, entries merged)."""
     built = 0
     for (scope,) in conn.execute("SELECT scope FROM lex_scope WHERE cursor IS NOT NULL").fetchall():
-        if up_to is not None and conn.execute("SELECT count(*) FROM entry WHERE mdir=?",
-                                              (scope,)).fetchone()[0] > up_to:
-            continue
         lexical_build.build(conn, scope, lexical_source(conn, scope))
         built += 1
-    if up_to is not None:
-        return built, 0
     merged = 0
     while True:
         conn.execute("BEGIN IMMEDIATE")

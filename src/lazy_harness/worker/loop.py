@@ -30,7 +30,7 @@ from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_name
-from lazy_harness.queue import sweep
+from lazy_harness.queue import index_task, sweep
 from lazy_harness.worker import one_task
 
 LOCK_NAME = queue.LOCK_NAME
@@ -158,6 +158,18 @@ def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
     atomic_write(stamp, logfile.stamp(now) + "\n")
 
 
+def _index_tasks(cfg: dict, env) -> None:
+    """The index tasks waiting (worker/reindex.py): before the sessions' tasks, which need no model
+    call to wait for, and the next prompts search what they index."""
+    from lazy_harness.worker import reindex
+
+    try:
+        reindex.run_tasks(env, paths.memory_root(cfg["memory"]["path"] or None, env),
+                          lambda m: _log(env, f"worker {os.getpid()}: {m}"))
+    except Exception as exc:  # why: the index is a cache; it must never stop the queue (the task stays)
+        _log(env, f"worker {os.getpid()}: index task failed: {type(exc).__name__}: {exc}")
+
+
 def _sweep(q: str, cfg: dict, env) -> None:
     idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
     try:
@@ -269,6 +281,7 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
                     _log(env, f"worker {os.getpid()}: {line}")
             except OSError as exc:  # why: retried at the next start, and by the folder's next writer
                 _log(env, f"worker {os.getpid()}: an unfinished persist not rolled back yet: {exc}")
+            _index_tasks(cfg, env)
             drain(q, cfg, env, stats, limit, sleep)
             if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:
                 _sweep(q, cfg, env)
@@ -282,6 +295,6 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
         from lazy_harness.worker.waiting import ready
 
         if ((limit is not None and stats.finished >= limit) or stats.paused or stats.storage
-                or not ready(q, queue.pending(q), time.time())):
+                or not (ready(q, queue.pending(q), time.time()) or index_task.waiting(q))):
             break
     return synced_cfg
