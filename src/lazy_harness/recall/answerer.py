@@ -39,7 +39,7 @@ class Kept:
         if self.conn is None:
             from lazy_harness.recall import lookup
 
-            self.conn = index.connect(path)
+            self.conn = index.connect(path, create=False)  # why: a reader; the writer makes the index
             # why: entries' parsed words kept between questions (rescoring re-read and re-split them
             # every time); a new file may give old rowids to other entries: start over with it
             lookup.keep_docs(KEPT_DOCS)

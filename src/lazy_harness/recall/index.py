@@ -80,16 +80,19 @@ def sqlite():
         return sqlite3
 
 
-def connect(path: str, timeout: float = 5.0):
+def connect(path: str, timeout: float = 5.0, create: bool = True):
     """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
-    another version, is deleted and started again: it is only a cache."""
+    another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
+    the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
+    ``DatabaseError``, which ``damaged`` recognises."""
     sqlite3 = sqlite()
 
-    ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
-    except OSError:
-        pass  # connect says what is wrong
+    if create:
+        ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
+        except OSError:
+            pass  # connect says what is wrong
     for attempt in (1, 2):
         conn = None
         try:
@@ -112,8 +115,8 @@ def connect(path: str, timeout: float = 5.0):
                     raise
             if row is not None and row[0] == VERSION:
                 return conn
-            if row is not None:
-                raise sqlite3.DatabaseError(f"index version {row[0]}")
+            if row is not None or not create:
+                raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
             # why: the word lists' tables are the write side's (lexical_write), imported here only when
             # the index is made: the prompt hook's search never needs it
             from lazy_harness.recall import lexical_write
@@ -130,7 +133,7 @@ def connect(path: str, timeout: float = 5.0):
                 conn.close()
             # why: busy or locked is not damage: another process is writing the index (three hooks
             # building it at once, say), and removing the file under it loses its work
-            if attempt == 2 or not damaged(exc):
+            if attempt == 2 or not create or not damaged(exc):
                 raise
             remove(path)
     raise AssertionError("unreachable")

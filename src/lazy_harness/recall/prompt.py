@@ -143,16 +143,17 @@ def _read(path: str, prompt: str, cwd: str, settings: dict, env, mdir: str, proj
     is none to search. A damaged index is removed: the writer makes it again from the files."""
     if not os.path.exists(path):
         return [], {"index": "missing"}
-    conn = opener(path) if opener else index.connect(path)
+    conn = None
     try:
+        conn = opener(path) if opener else index.connect(path, create=False)
         return _search(conn, prompt, cwd, settings, env, mdir, project, cross, session)
     except Exception as exc:
         if not index.damaged(exc):
             raise
-        if opener:
+        if opener and conn is not None:
             conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
     finally:
-        if not opener:
+        if not opener and conn is not None:
             conn.close()
     index.remove(path)
     return [], {"index": "damaged"}
