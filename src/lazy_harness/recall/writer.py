@@ -100,7 +100,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
         built, merged = indexing.build_lexical(conn)
         log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
-        embedded = vectors.fill(conn, state_dir or os.path.dirname(index_path))
+        embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
         log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
@@ -109,6 +109,19 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
     for mdir, text in seen.items():
         _record(index_path, mdir, text)
     return count, embedded
+
+
+def _embed(conn, state_dir: str, log) -> int:
+    """The vectors of the texts that have none (``vectors.fill``); a model that cannot be used embeds
+    nothing, logged: the entries are indexed, and recall judges them by their words."""
+    from lazy_harness.errors import StaticModelError
+    from lazy_harness.recall import vectors
+
+    try:
+        return vectors.fill(conn, state_dir)
+    except StaticModelError as exc:
+        log(f"not embedded: {exc}")
+        return 0
 
 
 def connect_or_rebuild(index_path: str):
