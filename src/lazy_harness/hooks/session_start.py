@@ -213,7 +213,7 @@ def index_check(s: Start) -> str:
     try:  # why: asked already by another start: no second task, but a worker if none runs
         return f" (index behind the memory files: {index_task.ask_worker(s.env, mdir, ldir, queued=asked)})"
     except OSError as exc:
-        return f" (index behind the memory files; index task not queued: {exc})"
+        return f" (index behind the memory files; index task waits, worker not started: {exc})"
 
 
 def person_notice(s: Start) -> str:

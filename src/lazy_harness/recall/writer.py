@@ -83,16 +83,36 @@ def indexed_so_far(index_path: str) -> int:
 
 def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
                    fresh: bool, deep: bool | int) -> tuple[int, int]:
+    """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
+    removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
+    from lazy_harness.recall import index
+
+    if fresh:
+        clear(index_path)
+    # why: taken before reading: a file changed while this runs differs from what is recorded, and the
+    # next SessionStart asks for another update (never the other way round)
+    seen = {m: stamp(m, ldir) for m in mdirs}
+    for attempt in (1, 2):
+        try:
+            done = _write(index_path, mdirs, ldir, log, state_dir, deep)
+            break
+        except Exception as exc:
+            if attempt == 2 or not index.damaged(exc):
+                raise
+            log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
+            index.remove(index_path)
+    for mdir, text in seen.items():
+        _record(index_path, mdir, text)
+    return done
+
+
+def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
+           deep: bool | int) -> tuple[int, int]:
     import time
 
     from lazy_harness.recall import index, indexing, vectors
 
-    if fresh:
-        clear(index_path)
     started = time.monotonic()
-    # why: taken before reading: a file changed while this runs differs from what is recorded, and the
-    # next SessionStart asks for another update (never the other way round)
-    seen = {m: stamp(m, ldir) for m in mdirs}
     conn = connect_or_rebuild(index_path)
     try:
         # why: deep: every learning file's stat, so one edited in place by hand is indexed again
@@ -104,11 +124,9 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
         log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
+        return count, embedded
     finally:
         conn.close()
-    for mdir, text in seen.items():
-        _record(index_path, mdir, text)
-    return count, embedded
 
 
 def _embed(conn, state_dir: str, log) -> int:
