@@ -98,7 +98,8 @@ def test_spend_today_against_the_configured_cap(here):
 
 
 def test_the_index_not_built_built_and_busy(here):
-    assert "index: not built yet: the worker builds it (a session start asks for it), or lh memory reindex" in status_lines()
+    said = "index: not built yet: the worker builds it (a session start asks for it), or lh memory reindex"
+    assert said in status_lines()
     mdir = paths.memory_dir(here)
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 60, "queue in Postgres"),
                                                           ms.decision(NOW - 30, "lock_timeout on migrations")])
