@@ -272,3 +272,34 @@ def test_behind_is_a_few_stats_against_what_the_writer_saw(tmp_path):
     writer.update(paths.recall_index_file(), [mem], ldir)
     index.remove(paths.recall_index_file())  # the cache cleared
     assert writer.behind(os.environ, mem, ldir)
+
+
+def test_a_command_that_changes_memory_brings_the_index_up_to_date_at_once(tmp_path):
+    """``lh memory forget`` writes through the index's writer: the next prompt (which only reads)
+    no longer gets the entry, with no session start in between; a writer busy elsewhere: an index
+    task for the worker instead."""
+    from lazy_harness.memory import ids
+    from tests.cli.lhrun import invoke
+
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    summary = "The release train queue runs one job per branch"
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 9, "Keep the stylesheet in one file"),
+        ms.decision(NOW, summary, "two jobs raced", tags=["release", "queue"])])
+    ms.index_now()
+    assert "one job per branch" in (prompt(root, "s-8") or "")
+    eid = ids.entry_id("decision", summary)
+    out = invoke("memory", "forget", eid, "--project", root)
+    assert out.code == 0, out.err
+    assert prompt(root, "s-9") is None
+    assert "index=" not in hook_log(paths.claude_dir())[-1]
+    import fcntl
+
+    fd = os.open(writer.lock_file(paths.recall_index_file()), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another writer at work: the command leaves it a task
+        assert invoke("memory", "undo", "--project", root).code == 0
+        assert len(index_task.waiting(paths.queue_dir())) == 1
+    finally:
+        os.close(fd)
