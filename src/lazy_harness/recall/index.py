@@ -10,20 +10,17 @@
                                                    the memory folder they hide them in ('' : learnings)
       fts(title, body, tags)                       rowid = entry.rowid
 
-The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` brings it
-up to date before every search. The check is cheap: one ``stat`` per JSONL file and one per
-learning month folder (``lh memory`` commands also ``stat`` every learning file, which sees a file
-edited in place). A JSONL file that only grew (same inode, larger, the bytes before the old end
-unchanged) is read from where the index stopped; any other change re-reads that file (an edit in
-place that keeps the size too); a month folder of learnings
-whose file list, sizes or times changed is re-read. So entries added, edited or deleted by hand show
-up at the next search without a command.
+The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
+the index's one writer, ``recall.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
+file and one per learning month folder, and with ``deep`` one per learning file (a file edited in
+place). A JSONL file that only grew (same inode, larger, the bytes before the old end unchanged) is
+read from where the index stopped; any other change re-reads that file (an edit in place that keeps
+the size too); a month folder of learnings whose file list, sizes or times changed is re-read.
 
-Writers take SQLite's write lock (``BEGIN IMMEDIATE``) and look again at what is stale once they
-hold it, so two hooks catching up at once index each line once. This module is on the prompt
-hook's path: SQLite is imported inside the functions that need it, and as its C module ``_sqlite3``
-(see ``sqlite``); what writes entries (``indexing``) only when a plan has something to do. Reading
-the index: ``lookup``; opening it for a command (brought up to date, rebuilt when damaged): ``current``.
+The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
+once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
+inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
+entries (``indexing``) only when a plan has something to do. Reading the index: ``lookup``.
 """
 
 import os
@@ -99,7 +96,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True):
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
             _wal(conn, sqlite3, timeout)
             # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk
-            # (2.7 ms down to 0.9 ms when the prompt hook catches up). A process killed mid-write
+            # (2.7 ms down to 0.9 ms for a small update). A process killed mid-write
             # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
             # recognises and the callers rebuild
             conn.execute("PRAGMA synchronous=OFF")
@@ -211,8 +208,8 @@ def _handoff_stamp(mdir: str) -> str:
 def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple]:
     """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
     a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
-    time changed (a ``stat`` per learning file: the builder does it for every folder, ``lh memory
-    search`` for the newest ``deep`` when it is a number, the prompt hook for none)."""
+    time changed (a ``stat`` per learning file: the writer does it for every folder, ``lh memory
+    search`` for the newest ``deep`` when it is a number)."""
     known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
     for start in range(0, len(units), 500):
@@ -293,7 +290,7 @@ def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
     return plan
 
 
-# --- catching up ---------------------------------------------------------------------------------
+# --- bringing it up to date (the writer's) ---------------------------------------------------------------------------------
 
 def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
@@ -326,8 +323,8 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
 
         conn.execute("BEGIN IMMEDIATE")
         try:
-            # why: planned again under the lock only when another connection wrote meanwhile (two hooks
-            # catching up at once must index each line once); otherwise the plan still holds
+            # why: planned again under the lock only when another connection wrote meanwhile (a test or
+            # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
             room = part
