@@ -290,7 +290,7 @@ def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
     return plan
 
 
-# --- bringing it up to date (the writer's) ---------------------------------------------------------------------------------
+# --- bringing it up to date (the writer's) ---------------------------------------------------------
 
 def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
