@@ -303,3 +303,20 @@ def test_a_command_that_changes_memory_brings_the_index_up_to_date_at_once(tmp_p
         assert len(index_task.waiting(paths.queue_dir())) == 1
     finally:
         os.close(fd)
+
+
+def test_a_learning_written_for_one_project_leaves_no_other_project_behind(tmp_path):
+    """The learnings folder is shared: the writer's record of it is one, so a learning another
+    project's update indexed does not send every other project's next start to the worker."""
+    a, b = ms.make_project(tmp_path, "alpha"), ms.make_project(tmp_path, "beta")
+    ldir = paths.learnings_dir()
+    for root in (a, b):
+        ms.write_jsonl(os.path.join(paths.memory_dir(root), files.DECISIONS), [ms.decision(NOW, f"Ship {root}")])
+        writer.update(paths.recall_index_file(), [paths.memory_dir(root)], ldir)
+    month = os.path.join(ldir, "2026-11")
+    os.makedirs(month, exist_ok=True)
+    with open(os.path.join(month, "2026-11-28-a-note.md"), "w") as fh:
+        fh.write("---\nid: l-0badcafe\ntitle: A note\nscope: general\nstatus: active\n---\nA note.\n")
+    assert writer.behind(os.environ, paths.memory_dir(b), ldir)  # a learning by hand: behind for all
+    writer.update(paths.recall_index_file(), [paths.memory_dir(a)], ldir)  # alpha's update indexes it
+    assert not writer.behind(os.environ, paths.memory_dir(b), ldir)

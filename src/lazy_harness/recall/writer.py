@@ -8,10 +8,10 @@ The work comes in parts, each its own transaction (``index.refresh_within``), th
 moment, the next run goes on from the last part committed. One writer at a time: the others wait
 for the lock (``waiting``) or leave the work to the worker (an index task, ``queue.index_task``).
 
-What the writer saw of each memory folder (its files' ``stat``) is kept beside the index
-(``seen/<folder>``): SessionStart compares it with the files (:func:`behind`, a few ``stat``) and
-asks the worker for an index task when a file was changed by hand. Hot path for that check: only
-``os`` at import time.
+What the writer saw of each memory folder and of the learnings (their files' ``stat``) is kept
+beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares it with the files
+(:func:`behind`, a few ``stat``) and asks the worker for an index task when a file was changed by
+hand. Hot path for that check: only ``os`` at import time.
 """
 
 import os
@@ -22,6 +22,7 @@ from lazy_harness.atomic import ensure_dir, try_lock
 PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
 SEEN = "seen"
+LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key never starts with #)
 
 
 def lock_file(index_path: str) -> str:
@@ -91,7 +92,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
         clear(index_path)
     # why: taken before reading: a file changed while this runs differs from what is recorded, and the
     # next SessionStart asks for another update (never the other way round)
-    seen = {m: stamp(m, ldir) for m in mdirs}
+    seen = _seen(index_path, mdirs, ldir)
     for attempt in (1, 2):
         try:
             done = _write(index_path, mdirs, ldir, log, state_dir, deep)
@@ -101,8 +102,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
                 raise
             log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
             index.remove(index_path)
-    for mdir, text in seen.items():
-        _record(index_path, mdir, text)
+    _record(seen)
     return done
 
 
@@ -179,20 +179,16 @@ def clear(index_path: str) -> None:
 
 # --- what the writer saw: SessionStart's check for hand edits -----------------------------------
 
-def stamp(mdir: str, ldir: str | None) -> str:
-    """The ``stat`` of a memory folder's files and of the learnings folder and its month folders
-    (a learning created, removed or saved by renaming changes its folder's)."""
-    parts = []
-    for name in FILES:
-        parts.append(_stat(os.path.join(mdir, name)))
-    if ldir:
-        parts.append(_stat(ldir))
-        try:
-            months = sorted(m for m in os.listdir(ldir) if len(m) == 7 and m[4] == "-")
-        except OSError:
-            months = []
-        parts += [f"{m}={_stat(os.path.join(ldir, m))}" for m in months]
-    return " ".join(parts)
+def stamp(folder: str, learnings: bool = False) -> str:
+    """The ``stat`` of a memory folder's files, or (``learnings``) of the learnings folder and its
+    month folders (a learning created, removed or saved by renaming changes its folder's)."""
+    if not learnings:
+        return " ".join(_stat(os.path.join(folder, name)) for name in FILES)
+    try:
+        months = sorted(m for m in os.listdir(folder) if len(m) == 7 and m[4] == "-")
+    except OSError:
+        months = []
+    return " ".join([_stat(folder)] + [f"{m}={_stat(os.path.join(folder, m))}" for m in months])
 
 
 def _stat(path: str) -> str:
@@ -203,28 +199,47 @@ def _stat(path: str) -> str:
     return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
 
 
-def seen_file(index_path: str, mdir: str) -> str:
-    return os.path.join(os.path.dirname(index_path), SEEN, os.path.basename(os.path.normpath(mdir)))
+def seen_file(index_path: str, folder: str | None) -> str:
+    """Where the writer's view of ``folder`` is kept (None: the learnings folder, shared by all)."""
+    name = LEARNINGS if folder is None else os.path.basename(os.path.normpath(folder))
+    return os.path.join(os.path.dirname(index_path), SEEN, name)
 
 
-def _record(index_path: str, mdir: str, text: str) -> None:
+def _seen(index_path: str, mdirs: list[str], ldir: str | None) -> dict[str, str]:
+    """What to record once the update is done: per record file, its text (the folder, its stamp)."""
+    out = {seen_file(index_path, m): f"{m}\n{stamp(m)}\n" for m in mdirs}
+    if ldir:
+        out[seen_file(index_path, None)] = f"{ldir}\n{stamp(ldir, learnings=True)}\n"
+    return out
+
+
+def _record(seen: dict[str, str]) -> None:
     from lazy_harness.atomic import atomic_write
 
-    atomic_write(seen_file(index_path, mdir), f"{mdir}\n{text}\n", durable=False)
+    for path, text in seen.items():
+        atomic_write(path, text, durable=False)
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError:
+        return None
 
 
 def behind(env, mdir: str, ldir: str | None) -> bool:
-    """Whether the index is missing or a file of ``mdir`` (or the learnings) changed since the writer
-    last brought it up to date: a few ``stat`` and one small read. A folder with no memory file of its
-    own, never indexed, is not behind (the learnings come with the other projects' updates)."""
+    """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer
+    last brought it up to date: a few ``stat`` and two small reads. A folder with no memory file of its
+    own, never indexed, is not behind (nothing of it to index)."""
     index_path = paths.recall_index_file(env)
-    now = stamp(mdir, ldir)
-    try:
-        with open(seen_file(index_path, mdir), encoding="utf-8") as fh:
-            was = fh.read()
-    except OSError:
-        return any(part != "-" for part in now.split(" ")[:len(FILES)])
-    return was != f"{mdir}\n{now}\n" or not os.path.exists(index_path)
+    now = stamp(mdir)
+    was = _read(seen_file(index_path, mdir))
+    if was is None:
+        return any(part != "-" for part in now.split(" "))
+    if was != f"{mdir}\n{now}\n" or not os.path.exists(index_path):
+        return True
+    return bool(ldir) and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
 
 
 def after_write(env, mdir: str, ldir: str | None) -> tuple[int, int] | None:
