@@ -126,6 +126,10 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
             _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")
             continue
         _log(env, f"consolidate {mdir}: {result.status}: {result.reason}")
+        if result.run:  # why: what it marked leaves recall now; the hooks only read the index (ADR 0042)
+            from lazy_harness.worker import pipeline
+
+            pipeline.update_index(env, mdir, learnings, lambda m: _log(env, f"consolidate {mdir}: {m}"))
     stats.projects.clear()
 
 

@@ -210,7 +210,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
-    _update_index(env, memory_dir, learnings_dir, log)
+    update_index(env, memory_dir, learnings_dir, log)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems + plan.problems, attempts=attempts, read=seen)
 
@@ -320,7 +320,7 @@ def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, n
     return plan, store.apply(plan)
 
 
-def _update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
+def update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
     """Index (and embed) the new entries now, so the next prompt judges them by meaning: the worker
     is the index's writer (recall/writer.py); the hooks only read it."""
     try:  # why: the index is a cache, and a failure here must never fail the task
