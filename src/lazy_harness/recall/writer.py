@@ -239,7 +239,7 @@ def behind(env, mdir: str, ldir: str | None) -> bool:
         return any(part != "-" for part in now.split(" "))
     if was != f"{mdir}\n{now}\n" or not os.path.exists(index_path):
         return True
-    return bool(ldir) and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
+    return ldir is not None and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
 
 
 def after_write(env, mdir: str, ldir: str | None) -> tuple[int, int] | None:

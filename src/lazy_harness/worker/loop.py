@@ -129,7 +129,7 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
         if result.run:  # why: what it marked leaves recall now; the hooks only read the index (ADR 0042)
             from lazy_harness.worker import pipeline
 
-            pipeline.update_index(env, mdir, learnings, lambda m: _log(env, f"consolidate {mdir}: {m}"))
+            pipeline.update_index(env, mdir, learnings, lambda m, where=mdir: _log(env, f"consolidate {where}: {m}"))
     stats.projects.clear()
 
 
