@@ -320,3 +320,21 @@ def test_a_learning_written_for_one_project_leaves_no_other_project_behind(tmp_p
     assert writer.behind(os.environ, paths.memory_dir(b), ldir)  # a learning by hand: behind for all
     writer.update(paths.recall_index_file(), [paths.memory_dir(a)], ldir)  # alpha's update indexes it
     assert not writer.behind(os.environ, paths.memory_dir(b), ldir)
+
+
+def test_show_prompt_says_when_another_process_is_writing_the_index(tmp_path):
+    """A command never waits for the index either: it searches what is there and says so."""
+    import fcntl
+
+    from tests.cli.lhrun import invoke
+
+    root, mem = big_memory(tmp_path, 12)
+    writer.update(paths.recall_index_file(), [mem], None)
+    fd = os.open(writer.lock_file(paths.recall_index_file()), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        out = invoke("memory", "show", "--project", root, "--prompt", ABOUT)
+    finally:
+        os.close(fd)
+    assert out.code == 0, out.err
+    assert "(the search index is being written by another process, 12 entries so far" in out.out, out.out
