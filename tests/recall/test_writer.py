@@ -53,11 +53,13 @@ def big_memory(tmp_path, n: int) -> tuple[str, str]:
 
 def rows(path: str) -> tuple[int, int, int]:
     """(entries, distinct ids, highest rowid) of the index; zeros before it has a table."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-        try:
-            return conn.execute("SELECT count(*), count(DISTINCT id), coalesce(max(rowid), 0) FROM entry").fetchone()
-        except sqlite3.OperationalError:
-            return 0, 0, 0
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT count(*), count(DISTINCT id), coalesce(max(rowid), 0) FROM entry").fetchone()
+    except sqlite3.OperationalError:
+        return 0, 0, 0
+    finally:
+        conn.close()
 
 
 def wait_for(path: str, proc: subprocess.Popen) -> None:
@@ -151,7 +153,7 @@ def test_a_worker_killed_mid_build_leaves_its_task_and_the_next_one_finishes_it(
     _, mem = big_memory(tmp_path, 4500)  # three parts of index.PART lines
     path = paths.recall_index_file()
     q = paths.queue_dir()
-    index_task.ask(q, mem, paths.learnings_dir())
+    index_task.ask(q, mem)
     proc = subprocess.Popen([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # why: waited on the event itself, a part committed (rows in the file), then killed at once
@@ -338,3 +340,35 @@ def test_show_prompt_says_when_another_process_is_writing_the_index(tmp_path):
         os.close(fd)
     assert out.code == 0, out.err
     assert "(the search index is being written by another process, 12 entries so far" in out.out, out.out
+
+
+def test_an_index_task_for_a_folder_outside_the_memory_root_is_dropped(tmp_path):
+    """The worker indexes only memory folders under its memory root, with its own learnings folder,
+    whatever a task file names."""
+    from lazy_harness.worker import loop
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ms.write_jsonl(str(elsewhere / files.DECISIONS), [ms.decision(NOW, "Not a memory folder of ours")])
+    index_task.ask(paths.queue_dir(), str(elsewhere))
+    loop.run(os.environ)
+    assert index_task.waiting(paths.queue_dir()) == []
+    with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
+        assert "not a memory folder under" in fh.read()
+    assert not os.path.exists(paths.recall_index_file())  # nothing of it indexed
+
+
+def test_an_index_task_that_fails_stays_for_the_next_worker_and_this_one_leaves(tmp_path, monkeypatch):
+    from lazy_harness.worker import loop
+
+    _, mem = big_memory(tmp_path, 5)
+    index_task.ask(paths.queue_dir(), mem)
+
+    def broken(*args, **kwargs):
+        raise OSError("no room on the cache's disk")
+
+    monkeypatch.setattr(writer, "update", broken)
+    loop.run(os.environ)  # returns: a task it cannot do does not keep it going round
+    assert len(index_task.waiting(paths.queue_dir())) == 1
+    with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
+        assert "index task failed: OSError: no room on the cache's disk" in fh.read()

@@ -31,7 +31,7 @@ def index_after(mdir: str, ldir: str | None) -> None:
 
     try:
         if writer.after_write(os.environ, mdir, ldir) is None:
-            index_task.ask_worker(os.environ, mdir, ldir)
+            index_task.ask_worker(os.environ, mdir)
     except Exception as exc:  # why: the memory is written; the next session start finds the index behind
         click.echo(f"lh: the search index was not updated ({type(exc).__name__}: {exc}); the next session "
                    "start asks for it", err=True)

@@ -209,9 +209,9 @@ def index_check(s: Start) -> str:
         return ""
     from lazy_harness.queue import index_task
 
-    asked = any((index_task.read(t) or ("",))[0] == mdir for t in index_task.waiting(paths.queue_dir(s.env)))
+    asked = any(index_task.read(t) == mdir for t in index_task.waiting(paths.queue_dir(s.env)))
     try:  # why: asked already by another start: no second task, but a worker if none runs
-        return f" (index behind the memory files: {index_task.ask_worker(s.env, mdir, ldir, queued=asked)})"
+        return f" (index behind the memory files: {index_task.ask_worker(s.env, mdir, queued=asked)})"
     except OSError as exc:
         return f" (index behind the memory files; index task waits, worker not started: {exc})"
 

@@ -72,8 +72,7 @@ def _ask_for_index(payload: dict, cfg: dict, env, decision: str) -> str:
 
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     try:
-        said = index_task.ask_worker(env, paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
-                                     paths.learnings_dir(cfg["knowledge"]["path"] or None, env))
+        said = index_task.ask_worker(env, paths.memory_dir(cwd, env, cfg["memory"]["path"] or None))
     except OSError as exc:
         said = f"index task not queued: {exc}"
     return f"{decision} ({said})"

@@ -2,7 +2,8 @@
 SessionStart hook that found a file changed by hand, the prompt hook that found no index, a command
 that could not take the index's lock) and done by the worker, the index's one writer (ADR 0042).
 
-    queue/index/<unix_ns>-<pid>.task   memory_dir=..., learnings_dir=... (the key=value task format)
+    queue/index/<unix_ns>-<pid>.task   memory_dir=... (the key=value task format); the learnings
+                                       folder is the worker's own, from its config
 
 Not a session's task: no transcript, no check mark, no model call, no spend cap. A task is removed
 only once the index holds what it asked for, so a worker killed mid-build leaves it for the next
@@ -23,11 +24,11 @@ def folder(queue: str) -> str:
     return os.path.join(queue, INDEX)
 
 
-def ask(queue: str, memory_dir: str, learnings_dir: str | None, now: float | None = None) -> str:
-    """Queue an index task for ``memory_dir`` (and the learnings folder); returns its name."""
+def ask(queue: str, memory_dir: str, now: float | None = None) -> str:
+    """Queue an index task for ``memory_dir`` (and the learnings); returns its name."""
     where = ensure_dir(folder(queue))
     ns = int((time.time() if now is None else now) * 1e9)
-    fields = {"memory_dir": memory_dir, "learnings_dir": learnings_dir or ""}
+    fields = {"memory_dir": memory_dir}
     while True:
         name = f"{ns}-{os.getpid()}{SUFFIX}"
         if atomic_write(os.path.join(where, name), format_task(fields), exclusive=True):
@@ -45,16 +46,12 @@ def waiting(queue: str) -> list[str]:
     return [os.path.join(where, n) for n in names]
 
 
-def read(path: str) -> tuple[str, str | None] | None:
-    """(memory folder, learnings folder or None) of the task at ``path``; None when it is gone or
-    names no memory folder."""
+def read(path: str) -> str | None:
+    """The memory folder the task at ``path`` names; None when it is gone or names none."""
     try:
-        fields = read_task(path)
+        return read_task(path).get("memory_dir") or None
     except (OSError, UnicodeDecodeError):
         return None
-    if not fields.get("memory_dir"):
-        return None
-    return fields["memory_dir"], fields.get("learnings_dir") or None
 
 
 def done(path: str) -> None:
@@ -64,7 +61,7 @@ def done(path: str) -> None:
         pass
 
 
-def ask_worker(env, memory_dir: str, learnings_dir: str | None, queued: bool = False) -> str:
+def ask_worker(env, memory_dir: str, queued: bool = False) -> str:
     """Queue an index task (unless ``queued``: one waits already) and start a worker when none holds
     its lock; a few words for a log."""
     from lazy_harness import paths
@@ -72,7 +69,7 @@ def ask_worker(env, memory_dir: str, learnings_dir: str | None, queued: bool = F
 
     q = paths.queue_dir(env)
     if not queued:
-        ask(q, memory_dir, learnings_dir)
+        ask(q, memory_dir)
     said = "index task " + ("waiting" if queued else "queued")
     if not needs_worker(q):
         return f"{said} for the running worker"

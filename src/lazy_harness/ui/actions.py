@@ -61,6 +61,6 @@ def index_after(p: Project, env) -> None:
 
     try:
         if writer.after_write(env, p.memory_dir, p.learnings_dir) is None:
-            index_task.ask_worker(env, p.memory_dir, p.learnings_dir)
+            index_task.ask_worker(env, p.memory_dir)
     except Exception:  # why: the change is written; the next session start finds the index behind
         pass

@@ -9,20 +9,21 @@ from lazy_harness import paths
 from lazy_harness.queue import index_task
 
 
-def run_tasks(env, root: str, log) -> int:
-    """Every index task waiting, each memory folder once; ``root``: the memory root a task's folder
-    must be in (another is dropped, logged). Returns how many folders were brought up to date."""
+def run_tasks(env, root: str, ldir: str, log) -> int:
+    """Every index task waiting, each memory folder once, with the learnings folder ``ldir``; ``root``:
+    the memory root a task's folder must be in (another is dropped, logged). Returns how many folders
+    were brought up to date."""
     from lazy_harness.recall import writer
 
-    todo: dict[tuple[str, str | None], list[str]] = {}
+    todo: dict[str, list[str]] = {}
     for path in index_task.waiting(paths.queue_dir(env)):
         where = index_task.read(path)
-        if where is None or os.path.dirname(os.path.realpath(where[0])) != os.path.realpath(root):
+        if where is None or os.path.dirname(os.path.realpath(where)) != os.path.realpath(root):
             log(f"index task {os.path.basename(path)}: not a memory folder under {root}: dropped")
             index_task.done(path)
             continue
         todo.setdefault(where, []).append(path)
-    for (mdir, ldir), tasks in todo.items():
+    for mdir, tasks in todo.items():
         got = writer.update(paths.recall_index_file(env), [mdir], ldir, log, state_dir=paths.recall_dir(env),
                             waiting=lambda entries: None)
         log(f"index task for {mdir}: {got[0] if got else 0} entries indexed, {got[1] if got else 0} texts embedded")
