@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import damage, files, handoff, handoff_log, lines
 from tests.cli.lhrun import invoke
-from tests.hooks.hookrun import hook_log, run_hook
+from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -149,13 +149,15 @@ def test_doctor_counts_and_names_skipped_lines(damaged_project):
     assert "lh memory check --all-projects" in found[0]
 
 
-def test_the_prompt_hook_and_search_read_the_salvaged_entry_and_the_hook_logs_the_file(damaged_project):
+def test_the_worker_indexes_the_salvaged_entry_for_search_and_logs_the_file(damaged_project):
     root, _, path = damaged_project
     p = run_hook("UserPromptSubmit", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": root,
                                       "hook_event_name": "UserPromptSubmit", "prompt": "decision 2 about the queue"})
     assert p.returncode == 0 and p.stderr == b""
-    logged = memory_lines(paths.claude_dir())  # the hook built the index: it met the damaged lines
-    assert len(logged) == 1 and "UserPromptSubmit session=" in logged[0] and f"{path}: 1 line(s) skipped" in logged[0]
+    spawned_workers_gone(timeout=120)  # no index yet: the hook asked the worker, which met the damaged lines
+    with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
+        logged = [ln for ln in fh.read().splitlines() if " memory: " in ln]
+    assert len(logged) == 1 and f"{path}: 1 line(s) skipped" in logged[0], logged
     found = invoke("memory", "search", "decision", "queue", "--project", root, "--json", "-n", "10")
     assert found.code == 0, found.err
     assert "decision 2 about the queue" in {json.loads(ln)["summary"] for ln in found.out.splitlines()}

@@ -29,4 +29,9 @@ def run_tasks(env, root: str, ldir: str, log) -> int:
         log(f"index task for {mdir}: {got[0] if got else 0} entries indexed, {got[1] if got else 0} texts embedded")
         for path in tasks:
             index_task.done(path)
+    if todo:
+        from lazy_harness import logfile
+        from lazy_harness.memory import damage
+
+        damage.report(logfile.WORKER, env)  # the lines the index could not read whole, once per file state
     return len(todo)
