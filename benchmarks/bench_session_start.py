@@ -69,10 +69,10 @@ def make_memory(root: str, env: dict, label: str, entries: int, items: int, now:
     os.remove(os.path.join(facts["memory_dir"], "handoff.md"))  # why: replaced by the worker's own kind
     write_handoff(facts["memory_dir"], rm.Writer(seed=entries), items, now, f"{label}-project")
     built = time.perf_counter() - started
-    from lazy_harness.recall import build as builder
+    from lazy_harness.recall import writer
 
     started = time.perf_counter()
-    builder.build(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])
+    writer.update(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])
     print(f"{label}: {facts['decisions']:,} decisions, {facts['failures']:,} failures, {facts['learnings']:,} "
           f"learnings and {items} open items written in {built:.1f} s; index built in "
           f"{time.perf_counter() - started:.1f} s")

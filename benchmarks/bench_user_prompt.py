@@ -5,7 +5,7 @@ The memory (tests/support/realistic_memory.py): words drawn with a Zipf distribu
 standard library's docstrings, so each of the prompt's words is in hundreds or thousands of entries;
 10:5:3 decisions:failures:learnings, each with tags and three cues; 50 open handoff items; one
 decision about the prompt. Learnings come from three projects. The index is built and every entry
-embedded first (by the builder, as the worker and ``lh memory reindex`` do; its time is printed),
+embedded first (by the index's writer, as the worker and ``lh memory reindex`` do; its time is printed),
 then the command Claude Code runs (``lh hooks install``'s) is timed with the JSON payload on stdin:
 
   similarity      the default: the prompt's vector from the static model, the candidates' kept
@@ -13,8 +13,8 @@ then the command Claude Code runs (``lh hooks install``'s) is timed with the JSO
   similarity alone  the same with ``recall.resident_minutes = 0``: the hook does the work itself
                   (what the first prompt after an idle exit costs)
   words           ``recall.semantic = false``: the strength bar alone (resident)
-  catch-up 5      before each run, 5 new decisions are appended by hand (untimed): the answerer
-                  indexes and embeds them
+  after 5 new     before each run, 5 new decisions are appended and indexed by the writer (untimed,
+                  as the worker does after it writes): the hook finds them in the index
   short prompt    under recall.min_prompt_chars: answered before the index is opened
 
 interleaved with ``python -c pass``. The CPU time printed is the hook process's own: with the
@@ -73,10 +73,10 @@ def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
     started = time.perf_counter()
     facts = rm.build(project, env, now, entries=size, name=f"project-{size}")
     print(f"{size:,} entries written in {time.perf_counter() - started:.1f} s")
-    from lazy_harness.recall import build as builder
+    from lazy_harness.recall import writer
 
     started = time.perf_counter()
-    done = builder.build(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])
+    done = writer.update(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])
     print(f"{size:,} entries: index built, {done[0]:,} entries and {done[1]:,} texts embedded, in "
           f"{time.perf_counter() - started:.1f} s ({os.path.getsize(paths.recall_index_file(env)) / 1e6:.0f} MB)")
     return project, facts["memory_dir"]
@@ -159,24 +159,20 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
     ]
     cpu: dict = {}
     times = harness.measure(cases, opts.runs, cpu=cpu)
-    catch = Case(f"{size:,}: catch-up 5", hook, payload(prompt), sem_env,
-                 check=expect(sem_env, "indexed=5", "semantic=", "(resident)"))
+    catch = Case(f"{size:,}: after 5 new", hook, payload(prompt), sem_env,
+                 check=expect(sem_env, "passed=", "semantic=", "(resident)"))
     times[catch.name], cpu[catch.name] = [], []
-    writer = rm.Writer(seed=size)
-    import re
+    new = rm.Writer(seed=size)
+    from lazy_harness.recall import writer
 
-    log = os.path.join(paths.logs_dir(sem_env), "hooks.log")
     for r in range(opts.runs):
         ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
-            ms.decision(now + r * 10 + i, writer.sentence(7, 14), writer.sentence(15, 30), project=f"project-{size}",
-                        tags=writer.tags(), cues=writer.cues()) for i in range(5)])
+            ms.decision(now + r * 10 + i, new.sentence(7, 14), new.sentence(15, 30), project=f"project-{size}",
+                        tags=new.tags(), cues=new.cues()) for i in range(5)])
+        writer.update(paths.recall_index_file(env), [mem], paths.learnings_dir(None, env))  # untimed: the worker
         wall, used = harness.run_once_cpu(catch)
         times[catch.name].append(wall)
         cpu[catch.name].append(used)
-        with open(log, encoding="utf-8") as fh:
-            started = re.search(r" builder=(\d+) ", fh.read().splitlines()[-1])
-        if started:  # untimed: the builder this run started (new entries to merge into the word lists)
-            harness.wait_gone(int(started.group(1)), 120.0)
     goal = GOALS.get(size, 3.0)
     goals = {n: goal for n in times if n.startswith(f"{size:,}:") and "short" not in n and "alone" not in n}
     ok = harness.report(times, goals=goals, title=f"UserPromptSubmit, {size:,} entries")

@@ -35,8 +35,8 @@ RULES = {
     "lazy_harness.worker": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                             "lazy_harness.proc", "lazy_harness.redact", "lazy_harness.notice", "lazy_harness.cost",
                             # why: the worker keeps the search index current, vectors included, so
-                            # the next prompt finds the entries it just wrote embedded (recall.build)
-                            "lazy_harness.recall.build",
+                            # the next prompt finds the entries it just wrote embedded (recall.writer)
+                            "lazy_harness.recall.writer",
                             # why: the learned check (ADR 0046) reads a note through the static model
                             "lazy_harness.recall.static_model"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",

@@ -420,3 +420,25 @@ def test_the_worker_pushes_what_it_just_wrote(tmp_path, isolated_home, fake, pro
     key = os.path.basename(paths.memory_dir(str(project)))
     pushed = _git("--git-dir", str(remote), "show", f"main:projects/{key}/decisions.jsonl")
     assert "Use a file queue between hooks and worker" in pushed
+
+
+def test_lh_sync_brings_the_recall_index_up_to_date_with_what_it_merged(two):
+    """What a pull brings is memory changed on this machine: ``lh sync`` has the index's writer take it
+    in at once (ADR 0042), so the next prompt, which only reads the index, finds it."""
+    from lazy_harness.recall import index
+
+    a, b = two
+    did = a.add("decision", "Use SQLite for the recall index")
+    a.sync()
+    cfg = Path(paths.config_file(b.env))
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text(f"[sync]\nremote = {json.dumps(b.cfg['sync']['remote'])}\n")
+    r = subprocess.run([sys.executable, "-m", "lazy_harness", "sync"], env=b.env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and "merged from the remote" in r.stdout, r.stderr
+    assert did in b.ids("decision")
+    conn = index.connect(paths.recall_index_file(b.env))
+    try:
+        assert conn.execute("SELECT count(*) FROM entry WHERE id=?", (did,)).fetchone()[0] == 1
+    finally:
+        conn.close()

@@ -3,9 +3,9 @@ teardown of a ``-p`` run cannot kill it), stdin from /dev/null, output appended 
 own descriptors are close-on-exec, so the child inherits none of them.
 
 The one place that detaches (a test fails for any other ``setsid`` or ``start_new_session``): the
-worker (``queue.submit.spawn_worker``), the index builder (``recall.build``), the sync pull at
-SessionStart (:func:`spawn_pull`), the worker's sync after it wrote memory (:func:`spawn_sync`). Hot
-path: only ``os`` and ``sys`` and our base modules.
+worker (``queue.submit.spawn_worker``), the sync pull at SessionStart (:func:`spawn_pull`), the
+worker's sync after it wrote memory (:func:`spawn_sync`), the resident answerer. Hot path: only
+``os`` and ``sys`` and our base modules.
 """
 
 import os

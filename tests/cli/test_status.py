@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import files
-from lazy_harness.recall import current
+from lazy_harness.recall import writer
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -98,21 +98,21 @@ def test_spend_today_against_the_configured_cap(here):
 
 
 def test_the_index_not_built_built_and_busy(here):
-    assert "index: not built yet: the first prompt or lh memory search builds it" in status_lines()
+    said = "index: not built yet: the worker builds it (a session start asks for it), or lh memory reindex"
+    assert said in status_lines()
     mdir = paths.memory_dir(here)
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 60, "queue in Postgres"),
                                                           ms.decision(NOW - 30, "lock_timeout on migrations")])
-    conn, _ = current.open_current(paths.recall_index_file(), [mdir], None)
-    conn.close()
+    writer.update(paths.recall_index_file(), [mdir], None)
     (line,) = [line for line in status_lines() if line.startswith("index: ")]
     assert line.startswith("index: built, 2 entries (last written "), line
-    writer = sqlite3.connect(paths.recall_index_file(), isolation_level=None)
+    other = sqlite3.connect(paths.recall_index_file(), isolation_level=None)
     try:
-        writer.execute("BEGIN IMMEDIATE")
+        other.execute("BEGIN IMMEDIATE")
         assert "index: being built or updated by another process" in status_lines()
     finally:
-        writer.execute("ROLLBACK")
-        writer.close()
+        other.execute("ROLLBACK")
+        other.close()
 
 
 def test_sync_off_and_on(here):

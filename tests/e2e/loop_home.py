@@ -286,13 +286,7 @@ class LoopHome:
             time.sleep(0.2)
 
     def kill_workers(self) -> None:
-        """Teardown: end the workers (and their `claude -p`) and the index builders this home's hooks
-        started, by pid."""
-        for pid in _running_workers(self.home, b"lazy_harness.recall.build"):
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
+        """Teardown: end the workers (and their `claude -p`) this home's hooks started, by pid."""
         for pid in self.worker_pids():
             if _alive(pid, self.home):
                 try:

@@ -274,13 +274,11 @@ def write_bar(root: str, bar) -> str:
 
 def index_all(dirs: dict[str, str], env: dict) -> None:
     """Index and embed every project's memory before the first prompt, as ``lh memory reindex``
-    does. Each word's weight depends on how many indexed entries hold it; left to the hooks, the
-    projects would be indexed in the order parallel runs happen to reach them, and the figures would
-    move a little from run to run; and every entry has its vector, as after the worker wrote it."""
-    from lazy_harness.recall import build
+    does (the hooks only read the index). Every entry has its vector, as after the worker wrote it."""
+    from lazy_harness.recall import writer
 
     mdirs = [paths.memory_dir(d, env) for d in dirs.values()]
-    done = build.build(paths.recall_index_file(env), mdirs, paths.learnings_dir(None, env))
+    done = writer.update(paths.recall_index_file(env), mdirs, paths.learnings_dir(None, env))
     if done is None:
         raise RuntimeError("the evaluation's index is being built by another process")
 

@@ -16,6 +16,7 @@ import pytest
 import lazy_harness
 from lazy_harness import paths
 
+from tests.support import memory_samples as ms
 from tests.hooks.hookrun import enable_loop, worker_lock_held
 
 BANNED = ("click", "yaml", "filelock", "tomllib", "logging", "dataclasses", "typing", "pathlib", "subprocess",
@@ -42,8 +43,10 @@ ALLOWED_OURS = {
     # both under 400 lines; the same code as before, one more module for SessionStart and the prompt hook
     "lazy_harness.memory.frontmatter",
     "lazy_harness.queue.retain", "lazy_harness.notice",  # os-only: kept transcripts, the person's notice
-    # the prompt's vector and the candidates' kept vectors (ADR 0025); the builder started detached
-    "lazy_harness.recall.static_model", "lazy_harness.recall.vectors", "lazy_harness.recall.build",
+    # the prompt's vector and the candidates' kept vectors (ADR 0025)
+    "lazy_harness.recall.static_model", "lazy_harness.recall.vectors",
+    # os-only: what the index's writer saw against the files (SessionStart), and the index task it asks for
+    "lazy_harness.recall.writer", "lazy_harness.queue.index_task",
     "lazy_harness.recall.lookup",  # reading the index: FTS5 and the bounded word lists (math, heapq only)
     "lazy_harness.recall.resident",  # asking the resident answerer (_socket at call time; ADR 0029)
     "lazy_harness.errors",
@@ -113,6 +116,7 @@ def world(tmp_path, isolated_home, monkeypatch):
                            "hook_event_name": event, "source": "startup", "reason": "other",
                            "stop_hook_active": False, "prompt": "remind me why the queue is kept so simple"}).encode()
 
+    ms.index_now()  # as the worker leaves it: the hooks only read the index
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     return env, payload

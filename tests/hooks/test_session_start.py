@@ -234,46 +234,41 @@ def write_recall_config(text: str) -> None:
         fh.write("[recall]\n" + text)
 
 
-def big_memory(project) -> None:
-    """More memory than the prompt hook indexes itself (build.HOOK_BYTES)."""
-    ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS),
-                   [ms.decision(NOW - i, f"decision {i} about the release train", "why " * 40) for i in range(1500)])
-
-
-def test_a_first_start_without_an_index_starts_the_builder_for_a_large_memory_only(project):
+def test_a_start_finds_the_index_missing_or_behind_the_files_and_asks_the_worker(project):
     remember(project)
     assert not os.path.exists(paths.recall_index_file())
     assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
-    assert "index builder" not in hook_log(paths.claude_dir())[-1]  # small: the first prompt indexes it
-    big_memory(project)
-    run_hook("SessionStart", payload(project))
     last = hook_log(paths.claude_dir())[-1]
-    assert "(index builder pid " in last, last
-    spawned_workers_gone(what="index builder")
-    assert os.path.exists(paths.recall_index_file())  # built by it, not by the start
+    assert "(index behind the memory files: index task queued, worker pid " in last, last
+    spawned_workers_gone(timeout=120)
+    assert os.path.exists(paths.recall_index_file())  # built by the worker, not by the start
     run_hook("SessionStart", payload(project))
-    assert "index builder" not in hook_log(paths.claude_dir())[-1]  # an index exists: nothing started
+    assert "index behind" not in hook_log(paths.claude_dir())[-1]  # up to date: one stat per file, nothing asked
+    with open(os.path.join(paths.memory_dir(project), "decisions.jsonl"), "a") as fh:  # a hand edit
+        fh.write(open(os.path.join(paths.memory_dir(project), "decisions.jsonl")).readline())
+    run_hook("SessionStart", payload(project))
+    assert "(index behind the memory files: index task queued" in hook_log(paths.claude_dir())[-1]
+    spawned_workers_gone(timeout=120)
 
 
 @pytest.mark.parametrize("recall", ["enabled = false\n"])
-def test_session_start_starts_no_builder_when_recall_is_off(project, recall):
+def test_session_start_asks_for_no_index_when_recall_is_off(project, recall):
     remember(project)
     write_recall_config(recall)
     assert "hooks catch everything" in context_of(run_hook("SessionStart", payload(project)))
-    assert "index builder" not in hook_log(paths.claude_dir())[-1]
+    assert "index" not in hook_log(paths.claude_dir())[-1]
 
 
-def test_a_builder_that_fails_to_start_never_breaks_the_start(project, monkeypatch):
+def test_a_worker_that_fails_to_start_never_breaks_the_start(project, monkeypatch):
     from lazy_harness.hooks import session_start
-    from lazy_harness.recall import build
+    from lazy_harness.queue import submit
 
     remember(project)
 
-    def broken(env, mdir, ldir):
-        raise RuntimeError("no posix_spawn today")
+    def broken(env=None):
+        raise OSError("no posix_spawn today")
 
-    monkeypatch.setattr(build, "start", broken)
-    big_memory(project)
+    monkeypatch.setattr(submit, "spawn_worker", broken)
     decision, out = session_start.run(payload(project), os.environ, NOW)
     assert "hooks catch everything" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert "(index builder not started: RuntimeError: no posix_spawn today)" in decision
+    assert "(index behind the memory files; index task waits, worker not started: no posix_spawn today)" in decision

@@ -48,6 +48,7 @@ PROMPT_SID = "7a1e0c55-3b2d-4e6f-9a8b-0c1d2e3f4a5b"  # a session of its own: wha
 
 
 def ask(root: str, prompt: str, sid: str = PROMPT_SID) -> str:
+    ms.index_now()  # as the worker leaves it: the hook only reads the index (ADR 0042)
     r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": root, "hook_event_name": "UserPromptSubmit",
                                       "prompt": prompt})
     assert r.returncode == 0 and r.stderr == b"", r.stderr

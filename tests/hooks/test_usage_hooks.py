@@ -102,6 +102,7 @@ def test_a_recurrence_is_told_to_the_person_once_with_its_id(tmp_path, isolated_
 
 
 def _prompt(project, prompt: str):
+    ms.index_now()  # as the worker leaves it: the hook only reads the index (ADR 0042)
     r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": project, "hook_event_name": "UserPromptSubmit",
                                       "prompt": prompt})
     assert r.returncode == 0 and r.stderr == b"", r.stderr
@@ -152,6 +153,7 @@ def test_a_usage_record_that_fails_in_any_way_leaves_the_prompt_its_memory(tmp_p
 
     monkeypatch.setattr(usage, "note", broken)
     payload = {"session_id": SID, "cwd": project, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
+    ms.index_now()
     _, out = recall_prompt.answer(payload, os.environ, time.time())
     assert out is not None
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]

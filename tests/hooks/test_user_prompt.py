@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
 from lazy_harness.recall import index
-from tests.hooks.hookrun import SID, hook_log, run_hook
+from tests.hooks.hookrun import SID, hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -33,20 +33,11 @@ def project(tmp_path):
     return root
 
 
-def builder_done(timeout: float = 60) -> None:
-    """Wait until the index builder the last prompt started has exited (its pid is in hooks.log): not
-    its lock, which a builder still starting has not taken yet. The timeout only keeps a bug from
-    hanging the suite."""
-    found = re.search(r" builder=(\d+) ", hook_log(paths.claude_dir())[-1])
-    if not found:
-        return
-    deadline = time.monotonic() + timeout
-    while os.path.exists(f"/proc/{found.group(1)}"):
-        assert time.monotonic() < deadline, "the index builder still runs"
-        time.sleep(0.02)
-
-
-def ask(project, prompt, sid=SID):
+def ask(project, prompt, sid=SID, index_first=True):
+    """The hook's answer; ``index_first``: the index brought up to date before, as the worker (its
+    writer) leaves it after writing memory; the hook only reads it (ADR 0042)."""
+    if index_first:
+        ms.index_now()
     r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": project, "hook_event_name": "UserPromptSubmit",
                                       "prompt": prompt})
     assert r.returncode == 0 and r.stderr == b"", r.stderr
@@ -130,7 +121,7 @@ def test_a_learning_shown_at_session_start_is_not_injected_again_at_the_first_pr
     assert lid in state, state
 
 
-def test_hand_edits_show_up_at_the_next_prompt(project):
+def test_hand_edits_show_up_once_the_writer_ran(project):
     assert ask(project, "backups are eating all the disk space again", sid="s1") is None
     mem = paths.memory_dir(project)
     ms.write_jsonl(os.path.join(mem, files.FAILURES), [
@@ -220,15 +211,19 @@ def test_the_strength_bar_is_read_from_the_config(project, isolated_home):
     assert "advisory locks" in ask(project, PROMPT, sid="cccccccc-0000-0000-0000-000000000003")
 
 
-def test_a_corrupt_index_is_rebuilt(project):
+def test_a_corrupt_index_is_removed_and_the_worker_builds_it_again(project):
     path = paths.recall_index_file()
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:
         fh.write(b"this is not a database" * 100)
-    assert "advisory locks" in ask(project, PROMPT)
+    assert ask(project, PROMPT, index_first=False) is None  # the prompt never waits for a build
+    last = hook_log(paths.claude_dir())[-1]
+    assert " index=damaged " in last and "index task queued, worker pid" in last, last
+    spawned_workers_gone(timeout=120)
+    assert "advisory locks" in ask(project, PROMPT, sid="another", index_first=False)
 
 
-def test_an_index_damaged_inside_is_rebuilt(project):
+def test_an_index_damaged_inside_is_removed_and_the_worker_builds_it_again(project):
     """A valid header over damaged pages (what a power loss can leave, since the cache does not wait
     for the disk) fails at the first query, not at open: the index is removed and built again."""
     mem = paths.memory_dir(project)
@@ -236,7 +231,6 @@ def test_an_index_damaged_inside_is_rebuilt(project):
                                                                     "w" * 300)
                                                        for i in range(300)])
     assert "advisory locks" in ask(project, PROMPT)
-    builder_done()  # the builder embeds the texts past the hook's budget: done before the file is ruined
     path = paths.recall_index_file()
     size = os.path.getsize(path)
     assert size > 20 * 4096  # pages of SQLite's default 4096 bytes
@@ -244,7 +238,10 @@ def test_an_index_damaged_inside_is_rebuilt(project):
         for page in range(15, size // 4096):  # ruin the rest: it opens, then the search fails
             fh.seek(page * 4096)
             fh.write(b"\xff" * 4096)
-    assert "advisory locks" in (ask(project, PROMPT, sid="another") or "")
+    assert ask(project, PROMPT, sid="another", index_first=False) is None
+    assert " index=damaged " in hook_log(paths.claude_dir())[-1]
+    spawned_workers_gone(timeout=120)
+    assert "advisory locks" in (ask(project, PROMPT, sid="a third", index_first=False) or "")
 
 
 # --- the similarity bar (ADR 0020): the hook asks the embedder, through its socket -------------------
@@ -261,8 +258,8 @@ def write_recall_config(home, text: str) -> None:
 
 
 def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(project):
-    """The prompt's vector is made in the hook; the entries' were made when the hook indexed them
-    (a few new ones: the hook embeds them itself) and are kept in the index."""
+    """The prompt's vector is made in the hook; the entries' were made when the writer indexed them
+    and are kept in the index."""
     from lazy_harness.recall import static_model, vectors
 
     ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS), [ms.decision(NOW, NIGHTLY, "audit")])

@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import damage, files, handoff, handoff_log, lines
 from tests.cli.lhrun import invoke
-from tests.hooks.hookrun import hook_log, run_hook
+from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -107,24 +107,36 @@ def memory_lines(claude_dir) -> list[str]:
     return [ln for ln in hook_log(claude_dir) if " memory: " in ln]
 
 
+def logged_once_per_state() -> list[str]:
+    """The "memory:" lines of hooks.log and worker.log, once the workers the starts asked for the
+    index (ADR 0042) are done: whichever reads a file state first reports it, the other does not."""
+    spawned_workers_gone(timeout=120)
+    try:
+        with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
+            worker = [ln for ln in fh.read().splitlines() if " memory: " in ln]
+    except FileNotFoundError:
+        worker = []
+    return sorted(memory_lines(paths.claude_dir()) + worker)
+
+
 def test_session_start_shows_the_salvaged_entry_and_logs_the_file_once_per_state(damaged_project):
     root, mdir, path = damaged_project
     context = start(root)["hookSpecificOutput"]["additionalContext"]
     assert all(f"decision {i} about the queue" in context for i in range(5))
-    logged = memory_lines(paths.claude_dir())
+    logged = logged_once_per_state()
     assert len(logged) == 1
     assert f"{path}: 1 line(s) skipped (3: NUL bytes), 1 line(s) salvaged (4: NUL bytes)" in logged[0]
     start(root)  # the same file: nothing more in the log
-    assert len(memory_lines(paths.claude_dir())) == 1
+    assert len(logged_once_per_state()) == 1
     ms.write_jsonl(path, [ms.decision(NOW, "a later decision", "r")])  # a new state, the same damage
     start(root)
-    assert len(memory_lines(paths.claude_dir())) == 1
+    assert len(logged_once_per_state()) == 1
     with open(path, "ab") as fh:
         fh.write(b"\x00\x00\x00\x00\x00\n")  # new damage: logged again
     ms.write_jsonl(path, [ms.decision(NOW + 1, "the newest decision", "r")])
     start(root)
-    logged = memory_lines(paths.claude_dir())
-    assert len(logged) == 2 and "2 line(s) skipped (3: NUL bytes, 8: NUL bytes)" in logged[1]
+    logged = logged_once_per_state()
+    assert len(logged) == 2 and any("2 line(s) skipped (3: NUL bytes, 8: NUL bytes)" in ln for ln in logged)
 
 
 def test_lh_memory_check_names_each_damaged_line_and_exits_one(damaged_project):
@@ -149,13 +161,15 @@ def test_doctor_counts_and_names_skipped_lines(damaged_project):
     assert "lh memory check --all-projects" in found[0]
 
 
-def test_the_prompt_hook_and_search_read_the_salvaged_entry_and_the_hook_logs_the_file(damaged_project):
+def test_the_worker_indexes_the_salvaged_entry_for_search_and_logs_the_file(damaged_project):
     root, _, path = damaged_project
     p = run_hook("UserPromptSubmit", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": root,
                                       "hook_event_name": "UserPromptSubmit", "prompt": "decision 2 about the queue"})
     assert p.returncode == 0 and p.stderr == b""
-    logged = memory_lines(paths.claude_dir())  # the hook built the index: it met the damaged lines
-    assert len(logged) == 1 and "UserPromptSubmit session=" in logged[0] and f"{path}: 1 line(s) skipped" in logged[0]
+    spawned_workers_gone(timeout=120)  # no index yet: the hook asked the worker, which met the damaged lines
+    with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
+        logged = [ln for ln in fh.read().splitlines() if " memory: " in ln]
+    assert len(logged) == 1 and f"{path}: 1 line(s) skipped" in logged[0], logged
     found = invoke("memory", "search", "decision", "queue", "--project", root, "--json", "-n", "10")
     assert found.code == 0, found.err
     assert "decision 2 about the queue" in {json.loads(ln)["summary"] for ln in found.out.splitlines()}

@@ -11,7 +11,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import entries, files, frontmatter, ids, learnings, store
-from lazy_harness.recall import current, sources
+from lazy_harness.recall import index, sources, writer
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -49,8 +49,12 @@ def tail(path):
 
 
 def indexed(mdir, ldir=None):
-    conn, _ = current.open_current(paths.recall_index_file(), [mdir], ldir, deep=True)
-    return sorted(conn.execute("SELECT id, line FROM entry ORDER BY id").fetchall())
+    writer.update(paths.recall_index_file(), [mdir], ldir)
+    conn = index.connect(paths.recall_index_file())
+    try:
+        return sorted(conn.execute("SELECT id, line FROM entry ORDER BY id").fetchall())
+    finally:
+        conn.close()
 
 
 def decision_rows(*summaries):

@@ -10,7 +10,7 @@ from lazy_harness import paths
 from lazy_harness.memory import aliases, migrate, store
 from lazy_harness.project_identity import project_name, project_root
 from tests.cli.lhrun import invoke
-from tests.hooks.hookrun import SID, run_hook
+from tests.hooks.hookrun import SID, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -39,6 +39,7 @@ def start(root: str, sid: str = SID) -> str:
     r = run_hook("SessionStart", {"session_id": sid, "cwd": root, "hook_event_name": "SessionStart",
                                   "source": "startup"})
     assert r.returncode == 0 and r.stderr == b"", r.stderr
+    spawned_workers_gone(timeout=120)  # the worker a start asks for the index (ADR 0042) is done before going on
     out = json.loads(r.stdout) if r.stdout else {}
     return (out.get("hookSpecificOutput") or {}).get("additionalContext", "")
 

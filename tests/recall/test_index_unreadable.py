@@ -12,9 +12,9 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import current, index
+from lazy_harness.recall import index, writer
 from tests.cli.lhrun import invoke
-from tests.hooks.hookrun import hook_log, run_hook
+from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -39,9 +39,7 @@ def damaged(tmp_path):
         ms.decision(NOW - 9 * ms.DAY, "Use Postgres advisory locks for the deployment scheduler", "two runners"),
         ms.decision(NOW - 8 * ms.DAY, "Keep the stylesheet in one file", "simple")])
     path = paths.recall_index_file()
-    conn, indexed = current.open_current(path, [mem], None)
-    conn.close()
-    assert indexed == 2
+    assert writer.update(path, [mem], None)[0] == 2
     scribble_schema(path)
     with pytest.raises(UnicodeDecodeError):  # really damaged, in the way the issue met it
         sqlite3.connect(path).execute("SELECT v FROM meta").fetchone()
@@ -67,11 +65,9 @@ def test_damaged_says_yes_to_a_damaged_file_only():
     assert not index.damaged(KeyboardInterrupt())
 
 
-def test_connect_and_open_current_build_it_again(damaged):
+def test_connect_and_the_writer_build_it_again(damaged):
     _, mem, path = damaged
-    conn, indexed = current.open_current(path, [mem], None)
-    assert indexed == 2
-    conn.close()
+    assert writer.update(path, [mem], None)[0] == 2
     scribble_schema(path)
     conn = index.connect(path)
     assert index.refresh(conn, [mem], None) == 2
@@ -90,12 +86,20 @@ def test_memory_search_and_show_prompt_rebuild_it_without_a_traceback(damaged):
     assert "advisory locks" in shown.out
 
 
-def test_the_prompt_hook_rebuilds_it_and_recall_works_at_once(damaged):
+def test_the_prompt_hook_removes_it_and_the_worker_builds_it_again(damaged):
     root, _, path = damaged
-    r = run_hook("UserPromptSubmit", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": root,
-                                      "hook_event_name": "UserPromptSubmit", "prompt": PROMPT})
-    assert r.returncode == 0 and r.stderr == b""
-    assert "advisory locks" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+
+    def ask(sid: str):
+        r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": root, "hook_event_name": "UserPromptSubmit",
+                                          "prompt": PROMPT})
+        assert r.returncode == 0 and r.stderr == b""
+        return r.stdout
+
+    assert ask("5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47") == b""  # the prompt never waits for a build
+    assert " index=damaged " in hook_log(paths.claude_dir())[-1]
+    spawned_workers_gone(timeout=120)
+    out = ask("6f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47")
+    assert "advisory locks" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert not any("UnicodeDecodeError" in line or "error" in line.lower() for line in hook_log(paths.claude_dir()))
 
 

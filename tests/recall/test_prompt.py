@@ -72,6 +72,12 @@ class Embedder:
         return {r: self.sims[t] for r, t in titles.items() if t in self.sims}
 
 
+def context_for(*args, **kwargs):
+    """``recall_prompt.context_for`` as the hook runs it, on the index as the worker leaves it."""
+    ms.index_now()
+    return recall_prompt.context_for(*args, **kwargs)
+
+
 def settings(**recall) -> dict:
     cfg = config.defaults()
     cfg["recall"].update(recall)
@@ -84,7 +90,7 @@ def kept(info) -> list[str]:
 
 def test_the_similarity_bar_decides_for_the_candidates_already_embedded(root, monkeypatch):
     fake = Embedder(monkeypatch, SIMS)
-    text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    text, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
     # over the strength bar but under min_similarity: out; under it but over min_similarity: in, by
     # similarity; TAGS was not scored (not embedded yet) and keeps the strength bar, after them
     assert kept(info) == [CRON, NIGHTLY, ROW_LOCKS, TAGS]
@@ -103,6 +109,7 @@ def test_a_model_that_cannot_be_used_leaves_exactly_the_strength_bar(root, monke
     def broken(*args, **kwargs):
         raise StaticModelError("model/table.bin: not the pinned file")
 
+    ms.index_now()
     monkeypatch.setattr(static_model, "load", broken)
     text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
     lexical, lexical_info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
@@ -117,6 +124,7 @@ def test_with_semantic_off_the_vectors_are_never_asked(root, monkeypatch):
     def never(*args, **kwargs):
         raise AssertionError("vectors asked with recall.semantic = false")
 
+    ms.index_now()
     monkeypatch.setattr(vectors, "similarities", never)
     monkeypatch.setattr(static_model, "load", never)
     text, info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
@@ -125,16 +133,16 @@ def test_with_semantic_off_the_vectors_are_never_asked(root, monkeypatch):
 
 def test_a_candidate_without_a_similarity_keeps_the_strength_bar(root, monkeypatch):
     Embedder(monkeypatch, {})  # nothing embedded yet
-    _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
     assert kept(info) == [LOCKS, TAGS]  # what the strength bar lets in, in its order
     assert "semantic=0/6 " in recall_prompt.describe(info) and "best_sim" not in recall_prompt.describe(info)
 
 
 def test_the_bar_is_min_similarity_from_the_config(root, monkeypatch):
     Embedder(monkeypatch, SIMS)
-    _, info = recall_prompt.context_for(PROMPT, root, settings(min_similarity=0.9), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(min_similarity=0.9), os.environ, now=NOW)
     assert kept(info) == [CRON, TAGS]
-    _, info = recall_prompt.context_for(PROMPT, root, settings(min_similarity=0.25), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(min_similarity=0.25), os.environ, now=NOW)
     assert kept(info)[:4] == [CRON, NIGHTLY, ROW_LOCKS, LOCKS]
 
 
@@ -142,7 +150,7 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
     # why: BACKUPS matches one of the prompt's groups; it is never asked about, and were a similarity
     # given for it, it would still not pass
     fake = Embedder(monkeypatch, {BACKUPS: 0.95, ROW_LOCKS: SIMS[ROW_LOCKS]})
-    _, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
     assert BACKUPS not in fake.asked[0] and ROW_LOCKS in kept(info) and BACKUPS not in kept(info)
     backups = next(c for c in info["ranked"] if c["title"] == BACKUPS)
     assert len(backups["matched"]) == 1
@@ -156,12 +164,12 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
 def test_an_entry_seen_by_the_session_is_not_repeated_under_the_similarity_bar(root, monkeypatch):
     Embedder(monkeypatch, {CRON: SIMS[CRON], NIGHTLY: SIMS[NIGHTLY]})
     already = {ids.entry_id("decision", CRON)}
-    _, info = recall_prompt.context_for(PROMPT, root, settings(max_items=2), os.environ, already, now=NOW)
+    _, info = context_for(PROMPT, root, settings(max_items=2), os.environ, already, now=NOW)
     assert kept(info) == [NIGHTLY, LOCKS] and info["already"] == 1
 
 
 def test_without_a_candidate_worth_scoring_nothing_is_asked(root, monkeypatch):
     fake = Embedder(monkeypatch, {LOCKS: 0.9})
-    _, info = recall_prompt.context_for("how should the garden tomatoes be watered in august", root, settings(),
+    _, info = context_for("how should the garden tomatoes be watered in august", root, settings(),
                                         os.environ, now=NOW)
     assert fake.asked == [] and info["kept"] == []

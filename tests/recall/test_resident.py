@@ -73,6 +73,7 @@ def project(tmp_path):
 
 
 def ask(project, sid):
+    ms.index_now()  # as the worker leaves it: the hook only reads the index (ADR 0042)
     r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": project, "hook_event_name": "UserPromptSubmit",
                                       "prompt": PROMPT})
     assert r.returncode == 0 and r.stderr == b"", r.stderr
@@ -97,9 +98,6 @@ def test_a_large_memory_starts_one_for_the_next_prompts(project, monkeypatch):
     ms.write_jsonl(os.path.join(mem, "failures.jsonl"), [
         ms.failure(NOW - i, f"flaky upload number {i} of the nightly export", "retry with backoff")
         for i in range(resident.SERVE_FROM)])
-    from lazy_harness.recall import build
-
-    build.build(paths.recall_index_file(), [mem], paths.learnings_dir())
     _, line = ask(project, SID)
     assert "(resident)" not in line and " resident=" in line, line
     wait_until(answering)
@@ -214,6 +212,7 @@ def test_a_question_it_cannot_read_gets_an_error_and_it_stays(project):
 
 
 def test_two_prompts_at_once_are_both_answered(project):
+    ms.index_now()
     start()
     procs = [subprocess.Popen([sys.executable, "-m", "lazy_harness.hooks", "UserPromptSubmit"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -238,30 +237,37 @@ def test_only_one_answerer_at_a_time(project):
     assert resident.pid() == pid
 
 
-def test_a_builder_it_starts_is_collected_when_it_ends(project):
-    """A large catch-up is left to the builder, which the answerer starts; once the builder is done
-    the answerer waits for it, so no zombie is left beside a long-lived process."""
+def test_the_answerer_only_reads_the_index(project):
+    """New entries written while it runs are not indexed by it: the worker, the index's writer, does
+    that (ADR 0042); the answerer searches what the index holds."""
+    from lazy_harness.recall import index
+
     config(semantic=False)
+    ms.index_now()
     start()
     ms.write_jsonl(os.path.join(paths.memory_dir(project), "failures.jsonl"), [
-        ms.failure(NOW - i, f"flaky upload number {i} of the nightly export " + "padding " * 20, "retry with backoff")
-        for i in range(1500)])
-    _, line = ask(project, SID)
-    import re
-
-    found = re.search(r" builder=(\d+) ", line)
-    assert found and "(resident)" in line, line
-    builder = int(found.group(1))
-
-    def collected() -> bool:
-        """the builder has exited and the answerer has waited for it (no zombie in /proc)"""
-        return not os.path.exists(f"/proc/{builder}")
-    wait_until(collected, timeout=60)
+        ms.failure(NOW - i, f"flaky upload number {i} of the nightly export", "retry with backoff") for i in range(50)])
+    conn = index.connect(paths.recall_index_file())
+    try:
+        before = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
+    finally:
+        conn.close()
+    r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": project, "hook_event_name": "UserPromptSubmit",
+                                      "prompt": "the nightly export upload is flaky again"})
+    assert r.returncode == 0
+    line = hook_log(paths.claude_dir())[-1]
+    assert "(resident)" in line and "indexed=" not in line, line
+    conn = index.connect(paths.recall_index_file())
+    try:
+        assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == before
+    finally:
+        conn.close()
 
 
 def test_a_payload_without_cwd_is_answered_for_the_hooks_folder(project):
     """Claude Code always sends ``cwd``; without it the hook's working directory names the project,
     never the answerer's own."""
+    ms.index_now()
     start()
     r = subprocess.run([sys.executable, "-m", "lazy_harness.hooks", "UserPromptSubmit"], cwd=project,
                        input=json.dumps({"session_id": SID, "prompt": PROMPT}).encode(), capture_output=True,

@@ -15,6 +15,7 @@ import pytest
 
 from lazy_harness import paths, private
 from lazy_harness.recall import answerer, resident
+from tests.support import memory_samples as ms
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, hook_log, run_hook
 from tests.recall.test_resident import PROMPT, gone, start, wait_until
@@ -88,6 +89,7 @@ def listener():
 
 
 def prompt(project, env=None, sid=SID):
+    ms.index_now()  # as the worker leaves it: the hook only reads the index (ADR 0042)
     r = run_hook("UserPromptSubmit", {"session_id": sid, "cwd": project, "prompt": PROMPT}, env=env)
     assert r.returncode == 0 and r.stderr == b"", r.stderr
     return r.stdout, hook_log(paths.claude_dir())[-1]

@@ -77,6 +77,7 @@ def test_the_strength_bar_also_refuses_everyday_words_alone(tmp_path):
         ms.decision(NOW, "Database tests use a test database per test run", "database tests shared rows",
                     tags=["database", "tests"])])
     _config("[recall]\nsemantic = false\nmin_terms = 1\nmin_score = 0.5\n")
+    ms.index_now()
     r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": root, "prompt": "write a database test for this"})
     assert r.returncode == 0 and r.stdout == b"", r.stdout
 
@@ -105,6 +106,7 @@ def flaky(tmp_path):
 
 
 def _ask(root, prompt):
+    ms.index_now()  # as the worker leaves it: the hook only reads the index (ADR 0042)
     r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": root, "prompt": prompt,
                                       "hook_event_name": "UserPromptSubmit"})
     assert r.returncode == 0 and r.stderr == b"", r.stderr

@@ -135,3 +135,13 @@ def build_large(project_dir: str, env, now: float, decisions: int = 10_000, fail
     return {"newest_decision": f"decision number {decisions - 1}",
             "newest_prevention": f"prevention for failure {failures - 1}",
             "oldest_decision": "decision number 0", "memory_dir": mem, "learnings_dir": ldir}
+
+
+def index_now(configured: str | None = None) -> None:
+    """Bring the recall index up to date with every project's memory and the learnings, as the worker
+    (the index's writer) does after it writes; the hooks only read the index (ADR 0042)."""
+    from lazy_harness import paths
+    from lazy_harness.recall import writer
+
+    writer.update(paths.recall_index_file(), paths.all_memory_dirs(None, configured), paths.learnings_dir(),
+                  waiting=lambda entries: None)

@@ -52,3 +52,24 @@ def test_the_why_table_says_held_for_what_the_check_holds_back(server, seeded):
     page = request(server, "GET", f"/?project={server_key(server, seeded)}&q={query}", cookie(server))[2]
     row = next(r for r in _section(page, "search").split("<tr") if "Test setup for every project" in r)
     assert "<td>held</td>" in row and "<td>pass</td>" not in row
+
+
+def test_a_page_action_brings_the_index_up_to_date_at_once(server, seeded):
+    """The page changes memory through the index's writer too (ADR 0042): the next prompt, which only
+    reads the index, no longer gets a forgotten entry, without a session start in between."""
+    from lazy_harness import paths
+    from lazy_harness.memory import ids
+    from lazy_harness.recall import index
+
+    ms.index_now()
+    eid = ids.entry_id("decision", "Keep the recall index in SQLite FTS5")
+
+    def hidden() -> bool:
+        conn = index.connect(paths.recall_index_file())
+        try:
+            return conn.execute("SELECT 1 FROM hidden WHERE id=?", (eid,)).fetchone() is not None
+        finally:
+            conn.close()
+    assert not hidden()
+    assert f"forgot {eid}" in _post(server, seeded, "forget", id=eid)
+    assert hidden()

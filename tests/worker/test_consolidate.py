@@ -352,3 +352,28 @@ def test_secrets_in_entries_never_reach_the_prompt(world):
     _write_entries(mdir, "decision", ["Rotate key AKIAIOSFODNN7EXAMPLE now", "another"])
     job.run(str(mdir), str(ldir), "demo", _cfg(), os.environ, NOW)
     assert "AKIAIOSFODNN7EXAMPLE" not in fake_claude.calls(bin_dir)[0]["stdin"]
+
+
+def test_the_workers_consolidation_takes_what_it_marked_out_of_the_index_at_once(world):
+    """The hooks only read the index (ADR 0042): after an automatic consolidation that marked an
+    entry, the worker brings the index up to date, so the next prompt no longer finds it."""
+    from lazy_harness import paths
+    from lazy_harness.recall import index, writer
+    from lazy_harness.worker import loop
+
+    bin_dir, mdir, ldir = world
+    old, new = _write_entries(mdir, "decision", ["Use vLLM for serving", "Serve with llama.cpp instead of vLLM"],
+                              sessions=["s1", "s2"])
+    writer.update(paths.recall_index_file(), [str(mdir)], str(ldir))
+    _answer(bin_dir, {"supersede": [{"old": old, "new": new, "reason": "switched runtimes"}]})
+    cfg = _cfg(min_sessions=1, min_hours=0, scan_minutes=0)
+    cfg["knowledge"]["path"] = str(ldir)
+    stats = loop.Stats()
+    stats.projects[str(mdir)] = ""
+    loop.consolidate_touched(cfg, os.environ, stats)
+    assert marks.hidden(str(mdir))  # it ran and marked
+    conn = index.connect(paths.recall_index_file())
+    try:
+        assert conn.execute("SELECT count(*) FROM hidden WHERE id=?", (old,)).fetchone()[0] == 1
+    finally:
+        conn.close()

@@ -255,7 +255,8 @@ def _check_index(r: Report) -> None:
 
     path = paths.recall_index_file()
     if not os.path.exists(path):
-        r.line("ok", "recall index", f"not built yet ({path}; the first search builds it)")
+        r.line("ok", "recall index",
+               f"not built yet ({path}; the worker builds it at the next session start, or lh memory reindex)")
         return
     sqlite3 = index.sqlite()
     conn = None

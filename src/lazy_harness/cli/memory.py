@@ -167,8 +167,13 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
-    from lazy_harness.recall import explain
+    from lazy_harness.atomic import held
+    from lazy_harness.recall import explain, writer
 
+    path = paths.recall_index_file()
+    if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
+        _echo(f"(the search index is being written by another process, {writer.indexed_so_far(path)} entries so "
+              "far: what it holds now is searched)")
     said = explain.report(prompt, cwd, cfg, os.environ)
     if "nothing" in said:
         _echo(said["nothing"])
@@ -234,10 +239,11 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
 def reindex() -> None:
     """Rebuild the search index of every project's memory from the files (it is only a cache).
 
+    When another process is writing the index (the worker), waits for it, saying how far it got,
+    then brings the index up to date from the files without clearing what that process wrote.
     Vectors already computed for a text are kept and used again (they are looked up by the text's
     hash); only new or edited texts are embedded."""
-    from lazy_harness.errors import LhError
-    from lazy_harness.recall import build
+    from lazy_harness.recall import writer
 
     cfg = config.load_fast(os.environ)
     path = paths.recall_index_file()
@@ -246,19 +252,17 @@ def reindex() -> None:
     said: list[float] = []
 
     def waiting(entries: int) -> None:
-        # why: another process (the builder a hook or the worker started) is writing the index: wait
-        # for it rather than clear what it writes, saying so at once and then every 10 s
+        # why: another process is writing the index: wait for it rather than clear what it writes,
+        # saying so at once and then every 10 s
         if not said or time.perf_counter() - said[-1] >= 10:
             said.append(time.perf_counter())
             _echo(f"waiting for the index build running now ({entries} entries indexed so far; "
-                  f"{build.lock_file(path)} is locked)")
+                  f"{writer.lock_file(path)} is locked)")
 
-    got = build.build(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None), fresh=True,
-                      waiting=waiting)
-    if got is None:  # why: a guard; with ``waiting`` the build waits for the lock instead of giving up
-        raise LhError(f"the index build lock could not be taken: {build.lock_file(path)}", hint="lh logs --hooks")
-    count, embedded = got
-    _echo(f"indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
+    count, embedded = writer.update(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None), fresh=True,
+                                    waiting=waiting, state_dir=paths.recall_dir()) or (0, 0)
+    how = "brought up to date after the build that was running" if said else "rebuilt"
+    _echo(f"{how}: indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
           f"texts, in {time.perf_counter() - started:.1f} s: {path}")
 
 

@@ -23,6 +23,20 @@ def _where(project: str | None) -> tuple[str, dict, str, str, str]:
             paths.learnings_dir(cfg["knowledge"]["path"] or None), project_name(cwd))
 
 
+def index_after(mdir: str, ldir: str | None) -> None:
+    """The recall index brought up to date with what a command wrote (ADR 0042): now, or by the
+    worker when another writer holds it; a failure is said on stderr (the change itself is written)."""
+    from lazy_harness.queue import index_task
+    from lazy_harness.recall import writer
+
+    try:
+        if writer.after_write(os.environ, mdir, ldir) is None:
+            index_task.ask_worker(os.environ, mdir)
+    except Exception as exc:  # why: the memory is written; the next session start finds the index behind
+        click.echo(f"lh: the search index was not updated ({type(exc).__name__}: {exc}); the next session "
+                   "start asks for it", err=True)
+
+
 _PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 
 
@@ -36,6 +50,8 @@ def consolidate(project: str | None, dry_run: bool) -> None:
 
     _, cfg, mdir, ldir, name = _where(project)
     result = job.run(mdir, ldir, name, cfg, os.environ, time.time(), dry_run=dry_run)
+    if result.run:
+        index_after(mdir, ldir)
     for problem in result.problems:
         click.echo(f"ignored: {problem}", err=True)
     for change in result.changes:
@@ -87,6 +103,8 @@ def undo(run: str | None, project: str | None) -> None:
 
     _, cfg, mdir, ldir, _ = _where(project)
     data, restored, problems = by_hand.undo(mdir, ldir, run, cfg["handoff"]["stale_days"], time.time())
+    if restored:
+        index_after(mdir, ldir)
     for problem in problems:
         click.echo(f"not restored: {problem}", err=True)
     if problems:
@@ -107,6 +125,8 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
 
     _, _, mdir, ldir, name = _where(project)
     run = by_hand.forget(mdir, ldir, name, entry_id, reason, time.time())
+    if run:
+        index_after(mdir, ldir)
     click.echo(f"forgot {entry_id} (undo: lh memory undo {run})" if run else f"{entry_id} is already forgotten")
 
 
@@ -118,8 +138,9 @@ def close(item: str, project: str | None, reason: str) -> None:
     """Close an open handoff item, by its id or its exact text (undoable)."""
     from lazy_harness.memory import by_hand
 
-    _, _, mdir, _, name = _where(project)
+    _, _, mdir, ldir, name = _where(project)
     hid, text, run = by_hand.close(mdir, name, item, reason, time.time())
+    index_after(mdir, ldir)
     click.echo(f"closed {hid}: {text} (undo: lh memory undo {run})")
 
 
@@ -170,6 +191,7 @@ def approve(entry_ids: tuple[str, ...], project: str | None, every: bool, reason
         raise click.UsageError("name the ids to approve (lh memory held lists them), or --all")
     _, cfg, mdir, ldir, name = _where(project)
     run = by_hand.approve(mdir, ldir, name, list(entry_ids), reason, time.time(), every, state.policy(cfg))
+    index_after(mdir, ldir)
     click.echo(f"approved {', '.join(entry_ids) if entry_ids and not every else 'them'} "
                f"(undo: lh memory undo {run})")
 

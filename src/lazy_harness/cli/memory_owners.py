@@ -13,6 +13,8 @@ import time
 
 import click
 
+from lazy_harness.cli.memory_changes import index_after
+
 _PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 
 
@@ -83,6 +85,7 @@ def assign(learning_id: str, target: str) -> None:
             raise LhError(f"{target!r} is neither a memory key in {mroot} nor a folder", hint="lh memory unassigned")
         key = os.path.basename(paths.memory_dir(os.path.abspath(target), None, cfg["memory"]["path"] or None))
     owners.assign(mroot, learning_id, key, time.time())
+    index_after(os.path.join(mroot, key), ldir)
     _say(f"{learning_id} is {key}'s now ({os.path.join(mroot, key)})")
 
 
@@ -99,7 +102,7 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     from lazy_harness.memory import owners
     from lazy_harness.project_identity import project_root
 
-    mroot, _, cfg = _roots()
+    mroot, ldir, cfg = _roots()
     mdir = paths.project_memory_dir(project_root(os.path.abspath(project or os.getcwd())), None,
                                     cfg["memory"]["path"] or None)
     old = os.path.join(mroot, old_key)
@@ -113,6 +116,8 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
                       "two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
     for line in owners.adopt_folder(old, mdir, time.time()):
         _say(f"lh: {line}")
+    index_after(mdir, ldir)
+    index_after(old, ldir)  # why: the old folder's entries leave the index with its files
     _say(f"{old_key} adopted into {mdir}")
 
 

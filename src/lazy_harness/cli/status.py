@@ -171,7 +171,7 @@ def index_state() -> str:
 
     path = paths.recall_index_file()
     if not os.path.exists(path):
-        return "not built yet: the first prompt or lh memory search builds it"
+        return "not built yet: the worker builds it (a session start asks for it), or lh memory reindex"
     try:
         conn = sqlite3.connect(path, timeout=0, isolation_level=None)
     except sqlite3.Error as exc:

@@ -35,3 +35,10 @@ def sync(show_status: bool) -> None:
     for line in result["conflicts"]:
         click.echo(f"conflict: {line}")
     click.echo("synced: " + ", ".join(parts))
+    if result["merged"]:  # why: memory changed here: the recall index follows at once (ADR 0042)
+        from lazy_harness import paths
+        from lazy_harness.cli.memory_changes import index_after
+
+        ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
+        for mdir in paths.all_memory_dirs(None, cfg["memory"]["path"] or None):
+            index_after(mdir, ldir)

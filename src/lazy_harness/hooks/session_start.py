@@ -8,10 +8,11 @@ logged by hooks/entry.py, which always exits 0.
 :func:`run` is one sequence of named steps, each a function of the run's :class:`Start`:
 
     welcome          (the plugin's first start) switch the loop on, tell the person what happens next
-    index_builder    no recall index yet and more memory than a prompt indexes itself: start the builder
     sweep            watch this session; queue the sessions that went idle unchecked
     waiting_tasks    a worker for tasks a dead worker left waiting
     pull             with a sync remote: a pull, waited for within its budget
+    index_check      the recall index missing, or a memory file changed since the index was brought up
+                     to date (by hand, a sync): an index task for the worker (a few ``stat``)
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
     read_digest      the memory, within its budget (recall/digest.py): the additionalContext
@@ -76,7 +77,7 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     if plugin:
         step(s, welcome)
     s.load_config()  # why: not a step: without the config no step can run; entry.py logs the error
-    for each in (index_builder, sweep, waiting_tasks, pull, person_notice, migration):
+    for each in (sweep, waiting_tasks, pull, index_check, person_notice, migration):
         step(s, each)
     if s.cfg["context"]["enabled"]:
         for each in (read_digest, remember_shown, hold_left_out, tell_recurred):
@@ -119,25 +120,6 @@ def welcome(s: Start) -> str:
         what += f"; marker not written: {exc}"
     s.person.append("\n".join(notice.next_steps(config.load_fast(s.env))))
     return f" (plugin first start: loop {what}; told the person what happens next)"
-
-
-def index_builder(s: Start) -> str:
-    """With prompt recall on, no index yet (a first start, or a cache cleared) and more memory than
-    the prompt hook indexes itself: start the builder, so the index is being built while the person
-    types the first prompt. One ``stat`` when an index exists."""
-    if not s.cfg["recall"]["enabled"] or os.path.exists(paths.recall_index_file(s.env)):
-        return ""
-    try:
-        from lazy_harness.recall import build
-
-        mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
-        ldir = paths.learnings_dir(s.cfg["knowledge"]["path"] or None, s.env)
-        if build.memory_bytes(mdir, ldir, build.HOOK_BYTES) <= build.HOOK_BYTES:
-            return ""  # why: the first prompt indexes it in a few milliseconds, without a process
-        pid = build.start(s.env, mdir, ldir)
-        return f" (index builder pid {pid})" if pid else ""
-    except Exception as exc:  # why: the digest matters more; the prompt hook starts it too
-        return f" (index builder not started: {type(exc).__name__}: {exc})"
 
 
 def sweep(s: Start) -> str:
@@ -210,6 +192,28 @@ def pull(s: Start) -> str:
     if not ready:
         return f" (pull pid {pid} still running after {budget:g} s: remote slow or offline; going on without it)"
     return f" ({said or 'pull ended without a word'})"
+
+
+def index_check(s: Start) -> str:
+    """The hooks only read the recall index; the worker and the commands that change memory write it
+    (ADR 0042). A file changed otherwise (by hand, an editor, a sync pull) or an index that is gone
+    is found here, by the ``stat`` of the memory files against what the writer last saw, and becomes
+    an index task for the worker: the change reaches recall seconds later."""
+    if not s.cfg["recall"]["enabled"]:
+        return ""
+    from lazy_harness.recall import writer
+
+    mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
+    ldir = paths.learnings_dir(s.cfg["knowledge"]["path"] or None, s.env)
+    if not writer.behind(s.env, mdir, ldir):
+        return ""
+    from lazy_harness.queue import index_task
+
+    asked = any(index_task.read(t) == mdir for t in index_task.waiting(paths.queue_dir(s.env)))
+    try:  # why: asked already by another start: no second task, but a worker if none runs
+        return f" (index behind the memory files: {index_task.ask_worker(s.env, mdir, queued=asked)})"
+    except OSError as exc:
+        return f" (index behind the memory files; index task waits, worker not started: {exc})"
 
 
 def person_notice(s: Start) -> str:

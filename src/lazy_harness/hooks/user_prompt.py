@@ -1,9 +1,10 @@
 """UserPromptSubmit: give the model the memory entries that match what the user just typed.
 
 Runs before every prompt the user types, so it stays cheap: nothing for a slash command or a prompt
-under ``recall.min_prompt_chars``; otherwise the index is brought up to date (a ``stat`` per memory
-file) and searched (``lazy_harness.recall``; with ``recall.semantic`` the candidates' kept vectors are
-compared with the prompt's; a large catch-up is left to the index builder). For a memory of 3,000
+under ``recall.min_prompt_chars``; otherwise the index is searched as it is (``lazy_harness.recall``;
+with ``recall.semantic`` the candidates' kept vectors are compared with the prompt's). The hook never
+writes the index: the worker and the commands that change memory keep it up to date (ADR 0042); with
+no index to search it asks the worker for one (an index task). For a memory of 3,000
 entries or more the resident answerer does that work (``recall.resident``, ADR 0029): the hook asks
 it first and does the work itself when none answers. Prints one JSON object when an entry passes
 the bar and was not shown to this session yet, nothing otherwise; the decision goes to hooks.log
@@ -14,6 +15,7 @@ forgot while it sat idle is watched again from the next prompt, so a turn killed
 long pause is still distilled (docs/adr/0010).
 """
 
+import os
 
 from lazy_harness import config, paths
 
@@ -48,16 +50,32 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
 
         got, asked = resident.ask(payload, env, now, cfg=cfg)
         if got is not None:
-            return got[0] + " (resident)", got[1]
+            return _ask_for_index(payload, cfg, env, got[0] + " (resident)"), got[1]
     from lazy_harness.recall import prompt as recall_prompt
 
     facts: dict = {}
     decision, out = recall_prompt.answer(payload, env, now, cfg=cfg, facts=facts)
+    decision = _ask_for_index(payload, cfg, env, decision)
     if asked and asked != "none running":
         decision += f" resident=({asked})"
     if resident_on:
         decision = _start_answerer(env, decision, hung=asked == resident.NO_ANSWER, entries=facts.get("entries", 0))
     return decision, out
+
+
+def _ask_for_index(payload: dict, cfg: dict, env, decision: str) -> str:
+    """No index to search (missing, or damaged and removed): the hook only reads it, so it asks the
+    worker, the index's writer, for it (an index task); ``decision`` with what was done."""
+    if " index=missing" not in decision and " index=damaged" not in decision:
+        return decision
+    from lazy_harness.queue import index_task
+
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    try:
+        said = index_task.ask_worker(env, paths.memory_dir(cwd, env, cfg["memory"]["path"] or None))
+    except OSError as exc:
+        said = f"index task not queued: {exc}"
+    return f"{decision} ({said})"
 
 
 def _start_answerer(env, decision: str, hung: bool, entries: int) -> str:

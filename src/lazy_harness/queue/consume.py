@@ -19,19 +19,23 @@ LOCK_NAME = ".worker.lock"
 # --- the worker lock: one flock for the worker and the hooks' probe -------------------------------
 
 def needs_worker(queue: str) -> bool:
-    """True when tasks wait (pending, or claimed by a worker that died) and no worker holds the lock.
+    """True when tasks wait (pending, claimed by a worker that died, or index tasks) and no worker holds the lock.
 
     Cheap enough for a hook: one listdir of the queue (pending tasks only), at most one of
-    processing/, and a non-blocking probe of the lock (the same ``flock`` the worker takes).
+    processing/ and one of index/, and a non-blocking probe of the lock (the same ``flock`` the worker takes).
     """
-    try:
-        waiting = any(n.endswith(SUFFIX) for n in os.listdir(queue))
-        if not waiting:
-            waiting = bool(os.listdir(os.path.join(queue, PROCESSING)))
-    except OSError:
-        return False
+    # pending tasks, claims of a dead worker, index tasks (queue/index_task.py: the worker writes the index)
+    waiting = (_holds(queue, lambda n: n.endswith(SUFFIX)) or _holds(os.path.join(queue, PROCESSING), lambda n: True)
+               or _holds(os.path.join(queue, "index"), lambda n: n.endswith(SUFFIX) and not n.startswith(".")))
     # a worker that holds the lock drains the queue; a missing lock file: no worker ever ran here
     return waiting and not held(os.path.join(queue, LOCK_NAME))
+
+
+def _holds(folder: str, wanted) -> bool:
+    try:
+        return any(wanted(n) for n in os.listdir(folder))
+    except OSError:
+        return False
 
 
 def acquire_worker_lock(queue: str) -> int | None:

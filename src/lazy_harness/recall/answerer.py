@@ -39,7 +39,7 @@ class Kept:
         if self.conn is None:
             from lazy_harness.recall import lookup
 
-            self.conn = index.connect(path)
+            self.conn = index.connect(path, create=False)  # why: a reader; the writer makes the index
             # why: entries' parsed words kept between questions (rescoring re-read and re-split them
             # every time); a new file may give old rowids to other entries: start over with it
             lookup.keep_docs(KEPT_DOCS)
@@ -81,8 +81,8 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
         return {"error": "unreadable question"}, False
     if q.get("stamp") != stamp:
         return {"stale": True}, True
-    # why: the question says where things are; how to run Python (for the builder it may start) is
-    # the answerer's own, from the hook that started it
+    # why: the question says where things are; how to run Python is the answerer's own, from the
+    # hook that started it
     env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
     try:
         decision, out = prompt.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
@@ -193,7 +193,6 @@ def _answer_until_idle(server, kept: Kept, env) -> str:
         if idle <= 0 or time.monotonic() - last >= idle:
             return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
         server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
-        _reap()
         try:
             conn, _ = server.accept()
         except TimeoutError:
@@ -221,18 +220,6 @@ def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
     except OSError:
         return False  # why: the hook gave up waiting (it did the work itself), or sent no question in time
     return leave
-
-
-def _reap() -> None:
-    """Collect the index builders this process started and that have finished: a long-lived parent
-    that never waits for its children keeps each one as a zombie."""
-    while True:
-        try:
-            pid_, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid_ == 0:
-            return
 
 
 # Whether SIGTERM arrived (``lh hooks uninstall``, ``resident.stop``). why a flag: the handler only

@@ -10,20 +10,17 @@
                                                    the memory folder they hide them in ('' : learnings)
       fts(title, body, tags)                       rowid = entry.rowid
 
-The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` brings it
-up to date before every search. The check is cheap: one ``stat`` per JSONL file and one per
-learning month folder (``lh memory`` commands also ``stat`` every learning file, which sees a file
-edited in place). A JSONL file that only grew (same inode, larger, the bytes before the old end
-unchanged) is read from where the index stopped; any other change re-reads that file (an edit in
-place that keeps the size too); a month folder of learnings
-whose file list, sizes or times changed is re-read. So entries added, edited or deleted by hand show
-up at the next search without a command.
+The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
+the index's one writer, ``recall.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
+file and one per learning month folder, and with ``deep`` one per learning file (a file edited in
+place). A JSONL file that only grew (same inode, larger, the bytes before the old end unchanged) is
+read from where the index stopped; any other change re-reads that file (an edit in place that keeps
+the size too); a month folder of learnings whose file list, sizes or times changed is re-read.
 
-Writers take SQLite's write lock (``BEGIN IMMEDIATE``) and look again at what is stale once they
-hold it, so two hooks catching up at once index each line once. This module is on the prompt
-hook's path: SQLite is imported inside the functions that need it, and as its C module ``_sqlite3``
-(see ``sqlite``); what writes entries (``indexing``) only when a plan has something to do. Reading
-the index: ``lookup``; opening it for a command (brought up to date, rebuilt when damaged): ``current``.
+The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
+once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
+inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
+entries (``indexing``) only when a plan has something to do. Reading the index: ``lookup``.
 """
 
 import os
@@ -42,14 +39,11 @@ VERSION = "14"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: iden
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
-LEARNING_BYTES = 2048  # what reading one learning file is counted as, against a catch-up's budget
-HANDOFF_BYTES = 8192
 # why: FTS5 scores every entry a prompt's words reach, exactly and with the porter stemmer, at a cost
 # that grows with the index (about 5 ms at 3,000 entries of a realistic memory, 25 to 50 at 18,000);
 # the bounded lists cost the same at any size but find what porter stems alike less often (on the
 # evaluation: recall@5 0.876 against 0.887 with similarity, 0.753 against 0.794 by words alone)
 LISTS_FROM = 3000
-MERGE_AFTER = 20  # entries waiting outside the lists past which the hook starts the builder
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
     "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
@@ -84,23 +78,26 @@ def sqlite():
         return sqlite3
 
 
-def connect(path: str, timeout: float = 5.0):
+def connect(path: str, timeout: float = 5.0, create: bool = True):
     """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
-    another version, is deleted and started again: it is only a cache."""
+    another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
+    the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
+    ``DatabaseError``, which ``damaged`` recognises."""
     sqlite3 = sqlite()
 
-    ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
-    except OSError:
-        pass  # connect says what is wrong
+    if create:
+        ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
+        except OSError:
+            pass  # connect says what is wrong
     for attempt in (1, 2):
         conn = None
         try:
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
             _wal(conn, sqlite3, timeout)
             # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk
-            # (2.7 ms down to 0.9 ms when the prompt hook catches up). A process killed mid-write
+            # (2.7 ms down to 0.9 ms for a small update). A process killed mid-write
             # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
             # recognises and the callers rebuild
             conn.execute("PRAGMA synchronous=OFF")
@@ -116,8 +113,8 @@ def connect(path: str, timeout: float = 5.0):
                     raise
             if row is not None and row[0] == VERSION:
                 return conn
-            if row is not None:
-                raise sqlite3.DatabaseError(f"index version {row[0]}")
+            if row is not None or not create:
+                raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
             # why: the word lists' tables are the write side's (lexical_write), imported here only when
             # the index is made: the prompt hook's search never needs it
             from lazy_harness.recall import lexical_write
@@ -134,7 +131,7 @@ def connect(path: str, timeout: float = 5.0):
                 conn.close()
             # why: busy or locked is not damage: another process is writing the index (three hooks
             # building it at once, say), and removing the file under it loses its work
-            if attempt == 2 or not damaged(exc):
+            if attempt == 2 or not create or not damaged(exc):
                 raise
             remove(path)
     raise AssertionError("unreachable")
@@ -212,8 +209,8 @@ def _handoff_stamp(mdir: str) -> str:
 def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple]:
     """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
     a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
-    time changed (a ``stat`` per learning file: the builder does it for every folder, ``lh memory
-    search`` for the newest ``deep`` when it is a number, the prompt hook for none)."""
+    time changed (a ``stat`` per learning file: the writer does it for every folder, ``lh memory
+    search`` for the newest ``deep`` when it is a number)."""
     known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
     for start in range(0, len(units), 500):
@@ -294,7 +291,7 @@ def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
     return plan
 
 
-# --- catching up ---------------------------------------------------------------------------------
+# --- bringing it up to date (the writer's) ---------------------------------------------------------
 
 def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
@@ -307,31 +304,11 @@ def lexical_ready(conn, scopes: list[str]) -> bool:
     return all(lookup.ready(conn, s) for s in scopes)
 
 
-def needs_build(conn) -> bool:
-    """Whether the builder has lexical work: a scope's lists to make, or many entries to merge."""
-    return (conn.execute("SELECT 1 FROM lex_scope WHERE cursor IS NOT NULL LIMIT 1").fetchone() is not None
-            or lookup.pending(conn) > MERGE_AFTER)
-
-
-def pending_bytes(plan: list[tuple]) -> int:
-    """About how many bytes of memory files ``plan`` reads: what a catch-up costs."""
-    total = 0
-    for step in plan:
-        if step[0] == "jsonl":
-            total += step[7] - step[5]  # size - offset
-        elif step[0] == "learning":
-            total += LEARNING_BYTES
-        elif step[0] == "handoff":
-            total += HANDOFF_BYTES
-    return total
-
-
-def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False, max_bytes: int | None = None,
+def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False,
                    part: int = PART) -> tuple[int, bool]:
-    """``refresh``, unless more than ``max_bytes`` of files wait to be read (None: no limit): then
-    nothing is written. Returns (entries indexed, whether the index is now up to date). Each part of
-    at most ``part`` lines is its own transaction, so a build killed at any moment keeps every part
-    it committed, and the next call goes on from there."""
+    """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
+    ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
+    committed, and the next call goes on from there. Only the writer calls it (recall/writer.py)."""
     count, last = 0, None
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
@@ -341,16 +318,14 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
         if plan == last:  # why: a step that changes nothing would be planned for ever; never loop on it
             return count, False
         last = plan
-        if max_bytes is not None and pending_bytes(plan) > max_bytes:
-            return count, False
         # why: the write side (and the word lists' with it) only when there is something to write:
         # the prompt hook's usual search finds the index current and never loads it
         from lazy_harness.recall import indexing
 
         conn.execute("BEGIN IMMEDIATE")
         try:
-            # why: planned again under the lock only when another connection wrote meanwhile (two hooks
-            # catching up at once must index each line once); otherwise the plan still holds
+            # why: planned again under the lock only when another connection wrote meanwhile (a test or
+            # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
             room = part

@@ -1,6 +1,6 @@
 """Putting entries into the index and taking them out: one step of a refresh plan (``index.refresh_within``
-plans; this applies), and the word lists' glue for the builder. Not on the prompt hook's path unless
-it writes: ``index.refresh_within`` imports this when the plan has something to do.
+plans; this applies), and the word lists' glue. The writer's side (recall/writer.py): never on the
+prompt hook's path.
 """
 
 from lazy_harness.memory import trust
@@ -21,7 +21,7 @@ def _drop(conn, unit: str) -> None:
         mdir = conn.execute("SELECT mdir FROM entry WHERE unit=? LIMIT 1", (unit,)).fetchone()[0]
         if len(rowids) > LEX_REBUILD and lookup.ready(conn, mdir):
             # why: taking thousands of entries out of the lists one by one costs more than making the
-            # scope's lists again, which the builder does in parts (a file rewritten by hand)
+            # scope's lists again, which the writer does in parts (a file rewritten by hand)
             lexical_build.start_build(conn, mdir)
         else:
             lexical_write.remove(conn, rowids)
@@ -35,9 +35,9 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     if not entries:
         return
     # why: rowids handed out here let both tables be filled by one executemany each (a statement
-    # per row cost 1 ms per 100 entries on the prompt hook's catch-up path); the write lock is held
+    # per row cost 1 ms per 100 entries); the write lock is held
     # why: never a rowid handed out before, even after a delete: what was indexed after a point is what
-    # has a higher rowid (``lookup.last_rowid``: the prompt hook embeds what its catch-up indexed)
+    # has a higher rowid (``lookup.last_rowid``)
     first = lookup.last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
@@ -53,9 +53,9 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
                      [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
     if conn.execute("SELECT 1 FROM lex_scope WHERE scope=?", (mdir,)).fetchone() is None:
-        lexical_build.start_build(conn, mdir)  # why: a new scope's lists are made at once by the builder
+        lexical_build.start_build(conn, mdir)  # why: a new scope's lists are made by the writer's next step
     # why: putting an entry in its lists costs about 13 ms; here it is only stored (found by every
-    # search at once) and the builder or the worker puts it in its lists (``lexical_write.merge_new``)
+    # search at once) and the writer's next step puts it in its lists (``lexical_write.merge_new``)
     lexical_write.add(conn, mdir, [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)],
                       defer=True)
     _count(conn, len(entries))
@@ -116,19 +116,13 @@ def lexical_source(conn, scope: str):
     return source
 
 
-def build_lexical(conn, merge_part: int = 200, up_to: int | None = None) -> tuple[int, int]:
+def build_lexical(conn, merge_part: int = 200) -> tuple[int, int]:
     """Make the lexical lists of every scope whose build is under way (in resumable steps, each its
-    own transaction) and put the entries added since into their lists: (scopes built, entries merged).
-    With ``up_to`` (the prompt hook): only scopes of at most that many entries, and nothing merged."""
+    own transaction) and put the entries added since into their lists: (scopes built, entries merged)."""
     built = 0
     for (scope,) in conn.execute("SELECT scope FROM lex_scope WHERE cursor IS NOT NULL").fetchall():
-        if up_to is not None and conn.execute("SELECT count(*) FROM entry WHERE mdir=?",
-                                              (scope,)).fetchone()[0] > up_to:
-            continue
         lexical_build.build(conn, scope, lexical_source(conn, scope))
         built += 1
-    if up_to is not None:
-        return built, 0
     merged = 0
     while True:
         conn.execute("BEGIN IMMEDIATE")

@@ -11,11 +11,11 @@ Tables (beside FTS5's, in the same database):
                                       ``CHAMPIONS`` of them by BM25's term-frequency part
   lex_total(key, df)                  df summed over the ready scopes (BM25's idf)
   lex_meta(k, v)                      the phrase table the keys were made with
-  lex_new(rowid, scope)               entries added with ``defer`` (a hook's catch-up): not in the
+  lex_new(rowid, scope)               entries added with ``defer`` (by a refresh): not in the
                                       lists yet, rescored by every search until ``merge_new``
 
 The search over them: ``lookup.search``; a scope's lists made whole: ``lexical_build``. Not on the
-prompt hook's path unless it writes (a catch-up).
+prompt hook's path: the index's writer (``recall.writer``) runs it.
 """
 
 from lazy_harness.recall import lexical_keys
@@ -136,7 +136,7 @@ def _merge(conn, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
     out = []
     for k, new in fresh.items():
         df, blob = known.get(k, (0, b""))
-        if len(new) == 1:  # the usual case of a catch-up: one new entry for the key
+        if len(new) == 1:  # the usual case of an update: one new entry for the key
             out.append((scope, k, df + 1, _insert_one(blob, df, new[0])))
             continue
         cur = lexical_keys.decode(blob)

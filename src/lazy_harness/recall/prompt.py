@@ -4,8 +4,8 @@ pass the bar and were not shown to this session yet, as one text within the budg
 Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
 what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.gate`.
 
-The hook catches up with at most ``build.HOOK_BYTES`` of new lines itself; when more are waiting it
-starts the builder (:mod:`lazy_harness.recall.build`) and searches what is indexed. With
+The hook only reads the index; the worker and the commands that change memory keep it up to date
+(:mod:`lazy_harness.recall.writer`, ADR 0042), and a missing or damaged one is searched as empty. With
 ``recall.semantic`` the prompt's vector comes from the static model (:mod:`lazy_harness.recall.
 static_model`, a few milliseconds in this process) and is compared with the vectors kept beside the
 candidates (:mod:`lazy_harness.recall.vectors`); a candidate not embedded yet is judged by the
@@ -37,18 +37,6 @@ def model_state_dir(env) -> str:
     return paths.recall_dir(env)
 
 
-def _fill(conn, env, budget: int | None, after: int) -> bool:
-    """Embed the texts of entries after rowid ``after`` that have no vector yet, at most ``budget``;
-    whether none is left waiting."""
-    from lazy_harness.errors import StaticModelError
-    from lazy_harness.recall import vectors
-
-    try:
-        return vectors.fill(conn, model_state_dir(env), budget=budget, after=after) != budget
-    except StaticModelError:
-        return True  # why: _semantic says it on the line it logs; the words still rank
-
-
 def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, project: str) -> tuple[list[dict], dict]:
     """``ranked`` with the similarity bar for the candidates whose vectors are kept
     (``select.by_similarity``), as it is otherwise; and what happened, for the log."""
@@ -71,27 +59,6 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
     scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
     return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
                     "best": max(scored) if scored else None}
-
-
-def _catch_up(conn, env, settings: dict, mdir: str, ldir: str, deep: bool) -> tuple[int, bool]:
-    """Index what is new in ``mdir`` and ``ldir`` (the hook: at most ``build.HOOK_BYTES``), embed it
-    (the hook: at most ``build.HOOK_EMBED`` texts): (entries indexed, whether nothing waits)."""
-    from lazy_harness.recall import build
-
-    if deep or not build.running(env):
-        last = lookup.last_rowid(conn)
-        indexed, current = index.refresh_within(conn, [mdir], ldir, deep, None if deep else build.HOOK_BYTES)
-    else:  # why: the builder holds the write lock for a part at a time: search what is there
-        return 0, True
-    if settings.get("semantic") and (deep or indexed):
-        # why: the CLI can wait for every entry; the hook embeds a few new ones and leaves the rest
-        # to the builder
-        current = _fill(conn, env, None if deep else build.HOOK_EMBED, 0 if deep else last) and current
-    if indexed and not deep:  # why: a small project's lists cost less to make here than a builder
-        from lazy_harness.recall import indexing  # why: the write side, loaded by the catch-up that indexed
-
-        indexing.build_lexical(conn, up_to=build.HOOK_LISTS)
-    return indexed, current
 
 
 def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str,
@@ -134,38 +101,27 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
                 deep: bool = False, now: float | None = None,
                 place: tuple[str, str, str] | None = None, opener=None, session: str = "") -> tuple[str | None, dict]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
-    what the similarity bar did); ``deep`` (the CLI) brings the whole index up to date first, also
-    looking at every learning file for edits in place (see ``index.refresh``); without it (the hook)
-    at most ``build.HOOK_BYTES`` of new lines are indexed here and, ``now`` given, the builder is started
-    for the rest. ``place``: (memory folder, learnings folder, project name) when known without
-    ``cwd`` (the page of ``lh ui``). ``opener``: opens the index and keeps it open (the resident
-    answerer); without it a connection is opened and closed here. ``session``: the running session's id,
-    whose own entries are left out."""
-    from lazy_harness.recall import build
-
+    what the similarity bar did, ``index`` when there was none to search); ``deep`` (a command) has the
+    writer bring the index up to date first, unless another writer holds it; without it (the hook)
+    the index is only read: a missing one is searched as empty, a damaged one is removed (a cache)
+    and searched as empty, and the hook asks the worker for it (``index`` says so). ``place``:
+    (memory folder, learnings folder, project name) when known without ``cwd`` (the page of ``lh
+    ui``). ``opener``: opens the index and keeps it open (the resident answerer); without it a
+    connection is opened and closed here. ``session``: the running session's id, whose own entries
+    are left out."""
     settings = cfg["recall"]
     mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)
-    for attempt in (1, 2):
-        conn = opener(path) if opener else index.connect(path)
-        try:
-            indexed, current = _catch_up(conn, env, settings, mdir, ldir, deep)
-            ranked, info = _search(conn, prompt, cwd, settings, env, mdir, project, _policy(cfg), session)
-            current = current and not index.needs_build(conn)
+    indexed = 0
+    for _ in (1, 2) if deep else (1,):
+        if deep:  # why: a command; the writer waits for nobody: another one writing, what is there is read
+            from lazy_harness.recall import writer
+
+            got = writer.update(path, [mdir], ldir, state_dir=model_state_dir(env))
+            indexed = got[0] if got else 0
+        ranked, info = _read(path, prompt, cwd, settings, env, mdir, project, _policy(cfg), session, opener)
+        if info.get("index") != "damaged":
             break
-        except Exception as exc:
-            if attempt == 2 or not index.damaged(exc):
-                raise
-            if opener:
-                conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
-        finally:
-            if not opener:
-                conn.close()
-        index.remove(path)  # only after a damaged index: a cache, built again from the files
-    # why: more than the hook may read or embed waits: the builder does the rest outside the hook,
-    # and the next prompts find it done
-    if now is not None and not current:
-        info["builder"] = build.start(env, mdir, ldir) or "running"
     passing = [c for c in ranked if c["passes"]]
     unseen = [c for c in passing if c["id"] not in already]
     unseen = usage_order(unseen, env, mdir, cfg)
@@ -179,6 +135,28 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
                 already=len(passing) - len(unseen), kept=kept, chars=len(text or ""), max_chars=budget)
     return text, info
+
+
+def _read(path: str, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str, cross: str,
+          session: str, opener) -> tuple[list[dict], dict]:
+    """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
+    is none to search. A damaged index is removed: the writer makes it again from the files."""
+    if not os.path.exists(path):
+        return [], {"index": "missing"}
+    conn = None
+    try:
+        conn = opener(path) if opener else index.connect(path, create=False)
+        return _search(conn, prompt, cwd, settings, env, mdir, project, cross, session)
+    except Exception as exc:
+        if not index.damaged(exc):
+            raise
+        if opener and conn is not None:
+            conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
+    finally:
+        if not opener and conn is not None:
+            conn.close()
+    index.remove(path)
+    return [], {"index": "damaged"}
 
 
 def usage_order(passing: list[dict], env, mdir: str, cfg: dict) -> list[dict]:
@@ -241,8 +219,8 @@ def describe(info: dict) -> str:
         parts.append(f"indexed={info['indexed']}")
     if info.get("search"):  # lists: the bounded search; fts: FTS5, while the lists are being made
         parts.append(f"search={info['search']}")
-    if info.get("builder"):
-        parts.append(f"builder={info['builder']}")
+    if info.get("index"):  # none to search: missing or damaged (the hook asked the worker for it)
+        parts.append(f"index={info['index']}")
     if info.get("kept"):
         parts.append(f"injected {len(info['kept'])} ({info['chars']}/{info['max_chars']} chars): "
                      + ",".join(c["id"] for c in info["kept"]))

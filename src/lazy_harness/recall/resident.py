@@ -60,7 +60,7 @@ NO_ANSWER = "no answer in time"
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # What of the hook's environment a question carries: where the config, memory, cache, logs and the
 # project are, who the user is (provenance), and the two a process's files and times depend on.
-# What else a process of ours needs to run (the answerer and the index builder it starts): where
+# What else a process of ours needs to run (the answerer): where
 # Python and its packages are, the locale. Never a key or a token either.
 PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
 QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",

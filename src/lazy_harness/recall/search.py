@@ -60,8 +60,7 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
         return [c for c in ranked if all_projects or not c["elsewhere"]]
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
-    # month folders are where hand edits happen, and the builder the worker starts after each
-    # persist looks at every file
+    # month folders are where hand edits happen, and the worker's updates look at every file
     ranked = current.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
     ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)

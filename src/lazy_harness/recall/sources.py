@@ -8,7 +8,7 @@
 A marker line ``{"op": "supersede" | "forget", "id": ...}`` (or ``"merge"`` with ``"drop"``) hides
 the entries it names. Ids come from ``memory.ids``: a line without its own id gets the id derived
 from its content, so it keeps the same id at every read. Only ``os`` and our hot-path modules at
-import time: the prompt hook reads new lines through this module when the index must catch up.
+import time (the writer's side; SessionStart's digest reads the files through ``memory``).
 """
 
 import os

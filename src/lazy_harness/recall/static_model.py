@@ -340,12 +340,12 @@ class StaticModel:
 
     def warm(self) -> bool:
         """Whether rows are already packed for :meth:`embed_many` in this process (a long-lived one:
-        the resident answerer, the builder): then it is the faster way even for a few texts."""
+        the resident answerer, the worker): then it is the faster way even for a few texts."""
         return bool(self._packed)
 
     def embed_many(self, texts: list[str]) -> list[bytes]:
         """:meth:`embed` of each text, about five times faster for many texts (the worker, the index
-        builder): each token's row is packed once into one integer, a lane of 64 bits a dimension, so
+        writer): each token's row is packed once into one integer, a lane of 64 bits a dimension, so
         a text's sum is one integer addition a token."""
         import sys
         from array import array

@@ -51,3 +51,16 @@ def approve(p: Project, form: dict, cfg: dict, now: float) -> str:
 
 
 ACTIONS = {"forget": forget, "close": close, "undo": undo, "approve": approve}
+
+
+def index_after(p: Project, env) -> None:
+    """The recall index brought up to date with what an action wrote (ADR 0042): now, or by the
+    worker when another writer holds it."""
+    from lazy_harness.queue import index_task
+    from lazy_harness.recall import writer
+
+    try:
+        if writer.after_write(env, p.memory_dir, p.learnings_dir) is None:
+            index_task.ask_worker(env, p.memory_dir)
+    except Exception:  # why: the change is written; the next session start finds the index behind
+        pass

@@ -174,6 +174,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             with self.server.changing:
                 said = act(project, form, cfg, time.time())
+                actions.index_after(project, self.server.env)
         except LhError as exc:
             said = f"lh: {exc}"
         note = self.server.keep_note(said)

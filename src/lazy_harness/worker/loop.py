@@ -30,7 +30,7 @@ from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_name
-from lazy_harness.queue import sweep
+from lazy_harness.queue import index_task, sweep
 from lazy_harness.worker import one_task
 
 LOCK_NAME = queue.LOCK_NAME
@@ -126,6 +126,10 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
             _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")
             continue
         _log(env, f"consolidate {mdir}: {result.status}: {result.reason}")
+        if result.run:  # why: what it marked leaves recall now; the hooks only read the index (ADR 0042)
+            from lazy_harness.worker import pipeline
+
+            pipeline.update_index(env, mdir, learnings, lambda m, where=mdir: _log(env, f"consolidate {where}: {m}"))
     stats.projects.clear()
 
 
@@ -156,6 +160,22 @@ def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
     if left:
         _log(env, f"adopt: {len(left)} project learning(s) have no single project; lh memory unassigned lists them")
     atomic_write(stamp, logfile.stamp(now) + "\n")
+
+
+def _index_tasks(cfg: dict, env) -> bool:
+    """The index tasks waiting (worker/reindex.py): before the sessions' tasks, which need no model
+    call to wait for, and the next prompts search what they index. False when one failed (it stays
+    for the next worker; this one does not go round again for it)."""
+    from lazy_harness.worker import reindex
+
+    try:
+        reindex.run_tasks(env, paths.memory_root(cfg["memory"]["path"] or None, env),
+                          paths.learnings_dir(cfg["knowledge"]["path"] or None, env),
+                          lambda m: _log(env, f"worker {os.getpid()}: {m}"))
+        return True
+    except Exception as exc:  # why: the index is a cache; it must never stop the queue (the task stays)
+        _log(env, f"worker {os.getpid()}: index task failed: {type(exc).__name__}: {exc}")
+        return False
 
 
 def _sweep(q: str, cfg: dict, env) -> None:
@@ -252,6 +272,7 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
     from lazy_harness.memory import intent
 
     synced_cfg = None
+    indexed = False
     while True:
         fd = queue.acquire_worker_lock(q)
         if fd is None:
@@ -273,6 +294,7 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
                     _log(env, f"worker {os.getpid()}: {line}")
             except OSError as exc:  # why: retried at the next start, and by the folder's next writer
                 _log(env, f"worker {os.getpid()}: an unfinished persist not rolled back yet: {exc}")
+            indexed = _index_tasks(cfg, env)
             drain(q, cfg, env, stats, limit, sleep)
             if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:
                 _sweep(q, cfg, env)
@@ -286,6 +308,6 @@ def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
         from lazy_harness.worker.waiting import ready
 
         if ((limit is not None and stats.finished >= limit) or stats.paused or stats.storage
-                or not ready(q, queue.pending(q), time.time())):
+                or not (ready(q, queue.pending(q), time.time()) or (indexed and index_task.waiting(q)))):
             break
     return synced_cfg

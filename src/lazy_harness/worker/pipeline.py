@@ -243,7 +243,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
-    _update_index(env, memory_dir, learnings_dir, log)
+    update_index(env, memory_dir, learnings_dir, log)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems + plan.problems, attempts=attempts, read=seen)
 
@@ -354,14 +354,14 @@ def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, n
     return plan, store.apply(plan)
 
 
-def _update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
-    """Index (and embed) the new entries now, so the next prompt judges them by meaning."""
-    try:  # why: the index is a cache the next prompt would catch up anyway; it must never fail the task
-        from lazy_harness.recall import build
+def update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
+    """Index (and embed) the new entries now, so the next prompt judges them by meaning: the worker
+    is the index's writer (recall/writer.py); the hooks only read it."""
+    try:  # why: the index is a cache, and a failure here must never fail the task
+        from lazy_harness.recall import writer
 
-        # why: here, not in the next prompt's hook: the new entries are indexed and embedded before
-        # that prompt, which then judges them by meaning (a running builder does it instead)
-        build.build(paths.recall_index_file(env), [memory_dir], learnings_dir,
-                    state_dir=paths.recall_dir(env))
+        # why: waits for another writer (a command, lh memory reindex) rather than leave the index behind
+        writer.update(paths.recall_index_file(env), [memory_dir], learnings_dir, state_dir=paths.recall_dir(env),
+                      waiting=lambda entries: None)
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")

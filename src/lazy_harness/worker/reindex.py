@@ -1,0 +1,37 @@
+"""Index tasks (``queue.index_task``), done by the worker: the index's one writer brings it up to
+date for each memory folder a task names (``recall.writer``), then the task is removed. A worker
+killed meanwhile leaves the task, and the next one goes on from the last part the index committed.
+"""
+
+import os
+
+from lazy_harness import paths
+from lazy_harness.queue import index_task
+
+
+def run_tasks(env, root: str, ldir: str, log) -> int:
+    """Every index task waiting, each memory folder once, with the learnings folder ``ldir``; ``root``:
+    the memory root a task's folder must be in (another is dropped, logged). Returns how many folders
+    were brought up to date."""
+    from lazy_harness.recall import writer
+
+    todo: dict[str, list[str]] = {}
+    for path in index_task.waiting(paths.queue_dir(env)):
+        where = index_task.read(path)
+        if where is None or os.path.dirname(os.path.realpath(where)) != os.path.realpath(root):
+            log(f"index task {os.path.basename(path)}: not a memory folder under {root}: dropped")
+            index_task.done(path)
+            continue
+        todo.setdefault(where, []).append(path)
+    for mdir, tasks in todo.items():
+        got = writer.update(paths.recall_index_file(env), [mdir], ldir, log, state_dir=paths.recall_dir(env),
+                            waiting=lambda entries: None)
+        log(f"index task for {mdir}: {got[0] if got else 0} entries indexed, {got[1] if got else 0} texts embedded")
+        for path in tasks:
+            index_task.done(path)
+    if todo:
+        from lazy_harness import logfile
+        from lazy_harness.memory import damage
+
+        damage.report(logfile.WORKER, env)  # the lines the index could not read whole, once per file state
+    return len(todo)
