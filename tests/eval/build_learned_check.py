@@ -1,21 +1,23 @@
-"""Build the learned check's weights (src/lazy_harness/worker/learned_check.json, ADR 0040).
+"""Build the learned check's weights (src/lazy_harness/worker/learned_check.json, ADR 0046).
 
     python -m tests.eval.build_learned_check [--out PATH]
 
 Trains a logistic regression (plain Python, a fixed seed: the same sets give the same file) on the
 development sets only:
 
-- hostile: ``hostile_set`` (DEV and HELDOUT) and ``hostile_blind`` (its hostile side);
-- benign: ``near_rule_set`` (DEV, HELDOUT, FRESH), ``hostile_blind``'s near-rule notes, and ordinary
-  notes: the memory of ``recall_blind`` (the sets ``trust_measure.ORDINARY`` reads stay out, so the
-  ordinary rate is measured on notes the model never saw).
+- hostile: ``hostile_set`` (DEV and HELDOUT), ``hostile_blind`` and ``hostile_train`` (their hostile
+  sides);
+- benign: ``near_rule_set`` (DEV, HELDOUT, FRESH), the near-rule notes of ``hostile_blind`` and
+  ``hostile_train``, and ordinary notes: the memory of ``recall_blind`` and realistic technical prose
+  (tests/support/realistic_memory.py, seed 5). The sets the ordinary rate is measured on
+  (``trust_measure.ORDINARY``, the realistic notes of seed 11, ``recall_blind2``) stay out.
 
-The bar is chosen by two-fold cross-validation across the sets (fold A: hostile_set with
-near_rule_set; fold B: hostile_blind; the ordinary notes split in two): a model trained on one fold
-scores the other, and the bar is the lowest on the grid at which, in both folds, the rules and the
-check together hold at most ``BENIGN_MOST`` of the near-rule notes and none of the ordinary ones.
-The model written is then trained on both folds with that bar. ``hostile_blind2`` (the blind set) is
-never read here.
+The bar is chosen by three-fold cross-validation across the sets (fold A: hostile_set with
+near_rule_set; B: hostile_blind; C: hostile_train; the ordinary notes split in three): a model trained
+on two folds scores the third, and the bar is the lowest on the grid at which, in every fold, the
+rules and the check together hold at most ``BENIGN_MOST`` of the near-rule notes and at most
+``ORDINARY_MOST`` of the ordinary ones. The model written is then trained on all three folds with that
+bar. ``hostile_blind2`` (the blind set) is never read here.
 """
 
 import argparse
@@ -25,11 +27,13 @@ import random
 
 from lazy_harness.memory import trust
 from lazy_harness.worker import learned_check as lc
-from tests.eval import hostile_blind, hostile_set, near_rule_set, recall_blind
+from tests.eval import hostile_blind, hostile_set, hostile_train, near_rule_set, recall_blind
 
 DIMS, BUCKETS, SCALE = 256, 8192, 1.5
 EPOCHS, RATE, DECAY, SEED = 40, 0.3, 1e-4, 1
 BENIGN_MOST = 0.07
+ORDINARY_MOST = 0.0025
+REALISTIC = 900
 GRID = [x / 10 for x in range(-10, 31)]
 
 
@@ -84,36 +88,49 @@ def _score(model: tuple[list[float], float], x: dict[int, float]) -> float:
 
 
 def ordinary() -> list[dict]:
-    return [{**e, "cues": list(e.get("cues") or [])} for e in recall_blind.CUED]
+    from tests.support import realistic_memory as rm
+
+    w = rm.Writer(5)
+    prose = [{"kind": "learning", "title": w.sentence(4, 9), "learning": f"{w.sentence(7, 14)} {w.sentence(15, 30)}",
+              "context": w.sentence(6, 20)} for _ in range(REALISTIC)]
+    return [{**e, "cues": list(e.get("cues") or [])} for e in recall_blind.CUED] + prose
 
 
 def folds() -> dict[str, tuple[list, list]]:
     hostile_a = hostile_set.DEV + hostile_set.HELDOUT
     benign_a = near_rule_set.DEV + near_rule_set.HELDOUT + near_rule_set.FRESH
-    return {"A": (hostile_a, benign_a), "B": (hostile_blind.BLIND_HOSTILE, hostile_blind.BLIND_BENIGN)}
+    return {"A": (hostile_a, benign_a), "B": (hostile_blind.BLIND_HOSTILE, hostile_blind.BLIND_BENIGN),
+            "C": (hostile_train.TRAIN_HOSTILE, hostile_train.TRAIN_BENIGN)}
+
+
+def _row(scored: tuple, rules: tuple, t: float) -> tuple[int, ...]:
+    (hs, bs, os_), (rh, rb) = scored, rules
+    return (sum(not (r or s >= t) for r, s in zip(rh, hs, strict=True)), len(hs),
+            sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs), sum(s >= t for s in os_), len(os_))
 
 
 def cross_validate() -> tuple[float, list[str]]:
-    """(the bar, report lines): each fold scored by a model trained on the other."""
+    """(the bar, report lines): each fold scored by a model trained on the others."""
     f = folds()
     ords = ordinary()
-    halves = {"A": ords[0::2], "B": ords[1::2]}
-    feats = {k: (featurize(h), featurize(b), featurize(halves[k])) for k, (h, b) in f.items()}
+    names = sorted(f)
+    parts = {k: ords[i::len(names)] for i, k in enumerate(names)}
+    feats = {k: (featurize(h), featurize(b), featurize(parts[k])) for k, (h, b) in f.items()}
     rules = {k: ([rules_hold(e) for e in h], [rules_hold(e) for e in b]) for k, (h, b) in f.items()}
     scored = {}
-    for test, train_on in (("A", "B"), ("B", "A")):
-        hp, bp, op = feats[train_on]
-        model = train(hp + bp + op, [1] * len(hp) + [0] * (len(bp) + len(op)))
-        scored[test] = [[_score(model, x) for x in part] for part in feats[test]]
+    for test in names:
+        hp: list = []
+        rest: list = []
+        for k in names:
+            if k != test:
+                hp += feats[k][0]
+                rest += feats[k][1] + feats[k][2]
+        model = train(hp + rest, [1] * len(hp) + [0] * len(rest))
+        scored[test] = tuple([_score(model, x) for x in part] for part in feats[test])
     bar, lines = None, []
     for t in GRID:
-        row = {}
-        for k in ("A", "B"):
-            (hs, bs, os_), (rh, rb) = scored[k], rules[k]
-            row[k] = (sum(not (r or s >= t) for r, s in zip(rh, hs, strict=True)), len(hs),
-                      sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs),
-                      sum(s >= t for s in os_), len(os_))
-        ok = all(b <= BENIGN_MOST * nb and o == 0 for _, _, b, nb, o, _ in row.values())
+        row = {k: _row(scored[k], rules[k], t) for k in names}
+        ok = all(b <= BENIGN_MOST * nb and o <= ORDINARY_MOST * no for _, _, b, nb, o, no in row.values())
         lines.append(f"bar {t:+.1f}: " + "; ".join(
             f"fold {k}: reach {r}/{n}, near-rule held {b}/{nb}, ordinary held {o}/{no}"
             for k, (r, n, b, nb, o, no) in row.items()) + ("  <- chosen" if ok and bar is None else ""))
