@@ -1,5 +1,6 @@
-"""The bar's evidence (ADR 0034): a match carried by everyday words alone never passes; one distinctive
-word of a prompt that has several needs a high similarity; and the bar says why, in words."""
+"""The bar's evidence (ADR 0034, 0041): a match carried by everyday words alone never passes; one
+distinctive word needs a high similarity; of many entries holding the same distinctive words only one
+that stands out passes; and the bar says why, in words."""
 
 import json
 import os
@@ -19,8 +20,12 @@ SETTINGS = {"min_terms": 2, "min_score": 2.4, "min_coverage": 0, "min_similarity
 
 
 def judged(cands, sim):
-    """The candidates through the similarity bar, each with the reason ``lh memory show --prompt`` prints."""
-    out = select.by_similarity(cands, {1: sim}, SETTINGS, "proj")
+    """The candidates through the similarity bar, each with the reason ``lh memory show --prompt`` prints;
+    ``sim``: every candidate's similarity, or a list of them in the candidates' order."""
+    sims = sim if isinstance(sim, list) else [sim] * len(cands)
+    for n, c in enumerate(cands):
+        c["rowid"], c["id"] = n + 1, f"d-{n + 1:08d}"
+    out = select.by_similarity(cands, {n + 1: s for n, s in enumerate(sims)}, SETTINGS, "proj")
     for c in out:
         c["why"] = select.why(c, SETTINGS, "proj")
     return out
@@ -56,9 +61,37 @@ def test_one_distinctive_word_of_several_needs_the_higher_similarity():
     # two distinctive words of the prompt need no more than the score
     two = judged([_cand(["wishlist", "spinner"], distinct=3)], 0.5)[0]
     assert two["passes"], two["why"]
-    # a prompt with a single distinctive word: that word is the whole question
-    alone = judged([_cand(["kafka", "test"], distinct=1)], 0.5)[0]
-    assert alone["passes"], alone["why"]
+
+
+def test_the_prompts_only_distinctive_word_needs_the_higher_similarity_too():
+    """ADR 0041: one distinctive word is one word of evidence, whether or not the prompt has others."""
+    only = judged([_cand(["kafka", "test"], distinct=1)], 0.5)[0]
+    assert not only["passes"]
+    assert "the prompt's only distinctive word (kafka) needs similarity 0.6, has 0.50" in only["why"], only["why"]
+    sure = judged([_cand(["kafka", "test"], distinct=1)], select.ALONE + 0.01)[0]
+    assert sure["passes"], sure["why"]
+
+
+def test_of_a_crowd_holding_the_same_distinctive_words_only_one_that_stands_out_passes():
+    """ADR 0041: entries that all hold the prompt's distinctive words are the project's everyday subject
+    (a component its memory often names), not one episode: the bar lets one through only when its
+    similarity stands out from the others'."""
+    crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD)]
+    got = judged(crowd, [0.64, 0.64, 0.63, 0.62])
+    assert not any(c["passes"] for c in got)
+    assert f"{select.CROWD - 1} other entries hold its distinctive words (search, dialog)" in got[0]["why"], got[0]["why"]
+    assert "does not stand out: similarity 0.64, another 0.64" in got[0]["why"], got[0]["why"]
+    crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD)]
+    got = judged(crowd, [0.64, 0.64 + select.STANDOUT + 0.01, 0.63, 0.62])
+    assert [c["passes"] for c in got] == [True, False, False, False]  # the one that stands out comes first
+    assert got[0]["similarity"] == pytest.approx(0.64 + select.STANDOUT + 0.01)
+    # fewer than CROWD entries holding them: each is judged on its own, as before
+    few = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD - 1)]
+    assert all(c["passes"] for c in judged(few, [0.64, 0.64, 0.63])), [c["why"] for c in few]
+    # an entry holding a distinctive word the crowd does not is not in it
+    mixed = [_cand(["search", "dialog", "algolia"], distinct=4)] + [_cand(["search"], distinct=4)
+                                                                     for _ in range(select.CROWD)]
+    assert judged(mixed, [0.6, 0.64, 0.64, 0.64, 0.64])[0]["passes"]
 
 
 def test_the_score_counts_the_coverage():
