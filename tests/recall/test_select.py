@@ -54,9 +54,10 @@ def test_a_match_of_everyday_words_alone_never_passes_whatever_its_similarity():
 
 
 def test_one_distinctive_word_of_several_needs_the_higher_similarity():
-    below = judged([_cand(["wishlist"], distinct=3)], select.ALONE - 0.02)[0]
+    # (two entries hold the word: one alone would point at its entry, see the test below)
+    below = judged([_cand(["wishlist"], distinct=3), _cand(["wishlist"], distinct=3)], [select.ALONE - 0.02, 0.3])[0]
     assert not below["passes"] and "one distinctive word of 3 (wishlist)" in below["why"]
-    above = judged([_cand(["wishlist"], distinct=3)], select.ALONE + 0.01)[0]
+    above = judged([_cand(["wishlist"], distinct=3), _cand(["wishlist"], distinct=3)], [select.ALONE + 0.01, 0.3])[0]
     assert above["passes"] and "by wishlist" in above["why"]
     # two distinctive words of the prompt need no more than the score
     two = judged([_cand(["wishlist", "spinner"], distinct=3)], 0.5)[0]
@@ -72,6 +73,23 @@ def test_the_prompts_only_distinctive_word_needs_the_higher_similarity_too():
     assert sure["passes"], sure["why"]
 
 
+def test_a_distinctive_word_only_one_entry_holds_needs_only_the_bar_in_similarity():
+    """ADR 0041: the other side of the crowd. A distinctive word that no other candidate holds points at
+    this entry; its similarity alone (without the strength and coverage added) must reach
+    ``recall.min_similarity``, not ``ALONE``."""
+    sole = [_cand(["analytics"], distinct=2), _cand(["site"], distinct=2)]
+    got = judged(sole, [0.56, 0.3])
+    assert got[0]["id"] == "d-00000001" and got[0]["passes"], got[0]["why"]
+    assert "held by no other entry" in got[0]["why"], got[0]["why"]
+    # under the bar in similarity itself: out, though its score (with coverage) is over it
+    low = judged([_cand(["analytics"], distinct=2, coverage=0.9)], 0.5)[0]
+    assert not low["passes"] and "needs similarity 0.6, has 0.50" in low["why"], low["why"]
+    # two entries holding the word: ALONE again
+    two = judged([_cand(["analytics"], distinct=2), _cand(["analytics"], distinct=2)], [0.56, 0.4])
+    assert not any(c["passes"] for c in two), [c["why"] for c in two]
+    assert "2 entries hold it" in two[0]["why"], two[0]["why"]
+
+
 def test_of_a_crowd_holding_the_same_distinctive_words_only_one_that_stands_out_passes():
     """ADR 0041: entries that all hold the prompt's distinctive words are the project's everyday subject
     (a component its memory often names), not one episode: the bar lets one through only when its
@@ -79,7 +97,8 @@ def test_of_a_crowd_holding_the_same_distinctive_words_only_one_that_stands_out_
     crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD)]
     got = judged(crowd, [0.64, 0.64, 0.63, 0.62])
     assert not any(c["passes"] for c in got)
-    assert f"{select.CROWD - 1} other entries hold its distinctive words (search, dialog)" in got[0]["why"], got[0]["why"]
+    said = got[0]["why"]
+    assert f"{select.CROWD - 1} other entries hold its distinctive words (search, dialog)" in said, said
     assert "does not stand out: similarity 0.64, another 0.64" in got[0]["why"], got[0]["why"]
     crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD)]
     got = judged(crowd, [0.64, 0.64 + select.STANDOUT + 0.01, 0.63, 0.62])

@@ -189,13 +189,26 @@ def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
     return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
 
 
-def evidence(c: dict, similarity: float) -> bool:
+def evidence(c: dict, similarity: float, bar: float) -> bool:
     """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034,
     0041): at least one of its matched groups is a distinctive word (not ``terms.GENERIC``), and it
-    matches two of them or has a similarity of ``ALONE``: one word is one word of evidence, whether
-    or not the prompt has others."""
+    matches two of them, or has a similarity of ``ALONE`` (one word is one word of evidence, whether
+    or not the prompt has others), or of ``bar`` when no other candidate holds its one word
+    (``holders``: a word only one entry holds points at that entry)."""
     anchors = c["anchors"]
-    return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE)
+    return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE
+                              or (c.get("holders") == 1 and similarity >= bar))
+
+
+def _holders(ranked: list[dict]) -> None:
+    """Set ``holders`` on each candidate with one distinctive word: how many candidates match it."""
+    count: dict[str, int] = {}
+    for c in ranked:
+        for t in c["matched"]:
+            count[t] = count.get(t, 0) + 1
+    for c in ranked:
+        if len(c["anchors"]) == 1:
+            c["holders"] = count[c["anchors"][0]]
 
 
 def crowd(c: dict, ranked: list[dict]) -> tuple[int, float] | None:
@@ -215,7 +228,7 @@ def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
     """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``; the crowd is
     judged after, once every candidate has its similarity (:func:`by_similarity`)."""
     c["blended"] = blended(sim, c["strength"], c["coverage"])
-    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim)
+    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim, bar)
 
 
 def why(c: dict, settings: dict, project: str | None) -> str:
@@ -239,14 +252,18 @@ def why(c: dict, settings: dict, project: str | None) -> str:
     score = (f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
     if c["blended"] < bar:
         return f"score {c['blended']:.2f} under recall.min_similarity {bar:g} {score}"
-    if not evidence(c, sim):
+    if not evidence(c, sim, bar):
         which = "the prompt's only distinctive word" if c["distinct"] <= 1 else \
             f"one distinctive word of {c['distinct']}"
-        return f"{which} ({by}) needs similarity {ALONE:g}, has {sim:.2f}"
+        held = (f"held by no other entry, similarity {bar:g} itself" if c.get("holders") == 1
+                else f"{c.get('holders')} entries hold it")
+        return f"{which} ({by}) needs similarity {ALONE:g}, has {sim:.2f} ({held})"
     if not stands_out(c):
         n, best = c["crowd"]
         return (f"{n} other entries hold its distinctive words ({by}) and it does not stand out: similarity "
                 f"{sim:.2f}, another {best:.2f} ({STANDOUT:g} above every other's needed)")
+    if len(c["anchors"]) == 1 and sim < ALONE:
+        by += ", held by no other entry"
     return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
 
 
@@ -261,6 +278,7 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, pr
     scored: list[dict] = []
     lexical: list[dict] = []
     rest: list[dict] = []
+    _holders(ranked)
     for c in ranked:
         sim = sims.get(c["rowid"])
         c["similarity"] = sim
