@@ -181,3 +181,25 @@ def test_show_prompt_says_why_nothing_came_back_and_why_each_candidate_is_out(fl
     passed = invoke("memory", "show", "--project", flaky, "--prompt",
                     "redis tests flake when xdist runs them in parallel")
     assert any(line.startswith("      in: score ") for line in passed.out.splitlines()), passed.out
+
+
+def test_a_crowd_about_one_component_gives_nothing_and_show_prompt_says_why(tmp_path):
+    """Four entries about the search dialog, none more about the prompt than the others: the prompt
+    that names the dialog gets none of them, and ``lh memory show --prompt`` says why (ADR 0041)."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - n * ms.DAY, f"The search dialog {what}", f"the search dialog {why}",
+                    tags=["search", "dialog"], cues=[f"search dialog {what}"])
+        for n, (what, why) in enumerate([("keeps its last query", "people search again for the same thing"),
+                                         ("closes on Escape", "keyboard users expect it"),
+                                         ("lists recent pages first", "most searches revisit a page"),
+                                         ("opens with the slash key", "as on most documentation sites")])])
+    prompt = "add a loading spinner to the search dialog"
+    assert _ask(root, prompt) == ""
+    out = invoke("memory", "show", "--project", root, "--prompt", prompt)
+    assert out.code == 0, out.err
+    head, why = out.out.split("\n==== why", 1)
+    assert "This prompt receives nothing: " in head
+    assert "other entries hold its distinctive words (search, dialog) and it does not stand out" in out.out, out.out
+    assert f"of {select.CROWD} or more entries holding the same distinctive words" in why, why
