@@ -75,6 +75,12 @@ def test_a_build_killed_midway_keeps_its_parts_and_the_next_run_goes_on(tmp_path
 
 def test_the_prompt_hook_leaves_a_large_first_build_to_the_builder(tmp_path):
     root, mem = big_memory(tmp_path, 3000)
+    # why: one entry the last prompt is about; the 3,000 alike are a crowd none of which stands out
+    # (ADR 0041), so they answer no prompt
+    with open(os.path.join(mem, files.DECISIONS), "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(ms.decision(NOW, "Deploy freezes are announced in the ops channel a day ahead",
+                                        "people plan around them", cues=["when is the deploy freeze announced"]))
+                 + "\n")
     assert os.path.getsize(os.path.join(mem, files.DECISIONS)) > build.HOOK_BYTES
     r = run_hook("UserPromptSubmit", {"session_id": "s-1", "cwd": root, "hook_event_name": "UserPromptSubmit",
                                       "prompt": "how does the release train queue work"})
@@ -84,12 +90,12 @@ def test_the_prompt_hook_leaves_a_large_first_build_to_the_builder(tmp_path):
     gone(int(last.split(" builder=")[1].split()[0]))
     conn = index.connect(paths.recall_index_file())
     try:
-        assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 3000  # the builder did
+        assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 3001  # the builder did
     finally:
         conn.close()
     out = run_hook("UserPromptSubmit", {"session_id": "s-2", "cwd": root, "hook_event_name": "UserPromptSubmit",
-                                        "prompt": "how does the release train queue work"})
-    assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+                                        "prompt": "when is the deploy freeze announced to the team"})
+    assert "Deploy freezes are announced" in json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_one_builder_at_a_time(tmp_path):
