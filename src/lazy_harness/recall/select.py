@@ -200,23 +200,33 @@ def evidence(c: dict, similarity: float, bar: float) -> bool:
                               or (c.get("holders") == 1 and similarity >= bar))
 
 
-def _holders(ranked: list[dict]) -> None:
-    """Set ``holders`` on each candidate with one distinctive word: how many candidates match it."""
-    count: dict[str, int] = {}
-    for c in ranked:
+def _holders(ranked: list[dict]) -> dict[str, set[int]]:
+    """Each matched word's holders (the positions in ``ranked`` of the candidates matching it); and
+    ``holders`` set on each candidate with one distinctive word: how many candidates match it."""
+    by_word: dict[str, set[int]] = {}
+    for n, c in enumerate(ranked):
         for t in c["matched"]:
-            count[t] = count.get(t, 0) + 1
+            by_word.setdefault(t, set()).add(n)
     for c in ranked:
         if len(c["anchors"]) == 1:
-            c["holders"] = count[c["anchors"][0]]
+            c["holders"] = len(by_word[c["anchors"][0]])
+    return by_word
 
 
-def crowd(c: dict, ranked: list[dict]) -> tuple[int, float] | None:
-    """(how many other candidates hold every distinctive word ``c`` matched, the best similarity among
-    them) when, with ``c``, they are ``CROWD`` or more; else None (ADR 0041)."""
-    anchors = set(c["anchors"])
-    others = [d.get("similarity") or 0.0 for d in ranked if d is not c and anchors.issubset(d["matched"])]
-    return (len(others), max(others)) if len(others) + 1 >= CROWD else None
+def _crowds(ranked: list[dict], by_word: dict[str, set[int]]) -> None:
+    """Set ``crowd`` on each candidate passing by similarity: (how many other candidates hold every
+    distinctive word it matched, the best similarity among them) when, with it, they are ``CROWD`` or
+    more; else None (ADR 0041). The holders of a set of words are the intersection of each word's
+    (``by_word``, from :func:`_holders`)."""
+    for i, c in enumerate(ranked):
+        if not c["passes"] or c["similarity"] is None:
+            continue
+        c["crowd"] = None
+        if min(len(by_word[t]) for t in c["anchors"]) < CROWD:  # why: the usual case, a word few entries hold
+            continue
+        holders = set.intersection(*(by_word[t] for t in c["anchors"]))  # ``c`` among them
+        if len(holders) >= CROWD:
+            c["crowd"] = (len(holders) - 1, max(ranked[n].get("similarity") or 0.0 for n in holders if n != i))
 
 
 def stands_out(c: dict) -> bool:
@@ -271,22 +281,22 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, pr
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
     not embedded yet) and, when it has one, ``passes`` when it matches enough groups, :func:`blended`
     reaches ``recall.min_similarity``, :func:`evidence` holds and it :func:`stands_out` of its
-    :func:`crowd` (``crowd`` is set for those that got that far); the strength bar's ``passes`` stays
+    crowd (``crowd``, set for those that got that far: :func:`_crowds`); the strength bar's ``passes`` stays
     for the others. Order: those passing by similarity (highest blended first), then
     the others passing by strength (in ``rank``'s order), then the rest."""
     bar = float(settings["min_similarity"])
     scored: list[dict] = []
     lexical: list[dict] = []
     rest: list[dict] = []
-    _holders(ranked)
+    by_word = _holders(ranked)
     for c in ranked:
         sim = sims.get(c["rowid"])
         c["similarity"] = sim
         if sim is not None:
             _judge(c, sim, bar, project)
+    _crowds(ranked, by_word)  # why: only for those passing: few, and a set of words they share is looked for once
     for c in ranked:
-        if c["passes"] and c["similarity"] is not None:  # why: only those passing: the crowd costs a pass over all
-            c["crowd"] = crowd(c, ranked)
+        if c["passes"] and c["similarity"] is not None:
             c["passes"] = stands_out(c)
         (scored if c["passes"] and c["similarity"] is not None else lexical if c["passes"] else rest).append(c)
     scored.sort(key=lambda c: -c["blended"])  # stable: equal scores keep rank's order
