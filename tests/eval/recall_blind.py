@@ -13,8 +13,9 @@ Two versions of the same entries, as real memories hold both:
     python -m tests.eval.recall_eval --set tests.eval.recall_blind          # without cues
     python -m tests.eval.recall_eval --set tests.eval.recall_blind_cued     # with cues
 
-``PROMPTS`` are the development prompts (``blind_prompts.DEV``), the held-out ones
-(``blind_prompts.HELDOUT``) run as the part "held-out" (see ``recall_eval.parts``).
+``PROMPTS`` are the first part's prompts (``blind_prompts.DEV``), the second part's
+(``blind_prompts.HELDOUT``, held out until ADR 0041, a development part since) run as the part
+"held-out" (see ``recall_eval.parts``).
 """
 
 from tests.eval import blind_prompts

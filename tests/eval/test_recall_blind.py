@@ -3,16 +3,21 @@ the real hook with the default install's bar (similarity on), for entries with a
 
 The goal (issue 33) is recall@5 at least 0.85 with at most 1 in 6 of the prompts that need no memory
 getting anything. The floors below hold what the method reaches (docs/how/recall.md, "Precision"),
-so a change that lets more through, or finds less, fails."""
+so a change that lets more through, or finds less, fails. Both parts are development prompts since ADR
+0041 (the bar was chosen on each and checked on the other): these are fitted figures, not a measure
+of new prompts."""
 
 from tests.eval import blind_prompts, recall_blind, recall_eval
 
 # (recall@5 at least, no-memory prompts that got anything at most), per set and part
+# (ADR 0041: noise 2 -> 1, 10 -> 9, 2 -> 1 and 8 -> 6; the held-out part's recall 0.89 -> 0.92 and
+# 0.81 -> 0.82; the first part's without cues 0.82 -> 0.79, one prompt whose only distinctive word
+# now needs the higher similarity)
 HOLDS = {
-    ("tests.eval.recall_blind_cued", "dev"): (0.89, 2),
-    ("tests.eval.recall_blind_cued", "held-out"): (0.85, 10),
-    ("tests.eval.recall_blind", "dev"): (0.78, 2),
-    ("tests.eval.recall_blind", "held-out"): (0.78, 8),
+    ("tests.eval.recall_blind_cued", "dev"): (0.92, 1),
+    ("tests.eval.recall_blind_cued", "held-out"): (0.91, 9),
+    ("tests.eval.recall_blind", "dev"): (0.78, 1),
+    ("tests.eval.recall_blind", "held-out"): (0.82, 6),
 }
 
 

@@ -34,8 +34,9 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
         line = (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
                 f"bar: similarity {settings['min_similarity']:g} "
                 f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, with "
-                f"{select.BLEND:g} x strength and {select.COVER:g} x coverage added; a distinctive word among "
-                f"them, two when the prompt has two or one with similarity {select.ALONE:g}; for the "
+                f"{select.BLEND:g} x strength and {select.COVER:g} x coverage added; two distinctive words among "
+                f"them or one with similarity {select.ALONE:g}; of {select.CROWD} or more entries holding the "
+                f"same distinctive words, one {select.STANDOUT:g} above the others' similarity; for the "
                 f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
     else:
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "

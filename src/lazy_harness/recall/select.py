@@ -25,7 +25,9 @@ are kept: a candidate's *similarity* is the better of two cosines with the promp
 its best cue); it passes when it matches one group (``OTHER_PROJECT`` more for a general learning of
 another project) and its similarity plus a little of its strength (:func:`blended`) reaches
 ``recall.min_similarity``. Those that pass come first, by that score; a candidate not embedded yet
-keeps the strength bar, and follows in the order of step 4 (:func:`by_similarity`).
+keeps the strength bar, and follows in the order of step 4 (:func:`by_similarity`). Beside the score
+it asks for evidence (ADR 0034, 0041): two distinctive words, or one with a similarity of ``ALONE``;
+and of ``CROWD`` or more candidates holding the same distinctive words, only one that stands out.
 """
 
 import math
@@ -67,6 +69,13 @@ BLEND, BLEND_CAP = 0.04, 4.0
 # of 0.36 to 0.42
 ALONE = 0.60
 COVER = 0.2
+# why: ADR 0041. Entries that all hold the distinctive words an entry matched (a component the project's
+# memory often names: the search dialog, the footer, the changelog) show that those words are the
+# project's everyday subject, not one episode's; from CROWD such entries on, one passes only when its
+# similarity stands out, STANDOUT above every other's. Chosen on each half of the development sets and
+# checked on the other: on either, 3 to 6 entries and 0.03 to 0.05 give the same figures
+CROWD = 4
+STANDOUT = 0.03
 CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
@@ -180,18 +189,56 @@ def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
     return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
 
 
-def evidence(c: dict, similarity: float) -> bool:
-    """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034):
-    at least one of its matched groups is a distinctive word (not ``terms.GENERIC``); and when the
-    prompt has two or more distinctive words, it matches two of them or has a similarity of ``ALONE``."""
+def evidence(c: dict, similarity: float, bar: float) -> bool:
+    """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034,
+    0041): at least one of its matched groups is a distinctive word (not ``terms.GENERIC``), and it
+    matches two of them, or has a similarity of ``ALONE`` (one word is one word of evidence, whether
+    or not the prompt has others), or of ``bar`` when no other candidate holds its one word
+    (``holders``: a word only one entry holds points at that entry)."""
     anchors = c["anchors"]
-    return bool(anchors) and (len(anchors) >= min(2, c["distinct"]) or similarity >= ALONE)
+    return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE
+                              or (c.get("holders") == 1 and similarity >= bar))
+
+
+def _holders(ranked: list[dict]) -> dict[str, set[int]]:
+    """Each matched word's holders (the positions in ``ranked`` of the candidates matching it); and
+    ``holders`` set on each candidate with one distinctive word: how many candidates match it."""
+    by_word: dict[str, set[int]] = {}
+    for n, c in enumerate(ranked):
+        for t in c["matched"]:
+            by_word.setdefault(t, set()).add(n)
+    for c in ranked:
+        if len(c["anchors"]) == 1:
+            c["holders"] = len(by_word[c["anchors"][0]])
+    return by_word
+
+
+def _crowds(ranked: list[dict], by_word: dict[str, set[int]]) -> None:
+    """Set ``crowd`` on each candidate passing by similarity: (how many other candidates hold every
+    distinctive word it matched, the best similarity among them) when, with it, they are ``CROWD`` or
+    more; else None (ADR 0041). The holders of a set of words are the intersection of each word's
+    (``by_word``, from :func:`_holders`)."""
+    for i, c in enumerate(ranked):
+        if not c["passes"] or c["similarity"] is None:
+            continue
+        c["crowd"] = None
+        if min(len(by_word[t]) for t in c["anchors"]) < CROWD:  # why: the usual case, a word few entries hold
+            continue
+        holders = set.intersection(*(by_word[t] for t in c["anchors"]))  # ``c`` among them
+        if len(holders) >= CROWD:
+            c["crowd"] = (len(holders) - 1, max(ranked[n].get("similarity") or 0.0 for n in holders if n != i))
+
+
+def stands_out(c: dict) -> bool:
+    """Whether ``c`` is in no crowd, or its similarity is ``STANDOUT`` above every other's there."""
+    return c.get("crowd") is None or c["similarity"] >= c["crowd"][1] + STANDOUT
 
 
 def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
-    """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``."""
+    """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``; the crowd is
+    judged after, once every candidate has its similarity (:func:`by_similarity`)."""
     c["blended"] = blended(sim, c["strength"], c["coverage"])
-    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim)
+    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim, bar)
 
 
 def why(c: dict, settings: dict, project: str | None) -> str:
@@ -215,27 +262,43 @@ def why(c: dict, settings: dict, project: str | None) -> str:
     score = (f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
     if c["blended"] < bar:
         return f"score {c['blended']:.2f} under recall.min_similarity {bar:g} {score}"
-    if not evidence(c, sim):
-        return f"one distinctive word of {c['distinct']} ({by}) needs similarity {ALONE:g}, has {sim:.2f}"
+    if not evidence(c, sim, bar):
+        which = "the prompt's only distinctive word" if c["distinct"] <= 1 else \
+            f"one distinctive word of {c['distinct']}"
+        held = (f"held by no other entry, similarity {bar:g} itself" if c.get("holders") == 1
+                else f"{c.get('holders')} entries hold it")
+        return f"{which} ({by}) needs similarity {ALONE:g}, has {sim:.2f} ({held})"
+    if not stands_out(c):
+        n, best = c["crowd"]
+        return (f"{n} other entries hold its distinctive words ({by}) and it does not stand out: similarity "
+                f"{sim:.2f}, another {best:.2f} ({STANDOUT:g} above every other's needed)")
+    if len(c["anchors"]) == 1 and sim < ALONE:
+        by += ", held by no other entry"
     return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
 
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, project: str | None) -> list[dict]:
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
     not embedded yet) and, when it has one, ``passes`` when it matches enough groups, :func:`blended`
-    reaches ``recall.min_similarity`` and :func:`evidence` holds; the strength bar's
-    ``passes`` stays for the others. Order: those passing by similarity (highest blended first), then
+    reaches ``recall.min_similarity``, :func:`evidence` holds and it :func:`stands_out` of its
+    crowd (``crowd``, set for those that got that far: :func:`_crowds`); the strength bar's ``passes`` stays
+    for the others. Order: those passing by similarity (highest blended first), then
     the others passing by strength (in ``rank``'s order), then the rest."""
     bar = float(settings["min_similarity"])
     scored: list[dict] = []
     lexical: list[dict] = []
     rest: list[dict] = []
+    by_word = _holders(ranked)
     for c in ranked:
         sim = sims.get(c["rowid"])
         c["similarity"] = sim
         if sim is not None:
             _judge(c, sim, bar, project)
-        (scored if c["passes"] and sim is not None else lexical if c["passes"] else rest).append(c)
+    _crowds(ranked, by_word)  # why: only for those passing: few, and a set of words they share is looked for once
+    for c in ranked:
+        if c["passes"] and c["similarity"] is not None:
+            c["passes"] = stands_out(c)
+        (scored if c["passes"] and c["similarity"] is not None else lexical if c["passes"] else rest).append(c)
     scored.sort(key=lambda c: -c["blended"])  # stable: equal scores keep rank's order
     return scored + lexical + rest
 
