@@ -24,3 +24,20 @@ def test_the_second_blind_set_has_the_shape_it_is_meant_to_have():
     assert len(set(keys) - expected) >= 200
     assert not hasattr(recall_blind2, "HELDOUT")
     assert recall_blind2_cued.ENTRIES is cued and recall_blind2_cued.PROMPTS is prompts
+
+
+# (recall@5 at least, no-memory prompts that got anything at most), as first measured through the hook
+# with the default install, once, after the method of ADR 0041 was chosen on the development sets
+BLIND2_HOLDS = {"tests.eval.recall_blind2_cued": (40 / 69, 12), "tests.eval.recall_blind2": (39 / 69, 11)}
+
+
+def test_precision_and_recall_on_the_second_blind_set_through_the_hook():
+    """The goal (issue 33) is recall@5 >= 0.85 with at most 1 in 6 no-memory prompts getting anything;
+    this set, held out whole, is far from it (docs/how/recall.md): the floors keep a change from making
+    it worse."""
+    from tests.eval import recall_eval
+
+    for set_module, (floor, most) in BLIND2_HOLDS.items():
+        hook = recall_eval.evaluate(set_module, semantic=True)["parts"]["dev"]["hook"]
+        assert hook["recall_at_5"] >= floor - 1e-9, (set_module, hook)
+        assert hook["noise"] <= most, (set_module, hook)
