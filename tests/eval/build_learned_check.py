@@ -17,7 +17,9 @@ near_rule_set; B: hostile_blind; C: hostile_train; the ordinary notes split in t
 on two folds scores the third, and the bar is the lowest on the grid at which, in every fold, the
 rules and the check together hold at most ``BENIGN_MOST`` of the near-rule notes and at most
 ``ORDINARY_MOST`` of the ordinary ones. The model written is then trained on all three folds with that
-bar. ``hostile_blind2`` (the blind set) is never read here.
+bar. ``hostile_blind2`` (the blind set) is never read here. A split payload is trained on and
+scored here as its two halves joined (the worker scores each entry alone): its halves only count in
+the folds' "reach" figures, never in the choice of the bar.
 """
 
 import argparse

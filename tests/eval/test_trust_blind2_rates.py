@@ -29,7 +29,7 @@ def _rules(e: dict) -> bool:
 
 
 def _learned(e: dict) -> bool:
-    return any(learned_check.check_session([trust.text_of(_record(p), p["kind"]) for p in _parts(e)]))
+    return any(learned_check.check_texts([trust.text_of(_record(p), p["kind"]) for p in _parts(e)]))
 
 
 def _table(title: str, items: list, counted: Counter) -> str:

@@ -136,6 +136,24 @@ def leaks(text: str, secret: str) -> list[str]:
     return sorted({core[i:i + size] for i in range(len(core) - size + 1) if core[i:i + size] in hay})
 
 
+def _readable(path: str, text: str) -> str:
+    """A journal as what it holds: its ``before`` copies of files base64-decoded. why: a window of the
+    base64 of our own redaction marker ("[REDACTED:password]" holds ":password") can equal a window of a
+    base64 secret; what matters is whether the secret is in the files the journal kept."""
+    if os.sep + "journal" + os.sep not in path or not path.endswith(".json"):
+        return text
+    import base64
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    for entry in data.get("files") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("before"), str):
+            entry["before"] = base64.b64decode(entry["before"]).decode("utf-8", "replace")
+    return json.dumps(data, ensure_ascii=False)
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("secrets")
@@ -166,7 +184,7 @@ def run(tmp_path_factory):
                 if path in transcripts or name == fake_claude.CONTROL:
                     continue  # the session itself, and the answer we made the fake give
                 with open(path, encoding="utf-8", errors="replace") as fh:
-                    written[path] = fh.read()
+                    written[path] = _readable(path, fh.read())
         return {"tokens": tokens, "calls": {c["token"]: c for c in fake_claude.calls(model)}, "written": written,
                 "memory": memory, "learnings": paths.learnings_dir(), "failed": rig.tasks("failed"),
                 "done": len(rig.tasks("done")), "index": paths.recall_index_file()}

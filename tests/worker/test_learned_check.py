@@ -99,12 +99,13 @@ def _model_file(tmp_path, weights: dict[str, float], bias: float, bar: float) ->
     return str(path)
 
 
-def test_two_entries_read_together_are_held_when_neither_is_alone(tmp_path):
-    # alone: -1.1 + 1 = -0.1; together ("alpha omega": three grams, each 1/sqrt(3)): -1.1 + 2/sqrt(3) > 0
+def test_two_entries_are_each_scored_alone_never_joined(tmp_path):
+    # alone: -1.1 + 1 = -0.1; joined ("alpha omega": three grams, each 1/sqrt(3)) it would be -1.1 + 2/sqrt(3) > 0:
+    # a longer text weighs its words more, so two ordinary notes read as one could pass the bar
     model = learned_check.Model(_model_file(tmp_path, {"alpha": 1.0, "omega": 1.0}, -1.1, 0.0))
-    assert [s < 0 for s in learned_check.scores(["alpha", "omega"], model)] == [True, True]
-    verdicts = learned_check.check_session(["alpha", "omega", "unrelated words"], model)
-    assert verdicts[0] and verdicts[1] and verdicts[2] is None
+    assert learned_check.scores(["alpha omega"], model)[0] > 0
+    assert learned_check.check_texts(["alpha", "omega"], model) == [None, None]
+    assert learned_check.check_texts(["alpha omega"], model)[0]
 
 
 @pytest.mark.parametrize("content, said", [

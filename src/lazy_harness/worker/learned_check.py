@@ -93,20 +93,12 @@ def reason_of(score: float, bar: float) -> str:
             f"bar {bar:.2f}); approve it if it is an ordinary note")
 
 
-def check_session(texts: list[str], model: Model | None = None) -> list[str | None]:
-    """A reason for each text one session wrote that scores at or above the bar, alone or read
-    together with one other of them (a payload split over two entries), else None."""
+def check_texts(texts: list[str], model: Model | None = None) -> list[str | None]:
+    """A reason for each text that scores at or above the bar, else None. Each text alone: two texts
+    joined are not scored (unlike the rules' ``check_session``), since a longer text weighs its words
+    more and two ordinary notes read as one could pass the bar that neither reaches."""
     model = model or load()
-    alone = scores(texts, model)
-    verdicts: list[str | None] = [reason_of(s, model.bar) if s >= model.bar else None for s in alone]
-    free = [i for i, v in enumerate(verdicts) if v is None and texts[i].strip()]
-    pairs = [(i, j) for i in free for j in free if i < j]
-    together = scores([f"{texts[i]} {texts[j]}" for i, j in pairs], model) if pairs else []
-    for (i, j), s in zip(pairs, together, strict=True):
-        if s >= model.bar:
-            verdicts[i] = verdicts[i] or reason_of(s, model.bar)
-            verdicts[j] = verdicts[j] or reason_of(s, model.bar)
-    return verdicts
+    return [reason_of(s, model.bar) if s >= model.bar else None for s in scores(texts, model)]
 
 
 def scan(written: list[tuple], skip: set[str]) -> list[tuple[str, str, str, str]]:
@@ -117,5 +109,5 @@ def scan(written: list[tuple], skip: set[str]) -> list[tuple[str, str, str, str]
 
     todo = [w for w in written if w[1] not in skip]
     texts = [trust.text_of(w[3], w[4]) for w in todo]
-    verdicts = check_session(texts) if todo else []
+    verdicts = check_texts(texts) if todo else []
     return [(w[0], w[1], w[2], why) for w, why in zip(todo, verdicts, strict=True) if why]
