@@ -108,3 +108,41 @@ def sessions_seen(env=None) -> int:
             if task.get("agent") == "codex" and task.get("session_id"):
                 seen.add(task["session_id"])
     return len(seen)
+
+
+def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None]]:
+    """(status, check, detail, hint) rows for ``lh doctor``: Codex's hooks.json, their trust, the
+    Codex sessions seen. Nothing when Codex is neither installed here nor holds our hooks."""
+    found = inspect(cwd)
+    codex = codex_trust.find_codex()
+    if found.state == "invalid":
+        return [("warn", "codex hooks", f"cannot read {found.path}: {found.error}", f"fix the JSON in {found.path}")]
+    if not found.ours:
+        if codex is None:
+            return []
+        return [("info", "codex hooks", f"{found.path} holds no lazy-harness hooks; Codex sessions are not "
+                 "remembered", "lh hooks install --agent codex")]
+    events = [o.event for o in found.ours]
+    missing = [e for e in settings.CODEX_EVENTS if e not in events]
+    detail = f"{found.path}: {', '.join(events)}"
+    rows = [("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
+            if missing else ("ok", "codex hooks", detail, None)]
+    if found.trust == codex_trust.TRUSTED:
+        rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
+    elif found.trust.startswith("not trusted"):
+        rows.append(("fail", "codex trust", f"{found.trust}: Codex skips them", "lh hooks install --agent codex"))
+    else:
+        rows.append(("warn", "codex trust", found.trust, TRUST_BY_HAND))
+    rows.append(("ok", "codex sessions", f"{sessions_seen()} seen by the queue (tasks with agent=codex)", None))
+    return rows
+
+
+def status_line(cwd: str | None = None) -> str | None:
+    """One line for ``lh status``: Codex hooks installed, trusted, sessions seen; None when Codex is not set up."""
+    found = inspect(cwd)
+    seen = sessions_seen()
+    if found.state == "invalid":
+        return f"codex: {found.path}: {found.error}"
+    if not found.ours:
+        return f"codex: hooks not installed (lh hooks install --agent codex); {seen} sessions seen" if seen else None
+    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}; {seen} sessions seen"
