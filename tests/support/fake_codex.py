@@ -21,7 +21,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "fake-codex.json")) as fh:
     mode = json.load(fh).get("mode", "ok")
 with open(os.path.join(here, "codex-calls.jsonl"), "a") as fh:
-    fh.write(json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd(), "codex_home": os.environ.get("CODEX_HOME")}}) + "\n")
+    call = {{"argv": sys.argv[1:], "cwd": os.getcwd(), "codex_home": os.environ.get("CODEX_HOME")}}
+    fh.write(json.dumps(call) + "\n")
 if sys.argv[1:2] != ["app-server"]:
     print("codex-cli 0.171.0")
     sys.exit(0)
@@ -56,7 +57,8 @@ def listing():
         for g, group in enumerate(groups):
             for i, hook in enumerate(group.get("hooks") or []):
                 key = f"{{hooks_file}}:{{snake(event)}}:{{g}}:{{i}}"
-                h = "sha256:" + hashlib.sha256(json.dumps([hook.get("command"), hook.get("timeout")]).encode()).hexdigest()
+                what = json.dumps([hook.get("command"), hook.get("timeout")]).encode()
+                h = "sha256:" + hashlib.sha256(what).hexdigest()
                 out.append({{"key": key, "eventName": camel(event), "handlerType": "command",
                             "command": hook.get("command"), "timeoutSec": hook.get("timeout"),
                             "sourcePath": hooks_file, "source": "user", "currentHash": h,
