@@ -195,3 +195,15 @@ def trust(hooks_file: str, cwd: str, env=None, timeout: float | None = None) -> 
         return hooks
     finally:
         server.close()
+
+
+def forget(keys: list[str], cwd: str, env=None, timeout: float | None = None) -> None:
+    """Remove the trust entries of ``keys`` (hooks uninstall took away) from Codex's config.toml."""
+    if not keys:
+        return
+    server = _open(os.environ if env is None else env, cwd, timeout)
+    try:
+        server.call("config/batchWrite", {"edits": [{"keyPath": f'hooks.state."{key}"', "value": None,
+                                                     "mergeStrategy": "replace"} for key in keys]})
+    finally:
+        server.close()

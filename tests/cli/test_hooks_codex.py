@@ -141,3 +141,22 @@ def test_trust_status_reads_what_codex_reports(isolated_home, codex_bin, tmp_pat
     hooks = codex_trust.status(paths.codex_hooks_file(), str(tmp_path))
     assert sorted(h["eventName"] for h in hooks) == ["sessionEnd", "sessionStart", "stop", "userPromptSubmit"]
     assert {h["trustStatus"] for h in hooks} == {"trusted"}
+
+
+def test_uninstall_removes_our_trust_entries_and_keeps_the_persons(isolated_home, codex_bin):
+    home = isolated_home / ".codex"
+    home.mkdir()
+    (home / "fake-trust.json").write_text(json.dumps({"theirs:stop:0:0": "sha256:abc"}))
+    invoke("hooks", "install", "--agent", "codex")
+    assert len(fake_codex.trusted(home)) == 5
+    r = invoke("hooks", "uninstall", "--agent", "codex")
+    assert r.code == 0 and "trust: removed 4 entries" in r.out
+    assert fake_codex.trusted(home) == {"theirs:stop:0:0": "sha256:abc"}
+
+
+def test_uninstall_without_codex_still_removes_the_hooks(isolated_home, codex_bin, monkeypatch):
+    invoke("hooks", "install", "--agent", "codex")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    r = invoke("hooks", "uninstall", "--agent", "codex")
+    assert r.code == 0 and "deleted" in r.out and "trust:" not in r.out
+    assert not hooks_file(isolated_home).exists()

@@ -93,3 +93,4 @@ def test_install_trusts_a_tui_session_fires_our_hooks_and_uninstall_restores_hoo
     gone = home.lh("hooks", "uninstall", "--agent", "codex")
     assert gone.returncode == 0, gone.stderr
     assert home.hooks_file.read_bytes() == original
+    assert "hooks.state" not in (home.codex_home / "config.toml").read_text()  # our trust entries went too

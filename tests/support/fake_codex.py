@@ -87,8 +87,12 @@ for line in sys.stdin:
     elif method == "config/batchWrite":
         state = trusted()
         for edit in msg["params"]["edits"]:
-            key = re.match(r'hooks\.state\."(.*)"\.trusted_hash$', edit["keyPath"]).group(1)
-            if mode != "refuse":
+            key = re.match(r'hooks\.state\."(.*?)"(?:\.trusted_hash)?$', edit["keyPath"]).group(1)
+            if mode == "refuse":
+                continue
+            if edit["value"] is None:
+                state.pop(key, None)
+            else:
                 state[key] = edit["value"]
         with open(trust_file, "w") as fh:
             json.dump(state, fh)

@@ -38,9 +38,18 @@ def install(cwd: str | None = None) -> None:
     click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
 
 
-def uninstall() -> None:
-    """Remove exactly our entries from hooks.json (the file as it was before install)."""
+def uninstall(cwd: str | None = None) -> None:
+    """Remove exactly our entries from hooks.json (the file as it was before install), then their
+    trust entries from Codex's config.toml when codex can be asked."""
     target = paths.codex_hooks_file()
+    cwd = cwd or os.getcwd()
+    keys: list[str] | None = None
+    try:
+        data, _ = settings.read(target)
+        if data is not None and settings.find_ours(data) and codex_trust.find_codex() is not None:
+            keys = [str(h["key"]) for h in codex_trust.status(target, cwd) if h.get("key")]
+    except (codex_trust.TrustError, SettingsError):
+        keys = None  # why: settings.uninstall below reports a damaged file; trust entries only linger
     change = settings.uninstall(target, backup=settings.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
@@ -50,6 +59,12 @@ def uninstall() -> None:
         click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
+    if change.action in ("deleted", "updated") and keys:
+        try:
+            codex_trust.forget(keys, cwd)
+            click.echo(f"trust: removed {len(keys)} entries from {os.path.join(paths.codex_home(), 'config.toml')}")
+        except codex_trust.TrustError as exc:
+            click.echo(f"trust: entries left in config.toml ({exc.message}); they trust nothing now")
 
 
 class CodexState:
@@ -125,8 +140,9 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
     events = [o.event for o in found.ours]
     missing = [e for e in settings.CODEX_EVENTS if e not in events]
     detail = f"{found.path}: {', '.join(events)}"
-    rows = [("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
-            if missing else ("ok", "codex hooks", detail, None)]
+    rows: list[tuple[str, str, str, str | None]] = [
+        ("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
+        if missing else ("ok", "codex hooks", detail, None)]
     if found.trust == codex_trust.TRUSTED:
         rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
     elif found.trust.startswith("not trusted"):
