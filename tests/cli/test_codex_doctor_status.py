@@ -81,3 +81,9 @@ def test_status_shows_codex_and_marks_codex_sessions(here):
 
 def test_status_says_nothing_of_codex_when_it_is_not_set_up(here):
     assert not any(x.startswith("codex: ") for x in invoke("status").out.splitlines())
+
+
+def test_hooks_status_shows_the_codex_hooks(here):
+    invoke("hooks", "install", "--agent", "codex")
+    out = invoke("hooks", "status").out
+    assert any(x.startswith("codex: hooks installed (4 in ") and "trust trusted" in x for x in out.splitlines())

@@ -370,6 +370,11 @@ def status() -> None:
         click.echo(f"plugin: {install.describe()}")
     if not any(f.ours for f in files) and not any(i.enabled for i in found):
         click.echo("  no settings file holds lazy-harness hooks (hint: lh hooks install)")
+    from lazy_harness.cli import hooks_codex
+
+    codex = hooks_codex.status_line()
+    if codex:
+        click.echo(codex)
     log = logfile.log_path(logfile.HOOKS)
     fired = last_fired()
     if not fired:
