@@ -94,3 +94,20 @@ def test_install_trusts_a_tui_session_fires_our_hooks_and_uninstall_restores_hoo
     assert gone.returncode == 0, gone.stderr
     assert home.hooks_file.read_bytes() == original
     assert "hooks.state" not in (home.codex_home / "config.toml").read_text()  # our trust entries went too
+
+
+def test_session_end_of_a_tui_without_the_daemon_forces_the_task(home, standin):
+    home.install()
+    home.hold_worker()
+    with home.terminal("--no-daemon") as term:
+        ready(term)
+        prompt(term, QUESTION)
+        standin.wait_for(1, 60)
+        term.wait_for(REPLY[:20], 30)
+        exit_tui(term)
+    [rollout] = home.rollouts()
+    sid = re.search(r"-([0-9a-f-]{36})\.jsonl$", rollout.name)[1]
+    ended = [line for line in home.hook_lines() if line.split()[1:3] == ["SessionEnd", f"session={sid}"]]
+    assert ended and "agent=codex" in ended[-1], home.hook_lines()
+    [task] = [t for t in home.tasks() if t["session_id"] == sid]
+    assert (task["agent"], task["forced"], task["event"]) == ("codex", "1", "SessionEnd")
