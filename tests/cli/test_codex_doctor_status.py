@@ -6,7 +6,7 @@ from lazy_harness import paths
 from lazy_harness import queue as spool
 from tests.cli.lhrun import invoke
 from tests.cli.test_status import SIDS, task
-from tests.support import fake_codex
+from tests.support import fake_codex_app_server as fake_codex
 from tests.support import memory_samples as ms
 
 

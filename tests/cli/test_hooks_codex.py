@@ -8,7 +8,7 @@ import pytest
 from lazy_harness import codex_trust, paths, settings
 
 from tests.cli.lhrun import invoke
-from tests.support import fake_codex
+from tests.support import fake_codex_app_server as fake_codex
 
 EVENTS = {"SessionStart", "Stop", "SessionEnd", "UserPromptSubmit"}
 THEIRS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
