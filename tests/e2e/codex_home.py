@@ -30,17 +30,21 @@ def find_codex() -> str | None:
 class CodexHome:
     """A temp HOME (with .codex and .claude inside) for one test, the project folder, the env."""
 
-    def __init__(self, base_url: str, codex: str, path: str | None = None) -> None:
-        self.home = Path(tempfile.mkdtemp(prefix="lh-e2e-codex-"))
+    def __init__(self, base_url: str, codex: str, home: Path | None = None, env: dict[str, str] | None = None) -> None:
+        """``home`` and ``env``: a Claude home's (claude_env.ClaudeHome) to share its HOME, XDG folders
+        and project, so both agents' sessions write one memory; by default a HOME of its own. Codex
+        runs with ``codex`` and ``lh`` on PATH and not ``claude``: the worker distils through codex exec."""
+        self._own = home is None
+        self.home = home if home is not None else Path(tempfile.mkdtemp(prefix="lh-e2e-codex-"))
         self.codex_home = self.home / ".codex"
-        self.codex_home.mkdir()
+        self.codex_home.mkdir(exist_ok=True)
         self.project = self.home / "project"
-        self.project.mkdir()
+        self.project.mkdir(exist_ok=True)
         (self.codex_home / "config.toml").write_text(codex_config(base_url))
         bins = [os.path.dirname(codex), os.path.dirname(lh_argv()[0])]
-        self.env = {"PATH": os.pathsep.join([*bins, path if path is not None else "/usr/bin:/bin"]),
-                    "HOME": str(self.home), "CODEX_HOME": str(self.codex_home), ENV_KEY: "standin-key",
-                    "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+        self.env = {**(env or {}), "PATH": os.pathsep.join([*bins, "/usr/bin:/bin"]), "HOME": str(self.home),
+                    "CODEX_HOME": str(self.codex_home), ENV_KEY: "standin-key", "TERM": "xterm-256color",
+                    "LANG": "C.UTF-8"}
         self._lock_fd: int | None = None
 
     @property
@@ -100,7 +104,8 @@ class CodexHome:
     def close(self) -> None:
         self.release_worker()
         subprocess.run(["codex", "app-server", "daemon", "stop"], env=self.env, capture_output=True, timeout=30)
-        shutil.rmtree(self.home, ignore_errors=True)
+        if self._own:
+            shutil.rmtree(self.home, ignore_errors=True)
 
 
 REVIEW = "Hooks need review"  # the TUI's dialog for hooks not trusted yet (here: the person's own)
