@@ -147,3 +147,13 @@ def test_codex_entries_show_their_agent_with_the_origin_and_claudes_do_not(rollo
     claude_line = next(line for line in text.splitlines() if "keep the worker detached" in line)
     assert "Codex session c0dec0de" in codex_line
     assert "session c1a0de00" in claude_line and "Codex" not in claude_line
+
+
+@pytest.mark.parametrize("argv, agent", [
+    (["x", "Stop", "--agent", "codex"], "codex"), (["x", "Stop", "--agent=codex"], "codex"),
+    (["x", "Stop"], "claude"), (["x", "Stop", "--agent", "claude"], "claude"), (["x", "Stop", "--agent"], "claude"),
+    (["x", "Stop", "--agent", "other"], "claude"), (["x", "--agent", "codex"], "claude")])
+def test_the_agent_is_read_from_the_command_after_the_event(argv, agent):
+    from lazy_harness.hooks.entry import agent_of_argv
+
+    assert agent_of_argv(argv) == agent
