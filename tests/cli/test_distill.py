@@ -87,3 +87,28 @@ def test_dry_run_of_a_session_already_distilled_shows_the_whole_prompt_with_whol
     assert whole.code == 0, whole.err
     assert "untrusted session data" in whole.out and "echo hi" in whole.out
     assert len(fake_claude.calls(bin_dir)) == 1  # the first distillation only
+
+
+def test_distill_of_a_codex_rollout_reads_it_as_one(isolated_home, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from tests.support import fake_codex
+
+    enable_loop(isolated_home, retry_backoff_seconds=0, min_user_chars=50)
+    fake = fake_codex.use(tmp_path, monkeypatch)  # no claude on PATH: auto picks codex
+    project = tmp_path / "proj"
+    project.mkdir()
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "codex" / "interactive.jsonl"
+    rollout_file = tmp_path / "rollout.jsonl"
+    rollout_file.write_text(fixture.read_text().replace("/home/user/project", str(project)))
+
+    result = invoke("distill", str(rollout_file))
+
+    assert result.code == 0, result.err
+    [call] = fake_codex.calls(fake)
+    assert "one finished Codex CLI session" in call["stdin"]
+    assert "User: We decided to keep the billing queue in Postgres" in call["stdin"]
+    decisions = os.path.join(paths.memory_dir(str(project)), "decisions.jsonl")  # the rollout's cwd
+    [line] = open(decisions).read().splitlines()
+    assert json.loads(line)["agent"] == "codex"
+    assert json.loads(line)["session_id"] == json.loads(fixture.read_text().splitlines()[0])["payload"]["id"]

@@ -17,7 +17,8 @@ KB256 = 256 * 1024
 FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "cues", "scope", "status",
               "deprecated_by",
               "deprecated_on", "deprecated_reason",
-              "project_folder", "via", "machine", "author"]  # provenance (ADR 0024)
+              "project_folder", "via", "machine", "author",  # provenance (ADR 0024)
+              "agent"]  # whose session (ADR 0044)
 
 
 def _good(tok: str) -> dict:

@@ -41,3 +41,15 @@ def test_acts_of_a_recorded_transcript_hold_the_bash_command_and_the_text():
     assert any("lock_timeout" in a[1] for a in acts)  # the assistant's text
     assert all(a[0] > 1.7e9 for a in acts)  # each with its time
     assert not evidence.acts(str(TRANSCRIPTS / "subagent-sidechain.jsonl"))  # a sub-agent's own records
+
+
+def test_acts_of_a_codex_rollout_hold_the_tool_call_and_the_answer():
+    from pathlib import Path
+
+    rollout = Path(TRANSCRIPTS).parent / "codex" / "interactive.jsonl"
+    texts = [text for _, text, _ in evidence.acts(str(rollout))]
+
+    assert any('"cmd": "ls"' in t or t == '{"cmd": "ls"}' for t in texts), texts
+    assert "Let me look at the files first." in texts
+    assert not any("decided last week" in t for t in texts)  # the hook's context is no act
+    assert not any("We decided to keep the billing queue" in t for t in texts)  # nor what the person typed

@@ -187,3 +187,21 @@ def test_the_fingerprint_is_only_taken_from_a_non_empty_string():
         assert queue.turn_fingerprint({"last_assistant_message": value}) == ""
     assert queue.turn_fingerprint({}) == ""
     assert queue.turn_fingerprint({"last_assistant_message": "ok \ud83d rest"}) == "ok "  # a lone surrogate
+
+
+def test_a_codex_turn_is_found_in_its_rollout_and_a_user_message_is_not(tmp_path):
+    from pathlib import Path
+
+    rollout = Path(TRANSCRIPTS).parent / "codex" / "interactive.jsonl"
+    lines = rollout.read_text(encoding="utf-8").splitlines(keepends=True)
+    answer = "Let me look at the files first."
+    digest = queue.turn_digest(queue.turn_fingerprint({"last_assistant_message": answer}))
+    typed = queue.turn_digest(queue.turn_fingerprint({"last_assistant_message": "Now list the files in the project"}))
+    cut = next(i for i, line in enumerate(lines) if answer in line and '"response_item"' in line)
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("".join(lines[:cut]), encoding="utf-8")
+
+    assert turn.wait(str(path), digest, timeout=0) is None  # not written yet
+    path.write_text("".join(lines), encoding="utf-8")
+    assert turn.wait(str(path), digest, timeout=0) == 0.0
+    assert turn.wait(str(path), typed, timeout=0) is None  # what the person typed is no turn

@@ -35,13 +35,15 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
     """Distill TRANSCRIPT into its project's memory (or show what would happen with --dry-run)."""
     from lazy_harness import config
     from lazy_harness.cli import sessions
-    from lazy_harness.worker import pipeline
+    from lazy_harness.worker import pipeline, rollout
 
     path = os.path.abspath(transcript)
     if not os.path.isfile(path):
         raise LhError(_not_a_transcript(transcript, path))
     cfg = config.load()
-    cwd = os.path.abspath(project) if project else (sessions.session_cwd(path) or os.getcwd())
+    codex = rollout.session_meta(path)  # a Codex rollout starts with its session_meta (docs/how/codex.md)
+    recorded = (str(codex.get("cwd") or "") or None) if codex is not None else sessions.session_cwd(path)
+    cwd = os.path.abspath(project) if project else (recorded or os.getcwd())
     fields = {
         "task_id": f"distill-{int(time.time())}",
         "session_jsonl": path,
@@ -49,6 +51,9 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         "cwd": cwd,
         "memory_dir": paths.memory_dir(cwd, None, cfg["memory"]["path"] or None),
     }
+    if codex is not None:
+        fields["agent"] = rollout.AGENT
+        fields["session_id"] = str(codex.get("id") or fields["session_id"])
     if whole:
         fields["event"] = pipeline.WHOLE_SESSION_EVENT
     # why: a transcript named on the command line is the user's own choice, so it may live anywhere

@@ -20,6 +20,7 @@ SECTION_HELP = {
     "handoff": "Open items carried from session to session (handoff.md).",
     "budget": "Spend caps for the worker's model calls (lh cost shows the spend).",
     "trust": "Consent: what one project's sessions wrote, reaching another project's sessions.",
+    "worker": "Which CLI distills sessions: Claude Code or Codex (docs/how/codex.md).",
 }
 
 

@@ -87,6 +87,18 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
                                       "spend cap: skipped when it is reached)"),
         "model_check_model": ("str", "", "model of that call; empty: compound_loop.model"),
     },
+    # which CLI runs the worker's model calls (docs/how/codex.md, ADR 0044)
+    "worker": {
+        "distiller": ("str", "auto", "who runs the worker's model calls (distillation, the model check, "
+                                     "consolidation): \"claude\" (claude -p), \"codex\" (codex exec), \"auto\": "
+                                     "claude when it is installed, else codex"),
+        "codex_path": ("str", "codex", "the codex executable (a name on PATH or an absolute path)"),
+        "codex_model": ("str", "", "model codex exec is asked for; empty: the one Codex's own config names"),
+        "codex_input_usd_per_mtok": ("num", 0.0, "price of a million input tokens of codex_model, for the ledger "
+                                                 "and the spend cap; 0 for both: unpriced, counted at a high "
+                                                 "default price ($2.50 in, $15 out) so the cap still stops"),
+        "codex_output_usd_per_mtok": ("num", 0.0, "price of a million output tokens of codex_model"),
+    },
     "consolidate": {
         "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory "
                                   "when the gates pass"),
@@ -104,7 +116,7 @@ MINIMUMS = {"wait_seconds": 1, "max_changes": 1, "lock_stale_minutes": 1, "timeo
 # a value outside these (inclusive) is an error: a cosine similarity is at most 1
 RANGES = {"recall.min_similarity": (0, 1)}
 # a value outside these is an error
-CHOICES = {"trust.cross_projects": ("ask", "auto")}
+CHOICES = {"trust.cross_projects": ("ask", "auto"), "worker.distiller": ("auto", "claude", "codex")}
 # keys of earlier versions: a warning says why they do nothing now, instead of "unknown key"
 RETIRED = {"recall.semantic_timeout_ms": "no longer used: there is no embedder process to wait for (ADR 0025)",
            "recall.semantic_idle_minutes": "no longer used: there is no embedder process (ADR 0025)"}

@@ -1,7 +1,7 @@
 """Handoff items: the open work a session leaves for the next ones, kept as an append-only log.
 
     <memory dir>/handoff.jsonl   the state: one record per change, never rewritten
-        {"op": "open"|"close", "id": "h-1a2b3c4d", "text", "session_id", "task_id", "ts", "reason"?}
+        {"op": "open"|"close", "id": "h-1a2b3c4d", "text", "session_id", "task_id", "ts", "reason"?, "agent"?}
     <memory dir>/handoff.md      the open items rendered from that state after every change
 
 Folding the records gives the items. For each id the record with the greatest ``(ts, op)`` wins,

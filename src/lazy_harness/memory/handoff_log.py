@@ -136,7 +136,7 @@ def parse(text: str) -> list[dict]:
     return out
 
 
-RECORD_FIELDS = ("op", "id", "text", "session_id", "task_id", "ts", "reason")
+RECORD_FIELDS = ("op", "id", "text", "session_id", "task_id", "ts", "reason", "agent")
 
 
 def salvage(text: str) -> dict | None:
@@ -297,4 +297,8 @@ def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> 
             step += 0.001
         else:
             notes.append(f"closed by a newer session, not reopened: [{hid}] {known['text']}")
+    agent = one_line(meta.get("agent"))
+    if agent:  # the agent whose session opened or closed the item, beside that session (no field: claude)
+        for rec in recs:
+            rec["agent"] = agent
     return recs, notes, problems

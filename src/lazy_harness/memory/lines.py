@@ -167,7 +167,8 @@ def note_cut(path: str) -> None:
 # the provenance fields too (``memory.provenance.FIELDS``): a salvaged entry says where it came from,
 # not "unknown", when they survived
 ENTRY_FIELDS = ("ts", "type", "id", "project", "session_id", "task_id", "summary", "context", "rationale",
-                "root_cause", "resolution", "prevention", "project_folder", "via", "machine", "author", "text_digest")
+                "root_cause", "resolution", "prevention", "project_folder", "via", "machine", "author", "text_digest",
+                "agent")
 
 
 def entry_fields(text: str) -> dict | None:

@@ -10,6 +10,8 @@ frontmatter):
     via           "session" (distilled by the worker), "hand" (written by the person)
     machine       the host name the entry was written on
     author        the login name it was written by
+    agent         the agent whose session the worker distilled it from: "claude" or "codex"; an entry
+                  without it is Claude Code's (written before Codex sessions were read) or by hand
     text_digest   a digest of the entry's text when written (decisions and failures): an edit since
                   shows as "edited by hand"
 
@@ -21,8 +23,9 @@ Hot path: only ``os`` at import time.
 
 import os
 
-FIELDS = ("project_folder", "via", "machine", "author", "text_digest")
+FIELDS = ("project_folder", "via", "machine", "author", "text_digest", "agent")
 SESSION, HAND = "session", "hand"
+CLAUDE = "claude"
 UNKNOWN = "unknown"
 
 
@@ -43,8 +46,18 @@ def fields(meta: dict, env=None) -> dict:
 
     machine, author = here(env)
     via = one_line(meta.get("via")) or (SESSION if one_line(meta.get("session_id")) else HAND)
-    return {"project_folder": one_line(meta.get("project_folder")), "via": via,
-            "machine": one_line(meta.get("machine") or machine), "author": one_line(meta.get("author") or author)}
+    out = {"project_folder": one_line(meta.get("project_folder")), "via": via,
+           "machine": one_line(meta.get("machine") or machine), "author": one_line(meta.get("author") or author)}
+    agent = one_line(meta.get("agent"))
+    if agent and via == SESSION:
+        out["agent"] = agent
+    return out
+
+
+def agent_of(rec: dict) -> str:
+    """The agent an entry was distilled from: its ``agent`` field, else ``claude`` (older entries)."""
+    value = rec.get("agent")
+    return value.strip() if isinstance(value, str) and value.strip() else CLAUDE
 
 
 def digest_of(rec: dict, kind: str) -> str:

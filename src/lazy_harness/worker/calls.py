@@ -2,6 +2,8 @@
 
 For each attempt: check the spend so far plus an estimate against the caps (worker/budget.py);
 call with what is left as ``--max-budget-usd``; append the call to the ledger, whatever its outcome.
+The call goes to ``claude -p`` (worker/llm.py) or ``codex exec`` (worker/codex_distill.py) as
+``[worker] distiller`` chooses (ADR 0044); both fail with the same causes and actions.
 What a failure leads to (llm.classify):
 - claude not found or cannot start: the task fails at once, with the install hint;
 - API unreachable, authentication refused, no answer in time: one attempt, then :class:`Wait`
@@ -50,9 +52,10 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
 
     Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
     """
-    from lazy_harness.worker import budget, ledger, llm
+    from lazy_harness.worker import budget, codex_distill, ledger, llm
 
     loop = cfg["compound_loop"]
+    ask = codex_distill.call if codex_distill.chosen(cfg, env) == "codex" else llm.call
     attempts = max(1, int(loop["max_attempts"]))
     delay = float(loop.get("retry_backoff_seconds", 2))
     workdir = ensure_dir(paths.neutral_dir(env))
@@ -66,7 +69,7 @@ def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=Non
             raise Wait(verdict.reason, paused=True)
         try:
             limit = verdict.remaining if max_usd is None else min(verdict.remaining, max_usd)
-            result = llm.call(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
+            result = ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
         except llm.CallError as exc:
             if exc.cause not in ("not_found", "cannot_start"):
                 ledger.record(exc.usage, meta, exc.cause, len(prompt), env, clock(), kind)

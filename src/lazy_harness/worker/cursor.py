@@ -69,11 +69,17 @@ def advance(env, session_id: str, path: str, offset: int, now: float) -> None:
     atomic_write(_file(env, session_id), json.dumps({"offset": offset, "check": check, "at": now}) + "\n")
 
 
-def read_view(path: str, budget_chars: int, offset: int):
-    """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it."""
-    from lazy_harness.worker import transcript
+def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude"):
+    """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it.
+    ``agent`` picks the reader: a Claude Code transcript, or a Codex rollout (worker/rollout.py)."""
+    if agent == "codex":
+        from lazy_harness.worker import rollout
 
-    view = transcript.read_view(path, budget_chars, text_from=offset)
+        view = rollout.read_view(path, budget_chars, text_from=offset)
+    else:
+        from lazy_harness.worker import transcript
+
+        view = transcript.read_view(path, budget_chars, text_from=offset)
     if offset and view.entries:
         view.text = EARLIER + view.text
     return view

@@ -111,8 +111,27 @@ def _strings(value, out: list[str]) -> None:
             _strings(v, out)
 
 
+def _codex_act(payload) -> str:
+    """The same of a Codex rollout's ``response_item``: an assistant message's text or a tool call's
+    arguments (worker/rollout.py)."""
+    if not isinstance(payload, dict):
+        return ""
+    parts: list[str] = []
+    if payload.get("type") == "message" and payload.get("role") == "assistant":
+        content = payload.get("content")
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+    elif payload.get("type") in ("function_call", "custom_tool_call"):
+        _strings(payload.get("arguments", payload.get("input")), parts)
+    return "\n".join(parts)
+
+
 def act_of(record: dict) -> str:
-    """The assistant's text and its tool calls' inputs in one transcript record ('' for any other)."""
+    """The assistant's text and its tool calls' inputs in one transcript record ('' for any other);
+    a Codex rollout's records too."""
+    if record.get("type") == "response_item":
+        return _codex_act(record.get("payload"))
     if record.get("type") != "assistant" or record.get("isSidechain"):
         return ""
     content = (record.get("message") or {}).get("content") if isinstance(record.get("message"), dict) else None
@@ -137,7 +156,8 @@ def acts(path: str) -> list[tuple[float, str, str]]:
     out = []
     with _open(path) as fh:
         for raw in iter_lines(fh):
-            if not raw or b'"assistant"' not in raw:
+            if not raw or (b'"assistant"' not in raw and b'"function_call"' not in raw
+                           and b'"custom_tool_call"' not in raw):
                 continue
             try:
                 record = json.loads(raw)

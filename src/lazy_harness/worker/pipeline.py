@@ -17,6 +17,15 @@ from lazy_harness.project_identity import project_name, project_root
 
 
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
+AGENTS = ("claude", "codex")  # a task's ``agent`` (no field: claude); it picks the transcript reader
+
+
+def agent_of(fields: dict) -> str:
+    """The agent whose session the task names: ``claude`` when the task has no ``agent`` field."""
+    agent = fields.get("agent") or "claude"
+    if agent not in AGENTS:
+        raise TaskError(f"unknown agent {agent!r} in the task (known: {', '.join(AGENTS)})")
+    return agent
 
 
 @dataclass
@@ -36,9 +45,15 @@ class Outcome:
 
 
 def check_trust(fields: dict, env, memory_root: str | None = None) -> None:
-    """A task is trusted only when its transcript lies inside the Claude dir's projects folder and its
-    memory folder is ``<memory root>/<key>`` (``memory_root``: ``paths.memory_root`` of the config)."""
-    projects = paths.projects_dir(env)
+    """A task is trusted only when its transcript lies inside the Claude dir's projects folder (a Codex
+    task's: inside ``$CODEX_HOME/sessions``) and its memory folder is ``<memory root>/<key>``
+    (``memory_root``: ``paths.memory_root`` of the config)."""
+    if agent_of(fields) == "codex":
+        from lazy_harness.worker import rollout
+
+        projects = rollout.sessions_dir(env)
+    else:
+        projects = paths.projects_dir(env)
     root = memory_root or paths.memory_root(None, env)
     transcript = fields.get("session_jsonl", "")
     memory = fields.get("memory_dir", "")
@@ -194,7 +209,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
     meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
             "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
-            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14)}
+            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14),
+            "agent": agent_of(fields)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
     answered = _ask(text, cfg, env, sleep, log, meta, mtime, seen)
@@ -223,6 +239,7 @@ def _read_transcript(fields: dict, loop: dict, env, log):
 
     sid = fields.get("session_id", "")
     path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
+    agent = agent_of(fields)
     if fields.get(queue.TURN):  # a Stop task: its turn may not be in the transcript yet (worker/turn.py)
         _wait_for_turn(path, fields[queue.TURN], log)
     try:
@@ -233,7 +250,7 @@ def _read_transcript(fields: dict, loop: dict, env, log):
     # only the conversation after what was distilled; `lh knowledge handoff-now` asks for the whole
     offset = 0 if fields.get("event") == WHOLE_SESSION_EVENT else cursor.start(env, sid, path)
     try:
-        view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset)
+        view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset, agent)
     except transcript.TranscriptError as exc:
         return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
     return path, mtime, offset, view

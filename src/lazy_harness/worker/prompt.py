@@ -185,6 +185,8 @@ def render(view: Any, existing: dict | None, project: str, max_chars: int,
     conversation, n_conv = redact(getattr(view, "text", "") or "", patterns)
     memory, n_mem = redact(memory_section(existing), patterns)
     head = INSTRUCTIONS.format(project=_line(project or "unknown")) + "\n"
+    if getattr(view, "agent", "claude") == "codex":
+        head = head.replace("one finished Claude Code session", "one finished Codex CLI session", 1)
     # why: text imitating a fence (ours or any earlier one) must not be able to end the fence early
     conversation = _FENCE_LIKE.sub("<<<(quoted fence)", conversation)
     boundary = "conversation-" + hashlib.sha256(conversation.encode("utf-8", "replace")).hexdigest()[:16]

@@ -63,6 +63,7 @@ class View:
 
     path: str
     kind: str = "empty"
+    agent: str = "claude"  # whose session: "claude" (this reader) or "codex" (worker/rollout.py)
     signals: Signals = field(default_factory=Signals)
     user_chars: int = 0
     user_messages: int = 0
@@ -84,6 +85,7 @@ class View:
     bad_lines: int = 0
     oversized_lines: int = 0
     replaced_lines: int = 0  # lines with invalid UTF-8, decoded with U+FFFD
+    damaged: list[str] = field(default_factory=list)  # ``file:line`` of the first damaged lines (rollouts)
 
     @property
     def messages(self) -> int:
@@ -104,6 +106,8 @@ class View:
                         (self.replaced_lines, "bad UTF-8")):
             if n:
                 out += f", {n} {what}"
+        if self.damaged:
+            out += f" (skipped {', '.join(self.damaged)})"
         return out
 
 

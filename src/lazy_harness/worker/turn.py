@@ -40,7 +40,15 @@ def needles(turn: str) -> tuple[bytes, ...]:
 
 
 def _texts(record: dict) -> list:
-    """The texts of an assistant record: its ``message.content`` string, or its ``text`` blocks."""
+    """The texts of an assistant record: its ``message.content`` string, or its ``text`` blocks; of a
+    Codex rollout's assistant message (``response_item``), its ``output_text`` blocks."""
+    if record.get("type") == "response_item":
+        payload = record.get("payload")
+        if not isinstance(payload, dict) or payload.get("type") != "message" or payload.get("role") != "assistant":
+            return []
+        content = payload.get("content")
+        return [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)] \
+            if isinstance(content, list) else []
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str):
@@ -59,7 +67,7 @@ def _holds(line: bytes, digest: str) -> bool:
         record = json.loads(line)
     except (ValueError, RecursionError):
         return False  # the cut first line of a tail, or a line being written
-    if not isinstance(record, dict) or record.get("type") != "assistant":
+    if not isinstance(record, dict) or record.get("type") not in ("assistant", "response_item"):
         return False
     for text in _texts(record):
         start = queue.turn_start(text)

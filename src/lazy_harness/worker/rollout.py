@@ -1,0 +1,263 @@
+"""Read a Codex CLI rollout (``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl``) into the same bounded
+:class:`View` a Claude Code transcript gives, so the rest of the pipeline does not care which agent ran.
+
+What becomes text (records are ``{"timestamp", "type", "payload"}``; fixtures in tests/fixtures/codex):
+- ``response_item`` messages of role ``user`` whose ``content_item_kinds`` say ``user.text`` (what the
+  person typed; provenance ``{"type": "user"}``): ``User: ...``, counted for the gates. A user message
+  with no such metadata (an older CLI) counts unless it is a ``<tag>`` block the CLI writes itself
+  (the environment context, user instructions).
+- ``response_item`` messages of role ``assistant``: ``Assistant: ...``.
+- ``function_call`` (``[tool exec_command: ls]``) and ``function_call_output``, cut short; an output
+  saying ``Process exited with code N`` with N not 0 is a tool error.
+- ``compacted`` records: the summary of the earlier conversation.
+Never: developer messages (the CLI's instructions and every hook's ``additionalContext``, ours
+included), the environment block, ``hooks.additional_context`` items in any role, a message opening
+with our own fence line, ``event_msg`` records (they repeat the messages), reasoning.
+
+Kind (``session_meta``): ``headless`` for ``codex exec`` (source ``exec`` or originator
+``codex_exec``) and for the harness's own runs (``thread_source`` ``lazy-harness``), which are never
+distilled; ``interactive`` for the TUI (source ``cli``, or ``vscode`` through the app-server daemon);
+``sidechain`` for a sub-agent's thread (source an object naming one); ``unknown`` otherwise.
+
+Bad input is handled as for transcripts (transcript_lines.py): a damaged line is skipped and
+counted, and its ``file:line`` is named in the view's description, which worker.log shows.
+A resumed session appends to the same file; the cursor (worker/cursor.py) is a byte offset, so a
+second distillation reads only what was appended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from lazy_harness import paths
+from lazy_harness.memory.fence import FENCE
+from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budget, excerpt, summary_body,
+                                               tool_call)
+from lazy_harness.worker.transcript_lines import MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines
+from lazy_harness.worker.transcript_records import View
+
+AGENT = "codex"
+OWN_THREAD_SOURCE = "lazy-harness"  # --thread-source of the harness's own `codex exec` runs
+TYPED = "user.text"
+HOOK_CONTEXT = "hooks.additional_context"
+_CLI_BLOCKS = ("<environment_context", "<user_instructions", "<turn_aborted", "<user_shell_command")
+_EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:?)\s*(-?\d+)")
+_PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"')
+_MAX_NAMED = 5  # damaged lines named one by one; more are counted
+
+
+def codex_home(env=None) -> str:
+    """``$CODEX_HOME``, else ``~/.codex``."""
+    e = os.environ if env is None else env
+    found = e.get("CODEX_HOME")
+    return os.path.abspath(os.path.expanduser(found)) if found else os.path.join(paths.home(e), ".codex")
+
+
+def sessions_dir(env=None) -> str:
+    """Where the Codex CLI writes its rollouts: the only place a Codex task's transcript may lie."""
+    return os.path.join(codex_home(env), "sessions")
+
+
+def session_meta(path: str) -> dict | None:
+    """The ``session_meta`` payload when ``path`` starts like a Codex rollout, else None (for telling a
+    rollout from a Claude Code transcript named on the command line)."""
+    try:
+        with _open(path) as fh:
+            first = next(iter_lines(fh, MAX_LINE_BYTES), None)
+    except TranscriptError:
+        return None
+    try:
+        record = json.loads(first) if first else None
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(record, dict) and record.get("type") == "session_meta" and isinstance(record.get("payload"), dict):
+        return record["payload"]
+    return None
+
+
+def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_LINE_BYTES,
+              text_from: int = 0) -> View:
+    """Stream the rollout at ``path`` into a :class:`View` (``text_from``: as transcript.read_view);
+    raises transcript_lines.TranscriptError only when it cannot be opened."""
+    view = View(path=path, agent=AGENT)
+    reader = _Reader(view, max(budget_chars, 1000))
+    with _open(path) as fh:
+        for raw in iter_lines(fh, max_line_bytes):
+            view.lines += 1
+            if raw is None:
+                view.oversized_lines += 1
+                reader.damaged(view.lines)
+            elif raw.strip() and any(tag in raw[:200] for tag in _PARSED):
+                record = _parse(raw, view)
+                if record is None:
+                    reader.damaged(view.lines)
+                    continue
+                reader.quiet = text_from > 0 and fh.tell() <= text_from
+                try:
+                    reader.record(record)
+                except RecursionError:
+                    view.bad_lines += 1
+                    reader.damaged(view.lines)
+            elif raw.strip() and not (raw.lstrip().startswith(b"{") and raw.rstrip().endswith(b"}")):
+                # why: records the reader does not use are not parsed (event_msg lines are large), but one
+                # that is not even shaped like an object is damage all the same
+                view.bad_lines += 1
+                reader.damaged(view.lines)
+        view.bytes_read = fh.tell()
+    reader.finish()
+    return view
+
+
+def _text(content) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(str(b["text"]) for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
+
+
+def _kinds(payload: dict) -> list[str]:
+    meta = payload.get("internal_chat_message_metadata_passthrough")
+    found = meta.get("content_item_kinds") if isinstance(meta, dict) else None
+    return [k for k in found if isinstance(k, str)] if isinstance(found, list) else []
+
+
+def kind_of(meta: dict | None) -> str:
+    """The session kind from its ``session_meta`` payload (rules in the module docstring)."""
+    if not isinstance(meta, dict):
+        return "unknown"
+    source, origin = meta.get("source"), meta.get("originator")
+    if source == "exec" or origin == "codex_exec" or meta.get("thread_source") == OWN_THREAD_SOURCE:
+        return "headless"
+    if isinstance(source, dict) and any("agent" in str(k).lower() for k in source):
+        return "sidechain"
+    if source in ("cli", "vscode"):
+        return "interactive"
+    return "unknown"
+
+
+class _Reader:
+    """Turns rollout records into the view's counts and budgeted text entries."""
+
+    def __init__(self, view: View, budget_chars: int) -> None:
+        self.view = view
+        self.budget = Budget(budget_chars)
+        self.entry_cap = max(200, min(4000, budget_chars // 4))
+        self.meta: dict | None = None
+        self.quiet = False
+        self.named: list[int] = []
+
+    def damaged(self, line: int) -> None:
+        if len(self.named) < _MAX_NAMED:
+            self.named.append(line)
+
+    def record(self, r: dict) -> None:
+        payload = r.get("payload")
+        if not isinstance(payload, dict):
+            return
+        self._time(r.get("timestamp"))
+        kind = r.get("type")
+        if kind == "session_meta":
+            self._session(payload)
+        elif kind == "compacted":
+            summary = payload.get("message")
+            if isinstance(summary, str) and summary.strip():
+                self.view.compact_summaries += 1
+                self._add("[summary of the earlier conversation] " + excerpt(summary_body(summary), SUMMARY_CAP))
+        elif kind == "response_item":
+            self._item(payload)
+
+    def _session(self, p: dict) -> None:
+        if self.meta is None:
+            self.meta = p
+        v = self.view
+        if not v.session_id and isinstance(p.get("id"), str):
+            v.session_id = p["id"]
+        if not v.cwd and isinstance(p.get("cwd"), str):
+            v.cwd = p["cwd"]
+        git = p.get("git")
+        if isinstance(git, dict) and isinstance(git.get("branch"), str):
+            v.git_branch = git["branch"]
+
+    def _time(self, ts) -> None:
+        v = self.view
+        if isinstance(ts, str) and ts:
+            if not v.first_timestamp or ts < v.first_timestamp:
+                v.first_timestamp = ts
+            v.last_timestamp = max(v.last_timestamp, ts)
+
+    def _item(self, p: dict) -> None:
+        kind = p.get("type")
+        if kind == "message":
+            self._message(p)
+        elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
+            self.view.signals.conversation += 1
+            self.view.tool_calls += 1
+            self._add(tool_call({"name": p.get("name") or kind, "input": _arguments(p)}))
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            self._output(p.get("output"))
+
+    def _message(self, p: dict) -> None:
+        role, kinds = p.get("role"), _kinds(p)
+        text = _text(p.get("content"))
+        if role not in ("user", "assistant") or HOOK_CONTEXT in kinds or not text.strip():
+            return
+        if text.lstrip().startswith(FENCE):
+            return
+        self.view.signals.conversation += 1
+        if role == "assistant":
+            self.view.assistant_messages += 1
+            self._add("Assistant: " + excerpt(text, self.entry_cap))
+            return
+        typed = TYPED in kinds if kinds else not text.lstrip().startswith(_CLI_BLOCKS)
+        if not typed:
+            return
+        self.view.signals.prompt_typed += 1
+        self.view.user_chars += len(text.strip())
+        self.view.user_messages += 1
+        self._add("User: " + excerpt(text, self.entry_cap))
+
+    def _output(self, output) -> None:
+        if isinstance(output, dict):
+            output = output.get("content") or output.get("output") or ""
+        text = output if isinstance(output, str) else _text(output)
+        if not text.strip():
+            return
+        code = _EXIT_CODE.search(text[:2000])
+        body = text.split("Output:\n", 1)[-1] if "Output:\n" in text[:2000] else text
+        if code and code.group(1) != "0":
+            self.view.tool_errors += 1
+            self._add(f"[tool error: exit {code.group(1)}: {excerpt(body, TOOL_ERROR_CAP, flat=True)}]")
+        elif body.strip():
+            self._add(f"[tool output: {excerpt(body, TOOL_ERROR_CAP, flat=True)}]")
+
+    def _add(self, entry: str) -> None:
+        if not self.quiet:
+            self.budget.add(entry)
+
+    def finish(self) -> None:
+        v = self.view
+        v.kind = "empty" if v.signals.conversation == 0 else kind_of(self.meta)
+        v.text = self.budget.text()
+        v.entries = self.budget.count
+        v.elided_entries = self.budget.elided
+        v.elided_chars = self.budget.elided_chars
+        v.damaged = [f"{v.path}:{n}" for n in self.named]
+
+
+def _arguments(p: dict) -> dict:
+    """A tool call's arguments as the tool line shows them (``cmd`` as the command)."""
+    raw = p.get("arguments", p.get("input", p.get("action")))
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return {"command": raw}
+    if not isinstance(raw, dict):
+        return {}
+    command = raw.get("cmd", raw.get("command"))
+    if isinstance(command, list):
+        command = " ".join(str(c) for c in command)
+    return {"command": command, **{k: v for k, v in raw.items() if k not in ("cmd", "command")}} if command else raw
