@@ -104,8 +104,39 @@ class CodexHome:
     def close(self) -> None:
         self.release_worker()
         subprocess.run(["codex", "app-server", "daemon", "stop"], env=self.env, capture_output=True, timeout=30)
+        end_codex_processes(self.codex_home)  # why: daemon stop leaves its pid-update-loop running
         if self._own:
             shutil.rmtree(self.home, ignore_errors=True)
+
+
+def end_codex_processes(codex_home: Path, timeout: float = 10.0) -> None:
+    """End what Codex started from this test's ``codex_home`` (its app-server daemon installs itself
+    there): each process whose program lies under it, by pid, SIGTERM then SIGKILL."""
+    import signal
+    import time
+
+    root = str(codex_home) + os.sep
+    mine = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv0 = fh.read().split(b"\0", 1)[0].decode("utf-8", "replace")
+        except OSError:
+            continue
+        if argv0.startswith(root):
+            mine.append(int(pid))
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in mine:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{pid}") for pid in mine):
+            time.sleep(0.05)
+        mine = [pid for pid in mine if os.path.exists(f"/proc/{pid}")]
+        if not mine:
+            return
 
 
 REVIEW = "Hooks need review"  # the TUI's dialog for hooks not trusted yet (here: the person's own)
