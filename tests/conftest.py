@@ -154,7 +154,7 @@ def isolated_home(tmp_path, monkeypatch, _home_guard):
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    for var in ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+    for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
                 "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(var, raising=False)
     from lazy_harness.memory import lines

@@ -235,3 +235,12 @@ def test_a_configured_memory_path_reaches_the_hook_the_worker_and_the_cli(tmp_pa
 
     pipeline.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
     assert invoke("memory", "path", "--project", str(cwd)).out.strip() == task["memory_dir"]
+
+
+def test_codex_home_is_codex_home_else_dot_codex_in_home(tmp_path):
+    from lazy_harness import paths
+
+    home = str(tmp_path / "h")
+    assert paths.codex_home({"HOME": home}) == os.path.join(home, ".codex")
+    assert paths.codex_home({"HOME": home, "CODEX_HOME": "rel"}) == os.path.abspath("rel")
+    assert paths.codex_hooks_file({"HOME": home}) == os.path.join(home, ".codex", "hooks.json")

@@ -30,6 +30,19 @@ def claude_dir(env=None) -> str:
     return os.path.join(home(e), ".claude")
 
 
+def codex_home(env=None) -> str:
+    """``$CODEX_HOME``, else ``~/.codex``: where Codex CLI keeps hooks.json, config.toml and its rollouts."""
+    e = _env(env)
+    d = e.get("CODEX_HOME")
+    if d:
+        return os.path.abspath(os.path.expanduser(d))
+    return os.path.join(home(e), ".codex")
+
+
+def codex_hooks_file(env=None) -> str:
+    return os.path.join(codex_home(env), "hooks.json")
+
+
 def queue_dir(env=None) -> str:
     return os.path.join(claude_dir(env), "queue")
 

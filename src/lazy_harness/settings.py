@@ -35,6 +35,10 @@ SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable fo
 # hook itself only enqueues and spawns (tens of ms), 5 s is headroom for a slow disk. UserPromptSubmit
 # runs before every typed prompt: 5 s, so a stuck index can never hold the user's prompt longer.
 EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "UserPromptSubmit": 5}
+# Codex CLI (hooks.json in $CODEX_HOME): the same four events; Codex clamps SessionEnd to 3 s
+CODEX_EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 3, "UserPromptSubmit": 5}
+CODEX = "codex"
+AGENT_FLAG = "--agent"  # why: Codex's payloads look like Claude Code's; the command says which agent runs it
 BACKUP_SUFFIX = ".lh-backup"
 BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
 INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
@@ -82,7 +86,8 @@ def package_parent() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
 
 
-def command_for(event: str, python: str | None = None, portable: bool = False, parent: str | None = None) -> str:
+def command_for(event: str, python: str | None = None, portable: bool = False, parent: str | None = None,
+                agent: str | None = None) -> str:
     """``<python> -S -P -c '<launcher>' <Event>``: the absolute interpreter, so PATH does not matter;
     the launcher puts the folder holding this lazy_harness (``parent``) on ``sys.path`` and runs
     ``hooks.entry.run``. ``-S``: no ``site`` (the hooks use the standard library and this package
@@ -90,11 +95,13 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
     (a file of the project named like a module must not replace it); neither imports ``runpy`` as
     ``-m`` does (docs/adr/0002).
 
-    ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed."""
+    ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed. ``agent``
+    ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI."""
+    tail = f" {AGENT_FLAG} {agent}" if agent and agent != "claude" else ""
     if portable:
-        return f"{SCRIPT} {event}"
+        return f"{SCRIPT} {event}{tail}"
     code = f"import sys; sys.path.append({json.dumps(parent or package_parent())}); {RUN}"
-    return f"{shlex.quote(python or sys.executable)} -S -P -c {shlex.quote(code)} {event}"
+    return f"{shlex.quote(python or sys.executable)} -S -P -c {shlex.quote(code)} {event}{tail}"
 
 
 def is_ours(entry: object) -> bool:
@@ -201,7 +208,8 @@ def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
     return removed
 
 
-def merged(data: dict, events: dict[str, int], python: str | None = None, portable: bool = False) -> dict:
+def merged(data: dict, events: dict[str, int], python: str | None = None, portable: bool = False,
+           agent: str | None = None) -> dict:
     """A copy of ``data`` with exactly our entries for ``events`` (pure: no I/O)."""
     out = copy.deepcopy(data)
     hooks = out.get("hooks", {})
@@ -210,7 +218,8 @@ def merged(data: dict, events: dict[str, int], python: str | None = None, portab
     for event in events:
         if not isinstance(hooks.get(event, []), list):
             raise SettingsError(f"\"hooks.{event}\" is {type(hooks[event]).__name__}, expected a list")
-    wanted = {event: {"type": "command", "command": command_for(event, python, portable), "timeout": timeout}
+    wanted = {event: {"type": "command", "command": command_for(event, python, portable, agent=agent),
+                     "timeout": timeout}
               for event, timeout in events.items()}
     _remove_ours(out, keep=wanted)
     present = {o.event for o in find_ours(out)}
@@ -240,7 +249,7 @@ def backup_file(path: str, env=None) -> str:
 
     why: a backup beside a project's file would be committed with it, and it holds this machine's
     interpreter path (docs/how/hooks.md)."""
-    if paths.is_within(path, paths.claude_dir(env)):
+    if paths.is_within(path, paths.claude_dir(env)) or paths.is_within(path, paths.codex_home(env)):
         return path + BACKUP_SUFFIX
     return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(os.path.abspath(path)) + BACKUP_SUFFIX)
 
@@ -298,14 +307,15 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
 
 
 def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
-            now: float | None = None, portable: bool = False, backup: str | None = None) -> Change:
-    """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS), in the
-    absolute form or, with ``portable``, the ``lh-hook`` form. ``backup``: where the first original
-    is kept (default ``<path>.lh-backup``; see :func:`backup_file`)."""
-    events = dict(EVENTS if events is None else events)
+            now: float | None = None, portable: bool = False, backup: str | None = None,
+            agent: str | None = None) -> Change:
+    """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS, or CODEX_EVENTS
+    for ``agent`` codex), in the absolute form or, with ``portable``, the ``lh-hook`` form.
+    ``backup``: where the first original is kept (default ``<path>.lh-backup``; see :func:`backup_file`)."""
+    events = dict((CODEX_EVENTS if agent == CODEX else EVENTS) if events is None else events)
     data, raw = read(path)
     try:
-        new = merged(data or {}, events, python, portable)
+        new = merged(data or {}, events, python, portable, agent)
     except SettingsError as exc:
         raise SettingsError(f"{path}: {exc.message}; left untouched", "fix it by hand") from None
     warnings = [f"{path}: {where}: \"matcher\" is null; Claude Code may ignore this file "

@@ -390,6 +390,10 @@ def doctor(ctx: click.Context) -> None:
     values = _check_config(r)
     _check_claude(r, values)
     _check_hooks(r)
+    from lazy_harness.cli import hooks_codex
+
+    for row in hooks_codex.doctor_lines():
+        r.line(*row)
     _check_writable(r, "queue folder", paths.queue_dir())
     _check_writable(r, "log folder", paths.logs_dir())
     _check_memory(r, values)

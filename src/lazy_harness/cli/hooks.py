@@ -173,24 +173,46 @@ def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
     return leave
 
 
+agent_option = click.option(
+    "--agent", type=click.Choice(["claude", "codex"]), default="claude", show_default=True,
+    help="The agent whose hooks: Claude Code (settings.json) or Codex CLI ($CODEX_HOME/hooks.json, "
+         "trusted through codex app-server).")
+
+
+def _codex_only(settings_path: str | None, project_dir: str | None) -> None:
+    if settings_path or project_dir is not None:
+        raise click.UsageError("--settings and --project name Claude Code's files; --agent codex writes "
+                               "$CODEX_HOME/hooks.json")
+
+
 @hooks.command()
 @settings_option
 @project_option
+@agent_option
 @click.option("--leave-settings/--write-settings", "leave", default=None,
               help="When the lazy-harness plugin is enabled here: leave the settings file alone (the "
                    "plugin runs the hooks), or write our hooks into it too. Default: ask on a terminal, "
                    "else leave it.")
-def install(settings_path: str | None, project_dir: str | None, leave: bool | None) -> None:
+def install(settings_path: str | None, project_dir: str | None, agent: str, leave: bool | None) -> None:
     """Register Stop, SessionEnd, SessionStart and UserPromptSubmit, and switch the compound loop on in config.toml.
 
     The user file gets this interpreter's absolute path; --project writes `lh-hook <Event>`, which
     names no path of this machine, for a settings file shared through git (docs/how/hooks.md).
-    With the lazy-harness plugin enabled, the settings file is left alone unless you say otherwise."""
-    target = _target(settings_path, project_dir)
-    portable = project_dir is not None
+    With the lazy-harness plugin enabled, the settings file is left alone unless you say otherwise.
+    --agent codex: the same hooks in Codex CLI's $CODEX_HOME/hooks.json, trusted (docs/how/codex.md)."""
     cfg = paths.config_file()
     # why: a syntax error stops us before settings.json is touched (the loop could not be switched on
     # by a safe edit); a wrong value does not: the hooks watch sessions during the pause (ADR 0016)
+    if agent == "codex":
+        _codex_only(settings_path, project_dir)
+        config.parse_file(cfg)
+        from lazy_harness.cli import hooks_codex
+
+        hooks_codex.install()
+        _switch_loop_on(cfg)
+        return
+    target = _target(settings_path, project_dir)
+    portable = project_dir is not None
     config.parse_file(cfg)
     if _leave_for_plugin(target, leave, os.path.dirname(os.path.dirname(target)) if portable else os.getcwd()):
         click.echo(f"settings: {target} left alone (the plugin runs the hooks)")
@@ -290,8 +312,15 @@ def _switch_loop_on(cfg: str) -> None:
 @hooks.command()
 @settings_option
 @project_option
-def uninstall(settings_path: str | None, project_dir: str | None) -> None:
+@agent_option
+def uninstall(settings_path: str | None, project_dir: str | None, agent: str) -> None:
     """Remove exactly our entries; the file is left as it was before install."""
+    if agent == "codex":
+        _codex_only(settings_path, project_dir)
+        from lazy_harness.cli import hooks_codex
+
+        hooks_codex.uninstall()
+        return
     target = _target(settings_path, project_dir)
     change = settings.uninstall(target, backup=settings.backup_file(target))
     if change.action == "missing":
@@ -341,6 +370,11 @@ def status() -> None:
         click.echo(f"plugin: {install.describe()}")
     if not any(f.ours for f in files) and not any(i.enabled for i in found):
         click.echo("  no settings file holds lazy-harness hooks (hint: lh hooks install)")
+    from lazy_harness.cli import hooks_codex
+
+    codex = hooks_codex.status_line()
+    if codex:
+        click.echo(codex)
     log = logfile.log_path(logfile.HOOKS)
     fired = last_fired()
     if not fired:

@@ -244,7 +244,8 @@ def status(recent: int) -> None:
     elif sessions:
         click.echo("sessions (newest first):")
     for sid, name, tasks in sessions:
-        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}  {session_line(tasks)}"))
+        agent = " (Codex)" if any(f.get("agent") == "codex" for _, f in tasks) else ""
+        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks)}"))
     if watched:
         idle = cfg["compound_loop"].get("idle_minutes", 10)
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")
@@ -256,6 +257,11 @@ def status(recent: int) -> None:
                f"{counts['failed']} failed (lh queue)")
     worker, success = describe_worker(worker_state())
     click.echo(f"worker: {worker}; last successful distillation: {success}")
+    from lazy_harness.cli import hooks_codex
+
+    codex = hooks_codex.status_line(cwd)
+    if codex:
+        click.echo(codex)
     for _, check, detail, hint in spend_lines(cfg):
         click.echo(f"{check}: {detail}" + (f" (hint: {hint})" if hint else ""))
     click.echo(f"index: {index_state()}")

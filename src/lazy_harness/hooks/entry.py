@@ -12,6 +12,7 @@ import time
 
 from lazy_harness import jsonload, logfile, private
 from lazy_harness.queue import WORKER_MARKER  # set in the environment of the worker's own ``claude -p`` call
+from lazy_harness.queue.task import CLAUDE, CODEX, PAYLOAD_AGENT
 EVENTS = ("Stop", "SessionEnd", "SessionStart", "UserPromptSubmit")
 
 
@@ -25,9 +26,25 @@ def read_payload(stream) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def dispatch(event: str, payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
+def agent_of_argv(argv) -> str:
+    """``codex`` when the command says ``--agent codex`` (the hooks.json of Codex CLI), else ``claude``:
+    the two send payloads with the same fields, so only the command tells them apart."""
+    args = list(argv[2:])
+    for i, arg in enumerate(args):
+        if arg == "--agent" and i + 1 < len(args):
+            return CODEX if args[i + 1] == CODEX else CLAUDE
+        if arg == f"--agent={CODEX}":
+            return CODEX
+    return CLAUDE
+
+
+def dispatch(event: str, payload: dict, env, now: float, plugin: bool = False,
+             agent: str = CLAUDE) -> tuple[str, str | None]:
     """Run one event. Returns (decision for the log, text for stdout or None). ``plugin``: the
-    lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``)."""
+    lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``); ``agent``: ``codex`` when
+    Codex CLI ran it (``--agent codex``), marked in the payload for the queue and the read-back."""
+    if agent == CODEX:
+        payload = {**payload, PAYLOAD_AGENT: CODEX}
     if env.get(WORKER_MARKER):
         return "skipped: the worker's own model call", None
     # why: another user's folder (a cache in a shared /tmp) is neither read nor written (ADR 0031); Stop
@@ -60,13 +77,14 @@ def main(argv=None, env=None) -> int:
     env = os.environ if env is None else env
     event = argv[1] if len(argv) > 1 else ""
     plugin = "--plugin" in argv[2:]
+    agent = agent_of_argv(argv)
     started = time.perf_counter()
     now = time.time()
     sid = "-"
     try:
         payload = read_payload(sys.stdin)
         sid = str(payload.get("session_id") or "-")[:36]
-        decision, out = dispatch(event, payload, env, now, plugin)
+        decision, out = dispatch(event, payload, env, now, plugin, agent)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
@@ -75,7 +93,8 @@ def main(argv=None, env=None) -> int:
     ms = (time.perf_counter() - started) * 1000
     # before the run's own line, so that line stays the last of the run
     report_damaged_lines(f"{event or '?'} session={sid} ", env, now)
-    logfile.write(logfile.HOOKS, f"{event or '?'} session={sid} {decision} ({ms:.1f} ms)", env, now)
+    shown = f"{event or '?'} session={sid}" + (f" agent={CODEX}" if agent == CODEX else "")
+    logfile.write(logfile.HOOKS, f"{shown} {decision} ({ms:.1f} ms)", env, now)
     return 0
 
 

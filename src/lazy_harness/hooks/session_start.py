@@ -29,7 +29,13 @@ from lazy_harness import config, jsonload, notice, paths, queue
 from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
+from lazy_harness.queue.task import CODEX, agent_of
 from lazy_harness.recall import digest as recall
+
+
+# why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
+# (the model would see a truncated digest and a path); 6,000 characters stay near 1,500 tokens of prose
+CODEX_CONTEXT_CHARS = 6000
 
 
 class Start:
@@ -48,8 +54,12 @@ class Start:
         self.stats: dict | None = None
 
     def load_config(self) -> None:
-        """The config every later step reads, and the folder the session starts in."""
+        """The config every later step reads, and the folder the session starts in. Under Codex CLI
+        the read-back stays within CODEX_CONTEXT_CHARS."""
         self.cfg = config.load_fast(self.env)
+        context = self.cfg["context"]
+        if agent_of(self.payload) == CODEX and int(context["max_chars"]) > CODEX_CONTEXT_CHARS:
+            self.cfg = {**self.cfg, "context": {**context, "max_chars": CODEX_CONTEXT_CHARS}}
         self.cwd = str(self.payload.get("cwd") or self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
 
     def said(self) -> dict:

@@ -177,7 +177,7 @@ def read_records(memory_dir: str) -> list[dict] | None:
 
 
 class Item(dict):
-    """One folded item: id, text, state ("open"/"closed"), opened/opened_by/opened_task, closed/closed_by/
+    """One folded item: id, text, state ("open"/"closed"), opened/opened_by/opened_agent/opened_task, closed/closed_by/
     reason (closed items), and ``key``, the sort key of its winning record."""
 
     @property
@@ -212,6 +212,7 @@ def fold(records: list[dict]) -> dict[str, Item]:
         item = Item(id=hid, text=(opening or (win_key, win))[1]["text"], state=OPEN if win["op"] == OPEN else "closed",
                     opened=opening[1]["ts"] if opening else None, opened_epoch=opening[0][0] if opening else None,
                     opened_by=opening[1].get("session_id") if opening else None,
+                    opened_agent=opening[1].get("agent") if opening else None,
                     opened_task=opening[1].get("task_id") if opening else None, key=win_key)
         if win["op"] == CLOSE:
             item.update(closed=win["ts"], closed_epoch=win_key[0], closed_by=win.get("session_id"),

@@ -85,7 +85,7 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     if via == HAND:
         what = "by hand"
     else:
-        what = f"session {session or '?'}" + (f" in {project}" if project else "")
+        what = f"{agent_word(rec)}session {session or '?'}" + (f" in {project}" if project else "")
     if machine is None:
         machine = here()[0]
     theirs = rec.get("machine")
@@ -96,6 +96,16 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     if kind in ("decision", "failure") and isinstance(wrote, str) and wrote and wrote != digest_of(rec, kind):
         what += ", edited by hand since"
     return what
+
+
+def agent_word(rec: dict, field: str = "agent") -> str:
+    """``Codex `` for an entry a Codex CLI session wrote (its ``agent`` field), '' for Claude Code's: an
+    entry without the field was written before a second agent was supported, by Claude Code."""
+    agent = rec.get(field)
+    if not isinstance(agent, str) or agent.strip().lower() in ("", "claude"):
+        return ""
+    word = _short(agent, 20)
+    return ("Codex" if word.lower() == "codex" else word) + " "
 
 
 def from_session(rec: dict, session: str, session_key: str = "session_id") -> bool:

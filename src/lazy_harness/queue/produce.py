@@ -10,8 +10,8 @@ from lazy_harness import paths
 from lazy_harness.queue import retain
 from lazy_harness.atomic import atomic_write, fsync_dir
 from lazy_harness.queue.state import pending_of, state_file
-from lazy_harness.queue.task import (SUFFIX, ensure_layout, format_task, iso_now, read_task,
-                                     task_id, tmp_path_for)
+from lazy_harness.queue.task import (AGENT, CODEX, SUFFIX, agent_of, ensure_layout, format_task, iso_now,
+                                     read_task, task_id, tmp_path_for)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
 
 REQUIRED = ("session_id", "session_jsonl")  # what a task must name for the worker to process it
@@ -88,6 +88,8 @@ def task_fields(payload: dict, event: str, forced: bool, env=None, memory_path: 
         "event": event,
         "forced": "1" if forced else "0",
     }
+    if agent_of(payload) == CODEX:
+        fields[AGENT] = CODEX  # why: absent means Claude Code, so every older task reads as it did
     turn = turn_fingerprint(payload)
     if turn:
         fields[TURN] = turn_digest(turn)  # why: the model's words (a key it quoted) stay out of the task file

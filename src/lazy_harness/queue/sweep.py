@@ -15,6 +15,7 @@ import os
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import atomic_write
+from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, agent_of
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps, whoever runs them
 SWEEP_CAP = 100  # open sessions examined per sweep (the next sweep goes on where this one stopped)
@@ -39,6 +40,8 @@ def watch(queue: str, payload: dict) -> bool:
         return False
     record = {"session_id": sid, "transcript": os.path.abspath(transcript),
               "cwd": str(payload.get("cwd") or os.getcwd())}
+    if agent_of(payload) == CODEX:
+        record[AGENT] = CODEX  # the task the sweep queues for it names the agent too
     atomic_write(path, spool.format_task(record))
     return True
 
@@ -126,6 +129,8 @@ def _examine(queue: str, name: str, now: float, idle_seconds: float, env) -> str
         _unlink_quiet(path)  # checked as it is now: nothing left to do until it grows again
         return None
     payload = {"session_id": sid, "transcript_path": transcript, "cwd": record.get("cwd") or ""}
+    if record.get(AGENT) == CODEX:
+        payload[PAYLOAD_AGENT] = CODEX
     return spool.enqueue(queue, spool.task_fields(payload, "sweep", False, env), now)
 
 

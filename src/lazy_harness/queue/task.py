@@ -10,6 +10,15 @@ from lazy_harness.atomic import ensure_dir
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
 OPEN = os.path.join(STATE, "open")
 SUFFIX = ".task"
+# The agent whose session a task is: the field ``agent=codex`` for Codex CLI, absent for Claude Code
+# (every task written before Codex was supported). The worker picks its transcript reader by it.
+AGENT, CLAUDE, CODEX = "agent", "claude", "codex"
+PAYLOAD_AGENT = "lh_agent"  # set in a payload by hooks/entry.py when the hook runs under Codex CLI
+
+
+def agent_of(payload: dict) -> str:
+    """``codex`` for a payload a Codex CLI hook received (or an open-session record of one), else ``claude``."""
+    return CODEX if payload.get(PAYLOAD_AGENT) == CODEX else CLAUDE
 
 
 def folder(queue: str, which: str) -> str:

@@ -54,7 +54,8 @@ def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
     # why: every field of a stored record is text someone could have edited: each stays on its line
     when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
-    origin = "by hand" if by in (handoff.HAND_EDIT, "by hand") else f"session {neutral(by, 60)}"
+    origin = ("by hand" if by in (handoff.HAND_EDIT, "by hand")
+              else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {by}", 80))
     note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 

@@ -145,8 +145,9 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     return entries, hidden, offset + end, line
 
 
-def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: str = "") -> dict:
-    prov = "by hand" if by in ("hand-edit", "by hand") else f"session {by[:8]}" if by else "unknown"
+def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: str = "", agent: str = "") -> dict:
+    prov = ("by hand" if by in ("hand-edit", "by hand")
+            else f"{provenance.agent_word({'agent': agent})}session {by[:8]}" if by else "unknown")
     return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line, "prov": prov,
             "sess": by.strip(),
             "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": "",
@@ -160,7 +161,7 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
 
     path = os.path.join(memory_dir, files.HANDOFF)
     return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40],
-                                 text_of(item.get("opened_by")))
+                                 text_of(item.get("opened_by")), text_of(item.get("opened_agent")))
                   for item in handoff.open_for_reading(memory_dir) if text_of(item.get("text")).strip()]
 
 

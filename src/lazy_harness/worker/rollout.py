@@ -49,10 +49,8 @@ _MAX_NAMED = 5  # damaged lines named one by one; more are counted
 
 
 def codex_home(env=None) -> str:
-    """``$CODEX_HOME``, else ``~/.codex``."""
-    e = os.environ if env is None else env
-    found = e.get("CODEX_HOME")
-    return os.path.abspath(os.path.expanduser(found)) if found else os.path.join(paths.home(e), ".codex")
+    """``$CODEX_HOME``, else ``~/.codex`` (``paths.codex_home``: the hooks' install and the worker agree)."""
+    return paths.codex_home(env)
 
 
 def sessions_dir(env=None) -> str:

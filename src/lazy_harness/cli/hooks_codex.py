@@ -1,0 +1,164 @@
+"""``lh hooks install|uninstall --agent codex``: our hooks in Codex CLI's ``$CODEX_HOME/hooks.json``,
+merged with the person's own entries as settings.json is (settings.py), then trusted through
+``codex app-server`` (codex_trust.py). Also the Codex facts ``lh doctor`` and ``lh status`` show.
+"""
+
+import os
+
+import click
+
+from lazy_harness import codex_trust, paths, settings
+from lazy_harness.errors import SettingsError
+
+TRUST_BY_HAND = ("open codex, type /hooks and trust the four lazy-harness hooks (or run "
+                 "lh hooks install --agent codex again once codex is on PATH)")
+
+
+def install(cwd: str | None = None) -> None:
+    """Write our four hooks into hooks.json, then trust them; a trust that cannot be done is one line
+    saying what to do, and the hooks stay installed (exit 0)."""
+    target = paths.codex_hooks_file()
+    change = settings.install(target, backup=settings.backup_file(target), agent=settings.CODEX)
+    events = ", ".join(f"{e} (timeout {settings.CODEX_EVENTS[e]} s)" for e in change.events)
+    if change.action == "unchanged":
+        click.echo(f"already installed: {target} holds our hooks; nothing changed")
+    else:
+        click.echo(f"codex hooks: {target} ({change.action})")
+        if change.backup:
+            click.echo(f"backup: {change.backup}")
+    click.echo(f"hooks: {events}")
+    click.echo(f"command: {settings.command_for('<Event>', agent=settings.CODEX)}")
+    for warning in change.warnings:
+        click.echo(f"warning: {warning}")
+    try:
+        hooks = codex_trust.trust(target, cwd or os.getcwd())
+    except codex_trust.TrustError as exc:
+        click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
+        return
+    click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
+
+
+def uninstall(cwd: str | None = None) -> None:
+    """Remove exactly our entries from hooks.json (the file as it was before install), then their
+    trust entries from Codex's config.toml when codex can be asked."""
+    target = paths.codex_hooks_file()
+    cwd = cwd or os.getcwd()
+    keys: list[str] | None = None
+    try:
+        data, _ = settings.read(target)
+        if data is not None and settings.find_ours(data) and codex_trust.find_codex() is not None:
+            keys = [str(h["key"]) for h in codex_trust.status(target, cwd) if h.get("key")]
+    except (codex_trust.TrustError, SettingsError):
+        keys = None  # why: settings.uninstall below reports a damaged file; trust entries only linger
+    change = settings.uninstall(target, backup=settings.backup_file(target))
+    if change.action == "missing":
+        click.echo(f"nothing to remove: {target} does not exist")
+    elif change.action == "unchanged":
+        click.echo(f"nothing to remove: {target} holds no lazy-harness hooks")
+    elif change.action == "deleted":
+        click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
+    else:
+        click.echo(f"removed {', '.join(change.events)} from {target}")
+    if change.action in ("deleted", "updated") and keys:
+        try:
+            codex_trust.forget(keys, cwd)
+            click.echo(f"trust: removed {len(keys)} entries from {os.path.join(paths.codex_home(), 'config.toml')}")
+        except codex_trust.TrustError as exc:
+            click.echo(f"trust: entries left in config.toml ({exc.message}); they trust nothing now")
+
+
+class CodexState:
+    """What doctor and status say of Codex: hooks.json (ours in it, or why it cannot be read), trust."""
+
+    def __init__(self, path: str, state: str, ours: list, error: str = "") -> None:
+        self.path, self.state, self.ours, self.error = path, state, ours, error
+        self.trust = ""  # "trusted", "not trusted: <events>", "unknown: <why>", "" (nothing to ask)
+
+
+def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
+    """hooks.json of Codex and, with ``ask`` and our hooks in it, their trust as the app-server reports it."""
+    path = paths.codex_hooks_file()
+    try:
+        data, _ = settings.read(path)
+    except SettingsError as exc:
+        return CodexState(path, "invalid", [], exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched"))
+    if data is None:
+        return CodexState(path, "missing", [])
+    found = CodexState(path, "ok", settings.find_ours(data))
+    if found.ours and ask:
+        found.trust = trust_line(path, cwd or os.getcwd())
+    return found
+
+
+def trust_line(path: str, cwd: str) -> str:
+    if codex_trust.find_codex() is None:
+        return "unknown: codex is not on PATH"
+    try:
+        hooks = codex_trust.status(path, cwd)
+    except codex_trust.TrustError as exc:
+        return f"unknown: {exc.message}"
+    left = [str(h.get("eventName", "?")) for h in hooks if h.get("trustStatus") != codex_trust.TRUSTED]
+    if not hooks:
+        return "unknown: codex lists none of our hooks"
+    return f"not trusted: {', '.join(left)}" if left else codex_trust.TRUSTED
+
+
+def sessions_seen(env=None) -> int:
+    """Codex sessions the queue has held a task for (``agent=codex``: waiting, running, done or failed)."""
+    from lazy_harness import queue
+
+    q = paths.queue_dir(env)
+    seen: set[str] = set()
+    for which in (queue.PENDING, queue.PROCESSING, queue.DONE, queue.FAILED):
+        folder = queue.folder(q, which)
+        try:
+            names = [n for n in os.listdir(folder) if n.endswith(queue.SUFFIX)]
+        except OSError:
+            continue
+        for name in names:
+            try:
+                task = queue.read_task(os.path.join(folder, name))
+            except OSError:
+                continue
+            if task.get("agent") == "codex" and task.get("session_id"):
+                seen.add(task["session_id"])
+    return len(seen)
+
+
+def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None]]:
+    """(status, check, detail, hint) rows for ``lh doctor``: Codex's hooks.json, their trust, the
+    Codex sessions seen. Nothing when Codex is neither installed here nor holds our hooks."""
+    found = inspect(cwd)
+    codex = codex_trust.find_codex()
+    if found.state == "invalid":
+        return [("warn", "codex hooks", f"cannot read {found.path}: {found.error}", f"fix the JSON in {found.path}")]
+    if not found.ours:
+        if codex is None:
+            return []
+        return [("info", "codex hooks", f"{found.path} holds no lazy-harness hooks; Codex sessions are not "
+                 "remembered", "lh hooks install --agent codex")]
+    events = [o.event for o in found.ours]
+    missing = [e for e in settings.CODEX_EVENTS if e not in events]
+    detail = f"{found.path}: {', '.join(events)}"
+    rows: list[tuple[str, str, str, str | None]] = [
+        ("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
+        if missing else ("ok", "codex hooks", detail, None)]
+    if found.trust == codex_trust.TRUSTED:
+        rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
+    elif found.trust.startswith("not trusted"):
+        rows.append(("fail", "codex trust", f"{found.trust}: Codex skips them", "lh hooks install --agent codex"))
+    else:
+        rows.append(("warn", "codex trust", found.trust, TRUST_BY_HAND))
+    rows.append(("ok", "codex sessions", f"{sessions_seen()} seen by the queue (tasks with agent=codex)", None))
+    return rows
+
+
+def status_line(cwd: str | None = None) -> str | None:
+    """One line for ``lh status``: Codex hooks installed, trusted, sessions seen; None when Codex is not set up."""
+    found = inspect(cwd)
+    seen = sessions_seen()
+    if found.state == "invalid":
+        return f"codex: {found.path}: {found.error}"
+    if not found.ours:
+        return f"codex: hooks not installed (lh hooks install --agent codex); {seen} sessions seen" if seen else None
+    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}; {seen} sessions seen"

@@ -1,0 +1,89 @@
+"""lh doctor and lh status on Codex CLI: hooks installed, trusted (as the app-server reports), sessions seen."""
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness import queue as spool
+from tests.cli.lhrun import invoke
+from tests.cli.test_status import SIDS, task
+from tests.support import fake_codex_app_server as fake_codex
+from tests.support import memory_samples as ms
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    project = ms.make_project(str(tmp_path), "app")
+    monkeypatch.chdir(project)
+    bin_dir = tmp_path / "bin"
+    fake_codex.install(bin_dir)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    return {"project": project, "bin": bin_dir}
+
+
+def codex_rows(out: str) -> list[str]:
+    return [line for line in out.splitlines() if "codex" in line.split(":")[0]]
+
+
+def test_doctor_reports_codex_hooks_trusted_and_sessions_seen(here):
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    task(spool.DONE, SIDS[0], here["project"], 60, agent="codex", outcome="processed")
+    task(spool.PENDING, SIDS[1], here["project"], 30, agent="codex")
+    task(spool.DONE, SIDS[2], here["project"], 90, outcome="processed")  # Claude Code's
+    rows = codex_rows(invoke("doctor").out)
+    assert rows[0].startswith("ok    codex hooks: ") and "SessionStart" in rows[0]
+    assert rows[1] == "ok    codex trust: Codex trusts our hooks"
+    assert rows[2].startswith("ok    codex sessions: 2 seen")
+
+
+def test_doctor_fails_hooks_codex_does_not_trust(here):
+    fake_codex.control(here["bin"], "refuse")
+    invoke("hooks", "install", "--agent", "codex")
+    rows = codex_rows(invoke("doctor").out)
+    trust = next(row for row in rows if "codex trust" in row)
+    assert trust.startswith("fail  codex trust: not trusted: ") and "lh hooks install --agent codex" in trust
+
+
+def test_doctor_says_trust_is_unknown_without_codex_and_suggests_installing_with_it(here, monkeypatch, tmp_path):
+    out = invoke("doctor").out
+    assert "info  codex hooks: " in out and "lh hooks install --agent codex" in out
+    invoke("hooks", "install", "--agent", "codex")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    rows = codex_rows(invoke("doctor").out)
+    assert any(row.startswith("warn  codex trust: unknown: codex is not on PATH") for row in rows)
+
+
+def test_doctor_says_nothing_of_codex_where_it_is_neither_installed_nor_set_up(here, monkeypatch):
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert codex_rows(invoke("doctor").out) == []
+
+
+def test_doctor_warns_of_a_damaged_hooks_json(here):
+    path = paths.codex_hooks_file()
+    import os
+
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as fh:
+        fh.write("{oops")
+    rows = codex_rows(invoke("doctor").out)
+    assert rows[0].startswith(f"warn  codex hooks: cannot read {path}: not valid JSON (line 1")
+
+
+def test_status_shows_codex_and_marks_codex_sessions(here):
+    invoke("hooks", "install", "--agent", "codex")
+    task(spool.DONE, SIDS[0], here["project"], 60, agent="codex", outcome="skipped", reason="too short")
+    task(spool.DONE, SIDS[1], here["project"], 30, outcome="skipped", reason="too short")
+    out = invoke("status").out.splitlines()
+    line = next(x for x in out if x.startswith("codex: "))
+    assert "hooks installed (4 in" in line and "trust trusted" in line and "1 sessions seen" in line
+    assert any(SIDS[0][:8] + " (Codex)" in x for x in out)
+    assert any(SIDS[1][:8] + "  skipped" in x for x in out)
+
+
+def test_status_says_nothing_of_codex_when_it_is_not_set_up(here):
+    assert not any(x.startswith("codex: ") for x in invoke("status").out.splitlines())
+
+
+def test_hooks_status_shows_the_codex_hooks(here):
+    invoke("hooks", "install", "--agent", "codex")
+    out = invoke("hooks", "status").out
+    assert any(x.startswith("codex: hooks installed (4 in ") and "trust trusted" in x for x in out.splitlines())

@@ -1,0 +1,168 @@
+"""lazy-harness installed for Codex CLI in an isolated HOME, the way a user installs it, and what the
+Codex e2e tests read back: a temp HOME with ``CODEX_HOME`` inside, wired to the Responses stand-in;
+``install()`` runs the real ``lh hooks install --agent codex`` (hooks.json, trust through the real
+``codex app-server``); from then on Codex's own hooks queue sessions. Paths are rebuilt from the
+documented layout (docs/how/codex.md), not taken from lazy_harness.paths."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from loop_home import lh_argv, parse_task
+from responses_standin import ENV_KEY, codex_config
+from tmux_terminal import Terminal
+
+CODEX_ENV_VAR = "LH_CODEX_BIN"  # a codex binary to test instead of the one on PATH
+READY = "Ask Codex"  # the TUI's input placeholder: the session takes prompts
+
+
+def find_codex() -> str | None:
+    explicit = os.environ.get(CODEX_ENV_VAR)
+    return explicit if explicit and os.access(explicit, os.X_OK) else shutil.which("codex")
+
+
+class CodexHome:
+    """A temp HOME (with .codex and .claude inside) for one test, the project folder, the env."""
+
+    def __init__(self, base_url: str, codex: str, home: Path | None = None, env: dict[str, str] | None = None) -> None:
+        """``home`` and ``env``: a Claude home's (claude_env.ClaudeHome) to share its HOME, XDG folders
+        and project, so both agents' sessions write one memory; by default a HOME of its own. Codex
+        runs with ``codex`` and ``lh`` on PATH and not ``claude``: the worker distils through codex exec."""
+        self._own = home is None
+        self.home = home if home is not None else Path(tempfile.mkdtemp(prefix="lh-e2e-codex-"))
+        self.codex_home = self.home / ".codex"
+        self.codex_home.mkdir(exist_ok=True)
+        self.project = self.home / "project"
+        self.project.mkdir(exist_ok=True)
+        (self.codex_home / "config.toml").write_text(codex_config(base_url))
+        bins = [os.path.dirname(codex), os.path.dirname(lh_argv()[0])]
+        self.env = {**(env or {}), "PATH": os.pathsep.join([*bins, "/usr/bin:/bin"]), "HOME": str(self.home),
+                    "CODEX_HOME": str(self.codex_home), ENV_KEY: "standin-key", "TERM": "xterm-256color",
+                    "LANG": "C.UTF-8"}
+        self._lock_fd: int | None = None
+
+    @property
+    def hooks_file(self) -> Path:
+        return self.codex_home / "hooks.json"
+
+    @property
+    def queue(self) -> Path:
+        return self.home / ".claude" / "queue"
+
+    def lh(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*lh_argv(), *args], env=self.env, cwd=self.project, capture_output=True, text=True,
+                              timeout=120)
+
+    def install(self) -> subprocess.CompletedProcess[str]:
+        done = self.lh("hooks", "install", "--agent", "codex")
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+    def hold_worker(self) -> None:
+        """Hold the worker lock: spawned workers leave at once and tasks stay as the hooks left them."""
+        self.queue.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = os.open(self.queue / ".worker.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+
+    def release_worker(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def tasks(self) -> list[dict[str, str]]:
+        """Every task file in the queue (pending, processing, done, failed), oldest first."""
+        found = []
+        for folder in ("", "processing", "done", "failed"):
+            for path in sorted((self.queue / folder).glob("*.task")):
+                found.append({**parse_task(path.read_text()), "_state": folder or "pending"})
+        return found
+
+    def hook_lines(self) -> list[str]:
+        log = self.home / ".claude" / "logs" / "hooks.log"
+        return log.read_text().splitlines() if log.exists() else []
+
+    def rollouts(self) -> list[Path]:
+        return sorted(self.codex_home.glob("sessions/*/*/*/rollout-*.jsonl"))
+
+    def memory_dir(self) -> Path:
+        """The project's memory folder, as lh itself resolves it in this HOME (Claude Code's and Codex's)."""
+        done = subprocess.run([sys.executable, "-c", "import sys; from lazy_harness import paths; "
+                               "print(paths.memory_dir(sys.argv[1]))", str(self.project)],
+                              env=self.env, capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        return Path(done.stdout.strip())
+
+    def terminal(self, *args: str) -> Terminal:
+        return Terminal(["codex", *args], self.project, self.env)
+
+    def close(self) -> None:
+        self.release_worker()
+        subprocess.run(["codex", "app-server", "daemon", "stop"], env=self.env, capture_output=True, timeout=30)
+        end_codex_processes(self.codex_home)  # why: daemon stop leaves its pid-update-loop running
+        if self._own:
+            shutil.rmtree(self.home, ignore_errors=True)
+
+
+def end_codex_processes(codex_home: Path, timeout: float = 10.0) -> None:
+    """End what Codex started from this test's ``codex_home`` (its app-server daemon installs itself
+    there): each process whose program lies under it, by pid, SIGTERM then SIGKILL."""
+    import signal
+    import time
+
+    root = str(codex_home) + os.sep
+    mine = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv0 = fh.read().split(b"\0", 1)[0].decode("utf-8", "replace")
+        except OSError:
+            continue
+        if argv0.startswith(root):
+            mine.append(int(pid))
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in mine:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{pid}") for pid in mine):
+            time.sleep(0.05)
+        mine = [pid for pid in mine if os.path.exists(f"/proc/{pid}")]
+        if not mine:
+            return
+
+
+REVIEW = "Hooks need review"  # the TUI's dialog for hooks not trusted yet (here: the person's own)
+
+
+def ready(term: Terminal, review: bool = False) -> None:
+    """Wait until the TUI takes prompts. ``review``: hooks.json holds a hook Codex does not trust (the
+    person's own): wait for the review dialog and continue without trusting it (option 3)."""
+    term.wait_for(READY, 60)
+    if review:
+        term.wait_for(REVIEW, 30)
+        term.send_keys("3")
+        term._poll(lambda: REVIEW not in term.capture(), 5.0)
+        if REVIEW in term.capture():
+            term.send_keys("Enter")
+        term._poll(lambda: REVIEW not in term.capture(), 10.0)
+        assert REVIEW not in term.capture(), term.capture()
+
+
+def prompt(term: Terminal, text: str) -> None:
+    """Type a prompt into the Codex TUI and submit it."""
+    term.tmux("send-keys", "-t", "main", "-l", text)
+    term.wait_for(text[-20:], 10)
+    term.send_keys("Enter")
+
+
+def exit_tui(term: Terminal) -> None:
+    prompt(term, "/exit")
+    term.wait_exit(30)
