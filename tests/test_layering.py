@@ -26,6 +26,8 @@ RULES = {
     "lazy_harness.cost": set(),
     "lazy_harness.settings": set(),
     "lazy_harness.plugin": {"lazy_harness.settings"},
+    # Codex's hooks.json is merged as settings.json is; trust through its app-server (ADR 0045)
+    "lazy_harness.codex_trust": {"lazy_harness.settings"},
     "lazy_harness.notice": {"lazy_harness.config"},
     "lazy_harness.queue": {"lazy_harness.config"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},
