@@ -29,7 +29,7 @@ def test_an_odd_agent_value_is_shown_on_one_short_line():
 
 
 def _digest(project: str) -> str:
-    from lazy_harness.hooks.session_start import digest
+    from lazy_harness.recall.digest import digest
 
     text, _ = digest(project, config.defaults(), os.environ, NOW, "startup")
     assert text is not None
