@@ -149,11 +149,19 @@ def _home_guard_module(_home_guard):
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path, monkeypatch, _home_guard):
-    """A fresh HOME with CLAUDE_CONFIG_DIR, XDG dirs and LH_CONFIG unset (so defaults resolve into it)."""
+def isolated_home(tmp_path, monkeypatch, _home_guard, request):
+    """A fresh HOME with CLAUDE_CONFIG_DIR, XDG dirs and LH_CONFIG unset (so defaults resolve into it),
+    and, outside the e2e suite, no real ``codex`` on PATH."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
+    if request.node.get_closest_marker("e2e") is None:
+        # why: with Codex installed, the distiller "auto" picks it when claude is absent and lh doctor
+        # reports on it: a unit test sees the same machine whether or not Codex is installed (CI puts
+        # it on PATH); one that needs a codex puts the fake one first (tests/support/fake_codex.py)
+        kept = [d for d in os.environ.get("PATH", "").split(os.pathsep)
+                if not (d and os.access(os.path.join(d, "codex"), os.X_OK))]
+        monkeypatch.setenv("PATH", os.pathsep.join(kept))
     for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
                 "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(var, raising=False)
