@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import random
+import unicodedata
 
 from lazy_harness.memory import trust
 from lazy_harness.worker import learned_check as lc
@@ -76,7 +77,7 @@ def train(xs: list[dict[int, float]], ys: list[int]) -> tuple[list[float], float
         rnd.shuffle(order)
         for i in order:
             x = xs[i]
-            z = b + sum(w[j] * v for j, v in x.items())
+            z = math.fsum([b, *(w[j] * v for j, v in x.items())])  # why: the same on every Python
             g = 1 / (1 + math.exp(-max(-30.0, min(30.0, z)))) - ys[i]
             for j, v in x.items():
                 w[j] -= RATE * (g * v + DECAY * w[j])
@@ -86,7 +87,7 @@ def train(xs: list[dict[int, float]], ys: list[int]) -> tuple[list[float], float
 
 def _score(model: tuple[list[float], float], x: dict[int, float]) -> float:
     w, b = model
-    return b + sum(w[j] * v for j, v in x.items())
+    return math.fsum([b, *(w[j] * v for j, v in x.items())])
 
 
 def ordinary() -> list[dict]:
@@ -153,7 +154,8 @@ def build(out: str) -> list[str]:
     w, b = train(hp + bp + op, [1] * len(hp) + [0] * (len(bp) + len(op)))
     data = {"dims": DIMS, "buckets": BUCKETS, "scale": SCALE, "bias": round(b, 5), "bar": bar,
             "trained_on": {"hostile": len(hp), "near_rule": len(bp), "ordinary": len(op)},
-            "built_by": "tests/eval/build_learned_check.py", "weights": [round(x, 5) for x in w]}
+            "built_by": "tests/eval/build_learned_check.py", "unicode": unicodedata.unidata_version,
+            "weights": [round(x, 5) for x in w]}
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(data, fh, separators=(",", ":"))
         fh.write("\n")

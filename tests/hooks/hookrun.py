@@ -24,8 +24,10 @@ def enable_loop(home, **keys) -> str:
     for key, value in keys.items():
         lines.append(f"{key} = {json.dumps(value)}")
     # why off: these tests count the distill calls; the model check's call has its own tests
-    # (tests/worker/test_model_check.py). Last, so a test may append more [trust] keys
-    lines += ["[trust]", "model_check = false"]
+    # (tests/worker/test_model_check.py). The learned check off too: made-up notes around a random hex
+    # token (rig.new_token) can score near its bar; it has its own tests (tests/worker/test_learned_check.py
+    # and the eval sets). Last, so a test may append more [trust] keys
+    lines += ["[trust]", "model_check = false", "learned_check = false"]
     with open(path, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     return path

@@ -70,9 +70,7 @@ def _front(path: str, ending: str = "\n") -> dict:
     head, sep, body = text[4:].partition("\n---\n")
     assert sep, f"{path}: frontmatter not closed"
     front = yaml.safe_load(head)
-    # why: held is the worker's other status for a whole file: the learned check (ADR 0046) holds some of
-    # these made-up notes (a hex token beside runs of one letter reads like an encoded payload)
-    assert front["status"] in ("active", "held") and "## Learning\n\n" in body, path
+    assert front["status"] == "active" and "## Learning\n\n" in body, path
     assert "\n## Context\n\n" in body and body.endswith(ending), f"{path}: partial body"
     return front
 

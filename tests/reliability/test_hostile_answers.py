@@ -142,10 +142,7 @@ def test_frontmatter_stays_well_formed_with_exactly_one_status(drained):
     assert learned
     for path, (front, head, body) in learned.items():
         assert list(front) == FRONT_KEYS, path
-        # why: one status line, of the worker's two: the learned check (ADR 0046) may hold a learning that
-        # a smuggling entry of the same hostile answer is read beside
-        assert [ln for ln in head.split("\n") if ln.startswith("status:")] in (["status: active"],
-                                                                              ["status: held"]), path
+        assert [ln for ln in head.split("\n") if ln.startswith("status:")] == ["status: active"], path
         assert front["deprecated_by"] is None and "\n" not in front["title"] and "\n" not in front["scope"]
         assert all("\n" not in t for t in front["tags"])
         assert body.startswith("\n## Learning\n\n") and "\n## Context\n\n" in body

@@ -15,6 +15,7 @@ static model and a few thousand weights, and reads each new entry once.
 """
 
 import json
+import math
 import os
 import re
 import zlib
@@ -42,7 +43,9 @@ class Model:
 
     def score(self, text: str, vector: bytes) -> float:
         """The model's score of a text (its logit: above 0 reads as hostile more than not)."""
-        return self.bias + sum(self.weights[i] * v for i, v in features(text, vector, self).items())
+        # why: fsum is exactly rounded, so a score does not depend on the Python version (3.12 changed
+        # how sum() adds floats) nor on the order the words were hashed in
+        return math.fsum([self.bias, *(self.weights[i] * v for i, v in features(text, vector, self).items())])
 
 
 def features(text: str, vector: bytes, model: "Model") -> dict[int, float]:
