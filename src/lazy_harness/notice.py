@@ -133,7 +133,7 @@ def next_steps(cfg: dict) -> list[str]:
     loop = cfg["compound_loop"]
     return [f"lazy-harness: a session is distilled into its project's memory when it ends, if you typed at "
             f"least {loop['min_user_chars']} characters in it and it has at least {loop['min_messages']} "
-            "messages (yours and Claude's); shorter sessions are skipped (min_user_chars, min_messages "
+            "messages (yours and the agent's); shorter sessions are skipped (min_user_chars, min_messages "
             "in config.toml).",
             "After your first such session: lh memory show prints what the next session receives, lh ui "
             "browses the memory, lh status shows what happened to each session."]
