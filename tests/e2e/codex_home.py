@@ -159,7 +159,7 @@ def ready(term: Terminal, review: bool = False) -> None:
 def prompt(term: Terminal, text: str) -> None:
     """Type a prompt into the Codex TUI and submit it."""
     term.tmux("send-keys", "-t", "main", "-l", text)
-    term.wait_for(text[-20:], 10)
+    term.wait_for(text[-20:], 30)  # why: a loaded machine draws the typed text late
     term.send_keys("Enter")
 
 

@@ -376,7 +376,10 @@ def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python,
         said = crashpoint.run_to([python, "-c", CRASH, mdir, ldir, str(k), cut])
         opened = check_handoff(mdir)
         for i in range(1, k + 1):  # every whole persist's items are open, none twice
-            assert [t for t in opened if t.startswith(f"a{i}:")] == [f"a{i}:{j}:" + "x" * 1900 for j in range(ITEMS)]
+            # why sorted: a round killed between its appends is re-processed, and the items it had not
+            # opened yet are opened after those it had: whole and once each is the guarantee, not order
+            assert sorted(t for t in opened if t.startswith(f"a{i}:")) == [f"a{i}:{j}:" + "x" * 1900
+                                                                           for j in range(ITEMS)]
         assert len(opened) == len(set(opened))
         version = f"b{k}" if any(t.startswith(f"b{k}:") for t in opened) else f"a{k}"
         for name in (files.DECISIONS, files.FAILURES):
@@ -385,7 +388,8 @@ def test_sigkill_during_writes_leaves_whole_files_and_whole_lines(where, python,
             assert {f"a{i}" for i in range(1, k + 1)} <= {s.split()[-1] for s in summaries}
             assert [r["summary"] for r in files.tail_records(os.path.join(mdir, name), 2)] == summaries[-2:]
         if said == "finished":
-            assert [t for t in opened if t.startswith(f"b{k}:")] == [f"b{k}:{j}:" + "x" * 1900 for j in range(ITEMS)]
+            assert sorted(t for t in opened if t.startswith(f"b{k}:")) == [f"b{k}:{j}:" + "x" * 1900
+                                                                        for j in range(ITEMS)]
             break
         assert said == f"stopped {k} " + said.split()[-1]
         stops.append(said.split()[-1])
