@@ -15,7 +15,10 @@ SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 # the lowest modules: anyone may import them
 BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
         "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity",
-        "lazy_harness.private"}
+        "lazy_harness.private",
+        # why: config.toml's shape for mypy (ADR 0048), imported only under TYPE_CHECKING; it imports
+        # nothing of ours, so a store function that takes the config (memory.state, cost.budget) names it
+        "lazy_harness.config.typed"}
 # what each room may import besides itself and BASE
 RULES = {
     "lazy_harness.memory": set(),

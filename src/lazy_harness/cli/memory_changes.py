@@ -11,8 +11,12 @@ import time
 
 import click
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
 
-def _where(project: str | None) -> tuple[str, dict, str, str, str]:
+
+def _where(project: str | None) -> tuple[str, Config, str, str, str]:
     """(cwd, config, memory folder, learnings folder, project name)."""
     from lazy_harness import config, paths
     from lazy_harness.project_identity import project_name

@@ -23,6 +23,8 @@ Each step adds its words to the run's hooks.log line; one that raises is logged 
 still runs (the digest matters more than any step before it).
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
@@ -31,6 +33,12 @@ from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
 from lazy_harness.recall import digest as recall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+    from collections.abc import Callable
 
 
 # why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
@@ -43,10 +51,10 @@ class Start:
     (hooks.log words of what they did), ``told`` (hooks.log words of what the person was told),
     ``person`` (the systemMessage lines), the digest's ``text`` and ``stats``."""
 
-    def __init__(self, payload: dict, env, now: float) -> None:
+    def __init__(self, payload: dict, env: Mapping[str, str], now: float) -> None:
         self.payload, self.env, self.now = payload, env, now
         self.source = str(payload.get("source") or "?")
-        self.cfg: dict = {}
+        self.cfg: Config  # set by load_config(), the first thing run() does after the plugin's welcome
         self.cwd = ""
         self.did, self.told = "", ""
         self.person: list[str] = []
@@ -80,7 +88,7 @@ class Start:
         return f"{head} {recall.describe(stats)}{self.did}{self.told}", _out(out)
 
 
-def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
+def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None). ``plugin``: run by the
     plugin's hooks.json, whose first start switches the loop on and says what happens next."""
     s = Start(payload, env, now)
@@ -95,7 +103,7 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     return s.result()
 
 
-def step(s: Start, fn) -> None:
+def step(s: Start, fn: Callable[[Start], str]) -> None:
     """Run one step and add the words it returns to the run's line; what it raises is logged there
     instead, and the run goes on."""
     try:
@@ -172,7 +180,7 @@ def pull(s: Start) -> str:
 
     At most every ``interval_minutes`` (a stamp file's mtime); a slow or offline remote is logged
     and tried again at a later start. The hook never waits on the network beyond its budget."""
-    sync = s.cfg.get("sync") or {}
+    sync = s.cfg.get("sync", {})
     if not sync.get("remote") or not sync.get("auto"):
         return ""
     stamp = os.path.join(paths.data_dir(s.env), ".sync-pull")
@@ -261,7 +269,7 @@ def read_digest(s: Start) -> str:
     return ""
 
 
-def trouble_of(env):
+def trouble_of(env: Mapping[str, str]) -> Callable[[], tuple[int, str | None]]:
     """What the read-back asks of the queue: failing distillation (``queue.distill_trouble``)."""
     def trouble() -> tuple[int, str | None]:
         from lazy_harness.memory.files import iso_epoch
@@ -338,7 +346,8 @@ def tell_recurred(s: Start) -> str:
 
 # --- what the steps read and write -----------------------------------------------------------------
 
-def hold_and_tell(stats: dict, cfg: dict, env, now: float, waiting: bool = True) -> tuple[str, str]:
+def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
+                  waiting: bool = True) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
     when entries of this project were held since they were last told, and (``waiting``: the session
     got memory) when learnings of other projects wait for approval to be used here that they were not

@@ -12,13 +12,19 @@ from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import reading, usage_section
 from lazy_harness.ui.markup import day_of, esc, form, when_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from collections.abc import Mapping
+    from collections.abc import Callable
+
 
 @dataclass
 class View:
     project: reading.Project
     projects: list[reading.Project]
-    cfg: dict
-    env: object
+    cfg: Config
+    env: Mapping[str, str] | None
     now: float
     token: str
     cwd: str
@@ -26,7 +32,7 @@ class View:
     everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
 
-    def act(self, action: str, label: str, confirm: str | None = None, **fields) -> str:
+    def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
         return form(action, self.token, {"project": self.project.key, **fields}, label, confirm)
 
 
@@ -70,7 +76,8 @@ def handoff_section(v: View) -> str:
 LIMIT = 100  # entries of a list shown before "show all"
 
 
-def _listing(v: View, anchor: str, items: list[dict], row, question: str, none: str) -> str:
+def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tuple[str, str, str]], question: str,
+             none: str) -> str:
     """Entries as a list, the left-out ones (``left_out``) folded away; ``row(item)`` gives (id, head,
     body) of the ones shown: each list is cut at LIMIT unless the page was asked for everything."""
     live = [i for i in items if not i["left_out"]]
@@ -107,7 +114,7 @@ def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
     return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(x) for x in value)
     return "" if value is None else str(value)

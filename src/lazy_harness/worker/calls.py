@@ -23,6 +23,10 @@ from lazy_harness import notice, paths
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.errors import LhError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 
 class Wait(LhError):
     """The task must wait in the queue: ``paused`` for a spend cap, else retried minutes later."""
@@ -32,7 +36,7 @@ class Wait(LhError):
         self.paused = paused
 
 
-def cap_reached(cfg: dict, env, now: float) -> str | None:
+def cap_reached(cfg: Config, env, now: float) -> str | None:
     """Why the queue is paused (a cap already reached), or None. Keeps the person's notice current."""
     from lazy_harness.cost import budget
 
@@ -44,7 +48,7 @@ def cap_reached(cfg: dict, env, now: float) -> str | None:
     return verdict.reason
 
 
-def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=None,
+def run_model(prompt: str, cfg: Config, env, meta: dict, sleep=time.sleep, log=None,
               clock=time.time, schema=None, kind: str = "distill", max_usd: float | None = None) -> tuple[dict, int]:
     """The answer of one guarded model call and the attempts it took (``kind`` and ``schema``: the
     job, e.g. consolidation, whose answer has its own shape; its cost lands in the ledger as ``kind``;

@@ -29,6 +29,10 @@ from lazy_harness.worker.consolidate_gates import LOCK, SCAN, Lock, gates, sessi
 from lazy_harness.worker.consolidate_prompt import (  # noqa: F401
     INSTRUCTIONS, PER_KIND, Candidates, Entry, candidates, open_handoff, read_entries, render_prompt)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 
 @dataclass
 class Result:
@@ -65,7 +69,7 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
 
 # --- one run -----------------------------------------------------------------------------------------
 
-def run(memory_dir: str, learnings_dir: str, project: str, cfg: dict, env, now: float | None = None,
+def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env, now: float | None = None,
         dry_run: bool = False, automatic: bool = False, kind: str = "consolidate") -> Result:
     """Consolidate one project. ``automatic``: pass the gates first. Never raises for a model failure."""
     from lazy_harness.worker import calls

@@ -33,6 +33,10 @@ from lazy_harness.project_identity import project_name
 from lazy_harness.queue import index_task, sweep
 from lazy_harness.worker import one_task
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 LOCK_NAME = queue.LOCK_NAME
 
 
@@ -72,7 +76,7 @@ def read_state(env=None) -> dict:
         return {}
 
 
-def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
+def drain(q: str, cfg: Config, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
     from lazy_harness.worker import calls, storage, waiting
 
     while True:
@@ -111,7 +115,7 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
                 stats.failed += 1
 
 
-def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
+def consolidate_touched(cfg: Config, env, stats: Stats) -> None:
     """After a drain: each project that got new memory is consolidated when its gates pass."""
     if not cfg.get("consolidate", {}).get("enabled"):
         return
@@ -136,7 +140,7 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
 ADOPT_EVERY = 24 * 3600  # seconds between two looks for project learnings without a project
 
 
-def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
+def adopt_orphans(cfg: Config, env, now: float | None = None) -> None:
     """Project learnings written before keys were recorded go to the one project of their name
     (memory/owners.py): at the first run after an upgrade, then once a day (learnings synced from a
     machine still on an older version). The others wait for ``lh memory unassigned``."""
@@ -162,7 +166,7 @@ def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
     atomic_write(stamp, logfile.stamp(now) + "\n")
 
 
-def _index_tasks(cfg: dict, env) -> bool:
+def _index_tasks(cfg: Config, env) -> bool:
     """The index tasks waiting (worker/reindex.py): before the sessions' tasks, which need no model
     call to wait for, and the next prompts search what they index. False when one failed (it stays
     for the next worker; this one does not go round again for it)."""
@@ -178,7 +182,7 @@ def _index_tasks(cfg: dict, env) -> bool:
         return False
 
 
-def _sweep(q: str, cfg: dict, env) -> None:
+def _sweep(q: str, cfg: Config, env) -> None:
     idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
     try:
         queued = sweep.sweep(q, time.time(), idle, env)
@@ -253,10 +257,10 @@ def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = Fal
     return stats
 
 
-def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
+def _after_writing(env, cfg: Config, started: float, stats: Stats) -> None:
     # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock);
     # a process of its own (detach.spawn_sync), as SessionStart's pull: the worker does not run sync
-    s = cfg.get("sync") or {}
+    s = cfg.get("sync", {})
     if s.get("remote") and s.get("auto"):
         from lazy_harness.detach import spawn_sync
 
@@ -267,7 +271,7 @@ def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
     _save_state(env, started, stats)
 
 
-def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
+def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> Config | None:
     """Drain (and sweep) under the lock until nothing is ready; the config used, None if none was read."""
     from lazy_harness.memory import intent
 

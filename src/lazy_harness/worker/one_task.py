@@ -4,11 +4,17 @@ to wait (a spend cap, the API, no room to write); moved to done/ or failed/ with
 mark, which the Stop gates and SessionStart read.
 """
 
+from __future__ import annotations
+
 import os
 import time
 import traceback
 
 from lazy_harness import logfile, paths, queue
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
 
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
 
@@ -29,7 +35,7 @@ def _result_fields(outcome) -> dict:
     return out
 
 
-def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: dict | None = None) -> str | None:
+def process_one(q: str, name: str, cfg: Config, env, sleep=time.sleep, projects: dict | None = None) -> str | None:
     """Claim and process one pending task. Returns its outcome status, or None if it was gone."""
     path = queue.claim(q, name)
     if path is None:
@@ -58,7 +64,7 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     return outcome.status
 
 
-def _run_task(q: str, fields: dict, cfg: dict, env, sleep):
+def _run_task(q: str, fields: dict, cfg: Config, env, sleep):
     """The task through the pipeline (or the skip of a repeated failure): (outcome, the skip or None).
     An exception becomes a failed outcome, or a waiting one when writing failed for lack of room."""
     from lazy_harness.worker import pipeline
@@ -81,7 +87,7 @@ def _run_task(q: str, fields: dict, cfg: dict, env, sleep):
                                 error_text=reason if expected else traceback.format_exc()), repeated
 
 
-def _requeue(q: str, name: str, fields: dict, outcome, cfg: dict, env) -> str:
+def _requeue(q: str, name: str, fields: dict, outcome, cfg: Config, env) -> str:
     """A task that waits goes back to the queue with its next time; returns storage, paused or waiting."""
     from lazy_harness.worker import storage, waiting
 

@@ -15,6 +15,10 @@ from lazy_harness.atomic import sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
 from lazy_harness.project_identity import project_name, project_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import CompoundLoopConfig, Config
+
 
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
 AGENTS = ("claude", "codex")  # a task's ``agent`` (no field: claude); it picks the transcript reader
@@ -128,7 +132,7 @@ def _learned(plan, report, skip: set[str], log) -> list[tuple[str, str, str, str
         return []
 
 
-def _model_check(plan, report, held_ids: set[str] | None, cfg: dict, env, meta: dict, dirs: tuple[str, str],
+def _model_check(plan, report, held_ids: set[str] | None, cfg: Config, env, meta: dict, dirs: tuple[str, str],
                  now: float, sleep, log) -> None:
     """The second look (worker/model_check.py, ADR 0039): a separate model call judges what the session
     wrote that the rules did not hold; what it judges hostile is held too. why: after the persist and
@@ -136,7 +140,7 @@ def _model_check(plan, report, held_ids: set[str] | None, cfg: dict, env, meta: 
     from lazy_harness.memory import held
     from lazy_harness.worker import model_check
 
-    if held_ids is None or not (cfg.get("trust") or {}).get("model_check", True):
+    if held_ids is None or not cfg.get("trust", {}).get("model_check", True):
         return
     memory_dir, learnings_dir = dirs
     try:
@@ -181,7 +185,7 @@ def _wait_for_turn(path: str, turn_text: str, log) -> None:
         log(f"waited {waited:.2f} s for the turn to reach the transcript")
 
 
-def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
+def call_with_retries(prompt: str, cfg: Config, env, sleep=time.sleep, log=None,
                       meta: dict | None = None) -> tuple[dict, int]:
     """The guarded model call (cap, ledger, fail fast: worker/calls.py). Returns (answer, attempts)."""
     from lazy_harness.worker import calls
@@ -189,7 +193,7 @@ def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
     return calls.run_model(prompt, cfg, env, meta or {}, sleep, log)
 
 
-def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: bool = False,
+def distill(fields: dict, cfg: Config, env, now: float | None = None, dry_run: bool = False,
             sleep=time.sleep, trust: bool = True) -> Outcome:
     """Run the whole pipeline for one task's fields. Never raises for expected failures."""
     from lazy_harness.worker import cursor
@@ -225,7 +229,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
     meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
             "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
-            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14),
+            "session_time": mtime, "stale_days": cfg.get("handoff", {}).get("stale_days", 14),
             "agent": agent_of(fields)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
@@ -237,7 +241,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    learned = bool((cfg.get("trust") or {}).get("learned_check", True))
+    learned = bool(cfg.get("trust", {}).get("learned_check", True))
     held_ids = _hold(plan, report, memory_dir, learnings_dir, project, now, log, over, learned)
     _model_check(plan, report, held_ids, cfg, env, meta, (memory_dir, learnings_dir), now, sleep, log)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
@@ -248,7 +252,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
                    problems=problems + plan.problems, attempts=attempts, read=seen)
 
 
-def _read_transcript(fields: dict, loop: dict, env, log):
+def _read_transcript(fields: dict, loop: CompoundLoopConfig, env, log):
     """The part of the session's transcript not distilled yet (the whole of it for handoff-now), once
     the Stop's turn is in it: (path, mtime, offset read from, view), or a skip when there is none."""
     from lazy_harness.queue import retain
@@ -273,7 +277,8 @@ def _read_transcript(fields: dict, loop: dict, env, log):
     return path, mtime, offset, view
 
 
-def _not_worth_distilling(fields: dict, loop: dict, view, offset: int, mtime: float, seen: str) -> Outcome | None:
+def _not_worth_distilling(fields: dict, loop: CompoundLoopConfig, view, offset: int, mtime: float,
+                          seen: str) -> Outcome | None:
     """A skip for a session that is not interactive, too short (or not yet long enough, while it runs),
     or has nothing new since the last distillation; None to go on."""
     if view.kind != "interactive":
@@ -309,7 +314,7 @@ def _prompt(view, memory_dir: str, learnings_dir: str, project: str, max_chars: 
     return built.text
 
 
-def _ask(text: str, cfg: dict, env, sleep, log, meta: dict, mtime: float, seen: str):
+def _ask(text: str, cfg: Config, env, sleep, log, meta: dict, mtime: float, seen: str):
     """The model's raw answer and the attempts it took, or the outcome when there is none: waiting (a
     cap, the API unreachable) or failed."""
     from lazy_harness.worker.calls import Wait

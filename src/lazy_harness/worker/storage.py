@@ -15,6 +15,10 @@ import os
 
 from lazy_harness import paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 CAUSES = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is exceeded",
           errno.EIO: "an I/O error", errno.EROFS: "the file system is read-only"}
 PROBE_BYTES = 64 * 1024  # about what one persist writes; a probe smaller than that would pass in vain
@@ -32,7 +36,7 @@ def cause(exc: BaseException | None) -> str | None:
     return None
 
 
-def folders(cfg: dict, env) -> list[str]:
+def folders(cfg: Config, env) -> list[str]:
     """Every folder a task writes: the queue, the memory root, the learnings folder."""
     out = []
     for folder in (paths.queue_dir(env), paths.memory_root(cfg["memory"]["path"] or None, env),
@@ -81,7 +85,7 @@ def stop(env, why: str) -> None:
     notice.storage_paused(message(why, env), env)
 
 
-def room(cfg: dict, env, log) -> str | None:
+def room(cfg: Config, env, log) -> str | None:
     """Why writing does not work now, or None. A probe write only after a storage failure (the notice
     is up) or when a folder's device is nearly full: otherwise three ``statvfs``."""
     from lazy_harness import notice
