@@ -127,7 +127,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     click.echo()
     _echo(f"==== everything in the memory of {name} ====")
     state, _ = handoff.load(mdir)
-    stale_days = cfg.get("handoff", {}).get("stale_days", handoff.STALE_DAYS)
+    stale_days = cfg["handoff"]["stale_days"]
     opened = handoff.open_items(state)
     _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
     for item in opened:

@@ -253,7 +253,7 @@ def status(recent: int) -> None:
         agent = " (Codex)" if any(f.get("agent") == "codex" for _, f in tasks) else ""
         click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks)}"))
     if watched:
-        idle = cfg["compound_loop"].get("idle_minutes", 10)
+        idle = cfg["compound_loop"]["idle_minutes"]
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")
     for sid, when in watched:
         click.echo(terminal_safe(f"  {when}  {sid[:8]}  not queued yet (its transcript was last written then)"))

@@ -146,9 +146,9 @@ def default_tables() -> dict[str, dict[str, object]]:
 
 def as_config(tables: dict[str, dict[str, object]]) -> Config:
     """``tables`` (every table of the schema, each value of its key's type) seen as the typed view."""
-    # why: the one place the checked tables become :class:`~lazy_harness.config.typed.Config`;
+    # the one place the checked tables become :class:`~lazy_harness.config.typed.Config`:
     # tests/test_config_typed.py proves the TypedDicts say what SCHEMA says, check() the values
-    return tables  # type: ignore[return-value]
+    return tables  # type: ignore[return-value]  # why: a dict built from SCHEMA at run time
 
 
 def defaults() -> Config:

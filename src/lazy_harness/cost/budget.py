@@ -43,8 +43,8 @@ class Verdict:
 
 
 def caps(cfg: Config) -> tuple[float, float]:
-    section = cfg.get("budget", {})
-    return float(section.get("daily_usd", 5.0)), float(section.get("monthly_usd", 50.0))
+    section = cfg["budget"]
+    return float(section["daily_usd"]), float(section["monthly_usd"])
 
 
 def day_start(now: float) -> float:

@@ -154,7 +154,7 @@ def sweep(s: Start) -> str:
         idle_sweep.watch(q, s.payload)
         if paused:
             return " (distillation paused: config invalid; session watched)"
-        queued = idle_sweep.sweep(q, s.now, float(loop.get("idle_minutes", 10)) * 60, s.env)
+        queued = idle_sweep.sweep(q, s.now, float(loop["idle_minutes"]) * 60, s.env)
     except OSError as exc:
         return f" (sweep failed: {exc})"
     return f" (sweep queued {len(queued)} idle session(s))" if queued else ""
@@ -180,8 +180,8 @@ def pull(s: Start) -> str:
 
     At most every ``interval_minutes`` (a stamp file's mtime); a slow or offline remote is logged
     and tried again at a later start. The hook never waits on the network beyond its budget."""
-    sync = s.cfg.get("sync", {})
-    if not sync.get("remote") or not sync.get("auto"):
+    sync = s.cfg["sync"]
+    if not sync["remote"] or not sync["auto"]:
         return ""
     stamp = os.path.join(paths.data_dir(s.env), ".sync-pull")
     try:

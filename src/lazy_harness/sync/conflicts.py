@@ -43,7 +43,7 @@ def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float) -> l
     except OSError:
         return []
     noted, said = _noted(lines)
-    root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
+    root = paths.memory_root(cfg["memory"]["path"] or None, env)
     for one in noted:
         try:
             said.append(_keep_one(data, root, one, now))

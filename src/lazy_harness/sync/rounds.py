@@ -26,13 +26,13 @@ PUSH_TRIES = 4
 
 
 def configured_remote(cfg: Config) -> str:
-    return str(cfg.get("sync", {}).get("remote") or "")
+    return cfg["sync"]["remote"]
 
 
 def check_layout(cfg: Config, env: Mapping[str, str] | None = None) -> str:
     """The data folder; refuses when memory or learnings were moved out of it (they would not sync)."""
     data = paths.data_dir(env)
-    for what, folder in (("[memory] path", paths.memory_root(cfg.get("memory", {}).get("path") or None, env)),
+    for what, folder in (("[memory] path", paths.memory_root(cfg["memory"]["path"] or None, env)),
                          ("[knowledge] path", paths.knowledge_dir(cfg["knowledge"]["path"] or None, env))):
         if not paths.is_within(folder, data):
             raise SyncError(f"{what} {folder} is outside the data folder {data}: it cannot be synced",
@@ -71,7 +71,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
     from lazy_harness.memory import frontmatter, held
 
-    root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
+    root = paths.memory_root(cfg["memory"]["path"] or None, env)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     folders, learnings = [], []
     for rel in changed:
@@ -204,8 +204,8 @@ def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = N
 def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None) -> str | None:
     """The worker's sync after it wrote memory: at most every ``interval_minutes``; never raises.
     Returns a line for worker.log, or None when nothing was due."""
-    s = cfg.get("sync", {})
-    if not s.get("remote") or not s.get("auto"):
+    s = cfg["sync"]
+    if not s["remote"] or not s["auto"]:
         return None
     now = time.time() if now is None else now
     stamp = os.path.join(paths.data_dir(env), ".sync-push")
