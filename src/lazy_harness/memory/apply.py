@@ -15,8 +15,8 @@ from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Pla
                                       check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
 
-# why: not ``from typing import TYPE_CHECKING``: the store is imported where ``typing`` is not (the
-# hooks, tests/memory/test_store.py)
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.memory.handoff import Answer

@@ -39,7 +39,8 @@ from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names ar
     id_for, is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.sanitize import normalise, one_line
 
-# why: not ``from typing import TYPE_CHECKING``: the hooks load this module, and never ``typing``
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable

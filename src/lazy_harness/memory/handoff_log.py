@@ -18,7 +18,8 @@ from lazy_harness import jsonload
 from lazy_harness.memory import files, ids, lines
 from lazy_harness.memory.sanitize import normalise, one_line
 
-# why: not ``from typing import TYPE_CHECKING``: the hooks load this module, and never ``typing``
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -28,7 +28,8 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness.memory import files, frontmatter, ids, marks, provenance, state, trust
 
-# why: not ``from typing import TYPE_CHECKING``: the hooks load this module, and never ``typing``
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Container

@@ -33,7 +33,8 @@ except ImportError:  # pragma: no cover - a CPython built without the _blake2 mo
 
 from lazy_harness.memory.sanitize import normalise
 
-# why: not ``from typing import TYPE_CHECKING``: the hooks load this module, and never ``typing``
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

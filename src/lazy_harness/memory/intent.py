@@ -30,8 +30,8 @@ import os
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, write_all
 
-# why: not ``from typing import TYPE_CHECKING``: the store is imported where ``typing`` is not (the
-# hooks, tests/memory/test_store.py)
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env

@@ -33,8 +33,8 @@ from lazy_harness.memory.files import recent_learning_files
 from lazy_harness.memory.frontmatter import read_frontmatter_values
 from lazy_harness.memory.sanitize import one_line, text_block
 
-# why: not ``from typing import TYPE_CHECKING``: the store is imported where ``typing`` is not (the
-# hooks, tests/memory/test_store.py)
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -25,8 +25,8 @@ from lazy_harness import jsonload, paths
 from lazy_harness.memory import aliases, files, frontmatter, ids
 from lazy_harness.project_identity import project_name, project_root
 
-# why: not ``from typing import TYPE_CHECKING``: the store is imported where ``typing`` is not (the
-# hooks, tests/memory/test_store.py)
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env

@@ -13,8 +13,8 @@ from lazy_harness.errors import TaskError
 from lazy_harness.memory import entries, files, frontmatter, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
-# why: not ``from typing import TYPE_CHECKING``: the store is imported where ``typing`` is not (the
-# hooks, tests/memory/test_store.py)
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

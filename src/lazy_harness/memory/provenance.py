@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 
-# why: not ``from typing import TYPE_CHECKING``: the hooks load this module, and never ``typing``
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -30,8 +30,8 @@ from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.memory.apply import Report, apply
 from lazy_harness.memory.plan import RECENT_TITLES, Plan, check_memory_dir, plan
 
-# why: not ``from typing import TYPE_CHECKING``: the store is imported where ``typing`` is not (the
-# hooks, tests/memory/test_store.py)
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
