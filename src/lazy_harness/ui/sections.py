@@ -5,6 +5,7 @@ A new section is one function and one line in :data:`SECTIONS` (anchor, title, f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -18,7 +19,7 @@ class View:
     project: reading.Project
     projects: list[reading.Project]
     cfg: dict
-    env: object
+    env: Mapping[str, str] | None
     now: float
     token: str
     cwd: str
