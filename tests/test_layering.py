@@ -38,9 +38,9 @@ RULES = {
                             "lazy_harness.proc", "lazy_harness.redact", "lazy_harness.notice", "lazy_harness.cost",
                             # why: the worker keeps the search index current, vectors included, so
                             # the next prompt finds the entries it just wrote embedded (recall.writer)
-                            "lazy_harness.recall.writer",
+                            "lazy_harness.recall.index.writer",
                             # why: the learned check (ADR 0046) reads a note through the static model
-                            "lazy_harness.recall.static_model"},
+                            "lazy_harness.recall.embed.static_model"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall"},
     # the page of lh ui reads what the CLI reads and changes memory through the same functions
@@ -114,14 +114,14 @@ def test_every_module_of_src_is_in_a_room_or_in_the_base():
 
 
 def test_the_arrows_against_the_flow_would_be_caught():
-    assert not _allowed("lazy_harness.recall.shown", "lazy_harness.queue")  # paths.safe_session_id
+    assert not _allowed("lazy_harness.recall.prompt.already_shown", "lazy_harness.queue")  # paths.safe_session_id
     assert not _allowed("lazy_harness.ui.reading", "lazy_harness.worker.ledger")  # cost.ledger
     assert not _allowed("lazy_harness.cli.memory", "lazy_harness.hooks.session_start")  # recall.digest
     assert not _allowed("lazy_harness.worker.loop", "lazy_harness.sync")  # detach.spawn_sync
     assert not _allowed("lazy_harness.queue.produce", "lazy_harness.worker")
     assert not _allowed("lazy_harness.memory.files", "lazy_harness.config")
     assert not _allowed("lazy_harness.config", "lazy_harness.memory")
-    assert _allowed("lazy_harness.cli.memory", "lazy_harness.recall.digest")
+    assert _allowed("lazy_harness.cli.memory", "lazy_harness.recall.readback.digest")
 
 
 def test_a_worker_importing_a_hook_would_be_caught():

@@ -1,4 +1,4 @@
-"""recall/digest.py: what a new session is told, in which order, within which budget."""
+"""recall/readback/digest.py: what a new session is told, in which order, within which budget."""
 
 import json
 import os
@@ -11,8 +11,8 @@ import yaml
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import digest as recall
-from lazy_harness.recall import heads
+from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import learnings as heads
 from lazy_harness.memory.fence import FENCE
 
 APPROVED = "approved by hand"  # a learning the person approved: shown in every project (ADR 0032)
@@ -422,7 +422,7 @@ def test_300_long_handoff_items_do_not_push_out_the_newest_prevention(project):
 def test_an_item_added_by_hand_reads_by_hand_not_from_by_hand():
     """Issue 35, item 6: a hand-added handoff item read "from by hand"."""
     from lazy_harness.memory import handoff
-    from lazy_harness.recall import select
+    from lazy_harness.recall.prompt import rank
 
     item = handoff.Item(id="h-1a2b3c4d", opened="2026-11-01T10:00:00", opened_by=handoff.HAND_EDIT, state="open",
                         opened_epoch=NOW, text="ask ops about the backup window")
@@ -430,7 +430,7 @@ def test_an_item_added_by_hand_reads_by_hand_not_from_by_hand():
     assert line == "- open item h-1a2b3c4d, 2026-11-01 10:00, by hand: ask ops about the backup window", line
     by_session = recall.handoff_line(handoff.Item(item, opened_by="5e6f7a8b"), NOW, 10**6)
     assert ", from session 5e6f7a8b: " in by_session
-    recalled = select.render_item({"kind": "handoff", "id": "h-1a2b3c4d", "file": "/m/handoff.md", "line": 0,
+    recalled = rank.render_item({"kind": "handoff", "id": "h-1a2b3c4d", "file": "/m/handoff.md", "line": 0,
                                    "ts": "2026-11-01T10:00:00", "prov": "by hand", "title": item["text"],
                                    "detail": ""}, None)
     assert ", 2026-11-01, by hand: " in recalled and "from by hand" not in recalled, recalled

@@ -1,4 +1,4 @@
-"""recall/heads.py: learning heads kept while their files are unchanged, brief ones for ranking's first
+"""recall/readback/learnings.py: learning heads kept while their files are unchanged, brief ones for ranking's first
 pass and whole ones for the learnings that can reach the section; and ranking the contenders alone
 gives what ranking every head gives."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import digest as recall
-from lazy_harness.recall import heads
+from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import learnings as heads
 from tests.support import memory_samples as ms
 
 NOW = time.time()

@@ -7,7 +7,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import current, index, lookup
+from lazy_harness.recall.index import for_commands, lookup, store
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -27,11 +27,11 @@ def rows(conn):
 
 def test_appends_are_read_from_where_the_index_stopped(tmp_path):
     mem = setup(tmp_path)
-    conn = index.connect(paths.recall_index_file())
-    assert index.refresh(conn, [mem], None) == 5
-    assert index.refresh(conn, [mem], None) == 0  # nothing changed: nothing read
+    conn = store.connect(paths.recall_index_file())
+    assert store.refresh(conn, [mem], None) == 5
+    assert store.refresh(conn, [mem], None) == 0  # nothing changed: nothing read
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "decision 5 about queues", "r")])
-    assert index.refresh(conn, [mem], None) == 1  # only the new line
+    assert store.refresh(conn, [mem], None) == 1  # only the new line
     assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6]
     assert rows(conn)[-1][0] == ids.entry_id("decision", "decision 5 about queues")
 
@@ -42,11 +42,11 @@ def test_a_torn_last_line_is_read_once_it_is_whole(tmp_path):
     line = json.dumps(ms.decision(NOW, "the torn one", "r"))
     with open(path, "a") as fh:
         fh.write(line[:20])
-    conn = index.connect(paths.recall_index_file())
-    assert index.refresh(conn, [mem], None) == 1
+    conn = store.connect(paths.recall_index_file())
+    assert store.refresh(conn, [mem], None) == 1
     with open(path, "a") as fh:
         fh.write(line[20:] + "\n")
-    assert index.refresh(conn, [mem], None) == 1
+    assert store.refresh(conn, [mem], None) == 1
     assert len(rows(conn)) == 2
 
 
@@ -55,16 +55,16 @@ def test_markers_hide_ids_and_are_not_entries(tmp_path):
     gone = ids.entry_id("decision", "decision 1 about queues")
     with open(os.path.join(mem, files.DECISIONS), "a") as fh:
         fh.write(json.dumps({"op": "merge", "id": "d-12345678", "drop": [gone], "summary": "not an entry"}) + "\n")
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, [mem], None)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [mem], None)
     where, args = lookup.scope_sql([mem], "proj")
     found = {r[1] for r in lookup.candidates(conn, '"queues"', where, args, 10)}
     assert len(rows(conn)) == 3 and gone not in found and len(found) == 2
 
 
 def _refresh(mem):
-    conn = index.connect(paths.recall_index_file(), timeout=30)
-    index.refresh(conn, [mem], None)
+    conn = store.connect(paths.recall_index_file(), timeout=30)
+    store.refresh(conn, [mem], None)
 
 
 def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
@@ -78,7 +78,7 @@ def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
     for p in procs:
         p.join()
     assert all(p.exitcode == 0 for p in procs)
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     assert len(rows(conn)) == 2000
     assert lookup.doc_count(conn, '"queues"') == 2000
 
@@ -95,32 +95,32 @@ def test_the_entry_count_follows_appends_rewrites_and_removals(tmp_path):
     it must stay equal to the rows through every kind of change."""
     mem = setup(tmp_path, 4)
     path = os.path.join(mem, files.DECISIONS)
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
 
     def same() -> int:
         n = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
         assert lookup.doc_count(conn) == n
         return n
 
-    index.refresh(conn, [mem], None)
+    store.refresh(conn, [mem], None)
     assert same() == 4
     ms.write_jsonl(path, [ms.decision(NOW, "an appended one", "r")])
-    index.refresh(conn, [mem], None)
+    store.refresh(conn, [mem], None)
     assert same() == 5
     with open(path, "w") as fh:  # edited by hand: two lines left
         fh.write("\n".join(json.dumps(ms.decision(NOW, f"kept {i}", "r")) for i in range(2)) + "\n")
-    index.refresh(conn, [mem], None)
+    store.refresh(conn, [mem], None)
     assert same() == 2
     os.unlink(path)
-    index.refresh(conn, [mem], None)
+    store.refresh(conn, [mem], None)
     assert same() == 0
 
 
 def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
     mem = setup(tmp_path, 400)
     path = paths.recall_index_file()
-    conn = index.connect(path)
-    index.refresh(conn, [mem], None)
+    conn = store.connect(path)
+    store.refresh(conn, [mem], None)
     conn.close()
     size = os.path.getsize(path)
     assert size > 20 * 4096
@@ -129,7 +129,7 @@ def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
             fh.seek(page * 4096)
             fh.write(b"\xff" * 4096)
     where, args = lookup.scope_sql([mem], "proj")
-    found, indexed = current.read_current(path, [mem], None,
+    found, indexed = for_commands.read_current(path, [mem], None,
                                           lambda c: lookup.candidates(c, '"queues"', where, args, 1000), deep=True)
     assert indexed == 400  # the refresh found nothing to do; the search failed on a leaf: built again
     assert len(found) == 400
@@ -151,8 +151,8 @@ def test_a_marker_hides_an_id_in_its_own_project_only(tmp_path):
     did = ids.entry_id("decision", summary)
     ms.write_jsonl(os.path.join(mdirs["alpha"], "marks.jsonl"),
                    [{"op": "forget", "id": did, "reason": "not here", "ts": ms.iso(NOW), "run": "r"}])
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, list(mdirs.values()), None)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, list(mdirs.values()), None)
     assert _visible(conn, mdirs["alpha"], "alpha", '"advisory"') == []
     assert _visible(conn, mdirs["beta"], "beta", '"advisory"') == [(did, mdirs["beta"])]
 
@@ -164,12 +164,12 @@ def test_a_learning_forgotten_by_its_project_is_hidden_wherever_it_is_seen(tmp_p
     alpha = paths.memory_dir(ms.make_project(tmp_path, "alpha"))
     beta = paths.memory_dir(ms.make_project(tmp_path, "beta"))
     ms.write_learning(ldir, "Rebase onto main before tagging a release", "alpha", NOW, scope="general")
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, [alpha, beta], ldir)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [alpha, beta], ldir)
     [(lid, _)] = _visible(conn, beta, "beta", '"rebase"')
     ms.write_jsonl(os.path.join(alpha, "marks.jsonl"),
                    [{"op": "forget", "id": lid, "reason": "wrong", "ts": ms.iso(NOW), "run": "r"}])
-    index.refresh(conn, [alpha, beta], ldir)
+    store.refresh(conn, [alpha, beta], ldir)
     assert _visible(conn, alpha, "alpha", '"rebase"') == []
     assert _visible(conn, beta, "beta", '"rebase"') == []
 
@@ -181,8 +181,8 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
     mem = paths.memory_dir(root)
     path = os.path.join(mem, files.DECISIONS)
     ms.write_jsonl(path, [ms.decision(NOW + i, f"decision {i} about queues", "r" * 300) for i in range(20)])
-    conn = index.connect(paths.recall_index_file())
-    assert index.refresh(conn, [mem], None) == 20
+    conn = store.connect(paths.recall_index_file())
+    assert store.refresh(conn, [mem], None) == 20
     with open(path, "rb") as fh:
         data = fh.read()
     edited = data.replace(b"decision 10 about queues", b"decision 10 about XXXXXX")
@@ -190,7 +190,7 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
     with open(path, "r+b") as fh:  # in place: the same inode
         fh.write(edited)
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000))  # a new time, whatever the clock's grain
-    assert index.refresh(conn, [mem], None) == 20
+    assert store.refresh(conn, [mem], None) == 20
     assert lookup.doc_count(conn, '"xxxxxx"') == 1
     assert lookup.doc_count(conn, '"queues"') == 19
 
@@ -200,8 +200,8 @@ def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
     with open(os.path.join(mem, files.DECISIONS), "ab") as fh:
         fh.write(json.dumps(ms.decision(NOW, "Run kubernetes jobs caf\u00e9 style", "r")).encode().replace(
             b"caf\\u00e9", b"caf\xff") + b"\n")
-    conn = index.connect(paths.recall_index_file())
-    assert index.refresh(conn, [mem], None) == 3
+    conn = store.connect(paths.recall_index_file())
+    assert store.refresh(conn, [mem], None) == 3
     assert lookup.doc_count(conn, '"kubernetes"') == 1
 
 
@@ -209,7 +209,7 @@ def test_the_index_and_the_folders_it_creates_are_private_to_the_user(tmp_path):
     import stat
 
     path = tmp_path / "cache" / "lazy-harness" / "recall" / "index.sqlite"
-    index.connect(str(path)).close()
+    store.connect(str(path)).close()
     for p in (path.parent.parent.parent, path.parent.parent, path.parent):
         assert stat.S_IMODE(p.stat().st_mode) == 0o700, p
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -226,8 +226,8 @@ def test_cues_are_kept_apart_one_per_line_in_their_order(tmp_path):
     ms.write_learning(ldir, "fts5 needs the porter tokenizer", "proj", NOW, cues=["stemming in sqlite search",
                                                                                  "why deploying misses deployment"])
     ms.write_handoff(mem, ["finish the embedder"], "s-1", NOW)
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, [mem], ldir)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [mem], ldir)
     got = dict(conn.execute("SELECT title, cues FROM entry").fetchall())
     assert got == {"queue files, not sqlite": "why a file queue and not sqlite\nspool folder",
                    "written before cues": "", "worker died": "worker gone",
@@ -242,13 +242,13 @@ def test_cues_are_kept_apart_one_per_line_in_their_order(tmp_path):
 def test_an_index_of_the_version_before_the_cues_column_is_rebuilt(tmp_path):
     mem = setup(tmp_path, 2)
     path = paths.recall_index_file()
-    conn = index.connect(path)
-    index.refresh(conn, [mem], None)
+    conn = store.connect(path)
+    store.refresh(conn, [mem], None)
     conn.execute("UPDATE meta SET v = '7' WHERE k = 'version'")
     conn.close()
-    conn = index.connect(path)
+    conn = store.connect(path)
     assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 0  # started again
-    assert index.refresh(conn, [mem], None) == 2
+    assert store.refresh(conn, [mem], None) == 2
     assert [r[0] for r in conn.execute("SELECT cues FROM entry")] == ["", ""]
 
 
@@ -273,8 +273,8 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
         ms.decision(NOW + i, f"the queue of ours, {i}", "kept short", project="ours") for i in range(6)])
     forgotten = ids.entry_id("decision", "the queue of ours, 2")
     ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": forgotten}])
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, [mine, other], None)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [mine, other], None)
     where, args = lookup.scope_sql([mine], "ours")
     for limit in (1, 3, 5, 10):
         got = lookup.candidates(conn, '"queue"', where, args, limit)
@@ -290,12 +290,12 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
 def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_stopped(tmp_path, monkeypatch):
     """The worker may append while a hook catches up: what the index records (stamp, offset) must
     describe the bytes it read, or the next search reads the whole file again."""
-    from lazy_harness.recall import sources
+    from lazy_harness.recall.index import sources
 
     mem = setup(tmp_path, 5)
     path = os.path.join(mem, files.DECISIONS)
-    conn = index.connect(paths.recall_index_file())
-    assert index.refresh(conn, [mem], None) == 5
+    conn = store.connect(paths.recall_index_file())
+    assert store.refresh(conn, [mem], None) == 5
     ms.write_jsonl(path, [ms.decision(NOW, "decision 5 about queues", "r")])
     real = sources.read_jsonl
 
@@ -307,9 +307,9 @@ def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_s
     monkeypatch.setattr(sources, "read_jsonl", racing)
     # the line the plan saw, then (the refresh goes on until the files and the index agree) the one
     # appended meanwhile, alone: 7 would mean the whole file was read again
-    assert index.refresh(conn, [mem], None) == 2
+    assert store.refresh(conn, [mem], None) == 2
     assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6, 7]
-    assert index.refresh(conn, [mem], None) == 0
+    assert store.refresh(conn, [mem], None) == 0
 
 
 def test_a_locked_index_is_an_error_and_is_not_removed(tmp_path):
@@ -324,7 +324,7 @@ def test_a_locked_index_is_an_error_and_is_not_removed(tmp_path):
     other.execute("INSERT INTO meta VALUES ('being', 'written')")
     try:
         try:
-            index.connect(path, timeout=0.2).close()
+            store.connect(path, timeout=0.2).close()
             raised = None
         except sqlite3.OperationalError as exc:
             raised = exc
@@ -345,8 +345,8 @@ def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(
     ldir = paths.learnings_dir()
     old = ms.write_learning(ldir, "Pin the base image digest", "proj", NOW - 90 * ms.DAY, learning="kept short")
     new = ms.write_learning(ldir, "Rotate the signing key yearly", "proj", NOW, learning="kept short")
-    conn = index.connect(paths.recall_index_file())
-    index.refresh(conn, [], ldir)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [], ldir)
 
     def bodies():
         return {r[0]: r[1] for r in conn.execute("SELECT e.file, f.body FROM entry e JOIN fts f ON f.rowid = e.rowid")}
@@ -359,9 +359,9 @@ def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(
             fh.write(text)
             fh.truncate()
     assert {p: os.stat(os.path.dirname(p)).st_mtime_ns for p in (old, new)} == folders
-    assert index.refresh(conn, [], ldir) == 0  # the hook's look: neither folder changed
-    assert index.refresh(conn, [], ldir, deep=1) == 1
+    assert store.refresh(conn, [], ldir) == 0  # the hook's look: neither folder changed
+    assert store.refresh(conn, [], ldir, deep=1) == 1
     seen = bodies()
     assert "edited by hand" in seen[new] and "kept short" in seen[old]
-    assert index.refresh(conn, [], ldir, deep=True) == 1
+    assert store.refresh(conn, [], ldir, deep=True) == 1
     assert "edited by hand" in bodies()[old]

@@ -12,7 +12,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import index, writer
+from lazy_harness.recall.index import store, writer
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
@@ -47,30 +47,30 @@ def damaged(tmp_path):
 
 
 def test_damaged_says_yes_to_a_damaged_file_only():
-    assert index.damaged(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"))
-    assert index.damaged(sqlite3.DatabaseError("database disk image is malformed"))
-    assert index.damaged(sqlite3.DatabaseError("file is not a database"))
-    assert index.damaged(sqlite3.OperationalError("no such table: entry"))
-    assert index.damaged(struct.error("unpack requires a buffer of 256 bytes"))
+    assert store.damaged(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"))
+    assert store.damaged(sqlite3.DatabaseError("database disk image is malformed"))
+    assert store.damaged(sqlite3.DatabaseError("file is not a database"))
+    assert store.damaged(sqlite3.OperationalError("no such table: entry"))
+    assert store.damaged(struct.error("unpack requires a buffer of 256 bytes"))
     # a programming error is not damage: building the index again would not cure it
-    assert not index.damaged(ValueError("anything else"))
-    assert not index.damaged(TypeError("'NoneType' object is not subscriptable"))
-    assert not index.damaged(KeyError("recall"))
-    assert not index.damaged(sqlite3.ProgrammingError("Cannot operate on a closed database."))
-    assert not index.damaged(sqlite3.InterfaceError("Error binding parameter 1"))
-    assert not index.damaged(sqlite3.OperationalError("database is locked"))
-    assert not index.damaged(sqlite3.OperationalError("database table is locked"))
-    assert not index.damaged(sqlite3.OperationalError("interrupted"))
-    assert not index.damaged(PermissionError(13, "Permission denied"))
-    assert not index.damaged(KeyboardInterrupt())
+    assert not store.damaged(ValueError("anything else"))
+    assert not store.damaged(TypeError("'NoneType' object is not subscriptable"))
+    assert not store.damaged(KeyError("recall"))
+    assert not store.damaged(sqlite3.ProgrammingError("Cannot operate on a closed database."))
+    assert not store.damaged(sqlite3.InterfaceError("Error binding parameter 1"))
+    assert not store.damaged(sqlite3.OperationalError("database is locked"))
+    assert not store.damaged(sqlite3.OperationalError("database table is locked"))
+    assert not store.damaged(sqlite3.OperationalError("interrupted"))
+    assert not store.damaged(PermissionError(13, "Permission denied"))
+    assert not store.damaged(KeyboardInterrupt())
 
 
 def test_connect_and_the_writer_build_it_again(damaged):
     _, mem, path = damaged
     assert writer.update(path, [mem], None)[0] == 2
     scribble_schema(path)
-    conn = index.connect(path)
-    assert index.refresh(conn, [mem], None) == 2
+    conn = store.connect(path)
+    assert store.refresh(conn, [mem], None) == 2
     conn.close()
 
 
@@ -117,8 +117,8 @@ def test_a_programming_error_while_searching_keeps_the_index(tmp_path, monkeypat
     """A bug in the code that reads the index is raised; the index (a cache that can take minutes to
     build) is not thrown away for it."""
     from lazy_harness import config
-    from lazy_harness.recall import prompt as recall_prompt
-    from lazy_harness.recall import select
+    from lazy_harness.recall.prompt import recall as recall_prompt
+    from lazy_harness.recall.prompt import rank
 
     root = ms.make_project(tmp_path, "proj")
     mem = paths.memory_dir(root)
@@ -128,7 +128,7 @@ def test_a_programming_error_while_searching_keeps_the_index(tmp_path, monkeypat
     text, _ = recall_prompt.context_for(PROMPT, root, cfg, os.environ, deep=True)
     assert text and "advisory locks" in text
     path = paths.recall_index_file()
-    conn = index.connect(path)  # a mark of this very file: a rebuilt index would not have it
+    conn = store.connect(path)  # a mark of this very file: a rebuilt index would not have it
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('probe', 'kept')")
     conn.commit()
     conn.close()
@@ -136,10 +136,10 @@ def test_a_programming_error_while_searching_keeps_the_index(tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise TypeError("'NoneType' object is not subscriptable")
 
-    monkeypatch.setattr(select, "rank", broken)
+    monkeypatch.setattr(rank, "rank", broken)
     with pytest.raises(TypeError):
         recall_prompt.context_for(PROMPT, root, cfg, os.environ)
-    conn = index.connect(path)
+    conn = store.connect(path)
     try:
         assert conn.execute("SELECT v FROM meta WHERE k='probe'").fetchone() == ("kept",)
     finally:

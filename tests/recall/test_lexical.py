@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from lazy_harness.recall import lexical_build, lexical_keys, lexical_write, lookup, terms
+from lazy_harness.recall.index import lexical_build, lexical_keys, lexical_write, lookup, terms
 
 VOCAB = ["pool", "socket", "timeout", "worker", "thread", "connection", "connections", "connected", "reads", "reader",
          "cache", "config", "configuration", "server", "handler", "response", "request", "header", "restart", "signin",
@@ -280,7 +280,7 @@ def test_a_search_imports_nothing_heavy(tmp_path):
     src = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
     code = (f"import sys; sys.path.insert(0, {src!r}); import _sqlite3\n"
             "before = set(sys.modules)\n"
-            "from lazy_harness.recall import lookup\n"
+            "from lazy_harness.recall.index import lookup\n"
             f"hits, _ = lookup.search(_sqlite3.connect({path!r}), ['p'], [['pool', 'pool*'], ['sign-in']], 10)\n"
             "print(len(hits), sorted(m for m in set(sys.modules) - before if not m.startswith('lazy_harness')))")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout

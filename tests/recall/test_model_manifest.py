@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 
-from lazy_harness.recall import static_model
+from lazy_harness.recall.embed import static_model
 from tests.eval import build_static_model as builder
 
 MODEL = os.path.join(os.path.dirname(static_model.__file__), "model")

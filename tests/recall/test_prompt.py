@@ -11,8 +11,9 @@ import pytest
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
 from lazy_harness.errors import StaticModelError
-from lazy_harness.recall import select, static_model, vectors
-from lazy_harness.recall import prompt as recall_prompt
+from lazy_harness.recall.embed import static_model, vectors
+from lazy_harness.recall.prompt import rank
+from lazy_harness.recall.prompt import recall as recall_prompt
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -155,9 +156,9 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
     backups = next(c for c in info["ranked"] if c["title"] == BACKUPS)
     assert len(backups["matched"]) == 1
     learning = dict(backups, similarity=None)
-    assert not select.by_similarity([learning], {backups["rowid"]: 0.95}, settings()["recall"], "proj")[0]["passes"]
+    assert not rank.by_similarity([learning], {backups["rowid"]: 0.95}, settings()["recall"], "proj")[0]["passes"]
     # in its own project one group is enough
-    assert select.by_similarity([dict(backups)], {backups["rowid"]: 0.95}, settings()["recall"],
+    assert rank.by_similarity([dict(backups)], {backups["rowid"]: 0.95}, settings()["recall"],
                                 "elsewhere")[0]["passes"]
 
 

@@ -1,4 +1,4 @@
-"""The resident answerer of prompt recall (recall/resident.py, ADR 0029): the hook asks it first, it
+"""The resident answerer of prompt recall (recall/resident/client.py, ADR 0029): the hook asks it first, it
 answers what the hook would, and it leaves when idle, when told, when other code is installed; a
 dead one costs the hook nothing but the work it does itself."""
 
@@ -12,7 +12,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.recall import resident
+from lazy_harness.recall.resident import client
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, hook_log, run_hook
 from tests.support import memory_samples as ms
@@ -39,11 +39,11 @@ def config(**recall) -> None:
 
 def answering() -> bool:
     """the answerer's socket is there and its lock held"""
-    return resident.running() and os.path.exists(os.path.join(resident.folder(), resident.SOCKET_NAME))
+    return client.running() and os.path.exists(os.path.join(client.folder(), client.SOCKET_NAME))
 
 
 def start() -> int:
-    pid = resident.start(dict(os.environ))
+    pid = client.start(dict(os.environ))
     assert pid
     wait_until(answering)
     return pid
@@ -97,7 +97,7 @@ def test_a_large_memory_starts_one_for_the_next_prompts(project, monkeypatch):
     config(semantic=False)
     ms.write_jsonl(os.path.join(mem, "failures.jsonl"), [
         ms.failure(NOW - i, f"flaky upload number {i} of the nightly export", "retry with backoff")
-        for i in range(resident.SERVE_FROM)])
+        for i in range(client.SERVE_FROM)])
     _, line = ask(project, SID)
     assert "(resident)" not in line and " resident=" in line, line
     wait_until(answering)
@@ -107,7 +107,7 @@ def test_a_large_memory_starts_one_for_the_next_prompts(project, monkeypatch):
 
 def test_a_small_memory_starts_none(project):
     ask(project, SID)
-    assert not resident.running()
+    assert not client.running()
     assert " resident=" not in hook_log(paths.claude_dir())[-1]
 
 
@@ -115,13 +115,13 @@ def test_idle_it_leaves_and_a_changed_setting_applies_without_a_restart(project)
     pid = start()
     config(resident_minutes=0.005)  # 0.3 s: read again at its next wake-up
     wait_until(gone(pid))
-    assert not os.path.exists(os.path.join(resident.folder(), resident.SOCKET_NAME))
-    assert "idle: left" in open(os.path.join(paths.logs_dir(), resident.LOG)).read()
+    assert not os.path.exists(os.path.join(client.folder(), client.SOCKET_NAME))
+    assert "idle: left" in open(os.path.join(paths.logs_dir(), client.LOG)).read()
 
 
 def test_zero_minutes_means_no_answerer_asked_or_started(project):
     config(resident_minutes=0)
-    pid = resident.start(dict(os.environ))
+    pid = client.start(dict(os.environ))
     wait_until(gone(pid))  # it read the setting and left
     _, line = ask(project, SID)
     assert "resident" not in line
@@ -140,7 +140,7 @@ def test_sigterm_landing_in_a_broad_except_still_makes_it_leave(tmp_path, monkey
     Exception``: an exception raised by the handler was swallowed there and the answerer stayed."""
     import socket
 
-    from lazy_harness.recall import answerer
+    from lazy_harness.recall.resident import answerer
 
     monkeypatch.setattr(answerer, "stop_asked", False)
 
@@ -164,9 +164,9 @@ def test_stop_kills_an_answerer_that_does_not_leave(project):
     """An answerer holding its lock that does not act on SIGTERM (stopped) is killed once ``wait`` runs out."""
     pid = start()
     os.kill(pid, signal.SIGSTOP)
-    assert resident.stop(wait=0.3) == pid
+    assert client.stop(wait=0.3) == pid
     wait_until(gone(pid))
-    assert not resident.running()
+    assert not client.running()
 
 
 def test_doctor_lists_it(project):
@@ -183,15 +183,15 @@ def test_a_killed_answerer_leaves_the_hook_answering_alone(project):
     pid = start()
     os.kill(pid, signal.SIGKILL)
     wait_until(gone(pid))
-    assert os.path.exists(os.path.join(resident.folder(), resident.SOCKET_NAME))  # left behind by the kill
+    assert os.path.exists(os.path.join(client.folder(), client.SOCKET_NAME))  # left behind by the kill
     answered, line = ask(project, SID.replace("5f", "6f"))
     assert answered == alone and "(resident)" not in line
 
 
 def test_other_code_makes_it_leave_and_the_hook_answers(project, monkeypatch):
     pid = start()
-    monkeypatch.setattr(resident, "code_stamp", lambda: "0.0.0:other")
-    got, why = resident.ask({"prompt": PROMPT, "cwd": project, "session_id": SID}, dict(os.environ), NOW)
+    monkeypatch.setattr(client, "code_stamp", lambda: "0.0.0:other")
+    got, why = client.ask({"prompt": PROMPT, "cwd": project, "session_id": SID}, dict(os.environ), NOW)
     assert got is None and why.startswith("stale")
     wait_until(gone(pid))
 
@@ -201,12 +201,12 @@ def test_a_question_it_cannot_read_gets_an_error_and_it_stays(project):
     import socket
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        resident._connect(s, resident.folder())  # from inside its folder when the path is long
+        client._connect(s, client.folder())  # from inside its folder when the path is long
         s.sendall(b"{not json\n")
         s.shutdown(socket.SHUT_WR)
         answer = json.loads(s.recv(65536))
     assert answer == {"error": "unreadable question"}
-    assert resident.pid() == pid
+    assert client.pid() == pid
     _, line = ask(project, SID)
     assert "(resident)" in line
 
@@ -232,22 +232,23 @@ def test_two_prompts_at_once_are_both_answered(project):
 
 def test_only_one_answerer_at_a_time(project):
     pid = start()
-    again = subprocess.run([sys.executable, "-m", "lazy_harness.recall.answerer"], capture_output=True, timeout=30)
+    again = subprocess.run([sys.executable, "-m", "lazy_harness.recall.resident.answerer"], capture_output=True,
+                           timeout=30)
     assert again.returncode == 0 and b"another answerer is running" in again.stdout
-    assert resident.pid() == pid
+    assert client.pid() == pid
 
 
 def test_the_answerer_only_reads_the_index(project):
     """New entries written while it runs are not indexed by it: the worker, the index's writer, does
     that (ADR 0042); the answerer searches what the index holds."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
     config(semantic=False)
     ms.index_now()
     start()
     ms.write_jsonl(os.path.join(paths.memory_dir(project), "failures.jsonl"), [
         ms.failure(NOW - i, f"flaky upload number {i} of the nightly export", "retry with backoff") for i in range(50)])
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:
         before = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
     finally:
@@ -257,7 +258,7 @@ def test_the_answerer_only_reads_the_index(project):
     assert r.returncode == 0
     line = hook_log(paths.claude_dir())[-1]
     assert "(resident)" in line and "indexed=" not in line, line
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:
         assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == before
     finally:
@@ -279,10 +280,10 @@ def test_a_payload_without_cwd_is_answered_for_the_hooks_folder(project):
 def test_the_code_stamp_follows_the_bytes_not_the_files_times():
     """Two installs of one version share a HOME (an editable one and the plugin's): their files'
     times differ, their bytes do not, and neither must take the other's answerer for stale."""
-    before = resident.code_stamp()
-    st = os.stat(resident.__file__)
+    before = client.code_stamp()
+    st = os.stat(client.__file__)
     try:
-        os.utime(resident.__file__, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
-        assert resident.code_stamp() == before
+        os.utime(client.__file__, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        assert client.code_stamp() == before
     finally:
-        os.utime(resident.__file__, ns=(st.st_atime_ns, st.st_mtime_ns))
+        os.utime(client.__file__, ns=(st.st_atime_ns, st.st_mtime_ns))

@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from lazy_harness import paths, private
-from lazy_harness.recall import answerer, resident
+from lazy_harness.recall.resident import answerer, client
 from tests.support import memory_samples as ms
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, hook_log, run_hook
@@ -42,7 +42,7 @@ class Listener:
         here = os.getcwd()
         os.chdir(where)
         try:
-            self.server.bind(resident.SOCKET_NAME)
+            self.server.bind(client.SOCKET_NAME)
         finally:
             os.chdir(here)
         self.server.listen(4)
@@ -80,7 +80,7 @@ def listener():
     made = []
 
     def make(reply: bytes = b"", where: str | None = None) -> Listener:
-        where = where or private.make(resident.folder(), strict=True)
+        where = where or private.make(client.folder(), strict=True)
         made.append(Listener(where, reply))
         return made[-1]
     yield make
@@ -97,7 +97,7 @@ def prompt(project, env=None, sid=SID):
 
 @as_root
 def test_a_recall_folder_of_another_user_is_not_used(project, listener):
-    where = resident.folder()
+    where = client.folder()
     os.makedirs(where, mode=0o700)
     heard = listener(FENCED.encode(), where)
     os.chown(where, 65534, 65534)
@@ -109,18 +109,18 @@ def test_a_recall_folder_of_another_user_is_not_used(project, listener):
 
 def test_a_recall_folder_others_may_write_is_not_used(project, listener):
     heard = listener(FENCED.encode())
-    os.chmod(resident.folder(), 0o777)
+    os.chmod(client.folder(), 0o777)
     out, line = prompt(project)
     assert heard.connections == 0 and out == b""
     assert "skipped:" in line and "open to group or others (mode 0777)" in line
     doctor = invoke("doctor").out
-    assert f"recall folder: {resident.folder()} is open to group or others" in doctor
-    assert f"hint: chmod 700 {resident.folder()}" in doctor
+    assert f"recall folder: {client.folder()} is open to group or others" in doctor
+    assert f"hint: chmod 700 {client.folder()}" in doctor
 
 
 def test_a_socket_folder_others_may_read_is_not_asked_and_the_hook_answers_itself(project, listener):
     heard = listener(FENCED.encode())
-    os.chmod(resident.folder(), 0o755)  # others may not write: usable for the index, not for the socket
+    os.chmod(client.folder(), 0o755)  # others may not write: usable for the index, not for the socket
     out, line = prompt(project)
     assert heard.connections == 0
     assert b"advisory locks" in out and "(resident)" not in line
@@ -131,8 +131,8 @@ def test_a_listener_of_another_user_is_sent_nothing(listener):
     """The peer's uid is checked before a byte leaves (the required uid injected: the test's own
     listener then counts as another user's)."""
     heard = listener(FENCED.encode())
-    question = {"stamp": resident.code_stamp(), "env": {}, "payload": {"prompt": "x"}, "now": "0"}
-    got, why = resident._exchange(resident.folder(), question, 2.0, uid=ME + 1)
+    question = {"stamp": client.code_stamp(), "env": {}, "payload": {"prompt": "x"}, "now": "0"}
+    got, why = client._exchange(client.folder(), question, 2.0, uid=ME + 1)
     assert got is None and why == f"not asked: the socket's listener runs as uid {ME}, not {ME + 1}"
     heard.close()
     assert heard.connections == 1 and heard.got == [b""]
@@ -161,7 +161,7 @@ print(len(data), flush=True)
 
 @as_root
 def test_a_real_listener_of_another_user_gets_nothing_and_the_hook_answers_itself(project):
-    where = private.make(resident.folder(), strict=True)
+    where = private.make(client.folder(), strict=True)
     proc = subprocess.Popen([sys.executable, "-c", OTHER_USER_LISTENER, where], stdout=subprocess.PIPE)
     try:
         assert proc.stdout.readline() == b"ready\n"
@@ -185,7 +185,7 @@ def test_the_question_carries_no_secret_and_an_unfenced_answer_is_not_printed(pr
     assert secret.encode() not in sent and b"ANTHROPIC" not in sent
     question = json.loads(sent)
     assert question["env"]["HOME"] == os.environ["HOME"]
-    assert set(question["env"]) <= set(resident.QUESTION_ENV)
+    assert set(question["env"]) <= set(client.QUESTION_ENV)
     assert b"IGNORE ALL" not in out and b"advisory locks" in out  # the hook answered itself
     assert "resident=(unfenced answer)" in line
 
@@ -199,7 +199,7 @@ def test_a_fenced_answer_is_printed(project, listener):
 def test_variables_a_configured_memory_path_names_are_sent(tmp_path):
     cfg = {"memory": {"path": "$MEM_ROOT/memory"}, "knowledge": {"path": "${KNOW}/k"}}
     env = {"HOME": "/h", "MEM_ROOT": "/m", "KNOW": "/k", "ANTHROPIC_API_KEY": "sk"}
-    assert resident.question_env(env, cfg) == {"HOME": "/h", "MEM_ROOT": "/m", "KNOW": "/k"}
+    assert client.question_env(env, cfg) == {"HOME": "/h", "MEM_ROOT": "/m", "KNOW": "/k"}
 
 
 def test_a_pid_that_is_not_the_answerer_is_never_signalled(project):
@@ -207,13 +207,13 @@ def test_a_pid_that_is_not_the_answerer_is_never_signalled(project):
     doctor leave it alone."""
     from lazy_harness.atomic import atomic_write, try_lock
 
-    where = private.make(resident.folder(), strict=True)
+    where = private.make(client.folder(), strict=True)
     victim = subprocess.Popen(["sleep", "600"])
-    lock = try_lock(os.path.join(where, resident.LOCK_NAME))
+    lock = try_lock(os.path.join(where, client.LOCK_NAME))
     try:
-        atomic_write(os.path.join(where, resident.PID_NAME), f"{victim.pid}\n")
-        assert not resident.is_answerer(victim.pid)
-        assert resident.stop(wait=0.2) is None
+        atomic_write(os.path.join(where, client.PID_NAME), f"{victim.pid}\n")
+        assert not client.is_answerer(victim.pid)
+        assert client.stop(wait=0.2) is None
         out = invoke("hooks", "uninstall")
         assert "stopped the resident answerer" not in out.out
         doctor = invoke("doctor").out
@@ -226,10 +226,10 @@ def test_a_pid_that_is_not_the_answerer_is_never_signalled(project):
 
 
 def test_only_an_interpreter_running_the_answerer_module_counts():
-    assert resident._answerer_argv(["/usr/bin/python3", "-S", "-m", "lazy_harness.recall.answerer", "--replace"])
-    assert not resident._answerer_argv(["python", "-c", "pass", "-m", "lazy_harness.recall.answerer"])
-    assert not resident._answerer_argv(["python", "evil.py", "-m", "lazy_harness.recall.answerer"])
-    assert not resident._answerer_argv(["sleep", "600"])
+    assert client._answerer_argv(["/usr/bin/python3", "-S", "-m", "lazy_harness.recall.resident.answerer", "--replace"])
+    assert not client._answerer_argv(["python", "-c", "pass", "-m", "lazy_harness.recall.resident.answerer"])
+    assert not client._answerer_argv(["python", "evil.py", "-m", "lazy_harness.recall.resident.answerer"])
+    assert not client._answerer_argv(["sleep", "600"])
 
 
 def test_the_answerer_refuses_a_caller_of_another_user():
@@ -246,13 +246,13 @@ def test_the_answerer_refuses_a_caller_of_another_user():
 def test_a_hundred_thousand_nested_brackets_get_an_error_and_it_stays(project):
     pid = start()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        resident._connect(s, resident.folder())
+        client._connect(s, client.folder())
         s.sendall(b"[" * 100_000)
         s.shutdown(socket.SHUT_WR)
         s.settimeout(20)
         answer = json.loads(s.recv(65536))
     assert answer == {"error": "unreadable question"}
-    assert resident.pid() == pid
+    assert client.pid() == pid
     _, line = prompt(project)
     assert "(resident)" in line
 
@@ -260,7 +260,7 @@ def test_a_hundred_thousand_nested_brackets_get_an_error_and_it_stays(project):
 def test_an_idle_caller_does_not_hold_the_answerer(project):
     start()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as idle:
-        resident._connect(idle, resident.folder())  # connected, sends nothing, keeps it open
+        client._connect(idle, client.folder())  # connected, sends nothing, keeps it open
         _, line = prompt(project)
     assert "(resident)" in line, line
 
@@ -272,15 +272,15 @@ def test_a_stopped_answerer_costs_one_timeout_then_no_more(project):
     os.kill(pid, signal.SIGSTOP)
     try:
         payload = {"prompt": PROMPT, "cwd": project, "session_id": SID}
-        got, why = resident.ask(payload, dict(os.environ), 1000.0, timeout=0.3)
-        assert got is None and why == resident.NO_ANSWER
-        marker = os.path.join(resident.folder(), resident.BACKOFF_NAME)
-        assert os.stat(marker).st_mtime == 1000.0 + resident.BACKOFF_SECONDS
-        assert resident.pid_in(resident.folder(), resident.BACKOFF_NAME) == pid  # whom a replacement may stop
-        got, why = resident.ask(payload, dict(os.environ), 1001.0, timeout=0.3)
+        got, why = client.ask(payload, dict(os.environ), 1000.0, timeout=0.3)
+        assert got is None and why == client.NO_ANSWER
+        marker = os.path.join(client.folder(), client.BACKOFF_NAME)
+        assert os.stat(marker).st_mtime == 1000.0 + client.BACKOFF_SECONDS
+        assert client.pid_in(client.folder(), client.BACKOFF_NAME) == pid  # whom a replacement may stop
+        got, why = client.ask(payload, dict(os.environ), 1001.0, timeout=0.3)
         assert got is None and why == "not asked: backing off after one that did not answer"
-        got, why = resident.ask(payload, dict(os.environ), 1000.0 + resident.BACKOFF_SECONDS + 1, timeout=0.3)
-        assert why == resident.NO_ANSWER  # asked again once the time is up
+        got, why = client.ask(payload, dict(os.environ), 1000.0 + client.BACKOFF_SECONDS + 1, timeout=0.3)
+        assert why == client.NO_ANSWER  # asked again once the time is up
     finally:
         os.kill(pid, signal.SIGKILL)
 
@@ -290,15 +290,15 @@ def test_a_stopped_answerer_is_replaced_by_the_hook(project):
     os.kill(old, signal.SIGSTOP)
     out, line = prompt(project)
     assert b"advisory locks" in out  # answered by the hook itself
-    assert f"resident=({resident.NO_ANSWER})" in line, line
+    assert f"resident=({client.NO_ANSWER})" in line, line
     new = int(line.split(" resident=")[-1].split()[0])
     wait_until(gone(old))
 
     def replaced() -> bool:
         """the new answerer answers in the old one's place"""
-        return resident.pid() == new and os.path.exists(os.path.join(resident.folder(), resident.SOCKET_NAME))
+        return client.pid() == new and os.path.exists(os.path.join(client.folder(), client.SOCKET_NAME))
     wait_until(replaced)
-    assert not os.path.exists(os.path.join(resident.folder(), resident.BACKOFF_NAME))
+    assert not os.path.exists(os.path.join(client.folder(), client.BACKOFF_NAME))
     _, line = prompt(project, sid=SID.replace("5f", "6f"))
     assert "(resident)" in line, line
 
@@ -319,8 +319,8 @@ def test_any_question_gets_an_answer_and_the_answerer_stays(monkeypatch):
 def test_the_answerer_process_keeps_no_key_it_does_not_use(project):
     secret = os.urandom(8).hex()
     env = dict(os.environ, ANTHROPIC_API_KEY="sk-ant-" + secret)
-    pid = resident.start(env)
-    wait_until(lambda: resident.pid() == pid)
+    pid = client.start(env)
+    wait_until(lambda: client.pid() == pid)
     with open(f"/proc/{pid}/environ", "rb") as fh:
         environ = fh.read()
     assert secret.encode() not in environ and b"ANTHROPIC_API_KEY" not in environ

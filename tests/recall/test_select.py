@@ -10,7 +10,8 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import select, terms
+from lazy_harness.recall.index import terms
+from lazy_harness.recall.prompt import rank
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, run_hook
 from tests.support import memory_samples as ms
@@ -25,9 +26,9 @@ def judged(cands, sim):
     sims = sim if isinstance(sim, list) else [sim] * len(cands)
     for n, c in enumerate(cands):
         c["rowid"], c["id"] = n + 1, f"d-{n + 1:08d}"
-    out = select.by_similarity(cands, {n + 1: s for n, s in enumerate(sims)}, SETTINGS, "proj")
+    out = rank.by_similarity(cands, {n + 1: s for n, s in enumerate(sims)}, SETTINGS, "proj")
     for c in out:
-        c["why"] = select.why(c, SETTINGS, "proj")
+        c["why"] = rank.why(c, SETTINGS, "proj")
     return out
 
 
@@ -55,9 +56,9 @@ def test_a_match_of_everyday_words_alone_never_passes_whatever_its_similarity():
 
 def test_one_distinctive_word_of_several_needs_the_higher_similarity():
     # (two entries hold the word: one alone would point at its entry, see the test below)
-    below = judged([_cand(["wishlist"], distinct=3), _cand(["wishlist"], distinct=3)], [select.ALONE - 0.02, 0.3])[0]
+    below = judged([_cand(["wishlist"], distinct=3), _cand(["wishlist"], distinct=3)], [rank.ALONE - 0.02, 0.3])[0]
     assert not below["passes"] and "one distinctive word of 3 (wishlist)" in below["why"]
-    above = judged([_cand(["wishlist"], distinct=3), _cand(["wishlist"], distinct=3)], [select.ALONE + 0.01, 0.3])[0]
+    above = judged([_cand(["wishlist"], distinct=3), _cand(["wishlist"], distinct=3)], [rank.ALONE + 0.01, 0.3])[0]
     assert above["passes"] and "by wishlist" in above["why"]
     # two distinctive words of the prompt need no more than the score
     two = judged([_cand(["wishlist", "spinner"], distinct=3)], 0.5)[0]
@@ -69,7 +70,7 @@ def test_the_prompts_only_distinctive_word_needs_the_higher_similarity_too():
     only = judged([_cand(["kafka", "test"], distinct=1)], 0.5)[0]
     assert not only["passes"]
     assert "the prompt's only distinctive word (kafka) needs similarity 0.6, has 0.50" in only["why"], only["why"]
-    sure = judged([_cand(["kafka", "test"], distinct=1)], select.ALONE + 0.01)[0]
+    sure = judged([_cand(["kafka", "test"], distinct=1)], rank.ALONE + 0.01)[0]
     assert sure["passes"], sure["why"]
 
 
@@ -94,27 +95,27 @@ def test_of_a_crowd_holding_the_same_distinctive_words_only_one_that_stands_out_
     """ADR 0041: entries that all hold the prompt's distinctive words are the project's everyday subject
     (a component its memory often names), not one episode: the bar lets one through only when its
     similarity stands out from the others'."""
-    crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD)]
+    crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(rank.CROWD)]
     got = judged(crowd, [0.64, 0.64, 0.63, 0.62])
     assert not any(c["passes"] for c in got)
     said = got[0]["why"]
-    assert f"{select.CROWD - 1} other entries hold its distinctive words (search, dialog)" in said, said
+    assert f"{rank.CROWD - 1} other entries hold its distinctive words (search, dialog)" in said, said
     assert "does not stand out: similarity 0.64, another 0.64" in got[0]["why"], got[0]["why"]
-    crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD)]
-    got = judged(crowd, [0.64, 0.64 + select.STANDOUT + 0.01, 0.63, 0.62])
+    crowd = [_cand(["search", "dialog"], distinct=4) for _ in range(rank.CROWD)]
+    got = judged(crowd, [0.64, 0.64 + rank.STANDOUT + 0.01, 0.63, 0.62])
     assert [c["passes"] for c in got] == [True, False, False, False]  # the one that stands out comes first
-    assert got[0]["similarity"] == pytest.approx(0.64 + select.STANDOUT + 0.01)
+    assert got[0]["similarity"] == pytest.approx(0.64 + rank.STANDOUT + 0.01)
     # fewer than CROWD entries holding them: each is judged on its own, as before
-    few = [_cand(["search", "dialog"], distinct=4) for _ in range(select.CROWD - 1)]
+    few = [_cand(["search", "dialog"], distinct=4) for _ in range(rank.CROWD - 1)]
     assert all(c["passes"] for c in judged(few, [0.64, 0.64, 0.63])), [c["why"] for c in few]
     # an entry holding a distinctive word the crowd does not is not in it
     mixed = [_cand(["search", "dialog", "algolia"], distinct=4)] + [_cand(["search"], distinct=4)
-                                                                     for _ in range(select.CROWD)]
+                                                                     for _ in range(rank.CROWD)]
     assert judged(mixed, [0.6, 0.64, 0.64, 0.64, 0.64])[0]["passes"]
 
 
 def test_the_score_counts_the_coverage():
-    assert select.blended(0.4, 0.0, 1.0) == pytest.approx(0.4 + select.COVER)
+    assert rank.blended(0.4, 0.0, 1.0) == pytest.approx(0.4 + rank.COVER)
     low = judged([_cand(["wishlist", "spinner"], 3, coverage=0.0)], 0.45)[0]
     assert not low["passes"] and "under recall.min_similarity 0.53" in low["why"]
     whole = judged([_cand(["wishlist", "spinner"], 3, coverage=1.0)], 0.45)[0]
@@ -204,4 +205,4 @@ def test_a_crowd_about_one_component_gives_nothing_and_show_prompt_says_why(tmp_
     head, why = out.out.split("\n==== why", 1)
     assert "This prompt receives nothing: " in head
     assert "other entries hold its distinctive words (search, dialog) and it does not stand out" in out.out, out.out
-    assert f"of {select.CROWD} or more entries holding the same distinctive words" in why, why
+    assert f"of {rank.CROWD} or more entries holding the same distinctive words" in why, why

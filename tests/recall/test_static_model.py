@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from lazy_harness.errors import StaticModelError
-from lazy_harness.recall import static_model
-from lazy_harness.recall.static_model import StaticModel
+from lazy_harness.recall.embed import static_model
+from lazy_harness.recall.embed.static_model import StaticModel
 
 SAMPLES = [
     "Hello, world! The checkout page returns a 500 when the webhook arrives first.",
@@ -159,9 +159,9 @@ def test_a_forged_or_odd_stamp_costs_a_hash_and_nothing_more(tmp_path, monkeypat
 
 
 def test_the_hook_path_imports_only_cheap_modules(tmp_path):
-    src = os.path.dirname(os.path.dirname(static_model.__file__))
+    src = os.path.dirname(os.path.dirname(os.path.dirname(static_model.__file__)))  # src/lazy_harness
     code = (f"import sys; sys.path.insert(0, {os.path.dirname(src)!r}); "
-            "from lazy_harness.recall import static_model as m; "
+            "from lazy_harness.recall.embed import static_model as m; "
             f"m.embed('an ascii prompt about the checkout', {str(tmp_path / 'state')!r}); "
             f"m.embed('an ascii prompt about the checkout', {str(tmp_path / 'state')!r}); "
             "print(' '.join(sorted(sys.modules)))")
@@ -178,7 +178,7 @@ def test_every_model_file_is_package_data():
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
-        shipped = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["lazy_harness.recall"]
+        shipped = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["lazy_harness.recall.embed"]
     assert sorted(shipped) == sorted(f"model/{name}" for name in os.listdir(static_model.MODEL_DIR))
 
 

@@ -1,4 +1,4 @@
-"""The index's one writer (recall/writer.py, ADR 0042): the worker and the commands write the index,
+"""The index's one writer (recall/index/writer.py, ADR 0042): the worker and the commands write the index,
 the hooks only read it; a build is never thrown away by ``lh memory reindex``; a worker killed
 mid-build leaves its task and the next one finishes it; a hand edit reaches recall after the next
 SessionStart. Real processes throughout, waited on by their events (a line said, a file made, a
@@ -16,7 +16,8 @@ import time
 from lazy_harness import paths
 from lazy_harness.memory import files
 from lazy_harness.queue import index_task
-from lazy_harness.recall import index, static_model, vectors, writer
+from lazy_harness.recall.embed import static_model, vectors
+from lazy_harness.recall.index import store, writer
 from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 from tests.support.child_events import gone
@@ -29,14 +30,14 @@ ABOUT = "how does the release train queue work"
 GATED_BUILD = """
 import os, sys, time
 from lazy_harness import paths
-from lazy_harness.recall import indexing, writer
-real = indexing.build_lexical
+from lazy_harness.recall.index import apply, writer
+real = apply.build_lexical
 def gated(conn, *a, **k):
     open(sys.argv[2], "w").close()
     while not os.path.exists(sys.argv[3]):
         time.sleep(0.01)  # the test's go: an event, looked at until it is there
     return real(conn, *a, **k)
-indexing.build_lexical = gated
+apply.build_lexical = gated
 got = writer.update(paths.recall_index_file(), [sys.argv[1]], None)
 print("built", got, flush=True)
 """
@@ -113,7 +114,7 @@ def test_reindex_during_a_build_waits_with_progress_and_keeps_the_builds_work(tm
     count, distinct, top = rows(path)
     # a full index, and the build's own rows: none indexed twice, none dropped and indexed again
     assert (count, distinct, top) == (3000, 3000, 3000)
-    conn = index.connect(path)
+    conn = store.connect(path)
     try:
         have, total = vectors.counts(conn, static_model.MODEL_ID)
         assert have == total > 0  # embedded, once
@@ -170,7 +171,7 @@ def test_a_worker_killed_mid_build_leaves_its_task_and_the_next_one_finishes_it(
     assert index_task.waiting(q) == []
     count, distinct, top = rows(path)
     assert count == distinct == 4500 and top == 4500  # every line once: none lost, none twice, none redone
-    conn = index.connect(path)
+    conn = store.connect(path)
     try:
         have, total = vectors.counts(conn, static_model.MODEL_ID)
     finally:
@@ -279,7 +280,7 @@ def test_behind_is_a_few_stats_against_what_the_writer_saw(tmp_path):
     ms.write_jsonl(os.path.join(mem, files.FAILURES), [ms.failure(NOW, "The queue stalled again", "restart it")])
     assert writer.behind(os.environ, mem, ldir)
     writer.update(paths.recall_index_file(), [mem], ldir)
-    index.remove(paths.recall_index_file())  # the cache cleared
+    store.remove(paths.recall_index_file())  # the cache cleared
     assert writer.behind(os.environ, mem, ldir)
 
 

@@ -18,8 +18,8 @@ The search over them: ``lookup.search``; a scope's lists made whole: ``lexical_b
 prompt hook's path: the index's writer (``recall.writer``) runs it.
 """
 
-from lazy_harness.recall import lexical_keys
-from lazy_harness.recall import lookup
+from lazy_harness.recall.index import lexical_keys
+from lazy_harness.recall.index import lookup
 
 MAX_ROWID = 2**31 - 1
 SCHEMA = (

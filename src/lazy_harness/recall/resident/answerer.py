@@ -1,7 +1,7 @@
 """The resident answerer's own side (ADR 0029): the open index kept between questions, one
 question answered with the hook's function and environment, the loop that leaves when idle, on
-SIGTERM or on other code. Started as ``python -m lazy_harness.recall.answerer``; the hook's side
-(asking, starting, stopping) is :mod:`lazy_harness.recall.resident`. Not on the hook's path.
+SIGTERM or on other code. Started as ``python -m lazy_harness.recall.resident.answerer``; the hook's side
+(asking, starting, stopping) is :mod:`lazy_harness.recall.resident.client`. Not on the hook's path.
 """
 
 import os
@@ -9,7 +9,7 @@ import sqlite3
 import sys
 
 from lazy_harness import jsonload
-from lazy_harness.recall.resident import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
+from lazy_harness.recall.resident.client import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
                                           PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
                                           is_answerer, peer_uid, pid_in, read_all)
 
@@ -27,7 +27,7 @@ class Kept:
         self.ident: tuple[int, int] | None = None
 
     def open(self, path: str) -> sqlite3.Connection:
-        from lazy_harness.recall import index
+        from lazy_harness.recall.index import store
 
         try:
             st = os.stat(path)
@@ -37,9 +37,9 @@ class Kept:
         if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
             self.close()
         if self.conn is None:
-            from lazy_harness.recall import lookup
+            from lazy_harness.recall.index import lookup
 
-            self.conn = index.connect(path, create=False)  # why: a reader; the writer makes the index
+            self.conn = store.connect(path, create=False)  # why: a reader; the writer makes the index
             # why: entries' parsed words kept between questions (rescoring re-read and re-split them
             # every time); a new file may give old rowids to other entries: start over with it
             lookup.keep_docs(KEPT_DOCS)
@@ -71,7 +71,7 @@ def idle_seconds(env) -> float:
 
 def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     """The answer to one question, and whether to leave after it."""
-    from lazy_harness.recall import prompt
+    from lazy_harness.recall.prompt import recall
 
     try:
         q = jsonload.loads(raw)
@@ -85,7 +85,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     # hook that started it
     env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
     try:
-        decision, out = prompt.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
+        decision, out = recall.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
     except Exception as exc:  # why: the hook logs it and does the work itself
         kept.close()
         return {"error": f"{type(exc).__name__}: {exc}"}, False

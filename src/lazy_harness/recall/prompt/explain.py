@@ -2,12 +2,12 @@
 candidates with the bar they met or missed.
 
 Shared by ``lh memory show --prompt`` and the search of ``lh ui``, so both say what the model gets
-(the same :func:`lazy_harness.recall.prompt.context_for`, the same bar).
+(the same :func:`lazy_harness.recall.prompt.recall.context_for`, the same bar).
 """
 
 from lazy_harness import paths
-from lazy_harness.recall import gate, select
-from lazy_harness.recall import prompt as recall_prompt
+from lazy_harness.recall.prompt import rank, worth_searching
+from lazy_harness.recall.prompt import recall as recall_prompt
 
 SHOWN = 15  # candidates listed under the text
 
@@ -20,11 +20,11 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
     settings = cfg["recall"]
     if not settings["enabled"]:
         return {"nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
-    why = gate.skip_reason(prompt, settings)
+    why = worth_searching.skip_reason(prompt, settings)
     if why:
         return {"nothing": f"This prompt receives nothing: {why}."}
     text, info = recall_prompt.context_for(prompt, cwd, cfg, env, deep=True, place=place)
-    extra = int(settings["min_terms"]) + select.OTHER_PROJECT
+    extra = int(settings["min_terms"]) + rank.OTHER_PROJECT
     weight = f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""
     lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
                f"{settings['min_score']:g}" + weight)
@@ -33,10 +33,10 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
     if sem["state"] == "scored" and sem.get("scored"):
         line = (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
                 f"bar: similarity {settings['min_similarity']:g} "
-                f"and 1 term, {1 + select.OTHER_PROJECT} for a general learning of another project, with "
-                f"{select.BLEND:g} x strength and {select.COVER:g} x coverage added; two distinctive words among "
-                f"them or one with similarity {select.ALONE:g}; of {select.CROWD} or more entries holding the "
-                f"same distinctive words, one {select.STANDOUT:g} above the others' similarity; for the "
+                f"and 1 term, {1 + rank.OTHER_PROJECT} for a general learning of another project, with "
+                f"{rank.BLEND:g} x strength and {rank.COVER:g} x coverage added; two distinctive words among "
+                f"them or one with similarity {rank.ALONE:g}; of {rank.CROWD} or more entries holding the "
+                f"same distinctive words, one {rank.STANDOUT:g} above the others' similarity; for the "
                 f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
     else:
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
@@ -44,7 +44,7 @@ def report(prompt: str, cwd: str, cfg: dict, env, place: tuple[str, str, str] | 
     project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
     shown = info["ranked"][:SHOWN]
     for c in shown:
-        c["why"] = select.why(c, settings, project)
+        c["why"] = rank.why(c, settings, project)
     return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": shown}
 
 

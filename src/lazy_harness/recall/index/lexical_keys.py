@@ -13,8 +13,8 @@ BM25's term-frequency part as a 16-bit integer (``lookup.QSCALE``). The write si
 reads the lists with ``lookup.columns``.
 """
 
-from lazy_harness.recall import terms
-from lazy_harness.recall.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
+from lazy_harness.recall.index import terms
+from lazy_harness.recall.index.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
 
 PREFIXES = (4, 5, 6)
 _RUN = None

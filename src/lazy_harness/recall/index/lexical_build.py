@@ -3,8 +3,8 @@ entries (a new scope, or one whose lists a removal or a changed phrase table lef
 the prompt hook's path: the index's writer (``recall.writer``) runs it.
 """
 
-from lazy_harness.recall import lexical_keys
-from lazy_harness.recall import lexical_write, lookup
+from lazy_harness.recall.index import lexical_keys
+from lazy_harness.recall.index import lexical_write, lookup
 
 BATCH = 2000  # entries per build step
 

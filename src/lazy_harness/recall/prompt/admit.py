@@ -16,7 +16,7 @@ from lazy_harness.memory.fence import neutral
 
 def attach(conn, ranked: list[dict]) -> None:
     """Give each candidate its project key, origin phrase, hold verdict and source session from the index."""
-    from lazy_harness.recall import lookup
+    from lazy_harness.recall.index import lookup
 
     found = lookup.provenance_of(conn, [c["rowid"] for c in ranked])
     for c in ranked:

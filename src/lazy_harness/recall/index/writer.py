@@ -66,9 +66,9 @@ def _wait_for_lock(index_path: str, waiting) -> int:
 
 def indexed_so_far(index_path: str) -> int:
     """How many entries the index holds now (read only; 0 when it cannot be read yet)."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
-    sqlite3 = index.sqlite()
+    sqlite3 = store.sqlite()
     try:
         conn = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=1.0)
     except sqlite3.Error:
@@ -86,7 +86,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
                    fresh: bool, deep: bool | int) -> tuple[int, int]:
     """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
     removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
     if fresh:
         clear(index_path)
@@ -98,10 +98,10 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
             done = _write(index_path, mdirs, ldir, log, state_dir, deep)
             break
         except Exception as exc:
-            if attempt == 2 or not index.damaged(exc):
+            if attempt == 2 or not store.damaged(exc):
                 raise
             log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
-            index.remove(index_path)
+            store.remove(index_path)
     _record(seen)
     return done
 
@@ -110,15 +110,16 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: 
            deep: bool | int) -> tuple[int, int]:
     import time
 
-    from lazy_harness.recall import index, indexing, vectors
+    from lazy_harness.recall.embed import vectors
+    from lazy_harness.recall.index import apply, store
 
     started = time.monotonic()
     conn = connect_or_rebuild(index_path)
     try:
         # why: deep: every learning file's stat, so one edited in place by hand is indexed again
-        count, _ = index.refresh_within(conn, mdirs, ldir, deep=deep)
+        count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
-        built, merged = indexing.build_lexical(conn)
+        built, merged = apply.build_lexical(conn)
         log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
         embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
@@ -133,7 +134,7 @@ def _embed(conn, state_dir: str, log) -> int:
     """The vectors of the texts that have none (``vectors.fill``); a model that cannot be used embeds
     nothing, logged: the entries are indexed, and recall judges them by their words."""
     from lazy_harness.errors import StaticModelError
-    from lazy_harness.recall import vectors
+    from lazy_harness.recall.embed import vectors
 
     try:
         return vectors.fill(conn, state_dir)
@@ -144,24 +145,24 @@ def _embed(conn, state_dir: str, log) -> int:
 
 def connect_or_rebuild(index_path: str):
     """``index.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
     try:
-        return index.connect(index_path)
+        return store.connect(index_path)
     except Exception as exc:
-        if not index.damaged(exc):
+        if not store.damaged(exc):
             raise
-    index.remove(index_path)
-    return index.connect(index_path)
+    store.remove(index_path)
+    return store.connect(index_path)
 
 
 def clear(index_path: str) -> None:
     """Forget every entry of the index, keeping the vectors (found again by their text's hash when the
     entries are indexed anew); an index that cannot be read is removed instead. The caller holds the lock."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
     try:
-        conn = index.connect(index_path)
+        conn = store.connect(index_path)
         try:
             conn.execute("BEGIN IMMEDIATE")
             for table in ("entry", "fts", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope",
@@ -172,9 +173,9 @@ def clear(index_path: str) -> None:
         finally:
             conn.close()
     except Exception as exc:
-        if not index.damaged(exc):
+        if not store.damaged(exc):
             raise
-        index.remove(index_path)
+        store.remove(index_path)
 
 
 # --- what the writer saw: SessionStart's check for hand edits -----------------------------------

@@ -55,13 +55,13 @@ def drop(conn, unit: str) -> None:
 
 
 def _model(state_dir: str | None):
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
 
     return static_model, static_model.load(state_dir=state_dir)
 
 
 def model_id() -> str:
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
 
     return static_model.MODEL_ID
 

@@ -16,7 +16,7 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.memory import files, frontmatter, ids, lines, provenance
 from lazy_harness.memory.frontmatter import is_active
-from lazy_harness.recall.terms import split_identifiers
+from lazy_harness.recall.index.terms import split_identifiers
 
 HANDOFF_JSONL = "handoff.jsonl"
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing

@@ -26,7 +26,8 @@ entries (``indexing``) only when a plan has something to do. Reading the index: 
 import os
 
 from lazy_harness.atomic import ensure_dir
-from lazy_harness.recall import lookup, sources, vectors
+from lazy_harness.recall.embed import vectors
+from lazy_harness.recall.index import lookup, sources
 
 VERSION = "14"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
@@ -117,7 +118,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True):
                 raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
             # why: the word lists' tables are the write side's (lexical_write), imported here only when
             # the index is made: the prompt hook's search never needs it
-            from lazy_harness.recall import lexical_write
+            from lazy_harness.recall.index import lexical_write
 
             conn.execute("BEGIN IMMEDIATE")
             for stmt in (*SCHEMA, *lexical_write.SCHEMA):
@@ -308,7 +309,7 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
                    part: int = PART) -> tuple[int, bool]:
     """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
     ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
-    committed, and the next call goes on from there. Only the writer calls it (recall/writer.py)."""
+    committed, and the next call goes on from there. Only the writer calls it (recall/index/writer.py)."""
     count, last = 0, None
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
@@ -320,7 +321,7 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
         last = plan
         # why: the write side (and the word lists' with it) only when there is something to write:
         # the prompt hook's usual search finds the index current and never loads it
-        from lazy_harness.recall import indexing
+        from lazy_harness.recall.index import apply
 
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -330,7 +331,7 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
                 plan = _plan(conn, mdirs, ldir, deep)
             room = part
             for step in plan:
-                got, done = indexing.apply(conn, step, room)
+                got, done = apply.apply(conn, step, room)
                 count += got
                 room -= got
                 if not done or room <= 0:

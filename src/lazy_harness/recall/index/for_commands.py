@@ -1,10 +1,10 @@
 """The index as commands read it (``lh memory search``, ``lh memory show --prompt``): brought up to
-date by the writer first (:mod:`lazy_harness.recall.writer`) unless another writer holds it, when
+date by the writer first (:mod:`lazy_harness.recall.index.writer`) unless another writer holds it, when
 what is there is read and the caller says so; built again from the files when it is found damaged
 on the way. Not on the prompt hook's path: the hook only reads (``recall.prompt``).
 """
 
-from lazy_harness.recall import index, writer
+from lazy_harness.recall.index import store, writer
 
 
 def read_current(path: str, mdirs: list[str], ldir: str | None, read, deep: bool | int = False, state_dir=None):
@@ -18,13 +18,13 @@ def read_current(path: str, mdirs: list[str], ldir: str | None, read, deep: bool
     on such a page is retried on a rebuilt index instead."""
     for attempt in (1, 2):
         got = writer.update(path, mdirs, ldir, deep=deep, state_dir=state_dir)
-        conn = index.connect(path)
+        conn = store.connect(path)
         try:
             return read(conn), None if got is None else got[0]
         except Exception as exc:
-            if attempt == 2 or not index.damaged(exc):
+            if attempt == 2 or not store.damaged(exc):
                 raise
         finally:
             conn.close()
-        index.remove(path)
+        store.remove(path)
     raise AssertionError("unreachable")

@@ -50,7 +50,10 @@ WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a s
 # question before connecting and sends it at once: a caller holding its connection idle delays the
 # next prompt by this much at most)
 READ_SECONDS = 0.5
-ANSWERER = "lazy_harness.recall.answerer"
+ANSWERER = "lazy_harness.recall.resident.answerer"
+# why: an answerer started by the version before ADR 0047 may still run during an upgrade; it is
+# recognised by its old module path, so that it can be stopped (``lh hooks uninstall``) and replaced
+ANSWERER_BEFORE = "lazy_harness.recall.answerer"
 BACKOFF_NAME = "resident.backoff"
 # why 5 minutes: a stopped answerer costs one prompt ASK_TIMEOUT; the hook then starts a replacement,
 # which removes the marker as soon as it answers, so this bounds only what a replacement that fails
@@ -360,7 +363,7 @@ def pid(env=None) -> int | None:
 
 def is_answerer(pid_: int, uid: int | None = None) -> bool:
     """Whether process ``pid_`` runs as the user (``uid``, this process's by default) and its command
-    line is the answerer's (``python -m lazy_harness.recall.answerer``)."""
+    line is the answerer's (``python -m lazy_harness.recall.resident.answerer``)."""
     if pid_ <= 1 or pid_ == os.getpid():
         return False
     me = os.geteuid() if uid is None else uid
@@ -381,7 +384,7 @@ def _answerer_argv(argv: list[str]) -> bool:
     (``-c`` code or a script that merely mentions it is not)."""
     for i, arg in enumerate(argv[1:], 1):
         if arg == "-m":
-            return argv[i + 1:i + 2] == [ANSWERER]
+            return argv[i + 1:i + 2] in ([ANSWERER], [ANSWERER_BEFORE])
         if arg == "-c" or not arg.startswith("-"):
             return False
     return False

@@ -2,13 +2,13 @@
 pass the bar and were not shown to this session yet, as one text within the budget.
 
 Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
-what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.gate`.
+what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.prompt.worth_searching`.
 
 The hook only reads the index; the worker and the commands that change memory keep it up to date
-(:mod:`lazy_harness.recall.writer`, ADR 0042), and a missing or damaged one is searched as empty. With
+(:mod:`lazy_harness.recall.index.writer`, ADR 0042), and a missing or damaged one is searched as empty. With
 ``recall.semantic`` the prompt's vector comes from the static model (:mod:`lazy_harness.recall.
 static_model`, a few milliseconds in this process) and is compared with the vectors kept beside the
-candidates (:mod:`lazy_harness.recall.vectors`); a candidate not embedded yet is judged by the
+candidates (:mod:`lazy_harness.recall.embed.vectors`); a candidate not embedded yet is judged by the
 strength bar alone (ADR 0025).
 """
 
@@ -17,7 +17,8 @@ import os
 from lazy_harness import paths
 from lazy_harness.config import RECALL_HARD_CAP
 from lazy_harness.project_identity import project_name
-from lazy_harness.recall import fence, index, lookup, select
+from lazy_harness.recall.index import lookup, store
+from lazy_harness.recall.prompt import admit, rank
 
 
 def _policy(cfg: dict) -> str:
@@ -44,18 +45,18 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
         c["similarity"] = None
     if not settings.get("semantic"):
         return ranked, {"state": "off"}
-    asked = select.worth_scoring(ranked, project)
+    asked = rank.worth_scoring(ranked, project)
     if not asked:
         return ranked, {"state": "scored", "asked": 0, "scored": 0}
     from lazy_harness.errors import StaticModelError
-    from lazy_harness.recall import static_model, vectors
+    from lazy_harness.recall.embed import static_model, vectors
 
     try:
         model = static_model.load(state_dir=model_state_dir(env))
         sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID)
     except StaticModelError as exc:  # why: a damaged model file: the words still decide
         return ranked, {"state": "none", "why": str(exc)}
-    ranked = select.by_similarity(ranked, sims, settings, project)
+    ranked = rank.by_similarity(ranked, sims, settings, project)
     scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
     return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
                     "best": max(scored) if scored else None}
@@ -65,11 +66,11 @@ def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project
             cross: str = "ask", session: str = "") -> tuple[list[dict], dict]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log;
     none distilled from ``session``, the running one (ADR 0034)."""
-    keys, legacy = fence.owner_of(cwd, mdir, env)
+    keys, legacy = admit.owner_of(cwd, mdir, env)
     where_sql, args = lookup.scope_sql([mdir], project, keys)
-    ranked, info = select.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
-    fence.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-    ranked = [c for c in ranked if fence.in_scope(c, keys, legacy)]
+    ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+    admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
+    ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
     if session:  # why: what this session itself wrote is not a note from an earlier one
         mine = [c for c in ranked if c["sess"] == session]
         ranked = [c for c in ranked if c["sess"] != session]
@@ -115,7 +116,7 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     indexed = 0
     for _ in (1, 2) if deep else (1,):
         if deep:  # why: a command; the writer waits for nobody: another one writing, what is there is read
-            from lazy_harness.recall import writer
+            from lazy_harness.recall.index import writer
 
             got = writer.update(path, [mdir], ldir, state_dir=model_state_dir(env))
             indexed = got[0] if got else 0
@@ -127,11 +128,11 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     unseen = usage_order(unseen, env, mdir, cfg)
     # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
     # as many as the prompt can show, and those not shown to this session yet
-    fresh, held_back = fence.screen(unseen, mdir, max(0, int(settings["max_items"])))
+    fresh, held_back = admit.screen(unseen, mdir, max(0, int(settings["max_items"])))
     for c in held_back:  # why: one state in every view: the "why" table says held, not pass (ADR 0032)
         c["passes"] = False
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
-    text, kept = select.render(fresh, mdir, ldir, budget)
+    text, kept = rank.render(fresh, mdir, ldir, budget)
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
                 already=len(passing) - len(unseen), kept=kept, chars=len(text or ""), max_chars=budget)
     return text, info
@@ -145,17 +146,17 @@ def _read(path: str, prompt: str, cwd: str, settings: dict, env, mdir: str, proj
         return [], {"index": "missing"}
     conn = None
     try:
-        conn = opener(path) if opener else index.connect(path, create=False)
+        conn = opener(path) if opener else store.connect(path, create=False)
         return _search(conn, prompt, cwd, settings, env, mdir, project, cross, session)
     except Exception as exc:
-        if not index.damaged(exc):
+        if not store.damaged(exc):
             raise
         if opener and conn is not None:
             conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
     finally:
         if not opener and conn is not None:
             conn.close()
-    index.remove(path)
+    store.remove(path)
     return [], {"index": "damaged"}
 
 
@@ -177,19 +178,19 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
     the hook's environment (``recall.resident``). ``opener``: how the index is opened (the answerer
     keeps its connection); ``facts`` receives ``entries``, how many the index holds."""
     from lazy_harness import config, jsonload
-    from lazy_harness.recall import shown
+    from lazy_harness.recall.prompt import already_shown
 
     cfg = config.load_fast(env) if cfg is None else cfg
     text = str(payload.get("prompt") or "")
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
-    out_text, info = context_for(text, cwd, cfg, env, shown.read(env, sid), now=now, opener=opener, session=sid)
+    out_text, info = context_for(text, cwd, cfg, env, already_shown.read(env, sid), now=now, opener=opener, session=sid)
     if facts is not None:
         facts["entries"] = info.get("entries", 0)
     decision = describe(info)
     if not out_text:
         return decision, None
-    shown.add(env, sid, [c["id"] for c in info["kept"]])
+    already_shown.add(env, sid, [c["id"] for c in info["kept"]])
     from lazy_harness.memory import usage
 
     try:  # the usage record (ADR 0036): one line appended; the worker does the accounting

@@ -20,7 +20,7 @@ from the caller. The word lists' write side is imported only where something is 
 import heapq
 import math
 
-from lazy_harness.recall import terms
+from lazy_harness.recall.index import terms
 
 # why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
 # entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of

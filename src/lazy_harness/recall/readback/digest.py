@@ -23,7 +23,7 @@ from lazy_harness.memory import aliases, files, handoff, held, ids, marks, prove
 from lazy_harness.memory.fence import FENCE, label, neutral
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
-from lazy_harness.recall.heads import CAP_EXCERPT, Heads, Key, contenders, own, rank_learnings
+from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, own, rank_learnings
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the

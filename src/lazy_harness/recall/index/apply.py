@@ -1,10 +1,11 @@
 """Putting entries into the index and taking them out: one step of a refresh plan (``index.refresh_within``
-plans; this applies), and the word lists' glue. The writer's side (recall/writer.py): never on the
+plans; this applies), and the word lists' glue. The writer's side (recall/index/writer.py): never on the
 prompt hook's path.
 """
 
 from lazy_harness.memory import trust
-from lazy_harness.recall import lexical_build, lexical_write, lookup, sources, vectors
+from lazy_harness.recall.embed import vectors
+from lazy_harness.recall.index import lexical_build, lexical_write, lookup, sources
 
 LEX_REBUILD = 500  # entries of one file dropped at once past which the lexical lists are made again
 
@@ -41,7 +42,7 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     first = lookup.last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
-    # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/fence.py)
+    # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/prompt/admit.py)
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
                      "uncued, cues, okey, prov, hold, sess) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],

@@ -35,7 +35,8 @@ import os
 
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory.fence import FENCE, from_origin, neutral
-from lazy_harness.recall import fence, index, lookup, terms
+from lazy_harness.recall.index import lookup, store, terms
+from lazy_harness.recall.prompt import admit
 
 MAX_TERMS = 12
 POOL = 60
@@ -108,7 +109,7 @@ def rank(conn, prompt: str, where: str, args: list, settings: dict, pool: int = 
     if not gs:
         return [], info
     weights, hits = {}, {}
-    if scopes is not None and lookup.doc_count(conn) >= index.LISTS_FROM and index.lexical_ready(conn, scopes):
+    if scopes is not None and lookup.doc_count(conn) >= store.LISTS_FROM and store.lexical_ready(conn, scopes):
         rows, dfs, matched_by, total_docs = lookup.lexical_candidates(
             conn, [terms.group_alternatives(t, with_related) for t, _ in gs], scopes, where, args, pool, hidden_too)
         info["search"] = "lists"
@@ -324,10 +325,10 @@ def where_of(item: dict, ldir: str | None) -> str:
 
 def render_item(item: dict, ldir: str | None) -> str:
     """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f7a8b in api: text``: kind,
-    id, file, date and origin (recall/fence.py), the text neutralised for the channel."""
+    id, file, date and origin (recall/prompt/admit.py), the text neutralised for the channel."""
     kind = item["kind"]
-    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), {fence.day(item) or 'undated'}, "
-            f"{from_origin(fence.origin(item))}")
+    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), {admit.day(item) or 'undated'}, "
+            f"{from_origin(admit.origin(item))}")
     text = _sentence(neutral(item["title"], 200))
     detail = neutral(item["detail"], 300)
     if detail:

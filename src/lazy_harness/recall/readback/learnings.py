@@ -1,7 +1,7 @@
 """Learnings for the SessionStart digest: each file's head (frontmatter and the start of its text),
 read once and kept while the file is unchanged, and their ranking (:func:`rank_learnings`).
 
-The digest ranks the newest ``CANDIDATES`` learning files (recall/digest.py). Reading and parsing
+The digest ranks the newest ``CANDIDATES`` learning files (recall/readback/digest.py). Reading and parsing
 200 heads costs 10 to 20 ms at every start, though learnings change only when the worker, sync or a
 person writes one; and ranking's first pass (active, shown in this project, own, day) needs only a
 few fields of each, the whole head only for the dozen or so that can reach the section. So:
@@ -214,7 +214,7 @@ def contenders(heads: list[dict], project: str, n: int | None, key: Key = None, 
                cross: str = state.AUTO) -> list[dict]:
     """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
     ranking them gives what ranking all of them gives. Needs only what a brief head holds
-    (recall/heads.py), so only these are read whole."""
+    (recall/readback/learnings.py), so only these are read whole."""
     chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross)}
     return [h for h in heads if id(h) in chosen]
 
