@@ -18,8 +18,8 @@ from lazy_harness.recall.resident import answerer, client
 from tests.support import memory_samples as ms
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, hook_log, run_hook
-from tests.recall.test_resident import PROMPT, gone, start, wait_until
-from tests.recall.test_resident import project as made_project
+from tests.recall.resident.test_client import PROMPT, gone, start, wait_until
+from tests.recall.resident.test_client import project as made_project
 
 ME = os.geteuid()
 FENCED = json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",

@@ -12,6 +12,8 @@ from lazy_harness.errors import StaticModelError
 from lazy_harness.recall.embed import static_model
 from lazy_harness.recall.embed.static_model import StaticModel
 
+TESTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tests folder
+
 SAMPLES = [
     "Hello, world! The checkout page returns a 500 when the webhook arrives first.",
     "Naïve café résumé: accents are stripped — as the source tokenizer does.",
@@ -36,7 +38,7 @@ def recorded() -> list[tuple[str, list[int]]]:
     """Texts with the ids the source tokenizer gave them (tests/eval/record_wordpiece_ids.py)."""
     import json
 
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "wordpiece_ids.json")
+    path = os.path.join(TESTS, "fixtures", "wordpiece_ids.json")
     with open(path, encoding="utf-8") as fh:
         return [(t, ids) for t, ids in json.load(fh)]
 
@@ -45,7 +47,7 @@ def real_text() -> list[str]:
     """A few thousand lines of real prose: this repository's docs and the evaluation's entries."""
     from tests.eval import recall_eval, recall_set_cued
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(TESTS)
     lines = []
     for here, _, files in os.walk(os.path.join(root, "docs")):
         for f in sorted(files):
@@ -176,7 +178,7 @@ def test_the_hook_path_imports_only_cheap_modules(tmp_path):
 def test_every_model_file_is_package_data():
     import tomllib
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(TESTS)
     with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
         shipped = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["lazy_harness.recall.embed"]
     assert sorted(shipped) == sorted(f"model/{name}" for name in os.listdir(static_model.MODEL_DIR))

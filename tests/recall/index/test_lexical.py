@@ -277,7 +277,8 @@ def test_a_search_imports_nothing_heavy(tmp_path):
     conn = db(path)
     add(conn, "p", corpus(30))
     conn.close()
-    src = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    src = os.path.join(root, "src")
     code = (f"import sys; sys.path.insert(0, {src!r}); import _sqlite3\n"
             "before = set(sys.modules)\n"
             "from lazy_harness.recall.index import lookup\n"
