@@ -232,6 +232,45 @@ def test_only_an_interpreter_running_the_answerer_module_counts():
     assert not client._answerer_argv(["sleep", "600"])
 
 
+# An answerer as the version before ADR 0047 ran it (``-m lazy_harness.recall.answerer``): it takes the
+# lock, writes its pid, says so (a file) and waits for its SIGTERM.
+BEFORE_SPLIT = """
+import fcntl, os, sys, time
+fd = os.open(os.path.join(sys.argv[1], "resident.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+with open(os.path.join(sys.argv[1], "resident.pid"), "w") as fh:
+    fh.write(f"{os.getpid()}\\n")
+open(sys.argv[2], "w").close()
+while True:
+    time.sleep(60)
+"""
+
+
+def test_an_answerer_started_under_the_module_path_before_the_split_is_recognised_and_stopped(project, tmp_path):
+    """During an upgrade the previous version's answerer may still run: it is the user's answerer (so
+    ``lh hooks uninstall`` stops it), under its old module path as under the new one."""
+    assert client._answerer_argv(["python3", "-S", "-m", "lazy_harness.recall.answerer"])
+    assert client._answerer_argv(["python3", "-m", "lazy_harness.recall.resident.answerer", "--replace"])
+    assert (client.LOCK_NAME, client.PID_NAME) == ("resident.lock", "resident.pid")
+    old = tmp_path / "old" / "lazy_harness" / "recall"
+    old.mkdir(parents=True)
+    (old.parent / "__init__.py").write_text("")
+    (old / "__init__.py").write_text("")
+    (old / "answerer.py").write_text(BEFORE_SPLIT)
+    where, ready = private.make(client.folder(), strict=True), tmp_path / "ready"
+    proc = subprocess.Popen([sys.executable, "-m", "lazy_harness.recall.answerer", where, str(ready)],
+                            cwd=tmp_path / "old", env={**os.environ, "PYTHONPATH": str(tmp_path / "old")})
+    try:
+        wait_until(ready.exists)
+        assert client.is_answerer(proc.pid) and client.pid() == proc.pid
+        out = invoke("hooks", "uninstall")
+        assert f"stopped the resident answerer of prompt recall (pid {proc.pid})" in out.out, out.out
+        assert proc.wait(timeout=30) == -signal.SIGTERM and not client.running()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_the_answerer_refuses_a_caller_of_another_user():
     a, b = socket.socketpair()
     with a, b:
