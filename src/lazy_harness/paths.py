@@ -197,7 +197,7 @@ def usage_ranks_file(memory_key: str, env=None) -> str:
 
 
 def learning_heads_file(env=None) -> str:
-    """The heads of the learning files SessionStart ranked last (a cache: recall/heads.py)."""
+    """The heads of the learning files SessionStart ranked last (a cache: recall/readback/learnings.py)."""
     return os.path.join(cache_dir(env), "learning-heads.json")
 
 

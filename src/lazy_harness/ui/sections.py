@@ -144,7 +144,7 @@ def learnings_section(v: View) -> str:
 
 
 def search_section(v: View) -> str:
-    from lazy_harness.recall import explain
+    from lazy_harness.recall.prompt import explain
 
     box = (f'<form class="search" method="get" action="/#search"><input type="hidden" name="project" '
            f'value="{esc(v.project.key)}"><input type="search" name="q" value="{esc(v.query or "")}" '

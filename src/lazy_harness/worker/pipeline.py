@@ -372,7 +372,7 @@ def update_index(env: Env | None, memory_dir: str, learnings_dir: str, log: Log)
     """Index (and embed) the new entries now, so the next prompt judges them by meaning: the worker
     is the index's writer (recall/writer.py); the hooks only read it."""
     try:  # why: the index is a cache, and a failure here must never fail the task
-        from lazy_harness.recall import writer
+        from lazy_harness.recall.index import writer
 
         # why: waits for another writer (a command, lh memory reindex) rather than leave the index behind
         writer.update(paths.recall_index_file(env), [memory_dir], learnings_dir, state_dir=paths.recall_dir(env),

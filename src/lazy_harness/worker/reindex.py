@@ -21,7 +21,7 @@ def run_tasks(env: Env | None, root: str, ldir: str, log: Callable[[str], object
     """Every index task waiting, each memory folder once, with the learnings folder ``ldir``; ``root``:
     the memory root a task's folder must be in (another is dropped, logged). Returns how many folders
     were brought up to date."""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     todo: dict[str, list[str]] = {}
     for path in index_task.waiting(paths.queue_dir(env)):
