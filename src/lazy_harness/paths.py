@@ -203,7 +203,7 @@ def usage_ranks_file(memory_key: str, env: Mapping[str, str] | None = None) -> s
 
 
 def learning_heads_file(env: Mapping[str, str] | None = None) -> str:
-    """The heads of the learning files SessionStart ranked last (a cache: recall/heads.py)."""
+    """The heads of the learning files SessionStart ranked last (a cache: recall/readback/learnings.py)."""
     return os.path.join(cache_dir(env), "learning-heads.json")
 
 

@@ -6,7 +6,7 @@ and the model packages for MiniLM).
 
 The candidates are the hook's own (``cue_similarity.candidates``: entries one of the prompt's word
 groups reaches, in the hook's lexical order). For each scorer (MiniLM through onnxruntime, the
-static table through ``recall/static_model.py``) and each method:
+static table through ``recall/embed/static_model.py``) and each method:
 
 - ``words`` (no scorer): the strength bar of ADR 0019, what the hook does without vectors;
 - ``cosine``: a candidate passes when it matches a word group (one more for another project's

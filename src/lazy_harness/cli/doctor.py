@@ -258,7 +258,7 @@ def _check_memory(r: Report, values: Config) -> None:
 def _check_index(r: Report) -> None:
     """The recall index, opened read-only: a file that fails to read in any way is reported (the next
     search or prompt builds it again; ``lh memory reindex`` does it now)."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store as index
 
     path = paths.recall_index_file()
     if not os.path.exists(path):
@@ -303,7 +303,7 @@ def _check_private_folders(r: Report) -> None:
 
 def _check_resident(r: Report, values: Config) -> None:
     """The resident answerer of prompt recall (ADR 0029): running or not, its pid and resident set."""
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client as resident
 
     pid = resident.pid()
     minutes = values["recall"]["resident_minutes"]

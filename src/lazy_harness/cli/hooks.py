@@ -342,7 +342,7 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):
         click.echo(f"config.toml left as is ({paths.config_file()}); without hooks nothing is queued")
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client as resident
 
     stopped = resident.stop()
     if stopped is not None:

@@ -23,7 +23,7 @@ from lazy_harness import config, paths
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall import search as search_core
 
 TYPE_CHECKING = False
@@ -175,7 +175,8 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
 
 def _show_prompt(prompt: str, cwd: str, cfg: Config) -> None:
     from lazy_harness.atomic import held
-    from lazy_harness.recall import explain, writer
+    from lazy_harness.recall.index import writer
+    from lazy_harness.recall.prompt import explain
 
     path = paths.recall_index_file()
     if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
@@ -250,7 +251,7 @@ def reindex() -> None:
     then brings the index up to date from the files without clearing what that process wrote.
     Vectors already computed for a text are kept and used again (they are looked up by the text's
     hash); only new or edited texts are embedded."""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     cfg = config.load_fast(os.environ)
     path = paths.recall_index_file()

@@ -31,7 +31,7 @@ def index_after(mdir: str, ldir: str | None) -> None:
     """The recall index brought up to date with what a command wrote (ADR 0042): now, or by the
     worker when another writer holds it; a failure is said on stderr (the change itself is written)."""
     from lazy_harness.queue import index_task
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     try:
         if writer.after_write(os.environ, mdir, ldir) is None:

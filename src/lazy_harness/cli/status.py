@@ -173,7 +173,7 @@ def index_state() -> str:
     """The search index: not built yet, being built or updated, or built with N entries."""
     import sqlite3
 
-    from lazy_harness.recall import index, lookup
+    from lazy_harness.recall.index import lookup, store as index
 
     path = paths.recall_index_file()
     if not os.path.exists(path):

@@ -32,7 +32,7 @@ from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -219,7 +219,7 @@ def index_check(s: Start) -> str:
     an index task for the worker: the change reaches recall seconds later."""
     if not s.cfg["recall"]["enabled"]:
         return ""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
     ldir = paths.learnings_dir(s.cfg["knowledge"]["path"] or None, s.env)
@@ -286,7 +286,7 @@ def remember_shown(s: Start) -> str:
     recall does not repeat them: the file starts over unless the session resumes."""
     if s.text is None or s.stats is None:
         return ""
-    from lazy_harness.recall import shown
+    from lazy_harness.recall.prompt import already_shown as shown
 
     # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
     n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}

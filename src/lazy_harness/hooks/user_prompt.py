@@ -42,7 +42,7 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
     """Returns (decision for hooks.log, the JSON line for stdout or None). The resident answerer
     (``recall.resident``) answers when one runs; otherwise this process does the work and, for a
     large memory, starts one for the next prompts."""
-    from lazy_harness.recall import gate
+    from lazy_harness.recall.prompt import worth_searching as gate
 
     cfg = config.load_fast(env)
     text = payload.get("prompt")
@@ -53,12 +53,12 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
     resident_on = float(cfg["recall"]["resident_minutes"]) > 0
     asked = ""
     if resident_on:
-        from lazy_harness.recall import resident
+        from lazy_harness.recall.resident import client as resident
 
         got, asked = resident.ask(payload, env, now, cfg=cfg)
         if got is not None:
             return _ask_for_index(payload, cfg, env, got[0] + " (resident)"), got[1]
-    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall.prompt import recall as recall_prompt
 
     facts: dict = {}
     decision, out = recall_prompt.answer(payload, env, now, cfg=cfg, facts=facts)
@@ -89,7 +89,7 @@ def _start_answerer(env: Mapping[str, str], decision: str, hung: bool, entries: 
     """Start an answerer for the next prompts when the memory is large enough for it to pay, or in
     place of one that did not answer in time (whatever the memory's size); ``decision`` with what
     was done."""
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client as resident
 
     if hung or entries >= resident.SERVE_FROM:
         try:

@@ -58,7 +58,7 @@ def of_marks(named: list[dict] | None) -> tuple[str, str]:
     return ACTIVE, ""
 
 
-def _given(value) -> str:
+def _given(value: object) -> str:
     """A frontmatter value as text; YAML's null ('null', '~', as ``read_frontmatter_values`` leaves
     it) as ''."""
     text = "" if value is None else str(value).strip()
@@ -110,7 +110,7 @@ def with_verdict(state: tuple[str, str], verdict: str | None) -> tuple[str, str]
     return state
 
 
-def written_in(meta: dict, key, project: str) -> bool:
+def written_in(meta: dict, key: str | frozenset[str] | None, project: str) -> bool:
     """Whether a learning was written in this project: by the memory key recorded with it (``key``: one
     memory key, or a project's keys, its own and its aliases: memory/aliases.py), else (one written
     before keys were recorded) by its origin's name."""

@@ -62,7 +62,7 @@ def index_after(p: Project, env: Mapping[str, str] | None) -> None:
     """The recall index brought up to date with what an action wrote (ADR 0042): now, or by the
     worker when another writer holds it."""
     from lazy_harness.queue import index_task
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     try:
         if writer.after_write(env, p.memory_dir, p.learnings_dir) is None:

@@ -18,8 +18,8 @@ from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
 from lazy_harness.project_identity import project_name, project_root
-from lazy_harness.recall import digest as recall
-from lazy_harness.recall import heads
+from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import learnings as heads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -5,6 +5,7 @@ A new section is one function and one line in :data:`SECTIONS` (anchor, title, f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -150,7 +151,7 @@ def learnings_section(v: View) -> str:
 
 
 def search_section(v: View) -> str:
-    from lazy_harness.recall import explain
+    from lazy_harness.recall.prompt import explain
 
     box = (f'<form class="search" method="get" action="/#search"><input type="hidden" name="project" '
            f'value="{esc(v.project.key)}"><input type="search" name="q" value="{esc(v.query or "")}" '

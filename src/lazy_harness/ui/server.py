@@ -50,7 +50,7 @@ class UiServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, port: int, cwd: str, env: Mapping[str, str] | None, token: str | None = None):
+    def __init__(self, port: int, cwd: str, env: Mapping[str, str] | None, token: str | None = None) -> None:
         try:
             super().__init__((HOST, port), Handler)
         except OSError as exc:

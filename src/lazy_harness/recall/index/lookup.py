@@ -1,0 +1,350 @@
+"""Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
+
+Two searches by words, with the same scores (``bm25(fts, 3, 1, 2)``: title, body, tags):
+
+- ``candidates``: FTS5 over every entry the words reach; its cost grows with the memory, so it
+  answers below ``index.LISTS_FROM`` entries or while the word lists are not ready.
+- ``search`` (``lexical_candidates`` adds the entries' rows): the bounded word lists. FTS5 scores
+  every entry that matches a prompt's words; with a real memory (each word in thousands of entries)
+  that cost grows with the memory. Here each *key* keeps, per *scope* (a memory folder, or "" for
+  the shared learnings), only its ``CHAMPIONS`` best entries, so a search reads a fixed number of
+  short lists whatever the memory's size, then rescores its best candidates exactly: the OR of every
+  alternative of every group (each alternative one phrase; idf from the whole index), so the
+  strength bar keeps its meaning. The keys and the tables: ``lexical_keys`` and ``lexical_write``;
+  writing them, ``lexical_write``; building a scope's lists, ``lexical_build``.
+
+On the prompt hook's path: top-level imports are cheap builtins and ``terms``; the connection comes
+from the caller. The word lists' write side is imported only where something is written.
+"""
+
+import heapq
+import math
+
+from lazy_harness.recall.index import terms
+
+# why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
+# entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
+# the top-10, and the top-10 they return sums 0.99 of the exact top-10's BM25 (the misses are near
+# ties); 200 hold 0.60 and 0.78 for about a millisecond less. Four times the pool rescored: 0.83 and
+# 0.94, for about as much again as the whole search. At 100,000 entries the share held falls (0.40
+# and 0.56): the lists do not grow with the memory, by design
+CHAMPIONS = 400  # entries kept per key and scope
+RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
+K1, B = 1.2, 0.75
+QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
+CHUNK = 500  # host parameters per statement
+NEW_RESCORED = 500  # entries added with ``defer`` a search rescores at most (the builder merges them)
+SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
+COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
+FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: FTS5's bm25 and the word lists' impacts
+# the condition that leaves out what is hidden (an entry of table ``e``); see ``candidates``
+VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir = e.mdir OR e.kind = 'learning'))"
+
+
+# --- the word lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) ----
+
+def columns(blob: bytes, n: int | None = None):
+    """The first ``n`` (all) rowids and impacts of a list, read in place (memoryview, no copy)."""
+    total = len(blob) // 6
+    n = total if n is None else min(n, total)
+    mv = memoryview(blob)
+    return mv[:4 * n].cast("i"), mv[4 * total:4 * total + 2 * n].cast("H")
+
+
+def chunks(seq: list, size: int = CHUNK):
+    for start in range(0, len(seq), size):
+        yield seq[start:start + size]
+
+
+def ready(conn, scope: str) -> bool:
+    """Whether ``scope`` is searchable: known, and no build under way."""
+    row = conn.execute("SELECT cursor FROM lex_scope WHERE scope=?", (scope,)).fetchone()
+    return row is not None and row[0] is None
+
+
+def pending(conn) -> int:
+    """Entries added with ``defer`` and not in their lists yet."""
+    return conn.execute("SELECT count(*) FROM lex_new").fetchone()[0]
+
+
+# --- searching the word lists ----------------------------------------------------------------------
+
+def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """(kind, key, words) of one alternative as ``terms.group_query`` makes them: 'word',
+    'prefix*', or several words (a phrase)."""
+    if text.endswith("*"):
+        cut = terms.words(text[:-1])
+        p = cut[0] if cut else ""
+        # why: a prefix longer than the longest kept is looked up by that one (a superset) and
+        # checked exactly when rescoring; one shorter than 4 has no list
+        return "prefix", (p[:6] + "*") if len(p) >= 4 else "", (p,)
+    ws = tuple(terms.words(text))
+    if len(ws) == 1:
+        return "word", ws[0], ws
+    return "phrase", " ".join(ws), ws
+
+
+def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
+           rescore: int | None = None) -> tuple[list[tuple[int, float, set[int]]], dict]:
+    """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``:
+    [(rowid, bm25 as FTS5's bm25(fts, 3, 1, 2) gives it: negative, lower is better, the groups it
+    matches)], best first; and facts: ``N`` (entries in the whole index), ``df`` per group (entries
+    matching any of its alternatives, over the whole index: exact where ``exact`` says so, else an
+    upper bound), ``missing`` (asked-for scopes not ready). ``champions`` and ``rescore`` override
+    ``CHAMPIONS`` and ``RESCORE`` (for measuring)."""
+    champions = champions or CHAMPIONS
+    rescore = rescore or RESCORE
+    alts = [(g, *_alternative(a)) for g, group in enumerate(groups) for a in group]
+    alts = [a for a in alts if a[3] and all(a[3])]
+    n_docs, n_tokens = conn.execute("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lex_scope "
+                                    "WHERE cursor IS NULL").fetchone()
+    ready_scopes = [s for s, c in conn.execute(
+        f"SELECT scope, cursor FROM lex_scope WHERE scope IN ({','.join('?' * len(scopes))})", scopes) if c is None]
+    facts = {"N": n_docs, "df": [0] * len(groups), "exact": [True] * len(groups),
+             "missing": sorted(set(scopes) - set(ready_scopes))}
+    keys = list(dict.fromkeys(a[2] for a in alts))
+    if not keys or not n_docs:
+        return [], facts
+    km = ",".join("?" * len(keys))
+    total = dict(conn.execute(f"SELECT key, df FROM lex_total WHERE key IN ({km})", keys).fetchall())
+    _group_facts(facts, alts, total, n_docs)
+    idf = {k: max(math.log((n_docs - total.get(k, 0) + 0.5) / (total.get(k, 0) + 0.5)), 1e-6) for k in keys}
+    weight: dict[str, float] = {}
+    for a in alts:
+        weight[a[2]] = weight.get(a[2], 0.0) + idf[a[2]]
+    acc: dict[int, float] = {}
+    get = acc.get
+    # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
+    # move a candidate, and it is the longest to read; kept only when every key is such a one
+    # (a key no entry holds has no list, and does not count here)
+    held = [w for k, w in weight.items() if total.get(k, 0)]
+    floor = 1e-5 if held and max(held) > 1e-5 else 0.0
+    if ready_scopes:
+        sm = ",".join("?" * len(ready_scopes))
+        for key, blob in conn.execute(f"SELECT key, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
+                                      [*ready_scopes, *keys]):
+            if weight[key] < floor:
+                continue
+            w = weight[key] / QSCALE
+            ids, qs = columns(blob, champions)
+            # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
+            # 1.8 ms for 7,000 entries)
+            for r, q in zip(ids, qs, strict=True):
+                acc[r] = get(r, 0.0) + w * q
+    fresh = [r for (r,) in conn.execute(f"SELECT rowid FROM lex_new WHERE scope IN ({','.join('?' * len(scopes))}) "
+                                        f"LIMIT ?", [*scopes, NEW_RESCORED])]
+    if not acc and not fresh:
+        return [], facts
+    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
+    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
+    best += [r for r in fresh if r not in acc]
+    hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
+    hits.sort(key=lambda h: (h[1], h[0]))
+    return hits[:pool], facts
+
+
+def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) -> None:
+    """Per group: the df of its one alternative that covers the others (exact), else the sum of
+    those no other alternative covers (an upper bound)."""
+    by_group: dict[int, list] = {}
+    for a in alts:
+        by_group.setdefault(a[0], []).append(a)
+    for g, group in by_group.items():
+        prefixes = [a[3][0] for a in group if a[1] == "prefix"]
+
+        def covered(a, prefixes=prefixes, group=group) -> bool:
+            if a[1] == "word":
+                return any(a[2].startswith(p) for p in prefixes)
+            if a[1] == "prefix":
+                return any(a[3][0].startswith(p) and a[3][0] != p for p in prefixes)
+            words = {b[2] for b in group if b[1] == "word"}
+            return any(w in words or any(w.startswith(p) for p in prefixes) for w in a[3])
+
+        # a prefix longer than 6 has only its 6-prefix's df (an upper bound)
+        left = list({a[2]: a for a in group if not covered(a)}.values())
+        facts["df"][g] = min(n_docs, sum(total.get(a[2], 0) for a in left))
+        facts["exact"][g] = len(left) == 1 and not (left[0][1] == "prefix" and len(left[0][3][0]) > 6)
+
+
+def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
+           avgdl: float) -> list[tuple[int, float, set[int]]]:
+    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words: each
+    alternative is looked for in the entry's text as a string (" word ", " pref", " two words "),
+    its occurrences counted per column; alternatives that are the same pattern are counted once and
+    weighed as many times (FTS5 scores each phrase of the query, repeats too)."""
+    specs: dict[str, list] = {}
+    for g, kind, key, ws in alts:
+        pat = " " + ws[0] if kind == "prefix" else " " + " ".join(ws) + " "
+        spec = specs.setdefault(pat, [pat, kind == "prefix", 0.0, set()])
+        spec[2] += idf[key]
+        spec[3].add(g)
+    # why: the entry's set of words meets the query's words in C; only prefixes are searched for
+    # in the text one by one (a loop over every alternative cost 26 us an entry at 59 alternatives)
+    by_word: dict[str, list] = {}
+    prefixes = []
+    for pat, spec in specs.items():
+        if spec[1]:
+            prefixes.append(spec)
+        else:
+            by_word.setdefault(pat.split()[0], []).append(spec)
+    out = []
+    for rowid, (dl, full, words, cols) in _docs(conn, rowids):
+        found = [spec for w in by_word.keys() & words for spec in by_word[w]]
+        found += [spec for spec in prefixes if spec[0] in full]
+        norm = K1 * (1.0 - B + B * dl / avgdl)
+        score, matched = 0.0, set()
+        for pat, prefix, weight, groups in found:
+            f = 0.0
+            for w, col in zip(FIELD_WEIGHTS, cols, strict=False):  # a stored text of fewer columns
+                n = col.count(pat)
+                # why: count() skips an occurrence that shares its leading space with the one
+                # before (" a a "); only then are they walked one by one
+                if n and not prefix and pat[:-1] + pat in col:
+                    n = _occurrences(col, pat)
+                f += w * n
+            if f:
+                score += weight * f * (K1 + 1.0) / (f + norm)
+                matched |= groups
+        out.append((rowid, -score, matched))
+    return out
+
+
+_KEPT: dict[int, tuple[int, str, set[str], list[str]]] = {}  # rowid -> its parsed words (keep_docs)
+_KEEP = 0
+
+
+def keep_docs(n: int) -> None:
+    """Keep the parsed words of up to ``n`` entries between searches (a long-lived process: the
+    resident answerer). An entry's rowid is never given to another entry, so what is kept stays true."""
+    global _KEEP
+    _KEEP = n
+    _KEPT.clear()
+
+
+def _docs(conn, rowids: list[int]):
+    """(rowid, (length, text with spaced lines, set of words, spaced columns)) of those of ``rowids``
+    in lex_doc, what ``keep_docs`` kept first."""
+    kept = _KEPT if _KEEP else {}
+    docs = {r: kept[r] for r in rowids if r in kept}
+    got = {}
+    for chunk in chunks([r for r in rowids if r not in docs]):
+        for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
+                                            f"({','.join('?' * len(chunk))})", chunk):
+            got[rowid] = (dl, " " + toks.replace("\n", " \n ") + " ", set(toks.split()),
+                          [" " + c + " " for c in toks.split("\n")])
+    if _KEEP and got:
+        if len(kept) + len(got) > _KEEP:
+            kept.clear()  # why: bounded; the entries asked for again come back at the next searches
+        kept.update(got)
+    docs.update(got)
+    for r in rowids:
+        doc = docs.get(r)
+        if doc is not None:
+            yield r, doc
+
+
+def _occurrences(text: str, pat: str) -> int:
+    """How many times ``pat`` (" word " or " two words ") is in ``text``, overlapping ones too
+    (" a a " holds " a " twice: two tokens)."""
+    n, at = 0, text.find(pat)
+    while at >= 0:
+        n += 1
+        at = text.find(pat, at + 1)
+    return n
+
+
+# --- reading entries -------------------------------------------------------------------------------
+
+def scope_sql(mdirs: list[str] | None, project: str | None, keys=()) -> tuple[str, list]:
+    """The WHERE clause keeping a project's entries, its own learnings and every general learning;
+    ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
+    learnings are its own whatever the name of the folder they were written in."""
+    if mdirs is None:
+        return "1", []
+    marks = ",".join("?" * len(mdirs))
+    earlier = sorted(keys)
+    by_key = f" OR e.okey IN ({','.join('?' * len(earlier))})" if earlier else ""
+    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope='general'{by_key})))",
+            [*mdirs, project or "", *earlier])
+
+
+def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too: bool = False) -> list[tuple]:
+    """Rows (with their BM25 score, lower is better) of visible entries matching ``query``; with
+    ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
+    w = ",".join(str(x) for x in FIELD_WEIGHTS)
+    # why: ids of decisions and failures come from their summary, so two projects can hold the same
+    # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
+    # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
+    visible = "" if hidden_too else VISIBLE
+    # why: the best matches are ranked on the full-text table alone first, and only those are joined
+    # with their entries and filtered: joining and filtering every match (1,500 at 18,000 entries)
+    # took half the prompt's search. When too few of them are this project's and visible, the whole
+    # query below gives the same answer the slow way
+    top = conn.execute(f"SELECT rowid, bm25(fts, {w}) AS s FROM fts WHERE fts MATCH ? ORDER BY s, rowid LIMIT ?",
+                       [query, limit * SHORTLIST]).fetchall()
+    if top:
+        score = dict(top)
+        marks = ",".join("?" * len(top))
+        found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({marks}) AND {where}{visible}",
+                             [*score, *args]).fetchall()
+        if len(found) >= limit or len(top) < limit * SHORTLIST:
+            found.sort(key=lambda r: (score[r[0]], r[0]))
+            return [(*r, score[r[0]]) for r in found[:limit]]
+    else:
+        return []
+    sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
+           f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?")
+    return conn.execute(sql, [query, *args, limit]).fetchall()
+
+
+def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
+    """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py):
+    ``hold``, the hold check's reason for the entry's title and detail as they were indexed ("" none,
+    None not checked); ``session``, the id of the session it was distilled from ("" none)."""
+    if not rowids:
+        return {}
+    marks = ",".join("?" * len(rowids))
+    return {r[0]: (r[1] or "", r[2] or "", r[3], r[4] or "") for r in conn.execute(
+        f"SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({marks})", rowids)}
+
+
+def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: str, args: list, limit: int,
+                       hidden_too: bool = False) -> tuple[list[tuple], list[int], dict[int, set[int]], int]:
+    """``candidates`` from the lexical lists (``search``: bounded, whatever the memory's size):
+    (rows as ``candidates`` gives them, each group's entry count, rowid -> the groups it matches,
+    entries in the index)."""
+    hits, facts = search(conn, scopes, groups, limit)
+    if not hits:
+        return [], facts["df"], {}, facts["N"]
+    score = {h[0]: h[1] for h in hits}
+    visible = "" if hidden_too else VISIBLE
+    found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))}) "
+                         f"AND {where}{visible}", [*score, *args]).fetchall()
+    found.sort(key=lambda r: (score[r[0]], r[0]))
+    return ([(*r, score[r[0]]) for r in found[:limit]], facts["df"], {h[0]: h[2] for h in hits}, facts["N"])
+
+
+def count_and_match(conn, query: str, rowids: list[int]) -> tuple[int, set[int]]:
+    """(how many entries match ``query``, which of ``rowids`` do): one statement for both."""
+    if not rowids:
+        return doc_count(conn, query), set()
+    marks = ",".join("?" * len(rowids))
+    n, found = conn.execute(f"SELECT count(*), group_concat(CASE WHEN rowid IN ({marks}) THEN rowid END) "
+                            f"FROM fts WHERE fts MATCH ?", [*rowids, query]).fetchone()
+    return n, {int(x) for x in found.split(",")} if found else set()
+
+
+def doc_count(conn, query: str | None = None) -> int:
+    """How many entries match ``query``; without one, how many are indexed (kept in ``meta``:
+    ``count(*)`` reads the whole table, 1 to 6 ms at 18,000 entries)."""
+    if query is None:
+        row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
+        return int(row[0]) if row else 0
+    return conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (query,)).fetchone()[0]
+
+
+def last_rowid(conn) -> int:
+    """The highest rowid handed out so far: entries indexed later have higher ones."""
+    row = conn.execute("SELECT max(coalesce((SELECT max(rowid) FROM entry), 0), "
+                       "coalesce((SELECT CAST(v AS INTEGER) FROM meta WHERE k='rowid'), 0))").fetchone()
+    return int(row[0])
