@@ -2,7 +2,7 @@
 
 For each size (18,000 and 100,000 entries by default) a project's memory is written with
 tests/support/realistic_memory.py (words drawn with a Zipf distribution from the standard library's
-docstrings, so each prompt word is in thousands of entries) and indexed with ``current.open_current``
+docstrings, so each prompt word is in thousands of entries) and indexed with ``for_commands.open_current``
 (the FTS5 baseline). The lexical tables are then built in the same database, one scope per memory
 folder ("" for the learnings), in steps of ``lexical_build.BATCH`` entries, each its own transaction.
 

@@ -11,7 +11,7 @@ the similarity bar, the hybrid order (reciprocal rank fusion of the hook's lexic
 cosine rank, under the same bar) and a bar per kind are measured (:mod:`tests.eval.ranking`, which
 prints the table of ADR 0025 for both scorers).
 
-The candidates are the hook's own: the entries a prompt's words reach (``select.rank``, at least one
+The candidates are the hook's own: the entries a prompt's words reach (``rank.rank``, at least one
 word group, no strength bar), in the evaluation's memory with tags and cues
 (``recall_set_cued``). Each candidate's *similarity* is the cosine between the prompt and the
 entry, taken as the best of two: the entry's whole text, and each of its cues alone (a cue is

@@ -14,7 +14,7 @@ static table through ``recall/embed/static_model.py``) and each method:
 - ``rrf``: the same bar, passed candidates ordered by reciprocal rank fusion (k = 60) of their
   lexical rank and their similarity rank among the candidates that match enough groups;
 - ``blend``: the bar and the order on the similarity plus ``W`` times the candidate's lexical
-  strength (``select.rank``: its BM25 for the prompt, normalised), capped at ``CAP``; so an entry
+  strength (``rank.rank``: its BM25 for the prompt, normalised), capped at ``CAP``; so an entry
   the prompt's words reach strongly needs less similarity. ``W`` and ``CAP`` are fixed here, not
   fitted (ADR 0025 shows the neighbours);
 - ``per-kind``: a bar per kind (decision, failure, learning, open item), each moved from the fitted

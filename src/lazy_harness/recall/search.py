@@ -3,7 +3,7 @@ click, so that the command can run without loading it (``lazy_harness.__main__``
 costs about 4 x a bare Python start on its own) and the click command (cli/memory.py) prints the
 very same lines.
 
-The ranking is the prompt hook's (``select.rank``) without its bar and its related words: an entry
+The ranking is the prompt hook's (``rank.rank``) without its bar and its related words: an entry
 is listed when it holds a word typed (or a word starting as it does), best first.
 """
 

@@ -151,7 +151,7 @@ def test_reindex_alone_rebuilds_from_the_files(tmp_path):
 
 
 def test_a_worker_killed_mid_build_leaves_its_task_and_the_next_one_finishes_it(tmp_path):
-    _, mem = big_memory(tmp_path, 4500)  # three parts of index.PART lines
+    _, mem = big_memory(tmp_path, 4500)  # three parts of store.PART lines
     path = paths.recall_index_file()
     q = paths.queue_dir()
     index_task.ask(q, mem)

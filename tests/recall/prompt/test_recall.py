@@ -52,7 +52,7 @@ def root(tmp_path):
     return root
 
 
-# why: the similarity bar adds up to 0.04 x 4 of a candidate's strength (select.blended): these are
+# why: the similarity bar adds up to 0.04 x 4 of a candidate's strength (rank.blended): these are
 # far enough apart (0.18) that no strength changes their order or which side of 0.53 they fall
 SIMS = {LOCKS: 0.20, CRON: 0.95, NIGHTLY: 0.77, ROW_LOCKS: 0.59, SESSIONS: 0.10}
 

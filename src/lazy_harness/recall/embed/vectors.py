@@ -11,7 +11,7 @@ embedded again; the vectors are in the file, so a restart, a reboot or an upgrad
 nothing. A vector of another model counts as missing: after a model change ``fill`` embeds every
 text once more, in the background, and the old vectors are dropped as it goes.
 
-``fill`` runs in the index's writer (``recall.writer``: the worker, the commands that change memory,
+``fill`` runs in the index's writer (``recall.index.writer``: the worker, the commands that change memory,
 ``lh memory reindex``); the prompt hook only reads (``similarities``), and judges an entry not embedded yet by
 its words. Only ``os`` and our hot-path modules at import time: the prompt hook imports this.
 """

@@ -1,4 +1,4 @@
-"""Putting entries into the index and taking them out: one step of a refresh plan (``index.refresh_within``
+"""Putting entries into the index and taking them out: one step of a refresh plan (``store.refresh_within``
 plans; this applies), and the word lists' glue. The writer's side (recall/index/writer.py): never on the
 prompt hook's path.
 """

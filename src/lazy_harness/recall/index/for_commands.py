@@ -1,7 +1,7 @@
 """The index as commands read it (``lh memory search``, ``lh memory show --prompt``): brought up to
 date by the writer first (:mod:`lazy_harness.recall.index.writer`) unless another writer holds it, when
 what is there is read and the caller says so; built again from the files when it is found damaged
-on the way. Not on the prompt hook's path: the hook only reads (``recall.prompt``).
+on the way. Not on the prompt hook's path: the hook only reads (``recall.prompt.recall``).
 """
 
 from lazy_harness.recall.index import store, writer

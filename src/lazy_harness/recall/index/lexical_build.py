@@ -1,6 +1,6 @@
 """Building a scope's word lists in resumable steps: every list and df of the scope made from its
 entries (a new scope, or one whose lists a removal or a changed phrase table left short). Not on
-the prompt hook's path: the index's writer (``recall.writer``) runs it.
+the prompt hook's path: the index's writer (``recall.index.writer``) runs it.
 """
 
 from lazy_harness.recall.index import lexical_keys

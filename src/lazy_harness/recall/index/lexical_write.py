@@ -15,7 +15,7 @@ Tables (beside FTS5's, in the same database):
                                       lists yet, rescored by every search until ``merge_new``
 
 The search over them: ``lookup.search``; a scope's lists made whole: ``lexical_build``. Not on the
-prompt hook's path: the index's writer (``recall.writer``) runs it.
+prompt hook's path: the index's writer (``recall.index.writer``) runs it.
 """
 
 from lazy_harness.recall.index import lexical_keys

@@ -3,7 +3,7 @@
 Two searches by words, with the same scores (``bm25(fts, 3, 1, 2)``: title, body, tags):
 
 - ``candidates``: FTS5 over every entry the words reach; its cost grows with the memory, so it
-  answers below ``index.LISTS_FROM`` entries or while the word lists are not ready.
+  answers below ``store.LISTS_FROM`` entries or while the word lists are not ready.
 - ``search`` (``lexical_candidates`` adds the entries' rows): the bounded word lists. FTS5 scores
   every entry that matches a prompt's words; with a real memory (each word in thousands of entries)
   that cost grows with the memory. Here each *key* keeps, per *scope* (a memory folder, or "" for

@@ -11,7 +11,7 @@
       fts(title, body, tags)                       rowid = entry.rowid
 
 The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
-the index's one writer, ``recall.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
+the index's one writer, ``recall.index.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
 file and one per learning month folder, and with ``deep`` one per learning file (a file edited in
 place). A JSONL file that only grew (same inode, larger, the bytes before the old end unchanged) is
 read from where the index stopped; any other change re-reads that file (an edit in place that keeps
@@ -20,7 +20,7 @@ the size too); a month folder of learnings whose file list, sizes or times chang
 The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
 once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
 inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
-entries (``indexing``) only when a plan has something to do. Reading the index: ``lookup``.
+entries (``apply``) only when a plan has something to do. Reading the index: ``lookup``.
 """
 
 import os

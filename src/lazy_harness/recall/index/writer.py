@@ -3,8 +3,8 @@ index's lock, entries, word lists and vectors. Run by the worker (after each per
 index task), by the commands and page actions that change memory (right after they write), and by
 ``lh memory reindex``. Hooks and the resident answerer only read the index.
 
-The work comes in parts, each its own transaction (``index.refresh_within``), then the lists
-(``indexing.build_lexical``) and the vectors (``vectors.fill``), also in parts: killed at any
+The work comes in parts, each its own transaction (``store.refresh_within``), then the lists
+(``apply.build_lexical``) and the vectors (``vectors.fill``), also in parts: killed at any
 moment, the next run goes on from the last part committed. One writer at a time: the others wait
 for the lock (``waiting``) or leave the work to the worker (an index task, ``queue.index_task``).
 
@@ -38,7 +38,7 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messa
     every second. ``fresh`` (``lh memory reindex``): every entry is forgotten first, and only when the
     lock was free at once: a writer found running has just brought the index up to date from the same
     files, and its work is kept (then this run is an ordinary update). ``deep``: which learning files
-    are looked at one by one for an edit in place (``index.refresh``): all of them by default."""
+    are looked at one by one for an edit in place (``store.refresh``): all of them by default."""
     ensure_dir(os.path.dirname(index_path))
     fd = try_lock(lock_file(index_path))
     if fd is None and waiting is not None:
@@ -144,7 +144,7 @@ def _embed(conn, state_dir: str, log) -> int:
 
 
 def connect_or_rebuild(index_path: str):
-    """``index.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
+    """``store.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
     from lazy_harness.recall.index import store
 
     try:

@@ -108,7 +108,7 @@ def rank(conn, prompt: str, where: str, args: list, settings: RecallConfig, pool
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
     ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``).
     ``scopes``: the memory folders searched ("" for the learnings); in an index of at least
-    ``index.LISTS_FROM`` entries whose lexical lists are ready (``index.lexical_ready``) the bounded
+    ``store.LISTS_FROM`` entries whose lexical lists are ready (``store.lexical_ready``) the bounded
     search finds the candidates, else FTS5 does."""
     gs = groups(prompt, keep_stopwords, with_related)
     info = {"terms": [t for t, _ in gs], "candidates": 0}

@@ -47,7 +47,7 @@ def model_state_dir(env) -> str:
 def _semantic(conn, ranked: list[dict], prompt: str, settings: RecallConfig, env,
               project: str) -> tuple[list[dict], dict]:
     """``ranked`` with the similarity bar for the candidates whose vectors are kept
-    (``select.by_similarity``), as it is otherwise; and what happened, for the log."""
+    (``rank.by_similarity``), as it is otherwise; and what happened, for the log."""
     for c in ranked:
         c["similarity"] = None
     if not settings.get("semantic"):
@@ -181,7 +181,7 @@ def answer(payload: dict, env, now: float, cfg: Config | None = None, opener=Non
            facts: dict | None = None) -> tuple[str, str | None]:
     """What the prompt hook answers for a prompt that passed its gate: (the decision for hooks.log,
     the JSON line for stdout or None). The hook runs it itself, or the resident answerer does with
-    the hook's environment (``recall.resident``). ``opener``: how the index is opened (the answerer
+    the hook's environment (``recall.resident.client``). ``opener``: how the index is opened (the answerer
     keeps its connection); ``facts`` receives ``entries``, how many the index holds."""
     from lazy_harness import config, jsonload
     from lazy_harness.recall.prompt import already_shown

@@ -94,7 +94,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
 
 def serve(env, log, replace: bool = False) -> str:
     """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left.
-    ``replace``: take the place of the answerer a hook found not answering (see ``resident.back_off``)."""
+    ``replace``: take the place of the answerer a hook found not answering (see ``client.back_off``)."""
     import signal
 
     from lazy_harness import paths, private
@@ -222,7 +222,7 @@ def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
     return leave
 
 
-# Whether SIGTERM arrived (``lh hooks uninstall``, ``resident.stop``). why a flag: the handler only
+# Whether SIGTERM arrived (``lh hooks uninstall``, ``client.stop``). why a flag: the handler only
 # sets it and the loop looks at it between questions and at least every ``WAKE_SECONDS``; an
 # exception raised from the handler was swallowed by whatever ``except Exception`` it landed in
 # (reading the config, answering), and the answerer stayed.

@@ -3,7 +3,7 @@ hook, so a prompt pays for a bare interpreter and a socket round trip instead of
 importing recall and reading cold pages each time (ADR 0029).
 
 It is an optimisation only. The hook asks it first (``ask``); with no answerer, a stale one, an
-error or a slow answer, the hook does the same work itself (``recall.prompt.answer``), and then
+error or a slow answer, the hook does the same work itself (``prompt.recall.answer``), and then
 starts one (``start``) when the memory is large enough for it to pay (``SERVE_FROM`` entries) and
 ``recall.resident_minutes`` is not 0. The answerer runs the very function the hook would run, with
 the part of the hook's environment that says where things are (:func:`question_env`), so what a
