@@ -2,7 +2,8 @@
 type of each parameter and of what it returns (``disallow_untyped_defs``, ``disallow_incomplete_defs``
 in their own ``[[tool.mypy.overrides]]`` block). The names the annotations use cost the hooks nothing:
 a memory module imports ``typing`` and ``memory.shapes`` only under ``if TYPE_CHECKING:``. So are the
-packages above the store and the top-level modules (a block of their own; recall/ is not yet), and
+packages above the store and the top-level modules (a block of their own; of recall/, the modules
+named below, in a third), and
 nothing loads the typed view of the config (config/typed.py) at run time (ADR 0048)."""
 
 import ast
@@ -155,3 +156,93 @@ def test_the_typed_config_is_never_loaded_at_run_time():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.strip() == "clean"
+
+
+# --- recall/, module by module: these are annotated; the rest of recall/ is not yet --------------------
+
+RECALL_ANNOTATED = ("recall/__init__.py", "recall/readback/__init__.py", "recall/readback/digest.py",
+                    "recall/readback/learnings.py", "recall/resident/__init__.py", "recall/resident/client.py",
+                    "recall/resident/answerer.py", "recall/embed/__init__.py", "recall/embed/static_model.py",
+                    "recall/prompt/__init__.py", "recall/prompt/worth_searching.py", "recall/prompt/already_shown.py",
+                    "recall/prompt/admit.py")
+# the ones a hook loads (SessionStart, the prompt hook): tests/hooks/test_entry_imports.py names them
+RECALL_HOT = tuple(p for p in RECALL_ANNOTATED if p != "recall/resident/answerer.py")
+
+
+def _dotted(rel: str) -> str:
+    name = "lazy_harness." + rel[:-3].replace("/", ".")
+    return name[: -len(".__init__")] if name.endswith(".__init__") else name
+
+
+@pytest.mark.parametrize("rel", RECALL_ANNOTATED)
+def test_every_function_of_the_annotated_recall_modules_says_its_types(rel):
+    assert not _unannotated(_tree(os.path.join(SRC, rel)))
+
+
+def test_a_function_without_its_types_is_found():
+    """The check above, on a function that lost a parameter's type, a return type, or both (nested
+    and in a class too), and on one that kept them all."""
+    tree = ast.parse("def a(x: int) -> int:\n    def b(y):\n        return y\n    return b(x)\n"
+                     "class C:\n    def m(self, z) -> None: ...\n    def n(self) -> int: ...\n"
+                     "def d(*args: int, **kw) -> None: ...\n")
+    assert sorted(_unannotated(tree)) == ["b:2", "d:8", "m:6"]
+
+
+@pytest.mark.parametrize("rel", RECALL_ANNOTATED)
+def test_mypy_holds_the_annotated_recall_modules_to_their_annotations(rel):
+    """Each is in an overrides block (by its own name, or a package's ``.*``, which names the package
+    too) that turns on ``disallow_untyped_defs`` and ``disallow_incomplete_defs``."""
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as fh:
+        overrides = tomllib.load(fh)["tool"]["mypy"].get("overrides", [])
+    name = _dotted(rel)
+    wanted = {name, name + ".*"} | {name.rsplit(".", k)[0] + ".*" for k in range(1, name.count("."))}
+    blocks = [o for o in overrides if wanted & set([o["module"]] if isinstance(o["module"], str) else o["module"])]
+    assert any(o.get("disallow_untyped_defs") is True and o.get("disallow_incomplete_defs") is True
+               for o in blocks), (name, blocks)
+
+
+def _imports_outside_the_checker(tree: ast.Module, banned: tuple[str, ...]) -> list[str]:
+    checking = _checking_only(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        if any(n in banned for n in names) and node.lineno not in checking:
+            found.append(f"line {node.lineno}")
+    return found
+
+
+def test_an_import_for_the_checker_is_told_from_one_at_run_time():
+    tree = ast.parse("import os\nfrom typing import Any\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n"
+                     "    import typing\n    from lazy_harness.memory.shapes import Env\n"
+                     "def f() -> None:\n    import sqlite3\n")
+    assert _imports_outside_the_checker(tree, ("typing", "lazy_harness.memory.shapes", "sqlite3")) == [
+        "line 2", "line 8"]
+
+
+@pytest.mark.parametrize("rel", RECALL_HOT)
+def test_a_hot_recall_module_names_its_types_for_the_checker_only(rel):
+    """``typing``, the shapes and the typed config, ``sqlite3`` and ``socket`` are imported only under
+    ``if TYPE_CHECKING:`` (where they are imported at all): the hooks load these modules."""
+    banned = ("typing", "lazy_harness.memory.shapes", "lazy_harness.config.typed", "sqlite3", "socket")
+    assert not _imports_outside_the_checker(_tree(os.path.join(SRC, rel)), banned)
+
+
+def test_the_hot_recall_modules_load_no_type_names_at_run_time():
+    """Imported without site (nothing a .pth file loads hides a module): no ``typing``, no shapes, no
+    typed config, no ``sqlite3`` nor ``socket`` (house style section 3)."""
+    import subprocess
+    import sys
+
+    names = [_dotted(rel) for rel in RECALL_HOT]
+    code = (f"import importlib, sys\nfor n in {names!r}:\n    importlib.import_module(n)\n"
+            "print(sorted(m for m in ('typing', 'lazy_harness.memory.shapes', 'lazy_harness.config.typed', "
+            "'sqlite3', 'socket') if m in sys.modules))")
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(SRC))
+    p = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.strip() == "[]"

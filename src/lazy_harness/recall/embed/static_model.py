@@ -28,6 +28,8 @@ A file that cannot be used raises :class:`lazy_harness.errors.StaticModelError`,
 the file (``errors`` is imported only then).
 """
 
+from __future__ import annotations
+
 import mmap
 import os
 from itertools import repeat
@@ -66,7 +68,7 @@ def _error(message: str) -> Exception:
 
 # -- the tokenizer ------------------------------------------------------------------------------
 
-def header(buf, magic: bytes, fields) -> dict:
+def header(buf: mmap.mmap, magic: bytes, fields: tuple[tuple[str, int], ...]) -> dict[str, int]:
     """The header fields after ``magic`` (ValueError when the magic is not there)."""
     if buf[:8] != magic:
         raise ValueError("wrong magic")
@@ -144,7 +146,7 @@ def _specials(text: str) -> list[tuple[str, bool]]:
 class Vocab:
     """token -> id over the mmap of ``vocab.bin``: open addressing, linear probing."""
 
-    def __init__(self, buf) -> None:
+    def __init__(self, buf: mmap.mmap) -> None:
         h = header(buf, VOCAB_MAGIC, VOCAB_FIELDS)
         size, n, slots, pool, longest = h["size"], h["words"], h["slots"], h["pool"], h["longest"]
         if h["version"] != 1 or not slots or slots & (slots - 1) or size + 4 * (slots + n + 1) + pool != len(buf):
@@ -206,7 +208,7 @@ def wordpiece(word: str, vocab: Vocab, unk: int) -> list[int]:
 
 # -- the files ------------------------------------------------------------------------------------
 
-def _identity(st) -> str:
+def _identity(st: os.stat_result) -> str:
     return f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
 
 
@@ -279,7 +281,8 @@ def _open_checked(path: str, want: str, stamps: dict[str, str]) -> tuple[mmap.mm
 class StaticModel:
     """The table and the vocabulary, checked and mapped."""
 
-    def __init__(self, model_dir: str | None = None, state_dir: str | None = None, pins: dict | None = None) -> None:
+    def __init__(self, model_dir: str | None = None, state_dir: str | None = None,
+                 pins: dict[str, str] | None = None) -> None:
         folder = model_dir or MODEL_DIR
         pins = pins or PINS
         stamps = _read_stamps(state_dir)
@@ -390,7 +393,7 @@ PACKED_ROWS = 12_000  # rows kept packed for embed_many (about 2 KB each): beyon
 BIAS = 1 << 31
 
 
-_loaded: dict[tuple, StaticModel] = {}
+_loaded: dict[tuple[str | None, str | None], StaticModel] = {}
 
 
 def load(model_dir: str | None = None, state_dir: str | None = None) -> StaticModel:

@@ -10,11 +10,22 @@
   channel (memory/fence.py).
 """
 
+from __future__ import annotations
+
 from lazy_harness.memory import trust
 from lazy_harness.memory.fence import neutral
 
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and ``typing`` (nor
+# ``sqlite3``) is not imported at run time on the hot path (house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable
 
-def attach(conn, ranked: list[dict]) -> None:
+    from lazy_harness.memory.shapes import Env, Record
+
+
+def attach(conn: sqlite3.Connection, ranked: list[dict]) -> None:
     """Give each candidate its project key, origin phrase, hold verdict and source session from the index."""
     from lazy_harness.recall.index import lookup
 
@@ -23,7 +34,7 @@ def attach(conn, ranked: list[dict]) -> None:
         c["okey"], c["prov"], c["hold"], c["sess"] = found.get(c["rowid"], ("", "", None, ""))
 
 
-def in_scope(c: dict, key: str | frozenset[str], legacy=None) -> bool:
+def in_scope(c: dict, key: str | frozenset[str], legacy: Callable[[Record], bool] | None = None) -> bool:
     """A learning of ``scope: project`` only in the project of memory key ``key`` (one written before
     keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
     if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
@@ -40,7 +51,7 @@ def in_scope(c: dict, key: str | frozenset[str], legacy=None) -> bool:
     return legacy(head)
 
 
-def owner_of(cwd: str, mdir: str, env=None):
+def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str], Callable[[Record], bool]]:
     """(the keys whose project-scoped learnings are this project's: its memory folder's name and
     aliases, ``provenance.legacy_owner`` of the project holding ``cwd`` with the learnings it adopted)."""
     from lazy_harness import paths
@@ -53,7 +64,7 @@ def owner_of(cwd: str, mdir: str, env=None):
                                                owned.adopted)
 
 
-def _approved(c: dict, approvals) -> bool:
+def _approved(c: dict, approvals: Callable[[], set[str]]) -> bool:
     if c["kind"] != "learning":
         return c["id"] in approvals()
     from lazy_harness.memory import frontmatter, held

@@ -7,19 +7,29 @@ file over with the ids it printed (after a start, a clear or a compaction the mo
 only that); a resume keeps it (the old context comes back); each prompt appends what it injected.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
+
+# why: not ``from typing import TYPE_CHECKING``: both the prompt hook and SessionStart load this module,
+# and ``typing`` is not imported at run time on the hot path (house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from lazy_harness.memory.shapes import Env
 
 SUFFIX = ".shown"
 MAX_BYTES = 64 * 1024
 
 
-def state_file(env, session_id: str) -> str:
+def state_file(env: Env | None, session_id: str) -> str:
     return os.path.join(paths.state_dir(env), paths.safe_session_id(session_id) + SUFFIX)
 
 
-def read(env, session_id: str) -> set[str]:
+def read(env: Env | None, session_id: str) -> set[str]:
     if not session_id:
         return set()
     try:
@@ -29,7 +39,7 @@ def read(env, session_id: str) -> set[str]:
         return set()
 
 
-def add(env, session_id: str, ids, replace: bool = False) -> None:
+def add(env: Env | None, session_id: str, ids: Iterable[str], replace: bool = False) -> None:
     """Append ``ids`` (or, with ``replace``, start the file over with them)."""
     if not session_id:
         return

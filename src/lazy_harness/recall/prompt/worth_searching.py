@@ -9,8 +9,9 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import RecallConfig
 
 
-def skip_reason(prompt, settings: RecallConfig) -> str | None:
-    """Why this prompt gets nothing before any search, or None."""
+def skip_reason(prompt: object, settings: RecallConfig) -> str | None:
+    """Why this prompt gets nothing before any search, or None. ``prompt``: the payload's field, of any
+    type (a payload is parsed JSON)."""
     if not isinstance(prompt, str) or not prompt.strip():
         return "no prompt"
     text = prompt.strip()

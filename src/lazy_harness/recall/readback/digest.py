@@ -27,9 +27,19 @@ from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, own, rank_learnings
 
+# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module, and ``typing`` is not
+# imported at run time on the hot path (house style section 3); the names below are for the checker
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterator
+    from typing import overload
+
     from lazy_harness.config.typed import Config
+    from lazy_harness.memory.handoff_log import Item
+    from lazy_harness.memory.shapes import Env, Record
+
+    # what a section is made of: its name, its heading lines and its item lines
+    Section = tuple[str, list[str], "list[str] | Lines"]
 
 # why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
 # is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
@@ -55,7 +65,7 @@ def _day(rec: dict) -> str:
     return one_line(ts[:10], 10) if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
+def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
     # why: every field of a stored record is text someone could have edited: each stays on its line
     when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
@@ -71,14 +81,20 @@ class Lines:
     items (``_fit`` reads items in order and stops at the first that does not fit), and only the number
     of the others is needed. A sequence of str: ``len``, index, slice, iteration."""
 
-    def __init__(self, items: list, line) -> None:
+    def __init__(self, items: list[Item], line: Callable[[Item], str]) -> None:
         self.items, self.line = items, line
         self.made: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self.items)
 
-    def __getitem__(self, k):
+    if TYPE_CHECKING:
+        @overload
+        def __getitem__(self, k: int) -> str: ...
+        @overload
+        def __getitem__(self, k: slice) -> list[str]: ...
+
+    def __getitem__(self, k: int | slice) -> str | list[str]:
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(len(self.items)))]
         k = range(len(self.items))[k]  # why: negative indices as a list takes them; IndexError past the end
@@ -86,11 +102,12 @@ class Lines:
             self.made[k] = self.line(self.items[k])
         return self.made[k]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return (self[k] for k in range(len(self.items)))
 
 
-def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None = None) -> tuple[list[str], Lines]:
+def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen | None = None,
+             stats: dict | None = None) -> tuple[list[str], Lines]:
     opened = handoff.open_for_reading(mdir)
     session = str((stats or {}).get("session") or "")
     if session:  # why: the running session's own open items are not news from an earlier one (ADR 0034)
@@ -108,7 +125,7 @@ def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None 
     return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
 
 
-def live_tail(mdir: str, name: str, kind: str, n: int, hidden, session: str = "") -> list[dict]:
+def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], session: str = "") -> list[Record]:
     """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
     (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
     are skipped, and so are the entries distilled from ``session`` (the running one: ADR 0034)."""
@@ -133,7 +150,8 @@ def is_entry(rec: dict) -> bool:
     return "op" not in rec and isinstance(summary, str) and bool(summary.strip())
 
 
-def _newest(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str) -> list[dict]:
+def _newest(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], stats: dict | None,
+            section: str) -> list[Record]:
     """The newest ``n`` live entries; one more is read so the log can say whether the limit kept some out
     (why: counting them all would read the whole file at every start)."""
     session = str((stats or {}).get("session") or "")
@@ -148,8 +166,8 @@ def _tag(rec: dict, kind: str) -> str:
     return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
 
 
-def _screened(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str,
-              screen) -> list[dict]:
+def _screened(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], stats: dict | None, section: str,
+              screen: held.Screen | None) -> list[Record]:
     """The newest ``n`` records of ``name`` (oldest first), less those the hold check keeps out; their
     ids go to ``stats["ids"][section]``."""
     kept, shown = [], []
@@ -167,8 +185,8 @@ def _screened(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | Non
     return kept
 
 
-def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
-              screen=None) -> tuple[list[str], list[str]]:
+def _failures(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: dict | None = None,
+              screen: held.Screen | None = None) -> tuple[list[str], list[str]]:
     items = []
     for rec in _screened(mdir, files.FAILURES, "failure", n, hidden, stats, "failures", screen):
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
@@ -180,8 +198,8 @@ def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
 
-def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
-               screen=None) -> tuple[list[str], list[str]]:
+def _decisions(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: dict | None = None,
+               screen: held.Screen | None = None) -> tuple[list[str], list[str]]:
     items = []
     for rec in _screened(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions", screen):
         summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
@@ -192,7 +210,8 @@ def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
 
 
 def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key = None,
-               screen=None, legacy=None, env=None, cross: str = state.ASK) -> tuple[list[str], list[str]]:
+               screen: held.Screen | None = None, legacy: Callable[[Record], bool] | None = None,
+               env: Env | None = None, cross: str = state.ASK) -> tuple[list[str], list[str]]:
     ldir = os.path.join(kdir, "learnings")
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
@@ -245,7 +264,7 @@ NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failur
          "decisions": ("decision", "decisions"), "learnings": ("learning", "learnings")}
 
 
-def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dict, dict]:
+def _fit(header: list[str], sections: list[Section], budget: int) -> tuple[list[str], dict[str, int], dict[str, int]]:
     """Lines within ``budget``: each non-empty section first gets its first item and an equal
     guaranteed share of what the header leaves, so no section starves another (300 long handoff items
     cannot push the newest failure's prevention out); what the shares leave goes by priority. Within a
@@ -258,7 +277,7 @@ def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dic
     taken = {name: 0 for name, _, _ in live}
     cost = {name: 0 for name, _, _ in live}
 
-    def item_cost(head: list[str], items: list[str], k: int) -> int:
+    def item_cost(head: list[str], items: list[str] | Lines, k: int) -> int:
         return len(items[k]) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
 
     spare = room
@@ -286,13 +305,13 @@ def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dic
     return lines, shown, left
 
 
-def _footer(left: dict, budget: int) -> str:
+def _footer(left: dict[str, int], budget: int) -> str:
     parts = [f"{n} {NOUNS[s][n != 1]}" for s, n in left.items() if n]
     return (f"Left out for space: {', '.join(parts)} (context.max_chars is {budget}); "
             "`lh memory show` prints all of it.")
 
 
-def build_context(cwd: str, cfg: Config, env, now: float, source: str,
+def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str,
                   branch: str | None = None, trouble: tuple[int, str | None] = (0, None),
                   session: str = "") -> tuple[str | None, dict]:
     """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
@@ -325,8 +344,8 @@ def build_context(cwd: str, cfg: Config, env, now: float, source: str,
     return (text or None), stats
 
 
-def digest(cwd: str, cfg: Config, env, now: float, source: str, session: str = "",
-           trouble=None) -> tuple[str | None, dict]:
+def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: str = "",
+           trouble: Callable[[], tuple[int, str | None]] | None = None) -> tuple[str | None, dict]:
     """The project's memory for a session starting in ``cwd`` (:func:`build_context`), with the
     queue's word on failing distillation: ``trouble()`` returns it (``queue.distill_trouble``; it
     may raise OSError, then the section says so); ``session``: the starting session's id, whose own
@@ -342,8 +361,7 @@ def digest(cwd: str, cfg: Config, env, now: float, source: str, session: str = "
     return text, stats
 
 
-def read_sections(root: str, cfg: Config, env, now: float,
-                  stats: dict) -> list[tuple[str, list[str], list[str] | Lines]]:
+def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> list[Section]:
     """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
     hold check (its verdicts kept: ``held.Kept``). A section that fails to read is empty and its
     error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
@@ -371,7 +389,7 @@ def read_sections(root: str, cfg: Config, env, now: float,
                                                                          paths.project_key(root), project,
                                                                          owned.adopted),
                                                  env, state.policy(cfg))))
-    sections: list[tuple[str, list[str], list[str] | Lines]] = []
+    sections: list[Section] = []
     for name, build in builders:
         try:
             head, items = build()
@@ -398,7 +416,7 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
     return header
 
 
-def fill(header: list[str], sections: list, budget: int) -> tuple[str, dict, dict]:
+def fill(header: list[str], sections: list[Section], budget: int) -> tuple[str, dict[str, int], dict[str, int]]:
     """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
     is left out, again with room kept for the footer that counts it."""
     lines, shown, left = _fit(header, sections, budget)

@@ -19,12 +19,22 @@ start needed a whole head it did not hold. A missing or damaged cache is read as
 Hot path: only ``os`` and our hot-path modules at import time.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import frontmatter, held, ids, provenance, state
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.memory.files import iso_epoch
+
+# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module, and ``typing`` is not
+# imported at run time on the hot path (house style section 3); the names below are for the checker
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lazy_harness.memory.shapes import Record
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
@@ -188,7 +198,8 @@ def words(text: str) -> set[str]:
 
 
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
-                   key: Key = None, legacy=None, cross: str = state.AUTO) -> list[dict]:
+                   key: Key = None, legacy: Callable[[Record], bool] | None = None,
+                   cross: str = state.AUTO) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day, then more words in
     common with the project's name and branch, then the newer time. Recency counts by day (the
     date in the file name) so that word overlap decides among the learnings of one day.
@@ -210,8 +221,8 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     return [h for _, h in ranked][:n]
 
 
-def contenders(heads: list[dict], project: str, n: int | None, key: Key = None, legacy=None,
-               cross: str = state.AUTO) -> list[dict]:
+def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,
+               legacy: Callable[[Record], bool] | None = None, cross: str = state.AUTO) -> list[dict]:
     """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
     ranking them gives what ranking all of them gives. Needs only what a brief head holds
     (recall/readback/learnings.py), so only these are read whole."""
@@ -219,8 +230,8 @@ def contenders(heads: list[dict], project: str, n: int | None, key: Key = None, 
     return [h for h in heads if id(h) in chosen]
 
 
-def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy,
-            cross: str = state.AUTO) -> list[tuple[tuple, dict]]:
+def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Callable[[Record], bool] | None,
+            cross: str = state.AUTO) -> list[tuple[tuple[bool, str], dict]]:
     """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
     places, best first, by the first pass: own, then the day."""
     active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy)

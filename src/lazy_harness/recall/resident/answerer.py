@@ -4,6 +4,8 @@ SIGTERM or on other code. Started as ``python -m lazy_harness.recall.resident.an
 (asking, starting, stopping) is :mod:`lazy_harness.recall.resident.client`. Not on the hook's path.
 """
 
+from __future__ import annotations
+
 import os
 import sqlite3
 import sys
@@ -12,6 +14,13 @@ from lazy_harness import jsonload
 from lazy_harness.recall.resident.client import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
                                           PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
                                           is_answerer, peer_uid, pid_in, read_all)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import socket
+    from collections.abc import Callable
+
+    from lazy_harness.memory.shapes import Env
 
 
 KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
@@ -59,7 +68,7 @@ class Kept:
         self.conn, self.path, self.ident = None, None, None
 
 
-def idle_seconds(env) -> float:
+def idle_seconds(env: Env) -> float:
     """``recall.resident_minutes`` from the config as it is now, in seconds (0: leave)."""
     from lazy_harness import config
 
@@ -92,7 +101,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     return {"decision": decision, "out": out}, False
 
 
-def serve(env, log, replace: bool = False) -> str:
+def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
     """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left.
     ``replace``: take the place of the answerer a hook found not answering (see ``client.back_off``)."""
     import signal
@@ -128,7 +137,7 @@ def serve(env, log, replace: bool = False) -> str:
         os.close(lock)
 
 
-def _listen(where: str):
+def _listen(where: str) -> socket.socket:
     """The socket, bound in ``where`` (the lock is held) by its short name, private to the user; the
     pid file written first, so that a socket found means a pid to stop."""
     import socket
@@ -155,7 +164,7 @@ def _listen(where: str):
     return server
 
 
-def _take_over(where: str, log) -> int | None:
+def _take_over(where: str, log: Callable[[str], None]) -> int | None:
     """Stop the answerer a hook found not answering (named in the back-off marker; a stopped or hung
     process of this user running the answerer, nothing else) and take its lock; the lock's
     descriptor, or None when there is nothing to take over (another replacement was quicker)."""
@@ -181,7 +190,7 @@ def _take_over(where: str, log) -> int | None:
     return None
 
 
-def _answer_until_idle(server, kept: Kept, env) -> str:
+def _answer_until_idle(server: socket.socket, kept: Kept, env: Env) -> str:
     """One question at a time until the setting says leave; why it left."""
     import time
 
@@ -204,7 +213,7 @@ def _answer_until_idle(server, kept: Kept, env) -> str:
             return "other code installed: left"
 
 
-def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
+def _one_caller(conn: socket.socket, kept: Kept, stamp: str, uid: int | None = None) -> bool:
     """Answer the caller on ``conn`` when it runs as this user (``uid``; others get nothing, not even
     an error); whether to leave."""
     if peer_uid(conn) != (os.geteuid() if uid is None else uid):
@@ -229,7 +238,7 @@ def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
 stop_asked = False
 
 
-def _stop(*_) -> None:
+def _stop(*_: object) -> None:
     global stop_asked
     stop_asked = True
 

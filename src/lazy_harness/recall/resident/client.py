@@ -38,9 +38,14 @@ import sys
 
 from lazy_harness import jsonload, paths, private
 
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and ``typing`` is not
+# imported at run time on the hot path (house style section 3); the names below are for the checker
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import _socket
+
     from lazy_harness.config.typed import Config
+    from lazy_harness.memory.shapes import Env, Record
 
 SOCKET_NAME = "resident.sock"
 LOCK_NAME = "resident.lock"
@@ -76,16 +81,7 @@ QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", 
                 "XDG_CACHE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
 
 
-def _socket():
-    # why: ``import socket`` loads enum and selectors: a start without site that imports it took
-    # 25.6 ms against 13.2 ms for the C module it wraps (13.4 ms for nothing), which has all a client
-    # needs (benchmarks/bench_user_prompt.py prints both)
-    import _socket
-
-    return _socket
-
-
-def folder(env=None) -> str:
+def folder(env: Env | None = None) -> str:
     """Where the answerer's socket, lock and pid file are: beside the index."""
     return paths.recall_dir(env)
 
@@ -111,7 +107,7 @@ def code_stamp() -> str:
     return f"{__version__}:{crc:08x}"
 
 
-def _connect(sock, where: str) -> None:
+def _connect(sock: _socket.socket, where: str) -> None:
     """Connect ``sock`` to ``<where>/resident.sock``; a path too long for a Unix socket is reached
     from inside its folder (the working directory is put back at once)."""
     path = os.path.join(where, SOCKET_NAME)
@@ -127,7 +123,7 @@ def _connect(sock, where: str) -> None:
         os.close(here)
 
 
-def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT, cfg: Config | None = None,
+def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg: Config | None = None,
         uid: int | None = None) -> tuple[tuple[str, str | None] | None, str]:
     """(the answerer's (decision, stdout text), "") or (None, why not). Never raises.
 
@@ -150,7 +146,8 @@ def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT, cfg: Confi
         return None, "not asked: backing off after one that did not answer"
     if not payload.get("cwd"):  # why: the answerer's own working directory is its folder, not the session's
         payload = dict(payload, cwd=env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    question = {"stamp": code_stamp(), "env": question_env(env, cfg), "payload": payload, "now": repr(now)}
+    question: dict[str, object] = {"stamp": code_stamp(), "env": question_env(env, cfg), "payload": payload,
+                                   "now": repr(now)}
     answer, why = _exchange(where, question, timeout, uid)
     if why == NO_ANSWER:
         back_off(where, now)
@@ -159,10 +156,14 @@ def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT, cfg: Confi
     return checked(answer)
 
 
-def _exchange(where: str, question: dict, timeout: float, uid: int | None) -> tuple[object, str]:
+def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None) -> tuple[object, str]:
     """Connect, check who listens, send ``question``, read the answer: (the decoded answer, "") or
     (None, why not)."""
-    s = _socket()
+    # why: ``import socket`` loads enum and selectors: a start without site that imports it took
+    # 25.6 ms against 13.2 ms for the C module it wraps (13.4 ms for nothing), which has all a client
+    # needs (benchmarks/bench_user_prompt.py prints both)
+    import _socket as s
+
     try:
         sock = s.socket(s.AF_UNIX, s.SOCK_STREAM)
     except OSError as exc:
@@ -191,7 +192,7 @@ def _exchange(where: str, question: dict, timeout: float, uid: int | None) -> tu
         sock.close()
 
 
-def checked(answer) -> tuple[tuple[str, str | None] | None, str]:
+def checked(answer: object) -> tuple[tuple[str, str | None] | None, str]:
     """The answer as the hook uses it, or (None, why not): what is printed must be the hook's own
     output, a UserPromptSubmit additionalContext that opens with the memory fence."""
     if not isinstance(answer, dict):
@@ -230,12 +231,12 @@ def fenced(out: str) -> str | None:
                                                   "additionalContext": text}}) + "\n"
 
 
-def folder_problem(env=None, uid: int | None = None) -> str | None:
+def folder_problem(env: Env | None = None, uid: int | None = None) -> str | None:
     """Why the answerer's folder (or the cache folder holding it) may not be used, or None."""
     return private.problem(paths.cache_dir(env), uid=uid) or private.problem(folder(env), True, uid)
 
 
-def question_env(env, cfg: Config | None = None) -> dict:
+def question_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
     """What of the hook's environment the answer needs: the variables that say where the config,
     memory, cache, logs and project are (:data:`QUESTION_ENV`) and those ``[memory] path`` and
     ``[knowledge] path`` name; never the rest (API keys, tokens)."""
@@ -252,10 +253,11 @@ def question_env(env, cfg: Config | None = None) -> dict:
     return keep
 
 
-def peer_uid(sock) -> int | None:
+def peer_uid(sock: _socket.socket) -> int | None:
     """The user id of the process at the other end of the Unix socket ``sock``, or None when the
     system does not say (then nothing is trusted)."""
-    s = _socket()
+    import _socket as s  # why: not ``socket``, see :func:`_exchange`
+
     try:
         if hasattr(s, "SO_PEERCRED"):  # Linux: struct ucred {pid_t pid; uid_t uid; gid_t gid}
             raw = sock.getsockopt(s.SOL_SOCKET, s.SO_PEERCRED, 12)
@@ -291,7 +293,7 @@ def back_off(where: str, now: float) -> None:
         pass
 
 
-def read_all(sock, limit: int, seconds: float | None = None) -> bytes:
+def read_all(sock: _socket.socket, limit: int, seconds: float | None = None) -> bytes:
     """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read).
     ``seconds``: within that long in all (a peer that holds its connection idle, or trickles bytes,
     is dropped: TimeoutError); else each read waits as long as the socket's own timeout."""
@@ -315,14 +317,14 @@ def read_all(sock, limit: int, seconds: float | None = None) -> bytes:
     return b"".join(chunks)
 
 
-def running(env=None) -> bool:
+def running(env: Env | None = None) -> bool:
     """Whether an answerer holds the lock now."""
     from lazy_harness.atomic import held
 
     return held(os.path.join(folder(env), LOCK_NAME))
 
 
-def start(env, replace: bool = False) -> int | None:
+def start(env: Env, replace: bool = False) -> int | None:
     """Start an answerer detached, unless one runs (with ``replace``: to take the place of one that
     did not answer in time, see :func:`back_off`); its pid or None."""
     from lazy_harness import detach
@@ -333,7 +335,7 @@ def start(env, replace: bool = False) -> int | None:
     return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env(env))
 
 
-def process_env(env, cfg: Config | None = None) -> dict:
+def process_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
     """The environment the answerer runs in: :data:`PROCESS_ENV` and :func:`question_env`, nothing
     else (a long-lived process keeps no API key it does not use)."""
     return {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env, cfg)
@@ -356,7 +358,7 @@ def pid_in(where: str, name: str = PID_NAME) -> int | None:
         os.close(fd)
 
 
-def pid(env=None) -> int | None:
+def pid(env: Env | None = None) -> int | None:
     """The running answerer's pid (from its pid file), or None when none runs, or when the process the
     file names is not an answerer of this user (:func:`is_answerer`): such a pid is never signalled."""
     if folder_problem(env) is not None or not running(env):
@@ -418,7 +420,7 @@ def resident_kb(pid_: int) -> int | None:
     return None
 
 
-def stop(env=None, wait: float = 5.0) -> int | None:
+def stop(env: Env | None = None, wait: float = 5.0) -> int | None:
     """Ask the running answerer to leave (SIGTERM) and wait until it has (its lock released); its pid,
     or None when none ran. A process still holding the lock after ``wait`` seconds is killed (its
     socket left behind costs a hook nothing: it finds no one listening and answers alone)."""
