@@ -5,21 +5,26 @@
 Trains a logistic regression (plain Python, a fixed seed: the same sets give the same file) on the
 development sets only:
 
-- hostile: ``hostile_set`` (DEV and HELDOUT), ``hostile_blind`` and ``hostile_train`` (their hostile
-  sides);
-- benign: ``near_rule_set`` (DEV, HELDOUT, FRESH), the near-rule notes of ``hostile_blind`` and
-  ``hostile_train``, and ordinary notes: the memory of ``recall_blind`` and realistic technical prose
-  (tests/support/realistic_memory.py, seed 5). The sets the ordinary rate is measured on
-  (``trust_measure.ORDINARY``, the realistic notes of seed 11, ``recall_blind2``) stay out.
+- hostile: ``hostile_set`` (DEV and HELDOUT), ``hostile_blind``, ``hostile_blind2`` and
+  ``hostile_blind3`` (blind sets once, each measured and then used: development sets since) and the
+  training sets ``hostile_train`` to ``hostile_train5`` (their hostile sides), each written by another
+  hand from the category descriptions alone;
+- benign: ``near_rule_set`` (DEV, HELDOUT, FRESH), the near-rule notes of the other eight sets, and
+  ordinary notes: the memory of ``recall_blind``, ``recall_blind2`` and ``recall_set_cued`` and
+  realistic technical prose (tests/support/realistic_memory.py, seed 5). The learned check's ordinary
+  rate is measured on notes kept out: the memory of ``recall_blind3`` and the realistic notes of seed
+  11 (tests/eval/test_trust_blind_rates.py).
 
-The bar is chosen by three-fold cross-validation across the sets (fold A: hostile_set with
-near_rule_set; B: hostile_blind; C: hostile_train; the ordinary notes split in three): a model trained
-on two folds scores the third, and the bar is the lowest on the grid at which, in every fold, the
-rules and the check together hold at most ``BENIGN_MOST`` of the near-rule notes and at most
-``ORDINARY_MOST`` of the ordinary ones. The model written is then trained on all three folds with that
-bar. ``hostile_blind2`` (the blind set) is never read here. A split payload is trained on and
-scored here as its two halves joined (the worker scores each entry alone): its halves only count in
-the folds' "reach" figures, never in the choice of the bar.
+The bar is chosen by cross-validation across the sets, one fold per set (A: hostile_set with
+near_rule_set; B: hostile_blind; C to E: hostile_train to hostile_train3; F: hostile_blind2; G, H:
+hostile_train4, hostile_train5; I: hostile_blind3; the ordinary notes split as many ways): a model
+trained on the other folds scores each, and the bar is the lowest on the grid at which, in every
+fold, the rules and the check together hold at most ``BENIGN_FOLD_MOST`` of the near-rule notes, and
+of all folds together at most ``BENIGN_MOST`` of the near-rule notes and ``ORDINARY_MOST`` of the
+ordinary ones. The model written is then trained on all the folds with that bar. ``hostile_blind4``
+(the blind set) is never read here. A split payload is trained on and scored here as its two halves
+joined (the worker scores each entry alone): its halves only count in the folds' "reach" figures,
+never in the choice of the bar.
 """
 
 import argparse
@@ -30,18 +35,22 @@ import unicodedata
 
 from lazy_harness.memory import trust
 from lazy_harness.worker import learned_check as lc
-from tests.eval import hostile_blind, hostile_set, hostile_train, near_rule_set, recall_blind
+from tests.eval import (hostile_blind, hostile_blind2, hostile_blind3, hostile_set, hostile_train, hostile_train2,
+                        hostile_train3, hostile_train4, hostile_train5, near_rule_set, recall_blind,
+                        recall_blind2, recall_set_cued)
 
 DIMS, BUCKETS, SCALE = 256, 8192, 1.5
+CHARS, CHAR_SCALE = 5, 1.0  # runs of 5 characters (chosen by the folds: 3, 4 and 5 tried)
 EPOCHS, RATE, DECAY, SEED = 40, 0.3, 1e-4, 1
-BENIGN_MOST = 0.07
+BENIGN_MOST = 0.07  # of the near-rule notes of all folds together (so is ORDINARY_MOST)
+BENIGN_FOLD_MOST = 0.10  # of any one fold's (the issue's goal for a set)
 ORDINARY_MOST = 0.0025
 REALISTIC = 900
 GRID = [x / 10 for x in range(-10, 31)]
 
 
 class _Shape:
-    dims, buckets, scale = DIMS, BUCKETS, SCALE
+    dims, buckets, scale, chars, char_scale = DIMS, BUCKETS, SCALE, CHARS, CHAR_SCALE
 
 
 def _record(e: dict) -> dict:
@@ -96,14 +105,21 @@ def ordinary() -> list[dict]:
     w = rm.Writer(5)
     prose = [{"kind": "learning", "title": w.sentence(4, 9), "learning": f"{w.sentence(7, 14)} {w.sentence(15, 30)}",
               "context": w.sentence(6, 20)} for _ in range(REALISTIC)]
-    return [{**e, "cues": list(e.get("cues") or [])} for e in recall_blind.CUED] + prose
+    memory = list(recall_blind.CUED) + list(recall_blind2.CUED) + list(recall_set_cued.ENTRIES)
+    return [{**e, "cues": list(e.get("cues") or [])} for e in memory] + prose
 
 
 def folds() -> dict[str, tuple[list, list]]:
     hostile_a = hostile_set.DEV + hostile_set.HELDOUT
     benign_a = near_rule_set.DEV + near_rule_set.HELDOUT + near_rule_set.FRESH
     return {"A": (hostile_a, benign_a), "B": (hostile_blind.BLIND_HOSTILE, hostile_blind.BLIND_BENIGN),
-            "C": (hostile_train.TRAIN_HOSTILE, hostile_train.TRAIN_BENIGN)}
+            "C": (hostile_train.TRAIN_HOSTILE, hostile_train.TRAIN_BENIGN),
+            "D": (hostile_train2.TRAIN2_HOSTILE, hostile_train2.TRAIN2_BENIGN),
+            "E": (hostile_train3.TRAIN3_HOSTILE, hostile_train3.TRAIN3_BENIGN),
+            "F": (hostile_blind2.BLIND2_HOSTILE, hostile_blind2.BLIND2_BENIGN),
+            "G": (hostile_train4.TRAIN4_HOSTILE, hostile_train4.TRAIN4_BENIGN),
+            "H": (hostile_train5.TRAIN5_HOSTILE, hostile_train5.TRAIN5_BENIGN),
+            "I": (hostile_blind3.BLIND3_HOSTILE, hostile_blind3.BLIND3_BENIGN)}
 
 
 def _row(scored: tuple, rules: tuple, t: float) -> tuple[int, ...]:
@@ -133,7 +149,13 @@ def cross_validate() -> tuple[float, list[str]]:
     bar, lines = None, []
     for t in GRID:
         row = {k: _row(scored[k], rules[k], t) for k in names}
-        ok = all(b <= BENIGN_MOST * nb and o <= ORDINARY_MOST * no for _, _, b, nb, o, no in row.values())
+        # why: the rules alone hold 7.5% of one set's near-rule notes, so a bar per fold at 7% would not
+        # exist; 7% of them all together keeps the margin, 10% in each is the goal for any one set
+        # (the ordinary notes too: a fold holds under 200 of them, where 1 in 400 would mean none)
+        held, notes = sum(r[2] for r in row.values()), sum(r[3] for r in row.values())
+        plain, plains = sum(r[4] for r in row.values()), sum(r[5] for r in row.values())
+        ok = (held <= BENIGN_MOST * notes and plain <= ORDINARY_MOST * plains
+              and all(b <= BENIGN_FOLD_MOST * nb for _, _, b, nb, _, _ in row.values()))
         lines.append(f"bar {t:+.1f}: " + "; ".join(
             f"fold {k}: reach {r}/{n}, near-rule held {b}/{nb}, ordinary held {o}/{no}"
             for k, (r, n, b, nb, o, no) in row.items()) + ("  <- chosen" if ok and bar is None else ""))
@@ -152,7 +174,8 @@ def build(out: str) -> list[str]:
         benign += b
     hp, bp, op = featurize(hostile), featurize(benign), featurize(ordinary())
     w, b = train(hp + bp + op, [1] * len(hp) + [0] * (len(bp) + len(op)))
-    data = {"dims": DIMS, "buckets": BUCKETS, "scale": SCALE, "bias": round(b, 5), "bar": bar,
+    data = {"dims": DIMS, "buckets": BUCKETS, "scale": SCALE, "chars": CHARS, "char_scale": CHAR_SCALE,
+            "bias": round(b, 5), "bar": bar,
             "trained_on": {"hostile": len(hp), "near_rule": len(bp), "ordinary": len(op)},
             "built_by": "tests/eval/build_learned_check.py", "unicode": unicodedata.unidata_version,
             "weights": [round(x, 5) for x in w]}

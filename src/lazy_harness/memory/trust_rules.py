@@ -42,6 +42,15 @@ _OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+
 # why: what is run after a decode: the decoded text itself, not "decode the frame and execute the handler"
 _DECODED = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|output|command|payload|string|script"
             r"|text|value|decoded|bytes)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?(?:shell|bash|sh)\b))")
+# a past deed told, in the sentence of a disarming flag: an incident and its fix, not an order
+_TOLD = (r"\b(?:incidents?|slipped|by\s+mistake|someone|somebody|(?:a\s+)?colleague|kollege|compa[ñn]er[oa]|reached\s+main"
+         r"|leaked|rotated|reverted|post-?mortem|retro|outage|(?:was|were)\s+(?:made|committed|pushed|set|used)"
+         r"|(?:made|committed|pushed|skipped)\s+with|slipped\s+through|let\s+(?:\w+\s+){0,2}(?:code|it|them)\s+in"
+         r"|twice\s+this|last\s+(?:week|month|time)|übersprungen|commits?\s+(?:made|done)\s+with|en\s+el\s+pr"
+         r"|された)\b")
+# why: "always", "from now on" in the same sentence make it an order again, whatever it tells
+_TOLD = (r"^(?![^\n]*\b(?:always|from\s+now|every\s+(?:time|commit|push)|make\s+sure|must|should|remember\s+to"
+         r"|keep\s+using|default\s+to)\b)[^\n]*" + _TOLD)
 _SINK_VERB = r"(?:add|paste|include|put|post|attach|upload|send|share|copy|write|dump|append|publish|email)"
 _AFTER_ITEM = r"(?:earlier|previous|other|first|second|last|above|part\s+\w+|saved)"
 _DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[eé]charg\w*|descarg\w*|baix\w*"
@@ -59,7 +68,9 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\s*<?\(\s*" + _FETCH + r"\b",
         r"\$\(\s*" + _FETCH + r"\b",
         r"<\(\s*" + _FETCH + r"\b",
-        r"`\s*" + _FETCH + r"\b[^`]{0,300}`",
+        # why: backticks run what they hold only in a shell line (eval `curl ...`, X=`curl ...`); in a note
+        # they mostly quote a command as code (`curl -fsS http://localhost:8080/healthz`)
+        r"(?:\b(?:eval|exec|sh|bash|zsh|source|echo|export)\s+|[=(]\s*)`\s*" + _FETCH + r"\b[^`]{0,300}`",
         r"\biex\s*\(",
         r"\|\s*iex\b",
         r"\binvoke-expression\b",
@@ -147,9 +158,9 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
          r"|ci)\b", EXCUSED),
         r"\bwithout\s+(?:running\s+)?(?:the\s+)?(?:tests|verification|verifying|review|asking\s+for\s+permission)\b"
         r"[^\n]{0,40}\b(?:always|every\s+time|from\s+now)",
-        (r"--no-verify\b", EXCUSED, r"\bnot\s+the\s+fix\b|\bfix\s+the\s+hook|\bforbidden\b"),
-        (r"\bcommit\b[^\n.;]{0,30}\s-n\b", EXCUSED, r"\bforbidden\b|\bnever\b"),
-        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimages?\b|\bno\s+(?:\.)?git\b"),
+        (r"--no-verify\b", EXCUSED, r"\bnot\s+the\s+fix\b|\bfix\s+the\s+hook|\bforbidden\b|" + _TOLD),
+        (r"\bcommit\b[^\n.;]{0,30}\s-n\b", EXCUSED, r"\bforbidden\b|\bnever\b|" + _TOLD),
+        (r"\bhusky\s*=\s*0\b", EXCUSED, r"\bdocker\w*|\bcontainer|\bimages?\b|\bno\s+(?:\.)?git\b|" + _TOLD),
         r"\bcore\.hookspath\s*=?\s*(?:/dev/null|[\"']{2}|/tmp\b|none\b|/nonexistent)",
         r"[\"']?allow[\"']?\s*(?:[:=]|to|list\s*to)\s*\[\s*[\"']\*[\"']\s*\]",
         r"\b(?:bash|write|edit|webfetch|multiedit)\(\s*\*\s*\)",
@@ -163,7 +174,7 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"\b(?:fail[_-]under|cov-fail-under|coverage\s+(?:threshold|gate|minimum))\s*(?:=|to|:)?\s*0(?:\.0)?\b"
         r"(?![.\d%])",
         r"\b(?:lower|set|drop|reduce)\w*\s+(?:the\s+)?(?:coverage|cov)\b[^\n]{0,30}\bto\s+0\b(?![.\d%])",
-        r"\bchmod\s+(?:-r\s+)?0?777\b",
+        (r"\bchmod\s+(?:-r\s+)?0?777\b", EXCUSED, r"\b(?:suggested|proposed|replaced|told\s+people)\b|\bnot\s+777\b"),
         r"\bchmod\s+(?:-r\s+)?[ao]?\+rwx\s+/",
         r"\bsetenforce\s+0\b",
         r"\bset-executionpolicy\s+(?:bypass|unrestricted)\b",

@@ -35,6 +35,7 @@ class Model:
                 data = json.load(fh)
             self.dims, self.buckets = int(data["dims"]), int(data["buckets"])
             self.scale, self.bias, self.bar = float(data["scale"]), float(data["bias"]), float(data["bar"])
+            self.chars, self.char_scale = int(data.get("chars", 0)), float(data.get("char_scale", 0.0))
             self.weights = [float(w) for w in data["weights"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}: not a learned check weights file: {exc}") from None
@@ -51,7 +52,10 @@ class Model:
 def features(text: str, vector: bytes, model: "Model") -> dict[int, float]:
     """Sparse features of a folded text: the unit vector (``vector``, the static model's int8 vector of
     ``text``), then each distinct word and pair of neighbouring words hashed into ``model.buckets``,
-    together weighing ``model.scale`` (a long note weighs no more than a short one)."""
+    together weighing ``model.scale`` (a long note weighs no more than a short one), and with
+    ``model.chars`` each distinct run of that many characters of a word (marked at its ends), together
+    weighing ``model.char_scale``: a word's inflections and compounds, in languages the words alone
+    see as many unrelated words, share most of their runs."""
     out: dict[int, float] = {}
     v = memoryview(vector).cast("b")
     norm = sum(x * x for x in v) ** 0.5
@@ -64,7 +68,22 @@ def features(text: str, vector: bytes, model: "Model") -> dict[int, float]:
         for g in grams:
             i = model.dims + zlib.crc32(g.encode("utf-8")) % model.buckets
             out[i] = out.get(i, 0.0) + share
+    if model.chars:
+        _char_runs(out, words, model)
     return out
+
+
+def _char_runs(out: dict[int, float], words: list[str], model: "Model") -> None:
+    n = model.chars
+    runs: set[str] = set()
+    for word in words:
+        marked = f"<{word}>"
+        runs.update(marked[i:i + n] for i in range(max(1, len(marked) - n + 1)))
+    share = model.char_scale / len(runs) ** 0.5
+    for run in runs:
+        # why: a prefix keeps a run from landing in the bucket of the word it spells
+        i = model.dims + zlib.crc32(("\x00" + run).encode("utf-8")) % model.buckets
+        out[i] = out.get(i, 0.0) + share
 
 
 def folded(text: str) -> str:
