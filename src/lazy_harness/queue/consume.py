@@ -212,7 +212,7 @@ def _restore_mark(queue: str, record: dict) -> None:
 def distill_trouble(queue: str, worker_state: str, parse_time: Callable[[object], float | None]
                     ) -> tuple[int, str | None]:
     """(tasks in ``failed/`` since the worker's last success, that success's time): what the read-back's
-    "distillation is failing" line says (``recall.digest``), read by the callers above both the queue
+    "distillation is failing" line says (``recall.readback.digest``), read by the callers above both the queue
     and the store (the SessionStart hook, ``lh memory show``). ``worker_state``: the worker's state
     file (``paths.worker_state_file``); ``parse_time``: ISO time to epoch (``memory.files.iso_epoch``).
     Cheap: the folder's mtime rules out the common case; otherwise names are listed and only task

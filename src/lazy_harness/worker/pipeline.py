@@ -373,7 +373,7 @@ def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, n
 
 def update_index(env: Env | None, memory_dir: str, learnings_dir: str, log: Log) -> None:
     """Index (and embed) the new entries now, so the next prompt judges them by meaning: the worker
-    is the index's writer (recall/writer.py); the hooks only read it."""
+    is the index's writer (recall/index/writer.py); the hooks only read it."""
     try:  # why: the index is a cache, and a failure here must never fail the task
         from lazy_harness.recall.index import writer
 

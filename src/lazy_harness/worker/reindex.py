@@ -1,5 +1,5 @@
 """Index tasks (``queue.index_task``), done by the worker: the index's one writer brings it up to
-date for each memory folder a task names (``recall.writer``), then the task is removed. A worker
+date for each memory folder a task names (``recall.index.writer``), then the task is removed. A worker
 killed meanwhile leaves the task, and the next one goes on from the last part the index committed.
 """
 
