@@ -10,16 +10,19 @@ from lazy_harness.worker import llm, loop
 from tests.support.sessions import place
 
 
-def configure(home, budget: dict | None = None, model_check: bool = False, **loop_keys) -> None:
+def configure(home, budget: dict | None = None, model_check: bool = False, learned_check: bool = False,
+              **loop_keys) -> None:
     """A config with the loop on. why ``model_check`` is off unless asked: these tests count and number
-    the distill calls and their ledger lines; the model check's call has its own (test_model_check.py)."""
+    the distill calls and their ledger lines; the model check's call has its own (test_model_check.py).
+    why ``learned_check`` too: they count what the rules hold; the learned check has its own tests
+    (test_learned_check.py), and it holds the fake answer's terse learning (ADR 0046's limits)."""
     path = os.path.join(str(home), ".config", "lazy-harness", "config.toml")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     lines = ["[compound_loop]", "enabled = true", "retry_backoff_seconds = 0"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in loop_keys.items()]
     if budget:
         lines += ["[budget]"] + [f"{k} = {json.dumps(v)}" for k, v in budget.items()]
-    lines += ["[trust]", f"model_check = {json.dumps(model_check)}"]
+    lines += ["[trust]", f"model_check = {json.dumps(model_check)}", f"learned_check = {json.dumps(learned_check)}"]
     with open(path, "w") as fh:
         fh.write("\n".join(lines) + "\n")
 
