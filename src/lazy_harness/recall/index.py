@@ -1,14 +1,18 @@
-"""The search index: SQLite FTS5 (BM25, the porter stemmer) over every memory entry, kept in the cache.
+"""The search index: every memory entry, its words in the word lists (BM25, Porter's stems: ADR 0049)
+and its vectors, kept in the cache.
 
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
-      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues, okey, prov,
-            hold, sess)                            cues: one per line ('' : none), for the embedder;
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued,
+            cues, okey, prov, hold, sess)         title, body, tags: the text searched (the summary or
+                                                   title, the other fields, the tags and cues);
+                                                   cues: one per line ('' : none), for the embedder;
                                                    okey, prov: provenance (project key, origin phrase);
                                                    sess: the session it was distilled from ('' : none)
       hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
                                                    the memory folder they hide them in ('' : learnings)
-      fts(title, body, tags)                       rowid = entry.rowid
+      lex_*                                        the word lists (``lexical_write``)
+      key, vec                                     the vectors (``vectors``)
 
 The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
 the index's one writer, ``recall.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
@@ -20,43 +24,39 @@ the size too); a month folder of learnings whose file list, sizes or times chang
 The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
 once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
 inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
-entries (``indexing``) only when a plan has something to do. Reading the index: ``lookup``.
+entries and their lists (``indexing``) only when a plan has something to do, in the same parts: a
+build killed at any moment keeps every part it committed, and each committed part is searched.
+Reading the index: ``lookup``.
 """
 
 import os
 
 from lazy_harness.atomic import ensure_dir
-from lazy_harness.recall import lookup, sources, vectors
+from lazy_harness.recall import sources, vectors
 
-VERSION = "14"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+VERSION = "15"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
 # 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
 # 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033) and
 # the session an entry was distilled from (sess); 13: the hold check's rules by class; 14: its rules by intent and
-# decoded readings (ADR 0040)
+# decoded readings (ADR 0040); 15: one lexical engine, the word lists (Porter's stems, unicode61's tokens, ADR 0049):
+# no FTS5 table, the searched text in entry's columns, every entry in its lists when indexed
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
-# why: FTS5 scores every entry a prompt's words reach, exactly and with the porter stemmer, at a cost
-# that grows with the index (about 5 ms at 3,000 entries of a realistic memory, 25 to 50 at 18,000);
-# the bounded lists cost the same at any size but find what porter stems alike less often (on the
-# evaluation: recall@5 0.876 against 0.887 with similarity, 0.753 against 0.794 by words alone)
-LISTS_FROM = 3000
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
     "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
-    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER, "
-    "cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
+    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, body TEXT, tags TEXT, "
+    "uncued INTEGER, cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
-    "tokenize='porter unicode61 remove_diacritics 2')",
     *vectors.SCHEMA,
 )
 KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
@@ -297,11 +297,6 @@ def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) 
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
     return refresh_within(conn, mdirs, ldir, deep)[0]
-
-
-def lexical_ready(conn, scopes: list[str]) -> bool:
-    """Whether every one of ``scopes`` can be searched by ``lookup.search``; else FTS5 answers."""
-    return all(lookup.ready(conn, s) for s in scopes)
 
 
 def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False,

@@ -217,7 +217,7 @@ def describe(info: dict) -> str:
         parts.append("held=" + ",".join(c["id"] for c in info["held"]))
     if info.get("indexed"):
         parts.append(f"indexed={info['indexed']}")
-    if info.get("search"):  # lists: the bounded search; fts: FTS5, while the lists are being made
+    if info.get("search"):  # exact: no word list read was cut; bounded: the best of the lists (ADR 0049)
         parts.append(f"search={info['search']}")
     if info.get("index"):  # none to search: missing or damaged (the hook asked the worker for it)
         parts.append(f"index={info['index']}")

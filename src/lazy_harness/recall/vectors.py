@@ -79,8 +79,8 @@ def _texts(conn, rowids: list[int]) -> dict[int, list[str]]:
     for start in range(0, len(rowids), 500):
         chunk = rowids[start:start + 500]
         for rowid, title, body, tags, cues in conn.execute(
-                f"SELECT e.rowid, f.title, f.body, f.tags, e.cues FROM entry e JOIN fts f ON f.rowid = e.rowid "
-                f"WHERE e.rowid IN ({','.join('?' * len(chunk))})", chunk):
+                f"SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({','.join('?' * len(chunk))})",
+                chunk):
             texts[rowid] = [whole_text(title, body, tags)] + [c for c in (cues or "").split("\n") if c]
     return texts
 

@@ -3,10 +3,12 @@ index's lock, entries, word lists and vectors. Run by the worker (after each per
 index task), by the commands and page actions that change memory (right after they write), and by
 ``lh memory reindex``. Hooks and the resident answerer only read the index.
 
-The work comes in parts, each its own transaction (``index.refresh_within``), then the lists
-(``indexing.build_lexical``) and the vectors (``vectors.fill``), also in parts: killed at any
-moment, the next run goes on from the last part committed. One writer at a time: the others wait
-for the lock (``waiting``) or leave the work to the worker (an index task, ``queue.index_task``).
+The work comes in parts, each its own transaction (``index.refresh_within``: entries and their word
+lists together, ADR 0049), then the lists that removals left short made whole
+(``indexing.remake_short``) and the vectors (``vectors.fill``), also in parts: killed at any moment,
+the next run goes on from the last part committed, and every committed part is searched. One
+writer at a time: the others wait for the lock (``waiting``) or leave the work to the worker (an
+index task, ``queue.index_task``).
 
 What the writer saw of each memory folder and of the learnings (their files' ``stat``) is kept
 beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares it with the files
@@ -118,8 +120,9 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: 
         # why: deep: every learning file's stat, so one edited in place by hand is indexed again
         count, _ = index.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
-        built, merged = indexing.build_lexical(conn)
-        log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
+        remade = indexing.remake_short(conn)
+        if remade:
+            log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
         embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
@@ -164,8 +167,7 @@ def clear(index_path: str) -> None:
         conn = index.connect(index_path)
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for table in ("entry", "fts", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope",
-                          "lex_new"):
+            for table in ("entry", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope"):
                 conn.execute(f"DELETE FROM {table}")
             conn.execute("UPDATE meta SET v='0' WHERE k='entries'")
             conn.execute("COMMIT")
