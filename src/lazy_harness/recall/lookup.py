@@ -1,11 +1,11 @@
 """Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
 
-One search by words (ADR 0049), whatever the index's size: ``search`` (``lexical_candidates`` adds the
+One search by words (ADR 0049), whatever the index's size: ``search`` (``candidates`` adds the
 entries' rows), over the bounded word lists. Each *key* (a stemmed word, a prefix, a phrase:
 ``lexical_keys``) keeps, per *scope* (a memory folder, or "" for the shared learnings), only its
 ``CHAMPIONS`` best entries, so a search reads a fixed number of short lists whatever the memory's
-size, then rescores its best candidates exactly as FTS5's ``bm25(fts, 3, 1, 2)`` (title, body, tags)
-with the porter tokenizer would: the OR of every alternative of every group (each alternative one
+size, then rescores its best candidates exactly as FTS5's bm25 with the porter tokenizer would
+(weights 3, 1, 2: title, body, tags): the OR of every alternative of every group (each alternative one
 phrase; idf from the whole index), so the strength bar keeps its meaning. In an index where no list
 of the prompt's keys was cut (each key in at most ``CHAMPIONS`` entries of a scope: every small
 memory) the candidates are FTS5's exactly. The writer (``lexical_write``) puts an entry in its lists
@@ -87,7 +87,7 @@ def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
 def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
            rescore: int | None = None) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
     """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``:
-    [(rowid, bm25 as FTS5's bm25(fts, 3, 1, 2) gives it: negative, lower is better, the groups it
+    [(rowid, bm25 as FTS5's bm25 with weights 3, 1, 2 gives it: negative, lower is better, the groups it
     matches)], best first; and facts: ``N`` (entries in the whole index), ``df`` per group (entries
     matching any of its alternatives, over the whole index: exact where ``exact`` says so, else an
     upper bound), ``bounded`` (a list read was cut at ``CHAMPIONS``: the candidates are the best of
