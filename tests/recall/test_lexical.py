@@ -128,6 +128,28 @@ def test_df_and_lists_stay_exact_through_adds_and_removes(monkeypatch):
     assert stored(conn)[1]["brand"] == 1 and conn.execute("SELECT count(*) FROM lex_doc").fetchone()[0] == len(left)
 
 
+def test_a_transactions_entries_go_into_their_lists_at_once_when_it_flushes(monkeypatch):
+    """A part of a build (``index.refresh_within``): entries added with ``pending`` are merged into
+    their lists together before the commit; one replaced or removed in the same part was in no list."""
+    monkeypatch.setattr(lookup, "CHAMPIONS", 8)
+    conn = db()
+    docs = corpus(120, seed=6)
+    add(conn, "p", docs[:30])
+    conn.execute("BEGIN IMMEDIATE")
+    pending = {}
+    for d in docs[30:]:
+        lexical_write.add(conn, "p", [d], pending)
+    lexical_write.add(conn, "p", [(31, "replaced within the part", "", "")], pending)
+    lexical_write.remove(conn, [32, 33, 5], pending)
+    assert stored(conn)[1] == expected_state({"p": [d for d in docs[:30] if d[0] != 5]})[1]  # not listed yet
+    lexical_write.flush(conn, pending)
+    conn.execute("COMMIT")
+    left = [d if d[0] != 31 else (31, "replaced within the part", "", "") for d in docs if d[0] not in (32, 33, 5)]
+    per, total, _ = expected_state({"p": left})
+    assert stored(conn)[:2] == (per, total) and pending == {}
+    assert_lists_are_best(conn, "p")
+
+
 def test_entries_added_and_removed_one_at_a_time_keep_the_lists_exact(monkeypatch):
     """The catch-up's path: one new entry per key is placed by slicing, one removed by its bytes."""
     monkeypatch.setattr(lookup, "CHAMPIONS", 70)

@@ -135,12 +135,12 @@ def _refresh_until_killed(home, mem, ready):
     os.environ["HOME"] = home
     real, calls = indexing.apply, []
 
-    def apply(conn, step, budget):
+    def apply(conn, step, budget, pending=None):
         calls.append(step)
         if len(calls) == 3:  # the third part, before its commit
             ready.set()
             os.kill(os.getpid(), 9)
-        return real(conn, step, budget)
+        return real(conn, step, budget, pending)
     indexing.apply = apply
     index.refresh_within(index.connect(paths.recall_index_file()), [mem], None, part=100)
 

@@ -315,7 +315,7 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
         last = plan
         # why: the write side (and the word lists' with it) only when there is something to write:
         # the prompt hook's usual search finds the index current and never loads it
-        from lazy_harness.recall import indexing
+        from lazy_harness.recall import indexing, lexical_write
 
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -323,13 +323,14 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
             # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
-            room = part
+            room, pending = part, {}
             for step in plan:
-                got, done = indexing.apply(conn, step, room)
+                got, done = indexing.apply(conn, step, room, pending)
                 count += got
                 room -= got
                 if not done or room <= 0:
                     break
+            lexical_write.flush(conn, pending)  # why: the part's entries in their lists, in its transaction
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

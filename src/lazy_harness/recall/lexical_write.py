@@ -26,6 +26,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from sqlite3 import Connection
 
+    # scope -> (rowid, length, its columns' words) of entries added in this transaction, not in lists yet
+    Pending = dict[str, list[tuple[int, int, list[list[str]]]]]
+
 MAX_ROWID = 2**31 - 1
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS lex_meta(k TEXT PRIMARY KEY, v TEXT)",
@@ -62,10 +65,11 @@ def update_totals(conn: Connection, delta: dict[str, int]) -> None:
     conn.executemany("DELETE FROM lex_total WHERE key=? AND df <= 0", [(k,) for k, d in delta.items() if d < 0])
 
 
-def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]]) -> None:
+def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending | None = None) -> None:
     """Index ``docs`` (rowid, title, body, tags) in ``scope`` and put them in its lists; a rowid
     already indexed is replaced. The caller holds the write lock (``BEGIN IMMEDIATE``) and commits,
-    with the entries themselves: a search sees both or neither."""
+    with the entries themselves: a search sees both or neither. With ``pending`` the lists are
+    updated by ``flush``, before that commit, for every entry of the transaction at once."""
     if not docs:
         return
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
@@ -74,8 +78,7 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]]) -> 
     old = [r for chunk in lookup.chunks(present)
            for (r,) in conn.execute(f"SELECT rowid FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)]
     if old:
-        remove(conn, old)
-    n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
+        remove(conn, old, pending)
     rows, parsed = [], []
     for rowid, title, body, tags in docs:
         cols = [lexical_keys.tokens(title or ""), lexical_keys.tokens(body or ""), lexical_keys.tokens(tags or "")]
@@ -83,7 +86,22 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]]) -> 
         rows.append((rowid, scope, dl, "\n".join(" ".join(c) for c in cols)))
         parsed.append((rowid, dl, cols))
     conn.executemany("INSERT OR REPLACE INTO lex_doc(rowid, scope, len, toks) VALUES (?,?,?,?)", rows)
+    if pending is not None:
+        pending.setdefault(scope, []).extend(parsed)
+        return
+    n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
     _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+
+
+def flush(conn: Connection, pending: Pending) -> None:
+    """Put the entries ``add`` left in ``pending`` into their lists (one merge per key for a whole
+    part of a build: entry by entry, a part of learnings cost as much again), in the caller's
+    transaction."""
+    for scope, parsed in pending.items():
+        if parsed:
+            n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
+            _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+    pending.clear()
 
 
 def _listed(conn: Connection, scope: str, parsed: list[tuple[int, int, list[list[str]]]], n_docs: int,
@@ -197,10 +215,21 @@ def _without(blob: bytes, gone: set[int]) -> tuple[bytes, int]:
     return b"".join(keep_ids) + b"".join(keep_qs), len(drop)
 
 
-def remove(conn: Connection, rowids: list[int]) -> None:
+def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) -> None:
     """Drop entries from the index (unknown rowids are ignored); caller holds the write lock.
     Lists stay the best of what remains; a list that was not complete gets shorter (counted in
-    ``lex_scope.short``; ``lexical_build.remake`` makes them whole again)."""
+    ``lex_scope.short``; ``lexical_build.remake`` makes them whole again). An entry still in
+    ``pending`` (added in this transaction) was in no list: only its words go."""
+    if pending:
+        gone = set(rowids)
+        for scope, parsed in pending.items():
+            waiting = [p[0] for p in parsed if p[0] in gone]
+            if waiting:
+                pending[scope] = [p for p in parsed if p[0] not in gone]
+                for chunk in lookup.chunks(waiting):
+                    conn.execute(f"DELETE FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
+                gone -= set(waiting)
+        rowids = [r for r in rowids if r in gone]
     found: list[tuple[int, str, int, str]] = []
     for chunk in lookup.chunks(list(rowids)):
         found += conn.execute(f"SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN "
