@@ -29,10 +29,21 @@ build killed at any moment keeps every part it committed, and each committed par
 Reading the index: ``lookup``.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.recall import sources, vectors
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+    from types import ModuleType
+    from typing import Any
+
+    from lazy_harness.recall.lexical_write import Pending
 
 VERSION = "15"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
@@ -62,7 +73,7 @@ SCHEMA = (
 KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
 
 
-def sqlite():
+def sqlite() -> ModuleType:
     """The SQLite module: ``_sqlite3``, the C module the ``sqlite3`` package wraps, whose connect,
     Connection and exceptions are the very objects ``sqlite3`` exports."""
     # why: the package also imports datetime and collections.abc, to register date adapters the index
@@ -78,7 +89,7 @@ def sqlite():
         return sqlite3
 
 
-def connect(path: str, timeout: float = 5.0, create: bool = True):
+def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
     another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
     the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
@@ -137,7 +148,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True):
     raise AssertionError("unreachable")
 
 
-def _wal(conn, sqlite3, timeout: float) -> None:
+def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
     """Put the index in WAL mode, once for the file (the mode is kept in it)."""
     if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
         return
@@ -206,7 +217,7 @@ def _handoff_stamp(mdir: str) -> str:
     return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
 
 
-def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple]:
+def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple[Any, ...]]:
     """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
     a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
     time changed (a ``stat`` per learning file: the writer does it for every folder, ``lh memory
@@ -250,14 +261,14 @@ def _folder_unit(folder: str) -> str:
     return FOLDER_PREFIX + folder
 
 
-def _files_in(conn, folder: str) -> dict[str, str]:
+def _files_in(conn: Connection, folder: str) -> dict[str, str]:
     """The learning files of ``folder`` the index knows, with their stamps (a range of the key)."""
     lo = folder + os.sep
     hi = folder + chr(ord(os.sep) + 1)
     return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", (lo, hi)).fetchall())
 
 
-def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
+def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple[Any, ...]]:
     """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
     skipped without looking inside (the hook's path: one small range of the index read), unless
     ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
@@ -293,26 +304,27 @@ def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
 
 # --- bringing it up to date (the writer's) ---------------------------------------------------------
 
-def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
+def refresh(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
     return refresh_within(conn, mdirs, ldir, deep)[0]
 
 
-def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False,
+def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False,
                    part: int = PART) -> tuple[int, bool]:
     """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
     ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
     committed, and the next call goes on from there. Only the writer calls it (recall/writer.py)."""
-    count, last = 0, None
+    count = 0
+    last_plan: list[tuple[Any, ...]] | None = None
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
         plan = _plan(conn, mdirs, ldir, deep)
         if not plan:
             return count, True
-        if plan == last:  # why: a step that changes nothing would be planned for ever; never loop on it
+        if plan == last_plan:  # why: a step that changes nothing would be planned for ever; never loop on it
             return count, False
-        last = plan
+        last_plan = plan
         # why: the write side (and the word lists' with it) only when there is something to write:
         # the prompt hook's usual search finds the index current and never loads it
         from lazy_harness.recall import indexing, lexical_write
@@ -323,7 +335,8 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
             # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
-            room, pending = part, {}
+            room = part
+            pending: Pending = {}
             for step in plan:
                 got, done = indexing.apply(conn, step, room, pending)
                 count += got

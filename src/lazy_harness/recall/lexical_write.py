@@ -238,8 +238,7 @@ def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) 
     for rowid, scope, dl, toks in found:
         by_scope.setdefault(scope, []).append((rowid, dl, toks))
     for scope, docs in by_scope.items():
-        gone = [d[0] for d in docs]
-        for chunk in lookup.chunks(gone):
+        for chunk in lookup.chunks([d[0] for d in docs]):
             conn.execute(f"DELETE FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
         lose: dict[str, set[int]] = {}
         for rowid, _, toks in docs:

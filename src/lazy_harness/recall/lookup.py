@@ -27,9 +27,12 @@ from lazy_harness.recall.porter import key as index_word
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from sqlite3 import Connection
     from typing import Any
+
+    Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
+    Doc = tuple[int, str, set[str], list[str]]  # an entry's length, spaced text, words, spaced columns
 
 # why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
 # entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
@@ -51,7 +54,7 @@ VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir
 
 # --- the word lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) ----
 
-def columns(blob: bytes, n: int | None = None):
+def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
     """The first ``n`` (all) rowids and impacts of a list, read in place (memoryview, no copy)."""
     total = len(blob) // 6
     n = total if n is None else min(n, total)
@@ -142,7 +145,7 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     return hits[:pool], facts
 
 
-def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) -> None:
+def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], n_docs: int) -> None:
     """Per group: the df of its one alternative that covers the others (exact), else the sum of
     those no other alternative covers (an upper bound)."""
     by_group: dict[int, list] = {}
@@ -151,7 +154,7 @@ def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) ->
     for g, group in by_group.items():
         prefixes = [a[3][0] for a in group if a[1] == "prefix"]
 
-        def covered(a, prefixes=prefixes, group=group) -> bool:
+        def covered(a: Alt, prefixes: list[str] = prefixes, group: list[Alt] = group) -> bool:
             if a[1] == "word":
                 return any(a[2].startswith(p) for p in prefixes)
             if a[1] == "prefix":
@@ -165,7 +168,7 @@ def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) ->
         facts["exact"][g] = len(left) == 1 and not (left[0][1] == "prefix" and len(left[0][3][0]) > 6)
 
 
-def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
+def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, float],
            avgdl: float) -> list[tuple[int, float, set[int]]]:
     """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words: each
     alternative is looked for in the entry's text as a string (" word ", " pref", " two words "),
@@ -208,7 +211,7 @@ def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
     return out
 
 
-_KEPT: dict[int, tuple[int, str, set[str], list[str]]] = {}  # rowid -> its parsed words (keep_docs)
+_KEPT: dict[int, Doc] = {}  # rowid -> its parsed words (keep_docs)
 _KEEP = 0
 
 
@@ -220,7 +223,7 @@ def keep_docs(n: int) -> None:
     _KEPT.clear()
 
 
-def _docs(conn, rowids: list[int]):
+def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
     """(rowid, (length, text with spaced lines, set of words, spaced columns)) of those of ``rowids``
     in lex_doc, what ``keep_docs`` kept first."""
     kept = _KEPT if _KEEP else {}
@@ -254,7 +257,8 @@ def _occurrences(text: str, pat: str) -> int:
 
 # --- reading entries -------------------------------------------------------------------------------
 
-def scope_sql(mdirs: list[str] | None, project: str | None, keys=()) -> tuple[str, list]:
+def scope_sql(mdirs: list[str] | None, project: str | None,
+              keys: Iterable[str] = ()) -> tuple[str, list[str]]:
     """The WHERE clause keeping a project's entries, its own learnings and every general learning;
     ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
     learnings are its own whatever the name of the folder they were written in."""
@@ -267,7 +271,7 @@ def scope_sql(mdirs: list[str] | None, project: str | None, keys=()) -> tuple[st
             [*mdirs, project or "", *earlier])
 
 
-def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
+def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
     """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py):
     ``hold``, the hold check's reason for the entry's title and detail as they were indexed ("" none,
     None not checked); ``session``, the id of the session it was distilled from ("" none)."""
@@ -313,7 +317,7 @@ def doc_count(conn: Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def last_rowid(conn) -> int:
+def last_rowid(conn: Connection) -> int:
     """The highest rowid handed out so far: entries indexed later have higher ones."""
     row = conn.execute("SELECT max(coalesce((SELECT max(rowid) FROM entry), 0), "
                        "coalesce((SELECT CAST(v AS INTEGER) FROM meta WHERE k='rowid'), 0))").fetchone()

@@ -12,6 +12,8 @@ candidates (:mod:`lazy_harness.recall.vectors`); a candidate not embedded yet is
 strength bar alone (ADR 0025).
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
@@ -19,25 +21,36 @@ from lazy_harness.config import RECALL_HARD_CAP
 from lazy_harness.project_identity import project_name
 from lazy_harness.recall import fence, index, lookup, select
 
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+    from typing import Any
 
-def _policy(cfg: dict) -> str:
+    Env = Mapping[str, str]
+    Opener = Callable[[str], Connection]
+
+
+def _policy(cfg: dict[str, Any]) -> str:
     from lazy_harness.memory import state
 
     return state.policy(cfg)
 
 
-def where(cwd: str, cfg: dict, env) -> tuple[str, str, str]:
+def where(cwd: str, cfg: dict[str, Any], env: Env | None) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
     return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
             paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
 
 
-def model_state_dir(env) -> str:
+def model_state_dir(env: Env | None) -> str:
     """Where the static model's checked-file stamps are kept: beside the index, in the cache."""
     return paths.recall_dir(env)
 
 
-def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, project: str) -> tuple[list[dict], dict]:
+def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: dict[str, Any], env: Env | None,
+              project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``ranked`` with the similarity bar for the candidates whose vectors are kept
     (``select.by_similarity``), as it is otherwise; and what happened, for the log."""
     for c in ranked:
@@ -61,8 +74,8 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: dict, env, projec
                     "best": max(scored) if scored else None}
 
 
-def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str,
-            cross: str = "ask", session: str = "") -> tuple[list[dict], dict]:
+def _search(conn: Connection, prompt: str, cwd: str, settings: dict[str, Any], env: Env | None, mdir: str,
+            project: str, cross: str = "ask", session: str = "") -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log;
     none distilled from ``session``, the running one (ADR 0034)."""
     keys, legacy = fence.owner_of(cwd, mdir, env)
@@ -80,7 +93,7 @@ def _search(conn, prompt: str, cwd: str, settings: dict, env, mdir: str, project
     return ranked, info
 
 
-def waiting(ranked: list[dict], key: str | frozenset[str], project: str, cross: str) -> None:
+def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str) -> None:
     """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
     person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
     read (a few frontmatter lines each)."""
@@ -97,9 +110,10 @@ def waiting(ranked: list[dict], key: str | frozenset[str], project: str, cross: 
             c["passes"], c["waiting"] = False, True
 
 
-def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | frozenset[str] = frozenset(),
-                deep: bool = False, now: float | None = None,
-                place: tuple[str, str, str] | None = None, opener=None, session: str = "") -> tuple[str | None, dict]:
+def context_for(prompt: str, cwd: str, cfg: dict[str, Any], env: Env | None,
+                already: set[str] | frozenset[str] = frozenset(), deep: bool = False, now: float | None = None,
+                place: tuple[str, str, str] | None = None, opener: Opener | None = None,
+                session: str = "") -> tuple[str | None, dict[str, Any]]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the similarity bar did, ``index`` when there was none to search); ``deep`` (a command) has the
     writer bring the index up to date first, unless another writer holds it; without it (the hook)
@@ -137,8 +151,8 @@ def context_for(prompt: str, cwd: str, cfg: dict, env, already: set[str] | froze
     return text, info
 
 
-def _read(path: str, prompt: str, cwd: str, settings: dict, env, mdir: str, project: str, cross: str,
-          session: str, opener) -> tuple[list[dict], dict]:
+def _read(path: str, prompt: str, cwd: str, settings: dict[str, Any], env: Env | None, mdir: str, project: str,
+          cross: str, session: str, opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
     is none to search. A damaged index is removed: the writer makes it again from the files."""
     if not os.path.exists(path):
@@ -159,7 +173,8 @@ def _read(path: str, prompt: str, cwd: str, settings: dict, env, mdir: str, proj
     return [], {"index": "damaged"}
 
 
-def usage_order(passing: list[dict], env, mdir: str, cfg: dict) -> list[dict]:
+def usage_order(passing: list[dict[str, Any]], env: Env | None, mdir: str,
+                cfg: dict[str, Any]) -> list[dict[str, Any]]:
     """The feedback rule where ``recall.max_items`` and ``recall.max_chars`` cut: used entries first,
     those shown in ``usage.unused_after`` sessions and never used last (memory/usage.py)."""
     from lazy_harness.memory import usage
@@ -170,8 +185,8 @@ def usage_order(passing: list[dict], env, mdir: str, cfg: dict) -> list[dict]:
         "unused_after", 0)))
 
 
-def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
-           facts: dict | None = None) -> tuple[str, str | None]:
+def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: dict[str, Any] | None = None,
+           opener: Opener | None = None, facts: dict[str, Any] | None = None) -> tuple[str, str | None]:
     """What the prompt hook answers for a prompt that passed its gate: (the decision for hooks.log,
     the JSON line for stdout or None). The hook runs it itself, or the resident answerer does with
     the hook's environment (``recall.resident``). ``opener``: how the index is opened (the answerer
@@ -200,7 +215,7 @@ def answer(payload: dict, env, now: float, cfg: dict | None = None, opener=None,
     return decision, jsonload.dumps(out) + "\n"
 
 
-def describe(info: dict) -> str:
+def describe(info: Mapping[str, Any]) -> str:
     """One hooks.log line: what was injected (ids) or why nothing was."""
     parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} "
              f"passed={info.get('passed', 0)}"]
@@ -229,7 +244,7 @@ def describe(info: dict) -> str:
     return " ".join(parts)
 
 
-def semantic_word(sem: dict) -> str:
+def semantic_word(sem: Mapping[str, Any]) -> str:
     """Which bar ran: ``semantic=off``; ``semantic=<scored>/<asked>`` (and the best similarity), the
     strength bar for the candidates not embedded yet; ``semantic=none (<why>)``, the strength bar alone."""
     if sem["state"] == "off":

@@ -301,7 +301,8 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: dict, pr
     return scored + lexical + rest
 
 
-def _one_line(text, cap: int) -> str:
+def _one_line(text: object, cap: int) -> str:
+    """``text`` on one line, terminal-safe, cut to ``cap`` characters."""
     text = terminal_safe(" ".join(str(text or "").split()), keep="")
     return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
 

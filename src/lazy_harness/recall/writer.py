@@ -16,10 +16,20 @@ beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares
 hand. Hot path for that check: only ``os`` at import time.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import ensure_dir, try_lock
+
+# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+
+    Log = Callable[[str], None]
 
 PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
@@ -28,11 +38,12 @@ LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key nev
 
 
 def lock_file(index_path: str) -> str:
+    """The writer's lock, beside the index."""
     return index_path + ".build.lock"
 
 
-def update(index_path: str, mdirs: list[str], ldir: str | None, log=lambda message: None,
-           state_dir: str | None = None, fresh: bool = False, waiting=None,
+def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None,
+           state_dir: str | None = None, fresh: bool = False, waiting: Callable[[int], None] | None = None,
            deep: bool | int = True) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
     (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
@@ -54,7 +65,7 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messa
         os.close(fd)
 
 
-def _wait_for_lock(index_path: str, waiting) -> int:
+def _wait_for_lock(index_path: str, waiting: Callable[[int], None]) -> int:
     """Take the lock, waiting for the writer that holds it; ``waiting(entries so far)`` each second."""
     import time
 
@@ -84,7 +95,7 @@ def indexed_so_far(index_path: str) -> int:
         conn.close()
 
 
-def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
+def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
                    fresh: bool, deep: bool | int) -> tuple[int, int]:
     """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
     removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
@@ -108,7 +119,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
     return done
 
 
-def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
+def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
            deep: bool | int) -> tuple[int, int]:
     import time
 
@@ -132,7 +143,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: 
         conn.close()
 
 
-def _embed(conn, state_dir: str, log) -> int:
+def _embed(conn: Connection, state_dir: str, log: Log) -> int:
     """The vectors of the texts that have none (``vectors.fill``); a model that cannot be used embeds
     nothing, logged: the entries are indexed, and recall judges them by their words."""
     from lazy_harness.errors import StaticModelError
@@ -145,7 +156,7 @@ def _embed(conn, state_dir: str, log) -> int:
         return 0
 
 
-def connect_or_rebuild(index_path: str):
+def connect_or_rebuild(index_path: str) -> Connection:
     """``index.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
     from lazy_harness.recall import index
 
@@ -194,6 +205,7 @@ def stamp(folder: str, learnings: bool = False) -> str:
 
 
 def _stat(path: str) -> str:
+    """A file's inode, size and time ("-": none)."""
     try:
         st = os.stat(path)
     except OSError:
@@ -216,6 +228,7 @@ def _seen(index_path: str, mdirs: list[str], ldir: str | None) -> dict[str, str]
 
 
 def _record(seen: dict[str, str]) -> None:
+    """Write what the writer saw (``_seen``) beside the index."""
     from lazy_harness.atomic import atomic_write
 
     for path, text in seen.items():
@@ -223,6 +236,7 @@ def _record(seen: dict[str, str]) -> None:
 
 
 def _read(path: str) -> str | None:
+    """A small file's text, None when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
@@ -230,7 +244,7 @@ def _read(path: str) -> str | None:
         return None
 
 
-def behind(env, mdir: str, ldir: str | None) -> bool:
+def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> bool:
     """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer
     last brought it up to date: a few ``stat`` and two small reads. A folder with no memory file of its
     own, never indexed, is not behind (nothing of it to index)."""
@@ -244,7 +258,7 @@ def behind(env, mdir: str, ldir: str | None) -> bool:
     return ldir is not None and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
 
 
-def after_write(env, mdir: str, ldir: str | None) -> tuple[int, int] | None:
+def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:
     """After a command or a page action changed ``mdir``: the index brought up to date now, unless
     another writer holds it (None: the caller leaves an index task for the worker,
     ``queue.index_task.ask_worker``)."""
