@@ -1,8 +1,8 @@
-"""The bounded lexical search (recall/lookup.py) against FTS5's query, on a realistic memory.
+"""The bounded lexical search (recall/index/lookup.py) against FTS5's query, on a realistic memory.
 
 For each size (18,000 and 100,000 entries by default) a project's memory is written with
 tests/support/realistic_memory.py (words drawn with a Zipf distribution from the standard library's
-docstrings, so each prompt word is in thousands of entries) and indexed with ``current.open_current``
+docstrings, so each prompt word is in thousands of entries) and indexed with ``for_commands.open_current``
 (the FTS5 baseline). The lexical tables are then built in the same database, one scope per memory
 folder ("" for the learnings), in steps of ``lexical_build.BATCH`` entries, each its own transaction.
 
@@ -37,7 +37,8 @@ sys.path.insert(0, ROOT)
 
 # why: below the sys.path line, so the benchmark runs from a checkout that is not installed
 from lazy_harness import paths  # noqa: E402
-from lazy_harness.recall import current, index, lexical_build, lexical_write, lookup, select, terms  # noqa: E402
+from lazy_harness.recall.index import for_commands, lexical_build, lexical_write, lookup, store, terms  # noqa: E402
+from lazy_harness.recall.prompt import rank  # noqa: E402
 from tests.support import memory_samples as ms  # noqa: E402
 from tests.support import realistic_memory as rm  # noqa: E402
 
@@ -87,7 +88,7 @@ def make(size: int, folder: str) -> dict:
     out.update(path=path, mdir=mdir, ldir=ldir)
     if not os.path.exists(path):
         t = time.perf_counter()
-        conn, n = current.open_current(path, [mdir], ldir)
+        conn, n = for_commands.open_current(path, [mdir], ldir)
         out["fts_s"], out["entries"] = time.perf_counter() - t, n
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         out["fts_mb"] = os.path.getsize(path) / 1e6
@@ -144,12 +145,12 @@ def quality(info: dict, ps: list[str]) -> None:
     base: dict = {}
     best_scores: dict = {}
     for p in ps:
-        gs = [alternatives(t) for t, _ in select.groups(p)]
+        gs = [alternatives(t) for t, _ in rank.groups(p)]
         if not gs:
             continue
         q = fts_query(gs)
         porter = [r for r, in conn.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, {w}), rowid "
-                                           f"LIMIT {TOP}", (" OR ".join(g for _, g in select.groups(p)),))]
+                                           f"LIMIT {TOP}", (" OR ".join(g for _, g in rank.groups(p)),))]
         ranked = exact.execute(f"SELECT rowid, bm25(t, {w}) AS s FROM t WHERE t MATCH ? ORDER BY s, rowid "
                                f"LIMIT {TOP}", (q,)).fetchall()
         same = [r for r, _ in ranked]
@@ -194,13 +195,13 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
     fts_ms, lex60, lex240 = [], [], []
     cpu: dict = {"fts": [], 60: [], 240: []}
     for p in ps:
-        gs = select.groups(p)
+        gs = rank.groups(p)
         if not gs:
             continue
         alts = [alternatives(t) for t, _ in gs]
         q = " OR ".join(g for _, g in gs)
         for _ in range(runs_per_prompt):
-            conn = index.connect(info["path"])
+            conn = store.connect(info["path"])
             t, c = time.perf_counter(), time.process_time()
             conn.execute(f"SELECT rowid, bm25(fts, {w}) AS s FROM fts WHERE fts MATCH ? ORDER BY s, rowid LIMIT ?",
                          (q, LIMIT)).fetchall()
@@ -208,7 +209,7 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
             cpu["fts"].append((time.process_time() - c) * 1e3)
             conn.close()
             for pool, out in ((60, lex60), (240, lex240)):
-                conn = index.connect(info["path"])
+                conn = store.connect(info["path"])
                 t, c = time.perf_counter(), time.process_time()
                 lookup.search(conn, scopes, alts, pool, champions=SHIPPED)
                 out.append((time.perf_counter() - t) * 1e3)
@@ -232,7 +233,7 @@ import sys, time
 t0 = time.perf_counter()
 sys.path.insert(0, {src!r})
 import _sqlite3
-from lazy_harness.recall import lookup
+from lazy_harness.recall.index import lookup
 conn = _sqlite3.connect({path!r}, isolation_level=None)
 conn.execute("PRAGMA mmap_size=268435456")
 t1 = time.perf_counter()
@@ -243,7 +244,7 @@ print(len(hits), (t1 - t0) * 1e3, (t2 - t1) * 1e3, 'sqlite3' in sys.modules, 're
 
 
 def fresh(info: dict, prompt: str, runs: int = 15) -> None:
-    groups = [alternatives(t) for t, _ in select.groups(prompt)]
+    groups = [alternatives(t) for t, _ in rank.groups(prompt)]
     code = CHILD.format(src=os.path.join(ROOT, "src"), path=info["path"], scopes=[info["mdir"], ""], groups=groups)
     bare, child, search_ms, imp_ms = [], [], [], []
     for _ in range(runs):

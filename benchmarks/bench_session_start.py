@@ -69,7 +69,7 @@ def make_memory(root: str, env: dict, label: str, entries: int, items: int, now:
     os.remove(os.path.join(facts["memory_dir"], "handoff.md"))  # why: replaced by the worker's own kind
     write_handoff(facts["memory_dir"], rm.Writer(seed=entries), items, now, f"{label}-project")
     built = time.perf_counter() - started
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     started = time.perf_counter()
     writer.update(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])

@@ -40,7 +40,7 @@ def main() -> int:
     with harness.temp_home(opts.keep) as (root, env):
         state = os.path.join(root, "state")
         fresh = os.path.join(root, "fresh")
-        load = "from lazy_harness.recall import static_model as m; "
+        load = "from lazy_harness.recall.embed import static_model as m; "
         cases = [
             harness.Case(harness.BARE, py + ["pass"], env=env),
             # every hook imports os (a bare -S start does not): the fair baseline for the hook's share
@@ -74,7 +74,7 @@ def inside(src: str, runs: int) -> None:
 
     with tempfile.TemporaryDirectory() as state:
         code = (f"import time; t0 = time.perf_counter(); import sys; sys.path.insert(0, {src!r}); import os; "
-                "t1 = time.perf_counter(); from lazy_harness.recall import static_model as m; "
+                "t1 = time.perf_counter(); from lazy_harness.recall.embed import static_model as m; "
                 f"t2 = time.perf_counter(); model = m.load(None, {state!r}); t3 = time.perf_counter(); "
                 f"model.embed({PROMPT!r}); t4 = time.perf_counter(); "
                 "print(t1 - t0, t2 - t1, t3 - t2, t4 - t3)")
@@ -94,7 +94,7 @@ def inside(src: str, runs: int) -> None:
 
 def worker() -> None:
     """Embedding 1,000 entries of realistic length in one process (the worker's side)."""
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
     from tests.eval import recall_eval, recall_set_cued
 
     texts = [recall_eval._grep_text(e) for e in recall_set_cued.ENTRIES]

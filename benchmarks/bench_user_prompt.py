@@ -57,15 +57,15 @@ def config(root: str, name: str, semantic: bool, resident_minutes: int = 30) -> 
 def answerer_ready(hook: list[str], stdin: bytes, env: dict) -> int:
     """Run the hook once (it starts the answerer for a memory this large) and wait until the answerer
     answers; its pid."""
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client
 
     subprocess.run(hook, input=stdin, env=env, capture_output=True)
     deadline = time.monotonic() + 60
-    while not (resident.running(env) and os.path.exists(os.path.join(resident.folder(env), resident.SOCKET_NAME))):
+    while not (client.running(env) and os.path.exists(os.path.join(client.folder(env), client.SOCKET_NAME))):
         if time.monotonic() > deadline:
             sys.exit("the resident answerer did not start: see logs/resident.log")
         time.sleep(0.05)
-    return resident.pid(env)
+    return client.pid(env)
 
 
 def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
@@ -73,7 +73,7 @@ def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
     started = time.perf_counter()
     facts = rm.build(project, env, now, entries=size, name=f"project-{size}")
     print(f"{size:,} entries written in {time.perf_counter() - started:.1f} s")
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     started = time.perf_counter()
     done = writer.update(paths.recall_index_file(env), [facts["memory_dir"]], facts["learnings_dir"])
@@ -163,7 +163,7 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
                  check=expect(sem_env, "passed=", "semantic=", "(resident)"))
     times[catch.name], cpu[catch.name] = [], []
     new = rm.Writer(seed=size)
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     for r in range(opts.runs):
         ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
@@ -177,16 +177,16 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
     goals = {n: goal for n in times if n.startswith(f"{size:,}:") and "short" not in n and "alone" not in n}
     ok = harness.report(times, goals=goals, title=f"UserPromptSubmit, {size:,} entries")
     harness.cpu_report(cpu)
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client
 
-    kb = resident.resident_kb(answerer) if resident.pid(sem_env) == answerer else None
+    kb = client.resident_kb(answerer) if client.pid(sem_env) == answerer else None
     if kb is None:
         print("the resident answerer left during the runs")
         ok = False
     else:
         print(f"resident answerer at {size:,} entries: {kb / 1024:.0f} MB resident (goal 100 MB)")
         ok = ok and kb / 1024 <= 100
-    resident.stop(sem_env)
+    client.stop(sem_env)
     if size >= 100_000:
         import statistics
 

@@ -53,8 +53,8 @@ def _reach(pairs: list[tuple[str, str]], cross: str) -> int:
         os.environ.pop(var, None)
     from lazy_harness import config, paths
     from lazy_harness.memory import store
-    from lazy_harness.recall import digest
-    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall.readback import digest
+    from lazy_harness.recall.prompt import recall as recall_prompt
 
     roots = []
     for name in ("projA", "projB"):

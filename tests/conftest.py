@@ -179,7 +179,7 @@ def _end_lingering_workers(home) -> None:
     the test that made them; so would a resident answerer."""
     import signal
 
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client
 
     names = []
     if (home / ".claude" / "queue").exists():
@@ -187,8 +187,9 @@ def _end_lingering_workers(home) -> None:
     # the resident answerer a test's hook started (ADR 0029): it would wait for questions for
     # minutes. Looked for whenever the test had an index (not only when the answerer's lock is
     # there: one spawned just before the test ended may not have taken it yet)
-    if os.path.isdir(resident.folder()):
-        names.append(b"lazy_harness.recall.answerer")
+    if os.path.isdir(client.folder()):
+        # and one under the module path before ADR 0047 (a test starts one as an upgrade would find it)
+        names += [b"lazy_harness.recall.resident.answerer", b"lazy_harness.recall.answerer"]
     if not names:
         return
     from tests.support.processes import started_with_home

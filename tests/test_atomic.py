@@ -116,7 +116,7 @@ def test_rewrite_of_a_missing_file_or_without_a_change_writes_nothing(tmp_path):
 def test_memory_writes_are_fsynced_and_the_shown_record_is_not(tmp_path, monkeypatch, isolated_home):
     """A memory file is on disk before it is renamed into place (file and folder fsynced); the record
     of what a session was shown is only whole, not durable (losing it shows an item once more)."""
-    from lazy_harness.recall import shown
+    from lazy_harness.recall.prompt import already_shown
 
     synced: list[int] = []
     real = os.fsync
@@ -124,6 +124,6 @@ def test_memory_writes_are_fsynced_and_the_shown_record_is_not(tmp_path, monkeyp
     atomic.atomic_write(str(tmp_path / "handoff.md"), "- item\n")
     assert len(synced) == 2  # the file, then its folder
     synced.clear()
-    shown.add(dict(os.environ), "s1", ["d-1", "d-2"], replace=True)
+    already_shown.add(dict(os.environ), "s1", ["d-1", "d-2"], replace=True)
     assert synced == []
-    assert shown.read(dict(os.environ), "s1") == {"d-1", "d-2"}
+    assert already_shown.read(dict(os.environ), "s1") == {"d-1", "d-2"}

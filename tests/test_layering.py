@@ -15,7 +15,10 @@ SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 # the lowest modules: anyone may import them
 BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
         "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity",
-        "lazy_harness.private"}
+        "lazy_harness.private",
+        # why: config.toml's shape for mypy (ADR 0048), imported only under TYPE_CHECKING; it imports
+        # nothing of ours, so a store function that takes the config (memory.state, cost.budget) names it
+        "lazy_harness.config.typed"}
 # what each room may import besides itself and BASE
 RULES = {
     "lazy_harness.memory": set(),
@@ -38,9 +41,9 @@ RULES = {
                             "lazy_harness.proc", "lazy_harness.redact", "lazy_harness.notice", "lazy_harness.cost",
                             # why: the worker keeps the search index current, vectors included, so
                             # the next prompt finds the entries it just wrote embedded (recall.writer)
-                            "lazy_harness.recall.writer",
+                            "lazy_harness.recall.index.writer",
                             # why: the learned check (ADR 0046) reads a note through the static model
-                            "lazy_harness.recall.static_model"},
+                            "lazy_harness.recall.embed.static_model"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",
                            "lazy_harness.notice", "lazy_harness.recall"},
     # the page of lh ui reads what the CLI reads and changes memory through the same functions
@@ -73,18 +76,8 @@ def _modules() -> dict[str, str]:
 def imports_of(path: str) -> set[str]:
     """Every ``lazy_harness`` module ``path`` imports (``from a import b`` counts as ``a.b`` when b
     is a module, else as ``a``)."""
-    modules = _modules()
     with open(path, encoding="utf-8") as fh:
-        tree = ast.parse(fh.read(), path)
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for a in node.names:
-                full = f"{node.module}.{a.name}"
-                out.add(full if full in modules else node.module)
-    return {n for n in out if n == "lazy_harness" or n.startswith("lazy_harness.")}
+        return imports_of_tree(ast.parse(fh.read(), path))
 
 
 def _within(name: str, room: str) -> bool:
@@ -114,14 +107,14 @@ def test_every_module_of_src_is_in_a_room_or_in_the_base():
 
 
 def test_the_arrows_against_the_flow_would_be_caught():
-    assert not _allowed("lazy_harness.recall.shown", "lazy_harness.queue")  # paths.safe_session_id
+    assert not _allowed("lazy_harness.recall.prompt.already_shown", "lazy_harness.queue")  # paths.safe_session_id
     assert not _allowed("lazy_harness.ui.reading", "lazy_harness.worker.ledger")  # cost.ledger
     assert not _allowed("lazy_harness.cli.memory", "lazy_harness.hooks.session_start")  # recall.digest
     assert not _allowed("lazy_harness.worker.loop", "lazy_harness.sync")  # detach.spawn_sync
     assert not _allowed("lazy_harness.queue.produce", "lazy_harness.worker")
     assert not _allowed("lazy_harness.memory.files", "lazy_harness.config")
     assert not _allowed("lazy_harness.config", "lazy_harness.memory")
-    assert _allowed("lazy_harness.cli.memory", "lazy_harness.recall.digest")
+    assert _allowed("lazy_harness.cli.memory", "lazy_harness.recall.readback.digest")
 
 
 def test_a_worker_importing_a_hook_would_be_caught():
@@ -136,6 +129,88 @@ def test_a_worker_importing_a_hook_would_be_caught():
 def test_a_room_imports_only_rooms_below_it(module):
     wrong = sorted(n for n in imports_of(_modules()[module]) if not _allowed(module, n))
     assert not wrong, f"{module} imports {wrong}"
+
+
+# Inside recall (ADR 0047): each subpackage imports only those below it. The prompt decides what a
+# typed prompt gets from the index and the vectors; the index is written and read without the prompt;
+# SessionStart's read-back needs neither the prompt's ranking nor the index; the answerer runs the
+# prompt's function (imported inside its functions: the hook's side of resident/ is on the hot path).
+RECALL = "lazy_harness.recall"
+RECALL_RULES = {
+    f"{RECALL}.embed": set(),
+    f"{RECALL}.index": {f"{RECALL}.embed"},
+    f"{RECALL}.prompt": {f"{RECALL}.index", f"{RECALL}.embed"},
+    f"{RECALL}.readback": {f"{RECALL}.embed"},
+    f"{RECALL}.resident": {f"{RECALL}.prompt", f"{RECALL}.index"},
+    # ``lh memory search``: the prompt's ranking without its bar, over the index as commands read it
+    f"{RECALL}.search": {f"{RECALL}.prompt", f"{RECALL}.index"},
+    RECALL: set(),  # the package's __init__: a docstring
+}
+# imports of another part of recall allowed only inside a function (not on the hook's import path)
+RECALL_LAZY = {(f"{RECALL}.resident", f"{RECALL}.prompt")}
+
+
+def _recall_part(module: str) -> str:
+    return next((p for p in RECALL_RULES if p != RECALL and _within(module, p)), RECALL)
+
+
+def _recall_allowed(module: str, imported: str, top_level: bool) -> bool:
+    part, other = _recall_part(module), _recall_part(imported)
+    if not _within(imported, RECALL) or other == part:
+        return True
+    return other in RECALL_RULES[part] and not (top_level and (part, other) in RECALL_LAZY)
+
+
+def top_level_imports_of(path: str) -> set[str]:
+    """The ``lazy_harness`` modules ``path`` imports at module level (what importing it costs)."""
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    probe = ast.Module(body=[n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                        ast.ClassDef))], type_ignores=[])
+    return imports_of_tree(probe)
+
+
+def imports_of_tree(tree: ast.AST) -> set[str]:
+    modules = _modules()
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                out.add(full if full in modules else node.module)
+    return {n for n in out if n == "lazy_harness" or n.startswith("lazy_harness.")}
+
+
+def test_the_parts_of_recall_against_their_order_would_be_caught():
+    assert not _recall_allowed(f"{RECALL}.embed.vectors", f"{RECALL}.index.store", False)
+    assert not _recall_allowed(f"{RECALL}.index.store", f"{RECALL}.prompt.rank", False)  # prompt imports index
+    assert not _recall_allowed(f"{RECALL}.readback.digest", f"{RECALL}.index.lookup", False)
+    assert not _recall_allowed(f"{RECALL}.readback.digest", f"{RECALL}.prompt.admit", False)
+    assert not _recall_allowed(f"{RECALL}.prompt.recall", f"{RECALL}.resident.client", False)
+    assert not _recall_allowed(f"{RECALL}.resident.answerer", f"{RECALL}.prompt.recall", True)  # at top level
+    assert _recall_allowed(f"{RECALL}.resident.answerer", f"{RECALL}.prompt.recall", False)  # in a function
+    assert _recall_allowed(f"{RECALL}.prompt.rank", f"{RECALL}.index.lookup", True)
+    assert _recall_allowed(f"{RECALL}.index.store", "lazy_harness.memory.trust", True)  # the room's rule
+
+
+@pytest.mark.parametrize("module", sorted(m for m in _modules() if _within(m, RECALL)))
+def test_a_part_of_recall_imports_only_the_parts_below_it(module):
+    path = _modules()[module]
+    top = top_level_imports_of(path)
+    wrong = sorted(n for n in imports_of(path) if not _recall_allowed(module, n, n in top))
+    assert not wrong, f"{module} imports {wrong}"
+
+
+def test_the_init_of_recall_and_its_parts_hold_only_a_docstring():
+    """Each is on the prompt hook's import path: an import there would cost every prompt."""
+    inits = sorted(m for m in _modules() if _within(m, RECALL) and _modules()[m].endswith("__init__.py"))
+    assert len(inits) == 6
+    for module in inits:
+        with open(_modules()[module], encoding="utf-8") as fh:
+            body = ast.parse(fh.read()).body
+        assert len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant), module
 
 
 def test_nothing_imports_the_cli_or_click_but_the_cli():

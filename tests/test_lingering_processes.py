@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from lazy_harness import paths
-from lazy_harness.recall import resident
+from lazy_harness.recall.resident import client
 from tests import conftest
 
 
@@ -19,10 +19,11 @@ def _sleeper(home, name: str) -> subprocess.Popen:
 
 def test_workers_and_answerers_of_the_tests_home_are_ended_and_others_are_not(isolated_home, tmp_path):
     os.makedirs(paths.queue_dir(), exist_ok=True)  # a queue and an index: both kinds are looked for
-    os.makedirs(resident.folder(), exist_ok=True)
+    os.makedirs(client.folder(), exist_ok=True)
     other = tmp_path / "other-home"
-    procs = [_sleeper(isolated_home, "lazy_harness.worker"), _sleeper(isolated_home, "lazy_harness.recall.answerer"),
-             _sleeper(isolated_home, "something.else"), _sleeper(other, "lazy_harness.recall.answerer")]
+    procs = [_sleeper(isolated_home, "lazy_harness.worker"),
+             _sleeper(isolated_home, "lazy_harness.recall.resident.answerer"),
+             _sleeper(isolated_home, "something.else"), _sleeper(other, "lazy_harness.recall.resident.answerer")]
     try:
         conftest._end_lingering_workers(isolated_home)
         for p in procs[:2]:

@@ -425,7 +425,7 @@ def test_the_worker_pushes_what_it_just_wrote(tmp_path, isolated_home, fake, pro
 def test_lh_sync_brings_the_recall_index_up_to_date_with_what_it_merged(two):
     """What a pull brings is memory changed on this machine: ``lh sync`` has the index's writer take it
     in at once (ADR 0042), so the next prompt, which only reads the index, finds it."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
     a, b = two
     did = a.add("decision", "Use SQLite for the recall index")
@@ -437,7 +437,7 @@ def test_lh_sync_brings_the_recall_index_up_to_date_with_what_it_merged(two):
                        timeout=120)
     assert r.returncode == 0 and "merged from the remote" in r.stdout, r.stderr
     assert did in b.ids("decision")
-    conn = index.connect(paths.recall_index_file(b.env))
+    conn = store.connect(paths.recall_index_file(b.env))
     try:
         assert conn.execute("SELECT count(*) FROM entry WHERE id=?", (did,)).fetchone()[0] == 1
     finally:

@@ -5,7 +5,7 @@ is taken, whichever side made it. Real git, two machine homes, one bare remote."
 
 import json
 
-from lazy_harness import sync
+from lazy_harness import config, sync
 from lazy_harness.memory import journal
 from tests.test_sync import Machine, _git
 
@@ -120,6 +120,6 @@ def test_a_torn_or_odd_conflict_note_is_skipped_and_the_note_file_removed(tmp_pa
     with open(side, "w", encoding="utf-8") as fh:
         fh.write('{"file": "p/decisions.jsonl", "id": "d1", "ours": "{\\"id\\"\n[1, 2]\n')
     env = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(data)}
-    said = conflicts.keep(str(data), {}, env, 1_700_000_000.0)
+    said = conflicts.keep(str(data), config.defaults(), env, 1_700_000_000.0)
     assert len(said) == 2 and all("cannot be read" in line for line in said)
     assert not (data / ".git" / conflicts.SIDE).exists()  # not read again, failing, at every later round

@@ -6,7 +6,13 @@ entries. Anything else, ``--help`` and every argument the quick parse is unsure 
 through click, which prints the same lines (the click command calls the same functions).
 """
 
+from __future__ import annotations
+
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     cli_main(args)
 
 
-def _search(search, opts: dict) -> int:
+def _search(search: ModuleType, opts: dict) -> int:
     """``lh memory search`` without click: lines as ``click.echo`` prints them, an ``LhError`` as one
     line and exit 1, as ``cli.main`` does."""
     import os

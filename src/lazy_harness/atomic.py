@@ -7,8 +7,14 @@ pipe); both writers loop until every byte is written or the write fails. A SIGKI
 large line: readers of our JSONL files skip a line that does not parse.
 """
 
+from __future__ import annotations
+
 import fcntl
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -82,7 +88,8 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def atomic_write(path: str, data, mode: int = FILE_MODE, exclusive: bool = False, before_replace=None,
+def atomic_write(path: str, data: str | bytes, mode: int = FILE_MODE, exclusive: bool = False,
+                 before_replace: Callable[[], object] | None = None,
                  durable: bool = True) -> bool:
     """Replace ``path`` with ``data`` (str or bytes) atomically.
 
@@ -172,7 +179,7 @@ def _named(exc: OSError, path: str) -> OSError:
     return type(exc)(exc.errno, exc.strerror, path)
 
 
-def rewrite(path: str, change) -> bytes | None:
+def rewrite(path: str, change: Callable[[bytes], bytes | None]) -> bytes | None:
     """Replace an append-only file with ``change(its bytes)`` (atomically), holding the lock that
     ``append_line`` takes, so no line appended meanwhile is lost. Returns the new bytes; None (and
     nothing written) when the file is missing or ``change`` returns None or the same bytes."""

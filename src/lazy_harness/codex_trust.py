@@ -23,6 +23,10 @@ import time
 from lazy_harness import settings
 from lazy_harness.errors import LhError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 PROGRAM = "codex"
 TIMEOUT = 20.0  # seconds for the whole conversation: the app-server starts in well under a second
 TRUSTED = "trusted"
@@ -33,7 +37,7 @@ class TrustError(LhError):
     """The app-server could not be asked (absent, too old, an error answer, no answer in time)."""
 
 
-def find_codex(env=None) -> str | None:
+def find_codex(env: Mapping[str, str] | None = None) -> str | None:
     """The ``codex`` program on the PATH of ``env``, or None."""
     e = os.environ if env is None else env
     return shutil.which(PROGRAM, path=e.get("PATH"))
@@ -47,7 +51,7 @@ class AppServer:
     here. Same discipline as proc.run: its own process group, killed whole on a timeout, and an
     error that names the command, the code and the tail of stderr."""
 
-    def __init__(self, program: str, env, cwd: str, timeout: float | None = None) -> None:
+    def __init__(self, program: str, env: Mapping[str, str], cwd: str, timeout: float | None = None) -> None:
         self.argv = [program, "app-server"]
         self.deadline = time.monotonic() + (TIMEOUT if timeout is None else timeout)
         self.err = tempfile.TemporaryFile()  # noqa: SIM115 -- why: lives as long as the process; close() closes it
@@ -134,7 +138,7 @@ class AppServer:
         self.err.close()
 
 
-def _open(env, cwd: str, timeout: float | None) -> AppServer:
+def _open(env: Mapping[str, str], cwd: str, timeout: float | None) -> AppServer:
     program = find_codex(env)
     if program is None:
         raise TrustError("codex is not on PATH")
@@ -166,7 +170,7 @@ def _ours(server: AppServer, hooks_file: str, cwd: str) -> list[dict]:
     return found
 
 
-def status(hooks_file: str, cwd: str, env=None, timeout: float | None = None) -> list[dict]:
+def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
     """Our hooks as Codex sees them (each with ``trustStatus``). Raises TrustError when it cannot ask."""
     server = _open(os.environ if env is None else env, cwd, timeout)
     try:
@@ -175,7 +179,7 @@ def status(hooks_file: str, cwd: str, env=None, timeout: float | None = None) ->
         server.close()
 
 
-def trust(hooks_file: str, cwd: str, env=None, timeout: float | None = None) -> list[dict]:
+def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
     """Trust each of our hooks in ``hooks_file`` that Codex does not trust yet; returns our hooks as
     Codex lists them afterwards. Raises TrustError when it cannot (the caller says what to do)."""
     server = _open(os.environ if env is None else env, cwd, timeout)
@@ -197,7 +201,7 @@ def trust(hooks_file: str, cwd: str, env=None, timeout: float | None = None) -> 
         server.close()
 
 
-def forget(keys: list[str], cwd: str, env=None, timeout: float | None = None) -> None:
+def forget(keys: list[str], cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> None:
     """Remove the trust entries of ``keys`` (hooks uninstall took away) from Codex's config.toml."""
     if not keys:
         return

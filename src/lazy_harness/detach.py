@@ -8,11 +8,17 @@ worker's sync after it wrote memory (:func:`spawn_sync`), the resident answerer.
 ``os`` and ``sys`` and our base modules.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
 from lazy_harness import logfile
 from lazy_harness.atomic import FILE_MODE, ensure_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def spawn(argv: list[str], log: str, env: dict) -> int:
@@ -48,14 +54,14 @@ def _spawn(argv: list[str], log: str, env: dict, stdout: int | None) -> int:
     return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
 
 
-def spawn_sync(env=None) -> int:
+def spawn_sync(env: Mapping[str, str] | None = None) -> int:
     """``python -m lazy_harness.sync after-write`` detached (the worker, after it wrote memory): the
     sync round, at most every ``interval_minutes``, logged to worker.log; returns its pid."""
     env = dict(os.environ if env is None else env)
     return spawn([sys.executable, "-m", "lazy_harness.sync", "after-write"], logfile.log_path(logfile.SPAWN, env), env)
 
 
-def spawn_pull(env=None) -> tuple[int, int]:
+def spawn_pull(env: Mapping[str, str] | None = None) -> tuple[int, int]:
     """``python -m lazy_harness.sync pull`` detached (SessionStart's pull); returns (pid, read end of
     its stdout), on which it writes one status line and nothing after."""
     env = dict(os.environ if env is None else env)

@@ -33,5 +33,5 @@ class ModelError(LhError):
 
 
 class StaticModelError(LhError):
-    """The static embedding table cannot be used (``recall/static_model.py``): a file is missing,
+    """The static embedding table cannot be used (``recall/embed/static_model.py``): a file is missing,
     unreadable, malformed or not the pinned one. The message is one line naming the file."""

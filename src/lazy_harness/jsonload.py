@@ -8,6 +8,13 @@ interpreter. The decoder itself is the C scanner of the standard library (``_jso
 Hooks decode with this; everything off the hot path keeps using ``json``.
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 _WS = " \t\n\r"
 _scanner = None
 _tried = False  # whether _scan looked for the C scanner (None after it: not available)
@@ -24,7 +31,7 @@ class _Options:
     parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
 
 
-def _scan():
+def _scan() -> Callable[[str, int], tuple[Any, int]] | None:
     global _scanner, _tried
     if not _tried:
         _tried = True
@@ -40,10 +47,10 @@ def _scan():
     return _scanner
 
 
-def loads(text):
+def loads(text: str | bytes | bytearray) -> Any:
     """``json.loads(text)`` for a str, or for bytes (UTF-8 with or without a BOM; UTF-16/32 go to
     ``json``). Bad input raises exactly what ``json.loads`` raises: on any failure the document is
-    handed to ``json`` (importing it then is fine: that is the rare path)."""
+    handed to ``json`` (importing it then is fine: that is the rare path). Parsed JSON: ``Any``."""
     if isinstance(text, (bytes, bytearray)):
         raw = bytes(text)
         if raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in raw[:4]:
@@ -61,13 +68,13 @@ def loads(text):
     return _json_loads(text)
 
 
-def _json_loads(text):
+def _json_loads(text: str | bytes) -> Any:
     import json
 
     return json.loads(text)
 
 
-def dumps(value) -> str:
+def dumps(value: object) -> str:
     """``json.dumps(value)`` (ASCII-escaped) for the plain shapes hooks print: dicts with string keys,
     lists, strings, numbers, booleans and None. Anything else goes to ``json``."""
     try:
@@ -78,7 +85,7 @@ def dumps(value) -> str:
         return _json_dumps(value)
     parts: list[str] = []
 
-    def emit(v) -> None:
+    def emit(v: object) -> None:
         if isinstance(v, str):
             parts.append(quote(v))
         elif v is None or isinstance(v, bool):
@@ -105,7 +112,7 @@ def dumps(value) -> str:
     return "".join(parts)
 
 
-def _json_dumps(value) -> str:
+def _json_dumps(value: object) -> str:
     import json
 
     return json.dumps(value)

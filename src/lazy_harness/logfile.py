@@ -8,12 +8,18 @@ passes it when written, and the CLI passes every stored text it prints (memory, 
 through it. It lives here, the lowest module hooks, worker and CLI all import, and costs no import.
 """
 
+from __future__ import annotations
+
 import fcntl
 import os
 import time
 
 from lazy_harness import paths, private
 from lazy_harness.atomic import FILE_MODE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_BYTES = 1_000_000
 HOOKS = "hooks.log"
@@ -30,7 +36,7 @@ _SHOWN = {c: f"\\u{c:04x}" for c in _UNSAFE}
 _TABLES: dict = {}
 
 
-def log_path(name: str, env=None) -> str:
+def log_path(name: str, env: Mapping[str, str] | None = None) -> str:
     return os.path.join(paths.logs_dir(env), name)
 
 
@@ -54,7 +60,7 @@ def terminal_safe(text: str, keep: str = "\t") -> str:
     return text.translate(table)
 
 
-def write(name: str, message: str, env=None, now: float | None = None) -> None:
+def write(name: str, message: str, env: Mapping[str, str] | None = None, now: float | None = None) -> None:
     """Append ``<timestamp> <message>`` to the named log, on one line and terminal-safe; never raises."""
     try:
         path = log_path(name, env)
@@ -83,7 +89,7 @@ def _rotate(path: str) -> None:
         pass
 
 
-def one_line(value, cap: int, safe: bool = True) -> str:
+def one_line(value: object, cap: int, safe: bool = True) -> str:
     """Any record field as one line of at most ``cap`` characters; ``safe``: control characters shown
     as escapes (for a person or the model; JSON output keeps the text)."""
     if value is None:

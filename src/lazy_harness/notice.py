@@ -7,16 +7,23 @@ File format, one line: ``<kind>\\t<until epoch, 0 = until cleared>\\t<message>``
 expires by itself when its cap resets; any successful model call clears the file.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+
 PAUSED, FAILING = "paused", "failing"
 SEE_DOCTOR = "lh doctor"  # the hint at the end of a failing notice; lh doctor leaves it out of its own line
 
 
-def write(kind: str, message: str, until: float = 0.0, env=None) -> None:
+def write(kind: str, message: str, until: float = 0.0, env: Mapping[str, str] | None = None) -> None:
     flat = " ".join(str(message).split())[:300]
     try:
         atomic_write(paths.notice_file(env), f"{kind}\t{until!r}\t{flat}\n")
@@ -28,11 +35,11 @@ STORAGE = "storage"
 TOLD = ".told"
 
 
-def _storage_file(env=None) -> str:
+def _storage_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(os.path.dirname(paths.notice_file(env)), STORAGE)
 
 
-def storage_paused(message: str, env=None) -> None:
+def storage_paused(message: str, env: Mapping[str, str] | None = None) -> None:
     """Memory writing waits for room: say so to the next session (once), in as few bytes as it takes."""
     path = _storage_file(env)
     if os.path.exists(path) or os.path.exists(path + TOLD):
@@ -46,13 +53,13 @@ def storage_paused(message: str, env=None) -> None:
             pass
 
 
-def storage_waiting(env=None) -> bool:
+def storage_waiting(env: Mapping[str, str] | None = None) -> bool:
     """True while memory writing waits for room (told or not)."""
     path = _storage_file(env)
     return os.path.exists(path) or os.path.exists(path + TOLD)
 
 
-def storage_resumed(env=None) -> None:
+def storage_resumed(env: Mapping[str, str] | None = None) -> None:
     path = _storage_file(env)
     for name in (path, path + TOLD):
         try:
@@ -65,7 +72,7 @@ DEFAULT_STORAGE = ("lazy-harness: memory writing is paused: no space left (or an
                    "keeps its data; sessions are queued and written by themselves once space is freed (lh queue)")
 
 
-def storage_to_tell(env=None) -> str | None:
+def storage_to_tell(env: Mapping[str, str] | None = None) -> str | None:
     """The storage line, once: the file is renamed so the next start says nothing more."""
     path = _storage_file(env)
     try:
@@ -77,7 +84,7 @@ def storage_to_tell(env=None) -> str | None:
     return said or DEFAULT_STORAGE
 
 
-def clear(env=None, kind: str | None = None) -> None:
+def clear(env: Mapping[str, str] | None = None, kind: str | None = None) -> None:
     """Remove the notice (only when it is of ``kind``, when given)."""
     if kind is not None and (read_raw(env) or ("",))[0] != kind:
         return
@@ -87,7 +94,7 @@ def clear(env=None, kind: str | None = None) -> None:
         pass
 
 
-def read_raw(env=None) -> tuple[str, float, str] | None:
+def read_raw(env: Mapping[str, str] | None = None) -> tuple[str, float, str] | None:
     try:
         with open(paths.notice_file(env), encoding="utf-8", errors="replace") as fh:
             parts = fh.read(1000).rstrip("\n").split("\t", 2)
@@ -102,7 +109,7 @@ def read_raw(env=None) -> tuple[str, float, str] | None:
     return parts[0], until, parts[2]
 
 
-def for_person(cfg: dict, env=None, now: float = 0.0, once: bool = False) -> str | None:
+def for_person(cfg: Config, env: Mapping[str, str] | None = None, now: float = 0.0, once: bool = False) -> str | None:
     """What SessionStart shows the person: an invalid config.toml first, else the notice; with
     ``once`` (SessionStart), memory writing paused for lack of space first, the first time only."""
     from lazy_harness.config import invalid
@@ -116,7 +123,7 @@ def for_person(cfg: dict, env=None, now: float = 0.0, once: bool = False) -> str
     return " | ".join(m for m in (storage, other) if m) or None
 
 
-def read(env=None, now: float = 0.0) -> str | None:
+def read(env: Mapping[str, str] | None = None, now: float = 0.0) -> str | None:
     """The message to show now, or None (no notice, or a paused one whose cap has reset)."""
     raw = read_raw(env)
     if raw is None:
@@ -127,7 +134,7 @@ def read(env=None, now: float = 0.0) -> str | None:
     return message or None
 
 
-def next_steps(cfg: dict) -> list[str]:
+def next_steps(cfg: Config) -> list[str]:
     """Two lines for a first run (``lh hooks install``, the plugin's first SessionStart): which
     sessions are distilled, with the configured gates in words, and what to run after the first."""
     loop = cfg["compound_loop"]

@@ -6,22 +6,28 @@ Which project a folder belongs to (a worktree's main tree, its origin) is ``proj
 this module says where that project's folders are.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import project_identity
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
 
-def _env(env):
+
+def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
     return os.environ if env is None else env
 
 
-def home(env=None) -> str:
+def home(env: Mapping[str, str] | None = None) -> str:
     e = _env(env)
     h = e.get("HOME")
     return h if h else os.path.expanduser("~")
 
 
-def claude_dir(env=None) -> str:
+def claude_dir(env: Mapping[str, str] | None = None) -> str:
     """``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
     e = _env(env)
     d = e.get("CLAUDE_CONFIG_DIR")
@@ -30,7 +36,7 @@ def claude_dir(env=None) -> str:
     return os.path.join(home(e), ".claude")
 
 
-def codex_home(env=None) -> str:
+def codex_home(env: Mapping[str, str] | None = None) -> str:
     """``$CODEX_HOME``, else ``~/.codex``: where Codex CLI keeps hooks.json, config.toml and its rollouts."""
     e = _env(env)
     d = e.get("CODEX_HOME")
@@ -39,15 +45,15 @@ def codex_home(env=None) -> str:
     return os.path.join(home(e), ".codex")
 
 
-def codex_hooks_file(env=None) -> str:
+def codex_hooks_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(codex_home(env), "hooks.json")
 
 
-def queue_dir(env=None) -> str:
+def queue_dir(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(claude_dir(env), "queue")
 
 
-def logs_dir(env=None) -> str:
+def logs_dir(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(claude_dir(env), "logs")
 
 
@@ -58,25 +64,25 @@ def safe_session_id(session_id: str) -> str:
     return clean or "unknown"
 
 
-def state_dir(env=None) -> str:
+def state_dir(env: Mapping[str, str] | None = None) -> str:
     """Small per-session gate state and the compiled config live here, beside the queue."""
     return os.path.join(queue_dir(env), "state")
 
 
-def neutral_dir(env=None) -> str:
+def neutral_dir(env: Mapping[str, str] | None = None) -> str:
     """The empty folder the worker's own ``claude -p`` runs in, away from any project."""
     return os.path.join(state_dir(env), "neutral")
 
 
-def projects_dir(env=None) -> str:
+def projects_dir(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(claude_dir(env), "projects")
 
 
-def user_settings_file(env=None) -> str:
+def user_settings_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(claude_dir(env), "settings.json")
 
 
-def config_file(env=None) -> str:
+def config_file(env: Mapping[str, str] | None = None) -> str:
     """``$LH_CONFIG``, else ``$XDG_CONFIG_HOME/lazy-harness/config.toml``, else ``~/.config/...``."""
     e = _env(env)
     explicit = e.get("LH_CONFIG")
@@ -86,21 +92,21 @@ def config_file(env=None) -> str:
     return os.path.join(base, "lazy-harness", "config.toml")
 
 
-def own_config_dir(env=None) -> str | None:
+def own_config_dir(env: Mapping[str, str] | None = None) -> str | None:
     """The folder lazy-harness keeps config.toml in (``$XDG_CONFIG_HOME/lazy-harness``, else
     ``~/.config/lazy-harness``), or None when ``$LH_CONFIG`` names the file (a place of the user's)."""
     e = _env(env)
     return None if e.get("LH_CONFIG") else os.path.dirname(config_file(e))
 
 
-def data_dir(env=None) -> str:
+def data_dir(env: Mapping[str, str] | None = None) -> str:
     """lazy-harness's own data folder: ``$XDG_DATA_HOME/lazy-harness``, else ``~/.local/share/lazy-harness``."""
     e = _env(env)
     base = e.get("XDG_DATA_HOME") or os.path.join(home(e), ".local", "share")
     return os.path.join(base, "lazy-harness")
 
 
-def configured_path(value: str, env=None) -> str:
+def configured_path(value: str, env: Mapping[str, str] | None = None) -> str:
     """A folder written in config.toml (``[memory] path``, ``[knowledge] path``) as an absolute path.
 
     ``~`` is the home, ``$NAME`` and ``${NAME}`` are environment variables, and a relative path is
@@ -147,13 +153,13 @@ def variable_names(value: str) -> list[str]:
     return [name for _, _, name in _variables(value)]
 
 
-def unset_variables(value: str, env=None) -> list[str]:
+def unset_variables(value: str, env: Mapping[str, str] | None = None) -> list[str]:
     """Names of the variables ``value`` uses that are unset or empty in ``env``."""
     e = _env(env)
     return [name for _, _, name in _variables(value) if not e.get(name)]
 
 
-def _expand_vars(value: str, e) -> str:
+def _expand_vars(value: str, e: Mapping[str, str]) -> str:
     out, last = [], 0
     for start, end, name in _variables(value):
         out += [value[last:start], e.get(name, "")]
@@ -161,51 +167,51 @@ def _expand_vars(value: str, e) -> str:
     return "".join(out) + value[last:]
 
 
-def knowledge_dir(configured: str | None = None, env=None) -> str:
+def knowledge_dir(configured: str | None = None, env: Mapping[str, str] | None = None) -> str:
     """``[knowledge] path`` (see :func:`configured_path`), else ``<data dir>/knowledge``."""
     if configured:
         return configured_path(configured, env)
     return os.path.join(data_dir(env), "knowledge")
 
 
-def cache_dir(env=None) -> str:
+def cache_dir(env: Mapping[str, str] | None = None) -> str:
     """``$XDG_CACHE_HOME/lazy-harness``, else ``~/.cache/lazy-harness``: what can be deleted without loss."""
     e = _env(env)
     base = e.get("XDG_CACHE_HOME") or os.path.join(home(e), ".cache")
     return os.path.join(os.path.abspath(os.path.expanduser(base)), "lazy-harness")
 
 
-def recall_dir(env=None) -> str:
+def recall_dir(env: Mapping[str, str] | None = None) -> str:
     """Prompt recall's cache folder: the index, the resident answerer's socket, lock and pid file,
     the static model's stamps."""
     return os.path.join(cache_dir(env), "recall")
 
 
-def recall_index_file(env=None) -> str:
+def recall_index_file(env: Mapping[str, str] | None = None) -> str:
     """The search index of every project's memory (a cache rebuilt from the files)."""
     return os.path.join(recall_dir(env), "index.sqlite")
 
 
-def hold_verdicts_file(memory_key: str, env=None) -> str:
+def hold_verdicts_file(memory_key: str, env: Mapping[str, str] | None = None) -> str:
     """The hold check's verdicts on the texts SessionStart read from one project's memory (a cache)."""
     return os.path.join(cache_dir(env), "verdicts", f"{memory_key}.json")
 
 
-def usage_ranks_file(memory_key: str, env=None) -> str:
+def usage_ranks_file(memory_key: str, env: Mapping[str, str] | None = None) -> str:
     """What the usage record says of a project's entries, for the budget cuts (memory/usage.py)."""
     return os.path.join(cache_dir(env), "usage", f"{memory_key}.counts")
 
 
-def learning_heads_file(env=None) -> str:
-    """The heads of the learning files SessionStart ranked last (a cache: recall/heads.py)."""
+def learning_heads_file(env: Mapping[str, str] | None = None) -> str:
+    """The heads of the learning files SessionStart ranked last (a cache: recall/readback/learnings.py)."""
     return os.path.join(cache_dir(env), "learning-heads.json")
 
 
-def learnings_dir(configured: str | None = None, env=None) -> str:
+def learnings_dir(configured: str | None = None, env: Mapping[str, str] | None = None) -> str:
     return os.path.join(knowledge_dir(configured, env), "learnings")
 
 
-def memory_root(configured: str | None = None, env=None) -> str:
+def memory_root(configured: str | None = None, env: Mapping[str, str] | None = None) -> str:
     """The folder holding every project's memory: ``[memory] path``, else ``<data dir>/projects``."""
     if configured:
         return configured_path(configured, env)
@@ -216,7 +222,7 @@ HASH_AFTER = 200  # Claude Code keeps this many sanitized characters, then adds 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-def _code_units(text: str):
+def _code_units(text: str) -> Iterator[int]:
     """The UTF-16 code units of ``text``, as JavaScript's ``charCodeAt`` sees them."""
     for c in text:
         o = ord(c)
@@ -259,24 +265,24 @@ def legacy_project_key(root: str) -> str:
     return "".join(c if (c.isascii() and c.isalnum()) else "-" for c in root)
 
 
-def project_memory_dir(root: str, env=None, configured: str | None = None) -> str:
+def project_memory_dir(root: str, env: Mapping[str, str] | None = None, configured: str | None = None) -> str:
     """``<memory root>/<memory key>``: the project's memory (decisions, failures, handoff); the key
     follows the repository's origin when it has one (see :func:`memory_key`)."""
     return os.path.join(memory_root(configured, env), memory_key(root))
 
 
-def memory_dir(cwd: str, env=None, configured: str | None = None) -> str:
+def memory_dir(cwd: str, env: Mapping[str, str] | None = None, configured: str | None = None) -> str:
     """The memory folder of the project holding ``cwd`` (its main working tree: see
     :func:`lazy_harness.project_identity.project_root`)."""
     return project_memory_dir(project_identity.project_root(cwd), env, configured)
 
 
-def claude_memory_dir(key: str, env=None) -> str:
+def claude_memory_dir(key: str, env: Mapping[str, str] | None = None) -> str:
     """Claude Code's auto-memory folder for a project key: ours no more, only migrated from."""
     return os.path.join(projects_dir(env), key, "memory")
 
 
-def all_memory_dirs(env=None, configured: str | None = None) -> list[str]:
+def all_memory_dirs(env: Mapping[str, str] | None = None, configured: str | None = None) -> list[str]:
     """Every project's memory folder that exists (for searches across projects)."""
     base = memory_root(configured, env)
     try:
@@ -317,38 +323,38 @@ def memory_key(root: str) -> str:
     return remote_key(normalized) if normalized else project_key(root)
 
 
-def ledger_file(env=None) -> str:
+def ledger_file(env: Mapping[str, str] | None = None) -> str:
     """The cost ledger: ``$XDG_DATA_HOME/lazy-harness/ledger.jsonl``, else ``~/.local/share/...``."""
     return os.path.join(data_dir(env), "ledger.jsonl")
 
 
-def worker_state_file(env=None) -> str:
+def worker_state_file(env: Mapping[str, str] | None = None) -> str:
     """The worker's last run: when, what it did, its last successful distillation (JSON)."""
     return os.path.join(state_dir(env), "worker.json")
 
 
-def persist_intents_dir(env=None) -> str:
+def persist_intents_dir(env: Mapping[str, str] | None = None) -> str:
     """Undo records of persists in flight (memory.intent): machine-local, beside the queue, never synced."""
     return os.path.join(state_dir(env), "persist")
 
 
-def last_key_file(root: str, env=None) -> str:
+def last_key_file(root: str, env: Mapping[str, str] | None = None) -> str:
     """The memory key the worker last wrote for the project at ``root`` (machine-local, one line): a
     key that differs from today's says the project's origin changed (memory/migrate.py)."""
     return os.path.join(state_dir(env), "keys", project_key(root))
 
 
-def notice_file(env=None) -> str:
+def notice_file(env: Mapping[str, str] | None = None) -> str:
     """One line for the person (distillation paused or failing), written by the worker."""
     return os.path.join(state_dir(env), "notice")
 
 
-def plugin_welcome_file(env=None) -> str:
+def plugin_welcome_file(env: Mapping[str, str] | None = None) -> str:
     """Made by the plugin's first SessionStart, once it told the person what happens next."""
     return os.path.join(state_dir(env), "plugin-welcome")
 
 
-def claude_plugins_file(env=None) -> str:
+def claude_plugins_file(env: Mapping[str, str] | None = None) -> str:
     """Claude Code's record of installed plugins (read, never written):
     ``<claude dir>/plugins/installed_plugins.json``."""
     return os.path.join(claude_dir(env), "plugins", "installed_plugins.json")

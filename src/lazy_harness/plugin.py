@@ -22,6 +22,11 @@ from lazy_harness import paths, settings
 from lazy_harness.errors import SettingsError
 from lazy_harness.project_identity import project_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
 NAME = "lazy-harness"  # the plugin's name in its plugin.json and in the marketplace
 FLAG = "--plugin"  # after the event: lh-hook knows the plugin ran it
 FOLDER = "plugin"  # the plugin's folder in the repository, beside .claude-plugin/marketplace.json
@@ -68,7 +73,7 @@ class Install:
         return f"{self.plugin_id} {self.version or '?'} ({self.scope} scope), {state}{where}"
 
 
-def _read_json(path: str):
+def _read_json(path: str) -> Any:
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
@@ -82,7 +87,7 @@ def _read_json(path: str):
         raise SettingsError(f"{path}: not valid JSON ({exc})", "claude plugin list") from None
 
 
-def _enabled(plugin_id: str, root: str, env) -> tuple[bool, str]:
+def _enabled(plugin_id: str, root: str, env: Mapping[str, str] | None) -> tuple[bool, str]:
     """(enabled, the file that said so): the most specific settings file naming ``plugin_id``."""
     for _label, path in reversed(settings.files_for(root, env)):
         try:
@@ -95,7 +100,7 @@ def _enabled(plugin_id: str, root: str, env) -> tuple[bool, str]:
     return False, ""
 
 
-def installs(cwd: str, env=None) -> list[Install]:
+def installs(cwd: str, env: Mapping[str, str] | None = None) -> list[Install]:
     """Our plugin's installs that apply to the project holding ``cwd`` (user and managed scope
     everywhere; project and local scope in their own project only), with whether each is enabled.
     Raises SettingsError when Claude Code's plugin file cannot be read."""
@@ -120,7 +125,7 @@ def installs(cwd: str, env=None) -> list[Install]:
     return out
 
 
-def active(cwd: str, env=None) -> Install | None:
+def active(cwd: str, env: Mapping[str, str] | None = None) -> Install | None:
     """The enabled install whose hooks run in this project, or None (an unreadable plugin file: None)."""
     try:
         return next((i for i in installs(cwd, env) if i.enabled), None)
@@ -128,7 +133,7 @@ def active(cwd: str, env=None) -> Install | None:
         return None
 
 
-def loop_off_hint(cwd: str, env=None) -> tuple[str, bool]:
+def loop_off_hint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[str, bool]:
     """How the person switches an off compound loop on, and whether it is only "not yet": with the
     plugin enabled here and no session started since, its first SessionStart switches it on (a
     plugin user must not run ``lh hooks install``: it is for the settings.json path); after that

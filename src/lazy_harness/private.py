@@ -10,10 +10,16 @@ all. Files we find in such a folder (the socket, the pid file, the lock) pass th
 Hot path: only ``os`` and :mod:`lazy_harness.paths`; one ``lstat`` per folder, no pathlib.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import DIR_MODE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 GROUP_OTHER_WRITE = 0o022
 GROUP_OTHER_ANY = 0o077
@@ -60,7 +66,7 @@ def _lstat(path: str) -> os.stat_result | str | None:
         return f"{path} cannot be looked at ({exc.strerror or exc})"
 
 
-def _owner_mode(path: str, st, strict: bool, uid: int | None) -> str | None:
+def _owner_mode(path: str, st: os.stat_result, strict: bool, uid: int | None) -> str | None:
     me = os.geteuid() if uid is None else uid
     if st.st_uid != me:
         return f"{path} belongs to uid {st.st_uid}, not to you (uid {me})"
@@ -91,7 +97,7 @@ def _mkdirs(path: str) -> None:
         pass
 
 
-def config_problem(env=None, uid: int | None = None) -> str | None:
+def config_problem(env: Mapping[str, str] | None = None, uid: int | None = None) -> str | None:
     """Why config.toml may not be read, or None (also when missing): it (or what its link points
     to: a config kept with the user's dotfiles is a link) belongs to another user or is writable by
     group or others. Its folder is one of :func:`folders` unless ``$LH_CONFIG`` names the file."""
@@ -103,7 +109,7 @@ def config_problem(env=None, uid: int | None = None) -> str | None:
     return _owner_mode(path, st, False, uid)
 
 
-def folders(env=None) -> list[tuple[str, str, bool]]:
+def folders(env: Mapping[str, str] | None = None) -> list[tuple[str, str, bool]]:
     """Every folder lazy-harness keeps for itself: (what it is, its path, strict)."""
     out = [("data", paths.data_dir(env), False), ("cache", paths.cache_dir(env), False),
            ("recall", paths.recall_dir(env), True), ("queue", paths.queue_dir(env), False),
@@ -112,7 +118,7 @@ def folders(env=None) -> list[tuple[str, str, bool]]:
     return out + [("config", config, False)] if config else out
 
 
-def unsafe(env=None, uid: int | None = None) -> list[tuple[str, str, str]]:
+def unsafe(env: Mapping[str, str] | None = None, uid: int | None = None) -> list[tuple[str, str, str]]:
     """The folders of :func:`folders` that exist and may not be used, and config.toml when it may
     not be read: (what, path, why)."""
     out = []
@@ -130,7 +136,7 @@ def unsafe(env=None, uid: int | None = None) -> list[tuple[str, str, str]]:
 PRODUCER = ("config", "queue", "state", "logs")
 
 
-def first_problem(env=None, which: tuple[str, ...] | None = None) -> str | None:
+def first_problem(env: Mapping[str, str] | None = None, which: tuple[str, ...] | None = None) -> str | None:
     """Why one of the folders of :func:`folders` (those named in ``which``, else all) may not be used
     (the one holding the socket judged as any other here: ``recall.resident`` asks for it strict), or
     None: what a hook looks at first."""

@@ -29,6 +29,11 @@ from lazy_harness import paths
 from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir
 from lazy_harness.errors import SettingsError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from collections.abc import Iterator
+
 MODULE = "lazy_harness.hooks"
 SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable form
 # Event -> timeout in seconds. SessionEnd: a per-hook timeout raises the shared 1.5 s budget; the
@@ -70,7 +75,7 @@ class Change:
     warnings: list[str] = field(default_factory=list)
 
 
-def files_for(root: str, env=None) -> list[tuple[str, str]]:
+def files_for(root: str, env: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """(label, path) of the settings files Claude Code reads for a project at ``root``, lowest
     precedence first: the user file, the project's shared file, its local file."""
     return [("user", paths.user_settings_file(env)),
@@ -138,7 +143,7 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     return data, raw
 
 
-def _groups(data: dict):
+def _groups(data: dict) -> Iterator[tuple[str, list, int, dict]]:
     """Yield (event, group list, index, group) for every well-formed group; malformed ones are skipped."""
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
@@ -242,7 +247,7 @@ def render(data: dict, raw: bytes | None) -> bytes:
     return (json.dumps(data, indent=indent, ensure_ascii=False) + newline).encode("utf-8")
 
 
-def backup_file(path: str, env=None) -> str:
+def backup_file(path: str, env: Mapping[str, str] | None = None) -> str:
     """Where install keeps the first original of ``path``: ``<file>.lh-backup`` beside a file in the
     Claude dir (the user's own); for any other file, such as a project's ``.claude/settings.json``,
     ``<data dir>/settings-backups/<path as a key>.lh-backup``.
@@ -254,7 +259,7 @@ def backup_file(path: str, env=None) -> str:
     return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(os.path.abspath(path)) + BACKUP_SUFFIX)
 
 
-def made_folder_file(path: str, env=None) -> str:
+def made_folder_file(path: str, env: Mapping[str, str] | None = None) -> str:
     """Where install notes that it made the folder of ``path`` (a project's ``.claude/``), so uninstall
     removes that folder once it is empty again, and never a folder the person made:
     ``<data dir>/settings-backups/<folder as a key>.lh-made``, outside the project (never committed)."""

@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import files
-from lazy_harness.recall import writer
+from lazy_harness.recall.index import writer
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 

@@ -1,6 +1,6 @@
 """A loopback stand-in for the OpenAI Responses API, for driving the real Codex CLI.
 
-Stdlib only, one file. Build a `ResponsesScript` (which answer goes to which request), start a
+Stdlib only (the server is loopback.py's). Build a `ResponsesScript` (which answer goes to which request), start a
 `ResponsesStandIn` on a free loopback port, point a Codex model provider at `standin.base_url`
 (`codex_config()` writes the config.toml lines), then assert on `standin.requests`:
 
@@ -15,23 +15,18 @@ tool (`ResponsesReply.function_call`), whose output arrives in the next request.
 
 from __future__ import annotations
 
-import itertools
 import json
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from loopback import Loopback, LoopbackServer, QuietHandler
+from standin_script import new_id
 
 ENV_KEY = "LH_STANDIN_OPENAI_KEY"
 KEPT_HEADERS = ("authorization", "originator", "session-id", "user-agent", "content-type")
-
-_ids = itertools.count(1)
-
-
-def new_id(prefix: str) -> str:
-    return f"{prefix}_standin{next(_ids):06d}"
 
 
 def codex_config(base_url: str, model: str = "standin-model") -> str:
@@ -235,33 +230,15 @@ def _sse_bytes(events: list[dict[str, Any]]) -> bytes:
     return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        pass
+class _Handler(QuietHandler):
+    request_id_header = "x-request-id"
+    server: LoopbackServer
 
     def _record(self) -> ResponsesRequest:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body: Any = json.loads(raw) if raw else None
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
-        headers = {k: v for k in KEPT_HEADERS if (v := self.headers.get(k)) is not None}
-        req = ResponsesRequest(self.command, self.path.split("?", 1)[0], headers, body, time.time())
+        req = ResponsesRequest(self.command, self.path.split("?", 1)[0], self.kept_headers(KEPT_HEADERS),
+                               self.read_body(), time.time())
         self.server.standin.add(req)
         return req
-
-    def _send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("x-request-id", new_id("req"))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(payload)
 
     def _not_found(self, req: ResponsesRequest) -> None:
         error = {"error": {"type": "not_found", "message": f"stand-in has no {req.method} {req.path}"}}
@@ -285,20 +262,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._not_found(self._record())
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    standin: ResponsesStandIn
-
-
-class ResponsesStandIn:
+class ResponsesStandIn(Loopback):
     """The server on 127.0.0.1, a free port. Use as a context manager or start()/stop()."""
 
+    handler = _Handler
+    thread_name = "responses"
+
     def __init__(self, script: ResponsesScript | None = None) -> None:
+        super().__init__()
         self.script = script or ResponsesScript()
         self.requests: list[ResponsesRequest] = []
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
-        self._server: _Server | None = None
 
     def add(self, req: ResponsesRequest) -> None:
         with self._arrived:
@@ -322,37 +297,15 @@ class ResponsesStandIn:
         return self.model_requests()
 
     @property
-    def port(self) -> int:
-        if self._server is None:
-            raise RuntimeError("stand-in not started")
-        return self._server.server_address[1]
-
-    @property
     def base_url(self) -> str:
         """The provider base URL (with /v1), for `base_url` in Codex's config."""
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> ResponsesStandIn:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.standin = self
-        server = self._server
-        # why: a short poll interval keeps stop() (and each test's teardown) well under 0.5 s.
-        threading.Thread(
-            target=lambda: server.serve_forever(poll_interval=0.05), name="responses", daemon=True
-        ).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        return super().start()
 
     def __enter__(self) -> ResponsesStandIn:
         return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 if __name__ == "__main__":

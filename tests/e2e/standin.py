@@ -11,12 +11,11 @@ loopback port, point ANTHROPIC_BASE_URL at `standin.url`, then assert on `standi
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from loopback import Loopback, LoopbackServer, QuietHandler
 from standin_log import (  # noqa: F401 - re-exported for tests
     COMPACT,
     COUNT_TOKENS,
@@ -70,35 +69,17 @@ def _sse_bytes(message: dict[str, Any]) -> bytes:
     return b"".join(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in sse_events(message))
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        pass
+class _Handler(QuietHandler):
+    server: LoopbackServer
 
     def _record(self) -> Request:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body: Any = json.loads(raw) if raw else None
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
+        body = self.read_body()
         parts = urlsplit(self.path)
-        headers = {k: v for k in KEPT_HEADERS if (v := self.headers.get(k)) is not None}
         kind = classify(parts.path, body) if self.command == "POST" else OTHER
-        req = Request(self.command, parts.path, parse_qs(parts.query), headers, body, time.time(), kind)
+        req = Request(self.command, parts.path, parse_qs(parts.query), self.kept_headers(KEPT_HEADERS), body,
+                      time.time(), kind)
         self.server.standin.log.add(req)
         return req
-
-    def _send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("request-id", new_id("req"))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(payload)
 
     def _json(self, status: int, obj: Any) -> None:
         self._send(status, json.dumps(obj).encode())
@@ -132,45 +113,22 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, b"")
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    standin: StandIn
-
-
-class StandIn:
+class StandIn(Loopback):
     """The server on 127.0.0.1, a free port. Use as a context manager or start()/stop()."""
 
+    handler = _Handler
+
     def __init__(self, script: Script | None = None) -> None:
+        super().__init__()
         self.script = script or Script()
         self.log = RequestLog()
-        self._server: _Server | None = None
-
-    @property
-    def port(self) -> int:
-        if self._server is None:
-            raise RuntimeError("stand-in not started")
-        return self._server.server_address[1]
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> StandIn:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.standin = self
-        # why: a short poll interval keeps stop() (and each test's teardown) well under 0.5 s.
-        server = self._server
-        threading.Thread(target=lambda: server.serve_forever(poll_interval=0.05), name="standin", daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        return super().start()
 
     def __enter__(self) -> StandIn:
         return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

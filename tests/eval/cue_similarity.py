@@ -6,12 +6,12 @@ and two packages that ship all-MiniLM-L6-v2 (the int8 ONNX file, and the tokeniz
     python -m tests.eval.cue_similarity [--scorer minilm|static] [--prompts FILE ...]
 
 The scorer is pluggable: ``minilm`` runs the sentence model (ADR 0020); ``static`` the static table
-the hook reads (``recall/static_model.py``, ADR 0025), through its own pure-Python code. Besides
+the hook reads (``recall/embed/static_model.py``, ADR 0025), through its own pure-Python code. Besides
 the similarity bar, the hybrid order (reciprocal rank fusion of the hook's lexical rank and the
 cosine rank, under the same bar) and a bar per kind are measured (:mod:`tests.eval.ranking`, which
 prints the table of ADR 0025 for both scorers).
 
-The candidates are the hook's own: the entries a prompt's words reach (``select.rank``, at least one
+The candidates are the hook's own: the entries a prompt's words reach (``rank.rank``, at least one
 word group, no strength bar), in the evaluation's memory with tags and cues
 (``recall_set_cued``). Each candidate's *similarity* is the cosine between the prompt and the
 entry, taken as the best of two: the entry's whole text, and each of its cues alone (a cue is
@@ -31,7 +31,8 @@ import tempfile
 import time
 
 from lazy_harness import paths
-from lazy_harness.recall import index, lookup, select
+from lazy_harness.recall.index import lookup, store
+from lazy_harness.recall.prompt import rank
 from tests.eval import prompt_files, recall_eval, recall_set, recall_set_cued
 
 THRESHOLDS = [round(0.15 + 0.01 * i, 2) for i in range(61)]
@@ -48,7 +49,7 @@ def static_embedder(model_dir: str | None = None):
     """texts -> unit vectors from the static table, through the hook's own code."""
     import numpy as np
 
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
 
     model = static_model.load(model_dir)
 
@@ -101,18 +102,18 @@ def candidates(parts: list[tuple[str, list]]) -> list[dict]:
         os.makedirs(env["HOME"])
         dirs = recall_eval.build(root, env, data.ENTRIES, data.PROJECTS, time.time())
         recall_eval.index_all(dirs, env)
-        conn = index.connect(paths.recall_index_file(env))
+        conn = store.connect(paths.recall_index_file(env))
         try:
             for part, prompts in parts:
                 for project, prompt, expected in prompts:
                     where, args = lookup.scope_sql([paths.memory_dir(dirs[project], env)], project)
-                    ranked, _ = select.rank(conn, prompt, where, args,
+                    ranked, _ = rank.rank(conn, prompt, where, args,
                                             {"min_terms": 1, "min_coverage": 0, "min_score": 0}, project=project)
                     # each candidate: (id, groups matched, another project's learning, kind, strength),
                     # in the hook's lexical order
                     rows.append({"part": part, "prompt": prompt, "want": {key_id[k] for k in expected},
                                  "cands": [(c["id"], len(c["matched"]),
-                                            select._elsewhere(c["kind"], c["origin"], project),
+                                            rank._elsewhere(c["kind"], c["origin"], project),
                                             c["kind"], c["strength"]) for c in ranked]})
         finally:
             conn.close()

@@ -22,7 +22,7 @@ get anything) at or under 1 in 6, over all the prompts together.
 import argparse
 import sys
 
-from lazy_harness.recall import terms
+from lazy_harness.recall.index import terms
 from tests.eval import prompt_files, recall_eval, recall_set
 
 

@@ -6,7 +6,7 @@ and the model packages for MiniLM).
 
 The candidates are the hook's own (``cue_similarity.candidates``: entries one of the prompt's word
 groups reaches, in the hook's lexical order). For each scorer (MiniLM through onnxruntime, the
-static table through ``recall/static_model.py``) and each method:
+static table through ``recall/embed/static_model.py``) and each method:
 
 - ``words`` (no scorer): the strength bar of ADR 0019, what the hook does without vectors;
 - ``cosine``: a candidate passes when it matches a word group (one more for another project's
@@ -14,7 +14,7 @@ static table through ``recall/static_model.py``) and each method:
 - ``rrf``: the same bar, passed candidates ordered by reciprocal rank fusion (k = 60) of their
   lexical rank and their similarity rank among the candidates that match enough groups;
 - ``blend``: the bar and the order on the similarity plus ``W`` times the candidate's lexical
-  strength (``select.rank``: its BM25 for the prompt, normalised), capped at ``CAP``; so an entry
+  strength (``rank.rank``: its BM25 for the prompt, normalised), capped at ``CAP``; so an entry
   the prompt's words reach strongly needs less similarity. ``W`` and ``CAP`` are fixed here, not
   fitted (ADR 0025 shows the neighbours);
 - ``per-kind``: a bar per kind (decision, failure, learning, open item), each moved from the fitted

@@ -275,7 +275,7 @@ def write_bar(root: str, bar) -> str:
 def index_all(dirs: dict[str, str], env: dict) -> None:
     """Index and embed every project's memory before the first prompt, as ``lh memory reindex``
     does (the hooks only read the index). Every entry has its vector, as after the worker wrote it."""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     mdirs = [paths.memory_dir(d, env) for d in dirs.values()]
     done = writer.update(paths.recall_index_file(env), mdirs, paths.learnings_dir(None, env))

@@ -4,7 +4,7 @@
 
 Needs the ``tokenizers`` package and all-MiniLM-L6-v2's tokenizer.json (whose SHA-256 is the one
 ``tests/eval/build_static_model.py`` pins); neither is a dependency. Writes
-tests/fixtures/wordpiece_ids.json: each text of ``tests/recall/test_static_model.SAMPLES`` and of a
+tests/fixtures/wordpiece_ids.json: each text of ``tests/recall/embed/test_static_model.SAMPLES`` and of a
 deterministic sample of real lines (this repository's docs, the evaluation's entries and cues) with
 the ids the source tokenizer gives it, so the unit suite checks agreement without the package.
 """
@@ -21,7 +21,7 @@ EVERY = 4  # one real line in this many
 def main(argv: list[str]) -> int:
     import tokenizers
 
-    from tests.recall.test_static_model import SAMPLES, real_text
+    from tests.recall.embed.test_static_model import SAMPLES, real_text
 
     tok = tokenizers.Tokenizer.from_file(argv[0])
     tok.no_truncation()

@@ -9,7 +9,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
-from lazy_harness.recall import index, lookup
+from lazy_harness.recall.index import lookup, store
 from tests.eval import recall_eval, recall_tiny
 
 
@@ -60,7 +60,7 @@ def _decisions(folder: str, env: dict) -> list[dict]:
 
 
 def _visible(env: dict, folder: str, project: str, word: str) -> int:
-    conn = index.connect(paths.recall_index_file(env))
+    conn = store.connect(paths.recall_index_file(env))
     try:
         mdir = paths.memory_dir(folder, env)
         where, args = lookup.scope_sql([mdir], project)
@@ -75,7 +75,7 @@ def test_filler_in_other_projects_grows_the_index_and_no_project_of_the_set_sees
     assert sorted(extra) == ["filler-000", "filler-001", "filler-002"]
     assert [len(_decisions(extra[p], env)) for p in sorted(extra)] == [4, 4, 2]
     assert all(d["project"] == p for p in extra for d in _decisions(extra[p], env))
-    conn = index.connect(paths.recall_index_file(env))
+    conn = store.connect(paths.recall_index_file(env))
     try:
         assert conn.execute("SELECT df FROM lex_total WHERE key='widget'").fetchone()[0] == 10
     finally:

@@ -161,7 +161,7 @@ def test_a_learning_of_project_scope_never_waits(isolated_home, tmp_path):
 
 def test_the_resident_answerer_keeps_them_out_too_until_approved(isolated_home, tmp_path):
     from tests.hooks.hookrun import hook_log
-    from tests.recall import test_resident
+    from tests.recall.resident import test_client as test_resident
 
     a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
     write_as_session(a, {"learnings": [learning(DOCKER, "Copy requirements.txt and install dependencies first.",

@@ -188,7 +188,7 @@ def test_session_start_path_imports_nothing_heavy(project):
     stdin = json.dumps(payload(project)).encode()
     first = modules(PROBE, stdin) - baseline  # compiles config.toml into its JSON snapshot
     second = modules(PROBE, stdin) - baseline
-    assert "lazy_harness.recall.digest" in second  # the probe really took the read-back path
+    assert "lazy_harness.recall.readback.digest" in second  # the probe really took the read-back path
     assert "tomllib" not in second
     heavy = {m for m in second if m in BANNED or m.split(".")[0] in BANNED or m.startswith(("lazy_harness.cli",
                                                                                             "lazy_harness.worker"))}

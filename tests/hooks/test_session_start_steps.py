@@ -11,7 +11,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.hooks import session_start
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import shown
+from lazy_harness.recall.prompt import already_shown
 from tests.hooks.hookrun import hook_log, run_hook
 from tests.support import memory_samples as ms
 
@@ -81,7 +81,7 @@ def test_the_shown_ids_are_the_ones_printed_and_a_held_entry_is_not_among_them(p
     result = run_hook("SessionStart", payload(project))
     text = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "the old failure" in text and "Setup note" not in text
-    seen = shown.read(os.environ, SID)
+    seen = already_shown.read(os.environ, SID)
     assert ids.entry_id("failure", "the old failure") in seen
     assert ids.entry_id("failure", "Setup note") not in seen
     assert ids.handoff_id("rerun the flaky e2e test") in seen

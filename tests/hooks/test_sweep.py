@@ -169,9 +169,9 @@ def test_a_session_forgotten_while_idle_is_watched_again_from_its_next_prompt(is
 
 def test_a_prompt_whose_search_fails_still_watches_its_session(isolated_home, fake, project):
     payload, open_file = _distilled_then_forgotten(isolated_home, project)
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
-    index.remove(paths.recall_index_file())
+    store.remove(paths.recall_index_file())
     os.makedirs(paths.recall_index_file())  # a folder where the index file goes: every search fails
     typed = {"session_id": SID, "transcript_path": payload["transcript_path"], "cwd": str(project),
              "hook_event_name": "UserPromptSubmit", "permission_mode": "default",

@@ -143,7 +143,7 @@ def test_a_prompt_appends_what_it_injected_and_the_rule_orders_where_max_items_c
 def test_a_usage_record_that_fails_in_any_way_leaves_the_prompt_its_memory(tmp_path, isolated_home, monkeypatch):
     """The usage line is a nicety (ADR 0036): whatever noting it raises, the prompt still gets its notes,
     as at SessionStart."""
-    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall.prompt import recall as recall_prompt
 
     project = ms.make_project(tmp_path, "proj")
     a, b = _lock_decisions(project)

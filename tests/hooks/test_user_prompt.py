@@ -9,7 +9,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall import index
+from lazy_harness.recall.index import store
 from tests.hooks.hookrun import SID, hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
@@ -260,14 +260,14 @@ def write_recall_config(home, text: str) -> None:
 def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(project):
     """The prompt's vector is made in the hook; the entries' were made when the writer indexed them
     and are kept in the index."""
-    from lazy_harness.recall import static_model, vectors
+    from lazy_harness.recall.embed import static_model, vectors
 
     ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS), [ms.decision(NOW, NIGHTLY, "audit")])
     text = ask(project, PROMPT)
     last = hook_log(paths.claude_dir())[-1]
     scored = re.search(r" semantic=(\d+)/(\d+) best_sim=(\d\.\d\d) ", last)
     assert scored and int(scored.group(1)) >= 1, last
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:  # every text of every entry has its vector now: the next prompt waits for nothing
         have, total = vectors.counts(conn, static_model.MODEL_ID)
     finally:
@@ -277,10 +277,10 @@ def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(pro
 
 
 def test_vectors_survive_a_restart_and_only_an_edited_entry_is_embedded_again(project):
-    from lazy_harness.recall import static_model, vectors
+    from lazy_harness.recall.embed import static_model, vectors
 
     ask(project, PROMPT)
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:
         before = dict(conn.execute("SELECT key, v FROM vec").fetchall())
     finally:
@@ -292,7 +292,7 @@ def test_vectors_survive_a_restart_and_only_an_edited_entry_is_embedded_again(pr
     with open(path, "w", encoding="utf-8") as fh:  # edited by hand: the whole file is read again
         fh.write("\n".join(lines) + "\n")
     ask(project, PROMPT, sid="after-edit")
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:
         after = dict(conn.execute("SELECT key, v FROM vec").fetchall())
         have, total = vectors.counts(conn, static_model.MODEL_ID)

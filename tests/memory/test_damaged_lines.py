@@ -224,7 +224,7 @@ def test_a_salvaged_copy_of_an_entry_written_whole_is_read_once(tmp_path):
     tail = files.tail_records(path, 10)
     assert [r["summary"] for r in tail].count(torn["summary"]) == 1
     assert [r for r in tail if r["summary"] == torn["summary"]][0].get("via") == "session"
-    from lazy_harness.recall import sources
+    from lazy_harness.recall.index import sources
 
     found, _, _, _ = sources.read_jsonl(path, "decision")
     assert [e["title"] for e in found].count(torn["summary"]) == 1

@@ -11,7 +11,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import entries, files, frontmatter, ids, learnings, store
-from lazy_harness.recall import index, sources, writer
+from lazy_harness.recall.index import sources, store as index_store, writer
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -50,7 +50,7 @@ def tail(path):
 
 def indexed(mdir, ldir=None):
     writer.update(paths.recall_index_file(), [mdir], ldir)
-    conn = index.connect(paths.recall_index_file())
+    conn = index_store.connect(paths.recall_index_file())
     try:
         return sorted(conn.execute("SELECT id, line FROM entry ORDER BY id").fetchall())
     finally:

@@ -10,7 +10,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files, handoff, ids, store
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 
 NOW = 1_760_000_000.0
 DAY = 86400.0

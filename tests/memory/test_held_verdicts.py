@@ -8,7 +8,7 @@ import pytest
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files, held, ids, trust
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 from tests.support import memory_samples as ms
 
 NOW = time.time()

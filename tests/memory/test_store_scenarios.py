@@ -8,7 +8,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files, frontmatter, handoff, ids, journal, learnings, marks, store
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms

@@ -8,7 +8,7 @@ import time
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files, provenance
-from lazy_harness.recall import sources
+from lazy_harness.recall.index import sources
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -29,7 +29,7 @@ def test_an_odd_agent_value_is_shown_on_one_short_line():
 
 
 def _digest(project: str) -> str:
-    from lazy_harness.recall.digest import digest
+    from lazy_harness.recall.readback.digest import digest
 
     text, _ = digest(project, config.defaults(), os.environ, NOW, "startup")
     assert text is not None

@@ -63,7 +63,7 @@ def test_reindex_waits_for_a_running_build_and_clears_nothing_under_it(tmp_path)
     import subprocess
     import sys
 
-    from lazy_harness.recall import writer as build
+    from lazy_harness.recall.index import writer as build
     from tests.cli.lhrun import lh_script
 
     fill(tmp_path)
@@ -117,7 +117,7 @@ def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
 
 
 def test_show_prompt_prints_each_candidates_similarity_from_the_static_model(tmp_path):
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
 
     root = fill(tmp_path)
     prompt = "the deploy scheduler ran twice, lock it in postgres"

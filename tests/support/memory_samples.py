@@ -141,7 +141,7 @@ def index_now(configured: str | None = None) -> None:
     """Bring the recall index up to date with every project's memory and the learnings, as the worker
     (the index's writer) does after it writes; the hooks only read the index (ADR 0042)."""
     from lazy_harness import paths
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     writer.update(paths.recall_index_file(), paths.all_memory_dirs(None, configured), paths.learnings_dir(),
                   waiting=lambda entries: None)

@@ -59,13 +59,13 @@ def test_a_page_action_brings_the_index_up_to_date_at_once(server, seeded):
     reads the index, no longer gets a forgotten entry, without a session start in between."""
     from lazy_harness import paths
     from lazy_harness.memory import ids
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store
 
     ms.index_now()
     eid = ids.entry_id("decision", "Keep the recall index in SQLite FTS5")
 
     def hidden() -> bool:
-        conn = index.connect(paths.recall_index_file())
+        conn = store.connect(paths.recall_index_file())
         try:
             return conn.execute("SELECT 1 FROM hidden WHERE id=?", (eid,)).fetchone() is not None
         finally:

@@ -10,7 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from lazy_harness import config
 from lazy_harness.memory import journal, marks
-from lazy_harness.recall import explain
+from lazy_harness.recall.prompt import explain
 from tests.ui.conftest import browser
 
 pytestmark = browser

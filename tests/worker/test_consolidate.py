@@ -358,7 +358,7 @@ def test_the_workers_consolidation_takes_what_it_marked_out_of_the_index_at_once
     """The hooks only read the index (ADR 0042): after an automatic consolidation that marked an
     entry, the worker brings the index up to date, so the next prompt no longer finds it."""
     from lazy_harness import paths
-    from lazy_harness.recall import index, writer
+    from lazy_harness.recall.index import store, writer
     from lazy_harness.worker import loop
 
     bin_dir, mdir, ldir = world
@@ -372,7 +372,7 @@ def test_the_workers_consolidation_takes_what_it_marked_out_of_the_index_at_once
     stats.projects[str(mdir)] = ""
     loop.consolidate_touched(cfg, os.environ, stats)
     assert marks.hidden(str(mdir))  # it ran and marked
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:
         assert conn.execute("SELECT count(*) FROM hidden WHERE id=?", (old,)).fetchone()[0] == 1
     finally:

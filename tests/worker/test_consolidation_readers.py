@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lazy_harness import config, paths
 from lazy_harness.memory import handoff, ids
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook
@@ -107,7 +107,7 @@ def test_consolidation_and_lh_memory_close_close_handoff_items_undoably(tmp_path
 
 
 def test_session_start_remembers_the_live_entries_it_showed_not_the_marked_ones(tmp_path):
-    from lazy_harness.recall import shown
+    from lazy_harness.recall.prompt import already_shown
 
     proj, mdir, _ = _project(tmp_path)
     d = _write_entries(mdir, "decision", [f"decision number {n} about the queue" for n in range(12)])
@@ -117,7 +117,7 @@ def test_session_start_remembers_the_live_entries_it_showed_not_the_marked_ones(
     assert done.returncode == 0, done.stderr
     text = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "decision number 11" not in text and "decision number 10" in text
-    remembered = shown.read(os.environ, "s-live")
+    remembered = already_shown.read(os.environ, "s-live")
     assert d[-1] not in remembered
     assert {i for i in d[:-1] if f"decision number {d.index(i)} about" in text} <= remembered
     assert d[10] in remembered

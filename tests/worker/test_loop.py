@@ -59,14 +59,15 @@ def test_session_end_hook_drives_a_full_distillation(isolated_home, fake, projec
 
 
 def test_after_a_persist_the_new_entries_are_indexed_and_embedded_before_the_next_prompt(isolated_home, fake, project):
-    from lazy_harness.recall import index, static_model, vectors
+    from lazy_harness.recall.embed import static_model, vectors
+    from lazy_harness.recall.index import store
 
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = place(project)
     run_hook("SessionEnd", payload)
     [done] = wait_finished(paths.queue_dir())
     assert queue.read_task(done)["outcome"] == "processed"
-    conn = index.connect(paths.recall_index_file())
+    conn = store.connect(paths.recall_index_file())
     try:
         kinds = {r[0] for r in conn.execute("SELECT kind FROM entry")}
         have, total = vectors.counts(conn, static_model.MODEL_ID)

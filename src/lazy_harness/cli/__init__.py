@@ -31,17 +31,17 @@ COMMANDS = {
 
 
 class LazyGroup(click.Group):
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         spec = COMMANDS.get(name)
         if spec is None:
             return None
         module = importlib.import_module(spec[0])
         return getattr(module, spec[1])
 
-    def format_commands(self, ctx, formatter):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
@@ -57,7 +57,7 @@ def cli() -> None:
     """
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Entry point: expected failures become one line on stderr and exit 1, never a traceback."""
     try:
         # why: without standalone mode click returns ctx.exit()'s code instead of exiting

@@ -18,6 +18,11 @@ from lazy_harness import paths, queue
 from lazy_harness.cli.cost import load_config, parse_since
 from lazy_harness.project_identity import project_name, project_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+
 
 @dataclass
 class Candidate:
@@ -28,7 +33,8 @@ class Candidate:
     estimate: float
 
 
-def candidates(since: float, project: str | None, cfg: dict, env=None) -> tuple[list[Candidate], int]:
+def candidates(since: float, project: str | None, cfg: Config,
+               env: Mapping[str, str] | None = None) -> tuple[list[Candidate], int]:
     """Never-distilled interactive sessions changed since ``since``, oldest first, and how many
     transcripts were looked at."""
     from lazy_harness.cost import budget

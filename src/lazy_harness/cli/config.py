@@ -1,5 +1,7 @@
 """``lh config``: where config.toml is, what is in effect, a starting file, and a validator."""
 
+from __future__ import annotations
+
 import os
 import re
 import tomllib
@@ -10,6 +12,10 @@ from lazy_harness import config as cfg
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError, LhError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 @click.group()
@@ -94,7 +100,7 @@ def _source(dotted: str, written: dict[str, object], bad: set[str]) -> str:
     return "config file"
 
 
-def _annotated(values: dict, written: dict[str, object], bad: set[str]) -> str:
+def _annotated(values: Mapping[str, object], written: dict[str, object], bad: set[str]) -> str:
     """tomli_w's output with ``# config file`` / ``# default`` (or why not the file's value) after each key."""
     import tomli_w
 

@@ -11,6 +11,10 @@ import click
 from lazy_harness import config, notice, paths
 from lazy_harness.errors import LhError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 _SPAN = re.compile(r"^\s*(\d+)\s*([hdwm]?)\s*$")
 _UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "": 86400}
 
@@ -35,7 +39,7 @@ def parse_since(text: str, now: float) -> float:
     return start
 
 
-def load_config() -> dict:
+def load_config() -> Config:
     """The config, or its defaults with a warning: spend must be readable with a broken config.toml."""
     try:
         return config.load()
@@ -44,7 +48,7 @@ def load_config() -> dict:
         return config.defaults()
 
 
-def spend_lines(cfg: dict, now: float | None = None) -> list[tuple[str, str, str, str | None]]:
+def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, str, str | None]]:
     """``lh doctor``'s spend checks: (status, check, detail, hint) rows."""
     from lazy_harness.cost import budget
 

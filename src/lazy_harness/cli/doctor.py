@@ -3,6 +3,8 @@
 Read-only: it creates nothing (a writable check looks at the nearest existing folder).
 """
 
+from __future__ import annotations
+
 import os
 import re
 import shlex
@@ -16,6 +18,11 @@ from lazy_harness import config, paths, queue, settings
 from lazy_harness.cli.hooks import describe_worker, failed_tasks, pending_tasks, settings_files, worker_state
 from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from lazy_harness.plugin import Install
 
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 # The Claude Code versions the e2e suite runs against (.ci/run installs both; docs/adr/0011).
@@ -34,7 +41,7 @@ class Report:
         click.echo(f"{status:<4}  {check}: {detail}" + (f"  (hint: {hint})" if hint else ""))
 
 
-def _check_config(r: Report) -> dict:
+def _check_config(r: Report) -> Config:
     path = paths.config_file()
     problem = None
     try:
@@ -73,7 +80,7 @@ def _loop_off(r: Report) -> None:
         r.line("warn", "compound loop", "disabled: finished sessions are not distilled", hint)
 
 
-def _check_claude(r: Report, values: dict) -> None:
+def _check_claude(r: Report, values: Config) -> None:
     from lazy_harness import proc
 
     wanted = values["compound_loop"]["claude_path"] or "claude"
@@ -124,7 +131,7 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
         r.line("ok", "claude version", f"{'.'.join(map(str, found))} ({tested})")
 
 
-def _check_plugin(r: Report):
+def _check_plugin(r: Report) -> Install | None:
     """The lazy-harness plugin as Claude Code recorded it for the project here; the enabled install,
     or None."""
     from lazy_harness import plugin
@@ -234,7 +241,7 @@ def _check_writable(r: Report, check: str, folder: str) -> None:
         r.line("ok", check, f"{folder} is writable")
 
 
-def _check_memory(r: Report, values: dict) -> None:
+def _check_memory(r: Report, values: Config) -> None:
     """Where memory goes, and old files still in Claude Code's folder for the project here."""
     from lazy_harness.memory import migrate
 
@@ -251,7 +258,7 @@ def _check_memory(r: Report, values: dict) -> None:
 def _check_index(r: Report) -> None:
     """The recall index, opened read-only: a file that fails to read in any way is reported (the next
     search or prompt builds it again; ``lh memory reindex`` does it now)."""
-    from lazy_harness.recall import index
+    from lazy_harness.recall.index import store as index
 
     path = paths.recall_index_file()
     if not os.path.exists(path):
@@ -294,9 +301,9 @@ def _check_private_folders(r: Report) -> None:
                private.fix(path, why))
 
 
-def _check_resident(r: Report, values: dict) -> None:
+def _check_resident(r: Report, values: Config) -> None:
     """The resident answerer of prompt recall (ADR 0029): running or not, its pid and resident set."""
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client as resident
 
     pid = resident.pid()
     minutes = values["recall"]["resident_minutes"]
@@ -315,7 +322,7 @@ def _check_resident(r: Report, values: dict) -> None:
            "(recall.resident_minutes); lh hooks uninstall stops it")
 
 
-def _check_memory_lines(r: Report, values: dict) -> None:
+def _check_memory_lines(r: Report, values: Config) -> None:
     """Damaged lines in every project's memory files, counted, the first few named by file and line."""
     from lazy_harness.memory import damage
 
@@ -365,7 +372,7 @@ def _check_queue(r: Report, now: float) -> None:
         r.line("ok", "worker", f"{worker}; last successful distillation: {success}")
 
 
-def _check_sync(r: Report, values: dict) -> None:
+def _check_sync(r: Report, values: Config) -> None:
     from lazy_harness import sync
 
     remote = sync.configured_remote(values)

@@ -4,6 +4,8 @@ The read-only look-ups here (which files hold our hooks, when each event last fi
 last run) are shared with ``lh doctor``.
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import sys
@@ -14,6 +16,12 @@ import click
 from lazy_harness import config, logfile, paths, queue, settings
 from lazy_harness.errors import ConfigError, LhError, SettingsError
 from lazy_harness.project_identity import project_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from collections.abc import Iterable
+    from lazy_harness.settings import Ours
 
 LOG_TAIL_LINES = 5000
 
@@ -32,7 +40,7 @@ class SettingsFile:
     null_matchers: list = field(default_factory=list)
 
 
-def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
+def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[SettingsFile]:
     """The user file and the project's two files (project root of ``cwd``), each inspected once."""
     root = project_root(cwd or os.getcwd())
     out, seen = [], set()
@@ -55,7 +63,7 @@ def settings_files(cwd: str | None = None, env=None) -> list[SettingsFile]:
     return out
 
 
-def last_fired(env=None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
+def last_fired(env: Mapping[str, str] | None = None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
     """Event -> the newest hooks.log line for it, without its event name (read from the file's end)."""
     from lazy_harness.memory.files import tail_lines
 
@@ -67,7 +75,7 @@ def last_fired(env=None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
     return found
 
 
-def worker_state(env=None) -> dict:
+def worker_state(env: Mapping[str, str] | None = None) -> dict:
     """``<queue>/state/worker.json`` as the worker left it; {} when absent or unreadable."""
     import json
 
@@ -79,7 +87,7 @@ def worker_state(env=None) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def pending_tasks(env=None) -> list[str]:
+def pending_tasks(env: Mapping[str, str] | None = None) -> list[str]:
     """queue.pending, but a queue path that is not a folder reads as empty (doctor reports it)."""
     try:
         return queue.pending(paths.queue_dir(env))
@@ -87,7 +95,7 @@ def pending_tasks(env=None) -> list[str]:
         return []
 
 
-def failed_tasks(env=None) -> list[str]:
+def failed_tasks(env: Mapping[str, str] | None = None) -> list[str]:
     try:
         return sorted(n for n in os.listdir(os.path.join(paths.queue_dir(env), queue.FAILED))
                       if n.endswith(queue.SUFFIX))
@@ -112,7 +120,7 @@ def describe_worker(state: dict) -> tuple[str, str]:
     return worker, "never"
 
 
-def _events_text(ours) -> str:
+def _events_text(ours: Iterable[Ours]) -> str:
     return ", ".join(o.event for o in ours)
 
 
@@ -334,7 +342,7 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):
         click.echo(f"config.toml left as is ({paths.config_file()}); without hooks nothing is queued")
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client as resident
 
     stopped = resident.stop()
     if stopped is not None:

@@ -3,12 +3,18 @@ merged with the person's own entries as settings.json is (settings.py), then tru
 ``codex app-server`` (codex_trust.py). Also the Codex facts ``lh doctor`` and ``lh status`` show.
 """
 
+from __future__ import annotations
+
 import os
 
 import click
 
 from lazy_harness import codex_trust, paths, settings
 from lazy_harness.errors import SettingsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 TRUST_BY_HAND = ("open codex, type /hooks and trust the four lazy-harness hooks (or run "
                  "lh hooks install --agent codex again once codex is on PATH)")
@@ -103,7 +109,7 @@ def trust_line(path: str, cwd: str) -> str:
     return f"not trusted: {', '.join(left)}" if left else codex_trust.TRUSTED
 
 
-def sessions_seen(env=None) -> int:
+def sessions_seen(env: Mapping[str, str] | None = None) -> int:
     """Codex sessions the queue has held a task for (``agent=codex``: waiting, running, done or failed)."""
     from lazy_harness import queue
 

@@ -10,6 +10,8 @@ Memory files are edited by hand and merged in by ``lh sync``: whatever they hold
 the files themselves are left as they are.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import re
@@ -21,8 +23,13 @@ from lazy_harness import config, paths
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall import search as search_core
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.aliases import Owned
 
 FULL = 2000  # characters of one field in the full lists
 
@@ -54,7 +61,7 @@ def _records(path: str) -> list[tuple[int, dict]]:
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _learnings(ldir: str, origin: str, owned) -> list[dict]:
+def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
     """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
     ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
     out = []
@@ -74,7 +81,7 @@ def _learnings(ldir: str, origin: str, owned) -> list[dict]:
     return out
 
 
-def _setting(project: str | None) -> tuple[str, dict, str, str]:
+def _setting(project: str | None) -> tuple[str, Config, str, str]:
     """(folder, config, memory folder, learnings folder); old files in Claude Code's folder are moved first."""
     return search_core.place(project, os.environ, _echo)
 
@@ -112,7 +119,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     else:
         from lazy_harness import queue
 
-        def trouble():
+        def trouble() -> tuple[int, str | None]:
             return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
         text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=trouble)
         _echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
@@ -120,7 +127,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     click.echo()
     _echo(f"==== everything in the memory of {name} ====")
     state, _ = handoff.load(mdir)
-    stale_days = (cfg.get("handoff") or {}).get("stale_days", handoff.STALE_DAYS)
+    stale_days = cfg["handoff"]["stale_days"]
     opened = handoff.open_items(state)
     _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
     for item in opened:
@@ -136,7 +143,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     _show_entries(mdir, ldir, name, cfg)
 
 
-def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
+def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
     """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py:
     the same in lh memory held, search and the page)."""
     from lazy_harness.memory import held, marks, state
@@ -166,9 +173,10 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: dict) -> None:
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
 
 
-def _show_prompt(prompt: str, cwd: str, cfg: dict) -> None:
+def _show_prompt(prompt: str, cwd: str, cfg: Config) -> None:
     from lazy_harness.atomic import held
-    from lazy_harness.recall import explain, writer
+    from lazy_harness.recall.index import writer
+    from lazy_harness.recall.prompt import explain
 
     path = paths.recall_index_file()
     if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
@@ -243,7 +251,7 @@ def reindex() -> None:
     then brings the index up to date from the files without clearing what that process wrote.
     Vectors already computed for a text are kept and used again (they are looked up by the text's
     hash); only new or edited texts are embedded."""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     cfg = config.load_fast(os.environ)
     path = paths.recall_index_file()

@@ -11,8 +11,12 @@ import time
 
 import click
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
 
-def _where(project: str | None) -> tuple[str, dict, str, str, str]:
+
+def _where(project: str | None) -> tuple[str, Config, str, str, str]:
     """(cwd, config, memory folder, learnings folder, project name)."""
     from lazy_harness import config, paths
     from lazy_harness.project_identity import project_name
@@ -27,7 +31,7 @@ def index_after(mdir: str, ldir: str | None) -> None:
     """The recall index brought up to date with what a command wrote (ADR 0042): now, or by the
     worker when another writer holds it; a failure is said on stderr (the change itself is written)."""
     from lazy_harness.queue import index_task
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     try:
         if writer.after_write(os.environ, mdir, ldir) is None:

@@ -15,6 +15,10 @@ import click
 
 from lazy_harness.cli.memory_changes import index_after
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 _PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 
 
@@ -24,7 +28,7 @@ def _say(text: str, err: bool = False) -> None:
     click.echo(terminal_safe(text), err=err)
 
 
-def _roots() -> tuple[str, str, dict]:
+def _roots() -> tuple[str, str, Config]:
     """(memory root, learnings folder, config)."""
     from lazy_harness import config, paths
 

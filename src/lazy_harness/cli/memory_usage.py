@@ -14,6 +14,10 @@ import click
 
 from lazy_harness.logfile import terminal_safe
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.usage_log import Tally
+
 
 def _mdirs(project: str | None, all_projects: bool) -> tuple[list[str], str]:
     """(the memory folders, what they are called in the report)."""
@@ -31,7 +35,7 @@ def _day(iso: str | None) -> str:
     return iso[:16].replace("T", " ") if iso else "never"
 
 
-def _print(t, name: str, where: str) -> None:
+def _print(t: Tally, name: str, where: str) -> None:
     totals = t.totals()
     click.echo(terminal_safe(f"memory usage of {name} ({where})"))
     if not t.entries:

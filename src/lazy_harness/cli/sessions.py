@@ -18,10 +18,14 @@ import os
 from lazy_harness import paths
 from lazy_harness.project_identity import project_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 SUFFIX = ".jsonl"
 
 
-def all_transcripts(env=None) -> list[tuple[float, str]]:
+def all_transcripts(env: Mapping[str, str] | None = None) -> list[tuple[float, str]]:
     """(mtime, path) of every session transcript (sub-agent files live deeper and are left out)."""
     projects = paths.projects_dir(env)
     found: list[tuple[float, str]] = []
@@ -45,7 +49,7 @@ def all_transcripts(env=None) -> list[tuple[float, str]]:
     return found
 
 
-def match_sessions(ident: str, env=None) -> list[str]:
+def match_sessions(ident: str, env: Mapping[str, str] | None = None) -> list[str]:
     """Transcripts whose session id is ``ident`` or starts with it (the 8-character short ids of
     task names); an exact id wins over prefixes."""
     ident = ident.strip()
@@ -65,7 +69,7 @@ def session_id_of(path: str) -> str:
     return os.path.basename(path)[: -len(SUFFIX)] if path.endswith(SUFFIX) else os.path.basename(path)
 
 
-def newest_interactive(cwd: str, env=None) -> tuple[str | None, list[tuple[str, str]]]:
+def newest_interactive(cwd: str, env: Mapping[str, str] | None = None) -> tuple[str | None, list[tuple[str, str]]]:
     """The newest interactive transcript of the repository holding ``cwd`` (any worktree, any
     subfolder), or None; and the newer ones passed over as [(path, kind)]."""
     from lazy_harness.worker import transcript

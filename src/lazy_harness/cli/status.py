@@ -22,6 +22,11 @@ from lazy_harness.cli.queue import STATES, queued_at, task_names, waiting_reason
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from collections.abc import Callable
+
 SCAN = 400  # newest task files read to find the project's last sessions (every project shares the queue)
 # what one processed task wrote, as memory.apply.Report.summary() puts it in its done/ file
 _COUNTS = tuple((name, re.compile(pattern)) for name, pattern in (
@@ -50,7 +55,8 @@ class Belongs:
         return self._seen[cwd]
 
 
-def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs=None) -> list[tuple[str, str, list]]:
+def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: Callable[[dict], bool] | None = None
+                     ) -> list[tuple[str, str, list]]:
     """The last ``recent`` sessions whose tasks write into ``mdir`` (or ``belongs`` to the project),
     newest first, as (session id, newest task name, [(state, fields)] newest first), from the newest
     ``scan`` task files."""
@@ -120,7 +126,7 @@ def _written(processed: list[dict]) -> str:
     return f"{times}: {', '.join(parts)}"
 
 
-def watched_sessions(q: str, belongs, queued: set[str]) -> list[tuple[str, str]]:
+def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) -> list[tuple[str, str]]:
     """The project's sessions the idle sweep watches (queue/state/open) with no task waiting, newest
     transcript first, as (session id, when its transcript was last written)."""
     folder = spool.folder(q, spool.OPEN)
@@ -141,7 +147,7 @@ def watched_sessions(q: str, belongs, queued: set[str]) -> list[tuple[str, str]]
     return [(sid, time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))) for mtime, sid in sorted(found, reverse=True)]
 
 
-def held_line(mdir: str, cfg: dict) -> str:
+def held_line(mdir: str, cfg: Config) -> str:
     """What ``lh memory held`` lists under ``cfg``'s ``[trust] cross_projects``, in one line: the held
     entries, then the learnings that wait for approval to be used in other projects (ADR 0032)."""
     from lazy_harness.memory import held, state
@@ -167,7 +173,7 @@ def index_state() -> str:
     """The search index: not built yet, being built or updated, or built with N entries."""
     import sqlite3
 
-    from lazy_harness.recall import index, lookup
+    from lazy_harness.recall.index import lookup, store as index
 
     path = paths.recall_index_file()
     if not os.path.exists(path):
@@ -197,7 +203,7 @@ def index_state() -> str:
     return f"built, {entries} entries (last written {when})"
 
 
-def sync_state(cfg: dict) -> str:
+def sync_state(cfg: Config) -> str:
     from lazy_harness import sync
 
     remote = sync.configured_remote(cfg)
@@ -247,7 +253,7 @@ def status(recent: int) -> None:
         agent = " (Codex)" if any(f.get("agent") == "codex" for _, f in tasks) else ""
         click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks)}"))
     if watched:
-        idle = cfg["compound_loop"].get("idle_minutes", 10)
+        idle = cfg["compound_loop"]["idle_minutes"]
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")
     for sid, when in watched:
         click.echo(terminal_safe(f"  {when}  {sid[:8]}  not queued yet (its transcript was last written then)"))

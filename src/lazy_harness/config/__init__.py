@@ -11,6 +11,8 @@ The package, by what each part does (every name is read from here, ``config.X``)
     edit.py       what lh writes: the example file and the one edit to a user's config.toml
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import jsonload, paths
@@ -18,13 +20,22 @@ from lazy_harness.atomic import atomic_write
 from lazy_harness.config.schema import (
     CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA, defaults)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Final
+
+    from lazy_harness.config.edit import SECTION_HELP, enable_loop, render_example, set_value, toml_literal
+    from lazy_harness.config.typed import Config
+    from lazy_harness.config.validate import check, parse_file
+
 # why: hooks import this package after every turn and need only the snapshot; reading config.toml
 # (when it changed) and writing it (the CLI) load their modules at the first use of one of these names
 _VALIDATE = ("check", "parse_file")
 _EDIT = ("SECTION_HELP", "toml_literal", "render_example", "set_value", "enable_loop")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _VALIDATE:
         from lazy_harness.config import validate
 
@@ -36,7 +47,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def load(env=None) -> dict:
+def load(env: Mapping[str, str] | None = None) -> Config:
     """Full load for the CLI and the worker: raises ConfigError on a syntax error or a wrong value."""
     from lazy_harness.config.validate import parse_file
     from lazy_harness.errors import ConfigError
@@ -50,20 +61,20 @@ def load(env=None) -> dict:
 
 # why: a snapshot compiled by an older version lacks new keys; the schema is part of its stamp
 _SCHEMA_STAMP = " ".join(f"{s}.{k}" for s, keys in SCHEMA.items() for k in keys)
-INVALID = "_invalid"  # load_fast: the first problem of an invalid config.toml
+INVALID: Final = "_invalid"  # load_fast: the first problem of an invalid config.toml
 
 
-def invalid(cfg: dict) -> str | None:
+def invalid(cfg: Config) -> str | None:
     """The first problem of the config.toml that ``cfg`` (from :func:`load_fast`) came from, or None."""
     problem = cfg.get(INVALID)
     return problem if isinstance(problem, str) and problem else None
 
 
-def _snapshot_path(env=None) -> str:
+def _snapshot_path(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(paths.state_dir(env), "config.json")
 
 
-def load_fast(env=None) -> dict:
+def load_fast(env: Mapping[str, str] | None = None) -> Config:
     """Config for hooks: a JSON snapshot keyed by config.toml's path, mtime and size.
 
     Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays

@@ -1,7 +1,14 @@
 """The keys of config.toml (type, default and meaning of each) and the bounds a value must keep.
 
-Hot path: hooks load it with :mod:`lazy_harness.config` after every turn, so it imports nothing.
+Hot path: hooks load it with :mod:`lazy_harness.config` after every turn, so it imports nothing
+(the typed view, :mod:`lazy_harness.config.typed`, only for mypy).
 """
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
 
 # (type, default, meaning). Types: bool, int, num (an int or a float), str, list (of strings).
 SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
@@ -131,6 +138,18 @@ CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_C
 NUMBER_MAX = 1_000_000_000
 
 
-def defaults() -> dict[str, dict[str, object]]:
+def default_tables() -> dict[str, dict[str, object]]:
+    """Every table of the schema with its defaults, as plain dicts (``config.check`` fills them in)."""
     return {sec: {k: (list(v[1]) if isinstance(v[1], list) else v[1]) for k, v in keys.items()}
             for sec, keys in SCHEMA.items()}
+
+
+def as_config(tables: dict[str, dict[str, object]]) -> Config:
+    """``tables`` (every table of the schema, each value of its key's type) seen as the typed view."""
+    # the one place the checked tables become :class:`~lazy_harness.config.typed.Config`:
+    # tests/test_config_typed.py proves the TypedDicts say what SCHEMA says, check() the values
+    return tables  # type: ignore[return-value]  # why: a dict built from SCHEMA at run time
+
+
+def defaults() -> Config:
+    return as_config(default_tables())

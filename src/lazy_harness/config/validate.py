@@ -6,8 +6,21 @@ snapshot was compiled (:func:`lazy_harness.config.load_fast`); ``tomllib`` and t
 imported inside the functions.
 """
 
+from __future__ import annotations
+
 from lazy_harness import paths
-from lazy_harness.config.schema import CAPS, CHOICES, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, defaults
+from lazy_harness.config.schema import (
+    CAPS, CHOICES, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, as_config, default_tables, defaults)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from typing import Any
+
+    from lazy_harness.config.typed import Config
+
+    Tables = dict[str, dict[str, object]]  # the tables as check() fills them in, before they are a Config
 
 _TYPE_NAMES = {"bool": "a boolean", "int": "an integer", "str": "a string", "list": "a list of strings",
                "num": "a number"}
@@ -84,7 +97,7 @@ def _top_key_line(text: str, key: str) -> int | None:
     return None
 
 
-def _path_problem(value: str, env) -> str | None:
+def _path_problem(value: str, env: Mapping[str, str] | None) -> str | None:
     """Why a folder value cannot be resolved (see ``paths.configured_path``), or None."""
     missing = paths.unset_variables(value, env)
     if missing:
@@ -94,12 +107,12 @@ def _path_problem(value: str, env) -> str | None:
     return None
 
 
-def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | None, str]],
-                                                       list[tuple[int | None, str]]]:
+def check(data: dict[str, object], text: str = "", env: Mapping[str, str] | None = None
+          ) -> tuple[Config, list[tuple[int | None, str]], list[tuple[int | None, str]]]:
     """Validate parsed TOML. Returns (values merged over defaults, errors, warnings); each problem is
     ``(line or None, "dotted.key: message")``. Wrong values keep their default. Folder values stay
     as written; ``paths.configured_path`` resolves them where they are used."""
-    values = defaults()
+    values = default_tables()
     errors: list[tuple[int | None, str]] = []
     warnings: list[tuple[int | None, str]] = []
     for section, body in data.items():
@@ -111,7 +124,7 @@ def check(data: dict, text: str = "", env=None) -> tuple[dict, list[tuple[int | 
             for key, value in body.items():
                 _check_key(text, section, key, value, env, values, errors, warnings)
     _apply_caps(text, values, warnings)
-    return values, errors, warnings
+    return as_config(values), errors, warnings
 
 
 def _unknown_section(text: str, section: str, body: object) -> tuple[int | None, str]:
@@ -131,7 +144,7 @@ def _not_a_table(text: str, section: str, body: object) -> tuple[int | None, str
             f"{section}: expected a table, got {got}")
 
 
-def _check_key(text: str, section: str, key: str, value: object, env, values: dict,
+def _check_key(text: str, section: str, key: str, value: object, env: Mapping[str, str] | None, values: Tables,
                errors: list[tuple[int | None, str]], warnings: list[tuple[int | None, str]]) -> None:
     """One ``key = value`` of a known section: a warning when unknown, an error when wrong (the
     default stays), else the value goes into ``values``."""
@@ -151,8 +164,10 @@ def _check_key(text: str, section: str, key: str, value: object, env, values: di
         values[section][key] = value
 
 
-def _value_problem(dotted: str, key: str, kind: str, value, env) -> str | None:
-    """What is wrong with a value of a known key (its type, its range, its path, its patterns), or None."""
+def _value_problem(dotted: str, key: str, kind: str, value: Any, env: Mapping[str, str] | None) -> str | None:
+    """What is wrong with a value of a known key (its type, its range, its path, its patterns), or None.
+
+    ``value`` is parsed TOML (``Any``): its type is what this checks first."""
     if not _type_ok(kind, value):
         return f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}"
     if kind in ("int", "num"):
@@ -203,17 +218,18 @@ def _pattern_problem(patterns: list[str]) -> str | None:
     return None
 
 
-def _apply_caps(text: str, values: dict, warnings: list[tuple[int | None, str]]) -> None:
+def _apply_caps(text: str, values: Tables, warnings: list[tuple[int | None, str]]) -> None:
     """A value above its cap is lowered to the cap, with a warning."""
     for dotted, cap in CAPS.items():
         section, key = dotted.split(".")
-        if values[section][key] > cap:
+        value = values[section][key]
+        if isinstance(value, int) and value > cap:  # why: check() let only integers through
             warnings.append((_key_line(text, section, key),
-                             f"{dotted}: {values[section][key]} is above the cap of {cap}; {cap} is used"))
+                             f"{dotted}: {value} is above the cap of {cap}; {cap} is used"))
             values[section][key] = cap
 
 
-def parse_file(path: str, env=None) -> tuple[dict, list[str], list[str]]:
+def parse_file(path: str, env: Mapping[str, str] | None = None) -> tuple[Config, list[str], list[str]]:
     """Read and validate ``path``. A missing file means defaults. Problems come back as
     ``"<path>:<line>: message"`` strings; a syntax error raises :class:`ConfigError`."""
     from lazy_harness.errors import ConfigError

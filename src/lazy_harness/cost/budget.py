@@ -17,6 +17,11 @@ from dataclasses import dataclass
 
 from lazy_harness.cost import ledger
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+
 # why: without history, price a prompt character like claude-haiku-4-5 input with its cache write
 # ($1.25 per million tokens, ~3.5 characters a token) plus a fixed share for the CLI's own system
 # prompt and a 2,000-token answer ($5 per million); the ledger's own average replaces it at once
@@ -37,9 +42,9 @@ class Verdict:
     until: float = 0.0  # when the cap that stops it resets
 
 
-def caps(cfg: dict) -> tuple[float, float]:
-    section = cfg.get("budget") or {}
-    return float(section.get("daily_usd", 5.0)), float(section.get("monthly_usd", 50.0))
+def caps(cfg: Config) -> tuple[float, float]:
+    section = cfg["budget"]
+    return float(section["daily_usd"]), float(section["monthly_usd"])
 
 
 def day_start(now: float) -> float:
@@ -62,7 +67,7 @@ def next_month(now: float) -> float:
     return time.mktime((lt.tm_year, lt.tm_mon + 1, 1, 0, 0, 0, 0, 0, -1))
 
 
-def spent(env, now: float) -> tuple[float, float]:
+def spent(env: Mapping[str, str] | None, now: float) -> tuple[float, float]:
     """(today, this month) in dollars, from the ledger. A line dated after today (a clock that was
     ahead, a hand edit) is not today's spend: it would pause distillation until its date."""
     entries = ledger.read_since(min(day_start(now), month_start(now)), env)
@@ -70,7 +75,7 @@ def spent(env, now: float) -> tuple[float, float]:
             ledger.total(entries, month_start(now), next_month(now)))
 
 
-def estimate(prompt_chars: int, env=None, now: float | None = None) -> float:
+def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float | None = None) -> float:
     """A call's likely cost: the ledger's recent dollars per prompt character, else a fallback price."""
     per_char = ledger.cost_per_char(env, now=now)
     if per_char is None:
@@ -85,7 +90,7 @@ def money(value: float) -> str:
     return f"${value:.4f}".rstrip("0")
 
 
-def check(cfg: dict, env, now: float, cost: float = 0.0) -> Verdict:
+def check(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float = 0.0) -> Verdict:
     """May a call estimated at ``cost`` run now? ``cost`` 0 asks whether any cap is already reached."""
     daily, monthly = caps(cfg)
     today, month = spent(env, now)

@@ -23,6 +23,23 @@ from dataclasses import dataclass, field
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import append_line
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any, Protocol
+
+    class Usage(Protocol):
+        """What :func:`record` reads of a call's usage (``worker.llm.Usage``, which this room may not import)."""
+
+        model: str
+        input_tokens: int
+        output_tokens: int
+        cache_creation_tokens: int
+        cache_read_tokens: int
+        cost_usd: float
+        reported: bool
+        duration_s: float
+
 _BLOCK = 64 * 1024
 SLACK = 3600.0  # why: two writers (worker, lh distill) or a clock step may append slightly out of order
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_tokens", "cache_read_tokens")
@@ -33,8 +50,8 @@ MAX_COST_USD = 1_000_000.0  # why: one call never costs this; a sum of lines und
 MAX_PROMPT_CHARS = 1_000_000_000  # the estimate learns only from lines within it (config's largest value)
 
 
-def record(usage, meta: dict, outcome: str, prompt_chars: int, env=None, now: float | None = None,
-           kind: str = "distill") -> dict:
+def record(usage: Usage, meta: dict, outcome: str, prompt_chars: int, env: Mapping[str, str] | None = None,
+           now: float | None = None, kind: str = "distill") -> dict:
     """Append one call to the ledger; returns the line written. ``usage`` is an llm.Usage."""
     now = time.time() if now is None else now
     line = {
@@ -56,20 +73,21 @@ def record(usage, meta: dict, outcome: str, prompt_chars: int, env=None, now: fl
     return line
 
 
-def _number_in(value, low: float, high: float) -> bool:
+def _number_in(value: object, low: float, high: float) -> bool:
     """A JSON number from ``low`` to ``high``: false for NaN, infinities and booleans, and compared
     without float(), which fails on an integer too large for a float."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
 
-def _valid(entry) -> bool:
+def _valid(entry: object) -> bool:
     """A line every reader counts: ``ts`` a sane time and ``total_cost_usd`` a sane amount. The
     same test for ``lh cost``, the cap and the estimate, so a bad line is skipped by all of them."""
     return (isinstance(entry, dict) and _number_in(entry.get("ts"), MIN_TS, MAX_TS)
             and _number_in(entry.get("total_cost_usd"), 0, MAX_COST_USD))
 
 
-def _parse(raw: bytes):
+def _parse(raw: bytes) -> Any:
+    """A ledger line's parsed JSON (``Any``) when it is a line every reader counts, else None."""
     try:
         entry = json.loads(raw)
     except ValueError:
@@ -77,7 +95,7 @@ def _parse(raw: bytes):
     return entry if _valid(entry) else None
 
 
-def read_since(since: float, env=None, path: str | None = None) -> list[dict]:
+def read_since(since: float, env: Mapping[str, str] | None = None, path: str | None = None) -> list[dict]:
     """Ledger entries with ``ts >= since``, in file order. Reads from the end and stops at the first
     whole line older than ``since`` by more than SLACK (lines are appended in time order)."""
     path = path or paths.ledger_file(env)
@@ -135,12 +153,12 @@ class Totals:
                 "failed_calls": self.failed, "calls_without_cost": self.unreported}
 
 
-def total(entries, since: float = 0.0, until: float = MAX_TS) -> float:
+def total(entries: Iterable[dict], since: float = 0.0, until: float = MAX_TS) -> float:
     """Dollars of the entries with ``since <= ts < until``."""
     return sum(float(e["total_cost_usd"]) for e in entries if since <= e["ts"] < until)
 
 
-def group(entries, by: str) -> dict[str, Totals]:
+def group(entries: Iterable[dict], by: str) -> dict[str, Totals]:
     """Totals per day (local date), project or model, in first-seen order."""
     out: dict[str, Totals] = {}
     for entry in entries:
@@ -152,7 +170,7 @@ def group(entries, by: str) -> dict[str, Totals]:
     return out
 
 
-def cost_per_char(env=None, now: float | None = None, last: int = 20) -> float | None:
+def cost_per_char(env: Mapping[str, str] | None = None, now: float | None = None, last: int = 20) -> float | None:
     """Average dollars per prompt character over the last ``last`` successful calls of the past
     30 days; None without history."""
     now = time.time() if now is None else now

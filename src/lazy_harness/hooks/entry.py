@@ -6,6 +6,8 @@ CLI; not even ``json``, whose import of ``re`` costs more than the hook's own wo
 stdout except the JSON Claude Code reads, and logs one line per run to ``<claude dir>/logs/hooks.log``.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 import time
@@ -13,10 +15,16 @@ import time
 from lazy_harness import jsonload, logfile, private
 from lazy_harness.queue import WORKER_MARKER  # set in the environment of the worker's own ``claude -p`` call
 from lazy_harness.queue.task import CLAUDE, CODEX, PAYLOAD_AGENT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from collections.abc import Sequence
+    from typing import TextIO
 EVENTS = ("Stop", "SessionEnd", "SessionStart", "UserPromptSubmit")
 
 
-def read_payload(stream) -> dict:
+def read_payload(stream: TextIO | None) -> dict:
     if stream is None or stream.isatty():
         return {}
     raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
@@ -26,7 +34,7 @@ def read_payload(stream) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def agent_of_argv(argv) -> str:
+def agent_of_argv(argv: Sequence[str]) -> str:
     """``codex`` when the command says ``--agent codex`` (the hooks.json of Codex CLI), else ``claude``:
     the two send payloads with the same fields, so only the command tells them apart."""
     args = list(argv[2:])
@@ -38,7 +46,7 @@ def agent_of_argv(argv) -> str:
     return CLAUDE
 
 
-def dispatch(event: str, payload: dict, env, now: float, plugin: bool = False,
+def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plugin: bool = False,
              agent: str = CLAUDE) -> tuple[str, str | None]:
     """Run one event. Returns (decision for the log, text for stdout or None). ``plugin``: the
     lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``); ``agent``: ``codex`` when
@@ -72,7 +80,7 @@ def dispatch(event: str, payload: dict, env, now: float, plugin: bool = False,
     return f"unknown event {event!r}", None
 
 
-def main(argv=None, env=None) -> int:
+def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
     argv = sys.argv if argv is None else argv
     env = os.environ if env is None else env
     event = argv[1] if len(argv) > 1 else ""
@@ -98,7 +106,7 @@ def main(argv=None, env=None) -> int:
     return 0
 
 
-def report_damaged_lines(prefix: str, env, now: float) -> None:
+def report_damaged_lines(prefix: str, env: Mapping[str, str], now: float) -> None:
     """One hooks.log line per memory file in which this run salvaged or skipped a line (``memory.damage``)."""
     noted = sys.modules.get("lazy_harness.memory.lines")  # why: not imported means nothing was read
     if noted is None or not noted.NOTED:

@@ -7,10 +7,17 @@ pauses. Producers queue nothing and start no worker, but the session is still wa
 queues it once the file is fixed; the worker, started anyway, leaves every task pending.
 """
 
+from __future__ import annotations
+
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
 
-def loop_state(env) -> tuple[dict, str | None]:
+
+def loop_state(env: Mapping[str, str]) -> tuple[Config, str | None]:
     """(the config, why this producer queues nothing or None when it may queue)."""
     from lazy_harness import config
 
@@ -23,7 +30,7 @@ def loop_state(env) -> tuple[dict, str | None]:
     return cfg, None
 
 
-def paused(cfg: dict) -> bool:
+def paused(cfg: Config) -> bool:
     """True when an invalid config.toml pauses distillation (nothing queued, no worker started)."""
     from lazy_harness import config
 

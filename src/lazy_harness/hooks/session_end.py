@@ -1,11 +1,17 @@
 """SessionEnd: fires once when a session really ends. Same enqueue as Stop, without its gates."""
 
+from __future__ import annotations
+
 from lazy_harness import paths
 from lazy_harness.hooks import producer
 from lazy_harness.queue import submit, sweep
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def run(payload: dict, env, now: float) -> str:
+
+def run(payload: dict, env: Mapping[str, str], now: float) -> str:
     cfg, off = producer.loop_state(env)
     if off and not producer.paused(cfg):
         return f"skipped: {off}"

@@ -23,6 +23,8 @@ Each step adds its words to the run's hooks.log line; one that raises is logged 
 still runs (the digest matters more than any step before it).
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
@@ -30,7 +32,13 @@ from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
-from lazy_harness.recall import digest as recall
+from lazy_harness.recall.readback import digest as recall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+    from collections.abc import Callable
 
 
 # why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
@@ -43,10 +51,10 @@ class Start:
     (hooks.log words of what they did), ``told`` (hooks.log words of what the person was told),
     ``person`` (the systemMessage lines), the digest's ``text`` and ``stats``."""
 
-    def __init__(self, payload: dict, env, now: float) -> None:
+    def __init__(self, payload: dict, env: Mapping[str, str], now: float) -> None:
         self.payload, self.env, self.now = payload, env, now
         self.source = str(payload.get("source") or "?")
-        self.cfg: dict = {}
+        self.cfg: Config  # set by load_config(), the first thing run() does after the plugin's welcome
         self.cwd = ""
         self.did, self.told = "", ""
         self.person: list[str] = []
@@ -80,7 +88,7 @@ class Start:
         return f"{head} {recall.describe(stats)}{self.did}{self.told}", _out(out)
 
 
-def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str | None]:
+def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None). ``plugin``: run by the
     plugin's hooks.json, whose first start switches the loop on and says what happens next."""
     s = Start(payload, env, now)
@@ -95,7 +103,7 @@ def run(payload: dict, env, now: float, plugin: bool = False) -> tuple[str, str 
     return s.result()
 
 
-def step(s: Start, fn) -> None:
+def step(s: Start, fn: Callable[[Start], str]) -> None:
     """Run one step and add the words it returns to the run's line; what it raises is logged there
     instead, and the run goes on."""
     try:
@@ -146,7 +154,7 @@ def sweep(s: Start) -> str:
         idle_sweep.watch(q, s.payload)
         if paused:
             return " (distillation paused: config invalid; session watched)"
-        queued = idle_sweep.sweep(q, s.now, float(loop.get("idle_minutes", 10)) * 60, s.env)
+        queued = idle_sweep.sweep(q, s.now, float(loop["idle_minutes"]) * 60, s.env)
     except OSError as exc:
         return f" (sweep failed: {exc})"
     return f" (sweep queued {len(queued)} idle session(s))" if queued else ""
@@ -172,8 +180,8 @@ def pull(s: Start) -> str:
 
     At most every ``interval_minutes`` (a stamp file's mtime); a slow or offline remote is logged
     and tried again at a later start. The hook never waits on the network beyond its budget."""
-    sync = s.cfg.get("sync") or {}
-    if not sync.get("remote") or not sync.get("auto"):
+    sync = s.cfg["sync"]
+    if not sync["remote"] or not sync["auto"]:
         return ""
     stamp = os.path.join(paths.data_dir(s.env), ".sync-pull")
     try:
@@ -211,7 +219,7 @@ def index_check(s: Start) -> str:
     an index task for the worker: the change reaches recall seconds later."""
     if not s.cfg["recall"]["enabled"]:
         return ""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
     ldir = paths.learnings_dir(s.cfg["knowledge"]["path"] or None, s.env)
@@ -261,7 +269,7 @@ def read_digest(s: Start) -> str:
     return ""
 
 
-def trouble_of(env):
+def trouble_of(env: Mapping[str, str]) -> Callable[[], tuple[int, str | None]]:
     """What the read-back asks of the queue: failing distillation (``queue.distill_trouble``)."""
     def trouble() -> tuple[int, str | None]:
         from lazy_harness.memory.files import iso_epoch
@@ -278,7 +286,7 @@ def remember_shown(s: Start) -> str:
     recall does not repeat them: the file starts over unless the session resumes."""
     if s.text is None or s.stats is None:
         return ""
-    from lazy_harness.recall import shown
+    from lazy_harness.recall.prompt import already_shown as shown
 
     # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
     n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}
@@ -338,7 +346,8 @@ def tell_recurred(s: Start) -> str:
 
 # --- what the steps read and write -----------------------------------------------------------------
 
-def hold_and_tell(stats: dict, cfg: dict, env, now: float, waiting: bool = True) -> tuple[str, str]:
+def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
+                  waiting: bool = True) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
     when entries of this project were held since they were last told, and (``waiting``: the session
     got memory) when learnings of other projects wait for approval to be used here that they were not

@@ -2,19 +2,25 @@
 never lists a folder. It makes sure the sweep knows the session (one ``stat``; one small write the
 first time), so a session killed before its SessionEnd is still found once idle."""
 
+from __future__ import annotations
+
 from lazy_harness import paths, queue
 from lazy_harness.hooks import producer
 from lazy_harness.queue import submit, sweep
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def _watch(payload: dict, env) -> None:
+
+def _watch(payload: dict, env: Mapping[str, str]) -> None:
     try:
         sweep.watch(paths.queue_dir(env), payload)
     except OSError:
         pass  # why: the sweep is a safety net; the Stop's own gate and enqueue still run
 
 
-def run(payload: dict, env, now: float) -> str:
+def run(payload: dict, env: Mapping[str, str], now: float) -> str:
     cfg, off = producer.loop_state(env)
     if off:
         if producer.paused(cfg):

@@ -15,12 +15,19 @@ forgot while it sat idle is watched again from the next prompt, so a turn killed
 long pause is still distilled (docs/adr/0010).
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import config, paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
 
-def _watch(payload: dict, cfg: dict, env) -> None:
+
+def _watch(payload: dict, cfg: Config, env: Mapping[str, str]) -> None:
     if not cfg["compound_loop"]["enabled"] and config.invalid(cfg) is None:
         return  # distillation off: nothing to sweep (paused by an invalid config: watched, as Stop does)
     from lazy_harness.queue import sweep
@@ -31,11 +38,11 @@ def _watch(payload: dict, cfg: dict, env) -> None:
         pass  # why: the sweep is a safety net; the prompt's recall still runs
 
 
-def run(payload: dict, env, now: float) -> tuple[str, str | None]:
+def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | None]:
     """Returns (decision for hooks.log, the JSON line for stdout or None). The resident answerer
     (``recall.resident``) answers when one runs; otherwise this process does the work and, for a
     large memory, starts one for the next prompts."""
-    from lazy_harness.recall import gate
+    from lazy_harness.recall.prompt import worth_searching as gate
 
     cfg = config.load_fast(env)
     text = payload.get("prompt")
@@ -46,12 +53,12 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     resident_on = float(cfg["recall"]["resident_minutes"]) > 0
     asked = ""
     if resident_on:
-        from lazy_harness.recall import resident
+        from lazy_harness.recall.resident import client as resident
 
         got, asked = resident.ask(payload, env, now, cfg=cfg)
         if got is not None:
             return _ask_for_index(payload, cfg, env, got[0] + " (resident)"), got[1]
-    from lazy_harness.recall import prompt as recall_prompt
+    from lazy_harness.recall.prompt import recall as recall_prompt
 
     facts: dict = {}
     decision, out = recall_prompt.answer(payload, env, now, cfg=cfg, facts=facts)
@@ -63,7 +70,7 @@ def run(payload: dict, env, now: float) -> tuple[str, str | None]:
     return decision, out
 
 
-def _ask_for_index(payload: dict, cfg: dict, env, decision: str) -> str:
+def _ask_for_index(payload: dict, cfg: Config, env: Mapping[str, str], decision: str) -> str:
     """No index to search (missing, or damaged and removed): the hook only reads it, so it asks the
     worker, the index's writer, for it (an index task); ``decision`` with what was done."""
     if " index=missing" not in decision and " index=damaged" not in decision:
@@ -78,11 +85,11 @@ def _ask_for_index(payload: dict, cfg: dict, env, decision: str) -> str:
     return f"{decision} ({said})"
 
 
-def _start_answerer(env, decision: str, hung: bool, entries: int) -> str:
+def _start_answerer(env: Mapping[str, str], decision: str, hung: bool, entries: int) -> str:
     """Start an answerer for the next prompts when the memory is large enough for it to pay, or in
     place of one that did not answer in time (whatever the memory's size); ``decision`` with what
     was done."""
-    from lazy_harness.recall import resident
+    from lazy_harness.recall.resident import client as resident
 
     if hung or entries >= resident.SERVE_FROM:
         try:

@@ -3,6 +3,8 @@ checked again, the handoff's changes computed again, every write recorded first 
 and taken out again when one fails; and the report of what was done. See ``memory.store``.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import jsonload
@@ -12,6 +14,13 @@ from lazy_harness.memory import entries, files, frontmatter, handoff, marks
 from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Plan, _check_target, _session_time,
                                       check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.handoff import Answer
+    from lazy_harness.memory.intent import Intent
 
 
 class Report:
@@ -161,7 +170,7 @@ def _write_appends(lines: dict[str, list[str]], report: Report) -> None:
             report.appended[path] = report.appended.get(path, 0) + 1
 
 
-def _apply_restores(p: Plan, report: Report, log=None) -> None:
+def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
     """Bring back what the answer made again and consolidation hid, checked again under the lock: one
     journalled run (kind ``restore``), so ``lh memory history`` lists it and ``lh memory undo`` reverts it.
     why: the mark is removed as undo removes one, not countered by a new kind of line: every reader, the
@@ -206,7 +215,7 @@ def _apply_restores(p: Plan, report: Report, log=None) -> None:
         j.save()
 
 
-def _apply_learnings(p: Plan, report: Report, log=None) -> None:
+def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None:
     todo = [a for a in p.actions if a.kind == CREATE]
     if not todo:
         return
@@ -221,7 +230,7 @@ def _apply_learnings(p: Plan, report: Report, log=None) -> None:
         (report.created if written else report.existing).append(path)
 
 
-def _apply_handoff(p: Plan, report: Report, answer) -> None:
+def _apply_handoff(p: Plan, report: Report, answer: Answer) -> None:
     stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
     written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days)
     if written:

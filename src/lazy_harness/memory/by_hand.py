@@ -13,13 +13,22 @@ from lazy_harness.errors import LhError
 from lazy_harness.memory import changes, files, frontmatter, handoff, ids, journal, learnings, marks, state
 from lazy_harness.memory.sanitize import normalise, one_line
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 
 def reason_of(text: str) -> str:
     """A reason as it is kept in the record: one line, at most ``changes.REASON_CHARS``."""
     return one_line(text)[:changes.REASON_CHARS]
 
 
-def _the_one(eid: str, found: list, name, hint: str):
+def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str) -> T | None:
     """The one entry of ``found`` that carries ``eid`` (None for none); two or more: refused, naming each."""
     try:
         return ids.one_of(eid, found, name)
@@ -55,7 +64,8 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
     raise LhError(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
 
 
-def _change(memory_dir: str, kind: str, project: str, note: str, make, now: float) -> str:
+def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[[journal.Journal, float], object],
+            now: float) -> str:
     """Run ``make(journal, now)`` as one journalled change of ``kind``; returns the run id for undo."""
     j = journal.Journal(memory_dir, kind, project, now)
     make(j, now)
@@ -79,7 +89,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
         if frontmatter.read_frontmatter_values(path, ("status",)).get("status") == state.FORGOTTEN:
             return None
 
-        def make(j, now):
+        def make(j: journal.Journal, now: float) -> None:
             changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
     else:
         every = marks.by_id(memory_dir, marks.OPS)
@@ -92,7 +102,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
             if was[0] in (state.SUPERSEDED, state.MERGED):
                 raise LhError(f"{entry_id} is already left out ({state.label(was)})")
 
-            def make(j, now):
+            def make(j: journal.Journal, now: float) -> None:
                 _unhold(memory_dir, j, entry_id, was[0])
                 changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
         else:
@@ -104,13 +114,13 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
                 raise
             held_item = state.of_marks(every.get(hid))[0]
 
-            def make(j, now):
+            def make(j: journal.Journal, now: float) -> None:
                 _unhold(memory_dir, j, hid, held_item)
                 changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
 
 
-def _unhold(memory_dir: str, j, eid: str, was: str) -> None:
+def _unhold(memory_dir: str, j: journal.Journal, eid: str, was: str) -> None:
     """Take a held entry's hold marks out of marks.jsonl (in journal ``j``): no stale hold stays
     behind a forget, here or on a machine it syncs to."""
     if was != state.HELD:
@@ -142,7 +152,8 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
 NEVER_UNDONE = ("hold",)
 
 
-def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days, now: float) -> tuple[dict, list, list]:
+def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float,
+         now: float) -> tuple[dict, list, list]:
     """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems).
     A hold is never undone (ADR 0032): the check would hold the same entries again at the next read,
     and between the two reads every view would disagree; ``approve`` and ``forget`` end a hold."""
@@ -183,7 +194,7 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
         found.append((eid, kind, one["file"] if kind == "learning" else ""))
     reason = reason_of(reason)
 
-    def make(j, _now):
+    def make(j: journal.Journal, _now: float) -> None:
         for eid, kind, path in found:
             held.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
 

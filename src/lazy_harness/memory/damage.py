@@ -21,6 +21,13 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.memory import files, lines
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.lines import Repair
+    from lazy_harness.memory.shapes import Env
+
 STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
          "marks.jsonl": "mark"}
@@ -53,7 +60,7 @@ class FileCheck:
         return f"{self.path}: " + ", ".join(parts) if parts else f"{self.path}: no damaged line"
 
 
-def _fields_for(path: str):
+def _fields_for(path: str) -> Repair | None:
     kind = KINDS.get(os.path.basename(path))
     if kind in ("decision", "failure"):
         return lines.entry_fields
@@ -107,7 +114,7 @@ def _load(state_path: str) -> dict:
         return {}
 
 
-def report(log: str, env=None, now: float | None = None, prefix: str = "") -> list[str]:
+def report(log: str, env: Env | None = None, now: float | None = None, prefix: str = "") -> list[str]:
     """Log one line per noted file whose damage is new (see the module docstring); returns the lines.
     Clears the noted files. Never raises for a file or state it cannot read or write."""
     from lazy_harness import logfile

@@ -14,6 +14,8 @@ a killed writer never counts, and ``heal_tail()`` ends it so the next entry star
 wrote at the start of the file is not part of the first entry.
 """
 
+from __future__ import annotations
+
 import json
 import os
 
@@ -22,6 +24,13 @@ from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
 from lazy_harness.memory.files import BOM
 from lazy_harness.memory.sanitize import ASCII_TRIM_BYTES, no_surrogates, normalise, one_line
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import mmap
+    from collections.abc import Iterable
 
 FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags", "cues"),
           "failure": ("summary", "root_cause", "resolution", "prevention", "tags", "cues")}
@@ -52,7 +61,7 @@ def record(kind: str, item: dict, meta: dict, now: float) -> dict:
     return rec
 
 
-def taken_ids(path: str, kind: str, keys) -> dict[str, str]:
+def taken_ids(path: str, kind: str, keys: Iterable[str]) -> dict[str, str]:
     """``{id: normalised summary}`` of the entries of ``path`` whose id could clash with an id of one
     of ``keys`` (normalised summaries): those holding the same first 8 hex characters.
 
@@ -126,7 +135,7 @@ def json_line(rec: dict) -> str:
     return line
 
 
-def _whole_entry(buf, at: int, key: str) -> bool:
+def _whole_entry(buf: mmap.mmap, at: int, key: str) -> bool:
     """True when the line around ``at`` is a complete JSON object whose summary normalises to ``key``.
     A byte order mark an editor put at the start of the file is not part of the first line."""
     begin = buf.rfind(b"\n", 0, at) + 1

@@ -16,6 +16,8 @@ line is salvaged or skipped by ``memory.lines``. Also here: the memory folder's 
 ``time``, our ``jsonload`` and ``memory.lines`` at import time: the SessionStart hook uses this module.
 """
 
+from __future__ import annotations
+
 import os
 import time
 
@@ -149,7 +151,7 @@ def _newline_before(fd: int, end: int, limit: int | None = None) -> int:
     return -1 if stop == 0 else _TOO_FAR
 
 
-def _keep(found: list[bytes], parts: list[bytes], held: int, last: bool, end: int, skipped,
+def _keep(found: list[bytes], parts: list[bytes], held: int, last: bool, end: int, skipped: list[int] | None,
           first: bool = False) -> None:
     """Add the line made of ``parts`` (newest first) to ``found`` unless it is blank, too long, or a
     last line without its newline that is not one whole object. The ``first`` line loses its BOM."""
@@ -267,7 +269,7 @@ def days_from_civil(y: int, m: int, d: int) -> int:
     return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
 
 
-def iso_epoch(text) -> float | None:
+def iso_epoch(text: object) -> float | None:
     """Seconds since the epoch of an ISO-8601 time such as ``2026-04-13T18:32:45-03:00``; None if not one.
 
     Without an offset the time is local. A bare date is its local midnight.
@@ -314,12 +316,12 @@ class FolderLock:
     def __init__(self, folder: str) -> None:
         self.folder, self.fd = folder, -1
 
-    def __enter__(self):
+    def __enter__(self) -> FolderLock:
         import fcntl
 
         self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         os.close(self.fd)

@@ -27,6 +27,8 @@ Hot path: the SessionStart read-back calls ``load``, so this module imports only
 hot-path modules; ``jsonload`` encodes the records.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import jsonload
@@ -37,11 +39,17 @@ from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names ar
     id_for, is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.sanitize import normalise, one_line
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 TITLE = "# Open items for the next session"
 HAND_EDIT = "hand-edit"
 
 
-def header_token(value, spaces: bool = False) -> str:
+def header_token(value: object, spaces: bool = False) -> str:
     """A header value: one line, never closing the comment; ids also lose their spaces."""
     s = one_line(value).replace("-->", "->")
     return s if spaces else s.replace(" ", "_")
@@ -196,7 +204,7 @@ def load(memory_dir: str) -> tuple[dict[str, Item], list[dict]]:
     return state, pending
 
 
-def render(state: dict[str, Item], meta: dict, now: float, stale_days=STALE_DAYS) -> str:
+def render(state: dict[str, Item], meta: dict, now: float, stale_days: float = STALE_DAYS) -> str:
     """handoff.md for ``state``: the open items, each with its id, opening time and session."""
     session = header_token(meta.get("session_id"))
     task = header_token(meta.get("task_id"))
@@ -232,7 +240,7 @@ def append(memory_dir: str, recs: list[dict]) -> None:
         append_line(path, jsonload.dumps(rec))
 
 
-def write_markdown(memory_dir: str, meta: dict, now: float, stale_days=STALE_DAYS) -> None:
+def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float = STALE_DAYS) -> None:
     state = fold(read_records(memory_dir) or [])
     atomic_write(os.path.join(memory_dir, files.HANDOFF), render(state, meta, now, stale_days))
     _save_open_cache(memory_dir, open_items(state))
@@ -286,14 +294,16 @@ class Answer:
         self.records, self.behind, self.notes, self.problems = records, behind, notes, problems
 
 
-def prepare_answer(memory_dir: str, opened, closed, meta: dict, when: float) -> Answer:
+def prepare_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,
+                   meta: dict, when: float) -> Answer:
     state, pending = load(memory_dir)
     recs, notes, problems = changes(state, opened, closed, meta, when)
     written = pending + recs
     return Answer(written, not written and behind(memory_dir, state), notes, problems)
 
 
-def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float, stale_days=STALE_DAYS) -> list[dict]:
+def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float,
+                 stale_days: float = STALE_DAYS) -> list[dict]:
     """Append a prepared answer's records and re-render handoff.md when anything changed, or when it is
     behind the log (a writer killed before its render). Returns the records appended."""
     if answer.records:
@@ -303,8 +313,9 @@ def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float, stale_
     return answer.records
 
 
-def apply_answer(memory_dir: str, opened, closed, meta: dict, when: float, now: float,
-                 stale_days=STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
+def apply_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,
+                 meta: dict, when: float, now: float,
+                 stale_days: float = STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
     """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
     changed, or when handoff.md is behind the log. Returns (records appended, notes, problems)."""
     answer = prepare_answer(memory_dir, opened, closed, meta, when)
@@ -355,7 +366,7 @@ def _recover(memory_dir: str) -> None:
 
 
 def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now: float,
-                stale_days=STALE_DAYS) -> list[dict]:
+                stale_days: float = STALE_DAYS) -> list[dict]:
     """Close open items given as (id, reason), by ``meta``'s session at ``now`` (consolidation, or the
     person with ``lh memory close``); ids that are not open are left. Takes the folder's lock and
     re-renders handoff.md. Returns the records appended."""

@@ -9,12 +9,20 @@ never on their order. ``memory.handoff`` adds handoff.md (rendering, hand edits)
 Hot path: the SessionStart read-back folds the log; only ``os``, ``time`` and our hot-path modules here.
 """
 
+from __future__ import annotations
+
 import os
 import time
 
 from lazy_harness import jsonload
 from lazy_harness.memory import files, ids, lines
 from lazy_harness.memory.sanitize import normalise, one_line
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 STATE = files.HANDOFF_STATE
 OPEN, CLOSE = "open", "close"
@@ -24,7 +32,7 @@ DAY = 86400.0
 
 # --- text ----------------------------------------------------------------------------------------
 
-def items(raw) -> list[str]:
+def items(raw: str | Iterable[object] | None) -> list[str]:
     """Open items as single lines; blank and ticked ones dropped, a bare string is one item."""
     if isinstance(raw, str):
         raw = [raw]
@@ -69,13 +77,13 @@ _WHO = {"by hand": "by hand (lh memory close)", "hand-edit": "by a hand edit of 
 _PLAIN = ("closed by hand", "removed from handoff.md by hand")
 
 
-def by_whom(session) -> str:
+def by_whom(session: object) -> str:
     """``by session abc``, or what a non-session change was: ``by hand (lh memory close)``..."""
     who = one_line(session or "")[:60]
     return _WHO.get(who) or f"by session {who or '?'}"
 
 
-def why_closed(reason) -> str:
+def why_closed(reason: object) -> str:
     """``: <reason>`` when the reason says more than who closed the item, else ""."""
     said = one_line(reason or "")[:200]
     return f": {said}" if said and said not in _PLAIN else ""
@@ -83,7 +91,7 @@ def why_closed(reason) -> str:
 
 # --- the state ------------------------------------------------------------------------------------
 
-def id_for(state: dict, text: str, more=()) -> str:
+def id_for(state: dict[str, Item], text: str, more: Iterable[dict] = ()) -> str:
     """The id of the item of ``text``: the one an item of the same text holds in ``state`` (or among
     the records ``more`` not yet folded in), else a new one that no other item holds (``ids.fresh``)."""
     taken = {i: normalise(item["text"]) for i, item in state.items()}
@@ -91,7 +99,7 @@ def id_for(state: dict, text: str, more=()) -> str:
     return ids.fresh("handoff", normalise(text), taken)
 
 
-def record(op: str, text: str, session_id, task_id, when: float, reason: str | None = None,
+def record(op: str, text: str, session_id: object, task_id: object, when: float, reason: str | None = None,
            hid: str | None = None) -> dict:
     """One record; ``hid``: the item's id when it has one (``id_for``), else derived from ``text``."""
     text = one_line(text)
@@ -102,12 +110,12 @@ def record(op: str, text: str, session_id, task_id, when: float, reason: str | N
     return rec
 
 
-def _shaped(rec) -> bool:
+def _shaped(rec: object) -> bool:
     return (isinstance(rec, dict) and rec.get("op") in (OPEN, CLOSE) and isinstance(rec.get("text"), str)
             and ids.kind_of(rec.get("id")) == "handoff")
 
 
-def epoch(ts) -> float | None:
+def epoch(ts: object) -> float | None:
     """Seconds since the epoch of a record's ``ts``. Our own shape (``stamp``) is read by position;
     anything else goes to ``files.iso_epoch``. why: the read-back folds every record at each start."""
     if isinstance(ts, str) and len(ts) == 29 and ts[10] == "T" and ts[19] == "." and ts[23] in "+-" and ts[26] == ":":
@@ -121,7 +129,7 @@ def epoch(ts) -> float | None:
     return files.iso_epoch(ts)
 
 
-def _valid(rec) -> float | None:
+def _valid(rec: dict) -> float | None:
     """The epoch of a well-formed record, else None (such a line is skipped, never fatal)."""
     return epoch(rec.get("ts")) if _shaped(rec) else None
 
@@ -185,7 +193,7 @@ class Item(dict):
         return self["state"] == OPEN
 
 
-def _first(pair):
+def _first(pair: tuple[tuple, dict]) -> tuple:
     return pair[0]
 
 
@@ -232,7 +240,7 @@ def closed_items(state: dict[str, Item]) -> list[Item]:
                   reverse=True)
 
 
-def is_stale(item: Item, now: float, stale_days) -> bool:
+def is_stale(item: Item, now: float, stale_days: float) -> bool:
     return item.is_open and item["opened_epoch"] is not None and now - item["opened_epoch"] > float(stale_days) * DAY
 
 
@@ -256,7 +264,8 @@ def _find_open(state: dict[str, Item], ref: str) -> Item | None:
     return state.get(id_for(state, text))
 
 
-def changes(state: dict[str, Item], opened, closed, meta: dict, when: float) -> tuple[list[dict], list[str], list[str]]:
+def changes(state: dict[str, Item], opened: str | Iterable[object] | None, closed: Iterable[object] | None, meta: dict,
+            when: float) -> tuple[list[dict], list[str], list[str]]:
     """Records an answer adds to ``state``, notes on what it left alone, and problems (unknown items).
 
     ``opened``: new or restated items (a ``[h-...]`` prefix naming a known item is that item);

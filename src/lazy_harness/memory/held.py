@@ -21,10 +21,23 @@ moved old files, and the SessionStart hook for an entry it finds hostile at read
 an entry older than the check); prompt recall leaves such an entry out and the next start records it.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import jsonload, paths
 from lazy_harness.memory import files, frontmatter, ids, marks, provenance, state, trust
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Container
+
+    from lazy_harness.memory.apply import Report
+    from lazy_harness.memory.journal import Journal
+    from lazy_harness.memory.plan import Plan
+    from lazy_harness.memory.shapes import Env
 
 HOLD, APPROVE = "hold", "approve"
 HELD = "held"  # a learning's status
@@ -53,7 +66,7 @@ def learning_text(path: str) -> tuple[dict, str]:
     return meta, check_text(meta, body)
 
 
-def check_text(meta: dict, body) -> str:
+def check_text(meta: dict, body: object) -> str:
     """The text the check reads of a learning: its title, ``body``, tags and cues."""
     return " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
 
@@ -141,7 +154,7 @@ def held_ids(memory_dir: str) -> dict[str, dict]:
     return {m["id"]: m for m in marks.read(memory_dir) if m.get("op") == HOLD}
 
 
-def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j) -> None:
+def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j: Journal) -> None:
     """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
     mark in (a decision, failure or open item), or the learning set active, approved by hand."""
     from lazy_harness.atomic import rewrite
@@ -158,7 +171,7 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
     changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j))
 
 
-def _now(j) -> float:
+def _now(j: Journal) -> float:
     import time
 
     return time.time()
@@ -240,7 +253,7 @@ def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
     return out
 
 
-def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
+def scan_written(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
     """What a persist just wrote (``memory.store`` plan and report) that the check holds: the lines it
     appended, the learnings it created, the handoff items the answer opened. They are one session's
     entries, so they are checked together too (``trust.check_session``): a payload split across two
@@ -250,7 +263,7 @@ def scan_written(plan, report) -> list[tuple[str, str, str, str]]:
     return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts, strict=True) if why]
 
 
-def written_texts(plan, report) -> list[tuple[str, str, str, str]]:
+def written_texts(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
     """``(kind, id, learning path or '', the text the check reads)`` of each entry a persist just wrote
     (what :func:`scan_written` checks): what the worker's model check (worker/model_check.py) judges."""
     out = []
@@ -263,13 +276,13 @@ def written_texts(plan, report) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def written_records(plan, report) -> list[tuple[str, str, str, dict, str]]:
+def written_records(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
     """``(kind, id, learning path or '', the record the rules read, its kind)`` of each entry a persist
     just wrote: what the learned check (worker/learned_check.py) reads beside the rules."""
     return _written(plan, report)
 
 
-def _appended(plan) -> list[tuple[str, dict]]:
+def _appended(plan: Plan) -> list[tuple[str, dict]]:
     """(kind, record) of each decision or failure line a persist's plan appends."""
     out = []
     for a in plan.actions:
@@ -284,7 +297,7 @@ def _appended(plan) -> list[tuple[str, dict]]:
     return out
 
 
-def _written(plan, report) -> list[tuple[str, str, str, dict, str]]:
+def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
     # (kind, id, file, what is checked, its kind)
     found = [(kind, ids.of_record(rec, kind), "", rec, kind) for kind, rec in _appended(plan)]
     for path in report.created:
@@ -294,7 +307,7 @@ def _written(plan, report) -> list[tuple[str, str, str, dict, str]]:
     return found + _opened_items(plan)
 
 
-def _opened_items(plan) -> list[tuple[str, str, str, dict, str]]:
+def _opened_items(plan: Plan) -> list[tuple[str, str, str, dict, str]]:
     opened: list = (plan.handoff or ([], []))[0]
     if not opened:
         return []
@@ -312,7 +325,7 @@ def _opened_items(plan) -> list[tuple[str, str, str, dict, str]]:
 OVER_CAP = "past the per-session cap"
 
 
-def scan_over_cap(plan, report, over: list) -> list[tuple[str, str, str, str]]:
+def scan_over_cap(plan: Plan, report: Report, over: list[list]) -> list[tuple[str, str, str, str]]:
     """What a persist wrote of ``over`` (``[section, item]`` pairs past an answer's cap, worker/answer.py):
     the lines it appended and the learnings it created with those summaries and titles, to hold. An
     item already recorded is not held: its entry is the earlier one."""
@@ -329,7 +342,7 @@ def scan_over_cap(plan, report, over: list) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def belongs(head: dict, key: str | frozenset[str], legacy=None) -> bool:
+def belongs(head: dict, key: str | frozenset[str], legacy: Callable[[dict], bool] | None = None) -> bool:
     """Whether a learning may be shown in the project of memory key ``key`` (or any of a set of keys:
     its own and its aliases, memory/aliases.py): a ``scope: project`` one
     only in its own project, known by the key recorded with it, or for one written before keys were
@@ -400,7 +413,7 @@ class Kept:
         return True
 
 
-def kept_verdicts(memory_dir: str, env) -> Kept:
+def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
     """The kept verdicts of the project whose memory is ``memory_dir``."""
     return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env))
 
@@ -410,7 +423,8 @@ class Screen:
     the agent is left out, unless the person approved it; what it left out is in ``found``, for the
     SessionStart hook to hold (:func:`hold`)."""
 
-    def __init__(self, approved: set[str], hidden=frozenset(), verdicts=None) -> None:
+    def __init__(self, approved: set[str], hidden: Container[str] = frozenset(),
+                 verdicts: Kept | None = None) -> None:
         """``verdicts``: a :class:`Kept` that answers for texts already checked."""
         self.approved, self.hidden, self.verdicts = approved, hidden, verdicts
         self.found: list[tuple[str, str, str, str]] = []

@@ -22,6 +22,8 @@ Hot path: SessionStart and prompt recall derive ids of old lines, so this import
 (``hashlib`` costs 7 to 8 ms more here: benchmarks/bench_private_modules.py) and ``sanitize``.
 """
 
+from __future__ import annotations
+
 try:
     # why: ``from hashlib import blake2b`` loads OpenSSL's ``_hashlib`` too: 7 to 8 ms more on a hook's
     # start than ``_blake2``, the same function (benchmarks/bench_private_modules.py)
@@ -30,6 +32,17 @@ except ImportError:  # pragma: no cover - a CPython built without the _blake2 mo
     from hashlib import blake2b as _blake2b
 
 from lazy_harness.memory.sanitize import normalise
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import TypeVar
+
+    from lazy_harness.memory.shapes import Record
+
+    T = TypeVar("T")
 
 PREFIXES = {"decision": "d-", "failure": "f-", "learning": "l-", "handoff": "h-"}
 KIND_OF_PREFIX = {v: k for k, v in PREFIXES.items()}
@@ -57,7 +70,7 @@ def long_hex(key: str) -> str:
     return _digest(key) + text_digest(key, 16)
 
 
-def key_of(kind: str, text, origin="") -> str:
+def key_of(kind: str, text: object, origin: object = "") -> str:
     """The identity an id is the hash of: the normalised summary or text, for a learning its
     normalised origin and title."""
     if kind == "learning":
@@ -65,7 +78,7 @@ def key_of(kind: str, text, origin="") -> str:
     return normalise(text)
 
 
-def fresh(kind: str, key: str, taken) -> str:
+def fresh(kind: str, key: str, taken: Mapping[str, str]) -> str:
     """The id of identity ``key`` given ``taken`` (``{id: identity}`` of the entries there already):
     the id an entry of the same identity holds, else the shortest one nobody holds (8 hex first)."""
     full = long_hex(key)
@@ -77,12 +90,12 @@ def fresh(kind: str, key: str, taken) -> str:
     raise ValueError(f"no free id for a {kind}")  # 40 hex characters held by others: not in this universe
 
 
-def derives(eid, kind: str, key: str) -> bool:
+def derives(eid: str, kind: str, key: str) -> bool:
     """True when ``eid`` is an id (8 hex or a lengthened one) of identity ``key`` of ``kind``."""
     return kind_of(eid) == kind and long_hex(key).startswith(eid[2:])
 
 
-def one_of(eid: str, found: list, name=str) -> object | None:
+def one_of(eid: str, found: list[T], name: Callable[[T], str] = str) -> T | None:
     """The one entry of ``found`` (those carrying ``eid``), None when there is none; refuses (a
     ``LookupError`` with one line naming each, by ``name(entry)``) when two or more carry it."""
     if len(found) < 2:
@@ -91,22 +104,22 @@ def one_of(eid: str, found: list, name=str) -> object | None:
     raise LookupError(f"{eid} names {len(found)} entries (written before ids were checked for collisions): {named}")
 
 
-def entry_id(kind: str, summary) -> str:
+def entry_id(kind: str, summary: object) -> str:
     """``d-``/``f-`` id of a decision or failure from its summary."""
     return PREFIXES[kind] + _digest(normalise(summary))
 
 
-def learning_id(origin, title) -> str:
+def learning_id(origin: object, title: object) -> str:
     """``l-`` id of a learning: the same title in two projects is two learnings."""
     return PREFIXES["learning"] + _digest(f"{normalise(origin)}\x00{normalise(title)}")
 
 
-def handoff_id(text) -> str:
+def handoff_id(text: object) -> str:
     """``h-`` id of a handoff item: the same text restated is the same item."""
     return PREFIXES["handoff"] + _digest(normalise(text))
 
 
-def is_id(value) -> bool:
+def is_id(value: object) -> bool:
     """True for a string shaped like one of our ids (prefix, dash, 8 lowercase hex, or up to 40 when
     lengthened past a collision)."""
     if not isinstance(value, str) or not HEX + 2 <= len(value) <= LONGEST + 2 or value[:2] not in KIND_OF_PREFIX:
@@ -119,7 +132,7 @@ def kind_of(value: object) -> str | None:
     return KIND_OF_PREFIX.get(value[:2]) if isinstance(value, str) and is_id(value) else None
 
 
-def of_learning(front: dict, title=None) -> str:
+def of_learning(front: Record, title: str | None = None) -> str:
     """The id of a learning from its frontmatter: its own ``id`` when it has a valid one, else derived
     from its origin and title (``title`` when the frontmatter has none)."""
     own = front.get("id")
@@ -128,7 +141,7 @@ def of_learning(front: dict, title=None) -> str:
     return learning_id(front.get("origin") or "", front.get("title") or title or "")
 
 
-def of_record(rec: dict, kind: str | None = None) -> str:
+def of_record(rec: Record, kind: str | None = None) -> str:
     """The id of a decision or failure line: its own ``id`` when it has a valid one, else derived."""
     own = rec.get("id")
     if isinstance(own, str) and is_id(own):

@@ -30,8 +30,14 @@ import os
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, write_all
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
 
-def _file(memory_dir: str, env=None) -> str:
+
+def _file(memory_dir: str, env: Env | None = None) -> str:
     digest = hashlib.sha256(os.path.realpath(memory_dir).encode("utf-8", "surrogateescape")).hexdigest()[:20]
     return os.path.join(paths.persist_intents_dir(env), f"{digest}.jsonl")
 
@@ -66,13 +72,13 @@ class Intent:
         os.unlink(self.path)
         fsync_dir(os.path.dirname(self.path))
 
-    def rollback(self, env=None) -> list[str]:
+    def rollback(self, env: Env | None = None) -> list[str]:
         """Undo what was written so far; removes the record once all of it is undone."""
         return rollback_file(self.path, env)
 
 
 def begin(memory_dir: str, task: str, session: str, appends: dict[str, bytes], handoff_md: bytes | None | bool,
-          env=None) -> Intent:
+          env: Env | None = None) -> Intent:
     """Write the record of a persist about to append ``appends`` (path -> exact bytes) and, unless
     ``handoff_md`` is False, re-render handoff.md (its bytes now, None when it is missing)."""
     files = {}
@@ -175,7 +181,7 @@ def _cut(path: str, info: dict) -> str | None:
     return None
 
 
-def rollback_file(path: str, env=None) -> list[str]:
+def rollback_file(path: str, env: Env | None = None) -> list[str]:
     """Roll back the persist recorded in ``path``; returns problems (the record stays when one remains)."""
     try:
         recs = _records(path)
@@ -226,7 +232,7 @@ def rollback_file(path: str, env=None) -> list[str]:
     return problems
 
 
-def recover(memory_dir: str, env=None) -> list[str]:
+def recover(memory_dir: str, env: Env | None = None) -> list[str]:
     """Roll back a persist of ``memory_dir`` left unfinished by a killed writer (hold the folder lock)."""
     path = _file(memory_dir, env)
     if not os.path.exists(path):
@@ -234,7 +240,7 @@ def recover(memory_dir: str, env=None) -> list[str]:
     return ["rolled back an unfinished persist"] + rollback_file(path, env)
 
 
-def recover_all(env=None) -> list[str]:
+def recover_all(env: Env | None = None) -> list[str]:
     """At the worker's start: every unfinished persist rolled back, each under its folder's lock."""
     from lazy_harness.memory.files import FolderLock
 

@@ -15,6 +15,8 @@ another learning whose slug collides (a different title, or the same title from 
 the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 import time
@@ -30,6 +32,12 @@ from lazy_harness.memory import ids
 from lazy_harness.memory.files import recent_learning_files
 from lazy_harness.memory.frontmatter import read_frontmatter_values
 from lazy_harness.memory.sanitize import one_line, text_block
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 SLUG_MAX = 50
 FALLBACK = "learning"
@@ -85,7 +93,7 @@ def learning_path(learnings_dir: str, title: str, when: float, n: int = 1) -> st
     return path
 
 
-def _tags(value) -> list[str]:
+def _tags(value: object) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -171,7 +179,8 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "",
 
 
 def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
-                   before_create=None, taken: dict[str, str] | None = None) -> tuple[str, bool]:
+                   before_create: Callable[[str, bytes], object] | None = None,
+                   taken: dict[str, str] | None = None) -> tuple[str, bool]:
     """Create the learning's file once: (path, written). An existing file is never touched.
     ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record).
     ``taken``: every learning's id (``taken_ids``), read once by a caller writing several; it then

@@ -20,7 +20,18 @@ Hot path (SessionStart folds the handoff log and reads tails): only our ``jsonlo
 ``json`` is imported on the rare path of a damaged line.
 """
 
+from __future__ import annotations
+
 from lazy_harness import jsonload
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # a file kind's repair: the record rebuilt from the string fields a damaged line kept, or None
+    Repair = Callable[[str], dict | None]
 
 MAX_LINE = 1 << 20  # bytes: no line we write comes near it (files.tail_lines skips longer ones)
 NOTED: set[str] = set()  # files in which this process salvaged or skipped a line
@@ -34,7 +45,7 @@ NOT_OBJECT = "not a JSON object"
 TOO_LONG = "longer than 1 MiB"
 
 
-def records_of(raw: bytes, fields=None) -> tuple[list[dict], str]:
+def records_of(raw: bytes, fields: Repair | None = None) -> tuple[list[dict], str]:
     """The records of one line (``raw``, without its newline) and how it was read: ``""`` (clean or
     blank), ``"salvaged: <why>"`` or ``"skipped: <why>"`` (then no records). ``fields(text)``: the
     file kind's repair from surviving string fields (see the module docstring)."""
@@ -177,10 +188,10 @@ def entry_fields(text: str) -> dict | None:
     from lazy_harness.memory import ids
 
     rec = string_fields(text, ENTRY_FIELDS)
-    kind, summary = rec.get("type"), rec.get("summary")
-    if kind not in ("decision", "failure") or not summary:
+    kind, summary, eid = rec.get("type"), rec.get("summary"), rec.get("id")
+    if kind not in ("decision", "failure") or not summary or eid is None:
         return None
-    if not ids.derives(rec.get("id"), kind, ids.key_of(kind, summary)):
+    if not ids.derives(eid, kind, ids.key_of(kind, summary)):
         return None
     return rec
 
@@ -201,12 +212,12 @@ def without_salvaged_twins(found: list[tuple[dict, bool]]) -> list[dict]:
     return [rec for rec, salvaged in found if not salvaged or _identity(rec) not in whole]
 
 
-def _identity(rec: dict):
+def _identity(rec: dict) -> str | None:
     value = rec.get("id") or rec.get("summary")
     return value if isinstance(value, str) and value else None
 
 
-def read_file(path: str, fields=None) -> list[dict]:
+def read_file(path: str, fields: Repair | None = None) -> list[dict]:
     """Every record of a whole JSONL file, in order (a byte order mark before line 1 is skipped, a last
     line without its newline counts when it is a whole object); damaged lines salvaged or skipped as
     :func:`records_of` says, and the file noted when one was. A missing file has none; any other

@@ -24,16 +24,24 @@ Hot path: SessionStart imports this module and calls :func:`pending` (a few ``ls
 :func:`stale_index` (one small read); everything else is imported only when there is something to do.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
 
 JSONL = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "marks.jsonl")
 HANDOFF = "handoff.md"
 NAMES = JSONL + (HANDOFF,)
 
 
-def legacy_dirs(key: str, root: str | None, env=None, memory_dir: str | None = None) -> list[str]:
+def legacy_dirs(key: str, root: str | None, env: Env | None = None, memory_dir: str | None = None) -> list[str]:
     """Folders that may hold this project's old files: Claude Code's memory folder of ``key`` and,
     for a path with characters outside the BMP, the one of the key lazy-harness used to compute; and,
     when the project is now known by its origin remote (``memory_dir`` is not named by its path
@@ -83,7 +91,7 @@ def unrecorded_alias(root: str | None, memory_dir: str) -> str | None:
     return key if _written_for(by_path, root) else None
 
 
-def earlier_key(root: str | None, memory_dir: str, env=None) -> str | None:
+def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> str | None:
     """The memory key the worker last wrote for this project's folder (``paths.last_key_file``) when
     it is no longer ``memory_dir``'s (the origin was added, changed or removed), its folder is still
     there and ``memory_dir`` does not count it as its own yet. One small read."""
@@ -103,7 +111,7 @@ def earlier_key(root: str | None, memory_dir: str, env=None) -> str | None:
     return None if old in aliases.owned(memory_dir).keys else old
 
 
-def remember_key(root: str, memory_dir: str, env=None) -> None:
+def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
     """Keep the memory key the project at ``root`` is written under now (the worker, after each task's
     migration); written only when it changed."""
     from lazy_harness.atomic import atomic_write
@@ -162,7 +170,7 @@ def _written_for(folder: str, root: str) -> bool:
     return True
 
 
-def pending(key: str, root: str | None, env=None, memory_dir: str | None = None) -> list[str]:
+def pending(key: str, root: str | None, env: Env | None = None, memory_dir: str | None = None) -> list[str]:
     """The old files still waiting to be moved (regular files only; one ``lstat`` per name)."""
     out = []
     for folder in legacy_dirs(key, root, env, memory_dir):
@@ -181,7 +189,7 @@ INDEX = "MEMORY.md"  # Claude Code's own index of its memory folder
 _LINK = "](" + HANDOFF + ")"
 
 
-def stale_index(key: str, root: str | None, env=None) -> list[str]:
+def stale_index(key: str, root: str | None, env: Env | None = None) -> list[str]:
     """Claude Code's MEMORY.md files of this project that link to a ``handoff.md`` no longer there."""
     out = []
     for folder in legacy_dirs(key, root, env):
@@ -218,7 +226,7 @@ def drop_stale_lines(path: str) -> str | None:
     return f"migrate: {path}: {len(lines) - len(kept)} line(s) linking to the moved {HANDOFF} removed"
 
 
-def migrate(memory_dir: str, key: str, root: str | None, env=None, now: float = 0.0) -> list[str]:
+def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None, now: float = 0.0) -> list[str]:
     """Move every pending old file of the project into ``memory_dir``, then drop MEMORY.md's links to
     a moved handoff.md. Returns log lines (empty when there was nothing to do). A file that cannot be
     moved stays where it is and is named in a line."""

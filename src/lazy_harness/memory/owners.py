@@ -17,11 +17,19 @@ machine knows, the learnings no project owns yet, and memory folders whose proje
 Not the hot path: the worker and the commands run these; the hooks only read ``aliases.jsonl``.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import jsonload, paths
 from lazy_harness.memory import aliases, files, frontmatter, ids
 from lazy_harness.project_identity import project_name, project_root
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
 
 CWD_LINES = 50  # lines of a transcript read to find its ``cwd``
 
@@ -58,7 +66,7 @@ def _mtime(path: str) -> float:
         return 0.0
 
 
-def claude_folders(env=None) -> dict[str, str | None]:
+def claude_folders(env: Env | None = None) -> dict[str, str | None]:
     """Each Claude Code project folder's name with the ``cwd`` its transcripts record."""
     base = paths.projects_dir(env)
     try:
@@ -87,7 +95,8 @@ def recorded_names(memory_dir: str) -> set[str]:
     return out
 
 
-def known_projects(memory_root: str, env=None, folders: dict[str, str | None] | None = None) -> dict[str, dict]:
+def known_projects(memory_root: str, env: Env | None = None,
+                   folders: dict[str, str | None] | None = None) -> dict[str, dict]:
     """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
     this machine knows: those whose sessions Claude Code recorded, and those with a memory folder.
     ``folders``: :func:`claude_folders` when the caller read it already (it reads transcripts)."""
@@ -148,7 +157,7 @@ def _dirs(memory_root: str) -> list[str]:
     return [d for d in (os.path.join(memory_root, k) for k in keys) if os.path.isdir(d)]
 
 
-def orphans(memory_root: str, learnings_dir: str, env=None) -> list[dict]:
+def orphans(memory_root: str, learnings_dir: str, env: Env | None = None) -> list[dict]:
     """Each legacy learning no project adopted, with ``owner`` (the memory key it goes to: by its
     session's transcript, else the one project of its name; None when that is not one project) and
     ``candidates`` (the keys of the projects of its name)."""
@@ -170,7 +179,7 @@ def orphans(memory_root: str, learnings_dir: str, env=None) -> list[dict]:
     return found
 
 
-def _by_transcript(head: dict, folders: dict[str, str | None], env) -> str | None:
+def _by_transcript(head: dict, folders: dict[str, str | None], env: Env | None) -> str | None:
     """The memory key of the project whose Claude Code folder holds the learning's session transcript."""
     session = head.get("origin_session")
     if not isinstance(session, str) or not session or "/" in session:
@@ -184,7 +193,8 @@ def _by_transcript(head: dict, folders: dict[str, str | None], env) -> str | Non
     return None
 
 
-def adopt_orphans(memory_root: str, learnings_dir: str, now: float, env=None) -> tuple[list[str], list[dict]]:
+def adopt_orphans(memory_root: str, learnings_dir: str, now: float,
+                  env: Env | None = None) -> tuple[list[str], list[dict]]:
     """Adopt every legacy learning that has one owner; (log lines, the ones left unassigned)."""
     lines, left = [], []
     for head in orphans(memory_root, learnings_dir, env):
@@ -232,7 +242,7 @@ def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = N
     return out
 
 
-def earlier_folders(memory_dir: str, memory_root: str, env=None) -> list[dict]:
+def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -> list[dict]:
     """Memory folders that are not ``memory_dir`` and that no live project owns, each with
     ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts, or
     None) and ``aliased`` (``memory_dir`` already counts it as its own)."""

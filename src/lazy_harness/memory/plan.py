@@ -4,12 +4,22 @@ entries to restore, and why anything is skipped), and the refusal of a memory fo
 ``<claude dir>/projects``. ``memory.apply`` performs a plan.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
 from lazy_harness.errors import TaskError
 from lazy_harness.memory import entries, files, frontmatter, handoff, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from lazy_harness.memory.shapes import Env
 
 RECENT_TITLES = 50
 PREVIEW = 100
@@ -23,7 +33,7 @@ class Row(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, action: str, path: str, preview: str):
+    def __new__(cls, action: str, path: str, preview: str) -> Row:
         return tuple.__new__(cls, (action, path, preview))
 
     def __str__(self) -> str:
@@ -35,7 +45,9 @@ class Action:
 
     __slots__ = ("kind", "path", "preview", "payload")
 
-    def __init__(self, kind: str, path: str, preview: str = "", payload=None) -> None:
+    # why Any: what a kind writes is a shape of its own, read only by the code of that kind: (key,
+    # line) to append, (id, learning path or None, what hid it) to restore, the checked item to create
+    def __init__(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         self.kind, self.path, self.preview, self.payload = kind, path, preview, payload
 
     def __repr__(self) -> str:
@@ -45,7 +57,7 @@ class Action:
 class Plan:
     """Everything ``apply`` would do, computed without writing."""
 
-    def __init__(self, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
+    def __init__(self, memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | None = None,
                  root: str | None = None) -> None:
         self.memory_dir, self.learnings_dir, self.meta, self.now, self.env = memory_dir, learnings_dir, meta, now, env
         self.root = root  # the memory root the folder must sit in (check_memory_dir)
@@ -53,7 +65,7 @@ class Plan:
         self.problems: list[str] = []  # answer problems only the memory can tell (an unknown item closed)
         self.handoff: tuple[list[str], list[str]] | None = None  # (opened, closed) asked by the answer
 
-    def add(self, kind: str, path: str, preview: str = "", payload=None) -> None:
+    def add(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         preview = one_line(preview)
         if len(preview) > PREVIEW:
             preview = preview[:PREVIEW - 3] + "..."
@@ -66,7 +78,7 @@ class Plan:
         return "\n".join(map(str, self.describe())) if self.actions else "nothing to write"
 
 
-def check_memory_dir(memory_dir: str, env=None, root: str | None = None) -> None:
+def check_memory_dir(memory_dir: str, env: Env | None = None, root: str | None = None) -> None:
     """Refuse a memory folder that is not ``<memory root>/<key>`` once symlinks are resolved.
 
     ``root``: the projects folder of ``[memory] path`` (``paths.memory_root``); None: the default one.
@@ -189,7 +201,7 @@ def _session_time(p: Plan) -> float:
     return float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else p.now
 
 
-def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None,
+def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | None = None,
          root: str | None = None) -> Plan:
     """Every change the (validated, redacted) distilled answer calls for, computed without writing.
 

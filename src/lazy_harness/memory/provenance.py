@@ -21,7 +21,17 @@ provenance existed has none and reads as ``unknown``; one without a session read
 Hot path: only ``os`` at import time.
 """
 
+from __future__ import annotations
+
 import os
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lazy_harness.memory.shapes import Env, Record
 
 FIELDS = ("project_folder", "via", "machine", "author", "text_digest", "agent")
 SESSION, HAND = "session", "hand"
@@ -29,7 +39,7 @@ CLAUDE = "claude"
 UNKNOWN = "unknown"
 
 
-def here(env=None) -> tuple[str, str]:
+def here(env: Env | None = None) -> tuple[str, str]:
     """(machine, author) of this process: the host name and the login name."""
     e = os.environ if env is None else env
     try:
@@ -39,7 +49,7 @@ def here(env=None) -> tuple[str, str]:
     return machine, str(e.get("USER") or e.get("LOGNAME") or e.get("USERNAME") or "")
 
 
-def fields(meta: dict, env=None) -> dict:
+def fields(meta: Record, env: Env | None = None) -> dict[str, str]:
     """The provenance fields for an entry written with ``meta`` (the worker's: project, session_id,
     project_folder; ``via`` defaults to session when there is a session, else hand)."""
     from lazy_harness.memory.sanitize import one_line
@@ -66,7 +76,7 @@ def digest_of(rec: dict, kind: str) -> str:
     return trust.digest(trust.text_of(rec, kind))
 
 
-def _short(value, cap: int = 40) -> str:
+def _short(value: object, cap: int = 40) -> str:
     text = " ".join(str(value or "").split())
     return text if len(text) <= cap else text[:cap - 1] + "…"
 
@@ -122,13 +132,14 @@ def key_of(rec: dict) -> str:
     return value if isinstance(value, str) else ""
 
 
-def is_key(recorded: str, key) -> bool:
+def is_key(recorded: str, key: str | frozenset[str]) -> bool:
     """Whether ``recorded`` (an entry's ``project_folder``) names the project of ``key``: one memory
     key, or a set of them (a folder's own and its aliases: memory/aliases.py)."""
     return recorded == key if isinstance(key, str) else recorded in key
 
 
-def legacy_owner(projects_dir: str, claude_key: str, name: str, adopted=frozenset()):
+def legacy_owner(projects_dir: str, claude_key: str, name: str,
+                 adopted: frozenset[str] = frozenset()) -> Callable[[Record], bool]:
     """For a learning written before project folders were recorded: whether it was written in this
     project, proven by key, not by name: its origin session's transcript lies in this project's
     Claude Code folder (``<claude dir>/projects/<paths.project_key(root)>/<session>.jsonl``). Two

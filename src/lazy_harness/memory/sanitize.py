@@ -19,7 +19,7 @@ def no_surrogates(s: str) -> str:
         return s.encode("utf-8", "replace").decode("utf-8")
 
 
-def one_line(value) -> str:
+def one_line(value: object) -> str:
     """``value`` as one printable line: controls, separators and odd spaces -> a space, runs collapsed."""
     s = no_surrogates("" if value is None else str(value))
     if not s.isprintable():
@@ -28,7 +28,7 @@ def one_line(value) -> str:
     return " ".join(s.split())
 
 
-def text_block(value) -> str:
+def text_block(value: object) -> str:
     """Multi-line text for a Markdown body: ``\\r\\n`` -> ``\\n``, other controls -> spaces, ends stripped."""
     s = no_surrogates("" if value is None else str(value)).replace("\r\n", "\n").replace("\r", "\n")
     if not s.replace("\n", "").replace("\t", "").isprintable():
@@ -37,7 +37,7 @@ def text_block(value) -> str:
     return s.strip()
 
 
-def normalise(text) -> str:
+def normalise(text: object) -> str:
     """De-dup key of a summary or title: casefolded, whitespace collapsed, punctuation and symbols
     trimmed at both ends (``"Use X!"`` and ``"  use x"`` are the same entry)."""
     s = " ".join(str(text).casefold().split()).strip(_ASCII_TRIM)

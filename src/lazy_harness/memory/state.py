@@ -20,6 +20,12 @@ Used by ``lh memory held | show | search``, the page, the SessionStart read-back
 Hot path: nothing imported.
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
 ACTIVE, APPROVED, WAITING, HELD, FORGOTTEN = "active", "approved", "waiting", "held", "forgotten"
 SUPERSEDED, MERGED, DEPRECATED = "superseded", "merged", "deprecated"
 ASK, AUTO = "ask", "auto"  # [trust] cross_projects
@@ -29,9 +35,9 @@ WAITS = "waits for your approval to be used in other projects"
 SHOWN = (ACTIVE, APPROVED)  # shown in every project where the entry belongs
 
 
-def policy(cfg: dict) -> str:
+def policy(cfg: Config) -> str:
     """``[trust] cross_projects`` of a config: ``ask`` (the default) or ``auto``."""
-    return AUTO if (cfg.get("trust") or {}).get("cross_projects") == AUTO else ASK
+    return AUTO if cfg.get("trust", {}).get("cross_projects") == AUTO else ASK
 
 
 def of_marks(named: list[dict] | None) -> tuple[str, str]:
@@ -52,7 +58,7 @@ def of_marks(named: list[dict] | None) -> tuple[str, str]:
     return ACTIVE, ""
 
 
-def _given(value) -> str:
+def _given(value: object) -> str:
     """A frontmatter value as text; YAML's null ('null', '~', as ``read_frontmatter_values`` leaves
     it) as ''."""
     text = "" if value is None else str(value).strip()
@@ -104,7 +110,7 @@ def with_verdict(state: tuple[str, str], verdict: str | None) -> tuple[str, str]
     return state
 
 
-def written_in(meta: dict, key, project: str) -> bool:
+def written_in(meta: dict, key: str | frozenset[str] | None, project: str) -> bool:
     """Whether a learning was written in this project: by the memory key recorded with it (``key``: one
     memory key, or a project's keys, its own and its aliases: memory/aliases.py), else (one written
     before keys were recorded) by its origin's name."""

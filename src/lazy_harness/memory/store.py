@@ -22,11 +22,19 @@ Refuses, before writing anything, a memory folder outside ``<claude dir>/project
 that resolves outside its folder (a symlink planted in the memory folder).
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.memory.apply import Report, apply
 from lazy_harness.memory.plan import RECENT_TITLES, Plan, check_memory_dir, plan
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
 
 __all__ = ["RECENT_RECORDS", "RECENT_TITLES", "Plan", "Report", "apply", "check_memory_dir", "existing_memory",
            "persist", "plan", "read_handoff"]
@@ -34,7 +42,8 @@ __all__ = ["RECENT_RECORDS", "RECENT_TITLES", "Plan", "Report", "apply", "check_
 RECENT_RECORDS = 10
 
 
-def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env=None) -> Report:
+def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float,
+            env: Env | None = None) -> Report:
     """Plan, then apply: nothing is written unless the whole answer could be planned."""
     return apply(plan(distilled, memory_dir, learnings_dir, meta, now, env))
 

@@ -26,6 +26,8 @@ time; ``unicodedata`` only when there is text to check, and the regular expressi
 with ``re``) only when the cheap look below says a text may match them.
 """
 
+from __future__ import annotations
+
 REMOTE_CODE = "fetches and runs remote code"
 EXFILTRATION = "sends data or credentials somewhere"
 DISARMS = "turns off permissions, sandboxing, hooks or verification"
@@ -303,7 +305,7 @@ FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags"
           "handoff": ("text",)}
 
 
-def _flat(value) -> str:
+def _flat(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):

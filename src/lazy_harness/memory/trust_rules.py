@@ -11,9 +11,20 @@ use", "never put", "ne pas utiliser"), a description just after it ("is forbidde
 in the sentence (``HUSKY=0`` inside a container build).
 """
 
+from __future__ import annotations
+
 import re
 
 from lazy_harness.memory import trust_intent
+
+# why: not ``from typing import TYPE_CHECKING``: a SessionStart that checks an entry loads this module,
+# and the hooks never load ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    # a compiled rule's excuse: None (nothing excuses it), True (EXCUSED does) or the extra pattern that does
+    Excuse = re.Pattern[str] | Literal[True] | None
 
 _FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
 _SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
@@ -436,18 +447,18 @@ _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING + ((),), _WIDER + ((),),
                                                                  trust_intent.RULES, strict=True))
 
-_compiled: dict[int, list] = {}
+_compiled: dict[int, list[tuple[re.Pattern[str], Excuse]]] = {}
 _excuses: list = []
 
 
-def _compile(rule) -> tuple:
+def _compile(rule: str | tuple[str, ...]) -> tuple[re.Pattern[str], Excuse]:
     if isinstance(rule, str):
         return re.compile(rule, re.IGNORECASE), None
     extra = re.compile(rule[2], re.IGNORECASE) if len(rule) > 2 else None
     return re.compile(rule[0], re.IGNORECASE), extra or True
 
 
-def compiled(k: int) -> list:
+def compiled(k: int) -> list[tuple[re.Pattern[str], Excuse]]:
     """Rule set ``k`` compiled, once per process: ``(pattern, excuse)`` pairs, ``excuse`` None for a
     rule nothing excuses, True for :data:`EXCUSED`, or the extra pattern that also excuses it.
     why: compiling every rule costs about 100 ms; the cheap look names the sets a text can match."""
@@ -457,7 +468,7 @@ def compiled(k: int) -> list:
     return pats
 
 
-def _excused(form: str, m, extra) -> bool:
+def _excused(form: str, m: re.Match[str], extra: re.Pattern[str] | Literal[True]) -> bool:
     if not _excuses:
         _excuses.extend(re.compile(p, re.IGNORECASE) for p in (_NOT_BEFORE, _DESCRIBES_AFTER, _LIMIT, _SENTENCE_END))
     not_before, describes, limit, end = _excuses

@@ -16,20 +16,33 @@ one ``O_APPEND`` write of one line, unlocked and not fsynced: lost in a crash, a
 counted without that showing.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    from lazy_harness.memory.shapes import Env
+
+    T = TypeVar("T")
 
 SEEN = ".seen"
 MAX_SEEN = 1 << 20  # bytes of one session's showings read at most
 USED, PEER, UNUSED = 0, 1, 2  # the ranks :func:`order` sorts by
 
 
-def seen_file(env, session_id: str) -> str:
+def seen_file(env: Env | None, session_id: str) -> str:
     return os.path.join(paths.state_dir(env), paths.safe_session_id(session_id) + SEEN)
 
 
-def note(env, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float) -> None:
+def note(env: Env | None, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float) -> None:
     """One line for one showing: when, by what (``startup``, ``resume``, ``prompt``...), how many
     characters the hook injected, and each entry id shown with the characters its line took."""
     if not session_id or not shown:
@@ -45,7 +58,7 @@ def note(env, session_id: str, source: str, chars: int, shown: list[tuple[str, i
         os.close(fd)
 
 
-def read_seen(env, session_id: str) -> list[tuple[float, str, int, list[tuple[str, int]]]]:
+def read_seen(env: Env | None, session_id: str) -> list[tuple[float, str, int, list[tuple[str, int]]]]:
     """Every showing of a session, oldest first: (epoch, source, chars injected, [(id, chars)]).
     A torn or foreign line is skipped."""
     try:
@@ -67,7 +80,7 @@ def read_seen(env, session_id: str) -> list[tuple[float, str, int, list[tuple[st
     return out
 
 
-def ranks_file(env, memory_dir: str) -> str:
+def ranks_file(env: Env | None, memory_dir: str) -> str:
     return paths.usage_ranks_file(os.path.basename(os.path.normpath(memory_dir)), env)
 
 
@@ -111,7 +124,7 @@ class Ranks:
         return default
 
 
-def load_ranks(env, memory_dir: str, unused_after) -> Ranks:
+def load_ranks(env: Env | None, memory_dir: str, unused_after: int) -> Ranks:
     """The ranks usage gives the project's entries (empty when ``unused_after`` is 0 or no usage was
     counted yet). One ``open``."""
     try:
@@ -127,7 +140,7 @@ def load_ranks(env, memory_dir: str, unused_after) -> Ranks:
         return Ranks()
 
 
-def order(items: list, id_of, ranks) -> list:
+def order(items: list[T], id_of: Callable[[T], str], ranks: Ranks | None) -> list[T]:
     """``items`` with the used ones first and the never-used ones last, each group in its own order."""
     if not ranks:
         return list(items)
@@ -149,7 +162,7 @@ def _lines(path: str) -> list[str]:
         return []
 
 
-def keep_recurred(env, memory_key: str, entry_ids: list[str]) -> None:
+def keep_recurred(env: Env | None, memory_key: str, entry_ids: list[str]) -> None:
     """Keep the recurrences for the next SessionStart of the project (the worker)."""
     from lazy_harness.atomic import append_line
 
@@ -157,7 +170,7 @@ def keep_recurred(env, memory_key: str, entry_ids: list[str]) -> None:
         append_line(os.path.join(paths.state_dir(env), RECURRED), f"{memory_key} {eid}")
 
 
-def untold_recurred(env, memory_key: str) -> list[str]:
+def untold_recurred(env: Env | None, memory_key: str) -> list[str]:
     """The ids of the project's failures that recurred and were not told yet. One ``open`` when none
     ever recurred."""
     state = paths.state_dir(env)
@@ -168,7 +181,7 @@ def untold_recurred(env, memory_key: str) -> list[str]:
     return list(dict.fromkeys(ln.split(" ", 1)[1] for ln in mine if ln not in told and " " in ln))
 
 
-def told_recurred(env, memory_key: str, entry_ids: list[str]) -> None:
+def told_recurred(env: Env | None, memory_key: str, entry_ids: list[str]) -> None:
     """Mark the recurrences told (one ``O_APPEND`` write)."""
     if not entry_ids:
         return

@@ -27,6 +27,12 @@ from lazy_harness.memory import ids
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.memory.handoff_log import stamp
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
+
 USAGE = "usage.jsonl"
 OPS = ("session", "shown", "used", "recurred", "reset")
 WEEK = 7 * 86400
@@ -36,7 +42,7 @@ def path_of(memory_dir: str) -> str:
     return os.path.join(memory_dir, USAGE)
 
 
-def line(op: str, when: float, **fields) -> dict:
+def line(op: str, when: float, **fields: object) -> dict:
     return {"ts": stamp(when), "op": op, **fields}
 
 
@@ -160,7 +166,7 @@ def _count(t: Tally, e: Entry, rec: dict) -> None:
         e.recurred.add(sid)
 
 
-def _int(value) -> int:
+def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
@@ -182,7 +188,7 @@ def write_ranks(t: Tally, path: str) -> None:
     atomic_write(path, body, durable=False)
 
 
-def refresh_ranks(env, memory_dir: str) -> Tally:
+def refresh_ranks(env: Env | None, memory_dir: str) -> Tally:
     """Write the counts the budget cuts read from usage.jsonl as it is now; returns its tally."""
     from lazy_harness.memory import usage
 
@@ -191,7 +197,7 @@ def refresh_ranks(env, memory_dir: str) -> Tally:
     return t
 
 
-def reset(env, memory_dir: str, entry_id: str, now: float) -> None:
+def reset(env: Env | None, memory_dir: str, entry_id: str, now: float) -> None:
     """``lh memory usage --reset ID``: the entry's counts start over (a line, never a rewrite)."""
     from lazy_harness.errors import LhError
 

@@ -42,6 +42,12 @@ from lazy_harness.queue.task import (
 # ``claude -p`` call, and the hooks that call fires see it and do nothing
 WORKER_MARKER = "LH_WORKER_CALL"
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy
+    from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
+    from lazy_harness.queue.turn import (
+        TURN, TURN_CHARS, TURN_DIGEST, is_turn_digest, turn_digest, turn_fingerprint, turn_start)
+
 # why read on first use: the producer side (and the turn digest it records) is what the Stop and
 # SessionEnd hooks need; SessionStart and the prompt hook only read the queue, and each module
 # imported costs a hook's start about 0.1 to 0.2 ms (benchmarks/bench_session_start.py)
@@ -49,7 +55,7 @@ _PRODUCE = ("REQUIRED", "enqueue", "task_fields")
 _TURN = ("TURN", "TURN_CHARS", "TURN_DIGEST", "is_turn_digest", "turn_digest", "turn_fingerprint", "turn_start")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _PRODUCE:
         from lazy_harness.queue import produce
 

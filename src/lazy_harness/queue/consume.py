@@ -3,6 +3,8 @@ of a task: claim into processing/, finish into done/ or failed/, recover a dead 
 Hot path (a hook probes the lock with :func:`needs_worker`): only ``os``, ``time``, ``fcntl``.
 """
 
+from __future__ import annotations
+
 import fcntl
 import os
 import time
@@ -11,6 +13,10 @@ from lazy_harness.atomic import atomic_write, ensure_dir, held, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_check, last_done_mtime, mark_done, pending_of
 from lazy_harness.queue.task import (DONE, FAILED, OPEN, PROCESSING, STATE, SUFFIX, TMP, folder, format_task,
                                      iso_now, read_task, task_id, tmp_path_for)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_INTERRUPTIONS = 5
 LOCK_NAME = ".worker.lock"
@@ -31,7 +37,7 @@ def needs_worker(queue: str) -> bool:
     return waiting and not held(os.path.join(queue, LOCK_NAME))
 
 
-def _holds(folder: str, wanted) -> bool:
+def _holds(folder: str, wanted: Callable[[str], bool]) -> bool:
     try:
         return any(wanted(n) for n in os.listdir(folder))
     except OSError:
@@ -203,7 +209,8 @@ def _restore_mark(queue: str, record: dict) -> None:
 
 # --- what the read-back says of failing distillation -----------------------------------------------
 
-def distill_trouble(queue: str, worker_state: str, parse_time) -> tuple[int, str | None]:
+def distill_trouble(queue: str, worker_state: str, parse_time: Callable[[object], float | None]
+                    ) -> tuple[int, str | None]:
     """(tasks in ``failed/`` since the worker's last success, that success's time): what the read-back's
     "distillation is failing" line says (``recall.digest``), read by the callers above both the queue
     and the store (the SessionStart hook, ``lh memory show``). ``worker_state``: the worker's state

@@ -11,11 +11,17 @@ worker, which goes on from the last part committed. Two tasks for one folder cos
 a second one that finds nothing to do. Hot path: only ``os`` and ``time``.
 """
 
+from __future__ import annotations
+
 import os
 import time
 
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.queue.task import SUFFIX, format_task, read_task
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 INDEX = "index"
 
@@ -61,7 +67,7 @@ def done(path: str) -> None:
         pass
 
 
-def ask_worker(env, memory_dir: str, queued: bool = False) -> str:
+def ask_worker(env: Mapping[str, str] | None, memory_dir: str, queued: bool = False) -> str:
     """Queue an index task (unless ``queued``: one waits already) and start a worker when none holds
     its lock; a few words for a log."""
     from lazy_harness import paths

@@ -2,6 +2,8 @@
 the queue as the session's only pending task (:func:`enqueue`). Hot path: only ``os``, ``time``, ``fcntl``.
 """
 
+from __future__ import annotations
+
 import fcntl
 import os
 import time
@@ -13,6 +15,10 @@ from lazy_harness.queue.state import pending_of, state_file
 from lazy_harness.queue.task import (AGENT, CODEX, SUFFIX, agent_of, ensure_layout, format_task, iso_now,
                                      read_task, task_id, tmp_path_for)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 REQUIRED = ("session_id", "session_jsonl")  # what a task must name for the worker to process it
 
@@ -72,7 +78,8 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
         os.close(lock_fd)
 
 
-def task_fields(payload: dict, event: str, forced: bool, env=None, memory_path: str | None = None) -> dict:
+def task_fields(payload: dict, event: str, forced: bool, env: Mapping[str, str] | None = None,
+                memory_path: str | None = None) -> dict:
     """A task for the session in ``payload``. ``memory_path``: ``[memory] path`` of the config; None
     reads it from the compiled snapshot (``config.load_fast``)."""
     cwd = str(payload.get("cwd") or os.getcwd())

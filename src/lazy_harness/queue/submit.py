@@ -6,12 +6,19 @@ the worker is started as a program (``python -m lazy_harness.worker``), detached
 Hot path: only ``os`` and ``sys`` (and our own hot-path modules).
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
 from lazy_harness import detach, logfile, paths
 from lazy_harness.queue.produce import enqueue, task_fields
 from lazy_harness.queue.task import task_id
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
 
 WORKER_MODULE = "lazy_harness.worker"
 
@@ -20,13 +27,14 @@ def worker_argv(python: str | None = None) -> list[str]:
     return [python or sys.executable, "-m", WORKER_MODULE]
 
 
-def spawn_worker(env=None) -> int:
+def spawn_worker(env: Mapping[str, str] | None = None) -> int:
     """Start ``python -m lazy_harness.worker`` detached; returns its pid."""
     env = dict(os.environ if env is None else env)
     return detach.spawn(worker_argv(), logfile.log_path(logfile.SPAWN, env), env)
 
 
-def submit(payload: dict, event: str, forced: bool, env, now: float, cfg: dict | None = None) -> tuple[str, str]:
+def submit(payload: dict, event: str, forced: bool, env: Mapping[str, str] | None, now: float,
+           cfg: Config | None = None) -> tuple[str, str]:
     """Queue the session and start a worker. Returns (task name, decision text).
 
     ``payload`` holds ``session_id``, ``transcript_path`` and ``cwd`` (the session's own project

@@ -9,6 +9,8 @@ A session killed without SessionEnd, or whose last Stops were gated, is queued b
 which SessionStart and the worker run (at most once a minute). See docs/adr/0010.
 """
 
+from __future__ import annotations
+
 import fcntl
 import os
 
@@ -16,6 +18,10 @@ from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import atomic_write
 from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, agent_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps, whoever runs them
 SWEEP_CAP = 100  # open sessions examined per sweep (the next sweep goes on where this one stopped)
@@ -61,7 +67,7 @@ def _sweep_due(stamp: str, now: float, every: float) -> tuple[bool, str]:
         return True, ""
 
 
-def sweep(queue: str, now: float, idle_seconds: float, env=None, every: float = SWEEP_EVERY,
+def sweep(queue: str, now: float, idle_seconds: float, env: Mapping[str, str] | None = None, every: float = SWEEP_EVERY,
           cap: int = SWEEP_CAP) -> list[str]:
     """Queue the open sessions that grew since their last check and have been idle ``idle_seconds``.
 
@@ -105,7 +111,7 @@ def _stamp(path: str, cursor: str, now: float) -> None:
     os.utime(path, (now, now))
 
 
-def _examine(queue: str, name: str, now: float, idle_seconds: float, env) -> str | None:
+def _examine(queue: str, name: str, now: float, idle_seconds: float, env: Mapping[str, str] | None) -> str | None:
     path = os.path.join(queue, spool.OPEN, name)
     try:
         record = spool.read_task(path)

@@ -4,6 +4,18 @@ which the worker compares with the assistant texts of the transcript (worker/tur
 Hot path: no import at top level; the digest uses the interpreter's own SHA-256 module.
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Protocol
+
+    class _Sha256(Protocol):
+        """What the digest reads of a SHA-256 object (hashlib's, or the interpreter's own module's)."""
+
+        def hexdigest(self) -> str: ...
+
 TURN = "turn"  # task field: a digest of the start of the turn's last assistant message (worker/turn.py)
 TURN_CHARS = 120
 TURN_DIGEST = "sha256:"  # how a digest in TURN starts; the previous release wrote the text itself
@@ -40,7 +52,7 @@ def is_turn_digest(value: str) -> bool:
     return value.startswith(TURN_DIGEST) and len(hexpart) == 64 and all(c in "0123456789abcdef" for c in hexpart)
 
 
-def _sha256():
+def _sha256() -> Callable[[bytes], _Sha256]:
     # why: ``import hashlib`` loads OpenSSL's ``_hashlib``: 6 to 8 ms more on the Stop that enqueues than
     # the interpreter's own SHA-256 module (``_sha2`` from 3.12, ``_sha256`` before), which gives the same
     # digest (benchmarks/bench_private_modules.py). hashlib stays the fallback for a build without them.

@@ -3,9 +3,11 @@ click, so that the command can run without loading it (``lazy_harness.__main__``
 costs about 4 x a bare Python start on its own) and the click command (cli/memory.py) prints the
 very same lines.
 
-The ranking is the prompt hook's (``select.rank``) without its bar and its related words: an entry
+The ranking is the prompt hook's (``rank.rank``) without its bar and its related words: an entry
 is listed when it holds a word typed (or a word starting as it does), best first.
 """
+
+from __future__ import annotations
 
 import os
 import time
@@ -14,11 +16,15 @@ from lazy_harness import config, paths, project_identity
 from lazy_harness.logfile import one_line
 from lazy_harness.memory.files import iso_epoch
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config, RecallConfig
+
 KINDS = ("decision", "failure", "learning", "handoff")
 DEEP_MONTHS = 2  # month folders of learnings in which a search looks for hand edits (the newest)
 
 
-def place(project: str | None, env, say) -> tuple[str, dict, str, str]:
+def place(project: str | None, env, say) -> tuple[str, Config, str, str]:
     """(folder, config, memory folder, learnings folder) of ``project`` (default: the working
     directory); old files in Claude Code's folder are moved first, each move told through ``say``."""
     from lazy_harness.memory import migrate
@@ -36,13 +42,14 @@ def valid_since(value: str | None) -> bool:
     return value is None or iso_epoch(value) is not None
 
 
-def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projects: bool, kinds: list[str],
+def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_projects: bool, kinds: list[str],
          since: str | None, limit: int, show_all: bool) -> list[dict]:
     """The best ``limit`` entries for ``words``, each with ``elsewhere`` (a project-only learning of
     another project, listed only with ``all_projects``)."""
-    from lazy_harness.recall import current, fence, lookup, select
+    from lazy_harness.recall.index import for_commands, lookup
+    from lazy_harness.recall.prompt import admit, rank
 
-    keys, legacy = fence.owner_of(cwd, mdir)  # the project's keys: its own and its aliases (ADR 0035)
+    keys, legacy = admit.owner_of(cwd, mdir)  # the project's keys: its own and its aliases (ADR 0035)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
     # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
     # entries); filters by kind or date need a wider pool to keep ``limit`` after them
@@ -50,18 +57,18 @@ def find(words: list[str], cwd: str, cfg: dict, mdir: str, ldir: str, all_projec
 
     def read(conn) -> list[dict]:
         where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys)
-        settings = dict(cfg["recall"], min_terms=1, min_coverage=0, min_score=0)
+        settings: RecallConfig = {**cfg["recall"], "min_terms": 1, "min_coverage": 0, "min_score": 0}
         # why: held and forgotten entries are listed too, labelled, so a person finds what to approve or bring back
-        ranked, _ = select.rank(conn, " ".join(words), where, args, settings, pool=pool,
+        ranked, _ = rank.rank(conn, " ".join(words), where, args, settings, pool=pool,
                                 keep_stopwords=True, hidden_too=True, scopes=[*mdirs, ""], with_related=False)
-        fence.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
+        admit.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
         for c in ranked:
-            c["elsewhere"] = not fence.in_scope(c, keys, legacy)
+            c["elsewhere"] = not admit.in_scope(c, keys, legacy)
         return [c for c in ranked if all_projects or not c["elsewhere"]]
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
     # month folders are where hand edits happen, and the worker's updates look at every file
-    ranked = current.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
+    ranked = for_commands.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
     ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)
               and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)]
@@ -113,7 +120,7 @@ def date_of(ts) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: dict, show_all: bool,
+def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Config, show_all: bool,
               limit: int) -> list[dict]:
     """The first ``limit`` hits, each with its ``state`` and ``mark`` (memory/state.py, as ``lh memory
     show`` tags it: '' when shown as it is); superseded, merged and deprecated ones only with

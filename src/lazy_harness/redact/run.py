@@ -7,7 +7,7 @@ base64 ``user:password`` (``redact.prose``), then the configured patterns.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -24,7 +24,7 @@ def _twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
 
 
-def _sub_folded(pattern: re.Pattern[str], replace, text: str) -> str:
+def _sub_folded(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str) -> str:
     """``pattern.sub(replace, text)`` for a case-insensitive ``pattern`` written in lower case.
 
     # why: the case-sensitive twin of the pattern scanned over the lower-cased text finds the same
@@ -59,7 +59,7 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
         return text, 0
     counted = [0]
 
-    def sub(pattern: re.Pattern[str], replace, text: str) -> str:
+    def sub(pattern: re.Pattern[str], replace: str | Callable[[re.Match[str]], str], text: str) -> str:
         def counting(m: re.Match[str]) -> str:
             new = replace(m) if callable(replace) else replace
             if new != m.group(0):  # why: the named rules may decide to keep a match
@@ -71,7 +71,9 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
 
     for kind, pattern, replace in _builtin():
         mark = MARK.format(kind)
-        text = sub(pattern, mark if replace is None else lambda m, r=replace, k=mark: r(m, k), text)
+        rule: str | Callable[[re.Match[str]], str] = (
+            mark if replace is None else lambda m, r=replace, k=mark: r(m, k))
+        text = sub(pattern, rule, text)
     text = _mailchimp(text, counted)
     assignment, keyish, named, *spaced = _named()
     text = sub(assignment, _replace_assignment, text)

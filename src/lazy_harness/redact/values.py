@@ -10,6 +10,10 @@ import math
 import re
 from collections import Counter
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 MARK = "[REDACTED:{}]"
 _MARK_PREFIX = "[REDACTED:"
 # Words that name a secret even glued to the word before them (PGPASSWORD, dbPassword, clientSecret);
@@ -213,7 +217,7 @@ def _aws_alone(value: str) -> bool:
             and entropy(value) >= _AWS_ENTROPY)
 
 
-def _occurrences(text: str, word: str):
+def _occurrences(text: str, word: str) -> Iterator[int]:
     i = text.find(word)
     while i >= 0:
         yield i

@@ -17,6 +17,11 @@ import os
 from lazy_harness import logfile, paths
 from lazy_harness.memory import frontmatter, journal
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+
 SIDE = "lh-conflicts.jsonl"
 ENV = "LH_SYNC_CONFLICTS"  # set by the round for git's merge: where a merge driver notes a conflict
 KEPT = 20
@@ -27,7 +32,7 @@ def side_file(data: str) -> str:
     return os.path.join(data, ".git", SIDE)
 
 
-def keep(data: str, cfg: dict, env, now: float) -> list[str]:
+def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float) -> list[str]:
     """Journal the other version of every conflict the merge noted; returns one line per conflict.
     Never raises: the merge is done, and this machine's version is in place either way."""
     side = side_file(data)
@@ -38,7 +43,7 @@ def keep(data: str, cfg: dict, env, now: float) -> list[str]:
     except OSError:
         return []
     noted, said = _noted(lines)
-    root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
+    root = paths.memory_root(cfg["memory"]["path"] or None, env)
     for one in noted:
         try:
             said.append(_keep_one(data, root, one, now))

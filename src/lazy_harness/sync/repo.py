@@ -12,6 +12,10 @@ from lazy_harness import proc
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 BRANCH = "main"
 GIT_TIMEOUT = 120.0
 IGNORE = """# machine-local state of lazy-harness: never synced
@@ -59,7 +63,8 @@ def _named_paths(stderr: str) -> list[str]:
     return out
 
 
-def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True, env=None) -> proc.Result:
+def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True,
+         env: Mapping[str, str] | None = None) -> proc.Result:
     genv = dict(os.environ if env is None else env)
     # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
     # 10 s) fails the round instead of holding it for minutes
@@ -75,7 +80,7 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
     return result
 
 
-def ensure_repo(data: str, remote: str, env=None) -> None:
+def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None) -> None:
     """Make the data folder a repository with our ignore rules, merge drivers and ``origin``."""
     ensure_dir(data)
     if not os.path.isdir(os.path.join(data, ".git")):
@@ -118,7 +123,7 @@ def ensure_repo(data: str, remote: str, env=None) -> None:
         _git(data, "remote", "set-url", "origin", remote, env=env)
 
 
-def repair(data: str, env=None) -> list[str]:
+def repair(data: str, env: Mapping[str, str] | None = None) -> list[str]:
     """Undo what a round killed half-way left behind. Call only while holding the sync lock."""
     done = []
     gitdir = os.path.join(data, ".git")
@@ -144,7 +149,7 @@ def _ref_locks(gitdir: str) -> list[str]:
     return out
 
 
-def _fetch(data: str, env=None) -> None:
+def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
     """Fetch ``origin``. A round killed inside a fetch can leave the remote-tracking ref out of step
     with git's own bookkeeping ("cannot lock ref"); that ref is only a copy of the remote's, so it is
     dropped and fetched again."""
@@ -157,15 +162,15 @@ def _fetch(data: str, env=None) -> None:
     _git(data, "fetch", "-q", "origin", env=env)
 
 
-def _has_head(data: str, env=None) -> bool:
+def _has_head(data: str, env: Mapping[str, str] | None = None) -> bool:
     return _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).ok
 
 
-def _remote_has_branch(data: str, env=None) -> bool:
+def _remote_has_branch(data: str, env: Mapping[str, str] | None = None) -> bool:
     return _git(data, "rev-parse", "-q", "--verify", f"refs/remotes/origin/{BRANCH}", check=False, env=env).ok
 
 
-def _refuse_links(data: str, env=None) -> None:
+def _refuse_links(data: str, env: Mapping[str, str] | None = None) -> None:
     """Refuse a remote whose tree holds anything but plain files: a symbolic link checked out as
     ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
     data folder; a submodule has no place in it either."""
@@ -177,7 +182,7 @@ def _refuse_links(data: str, env=None) -> None:
                             f"{path!r}: refused, nothing merged", hint="delete it on the remote, then lh sync")
 
 
-def merge_remote(data: str, env=None) -> list[str]:
+def merge_remote(data: str, env: Mapping[str, str] | None = None) -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here."""
     if not _remote_has_branch(data, env):
         return []
@@ -199,7 +204,7 @@ def merge_remote(data: str, env=None) -> list[str]:
     return _git(data, "diff", "--name-only", before, after, env=env).stdout.splitlines()
 
 
-def _merge_failed(data: str, result: proc.Result, env=None) -> None:
+def _merge_failed(data: str, result: proc.Result, env: Mapping[str, str] | None = None) -> None:
     """Abort what the merge left and raise: ``WrittenMeanwhile`` when git refused to overwrite files
     written here after the round's commit, else a SyncError with git's words."""
     if os.path.exists(os.path.join(data, ".git", "MERGE_HEAD")):
@@ -209,5 +214,5 @@ def _merge_failed(data: str, result: proc.Result, env=None) -> None:
     raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
 
 
-def _empty_tree(data: str, env=None) -> str:
+def _empty_tree(data: str, env: Mapping[str, str] | None = None) -> str:
     return _git(data, "hash-object", "-t", "tree", "/dev/null", env=env).stdout.strip()

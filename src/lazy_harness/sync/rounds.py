@@ -15,19 +15,24 @@ from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch,
                                     _remote_has_branch, ensure_repo, merge_remote, repair)
 from lazy_harness.sync.scan import _refused, commit_local, outgoing_secrets, rewrite_unpushed, unpushed_secrets
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+
 STATE = ".sync-state.json"
 LOCK = ".sync.lock"
 PUSH_TRIES = 4
 
 
-def configured_remote(cfg: dict) -> str:
-    return str((cfg.get("sync") or {}).get("remote") or "")
+def configured_remote(cfg: Config) -> str:
+    return cfg["sync"]["remote"]
 
 
-def check_layout(cfg: dict, env=None) -> str:
+def check_layout(cfg: Config, env: Mapping[str, str] | None = None) -> str:
     """The data folder; refuses when memory or learnings were moved out of it (they would not sync)."""
     data = paths.data_dir(env)
-    for what, folder in (("[memory] path", paths.memory_root(cfg.get("memory", {}).get("path") or None, env)),
+    for what, folder in (("[memory] path", paths.memory_root(cfg["memory"]["path"] or None, env)),
                          ("[knowledge] path", paths.knowledge_dir(cfg["knowledge"]["path"] or None, env))):
         if not paths.is_within(folder, data):
             raise SyncError(f"{what} {folder} is outside the data folder {data}: it cannot be synced",
@@ -46,7 +51,7 @@ def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
         handoff.write_markdown(folder, {"session_id": "sync", "task_id": "sync"}, now)
 
 
-def recount_usage(data: str, changed: list[str], env) -> None:
+def recount_usage(data: str, changed: list[str], env: Mapping[str, str] | None) -> None:
     """usage.jsonl merged: the counts the budget cuts read, worked out again (memory/usage_log.py).
     Never raises: the next distillation writes them anyway."""
     from lazy_harness.memory import usage_log
@@ -59,14 +64,14 @@ def recount_usage(data: str, changed: list[str], env) -> None:
                 pass
 
 
-def hold_merged(data: str, changed: list[str], cfg: dict, env, now: float) -> list[str]:
+def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float) -> list[str]:
     """The hold check on what the merge brought in (memory/held.py, ADR 0024): every live entry of a
     memory folder whose files changed, every learning file that changed. A learning's hold is
     journalled in the memory folder of the project it names, else in the first folder merged; with
     neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
     from lazy_harness.memory import frontmatter, held
 
-    root = paths.memory_root(cfg.get("memory", {}).get("path") or None, env)
+    root = paths.memory_root(cfg["memory"]["path"] or None, env)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     folders, learnings = [], []
     for rel in changed:
@@ -109,7 +114,7 @@ def read_state(data: str) -> dict:
         return {}
 
 
-def _save_state(data: str, **fields) -> None:
+def _save_state(data: str, **fields: object) -> None:
     state = read_state(data)
     state.update(fields)
     try:
@@ -122,7 +127,7 @@ class _Lock:
     def __init__(self, data: str, wait: bool) -> None:
         self.path, self.wait, self.fd = os.path.join(data, LOCK), wait, -1
 
-    def __enter__(self):
+    def __enter__(self) -> _Lock:
         import fcntl
 
         ensure_dir(os.path.dirname(self.path))
@@ -134,11 +139,12 @@ class _Lock:
             raise SyncError("another lh sync is running", hint="lh sync --status") from None
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         os.close(self.fd)
 
 
-def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: bool = True) -> dict:
+def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None, wait: bool = True,
+        push: bool = True) -> dict:
     """One sync round; returns what happened. Raises SyncError with the reason when it cannot."""
     now = time.time() if now is None else now
     remote = configured_remote(cfg)
@@ -195,11 +201,11 @@ def run(cfg: dict, env=None, now: float | None = None, wait: bool = True, push: 
         return summary
 
 
-def auto_sync(cfg: dict, env=None, now: float | None = None) -> str | None:
+def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None) -> str | None:
     """The worker's sync after it wrote memory: at most every ``interval_minutes``; never raises.
     Returns a line for worker.log, or None when nothing was due."""
-    s = cfg.get("sync") or {}
-    if not s.get("remote") or not s.get("auto"):
+    s = cfg["sync"]
+    if not s["remote"] or not s["auto"]:
         return None
     now = time.time() if now is None else now
     stamp = os.path.join(paths.data_dir(env), ".sync-push")
@@ -218,7 +224,7 @@ def auto_sync(cfg: dict, env=None, now: float | None = None) -> str | None:
             f"{'pushed' if result['pushed'] else 'nothing pushed'}")
 
 
-def status(cfg: dict, env=None) -> dict:
+def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
     """ahead, behind (against the last fetch), last sync, last error, remote."""
     data = paths.data_dir(env)
     state = read_state(data)

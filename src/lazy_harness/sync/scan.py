@@ -10,6 +10,11 @@ import os
 from lazy_harness import logfile
 from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from collections.abc import Callable, Iterable
+
 # what the redactor scans: added lines only, every file as text, a moved file as new lines
 DIFF_OPTIONS = ("--unified=0", "--no-color", "--no-ext-diff", "--no-renames", "--text")
 
@@ -23,7 +28,8 @@ def _refused(leaks: list[str], data: str) -> SyncError:
                      hint=f"edit that line of the file in {data} to remove or overwrite the secret, then lh sync")
 
 
-def commit_local(data: str, env=None, now: float | None = None, extra=()) -> bool:
+def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | None = None,
+                 extra: Iterable[str] = ()) -> bool:
     """Commit the data folder's changes; raises SyncError (nothing committed) when a staged line holds
     something the redactor matches: a commit is never taken back once it is pushed."""
     _git(data, "add", "-A", env=env)
@@ -39,7 +45,7 @@ def commit_local(data: str, env=None, now: float | None = None, extra=()) -> boo
     return True
 
 
-def _added_secrets(diff: str, extra=()) -> list[str]:
+def _added_secrets(diff: str, extra: Iterable[str] = ()) -> list[str]:
     """``path:line`` for every added line of a ``--unified=0`` diff (one or many) the redactor matches."""
     from lazy_harness.redact import redact
 
@@ -62,7 +68,7 @@ def _added_secrets(diff: str, extra=()) -> list[str]:
     return found
 
 
-def _holds_secret(line: str, extra: tuple, redact) -> bool:
+def _holds_secret(line: str, extra: tuple[str, ...], redact: Callable[[str, tuple[str, ...]], tuple[str, int]]) -> bool:
     """Whether the redactor matches ``line``, or, for a JSON line with escapes, one of its strings:
     ``password=\\"x\\"`` in a JSONL file is ``password="x"`` once read."""
     if redact(line, extra)[1]:
@@ -85,19 +91,19 @@ def _holds_secret(line: str, extra: tuple, redact) -> bool:
     return any(redact(text, extra)[1] for text in texts)
 
 
-def staged_secrets(data: str, extra=(), env=None) -> list[str]:
+def staged_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
     """``path:line`` for every secret the redactor finds in lines staged since the last commit."""
     base = "HEAD" if _has_head(data, env) else _empty_tree(data, env)
     return _added_secrets(_git(data, "diff", "--cached", *DIFF_OPTIONS, base, env=env).stdout, extra)
 
 
-def outgoing_secrets(data: str, extra=(), env=None) -> list[str]:
+def outgoing_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
     """``path:line`` for every secret the redactor finds in lines HEAD holds and the remote lacks."""
     base = f"origin/{BRANCH}" if _remote_has_branch(data, env) else _empty_tree(data, env)
     return _added_secrets(_git(data, "diff", *DIFF_OPTIONS, base, "HEAD", env=env).stdout, extra)
 
 
-def unpushed_secrets(data: str, extra=(), env=None) -> list[str]:
+def unpushed_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
     """``path:line`` for every secret the redactor finds in any commit a push would send: each commit
     against its parent, a merge against each of its parents."""
     # why: a push sends every commit, not only the last state; a merge diffed against each parent also
@@ -107,7 +113,7 @@ def unpushed_secrets(data: str, extra=(), env=None) -> list[str]:
     return _added_secrets(log, extra)
 
 
-def rewrite_unpushed(data: str, env=None, now: float | None = None) -> None:
+def rewrite_unpushed(data: str, env: Mapping[str, str] | None = None, now: float | None = None) -> None:
     """Replace the commits a push would send by one commit of HEAD's files on top of ``origin/main``
     (a root commit when the remote has no branch yet). Call after the merge: HEAD's files then hold
     everything the remote has. Commits already on the remote, the index and the files stay as they are."""

@@ -10,6 +10,11 @@ from __future__ import annotations
 from lazy_harness.memory import by_hand
 from lazy_harness.ui.reading import Project
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+
 
 def _field(form: dict, name: str, default: str | None = None) -> str:
     from lazy_harness.errors import LhError
@@ -20,19 +25,19 @@ def _field(form: dict, name: str, default: str | None = None) -> str:
     return value
 
 
-def forget(p: Project, form: dict, cfg: dict, now: float) -> str:
+def forget(p: Project, form: dict, cfg: Config, now: float) -> str:
     eid = _field(form, "id").strip()
     run = by_hand.forget(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "forgotten in lh ui", now)
     return f"forgot {eid} (undo: lh memory undo {run})" if run else f"{eid} is already forgotten"
 
 
-def close(p: Project, form: dict, cfg: dict, now: float) -> str:
+def close(p: Project, form: dict, cfg: Config, now: float) -> str:
     hid, text, run = by_hand.close(p.memory_dir, p.name, _field(form, "item"),
                                    form.get("reason") or "closed in lh ui", now)
     return f"closed {hid}: {text} (undo: lh memory undo {run})"
 
 
-def undo(p: Project, form: dict, cfg: dict, now: float) -> str:
+def undo(p: Project, form: dict, cfg: Config, now: float) -> str:
     data, restored, problems = by_hand.undo(p.memory_dir, p.learnings_dir, _field(form, "run"),
                                             cfg["handoff"]["stale_days"], now)
     if problems:
@@ -41,7 +46,7 @@ def undo(p: Project, form: dict, cfg: dict, now: float) -> str:
     return f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored"
 
 
-def approve(p: Project, form: dict, cfg: dict, now: float) -> str:
+def approve(p: Project, form: dict, cfg: Config, now: float) -> str:
     from lazy_harness.memory import state
 
     eid = _field(form, "id").strip()
@@ -53,11 +58,11 @@ def approve(p: Project, form: dict, cfg: dict, now: float) -> str:
 ACTIONS = {"forget": forget, "close": close, "undo": undo, "approve": approve}
 
 
-def index_after(p: Project, env) -> None:
+def index_after(p: Project, env: Mapping[str, str] | None) -> None:
     """The recall index brought up to date with what an action wrote (ADR 0042): now, or by the
     worker when another writer holds it."""
     from lazy_harness.queue import index_task
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     try:
         if writer.after_write(env, p.memory_dir, p.learnings_dir) is None:

@@ -8,7 +8,7 @@ import html
 from lazy_harness.logfile import terminal_safe
 
 
-def esc(value) -> str:
+def esc(value: object) -> str:
     """Text for an HTML text node or a quoted attribute; controls and bidi overrides shown as escapes."""
     return html.escape(terminal_safe("" if value is None else str(value), "\n\t"), quote=True)
 
@@ -23,9 +23,9 @@ def form(action: str, token: str, fields: dict, label: str, confirm: str | None 
             f'<button type="submit">{esc(label)}</button></form>')
 
 
-def day_of(ts) -> str:
+def day_of(ts: object) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
-def when_of(ts) -> str:
-    return ts[:16].replace("T", " ") if isinstance(ts, str) and len(ts) >= 16 else (ts or "?")
+def when_of(ts: object) -> str:
+    return ts[:16].replace("T", " ") if isinstance(ts, str) and len(ts) >= 16 else str(ts or "?")

@@ -18,8 +18,16 @@ from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
 from lazy_harness.project_identity import project_name, project_root
-from lazy_harness.recall import digest as recall
-from lazy_harness.recall import heads
+from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import learnings as heads
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from lazy_harness.config.typed import Config
+    from collections.abc import Callable
+    from typing import TypeVar
+    T = TypeVar("T")
 
 TAIL_BYTES = 256 * 1024  # of hooks.log: the recent sessions
 SESSIONS = 12  # sessions listed under "injected"
@@ -61,7 +69,7 @@ def _name_in(memory_dir: str) -> str | None:
     return None
 
 
-def projects(cwd: str, cfg: dict, env) -> list[Project]:
+def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Project]:
     """Every project with a memory folder; the one holding ``cwd`` first (even without memory yet)."""
     configured = cfg["memory"]["path"] or None
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
@@ -80,7 +88,7 @@ _PARSED: dict[str, tuple[tuple[int, int], object]] = {}
 _PARSED_LOCK = threading.Lock()
 
 
-def _parsed(path: str, parse):
+def _parsed(path: str, parse: Callable[[str], T]) -> T | None:
     """``parse(path)``, kept while the file's mtime and size stay the same (a page reload then reads
     only what changed); None for a missing file."""
     try:
@@ -91,7 +99,7 @@ def _parsed(path: str, parse):
     with _PARSED_LOCK:
         hit = _PARSED.get(path)
     if hit is not None and hit[0] == key:
-        return hit[1]
+        return hit[1]  # type: ignore[return-value]  # why: stored under ``path`` by this same parse below
     value = parse(path)
     with _PARSED_LOCK:
         _PARSED[path] = (key, value)
@@ -189,7 +197,7 @@ def _when(name: str) -> str:
         return "?"
 
 
-def queue(p: Project | None, env) -> dict:
+def queue(p: Project | None, env: Mapping[str, str] | None) -> dict:
     """``{"folder", "counts": {state: n}, "tasks": [...]}``: the recent tasks of the project (all
     projects when ``p`` is None), newest first; a failed one with its reason and its error's tail."""
     q = paths.queue_dir(env)
@@ -217,7 +225,7 @@ def queue(p: Project | None, env) -> dict:
     return {"folder": q, "counts": counts, "tasks": tasks}
 
 
-def _of_project(cwd: str, p: Project, env, seen: dict[str, str]) -> bool:
+def _of_project(cwd: str, p: Project, env: Mapping[str, str] | None, seen: dict[str, str]) -> bool:
     """Whether a session or task in ``cwd`` belongs to ``p`` (``seen``: the answers so far)."""
     if not cwd:
         return False
@@ -227,7 +235,7 @@ def _of_project(cwd: str, p: Project, env, seen: dict[str, str]) -> bool:
     return seen[cwd] == p.memory_dir
 
 
-def spend(env, now: float, days: int = SPEND_DAYS) -> list[tuple[str, float, int]]:
+def spend(env: Mapping[str, str] | None, now: float, days: int = SPEND_DAYS) -> list[tuple[str, float, int]]:
     """(day, dollars, calls) for each of the last ``days`` days, oldest first (``lh cost --by day``)."""
     from lazy_harness.cost import ledger
 
@@ -247,7 +255,7 @@ _LINE = re.compile(r"^(\S+) (SessionStart|UserPromptSubmit) session=(\S+) (.*?)(
 _INJECTED = re.compile(r"injected \d+ \([^)]*\): ([\w,-]+)")
 
 
-def _session_cwds(env) -> dict[str, str]:
+def _session_cwds(env: Mapping[str, str] | None) -> dict[str, str]:
     """``{session id: cwd}`` from the queue's tasks (every state): how a session is tied to a project."""
     q = paths.queue_dir(env)
     out: dict[str, str] = {}
@@ -262,7 +270,7 @@ def _session_cwds(env) -> dict[str, str]:
     return out
 
 
-def _own_sessions(p: Project, cwd: str | None, env) -> set[str]:
+def _own_sessions(p: Project, cwd: str | None, env: Mapping[str, str] | None) -> set[str]:
     """Sessions whose transcript lies in Claude Code's folder of the project holding ``cwd``."""
     if not cwd:
         return set()
@@ -273,7 +281,7 @@ def _own_sessions(p: Project, cwd: str | None, env) -> set[str]:
         return set()
 
 
-def injected(p: Project, cwd: str | None, env) -> list[dict]:
+def injected(p: Project, cwd: str | None, env: Mapping[str, str] | None) -> list[dict]:
     """The recent sessions of the project (newest first) with each SessionStart and prompt line the
     hooks logged: ``{"session", "events": [{"when", "event", "said", "ids"}]}``. A session is the
     project's when a task of it ran in the project's folder or its transcript is in the project's

@@ -5,6 +5,7 @@ A new section is one function and one line in :data:`SECTIONS` (anchor, title, f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -12,13 +13,19 @@ from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import reading, usage_section
 from lazy_harness.ui.markup import day_of, esc, form, when_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from collections.abc import Mapping
+    from collections.abc import Callable
+
 
 @dataclass
 class View:
     project: reading.Project
     projects: list[reading.Project]
-    cfg: dict
-    env: object
+    cfg: Config
+    env: Mapping[str, str] | None
     now: float
     token: str
     cwd: str
@@ -26,7 +33,7 @@ class View:
     everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
 
-    def act(self, action: str, label: str, confirm: str | None = None, **fields) -> str:
+    def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
         return form(action, self.token, {"project": self.project.key, **fields}, label, confirm)
 
 
@@ -70,7 +77,8 @@ def handoff_section(v: View) -> str:
 LIMIT = 100  # entries of a list shown before "show all"
 
 
-def _listing(v: View, anchor: str, items: list[dict], row, question: str, none: str) -> str:
+def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tuple[str, str, str]], question: str,
+             none: str) -> str:
     """Entries as a list, the left-out ones (``left_out``) folded away; ``row(item)`` gives (id, head,
     body) of the ones shown: each list is cut at LIMIT unless the page was asked for everything."""
     live = [i for i in items if not i["left_out"]]
@@ -107,7 +115,7 @@ def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
     return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(x) for x in value)
     return "" if value is None else str(value)
@@ -143,7 +151,7 @@ def learnings_section(v: View) -> str:
 
 
 def search_section(v: View) -> str:
-    from lazy_harness.recall import explain
+    from lazy_harness.recall.prompt import explain
 
     box = (f'<form class="search" method="get" action="/#search"><input type="hidden" name="project" '
            f'value="{esc(v.project.key)}"><input type="search" name="q" value="{esc(v.query or "")}" '

@@ -25,6 +25,10 @@ from lazy_harness import config
 from lazy_harness.errors import LhError
 from lazy_harness.ui import actions, reading, sections
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024
 NOTES_KEPT = 50
@@ -46,7 +50,7 @@ class UiServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, port: int, cwd: str, env, token: str | None = None):
+    def __init__(self, port: int, cwd: str, env: Mapping[str, str] | None, token: str | None = None) -> None:
         try:
             super().__init__((HOST, port), Handler)
         except OSError as exc:
@@ -83,12 +87,13 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "lh-ui"
     sys_version = ""
 
-    def log_message(self, format, *args):
+    def log_message(self, format: str, *args: object) -> None:
         pass  # why: stdout's first line is the URL; a line per request would bury it
 
     # --- answers ---
 
-    def _send(self, status: int, body: bytes, ctype: str = "text/plain; charset=utf-8", extra: dict | None = None):
+    def _send(self, status: int, body: bytes, ctype: str = "text/plain; charset=utf-8",
+              extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))

@@ -8,6 +8,23 @@ import time
 
 from lazy_harness.ui.markup import esc, when_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Protocol, TypeVar
+
+    from lazy_harness.ui.reading import Project
+
+    class Page(Protocol):
+        """What the section reads of the page's view (``ui.sections.View``, which imports this module)."""
+
+        project: Project
+        now: float
+
+        def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str: ...
+
+    P = TypeVar("P", bound=Page)
+
 WEEKS = 12
 
 
@@ -34,7 +51,7 @@ def plot(weeks: dict[str, list[int]], now: float, n: int = WEEKS) -> str:
             f'viewBox="0 0 {w} {height + 20}" width="{w}" height="{height + 20}">{"".join(bars)}</svg>')
 
 
-def section(v, titles_of, entry) -> str:
+def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[..., str]) -> str:
     """The section's HTML; ``titles_of(v)`` names the entries, ``entry(...)`` makes one list item (the
     page's own, in ui/sections.py)."""
     from lazy_harness.memory import usage_log

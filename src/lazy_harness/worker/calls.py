@@ -18,10 +18,18 @@ The person sees a paused or failing state through :mod:`lazy_harness.notice`.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from lazy_harness import notice, paths
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.errors import LhError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.shapes import Env
 
 
 class Wait(LhError):
@@ -32,7 +40,7 @@ class Wait(LhError):
         self.paused = paused
 
 
-def cap_reached(cfg: dict, env, now: float) -> str | None:
+def cap_reached(cfg: Config, env: Env | None, now: float) -> str | None:
     """Why the queue is paused (a cap already reached), or None. Keeps the person's notice current."""
     from lazy_harness.cost import budget
 
@@ -44,8 +52,10 @@ def cap_reached(cfg: dict, env, now: float) -> str | None:
     return verdict.reason
 
 
-def run_model(prompt: str, cfg: dict, env, meta: dict, sleep=time.sleep, log=None,
-              clock=time.time, schema=None, kind: str = "distill", max_usd: float | None = None) -> tuple[dict, int]:
+def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Callable[[float], object] = time.sleep,
+              log: Callable[[str], object] | None = None, clock: Callable[[], float] = time.time,
+              schema: Mapping[str, Any] | None = None, kind: str = "distill",
+              max_usd: float | None = None) -> tuple[dict, int]:
     """The answer of one guarded model call and the attempts it took (``kind`` and ``schema``: the
     job, e.g. consolidation, whose answer has its own shape; its cost lands in the ledger as ``kind``;
     ``max_usd``: a smaller ``--max-budget-usd`` than what is left under the cap).

@@ -206,7 +206,8 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
     return _result(result, found, usage, timeout, loop)
 
 
-def _result(result: proc.Result, found: list[dict], usage: llm.Usage, timeout: float, loop) -> llm.Call:
+def _result(result: proc.Result, found: list[dict], usage: llm.Usage, timeout: float,
+            loop: Mapping[str, Any]) -> llm.Call:
     shown = llm._scrubbed(result, loop)
     if result.timed_out:
         raise llm.CallError(f"codex gave no answer within {timeout:g} s (compound_loop.timeout_seconds) and was "

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lazy_harness.errors import LhError, ModelError
 from lazy_harness.memory import changes as edits, journal
@@ -28,6 +29,10 @@ from lazy_harness.worker.consolidate_answer import (  # noqa: F401 - the pieces'
 from lazy_harness.worker.consolidate_gates import LOCK, SCAN, Lock, gates, sessions_since  # noqa: F401
 from lazy_harness.worker.consolidate_prompt import (  # noqa: F401
     INSTRUCTIONS, PER_KIND, Candidates, Entry, candidates, open_handoff, read_entries, render_prompt)
+
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.shapes import Env
 
 
 @dataclass
@@ -65,7 +70,7 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
 
 # --- one run -----------------------------------------------------------------------------------------
 
-def run(memory_dir: str, learnings_dir: str, project: str, cfg: dict, env, now: float | None = None,
+def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env | None, now: float | None = None,
         dry_run: bool = False, automatic: bool = False, kind: str = "consolidate") -> Result:
     """Consolidate one project. ``automatic``: pass the gates first. Never raises for a model failure."""
     from lazy_harness.worker import calls

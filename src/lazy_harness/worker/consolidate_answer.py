@@ -8,10 +8,14 @@ line, and at most ``max_changes`` changes are made. Whatever is refused is one p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lazy_harness.memory import changes as edits
 from lazy_harness.memory.sanitize import one_line
 from lazy_harness.worker.consolidate_prompt import Candidates
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 REASON_CHARS = edits.REASON_CHARS
 ACTIONS = ("supersede", "deprecate_learnings", "merge_failures", "close_handoff")
@@ -51,7 +55,8 @@ _KINDS = {"supersede": "decision", "deprecate_learnings": "learning", "merge_fai
           "close_handoff": "handoff"}
 
 
-def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[list[Change], list[str]]:
+def validate(obj: object, c: Candidates, max_changes: int,
+             extra_patterns: Iterable[str] = ()) -> tuple[list[Change], list[str]]:
     """The changes an answer may make, in its order; one problem line per thing refused."""
     from lazy_harness.redact import redact
 
@@ -90,7 +95,8 @@ def validate(obj, c: Candidates, max_changes: int, extra_patterns=()) -> tuple[l
     return out, problems
 
 
-def _refusal(action: str, target, other, live: dict, changed: set[str], targets: set[str]) -> str | None:
+def _refusal(action: str, target: object, other: object, live: dict, changed: set[str],
+             targets: set[str]) -> str | None:
     """Why one change of the answer may not be made (its ids, a chain with another change of this run,
     the order of a supersede), or None when it may."""
     kind = _KINDS[action]

@@ -14,6 +14,10 @@ import os
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.memory import files
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import ConsolidateConfig
+
 LOCK = "consolidate.lock"
 SCAN = "consolidate.scan"
 
@@ -108,7 +112,7 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
     return len(found)
 
 
-def gates(memory_dir: str, ccfg: dict, now: float) -> str | None:
+def gates(memory_dir: str, ccfg: ConsolidateConfig, now: float) -> str | None:
     """Why an automatic run must not happen now (cheapest gate first), or None."""
     if not ccfg["enabled"]:
         return "consolidate.enabled is false"

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lazy_harness.memory import files, frontmatter, ids, marks
 from lazy_harness.memory.sanitize import one_line
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 PER_KIND = 150  # newest live entries of each kind shown to the model: the prompt stays bounded
 
@@ -124,7 +128,7 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
     return c
 
 
-def render_prompt(c: Candidates, project: str, extra_patterns=()) -> str:
+def render_prompt(c: Candidates, project: str, extra_patterns: Iterable[str] = ()) -> str:
     from lazy_harness.redact import redact
 
     from lazy_harness.memory.fence import FENCE, neutral

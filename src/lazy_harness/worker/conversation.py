@@ -99,7 +99,7 @@ def summary_body(text: str) -> str:
     return _REMINDER.sub("", text[:SUMMARY_CAP * 2])
 
 
-def text_of(content) -> str:
+def text_of(content: object) -> str:
     """The text of a string content or of a list of text blocks (tool results excluded)."""
     if isinstance(content, str):
         return content

@@ -16,15 +16,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from typing import TYPE_CHECKING
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
+
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
+    from lazy_harness.worker.transcript_records import View
 
 CHECK_BYTES = 4096
 EARLIER = "[the conversation before this point was distilled earlier; its memory is listed above]\n"
 
 
-def _file(env, session_id: str) -> str:
+def _file(env: Env | None, session_id: str) -> str:
     return os.path.join(paths.state_dir(env), f"{paths.safe_session_id(session_id)}.cursor")
 
 
@@ -45,7 +50,7 @@ def _check(path: str, offset: int) -> str | None:
     return digest.hexdigest()[:32]
 
 
-def start(env, session_id: str, path: str) -> int:
+def start(env: Env | None, session_id: str, path: str) -> int:
     """The byte offset to read new conversation from; 0 for a first call or an invalid cursor."""
     if not session_id:
         return 0
@@ -61,7 +66,7 @@ def start(env, session_id: str, path: str) -> int:
     return offset
 
 
-def advance(env, session_id: str, path: str, offset: int, now: float) -> None:
+def advance(env: Env | None, session_id: str, path: str, offset: int, now: float) -> None:
     """Record that the transcript up to ``offset`` is distilled (call after a successful persist)."""
     check = _check(path, offset) if session_id and offset > 0 else None
     if check is None:
@@ -69,7 +74,7 @@ def advance(env, session_id: str, path: str, offset: int, now: float) -> None:
     atomic_write(_file(env, session_id), json.dumps({"offset": offset, "check": check, "at": now}) + "\n")
 
 
-def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude"):
+def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude") -> View:
     """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it.
     ``agent`` picks the reader: a Claude Code transcript, or a Codex rollout (worker/rollout.py)."""
     if agent == "codex":

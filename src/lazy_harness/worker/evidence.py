@@ -100,7 +100,7 @@ def first_use(marks: list[str], acts: list[tuple[float, str, str]], since: float
     return None
 
 
-def _strings(value, out: list[str]) -> None:
+def _strings(value: object, out: list[str]) -> None:
     if isinstance(value, str):
         out.append(value)
     elif isinstance(value, dict):
@@ -111,7 +111,7 @@ def _strings(value, out: list[str]) -> None:
             _strings(v, out)
 
 
-def _codex_act(payload) -> str:
+def _codex_act(payload: object) -> str:
     """The same of a Codex rollout's ``response_item``: an assistant message's text or a tool call's
     arguments (worker/rollout.py)."""
     if not isinstance(payload, dict):

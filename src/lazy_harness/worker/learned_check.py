@@ -83,7 +83,7 @@ def load(path: str | None = None) -> Model:
 
 def scores(texts: list[str], model: Model | None = None) -> list[float]:
     """The score of each text (folded first), embedded in one pass."""
-    from lazy_harness.recall import static_model
+    from lazy_harness.recall.embed import static_model
 
     model = model or load()
     flat = [folded(t) for t in texts]

@@ -201,7 +201,7 @@ def usage_of(stdout: str, model: str) -> Usage:
     models = envelope.get("modelUsage")
     if isinstance(models, dict) and models:
         # why: the CLI may use another model besides ours (a small one for titles); name the costliest
-        def spent(item):
+        def spent(item: tuple[object, object]) -> float:
             v = item[1].get("costUSD") if isinstance(item[1], dict) else 0
             return v if isinstance(v, (int, float)) else 0
         out.model = str(max(models.items(), key=spent)[0])[:100]

@@ -25,6 +25,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
@@ -32,6 +33,14 @@ from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_name
 from lazy_harness.queue import index_task, sweep
 from lazy_harness.worker import one_task
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.shapes import Env
+
+    Sleep = Callable[[float], object]
 
 LOCK_NAME = queue.LOCK_NAME
 
@@ -48,22 +57,22 @@ class Stats:
     last_success: str | None = None
     last_success_task: str | None = None
     # memory folder -> cwd of the tasks that wrote memory (for consolidation)
-    projects: dict = field(default_factory=dict)
+    projects: dict[str, str] = field(default_factory=dict)
 
     @property
     def finished(self) -> int:
         return self.processed + self.skipped + self.failed
 
 
-def _log(env, message: str) -> None:
+def _log(env: Env | None, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
-def state_file(env=None) -> str:
+def state_file(env: Env | None = None) -> str:
     return paths.worker_state_file(env)
 
 
-def read_state(env=None) -> dict:
+def read_state(env: Env | None = None) -> dict:
     try:
         with open(state_file(env), encoding="utf-8") as fh:
             data = json.load(fh)
@@ -72,7 +81,8 @@ def read_state(env=None) -> dict:
         return {}
 
 
-def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=time.sleep) -> None:
+def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None = None,
+          sleep: Sleep = time.sleep) -> None:
     from lazy_harness.worker import calls, storage, waiting
 
     while True:
@@ -111,7 +121,7 @@ def drain(q: str, cfg: dict, env, stats: Stats, limit: int | None = None, sleep=
                 stats.failed += 1
 
 
-def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
+def consolidate_touched(cfg: Config, env: Env | None, stats: Stats) -> None:
     """After a drain: each project that got new memory is consolidated when its gates pass."""
     if not cfg.get("consolidate", {}).get("enabled"):
         return
@@ -129,14 +139,17 @@ def consolidate_touched(cfg: dict, env, stats: Stats) -> None:
         if result.run:  # why: what it marked leaves recall now; the hooks only read the index (ADR 0042)
             from lazy_harness.worker import pipeline
 
-            pipeline.update_index(env, mdir, learnings, lambda m, where=mdir: _log(env, f"consolidate {where}: {m}"))
+            def log(m: str, where: str = mdir) -> None:
+                _log(env, f"consolidate {where}: {m}")
+
+            pipeline.update_index(env, mdir, learnings, log)
     stats.projects.clear()
 
 
 ADOPT_EVERY = 24 * 3600  # seconds between two looks for project learnings without a project
 
 
-def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
+def adopt_orphans(cfg: Config, env: Env | None, now: float | None = None) -> None:
     """Project learnings written before keys were recorded go to the one project of their name
     (memory/owners.py): at the first run after an upgrade, then once a day (learnings synced from a
     machine still on an older version). The others wait for ``lh memory unassigned``."""
@@ -162,7 +175,7 @@ def adopt_orphans(cfg: dict, env, now: float | None = None) -> None:
     atomic_write(stamp, logfile.stamp(now) + "\n")
 
 
-def _index_tasks(cfg: dict, env) -> bool:
+def _index_tasks(cfg: Config, env: Env | None) -> bool:
     """The index tasks waiting (worker/reindex.py): before the sessions' tasks, which need no model
     call to wait for, and the next prompts search what they index. False when one failed (it stays
     for the next worker; this one does not go round again for it)."""
@@ -178,7 +191,7 @@ def _index_tasks(cfg: dict, env) -> bool:
         return False
 
 
-def _sweep(q: str, cfg: dict, env) -> None:
+def _sweep(q: str, cfg: Config, env: Env | None) -> None:
     idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
     try:
         queued = sweep.sweep(q, time.time(), idle, env)
@@ -189,7 +202,7 @@ def _sweep(q: str, cfg: dict, env) -> None:
         _log(env, f"task {queue.task_id(name)}: queued by the sweep (session idle, grew since its last check)")
 
 
-def _save_state(env, started: float, stats: Stats) -> None:
+def _save_state(env: Env | None, started: float, stats: Stats) -> None:
     previous = read_state(env)
     data = {
         "started": logfile.stamp(started),
@@ -207,7 +220,7 @@ def _save_state(env, started: float, stats: Stats) -> None:
         pass
 
 
-def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = False) -> Stats:
+def run(env: Env | None = None, limit: int | None = None, sleep: Sleep = time.sleep, linger: bool = False) -> Stats:
     """Drain the queue under the single-instance lock; returns what was done. With ``linger`` (the
     detached worker) stay for tasks that wait and try them again at their time (module docstring)."""
     from lazy_harness.worker import waiting
@@ -253,10 +266,10 @@ def run(env=None, limit: int | None = None, sleep=time.sleep, linger: bool = Fal
     return stats
 
 
-def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
+def _after_writing(env: Env | None, cfg: Config, started: float, stats: Stats) -> None:
     # why: after the lock is released, so a slow remote never holds up the queue (sync has its own lock);
     # a process of its own (detach.spawn_sync), as SessionStart's pull: the worker does not run sync
-    s = cfg.get("sync") or {}
+    s = cfg.get("sync", {})
     if s.get("remote") and s.get("auto"):
         from lazy_harness.detach import spawn_sync
 
@@ -267,7 +280,7 @@ def _after_writing(env, cfg: dict, started: float, stats: Stats) -> None:
     _save_state(env, started, stats)
 
 
-def _rounds(q: str, env, stats: Stats, limit: int | None, sleep) -> dict | None:
+def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sleep) -> Config | None:
     """Drain (and sweep) under the lock until nothing is ready; the config used, None if none was read."""
     from lazy_harness.memory import intent
 

@@ -4,20 +4,30 @@ to wait (a spend cap, the API, no room to write); moved to done/ or failed/ with
 mark, which the Stop gates and SessionStart read.
 """
 
+from __future__ import annotations
+
 import os
 import time
 import traceback
+from typing import TYPE_CHECKING
 
 from lazy_harness import logfile, paths, queue
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.shapes import Env
+    from lazy_harness.worker.pipeline import Outcome
 
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
 
 
-def _log(env, message: str) -> None:
+def _log(env: Env | None, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
-def _result_fields(outcome) -> dict:
+def _result_fields(outcome: Outcome) -> dict[str, str]:
     """A short record of what a processed task wrote, kept in its done/ file."""
     report = outcome.report
     if report is None:
@@ -29,7 +39,8 @@ def _result_fields(outcome) -> dict:
     return out
 
 
-def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: dict | None = None) -> str | None:
+def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable[[float], object] = time.sleep,
+                projects: dict[str, str] | None = None) -> str | None:
     """Claim and process one pending task. Returns its outcome status, or None if it was gone."""
     path = queue.claim(q, name)
     if path is None:
@@ -58,7 +69,8 @@ def process_one(q: str, name: str, cfg: dict, env, sleep=time.sleep, projects: d
     return outcome.status
 
 
-def _run_task(q: str, fields: dict, cfg: dict, env, sleep):
+def _run_task(q: str, fields: dict, cfg: Config, env: Env | None,
+              sleep: Callable[[float], object]) -> tuple[Outcome, Outcome | None]:
     """The task through the pipeline (or the skip of a repeated failure): (outcome, the skip or None).
     An exception becomes a failed outcome, or a waiting one when writing failed for lack of room."""
     from lazy_harness.worker import pipeline
@@ -81,7 +93,7 @@ def _run_task(q: str, fields: dict, cfg: dict, env, sleep):
                                 error_text=reason if expected else traceback.format_exc()), repeated
 
 
-def _requeue(q: str, name: str, fields: dict, outcome, cfg: dict, env) -> str:
+def _requeue(q: str, name: str, fields: dict, outcome: Outcome, cfg: Config, env: Env | None) -> str:
     """A task that waits goes back to the queue with its next time; returns storage, paused or waiting."""
     from lazy_harness.worker import storage, waiting
 
@@ -95,7 +107,7 @@ def _requeue(q: str, name: str, fields: dict, outcome, cfg: dict, env) -> str:
     return "paused" if outcome.paused else "waiting"
 
 
-def _check_mark(q: str, fields: dict, outcome, repeated) -> tuple[float, str] | None:
+def _check_mark(q: str, fields: dict, outcome: Outcome, repeated: Outcome | None) -> tuple[float, str] | None:
     """The session's check mark the finished task leaves (transcript mtime, check), also kept in its
     record; None when the task read no transcript."""
     check = _CHECK.get(outcome.status, queue.ERROR)
@@ -116,7 +128,8 @@ def _check_mark(q: str, fields: dict, outcome, repeated) -> tuple[float, str] | 
     return mark
 
 
-def _finish(q: str, name: str, fields: dict, outcome, mark, env) -> bool:
+def _finish(q: str, name: str, fields: dict, outcome: Outcome, mark: tuple[float, str] | None,
+            env: Env | None) -> bool:
     """Move the task to done/ or failed/ with its mark; False when its record could not be written for
     lack of room (the task is back in the queue and the drain stops)."""
     try:
@@ -139,7 +152,7 @@ def _finish(q: str, name: str, fields: dict, outcome, mark, env) -> bool:
     return True
 
 
-def _report_damaged_lines(env) -> None:
+def _report_damaged_lines(env: Env | None) -> None:
     """One worker.log line per memory file in which the task salvaged or skipped a line."""
     from lazy_harness.memory import damage
 
@@ -149,7 +162,7 @@ def _report_damaged_lines(env) -> None:
         _log(env, f"memory: damaged lines not reported: {type(exc).__name__}: {exc}")
 
 
-def _failed_before(q: str, fields: dict):
+def _failed_before(q: str, fields: dict) -> Outcome | None:
     """A skip for a task whose transcript already failed to distill and has not changed since (a
     SessionEnd queued while the Stop task of the same turn was failing): the same prompt would fail
     the same way, at the same cost. A retry or ``lh knowledge handoff-now`` is asked for: it runs."""

@@ -9,11 +9,24 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lazy_harness import logfile, paths, queue
 from lazy_harness.atomic import sweep_stale_temps
 from lazy_harness.errors import ModelError, TaskError
 from lazy_harness.project_identity import project_name, project_root
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lazy_harness.config.typed import CompoundLoopConfig, Config
+    from lazy_harness.memory.apply import Report
+    from lazy_harness.memory.plan import Plan
+    from lazy_harness.memory.shapes import Env
+    from lazy_harness.worker.transcript_records import View
+
+    Log = Callable[[str], object]  # one line for worker.log
+    Sleep = Callable[[float], object]
 
 
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
@@ -44,7 +57,7 @@ class Outcome:
     read: str = ""  # what was read of the transcript (View.describe), for worker.log
 
 
-def check_trust(fields: dict, env, memory_root: str | None = None) -> None:
+def check_trust(fields: dict, env: Env | None, memory_root: str | None = None) -> None:
     """A task is trusted only when its transcript lies inside the Claude dir's projects folder (a Codex
     task's: inside ``$CODEX_HOME/sessions``) and its memory folder is ``<memory root>/<key>``
     (``memory_root``: ``paths.memory_root`` of the config)."""
@@ -64,7 +77,7 @@ def check_trust(fields: dict, env, memory_root: str | None = None) -> None:
         raise TaskError(f"untrusted task: memory_dir {memory!r} is not <memory root>/<key> under {root}")
 
 
-def _migrate(fields: dict, memory_dir: str, memory_root: str, env, now: float, log) -> None:
+def _migrate(fields: dict, memory_dir: str, memory_root: str, env: Env | None, now: float, log: Log) -> None:
     """Bring the project's files over from Claude Code's auto-memory folder before reading or writing."""
     from lazy_harness.memory import migrate
 
@@ -90,7 +103,7 @@ def _with_over_cap(distilled: dict) -> list:
     return over
 
 
-def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: float, log,
+def _hold(plan: Plan, report: Report, memory_dir: str, learnings_dir: str, project: str, now: float, log: Log,
           over: list | None = None, learned: bool = True) -> set[str] | None:
     """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024),
     by the rules and, when ``learned``, by the learned check (worker/learned_check.py, ADR 0046), and
@@ -115,7 +128,7 @@ def _hold(plan, report, memory_dir: str, learnings_dir: str, project: str, now: 
     return {eid for _, eid, _, _ in found}
 
 
-def _learned(plan, report, skip: set[str], log) -> list[tuple[str, str, str, str]]:
+def _learned(plan: Plan, report: Report, skip: set[str], log: Log) -> list[tuple[str, str, str, str]]:
     """What the learned check holds of what the persist wrote and the rules let through; a failure of
     its own (a damaged weights file) is logged and holds nothing, the rules' holds stand."""
     from lazy_harness.memory import held
@@ -128,15 +141,15 @@ def _learned(plan, report, skip: set[str], log) -> list[tuple[str, str, str, str
         return []
 
 
-def _model_check(plan, report, held_ids: set[str] | None, cfg: dict, env, meta: dict, dirs: tuple[str, str],
-                 now: float, sleep, log) -> None:
+def _model_check(plan: Plan, report: Report, held_ids: set[str] | None, cfg: Config, env: Env | None, meta: dict,
+                 dirs: tuple[str, str], now: float, sleep: Sleep, log: Log) -> None:
     """The second look (worker/model_check.py, ADR 0039): a separate model call judges what the session
     wrote that the rules did not hold; what it judges hostile is held too. why: after the persist and
     the rule hold, and never failing the task: the entries are written whatever the call does."""
     from lazy_harness.memory import held
     from lazy_harness.worker import model_check
 
-    if held_ids is None or not (cfg.get("trust") or {}).get("model_check", True):
+    if held_ids is None or not cfg.get("trust", {}).get("model_check", True):
         return
     memory_dir, learnings_dir = dirs
     try:
@@ -151,8 +164,8 @@ def _model_check(plan, report, held_ids: set[str] | None, cfg: dict, env, meta: 
         log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
 
 
-def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str, env,
-                   now: float, log) -> None:
+def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str,
+                   env: Env | None, now: float, log: Log) -> None:
     """What the session was shown and used (worker/usage.py, ADR 0036). why: after the persist, and
     never failing the task: usage is a record about memory, not memory."""
     from lazy_harness.worker import usage
@@ -166,11 +179,11 @@ def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str,
         log(words)
 
 
-def _log(env, message: str) -> None:
+def _log(env: Env | None, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
-def _wait_for_turn(path: str, turn_text: str, log) -> None:
+def _wait_for_turn(path: str, turn_text: str, log: Log) -> None:
     """Hold the read until the transcript holds the Stop's turn, for a bounded time."""
     from lazy_harness.worker import turn
 
@@ -181,7 +194,7 @@ def _wait_for_turn(path: str, turn_text: str, log) -> None:
         log(f"waited {waited:.2f} s for the turn to reach the transcript")
 
 
-def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
+def call_with_retries(prompt: str, cfg: Config, env: Env | None, sleep: Sleep = time.sleep, log: Log | None = None,
                       meta: dict | None = None) -> tuple[dict, int]:
     """The guarded model call (cap, ledger, fail fast: worker/calls.py). Returns (answer, attempts)."""
     from lazy_harness.worker import calls
@@ -189,8 +202,8 @@ def call_with_retries(prompt: str, cfg: dict, env, sleep=time.sleep, log=None,
     return calls.run_model(prompt, cfg, env, meta or {}, sleep, log)
 
 
-def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: bool = False,
-            sleep=time.sleep, trust: bool = True) -> Outcome:
+def distill(fields: dict, cfg: Config, env: Env | None, now: float | None = None, dry_run: bool = False,
+            sleep: Sleep = time.sleep, trust: bool = True) -> Outcome:
     """Run the whole pipeline for one task's fields. Never raises for expected failures."""
     from lazy_harness.worker import cursor
 
@@ -225,7 +238,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
     meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
             "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
-            "session_time": mtime, "stale_days": (cfg.get("handoff") or {}).get("stale_days", 14),
+            "session_time": mtime, "stale_days": cfg.get("handoff", {}).get("stale_days", 14),
             "agent": agent_of(fields)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
@@ -237,7 +250,7 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
     over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    learned = bool((cfg.get("trust") or {}).get("learned_check", True))
+    learned = bool(cfg.get("trust", {}).get("learned_check", True))
     held_ids = _hold(plan, report, memory_dir, learnings_dir, project, now, log, over, learned)
     _model_check(plan, report, held_ids, cfg, env, meta, (memory_dir, learnings_dir), now, sleep, log)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
@@ -248,7 +261,8 @@ def distill(fields: dict, cfg: dict, env, now: float | None = None, dry_run: boo
                    problems=problems + plan.problems, attempts=attempts, read=seen)
 
 
-def _read_transcript(fields: dict, loop: dict, env, log):
+def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
+                     log: Log) -> Outcome | tuple[str, float, int, View]:
     """The part of the session's transcript not distilled yet (the whole of it for handoff-now), once
     the Stop's turn is in it: (path, mtime, offset read from, view), or a skip when there is none."""
     from lazy_harness.queue import retain
@@ -273,7 +287,8 @@ def _read_transcript(fields: dict, loop: dict, env, log):
     return path, mtime, offset, view
 
 
-def _not_worth_distilling(fields: dict, loop: dict, view, offset: int, mtime: float, seen: str) -> Outcome | None:
+def _not_worth_distilling(fields: dict, loop: CompoundLoopConfig, view: View, offset: int, mtime: float,
+                          seen: str) -> Outcome | None:
     """A skip for a session that is not interactive, too short (or not yet long enough, while it runs),
     or has nothing new since the last distillation; None to go on."""
     if view.kind != "interactive":
@@ -297,7 +312,8 @@ def _not_worth_distilling(fields: dict, loop: dict, view, offset: int, mtime: fl
     return None
 
 
-def _prompt(view, memory_dir: str, learnings_dir: str, project: str, max_chars: int, extra: tuple, log) -> str:
+def _prompt(view: View, memory_dir: str, learnings_dir: str, project: str, max_chars: int, extra: tuple[str, ...],
+            log: Log) -> str:
     """The distill prompt: the transcript's new part beside the memory already held, secrets redacted."""
     from lazy_harness.memory import store
     from lazy_harness.worker import prompt as prompting
@@ -309,7 +325,8 @@ def _prompt(view, memory_dir: str, learnings_dir: str, project: str, max_chars: 
     return built.text
 
 
-def _ask(text: str, cfg: dict, env, sleep, log, meta: dict, mtime: float, seen: str):
+def _ask(text: str, cfg: Config, env: Env | None, sleep: Sleep, log: Log, meta: dict, mtime: float,
+         seen: str) -> Outcome | tuple[dict, int]:
     """The model's raw answer and the attempts it took, or the outcome when there is none: waiting (a
     cap, the API unreachable) or failed."""
     from lazy_harness.worker.calls import Wait
@@ -324,7 +341,7 @@ def _ask(text: str, cfg: dict, env, sleep, log, meta: dict, mtime: float, seen: 
                        prompt=text, error_text=str(exc), attempts=n, read=seen)
 
 
-def _checked_answer(raw, extra: tuple, log) -> tuple[dict, list[str]]:
+def _checked_answer(raw: object, extra: tuple[str, ...], log: Log) -> tuple[dict, list[str]]:
     """The answer validated against its schema and redacted (before and after), with its problems."""
     from lazy_harness import redact
     from lazy_harness.worker import answer
@@ -342,8 +359,8 @@ def _checked_answer(raw, extra: tuple, log) -> tuple[dict, list[str]]:
     return distilled, problems
 
 
-def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env,
-             memory_root: str, log):
+def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | None,
+             memory_root: str, log: Log) -> tuple[Plan, Report]:
     """Plan the answer's changes against the memory and apply them, all or nothing: (plan, report)."""
     from lazy_harness.memory import store
 
@@ -354,11 +371,11 @@ def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, n
     return plan, store.apply(plan)
 
 
-def update_index(env, memory_dir: str, learnings_dir: str, log) -> None:
+def update_index(env: Env | None, memory_dir: str, learnings_dir: str, log: Log) -> None:
     """Index (and embed) the new entries now, so the next prompt judges them by meaning: the worker
     is the index's writer (recall/writer.py); the hooks only read it."""
     try:  # why: the index is a cache, and a failure here must never fail the task
-        from lazy_harness.recall import writer
+        from lazy_harness.recall.index import writer
 
         # why: waits for another writer (a command, lh memory reindex) rather than leave the index behind
         writer.update(paths.recall_index_file(env), [memory_dir], learnings_dir, state_dir=paths.recall_dir(env),

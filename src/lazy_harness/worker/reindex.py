@@ -3,17 +3,25 @@ date for each memory folder a task names (``recall.writer``), then the task is r
 killed meanwhile leaves the task, and the next one goes on from the last part the index committed.
 """
 
+from __future__ import annotations
+
 import os
+from typing import TYPE_CHECKING
 
 from lazy_harness import paths
 from lazy_harness.queue import index_task
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def run_tasks(env, root: str, ldir: str, log) -> int:
+    from lazy_harness.memory.shapes import Env
+
+
+def run_tasks(env: Env | None, root: str, ldir: str, log: Callable[[str], object]) -> int:
     """Every index task waiting, each memory folder once, with the learnings folder ``ldir``; ``root``:
     the memory root a task's folder must be in (another is dropped, logged). Returns how many folders
     were brought up to date."""
-    from lazy_harness.recall import writer
+    from lazy_harness.recall.index import writer
 
     todo: dict[str, list[str]] = {}
     for path in index_task.waiting(paths.queue_dir(env)):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import TYPE_CHECKING
 
 from lazy_harness import paths
 from lazy_harness.memory.fence import FENCE
@@ -37,6 +38,9 @@ from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budge
                                                tool_call)
 from lazy_harness.worker.transcript_lines import MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines
 from lazy_harness.worker.transcript_records import View
+
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
 
 AGENT = "codex"
 OWN_THREAD_SOURCE = "lazy-harness"  # --thread-source of the harness's own `codex exec` runs
@@ -48,12 +52,12 @@ _PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"')
 _MAX_NAMED = 5  # damaged lines named one by one; more are counted
 
 
-def codex_home(env=None) -> str:
+def codex_home(env: Env | None = None) -> str:
     """``$CODEX_HOME``, else ``~/.codex`` (``paths.codex_home``: the hooks' install and the worker agree)."""
     return paths.codex_home(env)
 
 
-def sessions_dir(env=None) -> str:
+def sessions_dir(env: Env | None = None) -> str:
     """Where the Codex CLI writes its rollouts: the only place a Codex task's transcript may lie."""
     return os.path.join(codex_home(env), "sessions")
 
@@ -108,7 +112,7 @@ def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_
     return view
 
 
-def _text(content) -> str:
+def _text(content: object) -> str:
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
@@ -179,7 +183,7 @@ class _Reader:
         if isinstance(git, dict) and isinstance(git.get("branch"), str):
             v.git_branch = git["branch"]
 
-    def _time(self, ts) -> None:
+    def _time(self, ts: object) -> None:
         v = self.view
         if isinstance(ts, str) and ts:
             if not v.first_timestamp or ts < v.first_timestamp:
@@ -217,7 +221,7 @@ class _Reader:
         self.view.user_messages += 1
         self._add("User: " + excerpt(text, self.entry_cap))
 
-    def _output(self, output) -> None:
+    def _output(self, output: object) -> None:
         if isinstance(output, dict):
             output = output.get("content") or output.get("output") or ""
         text = output if isinstance(output, str) else _text(output)

@@ -12,8 +12,15 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import TYPE_CHECKING
 
 from lazy_harness import paths
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.shapes import Env
 
 CAUSES = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is exceeded",
           errno.EIO: "an I/O error", errno.EROFS: "the file system is read-only"}
@@ -32,7 +39,7 @@ def cause(exc: BaseException | None) -> str | None:
     return None
 
 
-def folders(cfg: dict, env) -> list[str]:
+def folders(cfg: Config, env: Env | None) -> list[str]:
     """Every folder a task writes: the queue, the memory root, the learnings folder."""
     out = []
     for folder in (paths.queue_dir(env), paths.memory_root(cfg["memory"]["path"] or None, env),
@@ -68,20 +75,20 @@ def probe(dirs: list[str]) -> str | None:
     return None
 
 
-def message(reason: str, env) -> str:
+def message(reason: str, env: Env | None) -> str:
     head, _, where = reason.partition(" writing ")
     return (f"lazy-harness: memory writing is paused: {head}. Sessions stay queued and are written by "
             "themselves once writing works again (lh queue)" + (f"; it failed writing {where}" if where else ""))
 
 
-def stop(env, why: str) -> None:
+def stop(env: Env | None, why: str) -> None:
     """Tell the next session (once) that memory writing waits for room."""
     from lazy_harness import notice
 
     notice.storage_paused(message(why, env), env)
 
 
-def room(cfg: dict, env, log) -> str | None:
+def room(cfg: Config, env: Env | None, log: Callable[[str], object]) -> str | None:
     """Why writing does not work now, or None. A probe write only after a storage failure (the notice
     is up) or when a folder's device is nearly full: otherwise three ``statvfs``."""
     from lazy_harness import notice

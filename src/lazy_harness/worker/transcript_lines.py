@@ -12,9 +12,14 @@ import json
 import os
 import re
 import stat
+from typing import TYPE_CHECKING
 
 from lazy_harness.errors import LhError
 from lazy_harness.worker.transcript_records import View
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import IO, BinaryIO
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -24,7 +29,7 @@ class TranscriptError(LhError):
     """The transcript cannot be read at all (missing, not a file, no permission)."""
 
 
-def iter_lines(fh, max_line: int = MAX_LINE_BYTES):
+def iter_lines(fh: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:
     """Yield each line's bytes (without the newline), or None for a line longer than ``max_line``.
 
     A long line is consumed in ``max_line``-sized pieces and dropped, so memory stays bounded.
@@ -45,7 +50,7 @@ def iter_lines(fh, max_line: int = MAX_LINE_BYTES):
         yield None
 
 
-def _open(path: str):
+def _open(path: str) -> BinaryIO:
     try:
         # why: O_NONBLOCK so a FIFO planted at the path cannot hang the worker in open()
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))

@@ -174,7 +174,7 @@ class _Reader:
             if ts > v.last_timestamp:
                 v.last_timestamp = ts
 
-    def _user(self, r: dict, content) -> None:
+    def _user(self, r: dict, content: object) -> None:
         s = self.view.signals
         entry = r.get("entrypoint")
         if entry == "cli":

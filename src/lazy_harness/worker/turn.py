@@ -22,8 +22,12 @@ import json
 import os
 import stat
 import time
+from typing import TYPE_CHECKING
 
 from lazy_harness import queue
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 WAIT_SECONDS = 5.0
 POLL_SECONDS = 0.05
@@ -76,7 +80,7 @@ def _holds(line: bytes, digest: str) -> bool:
     return False
 
 
-def _chunks(path: str, since: int):
+def _chunks(path: str, since: int) -> Iterator[tuple[int, bytes]]:
     """(position after the chunk, chunk) for the bytes of ``path`` from ``since`` to its size now."""
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
@@ -103,7 +107,7 @@ def _scan_lines(path: str, digest: str, since: int) -> tuple[bool, int]:
     return (True, pos) if carry and _holds(carry, digest) else (False, pos - len(carry))
 
 
-def _scan(path: str, wanted, since: int) -> tuple[bool, int]:
+def _scan(path: str, wanted: str | tuple[bytes, ...], since: int) -> tuple[bool, int]:
     """Whether the bytes of ``path`` from ``since`` on hold ``wanted`` (a digest, or the needles of an
     older task's text), and how far it read."""
     if isinstance(wanted, str):
@@ -118,8 +122,8 @@ def _scan(path: str, wanted, since: int) -> tuple[bool, int]:
     return False, pos
 
 
-def wait(path: str, turn: str, timeout: float | None = None, clock=time.monotonic,
-         sleep=time.sleep) -> float | None:
+def wait(path: str, turn: str, timeout: float | None = None, clock: Callable[[], float] = time.monotonic,
+         sleep: Callable[[float], object] = time.sleep) -> float | None:
     """Wait until the transcript at ``path`` holds the turn of ``turn`` (a task's TURN: its digest,
     or the text an older release wrote). Returns the seconds waited (0.0 when it was there at the
     first look, or when the path is missing or not a regular file: nothing to wait for), or None

@@ -13,10 +13,16 @@ Runs after the persist; never fails the task (the caller logs what it raises).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from lazy_harness.memory import files, handoff, ids, learnings, trust, usage, usage_log
 from lazy_harness.memory.sanitize import one_line
 from lazy_harness.worker import evidence
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from lazy_harness.memory.shapes import Env
 
 
 def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str, str]:
@@ -44,7 +50,8 @@ def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str,
     return out
 
 
-def first_shown(showings) -> tuple[dict[str, tuple[float, int]], int]:
+def first_shown(showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]],
+                ) -> tuple[dict[str, tuple[float, int]], int]:
     """Each entry's first showing (time, characters of its line) and the characters injected in all."""
     first: dict[str, tuple[float, int]] = {}
     for when, _, _, shown in showings:
@@ -68,7 +75,7 @@ def recurred(distilled: dict, first: dict[str, tuple[float, int]]) -> list[str]:
     return out
 
 
-def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str, env,
+def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str, env: Env | None,
             now: float) -> str:
     """Append what this distillation learnt of the session's usage; returns words for worker.log."""
     showings = usage.read_seen(env, session_id)

@@ -1,0 +1,84 @@
+"""A scope's word lists made whole again: every list and df of the scope made anew from its entries'
+words, in one transaction, when removals left lists short (``lexical_write.remove`` counts what a list
+that was not complete lost). Until it commits, searches read the lists as they were (the index is in
+WAL mode): a scope is never unsearchable. Not on the prompt hook's path: the index's writer
+(``recall.index.writer``) runs it.
+"""
+
+from __future__ import annotations
+
+from lazy_harness.recall.index import lexical_keys, lexical_write, lookup
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+
+
+def due(conn: Connection) -> list[str]:
+    """The scopes whose lists lost more entries than the scope holds (on average one list entry an
+    entry: a file rewritten by hand, many entries forgotten)."""
+    return [s for (s,) in conn.execute("SELECT scope FROM lex_scope WHERE short > 0 AND short >= docs")]
+
+
+def remake(conn: Connection, scope: str) -> None:
+    """Make ``scope``'s lists anew, in one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        _take_out(conn, scope)
+        _lists(conn, scope)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _take_out(conn: Connection, scope: str) -> None:
+    """The scope's lists dropped, their df taken out of the totals."""
+    conn.execute("UPDATE lex_total SET df = df - (SELECT s.df FROM lex_key s WHERE s.scope=? AND s.key=lex_total.key) "
+                 "WHERE key IN (SELECT key FROM lex_key WHERE scope=?)", (scope, scope))
+    conn.execute("DELETE FROM lex_total WHERE df <= 0")
+    conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
+
+
+def _lists(conn: Connection, scope: str) -> None:
+    """Every list and df of ``scope`` made anew from its entries' words (lex_doc)."""
+    count, total = conn.execute("SELECT count(*), coalesce(sum(len), 0) FROM lex_doc WHERE scope=?",
+                                (scope,)).fetchone()
+    avgdl = max(1.0, total / count) if count else 0.0
+    # candidates per key as (impact << 32 | ~rowid): larger is better; cut back to CHAMPIONS when
+    # twice as long, after which only an entry beating the cut can join
+    best: dict[str, list[int]] = {}
+    floor: dict[str, int] = {}
+    df: dict[str, int] = {}
+    # why: read as a stream, not fetched whole (the entries' words are 40 MB at 100,000 entries)
+    df_get, floor_get, best_get, cap = df.get, floor.get, best.get, 2 * lookup.CHAMPIONS
+    for rowid, dl, toks in conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE scope=? ORDER BY rowid", (scope,)):
+        # why: the impact depends on the weighted frequency alone within an entry, which takes a
+        # few values (1, 2, 3, ...): computed once each (this loop is most of a build's time)
+        tail = lexical_write.MAX_ROWID - rowid
+        shifted: dict[float, int] = {}
+        for key, f in lexical_keys.weighted(lexical_keys.split(toks)).items():
+            df[key] = df_get(key, 0) + 1
+            s = shifted.get(f)
+            if s is None:
+                s = shifted[f] = (lexical_keys.impact(f, dl, avgdl) << 32) | tail
+            if s > floor_get(key, -1):
+                lst = best_get(key)
+                if lst is None:
+                    best[key] = [s]
+                    continue
+                lst.append(s)
+                if len(lst) >= cap:
+                    lst.sort(reverse=True)
+                    del lst[lookup.CHAMPIONS:]
+                    floor[key] = lst[-1]
+    conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
+    mask = (1 << 32) - 1
+    conn.executemany("INSERT INTO lex_key(scope, key, df, list) VALUES (?,?,?,?)",
+                     ((scope, k, df[k], lexical_keys.encode([(s >> 32, lexical_write.MAX_ROWID - (s & mask))
+                                                 for s in sorted(lst, reverse=True)[:lookup.CHAMPIONS]]))
+                      for k, lst in best.items()))
+    lexical_write.update_totals(conn, df)
+    conn.execute("UPDATE lex_scope SET docs=?, tokens=?, avgdl=?, short=0 WHERE scope=?",
+                 (count, total, avgdl, scope))
+    lexical_write.mark_phrases(conn)

@@ -1,0 +1,114 @@
+"""The word lists' keys, the same at write and at query time, and the lists' encoding.
+
+Keys (ADR 0049: the words as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer makes them,
+so the lists find what FTS5 found):
+  ``word``      a lower-case run of letters and digits (``tokens``: one token per run, as unicode61
+                cuts; the words of a camelCase identifier are in the tags column already,
+                ``terms.split_identifiers``), its Latin diacritics removed and Porter-stemmed
+                (``porter``): "Readers" is ``reader``, "deployment" ``deploy``
+  ``pref*``     the first 4, 5 and 6 characters of every stemmed word at least that long: the prefix
+                alternatives of a group (``"connec"*``) are one list each, no range scan
+  ``w1 w2``     a multi-word related term of ``terms.GROUPS`` ("sign-in", "timed-out"), where its
+                (stemmed) words stand next to each other (FTS5's phrase); kept only for those phrases
+
+A list: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc); an impact is
+BM25's term-frequency part as a 16-bit integer (``lookup.QSCALE``). The write side only: a search
+reads the lists with ``lookup.columns``.
+"""
+
+from lazy_harness.recall.index import terms
+from lazy_harness.recall.index.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
+from lazy_harness.recall.index.porter import key
+
+PREFIXES = (4, 5, 6)
+_RUN = None
+
+
+def tokens(text: str) -> list[str]:
+    """The index's words of ``text``: each run of letters and digits lower-cased, folded and stemmed
+    (``porter``), as FTS5's porter tokenizer over unicode61 gives them."""
+    global _RUN
+    if _RUN is None:
+        import re  # why: write side only; the query side cuts a few words with terms.words
+
+        _RUN = re.compile(r"[^\W_]+")
+    return [key(run.lower()) for run in _RUN.findall(text)]
+
+
+_PHRASES: dict[str, list[tuple[str, ...]]] | None = None
+
+
+def phrases() -> dict[str, list[tuple[str, ...]]]:
+    """The multi-word related terms of ``terms.GROUPS`` as word tuples, by their first word."""
+    global _PHRASES
+    if _PHRASES is None:
+        found: dict[str, list[tuple[str, ...]]] = {}
+        for row in terms.GROUPS:
+            for w in row.split():
+                ws = tuple(key(x) for x in terms.words(w))
+                if len(ws) > 1 and ws not in found.get(ws[0], []):
+                    found.setdefault(ws[0], []).append(ws)
+        _PHRASES = found
+    return _PHRASES
+
+
+def phrase_mark() -> str:
+    """What the phrase keys were made from, kept in lex_meta: a changed table needs a rebuild."""
+    return "|".join(sorted(" ".join(p) for ps in phrases().values() for p in ps))
+
+
+def weighted(cols: list[list[str]]) -> dict[str, float]:
+    """Every key of an entry with its column-weighted frequency."""
+    f: dict[str, float] = {}
+    first = phrases()
+    for w, toks in zip(FIELD_WEIGHTS, cols, strict=False):  # a text of fewer columns weighs only those
+        get = f.get
+        for t in toks:
+            f[t] = get(t, 0.0) + w
+        if first.keys().isdisjoint(toks):
+            continue
+        for i, t in enumerate(toks):
+            for ph in first.get(t, ()):
+                if tuple(toks[i:i + len(ph)]) == ph:
+                    k = " ".join(ph)
+                    f[k] = get(k, 0.0) + w
+    pre: dict[str, float] = {}
+    for t, v in f.items():
+        n = len(t)
+        if n >= 4 and " " not in t:
+            for p in (t[:4] + "*", t[:5] + "*" if n >= 5 else "", t[:6] + "*" if n >= 6 else ""):
+                if p:
+                    pre[p] = pre.get(p, 0.0) + v
+    f.update(pre)
+    return f
+
+
+def split(toks: str) -> list[list[str]]:
+    """An entry's stored words (``lex_doc.toks``) as its columns' token lists."""
+    return [c.split() for c in toks.split("\n")]
+
+
+def impact(f: float, dl: int, avgdl: float) -> int:
+    """BM25's term-frequency part as a 16-bit integer (0 < part < k1 + 1)."""
+    part = f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * dl / avgdl))
+    return min(65535, int(part * QSCALE + 0.5))
+
+
+def encode(entries: list[tuple[int, int]]) -> bytes:
+    """A list's bytes from its (impact, rowid) entries, in their order."""
+    from array import (
+        array,  # why: write side only; array imports collections (2 to 5 ms at a start)
+    )
+
+    return array("i", [r for _, r in entries]).tobytes() + array("H", [q for q, _ in entries]).tobytes()
+
+
+def decode(blob: bytes) -> list[tuple[int, int]]:
+    """A list's (impact, rowid) entries, in order."""
+    ids, qs = columns(blob)
+    return list(zip(qs, ids, strict=True))
+
+
+def rank(e: tuple[int, int]) -> tuple[int, int]:
+    """The sort key of a list's entry: higher impact first, then lower rowid."""
+    return (-e[0], e[1])

@@ -1,0 +1,324 @@
+"""Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
+
+One search by words (ADR 0049), whatever the index's size: ``search`` (``candidates`` adds the
+entries' rows), over the bounded word lists. Each *key* (a stemmed word, a prefix, a phrase:
+``lexical_keys``) keeps, per *scope* (a memory folder, or "" for the shared learnings), only its
+``CHAMPIONS`` best entries, so a search reads a fixed number of short lists whatever the memory's
+size, then rescores its best candidates exactly as FTS5's bm25 with the porter tokenizer would
+(weights 3, 1, 2: title, body, tags): the OR of every alternative of every group (each alternative one
+phrase; idf from the whole index), so the strength bar keeps its meaning. In an index where no list
+of the prompt's keys was cut (each key in at most ``CHAMPIONS`` entries of a scope: every small
+memory) the candidates are FTS5's exactly. The writer (``lexical_write``) puts an entry in its lists
+in the transaction that indexes it: there is no state in which the lists are not searchable.
+
+On the prompt hook's path: top-level imports are cheap builtins, ``terms`` and ``porter``; the
+connection comes from the caller. The word lists' write side is imported only where something is
+written.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+from lazy_harness.recall.index import terms
+from lazy_harness.recall.index.porter import key as index_word
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from sqlite3 import Connection
+    from typing import Any
+
+    Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
+    Doc = tuple[int, str, set[str], list[str]]  # an entry's length, spaced text, words, spaced columns
+
+# why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
+# entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
+# the top-10, and the top-10 they return sums 0.99 of the exact top-10's BM25 (the misses are near
+# ties); 200 hold 0.60 and 0.78 for about a millisecond less. Four times the pool rescored: 0.83 and
+# 0.94, for about as much again as the whole search. At 100,000 entries the share held falls (0.40
+# and 0.56): the lists do not grow with the memory, by design
+CHAMPIONS = 400  # entries kept per key and scope
+RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
+K1, B = 1.2, 0.75
+QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
+CHUNK = 500  # host parameters per statement
+SHORTLIST = 4  # times the pool ``candidates`` asks for when what it found was mostly hidden
+COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
+FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' impacts and scores
+# the condition that leaves out what is hidden (an entry of table ``e``); see ``candidates``
+VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir = e.mdir OR e.kind = 'learning'))"
+
+
+# --- the word lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) ----
+
+def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
+    """The first ``n`` (all) rowids and impacts of a list, read in place (memoryview, no copy)."""
+    total = len(blob) // 6
+    n = total if n is None else min(n, total)
+    mv = memoryview(blob)
+    return mv[:4 * n].cast("i"), mv[4 * total:4 * total + 2 * n].cast("H")
+
+
+def chunks(seq: list, size: int = CHUNK) -> Iterator[list]:
+    """``seq`` in slices of ``size`` (SQLite's host parameters per statement)."""
+    for start in range(0, len(seq), size):
+        yield seq[start:start + size]
+
+
+# --- searching the word lists ----------------------------------------------------------------------
+
+def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """(kind, key, words) of one alternative as ``terms.group_alternatives`` makes them: 'word',
+    'prefix*', or several words (a phrase); each word as the index holds it (``porter.key``: FTS5's
+    porter tokenizer stems a query's words and prefixes as it stems the entries')."""
+    if text.endswith("*"):
+        cut = terms.words(text[:-1])
+        p = index_word(cut[0]) if cut else ""
+        # why: a prefix longer than the longest kept is looked up by that one (a superset) and
+        # checked exactly when rescoring; one shorter than 4 (stemming shortened it: "keys*" is
+        # "kei*") by its word's list, and checked as a prefix when rescoring
+        return "prefix", (p[:6] + "*") if len(p) >= 4 else p, (p,)
+    ws = tuple(index_word(w) for w in terms.words(text))
+    if len(ws) == 1:
+        return "word", ws[0], ws
+    return "phrase", " ".join(ws), ws
+
+
+def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
+           rescore: int | None = None) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
+    """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``:
+    [(rowid, bm25 as FTS5's bm25 with weights 3, 1, 2 gives it: negative, lower is better, the groups it
+    matches)], best first; and facts: ``N`` (entries in the whole index), ``df`` per group (entries
+    matching any of its alternatives, over the whole index: exact where ``exact`` says so, else an
+    upper bound), ``bounded`` (a list read was cut at ``CHAMPIONS``: the candidates are the best of
+    the lists, not of every entry). ``champions`` and ``rescore`` override ``CHAMPIONS`` and
+    ``RESCORE`` (for measuring)."""
+    champions = champions or CHAMPIONS
+    rescore = rescore or RESCORE
+    alts = [(g, *_alternative(a)) for g, group in enumerate(groups) for a in group]
+    alts = [a for a in alts if a[3] and all(a[3])]
+    n_docs, n_tokens = conn.execute("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lex_scope"
+                                    ).fetchone()
+    facts: dict[str, Any] = {"N": n_docs, "df": [0] * len(groups), "exact": [True] * len(groups), "bounded": False}
+    keys = list(dict.fromkeys(a[2] for a in alts))
+    if not keys or not n_docs or not scopes:
+        return [], facts
+    km = ",".join("?" * len(keys))
+    total = dict(conn.execute(f"SELECT key, df FROM lex_total WHERE key IN ({km})", keys).fetchall())
+    _group_facts(facts, alts, total, n_docs)
+    idf = {k: max(math.log((n_docs - total.get(k, 0) + 0.5) / (total.get(k, 0) + 0.5)), 1e-6) for k in keys}
+    weight: dict[str, float] = {}
+    for a in alts:
+        weight[a[2]] = weight.get(a[2], 0.0) + idf[a[2]]
+    acc: dict[int, float] = {}
+    get = acc.get
+    # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
+    # move a candidate, and it is the longest to read; skipped when it was cut (a large memory) and
+    # some key is not such a one (a key no entry holds has no list, and does not count here). A
+    # complete one is read: in a small memory it may be the only way to an entry, as in FTS5
+    held = [w for k, w in weight.items() if total.get(k, 0)]
+    floor = 1e-5 if held and max(held) > 1e-5 else 0.0
+    sm = ",".join("?" * len(scopes))
+    for key, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
+                                      [*scopes, *keys]):
+        cut = len(blob) // 6 < df
+        facts["bounded"] = facts["bounded"] or cut
+        if weight[key] < floor and cut:
+            continue
+        w = weight[key] / QSCALE
+        ids, qs = columns(blob, champions)
+        if len(ids) < df:
+            facts["bounded"] = True
+        # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
+        # 1.8 ms for 7,000 entries)
+        for r, q in zip(ids, qs, strict=True):
+            acc[r] = get(r, 0.0) + w * q
+    if not acc:
+        return [], facts
+    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
+    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
+    hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
+    hits.sort(key=lambda h: (h[1], h[0]))
+    return hits[:pool], facts
+
+
+def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], n_docs: int) -> None:
+    """Per group: the df of its one alternative that covers the others (exact), else the sum of
+    those no other alternative covers (an upper bound)."""
+    by_group: dict[int, list] = {}
+    for a in alts:
+        by_group.setdefault(a[0], []).append(a)
+    for g, group in by_group.items():
+        prefixes = [a[3][0] for a in group if a[1] == "prefix"]
+
+        def covered(a: Alt, prefixes: list[str] = prefixes, group: list[Alt] = group) -> bool:
+            if a[1] == "word":
+                return any(a[2].startswith(p) for p in prefixes)
+            if a[1] == "prefix":
+                return any(a[3][0].startswith(p) and a[3][0] != p for p in prefixes)
+            words = {b[2] for b in group if b[1] == "word"}
+            return any(w in words or any(w.startswith(p) for p in prefixes) for w in a[3])
+
+        # a prefix longer than 6 has only its 6-prefix's df (an upper bound)
+        left = list({a[2]: a for a in group if not covered(a)}.values())
+        facts["df"][g] = min(n_docs, sum(total.get(a[2], 0) for a in left))
+        facts["exact"][g] = len(left) == 1 and not (left[0][1] == "prefix" and len(left[0][3][0]) > 6)
+
+
+def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, float],
+           avgdl: float) -> list[tuple[int, float, set[int]]]:
+    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words: each
+    alternative is looked for in the entry's text as a string (" word ", " pref", " two words "),
+    its occurrences counted per column; alternatives that are the same pattern are counted once and
+    weighed as many times (FTS5 scores each phrase of the query, repeats too)."""
+    specs: dict[str, list] = {}
+    for g, kind, key, ws in alts:
+        pat = " " + ws[0] if kind == "prefix" else " " + " ".join(ws) + " "
+        spec = specs.setdefault(pat, [pat, kind == "prefix", 0.0, set()])
+        spec[2] += idf[key]
+        spec[3].add(g)
+    # why: the entry's set of words meets the query's words in C; only prefixes are searched for
+    # in the text one by one (a loop over every alternative cost 26 us an entry at 59 alternatives)
+    by_word: dict[str, list] = {}
+    prefixes = []
+    for pat, spec in specs.items():
+        if spec[1]:
+            prefixes.append(spec)
+        else:
+            by_word.setdefault(pat.split()[0], []).append(spec)
+    out = []
+    for rowid, (dl, full, words, cols) in _docs(conn, rowids):
+        found = [spec for w in by_word.keys() & words for spec in by_word[w]]
+        found += [spec for spec in prefixes if spec[0] in full]
+        norm = K1 * (1.0 - B + B * dl / avgdl)
+        score, matched = 0.0, set()
+        for pat, prefix, weight, groups in found:
+            f = 0.0
+            for w, col in zip(FIELD_WEIGHTS, cols, strict=False):  # a stored text of fewer columns
+                n = col.count(pat)
+                # why: count() skips an occurrence that shares its leading space with the one
+                # before (" a a "); only then are they walked one by one
+                if n and not prefix and pat[:-1] + pat in col:
+                    n = _occurrences(col, pat)
+                f += w * n
+            if f:
+                score += weight * f * (K1 + 1.0) / (f + norm)
+                matched |= groups
+        out.append((rowid, -score, matched))
+    return out
+
+
+_KEPT: dict[int, Doc] = {}  # rowid -> its parsed words (keep_docs)
+_KEEP = 0
+
+
+def keep_docs(n: int) -> None:
+    """Keep the parsed words of up to ``n`` entries between searches (a long-lived process: the
+    resident answerer). An entry's rowid is never given to another entry, so what is kept stays true."""
+    global _KEEP
+    _KEEP = n
+    _KEPT.clear()
+
+
+def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
+    """(rowid, (length, text with spaced lines, set of words, spaced columns)) of those of ``rowids``
+    in lex_doc, what ``keep_docs`` kept first."""
+    kept = _KEPT if _KEEP else {}
+    docs = {r: kept[r] for r in rowids if r in kept}
+    got = {}
+    for chunk in chunks([r for r in rowids if r not in docs]):
+        for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
+                                            f"({','.join('?' * len(chunk))})", chunk):
+            got[rowid] = (dl, " " + toks.replace("\n", " \n ") + " ", set(toks.split()),
+                          [" " + c + " " for c in toks.split("\n")])
+    if _KEEP and got:
+        if len(kept) + len(got) > _KEEP:
+            kept.clear()  # why: bounded; the entries asked for again come back at the next searches
+        kept.update(got)
+    docs.update(got)
+    for r in rowids:
+        doc = docs.get(r)
+        if doc is not None:
+            yield r, doc
+
+
+def _occurrences(text: str, pat: str) -> int:
+    """How many times ``pat`` (" word " or " two words ") is in ``text``, overlapping ones too
+    (" a a " holds " a " twice: two tokens)."""
+    n, at = 0, text.find(pat)
+    while at >= 0:
+        n += 1
+        at = text.find(pat, at + 1)
+    return n
+
+
+# --- reading entries -------------------------------------------------------------------------------
+
+def scope_sql(mdirs: list[str] | None, project: str | None,
+              keys: Iterable[str] = ()) -> tuple[str, list[str]]:
+    """The WHERE clause keeping a project's entries, its own learnings and every general learning;
+    ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
+    learnings are its own whatever the name of the folder they were written in."""
+    if mdirs is None:
+        return "1", []
+    marks = ",".join("?" * len(mdirs))
+    earlier = sorted(keys)
+    by_key = f" OR e.okey IN ({','.join('?' * len(earlier))})" if earlier else ""
+    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope='general'{by_key})))",
+            [*mdirs, project or "", *earlier])
+
+
+def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
+    """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py):
+    ``hold``, the hold check's reason for the entry's title and detail as they were indexed ("" none,
+    None not checked); ``session``, the id of the session it was distilled from ("" none)."""
+    if not rowids:
+        return {}
+    marks = ",".join("?" * len(rowids))
+    return {r[0]: (r[1] or "", r[2] or "", r[3], r[4] or "") for r in conn.execute(
+        f"SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({marks})", rowids)}
+
+
+def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], where: str, args: list[Any],
+               limit: int, hidden_too: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
+    """The best ``limit`` visible entries of ``scopes`` (and ``where``) for ``groups`` (``search``):
+    rows (``COLUMNS`` and the BM25 score, lower is better), best first; and ``search``'s facts with
+    ``matched``, rowid -> the groups it matches. With ``hidden_too`` also the superseded, merged,
+    forgotten and deprecated ones."""
+    # why: ids of decisions and failures come from their summary, so two projects can hold the same
+    # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
+    # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
+    visible = "" if hidden_too else VISIBLE
+    pool = limit
+    while True:
+        hits, facts = search(conn, scopes, groups, pool)
+        facts["matched"] = {h[0]: h[2] for h in hits}
+        if not hits:
+            return [], facts
+        score = {h[0]: h[1] for h in hits}
+        found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))}) "
+                             f"AND {where}{visible}", [*score, *args]).fetchall()
+        # why: hidden entries, or learnings of another project, took places: asked again for more,
+        # once (FTS5's whole query did the same when its shortlist held too few)
+        if len(found) >= limit or len(hits) < pool or pool > limit:
+            break
+        pool = limit * SHORTLIST
+    found.sort(key=lambda r: (score[r[0]], r[0]))
+    return [(*r, score[r[0]]) for r in found[:limit]], facts
+
+
+def doc_count(conn: Connection) -> int:
+    """How many entries are indexed (kept in ``meta``: ``count(*)`` reads the whole table, 1 to 6 ms
+    at 18,000 entries)."""
+    row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def last_rowid(conn: Connection) -> int:
+    """The highest rowid handed out so far: entries indexed later have higher ones."""
+    row = conn.execute("SELECT max(coalesce((SELECT max(rowid) FROM entry), 0), "
+                       "coalesce((SELECT CAST(v AS INTEGER) FROM meta WHERE k='rowid'), 0))").fetchone()
+    return int(row[0])

@@ -1,0 +1,245 @@
+"""The memory files as searchable entries: what the index holds, read straight from the files.
+
+    decisions.jsonl, failures.jsonl   one entry per line; lines with an ``"op"`` key are markers
+    marks.jsonl                       markers only: what consolidation or ``lh memory forget`` hid
+    handoff.jsonl (else handoff.md)   the open handoff items
+    <learnings>/YYYY-MM/*.md          one entry per active learning
+
+A marker line ``{"op": "supersede" | "forget", "id": ...}`` (or ``"merge"`` with ``"drop"``) hides
+the entries it names. Ids come from ``memory.ids``: a line without its own id gets the id derived
+from its content, so it keeps the same id at every read. Only ``os`` and our hot-path modules at
+import time (the writer's side; SessionStart's digest reads the files through ``memory``).
+"""
+
+import os
+
+from lazy_harness import jsonload
+from lazy_harness.memory import files, frontmatter, ids, lines, provenance
+from lazy_harness.memory.frontmatter import is_active
+from lazy_harness.recall.index.terms import split_identifiers
+
+HANDOFF_JSONL = "handoff.jsonl"
+HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
+MAX_FIELD = 4000  # characters of one field kept for searching
+CHECK_HEAD = 4096  # bytes of a JSONL file's head in its ``check``
+CHECK_TAIL = 256  # bytes before the offset read in a ``check``
+
+
+def text_of(value: object) -> str:
+    """Any record field as plain text (lists joined), cut to ``MAX_FIELD``."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(text_of(v) for v in value)[:MAX_FIELD]
+    return (value if isinstance(value, str) else str(value))[:MAX_FIELD]
+
+
+def words_of(rec: dict) -> str:
+    """The entry's search words as indexed in the tags column: its tags, then its cues (what a
+    developer might type when it matters, written at distill time)."""
+    tags, cues = text_of(rec.get("tags")), text_of(rec.get("cues"))
+    return f"{tags} {cues}" if cues else tags
+
+
+def cues_of(value: object) -> str:
+    """The entry's cues as the index keeps them apart (``entry.cues``): one line each, in their
+    order, joined by a newline; a lone string is one cue. The embedder compares the prompt with
+    each of them alone (ADR 0020)."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    cues = [" ".join(text_of(c).split()) for c in items if c is not None]
+    return "\n".join(c for c in cues if c)[:MAX_FIELD]
+
+
+def tags_of(tags: str, *texts: str) -> str:
+    """The tags field as indexed: the tags, then the words of the camelCase identifiers of ``texts``."""
+    extra = split_identifiers(" ".join(texts))
+    return f"{tags} {extra}" if extra else tags
+
+
+def hidden_ids(rec: dict) -> list[str]:
+    """The ids a marker line hides (a superseded, forgotten or merged-away entry)."""
+    op = rec.get("op")
+    if op not in HIDING_OPS:
+        return []
+    named = rec.get("drop", rec.get("id")) if op == "merge" else rec.get("id")
+    named = named if isinstance(named, list) else [named]
+    return [n for n in named if ids.is_id(n)]
+
+
+def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
+    """A decision or failure line as an entry."""
+    if kind == "failure":
+        body = (rec.get("root_cause"), rec.get("resolution"), rec.get("prevention"))
+        detail = rec.get("prevention") or rec.get("resolution") or ""
+    else:
+        body = (rec.get("context"), rec.get("rationale"), rec.get("alternatives"))
+        detail = rec.get("rationale") or ""
+    title, body_text = text_of(rec.get("summary")), " ".join(text_of(b) for b in body)
+    return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
+            "okey": provenance.key_of(rec), "prov": provenance.describe(rec, kind),
+            "sess": text_of(rec.get("session_id")).strip(),
+            "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
+            "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
+            "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
+
+
+def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int | None = None,
+               max_lines: int | None = None) -> tuple[list[dict], list[str], int, int]:
+    """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
+    the last line before it) up to byte ``size`` (the size the caller saw, so what it records
+    matches what was read: lines appended meanwhile are read next time). Returns (entries, hidden,
+    new offset, new line count); a torn last line is not read (the offset stops before it, so it is
+    read once it is whole), but one saved without its newline (``files.whole_object``) is, and then
+    (0, 0) comes back: the whole file is read again once it changes. ``jsonload`` skips a byte
+    order mark at the start. With ``max_lines``, only that many whole lines are read (the offset
+    returned stops after them)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            data = fh.read() if size is None else fh.read(max(0, size - offset))
+    except FileNotFoundError:
+        return [], [], 0, 0
+    end = data.rfind(b"\n") + 1
+    if max_lines is not None and data.count(b"\n", 0, end) > max_lines:
+        cut = 0
+        for _ in range(max_lines):
+            cut = data.index(b"\n", cut) + 1
+        end = cut
+        data = data[:end]
+    rows = data[:end].split(b"\n")[:-1] if end else []
+    unended = files.whole_object(data[end:])
+    if unended:
+        rows.append(data[end:])
+    found: list[tuple[dict, bool]] = []
+    at: dict[int, int] = {}  # id() of a record -> its line
+    hidden: list[str] = []
+    for raw in rows:
+        line += 1
+        if not raw.strip():
+            continue
+        salvaged = False
+        try:
+            recs = [jsonload.loads(raw)]
+        except (ValueError, RecursionError):
+            # why: a damaged line is salvaged as read-back and lh memory show salvage it (a byte that is
+            # not UTF-8 costs that character, not the entry), and the file noted for the log
+            recs, _ = lines.records_of(raw, lines.entry_fields)
+            lines.note(path)
+            salvaged = True
+        for rec in recs:
+            if not isinstance(rec, dict):
+                continue
+            if "op" in rec:
+                hidden += hidden_ids(rec)
+                continue
+            if isinstance(rec.get("summary"), str) and rec["summary"].strip():
+                found.append((rec, salvaged))
+                at[id(rec)] = line
+    # why: a torn line and the whole entry its retry wrote are one entry (lines.without_salvaged_twins)
+    entries = [record_entry(rec, kind, path, at[id(rec)]) for rec in lines.without_salvaged_twins(found)]
+    if unended:
+        # why: the index drops a file's entries only when it reads from byte 0. From an offset before
+        # this line it would index it twice; from one after it, the newline the next append starts
+        # with (``entries.heal_tail``) would be counted as a line and shift every line number after
+        return entries, hidden, 0, 0
+    return entries, hidden, offset + end, line
+
+
+def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: str = "", agent: str = "") -> dict:
+    prov = ("by hand" if by in ("hand-edit", "by hand")
+            else f"{provenance.agent_word({'agent': agent})}session {by[:8]}" if by else "unknown")
+    return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line, "prov": prov,
+            "sess": by.strip(),
+            "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": "",
+            "cues": ""}
+
+
+def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
+    """(the file a person reads the items in, the open items as entries): the handoff store's own
+    view (``memory.handoff.load``: handoff.jsonl folded, hand edits of handoff.md applied)."""
+    from lazy_harness.memory import handoff
+
+    path = os.path.join(memory_dir, files.HANDOFF)
+    return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40],
+                                 text_of(item.get("opened_by")), text_of(item.get("opened_agent")))
+                  for item in handoff.open_for_reading(memory_dir) if text_of(item.get("text")).strip()]
+
+
+def read_learning(path: str, inactive: bool = False) -> dict | None:
+    """A learning file as an entry; None when unreadable, or when it is not active (deprecated,
+    forgotten) unless ``inactive``: then it comes with ``"status"`` so the index can hide it."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(256 * 1024)
+    except OSError:
+        return None
+    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    active = is_active(meta)
+    if not active and not inactive:
+        return None
+    title = text_of(meta.get("title")) or os.path.basename(path)[11:-3].replace("-", " ")
+    origin = text_of(meta.get("origin"))
+    learning = body
+    at = body.find("## Learning")
+    if at >= 0:
+        learning = body[at + len("## Learning"):]
+        cut = learning.find("\n## ")
+        learning = learning[:cut] if cut >= 0 else learning
+    return {"id": ids.of_learning(meta, title), "kind": "learning",
+            "origin": origin, "okey": provenance.key_of(meta),
+            "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"),
+            "sess": text_of(meta.get("origin_session")).strip(),
+            "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
+            "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
+            "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
+            "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
+            "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
+
+
+def month_folders(learnings_dir: str) -> list[str]:
+    try:
+        names = os.listdir(learnings_dir)
+    except OSError:
+        return []
+    return sorted(os.path.join(learnings_dir, m) for m in names if len(m) == 7 and m[4] == "-")
+
+
+def folder_mark(folder: str) -> str:
+    """The month folder's own ``stat``: it changes when a file in it is created, removed or replaced
+    (every write of the store, and every editor that saves by renaming a new file into place)."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return "missing"
+    return f"{st.st_ino}:{st.st_mtime_ns}"
+
+
+def file_stamps(folder: str) -> dict[str, str]:
+    """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file)."""
+    found = {}
+    try:
+        with os.scandir(folder) as it:
+            for e in it:
+                if e.name.endswith(".md"):
+                    try:
+                        st = e.stat()
+                    except OSError:
+                        continue
+                    found[e.path] = f"{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        return {}
+    return found
+
+
+def check(path: str, offset: int) -> str:
+    """A digest of the head of the file and of the bytes just before ``offset``: the index keeps it
+    with a JSONL file it read up to ``offset``, and reads on from there while it still matches."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(min(CHECK_HEAD, offset))
+            start = max(0, offset - CHECK_TAIL)
+            fh.seek(start)
+            tail = fh.read(offset - start)
+    except OSError:
+        return ""
+    return ids.text_digest(head.hex() + ":" + tail.hex())

@@ -1,0 +1,352 @@
+"""The search index: every memory entry, its words in the word lists (BM25, Porter's stems: ADR 0049)
+and its vectors, kept in the cache.
+
+    <cache>/recall/index.sqlite
+      source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued,
+            cues, okey, prov, hold, sess)         title, body, tags: the text searched (the summary or
+                                                   title, the other fields, the tags and cues);
+                                                   cues: one per line ('' : none), for the embedder;
+                                                   okey, prov: provenance (project key, origin phrase);
+                                                   sess: the session it was distilled from ('' : none)
+      hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
+                                                   the memory folder they hide them in ('' : learnings)
+      lex_*                                        the word lists (``lexical_write``)
+      key, vec                                     the vectors (``vectors``)
+
+The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
+the index's one writer, ``recall.index.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
+file and one per learning month folder, and with ``deep`` one per learning file (a file edited in
+place). A JSONL file that only grew (same inode, larger, the bytes before the old end unchanged) is
+read from where the index stopped; any other change re-reads that file (an edit in place that keeps
+the size too); a month folder of learnings whose file list, sizes or times changed is re-read.
+
+The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
+once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
+inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
+entries and their lists (``apply``) only when a plan has something to do, in the same parts: a
+build killed at any moment keeps every part it committed, and each committed part is searched.
+Reading the index: ``lookup``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness.atomic import ensure_dir
+from lazy_harness.recall.embed import vectors
+from lazy_harness.recall.index import sources
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+    from types import ModuleType
+    from typing import Any
+
+    from lazy_harness.recall.index.lexical_write import Pending
+
+VERSION = "15"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+# 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
+# 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
+# 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
+# 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
+# 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033) and
+# the session an entry was distilled from (sess); 13: the hold check's rules by class; 14: its rules by intent and
+# decoded readings (ADR 0040); 15: one lexical engine, the word lists (Porter's stems, unicode61's tokens, ADR 0049):
+# no FTS5 table, the searched text in entry's columns, every entry in its lists when indexed
+UNIT_HANDOFF = "#handoff"
+FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
+PART = 2000  # lines of one JSONL file read in one transaction while the index is built
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
+    "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
+    "check_ TEXT)",
+    "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
+    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, body TEXT, tags TEXT, "
+    "uncued INTEGER, cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
+    "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
+    "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
+    "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
+    "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
+    *vectors.SCHEMA,
+)
+KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
+
+
+def sqlite() -> ModuleType:
+    """The SQLite module: ``_sqlite3``, the C module the ``sqlite3`` package wraps, whose connect,
+    Connection and exceptions are the very objects ``sqlite3`` exports."""
+    # why: the package also imports datetime and collections.abc, to register date adapters the index
+    # never uses (measured: 1.7 ms of the 5.5 ms that importing sqlite3 adds to a start; 2.7 to 5.4 ms
+    # in benchmarks/bench_private_modules.py)
+    try:
+        import _sqlite3
+
+        return _sqlite3
+    except ImportError:  # pragma: no cover - an interpreter that ships the package only
+        import sqlite3
+
+        return sqlite3
+
+
+def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
+    """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
+    another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
+    the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
+    ``DatabaseError``, which ``damaged`` recognises."""
+    sqlite3 = sqlite()
+
+    if create:
+        ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
+        except OSError:
+            pass  # connect says what is wrong
+    for attempt in (1, 2):
+        conn = None
+        try:
+            conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            _wal(conn, sqlite3, timeout)
+            # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk
+            # (2.7 ms down to 0.9 ms for a small update). A process killed mid-write
+            # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
+            # recognises and the callers rebuild
+            conn.execute("PRAGMA synchronous=OFF")
+            # no mmap: mapped pages saved about a millisecond of a fresh connection's search but cost
+            # 2 to 7 ms to unmap at close or exit, and count in a long-lived process's resident set
+            # (the whole index, in time); measured in CPU time, the prompt hook alone at 18,000
+            # entries went from 3.5x to 3.2x a bare start without it
+            row = None
+            try:
+                row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
+            except sqlite3.OperationalError as exc:
+                if "no such table" not in str(exc):
+                    raise
+            if row is not None and row[0] == VERSION:
+                return conn
+            if row is not None or not create:
+                raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
+            # why: the word lists' tables are the write side's (lexical_write), imported here only when
+            # the index is made: the prompt hook's search never needs it
+            from lazy_harness.recall.index import lexical_write
+
+            conn.execute("BEGIN IMMEDIATE")
+            for stmt in (*SCHEMA, *lexical_write.SCHEMA):
+                conn.execute(stmt)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
+            conn.execute("COMMIT")
+            return conn
+        except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
+            if conn is not None:
+                conn.close()
+            # why: busy or locked is not damage: another process is writing the index (three hooks
+            # building it at once, say), and removing the file under it loses its work
+            if attempt == 2 or not create or not damaged(exc):
+                raise
+            remove(path)
+    raise AssertionError("unreachable")
+
+
+def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
+    """Put the index in WAL mode, once for the file (the mode is kept in it)."""
+    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            # why: switching needs the file to itself, and SQLite answers "locked" at once, without
+            # its busy timeout, while another process holds it (which is switching it too, at most)
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
+
+
+def damaged(exc: BaseException) -> bool:
+    """Whether ``exc``, raised while opening or reading the index, means the file itself is damaged
+    and must be built again: SQLite's own errors about the file (malformed, not a database, a missing
+    table, a version we do not know) but another process holding it (busy, locked) or an interrupted
+    statement; a text of the file that is not UTF-8; a stored value of the wrong size. Anything else
+    (a programming error: TypeError, KeyError, a misuse of the API, ...; a memory file that cannot be
+    read; the interpreter failing) is not damage: it is raised, and the index is kept.
+
+    why: a damaged file fails in more than SQLite's own words. When the name of a schema object is
+    not UTF-8, SQLite's "malformed database schema (...)" message cannot be decoded and Python raises
+    UnicodeDecodeError; a missing table is an OperationalError. Any of these left the index broken
+    for every later prompt. The index is a cache: building it again loses nothing. But a bug in the
+    code that reads it is not cured by building it again, and once threw away an index that took
+    minutes to build at every prompt that met the bug.
+    """
+    import struct
+
+    sqlite3 = sqlite()
+
+    if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
+        return False  # the API used wrongly (a closed connection, wrong bindings): our bug, not the file's
+    if isinstance(exc, sqlite3.OperationalError):
+        said = str(exc).lower()
+        return not any(word in said for word in ("locked", "busy", "interrupt"))
+    return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
+
+
+def remove(path: str) -> None:
+    """Delete the index and its WAL files."""
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except FileNotFoundError:
+            pass
+
+
+# --- staleness -------------------------------------------------------------------------------------
+
+def _stat_stamp(path: str) -> tuple[str | None, os.stat_result | None]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, None
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}", st
+
+
+def _handoff_stamp(mdir: str) -> str:
+    return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
+
+
+def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple[Any, ...]]:
+    """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
+    a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
+    time changed (a ``stat`` per learning file: the writer does it for every folder, ``lh memory
+    search`` for the newest ``deep`` when it is a number)."""
+    known = {}
+    units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
+    for start in range(0, len(units), 500):
+        chunk = units[start:start + 500]
+        for row in conn.execute(f"SELECT unit, stamp, offset, lines, check_ FROM source WHERE unit IN "
+                                f"({','.join('?' * len(chunk))})", chunk):
+            known[row[0]] = row
+    plan: list[tuple] = []
+    for mdir in mdirs:
+        for name, kind in KINDS.items():
+            path = os.path.join(mdir, name)
+            stamp, st = _stat_stamp(path)
+            row = known.get(path)
+            if stamp is None or st is None:
+                if row is not None:
+                    plan.append(("drop", path))
+                continue
+            if row is not None and row[1] == stamp:
+                continue
+            # why: the same size with a new stamp is an edit in place (a typo fixed, a secret overwritten
+            # with as many characters), which the check of the head and the end may not see
+            grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
+                    and sources.check(path, row[2]) == row[4])
+            resume = (row[2], row[3]) if grew and row is not None else (0, 0)
+            plan.append(("jsonl", path, mdir, kind, stamp, *resume, st.st_size))
+        unit = mdir + UNIT_HANDOFF
+        stamp = _handoff_stamp(mdir)
+        row = known.get(unit)
+        if row is None or row[1] != stamp:
+            plan.append(("handoff", unit, mdir, stamp))
+    if ldir is not None:
+        plan += _plan_learnings(conn, ldir, deep)
+    return plan
+
+
+def _folder_unit(folder: str) -> str:
+    return FOLDER_PREFIX + folder
+
+
+def _files_in(conn: Connection, folder: str) -> dict[str, str]:
+    """The learning files of ``folder`` the index knows, with their stamps (a range of the key)."""
+    lo = folder + os.sep
+    hi = folder + chr(ord(os.sep) + 1)
+    return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", (lo, hi)).fetchall())
+
+
+def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple[Any, ...]]:
+    """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
+    skipped without looking inside (the hook's path: one small range of the index read), unless
+    ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
+    own, compared by its size and time: a new learning costs one file read, not the folder's."""
+    plan: list[tuple] = []
+    lo = _folder_unit(ldir + os.sep)
+    marks = dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?",
+                              (lo, _folder_unit(ldir + chr(ord(os.sep) + 1)))).fetchall())
+    seen = set()
+    folders = sources.month_folders(ldir)
+    look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
+    for folder in folders:
+        unit = _folder_unit(folder)
+        seen.add(unit)
+        mark = sources.folder_mark(folder)
+        if folder not in look and marks.get(unit) == mark:
+            continue
+        known = _files_in(conn, folder)
+        stamps = sources.file_stamps(folder)
+        before = len(plan)
+        for path, stamp in stamps.items():
+            if known.get(path) != stamp:
+                plan.append(("learning", path, stamp))
+        plan += [("drop", gone) for gone in known if gone not in stamps]
+        if len(plan) > before or marks.get(unit) != mark:
+            plan.append(("folder", unit, mark))
+    for unit in marks:
+        if unit not in seen:  # a month folder gone: its files and its mark
+            plan += [("drop", gone) for gone in _files_in(conn, unit[len(FOLDER_PREFIX):])]
+            plan.append(("drop", unit))
+    return plan
+
+
+# --- bringing it up to date (the writer's) ---------------------------------------------------------
+
+def refresh(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
+    """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
+    entries were indexed (0 when nothing had changed: then no write lock is taken)."""
+    return refresh_within(conn, mdirs, ldir, deep)[0]
+
+
+def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False,
+                   part: int = PART) -> tuple[int, bool]:
+    """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
+    ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
+    committed, and the next call goes on from there. Only the writer calls it (recall/index/writer.py)."""
+    count = 0
+    last_plan: list[tuple[Any, ...]] | None = None
+    while True:
+        seen = conn.execute("PRAGMA data_version").fetchone()[0]
+        plan = _plan(conn, mdirs, ldir, deep)
+        if not plan:
+            return count, True
+        if plan == last_plan:  # why: a step that changes nothing would be planned for ever; never loop on it
+            return count, False
+        last_plan = plan
+        # why: the write side (and the word lists' with it) only when there is something to write:
+        # the prompt hook's usual search finds the index current and never loads it
+        from lazy_harness.recall.index import apply, lexical_write
+
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # why: planned again under the lock only when another connection wrote meanwhile (a test or
+            # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
+            if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
+                plan = _plan(conn, mdirs, ldir, deep)
+            room = part
+            pending: Pending = {}
+            for step in plan:
+                got, done = apply.apply(conn, step, room, pending)
+                count += got
+                room -= got
+                if not done or room <= 0:
+                    break
+            lexical_write.flush(conn, pending)  # why: the part's entries in their lists, in its transaction
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+

@@ -1,0 +1,267 @@
+"""The index's one writer (ADR 0042): brings the index up to date with memory folders, under the
+index's lock, entries, word lists and vectors. Run by the worker (after each persist, and for an
+index task), by the commands and page actions that change memory (right after they write), and by
+``lh memory reindex``. Hooks and the resident answerer only read the index.
+
+The work comes in parts, each its own transaction (``store.refresh_within``: entries and their word
+lists together, ADR 0049), then the lists that removals left short made whole
+(``apply.remake_short``) and the vectors (``vectors.fill``), also in parts: killed at any moment,
+the next run goes on from the last part committed, and every committed part is searched. One
+writer at a time: the others wait for the lock (``waiting``) or leave the work to the worker (an
+index task, ``queue.index_task``).
+
+What the writer saw of each memory folder and of the learnings (their files' ``stat``) is kept
+beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares it with the files
+(:func:`behind`, a few ``stat``) and asks the worker for an index task when a file was changed by
+hand. Hot path for that check: only ``os`` at import time.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness import paths
+from lazy_harness.atomic import ensure_dir, try_lock
+
+# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+
+    Log = Callable[[str], object]
+
+PRUNE_AFTER = 1000
+FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
+SEEN = "seen"
+LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key never starts with #)
+
+
+def lock_file(index_path: str) -> str:
+    """The writer's lock, beside the index."""
+    return index_path + ".build.lock"
+
+
+def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None,
+           state_dir: str | None = None, fresh: bool = False, waiting: Callable[[int], None] | None = None,
+           deep: bool | int = True) -> tuple[int, int] | None:
+    """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
+    (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
+    None. ``waiting``: wait for that writer instead, calling ``waiting(entries indexed so far)`` about
+    every second. ``fresh`` (``lh memory reindex``): every entry is forgotten first, and only when the
+    lock was free at once: a writer found running has just brought the index up to date from the same
+    files, and its work is kept (then this run is an ordinary update). ``deep``: which learning files
+    are looked at one by one for an edit in place (``store.refresh``): all of them by default."""
+    ensure_dir(os.path.dirname(index_path))
+    fd = try_lock(lock_file(index_path))
+    if fd is None and waiting is not None:
+        fd = _wait_for_lock(index_path, waiting)
+        fresh = False  # why: never throw away what the writer we waited for has just built
+    if fd is None:
+        return None
+    try:
+        return _update_locked(index_path, mdirs, ldir, log, state_dir, fresh, deep)
+    finally:
+        os.close(fd)
+
+
+def _wait_for_lock(index_path: str, waiting: Callable[[int], None]) -> int:
+    """Take the lock, waiting for the writer that holds it; ``waiting(entries so far)`` each second."""
+    import time
+
+    while True:
+        time.sleep(1.0)  # why: a command or the worker waiting for another writer, with progress; not a hook
+        fd = try_lock(lock_file(index_path))
+        if fd is not None:
+            return fd
+        waiting(indexed_so_far(index_path))
+
+
+def indexed_so_far(index_path: str) -> int:
+    """How many entries the index holds now (read only; 0 when it cannot be read yet)."""
+    from lazy_harness.recall.index import store
+
+    sqlite3 = store.sqlite()
+    try:
+        conn = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return 0
+    try:
+        row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
+        return int(row[0]) if row else 0
+    except (sqlite3.Error, ValueError):
+        return 0
+    finally:
+        conn.close()
+
+
+def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
+                   fresh: bool, deep: bool | int) -> tuple[int, int]:
+    """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
+    removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
+    from lazy_harness.recall.index import store
+
+    if fresh:
+        clear(index_path)
+    # why: taken before reading: a file changed while this runs differs from what is recorded, and the
+    # next SessionStart asks for another update (never the other way round)
+    seen = _seen(index_path, mdirs, ldir)
+    for attempt in (1, 2):
+        try:
+            done = _write(index_path, mdirs, ldir, log, state_dir, deep)
+            break
+        except Exception as exc:
+            if attempt == 2 or not store.damaged(exc):
+                raise
+            log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
+            store.remove(index_path)
+    _record(seen)
+    return done
+
+
+def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
+           deep: bool | int) -> tuple[int, int]:
+    import time
+
+    from lazy_harness.recall.embed import vectors
+    from lazy_harness.recall.index import apply, store
+
+    started = time.monotonic()
+    conn = connect_or_rebuild(index_path)
+    try:
+        # why: deep: every learning file's stat, so one edited in place by hand is indexed again
+        count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
+        log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
+        remade = apply.remake_short(conn)
+        if remade:
+            log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
+        embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
+        if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
+            vectors.prune(conn, vectors.model_id())
+        log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
+        return count, embedded
+    finally:
+        conn.close()
+
+
+def _embed(conn: Connection, state_dir: str, log: Log) -> int:
+    """The vectors of the texts that have none (``vectors.fill``); a model that cannot be used embeds
+    nothing, logged: the entries are indexed, and recall judges them by their words."""
+    from lazy_harness.errors import StaticModelError
+    from lazy_harness.recall.embed import vectors
+
+    try:
+        return vectors.fill(conn, state_dir)
+    except StaticModelError as exc:
+        log(f"not embedded: {exc}")
+        return 0
+
+
+def connect_or_rebuild(index_path: str) -> Connection:
+    """``store.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
+    from lazy_harness.recall.index import store
+
+    try:
+        return store.connect(index_path)
+    except Exception as exc:
+        if not store.damaged(exc):
+            raise
+    store.remove(index_path)
+    return store.connect(index_path)
+
+
+def clear(index_path: str) -> None:
+    """Forget every entry of the index, keeping the vectors (found again by their text's hash when the
+    entries are indexed anew); an index that cannot be read is removed instead. The caller holds the lock."""
+    from lazy_harness.recall.index import store
+
+    try:
+        conn = store.connect(index_path)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for table in ("entry", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope"):
+                conn.execute(f"DELETE FROM {table}")
+            conn.execute("UPDATE meta SET v='0' WHERE k='entries'")
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except Exception as exc:
+        if not store.damaged(exc):
+            raise
+        store.remove(index_path)
+
+
+# --- what the writer saw: SessionStart's check for hand edits -----------------------------------
+
+def stamp(folder: str, learnings: bool = False) -> str:
+    """The ``stat`` of a memory folder's files, or (``learnings``) of the learnings folder and its
+    month folders (a learning created, removed or saved by renaming changes its folder's)."""
+    if not learnings:
+        return " ".join(_stat(os.path.join(folder, name)) for name in FILES)
+    try:
+        months = sorted(m for m in os.listdir(folder) if len(m) == 7 and m[4] == "-")
+    except OSError:
+        months = []
+    return " ".join([_stat(folder)] + [f"{m}={_stat(os.path.join(folder, m))}" for m in months])
+
+
+def _stat(path: str) -> str:
+    """A file's inode, size and time ("-": none)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def seen_file(index_path: str, folder: str | None) -> str:
+    """Where the writer's view of ``folder`` is kept (None: the learnings folder, shared by all)."""
+    name = LEARNINGS if folder is None else os.path.basename(os.path.normpath(folder))
+    return os.path.join(os.path.dirname(index_path), SEEN, name)
+
+
+def _seen(index_path: str, mdirs: list[str], ldir: str | None) -> dict[str, str]:
+    """What to record once the update is done: per record file, its text (the folder, its stamp)."""
+    out = {seen_file(index_path, m): f"{m}\n{stamp(m)}\n" for m in mdirs}
+    if ldir:
+        out[seen_file(index_path, None)] = f"{ldir}\n{stamp(ldir, learnings=True)}\n"
+    return out
+
+
+def _record(seen: dict[str, str]) -> None:
+    """Write what the writer saw (``_seen``) beside the index."""
+    from lazy_harness.atomic import atomic_write
+
+    for path, text in seen.items():
+        atomic_write(path, text, durable=False)
+
+
+def _read(path: str) -> str | None:
+    """A small file's text, None when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> bool:
+    """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer
+    last brought it up to date: a few ``stat`` and two small reads. A folder with no memory file of its
+    own, never indexed, is not behind (nothing of it to index)."""
+    index_path = paths.recall_index_file(env)
+    now = stamp(mdir)
+    was = _read(seen_file(index_path, mdir))
+    if was is None:
+        return any(part != "-" for part in now.split(" "))
+    if was != f"{mdir}\n{now}\n" or not os.path.exists(index_path):
+        return True
+    return ldir is not None and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
+
+
+def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:
+    """After a command or a page action changed ``mdir``: the index brought up to date now, unless
+    another writer holds it (None: the caller leaves an index task for the worker,
+    ``queue.index_task.ask_worker``)."""
+    return update(paths.recall_index_file(env), [mdir], ldir, state_dir=paths.recall_dir(env))
+

@@ -1,0 +1,99 @@
+"""Trust at prompt recall (ADR 0024): which ranked entries a prompt may be given, and how each is labelled.
+
+- Scope: a ``scope: project`` learning only in the project it was written for, known by the project
+  key recorded with it (``~/work/api`` and ``~/clients/x/api`` are two projects with one folder
+  name); the search's SQL keeps learnings by origin name or ``general``, and this filter runs after it.
+- The hold check again before injection (memory/trust.py): an entry whose text reads as an
+  instruction to the agent is left out unless the person approved it (memory/held.py); the next
+  SessionStart records the hold.
+- Each item names its kind, id, date and origin (memory/provenance.py), its text neutralised for the
+  channel (memory/fence.py).
+"""
+
+from lazy_harness.memory import trust
+from lazy_harness.memory.fence import neutral
+
+
+def attach(conn, ranked: list[dict]) -> None:
+    """Give each candidate its project key, origin phrase, hold verdict and source session from the index."""
+    from lazy_harness.recall.index import lookup
+
+    found = lookup.provenance_of(conn, [c["rowid"] for c in ranked])
+    for c in ranked:
+        c["okey"], c["prov"], c["hold"], c["sess"] = found.get(c["rowid"], ("", "", None, ""))
+
+
+def in_scope(c: dict, key: str | frozenset[str], legacy=None) -> bool:
+    """A learning of ``scope: project`` only in the project of memory key ``key`` (one written before
+    keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
+    if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
+        return True
+    if c.get("okey"):
+        from lazy_harness.memory import provenance
+
+        return provenance.is_key(c["okey"], key)
+    if legacy is None:
+        return False
+    from lazy_harness.memory import frontmatter
+
+    head = frontmatter.read_frontmatter_values(c["file"], ("id", "title", "origin", "origin_session"))
+    return legacy(head)
+
+
+def owner_of(cwd: str, mdir: str, env=None):
+    """(the keys whose project-scoped learnings are this project's: its memory folder's name and
+    aliases, ``provenance.legacy_owner`` of the project holding ``cwd`` with the learnings it adopted)."""
+    from lazy_harness import paths
+    from lazy_harness.memory import aliases, provenance
+    from lazy_harness.project_identity import project_name, project_root
+
+    root = project_root(cwd)
+    owned = aliases.owned(mdir)
+    return owned.keys, provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project_name(root),
+                                               owned.adopted)
+
+
+def _approved(c: dict, approvals) -> bool:
+    if c["kind"] != "learning":
+        return c["id"] in approvals()
+    from lazy_harness.memory import frontmatter, held
+
+    return held.learning_approved(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)))
+
+
+def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list[dict], list[dict]]:
+    """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
+    With ``limit``, no more are looked at once that many are through (what a prompt can show)."""
+    cache: list[set[str]] = []
+
+    def approvals() -> set[str]:
+        if not cache:
+            from lazy_harness.memory import held
+
+            cache.append(held.approved(mdir))
+        return cache[0]
+
+    kept: list[dict] = []
+    out: list[dict] = []
+    for c in cands:
+        if limit is not None and len(kept) >= limit:
+            break
+        why = c.get("hold")
+        if why is None:  # not checked when indexed: checked now
+            why = trust.reason(f"{c.get('title') or ''} {c.get('detail') or ''}")
+        if why and not _approved(c, approvals):
+            c["held"] = why
+            out.append(c)
+        else:
+            kept.append(c)
+    return kept, out
+
+
+def origin(c: dict) -> str:
+    """The origin phrase of a candidate, for its label."""
+    return neutral(c.get("prov") or (f"{c['origin']}" if c.get("origin") else "unknown"), 120)
+
+
+def day(c: dict) -> str:
+    ts = c.get("ts") or ""
+    return ts[:10] if len(ts) >= 10 else ""

@@ -1,0 +1,78 @@
+"""What one typed prompt would get, and why: the text the prompt hook would inject and the ranked
+candidates with the bar they met or missed.
+
+Shared by ``lh memory show --prompt`` and the search of ``lh ui``, so both say what the model gets
+(the same :func:`lazy_harness.recall.prompt.recall.context_for`, the same bar).
+"""
+
+from __future__ import annotations
+
+from lazy_harness import paths
+from lazy_harness.recall.index import lookup
+from lazy_harness.recall.prompt import rank, worth_searching
+from lazy_harness.recall.prompt import recall as recall_prompt
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from lazy_harness.config.typed import Config
+
+SHOWN = 15  # candidates listed under the text
+SEARCH = {"exact": "every entry holding its words scored",
+          "bounded": f"the best {lookup.CHAMPIONS} entries of each of its words' lists scored"}
+
+
+def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
+           place: tuple[str, str, str] | None = None) -> dict[str, Any]:
+    """``{"nothing": why}`` when the prompt gets no search at all; else ``{"text": the injected text or
+    None, "why": the line naming the terms and the bar, "none": why nothing came back (None when
+    something did), "ranked": the first SHOWN candidates}`` (each with passes, strength, coverage,
+    similarity, kind, id, title, matched, and ``why``: the bar's reason to let it in or keep it out)."""
+    settings = cfg["recall"]
+    if not settings["enabled"]:
+        return {"nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
+    why = worth_searching.skip_reason(prompt, settings)
+    if why:
+        return {"nothing": f"This prompt receives nothing: {why}."}
+    text, info = recall_prompt.context_for(prompt, cwd, cfg, env, deep=True, place=place)
+    extra = int(settings["min_terms"]) + rank.OTHER_PROJECT
+    weight = f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""
+    lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
+               f"{settings['min_score']:g}" + weight)
+    sem = info.get("semantic") or {"state": "off"}
+    terms = ", ".join(info["terms"]) or "none"
+    if info.get("search"):  # which entries the words' search scored (ADR 0049)
+        terms += f"; search: {info['search']} ({SEARCH[info['search']]})"
+    if sem["state"] == "scored" and sem.get("scored"):
+        line = (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
+                f"bar: similarity {settings['min_similarity']:g} "
+                f"and 1 term, {1 + rank.OTHER_PROJECT} for a general learning of another project, with "
+                f"{rank.BLEND:g} x strength and {rank.COVER:g} x coverage added; two distinctive words among "
+                f"them or one with similarity {rank.ALONE:g}; of {rank.CROWD} or more entries holding the "
+                f"same distinctive words, one {rank.STANDOUT:g} above the others' similarity; for the "
+                f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
+    else:
+        said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
+        line = f"==== why (terms: {terms}; {said}bar: {lexical}) ===="
+    project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
+    shown = info["ranked"][:SHOWN]
+    for c in shown:
+        c["why"] = rank.why(c, settings, project)
+    return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": shown}
+
+
+def nothing_because(info: Mapping[str, Any]) -> str:
+    """Why a prompt that was searched gets nothing, in one sentence ("when unsure, show less and say why")."""
+    if not info.get("terms"):
+        return "no word of the prompt is worth searching for (all are stopwords)"
+    if not info["ranked"]:
+        return "no entry holds any of its words"
+    if info.get("passed"):
+        return "what passes the bar was already shown to this session, or held back"
+    if all(not c["anchors"] for c in info["ranked"]):
+        shared = dict.fromkeys(t for c in info["ranked"] for t in c["matched"])
+        return f"the entries it reaches share only everyday words with it ({', '.join(shared)}), which never pass alone"
+    best = info["ranked"][0]
+    return f"no entry passes the bar; the first, {best['id']}: {best.get('why') or 'under the bar'}"

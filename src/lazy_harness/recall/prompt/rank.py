@@ -1,0 +1,360 @@
+"""Which entries a prompt gets, and the text that carries them.
+
+1. The prompt's informative terms (``terms.informative``), at most ``MAX_TERMS``; each becomes a group
+   (the word, its prefix, its related words).
+2. The word lists (``lookup.candidates``, ADR 0049) rank the visible entries matching any group by
+   BM25 (summary or title weighs 3, tags 2, the other fields 1) and the best ``POOL`` are looked at.
+3. The bar. An entry's *strength* is its BM25 score for the whole prompt, divided by the square
+   root of the prompt's group count (a long prompt sums more words) and by the weight BM25 gives a
+   word that a single entry holds (about the log of the index size: the same match scores higher in
+   a bigger index). A strength of 1 is one such word, once, in the body of an entry of average
+   length. An entry passes when it matches at least ``recall.min_terms`` groups (one more,
+   ``OTHER_PROJECT``, for a general learning written in another project) and its strength is at
+   least ``recall.min_score``. BM25 sees what a yes/no word match does not: a word repeated in the
+   summary, the tags and the cues; a match in a short entry against one lost in a long one (ADR
+   0019). Each group also weighs its inverse document frequency (a word most entries share weighs
+   little, a word no entry holds weighs ``UNKNOWN`` times the rarest's); an entry's *coverage* is
+   the weight of the groups it matches over the weight of all the prompt's groups, and
+   ``recall.min_coverage`` (percent, off by default) can ask for a share of it too.
+4. What passes is ordered by coverage then BM25, entries this session was shown are left out, and
+   the first ``recall.max_items`` that fit in ``recall.max_chars`` are printed, each naming its id
+   and its file.
+
+With ``recall.semantic`` (ADR 0020, 0025) the bar of step 3 changes for the candidates whose vectors
+are kept: a candidate's *similarity* is the better of two cosines with the prompt (its whole text,
+its best cue); it passes when it matches one group (``OTHER_PROJECT`` more for a general learning of
+another project) and its similarity plus a little of its strength (:func:`blended`) reaches
+``recall.min_similarity``. Those that pass come first, by that score; a candidate not embedded yet
+keeps the strength bar, and follows in the order of step 4 (:func:`by_similarity`). Beside the score
+it asks for evidence (ADR 0034, 0041): two distinctive words, or one with a similarity of ``ALONE``;
+and of ``CROWD`` or more candidates holding the same distinctive words, only one that stands out.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+from lazy_harness.logfile import terminal_safe
+from lazy_harness.memory.fence import FENCE, from_origin, neutral
+from lazy_harness.recall.index import lookup, terms
+from lazy_harness.recall.prompt import admit
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+    from typing import Any
+
+    from lazy_harness.config.typed import RecallConfig
+
+MAX_TERMS = 12
+POOL = 60
+# why: a prompt in other words than memory holds words no entry has; each weighs half the rarest
+# word's weight, so a paraphrase is not drowned by its own new words, yet a prompt mostly about
+# things memory never mentions still gets nothing
+UNKNOWN = 0.5
+# why: a general learning from another project reaches this one because it is about a language or
+# a tool every project uses ("python", "list", "docker"), and so do prompts that need no memory at
+# all; it must match one word more than the project's own entries. On the evaluation this took
+# noise from 15 to 9 of 56 prompts with no relevant memory, for 2 of 197 expected entries
+OTHER_PROJECT = 1
+# why: a decision, failure or learning written before cues (ADR 0018) has one field fewer for a
+# prompt to match, so its BM25 runs lower for the same relevance; its strength counts this many
+# times. On the evaluation's entries without cues (hand-written, then with tags only), over the
+# repository's prompts and three outside sets, the strength bar then found at least what the
+# coverage bar found, with less noise; one later set did not confirm it for hand-written entries
+# (ADR 0019)
+UNCUED = 1.6
+# why: the similarity alone misses entries whose words match the prompt strongly (a static model
+# knows words, not sentences); a little of the strength helps. Fixed, not fitted: on the repository's
+# prompts the neighbours (0.03 to 0.05, cap 3 to 5) give 0.87 to 0.90 recall@5 (ADR 0025)
+BLEND, BLEND_CAP = 0.04, 4.0
+# why: ADR 0034. On the development sets (the repository's set with tags, with tags and cues, and the
+# blind set's development prompts), a candidate that matched one distinctive word of a prompt holding
+# several was the expected entry about 1 time in 10, whatever its similarity under 0.6: a prompt names
+# a place (the wishlist screen, the footer) and a task, and memory shares the place. Asking for a
+# second distinctive word, or this similarity, took no-memory prompts that got anything from 7 of 8
+# to 2 of 8 there. Counting the coverage in the score (COVER) gave back most of the recall this cost;
+# 0.3 gave a little more, and let 3 of the repository's 20 no-memory prompts through on similarities
+# of 0.36 to 0.42
+ALONE = 0.60
+COVER = 0.2
+# why: ADR 0041. Entries that all hold the distinctive words an entry matched (a component the project's
+# memory often names: the search dialog, the footer, the changelog) show that those words are the
+# project's everyday subject, not one episode's; from CROWD such entries on, one passes only when its
+# similarity stands out, STANDOUT above every other's. Chosen on each half of the development sets and
+# checked on the other: on either, 3 to 6 entries and 0.03 to 0.05 give the same figures
+CROWD = 4
+STANDOUT = 0.03
+CAP_ITEM = 420
+NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
+
+
+def groups(prompt: str, keep_stopwords: bool = False) -> list[str]:
+    """The prompt's informative terms, at most ``MAX_TERMS`` (with ``keep_stopwords``, for words typed
+    as a search, every word when all of them are stopwords); each becomes a group of alternatives
+    (``terms.group_alternatives``: the word, its prefix, its related words)."""
+    found = terms.informative(prompt)
+    if not found and keep_stopwords:
+        found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
+    return found[:MAX_TERMS]
+
+
+def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
+    """A learning written in another project than ``project`` (None: no project, no difference)."""
+    return project is not None and kind == "learning" and origin != project
+
+
+def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: RecallConfig, scopes: list[str],
+         pool: int = POOL, keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
+         with_related: bool = True) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
+    ``scopes``: the memory folders searched ("" for the learnings), by the word lists
+    (``lookup.candidates``) whatever the index's size; ``info["search"]`` says ``exact`` when no list
+    read was cut (the candidates are every entry's best, as FTS5 ranked them), ``bounded`` when one was
+    (the best of each word's ``lookup.CHAMPIONS`` entries). ``project``: the prompt's project, whose
+    own learnings need no extra word (``OTHER_PROJECT``)."""
+    gs = groups(prompt, keep_stopwords)
+    info: dict[str, Any] = {"terms": gs, "candidates": 0}
+    if not gs:
+        return [], info
+    rows, facts = lookup.candidates(conn, [terms.group_alternatives(t, with_related) for t in gs], scopes, where,
+                                    args, pool, hidden_too)
+    info["search"] = "bounded" if facts["bounded"] else "exact"
+    total_docs = max(1, facts["N"])
+    weights = {term: _weight(total_docs, facts["df"][g]) for g, term in enumerate(gs)}
+    hits = {term: {r for r, m in facts["matched"].items() if g in m} for g, term in enumerate(gs)}
+    info["candidates"] = len(rows)
+    info["weights"], info["docs"] = weights, total_docs
+    if not rows:
+        return [], info
+    # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
+    scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
+    distinct = frozenset(t for t in weights if not terms.generic(t))
+    info["distinct"] = [t for t in weights if t in distinct]
+    bar = (sum(weights.values()) or 1.0, scale, max(1, int(settings["min_terms"])),
+           float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0)
+    out = [_scored(r, weights, hits, bar, project, distinct) for r in rows]
+    out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
+    seen, unique = set(), []
+    for c in out:  # the same entry written twice (a hand copy) counts once
+        if c["id"] not in seen:
+            seen.add(c["id"])
+            unique.append(c)
+    return unique, info
+
+
+def _scored(r: tuple, weights: dict[str, float], hits: dict[str, set], bar: tuple, project: str | None,
+            distinct: frozenset[str]) -> dict:
+    """One candidate row as a dict with its coverage, strength, anchors (the ``distinct`` words of the
+    prompt it matches) and the strength bar's verdict (``passes``; :func:`why` says it in words).
+    ``bar``: (the prompt's whole weight, the strength's scale, min_terms, min_score, min_coverage)."""
+    whole, scale, min_terms, min_score, min_coverage = bar
+    matched = [t for t in weights if r[0] in hits[t]]
+    c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5], "line": r[6],
+         "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12], "matched": matched,
+         "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),
+         "coverage": sum(weights[t] for t in matched) / whole,
+         "strength": -r[12] / scale * (UNCUED if r[11] else 1.0)}
+    c["passes"] = (len(matched) >= groups_needed(c, project, min_terms) and bool(c["anchors"])
+                   and c["coverage"] >= min_coverage and c["strength"] >= min_score)
+    return c
+
+
+def _weight(total_docs: int, df: int) -> float:
+    """A group's inverse document frequency; a word no entry holds still counts in the prompt's
+    weight (as if one entry held it, times UNKNOWN): a prompt mostly about things memory never
+    mentions is not about memory."""
+    return math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5)) * (UNKNOWN if not df else 1.0)
+
+
+def groups_needed(c: dict, project: str | None, least: int = 1) -> int:
+    """How many of the prompt's groups candidate ``c`` must match: ``least``, one more
+    (``OTHER_PROJECT``) for a general learning written in another project."""
+    return least + OTHER_PROJECT * _elsewhere(c["kind"], c["origin"], project)
+
+
+def worth_scoring(ranked: list[dict], project: str | None) -> list[int]:
+    """The rowids of the candidates the similarity bar could let in: those matching enough groups, one
+    of them a distinctive word (:func:`evidence`)."""
+    return [c["rowid"] for c in ranked if len(c["matched"]) >= groups_needed(c, project) and c["anchors"]]
+
+
+def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
+    """What the similarity bar compares (ADR 0025, 0034): the similarity, plus ``BLEND`` times the
+    strength (floored at 0, capped at ``BLEND_CAP``) and ``COVER`` times the coverage: an entry the
+    prompt's words reach strongly, or whose words carry most of the prompt, needs a little less
+    similarity."""
+    return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
+
+
+def evidence(c: dict, similarity: float, bar: float) -> bool:
+    """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034,
+    0041): at least one of its matched groups is a distinctive word (not ``terms.GENERIC``), and it
+    matches two of them, or has a similarity of ``ALONE`` (one word is one word of evidence, whether
+    or not the prompt has others), or of ``bar`` when no other candidate holds its one word
+    (``holders``: a word only one entry holds points at that entry)."""
+    anchors = c["anchors"]
+    return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE
+                              or (c.get("holders") == 1 and similarity >= bar))
+
+
+def _holders(ranked: list[dict]) -> dict[str, set[int]]:
+    """Each matched word's holders (the positions in ``ranked`` of the candidates matching it); and
+    ``holders`` set on each candidate with one distinctive word: how many candidates match it."""
+    by_word: dict[str, set[int]] = {}
+    for n, c in enumerate(ranked):
+        for t in c["matched"]:
+            by_word.setdefault(t, set()).add(n)
+    for c in ranked:
+        if len(c["anchors"]) == 1:
+            c["holders"] = len(by_word[c["anchors"][0]])
+    return by_word
+
+
+def _crowds(ranked: list[dict], by_word: dict[str, set[int]]) -> None:
+    """Set ``crowd`` on each candidate passing by similarity: (how many other candidates hold every
+    distinctive word it matched, the best similarity among them) when, with it, they are ``CROWD`` or
+    more; else None (ADR 0041). The holders of a set of words are the intersection of each word's
+    (``by_word``, from :func:`_holders`)."""
+    for i, c in enumerate(ranked):
+        if not c["passes"] or c["similarity"] is None:
+            continue
+        c["crowd"] = None
+        if min(len(by_word[t]) for t in c["anchors"]) < CROWD:  # why: the usual case, a word few entries hold
+            continue
+        holders = set.intersection(*(by_word[t] for t in c["anchors"]))  # ``c`` among them
+        if len(holders) >= CROWD:
+            c["crowd"] = (len(holders) - 1, max(ranked[n].get("similarity") or 0.0 for n in holders if n != i))
+
+
+def stands_out(c: dict) -> bool:
+    """Whether ``c`` is in no crowd, or its similarity is ``STANDOUT`` above every other's there."""
+    return c.get("crowd") is None or c["similarity"] >= c["crowd"][1] + STANDOUT
+
+
+def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
+    """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``; the crowd is
+    judged after, once every candidate has its similarity (:func:`by_similarity`)."""
+    c["blended"] = blended(sim, c["strength"], c["coverage"])
+    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim, bar)
+
+
+def why(c: dict, settings: RecallConfig, project: str | None) -> str:
+    """The bar's reason, in words, to let candidate ``c`` in or keep it out (``lh memory show --prompt``):
+    the similarity bar's when ``c`` has a similarity, else the strength bar's."""
+    sim = c.get("similarity")
+    needed = groups_needed(c, project, 1 if sim is not None else max(1, int(settings["min_terms"])))
+    if len(c["matched"]) < needed:
+        return f"matches {len(c['matched'])} of the {needed} word groups it needs"
+    if not c["anchors"]:
+        return f"only everyday words ({', '.join(c['matched'])}), which never pass alone"
+    by = ", ".join(c["anchors"])
+    if sim is None:
+        min_score, min_coverage = float(settings.get("min_score", 0.0)), int(settings["min_coverage"])
+        if c["coverage"] * 100 < min_coverage:
+            return f"coverage {c['coverage'] * 100:.0f}% under recall.min_coverage {min_coverage}%"
+        if c["strength"] < min_score:
+            return f"strength {c['strength']:.2f} under recall.min_score {min_score:g}"
+        return f"strength {c['strength']:.2f} >= {min_score:g}, by {by}"
+    bar = float(settings["min_similarity"])
+    score = (f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
+    if c["blended"] < bar:
+        return f"score {c['blended']:.2f} under recall.min_similarity {bar:g} {score}"
+    if not evidence(c, sim, bar):
+        which = "the prompt's only distinctive word" if c["distinct"] <= 1 else \
+            f"one distinctive word of {c['distinct']}"
+        held = (f"held by no other entry, similarity {bar:g} itself" if c.get("holders") == 1
+                else f"{c.get('holders')} entries hold it")
+        return f"{which} ({by}) needs similarity {ALONE:g}, has {sim:.2f} ({held})"
+    if not stands_out(c):
+        n, best = c["crowd"]
+        return (f"{n} other entries hold its distinctive words ({by}) and it does not stand out: similarity "
+                f"{sim:.2f}, another {best:.2f} ({STANDOUT:g} above every other's needed)")
+    if len(c["anchors"]) == 1 and sim < ALONE:
+        by += ", held by no other entry"
+    return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
+
+
+def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
+                  project: str | None) -> list[dict]:
+    """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
+    not embedded yet) and, when it has one, ``passes`` when it matches enough groups, :func:`blended`
+    reaches ``recall.min_similarity``, :func:`evidence` holds and it :func:`stands_out` of its
+    crowd (``crowd``, set for those that got that far: :func:`_crowds`); the strength bar's ``passes`` stays
+    for the others. Order: those passing by similarity (highest blended first), then
+    the others passing by strength (in ``rank``'s order), then the rest."""
+    bar = float(settings["min_similarity"])
+    scored: list[dict] = []
+    lexical: list[dict] = []
+    rest: list[dict] = []
+    by_word = _holders(ranked)
+    for c in ranked:
+        sim = sims.get(c["rowid"])
+        c["similarity"] = sim
+        if sim is not None:
+            _judge(c, sim, bar, project)
+    _crowds(ranked, by_word)  # why: only for those passing: few, and a set of words they share is looked for once
+    for c in ranked:
+        if c["passes"] and c["similarity"] is not None:
+            c["passes"] = stands_out(c)
+        (scored if c["passes"] and c["similarity"] is not None else lexical if c["passes"] else rest).append(c)
+    scored.sort(key=lambda c: -c["blended"])  # stable: equal scores keep rank's order
+    return scored + lexical + rest
+
+
+def _one_line(text: object, cap: int) -> str:
+    """``text`` on one line, terminal-safe, cut to ``cap`` characters."""
+    text = terminal_safe(" ".join(str(text or "").split()), keep="")
+    return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
+
+
+def _sentence(text: str) -> str:
+    return text if not text or text[-1] in ".!?…" else text + "."
+
+
+def where_of(item: dict, ldir: str | None) -> str:
+    """The entry's file (and line), short: the memory folder is named in the header."""
+    f = item["file"]
+    if item["kind"] == "learning":
+        base = os.path.dirname(ldir) if ldir else os.path.dirname(os.path.dirname(os.path.dirname(f)))
+        return os.path.relpath(f, base) if base else f
+    name = os.path.basename(f)
+    return f"{name}:{item['line']}" if item["line"] else name
+
+
+def render_item(item: dict, ldir: str | None) -> str:
+    """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f7a8b in api: text``: kind,
+    id, file, date and origin (recall/prompt/admit.py), the text neutralised for the channel."""
+    kind = item["kind"]
+    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), {admit.day(item) or 'undated'}, "
+            f"{from_origin(admit.origin(item))}")
+    text = _sentence(neutral(item["title"], 200))
+    detail = neutral(item["detail"], 300)
+    if detail:
+        label = {"failure": " Prevention: ", "decision": " Rationale: ", "learning": " "}.get(kind, " ")
+        text += label + _sentence(detail)
+    return _one_line(f"{head}: {text}", CAP_ITEM)
+
+
+def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
+    """The additionalContext for ``items`` within ``budget`` characters, and the items it holds."""
+    where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
+    header = f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
+    lines, used = [header], len(header)
+    kept: list[dict] = []
+    for item in items:
+        line = render_item(item, ldir)
+        if used + 1 + len(line) > budget:
+            room = budget - used - 1
+            if kept or room < 80:
+                continue
+            line = line[:room - 1] + "…"
+        lines.append(line)
+        used += 1 + len(line)
+        item["chars"] = len(line) + 1  # the usage record counts what each entry cost
+        kept.append(item)
+    if not kept:
+        return None, []
+    return "\n".join(lines), kept

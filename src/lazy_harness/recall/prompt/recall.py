@@ -1,0 +1,255 @@
+"""What one typed prompt gets from memory: the project's index brought up to date, the entries that
+pass the bar and were not shown to this session yet, as one text within the budget.
+
+Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
+what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.prompt.worth_searching`.
+
+The hook only reads the index; the worker and the commands that change memory keep it up to date
+(:mod:`lazy_harness.recall.index.writer`, ADR 0042), and a missing or damaged one is searched as empty. With
+``recall.semantic`` the prompt's vector comes from the static model (:mod:`lazy_harness.recall.
+static_model`, a few milliseconds in this process) and is compared with the vectors kept beside the
+candidates (:mod:`lazy_harness.recall.embed.vectors`); a candidate not embedded yet is judged by the
+strength bar alone (ADR 0025).
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness import paths
+from lazy_harness.config import RECALL_HARD_CAP
+from lazy_harness.project_identity import project_name
+from lazy_harness.recall.index import lookup, store
+from lazy_harness.recall.prompt import admit, rank
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+    from typing import Any
+
+    from lazy_harness.config.typed import Config, RecallConfig
+
+    Env = Mapping[str, str]
+    Opener = Callable[[str], Connection]
+
+
+def _policy(cfg: Config) -> str:
+    from lazy_harness.memory import state
+
+    return state.policy(cfg)
+
+
+def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
+    """(memory folder, learnings folder, project name) of a session in ``cwd``."""
+    return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
+            paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
+
+
+def model_state_dir(env: Env | None) -> str:
+    """Where the static model's checked-file stamps are kept: beside the index, in the cache."""
+    return paths.recall_dir(env)
+
+
+def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
+              project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``ranked`` with the similarity bar for the candidates whose vectors are kept
+    (``rank.by_similarity``), as it is otherwise; and what happened, for the log."""
+    for c in ranked:
+        c["similarity"] = None
+    if not settings.get("semantic"):
+        return ranked, {"state": "off"}
+    asked = rank.worth_scoring(ranked, project)
+    if not asked:
+        return ranked, {"state": "scored", "asked": 0, "scored": 0}
+    from lazy_harness.errors import StaticModelError
+    from lazy_harness.recall.embed import static_model, vectors
+
+    try:
+        model = static_model.load(state_dir=model_state_dir(env))
+        sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID)
+    except StaticModelError as exc:  # why: a damaged model file: the words still decide
+        return ranked, {"state": "none", "why": str(exc)}
+    ranked = rank.by_similarity(ranked, sims, settings, project)
+    scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
+    return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
+                    "best": max(scored) if scored else None}
+
+
+def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str,
+            project: str, cross: str = "ask", session: str = "") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The candidates of this project's scope, by words then by similarity, and the facts for the log;
+    none distilled from ``session``, the running one (ADR 0034)."""
+    keys, legacy = admit.owner_of(cwd, mdir, env)
+    where_sql, args = lookup.scope_sql([mdir], project, keys)
+    ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+    admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
+    ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
+    if session:  # why: what this session itself wrote is not a note from an earlier one
+        mine = [c for c in ranked if c["sess"] == session]
+        ranked = [c for c in ranked if c["sess"] != session]
+        info["own_session"] = len(mine)
+    ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
+    waiting(ranked, keys, project, cross)
+    info["entries"] = lookup.doc_count(conn)
+    return ranked, info
+
+
+def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str) -> None:
+    """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
+    person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
+    read (a few frontmatter lines each)."""
+    from lazy_harness.memory import frontmatter, state
+
+    if cross == state.AUTO:
+        return
+    for c in ranked:
+        if not c["passes"] or c["kind"] != "learning" or state.written_in(c, key, project):
+            continue
+        head = frontmatter.read_frontmatter_values(c["file"], ("status", "deprecated_by", "deprecated_reason",
+                                                               "scope", "via", "origin_session"))
+        if not state.reaches(state.of_learning(head, cross)[0], False):
+            c["passes"], c["waiting"] = False, True
+
+
+def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: set[str] | frozenset[str] = frozenset(),
+                deep: bool = False, now: float | None = None, place: tuple[str, str, str] | None = None,
+                opener: Opener | None = None, session: str = "") -> tuple[str | None, dict[str, Any]]:
+    """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
+    what the similarity bar did, ``index`` when there was none to search); ``deep`` (a command) has the
+    writer bring the index up to date first, unless another writer holds it; without it (the hook)
+    the index is only read: a missing one is searched as empty, a damaged one is removed (a cache)
+    and searched as empty, and the hook asks the worker for it (``index`` says so). ``place``:
+    (memory folder, learnings folder, project name) when known without ``cwd`` (the page of ``lh
+    ui``). ``opener``: opens the index and keeps it open (the resident answerer); without it a
+    connection is opened and closed here. ``session``: the running session's id, whose own entries
+    are left out."""
+    settings = cfg["recall"]
+    mdir, ldir, project = place or where(cwd, cfg, env)
+    path = paths.recall_index_file(env)
+    indexed = 0
+    for _ in (1, 2) if deep else (1,):
+        if deep:  # why: a command; the writer waits for nobody: another one writing, what is there is read
+            from lazy_harness.recall.index import writer
+
+            got = writer.update(path, [mdir], ldir, state_dir=model_state_dir(env))
+            indexed = got[0] if got else 0
+        ranked, info = _read(path, prompt, cwd, settings, env, mdir, project, _policy(cfg), session, opener)
+        if info.get("index") != "damaged":
+            break
+    passing = [c for c in ranked if c["passes"]]
+    unseen = [c for c in passing if c["id"] not in already]
+    unseen = usage_order(unseen, env, mdir, cfg)
+    # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
+    # as many as the prompt can show, and those not shown to this session yet
+    fresh, held_back = admit.screen(unseen, mdir, max(0, int(settings["max_items"])))
+    for c in held_back:  # why: one state in every view: the "why" table says held, not pass (ADR 0032)
+        c["passes"] = False
+    budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
+    text, kept = rank.render(fresh, mdir, ldir, budget)
+    info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
+                already=len(passing) - len(unseen), kept=kept, chars=len(text or ""), max_chars=budget)
+    return text, info
+
+
+def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
+          cross: str, session: str, opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
+    is none to search. A damaged index is removed: the writer makes it again from the files."""
+    if not os.path.exists(path):
+        return [], {"index": "missing"}
+    conn = None
+    try:
+        conn = opener(path) if opener else store.connect(path, create=False)
+        return _search(conn, prompt, cwd, settings, env, mdir, project, cross, session)
+    except Exception as exc:
+        if not store.damaged(exc):
+            raise
+        if opener and conn is not None:
+            conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
+    finally:
+        if not opener and conn is not None:
+            conn.close()
+    store.remove(path)
+    return [], {"index": "damaged"}
+
+
+def usage_order(passing: list[dict[str, Any]], env: Env | None, mdir: str, cfg: Config) -> list[dict[str, Any]]:
+    """The feedback rule where ``recall.max_items`` and ``recall.max_chars`` cut: used entries first,
+    those shown in ``usage.unused_after`` sessions and never used last (memory/usage.py)."""
+    from lazy_harness.memory import usage
+
+    if len(passing) < 2:
+        return passing
+    return usage.order(passing, lambda c: c["id"], usage.load_ranks(env, mdir, cfg["usage"]["unused_after"]))
+
+
+def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
+           facts: dict[str, Any] | None = None) -> tuple[str, str | None]:
+    """What the prompt hook answers for a prompt that passed its gate: (the decision for hooks.log,
+    the JSON line for stdout or None). The hook runs it itself, or the resident answerer does with
+    the hook's environment (``recall.resident.client``). ``opener``: how the index is opened (the answerer
+    keeps its connection); ``facts`` receives ``entries``, how many the index holds."""
+    from lazy_harness import config, jsonload
+    from lazy_harness.recall.prompt import already_shown
+
+    cfg = config.load_fast(env) if cfg is None else cfg
+    text = str(payload.get("prompt") or "")
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    sid = str(payload.get("session_id") or "")
+    out_text, info = context_for(text, cwd, cfg, env, already_shown.read(env, sid), now=now, opener=opener, session=sid)
+    if facts is not None:
+        facts["entries"] = info.get("entries", 0)
+    decision = describe(info)
+    if not out_text:
+        return decision, None
+    already_shown.add(env, sid, [c["id"] for c in info["kept"]])
+    from lazy_harness.memory import usage
+
+    try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
+        usage.note(env, sid, "prompt", len(out_text), [(c["id"], c.get("chars", 0)) for c in info["kept"]], now)
+    except Exception:  # why: usage is counted without this showing; the prompt's memory matters more
+        pass
+    out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
+    return decision, jsonload.dumps(out) + "\n"
+
+
+def describe(info: Mapping[str, Any]) -> str:
+    """One hooks.log line: what was injected (ids) or why nothing was."""
+    parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} "
+             f"passed={info.get('passed', 0)}"]
+    if info.get("ranked"):  # the strongest candidate's strength: where recall.min_score would let it in
+        parts.append(f"best={max(c['strength'] for c in info['ranked']):.2f}")
+    sem = info.get("semantic")
+    if sem:
+        parts.append(semantic_word(sem))
+    if info.get("already"):
+        parts.append(f"already_shown={info['already']}")
+    if info.get("own_session"):  # candidates distilled from this very session, left out
+        parts.append(f"own_session={info['own_session']}")
+    if info.get("held"):  # left out by the hold check (ADR 0024); the next SessionStart records them
+        parts.append("held=" + ",".join(c["id"] for c in info["held"]))
+    if info.get("indexed"):
+        parts.append(f"indexed={info['indexed']}")
+    if info.get("search"):  # exact: no word list read was cut; bounded: the best of the lists (ADR 0049)
+        parts.append(f"search={info['search']}")
+    if info.get("index"):  # none to search: missing or damaged (the hook asked the worker for it)
+        parts.append(f"index={info['index']}")
+    if info.get("kept"):
+        parts.append(f"injected {len(info['kept'])} ({info['chars']}/{info['max_chars']} chars): "
+                     + ",".join(c["id"] for c in info["kept"]))
+    else:
+        parts.append("nothing passed the bar" if not info.get("passed") else "nothing new")
+    return " ".join(parts)
+
+
+def semantic_word(sem: Mapping[str, Any]) -> str:
+    """Which bar ran: ``semantic=off``; ``semantic=<scored>/<asked>`` (and the best similarity), the
+    strength bar for the candidates not embedded yet; ``semantic=none (<why>)``, the strength bar alone."""
+    if sem["state"] == "off":
+        return "semantic=off"
+    if sem["state"] == "scored":
+        best = f" best_sim={sem['best']:.2f}" if sem.get("best") is not None else ""
+        return f"semantic={sem['scored']}/{sem['asked']}{best}"
+    return f"semantic=none ({' '.join(str(sem.get('why') or 'no answer').split())})"

@@ -1,0 +1,432 @@
+"""What a new session is told about its project: the SessionStart context, built within a budget.
+
+In priority order: a header naming the project and where its memory lives; one line when
+distillation has been failing; the open handoff items; the preventions of the most recent failures;
+the most recent decisions; the learnings most relevant to the project. Each section names the file
+it came from. The text is filled up to ``context.max_chars`` and a last line counts what did not fit.
+
+The caller (hooks/session_start.py) reads the queue and passes what the failing line needs: the
+store imports only memory/ and the lowest modules (paths), never the queue or the config.
+
+Hot path (SessionStart runs on every start, resume, clear and compaction): only ``os`` and our own
+hot-path modules at import time (not ``json``: :mod:`lazy_harness.jsonload` decodes), and the cost
+stays flat in history: JSONL files are read from their tail, and only the newest ``CANDIDATES``
+learning files are looked at, each only up to its first lines. No YAML parser:
+``frontmatter.parse_frontmatter`` covers what ``yaml.safe_dump`` writes.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness import paths
+from lazy_harness.logfile import one_line
+from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust, usage
+from lazy_harness.memory.fence import FENCE, label, neutral
+from lazy_harness.project_identity import git_branch, project_name, project_root
+from lazy_harness.memory.frontmatter import is_active
+from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, own, rank_learnings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
+# why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
+# is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
+# store does not import what configures it.
+CONTEXT_HARD_CAP = 9500
+
+SECTIONS = ("handoff", "failures", "decisions", "learnings")
+CANDIDATES = 200  # newest learning files considered for ranking; never all of them
+SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
+OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
+# caps per item, so one long record cannot take the whole budget
+CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.CAP_EXCERPT
+
+
+# --- sections --------------------------------------------------------------------------------------
+
+def _sentence(text: str) -> str:
+    return text if not text or text[-1] in ".!?…" else text + "."
+
+
+def _day(rec: dict) -> str:
+    ts = rec.get("ts")
+    return one_line(ts[:10], 10) if isinstance(ts, str) and len(ts) >= 10 else "undated"
+
+
+def handoff_line(item, now: float, stale_days, cap: int = CAP_ITEM) -> str:
+    """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
+    # why: every field of a stored record is text someone could have edited: each stays on its line
+    when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
+    by = item["opened_by"] or "?"
+    origin = ("by hand" if by in (handoff.HAND_EDIT, "by hand")
+              else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {by}", 80))
+    note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
+    return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
+
+
+class Lines:
+    """Item lines made when first read: the budget takes the first few of what may be hundreds of open
+    items (``_fit`` reads items in order and stops at the first that does not fit), and only the number
+    of the others is needed. A sequence of str: ``len``, index, slice, iteration."""
+
+    def __init__(self, items: list, line) -> None:
+        self.items, self.line = items, line
+        self.made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self.items)))]
+        k = range(len(self.items))[k]  # why: negative indices as a list takes them; IndexError past the end
+        if k not in self.made:
+            self.made[k] = self.line(self.items[k])
+        return self.made[k]
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self.items)))
+
+
+def _handoff(mdir: str, now: float, stale_days, screen=None, stats: dict | None = None) -> tuple[list[str], Lines]:
+    opened = handoff.open_for_reading(mdir)
+    session = str((stats or {}).get("session") or "")
+    if session:  # why: the running session's own open items are not news from an earlier one (ADR 0034)
+        opened = [i for i in opened if not provenance.from_session({"session_id": i["opened_by"]}, session)]
+    if screen is not None:
+        opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
+    if stats is not None:
+        stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
+    if not opened:
+        return [], Lines([], str)
+    stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
+    head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
+    if stale:
+        head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
+    return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
+
+
+def live_tail(mdir: str, name: str, kind: str, n: int, hidden, session: str = "") -> list[dict]:
+    """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
+    (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
+    are skipped, and so are the entries distilled from ``session`` (the running one: ADR 0034)."""
+    if n <= 0:
+        return []
+    path = os.path.join(mdir, name)
+    want = n + len(hidden)
+    while True:
+        recs = files.tail_records(path, want)
+        live = [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden]
+        kept = [r for r in live if not provenance.from_session(r, session)] if session else live
+        # why: the running session's own entries are the newest lines (a resume, a compaction): read
+        # past them, once, only when some were there; a new session's start reads no more than before
+        if len(kept) == len(live) or len(recs) < want or want > n + len(hidden):
+            return kept[-n:]
+        want += OWN_MARGIN
+
+
+def is_entry(rec: dict) -> bool:
+    """A decision or failure line worth showing: not a marker, and a summary that is text."""
+    summary = rec.get("summary")
+    return "op" not in rec and isinstance(summary, str) and bool(summary.strip())
+
+
+def _newest(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str) -> list[dict]:
+    """The newest ``n`` live entries; one more is read so the log can say whether the limit kept some out
+    (why: counting them all would read the whole file at every start)."""
+    session = str((stats or {}).get("session") or "")
+    recs = live_tail(mdir, name, kind, n + 1, hidden, session) if n > 0 else []
+    if stats is not None:
+        stats.setdefault("more", {})[section] = len(recs) > n
+    return recs[-n:] if n > 0 else []
+
+
+def _tag(rec: dict, kind: str) -> str:
+    """``failure f-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: kind, id, date, origin."""
+    return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
+
+
+def _screened(mdir: str, name: str, kind: str, n: int, hidden, stats: dict | None, section: str,
+              screen) -> list[dict]:
+    """The newest ``n`` records of ``name`` (oldest first), less those the hold check keeps out; their
+    ids go to ``stats["ids"][section]``."""
+    kept, shown = [], []
+    for rec in reversed(_newest(mdir, name, kind, n, hidden, stats, section)):
+        eid = ids.of_record(rec, kind)
+        if screen is not None and not screen.keep(kind, eid, trust.text_of(rec, kind)):
+            continue
+        shown.append(eid)
+        kept.append(rec)
+    if stats is not None and stats.get("ranks"):  # why: where the budget cuts, usage orders (memory/usage.py)
+        pairs = usage.order(list(zip(shown, kept, strict=True)), lambda pair: pair[0], stats["ranks"])
+        shown, kept = [eid for eid, _ in pairs], [rec for _, rec in pairs]
+    if stats is not None:
+        stats.setdefault("ids", {})[section] = shown
+    return kept
+
+
+def _failures(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
+              screen=None) -> tuple[list[str], list[str]]:
+    items = []
+    for rec in _screened(mdir, files.FAILURES, "failure", n, hidden, stats, "failures", screen):
+        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        prevention = neutral(rec.get("prevention"), CAP_DETAIL)
+        resolution = neutral(rec.get("resolution"), CAP_DETAIL)
+        detail = f" Prevention: {_sentence(prevention)}" if prevention else (
+            f" Resolution: {_sentence(resolution)}" if resolution else "")
+        items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
+    return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
+
+
+def _decisions(mdir: str, n: int, hidden=frozenset(), stats: dict | None = None,
+               screen=None) -> tuple[list[str], list[str]]:
+    items = []
+    for rec in _screened(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions", screen):
+        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        rationale = neutral(rec.get("rationale"), CAP_TITLE)
+        why = f" Rationale: {_sentence(rationale)}" if rationale else ""
+        items.append(f"- {_tag(rec, 'decision')}: {summary}" + why)
+    return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
+
+
+def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key = None,
+               screen=None, legacy=None, env=None, cross: str = state.ASK) -> tuple[list[str], list[str]]:
+    ldir = os.path.join(kdir, "learnings")
+    candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
+    stats["learning_candidates"] = len(candidates)
+    heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
+    session = str(stats.get("session") or "")
+    # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
+    brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
+    stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
+    stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
+    # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
+    # why crosses() first: a learning kept to its project never waits, and the test costs one compare
+    # where the others read the key and the whole status (200 heads at every start)
+    stats["waiting_learnings"] = [] if cross == state.AUTO else [
+        ids.of_learning(h) for h in heads.brief
+        if state.crosses(h) and not state.written_in(h, key, project)
+        and state.of_learning(h, cross)[0] == state.WAITING]
+    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
+    # those are read whole
+    want = n + SCREEN_MARGIN if screen is not None else n
+    whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
+    problem = heads.save()
+    if problem:
+        stats["errors"].append(problem)
+    ranked = rank_learnings(whole, project, branch, want, key, legacy, cross)
+    if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
+        kept: list[dict] = []
+        for h in ranked:
+            if len(kept) >= n:
+                break
+            if screen.keep("learning", ids.of_learning(h), held.head_text(h), h):
+                kept.append(h)
+        ranked = kept
+    ranked = usage.order(ranked, ids.of_learning, stats.get("ranks"))
+    items = []
+    stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [ids.of_learning(h) for h in ranked]
+    for head in ranked:
+        rel = neutral(os.path.relpath(head["path"], kdir), 200)
+        title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
+        origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
+                                             project_field="origin"), 120)
+        text = neutral(head.get("learning"), CAP_EXCERPT)
+        tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
+        items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
+    return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
+
+
+# --- budget ----------------------------------------------------------------------------------------
+
+NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failures"),
+         "decisions": ("decision", "decisions"), "learnings": ("learning", "learnings")}
+
+
+def _fit(header: list[str], sections: list, budget: int) -> tuple[list[str], dict, dict]:
+    """Lines within ``budget``: each non-empty section first gets its first item and an equal
+    guaranteed share of what the header leaves, so no section starves another (300 long handoff items
+    cannot push the newest failure's prevention out); what the shares leave goes by priority. Within a
+    section items keep their order: once one does not fit, it and everything after it is out."""
+    lines = list(header)
+    used = sum(len(ln) + 1 for ln in lines) - 1
+    room = max(0, budget - used)
+    live = [(name, head, items) for name, head, items in sections if items]
+    share = room // len(live) if live else 0
+    taken = {name: 0 for name, _, _ in live}
+    cost = {name: 0 for name, _, _ in live}
+
+    def item_cost(head: list[str], items: list[str], k: int) -> int:
+        return len(items[k]) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
+
+    spare = room
+    for name, head, items in live:  # first, one item of every section, when it fits at all
+        if item_cost(head, items, 0) <= spare:
+            cost[name] = item_cost(head, items, 0)
+            taken[name] = 1
+            spare -= cost[name]
+    for name, head, items in live:  # then the guaranteed shares
+        while taken[name] < len(items) and cost[name] + item_cost(head, items, taken[name]) <= share:
+            cost[name] += item_cost(head, items, taken[name])
+            taken[name] += 1
+    spare = room - sum(cost.values())
+    for name, head, items in live:  # the rest, by priority
+        while taken[name] < len(items) and item_cost(head, items, taken[name]) <= spare:
+            spare -= item_cost(head, items, taken[name])
+            taken[name] += 1
+    shown = dict.fromkeys(SECTIONS, 0)
+    left = dict.fromkeys(SECTIONS, 0)
+    for name, head, items in live:
+        if taken[name]:
+            lines.extend(head)
+            lines.extend(items[:taken[name]])
+        shown[name], left[name] = taken[name], len(items) - taken[name]
+    return lines, shown, left
+
+
+def _footer(left: dict, budget: int) -> str:
+    parts = [f"{n} {NOUNS[s][n != 1]}" for s, n in left.items() if n]
+    return (f"Left out for space: {', '.join(parts)} (context.max_chars is {budget}); "
+            "`lh memory show` prints all of it.")
+
+
+def build_context(cwd: str, cfg: Config, env, now: float, source: str,
+                  branch: str | None = None, trouble: tuple[int, str | None] = (0, None),
+                  session: str = "") -> tuple[str | None, dict]:
+    """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
+    and stats: what each section had, showed and left out, the size, and any section's error.
+    ``session``: the starting session's id; entries distilled from it are left out (:func:`own_session`).
+
+    ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
+    read from the queue by the caller (:func:`lazy_harness.queue.distill_trouble`)."""
+    budget = max(0, min(int(cfg["context"]["max_chars"]), CONTEXT_HARD_CAP))
+    root = project_root(cwd)
+    project = project_name(root)
+    mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
+    stats: dict = {"project": project, "memory_dir": mdir,
+                   "knowledge_dir": paths.knowledge_dir(cfg["knowledge"]["path"] or None, env),
+                   "branch": git_branch(cwd) if branch is None else branch, "source": source,
+                   "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0, "own_learnings": 0,
+                   "distill_failed": trouble[0], "session": session}
+    sections = read_sections(root, cfg, env, now, stats)
+    stats["available"] = {name: len(items) for name, _, items in sections}
+    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
+    if not own:  # other projects' learnings alone do not make this project's memory
+        if not trouble[0]:
+            stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
+            return None, stats
+        sections = []
+    text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget)
+    stats.update(shown=shown, left_out=left, chars=len(text))
+    # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
+    stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
+    return (text or None), stats
+
+
+def digest(cwd: str, cfg: Config, env, now: float, source: str, session: str = "",
+           trouble=None) -> tuple[str | None, dict]:
+    """The project's memory for a session starting in ``cwd`` (:func:`build_context`), with the
+    queue's word on failing distillation: ``trouble()`` returns it (``queue.distill_trouble``; it
+    may raise OSError, then the section says so); ``session``: the starting session's id, whose own
+    entries are left out. The SessionStart hook's and ``lh memory show``'s."""
+    problem = None
+    try:
+        got = trouble() if trouble is not None else (0, None)
+    except OSError as exc:
+        got, problem = (0, None), f"queue: {type(exc).__name__}: {exc}"
+    text, stats = build_context(cwd, cfg, env, now, source, trouble=got, session=session)
+    if problem:
+        stats["errors"].append(problem)
+    return text, stats
+
+
+def read_sections(root: str, cfg: Config, env, now: float,
+                  stats: dict) -> list[tuple[str, list[str], list[str] | Lines]]:
+    """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
+    hold check (its verdicts kept: ``held.Kept``). A section that fails to read is empty and its
+    error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
+    ctx, mdir, kdir = cfg["context"], stats["memory_dir"], stats["knowledge_dir"]
+    project, branch = stats["project"], stats["branch"]
+    stale_days = cfg["handoff"]["stale_days"]
+    recs = None  # why: marks.jsonl read once for what is left out and what is approved
+    try:
+        recs = marks.read(mdir)
+        hidden = marks.hidden(mdir, recs)
+    except Exception as exc:  # why: an unreadable marks file must not cost the session its memory
+        stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
+        hidden = {}
+    stats["hidden"] = hidden
+    stats["ranks"] = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
+    kept = held.kept_verdicts(mdir, env)
+    owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
+    screen = stats["screen"] = held.Screen(held.approved(mdir, recs), hidden, kept)
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
+                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
+                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
+                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
+                                                 owned.keys, screen,
+                                                 provenance.legacy_owner(paths.projects_dir(env),
+                                                                         paths.project_key(root), project,
+                                                                         owned.adopted),
+                                                 env, state.policy(cfg))))
+    sections: list[tuple[str, list[str], list[str] | Lines]] = []
+    for name, build in builders:
+        try:
+            head, items = build()
+        except Exception as exc:  # why: one unreadable file must not cost the session the other sections
+            stats["errors"].append(f"{name}: {type(exc).__name__}: {exc}")
+            head, items = [], []
+        sections.append((name, head, items))
+    try:
+        kept.save()
+    except OSError as exc:  # why: a cache; the next start works the verdicts out again
+        stats["errors"].append(f"hold verdicts not kept: {exc}")
+    return sections
+
+
+def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> list[str]:
+    """The fence, the title, where the memory lives and, when distillation is failing, the line saying so."""
+    header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
+              f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
+    failed, last = trouble
+    if failed:
+        since = f"since the last successful one at {last}" if last else "and none has succeeded yet"
+        header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
+                      f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
+    return header
+
+
+def fill(header: list[str], sections: list, budget: int) -> tuple[str, dict, dict]:
+    """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
+    is left out, again with room kept for the footer that counts it."""
+    lines, shown, left = _fit(header, sections, budget)
+    if any(left.values()):
+        reserve = len(_footer({s: 10**5 for s in SECTIONS}, budget)) + 1
+        lines, shown, left = _fit(header, sections, budget - reserve)
+        lines.append(_footer(left, budget))
+    return "\n".join(lines)[:budget], shown, left
+
+
+def _shown(section: str, stats: dict) -> str:
+    """``decisions 1 of 3`` when all were read, ``decisions 1 (limit context.decisions = 1 reached, older
+    ones not read)`` when the limit kept some out. why: ``1/1`` read as "all there is"."""
+    shown, read = stats["shown"][section], stats["available"].get(section, 0)
+    if (stats.get("more") or {}).get(section):
+        return f"{section} {shown} (limit context.{section} = {read} reached, older ones not read)"
+    return f"{section} {shown} of {read}"
+
+
+def describe(stats: dict) -> str:
+    """One log line: size, what each section showed, what was left out, errors."""
+    out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(map(
+        lambda s: _shown(s, stats), SECTIONS))
+    left = {s: n for s, n in stats["left_out"].items() if n}
+    if left:
+        out += " left_out " + ",".join(f"{s}={n}" for s, n in left.items())
+    if stats["distill_failed"]:
+        out += f" distill_failed={stats['distill_failed']}"
+    if stats["errors"]:
+        out += " errors: " + "; ".join(stats["errors"])
+    return out

@@ -1,0 +1,245 @@
+"""Learnings for the SessionStart digest: each file's head (frontmatter and the start of its text),
+read once and kept while the file is unchanged, and their ranking (:func:`rank_learnings`).
+
+The digest ranks the newest ``CANDIDATES`` learning files (recall/readback/digest.py). Reading and parsing
+200 heads costs 10 to 20 ms at every start, though learnings change only when the worker, sync or a
+person writes one; and ranking's first pass (active, shown in this project, own, day) needs only a
+few fields of each, the whole head only for the dozen or so that can reach the section. So:
+
+    <cache dir>/learning-heads.json
+        {"version": 2, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
+
+A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last starts read
+in full (up to ``WHOLE``: the contenders of a few projects started in turn). Either is taken from
+there only while its file's size, mtime and inode are the ones it was
+read at (one ``stat`` per file; an atomic replace, an edit in place or a sync changes at least one),
+and read from the file otherwise. The file is rewritten when a head was read from its file or a
+start needed a whole head it did not hold. A missing or damaged cache is read as empty.
+
+Hot path: only ``os`` and our hot-path modules at import time.
+"""
+
+import os
+
+from lazy_harness import jsonload
+from lazy_harness.memory import frontmatter, held, ids, provenance, state
+from lazy_harness.memory.frontmatter import is_active
+from lazy_harness.memory.files import iso_epoch
+
+HEAD_BYTES = 4096
+MAX_HEAD_BYTES = 65536
+CAP_EXCERPT = 240
+VERSION = 3  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
+BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via")
+
+
+def excerpt(body: str) -> str:
+    """The start of the ``## Learning`` section (or of the body), on one line."""
+    at = body.find("## Learning")
+    if at >= 0:
+        nl = body.find("\n", at)
+        chunk = body[nl + 1:] if nl >= 0 else ""
+    else:
+        chunk = body.lstrip()
+        while chunk.startswith("#"):
+            nl = chunk.find("\n")
+            chunk = chunk[nl + 1:].lstrip() if nl >= 0 else ""
+    chunk = chunk[:4 * CAP_EXCERPT]
+    cut = chunk.find("\n#")
+    return " ".join((chunk[:cut] if cut >= 0 else chunk).split())
+
+
+def read_head(path: str) -> dict | None:
+    """Frontmatter and the start of a learning file, reading only its first few kilobytes."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(HEAD_BYTES)
+            parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
+            if parsed is None and len(data) == HEAD_BYTES:
+                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)
+                parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
+    except OSError:
+        return None
+    meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
+    meta["learning"] = excerpt(body)
+    meta["path"] = path
+    return meta
+
+
+def _stamp(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def brief(head: dict) -> dict:
+    """What ranking's first pass and the counts read of a head (``rank_learnings``, ``held.belongs``,
+    ``is_active``), its id and its path: a small dict, so 200 of them cost little to keep and load."""
+    out = {k: head.get(k) for k in BRIEF}
+    out["id"] = ids.of_learning(head)
+    out["path"] = head["path"]
+    return out
+
+
+class Heads:
+    """The heads of the candidate files: ``brief`` ones for all (in order), the full one of a file on
+    demand (:meth:`full`), each from the cache while its file is unchanged, else read from the file."""
+
+    def __init__(self, paths_: list[str], cache_file: str | None) -> None:
+        self.cache_file = cache_file
+        kept = self._load()
+        self.brief: list[dict] = []
+        self.stamps: dict[str, list[int]] = {}
+        self.fulls: dict[str, dict | None] = {}
+        self.used: set[str] = set()
+        self.had_full: set[str] = set()  # paths whose whole head came from the cache
+        self.changed = len(kept) != len(paths_)
+        for path in paths_:
+            stamp = _stamp(path)
+            old = kept.get(path)
+            if stamp is not None and isinstance(old, list) and len(old) == 5 and old[:3] == stamp \
+                    and isinstance(old[3], dict) and isinstance(old[4], (dict, type(None))):
+                head, full = old[3], old[4]
+                head["path"] = path
+                if full is not None:
+                    full["path"] = path
+                    self.had_full.add(path)
+            else:
+                full = read_head(path)
+                self.changed = True
+                if full is None:
+                    continue
+                head = brief(full)
+            self.brief.append(head)
+            self.fulls[path] = full
+            if stamp is not None:
+                self.stamps[path] = stamp
+
+    def _load(self) -> dict:
+        if not self.cache_file:
+            return {}
+        try:
+            with open(self.cache_file, "rb") as fh:
+                data = jsonload.loads(fh.read())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("heads"), dict):
+            return {}
+        return data["heads"]
+
+    def full(self, head: dict) -> dict | None:
+        """The whole head (``read_head``) of a brief one; None when its file can no longer be read."""
+        path = head["path"]
+        self.used.add(path)
+        full = self.fulls.get(path)
+        if full is None:
+            full = self.fulls[path] = read_head(path)
+            self.changed = True
+        return full
+
+    def save(self) -> str | None:
+        """Keep the brief heads of every candidate and whole heads: those read in full this time, then
+        those kept before (another project's contenders), up to ``WHOLE``. Written only when a head was
+        read from its file or this start read whole one the cache did not hold. Returns why it could
+        not be written, or None."""
+        if not self.cache_file or not self.changed:  # why: a whole head missing from the cache was read: changed
+            return None
+        from lazy_harness.atomic import atomic_write
+
+        # why: two projects started in turn rank different contenders; keeping both sets spares a
+        # rewrite of this file at every start
+        whole = [h["path"] for h in self.brief if h["path"] in self.used]
+        whole += [h["path"] for h in self.brief if h["path"] in self.had_full and h["path"] not in self.used]
+        whole_set = set(whole[:WHOLE])
+        keep = {}
+        for head in self.brief:
+            path = head["path"]
+            if path in self.stamps:
+                full = self.fulls.get(path) if path in whole_set else None
+                keep[path] = [*self.stamps[path], _without_path(head),
+                              _without_path(full) if full is not None else None]
+        try:
+            atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}))
+        except OSError as exc:  # why: a cache; the next start reads the files again
+            return f"learning heads not kept: {exc}"
+        return None
+
+
+def _without_path(head: dict) -> dict:
+    return {k: v for k, v in head.items() if k != "path"}
+
+
+# --- ranking -------------------------------------------------------------------------------------
+
+Key = str | frozenset[str] | None  # a memory key, or a project's keys (its own and its aliases: memory/aliases.py)
+
+# branch and name words that say nothing about a topic
+GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
+                    "head wip tmp test tests the and for with from into".split())
+_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
+
+
+def words(text: str) -> set[str]:
+    """Lower-case words of three letters or more, without generic branch words."""
+    return {w for w in text.lower().translate(_PUNCT).split() if len(w) > 2 and w not in GENERIC}
+
+
+def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
+                   key: Key = None, legacy=None, cross: str = state.AUTO) -> list[dict]:
+    """Active learnings, most relevant first: same origin, then the newer day, then more words in
+    common with the project's name and branch, then the newer time. Recency counts by day (the
+    date in the file name) so that word overlap decides among the learnings of one day.
+
+    With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
+    learnings that can still reach those places: :func:`contenders`) and returned. ``cross``: the
+    ``[trust] cross_projects`` policy; with ``ask`` (and ``key``), a learning another project's session
+    wrote is left out until the person approves it (memory/state.py)."""
+    topic = words(f"{project} {branch or ''}")
+    ranked = []
+    for rank_key, h in _coarse(heads, project, n, key, legacy, cross):
+        tags = h.get("tags")
+        text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
+                                         + (tags if isinstance(tags, list) else [tags])) if x)
+        fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
+                os.path.basename(h["path"]))
+        ranked.append((rank_key + fine, h))
+    ranked.sort(key=lambda kh: kh[0], reverse=True)
+    return [h for _, h in ranked][:n]
+
+
+def contenders(heads: list[dict], project: str, n: int | None, key: Key = None, legacy=None,
+               cross: str = state.AUTO) -> list[dict]:
+    """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
+    ranking them gives what ranking all of them gives. Needs only what a brief head holds
+    (recall/readback/learnings.py), so only these are read whole."""
+    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross)}
+    return [h for h in heads if id(h) in chosen]
+
+
+def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy,
+            cross: str = state.AUTO) -> list[tuple[tuple, dict]]:
+    """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
+    places, best first, by the first pass: own, then the day."""
+    active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy)
+                                                                    and shown_here(h, key, project, cross)))]
+    coarse = sorted(((own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    coarse.reverse()
+    if n is not None and len(coarse) > n:
+        coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
+    return [(rank_key, active[k]) for rank_key, k in coarse]
+
+
+def shown_here(head: dict, key: Key, project: str, cross: str) -> bool:
+    """Whether the state of an active learning (memory/state.py) lets it reach a session of this
+    project: one written here always does (why: asked first, it spares most heads the state's reading)."""
+    return state.written_in(head, key, project) or state.reaches(state.of_learning(head, cross)[0], False)
+
+
+def own(head: dict, project: str, key: Key) -> bool:
+    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
+    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
+    known = provenance.key_of(head)
+    return provenance.is_key(known, key) if key is not None and known else head.get("origin") == project

@@ -1,0 +1,252 @@
+"""The resident answerer's own side (ADR 0029): the open index kept between questions, one
+question answered with the hook's function and environment, the loop that leaves when idle, on
+SIGTERM or on other code. Started as ``python -m lazy_harness.recall.resident.answerer``; the hook's side
+(asking, starting, stopping) is :mod:`lazy_harness.recall.resident.client`. Not on the hook's path.
+"""
+
+import os
+import sqlite3
+import sys
+
+from lazy_harness import jsonload
+from lazy_harness.recall.resident.client import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
+                                          PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
+                                          is_answerer, peer_uid, pid_in, read_all)
+
+
+KEPT_DOCS = 4000  # entries whose parsed words the answerer keeps (a few MB)
+
+
+class Kept:
+    """The index connection, kept between questions; opened again when the file was replaced or
+    removed (a damaged index is removed and built again by whoever finds it)."""
+
+    def __init__(self) -> None:
+        self.conn: sqlite3.Connection | None = None
+        self.path: str | None = None
+        self.ident: tuple[int, int] | None = None
+
+    def open(self, path: str) -> sqlite3.Connection:
+        from lazy_harness.recall.index import store
+
+        try:
+            st = os.stat(path)
+            ident = (st.st_dev, st.st_ino)
+        except OSError:
+            ident = None
+        if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
+            self.close()
+        if self.conn is None:
+            from lazy_harness.recall.index import lookup
+
+            self.conn = store.connect(path, create=False)  # why: a reader; the writer makes the index
+            # why: entries' parsed words kept between questions (rescoring re-read and re-split them
+            # every time); a new file may give old rowids to other entries: start over with it
+            lookup.keep_docs(KEPT_DOCS)
+            # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
+            # in SQLite's own cache between questions, bounded to 16 MB
+            self.conn.execute("PRAGMA cache_size=-16000")
+            st = os.stat(path)
+            self.path, self.ident = path, (st.st_dev, st.st_ino)
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:
+                pass  # why: a connection to a removed file; a new one is opened
+        self.conn, self.path, self.ident = None, None, None
+
+
+def idle_seconds(env) -> float:
+    """``recall.resident_minutes`` from the config as it is now, in seconds (0: leave)."""
+    from lazy_harness import config
+
+    try:
+        return max(0.0, float(config.load_fast(env)["recall"]["resident_minutes"]) * 60.0)
+    except Exception:
+        return 0.0
+
+
+def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
+    """The answer to one question, and whether to leave after it."""
+    from lazy_harness.recall.prompt import recall
+
+    try:
+        q = jsonload.loads(raw)
+    except (ValueError, RecursionError, MemoryError):  # why: 100,000 nested brackets exhaust the stack
+        return {"error": "unreadable question"}, False
+    if not isinstance(q, dict) or not isinstance(q.get("env"), dict) or not isinstance(q.get("payload"), dict):
+        return {"error": "unreadable question"}, False
+    if q.get("stamp") != stamp:
+        return {"stale": True}, True
+    # why: the question says where things are; how to run Python is the answerer's own, from the
+    # hook that started it
+    env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
+    try:
+        decision, out = recall.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
+    except Exception as exc:  # why: the hook logs it and does the work itself
+        kept.close()
+        return {"error": f"{type(exc).__name__}: {exc}"}, False
+    return {"decision": decision, "out": out}, False
+
+
+def serve(env, log, replace: bool = False) -> str:
+    """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left.
+    ``replace``: take the place of the answerer a hook found not answering (see ``client.back_off``)."""
+    import signal
+
+    from lazy_harness import paths, private
+    from lazy_harness.atomic import try_lock
+
+    where = folder(env)
+    try:
+        private.make(paths.cache_dir(env))
+        private.make(where, strict=True)
+    except private.UnsafeFolder as exc:
+        return f"not started: {exc}; see lh doctor"
+    lock = try_lock(os.path.join(where, LOCK_NAME))
+    if lock is None and replace:
+        lock = _take_over(where, log)
+    if lock is None:
+        return "another answerer is running"
+    signal.signal(signal.SIGTERM, _stop)
+    server = _listen(where)
+    kept = Kept()
+    log(f"answering on {os.path.join(where, SOCKET_NAME)}")
+    try:
+        return _answer_until_idle(server, kept, env)
+    finally:
+        kept.close()
+        server.close()
+        for name in (SOCKET_NAME, PID_NAME):
+            try:
+                os.unlink(os.path.join(where, name))
+            except OSError:
+                pass
+        os.close(lock)
+
+
+def _listen(where: str):
+    """The socket, bound in ``where`` (the lock is held) by its short name, private to the user; the
+    pid file written first, so that a socket found means a pid to stop."""
+    import socket
+
+    from lazy_harness.atomic import atomic_write
+
+    os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
+    try:
+        os.unlink(SOCKET_NAME)  # a socket left by an answerer that was killed; we hold the lock
+    except FileNotFoundError:
+        pass
+    atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        server.bind(SOCKET_NAME)
+    finally:
+        os.umask(old)
+    server.listen(16)
+    try:
+        os.unlink(BACKOFF_NAME)  # why: hooks ask again from now on (see resident.back_off)
+    except FileNotFoundError:
+        pass
+    return server
+
+
+def _take_over(where: str, log) -> int | None:
+    """Stop the answerer a hook found not answering (named in the back-off marker; a stopped or hung
+    process of this user running the answerer, nothing else) and take its lock; the lock's
+    descriptor, or None when there is nothing to take over (another replacement was quicker)."""
+    import signal
+    import time
+
+    from lazy_harness.atomic import try_lock
+
+    hung = pid_in(where, BACKOFF_NAME)
+    if hung is None or not is_answerer(hung):
+        return None
+    try:
+        os.kill(hung, signal.SIGKILL)  # why: a stopped process does not act on SIGTERM
+    except ProcessLookupError:
+        pass
+    log(f"stopped pid {hung}, which did not answer in time")
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        lock = try_lock(os.path.join(where, LOCK_NAME))
+        if lock is not None:
+            return lock
+        time.sleep(0.02)
+    return None
+
+
+def _answer_until_idle(server, kept: Kept, env) -> str:
+    """One question at a time until the setting says leave; why it left."""
+    import time
+
+    stamp, last = code_stamp(), time.monotonic()
+    while True:
+        if stop_asked:
+            return "stopped (SIGTERM)"
+        idle = idle_seconds(env)
+        if idle <= 0 or time.monotonic() - last >= idle:
+            return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
+        server.settimeout(min(WAKE_SECONDS, max(0.05, idle - (time.monotonic() - last))))
+        try:
+            conn, _ = server.accept()
+        except TimeoutError:
+            continue
+        with conn:
+            leave = _one_caller(conn, kept, stamp)
+        last = time.monotonic()
+        if leave:
+            return "other code installed: left"
+
+
+def _one_caller(conn, kept: Kept, stamp: str, uid: int | None = None) -> bool:
+    """Answer the caller on ``conn`` when it runs as this user (``uid``; others get nothing, not even
+    an error); whether to leave."""
+    if peer_uid(conn) != (os.geteuid() if uid is None else uid):
+        return False
+    try:
+        raw = read_all(conn, MAX_QUESTION, READ_SECONDS)
+        try:
+            reply, leave = answer_one(raw, kept, stamp)
+        except Exception as exc:  # why: whatever a question holds, the answerer stays up
+            reply, leave = {"error": f"unanswerable question: {type(exc).__name__}"}, False
+        conn.settimeout(ASK_TIMEOUT)
+        conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
+    except OSError:
+        return False  # why: the hook gave up waiting (it did the work itself), or sent no question in time
+    return leave
+
+
+# Whether SIGTERM arrived (``lh hooks uninstall``, ``client.stop``). why a flag: the handler only
+# sets it and the loop looks at it between questions and at least every ``WAKE_SECONDS``; an
+# exception raised from the handler was swallowed by whatever ``except Exception`` it landed in
+# (reading the config, answering), and the answerer stayed.
+stop_asked = False
+
+
+def _stop(*_) -> None:
+    global stop_asked
+    stop_asked = True
+
+
+def main() -> int:
+    from lazy_harness import logfile
+
+    def log(message: str) -> None:
+        print(f"{logfile.stamp()} resident pid={os.getpid()} {message}", flush=True)
+
+    try:
+        log(serve(os.environ, log, replace="--replace" in sys.argv[1:]))
+    except Exception as exc:  # why: detached, nobody reads a traceback; the log says what failed
+        log(f"failed: {type(exc).__name__}: {exc}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,445 @@
+"""The resident answerer: one process per user that keeps the index open and answers the prompt
+hook, so a prompt pays for a bare interpreter and a socket round trip instead of opening SQLite,
+importing recall and reading cold pages each time (ADR 0029).
+
+It is an optimisation only. The hook asks it first (``ask``); with no answerer, a stale one, an
+error or a slow answer, the hook does the same work itself (``prompt.recall.answer``), and then
+starts one (``start``) when the memory is large enough for it to pay (``SERVE_FROM`` entries) and
+``recall.resident_minutes`` is not 0. The answerer runs the very function the hook would run, with
+the part of the hook's environment that says where things are (:func:`question_env`), so what a
+prompt gets does not depend on which of them answered.
+
+Nothing found on disk is trusted (ADR 0031): the folders must be the user's own and private, the
+listener must run as the user (peer credentials) before a byte is sent, the answer must be the
+hook's own fenced output, a pid is signalled only when it is the user's answerer, and one that does
+not answer in time is not asked again for a while (:func:`back_off`) and is replaced.
+
+It holds nothing that is not in the files: no vectors in memory (they are in the index), no state
+to lose. It leaves after ``recall.resident_minutes`` without a question (read again from the config
+at every wake-up, so a changed setting applies without a restart), when the installed code changes
+(the hook sends its ``code_stamp``; another one makes it leave), and when ``lh hooks uninstall``
+stops it. ``lh doctor`` lists it. One at a time: it answers only after winning a lock on
+``<index dir>/resident.lock``; the socket and the pid file sit beside it, private to the user.
+
+Protocol (one question per connection, both ends running as the same user): the hook sends one
+JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its
+side; the answerer sends one JSON line ``{"decision", "out"}``, or ``{"stale": true}`` (and leaves),
+or ``{"error": <line>}``.
+
+Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys``, ``_socket`` and
+(for an answer to print) ``memory.fence`` at call time; the server half imports what it needs inside
+its functions.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from lazy_harness import jsonload, paths, private
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
+SOCKET_NAME = "resident.sock"
+LOCK_NAME = "resident.lock"
+PID_NAME = "resident.pid"
+LOG = "resident.log"
+SERVE_FROM = 3000  # entries in the index from which the hook starts an answerer (below: fast enough alone)
+ASK_TIMEOUT = 3.0  # seconds the hook waits for an answer before doing the work itself
+MAX_ANSWER = 1 << 20
+MAX_QUESTION = 4 << 20
+MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
+WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a stat of the config)
+# the most the answerer waits for one caller's whole question, then drops it (the hook builds its
+# question before connecting and sends it at once: a caller holding its connection idle delays the
+# next prompt by this much at most)
+READ_SECONDS = 0.5
+ANSWERER = "lazy_harness.recall.resident.answerer"
+# why: an answerer started by the version before ADR 0047 may still run during an upgrade; it is
+# recognised by its old module path, so that it can be stopped (``lh hooks uninstall``) and replaced
+ANSWERER_BEFORE = "lazy_harness.recall.answerer"
+BACKOFF_NAME = "resident.backoff"
+# why 5 minutes: a stopped answerer costs one prompt ASK_TIMEOUT; the hook then starts a replacement,
+# which removes the marker as soon as it answers, so this bounds only what a replacement that fails
+# costs: one slow prompt in 5 minutes
+BACKOFF_SECONDS = 300.0
+NO_ANSWER = "no answer in time"
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# What of the hook's environment a question carries: where the config, memory, cache, logs and the
+# project are, who the user is (provenance), and the two a process's files and times depend on.
+# What else a process of ours needs to run (the answerer): where
+# Python and its packages are, the locale. Never a key or a token either.
+PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
+QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+                "XDG_CACHE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
+
+
+def _socket():
+    # why: ``import socket`` loads enum and selectors: a start without site that imports it took
+    # 25.6 ms against 13.2 ms for the C module it wraps (13.4 ms for nothing), which has all a client
+    # needs (benchmarks/bench_user_prompt.py prints both)
+    import _socket
+
+    return _socket
+
+
+def folder(env=None) -> str:
+    """Where the answerer's socket, lock and pid file are: beside the index."""
+    return paths.recall_dir(env)
+
+
+def code_stamp() -> str:
+    """The installed code's identity: the version and a checksum of the two files of the answerer's
+    protocol (this one and ``answerer.py``). An answerer started from other code leaves instead of
+    answering.
+
+    why the bytes, not the files' mtimes: two installs of one version sharing a HOME (an editable one
+    and the plugin's) would each take the other's answerer for stale and stop it at every prompt."""
+    import zlib
+
+    from lazy_harness import __version__
+
+    crc = 0
+    for name in (__file__, os.path.join(os.path.dirname(__file__), "answerer.py")):
+        try:
+            with open(name, "rb") as fh:
+                crc = zlib.crc32(fh.read(), crc)
+        except OSError:
+            pass
+    return f"{__version__}:{crc:08x}"
+
+
+def _connect(sock, where: str) -> None:
+    """Connect ``sock`` to ``<where>/resident.sock``; a path too long for a Unix socket is reached
+    from inside its folder (the working directory is put back at once)."""
+    path = os.path.join(where, SOCKET_NAME)
+    if len(path.encode("utf-8", "surrogatepass")) <= MAX_SOCKET_PATH:
+        sock.connect(path)
+        return
+    here = os.open(".", os.O_RDONLY)
+    try:
+        os.chdir(where)
+        sock.connect(SOCKET_NAME)
+    finally:
+        os.fchdir(here)
+        os.close(here)
+
+
+def ask(payload: dict, env, now: float, timeout: float = ASK_TIMEOUT, cfg: Config | None = None,
+        uid: int | None = None) -> tuple[tuple[str, str | None] | None, str]:
+    """(the answerer's (decision, stdout text), "") or (None, why not). Never raises.
+
+    Nothing is sent unless the folder and the socket are the user's own (``private``) and the
+    process listening on it runs as the user (its peer credentials); the question carries
+    :func:`question_env`, never the whole environment. ``uid``: the user required (this process's
+    effective user by default)."""
+    where = folder(env)
+    sock_path = os.path.join(where, SOCKET_NAME)
+    # why: no socket file, no answerer (below SERVE_FROM entries, or it left): one lstat instead of
+    # loading the socket module (0.4 to 0.8 ms) to be refused
+    try:
+        os.lstat(sock_path)
+    except OSError:
+        return None, "none running"
+    why = folder_problem(env, uid) or private.file_problem(sock_path, uid)
+    if why:
+        return None, f"not asked: {why}"
+    if backing_off(where, now):
+        return None, "not asked: backing off after one that did not answer"
+    if not payload.get("cwd"):  # why: the answerer's own working directory is its folder, not the session's
+        payload = dict(payload, cwd=env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    question = {"stamp": code_stamp(), "env": question_env(env, cfg), "payload": payload, "now": repr(now)}
+    answer, why = _exchange(where, question, timeout, uid)
+    if why == NO_ANSWER:
+        back_off(where, now)
+    if answer is None:
+        return None, why
+    return checked(answer)
+
+
+def _exchange(where: str, question: dict, timeout: float, uid: int | None) -> tuple[object, str]:
+    """Connect, check who listens, send ``question``, read the answer: (the decoded answer, "") or
+    (None, why not)."""
+    s = _socket()
+    try:
+        sock = s.socket(s.AF_UNIX, s.SOCK_STREAM)
+    except OSError as exc:
+        return None, f"socket: {exc.strerror or exc}"
+    try:
+        sock.settimeout(timeout)
+        try:
+            _connect(sock, where)
+        except (FileNotFoundError, ConnectionRefusedError):
+            return None, "none running"
+        peer, me = peer_uid(sock), (os.geteuid() if uid is None else uid)
+        if peer != me:  # why: before a byte leaves: another user's listener gets nothing
+            return None, f"not asked: the socket's listener runs as uid {peer}, not {me}"
+        # why: the time as text: a float would make jsonload.dumps import json (and re, enum)
+        sock.sendall((jsonload.dumps(question) + "\n").encode("utf-8", "surrogatepass"))
+        sock.shutdown(s.SHUT_WR)
+        got = read_all(sock, MAX_ANSWER)
+        return (jsonload.loads(got) if got else None), "no answer"
+    except TimeoutError:
+        return None, NO_ANSWER
+    except OSError as exc:
+        return None, f"socket: {exc.strerror or type(exc).__name__}"
+    except (ValueError, RecursionError):
+        return None, "unreadable answer"
+    finally:
+        sock.close()
+
+
+def checked(answer) -> tuple[tuple[str, str | None] | None, str]:
+    """The answer as the hook uses it, or (None, why not): what is printed must be the hook's own
+    output, a UserPromptSubmit additionalContext that opens with the memory fence."""
+    if not isinstance(answer, dict):
+        return None, "no answer"
+    if answer.get("stale"):
+        return None, "stale (other code): left"
+    if "error" in answer:
+        return None, f"error: {' '.join(str(answer['error']).split())[:200]}"
+    decision, out = answer.get("decision"), answer.get("out")
+    if not isinstance(decision, str) or not (out is None or isinstance(out, str)):
+        return None, "unreadable answer"
+    if out is not None:
+        out = fenced(out)
+        if out is None:
+            return None, "unfenced answer"
+    return (" ".join(decision.split())[:2000], out), ""
+
+
+def fenced(out: str) -> str | None:
+    """``out`` written again from its parts when it is the prompt hook's output (one JSON object:
+    ``hookSpecificOutput`` of UserPromptSubmit, its additionalContext opening with the memory
+    fence), else None."""
+    from lazy_harness.memory.fence import FENCE
+
+    try:
+        data = jsonload.loads(out)
+    except (ValueError, RecursionError):
+        return None
+    inner = data.get("hookSpecificOutput") if isinstance(data, dict) and len(data) == 1 else None
+    if not isinstance(inner, dict) or set(inner) != {"hookEventName", "additionalContext"}:
+        return None
+    text = inner["additionalContext"]
+    if inner["hookEventName"] != "UserPromptSubmit" or not isinstance(text, str) or not text.startswith(FENCE + "\n"):
+        return None
+    return jsonload.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                                  "additionalContext": text}}) + "\n"
+
+
+def folder_problem(env=None, uid: int | None = None) -> str | None:
+    """Why the answerer's folder (or the cache folder holding it) may not be used, or None."""
+    return private.problem(paths.cache_dir(env), uid=uid) or private.problem(folder(env), True, uid)
+
+
+def question_env(env, cfg: Config | None = None) -> dict:
+    """What of the hook's environment the answer needs: the variables that say where the config,
+    memory, cache, logs and project are (:data:`QUESTION_ENV`) and those ``[memory] path`` and
+    ``[knowledge] path`` name; never the rest (API keys, tokens)."""
+    keep = {k: env[k] for k in QUESTION_ENV if k in env}
+    if cfg is None:
+        from lazy_harness import config
+
+        cfg = config.load_fast(env)
+    for value in (cfg["memory"]["path"], cfg["knowledge"]["path"]):
+        if isinstance(value, str) and "$" in value:
+            for name in paths.variable_names(value):
+                if name in env:
+                    keep[name] = env[name]
+    return keep
+
+
+def peer_uid(sock) -> int | None:
+    """The user id of the process at the other end of the Unix socket ``sock``, or None when the
+    system does not say (then nothing is trusted)."""
+    s = _socket()
+    try:
+        if hasattr(s, "SO_PEERCRED"):  # Linux: struct ucred {pid_t pid; uid_t uid; gid_t gid}
+            raw = sock.getsockopt(s.SOL_SOCKET, s.SO_PEERCRED, 12)
+        elif sys.platform == "darwin":  # SOL_LOCAL, LOCAL_PEERCRED: struct xucred {u_int version; uid_t uid; ...}
+            raw = sock.getsockopt(0, 0x001, 76)
+        else:
+            return None
+    except OSError:
+        return None
+    return int.from_bytes(raw[4:8], sys.byteorder) if len(raw) >= 8 else None
+
+
+def backing_off(where: str, now: float) -> bool:
+    """Whether a recent question found no answer in time (the marker's mtime is when to ask again)."""
+    try:
+        return os.stat(os.path.join(where, BACKOFF_NAME)).st_mtime > now
+    except OSError:
+        return False
+
+
+def back_off(where: str, now: float) -> None:
+    """Ask no answerer for ``BACKOFF_SECONDS`` (or until a new one answers: it removes the marker);
+    the marker names the answerer that did not answer, the one a replacement may stop."""
+    hung = pid_in(where)
+    try:
+        fd = os.open(os.path.join(where, BACKOFF_NAME), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | NOFOLLOW, 0o600)
+        try:
+            os.write(fd, f"{hung or 0}\n".encode())
+            os.utime(fd, (now + BACKOFF_SECONDS, now + BACKOFF_SECONDS))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def read_all(sock, limit: int, seconds: float | None = None) -> bytes:
+    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read).
+    ``seconds``: within that long in all (a peer that holds its connection idle, or trickles bytes,
+    is dropped: TimeoutError); else each read waits as long as the socket's own timeout."""
+    deadline = None
+    if seconds is not None:
+        import time
+
+        deadline = time.monotonic() + seconds
+    chunks, size = [], 0
+    while size <= limit:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("nothing whole in time")
+            sock.settimeout(left)
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def running(env=None) -> bool:
+    """Whether an answerer holds the lock now."""
+    from lazy_harness.atomic import held
+
+    return held(os.path.join(folder(env), LOCK_NAME))
+
+
+def start(env, replace: bool = False) -> int | None:
+    """Start an answerer detached, unless one runs (with ``replace``: to take the place of one that
+    did not answer in time, see :func:`back_off`); its pid or None."""
+    from lazy_harness import detach
+
+    if folder_problem(env) is not None or (running(env) and not replace):
+        return None
+    argv = [sys.executable, "-m", ANSWERER] + (["--replace"] if replace else [])
+    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env(env))
+
+
+def process_env(env, cfg: Config | None = None) -> dict:
+    """The environment the answerer runs in: :data:`PROCESS_ENV` and :func:`question_env`, nothing
+    else (a long-lived process keeps no API key it does not use)."""
+    return {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env, cfg)
+
+
+def pid_in(where: str, name: str = PID_NAME) -> int | None:
+    """The pid written in ``<where>/<name>`` when that file is the user's own (not a link), or None."""
+    try:
+        fd = os.open(os.path.join(where, name), os.O_RDONLY | NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid() or st.st_mode & private.GROUP_OTHER_WRITE:
+            return None
+        return int(os.read(fd, 64).decode("ascii", "replace").strip())
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def pid(env=None) -> int | None:
+    """The running answerer's pid (from its pid file), or None when none runs, or when the process the
+    file names is not an answerer of this user (:func:`is_answerer`): such a pid is never signalled."""
+    if folder_problem(env) is not None or not running(env):
+        return None
+    found = pid_in(folder(env))
+    return found if found is not None and is_answerer(found) else None
+
+
+def is_answerer(pid_: int, uid: int | None = None) -> bool:
+    """Whether process ``pid_`` runs as the user (``uid``, this process's by default) and its command
+    line is the answerer's (``python -m lazy_harness.recall.resident.answerer``)."""
+    if pid_ <= 1 or pid_ == os.getpid():
+        return False
+    me = os.geteuid() if uid is None else uid
+    if os.path.isdir("/proc/self"):
+        try:
+            if os.stat(f"/proc/{pid_}").st_uid != me:
+                return False
+            with open(f"/proc/{pid_}/cmdline", "rb") as fh:
+                argv = fh.read().decode("utf-8", "replace").split("\0")
+        except (OSError, ValueError):
+            return False
+        return _answerer_argv(argv)
+    return _answerer_by_ps(pid_, me)
+
+
+def _answerer_argv(argv: list[str]) -> bool:
+    """Whether ``argv`` is an interpreter running the answerer: options, then ``-m`` and its module
+    (``-c`` code or a script that merely mentions it is not)."""
+    for i, arg in enumerate(argv[1:], 1):
+        if arg == "-m":
+            return argv[i + 1:i + 2] in ([ANSWERER], [ANSWERER_BEFORE])
+        if arg == "-c" or not arg.startswith("-"):
+            return False
+    return False
+
+
+def _answerer_by_ps(pid_: int, me: int) -> bool:
+    """``is_answerer`` where there is no /proc (macOS): ``ps -o uid=,command=``."""
+    from lazy_harness import proc
+
+    try:
+        got = proc.run(["ps", "-o", "uid=,command=", "-p", str(pid_)], timeout=5)
+    except Exception:
+        return False
+    fields = got.stdout.split()
+    return got.code == 0 and bool(fields) and fields[0] == str(me) and _answerer_argv(fields[1:])
+
+
+def resident_kb(pid_: int) -> int | None:
+    """The resident set of process ``pid_`` in KB (Linux ``/proc``), or None."""
+    try:
+        with open(f"/proc/{pid_}/status", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def stop(env=None, wait: float = 5.0) -> int | None:
+    """Ask the running answerer to leave (SIGTERM) and wait until it has (its lock released); its pid,
+    or None when none ran. A process still holding the lock after ``wait`` seconds is killed (its
+    socket left behind costs a hook nothing: it finds no one listening and answers alone)."""
+    import signal
+    import time
+
+    found = pid(env)  # only an answerer of this user's
+    if found is None:
+        return None
+    try:
+        os.kill(found, signal.SIGTERM)
+    except ProcessLookupError:
+        return found
+    deadline = time.monotonic() + wait
+    while running(env):
+        if time.monotonic() >= deadline:
+            if is_answerer(found):  # why: checked again, the pid may have been given to another process
+                try:
+                    os.kill(found, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            break
+        time.sleep(0.02)
+    return found
