@@ -248,6 +248,23 @@ def test_matched_groups_and_prefix_and_phrase_alternatives():
     assert {h[0] for h in lookup.search(conn, ["p"], [["timed*"]], pool=10)[0]} == {5}
 
 
+def test_a_prefix_that_stemming_shortens_is_its_stem_weighed_as_that_word():
+    """FTS5 stems a prefix too ("keys*" is "kei*", which "keys" stored as "kei" matches); a stem under
+    4 characters has no prefix list and no count of its own: it is matched as the word, with the
+    word's count. Where no other word starts so, it scores as FTS5 scored it; "pars*" ("par*") no
+    longer reaches "parsed" ("pars"), which the group's word finds."""
+    docs = [(1, "rotate the keys yearly", "", ""), (2, "a keyboard shortcut", "", ""), (3, "one key", "", ""),
+            (4, "parsed config", "", ""), (5, "nothing here", "", "")]
+    conn = db()
+    add(conn, "p", docs)
+    groups = [["keys", "keys*"]]
+    want = dict(fts_bm25(docs, fts_query(groups)))
+    got = {r: s for r, s, _ in lookup.search(conn, ["p"], groups, pool=10)[0]}
+    assert got.keys() == want.keys() == {1, 3} and all(math.isclose(got[r], want[r], rel_tol=1e-9) for r in want)
+    assert lookup.search(conn, ["p"], [["pars*"]], pool=10)[0] == []
+    assert [h[0] for h in lookup.search(conn, ["p"], [["parsed", "pars*"]], pool=10)[0]] == [4]
+
+
 def test_a_search_reads_only_the_scopes_it_is_given():
     conn = db()
     add(conn, "a", [(1, "socket pool", "", ""), (2, "other words", "", "")])

@@ -77,10 +77,14 @@ def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
     if text.endswith("*"):
         cut = terms.words(text[:-1])
         p = index_word(cut[0]) if cut else ""
+        if len(p) < 4:
+            # why: stemming shortened it ("keys*" is "kei*", "pars*" "par*"): no list of prefixes that
+            # short, nor their count; it is matched as the stem itself, with that word's count (a
+            # prefix scored with a word's count would weigh as a rare word does)
+            return "word", p, (p,)
         # why: a prefix longer than the longest kept is looked up by that one (a superset) and
-        # checked exactly when rescoring; one shorter than 4 (stemming shortened it: "keys*" is
-        # "kei*") by its word's list, and checked as a prefix when rescoring
-        return "prefix", (p[:6] + "*") if len(p) >= 4 else p, (p,)
+        # checked exactly when rescoring
+        return "prefix", p[:6] + "*", (p,)
     ws = tuple(index_word(w) for w in terms.words(text))
     if len(ws) == 1:
         return "word", ws[0], ws
