@@ -174,3 +174,29 @@ def test_a_build_killed_between_parts_is_searched_as_far_as_it_went_and_goes_on(
     whole = store.connect(str(tmp_path / "whole.sqlite"))
     store.refresh_within(whole, [mem], None, part=100)
     assert _lists(conn) == _lists(whole)
+
+
+def test_lists_a_rewritten_file_left_short_are_made_whole_by_the_writer(tmp_path, monkeypatch):
+    monkeypatch.setattr(lookup, "CHAMPIONS", 5)
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    path = os.path.join(mem, files.DECISIONS)
+
+    def decision(i):
+        return ms.decision(NOW + i, f"release queue step {i}", "readers wait " * (i % 7))
+    ms.write_jsonl(path, [decision(i) for i in range(60)])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES),  # the same words, in another file of the folder
+                   [ms.failure(NOW + i, f"release queue stalled {i}", "readers wait") for i in range(60)])
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [mem], None)
+    os.remove(path)  # rewritten by hand: a new file, most of its entries gone
+    ms.write_jsonl(path, [decision(i) for i in range(0, 60, 6)])
+    store.refresh(conn, [mem], None)
+    # the lists cut at 5 lost the rewritten file's places while the failures' stayed: short
+    assert apply.remake_short(conn) == 1 and apply.remake_short(conn) == 0
+    whole = store.connect(str(tmp_path / "whole.sqlite"))
+    store.refresh(whole, [mem], None)
+
+    def shape(c):  # rowids differ (the rewritten file was indexed again): each list's df and impacts
+        return [(k, df, lookup.columns(b)[1].tolist()) for _, k, df, b in _lists(c)]
+    assert shape(conn) == shape(whole)

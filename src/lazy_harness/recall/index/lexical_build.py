@@ -14,10 +14,16 @@ if TYPE_CHECKING:
     from sqlite3 import Connection
 
 
+REMAKE_SHARE = 4  # a scope's lists are made anew once they lost a place per this many of its entries
+
+
 def due(conn: Connection) -> list[str]:
-    """The scopes whose lists lost more entries than the scope holds (on average one list entry an
-    entry: a file rewritten by hand, many entries forgotten)."""
-    return [s for (s,) in conn.execute("SELECT scope FROM lex_scope WHERE short > 0 AND short >= docs")]
+    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` entries of the scope (a file
+    rewritten by hand or brought by a sync while another file of the folder shares its words;
+    learnings edited again and again): a list that lost a place holds one entry fewer than the best
+    of what remains, and a remake costs about a second per thousand entries."""
+    return [s for (s,) in conn.execute("SELECT scope FROM lex_scope WHERE short > 0 AND short * ? >= docs",
+                                       (REMAKE_SHARE,))]
 
 
 def remake(conn: Connection, scope: str) -> None:
