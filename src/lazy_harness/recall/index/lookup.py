@@ -27,7 +27,7 @@ from lazy_harness.recall.index.porter import key as index_word
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from sqlite3 import Connection
     from typing import Any
 
@@ -45,7 +45,7 @@ RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
 K1, B = 1.2, 0.75
 QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
 CHUNK = 500  # host parameters per statement
-SHORTLIST = 4  # times the pool ``candidates`` asks for when what it found was mostly hidden
+SHORTLIST = 4  # times the candidates ``search`` looks at for the visible ones it rescores
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
 FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' impacts and scores
 # the condition that leaves out what is hidden (an entry of table ``e``); see ``candidates``
@@ -92,13 +92,15 @@ def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
 
 
 def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
-           rescore: int | None = None) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
+           rescore: int | None = None, visible: Callable[[list[int]], set[int]] | None = None
+           ) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
     """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``:
     [(rowid, bm25 as FTS5's bm25 with weights 3, 1, 2 gives it: negative, lower is better, the groups it
     matches)], best first; and facts: ``N`` (entries in the whole index), ``df`` per group (entries
     matching any of its alternatives, over the whole index: exact where ``exact`` says so, else an
     upper bound), ``bounded`` (a list read was cut at ``CHAMPIONS``: the candidates are the best of
-    the lists, not of every entry). ``champions`` and ``rescore`` override ``CHAMPIONS`` and
+    the lists, not of every entry). ``visible``: which of some rowids may be returned (the others are
+    left out before they are rescored). ``champions`` and ``rescore`` override ``CHAMPIONS`` and
     ``RESCORE`` (for measuring)."""
     champions = champions or CHAMPIONS
     rescore = rescore or RESCORE
@@ -143,7 +145,13 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     if not acc:
         return [], facts
     # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
-    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
+    want = max(pool, rescore * pool)
+    best = heapq.nlargest(want * (1 if visible is None else SHORTLIST), acc, key=acc.__getitem__)
+    if visible is not None:
+        # why: hidden entries and other projects' learnings left out before rescoring, not after:
+        # they would take places among the pool (FTS5's query filtered them first too)
+        shown = visible(best)
+        best = [r for r in best if r in shown][:want]
     hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
     hits.sort(key=lambda h: (h[1], h[0]))
     return hits[:pool], facts
@@ -295,21 +303,20 @@ def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], whe
     # why: ids of decisions and failures come from their summary, so two projects can hold the same
     # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
     # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
-    visible = "" if hidden_too else VISIBLE
-    pool = limit
-    while True:
-        hits, facts = search(conn, scopes, groups, pool)
-        facts["matched"] = {h[0]: h[2] for h in hits}
-        if not hits:
-            return [], facts
-        score = {h[0]: h[1] for h in hits}
-        found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))}) "
-                             f"AND {where}{visible}", [*score, *args]).fetchall()
-        # why: hidden entries, or learnings of another project, took places: asked again for more,
-        # once (FTS5's whole query did the same when its shortlist held too few)
-        if len(found) >= limit or len(hits) < pool or pool > limit:
-            break
-        pool = limit * SHORTLIST
+    keep = f"{where}{'' if hidden_too else VISIBLE}"
+
+    def visible(rowids: list[int]) -> set[int]:
+        if not rowids:
+            return set()
+        return {r for (r,) in conn.execute(f"SELECT e.rowid FROM entry e WHERE e.rowid IN "
+                                           f"({','.join('?' * len(rowids))}) AND {keep}", [*rowids, *args])}
+    hits, facts = search(conn, scopes, groups, limit, visible=visible)
+    facts["matched"] = {h[0]: h[2] for h in hits}
+    if not hits:
+        return [], facts
+    score = {h[0]: h[1] for h in hits}
+    found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))})",
+                         list(score)).fetchall()
     found.sort(key=lambda r: (score[r[0]], r[0]))
     return [(*r, score[r[0]]) for r in found[:limit]], facts
 
