@@ -87,4 +87,3 @@ def _lists(conn: Connection, scope: str) -> None:
     lexical_write.update_totals(conn, df)
     conn.execute("UPDATE lex_scope SET docs=?, tokens=?, avgdl=?, short=0 WHERE scope=?",
                  (count, total, avgdl, scope))
-    lexical_write.mark_phrases(conn)

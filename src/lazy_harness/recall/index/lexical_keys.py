@@ -52,11 +52,6 @@ def phrases() -> dict[str, list[tuple[str, ...]]]:
     return _PHRASES
 
 
-def phrase_mark() -> str:
-    """What the phrase keys were made from, kept in lex_meta: a changed table needs a rebuild."""
-    return "|".join(sorted(" ".join(p) for ps in phrases().values() for p in ps))
-
-
 def weighted(cols: list[list[str]]) -> dict[str, float]:
     """Every key of an entry with its column-weighted frequency."""
     f: dict[str, float] = {}

@@ -10,7 +10,6 @@ Tables (in the index's database):
   lex_key(scope, key, df, list)       df: entries of the scope holding the key; list: the best
                                       ``CHAMPIONS`` of them by BM25's term-frequency part
   lex_total(key, df)                  df summed over the scopes (BM25's idf)
-  lex_meta(k, v)                      the phrase table the keys were made with
 
 An entry is put in its lists in the transaction that indexes it (``recall.index.apply``, ADR 0049): what
 a search finds is what was committed, and there is no state in which a scope cannot be searched. The
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 
 MAX_ROWID = 2**31 - 1
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS lex_meta(k TEXT PRIMARY KEY, v TEXT)",
     ("CREATE TABLE IF NOT EXISTS lex_scope(scope TEXT PRIMARY KEY, docs INTEGER NOT NULL DEFAULT 0, "
      "tokens INTEGER NOT NULL DEFAULT 0, avgdl REAL NOT NULL DEFAULT 0, short INTEGER NOT NULL DEFAULT 0)"),
     ("CREATE TABLE IF NOT EXISTS lex_doc(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL, len INTEGER NOT NULL, "
@@ -50,11 +48,6 @@ def scope_row(conn: Connection, scope: str) -> tuple[int, int, float, int]:
         conn.execute("INSERT INTO lex_scope(scope) VALUES (?)", (scope,))
         return 0, 0, 0.0, 0
     return row
-
-
-def mark_phrases(conn: Connection) -> None:
-    """Record the phrase table the keys were made with."""
-    conn.execute("INSERT OR REPLACE INTO lex_meta VALUES ('phrases', ?)", (lexical_keys.phrase_mark(),))
 
 
 def update_totals(conn: Connection, delta: dict[str, int]) -> None:
@@ -126,7 +119,6 @@ def _listed(conn: Connection, scope: str, parsed: list[tuple[int, int, list[list
     update_totals(conn, {k: len(v) for k, v in fresh.items()})
     conn.execute("UPDATE lex_scope SET docs = docs + ?, tokens = tokens + ?, avgdl = ? WHERE scope=?",
                  (len(parsed), added, avgdl, scope))
-    mark_phrases(conn)
 
 
 def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:

@@ -118,6 +118,26 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     weight: dict[str, float] = {}
     for a in alts:
         weight[a[2]] = weight.get(a[2], 0.0) + idf[a[2]]
+    acc = _summed(conn, scopes, weight, total, champions, facts)
+    if not acc:
+        return [], facts
+    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
+    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
+    if visible is not None:
+        # why: hidden entries and other projects' learnings left out before rescoring, not after: they
+        # took places among the pool, and cost their rescoring (cold, at 18,000 entries: 7.1 ms a
+        # search; looking at four times as many for the visible ones cost 9.3 ms)
+        shown = visible(best)
+        best = [r for r in best if r in shown]
+    hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
+    hits.sort(key=lambda h: (h[1], h[0]))
+    return hits[:pool], facts
+
+
+def _summed(conn: Connection, scopes: list[str], weight: dict[str, float], total: dict[str, int],
+            champions: int, facts: dict[str, Any]) -> dict[int, float]:
+    """rowid -> its impacts summed over the lists of ``weight``'s keys in ``scopes``, each weighed by
+    its key's idf; sets ``facts["bounded"]`` when a list was cut."""
     acc: dict[int, float] = {}
     get = acc.get
     # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
@@ -126,7 +146,8 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     # complete one is read: in a small memory it may be the only way to an entry, as in FTS5
     held = [w for k, w in weight.items() if total.get(k, 0)]
     floor = 1e-5 if held and max(held) > 1e-5 else 0.0
-    sm = ",".join("?" * len(scopes))
+    keys = list(weight)
+    sm, km = ",".join("?" * len(scopes)), ",".join("?" * len(keys))
     for key, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
                                       [*scopes, *keys]):
         cut = len(blob) // 6 < df
@@ -141,19 +162,7 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
         # 1.8 ms for 7,000 entries)
         for r, q in zip(ids, qs, strict=True):
             acc[r] = get(r, 0.0) + w * q
-    if not acc:
-        return [], facts
-    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
-    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
-    if visible is not None:
-        # why: hidden entries and other projects' learnings left out before rescoring, not after: they
-        # took places among the pool, and cost their rescoring (cold, at 18,000 entries: 7.1 ms a
-        # search; looking at four times as many for the visible ones cost 9.3 ms)
-        shown = visible(best)
-        best = [r for r in best if r in shown]
-    hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
-    hits.sort(key=lambda h: (h[1], h[0]))
-    return hits[:pool], facts
+    return acc
 
 
 def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], n_docs: int) -> None:
