@@ -62,8 +62,9 @@ def _decisions(folder: str, env: dict) -> list[dict]:
 def _visible(env: dict, folder: str, project: str, word: str) -> int:
     conn = store.connect(paths.recall_index_file(env))
     try:
-        where, args = lookup.scope_sql([paths.memory_dir(folder, env)], project)
-        return len(lookup.candidates(conn, word, where, args, 10_000))
+        mdir = paths.memory_dir(folder, env)
+        where, args = lookup.scope_sql([mdir], project)
+        return len(lookup.candidates(conn, [[word]], [mdir, ""], where, args, 10_000)[0])
     finally:
         conn.close()
 
@@ -76,7 +77,7 @@ def test_filler_in_other_projects_grows_the_index_and_no_project_of_the_set_sees
     assert all(d["project"] == p for p in extra for d in _decisions(extra[p], env))
     conn = store.connect(paths.recall_index_file(env))
     try:
-        assert lookup.doc_count(conn, "widget") == 10
+        assert conn.execute("SELECT df FROM lex_total WHERE key='widget'").fetchone()[0] == 10
     finally:
         conn.close()
     assert [_visible(env, dirs[p], p, "widget") for p in recall_tiny.PROJECTS] == [0, 0]

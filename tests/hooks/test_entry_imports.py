@@ -51,7 +51,8 @@ ALLOWED_OURS = {
     "lazy_harness.recall.embed.static_model", "lazy_harness.recall.embed.vectors",
     # os-only: what the index's writer saw against the files (SessionStart), and the index task it asks for
     "lazy_harness.recall.index.writer", "lazy_harness.queue.index_task",
-    "lazy_harness.recall.index.lookup",  # reading the index: FTS5 and the bounded word lists (math, heapq only)
+    "lazy_harness.recall.index.lookup",  # reading the index: the bounded word lists (math, heapq only)
+    "lazy_harness.recall.index.porter",  # a prompt's words as the index holds them (no imports; ADR 0049)
     "lazy_harness.recall.resident.client",  # asking the resident answerer (_socket at call time; ADR 0029)
     "lazy_harness.errors",
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on

@@ -101,6 +101,8 @@ def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     got, why = out.out.split("\n==== why", 1)
     assert "advisory locks" in got and "pass " in why
     assert "bar: 2 terms, 3 for a general learning of another project, strength 2.4)" in why
+    # the one search by words, and whether it scored every entry holding the words (a small memory)
+    assert "; search: exact (every entry holding its words scored);" in why.splitlines()[0], why
     # each candidate's line, then (indented) the bar's reason to let it in or keep it out
     lines = [line for line in why.splitlines()[1:] if line.strip()]
     pairs = list(zip(lines[::2], lines[1::2], strict=True))

@@ -1,8 +1,8 @@
-"""The bounded lexical index: lists and df through add/remove, exact BM25 against FTS5's, prefix and
-phrase alternatives, scope isolation, a build killed between steps."""
+"""The bounded lexical index, the one search by words (ADR 0049): its words are FTS5's porter tokenizer's,
+lists and df through add/remove, exact BM25 against FTS5's, prefix and phrase alternatives, scope
+isolation, lists made whole again."""
 
 import math
-import multiprocessing
 import os
 import random
 import sqlite3
@@ -89,10 +89,23 @@ def assert_lists_are_best(conn, scope):
         assert len(lst) == min(len(want), lookup.CHAMPIONS) or len(lst) < len(want)
 
 
-def test_tokens_are_the_words_of_terms():
-    for text in ("on_commit PaymentIntents src/app.py HTTPServer", "Über straße ÉCOLE naïve x2Y a1B",
-                 "getHTTPResponseCode --dry-run 5xx v1.2.3", "", "  ___  ", "ǅemal ﬁle ΣΊΣΥΦΟΣ"):
-        assert lexical_keys.tokens(text) == terms.words(text)
+def fts5_tokens(texts):
+    """What SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer makes of each text, in order."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+    conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", list(enumerate(texts)))
+    out = [[] for _ in texts]
+    for term, doc in conn.execute("SELECT term, doc FROM v ORDER BY doc, offset"):
+        out[doc].append(term)
+    return out
+
+
+def test_tokens_are_what_fts5s_porter_tokenizer_makes():
+    texts = ["on_commit PaymentIntents src/app.py HTTPServer", "Über straße ÉCOLE naïve x2Y a1B",
+             "getHTTPResponseCode --dry-run 5xx v1.2.3", "", "  ___  ", "Readers deploying deployments 3ds",
+             "relational conditional hopefulness generalizations oscillators", "ǅemal ﬁle ΣΊΣΥΦΟΣ café résumés"]
+    assert [lexical_keys.tokens(t) for t in texts] == fts5_tokens(texts)
 
 
 def test_df_and_lists_stay_exact_through_adds_and_removes(monkeypatch):
@@ -113,6 +126,28 @@ def test_df_and_lists_stay_exact_through_adds_and_removes(monkeypatch):
     # a replaced rowid counts once
     add(conn, "p", [(1, "brand new title", "", "")])
     assert stored(conn)[1]["brand"] == 1 and conn.execute("SELECT count(*) FROM lex_doc").fetchone()[0] == len(left)
+
+
+def test_a_transactions_entries_go_into_their_lists_at_once_when_it_flushes(monkeypatch):
+    """A part of a build (``index.refresh_within``): entries added with ``pending`` are merged into
+    their lists together before the commit; one replaced or removed in the same part was in no list."""
+    monkeypatch.setattr(lookup, "CHAMPIONS", 8)
+    conn = db()
+    docs = corpus(120, seed=6)
+    add(conn, "p", docs[:30])
+    conn.execute("BEGIN IMMEDIATE")
+    pending = {}
+    for d in docs[30:]:
+        lexical_write.add(conn, "p", [d], pending)
+    lexical_write.add(conn, "p", [(31, "replaced within the part", "", "")], pending)
+    lexical_write.remove(conn, [32, 33, 5], pending)
+    assert stored(conn)[1] == expected_state({"p": [d for d in docs[:30] if d[0] != 5]})[1]  # not listed yet
+    lexical_write.flush(conn, pending)
+    conn.execute("COMMIT")
+    left = [d if d[0] != 31 else (31, "replaced within the part", "", "") for d in docs if d[0] not in (32, 33, 5)]
+    per, total, _ = expected_state({"p": left})
+    assert stored(conn)[:2] == (per, total) and pending == {}
+    assert_lists_are_best(conn, "p")
 
 
 def test_entries_added_and_removed_one_at_a_time_keep_the_lists_exact(monkeypatch):
@@ -142,20 +177,21 @@ def test_a_build_makes_whole_what_removals_shortened(monkeypatch):
     remove(conn, [d[0] for d in docs[:40]])
     assert conn.execute("SELECT short FROM lex_scope").fetchone()[0] > 0
     left = docs[40:]
-    lexical_build.build(conn, "p", lambda after, n: [d for d in left if d[0] > after][:n], batch=7, restart=True)
+    assert lexical_build.due(conn) == ["p"]  # more list entries lost than the scope holds
+    lexical_build.remake(conn, "p")
     per, total, _ = expected_state({"p": left})
     assert stored(conn)[:2] == (per, total)
     for (_, key), lst in stored(conn)[2].items():
         assert len(lst) == min(per[("p", key)], 5)
-    assert conn.execute("SELECT short FROM lex_scope").fetchone()[0] == 0
+    assert conn.execute("SELECT short FROM lex_scope").fetchone()[0] == 0 and lexical_build.due(conn) == []
 
 
 def fts_bm25(docs, query):
-    """FTS5's own bm25(3, 1, 2) over the same words (unicode61 on the words we index)."""
+    """FTS5's own bm25(3, 1, 2) over the same texts, with the porter tokenizer the index once used."""
     conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE VIRTUAL TABLE t USING fts5(title, body, tags, tokenize='unicode61')")
-    conn.executemany("INSERT INTO t(rowid, title, body, tags) VALUES (?,?,?,?)",
-                     [(r, *(" ".join(lexical_keys.tokens(x)) for x in (a, b, c))) for r, a, b, c in docs])
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(title, body, tags, "
+                 "tokenize='porter unicode61 remove_diacritics 2')")
+    conn.executemany("INSERT INTO t(rowid, title, body, tags) VALUES (?,?,?,?)", docs)
     return conn.execute("SELECT rowid, bm25(t, 3.0, 1.0, 2.0) AS s FROM t WHERE t MATCH ? ORDER BY s, rowid",
                         (query,)).fetchall()
 
@@ -198,11 +234,35 @@ def test_matched_groups_and_prefix_and_phrase_alternatives():
                     (5, "timed out on deploy", "", ""), (6, "conned later", "", "")])
     hits, facts = lookup.search(conn, ["p"], [["connection", "connec*"], ["login", "sign-in"]], pool=10)
     got = {r: m for r, _, m in hits}
-    assert got == {1: {0}, 2: {1}, 3: {1}}  # "conned" is not "connec"+; "signing in" is no phrase
-    assert facts["df"] == [1, 2] and facts["exact"] == [True, False]
+    # "conned" is not "connec"+; "signing in" is the phrase too (its stems are "sign in"), as FTS5 found it
+    assert got == {1: {0}, 2: {1}, 3: {1}, 4: {1}}
+    assert facts["df"] == [1, 3] and facts["exact"] == [True, False]
+    assert got.keys() == {r for r, _ in fts_bm25([(1, "Connections dropped", "", ""), (2, "the user could not sign in",
+                                                                                      "", ""),
+                                                  (3, "sign-in page", "", "in sign"), (4, "signing in twice", "", ""),
+                                                  (5, "timed out on deploy", "", ""), (6, "conned later", "", "")],
+                                                 fts_query([["connection", "connec*"], ["login", "sign-in"]]))}
     # a prefix of 4 and 5 letters, each its own list
-    assert {h[0] for h in lookup.search(conn, ["p"], [["conn*"]], pool=10)[0]} == {1, 6}
+    # "conned" is "con" once stemmed: no "conn" prefix, for FTS5 either
+    assert {h[0] for h in lookup.search(conn, ["p"], [["conn*"]], pool=10)[0]} == {1}
     assert {h[0] for h in lookup.search(conn, ["p"], [["timed*"]], pool=10)[0]} == {5}
+
+
+def test_a_prefix_that_stemming_shortens_is_its_stem_weighed_as_that_word():
+    """FTS5 stems a prefix too ("keys*" is "kei*", which "keys" stored as "kei" matches); a stem under
+    4 characters has no prefix list and no count of its own: it is matched as the word, with the
+    word's count. Where no other word starts so, it scores as FTS5 scored it; "pars*" ("par*") no
+    longer reaches "parsed" ("pars"), which the group's word finds."""
+    docs = [(1, "rotate the keys yearly", "", ""), (2, "a keyboard shortcut", "", ""), (3, "one key", "", ""),
+            (4, "parsed config", "", ""), (5, "nothing here", "", "")]
+    conn = db()
+    add(conn, "p", docs)
+    groups = [["keys", "keys*"]]
+    want = dict(fts_bm25(docs, fts_query(groups)))
+    got = {r: s for r, s, _ in lookup.search(conn, ["p"], groups, pool=10)[0]}
+    assert got.keys() == want.keys() == {1, 3} and all(math.isclose(got[r], want[r], rel_tol=1e-9) for r in want)
+    assert lookup.search(conn, ["p"], [["pars*"]], pool=10)[0] == []
+    assert [h[0] for h in lookup.search(conn, ["p"], [["parsed", "pars*"]], pool=10)[0]] == [4]
 
 
 def test_a_search_reads_only_the_scopes_it_is_given():
@@ -214,7 +274,7 @@ def test_a_search_reads_only_the_scopes_it_is_given():
     assert {h[0] for h in hits} == {1, 4}
     assert facts["N"] == 4  # idf over the whole index, as FTS5's
     assert lookup.search(conn, ["b"], [["socket"]], pool=10)[0][0][0] == 3
-    assert lookup.search(conn, ["nowhere"], [["socket"]], pool=10)[1]["missing"] == ["nowhere"]
+    assert lookup.search(conn, ["nowhere"], [["socket"]], pool=10)[0] == []  # a folder with no entries: none
 
 
 def test_champion_lists_bound_the_candidates(monkeypatch):
@@ -226,50 +286,10 @@ def test_champion_lists_bound_the_candidates(monkeypatch):
     assert hits == sorted(hits, key=lambda h: (h[1], h[0]))
 
 
-def _build_until_killed(path, docs, stop_after, ready):
-    conn = db(path)
-    steps = 0
-    def source(after, n):
-        nonlocal steps
-        steps += 1
-        if steps > stop_after:
-            ready.set()
-            os.kill(os.getpid(), 9)  # in the fourth step, before its commit
-        return [d for d in docs if d[0] > after][:n]
-    lexical_build.build(conn, "p", source, batch=25)
-
-
-def test_a_build_killed_between_steps_resumes_where_it_stopped(tmp_path):
-    path = str(tmp_path / "index.sqlite")
-    db(path).execute("PRAGMA journal_mode=WAL")
-    docs = corpus(200, seed=5)
-    ctx = multiprocessing.get_context("spawn")
-    ready = ctx.Event()
-    child = ctx.Process(target=_build_until_killed, args=(path, docs, 3, ready))
-    child.start()
-    child.join(60)
-    assert child.exitcode == -9 and ready.is_set()
-    conn = db(path)
-    cursor = conn.execute("SELECT cursor FROM lex_scope WHERE scope='p'").fetchone()[0]
-    assert cursor == 75  # three committed steps of 25
-    assert not lookup.ready(conn, "p")
-    assert lookup.search(conn, ["p"], [["pool"]], pool=10)[0] == []  # nothing half-made is searched
-    asked = []
-    def source(after, n):
-        asked.append(after)
-        return [d for d in docs if d[0] > after][:n]
-    lexical_build.build(conn, "p", source, batch=25)
-    assert asked[0] == 75
-    assert lookup.ready(conn, "p")
-    per, total, _ = expected_state({"p": docs})
-    assert stored(conn)[:2] == (per, total)
-    assert conn.execute("SELECT count(*) FROM lex_doc").fetchone()[0] == 200
-
-
 def test_a_search_imports_nothing_heavy(tmp_path):
     """The prompt hook's rule: beyond the SQLite C module the caller has, a search in a fresh
-    interpreter loads only ``math``, ``heapq`` (a small module over its C part) and our own modules
-    (not re, not array, not the sqlite3 package)."""
+    interpreter loads only ``math``, ``heapq`` (a small module over its C part), ``__future__`` (its
+    annotations) and our own modules (not re, not array, not unicodedata, not the sqlite3 package)."""
     import subprocess
     import sys
 
@@ -286,7 +306,7 @@ def test_a_search_imports_nothing_heavy(tmp_path):
             "print(len(hits), sorted(m for m in set(sys.modules) - before if not m.startswith('lazy_harness')))")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     n, extra = out.split(" ", 1)
-    assert int(n) > 0 and extra.strip() == "['_heapq', 'heapq', 'math']"
+    assert int(n) > 0 and extra.strip() == "['__future__', '_heapq', 'heapq', 'math']"
 
 
 def test_repeated_words_and_phrases_are_counted_as_fts5_counts_them():

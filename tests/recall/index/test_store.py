@@ -1,13 +1,15 @@
 """The search index: catching up with the files, markers, torn lines, two writers at once."""
 
 import json
+import math
 import multiprocessing
 import os
+import sqlite3
 import time
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall.index import for_commands, lookup, store
+from lazy_harness.recall.index import for_commands, lookup, porter, store
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -19,6 +21,19 @@ def setup(tmp_path, n=5):
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW + i, f"decision {i} about queues", "r")
                                                        for i in range(n)])
     return mem
+
+
+def found_by(conn, word, where, args, limit):
+    """The rows the word lists give for ``word`` in the memory folders ``where`` names (its ``args``)
+    and the learnings, as a prompt searches them."""
+    scopes = [s for (s,) in conn.execute("SELECT scope FROM lex_scope") if s == "" or s in args]
+    return lookup.candidates(conn, [[word]], scopes, where, args, limit)[0]
+
+
+def holders(conn, word):
+    """How many entries of the index hold ``word`` (its df in the word lists)."""
+    row = conn.execute("SELECT df FROM lex_total WHERE key=?", (porter.key(word),)).fetchone()
+    return row[0] if row else 0
 
 
 def rows(conn):
@@ -58,7 +73,7 @@ def test_markers_hide_ids_and_are_not_entries(tmp_path):
     conn = store.connect(paths.recall_index_file())
     store.refresh(conn, [mem], None)
     where, args = lookup.scope_sql([mem], "proj")
-    found = {r[1] for r in lookup.candidates(conn, '"queues"', where, args, 10)}
+    found = {r[1] for r in found_by(conn, "queues", where, args, 10)}
     assert len(rows(conn)) == 3 and gone not in found and len(found) == 2
 
 
@@ -80,7 +95,7 @@ def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
     assert all(p.exitcode == 0 for p in procs)
     conn = store.connect(paths.recall_index_file())
     assert len(rows(conn)) == 2000
-    assert lookup.doc_count(conn, '"queues"') == 2000
+    assert holders(conn, "queues") == 2000
 
 
 def test_the_index_lives_in_the_cache_folder(isolated_home, monkeypatch):
@@ -130,14 +145,14 @@ def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
             fh.write(b"\xff" * 4096)
     where, args = lookup.scope_sql([mem], "proj")
     found, indexed = for_commands.read_current(path, [mem], None,
-                                          lambda c: lookup.candidates(c, '"queues"', where, args, 1000), deep=True)
+                                          lambda c: found_by(c, "queues", where, args, 1000), deep=True)
     assert indexed == 400  # the refresh found nothing to do; the search failed on a leaf: built again
     assert len(found) == 400
 
 
 def _visible(conn, mdir, project, query):
     where, args = lookup.scope_sql([mdir], project)
-    return [(r[1], r[10]) for r in lookup.candidates(conn, query, where, args, 10)]
+    return [(r[1], r[10]) for r in found_by(conn, query, where, args, 10)]
 
 
 def test_a_marker_hides_an_id_in_its_own_project_only(tmp_path):
@@ -191,8 +206,8 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
         fh.write(edited)
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000))  # a new time, whatever the clock's grain
     assert store.refresh(conn, [mem], None) == 20
-    assert lookup.doc_count(conn, '"xxxxxx"') == 1
-    assert lookup.doc_count(conn, '"queues"') == 19
+    assert holders(conn, "xxxxxx") == 1
+    assert holders(conn, "queues") == 19
 
 
 def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
@@ -202,7 +217,7 @@ def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
             b"caf\\u00e9", b"caf\xff") + b"\n")
     conn = store.connect(paths.recall_index_file())
     assert store.refresh(conn, [mem], None) == 3
-    assert lookup.doc_count(conn, '"kubernetes"') == 1
+    assert holders(conn, "kubernetes") == 1
 
 
 def test_the_index_and_the_folders_it_creates_are_private_to_the_user(tmp_path):
@@ -234,8 +249,7 @@ def test_cues_are_kept_apart_one_per_line_in_their_order(tmp_path):
                    "fts5 needs the porter tokenizer": "stemming in sqlite search\nwhy deploying misses deployment",
                    "finish the embedder": ""}
     # the words of the cues are still searched with the tags
-    tags = conn.execute("SELECT f.tags FROM fts f JOIN entry e ON e.rowid = f.rowid "
-                        "WHERE e.title = 'worker died'").fetchone()[0]
+    tags = conn.execute("SELECT tags FROM entry WHERE title = 'worker died'").fetchone()[0]
     assert "worker gone" in tags
 
 
@@ -252,14 +266,23 @@ def test_an_index_of_the_version_before_the_cues_column_is_rebuilt(tmp_path):
     assert [r[0] for r in conn.execute("SELECT cues FROM entry")] == ["", ""]
 
 
-def _slow_candidates(conn, query, where, args, limit):
-    """The whole query, every match joined and filtered: what ``candidates`` must equal."""
+def _slow_candidates(conn, word, where, args, limit):
+    """What ``candidates`` must equal: FTS5 (the porter tokenizer, bm25 with the same weights) over
+    every entry's text in a table of its own, every match joined and filtered: (id, score) best first."""
+    fts = sqlite3.connect(":memory:")
+    fts.execute("CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, "
+                "tokenize='porter unicode61 remove_diacritics 2')")
+    fts.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
+                    conn.execute("SELECT rowid, title, body, tags FROM entry").fetchall())
     w = ",".join(str(x) for x in lookup.FIELD_WEIGHTS)
-    visible = (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id "
-               "AND (h.mdir = e.mdir OR e.kind = 'learning'))")
-    return conn.execute(f"SELECT {lookup.COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
-                        f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?",
-                        [query, *args, limit]).fetchall()
+    score = dict(fts.execute(f"SELECT rowid, bm25(fts, {w}) FROM fts WHERE fts MATCH ?", (f'"{word}"',)))
+    visible = conn.execute(f"SELECT e.rowid, e.id FROM entry e WHERE {where}{lookup.VISIBLE}", args).fetchall()
+    return sorted(((i, score[r], r) for r, i in visible if r in score), key=lambda x: (x[1], x[2]))[:limit]
+
+
+def same(got, want):
+    return [r[1] for r in got] == [w[0] for w in want] and all(
+        math.isclose(r[-1], w[1], rel_tol=1e-9) for r, w in zip(got, want, strict=True))
 
 
 def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matches(tmp_path):
@@ -270,21 +293,21 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
     ms.write_jsonl(os.path.join(other, files.DECISIONS), [
         ms.decision(NOW + i, f"queue queue queue number {i}", "queue", project="theirs") for i in range(40)])
     ms.write_jsonl(os.path.join(mine, files.DECISIONS), [
-        ms.decision(NOW + i, f"the queue of ours, {i}", "kept short", project="ours") for i in range(6)])
-    forgotten = ids.entry_id("decision", "the queue of ours, 2")
+        ms.decision(NOW + i, f"the queues of ours, {i}", "kept short", project="ours") for i in range(6)])
+    forgotten = ids.entry_id("decision", "the queues of ours, 2")
     ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": forgotten}])
     conn = store.connect(paths.recall_index_file())
     store.refresh(conn, [mine, other], None)
     where, args = lookup.scope_sql([mine], "ours")
     for limit in (1, 3, 5, 10):
-        got = lookup.candidates(conn, '"queue"', where, args, limit)
-        assert got == _slow_candidates(conn, '"queue"', where, args, limit)
+        got = found_by(conn, "queue", where, args, limit)
+        assert same(got, _slow_candidates(conn, "queue", where, args, limit))
         assert all(r[10] == mine for r in got) and forgotten not in [r[1] for r in got]
-    assert len(lookup.candidates(conn, '"queue"', where, args, 10)) == 5  # every visible one of ours
-    # one project alone: the shortlist holds them all
+    assert len(found_by(conn, "queue", where, args, 10)) == 5  # every visible one of ours ("queues": one stem)
+    # one project alone
     where, args = lookup.scope_sql([other], "theirs")
-    assert lookup.candidates(conn, '"queue"', where, args, 7) == _slow_candidates(conn, '"queue"', where, args, 7)
-    assert lookup.candidates(conn, '"nothing"', where, args, 7) == []
+    assert same(found_by(conn, "queue", where, args, 7), _slow_candidates(conn, "queue", where, args, 7))
+    assert found_by(conn, "nothing", where, args, 7) == []
 
 
 def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_stopped(tmp_path, monkeypatch):
@@ -349,7 +372,7 @@ def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(
     store.refresh(conn, [], ldir)
 
     def bodies():
-        return {r[0]: r[1] for r in conn.execute("SELECT e.file, f.body FROM entry e JOIN fts f ON f.rowid = e.rowid")}
+        return {r[0]: r[1] for r in conn.execute("SELECT file, body FROM entry")}
 
     folders = {p: os.stat(os.path.dirname(p)).st_mtime_ns for p in (old, new)}
     for path in (old, new):

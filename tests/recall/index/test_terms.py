@@ -28,12 +28,18 @@ def test_related_words_find_each_other_both_ways():
 
 
 def test_a_hyphenated_related_word_is_a_phrase_not_two_loose_words():
-    query = terms.group_query("login")
-    assert '"sign-in"' in query and '"in"' not in query
+    alternatives = terms.group_alternatives("login")
+    assert "sign-in" in alternatives and "in" not in alternatives
 
 
 def test_request_words_are_not_terms():
     assert terms.informative("please summarize and translate the checkout webhook") == ["checkout", "webhook"]
+
+
+def rank_all(conn, prompt, where, args, settings, **kw):
+    """``rank.rank`` over every memory folder of the index (``where`` keeps the project's)."""
+    scopes = [s for (s,) in conn.execute("SELECT scope FROM lex_scope")]
+    return rank.rank(conn, prompt, where, args, settings, scopes=scopes, **kw)
 
 
 def _index_with(tmp_path, summaries, index_file=None):
@@ -49,7 +55,7 @@ def _index_with(tmp_path, summaries, index_file=None):
 
 def test_a_camel_case_identifier_in_an_entry_is_found_by_its_words(tmp_path):
     conn, where, args = _index_with(tmp_path, ["Charge cards through PaymentIntents", "Cache the sitemap"])
-    ranked, _ = rank.rank(conn, "how do we create a payment intent", where, args, SETTINGS)
+    ranked, _ = rank_all(conn, "how do we create a payment intent", where, args, SETTINGS)
     assert ranked and ranked[0]["title"] == "Charge cards through PaymentIntents"
 
 
@@ -57,7 +63,7 @@ def test_a_paraphrase_passes_through_related_words(tmp_path):
     conn, where, args = _index_with(tmp_path, ["Deployments take a Postgres advisory lock",
                                                "Cache the sitemap for five minutes",
                                                *[f"filler {i}" for i in range(20)]])
-    ranked, _ = rank.rank(conn, "the rollout keeps running twice, lock it in the database", where, args, SETTINGS)
+    ranked, _ = rank_all(conn, "the rollout keeps running twice, lock it in the database", where, args, SETTINGS)
     passed = [c["title"] for c in ranked if c["passes"]]
     assert passed == ["Deployments take a Postgres advisory lock"]
 
@@ -65,7 +71,7 @@ def test_a_paraphrase_passes_through_related_words(tmp_path):
 def test_a_prompt_about_things_memory_never_mentions_gets_nothing(tmp_path):
     conn, where, args = _index_with(tmp_path, ["Deployments take a Postgres advisory lock"] +
                                     [f"filler {i}" for i in range(20)])
-    ranked, _ = rank.rank(conn, "write a limerick about the cat, with a lock rhyme and a moral", where, args,
+    ranked, _ = rank_all(conn, "write a limerick about the cat, with a lock rhyme and a moral", where, args,
                             SETTINGS)
     assert not [c for c in ranked if c["passes"]]
 
@@ -88,12 +94,12 @@ def test_a_general_learning_from_another_project_must_match_one_word_more(tmp_pa
     where, args = lookup.scope_sql([mem], "proj")
 
     def passing(prompt):
-        ranked, _ = rank.rank(conn, prompt, where, args, SETTINGS, project="proj")
+        ranked, _ = rank_all(conn, prompt, where, args, SETTINGS, project="proj")
         return sorted(c["origin"] for c in ranked if c["passes"])
 
     assert passing("python list surprises me") == ["proj"]
     assert passing("python default list keeps growing between calls") == ["elsewhere", "proj"]
-    ranked, _ = rank.rank(conn, "python list surprises me", where, args, SETTINGS)  # no project: no difference
+    ranked, _ = rank_all(conn, "python list surprises me", where, args, SETTINGS)  # no project: no difference
     assert sorted(c["origin"] for c in ranked if c["passes"]) == ["elsewhere", "proj"]
 
 
@@ -104,7 +110,7 @@ def test_the_same_words_weigh_more_in_a_short_entry_than_lost_in_a_long_one(tmp_
                 " ".join(f"item{i} changed" for i in range(120)))
     conn, where, args = _index_with(tmp_path, ["Postgres locks the scheduler", long_one] +
                                     [f"filler {i}" for i in range(20)])
-    ranked, _ = rank.rank(conn, "why does the scheduler need postgres", where, args, DEFAULTS)
+    ranked, _ = rank_all(conn, "why does the scheduler need postgres", where, args, DEFAULTS)
     short, long_ = (next(c for c in ranked if c["title"].startswith(p)) for p in ("Postgres locks", "Release notes"))
     assert short["coverage"] == long_["coverage"]
     assert short["strength"] > 2 * long_["strength"]
@@ -118,7 +124,7 @@ def test_a_match_keeps_its_strength_when_the_index_grows_tenfold(tmp_path):
         conn, where, args = _index_with(tmp_path / folder, ["Postgres advisory locks for the scheduler"] +
                                         [f"filler number {i} about nothing" for i in range(fillers)],
                                         str(tmp_path / folder / "index.sqlite"))
-        ranked, _ = rank.rank(conn, "scheduler ran twice, lock it in postgres", where, args, DEFAULTS)
+        ranked, _ = rank_all(conn, "scheduler ran twice, lock it in postgres", where, args, DEFAULTS)
         conn.close()
         return ranked[0]
 
@@ -147,7 +153,7 @@ def test_an_entry_written_without_cues_counts_uncued_times(tmp_path):
     conn = store.connect(paths.recall_index_file())
     store.refresh(conn, [mem], ldir)
     where, args = lookup.scope_sql([mem], "proj")
-    ranked, _ = rank.rank(conn, "scheduler postgres advisory locks", where, args, DEFAULTS, project="proj")
+    ranked, _ = rank_all(conn, "scheduler postgres advisory locks", where, args, DEFAULTS, project="proj")
     per_bm25 = {c["title"]: c["strength"] / -c["bm25"] for c in ranked}
     cued = per_bm25["Postgres advisory locks for the backup scheduler"]
     assert per_bm25["Postgres advisory locks for the scheduler"] == pytest.approx(rank.UNCUED * cued)

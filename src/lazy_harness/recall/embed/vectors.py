@@ -16,9 +16,19 @@ text once more, in the background, and the old vectors are dropped as it goes.
 its words. Only ``os`` and our hot-path modules at import time: the prompt hook imports this.
 """
 
+from __future__ import annotations
+
 from operator import mul
 
 from lazy_harness.memory import ids
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+    from types import ModuleType
+    from typing import Any
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS key(rowid INTEGER, n INTEGER, key TEXT)",
@@ -31,42 +41,46 @@ _UNSIGNED = bytes(b ^ 0x80 for b in range(256))  # an int8 byte as the unsigned 
 
 
 def whole_text(title: str, body: str, tags: str) -> str:
+    """An entry's whole text as it is embedded: title, body and tags, a line each."""
     return f"{title or ''}\n{body or ''}\n{tags or ''}"
 
 
-def texts_of(entry: dict) -> list[str]:
+def texts_of(entry: Mapping[str, Any]) -> list[str]:
     """What is embedded of an entry: its whole text, then each cue."""
     cues = [c for c in entry.get("cues", "").split("\n") if c]
     return [whole_text(entry["title"], entry["body"], entry["tags"]), *cues]
 
 
 def text_key(text: str) -> str:
+    """The key a text's vector is kept under: a hash of the text."""
     return ids.text_digest(text)
 
 
-def keys_rows(first: int, entries: list[dict]) -> list[tuple[int, int, str]]:
+def keys_rows(first: int, entries: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
     """The ``key`` rows of entries whose rowids start at ``first``."""
     return [(first + i, n, text_key(t)) for i, e in enumerate(entries) for n, t in enumerate(texts_of(e))]
 
 
-def drop(conn, unit: str) -> None:
+def drop(conn: Connection, unit: str) -> None:
     """Forget which texts the entries of ``unit`` had (their vectors stay: another entry may share one)."""
     conn.execute("DELETE FROM key WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
 
 
-def _model(state_dir: str | None):
+def _model(state_dir: str | None) -> tuple[ModuleType, Any]:
+    """The static model's module and the model, checked (``StaticModelError`` when it cannot be used)."""
     from lazy_harness.recall.embed import static_model
 
     return static_model, static_model.load(state_dir=state_dir)
 
 
 def model_id() -> str:
+    """The identity of the model shipped now (its table's hash)."""
     from lazy_harness.recall.embed import static_model
 
     return static_model.MODEL_ID
 
 
-def missing(conn, model_id: str, after: int, limit: int) -> list[tuple[int, int, str]]:
+def missing(conn: Connection, model_id: str, after: int, limit: int) -> list[tuple[int, int, str]]:
     """Up to ``limit`` (rowid, n, key) of entries after rowid ``after``, in rowid order, whose text has
     no vector of ``model_id`` kept."""
     return conn.execute("SELECT k.rowid, k.n, k.key FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
@@ -74,18 +88,20 @@ def missing(conn, model_id: str, after: int, limit: int) -> list[tuple[int, int,
                         (model_id, after, limit)).fetchall()
 
 
-def _texts(conn, rowids: list[int]) -> dict[int, list[str]]:
+def _texts(conn: Connection, rowids: list[int]) -> dict[int, list[str]]:
+    """rowid -> the texts embedded of that entry: its whole text, then its cues."""
     texts: dict[int, list[str]] = {}
     for start in range(0, len(rowids), 500):
         chunk = rowids[start:start + 500]
         for rowid, title, body, tags, cues in conn.execute(
-                f"SELECT e.rowid, f.title, f.body, f.tags, e.cues FROM entry e JOIN fts f ON f.rowid = e.rowid "
-                f"WHERE e.rowid IN ({','.join('?' * len(chunk))})", chunk):
+                f"SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({','.join('?' * len(chunk))})",
+                chunk):
             texts[rowid] = [whole_text(title, body, tags)] + [c for c in (cues or "").split("\n") if c]
     return texts
 
 
-def fill(conn, state_dir: str | None = None, part: int = PART, budget: int | None = None, after: int = 0) -> int:
+def fill(conn: Connection, state_dir: str | None = None, part: int = PART, budget: int | None = None,
+         after: int = 0) -> int:
     """Embed the texts of the entries after rowid ``after`` that have no vector of the current model
     yet, ``part`` texts a transaction (at most ``budget`` in all); returns how many were embedded.
     Killed between two parts, the next call finds what the last part committed and goes on."""
@@ -123,7 +139,7 @@ def fill(conn, state_dir: str | None = None, part: int = PART, budget: int | Non
     return done
 
 
-def prune(conn, model_id: str) -> int:
+def prune(conn: Connection, model_id: str) -> int:
     """Drop the vectors no entry's text has any more, and those of another model."""
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -136,7 +152,7 @@ def prune(conn, model_id: str) -> int:
     return gone
 
 
-def counts(conn, model_id: str) -> tuple[int, int]:
+def counts(conn: Connection, model_id: str) -> tuple[int, int]:
     """(texts with a vector of ``model_id``, texts in all)."""
     total = conn.execute("SELECT count(DISTINCT key) FROM key").fetchone()[0]
     have = conn.execute("SELECT count(*) FROM vec WHERE model = ? AND length(v) > 0 AND key IN (SELECT key FROM key)",
@@ -145,11 +161,13 @@ def counts(conn, model_id: str) -> tuple[int, int]:
 
 
 def norm(v: bytes) -> float:
+    """The length of a kept vector (signed bytes)."""
     x = memoryview(v).cast("b")
     return float(sum(map(mul, x, x))) ** 0.5
 
 
-def similarities(conn, prompt_vec: bytes, rowids: list[int], model_id: str, similarity=None) -> dict[int, float]:
+def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str,
+                 similarity: Callable[..., float] | None = None) -> dict[int, float]:
     """rowid -> the better of the cosines of the prompt with the entry's whole text and with its best
     cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out).
     One dot product a text: the kept vectors' lengths are kept beside them."""

@@ -1,41 +1,47 @@
 """Putting entries into the index and taking them out: one step of a refresh plan (``store.refresh_within``
-plans; this applies), and the word lists' glue. The writer's side (recall/index/writer.py): never on the
-prompt hook's path.
+plans; this applies), the entries and their word lists in the same transaction (ADR 0049), and the
+lists made whole again where removals left them short. The writer's side (recall/index/writer.py): never on
+the prompt hook's path.
 """
+
+from __future__ import annotations
 
 from lazy_harness.memory import trust
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import lexical_build, lexical_write, lookup, sources
 
-LEX_REBUILD = 500  # entries of one file dropped at once past which the lexical lists are made again
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+    from typing import Any
+
+    from lazy_harness.recall.index.lexical_write import Pending
 
 
-def _count(conn, delta: int) -> None:
+def _count(conn: Connection, delta: int) -> None:
+    """Add ``delta`` to the entry count kept in ``meta``."""
     if delta:
         conn.execute("UPDATE meta SET v = CAST(v AS INTEGER) + ? WHERE k='entries'", (delta,))
 
 
-def _drop(conn, unit: str) -> None:
+def _drop(conn: Connection, unit: str, pending: Pending | None) -> None:
+    """Take the entries of ``unit`` (a file, a handoff) out of the index: vectors, word lists, rows."""
     vectors.drop(conn, unit)
     rowids = [r for (r,) in conn.execute("SELECT rowid FROM entry WHERE unit=?", (unit,))]
     if rowids:
-        mdir = conn.execute("SELECT mdir FROM entry WHERE unit=? LIMIT 1", (unit,)).fetchone()[0]
-        if len(rowids) > LEX_REBUILD and lookup.ready(conn, mdir):
-            # why: taking thousands of entries out of the lists one by one costs more than making the
-            # scope's lists again, which the writer does in parts (a file rewritten by hand)
-            lexical_build.start_build(conn, mdir)
-        else:
-            lexical_write.remove(conn, rowids)
-    conn.execute("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
+        lexical_write.remove(conn, rowids, pending)
     _count(conn, -conn.execute("DELETE FROM entry WHERE unit=?", (unit,)).rowcount)
     conn.execute("DELETE FROM hidden WHERE unit=?", (unit,))
     conn.execute("DELETE FROM source WHERE unit=?", (unit,))
 
 
-def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
+def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending | None) -> None:
+    """Index ``entries`` of ``unit`` in memory folder ``mdir`` (the learnings: ""): their rows, their
+    texts' vector keys, and their word lists (with ``pending``: by ``lexical_write.flush`` before the
+    caller commits), in the caller's transaction."""
     if not entries:
         return
-    # why: rowids handed out here let both tables be filled by one executemany each (a statement
+    # why: rowids handed out here let the tables be filled by one executemany each (a statement
     # per row cost 1 ms per 100 entries); the write lock is held
     # why: never a rowid handed out before, even after a delete: what was indexed after a point is what
     # has a higher rowid (``lookup.last_rowid``)
@@ -44,40 +50,38 @@ def _insert(conn, unit: str, mdir: str, entries: list[dict]) -> None:
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
     # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/prompt/admit.py)
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "uncued, cues, okey, prov, hold, sess) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "body, tags, uncued, cues, okey, prov, hold, sess) VALUES (" + ",".join("?" * 20) + ")",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
-                       e["ts"], e["title"], e["detail"], int(e.get("uncued", False)), e.get("cues", ""),
-                       e.get("okey", ""), e.get("prov", ""),
+                       e["ts"], e["title"], e["detail"], e["body"], e["tags"], int(e.get("uncued", False)),
+                       e.get("cues", ""), e.get("okey", ""), e.get("prov", ""),
                        trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""))
                       for n, e in enumerate(entries)])
-    conn.executemany("INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)",
-                     [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
-    if conn.execute("SELECT 1 FROM lex_scope WHERE scope=?", (mdir,)).fetchone() is None:
-        lexical_build.start_build(conn, mdir)  # why: a new scope's lists are made by the writer's next step
-    # why: putting an entry in its lists costs about 13 ms; here it is only stored (found by every
-    # search at once) and the writer's next step puts it in its lists (``lexical_write.merge_new``)
+    # why: in the same transaction as the rows: a search finds an entry as soon as it is committed,
+    # and a build killed between two parts leaves every committed part searchable
     lexical_write.add(conn, mdir, [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)],
-                      defer=True)
+                      pending)
     _count(conn, len(entries))
 
 
-def apply(conn, step: tuple, budget: int | None) -> tuple[int, bool]:
+def apply(conn: Connection, step: tuple[Any, ...], budget: int | None,
+          pending: Pending | None = None) -> tuple[int, bool]:
     """Carry out one step of a plan, or its first ``budget`` lines (a JSONL file read in parts: a
     build stopped between two parts goes on from where the last one ended). Returns (entries
-    (re)indexed, whether the step is done)."""
+    (re)indexed, whether the step is done). ``pending``: the word lists' updates of the transaction,
+    made by ``lexical_write.flush`` before it commits (``store.refresh_within``)."""
     action, unit = step[0], step[1]
     if action == "drop":
-        _drop(conn, unit)
+        _drop(conn, unit, pending)
         return 0, True
     if action == "jsonl":
         _, path, mdir, kind, stamp, offset, lines, size = step
         if offset == 0:
-            _drop(conn, unit)
+            _drop(conn, unit, pending)
         # why: up to the size the stamp was taken at: a line appended since is read next time, from
         # here, instead of the stamp not matching what was read and the whole file being read again
         entries, hidden, end, read = sources.read_jsonl(path, kind, offset, lines, size, max_lines=budget)
-        _insert(conn, unit, mdir, entries)
+        _insert(conn, unit, mdir, entries, pending)
         conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
         done = budget is None or end == 0 or end >= size or read - lines < budget
         lines = read
@@ -89,18 +93,18 @@ def apply(conn, step: tuple, budget: int | None) -> tuple[int, bool]:
         return len(entries), done
     if action == "handoff":
         _, _, mdir, stamp = step
-        _drop(conn, unit)
+        _drop(conn, unit, pending)
         _, entries = sources.read_handoff(mdir)
-        _insert(conn, unit, mdir, entries)
+        _insert(conn, unit, mdir, entries, pending)
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
         return len(entries), True
     if action == "folder":
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, step[2], 0, 0, ""))
         return 0, True
-    _drop(conn, unit)
+    _drop(conn, unit, pending)
     entry = sources.read_learning(unit, inactive=True)
     if entry is not None:
-        _insert(conn, unit, "", [entry])
+        _insert(conn, unit, "", [entry], pending)
         if entry.get("status") != "active":
             # why: kept in the index (lh memory search --all shows it) but hidden like a marked entry
             conn.execute("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", (unit, entry["id"], ""))
@@ -108,31 +112,10 @@ def apply(conn, step: tuple, budget: int | None) -> tuple[int, bool]:
     return int(entry is not None), True
 
 
-def lexical_source(conn, scope: str):
-    """The entries of ``scope`` in rowid order, as ``lexical_build.build`` reads them."""
-    def source(after: int, limit: int):
-        return conn.execute("SELECT e.rowid, f.title, f.body, f.tags FROM entry e JOIN fts f ON f.rowid = e.rowid "
-                            "WHERE e.mdir = ? AND e.rowid > ? ORDER BY e.rowid LIMIT ?",
-                            (scope, after, limit)).fetchall()
-    return source
-
-
-def build_lexical(conn, merge_part: int = 200) -> tuple[int, int]:
-    """Make the lexical lists of every scope whose build is under way (in resumable steps, each its
-    own transaction) and put the entries added since into their lists: (scopes built, entries merged)."""
-    built = 0
-    for (scope,) in conn.execute("SELECT scope FROM lex_scope WHERE cursor IS NOT NULL").fetchall():
-        lexical_build.build(conn, scope, lexical_source(conn, scope))
-        built += 1
-    merged = 0
-    while True:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            got = lexical_write.merge_new(conn, merge_part)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        merged += got
-        if got < merge_part:
-            return built, merged
+def remake_short(conn: Connection) -> int:
+    """Make anew, each in one transaction, the word lists of every scope that removals left short
+    (``lexical_build.due``); returns how many."""
+    scopes = lexical_build.due(conn)
+    for scope in scopes:
+        lexical_build.remake(conn, scope)
+    return len(scopes)

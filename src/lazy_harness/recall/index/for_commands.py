@@ -4,10 +4,21 @@ what is there is read and the caller says so; built again from the files when it
 on the way. Not on the prompt hook's path: the hook only reads (``recall.prompt.recall``).
 """
 
+from __future__ import annotations
+
 from lazy_harness.recall.index import store, writer
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from sqlite3 import Connection
+    from typing import TypeVar
 
-def read_current(path: str, mdirs: list[str], ldir: str | None, read, deep: bool | int = False, state_dir=None):
+    T = TypeVar("T")
+
+
+def read_current(path: str, mdirs: list[str], ldir: str | None, read: Callable[[Connection], T],
+                 deep: bool | int = False, state_dir: str | None = None) -> tuple[T, int | None]:
     """``writer.update`` (without waiting), then ``read(conn)``: (what ``read`` returned, entries
     indexed, or None when another writer was writing). An index found damaged on the way, the read
     included, is removed and built again from the files, once.

@@ -1,71 +1,53 @@
-"""Building a scope's word lists in resumable steps: every list and df of the scope made from its
-entries (a new scope, or one whose lists a removal or a changed phrase table left short). Not on
-the prompt hook's path: the index's writer (``recall.index.writer``) runs it.
+"""A scope's word lists made whole again: every list and df of the scope made anew from its entries'
+words, in one transaction, when removals left lists short (``lexical_write.remove`` counts what a list
+that was not complete lost). Until it commits, searches read the lists as they were (the index is in
+WAL mode): a scope is never unsearchable. Not on the prompt hook's path: the index's writer
+(``recall.index.writer``) runs it.
 """
 
-from lazy_harness.recall.index import lexical_keys
-from lazy_harness.recall.index import lexical_write, lookup
+from __future__ import annotations
 
-BATCH = 2000  # entries per build step
+from lazy_harness.recall.index import lexical_keys, lexical_write, lookup
 
-
-def start_build(conn, scope: str) -> None:
-    """Begin (re)building ``scope``: its entries and lists are dropped and leave the totals; until
-    the build's last step the scope is searched as empty (``ready`` says so). Caller holds the lock."""
-    lexical_write.scope_row(conn, scope)
-    conn.execute("UPDATE lex_total SET df = df - (SELECT s.df FROM lex_key s WHERE s.scope=? AND s.key=lex_total.key) "
-                 "WHERE key IN (SELECT key FROM lex_key WHERE scope=?)", (scope, scope))
-    conn.execute("DELETE FROM lex_total WHERE df <= 0")
-    conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
-    conn.execute("DELETE FROM lex_doc WHERE scope=?", (scope,))
-    conn.execute("DELETE FROM lex_new WHERE scope=?", (scope,))
-    conn.execute("UPDATE lex_scope SET docs=0, tokens=0, avgdl=0, short=0, cursor=0 WHERE scope=?", (scope,))
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
 
 
-def build_step(conn, scope: str, source, batch: int = BATCH) -> bool:
-    """One step of the build of ``scope``, inside the caller's transaction (commit after each step):
-    the next ``batch`` entries from ``source(after_rowid, limit)`` (rowid, title, body, tags, by
-    rowid, all after ``after_rowid``), or, when it has none left, the lists of the whole scope. True
-    when the scope is ready (nothing under way). A step killed before its commit is done again."""
-    cursor = lexical_write.scope_row(conn, scope)[3]
-    if cursor is None:
-        return True
-    docs = list(source(cursor, batch))
-    if docs:
-        lexical_write.add(conn, scope, docs)
-        conn.execute("UPDATE lex_scope SET cursor=? WHERE scope=?", (max(d[0] for d in docs), scope))
-        return False
-    _lists(conn, scope)
-    return True
+REMAKE_SHARE = 4  # a scope's lists are made anew once they lost a place per this many of its entries
 
 
-def build(conn, scope: str, source, batch: int = BATCH, restart: bool = False) -> int:
-    """Build ``scope`` to the end, one transaction per step (``BEGIN IMMEDIATE`` ... ``COMMIT``);
-    resumes a build under way unless ``restart``. Returns the steps taken."""
-    steps = 0
+def due(conn: Connection) -> list[str]:
+    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` entries of the scope (a file
+    rewritten by hand or brought by a sync while another file of the folder shares its words;
+    learnings edited again and again): a list that lost a place holds one entry fewer than the best
+    of what remains, and a remake costs about a second per thousand entries."""
+    return [s for (s,) in conn.execute("SELECT scope FROM lex_scope WHERE short > 0 AND short * ? >= docs",
+                                       (REMAKE_SHARE,))]
+
+
+def remake(conn: Connection, scope: str) -> None:
+    """Make ``scope``'s lists anew, in one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if restart or lexical_write.scope_row(conn, scope)[3] is None:
-            start_build(conn, scope)
+        _take_out(conn, scope)
+        _lists(conn, scope)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
-    while True:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            done = build_step(conn, scope, source, batch)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        steps += 1
-        if done:
-            return steps
 
 
-def _lists(conn, scope: str) -> None:
-    """Every list and df of ``scope`` from its entries (the last step of a build)."""
+def _take_out(conn: Connection, scope: str) -> None:
+    """The scope's lists dropped, their df taken out of the totals."""
+    conn.execute("UPDATE lex_total SET df = df - (SELECT s.df FROM lex_key s WHERE s.scope=? AND s.key=lex_total.key) "
+                 "WHERE key IN (SELECT key FROM lex_key WHERE scope=?)", (scope, scope))
+    conn.execute("DELETE FROM lex_total WHERE df <= 0")
+    conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
+
+
+def _lists(conn: Connection, scope: str) -> None:
+    """Every list and df of ``scope`` made anew from its entries' words (lex_doc)."""
     count, total = conn.execute("SELECT count(*), coalesce(sum(len), 0) FROM lex_doc WHERE scope=?",
                                 (scope,)).fetchone()
     avgdl = max(1.0, total / count) if count else 0.0
@@ -103,6 +85,5 @@ def _lists(conn, scope: str) -> None:
                                                  for s in sorted(lst, reverse=True)[:lookup.CHAMPIONS]]))
                       for k, lst in best.items()))
     lexical_write.update_totals(conn, df)
-    conn.execute("UPDATE lex_scope SET docs=?, tokens=?, avgdl=?, cursor=NULL, short=0 WHERE scope=?",
+    conn.execute("UPDATE lex_scope SET docs=?, tokens=?, avgdl=?, short=0 WHERE scope=?",
                  (count, total, avgdl, scope))
-    lexical_write.mark_phrases(conn)

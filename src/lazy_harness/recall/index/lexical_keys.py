@@ -1,12 +1,15 @@
 """The word lists' keys, the same at write and at query time, and the lists' encoding.
 
-Keys:
-  ``word``      a lower-case run of letters and digits, as ``terms.words`` cuts it (camelCase and
-                snake_case identifiers give their words)
-  ``pref*``     the first 4, 5 and 6 characters of every word at least that long: the prefix
+Keys (ADR 0049: the words as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer makes them,
+so the lists find what FTS5 found):
+  ``word``      a lower-case run of letters and digits (``tokens``: one token per run, as unicode61
+                cuts; the words of a camelCase identifier are in the tags column already,
+                ``terms.split_identifiers``), its Latin diacritics removed and Porter-stemmed
+                (``porter``): "Readers" is ``reader``, "deployment" ``deploy``
+  ``pref*``     the first 4, 5 and 6 characters of every stemmed word at least that long: the prefix
                 alternatives of a group (``"connec"*``) are one list each, no range scan
   ``w1 w2``     a multi-word related term of ``terms.GROUPS`` ("sign-in", "timed-out"), where its
-                words stand next to each other (FTS5's phrase); kept only for those phrases
+                (stemmed) words stand next to each other (FTS5's phrase); kept only for those phrases
 
 A list: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc); an impact is
 BM25's term-frequency part as a 16-bit integer (``lookup.QSCALE``). The write side only: a search
@@ -15,27 +18,21 @@ reads the lists with ``lookup.columns``.
 
 from lazy_harness.recall.index import terms
 from lazy_harness.recall.index.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
+from lazy_harness.recall.index.porter import key
 
 PREFIXES = (4, 5, 6)
 _RUN = None
 
 
 def tokens(text: str) -> list[str]:
-    """``terms.words(text)``, faster on long text (a regular expression finds the runs; only a run
-    holding a capital goes through ``terms.words`` for its camelCase cuts)."""
+    """The index's words of ``text``: each run of letters and digits lower-cased, folded and stemmed
+    (``porter``), as FTS5's porter tokenizer over unicode61 gives them."""
     global _RUN
     if _RUN is None:
         import re  # why: write side only; the query side cuts a few words with terms.words
 
         _RUN = re.compile(r"[^\W_]+")
-    out: list[str] = []
-    for run in _RUN.findall(text):
-        low = run.lower()
-        if low == run:
-            out.append(run)
-        else:
-            out += terms.words(run)
-    return out
+    return [key(run.lower()) for run in _RUN.findall(text)]
 
 
 _PHRASES: dict[str, list[tuple[str, ...]]] | None = None
@@ -48,16 +45,11 @@ def phrases() -> dict[str, list[tuple[str, ...]]]:
         found: dict[str, list[tuple[str, ...]]] = {}
         for row in terms.GROUPS:
             for w in row.split():
-                ws = tuple(terms.words(w))
+                ws = tuple(key(x) for x in terms.words(w))
                 if len(ws) > 1 and ws not in found.get(ws[0], []):
                     found.setdefault(ws[0], []).append(ws)
         _PHRASES = found
     return _PHRASES
-
-
-def phrase_mark() -> str:
-    """What the phrase keys were made from, kept in lex_meta: a changed table needs a rebuild."""
-    return "|".join(sorted(" ".join(p) for ps in phrases().values() for p in ps))
 
 
 def weighted(cols: list[list[str]]) -> dict[str, float]:
@@ -87,6 +79,7 @@ def weighted(cols: list[list[str]]) -> dict[str, float]:
 
 
 def split(toks: str) -> list[list[str]]:
+    """An entry's stored words (``lex_doc.toks``) as its columns' token lists."""
     return [c.split() for c in toks.split("\n")]
 
 
@@ -97,6 +90,7 @@ def impact(f: float, dl: int, avgdl: float) -> int:
 
 
 def encode(entries: list[tuple[int, int]]) -> bytes:
+    """A list's bytes from its (impact, rowid) entries, in their order."""
     from array import (
         array,  # why: write side only; array imports collections (2 to 5 ms at a start)
     )
@@ -105,9 +99,11 @@ def encode(entries: list[tuple[int, int]]) -> bytes:
 
 
 def decode(blob: bytes) -> list[tuple[int, int]]:
+    """A list's (impact, rowid) entries, in order."""
     ids, qs = columns(blob)
     return list(zip(qs, ids, strict=True))
 
 
 def rank(e: tuple[int, int]) -> tuple[int, int]:
+    """The sort key of a list's entry: higher impact first, then lower rowid."""
     return (-e[0], e[1])

@@ -1,35 +1,37 @@
 """The word lists' write side: their tables, and entries put in and taken out of the lists.
 
-Tables (beside FTS5's, in the same database):
-  lex_scope(scope, docs, tokens, avgdl, cursor, short)
-      docs/tokens: counted entries of a ready scope; avgdl: the average length the list impacts
-      were computed with; cursor: not NULL while a build is under way (entries up to that rowid
-      are in); short: entries lost from lists that were not complete (see ``remove``)
+Tables (in the index's database):
+  lex_scope(scope, docs, tokens, avgdl, short)
+      docs/tokens: the scope's entries and their words; avgdl: the average length the list impacts
+      were computed with; short: entries lost from lists that were not complete (see ``remove``;
+      ``lexical_build`` makes such lists whole again)
   lex_doc(rowid, scope, len, toks)    an entry's words per column (title, body, tags: one line
                                       each), for exact scoring and for removing it
   lex_key(scope, key, df, list)       df: entries of the scope holding the key; list: the best
                                       ``CHAMPIONS`` of them by BM25's term-frequency part
-  lex_total(key, df)                  df summed over the ready scopes (BM25's idf)
-  lex_meta(k, v)                      the phrase table the keys were made with
-  lex_new(rowid, scope)               entries added with ``defer`` (by a refresh): not in the
-                                      lists yet, rescored by every search until ``merge_new``
+  lex_total(key, df)                  df summed over the scopes (BM25's idf)
 
-The search over them: ``lookup.search``; a scope's lists made whole: ``lexical_build``. Not on the
-prompt hook's path: the index's writer (``recall.index.writer``) runs it.
+An entry is put in its lists in the transaction that indexes it (``recall.index.apply``, ADR 0049): what
+a search finds is what was committed, and there is no state in which a scope cannot be searched. The
+search over them: ``lookup.search``. Not on the prompt hook's path: the index's writer
+(``recall.index.writer``) runs it.
 """
 
-from lazy_harness.recall.index import lexical_keys
-from lazy_harness.recall.index import lookup
+from __future__ import annotations
+
+from lazy_harness.recall.index import lexical_keys, lookup
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+
+    # scope -> (rowid, length, its columns' words) of entries added in this transaction, not in lists yet
+    Pending = dict[str, list[tuple[int, int, list[list[str]]]]]
 
 MAX_ROWID = 2**31 - 1
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS lex_meta(k TEXT PRIMARY KEY, v TEXT)",
-    # entries added with ``defer``: in lex_doc, not in the lists yet (``merge_new``); every search
-    # rescores them, so they are found at once
-    "CREATE TABLE IF NOT EXISTS lex_new(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL)",
     ("CREATE TABLE IF NOT EXISTS lex_scope(scope TEXT PRIMARY KEY, docs INTEGER NOT NULL DEFAULT 0, "
-     "tokens INTEGER NOT NULL DEFAULT 0, avgdl REAL NOT NULL DEFAULT 0, cursor INTEGER, "
-     "short INTEGER NOT NULL DEFAULT 0)"),
+     "tokens INTEGER NOT NULL DEFAULT 0, avgdl REAL NOT NULL DEFAULT 0, short INTEGER NOT NULL DEFAULT 0)"),
     ("CREATE TABLE IF NOT EXISTS lex_doc(rowid INTEGER PRIMARY KEY, scope TEXT NOT NULL, len INTEGER NOT NULL, "
      "toks TEXT NOT NULL)"),
     "CREATE INDEX IF NOT EXISTS lex_doc_scope ON lex_doc(scope)",
@@ -39,30 +41,28 @@ SCHEMA = (
 )
 
 
-def scope_row(conn, scope: str) -> tuple[int, int, float, int | None, int]:
-    row = conn.execute("SELECT docs, tokens, avgdl, cursor, short FROM lex_scope WHERE scope=?", (scope,)).fetchone()
+def scope_row(conn: Connection, scope: str) -> tuple[int, int, float, int]:
+    """(docs, tokens, avgdl, short) of ``scope``, made (empty) when it has no row yet."""
+    row = conn.execute("SELECT docs, tokens, avgdl, short FROM lex_scope WHERE scope=?", (scope,)).fetchone()
     if row is None:
         conn.execute("INSERT INTO lex_scope(scope) VALUES (?)", (scope,))
-        return 0, 0, 0.0, None, 0
+        return 0, 0, 0.0, 0
     return row
 
 
-def mark_phrases(conn) -> None:
-    conn.execute("INSERT OR REPLACE INTO lex_meta VALUES ('phrases', ?)", (lexical_keys.phrase_mark(),))
-
-
-def update_totals(conn, delta: dict[str, int]) -> None:
+def update_totals(conn: Connection, delta: dict[str, int]) -> None:
+    """Add ``delta`` to each key's df over the whole index; a key no entry holds any more goes."""
     conn.executemany("INSERT INTO lex_total(key, df) VALUES (?, ?) "
                      "ON CONFLICT(key) DO UPDATE SET df = df + excluded.df",
                      [(k, d) for k, d in delta.items() if d])
     conn.executemany("DELETE FROM lex_total WHERE key=? AND df <= 0", [(k,) for k, d in delta.items() if d < 0])
 
 
-def add(conn, scope: str, docs: list[tuple[int, str, str, str]], defer: bool = False) -> None:
-    """Index ``docs`` (rowid, title, body, tags) in ``scope``; a rowid already indexed is replaced.
-    The caller holds the write lock (``BEGIN IMMEDIATE``) and commits. With ``defer`` (the prompt
-    hook: updating the lists costs about 13 ms an entry) the entries are stored and found by every
-    search, and their lists updated later by ``merge_new``."""
+def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending | None = None) -> None:
+    """Index ``docs`` (rowid, title, body, tags) in ``scope`` and put them in its lists; a rowid
+    already indexed is replaced. The caller holds the write lock (``BEGIN IMMEDIATE``) and commits,
+    with the entries themselves: a search sees both or neither. With ``pending`` the lists are
+    updated by ``flush``, before that commit, for every entry of the transaction at once."""
     if not docs:
         return
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
@@ -71,8 +71,7 @@ def add(conn, scope: str, docs: list[tuple[int, str, str, str]], defer: bool = F
     old = [r for chunk in lookup.chunks(present)
            for (r,) in conn.execute(f"SELECT rowid FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)]
     if old:
-        remove(conn, old)
-    n_docs, n_tokens, avgdl, cursor, _ = scope_row(conn, scope)
+        remove(conn, old, pending)
     rows, parsed = [], []
     for rowid, title, body, tags in docs:
         cols = [lexical_keys.tokens(title or ""), lexical_keys.tokens(body or ""), lexical_keys.tokens(tags or "")]
@@ -80,53 +79,52 @@ def add(conn, scope: str, docs: list[tuple[int, str, str, str]], defer: bool = F
         rows.append((rowid, scope, dl, "\n".join(" ".join(c) for c in cols)))
         parsed.append((rowid, dl, cols))
     conn.executemany("INSERT OR REPLACE INTO lex_doc(rowid, scope, len, toks) VALUES (?,?,?,?)", rows)
-    if cursor is not None:
-        return  # a build is under way: its last step makes the lists from lex_doc
-    if defer:
-        conn.executemany("INSERT OR REPLACE INTO lex_new(rowid, scope) VALUES (?,?)", [(r[0], scope) for r in rows])
+    if pending is not None:
+        pending.setdefault(scope, []).extend(parsed)
         return
+    n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
     _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
 
 
-def _listed(conn, scope: str, parsed: list, n_docs: int, n_tokens: int, avgdl: float) -> None:
+def flush(conn: Connection, pending: Pending) -> None:
+    """Put the entries ``add`` left in ``pending`` into their lists (one merge per key for a whole
+    part of a build: entry by entry, a part of learnings cost as much again), in the caller's
+    transaction."""
+    for scope, parsed in pending.items():
+        if parsed:
+            n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
+            _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+    pending.clear()
+
+
+def _listed(conn: Connection, scope: str, parsed: list[tuple[int, int, list[list[str]]]], n_docs: int,
+            n_tokens: int, avgdl: float) -> None:
     """Put entries already in lex_doc into the scope's lists, df and counts."""
-    docs = parsed
     added = sum(p[1] for p in parsed)
     if not avgdl:
         # why: the impacts of an empty scope's first entries are measured against their own average
-        avgdl = max(1.0, (n_tokens + added) / (n_docs + len(docs)))
+        avgdl = max(1.0, (n_tokens + added) / (n_docs + len(parsed)))
     fresh: dict[str, list[tuple[int, int]]] = {}
+    # why: within an entry the impact depends on the weighted frequency alone, which takes a few
+    # values (1, 2, 3, ...): computed once each
+    impact = lexical_keys.impact
     for rowid, dl, cols in parsed:
+        seen: dict[float, int] = {}
         for key, f in lexical_keys.weighted(cols).items():
-            fresh.setdefault(key, []).append((lexical_keys.impact(f, dl, avgdl), rowid))
+            q = seen.get(f)
+            if q is None:
+                q = seen[f] = impact(f, dl, avgdl)
+            fresh.setdefault(key, []).append((q, rowid))
     _merge(conn, scope, fresh)
     update_totals(conn, {k: len(v) for k, v in fresh.items()})
     conn.execute("UPDATE lex_scope SET docs = docs + ?, tokens = tokens + ?, avgdl = ? WHERE scope=?",
-                 (len(docs), added, avgdl, scope))
-    mark_phrases(conn)
+                 (len(parsed), added, avgdl, scope))
 
 
-def merge_new(conn, limit: int | None = None) -> int:
-    """Put the entries added with ``defer`` into their lists (at most ``limit``); returns how many.
-    The caller holds the write lock and commits."""
-    rows = conn.execute("SELECT n.rowid, n.scope, d.len, d.toks FROM lex_new n JOIN lex_doc d ON d.rowid = n.rowid "
-                        "ORDER BY n.rowid" + (" LIMIT ?" if limit else ""), (limit,) if limit else ()).fetchall()
-    by_scope: dict[str, list] = {}
-    for rowid, scope, dl, toks in rows:
-        by_scope.setdefault(scope, []).append((rowid, dl, lexical_keys.split(toks)))
-    for scope, parsed in by_scope.items():
-        n_docs, n_tokens, avgdl, cursor, _ = scope_row(conn, scope)
-        if cursor is None:
-            _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
-    for chunk in lookup.chunks([r[0] for r in rows]):
-        conn.execute(f"DELETE FROM lex_new WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
-    return len(rows)
-
-
-def _merge(conn, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
+def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
     """Insert new (impact, rowid) entries into the scope's lists, keeping each list the best of its
-    key: an entry ranking after the last of a list that is not complete stays out (better ones may
-    have been left out of it before)."""
+    key: an entry ranking after the last of a list that is full or not complete stays out (better
+    ones may have been left out of it before)."""
     keys = list(fresh)
     known: dict[str, tuple[int, bytes]] = {}
     for chunk in lookup.chunks(keys):
@@ -134,19 +132,24 @@ def _merge(conn, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
                                         f"({','.join('?' * len(chunk))})", [scope, *chunk]):
             known[k] = (df, blob)
     out = []
+    cap, rank = lookup.CHAMPIONS, lexical_keys.rank
     for k, new in fresh.items():
         df, blob = known.get(k, (0, b""))
         if len(new) == 1:  # the usual case of an update: one new entry for the key
             out.append((scope, k, df + 1, _insert_one(blob, df, new[0])))
             continue
-        cur = lexical_keys.decode(blob)
-        if len(cur) < df and cur:  # not complete: only what ranks before its last entry
-            last = lexical_keys.rank(cur[-1])
-            new = [e for e in new if lexical_keys.rank(e) < last]
-        elif len(cur) < df:
+        n = len(blob) // 6
+        if n and (n < df or n >= cap):
+            # why: filtered before the list is decoded: in a first build most keys' lists are full,
+            # and most new entries rank after their last
+            ids, qs = lookup.columns(blob)
+            last = (-qs[n - 1], ids[n - 1])
+            new = [e for e in new if rank(e) < last]
+        elif n < df:
             new = []
-        merged = sorted(cur + new, key=lexical_keys.rank)[:lookup.CHAMPIONS] if new else cur
-        out.append((scope, k, df + len(fresh[k]), lexical_keys.encode(merged)))
+        if new:
+            blob = lexical_keys.encode(sorted(lexical_keys.decode(blob) + new if n else new, key=rank)[:cap])
+        out.append((scope, k, df + len(fresh[k]), blob))
     conn.executemany("INSERT OR REPLACE INTO lex_key(scope, key, df, list) VALUES (?,?,?,?)", out)
 
 
@@ -204,31 +207,31 @@ def _without(blob: bytes, gone: set[int]) -> tuple[bytes, int]:
     return b"".join(keep_ids) + b"".join(keep_qs), len(drop)
 
 
-def remove(conn, rowids: list[int]) -> None:
+def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) -> None:
     """Drop entries from the index (unknown rowids are ignored); caller holds the write lock.
     Lists stay the best of what remains; a list that was not complete gets shorter (counted in
-    ``lex_scope.short``; a build makes them whole again)."""
+    ``lex_scope.short``; ``lexical_build.remake`` makes them whole again). An entry still in
+    ``pending`` (added in this transaction) was in no list: only its words go."""
+    if pending:
+        gone = set(rowids)
+        for scope, parsed in pending.items():
+            waiting = [p[0] for p in parsed if p[0] in gone]
+            if waiting:
+                pending[scope] = [p for p in parsed if p[0] not in gone]
+                for chunk in lookup.chunks(waiting):
+                    conn.execute(f"DELETE FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
+                gone -= set(waiting)
+        rowids = [r for r in rowids if r in gone]
     found: list[tuple[int, str, int, str]] = []
     for chunk in lookup.chunks(list(rowids)):
         found += conn.execute(f"SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN "
                               f"({','.join('?' * len(chunk))})", chunk).fetchall()
-    unlisted: set[int] = set()
-    for chunk in lookup.chunks([f[0] for f in found]):
-        marks = ",".join("?" * len(chunk))
-        unlisted |= {r for (r,) in conn.execute(f"SELECT rowid FROM lex_new WHERE rowid IN ({marks})", chunk)}
-        conn.execute(f"DELETE FROM lex_new WHERE rowid IN ({marks})", chunk)
     by_scope: dict[str, list[tuple[int, int, str]]] = {}
     for rowid, scope, dl, toks in found:
-        if rowid in unlisted:  # never in the lists: its lex_doc row alone
-            conn.execute("DELETE FROM lex_doc WHERE rowid=?", (rowid,))
-            continue
         by_scope.setdefault(scope, []).append((rowid, dl, toks))
     for scope, docs in by_scope.items():
-        gone = [d[0] for d in docs]
-        for chunk in lookup.chunks(gone):
+        for chunk in lookup.chunks([d[0] for d in docs]):
             conn.execute(f"DELETE FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
-        if scope_row(conn, scope)[3] is not None:
-            continue  # a build is under way: no lists yet
         lose: dict[str, set[int]] = {}
         for rowid, _, toks in docs:
             for key in lexical_keys.weighted(lexical_keys.split(toks)):
@@ -239,7 +242,9 @@ def remove(conn, rowids: list[int]) -> None:
                      (len(docs), sum(d[1] for d in docs), short, scope))
 
 
-def _drop(conn, scope: str, lose: dict[str, set[int]]) -> int:
+def _drop(conn: Connection, scope: str, lose: dict[str, set[int]]) -> int:
+    """Take the entries of ``lose`` (key -> rowids) out of the scope's lists; returns how many left a
+    list that was not complete (it is shorter now than the best of what remains)."""
     keys, short, out, empty = list(lose), 0, [], []
     for chunk in lookup.chunks(keys):
         for k, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope=? AND key IN "

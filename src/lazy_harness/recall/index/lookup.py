@@ -1,26 +1,38 @@
 """Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
 
-Two searches by words, with the same scores (``bm25(fts, 3, 1, 2)``: title, body, tags):
+One search by words (ADR 0049), whatever the index's size: ``search`` (``candidates`` adds the
+entries' rows), over the bounded word lists. Each *key* (a stemmed word, a prefix, a phrase:
+``lexical_keys``) keeps, per *scope* (a memory folder, or "" for the shared learnings), only its
+``CHAMPIONS`` best entries, so a search reads a fixed number of short lists whatever the memory's
+size, then rescores its best candidates exactly as FTS5's bm25 with the porter tokenizer would
+(weights 3, 1, 2: title, body, tags): the OR of every alternative of every group (each alternative one
+phrase; idf from the whole index), so the strength bar keeps its meaning. In an index where no list
+of the prompt's keys was cut (each key in at most ``CHAMPIONS`` entries of a scope: every small
+memory) the candidates are FTS5's exactly. The writer (``lexical_write``) puts an entry in its lists
+in the transaction that indexes it: there is no state in which the lists are not searchable.
 
-- ``candidates``: FTS5 over every entry the words reach; its cost grows with the memory, so it
-  answers below ``store.LISTS_FROM`` entries or while the word lists are not ready.
-- ``search`` (``lexical_candidates`` adds the entries' rows): the bounded word lists. FTS5 scores
-  every entry that matches a prompt's words; with a real memory (each word in thousands of entries)
-  that cost grows with the memory. Here each *key* keeps, per *scope* (a memory folder, or "" for
-  the shared learnings), only its ``CHAMPIONS`` best entries, so a search reads a fixed number of
-  short lists whatever the memory's size, then rescores its best candidates exactly: the OR of every
-  alternative of every group (each alternative one phrase; idf from the whole index), so the
-  strength bar keeps its meaning. The keys and the tables: ``lexical_keys`` and ``lexical_write``;
-  writing them, ``lexical_write``; building a scope's lists, ``lexical_build``.
-
-On the prompt hook's path: top-level imports are cheap builtins and ``terms``; the connection comes
-from the caller. The word lists' write side is imported only where something is written.
+On the prompt hook's path: top-level imports are cheap builtins, ``terms`` and ``porter``; the
+connection comes from the caller. The word lists' write side is imported only where something is
+written.
 """
+
+from __future__ import annotations
 
 import heapq
 import math
 
 from lazy_harness.recall.index import terms
+from lazy_harness.recall.index.porter import key as index_word
+
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from sqlite3 import Connection
+    from typing import Any
+
+    Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
+    Doc = tuple[int, str, set[str], list[str]]  # an entry's length, spaced text, words, spaced columns
 
 # why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
 # entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
@@ -33,17 +45,15 @@ RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
 K1, B = 1.2, 0.75
 QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
 CHUNK = 500  # host parameters per statement
-NEW_RESCORED = 500  # entries added with ``defer`` a search rescores at most (the builder merges them)
-SHORTLIST = 4  # candidates ranks this many times its limit on the full-text table alone
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
-FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: FTS5's bm25 and the word lists' impacts
+FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' impacts and scores
 # the condition that leaves out what is hidden (an entry of table ``e``); see ``candidates``
 VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir = e.mdir OR e.kind = 'learning'))"
 
 
 # --- the word lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) ----
 
-def columns(blob: bytes, n: int | None = None):
+def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
     """The first ``n`` (all) rowids and impacts of a list, read in place (memoryview, no copy)."""
     total = len(blob) // 6
     n = total if n is None else min(n, total)
@@ -51,59 +61,55 @@ def columns(blob: bytes, n: int | None = None):
     return mv[:4 * n].cast("i"), mv[4 * total:4 * total + 2 * n].cast("H")
 
 
-def chunks(seq: list, size: int = CHUNK):
+def chunks(seq: list, size: int = CHUNK) -> Iterator[list]:
+    """``seq`` in slices of ``size`` (SQLite's host parameters per statement)."""
     for start in range(0, len(seq), size):
         yield seq[start:start + size]
-
-
-def ready(conn, scope: str) -> bool:
-    """Whether ``scope`` is searchable: known, and no build under way."""
-    row = conn.execute("SELECT cursor FROM lex_scope WHERE scope=?", (scope,)).fetchone()
-    return row is not None and row[0] is None
-
-
-def pending(conn) -> int:
-    """Entries added with ``defer`` and not in their lists yet."""
-    return conn.execute("SELECT count(*) FROM lex_new").fetchone()[0]
 
 
 # --- searching the word lists ----------------------------------------------------------------------
 
 def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
-    """(kind, key, words) of one alternative as ``terms.group_query`` makes them: 'word',
-    'prefix*', or several words (a phrase)."""
+    """(kind, key, words) of one alternative as ``terms.group_alternatives`` makes them: 'word',
+    'prefix*', or several words (a phrase); each word as the index holds it (``porter.key``: FTS5's
+    porter tokenizer stems a query's words and prefixes as it stems the entries')."""
     if text.endswith("*"):
         cut = terms.words(text[:-1])
-        p = cut[0] if cut else ""
+        p = index_word(cut[0]) if cut else ""
+        if len(p) < 4:
+            # why: stemming shortened it ("keys*" is "kei*", "pars*" "par*"): no list of prefixes that
+            # short, nor their count; it is matched as the stem itself, with that word's count (a
+            # prefix scored with a word's count would weigh as a rare word does)
+            return "word", p, (p,)
         # why: a prefix longer than the longest kept is looked up by that one (a superset) and
-        # checked exactly when rescoring; one shorter than 4 has no list
-        return "prefix", (p[:6] + "*") if len(p) >= 4 else "", (p,)
-    ws = tuple(terms.words(text))
+        # checked exactly when rescoring
+        return "prefix", p[:6] + "*", (p,)
+    ws = tuple(index_word(w) for w in terms.words(text))
     if len(ws) == 1:
         return "word", ws[0], ws
     return "phrase", " ".join(ws), ws
 
 
-def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
-           rescore: int | None = None) -> tuple[list[tuple[int, float, set[int]]], dict]:
+def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
+           rescore: int | None = None, visible: Callable[[list[int]], set[int]] | None = None
+           ) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
     """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``:
-    [(rowid, bm25 as FTS5's bm25(fts, 3, 1, 2) gives it: negative, lower is better, the groups it
+    [(rowid, bm25 as FTS5's bm25 with weights 3, 1, 2 gives it: negative, lower is better, the groups it
     matches)], best first; and facts: ``N`` (entries in the whole index), ``df`` per group (entries
     matching any of its alternatives, over the whole index: exact where ``exact`` says so, else an
-    upper bound), ``missing`` (asked-for scopes not ready). ``champions`` and ``rescore`` override
-    ``CHAMPIONS`` and ``RESCORE`` (for measuring)."""
+    upper bound), ``bounded`` (a list read was cut at ``CHAMPIONS``: the candidates are the best of
+    the lists, not of every entry). ``visible``: which of some rowids may be returned (the others are
+    left out before they are rescored). ``champions`` and ``rescore`` override ``CHAMPIONS`` and
+    ``RESCORE`` (for measuring)."""
     champions = champions or CHAMPIONS
     rescore = rescore or RESCORE
     alts = [(g, *_alternative(a)) for g, group in enumerate(groups) for a in group]
     alts = [a for a in alts if a[3] and all(a[3])]
-    n_docs, n_tokens = conn.execute("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lex_scope "
-                                    "WHERE cursor IS NULL").fetchone()
-    ready_scopes = [s for s, c in conn.execute(
-        f"SELECT scope, cursor FROM lex_scope WHERE scope IN ({','.join('?' * len(scopes))})", scopes) if c is None]
-    facts = {"N": n_docs, "df": [0] * len(groups), "exact": [True] * len(groups),
-             "missing": sorted(set(scopes) - set(ready_scopes))}
+    n_docs, n_tokens = conn.execute("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lex_scope"
+                                    ).fetchone()
+    facts: dict[str, Any] = {"N": n_docs, "df": [0] * len(groups), "exact": [True] * len(groups), "bounded": False}
     keys = list(dict.fromkeys(a[2] for a in alts))
-    if not keys or not n_docs:
+    if not keys or not n_docs or not scopes:
         return [], facts
     km = ",".join("?" * len(keys))
     total = dict(conn.execute(f"SELECT key, df FROM lex_total WHERE key IN ({km})", keys).fetchall())
@@ -112,38 +118,54 @@ def search(conn, scopes: list[str], groups: list[list[str]], pool: int, champion
     weight: dict[str, float] = {}
     for a in alts:
         weight[a[2]] = weight.get(a[2], 0.0) + idf[a[2]]
-    acc: dict[int, float] = {}
-    get = acc.get
-    # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
-    # move a candidate, and it is the longest to read; kept only when every key is such a one
-    # (a key no entry holds has no list, and does not count here)
-    held = [w for k, w in weight.items() if total.get(k, 0)]
-    floor = 1e-5 if held and max(held) > 1e-5 else 0.0
-    if ready_scopes:
-        sm = ",".join("?" * len(ready_scopes))
-        for key, blob in conn.execute(f"SELECT key, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
-                                      [*ready_scopes, *keys]):
-            if weight[key] < floor:
-                continue
-            w = weight[key] / QSCALE
-            ids, qs = columns(blob, champions)
-            # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
-            # 1.8 ms for 7,000 entries)
-            for r, q in zip(ids, qs, strict=True):
-                acc[r] = get(r, 0.0) + w * q
-    fresh = [r for (r,) in conn.execute(f"SELECT rowid FROM lex_new WHERE scope IN ({','.join('?' * len(scopes))}) "
-                                        f"LIMIT ?", [*scopes, NEW_RESCORED])]
-    if not acc and not fresh:
+    acc = _summed(conn, scopes, weight, total, champions, facts)
+    if not acc:
         return [], facts
     # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
     best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
-    best += [r for r in fresh if r not in acc]
+    if visible is not None:
+        # why: hidden entries and other projects' learnings left out before rescoring, not after: they
+        # took places among the pool, and cost their rescoring (cold, at 18,000 entries: 7.1 ms a
+        # search; looking at four times as many for the visible ones cost 9.3 ms)
+        shown = visible(best)
+        best = [r for r in best if r in shown]
     hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
     hits.sort(key=lambda h: (h[1], h[0]))
     return hits[:pool], facts
 
 
-def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) -> None:
+def _summed(conn: Connection, scopes: list[str], weight: dict[str, float], total: dict[str, int],
+            champions: int, facts: dict[str, Any]) -> dict[int, float]:
+    """rowid -> its impacts summed over the lists of ``weight``'s keys in ``scopes``, each weighed by
+    its key's idf; sets ``facts["bounded"]`` when a list was cut."""
+    acc: dict[int, float] = {}
+    get = acc.get
+    # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
+    # move a candidate, and it is the longest to read; skipped when it was cut (a large memory) and
+    # some key is not such a one (a key no entry holds has no list, and does not count here). A
+    # complete one is read: in a small memory it may be the only way to an entry, as in FTS5
+    held = [w for k, w in weight.items() if total.get(k, 0)]
+    floor = 1e-5 if held and max(held) > 1e-5 else 0.0
+    keys = list(weight)
+    sm, km = ",".join("?" * len(scopes)), ",".join("?" * len(keys))
+    for key, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
+                                      [*scopes, *keys]):
+        cut = len(blob) // 6 < df
+        facts["bounded"] = facts["bounded"] or cut
+        if weight[key] < floor and cut:
+            continue
+        w = weight[key] / QSCALE
+        ids, qs = columns(blob, champions)
+        if len(ids) < df:
+            facts["bounded"] = True
+        # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
+        # 1.8 ms for 7,000 entries)
+        for r, q in zip(ids, qs, strict=True):
+            acc[r] = get(r, 0.0) + w * q
+    return acc
+
+
+def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], n_docs: int) -> None:
     """Per group: the df of its one alternative that covers the others (exact), else the sum of
     those no other alternative covers (an upper bound)."""
     by_group: dict[int, list] = {}
@@ -152,7 +174,7 @@ def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) ->
     for g, group in by_group.items():
         prefixes = [a[3][0] for a in group if a[1] == "prefix"]
 
-        def covered(a, prefixes=prefixes, group=group) -> bool:
+        def covered(a: Alt, prefixes: list[str] = prefixes, group: list[Alt] = group) -> bool:
             if a[1] == "word":
                 return any(a[2].startswith(p) for p in prefixes)
             if a[1] == "prefix":
@@ -166,7 +188,7 @@ def _group_facts(facts: dict, alts: list, total: dict[str, int], n_docs: int) ->
         facts["exact"][g] = len(left) == 1 and not (left[0][1] == "prefix" and len(left[0][3][0]) > 6)
 
 
-def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
+def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, float],
            avgdl: float) -> list[tuple[int, float, set[int]]]:
     """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words: each
     alternative is looked for in the entry's text as a string (" word ", " pref", " two words "),
@@ -209,7 +231,7 @@ def _exact(conn, rowids: list[int], alts: list, idf: dict[str, float],
     return out
 
 
-_KEPT: dict[int, tuple[int, str, set[str], list[str]]] = {}  # rowid -> its parsed words (keep_docs)
+_KEPT: dict[int, Doc] = {}  # rowid -> its parsed words (keep_docs)
 _KEEP = 0
 
 
@@ -221,7 +243,7 @@ def keep_docs(n: int) -> None:
     _KEPT.clear()
 
 
-def _docs(conn, rowids: list[int]):
+def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
     """(rowid, (length, text with spaced lines, set of words, spaced columns)) of those of ``rowids``
     in lex_doc, what ``keep_docs`` kept first."""
     kept = _KEPT if _KEEP else {}
@@ -255,7 +277,8 @@ def _occurrences(text: str, pat: str) -> int:
 
 # --- reading entries -------------------------------------------------------------------------------
 
-def scope_sql(mdirs: list[str] | None, project: str | None, keys=()) -> tuple[str, list]:
+def scope_sql(mdirs: list[str] | None, project: str | None,
+              keys: Iterable[str] = ()) -> tuple[str, list[str]]:
     """The WHERE clause keeping a project's entries, its own learnings and every general learning;
     ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
     learnings are its own whatever the name of the folder they were written in."""
@@ -268,36 +291,7 @@ def scope_sql(mdirs: list[str] | None, project: str | None, keys=()) -> tuple[st
             [*mdirs, project or "", *earlier])
 
 
-def candidates(conn, query: str, where: str, args: list, limit: int, hidden_too: bool = False) -> list[tuple]:
-    """Rows (with their BM25 score, lower is better) of visible entries matching ``query``; with
-    ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
-    w = ",".join(str(x) for x in FIELD_WEIGHTS)
-    # why: ids of decisions and failures come from their summary, so two projects can hold the same
-    # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
-    # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
-    visible = "" if hidden_too else VISIBLE
-    # why: the best matches are ranked on the full-text table alone first, and only those are joined
-    # with their entries and filtered: joining and filtering every match (1,500 at 18,000 entries)
-    # took half the prompt's search. When too few of them are this project's and visible, the whole
-    # query below gives the same answer the slow way
-    top = conn.execute(f"SELECT rowid, bm25(fts, {w}) AS s FROM fts WHERE fts MATCH ? ORDER BY s, rowid LIMIT ?",
-                       [query, limit * SHORTLIST]).fetchall()
-    if top:
-        score = dict(top)
-        marks = ",".join("?" * len(top))
-        found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({marks}) AND {where}{visible}",
-                             [*score, *args]).fetchall()
-        if len(found) >= limit or len(top) < limit * SHORTLIST:
-            found.sort(key=lambda r: (score[r[0]], r[0]))
-            return [(*r, score[r[0]]) for r in found[:limit]]
-    else:
-        return []
-    sql = (f"SELECT {COLUMNS}, bm25(fts, {w}) AS s FROM fts JOIN entry e ON e.rowid = fts.rowid "
-           f"WHERE fts MATCH ? AND {where}{visible} ORDER BY s, e.rowid LIMIT ?")
-    return conn.execute(sql, [query, *args, limit]).fetchall()
-
-
-def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
+def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
     """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py):
     ``hold``, the hold check's reason for the entry's title and detail as they were indexed ("" none,
     None not checked); ``session``, the id of the session it was distilled from ("" none)."""
@@ -308,42 +302,41 @@ def provenance_of(conn, rowids: list[int]) -> dict[int, tuple[str, str, str | No
         f"SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({marks})", rowids)}
 
 
-def lexical_candidates(conn, groups: list[list[str]], scopes: list[str], where: str, args: list, limit: int,
-                       hidden_too: bool = False) -> tuple[list[tuple], list[int], dict[int, set[int]], int]:
-    """``candidates`` from the lexical lists (``search``: bounded, whatever the memory's size):
-    (rows as ``candidates`` gives them, each group's entry count, rowid -> the groups it matches,
-    entries in the index)."""
-    hits, facts = search(conn, scopes, groups, limit)
+def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], where: str, args: list[Any],
+               limit: int, hidden_too: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
+    """The best ``limit`` visible entries of ``scopes`` (and ``where``) for ``groups`` (``search``):
+    rows (``COLUMNS`` and the BM25 score, lower is better), best first; and ``search``'s facts with
+    ``matched``, rowid -> the groups it matches. With ``hidden_too`` also the superseded, merged,
+    forgotten and deprecated ones."""
+    # why: ids of decisions and failures come from their summary, so two projects can hold the same
+    # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
+    # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
+    keep = f"{where}{'' if hidden_too else VISIBLE}"
+
+    def visible(rowids: list[int]) -> set[int]:
+        if not rowids:
+            return set()
+        return {r for (r,) in conn.execute(f"SELECT e.rowid FROM entry e WHERE e.rowid IN "
+                                           f"({','.join('?' * len(rowids))}) AND {keep}", [*rowids, *args])}
+    hits, facts = search(conn, scopes, groups, limit, visible=visible)
+    facts["matched"] = {h[0]: h[2] for h in hits}
     if not hits:
-        return [], facts["df"], {}, facts["N"]
+        return [], facts
     score = {h[0]: h[1] for h in hits}
-    visible = "" if hidden_too else VISIBLE
-    found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))}) "
-                         f"AND {where}{visible}", [*score, *args]).fetchall()
+    found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))})",
+                         list(score)).fetchall()
     found.sort(key=lambda r: (score[r[0]], r[0]))
-    return ([(*r, score[r[0]]) for r in found[:limit]], facts["df"], {h[0]: h[2] for h in hits}, facts["N"])
+    return [(*r, score[r[0]]) for r in found[:limit]], facts
 
 
-def count_and_match(conn, query: str, rowids: list[int]) -> tuple[int, set[int]]:
-    """(how many entries match ``query``, which of ``rowids`` do): one statement for both."""
-    if not rowids:
-        return doc_count(conn, query), set()
-    marks = ",".join("?" * len(rowids))
-    n, found = conn.execute(f"SELECT count(*), group_concat(CASE WHEN rowid IN ({marks}) THEN rowid END) "
-                            f"FROM fts WHERE fts MATCH ?", [*rowids, query]).fetchone()
-    return n, {int(x) for x in found.split(",")} if found else set()
+def doc_count(conn: Connection) -> int:
+    """How many entries are indexed (kept in ``meta``: ``count(*)`` reads the whole table, 1 to 6 ms
+    at 18,000 entries)."""
+    row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
+    return int(row[0]) if row else 0
 
 
-def doc_count(conn, query: str | None = None) -> int:
-    """How many entries match ``query``; without one, how many are indexed (kept in ``meta``:
-    ``count(*)`` reads the whole table, 1 to 6 ms at 18,000 entries)."""
-    if query is None:
-        row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
-        return int(row[0]) if row else 0
-    return conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (query,)).fetchone()[0]
-
-
-def last_rowid(conn) -> int:
+def last_rowid(conn: Connection) -> int:
     """The highest rowid handed out so far: entries indexed later have higher ones."""
     row = conn.execute("SELECT max(coalesce((SELECT max(rowid) FROM entry), 0), "
                        "coalesce((SELECT CAST(v AS INTEGER) FROM meta WHERE k='rowid'), 0))").fetchone()

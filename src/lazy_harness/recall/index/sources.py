@@ -25,7 +25,7 @@ CHECK_HEAD = 4096  # bytes of a JSONL file's head in its ``check``
 CHECK_TAIL = 256  # bytes before the offset read in a ``check``
 
 
-def text_of(value) -> str:
+def text_of(value: object) -> str:
     """Any record field as plain text (lists joined), cut to ``MAX_FIELD``."""
     if value is None:
         return ""
@@ -41,7 +41,7 @@ def words_of(rec: dict) -> str:
     return f"{tags} {cues}" if cues else tags
 
 
-def cues_of(value) -> str:
+def cues_of(value: object) -> str:
     """The entry's cues as the index keeps them apart (``entry.cues``): one line each, in their
     order, joined by a newline; a lone string is one cue. The embedder compares the prompt with
     each of them alone (ADR 0020)."""

@@ -1,14 +1,18 @@
-"""The search index: SQLite FTS5 (BM25, the porter stemmer) over every memory entry, kept in the cache.
+"""The search index: every memory entry, its words in the word lists (BM25, Porter's stems: ADR 0049)
+and its vectors, kept in the cache.
 
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
-      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, uncued, cues, okey, prov,
-            hold, sess)                            cues: one per line ('' : none), for the embedder;
+      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued,
+            cues, okey, prov, hold, sess)         title, body, tags: the text searched (the summary or
+                                                   title, the other fields, the tags and cues);
+                                                   cues: one per line ('' : none), for the embedder;
                                                    okey, prov: provenance (project key, origin phrase);
                                                    sess: the session it was distilled from ('' : none)
       hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
                                                    the memory folder they hide them in ('' : learnings)
-      fts(title, body, tags)                       rowid = entry.rowid
+      lex_*                                        the word lists (``lexical_write``)
+      key, vec                                     the vectors (``vectors``)
 
 The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
 the index's one writer, ``recall.index.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
@@ -20,50 +24,57 @@ the size too); a month folder of learnings whose file list, sizes or times chang
 The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
 once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
 inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
-entries (``apply``) only when a plan has something to do. Reading the index: ``lookup``.
+entries and their lists (``apply``) only when a plan has something to do, in the same parts: a
+build killed at any moment keeps every part it committed, and each committed part is searched.
+Reading the index: ``lookup``.
 """
+
+from __future__ import annotations
 
 import os
 
 from lazy_harness.atomic import ensure_dir
 from lazy_harness.recall.embed import vectors
-from lazy_harness.recall.index import lookup, sources
+from lazy_harness.recall.index import sources
 
-VERSION = "14"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sqlite3 import Connection
+    from types import ModuleType
+    from typing import Any
+
+    from lazy_harness.recall.index.lexical_write import Pending
+
+VERSION = "15"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
 # 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
 # 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
 # 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
 # 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
 # 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033) and
 # the session an entry was distilled from (sess); 13: the hold check's rules by class; 14: its rules by intent and
-# decoded readings (ADR 0040)
+# decoded readings (ADR 0040); 15: one lexical engine, the word lists (Porter's stems, unicode61's tokens, ADR 0049):
+# no FTS5 table, the searched text in entry's columns, every entry in its lists when indexed
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
-# why: FTS5 scores every entry a prompt's words reach, exactly and with the porter stemmer, at a cost
-# that grows with the index (about 5 ms at 3,000 entries of a realistic memory, 25 to 50 at 18,000);
-# the bounded lists cost the same at any size but find what porter stems alike less often (on the
-# evaluation: recall@5 0.876 against 0.887 with similarity, 0.753 against 0.794 by words alone)
-LISTS_FROM = 3000
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT)",
     "CREATE TABLE IF NOT EXISTS source(unit TEXT PRIMARY KEY, stamp TEXT, offset INTEGER, lines INTEGER, "
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
-    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, uncued INTEGER, "
-    "cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
+    "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, body TEXT, tags TEXT, "
+    "uncued INTEGER, cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tags, "
-    "tokenize='porter unicode61 remove_diacritics 2')",
     *vectors.SCHEMA,
 )
 KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
 
 
-def sqlite():
+def sqlite() -> ModuleType:
     """The SQLite module: ``_sqlite3``, the C module the ``sqlite3`` package wraps, whose connect,
     Connection and exceptions are the very objects ``sqlite3`` exports."""
     # why: the package also imports datetime and collections.abc, to register date adapters the index
@@ -79,7 +90,7 @@ def sqlite():
         return sqlite3
 
 
-def connect(path: str, timeout: float = 5.0, create: bool = True):
+def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
     another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
     the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
@@ -138,7 +149,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True):
     raise AssertionError("unreachable")
 
 
-def _wal(conn, sqlite3, timeout: float) -> None:
+def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
     """Put the index in WAL mode, once for the file (the mode is kept in it)."""
     if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
         return
@@ -207,7 +218,7 @@ def _handoff_stamp(mdir: str) -> str:
     return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
 
 
-def _plan(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple]:
+def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple[Any, ...]]:
     """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
     a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
     time changed (a ``stat`` per learning file: the writer does it for every folder, ``lh memory
@@ -251,14 +262,14 @@ def _folder_unit(folder: str) -> str:
     return FOLDER_PREFIX + folder
 
 
-def _files_in(conn, folder: str) -> dict[str, str]:
+def _files_in(conn: Connection, folder: str) -> dict[str, str]:
     """The learning files of ``folder`` the index knows, with their stamps (a range of the key)."""
     lo = folder + os.sep
     hi = folder + chr(ord(os.sep) + 1)
     return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", (lo, hi)).fetchall())
 
 
-def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
+def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple[Any, ...]]:
     """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
     skipped without looking inside (the hook's path: one small range of the index read), unless
     ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
@@ -294,34 +305,30 @@ def _plan_learnings(conn, ldir: str, deep: bool | int) -> list[tuple]:
 
 # --- bringing it up to date (the writer's) ---------------------------------------------------------
 
-def refresh(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
+def refresh(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
     """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
     entries were indexed (0 when nothing had changed: then no write lock is taken)."""
     return refresh_within(conn, mdirs, ldir, deep)[0]
 
 
-def lexical_ready(conn, scopes: list[str]) -> bool:
-    """Whether every one of ``scopes`` can be searched by ``lookup.search``; else FTS5 answers."""
-    return all(lookup.ready(conn, s) for s in scopes)
-
-
-def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = False,
+def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False,
                    part: int = PART) -> tuple[int, bool]:
     """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
     ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
     committed, and the next call goes on from there. Only the writer calls it (recall/index/writer.py)."""
-    count, last = 0, None
+    count = 0
+    last_plan: list[tuple[Any, ...]] | None = None
     while True:
         seen = conn.execute("PRAGMA data_version").fetchone()[0]
         plan = _plan(conn, mdirs, ldir, deep)
         if not plan:
             return count, True
-        if plan == last:  # why: a step that changes nothing would be planned for ever; never loop on it
+        if plan == last_plan:  # why: a step that changes nothing would be planned for ever; never loop on it
             return count, False
-        last = plan
+        last_plan = plan
         # why: the write side (and the word lists' with it) only when there is something to write:
         # the prompt hook's usual search finds the index current and never loads it
-        from lazy_harness.recall.index import apply
+        from lazy_harness.recall.index import apply, lexical_write
 
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -330,12 +337,14 @@ def refresh_within(conn, mdirs: list[str], ldir: str | None, deep: bool | int = 
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
             room = part
+            pending: Pending = {}
             for step in plan:
-                got, done = apply.apply(conn, step, room)
+                got, done = apply.apply(conn, step, room, pending)
                 count += got
                 room -= got
                 if not done or room <= 0:
                     break
+            lexical_write.flush(conn, pending)  # why: the part's entries in their lists, in its transaction
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

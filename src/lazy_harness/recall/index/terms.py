@@ -1,9 +1,9 @@
-"""From a typed prompt to the terms worth searching for, and the FTS5 query that finds them.
+"""From a typed prompt to the terms worth searching for, and the alternatives that find them.
 
 A term is a word of three characters or more that is not a stopword (English function words, the
 filler of requests such as "please" or "can you", and task verbs such as "fix" or "add" that fit
 every entry). Each term becomes a *group*: the word, its prefix (so ``deploying`` finds
-``deployment``, which the porter stemmer alone does not) and its related words from a table of
+``deployment``, which Porter's stemmer alone does not) and its related words from a table of
 software vocabulary (``db`` ~ ``database``). An entry matches a group when it matches any of them.
 
 The related-terms table (``GROUPS``) is general software vocabulary; grow it with words that
@@ -295,7 +295,7 @@ def split_identifiers(text: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A light suffix strip for building prefixes (the index itself uses porter)."""
+    """A light suffix strip for building prefixes (the index itself holds Porter's stems, recall/porter.py)."""
     for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ers", "ies", "ied", "ed", "er", "es",
                    "ly", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
@@ -317,10 +317,6 @@ def informative(prompt: str) -> list[str]:
     return out
 
 
-def _quote(token: str) -> str:
-    return '"' + token.replace('"', "") + '"'
-
-
 def group_alternatives(term: str, with_related: bool = True) -> list[str]:
     """What matches ``term``: the word, its prefix (``"connec*"``), its related words (a hyphenated
     one is a phrase; left out without ``with_related``), once each."""
@@ -331,10 +327,3 @@ def group_alternatives(term: str, with_related: bool = True) -> list[str]:
     if with_related:
         alts += related(term)
     return list(dict.fromkeys(alts))
-
-
-def group_query(term: str, with_related: bool = True) -> str:
-    """The FTS5 expression matching ``term``: the word, its prefix, its related words."""
-    # why: a quoted string is an FTS5 phrase, so "sign-in" finds the words sign and in together
-    return "(" + " OR ".join(dict.fromkeys(_quote(a[:-1]) + "*" if a.endswith("*") else _quote(a)
-                                           for a in group_alternatives(term, with_related))) + ")"

@@ -3,10 +3,12 @@ index's lock, entries, word lists and vectors. Run by the worker (after each per
 index task), by the commands and page actions that change memory (right after they write), and by
 ``lh memory reindex``. Hooks and the resident answerer only read the index.
 
-The work comes in parts, each its own transaction (``store.refresh_within``), then the lists
-(``apply.build_lexical``) and the vectors (``vectors.fill``), also in parts: killed at any
-moment, the next run goes on from the last part committed. One writer at a time: the others wait
-for the lock (``waiting``) or leave the work to the worker (an index task, ``queue.index_task``).
+The work comes in parts, each its own transaction (``store.refresh_within``: entries and their word
+lists together, ADR 0049), then the lists that removals left short made whole
+(``apply.remake_short``) and the vectors (``vectors.fill``), also in parts: killed at any moment,
+the next run goes on from the last part committed, and every committed part is searched. One
+writer at a time: the others wait for the lock (``waiting``) or leave the work to the worker (an
+index task, ``queue.index_task``).
 
 What the writer saw of each memory folder and of the learnings (their files' ``stat``) is kept
 beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares it with the files
@@ -14,10 +16,20 @@ beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares
 hand. Hot path for that check: only ``os`` at import time.
 """
 
+from __future__ import annotations
+
 import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import ensure_dir, try_lock
+
+# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+
+    Log = Callable[[str], object]
 
 PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
@@ -26,11 +38,12 @@ LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key nev
 
 
 def lock_file(index_path: str) -> str:
+    """The writer's lock, beside the index."""
     return index_path + ".build.lock"
 
 
-def update(index_path: str, mdirs: list[str], ldir: str | None, log=lambda message: None,
-           state_dir: str | None = None, fresh: bool = False, waiting=None,
+def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None,
+           state_dir: str | None = None, fresh: bool = False, waiting: Callable[[int], None] | None = None,
            deep: bool | int = True) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
     (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
@@ -52,7 +65,7 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log=lambda messa
         os.close(fd)
 
 
-def _wait_for_lock(index_path: str, waiting) -> int:
+def _wait_for_lock(index_path: str, waiting: Callable[[int], None]) -> int:
     """Take the lock, waiting for the writer that holds it; ``waiting(entries so far)`` each second."""
     import time
 
@@ -82,7 +95,7 @@ def indexed_so_far(index_path: str) -> int:
         conn.close()
 
 
-def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
+def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
                    fresh: bool, deep: bool | int) -> tuple[int, int]:
     """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
     removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
@@ -106,7 +119,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log, sta
     return done
 
 
-def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: str | None,
+def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
            deep: bool | int) -> tuple[int, int]:
     import time
 
@@ -119,8 +132,9 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: 
         # why: deep: every learning file's stat, so one edited in place by hand is indexed again
         count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
-        built, merged = apply.build_lexical(conn)
-        log(f"word lists: {built} scope(s) built, {merged} entries merged in {time.monotonic() - started:.1f} s")
+        remade = apply.remake_short(conn)
+        if remade:
+            log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
         embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
@@ -130,7 +144,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log, state_dir: 
         conn.close()
 
 
-def _embed(conn, state_dir: str, log) -> int:
+def _embed(conn: Connection, state_dir: str, log: Log) -> int:
     """The vectors of the texts that have none (``vectors.fill``); a model that cannot be used embeds
     nothing, logged: the entries are indexed, and recall judges them by their words."""
     from lazy_harness.errors import StaticModelError
@@ -143,7 +157,7 @@ def _embed(conn, state_dir: str, log) -> int:
         return 0
 
 
-def connect_or_rebuild(index_path: str):
+def connect_or_rebuild(index_path: str) -> Connection:
     """``store.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
     from lazy_harness.recall.index import store
 
@@ -165,8 +179,7 @@ def clear(index_path: str) -> None:
         conn = store.connect(index_path)
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for table in ("entry", "fts", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope",
-                          "lex_new"):
+            for table in ("entry", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope"):
                 conn.execute(f"DELETE FROM {table}")
             conn.execute("UPDATE meta SET v='0' WHERE k='entries'")
             conn.execute("COMMIT")
@@ -193,6 +206,7 @@ def stamp(folder: str, learnings: bool = False) -> str:
 
 
 def _stat(path: str) -> str:
+    """A file's inode, size and time ("-": none)."""
     try:
         st = os.stat(path)
     except OSError:
@@ -215,6 +229,7 @@ def _seen(index_path: str, mdirs: list[str], ldir: str | None) -> dict[str, str]
 
 
 def _record(seen: dict[str, str]) -> None:
+    """Write what the writer saw (``_seen``) beside the index."""
     from lazy_harness.atomic import atomic_write
 
     for path, text in seen.items():
@@ -222,6 +237,7 @@ def _record(seen: dict[str, str]) -> None:
 
 
 def _read(path: str) -> str | None:
+    """A small file's text, None when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
@@ -229,7 +245,7 @@ def _read(path: str) -> str | None:
         return None
 
 
-def behind(env, mdir: str, ldir: str | None) -> bool:
+def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> bool:
     """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer
     last brought it up to date: a few ``stat`` and two small reads. A folder with no memory file of its
     own, never indexed, is not behind (nothing of it to index)."""
@@ -243,7 +259,7 @@ def behind(env, mdir: str, ldir: str | None) -> bool:
     return ldir is not None and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
 
 
-def after_write(env, mdir: str, ldir: str | None) -> tuple[int, int] | None:
+def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:
     """After a command or a page action changed ``mdir``: the index brought up to date now, unless
     another writer holds it (None: the caller leaves an index task for the worker,
     ``queue.index_task.ask_worker``)."""

@@ -8,17 +8,24 @@ Shared by ``lh memory show --prompt`` and the search of ``lh ui``, so both say w
 from __future__ import annotations
 
 from lazy_harness import paths
+from lazy_harness.recall.index import lookup
 from lazy_harness.recall.prompt import rank, worth_searching
 from lazy_harness.recall.prompt import recall as recall_prompt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from lazy_harness.config.typed import Config
 
 SHOWN = 15  # candidates listed under the text
+SEARCH = {"exact": "every entry holding its words scored",
+          "bounded": f"the best {lookup.CHAMPIONS} entries of each of its words' lists scored"}
 
 
-def report(prompt: str, cwd: str, cfg: Config, env, place: tuple[str, str, str] | None = None) -> dict:
+def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
+           place: tuple[str, str, str] | None = None) -> dict[str, Any]:
     """``{"nothing": why}`` when the prompt gets no search at all; else ``{"text": the injected text or
     None, "why": the line naming the terms and the bar, "none": why nothing came back (None when
     something did), "ranked": the first SHOWN candidates}`` (each with passes, strength, coverage,
@@ -36,6 +43,8 @@ def report(prompt: str, cwd: str, cfg: Config, env, place: tuple[str, str, str] 
                f"{settings['min_score']:g}" + weight)
     sem = info.get("semantic") or {"state": "off"}
     terms = ", ".join(info["terms"]) or "none"
+    if info.get("search"):  # which entries the words' search scored (ADR 0049)
+        terms += f"; search: {info['search']} ({SEARCH[info['search']]})"
     if sem["state"] == "scored" and sem.get("scored"):
         line = (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
                 f"bar: similarity {settings['min_similarity']:g} "
@@ -54,7 +63,7 @@ def report(prompt: str, cwd: str, cfg: Config, env, place: tuple[str, str, str] 
     return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": shown}
 
 
-def nothing_because(info: dict) -> str:
+def nothing_because(info: Mapping[str, Any]) -> str:
     """Why a prompt that was searched gets nothing, in one sentence ("when unsure, show less and say why")."""
     if not info.get("terms"):
         return "no word of the prompt is worth searching for (all are stopwords)"

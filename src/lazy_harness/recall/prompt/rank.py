@@ -2,8 +2,8 @@
 
 1. The prompt's informative terms (``terms.informative``), at most ``MAX_TERMS``; each becomes a group
    (the word, its prefix, its related words).
-2. FTS5 ranks the visible entries matching any group by BM25 (summary or title weighs 3, tags 2,
-   the other fields 1) and the best ``POOL`` are looked at.
+2. The word lists (``lookup.candidates``, ADR 0049) rank the visible entries matching any group by
+   BM25 (summary or title weighs 3, tags 2, the other fields 1) and the best ``POOL`` are looked at.
 3. The bar. An entry's *strength* is its BM25 score for the whole prompt, divided by the square
    root of the prompt's group count (a long prompt sums more words) and by the weight BM25 gives a
    word that a single entry holds (about the log of the index size: the same match scores higher in
@@ -37,11 +37,15 @@ import os
 
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory.fence import FENCE, from_origin, neutral
-from lazy_harness.recall.index import lookup, store, terms
+from lazy_harness.recall.index import lookup, terms
 from lazy_harness.recall.prompt import admit
 
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from sqlite3 import Connection
+    from typing import Any
+
     from lazy_harness.config.typed import RecallConfig
 
 MAX_TERMS = 12
@@ -87,14 +91,14 @@ CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
 
-def groups(prompt: str, keep_stopwords: bool = False, with_related: bool = True) -> list[tuple[str, str]]:
-    """(term, FTS5 expression) for each informative term of the prompt (with ``keep_stopwords``, for
-    words typed as a search, every word when all of them are stopwords; without ``with_related``, the
-    word and its prefix only: ``lh memory search stripe`` lists what says stripe)."""
+def groups(prompt: str, keep_stopwords: bool = False) -> list[str]:
+    """The prompt's informative terms, at most ``MAX_TERMS`` (with ``keep_stopwords``, for words typed
+    as a search, every word when all of them are stopwords); each becomes a group of alternatives
+    (``terms.group_alternatives``: the word, its prefix, its related words)."""
     found = terms.informative(prompt)
     if not found and keep_stopwords:
         found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
-    return [(t, terms.group_query(t, with_related)) for t in found[:MAX_TERMS]]
+    return found[:MAX_TERMS]
 
 
 def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
@@ -102,36 +106,25 @@ def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
     return project is not None and kind == "learning" and origin != project
 
 
-def rank(conn, prompt: str, where: str, args: list, settings: RecallConfig, pool: int = POOL,
-         keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
-         scopes: list[str] | None = None, with_related: bool = True) -> tuple[list[dict], dict]:
+def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: RecallConfig, scopes: list[str],
+         pool: int = POOL, keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
+         with_related: bool = True) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
-    ``project``: the prompt's project, whose own learnings need no extra word (``OTHER_PROJECT``).
-    ``scopes``: the memory folders searched ("" for the learnings); in an index of at least
-    ``store.LISTS_FROM`` entries whose lexical lists are ready (``store.lexical_ready``) the bounded
-    search finds the candidates, else FTS5 does."""
-    gs = groups(prompt, keep_stopwords, with_related)
-    info = {"terms": [t for t, _ in gs], "candidates": 0}
+    ``scopes``: the memory folders searched ("" for the learnings), by the word lists
+    (``lookup.candidates``) whatever the index's size; ``info["search"]`` says ``exact`` when no list
+    read was cut (the candidates are every entry's best, as FTS5 ranked them), ``bounded`` when one was
+    (the best of each word's ``lookup.CHAMPIONS`` entries). ``project``: the prompt's project, whose
+    own learnings need no extra word (``OTHER_PROJECT``)."""
+    gs = groups(prompt, keep_stopwords)
+    info: dict[str, Any] = {"terms": gs, "candidates": 0}
     if not gs:
         return [], info
-    weights, hits = {}, {}
-    if scopes is not None and lookup.doc_count(conn) >= store.LISTS_FROM and store.lexical_ready(conn, scopes):
-        rows, dfs, matched_by, total_docs = lookup.lexical_candidates(
-            conn, [terms.group_alternatives(t, with_related) for t, _ in gs], scopes, where, args, pool, hidden_too)
-        info["search"] = "lists"
-        total_docs = max(1, total_docs)
-        for g, (term, _) in enumerate(gs):
-            weights[term] = _weight(total_docs, dfs[g])
-            hits[term] = {r for r, m in matched_by.items() if g in m}
-    else:
-        rows = lookup.candidates(conn, " OR ".join(q for _, q in gs), where, args, pool, hidden_too)
-        info["search"] = "fts"
-        total_docs = max(1, lookup.doc_count(conn))
-        rowids = [r[0] for r in rows]
-        for term, query in (gs if rows else ()):
-            df, hit = lookup.count_and_match(conn, query, rowids)
-            weights[term] = _weight(total_docs, df)
-            hits[term] = hit
+    rows, facts = lookup.candidates(conn, [terms.group_alternatives(t, with_related) for t in gs], scopes, where,
+                                    args, pool, hidden_too)
+    info["search"] = "bounded" if facts["bounded"] else "exact"
+    total_docs = max(1, facts["N"])
+    weights = {term: _weight(total_docs, facts["df"][g]) for g, term in enumerate(gs)}
+    hits = {term: {r for r, m in facts["matched"].items() if g in m} for g, term in enumerate(gs)}
     info["candidates"] = len(rows)
     info["weights"], info["docs"] = weights, total_docs
     if not rows:
@@ -311,7 +304,8 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallCo
     return scored + lexical + rest
 
 
-def _one_line(text, cap: int) -> str:
+def _one_line(text: object, cap: int) -> str:
+    """``text`` on one line, terminal-safe, cut to ``cap`` characters."""
     text = terminal_safe(" ".join(str(text or "").split()), keep="")
     return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
 

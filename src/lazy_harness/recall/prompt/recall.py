@@ -22,9 +22,17 @@ from lazy_harness.project_identity import project_name
 from lazy_harness.recall.index import lookup, store
 from lazy_harness.recall.prompt import admit, rank
 
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
+    from typing import Any
+
     from lazy_harness.config.typed import Config, RecallConfig
+
+    Env = Mapping[str, str]
+    Opener = Callable[[str], Connection]
 
 
 def _policy(cfg: Config) -> str:
@@ -33,19 +41,19 @@ def _policy(cfg: Config) -> str:
     return state.policy(cfg)
 
 
-def where(cwd: str, cfg: Config, env) -> tuple[str, str, str]:
+def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
     return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
             paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
 
 
-def model_state_dir(env) -> str:
+def model_state_dir(env: Env | None) -> str:
     """Where the static model's checked-file stamps are kept: beside the index, in the cache."""
     return paths.recall_dir(env)
 
 
-def _semantic(conn, ranked: list[dict], prompt: str, settings: RecallConfig, env,
-              project: str) -> tuple[list[dict], dict]:
+def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
+              project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``ranked`` with the similarity bar for the candidates whose vectors are kept
     (``rank.by_similarity``), as it is otherwise; and what happened, for the log."""
     for c in ranked:
@@ -69,8 +77,8 @@ def _semantic(conn, ranked: list[dict], prompt: str, settings: RecallConfig, env
                     "best": max(scored) if scored else None}
 
 
-def _search(conn, prompt: str, cwd: str, settings: RecallConfig, env, mdir: str, project: str,
-            cross: str = "ask", session: str = "") -> tuple[list[dict], dict]:
+def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str,
+            project: str, cross: str = "ask", session: str = "") -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log;
     none distilled from ``session``, the running one (ADR 0034)."""
     keys, legacy = admit.owner_of(cwd, mdir, env)
@@ -88,7 +96,7 @@ def _search(conn, prompt: str, cwd: str, settings: RecallConfig, env, mdir: str,
     return ranked, info
 
 
-def waiting(ranked: list[dict], key: str | frozenset[str], project: str, cross: str) -> None:
+def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str) -> None:
     """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
     person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
     read (a few frontmatter lines each)."""
@@ -105,9 +113,9 @@ def waiting(ranked: list[dict], key: str | frozenset[str], project: str, cross: 
             c["passes"], c["waiting"] = False, True
 
 
-def context_for(prompt: str, cwd: str, cfg: Config, env, already: set[str] | frozenset[str] = frozenset(),
-                deep: bool = False, now: float | None = None,
-                place: tuple[str, str, str] | None = None, opener=None, session: str = "") -> tuple[str | None, dict]:
+def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: set[str] | frozenset[str] = frozenset(),
+                deep: bool = False, now: float | None = None, place: tuple[str, str, str] | None = None,
+                opener: Opener | None = None, session: str = "") -> tuple[str | None, dict[str, Any]]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the similarity bar did, ``index`` when there was none to search); ``deep`` (a command) has the
     writer bring the index up to date first, unless another writer holds it; without it (the hook)
@@ -145,8 +153,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env, already: set[str] | fro
     return text, info
 
 
-def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env, mdir: str, project: str, cross: str,
-          session: str, opener) -> tuple[list[dict], dict]:
+def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
+          cross: str, session: str, opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
     is none to search. A damaged index is removed: the writer makes it again from the files."""
     if not os.path.exists(path):
@@ -167,7 +175,7 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env, mdir: s
     return [], {"index": "damaged"}
 
 
-def usage_order(passing: list[dict], env, mdir: str, cfg: Config) -> list[dict]:
+def usage_order(passing: list[dict[str, Any]], env: Env | None, mdir: str, cfg: Config) -> list[dict[str, Any]]:
     """The feedback rule where ``recall.max_items`` and ``recall.max_chars`` cut: used entries first,
     those shown in ``usage.unused_after`` sessions and never used last (memory/usage.py)."""
     from lazy_harness.memory import usage
@@ -177,8 +185,8 @@ def usage_order(passing: list[dict], env, mdir: str, cfg: Config) -> list[dict]:
     return usage.order(passing, lambda c: c["id"], usage.load_ranks(env, mdir, cfg["usage"]["unused_after"]))
 
 
-def answer(payload: dict, env, now: float, cfg: Config | None = None, opener=None,
-           facts: dict | None = None) -> tuple[str, str | None]:
+def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
+           facts: dict[str, Any] | None = None) -> tuple[str, str | None]:
     """What the prompt hook answers for a prompt that passed its gate: (the decision for hooks.log,
     the JSON line for stdout or None). The hook runs it itself, or the resident answerer does with
     the hook's environment (``recall.resident.client``). ``opener``: how the index is opened (the answerer
@@ -207,7 +215,7 @@ def answer(payload: dict, env, now: float, cfg: Config | None = None, opener=Non
     return decision, jsonload.dumps(out) + "\n"
 
 
-def describe(info: dict) -> str:
+def describe(info: Mapping[str, Any]) -> str:
     """One hooks.log line: what was injected (ids) or why nothing was."""
     parts = [f"terms={len(info.get('terms', []))} candidates={info.get('candidates', 0)} "
              f"passed={info.get('passed', 0)}"]
@@ -224,7 +232,7 @@ def describe(info: dict) -> str:
         parts.append("held=" + ",".join(c["id"] for c in info["held"]))
     if info.get("indexed"):
         parts.append(f"indexed={info['indexed']}")
-    if info.get("search"):  # lists: the bounded search; fts: FTS5, while the lists are being made
+    if info.get("search"):  # exact: no word list read was cut; bounded: the best of the lists (ADR 0049)
         parts.append(f"search={info['search']}")
     if info.get("index"):  # none to search: missing or damaged (the hook asked the worker for it)
         parts.append(f"index={info['index']}")
@@ -236,7 +244,7 @@ def describe(info: dict) -> str:
     return " ".join(parts)
 
 
-def semantic_word(sem: dict) -> str:
+def semantic_word(sem: Mapping[str, Any]) -> str:
     """Which bar ran: ``semantic=off``; ``semantic=<scored>/<asked>`` (and the best similarity), the
     strength bar for the candidates not embedded yet; ``semantic=none (<why>)``, the strength bar alone."""
     if sem["state"] == "off":

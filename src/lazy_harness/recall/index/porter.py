@@ -1,0 +1,171 @@
+"""The words of the index as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer made them, for
+the word lists (ADR 0049): ``fold`` (a Latin letter without its diacritics) and ``stem`` (Porter's
+suffix stripping, 1980, in the variant SQLite ships: "bli" -> "ble", "logi" -> "log"). The same on
+both sides: an entry's tokens when it is indexed, a prompt's words when it is searched, so that
+"Readers" is found by "reader" and "deployment" by "deploy".
+
+Written from the algorithm's description; checked against SQLite's own tokenizer on every distinct
+word of this repository (tests/recall/test_porter.py). On the prompt hook's path: no imports at the
+top (``unicodedata`` only for a word that is not ASCII).
+"""
+
+_VOWELS = frozenset("aeiou")
+
+
+def _cons(w: str, i: int) -> bool:
+    """Whether the letter at ``i`` is a consonant: not a vowel, and a y only after a vowel (or first)."""
+    c = w[i]
+    if c in _VOWELS:
+        return False
+    if c == "y":
+        return i == 0 or not _cons(w, i - 1)
+    return True
+
+
+def _measure(stem: str) -> int:
+    """Porter's m: how many vowel-consonant sequences ``stem`` holds ([C](VC)^m[V])."""
+    m, i, n = 0, 0, len(stem)
+    while i < n and _cons(stem, i):
+        i += 1
+    while i < n:
+        while i < n and not _cons(stem, i):
+            i += 1
+        if i >= n:
+            break
+        while i < n and _cons(stem, i):
+            i += 1
+        m += 1
+    return m
+
+
+def _vowel_in(stem: str) -> bool:
+    return any(not _cons(stem, i) for i in range(len(stem)))
+
+
+def _double(w: str) -> bool:
+    return len(w) >= 2 and w[-1] == w[-2] and _cons(w, len(w) - 1)
+
+
+def _cvc(w: str) -> bool:
+    """Whether ``w`` ends consonant-vowel-consonant, the last not w, x or y (hop, not hoop)."""
+    n = len(w)
+    return (n >= 3 and _cons(w, n - 3) and not _cons(w, n - 2) and _cons(w, n - 1) and w[-1] not in "wxy")
+
+
+_STEP2 = (("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"),
+          ("bli", "ble"), ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"), ("ization", "ize"),
+          ("ation", "ate"), ("ator", "ate"), ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"),
+          ("ousness", "ous"), ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"), ("logi", "log"))
+_STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""),
+          ("ness", ""))
+_STEP4 = ("al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism",
+          "ate", "iti", "ous", "ive", "ize")
+
+
+def _rules(w: str, rules: tuple[tuple[str, str], ...], least: int) -> str:
+    """The longest suffix of ``rules`` that ``w`` ends with replaced, when the stem left has m > ``least``."""
+    best = None
+    for suf, rep in rules:
+        if w.endswith(suf) and (best is None or len(suf) > len(best[0])):
+            best = (suf, rep)
+    if best is None:
+        return w
+    stem = w[:-len(best[0])]
+    return stem + best[1] if _measure(stem) > least else w
+
+
+def _step1(w: str) -> str:
+    """Plurals, -ed and -ing, a final y after a vowel as i (steps 1a, 1b, 1c)."""
+    if (w.endswith("sses") and len(w) > 4) or (w.endswith("ies") and len(w) > 3):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    again = False
+    if w.endswith("eed"):
+        if _measure(w[:-3]) > 0:
+            w = w[:-1]
+    elif w.endswith("ed") and _vowel_in(w[:-2]):
+        w, again = w[:-2], True
+    elif w.endswith("ing") and _vowel_in(w[:-3]):
+        w, again = w[:-3], True
+    if again:
+        if w.endswith(("at", "bl", "iz")):
+            w += "e"
+        elif _double(w) and w[-1] not in "lsz":
+            w = w[:-1]
+        elif _measure(w) == 1 and _cvc(w):
+            w += "e"
+    if w.endswith("y") and _vowel_in(w[:-1]):
+        w = w[:-1] + "i"
+    return w
+
+
+def _step4(w: str) -> str:
+    """The longest of the last suffixes (-ance, -ment, -ion after s or t, ...) off a stem with m > 1."""
+    best = max((s for s in _STEP4 if w.endswith(s)), key=len, default=None)
+    if best is None:
+        return w
+    stem = w[:-len(best)]
+    if best == "ion" and not stem.endswith(("s", "t")):
+        return w
+    return stem if _measure(stem) > 1 else w
+
+
+def _step5(w: str) -> str:
+    """A final e off (m > 1, or m = 1 unless consonant-vowel-consonant), a final ll as l (m > 1)."""
+    if w.endswith("e"):
+        stem = w[:-1]
+        m = _measure(stem)
+        if m > 1 or (m == 1 and not _cvc(stem)):
+            w = stem
+    if w.endswith("ll") and _measure(w) > 1:
+        w = w[:-1]
+    return w
+
+
+_CACHE: dict[str, str] = {}  # word -> stem: a few microseconds a word once, then a dict lookup
+CACHED = 200_000
+
+
+def stem(word: str) -> str:
+    """Porter's stem of a lower-case word; SQLite's porter tokenizer reads the word as UTF-8 bytes
+    (a byte of a non-ASCII letter is a consonant) and leaves one of under 3 or over 64 bytes."""
+    got = _CACHE.get(word)
+    if got is not None:
+        return got
+    w = word
+    if w.isascii():
+        if 2 < len(w) <= 64:
+            w = _step5(_step4(_rules(_rules(_step1(w), _STEP2, 0), _STEP3, 0)))
+    else:
+        raw = w.encode()
+        if 2 < len(raw) <= 64:
+            # why: each byte a character (latin-1): the rules strip ASCII suffixes only, so the
+            # stem is whole UTF-8
+            cut = _step5(_step4(_rules(_rules(_step1(raw.decode("latin-1")), _STEP2, 0), _STEP3, 0)))
+            try:
+                w = cut.encode("latin-1").decode()
+            except UnicodeDecodeError:  # a double consonant undone inside a character ("x₂₂ing")
+                w = word
+    if len(_CACHE) < CACHED:
+        _CACHE[word] = w
+    return w
+
+
+def fold(word: str) -> str:
+    """``word`` as SQLite's unicode61 tokenizer (remove_diacritics 2) keeps it: a Latin letter
+    without its diacritics, a final sigma as a sigma."""
+    if word.isascii():
+        return word
+    import unicodedata
+
+    out = []
+    for c in word:
+        d = unicodedata.normalize("NFD", c)
+        out.append(d[0] if d[0].isascii() and len(d) > 1 else "σ" if c == "ς" else c)
+    return "".join(out)
+
+
+def key(word: str) -> str:
+    """A lower-case word as the index holds it: folded, then stemmed."""
+    return stem(fold(word))
