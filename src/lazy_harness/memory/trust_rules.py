@@ -43,8 +43,8 @@ _OUT = (r"(?:https?://|ftp://|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.-]+@[\w-]+\.[\w.]+
 _DECODED = (r"(?=\s*(?:[.;,!)]|$|it\b|them\b|that\b|this\b|the\s+(?:result|output|command|payload|string|script"
             r"|text|value|decoded|bytes)\b|(?:it\s+)?(?:in|with|through|into|to)\s+(?:the\s+|a\s+)?(?:shell|bash|sh)\b))")
 # a past deed told, in the sentence of a disarming flag: an incident and its fix, not an order
-_TOLD = (r"\b(?:incidents?|slipped|by\s+mistake|someone|somebody|(?:a\s+)?colleague|kollege|compa[ñn]er[oa]|reached\s+main"
-         r"|leaked|rotated|reverted|post-?mortem|retro|outage|(?:was|were)\s+(?:made|committed|pushed|set|used)"
+_TOLD = (r"\b(?:incidents?|slipped|by\s+mistake|someone|somebody|(?:a\s+)?colleague|kollege|compa[ñn]er[oa]"
+         r"|reached\s+main|leaked|rotated|reverted|post-?mortem|retro|outage|(?:was|were)\s+(?:made|committed|pushed|set|used)"
          r"|(?:made|committed|pushed|skipped)\s+with|slipped\s+through|let\s+(?:\w+\s+){0,2}(?:code|it|them)\s+in"
          r"|twice\s+this|last\s+(?:week|month|time)|übersprungen|commits?\s+(?:made|done)\s+with|en\s+el\s+pr"
          r"|された)\b")

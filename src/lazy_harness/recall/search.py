@@ -18,13 +18,19 @@ from lazy_harness.memory.files import iso_epoch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable
+
     from lazy_harness.config.typed import Config, RecallConfig
+    from lazy_harness.memory.shapes import Env
+
+    Say = Callable[..., None]  # say(text, err=False): one line printed
 
 KINDS = ("decision", "failure", "learning", "handoff")
 DEEP_MONTHS = 2  # month folders of learnings in which a search looks for hand edits (the newest)
 
 
-def place(project: str | None, env, say) -> tuple[str, Config, str, str]:
+def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, str]:
     """(folder, config, memory folder, learnings folder) of ``project`` (default: the working
     directory); old files in Claude Code's folder are moved first, each move told through ``say``."""
     from lazy_harness.memory import migrate
@@ -55,7 +61,7 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     # entries); filters by kind or date need a wider pool to keep ``limit`` after them
     pool = max(200, limit * 5) if kinds or since else max(60, limit * 3)
 
-    def read(conn) -> list[dict]:
+    def read(conn: sqlite3.Connection) -> list[dict]:
         where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys)
         settings: RecallConfig = {**cfg["recall"], "min_terms": 1, "min_coverage": 0, "min_score": 0}
         # why: held and forgotten entries are listed too, labelled, so a person finds what to approve or bring back
@@ -79,7 +85,7 @@ NO_MATCH = 1  # the exit code of a search that found nothing (grep's)
 
 
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
-        limit: int, as_json: bool, show_all: bool, env, say) -> int:
+        limit: int, as_json: bool, show_all: bool, env: Env, say: Say) -> int:
     """The whole command: ``say(text, err=False)`` prints one line (terminal-safe: the caller's job).
     Returns the exit code: 0 when something matched, 1 when nothing did (as grep: a script can tell)."""
     cwd, cfg, mdir, ldir = place(project, env, say)
@@ -116,7 +122,7 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
     return f"{c['kind']:<8}  {c['id']}  {date_of(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}"
 
 
-def date_of(ts) -> str:
+def date_of(ts: object) -> str:
     return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
