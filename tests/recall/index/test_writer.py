@@ -380,3 +380,58 @@ def test_an_index_task_that_fails_stays_for_the_next_worker_and_this_one_leaves(
     assert len(index_task.waiting(paths.queue_dir())) == 1
     with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
         assert "index task failed: OSError: no room on the cache's disk" in fh.read()
+
+
+def _missing_looks(monkeypatch) -> list[int]:
+    """Count the writer's looks for texts without a vector."""
+    calls: list[int] = []
+    real = vectors.missing
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vectors, "missing", counted)
+    return calls
+
+
+def _unembedded(path: str) -> list:
+    conn = store.connect(path)
+    try:
+        return vectors.missing(conn, static_model.MODEL_ID, 0, 10)
+    finally:
+        conn.close()
+
+
+def test_an_update_with_nothing_new_does_not_look_for_texts_without_vectors(tmp_path, monkeypatch):
+    root, mem = big_memory(tmp_path, 30)
+    path = paths.recall_index_file()
+    writer.update(path, [mem], None)
+    looks = _missing_looks(monkeypatch)
+    assert writer.update(path, [mem], None) == (0, 0)
+    assert writer.update(path, [mem], None) == (0, 0)
+    assert looks == []
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "a new decision about the queue", "why")])
+    indexed, embedded = writer.update(path, [mem], None)
+    assert indexed == 1 and embedded >= 1 and looks
+    assert _unembedded(path) == []
+
+
+def test_a_writer_killed_between_indexing_and_embedding_leaves_the_next_update_to_embed(tmp_path, monkeypatch):
+    root, mem = big_memory(tmp_path, 30)
+    path = paths.recall_index_file()
+    writer.update(path, [mem], None)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "a new decision about the queue", "why")])
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # the process ends after the entry was indexed, before its vectors
+
+    with monkeypatch.context() as m:
+        m.setattr(vectors, "fill", killed)
+        try:
+            writer.update(path, [mem], None)
+        except KeyboardInterrupt:
+            pass
+    assert _unembedded(path)
+    assert writer.update(path, [mem], None)[1] >= 1  # nothing new to index, the vectors still made
+    assert _unembedded(path) == []

@@ -129,13 +129,21 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_
     started = time.monotonic()
     conn = connect_or_rebuild(index_path)
     try:
+        complete = _taken_complete(conn)
         # why: deep: every learning file's stat, so one edited in place by hand is indexed again
         count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
         remade = apply.remake_short(conn)
         if remade:
             log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
-        embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
+        # why: looking for texts without a vector reads every text's key (125 ms at 18,000 entries, about
+        # 700 ms at 100,000: most of an `lh memory search`); with nothing indexed and the last look
+        # finished for this model there is none to find
+        if complete and not count:
+            embedded = 0
+            _mark_complete(conn)
+        else:
+            embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
         log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
@@ -144,17 +152,41 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_
         conn.close()
 
 
+COMPLETE = "vectors_complete"  # meta: the model whose vectors every text had when the writer last looked
+
+
+def _taken_complete(conn: Connection) -> bool:
+    """Whether the last update found every text embedded with the current model; the mark is taken away
+    before anything is indexed, so an update killed from here on leaves none and the next one looks."""
+    from lazy_harness.recall.embed import vectors
+
+    row = conn.execute("SELECT v FROM meta WHERE k = ?", (COMPLETE,)).fetchone()
+    if row is None:
+        return False
+    conn.execute("DELETE FROM meta WHERE k = ?", (COMPLETE,))
+    return bool(row[0] == vectors.model_id())
+
+
 def _embed(conn: Connection, state_dir: str, log: Log) -> int:
-    """The vectors of the texts that have none (``vectors.fill``); a model that cannot be used embeds
-    nothing, logged: the entries are indexed, and recall judges them by their words."""
+    """The vectors of the texts that have none (``vectors.fill``), then the mark that none lacks one; a
+    model that cannot be used embeds nothing, logged: the entries are indexed, and recall judges them
+    by their words."""
     from lazy_harness.errors import StaticModelError
     from lazy_harness.recall.embed import vectors
 
     try:
-        return vectors.fill(conn, state_dir)
+        done = vectors.fill(conn, state_dir)
     except StaticModelError as exc:
         log(f"not embedded: {exc}")
         return 0
+    _mark_complete(conn)
+    return done
+
+
+def _mark_complete(conn: Connection) -> None:
+    from lazy_harness.recall.embed import vectors
+
+    conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (COMPLETE, vectors.model_id()))
 
 
 def connect_or_rebuild(index_path: str) -> Connection:
