@@ -215,10 +215,6 @@ def _words(words: list[str]) -> set[str]:
     return out
 
 
-def may_hold(text: str) -> bool:
-    return bool(may_match(text))
-
-
 def reason(text: str) -> str | None:
     """Why ``text`` is held (one of ``REASONS``), None when it reads as a note about the code."""
     if not text or not text.strip():
