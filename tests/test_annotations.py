@@ -12,10 +12,11 @@ import tomllib
 
 import pytest
 
-import lazy_harness
 
-SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
-ROOT = os.path.dirname(os.path.dirname(SRC))
+# why: the repository's files, not the installed package's: CI installs lazy-harness into a venv (no
+# pyproject.toml beside it there), and these tests read the source and the mypy settings
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "src", "lazy_harness")
 ANNOTATED = ("memory", "worker")
 
 
