@@ -32,6 +32,19 @@ def try_lock(path: str) -> int | None:
     return fd
 
 
+def lock(path: str) -> int:
+    """Take the exclusive ``flock`` of the lock file ``path`` (created 0600, never deleted), waiting for
+    another process to release it: its descriptor, to close to release it. For a read-change-write of
+    a small shared file that takes milliseconds; raises OSError when the file cannot be opened."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
 def held(path: str) -> bool:
     """Whether another process holds the ``flock`` of the lock file ``path`` now (a missing file:
     nobody). Takes nothing: a shared lock tried without waiting and dropped at once."""

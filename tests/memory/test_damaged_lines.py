@@ -258,3 +258,29 @@ def test_a_salvaged_record_without_id_or_summary_is_no_twin_of_another_such():
     twin = {"id": "d-cccc", "summary": "Use SQLite"}
     found = [(whole, False), (salvaged, True), (dict(twin, tags=["db"]), False), (twin, True)]
     assert lines.without_salvaged_twins(found) == [whole, salvaged, dict(twin, tags=["db"])]
+
+
+def test_the_damage_state_is_read_and_written_under_its_lock(tmp_path, monkeypatch, isolated_home):
+    """A hook and the worker it woke report the same file at once: the state is read, compared and
+    written by one of them at a time, so the damage is logged once (it was logged by both)."""
+    from lazy_harness import atomic
+
+    path = str(tmp_path / files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW, "fine", "r")])
+    with open(path, "ab") as fh:
+        fh.write(b"\x00\x00\x00\n")
+    lock_path = os.path.join(paths.state_dir(), damage.STATE) + ".lock"
+    seen: list[bool] = []
+    real = damage._load
+
+    def load(state_path: str) -> dict:
+        seen.append(atomic.held(lock_path))  # another descriptor's view: held while report reads
+        return real(state_path)
+
+    monkeypatch.setattr(damage, "_load", load)
+    lines.NOTED.add(path)
+    first = damage.report("hooks.log")
+    lines.NOTED.add(path)
+    assert damage.report("hooks.log") == []  # the same state: not again
+    assert seen == [True, True] and len(first) == 1
+    assert not atomic.held(lock_path)  # released

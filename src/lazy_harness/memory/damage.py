@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import atomic_write, ensure_dir, lock
 from lazy_harness.memory import files, lines
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -117,8 +117,6 @@ def _load(state_path: str) -> dict:
 def report(log: str, env: Env | None = None, now: float | None = None, prefix: str = "") -> list[str]:
     """Log one line per noted file whose damage is new (see the module docstring); returns the lines.
     Clears the noted files. Never raises for a file or state it cannot read or write."""
-    from lazy_harness import logfile
-
     noted = sorted(lines.NOTED)
     cut = set(lines.CUT)
     lines.NOTED.clear()
@@ -126,6 +124,24 @@ def report(log: str, env: Env | None = None, now: float | None = None, prefix: s
     if not noted:
         return []
     state_path = os.path.join(paths.state_dir(env), STATE)
+    # why: a hook and the worker it woke read the same files at once; without the lock both found the
+    # damage new in the state file and both logged it
+    try:
+        ensure_dir(os.path.dirname(state_path))
+        fd: int | None = lock(state_path + ".lock")
+    except OSError:
+        fd = None
+    try:
+        return _report(noted, cut, state_path, log, env, now, prefix)
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _report(noted: list[str], cut: set[str], state_path: str, log: str, env: Env | None, now: float | None,
+            prefix: str) -> list[str]:
+    from lazy_harness import logfile
+
     state = _load(state_path)
     written: list[str] = []
     changed = False
