@@ -23,7 +23,7 @@ DIR_MODE = 0o700
 def try_lock(path: str) -> int | None:
     """Take the exclusive ``flock`` of the lock file ``path`` (created 0600, never deleted) without
     waiting: its descriptor, to close to release it, or None when another process holds it."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    fd = _lock_file(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -33,16 +33,19 @@ def try_lock(path: str) -> int | None:
 
 
 def lock(path: str) -> int:
-    """Take the exclusive ``flock`` of the lock file ``path`` (created 0600, never deleted), waiting for
-    another process to release it: its descriptor, to close to release it. For a read-change-write of
-    a small shared file that takes milliseconds; raises OSError when the file cannot be opened."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    """The same lock, waiting for another process to release it: for a read-change-write of a small
+    shared file that takes milliseconds. Raises OSError when the file cannot be opened."""
+    fd = _lock_file(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
     except OSError:
         os.close(fd)
         raise
     return fd
+
+
+def _lock_file(path: str) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
 
 
 def held(path: str) -> bool:
