@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -148,12 +149,23 @@ def ready(term: Terminal, review: bool = False) -> None:
     term.wait_for(READY, 60)
     if review:
         term.wait_for(REVIEW, 30)
-        term.send_keys("3")
-        term._poll(lambda: REVIEW not in term.capture(), 5.0)
-        if REVIEW in term.capture():
+        # "3" picks option 3 (the dialog closes, or on some draws only the marker moves to it and Enter
+        # confirms). A key typed while the dialog is drawn but not yet reading is lost, and Enter on
+        # option 1 would open the hooks list instead: press "3" until the dialog is gone or the marker
+        # is on option 3; Enter only then.
+        marked = re.compile(r"› 3\. Continue without trusting")
+        for _ in range(10):
+            term.send_keys("3")
+            if term._poll(lambda: REVIEW not in term.capture() or marked.search(term.capture()) is not None, 5.0):
+                break
+        if REVIEW in term.capture() and marked.search(term.capture()):
             term.send_keys("Enter")
         term._poll(lambda: REVIEW not in term.capture(), 10.0)
         assert REVIEW not in term.capture(), term.capture()
+        stray = re.search(r"^\s*› (3+)\s*$", term.capture(), re.M)  # a "3" that came late, typed as text
+        if stray:
+            term.send_keys(*["BSpace"] * len(stray.group(1)))
+            term._poll(lambda: re.search(r"^\s*› 3+\s*$", term.capture(), re.M) is None, 5.0)
 
 
 def prompt(term: Terminal, text: str) -> None:
