@@ -141,7 +141,7 @@ RECALL_RULES = {
     f"{RECALL}.index": {f"{RECALL}.embed"},
     f"{RECALL}.prompt": {f"{RECALL}.index", f"{RECALL}.embed"},
     f"{RECALL}.readback": {f"{RECALL}.embed"},
-    f"{RECALL}.resident": {f"{RECALL}.prompt", f"{RECALL}.index"},
+    f"{RECALL}.resident": {f"{RECALL}.prompt", f"{RECALL}.index", f"{RECALL}.embed"},
     # ``lh memory search``: the prompt's ranking without its bar, over the index as commands read it
     f"{RECALL}.search": {f"{RECALL}.prompt", f"{RECALL}.index"},
     RECALL: set(),  # the package's __init__: a docstring

@@ -28,12 +28,6 @@ The package, by what each part does (the names in ``__all__`` are read from here
     sweep.py     sessions still watched, queued once they went idle unchecked
 """
 
-from lazy_harness.queue.consume import (
-    LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, distill_trouble, finish, needs_worker, pending,
-    recover, release_worker_lock)
-from lazy_harness.queue.state import (
-    DISTILLED, ERROR, SKIPPED, gate, has_task, last_check, last_done_mtime, mark_done, pending_of, read_state,
-    state_file)
 from lazy_harness.queue.task import (
     DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
     parse_task, read_task, task_id)
@@ -44,27 +38,39 @@ WORKER_MARKER = "LH_WORKER_CALL"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy
+    from lazy_harness.queue.consume import (
+        LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, distill_trouble, finish, needs_worker, pending,
+        recover, release_worker_lock)
     from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
+    from lazy_harness.queue.state import (
+        DISTILLED, ERROR, SKIPPED, gate, has_task, last_check, last_done_mtime, mark_done, pending_of, read_state,
+        state_file)
     from lazy_harness.queue.turn import (
         TURN, TURN_CHARS, TURN_DIGEST, is_turn_digest, turn_digest, turn_fingerprint, turn_start)
 
-# why read on first use: the producer side (and the turn digest it records) is what the Stop and
-# SessionEnd hooks need; SessionStart and the prompt hook only read the queue, and each module
-# imported costs a hook's start about 0.1 to 0.2 ms (benchmarks/bench_session_start.py)
-_PRODUCE = ("REQUIRED", "enqueue", "task_fields")
-_TURN = ("TURN", "TURN_CHARS", "TURN_DIGEST", "is_turn_digest", "turn_digest", "turn_fingerprint", "turn_start")
+# why read on first use: each side needs its own part (the producer and the turn digest for the Stop
+# and SessionEnd hooks, the state files for the gates and the worker, the consumer for the worker);
+# the prompt hook and SessionStart only name a folder or a task, and each module imported costs a
+# hook's start about 0.1 to 0.2 ms (benchmarks/bench_session_start.py, bench_user_prompt.py)
+_LAZY = {
+    **dict.fromkeys(("LOCK_NAME", "MAX_INTERRUPTIONS", "acquire_worker_lock", "claim", "distill_trouble", "finish",
+                     "needs_worker", "pending", "recover", "release_worker_lock"), "consume"),
+    **dict.fromkeys(("REQUIRED", "enqueue", "task_fields"), "produce"),
+    **dict.fromkeys(("DISTILLED", "ERROR", "SKIPPED", "gate", "has_task", "last_check", "last_done_mtime",
+                     "mark_done", "pending_of", "read_state", "state_file"), "state"),
+    **dict.fromkeys(("TURN", "TURN_CHARS", "TURN_DIGEST", "is_turn_digest", "turn_digest", "turn_fingerprint",
+                     "turn_start"), "turn"),
+}
 
 
 def __getattr__(name: str) -> object:
-    if name in _PRODUCE:
-        from lazy_harness.queue import produce
+    part = _LAZY.get(name)
+    if part is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import sys
 
-        return getattr(produce, name)
-    if name in _TURN:
-        from lazy_harness.queue import turn
-
-        return getattr(turn, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    __import__(f"{__name__}.{part}")
+    return getattr(sys.modules[f"{__name__}.{part}"], name)
 
 __all__ = [
     "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",

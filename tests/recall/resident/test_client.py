@@ -287,3 +287,89 @@ def test_the_code_stamp_follows_the_bytes_not_the_files_times():
         assert client.code_stamp() == before
     finally:
         os.utime(client.__file__, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_the_code_stamp_is_the_same_in_every_process_and_changes_with_one_byte(tmp_path, monkeypatch):
+    """The hook and the answerer are two processes (each with its own salt for str hashes): they
+    must agree on the stamp of the same files, and a changed answerer.py must change it."""
+    import shutil
+
+    code = "from lazy_harness.recall.resident import client; print(client.code_stamp())"
+    stamps = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                             capture_output=True, text=True, timeout=60).stdout.strip()
+              for seed in ("1", "2", "random")}
+    assert stamps == {client.code_stamp()}
+    copy = tmp_path / "resident"
+    copy.mkdir()
+    here = os.path.dirname(client.__file__)
+    for name in ("client.py", "answerer.py"):
+        shutil.copy(os.path.join(here, name), copy / name)
+    monkeypatch.setattr(client, "__file__", str(copy / "client.py"))
+    same = client.code_stamp()
+    assert {same} == stamps  # the same bytes elsewhere
+    with open(copy / "answerer.py", "a") as fh:
+        fh.write("\n")
+    assert client.code_stamp() != same
+
+
+def test_meanwhile_runs_after_the_question_is_sent_and_before_the_answer_is_read(tmp_path, monkeypatch):
+    """The hook's own work that needs no answer (the sweep's note) runs while the answerer works:
+    this listener answers only once ``meanwhile`` ran, after it had the whole question."""
+    import socket
+    import threading
+
+    from lazy_harness import private
+
+    private.make(paths.cache_dir())
+    where = client.folder()
+    private.make(where, strict=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    monkeypatch.chdir(where)  # why: a temporary HOME's path is too long for a socket's address
+    server.bind(client.SOCKET_NAME)
+    server.listen(1)
+    ran, events = threading.Event(), []
+
+    def listen() -> None:
+        conn, _ = server.accept()
+        with conn:
+            question = client.read_all(conn, client.MAX_QUESTION, 10)
+            events.append(("question", json.loads(question)["payload"]["prompt"]))
+            events.append(("meanwhile ran before the answer", ran.wait(10)))
+            conn.sendall(json.dumps({"decision": "terms=1 nothing passed the bar", "out": None}).encode() + b"\n")
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    try:
+        got, why = client.ask({"prompt": PROMPT, "cwd": str(tmp_path)}, dict(os.environ), NOW, timeout=20,
+                              meanwhile=lambda: (events.append(("meanwhile", None)), ran.set()))
+    finally:
+        listener.join(20)
+        server.close()
+    assert why == "" and got == ("terms=1 nothing passed the bar", None)
+    assert ("question", PROMPT) in events
+    assert ("meanwhile ran before the answer", True) in events and events.count(("meanwhile", None)) == 1
+
+
+def test_no_answerer_no_meanwhile(tmp_path):
+    """Nothing sent, nothing run: the hook then does its work (and the sweep's note) itself."""
+    called = []
+    got, why = client.ask({"prompt": PROMPT, "cwd": str(tmp_path)}, dict(os.environ), NOW,
+                          meanwhile=lambda: called.append(1))
+    assert got is None and why == "none running" and called == []
+
+
+def test_a_session_answered_by_the_answerer_is_still_watched_by_the_sweep(project, tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("")
+    path = paths.config_file()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as fh:
+        fh.write("[compound_loop]\nenabled = true\n")  # as lh hooks install leaves it: sessions are swept
+    ms.index_now()
+    start()
+    r = run_hook("UserPromptSubmit", {"session_id": SID, "cwd": project, "hook_event_name": "UserPromptSubmit",
+                                      "prompt": PROMPT, "transcript_path": str(transcript)})
+    assert r.returncode == 0 and b"advisory locks" in r.stdout
+    assert "(resident)" in hook_log(paths.claude_dir())[-1]
+    note = os.path.join(paths.queue_dir(), "state", "open", SID)
+    assert os.path.exists(note) and str(transcript) in open(note).read()

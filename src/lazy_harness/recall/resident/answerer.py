@@ -46,12 +46,15 @@ class Kept:
         if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
             self.close()
         if self.conn is None:
+            from lazy_harness.recall.embed import vectors
             from lazy_harness.recall.index import lookup
 
             self.conn = store.connect(path, create=False)  # why: a reader; the writer makes the index
-            # why: entries' parsed words kept between questions (rescoring re-read and re-split them
-            # every time); a new file may give old rowids to other entries: start over with it
+            # why: entries' parsed words and vectors kept between questions (rescoring re-read and
+            # re-split them every time; after each write of the worker SQLite reads every page
+            # again); a new file may give old rowids to other entries: start over with it
             lookup.keep_docs(KEPT_DOCS)
+            vectors.keep_vectors(KEPT_DOCS)
             # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
             # in SQLite's own cache between questions, bounded to 16 MB
             self.conn.execute("PRAGMA cache_size=-16000")

@@ -43,6 +43,7 @@ from lazy_harness import jsonload, paths, private
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import _socket
+    from collections.abc import Callable
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env, Record
@@ -92,19 +93,20 @@ def code_stamp() -> str:
     answering.
 
     why the bytes, not the files' mtimes: two installs of one version sharing a HOME (an editable one
-    and the plugin's) would each take the other's answerer for stale and stop it at every prompt."""
-    import zlib
-
+    and the plugin's) would each take the other's answerer for stale and stop it at every prompt.
+    why ``hash`` of the bytes read as one integer, not a CRC: an integer's hash is the same in every
+    process of an interpreter (not salted, as a str's is), and it needs no module: zlib cost the hook
+    0.2 ms to load. Another interpreter may hash otherwise: its answerer is then replaced, as it should."""
     from lazy_harness import __version__
 
-    crc = 0
+    h = 0
     for name in (__file__, os.path.join(os.path.dirname(__file__), "answerer.py")):
         try:
             with open(name, "rb") as fh:
-                crc = zlib.crc32(fh.read(), crc)
+                h = hash((h, int.from_bytes(fh.read(), "little")))
         except OSError:
             pass
-    return f"{__version__}:{crc:08x}"
+    return f"{__version__}:{h & 0xFFFFFFFFFFFF:012x}"
 
 
 def _connect(sock: _socket.socket, where: str) -> None:
@@ -124,8 +126,11 @@ def _connect(sock: _socket.socket, where: str) -> None:
 
 
 def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg: Config | None = None,
-        uid: int | None = None) -> tuple[tuple[str, str | None] | None, str]:
-    """(the answerer's (decision, stdout text), "") or (None, why not). Never raises.
+        uid: int | None = None, meanwhile: Callable[[], object] | None = None
+        ) -> tuple[tuple[str, str | None] | None, str]:
+    """(the answerer's (decision, stdout text), "") or (None, why not). Raises only what
+    ``meanwhile`` raises: the hook's own work that does not need the answer, run while the answerer
+    works (once the question is sent; not at all when it is not).
 
     Nothing is sent unless the folder and the socket are the user's own (``private``) and the
     process listening on it runs as the user (its peer credentials); the question carries
@@ -148,7 +153,7 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
         payload = dict(payload, cwd=env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     question: dict[str, object] = {"stamp": code_stamp(), "env": question_env(env, cfg), "payload": payload,
                                    "now": repr(now)}
-    answer, why = _exchange(where, question, timeout, uid)
+    answer, why = _exchange(where, question, timeout, uid, meanwhile)
     if why == NO_ANSWER:
         back_off(where, now)
     if answer is None:
@@ -156,9 +161,10 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
     return checked(answer)
 
 
-def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None) -> tuple[object, str]:
-    """Connect, check who listens, send ``question``, read the answer: (the decoded answer, "") or
-    (None, why not)."""
+def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None,
+              meanwhile: Callable[[], object] | None = None) -> tuple[object, str]:
+    """Connect, check who listens, send ``question``, run ``meanwhile``, read the answer: (the
+    decoded answer, "") or (None, why not)."""
     # why: ``import socket`` loads enum and selectors: a start without site that imports it took
     # 25.6 ms against 13.2 ms for the C module it wraps (13.4 ms for nothing), which has all a client
     # needs (benchmarks/bench_user_prompt.py prints both)
@@ -180,6 +186,8 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
         # why: the time as text: a float would make jsonload.dumps import json (and re, enum)
         sock.sendall((jsonload.dumps(question) + "\n").encode("utf-8", "surrogatepass"))
         sock.shutdown(s.SHUT_WR)
+        if meanwhile is not None:
+            meanwhile()
         got = read_all(sock, MAX_ANSWER)
         return (jsonload.loads(got) if got else None), "no answer"
     except TimeoutError:
