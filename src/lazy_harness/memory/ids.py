@@ -60,6 +60,11 @@ def text_digest(text: str, size: int = 16) -> str:
     return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 
+def bytes_digest(data: bytes, size: int = 16) -> str:
+    """A hex digest of ``data`` (``size`` bytes)."""
+    return _blake2b(data, digest_size=size).hexdigest()
+
+
 def short_hex(key: str) -> str:
     """The 8 hex characters every id of identity ``key`` starts with."""
     return _digest(key)

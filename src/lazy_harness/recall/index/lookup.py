@@ -197,7 +197,8 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
     specs: dict[str, list] = {}
     for g, kind, key, ws in alts:
         pat = " " + ws[0] if kind == "prefix" else " " + " ".join(ws) + " "
-        spec = specs.setdefault(pat, [pat, kind == "prefix", 0.0, set()])
+        # [pattern, the pattern twice sharing a space (words and phrases: see below), weight, groups]
+        spec = specs.setdefault(pat, [pat, None if kind == "prefix" else pat[:-1] + pat, 0.0, set()])
         spec[2] += idf[key]
         spec[3].add(g)
     # why: the entry's set of words meets the query's words in C; only prefixes are searched for
@@ -205,25 +206,34 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
     by_word: dict[str, list] = {}
     prefixes = []
     for pat, spec in specs.items():
-        if spec[1]:
+        if spec[1] is None:
             prefixes.append(spec)
         else:
             by_word.setdefault(pat.split()[0], []).append(spec)
     out = []
+    w0, w1, w2 = FIELD_WEIGHTS
     for rowid, (dl, full, words, cols) in _docs(conn, rowids):
         found = [spec for w in by_word.keys() & words for spec in by_word[w]]
         found += [spec for spec in prefixes if spec[0] in full]
         norm = K1 * (1.0 - B + B * dl / avgdl)
         score, matched = 0.0, set()
-        for pat, prefix, weight, groups in found:
-            f = 0.0
-            for w, col in zip(FIELD_WEIGHTS, cols, strict=False):  # a stored text of fewer columns
-                n = col.count(pat)
-                # why: count() skips an occurrence that shares its leading space with the one
-                # before (" a a "); only then are they walked one by one
-                if n and not prefix and pat[:-1] + pat in col:
-                    n = _occurrences(col, pat)
-                f += w * n
+        for pat, double, weight, groups in found:
+            # why: count() skips an occurrence that shares its leading space with the one before
+            # (" a a "); only then are they walked one by one. The three columns written out: a
+            # loop over them cost a quarter of the rescoring (1.25 against 0.95 ms for 120 entries)
+            if len(cols) == 3:
+                c0, c1, c2 = cols
+                n0, n1, n2 = c0.count(pat), c1.count(pat), c2.count(pat)
+                if double is not None:
+                    n0 = _occurrences(c0, pat) if n0 and double in c0 else n0
+                    n1 = _occurrences(c1, pat) if n1 and double in c1 else n1
+                    n2 = _occurrences(c2, pat) if n2 and double in c2 else n2
+                f = w0 * n0 + w1 * n1 + w2 * n2
+            else:  # a stored text of fewer columns
+                f = 0.0
+                for w, col in zip(FIELD_WEIGHTS, cols, strict=False):
+                    n = col.count(pat)
+                    f += w * (_occurrences(col, pat) if n and double is not None and double in col else n)
             if f:
                 score += weight * f * (K1 + 1.0) / (f + norm)
                 matched |= groups
