@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from lazy_harness import jsonload, logfile, private
+from lazy_harness import jsonload, private
 from lazy_harness.queue import WORKER_MARKER  # set in the environment of the worker's own ``claude -p`` call
 from lazy_harness.queue.task import CLAUDE, CODEX, PAYLOAD_AGENT
 
@@ -99,6 +99,9 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     except Exception as exc:  # why: a hook must never break the session; the log says what happened
         decision = f"error {type(exc).__name__}: {exc}"
     ms = (time.perf_counter() - started) * 1000
+    # why here: the prompt hook loads it while the answerer works (hooks/user_prompt.py)
+    from lazy_harness import logfile
+
     # before the run's own line, so that line stays the last of the run
     report_damaged_lines(f"{event or '?'} session={sid} ", env, now)
     shown = f"{event or '?'} session={sid}" + (f" agent={CODEX}" if agent == CODEX else "")
@@ -111,6 +114,7 @@ def report_damaged_lines(prefix: str, env: Mapping[str, str], now: float) -> Non
     noted = sys.modules.get("lazy_harness.memory.lines")  # why: not imported means nothing was read
     if noted is None or not noted.NOTED:
         return
+    from lazy_harness import logfile
     from lazy_harness import paths
 
     if noted.all_reported(sorted(noted.NOTED), os.path.join(paths.state_dir(env), noted.REPORTED)):
