@@ -17,7 +17,7 @@ from pathlib import Path
 
 from loop_home import lh_argv, parse_task
 from responses_standin import ENV_KEY, codex_config
-from tmux_terminal import Terminal
+from tmux_terminal import Terminal, TerminalTimeout
 
 CODEX_ENV_VAR = "LH_CODEX_BIN"  # a codex binary to test instead of the one on PATH
 READY = "Ask Codex"  # the TUI's input placeholder: the session takes prompts
@@ -169,10 +169,16 @@ def ready(term: Terminal, review: bool = False) -> None:
 
 
 def prompt(term: Terminal, text: str) -> None:
-    """Type a prompt into the Codex TUI and submit it."""
+    """Type a prompt into the Codex TUI and submit it: Enter again (at most three times) while the
+    composer still holds the text, i.e. its placeholder has not come back and the TUI still runs (a
+    key the TUI was not reading yet is lost, as the review dialog's "3" was on a loaded machine)."""
     term.tmux("send-keys", "-t", "main", "-l", text)
     term.wait_for(text[-20:], 30)  # why: a loaded machine draws the typed text late
-    term.send_keys("Enter")
+    for _ in range(3):
+        term.send_keys("Enter")
+        if term._poll(lambda: term.ended() or READY in term.capture(), 5.0):
+            return
+    raise TerminalTimeout(f"Enter did not submit {text[:60]!r}; screen was:\n{term.capture()}")
 
 
 def exit_tui(term: Terminal) -> None:

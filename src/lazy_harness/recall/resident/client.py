@@ -15,8 +15,9 @@ hook's own fenced output, a pid is signalled only when it is the user's answerer
 not answer in time is not asked again for a while (:func:`back_off`) and is replaced.
 
 It holds nothing that is not in the files, no state to lose: what it keeps in memory (entries'
-words and vectors, for the rescoring and the similarities) it read from the index and reads again. It leaves after ``recall.resident_minutes`` without a question (read again from the config
-at every wake-up, so a changed setting applies without a restart), when the installed code changes
+words and vectors, for the rescoring and the similarities) it read from the index and reads again.
+It leaves after ``recall.resident_minutes`` without a question (read again from the config at every
+wake-up, so a changed setting applies without a restart), when the installed code changes
 (the hook sends its ``code_stamp``; another one makes it leave), and when ``lh hooks uninstall``
 stops it. ``lh doctor`` lists it. One at a time: it answers only after winning a lock on
 ``<index dir>/resident.lock``; the socket and the pid file sit beside it, private to the user.
