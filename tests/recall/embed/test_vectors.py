@@ -90,3 +90,10 @@ def test_kept_vectors_give_the_same_cosines_and_a_late_vector_is_found(monkeypat
         assert vectors.similarities(conn, prompt, list(texts), "m2") == dict.fromkeys(texts, 0.0)
     finally:
         vectors.keep_vectors(0)
+
+
+def test_a_vector_kept_without_its_length_scores_zero_and_raises_nothing():
+    conn = index({1: [EXTREMES[1]], 2: [EXTREMES[2]]})
+    conn.execute("UPDATE vec SET n = NULL WHERE key = 'text-1-0'")
+    got = vectors.similarities(conn, EXTREMES[1], [1, 2], "m1")
+    assert got[1] == 0.0 and got[2] == pytest.approx(cosine(EXTREMES[1], EXTREMES[2]), abs=1e-12)

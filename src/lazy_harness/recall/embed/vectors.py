@@ -231,6 +231,7 @@ def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, li
         if not v:
             lacking.add(rowid)
         else:
+            n = n or 0.0  # why: a length missing (a hand-made row) scores 0, as before, not an error
             got.setdefault(rowid, []).append((v.translate(_UNSIGNED), round(n * n), n))
     got = {r: vs for r, vs in got.items() if r not in lacking}
     if _KEEP and got:  # why: not an entry waiting for a vector: it gets one later
