@@ -12,9 +12,8 @@ import os
 import sys
 import time
 
-from lazy_harness import jsonload, private
-from lazy_harness.queue import WORKER_MARKER  # set in the environment of the worker's own ``claude -p`` call
-from lazy_harness.queue.task import CLAUDE, CODEX, PAYLOAD_AGENT
+# why from the package root, not the queue: the prompt hook loads the queue only while the answerer works
+from lazy_harness import CLAUDE, CODEX, PAYLOAD_AGENT, WORKER_MARKER, jsonload, private
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

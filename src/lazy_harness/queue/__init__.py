@@ -28,13 +28,13 @@ The package, by what each part does (the names in ``__all__`` are read from here
     sweep.py     sessions still watched, queued once they went idle unchecked
 """
 
+# WORKER_MARKER: the worker sets it in the environment of its own ``claude -p`` call, and the hooks
+# that call fires see it and do nothing (defined in the package root: a hook reads it without the queue)
+from lazy_harness import WORKER_MARKER
 from lazy_harness.queue.task import (
     DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
     parse_task, read_task, task_id)
 
-# why: here, below both the hooks and the worker: the worker sets it in the environment of its own
-# ``claude -p`` call, and the hooks that call fires see it and do nothing
-WORKER_MARKER = "LH_WORKER_CALL"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy

@@ -5,6 +5,7 @@ Hot path: only ``os`` (``iso_now`` imports :mod:`lazy_harness.logfile`, which ho
 
 import os
 
+from lazy_harness import CLAUDE, CODEX, PAYLOAD_AGENT
 from lazy_harness.atomic import ensure_dir
 
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
@@ -12,8 +13,9 @@ OPEN = os.path.join(STATE, "open")
 SUFFIX = ".task"
 # The agent whose session a task is: the field ``agent=codex`` for Codex CLI, absent for Claude Code
 # (every task written before Codex was supported). The worker picks its transcript reader by it.
-AGENT, CLAUDE, CODEX = "agent", "claude", "codex"
-PAYLOAD_AGENT = "lh_agent"  # set in a payload by hooks/entry.py when the hook runs under Codex CLI
+# CLAUDE and CODEX are the package root's (with PAYLOAD_AGENT, set in a payload by hooks/entry.py
+# when the hook runs under Codex CLI), read from there by the hooks without the queue
+AGENT = "agent"
 
 
 def agent_of(payload: dict) -> str:
