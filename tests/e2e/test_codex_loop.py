@@ -33,6 +33,7 @@ ANSWER: dict[str, Any] = {
     "failures": [], "learnings": [], "handoff": [],
 }
 RESUMED = "One more thing from the resumed session: retries go through the same queue table"
+WORKING = "esc to interrupt"  # the TUI's status line while a turn runs
 
 
 @pytest.fixture(scope="session")
@@ -94,13 +95,19 @@ def session_of(rollout: Path) -> str:
 
 
 def tui_session(codex: CodexHome, responses: ResponsesStandIn, turns: list[str], *args: str) -> None:
+    """Each of ``turns`` typed and answered before the next, then /exit. A turn is done when one more
+    reply shows than before it (the earlier replies stay on screen: waiting for the text alone let a
+    second turn end the session mid-answer, and its rollout missed the reply) and the TUI no longer
+    says it is working."""
     with codex.terminal(*args) as term:
         ready(term)
         for text in turns:
             before = len(responses.model_requests())
+            shown = term.capture(history=True).count(REPLY[:25])
             prompt(term, text)
             responses.wait_for(before + 1, 60)
-            term.wait_for(REPLY[:25], 30)
+            assert term._poll(lambda: term.capture(history=True).count(REPLY[:25]) > shown, 30), term.capture()
+            assert term._poll(lambda: WORKING not in term.capture(), 30), term.capture()
         exit_tui(term)
 
 
