@@ -4,13 +4,12 @@ the queue as the session's only pending task (:func:`enqueue`). Hot path: only `
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 
 from lazy_harness import paths
 from lazy_harness.queue import retain
-from lazy_harness.atomic import atomic_write, fsync_dir
+from lazy_harness.atomic import atomic_write, fsync_dir, lock
 from lazy_harness.queue.state import pending_of, state_file
 from lazy_harness.queue.task import (AGENT, CODEX, SUFFIX, agent_of, ensure_layout, format_task, iso_now,
                                      read_task, task_id, tmp_path_for)
@@ -37,9 +36,8 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
     now = time.time() if now is None else now
     sid = paths.safe_session_id(fields["session_id"])
     ensure_layout(queue)
-    lock_fd = os.open(state_file(queue, sid, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    lock_fd = lock(state_file(queue, sid, "lock"))
     try:
-        fcntl.flock(lock_fd, fcntl.LOCK_EX)
         previous = pending_of(queue, sid)
         data = dict(fields)
         data.setdefault("timestamp", iso_now(now))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import atomic_write, ensure_dir, lock
 from lazy_harness.memory import files
 
 TYPE_CHECKING = False
@@ -52,13 +52,10 @@ class Lock:
 
     def acquire(self, now: float) -> str | None:
         """None when taken; else why not."""
-        import fcntl
-
         ensure_dir(os.path.dirname(self.path))
         existed = os.path.exists(self.path)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = lock(self.path)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
             st = os.fstat(fd)
             holder = self._holder() if st.st_size else None
             if holder is not None:

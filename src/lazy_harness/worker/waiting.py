@@ -15,11 +15,10 @@ time (``linger_lock``), waking at the next task's time or the next probe of a fu
 
 from __future__ import annotations
 
-import fcntl
 import os
 
 from lazy_harness import paths, queue
-from lazy_harness.atomic import atomic_write
+from lazy_harness.atomic import atomic_write, lock
 
 FIRST_WAIT = 60.0  # compound_loop.wait_seconds by default
 LONGEST_WAIT = 3600.0
@@ -66,9 +65,8 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
     else:
         data["not_before"] = repr(now + min(LONGEST_WAIT, first_wait * 2 ** (waits - 1)))
     sid = paths.safe_session_id(data.get("session_id", ""))
-    lock_fd = os.open(os.path.join(q, queue.STATE, f"{sid}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    lock_fd = lock(os.path.join(q, queue.STATE, f"{sid}.lock"))  # why: the same lock as queue.enqueue for this session
     try:
-        fcntl.flock(lock_fd, fcntl.LOCK_EX)  # why: the same lock as queue.enqueue for this session
         newer = queue.pending_of(q, data.get("session_id", ""))
         if newer is not None and newer[0] != name:
             queue.finish(q, name, data, "skipped", f"superseded by {queue.task_id(newer[0])} while waiting")

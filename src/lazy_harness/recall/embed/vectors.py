@@ -25,7 +25,7 @@ from lazy_harness.memory import ids
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
     from sqlite3 import Connection
     from types import ModuleType
     from typing import Any
@@ -181,8 +181,7 @@ def keep_vectors(n: int) -> None:
     _KEPT.clear()
 
 
-def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str,
-                 similarity: Callable[..., float] | None = None) -> dict[int, float]:
+def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str) -> dict[int, float]:
     """rowid -> the better of the cosines of the prompt with the entry's whole text and with its best
     cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out).
     One dot product a text: the kept vectors' lengths are kept beside them."""
