@@ -17,6 +17,13 @@ then the command Claude Code runs (``lh hooks install``'s) is timed with the JSO
                   as the worker does after it writes): the hook finds them in the index. Run after
                   the others, each beside a bare start (in turns first and second after the write),
                   which joins the baseline
+  varied prompts  as ``similarity``, but each run sends another prompt, as a session does: the
+                  three of realistic_memory.PROMPTS, then sentences of 5 to 14 words drawn as the
+                  memory's are (so each word is in hundreds or thousands of entries). They hold a
+                  median 6 search terms (9 at the 90th percentile), against 4 (6) for the 313
+                  prompts people wrote for the evaluation sets (tests/eval/*prompts.py): heavier
+                  than typed prompts, not lighter. The answerer's kept words and vectors are not the
+                  last prompt's
   short prompt    under recall.min_prompt_chars: answered before the index is opened
 
 interleaved with ``python -c pass``. The CPU time printed is the hook process's own: with the
@@ -43,6 +50,7 @@ from tests.support import memory_samples as ms
 from tests.support import realistic_memory as rm
 
 GOALS = {18_000: 2.0, 100_000: 3.0}
+VARIED = 60  # prompts of the "varied prompts" case, taken in turn
 SEARCH_GOAL, SEARCH_MB = 5.0, 100
 
 
@@ -68,6 +76,13 @@ def answerer_ready(hook: list[str], stdin: bytes, env: dict) -> int:
             sys.exit("the resident answerer did not start: see logs/resident.log")
         time.sleep(0.05)
     return client.pid(env)
+
+
+def varied_prompts() -> list[str]:
+    """The "varied prompts" case's prompts: realistic_memory.PROMPTS, then sentences drawn from the
+    memory's vocabulary (so each shares words with thousands of entries), of prompt length."""
+    w = rm.Writer(seed=99)
+    return list(rm.PROMPTS) + [w.sentence(5, 14) for _ in range(VARIED - len(rm.PROMPTS))]
 
 
 def build(root: str, env: dict, size: int, now: float) -> tuple[str, str]:
@@ -152,6 +167,8 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
              check=expect(sem_env, "passed=", "semantic=", "(resident)")),
         Case(f"{size:,}: similarity alone", hook, payload(prompt), alone_env,
              check=expect(alone_env, "passed=", "semantic=")),
+        Case(f"{size:,}: varied prompts", hook, env=sem_env, inputs=tuple(map(payload, varied_prompts())),
+             check=expect(sem_env, "semantic=", "(resident)")),
         Case(f"{size:,}: words", hook, payload(prompt), words_env,
              check=expect(words_env, "passed=", "semantic=off", "(resident)")),
         Case(f"{size:,}: short prompt", hook, payload("fix the typo"), sem_env,

@@ -41,7 +41,9 @@ if ROOT not in sys.path:
 
 @dataclass
 class Case:
-    """One command to time. ``check`` looks at a finished run and raises if the output is wrong."""
+    """One command to time. ``check`` looks at a finished run and raises if the output is wrong.
+    ``inputs``: when given, each run takes the next of them as its stdin instead of ``stdin`` (a hook
+    fed a different prompt each time, as a session feeds it)."""
 
     name: str
     argv: list[str]
@@ -49,6 +51,14 @@ class Case:
     env: dict | None = None
     cwd: str | None = None
     check: Callable[[subprocess.CompletedProcess], None] | None = None
+    inputs: tuple[bytes, ...] = ()
+    runs: int = 0  # runs so far: which of ``inputs`` the next one takes
+
+    def next_stdin(self) -> bytes:
+        if not self.inputs:
+            return self.stdin
+        self.runs += 1
+        return self.inputs[(self.runs - 1) % len(self.inputs)]
 
 
 def parse_args(description: str, default_runs: int = 21) -> argparse.Namespace:
@@ -110,7 +120,7 @@ def run_once_cpu(case: Case) -> tuple[float, float]:
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    proc = subprocess.run(case.argv, input=case.stdin, capture_output=True, env=case.env, cwd=case.cwd)
+    proc = subprocess.run(case.argv, input=case.next_stdin(), capture_output=True, env=case.env, cwd=case.cwd)
     took = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
