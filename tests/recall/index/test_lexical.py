@@ -321,6 +321,21 @@ def test_repeated_words_and_phrases_are_counted_as_fts5_counts_them():
     assert all(math.isclose(got[r], want[r], rel_tol=1e-9) for r in want)
 
 
+def test_a_prefix_is_found_at_the_start_and_end_of_each_column_as_fts5_finds_it():
+    """The rescoring looks for a prefix in each column: as the first word of the body or the tags, as
+    the last word of the title, alone in a column; and not inside a word."""
+    docs = [(1, "fix the cache", "pooling stops", "other"), (2, "cache", "x", "pooled"),
+            (3, "cache pools", "", ""), (4, "cache", "spool", "carpool"), (5, "pool", "", "")]
+    conn = db()
+    add(conn, "p", docs)
+    groups = [["pool*"], ["cache"]]
+    want = dict(fts_bm25(docs, fts_query(groups)))
+    got = {r: (s, m) for r, s, m in lookup.search(conn, ["p"], groups, pool=10)[0]}
+    assert got.keys() == want.keys()
+    assert all(math.isclose(got[r][0], want[r], rel_tol=1e-9) for r in want)
+    assert [r for r in sorted(got) if 0 in got[r][1]] == [1, 2, 3, 5]  # 4's "spool", "carpool" are other words
+
+
 def test_kept_words_give_the_same_scores_and_start_over_when_asked():
     """``keep_docs`` (the resident answerer): the parsed words of entries kept between searches give
     the very hits the store gives; ``keep_docs`` again forgets them (a new index file may give an old

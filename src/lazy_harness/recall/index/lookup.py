@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from sys import intern
 
 from lazy_harness.recall.index import terms
 from lazy_harness.recall.index.porter import key as index_word
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
-    Doc = tuple[int, str, set[str], list[str]]  # an entry's length, spaced text, words, spaced columns
+    Doc = tuple[int, set[str], tuple[str, str, str]]  # an entry's length, words, spaced columns
 
 # why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
 # entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
@@ -212,16 +213,16 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
             by_word.setdefault(pat.split()[0], []).append(spec)
     out = []
     w0, w1, w2 = FIELD_WEIGHTS
-    for rowid, (dl, full, words, cols) in _docs(conn, rowids):
+    for rowid, (dl, words, cols) in _docs(conn, rowids):
+        c0, c1, c2 = cols
         found = [spec for w in by_word.keys() & words for spec in by_word[w]]
-        found += [spec for spec in prefixes if spec[0] in full]
+        found += [spec for spec in prefixes if spec[0] in c0 or spec[0] in c1 or spec[0] in c2]
         norm = K1 * (1.0 - B + B * dl / avgdl)
         score, matched = 0.0, set()
         for pat, double, weight, groups in found:
             # why: count() skips an occurrence that shares its leading space with the one before
             # (" a a "); only then are they walked one by one. The three columns written out: a
             # loop over them cost a quarter of the rescoring (1.25 against 0.95 ms for 120 entries)
-            c0, c1, c2 = cols
             n0, n1, n2 = c0.count(pat), c1.count(pat), c2.count(pat)
             if double is not None:
                 n0 = _occurrences(c0, pat) if n0 and double in c0 else n0
@@ -248,9 +249,12 @@ def keep_docs(n: int) -> None:
 
 
 def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
-    """(rowid, (length, text with spaced lines, set of words, spaced columns)) of those of ``rowids``
-    in lex_doc, what ``keep_docs`` kept first."""
+    """(rowid, (length, set of words, spaced columns)) of those of ``rowids`` in lex_doc, what
+    ``keep_docs`` kept first. Words of entries to keep are interned: thousands of entries hold mostly
+    the same few thousand words (an entry kept takes 5 KB so, 9.5 KB with a copy of each word and the
+    whole text beside its columns; interning costs 5 us an entry, paid only by what is kept)."""
     kept = _KEPT if _KEEP else {}
+    each = intern if _KEEP else None
     docs = {r: kept[r] for r in rowids if r in kept}
     got = {}
     for chunk in chunks([r for r in rowids if r not in docs]):
@@ -258,9 +262,9 @@ def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
                                             f"({','.join('?' * len(chunk))})", chunk):
             # why three columns always (title, body, tags: the writer writes three), so that the
             # rescoring has one path; a damaged row of fewer scores in those it has
-            cols = (toks.split("\n") + ["", ""])[:3]
-            got[rowid] = (dl, " " + toks.replace("\n", " \n ") + " ", set(toks.split()),
-                          [" " + c + " " for c in cols])
+            c0, c1, c2 = (toks.split("\n") + ["", ""])[:3]
+            words = toks.split()
+            got[rowid] = (dl, set(map(each, words) if each else words), (f" {c0} ", f" {c1} ", f" {c2} "))
     if _KEEP and got:
         if len(kept) + len(got) > _KEEP:
             kept.clear()  # why: bounded; the entries asked for again come back at the next searches
