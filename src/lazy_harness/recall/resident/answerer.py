@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 
-KEPT_DOCS = 8000  # entries whose parsed words and vectors the answerer keeps (about 6.5 KB each)
+KEPT_DOCS = 6000  # entries whose parsed words and vectors the answerer keeps (about 6.5 KB each)
 
 
 class Kept:
