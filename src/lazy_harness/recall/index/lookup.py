@@ -251,8 +251,9 @@ def keep_docs(n: int) -> None:
 def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
     """(rowid, (length, set of words, spaced columns)) of those of ``rowids`` in lex_doc, what
     ``keep_docs`` kept first. Words of entries to keep are interned: thousands of entries hold mostly
-    the same few thousand words (an entry kept takes 5 KB so, 9.5 KB with a copy of each word and the
-    whole text beside its columns; interning costs 5 us an entry, paid only by what is kept)."""
+    the same few thousand words (a kept entry takes about 5 KB, against 9.5 KB with its own copy of
+    each word and its whole text beside its columns; interning costs about 5 us an entry, paid only
+    where entries are kept)."""
     kept = _KEPT if _KEEP else {}
     each = intern if _KEEP else None
     docs = {r: kept[r] for r in rowids if r in kept}
