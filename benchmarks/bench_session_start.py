@@ -14,6 +14,15 @@ one ``lh hooks install`` leaves (the compound loop on). Then the command ``lh ho
 is timed, with the JSON payload on stdin, for each memory and for a project with no memory,
 interleaved with ``python -c pass``. Goal (issue 29): at most 2 times ``python -c pass``.
 
+Then two cases on the large memory that the interleaved ones do not see, each run beside a bare
+start (in turns first and second), which joins the baseline:
+
+  after a distillation  before each run, what the worker writes for a session (2 decisions, a failure,
+                        a learning) is appended, indexed, and the worker's ``prepare_next_start`` runs
+                        (untimed, as the worker does): the start that follows every session
+  after a sync pull     the same entries written and indexed without it (a pull, or a hand edit):
+                        the start works out the hold check's verdicts on them itself
+
     python benchmarks/bench_session_start.py [--runs 21] [--check]
 
 Run it with the interpreter of the install you want measured (``pip install .``, the README's, or
@@ -29,6 +38,7 @@ import harness
 from harness import Case
 
 from lazy_harness import paths
+from lazy_harness.memory import files
 from lazy_harness.memory import handoff
 from tests.support import memory_samples as ms
 from tests.support import realistic_memory as rm
@@ -102,6 +112,53 @@ def silent(proc) -> None:
         sys.exit(f"the empty project got output: {proc.stdout[:300]!r}")
 
 
+AFTER_WORKER = "large: after a distillation"
+AFTER_PULL = "large: after a sync pull"
+
+
+def after_new_entries(cases: list[Case], times: dict, cpu: dict, env: dict, runs: int, now: float) -> None:
+    """The two cases that follow new entries (see the docstring), each run beside a bare start."""
+    from lazy_harness import config
+    from lazy_harness.recall.index import writer
+    from lazy_harness.worker import pipeline
+
+    bare, large = cases[0], cases[3]
+    project = json.loads(large.stdin)["cwd"]
+    mem, ldir = paths.memory_dir(project, env), paths.learnings_dir(None, env)
+    cfg = config.load(env)
+    w = rm.Writer(seed=77)
+    for name in (AFTER_WORKER, AFTER_PULL):
+        times[name], cpu[name] = [], []
+    for r in range(runs):
+        for name in (AFTER_WORKER, AFTER_PULL):
+            when = now + 60 * (2 * r + (name == AFTER_PULL))
+            summary = w.sentence(7, 14)
+            ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+                ms.decision(when + i, summary if i else w.sentence(7, 14), w.sentence(15, 30), project="large-project",
+                            tags=w.tags(), cues=w.cues()) for i in range(2)])
+            ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+                ms.failure(when, w.sentence(7, 14), w.sentence(12, 24), project="large-project", tags=w.tags(),
+                           cues=w.cues())])
+            slug = f"new-{r}-{'worker' if name == AFTER_WORKER else 'pull'}"
+            ms.write_learning(ldir, w.sentence(6, 12), "large-project", when, learning=w.sentence(25, 60),
+                              slug=slug, fast=True, tags=w.tags(), cues=w.cues(), scope="project")
+            writer.update(paths.recall_index_file(env), [mem], ldir)
+            if name == AFTER_WORKER:
+                pipeline.prepare_next_start(project, cfg, env, when, lambda m: sys.exit(f"worker: {m}"))
+            case = Case(name, large.argv, large.stdin, env, check=shows(summary))
+            for each in (case, bare) if r % 2 == 0 else (bare, case):
+                wall, used = harness.run_once_cpu(each)
+                times[each.name].append(wall)
+                cpu[each.name].append(used)
+
+
+def shows(summary: str):
+    def check(proc) -> None:
+        if summary not in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]:
+            sys.exit(f"the newest decision is not in the start's text: {summary!r}")
+    return check
+
+
 def main() -> int:
     opts = harness.parse_args(__doc__)
     print(harness.interpreter_note())
@@ -122,7 +179,8 @@ def main() -> int:
         print(f"one SessionStart run on the large memory: {sample * 1000:.0f} ms")
         cpu: dict = {}
         times = harness.measure(cases, opts.runs, cpu=cpu)
-    goals = {c.name: GOAL for c in cases[2:]}
+        after_new_entries(cases, times, cpu, large_env, opts.runs, now)
+    goals = {c.name: GOAL for c in cases[2:]} | {AFTER_WORKER: GOAL, AFTER_PULL: GOAL}
     ok = harness.report(times, goals=goals, title="SessionStart")
     harness.cpu_report(cpu)
     return 1 if opts.check and not ok else 0

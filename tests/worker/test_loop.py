@@ -76,6 +76,45 @@ def test_after_a_persist_the_new_entries_are_indexed_and_embedded_before_the_nex
     assert "decision" in kinds and total > 0 and have == total
 
 
+def test_the_next_session_start_finds_the_new_entries_checked(isolated_home, fake, project):
+    """After a distillation the worker reads the memory as the next SessionStart will: that start
+    finds the hold check's verdict on each new entry kept (working one out compiles the check's rules:
+    some 40 ms) and rewrites nothing; it still shows the new entries."""
+    from lazy_harness.memory import held, ids, trust
+
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    payload = place(project)
+    run_hook("SessionEnd", payload)
+    [done] = wait_finished(paths.queue_dir())
+    assert queue.read_task(done)["outcome"] == "processed"
+    mem = _memory(project)
+    kept = held.kept_verdicts(mem, None)
+    new = [trust.text_of(r, kind) for name, kind in (("decisions.jsonl", "decision"), ("failures.jsonl", "failure"))
+           for r in _lines(os.path.join(mem, name))]
+    assert new and all(kept.known.get(ids.text_digest(t)) == "" for t in new)
+    before = os.stat(kept.path)
+    start = run_hook("SessionStart", {**payload, "hook_event_name": "SessionStart", "source": "startup"})
+    assert start.returncode == 0
+    text = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert fake_claude.DEFAULT_ANSWER["decisions"][0]["summary"] in text
+    after = os.stat(kept.path)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_a_start_that_cannot_be_prepared_is_logged_and_the_task_goes_on(isolated_home, monkeypatch):
+    from lazy_harness import config
+    from lazy_harness.recall.readback import digest
+    from lazy_harness.worker import pipeline
+
+    def broken(*args, **kwargs):
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(digest, "build_context", broken)
+    said: list[str] = []
+    pipeline.prepare_next_start(str(isolated_home), config.load(), None, 0.0, said.append)
+    assert said == ["session start not prepared: OSError: disk gone"]
+
+
 def test_processing_the_same_session_again_writes_nothing_twice(isolated_home, fake, project):
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = place(project)

@@ -257,6 +257,8 @@ def distill(fields: dict, cfg: Config, env: Env | None, now: float | None = None
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     update_index(env, memory_dir, learnings_dir, log)
+    if cwd:
+        prepare_next_start(cwd, cfg, env, now, log)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems + plan.problems, attempts=attempts, read=seen)
 
@@ -369,6 +371,20 @@ def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, n
     for problem in plan.problems:  # what only the memory can tell: an unknown item closed
         log(f"answer: {problem}")
     return plan, store.apply(plan)
+
+
+def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: Log) -> None:
+    """Read the memory once as the project's next SessionStart will (recall/readback/digest.py), for
+    the caches that start reads: the hold check's verdicts on the texts it screens and the learnings'
+    heads. Without this the first start after every distillation worked out the verdicts of the new
+    entries itself, and compiling the check's rules cost it some 40 ms (6x a bare start instead of
+    2x). Nothing is held or written to memory here; the start still holds what its check leaves out."""
+    try:  # why: caches only, and a failure here must never fail the task
+        from lazy_harness.recall.readback import digest
+
+        digest.build_context(cwd, cfg, os.environ if env is None else env, now, "worker")
+    except Exception as exc:
+        log(f"session start not prepared: {type(exc).__name__}: {exc}")
 
 
 def update_index(env: Env | None, memory_dir: str, learnings_dir: str, log: Log) -> None:
