@@ -80,6 +80,37 @@ def ask(project, sid):
     return r.stdout, hook_log(paths.claude_dir())[-1]
 
 
+def test_the_socket_gets_its_name_only_once_it_listens(tmp_path, monkeypatch):
+    """A client that finds ``resident.sock`` can connect: the name appears after ``listen`` (a hook
+    that found the file between bind and listen was refused)."""
+    import socket
+
+    from lazy_harness.recall.resident import answerer
+
+    where = tmp_path / "recall"
+    where.mkdir(mode=0o700)
+    seen = []
+    listen = socket.socket.listen
+
+    def watched(self, *args):
+        seen.append(sorted(os.listdir(where)))
+        return listen(self, *args)
+
+    monkeypatch.setattr(socket.socket, "listen", watched)
+    monkeypatch.chdir(tmp_path)  # _listen moves into the folder; monkeypatch moves back
+    (where / client.SOCKET_NAME).write_text("left by a killed answerer")
+    server = answerer._listen(str(where))
+    try:
+        assert seen == [sorted([answerer.BINDING_NAME, client.PID_NAME])]
+        assert sorted(os.listdir(where)) == sorted([client.PID_NAME, client.SOCKET_NAME])
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+            c.connect(str(where / client.SOCKET_NAME))
+            peer, _ = server.accept()
+            peer.close()
+    finally:
+        server.close()
+
+
 def test_the_answerer_gives_what_the_hook_gives_and_says_it_answered(project):
     alone, line = ask(project, SID)
     assert b"advisory locks" in alone and "(resident)" not in line

@@ -140,26 +140,33 @@ def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
         os.close(lock)
 
 
+BINDING_NAME = "resident.sock.new"  # the socket's name between bind and listen
+
+
 def _listen(where: str) -> socket.socket:
     """The socket, bound in ``where`` (the lock is held) by its short name, private to the user; the
-    pid file written first, so that a socket found means a pid to stop."""
+    pid file written first, so that a socket found means a pid to stop. The socket gets its name
+    only once it listens: a hook that found the file between bind and listen was refused (a test
+    that waited for the file failed so in CI), and did the work itself."""
     import socket
 
     from lazy_harness.atomic import atomic_write
 
     os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
-    try:
-        os.unlink(SOCKET_NAME)  # a socket left by an answerer that was killed; we hold the lock
-    except FileNotFoundError:
-        pass
+    for name in (SOCKET_NAME, BINDING_NAME):
+        try:
+            os.unlink(name)  # a socket left by an answerer that was killed; we hold the lock
+        except FileNotFoundError:
+            pass
     atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o177)
     try:
-        server.bind(SOCKET_NAME)
+        server.bind(BINDING_NAME)
     finally:
         os.umask(old)
     server.listen(16)
+    os.replace(BINDING_NAME, SOCKET_NAME)
     try:
         os.unlink(BACKOFF_NAME)  # why: hooks ask again from now on (see resident.back_off)
     except FileNotFoundError:
