@@ -156,16 +156,16 @@ def ready(term: Terminal, review: bool = False) -> None:
         marked = re.compile(r"› 3\. Continue without trusting")
         for _ in range(10):
             term.send_keys("3")
-            if term._poll(lambda: REVIEW not in term.capture() or marked.search(term.capture()) is not None, 5.0):
+            if term.poll(lambda: REVIEW not in term.capture() or marked.search(term.capture()) is not None, 5.0):
                 break
         if REVIEW in term.capture() and marked.search(term.capture()):
             term.send_keys("Enter")
-        term._poll(lambda: REVIEW not in term.capture(), 10.0)
+        term.poll(lambda: REVIEW not in term.capture(), 10.0)
         assert REVIEW not in term.capture(), term.capture()
         stray = re.search(r"^\s*› (3+)\s*$", term.capture(), re.M)  # a "3" that came late, typed as text
         if stray:
             term.send_keys(*["BSpace"] * len(stray.group(1)))
-            term._poll(lambda: re.search(r"^\s*› 3+\s*$", term.capture(), re.M) is None, 5.0)
+            term.poll(lambda: re.search(r"^\s*› 3+\s*$", term.capture(), re.M) is None, 5.0)
 
 
 def prompt(term: Terminal, text: str) -> None:
@@ -176,7 +176,7 @@ def prompt(term: Terminal, text: str) -> None:
     term.wait_for(text[-20:], 30)  # why: a loaded machine draws the typed text late
     for _ in range(3):
         term.send_keys("Enter")
-        if term._poll(lambda: term.ended() or READY in term.capture(), 5.0):
+        if term.poll(lambda: term.ended() or READY in term.capture(), 5.0):
             return
     raise TerminalTimeout(f"Enter did not submit {text[:60]!r}; screen was:\n{term.capture()}")
 

@@ -106,8 +106,8 @@ def tui_session(codex: CodexHome, responses: ResponsesStandIn, turns: list[str],
             shown = term.capture(history=True).count(REPLY[:25])
             prompt(term, text)
             responses.wait_for(before + 1, 60)
-            assert term._poll(lambda n=shown: term.capture(history=True).count(REPLY[:25]) > n, 30), term.capture()
-            assert term._poll(lambda: WORKING not in term.capture(), 30), term.capture()
+            assert term.poll(lambda n=shown: term.capture(history=True).count(REPLY[:25]) > n, 30), term.capture()
+            assert term.poll(lambda: WORKING not in term.capture(), 30), term.capture()
         exit_tui(term)
 
 

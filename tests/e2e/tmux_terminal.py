@@ -88,7 +88,7 @@ class Terminal:
         if not enter:
             return
         head = text.strip().splitlines()[0][:30] if text.strip() else ""
-        self._poll(lambda: head in (self.input_box() or ""), 5.0)
+        self.poll(lambda: head in (self.input_box() or ""), 5.0)
 
         def submitted() -> bool:
             # why: 2.1.197 ends on /exit without redrawing, so the last screen of the ended
@@ -97,7 +97,7 @@ class Terminal:
 
         for _ in range(3):
             self.tmux("send-keys", "-t", "main", "Enter")
-            if self._poll(submitted, 2.0):
+            if self.poll(submitted, 2.0):
                 return
         raise TerminalTimeout(f"Enter did not submit {text[:60]!r}; screen was:\n{self.capture()}")
 
@@ -119,7 +119,8 @@ class Terminal:
         rules = [i for i, line in enumerate(lines) if line.strip() and set(line.strip()) == {"─"}]
         return "\n".join(lines[rules[-2] + 1 : rules[-1]]) if len(rules) >= 2 else None
 
-    def _poll(self, condition: Callable[[], bool], timeout: float) -> bool:
+    def poll(self, condition: Callable[[], bool], timeout: float) -> bool:
+        """Whether ``condition()`` came true within ``timeout`` seconds (looked at every 0.1 s)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if condition():
