@@ -377,8 +377,9 @@ def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: 
     """Read the memory once as the project's next SessionStart will (recall/readback/digest.py), for
     the caches that start reads: the hold check's verdicts on the texts it screens and the learnings'
     heads. Without this the first start after every distillation worked out the verdicts of the new
-    entries itself, and compiling the check's rules cost it some 40 ms (6x a bare start instead of
-    2x). Nothing is held or written to memory here; the start still holds what its check leaves out."""
+    entries itself, and compiling the check's rules cost it some 40 ms (about 5x a bare start instead
+    of 2x at 18,000 entries: benchmarks/bench_session_start.py). Nothing is held or written to memory
+    here; the start still holds what its check leaves out."""
     try:  # why: caches only, and a failure here must never fail the task
         from lazy_harness.recall.readback import digest
 
