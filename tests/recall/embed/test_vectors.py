@@ -92,6 +92,44 @@ def test_kept_vectors_give_the_same_cosines_and_a_late_vector_is_found(monkeypat
         vectors.keep_vectors(0)
 
 
+def test_vectors_read_ahead_answer_in_place_of_the_tables_until_another_model_is_asked_for():
+    """``warm`` (the resident answerer between questions): the vectors of the entries it is given,
+    kept; a search finds them without reading the tables, and another model's search starts over."""
+    rng = random.Random(12)
+    prompt = bytes(rng.randrange(256) for _ in range(DIMS))
+    texts = {i: [bytes(rng.randrange(256) for _ in range(DIMS)) for _ in range(1 + i % 4)] for i in range(1, 30)}
+    texts[30] = [texts[1][0], None]
+    conn = index(texts)
+    fresh = vectors.similarities(conn, prompt, list(texts), "m1")
+    try:
+        vectors.keep_vectors(5)
+        vectors.warm(conn, list(texts), "m1")
+        assert sorted(vectors._WARM) == list(range(1, 30))  # 30 waits for a vector: not kept as lacking one
+        conn.execute("DELETE FROM vec")
+        assert vectors.similarities(conn, prompt, list(texts), "m1") == fresh
+        assert 30 not in fresh
+        assert vectors.similarities(conn, prompt, list(texts), "m2") == {}
+        assert vectors._WARM == {}
+    finally:
+        vectors.keep_vectors(0)
+
+
+def test_vectors_of_another_size_leave_their_entry_to_the_words():
+    """A hand-made row of another size (an entry's texts of two sizes, or all of a size not the
+    prompt's) leaves the entry out, as one not embedded, instead of failing the search."""
+    rng = random.Random(13)
+    prompt = bytes(rng.randrange(256) for _ in range(DIMS))
+    good = bytes(rng.randrange(256) for _ in range(DIMS))
+    conn = index({1: [good], 2: [good, good + b"\x01"], 3: [good[:-8], good[:-8]]})
+    for kept in (0, 10):
+        vectors.keep_vectors(kept)
+        try:
+            got = vectors.similarities(conn, prompt, [1, 2, 3], "m1")
+        finally:
+            vectors.keep_vectors(0)
+        assert got == {1: pytest.approx(cosine(prompt, good), abs=1e-12)}
+
+
 def test_a_vector_kept_without_its_length_scores_zero_and_raises_nothing():
     conn = index({1: [EXTREMES[1]], 2: [EXTREMES[2]]})
     conn.execute("UPDATE vec SET n = NULL WHERE key = 'text-1-0'")

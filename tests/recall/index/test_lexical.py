@@ -336,6 +336,30 @@ def test_a_prefix_is_found_at_the_start_and_end_of_each_column_as_fts5_finds_it(
     assert [r for r in sorted(got) if 0 in got[r][1]] == [1, 2, 3, 5]  # 4's "spool", "carpool" are other words
 
 
+def test_words_read_ahead_are_the_newest_within_the_bound_and_searched_in_place_of_the_store():
+    """``warm_docs`` (the resident answerer between questions): the newest entries first, a part at a
+    time, never more than the bound; a search finds their words without reading lex_doc (rows removed
+    under it score as before), and ``keep_docs`` forgets them."""
+    conn = db()
+    add(conn, "p", corpus(120, seed=5))
+    groups = [["pool", "pool*"], ["socket"], ["sign-in"]]
+    plain = lookup.search(conn, ["p"], groups, 30)
+    try:
+        lookup.keep_docs(10)
+        parts = [lookup.warm_docs(conn, 10**9, 30, 70)]
+        while parts[-1]:
+            parts.append(lookup.warm_docs(conn, parts[-1][-1], 30, 70))
+        assert [len(p) for p in parts] == [30, 30, 10, 0]
+        assert [r for p in parts for r in p] == list(range(120, 50, -1))
+        assert sorted(lookup._WARM) == list(range(51, 121))
+        conn.execute("DELETE FROM lex_doc WHERE rowid > 50")  # what a search reads of them now is the kept text
+        assert lookup.search(conn, ["p"], groups, 30) == plain
+        lookup.keep_docs(10)
+        assert lookup._WARM == {} and lookup.search(conn, ["p"], groups, 30) != plain
+    finally:
+        lookup.keep_docs(0)
+
+
 def test_kept_words_give_the_same_scores_and_start_over_when_asked():
     """``keep_docs`` (the resident answerer): the parsed words of entries kept between searches give
     the very hits the store gives; ``keep_docs`` again forgets them (a new index file may give an old

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
+    Vecs = tuple[bytes, tuple[float, ...]]  # an entry's texts' vectors (unsigned, one after the other), lengths
+
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS key(rowid INTEGER, n INTEGER, key TEXT)",
     "CREATE INDEX IF NOT EXISTS key_rowid ON key(rowid, n)",
@@ -166,19 +168,22 @@ def norm(v: bytes) -> float:
     return float(sum(map(mul, x, x))) ** 0.5
 
 
-# rowid -> its texts' vectors, each (unsigned bytes, squared length, length) (``keep_vectors``)
-_KEPT: dict[int, list[tuple[bytes, int, float]]] = {}
+# rowid -> its texts' vectors and their lengths (``keep_vectors``, ``warm``)
+_KEPT: dict[int, Vecs] = {}
+_WARM: dict[int, Vecs] = {}
 _KEEP = 0
 _KEPT_MODEL = ""
 
 
 def keep_vectors(n: int) -> None:
     """Keep the vectors of up to ``n`` entries between searches (a long-lived process: the resident
-    answerer). An entry's rowid is never given to another entry, its texts are fixed, and a text's
-    vector is the model's: what is kept stays true while the model does (another one clears it)."""
+    answerer), and forget what ``warm`` read. An entry's rowid is never given to another entry, its
+    texts are fixed, and a text's vector is the model's: what is kept stays true while the model
+    does (another one clears it)."""
     global _KEEP
     _KEEP = n
     _KEPT.clear()
+    _WARM.clear()
 
 
 def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str) -> dict[int, float]:
@@ -191,51 +196,88 @@ def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_i
 
     # why: math.dist works in C, 2.4 against 6.1 us a text for the sum of products: |q - v|^2 =
     # |q|^2 + |v|^2 - 2 q.v gives q.v back, an exact integer (every term an integer below 2^25, the
-    # rounding far under 0.5), so the cosines are the same to the last bit. Both vectors are read
-    # unsigned (each byte XOR 0x80, in C: 128 higher), which moves both and leaves their distance
-    qu = prompt_vec.translate(_UNSIGNED)
+    # rounding far under 0.5; |v|^2 is the kept length squared, rounded), so the cosines are the same
+    # to the last bit. Both vectors are read unsigned (each byte XOR 0x80, in C: 128 higher), which
+    # moves both and leaves their distance
+    # why a tuple: math.dist makes one of each argument it is given; the prompt's is made once
+    qu = tuple(prompt_vec.translate(_UNSIGNED))
     qq = sum(map(mul, memoryview(prompt_vec).cast("b"), memoryview(prompt_vec).cast("b")))
     qn = qq ** 0.5
+    dims = len(prompt_vec)
     vecs = _vectors(conn, rowids, model_id)
     best: dict[int, float] = {}
     for rowid in rowids:
-        for u, nn, n in vecs.get(rowid, ()):
+        got = vecs.get(rowid)
+        if got is None:
+            continue
+        blob, lengths = got
+        if len(blob) != dims * len(lengths):
+            continue  # why: vectors of another size (a hand-made row): judged by its words, as one not embedded
+        top = -2.0
+        for at, n in enumerate(lengths):
             if qn and n:
-                d = dist(qu, u)
-                s = round((qq + nn - d * d) / 2) / (qn * n)
+                d = dist(qu, blob[at * dims:(at + 1) * dims])
+                s = round((qq + round(n * n) - d * d) / 2) / (qn * n)
             else:
                 s = 0.0
-            if s > best.get(rowid, -2.0):
-                best[rowid] = s
+            if s > top:
+                top = s
+        best[rowid] = top
     return best
 
 
-def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, list[tuple[bytes, int, float]]]:
-    """rowid -> its texts' vectors of ``model_id`` (unsigned, squared length, length), for those of
-    ``rowids`` whose texts are all embedded; what ``keep_vectors`` kept first."""
+def _read(conn: Connection, sql: str, args: list[Any]) -> dict[int, Vecs]:
+    """rowid -> its texts' vectors (unsigned, one after the other) and their lengths, from rows of
+    (rowid, vector, length), for the entries whose texts are all embedded, in vectors of one size."""
+    got: dict[int, tuple[list[bytes], list[float]]] = {}
+    lacking = set()
+    for rowid, v, n in conn.execute(sql, args):
+        if not v or (rowid in got and len(v) != len(got[rowid][0][0])):
+            lacking.add(rowid)
+        else:
+            us, ns = got.setdefault(rowid, ([], []))
+            us.append(v)
+            ns.append(n or 0.0)  # why: a length missing (a hand-made row) scores 0, as before, not an error
+    return {r: (b"".join(us).translate(_UNSIGNED), tuple(ns)) for r, (us, ns) in got.items() if r not in lacking}
+
+
+def _check_model(model_id: str) -> None:
     global _KEPT_MODEL
     if _KEEP and model_id != _KEPT_MODEL:
         _KEPT.clear()
+        _WARM.clear()
         _KEPT_MODEL = model_id
-    kept = _KEPT if _KEEP else {}
-    found = {r: kept[r] for r in rowids if r in kept}
-    asked = [r for r in rowids if r not in found]
+
+
+def warm(conn: Connection, rowids: list[int], model_id: str) -> None:
+    """Read ahead and keep the vectors of the entries ``rowids`` (``lookup.warm_docs`` names them)."""
+    _check_model(model_id)
+    for start in range(0, len(rowids), 500):
+        chunk = rowids[start:start + 500]
+        _WARM.update(_read(conn, f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND "
+                                 f"v.model = ? WHERE k.rowid IN ({','.join('?' * len(chunk))})",
+                           [model_id, *chunk]))
+
+
+def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
+    """rowid -> its texts' vectors of ``model_id`` (unsigned, lengths), for those of ``rowids`` whose
+    texts are all embedded; what ``warm`` and ``keep_vectors`` kept first."""
+    _check_model(model_id)
+    found = {}
+    asked = []
+    for r in rowids:
+        vs = _WARM.get(r) or _KEPT.get(r)
+        if vs is None:
+            asked.append(r)
+        else:
+            found[r] = vs
     if not asked:
         return found
-    got: dict[int, list[tuple[bytes, int, float]]] = {}
-    lacking = set()
-    marks = ",".join("?" * len(asked))
-    for rowid, v, n in conn.execute(f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key "
-                                    f"AND v.model = ? WHERE k.rowid IN ({marks})", [model_id, *asked]):
-        if not v:
-            lacking.add(rowid)
-        else:
-            n = n or 0.0  # why: a length missing (a hand-made row) scores 0, as before, not an error
-            got.setdefault(rowid, []).append((v.translate(_UNSIGNED), round(n * n), n))
-    got = {r: vs for r, vs in got.items() if r not in lacking}
+    got = _read(conn, f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
+                      f"WHERE k.rowid IN ({','.join('?' * len(asked))})", [model_id, *asked])
     if _KEEP and got:  # why: not an entry waiting for a vector: it gets one later
-        if len(kept) + len(got) > _KEEP:
-            kept.clear()  # why: bounded; the entries asked for again come back at the next searches
-        kept.update(got)
+        if len(_KEPT) + len(got) > _KEEP:
+            _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
+        _KEPT.update(got)
     found.update(got)
     return found

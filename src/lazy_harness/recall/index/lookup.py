@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from sys import intern
 
 from lazy_harness.recall.index import terms
 from lazy_harness.recall.index.porter import key as index_word
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
-    Doc = tuple[int, set[str], tuple[str, str, str]]  # an entry's length, words, spaced columns
+    Doc = tuple[int, str]  # an entry's length, its columns spaced: " title \n body \n tags "
 
 # why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
 # entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
@@ -202,32 +201,36 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
         spec = specs.setdefault(pat, [pat, None if kind == "prefix" else pat[:-1] + pat, 0.0, set()])
         spec[2] += idf[key]
         spec[3].add(g)
-    # why: the entry's set of words meets the query's words in C; only prefixes are searched for
-    # in the text one by one (a loop over every alternative cost 26 us an entry at 59 alternatives)
+    # why: alternatives grouped by their first word (" word "): an entry without it holds none of
+    # its phrases, so one search of the entry's text rules them all out
     by_word: dict[str, list] = {}
     prefixes = []
     for pat, spec in specs.items():
         if spec[1] is None:
             prefixes.append(spec)
         else:
-            by_word.setdefault(pat.split()[0], []).append(spec)
+            by_word.setdefault(" " + pat.split()[0] + " ", []).append(spec)
+    first = list(by_word.items())
     out = []
     w0, w1, w2 = FIELD_WEIGHTS
-    for rowid, (dl, words, cols) in _docs(conn, rowids):
-        c0, c1, c2 = cols
-        found = [spec for w in by_word.keys() & words for spec in by_word[w]]
-        found += [spec for spec in prefixes if spec[0] in c0 or spec[0] in c1 or spec[0] in c2]
+    for rowid, (dl, text) in _docs(conn, rowids):
+        found = [spec for word, group in first if word in text for spec in group]
+        found += [spec for spec in prefixes if spec[0] in text]
         norm = K1 * (1.0 - B + B * dl / avgdl)
         score, matched = 0.0, set()
+        if found:
+            # the columns' bounds: " title \n body \n tags " (a pattern holds no line break)
+            i1 = text.index("\n")
+            i2 = text.index("\n", i1 + 1)
         for pat, double, weight, groups in found:
             # why: count() skips an occurrence that shares its leading space with the one before
             # (" a a "); only then are they walked one by one. The three columns written out: a
             # loop over them cost a quarter of the rescoring (1.25 against 0.95 ms for 120 entries)
-            n0, n1, n2 = c0.count(pat), c1.count(pat), c2.count(pat)
-            if double is not None:
-                n0 = _occurrences(c0, pat) if n0 and double in c0 else n0
-                n1 = _occurrences(c1, pat) if n1 and double in c1 else n1
-                n2 = _occurrences(c2, pat) if n2 and double in c2 else n2
+            n0, n1, n2 = text.count(pat, 0, i1), text.count(pat, i1, i2), text.count(pat, i2)
+            if double is not None and double in text:
+                n0 = _occurrences(text, pat, 0, i1) if n0 else 0
+                n1 = _occurrences(text, pat, i1, i2) if n1 else 0
+                n2 = _occurrences(text, pat, i2, len(text)) if n2 else 0
             f = w0 * n0 + w1 * n1 + w2 * n2
             if f:
                 score += weight * f * (K1 + 1.0) / (f + norm)
@@ -236,40 +239,65 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
     return out
 
 
-_KEPT: dict[int, Doc] = {}  # rowid -> its parsed words (keep_docs)
+_KEPT: dict[int, Doc] = {}  # rowid -> its text, as the searches met it (keep_docs)
+_WARM: dict[int, Doc] = {}  # rowid -> its text, read ahead (warm_docs)
 _KEEP = 0
 
 
 def keep_docs(n: int) -> None:
-    """Keep the parsed words of up to ``n`` entries between searches (a long-lived process: the
-    resident answerer). An entry's rowid is never given to another entry, so what is kept stays true."""
+    """Keep the text of up to ``n`` entries between searches (a long-lived process: the resident
+    answerer), and forget what ``warm_docs`` read. An entry's rowid is never given to another entry,
+    so what is kept stays true."""
     global _KEEP
     _KEEP = n
     _KEPT.clear()
+    _WARM.clear()
+
+
+def spaced(toks: str) -> str:
+    """An entry's stored words (three lines: title, body, tags) as the rescoring searches them:
+    ``" title \n body \n tags "``, each word between spaces. A damaged row of fewer lines has empty
+    columns for those it lacks; lines past the third are not read."""
+    if toks.count("\n") == 2:
+        return " " + toks.replace("\n", " \n ") + " "
+    c0, c1, c2 = (toks.split("\n") + ["", ""])[:3]
+    return f" {c0} \n {c1} \n {c2} "
+
+
+def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
+    """Read ahead the texts of up to ``n`` entries with rowids under ``below``, newest first, and
+    keep them (at most ``most`` in all, whatever the searches keep); their rowids, lowest last
+    (none: nothing left, or ``most`` reached)."""
+    room = min(n, most - len(_WARM))
+    if room <= 0:
+        return []
+    rows = conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE rowid < ? ORDER BY rowid DESC LIMIT ?",
+                        (below, room)).fetchall()
+    for rowid, dl, toks in rows:
+        _WARM[rowid] = (dl, spaced(toks))
+    return [r[0] for r in rows]
 
 
 def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
-    """(rowid, (length, set of words, spaced columns)) of those of ``rowids`` in lex_doc, what
-    ``keep_docs`` kept first. Words of entries to keep are interned: thousands of entries hold mostly
-    the same few thousand words (a kept entry takes about 5 KB, against 9.5 KB with its own copy of
-    each word and its whole text beside its columns; interning costs about 5 us an entry, paid only
-    where entries are kept)."""
-    kept = _KEPT if _KEEP else {}
-    each = intern if _KEEP else None
-    docs = {r: kept[r] for r in rowids if r in kept}
+    """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc: what ``warm_docs`` and
+    ``keep_docs`` kept first. A kept entry takes well under a kilobyte: its text as one string."""
+    docs = {}
+    asked = []
+    for r in rowids:
+        doc = _WARM.get(r) or _KEPT.get(r)
+        if doc is None:
+            asked.append(r)
+        else:
+            docs[r] = doc
     got = {}
-    for chunk in chunks([r for r in rowids if r not in docs]):
+    for chunk in chunks(asked):
         for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
                                             f"({','.join('?' * len(chunk))})", chunk):
-            # why three columns always (title, body, tags: the writer writes three), so that the
-            # rescoring has one path; a damaged row of fewer scores in those it has
-            c0, c1, c2 = (toks.split("\n") + ["", ""])[:3]
-            words = toks.split()
-            got[rowid] = (dl, set(map(each, words) if each else words), (f" {c0} ", f" {c1} ", f" {c2} "))
+            got[rowid] = (dl, spaced(toks))
     if _KEEP and got:
-        if len(kept) + len(got) > _KEEP:
-            kept.clear()  # why: bounded; the entries asked for again come back at the next searches
-        kept.update(got)
+        if len(_KEPT) + len(got) > _KEEP:
+            _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
+        _KEPT.update(got)
     docs.update(got)
     for r in rowids:
         doc = docs.get(r)
@@ -277,13 +305,13 @@ def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
             yield r, doc
 
 
-def _occurrences(text: str, pat: str) -> int:
-    """How many times ``pat`` (" word " or " two words ") is in ``text``, overlapping ones too
-    (" a a " holds " a " twice: two tokens)."""
-    n, at = 0, text.find(pat)
+def _occurrences(text: str, pat: str, start: int, end: int) -> int:
+    """How many times ``pat`` (" word " or " two words ") is in ``text[start:end]``, overlapping ones
+    too (" a a " holds " a " twice: two tokens)."""
+    n, at = 0, text.find(pat, start, end)
     while at >= 0:
         n += 1
-        at = text.find(pat, at + 1)
+        at = text.find(pat, at + 1, end)
     return n
 
 
