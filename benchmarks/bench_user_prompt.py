@@ -22,8 +22,10 @@ then the command Claude Code runs (``lh hooks install``'s) is timed with the JSO
                   memory's are (so each word is in hundreds or thousands of entries). They hold a
                   median 6 search terms (9 at the 90th percentile), against 4 (6) for the 313
                   prompts people wrote for the evaluation sets (tests/eval/*prompts.py): heavier
-                  than typed prompts, not lighter. The answerer's kept words and vectors are not the
-                  last prompt's
+                  than typed prompts, not lighter. Each prompt reaches other entries than the last;
+                  the answerer has read every entry's words and vectors ahead by then (up to 20,000
+                  entries, in about 0.3 s after it starts: ``answerer.AHEAD``), and it sits idle
+                  between runs, as between a person's prompts
   short prompt    under recall.min_prompt_chars: answered before the index is opened
 
 interleaved with ``python -c pass``. The CPU time printed is the hook process's own: with the
