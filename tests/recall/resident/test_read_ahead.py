@@ -87,14 +87,16 @@ def test_a_new_index_file_starts_the_reading_ahead_over(project):
     kept.close()
 
 
-def test_a_failure_while_reading_ahead_ends_it_and_raises_nothing(project, monkeypatch):
+def test_a_failure_while_reading_ahead_ends_it_logged_and_raises_nothing(project, monkeypatch):
     def damaged(*_):
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    kept = answerer.Kept()
+    said: list[str] = []
+    kept = answerer.Kept(said.append)
     kept.open(paths.recall_index_file())
     monkeypatch.setattr(lookup, "warm_docs", damaged)
     assert kept.read_ahead() is False and kept.ahead == 0
+    assert said == ["reading ahead stopped: DatabaseError: database disk image is malformed"]
     kept.close()
 
 

@@ -38,7 +38,8 @@ class Kept:
     """The index connection, kept between questions; opened again when the file was replaced or
     removed (a damaged index is removed and built again by whoever finds it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, log: Callable[[str], None] | None = None) -> None:
+        self.log = log
         self.conn: sqlite3.Connection | None = None
         self.path: str | None = None
         self.ident: tuple[int, int] | None = None
@@ -74,8 +75,8 @@ class Kept:
 
     def read_ahead(self) -> bool:
         """Read the words and vectors of the next ``AHEAD_PART`` entries ahead (``AHEAD`` in all);
-        whether more are left. A failure (a damaged index) ends the reading ahead: the next question
-        finds the damage and deals with it."""
+        whether more are left. A failure (a damaged index) ends the reading ahead, logged: the next
+        question finds the damage and deals with it."""
         if self.conn is None or not self.ahead:
             return False
         from lazy_harness.recall.embed import static_model, vectors
@@ -84,8 +85,10 @@ class Kept:
         try:
             rowids = lookup.warm_docs(self.conn, self.ahead, AHEAD_PART, AHEAD)
             vectors.warm(self.conn, rowids, static_model.MODEL_ID)
-        except Exception:
+        except Exception as exc:
             rowids = []
+            if self.log:
+                self.log(f"reading ahead stopped: {type(exc).__name__}: {exc}")
         self.ahead = rowids[-1] if rowids else 0
         return bool(self.ahead)
 
@@ -152,7 +155,7 @@ def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
         return "another answerer is running"
     signal.signal(signal.SIGTERM, _stop)
     server = _listen(where)
-    kept = Kept()
+    kept = Kept(log)
     log(f"answering on {os.path.join(where, SOCKET_NAME)}")
     index = paths.recall_index_file(env)
     if os.path.exists(index):  # why: opened now, so that the entries are read ahead before the next prompt
