@@ -263,14 +263,8 @@ def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Ve
     """rowid -> its texts' vectors of ``model_id`` (unsigned, lengths), for those of ``rowids`` whose
     texts are all embedded; what ``warm`` and ``keep_vectors`` kept first."""
     _check_model(model_id)
-    found = {}
-    asked = []
-    for r in rowids:
-        vs = _WARM.get(r) or _KEPT.get(r)
-        if vs is None:
-            asked.append(r)
-        else:
-            found[r] = vs
+    found = {r: vs for r in rowids if (vs := _WARM.get(r) or _KEPT.get(r)) is not None}
+    asked = [r for r in rowids if r not in found]
     if not asked:
         return found
     got = _read(conn, f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "

@@ -281,14 +281,8 @@ def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
 def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
     """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc: what ``warm_docs`` and
     ``keep_docs`` kept first. A kept entry takes well under a kilobyte: its text as one string."""
-    docs = {}
-    asked = []
-    for r in rowids:
-        doc = _WARM.get(r) or _KEPT.get(r)
-        if doc is None:
-            asked.append(r)
-        else:
-            docs[r] = doc
+    docs = {r: doc for r in rowids if (doc := _WARM.get(r) or _KEPT.get(r)) is not None}
+    asked = [r for r in rowids if r not in docs]
     got = {}
     for chunk in chunks(asked):
         for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
