@@ -56,9 +56,11 @@ def test_it_reads_the_newest_entries_ahead_within_its_bound_and_answers_the_same
     monkeypatch.setattr(answerer, "AHEAD_PART", 10)
     payload = {"cwd": project, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
     alone = recall.answer({**payload, "session_id": "s-alone"}, dict(os.environ), NOW)
-    kept = answerer.Kept()
+    said: list[str] = []
+    kept = answerer.Kept(said.append)
     kept.open(paths.recall_index_file())
     assert read_all_ahead(kept) == 4  # 10, 10, 5, then the bound
+    assert len(said) == 1 and said[0].startswith("read ahead: the words of 25 entries and the vectors of 25 in ")
     newest = rowids()[-25:]
     assert sorted(lookup._WARM) == newest and sorted(vectors._WARM) == newest
     assert not kept.read_ahead() and kept.ahead == 0
@@ -96,7 +98,7 @@ def test_a_failure_while_reading_ahead_ends_it_logged_and_raises_nothing(project
     kept.open(paths.recall_index_file())
     monkeypatch.setattr(lookup, "warm_docs", damaged)
     assert kept.read_ahead() is False and kept.ahead == 0
-    assert said == ["reading ahead stopped: DatabaseError: database disk image is malformed"]
+    assert said[0] == "reading ahead stopped: DatabaseError: database disk image is malformed"
     kept.close()
 
 
