@@ -103,7 +103,7 @@ def test_vectors_read_ahead_answer_in_place_of_the_tables_until_another_model_is
     fresh = vectors.similarities(conn, prompt, list(texts), "m1")
     try:
         vectors.keep_vectors(5)
-        vectors.warm(conn, list(texts), "m1")
+        assert vectors.warm(conn, list(texts), "m1") == 29
         assert sorted(vectors._WARM) == list(range(1, 30))  # 30 waits for a vector: not kept as lacking one
         conn.execute("DELETE FROM vec")
         assert vectors.similarities(conn, prompt, list(texts), "m1") == fresh

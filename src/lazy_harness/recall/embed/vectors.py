@@ -226,18 +226,22 @@ def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_i
     return best
 
 
-def _read(conn: Connection, sql: str, args: list[Any]) -> dict[int, Vecs]:
-    """rowid -> its texts' vectors (unsigned, one after the other) and their lengths, from rows of
-    (rowid, vector, length), for the entries whose texts are all embedded, in vectors of one size."""
+def _read(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
+    """rowid -> its texts' vectors of ``model_id`` (unsigned, one after the other) and their lengths,
+    for those of ``rowids`` whose texts are all embedded, in vectors of one size."""
     got: dict[int, tuple[list[bytes], list[float]]] = {}
     lacking = set()
-    for rowid, v, n in conn.execute(sql, args):
-        if not v or (rowid in got and len(v) != len(got[rowid][0][0])):
-            lacking.add(rowid)
-        else:
-            us, ns = got.setdefault(rowid, ([], []))
-            us.append(v)
-            ns.append(n or 0.0)  # why: a length missing (a hand-made row) scores 0, as before, not an error
+    for start in range(0, len(rowids), 500):
+        chunk = rowids[start:start + 500]
+        for rowid, v, n in conn.execute(f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND "
+                                        f"v.model = ? WHERE k.rowid IN ({','.join('?' * len(chunk))})",
+                                        [model_id, *chunk]):
+            if not v or (rowid in got and len(v) != len(got[rowid][0][0])):
+                lacking.add(rowid)
+            else:
+                us, ns = got.setdefault(rowid, ([], []))
+                us.append(v)
+                ns.append(n or 0.0)  # why: a length missing (a hand-made row) scores 0, as before, not an error
     return {r: (b"".join(us).translate(_UNSIGNED), tuple(ns)) for r, (us, ns) in got.items() if r not in lacking}
 
 
@@ -249,14 +253,13 @@ def _check_model(model_id: str) -> None:
         _KEPT_MODEL = model_id
 
 
-def warm(conn: Connection, rowids: list[int], model_id: str) -> None:
-    """Read ahead and keep the vectors of the entries ``rowids`` (``lookup.warm_docs`` names them)."""
+def warm(conn: Connection, rowids: list[int], model_id: str) -> int:
+    """Read ahead and keep the vectors of the entries ``rowids`` (``lookup.warm_docs`` names them);
+    how many of them had every text embedded."""
     _check_model(model_id)
-    for start in range(0, len(rowids), 500):
-        chunk = rowids[start:start + 500]
-        _WARM.update(_read(conn, f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND "
-                                 f"v.model = ? WHERE k.rowid IN ({','.join('?' * len(chunk))})",
-                           [model_id, *chunk]))
+    got = _read(conn, rowids, model_id)
+    _WARM.update(got)
+    return len(got)
 
 
 def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
@@ -267,8 +270,7 @@ def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Ve
     asked = [r for r in rowids if r not in found]
     if not asked:
         return found
-    got = _read(conn, f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
-                      f"WHERE k.rowid IN ({','.join('?' * len(asked))})", [model_id, *asked])
+    got = _read(conn, asked, model_id)
     if _KEEP and got:  # why: not an entry waiting for a vector: it gets one later
         if len(_KEPT) + len(got) > _KEEP:
             _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches

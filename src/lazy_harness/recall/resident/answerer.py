@@ -44,7 +44,8 @@ class Kept:
         self.path: str | None = None
         self.ident: tuple[int, int] | None = None
         self.ahead = 0  # the rowid under which to read ahead next; 0: nothing left to read
-        self.ahead_seconds = 0.0  # the time read_ahead took so far, for the log
+        self.ahead_seconds = 0.0  # the time read_ahead took so far, and (entries, embedded) it read: the log's
+        self.ahead_read = (0, 0)
 
     def open(self, path: str) -> sqlite3.Connection:
         from lazy_harness.recall.index import store
@@ -71,7 +72,7 @@ class Kept:
             self.conn.execute("PRAGMA cache_size=-16000")
             st = os.stat(path)
             self.path, self.ident = path, (st.st_dev, st.st_ino)
-            self.ahead, self.ahead_seconds = lookup.last_rowid(self.conn) + 1, 0.0
+            self.ahead, self.ahead_seconds, self.ahead_read = lookup.last_rowid(self.conn) + 1, 0.0, (0, 0)
         return self.conn
 
     def read_ahead(self) -> bool:
@@ -80,15 +81,16 @@ class Kept:
         question finds the damage and deals with it."""
         if self.conn is None or not self.ahead:
             return False
+        import time
+
         from lazy_harness.recall.embed import static_model, vectors
         from lazy_harness.recall.index import lookup
-
-        import time
 
         started = time.monotonic()
         try:
             rowids = lookup.warm_docs(self.conn, self.ahead, AHEAD_PART, AHEAD)
-            vectors.warm(self.conn, rowids, static_model.MODEL_ID)
+            embedded = vectors.warm(self.conn, rowids, static_model.MODEL_ID)
+            self.ahead_read = (self.ahead_read[0] + len(rowids), self.ahead_read[1] + embedded)
         except Exception as exc:
             rowids = []
             if self.log:
@@ -96,8 +98,8 @@ class Kept:
         self.ahead_seconds += time.monotonic() - started
         self.ahead = rowids[-1] if rowids else 0
         if not self.ahead and self.log:
-            self.log(f"read ahead: the words of {len(lookup._WARM):,} entries and the vectors of "
-                     f"{len(vectors._WARM):,} in {self.ahead_seconds:.2f} s")
+            self.log(f"read ahead: the words of {self.ahead_read[0]:,} entries and the vectors of "
+                     f"{self.ahead_read[1]:,} in {self.ahead_seconds:.2f} s")
         return bool(self.ahead)
 
     def close(self) -> None:
