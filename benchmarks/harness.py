@@ -93,10 +93,18 @@ def temp_home(keep: bool = False):
 
 
 def hook_command(event: str) -> list[str]:
-    """The command ``lh hooks install`` writes into settings.json for ``event``, as argv."""
+    """The command ``lh hooks install`` writes into settings.json for ``event``, as argv, with what the
+    install leaves beside it: the hooks' modules compiled into one file (lazy_harness/hotload.py)."""
     import shlex
 
+    from lazy_harness import hotload
     from lazy_harness import settings
+
+    try:
+        if hotload.refresh() is not None:
+            print(f"hook modules compiled into {hotload.bundle_file()}, as lh hooks install does")
+    except (OSError, SyntaxError) as exc:
+        print(f"hook modules not bundled ({exc}): the hooks load them one by one, as on a read-only install")
 
     return shlex.split(settings.command_for(event))
 

@@ -16,6 +16,9 @@ SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
         "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity",
         "lazy_harness.private",
+        # why: the hooks' modules compiled into one file (ADR 0050): imports nothing of ours at run time;
+        # the hook's launcher installs it, lh hooks install and the worker write it
+        "lazy_harness.hotload",
         # why: config.toml's shape for mypy (ADR 0048), imported only under TYPE_CHECKING; it imports
         # nothing of ours, so a store function that takes the config (memory.state, cost.budget) names it
         "lazy_harness.config.typed"}

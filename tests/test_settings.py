@@ -39,7 +39,7 @@ def test_command_is_the_python_without_site_then_the_launcher_then_the_event():
     argv = shlex.split(settings.command_for("Stop", PY, parent="/opt/venv/lib/python3.11/site-packages"))
     assert argv[:4] == [PY, "-S", "-P", "-c"] and argv[5] == "Stop" and len(argv) == 6
     assert argv[4] == ('import sys; sys.path.append("/opt/venv/lib/python3.11/site-packages"); '
-                       "from lazy_harness.hooks.entry import run; run()")
+                       "from lazy_harness.hooks.launch import run; run()")
 
 
 def test_the_launcher_runs_the_hook_from_another_folder_with_a_module_named_like_ours(tmp_path):
@@ -74,6 +74,18 @@ def test_python_path_with_spaces_is_quoted_so_shlex_gives_it_back(tmp_path):
 def test_the_older_module_form_is_ours_and_replaced_at_install(tmp_path):
     target = write_json(tmp_path / "settings.json", {"hooks": {"Stop": [{"matcher": "", "hooks": [
         {"type": "command", "command": f"{PY} -m lazy_harness.hooks Stop", "timeout": 10}]}]}})
+    settings.install(str(target), python=PY)
+    commands = [h["command"] for g in json.loads(target.read_text())["hooks"]["Stop"] for h in g["hooks"]]
+    assert commands == [settings.command_for("Stop", PY)]
+
+
+def test_the_launcher_before_the_bundle_is_ours_and_replaced_at_install(tmp_path):
+    """Installs of earlier versions registered ``hooks.entry``'s run; a reinstall moves them to the
+    launcher that loads the hooks' bundle (hotload.py), one entry per event, never two."""
+    old = settings.command_for("Stop", PY).replace(settings.RUN, settings.RUN_BEFORE)
+    assert settings.RUN_BEFORE in old and settings.RUN not in old
+    target = write_json(tmp_path / "settings.json", {"hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": old, "timeout": 10}]}]}})
     settings.install(str(target), python=PY)
     commands = [h["command"] for g in json.loads(target.read_text())["hooks"]["Stop"] for h in g["hooks"]]
     assert commands == [settings.command_for("Stop", PY)]

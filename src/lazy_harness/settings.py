@@ -1,7 +1,8 @@
 """Claude Code settings.json: register and unregister our hooks, and nothing else.
 
 The file belongs to Claude Code and to the user. We own only the hook entries whose command runs
-our launcher (``hooks.entry.run``), the older ``-m lazy_harness.hooks`` or the ``lh-hook`` console
+our launcher (``hooks.launch.run``; the one before it, ``hooks.entry.run``), the older
+``-m lazy_harness.hooks`` or the ``lh-hook`` console
 script; every other key and entry is kept exactly as it was, in its order. Two command forms: the
 absolute interpreter (``<python> -S -P -c '<launcher>' <Event>``, see ``command_for``, for files of
 this machine) and the portable ``lh-hook <Event>`` (for a project file shared through git: it names
@@ -48,10 +49,11 @@ BACKUP_SUFFIX = ".lh-backup"
 BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
 INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
 UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
-RUN = "from lazy_harness.hooks.entry import run; run()"
-# ours: the launcher (RUN), the older ``-m lazy_harness.hooks`` form (replaced at the next install),
-# the portable script
-_OURS = re.compile(re.escape(RUN) + r"|(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
+RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
+RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
+# ours: the launcher (RUN), the older ones (RUN_BEFORE, ``-m lazy_harness.hooks``: replaced at the next
+# install), the portable script
+_OURS = re.compile(re.escape(RUN) + "|" + re.escape(RUN_BEFORE) + r"|(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
                    r"|^(?:\S*/)?" + re.escape(SCRIPT) + r"(?:\s|$)")
 
 
@@ -95,10 +97,10 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
                 agent: str | None = None) -> str:
     """``<python> -S -P -c '<launcher>' <Event>``: the absolute interpreter, so PATH does not matter;
     the launcher puts the folder holding this lazy_harness (``parent``) on ``sys.path`` and runs
-    ``hooks.entry.run``. ``-S``: no ``site`` (the hooks use the standard library and this package
-    only), ``-P``: the project folder Claude Code runs the hook in is not put on ``sys.path``
-    (a file of the project named like a module must not replace it); neither imports ``runpy`` as
-    ``-m`` does (docs/adr/0002).
+    ``hooks.launch.run`` (the hooks' bundle, docs/adr/0050, then ``hooks.entry.run``). ``-S``: no
+    ``site`` (the hooks use the standard library and this package only), ``-P``: the project folder
+    Claude Code runs the hook in is not put on ``sys.path`` (a file of the project named like a
+    module must not replace it); neither imports ``runpy`` as ``-m`` does (docs/adr/0002).
 
     ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed. ``agent``
     ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI."""

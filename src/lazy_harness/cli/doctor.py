@@ -398,6 +398,9 @@ def doctor(ctx: click.Context) -> None:
     _check_claude(r, values)
     _check_hooks(r)
     from lazy_harness.cli import hooks_codex
+    from lazy_harness.cli.hooks import bundle_line
+
+    r.line(*bundle_line())
 
     for row in hooks_codex.doctor_lines():
         r.line(*row)

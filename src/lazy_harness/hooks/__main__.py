@@ -1,3 +1,3 @@
-from lazy_harness.hooks.entry import run
+from lazy_harness.hooks.launch import run
 
 run()

@@ -263,7 +263,21 @@ def run(env: Env | None = None, limit: int | None = None, sleep: Sleep = time.sl
             os.close(linger_fd)
     if not stats.lock_busy or stats.finished:
         _save_state(env, started, stats)
+        _bundle_hook_modules(env)
     return stats
+
+
+def _bundle_hook_modules(env: Env | None) -> None:
+    """After an upgrade (or an edit of the package) the hooks' bundle is written again here, so the
+    hooks load from it after the next session (lazy_harness/hotload.py). A stat per module otherwise."""
+    from lazy_harness import hotload
+
+    try:
+        n = hotload.refresh()
+    except (OSError, SyntaxError):
+        return  # why: an install folder this user cannot write: the hooks load module by module; lh doctor says so
+    if n is not None:
+        _log(env, f"worker {os.getpid()}: hook modules compiled into {hotload.bundle_file()} ({n} modules)")
 
 
 def _after_writing(env: Env | None, cfg: Config, started: float, stats: Stats) -> None:

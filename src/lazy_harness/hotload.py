@@ -1,0 +1,221 @@
+"""The hooks' modules loaded from one file: what a hook's start spends on finding and reading ~40 files.
+
+A hook is a new interpreter every time. Each module it imports is found on disk (the finder's
+directory cache, a ``stat`` of the source to validate its ``.pyc``), read and unmarshalled: about
+55 us a module beyond the unmarshalling, measured here, so 1.3 ms of SessionStart's and 0.9 ms of
+the prompt hook's time went to the import machinery alone (docs/adr/0050). So the modules of the
+hot path (``HOT``) are compiled into one file, the bundle, beside the package's own ``.pyc`` files::
+
+    <package>/__pycache__/hooks-bundle.<cache tag>.bin
+        MAGIC, 4 bytes: the header's length, the header (marshal: {"python": sys.version,
+        "modules": {name: (source relative to the package's parent, mtime_ns, size, offset, length,
+        is_package)}}), then each module's code object (marshal), one after another
+
+and the hook's launcher (``hooks/launch.py``) puts a finder for it first on ``sys.meta_path``. A module
+is served from the bundle only while its source has the size and mtime it was compiled from (one
+``stat``, as the ``.pyc`` check makes) and only by an interpreter of the same ``sys.version``;
+anything else (a module not in the bundle, a changed source, a damaged or missing bundle) is imported
+as always. The bundle is as trusted as the ``.pyc`` files beside it: whoever can write one can write
+the other.
+
+Written by ``lh hooks install`` and brought up to date by the worker at each run (:func:`refresh`),
+so an upgrade is picked up after the next session; an install folder that is not writable (a
+system-wide install) has no bundle and loses nothing but the speed.
+
+Hot path: ``os``, ``sys`` and ``marshal`` (built in) only.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+TYPE_CHECKING = False  # why: not typing's: the hook's launcher loads this module (house style section 3)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+MAGIC = b"LHHOT1\n"
+# the modules a hook may load (tests/hooks/test_entry_imports.py holds the hooks to this list)
+HOT = (
+    "lazy_harness", "lazy_harness.hotload", "lazy_harness.hooks", "lazy_harness.hooks.launch",
+    "lazy_harness.hooks.entry", "lazy_harness.hooks.stop", "lazy_harness.hooks.session_end",
+    "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer", "lazy_harness.hooks.user_prompt",
+    "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
+    "lazy_harness.atomic", "lazy_harness.private", "lazy_harness.logfile", "lazy_harness.jsonload",
+    "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.notice",
+    "lazy_harness.queue", "lazy_harness.queue.sweep", "lazy_harness.queue.task", "lazy_harness.queue.state",
+    "lazy_harness.queue.turn", "lazy_harness.queue.produce", "lazy_harness.queue.consume",
+    "lazy_harness.queue.submit", "lazy_harness.queue.retain", "lazy_harness.queue.index_task",
+    "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.migrate", "lazy_harness.memory.ids",
+    "lazy_harness.memory.sanitize", "lazy_harness.memory.state", "lazy_harness.memory.handoff",
+    "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks", "lazy_harness.memory.lines",
+    "lazy_harness.memory.aliases", "lazy_harness.memory.frontmatter", "lazy_harness.memory.trust",
+    "lazy_harness.memory.fence", "lazy_harness.memory.provenance", "lazy_harness.memory.held",
+    "lazy_harness.memory.usage",
+    "lazy_harness.recall", "lazy_harness.recall.readback", "lazy_harness.recall.readback.digest",
+    "lazy_harness.recall.readback.learnings", "lazy_harness.recall.prompt",
+    "lazy_harness.recall.prompt.worth_searching", "lazy_harness.recall.prompt.recall",
+    "lazy_harness.recall.prompt.rank", "lazy_harness.recall.prompt.already_shown",
+    "lazy_harness.recall.prompt.admit", "lazy_harness.recall.index", "lazy_harness.recall.index.store",
+    "lazy_harness.recall.index.sources", "lazy_harness.recall.index.terms", "lazy_harness.recall.index.writer",
+    "lazy_harness.recall.index.lookup", "lazy_harness.recall.index.porter", "lazy_harness.recall.embed",
+    "lazy_harness.recall.embed.static_model", "lazy_harness.recall.embed.vectors", "lazy_harness.recall.resident",
+    "lazy_harness.recall.resident.client",
+)
+
+
+def package_parent() -> str:
+    """The folder holding this ``lazy_harness``."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def bundle_file(parent: str | None = None) -> str:
+    """Where the bundle of the ``lazy_harness`` in ``parent`` (this one by default) lives, for this
+    interpreter (the cache tag names it, as it names a ``.pyc``)."""
+    tag = sys.implementation.cache_tag or "none"
+    return os.path.join(parent or package_parent(), "lazy_harness", "__pycache__", f"hooks-bundle.{tag}.bin")
+
+
+def _source(parent: str, name: str) -> tuple[str, bool]:
+    """(the source file of module ``name`` under ``parent``, whether it is a package)."""
+    base = os.path.join(parent, *name.split("."))
+    init = os.path.join(base, "__init__.py")
+    return (init, True) if os.path.isfile(init) else (base + ".py", False)
+
+
+def _read_header(fd: int) -> dict | None:
+    """The bundle's header when this interpreter may use it, else None (damaged, another version)."""
+    try:
+        head = os.pread(fd, len(MAGIC) + 4, 0)
+        if len(head) != len(MAGIC) + 4 or head[:len(MAGIC)] != MAGIC:
+            return None
+        size = int.from_bytes(head[len(MAGIC):], "little")
+        header = marshal.loads(os.pread(fd, size, len(MAGIC) + 4))
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(header, dict) or header.get("python") != sys.version or not isinstance(
+            header.get("modules"), dict):
+        return None
+    header["base"] = len(MAGIC) + 4 + size
+    return header
+
+
+class _Finder:
+    """A ``sys.meta_path`` finder and loader serving the bundle's modules whose sources are unchanged."""
+
+    def __init__(self, fd: int, header: dict, parent: str) -> None:
+        self.fd, self.modules, self.base, self.parent = fd, header["modules"], header["base"], parent
+        # why: the class of any module's spec, so that importlib.machinery need not be imported
+        self.spec_class: Callable[..., Any] = type(sys.modules[__name__].__spec__)
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> object | None:
+        entry = self.modules.get(name)
+        if entry is None:
+            return None
+        try:
+            rel, mtime_ns, size, offset, length, is_package = entry
+            origin = os.path.join(self.parent, rel)
+            st = os.stat(origin)
+            if st.st_mtime_ns != mtime_ns or st.st_size != size:
+                return None  # why: changed since the bundle was written; the usual import reads it
+            code = marshal.loads(os.pread(self.fd, length, self.base + offset))
+        except (OSError, ValueError, EOFError, TypeError):
+            return None  # why: a damaged bundle costs the speed, never the import
+        if type(code).__name__ != "code":
+            return None
+        spec = self.spec_class(name, self, origin=origin, loader_state=code, is_package=is_package)
+        spec.has_location = True  # why: sets __file__ (and __cached__) as the usual import does
+        if is_package:
+            spec.submodule_search_locations = [os.path.dirname(origin)]
+        return spec
+
+    def create_module(self, spec: object) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: object) -> None:
+        exec(module.__spec__.loader_state, module.__dict__)  # type: ignore[attr-defined]
+
+
+def install(parent: str | None = None) -> bool:
+    """Put the bundle's finder first on ``sys.meta_path`` when there is a bundle this interpreter may
+    use; returns whether it did. Never raises for a missing or damaged bundle."""
+    parent = parent or package_parent()
+    try:
+        fd = os.open(bundle_file(parent), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    header = _read_header(fd)
+    if header is None:
+        os.close(fd)
+        return False
+    sys.meta_path.insert(0, _Finder(fd, header, parent))  # type: ignore[arg-type]
+    return True
+
+
+# --- writing it: lh hooks install and the worker, never a hook ------------------------------------
+
+def stale(parent: str | None = None) -> list[str]:
+    """The hot modules the bundle lacks or holds from other sources ([] when it is current); every
+    one when there is no bundle this interpreter may use."""
+    parent = parent or package_parent()
+    try:
+        fd = os.open(bundle_file(parent), os.O_RDONLY)
+    except OSError:
+        return list(HOT)
+    try:
+        header = _read_header(fd)
+    finally:
+        os.close(fd)
+    modules = header["modules"] if header else {}
+    out = []
+    for name in HOT:
+        src, _ = _source(parent, name)
+        entry = modules.get(name)
+        try:
+            st = os.stat(src)
+        except OSError:
+            continue  # why: not installed here (nothing to bundle)
+        if not entry or entry[1] != st.st_mtime_ns or entry[2] != st.st_size:
+            out.append(name)
+    return out
+
+
+def build(parent: str | None = None) -> int:
+    """Compile the hot modules of the ``lazy_harness`` in ``parent`` into its bundle (written whole:
+    a temporary file renamed over it). Returns how many modules it holds. Raises OSError when the
+    install folder cannot be written, SyntaxError for a source that does not compile."""
+    parent = parent or package_parent()
+    target = bundle_file(parent)
+    modules: dict[str, tuple[str, int, int, int, int, bool]] = {}
+    codes: list[bytes] = []
+    offset = 0
+    for name in HOT:
+        src, is_package = _source(parent, name)
+        try:
+            with open(src, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                data = fh.read()
+        except OSError:
+            continue
+        code = marshal.dumps(compile(data, src, "exec", dont_inherit=True))
+        modules[name] = (os.path.relpath(src, parent), st.st_mtime_ns, st.st_size, offset, len(code), is_package)
+        codes.append(code)
+        offset += len(code)
+    header = marshal.dumps({"python": sys.version, "modules": modules})
+    from lazy_harness.atomic import atomic_write
+
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    # why not fsynced: a bundle lost in a power cut (old, empty or gone) only means the usual imports
+    atomic_write(target, MAGIC + len(header).to_bytes(4, "little") + header + b"".join(codes), mode=0o644,
+                 durable=False)
+    return len(modules)
+
+
+def refresh(parent: str | None = None) -> int | None:
+    """Rebuild the bundle when a hot module changed since it was written (an upgrade, an edit): how
+    many modules it holds now, or None when it was current. Raises what :func:`build` raises."""
+    if not stale(parent):
+        return None
+    return build(parent)

@@ -1,0 +1,207 @@
+"""The hooks' modules loaded from one compiled file (lazy_harness/hotload.py): the same hook output
+with it and without it, and anything wrong with it (a changed source, a damaged file, another Python)
+costing the speed only. Each test works on a copy of the package in its own folder."""
+
+import json
+import marshal
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import lazy_harness
+from lazy_harness import hotload
+from lazy_harness import paths
+from lazy_harness import settings
+from tests.support import memory_samples as ms
+
+PACKAGE = os.path.dirname(os.path.abspath(lazy_harness.__file__))
+
+# prints, for every module of ours the process holds, whether the bundle served it
+REPORT = ("import json, sys; print(json.dumps({n: type(m.__spec__.loader).__name__ for n, m in sys.modules.items() "
+          "if n.startswith('lazy_harness')}))")
+
+
+@pytest.fixture
+def copy(tmp_path) -> str:
+    """A copy of the installed package: the folder holding it (``parent``)."""
+    parent = tmp_path / "site"
+    shutil.copytree(PACKAGE, parent / "lazy_harness", ignore=shutil.ignore_patterns("__pycache__"))
+    return str(parent)
+
+
+def loaders(parent: str, *imports: str) -> dict[str, str]:
+    """The loader of each of our modules after the launcher's start and ``imports``, in a new interpreter
+    run as the hook command runs (``-S -P``)."""
+    code = (f"import sys; sys.path.append({parent!r}); from lazy_harness import hotload; hotload.install(); "
+            + "".join(f"import {m}; " for m in imports) + REPORT)
+    p = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def session_start(parent: str, project: str) -> subprocess.CompletedProcess:
+    """The SessionStart hook as lh hooks install registers it, with the package of ``parent``."""
+    payload = json.dumps({"session_id": "5f0c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f", "cwd": project, "source": "startup",
+                          "hook_event_name": "SessionStart", "transcript_path": os.path.join(project, "t.jsonl")})
+    argv = shlex.split(settings.command_for("SessionStart", sys.executable, parent=parent))
+    return subprocess.run(argv, input=payload.encode(), capture_output=True, timeout=60, cwd=project)
+
+
+@pytest.fixture
+def project(tmp_path) -> str:
+    project = ms.make_project(str(tmp_path), "shop")
+    mdir = paths.memory_dir(project)
+    os.makedirs(mdir)
+    now = time.time()
+    ms.write_jsonl(os.path.join(mdir, "decisions.jsonl"), [
+        ms.decision(now - 60, "Money amounts are stored as integer cents", "floats lost a cent on refunds",
+                    project="shop")])
+    ms.write_jsonl(os.path.join(mdir, "failures.jsonl"), [
+        ms.failure(now - 30, "The webhook arrived before the order row was committed", "commit first", project="shop")])
+    return project
+
+
+def test_every_module_of_the_list_is_in_the_package():
+    for name in hotload.HOT:
+        src, _ = hotload._source(os.path.dirname(PACKAGE), name)
+        assert os.path.isfile(src), name
+
+
+def test_a_hook_loads_its_modules_from_the_bundle_and_says_the_same(copy, project):
+    without = session_start(copy, project)
+    assert without.returncode == 0 and b"integer cents" in without.stdout, without.stderr
+    assert hotload.build(copy) == len(hotload.HOT)
+    with_it = session_start(copy, project)
+    assert with_it.stdout == without.stdout
+    got = loaders(copy, "lazy_harness.hooks.session_start", "lazy_harness.hooks.user_prompt")
+    # what the launcher imports itself (the package, hotload) comes before the bundle; the rest from it
+    served = {n for n, loader in got.items() if loader == "_Finder"}
+    assert served == set(got) - {"lazy_harness", "lazy_harness.hotload"}
+    assert "lazy_harness.recall.readback.digest" in served and "lazy_harness.memory.held" in served
+
+
+def test_without_a_bundle_every_module_is_imported_from_its_file(copy):
+    assert not os.path.exists(hotload.bundle_file(copy))
+    got = loaders(copy, "lazy_harness.hooks.session_start")
+    assert "_Finder" not in got.values() and got["lazy_harness.hooks.session_start"] == "SourceFileLoader"
+
+
+def test_a_module_changed_after_the_bundle_is_imported_from_its_file(copy):
+    hotload.build(copy)
+    held = os.path.join(copy, "lazy_harness", "memory", "held.py")
+    with open(held, "a") as fh:
+        fh.write("\nCHANGED_AFTER_THE_BUNDLE = True\n")
+    code = (f"import sys; sys.path.append({copy!r}); from lazy_harness import hotload; hotload.install(); "
+            "from lazy_harness.memory import held, marks; "
+            "print(type(held.__spec__.loader).__name__, held.CHANGED_AFTER_THE_BUNDLE, "
+            "type(marks.__spec__.loader).__name__)")
+    p = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == ["SourceFileLoader", "True", "_Finder"], p.stderr
+    assert hotload.stale(copy) == ["lazy_harness.memory.held"]
+
+
+@pytest.mark.parametrize("damage", ["empty", "cut in the header", "cut in the code", "code overwritten",
+                                    "another python"])
+def test_a_damaged_bundle_costs_the_speed_and_never_the_hook(copy, project, damage):
+    expected = session_start(copy, project).stdout
+    hotload.build(copy)
+    path = hotload.bundle_file(copy)
+    data = open(path, "rb").read()
+    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
+    if damage == "empty":
+        data = b""
+    elif damage == "cut in the header":
+        data = data[:start - 10]
+    elif damage == "cut in the code":
+        data = data[:start + 100]
+    elif damage == "code overwritten":
+        data = data[:start] + bytes(len(data) - start)  # zeros: no marshal type has code 0
+    else:  # the same modules compiled by another interpreter
+        header = marshal.loads(data[len(hotload.MAGIC) + 4:start])
+        header["python"] = "3.99.0 (elsewhere)"
+        head = marshal.dumps(header)
+        data = hotload.MAGIC + len(head).to_bytes(4, "little") + head + data[start:]
+    with open(path, "wb") as fh:
+        fh.write(data)
+    got = session_start(copy, project)
+    assert got.returncode == 0 and got.stdout == expected, got.stderr
+    loaded = loaders(copy, "lazy_harness.hooks.session_start")
+    assert loaded["lazy_harness.hooks.session_start"] == "SourceFileLoader"
+
+
+def test_refresh_writes_only_when_a_module_changed(copy):
+    assert hotload.refresh(copy) == len(hotload.HOT)
+    path = hotload.bundle_file(copy)
+    before = os.stat(path)
+    assert hotload.refresh(copy) is None and hotload.stale(copy) == []
+    after = os.stat(path)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    paths_py = os.path.join(copy, "lazy_harness", "paths.py")
+    st = os.stat(paths_py)
+    os.utime(paths_py, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # an upgrade writes new files
+    assert hotload.stale(copy) == ["lazy_harness.paths"]
+    assert hotload.refresh(copy) == len(hotload.HOT) and hotload.stale(copy) == []
+
+
+def test_an_install_folder_that_cannot_be_written_raises_and_leaves_no_bundle(copy):
+    pycache = os.path.join(copy, "lazy_harness", "__pycache__")
+    with open(pycache, "w") as fh:  # why: a file where the folder goes fails for root too
+        fh.write("")
+    with pytest.raises(OSError):
+        hotload.refresh(copy)
+    assert not hotload.install(copy)
+
+
+def test_lh_hooks_install_writes_the_bundle_once_and_says_so(copy, monkeypatch, isolated_home):
+    from tests.cli.lhrun import invoke
+
+    monkeypatch.setattr(hotload, "package_parent", lambda: copy)
+    first = invoke("hooks", "install")
+    assert first.code == 0, first.err
+    assert f"hook modules: {len(hotload.HOT)} compiled into {hotload.bundle_file(copy)}" in first.out
+    assert hotload.stale(copy) == []
+    again = invoke("hooks", "install")
+    assert again.code == 0 and "hook modules" not in again.out
+
+
+def test_lh_hooks_install_in_a_folder_it_cannot_write_warns_and_installs_the_hooks(copy, monkeypatch, isolated_home):
+    from tests.cli.lhrun import invoke
+
+    monkeypatch.setattr(hotload, "package_parent", lambda: copy)
+    with open(os.path.join(copy, "lazy_harness", "__pycache__"), "w") as fh:
+        fh.write("")
+    r = invoke("hooks", "install")
+    assert r.code == 0, r.err
+    assert "warning: hook modules not bundled (" in r.out
+    data = json.loads((isolated_home / ".claude" / "settings.json").read_text())
+    assert {o.event for o in settings.find_ours(data)} == set(settings.EVENTS)
+
+
+def test_the_worker_writes_the_bundle_again_after_an_upgrade(copy, monkeypatch, isolated_home):
+    from lazy_harness.worker import loop
+
+    monkeypatch.setattr(hotload, "package_parent", lambda: copy)
+    hotload.build(copy)
+    entry = os.path.join(copy, "lazy_harness", "hooks", "entry.py")
+    st = os.stat(entry)
+    os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert hotload.stale(copy) == ["lazy_harness.hooks.entry"]
+    loop.run()
+    assert hotload.stale(copy) == []
+    with open(os.path.join(paths.logs_dir(), "worker.log")) as fh:
+        assert f"hook modules compiled into {hotload.bundle_file(copy)} ({len(hotload.HOT)} modules)" in fh.read()
+
+
+def test_doctor_says_whether_the_hooks_load_from_the_bundle(copy, monkeypatch, isolated_home):
+    from lazy_harness.cli.hooks import bundle_line
+
+    monkeypatch.setattr(hotload, "package_parent", lambda: copy)
+    status, _, detail, fix = bundle_line()
+    assert status == "warn" and f"{len(hotload.HOT)} changed since" in detail and "lh hooks install" in fix
+    hotload.build(copy)
+    assert bundle_line() == ("ok", "hook modules", f"loaded from {hotload.bundle_file(copy)}", None)
