@@ -36,6 +36,7 @@ from lazy_harness import paths, queue
 DEBOUNCED = "Stop, debounced"
 HISTORY = "Stop, debounced, 50k history"
 SMALL = "Stop, no growth, small"
+UNCHANGED = "skipped: not queued: the transcript has not changed since its last check"  # the hook's words
 BIG = "Stop, no growth, 300 MB"
 QUEUED = "Stop, queued (enqueue + spawn)"
 HOOK = harness.hook_command("Stop")
@@ -80,7 +81,7 @@ def main() -> int:
                         os.symlink(big_path, path)
                 queue.mark_done(q, sid, os.stat(path).st_mtime, time.time())
                 cases.append(Case(name, HOOK, payload(sid, path, proj), env_a,
-                                  check=expect(env_a, sid, "skipped: no growth")))
+                                  check=expect(env_a, sid, UNCHANGED)))
             print(f"300 MB transcript: {os.path.getsize(big_path) / 2**20:.0f} MB ({big_path})")
             proj, folder = project(env_c, root_c, "billing")
             sid = SIDS[QUEUED]
