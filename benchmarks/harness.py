@@ -103,7 +103,7 @@ def hook_command(event: str) -> list[str]:
     try:
         if hotload.refresh() is not None:
             print(f"hook modules compiled into {hotload.bundle_file()}, as lh hooks install does")
-    except (OSError, SyntaxError) as exc:
+    except (OSError, SyntaxError, ValueError) as exc:
         print(f"hook modules not bundled ({exc}): the hooks load them one by one, as on a read-only install")
 
     return shlex.split(settings.command_for(event))

@@ -148,6 +148,25 @@ def test_refresh_writes_only_when_a_module_changed(copy):
     assert hotload.refresh(copy) == len(hotload.HOT) and hotload.stale(copy) == []
 
 
+def test_a_header_with_a_damaged_entry_is_written_again(copy, project):
+    """A header that reads but holds an entry of another shape: that module is stale (the worker's
+    refresh writes the bundle again instead of failing) and the hook imports it from its file."""
+    hotload.build(copy)
+    path = hotload.bundle_file(copy)
+    data = open(path, "rb").read()
+    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
+    header = marshal.loads(data[len(hotload.MAGIC) + 4:start])
+    header["modules"]["lazy_harness.memory.held"] = ("memory/held.py",)
+    head = marshal.dumps(header)
+    with open(path, "wb") as fh:
+        fh.write(hotload.MAGIC + len(head).to_bytes(4, "little") + head + data[start:])
+    assert hotload.stale(copy) == ["lazy_harness.memory.held"]
+    got = loaders(copy, "lazy_harness.memory.held", "lazy_harness.memory.marks")
+    assert (got["lazy_harness.memory.held"], got["lazy_harness.memory.marks"]) == ("SourceFileLoader", "_Finder")
+    assert session_start(copy, project).returncode == 0
+    assert hotload.refresh(copy) == len(hotload.HOT) and hotload.stale(copy) == []
+
+
 def test_an_install_folder_that_cannot_be_written_raises_and_leaves_no_bundle(copy):
     pycache = os.path.join(copy, "lazy_harness", "__pycache__")
     with open(pycache, "w") as fh:  # why: a file where the folder goes fails for root too

@@ -102,6 +102,9 @@ def _read_header(fd: int) -> dict | None:
     return header
 
 
+_CODE = type(_read_header.__code__)  # why: types.CodeType without importing types
+
+
 class _Finder:
     """A ``sys.meta_path`` finder and loader serving the bundle's modules whose sources are unchanged."""
 
@@ -123,7 +126,7 @@ class _Finder:
             code = marshal.loads(os.pread(self.fd, length, self.base + offset))
         except (OSError, ValueError, EOFError, TypeError):
             return None  # why: a damaged bundle costs the speed, never the import
-        if type(code).__name__ != "code":
+        if type(code) is not _CODE:
             return None
         spec = self.spec_class(name, self, origin=origin, loader_state=code, is_package=is_package)
         spec.has_location = True  # why: sets __file__ (and __cached__) as the usual import does
@@ -177,7 +180,7 @@ def stale(parent: str | None = None) -> list[str]:
             st = os.stat(src)
         except OSError:
             continue  # why: not installed here (nothing to bundle)
-        if not entry or entry[1] != st.st_mtime_ns or entry[2] != st.st_size:
+        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[1:3] == (st.st_mtime_ns, st.st_size)):
             out.append(name)
     return out
 
@@ -185,7 +188,8 @@ def stale(parent: str | None = None) -> list[str]:
 def build(parent: str | None = None) -> int:
     """Compile the hot modules of the ``lazy_harness`` in ``parent`` into its bundle (written whole:
     a temporary file renamed over it). Returns how many modules it holds. Raises OSError when the
-    install folder cannot be written, SyntaxError for a source that does not compile."""
+    install folder cannot be written, SyntaxError (ValueError for a NUL byte, on Python 3.11) for a
+    source that does not compile."""
     parent = parent or package_parent()
     target = bundle_file(parent)
     modules: dict[str, tuple[str, int, int, int, int, bool]] = {}

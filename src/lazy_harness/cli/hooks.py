@@ -243,7 +243,7 @@ def _bundle_hook_modules() -> None:
 
     try:
         n = hotload.refresh()
-    except (OSError, SyntaxError) as exc:
+    except (OSError, SyntaxError, ValueError) as exc:
         click.echo(f"warning: hook modules not bundled ({exc}); the hooks load them one by one, about 1 ms "
                    "slower a run")
         return

@@ -274,7 +274,7 @@ def _bundle_hook_modules(env: Env | None) -> None:
 
     try:
         n = hotload.refresh()
-    except (OSError, SyntaxError):
+    except (OSError, SyntaxError, ValueError):
         return  # why: an install folder this user cannot write: the hooks load module by module; lh doctor says so
     if n is not None:
         _log(env, f"worker {os.getpid()}: hook modules compiled into {hotload.bundle_file()} ({n} modules)")
