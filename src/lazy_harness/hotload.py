@@ -37,32 +37,44 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAGIC = b"LHHOT1\n"
-# the modules a hook may load (tests/hooks/test_entry_imports.py holds the hooks to this list)
+# the modules a hook may load (tests/hooks/test_entry_imports.py holds the hooks to this list): the
+# launcher, the entry, the event modules and what they share, each light at import time
 HOT = (
     "lazy_harness", "lazy_harness.hotload", "lazy_harness.hooks", "lazy_harness.hooks.launch",
     "lazy_harness.hooks.entry", "lazy_harness.hooks.stop", "lazy_harness.hooks.session_end",
     "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer", "lazy_harness.hooks.user_prompt",
     "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
-    "lazy_harness.atomic", "lazy_harness.private", "lazy_harness.logfile", "lazy_harness.jsonload",
-    "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.notice",
+    "lazy_harness.atomic", "lazy_harness.private",  # os-only: whether a folder of ours is the user's own
+    "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.errors", "lazy_harness.detach",
+    "lazy_harness.notice",  # os-only: the person's notice
     "lazy_harness.queue", "lazy_harness.queue.sweep", "lazy_harness.queue.task", "lazy_harness.queue.state",
     "lazy_harness.queue.turn", "lazy_harness.queue.produce", "lazy_harness.queue.consume",
-    "lazy_harness.queue.submit", "lazy_harness.queue.retain", "lazy_harness.queue.index_task",
+    "lazy_harness.queue.submit", "lazy_harness.queue.retain",  # os-only: kept transcripts
+    # os-only: what the index's writer saw against the files (SessionStart), and the index task it asks for
+    "lazy_harness.recall.index.writer", "lazy_harness.queue.index_task",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.migrate", "lazy_harness.memory.ids",
     "lazy_harness.memory.sanitize", "lazy_harness.memory.state", "lazy_harness.memory.handoff",
-    "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks", "lazy_harness.memory.lines",
-    "lazy_harness.memory.aliases", "lazy_harness.memory.frontmatter", "lazy_harness.memory.trust",
-    "lazy_harness.memory.fence", "lazy_harness.memory.provenance", "lazy_harness.memory.held",
-    "lazy_harness.memory.usage",
-    "lazy_harness.recall", "lazy_harness.recall.readback", "lazy_harness.recall.readback.digest",
-    "lazy_harness.recall.readback.learnings", "lazy_harness.recall.prompt",
+    "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
+    "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
+    "lazy_harness.memory.aliases",  # jsonload-only: a project's earlier keys, one small file read
+    "lazy_harness.memory.frontmatter",  # learning frontmatter read without YAML (jsonload-only)
+    # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
+    "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
+    "lazy_harness.memory.held", "lazy_harness.recall.prompt.admit",
+    "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)
+    # the recall subpackages' __init__ hold only a docstring (ADR 0047)
+    "lazy_harness.recall", "lazy_harness.recall.readback", "lazy_harness.recall.prompt", "lazy_harness.recall.index",
+    "lazy_harness.recall.embed", "lazy_harness.recall.resident",
+    "lazy_harness.recall.readback.digest",
+    "lazy_harness.recall.readback.learnings",  # os-only: SessionStart's learning heads, kept while unchanged
     "lazy_harness.recall.prompt.worth_searching", "lazy_harness.recall.prompt.recall",
     "lazy_harness.recall.prompt.rank", "lazy_harness.recall.prompt.already_shown",
-    "lazy_harness.recall.prompt.admit", "lazy_harness.recall.index", "lazy_harness.recall.index.store",
-    "lazy_harness.recall.index.sources", "lazy_harness.recall.index.terms", "lazy_harness.recall.index.writer",
-    "lazy_harness.recall.index.lookup", "lazy_harness.recall.index.porter", "lazy_harness.recall.embed",
-    "lazy_harness.recall.embed.static_model", "lazy_harness.recall.embed.vectors", "lazy_harness.recall.resident",
-    "lazy_harness.recall.resident.client",
+    "lazy_harness.recall.index.store", "lazy_harness.recall.index.sources", "lazy_harness.recall.index.terms",
+    "lazy_harness.recall.index.lookup",  # reading the index: the bounded word lists (math, heapq only)
+    "lazy_harness.recall.index.porter",  # a prompt's words as the index holds them (no imports; ADR 0049)
+    # the prompt's vector and the candidates' kept vectors (ADR 0025)
+    "lazy_harness.recall.embed.static_model", "lazy_harness.recall.embed.vectors",
+    "lazy_harness.recall.resident.client",  # asking the resident answerer (_socket at call time; ADR 0029)
 )
 
 

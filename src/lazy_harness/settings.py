@@ -1,12 +1,11 @@
 """Claude Code settings.json: register and unregister our hooks, and nothing else.
 
 The file belongs to Claude Code and to the user. We own only the hook entries whose command runs
-our launcher (``hooks.launch.run``; the one before it, ``hooks.entry.run``), the older
-``-m lazy_harness.hooks`` or the ``lh-hook`` console
-script; every other key and entry is kept exactly as it was, in its order. Two command forms: the
-absolute interpreter (``<python> -S -P -c '<launcher>' <Event>``, see ``command_for``, for files of
-this machine) and the portable ``lh-hook <Event>`` (for a project file shared through git: it names
-no path of this machine, ``lh-hook`` is found on PATH).
+our launcher (``hooks.launch.run``; before it ``hooks.entry.run``), the older ``-m lazy_harness.hooks``
+or the ``lh-hook`` console script; every other key and entry is kept exactly as it was, in its order.
+Two command forms: the absolute interpreter (``<python> -S -P -c '<launcher>' <Event>``, see
+``command_for``, for files of this machine) and the portable ``lh-hook <Event>`` (for a project file
+shared through git: it names no path of this machine, ``lh-hook`` is found on PATH).
 An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it.
 Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event, so uninstall can
 remove them and the groups, lists and ``hooks`` key that exist only because of us, and give back
