@@ -85,6 +85,34 @@ def test_a_hook_loads_its_modules_from_the_bundle_and_says_the_same(copy, projec
     assert "lazy_harness.recall.readback.digest" in served and "lazy_harness.memory.held" in served
 
 
+def test_the_launcher_before_the_bundle_loads_the_events_modules_from_it(copy):
+    """Settings written by earlier versions run ``hooks.entry.run`` directly: what it imports itself
+    comes from the files, the event's modules from the bundle; the launcher's finder is not put twice."""
+    hotload.build(copy)
+    code = f"""
+import json, sys
+sys.path.append({copy!r})
+from lazy_harness.hooks import entry
+
+def main():
+    import lazy_harness.hooks.session_start
+    from lazy_harness import hotload
+    hotload.install()
+    found = sum(isinstance(f, hotload._Finder) for f in sys.meta_path)
+    loaders = {{n: type(m.__spec__.loader).__name__ for n, m in sys.modules.items() if n.startswith("lazy_harness")}}
+    print(json.dumps([found, loaders]))
+
+entry.main = main
+entry.run()
+"""
+    p = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout, p.stderr
+    found, got = json.loads(p.stdout)
+    assert found == 1
+    assert got["lazy_harness.hooks.entry"] == "SourceFileLoader"
+    assert got["lazy_harness.hooks.session_start"] == got["lazy_harness.memory.held"] == "_Finder"
+
+
 def test_without_a_bundle_every_module_is_imported_from_its_file(copy):
     assert not os.path.exists(hotload.bundle_file(copy))
     got = loaders(copy, "lazy_harness.hooks.session_start")

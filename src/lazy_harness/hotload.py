@@ -155,7 +155,9 @@ class _Finder:
 
 def install(parent: str | None = None) -> bool:
     """Put the bundle's finder first on ``sys.meta_path`` when there is a bundle this interpreter may
-    use; returns whether it did. Never raises for a missing or damaged bundle."""
+    use (or had already); returns whether it did. Never raises for a missing or damaged bundle."""
+    if any(isinstance(finder, _Finder) for finder in sys.meta_path):
+        return True  # why: hooks.launch installs it, then hooks.entry.run asks again (for older launchers)
     parent = parent or package_parent()
     try:
         fd = os.open(bundle_file(parent), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))

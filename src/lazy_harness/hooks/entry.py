@@ -137,6 +137,11 @@ def run() -> None:
     # wrote is closed, the streams are flushed below and nothing is registered with atexit
     import gc
 
+    from lazy_harness import hotload
+
+    # why: settings written before hooks.launch run this directly: the event's modules still come from
+    # the hooks' bundle (a no-op when the launcher installed it)
+    hotload.install()
     # why: a hook lives for some tens of milliseconds and leaves with os._exit, so the cycle collector
     # only walks the objects the imports just made: 2 to 3 ms of SessionStart's CPU time
     # (benchmarks/bench_session_start.py); what a hook allocates is freed by reference counting
