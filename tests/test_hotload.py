@@ -34,14 +34,17 @@ def copy(tmp_path) -> str:
     return str(parent)
 
 
-def loaders(parent: str, *imports: str) -> dict[str, str]:
+def loaders(parent: str, *imports: str) -> tuple[dict[str, str], set[str]]:
     """The loader of each of our modules after the launcher's start and ``imports``, in a new interpreter
-    run as the hook command runs (``-S -P``)."""
-    code = (f"import sys; sys.path.append({parent!r}); from lazy_harness import hotload; hotload.install(); "
-            + "".join(f"import {m}; " for m in imports) + REPORT)
-    p = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60)
+    run as the hook command runs (``-S -P``), and those of ours loaded before the bundle's finder."""
+    code = (f"import sys; sys.path.append({parent!r}); from lazy_harness import hotload; "
+            "before = sorted(n for n in sys.modules if n.startswith('lazy_harness')); hotload.install(); "
+            + "".join(f"import {m}; " for m in imports) + "print(json.dumps(before)); " + REPORT.split("; ", 1)[1])
+    p = subprocess.run([sys.executable, "-S", "-P", "-c", "import json; " + code], capture_output=True, text=True,
+                       timeout=60)
     assert p.returncode == 0, p.stderr
-    return json.loads(p.stdout)
+    before, got = p.stdout.splitlines()
+    return json.loads(got), set(json.loads(before))
 
 
 def session_start(parent: str, project: str) -> subprocess.CompletedProcess:
@@ -78,10 +81,11 @@ def test_a_hook_loads_its_modules_from_the_bundle_and_says_the_same(copy, projec
     assert hotload.build(copy) == len(hotload.HOT)
     with_it = session_start(copy, project)
     assert with_it.stdout == without.stdout
-    got = loaders(copy, "lazy_harness.hooks.session_start", "lazy_harness.hooks.user_prompt")
-    # what the launcher imports itself (the package, hotload) comes before the bundle; the rest from it
+    got, before = loaders(copy, "lazy_harness.hooks.session_start", "lazy_harness.hooks.user_prompt")
+    # what the launcher imports to find the bundle (the package, hotload, paths, private) comes before
+    # it; every other module from it
     served = {n for n, loader in got.items() if loader == "_Finder"}
-    assert served == set(got) - {"lazy_harness", "lazy_harness.hotload"}
+    assert served == set(got) - before and len(before) <= 6, before
     assert "lazy_harness.recall.readback.digest" in served and "lazy_harness.memory.held" in served
 
 
@@ -115,7 +119,7 @@ entry.run()
 
 def test_without_a_bundle_every_module_is_imported_from_its_file(copy):
     assert not os.path.exists(hotload.bundle_file(copy))
-    got = loaders(copy, "lazy_harness.hooks.session_start")
+    got, _ = loaders(copy, "lazy_harness.hooks.session_start")
     assert "_Finder" not in got.values() and got["lazy_harness.hooks.session_start"] == "SourceFileLoader"
 
 
@@ -158,7 +162,7 @@ def test_a_damaged_bundle_costs_the_speed_and_never_the_hook(copy, project, dama
         fh.write(data)
     got = session_start(copy, project)
     assert got.returncode == 0 and got.stdout == expected, got.stderr
-    loaded = loaders(copy, "lazy_harness.hooks.session_start")
+    loaded, _ = loaders(copy, "lazy_harness.hooks.session_start")
     assert loaded["lazy_harness.hooks.session_start"] == "SourceFileLoader"
 
 
@@ -189,19 +193,60 @@ def test_a_header_with_a_damaged_entry_is_written_again(copy, project):
     with open(path, "wb") as fh:
         fh.write(hotload.MAGIC + len(head).to_bytes(4, "little") + head + data[start:])
     assert hotload.stale(copy) == ["lazy_harness.memory.held"]
-    got = loaders(copy, "lazy_harness.memory.held", "lazy_harness.memory.marks")
+    got, _ = loaders(copy, "lazy_harness.memory.held", "lazy_harness.memory.marks")
     assert (got["lazy_harness.memory.held"], got["lazy_harness.memory.marks"]) == ("SourceFileLoader", "_Finder")
     assert session_start(copy, project).returncode == 0
     assert hotload.refresh(copy) == len(hotload.HOT) and hotload.stale(copy) == []
 
 
-def test_an_install_folder_that_cannot_be_written_raises_and_leaves_no_bundle(copy):
-    pycache = os.path.join(copy, "lazy_harness", "__pycache__")
-    with open(pycache, "w") as fh:  # why: a file where the folder goes fails for root too
+def test_a_cache_folder_that_cannot_be_written_raises_and_leaves_no_bundle(copy):
+    hooks_dir = os.path.dirname(hotload.bundle_file(copy))
+    os.makedirs(os.path.dirname(hooks_dir))
+    with open(hooks_dir, "w") as fh:  # why: a file where the folder goes fails for root too
         fh.write("")
     with pytest.raises(OSError):
         hotload.refresh(copy)
     assert not hotload.install(copy)
+
+
+@pytest.mark.parametrize("unsafe", ["folder open to others", "file writable by others", "file is a link",
+                                    "cache folder open to others"])
+def test_a_bundle_another_user_could_have_written_is_not_used(copy, project, unsafe):
+    """The bundle is code: in a folder or a file another local user could write, the hook imports its
+    modules from their files, and says the same; lh hooks install refuses to write it there."""
+    hotload.build(copy)
+    path = hotload.bundle_file(copy)
+    if unsafe == "folder open to others":
+        os.chmod(os.path.dirname(path), 0o777)
+    elif unsafe == "file writable by others":
+        os.chmod(path, 0o666)
+    elif unsafe == "file is a link":
+        os.rename(path, path + ".real")
+        os.symlink(path + ".real", path)
+    else:
+        os.chmod(paths.cache_dir(), 0o777)
+    assert hotload.problem(path)
+    assert hotload.stale(copy) == list(hotload.HOT)
+    got, _ = loaders(copy, "lazy_harness.hooks.session_start")
+    assert "_Finder" not in got.values()
+    with_it = session_start(copy, project)
+    os.unlink(path)
+    # why against a run without the bundle: an unsafe cache folder also makes the hook skip (ADR 0031)
+    assert with_it.returncode == 0 and with_it.stdout == session_start(copy, project).stdout
+    if "folder" in unsafe:
+        with pytest.raises(PermissionError):
+            hotload.build(copy)
+
+
+def test_another_installs_bundle_is_not_used(copy, tmp_path):
+    """Two installs sharing a HOME keep a bundle each; one found under the other's name is not used."""
+    hotload.build(copy)
+    other = str(tmp_path / "other-site")
+    shutil.copytree(os.path.join(copy, "lazy_harness"), os.path.join(other, "lazy_harness"))
+    assert hotload.bundle_file(other) != hotload.bundle_file(copy)
+    shutil.copy(hotload.bundle_file(copy), hotload.bundle_file(other))
+    assert not hotload.install(other)
+    assert hotload.stale(other) == list(hotload.HOT)
 
 
 def test_lh_hooks_install_writes_the_bundle_once_and_says_so(copy, monkeypatch, isolated_home):
@@ -220,11 +265,13 @@ def test_lh_hooks_install_in_a_folder_it_cannot_write_warns_and_installs_the_hoo
     from tests.cli.lhrun import invoke
 
     monkeypatch.setattr(hotload, "package_parent", lambda: copy)
-    with open(os.path.join(copy, "lazy_harness", "__pycache__"), "w") as fh:
+    hooks_dir = os.path.dirname(hotload.bundle_file(copy))
+    os.makedirs(os.path.dirname(hooks_dir))
+    with open(hooks_dir, "w") as fh:
         fh.write("")
     r = invoke("hooks", "install")
     assert r.code == 0, r.err
-    assert "warning: hook modules not bundled (" in r.out
+    assert "warning: hook modules not compiled (" in r.out
     data = json.loads((isolated_home / ".claude" / "settings.json").read_text())
     assert {o.event for o in settings.find_ours(data)} == set(settings.EVENTS)
 
@@ -240,8 +287,16 @@ def test_the_worker_writes_the_bundle_again_after_an_upgrade(copy, monkeypatch, 
     assert hotload.stale(copy) == ["lazy_harness.hooks.entry"]
     loop.run()
     assert hotload.stale(copy) == []
-    with open(os.path.join(paths.logs_dir(), "worker.log")) as fh:
-        assert f"hook modules compiled into {hotload.bundle_file(copy)} ({len(hotload.HOT)} modules)" in fh.read()
+
+
+def test_the_worker_writes_the_first_bundle_of_a_plugins_user(copy, monkeypatch, isolated_home):
+    """The plugin's user never runs lh hooks install: the first worker run writes it."""
+    from lazy_harness.worker import loop
+
+    monkeypatch.setattr(hotload, "package_parent", lambda: copy)
+    assert not os.path.exists(hotload.bundle_file(copy))
+    loop.run()
+    assert hotload.stale(copy) == [] and hotload.problem(hotload.bundle_file(copy)) is None
 
 
 def test_doctor_says_whether_the_hooks_load_from_the_bundle(copy, monkeypatch, isolated_home):

@@ -1,28 +1,32 @@
-"""The hooks' modules loaded from one file: what a hook's start spends on finding and reading ~40 files.
+"""The hooks' modules loaded from one file: what a hook's start spent on finding and reading ~30 files.
 
 A hook is a new interpreter every time. Each module it imports is found on disk (the finder's
 directory cache, a ``stat`` of the source to validate its ``.pyc``), read and unmarshalled: about
-55 us a module beyond the unmarshalling, measured here, so 1.3 ms of SessionStart's and 0.9 ms of
-the prompt hook's time went to the import machinery alone (docs/adr/0050). So the modules of the
-hot path (``HOT``) are compiled into one file, the bundle, beside the package's own ``.pyc`` files::
+45 us a module beyond the unmarshalling and the module's own code, measured here, some 1.3 ms of
+SessionStart's start in the import machinery alone (docs/adr/0050). So the modules of the
+hot path (``HOT``) are compiled into one file, the bundle, in the user's cache folder::
 
-    <package>/__pycache__/hooks-bundle.<cache tag>.bin
-        MAGIC, 4 bytes: the header's length, the header (marshal: {"python": sys.version,
-        "modules": {name: (source relative to the package's parent, mtime_ns, size, offset, length,
-        is_package)}}), then each module's code object (marshal), one after another
+    <cache dir>/hooks/<cache tag>-<number of the install's folder>.bin
+        MAGIC, 4 bytes: the header's length, the header (marshal: {"python": sys.version, "parent":
+        the folder holding the package, "modules": {name: (source relative to it, mtime_ns, size,
+        offset, length, is_package)}}), then each module's code object (marshal), one after another
 
 and the hook's launcher (``hooks/launch.py``) puts a finder for it first on ``sys.meta_path``. A module
 is served from the bundle only while its source has the size and mtime it was compiled from (one
-``stat``, as the ``.pyc`` check makes) and only by an interpreter of the same ``sys.version``;
-anything else (a module not in the bundle, a changed source, a damaged or missing bundle) is imported
-as always. The bundle is as trusted as the ``.pyc`` files beside it: whoever can write one can write
-the other.
+``stat``, as the ``.pyc`` check makes), only by an interpreter of the same ``sys.version`` and for the
+install it was written from; anything else (a module not in the bundle, a changed source, a damaged
+or missing bundle) is imported as always.
+
+The bundle is code, so it is used only where no other user could have written it: the cache folder
+and its ``hooks`` folder the user's own and closed to others' writes, the file too (private.py, as
+every folder of ours is judged, ADR 0031), opened without following a link. Each user has their own
+(a shared, read-only install too); uninstalling the package leaves nothing in its folder.
 
 Written by ``lh hooks install`` and brought up to date by the worker at each run (:func:`refresh`),
-so an upgrade is picked up after the next session; an install folder that is not writable (a
-system-wide install) has no bundle and loses nothing but the speed.
+so an upgrade is picked up after the next session.
 
-Hot path: ``os``, ``sys`` and ``marshal`` (built in) only.
+Hot path: ``os``, ``sys``, ``marshal`` (built in), ``paths`` and ``private`` (which the hooks' entry
+imports anyway).
 """
 
 from __future__ import annotations
@@ -31,9 +35,11 @@ import marshal
 import os
 import sys
 
+from lazy_harness import paths, private
+
 TYPE_CHECKING = False  # why: not typing's: the hook's launcher loads this module (house style section 3)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 MAGIC = b"LHHOT1\n"
@@ -83,11 +89,20 @@ def package_parent() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def bundle_file(parent: str | None = None) -> str:
-    """Where the bundle of the ``lazy_harness`` in ``parent`` (this one by default) lives, for this
-    interpreter (the cache tag names it, as it names a ``.pyc``)."""
-    tag = sys.implementation.cache_tag or "none"
-    return os.path.join(parent or package_parent(), "lazy_harness", "__pycache__", f"hooks-bundle.{tag}.bin")
+def bundle_file(parent: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    """Where the bundle of the ``lazy_harness`` in ``parent`` (this one by default) lives for this
+    interpreter (its cache tag, as a ``.pyc`` is named) and the user of ``env``."""
+    # why a number of the folder: two installs sharing a HOME (a virtualenv, the plugin's) keep one
+    # bundle each instead of writing one over the other; hash() of an int is not salted per process
+    number = hash(int.from_bytes(os.fsencode(parent or package_parent()), "little")) & 0xFFFFFFFF
+    return os.path.join(paths.cache_dir(env), "hooks", f"{sys.implementation.cache_tag or 'none'}-{number:08x}.bin")
+
+
+def problem(path: str, env: Mapping[str, str] | None = None) -> str | None:
+    """Why the bundle at ``path`` may not be used as code of ours (another user could have written
+    it), or None."""
+    return (private.problem(paths.cache_dir(env)) or private.problem(os.path.dirname(path))
+            or private.file_problem(path))
 
 
 def _source(parent: str, name: str) -> tuple[str, bool]:
@@ -108,7 +123,7 @@ def _read_header(fd: int) -> dict | None:
     except (OSError, ValueError, EOFError, TypeError):
         return None
     if not isinstance(header, dict) or header.get("python") != sys.version or not isinstance(
-            header.get("modules"), dict):
+            header.get("modules"), dict) or not isinstance(header.get("parent"), str):
         return None
     header["base"] = len(MAGIC) + 4 + size
     return header
@@ -153,18 +168,22 @@ class _Finder:
         exec(module.__spec__.loader_state, module.__dict__)  # type: ignore[attr-defined]
 
 
-def install(parent: str | None = None) -> bool:
-    """Put the bundle's finder first on ``sys.meta_path`` when there is a bundle this interpreter may
-    use (or had already); returns whether it did. Never raises for a missing or damaged bundle."""
+def install(parent: str | None = None, env: Mapping[str, str] | None = None) -> bool:
+    """Put the bundle's finder first on ``sys.meta_path`` when there is a bundle this interpreter and
+    user may use (or it is there already); returns whether it is. Never raises for a missing,
+    damaged or unsafe bundle."""
     if any(isinstance(finder, _Finder) for finder in sys.meta_path):
         return True  # why: hooks.launch installs it, then hooks.entry.run asks again (for older launchers)
     parent = parent or package_parent()
+    path = bundle_file(parent, env)
+    if problem(path, env):
+        return False
     try:
-        fd = os.open(bundle_file(parent), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False
     header = _read_header(fd)
-    if header is None:
+    if header is None or header["parent"] != parent:
         os.close(fd)
         return False
     sys.meta_path.insert(0, _Finder(fd, header, parent))  # type: ignore[arg-type]
@@ -173,19 +192,21 @@ def install(parent: str | None = None) -> bool:
 
 # --- writing it: lh hooks install and the worker, never a hook ------------------------------------
 
-def stale(parent: str | None = None) -> list[str]:
+def stale(parent: str | None = None, env: Mapping[str, str] | None = None) -> list[str]:
     """The hot modules the bundle lacks or holds from other sources ([] when it is current); every
-    one when there is no bundle this interpreter may use."""
+    one when there is no bundle this interpreter and user may use."""
     parent = parent or package_parent()
+    path = bundle_file(parent, env)
     try:
-        fd = os.open(bundle_file(parent), os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return list(HOT)
     try:
         header = _read_header(fd)
     finally:
         os.close(fd)
-    modules = header["modules"] if header else {}
+    usable = header is not None and header["parent"] == parent and not problem(path, env)
+    modules = header["modules"] if header and usable else {}
     out = []
     for name in HOT:
         src, _ = _source(parent, name)
@@ -199,13 +220,16 @@ def stale(parent: str | None = None) -> list[str]:
     return out
 
 
-def build(parent: str | None = None) -> int:
-    """Compile the hot modules of the ``lazy_harness`` in ``parent`` into its bundle (written whole:
-    a temporary file renamed over it). Returns how many modules it holds. Raises OSError when the
-    install folder cannot be written, SyntaxError (ValueError for a NUL byte, on Python 3.11) for a
-    source that does not compile."""
+def build(parent: str | None = None, env: Mapping[str, str] | None = None) -> int:
+    """Compile the hot modules of the ``lazy_harness`` in ``parent`` into its bundle in the cache folder
+    of ``env``'s user (written whole: a temporary file renamed over it). Returns how many modules it
+    holds. Raises OSError when the folder cannot be written or is not the user's own (it would not be
+    used), SyntaxError (ValueError for a NUL byte, on Python 3.11) for a source that does not compile."""
     parent = parent or package_parent()
-    target = bundle_file(parent)
+    target = bundle_file(parent, env)
+    why = private.problem(paths.cache_dir(env)) or private.problem(os.path.dirname(target))
+    if why:
+        raise PermissionError(why)
     modules: dict[str, tuple[str, int, int, int, int, bool]] = {}
     codes: list[bytes] = []
     offset = 0
@@ -221,19 +245,18 @@ def build(parent: str | None = None) -> int:
         modules[name] = (os.path.relpath(src, parent), st.st_mtime_ns, st.st_size, offset, len(code), is_package)
         codes.append(code)
         offset += len(code)
-    header = marshal.dumps({"python": sys.version, "modules": modules})
+    header = marshal.dumps({"python": sys.version, "parent": parent, "modules": modules})
     from lazy_harness.atomic import atomic_write
 
-    os.makedirs(os.path.dirname(target), exist_ok=True)
     # why not fsynced: a bundle lost in a power cut (old, empty or gone) only means the usual imports
-    atomic_write(target, MAGIC + len(header).to_bytes(4, "little") + header + b"".join(codes), mode=0o644,
+    atomic_write(target, MAGIC + len(header).to_bytes(4, "little") + header + b"".join(codes), mode=0o600,
                  durable=False)
     return len(modules)
 
 
-def refresh(parent: str | None = None) -> int | None:
+def refresh(parent: str | None = None, env: Mapping[str, str] | None = None) -> int | None:
     """Rebuild the bundle when a hot module changed since it was written (an upgrade, an edit): how
     many modules it holds now, or None when it was current. Raises what :func:`build` raises."""
-    if not stale(parent):
+    if not stale(parent, env):
         return None
-    return build(parent)
+    return build(parent, env)

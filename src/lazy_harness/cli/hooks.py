@@ -217,8 +217,8 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         from lazy_harness.cli import hooks_codex
 
         hooks_codex.install()
-        _switch_loop_on(cfg)
         _bundle_hook_modules()
+        _switch_loop_on(cfg)
         return
     target = _target(settings_path, project_dir)
     portable = project_dir is not None
@@ -232,19 +232,20 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
             _note_made_folder(target)
         if portable:
             _warn_user_hooks(target)
-    _switch_loop_on(cfg)
     _bundle_hook_modules()
+    _switch_loop_on(cfg)  # why last: it ends with the two lines on what happens next
 
 
 def _bundle_hook_modules() -> None:
-    """The hooks' modules compiled into one file, which every hook loads from (lazy_harness/hotload.py);
-    only when a module changed since it was written. The hooks work without it, a little slower."""
+    """The hooks' modules compiled into one file in the cache folder, which every hook loads from
+    (lazy_harness/hotload.py); only when a module changed since it was written. The hooks work
+    without it, a little slower."""
     from lazy_harness import hotload
 
     try:
         n = hotload.refresh()
     except (OSError, SyntaxError, ValueError) as exc:
-        click.echo(f"warning: hook modules not bundled ({exc}); the hooks load them one by one, about 1 ms "
+        click.echo(f"warning: hook modules not compiled ({exc}); the hooks load them one by one, about 1 ms "
                    "slower a run")
         return
     if n is not None:
@@ -253,15 +254,15 @@ def _bundle_hook_modules() -> None:
 
 def bundle_line() -> tuple[str, str, str, str | None]:
     """lh doctor's line on the hooks' bundle (lazy_harness/hotload.py): (status, check, detail, fix)."""
-    from lazy_harness import hotload
+    from lazy_harness import hotload, private
 
     where, changed = hotload.bundle_file(), hotload.stale()
     if not changed:
         return "ok", "hook modules", f"loaded from {where}", None
-    folder = os.path.dirname(where)
-    if not os.access(folder if os.path.isdir(folder) else os.path.dirname(folder), os.W_OK):
-        return ("warn", "hook modules", f"{folder} is not writable here: each hook loads its modules one by one "
-                "(about 1 ms slower a run)", None)
+    why = hotload.problem(where)
+    if why:
+        return ("warn", "hook modules", f"not loaded from {where}: {why}; each hook loads its modules one by one "
+                "(about 1 ms slower a run)", private.fix(os.path.dirname(where), why))
     return ("warn", "hook modules", f"{len(changed)} changed since {where} was written (or it is missing): "
             "each hook loads those one by one", "lh hooks install (or the next session's worker does it)")
 

@@ -269,15 +269,15 @@ def run(env: Env | None = None, limit: int | None = None, sleep: Sleep = time.sl
 
 def _bundle_hook_modules(env: Env | None) -> None:
     """After an upgrade (or an edit of the package) the hooks' bundle is written again here, so the
-    hooks load from it after the next session (lazy_harness/hotload.py). A stat per module otherwise."""
+    hooks load from it after the next session; the first time for a plugin's user, who never runs lh
+    hooks install (lazy_harness/hotload.py). A stat per module when it is current."""
     from lazy_harness import hotload
 
     try:
-        n = hotload.refresh()
+        hotload.refresh(env=env)
     except (OSError, SyntaxError, ValueError):
-        return  # why: an install folder this user cannot write: the hooks load module by module; lh doctor says so
-    if n is not None:
-        _log(env, f"worker {os.getpid()}: hook modules compiled into {hotload.bundle_file()} ({n} modules)")
+        # why not logged: a cache, and the hooks work without it; lh doctor says why it is not there
+        return
 
 
 def _after_writing(env: Env | None, cfg: Config, started: float, stats: Stats) -> None:
