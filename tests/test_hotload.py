@@ -307,3 +307,29 @@ def test_doctor_says_whether_the_hooks_load_from_the_bundle(copy, monkeypatch, i
     assert status == "warn" and f"{len(hotload.HOT)} changed since" in detail and "lh hooks install" in fix
     hotload.build(copy)
     assert bundle_line() == ("ok", "hook modules", f"loaded from {hotload.bundle_file(copy)}", None)
+
+
+def test_the_bundle_takes_a_modules_pyc_only_when_it_was_made_from_its_source(copy):
+    import py_compile
+    from importlib.util import cache_from_source
+
+    held = os.path.join(copy, "lazy_harness", "memory", "held.py")
+    marks = os.path.join(copy, "lazy_harness", "memory", "marks.py")
+    for src in (held, marks):  # as pip install writes them
+        py_compile.compile(src, cfile=cache_from_source(src),
+                           invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+    with open(held, "a") as fh:
+        fh.write("\nEDITED_AFTER_ITS_PYC = True\n")
+    st = os.stat(held)
+    os.utime(held, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    hotload.build(copy)
+    data = open(hotload.bundle_file(copy), "rb").read()
+    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
+    entry = marshal.loads(data[len(hotload.MAGIC) + 4:start])["modules"]["lazy_harness.memory.marks"]
+    with open(cache_from_source(marks), "rb") as fh:
+        assert data[start + entry[3]:start + entry[3] + entry[4]] == fh.read()[16:]  # its .pyc's code
+    code = (f"import sys; sys.path.append({copy!r}); from lazy_harness import hotload; hotload.install(); "
+            "from lazy_harness.memory import held; "
+            "print(type(held.__spec__.loader).__name__, held.EDITED_AFTER_ITS_PYC)")
+    p = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == ["_Finder", "True"], p.stderr  # compiled from the edited source, not the old .pyc

@@ -236,12 +236,10 @@ def build(parent: str | None = None, env: Mapping[str, str] | None = None) -> in
     for name in HOT:
         src, is_package = _source(parent, name)
         try:
-            with open(src, "rb") as fh:
-                st = os.fstat(fh.fileno())
-                data = fh.read()
+            st = os.stat(src)
+            code = _code_of(src, st)
         except OSError:
             continue
-        code = marshal.dumps(compile(data, src, "exec", dont_inherit=True))
         modules[name] = (os.path.relpath(src, parent), st.st_mtime_ns, st.st_size, offset, len(code), is_package)
         codes.append(code)
         offset += len(code)
@@ -252,6 +250,26 @@ def build(parent: str | None = None, env: Mapping[str, str] | None = None) -> in
     atomic_write(target, MAGIC + len(header).to_bytes(4, "little") + header + b"".join(codes), mode=0o600,
                  durable=False)
     return len(modules)
+
+
+def _code_of(src: str, st: os.stat_result) -> bytes:
+    """The marshalled code of the source ``src``: its ``.pyc``'s when that was compiled from this
+    source (timestamp and size, as the import checks it), else compiled here. why: the same code the
+    usual import runs, and a bundle written in a few milliseconds instead of 70 (every worker run in a
+    new HOME writes one)."""
+    from importlib.util import MAGIC_NUMBER, cache_from_source
+
+    try:
+        with open(cache_from_source(src), "rb") as fh:
+            pyc = fh.read()
+    except (OSError, NotImplementedError, ValueError):
+        pyc = b""
+    if (pyc[:4] == MAGIC_NUMBER and pyc[4:8] == bytes(4)
+            and int.from_bytes(pyc[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(pyc[12:16], "little") == st.st_size & 0xFFFFFFFF):
+        return pyc[16:]
+    with open(src, "rb") as fh:
+        return marshal.dumps(compile(fh.read(), src, "exec", dont_inherit=True))
 
 
 def refresh(parent: str | None = None, env: Mapping[str, str] | None = None) -> int | None:

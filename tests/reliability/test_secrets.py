@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from lazy_harness import paths
+from lazy_harness import hotload, paths
 from tests.reliability import rig
 from tests.support import fake_claude
 
@@ -183,6 +183,8 @@ def run(tmp_path_factory):
                 path = os.path.join(d, name)
                 if path in transcripts or name == fake_claude.CONTROL:
                     continue  # the session itself, and the answer we made the fake give
+                if os.path.dirname(path) == os.path.dirname(hotload.bundle_file()):
+                    continue  # our own modules compiled for the hooks (hotload.py): nothing a session wrote
                 with open(path, encoding="utf-8", errors="replace") as fh:
                     written[path] = _readable(path, fh.read())
         return {"tokens": tokens, "calls": {c["token"]: c for c in fake_claude.calls(model)}, "written": written,
