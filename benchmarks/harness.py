@@ -83,6 +83,10 @@ def temp_home(keep: bool = False):
     os.makedirs(home)
     env = {k: v for k, v in os.environ.items() if k not in DROPPED}
     env["HOME"] = home
+    from lazy_harness import hotload
+
+    # why: what lh hooks install leaves for the user: the hooks' modules compiled into one file
+    hotload.build(env=env)
     try:
         yield root, env
     finally:
@@ -93,18 +97,11 @@ def temp_home(keep: bool = False):
 
 
 def hook_command(event: str) -> list[str]:
-    """The command ``lh hooks install`` writes into settings.json for ``event``, as argv, with what the
-    install leaves beside it: the hooks' modules compiled into one file (lazy_harness/hotload.py)."""
+    """The command ``lh hooks install`` writes into settings.json for ``event``, as argv (what the
+    install leaves beside it, the hooks' bundle, is written by :func:`temp_home`)."""
     import shlex
 
-    from lazy_harness import hotload
     from lazy_harness import settings
-
-    try:
-        if hotload.refresh() is not None:
-            print(f"hook modules compiled into {hotload.bundle_file()}, as lh hooks install does")
-    except (OSError, SyntaxError, ValueError) as exc:
-        print(f"hook modules not bundled ({exc}): the hooks load them one by one, as on a read-only install")
 
     return shlex.split(settings.command_for(event))
 
