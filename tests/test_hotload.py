@@ -47,6 +47,18 @@ def loaders(parent: str, *imports: str) -> tuple[dict[str, str], set[str]]:
     return json.loads(got), set(json.loads(before))
 
 
+def parts(path: str) -> tuple[bytes, int, dict]:
+    """A bundle's bytes, where its code starts, and its header."""
+    data = open(path, "rb").read()
+    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
+    return data, start, marshal.loads(data[len(hotload.MAGIC) + 4:start])
+
+
+def with_header(header: dict, code: bytes) -> bytes:
+    head = marshal.dumps(header)
+    return hotload.MAGIC + len(head).to_bytes(4, "little") + head + code
+
+
 def session_start(parent: str, project: str) -> subprocess.CompletedProcess:
     """The SessionStart hook as lh hooks install registers it, with the package of ``parent``."""
     payload = json.dumps({"session_id": "5f0c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f", "cwd": project, "source": "startup",
@@ -143,8 +155,7 @@ def test_a_damaged_bundle_costs_the_speed_and_never_the_hook(copy, project, dama
     expected = session_start(copy, project).stdout
     hotload.build(copy)
     path = hotload.bundle_file(copy)
-    data = open(path, "rb").read()
-    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
+    data, start, header = parts(path)
     if damage == "empty":
         data = b""
     elif damage == "cut in the header":
@@ -154,10 +165,7 @@ def test_a_damaged_bundle_costs_the_speed_and_never_the_hook(copy, project, dama
     elif damage == "code overwritten":
         data = data[:start] + bytes(len(data) - start)  # zeros: no marshal type has code 0
     else:  # the same modules compiled by another interpreter
-        header = marshal.loads(data[len(hotload.MAGIC) + 4:start])
-        header["python"] = "3.99.0 (elsewhere)"
-        head = marshal.dumps(header)
-        data = hotload.MAGIC + len(head).to_bytes(4, "little") + head + data[start:]
+        data = with_header({**header, "python": "3.99.0 (elsewhere)"}, data[start:])
     with open(path, "wb") as fh:
         fh.write(data)
     got = session_start(copy, project)
@@ -185,13 +193,10 @@ def test_a_header_with_a_damaged_entry_is_written_again(copy, project):
     refresh writes the bundle again instead of failing) and the hook imports it from its file."""
     hotload.build(copy)
     path = hotload.bundle_file(copy)
-    data = open(path, "rb").read()
-    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
-    header = marshal.loads(data[len(hotload.MAGIC) + 4:start])
+    data, start, header = parts(path)
     header["modules"]["lazy_harness.memory.held"] = ("memory/held.py",)
-    head = marshal.dumps(header)
     with open(path, "wb") as fh:
-        fh.write(hotload.MAGIC + len(head).to_bytes(4, "little") + head + data[start:])
+        fh.write(with_header(header, data[start:]))
     assert hotload.stale(copy) == ["lazy_harness.memory.held"]
     got, _ = loaders(copy, "lazy_harness.memory.held", "lazy_harness.memory.marks")
     assert (got["lazy_harness.memory.held"], got["lazy_harness.memory.marks"]) == ("SourceFileLoader", "_Finder")
@@ -323,9 +328,8 @@ def test_the_bundle_takes_a_modules_pyc_only_when_it_was_made_from_its_source(co
     st = os.stat(held)
     os.utime(held, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
     hotload.build(copy)
-    data = open(hotload.bundle_file(copy), "rb").read()
-    start = len(hotload.MAGIC) + 4 + int.from_bytes(data[len(hotload.MAGIC):len(hotload.MAGIC) + 4], "little")
-    entry = marshal.loads(data[len(hotload.MAGIC) + 4:start])["modules"]["lazy_harness.memory.marks"]
+    data, start, header = parts(hotload.bundle_file(copy))
+    entry = header["modules"]["lazy_harness.memory.marks"]
     with open(cache_from_source(marks), "rb") as fh:
         assert data[start + entry[3]:start + entry[3] + entry[4]] == fh.read()[16:]  # its .pyc's code
     code = (f"import sys; sys.path.append({copy!r}); from lazy_harness import hotload; hotload.install(); "
