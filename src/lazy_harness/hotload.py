@@ -85,7 +85,7 @@ HOT = (
 
 
 def package_parent() -> str:
-    """The folder holding this ``lazy_harness``."""
+    """The folder holding this ``lazy_harness`` (site-packages, or src/ of an editable install)."""
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -101,8 +101,13 @@ def bundle_file(parent: str | None = None, env: Mapping[str, str] | None = None)
 def problem(path: str, env: Mapping[str, str] | None = None) -> str | None:
     """Why the bundle at ``path`` may not be used as code of ours (another user could have written
     it), or None."""
-    return (private.problem(paths.cache_dir(env)) or private.problem(os.path.dirname(path))
-            or private.file_problem(path))
+    return _folder_problem(path, env) or private.file_problem(path)
+
+
+def _folder_problem(path: str, env: Mapping[str, str] | None) -> str | None:
+    """Why the folders of the bundle at ``path`` are not the user's own (the cache folder, its
+    ``hooks``), or None: the bundle is neither read nor written there."""
+    return private.problem(paths.cache_dir(env)) or private.problem(os.path.dirname(path))
 
 
 def _source(parent: str, name: str) -> tuple[str, bool]:
@@ -227,7 +232,7 @@ def build(parent: str | None = None, env: Mapping[str, str] | None = None) -> in
     used), SyntaxError (ValueError for a NUL byte, on Python 3.11) for a source that does not compile."""
     parent = parent or package_parent()
     target = bundle_file(parent, env)
-    why = private.problem(paths.cache_dir(env)) or private.problem(os.path.dirname(target))
+    why = _folder_problem(target, env)
     if why:
         raise PermissionError(why)
     modules: dict[str, tuple[str, int, int, int, int, bool]] = {}

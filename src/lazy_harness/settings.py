@@ -84,14 +84,6 @@ def files_for(root: str, env: Mapping[str, str] | None = None) -> list[tuple[str
             ("local", os.path.join(root, ".claude", "settings.local.json"))]
 
 
-def package_parent() -> str:
-    """The folder that holds the installed ``lazy_harness`` package (site-packages, or src/ of an
-    editable install)."""
-    import lazy_harness
-
-    return os.path.dirname(os.path.dirname(os.path.abspath(lazy_harness.__file__)))
-
-
 def command_for(event: str, python: str | None = None, portable: bool = False, parent: str | None = None,
                 agent: str | None = None) -> str:
     """``<python> -S -P -c '<launcher>' <Event>``: the absolute interpreter, so PATH does not matter;
@@ -106,6 +98,8 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
     tail = f" {AGENT_FLAG} {agent}" if agent and agent != "claude" else ""
     if portable:
         return f"{SCRIPT} {event}{tail}"
+    from lazy_harness.hotload import package_parent
+
     code = f"import sys; sys.path.append({json.dumps(parent or package_parent())}); {RUN}"
     return f"{shlex.quote(python or sys.executable)} -S -P -c {shlex.quote(code)} {event}{tail}"
 
