@@ -121,6 +121,24 @@ def test_a_learning_shown_at_session_start_is_not_injected_again_at_the_first_pr
     assert lid in state, state
 
 
+def test_a_learning_written_by_hand_without_a_title_is_one_entry_for_the_start_and_the_prompt(project):
+    """A learning whose frontmatter has no title (written by hand): its file's name gives it one, and
+    the same id, at SessionStart and in the index, so the first prompt does not inject it again."""
+    path = ms.write_learning(paths.learnings_dir(), "Postgres advisory locks are per session", "proj", NOW - 60,
+                             scope="general", learning="a pooled connection loses the scheduler's lock",
+                             tags=["postgres", "locks", "scheduler", "deploy"], slug="advisory-locks-per-session")
+    text = open(path, encoding="utf-8").read()
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("".join(ln for ln in text.splitlines(True) if not ln.startswith("title:")))
+    lid = ids.learning_id("proj", "advisory locks per session")
+    other = ask(project, PROMPT, sid="without-a-start")
+    assert other is not None and "a pooled connection loses" in other and lid in other, other
+    r = run_hook("SessionStart", {"session_id": SID, "cwd": project, "source": "startup"})
+    assert b"a pooled connection loses" in r.stdout and lid.encode() in r.stdout, r.stdout
+    got = ask(project, PROMPT)
+    assert got is None or "a pooled connection loses" not in got
+
+
 def test_hand_edits_show_up_once_the_writer_ran(project):
     assert ask(project, "backups are eating all the disk space again", sid="s1") is None
     mem = paths.memory_dir(project)

@@ -300,3 +300,24 @@ def test_a_quote_left_open_in_a_frontmatter_costs_no_more_than_the_lines_it_may_
     assert len(calls) <= 2
     closed = frontmatter.parse_frontmatter('---\ntitle: "two\n  lines"\ntags: [a]\n---\nb')[0]
     assert closed == {"title": "two lines", "tags": ["a"]}
+
+
+def test_a_learning_without_a_title_takes_its_id_from_its_file_name_in_every_reader(tmp_path):
+    """Written by hand without ``title:``: the index, the read-back and the commands give it one id,
+    the one its file's name makes ("2026-04-13-use-x.md" -> "use x"), and two such files two ids."""
+    from lazy_harness.memory import ids
+    from lazy_harness.recall.index import sources
+    from lazy_harness.recall.readback import learnings as heads
+
+    folder = tmp_path / "learnings" / "2026-04"
+    folder.mkdir(parents=True)
+    made = []
+    for slug in ("use-x", "prefer-y"):
+        path = folder / f"2026-04-13-{slug}.md"
+        path.write_text("---\norigin: proj\nscope: project\n---\n\n## Learning\n\nText.\n", encoding="utf-8")
+        made.append(str(path))
+    want = [ids.learning_id("proj", "use x"), ids.learning_id("proj", "prefer y")]
+    assert want[0] != want[1]
+    assert [learnings.id_of(p) for p in made] == want
+    assert [sources.read_learning(p)["id"] for p in made] == want
+    assert [heads.brief(heads.read_head(p))["id"] for p in made] == want

@@ -72,7 +72,7 @@ def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
         except OSError:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-        meta["id"] = ids.of_learning(meta)
+        meta["id"] = ids.of_learning(meta, path=path)
         if not owned.lists(meta, origin):
             continue
         day = os.path.basename(path)[:10]

@@ -165,8 +165,17 @@ def neutral(value: object, cap: int = 0) -> str:
 
 
 def label(kind: str, entry_id: str, day: str, origin: str) -> str:
-    """``decision d-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: what every injected item names."""
+    """``decision d-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: what every injected item names
+    (``day`` as the caller made it safe: :func:`date_of`, or ``neutral``)."""
     return f"{kind} {entry_id}, {day or 'undated'}, {from_origin(origin)}"
+
+
+def date_of(value: object) -> str:
+    """The ``YYYY-MM-DD`` a stored timestamp (or a learning's file name) starts with, else "": the
+    field is text anyone could have edited, printed only when it is a date."""
+    day = value[:10] if isinstance(value, str) else ""
+    digits = day[:4] + day[5:7] + day[8:]
+    return day if len(day) == 10 and day[4] == day[7] == "-" and digits.isascii() and digits.isdigit() else ""
 
 
 def from_origin(origin: str) -> str:

@@ -145,7 +145,7 @@ def scan_learnings(paths_: list[str]) -> list[tuple[str, str, str, str]]:
             continue
         reason = trust.reason(text)
         if reason:
-            out.append(("learning", ids.of_learning(meta), path, reason))
+            out.append(("learning", ids.of_learning(meta, path=path), path, reason))
     return out
 
 
@@ -246,7 +246,7 @@ def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
             continue
         now = learning_state(meta, text, cross)
         if now[0] in (state.HELD, state.WAITING):
-            out.append({"kind": "learning", "id": ids.of_learning(meta), "state": now[0], "reason": now[1],
+            out.append({"kind": "learning", "id": ids.of_learning(meta, path=path), "state": now[0], "reason": now[1],
                         "origin": provenance.describe(meta, "learning", session_key="origin_session",
                                                       project_field="origin"),
                         "text": meta.get("title") or "", "file": path})
@@ -303,7 +303,7 @@ def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]
     for path in report.created:
         meta, text = learning_text(path)
         if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta):
-            found.append(("learning", ids.of_learning(meta), path, {"learning": text}, "learning"))
+            found.append(("learning", ids.of_learning(meta, path=path), path, {"learning": text}, "learning"))
     return found + _opened_items(plan)
 
 
@@ -338,7 +338,7 @@ def scan_over_cap(plan: Plan, report: Report, over: list[list]) -> list[tuple[st
     for path in report.created:
         meta, _ = learning_text(path)
         if meta and normalise(str(meta.get("title") or "")) in wanted:
-            out.append(("learning", ids.of_learning(meta), path, OVER_CAP))
+            out.append(("learning", ids.of_learning(meta, path=path), path, OVER_CAP))
     return out
 
 

@@ -24,6 +24,8 @@ Hot path: SessionStart and prompt recall derive ids of old lines, so this import
 
 from __future__ import annotations
 
+import os
+
 try:
     # why: ``from hashlib import blake2b`` loads OpenSSL's ``_hashlib`` too: 7 to 8 ms more on a hook's
     # start than ``_blake2``, the same function (benchmarks/bench_private_modules.py)
@@ -137,13 +139,20 @@ def kind_of(value: object) -> str | None:
     return KIND_OF_PREFIX.get(value[:2]) if isinstance(value, str) and is_id(value) else None
 
 
-def of_learning(front: Record, title: str | None = None) -> str:
+def of_learning(front: Record, title: str | None = None, path: str | None = None) -> str:
     """The id of a learning from its frontmatter: its own ``id`` when it has a valid one, else derived
-    from its origin and title (``title`` when the frontmatter has none)."""
+    from its origin and title (``title`` when the frontmatter has none, else the one its file's name
+    gives, :func:`title_of_file`: a learning written by hand without a title has one id everywhere,
+    the index's)."""
     own = front.get("id")
     if isinstance(own, str) and kind_of(own) == "learning":
         return own
-    return learning_id(front.get("origin") or "", front.get("title") or title or "")
+    return learning_id(front.get("origin") or "", front.get("title") or title or (title_of_file(path) if path else ""))
+
+
+def title_of_file(path: str) -> str:
+    """The title a learning without one takes from its file's name: ``2026-04-13-use-x.md`` -> "use x"."""
+    return os.path.basename(path)[11:-3].replace("-", " ")
 
 
 def of_record(rec: Record, kind: str | None = None) -> str:

@@ -136,11 +136,12 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
 
 
 def id_of(path: str) -> str | None:
-    """The id of a learning file: its own ``id`` when valid, else derived from its origin and title."""
+    """The id of a learning file: its own ``id`` when valid, else derived from its origin and title
+    (its file's name gives one it lacks); None for a file without a learning's name."""
     head = read_frontmatter_values(path, ("id", "title", "origin"))
-    if ids.kind_of(head.get("id")) != "learning" and not head.get("title"):
+    if ids.kind_of(head.get("id")) != "learning" and not head.get("title") and not ids.title_of_file(path).strip():
         return None
-    return ids.of_learning(head)
+    return ids.of_learning(head, path=path)
 
 
 def taken_ids(learnings_dir: str) -> dict[str, str]:

@@ -136,7 +136,7 @@ def _legacy(path: str) -> dict | None:
         return None
     if not frontmatter.is_active(head) or not head.get("origin"):
         return None
-    head["id"], head["path"] = ids.of_learning(head), path
+    head["id"], head["path"] = ids.of_learning(head, path=path), path
     return head
 
 

@@ -152,7 +152,7 @@ def legacy_owner(projects_dir: str, claude_key: str, name: str,
         if adopted:
             from lazy_harness.memory import ids
 
-            if ids.of_learning(head) in adopted:
+            if ids.of_learning(head, path=head.get("path")) in adopted:
                 return True
         session = head.get("origin_session")
         if head.get("origin") != name or not isinstance(session, str) or not session or "/" in session:

@@ -147,7 +147,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
         if head is None:
             continue
         meta = dict(head)
-        meta["id"] = ids.of_learning(meta)
+        meta["id"] = ids.of_learning(meta, path=path)
         mine = owned.lists(meta, p.name)
         if not mine and str(meta.get("scope") or "").strip().lower() != "general":
             continue

@@ -119,7 +119,7 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
     for n, (path, head) in enumerate(_learning_heads(learnings_dir, project)):
         if (head.get("status") or "active") != "active":
             continue
-        lid = ids.of_learning(head)
+        lid = ids.of_learning(head, path=path)
         if lid not in hidden:
             c.learnings.append(Entry(lid, "learning", one_line(head.get("title")), n, path))
     del c.learnings[:-PER_KIND]

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from lazy_harness.memory import trust
-from lazy_harness.memory.fence import neutral
+from lazy_harness.memory.fence import date_of, neutral
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and ``typing`` (nor
 # ``sqlite3``) is not imported at run time on the hot path (house style section 3)
@@ -106,5 +106,5 @@ def origin(c: dict) -> str:
 
 
 def day(c: dict) -> str:
-    ts = c.get("ts") or ""
-    return ts[:10] if len(ts) >= 10 else ""
+    """The candidate's date (``YYYY-MM-DD``), "" when its stored time does not start with one."""
+    return date_of(c.get("ts"))

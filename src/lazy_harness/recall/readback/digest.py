@@ -20,12 +20,11 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.logfile import one_line
 from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust, usage
-from lazy_harness.memory.fence import FENCE, label, neutral
+from lazy_harness.memory.fence import FENCE, date_of, label, neutral
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
-from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, own, rank_learnings
+from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, learning_id, own, rank_learnings
 
 # why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module, and ``typing`` is not
 # imported at run time on the hot path (house style section 3); the names below are for the checker
@@ -58,11 +57,6 @@ CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.C
 
 def _sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?…" else text + "."
-
-
-def _day(rec: dict) -> str:
-    ts = rec.get("ts")
-    return one_line(ts[:10], 10) if isinstance(ts, str) and len(ts) >= 10 else "undated"
 
 
 def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
@@ -163,7 +157,7 @@ def _newest(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], st
 
 def _tag(rec: dict, kind: str) -> str:
     """``failure f-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: kind, id, date, origin."""
-    return label(kind, ids.of_record(rec, kind), _day(rec), neutral(provenance.describe(rec, kind), 120))
+    return label(kind, ids.of_record(rec, kind), date_of(rec.get("ts")), neutral(provenance.describe(rec, kind), 120))
 
 
 def _screened(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], stats: dict | None, section: str,
@@ -220,12 +214,12 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
     brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
-    stats["held_learnings"] = [ids.of_learning(h) for h in heads.brief if h.get("status") == "held"]
+    stats["held_learnings"] = [h["id"] for h in heads.brief if h.get("status") == "held"]
     # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
     # why crosses() first: a learning kept to its project never waits, and the test costs one compare
     # where the others read the key and the whole status (200 heads at every start)
     stats["waiting_learnings"] = [] if cross == state.AUTO else [
-        ids.of_learning(h) for h in heads.brief
+        h["id"] for h in heads.brief
         if state.crosses(h) and not state.written_in(h, key, project)
         and state.of_learning(h, cross)[0] == state.WAITING]
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
@@ -241,19 +235,19 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
         for h in ranked:
             if len(kept) >= n:
                 break
-            if screen.keep("learning", ids.of_learning(h), held.head_text(h), h):
+            if screen.keep("learning", learning_id(h), held.head_text(h), h):
                 kept.append(h)
         ranked = kept
-    ranked = usage.order(ranked, ids.of_learning, stats.get("ranks"))
+    ranked = usage.order(ranked, learning_id, stats.get("ranks"))
     items = []
-    stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [ids.of_learning(h) for h in ranked]
+    stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [learning_id(h) for h in ranked]
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
-        title = neutral(head.get("title") or os.path.basename(head["path"])[11:-3], CAP_TITLE)
+        title = neutral(head.get("title") or ids.title_of_file(head["path"]), CAP_TITLE)
         origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
                                              project_field="origin"), 120)
         text = neutral(head.get("learning"), CAP_EXCERPT)
-        tag = label("learning", ids.of_learning(head), os.path.basename(head["path"])[:10], origin)
+        tag = label("learning", learning_id(head), date_of(os.path.basename(head["path"])), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
 

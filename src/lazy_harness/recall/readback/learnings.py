@@ -7,7 +7,7 @@ person writes one; and ranking's first pass (active, shown in this project, own,
 few fields of each, the whole head only for the dozen or so that can reach the section. So:
 
     <cache dir>/learning-heads.json
-        {"version": 2, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
+        {"version": 4, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
 
 A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last starts read
 in full (up to ``WHOLE``: the contenders of a few projects started in turn). Either is taken from
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 CAP_EXCERPT = 240
-VERSION = 3  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 4  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via")
 
@@ -89,9 +89,14 @@ def brief(head: dict) -> dict:
     """What ranking's first pass and the counts read of a head (``rank_learnings``, ``held.belongs``,
     ``is_active``), its id and its path: a small dict, so 200 of them cost little to keep and load."""
     out = {k: head.get(k) for k in BRIEF}
-    out["id"] = ids.of_learning(head)
+    out["id"] = learning_id(head)
     out["path"] = head["path"]
     return out
+
+
+def learning_id(head: dict) -> str:
+    """A head's id as the index gives it (``ids.of_learning`` with its file's name for a missing title)."""
+    return ids.of_learning(head, path=head["path"])
 
 
 class Heads:
