@@ -116,6 +116,29 @@ def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     assert "receives nothing: slash command" in none.out
 
 
+def test_show_prompt_while_another_process_writes_the_first_index_says_there_is_none(tmp_path):
+    """No index yet and its writer's lock held elsewhere (the worker's first build): the command does
+    not wait, searches nothing, and says why nothing comes back instead of failing."""
+    import fcntl
+
+    from lazy_harness.recall.index import writer
+
+    root = fill(tmp_path)
+    path = paths.recall_index_file()
+    assert not os.path.exists(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(writer.lock_file(path), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        out = invoke("memory", "show", "--project", root, "--prompt", "the deploy scheduler ran twice, lock it")
+    finally:
+        os.close(fd)
+    assert out.code == 0, out.err
+    assert "being written by another process" in out.out
+    assert "there is no search index to search (missing)" in out.out, out.out
+    assert "terms: none" in out.out
+
+
 def test_show_prompt_prints_each_candidates_similarity_from_the_static_model(tmp_path):
     from lazy_harness.recall.embed import static_model
 

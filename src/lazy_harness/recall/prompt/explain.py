@@ -42,7 +42,7 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
                f"{settings['min_score']:g}" + weight)
     sem = info.get("semantic") or {"state": "off"}
-    terms = ", ".join(info["terms"]) or "none"
+    terms = ", ".join(info.get("terms") or []) or "none"
     if info.get("search"):  # which entries the words' search scored (ADR 0049)
         terms += f"; search: {info['search']} ({SEARCH[info['search']]})"
     if sem["state"] == "scored" and sem.get("scored"):
@@ -65,6 +65,9 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
 
 def nothing_because(info: Mapping[str, Any]) -> str:
     """Why a prompt that was searched gets nothing, in one sentence ("when unsure, show less and say why")."""
+    if info.get("index"):  # missing, or damaged and removed: nothing was searched
+        return (f"there is no search index to search ({info['index']}); the worker writes it, or "
+                "`lh memory reindex` does")
     if not info.get("terms"):
         return "no word of the prompt is worth searching for (all are stopwords)"
     if not info["ranked"]:
