@@ -9,7 +9,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from lazy_harness.recall.index import for_commands, lookup, porter, store
+from lazy_harness.recall.index import for_commands, lookup, porter, store, terms
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -210,6 +210,31 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
     assert holders(conn, "queues") == 19
 
 
+def test_an_edit_in_place_then_a_line_appended_is_reindexed(tmp_path):
+    """A secret blanked out in the middle of the file by as many characters, same inode, then a line
+    appended before the index is refreshed (the worker persists after a hand edit made during the
+    session): the blanked text is what the index holds, not the secret."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    path = os.path.join(mem, files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW + i, f"decision {i} token ghp{i:02d}secretsecret", "r" * 300)
+                          for i in range(20)])
+    conn = store.connect(paths.recall_index_file())
+    assert store.refresh(conn, [mem], None) == 20
+    with open(path, "rb") as fh:
+        data = fh.read()
+    edited = data.replace(b"ghp15secretsecret", b"REDACTEDredacted_")
+    assert len(edited) == len(data) and edited != data
+    with open(path, "r+b") as fh:  # in place: the same inode
+        fh.write(edited)
+    ms.write_jsonl(path, [ms.decision(NOW + 30, "decision 20 about queues", "r")])
+    assert store.refresh(conn, [mem], None) == 21
+    assert holders(conn, "ghp15secretsecret") == 0 and holders(conn, "redactedredact") == 1
+    assert conn.execute("SELECT count(*) FROM entry WHERE title LIKE '%ghp15%'").fetchone()[0] == 0
+    ms.write_jsonl(path, [ms.decision(NOW + 31, "decision 21 about queues", "r")])
+    assert store.refresh(conn, [mem], None) == 1  # a plain append is still read from where it stopped
+
+
 def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
     mem = setup(tmp_path, 2)
     with open(os.path.join(mem, files.DECISIONS), "ab") as fh:
@@ -228,6 +253,30 @@ def test_the_index_and_the_folders_it_creates_are_private_to_the_user(tmp_path):
     for p in (path.parent.parent.parent, path.parent.parent, path.parent):
         assert stat.S_IMODE(p.stat().st_mode) == 0o700, p
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_an_index_made_again_after_an_upgrade_or_damage_is_private_too(tmp_path):
+    """The file of another version (an upgrade) or a damaged one is removed and made again by
+    ``connect``: the new one is the user's alone as well (SQLite alone would make it 0644)."""
+    import stat
+
+    path = tmp_path / "recall" / "index.sqlite"
+    old = os.umask(0o022)
+    try:
+        conn = store.connect(str(path))
+        conn.execute("UPDATE meta SET v = '1' WHERE k = 'version'")
+        conn.close()
+        store.connect(str(path)).close()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert store.connect(str(path)).execute("SELECT v FROM meta WHERE k='version'").fetchone()[0] == store.VERSION
+        for name in os.listdir(path.parent):
+            if name.startswith("index.sqlite-"):
+                os.remove(path.parent / name)
+        path.write_bytes(b"not an index at all" * 100)
+        store.connect(str(path)).close()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
 
 
 def test_cues_are_kept_apart_one_per_line_in_their_order(tmp_path):
@@ -310,6 +359,26 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
     assert found_by(conn, "nothing", where, args, 7) == []
 
 
+def test_hidden_entries_that_match_better_do_not_crowd_a_visible_one_out(tmp_path):
+    """More hidden entries (forgotten here; superseded ones and other projects' learnings alike)
+    match the prompt better than the whole shortlist holds: the visible one is still found, as the
+    whole query finds it."""
+    ours = ms.make_project(tmp_path, "ours")
+    mine = paths.memory_dir(ours)
+    hidden = [f"queue queue queue number {i}" for i in range(130)]
+    ms.write_jsonl(os.path.join(mine, files.DECISIONS), [
+        ms.decision(NOW + i, text, "queue", project="ours") for i, text in enumerate(hidden)] + [
+        ms.decision(NOW + 200, "the queue of ours", "kept short", project="ours")] + [
+        {"op": "forget", "id": ids.entry_id("decision", text)} for text in hidden])
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [mine], None)
+    where, args = lookup.scope_sql([mine], "ours")
+    for limit in (1, 5, 60):
+        got = found_by(conn, "queue", where, args, limit)
+        assert [r[8] for r in got] == ["the queue of ours"], (limit, got[:3])
+        assert same(got, _slow_candidates(conn, "queue", where, args, limit))
+
+
 def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_stopped(tmp_path, monkeypatch):
     """The worker may append while a hook catches up: what the index records (stamp, offset) must
     describe the bytes it read, or the next search reads the whole file again."""
@@ -388,3 +457,21 @@ def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(
     assert "edited by hand" in seen[new] and "kept short" in seen[old]
     assert store.refresh(conn, [], ldir, deep=True) == 1
     assert "edited by hand" in bodies()[old]
+
+
+def test_a_word_with_a_dotted_capital_i_is_found_however_it_is_typed(tmp_path):
+    """Turkish "İ" lower-cases to "i" and a combining dot: the index and the prompt's words both drop
+    the mark, so "İzmir" is found by "İzmir", "izmir" and "İZMİR" (before, by none of them)."""
+    root = ms.make_project(tmp_path, "proj")
+    mine = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mine, files.DECISIONS), [
+        ms.decision(NOW, "İzmir warehouse orders ship from the second depot", "closer"),
+        ms.decision(NOW + 1, "Invoices are exported nightly", "finance")])
+    conn = store.connect(paths.recall_index_file())
+    store.refresh(conn, [mine], None)
+    where, args = lookup.scope_sql([mine], "proj")
+    for typed in ("İzmir", "izmir", "İZMİR", "İzmir".lower()):
+        word = terms.words(typed)
+        assert len(word) == 1, (typed, word)
+        got = found_by(conn, word[0], where, args, 5)
+        assert [r[8] for r in got] == ["İzmir warehouse orders ship from the second depot"], typed

@@ -121,17 +121,30 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     acc = _summed(conn, scopes, weight, total, champions, facts)
     if not acc:
         return [], facts
-    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
-    best = heapq.nlargest(max(pool, rescore * pool), acc, key=acc.__getitem__)
-    if visible is not None:
-        # why: hidden entries and other projects' learnings left out before rescoring, not after: they
-        # took places among the pool, and cost their rescoring (cold, at 18,000 entries: 7.1 ms a
-        # search; looking at four times as many for the visible ones cost 9.3 ms)
-        shown = visible(best)
-        best = [r for r in best if r in shown]
+    best = _shortlist(acc, max(pool, rescore * pool), pool, visible)
     hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
     hits.sort(key=lambda h: (h[1], h[0]))
     return hits[:pool], facts
+
+
+def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list[int]], set[int]] | None
+               ) -> list[int]:
+    """The ``n`` rowids of ``acc`` with the highest sums that ``visible`` keeps, best first; at least
+    ``pool`` of them while ``acc`` holds that many visible ones."""
+    # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
+    best = heapq.nlargest(n, acc, key=acc.__getitem__)
+    if visible is None:
+        return best
+    # why: hidden entries and other projects' learnings left out before rescoring, not after: they
+    # took places among the pool, and cost their rescoring (cold, at 18,000 entries: 7.1 ms a search;
+    # looking at four times as many for the visible ones cost 9.3 ms). Only when fewer than ``pool``
+    # are left (more hidden ones match better than the shortlist holds) is a longer one looked at
+    while True:
+        shown = visible(best)
+        kept = [r for r in best if r in shown]
+        if len(kept) >= pool or len(best) >= len(acc):
+            return kept[:n]
+        best = heapq.nlargest(len(best) * 4, acc, key=acc.__getitem__)
 
 
 def _summed(conn: Connection, scopes: list[str], weight: dict[str, float], total: dict[str, int],
@@ -348,10 +361,8 @@ def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], whe
     keep = f"{where}{'' if hidden_too else VISIBLE}"
 
     def visible(rowids: list[int]) -> set[int]:
-        if not rowids:
-            return set()
-        return {r for (r,) in conn.execute(f"SELECT e.rowid FROM entry e WHERE e.rowid IN "
-                                           f"({','.join('?' * len(rowids))}) AND {keep}", [*rowids, *args])}
+        return {r for chunk in chunks(rowids) for (r,) in conn.execute(
+            f"SELECT e.rowid FROM entry e WHERE e.rowid IN ({','.join('?' * len(chunk))}) AND {keep}", [*chunk, *args])}
     hits, facts = search(conn, scopes, groups, limit, visible=visible)
     facts["matched"] = {h[0]: h[2] for h in hits}
     if not hits:

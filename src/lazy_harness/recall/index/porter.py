@@ -154,13 +154,16 @@ def stem(word: str) -> str:
 
 def fold(word: str) -> str:
     """``word`` as SQLite's unicode61 tokenizer (remove_diacritics 2) keeps it: a Latin letter
-    without its diacritics, a final sigma as a sigma."""
+    without its diacritics, a final sigma as a sigma; a combining mark standing alone goes too
+    ("İ" lower-cased is "i" and a combining dot: the word is "istanbul" on both sides)."""
     if word.isascii():
         return word
     import unicodedata
 
     out = []
     for c in word:
+        if unicodedata.combining(c):
+            continue
         d = unicodedata.normalize("NFD", c)
         out.append(d[0] if d[0].isascii() and len(d) > 1 else "σ" if c == "ς" else c)
     return "".join(out)

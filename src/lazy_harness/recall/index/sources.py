@@ -21,8 +21,6 @@ from lazy_harness.recall.index.terms import split_identifiers
 HANDOFF_JSONL = "handoff.jsonl"
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
-CHECK_HEAD = 4096  # bytes of a JSONL file's head in its ``check``
-CHECK_TAIL = 256  # bytes before the offset read in a ``check``
 
 
 def text_of(value: object) -> str:
@@ -177,7 +175,7 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
     active = is_active(meta)
     if not active and not inactive:
         return None
-    title = text_of(meta.get("title")) or os.path.basename(path)[11:-3].replace("-", " ")
+    title = text_of(meta.get("title")) or ids.title_of_file(path)
     origin = text_of(meta.get("origin"))
     learning = body
     at = body.find("## Learning")
@@ -232,14 +230,23 @@ def file_stamps(folder: str) -> dict[str, str]:
 
 
 def check(path: str, offset: int) -> str:
-    """A digest of the head of the file and of the bytes just before ``offset``: the index keeps it
-    with a JSONL file it read up to ``offset``, and reads on from there while it still matches."""
+    """A digest of the file's first ``offset`` bytes: the index keeps it with a JSONL file it read up
+    to ``offset``, and reads on from there only while it still matches. All of them: an edit in place
+    anywhere before (a secret overwritten with as many characters) followed by an appended line is
+    a change, and the file is read again (reading and hashing 8.5 MB, 18,000 entries' decisions,
+    takes about 15 ms: the writer's, never a hook's)."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
     try:
         with open(path, "rb") as fh:
-            head = fh.read(min(CHECK_HEAD, offset))
-            start = max(0, offset - CHECK_TAIL)
-            fh.seek(start)
-            tail = fh.read(offset - start)
+            left = offset
+            while left > 0:
+                chunk = fh.read(min(left, 1 << 20))
+                if not chunk:
+                    break
+                digest.update(chunk)
+                left -= len(chunk)
     except OSError:
         return ""
-    return ids.text_digest(head.hex() + ":" + tail.hex())
+    return digest.hexdigest()

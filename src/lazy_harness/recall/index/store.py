@@ -99,12 +99,15 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
 
     if create:
         ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
-        try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # why: SQLite would create it 0644
-        except OSError:
-            pass  # connect says what is wrong
     for attempt in (1, 2):
         conn = None
+        if create:
+            # why: SQLite would create it 0644; here, not before the loop: a file removed below (another
+            # version, damage) is made again by the second attempt
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+            except OSError:
+                pass  # connect says what is wrong
         try:
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
             _wal(conn, sqlite3, timeout)
@@ -242,8 +245,9 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
                 continue
             if row is not None and row[1] == stamp:
                 continue
-            # why: the same size with a new stamp is an edit in place (a typo fixed, a secret overwritten
-            # with as many characters), which the check of the head and the end may not see
+            # why: read on from where it stopped only when the file grew and every byte it read before
+            # is as it was (``sources.check``): an edit in place (a typo fixed, a secret overwritten with
+            # as many characters) is read again whole, whether or not a line was appended since
             grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
                     and sources.check(path, row[2]) == row[4])
             resume = (row[2], row[3]) if grew and row is not None else (0, 0)

@@ -267,7 +267,8 @@ def words(text: str) -> list[str]:
     cur: list[str] = []
     prev = ""
     for ch in str(text):
-        if ch.isalnum():
+        # why: a combining mark inside a word stays in it ("İ" lower-cased is "i" and a combining dot)
+        if ch.isalnum() or (cur and "\u0300" <= ch <= "\u036f"):
             # why: a capital after a small letter starts a word of a camelCase identifier
             if cur and ch.isupper() and prev.islower():
                 out.append("".join(cur).lower())
