@@ -232,6 +232,31 @@ def test_only_an_interpreter_running_the_answerer_module_counts():
     assert not client._answerer_argv(["sleep", "600"])
 
 
+def test_on_macos_ps_recognises_an_interpreter_whose_path_holds_a_space(monkeypatch):
+    """Without /proc, ``ps -o uid=,command=`` joins the words of the command line by spaces: an
+    interpreter under "Application Support" is the answerer all the same; a script or ``-c`` code that
+    names the module, or another user's process, is not."""
+    from lazy_harness import proc
+
+    me = os.geteuid()
+    lines: dict[int, str] = {
+        11: f"  {me} /Users/me/Library/Application Support/lh/venv/bin/python3 -m {client.ANSWERER}",
+        12: f"{me} /usr/local/bin/python3.12 -S -m {client.ANSWERER} --replace",
+        13: f"{me} /usr/bin/python3 evil.py -m {client.ANSWERER}",
+        14: f"{me} /usr/bin/python3 -c pass -m {client.ANSWERER}",
+        15: f"{me + 1} /usr/bin/python3 -m {client.ANSWERER}",
+        16: f"{me} /usr/bin/python3 -m {client.ANSWERER_BEFORE}",
+        17: f"{me} /bin/sleep 600",
+    }
+
+    def ps(argv, timeout=None):
+        return proc.Result(tuple(argv), 0, lines[int(argv[-1])] + "\n", "")
+
+    monkeypatch.setattr(proc, "run", ps)
+    assert {pid: client._answerer_by_ps(pid, me) for pid in lines} == {
+        11: True, 12: True, 13: False, 14: False, 15: False, 16: True, 17: False}
+
+
 # An answerer as the version before ADR 0047 ran it (``-m lazy_harness.recall.answerer``): it takes the
 # lock, writes its pid, says so (a file) and waits for its SIGTERM.
 BEFORE_SPLIT = """

@@ -146,3 +146,40 @@ def test_with_no_question_it_reads_ahead_to_the_end_then_waits(server):
     events: list[str] = []
     why = answerer._answer_until_idle(sock, Recorder(events), {})
     assert why == "stopped (SIGTERM)" and events == ["read"] * 4
+
+
+def test_it_leaves_when_a_module_of_the_installed_code_changes_or_goes(server, tmp_path, monkeypatch):
+    """Between questions the answerer looks at the installed package's module files: one edited in
+    place (an upgrade of the same version, the protocol's two files untouched) or removed makes it
+    leave, so no answer comes from code the hook would no longer run."""
+    sock, _ = server
+    monkeypatch.setattr(answerer, "WAKE_SECONDS", 0.0)
+    package = tmp_path / "pkg"
+    (package / "recall").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    rank = package / "recall" / "rank.py"
+    rank.write_text("BAR = 0.6\n")
+    code = answerer.Code(str(package))
+    assert sorted(code.seen) == sorted([str(package / "__init__.py"), str(rank)]) and not code.changed()
+    rank.write_text("BAR = 0.7\n")  # same size: the time tells
+    os.utime(rank, ns=(time.time_ns(), time.time_ns() + 1_000_000))
+    assert code.changed()
+    assert answerer._answer_until_idle(sock, Recorder([]), {}, code) == "other code installed: left"
+    again = answerer.Code(str(package))
+    (package / "__init__.py").unlink()
+    assert again.changed()
+
+
+def test_the_installed_code_as_it_is_is_not_other_code(tmp_path):
+    """Only the package's sources count: the installed package unchanged is not a change, nor is a
+    compiled file written beside a source (``__pycache__``)."""
+    import py_compile
+
+    code = answerer.Code()
+    assert len(code.seen) > 100 and all(p.endswith(".py") for p in code.seen) and not code.changed()
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "mod.py").write_text("X = 1\n")
+    mine = answerer.Code(str(package))
+    py_compile.compile(str(package / "mod.py"), doraise=True)
+    assert (package / "__pycache__").is_dir() and not mine.changed()

@@ -111,6 +111,37 @@ class Kept:
         self.conn, self.path, self.ident, self.ahead = None, None, None, 0
 
 
+class Code:
+    """The installed package's module files as the answerer found them when it started ((mtime_ns,
+    size) each). One changed or gone means other code is installed: the answerer leaves (its answers
+    must come from the code the hook would run). The hook's ``code_stamp`` tells installs apart by the
+    protocol's two files only; this covers every module (the ranking, the hold check, the model's
+    pins), looked at between questions, at most once per ``WAKE_SECONDS``."""
+
+    def __init__(self, root: str | None = None) -> None:
+        import lazy_harness
+
+        self.root = root or os.path.dirname(os.path.abspath(lazy_harness.__file__))
+        self.seen: dict[str, tuple[int, int]] = {}
+        for where, dirs, names in os.walk(self.root):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for name in names:
+                if name.endswith(".py"):
+                    path = os.path.join(where, name)
+                    self.seen[path] = self._stat(path) or (0, -1)
+
+    @staticmethod
+    def _stat(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def changed(self) -> bool:
+        return any(self._stat(path) != seen for path, seen in self.seen.items())
+
+
 def idle_seconds(env: Env) -> float:
     """``recall.resident_minutes`` from the config as it is now, in seconds (0: leave)."""
     from lazy_harness import config
@@ -175,7 +206,7 @@ def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
             log(f"index not opened: {type(exc).__name__}: {exc}")
             kept.close()
     try:
-        return _answer_until_idle(server, kept, env)
+        return _answer_until_idle(server, kept, env, Code())
     finally:
         kept.close()
         server.close()
@@ -187,6 +218,7 @@ def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
         os.close(lock)
 
 
+OTHER_CODE = "other code installed: left"
 BINDING_NAME = "resident.sock.new"  # the socket's name between bind and listen
 
 
@@ -247,16 +279,21 @@ def _take_over(where: str, log: Callable[[str], None]) -> int | None:
     return None
 
 
-def _answer_until_idle(server: socket.socket, kept: Kept, env: Env) -> str:
-    """One question at a time until the setting says leave; why it left. While none waits, the
-    entries are read ahead (``Kept.read_ahead``)."""
+def _answer_until_idle(server: socket.socket, kept: Kept, env: Env, code: Code | None = None) -> str:
+    """One question at a time until the setting says leave, or until ``code`` changes; why it left.
+    While none waits, the entries are read ahead (``Kept.read_ahead``)."""
     import select
     import time
 
     stamp, last = code_stamp(), time.monotonic()
+    looked = last
     while True:
         if stop_asked:
             return "stopped (SIGTERM)"
+        if code is not None and time.monotonic() - looked >= WAKE_SECONDS:
+            looked = time.monotonic()
+            if code.changed():
+                return OTHER_CODE
         idle = idle_seconds(env)
         if idle <= 0 or time.monotonic() - last >= idle:
             return "idle: left" if idle > 0 else "recall.resident_minutes is 0: left"
@@ -272,7 +309,7 @@ def _answer_until_idle(server: socket.socket, kept: Kept, env: Env) -> str:
             leave = _one_caller(conn, kept, stamp)
         last = time.monotonic()
         if leave:
-            return "other code installed: left"
+            return OTHER_CODE
 
 
 def _one_caller(conn: socket.socket, kept: Kept, stamp: str, uid: int | None = None) -> bool:

@@ -413,8 +413,24 @@ def _answerer_by_ps(pid_: int, me: int) -> bool:
         got = proc.run(["ps", "-o", "uid=,command=", "-p", str(pid_)], timeout=5)
     except Exception:
         return False
-    fields = got.stdout.split()
-    return got.code == 0 and bool(fields) and fields[0] == str(me) and _answerer_argv(fields[1:])
+    fields = got.stdout.split(None, 1)
+    return got.code == 0 and len(fields) == 2 and fields[0] == str(me) and _answerer_command(fields[1])
+
+
+def _answerer_command(command: str) -> bool:
+    """Whether a command line as ``ps`` prints it (its words joined by spaces: an interpreter's path
+    may hold some, "Application Support") runs the answerer: ``<python> [options] -m <answerer>
+    [--replace]``; not ``-c`` code or a script that names it (``python evil.py -m ...``)."""
+    words = command.strip().split(" ")
+    for module in (ANSWERER, ANSWERER_BEFORE):
+        for tail in (["-m", module], ["-m", module, "--replace"]):
+            if words[-len(tail):] == tail:
+                before = words[:-len(tail)]
+                while before and before[-1].startswith("-") and before[-1] not in ("-c", "-m"):
+                    before.pop()  # the interpreter's options (-S, -E)
+                program = " ".join(before).rsplit("/", 1)[-1]
+                return program.lower().startswith("python") and " " not in program
+    return False
 
 
 def resident_kb(pid_: int) -> int | None:
