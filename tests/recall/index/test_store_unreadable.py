@@ -62,6 +62,19 @@ def test_damaged_says_yes_to_a_damaged_file_only():
     assert not store.damaged(sqlite3.OperationalError("database table is locked"))
     assert not store.damaged(sqlite3.OperationalError("interrupted"))
     assert not store.damaged(PermissionError(13, "Permission denied"))
+    for said in ("unable to open database file", "attempt to write a readonly database",
+                 "database or disk is full", "out of memory", "locking protocol"):
+        assert not store.damaged(sqlite3.OperationalError(said)), said
+    # SQL of ours that is wrong, as SQLite says it on a sound index: a bug, not the file's damage
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE entry (id TEXT)")
+    for sql in ("SELEC id FROM entry", "SELECT idd FROM entry"):
+        with pytest.raises(sqlite3.OperationalError) as err:
+            conn.execute(sql)
+        assert not store.damaged(err.value), err.value
+    with pytest.raises(sqlite3.OperationalError) as err:
+        conn.execute("SELECT id FROM entries")
+    assert store.damaged(err.value)  # a table missing from the file: damage
     assert not store.damaged(KeyboardInterrupt())
 
 

@@ -171,13 +171,19 @@ def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
             time.sleep(0.005)
 
 
+NOT_DAMAGE = ("locked", "busy", "interrupt", "unable to open", "readonly", "read-only", "is full",
+              "out of memory", "syntax error", "no such column", "locking protocol")
+
+
 def damaged(exc: BaseException) -> bool:
     """Whether ``exc``, raised while opening or reading the index, means the file itself is damaged
     and must be built again: SQLite's own errors about the file (malformed, not a database, a missing
-    table, a version we do not know) but another process holding it (busy, locked) or an interrupted
-    statement; a text of the file that is not UTF-8; a stored value of the wrong size. Anything else
-    (a programming error: TypeError, KeyError, a misuse of the API, ...; a memory file that cannot be
-    read; the interpreter failing) is not damage: it is raised, and the index is kept.
+    table, a version we do not know) but another process holding it (busy, locked), an interrupted
+    statement and the others ``NOT_DAMAGE`` names (a full or read-only disk, a file that cannot be
+    opened, our own SQL's mistakes); a text of the file that is not UTF-8; a stored value of the wrong
+    size. Anything else (a programming error: TypeError, KeyError, a misuse of the API, ...; a memory
+    file that cannot be read; the interpreter failing) is not damage: it is raised, and the index is
+    kept.
 
     why: a damaged file fails in more than SQLite's own words. When the name of a schema object is
     not UTF-8, SQLite's "malformed database schema (...)" message cannot be decoded and Python raises
@@ -194,7 +200,10 @@ def damaged(exc: BaseException) -> bool:
         return False  # the API used wrongly (a closed connection, wrong bindings): our bug, not the file's
     if isinstance(exc, sqlite3.OperationalError):
         said = str(exc).lower()
-        return not any(word in said for word in ("locked", "busy", "interrupt"))
+        # not the file's fault: another process at work, an interrupted statement, a disk full or
+        # read-only, a file that cannot be opened (permissions, no descriptor left), memory, or SQL
+        # of ours that is wrong (a syntax error, a column our schema has under the version we read)
+        return not any(word in said for word in NOT_DAMAGE)
     return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
 
 
