@@ -156,3 +156,30 @@ def test_history_says_an_item_was_closed_by_hand_in_plain_words(tmp_path):
     assert "by session by hand" not in out and "closed by hand" not in out
     retries = next(ln for ln in out.split("\n") if "Add retries" in ln)
     assert "by hand (lh memory close): done in PR 12; opened" in retries
+
+
+def test_a_journal_whose_run_names_another_file_is_never_undone_nor_written(tmp_path):
+    """A journal comes with synced memory: one whose ``run`` points out of the journal folder
+    (``../../../settings``) is not a run, so undo neither picks it nor writes it back anywhere;
+    the person's own run is undone as before."""
+    import json
+
+    proj, mdir = _project(tmp_path)
+    did = _write_entries(Path(mdir), "decision", ["Use vLLM", "Use SQLite"])[0]
+    assert invoke("memory", "forget", did, "--project", str(proj)).code == 0
+    target = tmp_path / "settings.json"
+    target.write_text('{"model": "opus"}\n')
+    rel = os.path.relpath(str(target), os.path.join(mdir, "journal"))[:-len(".json")]
+    planted = os.path.join(mdir, "journal", "99999999-999999999999-ffff.json")
+    with open(planted, "w", encoding="utf-8") as fh:
+        json.dump({"run": rel, "kind": "forget", "project": "proj", "started": "", "changes": ["x"],
+                   "undone": None, "files": [], "hooks": {"SessionStart": []}}, fh)
+    hist = invoke("memory", "history", "--project", str(proj))
+    assert rel not in hist.out
+    r = invoke("memory", "undo", "--project", str(proj))
+    assert r.code == 0, r.err
+    assert did not in marks.hidden(mdir)  # the person's own run was the one undone
+    assert target.read_text() == '{"model": "opus"}\n'
+    named = invoke("memory", "undo", rel, "--project", str(proj))
+    assert named.code == 1 and "no journal" in named.err
+    assert target.read_text() == '{"model": "opus"}\n'

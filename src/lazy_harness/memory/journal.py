@@ -104,7 +104,9 @@ class Journal:
 
 
 def runs(memory_dir: str) -> list[dict]:
-    """Every journal of the project, newest first; unreadable ones are skipped."""
+    """Every journal of the project, newest first; unreadable ones are skipped, and so is one whose
+    ``run`` is not its own file's name (a journal comes with synced memory: undo writes the journal
+    back by its run, which must name no other file, ``../../settings`` say)."""
     try:
         names = sorted((n for n in os.listdir(folder(memory_dir)) if n.endswith(".json")), reverse=True)
     except OSError:
@@ -116,7 +118,7 @@ def runs(memory_dir: str) -> list[dict]:
                 data = json.load(fh)
         except (OSError, ValueError):
             continue
-        if isinstance(data, dict) and data.get("run") and isinstance(data.get("files"), list):
+        if isinstance(data, dict) and data.get("run") == name[:-len(".json")] and isinstance(data.get("files"), list):
             out.append(data)
     return out
 
