@@ -123,3 +123,22 @@ def test_a_torn_or_odd_conflict_note_is_skipped_and_the_note_file_removed(tmp_pa
     said = conflicts.keep(str(data), config.defaults(), env, 1_700_000_000.0)
     assert len(said) == 2 and all("cannot be read" in line for line in said)
     assert not (data / ".git" / conflicts.SIDE).exists()  # not read again, failing, at every later round
+
+
+def test_a_pulled_learnings_project_folder_names_only_a_memory_folder_under_the_root(tmp_path):
+    """The field is text anyone with the remote could have written: the journal of a conflict, or the
+    hold of a merged learning, goes into the folder it names only when that is a plain name of a
+    project memory folder there; ``../..`` or ``a/b`` name none (the caller's fallback folder then)."""
+    from lazy_harness.sync import conflicts
+
+    root = tmp_path / "projects"
+    (root / "-work-demo").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (root / "linked").symlink_to(tmp_path / "elsewhere")
+    got = {}
+    for key in ("-work-demo", "../elsewhere", "..", "-work-demo/../../elsewhere", "linked", "missing", ""):
+        learning = tmp_path / "l.md"
+        learning.write_text(f"---\ntitle: x\nproject_folder: '{key}'\n---\nbody\n")
+        got[key] = conflicts.memory_folder_of(str(root), str(learning))
+    assert got == {"-work-demo": str(root / "-work-demo"), "../elsewhere": None, "..": None,
+                   "-work-demo/../../elsewhere": None, "linked": None, "missing": None, "": None}

@@ -85,8 +85,7 @@ def _keep_one(data: str, root: str, one: dict, now: float) -> str:
         mdir, what = os.path.dirname(path), str(one["id"])
     else:  # a learning: their whole file
         before = theirs
-        key = frontmatter.read_frontmatter_values(path, ("project_folder",)).get("project_folder") or ""
-        mdir = os.path.join(root, key) if key and os.path.isdir(os.path.join(root, key)) else _any_folder(root)
+        mdir = memory_folder_of(root, path) or _any_folder(root)
         what = "learning " + os.path.basename(path)
     j = journal.Journal(mdir, "sync-conflict", os.path.basename(mdir), now)
     j.track_as(path, before)
@@ -94,6 +93,17 @@ def _keep_one(data: str, root: str, one: dict, now: float) -> str:
     j.save()
     return (f"{path}: {what} was edited on both machines; kept this machine's version, the other one is "
             f"journalled: lh memory undo {j.run} (in that project) puts it in place")
+
+
+def memory_folder_of(root: str, learning: str) -> str | None:
+    """The project memory folder under ``root`` a learning's ``project_folder`` names, or None: a
+    pulled file's field is text anyone with the remote could have written, so only the plain name of
+    a folder that is there counts (``../..`` or ``a/b`` name none)."""
+    key = frontmatter.read_frontmatter_values(learning, ("project_folder",)).get("project_folder")
+    if not isinstance(key, str) or not key or key in (".", "..") or "/" in key or os.sep in key or "\0" in key:
+        return None
+    folder = os.path.join(root, key)
+    return folder if os.path.isdir(folder) and not os.path.islink(folder) else None
 
 
 def _any_folder(root: str) -> str:

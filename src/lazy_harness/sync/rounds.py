@@ -69,7 +69,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     memory folder whose files changed, every learning file that changed. A learning's hold is
     journalled in the memory folder of the project it names, else in the first folder merged; with
     neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
-    from lazy_harness.memory import frontmatter, held
+    from lazy_harness.memory import held
 
     root = paths.memory_root(cfg["memory"]["path"] or None, env)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
@@ -89,9 +89,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
         for one in held.scan_learnings(learnings):
-            key = frontmatter.read_frontmatter_values(one[2], ("project_folder",)).get("project_folder") or ""
-            mdir = os.path.join(root, key) if key and os.path.isdir(os.path.join(root, key)) else (
-                folders[0] if folders else "")
+            mdir = conflicts.memory_folder_of(root, one[2]) or (folders[0] if folders else "")
             if mdir:
                 by_folder.setdefault(mdir, []).append(one)
         for mdir, some in by_folder.items():
