@@ -297,11 +297,15 @@ def test_merge_learning_prefers_the_side_that_moved_on():
 @pytest.mark.parametrize("driver", ["lines", "learning"])
 def test_git_runs_the_merge_driver_command_ensure_repo_wrote(tmp_path, driver):
     """The command in the data repository's git config, run as git runs it: through the shell, in the
-    repository, %O %A %B replaced by files, the merge read back from %A (``python -m lazy_harness.sync``)."""
+    repository, %O %A %B replaced by files, the merge read back from %A (``python -P -m
+    lazy_harness.sync``: the repository's own files, which come from the remote, are not imported)."""
+    import shlex
+
     data = tmp_path / "data"
     sync.ensure_repo(str(data), str(tmp_path / "remote.git"))
     command = _git("-C", str(data), "config", "--get", f"merge.lh-{driver}.driver").strip()
-    assert command == f"{sys.executable} -m lazy_harness.sync merge-{driver} %O %A %B %P"
+    assert command == f"{shlex.quote(sys.executable)} -P -m lazy_harness.sync merge-{driver} %O %A %B %P"
+    (data / "json.py").write_text("raise SystemExit('a json.py of the synced folder was imported')\n")
     e = lambda s: json.dumps({"id": ids.entry_id("decision", s), "type": "decision", "summary": s}).encode()  # noqa: E731
     if driver == "lines":
         base, ours, theirs = e("x") + b"\n" + e("gone") + b"\n", e("x") + b"\n" + e("mine") + b"\n", \

@@ -54,16 +54,24 @@ def _spawn(argv: list[str], log: str, env: dict, stdout: int | None) -> int:
     return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
 
 
+def module_argv(module: str, *args: str, python: str | None = None) -> list[str]:
+    """``<python> -P -m <module> <args>``: what every process we start runs. why ``-P``: ``-m`` would
+    put the working folder first on the import path, and a hook's is the session's project, whose
+    own ``json.py`` or ``fcntl.py`` would then run in the worker (the sync's merge driver runs in
+    the synced folder, whose files come from the remote)."""
+    return [python or sys.executable, "-P", "-m", module, *args]
+
+
 def spawn_sync(env: Mapping[str, str] | None = None) -> int:
     """``python -m lazy_harness.sync after-write`` detached (the worker, after it wrote memory): the
     sync round, at most every ``interval_minutes``, logged to worker.log; returns its pid."""
     env = dict(os.environ if env is None else env)
-    return spawn([sys.executable, "-m", "lazy_harness.sync", "after-write"], logfile.log_path(logfile.SPAWN, env), env)
+    return spawn(module_argv("lazy_harness.sync", "after-write"), logfile.log_path(logfile.SPAWN, env), env)
 
 
 def spawn_pull(env: Mapping[str, str] | None = None) -> tuple[int, int]:
     """``python -m lazy_harness.sync pull`` detached (SessionStart's pull); returns (pid, read end of
     its stdout), on which it writes one status line and nothing after."""
     env = dict(os.environ if env is None else env)
-    argv = [sys.executable, "-m", "lazy_harness.sync", "pull"]
+    argv = module_argv("lazy_harness.sync", "pull")
     return spawn_answering(argv, logfile.log_path(logfile.SPAWN, env), env)

@@ -9,7 +9,6 @@ Hot path: only ``os`` and ``sys`` (and our own hot-path modules).
 from __future__ import annotations
 
 import os
-import sys
 
 from lazy_harness import detach, logfile, paths
 from lazy_harness.queue.produce import enqueue, task_fields
@@ -24,7 +23,7 @@ WORKER_MODULE = "lazy_harness.worker"
 
 
 def worker_argv(python: str | None = None) -> list[str]:
-    return [python or sys.executable, "-m", WORKER_MODULE]
+    return detach.module_argv(WORKER_MODULE, python=python)
 
 
 def spawn_worker(env: Mapping[str, str] | None = None) -> int:

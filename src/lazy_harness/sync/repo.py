@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
+import shlex
 
-from lazy_harness import proc
+from lazy_harness import detach, proc
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
 
@@ -95,7 +95,9 @@ def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None) ->
             current = None
         if current != text:
             atomic_write(path, text)
-    driver = f"{sys.executable} -m lazy_harness.sync"
+    # why -P: git runs the driver in the synced folder, whose files come from the remote (a json.py
+    # there would be imported first); quoted: the shell runs it
+    driver = " ".join(map(shlex.quote, detach.module_argv("lazy_harness.sync")))
     settings = {
         "user.name": "lazy-harness", "user.email": "lazy-harness@localhost", "commit.gpgsign": "false",
         "core.symlinks": "false",  # why: a link from the remote is checked out as a plain file, never followed

@@ -340,7 +340,7 @@ def start(env: Env, replace: bool = False) -> int | None:
 
     if folder_problem(env) is not None or (running(env) and not replace):
         return None
-    argv = [sys.executable, "-m", ANSWERER] + (["--replace"] if replace else [])
+    argv = detach.module_argv(ANSWERER, *(["--replace"] if replace else []))
     return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env(env))
 
 
