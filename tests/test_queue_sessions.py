@@ -76,6 +76,33 @@ def test_sweep_queues_only_idle_grown_sessions_and_caps_each_round(tmp_path):
     assert os.path.exists(os.path.join(q, "state", "open", sids[1]))
 
 
+def test_a_transcript_path_holding_a_nul_never_stops_the_sweep_nor_the_hooks(tmp_path):
+    """A payload's ``transcript_path`` with a NUL names no file: Stop and SessionEnd take it as no
+    transcript (exit 0, nothing kept to fail on later), and a record an earlier version wrote with one
+    is dropped by the sweep, which queues the other idle sessions as ever."""
+    import json
+
+    from tests.hooks.hookrun import enable_loop, hook_log, run_hook
+
+    enable_loop(os.environ["HOME"])
+    q = _q()
+    bad = {"session_id": "bad-session", "transcript_path": "/tmp/x\u0000y.jsonl", "cwd": "/proj"}
+    for event in ("Stop", "SessionEnd"):
+        done = run_hook(event, json.dumps({**bad, "hook_event_name": event}))
+        assert done.returncode == 0 and done.stdout == b"" and done.stderr == b""
+        assert "error" not in hook_log(paths.claude_dir())[-1]
+    assert not os.path.exists(os.path.join(q, "state", "open", "bad-session"))
+    assert [n for n in os.listdir(q) if n.endswith(".task")] == []
+    now = 100_000.0
+    good = _transcript(tmp_path, now - 3600)
+    sweep.watch(q, {"session_id": SID, "transcript_path": good, "cwd": "/proj"})
+    with open(os.path.join(q, "state", "open", "bad-session"), "w") as fh:  # as an earlier version wrote it
+        fh.write(queue.format_task({"session_id": "bad-session", "transcript": "/tmp/x\u0000y.jsonl", "cwd": "/proj"}))
+    queued = sweep.sweep(q, now, 600)
+    assert [queue.read_task(os.path.join(q, n))["session_id"] for n in queued] == [SID]
+    assert not os.path.exists(os.path.join(q, "state", "open", "bad-session"))
+
+
 def test_sweep_skips_a_session_whose_task_waits(tmp_path):
     q = _q()
     path = _transcript(tmp_path, 1000.0)

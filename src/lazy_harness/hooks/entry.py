@@ -52,6 +52,10 @@ def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plug
     Codex CLI ran it (``--agent codex``), marked in the payload for the queue and the read-back."""
     if agent == CODEX:
         payload = {**payload, PAYLOAD_AGENT: CODEX}
+    if "\0" in str(payload.get("transcript_path") or ""):
+        # why: no path holds a NUL; kept, it was written where the sweep reads it back, and every
+        # later sweep (and the worker's run) failed on it: taken as no transcript at all
+        payload = {**payload, "transcript_path": ""}
     if env.get(WORKER_MARKER):
         return "skipped: the worker's own model call", None
     # why: another user's folder (a cache in a shared /tmp) is neither read nor written (ADR 0031); Stop

@@ -50,7 +50,7 @@ def hold(queue: str, session_id: str, transcript: str) -> str | None:
             shutil.copyfile(transcript, tmp)
         os.replace(tmp, dest)
         return dest
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path with a NUL
         return None
 
 

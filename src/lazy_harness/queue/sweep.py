@@ -122,6 +122,9 @@ def _examine(queue: str, name: str, now: float, idle_seconds: float, env: Mappin
     transcript = record.get("transcript", "")
     try:
         mtime = os.stat(transcript).st_mtime
+    except ValueError:  # why: a NUL in a record an earlier version kept: it names no file, ever
+        _unlink_quiet(path)
+        return None
     except OSError:
         if now - marked > GONE_AFTER:
             _unlink_quiet(path)  # never flushed, or deleted (cleanupPeriodDays): nothing to distill
