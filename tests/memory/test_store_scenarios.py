@@ -265,3 +265,74 @@ def test_consolidation_does_not_hide_again_what_a_session_made_again_after_the_e
     answer = {"supersede": [{"old": a, "new": c, "reason": "c came after"}]}
     changes, problems = job.validate(answer, job.candidates(mdir, ldir, "proj"), 10)
     assert [(ch.action, ch.target, ch.other) for ch in changes] == [("supersede", a, c)], problems
+
+
+# --- a hand edit of handoff.md around a persist -------------------------------------------------------
+
+def _killed_after_the_render(monkeypatch):
+    """The persist dies after handoff.md is written and before it counts as done, and nothing rolls it
+    back then (SIGKILL): its undo record is left for the next writer."""
+    from lazy_harness.memory import apply as applying
+    from lazy_harness.memory import intent
+
+    def kill(*args, **kwargs):
+        raise KeyboardInterrupt("SIGKILL after the render")
+    monkeypatch.setattr(applying, "_apply_restores", kill)
+    monkeypatch.setattr(intent.Intent, "rollback", lambda self, env=None: [])
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["handoff-md-before", "no-handoff-md-before"])
+def test_recovery_after_a_kill_never_writes_over_a_hand_edit_saved_since(where, monkeypatch, first):
+    from lazy_harness.memory import intent
+
+    _, mdir, ldir = where
+    if first:
+        store.persist({"handoff": ["item A"]}, mdir, ldir, meta("s1"), NOW)
+    with monkeypatch.context() as m:
+        _killed_after_the_render(m)
+        with pytest.raises(KeyboardInterrupt):
+            store.persist({"handoff": ["item B"]}, mdir, ldir, meta("s2", when=NOW + 60), NOW + 120)
+    path = os.path.join(mdir, files.HANDOFF)
+    with open(path, "a", encoding="utf-8") as fh:  # the person, before any writer ran again
+        fh.write("- my own item C\n")
+    assert "my own item C" in open_texts(mdir)
+    assert intent.recover(mdir) and "my own item C" in read_md(mdir)
+    assert "my own item C" in open_texts(mdir)
+    store.persist({"decisions": [{"summary": "the next answer"}]}, mdir, ldir, meta("s3", when=NOW + 200), NOW + 220)
+    assert "my own item C" in open_texts(mdir) and "my own item C" in read_md(mdir)
+
+
+def test_recovery_after_a_kill_puts_back_handoff_md_the_persist_wrote(where, monkeypatch):
+    """No hand edit since: the rolled-back persist's handoff.md goes, the one before comes back."""
+    from lazy_harness.memory import intent
+
+    _, mdir, ldir = where
+    store.persist({"handoff": ["item A"]}, mdir, ldir, meta("s1"), NOW)
+    before = read_md(mdir)
+    with monkeypatch.context() as m:
+        _killed_after_the_render(m)
+        with pytest.raises(KeyboardInterrupt):
+            store.persist({"handoff": ["item B"]}, mdir, ldir, meta("s2", when=NOW + 60), NOW + 120)
+    assert "item B" in read_md(mdir)
+    intent.recover(mdir)
+    assert read_md(mdir) == before and open_texts(mdir) == ["item A"]
+
+
+def test_a_hand_edit_saved_while_a_persist_writes_is_kept(where, monkeypatch):
+    """The person saves handoff.md after the persist read it and before it renders it again (its
+    learnings take a while): the render comes after the edit is recorded, so the edit stays."""
+    _, mdir, ldir = where
+    store.persist({"handoff": ["item A"]}, mdir, ldir, meta("s1"), NOW)
+    path = os.path.join(mdir, files.HANDOFF)
+    real = learnings.write_learning
+
+    def slow(*args, **kwargs):
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("- my own item C\n")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(learnings, "write_learning", slow)
+    report = store.persist({"handoff": ["item B"], "learnings": [{"title": "Slow one", "learning": "x"}]},
+                           mdir, ldir, meta("s2", when=NOW + 60), NOW + 120)
+    assert report.handoff == "written" and report.hand_opened == 1
+    assert open_texts(mdir) == ["item A", "item B", "my own item C"]
+    assert "my own item C" in read_md(mdir) and not handoff.edited(*handoff.parse_markdown(read_md(mdir)))

@@ -99,7 +99,7 @@ def apply(p: Plan) -> Report:
             _write_appends(lines, report)
             _apply_learnings(p, report, log)
             if answer is not None:
-                _apply_handoff(p, report, answer)
+                _apply_handoff(p, report, answer, log)
             _apply_restores(p, report, log)
         except BaseException:
             try:
@@ -230,9 +230,10 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
         (report.created if written else report.existing).append(path)
 
 
-def _apply_handoff(p: Plan, report: Report, answer: Answer) -> None:
+def _apply_handoff(p: Plan, report: Report, answer: Answer, log: Intent | None = None) -> None:
     stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
-    written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days)
+    written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days,
+                                   None if log is None else log.rendering)
     if written:
         # why: a hand edit of handoff.md is recorded by the first write after it: the person's, not the task's
         mine = [r for r in written if r.get("session_id") != handoff.HAND_EDIT]

@@ -43,7 +43,7 @@ from lazy_harness.memory.sanitize import normalise, one_line
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 TITLE = "# Open items for the next session"
 HAND_EDIT = "hand-edit"
@@ -240,9 +240,14 @@ def append(memory_dir: str, recs: list[dict]) -> None:
         append_line(path, jsonload.dumps(rec))
 
 
-def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float = STALE_DAYS) -> None:
+def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float = STALE_DAYS,
+                   before_write: Callable[[bytes], None] | None = None) -> None:
+    """Render handoff.md from the log; ``before_write`` is told the bytes first (a persist's record)."""
     state = fold(read_records(memory_dir) or [])
-    atomic_write(os.path.join(memory_dir, files.HANDOFF), render(state, meta, now, stale_days))
+    text = render(state, meta, now, stale_days)
+    if before_write is not None:
+        before_write(text.encode("utf-8"))
+    atomic_write(os.path.join(memory_dir, files.HANDOFF), text)
     _save_open_cache(memory_dir, open_items(state))
 
 
@@ -303,14 +308,21 @@ def prepare_answer(memory_dir: str, opened: str | Iterable[object] | None, close
 
 
 def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float,
-                 stale_days: float = STALE_DAYS) -> list[dict]:
+                 stale_days: float = STALE_DAYS, before_write: Callable[[bytes], None] | None = None) -> list[dict]:
     """Append a prepared answer's records and re-render handoff.md when anything changed, or when it is
-    behind the log (a writer killed before its render). Returns the records appended."""
-    if answer.records:
-        append(memory_dir, answer.records)
-    if answer.records or answer.behind:
-        write_markdown(memory_dir, meta, now, stale_days)
-    return answer.records
+    behind the log (a writer killed before its render). Returns the records appended. A hand edit of
+    handoff.md saved since the answer was prepared (the folder lock does not hold an editor back) is
+    appended too, before the render that would otherwise write over it."""
+    written = list(answer.records)
+    if written:
+        append(memory_dir, written)
+    if written or answer.behind:
+        _, late = load(memory_dir)
+        if late:
+            append(memory_dir, late)
+            written += late
+        write_markdown(memory_dir, meta, now, stale_days, before_write)
+    return written
 
 
 def apply_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,

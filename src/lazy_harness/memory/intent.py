@@ -5,6 +5,7 @@
               "handoff_md": text | null | absent}
     then     {"created": path, "sha": sha256 of its bytes}   one line before each learning is made
              {"journal": run}                                 before a journalled restore starts
+             {"handoff_md_sha": sha256 of the bytes}          before handoff.md is rendered
 
 ``begin`` writes line 1 (and fsyncs it) before the first byte of a persist is written: the size of
 each JSONL file before, the exact bytes the persist will append to it, and handoff.md as it was.
@@ -12,7 +13,8 @@ each JSONL file before, the exact bytes the persist will append to it, and hando
 then any failure (a full disk, an I/O error, a kill) is rolled back by ``rollback``, at once by the
 writer that failed or, after a kill, by the next writer of the folder or the worker's start
 (``recover``): appended bytes cut off again (``ftruncate`` frees space, so it works on a full disk),
-learnings it created removed, handoff.md put back, a restore's journal run undone. Rolling back is
+learnings it created removed, handoff.md put back (only while it holds what the persist rendered:
+a hand edit saved since is the person's, imported by the next writer), a restore's journal run undone. Rolling back is
 idempotent and the record stays until it has fully worked, so a rollback that itself failed is
 done again later. Bytes someone else appended after ours (never under the folder lock: only a
 writer that found our record left over) are kept: then only our own lines are taken out.
@@ -63,6 +65,11 @@ class Intent:
     def creating(self, path: str, data: bytes) -> None:
         """Say, before it exists, that this persist creates ``path`` with ``data``."""
         self._add({"created": path, "sha": sha(data)})
+
+    def rendering(self, data: bytes) -> None:
+        """Say, before handoff.md is written, what this persist writes into it: a rollback puts the
+        old one back only over these bytes, never over a hand edit saved since."""
+        self._add({"handoff_md_sha": sha(data)})
 
     def journal(self, run: str, roots: tuple[str, ...]) -> None:
         """Say that a journalled run (a restore) begins, to be undone with the rest."""
@@ -216,13 +223,16 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
         from lazy_harness.memory import files
 
         md = os.path.join(memory_dir, files.HANDOFF)
-        if head["handoff_md"] is None:
-            try:
+        before = None if head["handoff_md"] is None else head["handoff_md"].encode("utf-8", "surrogateescape")
+        now = read_bytes(md)
+        ours = {rec["handoff_md_sha"] for rec in recs[1:] if rec.get("handoff_md_sha")}
+        # why: only over what this persist wrote: a hand edit saved since (after a kill, before the next
+        # writer) is the person's, and the next writer imports it
+        if now != before and now is not None and sha(now) in ours:
+            if before is None:
                 os.unlink(md)
-            except FileNotFoundError:
-                pass
-        else:
-            atomic_write(md, head["handoff_md"].encode("utf-8", "surrogateescape"))
+            else:
+                atomic_write(md, before)
         try:
             os.unlink(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE))
         except FileNotFoundError:
