@@ -457,6 +457,44 @@ def test_a_file_changed_while_our_bytes_go_to_disk_is_not_overwritten(tmp_path, 
     assert [n for n in os.listdir(tmp_path) if n.endswith(".tmp")] == []
 
 
+def test_uninstall_never_deletes_a_file_changed_since_it_was_read(tmp_path, monkeypatch):
+    """Only our entries were left, so uninstall would delete the file; Claude Code writes it between
+    the read and the delete: refused, and its edit stays."""
+    target = tmp_path / ".claude" / "settings.json"
+    settings.install(str(target), python=PY)
+    real = settings._remove_ours
+
+    def remove_then_someone_writes(data):
+        out = real(data)
+        write_json(target, {"model": "changed by Claude Code"})
+        return out
+
+    monkeypatch.setattr(settings, "_remove_ours", remove_then_someone_writes)
+    with pytest.raises(SettingsError, match="changed while"):
+        settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == {"model": "changed by Claude Code"}
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "NaN", "Infinity"])
+def test_a_number_json_cannot_write_back_leaves_the_file_untouched(tmp_path, number):
+    target = tmp_path / "settings.json"
+    target.write_text('{"x": ' + number + ', "model": "opus"}\n')
+    before = target.read_bytes()
+    with pytest.raises(SettingsError, match=f"holds the number {number}, which would not be written back"):
+        settings.install(str(target), python=PY)
+    assert target.read_bytes() == before
+
+
+def test_an_escaped_lone_surrogate_goes_back_out_as_the_same_escape(tmp_path):
+    target = tmp_path / "settings.json"
+    target.write_text('{"note": "x\\ud800y", "model": "opus"}\n')
+    settings.install(str(target), python=PY)
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert data["note"] == "x\ud800y" and data["model"] == "opus" and our_commands(data)
+    assert settings.uninstall(str(target)).action == "updated"
+    assert json.loads(target.read_text(encoding="utf-8")) == {"note": "x\ud800y", "model": "opus"}
+
+
 def test_unwritable_location_is_a_one_line_settings_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")

@@ -109,6 +109,21 @@ def is_ours(entry: object) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
 
 
+class _Unwritable(ValueError):
+    """A number Python reads but JSON cannot hold as read (``1e400`` is infinity, ``NaN``)."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _Unwritable(text)
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise _Unwritable(text)
+
+
 def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
     """(parsed object, raw bytes), or (None, None) when the file does not exist.
 
@@ -125,7 +140,10 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     if not raw.strip():
         return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant)
+    except _Unwritable as exc:
+        raise SettingsError(f"{path}: holds the number {exc}, which would not be written back as it is; "
+                            "left untouched", hint) from None
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: not valid JSON (not UTF-8 at byte {exc.start}); left untouched", hint) from None
     except ValueError as exc:
@@ -239,7 +257,10 @@ def render(data: dict, raw: bytes | None) -> bytes:
             ws = m.group(1)
             indent = "\t" if ws.startswith(b"\t") else len(ws)
         newline = "\n" if raw.endswith(b"\n") else ""
-    return (json.dumps(data, indent=indent, ensure_ascii=False) + newline).encode("utf-8")
+    # why backslashreplace: a lone surrogate read from a "\ud800" escape goes back out as that escape
+    # (UTF-8 cannot hold it, and nothing else is unencodable)
+    return (json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False) + newline).encode(
+        "utf-8", "backslashreplace")
 
 
 def backup_file(path: str, env: Mapping[str, str] | None = None) -> str:
@@ -279,6 +300,14 @@ def _backup(base: str, raw: bytes, now: float) -> str:
     return candidate
 
 
+def _read_raw(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
 def _write(path: str, data: bytes, raw: bytes | None) -> None:
     """Replace the file atomically, keeping its mode; refuse when it changed since we read ``raw``."""
     real = os.path.realpath(path)  # why: a symlinked settings.json (dotfiles) must stay a symlink
@@ -291,12 +320,7 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
     def unchanged() -> None:
         # why: Claude Code rewrites settings.json itself (/permissions, /hooks); never lose its edit. Looked
         # at again once our bytes are on disk, just before the rename: the window is a rename, not an fsync
-        try:
-            with open(real, "rb") as fh:
-                current = fh.read()
-        except FileNotFoundError:
-            current = None
-        if current != raw:
+        if _read_raw(real) != raw:
             raise SettingsError(f"{path}: changed while lh was editing it; nothing written", "run the command again")
 
     unchanged()
@@ -366,6 +390,9 @@ def uninstall(path: str, backup: str | None = None) -> Change:
             _write(path, original, raw)
             return Change(path, "updated", removed)
         if not new and not os.path.islink(path):
+            if _read_raw(path) != raw:  # why: as _write: Claude Code may have written it since we read it
+                raise SettingsError(f"{path}: changed while lh was editing it; nothing written",
+                                    "run the command again")
             os.unlink(path)
             return Change(path, "deleted", removed)
         _write(path, render(new, raw), raw)
