@@ -446,3 +446,54 @@ def test_lh_sync_brings_the_recall_index_up_to_date_with_what_it_merged(two):
         assert conn.execute("SELECT count(*) FROM entry WHERE id=?", (did,)).fetchone()[0] == 1
     finally:
         conn.close()
+
+
+def test_an_undo_on_one_machine_and_a_new_mark_on_the_other_both_sync(tmp_path):
+    """A forgets d1 (its first mark: the run makes marks.jsonl), B pulls it and forgets d2, A undoes
+    its run. Both machines keep syncing (a removed marks.jsonl stopped every later round of B) and
+    agree: d1 is back, d2 forgotten."""
+    from lazy_harness.memory import by_hand, marks
+
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    d1, d2 = a.add("decision", "Use SQLite for the index"), a.add("decision", "Ship the CLI as a wheel")
+    a.sync()
+    b.sync()
+    now = time.time()
+    run = by_hand.forget(str(a.mdir), paths.learnings_dir(None, a.env), "demo", d1, "wrong", now)
+    a.sync()
+    b.sync()
+    assert d1 in marks.hidden(str(b.mdir))
+    by_hand.forget(str(b.mdir), paths.learnings_dir(None, b.env), "demo", d2, "stale", now + 1)
+    _, restored, problems = by_hand.undo(str(a.mdir), paths.learnings_dir(None, a.env), run, 7, now + 2)
+    assert problems == [] and restored
+    for m in (a, b, a, b):
+        m.sync()
+    for m in (a, b):
+        assert set(marks.hidden(str(m.mdir))) == {d2}, m.home.name
+        m.no_conflict_markers()
+
+
+def test_a_file_removed_on_one_machine_and_changed_on_the_other_is_kept_and_both_sync(tmp_path):
+    """Git merges a removal with a change by no driver of ours: the changed file is kept and the
+    merge committed, instead of every later round failing."""
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    rel = Path("knowledge/learnings/2026-01/2026-01-02-retry.md")
+    head = "---\ntitle: Retry the model call\nstatus: active\n---\n"
+    (a.data / rel).parent.mkdir(parents=True, exist_ok=True)
+    (a.data / rel).write_text(head + "Retry twice.\n")
+    a.add("decision", "Use SQLite for the index")
+    a.sync()
+    b.sync()
+    (a.data / rel).unlink()
+    a.sync()
+    (b.data / rel).write_text(head + "Retry twice, 2 s apart (edited on b).\n")
+    b.sync()
+    a.sync()
+    b.sync()
+    for m in (a, b):
+        assert (m.data / rel).read_text().endswith("(edited on b).\n"), m.home.name
+        m.no_conflict_markers()

@@ -10,7 +10,8 @@ bytes, ``record(path)`` after the change its digest (and, for an append-only fil
 The journal is written before the first change and again when the run ends, so a run killed half-way
 can still be undone.
 
-Undo, file by file: a file still exactly as the run left it gets its old bytes back; an append-only
+Undo, file by file: a file still exactly as the run left it gets its old bytes back (a JSONL file
+the run made is emptied rather than removed, so that sync merges it with the other machine's lines); an append-only
 file that grew since (the worker appended entries after the run) loses only the run's own lines, so
 later entries survive; a learning whose status fields the run set, edited since, gets its old fields
 back and keeps the edit; any other file changed since is left alone and reported. A run is marked
@@ -224,7 +225,14 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
             if path not in derived:
                 problems.append(f"{path}: changed since run {data['run']}; left as it is")
             continue
-        if target is None:
+        if target is None and path.endswith(".jsonl") and current is not None:
+            # why emptied, not removed: an append-only file the run made may be synced, and the other
+            # machine may have appended to it since; git cannot merge a removal with an append (every
+            # later sync of that machine failed), while an emptied file merges line by line
+            if current and not _write_back(path, entry, b"", b""):
+                problems.append(f"{path}: changed while it was being undone; left as it is")
+                continue
+        elif target is None:
             try:
                 os.unlink(path)
             except FileNotFoundError:

@@ -198,12 +198,30 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None) -> list[str]:
         return _git(data, "ls-files", env=env).stdout.splitlines()
     result = _git(data, "merge", "-q", "--no-edit", "--allow-unrelated-histories", f"origin/{BRANCH}",
                   check=False, env=env)
-    if not result.ok:
+    if not result.ok and not _settle_removals(data, env):
         _merge_failed(data, result, env)
     after = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
     if after == before:
         return []
     return _git(data, "diff", "--name-only", before, after, env=env).stdout.splitlines()
+
+
+def _settle_removals(data: str, env: Mapping[str, str] | None = None) -> bool:
+    """A merge whose only conflicts are a file removed on one side and changed on the other (our merge
+    drivers never run for those): the changed file is kept, the merge committed; whether it was so.
+    why keep it: a removal of memory is an undo or a cleanup of one machine, a change another
+    machine's new entries, which must not be lost; and left unmerged, every later round failed."""
+    if not os.path.exists(os.path.join(data, ".git", "MERGE_HEAD")):
+        return False
+    listed = _git(data, "status", "--porcelain=v1", "-z", "--untracked-files=no", env=env).stdout.split("\0")
+    unmerged = [(entry[:2], entry[3:]) for entry in listed if entry[:2] in ("DD", "AU", "UD", "UA", "DU", "AA", "UU")]
+    if not unmerged or any(code not in ("UD", "DU") for code, _ in unmerged):
+        return False
+    for _, path in unmerged:
+        if not os.path.isfile(os.path.join(data, path)):
+            return False
+        _git(data, "add", "--", path, env=env)
+    return _git(data, "commit", "-q", "--no-edit", "--no-verify", check=False, env=env).ok
 
 
 def _merge_failed(data: str, result: proc.Result, env: Mapping[str, str] | None = None) -> None:
