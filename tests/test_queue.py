@@ -115,6 +115,26 @@ def test_gate_debounce_then_growth(q, tmp_path):
     assert queue.gate(q, sid, str(transcript), 1200.0, 60, 120) is None
 
 
+def test_gate_debounces_while_the_task_is_being_distilled_too(q, tmp_path):
+    """A free worker claims the task within a second: a Stop a second later (no check recorded until
+    the task finishes) is debounced as while it waited, and queues once the window is over."""
+    transcript = tmp_path / "s.jsonl"
+    transcript.write_text("{}\n")
+    os.utime(transcript, (1000.0, 1000.0))
+    sid = "22222222-x"
+    queue.enqueue(q, _fields(sid=sid), now=1000.0)
+    name = queue.pending(q)[0]
+    queue.claim(q, name)
+    os.utime(transcript, (1001.0, 1001.0))
+    assert queue.gate(q, sid, str(transcript), 1001.0, 60, 120) == \
+        "debounced: this session's task queued 1 s ago is being distilled (debounce_seconds = 60)"
+    assert queue.gate(q, sid, str(transcript), 1061.0, 60, 120) is None  # distilled for long: the turns since queue
+    queue.finish(q, name, queue.read_task(os.path.join(q, "processing", name)), "processed", "ok")
+    queue.mark_done(q, sid, 1001.0, 1010.0)
+    os.utime(transcript, (1030.0, 1030.0))
+    assert queue.gate(q, sid, str(transcript), 1031.0, 60, 120).startswith("not queued yet: the transcript was")
+
+
 def test_gate_never_looks_at_history(q, tmp_path):
     """The gates read two small state files of one session: done/ is never listed or opened."""
     os.rmdir(os.path.join(q, "done"))

@@ -77,10 +77,20 @@ def mark_done(queue: str, sid: str, transcript_mtime: float, now: float, kind: s
 
 def gate(queue: str, sid: str, transcript: str, now: float, debounce: float, growth: float) -> str | None:
     """The Stop hook's gates, in order. Returns the reason to skip, or None to enqueue."""
-    pend = pending_of(queue, sid)
-    if pend is not None and now - pend[1] < debounce:
-        return (f"debounced: this session's task queued {now - pend[1]:.0f} s ago still waits "
-                f"(debounce_seconds = {debounce:g})")
+    # why also while it is being distilled: a free worker claims a task within a second, and each Stop
+    # after that (no check recorded until it finishes) queued another for the turns of that second
+    parts = read_state(queue, sid, "pending")
+    if len(parts) >= 2 and parts[0]:
+        try:
+            age = now - float(parts[1])
+        except ValueError:
+            age = debounce
+        if age < debounce:
+            where = ("still waits" if os.path.exists(os.path.join(queue, parts[0])) else "is being distilled"
+                     if os.path.exists(os.path.join(queue, PROCESSING, parts[0])) else "")
+            if where:
+                return (f"debounced: this session's task queued {age:.0f} s ago {where} "
+                        f"(debounce_seconds = {debounce:g})")
     try:
         mtime = os.stat(transcript).st_mtime
     except OSError:
