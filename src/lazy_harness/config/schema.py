@@ -18,7 +18,7 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "claude_path": ("str", "claude", "the claude executable (a name on PATH or an absolute path)"),
         "min_messages": ("int", 4, "skip sessions with fewer user + assistant messages"),
         "min_user_chars": ("int", 200, "skip sessions where the user typed fewer characters"),
-        "debounce_seconds": ("int", 60, "Stop: skip when this session's pending task is younger"),
+        "debounce_seconds": ("int", 60, "Stop: skip when this session's task, waiting or being distilled, is younger"),
         "reprocess_min_growth_seconds": ("int", 120, "Stop: re-queue only when the transcript grew this long "
                                                      "past the last run"),
         "idle_minutes": ("int", 10, "queue a session idle this long that grew since its last check (0: never)"),
