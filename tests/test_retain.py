@@ -54,16 +54,41 @@ def test_release_keeps_the_link_while_a_task_of_the_session_waits(isolated_home,
     assert os.path.exists(retain.kept_path(q, payload["session_id"]))
 
 
-def test_a_copy_where_a_link_cannot_be_made(isolated_home, project, monkeypatch):
+def test_where_no_link_can_be_made_the_hook_copies_nothing_and_the_worker_copies_a_waiting_task(
+        isolated_home, tmp_path, monkeypatch, project):
+    """Another filesystem: the hook's enqueue keeps nothing (a copy of a long transcript took it a
+    second), the worker copies the transcript of a task left waiting behind the cap, again only once
+    the transcript grew, and that copy is what it distills once the original is gone."""
+    fake = fake_claude.use(tmp_path, monkeypatch)
+    configure(isolated_home, budget={"daily_usd": 1.0})
+    spent(1.0)
     payload = place(project)
 
-    def no_links(src, dst, **kw):
-        raise OSError(18, "Invalid cross-device link")
+    real = os.link
+
+    def no_links(src, dst, **kw):  # the transcript is on another filesystem than the queue
+        if os.sep + retain.KEPT + os.sep in str(dst):
+            raise OSError(18, "Invalid cross-device link")
+        return real(src, dst, **kw)
 
     monkeypatch.setattr(os, "link", no_links)
-    kept = retain.hold(paths.queue_dir(), payload["session_id"], payload["transcript_path"])
-    assert kept and not os.path.samefile(kept, payload["transcript_path"])
+    q = paths.queue_dir()
+    kept = retain.kept_path(q, payload["session_id"])
+    _enqueue(payload)
+    assert not os.path.exists(kept)
+    assert run_worker().paused  # waits behind the cap: now its transcript is kept
+    assert not os.path.samefile(kept, payload["transcript_path"])
     assert open(kept, "rb").read() == open(payload["transcript_path"], "rb").read()
+    ino = os.stat(kept).st_ino
+    assert retain.keep_waiting(q) == []  # as new as the original: not copied again
+    with open(payload["transcript_path"], "a", encoding="utf-8") as fh:
+        fh.write("\n")
+    assert retain.keep_waiting(q) == [payload["session_id"]] and os.stat(kept).st_ino != ino
+    os.unlink(payload["transcript_path"])  # cleanupPeriodDays went by
+    configure(isolated_home, budget={"daily_usd": 5.0})
+    assert run_worker().processed == 1
+    assert "We need to decide how the billing service" in fake_claude.calls(fake)[0]["stdin"]
+    assert [n for n in os.listdir(os.path.dirname(kept)) if n.endswith(".tmp")] == []
 
 
 def test_only_regular_files_are_kept(isolated_home, tmp_path):

@@ -329,6 +329,10 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
             if not stats.paused and not stats.storage:
                 consolidate_touched(cfg, env, stats)
                 adopt_orphans(cfg, env)
+            from lazy_harness.queue import retain
+
+            for sid in retain.keep_waiting(q):  # why: the tasks left waiting may wait for weeks
+                _log(env, f"session {sid}: its transcript copied into the queue's kept folder (no link possible)")
             synced_cfg = cfg
         finally:
             queue.release_worker_lock(fd)
