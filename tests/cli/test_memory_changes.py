@@ -183,3 +183,32 @@ def test_a_journal_whose_run_names_another_file_is_never_undone_nor_written(tmp_
     named = invoke("memory", "undo", rel, "--project", str(proj))
     assert named.code == 1 and "no journal" in named.err
     assert target.read_text() == '{"model": "opus"}\n'
+
+
+def test_undo_of_a_close_gives_back_exactly_the_open_items_before_it(tmp_path):
+    """The run of ``lh memory close`` records only the close: an item the person added to handoff.md
+    by hand, and a handoff.md written before its log, are recorded before the run, so its undo
+    leaves them open (it took them out with the close)."""
+    from lazy_harness.memory import handoff
+    from tests.support import memory_samples as ms
+
+    def open_texts() -> list[str]:
+        return sorted(i["text"] for i in handoff.open_items(handoff.load(mdir)[0]))
+
+    proj, mdir = _project(tmp_path)
+    ms.write_handoff(mdir, ["finish the docs", "run benchmark"], "s1", 1_700_000_000)  # no handoff.jsonl yet
+    assert not os.path.exists(os.path.join(mdir, handoff.STATE))
+    r = invoke("memory", "close", ids.handoff_id("finish the docs"), "--project", str(proj))
+    assert r.code == 0, r.err
+    assert open_texts() == ["run benchmark"]
+    assert invoke("memory", "undo", "--project", str(proj)).code == 0
+    assert open_texts() == ["finish the docs", "run benchmark"]
+    with open(os.path.join(mdir, "handoff.md"), "a", encoding="utf-8") as fh:  # the person adds one
+        fh.write("- add a retry to the sync\n")
+    before = open_texts()
+    assert "add a retry to the sync" in before
+    r = invoke("memory", "close", ids.handoff_id("run benchmark"), "--project", str(proj))
+    assert r.code == 0, r.err
+    assert open_texts() == ["add a retry to the sync", "finish the docs"]
+    assert invoke("memory", "undo", "--project", str(proj)).code == 0
+    assert open_texts() == before

@@ -59,6 +59,9 @@ def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str,
     from lazy_harness.memory import handoff
 
     state_file, rendered = os.path.join(memory_dir, handoff.STATE), os.path.join(memory_dir, files.HANDOFF)
+    # why before the journal looks: an item added to handoff.md by hand is recorded by the first write
+    # after it; inside this run, undoing the run took the person's item out with the close
+    handoff.import_hand_edits(memory_dir, {"session_id": who, "task_id": j.run}, now)
     j.track(state_file)
     j.track(rendered)
     for rec in handoff.close_items(memory_dir, items, {"session_id": who, "task_id": j.run}, now):

@@ -377,6 +377,22 @@ def _recover(memory_dir: str) -> None:
     intent.recover(memory_dir)
 
 
+def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float = STALE_DAYS) -> list[dict]:
+    """Record a hand edit of handoff.md (or a handoff.md written before its log) in the log, under the
+    folder's lock, and render it again; the records appended. A command's journalled run calls it
+    first: the person's earlier edit is not part of that run, and its undo must not take it out."""
+    from lazy_harness.atomic import ensure_dir
+
+    ensure_dir(memory_dir)
+    with files.FolderLock(memory_dir):
+        _recover(memory_dir)
+        _, pending = load(memory_dir)
+        if pending:
+            append(memory_dir, pending)
+            write_markdown(memory_dir, meta, now, stale_days)
+        return pending
+
+
 def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now: float,
                 stale_days: float = STALE_DAYS) -> list[dict]:
     """Close open items given as (id, reason), by ``meta``'s session at ``now`` (consolidation, or the
