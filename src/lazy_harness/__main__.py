@@ -48,6 +48,10 @@ def _search(search: ModuleType, opts: dict) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # as cli.main does
+        what = exc.strerror or type(exc).__name__
+        sys.stderr.write(f"lh: {exc.filename}: {what}\n" if exc.filename is not None else f"lh: {what}\n")
+        return 1
 
 
 if __name__ == "__main__":

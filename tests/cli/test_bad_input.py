@@ -278,3 +278,32 @@ def test_a_number_too_long_for_python_is_one_line_with_its_line(isolated_home):
     r = invoke("config", "validate")
     assert r.code == 1 and "Traceback" not in r.out + r.err
     assert r.out.startswith(f"{path}:3: a number too long to read")
+
+
+@pytest.mark.parametrize("command", [["memory", "show"], ["memory", "search", "sqlite"], ["memory", "check"],
+                                     ["memory", "check", "--all-projects"], ["memory", "reindex"]])
+def test_a_broken_config_is_one_line_for_the_memory_commands_not_the_default_folder(isolated_home, tmp_path,
+                                                                                      command):
+    """A config.toml with a syntax error: these commands read memory, so they say what is wrong with
+    the file (its line) instead of reading the default folder and saying an empty memory is fine."""
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    write_config(isolated_home, f'[memory]\npath = "{tmp_path / "mem"}"\n[context\n')
+    args = [*command, "--project", str(project)] if "--all-projects" not in command and command[1] != "reindex" \
+        else command
+    one_line_error(invoke(*args), "config.toml:3", "lh config validate")
+
+
+@pytest.mark.parametrize("name", ["decisions.jsonl", "marks.jsonl", "handoff.jsonl"])
+def test_a_memory_file_that_is_a_folder_is_one_line_naming_it(isolated_home, tmp_path, name):
+    """As the installed command, so a traceback would show: one line naming the folder, exit 1."""
+    from tests.cli.lhrun import run
+
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    memory = paths.memory_dir(str(project))
+    os.makedirs(os.path.join(memory, name))
+    for args in (["memory", "search", "sqlite", "--project", str(project)], ["memory", "reindex"]):
+        done = run(*args)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, (args, done.stderr)
+        assert done.stderr == f"lh: {os.path.join(memory, name)}: Is a directory\n", (args, done.stderr)

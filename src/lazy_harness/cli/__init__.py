@@ -75,4 +75,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:  # why: a memory file that is a folder, unreadable, a full disk: one line, no traceback
+        click.echo(f"lh: {os_error_line(exc)}", err=True)
+        sys.exit(1)
     sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def os_error_line(exc: OSError) -> str:
+    """``<file>: <what the system said>`` (and the second file of a rename or a link)."""
+    what = exc.strerror or type(exc).__name__
+    names = [str(n) for n in (exc.filename, exc.filename2) if n is not None]
+    return f"{' -> '.join(names)}: {what}" if names else what

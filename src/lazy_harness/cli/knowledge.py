@@ -101,7 +101,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
 
     session_id, path, cwd = _resolve(session_id, os.path.abspath(project))
     payload = {"session_id": session_id, "transcript_path": path, "cwd": cwd}
-    cfg = config.load_fast(os.environ)
+    cfg = config.load_checked(os.environ)
     name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg)
     q = paths.queue_dir()
     click.echo(f"queued {spool.task_id(name)} for session {session_id}")

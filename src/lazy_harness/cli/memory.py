@@ -253,7 +253,7 @@ def reindex() -> None:
     hash); only new or edited texts are embedded."""
     from lazy_harness.recall.index import writer
 
-    cfg = config.load_fast(os.environ)
+    cfg = config.load_checked(os.environ)
     path = paths.recall_index_file()
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
     started = time.perf_counter()
@@ -308,7 +308,7 @@ def check(project: str | None, all_projects: bool) -> None:
     from lazy_harness.memory import damage
 
     if all_projects:
-        cfg = config.load_fast(os.environ)
+        cfg = config.load_checked(os.environ)
         mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
     else:
         mdirs = [_setting(project)[2]]

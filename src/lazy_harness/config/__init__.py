@@ -70,6 +70,19 @@ def invalid(cfg: Config) -> str | None:
     return problem if isinstance(problem, str) and problem else None
 
 
+def load_checked(env: Mapping[str, str] | None = None) -> Config:
+    """:func:`load_fast` for a command: an invalid config.toml raises ConfigError with its first
+    problem (file and line), as :func:`load` does, instead of giving defaults for what is wrong (a
+    hook's way: a command that read the default memory folder said an empty memory was fine)."""
+    from lazy_harness.errors import ConfigError
+
+    cfg = load_fast(env)
+    problem = invalid(cfg)
+    if problem:
+        raise ConfigError(problem, hint="lh config validate")
+    return cfg
+
+
 def _snapshot_path(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(paths.state_dir(env), "config.json")
 
@@ -118,6 +131,6 @@ def load_fast(env: Mapping[str, str] | None = None) -> Config:
 # what callers read as config.X: the schema's names, the loaders, and (loaded at first use) validate's and edit's
 __all__ = [
     "CAPS", "CONTEXT_HARD_CAP", "INVALID", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS", "RANGES", "RECALL_HARD_CAP",
-    "SCHEMA", "SECTION_HELP", "check", "defaults", "enable_loop", "invalid", "load", "load_fast",
+    "SCHEMA", "SECTION_HELP", "check", "defaults", "enable_loop", "invalid", "load", "load_checked", "load_fast",
     "parse_file", "render_example", "set_value", "toml_literal",
 ]
