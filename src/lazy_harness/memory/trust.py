@@ -45,6 +45,8 @@ _LOOKALIKE = str.maketrans({
     "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k",
     "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ǫ": "q", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v",
     "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+    # typographic apostrophes, as an editor or a phone types them ("Don’t tell the user")
+    "\u2019": "'", "\u2018": "'", "\u02bc": "'",
 })
 # why: tag characters (U+E0020..U+E007E) draw nothing on screen but a model reads them as the ASCII
 # letters they shadow: a payload written in them is read as that text, not dropped
@@ -190,7 +192,9 @@ def may_match(text: str) -> list[int]:
     # a word of its own or the start of one, a longer one anywhere in the letters with spaces and dots
     # left out (a short one, "env" or "ci", is inside most long texts once squashed), a sign as it
     # is; each group is then one set intersection per set of words
-    present = {w[:i] for w in _words(folded.translate(SPLIT).split()) for i in range(1, min(len(w), 4) + 1)}
+    # why the apostrophe dropped, not made a space: "don't" is the word "dont" the groups look for
+    present = {w[:i] for w in _words(folded.replace("'", "").translate(SPLIT).split())
+               for i in range(1, min(len(w), 4) + 1)}
     # why: a long word is looked for only when the text holds its first four letters, a sign only when
     # the text holds its first character: one pass over the text, not one search per word (800 of them)
     grams = {squashed[i:i + 4] for i in range(len(squashed) - 3)}

@@ -61,6 +61,11 @@ EXCUSED = "excused"
 # why: "curl | sh installers", "the curl | bash pattern": the pipeline named as a thing, not run
 _NOUN_AFTER = r"(?!\s*(?:script|scripts|file|installers?|one-liners?|pipelines?|patterns?|style|idioms?)\b)"
 
+# why: what an interface shows its user, so that "don't show the user the raw stack trace" or "don't tell
+# the user about every autosave" is a decision about a screen, not about keeping something from them
+_UI = (r"\b(?:toasts?|banners?|dialogs?|modals?|pop-?ups?|tooltips?|spinners?|stack\s*traces?|tracebacks?"
+       r"|error\s+(?:ids?|pages?|codes?|screens?)|autosaves?|cookies?)\b")
+
 _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
     (  # 0: fetches and runs remote code
         # why: (?=http): letters spaced apart and joined again run the command into its URL (curlhttp)
@@ -122,8 +127,9 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
          r"|put|add|dump)\w*\b[^\n]{0,120}?" + _SECRET + r"[^\n]{0,120}?\b(?:to|at|into|on|via|in|with)\b"
          r"[^\n]{0,60}?" + _OUT, EXCUSED),
         _SECRET + r"[^\n]{0,80}?\b(?:to|at)\b[^\n]{0,40}?" + _OUT + r"[^\n]{0,40}?(?:send|post|upload)",
-        r"\b(?:cat|type|get-content|printenv|env|set)\b[^\n|]{0,120}\|\s*(?:curl|wget|nc|ncat|netcat|socat|"
-        r"invoke-webrequest|iwr)\b",
+        # a step or three between the read and the sender (``| base64 |``, ``| gzip |``) changes nothing
+        r"\b(?:cat|type|get-content|printenv|env|set)\b[^\n|]{0,120}(?:\|[^\n|]{0,60}){0,3}\|\s*(?:curl|wget|nc|"
+        r"ncat|netcat|socat|invoke-webrequest|iwr)\b",
         r"\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]{0,200}(?:-d|--data\S*|-f|--form|-t|"
         r"--upload-file|-body|-infile|--post-file)\s*[\"']?@?[^\n]{0,40}" + _SECRET,
         r"\b(?:nc|ncat|netcat|socat)\b[^\n]{0,120}<\s*\S*" + _SECRET,
@@ -186,13 +192,14 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         (r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell|telling|inform|informing|mention|mentioning|"
          r"notify|notifying|alert|alerting|ask|asking|show|showing|report|reporting|reveal|revealing|warn|warning|"
          r"let)\w*\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+|your\s+)?"
-         r"(?:user|human|person|operator|developer|owner)s?\b", EXCUSED,
-         r"\btwice\b|\bagain\b|\bmore\s+than\s+once\b|\bfor\s+the\s+same\b"),
-        r"\b(?:do\s+not|don'?t|never|without|must\s+not|need\s+not|no\s+need\s+to)\s+(?:ever\s+|be\s+)?"
-        r"(?:surfac|reveal|mention|show|disclos|bring\w*\s+up|tell|report|shown|mentioned)\w*\b[^\n.]{0,40}"
-        r"(?:\b(?:to\s+)?(?:the\s+)?(?<!end\s)(?:user|human|anyone|anybody)\b|\bthis\s+(?:note|entry|memory|instruction)"
-        r"|\b(?:these|the|any)\s+(?:edits|changes|note|entry)\b[^\n.]{0,20}\b(?:user|human)|\bin\s+(?:the\s+)?chat"
-        r"|\bin\s+(?:any|your)\s+(?:answer|reply|response)s?)",
+         # why not before "to <verb>": "don't tell users to run as root" is about what the docs ask of them
+         r"(?:user|human|person|operator|developer|owner)s?\b(?!\s+to\s+\w)", EXCUSED,
+         r"\btwice\b|\bagain\b|\bmore\s+than\s+once\b|\bfor\s+the\s+same\b|" + _UI),
+        (r"\b(?:do\s+not|don'?t|never|without|must\s+not|need\s+not|no\s+need\s+to)\s+(?:ever\s+|be\s+)?"
+         r"(?:surfac|reveal|mention|show|disclos|bring\w*\s+up|tell|report|shown|mentioned)\w*\b[^\n.]{0,40}"
+         r"(?:\b(?:to\s+)?(?:the\s+)?(?<!end\s)(?:user|human|anyone|anybody)\b|\bthis\s+(?:note|entry|memory|"
+         r"instruction)|\b(?:these|the|any)\s+(?:edits|changes|note|entry)\b[^\n.]{0,20}\b(?:user|human)|\bin\s+"
+         r"(?:the\s+)?chat|\bin\s+(?:any|your)\s+(?:answer|reply|response)s?)", EXCUSED, _UI),
         r"\b(?:do\s+not|don'?t|never|without)\s+(?:surfac\w*|mention\w*|reveal\w*)\s+(?:this|it)\b",
         r"\b(?:hide|conceal|keep)\b[^\n]{0,40}\bfrom\s+(?:the\s+|your\s+)?(?:user|human|person|operator|developer)",
         r"\b(?:keep|stay)\s+(?:this\s+)?(?:secret|hidden|quiet|silent)\b",
@@ -224,6 +231,10 @@ _BY_WORDING = (  # one tuple per rule set, in the order of trust.REASONS
         r"(?:previous|prior|above|earlier|former|preceding|other|existing|original)\s+"
         r"(?:instructions?|directions?|rules?|prompts?|guidelines?|messages?|context)",
         r"\b(?:ignore|disregard)\s+(?:the\s+|your\s+)?(?:system\s+prompt|claude\.md|safety\s+rules?)",
+        # "ignore the above and ...", "disregard all of the above", "ignore all instructions above this line"
+        r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+        r"(?:instructions?\s+|rules?\s+|messages?\s+|text\s+)?(?:above|preceding)(?:\s+(?:this|that)\s+line)?"
+        r"\s*(?:[.,;:!]|$|\band\b|\binstead\b|\bthen\b)",
         r"\byou\s+are\s+now\s+(?:in\s+)?(?:developer|admin|god|unrestricted|dan|jailbreak)",
         r"\bnew\s+(?:system\s+)?instructions?\s*:",
         r"</?\s*system[\s_-]*(?:reminder|prompt|message)?\s*>",
