@@ -202,10 +202,23 @@ AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"  # 40 characters
     ("pypi-token", "pypi-" + "AgEIcHlwaS5vcmcCJGI3ZDk0YTk2LWJhNzAtNGM1Ny04ZjQ1LTZmZDI2OTgzN2E2MgACKlsz"),
     ("sendgrid-key", "SG." + "ngeVfQFYQlKU0ufo8x5d1A" + "." + "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"),
     ("twilio-key", "SK" + "0123456789abcdef0123456789abcdef"),
+    # pasted bare in a chat, found missing in a review
+    ("groq-key", "gsk_" + "Xk29fLq8Rm3Tz7Wv1Yp4Ns6BdQ2hJ5cK8gM0aE3rT6uY9iO1pL4sD7fG0hJ3kL"),
+    ("xai-key", "xai-" + "Qm7Zr2Tb9NpLwVc4YdHsJfGaEuRiOtPqWsLzXk29fLq8Rm3Tz7Wv1Yp4Ns6BdQ2hJ5cK8gM0aE3rT6uY9iO1p"),
+    ("perplexity-key", "pplx-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4"),
+    ("replicate-token", "r8_" + "Lq8Rm3Tz7Wv1Yp4Ns6BdQ2hJ5cK8gM0aE3rT6u"),
+    ("docker-token", "dckr_pat_" + "Xk29fLq8Rm3Tz7Wv1Yp4Ns6BdQ2"),
+    ("tailscale-key", "tskey-auth-" + "kAbc12CNTRL-Xk29fLq8Rm3Tz7Wv1Yp4Ns6BdQ2hJ5"),
 ])
 def test_more_token_shapes(kind, secret):
     out, n = red(f"config: use {secret} for the call")
     assert (out, n) == (f"config: use [REDACTED:{kind}] for the call", 1)
+
+
+@pytest.mark.parametrize("text", ["we use xai-grok models for drafts", "the pplx-api docs say so",
+                                  "see r8_notes.md", "keys start with gsk_ and dckr_pat_"])
+def test_the_new_prefixes_alone_are_not_secrets(text):
+    assert red(text) == (text, 0)
 
 
 def test_slack_webhook_url_keeps_the_host():

@@ -26,6 +26,12 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   npm-token        npm_ + 36 letters and digits (with a digit: not npm_config_...)
   huggingface-token hf_ + 34 to 40 letters and digits, about as many capitals as a random string has
   pypi-token       pypi-AgE... (an upload token)
+  groq-key         gsk_ + 40 to 80 letters and digits (with a digit)
+  xai-key          xai- + 40 to 120 letters and digits (with a digit: not xai-grok)
+  perplexity-key   pplx- + 40 to 80 letters and digits (with a digit)
+  replicate-token  r8_ + 30 to 60 letters and digits (with a digit)
+  docker-token     dckr_pat_ + 20 to 100 base64url characters
+  tailscale-key    tskey-auth-/api-/client-/scim-/webhook- + <id> + - + 16 or more letters and digits
   sendgrid-key     SG.<22>.<43>
   twilio-key       SK + 32 hex digits
   digitalocean-token dop_v1_/doo_v1_/dor_v1_ + 64 hex digits
@@ -199,6 +205,14 @@ def _platform_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("npm-token", re.compile(_lead("npm_", r"(?=[A-Za-z]{0,35}\d)[A-Za-z0-9]{36}" + e)), None),
         ("huggingface-token", re.compile(_lead("hf_", r"[A-Za-z0-9]{34,40}" + e)), _scrambled),
         ("pypi-token", re.compile(_lead("pypi-AgE", _split("A-Za-z0-9_-", 50, 1000))), None),
+        # AI and developer platforms whose keys a session pastes as they are (no name before them)
+        ("groq-key", re.compile(_lead("gsk_", r"(?=[A-Za-z]{0,79}\d)[A-Za-z0-9]{40,80}" + e)), None),
+        ("xai-key", re.compile(_lead("xai-", r"(?=[A-Za-z]{0,119}\d)[A-Za-z0-9]{40,120}" + e64)), None),
+        ("perplexity-key", re.compile(_lead("pplx-", r"(?=[A-Za-z]{0,79}\d)[A-Za-z0-9]{40,80}" + e64)), None),
+        ("replicate-token", re.compile(_lead("r8_", r"(?=[A-Za-z]{0,59}\d)[A-Za-z0-9]{30,60}" + e)), None),
+        ("docker-token", re.compile(_lead("dckr_pat_", r"[A-Za-z0-9_-]{20,100}" + e64)), None),
+        ("tailscale-key", re.compile(_lead("tskey-", r"(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,40}-"
+                                                     r"[A-Za-z0-9]{16,80}" + e64)), None),
     ]
 
 
