@@ -252,3 +252,23 @@ def test_sessions_dir_follows_codex_home(tmp_path: Path) -> None:
         tmp_path / "c" / "sessions"
     )
     assert rollout.sessions_dir({"HOME": str(tmp_path)}) == str(tmp_path / ".codex" / "sessions")
+
+
+def test_a_secret_in_a_yaml_block_of_a_tool_output_is_redacted_before_the_output_is_put_on_one_line(
+        tmp_path: Path) -> None:
+    """``kubectl get secret -o yaml``: the value of ``password: |`` is on the next line, a secret to
+    the rules only while the lines are apart; the prompt holds a marker, and counts it."""
+    from lazy_harness.worker import prompt
+
+    out = ("Chunk ID: 1\nProcess exited with code 0\nOutput:\napiVersion: v1\nkind: Secret\nstringData:\n"
+           "  password: |\n    Zq8vN2mP4xL7kR9t\n")
+    records = [
+        meta(),
+        message("user", "show me the secret manifest", ["user.text"]),
+        item({"type": "function_call", "name": "exec_command", "arguments": '{"cmd": "cat s.yaml"}', "call_id": "c1"}),
+        item({"type": "function_call_output", "call_id": "c1", "output": out}),
+    ]
+    view = rollout.read_view(write(tmp_path, records))
+    assert "Zq8vN2mP4xL7kR9t" not in view.text and "[REDACTED:" in view.text
+    rendered = prompt.render(view, None, "proj", 20_000)
+    assert "Zq8vN2mP4xL7kR9t" not in rendered.text and rendered.redacted >= 1

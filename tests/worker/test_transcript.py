@@ -210,6 +210,17 @@ def test_tool_error_capped(tmp_path):
     assert len(err) < t.TOOL_ERROR_CAP + 60
 
 
+def test_a_yaml_block_secret_in_a_tool_error_is_redacted_before_it_is_put_on_one_line(tmp_path):
+    rec = next(r for r in records("interactive")
+               if r.get("type") == "user" and isinstance(r["message"]["content"], list)
+               and r["message"]["content"][0].get("is_error"))
+    rec = dict(rec)
+    failed = "error: invalid manifest\nstringData:\n  token: |\n    Zq8vN2mP4xL7kR9tWb3\nkind: Secret\n"
+    rec["message"] = {"role": "user", "content": [dict(rec["message"]["content"][0], content=failed)]}
+    view = t.read_view(str(write_records(tmp_path / "x.jsonl", [typed_like("hi"), rec])))
+    assert "Zq8vN2mP4xL7kR9tWb3" not in view.text and view.redacted_early == 1
+
+
 def test_budget_keeps_head_and_tail_and_marks_the_middle(tmp_path):
     recs = []
     for i in range(400):

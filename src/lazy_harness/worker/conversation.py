@@ -42,6 +42,16 @@ def excerpt(text: str, limit: int, flat: bool = False) -> str:
     return head[:limit].rstrip() + f" [... {max(len(text) - limit, 1)} more characters]"
 
 
+def flat_output(text: str, limit: int) -> tuple[str, int]:
+    """A tool's output on one line, as :func:`excerpt` with ``flat`` makes it, with its credentials
+    redacted first (the built-in rules), and how many: a YAML block value (``password: |`` and the
+    secret on the next line) is a secret only while its lines are apart; joined, no rule sees it."""
+    from lazy_harness.redact import redact
+
+    head, n = redact(text[:limit + 256])
+    return excerpt(head + text[limit + 256:], limit, flat=True), n
+
+
 class Budget:
     """Keeps the first third and the last part of the entries within ``chars`` characters."""
 

@@ -183,6 +183,7 @@ def render(view: Any, existing: dict | None, project: str, max_chars: int,
     """
     patterns = tuple(redact_patterns)
     conversation, n_conv = redact(getattr(view, "text", "") or "", patterns)
+    n_conv += getattr(view, "redacted_early", 0)
     memory, n_mem = redact(memory_section(existing), patterns)
     head = INSTRUCTIONS.format(project=_line(project or "unknown")) + "\n"
     if getattr(view, "agent", "claude") == "codex":

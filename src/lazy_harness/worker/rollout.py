@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 
 from lazy_harness import paths
 from lazy_harness.memory.fence import FENCE
-from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budget, excerpt, summary_body,
-                                               tool_call)
+from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budget, excerpt, flat_output,
+                                               summary_body, tool_call)
 from lazy_harness.worker.transcript_lines import MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines
 from lazy_harness.worker.transcript_records import View
 
@@ -229,11 +229,15 @@ class _Reader:
             return
         code = _EXIT_CODE.search(text[:2000])
         body = text.split("Output:\n", 1)[-1] if "Output:\n" in text[:2000] else text
+        if not body.strip():
+            return
+        shown, found = flat_output(body, TOOL_ERROR_CAP)
+        self.view.redacted_early += found
         if code and code.group(1) != "0":
             self.view.tool_errors += 1
-            self._add(f"[tool error: exit {code.group(1)}: {excerpt(body, TOOL_ERROR_CAP, flat=True)}]")
-        elif body.strip():
-            self._add(f"[tool output: {excerpt(body, TOOL_ERROR_CAP, flat=True)}]")
+            self._add(f"[tool error: exit {code.group(1)}: {shown}]")
+        else:
+            self._add(f"[tool output: {shown}]")
 
     def _add(self, entry: str) -> None:
         if not self.quiet:

@@ -31,7 +31,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from lazy_harness.worker.conversation import (SUMMARY_CAP, TEXT_CAP, TOOL_ERROR_CAP, Budget, excerpt,
-                                               summary_body, text_of, tool_call)
+                                               flat_output, summary_body, text_of, tool_call)
 
 _SEEN_IDS = 256  # assistant message ids remembered for de-duplication (records of one id are adjacent)
 
@@ -74,6 +74,7 @@ class View:
     elided_chars: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
+    redacted_early: int = 0  # credentials a tool's output held, redacted before it was put on one line
     compact_summaries: int = 0
     session_id: str = ""
     cwd: str = ""
@@ -215,7 +216,8 @@ class _Reader:
                 continue
             if block.get("is_error") is True:
                 self.view.tool_errors += 1
-                error = excerpt(text_of(block.get("content")), TOOL_ERROR_CAP, flat=True)
+                error, found = flat_output(text_of(block.get("content")), TOOL_ERROR_CAP)
+                self.view.redacted_early += found
                 self._add(f"[tool error: {error}]")
 
     def _assistant(self, message: dict) -> None:
