@@ -16,6 +16,9 @@ SUFFIX = ".task"
 # CLAUDE and CODEX are the package root's (with PAYLOAD_AGENT, set in a payload by hooks/entry.py
 # when the hook runs under Codex CLI), read from there by the hooks without the queue
 AGENT = "agent"
+# The folder the hook's agent keeps its transcripts in (Claude Code's projects folder, Codex's
+# sessions folder), as the hook's environment names it
+TRANSCRIPTS = "transcripts"
 
 
 def agent_of(payload: dict) -> str:

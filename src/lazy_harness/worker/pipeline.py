@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from lazy_harness import logfile, paths, queue
 from lazy_harness.atomic import sweep_stale_temps
+from lazy_harness.queue.task import TRANSCRIPTS
 from lazy_harness.errors import ModelError, TaskError
 from lazy_harness.project_identity import project_name, project_root
 
@@ -70,11 +71,31 @@ def check_trust(fields: dict, env: Env | None, memory_root: str | None = None) -
     root = memory_root or paths.memory_root(None, env)
     transcript = fields.get("session_jsonl", "")
     memory = fields.get("memory_dir", "")
-    if not transcript or not paths.is_within(transcript, projects):
-        raise TaskError(f"untrusted task: session_jsonl {transcript!r} is outside {projects}")
+    allowed = [projects]
+    recorded = str(fields.get(TRANSCRIPTS) or "")
+    if recorded and recorded != projects and _users_own(recorded, "sessions" if agent_of(fields) == "codex"
+                                                         else "projects"):
+        allowed.append(recorded)  # the hook's agent ran with another CLAUDE_CONFIG_DIR or CODEX_HOME
+    if not transcript or not any(paths.is_within(transcript, folder) for folder in allowed):
+        raise TaskError(f"untrusted task: session_jsonl {transcript!r} is outside {' and '.join(allowed)}")
     real = os.path.realpath(memory) if memory else ""
     if not memory or os.path.dirname(real) != os.path.realpath(root) or os.path.basename(real) in ("", ".", ".."):
         raise TaskError(f"untrusted task: memory_dir {memory!r} is not <memory root>/<key> under {root}")
+
+
+def _users_own(folder: str, name: str) -> bool:
+    """Whether ``folder`` is an agent's transcripts folder (named ``name``) that is the user's own and
+    closed to others' writes, as the folder a task names must be to be trusted."""
+    import stat
+
+    real = os.path.realpath(folder)
+    if os.path.basename(real) != name or not os.path.isabs(folder):
+        return False
+    try:
+        st = os.stat(real)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o022
 
 
 def _migrate(fields: dict, memory_dir: str, memory_root: str, env: Env | None, now: float, log: Log) -> None:
