@@ -152,9 +152,9 @@ def _open(env: Mapping[str, str], cwd: str, timeout: float | None) -> AppServer:
     return server
 
 
-def _ours(server: AppServer, hooks_file: str, cwd: str) -> list[dict]:
+def _ours(server: AppServer, hooks_file: str, cwd: str, everyone: bool = False) -> list[dict]:
     """Our hooks in ``hooks_file`` as the app-server lists them (key, eventName, command, currentHash,
-    trustStatus)."""
+    trustStatus); with ``everyone``, the person's of that file too."""
     result = server.call("hooks/list", {"cwds": [cwd]})
     data = result.get("data")
     if not isinstance(data, list):
@@ -164,7 +164,7 @@ def _ours(server: AppServer, hooks_file: str, cwd: str) -> list[dict]:
     for block in data:
         for hook in (block.get("hooks") if isinstance(block, dict) else None) or []:
             if (isinstance(hook, dict) and isinstance(hook.get("sourcePath"), str)
-                    and os.path.realpath(hook["sourcePath"]) == real and settings.is_ours(hook)
+                    and os.path.realpath(hook["sourcePath"]) == real and (everyone or settings.is_ours(hook))
                     and hook.get("key") not in {h.get("key") for h in found}):
                 found.append(hook)
     return found
@@ -201,13 +201,37 @@ def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeo
         server.close()
 
 
-def forget(keys: list[str], cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> None:
-    """Remove the trust entries of ``keys`` (hooks uninstall took away) from Codex's config.toml."""
-    if not keys:
-        return
+def listed(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None
+           ) -> list[dict]:
+    """Every hook of ``hooks_file`` as Codex lists it, ours and the person's (before an uninstall)."""
     server = _open(os.environ if env is None else env, cwd, timeout)
     try:
-        server.call("config/batchWrite", {"edits": [{"keyPath": f'hooks.state."{key}"', "value": None,
-                                                     "mergeStrategy": "replace"} for key in keys]})
+        return _ours(server, hooks_file, cwd, everyone=True)
+    finally:
+        server.close()
+
+
+def settle(before: list[dict], hooks_file: str, cwd: str, env: Mapping[str, str] | None = None,
+           timeout: float | None = None) -> tuple[int, int]:
+    """After our hooks left ``hooks_file`` (``before``: :func:`listed` of it then): the trust entries of
+    keys no hook holds now are removed, and each of the person's hooks that was trusted and moved (a
+    key is the hook's place: ``<file>:<event>:<group>:<index>``, and ours were before theirs) is
+    trusted again at its new place, as it was. Returns (entries removed, hooks trusted again).
+    why: removing only our keys took the trust of a hook of theirs that moved into one of our places,
+    and left theirs under a place no hook holds; Codex then skipped it, silently in ``codex exec``."""
+    server = _open(os.environ if env is None else env, cwd, timeout)
+    try:
+        after = _ours(server, hooks_file, cwd, everyone=True)
+        held = {str(h.get("key")) for h in after}
+        gone = sorted({str(h["key"]) for h in before if h.get("key") and str(h["key"]) not in held})
+        trusted = {h.get("currentHash") for h in before if h.get("trustStatus") == TRUSTED and not settings.is_ours(h)}
+        moved = [h for h in after if h.get("trustStatus") != TRUSTED and isinstance(h.get("currentHash"), str)
+                 and h["currentHash"] in trusted]
+        edits = [{"keyPath": f'hooks.state."{key}"', "value": None, "mergeStrategy": "replace"} for key in gone]
+        edits += [{"keyPath": f'hooks.state."{h["key"]}".trusted_hash', "value": h["currentHash"],
+                   "mergeStrategy": "upsert"} for h in moved]
+        if edits:
+            server.call("config/batchWrite", {"edits": edits})
+        return len(gone), len(moved)
     finally:
         server.close()

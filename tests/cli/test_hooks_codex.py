@@ -154,6 +154,29 @@ def test_uninstall_removes_our_trust_entries_and_keeps_the_persons(isolated_home
     assert fake_codex.trusted(home) == {"theirs:stop:0:0": "sha256:abc"}
 
 
+def test_uninstall_keeps_the_persons_trusted_hook_trusted_where_it_moves(isolated_home, codex_bin):
+    """Codex keys a hook's trust by its place (``<file>:<event>:<group>:<index>``). The person added a
+    SessionStart hook after ours and trusted it; once ours go, theirs is group 0: it is trusted there,
+    and no entry is left under a place no hook holds."""
+    home = isolated_home / ".codex"
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    path = hooks_file(isolated_home)
+    data = json.loads(path.read_text())
+    data["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "echo mine"}]})
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    [mine] = [h for h in codex_trust.listed(str(path), str(isolated_home)) if h["command"] == "echo mine"]
+    trusted = fake_codex.trusted(home)
+    trusted[mine["key"]] = mine["currentHash"]  # the person trusts it in /hooks
+    (home / "fake-trust.json").write_text(json.dumps(trusted))
+    assert mine["key"].endswith(":session_start:1:0")
+    r = invoke("hooks", "uninstall", "--agent", "codex")
+    assert r.code == 0 and "trust: removed 4 entries" in r.out and "1 of your hooks moved up" in r.out, r.out
+    [now] = codex_trust.listed(str(path), str(isolated_home))
+    assert now["command"] == "echo mine" and now["key"].endswith(":session_start:0:0")
+    assert now["trustStatus"] == "trusted"
+    assert fake_codex.trusted(home) == {now["key"]: mine["currentHash"]}
+
+
 def test_uninstall_without_codex_still_removes_the_hooks(isolated_home, codex_bin, monkeypatch):
     invoke("hooks", "install", "--agent", "codex")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")

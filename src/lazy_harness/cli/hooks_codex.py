@@ -49,13 +49,13 @@ def uninstall(cwd: str | None = None) -> None:
     trust entries from Codex's config.toml when codex can be asked."""
     target = paths.codex_hooks_file()
     cwd = cwd or os.getcwd()
-    keys: list[str] | None = None
+    before: list[dict] | None = None
     try:
         data, _ = settings.read(target)
         if data is not None and settings.find_ours(data) and codex_trust.find_codex() is not None:
-            keys = [str(h["key"]) for h in codex_trust.status(target, cwd) if h.get("key")]
+            before = codex_trust.listed(target, cwd)
     except (codex_trust.TrustError, SettingsError):
-        keys = None  # why: settings.uninstall below reports a damaged file; trust entries only linger
+        before = None  # why: settings.uninstall below reports a damaged file; trust entries only linger
     change = settings.uninstall(target, backup=settings.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
@@ -65,10 +65,12 @@ def uninstall(cwd: str | None = None) -> None:
         click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
-    if change.action in ("deleted", "updated") and keys:
+    if change.action in ("deleted", "updated") and before:
         try:
-            codex_trust.forget(keys, cwd)
-            click.echo(f"trust: removed {len(keys)} entries from {os.path.join(paths.codex_home(), 'config.toml')}")
+            removed, kept = codex_trust.settle(before, target, cwd)
+            config = os.path.join(paths.codex_home(), "config.toml")
+            click.echo(f"trust: removed {removed} entries from {config}"
+                       + (f"; {kept} of your hooks moved up and stay trusted" if kept else ""))
         except codex_trust.TrustError as exc:
             click.echo(f"trust: entries left in config.toml ({exc.message}); they trust nothing now")
 
