@@ -166,19 +166,24 @@ def _same_file(fd: int, path: str) -> bool:
 
 def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
     """Append one whole line (a newline is added) under an exclusive lock, then fsync. A file that
-    ``rewrite`` replaced while this waited for the lock is opened again: the line lands in the new one."""
+    ``rewrite`` replaced while this waited for the lock is opened again: the line lands in the new one.
+    A file whose last line lacks its newline gets one first."""
     if "\n" in line:
         raise ValueError("append_line takes exactly one line")
     ensure_dir(os.path.dirname(path) or ".")
     data = (line + "\n").encode("utf-8")
     while True:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             if not _same_file(fd, path):
                 continue  # why: replaced under us; appending to the old inode would lose the line
             try:
-                write_all(fd, data)
+                size = os.fstat(fd).st_size
+                # why: a last line saved without its newline (an editor) would take this one into it,
+                # and both would be lost to every reader
+                healed = b"\n" + data if size and os.pread(fd, 1, size - 1) != b"\n" else data
+                write_all(fd, healed)
                 os.fsync(fd)
             except OSError as exc:
                 raise _named(exc, path) from None

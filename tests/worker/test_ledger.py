@@ -36,6 +36,29 @@ def test_damaged_lines_and_wrong_types_are_skipped(isolated_home):
     assert [e["total_cost_usd"] for e in ledger.read_since(0)] == [0.5, 0.25]
 
 
+def test_a_ts_mistyped_by_hand_hides_no_spend_of_the_period(isolated_home):
+    """A hand edit drops a digit of the last line's ``ts`` (a time in 1975): the backward read passes
+    over one line out of order instead of stopping there, so today's spend still counts."""
+    now = 1_795_975_578.0
+    for i in range(3):
+        _record(now - 300 + i, 0.27)
+    lines = open(paths.ledger_file()).read().splitlines()
+    last = json.loads(lines[-1])
+    lines[-1] = json.dumps(dict(last, ts=179597557.0))
+    with open(paths.ledger_file(), "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    assert [e["total_cost_usd"] for e in ledger.read_since(now - 3600)] == [0.27, 0.27]
+
+
+def test_a_last_line_saved_without_its_newline_loses_no_call(isolated_home):
+    _record(1000.0, 0.5)
+    text = open(paths.ledger_file()).read()
+    with open(paths.ledger_file(), "w") as fh:
+        fh.write(text.rstrip("\n"))  # an editor saved it without the final newline
+    _record(1001.0, 0.25)
+    assert [e["total_cost_usd"] for e in ledger.read_since(0)] == [0.5, 0.25]
+
+
 def test_a_missing_ledger_is_empty(isolated_home):
     assert ledger.read_since(0) == [] and not os.path.exists(paths.ledger_file())
 

@@ -95,15 +95,21 @@ def _parse(raw: bytes) -> Any:
     return entry if _valid(entry) else None
 
 
+OLD_RUN = 8  # lines in a row older than the period that end the backward read
+
+
 def read_since(since: float, env: Mapping[str, str] | None = None, path: str | None = None) -> list[dict]:
-    """Ledger entries with ``ts >= since``, in file order. Reads from the end and stops at the first
-    whole line older than ``since`` by more than SLACK (lines are appended in time order)."""
+    """Ledger entries with ``ts >= since``, in file order. Reads from the end and stops once
+    ``OLD_RUN`` whole lines in a row are older than ``since`` by more than SLACK (lines are appended
+    in time order; one line out of order, a ``ts`` mistyped by hand, is passed over: stopping at it
+    hid the period's spend from the caps)."""
     path = path or paths.ledger_file(env)
     try:
         fh = open(path, "rb")  # noqa: SIM115 - why: opened apart from `with` so only a missing file returns []
     except OSError:
         return []
     out: list[dict] = []
+    old = 0
     with fh:
         pos = fh.seek(0, os.SEEK_END)
         rest = b""
@@ -120,8 +126,12 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
                 if entry is None:
                     continue
                 if entry["ts"] < since - SLACK:
-                    out.reverse()
-                    return out
+                    old += 1
+                    if old >= OLD_RUN:
+                        out.reverse()
+                        return out
+                    continue
+                old = 0
                 if entry["ts"] >= since:
                     out.append(entry)
     out.reverse()
