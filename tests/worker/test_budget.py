@@ -159,3 +159,29 @@ def test_lh_queue_says_why_a_task_waits(isolated_home, fake, project):
     line = [ln for ln in out.splitlines() if "SessionEnd" in ln]
     assert len(line) == 1 and " pending " in line[0], out
     assert "waiting: the budget guard stopped the call" in line[0] and len(line[0]) < 220, out
+
+
+def test_a_call_stopped_at_its_timeout_counts_its_estimate_against_the_cap(isolated_home, monkeypatch):
+    """The CLI said nothing of its cost (killed at timeout_seconds): the call is counted at what it was
+    estimated to cost, unreported; at $0 a task that always timed out spent without limit."""
+    import os
+
+    from lazy_harness import config
+    from lazy_harness.worker import calls, llm
+
+    configure(isolated_home, budget={"daily_usd": 1.0})
+    cfg = config.load(dict(os.environ))
+
+    def times_out(prompt, cfg, env, workdir, max_budget_usd=None, schema=None):
+        raise llm.CallError("claude -p stopped after 1 s", "timeout", llm.WAIT, llm.Usage(model="m"))
+
+    monkeypatch.setattr(llm, "call", times_out)
+    prompt = "x" * 120_000
+    expected = budget.estimate(len(prompt), dict(os.environ), time.time())
+    assert 0 < expected < 1.0
+    with pytest.raises(calls.Wait):
+        calls.run_model(prompt, cfg, dict(os.environ), {"project": "p", "session_id": "s", "task_id": "t"})
+    [line] = ledger_lines()
+    assert line["outcome"] == "timeout" and line["cost_reported"] is False
+    assert line["total_cost_usd"] == pytest.approx(expected)
+    assert budget.spent(dict(os.environ), time.time())[0] == pytest.approx(expected)

@@ -73,7 +73,8 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
     last: llm.CallError | None = None
     for attempt in range(1, attempts + 1):
         now = clock()
-        verdict = budget.check(cfg, env, now, budget.estimate(len(prompt), env, now))
+        estimate = budget.estimate(len(prompt), env, now)
+        verdict = budget.check(cfg, env, now, estimate)
         if not verdict.allowed:
             notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)",
                          verdict.until, env)
@@ -83,7 +84,14 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
             result = ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
         except llm.CallError as exc:
             if exc.cause not in ("not_found", "cannot_start"):
-                ledger.record(exc.usage, meta, exc.cause, len(prompt), env, clock(), kind)
+                usage = exc.usage
+                if exc.cause == "timeout" and not usage.reported:
+                    # why: a call stopped at its timeout has read the prompt and said nothing of its cost;
+                    # at $0 the caps never moved and a task that always times out spent without limit
+                    from dataclasses import replace
+
+                    usage = replace(usage, cost_usd=min(estimate, limit))
+                ledger.record(usage, meta, exc.cause, len(prompt), env, clock(), kind)
             if log:
                 log(f"model call {attempt}/{attempts} failed ({exc.cause}): {exc.message}")
             if exc.action == llm.CAP:
