@@ -377,3 +377,37 @@ def test_the_workers_consolidation_takes_what_it_marked_out_of_the_index_at_once
         assert conn.execute("SELECT count(*) FROM hidden WHERE id=?", (old,)).fetchone()[0] == 1
     finally:
         conn.close()
+
+
+def test_a_learning_of_another_project_of_the_same_name_is_no_candidate(world, tmp_path):
+    """``~/work/api`` and ``~/clients/x/api`` share the name ``api``: consolidating one neither offers
+    nor touches the other's learnings (their ``project_folder`` says whose they are); one written
+    before keys were recorded still goes by its name."""
+    from lazy_harness.worker import consolidate_prompt
+
+    _, _, ldir = world
+    mdir = tmp_path / "projects" / "-home-u-work-api"
+    mdir.mkdir(parents=True)
+    mine, mine_id = _learning(ldir, "Work api uses gunicorn", origin="api")
+    theirs, theirs_id = _learning(ldir, "Client api uses uvicorn", origin="api")
+    old, old_id = _learning(ldir, "Api settles at midnight", origin="api")
+    for path, key in ((mine, "-home-u-work-api"), (theirs, "-home-u-clients-x-api")):
+        path.write_text(path.read_text().replace("scope: project\n", f"scope: project\nproject_folder: '{key}'\n"))
+    got = [e.id for e in consolidate_prompt.candidates(str(mdir), str(ldir), "api").learnings]
+    assert sorted(got) == sorted([mine_id, old_id]) and theirs_id not in got
+
+
+def test_a_run_stopped_after_one_change_is_undone_from_its_journal(world):
+    """The run hid an entry (a supersede mark) and then stopped (a learning it could not read, a
+    kill) before its last save: what the journal on disk says is enough to undo that change."""
+    from lazy_harness.memory import by_hand, changes
+
+    _, mdir, ldir = world
+    old, new = _write_entries(mdir, "decision", ["Use vLLM", "Use llama.cpp"])
+    j = journal.Journal(str(mdir), "consolidate", "demo")
+    j.save()
+    changes.add_mark(str(mdir), j, "supersede", old, new, "switched", time.time())
+    assert old in marks.hidden(str(mdir))
+    # the run stops here: no further change, no final save
+    _, restored, problems = by_hand.undo(str(mdir), str(ldir), j.run, 7, time.time())
+    assert problems == [] and restored and old not in marks.hidden(str(mdir))

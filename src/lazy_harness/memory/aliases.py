@@ -36,9 +36,14 @@ class Owned:
         self.keys, self.adopted = keys, adopted
 
     def lists(self, meta: dict, name: str) -> bool:
-        """Whether a learning (its frontmatter, with ``id``) is listed among the project's own (``lh
-        memory show``, the page): of its origin ``name``, written under one of its keys, or adopted."""
-        return meta.get("origin") == name or meta.get("project_folder") in self.keys or meta.get("id") in self.adopted
+        """Whether a learning (its frontmatter, with ``id``) is the project's own (``lh memory show``,
+        the page, consolidation): written under one of its keys, or adopted; one written before keys
+        were recorded, by its origin ``name``. why the key first: ``~/work/api`` and ``~/clients/x/api``
+        share the name, and consolidating one deprecated the other's learnings."""
+        if meta.get("id") in self.adopted:
+            return True
+        key = meta.get("project_folder")
+        return key in self.keys if isinstance(key, str) and key else meta.get("origin") == name
 
 
 def records(memory_dir: str) -> list[dict]:

@@ -95,6 +95,9 @@ class Journal:
             entry["appended"].append(appended)
         if fields is not None:
             entry["fields"] = fields
+        # why: on disk at once: a run stopped after this change (a kill, an error in its next change)
+        # is undone from what the file says, and a change it did not say could not be undone
+        self.save()
 
     def note(self, change: str) -> None:
         self.data["changes"].append(change)

@@ -63,7 +63,11 @@ def read_entries(path: str) -> list[dict]:
     return files.read_entries(path)
 
 
-def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
+def _learning_heads(learnings_dir: str, project: str, memory_dir: str) -> list[tuple[str, dict]]:
+    """The project's own learnings (``aliases.Owned.lists``: by its keys, else by name), newest first."""
+    from lazy_harness.memory import aliases
+
+    owned = aliases.owned(memory_dir)
     out = []
     for path in reversed(files.recent_learning_files(learnings_dir, 10**6)):
         try:
@@ -71,7 +75,7 @@ def _learning_heads(learnings_dir: str, project: str) -> list[tuple[str, dict]]:
                 parsed = frontmatter.parse_frontmatter(fh.read(65536))
         except OSError:
             continue
-        if parsed and parsed[0].get("origin") == project:
+        if parsed and owned.lists({**parsed[0], "id": ids.of_learning(parsed[0], path=path)}, project):
             out.append((path, parsed[0]))
     return out
 
@@ -116,7 +120,7 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
             bucket.append(Entry(eid, kind, one_line(rec["summary"]), n, ts=iso_epoch(rec.get("ts")),
                                 restored=restored.get(eid)))
         del bucket[:-PER_KIND]
-    for n, (path, head) in enumerate(_learning_heads(learnings_dir, project)):
+    for n, (path, head) in enumerate(_learning_heads(learnings_dir, project, memory_dir)):
         if (head.get("status") or "active") != "active":
             continue
         lid = ids.of_learning(head, path=path)
