@@ -178,6 +178,27 @@ def test_purge_forgets_old_sessions_but_not_one_with_a_task_waiting(tmp_path):
     assert os.listdir(os.path.join(state, "open")) == [busy]
 
 
+def test_purge_forgets_what_an_old_session_was_shown_too(tmp_path):
+    """``<session>.seen`` (usage.note) and ``<session>.shown`` (already_shown) are written for every
+    session that got memory, one that never queued a task too: purged with the rest once old."""
+    from lazy_harness.memory import usage
+    from lazy_harness.recall.prompt import already_shown
+
+    q = _q()
+    env = dict(os.environ)
+    recent = "22222222-3333-4444-8555-666666666666"
+    for sid in (SID, recent):
+        usage.note(env, sid, "startup", 120, [("d-1a2b3c4d", 120)], 1000.0)
+        already_shown.add(env, sid, ["d-1a2b3c4d"])
+    state = os.path.join(q, "state")
+    for name in os.listdir(state):
+        if name.startswith(SID[:8]):
+            os.utime(os.path.join(state, name), (1000.0, 1000.0))
+    assert sweep.purge_session_state(q, cutoff=5000.0) == 1
+    assert sorted(n for n in os.listdir(state) if n.startswith(("5f0c", "2222"))) == [
+        f"{recent}.seen", f"{recent}.shown"]
+
+
 def test_purge_leaves_a_session_whose_enqueue_holds_its_lock(tmp_path):
     q = _q()
     _transcript(tmp_path, 1000.0)

@@ -90,3 +90,24 @@ def test_a_session_distilled_twice_is_counted_once(isolated_home, tmp_path, monk
     transcript = os.path.join(paths.projects_dir(), paths.project_key(str(tmp_path / "p")), f"{SID}.jsonl")
     accounting.account(SID, transcript, {}, mdir, paths.learnings_dir(), None, 2e9)
     assert len(usage_log.read(mdir)) == len(before)
+
+
+def test_a_learnings_evidence_is_what_it_says_not_its_frontmatter(isolated_home, tmp_path):
+    """A tool call on the project's own path names the learning's ``origin`` (``data_pipeline``):
+    that is no use of the learning. Its evidence comes from its title, tags, cues and body only."""
+    from lazy_harness.worker import evidence
+    from lazy_harness.worker import usage as accounting
+    from tests.support import memory_samples as ms
+
+    ldir = paths.learnings_dir()
+    from lazy_harness.memory import learnings
+
+    path = ms.write_learning(ldir, "Parquet writers need an explicit schema", "data_pipeline", 1_700_000_000,
+                             learning="Pass pyarrow.schema(...) to ParquetWriter.",
+                             project_folder="-home-jane-data_pipeline", tags=["parquet"])
+
+    lid = learnings.id_of(path)
+    text = accounting.texts_of(str(tmp_path / "mem"), ldir, {lid})[lid]
+    assert "Parquet writers need an explicit schema" in text and "ParquetWriter" in text and "parquet" in text
+    marks = evidence.marks_of(text)
+    assert not any("data_pipeline" in m or "project_folder" in m or "origin" in m for m in marks), marks

@@ -166,7 +166,7 @@ def purge_session_state(queue: str, cutoff: float) -> int:
     sessions: dict[str, float] = {}
     for name in names:
         sid, dot, kind = name.rpartition(".")
-        if not dot or kind not in ("pending", "done", "lock") or name.startswith("."):
+        if not dot or kind not in ("pending", "done", "lock", "seen", "shown") or name.startswith("."):
             continue
         try:
             mtime = os.stat(os.path.join(state, name)).st_mtime
@@ -189,7 +189,9 @@ def purge_session_state(queue: str, cutoff: float) -> int:
                 continue  # an enqueue of this session is under way: keep it
             if spool.has_task(queue, sid):
                 continue
-            for kind in ("pending", "done"):
+            # why seen and shown too: what a session was shown (usage.note, already_shown) is written
+            # for every session that got memory, and was otherwise kept for ever
+            for kind in ("pending", "done", "seen", "shown"):
                 _unlink_quiet(spool.state_file(queue, sid, kind))
             _unlink_quiet(_open_file(queue, sid))
             # why: a lock file is otherwise never deleted; this one is removed while held, for a

@@ -41,13 +41,27 @@ def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str,
             if lid in wanted and lid not in out:
                 try:
                     with open(path, encoding="utf-8", errors="replace") as fh:
-                        out[lid] = fh.read(20_000)
+                        out[lid] = _learning_text(fh.read(20_000))
                 except OSError:
                     continue
     if any(ids.kind_of(i) == "handoff" for i in wanted):
         state, _ = handoff.load(memory_dir)
         out.update({i: str(item.get("text") or "") for i, item in state.items() if i in wanted})
     return out
+
+
+def _learning_text(text: str) -> str:
+    """What a learning says: its title, tags and cues, and its body; not the rest of its frontmatter
+    (origin, project_folder, session ids, status fields), whose words a session's tool calls name for
+    reasons of their own (a Read of the project's own path counted every learning of it as used)."""
+    from lazy_harness.memory import frontmatter
+
+    parsed = frontmatter.parse_frontmatter(text)
+    if not parsed:
+        return text
+    meta, body = parsed
+    said = [meta.get("title"), meta.get("tags"), meta.get("cues")]
+    return "\n".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in said if v) + "\n" + body
 
 
 def first_shown(showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]],
