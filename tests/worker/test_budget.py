@@ -185,3 +185,19 @@ def test_a_call_stopped_at_its_timeout_counts_its_estimate_against_the_cap(isola
     assert line["outcome"] == "timeout" and line["cost_reported"] is False
     assert line["total_cost_usd"] == pytest.approx(expected)
     assert budget.spent(dict(os.environ), time.time())[0] == pytest.approx(expected)
+
+
+def test_a_call_that_can_never_fit_in_the_cap_says_so_instead_of_waiting_for_tomorrow(isolated_home):
+    import os
+
+    from lazy_harness import config
+
+    configure(isolated_home, budget={"daily_usd": 0.05})
+    cfg = config.load(dict(os.environ))
+    now = time.time()
+    cost = budget.estimate(120_000, dict(os.environ), now)
+    assert cost > 0.05
+    verdict = budget.check(cfg, dict(os.environ), now, cost)
+    assert not verdict.allowed and "never fits" in verdict.reason and "tomorrow" not in verdict.reason
+    assert "daily_usd" in verdict.reason and "prompt_max_chars" in verdict.reason
+    assert budget.check(cfg, dict(os.environ), now, 0.01).allowed  # a smaller call still runs

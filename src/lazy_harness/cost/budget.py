@@ -101,6 +101,12 @@ def check(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float = 
                                              (left_day, daily, today, "daily", next_day(now))):
         if left <= 0 or cost > left:
             v.allowed = False
+            if cost > cap:
+                # why: waiting for the cap to reset cannot help a call that never fits in it
+                v.reason = (f"one call's estimate ~{money(cost)} is more than the whole {word} cap {money(cap)}: "
+                            f"it never fits; raise [budget] {word}_usd or lower compound_loop.prompt_max_chars")
+                v.until = until
+                break
             reached = "reached" if left <= 0 else f"nearly reached (next call ~{money(cost)})"
             v.reason = (f"{word} cap {money(cap)} {reached}: spent {money(spent_now)}; "
                         f"resumes {'tomorrow' if word == 'daily' else 'next month'} "
