@@ -169,6 +169,54 @@ def test_a_registered_interpreter_that_no_longer_exists_fails(tmp_path, monkeypa
     assert found["hooks"][0] == "fail" and "/gone/venv/bin/python" in found["hooks"][1]
 
 
+def test_hooks_that_load_lazy_harness_from_a_folder_that_holds_it_no_more_fail(tmp_path, monkeypatch):
+    """The interpreter is there, but the folder the command appends to the import path (an old clone,
+    a removed install) is not: with -S it is the only way the hook finds the package."""
+    from lazy_harness import settings
+
+    fake_claude.on_path(monkeypatch, tmp_path / "bin")
+    fake_claude.install(tmp_path / "bin")
+    from lazy_harness import hotload
+
+    settings.install(paths.user_settings_file(), python=sys.executable)
+    path = Path(paths.user_settings_file())
+    here = hotload.package_parent()
+    assert here in path.read_text()
+    path.write_text(path.read_text().replace(here, str(tmp_path / "old-clone" / "src")))
+    r = invoke("doctor")
+    status, line = checks(r.out)["hooks"]
+    assert status == "fail" and str(tmp_path / "old-clone" / "src") in line and "lh hooks install" in line, r.out
+    assert r.code == 1
+
+
+def test_an_lh_hook_whose_interpreter_is_gone_is_not_runnable(tmp_path, monkeypatch):
+    """A pipx venv left by a Python upgrade: the script is on PATH, its #! interpreter is not."""
+    from lazy_harness import settings
+
+    fake_claude.on_path(monkeypatch, tmp_path / "bin")
+    fake_claude.install(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    (tmp_path / "bin" / "lh-hook").write_text("#!/gone/pipx/venvs/lazy-harness/bin/python\nimport sys\n")
+    (tmp_path / "bin" / "lh-hook").chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    settings.install(str(tmp_path / ".claude" / "settings.json"), portable=True)
+    status, line = checks(invoke("doctor").out)["hooks"]
+    assert status == "fail" and "lh-hook not found" in line
+
+
+def test_disable_all_hooks_in_a_settings_file_fails(tmp_path, monkeypatch):
+    """Claude Code runs no hook while a settings file says disableAllHooks: true."""
+    import json
+
+    healthy(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".claude").mkdir(exist_ok=True)
+    local = tmp_path / ".claude" / "settings.local.json"
+    local.write_text(json.dumps({"disableAllHooks": True}))
+    r = invoke("doctor")
+    assert r.code == 1 and f"fail  hooks: {local} sets \"disableAllHooks\": true" in r.out, r.out
+
+
 # -- the claude version against the tested range ---------------------------------------------------
 
 def claude_printing(monkeypatch, tmp_path, output: str, code: int = 0):

@@ -158,6 +158,9 @@ def _check_plugin(r: Report) -> Install | None:
     elif not shutil.which(settings.SCRIPT):
         r.line("fail", "plugin", f"{active.describe()}: {settings.SCRIPT} is not on PATH, so its hooks do "
                "nothing (sessions are not remembered)", plugin.INSTALL_LH)
+    elif not _runnable(settings.SCRIPT):
+        r.line("fail", "plugin", f"{active.describe()}: {shutil.which(settings.SCRIPT)} names an interpreter "
+               "that is gone, so its hooks fail (sessions are not remembered)", plugin.INSTALL_LH)
     else:
         r.line("ok", "plugin", f"{active.describe()}: its hooks run {shutil.which(settings.SCRIPT)}")
     return active
@@ -167,6 +170,10 @@ def _check_hooks(r: Report) -> None:
     files = settings_files()
     holding = [f for f in files if f.ours]
     unreadable = [f for f in files if f.state == "invalid"]
+    for f in files:
+        if f.disables_all:
+            r.line("fail", "hooks", f"{f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, ours "
+                   "neither (no session is remembered or read back)", f"remove disableAllHooks from {f.path}")
     active = _check_plugin(r)
     if active is not None and holding:
         where = ", ".join(f"{f.label} ({f.path})" for f in holding)
@@ -194,8 +201,13 @@ def _check_hooks(r: Report) -> None:
         events = [o.event for o in f.ours]
         missing = [e for e in settings.EVENTS if e not in events]
         gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not _runnable(argv[0])})
+        moved = sorted({parent for o in f.ours if (parent := _package_gone(_split(o.command)))})
         detail = f"{f.path}: {', '.join(events)}"
-        if gone:
+        if moved and not gone:
+            r.line("fail", "hooks", f"{detail}: the commands load lazy_harness from {', '.join(moved)}, which "
+                   "holds it no more (an install moved or removed): every hook fails",
+                   "lh hooks install" + (" --project" if f.label == "project" else ""))
+        elif gone:
             hint = "lh hooks install" + (" --project" if f.label == "project" else "")
             if any(os.sep not in g for g in gone):
                 hint = f"put {', '.join(gone)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
@@ -214,10 +226,41 @@ def _check_hooks(r: Report) -> None:
 
 
 def _runnable(program: str) -> bool:
-    """An absolute interpreter that exists, or a bare name (lh-hook) found on PATH here."""
+    """An absolute interpreter that exists, or a bare name (lh-hook) found on PATH here whose script's
+    interpreter (its ``#!`` line) exists too: a pipx venv left by a Python upgrade keeps the script."""
     if os.sep not in program:
-        return shutil.which(program) is not None
+        found = shutil.which(program)
+        if found is None:
+            return False
+        try:
+            with open(found, "rb") as fh:
+                first = fh.readline(4096)
+        except OSError:
+            return False
+        if not first.startswith(b"#!"):
+            return True
+        interpreter = first[2:].decode("utf-8", "replace").split()
+        return not interpreter or not os.path.isabs(interpreter[0]) or os.access(interpreter[0], os.X_OK)
     return os.access(program, os.X_OK)
+
+
+def _package_gone(argv: list[str]) -> str | None:
+    """The folder a hook command of ours appends to the import path (``-S -c 'import sys;
+    sys.path.append("<folder>"); ...'``) when it holds no lazy_harness any more, else None. why: with
+    ``-S`` that folder is the only way the hook finds the package."""
+    import json
+    import re
+
+    if "-c" not in argv[:-1]:
+        return None
+    found = re.search(r"sys\.path\.append\((\"(?:[^\"\\]|\\.)*\")\)", argv[argv.index("-c") + 1])
+    if not found:
+        return None
+    try:
+        parent = json.loads(found.group(1))
+    except ValueError:
+        return None
+    return None if os.path.isfile(os.path.join(parent, "lazy_harness", "hooks", "launch.py")) else parent
 
 
 def _split(command: str) -> list[str]:

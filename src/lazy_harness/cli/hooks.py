@@ -38,6 +38,7 @@ class SettingsFile:
     ours: list = field(default_factory=list)
     error: str = ""
     null_matchers: list = field(default_factory=list)
+    disables_all: bool = False  # ``"disableAllHooks": true``: Claude Code runs no hook, ours neither
 
 
 def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[SettingsFile]:
@@ -59,7 +60,8 @@ def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None)
             out.append(SettingsFile(label, path, "missing"))
         else:
             out.append(SettingsFile(label, path, "ok", settings.find_ours(data),
-                                    null_matchers=settings.null_matchers(data)))
+                                    null_matchers=settings.null_matchers(data),
+                                    disables_all=data.get("disableAllHooks") is True))
     return out
 
 
