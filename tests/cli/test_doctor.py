@@ -370,3 +370,14 @@ def test_fail_lines_of_an_invalid_config_and_no_hooks_exit_one_through_the_conso
     found = checks(p.stdout)
     assert {found["config"][0], found["hooks"][0], found["compound loop"][0]} == {"fail"}
     assert p.returncode == 1 and "Traceback" not in p.stderr
+
+
+def test_a_damaged_worker_state_is_a_warning_not_never_ran(tmp_path, monkeypatch):
+    healthy(monkeypatch, tmp_path)
+    state = Path(paths.state_dir()) / "worker.json"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_bytes(b"\x00\xffnot json")
+    status, line = checks(invoke("doctor").out)["worker"]
+    assert status == "warn" and "cannot read" in line and str(state) in line and "never ran" not in line
+    out = invoke("status").out
+    assert "never ran" not in out and "cannot read" in out

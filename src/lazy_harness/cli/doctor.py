@@ -15,7 +15,8 @@ import time
 import click
 
 from lazy_harness import config, paths, queue, settings
-from lazy_harness.cli.hooks import describe_worker, failed_tasks, pending_tasks, settings_files, worker_state
+from lazy_harness.cli.hooks import (UNREADABLE, describe_worker, failed_tasks, pending_tasks, settings_files,
+                                    worker_state)
 from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_root
 
@@ -405,8 +406,11 @@ def _check_queue(r: Report, now: float) -> None:
                "lh queue, then lh queue retry --failed")
     else:
         r.line("ok", "failed tasks", "none")
-    worker, success = describe_worker(worker_state())
-    if worker == "never ran":
+    state = worker_state()
+    worker, success = describe_worker(state)
+    if state.get(UNREADABLE):
+        r.line("warn", "worker", worker, "lh worker run --once (it writes the file again)")
+    elif worker == "never ran":
         if names:
             r.line("warn", "worker", "never ran, but tasks are waiting", "lh worker run --once")
         else:

@@ -78,15 +78,24 @@ def last_fired(env: Mapping[str, str] | None = None, tail: int = LOG_TAIL_LINES)
 
 
 def worker_state(env: Mapping[str, str] | None = None) -> dict:
-    """``<queue>/state/worker.json`` as the worker left it; {} when absent or unreadable."""
+    """``<queue>/state/worker.json`` as the worker left it; {} when absent; ``{UNREADABLE: why}`` when
+    it cannot be read (not "never ran": the worker did run)."""
     import json
 
+    path = os.path.join(paths.state_dir(env), "worker.json")
     try:
-        with open(os.path.join(paths.state_dir(env), "worker.json"), encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return {}
-    return data if isinstance(data, dict) else {}
+    except OSError as exc:
+        return {UNREADABLE: f"cannot read {path}: {exc.strerror or exc}"}
+    except ValueError:
+        return {UNREADABLE: f"cannot read {path}: not the JSON the worker writes (damaged); its next run writes it"}
+    return data if isinstance(data, dict) else {UNREADABLE: f"cannot read {path}: not a JSON object"}
+
+
+UNREADABLE = "_unreadable"
 
 
 def pending_tasks(env: Mapping[str, str] | None = None) -> list[str]:
@@ -107,6 +116,8 @@ def failed_tasks(env: Mapping[str, str] | None = None) -> list[str]:
 
 def describe_worker(state: dict) -> tuple[str, str]:
     """(worker line, last successful distillation line) for status and doctor."""
+    if state.get(UNREADABLE):
+        return str(state[UNREADABLE]), "unknown"
     if not state.get("started") and not state.get("finished"):
         worker = "never ran"
     else:
