@@ -112,3 +112,39 @@ def test_an_edited_learning_is_read_again(project):
     out = run_hook("SessionStart", payload(project)).stdout
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "Tail reads keep every hook flat" in context
+
+
+@pytest.mark.parametrize("why", ["nothing to print", "context off"])
+def test_a_compaction_that_prints_nothing_still_starts_the_shown_ids_over(tmp_path, why):
+    """The prompts injected d-... and l-... before ``/compact``; after it the context holds none of
+    them. The start prints nothing (the project's memory is all this session's own, or the read-back
+    is off), and the shown ids start over all the same, so the next prompt may inject them again."""
+    root = ms.make_project(tmp_path, "empty", branch="main")
+    if why == "context off":
+        os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
+        with open(paths.config_file(), "w") as fh:
+            fh.write("[context]\nenabled = false\n")
+    already_shown.add(os.environ, SID, ["d-aaaaaaaa", "l-bbbbbbbb"])
+    decision, out = session_start.run(payload(root, source="compact"), os.environ, NOW)
+    assert out is None, out
+    assert already_shown.read(os.environ, SID) == set()
+    already_shown.add(os.environ, SID, ["d-aaaaaaaa"])
+    session_start.run(payload(root, source="resume"), os.environ, NOW)
+    assert already_shown.read(os.environ, SID) == {"d-aaaaaaaa"}  # a resume keeps the old context
+
+
+def test_a_damaged_seen_record_counts_as_behind_and_asks_for_an_index_task(project):
+    """The record of what the index last saw of a folder holds bytes that are not UTF-8: the index
+    counts as behind (a task is asked for) instead of the check failing at every start."""
+    from lazy_harness.recall.index import writer
+
+    mem = paths.memory_dir(project)
+    writer.update(paths.recall_index_file(), [mem], paths.learnings_dir())
+    assert writer.behind(os.environ, mem, paths.learnings_dir()) is False
+    seen = [os.path.join(root, n) for root, _, names in os.walk(os.path.dirname(paths.recall_index_file()))
+            for n in names if os.sep + "seen" + os.sep in os.path.join(root, n)]
+    assert seen
+    for path in seen:
+        with open(path, "r+b") as fh:
+            fh.write(b"\xff\xfe")
+    assert writer.behind(os.environ, mem, paths.learnings_dir()) is True

@@ -100,6 +100,8 @@ def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False)
     if s.cfg["context"]["enabled"]:
         for each in (read_digest, remember_shown, hold_left_out, tell_recurred):
             step(s, each)
+    else:
+        step(s, remember_shown)  # why: nothing printed, but the context starts over all the same
     return s.result()
 
 
@@ -283,10 +285,17 @@ SHOWN_SECTIONS = ("failures", "decisions", "handoff", "learnings")
 
 def remember_shown(s: Start) -> str:
     """The ids of the failures, decisions, open items and learnings the digest printed, so prompt
-    recall does not repeat them: the file starts over unless the session resumes."""
-    if s.text is None or s.stats is None:
-        return ""
+    recall does not repeat them: the file starts over unless the session resumes (also when nothing
+    was printed: after a compaction the context holds none of what prompts injected before)."""
     from lazy_harness.recall.prompt import already_shown as shown
+
+    if s.text is None or s.stats is None:
+        if s.source != "resume":
+            try:
+                shown.add(s.env, str(s.payload.get("session_id") or ""), [], replace=True)
+            except Exception:  # why: a nicety for prompt recall, never the start's failure
+                pass
+        return ""
 
     # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
     n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}

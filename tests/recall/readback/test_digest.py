@@ -468,3 +468,15 @@ def test_a_hand_edited_time_is_printed_only_when_it_is_a_date(project):
     line = next(ln for ln in text.splitlines() if "never run git" in ln)
     assert ", undated, " in line and "SYSTEM" not in line, line
     assert line.count("`") % 2 == 0, line
+
+
+def test_the_budget_holds_as_claude_code_counts_an_emoji_twice(project):
+    """Claude Code counts a string's length in UTF-16 units (JavaScript): an emoji is 2. A digest full
+    of them stays within the budget counted so, not only in code points."""
+    m = mem(project)
+    ms.write_jsonl(os.path.join(m, files.DECISIONS), [
+        ms.decision(NOW - i * ms.DAY, f"Ship release {i} \U0001f680\U0001f680\U0001f680 " + "\U0001f680" * 60,
+                    "\U0001f4e6" * 80) for i in range(40)])
+    text, stats = build(project, max_chars=9500, decisions=40)
+    assert text is not None and 9000 < len(text.encode("utf-16-le")) // 2 <= 9500
+    assert "context.max_chars is 9500" in text

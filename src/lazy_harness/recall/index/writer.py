@@ -273,7 +273,7 @@ def _read(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
-    except OSError:
+    except (OSError, UnicodeDecodeError):  # why: a damaged record is no record: the index is then behind
         return None
 
 

@@ -410,15 +410,24 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
     return header
 
 
-def fill(header: list[str], sections: list[Section], budget: int) -> tuple[str, dict[str, int], dict[str, int]]:
+def fill(header: list[str], sections: list[Section], budget: int,
+         units: int | None = None) -> tuple[str, dict[str, int], dict[str, int]]:
     """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
-    is left out, again with room kept for the footer that counts it."""
+    is left out, again with room kept for the footer that counts it. ``units``: the limit as Claude
+    Code counts it, in UTF-16 units (a JavaScript string's length: an emoji is 2); ``budget`` by
+    default. A text over it is filled again with as much less room."""
+    units = budget if units is None else units
     lines, shown, left = _fit(header, sections, budget)
     if any(left.values()):
-        reserve = len(_footer({s: 10**5 for s in SECTIONS}, budget)) + 1
+        reserve = len(_footer({s: 10**5 for s in SECTIONS}, units)) + 1
         lines, shown, left = _fit(header, sections, budget - reserve)
-        lines.append(_footer(left, budget))
-    return "\n".join(lines)[:budget], shown, left
+        lines.append(_footer(left, units))
+    text = "\n".join(lines)[:budget]
+    length = len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+    if length > units and budget > 0:
+        # why in proportion: each code point over the plane counts twice, so as much less room overshoots
+        return fill(header, sections, min(budget - 1, budget * units // length), units)
+    return text, shown, left
 
 
 def _shown(section: str, stats: dict) -> str:
