@@ -39,3 +39,29 @@ def test_spend_per_day_sums_the_ledger_by_local_day(seeded):
     assert len(days) == 14 and days[-1][0] == ms.iso(NOW)[:10]
     assert days[-1][1:] == (0.05, 1) and days[-2][0] == ms.iso(NOW - DAY)[:10] and days[-2][1:] == (0.12, 1)
     assert sum(d[1] for d in days[:-2]) == 0
+
+
+def test_a_failure_line_without_type_or_id_is_a_failure_on_the_page_and_in_show(seeded):
+    """Written by hand or before ids: its id comes from failures.jsonl's kind (f-...), as the read-back,
+    the index and ``lh memory forget`` give it; read as a decision it had a d- id that no action found,
+    or one that forgot a decision of the same summary."""
+    import json
+
+    from lazy_harness.memory import files, ids
+    from tests.cli.lhrun import invoke
+
+    mem = paths.memory_dir(seeded.root)
+    line = {"ts": "2025-02-01T10:00:00Z", "project": "p", "summary": "Legacy failure about walrus parsing",
+            "prevention": "check the grammar"}
+    with open(os.path.join(mem, files.FAILURES), "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+    fid = ids.entry_id("failure", line["summary"])
+    cfg = config.load_fast(os.environ)
+    here = reading.projects(seeded.root, cfg, os.environ)[0]
+    assert fid in [e["id"] for e in reading.entries(here, "failure")]
+    out = invoke("memory", "show", "--project", seeded.root).out
+    assert f"{fid}  2025-02-01  Legacy failure about walrus parsing" in out
+    assert invoke("memory", "forget", fid, "--project", seeded.root).code == 0
+    reading._PARSED.clear()
+    [row] = [e for e in reading.entries(here, "failure") if e["id"] == fid]
+    assert row.get("left_out") == "forgotten"

@@ -156,7 +156,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
         _echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = one_line(rec.get(detail), FULL)
-            eid = ids.of_record(rec)
+            eid = ids.of_record(rec, "failure" if fname == files.FAILURES else "decision")
             tag = state.label(state.of_marks(named.get(eid)))
             _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
