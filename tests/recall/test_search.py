@@ -94,3 +94,28 @@ def test_a_project_only_learning_of_another_project_needs_all_projects(memory):
     assert "Queue workers need a heartbeat" not in here.stdout
     everywhere = quick("memory", "search", "heartbeat", "--project", project, "--all-projects")
     assert "Queue workers need a heartbeat" in everywhere.stdout and "[project-only: other]" in everywhere.stdout
+
+
+def test_kind_and_date_find_a_weak_match_behind_many_strong_ones(tmp_path):
+    """250 decisions hold the word in their summary and tags, one failure only in its prevention: the
+    failure is found by ``--kind failure`` and by a ``--since`` that leaves only it (the kinds are
+    part of the search; the pool for a date filter is wider)."""
+    import os
+
+    from lazy_harness.memory import files
+
+    root = ms.make_project(tmp_path, "otters")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 400 * DAY + i, f"otter otter rule {i}", "otter", tags=["otter"]) for i in range(250)])
+    ms.write_jsonl(os.path.join(mem, files.FAILURES), [
+        ms.failure(NOW - DAY, "Build broke on the lambda step", "pin the otter version")])
+    for args in (["--kind", "failure"], ["--since", ms.iso(NOW - 30 * DAY)[:10]]):
+        r = invoke("memory", "search", "otter", *args, "--project", root)
+        assert r.code == 0 and "Build broke on the lambda step" in r.out, (args, r.out, r.err)
+
+
+@pytest.mark.parametrize("day", ["2025-02-30", "2025-04-31", "2025-02-29", "2025/03/01"])
+def test_a_date_that_does_not_exist_is_refused(day):
+    assert not search.valid_since(day)
+    assert search.valid_since("2024-02-29") and search.valid_since("2025-03-01")

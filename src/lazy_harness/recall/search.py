@@ -45,7 +45,16 @@ def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, st
 
 
 def valid_since(value: str | None) -> bool:
-    return value is None or iso_epoch(value) is not None
+    """A date (or time) that exists: ``2025-02-30`` is refused, not read as March 2nd."""
+    if value is None:
+        return True
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(value[:10])
+    except ValueError:
+        return False
+    return iso_epoch(value) is not None
 
 
 def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_projects: bool, kinds: list[str],
@@ -58,11 +67,14 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     keys, legacy = admit.owner_of(cwd, mdir)  # the project's keys: its own and its aliases (ADR 0035)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
     # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
-    # entries); filters by kind or date need a wider pool to keep ``limit`` after them
-    pool = max(200, limit * 5) if kinds or since else max(60, limit * 3)
+    # entries); the kinds are part of the search itself (a pool of the best 200 of every kind held
+    # no failure when 250 decisions matched better), a date filter needs a wider pool
+    pool = max(2000, limit * 20) if since else max(60, limit * 3)
 
     def read(conn: sqlite3.Connection) -> list[dict]:
         where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys)
+        if kinds:
+            where, args = f"({where}) AND e.kind IN ({','.join('?' * len(kinds))})", [*args, *kinds]
         settings: RecallConfig = {**cfg["recall"], "min_terms": 1, "min_coverage": 0, "min_score": 0}
         # why: held and forgotten entries are listed too, labelled, so a person finds what to approve or bring back
         ranked, _ = rank.rank(conn, " ".join(words), where, args, settings, pool=pool,
