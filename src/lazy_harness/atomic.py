@@ -164,10 +164,11 @@ def _same_file(fd: int, path: str) -> bool:
     return (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino)
 
 
-def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
+def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False) -> None:
     """Append one whole line (a newline is added) under an exclusive lock, then fsync. A file that
     ``rewrite`` replaced while this waited for the lock is opened again: the line lands in the new one.
-    A file whose last line lacks its newline gets one first."""
+    ``heal``: a file whose last line lacks its newline gets one first (the memory stores heal theirs
+    themselves: ``entries.heal_tail``, which their undo records count on)."""
     if "\n" in line:
         raise ValueError("append_line takes exactly one line")
     ensure_dir(os.path.dirname(path) or ".")
@@ -179,11 +180,13 @@ def append_line(path: str, line: str, mode: int = FILE_MODE) -> None:
             if not _same_file(fd, path):
                 continue  # why: replaced under us; appending to the old inode would lose the line
             try:
-                size = os.fstat(fd).st_size
-                # why: a last line saved without its newline (an editor) would take this one into it,
-                # and both would be lost to every reader
-                healed = b"\n" + data if size and os.pread(fd, 1, size - 1) != b"\n" else data
-                write_all(fd, healed)
+                if heal:
+                    size = os.fstat(fd).st_size
+                    # why: a last line saved without its newline (an editor) would take this one into
+                    # it, and both would be lost to every reader
+                    data = b"\n" + data if size and os.pread(fd, 1, size - 1) != b"\n" else data
+                    heal = False
+                write_all(fd, data)
                 os.fsync(fd)
             except OSError as exc:
                 raise _named(exc, path) from None

@@ -150,7 +150,8 @@ def test_over_the_spend_cap_the_check_is_skipped_and_logged(isolated_home, tmp_p
     bin_dir, project, _ = _run(tmp_path, monkeypatch, isolated_home, budget={"daily_usd": 0.04})
     assert _checks(bin_dir) == [] and len(fake_claude.calls(bin_dir)) == 1
     assert _held_texts(project) == {}
-    assert "model check skipped: daily cap $0.04 nearly reached" in _log()
+    # the check's bound is more than the whole cap: it never fits, and says so
+    assert "model check skipped: one call's estimate ~$0.05 is more than the whole daily cap $0.04" in _log()
 
 
 def test_the_ledger_records_the_call(isolated_home, tmp_path, monkeypatch):

@@ -69,7 +69,7 @@ def record(usage: Usage, meta: dict, outcome: str, prompt_chars: int, env: Mappi
         "outcome": outcome,
         "prompt_chars": int(prompt_chars),
     }
-    append_line(paths.ledger_file(env), json.dumps(line, separators=(",", ":")))
+    append_line(paths.ledger_file(env), json.dumps(line, separators=(",", ":")), heal=True)
     return line
 
 
