@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
+    from lazy_harness.worker.llm import CallError, Usage
 
 
 class Wait(LhError):
@@ -84,14 +85,7 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
             result = ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
         except llm.CallError as exc:
             if exc.cause not in ("not_found", "cannot_start"):
-                usage = exc.usage
-                if exc.cause == "timeout" and not usage.reported:
-                    # why: a call stopped at its timeout has read the prompt and said nothing of its cost;
-                    # at $0 the caps never moved and a task that always times out spent without limit
-                    from dataclasses import replace
-
-                    usage = replace(usage, cost_usd=min(estimate, limit))
-                ledger.record(usage, meta, exc.cause, len(prompt), env, clock(), kind)
+                ledger.record(_charged(exc, min(estimate, limit)), meta, exc.cause, len(prompt), env, clock(), kind)
             if log:
                 log(f"model call {attempt}/{attempts} failed ({exc.cause}): {exc.message}")
             if exc.action == llm.CAP:
@@ -118,6 +112,16 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
                  f"(lh queue; lh queue retry --failed)", 0.0, env)
     last.attempts = attempts  # type: ignore[attr-defined]
     raise last
+
+
+def _charged(exc: CallError, estimate: float) -> Usage:
+    """What a failed call is counted at: what the CLI reported; for a call stopped at its timeout,
+    which read the prompt and said nothing of its cost, its estimate (at $0 the caps never moved,
+    and a task that always timed out spent without limit)."""
+    from dataclasses import replace
+
+    usage = exc.usage
+    return replace(usage, cost_usd=estimate) if exc.cause == "timeout" and not usage.reported else usage
 
 
 def _first_clause(message: str) -> str:
