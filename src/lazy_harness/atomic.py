@@ -93,6 +93,15 @@ def fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
+def read_bytes(path: str) -> bytes | None:
+    """A file's bytes, None when it does not exist."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
 def write_all(fd: int, data: bytes) -> None:
     """Write every byte of ``data`` to ``fd``, looping over short writes."""
     view = memoryview(data)

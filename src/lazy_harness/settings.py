@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from lazy_harness import paths
-from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir
+from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir, read_bytes
 from lazy_harness.errors import SettingsError
 
 TYPE_CHECKING = False
@@ -300,14 +300,6 @@ def _backup(base: str, raw: bytes, now: float) -> str:
     return candidate
 
 
-def _read_raw(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return None
-
-
 def _write(path: str, data: bytes, raw: bytes | None) -> None:
     """Replace the file atomically, keeping its mode; refuse when it changed since we read ``raw``."""
     real = os.path.realpath(path)  # why: a symlinked settings.json (dotfiles) must stay a symlink
@@ -320,7 +312,7 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
     def unchanged() -> None:
         # why: Claude Code rewrites settings.json itself (/permissions, /hooks); never lose its edit. Looked
         # at again once our bytes are on disk, just before the rename: the window is a rename, not an fsync
-        if _read_raw(real) != raw:
+        if read_bytes(real) != raw:
             raise SettingsError(f"{path}: changed while lh was editing it; nothing written", "run the command again")
 
     unchanged()
@@ -390,7 +382,7 @@ def uninstall(path: str, backup: str | None = None) -> Change:
             _write(path, original, raw)
             return Change(path, "updated", removed)
         if not new and not os.path.islink(path):
-            if _read_raw(path) != raw:  # why: as _write: Claude Code may have written it since we read it
+            if read_bytes(path) != raw:  # why: as _write: Claude Code may have written it since we read it
                 raise SettingsError(f"{path}: changed while lh was editing it; nothing written",
                                     "run the command again")
             os.unlink(path)

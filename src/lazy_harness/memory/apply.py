@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.atomic import append_line, ensure_dir, rewrite
+from lazy_harness.atomic import append_line, ensure_dir, read_bytes, rewrite
 from lazy_harness.errors import LhError
 from lazy_harness.memory import entries, files, frontmatter, handoff, marks
 from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Plan, _check_target, _session_time,
@@ -89,7 +89,7 @@ def apply(p: Plan) -> Report:
                 state_path = os.path.join(p.memory_dir, handoff.STATE)
                 lines[state_path] = [jsonload.dumps(r) for r in answer.records]
         appends = {path: intent.appended_bytes(path, todo) for path, todo in lines.items() if todo}
-        md = False if answer is None or not (answer.records or answer.behind) else intent.read_bytes(
+        md = False if answer is None or not (answer.records or answer.behind) else read_bytes(
             os.path.join(p.memory_dir, files.HANDOFF))
         if not appends and md is False and not creates and not restores:
             return report

@@ -30,7 +30,7 @@ import json
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, write_all
+from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, read_bytes, write_all
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -102,14 +102,6 @@ def begin(memory_dir: str, task: str, session: str, appends: dict[str, bytes], h
     ensure_dir(os.path.dirname(path))
     atomic_write(path, json.dumps(head) + "\n")
     return Intent(path, memory_dir)
-
-
-def read_bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return None
 
 
 def appended_bytes(path: str, lines: list[str]) -> bytes:

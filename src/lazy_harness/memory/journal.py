@@ -27,7 +27,7 @@ import json
 import os
 import time
 
-from lazy_harness.atomic import atomic_write, ensure_dir, rewrite
+from lazy_harness.atomic import atomic_write, ensure_dir, read_bytes, rewrite
 from lazy_harness.errors import LhError
 from lazy_harness.logfile import stamp
 
@@ -36,14 +36,6 @@ FOLDER = "journal"
 
 def _sha(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return None
 
 
 def folder(memory_dir: str) -> str:
@@ -71,7 +63,7 @@ class Journal:
         """Remember ``path`` as it is now, before this run changes it (once per file)."""
         if path in self._files:
             return
-        before = _read(path)
+        before = read_bytes(path)
         entry: dict = {"path": path, "before": None if before is None else base64.b64encode(before).decode("ascii"),
                  "before_size": None if before is None else len(before), "after_sha": _sha(before), "appended": []}
         self._files[path] = entry
@@ -82,7 +74,7 @@ class Journal:
         """Remember ``before`` as what ``path`` was before this run, and the file as it is now as what
         the run left: undo then writes ``before`` (sync keeps the other machine's version this way)."""
         entry: dict = {"path": path, "before": base64.b64encode(before).decode("ascii"), "before_size": len(before),
-                       "after_sha": _sha(_read(path)), "appended": []}
+                       "after_sha": _sha(read_bytes(path)), "appended": []}
         self._files[path] = entry
         self.data["files"].append(entry)
 
@@ -90,7 +82,7 @@ class Journal:
         """Note the state of ``path`` after a change; ``appended``: the whole line the change added;
         ``fields``: the frontmatter fields a learning had before the change and has after it."""
         entry = self._files[path]
-        entry["after_sha"] = _sha(_read(path))
+        entry["after_sha"] = _sha(read_bytes(path))
         if appended is not None:
             entry["appended"].append(appended)
         if fields is not None:
@@ -213,7 +205,7 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
         if not isinstance(path, str) or not any(is_within(path, root) for root in roots):
             problems.append(f"{path!r}: outside the memory folders; left alone")
             continue
-        current = _read(path)
+        current = read_bytes(path)
         before = None if entry.get("before") is None else base64.b64decode(entry["before"])
         target: bytes | bool | None  # False: the file changed since the run and stays as it is
         if _sha(current) == entry.get("after_sha"):
