@@ -292,8 +292,8 @@ def remember_shown(s: Start) -> str:
     if s.text is None or s.stats is None:
         if s.source != "resume":
             try:
-                shown.add(s.env, str(s.payload.get("session_id") or ""), [], replace=True)
-            except Exception:  # why: a nicety for prompt recall, never the start's failure
+                shown.add(s.env, str(s.payload.get("session_id") or ""), [], replace=True)  # removes the file
+            except OSError:  # why: a nicety for prompt recall, never the start's failure
                 pass
         return ""
 

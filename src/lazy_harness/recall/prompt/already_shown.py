@@ -45,6 +45,12 @@ def add(env: Env | None, session_id: str, ids: Iterable[str], replace: bool = Fa
         return
     path = state_file(env, session_id)
     text = "".join(f"{i}\n" for i in ids)
+    if replace and not text:  # why: nothing shown is no file: a start that prints nothing writes none
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        return
     if replace:
         from lazy_harness.atomic import atomic_write
 
