@@ -239,9 +239,28 @@ def test_pgp_private_key_block_whole_and_cut():
     ("redis://:pw9x7Lq@cache.internal:6379/0", "redis://:[REDACTED:url-password]@cache.internal:6379/0"),
     ("postgres://u:pa/ss@h/db", "postgres://u:[REDACTED:url-password]@h/db"),
     ("amqp://guest:g/u+e=st@rabbit:5672", "amqp://guest:[REDACTED:url-password]@rabbit:5672"),
+    # an "@" left unescaped in the password: the host is after the last "@" of the authority
+    ("postgres://app:p@ss@db.internal:5432/shop", "postgres://app:[REDACTED:url-password]@db.internal:5432/shop"),
+    ("https://bob:x@y@z.example.com/a?to=me@b.com", "https://bob:[REDACTED:url-password]@z.example.com/a?to=me@b.com"),
 ])
 def test_url_password_empty_user_or_slash(text, expected):
     assert red(text) == (expected, 1)
+
+
+def test_putty_key_private_lines_and_only_those():
+    ppk = ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy@ci\nPublic-Lines: 2\n"
+           "AAAAC3NzaC1lZDI1NTE5AAAAIJq\nWm8xYk4=\nPrivate-Lines: 2\n" + "AAAAIH" + "Qk9ibGFzZWNyZXRrZXk0\n"
+           + "ZXlrZXk9bm90cHVibGlj\nPrivate-MAC: 5f0c1a\n")
+    out, _ = red(ppk)
+    assert "Qk9ibGFzZWNyZXRrZXk0" not in out and "ZXlrZXk9bm90cHVibGlj" not in out
+    assert "Private-Lines: 2\n[REDACTED:private-key]\nPrivate-MAC: 5f0c1a\n" in out
+    assert "Public-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIJq\nWm8xYk4=\n" in out
+    # the same file inside a JSON string (escaped newlines), as a transcript holds a tool's output
+    escaped = ppk.replace("\n", "\\n")
+    out, _ = red('{"output": "' + escaped + '"}')
+    assert "Qk9ibGFzZWNyZXRrZXk0" not in out and "Private-Lines: 2\\n[REDACTED:private-key]\\nPrivate-MAC" in out
+    assert red("the header Private-Lines: 3 says how many follow") == (
+        "the header Private-Lines: 3 says how many follow", 0)
 
 
 @pytest.mark.parametrize("text", [

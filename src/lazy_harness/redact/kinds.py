@@ -4,7 +4,8 @@ shape, compiled once on first use, with what each does with its match (``redact.
 Kinds, applied in this order (earlier kinds win, a marker is never redacted again):
   private-key      -----BEGIN ... PRIVATE KEY----- (and PGP PRIVATE KEY BLOCK) through END, or to
                    the end of the base64 body and its headers when the END line is missing; the
-                   dashes may be written \\u002d (JSON from an encoder that escapes "-")
+                   dashes may be written \\u002d (JSON from an encoder that escapes "-"); the
+                   private lines of a PuTTY .ppk file (after "Private-Lines: N")
   aws-access-key   AKIA/ASIA/ABIA/ACCA + 16 upper-case letters or digits
   github-token     ghp_/gho_/ghu_/ghs_/ghr_ tokens and github_pat_ fine-grained tokens
   gitlab-token     glpat-/glptt-/gldt-/glrt-/glsoat- + 20 or more characters
@@ -157,9 +158,15 @@ def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:
     base64 = r"(?:[A-Za-z0-9+/=]|\\/|\\u00(?:2[bBfF]|3[dD])){8,}"  # "/", "+", "=" may be escaped in JSON
     key = (r"BEGIN[A-Z0-9 ]*" + key_end + r"(?:.{0,16384}?" + dashes + r"END[A-Z0-9 ]*" + key_end
            + r"|(?:(?:\s|\\[rn])*(?:" + base64 + r"|=[A-Za-z0-9+/]{4}|" + header + r"))*)")
+    # a PuTTY .ppk file: the lines after "Private-Lines: N" are the key (unencrypted when
+    # "Encryption: none"); the header and the public lines stay
+    eol = r"(?:\r?\n|(?:\\r)?\\n)"
+    ppk_line = r"(?:[A-Za-z0-9+/=]|\\/){4,}(?=" + eol + r"|$|[\s\"'])"  # a whole line, not "Private-MAC"
+    ppk = r"(Private-Lines:[ \t]*\d{1,4}[ \t]*" + eol + r")" + ppk_line + r"(?:" + eol + ppk_line + r")*"
     return [
         ("private-key", re.compile(r"-----" + key, re.S), None),
         ("private-key", re.compile(r"\\u002[dD](?:\\u002[dD]){4}" + key, re.S), None),
+        ("private-key", re.compile(ppk), _keep_first),
     ]
 
 
@@ -285,8 +292,11 @@ def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
         # the user part may be empty; the password may hold "/", but "host:8080/path@x" is a port.
         # why: (?<!...) the colon of a marker in the user part ("https://ghp_...@github.com") is not a
         # separator: the marker is never redacted again
+        # why: an unescaped "@" in the password ("u:p@ss@host") is the password's while another "@"
+        # follows in the authority (before "/", "?", "#"): the host comes after the last one
         ("url-password", re.compile(r"(?P<keep>://[^\s:/@]{0,200}:)(?<!\[REDACTED:)(?!\d{1,5}(?:[/?#]|$))"
-                                    r"(?P<value>[^\s@\"'<>]{1,300})(?=@)"), _unless_reference),
+                                    r"(?P<value>(?:[^\s@\"'<>]|@(?=[^\s@\"'<>/?#]*@)){1,300})(?=@)"),
+         _unless_reference),
     ]
 
 
