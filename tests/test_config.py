@@ -162,12 +162,15 @@ def test_context_max_chars_is_capped():
     assert errors == [] and values["context"]["max_chars"] == config.CONTEXT_HARD_CAP
 
 
-@pytest.mark.parametrize("section, value, cap", [("context", 50_000, 9500), ("recall", 4001, 4000)])
-def test_a_capped_value_is_a_warning_naming_line_value_and_cap(tmp_path, section, value, cap):
-    path = write(tmp_path / "c.toml", f"# mine\n[{section}]\nmax_chars = {value}\n")
+@pytest.mark.parametrize("section, key, value, cap", [
+    ("context", "max_chars", 50_000, 9500), ("recall", "max_chars", 4001, 4000),
+    # a pull waited for past SessionStart's 10 s would cost the whole read-back
+    ("sync", "pull_budget_ms", 60_000, 8000)])
+def test_a_capped_value_is_a_warning_naming_line_value_and_cap(tmp_path, section, key, value, cap):
+    path = write(tmp_path / "c.toml", f"# mine\n[{section}]\n{key} = {value}\n")
     values, errors, warnings = config.parse_file(str(path))
-    assert errors == [] and values[section]["max_chars"] == cap
-    assert warnings == [f"{path}:3: {section}.max_chars: {value} is above the cap of {cap}; {cap} is used"]
+    assert errors == [] and values[section][key] == cap
+    assert warnings == [f"{path}:3: {section}.{key}: {value} is above the cap of {cap}; {cap} is used"]
 
 
 def test_a_value_at_the_cap_is_no_warning():

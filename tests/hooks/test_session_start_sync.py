@@ -35,7 +35,7 @@ def test_a_new_session_gets_the_memory_another_machine_pushed(tmp_path, isolated
     other.mdir = other.data / "projects" / paths.memory_key(str(proj))
     other.add("decision", "Deploy with blue-green switches")
     other.sync()
-    _write_config(isolated_home, str(remote), pull_budget_ms=30000)
+    _write_config(isolated_home, str(remote), pull_budget_ms=8000)
     env = {**os.environ, "HOME": str(isolated_home)}
     # a new session: not "s1", the one the other machine's entry was distilled from (ADR 0034)
     done = run_hook("SessionStart", {"session_id": "s2", "cwd": str(proj), "source": "startup",

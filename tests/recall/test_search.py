@@ -119,3 +119,19 @@ def test_kind_and_date_find_a_weak_match_behind_many_strong_ones(tmp_path):
 def test_a_date_that_does_not_exist_is_refused(day):
     assert not search.valid_since(day)
     assert search.valid_since("2024-02-29") and search.valid_since("2025-03-01")
+
+
+@pytest.mark.parametrize("typed", ["pars", "parse", "front", "stream"])
+def test_the_start_of_a_word_finds_it_when_its_stem_is_shorter(tmp_path, typed):
+    """The help promises a word starting as typed: "pars" finds "Parsing" although the index holds
+    Porter's "pars" and the typed prefix stems to "par" (no list of 3-letter prefixes)."""
+    import os
+
+    from lazy_harness.memory import files
+
+    root = ms.make_project(tmp_path, "parser")
+    ms.write_jsonl(os.path.join(paths.memory_dir(root), files.DECISIONS), [
+        ms.decision(NOW - DAY, "Parsing YAML front matter with a streaming reader", "speed"),
+        ms.decision(NOW - DAY, "Partial refunds go through the ledger", "audit")])
+    r = invoke("memory", "search", typed, "--project", root)
+    assert r.code == 0 and "Parsing YAML" in r.out and "Partial refunds" not in r.out, (r.out, r.err)

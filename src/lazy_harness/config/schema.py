@@ -69,7 +69,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),
         "auto": ("bool", True, "with a remote: the worker syncs after it writes memory, SessionStart pulls"),
         "interval_minutes": ("int", 5, "automatic syncs and pulls at most this often"),
-        "pull_budget_ms": ("int", 1500, "SessionStart waits at most this long for a pull, then goes on without it"),
+        "pull_budget_ms": ("int", 1500,
+            "SessionStart waits at most this long for a pull, then goes on without it (capped at 8,000)"),
     },
     # usage feedback (docs/how/usage.md, ADR 0036)
     "usage": {
@@ -132,7 +133,11 @@ RETIRED = {"recall.semantic_timeout_ms": "no longer used: there is no embedder p
            "recall.semantic_idle_minutes": "no longer used: there is no embedder process (ADR 0025)"}
 CONTEXT_HARD_CAP = 9500
 RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code accepts, since this comes at every prompt
-CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP}  # a larger value is cut to these
+# why: SessionStart has 10 s (settings.EVENTS) before Claude Code or Codex stops it, and then prints
+# nothing: a longer wait for a pull would cost the whole read-back
+PULL_BUDGET_CAP_MS = 8000
+CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP,
+        "sync.pull_budget_ms": PULL_BUDGET_CAP_MS}  # a larger value is cut to these
 # why: no key means anything past a billion (seconds, characters, dollars), and a larger value, like
 # 1e400 (inf) or 10**23, overflows where it meets a float or a clock: a sleep, a timeout, a JSON total
 NUMBER_MAX = 1_000_000_000

@@ -251,17 +251,18 @@ def test_matched_groups_and_prefix_and_phrase_alternatives():
 def test_a_prefix_that_stemming_shortens_is_its_stem_weighed_as_that_word():
     """FTS5 stems a prefix too ("keys*" is "kei*", which "keys" stored as "kei" matches); a stem under
     4 characters has no prefix list and no count of its own: it is matched as the word, with the
-    word's count. Where no other word starts so, it scores as FTS5 scored it; "pars*" ("par*") no
-    longer reaches "parsed" ("pars"), which the group's word finds."""
+    word's count. Where no other word starts so, it scores as FTS5 scored it. Where stemming only cut
+    letters ("pars*" is "par*"), the prefix as typed is looked up: "parsed" ("pars") is found, as
+    FTS5's "par*" found it, and "partial" ("partial"), which "par*" also reached, is not."""
     docs = [(1, "rotate the keys yearly", "", ""), (2, "a keyboard shortcut", "", ""), (3, "one key", "", ""),
-            (4, "parsed config", "", ""), (5, "nothing here", "", "")]
+            (4, "parsed config", "", ""), (5, "nothing here", "", ""), (6, "partial refund", "", "")]
     conn = db()
     add(conn, "p", docs)
     groups = [["keys", "keys*"]]
     want = dict(fts_bm25(docs, fts_query(groups)))
     got = {r: s for r, s, _ in lookup.search(conn, ["p"], groups, pool=10)[0]}
     assert got.keys() == want.keys() == {1, 3} and all(math.isclose(got[r], want[r], rel_tol=1e-9) for r in want)
-    assert lookup.search(conn, ["p"], [["pars*"]], pool=10)[0] == []
+    assert [h[0] for h in lookup.search(conn, ["p"], [["pars*"]], pool=10)[0]] == [4]
     assert [h[0] for h in lookup.search(conn, ["p"], [["parsed", "pars*"]], pool=10)[0]] == [4]
 
 

@@ -22,6 +22,7 @@ import heapq
 import math
 
 from lazy_harness.recall.index import terms
+from lazy_harness.recall.index.porter import fold
 from lazy_harness.recall.index.porter import key as index_word
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
@@ -78,9 +79,14 @@ def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
         p = index_word(cut[0]) if cut else ""
         if len(p) < 4:
             # why: stemming shortened it ("keys*" is "kei*", "pars*" "par*"): no list of prefixes that
-            # short, nor their count; it is matched as the stem itself, with that word's count (a
-            # prefix scored with a word's count would weigh as a rare word does)
-            return "word", p, (p,)
+            # short. Where stemming only cut letters, the prefix as typed is looked up: a part of what
+            # FTS5's "par*" matched, and what the person typed ("pars" finds "parsing", whose stem is
+            # "pars"). Else it is matched as the stem itself, with that word's count (a prefix scored
+            # with a word's count would weigh as a rare word does)
+            typed = fold(cut[0]) if cut else ""
+            if len(typed) < 4 or not typed.startswith(p):
+                return "word", p, (p,)
+            p = typed
         # why: a prefix longer than the longest kept is looked up by that one (a superset) and
         # checked exactly when rescoring
         return "prefix", p[:6] + "*", (p,)
