@@ -128,6 +128,19 @@ def test_close_by_id_and_by_exact_text(mdir):
     assert written[0]["ts"] == handoff.stamp(NOW + 5)  # the session's time
 
 
+def test_a_close_by_id_closes_that_item_even_when_an_older_items_text_is_its_id(mdir):
+    """The page's Close button sends the item's id; an older item whose text is that id (handoff text
+    is the model's or a synced machine's) is not the one closed."""
+    from lazy_harness.memory import by_hand
+
+    target = ids.handoff_id("Rerun the flaky e2e test")
+    answer(mdir, [target])  # the decoy, opened first
+    answer(mdir, ["Rerun the flaky e2e test"], meta=B, when=NOW + 5)
+    assert by_hand.open_item(mdir, target) == (target, "Rerun the flaky e2e test")
+    assert by_hand.open_item(mdir, f"[{target}]")[0] == target
+    assert by_hand.open_item(mdir, ids.handoff_id(target)) == (ids.handoff_id(target), target)  # the decoy by id
+
+
 def test_unknown_id_or_text_is_ignored_and_reported(mdir):
     answer(mdir, ["one"])
     before = state_bytes(mdir)

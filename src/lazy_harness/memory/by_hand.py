@@ -58,9 +58,13 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
     bare = ref.strip()
     if bare.startswith("[") and bare.endswith("]"):  # copied as lh memory show prints it: [h-1a2b3c4d]
         ref = bare[1:-1].strip()
-    for item in handoff.open_items(state):
-        if ref == item["id"] or normalise(ref) == normalise(item["text"]):
-            return item["id"], item["text"]
+    items = handoff.open_items(state)
+    # why: an id first, over every item: an older item whose text is another's id ("h-9983e81b") took
+    # the close the page's button sent by id
+    item = (next((i for i in items if ref == i["id"]), None)
+            or next((i for i in items if normalise(ref) == normalise(i["text"])), None))
+    if item is not None:
+        return item["id"], item["text"]
     raise LhError(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
 
 
