@@ -212,3 +212,37 @@ def test_undo_of_a_close_gives_back_exactly_the_open_items_before_it(tmp_path):
     assert open_texts() == ["add a retry to the sync", "finish the docs"]
     assert invoke("memory", "undo", "--project", str(proj)).code == 0
     assert open_texts() == before
+
+
+def test_undo_of_a_run_keeps_a_forget_made_between_two_of_its_marks(tmp_path):
+    """Consolidation appends its marks one by one without the folder lock; the person's forget lands
+    between two of them. Undoing the consolidation takes out its own marks and keeps the forget."""
+    import time
+
+    from lazy_harness.memory import changes, journal
+
+    proj, mdir = _project(tmp_path)
+    a, b, c, d = _write_entries(Path(mdir), "decision", ["Use Redis", "Use Postgres", "Log to stdout", "Use Kafka"])
+    now = time.time()
+    run = journal.Journal(mdir, "consolidate", "proj", now)
+    changes.add_mark(mdir, run, "supersede", a, b, "newer", now)
+    assert invoke("memory", "forget", c, "--project", str(proj)).code == 0
+    changes.add_mark(mdir, run, "supersede", d, b, "newer", now + 1)
+    run.save()
+    r = invoke("memory", "undo", run.run, "--project", str(proj))
+    assert r.code == 0 and "1 file(s) restored" in r.out, (r.out, r.err)
+    assert [(m["op"], m["id"]) for m in marks.read(mdir)] == [("forget", c)]
+    assert set(marks.hidden(mdir)) == {c}
+    # and when the forget came after the run's last mark, before the run noted it
+    other = journal.Journal(mdir, "consolidate", "proj", now + 2)
+    real_record = other.record
+
+    def late(path, appended=None, fields=None):
+        assert invoke("memory", "forget", a, "--project", str(proj)).code == 0
+        real_record(path, appended=appended, fields=fields)
+
+    other.record = late
+    changes.add_mark(mdir, other, "supersede", d, b, "newer", now + 3)
+    other.save()
+    assert invoke("memory", "undo", other.run, "--project", str(proj)).code == 0
+    assert set(marks.hidden(mdir)) == {a, c}

@@ -3,6 +3,7 @@
     <memory dir>/journal/<run>.json
     {"run", "kind", "project", "started", "changes": [one line each], "undone": null | ts,
      "files": [{"path", "before": base64 | null (absent), "before_size", "after_sha", "appended": [lines],
+                "mixed": true (another process appended between or after the run's lines),
                 "fields": null | {"before": {...}, "after": {...}}, "restored": null | ts}]}
 
 A change is made through a :class:`Journal`: ``track(path)`` before a file is changed records its
@@ -11,11 +12,12 @@ The journal is written before the first change and again when the run ends, so a
 can still be undone.
 
 Undo, file by file: a file still exactly as the run left it gets its old bytes back (a JSONL file
-the run made is emptied rather than removed, so that sync merges it with the other machine's lines); an append-only
-file that grew since (the worker appended entries after the run) loses only the run's own lines, so
-later entries survive; a learning whose status fields the run set, edited since, gets its old fields
-back and keeps the edit; any other file changed since is left alone and reported. A run is marked
-undone only when every file is back: one left alone can be put right and the undo run again, which
+the run made is emptied rather than removed, so that sync merges it with the other machine's
+lines); an append-only file that grew since (the worker appended entries after the run), or that
+another process appended to while the run did, loses only the run's own lines, so those entries
+survive; a learning whose status fields the run set, edited since, gets its old fields back and
+keeps the edit; any other file changed since is left alone and reported. A run is marked undone
+only when every file is back: one left alone can be put right and the undo run again, which
 does not touch the files already restored.
 """
 
@@ -82,9 +84,15 @@ class Journal:
         """Note the state of ``path`` after a change; ``appended``: the whole line the change added;
         ``fields``: the frontmatter fields a learning had before the change and has after it."""
         entry = self._files[path]
-        entry["after_sha"] = _sha(read_bytes(path))
+        now = read_bytes(path)
         if appended is not None:
             entry["appended"].append(appended)
+            if not entry.get("mixed") and not _only_ours(now, appended, entry["after_sha"]):
+                # why: another process appended too (the person's forget between two of consolidation's
+                # marks): the file as this run left it holds that line, and undo by the digest would
+                # write the bytes of before it over it; undo takes out only this run's lines then
+                entry["mixed"] = True
+        entry["after_sha"] = _sha(now)
         if fields is not None:
             entry["fields"] = fields
         # why: on disk at once: a run stopped after this change (a kill, an error in its next change)
@@ -97,6 +105,16 @@ class Journal:
     def save(self) -> None:
         ensure_dir(folder(self.memory_dir))
         atomic_write(self.path, json.dumps(self.data, indent=1, ensure_ascii=False) + "\n")
+
+
+def _only_ours(now: bytes | None, line: str, before_sha: str | None) -> bool:
+    """Whether ``now`` is the file as the run's last change left it (``before_sha``) plus ``line`` (and
+    the newline a healed last line got), with nothing of another process's in between or after."""
+    tail = line.encode("utf-8") + b"\n"
+    if now is None or not now.endswith(tail):
+        return False
+    head = now[:-len(tail)]
+    return _sha(head) == before_sha or (head.endswith(b"\n") and _sha(head[:-1]) == before_sha)
 
 
 def runs(memory_dir: str) -> list[dict]:
@@ -149,14 +167,15 @@ def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> 
     """Write ``target``. An append-only file's is computed again under the lock its appenders take,
     so a line another process appends meanwhile (the worker, a mark) is kept; False when the run's
     lines are no longer all there."""
-    if not entry.get("appended") or entry.get("before_size") is None:
+    if not entry.get("appended"):
         atomic_write(path, target)
         return True
     done = {}
+    start = entry.get("before_size") or 0  # a file the run made: its lines from the first byte
 
     def change(current: bytes) -> bytes | None:
-        again = (before if _sha(current) == entry.get("after_sha")
-                 else _without_lines(current, entry["appended"], entry["before_size"]))
+        again = (before if _sha(current) == entry.get("after_sha") and not entry.get("mixed")
+                 else _without_lines(current, entry["appended"], start))
         done["ok"] = again is not None
         return again
 
@@ -208,10 +227,10 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
         current = read_bytes(path)
         before = None if entry.get("before") is None else base64.b64decode(entry["before"])
         target: bytes | bool | None  # False: the file changed since the run and stays as it is
-        if _sha(current) == entry.get("after_sha"):
+        if _sha(current) == entry.get("after_sha") and not entry.get("mixed"):
             target = before
-        elif entry.get("appended") and current is not None and entry.get("before_size") is not None:
-            target = _without_lines(current, entry["appended"], entry["before_size"])
+        elif entry.get("appended") and current is not None:
+            target = _without_lines(current, entry["appended"], entry.get("before_size") or 0)
         elif isinstance(entry.get("fields"), dict) and current is not None:
             target = _fields_back(path, current, entry["fields"])
         else:
