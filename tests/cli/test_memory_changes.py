@@ -1,6 +1,8 @@
 """lh memory consolidate / history / undo / forget: every change journalled and undoable."""
 
 import os
+
+import pytest
 from pathlib import Path
 
 from lazy_harness import paths
@@ -246,3 +248,26 @@ def test_undo_of_a_run_keeps_a_forget_made_between_two_of_its_marks(tmp_path):
     other.save()
     assert invoke("memory", "undo", other.run, "--project", str(proj)).code == 0
     assert set(marks.hidden(mdir)) == {a, c}
+
+
+@pytest.mark.parametrize("damage", [{"changes": 5}, {"changes": [{"x": 1}]}, {"files": [{"before": None}]},
+                                    {"files": [{"path": 7}]}, {"files": ["x"]}, {"kind": ["forget"]}])
+def test_a_malformed_synced_journal_is_passed_over_by_history_the_page_and_undo(tmp_path, damage):
+    """A journal of another machine with ``"changes": 5`` or a file without its path broke ``lh memory
+    history`` (a traceback) and the page; it is not a run: history, the page and undo pass over it."""
+    import json
+
+    from lazy_harness.memory import journal
+
+    proj, mdir = _project(tmp_path)
+    did = _write_entries(Path(mdir), "decision", ["Use vLLM", "Use SQLite"])[0]
+    assert invoke("memory", "forget", did, "--project", str(proj)).code == 0
+    bad = {"run": "99999999-999999999999-ffff", "kind": "forget", "project": "proj", "started": "",
+           "changes": ["x"], "undone": None, "files": [{"path": os.path.join(mdir, "marks.jsonl")}], **damage}
+    with open(os.path.join(mdir, "journal", bad["run"] + ".json"), "w", encoding="utf-8") as fh:
+        json.dump(bad, fh)
+    assert [r["run"] for r in journal.runs(mdir)] != [] and bad["run"] not in [r["run"] for r in journal.runs(mdir)]
+    hist = invoke("memory", "history", "--project", str(proj))
+    assert hist.code == 0 and "forget" in hist.out and bad["run"] not in hist.out, hist.err
+    r = invoke("memory", "undo", "--project", str(proj))
+    assert r.code == 0 and did not in marks.hidden(mdir), r.err

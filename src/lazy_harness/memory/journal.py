@@ -132,9 +132,21 @@ def runs(memory_dir: str) -> list[dict]:
                 data = json.load(fh)
         except (OSError, ValueError):
             continue
-        if isinstance(data, dict) and data.get("run") == name[:-len(".json")] and isinstance(data.get("files"), list):
+        if _well_formed(data, name[:-len(".json")]):
             out.append(data)
     return out
+
+
+def _well_formed(data: object, run: str) -> bool:
+    """Whether ``data`` is a journal of ``run`` every reader can use: its run its file's name, its
+    files each with a path, its changes and its kind text (one that came with synced memory, with
+    ``"changes": 5`` or a file without a path, broke the page, history and undo)."""
+    if not isinstance(data, dict) or data.get("run") != run or not isinstance(data.get("files"), list):
+        return False
+    changes = data.get("changes", [])
+    return (all(isinstance(f, dict) and isinstance(f.get("path"), str) for f in data["files"])
+            and isinstance(changes, list) and all(isinstance(c, str) for c in changes)
+            and all(isinstance(data.get(k), (str, type(None))) for k in ("kind", "project", "started", "undone")))
 
 
 def _without_lines(current: bytes, lines: list[str], start: int) -> bytes | None:
