@@ -226,6 +226,39 @@ def test_hand_added_and_hand_deleted_lines_become_items(mdir):
     assert answer(mdir, ["from the answer"], meta=B, when=NOW + 300)[0] == []
 
 
+def _hand_write(mdir, text, mtime):
+    path = os.path.join(mdir, files.HANDOFF)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.utime(path, (mtime, mtime))
+
+
+@pytest.mark.parametrize("text, left", [
+    ("", []),  # emptied
+    ("# my list\n\n- write the changelog\n", ["write the changelog"]),  # rewritten as the person's own list
+    ("- [h-00000000] keep\n", ["keep"])])  # the header comment deleted, one line kept
+def test_a_handoff_md_without_its_header_closes_what_it_no_longer_lists(mdir, text, left):
+    """Emptying handoff.md, or writing one's own list over it, closes the items the last render listed
+    and the file no longer holds; before, every item came back at the next render."""
+    answer(mdir, ["keep", "fix the flaky test", "document the queue"], meta=A, when=NOW)
+    _hand_write(mdir, text.replace("h-00000000", ids.handoff_id("keep")), NOW + 100)
+    assert open_texts(mdir) == left  # a reader sees it at once
+    answer(mdir, ["next thing"], meta=B, when=NOW + 200)
+    assert open_texts(mdir) == [*left, "next thing"]
+    assert not any(t in read_md(mdir) for t in {"keep", "fix the flaky test", "document the queue"} - set(left))
+
+
+def test_an_item_closed_then_added_back_by_hand_stays_when_the_clock_is_behind_the_close(mdir):
+    """The close carries a later time than the edit's mtime (a machine's clock ahead, or this one's
+    stepped back): the person's line still opens the item again, as a deleted line closes one."""
+    answer(mdir, ["rerun the flaky e2e test", "other"], meta=A, when=NOW)
+    answer(mdir, [], ["rerun the flaky e2e test"], meta=B, when=NOW + 2000)
+    _hand_write(mdir, read_md(mdir) + "- rerun the flaky e2e test\n", NOW + 1500)
+    assert open_texts(mdir) == ["other", "rerun the flaky e2e test"]
+    answer(mdir, ["next thing"], meta=B, when=NOW + 2100)
+    assert "rerun the flaky e2e test" in open_texts(mdir) and "rerun the flaky e2e test" in read_md(mdir)
+
+
 def test_legacy_handoff_md_without_state_is_imported(mdir):
     legacy = ("# Open items for the next session\n"
               "<!-- lazy-harness handoff session=old-sess task=1-old written=2025-10-09T08:53:20+00:00"

@@ -114,8 +114,10 @@ def edited(marker: dict, lines: list) -> bool:
 
 
 def markdown_records(state: dict[str, Item], text: str, when: float, has_state: bool, source: str = HAND_EDIT,
-                     task_id: str = "") -> list[dict]:
-    """Records that bring ``state`` in line with a handoff.md text (see the module docstring)."""
+                     task_id: str = "", memory_dir: str | None = None) -> list[dict]:
+    """Records that bring ``state`` in line with a handoff.md text (see the module docstring). A file
+    whose header comment is gone (emptied, or rewritten as the person's own list) closes what the last
+    render of ``memory_dir`` listed and is missing from it."""
     marker, lines = parse_markdown(text)
     if has_state and not edited(marker, lines):
         return []
@@ -138,11 +140,17 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
         if new in {r["id"] for r in recs} or (known is not None and known.is_open):
             continue
         # why: 1 ms apart, so items imported from one file keep its order (open items sort by time)
-        rec = record(OPEN, text_, source, task_id, when + 0.001 * len(recs), hid=new)
+        at = when + 0.001 * len(recs)
+        if known is not None and source == HAND_EDIT and new not in marker.get("ids", new).split(","):
+            # why: a line added to a file we rendered without the item postdates its close, whatever
+            # the clocks say (a close stamped by a machine whose clock runs ahead dropped the line)
+            at = max(at, known["key"][0] + 0.001)
+        rec = record(OPEN, text_, source, task_id, at, hid=new)
         if wins(rec, known):
             recs.append(rec)
     if has_state:
-        listed = [h for h in marker.get("ids", "").split(",") if ids.kind_of(h) == "handoff"]
+        shown = marker["ids"] if "ids" in marker else ",".join(_rendered_ids(memory_dir))
+        listed = [h for h in shown.split(",") if ids.kind_of(h) == "handoff"]
         for hid in listed:
             item = state.get(hid)
             if hid in present or item is None or not item.is_open:
@@ -178,7 +186,7 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
     md = _read_markdown(memory_dir)
     if md is None:
         return bool(state) and not os.path.lexists(os.path.join(memory_dir, files.HANDOFF))
-    if markdown_records(state, md[0], md[1], bool(state)):
+    if markdown_records(state, md[0], md[1], bool(state), memory_dir=memory_dir):
         return False  # why: a hand edit saved since the caller's read: the next writer imports it first
     shown: set[str] = set()
     for _, hid, text, ticked in parse_markdown(md[0])[1]:
@@ -198,7 +206,7 @@ def load(memory_dir: str) -> tuple[dict[str, Item], list[dict]]:
     md = _read_markdown(memory_dir)
     if md is None:
         return state, []
-    pending = markdown_records(state, md[0], md[1], bool(records))
+    pending = markdown_records(state, md[0], md[1], bool(records), memory_dir=memory_dir)
     if pending:
         state = fold((records or []) + pending)
     return state, pending
@@ -277,6 +285,18 @@ def _save_open_cache(memory_dir: str, opened: list[Item]) -> None:
                      jsonload.dumps({"stamp": _stamp(memory_dir), "open": [dict(i) for i in opened]}))
     except (OSError, TypeError, ValueError):
         pass  # only a shortcut: readers fold the log without it
+
+
+def _rendered_ids(memory_dir: str | None) -> list[str]:
+    """The ids the last render of handoff.md listed (the cache every render writes); none when unknown."""
+    if memory_dir is None:
+        return []
+    try:
+        with open(os.path.join(memory_dir, OPEN_CACHE), "rb") as fh:
+            cached = jsonload.loads(fh.read())
+        return [str(i["id"]) for i in cached["open"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
 
 
 def open_for_reading(memory_dir: str) -> list[Item]:
