@@ -46,6 +46,15 @@ def test_example_documents_every_key_with_its_meaning():
             assert tomllib.loads(lines[at])[key] == default
 
 
+def test_every_section_of_the_example_says_what_it_is_for():
+    lines = config.render_example().splitlines()
+    for section in config.SCHEMA:
+        above = lines[lines.index(f"[{section}]") - 1]
+        assert above.startswith("# ") and len(above) > 10, section
+    assert "docs/how/sync.md" in config.SECTION_HELP["sync"]
+    assert "docs/how/consolidation.md" in config.SECTION_HELP["consolidate"]
+
+
 def test_issue_defaults():
     d = config.defaults()["compound_loop"]
     assert (d["enabled"], d["min_messages"], d["min_user_chars"], d["debounce_seconds"],
@@ -76,6 +85,24 @@ def test_semantic_recall_bounds_are_inclusive(tmp_path):
     assert {k: values["recall"][k] for k in ("semantic", "min_similarity")} == {"semantic": False, "min_similarity": 1}
     path = write(tmp_path / "c.toml", "[recall]\nmin_similarity = 0\n")
     assert config.parse_file(str(path))[1] == []
+
+
+@pytest.mark.parametrize("value,ok", [(0, True), (100, True), (35, True), (101, False), (500, False), (-1, False)])
+def test_min_coverage_is_a_percent(tmp_path, value, ok):
+    path = write(tmp_path / "c.toml", f"# percent\n[recall]\nmin_coverage = {value}\n")
+    values, errors, _ = config.parse_file(str(path))
+    if ok:
+        assert errors == [] and values["recall"]["min_coverage"] == value
+    else:
+        assert errors == [f"{path}:3: recall.min_coverage: expected an integer between 0 and 100, got {value}"]
+        assert values["recall"]["min_coverage"] == 0  # the default stays
+
+
+def test_min_sessions_says_which_sessions_count():
+    meaning = config.SCHEMA["consolidate"]["min_sessions"][2]
+    assert "decisions, failures or handoff items" in meaning
+    doc = (ROOT / "docs" / "how" / "configuration.md").read_text(encoding="utf-8")
+    assert f"| `consolidate.min_sessions` | `5` | {meaning} |" in doc
 
 
 def test_cross_projects_is_ask_or_auto(tmp_path):

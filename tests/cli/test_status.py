@@ -214,3 +214,30 @@ def test_learnings_waiting_for_approval_are_told_apart_from_held_ones_and_follow
     with open(paths.config_file(), "a", encoding="utf-8") as fh:
         fh.write('[trust]\ncross_projects = "auto"\n')
     assert "held for approval: none" in status_lines()  # with auto nothing waits, as lh memory held says
+
+
+def test_a_watched_session_checked_since_its_last_write_is_not_listed_as_not_queued(here, tmp_path):
+    from lazy_harness.queue import state, sweep
+
+    q = paths.queue_dir()
+    spool.ensure_layout(q)
+    transcripts = {}
+    for sid in SIDS[:3]:
+        transcripts[sid] = tmp_path / f"{sid}.jsonl"
+        transcripts[sid].write_text("{}\n")
+        os.utime(transcripts[sid], (NOW - 600, NOW - 600))
+        assert sweep.watch(q, {"session_id": sid, "transcript_path": str(transcripts[sid]), "cwd": here})
+    # ended (SessionEnd) and distilled: the worker marked it checked as the transcript is now
+    task(spool.DONE, SIDS[0], here, 300, outcome="processed", written="1 decision")
+    spool.mark_done(q, SIDS[0], NOW - 600, NOW - 300, state.DISTILLED)
+    # ended and skipped as too short: checked as it is now, too
+    task(spool.DONE, SIDS[1], here, 300, outcome="skipped", reason="too short: user typed 10 < 200 chars")
+    spool.mark_done(q, SIDS[1], NOW - 600, NOW - 300, state.SKIPPED)
+    # checked once, then it grew: the sweep will queue it
+    task(spool.DONE, SIDS[2], here, 900, outcome="processed", written="1 decision")
+    spool.mark_done(q, SIDS[2], NOW - 1000, NOW - 900, state.DISTILLED)
+    lines = status_lines()
+    watched = [s for s in lines if s.endswith("not queued yet (its transcript was last written then)")]
+    assert [s.split()[2] for s in watched] == ["33333333"], lines
+    assert any(s.endswith("11111111  distilled: 1 decision, 0 failures, 0 learnings, handoff untouched")
+               for s in lines), lines

@@ -127,8 +127,10 @@ def _written(processed: list[dict]) -> str:
 
 
 def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) -> list[tuple[str, str]]:
-    """The project's sessions the idle sweep watches (queue/state/open) with no task waiting, newest
-    transcript first, as (session id, when its transcript was last written)."""
+    """The project's sessions the idle sweep watches (queue/state/open) with no task waiting and not
+    checked since their transcript was last written, newest transcript first, as (session id, when
+    its transcript was last written). A session checked as it is now (distilled or skipped at its
+    end) waits for nothing: the sweep forgets it, as ``queue.sweep`` does."""
     folder = spool.folder(q, spool.OPEN)
     try:
         names = [n for n in os.listdir(folder) if not n.startswith(".")]
@@ -142,7 +144,10 @@ def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) 
         except OSError:
             continue  # swept meanwhile, or its transcript is gone: the sweep forgets it
         sid = record.get("session_id") or name
-        if sid not in queued and belongs(record):
+        if sid in queued or not belongs(record):
+            continue
+        check = spool.last_check(q, sid)
+        if check is None or mtime > check[0]:  # why: the sweep's own rule for "grew since its last check"
             found.append((mtime, sid))
     return [(sid, time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))) for mtime, sid in sorted(found, reverse=True)]
 

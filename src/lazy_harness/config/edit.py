@@ -20,7 +20,9 @@ SECTION_HELP = {
     "handoff": "Open items carried from session to session (handoff.md).",
     "budget": "Spend caps for the worker's model calls (lh cost shows the spend).",
     "trust": "Consent: what one project's sessions wrote, reaching another project's sessions.",
+    "sync": "The same memory on every machine, carried by a git remote (lh sync; docs/how/sync.md).",
     "worker": "Which CLI distills sessions: Claude Code or Codex (docs/how/codex.md).",
+    "consolidate": "Keeping memory current: the worker marks what is outdated, undoably (docs/how/consolidation.md).",
 }
 
 

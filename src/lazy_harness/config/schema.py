@@ -114,7 +114,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
         "enabled": ("bool", True, "after draining the queue, let the worker consolidate a project's memory "
                                   "when the gates pass"),
         "min_hours": ("int", 24, "gate: hours since the project's last consolidation"),
-        "min_sessions": ("int", 5, "gate: sessions that wrote memory since the last consolidation"),
+        "min_sessions": ("int", 5, "gate: sessions that wrote decisions, failures or handoff items since the "
+                                   "last consolidation (learnings do not count)"),
         "scan_throttle_minutes": ("int", 10, "gate: count those sessions at most this often"),
         "lock_stale_minutes": ("int", 60, "a consolidation lock older than this is taken over"),
         "max_changes": ("int", 20, "changes one consolidation may make at most"),
@@ -124,8 +125,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
 MINIMUMS = {"wait_seconds": 1, "max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1,
             "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
-# a value outside these (inclusive) is an error: a cosine similarity is at most 1
-RANGES = {"recall.min_similarity": (0, 1)}
+# a value outside these (inclusive) is an error: a cosine similarity is at most 1, a percent 100
+RANGES = {"recall.min_similarity": (0, 1), "recall.min_coverage": (0, 100)}
 # a value outside these is an error
 CHOICES = {"trust.cross_projects": ("ask", "auto"), "worker.distiller": ("auto", "claude", "codex")}
 # keys of earlier versions: a warning says why they do nothing now, instead of "unknown key"

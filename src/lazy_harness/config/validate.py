@@ -8,6 +8,8 @@ imported inside the functions.
 
 from __future__ import annotations
 
+import functools
+
 from lazy_harness import paths
 from lazy_harness.config.schema import (
     CAPS, CHOICES, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, as_config, default_tables, defaults)
@@ -65,36 +67,126 @@ def _type_ok(kind: str, value: object) -> bool:
 
 
 def _key_line(text: str, section: str, key: str | None) -> int | None:
-    """The 1-based line where ``[section]`` (or ``key`` inside it) is written; None when not found."""
-    current = None
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if line.startswith("[["):
-            current = None  # why: keys under an array of tables belong to no [section]
-            if key is None and line.strip("[]").strip() == section:
-                return n
-            continue
-        if line.startswith("["):
-            current = line.strip("[]").strip()
-            if key is None and current == section:
-                return n
-            continue
-        if current == section and key is not None:
-            name = line.split("=", 1)[0].strip().strip('"').strip("'")
-            if "=" in line and name == key:
-                return n
-    return None
+    """The 1-based line where ``[section]`` (or ``key`` inside it) is written; None when not found.
 
-
-def _top_key_line(text: str, key: str) -> int | None:
-    """The line of a key written before the first ``[section]`` header."""
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if line.startswith("["):
-            return None
-        if "=" in line and line.split("=", 1)[0].strip().strip('"').strip("'") == key:
+    However valid TOML writes it: a header with a comment or quoted names (``["context"]  # c``), a
+    ``[section.key]`` header, a dotted key (``compound_loop.model = 42``), an inline table
+    (``context = { max_chars = 1 }``, one line in TOML 1.0). For a section, the first line that
+    writes it or a key inside it."""
+    target = (section,) if key is None else (section, key)
+    for n, kind, path in _written_paths(text):
+        if path[:len(target)] == target or (kind == "inline" and target[:len(path)] == path):
             return n
     return None
+
+
+_Written = tuple[int, str, tuple[str, ...]]
+
+
+@functools.lru_cache(maxsize=1)  # why: each problem looks its line up; the text is read once per check
+def _written_paths(text: str) -> tuple[_Written, ...]:
+    """Each header and key line as ``(line, kind, full dotted path)``; kind is "table" ([a.b]),
+    "array" ([[a]]), "key" (a.b = ...) or "inline" (a = { ... }). Lines inside a multi-line string
+    or array are no headers or keys; keys under an array of tables belong to no [section]."""
+    found: list[_Written] = []
+    table: tuple[str, ...] | None = ()
+    closer, depth = None, 0
+    for n, raw in enumerate(text.split("\n"), 1):  # why: TOML ends lines at \n only, as tomllib counts them
+        at_top = closer is None and depth == 0
+        closer, depth = _scan(raw, closer, depth)
+        line = _line_path(raw.strip()) if at_top else None
+        if line is None:
+            continue
+        kind, path = line
+        if kind in ("table", "array"):
+            table = path if kind == "table" else None
+            found.append((n, kind, path))
+        elif table is not None:
+            found.append((n, kind, table + path))
+    return tuple(found)
+
+
+def _line_path(line: str) -> tuple[str, tuple[str, ...]] | None:
+    """What one line opens: ("table"|"array", path) for a header, ("key"|"inline", dotted key) for
+    ``key = value``; None for anything else. The real TOML parser reads the names."""
+    import tomllib
+
+    if line.startswith("["):
+        written = line
+    else:
+        eq = _equals_at(line)
+        if eq < 0:
+            return None
+        written = line[:eq] + "= 0"
+    try:
+        data: object = tomllib.loads(written)
+    except tomllib.TOMLDecodeError:
+        return None
+    path: list[str] = []
+    while isinstance(data, dict) and len(data) == 1:
+        name, data = next(iter(data.items()))
+        path.append(name)
+    if written is line:
+        return ("array" if isinstance(data, list) else "table"), tuple(path)
+    return ("inline" if line[eq + 1:].lstrip().startswith("{") else "key"), tuple(path)
+
+
+def _equals_at(line: str) -> int:
+    """The index of the first ``=`` outside quotes and before a comment, or -1."""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if c == "=":
+            return i
+        if c == "#":
+            return -1
+        if c in "\"'":
+            i = _string_end(line, i + 1, c)
+            if i < 0:
+                return -1
+        else:
+            i += 1
+    return -1
+
+
+def _scan(line: str, closer: str | None, depth: int) -> tuple[str | None, int]:
+    """Where a line leaves off: the closing quotes of a multi-line string still open, and how many
+    brackets and braces are open, counting outside strings and comments."""
+    i = 0
+    while i < len(line):
+        if closer is not None:
+            i = _string_end(line, i, closer)
+            if i < 0:
+                return closer, depth
+            closer = None
+            continue
+        c = line[i]
+        if c == "#":
+            break
+        if line.startswith(('"""', "'''"), i):
+            closer, i = line[i:i + 3], i + 3
+        elif c in "\"'":
+            i = _string_end(line, i + 1, c)
+            if i < 0:
+                break  # why: a string never closed is a syntax error tomllib already reported
+        else:
+            depth += (c in "[{") - (c in "]}")
+            i += 1
+    return closer, depth
+
+
+def _string_end(line: str, i: int, quote: str) -> int:
+    """The index just past ``quote`` closing a string from ``i`` on, or -1 when it does not close on
+    this line. A backslash escapes the next character in double-quoted strings; up to two quotes
+    more before a closing triple quote belong to the string."""
+    while i < len(line):
+        if line.startswith(quote, i):
+            end = i + len(quote)
+            while len(quote) == 3 and end < len(line) and line[end] == quote[0] and end - i < 5:
+                end += 1
+            return end
+        i += 2 if quote[0] == '"' and line[i] == "\\" else 1
+    return -1
 
 
 def _path_problem(value: str, env: Mapping[str, str] | None) -> str | None:
@@ -129,9 +221,9 @@ def check(data: dict[str, object], text: str = "", env: Mapping[str, str] | None
 
 def _unknown_section(text: str, section: str, body: object) -> tuple[int | None, str]:
     """The warning for a section (or a top-level key) the schema does not know."""
-    if isinstance(body, dict):
+    if isinstance(body, dict) or _describe(body) == "an array of tables":
         return _key_line(text, section, None), f"{section}: unknown section, ignored"
-    return (_top_key_line(text, section),
+    return (_key_line(text, section, None),
             f"{section}: unknown top-level key, ignored (keys belong under a [section])")
 
 
@@ -140,8 +232,7 @@ def _not_a_table(text: str, section: str, body: object) -> tuple[int | None, str
     got = _describe(body)
     if got == "an array of tables":
         got += f" (write [{section}], not [[{section}]])"
-    return (_key_line(text, section, None) or _top_key_line(text, section),
-            f"{section}: expected a table, got {got}")
+    return _key_line(text, section, None), f"{section}: expected a table, got {got}"
 
 
 def _check_key(text: str, section: str, key: str, value: object, env: Mapping[str, str] | None, values: Tables,
@@ -150,8 +241,6 @@ def _check_key(text: str, section: str, key: str, value: object, env: Mapping[st
     default stays), else the value goes into ``values``."""
     dotted = f"{section}.{key}"
     line = _key_line(text, section, key)
-    if line is None and isinstance(value, dict):
-        line = _key_line(text, dotted, None)  # written as a [section.key] header
     spec = SCHEMA[section].get(key)
     if spec is None:
         why = RETIRED.get(dotted)
