@@ -37,9 +37,9 @@ def main() -> int:
         srv = UiServer(0, big, env)
         thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         thread.start()
-        cookie = {"Cookie": f"{srv.cookie}={srv.token}"}
-        for label, path in (("page", "/"), ("page, every entry", "/?all=1"),
-                            ("page with a search", "/?q=why+do+we+keep+sqlite+for+the+index")):
+        cookie = {"Cookie": f"{srv.cookie}={srv.session}"}
+        for label, path in (("page", srv.prefix + "/"), ("page, every entry", srv.prefix + "/?all=1"),
+                            ("page with a search", srv.prefix + "/?q=why+do+we+keep+sqlite+for+the+index")):
             times, size = [], 0
             for _ in range(opts.runs):
                 conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=300)

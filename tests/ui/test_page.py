@@ -173,9 +173,66 @@ def test_close_a_handoff_item_from_the_page(chrome, server, seeded, shots):
 
 
 def test_the_browser_without_the_token_gets_nothing(chrome, server, shots):
-    chrome.get(f"http://127.0.0.1:{server.port}/")
+    base = server.url.partition("?")[0]
+    chrome.get(base)
     body = chrome.find_element(By.TAG_NAME, "body").text
     assert body.startswith("401 Unauthorized") and "Decisions" not in body
-    chrome.get(f"http://127.0.0.1:{server.port}/?token=not-the-token")
+    chrome.get(base + "?token=not-the-token")
     assert chrome.find_element(By.TAG_NAME, "body").text.startswith("401")
+    chrome.get(f"http://127.0.0.1:{server.port}/?token={server.token}")  # the token without the secret path
+    assert chrome.find_element(By.TAG_NAME, "body").text.startswith("404")
     shot(chrome, shots, "no-token")
+
+
+def test_another_server_on_127_0_0_1_never_gets_the_pages_cookie(chrome, server, shots):
+    """Browsers keep cookies apart by host, not by port: once the page is open, the browser must not
+    send its cookie to a dev server, a notebook or another user's service on 127.0.0.1."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen: list[str] = []
+
+    class Other(BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(f"{self.path} {self.headers.get('Cookie', '')}")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(b"another server")
+
+        def log_message(self, format, *args):
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Other)
+    thread = threading.Thread(target=other.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        open_page(chrome, server)
+        assert chrome.get_cookies()  # the page's own cookie is there
+        for path in ("/", "/api/kernels", "/static/ui.css", "/action/forget"):
+            chrome.get(f"http://127.0.0.1:{other.server_address[1]}{path}")
+            assert chrome.find_element(By.TAG_NAME, "body").text == "another server"
+    finally:
+        other.shutdown()
+        other.server_close()
+        thread.join()
+    asked = {line.split(" ", 1)[0] for line in seen}
+    assert {"/", "/api/kernels", "/static/ui.css", "/action/forget"} <= asked
+    assert not any("lh_ui_" in line for line in seen), seen
+    shot(chrome, shots, "another-server")
+
+
+def test_the_file_lh_ui_opens_leads_the_browser_to_the_page(chrome, server, shots):
+    """``lh ui`` gives the browser a file of ours, not the URL (a command line is public): the file
+    sends the browser on to the page."""
+    from lazy_harness.ui import launch
+
+    path = launch.write(server.url, os.environ)
+    try:
+        chrome.get("file://" + path)
+        WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.ID, "runs")))
+        assert chrome.current_url == server.url.partition("?")[0]  # the token left the address bar
+    finally:
+        launch.remove(path)
+    assert not os.path.exists(path)
+    shot(chrome, shots, "opened-from-file")

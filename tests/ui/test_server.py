@@ -1,8 +1,11 @@
-"""The token, the Host check and the form token, by plain HTTP requests (no browser): what any
-program on the machine, or a page of another site, could send."""
+"""The secret path, the token, the Host check and the form token, by plain HTTP requests (no
+browser): what any program on the machine, another server on 127.0.0.1 holding the browser's cookie,
+or a page of another site, could send."""
 
+import html
 import http.client
-from urllib.parse import urlencode
+import re
+from urllib.parse import urlencode, urlsplit
 
 from lazy_harness.memory import marks
 
@@ -25,88 +28,170 @@ def request(server, method, path, headers=None, body=None, host=None):
         conn.close()
 
 
+def page(server, path="/"):
+    """``path`` under the page's secret prefix (the path of the printed URL)."""
+    return server.prefix + path
+
+
 def cookie(server, token=None):
-    return {"Cookie": f"{server.cookie}={token or server.token}"}
+    return {"Cookie": f"{server.cookie}={token or server.session}"}
+
+
+def log_in(server):
+    """What the browser does with the printed URL: the cookie the server sets (name=value) and its attributes."""
+    status, headers, _ = request(server, "GET", urlsplit(server.url).path + "?" + urlsplit(server.url).query)
+    assert status == 200
+    pair, _, attrs = headers["Set-Cookie"].partition(";")
+    return pair, {k.strip().lower(): v for k, _, v in (a.partition("=") for a in attrs.split(";"))}
+
+
+def moves_on_to(page_html):
+    """Where the page the printed URL answers with sends the browser (its meta refresh and its link)."""
+    refresh = re.search(r'<meta http-equiv="refresh" content="0; url=([^"]+)">', page_html)
+    link = re.search(r'<a href="([^"]+)">', page_html)
+    assert refresh and link and refresh.group(1) == link.group(1), page_html
+    return html.unescape(refresh.group(1))
+
+
+def form_token(page_html):
+    tokens = set(re.findall(r'name="token" value="([^"]+)"', page_html))
+    assert len(tokens) == 1, tokens
+    return tokens.pop()
 
 
 def test_without_the_token_every_path_is_401(server):
     for path in ("/", "/static/ui.css", "/static/ui.js", "/?project=x", "/nowhere"):
-        status, _, body = request(server, "GET", path)
+        status, _, body = request(server, "GET", page(server, path))
         assert status == 401, path
         assert "decision" not in body.lower()
 
 
 def test_a_wrong_token_is_401_by_query_and_by_cookie(server):
-    assert request(server, "GET", "/?token=" + "x" * len(server.token))[0] == 401
-    assert request(server, "GET", "/?token=")[0] == 401
-    wrong = server.token[:-1] + ("A" if server.token[-1] != "A" else "B")
-    assert request(server, "GET", "/", cookie(server, wrong))[0] == 401
+    assert request(server, "GET", page(server, "/?token=" + "x" * len(server.token)))[0] == 401
+    assert request(server, "GET", page(server, "/?token="))[0] == 401
+    wrong = server.session[:-1] + ("A" if server.session[-1] != "A" else "B")
+    assert request(server, "GET", page(server), cookie(server, wrong))[0] == 401
+    assert request(server, "GET", page(server), cookie(server, server.token))[0] == 401  # the URL's token is no cookie
 
 
-def test_the_token_in_the_url_once_then_a_cookie(server):
-    status, headers, _ = request(server, "GET", f"/?token={server.token}&project=abc")
-    assert status == 303
-    assert headers["Location"] == "/?project=abc"  # the token leaves the address bar
-    assert f"{server.cookie}={server.token}" in headers["Set-Cookie"]
+def test_the_printed_url_holds_a_secret_path_and_the_token_once_then_a_cookie(server):
+    url = urlsplit(server.url)
+    prefix = url.path.removesuffix("/")
+    assert url.path.endswith("/") and re.fullmatch(r"/[A-Za-z0-9_-]{32,}", prefix), server.url
+    status, headers, body = request(server, "GET", f"{url.path}?{url.query}&project=abc")
+    assert status == 200
+    assert moves_on_to(body) == f"{prefix}/?project=abc"  # the token leaves the address bar, the prefix stays
     assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Strict" in headers["Set-Cookie"]
-    status, headers, body = request(server, "GET", "/", cookie(server))
+    status, headers, body = request(server, "GET", prefix + "/", {"Cookie": headers["Set-Cookie"].split(";")[0]})
     assert status == 200 and "Keep the recall index in SQLite FTS5" in body
     assert "default-src 'none'" in headers["Content-Security-Policy"]
+    assert f'href="{prefix}/static/ui.css"' in body and f'action="{prefix}/action/forget"' in body
+    for attr in ("href", "action", "src"):  # every link, form and asset lives under it
+        assert f'{attr}="/' not in body.replace(f'{attr}="{prefix}/', ""), attr
+
+
+def test_the_cookie_is_sent_by_the_browser_only_under_the_secret_path(server):
+    """Browsers do not keep cookies apart by port: a cookie of Path=/ on 127.0.0.1 goes to every other
+    server there (a dev server, a notebook, another user's service). Scoped to the secret path, it goes
+    only to URLs under it, which no other server is asked for."""
+    _, attrs = log_in(server)
+    prefix = urlsplit(server.url).path.removesuffix("/")
+    assert len(prefix) > 32 and attrs.get("path") == prefix
+
+
+def test_outside_the_secret_path_there_is_nothing_not_even_with_the_token(server, seeded):
+    assert urlsplit(server.url).path not in ("", "/")
+    prefix = urlsplit(server.url).path.removesuffix("/")
+    name, _, value = log_in(server)[0].partition("=")
+    jar = {"Cookie": f"{name}={value}"}
+    for path in ("/", f"/?token={server.token}", "/static/ui.css", "/?project=x", prefix + "x/", prefix[:-1] + "/",
+                 "/x" + prefix + "/"):
+        for headers in ({}, jar):
+            status, answer, body = request(server, "GET", path, headers)
+            assert status == 404, (path, headers)
+            assert "Set-Cookie" not in answer and "decision" not in body.lower()
+    form = urlencode({"project": server_key(server, seeded), "id": seeded.sqlite, "token": server.token})
+    assert request(server, "POST", "/action/forget", jar, body=form)[0] == 404
+    assert seeded.sqlite not in marks.hidden(seeded.mdir)
+
+
+def test_the_browsers_cookie_alone_cannot_change_the_memory(server, seeded):
+    """What another server holding the cookie could send: the cookie, and its value as the form's token.
+    A change needs the form token, which only the page itself carries."""
+    pair, _ = log_in(server)
+    jar = {"Cookie": pair}
+    stolen = pair.partition("=")[2]
+    action = urlsplit(server.url).path + "action/forget"
+    form = {"project": server_key(server, seeded), "id": seeded.sqlite}
+    for body in (form, {**form, "token": stolen}, {**form, "token": server.token}):
+        assert request(server, "POST", action, jar, body=urlencode(body))[0] == 403, body
+    assert seeded.sqlite not in marks.hidden(seeded.mdir)
+    carried = form_token(request(server, "GET", urlsplit(server.url).path, jar)[2])
+    assert carried != stolen and carried != server.token
+    assert request(server, "POST", action, body=urlencode({**form, "token": carried}))[0] == 401  # no cookie
+    assert seeded.sqlite not in marks.hidden(seeded.mdir)
+    assert request(server, "POST", action, jar, body=urlencode({**form, "token": carried}))[0] == 303
+    assert seeded.sqlite in marks.hidden(seeded.mdir)
 
 
 def test_another_host_name_is_refused_even_with_the_token(server):
     for host in ("evil.example", f"evil.example:{server.port}", f"127.0.0.1:{server.port + 1}", ""):
-        assert request(server, "GET", "/", cookie(server), host=host)[0] == 403, host
-    assert request(server, "GET", "/", cookie(server), host=f"localhost:{server.port}")[0] == 200
+        assert request(server, "GET", page(server), cookie(server), host=host)[0] == 403, host
+    assert request(server, "GET", page(server), cookie(server), host=f"localhost:{server.port}")[0] == 200
 
 
 def test_an_action_needs_the_token_in_its_form(server, seeded):
     form = {"project": server_key(server, seeded), "id": seeded.sqlite}
-    assert request(server, "POST", "/action/forget", cookie(server), body=urlencode(form))[0] == 403
-    assert request(server, "POST", "/action/forget", cookie(server),
-                   body=urlencode({**form, "token": "wrong"}))[0] == 403
+    action = page(server, "/action/forget")
+    assert request(server, "POST", action, cookie(server), body=urlencode(form))[0] == 403
+    assert request(server, "POST", action, cookie(server), body=urlencode({**form, "token": "wrong"}))[0] == 403
     assert seeded.sqlite not in marks.hidden(seeded.mdir)
 
 
 def test_an_action_from_another_origin_is_refused(server, seeded):
-    form = urlencode({"project": server_key(server, seeded), "id": seeded.sqlite, "token": server.token})
-    status = request(server, "POST", "/action/forget", {**cookie(server), "Origin": "http://evil.example"},
-                     body=form)[0]
+    form = urlencode({"project": server_key(server, seeded), "id": seeded.sqlite, "token": server.form_token})
+    status = request(server, "POST", page(server, "/action/forget"),
+                     {**cookie(server), "Origin": "http://evil.example"}, body=form)[0]
     assert status == 403
     assert seeded.sqlite not in marks.hidden(seeded.mdir)
-    status, _, _ = request(server, "POST", "/action/forget",
-                                 {"Origin": f"http://127.0.0.1:{server.port}"}, body=form)
+    status, _, _ = request(server, "POST", page(server, "/action/forget"),
+                           {**cookie(server), "Origin": f"http://127.0.0.1:{server.port}"}, body=form)
     assert status == 303 and seeded.sqlite in marks.hidden(seeded.mdir)
 
 
+def test_a_form_too_large_is_413(server, seeded):
+    big = urlencode({"project": server_key(server, seeded), "token": server.form_token, "x": "y" * 70_000})
+    assert request(server, "POST", page(server, "/action/forget"), cookie(server), body=big)[0] == 413
+
+
 def test_an_action_names_a_listed_project(server, seeded):
-    form = urlencode({"project": "../elsewhere", "id": seeded.sqlite, "token": server.token})
-    assert request(server, "POST", "/action/forget", cookie(server), body=form)[0] == 404
-    assert request(server, "POST", "/action/nothing", cookie(server),
-                   body=urlencode({"project": server_key(server, seeded), "token": server.token}))[0] == 404
+    form = urlencode({"project": "../elsewhere", "id": seeded.sqlite, "token": server.form_token})
+    assert request(server, "POST", page(server, "/action/forget"), cookie(server), body=form)[0] == 404
+    assert request(server, "POST", page(server, "/action/nothing"), cookie(server),
+                   body=urlencode({"project": server_key(server, seeded), "token": server.form_token}))[0] == 404
     assert seeded.sqlite not in marks.hidden(seeded.mdir)
 
 
 def test_an_error_of_an_action_is_shown_as_the_cli_says_it(server, seeded):
-    form = urlencode({"project": server_key(server, seeded), "id": "d-00000000", "token": server.token})
-    status, headers, _ = request(server, "POST", "/action/forget", cookie(server), body=form)
-    assert status == 303
-    page = request(server, "GET", headers["Location"], cookie(server))[2]
-    assert '<p class="flash">lh: no decision d-00000000 in ' in page
+    form = urlencode({"project": server_key(server, seeded), "id": "d-00000000", "token": server.form_token})
+    status, headers, _ = request(server, "POST", page(server, "/action/forget"), cookie(server), body=form)
+    assert status == 303 and headers["Location"].startswith(page(server, "/?"))
+    body = request(server, "GET", headers["Location"], cookie(server))[2]
+    assert '<p class="flash">lh: no decision d-00000000 in ' in body
 
 
 def test_markup_in_memory_is_text_on_the_page(server, seeded):
-    body = request(server, "GET", "/", cookie(server))[2]
+    body = request(server, "GET", page(server), cookie(server))[2]
     assert "<script>document.title" not in body and "<img src=x" not in body
     assert "&lt;script&gt;document.title=&quot;owned&quot;&lt;/script&gt;" in body
 
 
 def test_assets_are_served_locally(server):
-    status, headers, body = request(server, "GET", "/static/ui.css", cookie(server))
+    status, headers, body = request(server, "GET", page(server, "/static/ui.css"), cookie(server))
     assert status == 200 and headers["Content-Type"].startswith("text/css") and "prefers-color-scheme: dark" in body
-    assert request(server, "GET", "/static/../server.py", cookie(server))[0] == 404
-    page = request(server, "GET", "/", cookie(server))[2]
-    assert "http://" not in page.replace(f"http://127.0.0.1:{server.port}", "")  # no CDN, no remote asset
+    assert request(server, "GET", page(server, "/static/../server.py"), cookie(server))[0] == 404
+    body = request(server, "GET", page(server), cookie(server))[2]
+    assert "http://" not in body.replace(f"http://127.0.0.1:{server.port}", "")  # no CDN, no remote asset
 
 
 def server_key(server, seeded):
@@ -129,21 +214,21 @@ def test_a_held_entry_is_listed_with_its_reason_and_approve_releases_it(server, 
     assert [f[0] for f in found] == ["decision"]
     eid = found[0][1]
     held.hold(seeded.mdir, seeded.ldir, found, "proj", 1.0, "seeded")
-    page = request(server, "GET", "/", cookie(server))[2]
-    section = page.split('id="held"', 1)[1].split("</section>", 1)[0]
+    body = request(server, "GET", page(server), cookie(server))[2]
+    section = body.split('id="held"', 1)[1].split("</section>", 1)[0]
     assert eid in section and "attacker.example" in section and "held:" in section
-    form = urlencode({"project": server_key(server, seeded), "id": eid, "token": server.token})
-    status, headers, _ = request(server, "POST", "/action/approve", cookie(server), body=form)
+    form = urlencode({"project": server_key(server, seeded), "id": eid, "token": server.form_token})
+    status, headers, _ = request(server, "POST", page(server, "/action/approve"), cookie(server), body=form)
     assert status == 303
     assert eid not in held.held_ids(seeded.mdir)
-    page = request(server, "GET", headers["Location"], cookie(server))[2]
-    assert f"approved {eid} (undo: lh memory undo " in page
-    assert eid not in page.split('id="held"', 1)[1].split("</section>", 1)[0]
+    body = request(server, "GET", headers["Location"], cookie(server))[2]
+    assert f"approved {eid} (undo: lh memory undo " in body
+    assert eid not in body.split('id="held"', 1)[1].split("</section>", 1)[0]
 
 
 def test_a_project_learning_without_a_project_is_listed_with_the_command_that_assigns_it(server, seeded):
     """Written before keys were recorded by a project this machine does not know (ADR 0035): listed, not dropped."""
-    page = request(server, "GET", "/", cookie(server))[2]
-    section = page.split('id="unassigned"', 1)[1].split("</section>", 1)[0]
+    body = request(server, "GET", page(server), cookie(server))[2]
+    section = body.split('id="unassigned"', 1)[1].split("</section>", 1)[0]
     assert "A private learning of another project" in section and "lh memory assign l-" in section
     assert "Pytest tmp_path beats tempfile" not in section  # not a project learning without a key

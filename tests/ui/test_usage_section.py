@@ -5,12 +5,12 @@ import time
 from urllib.parse import urlencode
 
 from lazy_harness.memory import ids, marks, usage_log
-from tests.ui.test_server import cookie, request, server_key
+from tests.ui.test_server import cookie, page, request, server_key
 
 
 def _section(server) -> str:
-    page = request(server, "GET", "/", cookie(server))[2]
-    return page.split('id="usage"', 1)[1].split("</section>", 1)[0]
+    body = request(server, "GET", page(server), cookie(server))[2]
+    return body.split('id="usage"', 1)[1].split("</section>", 1)[0]
 
 
 def test_the_usage_section_plots_the_weeks_and_lists_the_never_used_with_forget(server, seeded):
@@ -31,8 +31,8 @@ def test_the_usage_section_plots_the_weeks_and_lists_the_never_used_with_forget(
     assert never in never_used and used not in never_used
     assert "Render handoff.md from handoff.jsonl" in never_used and "shown in 2 session(s), never used" in never_used
     assert "recurred in 1 session(s)" in section
-    form = urlencode({"project": server_key(server, seeded), "id": never, "token": server.token})
-    status, _, _ = request(server, "POST", "/action/forget", cookie(server), body=form)
+    form = urlencode({"project": server_key(server, seeded), "id": never, "token": server.form_token})
+    status, _, _ = request(server, "POST", page(server, "/action/forget"), cookie(server), body=form)
     assert status == 303 and never in marks.hidden(seeded.mdir)
     after = _section(server)
     assert "never-used" not in after and "forgotten ones are not listed" in after  # forgotten: off the list

@@ -13,12 +13,13 @@ def esc(value: object) -> str:
     return html.escape(terminal_safe("" if value is None else str(value), "\n\t"), quote=True)
 
 
-def form(action: str, token: str, fields: dict, label: str, confirm: str | None = None,
+def form(target: str, token: str, fields: dict, label: str, confirm: str | None = None,
          css: str = "act") -> str:
-    """A POST form for one action: the token in a hidden field (the server checks it), one button."""
+    """A POST form to the path ``target``: the form token in a hidden field (the server checks it), one
+    button."""
     hidden = "".join(f'<input type="hidden" name="{esc(k)}" value="{esc(v)}">' for k, v in fields.items())
     ask = f' data-confirm="{esc(confirm)}"' if confirm else ""
-    return (f'<form class="{esc(css)}" method="post" action="/action/{esc(action)}"{ask}>'
+    return (f'<form class="{esc(css)}" method="post" action="{esc(target)}"{ask}>'
             f'<input type="hidden" name="token" value="{esc(token)}">{hidden}'
             f'<button type="submit">{esc(label)}</button></form>')
 

@@ -27,14 +27,16 @@ class View:
     cfg: Config
     env: Mapping[str, str] | None
     now: float
-    token: str
+    token: str  # the form token: the server's, not its cookie's (a cookie alone changes nothing)
     cwd: str
+    base: str  # the secret path the whole page lives under: every link, form and asset starts with it
     query: str | None = None
     everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
 
     def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
-        return form(action, self.token, {"project": self.project.key, **fields}, label, confirm)
+        return form(f"{self.base}/action/{action}", self.token, {"project": self.project.key, **fields}, label,
+                    confirm)
 
 
 def _empty(text: str) -> str:
@@ -98,7 +100,7 @@ def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tupl
                                  css="entry gone"))
     more = ""
     if cut is not None and (len(live) > cut or len(gone) > cut):
-        link = esc(f"/?project={quote(v.project.key)}&all=1#{anchor}")
+        link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#{anchor}")
         more = f'<p class="more">The newest {cut} of {len(live)}: <a href="{link}">show all</a></p>'
     return f'<ul class="entries">{"".join(shown_live)}</ul>{more}' + _left_out(shown_gone, len(gone))
 
@@ -153,7 +155,7 @@ def learnings_section(v: View) -> str:
 def search_section(v: View) -> str:
     from lazy_harness.recall.prompt import explain
 
-    box = (f'<form class="search" method="get" action="/#search"><input type="hidden" name="project" '
+    box = (f'<form class="search" method="get" action="{esc(v.base)}/#search"><input type="hidden" name="project" '
            f'value="{esc(v.project.key)}"><input type="search" name="q" value="{esc(v.query or "")}" '
            f'placeholder="Type a prompt: see what it would get" aria-label="prompt"><button type="submit">Search'
            f'</button></form>')
@@ -288,7 +290,7 @@ def held_section(v: View) -> str:
                            css=f"entry {h['state']}"))
     more = ""
     if cut is not None and len(found) > cut:
-        link = esc(f"/?project={quote(v.project.key)}&all=1#held")
+        link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#held")
         more = (f'<p class="more">The first {cut} of {len(found)} (lh memory approve --all approves every waiting '
                 f'learning): <a href="{link}">show all</a></p>')
     return f'<ul class="entries">{"".join(rows)}</ul>{more}'
@@ -335,15 +337,16 @@ def page(v: View) -> str:
     options = "".join(
         f'<option value="{esc(p.key)}"{" selected" if p.key == v.project.key else ""}>{esc(p.name)}'
         f'{" (this folder)" if p.current else ""}</option>' for p in v.projects)
-    picker = (f'<form class="picker" method="get" action="/"><label>Project <select name="project">{options}'
-              f'</select></label><button type="submit">Show</button></form>')
+    picker = (f'<form class="picker" method="get" action="{esc(v.base)}/"><label>Project <select name="project">'
+              f'{options}</select></label><button type="submit">Show</button></form>')
     nav = " ".join(f'<a href="#{a}">{esc(t)}</a>' for a, t, _ in SECTIONS)
     notes = "".join(f'<p class="flash">{esc(n)}</p>' for n in v.notes)
     body = "".join(f'<section id="{a}"><h2>{esc(t)}</h2>{fn(v)}</section>' for a, t, fn in SECTIONS)
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<meta name="color-scheme" content="light dark"><title>lh ui: {esc(v.project.name)}</title>'
-            f'<link rel="stylesheet" href="/static/ui.css"><script src="/static/ui.js" defer></script></head>'
+            f'<link rel="stylesheet" href="{esc(v.base)}/static/ui.css">'
+            f'<script src="{esc(v.base)}/static/ui.js" defer></script></head>'
             f'<body><header><h1>lazy-harness memory: <span class="project">{esc(v.project.name)}</span></h1>'
             f'{picker}<p class="meta">{esc(v.project.memory_dir)}</p><nav>{nav}</nav></header>'
             f'<main>{notes}{body}</main></body></html>')

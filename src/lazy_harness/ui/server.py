@@ -1,17 +1,26 @@
 """The local server of ``lh ui``: the standard library's ThreadingHTTPServer on 127.0.0.1 (ADR 0023).
 
-Who may look: the person who started it. The URL printed holds a random token; the first request
-carrying it gets the token as a cookie (HttpOnly, SameSite=Strict) and is sent on to the same URL
-without it. Every request without the token, by query or cookie, gets 401; one whose Host header is
-not this server's address gets 403 (another site's name pointed at 127.0.0.1, DNS rebinding). An
-action is a POST whose form holds the token (the page puts it there; another site cannot read it)
-and whose Origin, when sent, is this server; a cross-site form therefore gets 403 too.
-Tokens are compared with ``hmac.compare_digest``.
+Who may look: the person who started it. Four random secrets, each made at start:
+
+- the *prefix*, a secret first path segment: the whole page (links, forms, assets, redirects) lives
+  under it, and every other path is 404, without a page or a cookie. The cookie is scoped to it
+  (``Path=<prefix>``): browsers do not keep cookies apart by port, so a cookie of ``Path=/`` would go
+  to every other server on 127.0.0.1 (a dev server, a notebook, another user's service);
+- the *token* in the printed URL: a request carrying it gets the session cookie (HttpOnly,
+  SameSite=Strict) and a page that moves the browser on to the same URL without it;
+- the *session*, that cookie's value: every request under the prefix without it gets 401;
+- the *form token*, which only the page carries, in each of its forms: an action is a POST under the
+  prefix with the session cookie, the form token in its form (else 403) and an Origin, when sent, of
+  this server (else 403). A cookie that leaked alone changes nothing.
+
+A request whose Host header is not this server's address gets 403 (another site's name pointed at
+127.0.0.1, DNS rebinding). Secrets are compared with ``hmac.compare_digest``.
 """
 
 from __future__ import annotations
 
 import hmac
+import html
 import re
 import secrets
 import threading
@@ -57,7 +66,10 @@ class UiServer(ThreadingHTTPServer):
             raise LhError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}",
                           hint="lh ui --port 0 (any free port)") from None
         self.port = self.server_address[1]
+        self.prefix = "/" + secrets.token_urlsafe(32)
         self.token = token or secrets.token_urlsafe(32)
+        self.session = secrets.token_urlsafe(32)
+        self.form_token = secrets.token_urlsafe(32)
         self.cwd, self.env = cwd, env
         self.cookie = f"lh_ui_{self.port}"
         self.hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
@@ -67,12 +79,15 @@ class UiServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        return f"http://{HOST}:{self.port}/?token={self.token}"
+        return f"http://{HOST}:{self.port}{self.prefix}/?token={self.token}"
+
+    def under_prefix(self, path: str) -> str | None:
+        """The rest of ``path`` under the secret prefix (``/`` for the prefix itself), or None."""
+        first, _, rest = path.removeprefix("/").partition("/")
+        return "/" + rest if same(first, self.prefix[1:]) else None
 
     def valid(self, token: str | None) -> bool:
-        if not token:
-            return False
-        return hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode())
+        return same(token, self.token)
 
     def keep_note(self, text: str) -> str:
         key = secrets.token_hex(8)
@@ -80,6 +95,13 @@ class UiServer(ThreadingHTTPServer):
         while len(self.notes) > NOTES_KEPT:
             self.notes.pop(next(iter(self.notes)))
         return key
+
+
+def same(given: str | None, secret: str) -> bool:
+    """Whether ``given`` is ``secret``, in a time that does not tell how much of it matched."""
+    if not given:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode())
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -106,53 +128,76 @@ class Handler(BaseHTTPRequestHandler):
     def _refuse(self, status: int, why: str) -> None:
         self._send(status, f"{status} {HTTPStatus(status).phrase}: {why}\n".encode())
 
+    def _sign_in(self, location: str) -> None:
+        """The answer to the printed URL: the session cookie, and a page that goes on to ``location``
+        (the same address without the token)."""
+        # why: Path is the secret prefix, so the browser sends the cookie to no other server on
+        # 127.0.0.1 (cookies are not kept apart by port), only to URLs under the prefix
+        cookie = (f"{self.server.cookie}={self.server.session}; Path={self.server.prefix}; HttpOnly; "
+                  "SameSite=Strict")
+        # why: a page that moves on, not a redirect: `lh ui` opens the URL from a file:// page, and a
+        # browser sends no SameSite=Strict cookie along a redirect that another site (a file) started;
+        # a navigation this page starts is same-site, and carries it
+        link = html.escape(location, quote=True)
+        body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" '
+                f'content="0; url={link}"><title>lh ui</title></head><body><p><a href="{link}">Open the page'
+                f'</a></p></body></html>')
+        self._send(200, body.encode(), "text/html; charset=utf-8", {"Set-Cookie": cookie})
+
     def _redirect(self, location: str, extra: dict | None = None) -> None:
         self._send(HTTPStatus.SEE_OTHER, b"", extra={"Location": location, **(extra or {})})
 
     # --- checks ---
 
-    def _host_ok(self) -> bool:
-        if self.headers.get("Host", "") in self.server.hosts:
-            return True
-        self._refuse(403, "this server answers only to its own address (Host header)")
-        return False
+    def _where(self) -> str | None:
+        """The request's path under the secret prefix, or None once refused (its Host, or a path
+        outside the prefix: 404, as if nothing were served here)."""
+        if self.headers.get("Host", "") not in self.server.hosts:
+            self._refuse(403, "this server answers only to its own address (Host header)")
+            return None
+        rest = self.server.under_prefix(urlsplit(self.path).path)
+        if rest is None:
+            self._refuse(404, "no such page")
+        return rest
 
-    def _cookie_token(self) -> str | None:
+    def _signed_in(self) -> bool:
         for part in self.headers.get("Cookie", "").split(";"):
             name, _, value = part.strip().partition("=")
-            if name == self.server.cookie:
-                return value
-        return None
+            if name == self.server.cookie and same(value, self.server.session):
+                return True
+        self._refuse(401, "open the URL lh ui printed (it holds the access token)")
+        return False
 
     # --- methods ---
 
     def do_GET(self) -> None:
-        if not self._host_ok():
+        rest = self._where()
+        if rest is None:
             return
-        url = urlsplit(self.path)
-        query = parse_qs(url.query)
+        query = parse_qs(urlsplit(self.path).query)
         given = query["token"][0] if query.get("token") else None
         if given is not None and self.server.valid(given):
-            rest = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
-            cookie = f"{self.server.cookie}={self.server.token}; Path=/; HttpOnly; SameSite=Strict"
-            self._redirect(url.path + ("?" + rest if rest else ""), {"Set-Cookie": cookie})
+            kept = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
+            self._sign_in(self.server.prefix + rest + ("?" + kept if kept else ""))
             return
-        if not self.server.valid(self._cookie_token()):
-            self._refuse(401, "open the URL lh ui printed (it holds the access token)")
+        if not self._signed_in():
             return
-        if url.path == "/":
+        if rest == "/":
             self._page(query)
-        elif url.path.startswith("/static/"):
-            self._asset(url.path[len("/static/"):])
+        elif rest.startswith("/static/"):
+            self._asset(rest[len("/static/"):])
         else:
             self._refuse(404, "no such page")
 
     def do_POST(self) -> None:
-        if not self._host_ok():
+        rest = self._where()
+        if rest is None:
             return
         origin = self.headers.get("Origin")
         if origin is not None and origin not in self.server.origins:
             self._refuse(403, "a page of another site cannot change the memory (Origin header)")
+            return
+        if not self._signed_in():
             return
         try:
             size = int(self.headers.get("Content-Length") or 0)
@@ -162,10 +207,14 @@ class Handler(BaseHTTPRequestHandler):
             self._refuse(413, f"a form of at most {MAX_BODY} bytes")
             return
         form = {k: v[0] for k, v in parse_qs(self.rfile.read(size).decode("utf-8", "replace")).items()}
-        if not self.server.valid(form.get("token")):
-            self._refuse(403, "the form does not hold the access token")
+        # why: the form token, not the cookie's value: a cookie that reached another server alone
+        # must not change the memory; only the page itself carries this token
+        if not same(form.get("token"), self.server.form_token):
+            self._refuse(403, "the form does not hold the page's form token")
             return
-        name = urlsplit(self.path).path.removeprefix("/action/")
+        self._act(rest.removeprefix("/action/"), form)
+
+    def _act(self, name: str, form: dict[str, str]) -> None:
         act = actions.ACTIONS.get(name)
         if act is None:
             self._refuse(404, f"no action {name!r}")
@@ -183,7 +232,7 @@ class Handler(BaseHTTPRequestHandler):
         except LhError as exc:
             said = f"lh: {exc}"
         note = self.server.keep_note(said)
-        self._redirect("/?" + urlencode({"project": project.key, "note": note}))
+        self._redirect(f"{self.server.prefix}/?" + urlencode({"project": project.key, "note": note}))
 
     # --- pages ---
 
@@ -192,9 +241,9 @@ class Handler(BaseHTTPRequestHandler):
         projects = reading.projects(self.server.cwd, cfg, self.server.env)
         project = sections.project_of(projects, (query.get("project") or [None])[0])
         notes = self.server.notes.get((query.get("note") or [""])[0], [])
-        view = sections.View(project, projects, cfg, self.server.env, time.time(), self.server.token,
-                             self.server.cwd, (query.get("q") or [None])[0], (query.get("all") or [""])[0] == "1",
-                             notes)
+        view = sections.View(project, projects, cfg, self.server.env, time.time(), self.server.form_token,
+                             self.server.cwd, self.server.prefix, (query.get("q") or [None])[0],
+                             (query.get("all") or [""])[0] == "1", notes)
         self._send(200, sections.page(view).encode("utf-8"), "text/html; charset=utf-8")
 
     def _asset(self, name: str) -> None:
