@@ -74,6 +74,18 @@ def _json_loads(text: str | bytes) -> Any:
     return json.loads(text)
 
 
+def line_object(line: str | bytes | bytearray) -> dict | None:
+    """The JSON object one line of a memory file holds, else None: a line that is blank, torn by a
+    killed writer, not JSON, not an object, or nested past the interpreter's stack. why the last:
+    sync brings lines any machine wrote, and ``[[[[...`` 3,000 deep raises RecursionError, not
+    ValueError, which stopped every reader and writer of the file (a bytes line may start with a BOM)."""
+    try:
+        value = loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def dumps(value: object) -> str:
     """``json.dumps(value)`` (ASCII-escaped) for the plain shapes hooks print: dicts with string keys,
     lists, strings, numbers, booleans and None. Anything else goes to ``json``."""

@@ -12,14 +12,13 @@ the files themselves are left as they are.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
 
 import click
 
-from lazy_harness import config, paths
+from lazy_harness import config, jsonload, paths
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
@@ -45,11 +44,8 @@ def _records(path: str) -> list[tuple[int, dict]]:
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as fh:  # a BOM is not part of line 1
             for n, line in enumerate(fh, 1):
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(rec, dict):
+                rec = jsonload.line_object(line)
+                if rec is not None:
                     out.append((n, rec))
     except FileNotFoundError:
         pass

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 
+from lazy_harness import jsonload
 from lazy_harness.atomic import append_line
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
@@ -83,11 +84,8 @@ def taken_ids(path: str, kind: str, keys: Iterable[str]) -> dict[str, str]:
                 continue
         elif not _summary_may_clash(line, hexes):
             continue
-        try:
-            rec = json.loads(line.removeprefix(BOM).decode("utf-8", "replace"))
-        except ValueError:
-            continue  # a torn line: its entry was never written whole
-        if isinstance(rec, dict) and isinstance(rec.get("summary"), str):
+        rec = jsonload.line_object(line.removeprefix(BOM).decode("utf-8", "replace"))
+        if rec is not None and isinstance(rec.get("summary"), str):  # None: a torn line, never written whole
             out[ids.of_record(rec, kind)] = normalise(rec["summary"])
     return out
 
@@ -108,7 +106,7 @@ def _summary_may_clash(line: bytes, hexes: set[str]) -> bool:
     else:
         try:
             summary = _DECODER.raw_decode(line[j:].decode("utf-8", "replace"))[0]
-        except ValueError:
+        except (ValueError, RecursionError):  # why: a synced summary may be a list nested past the stack
             return True
     return not isinstance(summary, str) or ids.short_hex(normalise(summary)) in hexes
 
@@ -142,11 +140,9 @@ def _whole_entry(buf: mmap.mmap, at: int, key: str) -> bool:
     if begin == 0 and buf[:len(BOM)] == BOM:
         begin = len(BOM)
     end = buf.find(b"\n", at)
-    try:
-        rec = json.loads(bytes(buf[begin:end if end >= 0 else len(buf)]).decode("utf-8", "replace"))
-    except ValueError:
-        return False  # a torn line: its entry was never written whole
-    return isinstance(rec, dict) and isinstance(rec.get("summary"), str) and normalise(rec["summary"]) == key
+    rec = jsonload.line_object(bytes(buf[begin:end if end >= 0 else len(buf)]).decode("utf-8", "replace"))
+    # None: a torn line, its entry never written whole
+    return rec is not None and isinstance(rec.get("summary"), str) and normalise(rec["summary"]) == key
 
 
 def recorded(path: str, keys: set[str]) -> set[str]:

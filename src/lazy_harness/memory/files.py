@@ -205,17 +205,12 @@ def tail_records(path: str, n: int) -> list[dict]:
 def read_entries(path: str) -> list[dict]:
     """Every decision or failure of a JSONL file, oldest first: the lines that are JSON objects with a
     summary and no ``op`` (markers); a line that does not parse is left out. [] when unreadable."""
-    import json
-
     out = []
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as fh:
             for line in fh:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str):
+                rec = jsonload.line_object(line)
+                if rec is not None and "op" not in rec and isinstance(rec.get("summary"), str):
                     out.append(rec)
     except OSError:
         pass

@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 
-from lazy_harness import paths
+from lazy_harness import jsonload, paths
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, read_bytes, write_all
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -126,11 +126,8 @@ def _records(path: str) -> list[dict]:
         data = fh.read()
     out = []
     for line in data.split(b"\n"):
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue  # why: a line torn by a kill named a learning not yet created
-        if isinstance(rec, dict):
+        rec = jsonload.line_object(line)  # None: a line torn by a kill named a learning not yet created
+        if rec is not None:
             out.append(rec)
     return out
 

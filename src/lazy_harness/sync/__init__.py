@@ -15,9 +15,13 @@ One round, under ``<data>/.sync.lock`` (one sync at a time on a machine):
 
 Merging never conflicts: ``*.jsonl`` files merge as a three-way set of lines (entries keyed by id, so
 the same entry written on two machines stays one; a line one side removed since the common base, as
-``lh memory undo`` does, stays removed); learnings are write-once markdown, and when both sides hold
-the same learning file the one whose status moved on (deprecated, forgotten) wins, else ours.
-Journals and consolidation state are unique per run or machine-local.
+``lh memory undo`` does, stays removed; a line that does not parse is a line of its own); learnings
+are write-once markdown, and when both sides hold the same learning file the one whose status moved
+on (deprecated, forgotten) wins, else ours; two learnings added under one name, one on each machine,
+are both kept (the other machine's under the next free name, ``sync.conflicts``). A driver that
+fails keeps both sides. Journals and consolidation state are unique per run or machine-local.
+A remote whose tree holds anything but memory's files (a link, a nested ``.gitignore``, a path
+``.gitignore`` keeps machine-local: ``repo.outside_layout``) is refused before the merge.
 
 Not on the hook path: SessionStart spawns ``python -m lazy_harness.sync pull`` and waits for it at
 most ``pull_budget_ms``.

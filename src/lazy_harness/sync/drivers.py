@@ -1,7 +1,8 @@
 """What ``python -m lazy_harness.sync`` runs: the merge drivers git calls (``merge-lines`` for
 ``*.jsonl``, ``merge-learning`` for ``*.md``, registered by :func:`~lazy_harness.sync.repo.ensure_repo`
 as ``<python> -m lazy_harness.sync merge-lines %O %A %B``) and the pull SessionStart spawns
-(``pull``). Users' git config holds those commands, so their arguments and exit codes are an interface."""
+(``pull``). Users' git config holds those commands, so their arguments and exit codes are an interface; a
+file's content never makes a driver fail (``_merged``)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,17 @@ import json
 import os
 import sys
 
-from lazy_harness import logfile
+from lazy_harness import jsonload, logfile
 from lazy_harness.errors import LhError
-from lazy_harness.sync.conflicts import ENV
+from lazy_harness.sync.conflicts import ADDED, ENV
 from lazy_harness.sync.rounds import run
 
 
 def _line_key(line: bytes) -> bytes:
-    """Identity of a JSONL line: an entry's id (derived for old lines), else the line itself."""
-    try:
-        rec = json.loads(line)
-    except ValueError:
-        return line.strip()
-    if isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str) and rec.get("type") in (
+    """Identity of a JSONL line: an entry's id (derived for old lines), else the line itself (also
+    for a line that is not a JSON object, nested past the stack included: ``jsonload.line_object``)."""
+    rec = jsonload.line_object(line)
+    if rec is not None and "op" not in rec and isinstance(rec.get("summary"), str) and rec.get("type") in (
             "decision", "failure"):
         from lazy_harness.memory import ids
 
@@ -62,28 +61,73 @@ def merge_lines(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None 
     return b"".join(ln + b"\n" for ln in out)
 
 
-def _status_of(text: bytes) -> str:
+def _head(text: bytes) -> dict[bytes, bytes]:
+    """The top-level ``key: value`` lines of a learning's frontmatter (within its first 40 lines)."""
+    out: dict[bytes, bytes] = {}
     for line in text.split(b"\n")[1:40]:
-        if line.startswith(b"status:"):
-            return line.split(b":", 1)[1].strip().decode("utf-8", "replace")
         if line.startswith(b"---"):
             break
-    return "active"
+        key, sep, value = line.partition(b":")
+        if sep and key.strip() and not key[:1].isspace():
+            out.setdefault(key.strip(), value.strip())
+    return out
+
+
+def _status_of(text: bytes) -> str:
+    return (_head(text).get(b"status") or b"active").decode("utf-8", "replace")
+
+
+def _identity(text: bytes) -> tuple[bytes, ...]:
+    """Which learning a file holds: its id, else its title and origin (a file from before ids)."""
+    head = _head(text)
+    lid = head.get(b"id")
+    return (lid,) if lid else (head.get(b"title", b""), head.get(b"origin", b""))
 
 
 def merge_learning(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None = None) -> bytes:
     """A learning both sides hold: the side that changed it since the base, the one whose status
     moved on when both did, else ours (a learning is write-once; the same title is the same one).
-    When both edited it and ours is kept, ``("", ours, theirs)`` is added to ``conflicts``."""
+    When both edited it and ours is kept, ``("", ours, theirs)`` is added to ``conflicts``.
+
+    Two different learnings both sides added under one name (the same day, titles that slug the
+    same): ours stays and ``(ADDED, ours, theirs)`` is added, for the round to give theirs the next
+    free name (``sync.conflicts``); the same learning added on both with other bytes is a conflict."""
     if ours == theirs or theirs == base:
         return ours
     if ours == base:
         return theirs
+    if not base and _identity(ours) != _identity(theirs):
+        if conflicts is not None:
+            conflicts.append((ADDED, ours, theirs))
+        return ours
     if _status_of(ours) == "active" and _status_of(theirs) != "active":
         return theirs
-    if conflicts is not None and base and _status_of(ours) == _status_of(theirs):
+    if conflicts is not None and _status_of(ours) == _status_of(theirs):
         conflicts.append(("", ours, theirs))
     return ours
+
+
+def _both(ours: bytes, theirs: bytes) -> bytes:
+    """Ours, then every line of theirs ours lacks: what nothing can fail to merge."""
+    mine = [ln for ln in ours.split(b"\n") if ln.strip()]
+    have = {ln.strip() for ln in mine}
+    out = mine + [ln for ln in theirs.split(b"\n") if ln.strip() and ln.strip() not in have]
+    return b"".join(ln + b"\n" for ln in out)
+
+
+def _merged(kind: str, parts: list[bytes], path: str, conflicts: list) -> bytes:
+    """The driver's merge; one that fails keeps both sides. why: a driver that exits non-zero (or with
+    a traceback) leaves git's merge failed, and every later round with it, until the line is gone."""
+    base, ours, theirs = parts
+    try:
+        return (merge_lines if kind == "merge-lines" else merge_learning)(base, ours, theirs, conflicts)
+    except Exception as exc:
+        logfile.write(logfile.WORKER, f"sync: the {kind} driver failed on {path or 'a file'} "
+                                      f"({type(exc).__name__}); kept both sides")
+        if kind == "merge-lines":
+            return _both(ours, theirs)
+        conflicts.append(("", ours, theirs))
+        return ours
 
 
 def _pull() -> int:
@@ -140,11 +184,11 @@ def _driver(argv: list[str]) -> int:
         except OSError:
             parts.append(b"")
     conflicts: list = []
-    base, ours, theirs = parts
-    merged = (merge_lines if argv[0] == "merge-lines" else merge_learning)(base, ours, theirs, conflicts)
+    path = argv[4] if len(argv) == 5 else ""
+    merged = _merged(argv[0], parts, path, conflicts)
     with open(argv[2], "wb") as fh:
         fh.write(merged)
-    _note_conflicts(argv[4] if len(argv) == 5 else "", conflicts)
+    _note_conflicts(path, conflicts)
     return 0
 
 
@@ -153,8 +197,9 @@ def _note_conflicts(path: str, conflicts: list) -> None:
     side = os.environ.get(ENV)
     if not conflicts or not side or not path:
         return
-    text = "".join(json.dumps({"file": path, "id": key, "ours": ours.decode("utf-8", "replace"),
-                               "theirs": theirs.decode("utf-8", "replace")}, ensure_ascii=False) + "\n"
+    text = "".join(json.dumps({"file": path, "id": "" if key == ADDED else key, "ours": ours.decode("utf-8", "replace"),
+                               "theirs": theirs.decode("utf-8", "replace"),
+                               **({"added": True} if key == ADDED else {})}, ensure_ascii=False) + "\n"
                    for key, ours, theirs in conflicts)
     with open(side, "a", encoding="utf-8") as fh:
         fh.write(text)

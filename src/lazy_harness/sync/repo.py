@@ -34,7 +34,16 @@ ATTRIBUTES = """*.jsonl merge=lh-lines
 
 
 class SyncError(LhError):
-    """A sync round could not complete; nothing local was lost."""
+    """A sync round could not complete; nothing local was lost. Its message is one line (git's error
+    can be many: its lines are joined with `` | ``), for the CLI, worker.log and ``lh sync --status``."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(one_line(message), hint)
+
+
+def one_line(text: str) -> str:
+    """``text``'s non-blank lines joined into one."""
+    return " | ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 class WrittenMeanwhile(SyncError):
@@ -172,23 +181,95 @@ def _remote_has_branch(data: str, env: Mapping[str, str] | None = None) -> bool:
     return _git(data, "rev-parse", "-q", "--verify", f"refs/remotes/origin/{BRANCH}", check=False, env=env).ok
 
 
-def _refuse_links(data: str, env: Mapping[str, str] | None = None) -> None:
-    """Refuse a remote whose tree holds anything but plain files: a symbolic link checked out as
-    ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
-    data folder; a submodule has no place in it either."""
-    for line in _git(data, "ls-tree", "-r", "--full-tree", f"origin/{BRANCH}", env=env).stdout.splitlines():
-        mode, _, rest = line.partition(" ")
+# what memory is made of, relative to the data folder (``/``-separated): besides the top-level pair
+# ensure_repo writes, a JSONL file at the top (the cost ledger) or in a project's memory folder, a
+# journalled run, a learning. Anything else the remote holds is refused before it is merged.
+TOP = (".gitignore", ".gitattributes")
+# why: the empty stamps of the worker's sync and SessionStart's pull are not in IGNORE, so every remote
+# holds them already
+STAMPS = (".sync-push", ".sync-pull")
+GIT_FILES = (".gitignore", ".gitattributes", ".gitmodules")
+
+
+def _machine_local(parts: list[str]) -> bool:
+    """Whether the path (or a folder on its way) is one ``IGNORE`` keeps machine-local (git's rules:
+    a pattern with a ``/`` is matched from the top, one without against each name, a trailing ``/``
+    only against folders). why: .gitignore does not apply to a path the remote tracks already."""
+    from fnmatch import fnmatchcase
+
+    for pattern in (ln for ln in IGNORE.splitlines() if ln.strip() and not ln.startswith("#")):
+        folder_only, steps = pattern.endswith("/"), pattern.rstrip("/").split("/")
+        for k in range(1, len(parts) + 1 - folder_only):
+            here = parts[:k]
+            if len(steps) == 1 and fnmatchcase(here[-1], steps[0]):
+                return True
+            if len(steps) > 1 and len(here) == len(steps) and all(map(fnmatchcase, here, steps)):
+                return True
+    return False
+
+
+def _below(parts: list[str], folder: str) -> list[str] | None:
+    """The parts of a path below ``folder`` (``""`` or ``.``: the data folder itself), or None."""
+    top = [] if folder in ("", ".") else folder.split("/")
+    return parts[len(top):] if parts[:len(top)] == top and len(parts) > len(top) else None
+
+
+def _plain(name: str, suffix: str) -> bool:
+    return name.endswith(suffix) and len(name) > len(suffix) and not name.startswith(".")
+
+
+def outside_layout(path: str, projects: str = "projects", learnings: str = "knowledge/learnings") -> str | None:
+    """Why ``path`` (in the remote's tree, relative to the data folder) is no part of memory, or None
+    when it is. ``projects``, ``learnings``: where this machine keeps them, relative to the data folder."""
+    parts = path.split("/")
+    if parts[-1] in GIT_FILES and (len(parts) > 1 or parts[-1] not in TOP):
+        return "a git control file other than the top-level .gitignore and .gitattributes"
+    if _machine_local(parts):
+        return "a path this machine keeps to itself (the data folder's .gitignore)"
+    if len(parts) == 1 and (parts[0] in TOP or parts[0] in STAMPS or _plain(parts[0], ".jsonl")):
+        return None
+    rest = _below(parts, projects)
+    if rest and len(rest) in (2, 3) and not rest[0].startswith(".") and (
+            (len(rest) == 2 and _plain(rest[1], ".jsonl"))
+            or (len(rest) == 3 and rest[1] == "journal" and _plain(rest[2], ".json"))):
+        return None
+    rest = _below(parts, learnings)
+    if rest and len(rest) == 2 and len(rest[0]) == 7 and rest[0][4] == "-" and (
+            rest[0][:4] + rest[0][5:]).isdigit() and _plain(rest[1], ".md"):
+        return None
+    return "not part of memory (project JSONL files, journals, learnings)"
+
+
+def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, learnings: str) -> None:
+    """Refuse a remote whose tree holds anything but memory's plain files. A symbolic link checked out
+    as ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
+    data folder, a submodule has no place in it either; a nested ``.gitignore`` stops this machine's
+    new memory from being committed, a nested ``.gitattributes`` turns the merge drivers off, a folder
+    at ``handoff.md`` takes the rendered file's place (``outside_layout``)."""
+    listing = _git(data, "ls-tree", "-r", "-z", "--full-tree", f"origin/{BRANCH}", env=env).stdout
+    for entry in listing.split("\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition("\t")
+        mode = meta.partition(" ")[0]
         if mode not in ("100644", "100755"):
-            path = rest.partition("\t")[2]
-            raise SyncError(f"the remote holds {'a symbolic link' if mode == '120000' else 'a non-file'} at "
-                            f"{path!r}: refused, nothing merged", hint="delete it on the remote, then lh sync")
+            what = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {path!r}"
+        else:
+            why = outside_layout(path, projects, learnings)
+            what = f"{path!r}, {why}" if why else ""
+        if what:
+            raise SyncError(f"the remote holds {what}: refused, nothing merged",
+                            hint="delete it on the remote, then lh sync")
 
 
-def merge_remote(data: str, env: Mapping[str, str] | None = None) -> list[str]:
-    """Merge ``origin/main`` into ours; returns the paths the merge changed here."""
+def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
+                 learnings: str = "knowledge/learnings") -> list[str]:
+    """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
+    anything but memory is refused first (``_refuse_strangers``; ``projects`` and ``learnings``:
+    where this machine keeps them, relative to the data folder)."""
     if not _remote_has_branch(data, env):
         return []
-    _refuse_links(data, env)
+    _refuse_strangers(data, env, projects, learnings)
     before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
     if not before:  # nothing of ours committed yet: take the remote's history as it is
         # why: not ``reset --hard``, which overwrites a file the worker wrote since the round's commit

@@ -12,7 +12,7 @@ from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
 from lazy_harness.sync import conflicts
 from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head,
-                                    _remote_has_branch, ensure_repo, merge_remote, repair)
+                                    _remote_has_branch, ensure_repo, merge_remote, one_line, repair)
 from lazy_harness.sync.scan import _refused, commit_local, outgoing_secrets, rewrite_unpushed, unpushed_secrets
 
 TYPE_CHECKING = False
@@ -143,60 +143,92 @@ class _Lock:
 
 def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None, wait: bool = True,
         push: bool = True) -> dict:
-    """One sync round; returns what happened. Raises SyncError with the reason when it cannot."""
+    """One sync round; returns what happened. Raises SyncError with the reason when it cannot; what
+    stopped a round, whatever it was, is its last error (one line, ``lh sync --status``)."""
     now = time.time() if now is None else now
     remote = configured_remote(cfg)
     if not remote:
         raise SyncError("no remote configured", hint="set [sync] remote in config.toml (lh config path)")
     data = check_layout(cfg, env)
-    extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
+    got: dict = {"committed": False, "changed": [], "pushed": False, "rewritten": False, "conflicts": []}
     with _Lock(data, wait):
         try:
-            ensure_repo(data, remote, env)
-            merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
-            repaired = repair(data, env)
-            committed = commit_local(data, env, now, extra)
-            changed: list[str] = []
-            pushed = rewritten = False
-            for attempt in range(PUSH_TRIES):
-                _fetch(data, env)
-                # why: the worker may write memory while the round runs (a fetch can take seconds): what
-                # it wrote since the last commit is committed right before each merge, else git refuses
-                # to overwrite it ("untracked working tree files would be overwritten by merge")
-                committed = commit_local(data, env, now, extra) or committed
-                try:
-                    changed += merge_remote(data, merge_env)
-                except WrittenMeanwhile:
-                    if attempt == PUSH_TRIES - 1:
-                        raise
-                    continue  # written between that commit and the merge: commit it, merge again
-                if not push or not _has_head(data, env):
-                    break
-                leaks = outgoing_secrets(data, extra, env)
-                if leaks:
-                    raise _refused(leaks, data)
-                if unpushed_secrets(data, extra, env):
-                    rewrite_unpushed(data, env, now)
-                    rewritten = True
-                result = _git(data, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False, env=env)
-                if result.ok:
-                    pushed = True
-                    break
-                if "rejected" not in result.stderr and "fetch first" not in result.stderr:
-                    raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
-            rerender_handoffs(data, changed, now)
-            hold_merged(data, changed, cfg, env, now)
-            recount_usage(data, changed, env)
-            kept = conflicts.keep(data, cfg, env, now)
-        except SyncError as exc:
-            _save_state(data, last_error=f"{logfile.stamp(now)} {exc.message}")
+            summary = _round(cfg, env, data, remote, now, push, got)
+        except Exception as exc:  # why: an OSError stopped rounds too, with "last error: none" shown
+            said = exc.message if isinstance(exc, LhError) else f"{type(exc).__name__}: {exc}"
+            _save_state(data, last_error=f"{logfile.stamp(now)} {one_line(said)}", **_with_kept(data, got))
             raise
-        summary = {"committed": committed, "merged": len(changed), "pushed": pushed, "repaired": repaired,
-                   "rewritten": rewritten, "conflicts": kept}
-        earlier = read_state(data).get("conflicts") or []
-        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote,
-                    **({"conflicts": (earlier + kept)[-conflicts.KEPT:]} if kept else {}))
+        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote, **_with_kept(data, got))
         return summary
+
+
+def _with_kept(data: str, got: dict) -> dict:
+    """The state's last conflicts with those this round kept (journalled even when it failed later)."""
+    kept = got["conflicts"]
+    return {"conflicts": ((read_state(data).get("conflicts") or []) + kept)[-conflicts.KEPT:]} if kept else {}
+
+
+def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, now: float, push: bool,
+           got: dict) -> dict:
+    ensure_repo(data, remote, env)
+    repaired = repair(data, env)
+    extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
+    got["committed"] = commit_local(data, env, now, extra)
+    for attempt in range(PUSH_TRIES):
+        if _attempt(cfg, env, data, now, extra, push, attempt == PUSH_TRIES - 1, got):
+            break
+    changed = got["changed"]
+    rerender_handoffs(data, changed, now)
+    hold_merged(data, changed, cfg, env, now)
+    recount_usage(data, changed, env)
+    return {"committed": got["committed"], "merged": len(changed), "pushed": got["pushed"], "repaired": repaired,
+            "rewritten": got["rewritten"], "conflicts": got["conflicts"]}
+
+
+def _where(cfg: Config, env: Mapping[str, str] | None, data: str) -> tuple[str, str]:
+    """Where memory and learnings are, relative to the data folder (``/``-separated)."""
+    def rel(folder: str) -> str:
+        return os.path.relpath(folder, data).replace(os.sep, "/")
+
+    return (rel(paths.memory_root(cfg["memory"]["path"] or None, env)),
+            rel(paths.learnings_dir(cfg["knowledge"]["path"] or None, env)))
+
+
+def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple, push: bool,
+             last: bool, got: dict) -> bool:
+    """One fetch, merge and push of a round, adding to ``got``; whether the round is done."""
+    _fetch(data, env)
+    # why: the worker may write memory while the round runs (a fetch can take seconds): what it wrote
+    # since the last commit is committed right before each merge, else git refuses to overwrite it
+    # ("untracked working tree files would be overwritten by merge")
+    got["committed"] = commit_local(data, env, now, extra) or got["committed"]
+    merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
+    try:
+        got["changed"] += merge_remote(data, merge_env, *_where(cfg, env, data))
+    except WrittenMeanwhile:
+        if last:
+            raise
+        return False  # written between that commit and the merge: commit it, merge again
+    created: list[str] = []
+    got["conflicts"] += conflicts.keep(data, cfg, env, now, created)
+    if created:  # the other machine's learning under a name of its own: it goes out with this round
+        got["changed"] += created
+        got["committed"] = commit_local(data, env, now, extra) or got["committed"]
+    if not push or not _has_head(data, env):
+        return True
+    leaks = outgoing_secrets(data, extra, env)
+    if leaks:
+        raise _refused(leaks, data)
+    if unpushed_secrets(data, extra, env):
+        rewrite_unpushed(data, env, now)
+        got["rewritten"] = True
+    result = _git(data, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False, env=env)
+    if result.ok:
+        got["pushed"] = True
+        return True
+    if "rejected" not in result.stderr and "fetch first" not in result.stderr:
+        raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
+    return False
 
 
 def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None) -> str | None:

@@ -8,9 +8,9 @@ the last run, and the lock (held by another run unless it is older than ``lock_s
 
 from __future__ import annotations
 
-import json
 import os
 
+from lazy_harness import jsonload
 from lazy_harness.atomic import atomic_write, ensure_dir, lock
 from lazy_harness.memory import files
 
@@ -95,11 +95,8 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
         try:
             with open(os.path.join(memory_dir, name), encoding="utf-8-sig", errors="replace") as fh:
                 for line in fh:
-                    try:
-                        rec = json.loads(line)
-                    except ValueError:
-                        continue
-                    if not isinstance(rec, dict) or not rec.get("session_id"):
+                    rec = jsonload.line_object(line)
+                    if rec is None or not rec.get("session_id"):
                         continue
                     when = iso_epoch(rec.get("ts"))
                     if since is None or (when is not None and when > since):
