@@ -127,7 +127,7 @@ def test_the_worker_holds_what_it_writes_and_the_open_item_that_asks_for_curl(tm
                       mdir, paths.learnings_dir(), meta, NOW)
     report = store.apply(plan)
     logged: list[str] = []
-    pipeline._hold(plan, report, mdir, paths.learnings_dir(), "proj", NOW, logged.append)
+    pipeline._hold(pipeline.owed_checks(plan, report, [], (mdir, paths.learnings_dir()), meta), NOW, logged.append)
     kinds = sorted(h["kind"] for h in held.listing(mdir, paths.learnings_dir()))
     assert kinds == ["decision", "handoff", "learning"], (kinds, logged)
     text, told = start(root)

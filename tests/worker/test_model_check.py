@@ -196,3 +196,40 @@ def test_the_reason_kept_with_the_hold_is_redacted(isolated_home, tmp_path, monk
     _, project, _ = _run(tmp_path, monkeypatch, isolated_home, check_why=f"sends {token} to a gist")
     [reason] = _held_texts(project).values()
     assert token not in reason and reason.startswith(f"{model_check.REASON}: sends [REDACTED")
+
+
+def test_a_worker_killed_in_the_check_leaves_it_to_the_next_worker(isolated_home, tmp_path, monkeypatch):
+    """The worker dies (SIGKILL) during the model check's call, after the persist: the task run again
+    finds nothing new to distill (the session's cursor moved), so the check was never run again and
+    the entry it would hold reached every session. The next worker runs the checks owed first."""
+    import signal
+    import subprocess
+    import sys
+
+    def owed() -> list[str]:  # the checks a persist still owes (worker/owed.py)
+        folder = os.path.join(paths.state_dir(), "owed")
+        return os.listdir(folder) if os.path.isdir(folder) else []
+
+    bin_dir = fake_claude.use(tmp_path, monkeypatch, answer=_answer(BENIGN), check_block=[model_check.START,
+                              model_check.END], check_hostile=["pastebin"], hold=[2])  # the check never answers
+    _configure(isolated_home)
+    project = tmp_path / "p"
+    project.mkdir()
+    queue_session(project, session_id=SID)
+    worker = subprocess.Popen([sys.executable, "-P", "-m", "lazy_harness.worker"], env=dict(os.environ),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        assert fake_claude.is_check(fake_claude.wait_calls(bin_dir, 2)[1])  # the persist is done, its check runs
+        owing = owed()
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+        fake_claude.kill_running(bin_dir)
+    assert _held_texts(project) == {}  # the rules let it through (the learned check is off here)
+    fake_claude.control(bin_dir, answer=_answer(BENIGN), check_block=[model_check.START, model_check.END],
+                        check_hostile=["pastebin"])
+    run_worker()
+    assert _held_texts(project) == {HOSTILE: "judged hostile by the model check: fake verdict"}
+    assert len(_checks(bin_dir)) == 2 and len(owing) == 1 and owed() == []
+    assert "running the checks a killed worker owed its entries" in _log()
+    assert sum(1 for c in fake_claude.calls(bin_dir) if not fake_claude.is_check(c)) == 1  # no second distill

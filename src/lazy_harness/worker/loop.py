@@ -321,6 +321,9 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
                     _log(env, f"worker {os.getpid()}: {line}")
             except OSError as exc:  # why: retried at the next start, and by the folder's next writer
                 _log(env, f"worker {os.getpid()}: an unfinished persist not rolled back yet: {exc}")
+            from lazy_harness.worker import pipeline
+
+            pipeline.settle_owed(cfg, env, lambda line: _log(env, f"worker {os.getpid()}: {line}"))
             indexed = _index_tasks(cfg, env)
             drain(q, cfg, env, stats, limit, sleep)
             if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from lazy_harness.config.typed import CompoundLoopConfig, Config
-    from lazy_harness.memory.apply import Report
-    from lazy_harness.memory.plan import Plan
     from lazy_harness.memory.shapes import Env
 
 KIND = "model-check"  # the ledger's kind for this call
@@ -118,12 +116,14 @@ def validate(answer: object, known: set[str]) -> tuple[dict[str, str], list[str]
     return hostile, problems
 
 
-def to_judge(plan: Plan, report: Report, memory_dir: str, already: set[str]) -> list[tuple[str, str, str, str]]:
-    """What the persist wrote that is not held already (``already``: the rule hold's ids) nor approved."""
+def to_judge(texts: list[tuple[str, str, str, str]], memory_dir: str,
+             already: set[str]) -> list[tuple[str, str, str, str]]:
+    """Of ``texts`` (``held.written_texts``: what the persist wrote), those not held already
+    (``already``: the rule hold's ids) nor approved."""
     from lazy_harness.memory import held, marks
 
     skip = already | held.approved(memory_dir) | set(marks.hidden(memory_dir))
-    return [e for e in held.written_texts(plan, report) if e[1] not in skip and e[3].strip()]
+    return [e for e in texts if e[1] not in skip and e[3].strip()]
 
 
 def run(entries: list[tuple[str, str, str, str]], cfg: Config, env: Env | None, meta: dict,

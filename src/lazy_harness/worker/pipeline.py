@@ -124,23 +124,42 @@ def _with_over_cap(distilled: dict) -> list:
     return over
 
 
-def _hold(plan: Plan, report: Report, memory_dir: str, learnings_dir: str, project: str, now: float, log: Log,
-          over: list | None = None, learned: bool = True) -> set[str] | None:
-    """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024),
-    by the rules and, when ``learned``, by the learned check (worker/learned_check.py, ADR 0046), and
-    what it wrote past the per-session cap (``over``); returns the ids held (None if the check failed).
-    why: after the persist, not inside it: the read-time check leaves such an entry out meanwhile."""
+def owed_checks(plan: Plan, report: Report, over: list, dirs: tuple[str, str], meta: dict) -> dict:
+    """What the checks after a persist read (worker/owed.py): the entries it wrote, their texts, and
+    those of them past the answer's cap; plain data, so a worker killed before the checks ran leaves
+    them to the next one."""
     from lazy_harness.memory import held
 
+    return {"memory_dir": dirs[0], "learnings_dir": dirs[1], "meta": meta,
+            "written": [list(w) for w in held.written_records(plan, report)],
+            "texts": [list(t) for t in held.written_texts(plan, report)],
+            "over": [list(f) for f in held.scan_over_cap(plan, report, over)] if over else []}
+
+
+def run_checks(owed: dict, cfg: Config, env: Env | None, now: float, sleep: Sleep, log: Log) -> int:
+    """The hold check, the cap's holds and the model check over what a persist wrote (``owed_checks``);
+    returns how many entries they held."""
+    held_ids = _hold(owed, now, log, bool(cfg.get("trust", {}).get("learned_check", True)))
+    return len(held_ids or ()) + _model_check(owed, held_ids, cfg, env, now, sleep, log)
+
+
+def _hold(owed: dict, now: float, log: Log, learned: bool = True) -> set[str] | None:
+    """Hold what the session wrote that reads as an instruction to the agent (memory/held.py, ADR 0024),
+    by the rules and, when ``learned``, by the learned check (worker/learned_check.py, ADR 0046), and
+    what it wrote past the per-session cap; returns the ids held (None if the check failed).
+    why: after the persist, not inside it: the read-time check leaves such an entry out meanwhile."""
+    from lazy_harness.memory import held, trust
+
+    written = [tuple(w) for w in owed["written"]]
     try:
-        found = held.scan_written(plan, report)
+        verdicts = trust.check_session([(w[3], w[4]) for w in written])  # one session's entries together
+        found = [(w[0], w[1], w[2], why) for w, why in zip(written, verdicts, strict=True) if why]
         if learned:
-            found += _learned(plan, report, {f[1] for f in found}, log)
-        if over:
-            seen = {eid for _, eid, _, _ in found}
-            found += [f for f in held.scan_over_cap(plan, report, over) if f[1] not in seen]
-        run = held.hold(memory_dir, learnings_dir, found, project, now, "written by the worker")
-        report.held = len(found)
+            found += _learned(written, {f[1] for f in found}, log)
+        seen = {eid for _, eid, _, _ in found}
+        found += [tuple(f) for f in owed["over"] if f[1] not in seen]
+        run = held.hold(owed["memory_dir"], owed["learnings_dir"], found, owed["meta"]["project"], now,
+                        "written by the worker")
     except Exception as exc:  # why: the entries are written; SessionStart's check holds them if this failed
         log(f"hold check failed: {type(exc).__name__}: {exc}")
         return None
@@ -149,40 +168,67 @@ def _hold(plan: Plan, report: Report, memory_dir: str, learnings_dir: str, proje
     return {eid for _, eid, _, _ in found}
 
 
-def _learned(plan: Plan, report: Report, skip: set[str], log: Log) -> list[tuple[str, str, str, str]]:
+def _learned(written: list[tuple], skip: set[str], log: Log) -> list[tuple[str, str, str, str]]:
     """What the learned check holds of what the persist wrote and the rules let through; a failure of
     its own (a damaged weights file) is logged and holds nothing, the rules' holds stand."""
-    from lazy_harness.memory import held
     from lazy_harness.worker import learned_check
 
     try:
-        return learned_check.scan(held.written_records(plan, report), skip)
+        return learned_check.scan(written, skip)
     except Exception as exc:
         log(f"learned check failed: {type(exc).__name__}: {exc}")
         return []
 
 
-def _model_check(plan: Plan, report: Report, held_ids: set[str] | None, cfg: Config, env: Env | None, meta: dict,
-                 dirs: tuple[str, str], now: float, sleep: Sleep, log: Log) -> None:
+def _model_check(owed: dict, held_ids: set[str] | None, cfg: Config, env: Env | None, now: float, sleep: Sleep,
+                 log: Log) -> int:
     """The second look (worker/model_check.py, ADR 0039): a separate model call judges what the session
-    wrote that the rules did not hold; what it judges hostile is held too. why: after the persist and
-    the rule hold, and never failing the task: the entries are written whatever the call does."""
+    wrote that the rules did not hold; what it judges hostile is held too; returns how many. why: after
+    the persist and the rule hold, and never failing the task: the entries are written whatever the call does."""
     from lazy_harness.memory import held
     from lazy_harness.worker import model_check
 
     if held_ids is None or not cfg.get("trust", {}).get("model_check", True):
-        return
-    memory_dir, learnings_dir = dirs
+        return 0
+    memory_dir, meta = owed["memory_dir"], owed["meta"]
     try:
-        entries = model_check.to_judge(plan, report, memory_dir, held_ids)
+        entries = model_check.to_judge([tuple(t) for t in owed["texts"]], memory_dir, held_ids)
         found = model_check.run(entries, cfg, env, meta, log, now, sleep)
-        run = held.hold(memory_dir, learnings_dir, found, meta["project"], now, "judged by the model check")
+        run = held.hold(memory_dir, owed["learnings_dir"], found, meta["project"], now, "judged by the model check")
     except Exception as exc:
         log(f"model check failed: {type(exc).__name__}: {exc}")
-        return
-    report.held = (report.held or 0) + len(found)
+        return 0
     for kind, eid, _, why in found:
         log(f"held {kind} {eid}: {why}" + (f" (run {run})" if run else ""))
+    return len(found)
+
+
+def _owe(env: Env | None, task_id: str, checks: dict, log: Log) -> str | None:
+    """Record the checks owed (worker/owed.py); None when it cannot be written (the checks still run)."""
+    from lazy_harness.worker import owed
+
+    try:
+        return owed.save(env, task_id, checks)
+    except (OSError, TypeError, ValueError) as exc:
+        log(f"checks owed not recorded ({type(exc).__name__}: {exc}); running them now")
+        return None
+
+
+def settle_owed(cfg: Config, env: Env | None, log: Log, sleep: Sleep = time.sleep) -> None:
+    """Run the checks a killed worker's persist still owed (worker/owed.py), then forget them."""
+    from lazy_harness.worker import owed
+
+    for path, record in owed.left_over(env):
+        if record is None:
+            log(f"checks owed by an earlier persist not readable: {path}; removed (SessionStart's check "
+                "still reads its entries)")
+        else:
+            log(f"task {os.path.basename(path)[:-len('.json')]}: running the checks a killed worker owed its entries")
+            try:
+                run_checks(record, cfg, env, time.time(), sleep, log)
+            except Exception as exc:  # why: a record of ours but damaged (a key missing): never the queue's end
+                log(f"checks owed not run: {type(exc).__name__}: {exc}")
+        owed.done(path)
 
 
 def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str,
@@ -226,7 +272,7 @@ def call_with_retries(prompt: str, cfg: Config, env: Env | None, sleep: Sleep = 
 def distill(fields: dict, cfg: Config, env: Env | None, now: float | None = None, dry_run: bool = False,
             sleep: Sleep = time.sleep, trust: bool = True) -> Outcome:
     """Run the whole pipeline for one task's fields. Never raises for expected failures."""
-    from lazy_harness.worker import cursor
+    from lazy_harness.worker import cursor, owed
 
     now = time.time() if now is None else now
     loop = cfg["compound_loop"]
@@ -270,10 +316,11 @@ def distill(fields: dict, cfg: Config, env: Env | None, now: float | None = None
     distilled, problems = _checked_answer(raw, extra, log)
     over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
+    checks = owed_checks(plan, report, over, (memory_dir, learnings_dir), meta)
+    owed_at = _owe(env, tid, checks, log)  # why: before the cursor moves past what the persist wrote
     cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    learned = bool(cfg.get("trust", {}).get("learned_check", True))
-    held_ids = _hold(plan, report, memory_dir, learnings_dir, project, now, log, over, learned)
-    _model_check(plan, report, held_ids, cfg, env, meta, (memory_dir, learnings_dir), now, sleep, log)
+    report.held = run_checks(checks, cfg, env, now, sleep, log)
+    owed.done(owed_at)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
