@@ -201,3 +201,33 @@ def test_a_call_that_can_never_fit_in_the_cap_says_so_instead_of_waiting_for_tom
     assert not verdict.allowed and "never fits" in verdict.reason and "tomorrow" not in verdict.reason
     assert "daily_usd" in verdict.reason and "prompt_max_chars" in verdict.reason
     assert budget.check(cfg, dict(os.environ), now, 0.01).allowed  # a smaller call still runs
+
+
+@pytest.mark.parametrize("change", [{"budget": {"daily_usd": 0}}, {"enabled": False}])
+def test_a_cap_set_to_0_or_the_loop_switched_off_while_the_worker_drains_stops_its_next_calls(
+        isolated_home, fake, tmp_path, monkeypatch, change):
+    """The person sees spend climbing over a backlog and sets the cap to 0 (or switches the loop off)
+    while the worker runs: the calls not made yet are not made; the tasks stay pending."""
+    from lazy_harness.worker import one_task
+
+    configure(isolated_home)
+    for i in range(4):
+        p = tmp_path / f"p{i}"
+        p.mkdir()
+        queue_session(p, session_id=f"00000000-0000-4000-8000-00000000000{i}")
+    real = one_task.process_one
+
+    def then_edit(*args, **kwargs):
+        status = real(*args, **kwargs)
+        if len(fake_claude.calls(fake)) == 1:  # the person edits config.toml after the first call
+            configure(isolated_home, budget=change.get("budget"))
+            if "enabled" in change:
+                path = isolated_home / ".config" / "lazy-harness" / "config.toml"
+                path.write_text(path.read_text().replace("enabled = true", "enabled = false"))
+        return status
+
+    monkeypatch.setattr(one_task, "process_one", then_edit)
+    stats = run_worker()
+    assert len(fake_claude.calls(fake)) == 1 and stats.processed == 1
+    assert ("switched off" if "enabled" in change else "cap") in stats.paused and "invalid" not in stats.paused
+    assert len(tasks("")) == 3 and tasks("failed") == []

@@ -81,6 +81,19 @@ def read_state(env: Env | None = None) -> dict:
         return {}
 
 
+def _current(cfg: Config, env: Env | None) -> tuple[Config, str]:
+    """config.toml as it is now, read before each task: a cap lowered to 0, or the loop switched off,
+    while the worker drains a backlog stops the calls it has not made yet (read once per round, the
+    whole backlog was paid for); and why to pause instead, if so."""
+    try:
+        now = config.load(env)
+    except ConfigError as exc:
+        return cfg, f"config.toml invalid: {exc.message}"
+    if cfg["compound_loop"]["enabled"] and not now["compound_loop"]["enabled"]:
+        return now, "switched off (compound_loop.enabled = false) while it ran; tasks stay pending"
+    return now, ""
+
+
 def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None = None,
           sleep: Sleep = time.sleep) -> None:
     from lazy_harness.worker import calls, storage, waiting
@@ -92,7 +105,8 @@ def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None 
         for name in names:
             if limit is not None and stats.finished >= limit:
                 return
-            stats.paused = calls.cap_reached(cfg, env, time.time()) or ""
+            cfg, stats.paused = _current(cfg, env)
+            stats.paused = stats.paused or calls.cap_reached(cfg, env, time.time()) or ""
             if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
                 _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
                 return
