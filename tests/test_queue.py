@@ -214,3 +214,27 @@ def test_a_folder_named_like_a_task_is_not_pending_and_does_not_stop_the_worker(
     assert r.code == 0, r.err
     assert os.path.isdir(os.path.join(home_queue, "100-stray000.task"))  # left where it was, untouched
     assert os.listdir(os.path.join(home_queue, "processing")) == []
+
+
+@pytest.mark.parametrize("asked", ["handoff-now", "retry"])
+def test_a_task_the_person_asked_for_keeps_its_event_when_a_later_turn_or_the_end_replaces_it(q, asked):
+    """``lh knowledge handoff-now`` asks for the session re-read whole: the session's end (or its next
+    turn) queued before the worker got to it replaced the task and with it the ask."""
+    queue.enqueue(q, _fields(event=asked, forced="1"), now=100.0)
+    end = queue.enqueue(q, _fields(event="SessionEnd"), now=200.0)
+    assert queue.read_task(os.path.join(q, end))["event"] == asked
+    turn = queue.enqueue(q, _fields(event="Stop"), now=300.0)
+    assert queue.read_task(os.path.join(q, turn))["event"] == asked
+    other = queue.enqueue(q, _fields(sid="99999999-2222-3333-4444-555555555555", event="SessionEnd"), now=400.0)
+    assert queue.read_task(os.path.join(q, other))["event"] == "SessionEnd"  # another session's own
+
+
+def test_a_waiting_task_the_person_asked_for_hands_its_event_to_the_task_that_supersedes_it(q):
+    from lazy_harness.worker import waiting
+
+    first = queue.enqueue(q, _fields(event="handoff-now", forced="1"), now=100.0)
+    assert queue.claim(q, first)
+    fields = queue.read_task(os.path.join(q, "processing", first))
+    newer = queue.enqueue(q, _fields(event="SessionEnd"), now=200.0)
+    assert waiting.requeue(q, first, fields, "the API is unreachable", 250.0, False) == "superseded"
+    assert queue.pending(q) == [newer] and queue.read_task(os.path.join(q, newer))["event"] == "handoff-now"

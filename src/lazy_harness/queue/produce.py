@@ -11,8 +11,8 @@ from lazy_harness import paths
 from lazy_harness.queue import retain
 from lazy_harness.atomic import atomic_write, fsync_dir, lock
 from lazy_harness.queue.state import pending_of, state_file
-from lazy_harness.queue.task import (AGENT, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout, format_task,
-                                     iso_now, read_task, task_id, tmp_path_for)
+from lazy_harness.queue.task import (AGENT, ASKED_EVENTS, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout,
+                                     format_task, iso_now, read_task, task_id, tmp_path_for)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
 
 TYPE_CHECKING = False
@@ -46,6 +46,8 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
                 old = read_task(os.path.join(queue, previous[0]))
                 if old.get("forced") == "1":
                     data["forced"] = "1"
+                if old.get("event") in ASKED_EVENTS and data.get("event") not in ASKED_EVENTS:
+                    data["event"] = old["event"]  # why: what the person asked for outlives a later turn
                 if not data.get(TURN) and old.get(TURN):  # SessionEnd after a pending Stop: the
                     data[TURN] = old[TURN]  # turn Stop saw may still be on its way to the transcript
                 data["replaces"] = task_id(previous[0])

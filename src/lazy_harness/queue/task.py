@@ -19,6 +19,10 @@ AGENT = "agent"
 # The folder the hook's agent keeps its transcripts in (Claude Code's projects folder, Codex's
 # sessions folder), as the hook's environment names it
 TRANSCRIPTS = "transcripts"
+# Events a person asked for (``lh knowledge handoff-now``: the session re-read whole; ``lh queue
+# retry``): a Stop or SessionEnd task that replaces one of these keeps its event, or what was asked
+# is lost (the whole re-read became "nothing new since the last distillation")
+ASKED_EVENTS = ("handoff-now", "retry")
 
 
 def agent_of(payload: dict) -> str:

@@ -69,6 +69,7 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
     try:
         newer = queue.pending_of(q, data.get("session_id", ""))
         if newer is not None and newer[0] != name:
+            _hand_over_the_ask(q, newer[0], data)
             queue.finish(q, name, data, "skipped", f"superseded by {queue.task_id(newer[0])} while waiting")
             return "superseded"
         tmp = os.path.join(q, queue.TMP, name)
@@ -81,6 +82,22 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
         return "waiting"
     finally:
         os.close(lock_fd)
+
+
+def _hand_over_the_ask(q: str, newer: str, data: dict) -> None:
+    """A waiting task the person asked for (``queue.task.ASKED_EVENTS``), superseded by a newer one of
+    its session: the newer one takes its event, as ``queue.enqueue`` does for a task it replaces. The
+    caller holds the session's lock, which every writer of its pending task takes."""
+    from lazy_harness.queue.task import ASKED_EVENTS
+
+    path = os.path.join(q, newer)
+    try:
+        fields = queue.read_task(path)
+    except OSError:
+        return  # claimed meanwhile: it runs as it is
+    if data.get("event") in ASKED_EVENTS and fields.get("event") not in ASKED_EVENTS:
+        fields["event"] = data["event"]
+        atomic_write(path, queue.format_task(fields))
 
 
 def linger_lock(q: str) -> int | None:
