@@ -80,3 +80,16 @@ def test_memory_commands_give_no_traceback(project, args):
     assert done.code in (0, 1), done.err
     if args[1] == "show":
         assert done.code == 0 and "keep prices in cents" in done.out
+
+
+def test_the_page_and_the_ledger_skip_the_deep_lines(project, tmp_path):
+    """The page names a project by its newest line, and the ledger (synced too) is read line by line."""
+    from lazy_harness.cost import ledger
+    from lazy_harness.ui import reading
+
+    mem = paths.memory_dir(project)
+    os.makedirs(mem, exist_ok=True)
+    with open(os.path.join(mem, files.DECISIONS), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(ms.decision(NOW - 60, "keep prices in cents", "floats drift")) + "\n" + DEEP[2] + "\n")
+    assert reading._name_in(mem) == "proj"
+    assert ledger._parse(DEEP[2].encode()) is None and ledger._parse(DEEP[0].encode()) is None

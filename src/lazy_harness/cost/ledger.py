@@ -90,7 +90,7 @@ def _parse(raw: bytes) -> Any:
     """A ledger line's parsed JSON (``Any``) when it is a line every reader counts, else None."""
     try:
         entry = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # why: the ledger is synced; a line nested past the stack is no line
         return None
     return entry if _valid(entry) else None
 

@@ -7,14 +7,13 @@ Everything returned is data; the page escapes it (memory text is untrusted).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
 import time
 from dataclasses import dataclass
 
-from lazy_harness import logfile, paths
+from lazy_harness import jsonload, logfile, paths
 from lazy_harness import queue as spool
 from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
 from lazy_harness.project_identity import project_name, project_root
@@ -60,11 +59,8 @@ def _name_in(memory_dir: str) -> str | None:
     """The project name the newest decision or failure was written under, if any."""
     for name in (files.DECISIONS, files.FAILURES):
         for line in reversed(_tail(os.path.join(memory_dir, name), 16384).split(b"\n")):
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"].strip():
+            rec = jsonload.line_object(line)  # None: not an object, or nested past the stack (a synced line)
+            if rec is not None and isinstance(rec.get("project"), str) and rec["project"].strip():
                 return rec["project"].strip()
     return None
 
