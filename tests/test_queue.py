@@ -238,3 +238,56 @@ def test_a_waiting_task_the_person_asked_for_hands_its_event_to_the_task_that_su
     newer = queue.enqueue(q, _fields(event="SessionEnd"), now=200.0)
     assert waiting.requeue(q, first, fields, "the API is unreachable", 250.0, False) == "superseded"
     assert queue.pending(q) == [newer] and queue.read_task(os.path.join(q, newer))["event"] == "handoff-now"
+
+
+def test_a_claim_whose_file_cannot_be_read_fails_with_the_error_and_leaves_processing(q, monkeypatch):
+    """Left in processing/, it was passed over at every start, shown as being distilled for good, and
+    made every hook start a worker."""
+    from lazy_harness.queue import consume
+
+    name = queue.enqueue(q, _fields())
+    assert queue.claim(q, name)
+    real = consume.read_task
+
+    def refused(path):
+        if path.endswith(name):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(consume, "read_task", refused)
+    [(got, why)] = queue.recover(q)
+    assert got == name and "unreadable" in why and "Permission denied" in why
+    assert os.listdir(os.path.join(q, "processing")) == [] and queue.pending(q) == []
+    assert "Permission denied" in open(os.path.join(q, "failed", name + ".error")).read()
+    assert not queue.needs_worker(q)
+
+
+def test_the_worker_fails_a_task_it_cannot_read_and_goes_on_with_the_next(q, monkeypatch, isolated_home):
+    from lazy_harness import config
+    from lazy_harness.worker import one_task
+
+    bad = queue.enqueue(q, _fields())
+    real = queue.read_task
+
+    def refused(path):
+        if path.endswith(bad) and "processing" in path:
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(queue, "read_task", refused)
+    assert one_task.process_one(q, bad, config.defaults(), None) == "failed"
+    assert os.listdir(os.path.join(q, "processing")) == [] and os.path.exists(os.path.join(q, "failed", bad))
+
+
+def test_an_enqueue_makes_two_fsyncs_the_task_and_the_queue_folder(q, monkeypatch):
+    """Stop runs after every turn: on a slow disk (a network home, a busy drive) each fsync held it for
+    seconds, and five of them took it past its timeout. The task's bytes and its link are what a power
+    cut must keep."""
+    queue.enqueue(q, _fields(), now=100.0)  # the folders exist from here on
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real(fd)))
+    name = queue.enqueue(q, _fields(), now=200.0)
+    assert len(synced) == 2, synced
+    assert synced[0].endswith(".task") and os.path.samefile(synced[1], q)
+    assert queue.pending(q) == [name]

@@ -171,7 +171,14 @@ def recover(queue: str) -> list[tuple[str, str]]:
             continue
         try:
             fields = read_task(path)
-        except OSError:
+        except OSError as exc:
+            # why: left in processing/, it was skipped at every start and shown as being distilled
+            why = f"task file unreadable: {exc.strerror or exc}"
+            try:
+                finish(queue, name, {"task_id": task_id(name)}, "failed", why, why)
+            except OSError:
+                continue
+            out.append((name, why))
             continue
         raw = fields.get("interruptions", "0")
         count = (int(raw) if raw.isdigit() else 0) + 1

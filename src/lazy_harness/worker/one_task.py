@@ -46,7 +46,10 @@ def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable
     if path is None:
         return None
     started = time.monotonic()
-    fields = queue.read_task(path)
+    try:
+        fields = queue.read_task(path)
+    except OSError as exc:  # why: raised, it stopped the worker, and the claim stayed in processing/ for good
+        return _unreadable(q, name, exc, env)
     fields["task_id"] = queue.task_id(name)
     outcome, repeated = _run_task(q, fields, cfg, env, sleep)
     fields.update(_result_fields(outcome))
@@ -67,6 +70,18 @@ def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
     _report_damaged_lines(env)
     return outcome.status
+
+
+def _unreadable(q: str, name: str, exc: OSError, env: Env | None) -> str:
+    """A claimed task whose file cannot be read goes to failed/ with the read's error."""
+    why = f"task file unreadable: {exc.strerror or exc}"
+    try:
+        queue.finish(q, name, {"task_id": queue.task_id(name)}, "failed", why, why)
+    except OSError as again:
+        _log(env, f"task {queue.task_id(name)}: {why}; its failed record not written either: {again}")
+        return "failed"
+    _log(env, f"task {queue.task_id(name)}: failed: {why}")
+    return "failed"
 
 
 def _run_task(q: str, fields: dict, cfg: Config, env: Env | None,
