@@ -172,13 +172,7 @@ def recover(queue: str) -> list[tuple[str, str]]:
         try:
             fields = read_task(path)
         except OSError as exc:
-            # why: left in processing/, it was skipped at every start and shown as being distilled
-            why = f"task file unreadable: {exc.strerror or exc}"
-            try:
-                finish(queue, name, {"task_id": task_id(name)}, "failed", why, why)
-            except OSError:
-                continue
-            out.append((name, why))
+            out += _fail_unreadable(queue, name, exc)
             continue
         raw = fields.get("interruptions", "0")
         count = (int(raw) if raw.isdigit() else 0) + 1
@@ -199,6 +193,17 @@ def recover(queue: str) -> list[tuple[str, str]]:
         os.unlink(path)
         out.append((name, "requeued"))
     return out
+
+
+def _fail_unreadable(queue: str, name: str, exc: OSError) -> list[tuple[str, str]]:
+    """A claim whose file cannot be read goes to failed/ with the error: left in processing/, it was
+    passed over at every start and shown as being distilled for good."""
+    why = f"task file unreadable: {exc.strerror or exc}"
+    try:
+        finish(queue, name, {"task_id": task_id(name)}, "failed", why, why)
+    except OSError:
+        return []
+    return [(name, why)]
 
 
 def _restore_mark(queue: str, record: dict) -> None:
