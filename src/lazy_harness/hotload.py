@@ -67,6 +67,7 @@ HOT = (
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
     "lazy_harness.memory.held", "lazy_harness.recall.prompt.admit",
+    "lazy_harness.memory.approval",  # os-only: the person's key and an approval's MAC (_sha256 at call time)
     "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)
     # the recall subpackages' __init__ hold only a docstring (ADR 0047)
     "lazy_harness.recall", "lazy_harness.recall.readback", "lazy_harness.recall.prompt", "lazy_harness.recall.index",

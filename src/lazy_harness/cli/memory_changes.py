@@ -154,8 +154,8 @@ def held(project: str | None) -> None:
     """Entries held for approval (text that reads as an instruction to the agent, ADR 0024) and the
     learnings sessions wrote that wait for approval to be used in other projects (ADR 0032)."""
     from lazy_harness.logfile import terminal_safe
+    from lazy_harness.memory import approval, state
     from lazy_harness.memory import held as holding
-    from lazy_harness.memory import state
     from lazy_harness.memory.fence import neutral
 
     _, cfg, mdir, ldir, name = _where(project)
@@ -176,7 +176,9 @@ def held(project: str | None) -> None:
                    "project that wrote them; "
                    "lh memory approve ID [ID...] or --all approves, lh memory forget ID drops one):")
     for h in waiting:
-        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting  from {neutral(h['origin'], 120)}"))
+        # why: a learning whose approval is not this person's (ADR 0052) says so, or it reads as a bug
+        why = f" ({approval.NOT_HERE})" if approval.NOT_HERE in str(h.get("reason") or "") else ""
+        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting{why}  from {neutral(h['origin'], 120)}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
 
 

@@ -197,6 +197,9 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
             raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
         found.append((eid, kind, one["file"] if kind == "learning" else ""))
     reason = reason_of(reason)
+    from lazy_harness.memory import approval
+
+    approval.read_key(create=True)  # why first: a key that may not be used refuses the run before any write
 
     def make(j: journal.Journal, _now: float) -> None:
         for eid, kind, path in found:

@@ -20,7 +20,9 @@ REASON_CHARS = 300
 
 
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
-             now: float) -> None:
+             now: float, extra: dict | None = None) -> None:
+    """Append one mark (memory/marks.py) in journal ``j``; ``extra``: more fields of it (an approval's
+    ``mac``, ADR 0052)."""
     from lazy_harness.memory.entries import heal_tail
 
     path = marks.path_of(memory_dir)
@@ -29,7 +31,7 @@ def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str 
     rec = {"op": op, "id": target}
     if by:
         rec["by"] = by
-    rec.update(reason=reason, ts=logfile.stamp(now), run=j.run)
+    rec.update(reason=reason, ts=logfile.stamp(now), run=j.run, **(extra or {}))
     line = json.dumps(rec, ensure_ascii=False)
     append_line(path, line)
     j.record(path, appended=line)

@@ -6,10 +6,14 @@ until the person approves or forgets it.
     learning                       frontmatter ``status: held`` (``deprecated_reason: held: <why>``),
                                    left out as a deprecated one is
 
-Approving is a journalled run too: the hold mark is taken out and ``{"op": "approve", "id"}`` written
-(a learning is set active with ``deprecated_reason: approved by hand``), so the read-time check lets
-that id through from then on and ``lh memory undo`` holds it again. ``lh memory forget`` drops a held
-entry for good. Every hold and approval is one run of ``lh memory history``.
+Approving is a journalled run too: the hold mark is taken out and ``{"op": "approve", "id", "mac"}``
+written (a learning is set active with ``deprecated_reason: approved by hand; signed <mac>``), so the
+read-time check lets that entry through from then on and ``lh memory undo`` holds it again. The MAC
+(memory/approval.py, ADR 0052) is this person's, over the entry's kind, id and checked text: an
+approval another machine or a synced file wrote, or one of another text under the same id, lets
+nothing through; the entry stays held (or waiting), and the review list says why
+(``approval.NOT_HERE``). ``lh memory forget`` drops a held entry for good. Every hold and approval is
+one run of ``lh memory history``.
 
 ``listing`` is the review list (``lh memory held``, the page's "Held for approval"): the held entries,
 then the learnings a session wrote that wait for approval to be used in other projects (ADR 0032);
@@ -26,13 +30,13 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import files, frontmatter, ids, marks, provenance, state, trust
+from lazy_harness.memory import approval, files, frontmatter, ids, marks, provenance, state, trust
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Container
+    from collections.abc import Callable, Container, Iterator
 
     from lazy_harness.memory.apply import Report
     from lazy_harness.memory.journal import Journal
@@ -44,31 +48,70 @@ HELD = "held"  # a learning's status
 APPROVED = state.APPROVED_BY_HAND  # a learning's deprecated_reason once approved
 
 
-def approved(memory_dir: str, recs: list[dict] | None = None) -> set[str]:
-    """Ids the person approved in this memory folder (``recs``: its marks, when read already)."""
-    return {m["id"] for m in (marks.read(memory_dir) if recs is None else recs) if m.get("op") == APPROVE}
+class Approvals:
+    """The approve marks of a memory folder, and which of them the person made (ADR 0052). ``ok(kind,
+    id, text)`` with the text at hand (the read-time check); ``id in approvals`` looks the text up in the
+    folder's files (once, for every claimed id), for readers that hold only an id (prompt recall, the
+    worker's model check); iterating, ``|`` and ``len`` give the ids that count."""
+
+    def __init__(self, memory_dir: str, recs: list[dict], env: Env | None = None) -> None:
+        self.memory_dir, self.env = memory_dir, env
+        self.claims: dict[str, list[object]] = {}
+        for m in recs:
+            if m.get("op") == APPROVE:
+                self.claims.setdefault(m["id"], []).append(m.get("mac"))
+        self._texts: dict[str, list[str]] | None = None
+        self._known: dict[str, bool] = {}
+
+    def ok(self, kind: str, eid: str, text: str) -> bool:
+        """Whether the person approved entry ``eid`` as its text ``text`` reads now."""
+        given = self.claims.get(eid)
+        return given is not None and approval.counts(kind, eid, text, given, self.env)
+
+    def unsigned(self, kind: str, eid: str, text: str) -> bool:
+        """Whether ``eid`` has an approve mark that is not the person's for ``text``."""
+        return eid in self.claims and not self.ok(kind, eid, text)
+
+    def __contains__(self, eid: object) -> bool:
+        if not isinstance(eid, str) or eid not in self.claims:
+            return False
+        if eid not in self._known:
+            if self._texts is None:
+                self._texts = approval.entry_texts(self.memory_dir, set(self.claims))
+            texts, kind = self._texts.get(eid) or [], ids.kind_of(eid) or ""
+            self._known[eid] = bool(texts) and all(self.ok(kind, eid, t) for t in texts)
+        return self._known[eid]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([e for e in self.claims if e in self])
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+    def __or__(self, other: object) -> set[str]:
+        return set(self) | set(other) if isinstance(other, (set, frozenset, Approvals)) else NotImplemented
+
+    __ror__ = __or__
 
 
-def learning_approved(meta: dict) -> bool:
-    return state.approved_learning(meta)
+def approved(memory_dir: str, recs: list[dict] | None = None, env: Env | None = None) -> Approvals:
+    """What the person approved in this memory folder (``recs``: its marks, when read already). At the
+    first read by this version on this machine, the approvals present are taken as theirs
+    (``approval.adopt_once``)."""
+    recs = marks.read(memory_dir) if recs is None else recs
+    where = os.path.abspath(memory_dir)
+    approval.adopt_once((os.path.dirname(where),), (paths.learnings_dir(None, env),), env, known={where: recs})
+    return Approvals(memory_dir, recs, env)
 
 
-def learning_text(path: str) -> tuple[dict, str]:
-    """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            parsed = frontmatter.parse_frontmatter(fh.read(256 * 1024))
-    except OSError:
-        return {}, ""
-    if parsed is None:
-        return {}, ""
-    meta, body = parsed
-    return meta, check_text(meta, body)
+def learning_approved(meta: dict, text: str | None = None, path: str | None = None) -> bool:
+    """Whether the person approved a learning (``meta``: its frontmatter or head; ``text``: what the
+    check reads of it, else its file, ``path`` or ``meta["path"]``, is read)."""
+    return state.approved_learning(meta, text, path)
 
 
-def check_text(meta: dict, body: object) -> str:
-    """The text the check reads of a learning: its title, ``body``, tags and cues."""
-    return " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
+learning_text = approval.learning_text  # (frontmatter, the text the check reads) of a learning file
+check_text = approval.check_text  # the text the check reads of a learning: title, body, tags and cues
 
 
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
@@ -103,11 +146,16 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
 
 
 def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
-    """Live decisions, failures and open items of a memory folder that the check holds and nobody approved."""
+    """Live decisions, failures and open items of a memory folder that the check holds and nobody approved.
+    Its callers (sync after a merge, migration after a move) bring lines in: at the first read of this
+    version, this folder's approvals are not adopted (ADR 0052), the others are."""
     from lazy_harness.memory import handoff
 
     recs = marks.read(memory_dir)
-    hidden, ok = marks.hidden(memory_dir, recs), approved(memory_dir, recs)
+    where = os.path.abspath(memory_dir)
+    approval.adopt_once((os.path.dirname(where),), (), unless=(where,))
+    hidden, ok = marks.hidden(memory_dir, recs), Approvals(memory_dir, recs)
+    # why ok.ok with the text: an approve mark counts only as the person's MAC of this text (ADR 0052)
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         try:
@@ -123,13 +171,13 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
             if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
                 continue
             eid = ids.of_record(rec, kind)
-            if eid in hidden or eid in ok:
+            if eid in hidden or ok.ok(kind, eid, trust.text_of(rec, kind)):
                 continue
             reason = trust.check(rec, kind)
             if reason:
                 out.append((kind, eid, "", reason))
     for item in handoff.open_for_reading(memory_dir):
-        if item["id"] not in hidden and item["id"] not in ok:
+        if item["id"] not in hidden and not ok.ok("handoff", item["id"], str(item.get("text") or "")):
             reason = trust.reason(str(item.get("text") or ""))
             if reason:
                 out.append(("handoff", item["id"], "", reason))
@@ -137,11 +185,15 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
 
 
 def scan_learnings(paths_: list[str]) -> list[tuple[str, str, str, str]]:
-    """Active learning files among ``paths_`` that the check holds and nobody approved."""
+    """Active learning files among ``paths_`` that the check holds and nobody approved. ``paths_`` are
+    what a sync just merged: at the first read of this version, their approvals are not adopted, those
+    of the other learnings in their folders are (ADR 0052)."""
+    roots = {os.path.dirname(os.path.dirname(os.path.abspath(p))) for p in paths_}
+    approval.adopt_once((), sorted(roots), unless=[os.path.abspath(p) for p in paths_])
     out = []
     for path in paths_:
         meta, text = learning_text(path)
-        if not meta or str(meta.get("status") or "active") != "active" or learning_approved(meta):
+        if not meta or str(meta.get("status") or "active") != "active" or learning_approved(meta, text, path):
             continue
         reason = trust.reason(text)
         if reason:
@@ -154,21 +206,32 @@ def held_ids(memory_dir: str) -> dict[str, dict]:
     return {m["id"]: m for m in marks.read(memory_dir) if m.get("op") == HOLD}
 
 
-def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j: Journal) -> None:
+def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j: Journal,
+            env: Env | None = None) -> None:
     """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
-    mark in (a decision, failure or open item), or the learning set active, approved by hand."""
+    mark in with this person's MAC of its text (a decision, failure or open item), or the learning
+    set active, ``approved by hand; signed <mac>`` (ADR 0052). Raises ``approval.KeyRefused`` (an
+    LhError) when the key may not be used, before anything is written."""
     from lazy_harness.atomic import rewrite
+    from lazy_harness.errors import LhError
     from lazy_harness.memory import changes
 
     if kind == "learning":
-        changes.set_learning_status(path, learnings_dir, "active", None, APPROVED, _now(j), j)
+        meta, text = learning_text(path)
+        signed = approval.sign("learning", ids.of_learning(meta, path=path), text, env)
+        changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
+                                    _now(j), j)
         return
+    texts = approval.entry_texts(memory_dir, {eid}).get(eid)
+    if not texts:
+        raise LhError(f"no {kind} {eid} in {memory_dir} to approve", hint="lh memory held")
+    mac = approval.sign(kind, eid, texts[0], env)
     mpath = marks.path_of(memory_dir)
     j.track(mpath)
     # why: taken out, not countered: every reader and the search index then see the entry as never held
     rewrite(mpath, lambda data: marks.without(data, {eid}, ops=(HOLD,)))
     j.record(mpath)
-    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j))
+    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j), extra={"mac": mac})
 
 
 def _now(j: Journal) -> float:
@@ -188,19 +251,41 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     it, and prompt recall leaves it out meanwhile (its "why" table says held). Learnings were always
     read through it here."""
     named = marks.by_id(memory_dir, marks.OPS)
-    found = _held_records(memory_dir, named) + _held_items(memory_dir, named) + _held_learnings(learnings_dir, cross)
+    approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,))
+    ok = approved(memory_dir, [m for ms in named.values() for m in ms])
+    found = (_held_records(memory_dir, named, ok) + _held_items(memory_dir, named, ok)
+             + _held_learnings(learnings_dir, cross))
     return [h for h in found if h["state"] == state.HELD] + [h for h in found if h["state"] != state.HELD]
 
 
 def learning_state(meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
-    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``)."""
-    now = state.of_learning(meta, cross)
+    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``).
+    One whose frontmatter says approved but whose approval is not the person's (ADR 0052) says so."""
+    now = state.of_learning(meta, cross, text)
     if now[0] in (state.ACTIVE, state.WAITING):
-        return state.with_verdict(now, trust.reason(text))
+        now = state.with_verdict(now, trust.reason(text))
+    if now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta):
+        return now[0], f"{now[1]}; {approval.NOT_HERE}" if now[1] else approval.NOT_HERE
     return now
 
 
-def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
+def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, rec: dict) -> tuple[str, str]:
+    """(state, detail) of a decision, failure or open item (``rec``: what the check reads, as
+    ``{"text"}`` for an item) from its marks, with its approval checked against its text: one approved
+    by a mark that is not the person's is held when the check holds it, and says why."""
+    now = state.of_marks(named)
+    text = trust.text_of(rec, kind)
+    if now[0] not in (state.HELD, state.APPROVED) or not ok.unsigned(kind, eid, text):
+        return now
+    if now[0] == state.APPROVED:
+        why = trust.check(rec, kind)
+        if not why:
+            return state.ACTIVE, ""
+        now = (state.HELD, why)
+    return state.HELD, f"{now[1]}; {approval.NOT_HERE}"
+
+
+def _held_records(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) -> list[dict]:
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         path = os.path.join(memory_dir, name)
@@ -217,7 +302,7 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
             if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
                 continue
             eid = ids.of_record(rec, kind)
-            now = state.of_marks(named.get(eid))
+            now = _record_state(named.get(eid), ok, kind, eid, rec)
             if now[0] == state.HELD:
                 out.append({"kind": kind, "id": eid, "state": state.HELD, "reason": now[1],
                             "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
@@ -225,12 +310,12 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
     return out
 
 
-def _held_items(memory_dir: str, named: dict[str, list[dict]]) -> list[dict]:
+def _held_items(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) -> list[dict]:
     from lazy_harness.memory import handoff
 
     out = []
     for item in handoff.open_for_reading(memory_dir):
-        now = state.of_marks(named.get(item["id"]))
+        now = _record_state(named.get(item["id"]), ok, "handoff", item["id"], {"text": str(item.get("text") or "")})
         if now[0] == state.HELD:
             out.append({"kind": "handoff", "id": item["id"], "state": state.HELD, "reason": now[1],
                         "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
@@ -244,7 +329,7 @@ def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
         meta, text = learning_text(path)
         if not meta:
             continue
-        now = learning_state(meta, text, cross)
+        now = learning_state({**meta, "path": path}, text, cross)
         if now[0] in (state.HELD, state.WAITING):
             out.append({"kind": "learning", "id": ids.of_learning(meta, path=path), "state": now[0], "reason": now[1],
                         "origin": provenance.describe(meta, "learning", session_key="origin_session",
@@ -302,7 +387,7 @@ def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]
     found = [(kind, ids.of_record(rec, kind), "", rec, kind) for kind, rec in _appended(plan)]
     for path in report.created:
         meta, text = learning_text(path)
-        if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta):
+        if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta, text, path):
             found.append(("learning", ids.of_learning(meta, path=path), path, {"learning": text}, "learning"))
     return found + _opened_items(plan)
 
@@ -423,7 +508,7 @@ class Screen:
     the agent is left out, unless the person approved it; what it left out is in ``found``, for the
     SessionStart hook to hold (:func:`hold`)."""
 
-    def __init__(self, approved: set[str], hidden: Container[str] = frozenset(),
+    def __init__(self, approved: Approvals | set[str], hidden: Container[str] = frozenset(),
                  verdicts: Kept | None = None) -> None:
         """``verdicts``: a :class:`Kept` that answers for texts already checked."""
         self.approved, self.hidden, self.verdicts = approved, hidden, verdicts
@@ -432,7 +517,11 @@ class Screen:
     def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
         if eid in self.hidden:  # an open item held (or forgotten) by a mark
             return False
-        if eid in self.approved or (head is not None and learning_approved(head)):
+        if head is not None and learning_approved(head):  # the person's MAC of its file's text (ADR 0052)
+            return True
+        # why ok() with the text: an approve mark counts only as the person's MAC of this very text; a
+        # plain set of ids (a caller's own word) is taken as it is
+        if self.approved.ok(kind, eid, text) if isinstance(self.approved, Approvals) else eid in self.approved:
             return True
         why = trust.reason(text) if self.verdicts is None else self.verdicts.reason(text)
         if why:

@@ -1,8 +1,8 @@
 """One state per entry, worked out from the files, the same in every view (ADR 0032).
 
     active      shown to sessions
-    approved    the person approved it (``lh memory approve``): shown, the hold check passed over,
-                and a learning shown in every project
+    approved    the person approved it (``lh memory approve``), on this machine or with their key
+                (ADR 0052): shown, the hold check passed over, and a learning shown in every project
     waiting     a general learning a session wrote: shown in the project that wrote it, and in no
                 other until the person approves it (``[trust] cross_projects = "ask"``, the default)
     held        the hold check caught it (memory/trust.py): shown nowhere until approved
@@ -16,8 +16,14 @@ hold, an approval over the check. A learning the check catches at read time and 
 yet (a hand edit, one older than the check) is held too (:func:`with_verdict`); so is any entry the
 index's kept verdict holds (``lh memory search``).
 
+An approval counts only when this person made it (memory/approval.py, ADR 0052): an ``approve`` mark
+or a learning's ``approved by hand`` without this person's MAC of the entry's text is not an approval.
+A decision's, failure's or open item's marks are read here without their texts, so :func:`of_marks`
+names one so marked ``approved``, which every view shows as it shows an active one; the readers that
+let an entry past the hold check (memory/held.py) check the MAC against the text.
+
 Used by ``lh memory held | show | search``, the page, the SessionStart read-back and prompt recall.
-Hot path: nothing imported.
+Hot path: nothing imported at import time; memory/approval.py when a learning claims an approval.
 """
 
 from __future__ import annotations
@@ -65,8 +71,23 @@ def _given(value: object) -> str:
     return "" if text in ("null", "Null", "NULL", "~") else text
 
 
-def approved_learning(meta: dict) -> bool:
+def claims_approval(meta: dict) -> bool:
+    """Whether a learning's frontmatter says it was approved (by anyone: see :func:`approved_learning`)."""
     return _given(meta.get("deprecated_reason")).startswith(APPROVED_BY_HAND)
+
+
+def approved_learning(meta: dict, text: str | None = None, path: str | None = None) -> bool:
+    """Whether the person approved this learning, here (ADR 0052): its frontmatter says approved and
+    carries this person's MAC of its text as it is now (``text`` with ``meta`` its whole frontmatter,
+    else read from ``path`` or ``meta["path"]``); an approval written by another machine or a synced
+    file is not theirs. A head without a file or text to check is not approved."""
+    if not claims_approval(meta):
+        return False
+    from lazy_harness.memory import approval
+
+    where = path or meta.get("path")
+    return approval.learning_counts(_given(meta.get("deprecated_reason")), where if isinstance(where, str) else None,
+                                    meta if text is not None else None, text)
 
 
 def by_session(meta: dict) -> bool:
@@ -83,9 +104,10 @@ def crosses(meta: dict) -> bool:
     return str(meta.get("scope") or "").strip().lower() != "project"
 
 
-def of_learning(meta: dict, cross: str = ASK) -> tuple[str, str]:
-    """(state, detail) of a learning from its frontmatter (or a head read from it). ``cross``: the
-    ``[trust] cross_projects`` policy; with ``auto`` nothing waits."""
+def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[str, str]:
+    """(state, detail) of a learning from its frontmatter (or a head read from it, with its ``path``).
+    ``cross``: the ``[trust] cross_projects`` policy; with ``auto`` nothing waits. ``text``: what the
+    hold check reads of it, when at hand (else an approval is checked against its file)."""
     status = _given(meta.get("status")) or "active"
     why = _given(meta.get("deprecated_reason"))
     by = _given(meta.get("deprecated_by"))
@@ -95,7 +117,7 @@ def of_learning(meta: dict, cross: str = ASK) -> tuple[str, str]:
         return HELD, why.removeprefix(HELD_PREFIX) or "?"
     if status != "active" or by:
         return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
-    if approved_learning(meta):
+    if approved_learning(meta, text):
         return APPROVED, ""
     if cross != AUTO and crosses(meta) and by_session(meta):
         return WAITING, WAITS

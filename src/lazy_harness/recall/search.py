@@ -167,6 +167,7 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
     if hit["kind"] == "learning":
         meta = frontmatter.read_frontmatter_values(hit["file"], ("status", "deprecated_by", "deprecated_reason",
                                                                  "scope", "via", "origin_session"))
+        meta["path"] = hit["file"]  # why: an approval is checked against its file's text (ADR 0052)
         now = state.of_learning(meta, cross)
     else:
         folder = os.path.dirname(hit["file"])

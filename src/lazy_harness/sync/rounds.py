@@ -171,6 +171,12 @@ def _with_kept(data: str, got: dict) -> dict:
 def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, now: float, push: bool,
            got: dict) -> dict:
     ensure_repo(data, remote, env)
+    from lazy_harness.memory import approval
+
+    # why first: the approvals already on this machine are the person's (ADR 0052); a merge below may
+    # bring another machine's, which the first read of approvals must not take as theirs
+    approval.adopt_once((paths.memory_root(cfg["memory"]["path"] or None, env),),
+                        (paths.learnings_dir(cfg["knowledge"]["path"] or None, env),), env, now)
     repaired = repair(data, env)
     extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
     got["committed"] = commit_local(data, env, now, extra)

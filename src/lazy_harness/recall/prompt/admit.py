@@ -20,7 +20,7 @@ from lazy_harness.memory.fence import date_of, neutral
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Callable
+    from collections.abc import Callable, Container
 
     from lazy_harness.memory.shapes import Env, Record
 
@@ -64,20 +64,22 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
                                                owned.adopted)
 
 
-def _approved(c: dict, approvals: Callable[[], set[str]]) -> bool:
+def _approved(c: dict, approvals: Callable[[], Container[str]]) -> bool:
     if c["kind"] != "learning":
         return c["id"] in approvals()
     from lazy_harness.memory import frontmatter, held
 
-    return held.learning_approved(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)))
+    # why the path: an approval counts only as the person's MAC of the file's text (ADR 0052)
+    return held.learning_approved(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)),
+                                  path=c["file"])
 
 
 def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list[dict], list[dict]]:
     """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
     With ``limit``, no more are looked at once that many are through (what a prompt can show)."""
-    cache: list[set[str]] = []
+    cache: list[Container[str]] = []
 
-    def approvals() -> set[str]:
+    def approvals() -> Container[str]:
         if not cache:
             from lazy_harness.memory import held
 

@@ -109,6 +109,7 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
             continue
         head = frontmatter.read_frontmatter_values(c["file"], ("status", "deprecated_by", "deprecated_reason",
                                                                "scope", "via", "origin_session"))
+        head["path"] = c["file"]  # why: an approval is checked against its file's text (ADR 0052)
         if not state.reaches(state.of_learning(head, cross)[0], False):
             c["passes"], c["waiting"] = False, True
 

@@ -1,0 +1,370 @@
+"""Approvals this person made: a key of theirs kept outside every synced folder, and a MAC with every
+approval (ADR 0052).
+
+    <config folder>/approval.key          32 random bytes, mode 0600, made on first need; beside config.toml
+                                          (``$XDG_CONFIG_HOME/lazy-harness``, also when ``$LH_CONFIG``
+                                          names a config file elsewhere: a dotfiles folder may be synced)
+    <state folder>/approvals-adopted.json {"version": 1, "at": ts, "macs": [...]}: the approvals present
+                                          when this version first read approvals on this machine
+
+An approval is an ``approve`` mark (marks.jsonl) with ``"mac"``, or a learning whose
+``deprecated_reason`` is ``approved by hand; signed <mac>``. The MAC is HMAC-SHA256 under the key of
+
+    "lazy-harness approval 1" NUL <kind> NUL <id> NUL <16-byte digest of the text the hold check reads>
+
+so an approval counts only for the text it was given to; any other text under the same id (an edit, a
+synced copy) is not approved. An approval counts when its MAC is the one this key gives for the entry
+as it is now, or when that MAC is among the adopted ones: at the first read of approvals by this
+version, every approval then present was taken as the person's own (:func:`adopt_once`), and the
+adopted file, never synced, records it; approvals arriving later through sync are not adopted.
+
+A key file that is a link, not the user's own, or open to group or others is refused with one line
+(:class:`KeyRefused`); readers then honour no approval. Copying the key to another machine of the
+person's makes their approvals count there too.
+
+Hot path: ``os``, our hot-path modules, and at call time the interpreter's own SHA-256 module (as
+queue/turn.py: ``hashlib`` and ``hmac`` load OpenSSL, 6 to 8 ms on a hook's start). Only an entry that
+claims an approval is verified: one HMAC (two SHA-256 of under 200 bytes) and, for a learning, one read
+of its file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness import jsonload, paths
+from lazy_harness.errors import LhError
+from lazy_harness.memory import ids
+
+TYPE_CHECKING = False  # why: not typing's: the hooks load this module (house style section 3)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+KEY_FILE = "approval.key"
+ADOPTED_FILE = "approvals-adopted.json"
+KEY_BYTES = 32
+SIGNED = "; signed "  # a learning's deprecated_reason: "approved by hand; signed <mac>"
+NOT_HERE = "approved on another machine or by a synced file: approve here to show it"
+_LABEL = b"lazy-harness approval 1"
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+_KIND, _REG, _LINK = 0o170000, 0o100000, 0o120000
+
+
+class KeyRefused(LhError):
+    """The approval key may not be used: what and why, one line, and what to run."""
+
+
+def key_file(env: Mapping[str, str] | None = None) -> str:
+    """Where this person's approval key is: beside config.toml in lazy-harness's own config folder."""
+    e = os.environ if env is None else env
+    # why: without LH_CONFIG: a config file named there may live in a synced dotfiles folder
+    return os.path.join(os.path.dirname(paths.config_file({k: v for k, v in e.items() if k != "LH_CONFIG"})),
+                        KEY_FILE)
+
+
+def adopted_file(env: Mapping[str, str] | None = None) -> str:
+    return os.path.join(paths.state_dir(env), ADOPTED_FILE)
+
+
+def key_problem(path: str) -> str | None:
+    """Why the key file ``path`` may not be used, or None (also when it does not exist)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"approval key {path} cannot be looked at ({exc.strerror or exc})"
+    if st.st_mode & _KIND == _LINK:
+        return f"approval key {path} is a symbolic link"
+    if st.st_mode & _KIND != _REG:
+        return f"approval key {path} is not a file"
+    if st.st_uid != os.geteuid():
+        return f"approval key {path} belongs to uid {st.st_uid}, not to you (uid {os.geteuid()})"
+    if st.st_mode & 0o077:
+        return f"approval key {path} is open to group or others (mode {st.st_mode & 0o7777:04o})"
+    if st.st_size < 16:
+        return f"approval key {path} holds {st.st_size} bytes, not a key"
+    return None
+
+
+def _refuse(path: str, why: str) -> KeyRefused:
+    hint = f"chmod 600 {path}" if "open to group" in why else f"remove {path}; lh memory approve makes a new one"
+    return KeyRefused(why, hint=hint)
+
+
+_KEYS: dict[tuple, bytes] = {}
+
+
+def read_key(env: Mapping[str, str] | None = None, create: bool = False) -> bytes | None:
+    """This person's key (None when there is none yet and ``create`` is false). Raises
+    :class:`KeyRefused` for a key file that may not be used."""
+    path = key_file(env)
+    why = key_problem(path)
+    if why:
+        raise _refuse(path, why)
+    try:
+        st = os.stat(path)
+    except OSError:
+        if not create:
+            return None
+        _make_key(path)
+        return read_key(env)
+    stamp = (path, st.st_ino, st.st_mtime_ns, st.st_size)
+    if stamp not in _KEYS:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            _KEYS[stamp] = os.read(fd, 4096)
+        finally:
+            os.close(fd)
+    return _KEYS[stamp]
+
+
+def _make_key(path: str) -> None:
+    """32 random bytes written to ``path``, 0600, in a folder of ours (private.py); never over a key."""
+    from lazy_harness import private
+
+    try:
+        private.make(os.path.dirname(path))
+    except private.UnsafeFolder as exc:
+        raise KeyRefused(f"approval key not made: {exc}", hint=private.fix(os.path.dirname(path), str(exc))) from None
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except FileExistsError:  # why: another process made it first; it is read as made
+        return
+    try:
+        os.write(fd, os.urandom(KEY_BYTES))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sha256() -> Callable[[bytes], object]:
+    # why: ``hashlib`` (and ``hmac``, which imports it) loads OpenSSL's ``_hashlib``: 6 to 8 ms on a hook's
+    # start; the interpreter's own SHA-256 module gives the same digest (queue/turn.py does the same)
+    for name in ("_sha2", "_sha256"):
+        try:
+            return __import__(name).sha256
+        except (ImportError, AttributeError):
+            continue
+    import hashlib
+
+    return hashlib.sha256
+
+
+def hmac_sha256(key: bytes, msg: bytes) -> bytes:
+    """HMAC-SHA256 (RFC 2104) of ``msg`` under ``key``: ``hmac.new(key, msg, "sha256").digest()``."""
+    sha: Callable = _sha256()
+    if len(key) > 64:
+        key = sha(key).digest()
+    key = key.ljust(64, b"\0")
+    inner = sha(key.translate(_IPAD) + msg).digest()
+    return sha(key.translate(_OPAD) + inner).digest()
+
+
+def mac(key: bytes, kind: str, eid: str, text: str) -> str:
+    """The MAC (hex) of an approval of entry ``eid`` of ``kind`` whose checked text is ``text``."""
+    msg = b"\0".join((_LABEL, kind.encode(), eid.encode(), ids.text_digest(text).encode()))
+    return hmac_sha256(key, msg).hex()
+
+
+def sign(kind: str, eid: str, text: str, env: Mapping[str, str] | None = None) -> str:
+    """The MAC of this person's approval of ``eid`` with ``text``; the key is made on first need."""
+    key = read_key(env, create=True)
+    assert key is not None
+    return mac(key, kind, eid, text)
+
+
+def _same(a: str, b: str) -> bool:
+    """``a == b`` in a time that does not tell where they differ (``hmac.compare_digest``)."""
+    from _operator import _compare_digest  # why: hmac's own, without hmac's import of hashlib
+
+    return bool(_compare_digest(a.encode(), b.encode()))
+
+
+def counts(kind: str, eid: str, text: str, given: Iterable[object], env: Mapping[str, str] | None = None) -> bool:
+    """Whether an approval of ``eid`` (its MACs ``given``) counts for ``text``: one of them is this
+    person's MAC of it, or that MAC was adopted. Never raises: a refused key honours nothing."""
+    try:
+        key = read_key(env)
+    except KeyRefused:
+        return False
+    if key is None:
+        return False
+    want = mac(key, kind, eid, text)
+    return any(isinstance(g, str) and _same(g, want) for g in given) or want in adopted(env)
+
+
+def learning_mac(reason: str) -> str:
+    """The MAC in a learning's ``deprecated_reason`` (``approved by hand; signed <mac>``), '' without."""
+    at = reason.rfind(SIGNED)
+    return reason[at + len(SIGNED):].strip() if at >= 0 else ""
+
+
+_ADOPTED: dict[tuple, dict] = {}
+
+
+def _adopted_data(env: Mapping[str, str] | None) -> dict:
+    """The adopted file: ``{"version": 1, "key_was_here": bool, "roots": {folder: ts}, "macs": [...]}``;
+    {} when missing or damaged."""
+    path = adopted_file(env)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return {}
+    stamp = (path, st.st_ino, st.st_mtime_ns, st.st_size)
+    if stamp not in _ADOPTED:
+        try:
+            with open(path, "rb") as fh:
+                data = jsonload.loads(fh.read())
+        except (OSError, ValueError):
+            data = None
+        ok = isinstance(data, dict) and isinstance(data.get("macs"), list) and isinstance(data.get("roots"), dict)
+        _ADOPTED[stamp] = data if ok else {}
+    return _ADOPTED[stamp]
+
+
+def adopted(env: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The MACs taken as the person's at the first read of approvals on this machine."""
+    return frozenset(m for m in _adopted_data(env).get("macs", ()) if isinstance(m, str))
+
+
+def adopt_once(memory_roots: Iterable[str] = (), learnings_dirs: Iterable[str] = (),
+               env: Mapping[str, str] | None = None, now: float | None = None,
+               known: Mapping[str, list[dict]] | None = None, unless: Iterable[str] = ()) -> None:
+    """At the first read of approvals by this version on this machine, take every approval then
+    present in each of these folders (a root of the memory folders, a learnings folder) as the
+    person's; a folder done once is never looked at again (one ``stat`` of the adopted file). With a key
+    here before the first adoption (copied from another machine of the person's), nothing is adopted:
+    approvals made with it carry their MAC. ``known``: the marks of memory folders already read;
+    ``unless``: memory folders and learning files a sync just merged, whose approvals may be another
+    machine's and are not adopted. Never raises: what fails is tried at the next read."""
+    data = _adopted_data(env)
+    roots = data.get("roots", {})
+    todo_m = [r for r in dict.fromkeys(memory_roots) if r and r not in roots]
+    todo_l = [r for r in dict.fromkeys(learnings_dirs) if r and r not in roots]
+    if not todo_m and not todo_l:
+        return
+    import time
+
+    try:
+        key_was_here = bool(data.get("key_was_here")) if data else read_key(env) is not None
+        macs = set(adopted(env))
+        found = [] if key_was_here else present_approvals(todo_m, todo_l, known, frozenset(unless))
+        if found:  # why: a key is made only for approvals to sign; a reader with none to adopt makes nothing
+            key = read_key(env, create=True)
+            assert key is not None
+            macs |= {mac(key, kind, eid, text) for kind, eid, text in found}
+        stamp = time.time() if now is None else now
+        out = {"version": 1, "key_was_here": key_was_here, "roots": {**roots, **{r: stamp for r in todo_m + todo_l}},
+               "macs": sorted(macs)}
+        from lazy_harness.atomic import atomic_write, ensure_dir
+
+        ensure_dir(paths.state_dir(env))
+        atomic_write(adopted_file(env), jsonload.dumps(out))
+    except (OSError, LhError):
+        return
+
+
+def check_text(meta: dict, body: object) -> str:
+    """The text the hold check reads of a learning: its title, ``body``, tags and cues."""
+    return " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
+
+
+def learning_text(path: str) -> tuple[dict, str]:
+    """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
+    from lazy_harness.memory import frontmatter
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            parsed = frontmatter.parse_frontmatter(fh.read(256 * 1024))
+    except OSError:
+        return {}, ""
+    if parsed is None:
+        return {}, ""
+    meta, body = parsed
+    return meta, check_text(meta, body)
+
+
+_LEARNINGS: dict[tuple, tuple[dict, str]] = {}
+
+
+def learning_counts(reason: str, path: str | None, meta: dict | None = None, text: str | None = None,
+                    env: Mapping[str, str] | None = None) -> bool:
+    """Whether a learning's approval (``reason``: its ``deprecated_reason``) is this person's for its
+    text as it is now: ``text`` with frontmatter ``meta`` when given, else read from ``path`` (kept per
+    file while its size, mtime and inode hold). False without a file or a text to check."""
+    if path:
+        # why safe: a sync's hold check adopts its learnings folder, less what it merged, before it
+        # reads through here (held.scan_learnings); so this adopts only at a first read elsewhere
+        adopt_once((), (os.path.dirname(os.path.dirname(os.path.abspath(path))),), env)
+    if text is None or meta is None:
+        if not path:
+            return False
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        stamp = (path, st.st_ino, st.st_mtime_ns, st.st_size)
+        if stamp not in _LEARNINGS:
+            _LEARNINGS[stamp] = learning_text(path)
+        meta, text = _LEARNINGS[stamp]
+        if not meta:
+            return False
+    return counts("learning", ids.of_learning(meta, path=path), text, (learning_mac(reason),), env)
+
+
+# --- the first read: approvals already present are the person's ---------------------------------------
+
+def present_approvals(memory_roots: Iterable[str], learnings_dirs: Iterable[str],
+                      known: Mapping[str, list[dict]] | None = None,
+                      unless: frozenset[str] = frozenset()) -> list[tuple[str, str, str]]:
+    """``(kind, id, text)`` of every approval in the memory folders under ``memory_roots`` and the
+    learnings of ``learnings_dirs`` (``known``: the marks of folders already read, by folder), but
+    those in the folders and files of ``unless``."""
+    from lazy_harness.memory import files, marks
+
+    out: list[tuple[str, str, str]] = []
+    for root in memory_roots:
+        try:
+            names = sorted(os.listdir(root))
+        except OSError:
+            continue
+        for mdir in (os.path.join(root, n) for n in names):
+            if mdir in unless:
+                continue
+            recs = (known or {}).get(mdir)
+            if recs is None:
+                recs = marks.read(mdir) if os.path.isdir(mdir) else []
+            claimed = {m["id"] for m in recs if m.get("op") == "approve"}
+            for eid, texts in entry_texts(mdir, claimed).items():
+                out += [(ids.kind_of(eid) or "", eid, t) for t in texts]
+    for ldir in learnings_dirs:
+        for path in files.recent_learning_files(ldir, 10**9):
+            meta, text = learning_text(path) if path not in unless else ({}, "")
+            if meta and str(meta.get("deprecated_reason") or "").startswith("approved by hand"):
+                out.append(("learning", ids.of_learning(meta, path=path), text))
+    return out
+
+
+def entry_texts(memory_dir: str, wanted: set[str]) -> dict[str, list[str]]:
+    """``{id: the texts the check reads of the decisions, failures and open items carrying it}`` for
+    the ids of ``wanted`` (one read of each file)."""
+    if not wanted:
+        return {}
+    from lazy_harness.memory import files, handoff, trust
+
+    out: dict[str, list[str]] = {}
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        if not any(ids.kind_of(w) == kind for w in wanted):
+            continue
+        for rec in files.read_entries(os.path.join(memory_dir, name)):
+            if isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str):
+                eid = ids.of_record(rec, kind)
+                if eid in wanted:
+                    out.setdefault(eid, []).append(trust.text_of(rec, kind))
+    if any(ids.kind_of(w) == "handoff" for w in wanted):
+        for item in handoff.open_for_reading(memory_dir):
+            if item["id"] in wanted:
+                out.setdefault(item["id"], []).append(str(item.get("text") or ""))
+    return out
