@@ -381,3 +381,42 @@ def test_a_damaged_worker_state_is_a_warning_not_never_ran(tmp_path, monkeypatch
     assert status == "warn" and "cannot read" in line and str(state) in line and "never ran" not in line
     out = invoke("status").out
     assert "never ran" not in out and "cannot read" in out
+
+
+def _claimed(tmp_path) -> None:
+    """A task in processing/, as a worker leaves its claim (whether it still runs or was killed)."""
+    from lazy_harness import queue
+
+    q = paths.queue_dir()
+    queue.ensure_layout(q)
+    fields = {"session_id": "11111111-aaaa-4bbb-8ccc-000000000001", "session_jsonl": str(tmp_path / "s.jsonl"),
+              "cwd": str(tmp_path), "event": "SessionEnd"}
+    with open(os.path.join(q, queue.PROCESSING, "1700000000000000000-11111111.task"), "w") as fh:
+        fh.write(queue.format_task(fields))
+
+
+def test_a_dead_workers_claim_warns_it_waits_for_the_next_worker(tmp_path, monkeypatch):
+    """A worker killed mid-task left its claim, and doctor said all was well."""
+    healthy(monkeypatch, tmp_path)
+    _claimed(tmp_path)
+    found = checks(invoke("doctor").out)
+    status, line = found["processing"]
+    assert status == "warn", line
+    assert ("1 task interrupted: resumes when the next session starts a worker, or run lh worker run --once"
+            in line and line.endswith("(hint: lh worker run --once)")), line
+
+
+def test_a_claim_while_a_worker_holds_the_lock_is_no_warning(tmp_path, monkeypatch):
+    from lazy_harness import queue
+
+    healthy(monkeypatch, tmp_path)
+    _claimed(tmp_path)
+    fd = queue.acquire_worker_lock(paths.queue_dir())
+    assert fd is not None
+    try:
+        r = invoke("doctor")
+    finally:
+        queue.release_worker_lock(fd)
+    found = checks(r.out)
+    assert found["processing"] == ("ok", "ok    processing: 1 task being distilled now"), r.out
+    assert all(status == "ok" for status, _ in found.values()), r.out

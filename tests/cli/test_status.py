@@ -241,3 +241,29 @@ def test_a_watched_session_checked_since_its_last_write_is_not_listed_as_not_que
     assert [s.split()[2] for s in watched] == ["33333333"], lines
     assert any(s.endswith("11111111  distilled: 1 decision, 0 failures, 0 learnings, handoff untouched")
                for s in lines), lines
+
+
+INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"
+
+
+def test_a_dead_workers_claim_is_interrupted_not_being_distilled(here):
+    """A worker killed mid-task (out of memory, a closed laptop) left its claim in processing/: it was
+    "being distilled now" until some later session started a worker."""
+    task(spool.PROCESSING, SIDS[0], here, 60)
+    lines = status_lines()
+    assert any(line.endswith(f"  11111111  {INTERRUPTED}") for line in lines), lines
+    assert f"queue: 0 pending, 0 being distilled, 0 failed (lh queue); 1 {INTERRUPTED}" in lines
+    assert not any("being distilled now" in line for line in lines)
+
+
+def test_a_claim_while_a_worker_holds_the_lock_is_being_distilled(here):
+    task(spool.PROCESSING, SIDS[0], here, 60)
+    fd = spool.acquire_worker_lock(paths.queue_dir())
+    assert fd is not None
+    try:
+        lines = status_lines()
+    finally:
+        spool.release_worker_lock(fd)
+    assert any(line.endswith("  11111111  being distilled now") for line in lines), lines
+    assert "queue: 0 pending, 1 being distilled, 0 failed (lh queue)" in lines
+    assert not any("interrupted" in line for line in lines)

@@ -399,6 +399,7 @@ def _check_queue(r: Report, now: float) -> None:
                "draining it", "lh worker run --once")
     else:
         r.line("ok", "queue", f"{len(names)} pending")
+    claimed = _check_claims(r, q)
     failed = failed_tasks()
     if failed:
         word = "task" if len(failed) == 1 else "tasks"
@@ -413,10 +414,28 @@ def _check_queue(r: Report, now: float) -> None:
     elif worker == "never ran":
         if names:
             r.line("warn", "worker", "never ran, but tasks are waiting", "lh worker run --once")
+        elif claimed:  # why: its state file is written when a run ends; the processing line says more
+            r.line("ok", "worker", "no run finished yet")
         else:
             r.line("ok", "worker", "never ran (nothing queued yet)")
     else:
         r.line("ok", "worker", f"{worker}; last successful distillation: {success}")
+
+
+def _check_claims(r: Report, q: str) -> int:
+    """The tasks in processing/: being distilled by a worker that holds the lock, or interrupted (the
+    worker that claimed them was killed, and none runs to return them to the queue). Returns how many."""
+    from lazy_harness.cli.queue import INTERRUPTED, dead_claims, task_names
+
+    claims = task_names(q, queue.PROCESSING)
+    dead = len(dead_claims(q).intersection(claims))
+    if dead:
+        r.line("warn", "processing", f"{dead} task{'s' if dead > 1 else ''} {INTERRUPTED}", "lh worker run --once")
+    elif claims:
+        r.line("ok", "processing", f"{len(claims)} task{'s' if len(claims) > 1 else ''} being distilled now")
+    else:
+        r.line("ok", "processing", "nothing being distilled")
+    return len(claims)
 
 
 def _check_sync(r: Report, values: Config) -> None:

@@ -12,10 +12,12 @@ import click
 
 from lazy_harness import paths
 from lazy_harness import queue as spool
+from lazy_harness.atomic import held
 from lazy_harness.errors import LhError
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name
 from lazy_harness.queue import sweep
+from lazy_harness.queue.task import AGENT, TRANSCRIPTS
 
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
 
@@ -84,6 +86,31 @@ def waiting_reason(fields: dict) -> str:
     return f"waiting{when}: {why}"
 
 
+INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"
+
+
+def dead_claims(q: str) -> set[str]:
+    """The claims in processing/ no worker is at: the worker that took them was killed (out of memory,
+    a closed laptop) and none holds the worker lock now. The next worker returns them to the queue.
+
+    Read-only: the lock is probed as the hooks probe it (``queue.needs_worker``: a shared lock tried
+    without waiting and dropped at once), never taken, and its file never created.
+    """
+    before = _claims(q)
+    if not before or held(os.path.join(q, spool.LOCK_NAME)):
+        return set()
+    # why listed again: a claim there both before and after the probe, while no worker held the lock,
+    # is a dead worker's; a worker that finished its task and left in between took its claim with it
+    return before & _claims(q)
+
+
+def _claims(q: str) -> set[str]:
+    try:
+        return {n for n in os.listdir(spool.folder(q, spool.PROCESSING)) if n.endswith(spool.SUFFIX)}
+    except OSError:
+        return set()
+
+
 def _shown(state: str, fields: dict) -> str:
     """A finished task's state as the person reads it: done/ holds the skipped ones too (issue 26)."""
     if state == "done" and fields.get("outcome") == "skipped":
@@ -101,12 +128,15 @@ def queue(ctx: click.Context, recent: int) -> None:
         return
     q = paths.queue_dir()
     click.echo(terminal_safe(f"queue: {q}"))
+    dead = dead_claims(q)
+    notes = {spool.DONE: "  (distilled or skipped: see below)", spool.PROCESSING: f"  ({INTERRUPTED})"}
     rows = []
     for state, which in STATES:
         names = task_names(q, which)
-        click.echo(f"  {state:<11} {len(names)}" + ("  (distilled or skipped: see below)" if which == spool.DONE
-                                                   and names else ""))
-        rows += [(n, state, os.path.join(spool.folder(q, which), n)) for n in names[-recent:]]
+        noted = bool(names) and (which != spool.PROCESSING or bool(dead))
+        click.echo(f"  {state:<11} {len(names)}" + (notes.get(which, "") if noted else ""))
+        rows += [(n, "interrupted" if which == spool.PROCESSING and n in dead else state,
+                  os.path.join(spool.folder(q, which), n)) for n in names[-recent:]]
     rows.sort(key=lambda r: r[0])
     if rows:
         click.echo("recent:")
@@ -125,12 +155,16 @@ def queue(ctx: click.Context, recent: int) -> None:
 @click.argument("ident")
 def show(ident: str) -> None:
     """Every field of one task (and its .error, if it failed)."""
-    state, path = _find(paths.queue_dir(), ident)
+    q = paths.queue_dir()
+    state, path = _find(q, ident)
     try:
         fields = spool.read_task(path)
     except OSError as exc:
         raise LhError(terminal_safe(f"cannot read {path}: {exc.strerror or exc}")) from None
-    click.echo(f"state: {_shown(state, fields)}" + (" (in done/)" if _shown(state, fields) != state else ""))
+    if state == "processing" and os.path.basename(path) in dead_claims(q):
+        click.echo(f"state: interrupted (in processing/): {INTERRUPTED.partition(': ')[2]}")
+    else:
+        click.echo(f"state: {_shown(state, fields)}" + (" (in done/)" if _shown(state, fields) != state else ""))
     for key, value in [("file", path), *fields.items()]:
         click.echo(terminal_safe(f"{key}: {value}"))  # why: a newline in a value must not forge a field
     if os.path.exists(path + ".error"):
@@ -138,17 +172,24 @@ def show(ident: str) -> None:
             click.echo("error:\n" + terminal_safe(fh.read().rstrip(), keep="\n\t"))
 
 
+# What a retried task keeps of the finished one: which session, where its transcript is and how to
+# read it, as queue.task_fields wrote them (the turn a Stop task waits for, the agent and its
+# transcripts folder); enqueue gives it a new name and timestamp.
+# why: an allow-list: every other field is the old run's (its id and time, waits, wait_reason,
+# not_before, the transcript mtime it read, its check, what it replaced, wrote, why it failed); one
+# kept made the retry "wait for the API" while ready, and a kept ``waits`` doubled its next wait.
+RETRY_KEEPS = ("cwd", "session_jsonl", "session_id", "memory_dir", AGENT, TRANSCRIPTS, spool.TURN)
+
+
 def _requeue(q: str, path: str) -> str:
-    """Queue a finished task anew; LhError naming the file when it cannot be (unreadable, or not a
-    task: the worker moves whatever lands in the queue to failed/, garbage included)."""
+    """Queue a finished task anew, as a fresh task (new id and time) of the same session; LhError
+    naming the file when it cannot be (unreadable, or not a task: the worker moves whatever lands
+    in the queue to failed/, garbage included)."""
     tid = spool.task_id(os.path.basename(path))
     try:
-        fields = spool.read_task(path)
-        for key in ("outcome", "reason", "finished", "attempts", "interruptions", "written", "answer_problems"):
-            fields.pop(key, None)
-        fields["forced"] = "1"
-        fields["event"] = "retry"
-        fields["retry_of"] = tid
+        finished = spool.read_task(path)
+        fields = {key: finished[key] for key in RETRY_KEEPS if finished.get(key)}
+        fields.update(forced="1", event="retry", retry_of=tid)
         name = spool.enqueue(q, fields)
     except LhError as exc:
         raise LhError(f"cannot retry {path}: {exc.message}", hint=f"lh queue show {tid}") from None

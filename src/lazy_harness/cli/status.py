@@ -18,7 +18,7 @@ from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
-from lazy_harness.cli.queue import STATES, queued_at, task_names, waiting_reason
+from lazy_harness.cli.queue import INTERRUPTED, STATES, dead_claims, queued_at, task_names, waiting_reason
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
@@ -55,13 +55,14 @@ class Belongs:
         return self._seen[cwd]
 
 
-def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: Callable[[dict], bool] | None = None
-                     ) -> list[tuple[str, str, list]]:
+def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: Callable[[dict], bool] | None = None,
+                     dead: set[str] | frozenset[str] = frozenset()) -> list[tuple[str, str, list]]:
     """The last ``recent`` sessions whose tasks write into ``mdir`` (or ``belongs`` to the project),
     newest first, as (session id, newest task name, [(state, fields)] newest first), from the newest
-    ``scan`` task files."""
+    ``scan`` task files. A claim named in ``dead`` (``cli.queue.dead_claims``) is "interrupted"."""
     belongs = belongs or (lambda fields: fields.get("memory_dir") == mdir)
-    rows = sorted(((n, state, os.path.join(spool.folder(q, which), n))
+    rows = sorted(((n, "interrupted" if which == spool.PROCESSING and n in dead else state,
+                    os.path.join(spool.folder(q, which), n))
                    for state, which in STATES for n in task_names(q, which)), reverse=True)
     sessions: dict[str, tuple[str, list]] = {}
     for name, state, path in rows[:scan]:
@@ -81,13 +82,16 @@ def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: 
 
 
 def session_line(tasks: list[tuple[str, dict]]) -> str:
-    """What became of one session: waiting, being distilled, distilled, skipped (why) or failed (why)."""
+    """What became of one session: waiting, being distilled, interrupted (its worker died), distilled,
+    skipped (why) or failed (why)."""
     for state, fields in tasks:
         if state == "pending":
             why = waiting_reason(fields)
             return why if why else f"waiting: queued by {fields.get('event', '?')}, not distilled yet"
     if any(state == "processing" for state, _ in tasks):
         return "being distilled now"
+    if any(state == "interrupted" for state, _ in tasks):
+        return INTERRUPTED
     done = [(state, f) for state, f in tasks if state in ("done", "failed")]
     processed = next((f for state, f in done if f.get("outcome") == "processed"), None)
     state, newest = done[0]
@@ -247,9 +251,10 @@ def status(recent: int) -> None:
     click.echo(f"compound loop: {loop}")
     q = paths.queue_dir()
     belongs = Belongs(mdir, project_root(cwd))
-    sessions = project_sessions(q, mdir, recent, belongs=belongs)
-    watched = watched_sessions(q, belongs, {sid for sid, _, tasks in sessions
-                                            if any(state in ("pending", "processing") for state, _ in tasks)})
+    dead = dead_claims(q)
+    sessions = project_sessions(q, mdir, recent, belongs=belongs, dead=dead)
+    watched = watched_sessions(q, belongs, {sid for sid, _, tasks in sessions if any(
+        state in ("pending", "processing", "interrupted") for state, _ in tasks)})
     if not sessions and not watched:
         click.echo("sessions: none queued yet for this project (a session is queued when it ends)")
     elif sessions:
@@ -263,9 +268,11 @@ def status(recent: int) -> None:
     for sid, when in watched:
         click.echo(terminal_safe(f"  {when}  {sid[:8]}  not queued yet (its transcript was last written then)"))
     click.echo(held_line(mdir, cfg))
-    counts = {state: len(task_names(q, which)) for state, which in STATES}
-    click.echo(f"queue: {counts['pending']} pending, {counts['processing']} being distilled, "
-               f"{counts['failed']} failed (lh queue)")
+    names = {state: task_names(q, which) for state, which in STATES}
+    counts = {state: len(found) for state, found in names.items()}
+    stopped = len(dead.intersection(names["processing"]))  # why: what this listing holds, as it counts
+    click.echo(f"queue: {counts['pending']} pending, {counts['processing'] - stopped} being distilled, "
+               f"{counts['failed']} failed (lh queue)" + (f"; {stopped} {INTERRUPTED}" if stopped else ""))
     worker, success = describe_worker(worker_state())
     click.echo(f"worker: {worker}; last successful distillation: {success}")
     from lazy_harness.cli import hooks_codex
