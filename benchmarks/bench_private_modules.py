@@ -44,7 +44,8 @@ IMPORTS = (
     ("json", "jsonload.py loads/dumps: every hook's payload and answer", True, "import json", "import _json"),
     ("blake2b", "memory/ids.py, paths.remote_key: entry ids and memory keys", True,
      "from hashlib import blake2b", "from _blake2 import blake2b"),
-    ("sha256", "queue/turn.py: the Stop's turn digest", True, "from hashlib import sha256", f"import {SHA}"),
+    ("sha256", "sha.py: the Stop's turn digest, the approvals' MAC", True, "from hashlib import sha256",
+     f"import {SHA}"),
     ("sqlite3", "recall/index/store.py: the prompt's search index", True, "import sqlite3", "import _sqlite3"),
 )
 

@@ -139,22 +139,11 @@ def _make_key(path: str) -> None:
         os.close(fd)
 
 
-def _sha256() -> Callable[[bytes], object]:
-    # why: ``hashlib`` (and ``hmac``, which imports it) loads OpenSSL's ``_hashlib``: 6 to 8 ms on a hook's
-    # start; the interpreter's own SHA-256 module gives the same digest (queue/turn.py does the same)
-    for name in ("_sha2", "_sha256"):
-        try:
-            return __import__(name).sha256
-        except (ImportError, AttributeError):
-            continue
-    import hashlib
-
-    return hashlib.sha256
-
-
 def hmac_sha256(key: bytes, msg: bytes) -> bytes:
     """HMAC-SHA256 (RFC 2104) of ``msg`` under ``key``: ``hmac.new(key, msg, "sha256").digest()``."""
-    sha: Callable = _sha256()
+    from lazy_harness.sha import sha256
+
+    sha: Callable = sha256()
     if len(key) > 64:
         key = sha(key).digest()
     key = key.ljust(64, b"\0")

@@ -1,20 +1,10 @@
 """The turn a task waits for: a digest of the start of the Stop hook's ``last_assistant_message``,
 which the worker compares with the assistant texts of the transcript (worker/turn.py).
 
-Hot path: no import at top level; the digest uses the interpreter's own SHA-256 module.
+Hot path: no import at top level; the digest uses the interpreter's own SHA-256 module (sha.py).
 """
 
 from __future__ import annotations
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Protocol
-
-    class _Sha256(Protocol):
-        """What the digest reads of a SHA-256 object (hashlib's, or the interpreter's own module's)."""
-
-        def hexdigest(self) -> str: ...
 
 TURN = "turn"  # task field: a digest of the start of the turn's last assistant message (worker/turn.py)
 TURN_CHARS = 120
@@ -43,24 +33,12 @@ def turn_start(text: str) -> str:
 
 def turn_digest(start: str) -> str:
     """``sha256:<hex>`` of ``start`` (a :func:`turn_start`) in UTF-8."""
-    return TURN_DIGEST + _sha256()(start.encode("utf-8")).hexdigest()
+    from lazy_harness.sha import sha256
+
+    return TURN_DIGEST + sha256()(start.encode("utf-8")).hexdigest()
 
 
 def is_turn_digest(value: str) -> bool:
     """Whether a task's TURN holds a digest (anything else is the text an older release wrote)."""
     hexpart = value[len(TURN_DIGEST):]
     return value.startswith(TURN_DIGEST) and len(hexpart) == 64 and all(c in "0123456789abcdef" for c in hexpart)
-
-
-def _sha256() -> Callable[[bytes], _Sha256]:
-    # why: ``import hashlib`` loads OpenSSL's ``_hashlib``: 6 to 8 ms more on the Stop that enqueues than
-    # the interpreter's own SHA-256 module (``_sha2`` from 3.12, ``_sha256`` before), which gives the same
-    # digest (benchmarks/bench_private_modules.py). hashlib stays the fallback for a build without them.
-    for name in ("_sha2", "_sha256"):
-        try:
-            return __import__(name).sha256
-        except (ImportError, AttributeError):
-            continue
-    import hashlib
-
-    return hashlib.sha256
