@@ -291,3 +291,25 @@ def test_an_enqueue_makes_two_fsyncs_the_task_and_the_queue_folder(q, monkeypatc
     assert len(synced) == 2, synced
     assert synced[0].endswith(".task") and os.path.samefile(synced[1], q)
     assert queue.pending(q) == [name]
+
+
+def test_the_start_of_a_running_process_and_none_for_a_zombie_or_a_gone_one():
+    """What tells a running worker from a dead one whose pid was recycled (queue.consume.claim_queue):
+    a killed worker not reaped yet (a zombie) has exited."""
+    import signal
+    import time
+
+    from lazy_harness.queue import consume
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert consume._start_of(child.pid) is not None
+        assert consume._start_of(child.pid) != consume._start_of(os.getpid())
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while consume._start_of(child.pid) is not None and time.monotonic() < deadline:
+            time.sleep(0.01)  # why: the kill lands at once, the state a moment later; never reaped here
+        assert consume._start_of(child.pid) is None
+    finally:
+        child.wait()
+    assert consume._start_of(child.pid) is None

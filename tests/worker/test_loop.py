@@ -310,3 +310,32 @@ def test_a_failed_redo_of_a_distilled_session_raises_no_alarm_and_keeps_its_mark
     assert len(failed) == 1
     assert queue.last_check(paths.queue_dir(), payload["session_id"]) == distilled
     assert queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), iso_epoch)[0] == 0
+
+
+def test_a_removed_lock_file_never_lets_a_second_worker_take_the_running_ones_task(isolated_home, fake, project):
+    """The person cleans up the queue folder and deletes .worker.lock while a worker is in its model
+    call: the next worker locks a new file at that name. It finds the first one still running and
+    leaves; it does not take that worker's task for a dead worker's and distil it a second time."""
+    enable_loop(isolated_home, timeout_seconds=60)
+    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER, hold=[1])  # until killed
+    q = paths.queue_dir()
+    queue.enqueue(q, queue.task_fields(place(project), "SessionEnd", True))
+    first = subprocess.Popen([sys.executable, "-m", "lazy_harness.worker"], env=dict(os.environ),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        fake_claude.wait_calls(fake, 1)
+        os.unlink(os.path.join(q, queue.LOCK_NAME))
+        second = loop.run(dict(os.environ))
+        assert second.lock_busy and second.finished == 0
+        assert len(fake_claude.calls(fake)) == 1 and len(os.listdir(os.path.join(q, "processing"))) == 1
+        with open(os.path.join(paths.logs_dir(), "worker.log"), encoding="utf-8") as fh:
+            assert f"worker {first.pid} still runs, its lock file removed" in fh.read()
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        fake_claude.kill_running(fake)
+    # the first one gone (killed: its holder record stays), the next worker recovers its task
+    fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER)
+    loop.run(dict(os.environ))
+    [done] = wait_finished(q)
+    assert queue.read_task(done)["outcome"] == "processed" and len(fake_claude.calls(fake)) == 2

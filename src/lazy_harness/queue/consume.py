@@ -55,6 +55,57 @@ def acquire_worker_lock(queue: str) -> int | None:
     return try_lock(os.path.join(queue, LOCK_NAME))
 
 
+OWNER = os.path.join(STATE, "worker.owner")  # "<pid> <its start>" of the worker holding the lock
+
+
+def _start_of(pid: int) -> str | None:
+    """When process ``pid`` started, as the system says it (None: no such process, or unknown): a
+    recycled pid has another start. Linux: the start in clock ticks of /proc/<pid>/stat; elsewhere ps."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return None if fields[0] in (b"Z", b"X") else fields[19].decode()  # a zombie has exited
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return None  # why: a /proc without this pid: the process is gone
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+    import subprocess
+
+    try:
+        out = subprocess.run(["ps", "-o", "stat=,lstart=", "-p", str(pid)], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    state, _, start = out.stdout.strip().partition(" ")
+    return None if not start or state.startswith("Z") else start.strip()
+
+
+def claim_queue(queue: str) -> int | None:
+    """After the lock: the pid of another worker still running, which holds the lock of a lock file
+    someone removed (a new file was made at its name, which this one locked), or None when the queue
+    is this process's: then it is recorded as the holder. Without it two workers drained the queue,
+    and the second took the first one's task in processing/ for a dead worker's and distilled it again."""
+    path = os.path.join(queue, OWNER)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            pid_text, _, start = fh.read().strip().partition(" ")
+        pid = int(pid_text)
+    except (OSError, ValueError):
+        pid, start = 0, ""
+    if pid > 0 and pid != os.getpid() and start and _start_of(pid) == start:
+        return pid
+    atomic_write(path, f"{os.getpid()} {_start_of(os.getpid()) or ''}\n", durable=False)
+    return None
+
+
+def release_queue(queue: str) -> None:
+    """The holder's record goes before the lock does (see :func:`claim_queue`)."""
+    try:
+        os.unlink(os.path.join(queue, OWNER))
+    except OSError:
+        pass
+
+
 def release_worker_lock(fd: int) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_UN)

@@ -308,6 +308,23 @@ def _after_writing(env: Env | None, cfg: Config, started: float, stats: Stats) -
     _save_state(env, started, stats)
 
 
+def _another_worker(q: str, fd: int, env: Env | None) -> bool:
+    """Whether another worker still runs on a lock file someone removed (queue.consume.claim_queue);
+    then the lock is let go and the queue left to it."""
+    from lazy_harness.queue import consume
+
+    try:
+        other = consume.claim_queue(q)
+    except OSError as exc:  # why: a record of the holder that cannot be written must not stop the queue
+        _log(env, f"worker {os.getpid()}: the lock's holder not recorded: {exc}")
+        return False
+    if other is None:
+        return False
+    queue.release_worker_lock(fd)
+    _log(env, f"worker {os.getpid()}: worker {other} still runs, its lock file removed; leaving the queue to it")
+    return True
+
+
 def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sleep) -> Config | None:
     """Drain (and sweep) under the lock until nothing is ready; the config used, None if none was read."""
     from lazy_harness.memory import intent
@@ -319,6 +336,10 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
         if fd is None:
             stats.lock_busy = True
             _log(env, f"worker {os.getpid()}: another worker holds the lock; leaving the queue to it")
+            break
+        other = _another_worker(q, fd, env)
+        if other:
+            stats.lock_busy = True
             break
         try:
             try:
@@ -352,6 +373,9 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
                 _log(env, f"session {sid}: its transcript copied into the queue's kept folder (no link possible)")
             synced_cfg = cfg
         finally:
+            from lazy_harness.queue import consume
+
+            consume.release_queue(q)
             queue.release_worker_lock(fd)
         from lazy_harness.worker.waiting import ready
 
