@@ -435,3 +435,19 @@ def test_a_writer_killed_between_indexing_and_embedding_leaves_the_next_update_t
     assert _unembedded(path)
     assert writer.update(path, [mem], None)[1] >= 1  # nothing new to index, the vectors still made
     assert _unembedded(path) == []
+
+
+def test_a_lone_surrogate_in_one_line_does_not_stop_the_index(tmp_path):
+    """``"\\ud83d"`` is valid JSON (a tool that cut a string between the two halves of an emoji writes
+    it; so can a hand edit): SQLite refused the whole write, the worker's index task failed at every
+    try, and every project's prompts got nothing. The line is indexed with the half replaced."""
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 9, "Kafka rebalances use static membership")])
+    with open(os.path.join(mem, files.DECISIONS), "a", encoding="utf-8") as fh:
+        fh.write('{"ts": "2026-11-28T10:00:00+00:00", "type": "decision", "project": "proj", "summary": '
+                 '"Zookeeper quorum \\ud83d size is five nodes", "rationale": "odd \\ud83d\\ude80 ok", '
+                 '"tags": ["zookeeper", "quorum"]}\n')
+    assert writer.update(paths.recall_index_file(), [mem], paths.learnings_dir())[0] == 2
+    got = prompt(root, "s-2", "what size is the zookeeper quorum")
+    assert got is not None and "Zookeeper quorum" in got and "five nodes" in got, got

@@ -7,6 +7,7 @@ the prompt hook's path.
 from __future__ import annotations
 
 from lazy_harness.memory import trust
+from lazy_harness.memory.sanitize import no_surrogates
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import lexical_build, lexical_write, lookup, sources
 
@@ -41,6 +42,10 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     caller commits), in the caller's transaction."""
     if not entries:
         return
+    for e in entries:  # why: a lone surrogate ("\ud83d", valid JSON) made SQLite refuse the whole index
+        for k, v in e.items():
+            if isinstance(v, str):
+                e[k] = no_surrogates(v)
     # why: rowids handed out here let the tables be filled by one executemany each (a statement
     # per row cost 1 ms per 100 entries); the write lock is held
     # why: never a rowid handed out before, even after a delete: what was indexed after a point is what
