@@ -3,8 +3,19 @@ from lazy_harness.worker import conversation as c
 
 def test_excerpt_caps_and_says_how_much_was_cut():
     assert c.excerpt("  short  ", 100) == "short"
-    out = c.excerpt("x" * 10_000, 100)
-    assert out == "x" * 100 + " [... 9900 more characters]"
+    out = c.excerpt("x " * 5_000, 100)
+    assert out == "x " * 49 + "x [... 9900 more characters]"
+
+
+def test_a_cut_never_shows_the_start_of_a_token():
+    """A secret cut short passes the rule that needs its whole length (``ghp_`` + 36): the run of
+    token characters the cut ends in is dropped, and a tool call's input is redacted before it is cut."""
+    token = "ghp_" + "R4nd0mT0k3nV4lu3Xy12AbCdEfGhIjKlMnOp"
+    out = c.excerpt("x " * 40 + "echo " + token + " | gh auth login", 100)
+    assert "ghp_" not in out and out.startswith("x " * 40 + "echo [... ")
+    command = "cd /repo && " * 16 + "echo " + token + " | gh auth login --with-token"
+    call = c.tool_call({"name": "exec_command", "input": {"command": command}})
+    assert "R4nd0m" not in call and ("[REDACTED:github-token]" in call or "ghp_" not in call), call
 
 
 def test_excerpt_cleans_escapes_and_flattens():

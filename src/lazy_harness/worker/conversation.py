@@ -19,6 +19,9 @@ TOOL_ERROR_CAP = 500
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
 _SPACES = re.compile(r"\s+")
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.S)
+# a run of token characters the cut ended in: what may be the start of a secret whose whole length
+# its redaction rule needs (``ghp_`` + 36): dropped rather than shown half
+_CUT_RUN = re.compile(r"[A-Za-z0-9_\-+/=.]{8,}$")
 _TOOL_KEYS = ("command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description",
               "prompt", "skill")
 
@@ -39,7 +42,10 @@ def excerpt(text: str, limit: int, flat: bool = False) -> str:
         head = _SPACES.sub(" ", head)
     if len(text) <= limit and len(head) <= limit:
         return head
-    return head[:limit].rstrip() + f" [... {max(len(text) - limit, 1)} more characters]"
+    cut = head[:limit]
+    if limit < len(head) and head[limit] not in " \t\n":
+        cut = _CUT_RUN.sub("", cut)  # why: a secret cut short passes every rule that needs its length
+    return cut.rstrip() + f" [... {max(len(text) - limit, 1)} more characters]"
 
 
 def flat_output(text: str, limit: int) -> tuple[str, int]:
@@ -129,7 +135,10 @@ def tool_call(block: dict) -> str:
     if isinstance(args, dict):
         for key in _TOOL_KEYS:
             if isinstance(args.get(key), str) and args[key].strip():
-                summary = args[key][:TOOL_CALL_CAP * 2]
+                from lazy_harness.redact import redact
+
+                # why redacted before the cut: a token the cut shortened passed the rule that needs its length
+                summary = redact(args[key][:TOOL_CALL_CAP * 2 + 256])[0]
                 break
         else:
             pairs = []
