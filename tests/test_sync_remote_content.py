@@ -13,7 +13,7 @@ from lazy_harness import sync
 from lazy_harness.sync import drivers, rounds
 from tests.test_sync import KEY, Machine, _git
 
-DEEP = '{"summary": 5, "x": ' + "[" * 3000 + "]" * 3000 + "}"
+DEEP = '{"summary": 5, "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
 
 
 class Other:
