@@ -503,3 +503,68 @@ def test_unwritable_location_is_a_one_line_settings_error(tmp_path):
     message = str(info.value)
     assert str(blocker) in message and ("cannot read" in message or "cannot write" in message)
     assert "\n" not in message
+
+
+def test_a_read_only_file_is_refused_by_install_and_left_byte_for_byte(tmp_path):
+    """A dotfiles user's chmod 444 says no tool edits the file: a rename over it would ignore that."""
+    target = write_json(tmp_path / "c" / "settings.json", FOREIGN)
+    original = target.read_bytes()
+    os.chmod(target, 0o444)
+    with pytest.raises(SettingsError) as info:
+        settings.install(str(target), python=PY)
+    assert str(info.value) == (f"{target}: read-only; left untouched "
+                               f"(hint: chmod u+w {target}, then run lh hooks install again)")
+    assert target.read_bytes() == original and stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert os.listdir(target.parent) == ["settings.json"]  # no backup either
+
+
+def test_a_read_only_file_is_refused_by_uninstall_and_left_byte_for_byte(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    settings.install(str(target), python=PY)
+    installed = target.read_bytes()
+    os.chmod(target, 0o444)
+    with pytest.raises(SettingsError) as info:
+        settings.uninstall(str(target))
+    assert str(info.value) == (f"{target}: read-only; left untouched "
+                               f"(hint: chmod u+w {target}, then run lh hooks uninstall again)")
+    assert target.read_bytes() == installed and stat.S_IMODE(target.stat().st_mode) == 0o444
+
+
+def test_a_read_only_file_lh_created_is_not_deleted_by_uninstall(tmp_path):
+    target = tmp_path / "settings.json"
+    settings.install(str(target), python=PY)
+    os.chmod(target, 0o400)
+    with pytest.raises(SettingsError, match="read-only; left untouched"):
+        settings.uninstall(str(target))
+    assert target.exists()
+
+
+def test_a_read_only_file_that_already_holds_our_hooks_is_just_unchanged(tmp_path):
+    target = write_json(tmp_path / "settings.json", FOREIGN)
+    settings.install(str(target), python=PY)
+    os.chmod(target, 0o444)
+    assert settings.install(str(target), python=PY).action == "unchanged"
+
+
+def test_reinstalls_that_change_only_our_entries_keep_one_backup(tmp_path):
+    """A moved venv or a Python upgrade changes our command only: no new dated backup each time."""
+    target = write_json(tmp_path / "c" / "settings.json", FOREIGN)
+    original = target.read_bytes()
+    first = settings.install(str(target), python="/old/venv/bin/python")
+    second = settings.install(str(target), python=PY)
+    third = settings.install(str(target), portable=True)
+    assert first.backup == second.backup == third.backup == str(target) + ".lh-backup"
+    assert sorted(os.listdir(target.parent)) == ["settings.json", "settings.json.lh-backup"]
+    assert open(first.backup, "rb").read() == original
+
+
+def test_a_change_of_the_persons_own_keys_still_gets_a_dated_backup_once(tmp_path):
+    target = write_json(tmp_path / "c" / "settings.json", FOREIGN)
+    settings.install(str(target), python="/old/venv/bin/python")
+    data = json.loads(target.read_text())
+    data["model"] = "sonnet"  # the person's edit, between two installs
+    write_json(target, data)
+    dated = settings.install(str(target), python=PY).backup
+    assert dated and dated.startswith(str(target) + ".lh-backup.")
+    assert settings.install(str(target), python="/new/venv/bin/python").backup in (dated, str(target) + ".lh-backup")
+    assert len(os.listdir(target.parent)) == 3  # the file, the first original, the dated one

@@ -283,9 +283,38 @@ def made_folder_file(path: str, env: Mapping[str, str] | None = None) -> str:
     return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(folder) + ".lh-made")
 
 
-def _backup(base: str, raw: bytes, now: float) -> str:
-    """Keep the bytes we are about to replace. ``base`` (``<file>.lh-backup``) holds the first
-    original; a later, different original gets a dated name beside it."""
+def _without_ours(data: dict) -> str:
+    """``data`` with our entries removed, as JSON text in its own key order: what a backup holds of
+    the person's (whitespace aside)."""
+    rest = copy.deepcopy(data)
+    _remove_ours(rest)
+    return json.dumps(rest, ensure_ascii=False)
+
+
+def _kept_already(base: str, rest: str) -> str | None:
+    """The backup (``base``, else one of its dated siblings) that holds ``rest`` once our entries are
+    removed from it, or None."""
+    folder, name = os.path.split(base)
+    try:
+        names = sorted(n for n in os.listdir(folder or ".") if n == name or n.startswith(name + "."))
+    except OSError:
+        return None
+    for n in names:  # why sorted: the first original (``base``) before the dated ones
+        try:
+            parsed, _ = read(os.path.join(folder, n))
+        except SettingsError:
+            continue  # a damaged backup proves nothing; the new one is written
+        if parsed is not None and _without_ours(parsed) == rest:
+            return os.path.join(folder, n)
+    return None
+
+
+def _backup(base: str, raw: bytes, data: dict, now: float) -> str:
+    """Keep the bytes we are about to replace (``raw``, parsed: ``data``). ``base``
+    (``<file>.lh-backup``) holds the first original; a later, different original gets a dated name
+    beside it. A file that differs from a kept backup only in our own entries (a reinstall from a
+    moved venv or another Python) is not kept again: uninstall gives back the person's part, which
+    a backup already holds."""
     try:
         with open(base, "rb") as fh:
             if fh.read() == raw:
@@ -293,11 +322,27 @@ def _backup(base: str, raw: bytes, now: float) -> str:
     except FileNotFoundError:
         if atomic_write(base, raw, exclusive=True):
             return base
+    kept = _kept_already(base, _without_ours(data))
+    if kept is not None:
+        return kept
     stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime(now))
     candidate, n = f"{base}.{stamp}", 1
     while not atomic_write(candidate, raw, exclusive=True):
         candidate, n = f"{base}.{stamp}-{n}", n + 1
     return candidate
+
+
+def _refuse_read_only(path: str, command: str) -> None:
+    """A file without its owner's write bit is the person's "no tool edits this" (chmod 444 in a
+    dotfiles repo); a rename over it would ignore that, so refuse before anything is written.
+    why the mode bits and not only os.access: root may write any file, and tests run as root."""
+    try:
+        mode = os.stat(path).st_mode  # a symlink's target: the file that would be replaced
+    except OSError:
+        return  # missing (created) or unreachable: the write reports it
+    if not mode & stat.S_IWUSR or not os.access(path, os.W_OK):
+        raise SettingsError(f"{path}: read-only; left untouched",
+                            f"chmod u+w {shlex.quote(path)}, then run {command} again")
 
 
 def _write(path: str, data: bytes, raw: bytes | None) -> None:
@@ -339,10 +384,12 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     change = Change(path, "unchanged", list(events), None, warnings)
     if data is not None and new == data:
         return change
+    _refuse_read_only(path, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
     text = render(new, raw)
     try:
         if raw is not None:
-            change.backup = _backup(backup or path + BACKUP_SUFFIX, raw, time.time() if now is None else now)
+            change.backup = _backup(backup or path + BACKUP_SUFFIX, raw, data or {},
+                                    time.time() if now is None else now)
         _write(path, text, raw)
     except OSError as exc:
         raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
@@ -376,6 +423,7 @@ def uninstall(path: str, backup: str | None = None) -> Change:
     removed = _remove_ours(new)
     if not removed:
         return Change(path, "unchanged")
+    _refuse_read_only(path, "lh hooks uninstall")
     original = _original(list(dict.fromkeys([backup or path + BACKUP_SUFFIX, path + BACKUP_SUFFIX])), new)
     try:
         if original is not None:

@@ -302,3 +302,91 @@ def test_uninstall_project_keeps_a_claude_folder_the_person_made_or_filled(isola
     r = invoke("hooks", "uninstall", "--project", str(filled))
     assert r.code == 0 and "made by lh hooks install" not in r.out
     assert (filled / ".claude" / "commands").is_dir()
+
+
+# --- refusals and warnings of install and uninstall --------------------------------------------------
+
+def test_a_read_only_settings_file_is_refused_by_install_and_uninstall(isolated_home):
+    target = user_file(isolated_home)
+    target.parent.mkdir()
+    target.write_text('{\n  "model": "opus"\n}\n')
+    os.chmod(target, 0o444)
+    r = invoke("hooks", "install")
+    assert r.code == 1
+    assert r.err == (f"lh: {target}: read-only; left untouched "
+                     f"(hint: chmod u+w {target}, then run lh hooks install again)\n")
+    assert target.read_bytes() == b'{\n  "model": "opus"\n}\n' and "(updated)" not in r.out
+    os.chmod(target, 0o644)
+    assert invoke("hooks", "install").code == 0
+    installed = target.read_bytes()
+    os.chmod(target, 0o444)
+    r = invoke("hooks", "uninstall")
+    assert r.code == 1 and "then run lh hooks uninstall again" in r.err and r.err.count("\n") == 1
+    assert target.read_bytes() == installed
+
+
+def test_install_warns_about_every_other_file_that_holds_our_hooks(isolated_home, tmp_path, monkeypatch):
+    """Claude Code merges the user file and the project's two files: ours in two of them run twice."""
+    proj = tmp_path / "proj"
+    (proj / ".git").mkdir(parents=True)
+    monkeypatch.chdir(proj)
+    local = proj / ".claude" / "settings.local.json"
+    assert invoke("hooks", "install", "--settings", str(local)).code == 0
+    r = invoke("hooks", "install")  # the user file, from inside that project
+    assert r.code == 0, r.err
+    assert (f"warning: {local} holds lazy-harness hooks too: Claude Code runs both files, so in this project "
+            "every event runs twice") in r.out
+    assert f"lh hooks uninstall --settings {local}" in r.out
+    shared = invoke("hooks", "install", "--project")
+    assert f"warning: {local} holds lazy-harness hooks too" in shared.out
+    assert f"warning: {user_file(isolated_home)} holds lazy-harness hooks too" in shared.out
+    again = invoke("hooks", "install", "--settings", str(local))
+    assert f"warning: {proj / '.claude' / 'settings.json'} holds" in again.out
+    assert f"lh hooks uninstall --project {proj}" in again.out
+    assert "(hint: lh hooks uninstall removes" in again.out  # the user file's own command
+
+
+def test_install_alone_in_its_project_warns_about_nothing(isolated_home, tmp_path, monkeypatch):
+    (tmp_path / "proj").mkdir()
+    monkeypatch.chdir(tmp_path / "proj")
+    r = invoke("hooks", "install", "--settings", str(tmp_path / "proj" / ".claude" / "settings.local.json"))
+    assert r.code == 0 and "runs twice" not in r.out
+
+
+def test_install_settings_refuses_a_name_claude_code_never_reads(isolated_home, tmp_path):
+    typo = tmp_path / "proj" / ".claude" / "setings.local.json"
+    r = invoke("hooks", "install", "--settings", str(typo))
+    assert r.code == 1 and r.err.count("\n") == 1
+    assert f"--settings: {typo}: Claude Code reads no file of that name" in r.err
+    assert "settings.local.json" in r.err
+    assert not (tmp_path / "proj").exists() and not user_file(isolated_home).exists()
+
+
+def test_uninstall_settings_still_cleans_a_misnamed_file_an_earlier_version_wrote(isolated_home, tmp_path):
+    typo = tmp_path / "setings.local.json"
+    settings.install(str(typo))
+    r = invoke("hooks", "uninstall", "--settings", str(typo))
+    assert r.code == 0 and f"deleted {typo}" in r.out
+
+
+def test_install_settings_on_a_projects_shared_file_writes_the_portable_form(isolated_home, tmp_path):
+    """The committed file must not name this machine's interpreter: the same command as --project."""
+    shared = tmp_path / "proj" / ".claude" / "settings.json"
+    (tmp_path / "proj").mkdir()
+    r = invoke("hooks", "install", "--settings", str(shared))
+    assert r.code == 0, r.err
+    assert "command: lh-hook <Event>" in r.out
+    text = shared.read_text()
+    assert {o.command for o in settings.find_ours(json.loads(text))} == {f"lh-hook {e}" for e in settings.EVENTS}
+    assert sys.executable not in text
+    # the user file, though also a .claude/settings.json, keeps the absolute form
+    mine = invoke("hooks", "install", "--settings", str(user_file(isolated_home)))
+    assert mine.code == 0 and " -S -P -c " in mine.out
+
+
+def test_uninstall_project_of_a_missing_folder_gives_uninstalls_hint(isolated_home, tmp_path):
+    r = invoke("hooks", "uninstall", "--project", str(tmp_path / "typo"))
+    assert r.code == 1 and f"--project: {tmp_path / 'typo'} does not exist" in r.err
+    assert "is created" not in r.err and "nothing was removed" in r.err
+    r = invoke("hooks", "install", "--project", str(tmp_path / "typo"))
+    assert r.code == 1 and "only its .claude/ is created" in r.err

@@ -7,6 +7,7 @@ last run) are shared with ``lh doctor``.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -41,9 +42,11 @@ class SettingsFile:
     disables_all: bool = False  # ``"disableAllHooks": true``: Claude Code runs no hook, ours neither
 
 
-def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[SettingsFile]:
-    """The user file and the project's two files (project root of ``cwd``), each inspected once."""
-    root = project_root(cwd or os.getcwd())
+def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None,
+                   root: str | None = None) -> list[SettingsFile]:
+    """The user file and the project's two files, each inspected once. The project: ``root`` itself
+    (the folder install wrote a ``.claude/`` file into), else the project root of ``cwd``."""
+    root = root or project_root(cwd or os.getcwd())
     out, seen = [], set()
     for label, path in settings.files_for(root, env):
         key = os.path.realpath(path)
@@ -146,7 +149,8 @@ def hooks() -> None:
 
 settings_option = click.option(
     "--settings", "settings_path", type=click.Path(dir_okay=False),
-    help="Settings file to edit (default: <claude dir>/settings.json), e.g. .claude/settings.local.json.")
+    help="Settings file to edit (default: <claude dir>/settings.json), e.g. .claude/settings.local.json; "
+         "install takes a settings.json or settings.local.json, the names Claude Code reads.")
 project_option = click.option(
     "--project", "project_dir", is_flag=False, flag_value="", default=None, metavar="[DIR]",
     type=click.Path(),  # why: _target refuses a missing folder or a file in one line, not click's usage text
@@ -154,20 +158,51 @@ project_option = click.option(
          "with the portable command `lh-hook <Event>`.")
 
 
-def _target(settings_path: str | None, project_dir: str | None) -> str:
-    """The settings file a command edits: --settings FILE, --project [DIR], else the user file."""
+READ_NAMES = ("settings.json", "settings.local.json")  # the names of the settings files Claude Code reads
+MISSING_HINT = {"install": "give the project's folder; only its .claude/ is created",
+                "uninstall": "give the folder of the project whose .claude/settings.json holds the hooks; "
+                             "nothing was removed"}
+
+
+def _target(settings_path: str | None, project_dir: str | None, command: str) -> str:
+    """The settings file ``command`` (install, uninstall) edits: --settings FILE, --project [DIR], else
+    the user file."""
     if settings_path and project_dir is not None:
         raise click.UsageError("--settings and --project name two files; give one")
     if project_dir is not None:
         root = os.path.abspath(project_dir) if project_dir else project_root(os.getcwd())
         # why: a typo must not become a new folder tree holding a settings.json
         if not os.path.exists(root):
-            raise LhError(f"--project: {root} does not exist",
-                          hint="give the project's folder; only its .claude/ is created")
+            raise LhError(f"--project: {root} does not exist", hint=MISSING_HINT[command])
         if not os.path.isdir(root):
             raise LhError(f"--project: {root} is not a folder", hint="give the project's folder")
         return os.path.join(root, ".claude", "settings.json")
-    return os.path.abspath(settings_path) if settings_path else paths.user_settings_file()
+    if not settings_path:
+        return paths.user_settings_file()
+    target = os.path.abspath(settings_path)
+    # why install only: a file Claude Code never reads (a typo) would hold hooks that never run; uninstall
+    # may still clean such a file an earlier version wrote
+    if command == "install" and os.path.basename(target) not in READ_NAMES:
+        raise LhError(f"--settings: {target}: Claude Code reads no file of that name; nothing written",
+                      hint="name a settings.json or settings.local.json, e.g. .claude/settings.local.json")
+    return target
+
+
+def _is_user_file(path: str) -> bool:
+    return os.path.realpath(path) == os.path.realpath(paths.user_settings_file())
+
+
+def _project_of(target: str) -> str | None:
+    """The project folder whose ``.claude/`` holds ``target``; None for the user file or elsewhere."""
+    folder = os.path.dirname(os.path.abspath(target))
+    if os.path.basename(folder) != ".claude" or _is_user_file(target):
+        return None
+    return os.path.dirname(folder)
+
+
+def _is_shared_file(target: str) -> bool:
+    """A project's ``.claude/settings.json``: committed and shared, so the portable form goes in it."""
+    return os.path.basename(target) == "settings.json" and _project_of(target) is not None
 
 
 def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
@@ -233,8 +268,10 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         _bundle_hook_modules()
         _switch_loop_on(cfg)
         return
-    target = _target(settings_path, project_dir)
-    portable = project_dir is not None
+    target = _target(settings_path, project_dir, "install")
+    portable = project_dir is not None or _is_shared_file(target)
+    if portable and project_dir is None:
+        click.echo(f"{target} is a project's shared settings file: the portable command, as --project writes")
     config.parse_file(cfg)
     if _leave_for_plugin(target, leave, os.path.dirname(os.path.dirname(target)) if portable else os.getcwd()):
         click.echo(f"settings: {target} left alone (the plugin runs the hooks)")
@@ -243,8 +280,7 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         _register(target, portable)
         if made:
             _note_made_folder(target)
-        if portable:
-            _warn_user_hooks(target)
+        _warn_other_files(target)
     _bundle_hook_modules()
     _switch_loop_on(cfg)  # why last: it ends with the two lines on what happens next
 
@@ -290,16 +326,22 @@ def _note_made_folder(target: str) -> None:
         click.echo(f"warning: cannot note that {os.path.dirname(target)} was made here: {exc}")
 
 
-def _warn_user_hooks(target: str) -> None:
-    """A project's file beside user-level hooks: Claude Code runs both, so every event runs twice."""
-    user = paths.user_settings_file()
-    if os.path.realpath(user) == os.path.realpath(target):
-        return
-    holding = [f for f in settings_files(os.path.dirname(os.path.dirname(target))) if f.label == "user" and f.ours]
-    if holding:
-        click.echo(f"warning: {user} holds lazy-harness hooks too: Claude Code runs both files, so in this "
+def _warn_other_files(target: str) -> None:
+    """Claude Code merges the user file and the project's two files: our hooks in another of them besides
+    ``target`` run every event twice. Warn for each, naming the command that removes them there."""
+    root = _project_of(target) or project_root(os.getcwd())
+    for f in settings_files(root=root):
+        if not f.ours or os.path.realpath(f.path) == os.path.realpath(target):
+            continue
+        if f.label == "user":
+            remove = "lh hooks uninstall"
+        elif f.label == "project":
+            remove = f"lh hooks uninstall --project {shlex.quote(root)}"
+        else:
+            remove = f"lh hooks uninstall --settings {shlex.quote(f.path)}"
+        click.echo(f"warning: {f.path} holds lazy-harness hooks too: Claude Code runs both files, so in this "
                    "project every event runs twice (memory read back twice, sessions queued twice) "
-                   "(hint: lh hooks uninstall removes the user's; teammates get them from the project's file)")
+                   f"(hint: {remove} removes them there; keep one file)")
 
 
 def _remove_made_folder(target: str) -> None:
@@ -375,7 +417,7 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
 
         hooks_codex.uninstall()
         return
-    target = _target(settings_path, project_dir)
+    target = _target(settings_path, project_dir, "uninstall")
     change = settings.uninstall(target, backup=settings.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
