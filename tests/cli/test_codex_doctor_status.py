@@ -21,7 +21,23 @@ def here(tmp_path, monkeypatch):
 
 
 def codex_rows(out: str) -> list[str]:
-    return [line for line in out.splitlines() if "codex" in line.split(":")[0]]
+    """The lines of Codex's hooks (codex hooks, codex trust, codex sessions); not the distiller's ``codex``."""
+    return [line for line in out.splitlines() if line.split(":")[0].split()[1:2] == ["codex"]
+            and line.split(":")[0].split()[2:]]
+
+
+def lines_of(out: str) -> dict[str, str]:
+    """check name -> its line (the last one of that name)."""
+    return {line.split(":")[0].split(None, 1)[1]: line for line in out.splitlines()}
+
+
+def write_config(text: str) -> None:
+    import os
+
+    cfg = paths.config_file()
+    os.makedirs(os.path.dirname(cfg), exist_ok=True)
+    with open(cfg, "w") as fh:
+        fh.write(text)
 
 
 def test_doctor_reports_codex_hooks_trusted_and_sessions_seen(here):
@@ -87,3 +103,53 @@ def test_hooks_status_shows_the_codex_hooks(here):
     invoke("hooks", "install", "--agent", "codex")
     out = invoke("hooks", "status").out
     assert any(x.startswith("codex: hooks installed (4 in ") and "trust trusted" in x for x in out.splitlines())
+
+
+# -- a machine with Codex alone (no claude): the distiller doctor checks is the one the worker uses -------------
+
+@pytest.mark.parametrize("distiller", ["auto", "codex"])
+def test_doctor_passes_a_codex_only_machine(here, distiller):
+    write_config(f'[worker]\ndistiller = "{distiller}"\n')
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    r = invoke("doctor")
+    found = lines_of(r.out)
+    assert r.code == 0, r.out
+    assert found["codex"] == (f"ok    codex: {here['bin'] / 'codex'}: codex-cli 0.171.0; it distils sessions "
+                              f"(worker.distiller = {distiller})")
+    assert found["claude"].startswith("info  claude: claude not found on PATH: not needed here")
+    assert "hint" not in found["claude"]
+    assert found["hooks"].startswith("info  hooks: no Claude Code settings file holds lazy-harness hooks; "
+                                     "Codex's hooks.json does")
+    assert "hint" not in found["hooks"]
+    assert not any(line.startswith("fail") for line in r.out.splitlines()), r.out
+
+
+def test_a_codex_distiller_not_found_fails_and_names_its_install(here, monkeypatch, tmp_path):
+    from tests.support import fake_claude
+
+    write_config('[worker]\ndistiller = "codex"\n')
+    fake_claude.install(tmp_path / "claude-bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'claude-bin'}:/usr/bin:/bin")
+    assert invoke("hooks", "install").code == 0
+    r = invoke("doctor")
+    found = lines_of(r.out)
+    assert r.code == 1
+    assert found["codex"].startswith("fail  codex: codex not found on PATH; it distils sessions (worker.distiller "
+                                     "= codex)") and "npm install -g @openai/codex" in found["codex"]
+    assert found["claude"].startswith("ok    claude: ")
+
+
+def test_codex_hooks_and_a_claude_distiller_without_claude_still_fail(here):
+    write_config('[worker]\ndistiller = "claude"\n')
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    r = invoke("doctor")
+    found = lines_of(r.out)
+    assert r.code == 1
+    assert found["claude"].startswith("fail  claude: claude not found on PATH") and "codex" not in lines_of(r.out)
+    assert found["hooks"].startswith("info  hooks: ")  # Codex's hooks.json holds ours
+
+
+def test_neither_agent_holding_our_hooks_fails_the_hooks_line(here):
+    found = lines_of(invoke("doctor").out)
+    assert found["hooks"] == ("fail  hooks: no settings file holds lazy-harness hooks  (hint: lh hooks install, "
+                              "or lh hooks install --agent codex)")

@@ -41,10 +41,33 @@ class LazyGroup(click.Group):
         module = importlib.import_module(spec[0])
         return getattr(module, spec[1])
 
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's, except that a name not in the table gets click's "Did you mean" from the table.
+        why: click builds its suggestions from ``self.commands``, which stays empty here (lazy)."""
+        name = click.utils.make_str(args[0])
+        if name in COMMANDS or ctx.resilient_parsing or ctx.token_normalize_func or not name[:1].isalnum():
+            return super().resolve_command(ctx, args)  # why: click's own path for an option (--help)
+        raise _no_such_command(name, ctx)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+def _no_such_command(name: str, ctx: click.Context) -> click.UsageError:
+    """click's error for an unknown command, with the close names of the table (click 8.4 and later
+    suggest them themselves; before that, the same words are written here)."""
+    error = getattr(click.exceptions, "NoSuchCommand", None)
+    if error is not None:
+        return error(name, possibilities=COMMANDS, ctx=ctx)
+    import difflib
+
+    close = difflib.get_close_matches(name, COMMANDS)
+    said = f" Did you mean {close[0]!r}?" if len(close) == 1 else (
+        f" (Possible commands: {', '.join(close)})" if close else "")
+    return click.UsageError(f"No such command {name!r}.{said}", ctx)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -81,27 +81,74 @@ def _loop_off(r: Report) -> None:
         r.line("warn", "compound loop", "disabled: finished sessions are not distilled", hint)
 
 
-def _check_claude(r: Report, values: Config) -> None:
+def _check_distiller(r: Report, values: Config, codex_holds: bool) -> None:
+    """The CLI the worker's model calls go through (``[worker] distiller``, ADR 0044), and claude: a
+    missing claude is a failure only when it distils, or when Codex's hooks.json holds none of ours
+    (Claude Code is then what lazy-harness serves here)."""
+    from lazy_harness.worker import codex_distill
+
+    used = codex_distill.chosen(values)
+    _check_claude(r, values, needed=used == "claude" or not codex_holds)
+    if used == "codex":
+        _check_codex(r, values)
+
+
+def _check_claude(r: Report, values: Config, needed: bool = True) -> None:
+    wanted = values["compound_loop"]["claude_path"] or "claude"
+    exe = _executable(wanted)
+    hint = "npm install -g @anthropic-ai/claude-code, or set compound_loop.claude_path"
+    if exe is None:
+        where = "on PATH" if os.sep not in wanted else "or not executable"
+        if needed:
+            r.line("fail", "claude", f"{wanted} not found {where}", hint)
+        else:
+            r.line("info", "claude", f"{wanted} not found {where}: not needed here (Codex's hooks hold ours and "
+                   "codex distils sessions)")
+        return
+    version = _version(r, "claude", exe, hint)
+    if version is not None:
+        r.line("ok", "claude", f"{exe}: {version}")
+        _check_claude_version(r, version, shlex.quote(exe))
+
+
+def _check_codex(r: Report, values: Config) -> None:
+    """codex, when it is the distiller: found, and what ``codex --version`` says."""
+    from lazy_harness.worker import codex_distill
+
+    wanted = codex_distill.codex_path(values)
+    role = f"it distils sessions (worker.distiller = {values['worker']['distiller'] or 'auto'})"
+    hint = "npm install -g @openai/codex, or set worker.codex_path"
+    exe = _executable(wanted)
+    if exe is None:
+        where = "on PATH" if os.sep not in wanted else "or not executable"
+        r.line("fail", "codex", f"{wanted} not found {where}; {role}", hint)
+        return
+    version = _version(r, "codex", exe, hint)
+    if version is not None:
+        r.line("ok", "codex", f"{exe}: {version}; {role}")
+
+
+def _executable(wanted: str) -> str | None:
+    """``wanted`` (a name looked up on PATH, or a path) as an executable file, or None."""
+    exe = os.path.expanduser(wanted) if os.sep in wanted else shutil.which(wanted)
+    if not exe or not os.access(exe, os.X_OK) or os.path.isdir(exe):
+        return None
+    return exe
+
+
+def _version(r: Report, check: str, exe: str, hint: str) -> str | None:
+    """The first line ``exe --version`` prints, or None after a fail line saying why there is none."""
     from lazy_harness import proc
 
-    wanted = values["compound_loop"]["claude_path"] or "claude"
-    exe = os.path.expanduser(wanted) if os.sep in wanted else shutil.which(wanted)
-    hint = "npm install -g @anthropic-ai/claude-code, or set compound_loop.claude_path"
-    if not exe or not os.access(exe, os.X_OK) or os.path.isdir(exe):
-        where = "on PATH" if os.sep not in wanted else "or not executable"
-        r.line("fail", "claude", f"{wanted} not found {where}", hint)
-        return
     try:
         res = proc.run([exe, "--version"], timeout=VERSION_TIMEOUT)
     except proc.ProcError as exc:
-        r.line("fail", "claude", exc.message, hint)
-        return
+        r.line("fail", check, exc.message, hint)
+        return None
     if not res.ok:
-        r.line("fail", "claude", res.describe().replace("\n", " | "), f"{shlex.quote(exe)} --version")
-        return
-    version = (res.stdout.strip().splitlines() or ["?"])[0]
-    r.line("ok", "claude", f"{exe}: {version}")
-    _check_claude_version(r, version, shlex.quote(exe))
+        r.line("fail", check, res.describe().replace("\n", " | "), f"{shlex.quote(exe)} --version")
+        return None
+    return (res.stdout.strip().splitlines() or ["?"])[0]
 
 
 def _parse_version(text: str) -> tuple[int, ...] | None:
@@ -132,9 +179,9 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
         r.line("ok", "claude version", f"{'.'.join(map(str, found))} ({tested})")
 
 
-def _check_plugin(r: Report) -> Install | None:
-    """The lazy-harness plugin as Claude Code recorded it for the project here; the enabled install,
-    or None."""
+def _check_plugin(r: Report) -> list[Install]:
+    """The lazy-harness plugin as Claude Code recorded it for the project here: its installs (none
+    when the record cannot be read)."""
     from lazy_harness import plugin
     from lazy_harness.errors import SettingsError
 
@@ -142,17 +189,17 @@ def _check_plugin(r: Report) -> Install | None:
         found = plugin.installs(os.getcwd())
     except SettingsError as exc:
         r.line("warn", "plugin", exc.message, "claude plugin list")
-        return None
+        return []
     if not found:
         r.line("ok", "plugin", "not installed (hooks come from settings.json)")
-        return None
+        return []
     active = next((i for i in found if i.enabled), None)
     for install in found:
         if not install.enabled:
             r.line("ok", "plugin", f"{install.describe()}: its hooks do not run",
                    None if active else f"claude plugin enable {install.plugin_id}")
     if active is None:
-        return None
+        return found
     if not os.path.isfile(os.path.join(active.path, "hooks", "hooks.json")):
         r.line("fail", "plugin", f"{active.describe()}: {active.path}/hooks/hooks.json is missing",
                f"claude plugin install {active.plugin_id}")
@@ -164,18 +211,21 @@ def _check_plugin(r: Report) -> Install | None:
                "that is gone, so its hooks fail (sessions are not remembered)", plugin.INSTALL_LH)
     else:
         r.line("ok", "plugin", f"{active.describe()}: its hooks run {shutil.which(settings.SCRIPT)}")
-    return active
+    return found
 
 
-def _check_hooks(r: Report) -> None:
+def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
+    """Who registers our hooks for Claude Code: the plugin, settings files, or nobody (a failure only
+    when Codex's hooks.json holds none of ours either). Returns the plugin's id when the plugin is
+    what registers them (enabled, or disabled with no settings file holding ours), else None."""
     files = settings_files()
     holding = [f for f in files if f.ours]
-    unreadable = [f for f in files if f.state == "invalid"]
     for f in files:
         if f.disables_all:
             r.line("fail", "hooks", f"{f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, ours "
                    "neither (no session is remembered or read back)", f"remove disableAllHooks from {f.path}")
-    active = _check_plugin(r)
+    found = _check_plugin(r)
+    active = next((i for i in found if i.enabled), None)
     if active is not None and holding:
         where = ", ".join(f"{f.label} ({f.path})" for f in holding)
         r.line("warn", "hooks twice", f"the plugin {active.plugin_id} and {where} both register lazy-harness "
@@ -183,21 +233,47 @@ def _check_hooks(r: Report) -> None:
                f"keep one: lh hooks uninstall, or claude plugin disable {active.plugin_id}")
     elif active is not None:
         r.line("ok", "hooks", f"registered by the plugin {active.plugin_id}")
-        return
+        return active.plugin_id
     for f in files:
         if f.state == "invalid" and holding:
             r.line("warn", "settings file", f"{f.path}: {f.error}", f"fix the JSON in {f.path}")
         for where in f.null_matchers:
             r.line("warn", "settings file", f"{f.path}: {where} has a null matcher; Claude Code may ignore "
                    "this file", f"set the matcher to \"\" in {f.path}")
-    if not holding and unreadable:
+    if holding:
+        _check_settings_hooks(r, holding)
+        return None
+    return _no_settings_hooks(r, [f for f in files if f.state == "invalid"], found, codex_holds)
+
+
+def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_holds: bool) -> str | None:
+    """No settings file holds our hooks and no enabled plugin registers them: a file that does not
+    parse, a disabled plugin (paused), Codex's hooks.json alone, or nothing at all."""
+    bad = "warn" if codex_holds else "fail"
+    if unreadable:
         # why: "install the hooks" is the wrong advice when they may be in a file that does not parse
         for f in unreadable:
-            r.line("fail", "hooks", f"cannot read {f.path}: {f.error}", f"fix the JSON in {f.path}")
-        return
-    if not holding:
-        r.line("fail", "hooks", "no settings file holds lazy-harness hooks", "lh hooks install")
-        return
+            r.line(bad, "hooks", f"cannot read {f.path}: {f.error}", f"fix the JSON in {f.path}")
+        return None
+    if found:
+        plugin_id = found[0].plugin_id
+        r.line("info" if codex_holds else "fail", "hooks", f"paused: the plugin {plugin_id} is disabled and no "
+               "settings file holds lazy-harness hooks, so no session is remembered",
+               f"claude plugin enable {plugin_id}")
+        return plugin_id
+    if codex_holds:
+        r.line("info", "hooks", "no Claude Code settings file holds lazy-harness hooks; Codex's hooks.json does "
+               "(lh hooks install adds them for Claude Code)")
+        return None
+    from lazy_harness import codex_trust
+
+    also = ", or lh hooks install --agent codex" if codex_trust.find_codex() is not None else ""
+    r.line("fail", "hooks", "no settings file holds lazy-harness hooks", "lh hooks install" + also)
+    return None
+
+
+def _check_settings_hooks(r: Report, holding: list) -> None:
+    """Each settings file holding our hooks: every event there, each command runnable; and more than one."""
     for f in holding:
         events = [o.event for o in f.ours]
         missing = [e for e in settings.EVENTS if e not in events]
@@ -224,6 +300,23 @@ def _check_hooks(r: Report) -> None:
                                for f in holding)
         r.line("warn", "hooks twice", f"registered in {where}: Claude Code runs every file's hooks, so each "
                "event runs more than once (memory read back twice, sessions queued twice)", f"keep one: {keep_one}")
+
+
+def _check_bundle(r: Report, plugin_id: str | None) -> None:
+    """The hooks' bundle (cli/hooks.py's bundle_line). With the plugin registering the hooks no line says
+    ``lh hooks install`` (a plugin user never runs it): the worker writes the bundle at each run."""
+    from lazy_harness import hotload
+    from lazy_harness.cli.hooks import bundle_line
+
+    status, check, detail, hint = bundle_line()
+    where = hotload.bundle_file()
+    if plugin_id is None or status == "ok" or hotload.problem(where):
+        r.line(status, check, detail, hint)
+    elif not os.path.exists(where) and not os.path.exists(paths.plugin_welcome_file()):
+        r.line("info", check, f"{where} not written yet: the first session's worker writes it (the plugin "
+               f"{plugin_id} registers the hooks)")
+    else:
+        r.line(status, check, detail, "the next session's worker writes it again")
 
 
 def _runnable(program: str) -> bool:
@@ -461,13 +554,11 @@ def doctor(ctx: click.Context) -> None:
     r.line("ok" if v >= (3, 11) else "fail", "python", f"{sys.version.split()[0]} ({sys.executable})",
            None if v >= (3, 11) else "install Python 3.11 or newer")
     values = _check_config(r)
-    _check_claude(r, values)
-    _check_hooks(r)
     from lazy_harness.cli import hooks_codex
-    from lazy_harness.cli.hooks import bundle_line
 
-    r.line(*bundle_line())
-
+    codex_holds = bool(hooks_codex.inspect(ask=False).ours)  # why: Codex alone needs neither claude nor settings.json
+    _check_distiller(r, values, codex_holds)
+    _check_bundle(r, _check_hooks(r, codex_holds))
     for row in hooks_codex.doctor_lines():
         r.line(*row)
     _check_writable(r, "queue folder", paths.queue_dir())
