@@ -76,7 +76,7 @@ def test_a_budget_limited_session_start_puts_used_entries_first_and_never_used_o
     _usage(project, {newest: 5, middle: 2, oldest: 1}, used={oldest})
     after = _start(project)["hookSpecificOutput"]["additionalContext"]
     assert oldest in after and newest not in after  # used first; shown in 5 sessions, never used: last
-    assert after.index(oldest) < after.index(middle)
+    assert after.index(middle) < after.index(oldest)  # usage chose what the budget dropped; printed newest first
     _config(isolated_home, f"[context]\nmax_chars = {budget}\n[usage]\nunused_after = 0\n")
     assert _start(project)["hookSpecificOutput"]["additionalContext"] == before  # 0: usage changes no order
 
@@ -87,6 +87,18 @@ def test_nothing_is_hidden_by_usage_alone_when_the_budget_holds_everything(tmp_p
     _usage(project, dict.fromkeys(made, 9), used=set())
     text = _start(project)["hookSpecificOutput"]["additionalContext"]
     assert all(eid in text for eid in made)
+
+
+def test_a_used_old_decision_is_printed_after_newer_ones_when_all_fit(tmp_path, isolated_home):
+    """The headings say "newest first": usage picks what a short budget keeps, never the printed order."""
+    project = ms.make_project(tmp_path, "proj")
+    oldest, middle, newest = _decisions(project, 3)
+    _usage(project, {oldest: 2, middle: 5, newest: 5}, used={oldest})
+    text = _start(project)["hookSpecificOutput"]["additionalContext"]
+    assert text.index(newest) < text.index(middle) < text.index(oldest), text
+    seen = usage.read_seen(None, SID)[-1][3]  # the usage record still pairs each id with its own line
+    for eid, n in seen:
+        assert n == len(next(ln for ln in text.splitlines() if eid in ln)) + 1
 
 
 def test_a_recurrence_is_told_to_the_person_once_with_its_id(tmp_path, isolated_home):

@@ -52,7 +52,8 @@ def render_example() -> str:
     for section, keys in SCHEMA.items():
         out += ["", f"# {SECTION_HELP[section]}" if section in SECTION_HELP else "#", f"[{section}]"]
         for key, (_, default, meaning) in keys.items():
-            floor = f"; at least {MINIMUMS[key]}" if key in MINIMUMS else ""
+            least = MINIMUMS.get(f"{section}.{key}", MINIMUMS.get(key))
+            floor = f"; at least {least}" if least is not None else ""
             if f"{section}.{key}" in RANGES:
                 floor = "; from {} to {}".format(*RANGES[f"{section}.{key}"])
             out += [f"# {meaning}{floor}", f"{key} = {toml_literal(default)}"]

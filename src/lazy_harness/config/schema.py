@@ -123,8 +123,10 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
 }
 
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
+# a smaller value is an error; by key, or by section.key where one key name is in two sections. why
+# context.max_chars: under 1,000 SessionStart's header and footer leave no room for one item
 MINIMUMS = {"wait_seconds": 1, "max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1,
-            "transcript_budget_chars": 1000, "prompt_max_chars": 8000}
+            "transcript_budget_chars": 1000, "prompt_max_chars": 8000, "context.max_chars": 1000}
 # a value outside these (inclusive) is an error: a cosine similarity is at most 1, a percent 100
 RANGES = {"recall.min_similarity": (0, 1), "recall.min_coverage": (0, 100)}
 # a value outside these is an error

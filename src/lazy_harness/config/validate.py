@@ -289,8 +289,9 @@ def _number_problem(dotted: str, key: str, kind: str, value: int | float) -> str
     if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
         low, high = RANGES[dotted]
         return f"expected {word} between {low} and {high}, got {value}"
-    if kind == "int" and value < MINIMUMS.get(key, 0):
-        return f"expected an integer >= {MINIMUMS.get(key, 0)}, got {value}"
+    least = MINIMUMS.get(dotted, MINIMUMS.get(key, 0))
+    if kind == "int" and value < least:
+        return f"expected an integer >= {least}, got {value}"
     return None
 
 

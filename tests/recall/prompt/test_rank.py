@@ -206,3 +206,24 @@ def test_a_crowd_about_one_component_gives_nothing_and_show_prompt_says_why(tmp_
     assert "This prompt receives nothing: " in head
     assert "other entries hold its distinctive words (search, dialog) and it does not stand out" in out.out, out.out
     assert f"of {rank.CROWD} or more entries holding the same distinctive words" in why, why
+
+
+def test_a_held_or_waiting_entry_is_said_to_be_so_not_to_pass():
+    """``lh memory show --prompt``: an entry over the bar that the hold check keeps out, or another
+    project's learning waiting for approval, is said to be that, never "score ... >= bar"."""
+    from lazy_harness.recall.prompt import explain
+
+    held, waiting = _cand(["kafka", "broker"], distinct=2, strength=9.0), _cand(["kafka", "broker"], distinct=2,
+                                                                                 kind="learning", strength=9.0)
+    [held, waiting] = judged([held, waiting], 0.9)
+    for c, state in ((held, {"held": "reads as an instruction to run a command"}), (waiting, {"waiting": True})):
+        c.update(state, passes=False)
+        c["why"] = rank.why(c, SETTINGS, "proj")
+        assert ">=" not in c["why"], c["why"]
+    assert held["why"] == "held: reads as an instruction to run a command"
+    assert "waits for your approval" in waiting["why"] and f"lh memory approve {waiting['id']}" in waiting["why"]
+    for first in (held, waiting):
+        info = {"terms": ["kafka", "broker"], "ranked": [first], "passed": 0}
+        said = explain.nothing_because(info)
+        assert "no entry passes the bar" not in said and first["id"] in said, said
+        assert ("held" if first is held else "approval") in said, said

@@ -155,6 +155,19 @@ def test_tiny_budgets_are_respected(project, budget):
     assert text is None or len(text) <= budget
 
 
+@pytest.mark.parametrize("budget", [200, 300, 420])
+def test_a_small_budget_never_cuts_the_header_or_the_footer_mid_word(project, budget):
+    """Below what the header and one item need (the config refuses such a value; the builder does not
+    trust it), whole lines are dropped, the footer first: never a line cut short."""
+    small_memory(project)
+    whole = build(project)[0].splitlines()
+    text, _ = build(project, max_chars=budget)
+    assert text is None or len(text) <= budget
+    for line in (text or "").splitlines():
+        footer = line.startswith("Left out for space: ") and line.endswith("`lh memory show` prints all of it.")
+        assert line in whole or footer, (budget, line)
+
+
 def test_the_store_and_the_config_agree_on_the_hard_cap():
     assert recall.CONTEXT_HARD_CAP == config.CONTEXT_HARD_CAP
 

@@ -77,5 +77,8 @@ def nothing_because(info: Mapping[str, Any]) -> str:
     if all(not c["anchors"] for c in info["ranked"]):
         shared = dict.fromkeys(t for c in info["ranked"] for t in c["matched"])
         return f"the entries it reaches share only everyday words with it ({', '.join(shared)}), which never pass alone"
+    out = next((c for c in info["ranked"] if c.get("held") or c.get("waiting")), None)
+    if out is not None:  # why: only what passed the bar is held or waits (recall.py)
+        return f"{out['id']} passes the bar but is out: {rank.held_or_waiting(out)}"
     best = info["ranked"][0]
     return f"no entry passes the bar; the first, {best['id']}: {best.get('why') or 'under the bar'}"

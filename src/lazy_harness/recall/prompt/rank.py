@@ -243,7 +243,10 @@ def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
 
 def why(c: dict, settings: RecallConfig, project: str | None) -> str:
     """The bar's reason, in words, to let candidate ``c`` in or keep it out (``lh memory show --prompt``):
-    the similarity bar's when ``c`` has a similarity, else the strength bar's."""
+    the similarity bar's when ``c`` has a similarity, else the strength bar's; first, that it is held or
+    waits for approval (recall/prompt/admit.py, recall.py's ``waiting``) whatever the bar says."""
+    if c.get("held") or c.get("waiting"):
+        return held_or_waiting(c)
     sim = c.get("similarity")
     needed = groups_needed(c, project, 1 if sim is not None else max(1, int(settings["min_terms"])))
     if len(c["matched"]) < needed:
@@ -277,6 +280,13 @@ def why(c: dict, settings: RecallConfig, project: str | None) -> str:
     return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
 
 
+def held_or_waiting(c: dict) -> str:
+    """Why ``c`` is out whatever its score: the hold check's reason, or the approval it waits for."""
+    if c.get("held"):
+        return f"held: {c['held']}"
+    return f"waits for your approval to be used in other projects (lh memory approve {c['id']})"
+
+
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
                   project: str | None) -> list[dict]:
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
@@ -304,10 +314,31 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallCo
     return scored + lexical + rest
 
 
+def units(text: str) -> int:
+    """``text``'s length as Claude Code counts it, in UTF-16 units (an emoji is 2): readback/digest.py's
+    ``units``, repeated here because the prompt hook does not load the digest."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _cut(text: str, cap: int) -> str:
+    """``text`` within ``cap`` :func:`units`: cut at a space when one is in the kept second half, a code
+    span the cut left open closed (as ``fence.neutral`` does), then "…"."""
+    if units(text) <= cap:
+        return text
+    end, room = 0, cap - 2  # why 2: the "…" and the backtick that may close a span
+    for ch in text:
+        room -= 2 if ord(ch) > 0xFFFF else 1
+        if room < 0:
+            break
+        end += 1
+    space = text.rfind(" ", 0, end + 1)
+    text = text[:space if space > end // 2 else end].rstrip()
+    return (text + "`" if text.count("`") % 2 else text) + "…"
+
+
 def _one_line(text: object, cap: int) -> str:
-    """``text`` on one line, terminal-safe, cut to ``cap`` characters."""
-    text = terminal_safe(" ".join(str(text or "").split()), keep="")
-    return text if len(text) <= cap else text[:cap - 1].rstrip() + "…"
+    """``text`` on one line, terminal-safe, cut to ``cap`` units (:func:`_cut`)."""
+    return _cut(terminal_safe(" ".join(str(text or "").split()), keep=""), cap)
 
 
 def _sentence(text: str) -> str:
@@ -339,20 +370,21 @@ def render_item(item: dict, ldir: str | None) -> str:
 
 
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
-    """The additionalContext for ``items`` within ``budget`` characters, and the items it holds."""
+    """The additionalContext for ``items`` within ``budget`` characters as Claude Code counts them
+    (:func:`units`), and the items it holds."""
     where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
     header = f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
-    lines, used = [header], len(header)
+    lines, used = [header], units(header)
     kept: list[dict] = []
     for item in items:
         line = render_item(item, ldir)
-        if used + 1 + len(line) > budget:
+        if used + 1 + units(line) > budget:
             room = budget - used - 1
             if kept or room < 80:
                 continue
-            line = line[:room - 1] + "…"
+            line = _cut(line, room)
         lines.append(line)
-        used += 1 + len(line)
+        used += 1 + units(line)
         item["chars"] = len(line) + 1  # the usage record counts what each entry cost
         kept.append(item)
     if not kept:

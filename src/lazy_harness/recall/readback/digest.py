@@ -31,7 +31,7 @@ from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, cont
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator
-    from typing import overload
+    from typing import Any, overload
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.handoff_log import Item
@@ -171,12 +171,21 @@ def _screened(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], 
             continue
         shown.append(eid)
         kept.append(rec)
-    if stats is not None and stats.get("ranks"):  # why: where the budget cuts, usage orders (memory/usage.py)
-        pairs = usage.order(list(zip(shown, kept, strict=True)), lambda pair: pair[0], stats["ranks"])
-        shown, kept = [eid for eid, _ in pairs], [rec for _, rec in pairs]
+    pairs = _by_use(list(zip(shown, kept, strict=True)), lambda pair: pair[0], stats, section)
+    shown, kept = [eid for eid, _ in pairs], [rec for _, rec in pairs]
     if stats is not None:
         stats.setdefault("ids", {})[section] = shown
     return kept
+
+
+def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict | None, section: str) -> list[Any]:
+    """``items`` in the order the budget takes them: used ones first (``usage.order``, ADR 0036). They
+    are printed in their own order (newest first): ``stats["dated"][section]`` keeps each one's place."""
+    if stats is None or not stats.get("ranks"):
+        return items
+    pairs = usage.order(list(enumerate(items)), lambda pair: id_of(pair[1]), stats["ranks"])
+    stats.setdefault("dated", {})[section] = [n for n, _ in pairs]
+    return [item for _, item in pairs]
 
 
 def _failures(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: dict | None = None,
@@ -238,7 +247,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
             if screen.keep("learning", learning_id(h), held.head_text(h), h):
                 kept.append(h)
         ranked = kept
-    ranked = usage.order(ranked, learning_id, stats.get("ranks"))
+    ranked = _by_use(ranked, learning_id, stats, "learnings")
     items = []
     stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [learning_id(h) for h in ranked]
     for head in ranked:
@@ -258,11 +267,13 @@ NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failur
          "decisions": ("decision", "decisions"), "learnings": ("learning", "learnings")}
 
 
-def _fit(header: list[str], sections: list[Section], budget: int) -> tuple[list[str], dict[str, int], dict[str, int]]:
+def _fit(header: list[str], sections: list[Section], budget: int,
+         dated: dict[str, list[int]] | None = None) -> tuple[list[str], dict[str, int], dict[str, int]]:
     """Lines within ``budget``: each non-empty section first gets its first item and an equal
     guaranteed share of what the header leaves, so no section starves another (300 long handoff items
     cannot push the newest failure's prevention out); what the shares leave goes by priority. Within a
-    section items keep their order: once one does not fit, it and everything after it is out."""
+    section items keep their order: once one does not fit, it and everything after it is out. Those
+    taken are printed in the order ``dated`` gives (:func:`_by_use`), else in theirs."""
     lines = list(header)
     used = sum(len(ln) + 1 for ln in lines) - 1
     room = max(0, budget - used)
@@ -294,7 +305,9 @@ def _fit(header: list[str], sections: list[Section], budget: int) -> tuple[list[
     for name, head, items in live:
         if taken[name]:
             lines.extend(head)
-            lines.extend(items[:taken[name]])
+            got = items[:taken[name]]
+            place = (dated or {}).get(name)
+            lines.extend([line for _, line in sorted(zip(place, got, strict=False))] if place else got)
         shown[name], left[name] = taken[name], len(items) - taken[name]
     return lines, shown, left
 
@@ -331,7 +344,7 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str,
             stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
             return None, stats
         sections = []
-    text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget)
+    text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget, dated=stats.get("dated"))
     stats.update(shown=shown, left_out=left, chars=len(text))
     # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
     stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
@@ -410,23 +423,34 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
     return header
 
 
-def fill(header: list[str], sections: list[Section], budget: int,
-         units: int | None = None) -> tuple[str, dict[str, int], dict[str, int]]:
+def units(text: str) -> int:
+    """``text``'s length as Claude Code counts it, in UTF-16 units (a JavaScript string's length: an
+    emoji is 2); prompt recall counts the same (recall/prompt/rank.py's ``units``)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def fill(header: list[str], sections: list[Section], budget: int, units_cap: int | None = None,
+         dated: dict[str, list[int]] | None = None) -> tuple[str, dict[str, int], dict[str, int]]:
     """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
-    is left out, again with room kept for the footer that counts it. ``units``: the limit as Claude
-    Code counts it, in UTF-16 units (a JavaScript string's length: an emoji is 2); ``budget`` by
-    default. A text over it is filled again with as much less room."""
-    units = budget if units is None else units
-    lines, shown, left = _fit(header, sections, budget)
+    is left out, again with room kept for the footer that counts it (no footer when even the header
+    leaves no room for it). ``units_cap``: the limit as Claude Code counts it (:func:`units`);
+    ``budget`` by default. A text over it is filled again with as much less room. Lines are whole:
+    under a header too long for ``budget`` (the config refuses such a budget) its last lines go."""
+    cap = budget if units_cap is None else units_cap
+    lines, shown, left = _fit(header, sections, budget, dated)
     if any(left.values()):
-        reserve = len(_footer({s: 10**5 for s in SECTIONS}, units)) + 1
-        lines, shown, left = _fit(header, sections, budget - reserve)
-        lines.append(_footer(left, units))
-    text = "\n".join(lines)[:budget]
-    length = len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
-    if length > units and budget > 0:
+        reserve = len(_footer({s: 10**5 for s in SECTIONS}, cap)) + 1
+        fewer, fewer_shown, fewer_left = _fit(header, sections, budget - reserve, dated)
+        footer = _footer(fewer_left, cap)
+        if sum(len(ln) + 1 for ln in fewer) + len(footer) <= budget:
+            lines, shown, left = fewer + [footer], fewer_shown, fewer_left
+    while lines and sum(len(ln) + 1 for ln in lines) - 1 > budget:
+        lines.pop()  # why: only the header's lines can be over: items and the footer were fitted
+    text = "\n".join(lines)
+    length = units(text)
+    if length > cap and budget > 0:
         # why in proportion: each code point over the plane counts twice, so as much less room overshoots
-        return fill(header, sections, min(budget - 1, budget * units // length), units)
+        return fill(header, sections, min(budget - 1, budget * cap // length), cap, dated)
     return text, shown, left
 
 

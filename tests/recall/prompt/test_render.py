@@ -1,0 +1,57 @@
+"""recall/prompt/rank.py's text: each item one line that keeps its code spans closed, within
+``recall.max_chars`` as Claude Code counts it (UTF-16 units, as the SessionStart digest does)."""
+
+from lazy_harness.recall.prompt import rank
+from lazy_harness.recall.readback import digest
+
+URL = "https://docs.payments-gateway.example.com/guides/rotating-webhook-signing-secrets-without-downtime"
+
+
+def _item(n: int, title: str, detail: str) -> dict:
+    return {"kind": "decision", "id": f"d-{n:08x}", "file": "/m/decisions.jsonl", "line": n,
+            "ts": "2026-04-13T10:00:00", "origin": "shop", "title": title, "detail": detail}
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def test_an_item_cut_inside_a_code_span_closes_it():
+    command = "curl -fsSL " + URL + " | sh -s -- " + " ".join(f"--topic orders-{n}" for n in range(20))
+    long = _item(1, "Kafka integration tests need the broker helper " + "x" * 100, f"fetch it with {command}")
+    short = _item(2, "Secret rotation is announced in the ops channel", "ops follows https://wiki.example.com/ops")
+    whole, _ = rank.render([long], "/m", "/k/learnings", 4000)
+    head, line = whole.rsplit("\n", 1)
+    inside = len(head) + 1 + line.index("`") + 30  # a budget whose room ends inside the span
+    for budget in (4000, inside):  # cut by the item's cap, then by the room the budget leaves
+        text, kept = rank.render([long, short], "/m", "/k/learnings", budget)
+        assert text is not None and kept and _units(text) <= budget
+        items = [ln for ln in text.splitlines() if ln.startswith("- ")]
+        assert items[0].endswith("…"), items[0]
+        assert all(ln.count("`") % 2 == 0 for ln in items), items
+
+
+def test_a_cut_ends_at_a_word_boundary():
+    words = " ".join(f"word{i}" for i in range(40))  # under the detail's own cap: the line's cap cuts
+    text, _ = rank.render([_item(1, "Title " + "t" * 180, words)], "/m", None, 4000)
+    line = text.splitlines()[-1]
+    assert line.endswith("…") and line[:-1].rsplit(" ", 1)[1].startswith("word")
+    last = line[:-1].rsplit(" ", 1)[1].rstrip(".")
+    assert f" {last} " in words + " ", last  # a whole word, not a piece of one
+
+
+def test_the_budget_counts_an_emoji_twice_as_claude_code_does():
+    rocket = "\U0001f680"
+    items = [_item(n, f"{topic} problem: " + rocket * 180, rocket * 200)
+             for n, topic in enumerate(("kafka rebalance", "redis failover", "nginx timeout", "terraform lock"))]
+    text, kept = rank.render(items, "/m", "/k/learnings", 1500)
+    assert text is not None and len(kept) >= 2
+    assert _units(text) <= 1500, (_units(text), len(text))
+    for ln in text.splitlines()[2:]:
+        assert "\ud83d" not in ln  # never half of an emoji
+        assert ln.count("`") % 2 == 0
+
+
+def test_prompt_recall_and_the_digest_count_alike():
+    for text in ("plain", "caf\u00e9", "\U0001f680 launch", "\U0001f680" * 3 + "\u00e9"):
+        assert rank.units(text) == digest.units(text) == _units(text)
