@@ -80,3 +80,21 @@ def test_budget_overflow_keeps_head_third_and_tail():
     head = lines[:lines.index(marker)]
     assert 800 <= sum(len(x) + 1 for x in head) <= 1000  # about a third
     assert b.count == 1000 and b.elided + len(lines) - 1 == 1000
+
+
+def test_a_tools_output_shows_only_redacted_text_when_a_redaction_shrinks_its_head():
+    """A long key redacted into a short marker left room in the excerpt, which was filled with the
+    output past the redacted window, unredacted and flattened (a key's body, a YAML block's password)."""
+    body = "\n".join("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC" + f"{i:02d}" * 6 for i in range(30))
+    pem = "-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n"
+    out, n = c.flat_output("$ cat key.pem\n" + pem + "done\n", 500)
+    assert n == 1 and "MIIEvQ" not in out and "[REDACTED:private-key] done" in out
+    token = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" * 30 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    out, _ = c.flat_output(f"serviceToken: {token}\npassword: |\n    Vq8rL2mZx9pT4wKd7sNb3yH6\nreplicas: 2\n", 500)
+    assert "SflKx" not in out and "Vq8rL2mZx9pT4wKd7sNb3yH6" not in out and "replicas: 2" in out
+
+
+def test_an_mcp_tools_values_are_redacted_before_they_are_cut():
+    call = c.tool_call({"name": "mcp__db__connect", "input": {
+        "dsn": "postgresql://reporting_user:" + "Vq8rL2mZx9pT4wKd7sNb3yH6jF1cQ5gA" + "@analytics-db.internal:5432/r"}})
+    assert "Vq8rL2mZx9pT4wKd" not in call and call.startswith("[tool mcp__db__connect: dsn=postgresql://reporting_user:")

@@ -22,6 +22,7 @@ _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.S)
 # a run of token characters the cut ended in: what may be the start of a secret whose whole length
 # its redaction rule needs (``ghp_`` + 36): dropped rather than shown half
 _CUT_RUN = re.compile(r"[A-Za-z0-9_\-+/=.]{8,}$")
+OUTPUT_WINDOW_MAX = 65_536  # characters of a tool's output redacted at most to fill its excerpt
 _TOOL_KEYS = ("command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description",
               "prompt", "skill")
 
@@ -48,14 +49,34 @@ def excerpt(text: str, limit: int, flat: bool = False) -> str:
     return cut.rstrip() + f" [... {max(len(text) - limit, 1)} more characters]"
 
 
+def _cut(value: str, n: int) -> str:
+    """``value`` redacted, then cut to ``n`` characters without the token run a cut ends in (an MCP
+    tool's ``dsn=postgresql://user:<password>@...`` cut before its ``@`` passed the URL rule)."""
+    from lazy_harness.redact import redact
+
+    whole = redact(value[:2 * n + 256])[0]
+    cut = whole[:n]
+    return _CUT_RUN.sub("", cut) if len(whole) > n and not whole[n].isspace() else cut
+
+
 def flat_output(text: str, limit: int) -> tuple[str, int]:
     """A tool's output on one line, as :func:`excerpt` with ``flat`` makes it, with its credentials
     redacted first (the built-in rules), and how many: a YAML block value (``password: |`` and the
     secret on the next line) is a secret only while its lines are apart; joined, no rule sees it."""
     from lazy_harness.redact import redact
 
-    head, n = redact(text[:limit + 256])
-    return excerpt(head + text[limit + 256:], limit, flat=True), n
+    # why the window grows: a redaction shrinks the head (a key becomes a marker), and the text past
+    # the window, unredacted, filled the excerpt; only redacted text is ever shown
+    window = limit + 256
+    while True:
+        head, n = redact(text[:window])
+        if window >= len(text) or len(head) > limit + 64 or window >= OUTPUT_WINDOW_MAX:
+            break
+        window *= 4
+    out = excerpt(head, limit, flat=True)
+    if window < len(text) and len(head) <= limit:
+        out += f" [... {len(text) - window} more characters]"
+    return out, n
 
 
 class Budget:
@@ -144,7 +165,7 @@ def tool_call(block: dict) -> str:
             pairs = []
             for key, value in list(args.items())[:6]:
                 shown = value if isinstance(value, (str, int, float, bool)) else type(value).__name__
-                pairs.append(f"{key}={str(shown)[:60]}")
+                pairs.append(f"{key}={_cut(str(shown), 60)}")
             summary = " ".join(pairs)
     summary = excerpt(summary, TOOL_CALL_CAP, flat=True)
     name = excerpt(name, 60, flat=True)
