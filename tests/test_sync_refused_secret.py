@@ -206,3 +206,15 @@ def test_a_remote_whose_tree_holds_a_symbolic_link_is_refused_and_nothing_is_che
     assert not os.path.islink(a.data / "projects")
     a.add("decision", "Use SQLite")  # the worker's next write stays in the data folder
     assert (a.data / "projects").is_dir() and list(outside.iterdir()) == []
+
+
+def test_a_secret_over_several_added_lines_refuses_the_push_too():
+    """A learning edited by hand with a YAML block value (``password: |`` and the secret on the next
+    line) holds a secret in no line alone: each run of added lines is read together as well."""
+    from lazy_harness.sync import scan
+
+    diff = ("diff --git a/knowledge/l.md b/knowledge/l.md\n--- /dev/null\n+++ b/knowledge/l.md\n"
+            "@@ -0,0 +1,6 @@\n+# Deploy notes\n+```yaml\n+password: |\n+    S3cretPw99xQ\n+```\n+end\n"
+            "diff --git a/knowledge/m.md b/knowledge/m.md\n--- a/knowledge/m.md\n+++ b/knowledge/m.md\n"
+            "@@ -3,0 +4,2 @@\n+plain words only\n+and more plain words\n")
+    assert scan._added_secrets(diff) == ["knowledge/l.md:1"]

@@ -49,8 +49,21 @@ def _added_secrets(diff: str, extra: Iterable[str] = ()) -> list[str]:
     """``path:line`` for every added line of a ``--unified=0`` diff (one or many) the redactor matches."""
     from lazy_harness.redact import redact
 
-    found, path, line_no, header = [], "?", 0, False
+    found: list[str] = []
+    path, line_no, header = "?", 0, False
+    run: list[str] = []  # the added lines in a row, read together too (below)
+
+    def end_run() -> None:
+        # why: a secret over several lines (``password: |`` and the value under it, a key wrapped by a
+        # terminal) is one in no line alone; the run is named by its first line
+        if len(run) > 1 and not any(f.startswith(f"{path}:") and int(f.rsplit(":", 1)[1]) >= line_no - len(run)
+                                    for f in found) and redact("\n".join(run), tuple(extra))[1]:
+            found.append(f"{path}:{line_no - len(run)}")
+        run.clear()
+
     for line in diff.splitlines():
+        if not (not header and line.startswith("+")) and run:
+            end_run()
         if line.startswith("diff "):
             header = True  # why: an added line "++ x" reads "+++ x": only a header line names a file
         elif header and line.startswith("+++ "):
@@ -64,7 +77,10 @@ def _added_secrets(diff: str, extra: Iterable[str] = ()) -> list[str]:
         elif not header and line.startswith("+"):
             if _holds_secret(line[1:], tuple(extra), redact):
                 found.append(f"{path}:{line_no}")
+            run.append(line[1:])
             line_no += 1
+    if run:
+        end_run()
     return found
 
 
