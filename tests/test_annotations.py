@@ -110,7 +110,7 @@ def test_the_shapes_module_is_never_loaded_at_run_time():
 
 ABOVE = ("cli", "ui", "hooks", "sync", "config", "cost", "queue", "redact")
 TOP_LEVEL = ("paths", "notice", "jsonload", "codex_trust", "private", "plugin", "settings", "logfile", "detach",
-             "atomic", "proc", "errors", "project_identity", "hotload", "__main__")
+             "atomic", "proc", "errors", "project_identity", "hotload", "sha", "__main__")
 
 
 @pytest.mark.parametrize("package", ABOVE)

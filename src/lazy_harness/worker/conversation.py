@@ -20,8 +20,9 @@ _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
 _SPACES = re.compile(r"\s+")
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.S)
 # a run of token characters the cut ended in: what may be the start of a secret whose whole length
-# its redaction rule needs (``ghp_`` + 36): dropped rather than shown half
-_CUT_RUN = re.compile(r"[A-Za-z0-9_\-+/=.]{8,}$")
+# its redaction rule needs (``ghp_`` + 36): dropped rather than shown half. A longer run (a blob,
+# minified code, a line of one character) is no token: it stays
+_CUT_RUN = re.compile(r"(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{8,320}$")
 OUTPUT_WINDOW_MAX = 65_536  # characters of a tool's output redacted at most to fill its excerpt
 _TOOL_KEYS = ("command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description",
               "prompt", "skill")
