@@ -244,3 +244,20 @@ def test_codex_home_is_codex_home_else_dot_codex_in_home(tmp_path):
     assert paths.codex_home({"HOME": home}) == os.path.join(home, ".codex")
     assert paths.codex_home({"HOME": home, "CODEX_HOME": "rel"}) == os.path.abspath("rel")
     assert paths.codex_hooks_file({"HOME": home}) == os.path.join(home, ".codex", "hooks.json")
+
+
+@pytest.mark.parametrize("name", ["XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "LH_CONFIG"])
+def test_a_relative_xdg_folder_or_lh_config_is_ignored_not_read_in_the_project(isolated_home, tmp_path,
+                                                                                monkeypatch, name):
+    """The hooks run in the session's project folder: ``XDG_CACHE_HOME=.cache`` read as given made a
+    repository's own ``.cache/lazy-harness/hooks/*.bin`` the hooks' code (its files are the user's and
+    pass every owner check). A relative value is ignored, as the XDG specification says."""
+    project = tmp_path / "cloned-repo"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    defaults = (paths.cache_dir(), paths.data_dir(), paths.config_file())
+    monkeypatch.setenv(name, ".cache" if name != "LH_CONFIG" else "config.toml")
+    assert (paths.cache_dir(), paths.data_dir(), paths.config_file()) == defaults
+    assert not any(str(p).startswith(str(project)) for p in (paths.cache_dir(), paths.data_dir(), paths.config_file()))
+    monkeypatch.setenv(name, str(tmp_path / "abs"))  # an absolute one counts, as before
+    assert str(tmp_path / "abs") in " ".join((paths.cache_dir(), paths.data_dir(), paths.config_file()))

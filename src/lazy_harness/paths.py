@@ -82,28 +82,35 @@ def user_settings_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(claude_dir(env), "settings.json")
 
 
+def _xdg(e: Mapping[str, str], name: str, *default: str) -> str:
+    """``$<name>`` when it is an absolute path (``~`` expanded), else ``~/<default...>``. why: the XDG
+    spec says a relative value is invalid and ignored; read as given it was resolved against the
+    folder a hook runs in, the session's project, whose checked-out files are the user's own and pass
+    every owner check: a repository could hold the hooks' bundle (code) or a config."""
+    value = os.path.expanduser(e.get(name) or "")
+    return value if os.path.isabs(value) else os.path.join(home(e), *default)
+
+
 def config_file(env: Mapping[str, str] | None = None) -> str:
     """``$LH_CONFIG``, else ``$XDG_CONFIG_HOME/lazy-harness/config.toml``, else ``~/.config/...``."""
     e = _env(env)
-    explicit = e.get("LH_CONFIG")
-    if explicit:
-        return os.path.abspath(os.path.expanduser(explicit))
-    base = e.get("XDG_CONFIG_HOME") or os.path.join(home(e), ".config")
-    return os.path.join(base, "lazy-harness", "config.toml")
+    explicit = os.path.expanduser(e.get("LH_CONFIG") or "")
+    if os.path.isabs(explicit):  # why only absolute: a relative one was a file of the project a hook ran in
+        return os.path.normpath(explicit)
+    return os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "lazy-harness", "config.toml")
 
 
 def own_config_dir(env: Mapping[str, str] | None = None) -> str | None:
     """The folder lazy-harness keeps config.toml in (``$XDG_CONFIG_HOME/lazy-harness``, else
     ``~/.config/lazy-harness``), or None when ``$LH_CONFIG`` names the file (a place of the user's)."""
     e = _env(env)
-    return None if e.get("LH_CONFIG") else os.path.dirname(config_file(e))
+    return None if os.path.isabs(os.path.expanduser(e.get("LH_CONFIG") or "")) else os.path.dirname(config_file(e))
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:
     """lazy-harness's own data folder: ``$XDG_DATA_HOME/lazy-harness``, else ``~/.local/share/lazy-harness``."""
     e = _env(env)
-    base = e.get("XDG_DATA_HOME") or os.path.join(home(e), ".local", "share")
-    return os.path.join(base, "lazy-harness")
+    return os.path.join(_xdg(e, "XDG_DATA_HOME", ".local", "share"), "lazy-harness")
 
 
 def configured_path(value: str, env: Mapping[str, str] | None = None) -> str:
@@ -177,8 +184,7 @@ def knowledge_dir(configured: str | None = None, env: Mapping[str, str] | None =
 def cache_dir(env: Mapping[str, str] | None = None) -> str:
     """``$XDG_CACHE_HOME/lazy-harness``, else ``~/.cache/lazy-harness``: what can be deleted without loss."""
     e = _env(env)
-    base = e.get("XDG_CACHE_HOME") or os.path.join(home(e), ".cache")
-    return os.path.join(os.path.abspath(os.path.expanduser(base)), "lazy-harness")
+    return os.path.join(os.path.abspath(_xdg(e, "XDG_CACHE_HOME", ".cache")), "lazy-harness")
 
 
 def recall_dir(env: Mapping[str, str] | None = None) -> str:
