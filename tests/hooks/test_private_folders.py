@@ -60,3 +60,33 @@ def test_stop_still_queues_and_the_worker_waits(session, isolated_home, what):
         time.sleep(0.05)
     assert f"not started: {folder} is open to group or others" in open(worker_log).read()
     assert os.listdir(folder) == []
+
+
+def test_doctor_never_runs_a_program_a_config_others_may_write_names(tmp_path):
+    """The hooks refuse such a config and say "see lh doctor"; doctor read it anyway and ran its
+    claude_path (``--version``) as the user. It says why the file is not read and uses the defaults."""
+    from tests.cli.lhrun import invoke
+
+    marker = tmp_path / "ran"
+    program = tmp_path / "not-claude.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\necho '2.1.300 (Claude Code)'\n")
+    program.chmod(0o755)
+    path = paths.config_file()
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    with open(path, "w") as fh:
+        fh.write(f'[compound_loop]\nenabled = true\nclaude_path = "{program}"\n')
+    os.chmod(path, 0o666)
+    r = invoke("doctor")
+    assert not marker.exists(), r.out
+    assert f"{path} is open to group or others (mode 0666): not read" in r.out and r.code == 1
+
+
+def test_lh_worker_run_refuses_a_queue_others_may_write():
+    from tests.cli.lhrun import invoke
+
+    folder = folder_of("queue")
+    os.makedirs(folder)
+    os.chmod(folder, 0o777)
+    r = invoke("worker", "run", "--once")
+    assert r.code == 1 and f"{folder} is open to group or others (mode 0777)" in r.err
+    assert os.listdir(folder) == []

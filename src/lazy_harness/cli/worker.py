@@ -6,6 +6,7 @@ import time
 import click
 
 from lazy_harness import config, paths, queue
+from lazy_harness.errors import LhError
 
 
 @click.group()
@@ -19,8 +20,12 @@ def worker() -> None:
               help="Seconds between looks at the queue without --once (at least 0.1).")
 def run_cmd(once: bool, poll: float) -> None:
     """Drain the queue; without --once keep watching it until Ctrl-C."""
+    from lazy_harness import private
     from lazy_harness.worker import loop
 
+    unsafe = private.first_problem()
+    if unsafe:  # why: as the worker the hooks start: never a queue, memory or config another user can write
+        raise LhError(unsafe, hint="lh doctor")
     q = paths.queue_dir()
     while True:
         config.load(os.environ)  # why: in the foreground an invalid config.toml is an error, not a pause
