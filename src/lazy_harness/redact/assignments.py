@@ -34,7 +34,8 @@ _VALUE = (
     r"|[(\[{][^\s\"'(){}\[\]]{0,300}[)\]}]?){1,500})" + _wrapped(_WRAPPED_CHARS, "more") + ")")
 _ASSIGNMENT = (
     r"(?P<name>" + _SECRET_WORD + r"(?:" + _QUOTE + r")?)(?![A-Za-z0-9_])"
-    r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)"  # why: not across lines: "if not password:\n    raise"
+    # why: not across lines: "if not password:\n    raise"; "=" may be escaped in JSON (\u003d)
+    r"(?P<sep>[ \t]*(?::=|=|:|\\u003d)[ \t]*)"
     + _VALUE)
 _NAME_WORDS = ("secret", "token", "pass", "cred", "pwd", "key")
 
@@ -60,7 +61,7 @@ def _named_pattern() -> str:
     worth = (r"(?=(?:" + _QUOTE + r")?(?:[^\s\"'()\\]{0,300}?[0-9!#%&*+/<=>?@^|~-]|[^\s\"'()\\]{20})|[|>]"
              r"|(?<=[a-z0-9_]=)[a-z])")
     return (r"(?P<name>(?:" + "|".join(alts) + r")(?:" + _QUOTE + r")?)"
-            r"(?P<sep>[ \t]*(?::=|=|:)[ \t]*)(?![$(\[{<*%/~.]|[a-z][a-z0-9+.-]*://|\d{1,7}(?![^\s,;\"'}\])]))"
+            r"(?P<sep>[ \t]*(?::=|=|:|\\u003d)[ \t]*)(?![$(\[{<*%/~.]|[a-z][a-z0-9+.-]*://|\d{1,7}(?![^\s,;\"'}\])]))"
             + worth + _VALUE)
 
 
@@ -68,7 +69,8 @@ def _named_pattern() -> str:
 # name must hold a keyword (checked ahead, so other options never reach Python)
 _HAS_WORD = r"(?=[A-Za-z0-9_-]{0,80}?(?i:" + "|".join(_NAME_WORDS) + "))"
 _SPACED = (
-    r"--(?<![^\s\"'=]--)" + _HAS_WORD + r"(?P<name>[A-Za-z][A-Za-z0-9-]{0,80}+)(?:[ \t]+|=)(?![-$])" + _VALUE,
+    r"--(?<![^\s\"'=]--)" + _HAS_WORD + r"(?P<name>[A-Za-z][A-Za-z0-9-]{0,80}+)(?:[ \t]+|=|\\u003[dD])(?![-$])"
+    + _VALUE,
     *(start + r"[ \t]+" + _HAS_WORD + r"(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}+)[ \t]+(?![-$])" + _VALUE
       for start in (r"ENV(?<![^\s]ENV)", r"set(?<![^\s]set)(?:[ \t]+-[A-Za-z]+)+")),
 )
@@ -77,7 +79,7 @@ _SPACED = (
 # shorter name can be followed by a separator, and trying each was most of this rule's time.
 _KEYISH = (
     r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z0-9_]{1,100}+)"
-    r"(?P<sep>(?:" + _QUOTE + r")?\s*(?::=|=|:)\s*(?:" + _QUOTE + r")?)"
+    r"(?P<sep>(?:" + _QUOTE + r")?\s*(?::=|=|:|\\u003[dD])\s*(?:" + _QUOTE + r")?)"
     r"(?P<value>[A-Za-z0-9+/=_.~-]{" + str(_ENTROPY_LEN) + ",})" + _wrapped(_WRAPPED_CHARS, "more"))
 
 

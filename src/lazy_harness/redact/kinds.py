@@ -44,6 +44,9 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   newrelic-key     NRAK- + 27 capitals and digits
   atlassian-token  ATATT3 + 150 to 300 base64url characters
   databricks-token dapi + 32 hex digits (and -2 and the like)
+  notion-token     secret_ + 43 letters and digits (a digit, capitals and small letters: not a long
+                   name), ntn_ + 40 to 80 letters and digits (with a digit)
+  bitbucket-token  ATBB + 28 or more base64url characters, with a digit, capitals and small letters
   age-secret-key   AGE-SECRET-KEY-1 or AGE-PLUGIN-<NAME>-1 + 20 or more letters and digits, in either case
   discord-token    a user id in base64url (M, N or O, then T, j, z or D; 23 to 28 characters) . 6 or
                    7 . 27 to 40, with a digit and a mixed-case last part (not a chain of names)
@@ -58,6 +61,14 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    when a segment of it is random (Discord, Teams, Mattermost...; the host is kept)
   jwt              eyJ... . ... . ... (three base64url parts)
   bearer           ``Bearer <token>`` / ``Basic <credentials>``, and ``Authorization: token <token>``
+  bearer           (more, redact.headers) ``Authorization:`` then any scheme word (SSWS, Splunk, ApiKey,
+                   Negotiate...) or FCM's ``key=``, then 16 or more token characters holding a letter and
+                   a digit ("Authorization: handled by the AuthenticationMiddleware" is prose)
+  session-cookie   (redact.headers) in a ``Cookie:`` or ``Set-Cookie:`` header (any case, quoted as a
+                   JSON key too) or after ``curl -b``/``--cookie``: the value of a cookie whose name says
+                   sess, sid, auth, token, remember, jwt or csrf (8+ characters, a digit or a capital:
+                   not ``sessionid=deleted``), or any value of 16+ characters with 4 letters, 2 digits
+                   and >= 3.5 bits per character; the names, ``theme=dark`` and the attributes stay
   url-password     the password in ``scheme://user:password@host``; the user may be empty and the
                    password may hold "/", but ``host:8080/path@x`` is a port
   cli-password     ``curl -u user:pw`` / ``--user``, ``docker login -p pw`` / ``--password``,
@@ -81,7 +92,21 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    lower-case word is prose ("the token: expired"), not a value, except after a
                    password name. "pass" and "pwd" alone are often something else: after a colon they
                    count only with a prefix (``DB_PASS: x``, not "first pass: x"), and a pwd that is
-                   a path is the shell's (``PWD=/home/me``).
+                   a path is the shell's (``PWD=/home/me``). A quoted JSON key ``"pass"`` with a quoted
+                   value that is not a plain word is a password (``{"user": "u", "pass": "x"}``). In JSON
+                   the "=" may be escaped (``apikey\\u003dv``, ``--password\\u003dv``) and a bare value
+                   ends at an escaped ``&``, ``;``, quote, ``<`` or ``>`` (``\\u0026``), kept after the marker.
+  cli-password     (more, redact.clients) on the command's own line: ``gh secret set NAME --body v`` /
+                   ``-b v`` / ``--body=v`` (any name; ``< file`` and ``"$VAR"`` stay); ``redis-cli -a`` /
+                   ``--pass``; ``mongosh``/``mongo``/``mongodump``... ``-p`` / ``--password``; ``sqlcmd``
+                   and ``bcp -P``; ``ldapsearch``/``ldapmodify``/``ldapadd``... ``-w``; ``htpasswd -b[c]
+                   file user pw`` (``-nb user pw``); ``openssl ... -passin``/``-passout``/``-pass pass:pw``
+                   and ``-k pw`` (``env:``/``file:`` stay); ``smbclient -U user%pw``; ``az login -p pw``
+                   (not a certificate's path); SQL ``IDENTIFIED [WITH plugin] BY [PASSWORD] pw`` on a
+                   CREATE/ALTER USER, ROLE or LOGIN or a GRANT line; redis ``AUTH [user] pw`` on a
+                   redis-cli line or after its ``host:port>`` prompt. ``-p 6379`` and ``-a`` elsewhere stay.
+  ngrok-token      (redact.clients) after ``ngrok config add-authtoken`` / ``ngrok authtoken``
+  wandb-key        (redact.clients) 40 hex digits after ``wandb login`` (and its options)
   cli-password     (more) a password piped into or fed as a here-string to ``sudo -S``/``--stdin``:
                    ``echo pw | sudo -S``, ``printf '%s' pw | sudo -S``, ``sudo -S cmd <<< 'pw'`` (only
                    sudo's own options before the -S: ``sudo pacman -Syu`` is pacman's)
@@ -97,12 +122,17 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
   aws-secret-key   a bare 40-character [A-Za-z0-9/+] run with capitals, small letters, a digit or
                    symbol and >= 4.2 bits per character within 200 characters of "aws" or "secret"
                    (any case); elsewhere only random beyond doubt (values._aws_alone): base64 data
-                   holds such runs by chance.
+                   holds such runs by chance. Its "/" may be escaped ``\\/`` (JSON): 40 once unescaped.
   password         (redact.prose) a password stated in a sentence: "the password for X is Y", "PIN is
                    4821", "pw: Y", "user: u pass: Y"; and a key, token or secret stated with a random
                    value ("the api key is 9f8e...", marked high-entropy)
   basic-credentials (redact.prose) base64 of printable user:password standing alone (docker's auth in
                    an error line)
+  markdown-secret  (redact.markdown, after the above) ``**Password:** `v` ``, ``**API key**: `v` `` (or a
+                   bare value that ends the line), a table row ``| DB_PASSWORD | v |`` (the next cell, one
+                   word), "`DB_PASS` is (currently) set to `v`": a name holding pass, pw, secret,
+                   token, key or cred (names.judge_name) and a value names.secretish accepts; headers,
+                   prose after a label, identifiers, references and placeholders stay
 
   assignment       (more, names.py) a keyword (pass, pwd, secret, token, key, cred...) anywhere in a
                    longer name: ``DB_PASS_2=``, ``signingKey:``, ``gcp_credentials =``, and the forms
@@ -134,6 +164,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from lazy_harness.redact.clients import _client_passwords, _logins
+from lazy_harness.redact.headers import _headers
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mixed_case, _mysql, _random_parts,
                                          _random_value, _sas, _scrambled, _sixteen, _unless_reference)
 from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _split, _wrapped
@@ -144,8 +176,8 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
     """(kind, pattern, replace): ``replace`` is None (the whole match becomes the marker) or a
     callable given the match and the marker, returning the new text (the match itself to keep it).
     The order is the module docstring's: an earlier kind wins."""
-    return [*_private_keys(), *_platform_tokens(), *_service_tokens(), *_tokens_in_context(),
-            *_passwords_after_commands()]
+    return [*_private_keys(), *_platform_tokens(), *_service_tokens(), *_tokens_in_context(), *_headers(),
+            *_passwords_after_commands(), *_client_passwords(), *_logins()]
 
 
 def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:
@@ -243,6 +275,10 @@ def _service_tokens() -> list[tuple[str, re.Pattern[str], Any]]:
         ("newrelic-key", re.compile(_lead("NRAK-", r"[A-Z0-9]{27}" + e)), None),
         ("atlassian-token", re.compile(_lead("ATATT3", r"[A-Za-z0-9_=-]{150,300}(?![A-Za-z0-9_=-])")), None),
         ("databricks-token", re.compile(_lead("dapi", r"[a-f0-9]{32}(?:-\d)?" + e)), None),
+        # why: "secret_" and 43 letters and digits could be a long name: random only (_mixed_case)
+        ("notion-token", re.compile(_lead("secret_", r"[A-Za-z0-9]{43}" + e)), _mixed_case),
+        ("notion-token", re.compile(_lead("ntn_", r"(?=[A-Za-z]{0,79}\d)[A-Za-z0-9]{40,80}" + e)), None),
+        ("bitbucket-token", re.compile(_lead("ATBB", r"[A-Za-z0-9_=.-]{28,200}" + e)), _mixed_case),
         # why: the prefix alone says what it is: any length and case after it (a key cut, mistyped or
         # lower-cased by an editor), and a plugin's identity (AGE-PLUGIN-YUBIKEY-1...) alike
         *[("age-secret-key", re.compile(_lead(age, r"-(?:" + secret + r"|" + plugin + r"-[A-Z0-9]{1,40})-1", 3)

@@ -54,7 +54,7 @@ _FILE = re.compile(r"\.(?:json|ya?ml|toml|txt|pem|crt|cer|der|p12|pfx|jks|key|pu
 _CAMEL_WORDS = re.compile(r"(?:[A-Z]?[a-z]+|[A-Z]+)+")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _DIGIT_RUN = re.compile(r"\d+")
-_ESCAPE = re.compile(r"\\[nrt\"'\\]")
+_ESCAPE = re.compile(r"\\[nrt\"'\\]|\\u00(?:26|3[bBcCeE]|2[27])")  # \u0026 is JSON's "&"
 _CODE_NAME = re.compile(r"_*[A-Za-z]+\d*(?:_+(?:[A-Za-z]+\d*|\d+))+_*|__\w+")
 _LOCATION = re.compile(r"[/~]|\.{1,2}/|[A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z]:\\")
 _PIECES = re.compile(r"[-_.:/@+=]")
@@ -77,6 +77,11 @@ def _keyword(part: str) -> str | None:
     if part.endswith(_GLUED):
         return "strong"
     return None
+
+
+def is_keyword(part: str) -> bool:
+    """True when a part of a name (``parts``) says pass, password, secret, token, key or credential."""
+    return _keyword(part) is not None
 
 
 def judge_name(name: str, bare_ok: bool = False) -> str | None:

@@ -14,6 +14,18 @@ def _lead(literal: str, rest: str = "", width: int = 0) -> str:
     return literal + r"(?<![A-Za-z0-9_]" + "." * (width or len(literal)) + ")" + rest
 
 
+def _cased(word: str) -> tuple[str, str]:
+    """``word`` (lower case, not glued to a word before it) as written in lower case or capitalized, and
+    in capitals: two patterns, each starting with a plain string after the first letter.
+
+    # why: re.IGNORECASE would need the lower-cased copy of the text (redact.run's _sub_folded), a
+    # megabyte copied for each rule; the literal lets the engine skip to it
+    """
+    rest, first, glued = word[1:], word[0], r"(?<![A-Za-z0-9_]" + "." * len(word) + ")"
+    return (rest + f"(?<=[{first}{first.upper()}]{rest})" + glued,
+            rest.upper() + f"(?<={first.upper()}{rest.upper()})" + glued)
+
+
 def _wrapped(chars: str, group: str = "", open_end: bool = False) -> str:
     """An optional next line that carries on a match ending at the end of its line: after an indent,
     8 to 1,000 of ``chars`` and nothing else (an "=" only as padding at its end, not a "/" first),

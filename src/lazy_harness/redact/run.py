@@ -1,7 +1,8 @@
 """Running the rules of ``lazy_harness.redact`` over a text, or over every string of a nested
 structure, counting the replacements: the built-in kinds (``redact.kinds``), the mailchimp-key pass,
-the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, secrets stated in sentences and
-base64 ``user:password`` (``redact.prose``), then the configured patterns.
+the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, secrets stated in sentences,
+secrets written in Markdown (``redact.markdown``) and base64 ``user:password`` (``redact.prose``), then the
+configured patterns.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from lazy_harness.redact import names, prose
+from lazy_harness.redact import markdown, names, prose
 from lazy_harness.redact.assignments import _named
 from lazy_harness.redact.kinds import _builtin
 from lazy_harness.redact.matches import _mailchimp
@@ -87,6 +88,8 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
     text = sub(password, prose.replace_stated, text)
     for key in keys:
         text = sub(key, prose.replace_key_stated, text)
+    for pattern in markdown.patterns():
+        text = sub(pattern, markdown.replace, text)
     text, n = prose.base64_credentials(text)
     counted[0] += n
     for pattern in _custom(tuple(extra_patterns)):

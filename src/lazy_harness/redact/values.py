@@ -35,6 +35,8 @@ _PLACEHOLDER = re.compile(r"\*+|x{3,}|X{3,}|\.{3}|<[^>]*>?|\$.*|%.*|\{\{.*|\{[A-
                           r"|example(?:[-_.]?[a-z]+)*|[a-z]+(?:[-_.][a-z]+)*[-_.]example|your[-_.]?[a-z]+(?:[-_.][a-z]+)*"
                           r"|[a-z]+(?:[-_.][a-z]+)*[-_.](?:here|goes[-_.]here)|x+)")
 _PLAIN_WORD = re.compile(r"[a-z][a-z_-]*")
+# a JSON escape that ends a bare value: "&", ";", a quote, "<", ">" (\u0026, \u003b, \u0022...)
+_JSON_END = re.compile(r"\\u00(?:26|3[bBcCeE]|2[27])")
 _ENTROPY_MIN = 3.5
 _ENTROPY_LEN = 20
 _KEYISH_NAME = re.compile(r"key|secret|token", re.I)
@@ -86,13 +88,21 @@ def _replace_assignment(m: re.Match[str]) -> str:
         return m.group(0)  # arn:aws:secretsmanager:...:secret:name is the name of a resource
     # why: a bare value ends a sentence ("password=hunter2secret.") or inline code; judged without
     # that end, which stays after the marker
+    # why: an escaped "&", ";" or quote (\u0026 in JSON) ends a bare value; what follows stays
+    cut = _JSON_END.search(value) if m.group("bare") is not None else None
+    rest = value[cut.start():] if cut else ""
+    value = value[:len(value) - len(rest)]
     tail = "" if m.group("quoted") is not None else value[len(value.rstrip(".`")):]
     value = value[:len(value) - len(tail)]
     if ((len(value) < 3 and m.group("quoted") is None) or value.startswith(_MARK_PREFIX)
             or value.lower() in _NOT_SECRETS or _PLACEHOLDER.fullmatch(value)):
         return m.group(0)
     prefixed = before in ("_", "-")  # DB_PASS, MYSQL_PWD, --pass
-    if word in _SHORT and ((colon and not prefixed) or (word == "pwd" and _PATH.match(value))
+    # why: a quoted JSON key "pass" with a quoted value is a password ({"username": "u", "pass": "x"});
+    # a test report's {"pass": 120} or {"pass": "skipped"} is not
+    json_pass = (before in "\"'" and m.group("name")[-1] in "\"'" and m.group("quoted") is not None
+                 and not _PLAIN_WORD.fullmatch(value))
+    if word in _SHORT and not json_pass and ((colon and not prefixed) or (word == "pwd" and _PATH.match(value))
                            or (m.group("sep")[0] in " \t" and _SNAKE.fullmatch(value))):
         return m.group(0)  # "x.last_pass = saved_state" is code: a variable, a space before the sign
     if m.group("bare") is not None:
@@ -103,7 +113,7 @@ def _replace_assignment(m: re.Match[str]) -> str:
         if _names_itself(value, word) and not env_style(m):
             return m.group(0)  # password=password, token=access_token, secret=dbSecret: a variable
         # a next line that carries the value on goes with it, unless the value ended a sentence
-        kept = tail + (m.group("more") or "") if tail else ""
+        kept = tail + rest + (m.group("more") or "") if tail or rest else ""
         return m.group("name") + m.group("sep") + MARK.format("assignment") + kept
     q = m.group("qv")
     return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
@@ -164,6 +174,8 @@ def _replace_keyish(m: re.Match[str]) -> str:
 # A bare AWS secret access key is 40 characters of [A-Za-z0-9/+]: any base64 text holds such runs,
 # so one counts only within _AWS_NEAR characters of the word "aws" or "secret", in any case.
 _AWS_RUN = re.compile(r"[A-Za-z0-9/+]{40,}")
+# a run with "/" escaped as \/ (JSON): tried only where a run starts and holds \/ within 40 characters
+_AWS_ESCAPED = re.compile(r"(?<![A-Za-z0-9+/\\])(?=[A-Za-z0-9+]{0,40}\\/)(?:[A-Za-z0-9+]|\\/)+")
 _AWS_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+")
 _AWS_NEAR = 200
 _AWS_ENTROPY = 4.2  # 40 random characters of 64: 4.66 on average, under 4.25 once in 10,000
@@ -172,7 +184,10 @@ _AWS_ENTROPY = 4.2  # 40 random characters of 64: 4.66 on average, under 4.25 on
 def _aws_secrets(text: str) -> tuple[str, int]:
     """``text`` with bare AWS secret access keys replaced, and how many: near "aws" or "secret" any
     random-looking run of 40 (``_aws_like``), elsewhere only one random beyond doubt (``_aws_alone``)."""
-    runs = [m for m in _AWS_RUN.finditer(text) if m.end() - m.start() == 40]
+    runs = [(m.start(), m.end(), m.group()) for m in _AWS_RUN.finditer(text) if m.end() - m.start() == 40]
+    if "\\/" in text:  # why: JSON may escape "/" as \/: the key is 40 characters once unescaped
+        runs += [(m.start(), m.end(), m.group().replace("\\/", "/")) for m in _AWS_ESCAPED.finditer(text)
+                 if "\\/" in m.group() and len(m.group().replace("\\/", "/")) == 40]
     if not runs:
         return text, 0
     low = text.lower()
@@ -180,15 +195,14 @@ def _aws_secrets(text: str) -> tuple[str, int]:
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)  # positions must line up
     found = sorted(i for word in ("aws", "secret") for i in _occurrences(low, word))
     n, spans = len(text), []
-    for m in runs:
-        s, e = m.span()
+    for s, e, value in runs:
         if (s and text[s - 1] in _AWS_CHARS) or (e < n and (text[e] in _AWS_CHARS or text[e] == "=")):
             continue  # a piece of a longer run (base64 data)
         i = bisect.bisect_left(found, s - _AWS_NEAR - 6)
         near = i < len(found) and found[i] <= e + _AWS_NEAR
         glued = (s and text[s - 1] in _GLUE) or (e < n and text[e] in _GLUE
                                                   and (text[e] != "." or text[e + 1:e + 2].isalnum()))
-        if (_aws_like(m.group()) if near else not glued and _aws_alone(m.group())):
+        if (_aws_like(value) if near else not glued and _aws_alone(value)):
             spans.append((s, e))
     if not spans:
         return text, 0
