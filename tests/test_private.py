@@ -126,3 +126,15 @@ def test_nothing_is_logged_into_a_logs_folder_others_may_write(tmp_path):
     os.chmod(paths.logs_dir(), 0o700)
     logfile.write(logfile.HOOKS, "a line")
     assert os.listdir(paths.logs_dir()) == [logfile.HOOKS]
+
+
+def test_a_folder_others_may_rename_in_is_named_in_the_fix(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    monkeypatch.setenv("LH_CONFIG", str(shared / "config.toml"))
+    (shared / "config.toml").write_text("")
+    os.chmod(shared / "config.toml", 0o600)
+    [(what, where, why)] = private.unsafe()
+    assert what == "config file" and why.startswith(f"{shared} is open to group or others (mode 0777)")
+    assert private.fix(where, why).startswith(f"chmod go-w {shared} (or chmod +t {shared})")

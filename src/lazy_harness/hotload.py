@@ -17,10 +17,13 @@ is served from the bundle only while its source has the size and mtime it was co
 install it was written from; anything else (a module not in the bundle, a changed source, a damaged
 or missing bundle) is imported as always.
 
-The bundle is code, so it is used only where no other user could have written it: the cache folder
-and its ``hooks`` folder the user's own and closed to others' writes, the file too (private.py, as
-every folder of ours is judged, ADR 0031), opened without following a link. Each user has their own
-(a shared, read-only install too); uninstalling the package leaves nothing in its folder.
+The bundle is code, so it is used only where no other user could have written it or swapped it in:
+the folder holding the cache folder one in which no other user can rename (the user's or root's, not
+writable by others unless sticky), the cache folder and its ``hooks`` folder the user's own and closed
+to others' writes, the file too (private.py, ADR 0031). Each is opened in the one before it by its
+descriptor, without following a link, and judged by that descriptor's ``fstat``; the bundle is read
+from the descriptor that was judged, and written through the same descriptors. Each user has their
+own (a shared, read-only install too); uninstalling the package leaves nothing in its folder.
 
 Written by ``lh hooks install`` and brought up to date by the worker at each run (:func:`refresh`),
 so an upgrade is picked up after the next session.
@@ -101,15 +104,58 @@ def bundle_file(parent: str | None = None, env: Mapping[str, str] | None = None)
 
 
 def problem(path: str, env: Mapping[str, str] | None = None) -> str | None:
-    """Why the bundle at ``path`` may not be used as code of ours (another user could have written
-    it), or None."""
-    return _folder_problem(path, env) or private.file_problem(path)
+    """Why the bundle at ``path`` (:func:`bundle_file`'s for ``env``) may not be used as code of ours
+    (another user could have written it, or swapped it in), or None (also when it is missing)."""
+    fd, why = _open_bundle(os.path.basename(path), env)
+    if fd is not None:
+        os.close(fd)
+    return why
 
 
-def _folder_problem(path: str, env: Mapping[str, str] | None) -> str | None:
-    """Why the folders of the bundle at ``path`` are not the user's own (the cache folder, its
-    ``hooks``), or None: the bundle is neither read nor written there."""
-    return private.problem(paths.cache_dir(env)) or private.problem(os.path.dirname(path))
+def _open_hooks(env: Mapping[str, str] | None, make: bool = False) -> tuple[int | None, str | None]:
+    """The bundle's folder (``<cache>/hooks``) opened by descriptors, each step checked on its own
+    ``fstat`` before the next is opened in it (private.py): the folder holding the cache folder lets
+    no other user rename in it, the cache folder and ``hooks`` are the user's own, closed to others'
+    writes, and no link is followed. (descriptor, None); (None, None) when one is missing; (None,
+    why). ``make``: the missing ones are made (0700) first. why: a check by path and then an open by
+    path let another user swap ``lazy-harness`` for a link to their folder in between."""
+    cache = paths.cache_dir(env)
+    holder = os.path.dirname(cache)
+    if make:
+        from lazy_harness.atomic import ensure_dir
+
+        ensure_dir(holder)
+    fd, why = private.open_holder(holder)
+    for name, path in ((os.path.basename(cache), cache), ("hooks", os.path.join(cache, "hooks"))):
+        if fd is None:
+            return None, why
+        outer = fd
+        try:
+            if make:
+                _mkdir_at(outer, name)
+            fd, why = private.open_folder_at(outer, name, path)
+        finally:
+            os.close(outer)
+    return fd, why
+
+
+def _mkdir_at(dfd: int, name: str) -> None:
+    try:
+        os.mkdir(name, 0o700, dir_fd=dfd)
+    except FileExistsError:
+        pass  # why: judged by open_folder_at next, whoever made it
+
+
+def _open_bundle(name: str, env: Mapping[str, str] | None) -> tuple[int | None, str | None]:
+    """The bundle ``name`` opened for reading through :func:`_open_hooks`' descriptor, when it is a
+    regular file of the user's closed to others' writes: what is checked is what is read."""
+    hooks, why = _open_hooks(env)
+    if hooks is None:
+        return None, why
+    try:
+        return private.open_file_at(hooks, name, os.path.join(paths.cache_dir(env), "hooks", name))
+    finally:
+        os.close(hooks)
 
 
 def _source(parent: str, name: str) -> tuple[str, bool]:
@@ -182,12 +228,8 @@ def install(parent: str | None = None, env: Mapping[str, str] | None = None) -> 
     if any(isinstance(finder, _Finder) for finder in sys.meta_path):
         return True  # why: hooks.launch installs it, then hooks.entry.run asks again (for older launchers)
     parent = parent or package_parent()
-    path = bundle_file(parent, env)
-    if problem(path, env):
-        return False
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    fd, _ = _open_bundle(os.path.basename(bundle_file(parent, env)), env)
+    if fd is None:
         return False
     header = _read_header(fd)
     if header is None or header["parent"] != parent:
@@ -203,17 +245,14 @@ def stale(parent: str | None = None, env: Mapping[str, str] | None = None) -> li
     """The hot modules the bundle lacks or holds from other sources ([] when it is current); every
     one when there is no bundle this interpreter and user may use."""
     parent = parent or package_parent()
-    path = bundle_file(parent, env)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    fd, _ = _open_bundle(os.path.basename(bundle_file(parent, env)), env)
+    if fd is None:
         return list(HOT)
     try:
         header = _read_header(fd)
     finally:
         os.close(fd)
-    usable = header is not None and header["parent"] == parent and not problem(path, env)
-    modules = header["modules"] if header and usable else {}
+    modules = header["modules"] if header is not None and header["parent"] == parent else {}
     out = []
     for name in HOT:
         src, _ = _source(parent, name)
@@ -233,10 +272,6 @@ def build(parent: str | None = None, env: Mapping[str, str] | None = None) -> in
     holds. Raises OSError when the folder cannot be written or is not the user's own (it would not be
     used), SyntaxError (ValueError for a NUL byte, on Python 3.11) for a source that does not compile."""
     parent = parent or package_parent()
-    target = bundle_file(parent, env)
-    why = _folder_problem(target, env)
-    if why:
-        raise PermissionError(why)
     modules: dict[str, tuple[str, int, int, int, int, bool]] = {}
     codes: list[bytes] = []
     offset = 0
@@ -251,12 +286,38 @@ def build(parent: str | None = None, env: Mapping[str, str] | None = None) -> in
         codes.append(code)
         offset += len(code)
     header = marshal.dumps({"python": sys.version, "parent": parent, "modules": modules})
-    from lazy_harness.atomic import atomic_write
-
-    # why not fsynced: a bundle lost in a power cut (old, empty or gone) only means the usual imports
-    atomic_write(target, MAGIC + len(header).to_bytes(4, "little") + header + b"".join(codes), mode=0o600,
-                 durable=False)
+    hooks, why = _open_hooks(env, make=True)
+    if hooks is None:
+        raise PermissionError(why or f"{os.path.dirname(bundle_file(parent, env))} could not be made")
+    try:
+        _write_at(hooks, os.path.basename(bundle_file(parent, env)),
+                  MAGIC + len(header).to_bytes(4, "little") + header + b"".join(codes))
+    finally:
+        os.close(hooks)
     return len(modules)
+
+
+def _write_at(dfd: int, name: str, data: bytes) -> None:
+    """``name`` in the folder open on ``dfd`` replaced whole by ``data`` (0600): a temporary file made
+    there (never through a link) renamed over it, both by the folder's descriptor, never by a path.
+    why not fsynced: a bundle lost in a power cut (old, empty or gone) only means the usual imports."""
+    from lazy_harness.atomic import write_all
+
+    tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=dfd)
+    try:
+        try:
+            write_all(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    except BaseException:
+        try:
+            os.unlink(tmp, dir_fd=dfd)
+        except OSError:
+            pass
+        raise
 
 
 def _code_of(src: str, st: os.stat_result) -> bytes:

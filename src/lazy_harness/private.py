@@ -7,6 +7,14 @@ shared /tmp) could otherwise read what is put there, plant files, or swap them. 
 holds the resident answerer's socket, pid file and lock is *strict*: no bit for group or others at
 all. Files we find in such a folder (the socket, the pid file, the lock) pass the same test.
 
+What is read as code or as the config (the hooks' bundle, config.toml) is checked on the descriptor
+it is then read from, never by a path looked at a second time: another user who can rename what is
+in a folder on the way would otherwise swap their own file in between the check and the read. So
+the folder holding it is opened, and must be one in which no other user can rename (the user's or
+root's, and not writable by others unless sticky: ssh's ``StrictModes``); each step below it is
+opened by name in the folder before it without following a link (``O_NOFOLLOW``, ``dir_fd``) and
+judged by its ``fstat``.
+
 Hot path: only ``os`` and :mod:`lazy_harness.paths`; one ``lstat`` per folder, no pathlib.
 """
 
@@ -26,6 +34,14 @@ GROUP_OTHER_ANY = 0o077
 _KIND = 0o170000
 _DIR = 0o040000
 _LINK = 0o120000
+_REG = 0o100000
+_STICKY = 0o1000
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIR_OPEN = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
+# why O_NONBLOCK: a FIFO named as the file would hang the hook in open(); no effect on a regular file
+_FILE_OPEN = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
+_LINK_HOPS = 8  # a config that is a link to a link ...: as far as this, then refused
 
 
 class UnsafeFolder(OSError):
@@ -98,15 +114,131 @@ def _mkdirs(path: str) -> None:
 
 
 def config_problem(env: Mapping[str, str] | None = None, uid: int | None = None) -> str | None:
-    """Why config.toml may not be read, or None (also when missing): it (or what its link points
-    to: a config kept with the user's dotfiles is a link) belongs to another user or is writable by
-    group or others. Its folder is one of :func:`folders` unless ``$LH_CONFIG`` names the file."""
+    """Why config.toml may not be read, or None (also when missing): see :func:`open_config`."""
+    fd, _, why = open_config(env, uid)
+    if fd is not None:
+        os.close(fd)
+    return why
+
+
+def open_config(env: Mapping[str, str] | None = None, uid: int | None = None
+                ) -> tuple[int | None, os.stat_result | None, str | None]:
+    """config.toml opened for reading: (its descriptor, that descriptor's ``fstat``, None); (None,
+    None, None) when it is missing; (None, None, why) when it may not be read: the folder holding it
+    lets another user rename what is in it (checked with ``$LH_CONFIG`` too), or the file is not a
+    regular file of the user's closed to others' writes. A link (a config kept with the user's
+    dotfiles) is followed one step at a time, each step checked as the first. The caller reads from
+    the descriptor and closes it: what was checked is what is read."""
     path = paths.config_file(env)
+    for _ in range(_LINK_HOPS):
+        got = _open_in_folder(path, uid)
+        if not isinstance(got, str):
+            return got
+        path = os.path.join(os.path.dirname(path), got)  # why: a relative link is read from its folder
+    return None, None, f"{path}: more than {_LINK_HOPS} links to follow"
+
+
+def _open_in_folder(path: str, uid: int | None) -> tuple[int | None, os.stat_result | None, str | None] | str:
+    """The file ``path`` opened through its folder's descriptor (as :func:`open_config` says), or
+    the text of the link it is."""
+    folder, name = os.path.split(path)
+    dfd, why = open_holder(folder or ".", uid)
+    if dfd is None:
+        return None, None, why
     try:
-        st = os.stat(path)
+        try:
+            fd = os.open(name, _FILE_OPEN, dir_fd=dfd)
+        except FileNotFoundError:
+            return None, None, None
+        except OSError as exc:
+            link = _link_text(dfd, name)
+            return link if link is not None else (None, None, f"{path} cannot be read ({exc.strerror or exc})")
+    finally:
+        os.close(dfd)
+    st = os.fstat(fd)
+    why = _file_problem(path, st, uid)
+    if why:
+        os.close(fd)
+        return None, None, why
+    return fd, st, None
+
+
+def _link_text(dfd: int, name: str) -> str | None:
+    """What the link ``name`` in the folder open on ``dfd`` points to; None when it is not a link."""
+    try:
+        return os.readlink(name, dir_fd=dfd)
     except OSError:
         return None
+
+
+def _file_problem(path: str, st: os.stat_result, uid: int | None) -> str | None:
+    if st.st_mode & _KIND != _REG:
+        return f"{path} is not a regular file"
     return _owner_mode(path, st, False, uid)
+
+
+def holder_problem(path: str, st: os.stat_result, uid: int | None = None) -> str | None:
+    """Why another user could rename what is in the folder ``path`` (its ``fstat`` ``st``), or None:
+    it is neither the user's nor root's, or it is writable by group or others without the sticky bit."""
+    me = os.geteuid() if uid is None else uid
+    if st.st_uid not in (me, 0):
+        return f"{path} belongs to uid {st.st_uid}, not to you (uid {me}) nor root"
+    if st.st_mode & GROUP_OTHER_WRITE and not st.st_mode & _STICKY:
+        return f"{path} is open to group or others (mode {st.st_mode & 0o7777:04o}) without the sticky bit"
+    return None
+
+
+def open_holder(path: str, uid: int | None = None) -> tuple[int | None, str | None]:
+    """The folder ``path`` opened (links on the way followed: ``~/.cache`` may be one) when no other
+    user can rename what is in it (:func:`holder_problem`): (descriptor, None); (None, None) when it
+    does not exist; (None, why) otherwise."""
+    try:
+        fd = os.open(path, _DIR_OPEN)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"{path} cannot be opened as a folder ({exc.strerror or exc})"
+    why = holder_problem(path, os.fstat(fd), uid)
+    if why:
+        os.close(fd)
+        return None, why
+    return fd, None
+
+
+def open_folder_at(dfd: int, name: str, path: str, uid: int | None = None) -> tuple[int | None, str | None]:
+    """The folder ``name`` in the folder open on ``dfd`` (``path`` for messages), opened without
+    following a link, when :func:`problem` would pass it (judged on the descriptor's ``fstat``):
+    (descriptor, None); (None, None) when it does not exist; (None, why) otherwise."""
+    try:
+        fd = os.open(name, _DIR_OPEN | _NOFOLLOW, dir_fd=dfd)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, (f"{path} is a symbolic link" if _link_text(dfd, name) is not None
+                      else f"{path} is not a folder ({exc.strerror or exc})")
+    why = _owner_mode(path, os.fstat(fd), False, uid)
+    if why:
+        os.close(fd)
+        return None, why
+    return fd, None
+
+
+def open_file_at(dfd: int, name: str, path: str, uid: int | None = None) -> tuple[int | None, str | None]:
+    """The file ``name`` in the folder open on ``dfd``, opened for reading without following a link,
+    when it is a regular file of the user's closed to others' writes: (descriptor, None); (None,
+    None) when it does not exist; (None, why) otherwise."""
+    try:
+        fd = os.open(name, _FILE_OPEN, dir_fd=dfd)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, (f"{path} is a symbolic link" if _link_text(dfd, name) is not None
+                      else f"{path} cannot be read ({exc.strerror or exc})")
+    why = _file_problem(path, os.fstat(fd), uid)
+    if why:
+        os.close(fd)
+        return None, why
+    return fd, None
 
 
 def folders(env: Mapping[str, str] | None = None) -> list[tuple[str, str, bool]]:
@@ -151,6 +283,10 @@ def first_problem(env: Mapping[str, str] | None = None, which: tuple[str, ...] |
 
 def fix(path: str, why: str, uid: int | None = None) -> str:
     """What to run for an unsafe folder ``path`` (``why`` from :func:`problem`)."""
+    if "without the sticky bit" in why:  # why: names the folder holding ours, not ``path``
+        held = why.split(" is open to group or others", 1)[0]
+        return (f"chmod go-w {held} (or chmod +t {held}), or point XDG_CACHE_HOME or LH_CONFIG at a place "
+                "of yours")
     if os.path.isfile(path) and "open to group or others" in why:
         return f"chmod go-w {path}"
     if "belongs to uid" in why or "symbolic link" in why or "not a folder" in why:

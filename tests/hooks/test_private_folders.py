@@ -90,3 +90,21 @@ def test_lh_worker_run_refuses_a_queue_others_may_write():
     r = invoke("worker", "run", "--once")
     assert r.code == 1 and f"{folder} is open to group or others (mode 0777)" in r.err
     assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "Stop"])
+def test_a_hook_does_not_read_a_config_in_a_folder_another_user_may_rename_in(event, tmp_path):
+    """LH_CONFIG names a file of the user's, but its folder is another user's: they could swap their
+    own file in at any time, so the hook skips as for a config of theirs (ADR 0031)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    path = shared / "config.toml"
+    path.write_text("[compound_loop]\nenabled = true\n")
+    os.chmod(path, 0o600)
+    os.chown(shared, 65534, 65534)
+    os.chmod(shared, 0o755)
+    r = run_hook(event, dict(PAYLOAD, hook_event_name=event), env=dict(os.environ, LH_CONFIG=str(path)))
+    assert r.returncode == 0 and r.stdout == b""
+    [line] = hook_log(paths.claude_dir())
+    assert f"skipped: {shared} belongs to uid 65534, not to you (uid {os.geteuid()}) nor root; see lh doctor" in line
+    assert not os.path.exists(os.path.join(paths.state_dir(), "config.json"))  # no snapshot of it

@@ -89,7 +89,8 @@ def test_a_tools_output_shows_only_redacted_text_when_a_redaction_shrinks_its_he
     pem = "-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n"
     out, n = c.flat_output("$ cat key.pem\n" + pem + "done\n", 500)
     assert n == 1 and "MIIEvQ" not in out and "[REDACTED:private-key] done" in out
-    token = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" * 30 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    token = ("eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" * 30
+             + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
     out, _ = c.flat_output(f"serviceToken: {token}\npassword: |\n    Vq8rL2mZx9pT4wKd7sNb3yH6\nreplicas: 2\n", 500)
     assert "SflKx" not in out and "Vq8rL2mZx9pT4wKd7sNb3yH6" not in out and "replicas: 2" in out
 

@@ -1,8 +1,9 @@
 """config.toml: loading it, for the CLI and the worker in full, for the hot path from a compiled form.
 
-Hooks call :func:`load_fast`: it stats config.toml and, when the file is unchanged, reads a small
-JSON snapshot instead of importing ``tomllib`` and validating again. Top-level imports stay cheap:
-not even ``json`` (it imports ``re``); the snapshot is decoded with :mod:`lazy_harness.jsonload`.
+Hooks call :func:`load_fast`: it opens config.toml once (checked on that descriptor) and, when the
+file is unchanged, reads a small JSON snapshot instead of importing ``tomllib`` and validating again.
+Top-level imports stay cheap: not even ``json`` (it imports ``re``); the snapshot is decoded with
+:mod:`lazy_harness.jsonload`.
 
 The package, by what each part does (every name is read from here, ``config.X``):
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import jsonload, paths
+from lazy_harness import jsonload, paths, private
 from lazy_harness.atomic import atomic_write
 from lazy_harness.config.schema import (
     CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA, defaults)
@@ -48,12 +49,25 @@ def __getattr__(name: str) -> object:
 
 
 def load(env: Mapping[str, str] | None = None) -> Config:
-    """Full load for the CLI and the worker: raises ConfigError on a syntax error or a wrong value."""
-    from lazy_harness.config.validate import parse_file
+    """Full load for the CLI and the worker: raises ConfigError on a syntax error or a wrong value,
+    and on a file another user could have written or swapped in (read, as the hooks read it, from
+    the one descriptor private.open_config checked: never a ``claude_path`` of theirs to run)."""
+    from lazy_harness.config.validate import parse_bytes
     from lazy_harness.errors import ConfigError
 
     path = paths.config_file(env)
-    values, errors, _ = parse_file(path, env)
+    fd, _, why = private.open_config(env)
+    if why:
+        raise ConfigError(why, hint="lh doctor")
+    if fd is None:
+        return defaults()
+    try:
+        raw = _read_all(fd)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    values, errors, _ = parse_bytes(raw, path, env)
     if errors:
         raise ConfigError(errors[0], hint="lh config validate")
     return values
@@ -88,44 +102,78 @@ def _snapshot_path(env: Mapping[str, str] | None = None) -> str:
 
 
 def load_fast(env: Mapping[str, str] | None = None) -> Config:
-    """Config for hooks: a JSON snapshot keyed by config.toml's path, mtime and size.
+    """Config for hooks: a JSON snapshot keyed by config.toml's path, device, inode, mtime and size.
 
     Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays
     off unless ``enabled`` itself parsed as true) and its first problem under :data:`INVALID`
-    (read it with :func:`invalid`); ``lh config validate`` tells the user why.
+    (read it with :func:`invalid`); ``lh config validate`` tells the user why. A config another user
+    could have written or swapped in (private.open_config) is not read: defaults, with why under
+    :data:`INVALID`, and no snapshot. The file is opened once: its owner and mode, the snapshot's
+    stamp and the bytes parsed all come from that one descriptor (a check by path and a read by path
+    let another user swap their file in between, and the snapshot kept it under the user's stamp).
     """
     path = paths.config_file(env)
+    fd, st, why = private.open_config(env)
+    if why:
+        values = defaults()
+        values[INVALID] = why
+        return values
+    stamp = [path, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, _SCHEMA_STAMP] if st else [
+        path, None, None, None, None, _SCHEMA_STAMP]
     try:
-        st = os.stat(path)
-        stamp = [path, st.st_mtime_ns, st.st_size, _SCHEMA_STAMP]
+        cached = _cached(env, stamp)
+        if cached is not None:
+            return cached
+        values = _parse_descriptor(fd, path, env)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    import json
+
+    try:
+        atomic_write(_snapshot_path(env), json.dumps({"stamp": stamp, "values": values}))
     except OSError:
-        stamp = [path, None, None, _SCHEMA_STAMP]
-    snap = _snapshot_path(env)
+        pass
+    return values
+
+
+def _cached(env: Mapping[str, str] | None, stamp: list) -> Config | None:
+    """The snapshot's values when it was compiled from the file of ``stamp``, else None."""
     try:
-        with open(snap, "rb") as fh:
+        with open(_snapshot_path(env), "rb") as fh:
             cached = jsonload.loads(fh.read())
         if cached.get("stamp") == stamp:
             return cached["values"]
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
-    from lazy_harness.config.validate import parse_file  # why: here, not at top: config.toml changed
+    return None
 
+
+def _parse_descriptor(fd: int | None, path: str, env: Mapping[str, str] | None) -> Config:
+    """The values of the config.toml open on ``fd`` (None: missing, the defaults), with its first
+    problem under :data:`INVALID`. Never raises."""
     problem = None
     try:
-        values, errors, _ = parse_file(path, env)
+        if fd is None:
+            values, errors = defaults(), list[str]()
+        else:
+            from lazy_harness.config.validate import parse_bytes
+
+            values, errors, _ = parse_bytes(_read_all(fd), path, env)
         problem = errors[0] if errors else None
     except Exception as exc:  # why: a hook must never fail on a bad config; it runs with defaults
         values = defaults()
         problem = getattr(exc, "message", None) or f"{path}: {exc}"
     if problem:
         values[INVALID] = problem  # why: hooks say "config invalid", never "disabled" (ADR 0013)
-    import json
-
-    try:
-        atomic_write(snap, json.dumps({"stamp": stamp, "values": values}))
-    except OSError:
-        pass
     return values
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 # what callers read as config.X: the schema's names, the loaders, and (loaded at first use) validate's and edit's

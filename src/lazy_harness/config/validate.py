@@ -331,6 +331,13 @@ def parse_file(path: str, env: Mapping[str, str] | None = None) -> tuple[Config,
         return defaults(), [], []
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_bytes(raw, path, env)
+
+
+def parse_bytes(raw: bytes, path: str, env: Mapping[str, str] | None = None) -> tuple[Config, list[str], list[str]]:
+    """:func:`parse_file` of bytes already read (the hooks read them from the descriptor they checked,
+    config.load_fast), ``path`` naming the file in the problems."""
+    from lazy_harness.errors import ConfigError
     import tomllib  # why: not at top level; hooks reach here only when config.toml changed
 
     try:
