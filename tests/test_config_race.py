@@ -3,12 +3,12 @@ another local user who swaps a file of theirs in between the hook's check and it
 their values used nor a snapshot that keeps them (ADR 0031). The swap is made deterministic: done
 from inside the call numbered ``step`` (every step in turn) by the test, as their ``renameat2`` would."""
 
-import builtins
 import os
 
 import pytest
 
 from lazy_harness import config, paths, private
+from tests.support.swap_at import SwapAt
 
 NOBODY = 65534
 OURS = b"[recall]\nmax_items = 7\n"
@@ -22,23 +22,6 @@ def _write(path: str, data: bytes, owner: int | None = None, mode: int = 0o600) 
     os.chmod(path, mode)
     if owner is not None:
         os.chown(path, owner, owner)
-
-
-class _SwapAt:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, step: int, swap) -> None:
-        self.count, self.step, self.swap, self.swapped = 0, step, swap, False
-        for name in CALLS:
-            monkeypatch.setattr(os, name, self._wrap(getattr(os, name)))
-        monkeypatch.setattr(builtins, "open", self._wrap(builtins.open))
-
-    def _wrap(self, real):
-        def call(*args, **kwargs):
-            if self.count == self.step and not self.swapped:
-                self.swapped = True
-                self.swap()
-            self.count += 1
-            return real(*args, **kwargs)
-        return call
 
 
 def _exchange(a: str, b: str) -> None:
@@ -58,7 +41,7 @@ def test_a_config_swapped_at_any_step_is_neither_used_nor_kept(tmp_path, monkeyp
         st = os.stat(path)
         os.utime(evil, ns=(st.st_atime_ns, st.st_mtime_ns))
         with monkeypatch.context() as m:
-            swap = _SwapAt(m, step, lambda: _exchange(path, evil))
+            swap = SwapAt(m, step, lambda: _exchange(path, evil), CALLS, builtin_open=True)
             why = private.first_problem()  # what the hook does first, then what it reads
             values = config.load_fast()
         if why is None and config.invalid(values) is None:

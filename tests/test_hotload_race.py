@@ -13,6 +13,7 @@ import pytest
 
 import lazy_harness
 from lazy_harness import hotload
+from tests.support.swap_at import SwapAt
 
 PACKAGE = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 NOBODY = 65534
@@ -51,24 +52,6 @@ def _swap(cache: str, evil: str, as_link: bool) -> None:
         os.rename(evil, cache)
 
 
-class _SwapAt:
-    """Patches the ``os`` calls the launcher makes; the one numbered ``step`` swaps first."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, step: int, swap) -> None:
-        self.count, self.step, self.swap, self.swapped = 0, step, swap, False
-        for name in CALLS:
-            monkeypatch.setattr(os, name, self._wrap(getattr(os, name)))
-
-    def _wrap(self, real):
-        def call(*args, **kwargs):
-            if self.count == self.step and not self.swapped:
-                self.swapped = True
-                self.swap()
-            self.count += 1
-            return real(*args, **kwargs)
-        return call
-
-
 def _finders() -> list:
     return [f for f in __import__("sys").meta_path if isinstance(f, hotload._Finder)]
 
@@ -100,7 +83,7 @@ def test_a_cache_folder_swapped_at_any_step_never_loads_another_users_bundle(wor
     for step in range(40):
         evil = _evil_folder(str(root / f"s{step}"), copy, name)
         with monkeypatch.context() as m:
-            swap = _SwapAt(m, step, lambda evil=evil: _swap(cache, evil, as_link))
+            swap = SwapAt(m, step, lambda evil=evil: _swap(cache, evil, as_link), CALLS)
             loaded = hotload.install(copy)
         for finder in _finders():
             st = os.fstat(finder.fd)
@@ -124,7 +107,7 @@ def test_the_bundle_is_never_written_into_another_users_folder_swapped_in(world,
         before = sorted(os.listdir(os.path.join(evil, "hooks")))
         evil_ino = os.stat(os.path.join(evil, "hooks", name)).st_ino
         with monkeypatch.context() as m:
-            swap = _SwapAt(m, step, lambda evil=evil: _swap(cache, evil, as_link))
+            swap = SwapAt(m, step, lambda evil=evil: _swap(cache, evil, as_link), CALLS)
             try:
                 hotload.build(copy)
             except OSError:
