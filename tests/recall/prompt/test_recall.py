@@ -192,3 +192,14 @@ def test_a_hand_edited_time_is_printed_only_when_it_is_a_date(root):
     ms.write_jsonl(decisions, [dict(forged, ts="2026-04-13T18:32:00+00:00")])
     text, _ = context_for(PROMPT, root, settings(semantic=False), os.environ, already=frozenset())
     assert ", 2026-04-13, " in next(ln for ln in text.splitlines() if LOCKS.split()[0] in ln)
+
+
+def test_the_characters_hooks_log_reports_are_the_units_claude_code_counts(root, monkeypatch):
+    """The budget counts UTF-16 units (an emoji is 2, rank.render); the count hooks.log shows beside
+    ``max_chars`` is the same measure, not code points."""
+    Embedder(monkeypatch, SIMS)
+    text, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    assert text and info["chars"] == len(text.encode("utf-16-le")) // 2
+    monkeypatch.setattr(recall_prompt.rank, "render", lambda *a, **k: ("memory 🚀 note", []))
+    text, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    assert (len(text), info["chars"]) == (13, 14)

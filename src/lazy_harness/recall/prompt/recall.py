@@ -150,7 +150,7 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = rank.render(fresh, mdir, ldir, budget)
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
-                already=len(passing) - len(unseen), kept=kept, chars=len(text or ""), max_chars=budget)
+                already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget)
     return text, info
 
 
