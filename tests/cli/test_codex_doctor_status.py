@@ -124,6 +124,13 @@ def test_doctor_passes_a_codex_only_machine(here, distiller):
     assert not any(line.startswith("fail") for line in r.out.splitlines()), r.out
 
 
+def test_hooks_status_on_a_codex_only_machine_gives_no_install_hint(here):
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    out = invoke("hooks", "status").out
+    assert "no Claude Code settings file holds lazy-harness hooks (Codex's hooks.json does, below)" in out
+    assert "hint: lh hooks install)" not in out
+
+
 def test_a_codex_distiller_not_found_fails_and_names_its_install(here, monkeypatch, tmp_path):
     from tests.support import fake_claude
 

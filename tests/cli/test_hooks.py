@@ -249,7 +249,7 @@ def test_status_with_nothing_installed_and_an_invalid_file(isolated_home, tmp_pa
     assert r.code == 0
     assert f"{user_file(isolated_home)}: not present" in r.out
     assert f"{tmp_path}/.claude/settings.json: not valid JSON" in r.out
-    assert "no settings file holds lazy-harness hooks (hint: lh hooks install)" in r.out
+    assert "no Claude Code settings file holds lazy-harness hooks (hint: lh hooks install)" in r.out
     assert "hooks.log): no hook has run yet" in r.out
     assert "worker: never ran" in r.out
     assert "queue: 0 pending, 0 failed" in r.out

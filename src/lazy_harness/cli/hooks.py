@@ -464,10 +464,13 @@ def status() -> None:
         click.echo(f"plugin: {exc.message}")
     for install in found:
         click.echo(f"plugin: {install.describe()}")
-    if not any(f.ours for f in files) and not any(i.enabled for i in found):
-        click.echo("  no settings file holds lazy-harness hooks (hint: lh hooks install)")
     from lazy_harness.cli import hooks_codex
 
+    if not any(f.ours for f in files) and not any(i.enabled for i in found):
+        # why: Codex's hooks.json holding ours is a setup of its own (docs/how/codex.md), not a missing install
+        codex_holds = bool(hooks_codex.inspect(ask=False).ours)
+        click.echo("  no Claude Code settings file holds lazy-harness hooks"
+                   + (" (Codex's hooks.json does, below)" if codex_holds else " (hint: lh hooks install)"))
     codex = hooks_codex.status_line()
     if codex:
         click.echo(codex)
