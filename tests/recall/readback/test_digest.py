@@ -493,3 +493,17 @@ def test_the_budget_holds_as_claude_code_counts_an_emoji_twice(project):
     text, stats = build(project, max_chars=9500, decisions=40)
     assert text is not None and 9000 < len(text.encode("utf-16-le")) // 2 <= 9500
     assert "context.max_chars is 9500" in text
+
+
+def test_a_session_that_wrote_many_entries_still_gets_the_others_at_its_compaction(tmp_path):
+    """The running session's own entries are left out at a compact or a resume (ADR 0034): read past
+    once by 40 lines, a session that wrote 45 decisions got 4 of the 8 older ones its limit allows."""
+    mem = str(tmp_path / "mem")
+    older = [ms.decision(NOW - 9000 + i, f"Older decision {i}", session_id="s-old") for i in range(10)]
+    own = [ms.decision(NOW - 100 + i, f"Own decision {i}", session_id="s-now") for i in range(45)]
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), older + own)
+    got = [r["summary"] for r in recall.live_tail(mem, files.DECISIONS, "decision", 8, set(), "s-now")]
+    assert got == [f"Older decision {i}" for i in range(2, 10)]
+    # a new session reads no farther than its limit: the newest are its to see
+    assert [r["summary"] for r in recall.live_tail(mem, files.DECISIONS, "decision", 3, set(), "s-new")] == [
+        "Own decision 42", "Own decision 43", "Own decision 44"]

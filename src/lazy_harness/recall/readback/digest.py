@@ -49,6 +49,7 @@ SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
+OWN_MAX = 2000  # at most this many lines past them: a session's own entries are capped per answer
 # caps per item, so one long record cannot take the whole budget
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.CAP_EXCERPT
 
@@ -132,10 +133,11 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], 
         live = [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden]
         kept = [r for r in live if not provenance.from_session(r, session)] if session else live
         # why: the running session's own entries are the newest lines (a resume, a compaction): read
-        # past them, once, only when some were there; a new session's start reads no more than before
-        if len(kept) == len(live) or len(recs) < want or want > n + len(hidden):
+        # past them only when some were there, farther while they fill what was read (a session that
+        # wrote 45 got 4 of 8 decisions); a new session's start reads no more than before
+        if len(kept) >= n or len(kept) == len(live) or len(recs) < want or want >= n + len(hidden) + OWN_MAX:
             return kept[-n:]
-        want += OWN_MARGIN
+        want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
 
 
 def is_entry(rec: dict) -> bool:
