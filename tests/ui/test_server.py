@@ -232,3 +232,16 @@ def test_a_project_learning_without_a_project_is_listed_with_the_command_that_as
     section = body.split('id="unassigned"', 1)[1].split("</section>", 1)[0]
     assert "A private learning of another project" in section and "lh memory assign l-" in section
     assert "Pytest tmp_path beats tempfile" not in section  # not a project learning without a key
+
+
+def test_an_unexpected_error_is_a_500_naming_it_not_a_dropped_connection(server, seeded, monkeypatch):
+    """An exception of any other kind in a page or an action dropped the connection: the browser
+    showed an empty page. It is a 500 that names it (the traceback goes to lh ui's terminal)."""
+    from lazy_harness.ui import sections
+
+    def broken(view):
+        raise TypeError("object of type 'int' has no len()")
+
+    monkeypatch.setattr(sections, "page", broken)
+    status, _, body = request(server, "GET", page(server), cookie(server))
+    assert status == 500 and "TypeError: object of type 'int' has no len()" in body

@@ -36,7 +36,7 @@ from lazy_harness.ui import actions, reading, sections
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024
@@ -183,7 +183,7 @@ class Handler(BaseHTTPRequestHandler):
         if not self._signed_in():
             return
         if rest == "/":
-            self._page(query)
+            self._safely(self._page, query)
         elif rest.startswith("/static/"):
             self._asset(rest[len("/static/"):])
         else:
@@ -212,7 +212,19 @@ class Handler(BaseHTTPRequestHandler):
         if not same(form.get("token"), self.server.form_token):
             self._refuse(403, "the form does not hold the page's form token")
             return
-        self._act(rest.removeprefix("/action/"), form)
+        self._safely(self._act, rest.removeprefix("/action/"), form)
+
+    def _safely(self, answer: Callable[..., None], *args: object) -> None:
+        """``answer(*args)``; anything it raises is a 500 naming it, its traceback on the terminal that
+        runs lh ui. why: raised in a handler, it dropped the connection: the browser showed an empty
+        page and said nothing (a synced file of an unexpected shape did it)."""
+        try:
+            answer(*args)
+        except Exception as exc:
+            import traceback
+
+            traceback.print_exc()
+            self._refuse(500, f"{type(exc).__name__}: {exc} (the terminal running lh ui has the details)")
 
     def _act(self, name: str, form: dict[str, str]) -> None:
         act = actions.ACTIONS.get(name)
