@@ -7,7 +7,8 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import held, store, trust
+from lazy_harness.memory import marks, store, trust
+from lazy_harness.worker import pipeline
 from lazy_harness.memory.fence import neutral
 from tests.eval.hostile_set import bidi, cyrillic, fullwidth, joiners, math_bold, selectors, small_caps, tags
 from tests.support import memory_samples as ms
@@ -91,9 +92,13 @@ def test_the_worker_holds_both_halves_of_a_split_payload(tmp_path):
     mdir, ldir = paths.memory_dir(root), paths.learnings_dir()
     meta = {"project": "proj", "project_folder": "proj", "session_id": "sess-s", "task_id": "t"}
     plan = store.plan({"decisions": [r for r, _ in SPLIT]}, mdir, ldir, meta, NOW)
-    found = held.scan_written(plan, store.apply(plan))
-    assert sorted(f[0] for f in found) == ["decision", "decision"]
-    assert {f[3] for f in found} == {trust.REMOTE_CODE}
+    owed = pipeline.owed_checks(plan, store.apply(plan), [], (mdir, ldir), meta)
+    logged: list[str] = []
+    held_ids = pipeline._hold(owed, NOW, logged.append, learned=False)
+    hidden = marks.hidden(mdir)
+    assert held_ids is not None and len(held_ids) == 2 and set(hidden) == held_ids
+    assert {hidden[i]["op"] for i in held_ids} == {"hold"}
+    assert sum(trust.REMOTE_CODE in line for line in logged) == 2
 
 
 def test_read_back_shows_urls_and_commands_as_code():

@@ -338,19 +338,10 @@ def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
     return out
 
 
-def scan_written(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
-    """What a persist just wrote (``memory.store`` plan and report) that the check holds: the lines it
-    appended, the learnings it created, the handoff items the answer opened. They are one session's
-    entries, so they are checked together too (``trust.check_session``): a payload split across two
-    of them holds both."""
-    found = _written(plan, report)
-    verdicts = trust.check_session([(f[3], f[4]) for f in found])
-    return [(f[0], f[1], f[2], why) for f, why in zip(found, verdicts, strict=True) if why]
-
-
 def written_texts(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
     """``(kind, id, learning path or '', the text the check reads)`` of each entry a persist just wrote
-    (what :func:`scan_written` checks): what the worker's model check (worker/model_check.py) judges."""
+    (the rules read them in the worker's hold step, ``pipeline._hold``): what the worker's model check
+    (worker/model_check.py) judges."""
     out = []
     for kind, eid, path, checked, _ in _written(plan, report):
         if kind in ("decision", "failure"):
