@@ -8,8 +8,9 @@ back). It is a net for common shapes, not a guarantee; extra regular expressions
 The package's modules: ``kinds`` (the built-in rules, in the order they apply), ``assignments``
 (``name=value`` patterns), ``values`` and ``names`` (what such a value is), ``matches`` (what a rule
 does with its match), ``prose`` (passwords stated in sentences, base64 user:password alone),
-``regex_parts`` (pieces the patterns share), ``run`` (``redact`` and
-``redact_obj``, which run them all).
+``regex_parts`` (pieces the patterns share), ``encoded`` (a Kubernetes Secret's data, base64
+fed to ``base64 -d``), ``wallets`` (EVM private keys, mnemonics), ``wifi`` (Wi-Fi passwords),
+``run`` (``redact`` and ``redact_obj``, which run them all).
 """
 
 from lazy_harness.redact.run import redact, redact_obj

@@ -107,6 +107,8 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    redis-cli line or after its ``host:port>`` prompt. ``-p 6379`` and ``-a`` elsewhere stay.
   ngrok-token      (redact.clients) after ``ngrok config add-authtoken`` / ``ngrok authtoken``
   wandb-key        (redact.clients) 40 hex digits after ``wandb login`` (and its options)
+  evm-private-key, mnemonic (redact.wallets) 0x + 64 hex after words saying key; a BIP-39 mnemonic's words
+  wifi-password    (redact.wifi) ``psk=``, ``wpa_passphrase SSID pw``, ``nmcli ... password``/``wifi-sec.psk``
   cli-password     (more) a password piped into or fed as a here-string to ``sudo -S``/``--stdin``:
                    ``echo pw | sudo -S``, ``printf '%s' pw | sudo -S``, ``sudo -S cmd <<< 'pw'`` (only
                    sudo's own options before the -S: ``sudo pacman -Syu`` is pacman's)
@@ -170,6 +172,8 @@ from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mixe
                                          _random_value, _sas, _scrambled, _sixteen, _unless_reference)
 from lazy_harness.redact.regex_parts import _END, _END64, _QUOTE, _lead, _split, _wrapped
 from lazy_harness.redact.values import _telegram
+from lazy_harness.redact.wallets import _wallets
+from lazy_harness.redact.wifi import _wifi
 
 
 def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
@@ -177,7 +181,7 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
     callable given the match and the marker, returning the new text (the match itself to keep it).
     The order is the module docstring's: an earlier kind wins."""
     return [*_private_keys(), *_platform_tokens(), *_service_tokens(), *_tokens_in_context(), *_headers(),
-            *_passwords_after_commands(), *_client_passwords(), *_logins()]
+            *_passwords_after_commands(), *_client_passwords(), *_logins(), *_wallets(), *_wifi()]
 
 
 def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:

@@ -1,5 +1,6 @@
 """Running the rules of ``lazy_harness.redact`` over a text, or over every string of a nested
-structure, counting the replacements: the built-in kinds (``redact.kinds``), the mailchimp-key pass,
+structure, counting the replacements: secrets in base64 (``redact.encoded``: a Kubernetes Secret's
+data, a literal fed to ``base64 -d``), the built-in kinds (``redact.kinds``), the mailchimp-key pass,
 the ``name=value`` rules (``redact.assignments``), bare AWS secret keys, secrets stated in sentences,
 secrets written in Markdown (``redact.markdown``) and base64 ``user:password`` (``redact.prose``), then the
 configured patterns.
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from lazy_harness.redact import markdown, names, prose
+from lazy_harness.redact import encoded, markdown, names, prose
 from lazy_harness.redact.assignments import _named
 from lazy_harness.redact.kinds import _builtin
 from lazy_harness.redact.matches import _mailchimp
@@ -70,6 +71,10 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, int]:
             return _sub_folded(pattern, counting, text)
         return pattern.sub(counting, text)
 
+    # why: first, so that a Secret's value goes whole under one marker; a decoded value is judged by
+    # this function itself (encoded never imports run)
+    text, n = encoded.secrets(text, redact)
+    counted[0] += n
     for kind, pattern, replace in _builtin():
         mark = MARK.format(kind)
         rule: str | Callable[[re.Match[str]], str] = (
