@@ -10,13 +10,27 @@ from tests.support import fake_codex_app_server as fake_codex
 from tests.support import memory_samples as ms
 
 
+@pytest.fixture(scope="session")
+def system_bin_without_claude(tmp_path_factory):
+    """/usr/bin and /bin as links, less any ``claude`` (a machine where Claude Code was installed with
+    ``npm install -g`` has one in /usr/bin): the tests below are of a machine without it."""
+    import os
+
+    out = tmp_path_factory.mktemp("system-bin")
+    for folder in ("/usr/bin", "/bin"):
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+            if name != "claude" and not (out / name).exists():
+                (out / name).symlink_to(os.path.join(folder, name))
+    return out
+
+
 @pytest.fixture
-def here(tmp_path, monkeypatch):
+def here(tmp_path, monkeypatch, system_bin_without_claude):
     project = ms.make_project(str(tmp_path), "app")
     monkeypatch.chdir(project)
     bin_dir = tmp_path / "bin"
     fake_codex.install(bin_dir)
-    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{system_bin_without_claude}")
     return {"project": project, "bin": bin_dir}
 
 
