@@ -133,7 +133,9 @@ def test_unreadable_source_is_logged_and_the_rest_shown(project):
     result = run_hook("SessionStart", payload(project))
     text = context_of(result)
     assert "rerun the flaky e2e test" in text
-    assert "errors: decisions: IsADirectoryError" in hook_log(paths.claude_dir())[-1]
+    # the file is named (before: IsADirectoryError, naming none)
+    assert f"errors: decisions: LhError: {os.path.join(mem, files.DECISIONS)}: not a regular file" \
+        in hook_log(paths.claude_dir())[-1]
 
 
 def test_broken_payload_exits_0_logged_and_silent(project):

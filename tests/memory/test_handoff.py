@@ -234,7 +234,7 @@ def _hand_write(mdir, text, mtime):
 
 
 @pytest.mark.parametrize("text, left", [
-    ("", []),  # emptied
+    ("\n", []),  # emptied to a blank line (a 0-byte file is read as missing: an editor saving in place)
     ("# my list\n\n- write the changelog\n", ["write the changelog"]),  # rewritten as the person's own list
     ("- [h-00000000] keep\n", ["keep"])])  # the header comment deleted, one line kept
 def test_a_handoff_md_without_its_header_closes_what_it_no_longer_lists(mdir, text, left):

@@ -164,6 +164,7 @@ def test_close_a_handoff_item_from_the_page(chrome, server, seeded, shots):
                 if "wire the release workflow" in li.text)
     hid = item.get_attribute("data-id")
     item.find_element(By.CSS_SELECTOR, "form.act button").click()  # Close comes first
+    accept(chrome, "Close this item?")
     WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.CSS_SELECTOR, "p.flash")))
     assert chrome.find_element(By.CSS_SELECTOR, "p.flash").text.startswith(f"closed {hid}: wire the release workflow")
     assert hid not in live_ids(chrome, "handoff")

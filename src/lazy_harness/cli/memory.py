@@ -61,6 +61,7 @@ def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
     """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
     ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
     out = []
+    seen: set[tuple[str, object, str]] = set()  # why: a file copied by hand is one learning (id, title, body)
     for path in files.recent_learning_files(ldir, 10**9):
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
@@ -69,8 +70,9 @@ def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
         meta["id"] = ids.of_learning(meta, path=path)
-        if not owned.lists(meta, origin):
+        if not owned.lists(meta, origin) or (meta["id"], meta.get("title"), body.strip()) in seen:
             continue
+        seen.add((meta["id"], meta.get("title"), body.strip()))
         day = os.path.basename(path)[:10]
         meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
         out.append(meta)
@@ -148,7 +150,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
-        records = [(n, rec) for n, rec in _records(path) if recall.is_entry(rec)]
+        records = [(0, rec) for rec in files.without_copies([rec for _, rec in _records(path) if recall.is_entry(rec)])]
         _echo(f"{title} ({len(records)}, {path}):")
         for _, rec in records:
             extra = one_line(rec.get(detail), FULL)
@@ -299,19 +301,24 @@ def path_(project: str | None, learnings: bool, old: bool) -> None:
 @click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
 @click.option("--all-projects", is_flag=True, help="Check every project's memory.")
 def check(project: str | None, all_projects: bool) -> None:
-    """Name every damaged line of the memory files (decisions, failures, handoff, marks) by file and
-    line: salvaged (read, some bytes lost) or skipped (not read). Exit 1 when a line is skipped."""
+    """Name every damaged line of the memory files (decisions, failures, handoff, marks, usage) by file and
+    line: salvaged (read, some bytes lost) or skipped (not read), and each learning whose frontmatter
+    is not closed. Exit 1 when a line is skipped."""
     from lazy_harness.memory import damage
 
     if all_projects:
         cfg = config.load_checked(os.environ)
         mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
+        ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
     else:
-        mdirs = [_setting(project)[2]]
+        _, _, mdir, ldir = _setting(project)
+        mdirs = [mdir]
     checks = damage.check_folders(mdirs)
     for c in checks:
         for number, how in c.found:
             _echo(f"{c.path}:{number}: {how}")
+    for line in damage.unclosed_learnings(ldir):
+        _echo(line)
     skipped = sum(len(c.skipped) for c in checks)
     salvaged = sum(len(c.salvaged) for c in checks)
     damaged = sum(1 for c in checks if c.found)

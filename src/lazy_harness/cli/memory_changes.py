@@ -109,14 +109,12 @@ def undo(run: str | None, project: str | None) -> None:
     data, restored, problems = by_hand.undo(mdir, ldir, run, cfg["handoff"]["stale_days"], time.time())
     if restored:
         index_after(mdir, ldir)
-    for problem in problems:
-        click.echo(f"not restored: {problem}", err=True)
+    said, left = by_hand.undo_said(data, restored, problems)
+    for line in left:
+        click.echo(line, err=True)
+    click.echo(said)
     if problems:
-        click.echo(f"run {data['run']} ({data.get('kind', '?')}) is not undone: {len(restored)} file(s) restored, "
-                   f"{len(problems)} left alone (put them back as they were after the run, then "
-                   f"lh memory undo {data['run']} again)")
         raise click.exceptions.Exit(1)
-    click.echo(f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored")
 
 
 @click.command()

@@ -1,12 +1,18 @@
 """``lh ui``: a local page over the memory (docs/how/ui.md). The server and the page live in
 :mod:`lazy_harness.ui`; this prints the URL, opens a browser and serves until Ctrl-C."""
 
+from __future__ import annotations
+
 import os
 import sys
 
 import click
 
 from lazy_harness.errors import LhError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.ui.server import UiServer
 
 
 @click.command()
@@ -21,38 +27,51 @@ def ui(port: int, no_open: bool) -> None:
     from lazy_harness.ui.server import UiServer
 
     # why: a process started in the background of a shell without job control (a CI script's `&`)
-    # inherits SIGINT ignored, and Python keeps it so: Ctrl-C (or a test's SIGINT) must stop it
+    # inherits SIGINT ignored, and Python keeps it so: Ctrl-C (or a test's SIGINT) must stop it.
+    # A closed terminal (SIGHUP) and a kill (SIGTERM) stop it the same way, so the opener file holding
+    # the secret URL is removed below; a SIGHUP ignored by whoever started us (nohup) stays ignored
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.default_int_handler)
     server = UiServer(port, os.getcwd(), os.environ)
-    opener = None
     try:
         click.echo(server.url)  # why: the person's own terminal; the browser's command line never holds it
         sys.stdout.flush()  # why: the first line is read by whoever started us, before any request
         try:  # why: a Ctrl-C while the browser opens, or just after the line below, stops it cleanly too
             if not no_open:
-                opener = _open_browser(server.url)
+                _open_browser(server)
             click.echo("lh ui: serving; Ctrl-C stops it", err=True)
             server.serve_forever()
         except KeyboardInterrupt:
-            click.echo("lh ui: stopped", err=True)
+            _say_stopped()
     finally:
         server.server_close()
-        if opener is not None:
-            launch.remove(opener)
+        if server.opener is not None:
+            launch.remove(server.opener)
 
 
-def _open_browser(url: str) -> str | None:
-    """Open a browser on ``url`` through a private file that leads to it (ui/launch.py): any user can
-    read a browser's command line. The file's path, to remove when the server stops, or None."""
+def _say_stopped() -> None:
+    try:
+        click.echo("lh ui: stopped", err=True)
+    except OSError:  # why: after a SIGHUP the terminal is gone; the cleanup must still run quietly
+        pass
+
+
+def _open_browser(server: UiServer) -> None:
+    """Open a browser on the server's URL through a private file that leads to it (ui/launch.py): any
+    user can read a browser's command line. The file's path is kept in ``server.opener``: the server
+    removes it once the token signed in, and ``ui`` when the server stops."""
     import webbrowser
 
     from lazy_harness.ui import launch
 
     try:
-        opener = launch.write(url, os.environ)
+        opener = launch.write(server.url, os.environ)
     except (LhError, OSError) as exc:  # why: the page serves on; the person opens the printed URL
         click.echo(f"lh ui: cannot give the browser the page: {exc}: open the URL above", err=True)
-        return None
+        return
+    server.opener = opener  # why: before the browser starts, which may sign in before it returns
     try:
         opened = webbrowser.open(launch.file_url(opener))
     except BaseException:
@@ -60,6 +79,6 @@ def _open_browser(url: str) -> str | None:
         raise
     if not opened:
         launch.remove(opener)
+        server.opener = None
         click.echo("lh ui: no browser found: open the URL above", err=True)
-        return None
-    return opener
+

@@ -28,28 +28,45 @@ def reason_of(text: str) -> str:
     return one_line(text)[:changes.REASON_CHARS]
 
 
-def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str) -> T | None:
-    """The one entry of ``found`` that carries ``eid`` (None for none); two or more: refused, naming each."""
+def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str,
+             same: Callable[[T], object] | None = None) -> T | None:
+    """The one entry of ``found`` that carries ``eid`` (None for none); two or more: refused, naming
+    each, unless ``same`` gives them one text (copies of one entry)."""
     try:
-        return ids.one_of(eid, found, name)
+        return ids.one_of(eid, found, name, same)
     except LookupError as exc:
         raise LhError(str(exc), hint=hint) from None
 
 
-def learning_path(learnings_dir: str, lid: str) -> str | None:
-    """The file of the learning whose id is exactly ``lid``; refused when two carry it."""
+def learning_text(path: str) -> object:
+    """What makes two files one learning: its title and body (status fields aside); the path when unreadable."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return path
+    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    return normalise(meta.get("title")), body.replace("\r\n", "\n").strip()
+
+
+def learning_paths(learnings_dir: str, lid: str) -> list[str]:
+    """The files of the learning whose id is exactly ``lid``: one, or copies of one text (a file copied
+    by hand is the same learning); refused when two texts carry it."""
     found = [p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == lid]
-    return _the_one(lid, found, str, f"give one of them an id of its own in its frontmatter: {lid}0")
+    _the_one(lid, found, str, f"give one of them an id of its own in its frontmatter: {lid}0", learning_text)
+    return found
 
 
 def entry_exists(memory_dir: str, eid: str, kind: str) -> bool:
     """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is exactly ``eid``; refused
-    when two do (a pair written before ids were checked for collisions)."""
+    when two of different summaries do (a pair written before ids were checked for collisions). A line
+    copied by hand (the same id and summary) is the same entry."""
     name = files.DECISIONS if kind == "decision" else files.FAILURES
     path = os.path.join(memory_dir, name)
     found = [rec for rec in files.read_entries(path) if ids.of_record(rec, kind) == eid]
     return _the_one(eid, found, lambda rec: repr(one_line(rec.get("summary"))[:80]),
-                    f"give one of them an \"id\" of its own in {path}") is not None
+                    f"give one of them an \"id\" of its own in {path}",
+                    lambda rec: normalise(rec.get("summary"))) is not None
 
 
 def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
@@ -87,14 +104,13 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
     reason = reason_of(reason)
     if kind == "learning":
-        path = learning_path(learnings_dir, entry_id)
-        if path is None:
-            raise LhError(f"no learning {entry_id} in {learnings_dir}", hint="lh memory search")
-        if frontmatter.read_frontmatter_values(path, ("status",)).get("status") == state.FORGOTTEN:
+        marked = _learning_files_to_forget(learnings_dir, entry_id)
+        if not marked:
             return None
 
         def make(j: journal.Journal, now: float) -> None:
-            changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
+            for path in marked:  # why each: a copy left active would still reach every session
+                changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
     else:
         every = marks.by_id(memory_dir, marks.OPS)
         was = state.of_marks(every.get(entry_id))
@@ -122,6 +138,24 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
                 _unhold(memory_dir, j, hid, held_item)
                 changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
+
+
+def _learning_files_to_forget(learnings_dir: str, lid: str) -> list[str]:
+    """The files of learning ``lid`` not forgotten yet ([] when all are); refused when there is none, or
+    when one's frontmatter does not close (writing it would mean guessing where it ends)."""
+    found = learning_paths(learnings_dir, lid)
+    if not found:
+        raise LhError(f"no learning {lid} in {learnings_dir}", hint="lh memory search")
+    for path in found:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read(frontmatter.MAX_OPEN_SCAN)
+        except OSError:
+            continue
+        if frontmatter.not_closed(text):
+            raise LhError(f"{path}: {frontmatter.NOT_CLOSED}", hint=f"add a --- line after its last key in {path}")
+    return [p for p in found
+            if frontmatter.read_frontmatter_values(p, ("status",)).get("status") != state.FORGOTTEN]
 
 
 def _unhold(memory_dir: str, j: journal.Journal, eid: str, was: str) -> None:
@@ -167,6 +201,17 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
     if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
         handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
     return data, restored, problems
+
+
+def undo_said(data: dict, restored: list, problems: list) -> tuple[str, list[str]]:
+    """What an undo says, the same in ``lh memory undo`` and on the page: (its line, one line per file
+    it left alone). A partial undo says how to finish it."""
+    run, kind = data["run"], data.get("kind", "?")
+    if not problems:
+        return f"undid {run} ({kind}): {len(restored)} file(s) restored", []
+    return (f"run {run} ({kind}) is not undone: {len(restored)} file(s) restored, {len(problems)} left alone "
+            f"(put them back as they were after the run, then lh memory undo {run} again)",
+            [f"not restored: {problem}" for problem in problems])
 
 
 def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[str] | str, reason: str,

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
-         "marks.jsonl": "mark"}
+         "marks.jsonl": "mark", "usage.jsonl": "usage"}
 SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
 
 
@@ -103,6 +103,23 @@ def memory_files(memory_dir: str) -> list[str]:
 def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
     """The checks of every memory file of ``memory_dirs`` (files without damage included)."""
     return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)]
+
+
+def unclosed_learnings(learnings_dir: str) -> list[str]:
+    """``<file>: frontmatter not closed`` for each learning whose frontmatter no ``---`` line closes
+    (read up to its first blank line or heading: memory/frontmatter.py; ``lh memory forget`` refuses it)."""
+    from lazy_harness.memory import frontmatter
+
+    out = []
+    for path in files.recent_learning_files(learnings_dir, 10**9):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read(frontmatter.MAX_OPEN_SCAN)
+        except OSError:
+            continue
+        if frontmatter.not_closed(text):
+            out.append(f"{path}: {frontmatter.NOT_CLOSED}")
+    return out
 
 
 def _load(state_path: str) -> dict:

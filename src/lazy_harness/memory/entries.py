@@ -90,6 +90,31 @@ def taken_ids(path: str, kind: str, keys: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def ids_by_digest(path: str, kind: str, digests: set[str]) -> dict[str, str]:
+    """``{text_digest: id}`` of the whole entries of ``path`` whose ``text_digest`` (the digest of their
+    text when first written) is one of ``digests``: an entry edited by hand since, even without its id,
+    is still known as the one first written in those words. Only lines holding one are parsed."""
+    out: dict[str, str] = {}
+    if not digests:
+        return out
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return out
+    for digest in digests:
+        needle = b'"' + digest.encode("ascii", "replace") + b'"'
+        at = data.find(needle)
+        while at >= 0 and digest not in out:
+            begin, end = data.rfind(b"\n", 0, at) + 1, data.find(b"\n", at)
+            line = data[begin:end if end >= 0 else len(data)]
+            rec = jsonload.line_object(line.removeprefix(BOM).decode("utf-8", "replace"))
+            if rec is not None and rec.get("text_digest") == digest and isinstance(rec.get("summary"), str):
+                out[digest] = ids.of_record(rec, kind)
+            at = data.find(needle, at + 1)
+    return out
+
+
 def _summary_may_clash(line: bytes, hexes: set[str]) -> bool:
     """Whether a line without an id has a summary whose derived id starts with one of ``hexes``
     (a line whose summary cannot be read this way is looked at whole)."""

@@ -63,16 +63,15 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
     """
     if n <= 0:
         return []
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
+    opened = _open_regular(path)
+    if opened is None:
         return []
+    fd, st = opened
     found: list[bytes] = []  # whole lines, newest first
     parts: list[bytes] = []  # the line being read, its pieces newest first
     held = 0  # bytes of that line so far
     last = True  # the line being read is the one after the last newline
     try:
-        st = os.fstat(fd)
         pos = line_end = st.st_size
         while pos > 0 and len(found) < n:
             if held > MAX_LINE:
@@ -106,6 +105,29 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
         os.close(fd)
     found.reverse()
     return found
+
+
+def _open_regular(path: str) -> tuple[int, os.stat_result] | None:
+    """(descriptor, its stat) of ``path`` opened for reading; None when it cannot be opened. Anything but
+    a regular file (a folder or a FIFO put in its place) is refused with an ``LhError`` naming it."""
+    try:
+        # why O_NONBLOCK: a FIFO in place of the file would hold the open forever; no effect on a file
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        return None
+    # why the mask: stat.S_ISREG without importing ``stat`` on the hot path
+    if st.st_mode & 0o170000 != 0o100000:
+        os.close(fd)
+        from lazy_harness.errors import LhError
+
+        raise LhError(f"{path}: not a regular file (a folder or device in place of a memory file); not read",
+                      hint=f"move {path} aside")
+    return fd, st
 
 
 _TOO_FAR = -2  # _newline_before: no newline within the bytes it may search
@@ -198,8 +220,28 @@ def tail_records(path: str, n: int) -> list[dict]:
         lines.note(path)
     if cut:
         lines.note_cut(path)
-    out = lines.without_salvaged_twins(found)  # a torn line and its retry's whole entry are one
+    out = without_copies(lines.without_salvaged_twins(found))  # a torn line and its retry's whole entry are one
     return out[-n:] if n > 0 else []
+
+
+def without_copies(recs: list[dict]) -> list[dict]:
+    """``recs`` less each decision or failure whose id and summary a later record has: a line a person
+    duplicated by hand is one entry (the last copy is kept, in its place)."""
+    from lazy_harness.memory import ids
+    from lazy_harness.memory.sanitize import normalise
+
+    seen: set[tuple[str, str]] = set()
+    out: list[dict] = []
+    for rec in reversed(recs):
+        summary = rec.get("summary")
+        if "op" not in rec and isinstance(summary, str):
+            key = (ids.of_record(rec), normalise(summary))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(rec)
+    out.reverse()
+    return out
 
 
 def read_entries(path: str) -> list[dict]:

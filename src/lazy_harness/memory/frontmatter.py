@@ -6,6 +6,9 @@ of scalars). String methods only, no regex; only our ``jsonload`` at import time
 
 from lazy_harness import jsonload
 
+NOT_CLOSED = "frontmatter not closed"
+MAX_OPEN_SCAN = 65536  # characters a command reads of a learning to tell whether its frontmatter closes
+
 
 def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096) -> dict[str, str]:
     """Top-level one-line scalars ``keys`` of a learning file's frontmatter, without a YAML parser (the
@@ -18,8 +21,9 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
         return out
     if not head.startswith("---"):
         return out
+    closed = _closing(head) >= 0
     for line in head.split("\n")[1:]:
-        if line.startswith("---"):
+        if line.startswith("---") or (not closed and _ends_open_block(line)):
             break
         key, colon, value = line.partition(":")
         if not colon or key not in keys or key in out:
@@ -150,18 +154,50 @@ def _closing(text: str) -> int:
     return at
 
 
+def _ends_open_block(line: str) -> bool:
+    """Whether ``line`` ends a block whose closing ``---`` is missing: a blank line or a heading."""
+    return not line.strip() or line[:1] == "#"
+
+
+def _open_end(text: str) -> int:
+    """Index of the newline before the line that ends a block whose closing ``---`` is missing
+    (:func:`_ends_open_block`); the text's length when no line does."""
+    at = text.find("\n")
+    while at >= 0:
+        nxt = text.find("\n", at + 1)
+        if _ends_open_block(text[at + 1:nxt if nxt >= 0 else len(text)]):
+            return at
+        at = nxt
+    return len(text)
+
+
+def opens(text: str) -> bool:
+    """Whether ``text`` starts with a ``---`` line (a byte order mark before it skipped)."""
+    text = text.removeprefix("\ufeff")
+    return text.startswith("---") and text[3:4] in ("\n", "\r", " ", "\t")
+
+
+def not_closed(text: str) -> bool:
+    """Whether ``text`` opens a frontmatter that no ``---`` line closes (``NOT_CLOSED``): a hand edit
+    deleted the line; readers take its keys up to the first blank line or heading, and writers refuse it."""
+    return opens(text) and _closing(text.removeprefix("\ufeff")) < 0
+
+
 def parse_frontmatter(text: str) -> tuple[dict, str] | None:
-    """Top-level keys of a leading ``---`` block and the text after it; None when there is none
-    or it does not close. Scalars and lists of scalars only: that is what the store writes. A byte
-    order mark before the ``---`` is skipped."""
+    """Top-level keys of a leading ``---`` block and the text after it; None when there is none.
+    Scalars and lists of scalars only: that is what the store writes. A byte order mark before the
+    ``---`` is skipped. why a block that does not close is read up to its first blank line or heading:
+    read as a file without frontmatter, it reached sessions under another id, its status and scope
+    ignored, while the commands (``read_frontmatter_values``) took its keys: every reader now agrees."""
     if text[:1] == "\ufeff":
         text = text[1:]
-    if not text.startswith("---") or text[3:4] not in ("\n", "\r", " ", "\t"):
+    if not opens(text):
         return None
     end = _closing(text)
-    if end < 0:
-        return None
-    lines = text[text.find("\n") + 1:end].split("\n")
+    closed = end >= 0
+    if not closed:
+        end = _open_end(text)
+    lines = text[text.find("\n") + 1:end].split("\n") if text.find("\n") >= 0 else []
     out: dict = {}
     i = 0
     while i < len(lines):
@@ -182,6 +218,8 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
             item, i = _value(lines, i + 1, entry[2:].strip())
             items.append(item)
         out[key] = items if items else None
+    if not closed:
+        return out, text[end + 1:]
     after = text.find("\n", end + 1)
     return out, (text[after + 1:] if after >= 0 else "")
 

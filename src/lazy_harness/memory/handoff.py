@@ -61,8 +61,8 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
     """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
 
     Items are markdown list lines: ``- ``, ``* ``, ``+ `` or numbered (``1. ``, ``1) ``); ``- [x]``
-    ticked. In a file we rendered (its marker has a digest) indented lines under an item are our
-    notes; in any other file they continue the item.
+    ticked. An indented line under an item continues its text, unless it is our own note
+    (:func:`our_note`, the ``opened ... by ...`` line a render writes), with or without the header.
     """
     marker: dict[str, str] = {}
     # why: an editor may save the file with a byte order mark, which would hide the first line's "- "
@@ -71,7 +71,6 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
         if line.strip().startswith(files.HANDOFF_MARK):
             marker = files.marker_fields(line.strip())
             break
-    ours = "digest" in marker
     out: list[tuple[str, str | None, str, bool]] = []
     current: list | None = None
     for line in lines:
@@ -84,12 +83,38 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
             hid, body = split_ref(entry)
             current = [line.rstrip(), hid, body, ticked]
             out.append(tuple(current))
-        elif current is not None and not ours and line.strip() and line[:1] in (" ", "\t"):
-            current[2] = f"{current[2]} {line.strip()}".strip()
-            out[-1] = tuple(current)
+        elif current is not None and line.strip() and line[:1] in (" ", "\t"):
+            # why: the note is dropped by its exact format, not by the header: a file whose header was
+            # deleted glued "opened ... by session ..." onto every item, and a person's detail line
+            # under an item in a file we rendered was dropped without a word
+            if not our_note(line):  # the line joins the item's, so the digest sees the edit
+                current[0], current[2] = f"{current[0]}\n{line.rstrip()}", f"{current[2]} {line.strip()}".strip()
+                out[-1] = tuple(current)
         elif not (line[:1] in (" ", "\t") and line.strip()):
             current = None
     return marker, [x for x in out if normalise(x[2]) or x[1]]
+
+
+def our_note(line: str) -> bool:
+    """Whether ``line`` is the note :func:`render` writes under an item: ``  opened <YYYY-MM-DD HH:MM | ?>
+    by ...``, maybe ending ``; stale: open N days``."""
+    rest = line.rstrip("\r")
+    if not rest.startswith("  opened "):
+        return False
+    rest = rest[9:]
+    if rest.startswith("? "):
+        rest = rest[2:]
+    elif len(rest) > 17 and rest[16] == " " and _is_minute(rest[:16]):
+        rest = rest[17:]
+    else:
+        return False
+    return rest.startswith("by ")
+
+
+def _is_minute(s: str) -> bool:
+    """``YYYY-MM-DD HH:MM``, as the note writes the opening time."""
+    shape = "0000-00-00 00:00"
+    return all(c.isdigit() if f == "0" else c == f for c, f in zip(s, shape, strict=True))
 
 
 def _list_item(line: str) -> str | None:
@@ -116,7 +141,7 @@ def edited(marker: dict, lines: list) -> bool:
 def markdown_records(state: dict[str, Item], text: str, when: float, has_state: bool, source: str = HAND_EDIT,
                      task_id: str = "", memory_dir: str | None = None) -> list[dict]:
     """Records that bring ``state`` in line with a handoff.md text (see the module docstring). A file
-    whose header comment is gone (emptied, or rewritten as the person's own list) closes what the last
+    whose header comment is gone (its lines deleted, or rewritten as the person's own list) closes what the last
     render of ``memory_dir`` listed and is missing from it."""
     marker, lines = parse_markdown(text)
     if has_state and not edited(marker, lines):
@@ -166,8 +191,10 @@ MAX_MARKDOWN_BYTES = 8 * 1024 * 1024
 
 
 def _read_markdown(memory_dir: str) -> tuple[str, float] | None:
-    """handoff.md whole, with its mtime; None when missing or too large to be a hand edit (a cut file
-    read as edited would close the items past the cut)."""
+    """handoff.md whole, with its mtime; None when missing, empty or too large to be a hand edit (a cut
+    file read as edited would close the items past the cut). why empty: an editor that saves in place
+    truncates the file first; a writer reading it then closed every item for good. To close them all,
+    a person deletes the item lines (a file holding anything, even one blank line, is read)."""
     path = os.path.join(memory_dir, files.HANDOFF)
     try:
         with open(path, "rb") as fh:
@@ -175,7 +202,7 @@ def _read_markdown(memory_dir: str) -> tuple[str, float] | None:
             mtime = os.fstat(fh.fileno()).st_mtime
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
-    if len(data) > MAX_MARKDOWN_BYTES:
+    if not data or len(data) > MAX_MARKDOWN_BYTES:
         return None
     return data.decode("utf-8", "replace"), mtime
 

@@ -81,8 +81,25 @@ def key_of(kind: str, text: object, origin: object = "") -> str:
     """The identity an id is the hash of: the normalised summary or text, for a learning its
     normalised origin and title."""
     if kind == "learning":
-        return f"{normalise(origin)}\x00{normalise(text)}"
+        return f"{normalise(origin)}\x00{title_key(text)}"
     return normalise(text)
+
+
+def title_key(title: object) -> str:
+    """A learning title's part of its identity: the normalised title; for a title of symbols only
+    (``🚀🔥``, ``→ ←``), which normalises to nothing, the title casefolded with its spaces collapsed.
+    A title of punctuation only (``..``, ``?!``) has none: it names nothing.
+
+    why: every symbol-only title had one identity (the empty one), so the plan dropped them as
+    learnings without a title. No id the worker wrote changes: it never wrote such a learning.
+    """
+    key = normalise(title)
+    if key or not title:
+        return key
+    import unicodedata
+
+    flat = " ".join(str(title).casefold().split())
+    return flat if any(unicodedata.category(c)[0] == "S" for c in flat) else ""
 
 
 def fresh(kind: str, key: str, taken: Mapping[str, str]) -> str:
@@ -102,9 +119,13 @@ def derives(eid: str, kind: str, key: str) -> bool:
     return kind_of(eid) == kind and long_hex(key).startswith(eid[2:])
 
 
-def one_of(eid: str, found: list[T], name: Callable[[T], str] = str) -> T | None:
+def one_of(eid: str, found: list[T], name: Callable[[T], str] = str,
+           same: Callable[[T], object] | None = None) -> T | None:
     """The one entry of ``found`` (those carrying ``eid``), None when there is none; refuses (a
-    ``LookupError`` with one line naming each, by ``name(entry)``) when two or more carry it."""
+    ``LookupError`` with one line naming each, by ``name(entry)``) when two or more carry it. With
+    ``same``, entries of one ``same(entry)`` (their text) are one entry: a line or file copied by hand."""
+    if same is not None and found and all(same(f) == same(found[0]) for f in found[1:]):
+        return found[0]
     if len(found) < 2:
         return found[0] if found else None
     named = "; ".join(name(f) for f in found)
@@ -118,7 +139,7 @@ def entry_id(kind: str, summary: object) -> str:
 
 def learning_id(origin: object, title: object) -> str:
     """``l-`` id of a learning: the same title in two projects is two learnings."""
-    return PREFIXES["learning"] + _digest(f"{normalise(origin)}\x00{normalise(title)}")
+    return PREFIXES["learning"] + _digest(key_of("learning", title, origin))
 
 
 def handoff_id(text: object) -> str:

@@ -17,6 +17,7 @@ from lazy_harness.memory.sanitize import normalise, one_line
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from lazy_harness.memory.shapes import Env
@@ -103,11 +104,7 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
             continue
         path = os.path.join(p.memory_dir, name)
         recs = [entries.record(kind, item, p.meta, p.now) if isinstance(item, dict) else item for item in items]
-        keys = {normalise(r["summary"]) for r in recs if isinstance(r, dict)}
-        seen, taken = entries.recorded(path, keys), entries.taken_ids(path, kind, keys)
-        for rec in recs:  # the id an entry of the same summary holds, or one nobody holds (ids.fresh)
-            if isinstance(rec, dict):
-                rec["id"] = ids.fresh(kind, normalise(rec["summary"]), taken)
+        seen, taken = _entry_ids(path, kind, [r for r in recs if isinstance(r, dict)])
         for rec in recs:
             if not isinstance(rec, dict):
                 p.add(SKIP, path, f"not an object: {rec!r}")
@@ -131,6 +128,27 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
                 p.add(APPEND, path, rec["summary"], (key, entries.json_line(rec)))
 
 
+def _entry_ids(path: str, kind: str, recs: list[dict]) -> tuple[set[str], dict[str, str]]:
+    """Give each record its id and tell which are written already: (normalised summaries recorded,
+    ``{id: identity}`` of the ids taken). A record takes the id of the entry it restates: one of the
+    same summary, or one first written in its words and edited by hand since (its id kept, or its
+    ``text_digest`` that of the record); else an id nobody holds (ids.fresh)."""
+    keys = {normalise(r["summary"]) for r in recs}
+    seen, taken = entries.recorded(path, keys), entries.taken_ids(path, kind, keys)
+    digests = {r["text_digest"] for r in recs if normalise(r["summary"]) not in seen and r.get("text_digest")}
+    first_written = entries.ids_by_digest(path, kind, digests)
+    for rec in recs:
+        key = normalise(rec["summary"])
+        was = None if key in seen or not key else (
+            edited_since(taken, kind, key) or first_written.get(rec.get("text_digest") or ""))
+        if was:
+            seen.add(key)
+            rec["id"] = was
+        else:
+            rec["id"] = ids.fresh(kind, key, taken)
+    return seen, taken
+
+
 def _plan_learnings(p: Plan, distilled: dict) -> None:
     items = distilled.get("learnings") or []
     if not items:
@@ -143,7 +161,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     taken = None  # every learning's id, read once a learning is to be written
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
-        key = normalise(title)
+        key = ids.title_key(title)  # why not normalise: a title of symbols only is a learning too
         if not key:
             p.add(SKIP, p.learnings_dir, "learning without a title")
             continue
@@ -152,25 +170,56 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             continue
         batch.add(key)
         taken = learnings.taken_ids(p.learnings_dir) if taken is None else taken
-        lid = learnings.fresh_id(taken, origin, title)
-        taken[lid] = ids.key_of("learning", title, origin)
+        identity = ids.key_of("learning", title, origin)
+        lid = edited_since(taken, "learning", identity)
+        if lid is None:
+            lid = learnings.fresh_id(taken, origin, title)
+            taken[lid] = identity
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, lid)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
-        status = (frontmatter.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
-        if found and status == "deprecated":  # what consolidation writes
-            p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
-        elif found and status not in ("", "active"):
-            how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
-            p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
-        elif exists:
-            p.add(EXISTS, path, title)
-        elif lid in recent:
-            p.add(SKIP, p.learnings_dir, f"a recent learning has this title: {title}")
-        elif found:
-            p.add(EXISTS, found, title)
+        if not found and taken.get(lid) != identity:  # its title edited by hand, its file renamed too
+            p.add(SKIP, p.learnings_dir, f"already there as {lid}, its title edited by hand since: {title}")
         else:
-            p.add(CREATE, path, title, item)
+            _plan_learning(p, item, title, lid, (path, exists, found), lid in recent)
+
+
+def _plan_learning(p: Plan, item: dict, title: str, lid: str, where: tuple[str, bool, str | None],
+                   recent: bool) -> None:
+    """What to do with one learning of id ``lid``: ``where`` is (its slot, whether the slot holds it,
+    the file holding it on any day or None); ``recent``: a recent learning has its id."""
+    path, exists, found = where
+    status = (frontmatter.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
+    if found and status == "deprecated":  # what consolidation writes
+        p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
+    elif found and status not in ("", "active"):
+        how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
+        p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
+    elif exists:
+        p.add(EXISTS, path, title)
+    elif recent:
+        p.add(SKIP, p.learnings_dir, f"a recent learning has this title: {title}")
+    elif found:
+        p.add(EXISTS, found, title)
+    else:
+        p.add(CREATE, path, title, item)
+
+
+def edited_since(taken: Mapping[str, str], kind: str, identity: str) -> str | None:
+    """The id of an entry first written as ``identity`` and changed by hand since: an id of
+    ``taken`` (``{id: present identity}``) that derives from ``identity`` while the entry's present
+    identity does not derive it (its summary or title reworded, its id kept). None: there is none.
+
+    why: the same session processed again (handoff-now, a retry) restates the entry in its old
+    wording; a new entry beside the person's fix brought the old wording back.
+    """
+    full = ids.long_hex(identity)
+    for n in range(ids.HEX, ids.LONGEST + 1):  # why every length: a lengthened id outlives what it clashed with
+        eid = ids.PREFIXES[kind] + full[:n]
+        holder = taken.get(eid)
+        if holder is not None and holder != identity and not ids.derives(eid, kind, holder):
+            return eid
+    return None
 
 
 def _plan_handoff(p: Plan, distilled: dict) -> None:

@@ -40,10 +40,8 @@ def close(p: Project, form: dict, cfg: Config, now: float) -> str:
 def undo(p: Project, form: dict, cfg: Config, now: float) -> str:
     data, restored, problems = by_hand.undo(p.memory_dir, p.learnings_dir, _field(form, "run"),
                                             cfg["handoff"]["stale_days"], now)
-    if problems:
-        return (f"run {data['run']} ({data.get('kind', '?')}) is not undone: {len(restored)} file(s) restored, "
-                f"{len(problems)} left alone: " + "; ".join(problems))
-    return f"undid {data['run']} ({data.get('kind', '?')}): {len(restored)} file(s) restored"
+    said, left = by_hand.undo_said(data, restored, problems)
+    return "; ".join([said, *left])  # why: the page has no stderr: the files left alone follow the line
 
 
 def approve(p: Project, form: dict, cfg: Config, now: float) -> str:

@@ -4,7 +4,8 @@ A browser is started with what it should open on its command line, and every use
 read a process's command line (``ps``, ``/proc/<pid>/cmdline``). The URL holds the page's secret path
 and its token, so the browser gets ``file://<a file of ours>`` instead: a small page (0600) in a
 folder made for it alone (0700) in our cache folder, which sends the browser on to the URL (a meta
-refresh, and a link for a browser that does not follow one). The server removes it when it stops.
+refresh, and a link for a browser that does not follow one). The server removes it once the token
+signs in (the browser followed it), else when it stops.
 """
 
 from __future__ import annotations

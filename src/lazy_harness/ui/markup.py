@@ -13,6 +13,12 @@ def esc(value: object) -> str:
     return html.escape(terminal_safe("" if value is None else str(value), "\n\t"), quote=True)
 
 
+def text(value: object, tag: str = "span") -> str:
+    """An entry's own text (a summary, a title, an item): it wraps anywhere (ui.css) and takes its own
+    direction (``dir="auto"``), so a Hebrew or Arabic line ending in "!" shows it at its end."""
+    return f'<{tag} class="text" dir="auto">{esc(value)}</{tag}>'
+
+
 def form(target: str, token: str, fields: dict, label: str, confirm: str | None = None,
          css: str = "act") -> str:
     """A POST form to the path ``target``: the form token in a hidden field (the server checks it), one

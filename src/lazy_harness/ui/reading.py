@@ -65,16 +65,57 @@ def _name_in(memory_dir: str) -> str | None:
     return None
 
 
+def _origins_by_key(learnings_dir: str) -> dict[str, str]:
+    """``{memory key: the origin of the newest learning written under it}`` (their ``project_folder``)."""
+    out: dict[str, str] = {}
+    for path in files.recent_learning_files(learnings_dir, 10**9):  # newest first: the first seen wins
+        head = _parsed(path, heads.read_head)
+        key, origin = (head.get("project_folder"), head.get("origin")) if head else (None, None)
+        if isinstance(key, str) and key and isinstance(origin, str) and origin.strip():
+            out.setdefault(key, origin.strip())
+    return out
+
+
+def _handoff_name(memory_dir: str) -> str | None:
+    """The project named in the marker of the folder's handoff.md, if any."""
+    try:
+        with open(os.path.join(memory_dir, files.HANDOFF), encoding="utf-8", errors="replace") as fh:
+            text = fh.read(65536)  # the marker is its second line
+    except OSError:
+        return None
+    name = handoff.parse_markdown(text)[0].get("project", "").strip()
+    return name or None
+
+
+def _name_of(memory_dir: str, origins: Callable[[], dict[str, str]]) -> str:
+    """The name ``lh memory show`` gives the project of a memory folder seen from another folder: the
+    one its newest decision or failure was written under; else the origin of a learning written under
+    one of its keys (its own, then those ``aliases.jsonl`` names: the keys whose learnings ``show``
+    lists as its own, ``aliases.owned``), else its handoff.md's; its key when nothing names it. why:
+    a learning without a key is the project's by that name: named by its key, the page lost them."""
+    found = _name_in(memory_dir)
+    if found:
+        return found
+    own = os.path.basename(memory_dir)
+    keys = aliases.owned(memory_dir).keys
+    for key in [own, *sorted(keys - {own})]:
+        if key in origins():
+            return origins()[key]
+    return _handoff_name(memory_dir) or own
+
+
 def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Project]:
     """Every project with a memory folder; the one holding ``cwd`` first (even without memory yet)."""
+    import functools
+
     configured = cfg["memory"]["path"] or None
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     here = paths.memory_dir(cwd, env, configured)
     out = [Project(os.path.basename(here), project_name(cwd), here, ldir, current=True)]
+    origins = functools.cache(lambda: _origins_by_key(ldir))  # read once, and only when a folder needs it
     for mdir in paths.all_memory_dirs(env, configured):
         if mdir != here:
-            key = os.path.basename(mdir)
-            out.append(Project(key, _name_in(mdir) or key, mdir, ldir))
+            out.append(Project(os.path.basename(mdir), _name_of(mdir, origins), mdir, ldir))
     return out
 
 

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import reading, usage_section
-from lazy_harness.ui.markup import day_of, esc, form, when_of
+from lazy_harness.ui.markup import day_of, esc, form, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,9 +68,9 @@ def handoff_section(v: View) -> str:
             + (f': {esc(r.get("reason"))}' if r.get("reason") else "") + "</li>" for r in item["history"])
         body = (f'<details class="history"><summary>history ({len(item["history"])})</summary>'
                 f'<ul>{history}</ul></details>' if history else "")
-        actions = (v.act("close", "Close", reason="closed in lh ui", item=item["id"])
+        actions = (v.act("close", "Close", "Close this item?", reason="closed in lh ui", item=item["id"])
                    + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
-        head = (f'<span class="text">{esc(item["text"])}</span> <span class="meta">opened '
+        head = (f'{text(item["text"])} <span class="meta">opened '
                 f'{esc(when_of(item["opened"]))} {esc(by_whom(item["opened_by"]))}</span>')
         rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
     return f'<ul class="entries">{"".join(rows)}</ul>'
@@ -108,10 +108,10 @@ def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tupl
 def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
     def row(rec: dict) -> tuple[str, str, str]:
         extra = rec.get(detail)
-        body = (f'<p class="detail"><span class="label">{esc(detail.capitalize())}:</span> {esc(_text(extra))}</p>'
-                if extra else "")
+        body = (f'<p class="detail"><span class="label">{esc(detail.capitalize())}:</span> '
+                f'<bdi>{esc(_text(extra))}</bdi></p>' if extra else "")
         head = (f'<span class="meta">{esc(day_of(rec.get("ts")))}</span> '
-                f'<span class="text">{esc(rec.get("summary"))}</span>')
+                f'{text(rec.get("summary"))}')
         return rec["id"], head, body
 
     return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
@@ -136,9 +136,9 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
         origin = ("" if item.get("origin") == v.project.name
                   else f' <span class="meta">from {esc(item.get("origin"))}</span>')
         head = (f'<span class="meta">{esc(item["day"])}</span> '
-                f'<span class="text">{esc(item.get("title"))}</span>{origin}')
+                f'{text(item.get("title"))}{origin}')
         excerpt = str(item.get("learning") or "")[:400]
-        return item["id"], head, f'<p class="detail">{esc(excerpt)}</p>' if excerpt else ""
+        return item["id"], head, f'<p class="detail" dir="auto">{esc(excerpt)}</p>' if excerpt else ""
 
     return _listing(v, "learnings", items, row, "Forget this learning?", f"No {what}.")
 
@@ -283,7 +283,7 @@ def held_section(v: View) -> str:
             said += f" ({approval.NOT_HERE})"  # why: an approval that is not this person's (ADR 0052)
         head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; from '
                 f'{esc(h["origin"])}</span>')
-        body = f'<p class="text">{esc(h["text"])}</p><p class="meta">{esc(h["file"])}</p>'
+        body = f'{text(h["text"], "p")}<p class="meta">{esc(h["file"])}</p>'
         question = ("Show this entry to sessions again?" if h["state"] == state.HELD
                     else "Use this learning in every project?")
         actions = (v.act("approve", "Approve", question, id=h["id"])
@@ -312,7 +312,7 @@ def unassigned_section(v: View) -> str:
     for h in found:
         where = ", ".join(h["candidates"]) or "no project of that name here"
         head = f'<span class="kind">learning</span> <span class="meta">from {esc(h["origin"])}: {esc(where)}</span>'
-        body = (f'<p class="text">{esc(h.get("title") or "")}</p>'
+        body = (f'{text(h.get("title") or "", "p")}'
                 f'<p class="meta"><code>lh memory assign {esc(h["id"])} --project KEY_OR_FOLDER</code></p>')
         rows.append(_entry(h["id"], head, body, css="entry held"))
     return f'<ul class="entries">{"".join(rows)}</ul>'

@@ -76,6 +76,7 @@ class UiServer(ThreadingHTTPServer):
         self.origins = {f"http://{h}" for h in self.hosts}
         self.notes: dict[str, list[str]] = {}
         self.changing = threading.Lock()  # one action at a time: they write the memory files
+        self.opener: str | None = None  # the file that led the browser here (ui/launch.py), until signed in
 
     @property
     def url(self) -> str:
@@ -138,11 +139,21 @@ class Handler(BaseHTTPRequestHandler):
         # why: a page that moves on, not a redirect: `lh ui` opens the URL from a file:// page, and a
         # browser sends no SameSite=Strict cookie along a redirect that another site (a file) started;
         # a navigation this page starts is same-site, and carries it
+        self._drop_opener()
         link = html.escape(location, quote=True)
         body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" '
                 f'content="0; url={link}"><title>lh ui</title></head><body><p><a href="{link}">Open the page'
                 f'</a></p></body></html>')
         self._send(200, body.encode(), "text/html; charset=utf-8", {"Set-Cookie": cookie})
+
+    def _drop_opener(self) -> None:
+        """The file that gave the browser the URL has done its work once the token signed in: removed
+        now, not left holding the URL on disk while the page serves (again at stop: nothing to do)."""
+        from lazy_harness.ui import launch
+
+        opener, self.server.opener = self.server.opener, None
+        if opener is not None:
+            launch.remove(opener)
 
     def _redirect(self, location: str, extra: dict | None = None) -> None:
         self._send(HTTPStatus.SEE_OTHER, b"", extra={"Location": location, **(extra or {})})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from lazy_harness.ui.markup import esc, when_of
+from lazy_harness.ui.markup import esc, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     titles = titles_of(v)
     again = [e for e in t.entries.values() if e.recurred]
     recurred = "".join(
-        entry(e.id, f'<span class="text">{esc(titles.get(e.id, ""))}</span> <span class="badge">recurred in '
+        entry(e.id, f'{text(titles.get(e.id, ""))} <span class="badge">recurred in '
                      f'{len(e.recurred)} session(s) after memory showed it</span>', "") for e in again)
     from lazy_harness.memory import marks
 
@@ -77,7 +77,7 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
         meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
                 f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
         forget = v.act("forget", "Forget", "Forget this entry?", id=e.id)
-        rows.append(entry(e.id, f'<span class="text">{esc(titles.get(e.id, ""))}</span> {meta}', "",
+        rows.append(entry(e.id, f'{text(titles.get(e.id, ""))} {meta}', "",
                            f'<div class="actions">{forget}</div>'))
     unused = (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>' if rows
               else '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>')

@@ -26,7 +26,7 @@ from typing import Any
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
 from lazy_harness.queue import WORKER_MARKER
-from lazy_harness.worker.answer import parse_envelope
+from lazy_harness.worker.answer import parse_envelope, read_object
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 
 NO_HOOKS = json.dumps({"disableAllHooks": True})
@@ -150,13 +150,14 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
                  "overloaded": "the API is overloaded or rate-limited"}.get(cause, "model call failed")
         raise CallError(f"{label} ({_failure_said(_scrubbed(result, loop), argv)})", cause, action, usage,
                         hint="claude /login, or check ANTHROPIC_API_KEY" if cause == "auth" else None)
+    keys = answer_keys(schema)
     try:
-        return Call(parse_envelope(result.stdout), usage)
+        return Call(parse_envelope(result.stdout, keys), usage)
     except ModelError:
         # why: the message quotes the output; quote it from a redacted copy (the model may have
         # echoed a secret of the session), which fails to parse just the same
         try:
-            parse_envelope(_scrubbed(result, loop).stdout)
+            parse_envelope(_scrubbed(result, loop).stdout, keys)
             message = "claude's answer could not be read"
         except ModelError as exc:
             message = exc.message
@@ -164,6 +165,13 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
         if action == RETRY:
             cause = "answer"
         raise CallError(f"{message} (from `{proc.command_line(argv[:2])} ...`)", cause, action, usage) from None
+
+
+def answer_keys(schema: Mapping[str, Any] | None) -> tuple[str, ...] | None:
+    """The keys an answer to ``schema`` (the distill answer's when None) has: its properties; None
+    for a schema that names none (then any object the model wrote as text is taken)."""
+    props = (schema or ANSWER_SCHEMA).get("properties")
+    return tuple(props) if isinstance(props, Mapping) and props else None
 
 
 def classify(output: str) -> tuple[str, str]:
@@ -209,18 +217,16 @@ def usage_of(stdout: str, model: str) -> Usage:
 
 
 def _envelope(stdout: str) -> dict | None:
+    """The envelope of claude's output: the whole of it, else its last line that is a JSON object (a
+    warning printed before it). One nested too deep to parse whole is read member by member, so the
+    call's cost reaches the ledger even when its answer cannot be read (answer.read_object)."""
     text = (stdout or "").strip()
-    try:
-        data = json.loads(text)
-        return data if isinstance(data, dict) else None
-    except ValueError:
-        pass
-    for line in reversed(text.splitlines()):  # why: a warning printed before the JSON line
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
+    data = read_object(text)
+    if data is not None:
+        return data
+    for line in reversed(text.splitlines()):
+        data = read_object(line)
+        if data is not None:
             return data
     return None
 

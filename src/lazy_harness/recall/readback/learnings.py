@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 CAP_EXCERPT = 240
-VERSION = 4  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 5  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via")
 
@@ -65,10 +65,10 @@ def read_head(path: str) -> dict | None:
     try:
         with open(path, "rb") as fh:
             data = fh.read(HEAD_BYTES)
+            text = data.decode("utf-8", "replace")
+            if len(data) == HEAD_BYTES and (not frontmatter.opens(text) or frontmatter.not_closed(text)):
+                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)  # why: its closing line may lie past the first read
             parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
-            if parsed is None and len(data) == HEAD_BYTES:
-                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)
-                parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
     except OSError:
         return None
     meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
@@ -215,7 +215,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     wrote is left out until the person approves it (memory/state.py)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for rank_key, h in _coarse(heads, project, n, key, legacy, cross):
+    for rank_key, h in _coarse(_once(heads), project, n, key, legacy, cross):
         tags = h.get("tags")
         text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
                                          + (tags if isinstance(tags, list) else [tags])) if x)
@@ -224,6 +224,19 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
         ranked.append((rank_key + fine, h))
     ranked.sort(key=lambda kh: kh[0], reverse=True)
     return [h for _, h in ranked][:n]
+
+
+def _once(heads: list[dict]) -> list[dict]:
+    """``heads`` less those whose id, title and text an earlier one has: a file a person copied is one
+    learning (the newest file, listed first, stands for it)."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for h in heads:
+        key = (learning_id(h), str(h.get("title") or ""), str(h.get("learning") or ""))
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
 
 
 def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,
