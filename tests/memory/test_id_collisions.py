@@ -156,8 +156,9 @@ def test_a_failure_shown_under_its_longer_id_and_hit_again_is_found_recurred():
     key_a, key_b = ids.key_of("failure", TWIN_A), ids.key_of("failure", TWIN_B)
     longer = ids.fresh("failure", key_b, {"f-6e80f7ab": key_a})
     first = {longer: (1.0, 40), "d-00000001": (1.0, 10)}
-    assert worker_usage.recurred({"failures": [{"summary": TWIN_B}]}, first) == [longer]
-    assert worker_usage.recurred({"failures": [{"summary": "something else entirely"}]}, first) == []
+    marks, acts = {longer: ["make migrate-db"]}, [(2.0, "make migrate-db", " make migrate-db ")]  # after the showing
+    assert worker_usage.recurred({"failures": [{"summary": TWIN_B}]}, first, marks, acts) == [longer]
+    assert worker_usage.recurred({"failures": [{"summary": "something else entirely"}]}, first, marks, acts) == []
 
 
 def test_a_line_written_before_ids_holds_its_derived_id_against_a_new_twin(where):

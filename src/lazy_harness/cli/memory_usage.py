@@ -16,26 +16,30 @@ from lazy_harness.logfile import terminal_safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lazy_harness.memory.usage_log import Tally
+    from lazy_harness.memory.usage_log import Entry, Tally
 
 
-def _mdirs(project: str | None, all_projects: bool) -> tuple[list[str], str]:
-    """(the memory folders, what they are called in the report)."""
+def _mdirs(project: str | None, all_projects: bool) -> tuple[list[str], str, str]:
+    """(the memory folders, what they are called in the report, the learnings folder)."""
     from lazy_harness import config, paths
     from lazy_harness.project_identity import project_name
 
     cfg = config.load(os.environ)
+    ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
     if all_projects:
-        return paths.all_memory_dirs(None, cfg["memory"]["path"] or None), "every project"
+        return paths.all_memory_dirs(None, cfg["memory"]["path"] or None), "every project", ldir
     cwd = os.path.abspath(project or os.getcwd())
-    return [paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)], project_name(cwd)
+    return [paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)], project_name(cwd), ldir
 
 
 def _day(iso: str | None) -> str:
     return iso[:16].replace("T", " ") if iso else "never"
 
 
-def _print(t: Tally, name: str, where: str) -> None:
+TITLE = 60  # characters of an entry's title in a row
+
+
+def _print(t: Tally, name: str, where: str, mdirs: list[str], learnings_dir: str) -> None:
     totals = t.totals()
     click.echo(terminal_safe(f"memory usage of {name} ({where})"))
     if not t.entries:
@@ -48,12 +52,62 @@ def _print(t: Tally, name: str, where: str) -> None:
                                  f"{row['recurred']:>8}  {_day(row['last_shown']):<16}  {_day(row['last_used'])}"))
     click.echo(f"total: {totals['sessions']} session(s), {totals['shown']} shown, {totals['used']} used, "
                f"{totals['injected_chars']} characters injected, {totals['recurrences']} recurrence(s)")
-    costly = [e for e in t.costly(5) if len(e.used) < len(e.shown)]
+    costly = _costly(t, mdirs)
     if costly:
+        titles = _titles(mdirs, learnings_dir, {e.id for e in costly})
         click.echo("most characters for the least use:")
         for e in costly:
             click.echo(terminal_safe(f"  {e.id}  {e.chars} characters in {len(e.shown)} session(s), "
-                                     f"used in {len(e.used)}"))
+                                     f"used in {len(e.used)}: {_short(titles.get(e.id, ''))}"))
+
+
+def _costly(t: Tally, mdirs: list[str], n: int = 5) -> list[Entry]:
+    """The ``n`` entries that cost the most for the least use, less those readers leave out (forgotten,
+    merged, superseded, held: ``marks.hidden``, as the page's "Never used" does): no use forgetting them."""
+    from lazy_harness.memory import marks
+
+    gone: set[str] = set()
+    for mdir in mdirs:
+        gone.update(marks.hidden(mdir))
+    some = [e for e in t.costly(len(t.entries)) if len(e.used) < len(e.shown) and e.id not in gone]
+    return some[:n]
+
+
+def _short(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= TITLE else title[:TITLE - 1].rstrip() + "\u2026"
+
+
+def _titles(mdirs: list[str], learnings_dir: str, wanted: set[str]) -> dict[str, str]:
+    """``{id: summary, title or text}`` of the wanted entries still in memory."""
+    from lazy_harness.memory import files, handoff, ids
+
+    out: dict[str, str] = {}
+    kinds = {ids.kind_of(i) for i in wanted}
+    for mdir in mdirs:
+        for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+            for rec in files.read_entries(os.path.join(mdir, name)) if kind in kinds else []:
+                eid = ids.of_record(rec, kind)
+                if eid in wanted:
+                    out.setdefault(eid, str(rec.get("summary") or ""))
+        if "handoff" in kinds:
+            state, _ = handoff.load(mdir)
+            out.update({i: str(item.get("text") or "") for i, item in state.items() if i in wanted and i not in out})
+    if "learning" in kinds:
+        out.update(_learning_titles(learnings_dir, wanted))
+    return out
+
+
+def _learning_titles(learnings_dir: str, wanted: set[str]) -> dict[str, str]:
+    from lazy_harness.memory import files, frontmatter, ids, learnings
+
+    out: dict[str, str] = {}
+    for path in files.recent_learning_files(learnings_dir, 10**6):
+        lid = learnings.id_of(path)
+        if lid in wanted and lid not in out:
+            title = frontmatter.read_frontmatter_values(path, ("title",)).get("title")
+            out[lid] = str(title or ids.title_of_file(path))
+    return out
 
 
 @click.command("usage")
@@ -65,7 +119,7 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
     """Per entry shown to sessions: in how many it was shown, used, recurred; when last; the totals."""
     from lazy_harness.memory import usage_log
 
-    mdirs, name = _mdirs(project, all_projects)
+    mdirs, name, ldir = _mdirs(project, all_projects)
     if reset_id:
         if all_projects:
             raise click.UsageError("--reset takes one project: use --project or run it in the project")
@@ -73,11 +127,14 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
         click.echo(f"usage of {reset_id.strip()} counts anew from now")
         return
     records = [rec for mdir in mdirs for rec in usage_log.read(mdir)]
-    t = usage_log.tally(records)
+    into: dict[str, str] = {}
+    for mdir in mdirs:  # a merged entry's sessions count for the one it was merged into, as the ranks do
+        into.update(usage_log.merged_into(mdir))
+    t = usage_log.tally(records, into=into)
     if as_json:
         click.echo(json.dumps(t.report(), ensure_ascii=False))
         return
-    _print(t, name, mdirs[0] if len(mdirs) == 1 else f"{len(mdirs)} memory folders")
+    _print(t, name, mdirs[0] if len(mdirs) == 1 else f"{len(mdirs)} memory folders", mdirs, ldir)
 
 
 def week_line(mdir: str, now: float) -> str:

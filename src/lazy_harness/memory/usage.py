@@ -1,7 +1,9 @@
 """What a session was shown, and the order usage gives entries where a budget is short (ADR 0036).
 
     <queue>/state/<session>.seen      one line per showing, appended by SessionStart and the prompt
-                                      hook: ``<epoch> <source> <chars injected> <id>:<chars> ...``
+                                      hook: ``<epoch> <source> <chars injected> [@<memory key>]
+                                      <id>:<chars> ...`` (no key: a line from before keys, counted in
+                                      the distilled session's own folder)
     <memory dir>/usage.jsonl          the usage record the worker keeps (memory/usage_log.py)
     <cache>/usage/<memory key>.counts ``<id> <sessions shown> <sessions used>`` per line (fixed width,
                                       sorted by id), written by the worker from usage.jsonl; what the
@@ -42,13 +44,20 @@ def seen_file(env: Env | None, session_id: str) -> str:
     return os.path.join(paths.state_dir(env), paths.safe_session_id(session_id) + SEEN)
 
 
-def note(env: Env | None, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float) -> None:
+def note(env: Env | None, session_id: str, source: str, chars: int, shown: list[tuple[str, int]], now: float,
+         memory_dir: str = "") -> None:
     """One line for one showing: when, by what (``startup``, ``resume``, ``prompt``...), how many
-    characters the hook injected, and each entry id shown with the characters its line took."""
+    characters the hook injected, the memory folder the entries came from (``@<memory key>``, when
+    ``memory_dir`` is given), and each entry id shown with the characters its line took."""
     if not session_id or not shown:
         return
     word = "".join(c for c in source if c.isalnum() or c in "-_") or "?"
-    line = f"{now:.3f} {word} {int(chars)} " + " ".join(f"{i}:{int(n)}" for i, n in shown if i and " " not in i)
+    key = memory_key_of(memory_dir) if memory_dir else ""
+    # why the key as a token of its own after the counts: a reader from before it skips a token without
+    # an ``<id>:<chars>`` pair (and a memory key holds no ``:``, no space), so old and new lines mix
+    folder = f"@{key} " if key and _plain_key(key) else ""
+    line = f"{now:.3f} {word} {int(chars)} {folder}" + " ".join(
+        f"{i}:{int(n)}" for i, n in shown if i and " " not in i)
     path = seen_file(env, session_id)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -58,9 +67,25 @@ def note(env: Env | None, session_id: str, source: str, chars: int, shown: list[
         os.close(fd)
 
 
+def memory_key_of(memory_dir: str) -> str:
+    """A memory folder's key: its name (``<memory root>/<memory key>``, paths.project_memory_dir)."""
+    return os.path.basename(os.path.normpath(memory_dir))
+
+
+def _plain_key(key: str) -> bool:
+    """A key paths can make (letters, digits, ``-``, ``.``, ``_``), never ``.`` or ``..``."""
+    return key not in (".", "..") and all(c.isascii() and (c.isalnum() or c in "-._") for c in key)
+
+
 def read_seen(env: Env | None, session_id: str) -> list[tuple[float, str, int, list[tuple[str, int]]]]:
     """Every showing of a session, oldest first: (epoch, source, chars injected, [(id, chars)]).
     A torn or foreign line is skipped."""
+    return [(when, source, chars, shown) for when, source, chars, shown, _ in read_showings(env, session_id)]
+
+
+def read_showings(env: Env | None, session_id: str) -> list[tuple[float, str, int, list[tuple[str, int]], str]]:
+    """:func:`read_seen` with the memory key each showing came from ('' on a line that names none:
+    written before lines named it, or by a caller that did not say)."""
     try:
         with open(seen_file(env, session_id), encoding="utf-8", errors="replace") as fh:
             text = fh.read(MAX_SEEN)
@@ -71,17 +96,18 @@ def read_seen(env: Env | None, session_id: str) -> list[tuple[float, str, int, l
         parts = line.split()
         if len(parts) < 4:
             continue
+        key = next((p[1:] for p in parts[3:] if p.startswith("@")), "")
         try:
             when, chars = float(parts[0]), int(parts[2])
-            shown = [(i, int(n)) for i, _, n in (p.rpartition(":") for p in parts[3:]) if i]
+            shown = [(i, int(n)) for i, _, n in (p.rpartition(":") for p in parts[3:] if p[:1] != "@") if i]
         except ValueError:
             continue
-        out.append((when, parts[1], chars, shown))
+        out.append((when, parts[1], chars, shown, key if _plain_key(key) else ""))
     return out
 
 
 def ranks_file(env: Env | None, memory_dir: str) -> str:
-    return paths.usage_ranks_file(os.path.basename(os.path.normpath(memory_dir)), env)
+    return paths.usage_ranks_file(memory_key_of(memory_dir), env)
 
 
 LINE = 25  # ``<id> <shown> <used>\n`` with 8-hex ids: the id 10 characters, each count 6 (memory/usage_log.py)

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir
-from lazy_harness.memory import ids
+from lazy_harness.memory import ids, lines
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.memory.handoff_log import stamp
 
@@ -49,26 +49,44 @@ def line(op: str, when: float, **fields: object) -> dict:
 def append(memory_dir: str, records: list[dict]) -> None:
     """Each record as one whole line (a lock and an fsync each: ``atomic.append_line``)."""
     for rec in records:
-        append_line(path_of(memory_dir), json.dumps(rec, ensure_ascii=False, separators=(", ", ": ")))
+        # why heal: a last line saved by hand without its newline would swallow this one (as marks do:
+        # ``changes.add_mark``); both would be lost to every reader
+        append_line(path_of(memory_dir), json.dumps(rec, ensure_ascii=False, separators=(", ", ": ")), heal=True)
 
 
 def read(memory_dir: str) -> list[dict]:
-    """Every well-formed line, in file order; a damaged or foreign line is skipped."""
+    """Every well-formed record, in file order, read through the memory files' line reader
+    (``lines.read_file``): a damaged line is salvaged when that can be done without guessing (two
+    records glued by a lost newline), else skipped, and the file noted for the damage report; a
+    foreign record is skipped."""
     out = []
-    try:
-        with open(path_of(memory_dir), encoding="utf-8-sig", errors="replace") as fh:
-            for raw in fh:
-                try:
-                    rec = json.loads(raw)
-                except (ValueError, RecursionError):  # why: a synced file may hold a line nested past the stack
-                    continue
-                if (isinstance(rec, dict) and rec.get("op") in OPS and isinstance(rec.get("ts"), str)
-                        and (rec["op"] == "session" or isinstance(rec.get("id"), str))
-                        and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
-                    rec["at"] = iso_epoch(rec["ts"]) or 0.0
-                    out.append(rec)
-    except FileNotFoundError:
-        pass
+    for rec in lines.read_file(path_of(memory_dir)):  # why: a file it cannot read is said, as before
+        if (rec.get("op") in OPS and isinstance(rec.get("ts"), str)
+                and (rec["op"] == "session" or isinstance(rec.get("id"), str))
+                and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
+            rec["at"] = iso_epoch(rec["ts"]) or 0.0
+            out.append(rec)
+    return out
+
+
+def merged_into(memory_dir: str) -> dict[str, str]:
+    """``{merged id: the id it was merged into}`` from the folder's ``merge`` marks (memory/marks.py),
+    a chain followed to its end (a cycle left as it is)."""
+    from lazy_harness.memory import marks
+
+    into: dict[str, str] = {}
+    for rec in marks.read(memory_dir):
+        by = rec.get("by")
+        if rec["op"] == "merge" and isinstance(by, str) and ids.is_id(by) and by != rec["id"]:
+            into.setdefault(rec["id"], by)
+    out: dict[str, str] = {}
+    for eid in into:
+        end, seen = into[eid], {eid}
+        while end in into and end not in seen:
+            seen.add(end)
+            end = into[end]
+        if end != eid:
+            out[eid] = end
     return out
 
 
@@ -126,9 +144,11 @@ def monday(when: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(when - lt.tm_wday * 86400))
 
 
-def tally(records: list[dict], since: float | None = None) -> Tally:
+def tally(records: list[dict], since: float | None = None, into: dict[str, str] | None = None) -> Tally:
     """Counts per entry of the distinct sessions that were shown it, used it, saw it recur (after its
-    last reset); only lines at or after ``since`` when given."""
+    last reset); only lines at or after ``since`` when given. ``into`` (:func:`merged_into`): a merged
+    entry's lines count for the entry it was merged into, after the last reset of either."""
+    into = into or {}
     resets: dict[str, float] = {}
     for rec in records:
         if rec["op"] == "reset":
@@ -141,8 +161,8 @@ def tally(records: list[dict], since: float | None = None) -> Tally:
         if op == "session":
             t.sessions[rec["session"]] = max(t.sessions.get(rec["session"], 0), _int(rec.get("chars")))
             continue
-        eid = rec["id"]
-        if at < resets.get(eid, 0.0):
+        eid = into.get(rec["id"], rec["id"])
+        if at < max(resets.get(rec["id"], 0.0), resets.get(eid, 0.0)):
             continue
         e = t.entries.get(eid) or t.entries.setdefault(eid, Entry(eid, ids.kind_of(eid) or "?"))
         _count(t, e, rec)
@@ -189,10 +209,11 @@ def write_ranks(t: Tally, path: str) -> None:
 
 
 def refresh_ranks(env: Env | None, memory_dir: str) -> Tally:
-    """Write the counts the budget cuts read from usage.jsonl as it is now; returns its tally."""
+    """Write the counts the budget cuts read from usage.jsonl as it is now, a merged entry's sessions
+    counted for the one it was merged into; returns its tally."""
     from lazy_harness.memory import usage
 
-    t = tally(read(memory_dir))
+    t = tally(read(memory_dir), into=merged_into(memory_dir))
     write_ranks(t, usage.ranks_file(env, memory_dir))
     return t
 

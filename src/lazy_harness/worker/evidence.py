@@ -4,7 +4,9 @@ An entry's *marks* are what only it is likely to say (:func:`marks_of`): its cod
 a command, a path or a name; its paths and file names; its identifiers (``snake_case``, ``camelCase``,
 ``dotted.names``, ``--flags``, ``ENV_VARS``); and its rare phrases (four words in a row, at least
 three of them long words that are not common ones). A plain word never counts on its own: "python",
-"tests" or "config" appear in sessions whatever memory says.
+"tests" or "config" appear in sessions whatever memory says; nor one that only looks like code in
+running text (:func:`plain`: ``GitHub``, ``on/off``, ``Node.js``) or a file every project has
+(``pyproject.toml``).
 
 The agent's *acts* (:func:`acts`) are the assistant's text and the input of each tool call (a Bash
 command, a file path, an edit), each with its time. An entry was used when one of its marks appears
@@ -38,7 +40,23 @@ should since some still such than that their them then there these they thing th
 until using very want was were what when where which while will with within without would your yours
 file files code test tests error errors run runs running use used work works change changes check value
 values before instead first second line lines name names time times fix fixed issue issues""".split())
-GENERIC = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m", "/tmp", "/usr", "/bin", "/dev/null", "and/or"})
+GENERIC = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m", "/tmp", "/usr", "/bin", "/dev/null", "and/or",
+                     "macos", "ipados", "watchos", "tvos", "visionos"})
+# the files nearly every project has: a session opens them whatever memory said (a path to one, such
+# as ``backend/pyproject.toml``, is still a mark)
+COMMON_FILES = frozenset("""
+pyproject.toml setup.py setup.cfg requirements.txt tox.ini pytest.ini conftest.py __init__.py __main__.py
+poetry.lock uv.lock pipfile.lock package.json package-lock.json yarn.lock pnpm-lock.yaml tsconfig.json
+cargo.toml cargo.lock go.mod go.sum gemfile.lock composer.json readme.md changelog.md contributing.md
+docker-compose.yml docker-compose.yaml compose.yml compose.yaml .gitignore .env""".split())
+# plain words that look like marks (ADR 0036, "Changed"): a brand written in CamelCase (GitHub,
+# TypeScript, PostgreSQL; not an error name: ValueError), one written lowerUpper (iPhone, eBay), a pair
+# of words with a slash (on/off, read/write, CI/CD), a capitalised word dotted with js or io (Node.js,
+# Socket.io), a one-word host (github.com). Each still counts in a code span, where the entry says it is code.
+_BRAND = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,})|[a-z][A-Z][a-z]+")
+_CODE_SUFFIX = re.compile(r".*(?:Error|Exception|Warning|Exit|Interrupt)")
+_PAIR = re.compile(r"[A-Za-z]+/[A-Za-z]+")
+_DOTTED_BRAND = re.compile(r"[A-Z][a-z]+\.(?:js|io)|[a-z]+\.(?:com|org|net|io|dev)")
 
 
 def _tidy(mark: str) -> str:
@@ -53,10 +71,17 @@ def marks_of(text: str) -> list[str]:
         if " " in span or any(c in span for c in "/._-=:$") or _CAMEL.fullmatch(span):
             found.add(_tidy(span))
     for pattern in (_PATH, _FILE, _SNAKE, _CAMEL, _DOTTED, _FLAG):
-        found.update(_tidy(m.group(0)) for m in pattern.finditer(text))
+        found.update(m for m in (_tidy(m.group(0)) for m in pattern.finditer(text)) if not plain(m))
     found.update(phrases(text))
-    return sorted((m for m in found if len(m) >= MIN_MARK and m.lower() not in GENERIC and _not_number(m)),
-                  key=lambda m: (-len(m), m))
+    return sorted((m for m in found if len(m) >= MIN_MARK and m.lower() not in GENERIC and _not_number(m)
+                   and m.lower() not in COMMON_FILES), key=lambda m: (-len(m), m))
+
+
+def plain(mark: str) -> bool:
+    """Whether a mark found in running text is a plain word that only looks like one (see ``_BRAND``)."""
+    if _BRAND.fullmatch(mark):
+        return not _CODE_SUFFIX.fullmatch(mark)
+    return bool(_PAIR.fullmatch(mark) or _DOTTED_BRAND.fullmatch(mark))
 
 
 def _not_number(mark: str) -> bool:

@@ -3,9 +3,10 @@
 Reads what the hooks recorded the session was shown (``<state>/<session>.seen``, memory/usage.py) and
 the session's transcript; appends to the project's usage.jsonl (memory/usage_log.py) what is new:
 the characters injected, each entry shown, each entry used (its distinctive content in what the
-agent did after it was shown: worker/evidence.py), each failure distilled again after it was shown
-(recurred). Then the counts the budget cuts read are written again, and a recurrence is kept for
-the next SessionStart to tell the person.
+agent did after it was shown: worker/evidence.py), each failure distilled again whose marks came
+after it was shown (recurred); each showing in the memory folder it came from. Then the counts the
+budget cuts read are written again, and a recurrence is kept for the next SessionStart to tell the
+person.
 
 Runs after the persist; never fails the task (the caller logs what it raises).
 """
@@ -75,29 +76,70 @@ def first_shown(showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]
     return first, sum(chars for _, _, chars, _ in showings)
 
 
-def recurred(distilled: dict, first: dict[str, tuple[float, int]]) -> list[str]:
-    """The failures of this answer that memory had shown the session: the same failure, by the
-    store's de-duplication (the id of its normalised summary, lengthened or not: ``ids.derives``)."""
+def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[str, list[str]],
+             acts: list[tuple[float, str, str]]) -> list[str]:
+    """The failures of this answer that memory had shown the session and that happened after it showed
+    them: the same failure, by the store's de-duplication (the id of its normalised summary, lengthened
+    or not: ``ids.derives``), whose marks (the stored entry's, and the answer's own of it) appear in an
+    act at or after its first showing. why: prompt recall shows a failure when the person asks about
+    it, mostly after it happened; distilled again, it did not happen *again* after memory said it."""
     out = []
     shown = [eid for eid in first if ids.kind_of(eid) == "failure"]
     for item in distilled.get("failures") or []:
         if isinstance(item, dict):
             key = ids.key_of("failure", one_line(item.get("summary")))
             for eid in shown:
-                if eid not in out and ids.derives(eid, "failure", key):
+                if eid in out or not ids.derives(eid, "failure", key):
+                    continue
+                told = (marks.get(eid) or []) + evidence.marks_of(_item_text(item))
+                if evidence.first_use(told, acts, first[eid][0]):
                     out.append(eid)
+    return out
+
+
+def _item_text(item: dict) -> str:
+    """What a distilled failure says, its fields' strings joined (the answer's own words of it)."""
+    return "\n".join(v for k, v in item.items() if k != "summary" and isinstance(v, str))
+
+
+def folders_of(showings: Sequence[tuple[float, str, int, list[tuple[str, int]], str]], memory_dir: str,
+               ) -> dict[str, list[tuple[float, str, int, list[tuple[str, int]]]]]:
+    """The session's showings by the memory folder they came from: a line that names no folder, or
+    names one that is not a folder beside ``memory_dir`` (the session's own), counts in ``memory_dir``."""
+    root, own = os.path.dirname(os.path.normpath(memory_dir)), usage.memory_key_of(memory_dir)
+    out: dict[str, list[tuple[float, str, int, list[tuple[str, int]]]]] = {}
+    for when, source, chars, shown, key in showings:
+        folder = memory_dir
+        if key and key != own and os.path.isdir(os.path.join(root, key)):
+            folder = os.path.join(root, key)
+        out.setdefault(folder, []).append((when, source, chars, shown))
     return out
 
 
 def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str, env: Env | None,
             now: float) -> str:
-    """Append what this distillation learnt of the session's usage; returns words for worker.log."""
-    showings = usage.read_seen(env, session_id)
+    """Append what this distillation learnt of the session's usage, each showing in the memory folder
+    it came from (memory/usage.py: ``note``); returns words for worker.log."""
+    showings = usage.read_showings(env, session_id)
     if not session_id or not showings:
         return ""
+    said: list[str] = []
+    acts: list[list[tuple[float, str, str]]] = []  # the transcript's acts, read once when first needed
+    for folder, group in folders_of(showings, memory_dir).items():
+        words = _account_folder(session_id, transcript, distilled, folder, learnings_dir, env, now, group, acts)
+        said.append(words if folder == memory_dir else f"{usage.memory_key_of(folder)}: {words}")
+    return "; ".join(said)
+
+
+def _account_folder(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str,
+                    env: Env | None, now: float, showings: list[tuple[float, str, int, list[tuple[str, int]]]],
+                    read: list[list[tuple[float, str, str]]]) -> str:
+    """:func:`account` for the showings of one memory folder; ``read`` keeps the transcript's acts."""
     first, injected = first_shown(showings)
     marks = {eid: evidence.marks_of(text) for eid, text in texts_of(memory_dir, learnings_dir, set(first)).items()}
-    acts = evidence.acts(transcript) if any(marks.values()) else []
+    if not read and (any(marks.values()) or distilled.get("failures")):
+        read.append(evidence.acts(transcript))
+    acts = read[0] if read else []
     records = usage_log.read(memory_dir)
     done = usage_log.of_session(records, session_id)
     new: list[dict] = []
@@ -109,13 +151,12 @@ def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, 
         hit = evidence.first_use(marks.get(eid) or [], acts, when) if ("used", eid) not in done else None
         if hit:
             new.append(usage_log.line("used", hit[0], session=session_id, id=eid, evidence=hit[1][:200]))
-    again = [eid for eid in recurred(distilled, first) if ("recurred", eid) not in done]
+    again = [eid for eid in recurred(distilled, first, marks, acts) if ("recurred", eid) not in done]
     new += [usage_log.line("recurred", now, session=session_id, id=eid) for eid in again]
     if new:
         usage_log.append(memory_dir, new)
     usage_log.refresh_ranks(env, memory_dir)
     if again:
-        usage.keep_recurred(env, os.path.basename(os.path.normpath(memory_dir)), again)
+        usage.keep_recurred(env, usage.memory_key_of(memory_dir), again)
     used = sum(1 for r in new if r["op"] == "used")
     return (f"usage: {len(first)} shown, {used} newly used" + (f", recurred {','.join(again)}" if again else ""))
-
