@@ -21,6 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.memory.handoff import Answer
     from lazy_harness.memory.intent import Intent
+    from lazy_harness.memory.journal import Journal
 
 
 class Report:
@@ -198,21 +199,64 @@ def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
                 report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
                 continue
             try:
-                changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+                before = _fields_before_deprecation(p.memory_dir, path)
+                if before is None:
+                    changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+                else:  # why: the fields it had (a person's signed approval, ADR 0052), not a new reason
+                    changes.set_learning_fields(path, p.learnings_dir, before, j)
             except LhError as exc:  # a frontmatter we will not rewrite (aliases, too long): left as it is
                 report.skipped.append((path, f"not restored: {exc}"))
                 continue
         j.note(f"restore {eid}: {why} (was {was})")
         report.restored.append(eid)
     if gone:
-        path = marks.path_of(p.memory_dir)
-        j.track(path)
-        # why: consolidation and lh memory forget append marks without the folder lock
-        rewrite(path, lambda data: marks.without(data, gone))
-        j.record(path)
+        _unmark(p.memory_dir, gone, j)
     if report.restored:
         j.data["restored"] = list(report.restored)  # read by consolidation: made again, so newer (ADR 0014)
         j.save()
+
+
+def _unmark(memory_dir: str, gone: set[str], j: Journal) -> None:
+    """Take consolidation's marks of ``gone`` out of marks.jsonl, the lines taken out recorded in the
+    journal first, so undo appends them again and keeps the marks written since."""
+    path = marks.path_of(memory_dir)
+    j.track(path)
+
+    def change(data: bytes) -> bytes:
+        new = marks.without(data, gone)
+        if new != data:
+            removed = [line.rstrip(b"\n").decode("utf-8", "replace") for line in data.splitlines(keepends=True)
+                       if not marks.without(line, gone)]
+            j.intend_removal(path, data, removed, new)
+        return new
+
+    # why rewrite: consolidation and lh memory forget append marks without the folder lock
+    rewrite(path, change)
+    j.record(path)
+
+
+def _fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
+    """The status fields learning ``path`` had before the consolidation run that deprecated it, when
+    that run is not undone and its fields are still the ones it wrote; else None."""
+    from lazy_harness.memory import journal, status_fields
+
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            now = status_fields.fields_of(fh.read(), path)
+    except (OSError, LhError, UnicodeDecodeError):
+        return None
+    for run in journal.runs(memory_dir):
+        if run.get("kind") != "consolidate" or run.get("undone"):
+            continue
+        for f in run["files"]:
+            fields = f.get("fields")
+            if f["path"] != path or not isinstance(fields, dict) or not isinstance(fields.get("before"), dict):
+                continue
+            after = fields.get("after")
+            if isinstance(after, dict) and {k: after.get(k) for k in status_fields.STATUS_FIELDS} == now:
+                before = fields["before"]
+                return {k: before.get(k) for k in status_fields.STATUS_FIELDS}
+    return None
 
 
 def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None:

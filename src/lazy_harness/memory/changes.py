@@ -11,7 +11,7 @@ import json
 import os
 
 from lazy_harness import logfile, paths
-from lazy_harness.atomic import append_line, atomic_write
+from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import LhError
 from lazy_harness.memory import files, journal, marks
 from lazy_harness.memory.status_fields import fields_of, with_fields
@@ -20,9 +20,10 @@ REASON_CHARS = 300
 
 
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
-             now: float, extra: dict | None = None) -> None:
+             now: float, extra: dict | None = None, live: tuple[str, ...] = ()) -> bool:
     """Append one mark (memory/marks.py) in journal ``j``; ``extra``: more fields of it (an approval's
-    ``mac``, ADR 0052)."""
+    ``mac``, ADR 0052). ``live``: ids that must still be shown, checked again under the lock every
+    writer of marks.jsonl takes; False (nothing written) when a mark hides one of them now."""
     from lazy_harness.memory.entries import heal_tail
 
     path = marks.path_of(memory_dir)
@@ -32,41 +33,101 @@ def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str 
     if by:
         rec["by"] = by
     rec.update(reason=reason, ts=logfile.stamp(now), run=j.run, **(extra or {}))
-    line = json.dumps(rec, ensure_ascii=False)
-    append_line(path, line)
-    j.record(path, appended=line)
+    written = _append_mark(memory_dir, json.dumps(rec, ensure_ascii=False), j, set(live))
+    j.record(path)
+    return written
+
+
+def _append_mark(memory_dir: str, line: str, j: journal.Journal, live: set[str]) -> bool:
+    """``atomic.append_line`` with a check and the journal's record between the lock and the write:
+    under the ``flock`` of marks.jsonl (what ``append_line`` and ``rewrite`` take, so the person's
+    ``lh memory forget`` waits), the marks are read again; the line is recorded, then written.
+    why not append_line: its lock is taken inside it; a second flock of the file here would wait forever."""
+    import fcntl
+
+    from lazy_harness.atomic import ensure_dir, write_all
+
+    path = marks.path_of(memory_dir)
+    ensure_dir(memory_dir)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            mine = os.fstat(fd)
+            try:
+                now = os.stat(path)
+            except FileNotFoundError:
+                continue
+            if (mine.st_dev, mine.st_ino) != (now.st_dev, now.st_ino):
+                continue  # why: replaced under us (a rewrite); appending to the old inode would lose the line
+            if live & set(marks.hidden(memory_dir)):
+                # why recorded all the same: a forget that hid it came after track(); undo must keep it
+                j.intend_lines(path, [])
+                return False
+            j.intend_lines(path, [line])
+            write_all(fd, (line + "\n").encode("utf-8"))
+            os.fsync(fd)
+            return True
+        finally:
+            os.close(fd)
 
 
 def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,
-                        j: journal.Journal) -> None:
+                        j: journal.Journal, only_from: str | None = None) -> bool:
     """Rewrite a learning's frontmatter status fields; the body stays byte for byte. The journal keeps
-    the fields before and after, so undo can put them back even when the file was edited since."""
+    the fields before and after, so undo can put them back even when the file was edited since.
+    ``only_from``: only while its status is still this one (read again right before the write)."""
+    after = {"status": status, "deprecated_by": by, "deprecated_on": logfile.stamp(now)[:10],
+             "deprecated_reason": reason}
+    return set_learning_fields(path, learnings_dir, after, j, only_from)
+
+
+def set_learning_fields(path: str, learnings_dir: str, after: dict, j: journal.Journal,
+                        only_from: str | None = None) -> bool:
+    """Set a learning's status fields to ``after`` (see :func:`set_learning_status`), recorded in the
+    journal before the file is replaced; False (nothing written) when ``only_from`` no longer holds."""
     if not paths.is_within(path, learnings_dir):
         raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
     with open(path, encoding="utf-8", newline="") as fh:
         text = fh.read()
-    after = {"status": status, "deprecated_by": by, "deprecated_on": logfile.stamp(now)[:10],
-             "deprecated_reason": reason}
     before = fields_of(text, path)
+    if only_from is not None and (before.get("status") or "active") != only_from:
+        return False
     new = with_fields(text, path, after)
     j.track(path)
+    j.intend_fields(path, {"before": before, "after": after}, new.encode("utf-8"))
     atomic_write(path, new)
-    j.record(path, fields={"before": before, "after": after})
+    j.record(path)
+    return True
 
 
 def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str, now: float,
                         j: journal.Journal) -> None:
-    """Close handoff items (id, reason) through the handoff store, journalled."""
+    """Close handoff items (id, reason) through the handoff store, journalled: the close records it
+    will append are recorded first (as ``handoff.close_items`` makes them), then written."""
     from lazy_harness import jsonload
     from lazy_harness.memory import handoff
 
     state_file, rendered = os.path.join(memory_dir, handoff.STATE), os.path.join(memory_dir, files.HANDOFF)
+    meta = {"session_id": who, "task_id": j.run}
     # why before the journal looks: an item added to handoff.md by hand is recorded by the first write
     # after it; inside this run, undoing the run took the person's item out with the close
-    handoff.import_hand_edits(memory_dir, {"session_id": who, "task_id": j.run}, now)
+    handoff.import_hand_edits(memory_dir, meta, now)
     j.track(state_file)
     j.track(rendered)
-    for rec in handoff.close_items(memory_dir, items, {"session_id": who, "task_id": j.run}, now):
-        j.record(state_file, appended=jsonload.dumps(rec))
+    state, _ = handoff.load(memory_dir)
+    planned = []
+    for hid, reason in items:
+        item = state.get(hid)
+        if item is not None and item.is_open:  # why the same records: close_items makes them so
+            when = max(now, item["key"][0] + 0.001)
+            planned.append(jsonload.dumps(handoff.record(handoff.CLOSE, item["text"], who, j.run, when,
+                                                         reason=reason or None, hid=hid)))
+    if planned:
+        j.intend_lines(state_file, planned)
+    recs = handoff.close_items(memory_dir, items, meta, now)
     j.record(state_file)
+    for rec in recs:
+        if jsonload.dumps(rec) not in planned:  # the state changed in between: recorded after, as before
+            j.record(state_file, appended=jsonload.dumps(rec))
     j.record(rendered)

@@ -4,12 +4,17 @@
     {"run", "kind", "project", "started", "changes": [one line each], "undone": null | ts,
      "files": [{"path", "before": base64 | null (absent), "before_size", "after_sha", "appended": [lines],
                 "mixed": true (another process appended between or after the run's lines),
+                "intent": true (each change recorded before it was written: a line may be missing),
+                "removed": [lines the run took out of an append-only file],
                 "fields": null | {"before": {...}, "after": {...}}, "restored": null | ts}]}
 
 A change is made through a :class:`Journal`: ``track(path)`` before a file is changed records its
-bytes, ``record(path)`` after the change its digest (and, for an append-only file, the lines added).
-The journal is written before the first change and again when the run ends, so a run killed half-way
-can still be undone.
+bytes; then either ``intend_lines`` / ``intend_fields`` / ``intend_removal`` say, saved, what the
+change is about to write, and ``record(path)`` after it checks the file is what the run meant (saved
+with the next change or the run's end), or ``record(path, appended=...)`` after an unannounced change
+says what it did. A
+run killed between a change and its record is undone from what the journal says it was about to
+write: a line recorded but never written is simply not there to take out.
 
 Undo, file by file: a file still exactly as the run left it gets its old bytes back (a JSONL file
 the run made is emptied rather than removed, so that sync merges it with the other machine's
@@ -56,6 +61,7 @@ class Journal:
         self.data: dict = {"run": self.run, "kind": kind, "project": project, "started": stamp(now),
                      "changes": [], "undone": None, "files": []}
         self._files: dict[str, dict] = {}
+        self._pending: set[str] = set()  # files with an intended change not yet recorded as made
 
     @property
     def path(self) -> str:
@@ -83,6 +89,9 @@ class Journal:
     def record(self, path: str, appended: str | None = None, fields: dict | None = None) -> None:
         """Note the state of ``path`` after a change; ``appended``: the whole line the change added;
         ``fields``: the frontmatter fields a learning had before the change and has after it."""
+        if appended is None and fields is None and path in self._pending:
+            self._settle(path)  # why not saved: fsync once per change, the intent's save
+            return
         entry = self._files[path]
         now = read_bytes(path)
         if appended is not None:
@@ -98,6 +107,48 @@ class Journal:
         # why: on disk at once: a run stopped after this change (a kill, an error in its next change)
         # is undone from what the file says, and a change it did not say could not be undone
         self.save()
+
+    def intend_lines(self, path: str, lines: list[str]) -> None:
+        """Before ``lines`` are appended to ``path``: record them and the file they will make (saved)."""
+        entry = self._files[path]
+        raw, was = read_bytes(path), entry["after_sha"]
+        if _sha(raw) != was and not (raw and raw.endswith(b"\n") and _sha(raw[:-1]) == was):
+            entry["mixed"] = True  # why: another process wrote between this run's changes (see record)
+        now = raw or b""
+        if now and not now.endswith(b"\n"):
+            now += b"\n"  # why: the appender heals a last line saved without its newline first
+        entry["appended"].extend(lines)
+        entry["intent"] = True
+        entry["after_sha"] = _sha(now + b"".join(line.encode("utf-8") + b"\n" for line in lines))
+        self._pending.add(path)
+        self.save()
+
+    def intend_fields(self, path: str, fields: dict, new: bytes) -> None:
+        """Before a learning's status fields are rewritten to ``new``: the fields before and after (saved)."""
+        entry = self._files[path]
+        entry["fields"], entry["intent"], entry["after_sha"] = fields, True, _sha(new)
+        self._pending.add(path)
+        self.save()
+
+    def intend_removal(self, path: str, old: bytes, removed: list[str], new: bytes) -> None:
+        """Inside the rewrite of an append-only file, before ``new`` replaces ``old``: the whole lines
+        taken out (undo appends them again, keeping lines added since), saved."""
+        entry = self._files[path]
+        if _sha(old) != entry["after_sha"]:
+            entry["mixed"] = True  # why: a line appended since track() is in ``new``: the bytes of before lack it
+        entry.setdefault("removed", []).extend(removed)
+        entry["intent"], entry["after_sha"] = True, _sha(new)
+        self._pending.add(path)
+        self.save()
+
+    def _settle(self, path: str) -> None:
+        """After an intended change: a file that is not what the run meant to make holds another
+        process's change too (a hand edit of handoff.md appended with the closes, a line after ours):
+        undo then takes out only the run's lines. Saved with the next change or the run's end."""
+        self._pending.discard(path)
+        entry = self._files[path]
+        if _sha(read_bytes(path)) != entry["after_sha"] and (entry.get("appended") or entry.get("removed")):
+            entry["mixed"] = True
 
     def note(self, change: str) -> None:
         self.data["changes"].append(change)
@@ -149,15 +200,41 @@ def _well_formed(data: object, run: str) -> bool:
             and all(isinstance(data.get(k), (str, type(None))) for k in ("kind", "project", "started", "undone")))
 
 
-def _without_lines(current: bytes, lines: list[str], start: int) -> bytes | None:
-    """``current`` with each of ``lines`` removed once (looking past ``start``); None if one is missing."""
+def _without_lines(current: bytes, lines: list[str], start: int, lenient: bool = False) -> bytes | None:
+    """``current`` with each of ``lines`` removed once, looked for past ``start`` first, then in the
+    whole file (a sync pull that dropped an earlier line moves the run's lines before ``start``; each
+    carries its run and time, so it is found once); None if one is missing, unless ``lenient`` (a
+    journal that records a line before writing it: a run killed in between never wrote it)."""
     head, tail = current[:start], current[start:].splitlines(keepends=True)
-    for line in lines:
-        needle = line.encode("utf-8") + b"\n"
-        if needle not in tail:
-            return None
-        tail.remove(needle)
-    return head + b"".join(tail)
+    if all(_take(tail, line) for line in lines):
+        return head + b"".join(tail)
+    whole = current.splitlines(keepends=True)
+    if not all([_take(whole, line) for line in lines]) and not lenient:  # why a list: take every line
+        return None
+    return b"".join(whole)
+
+
+def _take(pool: list[bytes], line: str) -> bool:
+    """Remove ``line`` (and its newline) once from ``pool``; whether it was there."""
+    needle = line.encode("utf-8") + b"\n"
+    if needle not in pool:
+        return False
+    pool.remove(needle)
+    return True
+
+
+def _lines_back(current: bytes, entry: dict) -> bytes | None:
+    """``current`` less the run's appended lines and with the lines it removed appended again (those
+    not there already), every other line kept; None when a line the run appended is missing."""
+    lenient = bool(entry.get("intent"))
+    out = _without_lines(current, entry.get("appended") or [], entry.get("before_size") or 0, lenient)
+    if out is None:
+        return None
+    have = set(out.splitlines())
+    back = [line.encode("utf-8") for line in entry.get("removed") or [] if line.encode("utf-8") not in have]
+    if back and out and not out.endswith(b"\n"):
+        out += b"\n"
+    return out + b"".join(line + b"\n" for line in back)
 
 
 def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
@@ -179,15 +256,14 @@ def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> 
     """Write ``target``. An append-only file's is computed again under the lock its appenders take,
     so a line another process appends meanwhile (the worker, a mark) is kept; False when the run's
     lines are no longer all there."""
-    if not entry.get("appended"):
+    if not entry.get("appended") and not entry.get("removed"):
         atomic_write(path, target)
         return True
     done = {}
-    start = entry.get("before_size") or 0  # a file the run made: its lines from the first byte
 
     def change(current: bytes) -> bytes | None:
         again = (before if _sha(current) == entry.get("after_sha") and not entry.get("mixed")
-                 else _without_lines(current, entry["appended"], start))
+                 else _lines_back(current, entry))
         done["ok"] = again is not None
         return again
 
@@ -239,10 +315,11 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
         current = read_bytes(path)
         before = None if entry.get("before") is None else base64.b64decode(entry["before"])
         target: bytes | bool | None  # False: the file changed since the run and stays as it is
-        if _sha(current) == entry.get("after_sha") and not entry.get("mixed"):
-            target = before
-        elif entry.get("appended") and current is not None:
-            target = _without_lines(current, entry["appended"], entry.get("before_size") or 0)
+        if (current == before or (before is None and current == b"")
+                or (_sha(current) == entry.get("after_sha") and not entry.get("mixed"))):
+            target = before  # why the first two: a run killed before its change wrote nothing there
+        elif (entry.get("appended") or entry.get("removed")) and current is not None:
+            target = _lines_back(current, entry)
         elif isinstance(entry.get("fields"), dict) and current is not None:
             target = _fields_back(path, current, entry["fields"])
         else:

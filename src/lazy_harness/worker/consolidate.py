@@ -48,25 +48,43 @@ class Result:
 
 def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: str, now: float,
           j: journal.Journal) -> None:
+    """Write the checked changes. The answer was checked against the entries as they were before the
+    model call: each change is checked again right before its write (the person may have forgotten an
+    entry meanwhile), and one whose entry or ``other`` is no longer live is dropped with a note."""
     live = c.by_id()
     closes = []
     for ch in changes:
-        j.note(str(ch))
-        if ch.action == "supersede":
-            edits.add_mark(memory_dir, j, "supersede", ch.target, ch.other, ch.reason, now)
-        elif ch.action == "merge_failures":
-            edits.add_mark(memory_dir, j, "merge", ch.target, ch.other, ch.reason, now)
+        if ch.action in ("supersede", "merge_failures"):
+            op = "supersede" if ch.action == "supersede" else "merge"
+            why = None if edits.add_mark(memory_dir, j, op, ch.target, ch.other, ch.reason, now,
+                                         live=(ch.target, ch.other or "")) else "no longer live"
         elif ch.action == "deprecate_learnings":
-            try:
-                edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason,
-                                          now, j)
-            except LhError as exc:  # a frontmatter we will not rewrite: the other changes still apply
-                j.note(f"not applied: {exc}")
+            why = _deprecate(ch, live, learnings_dir, now, j)
         else:
-            closes.append((ch.target, ch.reason))
+            closes.append((ch.target, ch.reason))  # why no check: close_items closes only open items
+            why = None
+        j.note(str(ch) if why is None else f"not applied ({why}): {ch}")
     if closes:
         edits.close_handoff_items(memory_dir, closes, "consolidate", now, j)
     j.save()
+
+
+def _deprecate(ch: Change, live: dict[str, Entry], learnings_dir: str, now: float,
+               j: journal.Journal) -> str | None:
+    """Deprecate a learning for another, only while both are still active (read again now); None when
+    done, else why not. why no lock: a learning's writers take none; the check is next to the write."""
+    from lazy_harness.memory import frontmatter
+
+    other = live[ch.other].path if ch.other in live else ""
+    try:
+        if not other or (frontmatter.read_frontmatter_values(other, ("status",)).get("status")
+                         or "active") not in ("active", "null"):
+            return "no longer live"
+        done = edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason,
+                                         now, j, only_from="active")
+    except (LhError, OSError) as exc:  # a frontmatter we will not rewrite, a file gone: the others still apply
+        return str(exc)
+    return None if done else "no longer live"
 
 # --- one run -----------------------------------------------------------------------------------------
 
