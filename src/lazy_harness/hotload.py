@@ -70,6 +70,7 @@ HOT = (
     "lazy_harness.memory.frontmatter",  # learning frontmatter read without YAML (jsonload-only)
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
+    "lazy_harness.memory.lineage",  # os and jsonload only: a session's own ids (a fork's parents)
     "lazy_harness.memory.held", "lazy_harness.recall.prompt.admit",
     "lazy_harness.memory.approval",  # os-only: the person's key and an approval's MAC (_sha256 at call time)
     "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)

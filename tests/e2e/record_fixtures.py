@@ -22,7 +22,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from claude_env import ClaudeHome, find_claude  # noqa: E402
-from standin import Reply, Script, StandIn  # noqa: E402
+from standin import TURN, Reply, Script, StandIn  # noqa: E402
+from standin_log import Request  # noqa: E402
 from tmux_terminal import Terminal  # noqa: E402
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
@@ -226,13 +227,71 @@ def record_subagent(home: ClaudeHome, standin: StandIn) -> list[Path]:
     return home.transcripts()
 
 
+SCRIPTED_TASK = "SCRIPTED-TASK: list the migration files and check each one with echo, then summarise."
+SCRIPTED_CALLS = 4
+
+
+def _scripted_tool_calls(script: Script) -> None:
+    """A `claude -p` task that makes SCRIPTED_CALLS Bash calls in a row before it answers."""
+
+    def matches(req: Request) -> bool:
+        return (req.kind == TURN and "SCRIPTED-TASK" in req.last_typed_text()
+                and len(req.tool_results()) < SCRIPTED_CALLS)
+
+    def call(req: Request) -> Reply:
+        step = len(req.tool_results()) + 1
+        return Reply.tool_use("Bash", {"command": f"echo migration-{step}", "description": f"Check migration {step}"})
+
+    script.on(matches, call)
+
+
+def record_headless_resumed(home: ClaudeHome, standin: StandIn) -> list[Path]:
+    """A `claude -p` run with four tool calls, continued interactively: `claude --resume <id>` and
+    the three typed turns of the interactive recording, answered without tools (so the `-p` part's
+    tool results outnumber the typed prompts, as when the worker first met it)."""
+    standin.script = Script(text="Checked the four migrations; all of them ran.")
+    _scripted_tool_calls(standin.script)
+    proc = home.run_print(SCRIPTED_TASK, "--allowedTools", "Bash", timeout=120)
+    if proc.returncode != 0:
+        raise RuntimeError(f"claude -p exited {proc.returncode}: {proc.stderr[-500:]}")
+    (first,) = home.transcripts()
+    standin.script.text = "Noted: the queue stays in Postgres, and migrations get a 5 s lock_timeout."
+    _type_turns(home, standin, INTERACTIVE_TURNS, "--resume", first.stem)
+    return home.transcripts()
+
+
+FORK_TURNS = ("Forked to try the Redis variant: what would change if the queue moved to Redis after all? "
+              "Keep the Postgres decision as it is for now.",)
+FORK_AGAIN_TURNS = ("Forked once more: list what the Redis variant would need for backups.",)
+
+
+def record_forked(home: ClaudeHome, standin: StandIn) -> list[Path]:
+    """The interactive recording's three turns (the parent), then `claude --resume <parent>
+    --fork-session` with one typed turn (the fork), then the same from the fork (a fork of a fork).
+    Returned parent, fork, fork of the fork."""
+    standin.script = _interactive_script(home.project)
+    _type_turns(home, standin, INTERACTIVE_TURNS)
+    (parent,) = home.transcripts()
+    standin.script.text = "A Redis queue would need its own backups; the Postgres one is covered nightly."
+    _type_turns(home, standin, FORK_TURNS, "--resume", parent.stem, "--fork-session")
+    (fork,) = [p for p in home.transcripts() if p != parent]
+    standin.script.text = "Redis would need RDB snapshots or AOF shipped off the host."
+    _type_turns(home, standin, FORK_AGAIN_TURNS, "--resume", fork.stem, "--fork-session")
+    (again,) = [p for p in home.transcripts() if p not in (parent, fork)]
+    return [parent, fork, again]
+
+
 SESSIONS: dict[str, Callable[[ClaudeHome, StandIn], list[Path]]] = {
     "interactive": record_interactive,
     "headless": record_headless,
     "resumed": record_resumed,
     "compacted": record_compacted,
     "subagent": record_subagent,
+    "headless-resumed": record_headless_resumed,
+    "forked": record_forked,
 }
+# sessions whose recording leaves several main transcripts, named in the order it returns them
+SEVERAL = {"forked": ("forked-parent", "forked", "forked-again")}
 
 
 # -- driver --------------------------------------------------------------------------------------
@@ -251,7 +310,10 @@ def _install_hooks(home: ClaudeHome) -> None:
 
 
 def _output_names(name: str, transcripts: list[Path]) -> list[tuple[Path, str]]:
-    """Main transcript -> NAME.jsonl; a sub-agent's -> NAME-sidechain.jsonl (+ its .meta.json)."""
+    """Main transcript -> NAME.jsonl; a sub-agent's -> NAME-sidechain.jsonl (+ its .meta.json); the
+    transcripts of a recording in SEVERAL -> the names listed there, in order."""
+    if name in SEVERAL:
+        return [(path, f"{each}.jsonl") for path, each in zip(transcripts, SEVERAL[name], strict=True)]
     out = []
     for path in transcripts:
         if path.parent.name == "subagents":

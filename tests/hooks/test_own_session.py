@@ -114,3 +114,56 @@ def test_a_resume_or_compaction_of_the_session_does_not_read_its_own_entries_bac
     assert ids.entry_id("decision", "Refunds are written to the billing ledger by one export job only") in mine
     fresh = _start(project, OTHER + "-next", "startup")
     assert _named(fresh) >= own, fresh  # a new session is told all of it
+
+
+# --- forks: `claude --resume P --fork-session` holds P's conversation under a new id -------------------
+
+@pytest.fixture
+def forked(isolated_home, tmp_path, monkeypatch, project):
+    """The parent session (tests/fixtures/transcripts/forked-parent.jsonl) distilled, and the ids of
+    its fork (forked.jsonl), the entries it wrote and the fork's transcript path (not written yet)."""
+    from tests.support.sessions import fixture_session_id
+
+    fake_claude.use(tmp_path, monkeypatch, answer=ANSWER)
+    configure(isolated_home)
+    payload = place(project, "forked-parent.jsonl")
+    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "SessionEnd", True))
+    assert run_worker().processed == 1
+    parent = payload["session_id"]
+    own = _own_ids(paths.memory_dir(str(project)), parent)
+    assert len(own) == 4, own
+    fork = fixture_session_id("forked.jsonl")
+    transcript = os.path.join(os.path.dirname(payload["transcript_path"]), f"{fork}.jsonl")
+    return project, fork, transcript, own
+
+
+def _fork_hook(event: str, project, fork: str, transcript: str, **more) -> str:
+    return _context(run_hook(event, {"session_id": fork, "transcript_path": transcript, "cwd": str(project),
+                                     "hook_event_name": event, **more}))
+
+
+def test_a_fork_is_not_told_its_parents_entries_at_its_prompts_or_when_resumed(forked):
+    project, fork, transcript, parents = forked
+    # Claude Code 2.1.332 writes the fork's transcript with its first prompt: at its start and first
+    # prompt nothing says whose fork it is yet
+    assert not os.path.exists(transcript)
+    _fork_hook("SessionStart", project, fork, transcript, source="fork")
+    place(project, "forked.jsonl")  # the fork's transcript, as after its first turn
+    mine = _fork_hook("UserPromptSubmit", project, fork, transcript, prompt=PROMPT)
+    assert not _named(mine) & parents, mine
+    log = open(os.path.join(paths.logs_dir(), "hooks.log"), encoding="utf-8").read()
+    assert f"session={fork}" in log and "own_session=" in log
+    resumed = _fork_hook("SessionStart", project, fork, transcript, source="resume")
+    assert not _named(resumed) & parents, resumed
+    fresh = _fork_hook("SessionStart", project, "a-new-session", transcript, source="startup")
+    assert _named(fresh) >= parents, fresh  # a new session is told all of it
+
+
+def test_the_worker_records_a_forks_parents_for_the_hooks(forked):
+    project, fork, transcript, parents = forked
+    payload = place(project, "forked.jsonl")  # never seen by SessionStart (a CLI before source=fork)
+    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "Stop", False))
+    run_worker()
+    resumed = _fork_hook("SessionStart", project, fork, transcript, source="resume")
+    assert not _named(resumed) & parents, resumed
+    assert not _named(_fork_hook("UserPromptSubmit", project, fork, transcript, prompt=PROMPT)) & parents

@@ -101,3 +101,29 @@ def test_handoff_now_reads_the_whole_session_again(isolated_home, fake, project)
     queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "handoff-now", True))
     assert run_worker().processed == 1
     assert FIRST_PROMPT in _conversation(fake_claude.calls(fake)[-1]["stdin"])
+
+
+def test_a_fork_is_distilled_from_after_the_conversation_it_copied(isolated_home, fake, project):
+    # `claude --resume P --fork-session`: the fork's transcript starts with P's conversation, which P's
+    # own distillation already covered; the fork's first call holds only what came after it
+    from lazy_harness.memory import lineage
+    from tests.support.sessions import fixture_session_id
+
+    configure(isolated_home)
+    queue_session(project, name="forked.jsonl")
+    fork, parent = fixture_session_id("forked.jsonl"), fixture_session_id("forked-parent.jsonl")
+    assert run_worker().processed == 1
+    (call,) = fake_claude.calls(fake)
+    new = _conversation(call["stdin"])
+    assert new.lstrip().startswith(cursor.EARLIER.strip())
+    assert FIRST_PROMPT not in new and "Forked to try the Redis variant" in new
+    assert lineage.own(None, fork) == (fork, parent)  # recorded for the hooks
+
+
+def test_a_scripted_run_continued_by_hand_is_distilled_from_its_typed_part(isolated_home, fake, project):
+    configure(isolated_home)
+    queue_session(project, name="headless-resumed.jsonl")
+    assert run_worker().processed == 1
+    (call,) = fake_claude.calls(fake)
+    new = _conversation(call["stdin"])
+    assert FIRST_PROMPT in new and "SCRIPTED-TASK" not in new

@@ -388,3 +388,48 @@ def test_describe_of_a_recorded_session_counts_its_tools(tmp_path):
     assert view.tool_calls > 0
     said = view.describe()
     assert f", {view.tool_calls} tool calls" in said and "cut" not in said and "unparsable" not in said
+
+
+# --- a scripted run continued by hand, and forks (recorded on 2.1.332) -----------------------------
+
+def test_a_headless_run_continued_interactively_is_interactive_and_only_the_typed_part_is_text():
+    # `claude -p` made 4 tool calls, then `claude --resume <id>` with 3 typed turns: the tool results
+    # are not prompts, so they say nothing about who drove the session
+    view = t.read_view(str(fixture("headless-resumed")))
+    s = view.signals
+    assert s.prompt_typed == 3 and s.prompt_sdk == 1 and s.permission_mode >= 1
+    assert s.entry_cli == 3 and s.entry_sdk == 1  # prompts only, not the tool results
+    assert view.kind == "interactive"
+    assert view.text.startswith("User: We need to decide how the billing service stores its job queue.")
+    assert "SCRIPTED-TASK" not in view.text and "migration-1" not in view.text
+
+
+def test_typed_prompts_with_a_mode_record_are_interactive_whatever_the_record_counts():
+    S = t.Signals
+    assert t.classify(S(conversation=20, entry_sdk=5, entry_cli=4, prompt_typed=3, prompt_sdk=1,
+                        permission_mode=1, mode=1, queue_operation=2)) == "interactive"
+
+
+def _sid(name: str) -> str:
+    return next(r["sessionId"] for r in records(name) if r.get("sessionId"))
+
+
+def test_a_forks_copied_conversation_is_counted_but_never_text():
+    view = t.read_view(str(fixture("forked")))
+    assert view.kind == "interactive"
+    assert view.copied_from == [_sid("forked-parent")]
+    assert view.text.startswith("User: Forked to try the Redis variant")
+    assert "We need to decide how the billing service" not in view.text
+    assert view.user_messages == 4  # the gate counts still see the whole conversation, as after a cursor
+
+
+def test_a_fork_of_a_fork_names_every_session_it_holds_the_conversation_of():
+    view = t.read_view(str(fixture("forked-again")))
+    assert view.copied_from == [_sid("forked-parent"), _sid("forked")]
+    assert view.text.startswith("User: Forked once more")
+    assert "Forked to try the Redis variant" not in view.text
+
+
+def test_a_session_that_was_not_forked_copied_nothing():
+    for name in ("interactive", "resumed", "compacted", "forked-parent", "headless-resumed"):
+        assert t.read_view(str(fixture(name))).copied_from == [], name

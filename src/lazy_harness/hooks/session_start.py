@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
-from lazy_harness.memory import migrate
+from lazy_harness.memory import lineage, migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
@@ -264,9 +264,15 @@ def migration(s: Start) -> str:
 
 def read_digest(s: Start) -> str:
     # why: a session distilled while it runs (a long one after a Stop, `lh knowledge handoff-now`)
-    # must not be told its own entries as notes from earlier sessions at a resume or a compaction; a
-    # session that starts has written nothing yet, so its start spares every entry the comparison
-    own = "" if s.source == "startup" else str(s.payload.get("session_id") or "")
+    # must not be told its own entries as notes from earlier sessions at a resume or a compaction,
+    # nor a fork those of the sessions whose conversation it holds (memory/lineage.py); a session
+    # that starts has written nothing yet, so its start spares every entry the comparison
+    own: tuple[str, ...] = ()
+    if s.source != "startup":
+        sid = str(s.payload.get("session_id") or "")
+        if s.source == "fork":  # why: 2.1.332 writes the fork's transcript with its first prompt
+            lineage.mark_fork(s.env, sid)
+        own = lineage.own(s.env, sid, str(s.payload.get("transcript_path") or ""))
     s.text, s.stats = recall.digest(s.cwd, s.cfg, s.env, s.now, s.source, own, trouble_of(s.env))
     return ""
 

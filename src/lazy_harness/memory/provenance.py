@@ -29,7 +29,7 @@ import os
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
     from lazy_harness.memory.shapes import Env, Record
 
@@ -118,12 +118,15 @@ def agent_word(rec: dict, field: str = "agent") -> str:
     return ("Codex" if word.lower() == "codex" else word) + " "
 
 
-def from_session(rec: dict, session: str, session_key: str = "session_id") -> bool:
+def from_session(rec: dict, session: str | Collection[str], session_key: str = "session_id") -> bool:
     """Whether ``rec`` was distilled from the session ``session`` (its whole id, as the worker records
-    it: ``session_id`` of a decision, failure or handoff record, ``origin_session`` of a learning).
+    it: ``session_id`` of a decision, failure or handoff record, ``origin_session`` of a learning), or
+    from one of ``session`` when it is several (a session's own: memory/lineage.py ``own``).
     An entry written before ids were recorded, by hand or by consolidation has none: never."""
     value = rec.get(session_key)
-    return bool(session) and isinstance(value, str) and value.strip() == session
+    if not session or not isinstance(value, str) or not value.strip():
+        return False
+    return value.strip() == session if isinstance(session, str) else value.strip() in session
 
 
 def key_of(rec: dict) -> str:

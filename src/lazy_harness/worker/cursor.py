@@ -1,7 +1,8 @@
 """Per-session cursor: how far into its transcript a session was already distilled (ADR 0013).
 
 When a session is processed again, the prompt holds only the conversation after the cursor (plus
-the memory already written, which the prompt always shows); a session's first call reads it whole.
+the memory already written, which the prompt always shows); a session's first call reads it whole,
+but for a fork: what it copied from its parent is left out as distilled earlier (memory/lineage.py).
 
 State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at"}``: the byte offset of the
 transcript read by the last successful distillation and a hash of its first 4 KiB and of the 4 KiB
@@ -85,6 +86,6 @@ def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude") 
         from lazy_harness.worker import transcript
 
         view = transcript.read_view(path, budget_chars, text_from=offset)
-    if offset and view.entries:
+    if (offset or view.copied_from) and view.entries:  # a fork's copied part: distilled as its parent
         view.text = EARLIER + view.text
     return view

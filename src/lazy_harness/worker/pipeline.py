@@ -354,6 +354,13 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
         view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset, agent)
     except transcript.TranscriptError as exc:
         return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
+    if view.copied_from and sid:  # a fork: the hooks leave its parents' entries out (memory/lineage.py)
+        from lazy_harness.memory import lineage
+
+        try:
+            lineage.record(env, sid, view.copied_from)
+        except OSError as exc:
+            log(f"fork's parents not recorded: {exc}")
     return path, mtime, offset, view
 
 
@@ -379,6 +386,8 @@ def _not_worth_distilling(fields: dict, loop: CompoundLoopConfig, view: View, of
         return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime, read=seen)
     if offset and not view.entries:
         return Outcome("skipped", "nothing new since the last distillation", mtime, read=seen)
+    if view.copied_from and not view.entries:
+        return Outcome("skipped", "nothing new since the conversation it was forked from", mtime, read=seen)
     return None
 
 

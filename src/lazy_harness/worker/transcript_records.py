@@ -12,13 +12,22 @@ What counts (the worker's gates use these):
 - ``assistant_messages``: assistant messages holding text, once per ``message.id`` (the CLI writes one
   record per content block).
 
+What gives no text (still counted, as the part before a cursor is):
+- a fork's copied conversation (memory/lineage.py): everything up to the last record copied from
+  another session (``copied_from`` names those sessions, in order); it was distilled as that session.
+- a ``claude -p`` run's turns (from an ``sdk`` prompt to the next typed one), when the person went on
+  typing in it (``claude --resume``): the scripted run is not distilled, as a headless session is not.
+
 Classification (:func:`classify`), on counts over the whole file, never on line 1:
 - ``empty``: no user or assistant record at all.
 - ``sidechain``: most user/assistant records carry ``isSidechain: true`` (a sub-agent's own file).
-- ``headless``: user records with an ``sdk*`` entrypoint outnumber ``cli`` ones, or ``sdk`` prompts
-  outnumber typed ones, or ``queue-operation`` records exist while nothing typed and no
-  ``permission-mode`` record does (``claude -p`` writes queue operations; an interactive session only
-  when the person types while a turn runs, and then it has typed prompts).
+- ``interactive`` first when a typed prompt and a ``permission-mode`` or ``mode`` record exist (a
+  ``claude -p`` run continued by ``claude --resume``: the person typed in it).
+- ``headless``: user records carrying a prompt with an ``sdk*`` entrypoint outnumber ``cli`` ones (the
+  entrypoint is counted on prompts only: a tool result says nothing about who drove the session), or
+  ``sdk`` prompts outnumber typed ones, or ``queue-operation`` records exist while nothing typed and
+  no ``permission-mode`` record does (``claude -p`` writes queue operations; an interactive session
+  only when the person types while a turn runs, and then it has typed prompts).
 - ``interactive``: otherwise, when a typed prompt, a ``cli`` user record, a ``permission-mode`` or a
   ``mode`` record exists.
 - ``unknown``: none of these signals (an older or foreign format); the worker distils only
@@ -30,6 +39,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from lazy_harness.memory.lineage import copied_from
 from lazy_harness.worker.conversation import (SUMMARY_CAP, TEXT_CAP, TOOL_ERROR_CAP, Budget, excerpt,
                                                flat_output, summary_body, text_of, tool_call)
 
@@ -76,6 +86,7 @@ class View:
     tool_errors: int = 0
     redacted_early: int = 0  # credentials a tool's output held, redacted before it was put on one line
     compact_summaries: int = 0
+    copied_from: list[str] = field(default_factory=list)  # a fork's: the sessions its copied records came from
     session_id: str = ""
     cwd: str = ""
     git_branch: str = ""
@@ -118,6 +129,8 @@ def classify(s: Signals) -> str:
         return "empty"
     if s.sidechain * 2 > s.conversation:
         return "sidechain"
+    if s.prompt_typed and (s.permission_mode or s.mode):
+        return "interactive"
     if (s.entry_sdk > s.entry_cli or s.prompt_sdk > s.prompt_typed
             or (s.queue_operation and not s.prompt_typed and not s.permission_mode)):
         return "headless"
@@ -131,10 +144,14 @@ class _Reader:
 
     def __init__(self, view: View, budget_chars: int) -> None:
         self.view = view
+        self.budget_chars = budget_chars
         self.budget = Budget(budget_chars)
         self.entry_cap = max(200, min(TEXT_CAP, budget_chars // 4))
         self.seen: OrderedDict[str, None] = OrderedDict()
         self.quiet = False  # a record before the cursor: counted, no text
+        self.copied = False  # a record a fork copied from another session: counted, no text
+        self.scripted = False  # within a `claude -p` run's turns: their text is held, dropped at a typed prompt
+        self.held = Budget(budget_chars)
 
     def record(self, r: dict) -> None:
         s = self.view.signals
@@ -155,6 +172,7 @@ class _Reader:
         message = r.get("message")
         if not isinstance(message, dict):
             return
+        self._copied(r)
         if kind == "user":
             self._user(r, message.get("content"))
         else:
@@ -175,20 +193,37 @@ class _Reader:
             if ts > v.last_timestamp:
                 v.last_timestamp = ts
 
+    def _copied(self, r: dict) -> None:
+        """A record a fork copied from another session: what came before it was copied too, so the
+        text read so far is dropped (a fork's copied records come first)."""
+        parent = copied_from(r)
+        self.copied = bool(parent)
+        if not parent:
+            return
+        if parent not in self.view.copied_from:
+            self.view.copied_from.append(parent)
+        if self.budget.count or self.held.count:
+            self.budget, self.held = Budget(self.budget_chars), Budget(self.budget_chars)
+
     def _user(self, r: dict, content: object) -> None:
         s = self.view.signals
-        entry = r.get("entrypoint")
-        if entry == "cli":
-            s.entry_cli += 1
-        elif isinstance(entry, str) and entry.startswith("sdk"):
-            s.entry_sdk += 1
-        else:
-            s.entry_other += 1
         source = r.get("promptSource")
+        if source is not None or _is_prompt(content):  # why: a tool result says nothing of who drove
+            entry = r.get("entrypoint")
+            if entry == "cli":
+                s.entry_cli += 1
+            elif isinstance(entry, str) and entry.startswith("sdk"):
+                s.entry_sdk += 1
+            else:
+                s.entry_other += 1
         if source == "typed":
             s.prompt_typed += 1
+            if self.held.count:
+                self.held = Budget(self.budget_chars)
+            self.scripted = False
         elif source == "sdk":
             s.prompt_sdk += 1
+            self.scripted = True
         if isinstance(content, list):
             self._tool_results(content)
         text = text_of(content)
@@ -247,13 +282,23 @@ class _Reader:
                 self.view.assistant_messages += 1
 
     def _add(self, entry: str) -> None:
-        if not self.quiet:
-            self.budget.add(entry)
+        if not self.quiet and not self.copied:
+            (self.held if self.scripted else self.budget).add(entry)
 
     def finish(self) -> None:
         v = self.view
         v.kind = classify(v.signals)
+        if v.kind != "interactive":  # why: a headless view keeps its text (lh distill --dry-run shows it)
+            for entry in (*self.held.head, *self.held.tail):
+                self.budget.add(entry)
         v.text = self.budget.text()
         v.entries = self.budget.count
         v.elided_entries = self.budget.elided
         v.elided_chars = self.budget.elided_chars
+
+
+def _is_prompt(content: object) -> bool:
+    """Whether a user record's content is words (a string, or text blocks), not tool results."""
+    if isinstance(content, str):
+        return bool(content.strip())
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "text" for b in content)

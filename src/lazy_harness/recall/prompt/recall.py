@@ -78,17 +78,19 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
 
 
 def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str,
-            project: str, cross: str = "ask", session: str = "") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+            project: str, cross: str = "ask",
+            session: str | tuple[str, ...] = "") -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log;
-    none distilled from ``session``, the running one (ADR 0034)."""
+    none distilled from ``session``, the running one's own ids (ADR 0034; memory/lineage.py)."""
     keys, legacy = admit.owner_of(cwd, mdir, env)
     where_sql, args = lookup.scope_sql([mdir], project, keys)
     ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
     admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
     ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
-    if session:  # why: what this session itself wrote is not a note from an earlier one
-        mine = [c for c in ranked if c["sess"] == session]
-        ranked = [c for c in ranked if c["sess"] != session]
+    own = (session,) if isinstance(session, str) else session
+    if session:  # why: what this session itself wrote (or a fork's parents) is not a note from an earlier one
+        mine = [c for c in ranked if c["sess"] in own]
+        ranked = [c for c in ranked if c["sess"] not in own]
         info["own_session"] = len(mine)
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
     waiting(ranked, keys, project, cross)
@@ -116,7 +118,8 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
 
 def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: set[str] | frozenset[str] = frozenset(),
                 deep: bool = False, now: float | None = None, place: tuple[str, str, str] | None = None,
-                opener: Opener | None = None, session: str = "") -> tuple[str | None, dict[str, Any]]:
+                opener: Opener | None = None,
+                session: str | tuple[str, ...] = "") -> tuple[str | None, dict[str, Any]]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
     what the similarity bar did, ``index`` when there was none to search); ``deep`` (a command) has the
     writer bring the index up to date first, unless another writer holds it; without it (the hook)
@@ -124,8 +127,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     and searched as empty, and the hook asks the worker for it (``index`` says so). ``place``:
     (memory folder, learnings folder, project name) when known without ``cwd`` (the page of ``lh
     ui``). ``opener``: opens the index and keeps it open (the resident answerer); without it a
-    connection is opened and closed here. ``session``: the running session's id, whose own entries
-    are left out."""
+    connection is opened and closed here. ``session``: the running session's own ids (memory/lineage.py
+    ``own``), or its id, whose entries are left out."""
     settings = cfg["recall"]
     mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)
@@ -155,7 +158,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
 
 
 def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
-          cross: str, session: str, opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+          cross: str, session: str | tuple[str, ...],
+          opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
     is none to search. A damaged index is removed: the writer makes it again from the files."""
     if not os.path.exists(path):
@@ -193,13 +197,15 @@ def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None 
     the hook's environment (``recall.resident.client``). ``opener``: how the index is opened (the answerer
     keeps its connection); ``facts`` receives ``entries``, how many the index holds."""
     from lazy_harness import config, jsonload
+    from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
 
     cfg = config.load_fast(env) if cfg is None else cfg
     text = str(payload.get("prompt") or "")
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
-    out_text, info = context_for(text, cwd, cfg, env, already_shown.read(env, sid), now=now, opener=opener, session=sid)
+    own = lineage.own(env, sid, str(payload.get("transcript_path") or ""))  # a fork's parents too
+    out_text, info = context_for(text, cwd, cfg, env, already_shown.read(env, sid), now=now, opener=opener, session=own)
     if facts is not None:
         facts["entries"] = info.get("entries", 0)
     decision = describe(info)

@@ -104,7 +104,7 @@ class Lines:
 def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen | None = None,
              stats: dict | None = None) -> tuple[list[str], Lines]:
     opened = handoff.open_for_reading(mdir)
-    session = str((stats or {}).get("session") or "")
+    session = own_of(stats)
     if session:  # why: the running session's own open items are not news from an earlier one (ADR 0034)
         opened = [i for i in opened if not provenance.from_session({"session_id": i["opened_by"]}, session)]
     if screen is not None:
@@ -120,7 +120,8 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen | Non
     return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
 
 
-def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], session: str = "") -> list[Record]:
+def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
+              session: str | tuple[str, ...] = "") -> list[Record]:
     """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
     (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
     are skipped, and so are the entries distilled from ``session`` (the running one: ADR 0034)."""
@@ -140,6 +141,12 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], 
         want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
 
 
+def own_of(stats: dict | None) -> tuple[str, ...]:
+    """The ids whose entries the read-back leaves out (``stats["session"]``: one id or several)."""
+    session = (stats or {}).get("session") or ()
+    return (session,) if isinstance(session, str) else tuple(session)
+
+
 def is_entry(rec: dict) -> bool:
     """A decision or failure line worth showing: not a marker, and a summary that is text."""
     summary = rec.get("summary")
@@ -150,7 +157,7 @@ def _newest(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], st
             section: str) -> list[Record]:
     """The newest ``n`` live entries; one more is read so the log can say whether the limit kept some out
     (why: counting them all would read the whole file at every start)."""
-    session = str((stats or {}).get("session") or "")
+    session = own_of(stats)
     recs = live_tail(mdir, name, kind, n + 1, hidden, session) if n > 0 else []
     if stats is not None:
         stats.setdefault("more", {})[section] = len(recs) > n
@@ -221,7 +228,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
-    session = str(stats.get("session") or "")
+    session = own_of(stats)
     # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
     brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
@@ -322,10 +329,11 @@ def _footer(left: dict[str, int], budget: int) -> str:
 
 def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str,
                   branch: str | None = None, trouble: tuple[int, str | None] = (0, None),
-                  session: str = "") -> tuple[str | None, dict]:
+                  session: str | tuple[str, ...] = "") -> tuple[str | None, dict]:
     """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
     and stats: what each section had, showed and left out, the size, and any section's error.
-    ``session``: the starting session's id; entries distilled from it are left out (:func:`own_session`).
+    ``session``: the starting session's own ids (memory/lineage.py ``own``: its id, and for a fork
+    the sessions it was forked from), or one id; entries distilled from them are left out (ADR 0034).
 
     ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
     read from the queue by the caller (:func:`lazy_harness.queue.distill_trouble`)."""
@@ -353,12 +361,12 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str,
     return (text or None), stats
 
 
-def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: str = "",
+def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: str | tuple[str, ...] = "",
            trouble: Callable[[], tuple[int, str | None]] | None = None) -> tuple[str | None, dict]:
     """The project's memory for a session starting in ``cwd`` (:func:`build_context`), with the
     queue's word on failing distillation: ``trouble()`` returns it (``queue.distill_trouble``; it
-    may raise OSError, then the section says so); ``session``: the starting session's id, whose own
-    entries are left out. The SessionStart hook's and ``lh memory show``'s."""
+    may raise OSError, then the section says so); ``session``: the starting session's own ids (or
+    one id), whose entries are left out. The SessionStart hook's and ``lh memory show``'s."""
     problem = None
     try:
         got = trouble() if trouble is not None else (0, None)
