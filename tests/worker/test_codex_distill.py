@@ -348,3 +348,18 @@ def test_resumed_session_redistils_only_what_was_appended(isolated_home, tmp_pat
     assert "One more thing: the vacuum job runs at 03:00 UTC" in second_call["stdin"]
     assert "User: We decided to keep the billing queue" not in second_call["stdin"]
     assert "distilled earlier" in second_call["stdin"]
+
+
+def _agent_says(text: str) -> list[dict]:
+    return [{"type": "item.completed", "item": {"type": "agent_message", "text": text}}]
+
+
+def test_an_example_object_before_codex_answer_in_text_is_not_taken_for_it():
+    """A text answer whose first object is an example (as claude's text answers, worker/answer.py):
+    the object holding the schema's keys is the answer; one holding none of them is no answer."""
+    keys = llm.answer_keys(None)
+    said = ('A decision looks like {"summary": "x"}. Here it is: '
+            '{"decisions": [{"summary": "Queue tasks as files", "rationale": "rename is atomic"}]}')
+    assert codex_distill.answer_of(_agent_says(said), keys)["decisions"][0]["summary"] == "Queue tasks as files"
+    with pytest.raises(llm.ModelError):
+        codex_distill.answer_of(_agent_says('Nothing to keep: {"note": "empty session"}'), keys)

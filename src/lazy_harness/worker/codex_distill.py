@@ -156,15 +156,16 @@ def usage_of(found: list[dict], cfg: Mapping[str, Any]) -> llm.Usage:
     return usage
 
 
-def answer_of(found: list[dict]) -> dict:
-    """The answer object of the last agent message; raises ModelError naming what was there instead."""
+def answer_of(found: list[dict], keys: tuple[str, ...] | None = None) -> dict:
+    """The answer object of the last agent message (one holding ``keys``, the schema's: an example
+    object in prose before it is not the answer); raises ModelError naming what was there instead."""
     texts = [e["item"].get("text") for e in found
              if e.get("type") == "item.completed" and isinstance(e.get("item"), dict)
              and e["item"].get("type") == "agent_message"]
     said = next((t for t in reversed(texts) if isinstance(t, str)), None)
     if said is None:
         raise ModelError("codex gave no answer (no agent message among its events)")
-    found_obj = extract_object(said)
+    found_obj = extract_object(said, keys)
     if found_obj is None:
         raise ModelError(f"the model answered with text, not the structured answer the schema asks for: {said[:200]!r}")
     return without_nulls(found_obj)
@@ -203,11 +204,11 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
     found = events(result.stdout)
     usage = usage_of(found, cfg)
     usage.duration_s = round(time.monotonic() - started, 3)
-    return _result(result, found, usage, timeout, loop)
+    return _result(result, found, usage, timeout, loop, llm.answer_keys(schema))
 
 
 def _result(result: proc.Result, found: list[dict], usage: llm.Usage, timeout: float,
-            loop: Mapping[str, Any]) -> llm.Call:
+            loop: Mapping[str, Any], keys: tuple[str, ...] | None = None) -> llm.Call:
     shown = llm._scrubbed(result, loop)
     if result.timed_out:
         raise llm.CallError(f"codex gave no answer within {timeout:g} s (compound_loop.timeout_seconds) and was "
@@ -221,7 +222,7 @@ def _result(result: proc.Result, found: list[dict], usage: llm.Usage, timeout: f
         raise llm.CallError(f"model call failed ({detail}; `codex exec ...` exited {result.code})", cause, action,
                             usage, hint="codex login, or check the provider's API key" if cause == "auth" else None)
     try:
-        return llm.Call(answer_of(found), usage)
+        return llm.Call(answer_of(found, keys), usage)
     except ModelError as exc:
         from lazy_harness.redact import redact
 
