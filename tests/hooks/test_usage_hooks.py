@@ -170,3 +170,17 @@ def test_a_usage_record_that_fails_in_any_way_leaves_the_prompt_its_memory(tmp_p
     assert out is not None
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert a in context or b in context
+
+
+def test_each_hook_names_the_memory_folder_its_showing_came_from(tmp_path, isolated_home):
+    """SessionStart in project A and a prompt whose cwd is project B (a nested repository after `cd`):
+    each line of the session's record names the folder its entries came from, so the worker counts
+    B's entry in B's usage, not in A's (ADR 0036)."""
+    proj_a, proj_b = ms.make_project(tmp_path, "a"), ms.make_project(tmp_path, "b")
+    _decisions(proj_a, 1)
+    _lock_decisions(proj_b)
+    _start(proj_a)
+    assert _prompt(proj_b, PROMPT)
+    showings = usage.read_showings(None, SID)
+    assert [(source, key) for _, source, _, _, key in showings] == [
+        ("startup", os.path.basename(paths.memory_dir(proj_a))), ("prompt", os.path.basename(paths.memory_dir(proj_b)))]

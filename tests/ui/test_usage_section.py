@@ -40,3 +40,18 @@ def test_the_usage_section_plots_the_weeks_and_lists_the_never_used_with_forget(
 
 def test_without_usage_the_section_says_so(server, seeded):
     assert "No entry shown to a distilled session yet" in _section(server)
+
+
+def test_a_merged_entrys_use_counts_for_the_one_it_was_merged_into_as_in_lh_memory_usage(server, seeded):
+    now = time.time()
+    kept = ids.entry_id("decision", "Keep the recall index in SQLite FTS5")
+    gone = "d-0badc0de"  # merged into ``kept`` by a consolidation
+    line = usage_log.line
+    usage_log.append(seeded.mdir, [line("shown", now - 60, session="s1", id=kept, chars=200),
+                                   line("shown", now - 60, session="s1", id=gone, chars=200),
+                                   line("used", now - 30, session="s1", id=gone, evidence="FTS5")])
+    with open(f"{seeded.mdir}/marks.jsonl", "a") as fh:
+        fh.write(f'{{"op": "merge", "id": "{gone}", "by": "{kept}", "ts": {now - 10}, "run": "r1"}}\n')
+    section = _section(server)
+    never_used = section.split('class="entries never-used"', 1)[1] if "never-used" in section else ""
+    assert kept not in never_used  # the merged entry's use is the kept one's

@@ -228,3 +228,32 @@ def test_the_killed_writer_script_runs_to_its_end(world, tmp_path):
                          text=True, env=env)
     assert out.returncode == 0 and out.stdout.strip() == "finished", out.stderr
     assert len(marks.read(str(mdir))) == 2 and len(handoff.open_items(handoff.load(str(mdir))[0])) == 1
+
+
+# --- a merge moves the merged failure's use to the one it was merged into, at once, and undo back ---
+
+def test_a_merge_and_its_undo_refresh_the_counts_the_budget_cuts_read(world, tmp_path):
+    from lazy_harness.memory import usage, usage_log
+
+    _, mdir, ldir = world
+    store.persist({"failures": [{"summary": "Migrations hung on a table lock", "prevention": "lock_timeout"},
+                                {"summary": "A migration hung on the table lock", "prevention": "5 s lock_timeout"},
+                                {"summary": "The docs build failed", "prevention": "pin sphinx"}]},
+                  str(mdir), str(ldir), _meta(tmp_path), NOW - 3600)
+    kept, old, other = _ids(mdir, ldir)["f"]
+    recs = []
+    for k in range(6):
+        recs += [usage_log.line("shown", NOW - 900, session=f"s{k}", id=kept, chars=100),
+                 usage_log.line("shown", NOW - 900, session=f"s{k}", id=other, chars=100)]
+    for k in range(3):
+        recs += [usage_log.line("shown", NOW - 900, session=f"s{k}", id=old, chars=100),
+                 usage_log.line("used", NOW - 800, session=f"s{k}", id=old, evidence="lock_timeout")]
+    usage_log.append(str(mdir), recs)
+    usage_log.refresh_ranks(None, str(mdir))
+    assert usage.load_ranks(None, str(mdir), 5).get(kept) == usage.UNUSED
+    fake_claude.control(world[0], mode="ok", answer={"merge_failures": [{"drop": old, "keep": kept, "reason": "same"}]})
+    result = job.run(str(mdir), str(ldir), "proj", _cfg(), os.environ, NOW)
+    assert result.status == "changed", result
+    assert usage.load_ranks(None, str(mdir), 5).get(kept) == usage.USED
+    by_hand.undo(str(mdir), str(ldir), result.run, 30, NOW + 1)
+    assert usage.load_ranks(None, str(mdir), 5).get(kept) == usage.UNUSED

@@ -317,7 +317,8 @@ def remember_shown(s: Start) -> str:
     chars = s.stats.get("item_chars") or {}
     pairs = [pair for section in SHOWN_SECTIONS for pair in zip(each[section], chars.get(section) or [], strict=False)]
     try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
-        usage.note(s.env, sid, s.source, int(s.stats.get("chars") or 0), pairs, s.now)
+        usage.note(s.env, sid, s.source, int(s.stats.get("chars") or 0), pairs, s.now,
+                   memory_dir=str(s.stats.get("memory_dir") or ""))
     except Exception as exc:  # why: usage is counted without this showing; the digest matters more
         s.stats["errors"].append(f"usage not recorded: {type(exc).__name__}: {exc}")
     return ""

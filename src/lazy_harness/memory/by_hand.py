@@ -200,7 +200,20 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
                                             never=NEVER_UNDONE)
     if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
         handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
+    if any(os.path.basename(str(f.get("path"))) == "marks.jsonl" for f in data["files"]):
+        _refresh_usage(memory_dir)  # why: an undone merge no longer counts its entry's use for another
     return data, restored, problems
+
+
+def _refresh_usage(memory_dir: str) -> None:
+    """The counts the budget cuts read, again after marks changed (memory/usage_log.py); never raises:
+    the undo is done, and the next accounting writes them anyway."""
+    from lazy_harness.memory import usage_log
+
+    try:
+        usage_log.refresh_ranks(None, memory_dir)
+    except (OSError, ValueError):
+        pass
 
 
 def undo_said(data: dict, restored: list, problems: list) -> tuple[str, list[str]]:

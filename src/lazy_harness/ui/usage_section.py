@@ -56,7 +56,8 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     page's own, in ui/sections.py)."""
     from lazy_harness.memory import usage_log
 
-    t = usage_log.tally(usage_log.read(v.project.memory_dir))
+    mdir = v.project.memory_dir
+    t = usage_log.tally(usage_log.read(mdir), into=usage_log.merged_into(mdir))  # as lh memory usage counts
     if not t.entries:
         return ('<p class="empty">'
                 "No entry shown to a distilled session yet: the worker counts a session when it distils it.</p>")

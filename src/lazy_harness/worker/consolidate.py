@@ -88,6 +88,18 @@ def _deprecate(ch: Change, live: dict[str, Entry], learnings_dir: str, now: floa
 
 # --- one run -----------------------------------------------------------------------------------------
 
+def _refresh_usage(env: Env | None, memory_dir: str) -> None:
+    """The counts the budget cuts read, again: a merged failure's use now counts for the one it was
+    merged into (memory/usage_log.py). why never raising: the merge is written; the next accounting
+    writes the counts anyway."""
+    from lazy_harness.memory import usage_log
+
+    try:
+        usage_log.refresh_ranks(env, memory_dir)
+    except (OSError, ValueError):
+        pass
+
+
 def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env | None, now: float | None = None,
         dry_run: bool = False, automatic: bool = False, kind: str = "consolidate") -> Result:
     """Consolidate one project. ``automatic``: pass the gates first. Never raises for a model failure."""
@@ -126,6 +138,8 @@ def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env
             return Result("unchanged", "no change proposed", [], problems)
         j = journal.Journal(memory_dir, kind, project, now)
         apply(changes, c, memory_dir, learnings_dir, now, j)
+        if any(ch.action == "merge_failures" for ch in changes):
+            _refresh_usage(env, memory_dir)
         return Result("changed", f"{len(changes)} change(s)", changes, problems, j.run)
     finally:
         lock.release(completed, now)

@@ -153,7 +153,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = rank.render(fresh, mdir, ldir, budget)
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
-                already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget)
+                already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget,
+                memory_dir=mdir)
     return text, info
 
 
@@ -215,7 +216,8 @@ def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None 
     from lazy_harness.memory import usage
 
     try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
-        usage.note(env, sid, "prompt", len(out_text), [(c["id"], c.get("chars", 0)) for c in info["kept"]], now)
+        usage.note(env, sid, "prompt", len(out_text), [(c["id"], c.get("chars", 0)) for c in info["kept"]], now,
+                   memory_dir=str(info.get("memory_dir") or ""))
     except Exception:  # why: usage is counted without this showing; the prompt's memory matters more
         pass
     out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
