@@ -1,8 +1,9 @@
 """What the plugin's hook command costs over lh-hook alone (docs/adr/0022).
 
 Claude Code runs a command hook through a shell. The plugin's command (plugin/hooks/hooks.json) adds
-`command -v lh-hook` and `exec` to that shell, so no second process stays; this times, for a Stop
-with the loop off (the hook's own work is nothing, so the command's overhead shows):
+`command -v lh-hook` to that shell, which then waits for lh-hook (no `exec`: a non-zero status means
+lh-hook could not start, and the command still exits 0); this times, for a Stop with the loop off
+(the hook's own work is nothing, so the command's overhead shows):
 
     sh -c '<plugin command>'    what the plugin runs
     sh -c 'lh-hook Stop'        the portable settings form, through the same shell

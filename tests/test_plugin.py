@@ -58,7 +58,6 @@ def test_without_lh_hook_session_start_tells_the_person_how_to_install_it(bare_p
     assert r.returncode == 0 and r.stderr == b""
     (line,) = r.stdout.decode().splitlines()
     assert json.loads(line) == {"systemMessage": plugin.MISSING}
-    assert "lh-hook is not on PATH" in plugin.MISSING and "pipx install" in plugin.MISSING
 
 
 @pytest.mark.parametrize("event", ["Stop", "SessionEnd", "UserPromptSubmit"])
@@ -67,24 +66,49 @@ def test_without_lh_hook_the_other_events_say_nothing_and_exit_0(bare_path, even
     assert (r.returncode, r.stdout, r.stderr) == (0, b"", b"")
 
 
-def test_with_lh_hook_on_path_the_shell_becomes_lh_hook(tmp_path, bare_path):
-    """exec: lh-hook gets the event, --plugin and the payload, its stdout is the hook's, and it runs as
-    the shell's own process (no second process stays between Claude Code and lh-hook)."""
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    record = tmp_path / "record"
+def fake_lh_hook(bindir, body: str) -> None:
+    bindir.mkdir(exist_ok=True)
     fake = bindir / "lh-hook"
-    fake.write_text(f'#!/bin/sh\necho "$$ $PPID $*" > {record}\n/bin/cat >> {record}\necho \'{{"ok": 1}}\'\n')
+    fake.write_text(body)
     fake.chmod(0o755)
-    proc = subprocess.Popen(["/bin/sh", "-c", load(plugin.FOLDER, "hooks", "hooks.json")["hooks"]["Stop"][0]["hooks"][0]
-                             ["command"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            env={"PATH": os.pathsep.join([str(bindir), *bare_path])})
-    out, _ = proc.communicate(json.dumps(PAYLOAD).encode(), timeout=20)
-    assert proc.returncode == 0 and out == b'{"ok": 1}\n'
-    head, payload = record.read_text().split("\n", 1)
-    pid, _, args = head.split(" ", 2)
-    assert int(pid) == proc.pid and args == "Stop --plugin"
-    assert json.loads(payload) == PAYLOAD
+
+
+def test_with_lh_hook_on_path_it_gets_the_event_the_flag_and_the_payload(tmp_path, bare_path):
+    """lh-hook gets the event, --plugin and the payload on stdin, and its stdout is the hook's."""
+    record = tmp_path / "record"
+    fake_lh_hook(tmp_path / "bin", f'#!/bin/sh\necho "$*" > {record}\n/bin/cat >> {record}\necho \'{{"ok": 1}}\'\n')
+    r = run_sh("Stop", [str(tmp_path / "bin"), *bare_path])
+    assert (r.returncode, r.stdout, r.stderr) == (0, b'{"ok": 1}\n', b"")
+    args, payload = record.read_text().split("\n", 1)
+    assert args == "Stop --plugin" and json.loads(payload) == PAYLOAD
+
+
+def test_with_lh_hook_on_path_session_start_prints_its_output_only(tmp_path, bare_path):
+    fake_lh_hook(tmp_path / "bin", '#!/bin/sh\n/bin/cat > /dev/null\necho \'{"context": 1}\'\n')
+    r = run_sh("SessionStart", [str(tmp_path / "bin"), *bare_path])
+    assert (r.returncode, r.stdout) == (0, b'{"context": 1}\n')
+
+
+@pytest.mark.parametrize("event", list(settings.EVENTS))
+def test_an_lh_hook_whose_interpreter_is_gone_exits_0_and_session_start_says_how_to_install(
+        tmp_path, bare_path, event):
+    """A pipx venv left by a Python upgrade: lh-hook is on PATH, its #! names a Python that is gone, so
+    sh cannot start it (status 127). The hook still exits 0, and SessionStart tells the person."""
+    fake_lh_hook(tmp_path / "bin", "#!/nonexistent/python\nimport sys\n")
+    command = plugin.hooks_document()["hooks"][event][0]["hooks"][0]["command"]
+    r = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(PAYLOAD).encode(), capture_output=True,
+                       env={"PATH": os.pathsep.join([str(tmp_path / "bin"), *bare_path]), "HOME": os.environ["HOME"]},
+                       timeout=20)
+    assert r.returncode == 0, r.stderr
+    if event == "SessionStart":
+        (line,) = r.stdout.decode().splitlines()
+        assert json.loads(line) == {"systemMessage": plugin.MISSING}
+    else:
+        assert r.stdout == b""
+
+
+def test_the_install_message_covers_an_lh_hook_that_cannot_start():
+    assert "lh-hook is not on PATH or cannot start" in plugin.MISSING and "pipx install" in plugin.MISSING
 
 
 # -- what lh reads of Claude Code's files ----------------------------------------------------------
@@ -137,3 +161,73 @@ def test_an_unreadable_plugin_file_is_an_error_naming_it(tmp_path):
         plugin.installs(str(tmp_path))
     assert state in err.value.message and "not valid JSON" in err.value.message
     assert plugin.active(str(tmp_path)) is None
+
+
+# -- a subfolder of a repository: Claude Code 2.1.332 reads the start folder's .claude/settings.json and
+# settings.local.json, and the repository root's settings.local.json, which decides over both; a
+# project-scope install applies where its projectPath is the start folder, a local-scope one also in
+# the root's subfolders (observed with the real CLI, see plugin.py)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """(the repository root, its subfolder src/deep)."""
+    root = tmp_path / "app"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "deep").mkdir(parents=True)
+    return root, root / "src" / "deep"
+
+
+def test_a_project_scope_install_at_the_root_does_not_apply_in_a_subfolder(repo):
+    root, deep = repo
+    claude_plugin.install("project", str(root))
+    assert plugin.active(str(root)) is not None
+    assert plugin.installs(str(deep)) == [] and plugin.active(str(deep)) is None
+    (other,) = plugin.elsewhere(str(deep))
+    assert other.project == str(root) and other.scope == "project" and other.enabled
+    assert plugin.elsewhere(str(root)) == []
+
+
+def test_a_project_scope_install_made_in_a_subfolder_applies_there_only(repo):
+    root, deep = repo
+    claude_plugin.install("project", str(deep))
+    found = plugin.active(str(deep))
+    assert found is not None and found.decided_by == str(deep / ".claude" / "settings.json")
+    assert plugin.installs(str(root)) == []
+    (other,) = plugin.elsewhere(str(root))
+    assert other.project == str(deep) and other.enabled
+
+
+def test_a_project_scope_install_is_matched_to_the_real_path_of_the_folder(repo, tmp_path):
+    root, _ = repo
+    link = tmp_path / "link"
+    link.symlink_to(root)
+    claude_plugin.install("project", str(root))
+    assert plugin.active(str(link)) is not None
+
+
+def test_a_local_scope_install_at_the_root_applies_in_a_subfolder(repo):
+    root, deep = repo
+    claude_plugin.install("local", str(root))
+    found = plugin.active(str(deep))
+    assert found is not None and found.decided_by == str(root / ".claude" / "settings.local.json")
+    assert plugin.elsewhere(str(deep)) == []
+
+
+def test_the_roots_settings_json_does_not_decide_in_a_subfolder(repo):
+    root, deep = repo
+    claude_plugin.install()
+    claude_plugin.enable(claude_plugin.PLUGIN_ID, False, "project", str(root))
+    assert plugin.active(str(root)) is None
+    found = plugin.active(str(deep))
+    assert found is not None and found.decided_by == paths.user_settings_file()
+
+
+@pytest.mark.parametrize("deep_file", ["project", "local"])
+def test_the_roots_settings_local_json_decides_over_the_subfolders_own_files(repo, deep_file):
+    root, deep = repo
+    claude_plugin.install()
+    claude_plugin.enable(claude_plugin.PLUGIN_ID, True, deep_file, str(deep))
+    claude_plugin.enable(claude_plugin.PLUGIN_ID, False, "local", str(root))
+    (install,) = plugin.installs(str(deep))
+    assert not install.enabled and install.decided_by == str(root / ".claude" / "settings.local.json")

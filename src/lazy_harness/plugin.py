@@ -4,18 +4,26 @@ Claude Code has it installed and enabled for a project.
 The plugin is files in the repository (``.claude-plugin/marketplace.json`` at the root, the plugin
 in ``plugin/``, docs/adr/0022). Its hooks run the installed ``lh-hook`` found on PATH, the same
 entry as the portable settings form, with ``--plugin`` after the event (the SessionStart hook tells
-the person what happens next, once). Without ``lh-hook`` the command prints, at SessionStart only,
-one ``systemMessage`` saying how to install it, and every event exits 0.
+the person what happens next, once). Without ``lh-hook``, or when it cannot start, the command
+prints, at SessionStart only, one ``systemMessage`` saying how to install it, and every event exits 0.
 
 Claude Code's own files are read here, never written: ``<claude dir>/plugins/installed_plugins.json``
 (``{"version": 2, "plugins": {"<name>@<marketplace>": [{"scope", "installPath", "version",
 "projectPath"?}]}}``) and ``enabledPlugins`` in the settings files (``{"<id>": true|false}``), the
 most specific file deciding: local, then project, then user (checked on Claude Code 2.1.330).
+
+Where a session starts decides, not the repository (Claude Code 2.1.332, observed with the real CLI
+in a subfolder ``src/deep`` of a git repository): a project-scope install runs its hooks only in
+sessions started in its ``projectPath`` (installed at the root: not in ``src/deep``; installed in
+``src/deep``: there only); a local-scope install at the root runs in ``src/deep`` too. The settings
+files read are those of ``settings.files_read_at``: the start folder's own two, and the root's
+``settings.local.json``, which decides over them; the root's ``settings.json`` is not read there.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 from lazy_harness import paths, settings
@@ -24,26 +32,31 @@ from lazy_harness.project_identity import project_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Any
 
 NAME = "lazy-harness"  # the plugin's name in its plugin.json and in the marketplace
 FLAG = "--plugin"  # after the event: lh-hook knows the plugin ran it
 FOLDER = "plugin"  # the plugin's folder in the repository, beside .claude-plugin/marketplace.json
 INSTALL_LH = "pipx install <your clone of lazy-harness> (or uv tool install), then start claude again"
-MISSING = (f"lazy-harness: {settings.SCRIPT} is not on PATH, so this session is not remembered; "
-           f"install it: {INSTALL_LH}")
+MISSING = (f"lazy-harness: {settings.SCRIPT} is not on PATH or cannot start, so this session is not "
+           f"remembered; install it: {INSTALL_LH}")
 
 
 def hook_command(event: str) -> str:
-    """The POSIX sh command of one event: ``exec lh-hook <Event> --plugin`` when it is on PATH (the
-    shell is replaced, so no second process runs), else SessionStart prints the ``systemMessage``
-    that says how to install it and the other events say nothing. Exit 0 either way."""
-    found = f"command -v {settings.SCRIPT} >/dev/null 2>&1 && exec {settings.SCRIPT} {event} {FLAG}"
+    """The POSIX sh command of one event: ``lh-hook <Event> --plugin`` when it is on PATH; when it
+    is not, or could not start, SessionStart prints the ``systemMessage`` that says how to install it
+    and the other events say nothing. Exit 0 either way.
+
+    why no ``exec``: when ``lh-hook``'s ``#!`` interpreter is gone (a pipx venv after a Python
+    upgrade), an ``exec`` that fails makes sh exit 127 at once, and Claude Code shows "hook failed"
+    on every event. ``lh-hook`` itself always exits 0 (``hooks.entry.run`` ends with ``os._exit(0)``),
+    so a non-zero status means it could not run."""
+    found = f"command -v {settings.SCRIPT} >/dev/null 2>&1 && {settings.SCRIPT} {event} {FLAG}"
     if event == "SessionStart":
         # why: only SessionStart's systemMessage reaches the person at the start of a session; the
         # message holds no single quote, so it stays one sh word
-        return f"{found}; printf '%s\\n' '{json.dumps({'systemMessage': MISSING})}'"
+        return f"{found} && exit 0; printf '%s\\n' '{json.dumps({'systemMessage': MISSING})}'"
     return f"{found}; exit 0"
 
 
@@ -66,6 +79,7 @@ class Install:
     version: str
     enabled: bool
     decided_by: str  # the settings file whose enabledPlugins decided, or "" when none names it
+    project: str = ""  # projectPath (project and local scope): the folder it was installed for
 
     def describe(self) -> str:
         state = "enabled" if self.enabled else "disabled"
@@ -87,9 +101,10 @@ def _read_json(path: str) -> Any:
         raise SettingsError(f"{path}: not valid JSON ({exc})", "claude plugin list") from None
 
 
-def _enabled(plugin_id: str, root: str, env: Mapping[str, str] | None) -> tuple[bool, str]:
-    """(enabled, the file that said so): the most specific settings file naming ``plugin_id``."""
-    for _label, path in reversed(settings.files_for(root, env)):
+def _enabled(plugin_id: str, cwd: str, env: Mapping[str, str] | None) -> tuple[bool, str]:
+    """(enabled, the file that said so) for a session started in ``cwd``: the most specific settings
+    file Claude Code reads there that names ``plugin_id``."""
+    for _label, path in reversed(settings.files_read_at(cwd, env)):
         try:
             data, _ = settings.read(path)
         except SettingsError:
@@ -100,29 +115,66 @@ def _enabled(plugin_id: str, root: str, env: Mapping[str, str] | None) -> tuple[
     return False, ""
 
 
-def installs(cwd: str, env: Mapping[str, str] | None = None) -> list[Install]:
-    """Our plugin's installs that apply to the project holding ``cwd`` (user and managed scope
-    everywhere; project and local scope in their own project only), with whether each is enabled.
-    Raises SettingsError when Claude Code's plugin file cannot be read."""
+def _records(env: Mapping[str, str] | None) -> Iterator[tuple[str, dict]]:
+    """(plugin id, record) of each install of our plugin in Claude Code's plugin file. Raises
+    SettingsError when that file cannot be read."""
     data = _read_json(paths.claude_plugins_file(env))
     plugins = data.get("plugins") if isinstance(data, dict) else None
     if not isinstance(plugins, dict):
-        return []
-    root = project_root(cwd)
-    out = []
+        return
     for plugin_id, records in plugins.items():
         if not isinstance(plugin_id, str) or plugin_id.partition("@")[0] != NAME or not isinstance(records, list):
             continue
         for rec in records:
-            if not isinstance(rec, dict):
-                continue
-            project = rec.get("projectPath")
-            if isinstance(project, str) and project and project_root(project) != root:
-                continue
-            enabled, by = _enabled(plugin_id, root, env)
-            out.append(Install(plugin_id, str(rec.get("scope") or "?"), str(rec.get("installPath") or ""),
-                               str(rec.get("version") or ""), enabled, by))
-    return out
+            if isinstance(rec, dict):
+                yield plugin_id, rec
+
+
+def _project_of(rec: dict) -> str:
+    project = rec.get("projectPath")
+    return project if isinstance(project, str) else ""
+
+
+def _applies(rec: dict, here: str, root: str) -> bool:
+    """Whether the install ``rec`` runs its hooks in a session started in ``here`` (a real path;
+    ``root``: its repository's root): no projectPath (user, managed) everywhere; project scope where
+    projectPath is ``here``; local scope there and in every subfolder of the root it names."""
+    project = _project_of(rec)
+    if not project:
+        return True
+    real = os.path.realpath(project)
+    return real == here or (rec.get("scope") == "local" and real == root)
+
+
+def _install(plugin_id: str, rec: dict, where: str, env: Mapping[str, str] | None) -> Install:
+    enabled, by = _enabled(plugin_id, where, env)
+    return Install(plugin_id, str(rec.get("scope") or "?"), str(rec.get("installPath") or ""),
+                   str(rec.get("version") or ""), enabled, by, _project_of(rec))
+
+
+def installs(cwd: str, env: Mapping[str, str] | None = None) -> list[Install]:
+    """Our plugin's installs whose hooks run in a session started in ``cwd`` (see ``_applies``), with
+    whether each is enabled there. Raises SettingsError when Claude Code's plugin file cannot be read."""
+    here = os.path.realpath(cwd)
+    root = project_root(here)
+    return [_install(pid, rec, here, env) for pid, rec in _records(env) if _applies(rec, here, root)]
+
+
+def elsewhere(cwd: str, env: Mapping[str, str] | None = None) -> list[Install]:
+    """Our plugin's project and local installs recorded for another folder of the repository holding
+    ``cwd``, whose hooks do not run in a session started in ``cwd`` (each with whether it is enabled in
+    its own folder). Raises SettingsError as ``installs``."""
+    here = os.path.realpath(cwd)
+    root = project_root(here)
+    return [_install(pid, rec, _project_of(rec), env) for pid, rec in _records(env)
+            if _project_of(rec) and not _applies(rec, here, root) and project_root(_project_of(rec)) == root]
+
+
+def not_here(install: Install, cwd: str) -> str:
+    """What to say of an install of ``elsewhere``: where it runs, and that a session started in
+    ``cwd`` does not run it."""
+    return (f"{install.describe()}: installed for {install.project}; Claude Code runs its hooks only in "
+            f"sessions started in that folder, not in {cwd}")
 
 
 def active(cwd: str, env: Mapping[str, str] | None = None) -> Install | None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from lazy_harness import paths
 from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir, read_bytes
 from lazy_harness.errors import SettingsError
+from lazy_harness.project_identity import project_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,6 +83,20 @@ def files_for(root: str, env: Mapping[str, str] | None = None) -> list[tuple[str
     return [("user", paths.user_settings_file(env)),
             ("project", os.path.join(root, ".claude", "settings.json")),
             ("local", os.path.join(root, ".claude", "settings.local.json"))]
+
+
+def files_read_at(cwd: str, env: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """(label, path) of the settings files Claude Code reads for a session started in ``cwd``, lowest
+    precedence first: the user file, ``<cwd>/.claude/settings.json`` and ``settings.local.json``, and,
+    in a subfolder of a git repository, the root's ``.claude/settings.local.json``, which decides over
+    both of the subfolder's files. The root's ``settings.json`` is not read there (Claude Code 2.1.332,
+    observed with the real CLI: docs/how/hooks.md)."""
+    here = os.path.realpath(cwd)
+    root = project_root(here)
+    files = files_for(here, env)
+    if root != here:
+        files.append(("local", os.path.join(root, ".claude", "settings.local.json")))
+    return files
 
 
 def command_for(event: str, python: str | None = None, portable: bool = False, parent: str | None = None,

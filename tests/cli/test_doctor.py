@@ -420,3 +420,64 @@ def test_a_claim_while_a_worker_holds_the_lock_is_no_warning(tmp_path, monkeypat
     found = checks(r.out)
     assert found["processing"] == ("ok", "ok    processing: 1 task being distilled now"), r.out
     assert all(status == "ok" for status, _ in found.values()), r.out
+
+
+# -- a subfolder of a repository: Claude Code 2.1.332 reads the start folder's .claude/settings.json,
+# never the repository root's; the root's settings.local.json it does read (tests/test_plugin.py) -----
+
+def lh_hook_on_path(tmp_path, monkeypatch) -> None:
+    fake_claude.on_path(monkeypatch, tmp_path / "bin")
+    fake_claude.install(tmp_path / "bin")
+    (tmp_path / "bin" / "lh-hook").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "bin" / "lh-hook").chmod(0o755)
+
+
+def test_the_roots_project_hooks_do_not_apply_in_a_subfolder(tmp_path, monkeypatch):
+    from lazy_harness import settings
+
+    lh_hook_on_path(tmp_path, monkeypatch)
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "deep").mkdir(parents=True)
+    shared = root / ".claude" / "settings.json"
+    settings.install(str(shared), portable=True)
+    monkeypatch.chdir(root)
+    assert checks(invoke("doctor").out)["hooks"][0] == "ok"
+    monkeypatch.chdir(root / "src" / "deep")
+    r = invoke("doctor")
+    status, line = checks(r.out)["hooks"]
+    assert status == "fail" and r.code == 1
+    assert f"{shared} holds lazy-harness hooks" in line and f"not in {root / 'src' / 'deep'}" in line
+    assert line.endswith(f"(hint: start claude in {root})")
+
+
+def test_the_roots_project_hooks_beside_hooks_that_apply_here_are_a_warning(tmp_path, monkeypatch):
+    from lazy_harness import settings
+
+    healthy(monkeypatch, tmp_path)
+    monkeypatch.setenv("PATH", f"{os.environ['PATH']}{os.pathsep}{os.path.dirname(sys.executable)}")  # lh-hook
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "sub").mkdir()
+    settings.install(str(root / ".claude" / "settings.json"), portable=True)
+    monkeypatch.chdir(root / "sub")
+    out = invoke("doctor").out
+    lines = [line for line in out.splitlines() if line.split(":")[0].split()[-1] == "hooks"]
+    assert any(line.startswith("ok ") and str(paths.user_settings_file()) in line for line in lines), out
+    (note,) = [line for line in lines if str(root / ".claude" / "settings.json") in line]
+    assert note.startswith("warn ") and f"(hint: start claude in {root})" in note
+    assert "hooks twice" not in checks(out)
+
+
+def test_the_roots_settings_local_json_applies_in_a_subfolder(tmp_path, monkeypatch):
+    from lazy_harness import settings
+
+    lh_hook_on_path(tmp_path, monkeypatch)
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "sub").mkdir()
+    local = root / ".claude" / "settings.local.json"
+    settings.install(str(local), portable=True)
+    monkeypatch.chdir(root / "sub")
+    status, line = checks(invoke("doctor").out)["hooks"]
+    assert status == "ok" and str(local) in line

@@ -229,8 +229,12 @@ def test_status_shows_files_commands_last_fired_and_loop_health(isolated_home, t
     user = user_file(isolated_home)
     assert f"{user}: SessionStart, Stop, SessionEnd, UserPromptSubmit" in out
     assert f"Stop: {settings.command_for('Stop')} (timeout 10 s)" in out
-    assert f"{project}/.claude/settings.json: no lazy-harness hooks" in out
+    # the files Claude Code 2.1.332 reads for a session started in sub: sub's own two, and the root's
+    # settings.local.json (not the root's settings.json)
+    assert f"{project}/sub/.claude/settings.json: not present" in out
+    assert f"{project}/sub/.claude/settings.local.json: not present" in out
     assert f"{project}/.claude/settings.local.json: Stop" in out
+    assert f"{project}/.claude/settings.json" not in out  # holds none of ours: nothing to say
     assert "Stop: 2025-01-01T10:06:00+00:00 session=b skipped: compound loop disabled" in out
     assert "SessionEnd: 2025-01-01T10:05:00+00:00 session=a queued" in out
     assert "SessionStart: not in the log" in out
@@ -390,3 +394,33 @@ def test_uninstall_project_of_a_missing_folder_gives_uninstalls_hint(isolated_ho
     assert "is created" not in r.err and "nothing was removed" in r.err
     r = invoke("hooks", "install", "--project", str(tmp_path / "typo"))
     assert r.code == 1 and "only its .claude/ is created" in r.err
+
+
+def test_status_in_a_subfolder_says_the_roots_project_hooks_do_not_apply_there(isolated_home, tmp_path,
+                                                                              monkeypatch):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    shared = root / ".claude" / "settings.json"
+    settings.install(str(shared), portable=True)
+    monkeypatch.chdir(root / "src" / "pkg")
+    r = invoke("hooks", "status")
+    assert r.code == 0
+    assert f"{shared}: SessionStart" not in r.out  # not listed among the files read here
+    assert (f"{shared} holds lazy-harness hooks, but Claude Code reads a project's .claude/settings.json only "
+            f"in sessions started in {root}, not in {root / 'src' / 'pkg'}") in r.out
+    assert "no Claude Code settings file holds lazy-harness hooks" in r.out
+
+
+def test_install_project_from_a_subfolder_says_sessions_started_there_do_not_run_them(isolated_home, tmp_path,
+                                                                                     monkeypatch):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    monkeypatch.chdir(root / "src" / "pkg")
+    r = invoke("hooks", "install", "--project")
+    assert r.code == 0, r.err
+    assert f"{root / '.claude' / 'settings.json'} holds lazy-harness hooks" in r.out
+    assert f"not in {root / 'src' / 'pkg'}" in r.out
+    monkeypatch.chdir(root)
+    assert "holds lazy-harness hooks, but" not in invoke("hooks", "install", "--project").out

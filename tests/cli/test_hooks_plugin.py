@@ -187,3 +187,61 @@ def test_without_the_plugin_the_hint_is_still_lh_hooks_install(tmp_path, monkeyp
     (line,) = doctor_lines(tmp_path, monkeypatch)["compound loop"]
     assert line.startswith("warn ") and "(hint: lh hooks install)" in line
     assert "compound loop: disabled (lh hooks install switches it on)" in invoke("status").out
+
+
+# -- a subfolder of a repository (Claude Code 2.1.332 applies a project-scope install only to sessions
+# started in its projectPath: tests/test_plugin.py) --------------------------------------------------
+
+def repo_with_subfolder(tmp_path) -> tuple:
+    root = tmp_path / "app"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "deep").mkdir(parents=True)
+    return root, root / "src" / "deep"
+
+
+def test_doctor_in_a_subfolder_says_the_roots_project_plugin_does_not_apply_there(tmp_path, monkeypatch):
+    root, deep = repo_with_subfolder(tmp_path)
+    claude_plugin.install("project", str(root))
+    monkeypatch.chdir(deep)
+    found = doctor_lines(tmp_path, monkeypatch)
+    (plugin_line,) = found["plugin"]
+    assert plugin_line.startswith("warn ") and f"installed for {root}" in plugin_line, plugin_line
+    assert f"only in sessions started in that folder, not in {deep}" in plugin_line
+    assert plugin_line.endswith(f"(hint: start claude in {root})")
+    (hooks_line,) = found["hooks"]
+    assert hooks_line.startswith("fail ") and str(root) in hooks_line and "registered by the plugin" not in hooks_line
+    assert f"start claude in {root}" in hooks_line
+
+
+def test_doctor_in_the_subfolder_a_project_plugin_was_installed_from_sees_it_run(tmp_path, monkeypatch):
+    root, deep = repo_with_subfolder(tmp_path)
+    claude_plugin.install("project", str(deep))  # `claude plugin install --scope project` run in deep
+    monkeypatch.chdir(deep)
+    found = doctor_lines(tmp_path, monkeypatch)
+    (plugin_line,) = found["plugin"]
+    assert plugin_line.startswith("ok ") and f"enabled in {deep / '.claude' / 'settings.json'}" in plugin_line
+    assert found["hooks"] == ["ok ok    hooks: registered by the plugin lazy-harness@lazy-harness"]
+
+
+def test_hooks_install_in_a_subfolder_writes_settings_json_as_the_roots_project_plugin_does_not_apply(
+        tmp_path, monkeypatch):
+    root, deep = repo_with_subfolder(tmp_path)
+    claude_plugin.install("project", str(root))
+    monkeypatch.chdir(deep)
+    r = invoke("hooks", "install")
+    assert r.code == 0, r.out + r.err
+    assert "left alone (the plugin runs the hooks)" not in r.out
+    assert [o.event for o in ours_in_user_file()] == list(settings.EVENTS)
+    assert f"installed for {root}" in r.out and f"not in {deep}" in r.out
+
+
+def test_hooks_status_in_a_subfolder_says_the_roots_project_plugin_does_not_apply_there(tmp_path, monkeypatch):
+    root, deep = repo_with_subfolder(tmp_path)
+    claude_plugin.install("project", str(root))
+    monkeypatch.chdir(deep)
+    r = invoke("hooks", "status")
+    assert r.code == 0
+    assert not any(line.startswith("plugin: lazy-harness@lazy-harness 0.1.0 (project scope), enabled")
+                   and "installed for" not in line for line in r.out.splitlines()), r.out
+    assert f"installed for {root}" in r.out and f"not in {deep}" in r.out
+    assert "no Claude Code settings file holds lazy-harness hooks" in r.out

@@ -15,8 +15,8 @@ import time
 import click
 
 from lazy_harness import config, paths, queue, settings
-from lazy_harness.cli.hooks import (UNREADABLE, describe_worker, failed_tasks, pending_tasks, settings_files,
-                                    worker_state)
+from lazy_harness.cli.hooks import (UNREADABLE, describe_worker, failed_tasks, not_here_notes, pending_tasks,
+                                    settings_files, worker_state)
 from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_root
 
@@ -185,9 +185,9 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
         r.line("ok", "claude version", f"{'.'.join(map(str, found))} ({tested})")
 
 
-def _check_plugin(r: Report) -> list[Install]:
-    """The lazy-harness plugin as Claude Code recorded it for the project here: its installs (none
-    when the record cannot be read)."""
+def _check_plugin(r: Report, notes: list[tuple[str, str, str]]) -> list[Install]:
+    """The lazy-harness plugin as Claude Code recorded it for a session started here: its installs
+    (none when the record cannot be read). ``notes``: ``not_here_notes``, said by the caller."""
     from lazy_harness import plugin
     from lazy_harness.errors import SettingsError
 
@@ -197,7 +197,8 @@ def _check_plugin(r: Report) -> list[Install]:
         r.line("warn", "plugin", exc.message, "claude plugin list")
         return []
     if not found:
-        r.line("ok", "plugin", "not installed (hooks come from settings.json)")
+        if not any(check == "plugin" for check, _, _ in notes):
+            r.line("ok", "plugin", "not installed (hooks come from settings.json)")
         return []
     active = next((i for i in found if i.enabled), None)
     for install in found:
@@ -230,8 +231,13 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
         if f.disables_all:
             r.line("fail", "hooks", f"{f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, ours "
                    "neither (no session is remembered or read back)", f"remove disableAllHooks from {f.path}")
-    found = _check_plugin(r)
+    notes = not_here_notes()
+    found = _check_plugin(r, notes)
     active = next((i for i in found if i.enabled), None)
+    for check, what, folder in notes:
+        # why: without hooks that apply here, the hooks line below says it (a fail), once
+        if check == "plugin" or active is not None or holding:
+            r.line("warn", check, what, f"start claude in {folder}")
     if active is not None and holding:
         where = ", ".join(f"{f.label} ({f.path})" for f in holding)
         r.line("warn", "hooks twice", f"the plugin {active.plugin_id} and {where} both register lazy-harness "
@@ -249,12 +255,14 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
     if holding:
         _check_settings_hooks(r, holding)
         return None
-    return _no_settings_hooks(r, [f for f in files if f.state == "invalid"], found, codex_holds)
+    return _no_settings_hooks(r, [f for f in files if f.state == "invalid"], found, codex_holds, notes)
 
 
-def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_holds: bool) -> str | None:
+def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_holds: bool,
+                       notes: list[tuple[str, str, str]]) -> str | None:
     """No settings file holds our hooks and no enabled plugin registers them: a file that does not
-    parse, a disabled plugin (paused), Codex's hooks.json alone, or nothing at all."""
+    parse, a disabled plugin (paused), hooks registered for another folder of the repository (not
+    run by a session started here), Codex's hooks.json alone, or nothing at all."""
     bad = "warn" if codex_holds else "fail"
     if unreadable:
         # why: "install the hooks" is the wrong advice when they may be in a file that does not parse
@@ -267,6 +275,14 @@ def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_
                "settings file holds lazy-harness hooks, so no session is remembered",
                f"claude plugin enable {plugin_id}")
         return plugin_id
+    for check, what, folder in notes:
+        if check == "plugin":
+            what = (f"the lazy-harness plugin is installed for {folder} only, and Claude Code runs its hooks "
+                    f"only in sessions started there")
+        r.line(bad, "hooks", f"{what}; no settings file read here holds lazy-harness hooks either, so no "
+               f"session started in {os.getcwd()} is remembered", f"start claude in {folder}")
+    if notes:
+        return None
     if codex_holds:
         r.line("info", "hooks", "no Claude Code settings file holds lazy-harness hooks; Codex's hooks.json does "
                "(lh hooks install adds them for Claude Code)")

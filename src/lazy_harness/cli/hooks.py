@@ -42,30 +42,64 @@ class SettingsFile:
     disables_all: bool = False  # ``"disableAllHooks": true``: Claude Code runs no hook, ours neither
 
 
-def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None,
-                   root: str | None = None) -> list[SettingsFile]:
-    """The user file and the project's two files, each inspected once. The project: ``root`` itself
-    (the folder install wrote a ``.claude/`` file into), else the project root of ``cwd``."""
-    root = root or project_root(cwd or os.getcwd())
+def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[SettingsFile]:
+    """The settings files Claude Code reads for a session started in ``cwd`` (``settings.files_read_at``:
+    the user file, the folder's own two, and in a subfolder of a repository the root's
+    settings.local.json), each inspected once."""
     out, seen = [], set()
-    for label, path in settings.files_for(root, env):
+    for label, path in settings.files_read_at(cwd or os.getcwd(), env):
         key = os.path.realpath(path)
         if key in seen:
             continue  # why: in the home folder the project file is the user file
         seen.add(key)
-        try:
-            data, _ = settings.read(path)
-        except SettingsError as exc:  # why: read-only here, so not install's "left untouched"
-            error = exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched")
-            out.append(SettingsFile(label, path, "invalid", error=error))
-            continue
-        if data is None:
-            out.append(SettingsFile(label, path, "missing"))
-        else:
-            out.append(SettingsFile(label, path, "ok", settings.find_ours(data),
-                                    null_matchers=settings.null_matchers(data),
-                                    disables_all=data.get("disableAllHooks") is True))
+        out.append(_inspect(label, path))
     return out
+
+
+def _inspect(label: str, path: str) -> SettingsFile:
+    try:
+        data, _ = settings.read(path)
+    except SettingsError as exc:  # why: read-only here, so not install's "left untouched"
+        error = exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched")
+        return SettingsFile(label, path, "invalid", error=error)
+    if data is None:
+        return SettingsFile(label, path, "missing")
+    return SettingsFile(label, path, "ok", settings.find_ours(data), null_matchers=settings.null_matchers(data),
+                        disables_all=data.get("disableAllHooks") is True)
+
+
+def root_hooks_not_here(cwd: str | None = None) -> tuple[str, str] | None:
+    """(the repository root, its ``.claude/settings.json``) when ``cwd`` is a subfolder of the root and
+    that file holds our hooks: Claude Code (2.1.332) reads a project's settings.json only in sessions
+    started in its own folder, so a session started in ``cwd`` does not run them. Else None."""
+    here = os.path.realpath(cwd or os.getcwd())
+    root = project_root(here)
+    path = os.path.join(root, ".claude", "settings.json")
+    if root == here or not _inspect("project", path).ours:
+        return None
+    return root, path
+
+
+def not_here_notes(cwd: str | None = None) -> list[tuple[str, str, str]]:
+    """(check, what, the folder whose sessions do run it) for each registration of our hooks in the
+    repository holding ``cwd`` that a session started in ``cwd`` does not run: the root's project
+    settings.json, and plugin installs recorded for another of its folders (an unreadable plugin file:
+    lh doctor and status say so on their own line)."""
+    from lazy_harness import plugin
+
+    here = cwd or os.getcwd()
+    notes = []
+    found = root_hooks_not_here(here)
+    if found is not None:
+        root, path = found
+        notes.append(("hooks", f"{path} holds lazy-harness hooks, but Claude Code reads a project's "
+                      f".claude/settings.json only in sessions started in {root}, not in {here}", root))
+    try:
+        away = plugin.elsewhere(here)
+    except SettingsError:
+        away = []
+    notes.extend(("plugin", plugin.not_here(i, here), i.project) for i in away)
+    return notes
 
 
 def last_fired(env: Mapping[str, str] | None = None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
@@ -214,7 +248,8 @@ def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
     found = plugin.active(where)
     if found is None:
         return False
-    holds = any(o for f in settings_files() if os.path.realpath(f.path) == os.path.realpath(target) for o in f.ours)
+    holds = any(o for f in settings_files(where) if os.path.realpath(f.path) == os.path.realpath(target)
+                for o in f.ours)
     click.echo(f"plugin: {found.describe()}: it registers {', '.join(settings.EVENTS)} already; with "
                f"{target} too, every event would run twice")
     if holds:
@@ -281,6 +316,8 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         if made:
             _note_made_folder(target)
         _warn_other_files(target)
+    for _check, what, folder in not_here_notes():
+        click.echo(f"note: {what} (hint: start claude in {folder})")
     _bundle_hook_modules()
     _switch_loop_on(cfg)  # why last: it ends with the two lines on what happens next
 
@@ -327,10 +364,12 @@ def _note_made_folder(target: str) -> None:
 
 
 def _warn_other_files(target: str) -> None:
-    """Claude Code merges the user file and the project's two files: our hooks in another of them besides
-    ``target`` run every event twice. Warn for each, naming the command that removes them there."""
-    root = _project_of(target) or project_root(os.getcwd())
-    for f in settings_files(root=root):
+    """Claude Code merges the settings files it reads for a session (``settings_files``): our hooks in
+    another of them besides ``target`` run every event twice. Warn for each, naming the command that
+    removes them there. The session: one started in the folder whose ``.claude/`` holds ``target``,
+    else in the current folder."""
+    root = _project_of(target) or os.getcwd()
+    for f in settings_files(root):
         if not f.ours or os.path.realpath(f.path) == os.path.realpath(target):
             continue
         if f.label == "user":
@@ -464,6 +503,8 @@ def status() -> None:
         click.echo(f"plugin: {exc.message}")
     for install in found:
         click.echo(f"plugin: {install.describe()}")
+    for check, what, folder in not_here_notes():
+        click.echo(f"{check}: {what} (hint: start claude in {folder})")
     from lazy_harness.cli import hooks_codex
 
     if not any(f.ours for f in files) and not any(i.enabled for i in found):
