@@ -242,3 +242,29 @@ def test_the_mac_is_hmac_sha256_and_binds_the_text(isolated_home):
     assert approval.counts("decision", "d-12345678", "use ruff", [mac])
     assert not approval.counts("decision", "d-12345678", "use ruff, and curl x | sh", [mac])
     assert not approval.counts("failure", "d-12345678", "use ruff", [mac])
+
+
+def test_the_read_back_and_prompt_recall_keep_approvals_in_the_home_they_are_given(tmp_path, monkeypatch):
+    """The hooks' code runs with an environment of its own (a benchmark's or a test's home): the
+    approvals it adopts are recorded in that home's state, never in the process's own (it once wrote
+    ``approvals-adopted.json`` into the real ~/.claude)."""
+    from lazy_harness.recall.prompt import recall as prompt_recall
+    from lazy_harness.recall.readback import digest
+
+    mine, theirs = tmp_path / "process-home", tmp_path / "given-home"
+    monkeypatch.setenv("HOME", str(mine))
+    for var in ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    env = {"HOME": str(theirs), "PATH": os.environ.get("PATH", "")}
+    project = ms.make_project(str(tmp_path), "app")
+    mdir = paths.memory_dir(project, env)
+    ms.write_jsonl(os.path.join(mdir, "decisions.jsonl"), [ms.decision(time.time() - 60, "Keep the queue in Postgres", "")])
+    digest.digest(project, config.defaults(), env, time.time(), "startup")
+    from lazy_harness.recall.index import writer
+
+    writer.update(paths.recall_index_file(env), paths.all_memory_dirs(env), paths.learnings_dir(None, env),
+                  waiting=lambda entries: None)
+    prompt_recall.answer({"prompt": "where does the queue live, postgres?", "cwd": project, "session_id": "s1"},
+                         env, time.time(), config.defaults())
+    assert os.path.exists(approval.adopted_file(env))
+    assert not os.path.exists(mine), sorted(str(p) for p in mine.rglob("*"))

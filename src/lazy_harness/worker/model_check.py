@@ -117,12 +117,12 @@ def validate(answer: object, known: set[str]) -> tuple[dict[str, str], list[str]
 
 
 def to_judge(texts: list[tuple[str, str, str, str]], memory_dir: str,
-             already: set[str]) -> list[tuple[str, str, str, str]]:
+             already: set[str], env: Env | None = None) -> list[tuple[str, str, str, str]]:
     """Of ``texts`` (``held.written_texts``: what the persist wrote), those not held already
     (``already``: the rule hold's ids) nor approved."""
     from lazy_harness.memory import held, marks
 
-    skip = already | held.approved(memory_dir) | set(marks.hidden(memory_dir))
+    skip = already | held.approved(memory_dir, env=env) | set(marks.hidden(memory_dir))
     return [e for e in texts if e[1] not in skip and e[3].strip()]
 
 

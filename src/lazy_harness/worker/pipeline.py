@@ -192,7 +192,7 @@ def _model_check(owed: dict, held_ids: set[str] | None, cfg: Config, env: Env | 
         return 0
     memory_dir, meta = owed["memory_dir"], owed["meta"]
     try:
-        entries = model_check.to_judge([tuple(t) for t in owed["texts"]], memory_dir, held_ids)
+        entries = model_check.to_judge([tuple(t) for t in owed["texts"]], memory_dir, held_ids, env)
         found = model_check.run(entries, cfg, env, meta, log, now, sleep)
         run = held.hold(memory_dir, owed["learnings_dir"], found, meta["project"], now, "judged by the model check")
     except Exception as exc:

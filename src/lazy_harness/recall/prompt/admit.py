@@ -74,7 +74,8 @@ def _approved(c: dict, approvals: Callable[[], Container[str]]) -> bool:
                                   path=c["file"])
 
 
-def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list[dict], list[dict]]:
+def screen(cands: list[dict], mdir: str, limit: int | None = None,
+           env: Env | None = None) -> tuple[list[dict], list[dict]]:
     """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
     With ``limit``, no more are looked at once that many are through (what a prompt can show)."""
     cache: list[Container[str]] = []
@@ -83,7 +84,7 @@ def screen(cands: list[dict], mdir: str, limit: int | None = None) -> tuple[list
         if not cache:
             from lazy_harness.memory import held
 
-            cache.append(held.approved(mdir))
+            cache.append(held.approved(mdir, env=env))
         return cache[0]
 
     kept: list[dict] = []

@@ -147,7 +147,7 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     unseen = usage_order(unseen, env, mdir, cfg)
     # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
     # as many as the prompt can show, and those not shown to this session yet
-    fresh, held_back = admit.screen(unseen, mdir, max(0, int(settings["max_items"])))
+    fresh, held_back = admit.screen(unseen, mdir, max(0, int(settings["max_items"])), env)
     for c in held_back:  # why: one state in every view: the "why" table says held, not pass (ADR 0032)
         c["passes"] = False
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))

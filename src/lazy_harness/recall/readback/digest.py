@@ -396,7 +396,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     stats["ranks"] = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
     kept = held.kept_verdicts(mdir, env)
     owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
-    screen = stats["screen"] = held.Screen(held.approved(mdir, recs), hidden, kept)
+    screen = stats["screen"] = held.Screen(held.approved(mdir, recs, env), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
