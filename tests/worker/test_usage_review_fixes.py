@@ -53,6 +53,26 @@ def test_a_failure_recurred_only_when_its_marks_come_after_memory_showed_it(isol
     assert usage.untold_recurred(None, os.path.basename(mdir)) == ([echo] if recurred else [])
 
 
+PNPM = {"summary": "CI installed packages that differ from the lockfile",
+        "prevention": "Use `pnpm install --frozen-lockfile` in CI jobs."}
+
+
+@pytest.mark.parametrize("shown_at, recurred", [(FIRST_ACT + 0.5, False), (FIRST_ACT - 60, True)])
+def test_a_failure_shown_before_the_sessions_first_act_recurred_on_its_restatement(isolated_home, tmp_path,
+                                                                                  shown_at, recurred):
+    """Its marks appear in no act of the session: shown before the session did anything, what the
+    session did came after memory said it, and the model's restatement is the evidence (the e2e
+    usage test's case); shown after an act, it may have happened before memory said it."""
+    project = ms.make_project(str(tmp_path), "p")
+    mdir = paths.memory_dir(project)
+    pnpm = _write(mdir, "failure", PNPM)
+    usage.note(None, SID, "startup", 300, [(pnpm, 120)], shown_at)
+    again = {"failures": [{"summary": PNPM["summary"], "prevention": "use the lockfile"}]}
+    accounting.account(SID, _transcript(project), again, mdir, paths.learnings_dir(), None, 2e9)
+    rows = {e["id"]: e for e in usage_log.tally(usage_log.read(mdir)).report()["entries"]}
+    assert rows[pnpm]["recurred"] == (1 if recurred else 0)
+
+
 # an entry whose only mark would be a plain word, and an act that says the word for its own reasons
 PLAIN = [
     ("We host the docs on GitHub Pages instead of Netlify.", "GitHub", "I'll open the GitHub issue to read it."),

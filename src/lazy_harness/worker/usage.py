@@ -81,8 +81,9 @@ def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[s
     """The failures of this answer that memory had shown the session and that happened after it showed
     them: the same failure, by the store's de-duplication (the id of its normalised summary, lengthened
     or not: ``ids.derives``), whose marks (the stored entry's, and the answer's own of it) appear in an
-    act at or after its first showing. why: prompt recall shows a failure when the person asks about
-    it, mostly after it happened; distilled again, it did not happen *again* after memory said it."""
+    act at or after its first showing, or that memory showed before the session's first act (all the
+    session did came after memory said it). why: prompt recall shows a failure when the person asks
+    about it, mostly after it happened; distilled again, it did not happen *again* after memory said it."""
     out = []
     shown = [eid for eid in first if ids.kind_of(eid) == "failure"]
     for item in distilled.get("failures") or []:
@@ -92,7 +93,8 @@ def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[s
                 if eid in out or not ids.derives(eid, "failure", key):
                     continue
                 told = (marks.get(eid) or []) + evidence.marks_of(_item_text(item))
-                if evidence.first_use(told, acts, first[eid][0]):
+                before_any = bool(acts) and all(when >= first[eid][0] for when, _, _ in acts)
+                if before_any or evidence.first_use(told, acts, first[eid][0]):
                     out.append(eid)
     return out
 
