@@ -258,7 +258,8 @@ def test_the_read_back_and_prompt_recall_keep_approvals_in_the_home_they_are_giv
     env = {"HOME": str(theirs), "PATH": os.environ.get("PATH", "")}
     project = ms.make_project(str(tmp_path), "app")
     mdir = paths.memory_dir(project, env)
-    ms.write_jsonl(os.path.join(mdir, "decisions.jsonl"), [ms.decision(time.time() - 60, "Keep the queue in Postgres", "")])
+    ms.write_jsonl(os.path.join(mdir, "decisions.jsonl"),
+                   [ms.decision(time.time() - 60, "Keep the queue in Postgres", "")])
     digest.digest(project, config.defaults(), env, time.time(), "startup")
     from lazy_harness.recall.index import writer
 
