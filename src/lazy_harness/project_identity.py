@@ -31,16 +31,26 @@ def _gitdir_of(dotgit: str) -> str | None:
     return gitdir if os.path.isabs(gitdir) else os.path.normpath(os.path.join(os.path.dirname(dotgit), gitdir))
 
 
+def _common_dir(gitdir: str) -> str | None:
+    """The repository's common git folder a linked worktree's git folder names (``commondir``); None
+    for a git folder of its own (a main tree's, a submodule's, a ``--separate-git-dir`` one's)."""
+    common = _read_first_line(os.path.join(gitdir, "commondir"))
+    if common is None:
+        return None
+    return common if os.path.isabs(common) else os.path.normpath(os.path.join(gitdir, common))
+
+
 def _main_worktree_from_gitfile(gitfile: str) -> str | None:
-    """A linked worktree's ``.git`` file points at ``<common>/worktrees/<name>``; the main tree owns ``<common>``."""
+    """A linked worktree's ``.git`` file points at ``<common>/worktrees/<name>``; the main tree owns
+    ``<common>`` when it is a ``.git`` folder. A bare repository (``git clone --bare``) or a separate
+    git folder has no main tree there: each of its worktrees stays its own root, and its origin is
+    read from the common folder (:func:`_git_config_of`), so they share the origin's key."""
     gitdir = _gitdir_of(gitfile)
     if gitdir is None:
         return None
-    common = _read_first_line(os.path.join(gitdir, "commondir"))
+    common = _common_dir(gitdir)
     if common is None:
         return None  # a submodule or a plain gitdir link: treat the folder holding .git as the root
-    if not os.path.isabs(common):
-        common = os.path.normpath(os.path.join(gitdir, common))
     if os.path.basename(common) == ".git":
         return os.path.dirname(common)
     return None
@@ -102,12 +112,16 @@ def project_name(cwd: str) -> str:
 # --- a project's identity across machines -----------------------------------------------------------
 
 def _git_config_of(root: str) -> str | None:
-    """The ``config`` file of the repository whose main working tree is ``root``."""
+    """The ``config`` file of the repository whose main working tree is ``root``: its ``.git``
+    folder's; for a worktree of a bare repository or of a separate git folder (its git folder names
+    a ``commondir``), the common folder's, where ``git remote`` writes the origin."""
     dotgit = os.path.join(root, ".git")
     if os.path.isdir(dotgit):
         return os.path.join(dotgit, "config")
     gitdir = _gitdir_of(dotgit) if os.path.isfile(dotgit) else None
-    return os.path.join(gitdir, "config") if gitdir else None
+    if gitdir is None:
+        return None
+    return os.path.join(_common_dir(gitdir) or gitdir, "config")
 
 
 def origin_url(root: str) -> str | None:

@@ -125,7 +125,8 @@ def _full(mdir: Path, ldir: Path, tmp_path: Path) -> None:
                    "failures": [{"summary": "tests hang"}, {"summary": "tests hang on CI"}],
                    "learnings": [{"title": "Pin the CLI at 2.1.300", "body": "a"},
                                  {"title": "Pin the CLI at 2.1.330", "body": "b"}],
-                   "handoff": ["finish the parser", "write docs"]}, str(mdir), str(ldir), _meta(tmp_path), NOW - 3600)
+                   "handoff": ["finish the parser", "write docs"]}, str(mdir), str(ldir),
+                  {**_meta(tmp_path), "project_folder": mdir.name}, NOW - 3600)  # the key, as the worker records it
 
 
 def test_a_consolidation_killed_at_any_step_is_undone_exactly(world, tmp_path):

@@ -104,11 +104,11 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     from lazy_harness import paths
     from lazy_harness.errors import LhError
     from lazy_harness.memory import owners
-    from lazy_harness.project_identity import project_root
+    from lazy_harness.project_identity import project_name, project_root
 
     mroot, ldir, cfg = _roots()
-    mdir = paths.project_memory_dir(project_root(os.path.abspath(project or os.getcwd())), None,
-                                    cfg["memory"]["path"] or None)
+    root = project_root(os.path.abspath(project or os.getcwd()))
+    mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     old = os.path.join(mroot, old_key)
     if os.sep in old_key or old_key in ("", ".", "..") or not os.path.isdir(old):
         raise LhError(f"no memory folder {old_key!r} in {mroot}", hint="lh memory path --old")
@@ -118,7 +118,7 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     if live and live["live"] and not force:
         raise LhError(f"{old_key} is the memory of {live['root']}, which still exists: adopting it would merge "
                       "two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
-    for line in owners.adopt_folder(old, mdir, time.time()):
+    for line in owners.adopt_folder(old, mdir, time.time(), project_name(root)):
         _say(f"lh: {line}")
     index_after(mdir, ldir)
     index_after(old, ldir)  # why: the old folder's entries leave the index with its files

@@ -97,11 +97,7 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
     there and ``memory_dir`` does not count it as its own yet. One small read."""
     if not root:
         return None
-    try:
-        with open(paths.last_key_file(root, env), encoding="utf-8", errors="replace") as fh:
-            old = fh.read(1024).strip()
-    except OSError:
-        return None
+    old = _last_key(paths.last_key_file(root, env))[0]
     if not old or old in (".", "..") or os.sep in old or old == os.path.basename(memory_dir.rstrip(os.sep)):
         return None
     if not os.path.isdir(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), old)):
@@ -111,20 +107,63 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
     return None if old in aliases.owned(memory_dir).keys else old
 
 
+def _last_key(path: str) -> tuple[str, str | None]:
+    """(the key, the project root) a last-key file holds: two lines, the root only in files written
+    since it was kept (an older file holds the key alone); ("", None) when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read(8192).split("\n")
+    except OSError:
+        return "", None
+    root = lines[1].strip() if len(lines) > 1 else ""
+    return lines[0].strip(), root if os.path.isabs(root) else None
+
+
 def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
-    """Keep the memory key the project at ``root`` is written under now (the worker, after each task's
-    migration); written only when it changed."""
+    """Keep the memory key the project at ``root`` is written under now, and the root itself (the
+    worker, after each task's migration); written only when one of them changed. why the root: a
+    project whose folder still exists is live (``recorded_roots``), also once Claude Code deleted its
+    transcripts, the other proof of where a project is."""
     from lazy_harness.atomic import atomic_write
 
     key = os.path.basename(memory_dir.rstrip(os.sep))
+    kept = root if os.path.isabs(root) and "\n" not in root else None  # why: a root must be one line
     path = paths.last_key_file(root, env)
+    if _last_key(path) != (key, kept):
+        atomic_write(path, key + "\n" + (kept + "\n" if kept else ""))
+
+
+def recorded_roots(env: Env | None = None) -> list[tuple[str, str | None]]:
+    """(last memory key, project root or None for a file written before roots were kept) of every
+    project the worker wrote for on this machine (``<queue>/state/keys``)."""
+    return [kr for kr in map(_last_key, _key_files(env)) if kr[0]]
+
+
+def still_owned(key: str, root: str, env: Env | None = None) -> str | None:
+    """Another project that may still own memory key ``key``: the root of one the worker last wrote
+    under it whose folder exists and is keyed by it today, or ``?`` for a file that records ``key``
+    without a root (written before roots were kept: it cannot be told dead). None when no other does.
+    why: two clones of one repository share a memory; one changing its origin must not take it."""
+    mine = paths.last_key_file(root, env)
+    for name in _key_files(env):
+        if name == mine:
+            continue
+        last, other = _last_key(name)
+        if last != key:
+            continue
+        if other is None:
+            return "?"
+        if other != root and os.path.isdir(other) and paths.memory_key(other) == key:
+            return other
+    return None
+
+
+def _key_files(env: Env | None) -> list[str]:
+    folder = os.path.dirname(paths.last_key_file("/", env))
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            if fh.read(1024).strip() == key:
-                return
+        return [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
     except OSError:
-        pass
-    atomic_write(path, key + "\n")
+        return []
 
 
 def take_over(old_dir: str, memory_dir: str, now: float) -> list[str]:
@@ -153,8 +192,9 @@ def take_over(old_dir: str, memory_dir: str, now: float) -> list[str]:
 
 def _written_for(folder: str, root: str) -> bool:
     """Whether the oldest decision or failure of a path-keyed folder names ``root``'s project (or
-    there is none). why: two repositories whose paths differ only in punctuation share a path key
-    (``app.v2``, ``app_v2``); when one gets a remote, the other's memory must not move with it."""
+    there is none, or a project of ``root``'s name adopted what the folder holds). why: two
+    repositories whose paths differ only in punctuation share a path key (``app.v2``, ``app_v2``);
+    when one gets a remote, the other's memory must not move with it."""
     from lazy_harness import jsonload
 
     name = os.path.basename(root.rstrip(os.sep)) or "root"
@@ -166,7 +206,11 @@ def _written_for(folder: str, root: str) -> bool:
         except (OSError, ValueError):
             continue
         if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"] != name:
-            return False
+            # why: entries merged from an adopted folder keep its name; a record the project of this
+            # name wrote in the folder's aliases.jsonl (the adoption) says the folder is still its own
+            from lazy_harness.memory import aliases
+
+            return aliases.written_by(folder, name)
     return True
 
 
@@ -233,19 +277,22 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     todo = pending(key, root, env, memory_dir)
     alias = unrecorded_alias(root, memory_dir)
     moved = earlier_key(root, memory_dir, env)
+    out = []
+    owner = still_owned(moved, root, env) if moved and root else None
+    if moved and owner:  # why: left where it is, never split: the person says whether the two are one
+        out.append(f"migrate: {moved} is still the memory of {'another project' if owner == '?' else owner}, "
+                   f"left there; if that folder and {root} are one project: lh memory adopt --force -- {moved}")
+        moved = None
     if not todo and not alias and not moved:
-        return [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
+        return out + [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
-    from lazy_harness.memory import aliases
     from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
-    out = []
     with FolderLock(memory_dir):  # the lock memory.apply.apply holds while it writes
         # why: first, so a run cut after it still finds the files to move, and one cut before it records it
-        if alias and aliases.record(memory_dir, aliases.ALIAS, alias, "the project gained an origin", now,
-                                    locked=True):
-            out.append(f"migrate: learnings written under {alias} are this project's ({aliases.FILE})")
+        if alias and root:
+            out += _alias_earlier(memory_dir, alias, root, now)
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:
@@ -254,10 +301,8 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
                     out.append(merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
             except (OSError, ValueError) as exc:
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
-        if moved:  # why: the files first, then the alias: a run cut between finds the key unaliased and ends it
-            out += take_over(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), moved), memory_dir, now)
-            if aliases.record(memory_dir, aliases.ALIAS, moved, "the project's origin changed", now, locked=True):
-                out.append(f"migrate: {moved}'s memory taken over; its learnings are this project's ({aliases.FILE})")
+        if moved and root:
+            out += _take_over_key(memory_dir, moved, root, now)
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
@@ -271,6 +316,39 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
                        + ", ".join(f[1] for f in found))
     except Exception as exc:  # why: the move is done; the read-time check still holds them
         out.append(f"migrate: hold check failed: {type(exc).__name__}: {exc}")
+    return out
+
+
+def _alias_earlier(memory_dir: str, alias: str, root: str, now: float) -> list[str]:
+    """The project gained an origin (the caller holds the folder lock): what its path-keyed folder
+    ``alias`` owned is carried over (an alias it adopted, learnings assigned to it), then ``alias``
+    itself is recorded; its files are merged by the caller. why this order: a run cut before the
+    alias carries again (nothing twice); after it, the files still wait and are moved."""
+    from lazy_harness.memory import aliases
+
+    name = os.path.basename(root.rstrip(os.sep)) or "root"
+    out = [f"migrate: {line}" for line in
+           aliases.carry(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), alias), memory_dir, now, name,
+                         locked=True)]
+    if aliases.record(memory_dir, aliases.ALIAS, alias, "the project gained an origin", now, locked=True,
+                      project=name):
+        out.append(f"migrate: learnings written under {alias} are this project's ({aliases.FILE})")
+    return out
+
+
+def _take_over_key(memory_dir: str, moved: str, root: str, now: float) -> list[str]:
+    """The origin changed or went (the caller holds the folder lock): the folder of the key ``moved``
+    the project was last written under is taken over (its entries, then what it owned), then its key
+    recorded as an alias. why the alias last: a run cut before it finds the key unaliased and ends it."""
+    from lazy_harness.memory import aliases
+
+    name = os.path.basename(root.rstrip(os.sep)) or "root"
+    old_dir = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), moved)
+    out = take_over(old_dir, memory_dir, now)
+    out += [f"migrate: {line}" for line in aliases.carry(old_dir, memory_dir, now, name, locked=True)]
+    if aliases.record(memory_dir, aliases.ALIAS, moved, "the project's origin changed", now, locked=True,
+                      project=name):
+        out.append(f"migrate: {moved}'s memory taken over; its learnings are this project's ({aliases.FILE})")
     return out
 
 

@@ -78,31 +78,22 @@ def claude_folders(env: Env | None = None) -> dict[str, str | None]:
 
 def recorded_names(memory_dir: str) -> set[str]:
     """The project names the first lines of a memory folder's decisions and failures carry."""
-    out = set()
-    for name in (files.DECISIONS, files.FAILURES):
-        try:
-            with open(os.path.join(memory_dir, name), "rb") as fh:
-                first = [fh.readline(65536) for _ in range(5)]
-        except OSError:
-            continue
-        for raw in first:
-            try:
-                rec = jsonload.loads(raw) if raw.strip() else None
-            except (ValueError, RecursionError):
-                continue
-            if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"]:
-                out.add(rec["project"])
-    return out
+    return aliases.project_names(memory_dir)
 
 
 def known_projects(memory_root: str, env: Env | None = None,
                    folders: dict[str, str | None] | None = None) -> dict[str, dict]:
     """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
-    this machine knows: those whose sessions Claude Code recorded, and those with a memory folder.
+    this machine knows: those whose sessions Claude Code recorded, those the worker wrote for (the
+    roots it keeps beside their last keys, ``migrate.recorded_roots``: live while the folder exists,
+    also after Claude Code deleted the transcripts), and those with a memory folder.
     ``folders``: :func:`claude_folders` when the caller read it already (it reads transcripts)."""
+    from lazy_harness.memory import migrate
+
     out: dict[str, dict] = {}
-    for cwd in (claude_folders(env) if folders is None else folders).values():
-        if cwd and os.path.isdir(cwd):
+    seen = [cwd for cwd in (claude_folders(env) if folders is None else folders).values() if cwd]
+    for cwd in seen + [root for _, root in migrate.recorded_roots(env) if root]:
+        if os.path.isdir(cwd):
             root = project_root(cwd)
             key = paths.memory_key(root)
             entry = out.setdefault(key, {"key": key, "names": set(), "root": root, "live": True})
@@ -244,25 +235,29 @@ def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = N
 
 def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -> list[dict]:
     """Memory folders that are not ``memory_dir`` and that no live project owns, each with
-    ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts, or
-    None) and ``aliased`` (``memory_dir`` already counts it as its own)."""
+    ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts or
+    the root the worker kept beside the key, or None) and ``aliased`` (``memory_dir`` already counts
+    it as its own)."""
+    from lazy_harness.memory import migrate
+
     mine = aliases.owned(memory_dir).keys
     folders = claude_folders(env)
     live = {k for k, p in known_projects(memory_root, env, folders).items() if p["live"]}
+    was = {key: root for key, root in migrate.recorded_roots(env) if root}  # where the worker last saw it
     out = []
     for folder in _dirs(memory_root):
         key = os.path.basename(folder)
         if folder == memory_dir.rstrip(os.sep) or key in live:
             continue
-        out.append({"key": key, "names": sorted(recorded_names(folder)), "root": folders.get(key),
+        out.append({"key": key, "names": sorted(recorded_names(folder)), "root": folders.get(key) or was.get(key),
                     "aliased": key in mine, "folder": folder})
     return out
 
 
-def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
-    """Take over the memory of ``old_dir`` (an earlier folder of this project): its decisions,
-    failures, open items and marks merged into ``memory_dir`` (entry by entry, as the migration
-    does: a rerun after a cut adds nothing twice), then its key recorded as an alias, so the
+def adopt_folder(old_dir: str, memory_dir: str, now: float, project: str | None = None) -> list[str]:
+    """Take over the memory of ``old_dir`` (an earlier folder of this project, named ``project``):
+    its decisions, failures, open items and marks merged into ``memory_dir`` (entry by entry, as the
+    migration does: a rerun after a cut adds nothing twice), then its key recorded as an alias, so the
     learnings written under it are this project's, and what it owned carried over. Returns log lines."""
     from lazy_harness.atomic import ensure_dir
     from lazy_harness.memory import migrate
@@ -273,10 +268,6 @@ def adopt_folder(old_dir: str, memory_dir: str, now: float) -> list[str]:
     out = []
     with FolderLock(memory_dir):  # the files first, then the alias: a rerun after a cut ends the move
         out += migrate.take_over(old_dir, memory_dir, now)
-        if aliases.record(memory_dir, aliases.ALIAS, old_key, "adopted by hand", now, locked=True):
+        if aliases.record(memory_dir, aliases.ALIAS, old_key, "adopted by hand", now, locked=True, project=project):
             out.append(f"learnings written under {old_key} are this project's ({aliases.FILE})")
-    for rec in aliases.records(old_dir):  # what the old folder owned, this one owns now
-        value = rec[aliases.FIELD[rec["op"]]]
-        if aliases.record(memory_dir, rec["op"], value, f"from {old_key}", now):
-            out.append(f"{rec['op']} {value} carried over from {old_key}")
-    return out
+    return out + aliases.carry(old_dir, memory_dir, now, project)  # what the old folder owned, this one owns now
