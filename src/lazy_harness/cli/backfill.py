@@ -22,6 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from lazy_harness.config.typed import Config
+    from lazy_harness.cost import budget
 
 
 @dataclass
@@ -83,6 +84,21 @@ def candidates(since: float, project: str | None, cfg: Config,
     return found, seen
 
 
+def _left_hint(left: int, verdict: budget.Verdict) -> str:
+    """What to do about the sessions not queued, naming the cap that stopped them."""
+    from lazy_harness.cost import budget
+
+    for word, cap in (("monthly", verdict.monthly), ("daily", verdict.daily)):
+        if cap <= 0:
+            return (f"{left} session(s) not queued: [budget] {word}_usd = 0: model calls are switched off; "
+                    f"raise [budget] {word}_usd to distil them")
+    monthly = verdict.monthly - verdict.spent_month <= verdict.daily - verdict.spent_today
+    word, when = ("monthly", "next month") if monthly else ("daily", "tomorrow")
+    cap = verdict.monthly if monthly else verdict.daily
+    return (f"{left} session(s) left for later: they do not fit under the {word} cap {budget.money(cap)}; "
+            f"run lh backfill again {when} (or raise [budget] {word}_usd)")
+
+
 @click.command()
 @click.option("--since", "since", default="30d", show_default=True, help="How far back: 30d, 2w, 1m, or a date.")
 @click.option("--project", "project", type=click.Path(file_okay=False), default=None,
@@ -121,8 +137,7 @@ def backfill(since: str, project: str | None, dry_run: bool) -> None:
                    f"{time.strftime('%Y-%m-%d', time.localtime(c.mtime))} ~{budget.money(c.estimate)}")
     left = len(found) - queued
     if left:
-        click.echo(f"{left} session(s) left for later: they do not fit under today's cap; run lh backfill again "
-                   "tomorrow (or raise [budget] daily_usd)")
+        click.echo(_left_hint(left, verdict))
     if queued:
         from lazy_harness.queue.submit import spawn_worker
 

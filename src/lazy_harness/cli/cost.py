@@ -14,6 +14,7 @@ from lazy_harness.errors import LhError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
+    from lazy_harness.cost.budget import Verdict
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([hdwm]?)\s*$")
 _UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "": 86400}
@@ -70,6 +71,21 @@ def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, s
     return rows
 
 
+def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
+    """One line per ledger line every reader skips: ``<ledger>:<n>: skipped (<why>)``."""
+    from lazy_harness.cost import ledger
+
+    where = paths.ledger_file()
+    return [f"{where}:{n}: skipped ({why})" for n, why in (ledger.damaged() if damaged is None else damaged)]
+
+
+def _today_line(verdict: Verdict) -> str:
+    from lazy_harness.cost import budget
+
+    return (f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)} a day; "
+            f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
+
+
 @click.command()
 @click.option("--since", "since", default="7d", show_default=True, help="How far back: 7d, 12h, 2w, 1m, or a date.")
 @click.option("--by", "by", type=click.Choice(["day", "project", "model"]), default="day", show_default=True,
@@ -88,13 +104,16 @@ def cost(since: str, by: str, as_json: bool) -> None:
         whole.add(entry)
     cfg = load_config()
     verdict = budget.check(cfg, None, now)
+    damaged = ledger.damaged()
     if as_json:
         click.echo(json.dumps({
             "since": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)), "by": by,
             "groups": {k: v.as_dict() for k, v in groups.items()}, "total": whole.as_dict(),
             "today_usd": round(verdict.spent_today, 6), "month_usd": round(verdict.spent_month, 6),
             "daily_cap_usd": verdict.daily, "monthly_cap_usd": verdict.monthly,
-            "paused": None if verdict.allowed else verdict.reason, "ledger": paths.ledger_file()}, indent=2))
+            "paused": None if verdict.allowed else verdict.reason,
+            "ledger": paths.ledger_file(), "skipped_lines": [{"line": n, "why": why} for n, why in damaged]},
+            indent=2))
         return
     if not entries:
         click.echo(f"no model calls since {time.strftime('%Y-%m-%d %H:%M', time.localtime(start))} "
@@ -110,7 +129,10 @@ def cost(since: str, by: str, as_json: bool) -> None:
             click.echo(f"{whole.failed} of the calls failed (their cost is counted)")
         if whole.unreported:
             click.echo(f"{whole.unreported} call(s) reported no cost (counted as $0)")
-    click.echo(f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)} a day; "
-               f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
+    click.echo(_today_line(verdict))
     if not verdict.allowed:
         click.echo(f"paused: {verdict.reason}")
+    for line in skipped_lines(damaged):
+        click.echo(line)
+    if damaged:
+        click.echo(f"{len(damaged)} damaged ledger line(s) skipped: their spend is not counted")

@@ -500,6 +500,20 @@ def _check_memory_lines(r: Report, values: Config) -> None:
         r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
 
 
+def _check_ledger_lines(r: Report) -> None:
+    """Damaged lines of the cost ledger: a count, then each named by file and line."""
+    from lazy_harness.cli.cost import skipped_lines
+
+    lines = skipped_lines()
+    if not lines:
+        r.line("ok", "ledger lines", f"no damaged line in {paths.ledger_file()}")
+        return
+    r.line("warn", "ledger lines", f"{len(lines)} damaged line(s) skipped: their spend is not counted",
+           "fix or remove them by hand (lh cost lists them)")
+    for line in lines:
+        r.line("warn", "ledger lines", line)
+
+
 def _check_queue(r: Report, now: float) -> None:
     q = paths.queue_dir()
     names = pending_tasks()
@@ -587,6 +601,7 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "log folder", paths.logs_dir())
     _check_memory(r, values)
     _check_memory_lines(r, values)
+    _check_ledger_lines(r)
     _check_index(r)
     _check_private_folders(r)
     _check_resident(r, values)

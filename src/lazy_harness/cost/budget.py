@@ -3,7 +3,9 @@
 Before each model call the worker asks :func:`check` with an estimate of the call. The call runs
 only when the estimate fits in what is left of both caps; it then gets ``--max-budget-usd`` with
 what is left, so claude itself stops a call that runs over. Spend can pass a cap by at most the
-overshoot of that one call. Days and months are the person's local calendar.
+overshoot of that one call; two processes calling at once (the worker and ``lh distill``) each get
+what is left, so by up to the rest of the cap per process running at once. Days and months are the
+person's local calendar.
 
 When a cap is reached the queue pauses: tasks stay pending (not failed, not dropped) and the
 worker stops draining until the next day or month, or until the cap is raised in config.toml
@@ -47,24 +49,31 @@ def caps(cfg: Config) -> tuple[float, float]:
     return float(section["daily_usd"]), float(section["monthly_usd"])
 
 
-def day_start(now: float) -> float:
+def _midnight(now: float, day: int, month_offset: int = 0) -> float:
+    """Local midnight of ``day`` of the month ``month_offset`` months from ``now``'s. Where midnight
+    happens twice (a DST end at 01:00 -> 00:00), mktime's guess (isdst -1) hung on its earlier calls:
+    take the earlier of both readings, which is the day's first moment."""
     lt = time.localtime(now)
-    return time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday, 0, 0, 0, 0, 0, -1))
+    fields = (lt.tm_year, lt.tm_mon + month_offset, day, 0, 0, 0, 0, 0)
+    both = [time.mktime((*fields, dst)) for dst in (0, 1)]
+    same = [t for t in both if time.localtime(t)[:3] == time.localtime(time.mktime((*fields, -1)))[:3]]
+    return min(same) if same else time.mktime((*fields, -1))
+
+
+def day_start(now: float) -> float:
+    return _midnight(now, time.localtime(now).tm_mday)
 
 
 def next_day(now: float) -> float:
-    lt = time.localtime(now)
-    return time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday + 1, 0, 0, 0, 0, 0, -1))
+    return _midnight(now, time.localtime(now).tm_mday + 1)
 
 
 def month_start(now: float) -> float:
-    lt = time.localtime(now)
-    return time.mktime((lt.tm_year, lt.tm_mon, 1, 0, 0, 0, 0, 0, -1))
+    return _midnight(now, 1)
 
 
 def next_month(now: float) -> float:
-    lt = time.localtime(now)
-    return time.mktime((lt.tm_year, lt.tm_mon + 1, 1, 0, 0, 0, 0, 0, -1))
+    return _midnight(now, 1, 1)
 
 
 def spent(env: Mapping[str, str] | None, now: float) -> tuple[float, float]:
@@ -95,22 +104,25 @@ def check(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float = 
     daily, monthly = caps(cfg)
     today, month = spent(env, now)
     left_day, left_month = daily - today, monthly - month
-    remaining = max(0.0, min(left_day, left_month))
-    v = Verdict(True, remaining, today, month, daily, monthly, cost)
-    for left, cap, spent_now, word, until in ((left_month, monthly, month, "monthly", next_month(now)),
-                                             (left_day, daily, today, "daily", next_day(now))):
+    v = Verdict(True, max(0.0, min(left_day, left_month)), today, month, daily, monthly, cost)
+    for left, cap, spent_now, word in ((left_month, monthly, month, "monthly"), (left_day, daily, today, "daily")):
         if left <= 0 or cost > left:
             v.allowed = False
-            if cost > cap:
-                # why: waiting for the cap to reset cannot help a call that never fits in it
-                v.reason = (f"one call's estimate ~{money(cost)} is more than the whole {word} cap {money(cap)}: "
-                            f"it never fits; raise [budget] {word}_usd or lower compound_loop.prompt_max_chars")
-                v.until = until
-                break
-            reached = "reached" if left <= 0 else f"nearly reached (next call ~{money(cost)})"
-            v.reason = (f"{word} cap {money(cap)} {reached}: spent {money(spent_now)}; "
-                        f"resumes {'tomorrow' if word == 'daily' else 'next month'} "
-                        f"or when [budget] {word}_usd is raised")
-            v.until = until
+            v.until = next_month(now) if word == "monthly" else next_day(now)
+            v.reason = _why_not(word, cap, spent_now, cost, left)
             break  # why: the monthly cap outlasts the daily one, so it is the one to name
     return v
+
+
+def _why_not(word: str, cap: float, spent_now: float, cost: float, left: float) -> str:
+    """Why the ``word`` cap stops a call estimated at ``cost``, and what would let it run."""
+    if cap <= 0:
+        return (f"{word} cap is 0 ([budget] {word}_usd = 0): model calls are switched off; "
+                f"raise [budget] {word}_usd to distil")
+    if cost > cap:
+        # why: waiting for the cap to reset cannot help a call that never fits in it
+        return (f"one call's estimate ~{money(cost)} is more than the whole {word} cap {money(cap)}: "
+                f"it never fits; raise [budget] {word}_usd or lower compound_loop.prompt_max_chars")
+    reached = "reached" if left <= 0 else f"nearly reached (next call ~{money(cost)})"
+    return (f"{word} cap {money(cap)} {reached}: spent {money(spent_now)}; "
+            f"resumes {'tomorrow' if word == 'daily' else 'next month'} or when [budget] {word}_usd is raised")

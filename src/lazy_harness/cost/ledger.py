@@ -8,15 +8,17 @@ reported nothing), ``duration_s``, ``outcome`` (``ok`` or the failure's cause), 
 Appends go through :func:`atomic.append_line` (one write under a lock), so the worker and
 ``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line)
 and lines whose ``ts`` is not a time from 1970 to 3000 or whose ``total_cost_usd`` is not an amount
-from 0 to MAX_COST_USD: a damaged ledger never stops the worker, nor pauses it. Totals for the cap
-read the file backwards and stop at the first line older than the period asked for, so a check
-costs the same with years of history.
+from 0 to MAX_COST_USD: a damaged ledger never stops the worker, nor pauses it; :func:`damaged`
+names them for ``lh cost`` and ``lh doctor``. Lines need not be in time order (a sync merges the
+other machine's older lines after today's; a clock steps back), so totals read the whole file
+backwards and stop only after ``OLD_RUN_BYTES`` of lines in a row older than the period.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -25,7 +27,7 @@ from lazy_harness.atomic import append_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
     from typing import Any, Protocol
 
     class Usage(Protocol):
@@ -79,30 +81,79 @@ def _number_in(value: object, low: float, high: float) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
 
+def _why(entry: object) -> str:
+    """Why every reader skips a parsed line ("" for a line they count): ``ts`` a sane time and the
+    amounts sane. The same test for ``lh cost``, the cap and the estimate, so a bad line is skipped
+    by all of them (and named by :func:`damaged`)."""
+    if not isinstance(entry, dict):
+        return "not a JSON object"
+    if not _number_in(entry.get("ts"), MIN_TS, MAX_TS):
+        return "ts is not a time from 1970 to 3000"
+    if not _number_in(entry.get("total_cost_usd"), 0, MAX_COST_USD):
+        return f"total_cost_usd is not a number from 0 to {MAX_COST_USD:.0f}"
+    return ""
+
+
 def _valid(entry: object) -> bool:
-    """A line every reader counts: ``ts`` a sane time and ``total_cost_usd`` a sane amount. The
-    same test for ``lh cost``, the cap and the estimate, so a bad line is skipped by all of them."""
-    return (isinstance(entry, dict) and _number_in(entry.get("ts"), MIN_TS, MAX_TS)
-            and _number_in(entry.get("total_cost_usd"), 0, MAX_COST_USD))
+    return not _why(entry)
+
+
+def _problem(raw: bytes) -> tuple[Any, str]:
+    """A ledger line's parsed JSON (``Any``), or None and why it is skipped."""
+    try:
+        entry = json.loads(raw)
+    except RecursionError:  # why: the ledger is synced; a line nested past the stack is no line
+        return None, "not JSON: nested too deep"
+    except ValueError:
+        return None, "not JSON: a torn or hand-edited line"
+    why = _why(entry)
+    return (None, why) if why else (entry, "")
 
 
 def _parse(raw: bytes) -> Any:
     """A ledger line's parsed JSON (``Any``) when it is a line every reader counts, else None."""
+    return _problem(raw)[0]
+
+
+def damaged(env: Mapping[str, str] | None = None) -> list[tuple[int, str]]:
+    """(line number, why) of every line the readers skip, in file order; blank lines are not damage."""
     try:
-        entry = json.loads(raw)
-    except (ValueError, RecursionError):  # why: the ledger is synced; a line nested past the stack is no line
-        return None
-    return entry if _valid(entry) else None
+        with open(paths.ledger_file(env), "rb") as fh:
+            return [(n, why) for n, raw in enumerate(fh, 1) if raw.strip() and (why := _problem(raw)[1])]
+    except OSError:
+        return []
 
 
-OLD_RUN = 8  # lines in a row older than the period that end the backward read
+# why: past this many bytes of lines in a row older than the period the backward read stops, so a
+# check stays bounded with many years of history (whole files up to it: ~80,000 calls); an older run
+# than that (another machine's history merged after today's lines) could still hide spend
+OLD_RUN_BYTES = 32 * 1024 * 1024
+# what record() writes first: a line in this shape with one "ts" and no escape is dated without parsing
+_HEAD = re.compile(rb'\{"time":"[^"\\]*","ts":(\d+(?:\.\d+)?),')
+
+
+def _quick_ts(raw: bytes) -> float | None:
+    m = _HEAD.match(raw)
+    return float(m.group(1)) if m and raw.count(b'"ts"') == 1 and b"\\" not in raw else None
+
+
+def _backwards(fh: Any) -> Iterator[bytes]:
+    """The file's lines from the last to the first, read in blocks."""
+    pos = fh.seek(0, os.SEEK_END)
+    rest = b""
+    while pos > 0:
+        step = min(_BLOCK, pos)
+        pos -= step
+        fh.seek(pos)
+        lines = (fh.read(step) + rest).split(b"\n")
+        rest = lines[0] if pos > 0 else b""  # the first piece may be a partial line
+        yield from reversed(lines[1:] if pos > 0 else lines)
 
 
 def read_since(since: float, env: Mapping[str, str] | None = None, path: str | None = None) -> list[dict]:
-    """Ledger entries with ``ts >= since``, in file order. Reads from the end and stops once
-    ``OLD_RUN`` whole lines in a row are older than ``since`` by more than SLACK (lines are appended
-    in time order; one line out of order, a ``ts`` mistyped by hand, is passed over: stopping at it
-    hid the period's spend from the caps)."""
+    """Ledger entries with ``ts >= since``, in file order. Reads from
+    the end and stops only after ``OLD_RUN_BYTES`` of lines in a row older than ``since`` by more than
+    SLACK: lines out of order (a sync, a clock step) never hide the period's spend from the caps."""
     path = path or paths.ledger_file(env)
     try:
         fh = open(path, "rb")  # noqa: SIM115 - why: opened apart from `with` so only a missing file returns []
@@ -111,28 +162,23 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
     out: list[dict] = []
     old = 0
     with fh:
-        pos = fh.seek(0, os.SEEK_END)
-        rest = b""
-        while pos > 0:
-            step = min(_BLOCK, pos)
-            pos -= step
-            fh.seek(pos)
-            chunk = fh.read(step) + rest
-            lines = chunk.split(b"\n")
-            rest = lines[0] if pos > 0 else b""  # the first piece may be a partial line
-            whole = lines[1:] if pos > 0 else lines
-            for raw in reversed(whole):
+        for raw in _backwards(fh):
+            ts = _quick_ts(raw)
+            entry = None
+            if ts is None:
                 entry = _parse(raw) if raw.strip() else None
                 if entry is None:
                     continue
-                if entry["ts"] < since - SLACK:
-                    old += 1
-                    if old >= OLD_RUN:
-                        out.reverse()
-                        return out
-                    continue
-                old = 0
-                if entry["ts"] >= since:
+                ts = entry["ts"]
+            if ts < since - SLACK:
+                old += len(raw) + 1
+                if old >= OLD_RUN_BYTES:
+                    break
+                continue
+            old = 0
+            if ts >= since:
+                entry = entry if entry is not None else _parse(raw)
+                if entry is not None:
                     out.append(entry)
     out.reverse()
     return out

@@ -80,30 +80,22 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
             notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)",
                          verdict.until, env)
             raise Wait(verdict.reason, paused=True)
+        limit = verdict.remaining if max_usd is None else min(verdict.remaining, max_usd)
         try:
-            limit = verdict.remaining if max_usd is None else min(verdict.remaining, max_usd)
             result = ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
         except llm.CallError as exc:
             if exc.cause not in ("not_found", "cannot_start"):
                 ledger.record(_charged(exc, min(estimate, limit)), meta, exc.cause, len(prompt), env, clock(), kind)
-            if log:
-                log(f"model call {attempt}/{attempts} failed ({exc.cause}): {exc.message}")
-            if exc.action == llm.CAP:
-                raise Wait(f"the budget guard stopped the call at {budget.money(verdict.remaining)}: "
-                           f"{exc.message}", paused=True) from None
-            if exc.action in (llm.FAIL, llm.WAIT):
-                notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(exc.message)}"
-                             f" ({notice.SEE_DOCTOR})", 0.0, env)
-            if exc.action == llm.FAIL:
-                exc.attempts = attempt  # type: ignore[attr-defined]
-                raise
-            if exc.action == llm.WAIT:
-                raise Wait(str(exc), paused=False) from None
+            _failed(exc, attempt, attempts, limit, env, log)
             last = exc
             if attempt < attempts:
                 sleep(delay)
                 delay *= 2
             continue
+        except BaseException:
+            # why: SIGTERM (loop.py) or Ctrl-C: proc.run has killed claude's group; it read the prompt
+            ledger.record(_interrupted(min(estimate, limit)), meta, "interrupted", len(prompt), env, clock(), kind)
+            raise
         ledger.record(result.usage, meta, "ok", len(prompt), env, clock(), kind)
         notice.clear(env)
         return result.answer, attempt
@@ -112,6 +104,34 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
                  f"(lh queue; lh queue retry --failed)", 0.0, env)
     last.attempts = attempts  # type: ignore[attr-defined]
     raise last
+
+
+def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env | None,
+            log: Callable[[str], object] | None) -> None:
+    """What a failed attempt leads to: raises :class:`Wait` or the error, or returns to retry."""
+    from lazy_harness.cost import budget
+    from lazy_harness.worker import llm
+
+    if log:
+        log(f"model call {attempt}/{attempts} failed ({exc.cause}): {exc.message}")
+    if exc.action == llm.CAP:
+        raise Wait(f"the budget guard stopped the call at {budget.money(limit)}: "
+                   f"{exc.message}", paused=True) from None
+    if exc.action in (llm.FAIL, llm.WAIT):
+        notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(exc.message)}"
+                     f" ({notice.SEE_DOCTOR})", 0.0, env)
+    if exc.action == llm.FAIL:
+        exc.attempts = attempt  # type: ignore[attr-defined]
+        raise exc
+    if exc.action == llm.WAIT:
+        raise Wait(str(exc), paused=False) from None
+
+
+def _interrupted(estimate: float) -> Usage:
+    """A call stopped by a signal: counted at its estimate, like one stopped at its timeout."""
+    from lazy_harness.worker.llm import Usage
+
+    return Usage(cost_usd=estimate, reported=False)
 
 
 def _charged(exc: CallError, estimate: float) -> Usage:

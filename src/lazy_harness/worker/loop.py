@@ -21,6 +21,7 @@ probe, without the lock, so a hook's worker takes any new task meanwhile.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -35,7 +36,7 @@ from lazy_harness.queue import index_task, sweep
 from lazy_harness.worker import one_task
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
@@ -237,9 +238,36 @@ def _save_state(env: Env | None, started: float, stats: Stats) -> None:
 def run(env: Env | None = None, limit: int | None = None, sleep: Sleep = time.sleep, linger: bool = False) -> Stats:
     """Drain the queue under the single-instance lock; returns what was done. With ``linger`` (the
     detached worker) stay for tasks that wait and try them again at their time (module docstring)."""
+    env = os.environ if env is None else env
+    with _stopped_by_sigterm():
+        return _run(env, limit, sleep, linger)
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM raises SystemExit while the worker runs, so ``finally`` blocks run: proc.run kills the
+    model call's process group (started in a session of its own, the default action left it running
+    and spending) and the call is settled in the ledger. The handler before is put back after."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # why: signal handlers can only be set in the main thread
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _run(env: Env, limit: int | None, sleep: Sleep, linger: bool) -> Stats:
     from lazy_harness.worker import waiting
 
-    env = os.environ if env is None else env
     q = paths.queue_dir(env)
     queue.ensure_layout(q)
     stats = Stats()
