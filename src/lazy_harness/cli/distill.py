@@ -1,4 +1,7 @@
-"""``lh distill PATH``: the whole pipeline on one transcript, in the foreground."""
+"""``lh distill PATH``: the whole pipeline on one transcript, in the foreground. It waits while the
+worker distils the same session (worker/cursor.py), then reads only what the worker left."""
+
+from __future__ import annotations
 
 import os
 import time
@@ -7,6 +10,10 @@ import click
 
 from lazy_harness import paths
 from lazy_harness.errors import LhError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.worker.pipeline import Outcome
 
 
 def _not_a_transcript(given: str, path: str) -> str:
@@ -75,6 +82,31 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
                    "(handoff.md re-rendered),", err=True)
         click.echo(f"# add learnings under {learnings}/YYYY-MM/", err=True)
         return
+    _record_check(fields["session_id"], outcome)
+    _report(outcome)
+
+
+def _record_check(session_id: str, outcome: Outcome) -> None:
+    """The session's check mark, as the worker leaves one for a task (lh backfill and the Stop gates
+    read it): without it, a session distilled here still looked never distilled."""
+    from lazy_harness import queue
+    from lazy_harness.worker import one_task
+
+    q = paths.queue_dir()
+    try:
+        mark = one_task.check_mark(q, session_id, outcome)
+        if mark is not None:
+            queue.ensure_layout(q)
+            queue.mark_done(q, session_id, mark[0], time.time(), mark[1])
+    except OSError as exc:  # why: memory is written; only the note that it was is missing
+        click.echo(f"  the session's check was not recorded ({exc}); lh backfill may list it again", err=True)
+
+
+def _report(outcome: Outcome) -> None:
+    """What the run did, one line and then what it wrote; exit 1 when it failed or waits."""
+    if outcome.waited is not None:
+        click.echo(f"waited {outcome.waited:.0f} s for another distillation of this session (the worker's) to "
+                   "finish; then read only what it left")
     click.echo(f"{outcome.status}: {outcome.reason}")
     for problem in outcome.problems:
         click.echo(f"  answer: {problem}")

@@ -62,7 +62,12 @@ def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
             raise LhError(f"no interactive Claude Code session found for {cwd}",
                           hint="run it from the project folder, or pass --session ID")
     # why: the session's memory belongs to the project it ran in, not to the caller's folder
-    return sessions.session_id_of(path), path, sessions.session_cwd(path) or cwd
+    recorded = sessions.session_cwd(path)
+    if recorded is None and session_id:  # why: the caller's folder may be another project's
+        raise LhError(f"session {sessions.session_id_of(path)}: its transcript {path} holds no conversation yet "
+                      "(it names no project folder): nothing to distill",
+                      hint="lh knowledge handoff-now --session ID (a session with a conversation)")
+    return sessions.session_id_of(path), path, recorded or cwd
 
 
 def _cause(reason: str) -> str:

@@ -4,10 +4,13 @@
     queue/tmp/                        tasks being written
     queue/processing/                 claimed by the worker
     queue/done/  queue/failed/        finished (failed/ also holds <name>.error)
-    queue/state/<session>.pending     newest pending task of a session and when it was queued
+    queue/state/<session>.pending     newest pending task of a session, when it was queued, and the
+                                      tasks it replaces not yet removed (queue/produce.py)
     queue/state/<session>.done        transcript mtime when the session was last checked, and how
                                       that check ended: distilled, skipped (too short, empty...) or error
     queue/state/<session>.lock        serialises enqueues of one session
+    queue/state/<session>.distilling  serialises distillations of one session (worker/cursor.py)
+    queue/state/<session>.lineage     the sessions a fork was forked from (memory/lineage.py)
     queue/state/open/<session>        a session the sweep still watches: its transcript and cwd
     queue/state/.sweep                the sweep's throttle stamp (mtime) and rotation cursor
     queue/.worker.lock                the worker's single-instance lock (never deleted)

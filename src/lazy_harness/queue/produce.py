@@ -10,7 +10,7 @@ import time
 from lazy_harness import paths
 from lazy_harness.queue import retain
 from lazy_harness.atomic import atomic_write, fsync_dir, lock, write_all
-from lazy_harness.queue.state import pending_of, state_file
+from lazy_harness.queue.state import read_state, state_file
 from lazy_harness.queue.task import (AGENT, ASKED_EVENTS, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout,
                                      format_task, iso_now, read_task, task_id, tmp_path_for)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
@@ -27,6 +27,10 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
 
     ``fields``: what :func:`task_fields` makes (``timestamp`` is filled in here). Raises TaskError
     when it names no session or no transcript: the worker could never process such a task.
+
+    The session's pending state names the new task before it is linked into the queue, and the tasks
+    it replaces until they are gone: an enqueue cut short anywhere (Ctrl-C, a kill) leaves no task
+    that :func:`has_task` misses or that the next enqueue of the session does not replace.
     """
     missing = [key for key in REQUIRED if not fields.get(key)]
     if missing:
@@ -38,27 +42,20 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
     ensure_layout(queue)
     lock_fd = lock(state_file(queue, sid, "lock"))
     try:
-        previous = pending_of(queue, sid)
-        data = dict(fields)
+        earlier = _still_pending(queue, sid)
+        data = _merged(queue, dict(fields), earlier)
         data.setdefault("timestamp", iso_now(now))
-        if previous is not None:
-            try:
-                old = read_task(os.path.join(queue, previous[0]))
-                if old.get("forced") == "1":
-                    data["forced"] = "1"
-                if old.get("event") in ASKED_EVENTS and data.get("event") not in ASKED_EVENTS:
-                    data["event"] = old["event"]  # why: what the person asked for outlives a later turn
-                if not data.get(TURN) and old.get(TURN):  # SessionEnd after a pending Stop: the
-                    data[TURN] = old[TURN]  # turn Stop saw may still be on its way to the transcript
-                data["replaces"] = task_id(previous[0])
-            except OSError:
-                previous = None
         ns = int(now * 1e9)
         while True:
             name = f"{ns}-{sid[:8]}{SUFFIX}"
             tmp = tmp_path_for(queue, name)
             _written(tmp, format_task(data).encode("utf-8"))
             try:
+                # why before the link, not durable: a power cut that loses it costs one task more for
+                # the session (the next one does not replace this one), and on a slow disk each fsync
+                # held Stop and SessionEnd for seconds
+                atomic_write(state_file(queue, sid, "pending"), f"{name}\n{now!r}\n{' '.join(earlier)}\n",
+                             durable=False)
                 os.link(tmp, os.path.join(queue, name))
                 break
             except FileExistsError:
@@ -67,17 +64,42 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
                 os.unlink(tmp)
         fsync_dir(queue)  # the link is the enqueue: make it survive a power cut
         retain.hold(queue, sid, data.get("session_jsonl", ""))  # outlive cleanupPeriodDays (ADR 0013)
-        if previous is not None:
+        for old in earlier:
             try:
-                os.unlink(os.path.join(queue, previous[0]))
+                os.unlink(os.path.join(queue, old))
             except FileNotFoundError:
                 pass  # the worker claimed it meanwhile; the new task covers what came after
-        # why not durable: lost in a power cut, it costs one task more for the session (the next one does
-        # not replace this one), and on a slow disk each fsync held Stop and SessionEnd for seconds
-        atomic_write(state_file(queue, sid, "pending"), f"{name}\n{now!r}\n", durable=False)
         return name
     finally:
         os.close(lock_fd)
+
+
+def _still_pending(queue: str, sid: str) -> list[str]:
+    """The session's tasks still in the queue that its pending state names, newest first: the newest
+    task, and those an enqueue cut short before their removal had not removed yet."""
+    parts = read_state(queue, sid, "pending")
+    names = parts[:1] + (parts[2].split() if len(parts) > 2 else [])
+    return [n for n in dict.fromkeys(names) if n.endswith(SUFFIX) and "/" not in n
+            and os.path.exists(os.path.join(queue, n))]
+
+
+def _merged(queue: str, data: dict, earlier: list[str]) -> dict:
+    """The new task's fields with what the newest task it replaces carries over: forced, the event
+    the person asked for, the turn Stop saw, and which task it replaces."""
+    for name in earlier:
+        try:
+            old = read_task(os.path.join(queue, name))
+        except OSError:
+            continue  # the worker claimed it meanwhile
+        if old.get("forced") == "1":
+            data["forced"] = "1"
+        if old.get("event") in ASKED_EVENTS and data.get("event") not in ASKED_EVENTS:
+            data["event"] = old["event"]  # why: what the person asked for outlives a later turn
+        if not data.get(TURN) and old.get(TURN):  # SessionEnd after a pending Stop: the
+            data[TURN] = old[TURN]  # turn Stop saw may still be on its way to the transcript
+        data["replaces"] = task_id(name)
+        break
+    return data
 
 
 def _written(path: str, data: bytes) -> None:

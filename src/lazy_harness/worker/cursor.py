@@ -10,6 +10,11 @@ before the offset. The cursor is used only when the file is still at least that 
 bytes are unchanged (a rewritten or replaced transcript starts again from the top). It advances
 only after the memory was persisted: a failed, waiting or killed run leaves it where it was, so
 nothing is skipped.
+
+One distillation of a session at a time: ``<state>/<session>.distilling`` is a lock (``flock``, never
+deleted) held from reading the cursor to advancing it (:func:`hold`), so the worker and ``lh distill``
+of the same session never both read from the same cursor: the second waits, then reads only what the
+first left.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import os
 from typing import TYPE_CHECKING
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write
+from lazy_harness.atomic import atomic_write, ensure_dir, lock, try_lock
 
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
@@ -32,6 +37,26 @@ EARLIER = "[the conversation before this point was distilled earlier; its memory
 
 def _file(env: Env | None, session_id: str) -> str:
     return os.path.join(paths.state_dir(env), f"{paths.safe_session_id(session_id)}.cursor")
+
+
+def hold(env: Env | None, session_id: str) -> tuple[int | None, bool]:
+    """Take the session's distillation lock, waiting while another process holds it: (its descriptor,
+    to give to :func:`release`, or None for no session id; whether it had to wait).
+    why wait and not refuse: the holder is a distillation with a bounded model call; what it leaves
+    after it is then read from the cursor it moved (often nothing new)."""
+    if not session_id:
+        return None, False
+    path = os.path.join(ensure_dir(paths.state_dir(env)), f"{paths.safe_session_id(session_id)}.distilling")
+    fd = try_lock(path)
+    if fd is not None:
+        return fd, False
+    return lock(path), True
+
+
+def release(fd: int | None) -> None:
+    """Let the next distillation of the session go on (closing the descriptor drops its ``flock``)."""
+    if fd is not None:
+        os.close(fd)
 
 
 def _check(path: str, offset: int) -> str | None:

@@ -125,21 +125,43 @@ def _requeue(q: str, name: str, fields: dict, outcome: Outcome, cfg: Config, env
 def _check_mark(q: str, fields: dict, outcome: Outcome, repeated: Outcome | None) -> tuple[float, str] | None:
     """The session's check mark the finished task leaves (transcript mtime, check), also kept in its
     record; None when the task read no transcript."""
-    check = _CHECK.get(outcome.status, queue.ERROR)
-    if outcome is repeated:
-        check = queue.ERROR  # why: still not in memory; the next change of the session tries again
+    check = _check_of(outcome, repeated)
     if outcome.transcript_mtime is None:
         return None
     # why: the record carries the mark, so recover() can restore it after a kill in between
     fields["transcript_mtime"] = repr(outcome.transcript_mtime)
     fields["check"] = check
-    mark = (outcome.transcript_mtime, check)
-    if check == queue.ERROR:
-        last = queue.last_check(q, fields.get("session_id", "")) if fields.get("session_id") else None
+    return _settled(q, fields.get("session_id", ""), (outcome.transcript_mtime, check))
+
+
+def check_mark(q: str, session_id: str, outcome: Outcome) -> tuple[float, str] | None:
+    """The check mark a run outside the queue (``lh distill``) leaves for the session, by the rule a
+    task's follows; None when it read no transcript or is still to run (waiting)."""
+    if outcome.status not in _CHECK or outcome.transcript_mtime is None or not session_id:
+        return None
+    return _settled(q, session_id, (outcome.transcript_mtime, _check_of(outcome, None)))
+
+
+def _check_of(outcome: Outcome, repeated: Outcome | None) -> str:
+    from lazy_harness.worker import pipeline
+
+    if outcome is repeated:
+        return queue.ERROR  # why: still not in memory; the next change of the session tries again
+    if outcome.status == "skipped" and outcome.reason == pipeline.NOTHING_NEW:
+        # why: memory holds all of it (another run of the session took it, worker/cursor.py); a skip
+        # mark would read as never distilled to lh backfill and to the gates
+        return queue.DISTILLED
+    return _CHECK.get(outcome.status, queue.ERROR)
+
+
+def _settled(q: str, session_id: str, mark: tuple[float, str]) -> tuple[float, str]:
+    """``mark``, or the session's newer distilled mark when ``mark`` is an error of a redo."""
+    if mark[1] == queue.ERROR:
+        last = queue.last_check(q, session_id) if session_id else None
         if last is not None and last[1] == queue.DISTILLED and last[0] >= mark[0]:
             # why: a redo (lh knowledge handoff-now, a retry) of what memory already holds failed: nothing
             # is missing, and the session must not look undistilled to the gates or to SessionStart
-            mark = last
+            return last
     return mark
 
 
@@ -180,10 +202,11 @@ def _report_damaged_lines(env: Env | None) -> None:
 def _failed_before(q: str, fields: dict) -> Outcome | None:
     """A skip for a task whose transcript already failed to distill and has not changed since (a
     SessionEnd queued while the Stop task of the same turn was failing): the same prompt would fail
-    the same way, at the same cost. A retry or ``lh knowledge handoff-now`` is asked for: it runs."""
+    the same way, at the same cost. A retry, ``lh knowledge handoff-now`` or ``lh backfill`` is asked
+    for: it runs."""
     from lazy_harness.worker import pipeline
 
-    if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT):
+    if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT, "Backfill"):
         return None
     sid, transcript = fields.get("session_id", ""), fields.get("session_jsonl", "")
     last = queue.last_check(q, sid) if sid else None

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
+NOTHING_NEW = "nothing new since the last distillation"  # a skip that leaves the session distilled
 AGENTS = ("claude", "codex")  # a task's ``agent`` (no field: claude); it picks the transcript reader
 
 
@@ -56,6 +57,7 @@ class Outcome:
     paused: bool = False  # status "waiting" for a spend cap (worker/waiting.py)
     storage: bool = False  # status "waiting" for room to write (worker/storage.py)
     read: str = ""  # what was read of the transcript (View.describe), for worker.log
+    waited: float | None = None  # seconds it waited for another distillation of the session (worker/cursor.py)
 
 
 def check_trust(fields: dict, env: Env | None, memory_root: str | None = None) -> None:
@@ -271,19 +273,42 @@ def call_with_retries(prompt: str, cfg: Config, env: Env | None, sleep: Sleep = 
 
 def distill(fields: dict, cfg: Config, env: Env | None, now: float | None = None, dry_run: bool = False,
             sleep: Sleep = time.sleep, trust: bool = True) -> Outcome:
-    """Run the whole pipeline for one task's fields. Never raises for expected failures."""
-    from lazy_harness.worker import cursor, owed
+    """Run the whole pipeline for one task's fields. Never raises for expected failures. One run of a
+    session at a time, from reading its cursor to advancing it (worker/cursor.py, ``hold``): a second
+    run (the worker and ``lh distill``) waits, then reads only what the first left."""
+    from lazy_harness.worker import cursor
 
     now = time.time() if now is None else now
+    memory_root = paths.memory_root(cfg["memory"]["path"] or None, env)
+    if trust:
+        check_trust(fields, env, memory_root)
+    started = time.monotonic()
+    # why not for a dry run: it writes nothing and moves no cursor, and must not wait for a model call
+    fd, waited = (None, False) if dry_run else cursor.hold(env, fields.get("session_id", ""))
+    try:
+        if waited:
+            now = time.time()  # why: the run starts now, not when it began to wait
+            _log(env, f"task {fields.get('task_id', '-')}: waited {time.monotonic() - started:.1f} s for another "
+                      "distillation of this session to finish")
+        outcome = _distill(fields, cfg, env, now, dry_run, sleep, memory_root)
+    finally:
+        cursor.release(fd)
+    if waited:
+        outcome.waited = time.monotonic() - started
+    return outcome
+
+
+def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bool, sleep: Sleep,
+             memory_root: str) -> Outcome:
+    """The pipeline under the session's distillation lock (``distill``)."""
+    from lazy_harness.worker import cursor, owed
+
     loop = cfg["compound_loop"]
     tid = fields.get("task_id", "-")
 
     def log(msg: str) -> None:
         _log(env, f"task {tid}: {msg}")
 
-    memory_root = paths.memory_root(cfg["memory"]["path"] or None, env)
-    if trust:
-        check_trust(fields, env, memory_root)
     read = _read_transcript(fields, loop, env, log)
     if isinstance(read, Outcome):
         return read
@@ -385,7 +410,7 @@ def _not_worth_distilling(fields: dict, loop: CompoundLoopConfig, view: View, of
                            "the session is still running and is checked again", mtime, read=seen)
         return Outcome("skipped", f"too short: {view.messages} < {loop['min_messages']} messages", mtime, read=seen)
     if offset and not view.entries:
-        return Outcome("skipped", "nothing new since the last distillation", mtime, read=seen)
+        return Outcome("skipped", NOTHING_NEW, mtime, read=seen)
     if view.copied_from and not view.entries:
         return Outcome("skipped", "nothing new since the conversation it was forked from", mtime, read=seen)
     return None
