@@ -497,3 +497,49 @@ def test_a_file_removed_on_one_machine_and_changed_on_the_other_is_kept_and_both
     for m in (a, b):
         assert (m.data / rel).read_text().endswith("(edited on b).\n"), m.home.name
         m.no_conflict_markers()
+
+
+@pytest.mark.parametrize("push", [True, False])  # lh sync's round, and SessionStart's pull
+def test_a_hand_edit_of_handoff_md_survives_a_merge_and_reaches_the_other_machine(two, push):
+    """The person deletes one item's line and adds one of their own on A; B opens an item and syncs;
+    A's round must neither write over the edit (a bare render from the merged log brought the deleted
+    item back) nor keep it to itself: both machines end with the same open items."""
+    from lazy_harness.memory import handoff
+
+    a, b = two
+    a.mdir.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    handoff.apply_answer(str(a.mdir), ["Fix the login bug", "Write the release notes"], [],
+                         {"session_id": "sa", "task_id": "ta"}, now - 100, now - 100)
+    a.sync()
+    b.sync()
+    md = a.mdir / "handoff.md"
+    text = "".join(line for line in md.read_text().splitlines(keepends=True) if "login bug" not in line)
+    md.write_text(text + "- Ask the designer about the empty state\n")
+    handoff.apply_answer(str(b.mdir), ["Bump the version"], [], {"session_id": "sb", "task_id": "tb"}, now, now)
+    b.sync()
+    a.sync(push=push)
+    a.sync()
+    b.sync()
+    want = {"Write the release notes", "Bump the version", "Ask the designer about the empty state"}
+    for m in (a, b):
+        assert {i["text"] for i in handoff.open_for_reading(str(m.mdir))} == want, m.home
+    assert "login bug" not in md.read_text()
+
+
+def test_a_command_renders_handoff_md_with_the_stale_days_the_worker_was_given(tmp_path):
+    """``[handoff] stale_days = 60``: the worker's render leaves a 20-day-old item unmarked, and so
+    does a render by a writer without the config (a close, a sync, a migration)."""
+    from lazy_harness.memory import handoff
+
+    mdir = tmp_path / "m"
+    mdir.mkdir()
+    now = time.time()
+    handoff.apply_answer(str(mdir), ["Old item", "Another item"], [], {"session_id": "s", "task_id": "t"},
+                         now - 20 * 86400, now - 20 * 86400)
+    handoff.write_markdown(str(mdir), {"session_id": "w", "task_id": "t"}, now, 60)
+    assert "stale" not in (mdir / "handoff.md").read_text()
+    [hid] = [i["id"] for i in handoff.open_for_reading(str(mdir)) if i["text"] == "Another item"]
+    handoff.close_items(str(mdir), [(hid, "done")], {"session_id": "by hand", "task_id": ""}, now)
+    text = (mdir / "handoff.md").read_text()
+    assert "Old item" in text and "stale" not in text

@@ -275,15 +275,20 @@ def append(memory_dir: str, recs: list[dict]) -> None:
         append_line(path, jsonload.dumps(rec))
 
 
-def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float = STALE_DAYS,
+def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float | None = None,
                    before_write: Callable[[bytes], None] | None = None) -> None:
-    """Render handoff.md from the log; ``before_write`` is told the bytes first (a persist's record)."""
+    """Render handoff.md from the log; ``before_write`` is told the bytes first (a persist's record).
+    ``stale_days``: ``[handoff] stale_days``; None (a writer without the config: a command, sync,
+    a migration) takes what the last render was given, kept beside the open items. why: each of those
+    otherwise marked items stale after the built-in 14 days, whatever the person had set."""
+    if stale_days is None:
+        stale_days = _last_stale_days(memory_dir)
     state = fold(read_records(memory_dir) or [])
     text = render(state, meta, now, stale_days)
     if before_write is not None:
         before_write(text.encode("utf-8"))
     atomic_write(os.path.join(memory_dir, files.HANDOFF), text)
-    _save_open_cache(memory_dir, open_items(state))
+    _save_open_cache(memory_dir, open_items(state), stale_days)
 
 
 # --- the read-back's shortcut: open items cached beside the log ---------------------------------------
@@ -306,12 +311,24 @@ def _stamp(memory_dir: str) -> list[int]:
     return out
 
 
-def _save_open_cache(memory_dir: str, opened: list[Item]) -> None:
+def _save_open_cache(memory_dir: str, opened: list[Item], stale_days: float = STALE_DAYS) -> None:
     try:
         atomic_write(os.path.join(memory_dir, OPEN_CACHE),
-                     jsonload.dumps({"stamp": _stamp(memory_dir), "open": [dict(i) for i in opened]}))
+                     jsonload.dumps({"stamp": _stamp(memory_dir), "open": [dict(i) for i in opened],
+                                     "stale_days": stale_days}))
     except (OSError, TypeError, ValueError):
         pass  # only a shortcut: readers fold the log without it
+
+
+def _last_stale_days(memory_dir: str) -> float:
+    """The ``stale_days`` the last render of this folder was given (the built-in one when unknown)."""
+    try:
+        with open(os.path.join(memory_dir, OPEN_CACHE), "rb") as fh:
+            value = jsonload.loads(fh.read()).get("stale_days")
+    except (OSError, ValueError, TypeError, AttributeError):
+        return STALE_DAYS
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e6
+    return float(value) if ok else STALE_DAYS
 
 
 def _rendered_ids(memory_dir: str | None) -> list[str]:
@@ -355,7 +372,7 @@ def prepare_answer(memory_dir: str, opened: str | Iterable[object] | None, close
 
 
 def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float,
-                 stale_days: float = STALE_DAYS, before_write: Callable[[bytes], None] | None = None) -> list[dict]:
+                 stale_days: float | None = None, before_write: Callable[[bytes], None] | None = None) -> list[dict]:
     """Append a prepared answer's records and re-render handoff.md when anything changed, or when it is
     behind the log (a writer killed before its render). Returns the records appended. A hand edit of
     handoff.md saved since the answer was prepared (the folder lock does not hold an editor back) is
@@ -374,7 +391,7 @@ def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float,
 
 def apply_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,
                  meta: dict, when: float, now: float,
-                 stale_days: float = STALE_DAYS) -> tuple[list[dict], list[str], list[str]]:
+                 stale_days: float | None = None) -> tuple[list[dict], list[str], list[str]]:
     """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
     changed, or when handoff.md is behind the log. Returns (records appended, notes, problems)."""
     answer = prepare_answer(memory_dir, opened, closed, meta, when)
@@ -424,7 +441,7 @@ def _recover(memory_dir: str) -> None:
     intent.recover(memory_dir)
 
 
-def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float = STALE_DAYS) -> list[dict]:
+def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float | None = None) -> list[dict]:
     """Record a hand edit of handoff.md (or a handoff.md written before its log) in the log, under the
     folder's lock, and render it again; the records appended. A command's journalled run calls it
     first: the person's earlier edit is not part of that run, and its undo must not take it out."""
@@ -440,8 +457,37 @@ def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float
         return pending
 
 
+def render_merged(memory_dir: str, meta: dict, now: float) -> list[dict]:
+    """handoff.md rendered again after a merge changed handoff.jsonl (sync), under the folder's lock;
+    a hand edit of handoff.md not yet in the log is recorded first (the records appended). why: a
+    bare render from the merged log wrote over the person's edit: an item they deleted came back."""
+    from lazy_harness.atomic import ensure_dir
+
+    ensure_dir(memory_dir)
+    with files.FolderLock(memory_dir):
+        _recover(memory_dir)
+        _, pending = load(memory_dir)
+        if pending:
+            append(memory_dir, pending)
+        write_markdown(memory_dir, meta, now)
+        return pending
+
+
+def edited_since_render(memory_dir: str) -> bool:
+    """Whether handoff.md changed after its last render (a hand edit): written after the open items
+    beside it, which every render writes last. One ``stat`` each."""
+    try:
+        md = os.stat(os.path.join(memory_dir, files.HANDOFF)).st_mtime_ns
+    except OSError:
+        return False
+    try:
+        return md > os.stat(os.path.join(memory_dir, OPEN_CACHE)).st_mtime_ns
+    except OSError:
+        return True
+
+
 def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now: float,
-                stale_days: float = STALE_DAYS) -> list[dict]:
+                stale_days: float | None = None) -> list[dict]:
     """Close open items given as (id, reason), by ``meta``'s session at ``now`` (consolidation, or the
     person with ``lh memory close``); ids that are not open are left. Takes the folder's lock and
     re-renders handoff.md. Returns the records appended."""

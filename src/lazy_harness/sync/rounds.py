@@ -41,14 +41,35 @@ def check_layout(cfg: Config, env: Mapping[str, str] | None = None) -> str:
 
 
 def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
-    """handoff.md is rendered from handoff.jsonl and not synced: render it where the state moved."""
+    """handoff.md is rendered from handoff.jsonl and not synced: render it where the state moved, a
+    hand edit made meanwhile recorded first (memory/handoff.py ``render_merged``)."""
     folders = {os.path.dirname(os.path.join(data, p)) for p in changed if p.endswith("handoff.jsonl")}
     if not folders:
         return
     from lazy_harness.memory import handoff
 
     for folder in folders:
-        handoff.write_markdown(folder, {"session_id": "sync", "task_id": "sync"}, now)
+        handoff.render_merged(folder, {"session_id": "sync", "task_id": "sync"}, now)
+
+
+def record_handoff_edits(memory_root: str, now: float) -> None:
+    """A hand edit of any project's handoff.md recorded in its handoff.jsonl before the commit, so the
+    round carries it to the other machines (handoff.md itself is not synced). One ``stat`` or two per
+    project; never raises: SessionStart's read records the edit anyway."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import handoff
+
+    try:
+        names = os.listdir(memory_root)
+    except OSError:
+        return
+    for name in names:
+        folder = os.path.join(memory_root, name)
+        if handoff.edited_since_render(folder):
+            try:
+                handoff.import_hand_edits(folder, {"session_id": "sync", "task_id": "sync"}, now)
+            except (OSError, ValueError, LhError):
+                pass
 
 
 def recount_usage(data: str, changed: list[str], env: Mapping[str, str] | None) -> None:
@@ -178,6 +199,7 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
     approval.adopt_once((paths.memory_root(cfg["memory"]["path"] or None, env),),
                         (paths.learnings_dir(cfg["knowledge"]["path"] or None, env),), env, now)
     repaired = repair(data, env)
+    record_handoff_edits(paths.memory_root(cfg["memory"]["path"] or None, env), now)
     extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
     got["committed"] = commit_local(data, env, now, extra)
     for attempt in range(PUSH_TRIES):
