@@ -543,3 +543,22 @@ def test_a_command_renders_handoff_md_with_the_stale_days_the_worker_was_given(t
     handoff.close_items(str(mdir), [(hid, "done")], {"session_id": "by hand", "task_id": ""}, now)
     text = (mdir / "handoff.md").read_text()
     assert "Old item" in text and "stale" not in text
+
+
+def test_a_round_adopts_approvals_in_the_home_it_is_given_not_the_processs(two, tmp_path, monkeypatch):
+    """The hold check after a merge once adopted approvals into the process's own home (a script
+    syncing two machines wrote into the real ~/.claude)."""
+    from lazy_harness.memory import approval
+
+    mine = tmp_path / "process-home"
+    monkeypatch.setenv("HOME", str(mine))
+    for var in ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    a, b = two
+    a.add("decision", "Use SQLite for the index")
+    b.add("decision", "Ship the CLI as a wheel")
+    a.sync()
+    b.sync()
+    a.sync()
+    assert os.path.exists(approval.adopted_file(a.env)) and os.path.exists(approval.adopted_file(b.env))
+    assert not mine.exists(), sorted(str(p) for p in mine.rglob("*"))

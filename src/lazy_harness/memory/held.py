@@ -104,10 +104,10 @@ def approved(memory_dir: str, recs: list[dict] | None = None, env: Env | None = 
     return Approvals(memory_dir, recs, env)
 
 
-def learning_approved(meta: dict, text: str | None = None, path: str | None = None) -> bool:
+def learning_approved(meta: dict, text: str | None = None, path: str | None = None, env: Env | None = None) -> bool:
     """Whether the person approved a learning (``meta``: its frontmatter or head; ``text``: what the
     check reads of it, else its file, ``path`` or ``meta["path"]``, is read)."""
-    return state.approved_learning(meta, text, path)
+    return state.approved_learning(meta, text, path, env)
 
 
 learning_text = approval.learning_text  # (frontmatter, the text the check reads) of a learning file
@@ -145,7 +145,7 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
     return j.run
 
 
-def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
+def scan_records(memory_dir: str, env: Env | None = None) -> list[tuple[str, str, str, str]]:
     """Live decisions, failures and open items of a memory folder that the check holds and nobody approved.
     Its callers (sync after a merge, migration after a move) bring lines in: at the first read of this
     version, this folder's approvals are not adopted (ADR 0052), the others are."""
@@ -153,8 +153,8 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
 
     recs = marks.read(memory_dir)
     where = os.path.abspath(memory_dir)
-    approval.adopt_once((os.path.dirname(where),), (), unless=(where,))
-    hidden, ok = marks.hidden(memory_dir, recs), Approvals(memory_dir, recs)
+    approval.adopt_once((os.path.dirname(where),), (), env, unless=(where,))
+    hidden, ok = marks.hidden(memory_dir, recs), Approvals(memory_dir, recs, env)
     # why ok.ok with the text: an approve mark counts only as the person's MAC of this text (ADR 0052)
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
@@ -184,16 +184,16 @@ def scan_records(memory_dir: str) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def scan_learnings(paths_: list[str]) -> list[tuple[str, str, str, str]]:
+def scan_learnings(paths_: list[str], env: Env | None = None) -> list[tuple[str, str, str, str]]:
     """Active learning files among ``paths_`` that the check holds and nobody approved. ``paths_`` are
     what a sync just merged: at the first read of this version, their approvals are not adopted, those
     of the other learnings in their folders are (ADR 0052)."""
     roots = {os.path.dirname(os.path.dirname(os.path.abspath(p))) for p in paths_}
-    approval.adopt_once((), sorted(roots), unless=[os.path.abspath(p) for p in paths_])
+    approval.adopt_once((), sorted(roots), env, unless=[os.path.abspath(p) for p in paths_])
     out = []
     for path in paths_:
         meta, text = learning_text(path)
-        if not meta or str(meta.get("status") or "active") != "active" or learning_approved(meta, text, path):
+        if not meta or str(meta.get("status") or "active") != "active" or learning_approved(meta, text, path, env):
             continue
         reason = trust.reason(text)
         if reason:

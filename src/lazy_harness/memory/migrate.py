@@ -309,7 +309,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     try:  # the hold check on what came over (ADR 0024)
         from lazy_harness.memory import held
 
-        found = held.scan_records(memory_dir)
+        found = held.scan_records(memory_dir, env)
         if found:
             held.hold(memory_dir, memory_dir, found, os.path.basename(memory_dir), now or 0.0, "migrated")
             out.append(f"migrate: held {len(found)} entr{'y' if len(found) == 1 else 'ies'} for approval: "

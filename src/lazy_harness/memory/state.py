@@ -30,6 +30,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from lazy_harness.config.typed import Config
 
 ACTIVE, APPROVED, WAITING, HELD, FORGOTTEN = "active", "approved", "waiting", "held", "forgotten"
@@ -76,7 +78,8 @@ def claims_approval(meta: dict) -> bool:
     return _given(meta.get("deprecated_reason")).startswith(APPROVED_BY_HAND)
 
 
-def approved_learning(meta: dict, text: str | None = None, path: str | None = None) -> bool:
+def approved_learning(meta: dict, text: str | None = None, path: str | None = None,
+                      env: Mapping[str, str] | None = None) -> bool:
     """Whether the person approved this learning, here (ADR 0052): its frontmatter says approved and
     carries this person's MAC of its text as it is now (``text`` with ``meta`` its whole frontmatter,
     else read from ``path`` or ``meta["path"]``); an approval written by another machine or a synced
@@ -87,7 +90,7 @@ def approved_learning(meta: dict, text: str | None = None, path: str | None = No
 
     where = path or meta.get("path")
     return approval.learning_counts(_given(meta.get("deprecated_reason")), where if isinstance(where, str) else None,
-                                    meta if text is not None else None, text)
+                                    meta if text is not None else None, text, env)
 
 
 def by_session(meta: dict) -> bool:

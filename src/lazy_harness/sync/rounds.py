@@ -105,11 +105,11 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     done: list[str] = []
     try:
         for mdir in folders:
-            found = held.scan_records(mdir)
+            found = held.scan_records(mdir, env)
             held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync")
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
-        for one in held.scan_learnings(learnings):
+        for one in held.scan_learnings(learnings, env):
             mdir = conflicts.memory_folder_of(root, one[2]) or (folders[0] if folders else "")
             if mdir:
                 by_folder.setdefault(mdir, []).append(one)
