@@ -4,6 +4,16 @@ import os
 import sys
 
 
+def _why_not_needed(queue_dir: str) -> str:
+    """Why a spawned worker leaves at once, for worker.log: the lock's holder, else no task."""
+    from lazy_harness.atomic import held
+    from lazy_harness.queue.consume import LOCK_NAME
+
+    if held(os.path.join(queue_dir, LOCK_NAME)):
+        return "another worker holds the lock: it drains the queue"
+    return "nothing waiting"
+
+
 def main() -> int:
     # why: a detached child must not keep pipes of Claude Code open past the hook's exit
     os.closerange(3, 256)
@@ -16,7 +26,7 @@ def main() -> int:
     # why: a worker spawned while another holds the lock (or with nothing to do) leaves before
     # importing the loop and the pipeline: ~30 ms instead of ~130 ms per spawned hook
     if not queue.needs_worker(paths.queue_dir()):
-        logfile.write(logfile.WORKER, f"worker {os.getpid()}: nothing waiting, or another worker holds the lock")
+        logfile.write(logfile.WORKER, f"worker {os.getpid()}: {_why_not_needed(paths.queue_dir())}")
         return 0
     from lazy_harness.worker import loop
 
