@@ -150,7 +150,7 @@ def test_unknown_keys_and_sections_warn_and_are_ignored(tmp_path):
     path = write(tmp_path / "c.toml", "[compound_loop]\nenabld = true\n\n[extra]\nx = 1\n")
     values, errors, warnings = config.parse_file(str(path))
     assert errors == []
-    assert warnings == [f"{path}:2: compound_loop.enabld: unknown key, ignored",
+    assert warnings == [f"{path}:2: compound_loop.enabld: unknown key, ignored (did you mean compound_loop.enabled?)",
                         f"{path}:4: extra: unknown section, ignored"]
     assert values == config.defaults()
 

@@ -58,7 +58,8 @@ def test_validate_unknown_key_warns_and_exits_zero(tmp_path):
     path = write(tmp_path / "c.toml", "[compound_loop]\ndebounce = 5\n")
     r = invoke("config", "validate", str(path))
     assert r.code == 0
-    assert f"{path}:2: warning: compound_loop.debounce: unknown key, ignored\n" in r.out
+    assert (f"{path}:2: warning: compound_loop.debounce: unknown key, ignored "
+            "(did you mean compound_loop.debounce_seconds?)\n") in r.out
     assert r.out.endswith(f"{path}: valid, 1 warning\n")
 
 

@@ -9,8 +9,9 @@ import tomllib
 import click
 
 from lazy_harness import config as cfg
-from lazy_harness import paths
+from lazy_harness import paths, private
 from lazy_harness.atomic import atomic_write
+from lazy_harness.config.validate import parse_bytes
 from lazy_harness.errors import ConfigError, LhError
 
 TYPE_CHECKING = False
@@ -52,20 +53,46 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _read_checked(target: str, env: Mapping[str, str] | None) -> tuple[bytes | None, str | None]:
+    """``target``'s bytes read as the hooks, the worker and every loader read config.toml: through
+    ``private.open_config`` (a file another user could write or swap in is not read). Returns
+    (bytes, None); (None, None) when missing; (None, why) when the loaders refuse it."""
+    fd, _, why = private.open_config(env)
+    if fd is None:
+        return None, why
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(), None
+    except OSError as exc:
+        raise ConfigError(f"{target}: cannot read: {exc.strerror or exc}") from None
+
+
+def _refused(target: str, why: str) -> str:
+    """The line for a config.toml the loaders do not read: which file, why, what is in effect, the fix."""
+    fixable = "open to group or others" in why or "belongs to uid" in why  # why: private.fix's cases
+    hint = f" (hint: {private.fix(target, why)})" if fixable else ""
+    return f"{target}: not read: {why}; lh uses the defaults{hint}"
+
+
 @config.command()
 @click.argument("path", required=False, type=click.Path(dir_okay=True))
 @click.pass_context
 def validate(ctx: click.Context, path: str | None) -> None:
-    """Check config.toml (or PATH): syntax, types, unknown keys. Exit 1 on any error."""
+    """Check config.toml (or PATH) as lh reads it: who may write it, syntax, types, unknown keys.
+    Exit 1 on any error."""
     target = path or paths.config_file()
-    if not os.path.lexists(target):
+    raw, why = _read_checked(target, {"LH_CONFIG": os.path.abspath(target)} if path else None)
+    if raw is None and not why:
         if path:
             raise LhError(f"{target} does not exist", hint="lh config init")
         click.echo(f"no config file at {target}: defaults apply (lh config init writes one)")
         return
+    errors: list[str] = [_refused(target, why)] if why else []
+    warnings: list[str] = []
     try:
-        _, errors, warnings = cfg.parse_file(target)
-    except ConfigError as exc:  # syntax error, not UTF-8, unreadable: the message names file and line
+        if raw is not None:
+            _, errors, warnings = parse_bytes(raw, target)
+    except ConfigError as exc:  # syntax error, not UTF-8: the message names file and line
         errors, warnings = [exc.message], []
     for line in errors:
         click.echo(line)
@@ -78,13 +105,12 @@ def validate(ctx: click.Context, path: str | None) -> None:
     click.echo(f"{target}: valid" + (f", {_plural(len(warnings), 'warning')}" if warnings else ""))
 
 
-def _keys_in_file(path: str) -> dict[str, object]:
-    """Dotted keys written in the file and their values as written (whatever their validity); empty
-    when it cannot be parsed."""
+def _keys_in_file(raw: bytes | None) -> dict[str, object]:
+    """Dotted keys written in the file (its bytes ``raw``, None: not read) and their values as
+    written (whatever their validity); empty when it cannot be parsed."""
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, ValueError):
+        data = tomllib.loads(raw.decode("utf-8")) if raw is not None else {}
+    except ValueError:  # why: TOMLDecodeError and UnicodeDecodeError are ValueErrors
         return {}
     return {f"{s}.{k}": v for s, body in data.items() if isinstance(body, dict) for k, v in body.items()}
 
@@ -122,11 +148,12 @@ def _annotated(values: Mapping[str, object], written: dict[str, object], bad: se
 def show(ctx: click.Context) -> None:
     """Print the values in effect as TOML, each marked with where it came from."""
     target = paths.config_file()
-    values, errors, warnings = cfg.parse_file(target)
-    exists = os.path.exists(target)
+    raw, why = _read_checked(target, None)
+    values, errors, warnings = (cfg.defaults(), [], []) if raw is None else parse_bytes(raw, target)
     knowledge = paths.knowledge_dir(values["knowledge"]["path"] or None)
     here = os.getcwd()
-    click.echo(f"# config file: {target}" + ("" if exists else " (not present: all defaults)"))
+    state = f" (not read: defaults in effect; {why})" if why else " (not present: all defaults)"
+    click.echo(f"# config file: {target}" + ("" if raw is not None else state))
     click.echo(f"# claude dir: {paths.claude_dir()}")
     click.echo(f"# queue: {paths.queue_dir()}")
     click.echo(f"# logs: {paths.logs_dir()}")
@@ -135,7 +162,7 @@ def show(ctx: click.Context) -> None:
     click.echo(f"# memory dir (this folder): {paths.memory_dir(here, None, values['memory']['path'] or None)}")
     click.echo("")
     bad = {m.group(1) for e in errors if (m := re.search(r": ([a-z_]+\.[a-z_]+): ", e))}
-    click.echo(_annotated(values, _keys_in_file(target) if exists else {}, bad))
+    click.echo(_annotated(values, _keys_in_file(raw), bad))
     for line in warnings:
         click.echo(_as_warning(target, line), err=True)
     for line in errors:
@@ -143,4 +170,7 @@ def show(ctx: click.Context) -> None:
     if errors:
         click.echo(f"lh: {target}: {_plural(len(errors), 'error')}; defaults shown for those keys "
                    "(hint: lh config validate)", err=True)
+        ctx.exit(1)
+    if why:
+        click.echo(f"lh: {_refused(target, why)}", err=True)
         ctx.exit(1)

@@ -73,6 +73,8 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
     from lazy_harness.errors import ConfigError
 
     literal = toml_literal(value)
+    first = re.search(r"\r?\n", text)
+    eol = first.group() if first else "\n"  # why: an added line ends as the file's lines do (CRLF kept)
     lines = text.splitlines(keepends=True)
     header = re.compile(r"^\s*\[\s*(\"?)([^\]\"]+)\1\s*\]\s*(#.*)?$")
     start, end = None, len(lines)
@@ -86,9 +88,9 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
         if m.group(2).strip() == section:
             start = i
     if start is None:
-        glue = "" if not text or text.endswith("\n") else "\n"
-        blank = "\n" if text.strip() else ""
-        new = f"{text}{glue}{blank}[{section}]\n{key} = {literal}\n"
+        glue = "" if not text or text.endswith("\n") else eol
+        blank = eol if text.strip() else ""
+        new = f"{text}{glue}{blank}[{section}]{eol}{key} = {literal}{eol}"
     else:
         assign = re.compile(r"^(\s*[\"']?" + re.escape(key) + r"[\"']?\s*=\s*)(true|false)?(.*?)(\r?\n)?$")
         for i in range(start + 1, end):
@@ -99,8 +101,8 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
                 break
         else:
             if not lines[start].endswith("\n"):
-                lines[start] += "\n"
-            lines.insert(start + 1, f"{key} = {literal}\n")
+                lines[start] += eol
+            lines.insert(start + 1, f"{key} = {literal}{eol}")
         new = "".join(lines)
     try:
         before = tomllib.loads(text)
@@ -118,18 +120,25 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
 
 def enable_loop(path: str, unless_off: bool = False) -> str:
     """Switch ``[compound_loop] enabled`` on in ``path``: "created" (from the example), "enabled"
-    (edited in place, mode kept) or "already enabled". Refuses a file that does not parse. With
-    ``unless_off`` (the plugin's first start, which the person did not ask for in words) a file that
-    says ``enabled = false`` itself is left as it is: "left off"."""
+    (edited in place, mode kept, every other byte kept: a CRLF file stays CRLF) or "already enabled".
+    Refuses a file that does not parse. With ``unless_off`` (the plugin's first start, which the
+    person did not ask for in words) a file that says ``enabled = false`` itself is left as it is:
+    "left off".
+
+    A ``path`` that is a symbolic link (a config kept with the user's dotfiles) stays a link: the
+    file it leads to is written, atomically in its own folder, when it is the file the loader reads
+    and passes the loader's checks (:func:`_link_target`); otherwise refused with a ConfigError
+    naming that file (the link and the file are left as they are)."""
     import stat
 
     from lazy_harness.errors import ConfigError
 
-    values, errors, _ = parse_file(path)  # raises on a syntax error, file untouched
+    target = _link_target(path)
+    values, errors, _ = parse_file(target)  # raises on a syntax error, file untouched
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(target, encoding="utf-8", newline="") as fh:  # why newline="": CRLF is kept, not rewritten
             text: str | None = fh.read()
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         text, mode = None, 0o600
     if text is None:
@@ -149,11 +158,41 @@ def enable_loop(path: str, unless_off: bool = False) -> str:
     try:
         new = set_value(text, "compound_loop", "enabled", True)
     except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc.message}", exc.hint) from None
+        raise ConfigError(f"{target}: {exc.message}", exc.hint) from None
     try:
-        atomic_write(path, new, mode=mode)
-        if stat.S_IMODE(os.stat(path).st_mode) != mode:
-            os.chmod(path, mode)  # why: the umask may have narrowed the mode of the replacement
+        atomic_write(target, new, mode=mode)
+        if stat.S_IMODE(os.stat(target).st_mode) != mode:
+            os.chmod(target, mode)  # why: the umask may have narrowed the mode of the replacement
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise ConfigError(f"{target}: cannot write: {exc.strerror or exc}") from None
     return "enabled"
+
+
+def _link_target(path: str) -> str:
+    """``path`` when it is not a symbolic link; else the file its links lead to, followed as
+    ``private.open_config`` follows them (one step at a time, a relative link read from its folder).
+    Raises ConfigError naming that file unless the loader would read it: every folder on the way one
+    no other user can rename in, the file a regular file of the user's closed to others' writes, and
+    the file the loader opens (same device and inode) being the one found here."""
+    from lazy_harness import private
+    from lazy_harness.errors import ConfigError
+
+    if not os.path.islink(path):
+        return path
+    target = os.path.abspath(path)
+    for _ in range(40):  # why: a loop of links ends here; open_config below enforces its own, smaller limit
+        if not os.path.islink(target):
+            break
+        target = os.path.join(os.path.dirname(target), os.readlink(target))
+    fd, st, why = private.open_config({"LH_CONFIG": os.path.abspath(path)})
+    if fd is not None:
+        os.close(fd)
+    try:
+        same = st is not None and os.path.samestat(st, os.stat(target))
+    except OSError:
+        same = False
+    if why or not same:
+        reason = why or f"{target} does not exist or is not the file lh reads"
+        raise ConfigError(f"{path} is a link to {target}, not changed: {reason}",
+                          hint=f"set [compound_loop] enabled = true in {target}")
+    return target

@@ -222,9 +222,29 @@ def check(data: dict[str, object], text: str = "", env: Mapping[str, str] | None
 def _unknown_section(text: str, section: str, body: object) -> tuple[int | None, str]:
     """The warning for a section (or a top-level key) the schema does not know."""
     if isinstance(body, dict) or _describe(body) == "an array of tables":
-        return _key_line(text, section, None), f"{section}: unknown section, ignored"
+        return _key_line(text, section, None), f"{section}: unknown section, ignored{_did_you_mean(section)}"
     return (_key_line(text, section, None),
             f"{section}: unknown top-level key, ignored (keys belong under a [section])")
+
+
+def _did_you_mean(section: str, key: str | None = None) -> str:
+    """`` (did you mean recall.max_chars?)`` for the schema's section (``key`` None) or key closest to
+    a mistyped one, or "". A key is matched by its name, in its own section first, then in every
+    section (a key written under the wrong header): matching dotted names would let a shared
+    section prefix make any two keys of one section look alike."""
+    import difflib
+
+    if key is None:
+        close = difflib.get_close_matches(section, list(SCHEMA), n=1)
+        return f" (did you mean {close[0]}?)" if close else ""
+    own = list(SCHEMA[section]) if section in SCHEMA else []
+    close = difflib.get_close_matches(key, own, n=1)
+    if close:
+        return f" (did you mean {section}.{close[0]}?)"
+    elsewhere = [(s, k) for s, keys in SCHEMA.items() if s != section for k in keys]
+    close = difflib.get_close_matches(key, [k for _, k in elsewhere], n=1)
+    match = next((f"{s}.{k}" for s, k in elsewhere if close and k == close[0]), None)
+    return f" (did you mean {match}?)" if match else ""
 
 
 def _not_a_table(text: str, section: str, body: object) -> tuple[int | None, str]:
@@ -244,7 +264,8 @@ def _check_key(text: str, section: str, key: str, value: object, env: Mapping[st
     spec = SCHEMA[section].get(key)
     if spec is None:
         why = RETIRED.get(dotted)
-        warnings.append((line, f"{dotted}: {why}, ignored" if why else f"{dotted}: unknown key, ignored"))
+        warnings.append((line, f"{dotted}: {why}, ignored" if why else
+                         f"{dotted}: unknown key, ignored{_did_you_mean(section, key)}"))
         return
     problem = _value_problem(dotted, key, spec[0], value, env)
     if problem:
