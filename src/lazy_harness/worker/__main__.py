@@ -38,9 +38,11 @@ def main() -> int:
 
         traceback.print_exc()
         return 1
-    if stats.finished:
+    if stats.finished or stats.waiting:
+        # why the waiting too: a worker whose every task went back to wait (a spend cap) left no line
+        # of its own, and lh status named it with "0 processed"
         logfile.write(logfile.WORKER, f"worker {os.getpid()}: done: {stats.processed} processed, "
-                                      f"{stats.skipped} skipped, {stats.failed} failed")
+                                      f"{stats.skipped} skipped, {stats.failed} failed, {stats.waiting} waiting")
     return 0
 
 
