@@ -147,12 +147,7 @@ def _learning_files_to_forget(learnings_dir: str, lid: str) -> list[str]:
     if not found:
         raise LhError(f"no learning {lid} in {learnings_dir}", hint="lh memory search")
     for path in found:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read(frontmatter.MAX_OPEN_SCAN)
-        except OSError:
-            continue
-        if frontmatter.not_closed(text):
+        if frontmatter.file_not_closed(path):
             raise LhError(f"{path}: {frontmatter.NOT_CLOSED}", hint=f"add a --- line after its last key in {path}")
     return [p for p in found
             if frontmatter.read_frontmatter_values(p, ("status",)).get("status") != state.FORGOTTEN]

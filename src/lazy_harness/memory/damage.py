@@ -110,16 +110,8 @@ def unclosed_learnings(learnings_dir: str) -> list[str]:
     (read up to its first blank line or heading: memory/frontmatter.py; ``lh memory forget`` refuses it)."""
     from lazy_harness.memory import frontmatter
 
-    out = []
-    for path in files.recent_learning_files(learnings_dir, 10**9):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read(frontmatter.MAX_OPEN_SCAN)
-        except OSError:
-            continue
-        if frontmatter.not_closed(text):
-            out.append(f"{path}: {frontmatter.NOT_CLOSED}")
-    return out
+    return [f"{path}: {frontmatter.NOT_CLOSED}" for path in files.recent_learning_files(learnings_dir, 10**9)
+            if frontmatter.file_not_closed(path)]
 
 
 def _load(state_path: str) -> dict:

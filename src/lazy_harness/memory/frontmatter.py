@@ -183,6 +183,15 @@ def not_closed(text: str) -> bool:
     return opens(text) and _closing(text.removeprefix("\ufeff")) < 0
 
 
+def file_not_closed(path: str) -> bool:
+    """:func:`not_closed` of a learning file's first ``MAX_OPEN_SCAN`` characters (False unreadable)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return not_closed(fh.read(MAX_OPEN_SCAN))
+    except OSError:
+        return False
+
+
 def parse_frontmatter(text: str) -> tuple[dict, str] | None:
     """Top-level keys of a leading ``---`` block and the text after it; None when there is none.
     Scalars and lists of scalars only: that is what the store writes. A byte order mark before the

@@ -441,10 +441,13 @@ def _recover(memory_dir: str) -> None:
     intent.recover(memory_dir)
 
 
-def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float | None = None) -> list[dict]:
+def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float | None = None,
+                      render: bool = False) -> list[dict]:
     """Record a hand edit of handoff.md (or a handoff.md written before its log) in the log, under the
     folder's lock, and render it again; the records appended. A command's journalled run calls it
-    first: the person's earlier edit is not part of that run, and its undo must not take it out."""
+    first: the person's earlier edit is not part of that run, and its undo must not take it out.
+    ``render``: render even without an edit (after a merge changed handoff.jsonl: sync). why not a
+    bare render there: it wrote over the person's edit, and an item they deleted came back."""
     from lazy_harness.atomic import ensure_dir
 
     ensure_dir(memory_dir)
@@ -453,23 +456,8 @@ def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float
         _, pending = load(memory_dir)
         if pending:
             append(memory_dir, pending)
+        if pending or render:
             write_markdown(memory_dir, meta, now, stale_days)
-        return pending
-
-
-def render_merged(memory_dir: str, meta: dict, now: float) -> list[dict]:
-    """handoff.md rendered again after a merge changed handoff.jsonl (sync), under the folder's lock;
-    a hand edit of handoff.md not yet in the log is recorded first (the records appended). why: a
-    bare render from the merged log wrote over the person's edit: an item they deleted came back."""
-    from lazy_harness.atomic import ensure_dir
-
-    ensure_dir(memory_dir)
-    with files.FolderLock(memory_dir):
-        _recover(memory_dir)
-        _, pending = load(memory_dir)
-        if pending:
-            append(memory_dir, pending)
-        write_markdown(memory_dir, meta, now)
         return pending
 
 
