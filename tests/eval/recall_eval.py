@@ -57,6 +57,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from lazy_harness import config, paths
 from lazy_harness.memory import files, ids
+from lazy_harness.recall.resident import client as resident_client
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
@@ -66,6 +67,7 @@ from tests.eval import prompt_files  # noqa: E402
 from tests.support import memory_samples as ms  # noqa: E402
 
 ID = re.compile(r"\b([dflh]-[0-9a-f]{8})\b")
+MISS = re.compile(r" session=eval-(?P<tag>[^-\s]+)-(?P<n>\d+) ")  # a hooks.log line of an asked prompt
 # why: the evaluation's own list, independent of the method's stopwords, so the overlap measure does
 # not move when the method changes
 ENGLISH = frozenset("""
@@ -283,23 +285,54 @@ def index_all(dirs: dict[str, str], env: dict) -> None:
         raise RuntimeError("the evaluation's index is being built by another process")
 
 
+RE_ASKS = 3  # rounds of asking again the prompts the answerer missed (a loaded machine)
+
+
 def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> list[list[str]]:
-    """The hook's answer to each (prompt, cwd), in order; a new session per prompt."""
+    """The hook's answer to each (prompt, cwd), in order; a new session per prompt. A prompt answered
+    without the resident answerer while one runs (no answer in time on a loaded machine, then the
+    hook's back-off) is asked again, one at a time: the evaluation measures what recall finds, not
+    how busy the machine was (one slow answer once made every later prompt go without similarity)."""
     if not asks:
         return []
-    with ThreadPoolExecutor(max_workers=jobs) as pool:  # the index is complete (index_all): runs only read it
-        answers = list(pool.map(lambda n: hook(asks[n][0], asks[n][1], env, f"eval-{tag}-{n:04d}"), range(len(asks))))
+    answers: list[list[str]] = [[] for _ in asks]
+    todo = list(range(len(asks)))
+    for round_ in range(RE_ASKS + 1):
+        with ThreadPoolExecutor(max_workers=jobs if round_ == 0 else 1) as pool:  # the index is complete
+            got = list(pool.map(lambda n: hook(asks[n][0], asks[n][1], env, f"eval-{tag}-{n:04d}"), todo))
+        for n, answer in zip(todo, got, strict=True):
+            answers[n] = answer
+        missed = _logged_misses(env, tag)
+        todo = [n for n in todo if n in missed]
+        if not todo:
+            break
+        try:
+            os.remove(os.path.join(resident_client.folder(env), resident_client.BACKOFF_NAME))
+        except OSError:
+            pass
+    return answers
+
+
+def _logged_misses(env: dict, tag: str) -> set[int]:
+    """The prompts (by number) whose hook ran without the answerer that serves it; raises on a hook
+    error (the hook exits 0 on one and logs it: an error here is no answer). The log is emptied."""
     log = os.path.join(paths.logs_dir(env), "hooks.log")
-    for name in (log + ".1", log):  # the hook exits 0 on an error and logs it: an error here is no answer
+    missed: set[int] = set()
+    for name in (log + ".1", log):
         try:
             with open(name, encoding="utf-8", errors="replace") as fh:
-                bad = [line for line in fh if " error " in line]
+                lines = fh.readlines()
             os.remove(name)
         except FileNotFoundError:
             continue
+        bad = [line for line in lines if " error " in line]
         if bad:
             raise RuntimeError(f"hook failed: {bad[0].strip()[-500:]}")
-    return answers
+        for line in lines:
+            found = MISS.search(line)
+            if found and found["tag"] == tag and ("no answer in time" in line or "backing off" in line):
+                missed.add(int(found["n"]))
+    return missed
 
 
 def measure(set_module: str, bars: list, base_env: dict | None = None, only: str | None = None,
