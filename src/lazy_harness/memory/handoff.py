@@ -343,15 +343,25 @@ def _rendered_ids(memory_dir: str | None) -> list[str]:
         return []
 
 
-def open_for_reading(memory_dir: str) -> list[Item]:
-    """The open items, oldest first, as :func:`load` would give them; from the cache when it is current."""
+def _current_cache(memory_dir: str) -> dict | None:
+    """The open items' cache when its stamp still matches: neither handoff.md nor the log changed
+    since the last render."""
     try:
         with open(os.path.join(memory_dir, OPEN_CACHE), "rb") as fh:
             cached = jsonload.loads(fh.read())
-        if isinstance(cached, dict) and cached.get("stamp") == _stamp(memory_dir):
+    except (OSError, ValueError):
+        return None
+    return cached if isinstance(cached, dict) and cached.get("stamp") == _stamp(memory_dir) else None
+
+
+def open_for_reading(memory_dir: str) -> list[Item]:
+    """The open items, oldest first, as :func:`load` would give them; from the cache when it is current."""
+    cached = _current_cache(memory_dir)
+    if cached is not None:
+        try:
             return [Item(i) for i in cached["open"]]
-    except (OSError, ValueError, TypeError, KeyError):
-        pass
+        except (TypeError, KeyError):
+            pass
     return open_items(load(memory_dir)[0])
 
 
@@ -462,16 +472,9 @@ def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float
 
 
 def edited_since_render(memory_dir: str) -> bool:
-    """Whether handoff.md changed after its last render (a hand edit): written after the open items
-    beside it, which every render writes last. One ``stat`` each."""
-    try:
-        md = os.stat(os.path.join(memory_dir, files.HANDOFF)).st_mtime_ns
-    except OSError:
-        return False
-    try:
-        return md > os.stat(os.path.join(memory_dir, OPEN_CACHE)).st_mtime_ns
-    except OSError:
-        return True
+    """Whether a folder's handoff.md may hold an edit not in its log: it exists and the open items'
+    cache no longer matches it (the stamp every render writes)."""
+    return os.path.isfile(os.path.join(memory_dir, files.HANDOFF)) and _current_cache(memory_dir) is None
 
 
 def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now: float,

@@ -52,19 +52,14 @@ def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
         handoff.import_hand_edits(folder, {"session_id": "sync", "task_id": "sync"}, now, render=True)
 
 
-def record_handoff_edits(memory_root: str, now: float) -> None:
+def record_handoff_edits(memory_dirs: list[str], now: float) -> None:
     """A hand edit of any project's handoff.md recorded in its handoff.jsonl before the commit, so the
-    round carries it to the other machines (handoff.md itself is not synced). One ``stat`` or two per
+    round carries it to the other machines (handoff.md itself is not synced). A few ``stat``s per
     project; never raises: SessionStart's read records the edit anyway."""
     from lazy_harness.errors import LhError
     from lazy_harness.memory import handoff
 
-    try:
-        names = os.listdir(memory_root)
-    except OSError:
-        return
-    for name in names:
-        folder = os.path.join(memory_root, name)
+    for folder in memory_dirs:
         if handoff.edited_since_render(folder):
             try:
                 handoff.import_hand_edits(folder, {"session_id": "sync", "task_id": "sync"}, now)
@@ -199,7 +194,7 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
     approval.adopt_once((paths.memory_root(cfg["memory"]["path"] or None, env),),
                         (paths.learnings_dir(cfg["knowledge"]["path"] or None, env),), env, now)
     repaired = repair(data, env)
-    record_handoff_edits(paths.memory_root(cfg["memory"]["path"] or None, env), now)
+    record_handoff_edits(paths.all_memory_dirs(env, cfg["memory"]["path"] or None), now)
     extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
     got["committed"] = commit_local(data, env, now, extra)
     for attempt in range(PUSH_TRIES):
