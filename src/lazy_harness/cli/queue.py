@@ -72,18 +72,35 @@ def queued_at(name: str) -> str:
         return "?"
 
 
+def not_before(fields: dict) -> float:
+    """When a waiting task may run again (0: whenever a worker takes it; a spend cap's pause has none)."""
+    try:
+        return float(fields.get("not_before") or 0)
+    except ValueError:
+        return 0.0
+
+
 def waiting_reason(fields: dict) -> str:
     """Why a pending task that was taken once went back to wait, and until when ("" otherwise)."""
     why = fields.get("wait_reason", "")
     if not why:
         return ""
-    try:
-        until = float(fields.get("not_before") or 0)
-    except ValueError:
-        until = 0
+    until = not_before(fields)
     when = f", not before {time.strftime('%H:%M', time.localtime(until))}" if until > time.time() else ""
-    why = why if len(why) <= 100 else why[:99] + "…"  # the whole reason: lh queue show
     return f"waiting{when}: {why}"
+
+
+REASON_CHARS = 200  # why: every spend cap's reason (budget._why_not) fits whole, with its hint
+
+
+def clipped(text: str, tid: str, limit: int = REASON_CHARS) -> str:
+    """``text`` whole when it fits in ``limit`` characters; else cut after a whole word, with an
+    ellipsis and the command that shows it whole."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit + 1]
+    cut = head.rsplit(" ", 1)[0] if " " in head.strip() else text[:limit]
+    return cut.rstrip(" ;,:") + f"… (lh queue show {tid})"
 
 
 INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"
@@ -109,6 +126,10 @@ def _claims(q: str) -> set[str]:
         return {n for n in os.listdir(spool.folder(q, spool.PROCESSING)) if n.endswith(spool.SUFFIX)}
     except OSError:
         return set()
+
+
+# why: the state column of the listing is as wide as its longest word ("interrupted")
+STATE_WIDTH = max(len(word) for word in (*(state for state, _ in STATES), "interrupted", "skipped"))
 
 
 def _shown(state: str, fields: dict) -> str:
@@ -145,8 +166,8 @@ def queue(ctx: click.Context, recent: int) -> None:
             fields = spool.read_task(path)
         except OSError:
             continue
-        reason = fields.get("reason", "") or waiting_reason(fields)
-        click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<10} "
+        reason = clipped(fields.get("reason", "") or waiting_reason(fields), spool.task_id(name))
+        click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<{STATE_WIDTH}} "
                                  f"{fields.get('event', '?'):<11} "
                                  f"{project_name(fields.get('cwd', '/')):<20} {reason}"))
 

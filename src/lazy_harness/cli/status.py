@@ -18,7 +18,8 @@ from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
-from lazy_harness.cli.queue import INTERRUPTED, STATES, dead_claims, queued_at, task_names, waiting_reason
+from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, queued_at, task_names,
+                                    waiting_reason)
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
@@ -73,6 +74,7 @@ def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: 
         sid = fields.get("session_id", "")
         if not sid or not belongs(fields):
             continue
+        fields.setdefault("task_id", spool.task_id(name))  # why: a pending task's file has none yet
         if sid not in sessions:
             if len(sessions) == recent:
                 continue
@@ -81,13 +83,37 @@ def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: 
     return [(sid, name, tasks) for sid, (name, tasks) in sessions.items()]
 
 
-def session_line(tasks: list[tuple[str, dict]]) -> str:
-    """What became of one session: waiting, being distilled, interrupted (its worker died), distilled,
-    skipped (why) or failed (why)."""
+def cap_hold(cfg: Config, now: float) -> tuple[str, str]:
+    """Why a spend cap holds the queue now (the worker takes no task while one is reached) and until
+    when, as (reason, "YYYY-MM-DD HH:MM"); ("", "") when none is reached, no time for a cap of 0."""
+    from lazy_harness.cost import budget
+
+    verdict = budget.check(cfg, None, now)
+    if verdict.allowed:
+        return "", ""
+    # why: a cap of 0 (calls switched off) is not lifted at the reset, only by raising it
+    resets = verdict.daily > 0 and verdict.monthly > 0
+    return verdict.reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) if resets else ""
+
+
+def _waiting(fields: dict, cap: tuple[str, str]) -> str:
+    """A pending task: held by the spend cap (the reason it holds from its own pause, else the cap's),
+    waiting for its own time, or not taken yet."""
+    tid = fields.get("task_id", "?")
+    reason, until = cap
+    if reason and not_before(fields) <= time.time():
+        reason = fields.get("wait_reason") or reason
+        return clipped(f"waiting until {until}: {reason}" if until else f"waiting: {reason}", tid)
+    why = waiting_reason(fields)
+    return clipped(why, tid) if why else f"waiting: queued by {fields.get('event', '?')}, not distilled yet"
+
+
+def session_line(tasks: list[tuple[str, dict]], cap: tuple[str, str] = ("", "")) -> str:
+    """What became of one session: waiting (for what: ``cap`` is :func:`cap_hold`), being distilled,
+    interrupted (its worker died), distilled, skipped (why) or failed (why)."""
     for state, fields in tasks:
         if state == "pending":
-            why = waiting_reason(fields)
-            return why if why else f"waiting: queued by {fields.get('event', '?')}, not distilled yet"
+            return _waiting(fields, cap)
     if any(state == "processing" for state, _ in tasks):
         return "being distilled now"
     if any(state == "interrupted" for state, _ in tasks):
@@ -259,9 +285,10 @@ def status(recent: int) -> None:
         click.echo("sessions: none queued yet for this project (a session is queued when it ends)")
     elif sessions:
         click.echo("sessions (newest first):")
+    cap = cap_hold(cfg, time.time())
     for sid, name, tasks in sessions:
         agent = " (Codex)" if any(f.get("agent") == "codex" for _, f in tasks) else ""
-        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks)}"))
+        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks, cap)}"))
     if watched:
         idle = cfg["compound_loop"]["idle_minutes"]
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")

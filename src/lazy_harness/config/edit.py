@@ -125,10 +125,12 @@ def enable_loop(path: str, unless_off: bool = False) -> str:
     person did not ask for in words) a file that says ``enabled = false`` itself is left as it is:
     "left off".
 
-    A ``path`` that is a symbolic link (a config kept with the user's dotfiles) stays a link: the
-    file it leads to is written, atomically in its own folder, when it is the file the loader reads
-    and passes the loader's checks (:func:`_link_target`); otherwise refused with a ConfigError
-    naming that file (the link and the file are left as they are)."""
+    A file the loader refuses (not the user's, open to group or others, in a folder another user
+    can rename in: ``private.open_config``) is left as it is: ConfigError with the loader's own
+    message. A ``path`` that is a symbolic link (a config kept with the user's dotfiles) stays a
+    link: the file it leads to is written, atomically in its own folder, when it is the file the
+    loader reads and passes the loader's checks (:func:`_link_target`); otherwise refused with a
+    ConfigError naming that file (the link and the file are left as they are)."""
     import stat
 
     from lazy_harness.errors import ConfigError
@@ -178,6 +180,7 @@ def _link_target(path: str) -> str:
     from lazy_harness.errors import ConfigError
 
     if not os.path.islink(path):
+        _refuse_unsafe(path)
         return path
     target = os.path.abspath(path)
     for _ in range(40):  # why: a loop of links ends here; open_config below enforces its own, smaller limit
@@ -196,3 +199,17 @@ def _link_target(path: str) -> str:
         raise ConfigError(f"{path} is a link to {target}, not changed: {reason}",
                           hint=f"set [compound_loop] enabled = true in {target}")
     return target
+
+
+def _refuse_unsafe(path: str) -> None:
+    """Raise the loader's ConfigError (``config.load``: the file and why) when the loader would not
+    read ``path``, or would not read a config.toml created in its folder. A folder that is not there
+    (or is not a folder) is left to the write, which names it."""
+    from lazy_harness import private
+    from lazy_harness.errors import ConfigError
+
+    fd, _, why = private.open_config({"LH_CONFIG": os.path.abspath(path)})
+    if fd is not None:
+        os.close(fd)
+    if why and (os.path.lexists(path) or os.path.isdir(os.path.dirname(os.path.abspath(path)))):
+        raise ConfigError(why, hint="lh doctor")  # why: word for word what config.load raises

@@ -152,52 +152,99 @@ def _unlink_quiet(path: str) -> None:
 
 # --- purge ----------------------------------------------------------------------------------------
 
+# what a session leaves in queue/state/, as ``<session>.<kind>``: the gates' (pending, done, lock),
+# what it was shown (memory/usage.py: seen; recall/prompt/already_shown.py: shown), the worker's
+# distillation lock (worker/cursor.py: distilling) and a fork's parents
+# (memory/lineage.py: lineage). why named here: the queue imports neither the worker nor the store
+STATE_KINDS = ("pending", "done", "lock", "seen", "shown", "distilling", "lineage")
+# why not the cursor: a forgotten session resumed later is queued anew, and its cursor keeps the
+# distillation to what is new (read whole, the model words the old part afresh: near-duplicates, paid)
+FORGOTTEN = ("pending", "done", "seen", "shown", "lineage")  # the lock files go last
+
+
 def purge_session_state(queue: str, cutoff: float) -> int:
     """Remove the state of sessions last touched before ``cutoff`` that have no task waiting or
-    running. Returns how many sessions were forgotten.
+    running and whose distillation lock no one holds. Returns how many sessions were forgotten.
 
-    A forgotten session is simply new to the gates: a later Stop queues it again.
+    A forgotten session is simply new to the gates: a later Stop queues it again; its cursor is kept,
+    so that distillation reads only what came after the last one.
     """
-    state = spool.folder(queue, spool.STATE)
+    removed = 0
+    for sid, newest in _last_touched(spool.folder(queue, spool.STATE)).items():
+        if newest < cutoff and _forget(queue, sid):
+            removed += 1
+    return removed
+
+
+def _last_touched(state: str) -> dict[str, float]:
+    """Each session with state in ``state``: the newest mtime of its files."""
     try:
         names = os.listdir(state)
     except OSError:
-        return 0
+        return {}
     sessions: dict[str, float] = {}
     for name in names:
         sid, dot, kind = name.rpartition(".")
-        if not dot or kind not in ("pending", "done", "lock", "seen", "shown") or name.startswith("."):
+        if not dot or not sid or kind not in STATE_KINDS or name.startswith("."):
             continue
         try:
             mtime = os.stat(os.path.join(state, name)).st_mtime
         except OSError:
             continue
         sessions[sid] = max(sessions.get(sid, 0.0), mtime)
-    removed = 0
-    for sid, newest in sessions.items():
-        if newest >= cutoff:
-            continue
-        lock = spool.state_file(queue, sid, "lock")
+    return sessions
+
+
+def _forget(queue: str, sid: str) -> bool:
+    """Remove one session's state, holding its enqueue lock and its distillation lock; False (nothing
+    removed) when an enqueue or a distillation of it is under way, or a task of it waits or runs."""
+    lock = spool.state_file(queue, sid, "lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return False
+    try:
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            continue
+            return False  # an enqueue of this session is under way: keep it
+        if spool.has_task(queue, sid):
+            return False
+        distilling = spool.state_file(queue, sid, "distilling")
+        held = _try_hold(distilling)
+        if held is None:
+            return False  # a distillation (the worker, lh distill) reads or moves its cursor now
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                continue  # an enqueue of this session is under way: keep it
-            if spool.has_task(queue, sid):
-                continue
             # why seen and shown too: what a session was shown (usage.note, already_shown) is written
             # for every session that got memory, and was otherwise kept for ever
-            for kind in ("pending", "done", "seen", "shown"):
+            for kind in FORGOTTEN:
                 _unlink_quiet(spool.state_file(queue, sid, kind))
             _unlink_quiet(_open_file(queue, sid))
-            # why: a lock file is otherwise never deleted; this one is removed while held, for a
-            # session idle past the cutoff, so only an enqueue racing this very moment could miss it
+            # why: lock files are otherwise never deleted; these are removed while held, for a session
+            # idle past the cutoff, so only an enqueue or a distillation starting this very moment
+            # could miss them
+            _unlink_quiet(distilling)
             _unlink_quiet(lock)
-            removed += 1
         finally:
-            os.close(fd)
-    return removed
+            if held >= 0:
+                os.close(held)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _try_hold(path: str) -> int | None:
+    """The lock file ``path`` held without waiting: its descriptor; -1 when there is none (never
+    created here: only a distillation makes it); None when another process holds it."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return -1
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd

@@ -11,10 +11,10 @@ bytes are unchanged (a rewritten or replaced transcript starts again from the to
 only after the memory was persisted: a failed, waiting or killed run leaves it where it was, so
 nothing is skipped.
 
-One distillation of a session at a time: ``<state>/<session>.distilling`` is a lock (``flock``, never
-deleted) held from reading the cursor to advancing it (:func:`hold`), so the worker and ``lh distill``
-of the same session never both read from the same cursor: the second waits, then reads only what the
-first left.
+One distillation of a session at a time: ``<state>/<session>.distilling`` is a lock (``flock``;
+removed only by ``lh queue purge``, while it holds it) held from reading the cursor to advancing it
+(:func:`hold`), so the worker and ``lh distill`` of the same session never both read from the same
+cursor: the second waits, then reads only what the first left.
 """
 
 from __future__ import annotations
