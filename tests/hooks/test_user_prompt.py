@@ -278,7 +278,7 @@ def write_recall_config(home, text: str) -> None:
 def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(project):
     """The prompt's vector is made in the hook; the entries' were made when the writer indexed them
     and are kept in the index."""
-    from lazy_harness.recall.embed import static_model, vectors
+    from lazy_harness.recall.embed import static_model
 
     ms.write_jsonl(os.path.join(paths.memory_dir(project), files.DECISIONS), [ms.decision(NOW, NIGHTLY, "audit")])
     text = ask(project, PROMPT)
@@ -287,7 +287,7 @@ def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(pro
     assert scored and int(scored.group(1)) >= 1, last
     conn = store.connect(paths.recall_index_file())
     try:  # every text of every entry has its vector now: the next prompt waits for nothing
-        have, total = vectors.counts(conn, static_model.MODEL_ID)
+        have, total = ms.vector_counts(conn, static_model.MODEL_ID)
     finally:
         conn.close()
     assert total > 0 and have == total
@@ -295,7 +295,7 @@ def test_the_similarity_bar_decides_with_the_vectors_kept_beside_the_entries(pro
 
 
 def test_vectors_survive_a_restart_and_only_an_edited_entry_is_embedded_again(project):
-    from lazy_harness.recall.embed import static_model, vectors
+    from lazy_harness.recall.embed import static_model
 
     ask(project, PROMPT)
     conn = store.connect(paths.recall_index_file())
@@ -313,7 +313,7 @@ def test_vectors_survive_a_restart_and_only_an_edited_entry_is_embedded_again(pr
     conn = store.connect(paths.recall_index_file())
     try:
         after = dict(conn.execute("SELECT key, v FROM vec").fetchall())
-        have, total = vectors.counts(conn, static_model.MODEL_ID)
+        have, total = ms.vector_counts(conn, static_model.MODEL_ID)
     finally:
         conn.close()
     assert have == total

@@ -145,3 +145,11 @@ def index_now(configured: str | None = None) -> None:
 
     writer.update(paths.recall_index_file(), paths.all_memory_dirs(None, configured), paths.learnings_dir(),
                   waiting=lambda entries: None)
+
+
+def vector_counts(conn, model_id: str) -> tuple[int, int]:
+    """(texts with a vector of ``model_id``, texts in all) in an index."""
+    total = conn.execute("SELECT count(DISTINCT key) FROM key").fetchone()[0]
+    have = conn.execute("SELECT count(*) FROM vec WHERE model = ? AND length(v) > 0 AND key IN (SELECT key FROM key)",
+                        (model_id,)).fetchone()[0]
+    return have, total

@@ -13,6 +13,7 @@ from lazy_harness import paths, queue
 from lazy_harness.worker import loop
 from tests.hooks.hookrun import enable_loop, run_hook
 from tests.support import fake_claude
+from tests.support import memory_samples as ms
 from tests.support.sessions import place, wait_finished
 
 
@@ -59,7 +60,7 @@ def test_session_end_hook_drives_a_full_distillation(isolated_home, fake, projec
 
 
 def test_after_a_persist_the_new_entries_are_indexed_and_embedded_before_the_next_prompt(isolated_home, fake, project):
-    from lazy_harness.recall.embed import static_model, vectors
+    from lazy_harness.recall.embed import static_model
     from lazy_harness.recall.index import store
 
     enable_loop(isolated_home, retry_backoff_seconds=0)
@@ -70,7 +71,7 @@ def test_after_a_persist_the_new_entries_are_indexed_and_embedded_before_the_nex
     conn = store.connect(paths.recall_index_file())
     try:
         kinds = {r[0] for r in conn.execute("SELECT kind FROM entry")}
-        have, total = vectors.counts(conn, static_model.MODEL_ID)
+        have, total = ms.vector_counts(conn, static_model.MODEL_ID)
     finally:
         conn.close()
     assert "decision" in kinds and total > 0 and have == total

@@ -266,7 +266,7 @@ def reindex() -> None:
                   f"{writer.lock_file(path)} is locked)")
 
     count, embedded = writer.update(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None), fresh=True,
-                                    waiting=waiting, state_dir=paths.recall_dir()) or (0, 0)
+                                    waiting=waiting) or (0, 0)
     how = "brought up to date after the build that was running" if said else "rebuilt"
     _echo(f"{how}: indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
           f"texts, in {time.perf_counter() - started:.1f} s: {path}")

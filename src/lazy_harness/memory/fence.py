@@ -183,3 +183,13 @@ def from_origin(origin: str) -> str:
     (``by hand``, ``by hand (in api)``) is not preceded by "from" ("from by hand" read as a slip)."""
     origin = origin or "unknown"
     return origin if origin.startswith("by ") else f"from {origin}"
+
+
+def units(text: str) -> int:
+    """``text``'s length as Claude Code counts it, in UTF-16 units (a JavaScript string's length: an
+    emoji is 2): SessionStart's digest and prompt recall both fit their text to it."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def sentence(text: str) -> str:
+    return text if not text or text[-1] in ".!?…" else text + "."

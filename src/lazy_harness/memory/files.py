@@ -259,14 +259,18 @@ def read_entries(path: str) -> list[dict]:
     return out
 
 
+def month_folders(learnings_dir: str) -> list[str]:
+    """The names of the month folders (``YYYY-MM``) of ``learnings_dir``, oldest first; [] when it cannot be read."""
+    try:
+        return sorted(m for m in os.listdir(learnings_dir) if len(m) == 7 and m[4] == "-")
+    except OSError:
+        return []
+
+
 def recent_learning_files(learnings_dir: str, n: int) -> list[str]:
     """Paths of the ``n`` newest learning files (by the date in their name), newest first."""
     out: list[str] = []
-    try:
-        months = sorted((m for m in os.listdir(learnings_dir) if len(m) == 7 and m[4] == "-"), reverse=True)
-    except OSError:
-        return out
-    for month in months:
+    for month in reversed(month_folders(learnings_dir)):
         folder = os.path.join(learnings_dir, month)
         try:
             names = sorted((f for f in os.listdir(folder) if f.endswith(".md")), reverse=True)

@@ -29,7 +29,7 @@ from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
-from lazy_harness.memory.files import recent_learning_files
+from lazy_harness.memory.files import month_folders, recent_learning_files
 from lazy_harness.memory.frontmatter import read_frontmatter_values
 from lazy_harness.memory.sanitize import one_line, text_block
 
@@ -228,11 +228,7 @@ def recent_ids(learnings_dir: str, n: int = 50) -> set[str]:
 def names_by_slug(learnings_dir: str) -> dict[str, list[str]]:
     """Every learning file by its name less the date (``<slug>[-n].md``): one listing per month folder."""
     out: dict[str, list[str]] = {}
-    try:
-        months = [m for m in os.listdir(learnings_dir) if len(m) == 7 and m[4] == "-"]
-    except OSError:
-        return out
-    for month in months:
+    for month in month_folders(learnings_dir):
         try:
             names = os.listdir(os.path.join(learnings_dir, month))
         except OSError:

@@ -497,7 +497,7 @@ def update_index(env: Env | None, memory_dir: str, learnings_dir: str, log: Log)
         from lazy_harness.recall.index import writer
 
         # why: waits for another writer (a command, lh memory reindex) rather than leave the index behind
-        writer.update(paths.recall_index_file(env), [memory_dir], learnings_dir, state_dir=paths.recall_dir(env),
+        writer.update(paths.recall_index_file(env), [memory_dir], learnings_dir,
                       waiting=lambda entries: None)
     except Exception as exc:
         log(f"search index not updated: {type(exc).__name__}: {exc}")

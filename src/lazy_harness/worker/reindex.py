@@ -32,7 +32,7 @@ def run_tasks(env: Env | None, root: str, ldir: str, log: Callable[[str], object
             continue
         todo.setdefault(where, []).append(path)
     for mdir, tasks in todo.items():
-        got = writer.update(paths.recall_index_file(env), [mdir], ldir, log, state_dir=paths.recall_dir(env),
+        got = writer.update(paths.recall_index_file(env), [mdir], ldir, log,
                             waiting=lambda entries: None)
         log(f"index task for {mdir}: {got[0] if got else 0} entries indexed, {got[1] if got else 0} texts embedded")
         for path in tasks:

@@ -12,6 +12,15 @@ from lazy_harness.errors import StaticModelError
 from lazy_harness.recall.embed import static_model
 from lazy_harness.recall.embed.static_model import StaticModel
 
+
+def similarity(a: bytes, b: bytes) -> float:
+    """The cosine of two vectors (0.0 when either is all zero or they differ in size)."""
+    if len(a) != len(b):
+        return 0.0
+    va, vb = memoryview(a).cast("b"), memoryview(b).cast("b")
+    aa, bb = sum(x * x for x in va), sum(x * x for x in vb)
+    return sum(x * y for x, y in zip(va, vb, strict=True)) / (aa * bb) ** 0.5 if aa and bb else 0.0
+
 TESTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tests folder
 
 SAMPLES = [
@@ -73,16 +82,16 @@ def test_vectors_are_compact_unit_and_related_texts_are_closer(model):
     c = model.embed("how long should I knead bread dough")
     assert isinstance(a, bytes) and len(a) == model.dims
     assert max(abs(x) for x in memoryview(a).cast("b")) == 127
-    assert static_model.similarity(a, a) == pytest.approx(1.0, abs=1e-9)
-    assert static_model.similarity(a, b) > static_model.similarity(a, c) + 0.2
-    assert static_model.similarity(a, b) == pytest.approx(static_model.similarity(b, a))
+    assert similarity(a, a) == pytest.approx(1.0, abs=1e-9)
+    assert similarity(a, b) > similarity(a, c) + 0.2
+    assert similarity(a, b) == pytest.approx(similarity(b, a))
 
 
 def test_a_text_without_tokens_is_a_zero_vector_similar_to_nothing(model):
     empty = model.embed("   ")
     assert empty == bytes(model.dims)
-    assert static_model.similarity(empty, model.embed("anything")) == 0.0
-    assert static_model.similarity(b"\x01\x02", model.embed("anything")) == 0.0
+    assert similarity(empty, model.embed("anything")) == 0.0
+    assert similarity(b"\x01\x02", model.embed("anything")) == 0.0
 
 
 def test_model_id_names_the_table():
@@ -164,8 +173,8 @@ def test_the_hook_path_imports_only_cheap_modules(tmp_path):
     src = os.path.dirname(os.path.dirname(os.path.dirname(static_model.__file__)))  # src/lazy_harness
     code = (f"import sys; sys.path.insert(0, {os.path.dirname(src)!r}); "
             "from lazy_harness.recall.embed import static_model as m; "
-            f"m.embed('an ascii prompt about the checkout', {str(tmp_path / 'state')!r}); "
-            f"m.embed('an ascii prompt about the checkout', {str(tmp_path / 'state')!r}); "
+            f"m.load(state_dir={str(tmp_path / 'state')!r}).embed('an ascii prompt about the checkout'); "
+            f"m.load(state_dir={str(tmp_path / 'state')!r}).embed('an ascii prompt about the checkout'); "
             "print(' '.join(sorted(sys.modules)))")
     first = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, check=True)
     again = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, check=True)

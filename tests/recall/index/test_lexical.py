@@ -41,7 +41,9 @@ def corpus(n, seed=1, start=1):
 
 def add(conn, scope, docs):
     conn.execute("BEGIN IMMEDIATE")
-    lexical_write.add(conn, scope, docs)
+    pending = {}
+    lexical_write.add(conn, scope, docs, pending)
+    lexical_write.flush(conn, pending)
     conn.execute("COMMIT")
 
 

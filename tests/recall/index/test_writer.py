@@ -116,7 +116,7 @@ def test_reindex_during_a_build_waits_with_progress_and_keeps_the_builds_work(tm
     assert (count, distinct, top) == (3000, 3000, 3000)
     conn = store.connect(path)
     try:
-        have, total = vectors.counts(conn, static_model.MODEL_ID)
+        have, total = ms.vector_counts(conn, static_model.MODEL_ID)
         assert have == total > 0  # embedded, once
         assert conn.execute("SELECT sum(docs) FROM lex_scope").fetchone()[0] == 3000  # each in its word lists
     finally:
@@ -173,7 +173,7 @@ def test_a_worker_killed_mid_build_leaves_its_task_and_the_next_one_finishes_it(
     assert count == distinct == 4500 and top == 4500  # every line once: none lost, none twice, none redone
     conn = store.connect(path)
     try:
-        have, total = vectors.counts(conn, static_model.MODEL_ID)
+        have, total = ms.vector_counts(conn, static_model.MODEL_ID)
     finally:
         conn.close()
     assert have == total and total > 0

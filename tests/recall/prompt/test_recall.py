@@ -91,7 +91,7 @@ def kept(info) -> list[str]:
 
 def test_the_similarity_bar_decides_for_the_candidates_already_embedded(root, monkeypatch):
     fake = Embedder(monkeypatch, SIMS)
-    text, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    text, info = context_for(PROMPT, root, settings(), os.environ)
     # over the strength bar but under min_similarity: out; under it but over min_similarity: in, by
     # similarity; TAGS was not scored (not embedded yet) and keeps the strength bar, after them
     assert kept(info) == [CRON, NIGHTLY, ROW_LOCKS, TAGS]
@@ -112,8 +112,8 @@ def test_a_model_that_cannot_be_used_leaves_exactly_the_strength_bar(root, monke
 
     ms.index_now()
     monkeypatch.setattr(static_model, "load", broken)
-    text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ, now=NOW)
-    lexical, lexical_info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
+    text, info = recall_prompt.context_for(PROMPT, root, settings(), os.environ)
+    lexical, lexical_info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ)
     assert text == lexical and kept(info) == kept(lexical_info) == [LOCKS, TAGS]
     assert [c["id"] for c in info["ranked"]] == [c["id"] for c in lexical_info["ranked"]]
     assert [c["passes"] for c in info["ranked"]] == [c["passes"] for c in lexical_info["ranked"]]
@@ -128,22 +128,22 @@ def test_with_semantic_off_the_vectors_are_never_asked(root, monkeypatch):
     ms.index_now()
     monkeypatch.setattr(vectors, "similarities", never)
     monkeypatch.setattr(static_model, "load", never)
-    text, info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ, now=NOW)
+    text, info = recall_prompt.context_for(PROMPT, root, settings(semantic=False), os.environ)
     assert kept(info) == [LOCKS, TAGS]
 
 
 def test_a_candidate_without_a_similarity_keeps_the_strength_bar(root, monkeypatch):
     Embedder(monkeypatch, {})  # nothing embedded yet
-    _, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(), os.environ)
     assert kept(info) == [LOCKS, TAGS]  # what the strength bar lets in, in its order
     assert "semantic=0/6 " in recall_prompt.describe(info) and "best_sim" not in recall_prompt.describe(info)
 
 
 def test_the_bar_is_min_similarity_from_the_config(root, monkeypatch):
     Embedder(monkeypatch, SIMS)
-    _, info = context_for(PROMPT, root, settings(min_similarity=0.9), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(min_similarity=0.9), os.environ)
     assert kept(info) == [CRON, TAGS]
-    _, info = context_for(PROMPT, root, settings(min_similarity=0.25), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(min_similarity=0.25), os.environ)
     assert kept(info)[:4] == [CRON, NIGHTLY, ROW_LOCKS, LOCKS]
 
 
@@ -151,7 +151,7 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
     # why: BACKUPS matches one of the prompt's groups; it is never asked about, and were a similarity
     # given for it, it would still not pass
     fake = Embedder(monkeypatch, {BACKUPS: 0.95, ROW_LOCKS: SIMS[ROW_LOCKS]})
-    _, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    _, info = context_for(PROMPT, root, settings(), os.environ)
     assert BACKUPS not in fake.asked[0] and ROW_LOCKS in kept(info) and BACKUPS not in kept(info)
     backups = next(c for c in info["ranked"] if c["title"] == BACKUPS)
     assert len(backups["matched"]) == 1
@@ -165,14 +165,14 @@ def test_a_general_learning_of_another_project_needs_two_groups_under_the_simila
 def test_an_entry_seen_by_the_session_is_not_repeated_under_the_similarity_bar(root, monkeypatch):
     Embedder(monkeypatch, {CRON: SIMS[CRON], NIGHTLY: SIMS[NIGHTLY]})
     already = {ids.entry_id("decision", CRON)}
-    _, info = context_for(PROMPT, root, settings(max_items=2), os.environ, already, now=NOW)
+    _, info = context_for(PROMPT, root, settings(max_items=2), os.environ, already)
     assert kept(info) == [NIGHTLY, LOCKS] and info["already"] == 1
 
 
 def test_without_a_candidate_worth_scoring_nothing_is_asked(root, monkeypatch):
     fake = Embedder(monkeypatch, {LOCKS: 0.9})
     _, info = context_for("how should the garden tomatoes be watered in august", root, settings(),
-                                        os.environ, now=NOW)
+                                        os.environ)
     assert fake.asked == [] and info["kept"] == []
 
 
@@ -198,8 +198,8 @@ def test_the_characters_hooks_log_reports_are_the_units_claude_code_counts(root,
     """The budget counts UTF-16 units (an emoji is 2, rank.render); the count hooks.log shows beside
     ``max_chars`` is the same measure, not code points."""
     Embedder(monkeypatch, SIMS)
-    text, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    text, info = context_for(PROMPT, root, settings(), os.environ)
     assert text and info["chars"] == len(text.encode("utf-16-le")) // 2
     monkeypatch.setattr(recall_prompt.rank, "render", lambda *a, **k: ("memory 🚀 note", []))
-    text, info = context_for(PROMPT, root, settings(), os.environ, now=NOW)
+    text, info = context_for(PROMPT, root, settings(), os.environ)
     assert (len(text), info["chars"]) == (13, 14)

@@ -7,7 +7,7 @@ two opens and two small header reads, and embedding a prompt touches only its to
 
 A text's vector is the sum of its tokens' rows (each row already carries its token's weight),
 scaled so its largest component is 127 and stored as ``dims`` signed bytes: the form kept in the
-index as a BLOB. :func:`similarity` is the cosine of two such vectors.
+index as a BLOB (``vectors.similarities`` compares them).
 
 The tokenizer gives the source model's token ids (``tokenizers``' BertNormalizer, BertPreTokenizer
 and WordPiece, lowercase): ASCII text is cleaned with ``str.translate``; other text needs
@@ -403,18 +403,3 @@ def load(model_dir: str | None = None, state_dir: str | None = None) -> StaticMo
         _loaded[key] = StaticModel(model_dir, state_dir)
     return _loaded[key]
 
-
-def embed(text: str, state_dir: str | None = None) -> bytes:
-    """``text``'s vector with the shipped model (see :meth:`StaticModel.embed`)."""
-    return load(None, state_dir).embed(text)
-
-
-def similarity(a: bytes, b: bytes) -> float:
-    """The cosine of two vectors of :func:`embed` (0.0 when either is all zero or they differ in size)."""
-    if len(a) != len(b):
-        return 0.0
-    va, vb = memoryview(a).cast("b"), memoryview(b).cast("b")
-    aa, bb = sum(map(mul, va, va)), sum(map(mul, vb, vb))
-    if not aa or not bb:
-        return 0.0
-    return sum(map(mul, va, vb)) / (aa * bb) ** 0.5

@@ -27,7 +27,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from sqlite3 import Connection
-    from types import ModuleType
     from typing import Any
 
     Vecs = tuple[bytes, tuple[float, ...]]  # an entry's texts' vectors (unsigned, one after the other), lengths
@@ -68,13 +67,6 @@ def drop(conn: Connection, unit: str) -> None:
     conn.execute("DELETE FROM key WHERE rowid IN (SELECT rowid FROM entry WHERE unit=?)", (unit,))
 
 
-def _model(state_dir: str | None) -> tuple[ModuleType, Any]:
-    """The static model's module and the model, checked (``StaticModelError`` when it cannot be used)."""
-    from lazy_harness.recall.embed import static_model
-
-    return static_model, static_model.load(state_dir=state_dir)
-
-
 def model_id() -> str:
     """The identity of the model shipped now (its table's hash)."""
     from lazy_harness.recall.embed import static_model
@@ -102,15 +94,15 @@ def _texts(conn: Connection, rowids: list[int]) -> dict[int, list[str]]:
     return texts
 
 
-def fill(conn: Connection, state_dir: str | None = None, part: int = PART, budget: int | None = None,
-         after: int = 0) -> int:
-    """Embed the texts of the entries after rowid ``after`` that have no vector of the current model
-    yet, ``part`` texts a transaction (at most ``budget`` in all); returns how many were embedded.
+def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> int:
+    """Embed the texts of the entries that have no vector of the current model yet, ``part`` texts a
+    transaction; returns how many were embedded (``StaticModelError`` when the model cannot be used).
     Killed between two parts, the next call finds what the last part committed and goes on."""
-    module, model = _model(state_dir)
-    done = 0
-    while budget is None or done < budget:
-        todo = missing(conn, module.MODEL_ID, after, part if budget is None else min(part, budget - done))
+    from lazy_harness.recall.embed import static_model as module
+
+    model, done, after = module.load(state_dir=state_dir), 0, 0
+    while True:
+        todo = missing(conn, module.MODEL_ID, after, part)
         if not todo:
             break
         after = todo[-1][0] if len(todo) < part else todo[-1][0] - 1  # why: the last rowid may have more texts
@@ -152,14 +144,6 @@ def prune(conn: Connection, model_id: str) -> int:
         conn.execute("ROLLBACK")
         raise
     return gone
-
-
-def counts(conn: Connection, model_id: str) -> tuple[int, int]:
-    """(texts with a vector of ``model_id``, texts in all)."""
-    total = conn.execute("SELECT count(DISTINCT key) FROM key").fetchone()[0]
-    have = conn.execute("SELECT count(*) FROM vec WHERE model = ? AND length(v) > 0 AND key IN (SELECT key FROM key)",
-                        (model_id,)).fetchone()[0]
-    return have, total
 
 
 def norm(v: bytes) -> float:

@@ -25,7 +25,7 @@ def _count(conn: Connection, delta: int) -> None:
         conn.execute("UPDATE meta SET v = CAST(v AS INTEGER) + ? WHERE k='entries'", (delta,))
 
 
-def _drop(conn: Connection, unit: str, pending: Pending | None) -> None:
+def _drop(conn: Connection, unit: str, pending: Pending) -> None:
     """Take the entries of ``unit`` (a file, a handoff) out of the index: vectors, word lists, rows."""
     vectors.drop(conn, unit)
     rowids = [r for (r,) in conn.execute("SELECT rowid FROM entry WHERE unit=?", (unit,))]
@@ -36,7 +36,7 @@ def _drop(conn: Connection, unit: str, pending: Pending | None) -> None:
     conn.execute("DELETE FROM source WHERE unit=?", (unit,))
 
 
-def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending | None) -> None:
+def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending) -> None:
     """Index ``entries`` of ``unit`` in memory folder ``mdir`` (the learnings: ""): their rows, their
     texts' vector keys, and their word lists (with ``pending``: by ``lexical_write.flush`` before the
     caller commits), in the caller's transaction."""
@@ -70,7 +70,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
 
 
 def apply(conn: Connection, step: tuple[Any, ...], budget: int | None,
-          pending: Pending | None = None) -> tuple[int, bool]:
+          pending: Pending) -> tuple[int, bool]:
     """Carry out one step of a plan, or its first ``budget`` lines (a JSONL file read in parts: a
     build stopped between two parts goes on from where the last one ended). Returns (entries
     (re)indexed, whether the step is done). ``pending``: the word lists' updates of the transaction,

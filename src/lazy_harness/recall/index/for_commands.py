@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def read_current(path: str, mdirs: list[str], ldir: str | None, read: Callable[[Connection], T],
-                 deep: bool | int = False, state_dir: str | None = None) -> tuple[T, int | None]:
+                 deep: bool | int = False) -> tuple[T, int | None]:
     """``writer.update`` (without waiting), then ``read(conn)``: (what ``read`` returned, entries
     indexed, or None when another writer was writing). An index found damaged on the way, the read
     included, is removed and built again from the files, once.
@@ -28,7 +28,7 @@ def read_current(path: str, mdirs: list[str], ldir: str | None, read: Callable[[
     593 MB file (800 ms, and every page mapped into the process: 397 MB resident). A read that fails
     on such a page is retried on a rebuilt index instead."""
     for attempt in (1, 2):
-        got = writer.update(path, mdirs, ldir, deep=deep, state_dir=state_dir)
+        got = writer.update(path, mdirs, ldir, deep=deep)
         conn = store.connect(path)
         try:
             return read(conn), None if got is None else got[0]

@@ -58,11 +58,11 @@ def update_totals(conn: Connection, delta: dict[str, int]) -> None:
     conn.executemany("DELETE FROM lex_total WHERE key=? AND df <= 0", [(k,) for k, d in delta.items() if d < 0])
 
 
-def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending | None = None) -> None:
-    """Index ``docs`` (rowid, title, body, tags) in ``scope`` and put them in its lists; a rowid
-    already indexed is replaced. The caller holds the write lock (``BEGIN IMMEDIATE``) and commits,
-    with the entries themselves: a search sees both or neither. With ``pending`` the lists are
-    updated by ``flush``, before that commit, for every entry of the transaction at once."""
+def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending) -> None:
+    """Index ``docs`` (rowid, title, body, tags) in ``scope``; a rowid already indexed is replaced.
+    The caller holds the write lock (``BEGIN IMMEDIATE``) and commits, with the entries themselves: a
+    search sees both or neither. Their lists are updated by ``flush``, before that commit, for every
+    entry of the transaction at once (``pending``)."""
     if not docs:
         return
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
@@ -79,11 +79,7 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pen
         rows.append((rowid, scope, dl, "\n".join(" ".join(c) for c in cols)))
         parsed.append((rowid, dl, cols))
     conn.executemany("INSERT OR REPLACE INTO lex_doc(rowid, scope, len, toks) VALUES (?,?,?,?)", rows)
-    if pending is not None:
-        pending.setdefault(scope, []).extend(parsed)
-        return
-    n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
-    _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+    pending.setdefault(scope, []).extend(parsed)
 
 
 def flush(conn: Connection, pending: Pending) -> None:
@@ -92,8 +88,7 @@ def flush(conn: Connection, pending: Pending) -> None:
     transaction."""
     for scope, parsed in pending.items():
         if parsed:
-            n_docs, n_tokens, avgdl, _ = scope_row(conn, scope)
-            _listed(conn, scope, parsed, n_docs, n_tokens, avgdl)
+            _listed(conn, scope, parsed, *scope_row(conn, scope)[:3])
     pending.clear()
 
 

@@ -194,14 +194,6 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
 
-def month_folders(learnings_dir: str) -> list[str]:
-    try:
-        names = os.listdir(learnings_dir)
-    except OSError:
-        return []
-    return sorted(os.path.join(learnings_dir, m) for m in names if len(m) == 7 and m[4] == "-")
-
-
 def folder_mark(folder: str) -> str:
     """The month folder's own ``stat``: it changes when a file in it is created, removed or replaced
     (every write of the store, and every editor that saves by renaming a new file into place)."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness.atomic import ensure_dir
+from lazy_harness.memory import files
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import sources
 
@@ -292,7 +293,7 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
     marks = dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?",
                               (lo, _folder_unit(ldir + chr(ord(os.sep) + 1)))).fetchall())
     seen = set()
-    folders = sources.month_folders(ldir)
+    folders = [os.path.join(ldir, m) for m in files.month_folders(ldir)]
     look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
     for folder in folders:
         unit = _folder_unit(folder)

@@ -42,9 +42,8 @@ def lock_file(index_path: str) -> str:
     return index_path + ".build.lock"
 
 
-def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None,
-           state_dir: str | None = None, fresh: bool = False, waiting: Callable[[int], None] | None = None,
-           deep: bool | int = True) -> tuple[int, int] | None:
+def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None, fresh: bool = False,
+           waiting: Callable[[int], None] | None = None, deep: bool | int = True) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
     (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
     None. ``waiting``: wait for that writer instead, calling ``waiting(entries indexed so far)`` about
@@ -60,7 +59,7 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
     if fd is None:
         return None
     try:
-        return _update_locked(index_path, mdirs, ldir, log, state_dir, fresh, deep)
+        return _update_locked(index_path, mdirs, ldir, log, fresh, deep)
     finally:
         os.close(fd)
 
@@ -95,8 +94,8 @@ def indexed_so_far(index_path: str) -> int:
         conn.close()
 
 
-def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
-                   fresh: bool, deep: bool | int) -> tuple[int, int]:
+def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, fresh: bool,
+                   deep: bool | int) -> tuple[int, int]:
     """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
     removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
     from lazy_harness.recall.index import store
@@ -108,7 +107,7 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
     seen = _seen(index_path, mdirs, ldir)
     for attempt in (1, 2):
         try:
-            done = _write(index_path, mdirs, ldir, log, state_dir, deep)
+            done = _write(index_path, mdirs, ldir, log, deep)
             break
         except Exception as exc:
             if attempt == 2 or not store.damaged(exc):
@@ -119,15 +118,14 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
     return done
 
 
-def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_dir: str | None,
-           deep: bool | int) -> tuple[int, int]:
+def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int) -> tuple[int, int]:
     import time
 
     from lazy_harness.recall.embed import vectors
     from lazy_harness.recall.index import apply, store
 
     started = time.monotonic()
-    conn = connect_or_rebuild(index_path)
+    conn = store.connect(index_path)
     try:
         complete = _taken_complete(conn)
         # why: deep: every learning file's stat, so one edited in place by hand is indexed again
@@ -143,7 +141,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, state_
             embedded = 0
             _mark_complete(conn)
         else:
-            embedded = _embed(conn, state_dir or os.path.dirname(index_path), log)
+            embedded = _embed(conn, os.path.dirname(index_path), log)
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
         log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
@@ -189,19 +187,6 @@ def _mark_complete(conn: Connection) -> None:
     conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (COMPLETE, vectors.model_id()))
 
 
-def connect_or_rebuild(index_path: str) -> Connection:
-    """``store.connect``; an index whose schema cannot be read is removed and made again (a cache)."""
-    from lazy_harness.recall.index import store
-
-    try:
-        return store.connect(index_path)
-    except Exception as exc:
-        if not store.damaged(exc):
-            raise
-    store.remove(index_path)
-    return store.connect(index_path)
-
-
 def clear(index_path: str) -> None:
     """Forget every entry of the index, keeping the vectors (found again by their text's hash when the
     entries are indexed anew); an index that cannot be read is removed instead. The caller holds the lock."""
@@ -230,11 +215,9 @@ def stamp(folder: str, learnings: bool = False) -> str:
     month folders (a learning created, removed or saved by renaming changes its folder's)."""
     if not learnings:
         return " ".join(_stat(os.path.join(folder, name)) for name in FILES)
-    try:
-        months = sorted(m for m in os.listdir(folder) if len(m) == 7 and m[4] == "-")
-    except OSError:
-        months = []
-    return " ".join([_stat(folder)] + [f"{m}={_stat(os.path.join(folder, m))}" for m in months])
+    from lazy_harness.memory.files import month_folders  # why here: SessionStart has it loaded; others need not
+
+    return " ".join([_stat(folder)] + [f"{m}={_stat(os.path.join(folder, m))}" for m in month_folders(folder)])
 
 
 def _stat(path: str) -> str:
@@ -295,5 +278,5 @@ def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> t
     """After a command or a page action changed ``mdir``: the index brought up to date now, unless
     another writer holds it (None: the caller leaves an index task for the worker,
     ``queue.index_task.ask_worker``)."""
-    return update(paths.recall_index_file(env), [mdir], ldir, state_dir=paths.recall_dir(env))
+    return update(paths.recall_index_file(env), [mdir], ldir)
 

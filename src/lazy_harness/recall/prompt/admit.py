@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from lazy_harness.memory import trust
-from lazy_harness.memory.fence import date_of, neutral
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and ``typing`` (nor
 # ``sqlite3``) is not imported at run time on the hot path (house style section 3)
@@ -102,12 +101,3 @@ def screen(cands: list[dict], mdir: str, limit: int | None = None,
             kept.append(c)
     return kept, out
 
-
-def origin(c: dict) -> str:
-    """The origin phrase of a candidate, for its label."""
-    return neutral(c.get("prov") or (f"{c['origin']}" if c.get("origin") else "unknown"), 120)
-
-
-def day(c: dict) -> str:
-    """The candidate's date (``YYYY-MM-DD``), "" when its stored time does not start with one."""
-    return date_of(c.get("ts"))

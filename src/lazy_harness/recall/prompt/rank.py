@@ -36,9 +36,8 @@ import math
 import os
 
 from lazy_harness.logfile import terminal_safe
-from lazy_harness.memory.fence import FENCE, from_origin, neutral
+from lazy_harness.memory.fence import FENCE, date_of, from_origin, neutral, sentence, units
 from lazy_harness.recall.index import lookup, terms
-from lazy_harness.recall.prompt import admit
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
@@ -314,12 +313,6 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallCo
     return scored + lexical + rest
 
 
-def units(text: str) -> int:
-    """``text``'s length as Claude Code counts it, in UTF-16 units (an emoji is 2): readback/digest.py's
-    ``units``, repeated here because the prompt hook does not load the digest."""
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
 def _cut(text: str, cap: int) -> str:
     """``text`` within ``cap`` :func:`units`: cut at a space when one is in the kept second half, a code
     span the cut left open closed (as ``fence.neutral`` does), then "…"."""
@@ -341,10 +334,6 @@ def _one_line(text: object, cap: int) -> str:
     return _cut(terminal_safe(" ".join(str(text or "").split()), keep=""), cap)
 
 
-def _sentence(text: str) -> str:
-    return text if not text or text[-1] in ".!?…" else text + "."
-
-
 def where_of(item: dict, ldir: str | None) -> str:
     """The entry's file (and line), short: the memory folder is named in the header."""
     f = item["file"]
@@ -357,15 +346,16 @@ def where_of(item: dict, ldir: str | None) -> str:
 
 def render_item(item: dict, ldir: str | None) -> str:
     """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f7a8b in api: text``: kind,
-    id, file, date and origin (recall/prompt/admit.py), the text neutralised for the channel."""
+    id, file, date and origin (ADR 0024), the text neutralised for the channel."""
     kind = item["kind"]
-    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), {admit.day(item) or 'undated'}, "
-            f"{from_origin(admit.origin(item))}")
-    text = _sentence(neutral(item["title"], 200))
+    origin = neutral(item.get("prov") or item.get("origin") or "unknown", 120)
+    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), "
+            f"{date_of(item.get('ts')) or 'undated'}, {from_origin(origin)}")
+    text = sentence(neutral(item["title"], 200))
     detail = neutral(item["detail"], 300)
     if detail:
         label = {"failure": " Prevention: ", "decision": " Rationale: ", "learning": " "}.get(kind, " ")
-        text += label + _sentence(detail)
+        text += label + sentence(detail)
     return _one_line(f"{head}: {text}", CAP_ITEM)
 
 

@@ -35,21 +35,10 @@ if TYPE_CHECKING:
     Opener = Callable[[str], Connection]
 
 
-def _policy(cfg: Config) -> str:
-    from lazy_harness.memory import state
-
-    return state.policy(cfg)
-
-
 def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
     return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
             paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
-
-
-def model_state_dir(env: Env | None) -> str:
-    """Where the static model's checked-file stamps are kept: beside the index, in the cache."""
-    return paths.recall_dir(env)
 
 
 def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
@@ -67,7 +56,7 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
     from lazy_harness.recall.embed import static_model, vectors
 
     try:
-        model = static_model.load(state_dir=model_state_dir(env))
+        model = static_model.load(state_dir=paths.recall_dir(env))  # the stamps beside the index
         sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID)
     except StaticModelError as exc:  # why: a damaged model file: the words still decide
         return ranked, {"state": "none", "why": str(exc)}
@@ -117,7 +106,7 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
 
 
 def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: set[str] | frozenset[str] = frozenset(),
-                deep: bool = False, now: float | None = None, place: tuple[str, str, str] | None = None,
+                deep: bool = False, place: tuple[str, str, str] | None = None,
                 opener: Opener | None = None,
                 session: str | tuple[str, ...] = "") -> tuple[str | None, dict[str, Any]]:
     """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
@@ -129,6 +118,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     ui``). ``opener``: opens the index and keeps it open (the resident answerer); without it a
     connection is opened and closed here. ``session``: the running session's own ids (memory/lineage.py
     ``own``), or its id, whose entries are left out."""
+    from lazy_harness.memory import state
+
     settings = cfg["recall"]
     mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)
@@ -137,9 +128,9 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
         if deep:  # why: a command; the writer waits for nobody: another one writing, what is there is read
             from lazy_harness.recall.index import writer
 
-            got = writer.update(path, [mdir], ldir, state_dir=model_state_dir(env))
+            got = writer.update(path, [mdir], ldir)
             indexed = got[0] if got else 0
-        ranked, info = _read(path, prompt, cwd, settings, env, mdir, project, _policy(cfg), session, opener)
+        ranked, info = _read(path, prompt, cwd, settings, env, mdir, project, state.policy(cfg), session, opener)
         if info.get("index") != "damaged":
             break
     passing = [c for c in ranked if c["passes"]]
@@ -206,7 +197,7 @@ def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None 
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     sid = str(payload.get("session_id") or "")
     own = lineage.own(env, sid, str(payload.get("transcript_path") or ""))  # a fork's parents too
-    out_text, info = context_for(text, cwd, cfg, env, already_shown.read(env, sid), now=now, opener=opener, session=own)
+    out_text, info = context_for(text, cwd, cfg, env, already_shown.read(env, sid), opener=opener, session=own)
     if facts is not None:
         facts["entries"] = info.get("entries", 0)
     decision = describe(info)

@@ -21,7 +21,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust, usage
-from lazy_harness.memory.fence import FENCE, date_of, label, neutral
+from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence, units
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, learning_id, own, rank_learnings
@@ -55,10 +55,6 @@ CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.C
 
 
 # --- sections --------------------------------------------------------------------------------------
-
-def _sentence(text: str) -> str:
-    return text if not text or text[-1] in ".!?…" else text + "."
-
 
 def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
     """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
@@ -201,11 +197,11 @@ def _failures(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: d
               screen: held.Screen | None = None) -> tuple[list[str], list[str]]:
     items = []
     for rec in _screened(mdir, files.FAILURES, "failure", n, hidden, stats, "failures", screen):
-        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         prevention = neutral(rec.get("prevention"), CAP_DETAIL)
         resolution = neutral(rec.get("resolution"), CAP_DETAIL)
-        detail = f" Prevention: {_sentence(prevention)}" if prevention else (
-            f" Resolution: {_sentence(resolution)}" if resolution else "")
+        detail = f" Prevention: {sentence(prevention)}" if prevention else (
+            f" Resolution: {sentence(resolution)}" if resolution else "")
         items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
     return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
 
@@ -214,9 +210,9 @@ def _decisions(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: 
                screen: held.Screen | None = None) -> tuple[list[str], list[str]]:
     items = []
     for rec in _screened(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions", screen):
-        summary = _sentence(neutral(rec.get("summary"), CAP_SUMMARY))
+        summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         rationale = neutral(rec.get("rationale"), CAP_TITLE)
-        why = f" Rationale: {_sentence(rationale)}" if rationale else ""
+        why = f" Rationale: {sentence(rationale)}" if rationale else ""
         items.append(f"- {_tag(rec, 'decision')}: {summary}" + why)
     return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
 
@@ -327,8 +323,7 @@ def _footer(left: dict[str, int], budget: int) -> str:
             "`lh memory show` prints all of it.")
 
 
-def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str,
-                  branch: str | None = None, trouble: tuple[int, str | None] = (0, None),
+def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trouble: tuple[int, str | None] = (0, None),
                   session: str | tuple[str, ...] = "") -> tuple[str | None, dict]:
     """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
     and stats: what each section had, showed and left out, the size, and any section's error.
@@ -343,7 +338,7 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str,
     mdir = paths.project_memory_dir(root, env, cfg["memory"]["path"] or None)
     stats: dict = {"project": project, "memory_dir": mdir,
                    "knowledge_dir": paths.knowledge_dir(cfg["knowledge"]["path"] or None, env),
-                   "branch": git_branch(cwd) if branch is None else branch, "source": source,
+                   "branch": git_branch(cwd), "source": source,
                    "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0, "own_learnings": 0,
                    "distill_failed": trouble[0], "session": session}
     sections = read_sections(root, cfg, env, now, stats)
@@ -431,12 +426,6 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
         header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
                       f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
     return header
-
-
-def units(text: str) -> int:
-    """``text``'s length as Claude Code counts it, in UTF-16 units (a JavaScript string's length: an
-    emoji is 2); prompt recall counts the same (recall/prompt/rank.py's ``units``)."""
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def fill(header: list[str], sections: list[Section], budget: int, units_cap: int | None = None,
