@@ -14,7 +14,7 @@ from lazy_harness.errors import LhError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
-    from lazy_harness.cost.budget import Verdict
+    from lazy_harness.cost.budget import Spend, Verdict
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([hdwm]?)\s*$")
 _UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "": 86400}
@@ -82,8 +82,34 @@ def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
 def _today_line(verdict: Verdict) -> str:
     from lazy_harness.cost import budget
 
+    held = f"; {budget.money(verdict.held)} held by running calls" if verdict.held else ""
     return (f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)} a day; "
-            f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
+            f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}{held}")
+
+
+def call_lines(entries: list[dict], spend: Spend) -> list[str]:
+    """The calls killed mid-call (settled into the ledger or not yet) and the calls running now."""
+    from lazy_harness.cost import budget, ledger
+
+    def when(ts: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+    lines = [f"{when(e['ts'])} {e.get('kind') or 'distill'} call of {e.get('project') or '?'} killed mid-call, "
+             f"counted at its estimate {budget.money(e['total_cost_usd'])}" for e in entries
+             if e.get("outcome") == ledger.KILLED]
+    lines += [f"{when(c.started)} {c.kind} call of {c.project or '?'} (pid {c.pid}, {c.who}) killed mid-call, "
+              f"counted at its estimate {budget.money(c.counted)} (given up to {budget.money(c.budget)})"
+              for c in spend.killed]
+    lines += [f"running: pid {c.pid} ({c.who}), a {c.kind} call of {c.project or '?'} since {when(c.started)}, "
+              f"given up to {budget.money(c.budget)}" for c in spend.running]
+    return lines
+
+
+def _open_json(spend: Spend) -> list[dict]:
+    return [{"pid": c.pid, "by": c.who, "kind": c.kind, "project": c.project, "task": c.task,
+             "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(c.started)), "budget_usd": c.budget,
+             "counted_usd": c.counted if state == "killed" else None, "state": state}
+            for state, calls in (("running", spend.running), ("killed", spend.killed)) for c in calls]
 
 
 @click.command()
@@ -103,7 +129,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
     for entry in entries:
         whole.add(entry)
     cfg = load_config()
-    verdict = budget.check(cfg, None, now)
+    spend = budget.spend(None, now)
+    verdict = budget.check(cfg, None, now, seen=spend)
     damaged = ledger.damaged()
     if as_json:
         click.echo(json.dumps({
@@ -112,6 +139,7 @@ def cost(since: str, by: str, as_json: bool) -> None:
             "today_usd": round(verdict.spent_today, 6), "month_usd": round(verdict.spent_month, 6),
             "daily_cap_usd": verdict.daily, "monthly_cap_usd": verdict.monthly,
             "paused": None if verdict.allowed else verdict.reason,
+            "held_usd": round(verdict.held, 6), "open_calls": _open_json(spend),
             "ledger": paths.ledger_file(), "skipped_lines": [{"line": n, "why": why} for n, why in damaged]},
             indent=2))
         return
@@ -129,6 +157,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
             click.echo(f"{whole.failed} of the calls failed (their cost is counted)")
         if whole.unreported:
             click.echo(f"{whole.unreported} call(s) reported no cost (counted as $0)")
+    for line in call_lines(entries, spend):
+        click.echo(line)
     click.echo(_today_line(verdict))
     if not verdict.allowed:
         click.echo(f"paused: {verdict.reason}")

@@ -1,5 +1,6 @@
 """``lh distill PATH``: the whole pipeline on one transcript, in the foreground. It waits while the
-worker distils the same session (worker/cursor.py), then reads only what the worker left."""
+worker distils the same session (worker/cursor.py), then reads only what the worker left; and while
+another model call holds what is left under a spend cap (cost/budget.py), then tries again."""
 
 from __future__ import annotations
 
@@ -65,6 +66,9 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         fields["event"] = pipeline.WHOLE_SESSION_EVENT
     # why: a transcript named on the command line is the user's own choice, so it may live anywhere
     outcome = pipeline.distill(fields, cfg, os.environ, dry_run=dry_run, trust=False)
+    while _busy(outcome):
+        _wait_for_the_other_call(outcome.reason)
+        outcome = pipeline.distill(fields, cfg, os.environ, trust=False)
     if dry_run:
         if outcome.prompt is not None:
             click.echo(outcome.prompt)
@@ -84,6 +88,25 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         return
     _record_check(fields["session_id"], outcome)
     _report(outcome)
+
+
+def _busy(outcome: Outcome) -> bool:
+    """Whether the run waits only for another model call holding what is left under a cap."""
+    from lazy_harness.cost import budget
+
+    return outcome.status == "waiting" and outcome.reason.startswith(budget.BUSY)
+
+
+def _wait_for_the_other_call(reason: str) -> None:
+    """One line, then wait until the calls running now end (their markers' locks are released)."""
+    from lazy_harness.cost import budget
+
+    click.echo(f"{reason}; lh distill waits for that call to end (Ctrl-C stops waiting)")
+    try:
+        budget.wait_open_calls()
+    except KeyboardInterrupt:
+        click.echo("stopped waiting; nothing was distilled", err=True)
+        raise click.exceptions.Exit(130) from None
 
 
 def _record_check(session_id: str, outcome: Outcome) -> None:

@@ -1,11 +1,20 @@
 """The spend cap: ``[budget] daily_usd`` and ``monthly_usd`` against the ledger (ADR 0013).
 
-Before each model call the worker asks :func:`check` with an estimate of the call. The call runs
+Before each model call the worker asks :func:`open_call` with an estimate of the call. The call runs
 only when the estimate fits in what is left of both caps; it then gets ``--max-budget-usd`` with
-what is left, so claude itself stops a call that runs over. Spend can pass a cap by at most the
-overshoot of that one call; two processes calling at once (the worker and ``lh distill``) each get
-what is left, so by up to the rest of the cap per process running at once. Days and months are the
-person's local calendar.
+what is left, so claude itself stops a call that runs over. Days and months are the person's local
+calendar.
+
+Open calls: the check and a marker of the call (``<state>/calls-open/<call id>.json``: pid, start,
+the budget it was given) are one step under the spend lock, and every check counts the open calls
+at their budget. So a second spender (the worker and ``lh distill``, or two ``lh distill``) never
+gets what the first was given: while a call holds what is left, the second one waits for it
+(:attr:`Verdict.busy`), it does not pause. The caller holds an ``flock`` on its marker for the
+whole call; the kernel drops it when the process dies, so a marker nobody locks is a killed call
+(SIGKILL, the OOM killer), whose claude runs on: the next :func:`open_call` settles it into one
+ledger line at its estimate, at most its budget (``outcome`` ``killed``), once. Until then every
+reader counts it so too. Spend can pass a cap by at most what claude spends beyond the budget it
+was given, plus what a killed call's claude spent beyond its estimate.
 
 When a cap is reached the queue pauses: tasks stay pending (not failed, not dropped) and the
 worker stops draining until the next day or month, or until the cap is raised in config.toml
@@ -14,9 +23,14 @@ worker stops draining until the next day or month, or until the cap is raised in
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from lazy_harness import paths
+from lazy_harness.atomic import FILE_MODE, ensure_dir, fsync_dir, held, lock, write_all
 from lazy_harness.cost import ledger
 
 TYPE_CHECKING = False
@@ -29,6 +43,9 @@ if TYPE_CHECKING:
 # prompt and a 2,000-token answer ($5 per million); the ledger's own average replaces it at once
 FALLBACK_PER_CHAR = 1.25e-6 / 3.5
 FALLBACK_FIXED = 0.02
+BUSY = "another model call"  # how a busy verdict's reason starts (lh distill waits on it)
+OPEN_DIR = "calls-open"  # under the queue's state folder: one marker per call under way
+LOCK_NAME = "spend.lock"  # beside it: held while a caller checks the caps and writes its marker
 
 
 @dataclass
@@ -42,6 +59,8 @@ class Verdict:
     estimate: float = 0.0
     reason: str = ""  # why the call waits
     until: float = 0.0  # when the cap that stops it resets
+    held: float = 0.0  # what calls running now were given (not in ``spent_*``, not in ``remaining``)
+    busy: bool = False  # not allowed only because running calls hold what is left: wait for them
 
 
 def caps(cfg: Config) -> tuple[float, float]:
@@ -76,12 +95,39 @@ def next_month(now: float) -> float:
     return _midnight(now, 1, 1)
 
 
-def spent(env: Mapping[str, str] | None, now: float) -> tuple[float, float]:
-    """(today, this month) in dollars, from the ledger. A line dated after today (a clock that was
-    ahead, a hand edit) is not today's spend: it would pause distillation until its date."""
+@dataclass
+class Spend:
+    """Today's and this month's spend: the ledger plus killed calls not yet settled (at their
+    budget), and what the calls running now were given."""
+
+    today: float
+    month: float
+    held: float
+    running: list[OpenCall] = field(default_factory=list)
+    killed: list[OpenCall] = field(default_factory=list)  # not yet settled into the ledger
+
+
+def spend(env: Mapping[str, str] | None, now: float) -> Spend:
+    """The spend the caps see. A line dated after today (a clock that was ahead, a hand edit) is not
+    today's spend: it would pause distillation until its date. A running call counts now (its line
+    will be dated when it ends); a killed one where it started."""
+    # why the markers first: a call that ends between the two reads is then in the ledger
+    calls = open_calls(env)
     entries = ledger.read_since(min(day_start(now), month_start(now)), env)
-    return (ledger.total(entries, day_start(now), next_day(now)),
-            ledger.total(entries, month_start(now), next_month(now)))
+    settled = {e.get("call") for e in entries if e.get("call")}
+    calls = [c for c in calls if c.call not in settled]
+    killed = [c for c in calls if not c.live]
+    lines = entries + [{"ts": c.started, "total_cost_usd": c.counted} for c in killed]
+    running = [c for c in calls if c.live]
+    today = ledger.total(lines, day_start(now), next_day(now))
+    return Spend(today, ledger.total(lines, month_start(now), next_month(now)),
+                 sum(c.budget for c in running), running, killed)
+
+
+def spent(env: Mapping[str, str] | None, now: float) -> tuple[float, float]:
+    """(today, this month) in dollars, killed calls not yet settled included."""
+    s = spend(env, now)
+    return s.today, s.month
 
 
 def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float | None = None) -> float:
@@ -99,19 +145,32 @@ def money(value: float) -> str:
     return f"${value:.4f}".rstrip("0")
 
 
-def check(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float = 0.0) -> Verdict:
-    """May a call estimated at ``cost`` run now? ``cost`` 0 asks whether any cap is already reached."""
+def check(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float = 0.0,
+          seen: Spend | None = None) -> Verdict:
+    """May a call estimated at ``cost`` run now? ``cost`` 0 asks whether any cap is already reached
+    (calls running now are no pause). A call that fits under the caps but not beside the running
+    calls is ``busy``: it waits for them."""
     daily, monthly = caps(cfg)
-    today, month = spent(env, now)
-    left_day, left_month = daily - today, monthly - month
-    v = Verdict(True, max(0.0, min(left_day, left_month)), today, month, daily, monthly, cost)
-    for left, cap, spent_now, word in ((left_month, monthly, month, "monthly"), (left_day, daily, today, "daily")):
+    s = spend(env, now) if seen is None else seen
+    left_day, left_month = daily - s.today, monthly - s.month
+    v = Verdict(True, max(0.0, min(left_day, left_month) - s.held), s.today, s.month, daily, monthly, cost,
+                held=s.held)
+    for left, cap, spent_now, word in ((left_month, monthly, s.month, "monthly"), (left_day, daily, s.today, "daily")):
         if left <= 0 or cost > left:
             v.allowed = False
             v.until = next_month(now) if word == "monthly" else next_day(now)
             v.reason = _why_not(word, cap, spent_now, cost, left)
             break  # why: the monthly cap outlasts the daily one, so it is the one to name
+    else:
+        if s.running and cost > v.remaining:
+            _busy(v, s.running, "today's" if left_day <= left_month else "this month's")
     return v
+
+
+def _busy(v: Verdict, running: list[OpenCall], which: str) -> None:
+    holder = max(running, key=lambda c: c.budget)
+    v.allowed, v.busy = False, True
+    v.reason = f"{BUSY} (pid {holder.pid}, {holder.who}) holds what is left of {which} budget"
 
 
 def _why_not(word: str, cap: float, spent_now: float, cost: float, left: float) -> str:
@@ -126,3 +185,174 @@ def _why_not(word: str, cap: float, spent_now: float, cost: float, left: float) 
     reached = "reached" if left <= 0 else f"nearly reached (next call ~{money(cost)})"
     return (f"{word} cap {money(cap)} {reached}: spent {money(spent_now)}; "
             f"resumes {'tomorrow' if word == 'daily' else 'next month'} or when [budget] {word}_usd is raised")
+
+
+def open_calls_dir(env: Mapping[str, str] | None = None) -> str:
+    """One marker per model call under way: machine-local (pids), beside the queue, never synced."""
+    return os.path.join(paths.state_dir(env), OPEN_DIR)
+
+
+@dataclass
+class OpenCall:
+    """A model call under way, as its marker says; ``live`` while its process holds the marker's lock."""
+
+    call: str
+    pid: int
+    who: str
+    started: float
+    budget: float
+    kind: str = "distill"
+    project: str = ""
+    session: str = ""
+    task: str = ""
+    prompt_chars: int = 0
+    estimate: float = 0.0  # what the call was expected to cost
+    live: bool = True
+    path: str = ""
+    fd: int | None = None  # the marker's lock, in the process that made the call
+
+    def fields(self) -> dict:
+        return {"call": self.call, "pid": self.pid, "who": self.who, "started": self.started, "budget": self.budget,
+                "kind": self.kind, "project": self.project, "session": self.session, "task": self.task,
+                "prompt_chars": self.prompt_chars, "estimate": self.estimate}
+
+    @property
+    def counted(self) -> float:
+        """What a killed call is counted at: its estimate, at most its budget (see :func:`settle`)."""
+        return min(self.budget, self.estimate)
+
+    def close(self, remove: bool = True) -> None:
+        """The call is over: its marker goes (after its ledger line), then its lock. ``remove`` False
+        (its line could not be written) leaves the marker to be settled like a killed call's."""
+        if remove and self.path:
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _read(path: str) -> OpenCall | None:
+    """The marker at ``path``, or None when it is gone or not one (a hand edit): never counted."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        call = OpenCall(**{k: data[k] for k in ("call", "pid", "who", "started", "budget")},
+                        **{k: data[k] for k in ("kind", "project", "session", "task", "prompt_chars", "estimate")
+                           if k in data})
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    if not (isinstance(call.pid, int) and ledger.valid({"ts": call.started, "total_cost_usd": call.budget})
+            and isinstance(call.call, str) and ledger.valid({"ts": call.started, "total_cost_usd": call.estimate})):
+        return None
+    call.path = path
+    call.live = held(path)
+    return call
+
+
+def open_calls(env: Mapping[str, str] | None = None) -> list[OpenCall]:
+    """Every marker of a model call under way (``live``) or killed mid-call (not ``live``)."""
+    folder = open_calls_dir(env)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found = (_read(os.path.join(folder, n)) for n in names if n.endswith(".json") and not n.startswith("."))
+    return [c for c in found if c is not None]
+
+
+def _who() -> str:
+    """What runs this call, for the person waiting on it: ``lh distill``, the worker."""
+    import sys
+
+    # why: the call is made by the same code for the worker and every command; only argv tells them apart
+    argv = sys.argv or [""]
+    head, name = os.path.split(argv[0])
+    if name == "lh" or (name == "__main__.py" and os.path.basename(head) == "lazy_harness"):
+        return f"lh {argv[1]}" if len(argv) > 1 else "lh"
+    return "the worker" if name == "__main__.py" and os.path.basename(head) == "worker" else "lazy-harness"
+
+
+def _mark(folder: str, call: OpenCall) -> OpenCall:
+    """Write the call's marker already locked: temp file, lock, write, fsync, rename."""
+    path = os.path.join(folder, f"{call.call}.json")
+    tmp = os.path.join(folder, f".{call.call}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # why: taken before the rename, so no reader sees it unlocked
+        write_all(fd, json.dumps(call.fields(), separators=(",", ":")).encode())
+        os.fsync(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(folder)
+    call.path, call.fd, call.live = path, fd, True
+    return call
+
+
+def settle(env: Mapping[str, str] | None = None) -> int:
+    """Under the spend lock: each killed call gets one ledger line at its estimate, at most its budget
+    (none when the ledger already holds its line: killed between its line and its marker's removal),
+    then its marker goes. Returns how many lines were written.
+
+    Why the estimate, not the budget: the budget is all that was left, so counting it paused
+    distillation for the rest of the day after any kill -9 of the worker; the estimate is how a call
+    stopped by SIGTERM or its timeout is counted too."""
+    killed = [c for c in open_calls(env) if not c.live]
+    if not killed:
+        return 0
+    settled = {e.get("call") for e in ledger.read_since(min(c.started for c in killed), env)}
+    written = 0
+    for c in killed:
+        if c.call not in settled:
+            ledger.record_killed(c.fields(), c.counted, env)
+            written += 1
+        try:
+            os.unlink(c.path)
+        except FileNotFoundError:
+            pass
+    return written
+
+
+def open_call(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float, meta: Mapping[str, object],
+              prompt_chars: int, kind: str = "distill",
+              max_usd: float | None = None) -> tuple[Verdict, OpenCall | None]:
+    """The check and the call's marker in one step under the spend lock: the verdict and, when the
+    call may run, its marker (``budget``: its ``--max-budget-usd``; ``close()`` it after its line)."""
+    folder = ensure_dir(open_calls_dir(env))
+    fd = lock(os.path.join(paths.state_dir(env), LOCK_NAME))
+    try:
+        settle(env)
+        s = spend(env, now)
+        v = check(cfg, env, now, cost, s)
+        if v.allowed and v.remaining <= 0:  # why: a call of budget 0 would only fail
+            _busy(v, s.running, "today's" if v.daily - v.spent_today <= v.monthly - v.spent_month else "this month's")
+        if not v.allowed:
+            return v, None
+        call = OpenCall(f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}", os.getpid(), _who(), round(now, 3),
+                        v.remaining if max_usd is None else min(v.remaining, max_usd), kind,
+                        str(meta.get("project") or ""), str(meta.get("session_id") or ""),
+                        str(meta.get("task_id") or ""), int(prompt_chars), round(cost, 6))
+        return v, _mark(folder, call)
+    finally:
+        os.close(fd)
+
+
+def wait_open_calls(env: Mapping[str, str] | None = None) -> None:
+    """Return once every call running now has ended (its process released its marker's lock)."""
+    for call in open_calls(env):
+        try:
+            fd = os.open(call.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            continue  # ended already
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+        finally:
+            os.close(fd)

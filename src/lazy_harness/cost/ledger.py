@@ -3,7 +3,10 @@
 A line: ``time`` (local ISO stamp), ``ts`` (epoch seconds), ``project``, ``session``, ``task``, ``kind``
 (``distill``), ``model``, ``input_tokens``, ``output_tokens``, ``cache_creation_tokens``,
 ``cache_read_tokens``, ``total_cost_usd`` (as claude reported it; ``cost_reported`` false when it
-reported nothing), ``duration_s``, ``outcome`` (``ok`` or the failure's cause), ``prompt_chars``.
+reported nothing), ``duration_s``, ``outcome`` (``ok`` or the failure's cause), ``prompt_chars``,
+``call`` (the id of the call's open marker, cost/budget.py). A call whose process was killed
+mid-call has one line written for it by the next check (:func:`record_killed`): ``outcome``
+``killed``, at its estimate (at most the budget it was given).
 
 Appends go through :func:`atomic.append_line` (one write under a lock), so the worker and
 ``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line)
@@ -52,9 +55,28 @@ MAX_COST_USD = 1_000_000.0  # why: one call never costs this; a sum of lines und
 MAX_PROMPT_CHARS = 1_000_000_000  # the estimate learns only from lines within it (config's largest value)
 
 
-def record(usage: Usage, meta: dict, outcome: str, prompt_chars: int, env: Mapping[str, str] | None = None,
-           now: float | None = None, kind: str = "distill") -> dict:
-    """Append one call to the ledger; returns the line written. ``usage`` is an llm.Usage."""
+KILLED = "killed"  # the outcome of a call whose process was killed mid-call
+
+
+@dataclass
+class _Unreported:
+    """The usage of a call that reported nothing, counted at ``cost_usd``."""
+
+    cost_usd: float
+    model: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+    reported: bool = False
+    duration_s: float = 0.0
+
+
+def record(usage: Usage, meta: Mapping[str, object], outcome: str, prompt_chars: int,
+           env: Mapping[str, str] | None = None, now: float | None = None, kind: str = "distill",
+           call: str = "") -> dict:
+    """Append one call to the ledger; returns the line written. ``usage`` is an llm.Usage; ``call``
+    the id of its open marker."""
     now = time.time() if now is None else now
     line = {
         "time": logfile.stamp(now),
@@ -71,8 +93,19 @@ def record(usage: Usage, meta: dict, outcome: str, prompt_chars: int, env: Mappi
         "outcome": outcome,
         "prompt_chars": int(prompt_chars),
     }
+    if call:
+        line["call"] = call
     append_line(paths.ledger_file(env), json.dumps(line, separators=(",", ":")), heal=True)
     return line
+
+
+def record_killed(marker: Mapping[str, Any], cost: float, env: Mapping[str, str] | None = None) -> dict:
+    """The line of a call killed mid-call (its open marker's fields), counted at ``cost``; dated when
+    it started."""
+    usage = _Unreported(float(cost))
+    meta = {"project": marker.get("project"), "session_id": marker.get("session"), "task_id": marker.get("task")}
+    return record(usage, meta, KILLED, int(marker.get("prompt_chars") or 0), env, float(marker["started"]),
+                  str(marker.get("kind") or "distill"), str(marker["call"]))
 
 
 def _number_in(value: object, low: float, high: float) -> bool:
@@ -94,7 +127,8 @@ def _why(entry: object) -> str:
     return ""
 
 
-def _valid(entry: object) -> bool:
+def valid(entry: object) -> bool:
+    """Whether every reader counts ``entry`` (a sane ``ts`` and ``total_cost_usd``)."""
     return not _why(entry)
 
 

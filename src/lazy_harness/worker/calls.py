@@ -1,7 +1,8 @@
 """The guarded model call: cap check, ``--max-budget-usd``, ledger, fail fast (ADR 0013).
 
-For each attempt: check the spend so far plus an estimate against the caps (cost/budget.py);
-call with what is left as ``--max-budget-usd``; append the call to the ledger, whatever its outcome.
+For each attempt: check the spend so far plus an estimate against the caps and mark the call open,
+in one step under the spend lock (cost/budget.py); call with what is left as ``--max-budget-usd``;
+append the call to the ledger, whatever its outcome, then remove its marker.
 The call goes to ``claude -p`` (worker/llm.py) or ``codex exec`` (worker/codex_distill.py) as
 ``[worker] distiller`` chooses (ADR 0044); both fail with the same causes and actions.
 What a failure leads to (llm.classify):
@@ -10,6 +11,8 @@ What a failure leads to (llm.classify):
   (the task goes back to the queue and is retried minutes later; other tasks go on);
 - a cap reached, or the budget guard stopped the call: :class:`Wait` with ``paused`` (the queue
   stops draining until the cap resets or is raised);
+- another call running now holds what is left under a cap: :class:`Wait` (the task is tried
+  again minutes later, once that call has ended; nothing pauses);
 - overloaded, exit codes without a known cause, an unreadable answer: retried now with a short
   doubling backoff, up to ``compound_loop.max_attempts``.
 The person sees a paused or failing state through :mod:`lazy_harness.notice`.
@@ -30,7 +33,8 @@ if TYPE_CHECKING:
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
-    from lazy_harness.worker.llm import CallError, Usage
+    from lazy_harness.cost.budget import OpenCall
+    from lazy_harness.worker.llm import Call, CallError, Usage
 
 
 class Wait(LhError):
@@ -63,7 +67,7 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
 
     Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
     """
-    from lazy_harness.cost import budget, ledger
+    from lazy_harness.cost import budget
     from lazy_harness.worker import codex_distill, llm
 
     loop = cfg["compound_loop"]
@@ -75,28 +79,23 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
     for attempt in range(1, attempts + 1):
         now = clock()
         estimate = budget.estimate(len(prompt), env, now)
-        verdict = budget.check(cfg, env, now, estimate)
-        if not verdict.allowed:
+        verdict, opened = budget.open_call(cfg, env, now, estimate, meta, len(prompt), kind, max_usd)
+        if opened is None:
+            if verdict.busy:  # why: another call holds what is left; it ends within its timeout
+                raise Wait(verdict.reason, paused=False)
             notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)",
                          verdict.until, env)
             raise Wait(verdict.reason, paused=True)
-        limit = verdict.remaining if max_usd is None else min(verdict.remaining, max_usd)
         try:
-            result = ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema)
+            result = _attempt(lambda limit: ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema),
+                              opened, min(estimate, opened.budget), meta, env, clock)
         except llm.CallError as exc:
-            if exc.cause not in ("not_found", "cannot_start"):
-                ledger.record(_charged(exc, min(estimate, limit)), meta, exc.cause, len(prompt), env, clock(), kind)
-            _failed(exc, attempt, attempts, limit, env, log)
+            _failed(exc, attempt, attempts, opened.budget, env, log)
             last = exc
             if attempt < attempts:
                 sleep(delay)
                 delay *= 2
             continue
-        except BaseException:
-            # why: SIGTERM (loop.py) or Ctrl-C: proc.run has killed claude's group; it read the prompt
-            ledger.record(_interrupted(min(estimate, limit)), meta, "interrupted", len(prompt), env, clock(), kind)
-            raise
-        ledger.record(result.usage, meta, "ok", len(prompt), env, clock(), kind)
         notice.clear(env)
         return result.answer, attempt
     assert last is not None
@@ -104,6 +103,34 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
                  f"(lh queue; lh queue retry --failed)", 0.0, env)
     last.attempts = attempts  # type: ignore[attr-defined]
     raise last
+
+
+def _attempt(ask: Callable[[float], Call], opened: OpenCall, estimate: float, meta: dict, env: Env | None,
+             clock: Callable[[], float]) -> Call:
+    """One call under its open marker: its ledger line whatever the outcome, then the marker goes.
+    A line that could not be written leaves the marker, settled later like a killed call's."""
+    from lazy_harness.cost import ledger
+    from lazy_harness.worker import llm
+
+    chars, kind, written = opened.prompt_chars, opened.kind, False
+    try:
+        try:
+            result = ask(opened.budget)
+        except llm.CallError as exc:
+            if exc.cause not in ("not_found", "cannot_start"):
+                ledger.record(_charged(exc, estimate), meta, exc.cause, chars, env, clock(), kind, opened.call)
+            written = True
+            raise
+        except BaseException:
+            # why: SIGTERM (loop.py) or Ctrl-C: proc.run has killed claude's group; it read the prompt
+            ledger.record(_interrupted(estimate), meta, "interrupted", chars, env, clock(), kind, opened.call)
+            written = True
+            raise
+        ledger.record(result.usage, meta, "ok", chars, env, clock(), kind, opened.call)
+        written = True
+        return result
+    finally:
+        opened.close(remove=written)
 
 
 def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env | None,
