@@ -1,5 +1,5 @@
 """What ``lh status`` and ``lh queue`` say of a task held by a spend cap, the purge of the worker's
-per-session state (cursor, distillation lock, lineage), and ``enable_loop`` on a config.toml the
+per-session state (distillation lock and lineage; the cursor is kept), and ``enable_loop`` on a config.toml the
 loader refuses."""
 
 import os
@@ -90,6 +90,21 @@ def test_status_without_a_cap_reached_keeps_the_plain_wait(here):
     _config("[budget]\ndaily_usd = 5.0\n")
     _task(spool.PENDING, SIDS[0], here, 30)
     assert _session_line(SIDS[0]).endswith("waiting: queued by Stop, not distilled yet")
+
+
+def _queue_row(sid: str) -> str:
+    r = invoke("queue")
+    assert r.code == 0, r.out + r.err
+    return next(line for line in r.out.splitlines() if sid[:8] in line)
+
+
+def test_lh_queue_names_the_cap_that_holds_a_task_never_taken_and_nothing_without_one(here):
+    _config("[budget]\ndaily_usd = 5.0\n")
+    _task(spool.PENDING, SIDS[0], here, 30)
+    assert "waiting" not in _queue_row(SIDS[0])  # no cap reached: nothing holds it
+    verdict = _spent_past_the_daily_cap()
+    row = _queue_row(SIDS[0])
+    assert verdict.reason in row and time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) in row
 
 
 def test_status_with_a_cap_of_zero_promises_no_time(here):

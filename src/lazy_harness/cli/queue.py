@@ -4,6 +4,8 @@ Task fields hold what hooks were given and what the worker wrote (paths, reasons
 one is printed through ``logfile.terminal_safe``, so an escape sequence in them is shown, not run.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import time
@@ -18,6 +20,10 @@ from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name
 from lazy_harness.queue import sweep
 from lazy_harness.queue.task import AGENT, TRANSCRIPTS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
 
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
 
@@ -103,6 +109,26 @@ def clipped(text: str, tid: str, limit: int = REASON_CHARS) -> str:
     return cut.rstrip(" ;,:") + f"… (lh queue show {tid})"
 
 
+def _cap_now() -> tuple[str, str]:
+    """:func:`cap_hold` with the config as ``lh cost`` reads it (its defaults when it is broken)."""
+    from lazy_harness.cli.cost import load_config
+
+    return cap_hold(load_config(), time.time())
+
+
+def cap_hold(cfg: Config, now: float) -> tuple[str, str]:
+    """Why a spend cap holds the queue now (the worker takes no task while one is reached) and until
+    when, as (reason, "YYYY-MM-DD HH:MM"); ("", "") when none is reached, no time for a cap of 0."""
+    from lazy_harness.cost import budget
+
+    verdict = budget.check(cfg, None, now)
+    if verdict.allowed:
+        return "", ""
+    # why: a cap of 0 (calls switched off) is not lifted at the reset, only by raising it
+    resets = verdict.daily > 0 and verdict.monthly > 0
+    return verdict.reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) if resets else ""
+
+
 INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"
 
 
@@ -161,12 +187,17 @@ def queue(ctx: click.Context, recent: int) -> None:
     rows.sort(key=lambda r: r[0])
     if rows:
         click.echo("recent:")
+    cap = None
     for name, state, path in rows[-recent:]:
         try:
             fields = spool.read_task(path)
         except OSError:
             continue
-        reason = clipped(fields.get("reason", "") or waiting_reason(fields), spool.task_id(name))
+        reason = fields.get("reason", "") or waiting_reason(fields)
+        if not reason and state == "pending":
+            cap = _cap_now() if cap is None else cap
+            reason = (f"waiting until {cap[1]}: {cap[0]}" if cap[1] else f"waiting: {cap[0]}") if cap[0] else ""
+        reason = clipped(reason, spool.task_id(name))
         click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<{STATE_WIDTH}} "
                                  f"{fields.get('event', '?'):<11} "
                                  f"{project_name(fields.get('cwd', '/')):<20} {reason}"))

@@ -18,8 +18,8 @@ from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
-from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, queued_at, task_names,
-                                    waiting_reason)
+from lazy_harness.cli.queue import (INTERRUPTED, STATES, cap_hold, clipped, dead_claims, not_before, queued_at,
+                                    task_names, waiting_reason)
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
@@ -81,19 +81,6 @@ def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: 
             sessions[sid] = (name, [])
         sessions[sid][1].append((state, fields))
     return [(sid, name, tasks) for sid, (name, tasks) in sessions.items()]
-
-
-def cap_hold(cfg: Config, now: float) -> tuple[str, str]:
-    """Why a spend cap holds the queue now (the worker takes no task while one is reached) and until
-    when, as (reason, "YYYY-MM-DD HH:MM"); ("", "") when none is reached, no time for a cap of 0."""
-    from lazy_harness.cost import budget
-
-    verdict = budget.check(cfg, None, now)
-    if verdict.allowed:
-        return "", ""
-    # why: a cap of 0 (calls switched off) is not lifted at the reset, only by raising it
-    resets = verdict.daily > 0 and verdict.monthly > 0
-    return verdict.reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) if resets else ""
 
 
 def _waiting(fields: dict, cap: tuple[str, str]) -> str:
