@@ -37,6 +37,18 @@ class TrustError(LhError):
     """The app-server could not be asked (absent, too old, an error answer, no answer in time)."""
 
 
+class RefusedError(TrustError):
+    """Codex refuses our hooks file (``hooks/list`` lists none of its hooks and warns why: an unknown
+    top-level key, a wrong type): ``reason`` is Codex's words, after the file's path."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        key = reason.removeprefix("unknown field `").split("`", 1)[0] if reason.startswith("unknown field `") else ""
+        hint = (f"remove `{key}` from {path} or move it elsewhere (Codex reads only \"description\" and "
+                f"\"hooks\" there)" if key else f"fix {path} where Codex says")
+        super().__init__(f"Codex refuses {path}: {reason}", f"{hint}, then run lh hooks install --agent codex")
+
+
 def find_codex(env: Mapping[str, str] | None = None) -> str | None:
     """The ``codex`` program on the PATH of ``env``, or None."""
     e = os.environ if env is None else env
@@ -161,13 +173,45 @@ def _ours(server: AppServer, hooks_file: str, cwd: str, everyone: bool = False) 
         raise TrustError("codex app-server: hooks/list: no hook list in the answer (an older codex?)")
     real = os.path.realpath(hooks_file)
     found: list[dict] = []
+    listed = False  # any hook of the file, ours or the person's
     for block in data:
         for hook in (block.get("hooks") if isinstance(block, dict) else None) or []:
             if (isinstance(hook, dict) and isinstance(hook.get("sourcePath"), str)
-                    and os.path.realpath(hook["sourcePath"]) == real and (everyone or settings.is_ours(hook))
-                    and hook.get("key") not in {h.get("key") for h in found}):
-                found.append(hook)
+                    and os.path.realpath(hook["sourcePath"]) == real):
+                listed = True
+                if (everyone or settings.is_ours(hook)) and hook.get("key") not in {h.get("key") for h in found}:
+                    found.append(hook)
+    reason = None if listed else refusal(data, hooks_file)
+    if reason is not None:
+        raise RefusedError(hooks_file, reason)
     return found
+
+
+def refusal(data: list, hooks_file: str) -> str | None:
+    """Codex's reason for refusing ``hooks_file`` in a ``hooks/list`` answer, or None: an error naming
+    the file (``{path, message}``) or a warning that does (``failed to parse hooks config <file>:
+    <reason>``, as codex 0.171.0 says an unknown top-level key or a wrong type)."""
+    names = {hooks_file, os.path.realpath(hooks_file)}
+    for block in data:
+        if not isinstance(block, dict):
+            continue
+        for error in block.get("errors") or []:
+            if (isinstance(error, dict) and isinstance(error.get("path"), str)
+                    and os.path.realpath(error["path"]) in names):
+                return _after_path(str(error.get("message")), names)
+        for warning in block.get("warnings") or []:
+            if isinstance(warning, str) and any(f"{name}: " in warning for name in names):
+                return _after_path(warning, names)
+    return None
+
+
+def _after_path(text: str, names: set[str]) -> str:
+    """``text`` from after ``<file>: `` on (the reason alone), on one line."""
+    for name in names:
+        if f"{name}: " in text:
+            text = text.split(f"{name}: ", 1)[1]
+            break
+    return " ".join(text.split())
 
 
 def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:

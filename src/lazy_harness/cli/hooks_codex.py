@@ -18,12 +18,17 @@ if TYPE_CHECKING:
 
 TRUST_BY_HAND = ("open codex, type /hooks and trust the four lazy-harness hooks (or run "
                  "lh hooks install --agent codex again once codex is on PATH)")
+# why: codex 0.171.0 reads only these at the top of hooks.json and refuses the whole file (ours and the
+# person's hooks) for any other key, even "$schema"; install keeps the person's keys as it always does
+# and warns, and Codex's own answer (codex_trust.RefusedError) says whether it refuses the file
+CODEX_TOP_KEYS = ("description", "hooks")
 
 
 def install(cwd: str | None = None) -> None:
     """Write our four hooks into hooks.json, then trust them; a trust that cannot be done is one line
     saying what to do, and the hooks stay installed (exit 0)."""
     target = paths.codex_hooks_file()
+    extra = foreign_keys(target)
     change = settings.install(target, backup=settings.backup_file(target), agent=settings.CODEX)
     events = ", ".join(f"{e} (timeout {settings.CODEX_EVENTS[e]} s)" for e in change.events)
     if change.action == "unchanged":
@@ -36,12 +41,28 @@ def install(cwd: str | None = None) -> None:
     click.echo(f"command: {settings.command_for('<Event>', agent=settings.CODEX)}")
     for warning in change.warnings:
         click.echo(f"warning: {warning}")
+    for key in extra:
+        click.echo(f"warning: {target}: top-level key {key!r}: Codex reads only \"description\" and \"hooks\" "
+                   "there, and codex 0.171.0 refuses the whole file for any other key (kept as is)")
     try:
         hooks = codex_trust.trust(target, cwd or os.getcwd())
+    except codex_trust.RefusedError as exc:
+        click.echo(f"trust: not done: {exc.message}; Codex runs none of its hooks, ours or yours: {exc.hint}")
+        return
     except codex_trust.TrustError as exc:
         click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
         return
     click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
+
+
+def foreign_keys(path: str) -> list[str]:
+    """The top-level keys of ``path`` Codex does not read (CODEX_TOP_KEYS); none for a file that is
+    missing or does not parse (settings.install then says so)."""
+    try:
+        data, _ = settings.read(path)
+    except SettingsError:
+        return []
+    return [key for key in (data or {}) if key not in CODEX_TOP_KEYS]
 
 
 def uninstall(cwd: str | None = None) -> None:
@@ -81,6 +102,7 @@ class CodexState:
     def __init__(self, path: str, state: str, ours: list, error: str = "") -> None:
         self.path, self.state, self.ours, self.error = path, state, ours, error
         self.trust = ""  # "trusted", "not trusted: <events>", "unknown: <why>", "" (nothing to ask)
+        self.refused: codex_trust.RefusedError | None = None  # Codex refuses the file: its reason
 
 
 def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
@@ -94,15 +116,21 @@ def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
         return CodexState(path, "missing", [])
     found = CodexState(path, "ok", settings.find_ours(data))
     if found.ours and ask:
-        found.trust = trust_line(path, cwd or os.getcwd())
+        try:
+            found.trust = trust_line(path, cwd or os.getcwd())
+        except codex_trust.RefusedError as exc:
+            found.trust, found.refused = f"none: {exc.message}", exc
     return found
 
 
 def trust_line(path: str, cwd: str) -> str:
+    """Our hooks' trust as Codex reports it, in words; raises RefusedError when Codex refuses the file."""
     if codex_trust.find_codex() is None:
         return "unknown: codex is not on PATH"
     try:
         hooks = codex_trust.status(path, cwd)
+    except codex_trust.RefusedError:
+        raise
     except codex_trust.TrustError as exc:
         return f"unknown: {exc.message}"
     left = [str(h.get("eventName", "?")) for h in hooks if h.get("trustStatus") != codex_trust.TRUSTED]
@@ -145,6 +173,10 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
             return []
         return [("info", "codex hooks", f"{found.path} holds no lazy-harness hooks; Codex sessions are not "
                  "remembered", "lh hooks install --agent codex")]
+    sessions = ("ok", "codex sessions", f"{sessions_seen()} seen by the queue (tasks with agent=codex)", None)
+    if found.refused is not None:  # why: Codex runs none of the file's hooks; their trust is moot
+        return [("fail", "codex hooks", f"{found.refused.message}; Codex runs none of its hooks",
+                 found.refused.hint), sessions]
     events = [o.event for o in found.ours]
     missing = [e for e in settings.CODEX_EVENTS if e not in events]
     detail = f"{found.path}: {', '.join(events)}"
@@ -157,7 +189,7 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
         rows.append(("fail", "codex trust", f"{found.trust}: Codex skips them", "lh hooks install --agent codex"))
     else:
         rows.append(("warn", "codex trust", found.trust, TRUST_BY_HAND))
-    rows.append(("ok", "codex sessions", f"{sessions_seen()} seen by the queue (tasks with agent=codex)", None))
+    rows.append(sessions)
     return rows
 
 

@@ -15,7 +15,8 @@ logged by hooks/entry.py, which always exits 0.
                      to date (by hand, a sync): an index task for the worker (a few ``stat``)
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
-    read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext
+    read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext;
+                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (codex_fit)
     remember_shown   the ids the digest printed, so prompt recall does not repeat them
     hold_left_out    hold what the digest's check left out; tell the person once
 
@@ -42,8 +43,11 @@ if TYPE_CHECKING:
 
 
 # why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
-# (the model would see a truncated digest and a path); 6,000 characters stay near 1,500 tokens of prose
-CODEX_CONTEXT_CHARS = 6000
+# (the model would see a truncated digest and a path). Tokens follow bytes more than characters: a
+# Japanese or Chinese character is 3 bytes of UTF-8 and about a token, an English one 1 byte and a
+# quarter of one (measured against codex 0.171.0); 6,000 bytes stay near 2,000 tokens in any script
+CODEX_CONTEXT_BYTES = 6000
+CODEX_FITS = 3  # renders again at most, each with less room, to bring a text within CODEX_CONTEXT_BYTES
 
 
 class Start:
@@ -62,12 +66,8 @@ class Start:
         self.stats: dict | None = None
 
     def load_config(self) -> None:
-        """The config every later step reads, and the folder the session starts in. Under Codex CLI
-        the read-back stays within CODEX_CONTEXT_CHARS."""
+        """The config every later step reads, and the folder the session starts in."""
         self.cfg = config.load_fast(self.env)
-        context = self.cfg["context"]
-        if agent_of(self.payload) == CODEX and int(context["max_chars"]) > CODEX_CONTEXT_CHARS:
-            self.cfg = {**self.cfg, "context": {**context, "max_chars": CODEX_CONTEXT_CHARS}}
         self.cwd = str(self.payload.get("cwd") or self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
 
     def said(self) -> dict:
@@ -274,7 +274,25 @@ def read_digest(s: Start) -> str:
             lineage.mark_fork(s.env, sid)
         own = lineage.own(s.env, sid, str(s.payload.get("transcript_path") or ""))
     s.text, s.stats = recall.digest(s.cwd, s.cfg, s.env, s.now, s.source, own, trouble_of(s.env))
-    return ""
+    return codex_fit(s, own) if agent_of(s.payload) == CODEX else ""
+
+
+def codex_fit(s: Start, own: tuple[str, ...]) -> str:
+    """Under Codex CLI: while the digest's UTF-8 is over CODEX_CONTEXT_BYTES, render it again with
+    ``context.max_chars`` scaled down by as much (a little more), at most CODEX_FITS times; whole
+    entries, as any budget gives. Its words for hooks.log name the cap."""
+    size = len(s.text.encode("utf-8")) if s.text else 0
+    again = ""
+    for _ in range(CODEX_FITS):
+        if size <= CODEX_CONTEXT_BYTES or s.stats is None:
+            break
+        budget = int(s.stats["max_chars"]) * CODEX_CONTEXT_BYTES * 97 // (size * 100)
+        cfg: Config = {**s.cfg, "context": {**s.cfg["context"], "max_chars": budget}}
+        s.text, s.stats = recall.digest(s.cwd, cfg, s.env, s.now, s.source, own, trouble_of(s.env))
+        size = len(s.text.encode("utf-8")) if s.text else 0
+        again = f", rendered again within {budget} chars"
+    over = "; over it still: Codex shows a preview" if size > CODEX_CONTEXT_BYTES else ""
+    return f" (codex: {size}/{CODEX_CONTEXT_BYTES} bytes{again}{over})" if s.text else ""
 
 
 def trouble_of(env: Mapping[str, str]) -> Callable[[], tuple[int, str | None]]:
