@@ -155,8 +155,11 @@ def cost(since: str, by: str, as_json: bool) -> None:
                        f"{t.tokens['input_tokens']:>10}  {t.tokens['output_tokens']:>8}  {cache:>10}")
         if whole.failed:
             click.echo(f"{whole.failed} of the calls failed (their cost is counted)")
-        if whole.unreported:
-            click.echo(f"{whole.unreported} call(s) reported no cost (counted as $0)")
+        if whole.unreported > whole.estimated:
+            click.echo(f"{whole.unreported - whole.estimated} call(s) reported no cost (counted as $0)")
+        if whole.estimated:
+            click.echo(f"{whole.estimated} call(s) reported no cost and are counted at their estimate "
+                       "(stopped at a timeout, interrupted or killed mid-call)")
     for line in call_lines(entries, spend):
         click.echo(line)
     click.echo(_today_line(verdict))

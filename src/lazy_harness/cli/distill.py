@@ -66,8 +66,10 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         fields["event"] = pipeline.WHOLE_SESSION_EVENT
     # why: a transcript named on the command line is the user's own choice, so it may live anywhere
     outcome = pipeline.distill(fields, cfg, os.environ, dry_run=dry_run, trust=False)
+    said = False
     while _busy(outcome):
-        _wait_for_the_other_call(outcome.reason)
+        _wait_for_the_other_call(outcome.reason, said)
+        said = True
         outcome = pipeline.distill(fields, cfg, os.environ, trust=False)
     if dry_run:
         if outcome.prompt is not None:
@@ -97,11 +99,13 @@ def _busy(outcome: Outcome) -> bool:
     return outcome.status == "waiting" and outcome.reason.startswith(budget.BUSY)
 
 
-def _wait_for_the_other_call(reason: str) -> None:
-    """One line, then wait until the calls running now end (their markers' locks are released)."""
+def _wait_for_the_other_call(reason: str, said: bool) -> None:
+    """One line (the first time only: the other process may call again and again), then wait until
+    the calls running now end (their markers' locks are released)."""
     from lazy_harness.cost import budget
 
-    click.echo(f"{reason}; lh distill waits for that call to end (Ctrl-C stops waiting)")
+    if not said:
+        click.echo(f"{reason}; lh distill waits for that call to end (Ctrl-C stops waiting)")
     try:
         budget.wait_open_calls()
     except KeyboardInterrupt:

@@ -45,7 +45,9 @@ FALLBACK_PER_CHAR = 1.25e-6 / 3.5
 FALLBACK_FIXED = 0.02
 BUSY = "another model call"  # how a busy verdict's reason starts (lh distill waits on it)
 OPEN_DIR = "calls-open"  # under the queue's state folder: one marker per call under way
-LOCK_NAME = "spend.lock"  # beside it: held while a caller checks the caps and writes its marker
+# beside it: held while a caller checks the caps and writes its marker. why the dot: lh queue purge reads
+# <name>.lock in the state folder as a session's enqueue lock and removes old ones (queue/sweep.py)
+LOCK_NAME = ".spend.lock"
 
 
 @dataclass

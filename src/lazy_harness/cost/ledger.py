@@ -225,6 +225,7 @@ class Totals:
     tokens: dict = field(default_factory=lambda: {name: 0 for name in TOKEN_FIELDS})
     failed: int = 0
     unreported: int = 0
+    estimated: int = 0  # of the unreported: counted at their estimate (a timeout, interrupted, killed)
 
     def add(self, entry: dict) -> None:
         self.calls += 1
@@ -237,10 +238,12 @@ class Totals:
             self.failed += 1
         if entry.get("cost_reported") is False:
             self.unreported += 1
+            self.estimated += float(entry["total_cost_usd"]) > 0
 
     def as_dict(self) -> dict:
         return {"calls": self.calls, "cost_usd": round(self.cost_usd, 6), **self.tokens,
-                "failed_calls": self.failed, "calls_without_cost": self.unreported}
+                "failed_calls": self.failed, "calls_without_cost": self.unreported,
+                "calls_at_estimate": self.estimated}
 
 
 def total(entries: Iterable[dict], since: float = 0.0, until: float = MAX_TS) -> float:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from lazy_harness.config.typed import CompoundLoopConfig, Config
+    from lazy_harness.cost.budget import Verdict
     from lazy_harness.memory.shapes import Env
 
 KIND = "model-check"  # the ledger's kind for this call
@@ -126,6 +127,24 @@ def to_judge(texts: list[tuple[str, str, str, str]], memory_dir: str,
     return [e for e in texts if e[1] not in skip and e[3].strip()]
 
 
+BUSY_TURNS = 3  # how many times the check waits for other model calls holding what is left under a cap
+
+
+def _room(cfg: Config, env: Env | None, now: float | None, log: Callable[[str], object]) -> Verdict:
+    """The cap check for one model check. While other calls (``lh distill``, a worker) hold what is
+    left, it waits for them (each ends within its timeout) rather than skip: a skipped check is never
+    made again for those entries."""
+    from lazy_harness.cost import budget
+
+    for turn in range(1, BUSY_TURNS + 1):
+        verdict = budget.check(cfg, env, time.time() if now is None or turn > 1 else now, MAX_USD)
+        if not verdict.busy or turn == BUSY_TURNS:
+            return verdict
+        log(f"model check waits: {verdict.reason}")
+        budget.wait_open_calls(env)
+    return verdict
+
+
 def run(entries: list[tuple[str, str, str, str]], cfg: Config, env: Env | None, meta: dict,
         log: Callable[[str], object], now: float | None = None,
         sleep: Callable[[float], object] = time.sleep) -> list[tuple[str, str, str, str]]:
@@ -139,8 +158,7 @@ def run(entries: list[tuple[str, str, str, str]], cfg: Config, env: Env | None, 
     trust = cfg.get("trust", {})
     if not entries or not trust.get("model_check", True):
         return []
-    now = time.time() if now is None else now
-    verdict = budget.check(cfg, env, now, MAX_USD)
+    verdict = _room(cfg, env, now, log)
     if not verdict.allowed:
         log(f"model check skipped: {verdict.reason}; the entries stay as the rules left them")
         return []
@@ -150,12 +168,20 @@ def run(entries: list[tuple[str, str, str, str]], cfg: Config, env: Env | None, 
     loop: CompoundLoopConfig = {**cfg["compound_loop"], "max_attempts": 1}
     if trust.get("model_check_model"):
         loop["model"] = trust["model_check_model"]
-    try:
-        answer, _ = calls.run_model(prompt, {**cfg, "compound_loop": loop}, env, meta, sleep, log,
-                                    schema=SCHEMA, kind=KIND, max_usd=MAX_USD)
-    except (calls.Wait, ModelError) as exc:
-        log(f"model check not made: {redact.redact(str(exc), extra)[0]}; the entries stay as the rules left them")
-        return []
+    for turn in range(1, BUSY_TURNS + 1):
+        try:
+            answer, _ = calls.run_model(prompt, {**cfg, "compound_loop": loop}, env, meta, sleep, log,
+                                        schema=SCHEMA, kind=KIND, max_usd=MAX_USD)
+            break
+        except calls.Wait as exc:
+            if turn < BUSY_TURNS and str(exc).startswith(budget.BUSY):
+                budget.wait_open_calls(env)  # why: another call began after _room looked: wait for it too
+                continue
+            log(f"model check not made: {redact.redact(str(exc), extra)[0]}; the entries stay as the rules left them")
+            return []
+        except ModelError as exc:
+            log(f"model check not made: {redact.redact(str(exc), extra)[0]}; the entries stay as the rules left them")
+            return []
     hostile, problems = validate(answer, {e[1] for e in entries})
     for problem in problems:
         log(f"model check: {problem}")
