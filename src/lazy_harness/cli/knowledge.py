@@ -1,11 +1,12 @@
-"""``lh knowledge handoff-now``: distill a project's session now, without waiting for its end."""
+"""``lh knowledge handoff-now``: distill a project's session (Claude Code's or Codex CLI's) now, without
+waiting for its end."""
 
 import os
 import time
 
 import click
 
-from lazy_harness import paths, queue as spool
+from lazy_harness import CODEX, PAYLOAD_AGENT, paths, queue as spool
 from lazy_harness.errors import LhError
 
 
@@ -39,15 +40,16 @@ def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, dict
     return None
 
 
-def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
-    """(session id, transcript, the session's own project folder)."""
+def _resolve(session_id: str | None, cwd: str) -> dict:
+    """The payload a hook of the session's agent would give: session id, transcript (a Claude Code
+    transcript or a Codex rollout), the session's own project folder, and the agent when it is Codex."""
     from lazy_harness.cli import sessions
 
     path: str | None
     if session_id:
         hits = sessions.match_sessions(session_id)
         if not hits:
-            raise LhError(f"no transcript for session {session_id} under {paths.projects_dir()}",
+            raise LhError(f"no transcript for session {session_id} under {sessions.where()}",
                           hint="lh knowledge handoff-now (the newest session of this repository)")
         if len(hits) > 1:
             listed = ", ".join(sessions.session_id_of(p) for p in hits[:10])
@@ -59,7 +61,7 @@ def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
         for other, kind in skipped:
             click.echo(f"skipped {os.path.basename(other)}: {kind} session")
         if path is None:
-            raise LhError(f"no interactive Claude Code session found for {cwd}",
+            raise LhError(f"no interactive Claude Code session found for {cwd}, nor a Codex one",
                           hint="run it from the project folder, or pass --session ID")
     # why: the session's memory belongs to the project it ran in, not to the caller's folder
     recorded = sessions.session_cwd(path)
@@ -67,7 +69,10 @@ def _resolve(session_id: str | None, cwd: str) -> tuple[str, str, str]:
         raise LhError(f"session {sessions.session_id_of(path)}: its transcript {path} holds no conversation yet "
                       "(it names no project folder): nothing to distill",
                       hint="lh knowledge handoff-now --session ID (a session with a conversation)")
-    return sessions.session_id_of(path), path, recorded or cwd
+    payload = {"session_id": sessions.session_id_of(path), "transcript_path": path, "cwd": recorded or cwd}
+    if sessions.is_rollout(path):
+        payload[PAYLOAD_AGENT] = CODEX  # why: as a Codex hook's payload: the task names the agent and its folder
+    return payload
 
 
 def _cause(reason: str) -> str:
@@ -104,8 +109,8 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     from lazy_harness import config
     from lazy_harness.queue import submit
 
-    session_id, path, cwd = _resolve(session_id, os.path.abspath(project))
-    payload = {"session_id": session_id, "transcript_path": path, "cwd": cwd}
+    payload = _resolve(session_id, os.path.abspath(project))
+    session_id, path, cwd = payload["session_id"], payload["transcript_path"], payload["cwd"]
     cfg = config.load_checked(os.environ)
     name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg)
     q = paths.queue_dir()

@@ -1,4 +1,4 @@
-"""Finding Claude Code sessions for ``lh knowledge handoff-now`` and ``lh distill``.
+"""Finding sessions (Claude Code's and Codex CLI's) for ``lh knowledge handoff-now`` and ``lh distill``.
 
 Not a command group: the lookup those two commands share. It lives with them because nothing else
 looks for a session by id or by folder (the hooks get the transcript path in their payload, the
@@ -9,11 +9,17 @@ started in>/<session id>.jsonl``. A repository's sessions may have started in it
 subfolder or in another worktree, each with its own folder there, and the key cannot be turned
 back into a path: the transcript's own ``cwd`` tells which repository a session belongs to
 (:func:`project_identity.project_root` maps every worktree to the main one).
+
+Codex CLI keeps a session's rollout under ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<timestamp>-<session
+id>.jsonl``; its first record (``session_meta``) names the cwd and whether the session was interactive
+(worker/rollout.py). Both agents' sessions are looked through together: the newest interactive one of
+the repository is taken, whichever agent ran it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 from lazy_harness import paths
 from lazy_harness.project_identity import project_root
@@ -23,6 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 SUFFIX = ".jsonl"
+# rollout-2026-11-28T23-58-47-<session id>.jsonl
+ROLLOUT_NAME = re.compile(r"rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-(.+)\.jsonl\Z")
 
 
 def all_transcripts(env: Mapping[str, str] | None = None) -> list[tuple[float, str]]:
@@ -49,15 +57,44 @@ def all_transcripts(env: Mapping[str, str] | None = None) -> list[tuple[float, s
     return found
 
 
+def all_rollouts(env: Mapping[str, str] | None = None) -> list[tuple[float, str]]:
+    """(mtime, path) of every Codex CLI rollout under ``$CODEX_HOME/sessions`` (its date folders)."""
+    from lazy_harness.worker import rollout
+
+    found: list[tuple[float, str]] = []
+    for folder, dirs, files in os.walk(rollout.sessions_dir(env)):  # why walk: YYYY/MM/DD, not followed links
+        dirs.sort()
+        for name in files:
+            if ROLLOUT_NAME.match(name):
+                path = os.path.join(folder, name)
+                try:
+                    found.append((os.stat(path).st_mtime, path))
+                except OSError:
+                    pass
+    return found
+
+
+def all_sessions(env: Mapping[str, str] | None = None) -> list[tuple[float, str]]:
+    """(mtime, path) of every session of either agent: Claude Code transcripts and Codex rollouts."""
+    return all_transcripts(env) + all_rollouts(env)
+
+
+def where(env: Mapping[str, str] | None = None) -> str:
+    """The folders looked through, for a message."""
+    from lazy_harness.worker import rollout
+
+    return f"{paths.projects_dir(env)} or {rollout.sessions_dir(env)}"
+
+
 def match_sessions(ident: str, env: Mapping[str, str] | None = None) -> list[str]:
-    """Transcripts whose session id is ``ident`` or starts with it (the 8-character short ids of
+    """Sessions (of either agent) whose id is ``ident`` or starts with it (the 8-character short ids of
     task names); an exact id wins over prefixes."""
     ident = ident.strip()
     if not ident:
         return []
     hits = []
-    for _, path in all_transcripts(env):
-        sid = os.path.basename(path)[: -len(SUFFIX)]
+    for _, path in all_sessions(env):
+        sid = session_id_of(path)
         if sid == ident:
             return [path]
         if sid.startswith(ident):
@@ -66,26 +103,44 @@ def match_sessions(ident: str, env: Mapping[str, str] | None = None) -> list[str
 
 
 def session_id_of(path: str) -> str:
-    return os.path.basename(path)[: -len(SUFFIX)] if path.endswith(SUFFIX) else os.path.basename(path)
+    name = os.path.basename(path)
+    rollout = ROLLOUT_NAME.match(name)
+    if rollout:
+        return rollout.group(1)
+    return name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
+
+
+def is_rollout(path: str) -> bool:
+    """Whether ``path`` is a Codex rollout (it starts with a ``session_meta`` record), not a Claude Code
+    transcript."""
+    from lazy_harness.worker import rollout
+
+    return rollout.session_meta(path) is not None
+
+
+def session_kind(path: str) -> str:
+    """``interactive``, ``headless``, ... as the worker will judge the session (a prefix is read)."""
+    from lazy_harness.worker import rollout, transcript
+
+    meta = rollout.session_meta(path)
+    return rollout.kind_of(meta) if meta is not None else transcript.sniff_kind(path)
 
 
 def newest_interactive(cwd: str, env: Mapping[str, str] | None = None) -> tuple[str | None, list[tuple[str, str]]]:
-    """The newest interactive transcript of the repository holding ``cwd`` (any worktree, any
-    subfolder), or None; and the newer ones passed over as [(path, kind)]."""
-    from lazy_harness.worker import transcript
-
+    """The newest interactive session (of either agent) of the repository holding ``cwd`` (any
+    worktree, any subfolder), or None; and the newer ones passed over as [(path, kind)]."""
     root = project_root(cwd)
     roots: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
-    for _, path in sorted(all_transcripts(env), reverse=True):
-        where = session_cwd(path)
-        if not where:
+    for _, path in sorted(all_sessions(env), reverse=True):
+        ran_in = session_cwd(path)
+        if not ran_in:
             continue
-        if where not in roots:
-            roots[where] = project_root(where)
-        if roots[where] != root:
+        if ran_in not in roots:
+            roots[ran_in] = project_root(ran_in)
+        if roots[ran_in] != root:
             continue
-        kind = transcript.sniff_kind(path)
+        kind = session_kind(path)
         if kind == "interactive":
             return path, skipped
         skipped.append((path, kind))
@@ -93,10 +148,17 @@ def newest_interactive(cwd: str, env: Mapping[str, str] | None = None) -> tuple[
 
 
 def session_cwd(path: str, max_records: int = 200) -> str | None:
-    """The working folder a transcript records (the first ``cwd`` among its first records)."""
+    """The working folder a session records: a rollout's ``session_meta`` cwd, a transcript's first
+    ``cwd`` among its first records."""
     import json
 
+    from lazy_harness.worker import rollout
     from lazy_harness.worker.transcript import iter_lines
+
+    meta = rollout.session_meta(path)
+    if meta is not None:
+        cwd = meta.get("cwd")
+        return cwd if isinstance(cwd, str) and cwd else None
 
     try:
         with open(path, "rb") as fh:

@@ -12,7 +12,7 @@ from lazy_harness.queue import retain
 from lazy_harness.atomic import atomic_write, fsync_dir, lock, write_all
 from lazy_harness.queue.state import read_state, state_file
 from lazy_harness.queue.task import (AGENT, ASKED_EVENTS, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout,
-                                     format_task, iso_now, read_task, task_id, tmp_path_for)
+                                     format_task, iso_now, read_task, task_id, tmp_path_for, transcripts_folder)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
 
 TYPE_CHECKING = False
@@ -137,14 +137,14 @@ def task_fields(payload: dict, event: str, forced: bool, env: Mapping[str, str] 
         "event": event,
         "forced": "1" if forced else "0",
     }
-    codex = agent_of(payload) == CODEX
-    if codex:
+    if agent_of(payload) == CODEX:
         fields[AGENT] = CODEX  # why: absent means Claude Code, so every older task reads as it did
     # why: the worker that takes the task may have been started with another CLAUDE_CONFIG_DIR or
     # CODEX_HOME (by a session of the other agent, or of another profile); it trusts this folder too
     # when it is the user's own (worker/pipeline.py, check_trust)
-    fields[TRANSCRIPTS] = os.path.join(paths.codex_home(env), "sessions") if codex else paths.projects_dir(env)
+    fields[TRANSCRIPTS] = transcripts_folder(payload, env)
     turn = turn_fingerprint(payload)
     if turn:
         fields[TURN] = turn_digest(turn)  # why: the model's words (a key it quoted) stay out of the task file
     return fields
+

@@ -2,7 +2,8 @@
 idle without being checked, forgotten once they are old. Hot path (the Stop hook notes its session
 here): only ``os``, ``fcntl`` and the spool.
 
-    queue/state/open/<session>   a session the sweep still watches: its transcript and cwd
+    queue/state/open/<session>   a session the sweep still watches: its transcript, cwd, agent and
+                                 the folder its agent keeps transcripts in
     queue/state/.sweep           the sweep's throttle stamp (mtime) and rotation cursor
 
 A session killed without SessionEnd, or whose last Stops were gated, is queued by :func:`sweep`,
@@ -17,7 +18,7 @@ import os
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import atomic_write
-from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, agent_of
+from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, TRANSCRIPTS, agent_of, transcripts_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,8 +33,9 @@ def _open_file(queue: str, sid: str) -> str:
     return os.path.join(queue, spool.OPEN, paths.safe_session_id(sid))
 
 
-def watch(queue: str, payload: dict) -> bool:
-    """Make sure the sweep knows the session (its transcript and cwd). Returns True when it wrote.
+def watch(queue: str, payload: dict, env: Mapping[str, str] | None = None) -> bool:
+    """Make sure the sweep knows the session (its transcript, cwd, and the folder its agent keeps
+    transcripts in as ``env``, the hook's environment, names it). Returns True when it wrote.
 
     Costs one ``stat`` when the session is already known, so the Stop hook may call it every turn.
     """
@@ -48,8 +50,12 @@ def watch(queue: str, payload: dict) -> bool:
               "cwd": str(payload.get("cwd") or os.getcwd())}
     if agent_of(payload) == CODEX:
         record[AGENT] = CODEX  # the task the sweep queues for it names the agent too
+    # why: the hook that sweeps the session later may be the other agent's, or run with another
+    # CODEX_HOME or CLAUDE_CONFIG_DIR: the task names the folder this session's own hook saw
+    record[TRANSCRIPTS] = transcripts_folder(payload, env)
     atomic_write(path, spool.format_task(record))
     return True
+
 
 
 def _sweep_due(stamp: str, now: float, every: float) -> tuple[bool, str]:
@@ -140,7 +146,10 @@ def _examine(queue: str, name: str, now: float, idle_seconds: float, env: Mappin
     payload = {"session_id": sid, "transcript_path": transcript, "cwd": record.get("cwd") or ""}
     if record.get(AGENT) == CODEX:
         payload[PAYLOAD_AGENT] = CODEX
-    return spool.enqueue(queue, spool.task_fields(payload, "sweep", False, env), now)
+    fields = spool.task_fields(payload, "sweep", False, env)
+    if record.get(TRANSCRIPTS):  # absent from a record an older version wrote: the sweeping hook's folder
+        fields[TRANSCRIPTS] = record[TRANSCRIPTS]
+    return spool.enqueue(queue, fields, now)
 
 
 def _unlink_quiet(path: str) -> None:

@@ -3,10 +3,16 @@
 Hot path: only ``os`` (``iso_now`` imports :mod:`lazy_harness.logfile`, which hooks have loaded already).
 """
 
+from __future__ import annotations
+
 import os
 
-from lazy_harness import CLAUDE, CODEX, PAYLOAD_AGENT
+from lazy_harness import CLAUDE, CODEX, PAYLOAD_AGENT, paths
 from lazy_harness.atomic import ensure_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
 OPEN = os.path.join(STATE, "open")
@@ -92,3 +98,11 @@ def iso_now(now: float) -> str:
     from lazy_harness.logfile import stamp
 
     return stamp(now)
+
+
+def transcripts_folder(payload: dict, env: Mapping[str, str] | None = None) -> str:
+    """The folder the agent of ``payload`` keeps its transcripts in, as ``env`` (the hook's) names it:
+    ``$CODEX_HOME/sessions`` for Codex CLI, the Claude dir's ``projects`` for Claude Code."""
+    if agent_of(payload) == CODEX:
+        return os.path.join(paths.codex_home(env), "sessions")
+    return paths.projects_dir(env)
