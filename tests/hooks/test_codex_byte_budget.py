@@ -85,7 +85,10 @@ def test_session_start_under_codex_keeps_a_japanese_memory_within_6000_bytes_of_
     shown = whole_entries(codex, summaries)
     assert len(shown) >= 8  # still most of what fits, newest first
     assert summaries[-1] in shown
-    assert codex.split("\n")[-1].startswith("Left out for space:")
+    footer = codex.split("\n")[-1]
+    assert footer.startswith("Left out for space:")
+    # the person's setting is 6,000: the footer does not name the smaller room the re-render had
+    assert "context.max_chars is" not in footer and "Codex CLI" in footer, footer
     line = next(ln for ln in reversed(hook_log(paths.claude_dir())) if "agent=codex" in ln and "SessionStart" in ln)
     assert f"{CAP} bytes" in line  # the cap is named in hooks.log
 

@@ -289,6 +289,8 @@ def codex_fit(s: Start, own: tuple[str, ...]) -> str:
         budget = int(s.stats["max_chars"]) * CODEX_CONTEXT_BYTES * 97 // (size * 100)
         cfg: Config = {**s.cfg, "context": {**s.cfg["context"], "max_chars": budget}}
         s.text, s.stats = recall.digest(s.cwd, cfg, s.env, s.now, s.source, own, trouble_of(s.env))
+        if s.text:  # why: the footer would name this smaller room as the person's context.max_chars
+            s.text = s.text.replace(f"(context.max_chars is {budget})", "(the room Codex CLI gives a hook's text)")
         size = len(s.text.encode("utf-8")) if s.text else 0
         again = f", rendered again within {budget} chars"
     over = "; over it still: Codex shows a preview" if size > CODEX_CONTEXT_BYTES else ""
