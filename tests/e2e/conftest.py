@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from claude_env import CLAUDE_ENV_VAR, ClaudeHome, claude_version, find_claude  # noqa: E402
+from codex_home import find_codex  # noqa: E402
 from loop_home import LoopHome  # noqa: E402
 from standin import Script, StandIn  # noqa: E402
 
@@ -32,6 +33,19 @@ def claude_bin() -> str:
         )
         print(f"\nSKIP e2e: {reason}", file=sys.stderr)
         pytest.skip(reason)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def codex_bin() -> str:
+    """The real Codex CLI; outside CI a machine without it skips the Codex tests, in CI they fail."""
+    import os
+
+    binary = find_codex()
+    if binary is None:
+        if os.environ.get("CI"):
+            pytest.fail("codex not found in CI: .ci/run installs @openai/codex")
+        pytest.skip("Codex CLI not found: put `codex` on PATH (npm install -g @openai/codex)")
     return binary
 
 

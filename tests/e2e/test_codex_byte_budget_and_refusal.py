@@ -6,14 +6,13 @@ lazy-harness installed by the real ``lh hooks install --agent codex``."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from collections.abc import Iterator
 
 import pytest
 
-from codex_home import CodexHome, find_codex
+from codex_home import CodexHome
 from responses_standin import ResponsesScript, ResponsesStandIn
 
 pytestmark = pytest.mark.e2e
@@ -22,16 +21,6 @@ SUMMARY = "決定{i}：請求キューはPostgresに置き、夜間のバキュ�
 RATIONALE = "運用チームが既にバックアップしているので、別のストアを増やさない。監視も今のままでよい。"
 FAILURE = "失敗{i}：インポートがBOMで止まった。CSVの先頭に見えない文字があった。"
 PREVENTION = "読み込む前にBOMを取り除き、テストで確認する。"
-
-
-@pytest.fixture(scope="module")
-def codex_bin() -> str:
-    binary = find_codex()
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("codex not found in CI: .ci/run installs @openai/codex")
-        pytest.skip("Codex CLI not found: put `codex` on PATH (npm install -g @openai/codex)")
-    return binary
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ stand-in, with lazy-harness installed by the real ``lh hooks install --agent cod
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from codex_home import CodexHome, exit_tui, find_codex, prompt, ready
+from codex_home import CodexHome, exit_tui, prompt, ready
 from responses_standin import ResponsesScript, ResponsesStandIn
 
 pytestmark = pytest.mark.e2e
@@ -21,16 +20,6 @@ THEIRS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "comma
 QUESTION = "Where should the billing queue live, Postgres or Redis"  # no '?': the TUI takes it as a key
 REPLY = "Postgres it is: the nightly backup covers it."
 REMEMBERED = "Decided earlier: retries go through the queue table"
-
-
-@pytest.fixture(scope="session")
-def codex_bin() -> str:
-    binary = find_codex()
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("codex not found in CI: .ci/run installs @openai/codex")
-        pytest.skip("Codex CLI not found: put `codex` on PATH (npm install -g @openai/codex)")
-    return binary
 
 
 @pytest.fixture

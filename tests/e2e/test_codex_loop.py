@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from codex_home import CodexHome, exit_tui, find_codex, prompt, ready
+from codex_home import CodexHome, exit_tui, prompt, ready
 from loop_home import LoopHome
 from responses_standin import ResponsesRequest, ResponsesScript, ResponsesStandIn
 from standin import inline_system_text
@@ -34,18 +34,6 @@ ANSWER: dict[str, Any] = {
 }
 RESUMED = "One more thing from the resumed session: retries go through the same queue table"
 WORKING = "esc to interrupt"  # the TUI's status line while a turn runs
-
-
-@pytest.fixture(scope="session")
-def codex_bin() -> str:
-    import os
-
-    binary = find_codex()
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("codex not found in CI: .ci/run installs @openai/codex")
-        pytest.skip("Codex CLI not found: put `codex` on PATH (npm install -g @openai/codex)")
-    return binary
 
 
 @pytest.fixture
