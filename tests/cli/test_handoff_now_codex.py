@@ -2,7 +2,6 @@
 ``$CODEX_HOME/sessions``, the newest interactive session of either agent for the project, and a
 Codex id (or its first characters) given with ``--session``."""
 
-import json
 import os
 import time
 from pathlib import Path
@@ -10,20 +9,7 @@ from pathlib import Path
 from lazy_harness import paths, queue
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import enable_loop, worker_lock_held
-from tests.support.sessions import place
-
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "codex"
-
-
-def place_rollout(project: Path, name: str = "interactive.jsonl", day: str = "2026/11/28") -> tuple[str, str]:
-    """The recorded rollout ``name`` where Codex keeps it, its paths pointed at ``project``: (id, path)."""
-    text = (FIXTURE / name).read_text().replace("/home/user/project", str(project))
-    sid = json.loads(text.splitlines()[0])["payload"]["id"]
-    folder = Path(paths.codex_home()) / "sessions" / day
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"rollout-2026-11-28T23-58-47-{sid}.jsonl"
-    path.write_text(text)
-    return sid, str(path)
+from tests.support.sessions import place, place_rollout
 
 
 def _age(path: str, seconds: float) -> None:

@@ -14,9 +14,8 @@ from lazy_harness import paths, queue
 from lazy_harness.queue import sweep
 from tests.hooks.hookrun import enable_loop, run_hook, spawned_workers_gone, worker_lock_held
 from tests.support import fake_claude
-from tests.support.sessions import place, wait_finished
+from tests.support.sessions import place, place_rollout, wait_finished
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "codex"
 CLAUDE_SID = "bbbbbbbb-1111-4222-8333-444444444444"
 
 
@@ -26,16 +25,6 @@ def _own_codex_home(isolated_home) -> Path:
     (custom / "sessions").mkdir(parents=True, mode=0o700)
     os.chmod(custom, 0o700)
     return custom
-
-
-def _rollout(codex_home: Path, project: Path) -> tuple[str, str]:
-    text = (FIXTURE / "interactive.jsonl").read_text().replace("/home/user/project", str(project))
-    sid = json.loads(text.splitlines()[0])["payload"]["id"]
-    folder = codex_home / "sessions" / "2026" / "11" / "28"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"rollout-2026-11-28T23-58-47-{sid}.jsonl"
-    path.write_text(text)
-    return sid, str(path)
 
 
 def _age(path: str, seconds: float) -> None:
@@ -54,7 +43,7 @@ def test_a_codex_session_with_its_own_codex_home_swept_by_a_claude_hook_is_disti
     project = tmp_path / "proj"
     project.mkdir()
     custom = _own_codex_home(isolated_home)
-    sid, rollout = _rollout(custom, project)
+    sid, rollout = place_rollout(project, codex_home=custom)
     codex_env = {**os.environ, "CODEX_HOME": str(custom)}  # what codex and its hooks run with
     start = {"session_id": sid, "transcript_path": rollout, "cwd": str(project),
              "hook_event_name": "SessionStart", "source": "startup"}
@@ -85,7 +74,7 @@ def test_the_swept_task_keeps_the_folder_the_watching_hook_named(isolated_home, 
     project = tmp_path / "proj"
     project.mkdir()
     custom = _own_codex_home(isolated_home)
-    sid, rollout = _rollout(custom, project)
+    sid, rollout = place_rollout(project, codex_home=custom)
     q = paths.queue_dir()
     payload = {"session_id": sid, "transcript_path": rollout, "cwd": str(project), "lh_agent": "codex"}
     assert sweep.watch(q, payload, {**os.environ, "CODEX_HOME": str(custom)})
@@ -110,7 +99,7 @@ def test_a_record_from_an_older_version_takes_the_sweeping_hooks_folder(isolated
     enable_loop(isolated_home)
     project = tmp_path / "proj"
     project.mkdir()
-    sid, rollout = _rollout(Path(paths.codex_home()), project)
+    sid, rollout = place_rollout(project)
     q = paths.queue_dir()
     queue.ensure_layout(q)
     with open(os.path.join(q, queue.OPEN, sid), "w") as fh:

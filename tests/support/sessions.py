@@ -7,6 +7,7 @@ from pathlib import Path
 from lazy_harness import paths
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+ROLLOUTS = Path(__file__).resolve().parent.parent / "fixtures" / "codex"
 PLACEHOLDER = "/home/user/project"
 
 
@@ -55,3 +56,16 @@ def wait_finished(queue_dir: str, timeout: float = 30.0, count: int = 1) -> list
             return sorted(finished)
         time.sleep(0.01)  # a poll of a few folders: cheap
     raise AssertionError(f"only {len(finished)} of {count} tasks finished in {timeout} s: {finished}")
+
+
+def place_rollout(project: Path, name: str = "interactive.jsonl", day: str = "2026/11/28",
+                  codex_home: Path | None = None) -> tuple[str, str]:
+    """The recorded Codex rollout ``name`` where Codex keeps it (``<codex home>/sessions/<day>/``), its
+    paths pointed at ``project``: (session id, path)."""
+    text = (ROLLOUTS / name).read_text(encoding="utf-8").replace(PLACEHOLDER, str(project))
+    sid = json.loads(text.splitlines()[0])["payload"]["id"]
+    folder = Path(codex_home or paths.codex_home()) / "sessions" / day
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"rollout-2026-11-28T23-58-47-{sid}.jsonl"
+    path.write_text(text, encoding="utf-8")
+    return sid, str(path)
