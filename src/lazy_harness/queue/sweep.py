@@ -17,7 +17,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness import queue as spool
-from lazy_harness.atomic import atomic_write
+from lazy_harness.atomic import atomic_write, try_lock
 from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, TRANSCRIPTS, agent_of, transcripts_folder
 
 TYPE_CHECKING = False
@@ -245,15 +245,9 @@ def _forget(queue: str, sid: str) -> bool:
 def _try_hold(path: str) -> int | None:
     """The lock file ``path`` held without waiting: its descriptor; -1 when there is none (never
     created here: only a distillation makes it); None when another process holds it."""
-    try:
-        fd = os.open(path, os.O_RDWR)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return -1
-    except OSError:
-        return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return try_lock(path)
     except OSError:
-        os.close(fd)
         return None
-    return fd
