@@ -10,7 +10,7 @@ import time
 from lazy_harness import paths, queue
 from tests.cli.lhrun import invoke, lh_script
 from tests.hooks.hookrun import worker_lock_held
-from tests.support import crashpoint, fake_claude
+from tests.support import crashpoint, fake_claude, processes
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, ledger_lines, run_worker, tasks
 
@@ -209,6 +209,12 @@ def test_ctrl_c_mid_backfill_prints_what_it_queued_and_a_rerun_adds_no_duplicate
             assert run.returncode != 0 and printed == queued >= 1, (at, queued, run.stdout, run.stderr[-500:])
         again = invoke("backfill")
         assert again.code == 0, again
+        # why: the worker backfill started leaves at once while the lock is held; released sooner, it
+        # would drain the queue and linger past the test
+        deadline = time.monotonic() + 30
+        while processes.started_with_home(os.environ["HOME"]) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert processes.started_with_home(os.environ["HOME"]) == []
     sids = [t["session_id"] for t in tasks("")]
     assert sorted(sids) == sorted(p["session_id"] for p in payloads)
 
