@@ -227,16 +227,33 @@ def adopt_once(memory_roots: Iterable[str] = (), learnings_dirs: Iterable[str] =
     here before the first adoption (copied from another machine of the person's), nothing is adopted:
     approvals made with it carry their MAC. ``known``: the marks of memory folders already read;
     ``unless``: memory folders and learning files a sync just merged, whose approvals may be another
-    machine's and are not adopted. Never raises: what fails is tried at the next read."""
-    data = _adopted_data(env)
-    roots = data.get("roots", {})
-    todo_m = [r for r in dict.fromkeys(memory_roots) if r and r not in roots]
-    todo_l = [r for r in dict.fromkeys(learnings_dirs) if r and r not in roots]
-    if not todo_m and not todo_l:
+    machine's and are not adopted. Never raises: what fails is tried at the next read.
+
+    why under a lock, the file read again inside it: two first reads at once (two sessions started
+    together, or parallel prompts) each read no adopted file; the one that adopted made the key, the
+    other then took that key for one copied here before, adopted nothing, and its write landed last:
+    every approval made before the upgrade was held from then on."""
+    memory_roots, learnings_dirs = tuple(memory_roots), tuple(learnings_dirs)
+    roots = _adopted_data(env).get("roots", {})
+    if not any(_todo(roots, memory_roots, learnings_dirs)):
         return
     import time
 
+    from lazy_harness.atomic import atomic_write, ensure_dir
+
     try:
+        ensure_dir(paths.state_dir(env))
+        fd = _adoption_lock(adopted_file(env) + ".lock")
+    except OSError:
+        return
+    if fd is None:
+        return
+    try:
+        data = _adopted_data(env)
+        roots = data.get("roots", {})
+        todo_m, todo_l = _todo(roots, memory_roots, learnings_dirs)
+        if not todo_m and not todo_l:
+            return
         key_was_here = bool(data.get("key_was_here")) if data else read_key(env) is not None
         macs = set(adopted(env))
         found = [] if key_was_here else present_approvals(todo_m, todo_l, known, frozenset(unless))
@@ -247,12 +264,36 @@ def adopt_once(memory_roots: Iterable[str] = (), learnings_dirs: Iterable[str] =
         stamp = time.time() if now is None else now
         out = {"version": 1, "key_was_here": key_was_here, "roots": {**roots, **{r: stamp for r in todo_m + todo_l}},
                "macs": sorted(macs)}
-        from lazy_harness.atomic import atomic_write, ensure_dir
-
-        ensure_dir(paths.state_dir(env))
         atomic_write(adopted_file(env), jsonload.dumps(out))
     except (OSError, LhError):
         return
+    finally:
+        os.close(fd)
+
+
+def _todo(roots: Mapping[str, object], memory_roots: Iterable[str],
+          learnings_dirs: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The memory roots and learnings folders not adopted yet."""
+    return ([r for r in dict.fromkeys(memory_roots) if r and r not in roots],
+            [r for r in dict.fromkeys(learnings_dirs) if r and r not in roots])
+
+
+ADOPT_WAIT = 10.0  # seconds a reader waits for another one's adoption before it reads without
+
+
+def _adoption_lock(path: str) -> int | None:
+    """The adoption's lock, waited for up to ADOPT_WAIT (another reader adopting scans the folders once);
+    None when it was not had: this read goes on without adopting, the next one tries again."""
+    import time
+
+    from lazy_harness.atomic import try_lock
+
+    deadline = time.monotonic() + ADOPT_WAIT
+    while True:
+        fd = try_lock(path)
+        if fd is not None or time.monotonic() >= deadline:
+            return fd
+        time.sleep(0.005)
 
 
 def check_text(meta: dict, body: object) -> str:
