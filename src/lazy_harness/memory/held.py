@@ -134,7 +134,9 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
         else:
             if eid in hidden:
                 continue
-            os.makedirs(memory_dir, exist_ok=True)
+            from lazy_harness.atomic import ensure_dir
+
+            ensure_dir(memory_dir)  # why not makedirs: a umask of 002 would leave it open to the group
             changes.add_mark(memory_dir, j, HOLD, eid, None, reason, now)
             hidden[eid] = {"op": HOLD}
         j.note(f"hold {eid}: {reason} ({why})")
