@@ -53,6 +53,7 @@ def kept_note(home):
 def test_install_says_codex_refuses_the_file_and_why(isolated_home, codex_bin):
     target = kept_note(isolated_home)
     r = invoke("hooks", "install", "--agent", "codex")
+    assert r.code == 1  # Codex runs none of the hooks: not a success
     data = json.loads(target.read_text())
     assert data["x-note"] == "my notes"  # the person's key stays: their file, their call
     assert {o.event for o in settings.find_ours(data)} == EVENTS

@@ -60,9 +60,9 @@ class CodexHome:
         return subprocess.run([*lh_argv(), *args], env=self.env, cwd=self.project, capture_output=True, text=True,
                               timeout=120)
 
-    def install(self) -> subprocess.CompletedProcess[str]:
+    def install(self, code: int = 0) -> subprocess.CompletedProcess[str]:
         done = self.lh("hooks", "install", "--agent", "codex")
-        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.returncode == code, done.stdout + done.stderr
         return done
 
     def hold_worker(self) -> None:

@@ -79,7 +79,7 @@ def test_a_japanese_memory_reaches_the_model_whole_at_session_start(home, standi
 
 def test_a_hooks_json_codex_refuses_is_named_with_codexs_reason(home):
     home.hooks_file.write_text(json.dumps({"hooks": {}, "x-note": "my notes"}) + "\n")
-    done = home.install()  # the hooks are written (the person's key kept) and trust is not done
+    done = home.install(code=1)  # the hooks are written (the person's key kept), trust is not done: exit 1
     trust = next(line for line in done.stdout.splitlines() if line.startswith("trust:"))
     assert f"Codex refuses {home.hooks_file}: unknown field `x-note`" in trust, done.stdout
     assert json.loads(home.hooks_file.read_text())["x-note"] == "my notes"

@@ -299,9 +299,11 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         config.parse_file(cfg)
         from lazy_harness.cli import hooks_codex
 
-        hooks_codex.install()
+        works = hooks_codex.install()
         _bundle_hook_modules()
         _switch_loop_on(cfg)
+        if not works:  # why after the rest: the hooks are in place for the moment the file is fixed
+            raise click.exceptions.Exit(1)
         return
     target = _target(settings_path, project_dir, "install")
     portable = project_dir is not None or _is_shared_file(target)

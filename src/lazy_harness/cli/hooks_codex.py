@@ -24,9 +24,10 @@ TRUST_BY_HAND = ("open codex, type /hooks and trust the four lazy-harness hooks 
 CODEX_TOP_KEYS = ("description", "hooks")
 
 
-def install(cwd: str | None = None) -> None:
+def install(cwd: str | None = None) -> bool:
     """Write our four hooks into hooks.json, then trust them; a trust that cannot be done is one line
-    saying what to do, and the hooks stay installed (exit 0)."""
+    saying what to do, and the hooks stay installed (exit 0). False when Codex refuses the whole file
+    (it then runs none of its hooks: the command exits 1)."""
     target = paths.codex_hooks_file()
     extra = foreign_keys(target)
     change = settings.install(target, backup=settings.backup_file(target), agent=settings.CODEX)
@@ -48,11 +49,12 @@ def install(cwd: str | None = None) -> None:
         hooks = codex_trust.trust(target, cwd or os.getcwd())
     except codex_trust.RefusedError as exc:
         click.echo(f"trust: not done: {exc.message}; Codex runs none of its hooks, ours or yours: {exc.hint}")
-        return
+        return False
     except codex_trust.TrustError as exc:
         click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
-        return
+        return True
     click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
+    return True
 
 
 def foreign_keys(path: str) -> list[str]:
