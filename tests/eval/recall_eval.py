@@ -314,8 +314,7 @@ def _ask_all(asks: list[tuple[str, str]], env: dict, tag: str, jobs: int) -> lis
 
 
 def _logged_misses(env: dict, tag: str) -> set[int]:
-    """The prompts (by number) whose hook ran without the answerer that serves it, or without similarity
-    while it is on; raises on a hook
+    """The prompts (by number) whose hook ran without the answerer that serves it; raises on a hook
     error (the hook exits 0 on one and logs it: an error here is no answer). The log is emptied."""
     log = os.path.join(paths.logs_dir(env), "hooks.log")
     missed: set[int] = set()
@@ -331,10 +330,7 @@ def _logged_misses(env: dict, tag: str) -> set[int]:
             raise RuntimeError(f"hook failed: {bad[0].strip()[-500:]}")
         for line in lines:
             found = MISS.search(line)
-            # why semantic=none too: a hook that ran without similarity (a model load that failed while
-            # the machine was loaded) answers by words alone, as an answerer that did not answer
-            if found and found["tag"] == tag and ("no answer in time" in line or "backing off" in line
-                                                  or "semantic=none" in line):
+            if found and found["tag"] == tag and ("no answer in time" in line or "backing off" in line):
                 missed.add(int(found["n"]))
     return missed
 
