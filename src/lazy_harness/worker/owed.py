@@ -11,19 +11,28 @@ session's cursor had moved), so the entries past the cap and what only the learn
 would hold reached every session. The record is written before the cursor moves and removed once the
 checks ran; the next worker settles any left over before it drains the queue. Machine-local, never
 synced.
+
+The process running a record's checks holds an ``flock`` on it from its write (or its claim) to its
+removal, as a model call holds its marker (cost/budget.py); the kernel drops the lock when the process
+dies. So a record whose lock is held is a live process's (``lh distill`` inside its model-check call,
+or another worker settling it) and is left to it; one nobody holds is a killed writer's, and the one
+settler that takes its lock runs its checks.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NamedTuple
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import FILE_MODE, ensure_dir, fsync_dir, write_all
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from lazy_harness.memory.shapes import Env
 
 FOLDER = "owed"
@@ -33,39 +42,107 @@ def folder(env: Env | None = None) -> str:
     return os.path.join(paths.state_dir(env), FOLDER)
 
 
-def save(env: Env | None, task_id: str, record: dict) -> str:
-    """Write ``record`` for ``task_id``; returns its path (for :func:`done`)."""
-    ensure_dir(folder(env))
+class Owing(NamedTuple):
+    """A record this process holds the lock of: ``path`` and the locked descriptor ``fd``."""
+
+    path: str
+    fd: int
+
+
+def save(env: Env | None, task_id: str, record: dict) -> Owing:
+    """Write ``record`` for ``task_id`` already locked (temp file, lock, write, fsync, rename); the
+    lock stays held until :func:`done`."""
+    folder_path = ensure_dir(folder(env))
     # why: a task id is the queue's own name, but never a path of the record's choosing
-    path = os.path.join(folder(env), os.path.basename(task_id or "task") + ".json")
-    atomic_write(path, json.dumps(record, ensure_ascii=False))
-    return path
+    path = os.path.join(folder_path, os.path.basename(task_id or "task") + ".json")
+    tmp = os.path.join(folder_path, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    data = json.dumps(record, ensure_ascii=False).encode("utf-8")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # why: taken before the rename, so no settler sees it unlocked
+        write_all(fd, data)
+        os.fsync(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(folder_path)
+    return Owing(path, fd)
 
 
-def done(path: str | None) -> None:
-    """Forget a record once its checks ran (None: none was written)."""
-    if path is None:
+def done(owing: Owing | None, remove: bool = True) -> None:
+    """Forget a record once its checks ran, then drop its lock (None: none was written). ``remove``
+    False only drops the lock: the record is left to the next worker, as a killed process's."""
+    if owing is None:
         return
     try:
-        os.unlink(path)
-    except FileNotFoundError:
+        if remove and _same_file(owing.fd, owing.path):  # why: never a record of the same name made since
+            os.unlink(owing.path)
+    except OSError:  # why: gone already, or not a file of ours to remove; never the queue's end
         pass
+    finally:
+        os.close(owing.fd)
 
 
-def left_over(env: Env | None = None) -> list[tuple[str, dict | None]]:
-    """(path, record) of every record a killed worker left; None for one that cannot be read."""
+@contextmanager
+def holding(owing: Owing | None) -> Iterator[None]:
+    """Run the checks of a record this process holds: removed (:func:`done`) once they ran; left in
+    place, its lock dropped, when they were cut short (an exception, SIGTERM): the next worker runs them."""
+    try:
+        yield
+    except BaseException:
+        done(owing, remove=False)
+        raise
+    done(owing)
+
+
+def left_over(env: Env | None = None) -> list[str]:
+    """The path of every record there, each left by a killed process or held by a live one (``claim``)."""
     try:
         names = sorted(n for n in os.listdir(folder(env)) if n.endswith(".json"))
     except OSError:
         return []
-    out: list[tuple[str, dict | None]] = []
-    for name in names:
-        path = os.path.join(folder(env), name)
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, ValueError, RecursionError):
-            data = None
-        lists = isinstance(data, dict) and all(isinstance(data.get(k), list) for k in ("written", "texts", "over"))
-        out.append((path, data if lists and isinstance(data.get("meta"), dict) else None))
-    return out
+    return [os.path.join(folder(env), name) for name in names]
+
+
+def claim(path: str) -> Owing | None:
+    """Take the lock of the record at ``path`` without waiting: None when a live process holds it
+    (its checks are under way) or it is gone (settled meanwhile)."""
+    try:  # why O_NONBLOCK: a FIFO put there by hand must not stop the worker's start
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    if not _same_file(fd, path):  # why: settled and removed between the open and the lock
+        os.close(fd)
+        return None
+    return Owing(path, fd)
+
+
+def read(owing: Owing) -> dict | None:
+    """The claimed record, or None when it cannot be read or is not one."""
+    try:
+        with os.fdopen(os.dup(owing.fd), "rb") as fh:
+            fh.seek(0)
+            data = json.loads(fh.read())
+    except (OSError, ValueError, RecursionError):
+        return None
+    lists = isinstance(data, dict) and all(isinstance(data.get(k), list) for k in ("written", "texts", "over"))
+    return data if lists and isinstance(data.get("meta"), dict) else None
+
+
+def _same_file(fd: int, path: str) -> bool:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino)

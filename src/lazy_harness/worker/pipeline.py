@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from lazy_harness.memory.apply import Report
     from lazy_harness.memory.plan import Plan
     from lazy_harness.memory.shapes import Env
+    from lazy_harness.worker.owed import Owing
     from lazy_harness.worker.transcript_records import View
 
     Log = Callable[[str], object]  # one line for worker.log
@@ -205,8 +206,9 @@ def _model_check(owed: dict, held_ids: set[str] | None, cfg: Config, env: Env | 
     return len(found)
 
 
-def _owe(env: Env | None, task_id: str, checks: dict, log: Log) -> str | None:
-    """Record the checks owed (worker/owed.py); None when it cannot be written (the checks still run)."""
+def _owe(env: Env | None, task_id: str, checks: dict, log: Log) -> Owing | None:
+    """Record the checks owed (worker/owed.py), locked until ``owed.done``; None when it cannot be
+    written (the checks still run)."""
     from lazy_harness.worker import owed
 
     try:
@@ -217,20 +219,26 @@ def _owe(env: Env | None, task_id: str, checks: dict, log: Log) -> str | None:
 
 
 def settle_owed(cfg: Config, env: Env | None, log: Log, sleep: Sleep = time.sleep) -> None:
-    """Run the checks a killed worker's persist still owed (worker/owed.py), then forget them."""
+    """Run the checks a killed process's persist still owed (worker/owed.py), then forget them. A
+    record whose lock a live process holds (``lh distill`` in its checks) is left to it: the checks
+    run once. This process holds each record it settles, so a second settler leaves it too."""
     from lazy_harness.worker import owed
 
-    for path, record in owed.left_over(env):
-        if record is None:
-            log(f"checks owed by an earlier persist not readable: {path}; removed (SessionStart's check "
-                "still reads its entries)")
-        else:
+    for path in owed.left_over(env):
+        owing = owed.claim(path)
+        if owing is None:
+            continue  # why no log line: a live process is running these checks now, or just ran them
+        with owed.holding(owing):
+            record = owed.read(owing)
+            if record is None:
+                log(f"checks owed by an earlier persist not readable: {path}; removed (SessionStart's check "
+                    "still reads its entries)")
+                continue
             log(f"task {os.path.basename(path)[:-len('.json')]}: running the checks a killed worker owed its entries")
             try:
                 run_checks(record, cfg, env, time.time(), sleep, log)
             except Exception as exc:  # why: a record of ours but damaged (a key missing): never the queue's end
                 log(f"checks owed not run: {type(exc).__name__}: {exc}")
-        owed.done(path)
 
 
 def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str,
@@ -342,10 +350,10 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     over = _with_over_cap(distilled)
     plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
     checks = owed_checks(plan, report, over, (memory_dir, learnings_dir), meta)
-    owed_at = _owe(env, tid, checks, log)  # why: before the cursor moves past what the persist wrote
-    cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-    report.held = run_checks(checks, cfg, env, now, sleep, log)
-    owed.done(owed_at)
+    owing = _owe(env, tid, checks, log)  # why: before the cursor moves past what the persist wrote
+    with owed.holding(owing):  # why: locked until the checks ran, so a worker starting meanwhile leaves them
+        cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
+        report.held = run_checks(checks, cfg, env, now, sleep, log)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
