@@ -190,11 +190,18 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
     """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems).
     A hold is never undone (ADR 0032): the check would hold the same entries again at the next read,
     and between the two reads every view would disagree; ``approve`` and ``forget`` end a hold."""
+    from contextlib import nullcontext
+
     rendered = os.path.join(memory_dir, files.HANDOFF)
-    data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run, derived=(rendered,),
-                                            never=NEVER_UNDONE)
-    if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render it again
-        handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
+    # why the folder's lock, here and not in journal.undo (intent.rollback calls that with it held): a
+    # persist that opened an item between this fold of handoff.jsonl and the render was left out of
+    # handoff.md, and the open items' cache written with the new files' stamp hid it from every read
+    # back. No folder: nothing journalled there, and journal.undo says so.
+    with files.FolderLock(memory_dir) if os.path.isdir(memory_dir) else nullcontext():
+        data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run,
+                                                derived=(rendered,), never=NEVER_UNDONE)
+        if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render again
+            handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
     if any(os.path.basename(str(f.get("path"))) == "marks.jsonl" for f in data["files"]):
         _refresh_usage(memory_dir)  # why: an undone merge no longer counts its entry's use for another
     return data, restored, problems

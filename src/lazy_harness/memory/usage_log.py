@@ -22,7 +22,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from lazy_harness.atomic import append_line, atomic_write, ensure_dir
+from lazy_harness.atomic import append_line, atomic_write, ensure_dir, lock
 from lazy_harness.memory import ids, lines
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.memory.handoff_log import stamp
@@ -208,13 +208,27 @@ def write_ranks(t: Tally, path: str) -> None:
     atomic_write(path, body, durable=False)
 
 
+def _ranks_lock(path: str) -> int:
+    """The lock every writer of the ranks file ``path`` holds from its read of usage.jsonl to its write
+    (``<path>.lock``, beside it, never deleted); its descriptor, to close to release it."""
+    ensure_dir(os.path.dirname(path))
+    return lock(path + ".lock")
+
+
 def refresh_ranks(env: Env | None, memory_dir: str) -> Tally:
     """Write the counts the budget cuts read from usage.jsonl as it is now, a merged entry's sessions
-    counted for the one it was merged into; returns its tally."""
+    counted for the one it was merged into; returns its tally. The read, the tally and the write hold
+    the ranks file's lock. why: the worker's recount read before ``lh memory usage --reset`` was
+    written after it, and the entry's old counts came back. The readers (the hooks) take no lock."""
     from lazy_harness.memory import usage
 
-    t = tally(read(memory_dir), into=merged_into(memory_dir))
-    write_ranks(t, usage.ranks_file(env, memory_dir))
+    path = usage.ranks_file(env, memory_dir)
+    fd = _ranks_lock(path)
+    try:
+        t = tally(read(memory_dir), into=merged_into(memory_dir))
+        write_ranks(t, path)
+    finally:
+        os.close(fd)
     return t
 
 
