@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import config, paths
-from lazy_harness.memory import entries, ids, journal, marks
+from lazy_harness.memory import changes, entries, ids, journal, marks
 from lazy_harness.worker import consolidate as job
 from tests.support import fake_claude
 
@@ -179,7 +179,7 @@ def test_undo_restores_every_file_byte_for_byte(world):
     data, restored, problems = journal.undo(str(mdir), (str(mdir), str(ldir)), result.run)
     assert problems == [] and data["run"] == result.run
     after = {p: b for p, b in _tree(mdir, ldir).items()
-             if "/journal/" not in p and not p.endswith((job.LOCK, job.SCAN))}
+             if "/journal/" not in p and not p.endswith((job.LOCK, job.SCAN, changes.STATUS_LOCK))}
     expected = {p: b for p, b in before.items() if not p.endswith(job.LOCK)}
     assert after == {**expected, **{p: b for p, b in after.items() if p.endswith("marks.jsonl")}}
     assert not (mdir / "marks.jsonl").exists() or (mdir / "marks.jsonl").read_bytes() == b""

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import os
 
-from lazy_harness import logfile, paths
+from lazy_harness import atomic, logfile, paths
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import LhError
-from lazy_harness.memory import files, journal, marks
+from lazy_harness.memory import files, journal, marks, state
 from lazy_harness.memory.status_fields import fields_of, with_fields
 
 REASON_CHARS = 300
+STATUS_LOCK = ".status.lock"  # in the learnings folder: see status_lock
 
 
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
@@ -73,32 +74,61 @@ def _append_mark(memory_dir: str, line: str, j: journal.Journal, live: set[str])
 
 
 def set_learning_status(path: str, learnings_dir: str, status: str, by: str | None, reason: str, now: float,
-                        j: journal.Journal, only_from: str | None = None) -> bool:
+                        j: journal.Journal, only_from: str | tuple[str, ...] | None = None,
+                        others_active: tuple[str, ...] = ()) -> bool:
     """Rewrite a learning's frontmatter status fields; the body stays byte for byte. The journal keeps
     the fields before and after, so undo can put them back even when the file was edited since.
-    ``only_from``: only while its status is still this one (read again right before the write)."""
+    ``only_from``: only while its status is still this one (or one of these); ``others_active``: only
+    while these learnings are still active (the one a deprecation points at); both read under the lock."""
     after = {"status": status, "deprecated_by": by, "deprecated_on": logfile.stamp(now)[:10],
              "deprecated_reason": reason}
-    return set_learning_fields(path, learnings_dir, after, j, only_from)
+    return set_learning_fields(path, learnings_dir, after, j, only_from, others_active)
 
 
 def set_learning_fields(path: str, learnings_dir: str, after: dict, j: journal.Journal,
-                        only_from: str | None = None) -> bool:
+                        only_from: str | tuple[str, ...] | None = None, others_active: tuple[str, ...] = ()) -> bool:
     """Set a learning's status fields to ``after`` (see :func:`set_learning_status`), recorded in the
-    journal before the file is replaced; False (nothing written) when ``only_from`` no longer holds."""
+    journal before the file is replaced. The read, the checks, the journal and the rename happen under
+    the learnings folder's status lock (:func:`status_lock`), which every writer of these fields takes:
+    a writer that read the file before another's change waits, then reads it again. False (nothing
+    written, nothing journalled for the file) when a check no longer holds, or when the learning is
+    forgotten and ``after`` is not: only undoing the person's forget brings a forgotten learning back."""
     if not paths.is_within(path, learnings_dir):
         raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
+    fd = status_lock(learnings_dir)
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+        before = fields_of(text, path)
+        was = before.get("status") or state.ACTIVE
+        wanted = (only_from,) if isinstance(only_from, str) else only_from
+        if ((was == state.FORGOTTEN and after.get("status") != state.FORGOTTEN)
+                or (wanted is not None and was not in wanted)
+                or any(_status_of(other) != state.ACTIVE for other in others_active)):
+            return False
+        new = with_fields(text, path, after)
+        j.track(path)
+        j.intend_fields(path, {"before": before, "after": after}, new.encode("utf-8"))
+        atomic_write(path, new)
+        j.record(path)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _status_of(path: str) -> str:
     with open(path, encoding="utf-8", newline="") as fh:
-        text = fh.read()
-    before = fields_of(text, path)
-    if only_from is not None and (before.get("status") or "active") != only_from:
-        return False
-    new = with_fields(text, path, after)
-    j.track(path)
-    j.intend_fields(path, {"before": before, "after": after}, new.encode("utf-8"))
-    atomic_write(path, new)
-    j.record(path)
-    return True
+        return fields_of(fh.read(), path).get("status") or state.ACTIVE
+
+
+def status_lock(learnings_dir: str) -> int:
+    """Take the learnings folder's status lock (``<learnings>/.status.lock``, 0600, never deleted),
+    waiting for its holder; returns the descriptor to close. A dot name outside the month folders:
+    no lister of learnings reads it, and sync's ``*.lock`` keeps it on this machine. Never taken twice
+    in one process (a second ``flock`` on another descriptor waits for the first forever): only
+    :func:`set_learning_fields` takes it, and none of its callers holds it."""
+    atomic.ensure_dir(learnings_dir)
+    return atomic.lock(os.path.join(learnings_dir, STATUS_LOCK))
 
 
 def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str, now: float,

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import approval, files, frontmatter, ids, marks, provenance, state, trust
+from lazy_harness.memory import approval, files, ids, marks, provenance, state, trust
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -127,10 +127,10 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
     done = 0
     for kind, eid, path, reason in found:
         if kind == "learning":
-            meta = frontmatter.read_frontmatter_values(path, ("status",))
-            if (meta.get("status") or "active") != "active":
+            # why the check inside: read under the status lock, so a forget made since is never written over
+            if not changes.set_learning_status(path, learnings_dir, HELD, None, f"{HELD}: {reason}", now, j,
+                                               only_from=state.ACTIVE):
                 continue
-            changes.set_learning_status(path, learnings_dir, HELD, None, f"{HELD}: {reason}", now, j)
         else:
             if eid in hidden:
                 continue
@@ -212,8 +212,10 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
             env: Env | None = None) -> None:
     """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
     mark in with this person's MAC of its text (a decision, failure or open item), or the learning
-    set active, ``approved by hand; signed <mac>`` (ADR 0052). Raises ``approval.KeyRefused`` (an
-    LhError) when the key may not be used, before anything is written."""
+    set active, ``approved by hand; signed <mac>`` (ADR 0052), only while it is still held or active
+    (read under the status lock: one forgotten or deprecated since the list was read stays so, and
+    nothing is journalled for it). Raises ``approval.KeyRefused`` (an LhError) when the key may not
+    be used, before anything is written."""
     from lazy_harness.atomic import rewrite
     from lazy_harness.errors import LhError
     from lazy_harness.memory import changes
@@ -222,7 +224,7 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
         meta, text = learning_text(path)
         signed = approval.sign("learning", ids.of_learning(meta, path=path), text, env)
         changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
-                                    _now(j), j)
+                                    _now(j), j, only_from=(HELD, state.ACTIVE))
         return
     texts = approval.entry_texts(memory_dir, {eid}).get(eid)
     if not texts:

@@ -71,17 +71,14 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
 
 def _deprecate(ch: Change, live: dict[str, Entry], learnings_dir: str, now: float,
                j: journal.Journal) -> str | None:
-    """Deprecate a learning for another, only while both are still active (read again now); None when
-    done, else why not. why no lock: a learning's writers take none; the check is next to the write."""
-    from lazy_harness.memory import frontmatter
-
-    other = live[ch.other].path if ch.other in live else ""
+    """Deprecate a learning for another, only while both are still active: read again under the status
+    lock every writer of a learning's status takes (``changes.set_learning_fields``), so a forget the
+    person made meanwhile is never written over. None when done, else why not."""
+    if ch.other not in live:
+        return "no longer live"
     try:
-        if not other or (frontmatter.read_frontmatter_values(other, ("status",)).get("status")
-                         or "active") not in ("active", "null"):
-            return "no longer live"
         done = edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason,
-                                         now, j, only_from="active")
+                                         now, j, only_from="active", others_active=(live[ch.other].path,))
     except (LhError, OSError) as exc:  # a frontmatter we will not rewrite, a file gone: the others still apply
         return str(exc)
     return None if done else "no longer live"
