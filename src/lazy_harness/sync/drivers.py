@@ -15,17 +15,57 @@ from lazy_harness.errors import LhError
 from lazy_harness.sync.conflicts import ADDED, ENV
 from lazy_harness.sync.rounds import run
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def _line_key(line: bytes) -> bytes:
-    """Identity of a JSONL line: an entry's id (derived for old lines), else the line itself (also
-    for a line that is not a JSON object, nested past the stack included: ``jsonload.line_object``)."""
+
+def _entry_of(line: bytes) -> tuple[str, str] | None:
+    """A decision or failure line's id (derived for old lines) and its summary normalised as the
+    readers normalise it (``files.without_copies``); None for any other line (a marker, a usage or
+    handoff record, a line that is not a JSON object, nested past the stack included:
+    ``jsonload.line_object``)."""
     rec = jsonload.line_object(line)
-    if rec is not None and "op" not in rec and isinstance(rec.get("summary"), str) and rec.get("type") in (
-            "decision", "failure"):
-        from lazy_harness.memory import ids
+    summary = rec.get("summary") if rec is not None else None
+    if rec is None or "op" in rec or not isinstance(summary, str) or rec.get("type") not in ("decision", "failure"):
+        return None
+    from lazy_harness.memory import ids
+    from lazy_harness.memory.sanitize import normalise
 
-        return ids.of_record(rec).encode()
-    return line.strip()
+    return ids.of_record(rec), normalise(summary)
+
+
+def _line_keys(sides: tuple[list[bytes], ...]) -> tuple[dict[bytes, tuple], dict[bytes, str]]:
+    """The merge key of every line of the three sides (by its stripped bytes), and the entry id of
+    each decision or failure line.
+
+    An entry's key is its id, so the same entry on two machines is one line and an edit of it meets
+    the other side's line. Where a side holds one id with two summaries (a line copied by hand and
+    reworded, its ``id`` kept), the readers show two entries: the key is then the id and the
+    summary. Where a side holds two different lines of one such key (a copy with another rationale:
+    the readers show the last), the key is the line itself. Any other line is its own key."""
+    entry = {ln.strip(): _entry_of(ln) for side in sides for ln in side}
+
+    def several(key_of: Callable[[bytes, tuple[str, str]], object], value_of: Callable) -> set:
+        found = set()
+        for side in sides:
+            first: dict = {}
+            for ln in side:
+                e = entry[ln.strip()]
+                if e is not None and first.setdefault(key_of(ln, e), value_of(ln, e)) != value_of(ln, e):
+                    found.add(key_of(ln, e))
+        return found
+
+    split = several(lambda ln, e: e[0], lambda ln, e: e[1])  # ids a side holds with two summaries
+
+    def group(e: tuple[str, str]) -> tuple:
+        return ("entry", *e) if e[0] in split else ("id", e[0])
+
+    by_line = several(lambda ln, e: group(e), lambda ln, e: ln.strip())
+    keys: dict[bytes, tuple] = {}
+    for line, e in entry.items():
+        keys[line] = ("line", line) if e is None or group(e) in by_line else group(e)
+    return keys, {line: e[0] for line, e in entry.items() if e is not None}
 
 
 def merge_lines(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None = None) -> bytes:
@@ -34,20 +74,23 @@ def merge_lines(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None 
     An entry both sides hold under one id with different lines: the side that changed it since the
     base wins (an edit on one machine only is taken); when both changed it (edited by hand on both),
     ours stays and ``(id, our line, their line)`` is added to ``conflicts``, for the round to keep.
+    Lines are matched by :func:`_line_keys`: two lines the readers show as two entries are two lines
+    here, even under one id; identical lines are one.
     """
     def lines(data: bytes) -> list[bytes]:
         return [ln for ln in data.split(b"\n") if ln.strip()]
 
-    base_by = {_line_key(ln): ln.strip() for ln in lines(base)}
-    our_lines, their_lines = lines(ours), lines(theirs)
-    our_keys = {_line_key(ln) for ln in our_lines}
-    their_by: dict[bytes, bytes] = {}
+    base_lines, our_lines, their_lines = lines(base), lines(ours), lines(theirs)
+    keys, eid = _line_keys((base_lines, our_lines, their_lines))
+    base_by = {keys[ln.strip()]: ln.strip() for ln in base_lines}
+    our_keys = {keys[ln.strip()] for ln in our_lines}
+    their_by: dict[tuple, bytes] = {}
     for ln in their_lines:
-        their_by.setdefault(_line_key(ln), ln)
+        their_by.setdefault(keys[ln.strip()], ln)
     removed = {k for k in base_by if k not in our_keys or k not in their_by}
     out, seen = [], set()
     for ln in our_lines + their_lines:
-        k = _line_key(ln)
+        k = keys[ln.strip()]
         if k in seen or k in removed:
             continue
         seen.add(k)
@@ -56,7 +99,7 @@ def merge_lines(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None 
             if ln.strip() == base_by[k]:
                 ln = other  # edited there only
             elif other.strip() != base_by[k] and conflicts is not None:
-                conflicts.append((k.decode("utf-8", "replace"), ln.strip(), other.strip()))
+                conflicts.append((eid[ln.strip()], ln.strip(), other.strip()))
         out.append(ln)
     return b"".join(ln + b"\n" for ln in out)
 
