@@ -18,7 +18,7 @@ import time
 
 import click
 
-from lazy_harness import config, jsonload, paths
+from lazy_harness import config, paths
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
@@ -38,20 +38,19 @@ def _echo(text: str, keep: str = "\t", err: bool = False) -> None:
     click.echo(terminal_safe(text, keep), err=err)
 
 
-def _records(path: str) -> list[tuple[int, dict]]:
-    """Every JSON object of a JSONL file with its line number; unreadable lines are skipped."""
-    out = []
+def _entries(path: str) -> list[dict]:
+    """The decisions or failures of a JSONL file as every view reads them (``files.read_entries``: a
+    damaged line salvaged as SessionStart salvages it, under the id it shows there); a file that is
+    there and cannot be read is said on stderr."""
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:  # a BOM is not part of line 1
-            for n, line in enumerate(fh, 1):
-                rec = jsonload.line_object(line)
-                if rec is not None:
-                    out.append((n, rec))
+        with open(path, "rb"):
+            pass
     except FileNotFoundError:
-        pass
+        return []
     except OSError as exc:
         _echo(f"lh: cannot read {path}: {exc.strerror or exc}", err=True)
-    return out
+        return []
+    return files.read_entries(path)
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -150,9 +149,9 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
-        records = [(0, rec) for rec in files.without_copies([rec for _, rec in _records(path) if recall.is_entry(rec)])]
+        records = files.without_copies([rec for rec in _entries(path) if recall.is_entry(rec)])
         _echo(f"{title} ({len(records)}, {path}):")
-        for _, rec in records:
+        for rec in records:
             extra = one_line(rec.get(detail), FULL)
             eid = ids.of_record(rec, "failure" if fname == files.FAILURES else "decision")
             tag = state.label(state.of_marks(named.get(eid)))

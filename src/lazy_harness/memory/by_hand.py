@@ -8,6 +8,7 @@ Errors are ``LhError`` with a hint; nothing is printed.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager, nullcontext
 
 from lazy_harness.errors import LhError
 from lazy_harness.memory import changes, files, frontmatter, handoff, ids, journal, learnings, marks, state
@@ -17,7 +18,7 @@ from lazy_harness.memory.sanitize import normalise, one_line
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import TypeVar
 
     T = TypeVar("T")
@@ -190,14 +191,15 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
     """Put back the files a run changed (None: the newest not yet undone); (run data, restored, problems).
     A hold is never undone (ADR 0032): the check would hold the same entries again at the next read,
     and between the two reads every view would disagree; ``approve`` and ``forget`` end a hold."""
-    from contextlib import nullcontext
-
     rendered = os.path.join(memory_dir, files.HANDOFF)
     # why the folder's lock, here and not in journal.undo (intent.rollback calls that with it held): a
     # persist that opened an item between this fold of handoff.jsonl and the render was left out of
     # handoff.md, and the open items' cache written with the new files' stamp hid it from every read
     # back. No folder: nothing journalled there, and journal.undo says so.
-    with files.FolderLock(memory_dir) if os.path.isdir(memory_dir) else nullcontext():
+    # and, inside it, the learnings' status lock: a learning's status fields are put back under the lock
+    # every writer of them takes (see _status_locked)
+    folder_lock = files.FolderLock(memory_dir) if os.path.isdir(memory_dir) else nullcontext()
+    with folder_lock, _status_locked(learnings_dir):
         data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run,
                                                 derived=(rendered,), never=NEVER_UNDONE)
         if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render again
@@ -205,6 +207,24 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
     if any(os.path.basename(str(f.get("path"))) == "marks.jsonl" for f in data["files"]):
         _refresh_usage(memory_dir)  # why: an undone merge no longer counts its entry's use for another
     return data, restored, problems
+
+
+@contextmanager
+def _status_locked(learnings_dir: str) -> Iterator[None]:
+    """Hold the learnings folder's status lock (``changes.status_lock``) while an undo puts learnings'
+    status fields back. why: every other writer of those fields takes it; without it a forget made
+    between the undo's read of a learning and its write was overwritten, the person's forget lost.
+    Taken inside the memory folder's lock, the order a persist's restore takes them in; nothing
+    ``journal.undo`` or the render calls takes it again (a second flock in one process waits forever).
+    No learnings folder: no learning to put back, and none is made for the lock."""
+    if not os.path.isdir(learnings_dir):
+        yield
+        return
+    fd = changes.status_lock(learnings_dir)
+    try:
+        yield
+    finally:
+        os.close(fd)
 
 
 def _refresh_usage(memory_dir: str) -> None:

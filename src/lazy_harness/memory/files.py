@@ -245,18 +245,24 @@ def without_copies(recs: list[dict]) -> list[dict]:
 
 
 def read_entries(path: str) -> list[dict]:
-    """Every decision or failure of a JSONL file, oldest first: the lines that are JSON objects with a
-    summary and no ``op`` (markers); a line that does not parse is left out. [] when unreadable."""
-    out = []
+    """Every decision or failure of a JSONL file, oldest first: the records that are JSON objects with a
+    summary and no ``op`` (markers). A damaged line is read as the read-back reads it (``tail_records``):
+    salvaged when it can be (``lines.records_of``), else left out, and a salvaged copy of a whole entry
+    is that entry; so every view lists, and every command finds by its id, what sessions receive.
+    [] when unreadable."""
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                rec = jsonload.line_object(line)
-                if rec is not None and "op" not in rec and isinstance(rec.get("summary"), str):
-                    out.append(rec)
+        found = lines.read_marked(path, lines.entry_fields)
     except OSError:
-        pass
-    return out
+        return []
+    return [rec for rec in lines.without_salvaged_twins(found)
+            if "op" not in rec and isinstance(rec.get("summary"), str)]
+
+
+def is_learning_name(name: str) -> bool:
+    """Whether a file name in a month folder can be a learning: ``.md``, and not hidden. why: no file
+    the store writes starts with a dot, and editors and file systems leave ``.md`` names that do beside
+    the ones a person edits (an Emacs lock ``.#<name>.md`` copied as a file, macOS's ``._<name>.md``)."""
+    return name.endswith(".md") and not name.startswith(".")
 
 
 def month_folders(learnings_dir: str) -> list[str]:
@@ -268,12 +274,13 @@ def month_folders(learnings_dir: str) -> list[str]:
 
 
 def recent_learning_files(learnings_dir: str, n: int) -> list[str]:
-    """Paths of the ``n`` newest learning files (by the date in their name), newest first."""
+    """Paths of the ``n`` newest learning files (by the date in their name), newest first; a hidden
+    name is none (``is_learning_name``)."""
     out: list[str] = []
     for month in reversed(month_folders(learnings_dir)):
         folder = os.path.join(learnings_dir, month)
         try:
-            names = sorted((f for f in os.listdir(folder) if f.endswith(".md")), reverse=True)
+            names = sorted(filter(is_learning_name, os.listdir(folder)), reverse=True)
         except OSError:
             continue
         for name in names:

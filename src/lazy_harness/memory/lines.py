@@ -222,6 +222,11 @@ def read_file(path: str, fields: Repair | None = None) -> list[dict]:
     line without its newline counts when it is a whole object); damaged lines salvaged or skipped as
     :func:`records_of` says, and the file noted when one was. A missing file has none; any other
     error reading it is raised."""
+    return [rec for rec, _ in read_marked(path, fields)]
+
+
+def read_marked(path: str, fields: Repair | None = None) -> list[tuple[dict, bool]]:
+    """:func:`read_file`, each record with whether it was salvaged (for :func:`without_salvaged_twins`)."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -237,10 +242,10 @@ def read_file(path: str, fields: Repair | None = None) -> list[dict]:
             whole = False
         if not whole:
             rows.pop()  # a write in flight (or cut): not a damaged line, and not read
-    out: list[dict] = []
+    out: list[tuple[dict, bool]] = []
     for raw in rows:
         recs, how = records_of(raw, fields)
         if how:
             note(path)
-        out += recs
+        out += ((rec, bool(how)) for rec in recs)
     return out

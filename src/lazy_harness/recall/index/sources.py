@@ -205,12 +205,13 @@ def folder_mark(folder: str) -> str:
 
 
 def file_stamps(folder: str) -> dict[str, str]:
-    """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file)."""
+    """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file); a hidden
+    ``.md`` name is none (``files.is_learning_name``), and one indexed before is dropped."""
     found = {}
     try:
         with os.scandir(folder) as it:
             for e in it:
-                if e.name.endswith(".md"):
+                if files.is_learning_name(e.name):
                     try:
                         st = e.stat()
                     except OSError:
