@@ -113,16 +113,40 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+class FileChanged(Exception):
+    """``atomic_write(unchanged=...)`` found its target no longer the file that was read: nothing written."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path}: changed since it was read; not written")
+        self.path = path
+
+
+MISSING = (0, -1, 0)  # the key of a file that does not exist
+
+
+def file_key(path: str) -> tuple[int, int, int]:
+    """``(st_ino, st_size, st_mtime_ns)`` of ``path`` (``MISSING`` when it does not exist): taken before a
+    file is read, then given to ``atomic_write(unchanged=...)``. An editor's save (a temp file renamed
+    over it, or a write in place) changes it."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return MISSING
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def atomic_write(path: str, data: str | bytes, mode: int = FILE_MODE, exclusive: bool = False,
                  before_replace: Callable[[], object] | None = None,
-                 durable: bool = True) -> bool:
+                 durable: bool = True, unchanged: tuple[int, int, int] | None = None) -> bool:
     """Replace ``path`` with ``data`` (str or bytes) atomically.
 
     With ``exclusive`` the file is only created, never replaced: returns False when it already exists.
     ``before_replace()`` runs once the new bytes are on disk, just before the rename: what it raises
     leaves ``path`` as it was. ``durable=False`` skips both fsyncs (the file's and its folder's): a
     reader still sees the old file or the new one whole, but a power loss may bring back the old one or
-    an empty one; only for records whose loss costs nothing (the shown record).
+    an empty one; only for records whose loss costs nothing (the shown record). ``unchanged``: the
+    :func:`file_key` of ``path`` taken before the caller read it; when the file is no longer that one,
+    :class:`FileChanged` is raised and ``path`` is left as it is (the caller reads it again and redoes).
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -155,6 +179,11 @@ def atomic_write(path: str, data: str | bytes, mode: int = FILE_MODE, exclusive:
         else:
             if before_replace is not None:
                 before_replace()
+            # why here, after the write and the fsync: the window between this look and the rename is
+            # microseconds, not the milliseconds of an fsync. It narrows the race with an editor's save,
+            # it cannot close it: an editor takes no lock we could wait for
+            if unchanged is not None and file_key(path) != tuple(unchanged):
+                raise FileChanged(path)
             os.replace(tmp, path)
     except BaseException:
         _unlink_quiet(tmp)

@@ -200,12 +200,18 @@ def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
                 continue
             try:
                 before = _fields_before_deprecation(p.memory_dir, path)
+                # why only_from: the look above is not under the status lock; a forget or hold the person
+                # made since is theirs, and a learning left as it is was not restored
                 if before is None:
-                    changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j)
+                    done = changes.set_learning_status(path, p.learnings_dir, "active", None, why, p.now, j,
+                                                       only_from="deprecated")
                 else:  # why: the fields it had (a person's signed approval, ADR 0052), not a new reason
-                    changes.set_learning_fields(path, p.learnings_dir, before, j)
-            except LhError as exc:  # a frontmatter we will not rewrite (aliases, too long): left as it is
+                    done = changes.set_learning_fields(path, p.learnings_dir, before, j, only_from="deprecated")
+            except LhError as exc:  # a frontmatter we will not rewrite (aliases, too long, not UTF-8): left
                 report.skipped.append((path, f"not restored: {exc}"))
+                continue
+            if not done:
+                report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
                 continue
         j.note(f"restore {eid}: {why} (was {was})")
         report.restored.append(eid)

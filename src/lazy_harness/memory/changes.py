@@ -85,6 +85,9 @@ def set_learning_status(path: str, learnings_dir: str, status: str, by: str | No
     return set_learning_fields(path, learnings_dir, after, j, only_from, others_active)
 
 
+WRITE_TRIES = 3  # a learning saved by hand again at each try is left as the person saved it
+
+
 def set_learning_fields(path: str, learnings_dir: str, after: dict, j: journal.Journal,
                         only_from: str | tuple[str, ...] | None = None, others_active: tuple[str, ...] = ()) -> bool:
     """Set a learning's status fields to ``after`` (see :func:`set_learning_status`), recorded in the
@@ -92,33 +95,84 @@ def set_learning_fields(path: str, learnings_dir: str, after: dict, j: journal.J
     the learnings folder's status lock (:func:`status_lock`), which every writer of these fields takes:
     a writer that read the file before another's change waits, then reads it again. False (nothing
     written, nothing journalled for the file) when a check no longer holds, or when the learning is
-    forgotten and ``after`` is not: only undoing the person's forget brings a forgotten learning back."""
+    forgotten and ``after`` is not: only undoing the person's forget brings a forgotten learning back.
+
+    An editor takes no lock: a save of the file after it was read is seen just before the rename
+    (``atomic_write``'s ``unchanged``); the file is read again, checked again and its fields set on the
+    edited text, up to ``WRITE_TRIES`` times, then LhError, the file left as saved. A file that is not
+    UTF-8 is refused with LhError (never rewritten: its bytes are the person's)."""
     if not paths.is_within(path, learnings_dir):
         raise LhError(f"learning {path!r} is outside {learnings_dir!r}")
+    # why: a file an earlier change of this run tracked keeps its bytes of before the run in the
+    # journal; a redo there could not say what undo should put back, so it is not tried
+    earlier = any(f.get("path") == path for f in j.data["files"])
     fd = status_lock(learnings_dir)
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            text = fh.read()
-        before = fields_of(text, path)
-        was = before.get("status") or state.ACTIVE
-        wanted = (only_from,) if isinstance(only_from, str) else only_from
-        if ((was == state.FORGOTTEN and after.get("status") != state.FORGOTTEN)
-                or (wanted is not None and was not in wanted)
-                or any(_status_of(other) != state.ACTIVE for other in others_active)):
-            return False
-        new = with_fields(text, path, after)
-        j.track(path)
-        j.intend_fields(path, {"before": before, "after": after}, new.encode("utf-8"))
-        atomic_write(path, new)
-        j.record(path)
-        return True
+        for attempt in range(1 if earlier else WRITE_TRIES):
+            done = _set_fields_once(path, after, j, only_from, others_active, redo=bool(attempt))
+            if done is not None:
+                return done
+        if not earlier:
+            _untrack(j, path)  # the last try wrote nothing
     finally:
         os.close(fd)
+    raise LhError(f"{path}: saved again while lh set its status; left as it is",
+                  hint="run the command again once the editor has saved it")
+
+
+def _set_fields_once(path: str, after: dict, j: journal.Journal, only_from: str | tuple[str, ...] | None,
+                     others_active: tuple[str, ...], redo: bool) -> bool | None:
+    """One read, check, journal and write of :func:`set_learning_fields`; None when the file was saved
+    by someone else between the read and the rename (nothing written). ``redo``: the journal's record
+    of the file, from the try before, holds its bytes of before the person's save; it is dropped, or
+    undo would write the old body over the edit."""
+    if redo:
+        _untrack(j, path)
+    seen = atomic.file_key(path)  # why before the read: a save after it, even during the read, is seen
+    text = _read_learning(path)
+    before = fields_of(text, path)
+    was = before.get("status") or state.ACTIVE
+    wanted = (only_from,) if isinstance(only_from, str) else only_from
+    if ((was == state.FORGOTTEN and after.get("status") != state.FORGOTTEN)
+            or (wanted is not None and was not in wanted)
+            or any(_status_of(other) != state.ACTIVE for other in others_active)):
+        return False
+    new = with_fields(text, path, after)
+    j.track(path)
+    j.intend_fields(path, {"before": before, "after": after}, new.encode("utf-8"))
+    try:
+        atomic_write(path, new, unchanged=seen)
+    except atomic.FileChanged:
+        return None
+    j.record(path)
+    return True
+
+
+def _untrack(j: journal.Journal, path: str) -> None:
+    """Drop the journal's record of ``path``, made by a try that wrote nothing to it (saved at once: a
+    run stopped now is undone from what the journal says).
+    why the journal's own maps: it has no call for a file tracked and then left unchanged, and only
+    a file no earlier change of the run tracked comes here (``set_learning_fields``)."""
+    j.data["files"] = [f for f in j.data["files"] if f.get("path") != path]
+    j._files.pop(path, None)
+    j._pending.discard(path)
+    j.save()
+
+
+def _read_learning(path: str) -> str:
+    """A learning's text, read as it is (no newline translation): LhError naming the file when it is
+    not UTF-8 (an editor saved it in Latin-1); never rewritten then, its bytes are the person's."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LhError(f"{path}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); left as it is",
+                      hint="save it as UTF-8 in the editor, then run the command again") from None
 
 
 def _status_of(path: str) -> str:
-    with open(path, encoding="utf-8", newline="") as fh:
-        return fields_of(fh.read(), path).get("status") or state.ACTIVE
+    return fields_of(_read_learning(path), path).get("status") or state.ACTIVE
 
 
 def status_lock(learnings_dir: str) -> int:

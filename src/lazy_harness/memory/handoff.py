@@ -20,8 +20,10 @@ no state file beside it (written before the state existed, or by hand) is import
 Readers apply both in memory (``load``); writers append them first (``apply_answer``,
 ``merge_markdown``). A leading byte order mark is ignored. A writer that finds handoff.md behind the
 log (a writer killed between the append and the render) renders it again even when it appends
-nothing, unless the file holds a hand edit saved since it read it. The records and the fold live in
-``memory.handoff_log``; their names are re-exported here.
+nothing, unless the file holds a hand edit saved since it read it. Every render reads handoff.md
+once more and, just before its rename, checks the file is still the one it read: a hand edit saved
+in between is appended and the render done again, never written over (``write_markdown``). The
+records and the fold live in ``memory.handoff_log``; their names are re-exported here.
 
 Hot path: the SessionStart read-back calls ``load``, so this module imports only ``os`` and our
 hot-path modules; ``jsonload`` encodes the records.
@@ -32,7 +34,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.atomic import append_line, atomic_write
+from lazy_harness.atomic import FileChanged, append_line, atomic_write, file_key
 from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
@@ -44,6 +46,10 @@ from lazy_harness.memory.sanitize import normalise, one_line
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+
+    # What a writer read of handoff.md: the file's ``file_key`` (taken before the read) and the text with
+    # its mtime (None: missing, empty or too large). The render checks the file against it (write_markdown).
+    Seen = tuple[tuple[int, int, int], tuple[str, float] | None]
 
 TITLE = "# Open items for the next session"
 HAND_EDIT = "hand-edit"
@@ -228,15 +234,46 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
 def load(memory_dir: str) -> tuple[dict[str, Item], list[dict]]:
     """The items as a reader should see them, with unsynced hand edits (or a legacy handoff.md) applied
     in memory; and those pending records, which a writer appends with ``sync``."""
+    return _loaded(memory_dir, _read_markdown(memory_dir))
+
+
+def _loaded(memory_dir: str, md: tuple[str, float] | None) -> tuple[dict[str, Item], list[dict]]:
     records = read_records(memory_dir)
     state = fold(records or [])
-    md = _read_markdown(memory_dir)
     if md is None:
         return state, []
     pending = markdown_records(state, md[0], md[1], bool(records), memory_dir=memory_dir)
     if pending:
         state = fold((records or []) + pending)
     return state, pending
+
+
+def _look(memory_dir: str) -> Seen:
+    # why the key before the read: a save after it, even one during the read, changes the key
+    return file_key(os.path.join(memory_dir, files.HANDOFF)), _read_markdown(memory_dir)
+
+
+def load_for_writing(memory_dir: str) -> tuple[dict[str, Item], list[dict], Seen]:
+    """:func:`load` for a writer (it holds the folder's lock): also what it read of handoff.md, to give
+    :func:`write_markdown`, so a hand edit saved after this read is not written over."""
+    seen = _look(memory_dir)
+    return (*_loaded(memory_dir, seen[1]), seen)
+
+
+def _saved_since(memory_dir: str, seen: Seen, now: Seen, records: list[dict]) -> list[dict]:
+    """The records of a hand edit saved since ``seen`` was read (handoff.md is now ``now``): what the file
+    says against the log, less what the file as read said. why less: the writer appended its own
+    records since (a close of an item the person had added), and the file as read, taken again against
+    them, would undo them (reopen the item)."""
+    if now[1] is None:
+        return []  # emptied (an editor saving in place) or removed: nothing to import (see _read_markdown)
+    state = fold(records)
+    recs = markdown_records(state, now[1][0], now[1][1], bool(records), memory_dir=memory_dir)
+    if seen[1] is None or not recs:
+        return recs
+    stale = {(r["op"], r["id"]) for r in markdown_records(state, seen[1][0], seen[1][1], bool(records),
+                                                          memory_dir=memory_dir)}
+    return [r for r in recs if (r["op"], r["id"]) not in stale]
 
 
 def render(state: dict[str, Item], meta: dict, now: float, stale_days: float = STALE_DAYS) -> str:
@@ -275,20 +312,50 @@ def append(memory_dir: str, recs: list[dict]) -> None:
         append_line(path, jsonload.dumps(rec))
 
 
+RENDER_TRIES = 3
+
+
 def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float | None = None,
-                   before_write: Callable[[bytes], None] | None = None) -> None:
+                   before_write: Callable[[bytes], None] | None = None, seen: Seen | None = None) -> list[dict]:
     """Render handoff.md from the log; ``before_write`` is told the bytes first (a persist's record).
     ``stale_days``: ``[handoff] stale_days``; None (a writer without the config: a command, sync,
     a migration) takes what the last render was given, kept beside the open items. why: each of those
-    otherwise marked items stale after the built-in 14 days, whatever the person had set."""
+    otherwise marked items stale after the built-in 14 days, whatever the person had set.
+
+    ``seen``: what the caller read of handoff.md (:func:`load_for_writing`; None: the file as it is now).
+    The folder lock does not hold an editor back: a hand edit saved since that read is appended first,
+    and one saved during the render is seen at the rename (``atomic_write``'s ``unchanged``); then the
+    file is read again, its edit appended and the render done again, up to ``RENDER_TRIES`` times. After
+    that handoff.md is left as the person saved it (its items are in the log, the next writer renders
+    it) and the log says so. Returns the hand edit's records appended."""
     if stale_days is None:
         stale_days = _last_stale_days(memory_dir)
-    state = fold(read_records(memory_dir) or [])
-    text = render(state, meta, now, stale_days)
-    if before_write is not None:
-        before_write(text.encode("utf-8"))
-    atomic_write(os.path.join(memory_dir, files.HANDOFF), text)
-    _save_open_cache(memory_dir, open_items(state), stale_days)
+    md = os.path.join(memory_dir, files.HANDOFF)
+    seen = _look(memory_dir) if seen is None else seen
+    appended: list[dict] = []
+    for _ in range(RENDER_TRIES):
+        records = read_records(memory_dir) or []
+        current = _look(memory_dir)
+        if current[0] != seen[0]:
+            late = _saved_since(memory_dir, seen, current, records)
+            append(memory_dir, late)
+            appended, records = appended + late, records + late
+        state = fold(records)
+        text = render(state, meta, now, stale_days)
+        if before_write is not None:
+            before_write(text.encode("utf-8"))
+        try:
+            atomic_write(md, text, unchanged=current[0])
+        except FileChanged:
+            seen = current
+            continue
+        _save_open_cache(memory_dir, open_items(state), stale_days)
+        return appended
+    from lazy_harness import logfile
+
+    logfile.write(logfile.WORKER, f"handoff: {md} changed at each of {RENDER_TRIES} renders; left as saved, "
+                  f"its items are in {STATE} and the next writer renders it")
+    return appended
 
 
 # --- the read-back's shortcut: open items cached beside the log ---------------------------------------
@@ -369,33 +436,31 @@ class Answer:
     """What an answer changes, computed under the folder's lock before anything is written:
     ``records`` to append (pending hand edits first), whether handoff.md is ``behind`` the log."""
 
-    def __init__(self, records: list[dict], behind: bool, notes: list[str], problems: list[str]) -> None:
+    def __init__(self, records: list[dict], behind: bool, notes: list[str], problems: list[str],
+                 seen: Seen | None = None) -> None:
         self.records, self.behind, self.notes, self.problems = records, behind, notes, problems
+        self.seen = seen  # what was read of handoff.md (load_for_writing)
 
 
 def prepare_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,
                    meta: dict, when: float) -> Answer:
-    state, pending = load(memory_dir)
+    state, pending, seen = load_for_writing(memory_dir)
     recs, notes, problems = changes(state, opened, closed, meta, when)
     written = pending + recs
-    return Answer(written, not written and behind(memory_dir, state), notes, problems)
+    return Answer(written, not written and behind(memory_dir, state), notes, problems, seen)
 
 
 def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float,
                  stale_days: float | None = None, before_write: Callable[[bytes], None] | None = None) -> list[dict]:
     """Append a prepared answer's records and re-render handoff.md when anything changed, or when it is
     behind the log (a writer killed before its render). Returns the records appended. A hand edit of
-    handoff.md saved since the answer was prepared (the folder lock does not hold an editor back) is
-    appended too, before the render that would otherwise write over it."""
+    handoff.md saved since the answer was prepared, or during the render, is appended too
+    (:func:`write_markdown`), never written over."""
     written = list(answer.records)
     if written:
         append(memory_dir, written)
     if written or answer.behind:
-        _, late = load(memory_dir)
-        if late:
-            append(memory_dir, late)
-            written += late
-        write_markdown(memory_dir, meta, now, stale_days, before_write)
+        written += write_markdown(memory_dir, meta, now, stale_days, before_write, answer.seen)
     return written
 
 
@@ -419,7 +484,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
     ensure_dir(memory_dir)
     with nullcontext() if locked else files.FolderLock(memory_dir):
         _recover(memory_dir)
-        state, pending = load(memory_dir)
+        state, pending, seen = load_for_writing(memory_dir)
         if pending:
             append(memory_dir, pending)
             state = fold(read_records(memory_dir) or [])
@@ -440,7 +505,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
                 recs.append(rec)
         if recs or pending or behind(memory_dir, state):
             append(memory_dir, recs)
-            write_markdown(memory_dir, {"session_id": source, "task_id": ""}, now)
+            write_markdown(memory_dir, {"session_id": source, "task_id": ""}, now, seen=seen)
         return len(recs)
 
 
@@ -463,11 +528,11 @@ def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float
     ensure_dir(memory_dir)
     with files.FolderLock(memory_dir):
         _recover(memory_dir)
-        _, pending = load(memory_dir)
+        _, pending, seen = load_for_writing(memory_dir)
         if pending:
             append(memory_dir, pending)
         if pending or render:
-            write_markdown(memory_dir, meta, now, stale_days)
+            pending += write_markdown(memory_dir, meta, now, stale_days, seen=seen)
         return pending
 
 
@@ -487,7 +552,7 @@ def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now
     ensure_dir(memory_dir)
     with files.FolderLock(memory_dir):
         _recover(memory_dir)
-        state, pending = load(memory_dir)
+        state, pending, seen = load_for_writing(memory_dir)
         recs = []
         for hid, reason in closing:
             item = state.get(hid)
@@ -499,5 +564,5 @@ def close_items(memory_dir: str, closing: list[tuple[str, str]], meta: dict, now
                                reason=reason or None, hid=hid))
         if recs or pending or behind(memory_dir, state):
             append(memory_dir, pending + recs)
-            write_markdown(memory_dir, meta, now, stale_days)
+            write_markdown(memory_dir, meta, now, stale_days, seen=seen)
         return recs
