@@ -39,6 +39,13 @@ LIVE = re.compile(r"^(projects/[^/]+(/[0-9a-f]{8}-[0-9a-f-]{27}(\.jsonl$|/.*))?$
                   r"|(?!settings\.json$)[^/]+\.(json|jsonl)$|\.[^/]+$)")
 INSIDE_CLAUDE_CODE = bool(os.environ.get("CLAUDECODE"))
 
+# why: the tests' own helpers make folders and files with plain makedirs and open, whose mode is the
+# umask's; under a umask of 002 (Ubuntu's and Fedora's default for a user whose group is their own)
+# those came out open to the group, and the product rightly refused them (ADR 0031): hundreds of
+# tests failed on such a machine. The product never relies on the umask for its own folders
+# (tests/hooks/test_group_writable_umask.py runs the hooks under 002 and checks them).
+os.umask(0o022)
+
 
 def _listing(top: str, enter) -> dict[str, tuple[int, int, int]]:
     """``top`` and the paths under it -> (kind, size, mtime_ns); folders as (kind, 0, 0), since their

@@ -450,6 +450,7 @@ def print_result(res: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    os.umask(0o022)  # why: the sample writers' folders follow the umask; see tests/conftest.py
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", default="tests.eval.recall_set", help="module holding ENTRIES, PROMPTS, PROJECTS")
     parser.add_argument("--verbose", action="store_true", help="print every miss and every noisy prompt")
