@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import approval, files, ids, marks, provenance, state, trust
+from lazy_harness.memory import approval, files, ids, lines, marks, provenance, state, trust
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -160,18 +160,7 @@ def scan_records(memory_dir: str, env: Env | None = None) -> list[tuple[str, str
     # why ok.ok with the text: an approve mark counts only as the person's MAC of this text (ADR 0052)
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
-        try:
-            with open(os.path.join(memory_dir, name), "rb") as fh:
-                lines = fh.read().split(b"\n")
-        except OSError:
-            continue
-        for line in lines:
-            try:
-                rec = jsonload.loads(line) if line.strip() else None
-            except (ValueError, RecursionError):  # why: a synced line may nest past the stack
-                continue
-            if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
-                continue
+        for _, rec in numbered_entries(os.path.join(memory_dir, name)):
             eid = ids.of_record(rec, kind)
             if eid in hidden or ok.ok(kind, eid, trust.text_of(rec, kind)):
                 continue
@@ -289,22 +278,41 @@ def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, 
     return state.HELD, f"{now[1]}; {approval.NOT_HERE}"
 
 
+def numbered_entries(path: str) -> list[tuple[int, dict]]:
+    """Every decision or failure of a JSONL file with its line number (from 1), read as every view reads
+    it (``files.read_entries``): a damaged line salvaged as SessionStart salvages it (``lines.records_of``
+    with ``lines.entry_fields``), so the hold check, ``lh memory held``, ``approve`` and ``show`` see it
+    under the id SessionStart holds; a salvaged copy of a whole entry is that entry, and a last line
+    without its newline that is not a whole object (a write in flight) is not read. [] when unreadable.
+    why not ``lines.read_marked``: the review list names each entry's line, which it does not keep."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return []
+    if data.startswith(files.BOM):
+        data = data[len(files.BOM):]
+    rows = data.split(b"\n")
+    if rows and rows[-1].strip() and not files.whole_object(rows[-1]):
+        rows.pop()  # the rule of lines.read_marked and damage.check_file
+    found: list[tuple[dict, bool]] = []
+    where: dict[int, int] = {}  # id() of each record: its line
+    for n, raw in enumerate(rows, 1):
+        recs, how = lines.records_of(raw, lines.entry_fields)
+        if how:
+            lines.note(path)
+        for rec in recs:
+            where[id(rec)] = n
+            found.append((rec, bool(how)))
+    return [(where[id(rec)], rec) for rec in lines.without_salvaged_twins(found)
+            if "op" not in rec and isinstance(rec.get("summary"), str)]
+
+
 def _held_records(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) -> list[dict]:
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         path = os.path.join(memory_dir, name)
-        try:
-            with open(path, "rb") as fh:
-                lines = fh.read().split(b"\n")
-        except OSError:
-            continue
-        for n, line in enumerate(lines, 1):
-            try:
-                rec = jsonload.loads(line) if line.strip() else None
-            except (ValueError, RecursionError):
-                continue
-            if not isinstance(rec, dict) or "op" in rec or not isinstance(rec.get("summary"), str):
-                continue
+        for n, rec in numbered_entries(path):
             eid = ids.of_record(rec, kind)
             now = _record_state(named.get(eid), ok, kind, eid, rec)
             if now[0] == state.HELD:

@@ -29,7 +29,7 @@ from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
-from lazy_harness.memory.files import month_folders, recent_learning_files
+from lazy_harness.memory.files import is_learning_name, month_folders, recent_learning_files
 from lazy_harness.memory.frontmatter import read_frontmatter_values
 from lazy_harness.memory.sanitize import one_line, text_block
 
@@ -226,16 +226,16 @@ def recent_ids(learnings_dir: str, n: int = 50) -> set[str]:
 
 
 def names_by_slug(learnings_dir: str) -> dict[str, list[str]]:
-    """Every learning file by its name less the date (``<slug>[-n].md``): one listing per month folder."""
+    """Every learning file by its name less the date (``<slug>[-n].md``): one listing per month folder;
+    a hidden name is none (``files.is_learning_name``), as for every other reader of the folder."""
     out: dict[str, list[str]] = {}
     for month in month_folders(learnings_dir):
         try:
             names = os.listdir(os.path.join(learnings_dir, month))
         except OSError:
             continue
-        for name in names:
-            if name.endswith(".md"):
-                out.setdefault(name[11:], []).append(os.path.join(learnings_dir, month, name))
+        for name in filter(is_learning_name, names):
+            out.setdefault(name[11:], []).append(os.path.join(learnings_dir, month, name))
     return out
 
 
