@@ -278,7 +278,9 @@ def _todo(roots: Mapping[str, object], memory_roots: Iterable[str],
             [r for r in dict.fromkeys(learnings_dirs) if r and r not in roots])
 
 
-ADOPT_WAIT = 10.0  # seconds a reader waits for another one's adoption before it reads without
+# seconds a reader waits for another one's adoption (0.4 s measured for 20,000 entries): well within
+# SessionStart's timeout of 10 s, past which the session would start with no memory at all
+ADOPT_WAIT = 3.0
 
 
 def _adoption_lock(path: str) -> int | None:
