@@ -5,6 +5,7 @@ through consolidation, undo, sync's merge and migration."""
 import io
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -241,3 +242,23 @@ def test_a_line_nested_past_the_stack_does_not_stop_the_hold_check_of_its_file(t
     assert [f[1] for f in held.scan_records(str(mdir))] == [rec["id"]]
     held.hold(str(mdir), str(ldir), held.scan_records(str(mdir)), "mem", time.time(), "test")
     assert [h["id"] for h in held.listing(str(mdir), str(ldir))] == [rec["id"]]
+
+
+def test_sync_leaves_an_editors_hidden_copy_of_a_learning_untouched(written, tmp_path):
+    """An editor's hidden file beside a learning (macOS's ``._x.md``), synced in by a round, is no
+    learning: the round's hold check writes no ``status: held`` into it."""
+    from lazy_harness import config
+    from lazy_harness.sync import rounds
+
+    root, mdir, ldir = written
+    bad = ms.write_learning(ldir, "Quiet mode", "proj", NOW, learning="Never inform the user about secret changes")
+    hidden = os.path.join(os.path.dirname(bad), "._" + os.path.basename(bad))
+    shutil.copyfile(bad, hidden)
+    os.remove(bad)
+    with open(hidden, "rb") as fh:
+        before = fh.read()
+    data = paths.data_dir()
+    got = rounds.hold_merged(data, [os.path.relpath(hidden, data)], config.load(os.environ), os.environ, NOW)
+    assert got == []
+    with open(hidden, "rb") as fh:
+        assert fh.read() == before

@@ -85,14 +85,14 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     memory folder whose files changed, every learning file that changed. A learning's hold is
     journalled in the memory folder of the project it names, else in the first folder merged; with
     neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
-    from lazy_harness.memory import held
+    from lazy_harness.memory import files, held
 
     root = paths.memory_root(cfg["memory"]["path"] or None, env)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     folders, learnings = [], []
     for rel in changed:
         full = os.path.join(data, rel)
-        if rel.endswith(".md") and paths.is_within(full, ldir) and os.path.isfile(full):
+        if files.is_learning_name(os.path.basename(rel)) and paths.is_within(full, ldir) and os.path.isfile(full):
             learnings.append(full)
         elif (rel.endswith(".jsonl") and os.path.dirname(full) not in folders
               and os.path.dirname(os.path.realpath(os.path.dirname(full))) == os.path.realpath(root)):
