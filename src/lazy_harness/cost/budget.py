@@ -280,7 +280,8 @@ def _who() -> str:
 def _mark(folder: str, call: OpenCall) -> OpenCall:
     """Write the call's marker already locked: temp file, lock, write, fsync, rename."""
     path = os.path.join(folder, f"{call.call}.json")
-    tmp = os.path.join(folder, f".{call.call}.tmp")
+    # why this name: as atomic_write names its temps, so the worker's start sweeps a killed writer's
+    tmp = os.path.join(folder, f".{call.call}.json.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # why: taken before the rename, so no reader sees it unlocked

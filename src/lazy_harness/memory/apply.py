@@ -19,6 +19,8 @@ from lazy_harness.memory.sanitize import one_line
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lazy_harness.memory.handoff import Answer
     from lazy_harness.memory.intent import Intent
     from lazy_harness.memory.journal import Journal
@@ -64,12 +66,15 @@ class Report:
     __str__ = summary
 
 
-def apply(p: Plan) -> Report:
+def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | None = None) -> Report:
     """Perform a plan, all or nothing (``memory.intent``, ADR 0021): under the folder's lock, first
     roll back a persist a killed writer left unfinished, then compute the exact bytes to append (de-dup
     re-checked, the handoff's changes computed again, so two sessions applied at once both keep
     theirs), record them, write JSONL appends, learnings, the handoff, restores; any failure on the
-    way (a full disk, an I/O error) takes every byte of this persist out again before it is raised."""
+    way (a full disk, an I/O error) takes every byte of this persist out again before it is raised.
+    ``before_commit(plan, report, intent)`` runs once everything is written, just before the commit:
+    what it records with ``intent.promising`` stands or falls with the persist, and what it raises
+    rolls the persist back. Not called when there is nothing to write."""
     from lazy_harness.memory import intent
 
     report = _planned_report(p)
@@ -102,6 +107,8 @@ def apply(p: Plan) -> Report:
             if answer is not None:
                 _apply_handoff(p, report, answer, log)
             _apply_restores(p, report, log)
+            if before_commit is not None:
+                before_commit(p, report, log)
         except BaseException:
             try:
                 log.rollback(p.env)

@@ -6,6 +6,8 @@
     then     {"created": path, "sha": sha256 of its bytes}   one line before each learning is made
              {"journal": run}                                 before a journalled restore starts
              {"handoff_md_sha": sha256 of the bytes}          before handoff.md is rendered
+             {"promise": path}                                before a record that stands or falls
+                                                              with the persist is written
 
 ``begin`` writes line 1 (and fsyncs it) before the first byte of a persist is written: the size of
 each JSONL file before, the exact bytes the persist will append to it, and handoff.md as it was.
@@ -14,7 +16,9 @@ then any failure (a full disk, an I/O error, a kill) is rolled back by ``rollbac
 writer that failed or, after a kill, by the next writer of the folder or the worker's start
 (``recover``): appended bytes cut off again (``ftruncate`` frees space, so it works on a full disk),
 learnings it created removed, handoff.md put back (only while it holds what the persist rendered:
-a hand edit saved since is the person's, imported by the next writer), a restore's journal run undone. Rolling back is
+a hand edit saved since is the person's, imported by the next writer), a restore's journal run undone,
+a record it promised removed (the checks the persist owes and the cursor's move: worker/owed.py, so
+they exist exactly when the persist committed). Rolling back is
 idempotent and the record stays until it has fully worked, so a rollback that itself failed is
 done again later. Bytes someone else appended after ours (never under the folder lock: only a
 writer that found our record left over) are kept: then only our own lines are taken out.
@@ -74,6 +78,11 @@ class Intent:
     def journal(self, run: str, roots: tuple[str, ...]) -> None:
         """Say that a journalled run (a restore) begins, to be undone with the rest."""
         self._add({"journal": run, "roots": list(roots)})
+
+    def promising(self, path: str) -> None:
+        """Say, before it is written, that ``path`` (a record under the queue's state folder) belongs to
+        this persist: a rollback removes it, so it outlives only a persist that committed."""
+        self._add({"promise": path})
 
     def commit(self) -> None:
         os.unlink(self.path)
@@ -197,6 +206,8 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
                 journal.undo(memory_dir, tuple(rec.get("roots") or (memory_dir,)), rec["journal"])
             except LhError:
                 pass  # no such run (killed before it was saved) or undone already
+        elif rec.get("promise"):
+            _unpromise(str(rec["promise"]), env)
         elif rec.get("created"):
             try:
                 with open(rec["created"], "rb") as fh:
@@ -229,6 +240,25 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
     if not problems:
         os.unlink(path)
     return problems
+
+
+def _unpromise(path: str, env: Env | None) -> None:
+    """Remove a record the rolled-back persist promised; only a file under the queue's state folder."""
+    if not paths.is_within(path, paths.state_dir(env)):
+        return  # why: the record names its own path; never a file elsewhere
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def pending(path: str, promise: str) -> bool:
+    """Whether the undo record at ``path`` is there and names ``promise``: the persist that promised it
+    neither committed nor was rolled back yet (a rollback removes ``promise``)."""
+    try:
+        return any(rec.get("promise") == promise for rec in _records(path)[1:])
+    except OSError:
+        return False
 
 
 def recover(memory_dir: str, env: Env | None = None) -> list[str]:

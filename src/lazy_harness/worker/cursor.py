@@ -100,6 +100,26 @@ def advance(env: Env | None, session_id: str, path: str, offset: int, now: float
     atomic_write(_file(env, session_id), json.dumps({"offset": offset, "check": check, "at": now}) + "\n")
 
 
+def position(session_id: str, path: str, offset: int, now: float) -> dict | None:
+    """What :func:`advance` would record, as plain data (for the checks' record of a persist: worker/owed.py);
+    None when it would record nothing."""
+    check = _check(path, offset) if session_id and offset > 0 else None
+    if check is None:
+        return None
+    return {"session_id": session_id, "path": path, "offset": offset, "check": check, "at": now}
+
+
+def catch_up(env: Env | None, moved: dict) -> bool:
+    """Advance the cursor as :func:`position` said, once a killed process's persist committed and its own
+    advance may not have happened: never backwards (a later distillation went further), and only while
+    the transcript still holds the bytes it was read with. True when it moved."""
+    sid, path, offset = str(moved["session_id"]), str(moved["path"]), int(moved["offset"])
+    if not sid or start(env, sid, path) >= offset or _check(path, offset) != moved["check"]:
+        return False
+    atomic_write(_file(env, sid), json.dumps({"offset": offset, "check": moved["check"], "at": moved["at"]}) + "\n")
+    return True
+
+
 def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude") -> View:
     """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it.
     ``agent`` picks the reader: a Claude Code transcript, or a Codex rollout (worker/rollout.py)."""

@@ -217,6 +217,30 @@ def _sweep(q: str, cfg: Config, env: Env | None) -> None:
         _log(env, f"task {queue.task_id(name)}: queued by the sweep (session idle, grew since its last check)")
 
 
+def _sweep_temps(cfg: Config, env: Env | None) -> None:
+    """The temp files killed writers left where no writer of the folder sweeps before it writes
+    (``queue.recover`` sweeps the queue's folders): undo records of persists, the checks owed, the
+    markers of model calls, the caches, the journals of the memory folders and the learnings'
+    month folders. A live writer's temp (its pid alive) is left."""
+    from lazy_harness.atomic import sweep_stale_temps
+    from lazy_harness.cost import budget
+    from lazy_harness.memory import journal
+    from lazy_harness.worker import owed
+
+    from lazy_harness.recall.index.writer import SEEN
+
+    learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    caches = (paths.learning_heads_file(env), paths.hold_verdicts_file("-", env), paths.usage_ranks_file("-", env),
+              os.path.join(paths.recall_dir(env), SEEN, "-"))
+    folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env), learnings,
+               *(os.path.dirname(f) for f in caches),
+               *(journal.folder(d) for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None))]
+    with contextlib.suppress(OSError):
+        folders += [e.path for e in os.scandir(learnings) if e.is_dir(follow_symlinks=False)]
+    for folder in folders:
+        sweep_stale_temps(folder)
+
+
 def _save_state(env: Env | None, started: float, stats: Stats) -> None:
     previous = read_state(env)
     data = {
@@ -379,6 +403,7 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
                 break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
+            _sweep_temps(cfg, env)
             try:
                 for line in intent.recover_all(env):
                     _log(env, f"worker {os.getpid()}: {line}")

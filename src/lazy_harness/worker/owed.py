@@ -3,14 +3,21 @@ the holds of what came past an answer's cap, and the model check (worker/pipelin
 
     <queue>/state/owed/<task id>.json
     {"memory_dir", "learnings_dir", "meta", "written": [[kind, id, path, record, kind]],
-     "texts": [[kind, id, path, text]], "over": [[kind, id, path, reason]]}
+     "texts": [[kind, id, path, text]], "over": [[kind, id, path, reason]],
+     "cursor": {"session_id", "path", "offset", "check", "at"} | null, "intent": path}
 
 They run after the persist, whose entries are in the files by then. A worker killed between the two
-left those entries unchecked for good: its task, run again, found nothing new to distill (the
-session's cursor had moved), so the entries past the cap and what only the learned or model check
-would hold reached every session. The record is written before the cursor moves and removed once the
-checks ran; the next worker settles any left over before it drains the queue. Machine-local, never
-synced.
+left those entries unchecked for good: its task, run again, found every entry already recorded, so
+the entries past the cap and what only the learned or model check would hold reached every session.
+The record is the persist's promise: it is written inside the persist, after its last write and
+before its commit (memory/apply.py ``before_commit``), and its undo record names it first
+(memory/intent.py ``promising``), so a rollback of that persist, at once or by ``recover`` after a
+kill, removes it too. It therefore exists exactly when the persist committed, or while its undo
+record (``intent``) still names it, and such a record is left to that rollback. It carries the move
+of the session's cursor (``cursor``, worker/cursor.py ``position``): the next worker settles any
+left over before it drains the queue, moving the cursor (never backwards) and running the checks,
+so the task a killed worker left finds nothing new to distill and makes no second model call. It is
+removed once the checks ran. Machine-local, never synced.
 
 The process running a record's checks holds an ``flock`` on it from its write (or its claim) to its
 removal, as a model call holds its marker (cost/budget.py); the kernel drops the lock when the process
@@ -49,14 +56,20 @@ class Owing(NamedTuple):
     fd: int
 
 
+def path_for(env: Env | None, task_id: str) -> str:
+    """Where the record of ``task_id`` is saved."""
+    # why: a task id is the queue's own name, but never a path of the record's choosing
+    return os.path.join(folder(env), os.path.basename(task_id or "task") + ".json")
+
+
 def save(env: Env | None, task_id: str, record: dict) -> Owing:
     """Write ``record`` for ``task_id`` already locked (temp file, lock, write, fsync, rename); the
     lock stays held until :func:`done`."""
     folder_path = ensure_dir(folder(env))
-    # why: a task id is the queue's own name, but never a path of the record's choosing
-    path = os.path.join(folder_path, os.path.basename(task_id or "task") + ".json")
+    path = path_for(env, task_id)
     tmp = os.path.join(folder_path, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    data = json.dumps(record, ensure_ascii=False).encode("utf-8")
+    # why ASCII: a lone surrogate in a model's text is written escaped, never an encoding error
+    data = json.dumps(record).encode("ascii")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # why: taken before the rename, so no settler sees it unlocked

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from lazy_harness.config.typed import CompoundLoopConfig, Config
     from lazy_harness.memory.apply import Report
+    from lazy_harness.memory.intent import Intent
     from lazy_harness.memory.plan import Plan
     from lazy_harness.memory.shapes import Env
     from lazy_harness.worker.owed import Owing
@@ -206,39 +207,97 @@ def _model_check(owed: dict, held_ids: set[str] | None, cfg: Config, env: Env | 
     return len(found)
 
 
-def _owe(env: Env | None, task_id: str, checks: dict, log: Log) -> Owing | None:
-    """Record the checks owed (worker/owed.py), locked until ``owed.done``; None when it cannot be
-    written (the checks still run)."""
+def _persist_and_check(distilled: dict, over: list, path: str, read_to: int, dirs: tuple[str, str], meta: dict,
+                       at: tuple[float, str], cfg: Config, env: Env | None, sleep: Sleep,
+                       log: Log) -> tuple[Plan, Report]:
+    """Persist the answer, its commit carrying the promise of its checks and of the cursor's move to
+    ``read_to`` (worker/owed.py); then keep the promise: move the cursor, run the checks, forget it."""
+    from lazy_harness.worker import cursor, owed
+
+    now, memory_root = at
+    sid = str(meta.get("session_id") or "")
+    promised: list[tuple[dict, Owing | None]] = []
+    promise = _promise(env, over, dirs, meta, cursor.position(sid, path, read_to, now), promised)
+    try:
+        plan, report = _persist(distilled, dirs[0], dirs[1], meta, now, env, memory_root, log, promise)
+    except BaseException:
+        for _, owing in promised:  # why: rolled back with the persist, or committed and left to the next worker
+            owed.done(owing, remove=False)
+        raise
+    # nothing written: no promise to keep, and the checks find nothing to judge
+    checks, owing = promised[0] if promised else (owed_checks(plan, report, over, dirs, meta), None)
+    with owed.holding(owing):  # why: locked until the checks ran, so a worker starting meanwhile leaves them
+        cursor.advance(env, sid, path, read_to, now)  # after the persist, never before
+        report.held = run_checks(checks, cfg, env, now, sleep, log)
+    return plan, report
+
+
+def _promise(env: Env | None, over: list, dirs: tuple[str, str], meta: dict, move: dict | None,
+             promised: list) -> Callable[[Plan, Report, Intent], None]:
+    """The persist's last step before its commit (memory/apply.py ``before_commit``): the record of the
+    checks it owes and of the cursor's move, named in its undo record first so that a rollback removes
+    it, then saved locked; appended to ``promised`` as (record, Owing). What it raises (a full disk)
+    rolls the persist back: its entries never stand without their checks."""
     from lazy_harness.worker import owed
 
-    try:
-        return owed.save(env, task_id, checks)
-    except (OSError, TypeError, ValueError) as exc:
-        log(f"checks owed not recorded ({type(exc).__name__}: {exc}); running them now")
-        return None
+    task_id = str(meta.get("task_id") or "")
+
+    def before_commit(plan: Plan, report: Report, intent: Intent) -> None:
+        checks = dict(owed_checks(plan, report, over, dirs, meta), cursor=move, intent=intent.path)
+        intent.promising(owed.path_for(env, task_id))
+        promised.append((checks, owed.save(env, task_id, checks)))
+
+    return before_commit
 
 
 def settle_owed(cfg: Config, env: Env | None, log: Log, sleep: Sleep = time.sleep) -> None:
-    """Run the checks a killed process's persist still owed (worker/owed.py), then forget them. A
-    record whose lock a live process holds (``lh distill`` in its checks) is left to it: the checks
-    run once. This process holds each record it settles, so a second settler leaves it too."""
+    """Keep the promises a killed process's persist left (worker/owed.py): move the session's cursor,
+    run the checks, then forget them. A record whose lock a live process holds (``lh distill`` in its
+    checks) is left to it: the checks run once. This process holds each record it settles, so a
+    second settler leaves it too. A record its persist's undo record still names is left to that
+    persist's rollback (``intent.recover_all``, run first), which removes it."""
+    from lazy_harness.memory import intent
     from lazy_harness.worker import owed
 
     for path in owed.left_over(env):
         owing = owed.claim(path)
         if owing is None:
             continue  # why no log line: a live process is running these checks now, or just ran them
+        record = owed.read(owing)
+        if record is not None and isinstance(record.get("intent"), str) and intent.pending(record["intent"], path):
+            owed.done(owing, remove=False)
+            log(f"checks owed left for now: {path}: the persist that owes them is not rolled back yet")
+            continue
         with owed.holding(owing):
-            record = owed.read(owing)
             if record is None:
                 log(f"checks owed by an earlier persist not readable: {path}; removed (SessionStart's check "
                     "still reads its entries)")
                 continue
             log(f"task {os.path.basename(path)[:-len('.json')]}: running the checks a killed worker owed its entries")
-            try:
-                run_checks(record, cfg, env, time.time(), sleep, log)
-            except Exception as exc:  # why: a record of ours but damaged (a key missing): never the queue's end
-                log(f"checks owed not run: {type(exc).__name__}: {exc}")
+            _keep_promise(record, cfg, env, sleep, log)
+
+
+def _keep_promise(record: dict, cfg: Config, env: Env | None, sleep: Sleep, log: Log) -> None:
+    """What a killed process's committed persist still owed: the cursor moved past what it distilled
+    (so its task, run again, makes no second model call), its checks, its entries in the index."""
+    from lazy_harness.worker import cursor
+
+    moved = record.get("cursor")
+    if isinstance(moved, dict):
+        fd, _ = cursor.hold(env, str(moved.get("session_id") or ""))
+        try:
+            if cursor.catch_up(env, moved):
+                log(f"session {moved['session_id']}: cursor moved past what the killed worker distilled")
+        except (OSError, KeyError, TypeError, ValueError) as exc:  # why: a damaged record: the task distills again
+            log(f"cursor not moved: {type(exc).__name__}: {exc}")
+        finally:
+            cursor.release(fd)
+    try:
+        run_checks(record, cfg, env, time.time(), sleep, log)
+    except Exception as exc:  # why: a record of ours but damaged (a key missing): never the queue's end
+        log(f"checks owed not run: {type(exc).__name__}: {exc}")
+        return
+    update_index(env, str(record["memory_dir"]), str(record["learnings_dir"]), log)
 
 
 def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str,
@@ -309,8 +368,6 @@ def distill(fields: dict, cfg: Config, env: Env | None, now: float | None = None
 def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bool, sleep: Sleep,
              memory_root: str) -> Outcome:
     """The pipeline under the session's distillation lock (``distill``)."""
-    from lazy_harness.worker import cursor, owed
-
     loop = cfg["compound_loop"]
     tid = fields.get("task_id", "-")
 
@@ -348,12 +405,8 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     raw, attempts = answered
     distilled, problems = _checked_answer(raw, extra, log)
     over = _with_over_cap(distilled)
-    plan, report = _persist(distilled, memory_dir, learnings_dir, meta, now, env, memory_root, log)
-    checks = owed_checks(plan, report, over, (memory_dir, learnings_dir), meta)
-    owing = _owe(env, tid, checks, log)  # why: before the cursor moves past what the persist wrote
-    with owed.holding(owing):  # why: locked until the checks ran, so a worker starting meanwhile leaves them
-        cursor.advance(env, fields.get("session_id", ""), path, view.bytes_read, now)  # after the persist, never before
-        report.held = run_checks(checks, cfg, env, now, sleep, log)
+    plan, report = _persist_and_check(distilled, over, path, view.bytes_read, (memory_dir, learnings_dir), meta,
+                                      (now, memory_root), cfg, env, sleep, log)
     _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
@@ -472,15 +525,17 @@ def _checked_answer(raw: object, extra: tuple[str, ...], log: Log) -> tuple[dict
 
 
 def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | None,
-             memory_root: str, log: Log) -> tuple[Plan, Report]:
-    """Plan the answer's changes against the memory and apply them, all or nothing: (plan, report)."""
+             memory_root: str, log: Log,
+             before_commit: Callable[[Plan, Report, Intent], object] | None = None) -> tuple[Plan, Report]:
+    """Plan the answer's changes against the memory and apply them, all or nothing: (plan, report);
+    ``before_commit`` as memory/apply.py's."""
     from lazy_harness.memory import store
 
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env, root=memory_root)
     for problem in plan.problems:  # what only the memory can tell: an unknown item closed
         log(f"answer: {problem}")
-    return plan, store.apply(plan)
+    return plan, store.apply(plan, before_commit)
 
 
 def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: Log) -> None:
