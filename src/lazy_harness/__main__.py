@@ -41,7 +41,12 @@ def _search(search: ModuleType, opts: dict) -> int:
         stream.write(terminal_safe(text, "\t") + "\n")
         stream.flush()
 
+    from lazy_harness import private
+
     try:
+        refused = private.refusal(os.environ)  # why: as the click group does for every command (ADR 0031)
+        if refused is not None:
+            raise LhError(refused[0], hint=refused[1])
         return search.run(env=os.environ, say=say, **opts)
     except LhError as exc:
         sys.stderr.write(f"lh: {exc}\n")

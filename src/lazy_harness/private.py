@@ -272,13 +272,33 @@ def first_problem(env: Mapping[str, str] | None = None, which: tuple[str, ...] |
     """Why one of the folders of :func:`folders` (those named in ``which``, else all) may not be used
     (the one holding the socket judged as any other here: ``recall.resident`` asks for it strict), or
     None: what a hook looks at first."""
+    found = first_unsafe(env, which)
+    return found[1] if found else None
+
+
+def first_unsafe(env: Mapping[str, str] | None = None, which: tuple[str, ...] | None = None
+                 ) -> tuple[str, str] | None:
+    """:func:`first_problem` with the path it is about: (path, why), or None."""
     for what, path, _ in folders(env):
         if which is not None and what not in which:
             continue
         why = problem(path)
         if why:
-            return why
-    return config_problem(env)
+            return path, why
+    why = config_problem(env)
+    return (paths.config_file(env), why) if why else None
+
+
+def refusal(env: Mapping[str, str] | None = None, which: tuple[str, ...] | None = None
+            ) -> tuple[str, str] | None:
+    """What a command or the page says instead of reading or writing the memory, the index, the queue
+    or the cache while :func:`first_unsafe` finds a folder (of ``which``, else any) or config.toml
+    another user could write: (message, hint: what ``lh doctor`` says to run), or None."""
+    found = first_unsafe(env, which)
+    if found is None:
+        return None
+    path, why = found
+    return f"{why}; not used until it is fixed (lh doctor lists each one)", fix(path, why)
 
 
 def fix(path: str, why: str, uid: int | None = None) -> str:

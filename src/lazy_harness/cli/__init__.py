@@ -4,6 +4,7 @@ Command groups live one per module and are loaded when first used, so ``lh --hel
 """
 
 import importlib
+import os
 import sys
 
 import click
@@ -29,6 +30,16 @@ COMMANDS = {
     "ui": ("lazy_harness.cli.ui", "ui", "A local page over the memory, in the browser."),
 }
 
+# what a command reads or writes among the folders of ours (private.folders, ADR 0031), when not all
+# of them: it runs while no folder it names is another user's. (): none of them: what lets the person
+# see and fix one (doctor, config, a path printed). Commands not named use them all (the memory, the
+# index, the queue, the cache, the logs). hooks install/uninstall keep settings backups in the data
+# folder; the hooks' bundle in the cache refuses a cache of another user on its own (hotload.py)
+FOLDERS_USED: dict[str, tuple[str, ...] | dict[str, tuple[str, ...]]] = {
+    "doctor": (), "config": (), "hooks": {"install": ("data",), "uninstall": ("data",)}, "memory": {"path": ()},
+}
+_ARGS = "lh.args"  # ctx.meta: the words after ``lh`` (the command's name first)
+
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -45,6 +56,7 @@ class LazyGroup(click.Group):
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         """click's, except that a name not in the table gets click's "Did you mean" from the table.
         why: click builds its suggestions from ``self.commands``, which stays empty here (lazy)."""
+        ctx.meta[_ARGS] = list(args)  # why: the group's callback runs before the command parses them
         name = click.utils.make_str(args[0])
         if name in COMMANDS or ctx.resilient_parsing or ctx.token_normalize_func or not name[:1].isalnum():
             return super().resolve_command(ctx, args)  # why: click's own path for an option (--help)
@@ -70,14 +82,41 @@ def _no_such_command(name: str, ctx: click.Context) -> click.UsageError:
     return click.UsageError(f"No such command {name!r}.{said}", ctx)
 
 
+def folders_used(args: list[str]) -> tuple[str, ...] | None:
+    """The folders of ours the command ``args`` (its name first) reads or writes, as
+    :data:`FOLDERS_USED` says (None: all of them); () for a question to click (--help) alone."""
+    words = args[:args.index("--")] if "--" in args else args
+    if "--help" in words or "-h" in words:
+        return ()  # why: click answers it before the command runs; nothing of ours is read
+    used = FOLDERS_USED.get(words[0] if words else "")
+    if isinstance(used, dict):  # why no name after the group: click prints its usage, nothing read
+        return used.get(words[1], None) if len(words) > 1 else ()
+    return used
+
+
+def refuse_unsafe_folders(args: list[str]) -> None:
+    """Stop a command before it reads or writes a folder of ours another user owns or may write
+    (ADR 0031), as the hooks and the worker do: one line, lh doctor's reason and what to run."""
+    from lazy_harness import private
+
+    which = folders_used(args)
+    if which == ():
+        return
+    said = private.refusal(os.environ, which)
+    if said is not None:
+        raise LhError(said[0], hint=said[1])
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="lh")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """lazy-harness: memory for Claude Code.
 
     Finished sessions are distilled into decisions, failures, a handoff and learnings,
     and read back into the next session of the same project.
     """
+    refuse_unsafe_folders(ctx.meta.get(_ARGS, []))
 
 
 def main(argv: list[str] | None = None) -> None:

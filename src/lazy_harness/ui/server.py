@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from lazy_harness import config
+from lazy_harness import config, private
 from lazy_harness.errors import LhError
 from lazy_harness.ui import actions, reading, sections
 
@@ -60,6 +60,9 @@ class UiServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, port: int, cwd: str, env: Mapping[str, str] | None, token: str | None = None) -> None:
+        refused = private.refusal(env)
+        if refused is not None:  # why: never a page over memory or an index another user can write (ADR 0031)
+            raise LhError(refused[0], hint=refused[1])
         try:
             super().__init__((HOST, port), Handler)
         except OSError as exc:
@@ -129,6 +132,16 @@ class Handler(BaseHTTPRequestHandler):
     def _refuse(self, status: int, why: str) -> None:
         self._send(status, f"{status} {HTTPStatus(status).phrase}: {why}\n".encode())
 
+    def _folders_ours(self) -> bool:
+        """Whether every folder of ours is still the person's own (ADR 0031); else a 503 saying which
+        and what to run. why: a folder can change hands while the page is open, and the page reads
+        the memory and an action writes it and the index."""
+        refused = private.refusal(self.server.env)
+        if refused is None:
+            return True
+        self._refuse(503, f"lh: {LhError(refused[0], hint=refused[1])}")
+        return False
+
     def _sign_in(self, location: str) -> None:
         """The answer to the printed URL: the session cookie, and a page that goes on to ``location``
         (the same address without the token)."""
@@ -194,7 +207,8 @@ class Handler(BaseHTTPRequestHandler):
         if not self._signed_in():
             return
         if rest == "/":
-            self._safely(self._page, query)
+            if self._folders_ours():
+                self._safely(self._page, query)
         elif rest.startswith("/static/"):
             self._asset(rest[len("/static/"):])
         else:
@@ -223,7 +237,8 @@ class Handler(BaseHTTPRequestHandler):
         if not same(form.get("token"), self.server.form_token):
             self._refuse(403, "the form does not hold the page's form token")
             return
-        self._safely(self._act, rest.removeprefix("/action/"), form)
+        if self._folders_ours():
+            self._safely(self._act, rest.removeprefix("/action/"), form)
 
     def _safely(self, answer: Callable[..., None], *args: object) -> None:
         """``answer(*args)``; anything it raises is a 500 naming it, its traceback on the terminal that

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.atomic import ensure_dir
+from lazy_harness import private
+from lazy_harness.errors import LhError
 from lazy_harness.memory import files
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import sources
@@ -75,6 +76,20 @@ SCHEMA = (
 KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.jsonl": "mark"}
 
 
+class FolderRefused(LhError):
+    """The index's folder belongs to another user or is open to their writes (ADR 0031): the index is
+    neither made nor opened there (the person's memory would be copied where they can read it)."""
+
+
+def own_folder(folder: str) -> str:
+    """``folder``, made private to the user (0700, with any missing parents) when it is not there;
+    :class:`FolderRefused` naming it and what to run when the one there may not be used."""
+    try:
+        return private.make(folder)
+    except private.UnsafeFolder as exc:
+        raise FolderRefused(f"the search index not opened: {exc}", hint=private.fix(folder, str(exc))) from None
+
+
 def sqlite() -> ModuleType:
     """The SQLite module: ``_sqlite3``, the C module the ``sqlite3`` package wraps, whose connect,
     Connection and exceptions are the very objects ``sqlite3`` exports."""
@@ -95,11 +110,14 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
     another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
     the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
-    ``DatabaseError``, which ``damaged`` recognises."""
+    ``DatabaseError``, which ``damaged`` recognises. With ``create``, a folder that is not the user's
+    own raises :class:`FolderRefused` (``own_folder``); a reader is not looked at again here: its
+    caller (the hook, the answerer) checked every folder of ours first, and the prompt's path pays
+    nothing more."""
     sqlite3 = sqlite()
 
     if create:
-        ensure_dir(os.path.dirname(path))  # every folder it creates private to the user, as the file
+        own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031); made private, as the file
     for attempt in (1, 2):
         conn = None
         if create:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import ensure_dir, try_lock
+from lazy_harness.atomic import try_lock
 
 # why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
 TYPE_CHECKING = False
@@ -50,8 +50,12 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
     every second. ``fresh`` (``lh memory reindex``): every entry is forgotten first, and only when the
     lock was free at once: a writer found running has just brought the index up to date from the same
     files, and its work is kept (then this run is an ordinary update). ``deep``: which learning files
-    are looked at one by one for an edit in place (``store.refresh``): all of them by default."""
-    ensure_dir(os.path.dirname(index_path))
+    are looked at one by one for an edit in place (``store.refresh``): all of them by default. A folder
+    of the index that is not the user's own raises ``store.FolderRefused`` before anything is written
+    (ADR 0031): not the lock, not the index."""
+    from lazy_harness.recall.index import store
+
+    store.own_folder(os.path.dirname(index_path))
     fd = try_lock(lock_file(index_path))
     if fd is None and waiting is not None:
         fd = _wait_for_lock(index_path, waiting)
