@@ -44,6 +44,30 @@ def lock(path: str) -> int:
     return fd
 
 
+def write_locked(path: str, data: bytes) -> int:
+    """Write ``data`` as ``path`` whole and already locked: a temp file named as :func:`atomic_write`
+    names its own (a killed writer's is swept), its exclusive ``flock`` taken before the rename (no
+    reader ever sees the file unlocked), fsynced, renamed, the folder fsynced. Returns the locked
+    descriptor: the lock lasts until it is closed (or the process dies)."""
+    folder = os.path.dirname(path) or "."
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        write_all(fd, data)
+        os.fsync(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(folder)
+    return fd
+
+
 def _lock_file(path: str) -> int:
     return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
 
@@ -193,7 +217,8 @@ def atomic_write(path: str, data: str | bytes, mode: int = FILE_MODE, exclusive:
     return True
 
 
-def _same_file(fd: int, path: str) -> bool:
+def same_file(fd: int, path: str) -> bool:
+    """Whether ``path`` is still the file open at ``fd`` (not removed, nor replaced by another)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -215,7 +240,7 @@ def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            if not _same_file(fd, path):
+            if not same_file(fd, path):
                 continue  # why: replaced under us; appending to the old inode would lose the line
             try:
                 if heal:
@@ -252,7 +277,7 @@ def rewrite(path: str, change: Callable[[bytes], bytes | None]) -> bytes | None:
             return None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            if not _same_file(fd, path):
+            if not same_file(fd, path):
                 continue
             chunks = []
             while True:

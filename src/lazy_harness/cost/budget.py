@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from lazy_harness import paths
-from lazy_harness.atomic import FILE_MODE, ensure_dir, fsync_dir, held, lock, write_all
+from lazy_harness.atomic import ensure_dir, held, lock, write_locked
 from lazy_harness.cost import ledger
 
 TYPE_CHECKING = False
@@ -280,22 +280,8 @@ def _who() -> str:
 def _mark(folder: str, call: OpenCall) -> OpenCall:
     """Write the call's marker already locked: temp file, lock, write, fsync, rename."""
     path = os.path.join(folder, f"{call.call}.json")
-    # why this name: as atomic_write names its temps, so the worker's start sweeps a killed writer's
-    tmp = os.path.join(folder, f".{call.call}.json.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # why: taken before the rename, so no reader sees it unlocked
-        write_all(fd, json.dumps(call.fields(), separators=(",", ":")).encode())
-        os.fsync(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(folder)
+    # why a temp named as atomic_write names its own: the worker's start sweeps a killed writer's
+    fd = write_locked(path, json.dumps(call.fields(), separators=(",", ":")).encode())
     call.path, call.fd, call.live = path, fd, True
     return call
 

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
 
 from lazy_harness import paths
-from lazy_harness.atomic import FILE_MODE, ensure_dir, fsync_dir, write_all
+from lazy_harness.atomic import ensure_dir, same_file, write_locked
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -65,26 +65,10 @@ def path_for(env: Env | None, task_id: str) -> str:
 def save(env: Env | None, task_id: str, record: dict) -> Owing:
     """Write ``record`` for ``task_id`` already locked (temp file, lock, write, fsync, rename); the
     lock stays held until :func:`done`."""
-    folder_path = ensure_dir(folder(env))
+    ensure_dir(folder(env))
     path = path_for(env, task_id)
-    tmp = os.path.join(folder_path, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     # why ASCII: a lone surrogate in a model's text is written escaped, never an encoding error
-    data = json.dumps(record).encode("ascii")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # why: taken before the rename, so no settler sees it unlocked
-        write_all(fd, data)
-        os.fsync(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(folder_path)
-    return Owing(path, fd)
+    return Owing(path, write_locked(path, json.dumps(record).encode("ascii")))
 
 
 def done(owing: Owing | None, remove: bool = True) -> None:
@@ -93,7 +77,7 @@ def done(owing: Owing | None, remove: bool = True) -> None:
     if owing is None:
         return
     try:
-        if remove and _same_file(owing.fd, owing.path):  # why: never a record of the same name made since
+        if remove and same_file(owing.fd, owing.path):  # why: never a record of the same name made since
             os.unlink(owing.path)
     except OSError:  # why: gone already, or not a file of ours to remove; never the queue's end
         pass
@@ -134,7 +118,7 @@ def claim(path: str) -> Owing | None:
     except OSError:
         os.close(fd)
         return None
-    if not _same_file(fd, path):  # why: settled and removed between the open and the lock
+    if not same_file(fd, path):  # why: settled and removed between the open and the lock
         os.close(fd)
         return None
     return Owing(path, fd)
@@ -150,12 +134,3 @@ def read(owing: Owing) -> dict | None:
         return None
     lists = isinstance(data, dict) and all(isinstance(data.get(k), list) for k in ("written", "texts", "over"))
     return data if lists and isinstance(data.get("meta"), dict) else None
-
-
-def _same_file(fd: int, path: str) -> bool:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return False
-    mine = os.fstat(fd)
-    return (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino)
