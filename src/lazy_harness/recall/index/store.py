@@ -149,17 +149,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
                 return conn
             if row is not None or not create:
                 raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
-            # why: the word lists' tables are the write side's (lexical_write), imported here only when
-            # the index is made: the prompt hook's search never needs it
-            from lazy_harness.recall.index import lexical_write
-
-            conn.execute("BEGIN IMMEDIATE")
-            for stmt in (*SCHEMA, *lexical_write.SCHEMA):
-                conn.execute(stmt)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
-            conn.execute("COMMIT")
-            return conn
+            return _made(conn)
         except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
             if conn is not None:
                 conn.close()
@@ -169,6 +159,21 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
                 raise
             remove(path)
     raise AssertionError("unreachable")
+
+
+def _made(conn: Connection) -> Connection:
+    """``conn`` with the index's tables made in it (an empty file of ours)."""
+    # why: the word lists' tables are the write side's (lexical_write), imported here only when the
+    # index is made: the prompt hook's search never needs it
+    from lazy_harness.recall.index import lexical_write
+
+    conn.execute("BEGIN IMMEDIATE")
+    for stmt in (*SCHEMA, *lexical_write.SCHEMA):
+        conn.execute(stmt)
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
+    conn.execute("COMMIT")
+    return conn
 
 
 def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
