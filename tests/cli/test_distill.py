@@ -112,3 +112,26 @@ def test_distill_of_a_codex_rollout_reads_it_as_one(isolated_home, tmp_path, mon
     [line] = open(decisions).read().splitlines()
     assert json.loads(line)["agent"] == "codex"
     assert json.loads(line)["session_id"] == json.loads(fixture.read_text().splitlines()[0])["payload"]["id"]
+
+
+def test_two_runs_in_one_second_get_their_own_task_ids(isolated_home, tmp_path, monkeypatch):
+    """The task id names the record of the checks a persist owes (worker/owed.py): two `lh distill`
+    started in the same second once shared it, and one record was written over the other's."""
+    import time
+
+    from lazy_harness.worker import pipeline
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    payload = place(project)
+    seen = []
+
+    def distill(fields, *args, **kwargs):
+        seen.append(fields["task_id"])
+        raise SystemExit(0)
+
+    monkeypatch.setattr(pipeline, "distill", distill)
+    monkeypatch.setattr(time, "time", lambda: 1796000000.0)
+    for _ in range(2):
+        invoke("distill", payload["transcript_path"])
+    assert len(seen) == 2 and seen[0] != seen[1], seen

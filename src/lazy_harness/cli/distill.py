@@ -53,7 +53,9 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
     recorded = (str(codex.get("cwd") or "") or None) if codex is not None else sessions.session_cwd(path)
     cwd = os.path.abspath(project) if project else (recorded or os.getcwd())
     fields = {
-        "task_id": f"distill-{int(time.time())}",
+        # why the random part: two runs started in one second once shared a task id, and so the name of
+        # the record of the checks their persists owe (worker/owed.py): one wrote over the other's
+        "task_id": f"distill-{int(time.time())}-{os.urandom(3).hex()}",
         "session_jsonl": path,
         "session_id": os.path.basename(path).removesuffix(".jsonl"),
         "cwd": cwd,
