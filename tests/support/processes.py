@@ -22,3 +22,45 @@ def started_with_home(home) -> list[int]:
         except OSError:
             continue  # gone between the listing and the read, or not ours to read
     return found
+
+
+def describe(pids: list[int]) -> list[str]:
+    """What each of ``pids`` is, for a failing test's message: its command line, state and age."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv = fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            with open(f"/proc/{pid}/status", encoding="utf-8") as fh:
+                state = next((ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("State:")), "?")
+            with open(f"/proc/{pid}/wchan", encoding="utf-8") as fh:
+                wchan = fh.read().strip()
+        except OSError as exc:
+            out.append(f"{pid}: gone ({exc.strerror})")
+            continue
+        out.append(f"{pid}: {argv!r} state {state} waiting in {wchan or '-'}")
+    return out
+
+
+def end(pids: list[int], wait: float = 10.0) -> None:
+    """SIGKILL each of ``pids`` and wait (bounded) until none is running any more."""
+    import signal
+    import time
+
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{pid}/environ") and _alive(pid) for pid in pids):
+        time.sleep(0.02)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            fh.read(1)
+        return True
+    except OSError:
+        return False
