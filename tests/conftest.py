@@ -207,6 +207,7 @@ def _end_lingering_workers(home) -> None:
                 cmdline = fh.read()
             if any(n in cmdline for n in names):
                 os.kill(pid, signal.SIGTERM)
+                os.kill(pid, signal.SIGCONT)  # why: a stopped one (a test stops an answerer) acts on it only then
         except OSError:
             continue
 
