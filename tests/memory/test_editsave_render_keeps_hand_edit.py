@@ -3,12 +3,12 @@ kept: the writer sees the file changed at the rename, reads it again and renders
 over the person's save. Also ``atomic_write(unchanged=...)``, the check it relies on."""
 
 import os
-import threading
 
 import pytest
 
 from lazy_harness import atomic, logfile, paths
 from lazy_harness.memory import files, handoff, store
+from tests.support import pausing
 
 NOW = 1_760_000_000.0
 S1 = {"project": "proj", "session_id": "sess-1", "task_id": "1760000000000000000-ab12", "cwd": "/x/proj"}
@@ -48,24 +48,6 @@ def md_texts(mdir: str) -> list[str]:
     return sorted(body for _, _, body, _ in handoff.parse_markdown(text)[1])
 
 
-def pause_render(monkeypatch, md: str, thread: str, edits: int = 1):
-    """Make the render of ``md`` by thread ``thread`` wait, the first ``edits`` times, until released:
-    the writer has read the file, rendered and is about to write. Returns (paused, release) events."""
-    paused, release = threading.Event(), threading.Event()
-    real = handoff.atomic_write
-    calls = {"n": 0}
-
-    def waiting(path, *a, **k):
-        if path == md and threading.current_thread().name == thread and calls["n"] < edits:
-            calls["n"] += 1
-            paused.set()
-            assert release.wait(30)
-        return real(path, *a, **k)
-
-    monkeypatch.setattr(handoff, "atomic_write", waiting)
-    return paused, release, calls
-
-
 def distilled(items: list[str]) -> dict:
     return {"decisions": [], "failures": [], "learnings": [], "handoff": items}
 
@@ -80,20 +62,16 @@ def mdir(tmp_path) -> str:
 def test_worker_persist_keeps_an_edit_saved_during_its_render(mdir, monkeypatch):
     store.persist(distilled(["alpha task one", "bravo task two"]), mdir, paths.learnings_dir(), S1, NOW)
     md = os.path.join(mdir, files.HANDOFF)
-    paused, release, _ = pause_render(monkeypatch, md, "worker")
-    out = {}
-    t = threading.Thread(name="worker", target=lambda: out.setdefault(
-        "report", store.persist(distilled(["charlie from session two"]), mdir, paths.learnings_dir(), S2, NOW + 60)))
-    t.start()
-    assert paused.wait(30)
+    rendered = pausing.pause(monkeypatch, handoff, "atomic_write", "worker", target=md)  # read, rendered, not written
+    worker = pausing.run("worker", store.persist, distilled(["charlie from session two"]), mdir,
+                         paths.learnings_dir(), S2, NOW + 60)
+    rendered.wait()
     hand_edit(md, "alpha task one", "delta typed by hand")
-    release.set()
-    t.join(30)
-    assert not t.is_alive()
+    rendered.go()
+    report = worker.join()
     want = ["bravo task two", "charlie from session two", "delta typed by hand"]
     assert open_texts(mdir) == want
     assert md_texts(mdir) == want  # rendered again, with the edit
-    report = out["report"]
     assert (report.handoff, report.opened, report.hand_opened, report.hand_closed) == ("written", 1, 1, 1)
     assert not [n for n in os.listdir(mdir) if n.endswith(".tmp")]
 
@@ -104,14 +82,13 @@ def test_close_items_keeps_an_edit_saved_during_its_render(mdir):
     md = os.path.join(mdir, files.HANDOFF)
     mp = pytest.MonkeyPatch()
     try:
-        paused, release, _ = pause_render(mp, md, "closer")
-        t = threading.Thread(name="closer", target=handoff.close_items,
-                             args=(mdir, [(bravo, "done")], {"session_id": "by hand", "task_id": "r1"}, NOW + 60))
-        t.start()
-        assert paused.wait(30)
+        rendered = pausing.pause(mp, handoff, "atomic_write", "closer", target=md)
+        closer = pausing.run("closer", handoff.close_items, mdir, [(bravo, "done")],
+                             {"session_id": "by hand", "task_id": "r1"}, NOW + 60)
+        rendered.wait()
         hand_edit(md, "alpha task one", "delta typed by hand")
-        release.set()
-        t.join(30)
+        rendered.go()
+        closer.join()
     finally:
         mp.undo()
     assert open_texts(mdir) == ["delta typed by hand"]

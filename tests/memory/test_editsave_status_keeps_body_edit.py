@@ -3,7 +3,6 @@ body: the edit is kept, the status is set on the edited file, and undo puts the 
 taking the edit out."""
 
 import os
-import threading
 import time
 
 import pytest
@@ -14,6 +13,7 @@ from lazy_harness.memory import changes, ids, journal
 from lazy_harness.memory.status_fields import fields_of
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
+from tests.support import pausing
 
 TYPED = "Where it applies. A PARAGRAPH THE PERSON JUST TYPED."
 
@@ -35,24 +35,6 @@ def status(path: str) -> str | None:
     return fields_of(open(path, encoding="utf-8").read(), path).get("status")
 
 
-def pause_write(monkeypatch, target: str, thread: str, edits: int = 1):
-    """Make ``changes``' write of ``target`` by thread ``thread`` wait until released (the first ``edits``
-    times): read, checked, journalled, about to be written."""
-    paused, release = threading.Event(), threading.Event()
-    real = changes.atomic_write
-    calls = {"n": 0}
-
-    def waiting(p, *a, **k):
-        if p == target and threading.current_thread().name == thread and calls["n"] < edits:
-            calls["n"] += 1
-            paused.set()
-            assert release.wait(30)
-        return real(p, *a, **k)
-
-    monkeypatch.setattr(changes, "atomic_write", waiting)
-    return paused, release
-
-
 @pytest.fixture
 def learning(tmp_path) -> tuple[str, str, str]:
     root = ms.make_project(str(tmp_path), "proj")
@@ -63,16 +45,13 @@ def learning(tmp_path) -> tuple[str, str, str]:
 
 def test_forget_keeps_a_body_edit_saved_while_it_writes(learning, monkeypatch):
     root, path, lid = learning
-    paused, release = pause_write(monkeypatch, path, "cmd")
-    out = {}
-    t = threading.Thread(name="cmd", target=lambda: out.setdefault(
-        "r", invoke("memory", "forget", "--project", root, lid, "--reason", "dup")))
-    t.start()
-    assert paused.wait(30)
+    writing = pausing.pause(monkeypatch, changes, "atomic_write", "cmd", target=path)  # read, checked, journalled
+    cmd = pausing.run("cmd", invoke, "memory", "forget", "--project", root, lid, "--reason", "dup")
+    writing.wait()
     add_paragraph(path)
-    release.set()
-    t.join(30)
-    assert out["r"].code == 0, out["r"].err
+    writing.go()
+    r = cmd.join()
+    assert r.code == 0, r.err
     text = open(path, encoding="utf-8").read()
     assert TYPED in text
     assert status(path) == "forgotten"
@@ -82,18 +61,15 @@ def test_undo_of_that_status_change_keeps_the_edit(learning, monkeypatch):
     _, path, _ = learning
     ldir = paths.learnings_dir()
     mdir = os.path.join(os.path.dirname(ldir), "mem")
-    paused, release = pause_write(monkeypatch, path, "cmd")
+    writing = pausing.pause(monkeypatch, changes, "atomic_write", "cmd", target=path)
     j = journal.Journal(mdir, "forget", "proj", time.time())
-    out = {}
-    t = threading.Thread(name="cmd", target=lambda: out.setdefault(
-        "done", changes.set_learning_status(path, ldir, "forgotten", None, "dup", time.time(), j)))
-    t.start()
-    assert paused.wait(30)
+    cmd = pausing.run("cmd", changes.set_learning_status, path, ldir, "forgotten", None, "dup", time.time(), j)
+    writing.wait()
     add_paragraph(path)
-    release.set()
-    t.join(30)
+    writing.go()
+    done = cmd.join()
     j.save()
-    assert out["done"] is True and status(path) == "forgotten" and TYPED in open(path, encoding="utf-8").read()
+    assert done is True and status(path) == "forgotten" and TYPED in open(path, encoding="utf-8").read()
     _, restored, problems = journal.undo(mdir, (mdir, ldir), j.run)
     assert problems == [] and restored == [path]
     assert status(path) in (None, "active") and TYPED in open(path, encoding="utf-8").read()
@@ -103,20 +79,17 @@ def test_a_status_change_rereads_the_status_after_an_edit(learning, monkeypatch)
     """The person's save set the status by hand meanwhile: a hold (only from active) is no longer due."""
     _, path, _ = learning
     ldir = paths.learnings_dir()
-    paused, release = pause_write(monkeypatch, path, "cmd")
+    writing = pausing.pause(monkeypatch, changes, "atomic_write", "cmd", target=path)
     j = journal.Journal(os.path.join(os.path.dirname(ldir), "mem"), "hold", "proj", time.time())
-    out = {}
-    t = threading.Thread(name="cmd", target=lambda: out.setdefault(
-        "done", changes.set_learning_status(path, ldir, "held", None, "x", time.time(), j, only_from="active")))
-    t.start()
-    assert paused.wait(30)
+    cmd = pausing.run("cmd", changes.set_learning_status, path, ldir, "held", None, "x", time.time(), j,
+                      only_from="active")
+    writing.wait()
     text = open(path, encoding="utf-8").read()
     edited = text.replace("status: active", "status: deprecated") if "status: active" in text else \
         text.replace("\n---", "\nstatus: deprecated\n---", 1)
     editor_save(path, edited)
-    release.set()
-    t.join(30)
-    assert out["done"] is False
+    writing.go()
+    assert cmd.join() is False
     assert open(path, encoding="utf-8").read() == edited
     assert [f["path"] for f in j.data["files"]] == []  # nothing written, nothing for undo to put back
 

@@ -8,6 +8,7 @@ import time
 from lazy_harness import paths
 from lazy_harness.memory import usage, usage_log
 from tests.support import memory_samples as ms
+from tests.support import pausing
 
 EID = "d-0123abcd"
 
@@ -31,38 +32,17 @@ def test_a_reset_during_a_recount_waits_for_it_and_stays(tmp_path, monkeypatch):
     ranks = usage.ranks_file(None, mdir)
     assert _counts(ranks, EID) == (5, 3)
 
-    at_write, go, reset_waits = threading.Event(), threading.Event(), threading.Event()
-    real_write, real_lock = usage_log.atomic_write, getattr(usage_log, "_ranks_lock", None)
-
-    def paused_write(path, *args, **kwargs):
-        if threading.current_thread().name == "worker":
-            at_write.set()  # the worker has tallied usage.jsonl as it was before the reset
-            assert go.wait(30)
-        return real_write(path, *args, **kwargs)
-
-    def lock_seen(path):
-        if threading.current_thread().name == "reset":
-            reset_waits.set()  # the reset waits for the worker's recount to be written
-        return real_lock(path)
-
-    def resetting():
-        try:
-            usage_log.reset(None, mdir, EID, now)
-        finally:
-            reset_waits.set()  # or it ran to its end while the worker was paused
-
-    monkeypatch.setattr(usage_log, "atomic_write", paused_write)
-    monkeypatch.setattr(usage_log, "_ranks_lock", lock_seen, raising=False)
-    worker = threading.Thread(target=usage_log.refresh_ranks, args=(None, mdir), name="worker")
-    worker.start()
-    assert at_write.wait(30)
-    reset = threading.Thread(target=resetting, name="reset")
-    reset.start()
-    assert reset_waits.wait(30)
-    go.set()
-    worker.join(30)
-    reset.join(30)
-    assert not worker.is_alive() and not reset.is_alive()
+    # the worker has tallied usage.jsonl as it was before the reset, and not written the ranks yet
+    at_write = pausing.pause(monkeypatch, usage_log, "atomic_write", "worker")
+    reset_waits = threading.Event()  # the reset waits for the worker's recount to be written
+    pausing.on_lock(monkeypatch, usage_log, "_ranks_lock", "reset", reset_waits)
+    worker = pausing.run("worker", usage_log.refresh_ranks, None, mdir)
+    at_write.wait()
+    reset = pausing.run("reset", usage_log.reset, None, mdir, EID, now, ended=reset_waits)  # or it ran to its end
+    pausing.wait_for(reset_waits, "the reset neither reached the ranks lock nor ended")
+    at_write.go()
+    worker.join()
+    reset.join()
 
     truth = usage_log.tally(usage_log.read(mdir)).entries.get(EID)
     assert truth is None or (len(truth.shown), len(truth.used)) == (0, 0)  # what usage.jsonl says

@@ -280,32 +280,18 @@ def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, 
 
 def numbered_entries(path: str) -> list[tuple[int, dict]]:
     """Every decision or failure of a JSONL file with its line number (from 1), read as every view reads
-    it (``files.read_entries``): a damaged line salvaged as SessionStart salvages it (``lines.records_of``
-    with ``lines.entry_fields``), so the hold check, ``lh memory held``, ``approve`` and ``show`` see it
-    under the id SessionStart holds; a salvaged copy of a whole entry is that entry, and a last line
-    without its newline that is not a whole object (a write in flight) is not read. [] when unreadable.
-    why not ``lines.read_marked``: the review list names each entry's line, which it does not keep."""
+    it (``files.read_entries``): through ``lines.read_numbered`` (the rules of ``lines.read_marked``,
+    with each record's line) and ``lines.entry_fields``, so a damaged line is salvaged as SessionStart
+    salvages it and the hold check, ``lh memory held``, ``approve`` and ``show`` see it under the id
+    SessionStart holds; a salvaged copy of a whole entry is that entry, and a last line without its
+    newline that is not a whole object (a write in flight) is not read. [] when unreadable."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        found = lines.read_numbered(path, lines.entry_fields)
     except OSError:
         return []
-    if data.startswith(files.BOM):
-        data = data[len(files.BOM):]
-    rows = data.split(b"\n")
-    if rows and rows[-1].strip() and not files.whole_object(rows[-1]):
-        rows.pop()  # the rule of lines.read_marked and damage.check_file
-    found: list[tuple[dict, bool]] = []
-    where: dict[int, int] = {}  # id() of each record: its line
-    for n, raw in enumerate(rows, 1):
-        recs, how = lines.records_of(raw, lines.entry_fields)
-        if how:
-            lines.note(path)
-        for rec in recs:
-            where[id(rec)] = n
-            found.append((rec, bool(how)))
-    return [(where[id(rec)], rec) for rec in lines.without_salvaged_twins(found)
-            if "op" not in rec and isinstance(rec.get("summary"), str)]
+    where = {id(rec): n for n, rec, _ in found}  # id() of each record: its line
+    kept = lines.without_salvaged_twins([(rec, salvaged) for _, rec, salvaged in found])
+    return [(where[id(rec)], rec) for rec in kept if "op" not in rec and isinstance(rec.get("summary"), str)]
 
 
 def _held_records(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) -> list[dict]:

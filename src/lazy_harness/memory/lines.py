@@ -227,6 +227,31 @@ def read_file(path: str, fields: Repair | None = None) -> list[dict]:
 
 def read_marked(path: str, fields: Repair | None = None) -> list[tuple[dict, bool]]:
     """:func:`read_file`, each record with whether it was salvaged (for :func:`without_salvaged_twins`)."""
+    out: list[tuple[dict, bool]] = []
+    for raw in _rows(path):
+        recs, how = records_of(raw, fields)
+        if how:
+            note(path)
+        out += ((rec, bool(how)) for rec in recs)
+    return out
+
+
+def read_numbered(path: str, fields: Repair | None = None) -> list[tuple[int, dict, bool]]:
+    """:func:`read_marked`, each record also with its line number (from 1, counting blank and damaged
+    lines): ``(line, record, salvaged)``. For a list that names where each entry stands."""
+    out: list[tuple[int, dict, bool]] = []
+    for n, raw in enumerate(_rows(path), 1):
+        recs, how = records_of(raw, fields)
+        if how:
+            note(path)
+        out += ((n, rec, bool(how)) for rec in recs)
+    return out
+
+
+def _rows(path: str) -> list[bytes]:
+    """The lines of a whole JSONL file to read, without their newlines: a byte order mark before line 1
+    dropped, and a last line without its newline left out unless it is a whole object. [] when the file
+    is missing; any other error reading it is raised."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -242,10 +267,4 @@ def read_marked(path: str, fields: Repair | None = None) -> list[tuple[dict, boo
             whole = False
         if not whole:
             rows.pop()  # a write in flight (or cut): not a damaged line, and not read
-    out: list[tuple[dict, bool]] = []
-    for raw in rows:
-        recs, how = records_of(raw, fields)
-        if how:
-            note(path)
-        out += ((rec, bool(how)) for rec in recs)
-    return out
+    return rows
