@@ -24,6 +24,14 @@ def _old(payload: dict, days: float) -> float:
     return when
 
 
+def _tail(path: str, size: int = 3000) -> str:
+    try:
+        with open(path, errors="replace") as fh:
+            return fh.read()[-size:]
+    except OSError as exc:
+        return f"({exc.strerror})"
+
+
 def _sessions(tmp_path, n: int, prefix: str = "b") -> list[dict]:
     proj = tmp_path / "shop"
     proj.mkdir(exist_ok=True)
@@ -197,10 +205,12 @@ main(["backfill"])
 """
 
 
-def test_ctrl_c_mid_backfill_prints_what_it_queued_and_a_rerun_adds_no_duplicates(isolated_home, tmp_path):
+def test_ctrl_c_mid_backfill_prints_what_it_queued_and_a_rerun_adds_no_duplicates(isolated_home, tmp_path,
+                                                                                   monkeypatch):
     payloads = _sessions(tmp_path, 12)
     script = INTERRUPTED.format(root=ROOT)
-    with worker_lock_held(paths.claude_dir()):
+    monkeypatch.setenv("PYTHONFAULTHANDLER", "1")  # diagnosis: a SIGABRT makes the worker dump its stacks
+    with worker_lock_held(paths.claude_dir()) as q:
         for at in (3, 2, 4):  # the 3rd, 2nd and 4th link: a task's, or its transcript's kept link
             before = len(tasks(""))
             run = subprocess.run([sys.executable, "-c", script, str(at)], capture_output=True, text=True,
@@ -219,8 +229,19 @@ def test_ctrl_c_mid_backfill_prints_what_it_queued_and_a_rerun_adds_no_duplicate
         if left:  # why not a failure: this test is about the queue; one CI run of many saw a process stay
             # past 30 s (unexplained: its log was gone). It is ended here, with the lock still held, so
             # it never drains the queue past the test, and said, so a run that sees it can tell what it was
-            warnings.warn(f"processes still running after 30 s, ended: {processes.describe(left)}", stacklevel=1)
+            import signal
+
+            from lazy_harness.atomic import held
+
+            seen = processes.describe(left)
+            still_held = held(os.path.join(q, ".worker.lock"))  # False: this process lost its lock
+            # faulthandler writes every thread's stack to compound-loop.log, then the process ends
+            processes.end(left, wait=5.0, sig=signal.SIGABRT)
             processes.end(left)
+            logs = os.path.join(paths.claude_dir(), "logs")
+            tails = {n: _tail(os.path.join(logs, n)) for n in ("worker.log", "compound-loop.log")}
+            warnings.warn(f"processes still running after 30 s, ended: {seen}; lock still held: {still_held}; "
+                          f"logs: {tails}", stacklevel=1)
     sids = [t["session_id"] for t in tasks("")]
     assert sorted(sids) == sorted(p["session_id"] for p in payloads)
 

@@ -42,14 +42,13 @@ def describe(pids: list[int]) -> list[str]:
     return out
 
 
-def end(pids: list[int], wait: float = 10.0) -> None:
-    """SIGKILL each of ``pids`` and wait (bounded) until none is running any more."""
-    import signal
+def end(pids: list[int], wait: float = 10.0, sig: int = 9) -> None:
+    """Send ``sig`` (SIGKILL) to each of ``pids`` and wait (bounded) until none is running any more."""
     import time
 
     for pid in pids:
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, sig)
         except OSError:
             pass
     deadline = time.monotonic() + wait
