@@ -163,3 +163,29 @@ def test_a_changed_origin_takes_the_earlier_memory_along_once(tmp_path, monkeypa
 
 def test_a_folder_name_no_system_call_takes_still_names_a_project():
     assert project_root("/no/such\x00folder") == "/no/such\x00folder"
+
+
+def test_an_origin_changed_before_any_write_under_the_first_one_keeps_every_entry(tmp_path):
+    """A typo in the remote fixed (or the remote removed) before the worker wrote under it: the start
+    that moved the memory to the first remote's key must say so, or the next move looks for it in the
+    emptied path-keyed folder and the decisions, failures and open items stay behind unseen."""
+    root = ms.make_project(tmp_path / "work", "api")
+    write_as_session(root, {"learnings": [learning(t) for t in TITLES],
+                            "decisions": [{"summary": "Deploy the api with the blue green script"}],
+                            "failures": [{"summary": "The smoke test timed out against stage-7"}],
+                            "handoff": ["Finish the rollback script for stage-7"]})
+    migrate.remember_key(root, paths.memory_dir(root))  # the worker's record after that session
+    add_origin(root, "git@github.com:team/apj.git")
+    start(root, sid="second")  # moves the memory under the first remote's key
+    for url in ("git@github.com:team/api.git", None):  # fixed, then removed
+        if url:
+            set_origin(root, url)
+        else:
+            with open(os.path.join(root, ".git", "config"), encoding="utf-8") as fh:
+                text = fh.read()
+            with open(os.path.join(root, ".git", "config"), "w", encoding="utf-8") as fh:
+                fh.write(text.split('[remote "origin"]')[0])
+        text = start(root, sid=f"after-{url}")
+        assert shown(text) == 3 and "blue green" in text and "smoke test" in text and "rollback" in text, text
+        listed = invoke("memory", "show", "--project", root).out
+        assert "blue green" in listed and "smoke test" in listed and "rollback" in listed, listed

@@ -121,9 +121,9 @@ def _last_key(path: str) -> tuple[str, str | None]:
 
 def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
     """Keep the memory key the project at ``root`` is written under now, and the root itself (the
-    worker, after each task's migration); written only when one of them changed. why the root: a
-    project whose folder still exists is live (``recorded_roots``), also once Claude Code deleted its
-    transcripts, the other proof of where a project is."""
+    worker after each task, and :func:`migrate` after each move); written only when one of them
+    changed. why the root: a project whose folder still exists is live (``recorded_roots``), also once
+    Claude Code deleted its transcripts, the other proof of where a project is."""
     from lazy_harness.atomic import atomic_write
 
     key = os.path.basename(memory_dir.rstrip(os.sep))
@@ -306,6 +306,8 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
+        if root:  # why: a start or a command moved it; the next origin change must look here, not where it was
+            remember_key(root, memory_dir, env)
     try:  # the hold check on what came over (ADR 0024)
         from lazy_harness.memory import held
 
