@@ -123,12 +123,8 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
         if not rows:  # why: the entries went between the two reads (another process re-indexed them)
             break
         conn.execute("BEGIN IMMEDIATE")
-        try:
+        with conn:  # why: sqlite3's own commit, or rollback on any exception
             conn.executemany("INSERT OR REPLACE INTO vec(key, model, v, n) VALUES (?,?,?,?)", rows)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         done += len(rows)
     return done
 
@@ -136,14 +132,9 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
 def prune(conn: Connection, model_id: str) -> int:
     """Drop the vectors no entry's text has any more, and those of another model."""
     conn.execute("BEGIN IMMEDIATE")
-    try:
-        gone = conn.execute("DELETE FROM vec WHERE model != ? OR key NOT IN (SELECT key FROM key)",
+    with conn:
+        return conn.execute("DELETE FROM vec WHERE model != ? OR key NOT IN (SELECT key FROM key)",
                             (model_id,)).rowcount
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return gone
 
 
 def norm(v: bytes) -> float:

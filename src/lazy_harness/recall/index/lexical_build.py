@@ -27,15 +27,11 @@ def due(conn: Connection) -> list[str]:
 
 
 def remake(conn: Connection, scope: str) -> None:
-    """Make ``scope``'s lists anew, in one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)."""
+    """Make ``scope``'s lists anew, in one transaction."""
     conn.execute("BEGIN IMMEDIATE")
-    try:
+    with conn:  # commits, or rolls back on any exception
         _take_out(conn, scope)
         _lists(conn, scope)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def _take_out(conn: Connection, scope: str) -> None:
@@ -78,7 +74,6 @@ def _lists(conn: Connection, scope: str) -> None:
                     lst.sort(reverse=True)
                     del lst[lookup.CHAMPIONS:]
                     floor[key] = lst[-1]
-    conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
     mask = (1 << 32) - 1
     conn.executemany("INSERT INTO lex_key(scope, key, df, list) VALUES (?,?,?,?)",
                      ((scope, k, df[k], lexical_keys.encode([(s >> 32, lexical_write.MAX_ROWID - (s & mask))

@@ -20,7 +20,6 @@ from lazy_harness.recall.index import terms
 from lazy_harness.recall.index.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
 from lazy_harness.recall.index.porter import key
 
-PREFIXES = (4, 5, 6)
 _RUN = None
 
 

@@ -1,19 +1,14 @@
 """Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
 
 One search by words (ADR 0049), whatever the index's size: ``search`` (``candidates`` adds the
-entries' rows), over the bounded word lists. Each *key* (a stemmed word, a prefix, a phrase:
-``lexical_keys``) keeps, per *scope* (a memory folder, or "" for the shared learnings), only its
-``CHAMPIONS`` best entries, so a search reads a fixed number of short lists whatever the memory's
-size, then rescores its best candidates exactly as FTS5's bm25 with the porter tokenizer would
-(weights 3, 1, 2: title, body, tags): the OR of every alternative of every group (each alternative one
-phrase; idf from the whole index), so the strength bar keeps its meaning. In an index where no list
-of the prompt's keys was cut (each key in at most ``CHAMPIONS`` entries of a scope: every small
-memory) the candidates are FTS5's exactly. The writer (``lexical_write``) puts an entry in its lists
-in the transaction that indexes it: there is no state in which the lists are not searchable.
+entries' rows) sums the bounded word lists of the prompt's keys (``lexical_keys``; each keeps its
+``CHAMPIONS`` best entries per scope), then rescores its best candidates exactly as FTS5's bm25 with
+the porter tokenizer would (weights 3, 1, 2: title, body, tags), so the strength bar keeps its
+meaning. When that is FTS5's answer exactly, and what it costs: docs/how/recall.md, "How selection
+works". The writer (``lexical_write``) puts an entry in its lists in the transaction that indexes it.
 
 On the prompt hook's path: top-level imports are cheap builtins, ``terms`` and ``porter``; the
-connection comes from the caller. The word lists' write side is imported only where something is
-written.
+connection comes from the caller.
 """
 
 from __future__ import annotations
@@ -62,10 +57,10 @@ def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
     return mv[:4 * n].cast("i"), mv[4 * total:4 * total + 2 * n].cast("H")
 
 
-def chunks(seq: list, size: int = CHUNK) -> Iterator[list]:
-    """``seq`` in slices of ``size`` (SQLite's host parameters per statement)."""
-    for start in range(0, len(seq), size):
-        yield seq[start:start + size]
+def chunks(seq: list) -> Iterator[list]:
+    """``seq`` in slices of ``CHUNK`` (SQLite's host parameters per statement)."""
+    for start in range(0, len(seq), CHUNK):
+        yield seq[start:start + CHUNK]
 
 
 # --- searching the word lists ----------------------------------------------------------------------

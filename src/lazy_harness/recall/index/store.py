@@ -14,18 +14,11 @@ and its vectors, kept in the cache.
       lex_*                                        the word lists (``lexical_write``)
       key, vec                                     the vectors (``vectors``)
 
-The files are the truth and the index a cache: deleting it loses nothing, and ``refresh`` (run by
-the index's one writer, ``recall.index.writer``, ADR 0042) brings it up to date: one ``stat`` per JSONL
-file and one per learning month folder, and with ``deep`` one per learning file (a file edited in
-place). A JSONL file that only grew (same inode, larger, the bytes before the old end unchanged) is
-read from where the index stopped; any other change re-reads that file (an edit in place that keeps
-the size too); a month folder of learnings whose file list, sizes or times changed is re-read.
-
-The writer takes SQLite's write lock (``BEGIN IMMEDIATE``) per part and looks again at what is stale
-once it holds it. This module is on the prompt hook's path, which only reads: SQLite is imported
-inside the functions that need it, and as its C module ``_sqlite3`` (see ``sqlite``); what writes
-entries and their lists (``apply``) only when a plan has something to do, in the same parts: a
-build killed at any moment keeps every part it committed, and each committed part is searched.
+The files are the truth and the index a cache; ``refresh_within`` (run by the index's one writer,
+``recall.index.writer``, ADR 0042) brings it up to date in parts, each its own transaction: what
+it reads again and when, docs/how/recall.md, "The index". This module is on the prompt hook's path,
+which only reads: SQLite is imported inside the functions that need it, as its C module
+``_sqlite3`` (see ``sqlite``); the write side (``apply``) only when a plan has something to do.
 Reading the index: ``lookup``.
 """
 
@@ -37,7 +30,7 @@ from lazy_harness import private
 from lazy_harness.errors import LhError
 from lazy_harness.memory import files
 from lazy_harness.recall.embed import vectors
-from lazy_harness.recall.index import sources
+from lazy_harness.recall.index import lookup, sources
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
@@ -48,15 +41,9 @@ if TYPE_CHECKING:
 
     from lazy_harness.recall.index.lexical_write import Pending
 
-VERSION = "15"  # 2: inactive learnings indexed and hidden; marks.jsonl; 3: identifier words in tags;
-# 4: the entry count kept in meta; 5: cues indexed with the tags; 6: entries written without cues marked;
-# 7: a marker hides an id in its own memory folder only; 8: the cues kept apart, one per line (the embedder);
-# 9: provenance (memory/provenance.py): the project key a learning was written for, the origin phrase;
-# 10: learnings a unit per file; entry vectors kept beside the entries (vectors.py); the bounded word lists (lexical.py)
-# 11: the hold check's verdict kept with each entry (hold); 12: the hold check's wider rules (ADR 0033) and
-# the session an entry was distilled from (sess); 13: the hold check's rules by class; 14: its rules by intent and
-# decoded readings (ADR 0040); 15: one lexical engine, the word lists (Porter's stems, unicode61's tokens, ADR 0049):
-# no FTS5 table, the searched text in entry's columns, every entry in its lists when indexed
+# why: an index of another version is deleted and built again (``connect``): bump it when the schema or
+# what an entry holds changes (the history of each bump is in git; 15: the word lists, ADR 0049)
+VERSION = "15"
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
@@ -261,8 +248,7 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
     search`` for the newest ``deep`` when it is a number)."""
     known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
-    for start in range(0, len(units), 500):
-        chunk = units[start:start + 500]
+    for chunk in lookup.chunks(units):
         for row in conn.execute(f"SELECT unit, stamp, offset, lines, check_ FROM source WHERE unit IN "
                                 f"({','.join('?' * len(chunk))})", chunk):
             known[row[0]] = row
@@ -312,9 +298,7 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
     ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
     own, compared by its size and time: a new learning costs one file read, not the folder's."""
     plan: list[tuple] = []
-    lo = _folder_unit(ldir + os.sep)
-    marks = dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?",
-                              (lo, _folder_unit(ldir + chr(ord(os.sep) + 1)))).fetchall())
+    marks = _files_in(conn, _folder_unit(ldir))  # the month folders' marks: the same range of the key
     seen = set()
     folders = [os.path.join(ldir, m) for m in files.month_folders(ldir)]
     look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
@@ -368,7 +352,7 @@ def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: b
         from lazy_harness.recall.index import apply, lexical_write
 
         conn.execute("BEGIN IMMEDIATE")
-        try:
+        with conn:  # commits, or rolls back on any exception
             # why: planned again under the lock only when another connection wrote meanwhile (a test or
             # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
@@ -382,8 +366,4 @@ def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: b
                 if not done or room <= 0:
                     break
             lexical_write.flush(conn, pending)  # why: the part's entries in their lists, in its transaction
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
 

@@ -1,14 +1,8 @@
-"""The index's one writer (ADR 0042): brings the index up to date with memory folders, under the
-index's lock, entries, word lists and vectors. Run by the worker (after each persist, and for an
-index task), by the commands and page actions that change memory (right after they write), and by
-``lh memory reindex``. Hooks and the resident answerer only read the index.
-
-The work comes in parts, each its own transaction (``store.refresh_within``: entries and their word
-lists together, ADR 0049), then the lists that removals left short made whole
-(``apply.remake_short``) and the vectors (``vectors.fill``), also in parts: killed at any moment,
-the next run goes on from the last part committed, and every committed part is searched. One
-writer at a time: the others wait for the lock (``waiting``) or leave the work to the worker (an
-index task, ``queue.index_task``).
+"""The index's one writer (ADR 0042): brings the index up to date with memory folders under the
+index's lock, in parts, each its own transaction (``store.refresh_within``: entries and their word
+lists, ADR 0049), then the lists removals left short (``apply.remake_short``) and the vectors
+(``vectors.fill``), also in parts: killed at any moment, the next run goes on from the last part
+committed. Who runs it and when: docs/how/recall.md, "The index"; hooks and the answerer only read.
 
 What the writer saw of each memory folder and of the learnings (their files' ``stat``) is kept
 beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares it with the files
@@ -82,7 +76,7 @@ def _wait_for_lock(index_path: str, waiting: Callable[[int], None]) -> int:
 
 def indexed_so_far(index_path: str) -> int:
     """How many entries the index holds now (read only; 0 when it cannot be read yet)."""
-    from lazy_harness.recall.index import store
+    from lazy_harness.recall.index import lookup, store
 
     sqlite3 = store.sqlite()
     try:
@@ -90,8 +84,7 @@ def indexed_so_far(index_path: str) -> int:
     except sqlite3.Error:
         return 0
     try:
-        row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
-        return int(row[0]) if row else 0
+        return lookup.doc_count(conn)
     except (sqlite3.Error, ValueError):
         return 0
     finally:

@@ -1,33 +1,9 @@
-"""Which entries a prompt gets, and the text that carries them.
-
-1. The prompt's informative terms (``terms.informative``), at most ``MAX_TERMS``; each becomes a group
-   (the word, its prefix, its related words).
-2. The word lists (``lookup.candidates``, ADR 0049) rank the visible entries matching any group by
-   BM25 (summary or title weighs 3, tags 2, the other fields 1) and the best ``POOL`` are looked at.
-3. The bar. An entry's *strength* is its BM25 score for the whole prompt, divided by the square
-   root of the prompt's group count (a long prompt sums more words) and by the weight BM25 gives a
-   word that a single entry holds (about the log of the index size: the same match scores higher in
-   a bigger index). A strength of 1 is one such word, once, in the body of an entry of average
-   length. An entry passes when it matches at least ``recall.min_terms`` groups (one more,
-   ``OTHER_PROJECT``, for a general learning written in another project) and its strength is at
-   least ``recall.min_score``. BM25 sees what a yes/no word match does not: a word repeated in the
-   summary, the tags and the cues; a match in a short entry against one lost in a long one (ADR
-   0019). Each group also weighs its inverse document frequency (a word most entries share weighs
-   little, a word no entry holds weighs ``UNKNOWN`` times the rarest's); an entry's *coverage* is
-   the weight of the groups it matches over the weight of all the prompt's groups, and
-   ``recall.min_coverage`` (percent, off by default) can ask for a share of it too.
-4. What passes is ordered by coverage then BM25, entries this session was shown are left out, and
-   the first ``recall.max_items`` that fit in ``recall.max_chars`` are printed, each naming its id
-   and its file.
-
-With ``recall.semantic`` (ADR 0020, 0025) the bar of step 3 changes for the candidates whose vectors
-are kept: a candidate's *similarity* is the better of two cosines with the prompt (its whole text,
-its best cue); it passes when it matches one group (``OTHER_PROJECT`` more for a general learning of
-another project) and its similarity plus a little of its strength (:func:`blended`) reaches
-``recall.min_similarity``. Those that pass come first, by that score; a candidate not embedded yet
-keeps the strength bar, and follows in the order of step 4 (:func:`by_similarity`). Beside the score
-it asks for evidence (ADR 0034, 0041): two distinctive words, or one with a similarity of ``ALONE``;
-and of ``CROWD`` or more candidates holding the same distinctive words, only one that stands out.
+"""Which entries a prompt gets, and the text that carries them: the prompt's terms (at most
+``MAX_TERMS``, each a group of alternatives), the best ``POOL`` candidates of the word lists
+(``lookup.candidates``, ADR 0049), the strength bar (``rank``), with ``recall.semantic`` the
+similarity bar and its evidence rules (``by_similarity``, ADR 0020, 0025, 0034, 0041), and the
+lines printed (``render``). The bars step by step: docs/how/recall.md, "How selection works",
+"Similarity" and "Precision"; each number's measured reason is beside its constant here.
 """
 
 from __future__ import annotations

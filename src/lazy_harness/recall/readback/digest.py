@@ -193,28 +193,21 @@ def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict | None, s
     return [item for _, item in pairs]
 
 
-def _failures(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: dict | None = None,
-              screen: held.Screen | None = None) -> tuple[list[str], list[str]]:
-    items = []
-    for rec in _screened(mdir, files.FAILURES, "failure", n, hidden, stats, "failures", screen):
-        summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
-        prevention = neutral(rec.get("prevention"), CAP_DETAIL)
-        resolution = neutral(rec.get("resolution"), CAP_DETAIL)
-        detail = f" Prevention: {sentence(prevention)}" if prevention else (
-            f" Resolution: {sentence(resolution)}" if resolution else "")
-        items.append(f"- {_tag(rec, 'failure')}: {summary}{detail}")
-    return ["", f"## Recent failures and their preventions ({files.FAILURES}, newest first)"], items
+# per kind: its file, its heading, and the fields its line quotes after the summary (the first given)
+RECENT = {"failure": (files.FAILURES, "Recent failures and their preventions",
+                      (("prevention", "Prevention", CAP_DETAIL), ("resolution", "Resolution", CAP_DETAIL))),
+          "decision": (files.DECISIONS, "Recent decisions", (("rationale", "Rationale", CAP_TITLE),))}
 
 
-def _decisions(mdir: str, n: int, hidden: Collection[str] = frozenset(), stats: dict | None = None,
-               screen: held.Screen | None = None) -> tuple[list[str], list[str]]:
+def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict | None,
+            screen: held.Screen | None) -> tuple[list[str], list[str]]:
+    name, heading, fields = RECENT[kind]
     items = []
-    for rec in _screened(mdir, files.DECISIONS, "decision", n, hidden, stats, "decisions", screen):
+    for rec in _screened(mdir, name, kind, n, hidden, stats, kind + "s", screen):
         summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
-        rationale = neutral(rec.get("rationale"), CAP_TITLE)
-        why = f" Rationale: {sentence(rationale)}" if rationale else ""
-        items.append(f"- {_tag(rec, 'decision')}: {summary}" + why)
-    return ["", f"## Recent decisions ({files.DECISIONS}, newest first)"], items
+        said = next(((word, text) for field, word, cap in fields if (text := neutral(rec.get(field), cap))), None)
+        items.append(f"- {_tag(rec, kind)}: {summary}" + (f" {said[0]}: {sentence(said[1])}" if said else ""))
+    return ["", f"## {heading} ({name}, newest first)"], items
 
 
 def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key = None,
@@ -393,8 +386,8 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
     screen = stats["screen"] = held.Screen(held.approved(mdir, recs, env), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
-                ("failures", lambda: _failures(mdir, int(ctx["failures"]), hidden, stats, screen)),
-                ("decisions", lambda: _decisions(mdir, int(ctx["decisions"]), hidden, stats, screen)),
+                ("failures", lambda: _recent("failure", mdir, int(ctx["failures"]), hidden, stats, screen)),
+                ("decisions", lambda: _recent("decision", mdir, int(ctx["decisions"]), hidden, stats, screen)),
                 ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
                                                  owned.keys, screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),

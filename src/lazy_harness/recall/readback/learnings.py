@@ -7,7 +7,7 @@ person writes one; and ranking's first pass (active, shown in this project, own,
 few fields of each, the whole head only for the dozen or so that can reach the section. So:
 
     <cache dir>/learning-heads.json
-        {"version": 4, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
+        {"version": VERSION, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
 
 A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last starts read
 in full (up to ``WHOLE``: the contenders of a few projects started in turn). Either is taken from

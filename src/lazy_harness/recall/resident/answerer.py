@@ -159,7 +159,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     try:
         q = jsonload.loads(raw)
     except (ValueError, RecursionError, MemoryError):  # why: 100,000 nested brackets exhaust the stack
-        return {"error": "unreadable question"}, False
+        q = None
     if not isinstance(q, dict) or not isinstance(q.get("env"), dict) or not isinstance(q.get("payload"), dict):
         return {"error": "unreadable question"}, False
     if q.get("stamp") != stamp:

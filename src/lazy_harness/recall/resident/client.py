@@ -1,26 +1,8 @@
-"""The resident answerer: one process per user that keeps the index open and answers the prompt
-hook, so a prompt pays for a bare interpreter and a socket round trip instead of opening SQLite,
-importing recall and reading cold pages each time (ADR 0029).
-
-It is an optimisation only. The hook asks it first (``ask``); with no answerer, a stale one, an
-error or a slow answer, the hook does the same work itself (``prompt.recall.answer``), and then
-starts one (``start``) when the memory is large enough for it to pay (``SERVE_FROM`` entries) and
-``recall.resident_minutes`` is not 0. The answerer runs the very function the hook would run, with
-the part of the hook's environment that says where things are (:func:`question_env`), so what a
-prompt gets does not depend on which of them answered.
-
-Nothing found on disk is trusted (ADR 0031): the folders must be the user's own and private, the
-listener must run as the user (peer credentials) before a byte is sent, the answer must be the
-hook's own fenced output, a pid is signalled only when it is the user's answerer, and one that does
-not answer in time is not asked again for a while (:func:`back_off`) and is replaced.
-
-It holds nothing that is not in the files, no state to lose: what it keeps in memory (entries'
-words and vectors, for the rescoring and the similarities) it read from the index and reads again.
-It leaves after ``recall.resident_minutes`` without a question (read again from the config at every
-wake-up, so a changed setting applies without a restart), when the installed code changes
-(the hook sends its ``code_stamp``; another one makes it leave), and when ``lh hooks uninstall``
-stops it. ``lh doctor`` lists it. One at a time: it answers only after winning a lock on
-``<index dir>/resident.lock``; the socket and the pid file sit beside it, private to the user.
+"""The resident answerer's client side (ADR 0029): one process per user keeps the index open and
+answers the prompt hook, so a prompt pays for a bare interpreter and a socket round trip. It is an
+optimisation only: with no answerer, a stale one, an error or a slow answer, the hook does the same
+work itself (``prompt.recall.answer``), then starts one (``start``) from ``SERVE_FROM`` entries.
+What it trusts (ADR 0031), when it leaves, what it keeps: docs/how/recall.md, "The resident answerer".
 
 Protocol (one question per connection, both ends running as the same user): the hook sends one
 JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its
@@ -344,10 +326,10 @@ def start(env: Env, replace: bool = False) -> int | None:
     return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env(env))
 
 
-def process_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
+def process_env(env: Env) -> dict[str, str]:
     """The environment the answerer runs in: :data:`PROCESS_ENV` and :func:`question_env`, nothing
     else (a long-lived process keeps no API key it does not use)."""
-    return {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env, cfg)
+    return {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env)
 
 
 def pid_in(where: str, name: str = PID_NAME) -> int | None:
