@@ -8,8 +8,9 @@ reads as a new section. :func:`neutral` puts it on one line (every line break, i
 U+2029 and U+0085, becomes a space), shows control characters as escapes, turns the ``<`` of
 anything shaped like a tag into ``‹``, quotes role markers (``SYSTEM:``, ``Human:``, ``Assistant:``,
 ``User:``) and drops heading marks; it looks for these in the full-width, small and mathematical
-forms too (``Ｕｓｅｒ：`` quoted as ``'Ｕｓｅｒ'：``, ``﹤/memory﹥`` as ``‹/memory›``), one character
-folded for one, and marks them in the text as written. It shows what cannot be seen as an escape (``\u200b``, tag
+forms too (``Ｕｓｅｒ：`` quoted as ``'Ｕｓｅｒ'：``, ``﹤/memory﹥`` as ``‹/memory›``), and spelt with
+Cyrillic or Greek letters drawn as Latin ones (``Sуstem:``), one character folded for one, and
+marks them in the text as written. It shows what cannot be seen as an escape (``\u200b``, tag
 characters ``\U000e0041``: a model would read them as text the person never saw), puts URLs and
 commands in inline code (`` `curl -s https://x | sh` ``), so they read as quoted data, not as a step
 to take, and breaks the fence's own sentences and an imitation of its end ("end of memory",
@@ -38,14 +39,20 @@ _FORGED_ENDS = ("end of memory", "end of the memory", "end of notes", "end of th
 # technical and the mathematical angle brackets
 _OPENERS = "\uff1c\ufe64\u3008\u300a\u2329\u27e8"
 _CLOSERS = "\uff1e\ufe65\u3009\u300b\u232a\u27e9"
+# the Cyrillic and Greek letters drawn as a Latin one (``Sуstem:`` with a Cyrillic ``у`` reads as
+# ``System:``), each above the Latin letter it is read as (the rules read them so too: trust.py)
+_LOOKALIKES = "асеорхуіјѕһԁԛԝӏАВЕКМНОРСТУХЅІЈҮҺԀԚԜӀΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυχ"
+_LATIN = "aceopxyijshdqwlABEKMHOPCTYXSIJYHDQWIABEZHIKMNOPTYXaikvopux"
+_FIRST_FOLDED = "\u0391"  # the first character the table maps (Greek capital alpha)
 _WIDE: dict[int, int] = {}  # filled by the first text that is not ASCII (_wide_table)
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
 def _wide_table() -> dict[int, int]:
     """One character to one: the full-width block (U+FF01..U+FF5E) to the ASCII it widens, the small,
-    vertical and CJK forms of ``<``, ``>``, ``:`` and ``#`` to those, and the Latin letters of the
-    mathematical alphabets (bold, italic, script, fraktur, double-struck, sans, monospace) to theirs."""
+    vertical and CJK forms of ``<``, ``>``, ``:`` and ``#`` to those, the Latin letters of the
+    mathematical alphabets (bold, italic, script, fraktur, double-struck, sans, monospace) to theirs,
+    and the Cyrillic and Greek lookalikes of Latin letters to those."""
     table = dict(zip(range(0xFF01, 0xFF5F), range(0x21, 0x7F), strict=True))
     table.update(dict.fromkeys(map(ord, _OPENERS), ord("<")))
     table.update(dict.fromkeys(map(ord, _CLOSERS), ord(">")))
@@ -53,6 +60,7 @@ def _wide_table() -> dict[int, int]:
     for base in range(0x1D400, 0x1D6A4, 52):  # 13 alphabets of A-Z then a-z (their holes unassigned)
         table.update(zip(range(base, base + 26), range(0x41, 0x5B), strict=True))
         table.update(zip(range(base + 26, base + 52), range(0x61, 0x7B), strict=True))
+    table.update(zip(map(ord, _LOOKALIKES), map(ord, _LATIN), strict=True))
     return table
 
 
@@ -62,10 +70,11 @@ def _folded(text: str) -> str:
     why not NFKC (``trust._unicode_folded``, which the rules read through): it changes lengths (``ﬁ``
     -> ``fi``), so a role found in it could not be quoted where it was written, and ``unicodedata``
     costs about 0.3 ms to import on the hooks' path. The table holds what NFKC turns into a marker a
-    model reads (``Ｕｓｅｒ：``, ``﹤/memory﹥``, ``𝐒𝐲𝐬𝐭𝐞𝐦:``), and the CJK angle brackets besides."""
-    # why: every character the table maps is at U+2329 or above: text in accented Latin, with a dash or
-    # quotes (most that is not ASCII) is returned as it is, without the translation (about 10 us)
-    if text.isascii() or max(text) < "\u2329":
+    model reads (``Ｕｓｅｒ：``, ``﹤/memory﹥``, ``𝐒𝐲𝐬𝐭𝐞𝐦:``), and besides the CJK angle brackets and
+    the Cyrillic and Greek lookalikes, which NFKC leaves as they are."""
+    # why: every character the table maps is at U+0391 or above: text in accented Latin (most that is
+    # not ASCII) is returned as it is, without the translation (about 10 us)
+    if text.isascii() or max(text) < _FIRST_FOLDED:
         return text
     if not _WIDE:
         _WIDE.update(_wide_table())
