@@ -129,6 +129,11 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
     _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
     for item in opened:
         _echo("  " + recall.handoff_line(item, now, stale_days, FULL))
+    forgotten = handoff.forgotten_items(state)
+    if forgotten:  # why: tagged as a forgotten decision is, so the person finds what lh memory undo brings back
+        _echo(f"Forgotten handoff items ({len(forgotten)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
+        for item in forgotten:
+            _echo(f"  {item['id']}  {_date(item.get('opened'))}  {one_line(item['text'], FULL)}  [forgotten]")
     if history:
         closed = handoff.closed_items(state)
         _echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")

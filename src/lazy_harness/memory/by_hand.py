@@ -137,7 +137,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
 
             def make(j: journal.Journal, now: float) -> None:
                 _unhold(memory_dir, j, hid, held_item)
-                changes.close_handoff_items(memory_dir, [(hid, reason)], "forget", now, j)
+                changes.close_handoff_items(memory_dir, [(hid, reason)], handoff.FORGOTTEN_BY, now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
 
 
@@ -171,7 +171,7 @@ def _was_forgotten(memory_dir: str, hid: str) -> bool:
     """Whether handoff item ``hid`` was closed by a forget."""
     state_, _ = handoff.load(memory_dir)
     item = state_.get(hid.strip().strip("[]").strip())
-    return item is not None and item.get("closed_by") == "forget"
+    return item is not None and item.get("closed_by") == handoff.FORGOTTEN_BY
 
 
 def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> tuple[str, str, str]:

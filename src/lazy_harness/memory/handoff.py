@@ -432,6 +432,15 @@ def open_for_reading(memory_dir: str) -> list[Item]:
     return open_items(load(memory_dir)[0])
 
 
+FORGOTTEN_BY = "forget"  # the session field of the close ``lh memory forget`` appends (memory/by_hand.py)
+
+
+def forgotten_items(state: dict[str, Item]) -> list[Item]:
+    """The items ``lh memory forget`` closed and nothing opened again since, most recently closed
+    first; an item closed as done (by a session, consolidation, ``lh memory close``) is not one."""
+    return [i for i in closed_items(state) if i.get("closed_by") == FORGOTTEN_BY]
+
+
 class Answer:
     """What an answer changes, computed under the folder's lock before anything is written:
     ``records`` to append (pending hand edits first), whether handoff.md is ``behind`` the log."""

@@ -161,7 +161,8 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
 
 def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
     """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
-    memory folder (``named``: kept per folder); then the hold check's verdict kept in the index."""
+    memory folder (``named``: kept per folder), an open item's also from the handoff log (closed by
+    ``lh memory forget``: forgotten); then the hold check's verdict kept in the index."""
     from lazy_harness.memory import frontmatter, marks, state
 
     if hit["kind"] == "learning":
@@ -174,7 +175,25 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
         if folder not in named:
             named[folder] = marks.by_id(folder, marks.OPS)
         now = state.of_marks(named[folder].get(hit["id"]))
+        if hit["kind"] == "handoff":
+            kept = folder + FORGOTTEN_ITEMS
+            if kept not in named:
+                named[kept] = forgotten_items(folder)
+            if hit["id"] in named[kept]:
+                now = state.of_marks(named[kept][hit["id"]])
     return state.with_verdict(now, hit.get("hold"))
+
+
+FORGOTTEN_ITEMS = "#forgotten"  # + a memory folder: its forgotten handoff items, in ``state_of``'s ``named``
+
+
+def forgotten_items(folder: str) -> dict[str, list[dict]]:
+    """The handoff items ``lh memory forget`` closed in ``folder`` (the log, as every view folds it),
+    each as the forget mark a decision would carry: ``state.of_marks`` names it forgotten."""
+    from lazy_harness.memory import handoff
+
+    return {i["id"]: [{"op": "forget", "reason": i.get("reason") or ""}]
+            for i in handoff.forgotten_items(handoff.load(folder)[0])}
 
 
 # --- the command line without click ---------------------------------------------------------------

@@ -101,6 +101,9 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int | None,
         _drop(conn, unit, pending)
         _, entries = sources.read_handoff(mdir)
         _insert(conn, unit, mdir, entries, pending)
+        # why: a forgotten item is kept (lh memory search lists it, labelled) but hidden like a marked entry
+        conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)",
+                         [(unit, e["id"], mdir) for e in entries if e.get("status", "active") != "active"])
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
         return len(entries), True
     if action == "folder":

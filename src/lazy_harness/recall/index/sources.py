@@ -2,7 +2,7 @@
 
     decisions.jsonl, failures.jsonl   one entry per line; lines with an ``"op"`` key are markers
     marks.jsonl                       markers only: what consolidation or ``lh memory forget`` hid
-    handoff.jsonl (else handoff.md)   the open handoff items
+    handoff.jsonl (else handoff.md)   the open handoff items, and the forgotten ones (hidden)
     <learnings>/YYYY-MM/*.md          one entry per active learning
 
 A marker line ``{"op": "supersede" | "forget", "id": ...}`` (or ``"merge"`` with ``"drop"``) hides
@@ -153,14 +153,26 @@ def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: s
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
-    """(the file a person reads the items in, the open items as entries): the handoff store's own
-    view (``memory.handoff.load``: handoff.jsonl folded, hand edits of handoff.md applied)."""
+    """(the file a person reads the items in, the items as entries): the handoff store's own view
+    (``memory.handoff.load``: handoff.jsonl folded, hand edits of handoff.md applied). The open items,
+    then those ``lh memory forget`` closed, each with ``"status": "forgotten"`` and the log as its
+    file, so the index can hide it (``lh memory search`` lists it, labelled; nothing else shows it).
+    An item closed as done is none."""
     from lazy_harness.memory import handoff
 
     path = os.path.join(memory_dir, files.HANDOFF)
-    return path, [_handoff_entry(item["id"], text_of(item.get("text")), path, 0, text_of(item.get("opened"))[:40],
-                                 text_of(item.get("opened_by")), text_of(item.get("opened_agent")))
-                  for item in handoff.open_for_reading(memory_dir) if text_of(item.get("text")).strip()]
+    state, _ = handoff.load(memory_dir)
+    log = os.path.join(memory_dir, handoff.STATE)
+    found = [(item, path, "active") for item in handoff.open_items(state)]
+    found += [(item, log, "forgotten") for item in handoff.forgotten_items(state)]
+    out = []
+    for item, where, status in found:
+        if text_of(item.get("text")).strip():
+            entry = _handoff_entry(item["id"], text_of(item.get("text")), where, 0, text_of(item.get("opened"))[:40],
+                                   text_of(item.get("opened_by")), text_of(item.get("opened_agent")))
+            entry["status"] = status
+            out.append(entry)
+    return path, out
 
 
 def read_learning(path: str, inactive: bool = False) -> dict | None:

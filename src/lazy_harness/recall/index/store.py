@@ -10,7 +10,8 @@ and its vectors, kept in the cache.
                                                    okey, prov: provenance (project key, origin phrase);
                                                    sess: the session it was distilled from ('' : none)
       hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
-                                                   the memory folder they hide them in ('' : learnings)
+                                                   the memory folder they hide them in ('' : learnings);
+                                                   inactive learnings and forgotten handoff items
       lex_*                                        the word lists (``lexical_write``)
       key, vec                                     the vectors (``vectors``)
 
@@ -42,8 +43,9 @@ if TYPE_CHECKING:
     from lazy_harness.recall.index.lexical_write import Pending
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
-# what an entry holds changes (the history of each bump is in git; 15: the word lists, ADR 0049)
-VERSION = "15"
+# what an entry holds changes (the history of each bump is in git; 15: the word lists, ADR 0049; 16: forgotten
+# handoff items indexed, hidden)
+VERSION = "16"
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
