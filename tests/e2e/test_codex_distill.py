@@ -131,3 +131,27 @@ def test_exec_rollout_is_never_distilled(isolated_home, tmp_path, monkeypatch, c
     [done] = tasks("done")
     assert stats.processed == 0 and "not an interactive session (headless)" in done["reason"]
     assert standin.model_requests() == []
+
+
+def test_the_distill_call_offers_the_model_no_tool_and_starts_no_mcp_server(
+    isolated_home, tmp_path, monkeypatch, codex_dir, standin
+):
+    """The transcript is untrusted text: a distill call that offered a shell, web search or the
+    person's MCP servers could be told by it to read any file into memory or send it out."""
+    _setup(isolated_home, monkeypatch, codex_dir, standin)
+    marker = tmp_path / "mcp-server-started"
+    with open(os.path.join(os.environ["CODEX_HOME"], "config.toml"), "a") as fh:
+        fh.write(f'\n[mcp_servers.notes]\ncommand = "sh"\nargs = ["-c", "touch {marker}; sleep 5"]\n'
+                 f'\n[mcp_servers."team-docs"]\ncommand = "sh"\nargs = ["-c", "touch {marker}; sleep 5"]\n')
+    configure(isolated_home, min_user_chars=50)
+    project = tmp_path / "api"
+    project.mkdir()
+    _place("interactive.jsonl", project)
+
+    stats = loop.run(dict(os.environ))
+
+    assert stats.processed == 1, [t.get("reason") or t.get("error") for t in tasks("failed")]
+    for request in standin.model_requests():
+        offered = {t.get("name") or t.get("type") for t in request.body.get("tools") or []}
+        assert offered <= {"request_user_input"}, offered  # it asks no one: exec never waits for input
+    assert not marker.exists()

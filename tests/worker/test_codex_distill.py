@@ -363,3 +363,45 @@ def test_an_example_object_before_codex_answer_in_text_is_not_taken_for_it():
     assert codex_distill.answer_of(_agent_says(said), keys)["decisions"][0]["summary"] == "Queue tasks as files"
     with pytest.raises(llm.ModelError):
         codex_distill.answer_of(_agent_says('Nothing to keep: {"note": "empty session"}'), keys)
+
+
+def test_every_tool_and_each_mcp_server_of_the_person_is_turned_off(tmp_path, monkeypatch, cfg, workdir):
+    fake = fake_codex.use(tmp_path, monkeypatch)
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_text('model = "x"\n[mcp_servers.notes]\ncommand = "a"\n'
+                                      '[mcp_servers."team-docs"]\ncommand = "b"\n')
+    env = {**os.environ, "CODEX_HOME": str(home)}
+
+    codex_distill.call("PROMPT", cfg, env, workdir)
+
+    argv = fake_codex.calls(fake)[0]["argv"]
+    settings = [argv[i + 1] for i, a in enumerate(argv) if a == "-c"]
+    assert {"features.shell_tool=false", 'web_search="disabled"'} <= set(settings)
+    assert {"mcp_servers.notes.enabled=false", "mcp_servers.team-docs.enabled=false"} <= set(settings)
+
+
+def test_a_server_codex_cannot_be_told_to_turn_off_stops_the_call_with_the_file_named(
+        tmp_path, monkeypatch, cfg, workdir):
+    fake = fake_codex.use(tmp_path, monkeypatch)
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_text('[mcp_servers."team.docs"]\ncommand = "b"\n')
+
+    with pytest.raises(llm.CallError) as err:
+        codex_distill.call("PROMPT", cfg, {**os.environ, "CODEX_HOME": str(home)}, workdir)
+
+    assert err.value.action == llm.FAIL and str(home / "config.toml") in str(err.value)
+    assert '"team.docs"' in str(err.value) and fake_codex.calls(fake) == []
+
+
+def test_an_unreadable_codex_config_turns_off_no_server_and_still_calls(tmp_path, monkeypatch, cfg, workdir):
+    fake = fake_codex.use(tmp_path, monkeypatch)
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_text("[mcp_servers.notes\n")  # Codex itself names this error
+
+    codex_distill.call("PROMPT", cfg, {**os.environ, "CODEX_HOME": str(home)}, workdir)
+
+    argv = fake_codex.calls(fake)[0]["argv"]
+    assert not any(a.startswith("mcp_servers.") for a in argv) and "features.shell_tool=false" in argv

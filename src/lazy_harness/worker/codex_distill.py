@@ -10,6 +10,10 @@ Isolation, flag by flag (checked against the real 0.171.0 in tests/e2e):
   should the person have turned on Codex's own memories, our prompt never feeds them;
 - ``--sandbox read-only`` and a neutral empty folder as cwd (``--skip-git-repo-check``): no file is
   written, no project's AGENTS.md applies; ``LH_WORKER_CALL=1`` as for claude;
+- no tool: the features that give the model one (a shell, web search, apps, images, agents) and each
+  MCP server of the person's config.toml are turned off, as ``--tools ""`` does for claude: the
+  transcript is untrusted text, and a tool would let it have any readable file copied into memory
+  or sent out;
 - ``--output-schema``: the answer schema made strict (every key required, optional ones nullable,
   no others), which the Responses API asks for; a null is read as an absent key afterwards. Codex
   does not check the answer against it: :func:`answer_of` and worker/answer.py do;
@@ -111,15 +115,50 @@ def without_nulls(value: Any) -> Any:
     return value
 
 
-def build_argv(cfg: Mapping[str, Any], schema_file: str) -> list[str]:
+# the features that give the model a tool (0.171.0's names), each turned off by ``-c features.X=false``:
+# why not ``--disable X``: Codex refuses a name it does not know, so a later release that renamed one
+# would stop every call; an unknown key of ``-c`` is ignored (and tests/e2e checks what is offered)
+TOOL_FEATURES = ("shell_tool", "apps", "browser_use", "computer_use", "image_generation", "view_image",
+                 "multi_agent", "multi_agent_v2", "goals", "sleep_tool", "tool_suggest")
+
+
+def build_argv(cfg: Mapping[str, Any], schema_file: str, env: Mapping[str, str] | None = None) -> list[str]:
     """The ``codex exec`` command line of one model job (the prompt follows on stdin)."""
     argv = [codex_path(cfg), "exec", "--json", "--ephemeral", "--thread-source", THREAD_SOURCE,
             "--disable", "hooks", "--disable", "memories", "--sandbox", "read-only", "--skip-git-repo-check",
             "--output-schema", schema_file]
+    for setting in [f"features.{name}=false" for name in TOOL_FEATURES] + ['web_search="disabled"'] + [
+            f"mcp_servers.{name}.enabled=false" for name in mcp_servers(env)]:
+        argv += ["-c", setting]
     model = str(_worker(cfg).get("codex_model") or "")
     if model:
         argv += ["--model", model]
     return argv + ["-"]
+
+
+def mcp_servers(env: Mapping[str, str] | None) -> list[str]:
+    """The names of the MCP servers the person's ``$CODEX_HOME/config.toml`` declares: each is turned
+    off for our call (``-c mcp_servers={}`` leaves them running). [] when the file is missing or not
+    TOML: Codex then refuses it with its own message."""
+    import tomllib
+
+    from lazy_harness import paths
+
+    path = os.path.join(paths.codex_home(env), "config.toml")
+    try:
+        with open(path, "rb") as fh:
+            servers = tomllib.load(fh).get("mcp_servers")
+    except (OSError, ValueError):
+        return []
+    names = sorted(str(name) for name in servers) if isinstance(servers, dict) else []
+    for name in names:
+        # why: Codex splits a ``-c`` key at every dot, quotes or not: ``mcp_servers."a.b"`` names no server
+        if not name or not all(c.isascii() and (c.isalnum() or c in "_-") for c in name):
+            raise llm.CallError(f"{path}: the MCP server {json.dumps(name)} cannot be turned off for the "
+                                "distill call (`codex exec -c` cannot name it), so no call was made",
+                                "config", llm.FAIL, hint="name it with letters, digits, _ and - only, or set "
+                                "[worker] distiller = \"claude\"")
+    return names
 
 
 def events(stdout: str) -> list[dict]:
@@ -192,7 +231,7 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
         schema_file = os.path.join(tmp, "schema.json")
         with open(schema_file, "w", encoding="utf-8") as fh:
             json.dump(strict_schema(schema or ANSWER_SCHEMA), fh)
-        argv = build_argv(cfg, schema_file)
+        argv = build_argv(cfg, schema_file, env)
         started = time.monotonic()
         try:
             result = proc.run(argv, input=prompt, timeout=timeout, env=llm.call_env(env), cwd=workdir)
