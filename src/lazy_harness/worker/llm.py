@@ -97,6 +97,9 @@ def build_argv(cfg: Mapping[str, Any], max_budget_usd: float | None = None,
         "--json-schema", json.dumps(schema or ANSWER_SCHEMA, separators=(",", ":")),
         "--settings", NO_HOOKS,
         "--no-session-persistence",
+        # why: no MCP server of the person's is started for our call (``--tools ""`` keeps their tools
+        # from the model, not their processes from running): only those of --mcp-config, and none is given
+        "--strict-mcp-config",
     ]
     if max_budget_usd is not None:
         argv += ["--max-budget-usd", f"{max(max_budget_usd, 0.0):.4f}"]
