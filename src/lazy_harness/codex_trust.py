@@ -6,7 +6,9 @@ Its TUI asks in ``/hooks``; without it, ``codex app-server`` speaks JSON-RPC ove
 ``hooks/list`` (each hook with its ``key``, ``currentHash`` and ``trustStatus``) and
 ``config/batchWrite``, which writes the hash as Codex itself would. A changed command (another
 interpreter, a new folder) has a new hash and needs trusting again: ``lh hooks install --agent codex``
-does it each time. See docs/adr/0045-codex-hooks-install-and-trust.md.
+does it each time. When ``hooks/list`` lists none of our hooks, Codex's reason is raised as a
+:class:`BlockedError`: it refuses the file, it cannot load its configuration, or ``config/read`` says
+its hooks are off. See docs/adr/0045-codex-hooks-install-and-trust.md.
 """
 
 from __future__ import annotations
@@ -37,7 +39,14 @@ class TrustError(LhError):
     """The app-server could not be asked (absent, too old, an error answer, no answer in time)."""
 
 
-class RefusedError(TrustError):
+class BlockedError(TrustError):
+    """Codex lists none of our hooks and says (or its config says) why: it runs none of them.
+    ``effect`` says what that means for the person, after the message."""
+
+    effect = "Codex runs none of its hooks, ours or yours"
+
+
+class RefusedError(BlockedError):
     """Codex refuses our hooks file (``hooks/list`` lists none of its hooks and warns why: an unknown
     top-level key, a wrong type): ``reason`` is Codex's words, after the file's path."""
 
@@ -47,6 +56,29 @@ class RefusedError(TrustError):
         hint = (f"remove `{key}` from {path} or move it elsewhere (Codex reads only \"description\" and "
                 f"\"hooks\" there)" if key else f"fix {path} where Codex says")
         super().__init__(f"Codex refuses {path}: {reason}", f"{hint}, then run lh hooks install --agent codex")
+
+
+class ConfigUnreadableError(BlockedError):
+    """Codex cannot load its configuration (a typo in config.toml: ``<file>:<line>:<column>: <what>``,
+    as ``hooks/list`` reports it under the cwd): ``reason`` is Codex's words, verbatim."""
+
+    effect = "Codex lists none of our hooks, and codex itself stops at the same error"
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"Codex cannot load its configuration: {reason}",
+                         "fix it where Codex says, then run lh hooks install --agent codex")
+
+
+class HooksOffError(BlockedError):
+    """The person's configuration turns Codex's hooks off (``[features] hooks = false``): ``path`` is
+    the file the effective setting comes from, as ``config/read`` names it."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"Codex's hooks are off ([features] hooks = false in {path})",
+                         f"set hooks = true under [features] in {path} (or delete that line), then run "
+                         "lh hooks install --agent codex")
 
 
 def find_codex(env: Mapping[str, str] | None = None) -> str | None:
@@ -181,10 +213,44 @@ def _ours(server: AppServer, hooks_file: str, cwd: str, everyone: bool = False) 
                 listed = True
                 if (everyone or settings.is_ours(hook)) and hook.get("key") not in {h.get("key") for h in found}:
                     found.append(hook)
-    reason = None if listed else refusal(data, hooks_file)
+    if not listed:
+        _why_none(server, data, hooks_file, cwd)
+    return found
+
+
+def _why_none(server: AppServer, data: list, hooks_file: str, cwd: str) -> None:
+    """Codex lists none of the hooks of ``hooks_file``: raise what it says is the cause (it refuses the
+    file, it cannot load its configuration, its hooks are off); return when it names none (no file,
+    no hook of ours in it yet)."""
+    reason = refusal(data, hooks_file)
     if reason is not None:
         raise RefusedError(hooks_file, reason)
-    return found
+    for block in data:
+        for error in (block.get("errors") if isinstance(block, dict) else None) or []:
+            if isinstance(error, dict) and error.get("message"):
+                raise ConfigUnreadableError(" ".join(str(error["message"]).split()))
+    off = hooks_off(server, cwd)
+    if off is not None:
+        raise HooksOffError(off)
+
+
+def hooks_off(server: AppServer, cwd: str) -> str | None:
+    """The file that turns Codex's hooks off (the effective ``features.hooks`` is false, as
+    ``config/read`` reports it), or None: on, or not said (an app-server without ``config/read``).
+    why config/read and not config.toml: it is Codex's own answer, with every layer (a project's
+    .codex/config.toml, /etc/codex) merged, and the file the value comes from."""
+    try:
+        result = server.call("config/read", {"includeLayers": True, "cwd": cwd})
+    except TrustError:
+        return None
+    config = result.get("config")
+    features = config.get("features") if isinstance(config, dict) else None
+    if not isinstance(features, dict) or features.get("hooks") is not False:
+        return None
+    origin = (result.get("origins") or {}).get("features.hooks") if isinstance(result.get("origins"), dict) else None
+    name = origin.get("name") if isinstance(origin, dict) else None
+    where = name.get("file") if isinstance(name, dict) else None
+    return where if isinstance(where, str) and where else "Codex's config.toml"
 
 
 def refusal(data: list, hooks_file: str) -> str | None:

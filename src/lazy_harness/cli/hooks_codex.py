@@ -26,8 +26,8 @@ CODEX_TOP_KEYS = ("description", "hooks")
 
 def install(cwd: str | None = None) -> bool:
     """Write our four hooks into hooks.json, then trust them; a trust that cannot be done is one line
-    saying what to do, and the hooks stay installed (exit 0). False when Codex refuses the whole file
-    (it then runs none of its hooks: the command exits 1)."""
+    saying what to do, and the hooks stay installed (exit 0). False when Codex says it runs none of
+    them (it refuses the whole file, cannot load its config.toml, or its hooks are off: exit 1)."""
     target = paths.codex_hooks_file()
     extra = foreign_keys(target)
     change = settings.install(target, backup=settings.backup_file(target), agent=settings.CODEX)
@@ -47,8 +47,8 @@ def install(cwd: str | None = None) -> bool:
                    "there, and codex 0.171.0 refuses the whole file for any other key (kept as is)")
     try:
         hooks = codex_trust.trust(target, cwd or os.getcwd())
-    except codex_trust.RefusedError as exc:
-        click.echo(f"trust: not done: {exc.message}; Codex runs none of its hooks, ours or yours: {exc.hint}")
+    except codex_trust.BlockedError as exc:
+        click.echo(f"trust: not done: {exc.message}; {exc.effect}: {exc.hint}")
         return False
     except codex_trust.TrustError as exc:
         click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
@@ -104,7 +104,7 @@ class CodexState:
     def __init__(self, path: str, state: str, ours: list, error: str = "") -> None:
         self.path, self.state, self.ours, self.error = path, state, ours, error
         self.trust = ""  # "trusted", "not trusted: <events>", "unknown: <why>", "" (nothing to ask)
-        self.refused: codex_trust.RefusedError | None = None  # Codex refuses the file: its reason
+        self.refused: codex_trust.BlockedError | None = None  # Codex runs none of our hooks: why
 
 
 def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
@@ -120,18 +120,18 @@ def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
     if found.ours and ask:
         try:
             found.trust = trust_line(path, cwd or os.getcwd())
-        except codex_trust.RefusedError as exc:
+        except codex_trust.BlockedError as exc:
             found.trust, found.refused = f"none: {exc.message}", exc
     return found
 
 
 def trust_line(path: str, cwd: str) -> str:
-    """Our hooks' trust as Codex reports it, in words; raises RefusedError when Codex refuses the file."""
+    """Our hooks' trust as Codex reports it, in words; raises BlockedError when Codex runs none of them."""
     if codex_trust.find_codex() is None:
         return "unknown: codex is not on PATH"
     try:
         hooks = codex_trust.status(path, cwd)
-    except codex_trust.RefusedError:
+    except codex_trust.BlockedError:
         raise
     except codex_trust.TrustError as exc:
         return f"unknown: {exc.message}"
@@ -177,7 +177,7 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
                  "remembered", "lh hooks install --agent codex")]
     sessions = ("ok", "codex sessions", f"{sessions_seen()} seen by the queue (tasks with agent=codex)", None)
     if found.refused is not None:  # why: Codex runs none of the file's hooks; their trust is moot
-        return [("fail", "codex hooks", f"{found.refused.message}; Codex runs none of its hooks",
+        return [("fail", "codex hooks", f"{found.refused.message}; {found.refused.effect}",
                  found.refused.hint), sessions]
     events = [o.event for o in found.ours]
     missing = [e for e in settings.CODEX_EVENTS if e not in events]

@@ -1,8 +1,10 @@
 """``lh knowledge handoff-now``: distill a project's session (Claude Code's or Codex CLI's) now, without
 waiting for its end."""
 
+import errno
 import os
 import time
+from collections.abc import Mapping
 
 import click
 
@@ -98,6 +100,17 @@ def _when(fields: dict) -> str:
             "else the next session's hooks start one")
 
 
+# why: what a write in Codex's sandbox fails with: a read-only bind (Linux), a denied path (macOS)
+SANDBOX_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def in_codex_sandbox(env: Mapping[str, str]) -> bool:
+    """Whether this runs in Codex's sandbox, by what Codex sets for the commands it runs there:
+    ``CODEX_SANDBOX_NETWORK_DISABLED=1`` (Linux, codex 0.171.0, network off, its default), or
+    ``CODEX_SANDBOX=seatbelt`` (macOS)."""
+    return bool(env.get("CODEX_SANDBOX") or env.get("CODEX_SANDBOX_NETWORK_DISABLED"))
+
+
 @knowledge.command("handoff-now")
 @click.option("--session", "session_id", help="Session id or its first characters (default: the repository's newest "
                                                 "interactive session).")
@@ -112,7 +125,15 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     payload = _resolve(session_id, os.path.abspath(project))
     session_id, path, cwd = payload["session_id"], payload["transcript_path"], payload["cwd"]
     cfg = config.load_checked(os.environ)
-    name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg)
+    try:
+        name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg)
+    except OSError as exc:
+        if exc.errno in SANDBOX_ERRNOS and in_codex_sandbox(os.environ):
+            where = f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc.strerror or exc)
+            raise LhError(f"Codex's sandbox keeps lh from writing its queue ({where})",
+                          hint=f"run lh knowledge handoff-now --session {session_id} in your own shell, or "
+                               "approve running it outside the sandbox") from None
+        raise
     q = paths.queue_dir()
     click.echo(f"queued {spool.task_id(name)} for session {session_id}")
     click.echo(f"  transcript: {path}")
