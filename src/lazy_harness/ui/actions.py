@@ -2,7 +2,8 @@
 (:mod:`lazy_harness.memory.by_hand`), journalled the same way, each answering one line for the page.
 
 A new action is one function ``(project, form, cfg, now) -> str`` and one line in :data:`ACTIONS`;
-an ``LhError`` it raises is shown on the page as the CLI would print it.
+an ``LhError`` it raises is shown on the page as the CLI would print it. The undo a change offers works
+in the folder ``lh ui`` runs in, also for another project's run (:func:`_undo`).
 """
 
 from __future__ import annotations
@@ -25,16 +26,29 @@ def _field(form: dict, name: str, default: str | None = None) -> str:
     return value
 
 
+def _undo(p: Project, run: str) -> str:
+    """How to undo ``run``: a command that works in the folder ``lh ui`` runs in. why: a bare ``lh memory
+    undo RUN`` looks for the run in the journal of the project holding the working folder; for another
+    project's run it names the project's folder (``p.folder``: ``reading.folder_of``), or, when none is
+    known, the page's own Undo button."""
+    import shlex
+
+    if p.current:
+        return f"lh memory undo {run}"
+    button = f'the Undo button of run {run} under "Changes, and undo"'
+    return f"{button}, or lh memory undo {run} --project {shlex.quote(p.folder)}" if p.folder else button
+
+
 def forget(p: Project, form: dict, cfg: Config, now: float) -> str:
     eid = _field(form, "id").strip()
     run = by_hand.forget(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "forgotten in lh ui", now)
-    return f"forgot {eid} (undo: lh memory undo {run})" if run else f"{eid} is already forgotten"
+    return f"forgot {eid} (undo: {_undo(p, run)})" if run else f"{eid} is already forgotten"
 
 
 def close(p: Project, form: dict, cfg: Config, now: float) -> str:
     hid, text, run = by_hand.close(p.memory_dir, p.name, _field(form, "item"),
                                    form.get("reason") or "closed in lh ui", now)
-    return f"closed {hid}: {text} (undo: lh memory undo {run})"
+    return f"closed {hid}: {text} (undo: {_undo(p, run)})"
 
 
 def undo(p: Project, form: dict, cfg: Config, now: float) -> str:
@@ -50,7 +64,7 @@ def approve(p: Project, form: dict, cfg: Config, now: float) -> str:
     eid = _field(form, "id").strip()
     run = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, [eid], form.get("reason") or "approved in lh ui", now,
                           cross=state.policy(cfg))
-    return f"approved {eid} (undo: lh memory undo {run})"
+    return f"approved {eid} (undo: {_undo(p, run)})"
 
 
 ACTIONS = {"forget": forget, "close": close, "undo": undo, "approve": approve}

@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from lazy_harness.config.typed import Config
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import TypeVar
     T = TypeVar("T")
 
@@ -41,6 +41,7 @@ class Project:
     memory_dir: str
     learnings_dir: str
     current: bool = False
+    folder: str | None = None  # a folder of the project, for a command to name (``folder_of``)
 
 
 def _tail(path: str, size: int) -> bytes:
@@ -111,7 +112,7 @@ def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Proje
     configured = cfg["memory"]["path"] or None
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     here = paths.memory_dir(cwd, env, configured)
-    out = [Project(os.path.basename(here), project_name(cwd), here, ldir, current=True)]
+    out = [Project(os.path.basename(here), project_name(cwd), here, ldir, current=True, folder=cwd)]
     origins = functools.cache(lambda: _origins_by_key(ldir))  # read once, and only when a folder needs it
     for mdir in paths.all_memory_dirs(env, configured):
         if mdir != here:
@@ -119,27 +120,44 @@ def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Proje
     return out
 
 
+def folder_of(p: Project, env: Mapping[str, str] | None) -> str | None:
+    """A folder of project ``p`` whose ``--project`` names its memory: the one ``lh ui`` runs in for the
+    current project; else the root the worker recorded for it (``migrate.recorded_roots``), else a
+    folder a queued task of it ran in, while it exists; None when none is known."""
+    from lazy_harness.memory import migrate
+
+    if p.folder or p.current:
+        return p.folder
+    seen: dict[str, str] = {}
+
+    def candidates() -> Iterator[str]:
+        yield from (root for key, root in migrate.recorded_roots(env) if root and key == p.key)
+        yield from sorted(set(_session_cwds(env).values()))  # why sorted: the same answer every time
+
+    return next((cwd for cwd in candidates() if os.path.isdir(cwd) and _of_project(cwd, p, env, seen)), None)
+
+
 # --- entries -------------------------------------------------------------------------------------
 
-_PARSED: dict[str, tuple[tuple[int, int], object]] = {}
+_PARSED: dict[tuple[str, object], tuple[tuple[int, int, int], object]] = {}
 _PARSED_LOCK = threading.Lock()
 
 
 def _parsed(path: str, parse: Callable[[str], T]) -> T | None:
-    """``parse(path)``, kept while the file's mtime and size stay the same (a page reload then reads
-    only what changed); None for a missing file."""
+    """``parse(path)``, kept while the file's mtime, size and inode stay the same (a page reload then
+    reads only what changed); None for a missing file."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    key = (st.st_mtime_ns, st.st_size)
+    key = (st.st_mtime_ns, st.st_size, st.st_ino)
     with _PARSED_LOCK:
-        hit = _PARSED.get(path)
+        hit = _PARSED.get((path, parse))
     if hit is not None and hit[0] == key:
-        return hit[1]  # type: ignore[return-value]  # why: stored under ``path`` by this same parse below
+        return hit[1]  # type: ignore[return-value]  # why: stored under (path, parse) by this same parse below
     value = parse(path)
     with _PARSED_LOCK:
-        _PARSED[path] = (key, value)
+        _PARSED[(path, parse)] = (key, value)
     return value
 
 
@@ -147,7 +165,8 @@ def _read_records(path: str) -> list[dict]:
     # why the file's kind: a line without ``type`` and ``id`` (written by hand, or before ids) is a
     # failure in failures.jsonl; read as a decision it had a d- id, and Forget acted on another entry
     kind = "failure" if os.path.basename(path) == files.FAILURES else "decision"
-    out = [rec for rec in files.read_entries(path) if recall.is_entry(rec)]
+    # why without_copies: a line a person duplicated by hand is one entry, as ``lh memory show`` lists it
+    out = files.without_copies([rec for rec in files.read_entries(path) if recall.is_entry(rec)])
     for rec in out:
         rec["id"] = ids.of_record(rec, kind)
     return out
@@ -172,20 +191,47 @@ def entries(p: Project, kind: str) -> list[dict]:
     return out[::-1]
 
 
+def _read_learning(path: str) -> tuple[dict, str, str] | None:
+    """(head, the text the hold check reads, the check's verdict on it: '' when it passes) of a learning
+    file; None when unreadable. why the verdict here: kept with the head while the file is unchanged,
+    the check (about 0.1 ms a learning) runs once per file, not at every page load."""
+    from lazy_harness.memory import held, trust
+
+    head = heads.read_head(path)
+    if head is None:
+        return None
+    text = held.learning_text(path)[1]
+    return head, text, (trust.reason(text) or "") if text else ""
+
+
+def _learning_state(meta: dict, text: str, verdict: str, cross: str) -> tuple[str, str]:
+    """``held.learning_state(meta, text, cross)``, as ``lh memory show`` and "Held for approval" work it
+    out (the frontmatter, then the hold check), without running the check again on a text whose kept
+    verdict passes: for such a text that function gives the frontmatter's state, but for a held or
+    waiting one that claims an approval."""
+    from lazy_harness.memory import held, state
+
+    now = state.of_learning(meta, cross, text)
+    if verdict or (now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta)):
+        return held.learning_state(meta, text, cross)
+    return now
+
+
 def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
     ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (how its state
-    keeps it from this project's sessions: memory/state.py, as ``lh memory show`` tags it). Only each
-    file's head is read, as the SessionStart read-back does."""
+    keeps it from this project's sessions: memory/state.py, with the hold check, as ``lh memory show``
+    tags it). Each file is read once while it is unchanged: its head and the check's verdict are kept."""
     from lazy_harness.memory import state
 
     own: list[dict] = []
     general: list[dict] = []
     owned = aliases.owned(p.memory_dir)  # earlier keys of the project and adopted learnings (ADR 0035)
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
-        head = _parsed(path, heads.read_head)
-        if head is None:
+        found = _parsed(path, _read_learning)
+        if found is None:
             continue
+        head, text, verdict = found
         meta = dict(head)
         meta["id"] = ids.of_learning(meta, path=path)
         mine = owned.lists(meta, p.name)
@@ -193,7 +239,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
             continue
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
-        meta["left_out"] = state.label(state.of_learning(meta, cross), mine) or None
+        meta["left_out"] = state.label(_learning_state(meta, text, verdict, cross), mine) or None
         (own if mine else general).append(meta)
     return own, general
 

@@ -98,11 +98,22 @@ def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tupl
         eid, head, body = row(item)
         shown_gone.append(_entry(eid, head + f' <span class="badge">{esc(item["left_out"])}</span>', body,
                                  css="entry gone"))
-    more = ""
-    if cut is not None and (len(live) > cut or len(gone) > cut):
-        link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#{anchor}")
-        more = f'<p class="more">The newest {cut} of {len(live)}: <a href="{link}">show all</a></p>'
-    return f'<ul class="entries">{"".join(shown_live)}</ul>{more}' + _left_out(shown_gone, len(gone))
+    return (f'<ul class="entries">{"".join(shown_live)}</ul>{_more(v, anchor, cut, len(live), len(gone))}'
+            + _left_out(shown_gone, len(gone)))
+
+
+def _more(v: View, anchor: str, cut: int | None, live: int, gone: int) -> str:
+    """The line under a cut list: what was cut of the shown and of the left-out entries, and the link
+    to every entry; '' when nothing was cut."""
+    cuts = []
+    if cut is not None and live > cut:
+        cuts.append(f"the newest {cut} of {live}")
+    if cut is not None and gone > cut:
+        cuts.append(f"{cut} of the {gone} left out")
+    if not cuts:
+        return ""
+    link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#{anchor}")
+    return f'<p class="more">Shown: {esc(" and ".join(cuts))}: <a href="{link}">show all</a></p>'
 
 
 def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:

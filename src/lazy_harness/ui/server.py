@@ -263,6 +263,7 @@ class Handler(BaseHTTPRequestHandler):
         if project is None:  # why: never the current project by default: the id was another's
             self._refuse(404, f"no project {form.get('project')!r}")
             return
+        project.folder = reading.folder_of(project, self.server.env)  # what the undo it offers names
         try:
             with self.server.changing:
                 said = act(project, form, cfg, time.time())
