@@ -10,15 +10,23 @@ them), in worker.log, and in the sync state ``lh sync --status`` shows (the last
 
 Two different learnings added under one file name, one on each machine (``ADDED``): the other
 machine's is written to the next free name beside this one's (``-2``, ``-3`` ...), which the round
-commits and pushes with the merge; when that cannot be done it is journalled as above.
+commits and pushes with the merge; when that cannot be done it is journalled as above. A learning
+whose status moved on one machine and whose body was edited on the other is merged whole by the
+driver (``MERGED``): the round only says so.
+
+The note is removed once every conflict in it is kept; a round killed before that keeps them at its
+next run, skipping one kept already (the ``-2`` file with the same bytes is there; a run that names
+the conflict's digest, ``DIGEST``, is saved), so nothing is written twice.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 
 from lazy_harness import jsonload, logfile, paths
-from lazy_harness.atomic import atomic_write
+from lazy_harness.atomic import atomic_write, read_bytes
 from lazy_harness.memory import frontmatter, journal
 
 TYPE_CHECKING = False
@@ -30,6 +38,8 @@ SIDE = "lh-conflicts.jsonl"
 ENV = "LH_SYNC_CONFLICTS"  # set by the round for git's merge: where a merge driver notes a conflict
 KEPT = 20
 ADDED = "+added"  # a merge driver's conflict key: two learnings added under one name, one on each machine
+MERGED = "+merged"  # another: a learning's status moved on one machine, its body edited on the other; both kept
+DIGEST = "sync_conflict"  # the key of a sync-conflict run that names the conflict it keeps (a digest of its note)
 _SECOND_UP_TO = 20  # the writer names a second learning of one slug ``-2`` up to ``-20`` (learnings.MAX_SUFFIX)
 
 
@@ -43,22 +53,29 @@ def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float,
     """Journal the other version of every conflict the merge noted, or, for a learning the other
     machine added under the name of one added here, write it to the next free name (its path,
     relative to ``data``, is added to ``created``); returns one line per conflict. Never raises: the
-    merge is done, and this machine's version is in place either way."""
+    merge is done, and this machine's version is in place either way.
+
+    The note is removed only once every conflict in it is kept. why: the merge commit holds this
+    machine's version alone; a round killed before it kept them all finds the note again, and a
+    conflict kept already (its ``-2`` file there with the same bytes, its run saved) is not kept twice."""
     side = side_file(data)
     try:
         with open(side, encoding="utf-8", errors="replace") as fh:
             lines = [line for line in fh if line.strip()]
-        os.unlink(side)
     except OSError:
         return []
     noted, said = _noted(lines)
     root = paths.memory_root(cfg["memory"]["path"] or None, env)
     for one in noted:
         try:
-            said.append(_keep_one(data, root, one, now, created))
+            said.append(_keep_one(data, root, one, now, created, env))
         except Exception as exc:  # why: one conflict that cannot be journalled must not hide the others
             said.append(f"{one.get('file')}: edited on both machines; this machine's version kept, the other "
                         f"could not be journalled ({type(exc).__name__}: {exc}); it is in the remote's history")
+    try:
+        os.unlink(side)
+    except OSError:
+        pass
     for line in said:
         logfile.write(logfile.WORKER, f"sync: {line}", env)
     return said
@@ -78,47 +95,82 @@ def _noted(lines: list[str]) -> tuple[list[dict], list[str]]:
     return noted, said
 
 
-def _keep_one(data: str, root: str, one: dict, now: float, created: list[str] | None = None) -> str:
+def _keep_one(data: str, root: str, one: dict, now: float, created: list[str] | None = None,
+              env: Mapping[str, str] | None = None) -> str:
     path = os.path.join(data, str(one["file"]))
-    ours, theirs = str(one["ours"]).encode("utf-8"), str(one["theirs"]).encode("utf-8")
+    if one.get("merged"):
+        status = str(one["merged"])
+        return (f"{path}: learning {os.path.basename(path)} was {status} on one machine and edited on the other; "
+                f"it stays {status}, with the edit (undoing the change of status brings it back edited)")
+    theirs = str(one["theirs"]).encode("utf-8")
     if one.get("added") and not one.get("id"):
         try:
-            second = _second_name(path, theirs)
+            second = _kept_as(path, theirs) or _second_name(path, theirs)
         except (OSError, ValueError) as exc:  # then journalled below, as a learning edited on both
-            logfile.write(logfile.WORKER, f"sync: {path}: no second name for the other machine's learning: {exc}")
+            logfile.write(logfile.WORKER, f"sync: {path}: no second name for the other machine's learning: {exc}", env)
         else:
             if created is not None:
                 created.append(os.path.relpath(second, data))
             return (f"{path}: two learnings were added under this name, one on each machine; this machine's "
                     f"stays, the other machine's is kept as {second}")
-    with open(path, "rb") as fh:
-        current = fh.read()
-    if one.get("id"):  # a JSONL line: the file with their line in place of ours
-        at = current.find(ours)
-        if at < 0:
-            raise ValueError("this machine's line is no longer in the file")
-        before = current[:at] + theirs + current[at + len(ours):]
+    return _journal_other(path, root, one, now)
+
+
+def _journal_other(path: str, root: str, one: dict, now: float) -> str:
+    """A ``sync-conflict`` run whose "before" is ``path`` with the other machine's version in place;
+    the run saved for this conflict already (a round killed before it removed the note), if any."""
+    ours, theirs = str(one["ours"]).encode("utf-8"), str(one["theirs"]).encode("utf-8")
+    if one.get("id"):  # a JSONL line
         mdir, what = os.path.dirname(path), str(one["id"])
     else:  # a learning: their whole file
-        before = theirs
-        mdir = memory_folder_of(root, path) or _any_folder(root)
-        what = "learning " + os.path.basename(path)
-    j = journal.Journal(mdir, "sync-conflict", os.path.basename(mdir), now)
-    j.track_as(path, before)
-    j.note(f"{what} in {path}: edited on both machines; undo puts the other machine's version in place")
-    j.save()
+        mdir, what = memory_folder_of(root, path) or _any_folder(root), "learning " + os.path.basename(path)
+    digest = hashlib.sha256(json.dumps([one["file"], one.get("id"), one["ours"], one["theirs"]]).encode()).hexdigest()
+    run = next((r["run"] for r in journal.runs(mdir) if r.get(DIGEST) == digest and r["kind"] == "sync-conflict"), None)
+    if run is None:
+        if one.get("id"):  # the file with their line in place of ours
+            with open(path, "rb") as fh:
+                current = fh.read()
+            at = current.find(ours)
+            if at < 0:
+                raise ValueError("this machine's line is no longer in the file")
+            before = current[:at] + theirs + current[at + len(ours):]
+        else:
+            before = theirs
+        j = journal.Journal(mdir, "sync-conflict", os.path.basename(mdir), now)
+        j.data[DIGEST] = digest
+        j.track_as(path, before)
+        j.note(f"{what} in {path}: edited on both machines; undo puts the other machine's version in place")
+        j.save()
+        run = j.run
     return (f"{path}: {what} was edited on both machines; kept this machine's version, the other one is "
-            f"journalled: lh memory undo {j.run} (in that project) puts it in place")
+            f"journalled: lh memory undo {run} (in that project) puts it in place")
 
 
-def _second_name(path: str, text: bytes) -> str:
-    """Write ``text`` at the first free name after ``path``'s (``<slug>-2.md``, ``-3`` ...; a ``-n`` the
-    writer gave it already is counted on from) in its folder; returns that path."""
+def _stem(path: str) -> tuple[str, str]:
+    """A learning's folder and its name without ``.md`` and without a ``-n`` the writer gave it."""
     folder, name = os.path.split(path)
     stem = name[:-3] if name.endswith(".md") else name
     head, _, n = stem.rpartition("-")
     if head and n.isdigit() and 2 <= int(n) <= _SECOND_UP_TO:
         stem = head
+    return folder, stem
+
+
+def _kept_as(path: str, text: bytes) -> str | None:
+    """The name after ``path``'s that holds ``text`` already (written there by a round killed before
+    it removed its note), or None."""
+    folder, stem = _stem(path)
+    for k in range(2, 1000):
+        candidate = os.path.join(folder, f"{stem}-{k}.md")
+        if os.path.isfile(candidate) and not os.path.islink(candidate) and read_bytes(candidate) == text:
+            return candidate
+    return None
+
+
+def _second_name(path: str, text: bytes) -> str:
+    """Write ``text`` at the first free name after ``path``'s (``<slug>-2.md``, ``-3`` ...; a ``-n`` the
+    writer gave it already is counted on from) in its folder; returns that path."""
+    folder, stem = _stem(path)
     for k in range(2, 1000):
         candidate = os.path.join(folder, f"{stem}-{k}.md")
         if not os.path.lexists(candidate) and atomic_write(candidate, text, exclusive=True):

@@ -12,7 +12,7 @@ import sys
 
 from lazy_harness import jsonload, logfile
 from lazy_harness.errors import LhError
-from lazy_harness.sync.conflicts import ADDED, ENV
+from lazy_harness.sync.conflicts import ADDED, ENV, MERGED
 from lazy_harness.sync.rounds import run
 
 TYPE_CHECKING = False
@@ -128,13 +128,20 @@ def _identity(text: bytes) -> tuple[bytes, ...]:
 
 
 def merge_learning(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None = None) -> bytes:
-    """A learning both sides hold: the side that changed it since the base, the one whose status
-    moved on when both did, else ours (a learning is write-once; the same title is the same one).
-    When both edited it and ours is kept, ``("", ours, theirs)`` is added to ``conflicts``.
+    """A learning both sides hold: the side that changed it since the base, else the one whose
+    status moved on (deprecated, forgotten), else ours (a learning is write-once; the same title is the
+    same one). ``(key, kept, other)`` is added to ``conflicts`` when both changed it, for the round to
+    keep or say (``sync.conflicts``):
+
+    - the same status on both: ours stays, ``("", ours, theirs)``: theirs is journalled;
+    - statuses that differ, the status moved on one side (its frontmatter changed, its body not) and
+      the body edited on the other (its frontmatter not): both are kept in one file, that side's
+      frontmatter over the edited body, and ``(MERGED, that file, the edited side)`` says so;
+    - statuses that differ otherwise: the side whose status moved on stays, the other is journalled.
 
     Two different learnings both sides added under one name (the same day, titles that slug the
     same): ours stays and ``(ADDED, ours, theirs)`` is added, for the round to give theirs the next
-    free name (``sync.conflicts``); the same learning added on both with other bytes is a conflict."""
+    free name; the same learning added on both with other bytes is a conflict."""
     if ours == theirs or theirs == base:
         return ours
     if ours == base:
@@ -143,11 +150,36 @@ def merge_learning(base: bytes, ours: bytes, theirs: bytes, conflicts: list | No
         if conflicts is not None:
             conflicts.append((ADDED, ours, theirs))
         return ours
-    if _status_of(ours) == "active" and _status_of(theirs) != "active":
-        return theirs
-    if conflicts is not None and _status_of(ours) == _status_of(theirs):
-        conflicts.append(("", ours, theirs))
-    return ours
+    if _status_of(ours) == _status_of(theirs):
+        if conflicts is not None:
+            conflicts.append(("", ours, theirs))
+        return ours
+    moved, other = (theirs, ours) if _status_of(ours) == "active" and _status_of(theirs) != "active" else (ours, theirs)
+    both = _status_over_edit(base, moved, other)
+    if conflicts is not None:
+        conflicts.append((MERGED, both, other) if both is not None else ("", moved, other))
+    return moved if both is None else both
+
+
+def _split(text: bytes) -> tuple[bytes, bytes] | None:
+    """A learning's frontmatter (from its start to the newline before the closing ``---``) and the
+    rest (the closing ``---`` and the body); None for a file without one."""
+    start = 3 if text.startswith(b"\xef\xbb\xbf") else 0
+    if not text.startswith(b"---", start):
+        return None
+    end = text.find(b"\n---", start + 3)
+    return None if end < 0 else (text[:end + 1], text[end + 1:])
+
+
+def _status_over_edit(base: bytes, moved: bytes, edited: bytes) -> bytes | None:
+    """``moved``'s frontmatter over ``edited``'s body, when ``moved`` changed only its frontmatter
+    since ``base`` (a forget, a deprecation) and ``edited`` only its body (a hand edit); else None.
+    why: then each side's change is whole in the result, and undoing the forget (which puts back the
+    status fields and keeps the rest of the file) brings the learning back with the edit."""
+    was, now, other = _split(base), _split(moved), _split(edited)
+    if was is None or now is None or other is None or now[1] != was[1] or other[0] != was[0]:
+        return None
+    return now[0] + other[1]
 
 
 def _both(ours: bytes, theirs: bytes) -> bytes:
@@ -236,13 +268,15 @@ def _driver(argv: list[str]) -> int:
 
 
 def _note_conflicts(path: str, conflicts: list) -> None:
-    """One JSON line per conflict in the file the round named (CONFLICTS_ENV), for it to keep."""
+    """One JSON line per conflict in the file the round named (CONFLICTS_ENV), for it to keep: the
+    version kept ("ours", what the merge leaves in place) and the other one ("theirs")."""
     side = os.environ.get(ENV)
     if not conflicts or not side or not path:
         return
-    text = "".join(json.dumps({"file": path, "id": "" if key == ADDED else key, "ours": ours.decode("utf-8", "replace"),
-                               "theirs": theirs.decode("utf-8", "replace"),
-                               **({"added": True} if key == ADDED else {})}, ensure_ascii=False) + "\n"
-                   for key, ours, theirs in conflicts)
+    text = "".join(json.dumps({"file": path, "id": "" if key in (ADDED, MERGED) else key,
+                               "ours": kept.decode("utf-8", "replace"), "theirs": other.decode("utf-8", "replace"),
+                               **({"added": True} if key == ADDED else {}),
+                               **({"merged": _status_of(kept)} if key == MERGED else {})}, ensure_ascii=False) + "\n"
+                   for key, kept, other in conflicts)
     with open(side, "a", encoding="utf-8") as fh:
         fh.write(text)
