@@ -1,6 +1,7 @@
-"""A sync round while the worker writes memory: a file written after the round's commit and before its
-merge (git: "untracked working tree files would be overwritten by merge") is committed and merged, never
-overwritten; a round that keeps meeting it stops with one clear line."""
+"""A sync round while the worker writes memory: lines appended after the round's commit and before the
+merge is written into the data folder are kept after the merged ones and pushed, never overwritten; a
+file changed otherwise meanwhile is committed and merged again, and a round that keeps meeting such a
+change stops with one clear line."""
 
 import json
 import shutil
@@ -13,9 +14,10 @@ from lazy_harness import sync
 from tests.test_sync import KEY, Machine, _git
 
 
-def busy_git(bin_dir: Path, target: Path, text: str, times: int) -> Path:
-    """A ``git`` on PATH that, the first ``times`` times it is asked to merge, first writes ``text`` to
-    ``target`` (what a busy worker does between the round's commit and its merge), then runs git."""
+def busy_git(bin_dir: Path, target: Path, text: str, times: int, mode: str = "a") -> Path:
+    """A ``git`` on PATH that, the first ``times`` times it is asked for the merged files (``checkout-index``,
+    right before the round writes them into the data folder), first writes ``text`` to ``target`` (opened
+    with ``mode``: what a busy worker does between the round's commit and its merge), then runs git."""
     real = shutil.which("git")
     count = bin_dir / "merges"
     bin_dir.mkdir(parents=True, exist_ok=True)
@@ -23,13 +25,13 @@ def busy_git(bin_dir: Path, target: Path, text: str, times: int) -> Path:
     exe.write_text(f"""#!{sys.executable}
 import os, sys
 args = sys.argv[1:]
-if "merge" in args and "--abort" not in args:
+if "checkout-index" in args:
     n = int(open({str(count)!r}).read()) if os.path.exists({str(count)!r}) else 0
     open({str(count)!r}, "w").write(str(n + 1))
     if n < {times}:
         os.makedirs(os.path.dirname({str(target)!r}), exist_ok=True)
-        with open({str(target)!r}, "a") as fh:
-            fh.write({text!r})
+        with open({str(target)!r}, {mode!r}) as fh:
+            fh.write({text!r} if {mode!r} == "a" else {text!r}.replace("x", "x%d" % n))  # "w": new each time
 os.execv({real!r}, ["git", *args])
 """)
     exe.chmod(0o755)
@@ -67,7 +69,7 @@ def test_a_file_the_worker_writes_during_the_round_is_merged_not_overwritten(rem
     merges = busy_git(tmp_path / "bin", target, line, times=1)
     a.env["PATH"] = f"{tmp_path / 'bin'}:{a.env['PATH']}"
     result = a.sync()
-    assert int(merges.read_text()) >= 2  # the first merge met the file, the round merged again
+    assert int(merges.read_text()) == 1  # appended lines need no second merge
     text = target.read_text()
     assert line in text and "Written on machine b" in text  # neither side lost
     assert result["pushed"]
@@ -83,7 +85,8 @@ def test_a_round_that_keeps_meeting_new_files_stops_with_one_clear_line(remote_h
     b.add("decision", "Written on machine b later")
     b.sync()
     target = a.mdir / "decisions.jsonl"
-    busy_git(tmp_path / "bin", target, decision_line("x"), times=sync.PUSH_TRIES * 3)
+    # rewritten, not appended to (an undo): the merged file would overwrite it
+    busy_git(tmp_path / "bin", target, decision_line("x"), times=sync.PUSH_TRIES * 3, mode="w")
     a.env["PATH"] = f"{tmp_path / 'bin'}:{a.env['PATH']}"
     with pytest.raises(sync.SyncError) as info:
         a.sync()

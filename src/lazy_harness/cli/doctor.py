@@ -574,6 +574,13 @@ def _check_sync(r: Report, values: Config) -> None:
     if not remote:
         r.line("ok", "sync", "off (no [sync] remote; memory stays on this machine)")
         return
+    from lazy_harness.sync import repo
+
+    try:
+        repo.need_merge_tree("", os.environ)
+    except repo.SyncError as exc:
+        r.line("warn", "sync", f"{remote}: {exc.message}", exc.hint)
+        return
     st = sync.status(values)
     if st["last_error"]:
         r.line("warn", "sync", f"{remote}: {st['last_error']}", "lh sync --status")

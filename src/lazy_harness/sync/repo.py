@@ -1,20 +1,24 @@
 """The data folder as a git repository: the one way sync runs git (never a prompt; a remote that
 stalls fails the round), the repository's set-up (ignore rules, merge drivers, ``origin``), repair of
-what a killed round left, fetch and the merge of ``origin/main``."""
+what a killed round left, fetch and the merge of ``origin/main``: worked out by git off to the side,
+its files written into the data folder here, under the memory writers' locks (``merge_remote``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
 
+from contextlib import ExitStack, contextmanager
+
 from lazy_harness import detach, proc
-from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.atomic import atomic_write, ensure_dir, same_file
 from lazy_harness.errors import LhError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
 
 BRANCH = "main"
 GIT_TIMEOUT = 120.0
@@ -47,8 +51,9 @@ def one_line(text: str) -> str:
 
 
 class WrittenMeanwhile(SyncError):
-    """The merge stopped because files were written here after the round committed (the worker, busy):
-    git will not overwrite them. Committing them and merging again settles it."""
+    """The merge stopped because files were changed here after the round committed, otherwise than by
+    appending lines (the worker, busy): the merged files are not written over them. Committing them and
+    merging again settles it."""
 
     def __init__(self, paths: list[str]) -> None:
         shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
@@ -56,20 +61,6 @@ class WrittenMeanwhile(SyncError):
                          "(the worker was busy) would be overwritten; nothing lost, the next round merges them",
                          hint="lh sync")
         self.paths = paths
-
-
-# git's words when a merge would overwrite files changed or created after the last commit
-_OVERWRITE = ("would be overwritten by merge", "would be overwritten by checkout")
-
-
-def _named_paths(stderr: str) -> list[str]:
-    """The paths git names in its "would be overwritten" error: one per indented line under it, or
-    quoted in the line itself (``Untracked working tree file 'x' would be overwritten``)."""
-    out = [ln.strip() for ln in stderr.splitlines() if ln[:1] in ("\t", " ") and ln.strip()]
-    for ln in stderr.splitlines():
-        if "would be overwritten" in ln and ln.count("'") >= 2:
-            out.append(ln.split("'")[1])
-    return out
 
 
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True,
@@ -87,6 +78,37 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
     if check and not result.ok:
         raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
     return result
+
+
+MERGE_TREE = (2, 38)  # the git that has ``merge-tree --write-tree`` and its --allow-unrelated-histories
+
+
+def parse_version(said: str) -> tuple[int, ...] | None:
+    """(2, 39, 5) of ``git version 2.39.5`` (any suffix after the numbers ignored); None when unread."""
+    import re
+
+    found = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", said)
+    return tuple(int(n or 0) for n in found.groups()) if found else None
+
+
+@functools.lru_cache(maxsize=4)
+def git_version(search_path: str) -> tuple[int, ...] | None:
+    """The version of the ``git`` found on ``search_path`` (a PATH); None when it cannot be read."""
+    try:
+        result = proc.run(["git", "version"], timeout=10.0, env={**os.environ, "PATH": search_path})
+    except proc.CommandNotFound:
+        return None
+    return parse_version(result.stdout) if result.ok else None
+
+
+def need_merge_tree(data: str, env: Mapping[str, str] | None = None) -> None:
+    """Raise SyncError, before anything is written, when the git on PATH is older than
+    :data:`MERGE_TREE`: a merge is worked out off to the side, which older ones cannot do."""
+    e = os.environ if env is None else env
+    version = git_version(e.get("PATH", ""))
+    if version is not None and version < MERGE_TREE:
+        raise SyncError(f"lh sync needs git {'.'.join(map(str, MERGE_TREE))} or later to merge another machine's "
+                        f"memory; this git is {'.'.join(map(str, version))}", hint="install a newer git")
 
 
 def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None) -> None:
@@ -266,53 +288,244 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
                  learnings: str = "knowledge/learnings") -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
     anything but memory is refused first (``_refuse_strangers``; ``projects`` and ``learnings``:
-    where this machine keeps them, relative to the data folder)."""
+    where this machine keeps them, relative to the data folder).
+
+    why not ``git merge``: its checkout unlinks and recreates each file it changes, taking no lock the
+    memory writers take, so a line appended meanwhile went to the unlinked file or was written over
+    (ADR 0015). The merge is worked out off to the side (``git merge-tree``, the same merge drivers),
+    then each changed file is written under its writers' locks (:func:`_install`), then HEAD moves."""
     if not _remote_has_branch(data, env):
         return []
     _refuse_strangers(data, env, projects, learnings)
     before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
-    if not before:  # nothing of ours committed yet: take the remote's history as it is
-        # why: not ``reset --hard``, which overwrites a file the worker wrote since the round's commit
-        result = _git(data, "merge", "-q", "--ff-only", f"origin/{BRANCH}", check=False, env=env)
-        if not result.ok:
-            _merge_failed(data, result, env)
-        return _git(data, "ls-files", env=env).stdout.splitlines()
-    result = _git(data, "merge", "-q", "--no-edit", "--allow-unrelated-histories", f"origin/{BRANCH}",
-                  check=False, env=env)
-    if not result.ok and not _settle_removals(data, env):
-        _merge_failed(data, result, env)
-    after = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
-    if after == before:
+    theirs = _git(data, "rev-parse", f"origin/{BRANCH}^{{commit}}", env=env).stdout.strip()
+    if before and _is_ancestor(data, theirs, before, env):
         return []
-    return _git(data, "diff", "--name-only", before, after, env=env).stdout.splitlines()
+    if not before or _is_ancestor(data, before, theirs, env):
+        commit = theirs  # a fast-forward, as ``git merge`` makes it
+    else:
+        need_merge_tree(data, env)
+        tree = _merged_tree(data, before, theirs, env)
+        commit = _git(data, "commit-tree", tree, "-p", before, "-p", theirs, "-m",
+                      f"Merge remote-tracking branch 'origin/{BRANCH}'", env=env).stdout.strip()
+    changes = _changes(data, before, commit, env)
+    _install(data, changes, commit, env, projects, learnings)
+    _git(data, "update-ref", "-m", f"lh sync: merge origin/{BRANCH}", "HEAD", commit, before, env=env)
+    _git(data, "reset", "-q", env=env)  # the index to the merge (the files are written already)
+    return [path for path, _, _ in changes]
 
 
-def _settle_removals(data: str, env: Mapping[str, str] | None = None) -> bool:
-    """A merge whose only conflicts are a file removed on one side and changed on the other (our merge
-    drivers never run for those): the changed file is kept, the merge committed; whether it was so.
-    why keep it: a removal of memory is an undo or a cleanup of one machine, a change another
-    machine's new entries, which must not be lost; and left unmerged, every later round failed."""
-    if not os.path.exists(os.path.join(data, ".git", "MERGE_HEAD")):
-        return False
-    listed = _git(data, "status", "--porcelain=v1", "-z", "--untracked-files=no", env=env).stdout.split("\0")
-    unmerged = [(entry[:2], entry[3:]) for entry in listed if entry[:2] in ("DD", "AU", "UD", "UA", "DU", "AA", "UU")]
-    if not unmerged or any(code not in ("UD", "DU") for code, _ in unmerged):
-        return False
-    for _, path in unmerged:
-        if not os.path.isfile(os.path.join(data, path)):
-            return False
-        _git(data, "add", "--", path, env=env)
-    return _git(data, "commit", "-q", "--no-edit", "--no-verify", check=False, env=env).ok
+def _is_ancestor(data: str, older: str, newer: str, env: Mapping[str, str] | None) -> bool:
+    return _git(data, "merge-base", "--is-ancestor", older, newer, check=False, env=env).ok
 
 
-def _merge_failed(data: str, result: proc.Result, env: Mapping[str, str] | None = None) -> None:
-    """Abort what the merge left and raise: ``WrittenMeanwhile`` when git refused to overwrite files
-    written here after the round's commit, else a SyncError with git's words."""
-    if os.path.exists(os.path.join(data, ".git", "MERGE_HEAD")):
-        _git(data, "merge", "--abort", check=False, env=env)
-    if any(words in result.stderr for words in _OVERWRITE):
-        raise WrittenMeanwhile(_named_paths(result.stderr))
-    raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
+def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | None) -> str:
+    """The tree of the three-way merge of ``ours`` and ``theirs`` (the merge drivers run for it), the
+    work tree untouched. Its only conflicts may be a file removed on one side and changed on the other
+    (our merge drivers never run for those): git leaves the changed version in the tree, and it is
+    kept. why keep it: a removal of memory is an undo or a cleanup of one machine, a change another
+    machine's new entries, which must not be lost. Anything else raises SyncError."""
+    result = _git(data, "merge-tree", "--write-tree", "-z", "--allow-unrelated-histories", ours, theirs,
+                  check=False, env=env)
+    fields = result.stdout.split("\0")
+    if result.code not in (0, 1) or not fields[0]:
+        raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
+    stages: dict[str, set[str]] = {}
+    for entry in fields[1:] if result.code == 1 else ():
+        if not entry:
+            break
+        meta, _, path = entry.partition("\t")
+        stages.setdefault(path, set()).add(meta.rsplit(" ", 1)[-1])
+    if result.code == 1 and (not stages or any(s not in ({"1", "2"}, {"1", "3"}) for s in stages.values())):
+        shown = ", ".join(sorted(stages)) or one_line(" ".join(f for f in fields[1:] if f))
+        raise SyncError(f"merge with the remote failed: conflicts in {shown}", hint="lh sync --status")
+    return fields[0]
+
+
+def _changes(data: str, before: str, commit: str, env: Mapping[str, str] | None) -> list[tuple[str, str, str]]:
+    """``(path, blob before, blob after)`` of every file ``commit`` changes against ``before`` (``""``:
+    nothing committed yet); a blob is ``""`` where the file is absent."""
+    out = _git(data, "diff-tree", "-r", "-z", "--no-renames", before or _empty_tree(data, env), commit,
+               env=env).stdout.split("\0")
+    changes = []
+    for meta, path in zip(out[0::2], out[1::2], strict=False):
+        _, _, old, new, _ = meta.split(" ")
+        changes.append((path, "" if set(old) == {"0"} else old, "" if set(new) == {"0"} else new))
+    return changes
+
+
+def _blob_id(data: bytes, like: str) -> str:
+    """git's id of a blob holding ``data``, in the hash ``like`` (an id of this repository) uses."""
+    import hashlib
+
+    h = hashlib.sha1() if len(like) == 40 else hashlib.sha256()
+    h.update(b"blob %d\0" % len(data) + data)
+    return h.hexdigest()
+
+
+STAGE = "lh-merge"  # in .git: the merged files checked out there, then written into place
+
+
+def _staged(data: str, changes: list[tuple[str, str, str]], commit: str, env: Mapping[str, str] | None) -> str:
+    """The folder in ``.git`` where git checked out ``commit``'s version of each changed file (its
+    bytes as git would have written them), through an index of its own."""
+    import shutil
+
+    stage = os.path.join(data, ".git", STAGE)
+    shutil.rmtree(stage, ignore_errors=True)
+    wanted = [path for path, _, new in changes if new]
+    if wanted:
+        senv = {**(os.environ if env is None else env), "GIT_INDEX_FILE": os.path.join(data, ".git", STAGE + ".index")}
+        _git(data, "read-tree", commit, env=senv)
+        _run_input(data, ["checkout-index", "-f", "-z", "--stdin", f"--prefix={stage}/"], "\0".join(wanted), senv)
+    return stage
+
+
+def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) -> None:
+    result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=dict(env))
+    if not result.ok:
+        raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
+
+
+def _sizes(data: str, blobs: list[str], env: Mapping[str, str] | None) -> dict[str, int]:
+    if not blobs:
+        return {}
+    out = proc.run(["git", "-C", data, "cat-file", "--batch-check"], input="\n".join(blobs) + "\n",
+                   timeout=GIT_TIMEOUT, env=dict(os.environ if env is None else env)).stdout
+    return {sha: int(size) for sha, _, size in (ln.split(" ") for ln in out.splitlines() if ln.count(" ") == 2)}
+
+
+def _install(data: str, changes: list[tuple[str, str, str]], commit: str, env: Mapping[str, str] | None,
+             projects: str, learnings: str) -> None:
+    """Write the merge's version of each changed file into the data folder, holding the locks its
+    writers take (:func:`_writers_locked`), each file replaced whole (``atomic_write``) or removed. A
+    JSONL file appended to since the round's commit keeps the appended lines after the merged ones; a
+    file otherwise changed since is left as it is, nothing written, and ``WrittenMeanwhile`` raised
+    (the round commits it and merges again)."""
+    stage = _staged(data, changes, commit, env)
+    sizes = _sizes(data, sorted({old for _, old, _ in changes if old}), env)
+    try:
+        # why in batches: a descriptor is held per file; a machine long offline may merge thousands.
+        # A batch stopped after others were written leaves merged lines the next commit takes as its
+        # own: merged again by id, nothing lost or doubled
+        for at in range(0, len(changes), BATCH):
+            _install_batch(data, changes[at:at + BATCH], stage, sizes, projects, learnings)
+    finally:
+        import shutil
+
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+BATCH = 256  # files locked and written together by _install
+
+
+def _install_batch(data: str, changes: list[tuple[str, str, str]], stage: str, sizes: dict[str, int],
+                   projects: str, learnings: str) -> None:
+    with _writers_locked(data, changes, projects, learnings) as now:
+        plan, busy = [], []
+        for path, old, new in changes:
+            merged = _read(os.path.join(stage, path)) if new else None
+            after = _after(now.get(path), old, sizes.get(old, -1), merged, path.endswith(".jsonl"))
+            if after is _BUSY:
+                busy.append(path)
+            elif after is not _SAME:
+                plan.append((path, after))
+        if busy:
+            raise WrittenMeanwhile(busy)
+        for path, after in plan:
+            full = os.path.join(data, path)
+            if after is None:
+                os.unlink(full)
+            else:
+                atomic_write(full, after)
+
+
+_SAME, _BUSY = b"same", b"busy"  # _after: nothing to write; written here meanwhile, not mergeable
+
+
+def _after(here: bytes | None, old: str, old_size: int, merged: bytes | None, lines: bool) -> bytes | None:
+    """What a changed file becomes: ``merged`` (None: removed), with the lines appended here since the
+    round's commit (``here`` starts with the committed blob ``old``) after it when ``lines``; ``_SAME``
+    when it is that already, ``_BUSY`` when it changed here otherwise."""
+    if here == merged or (here is None and merged is None):
+        return _SAME
+    if here is None:
+        return merged  # removed here since the commit: the merge's version, as git writes it
+    if not old:
+        appended = here
+    elif old_size <= len(here) and _blob_id(here[:old_size], old) == old:
+        appended = here[old_size:]
+    else:
+        return _BUSY
+    if not appended:
+        return merged
+    if not lines:
+        return _BUSY
+    head = merged or b""
+    return head + (b"\n" if head and not head.endswith(b"\n") else b"") + appended
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+@contextmanager
+def _writers_locked(data: str, changes: list[tuple[str, str, str]], projects: str,
+                    learnings: str) -> Iterator[dict[str, bytes | None]]:
+    """Hold, for every changed file, the locks its writers take, in the order they take them: the
+    memory folder's (``files.FolderLock``), then the learnings' status lock (``changes.status_lock``),
+    then the file's own ``flock`` (``atomic.append_line``, ``atomic.rewrite``), each file's descriptor
+    checked to still be the file at its path. Yields each file's bytes read under its lock (None when
+    it does not exist)."""
+    from lazy_harness.memory import changes as memory_changes
+    from lazy_harness.memory.files import FolderLock
+
+    folders, status = set(), False
+    for path, _, new in changes:
+        rest = _below(path.split("/"), projects)
+        if rest and len(rest) >= 2:
+            folders.add(os.path.join(data, projects, rest[0]))
+            if new:
+                ensure_dir(os.path.join(data, projects, rest[0]))
+        status = status or bool(_below(path.split("/"), learnings))
+    with ExitStack() as stack:
+        for folder in sorted(f for f in folders if os.path.isdir(f)):
+            stack.enter_context(FolderLock(folder))
+        if status:
+            stack.callback(os.close, memory_changes.status_lock(os.path.join(data, learnings)))
+        now: dict[str, bytes | None] = {}
+        created: list[str] = []
+        try:
+            for path, _, new in sorted(changes):
+                now[path] = _lock_one(stack, os.path.join(data, path), bool(new) and path.endswith(".jsonl"), created)
+            yield now
+        except BaseException:
+            for full in created:  # nothing written: the empty files made to be locked go again
+                if os.path.isfile(full) and not os.path.getsize(full):
+                    os.unlink(full)
+            raise
+
+
+def _lock_one(stack: ExitStack, full: str, create: bool, created: list[str]) -> bytes | None:
+    """Take ``full``'s ``flock`` (held until ``stack`` closes) and read it; None when it does not
+    exist. ``create``: a JSONL file the merge adds is made empty first (added to ``created``), so an
+    ``append_line`` that would create it waits for the lock instead. why the loop: a file replaced
+    while this waited is locked again as the file at the path now."""
+    import fcntl
+
+    while True:
+        try:
+            fd = os.open(full, os.O_RDONLY | (os.O_CREAT if create else 0), 0o600)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if same_file(fd, full):
+            stack.callback(os.close, fd)
+            if create and not os.fstat(fd).st_size and full not in created:
+                created.append(full)
+            return _read(full)
+        os.close(fd)
 
 
 def _empty_tree(data: str, env: Mapping[str, str] | None = None) -> str:

@@ -222,16 +222,18 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     """One fetch, merge and push of a round, adding to ``got``; whether the round is done."""
     _fetch(data, env)
     # why: the worker may write memory while the round runs (a fetch can take seconds): what it wrote
-    # since the last commit is committed right before each merge, else git refuses to overwrite it
-    # ("untracked working tree files would be overwritten by merge")
+    # since the last commit is committed right before each merge, so the merge starts from it
     got["committed"] = commit_local(data, env, now, extra) or got["committed"]
     merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
     try:
-        got["changed"] += merge_remote(data, merge_env, *_where(cfg, env, data))
+        merged = merge_remote(data, merge_env, *_where(cfg, env, data))
     except WrittenMeanwhile:
         if last:
             raise
-        return False  # written between that commit and the merge: commit it, merge again
+        return False  # changed (not appended to) between that commit and the merge: commit it, merge again
+    got["changed"] += merged
+    if merged:  # lines appended meanwhile are kept after the merged ones (repo._install): they go out now
+        got["committed"] = commit_local(data, env, now, extra) or got["committed"]
     created: list[str] = []
     got["conflicts"] += conflicts.keep(data, cfg, env, now, created)
     if created:  # the other machine's learning under a name of its own: it goes out with this round
