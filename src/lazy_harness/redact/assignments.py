@@ -21,9 +21,11 @@ _WRAPPED_CHARS = "A-Za-z0-9+/=_-"  # a value's next line: base64 and base64url (
 # walks the prefix segments first is slow on long dashed words.
 _VALUE = (
     # a quoted value: to the same quote on its line (the other quote may be inside), or a value of
-    # no spaces wrapped onto up to 3 more lines before its closing quote (a terminal, a folded config)
+    # no spaces wrapped onto up to 3 more lines before its closing quote (a terminal, a folded config).
+    # why "open": a value still open where the text ends (a text cut inside it) is a value too: a cut
+    # text must be safe on its own, and its closing quote will never come
     r"(?:(?P<qv>" + _QUOTE + r")(?P<quoted>(?:(?!(?P=qv))[^\n]){1,500}"
-    r"|[^\s\"'\\]{1,500}(?:\r?\n[ \t]*[^\s\"'\\]{1,500}){1,3})(?P=qv)"
+    r"|[^\s\"'\\]{1,500}(?:\r?\n[ \t]*[^\s\"'\\]{1,500}){1,3})(?:(?P=qv)|(?P<open>\Z))"
     # a YAML block scalar ("password: |" and the value on the indented lines below, at most 4)
     r"|(?P<block>[|>][-+]?)[ \t]*\r?\n(?P<lines>(?P<indent>[ \t]+)\S[^\n]{0,500}"
     r"(?:\r?\n(?P=indent)\S[^\n]{0,500}){0,3})"

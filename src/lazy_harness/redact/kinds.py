@@ -70,14 +70,17 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    not ``sessionid=deleted``), or any value of 16+ characters with 4 letters, 2 digits
                    and >= 3.5 bits per character; the names, ``theme=dark`` and the attributes stay
   url-password     the password in ``scheme://user:password@host``; the user may be empty and the
-                   password may hold "/", but ``host:8080/path@x`` is a port
+                   password may hold "/", but ``host:8080/path@x`` is a port; a password still open
+                   where the text ends (no "@" yet: a text cut inside it) is taken too
   cli-password     ``curl -u user:pw`` / ``--user``, ``docker login -p pw`` / ``--password``,
                    ``mysql -ppw`` / ``-p'pw'`` glued (``-p db`` asks for it; ``-p3306:3306`` is a
                    port), ``sshpass -p pw`` / ``-ppw`` (an ``ssh -p 22`` after it is a port)
   assignment       ``password=``, ``secret:``, ``token=``, ``api_key:``, ``pass=``, ``pwd=``... (the
                    name is kept; quoted or not, the other quote may be inside a quoted value; JSON
                    ``"password": "x"`` too, and JSON in a JSON string, ``{\\"password\\": \\"x\\"}``:
-                   the quotes escaped alike around the name and the value). The keyword is the name's
+                   the quotes escaped alike around the name and the value; a quoted value whose
+                   closing quote never comes because the text ends first, a cut text, is taken to
+                   its end). The keyword is the name's
                    last part; password words and "secret" count glued to the word before them too
                    (PGPASSWORD, dbPassword, clientSecret), other keywords do not (mytoken, maxToken).
                    An unquoted value runs to a space or a quote ("Tr0ub4dor&3" whole); "," ";" "&"
@@ -334,8 +337,9 @@ def _tokens_in_context() -> list[tuple[str, re.Pattern[str], Any]]:
         # separator: the marker is never redacted again
         # why: an unescaped "@" in the password ("u:p@ss@host") is the password's while another "@"
         # follows in the authority (before "/", "?", "#"): the host comes after the last one
+        # why "\Z": a text cut before the "@" (an entry's cap, a window's end) still holds the password
         ("url-password", re.compile(r"(?P<keep>://[^\s:/@]{0,200}:)(?<!\[REDACTED:)(?!\d{1,5}(?:[/?#]|$))"
-                                    r"(?P<value>(?:[^\s@\"'<>]|@(?=[^\s@\"'<>/?#]*@)){1,300})(?=@)"),
+                                    r"(?P<value>(?:[^\s@\"'<>]|@(?=[^\s@\"'<>/?#]*@)){1,300})(?=@|\Z)"),
          _unless_reference),
     ]
 

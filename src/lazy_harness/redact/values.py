@@ -116,7 +116,7 @@ def _replace_assignment(m: re.Match[str]) -> str:
         kept = tail + rest + (m.group("more") or "") if tail or rest else ""
         return m.group("name") + m.group("sep") + MARK.format("assignment") + kept
     q = m.group("qv")
-    return m.group("name") + m.group("sep") + q + MARK.format("assignment") + q
+    return m.group("name") + m.group("sep") + q + MARK.format("assignment") + ("" if m.group("open") is not None else q)
 
 
 def env_style(m: re.Match[str]) -> bool:

@@ -23,7 +23,8 @@ _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.S)
 # its redaction rule needs (``ghp_`` + 36): dropped rather than shown half. A longer run (a blob,
 # minified code, a line of one character) is no token: it stays
 _CUT_RUN = re.compile(r"(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{8,320}$")
-OUTPUT_WINDOW_MAX = 65_536  # characters of a tool's output redacted at most to fill its excerpt
+OUTPUT_WINDOW_MAX = 65_536  # characters of a text redacted at most to fill its excerpt
+REDACT_MARGIN = 512  # characters redacted past a cut at least: a secret the cut crosses is whole there
 _TOOL_KEYS = ("command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description",
               "prompt", "skill")
 
@@ -33,29 +34,62 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text).strip()
 
 
-def excerpt(text: str, limit: int, flat: bool = False) -> str:
-    """``text`` cleaned and cut to ``limit`` characters, saying about how much was cut.
+def excerpt(text: str, limit: int, flat: bool = False, length: int | None = None) -> str:
+    """``text`` cleaned and cut to ``limit`` characters, saying about how much was cut (of ``length``
+    characters when ``text`` is the redacted start of a longer one).
 
     Only the first ``limit`` (plus a margin) characters are cleaned, so a megabyte of tool output
-    costs no more than a short one. ``flat`` puts it on one line.
+    costs no more than a short one. ``flat`` puts it on one line. The cut is not redacted: text that
+    reaches the model goes through :func:`redacted_excerpt` (or is redacted whole, uncut).
     """
+    whole = len(text) if length is None else length
     head = clean(text[:limit + 256])
     if flat:
         head = _SPACES.sub(" ", head)
-    if len(text) <= limit and len(head) <= limit:
+    if whole <= limit and len(head) <= limit:
         return head
     cut = head[:limit]
     if limit < len(head) and head[limit] not in " \t\n":
         cut = _CUT_RUN.sub("", cut)  # why: a secret cut short passes every rule that needs its length
-    return cut.rstrip() + f" [... {max(len(text) - limit, 1)} more characters]"
+    return cut.rstrip() + f" [... {max(whole - limit, 1)} more characters]"
+
+
+def _redacted_head(text: str, limit: int) -> tuple[str, int, int]:
+    """The start of ``text``, cleaned and redacted (the built-in rules), long enough that ``limit``
+    characters of it are followed by :data:`REDACT_MARGIN` more; with how many secrets were replaced
+    and how many characters of ``text`` it was made of.
+
+    # why redacted before any cut: a secret the cut crosses (a quoted password without its closing
+    # quote, a URL's password without its "@") passes the rules that need its end. The window grows
+    # because a redaction shrinks the head (a key becomes a marker): the text past the window,
+    # unredacted, would fill the excerpt; only redacted text is ever shown.
+    """
+    from lazy_harness.redact import redact
+
+    window = limit + 2 * REDACT_MARGIN
+    while True:
+        head, n = redact(clean(text[:window]))
+        if window >= len(text) or len(head) > limit + REDACT_MARGIN or window >= OUTPUT_WINDOW_MAX:
+            break
+        window *= 4
+    if window < len(text):  # the window's own end, should it ever be shown
+        head = _CUT_RUN.sub("", head)
+    return head, n, min(window, len(text))
+
+
+def redacted_excerpt(text: str, limit: int) -> tuple[str, int]:
+    """A message or a summary as :func:`excerpt` cuts it, redacted before the cut when there is one,
+    and how many secrets were replaced. An uncut text is left to the prompt's redaction, whole."""
+    if len(text) <= limit:
+        return excerpt(text, limit), 0
+    head, n, _ = _redacted_head(text, limit)
+    return excerpt(head, limit, length=len(text)), n
 
 
 def _cut(value: str, n: int) -> str:
     """``value`` redacted, then cut to ``n`` characters without the token run a cut ends in (an MCP
     tool's ``dsn=postgresql://user:<password>@...`` cut before its ``@`` passed the URL rule)."""
-    from lazy_harness.redact import redact
-
-    whole = redact(value[:2 * n + 256])[0]
+    whole = _redacted_head(value, n)[0]
     cut = whole[:n]
     return _CUT_RUN.sub("", cut) if len(whole) > n and not whole[n].isspace() else cut
 
@@ -64,19 +98,10 @@ def flat_output(text: str, limit: int) -> tuple[str, int]:
     """A tool's output on one line, as :func:`excerpt` with ``flat`` makes it, with its credentials
     redacted first (the built-in rules), and how many: a YAML block value (``password: |`` and the
     secret on the next line) is a secret only while its lines are apart; joined, no rule sees it."""
-    from lazy_harness.redact import redact
-
-    # why the window grows: a redaction shrinks the head (a key becomes a marker), and the text past
-    # the window, unredacted, filled the excerpt; only redacted text is ever shown
-    window = limit + 256
-    while True:
-        head, n = redact(text[:window])
-        if window >= len(text) or len(head) > limit + 64 or window >= OUTPUT_WINDOW_MAX:
-            break
-        window *= 4
+    head, n, read = _redacted_head(text, limit)
     out = excerpt(head, limit, flat=True)
-    if window < len(text) and len(head) <= limit:
-        out += f" [... {len(text) - window} more characters]"
+    if read < len(text) and len(head) <= limit:
+        out += f" [... {len(text) - read} more characters]"
     return out, n
 
 
@@ -157,10 +182,8 @@ def tool_call(block: dict) -> str:
     if isinstance(args, dict):
         for key in _TOOL_KEYS:
             if isinstance(args.get(key), str) and args[key].strip():
-                from lazy_harness.redact import redact
-
                 # why redacted before the cut: a token the cut shortened passed the rule that needs its length
-                summary = redact(args[key][:TOOL_CALL_CAP * 2 + 256])[0]
+                summary = _redacted_head(args[key], TOOL_CALL_CAP)[0]
                 break
         else:
             pairs = []

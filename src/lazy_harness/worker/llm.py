@@ -236,13 +236,40 @@ def _envelope(stdout: str) -> dict | None:
 
 def _scrubbed(result: proc.Result, loop: Mapping[str, Any]) -> proc.Result:
     """``result`` with credentials in its output redacted, before any of it is quoted in an error
-    (worker.log, the failed task and its .error file)."""
+    (worker.log, the failed task and its .error file): claude's envelope and codex's events decoded
+    first (:func:`_decoded_redacted`), stderr as it is."""
     from dataclasses import replace
 
     from lazy_harness.redact import redact
 
     extra = tuple(loop.get("redact_patterns") or ())
-    return replace(result, stdout=redact(result.stdout, extra)[0], stderr=redact(result.stderr, extra)[0])
+    return replace(result, stdout=_decoded_redacted(result.stdout, extra), stderr=redact(result.stderr, extra)[0])
+
+
+def _decoded_redacted(stdout: str, extra: tuple[str, ...]) -> str:
+    """``stdout`` with every string of the JSON it holds (the whole of it, else each line that is
+    JSON) redacted as decoded text and encoded again, then the whole redacted as text.
+
+    # why decoded first: inside a JSON string a line break is a ``\\n`` escape, and the rules that
+    # need lines (a YAML ``password: |`` block, a .netrc entry, a key wrapped over two lines) miss
+    # it; the error quotes the decoded text. The text pass after it keeps what only the encoding
+    # shows (an answer object's ``"password": "x"`` member).
+    """
+    from lazy_harness.redact import redact, redact_obj
+
+    def encoded(text: str) -> str | None:
+        try:
+            data = json.loads(text)
+            if not isinstance(data, (dict, list)):
+                return None
+            return json.dumps(redact_obj(data, extra, keys=True)[0], ensure_ascii=False)
+        except (ValueError, RecursionError):  # why: claude's output is the model's (answer.read_object)
+            return None
+
+    whole = encoded(stdout.strip()) if stdout.strip() else None
+    if whole is None:
+        whole = "\n".join(encoded(line) or line for line in stdout.split("\n"))
+    return redact(whole, extra)[0]
 
 
 def _failure_said(shown: proc.Result, argv: list[str]) -> str:

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 
 from lazy_harness import paths
 from lazy_harness.memory.fence import FENCE
-from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budget, excerpt, flat_output,
-                                               summary_body, tool_call)
+from lazy_harness.worker.conversation import (SUMMARY_CAP, TOOL_ERROR_CAP, Budget, flat_output,
+                                               redacted_excerpt, summary_body, tool_call)
 from lazy_harness.worker.transcript_lines import MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines
 from lazy_harness.worker.transcript_records import View
 
@@ -167,7 +167,7 @@ class _Reader:
             summary = payload.get("message")
             if isinstance(summary, str) and summary.strip():
                 self.view.compact_summaries += 1
-                self._add("[summary of the earlier conversation] " + excerpt(summary_body(summary), SUMMARY_CAP))
+                self._add("[summary of the earlier conversation] " + self._excerpt(summary_body(summary), SUMMARY_CAP))
         elif kind == "response_item":
             self._item(payload)
 
@@ -211,7 +211,7 @@ class _Reader:
         self.view.signals.conversation += 1
         if role == "assistant":
             self.view.assistant_messages += 1
-            self._add("Assistant: " + excerpt(text, self.entry_cap))
+            self._add("Assistant: " + self._excerpt(text, self.entry_cap))
             return
         typed = TYPED in kinds if kinds else not text.lstrip().startswith(_CLI_BLOCKS)
         if not typed:
@@ -219,7 +219,7 @@ class _Reader:
         self.view.signals.prompt_typed += 1
         self.view.user_chars += len(text.strip())
         self.view.user_messages += 1
-        self._add("User: " + excerpt(text, self.entry_cap))
+        self._add("User: " + self._excerpt(text, self.entry_cap))
 
     def _output(self, output: object) -> None:
         if isinstance(output, dict):
@@ -238,6 +238,15 @@ class _Reader:
             self._add(f"[tool error: exit {code.group(1)}: {shown}]")
         else:
             self._add(f"[tool output: {shown}]")
+
+    def _excerpt(self, text: str, cap: int) -> str:
+        """``text`` cut to ``cap``, redacted before the cut (conversation.redacted_excerpt); nothing for
+        an entry :meth:`_add` drops (a record before the cursor costs no redaction)."""
+        if self.quiet:
+            return ""
+        shown, found = redacted_excerpt(text, cap)
+        self.view.redacted_early += found
+        return shown
 
     def _add(self, entry: str) -> None:
         if not self.quiet:

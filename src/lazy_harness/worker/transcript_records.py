@@ -40,8 +40,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from lazy_harness.memory.lineage import copied_from
-from lazy_harness.worker.conversation import (SUMMARY_CAP, TEXT_CAP, TOOL_ERROR_CAP, Budget, excerpt,
-                                               flat_output, summary_body, text_of, tool_call)
+from lazy_harness.worker.conversation import (SUMMARY_CAP, TEXT_CAP, TOOL_ERROR_CAP, Budget, flat_output,
+                                               redacted_excerpt, summary_body, text_of, tool_call)
 
 _SEEN_IDS = 256  # assistant message ids remembered for de-duplication (records of one id are adjacent)
 
@@ -231,8 +231,7 @@ class _Reader:
             return
         if r.get("isCompactSummary") is True:
             self.view.compact_summaries += 1
-            summary = excerpt(summary_body(text), SUMMARY_CAP)
-            self._add("[summary of the earlier conversation] " + summary)
+            self._add("[summary of the earlier conversation] " + self._excerpt(summary_body(text), SUMMARY_CAP))
             return
         if r.get("isMeta") is True or r.get("isVisibleInTranscriptOnly") is True:
             return
@@ -243,7 +242,7 @@ class _Reader:
             return
         self.view.user_chars += len(stripped.rstrip())
         self.view.user_messages += 1
-        self._add("User: " + excerpt(text, self.entry_cap))
+        self._add("User: " + self._excerpt(text, self.entry_cap))
 
     def _tool_results(self, blocks: list) -> None:
         for block in blocks:
@@ -267,7 +266,7 @@ class _Reader:
                 continue
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"].strip():
                 has_text = True
-                self._add("Assistant: " + excerpt(block["text"], self.entry_cap))
+                self._add("Assistant: " + self._excerpt(block["text"], self.entry_cap))
             elif block.get("type") == "tool_use":
                 self.view.tool_calls += 1
                 self._add(tool_call(block))
@@ -280,6 +279,15 @@ class _Reader:
                 if len(self.seen) > _SEEN_IDS:
                     self.seen.popitem(last=False)
                 self.view.assistant_messages += 1
+
+    def _excerpt(self, text: str, cap: int) -> str:
+        """``text`` cut to ``cap``, redacted before the cut (conversation.redacted_excerpt); nothing for
+        an entry :meth:`_add` drops (a record before the cursor costs no redaction)."""
+        if self.quiet or self.copied:
+            return ""
+        shown, found = redacted_excerpt(text, cap)
+        self.view.redacted_early += found
+        return shown
 
     def _add(self, entry: str) -> None:
         if not self.quiet and not self.copied:
