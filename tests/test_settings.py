@@ -38,8 +38,9 @@ def our_commands(data):
 def test_command_is_the_python_without_site_then_the_launcher_then_the_event():
     argv = shlex.split(settings.command_for("Stop", PY, parent="/opt/venv/lib/python3.11/site-packages"))
     assert argv[:4] == [PY, "-S", "-P", "-c"] and argv[5] == "Stop" and len(argv) == 6
-    assert argv[4] == ('import sys; sys.path.append("/opt/venv/lib/python3.11/site-packages"); '
-                       "from lazy_harness.hooks.launch import run; run()")
+    assert argv[4] == ('import sys; sys.path.append("/opt/venv/lib/python3.11/site-packages")\n'
+                       "try: from lazy_harness.hooks.launch import run; run()\n"
+                       "except ImportError: raise SystemExit(0)")
 
 
 def test_the_launcher_runs_the_hook_from_another_folder_with_a_module_named_like_ours(tmp_path):

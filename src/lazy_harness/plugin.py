@@ -170,6 +170,13 @@ def elsewhere(cwd: str, env: Mapping[str, str] | None = None) -> list[Install]:
             if _project_of(rec) and not _applies(rec, here, root) and project_root(_project_of(rec)) == root]
 
 
+def recorded(cwd: str, env: Mapping[str, str] | None = None) -> list[Install]:
+    """Every install of our plugin Claude Code records, whatever its scope: project and local ones
+    with whether each is enabled in its own folder, the others as for a session started in ``cwd``.
+    Raises SettingsError as ``installs``."""
+    return [_install(pid, rec, _project_of(rec) or cwd, env) for pid, rec in _records(env)]
+
+
 def not_here(install: Install, cwd: str) -> str:
     """What to say of an install of ``elsewhere``: where it runs, and that a session started in
     ``cwd`` does not run it."""

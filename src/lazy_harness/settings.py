@@ -51,6 +51,9 @@ INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install a
 UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
 RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
+# why: a package removed (pip uninstall) before lh hooks uninstall must not turn every hook into a traceback
+# and exit 1 in the person's session; the try costs nothing, and an installed package runs as before
+GONE = "except ImportError: raise SystemExit(0)"
 # ours: the launcher (RUN), the older ones (RUN_BEFORE, ``-m lazy_harness.hooks``: replaced at the next
 # install), the portable script
 _OURS = re.compile(re.escape(RUN) + "|" + re.escape(RUN_BEFORE) + r"|(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
@@ -106,7 +109,9 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
     ``hooks.launch.run`` (the hooks' bundle, docs/adr/0050, then ``hooks.entry.run``). ``-S``: no
     ``site`` (the hooks use the standard library and this package only), ``-P``: the project folder
     Claude Code runs the hook in is not put on ``sys.path`` (a file of the project named like a
-    module must not replace it); neither imports ``runpy`` as ``-m`` does (docs/adr/0002).
+    module must not replace it); neither imports ``runpy`` as ``-m`` does (docs/adr/0002). When the
+    package cannot be imported (removed before ``lh hooks uninstall``), the hook exits 0 and prints
+    nothing.
 
     ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed. ``agent``
     ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI."""
@@ -115,7 +120,7 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
         return f"{SCRIPT} {event}{tail}"
     from lazy_harness.hotload import package_parent
 
-    code = f"import sys; sys.path.append({json.dumps(parent or package_parent())}); {RUN}"
+    code = f"import sys; sys.path.append({json.dumps(parent or package_parent())})\ntry: {RUN}\n{GONE}"
     return f"{shlex.quote(python or sys.executable)} -S -P -c {shlex.quote(code)} {event}{tail}"
 
 
@@ -139,6 +144,21 @@ def _no_constant(text: str) -> float:
     raise _Unwritable(text)
 
 
+class _Duplicate(ValueError):
+    """A key twice in one object: ``json.loads`` keeps the last and drops the first without a word."""
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
+    return out
+
+
 def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
     """(parsed object, raw bytes), or (None, None) when the file does not exist.
 
@@ -155,7 +175,13 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     if not raw.strip():
         return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
     try:
-        data = json.loads(raw.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant)
+        data = json.loads(raw.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant,
+                          object_pairs_hook=_unique)
+    except _Duplicate as exc:
+        raise SettingsError(f"{path}: holds the key {json.dumps(str(exc), ensure_ascii=False)} twice in one object "
+                            "(duplicate; a write would keep only the last); left untouched", hint) from None
+    except RecursionError:
+        raise SettingsError(f"{path}: not valid JSON (nested too deep); left untouched", hint) from None
     except _Unwritable as exc:
         raise SettingsError(f"{path}: holds the number {exc}, which would not be written back as it is; "
                             "left untouched", hint) from None
@@ -316,8 +342,10 @@ def _kept_already(base: str, rest: str) -> str | None:
         return None
     for n in names:  # why sorted: the first original (``base``) before the dated ones
         try:
+            if os.stat(os.path.join(folder, n)).st_uid != os.geteuid():
+                continue  # why: uninstall never restores another user's file (_original)
             parsed, _ = read(os.path.join(folder, n))
-        except SettingsError:
+        except (OSError, SettingsError):
             continue  # a damaged backup proves nothing; the new one is written
         if parsed is not None and _without_ours(parsed) == rest:
             return os.path.join(folder, n)
@@ -360,6 +388,36 @@ def _refuse_read_only(path: str, command: str) -> None:
                             f"chmod u+w {shlex.quote(path)}, then run {command} again")
 
 
+def _owner(uid: int) -> str:
+    import pwd
+
+    try:
+        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _refuse_foreign(path: str, command: str) -> None:
+    """A file (or a backup) another user owns is not edited: the rename would give it to us (to root
+    under sudo), and a file another local user could have made is not the person's to write or to
+    restore. Refused before anything is written."""
+    try:
+        uid = os.stat(path).st_uid  # a symlink's target: the file that would be replaced
+    except OSError:
+        return  # missing (created) or unreachable: the write reports it
+    me = os.geteuid()
+    if uid != me:
+        raise SettingsError(f"{path}: owned by {_owner(uid)}, not by {_owner(me)}; left untouched",
+                            f"run {command} as its owner")
+
+
+def _refuse(path: str, backup: str, command: str) -> None:
+    """Before any write: ``path`` and its ``backup`` are ours (``_refuse_foreign``), ``path`` writable."""
+    _refuse_foreign(path, command)
+    _refuse_foreign(backup, command)
+    _refuse_read_only(path, command)
+
+
 def _write(path: str, data: bytes, raw: bytes | None) -> None:
     """Replace the file atomically, keeping its mode; refuse when it changed since we read ``raw``."""
     real = os.path.realpath(path)  # why: a symlinked settings.json (dotfiles) must stay a symlink
@@ -399,12 +457,12 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     change = Change(path, "unchanged", list(events), None, warnings)
     if data is not None and new == data:
         return change
-    _refuse_read_only(path, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
+    backup = backup or path + BACKUP_SUFFIX
+    _refuse(path, backup, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
     text = render(new, raw)
     try:
         if raw is not None:
-            change.backup = _backup(backup or path + BACKUP_SUFFIX, raw, data or {},
-                                    time.time() if now is None else now)
+            change.backup = _backup(backup, raw, data or {}, time.time() if now is None else now)
         _write(path, text, raw)
     except OSError as exc:
         raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
@@ -412,25 +470,49 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     return change
 
 
-def _original(backups: list[str], data: dict) -> bytes | None:
-    """The first original's bytes (the first of ``backups`` that exists) when they read as ``data``,
-    else None."""
-    for backup in backups:
+def _dated_key(suffix: str) -> tuple[str, int]:
+    """``20261130T093150`` or ``20261130T093150-2`` (a second backup in that second) as a sort key."""
+    stamp, _, n = suffix.partition("-")
+    return stamp, int(n) if n.isdigit() else 0
+
+
+def _newest_first(bases: list[str]) -> list[str]:
+    """Each backup base's dated siblings (``<base>.<stamp>``), newest first, then the base itself (the
+    first original); the bases in the order given."""
+    found: list[str] = []
+    for base in bases:
+        folder, name = os.path.split(base)
         try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        dated = sorted((n for n in names if n.startswith(name + ".")),
+                       key=lambda n: _dated_key(n[len(name) + 1:]), reverse=True)
+        found += [os.path.join(folder, n) for n in dated] + ([base] if name in names else [])
+    return list(dict.fromkeys(found))
+
+
+def _original(backups: list[str], data: dict) -> bytes | None:
+    """The bytes of the newest backup (of ``backups`` and their dated siblings) that reads as ``data``,
+    else None. A backup that does not parse, or that another user owns, is passed over."""
+    for backup in _newest_first(backups):
+        try:
+            if os.stat(backup).st_uid != os.geteuid():
+                continue  # why: another local user could have put it there; its bytes are not the person's
             parsed, raw = read(backup)
-        except SettingsError:
-            return None
-        if parsed is not None:
-            return raw if parsed == data else None
+        except (OSError, SettingsError):
+            continue
+        if parsed is not None and parsed == data:
+            return raw
     return None
 
 
 def uninstall(path: str, backup: str | None = None) -> Change:
-    """Remove our entries. When what is left reads as the backup of the original (``backup``, else
-    ``<path>.lh-backup``, where earlier versions kept every backup), the original's bytes come
-    back (an empty file stays an empty file). Else a file left as ``{}`` is deleted: Claude Code
-    reads a missing settings file and ``{}`` the same, and install creates it from nothing
-    (docs/adr/0003)."""
+    """Remove our entries. When what is left reads as a backup install kept (``backup``, else
+    ``<path>.lh-backup``, where earlier versions kept every backup, or one of their dated siblings,
+    newest first), that backup's bytes come back (an empty file stays an empty file). Else a file left
+    as ``{}`` is deleted: Claude Code reads a missing settings file and ``{}`` the same, and install
+    creates it from nothing (docs/adr/0003). A file or backup of another user is refused."""
     data, raw = read(path, UNINSTALL_HINT)
     if data is None:
         return Change(path, "missing")
@@ -438,8 +520,9 @@ def uninstall(path: str, backup: str | None = None) -> Change:
     removed = _remove_ours(new)
     if not removed:
         return Change(path, "unchanged")
-    _refuse_read_only(path, "lh hooks uninstall")
-    original = _original(list(dict.fromkeys([backup or path + BACKUP_SUFFIX, path + BACKUP_SUFFIX])), new)
+    backup = backup or path + BACKUP_SUFFIX
+    _refuse(path, backup, "lh hooks uninstall")
+    original = _original(list(dict.fromkeys([backup, path + BACKUP_SUFFIX])), new)
     try:
         if original is not None:
             _write(path, original, raw)

@@ -219,7 +219,19 @@ def _target(settings_path: str | None, project_dir: str | None, command: str) ->
     if command == "install" and os.path.basename(target) not in READ_NAMES:
         raise LhError(f"--settings: {target}: Claude Code reads no file of that name; nothing written",
                       hint="name a settings.json or settings.local.json, e.g. .claude/settings.local.json")
+    if command == "install" and _is_user_local_file(target):
+        raise LhError(f"--settings: {target}: Claude Code reads the user's {paths.user_settings_file()}, not a "
+                      "settings.local.json beside it; nothing written",
+                      hint="lh hooks install (the user file), or a project's .claude/settings.local.json")
     return target
+
+
+def _is_user_local_file(target: str) -> bool:
+    """``settings.local.json`` in the Claude dir: the user level has no local file (a project's
+    ``.claude/settings.local.json`` is read, this one only as the home folder's own project file)."""
+    folder = os.path.dirname(target)
+    return (os.path.basename(target) == "settings.local.json"
+            and os.path.realpath(folder) == os.path.realpath(paths.claude_dir()))
 
 
 def _is_user_file(path: str) -> bool:
@@ -310,7 +322,8 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
     if portable and project_dir is None:
         click.echo(f"{target} is a project's shared settings file: the portable command, as --project writes")
     config.parse_file(cfg)
-    if _leave_for_plugin(target, leave, os.path.dirname(os.path.dirname(target)) if portable else os.getcwd()):
+    where = os.path.dirname(os.path.dirname(target)) if portable else os.getcwd()
+    if _leave_for_plugin(target, leave, where):
         click.echo(f"settings: {target} left alone (the plugin runs the hooks)")
     else:
         made = not os.path.exists(os.path.dirname(target))
@@ -318,6 +331,7 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         if made:
             _note_made_folder(target)
         _warn_other_files(target)
+        _warn_plugin_installs(where)
     for _check, what, folder in not_here_notes():
         click.echo(f"note: {what} (hint: start claude in {folder})")
     _bundle_hook_modules()
@@ -383,6 +397,29 @@ def _warn_other_files(target: str) -> None:
         click.echo(f"warning: {f.path} holds lazy-harness hooks too: Claude Code runs both files, so in this "
                    "project every event runs twice (memory read back twice, sessions queued twice) "
                    f"(hint: {remove} removes them there; keep one file)")
+
+
+def _warn_plugin_installs(cwd: str) -> None:
+    """One line for each install of the plugin Claude Code records, whatever its scope and folder, but
+    the one ``_leave_for_plugin`` reported and those ``not_here_notes`` names: in a session that reads
+    both, the plugin's hooks exit at once and these run (hooks.entry), but two registrations are one
+    too many to keep."""
+    from lazy_harness import plugin
+
+    try:
+        found = plugin.recorded(cwd)
+        noted = {(i.plugin_id, i.scope, i.project) for i in plugin.elsewhere(cwd)}
+        noted |= {(i.plugin_id, i.scope, i.project) for i in plugin.installs(cwd) if i.enabled}
+    except SettingsError as exc:
+        click.echo(f"warning: plugin: {exc.message}")
+        return
+    for install in found:
+        if (install.plugin_id, install.scope, install.project) in noted:
+            continue
+        where = f", installed for {install.project}" if install.project else ""
+        click.echo(f"warning: the lazy-harness plugin is installed too: {install.describe()}{where}; in sessions "
+                   "that read both, its hooks leave each event to these (hint: keep one: claude plugin uninstall "
+                   f"{install.plugin_id}, or lh hooks uninstall)")
 
 
 def _remove_made_folder(target: str) -> None:

@@ -46,10 +46,12 @@ def agent_of_argv(argv: Sequence[str]) -> str:
 
 
 def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plugin: bool = False,
-             agent: str = CLAUDE) -> tuple[str, str | None]:
-    """Run one event. Returns (decision for the log, text for stdout or None). ``plugin``: the
-    lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``); ``agent``: ``codex`` when
-    Codex CLI ran it (``--agent codex``), marked in the payload for the queue and the read-back."""
+             agent: str = CLAUDE) -> tuple[str | None, str | None]:
+    """Run one event. Returns (decision for the log, text for stdout or None); no decision: no log line.
+    ``plugin``: the lazy-harness plugin's hooks.json ran it (``lh-hook <Event> --plugin``), which leaves
+    at once when a settings file of the session registers our hook for the event (``settings_register``);
+    ``agent``: ``codex`` when Codex CLI ran it (``--agent codex``), marked in the payload for the queue
+    and the read-back."""
     if agent == CODEX:
         payload = {**payload, PAYLOAD_AGENT: CODEX}
     if "\0" in str(payload.get("transcript_path") or ""):
@@ -64,6 +66,8 @@ def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plug
     unsafe = private.first_problem(env, private.PRODUCER if event in ("Stop", "SessionEnd") else None)
     if unsafe:
         return f"skipped: {unsafe}; see lh doctor", None
+    if plugin and settings_register(event, payload, env, now):
+        return None, None  # why: the settings file's run of this event is the one; this one leaves unseen
     if event == "Stop":
         from lazy_harness.hooks import stop
 
@@ -101,6 +105,8 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
             sys.stdout.flush()
     except Exception as exc:  # why: a hook must never break the session; the log says what happened
         decision = f"error {type(exc).__name__}: {exc}"
+    if decision is None:
+        return 0
     ms = (time.perf_counter() - started) * 1000
     # why here: the prompt hook loads it while the answerer works (hooks/user_prompt.py)
     from lazy_harness import logfile
@@ -110,6 +116,111 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     shown = f"{event or '?'} session={sid}" + (f" agent={CODEX}" if agent == CODEX else "")
     logfile.write(logfile.HOOKS, f"{shown} {decision} ({ms:.1f} ms)", env, now)
     return 0
+
+
+# why here and not settings.files_read_at / settings.is_ours: settings.py imports re, shlex and dataclasses,
+# off the hot path; tests/hooks/test_plugin_twice_inst.py holds these two to the same answers as those
+_LAUNCHERS = ("from lazy_harness.hooks.launch import run; run()", "from lazy_harness.hooks.entry import run; run()")
+TWICE_FILE = "plugin-twice.json"  # in the state folder: per session folder, the settings files as last seen
+TWICE_KEEP = 64  # session folders remembered
+
+
+def our_command(command: object) -> bool:
+    """``settings.is_ours`` for one command: our launcher, ``-m lazy_harness.hooks``, or ``lh-hook``."""
+    if not isinstance(command, str):
+        return False
+    if any(run in command for run in _LAUNCHERS):
+        return True
+    words = command.split()
+    if any(w == "-m" and nxt == "lazy_harness.hooks" for w, nxt in zip(words, words[1:], strict=False)):
+        return True
+    first = words[0] if words and not command[0].isspace() else ""
+    return first == "lh-hook" or first.endswith("/lh-hook")
+
+
+def files_read_at(cwd: str, env: Mapping[str, str]) -> list[str]:
+    """``settings.files_read_at``'s paths: the user file, ``<cwd>/.claude/settings.json`` and
+    ``settings.local.json``, and in a subfolder of a repository the root's ``settings.local.json``."""
+    from lazy_harness import paths
+    from lazy_harness.project_identity import project_root
+
+    here = os.path.realpath(cwd)
+    root = project_root(here)
+    files = [paths.user_settings_file(env), os.path.join(here, ".claude", "settings.json"),
+             os.path.join(here, ".claude", "settings.local.json")]
+    if root != here:
+        files.append(os.path.join(root, ".claude", "settings.local.json"))
+    return files
+
+
+def _registering(path: str) -> list[str]:
+    """The events whose hooks in the settings file ``path`` include one of ours ([] when it does not parse)."""
+    try:
+        with open(path, "rb") as fh:
+            data = jsonload.loads(fh.read())
+    except (OSError, ValueError, RecursionError):
+        return []
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(hooks, dict):
+        return []
+    return [event for event, groups in hooks.items() if isinstance(groups, list) and any(
+        isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(
+            isinstance(h, dict) and our_command(h.get("command")) for h in g["hooks"]) for g in groups)]
+
+
+def _seen(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def settings_register(event: str, payload: dict, env: Mapping[str, str], now: float) -> bool:
+    """Whether a settings file Claude Code reads for this session registers our hook for ``event``: then
+    it runs the event, and the plugin's run would be a second one. A few stats and one small file read
+    (the last answer per session folder, kept while those files are unchanged); the files are read only
+    when one changed, and a change that makes them register ours is said once in hooks.log."""
+    from lazy_harness import paths
+
+    cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    files = files_read_at(cwd, env)
+    seen: list[list] = [[path, _seen(path)] for path in files]
+    cache = os.path.join(paths.state_dir(env), TWICE_FILE)
+    try:
+        with open(cache, "rb") as fh:
+            kept = jsonload.loads(fh.read())
+    except (OSError, ValueError, RecursionError):
+        kept = None
+    kept = kept if isinstance(kept, dict) else {}
+    last = kept.get(cwd)
+    if isinstance(last, dict) and last.get("seen") == seen and isinstance(last.get("events"), dict):
+        return event in last["events"]
+    events: dict[str, list[str]] = {}
+    for path in files:
+        for name in _registering(path) if os.path.exists(path) else ():
+            events.setdefault(name, []).append(path)
+    before = last.get("events") if isinstance(last, dict) else None
+    if events and (not isinstance(before, dict) or sorted(events) != sorted(before)):
+        from lazy_harness import logfile
+
+        where = ", ".join(sorted({p for ps in events.values() for p in ps}))
+        logfile.write(logfile.HOOKS, f"plugin: {where} registers lazy-harness hooks ({', '.join(events)}) for sessions "
+                      f"in {cwd}: the plugin's runs of those events leave at once (Claude Code runs both)", env, now)
+    kept.pop(cwd, None)
+    kept[cwd] = {"seen": seen, "events": events}
+    _keep(cache, dict(list(kept.items())[-TWICE_KEEP:]))
+    return event in events
+
+
+def _keep(path: str, data: dict) -> None:
+    from lazy_harness.atomic import atomic_write, ensure_dir
+
+    try:
+        ensure_dir(os.path.dirname(path))
+        atomic_write(path, jsonload.dumps(data))
+    except OSError:
+        pass  # why: the answer stands; the next run reads the files again
 
 
 def report_damaged_lines(prefix: str, env: Mapping[str, str], now: float) -> None:
