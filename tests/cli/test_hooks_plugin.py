@@ -38,7 +38,7 @@ def test_with_the_plugin_enabled_install_leaves_settings_json_alone_by_default()
     r = invoke("hooks", "install")  # not a terminal: the default
     assert r.code == 0, r.out + r.err
     assert "plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled" in r.out
-    assert "every event would run twice" in r.out and "not a terminal: taking the default" in r.out
+    assert "where both do, the plugin's runs step aside" in r.out and "not a terminal: taking the default" in r.out
     assert f"settings: {paths.user_settings_file()} left alone (the plugin runs the hooks)" in r.out
     assert open(paths.user_settings_file()).read() == before
     assert "compound_loop.enabled = true" in r.out and "lh memory show" in r.out  # the loop is still switched on
@@ -47,11 +47,11 @@ def test_with_the_plugin_enabled_install_leaves_settings_json_alone_by_default()
 def test_write_settings_registers_them_anyway_and_leave_settings_says_nothing_asked():
     claude_plugin.install()
     r = invoke("hooks", "install", "--write-settings")
-    assert r.code == 0 and "every event would run twice" in r.out
+    assert r.code == 0 and "where both do, the plugin's runs step aside" in r.out
     assert [o.event for o in ours_in_user_file()] == list(settings.EVENTS)
     r = invoke("hooks", "install", "--leave-settings")
     assert "not a terminal" not in r.out
-    assert "already holds our hooks: every event runs twice now (hint: lh hooks uninstall" in r.out
+    assert "already holds our hooks: they run, and the plugin's step aside (hint: lh hooks uninstall" in r.out
 
 
 def test_without_the_plugin_the_flags_change_nothing():
@@ -126,7 +126,7 @@ def test_doctor_warns_when_the_plugin_and_settings_json_both_register_our_hooks(
     claude_plugin.install()
     assert invoke("hooks", "install", "--write-settings").code == 0
     (line,) = doctor_lines(tmp_path, monkeypatch)["hooks twice"]
-    assert line.startswith("warn ") and "every event runs twice" in line
+    assert line.startswith("warn ") and "the plugin's runs step aside" in line
     assert "lh hooks uninstall, or claude plugin disable lazy-harness@lazy-harness" in line
 
 

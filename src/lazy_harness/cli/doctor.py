@@ -241,7 +241,8 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
     if active is not None and holding:
         where = ", ".join(f"{f.label} ({f.path})" for f in holding)
         r.line("warn", "hooks twice", f"the plugin {active.plugin_id} and {where} both register lazy-harness "
-               "hooks: every event runs twice (memory read back twice, sessions queued twice)",
+               "hooks: the plugin's runs step aside for the settings' (an older lh on the plugin's PATH would "
+               "run every event twice)",
                f"keep one: lh hooks uninstall, or claude plugin disable {active.plugin_id}")
     elif active is not None:
         r.line("ok", "hooks", f"registered by the plugin {active.plugin_id}")

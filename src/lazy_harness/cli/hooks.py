@@ -253,7 +253,7 @@ def _is_shared_file(target: str) -> bool:
 
 def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
     """With the lazy-harness plugin enabled here, whether to leave ``target`` alone: its hooks are
-    the plugin's, and registering them in settings.json too runs every event twice. ``leave``: the
+    the plugin's (registered in settings.json too, the plugin's runs step aside). ``leave``: the
     flag's answer; else ask on a terminal (default: leave it), and take the default elsewhere."""
     from lazy_harness import plugin
 
@@ -262,10 +262,10 @@ def _leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
         return False
     holds = any(o for f in settings_files(where) if os.path.realpath(f.path) == os.path.realpath(target)
                 for o in f.ours)
-    click.echo(f"plugin: {found.describe()}: it registers {', '.join(settings.EVENTS)} already; with "
-               f"{target} too, every event would run twice")
+    click.echo(f"plugin: {found.describe()}: it registers {', '.join(settings.EVENTS)} already; {target} "
+               "need not hold them too (where both do, the plugin's runs step aside)")
     if holds:
-        click.echo(f"warning: {target} already holds our hooks: every event runs twice now "
+        click.echo(f"note: {target} already holds our hooks: they run, and the plugin's step aside "
                    "(hint: lh hooks uninstall, and the plugin alone runs them)")
     if leave is None:
         if not sys.stdin.isatty():
