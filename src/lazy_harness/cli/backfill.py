@@ -23,6 +23,7 @@ import click
 
 from lazy_harness import paths, queue
 from lazy_harness.cli.cost import load_config, parse_since
+from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
@@ -186,8 +187,7 @@ def _ctrl_c_held() -> Iterator[None]:
 
 @click.command()
 @click.option("--since", "since", default="30d", show_default=True, help="How far back: 30d, 2w, 1m, or a date.")
-@click.option("--project", "project", type=click.Path(file_okay=False), default=None,
-              help="Only sessions of this project folder.")
+@project_option("Only sessions of this project folder.")
 @click.option("--dry-run", is_flag=True, help="Count and estimate; queue nothing.")
 def backfill(since: str, project: str | None, dry_run: bool) -> None:
     """Queue past interactive sessions that were never distilled, oldest first, within the cap.

@@ -10,6 +10,7 @@ import time
 import click
 
 from lazy_harness import paths
+from lazy_harness.cli.options import project_option
 from lazy_harness.errors import LhError
 
 TYPE_CHECKING = False
@@ -32,9 +33,48 @@ def _not_a_transcript(given: str, path: str) -> str:
     return f"{given}: is {what}, not a transcript file"
 
 
+LONG_LINE = 1 << 20  # bytes of a line read at once: a longer one is taken for a record when it opens as one
+
+
+def _no_record(path: str) -> str | None:
+    """Why no line of ``path`` is a JSON object (``line 3: not JSON``), or None when one is, or when no
+    line holds anything (an empty transcript: skipped as empty, as the worker skips it). Stops at the
+    first record, so a transcript costs one line; a line longer than :data:`LONG_LINE` is not held in
+    memory whole: it counts as a record when it opens with ``{`` (the pipeline reads it), else not."""
+    import json
+
+    first: str | None = None
+    number, inside = 0, False
+    with open(path, "rb") as fh:
+        while chunk := fh.readline(LONG_LINE):
+            ended = chunk.endswith(b"\n")
+            if inside:  # the rest of a long line, already judged
+                inside = not ended
+                continue
+            number += 1
+            text = chunk.removeprefix(b"\xef\xbb\xbf") if number == 1 else chunk
+            if not ended and len(chunk) == LONG_LINE:
+                inside = True
+                if text.lstrip().startswith(b"{"):
+                    return None
+                first = first or f"line {number}: not JSON"
+                continue
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+            except ValueError:  # UnicodeDecodeError too
+                first = first or f"line {number}: not JSON"
+                continue
+            if isinstance(record, dict):
+                return None
+            first = first or f"line {number}: not a JSON object"
+    return first
+
+
 @click.command()
 @click.argument("transcript", type=click.Path(dir_okay=False))
-@click.option("--project", type=click.Path(file_okay=False), help="Project folder (default: the session's cwd).")
+@project_option("Project folder (default: the session's cwd).")
 @click.option("--dry-run", is_flag=True,
               help="Print the prompt and where results would go; call nothing, write nothing.")
 @click.option("--whole", is_flag=True,
@@ -48,6 +88,10 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
     path = os.path.abspath(transcript)
     if not os.path.isfile(path):
         raise LhError(_not_a_transcript(transcript, path))
+    # why: notes or a binary file were read as an empty session: "skipped (empty)", exit 0, queue state written
+    why = _no_record(path)
+    if why is not None:
+        raise LhError(f"{transcript}: not a transcript ({why})")
     cfg = config.load()
     codex = rollout.session_meta(path)  # a Codex rollout starts with its session_meta (docs/how/codex.md)
     recorded = (str(codex.get("cwd") or "") or None) if codex is not None else sessions.session_cwd(path)

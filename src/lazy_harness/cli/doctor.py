@@ -501,6 +501,20 @@ def _check_memory_lines(r: Report, values: Config) -> None:
         r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
 
 
+def _check_learning_files(r: Report, values: Config) -> None:
+    """Damaged learning files (not UTF-8 text, frontmatter not closed or no mapping, a title or date that
+    cannot be read), each named on its own line: readers skip or misread them without a word."""
+    from lazy_harness.memory import damage
+
+    bad = damage.unclosed_learnings(paths.learnings_dir(values["knowledge"]["path"] or None))
+    if not bad:
+        return
+    r.line("warn", "learning files", f"{len(bad)} damaged learning file(s): readers skip or misread them",
+           "fix or remove them by hand (lh memory check --all-projects lists them)")
+    for line in bad:
+        r.line("warn", "learning files", line)
+
+
 def _check_ledger_lines(r: Report) -> None:
     """Damaged lines of the cost ledger: a count, then each named by file and line."""
     from lazy_harness.cli.cost import skipped_lines
@@ -609,6 +623,7 @@ def doctor(ctx: click.Context) -> None:
     _check_writable(r, "log folder", paths.logs_dir())
     _check_memory(r, values)
     _check_memory_lines(r, values)
+    _check_learning_files(r, values)
     _check_ledger_lines(r)
     _check_index(r)
     _check_private_folders(r)

@@ -19,6 +19,7 @@ import time
 import click
 
 from lazy_harness import config, paths
+from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
@@ -100,7 +101,7 @@ def memory() -> None:
 
 
 @memory.command()
-@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@project_option()
 @click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why.")
 @click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
 def show(project: str | None, prompt: str | None, history: bool) -> None:
@@ -218,7 +219,7 @@ def _since(value: str | None) -> str | None:
 
 @memory.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@project_option()
 @click.option("--all-projects", is_flag=True, help="Search every project's memory and every learning.")
 @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True, help="Only this kind (repeatable).")
 @click.option("--since", help="Only entries written on or after this date (YYYY-MM-DD).")
@@ -277,7 +278,8 @@ def reindex() -> None:
 
 
 @memory.command("path")
-@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@click.option("--project", type=click.Path(file_okay=False),
+              help="A folder of the project (default: here); one that is gone too (its memory is named).")
 @click.option("--learnings", is_flag=True, help="Print the learnings folder (shared by every project) instead.")
 @click.option("--old", is_flag=True,
               help="List the memory folders whose project folder is gone (a moved project), with what they hold.")
@@ -302,12 +304,13 @@ def path_(project: str | None, learnings: bool, old: bool) -> None:
 
 
 @memory.command()
-@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@project_option()
 @click.option("--all-projects", is_flag=True, help="Check every project's memory.")
 def check(project: str | None, all_projects: bool) -> None:
     """Name every damaged line of the memory files (decisions, failures, handoff, marks, usage) by file and
-    line: salvaged (read, some bytes lost) or skipped (not read), and each learning whose frontmatter
-    is not closed. Exit 1 when a line is skipped."""
+    line: salvaged (read, some bytes lost) or skipped (not read), and each damaged learning (not text,
+    frontmatter not closed or not a mapping, a title or date that cannot be read). Exit 1 when a line
+    is skipped or a learning is damaged."""
     from lazy_harness.memory import damage
 
     if all_projects:
@@ -321,14 +324,16 @@ def check(project: str | None, all_projects: bool) -> None:
     for c in checks:
         for number, how in c.found:
             _echo(f"{c.path}:{number}: {how}")
-    for line in damage.unclosed_learnings(ldir):
+    learnings = damage.unclosed_learnings(ldir)
+    for line in learnings:
         _echo(line)
     skipped = sum(len(c.skipped) for c in checks)
     salvaged = sum(len(c.salvaged) for c in checks)
     damaged = sum(1 for c in checks if c.found)
     _echo(f"{len(checks)} file(s) checked in {len(mdirs)} project(s): {skipped} line(s) skipped, "
-          f"{salvaged} salvaged, in {damaged} file(s)")
-    if skipped:
+          f"{salvaged} salvaged, in {damaged} file(s)"
+          + (f"; {len(learnings)} damaged learning(s)" if learnings else ""))
+    if skipped or learnings:
         raise click.exceptions.Exit(1)
 
 

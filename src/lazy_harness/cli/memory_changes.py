@@ -11,6 +11,8 @@ import time
 
 import click
 
+from lazy_harness.cli.options import project_option
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
@@ -41,7 +43,7 @@ def index_after(mdir: str, ldir: str | None) -> None:
                    "start asks for it", err=True)
 
 
-_PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+_PROJECT = project_option()
 
 
 @click.command()

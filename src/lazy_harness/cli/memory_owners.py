@@ -14,12 +14,13 @@ import time
 import click
 
 from lazy_harness.cli.memory_changes import index_after
+from lazy_harness.cli.options import project_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
 
-_PROJECT = click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+_PROJECT = project_option()
 
 
 def _say(text: str, err: bool = False) -> None:

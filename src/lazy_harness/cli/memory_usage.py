@@ -12,6 +12,7 @@ import time
 
 import click
 
+from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import terminal_safe
 
 TYPE_CHECKING = False
@@ -111,7 +112,7 @@ def _learning_titles(learnings_dir: str, wanted: set[str]) -> dict[str, str]:
 
 
 @click.command("usage")
-@click.option("--project", type=click.Path(file_okay=False), help="A folder of the project (default: here).")
+@project_option()
 @click.option("--all-projects", is_flag=True, help="Every project's usage together.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the entries and the totals.")
 @click.option("--reset", "reset_id", metavar="ID", help="Start this entry's counts over (shown, used, recurred).")
@@ -119,12 +120,16 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
     """Per entry shown to sessions: in how many it was shown, used, recurred; when last; the totals."""
     from lazy_harness.memory import usage_log
 
+    if reset_id is not None and not reset_id.strip():
+        raise click.BadParameter("an empty value names no entry (lh memory usage lists them)", param_hint="--reset")
     mdirs, name, ldir = _mdirs(project, all_projects)
-    if reset_id:
+    if reset_id is not None:
         if all_projects:
             raise click.UsageError("--reset takes one project: use --project or run it in the project")
-        usage_log.reset(os.environ, mdirs[0], reset_id.strip(), time.time())
-        click.echo(f"usage of {reset_id.strip()} counts anew from now")
+        eid = reset_id.strip()
+        _refuse_unknown(mdirs[0], ldir, eid)
+        usage_log.reset(os.environ, mdirs[0], eid, time.time())
+        click.echo(f"usage of {eid} counts anew from now")
         return
     records = [rec for mdir in mdirs for rec in usage_log.read(mdir)]
     into: dict[str, str] = {}
@@ -135,6 +140,29 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
         click.echo(json.dumps(t.report(), ensure_ascii=False))
         return
     _print(t, name, mdirs[0] if len(mdirs) == 1 else f"{len(mdirs)} memory folders", mdirs, ldir)
+
+
+def _refuse_unknown(mdir: str, ldir: str, eid: str) -> None:
+    """Refuse to reset an id the project has no entry of, as ``lh memory forget`` refuses it: not in
+    its decisions, failures or handoff items, no learning file, and never counted in its usage log
+    (an entry rewritten by hand since it was shown keeps its counts there). An id that is not one is
+    left to ``usage_log.reset``, which says so."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import by_hand, handoff, ids, usage_log
+
+    kind = ids.kind_of(eid)
+    if kind is None or any(rec.get("id") == eid for rec in usage_log.read(mdir) if rec["op"] != "reset"):
+        return
+    if kind == "learning":
+        if by_hand.learning_paths(ldir, eid):
+            return
+        raise LhError(f"no learning {eid} in {ldir}", hint="lh memory usage lists the entries shown to sessions")
+    if kind == "handoff":
+        found = eid in handoff.load(mdir)[0]
+    else:
+        found = by_hand.entry_exists(mdir, eid, kind)
+    if not found:
+        raise LhError(f"no {kind} {eid} in {mdir}", hint="lh memory usage lists the entries shown to sessions")
 
 
 def week_line(mdir: str, now: float) -> str:

@@ -101,17 +101,115 @@ def memory_files(memory_dir: str) -> list[str]:
 
 
 def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
-    """The checks of every memory file of ``memory_dirs`` (files without damage included)."""
-    return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)]
+    """The checks of every memory file of ``memory_dirs`` (files without damage included), then of each
+    folder's handoff.md and the damaged copies of it kept aside (:func:`handoff_checks`)."""
+    return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)] + [
+        check for mdir in memory_dirs for check in handoff_checks(mdir)]
+
+
+def handoff_copies(memory_dir: str) -> list[str]:
+    """The damaged handoff.md files of ``memory_dir`` a writer kept aside before rendering it again
+    (memory/handoff.py ``copies_dir``), oldest first."""
+    from lazy_harness.memory import handoff
+
+    folder = handoff.copies_dir(memory_dir)
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.startswith(handoff.DAMAGED_COPY))
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names]
+
+
+def handoff_checks(memory_dir: str) -> list[FileCheck]:
+    """handoff.md (when it exists), named as skipped when it is damaged: NUL bytes, not UTF-8, or text
+    with neither our header nor a list line. No reader takes it for a hand edit, and the next writer
+    keeps it aside and renders it again from handoff.jsonl. Then each copy kept aside, named until a
+    person deletes it: its text was never read."""
+    from lazy_harness.memory import handoff
+
+    out = []
+    md = os.path.join(memory_dir, files.HANDOFF)
+    if os.path.isfile(md):
+        why = handoff.damage_of(memory_dir)
+        found = [(1, f"skipped: damaged ({why}), not read as a hand edit; the next writer keeps a copy in "
+                     f"{handoff.copies_dir(memory_dir)} and renders it again from {handoff.STATE}")] if why else []
+        out.append(FileCheck(md, found))
+    for copy in handoff_copies(memory_dir):
+        try:
+            with open(copy, "rb") as fh:
+                why = handoff.damaged(fh.read(handoff.MAX_MARKDOWN_BYTES))
+        except OSError:
+            why = None
+        out.append(FileCheck(copy, [(1, f"skipped: a damaged handoff.md ({why or 'damaged'}) kept aside, its "
+                                        "text never imported; delete it once read")]))
+    return out
 
 
 def unclosed_learnings(learnings_dir: str) -> list[str]:
-    """``<file>: frontmatter not closed`` for each learning whose frontmatter no ``---`` line closes
-    (read up to its first blank line or heading: memory/frontmatter.py; ``lh memory forget`` refuses it)."""
+    """``<file>: <why>`` for each damaged learning, one line each (:func:`learning_damage`): its
+    frontmatter not closed (``lh memory forget`` refuses it), not UTF-8 text, frontmatter that is no
+    mapping of keys or not YAML, a title or ``created`` that cannot be read. Readers stay lenient."""
+    out = []
+    for path in files.recent_learning_files(learnings_dir, 10**9):
+        why = learning_damage(path)
+        if why:
+            out.append(f"{path}: {why}")
+    return out
+
+
+def learning_damage(path: str) -> str | None:
+    """Why a learning file is damaged (its problems joined by ``; ``), None when it is not or unreadable."""
     from lazy_harness.memory import frontmatter
 
-    return [f"{path}: {frontmatter.NOT_CLOSED}" for path in files.recent_learning_files(learnings_dir, 10**9)
-            if frontmatter.file_not_closed(path)]
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    if data.startswith(files.BOM):
+        data = data[len(files.BOM):]
+    if b"\0" in data:
+        return "not text: NUL bytes (readers drop or misread it)"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text (byte {exc.start + 1}; readers drop or misread it)"
+    if not text.strip():
+        return "empty"
+    if not frontmatter.opens(text):
+        return "no frontmatter (shown untitled and undated)"
+    if frontmatter.not_closed(text):
+        return frontmatter.NOT_CLOSED
+    problems = _yaml_problem(text)
+    parsed = frontmatter.parse_frontmatter(text)
+    meta = parsed[0] if parsed is not None else {}
+    title, created, origin = meta.get("title"), meta.get("created"), meta.get("origin")
+    if "title" in meta and not (isinstance(title, str) and title.strip()):
+        problems.append("title: not one line of text")
+    if "created" in meta and files.iso_epoch(created) is None:
+        problems.append(f"created: not a date ({created!s:.40})")
+    if "origin" in meta and origin is not None and not isinstance(origin, str):
+        problems.append("origin: not text")
+    return "; ".join(problems) or None
+
+
+def _yaml_problem(text: str) -> list[str]:
+    """What a YAML parser says of the frontmatter block: not YAML, or not a mapping of keys."""
+    import yaml
+
+    end = text.find("\n---", 3)
+    block = text[text.find("\n") + 1:end]
+    try:
+        # why BaseLoader: every scalar stays text; the title and date are judged as the readers read them
+        value = yaml.load(block, Loader=yaml.BaseLoader)  # noqa: S506 - BaseLoader builds no objects
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 2}: " if mark is not None else ""
+        return [f"frontmatter is not YAML ({where}{getattr(exc, 'problem', None) or 'unreadable'})"]
+    if value is None or isinstance(value, dict):
+        return []
+    return [f"frontmatter is not a mapping of keys (a {'list' if isinstance(value, list) else 'scalar'}; "
+            "shown untitled and undated)"]
 
 
 def _load(state_path: str) -> dict:

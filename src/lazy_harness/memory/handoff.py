@@ -13,17 +13,19 @@ processing: an older session processed late cannot reopen what a newer session c
 An item's id is ``ids.handoff_id`` of its normalised text, so a restated item is the same item.
 Its opened time and session are those of the first open after its last close.
 
-handoff.md carries, in its header comment, a digest of its item lines and the ids it listed. When
-the digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or
-ticked) line closes its item, both by session ``hand-edit`` at the file's mtime. A handoff.md with
-no state file beside it (written before the state existed, or by hand) is imported as open items.
-Readers apply both in memory (``load``); writers append them first (``apply_answer``,
-``merge_markdown``). A leading byte order mark is ignored. A writer that finds handoff.md behind the
-log (a writer killed between the append and the render) renders it again even when it appends
-nothing, unless the file holds a hand edit saved since it read it. Every render reads handoff.md
-once more and, just before its rename, checks the file is still the one it read: a hand edit saved
-in between is appended and the render done again, never written over (``write_markdown``). The
-records and the fold live in ``memory.handoff_log``; their names are re-exported here.
+handoff.md carries, in its header comment, a digest of its item lines and the ids it listed. When the
+digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or ticked)
+line closes its item, both by session ``hand-edit`` at the file's mtime. A handoff.md with no state
+file beside it (written before the state existed, or by hand) is imported as open items. Readers apply
+both in memory (``load``); writers append them first (``apply_answer``, ``merge_markdown``). A damaged
+handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the header nor a list line) is
+no edit: readers take the log alone, and the next writer keeps a copy (``copies_dir``) and renders it
+again. A leading byte order mark is ignored. A writer that finds handoff.md behind the log (a writer
+killed between the append and the render) renders it again even when it appends nothing, unless the
+file holds a hand edit saved since it read it. Every render reads handoff.md once more and, just
+before its rename, checks the file is still the one it read: a hand edit saved in between is appended
+and the render done again, never written over (``write_markdown``). The records and the fold live in
+``memory.handoff_log``; their names are re-exported here.
 
 Hot path: the SessionStart read-back calls ``load``, so this module imports only ``os`` and our
 hot-path modules; ``jsonload`` encodes the records.
@@ -197,10 +199,19 @@ MAX_MARKDOWN_BYTES = 8 * 1024 * 1024
 
 
 def _read_markdown(memory_dir: str) -> tuple[str, float] | None:
-    """handoff.md whole, with its mtime; None when missing, empty or too large to be a hand edit (a cut
-    file read as edited would close the items past the cut). why empty: an editor that saves in place
-    truncates the file first; a writer reading it then closed every item for good. To close them all,
-    a person deletes the item lines (a file holding anything, even one blank line, is read)."""
+    """handoff.md whole, with its mtime; None when missing, empty, too large to be a hand edit (a cut
+    file read as edited would close the items past the cut) or damaged (:func:`damaged`). why empty: an
+    editor that saves in place truncates the file first; a writer reading it then closed every item for
+    good. To close them all, a person deletes the item lines (a file holding anything else, even one
+    blank line, is read)."""
+    raw = _read_bytes(memory_dir)
+    if raw is None or damaged(raw[0]) is not None:
+        return None
+    return raw[0].decode("utf-8"), raw[1]
+
+
+def _read_bytes(memory_dir: str) -> tuple[bytes, float] | None:
+    """handoff.md's bytes and mtime; None when missing, empty or past ``MAX_MARKDOWN_BYTES``."""
     path = os.path.join(memory_dir, files.HANDOFF)
     try:
         with open(path, "rb") as fh:
@@ -210,7 +221,61 @@ def _read_markdown(memory_dir: str) -> tuple[str, float] | None:
         return None
     if not data or len(data) > MAX_MARKDOWN_BYTES:
         return None
-    return data.decode("utf-8", "replace"), mtime
+    return data, mtime
+
+
+def damaged(data: bytes) -> str | None:
+    """Why the bytes of a handoff.md are damage rather than a hand edit, or None when they read as one:
+    NUL bytes (what a power cut can leave of a file, its length kept), bytes that are not UTF-8 (binary
+    junk; a hand edit saved in Latin-1 too: its bytes cannot be told from an overwritten block), or
+    text with neither our header nor any list line. why: read as an edit, each deleted every line,
+    and the next writer closed every open item for good. Blank lines alone are an edit (close them all)."""
+    if b"\0" in data:
+        return "NUL bytes"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 (byte {exc.start + 1})"
+    if not text.strip() or files.HANDOFF_MARK in text or TITLE in text:
+        return None
+    if any(_list_item(line) is not None for line in text.removeprefix("\ufeff").split("\n")):
+        return None
+    return "neither its header nor a list line"
+
+
+def damage_of(memory_dir: str) -> str | None:
+    """Why ``memory_dir``'s handoff.md is damaged (:func:`damaged`), None when it is not (or is missing)."""
+    raw = _read_bytes(memory_dir)
+    return None if raw is None else damaged(raw[0])
+
+
+DAMAGED_COPY = files.HANDOFF + ".damaged-"
+
+
+def copies_dir(memory_dir: str) -> str:
+    """Where a damaged handoff.md of ``memory_dir`` is kept before the render that replaces it: the
+    state folder, per project key. why not beside it: the data folder is synced (``git add -A``), and
+    a remote holding anything but memory's files is refused by every machine (sync/repo.py)."""
+    from lazy_harness import paths
+
+    return os.path.join(paths.state_dir(), "damaged", os.path.basename(os.path.normpath(memory_dir)))
+
+
+def _set_aside(memory_dir: str, key: tuple[int, int, int], now: float) -> None:
+    """Copy a damaged handoff.md to ``copies_dir`` as ``handoff.md.damaged-<UTC time>`` before the
+    render writes over it, so nothing a person typed is lost. Only the file with ``key``: another is
+    either not damaged, or the render finds it changed (FileChanged) and looks again."""
+    raw = _read_bytes(memory_dir)
+    if raw is None or damaged(raw[0]) is None or file_key(os.path.join(memory_dir, files.HANDOFF)) != key:
+        return
+    import time
+
+    name = DAMAGED_COPY + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
+    folder = copies_dir(memory_dir)
+    for n in range(1, 1000):
+        path = os.path.join(folder, name if n == 1 else f"{name}-{n}")
+        if atomic_write(path, raw[0], exclusive=True):
+            return
 
 
 def behind(memory_dir: str, state: dict[str, Item]) -> bool:
@@ -218,7 +283,8 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
     and the render) and holds no hand edit still to import: then it may be rendered again without a change."""
     md = _read_markdown(memory_dir)
     if md is None:
-        return bool(state) and not os.path.lexists(os.path.join(memory_dir, files.HANDOFF))
+        missing = bool(state) and not os.path.lexists(os.path.join(memory_dir, files.HANDOFF))
+        return missing or damage_of(memory_dir) is not None  # why damaged: rendered again, kept aside first
     if markdown_records(state, md[0], md[1], bool(state), memory_dir=memory_dir):
         return False  # why: a hand edit saved since the caller's read: the next writer imports it first
     shown: set[str] = set()
@@ -344,6 +410,8 @@ def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float | 
         text = render(state, meta, now, stale_days)
         if before_write is not None:
             before_write(text.encode("utf-8"))
+        if current[1] is None:
+            _set_aside(memory_dir, current[0], now)
         try:
             atomic_write(md, text, unchanged=current[0])
         except FileChanged:

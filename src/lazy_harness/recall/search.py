@@ -238,7 +238,7 @@ def parse(args: list[str]) -> dict | None:
                 return None
             opts["since"] = value
         else:
-            if not value or os.path.isfile(value):  # click's Path(file_okay=False) says why
+            if not value or not os.path.isdir(value):  # click says why: a file, or a folder that does not exist
                 return None
             opts["project"] = value
     return opts if opts["words"] else None
