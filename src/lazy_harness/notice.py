@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
 
 PAUSED, FAILING = "paused", "failing"
+PAUSED_SAID, PAUSED_HINT = "lazy-harness: distillation paused, ", " (lh cost)"  # around a paused notice's reason
 SEE_DOCTOR = "lh doctor"  # the hint at the end of a failing notice; lh doctor leaves it out of its own line
 
 

@@ -123,10 +123,23 @@ def cap_hold(cfg: Config, now: float) -> tuple[str, str]:
 
     verdict = budget.check(cfg, None, now)
     if verdict.allowed:
-        return "", ""
+        return _paused_by_worker(now)
     # why: a cap of 0 (calls switched off) is not lifted at the reset, only by raising it
     resets = verdict.daily > 0 and verdict.monthly > 0
     return verdict.reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) if resets else ""
+
+
+def _paused_by_worker(now: float) -> tuple[str, str]:
+    """A cap no call has reached yet, but which the next call would pass (``nearly reached``): only the
+    worker knows that call's estimate, and says so in its paused notice, until the cap resets (or a
+    call fits again and it clears the notice)."""
+    from lazy_harness import notice
+
+    raw = notice.read_raw()
+    if raw is None or raw[0] != notice.PAUSED or not raw[1] or now >= raw[1]:
+        return "", ""
+    reason = raw[2].removeprefix(notice.PAUSED_SAID).removesuffix(notice.PAUSED_HINT)
+    return reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(raw[1]))
 
 
 INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"

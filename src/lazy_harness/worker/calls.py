@@ -53,7 +53,7 @@ def cap_reached(cfg: Config, env: Env | None, now: float) -> str | None:
     if verdict.allowed:
         notice.clear(env, notice.PAUSED)
         return None
-    notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)", verdict.until, env)
+    notice.write(notice.PAUSED, notice.PAUSED_SAID + verdict.reason + notice.PAUSED_HINT, verdict.until, env)
     return verdict.reason
 
 
@@ -83,7 +83,7 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
         if opened is None:
             if verdict.busy:  # why: another call holds what is left; it ends within its timeout
                 raise Wait(verdict.reason, paused=False)
-            notice.write(notice.PAUSED, f"lazy-harness: distillation paused, {verdict.reason} (lh cost)",
+            notice.write(notice.PAUSED, notice.PAUSED_SAID + verdict.reason + notice.PAUSED_HINT,
                          verdict.until, env)
             raise Wait(verdict.reason, paused=True)
         try:
