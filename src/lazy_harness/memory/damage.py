@@ -168,12 +168,10 @@ def learning_damage(path: str) -> str | None:
         return None
     if data.startswith(files.BOM):
         data = data[len(files.BOM):]
-    if b"\0" in data:
-        return "not text: NUL bytes (readers drop or misread it)"
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not UTF-8 text (byte {exc.start + 1}; readers drop or misread it)"
+    why = files.not_text(data)
+    if why:
+        return f"not text: {why} (readers drop or misread it)"
+    text = data.decode("utf-8")
     if not text.strip():
         return "empty"
     if not frontmatter.opens(text):

@@ -33,6 +33,18 @@ HANDOFF_MARK = "<!-- lazy-harness handoff"
 BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark some editors write at the start of a file
 
 
+def not_text(data: bytes) -> str | None:
+    """Why a file's bytes are no text a person saved, or None: ``NUL bytes`` (what a power cut can
+    leave of a file, its length kept), ``not UTF-8 (byte N)`` (binary junk, or a legacy encoding)."""
+    if b"\0" in data:
+        return "NUL bytes"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 (byte {exc.start + 1})"
+    return None
+
+
 MAX_LINE = lines.MAX_LINE  # bytes: no line we write comes near it (an entry's fields are capped far below)
 _SCAN = 1 << 20  # bytes read at a time while looking for the start of a long line
 # bytes searched past MAX_LINE for the start of a long line before the tail stops there: the entries

@@ -230,12 +230,10 @@ def damaged(data: bytes) -> str | None:
     junk; a hand edit saved in Latin-1 too: its bytes cannot be told from an overwritten block), or
     text with neither our header nor any list line. why: read as an edit, each deleted every line,
     and the next writer closed every open item for good. Blank lines alone are an edit (close them all)."""
-    if b"\0" in data:
-        return "NUL bytes"
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not UTF-8 (byte {exc.start + 1})"
+    why = files.not_text(data)
+    if why:
+        return why
+    text = data.decode("utf-8")
     if not text.strip() or files.HANDOFF_MARK in text or TITLE in text:
         return None
     if any(_list_item(line) is not None for line in text.removeprefix("\ufeff").split("\n")):
