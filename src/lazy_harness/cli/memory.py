@@ -19,7 +19,7 @@ import time
 import click
 
 from lazy_harness import config, paths
-from lazy_harness.cli.options import project_option
+from lazy_harness.cli.options import project_option, warn_config
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.project_identity import project_name, project_root
@@ -256,7 +256,7 @@ def reindex() -> None:
     hash); only new or edited texts are embedded."""
     from lazy_harness.recall.index import writer
 
-    cfg = config.load_checked(os.environ)
+    cfg = config.load_checked(os.environ, warn_config)
     path = paths.recall_index_file()
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
     started = time.perf_counter()
@@ -287,7 +287,7 @@ def path_(project: str | None, learnings: bool, old: bool) -> None:
     """Print a project's memory folder. Changes nothing: old files waiting to be moved there are named
     on stderr (a session start, the worker or lh memory show moves them)."""
     # why: config.load, not load_fast: the fast path may write its snapshot, and this command writes nothing
-    cfg = config.load(os.environ)
+    cfg = config.load(os.environ, warn_config)
     root = project_root(os.path.abspath(project or os.getcwd()))
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     if old:
@@ -314,7 +314,7 @@ def check(project: str | None, all_projects: bool) -> None:
     from lazy_harness.memory import damage
 
     if all_projects:
-        cfg = config.load_checked(os.environ)
+        cfg = config.load_checked(os.environ, warn_config)
         mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
         ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
     else:

@@ -11,7 +11,7 @@ import time
 
 import click
 
-from lazy_harness.cli.options import project_option
+from lazy_harness.cli.options import project_option, warn_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def _where(project: str | None) -> tuple[str, Config, str, str, str]:
     from lazy_harness.project_identity import project_name
 
     cwd = os.path.abspath(project or os.getcwd())
-    cfg = config.load(os.environ)
+    cfg = config.load(os.environ, warn_config)
     return (cwd, cfg, paths.memory_dir(cwd, None, cfg["memory"]["path"] or None),
             paths.learnings_dir(cfg["knowledge"]["path"] or None), project_name(cwd))
 

@@ -14,7 +14,7 @@ import time
 import click
 
 from lazy_harness.cli.memory_changes import index_after
-from lazy_harness.cli.options import project_option
+from lazy_harness.cli.options import project_option, warn_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _roots() -> tuple[str, str, Config]:
     """(memory root, learnings folder, config)."""
     from lazy_harness import config, paths
 
-    cfg = config.load(os.environ)
+    cfg = config.load(os.environ, warn_config)
     return (paths.memory_root(cfg["memory"]["path"] or None), paths.learnings_dir(cfg["knowledge"]["path"] or None),
             cfg)
 

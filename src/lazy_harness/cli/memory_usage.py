@@ -12,7 +12,7 @@ import time
 
 import click
 
-from lazy_harness.cli.options import project_option
+from lazy_harness.cli.options import project_option, warn_config
 from lazy_harness.logfile import terminal_safe
 
 TYPE_CHECKING = False
@@ -25,7 +25,7 @@ def _mdirs(project: str | None, all_projects: bool) -> tuple[list[str], str, str
     from lazy_harness import config, paths
     from lazy_harness.project_identity import project_name
 
-    cfg = config.load(os.environ)
+    cfg = config.load(os.environ, warn_config)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
     if all_projects:
         return paths.all_memory_dirs(None, cfg["memory"]["path"] or None), "every project", ldir

@@ -32,3 +32,9 @@ def existing_folder(ctx: click.Context, param: click.Parameter, value: str | Non
 def project_option(text: str = "A folder of the project (default: here).") -> Callable[[F], F]:
     """``--project DIR``, a folder that exists (:func:`existing_folder`)."""
     return click.option("--project", type=click.Path(file_okay=False), callback=existing_folder, help=text)
+
+
+def warn_config(problem: str) -> None:
+    """``warn`` of :func:`lazy_harness.config.load` for the commands that read or tend memory: one
+    line on stderr; the key keeps its default, as the hooks run it."""
+    click.echo(f"lh: warning: {problem}; its default is used until it is fixed (lh config validate)", err=True)

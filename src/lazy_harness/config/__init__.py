@@ -23,7 +23,7 @@ from lazy_harness.config.schema import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Final
 
     from lazy_harness.config.edit import SECTION_HELP, enable_loop, render_example, set_value, toml_literal
@@ -48,10 +48,16 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def load(env: Mapping[str, str] | None = None) -> Config:
+def load(env: Mapping[str, str] | None = None, warn: Callable[[str], None] | None = None) -> Config:
     """Full load for the CLI and the worker: raises ConfigError on a syntax error or a wrong value,
     and on a file another user could have written or swapped in (read, as the hooks read it, from
-    the one descriptor private.open_config checked: never a ``claude_path`` of theirs to run)."""
+    the one descriptor private.open_config checked: never a ``claude_path`` of theirs to run).
+
+    ``warn``: a command that only reads or tends memory passes it. A wrong value that does not
+    decide where memory lives (a budget, a recall setting) is then told to ``warn`` and keeps its
+    default, as the hooks run it, instead of locking the person out of their memory until they fix
+    an unrelated key; a wrong ``memory.path`` or ``knowledge.path`` still raises (the folders would
+    be the defaults: an empty memory read as the person's)."""
     from lazy_harness.config.validate import parse_bytes
     from lazy_harness.errors import ConfigError
 
@@ -69,8 +75,20 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         os.close(fd)
     values, errors, _ = parse_bytes(raw, path, env)
     if errors:
-        raise ConfigError(errors[0], hint="lh config validate")
+        folder = [e for e in errors if _names_a_folder(e, path)]
+        if warn is None or folder:
+            raise ConfigError((folder or errors)[0], hint="lh config validate")
+        for problem in errors:
+            warn(problem)
     return values
+
+
+def _names_a_folder(problem: str, path: str) -> bool:
+    """Whether a problem of ``path`` (``path:line: key: message``) is about a memory folder's key or
+    the section holding it."""
+    rest = problem[len(path):] if problem.startswith(path) else problem
+    key = rest.lstrip(":0123456789 ").split(":", 1)[0]
+    return key in PATH_KEYS or key in {k.split(".")[0] for k in PATH_KEYS}
 
 
 # why: a snapshot compiled by an older version lacks new keys; the schema is part of its stamp
@@ -84,14 +102,17 @@ def invalid(cfg: Config) -> str | None:
     return problem if isinstance(problem, str) and problem else None
 
 
-def load_checked(env: Mapping[str, str] | None = None) -> Config:
+def load_checked(env: Mapping[str, str] | None = None, warn: Callable[[str], None] | None = None) -> Config:
     """:func:`load_fast` for a command: an invalid config.toml raises ConfigError with its first
     problem (file and line), as :func:`load` does, instead of giving defaults for what is wrong (a
-    hook's way: a command that read the default memory folder said an empty memory was fine)."""
+    hook's way: a command that read the default memory folder said an empty memory was fine).
+    ``warn``: as :func:`load`'s (a wrong key that does not place memory is told and defaulted)."""
     from lazy_harness.errors import ConfigError
 
     cfg = load_fast(env)
     problem = invalid(cfg)
+    if problem and warn is not None:
+        return load(env, warn)  # why: read again for every problem, not only the first the snapshot keeps
     if problem:
         raise ConfigError(problem, hint="lh config validate")
     return cfg

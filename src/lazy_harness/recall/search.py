@@ -36,7 +36,8 @@ def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, st
     from lazy_harness.memory import migrate
 
     cwd = os.path.abspath(project or os.getcwd())
-    cfg = config.load_checked(env)
+    cfg = config.load_checked(env, warn=lambda problem: say(
+        f"lh: warning: {problem}; its default is used until it is fixed (lh config validate)", err=True))
     root = project_identity.project_root(cwd)
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
