@@ -69,9 +69,18 @@ def test_validate_default_location_without_a_file(isolated_home):
     assert "no config file" in r.out and "defaults" in r.out
 
 
-def test_validate_a_named_file_that_does_not_exist(tmp_path):
+def test_validate_a_named_file_that_does_not_exist(isolated_home, tmp_path):
     r = invoke("config", "validate", str(tmp_path / "nope.toml"))
     assert r.code == 1 and "does not exist" in r.err
+    # lh config init writes the configured file, never PATH: it would not help here
+    assert "lh config init" not in r.err and "check the path" in r.err
+
+
+def test_validate_the_configured_file_when_it_does_not_exist_points_at_init(isolated_home):
+    from lazy_harness import paths
+
+    r = invoke("config", "validate", paths.config_file())
+    assert r.code == 1 and "does not exist" in r.err and "lh config init" in r.err
 
 
 def test_validate_syntax_error_through_the_console_script_has_no_traceback(tmp_path):

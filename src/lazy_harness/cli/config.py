@@ -83,6 +83,10 @@ def validate(ctx: click.Context, path: str | None) -> None:
     target = path or paths.config_file()
     raw, why = _read_checked(target, {"LH_CONFIG": os.path.abspath(target)} if path else None)
     if raw is None and not why:
+        if path and os.path.abspath(target) != os.path.abspath(paths.config_file()):
+            # why: lh config init writes the configured file only, never PATH
+            raise LhError(f"{target} does not exist", hint="check the path; with no PATH this checks "
+                          f"{paths.config_file()}")
         if path:
             raise LhError(f"{target} does not exist", hint="lh config init")
         click.echo(f"no config file at {target}: defaults apply (lh config init writes one)")
