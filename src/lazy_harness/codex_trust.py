@@ -280,6 +280,34 @@ def _after_path(text: str, names: set[str]) -> str:
     return " ".join(text.split())
 
 
+def config_error(program: str, cwd: str, env: Mapping[str, str] | None = None,
+                 timeout: float | None = None) -> ConfigUnreadableError | None:
+    """Why Codex (``program``) cannot load its configuration for a run in ``cwd``, in its own words, or
+    None when it can. ``hooks/list`` reports it under that folder (``<file>:<line>:<column>: <what>``)
+    for TOML that does not parse and for a value Codex refuses alike, and ``codex exec`` stops at the
+    same error: the worker's distill calls would all fail. ``cwd`` need not exist (the worker's neutral
+    folder is made at its first call). Raises TrustError when the app-server cannot be asked."""
+    start = os.path.abspath(cwd)
+    while not os.path.isdir(start):
+        start = os.path.dirname(start)
+    server = AppServer(program, os.environ if env is None else env, start, timeout)
+    try:
+        server.call("initialize", {"clientInfo": CLIENT})
+        server.notify("initialized")
+        data = server.call("hooks/list", {"cwds": [cwd]}).get("data")
+    finally:
+        server.close()
+    if not isinstance(data, list):
+        raise TrustError("codex app-server: hooks/list: no hook list in the answer (an older codex?)")
+    for block in data:
+        for error in (block.get("errors") if isinstance(block, dict) else None) or []:
+            # why: an error naming a hooks.json is Codex refusing that file (RefusedError), not its config
+            if (isinstance(error, dict) and error.get("message")
+                    and os.path.basename(str(error.get("path") or "")) != "hooks.json"):
+                return ConfigUnreadableError(" ".join(str(error["message"]).split()))
+    return None
+
+
 def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
     """Our hooks as Codex sees them (each with ``trustStatus``). Raises TrustError when it cannot ask."""
     server = _open(os.environ if env is None else env, cwd, timeout)

@@ -109,3 +109,26 @@ def test_a_prefix_shared_by_both_agents_is_ambiguous(isolated_home, tmp_path, mo
     result = invoke("knowledge", "handoff-now", "--session", sid[:8])
     assert result.code == 1
     assert "2 sessions start with" in result.err and sid in result.err and claude["session_id"] in result.err
+
+
+def test_a_newer_codex_rollout_with_nothing_typed_is_passed_over(isolated_home, tmp_path, monkeypatch):
+    """A TUI opened for a ``!`` command and closed writes a rollout with no conversation: the worker
+    skips it as empty, so handoff-now takes the session before it instead of queuing nothing."""
+    import json
+
+    enable_loop(isolated_home)
+    project = _project(tmp_path, monkeypatch)
+    sid, rollout = place_rollout(project)
+    _age(rollout, 3600)
+    _, newer = place_rollout(project, day="2026/11/29")
+    with open(newer, encoding="utf-8") as fh:
+        meta = json.loads(fh.readline())
+    meta["payload"]["id"] = meta["payload"]["session_id"] = "01a22c3a-62ab-7e21-83ca-d650de17c1d7"
+    empty = os.path.join(os.path.dirname(newer),
+                         "rollout-2026-11-29T10-00-00-01a22c3a-62ab-7e21-83ca-d650de17c1d7.jsonl")
+    with open(empty, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(meta) + "\n")
+    os.unlink(newer)
+    task = _handoff_now()
+    assert (task["session_id"], task["session_jsonl"]) == (sid, rollout)
+    assert f"skipped {os.path.basename(empty)}: empty session" in task["out"]

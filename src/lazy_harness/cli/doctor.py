@@ -130,8 +130,29 @@ def _check_codex(r: Report, values: Config) -> None:
         r.line("fail", "codex", f"{wanted} not found {where}; {role}", hint)
         return
     version = _version(r, "codex", exe, hint)
-    if version is not None:
+    if version is None:
+        return
+    problem, fix = _codex_config_problem(exe)
+    if problem:
+        r.line("fail", "codex", f"{problem}; {role}, and each distill call stops at that error", fix)
+    else:
         r.line("ok", "codex", f"{exe}: {version}; {role}")
+
+
+def _codex_config_problem(exe: str) -> tuple[str | None, str | None]:
+    """(what keeps codex from loading its configuration, the hint), or (None, None). Codex is asked
+    first, as ``lh hooks install --agent codex`` asks it (its words name the file and line, for TOML
+    that does not parse and for a value it refuses); when it cannot be asked, config.toml is read
+    here, which still finds a file that is not TOML."""
+    from lazy_harness import codex_trust
+    from lazy_harness.worker import codex_distill
+
+    try:
+        found = codex_trust.config_error(exe, paths.neutral_dir(), timeout=VERSION_TIMEOUT)
+    except codex_trust.TrustError:
+        bad = codex_distill.toml_error()
+        return (bad, f"fix {codex_distill.config_file()}, then lh doctor") if bad else (None, None)
+    return (found.message, "fix it where Codex says, then lh doctor") if found else (None, None)
 
 
 def _executable(wanted: str) -> str | None:

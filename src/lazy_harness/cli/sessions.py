@@ -123,7 +123,7 @@ def session_kind(path: str) -> str:
     from lazy_harness.worker import rollout, transcript
 
     meta = rollout.session_meta(path)
-    return rollout.kind_of(meta) if meta is not None else transcript.sniff_kind(path)
+    return rollout.sniff_kind(path) if meta is not None else transcript.sniff_kind(path)
 
 
 def newest_interactive(cwd: str, env: Mapping[str, str] | None = None) -> tuple[str | None, list[tuple[str, str]]]:

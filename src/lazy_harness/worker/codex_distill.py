@@ -142,9 +142,7 @@ def mcp_servers(env: Mapping[str, str] | None) -> list[str]:
     TOML: Codex then refuses it with its own message."""
     import tomllib
 
-    from lazy_harness import paths
-
-    path = os.path.join(paths.codex_home(env), "config.toml")
+    path = config_file(env)
     try:
         with open(path, "rb") as fh:
             servers = tomllib.load(fh).get("mcp_servers")
@@ -159,6 +157,30 @@ def mcp_servers(env: Mapping[str, str] | None) -> list[str]:
                                 "config", llm.FAIL, hint="name it with letters, digits, _ and - only, or set "
                                 "[worker] distiller = \"claude\"")
     return names
+
+
+def config_file(env: Mapping[str, str] | None = None) -> str:
+    """The person's ``$CODEX_HOME/config.toml``, which every ``codex exec`` loads."""
+    from lazy_harness import paths
+
+    return os.path.join(paths.codex_home(env), "config.toml")
+
+
+def toml_error(env: Mapping[str, str] | None = None) -> str | None:
+    """``<file> is not TOML: <what> (at line N, column M)`` when config.toml does not parse (Codex
+    refuses it and every call stops), else None: missing, unreadable or TOML (whether Codex takes its
+    values is Codex's to say: codex_trust.config_error asks it)."""
+    import tomllib
+
+    path = config_file(env)
+    try:
+        with open(path, "rb") as fh:
+            tomllib.load(fh)
+    except OSError:
+        return None
+    except (ValueError, RecursionError) as exc:  # why: TOMLDecodeError, and bytes that are not UTF-8
+        return f"{path} is not TOML: {' '.join(str(exc).split())}"
+    return None
 
 
 def events(stdout: str) -> list[dict]:

@@ -14,7 +14,10 @@ Never: developer messages (the CLI's instructions and every hook's ``additionalC
 included), the environment block, ``hooks.additional_context`` items in any role, a message opening
 with our own fence line, ``event_msg`` records (they repeat the messages), reasoning.
 
-Kind (``session_meta``): ``headless`` for ``codex exec`` (source ``exec`` or originator
+Kind: ``empty`` when nothing was typed and nothing answered (no typed user message, no assistant
+message, no tool call: a TUI opened for a ``!`` shell command, or only ``session_meta``), as a Claude
+Code transcript without a user or assistant record is; the worker skips it without a model call.
+Otherwise from ``session_meta``: ``headless`` for ``codex exec`` (source ``exec`` or originator
 ``codex_exec``) and for the harness's own runs (``thread_source`` ``lazy-harness``), which are never
 distilled; ``interactive`` for the TUI (source ``cli``, or ``vscode`` through the app-server daemon);
 ``sidechain`` for a sub-agent's thread (source an object naming one); ``unknown`` otherwise.
@@ -50,6 +53,7 @@ _CLI_BLOCKS = ("<environment_context", "<user_instructions", "<turn_aborted", "<
 _EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:?)\s*(-?\d+)")
 _PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"')
 _MAX_NAMED = 5  # damaged lines named one by one; more are counted
+SNIFF_BYTES = 4 * 1024 * 1024  # as transcript.SNIFF_BYTES
 
 
 def codex_home(env: Env | None = None) -> str:
@@ -79,10 +83,21 @@ def session_meta(path: str) -> dict | None:
     return None
 
 
+def sniff_kind(path: str, max_bytes: int = SNIFF_BYTES) -> str:
+    """The kind judged on the first ``max_bytes`` of the rollout at ``path`` (as transcript.sniff_kind:
+    cheap, for picking among many sessions; ``empty`` included, which ``session_meta`` alone cannot
+    tell), or ``unreadable``."""
+    try:
+        return read_view(path, 1000, stop_after=max_bytes).kind
+    except TranscriptError:
+        return "unreadable"
+
+
 def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_LINE_BYTES,
-              text_from: int = 0) -> View:
-    """Stream the rollout at ``path`` into a :class:`View` (``text_from``: as transcript.read_view);
-    raises transcript_lines.TranscriptError only when it cannot be opened."""
+              text_from: int = 0, stop_after: int | None = None) -> View:
+    """Stream the rollout at ``path`` into a :class:`View` (``text_from``: as transcript.read_view;
+    ``stop_after``: no line after that many bytes is read); raises transcript_lines.TranscriptError
+    only when it cannot be opened."""
     view = View(path=path, agent=AGENT)
     reader = _Reader(view, max(budget_chars, 1000))
     with _open(path) as fh:
@@ -107,6 +122,8 @@ def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_
                 # that is not even shaped like an object is damage all the same
                 view.bad_lines += 1
                 reader.damaged(view.lines)
+            if stop_after is not None and fh.tell() >= stop_after:
+                break
         view.bytes_read = fh.tell()
     reader.finish()
     return view
@@ -208,14 +225,15 @@ class _Reader:
             return
         if text.lstrip().startswith(FENCE):
             return
-        self.view.signals.conversation += 1
         if role == "assistant":
+            self.view.signals.conversation += 1
             self.view.assistant_messages += 1
             self._add("Assistant: " + self._excerpt(text, self.entry_cap))
             return
         typed = TYPED in kinds if kinds else not text.lstrip().startswith(_CLI_BLOCKS)
         if not typed:
-            return
+            return  # why: the CLI's own blocks (environment, a ``!`` shell command) are no conversation
+        self.view.signals.conversation += 1
         self.view.signals.prompt_typed += 1
         self.view.user_chars += len(text.strip())
         self.view.user_messages += 1
