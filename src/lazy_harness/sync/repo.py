@@ -438,6 +438,39 @@ def _install_batch(data: str, changes: list[tuple[str, str, str]], stage: str, s
                 os.unlink(full)
             else:
                 atomic_write(full, after)
+        _prune(data, [path for path, _, new in changes if not new], projects, learnings)
+
+
+def _prune(data: str, gone: list[str], projects: str, learnings: str) -> None:
+    """Remove the folders the files the merge removed (``gone``) leave empty, and the parents that
+    empties, as ``git merge`` does (a month of learnings removed or moved on another machine); only
+    folders below the memory and learnings folders, never those two. why ``os.rmdir``: it fails on a
+    folder that holds anything (a file this machine keeps to itself, one a person put there, one a
+    writer just made), and that folder stays. The folder of a removed JSONL file stays even empty: a
+    writer waiting for the file's lock (``atomic.append_line``; the worker's usage lines take no folder
+    lock) then appends at its path, which fails in a folder that is gone."""
+    keep = {os.path.dirname(path) for path in gone if path.endswith(".jsonl")}
+    done: set[str] = set()
+    for folder in sorted({os.path.dirname(path) for path in gone}, key=lambda f: f.count("/"), reverse=True):
+        while folder not in keep | done and _removable(folder, projects, learnings):
+            try:
+                os.rmdir(os.path.join(data, folder))
+            except FileNotFoundError:
+                pass  # gone already: its parent may be empty
+            except OSError:
+                break  # holds something (or cannot be removed): it stays, and so do its parents
+            done.add(folder)
+            folder = os.path.dirname(folder)
+
+
+def _removable(folder: str, projects: str, learnings: str) -> bool:
+    """Whether ``folder`` (``/``-separated, relative to the data folder) is below the memory or the
+    learnings folder and neither of them nor holds either (``""`` or ``.``: the data folder itself)."""
+    def below(root: str) -> bool:
+        return bool(folder) if root in ("", ".") else folder.startswith(root + "/")
+
+    holds = any(f"{root}/".startswith(f"{folder}/") for root in (projects, learnings) if root not in ("", "."))
+    return (below(projects) or below(learnings)) and not holds
 
 
 _SAME, _BUSY = b"same", b"busy"  # _after: nothing to write; written here meanwhile, not mergeable
