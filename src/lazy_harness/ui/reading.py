@@ -191,17 +191,18 @@ def entries(p: Project, kind: str) -> list[dict]:
     return out[::-1]
 
 
-def _read_learning(path: str) -> tuple[dict, str, str] | None:
-    """(head, the text the hold check reads, the check's verdict on it: '' when it passes) of a learning
-    file; None when unreadable. why the verdict here: kept with the head while the file is unchanged,
-    the check (about 0.1 ms a learning) runs once per file, not at every page load."""
-    from lazy_harness.memory import held, trust
+def _read_learning(path: str) -> tuple[dict, str, str, object] | None:
+    """(head, the text the hold check reads, the check's verdict on it: '' when it passes, what makes
+    two files one learning: ``by_hand.learning_text``) of a learning file; None when unreadable. why
+    the verdict here: kept with the head while the file is unchanged, the check (about 0.1 ms a
+    learning) runs once per file, not at every page load."""
+    from lazy_harness.memory import by_hand, held, trust
 
     head = heads.read_head(path)
     if head is None:
         return None
     text = held.learning_text(path)[1]
-    return head, text, (trust.reason(text) or "") if text else ""
+    return head, text, (trust.reason(text) or "") if text else "", by_hand.learning_text(path)
 
 
 def _learning_state(meta: dict, text: str, verdict: str, cross: str) -> tuple[str, str]:
@@ -221,19 +222,25 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
     ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (how its state
     keeps it from this project's sessions: memory/state.py, with the hold check, as ``lh memory show``
-    tags it). Each file is read once while it is unchanged: its head and the check's verdict are kept."""
+    tags it). Each file is read once while it is unchanged: its head and the check's verdict are kept.
+    A file copied by hand (its id, title and body those of a newer file) is that learning, listed once
+    as ``lh memory show`` lists it; a copy whose text differs is listed too."""
     from lazy_harness.memory import state
 
     own: list[dict] = []
     general: list[dict] = []
+    seen: set[tuple[str, object]] = set()
     owned = aliases.owned(p.memory_dir)  # earlier keys of the project and adopted learnings (ADR 0035)
     for path in files.recent_learning_files(p.learnings_dir, 10**9):
         found = _parsed(path, _read_learning)
         if found is None:
             continue
-        head, text, verdict = found
+        head, text, verdict, same = found
         meta = dict(head)
         meta["id"] = ids.of_learning(meta, path=path)
+        if (meta["id"], same) in seen:
+            continue
+        seen.add((meta["id"], same))
         mine = owned.lists(meta, p.name)
         if not mine and str(meta.get("scope") or "").strip().lower() != "general":
             continue
@@ -242,6 +249,58 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
         meta["left_out"] = state.label(_learning_state(meta, text, verdict, cross), mine) or None
         (own if mine else general).append(meta)
     return own, general
+
+
+_HELD: dict[tuple[str, str, str], tuple[tuple, list[dict]]] = {}
+
+
+def _stamps(folder: str, names: list[str] | None = None) -> tuple:
+    """(name, mtime_ns, size, inode) of each file of ``folder`` (of ``names`` in it, when given)."""
+    import stat
+
+    out = []
+    try:
+        listed = sorted(os.listdir(folder)) if names is None else names
+    except OSError:
+        return ()
+    for name in listed:
+        try:
+            st = os.stat(os.path.join(folder, name))
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
+    return tuple(out)
+
+
+def _held_inputs(p: Project) -> tuple:
+    """What ``held.listing`` reads, by each file's stamp: the memory folder's files (entries, marks,
+    the handoff log), every learning file and the approval key and adoption record."""
+    from lazy_harness.memory import approval
+
+    learnings = files.recent_learning_files(p.learnings_dir, 10**9)
+    return (_stamps(p.memory_dir), _stamps(p.learnings_dir, [os.path.relpath(x, p.learnings_dir) for x in learnings]),
+            tuple(_stamps(os.path.dirname(f), [os.path.basename(f)])
+                  for f in (approval.key_file(None), approval.adopted_file(None))))
+
+
+def held(p: Project, cross: str) -> list[dict]:
+    """``held.listing`` of the project (what ``lh memory held`` lists), kept while no file it reads
+    changed. why: it runs the hold check on every learning (about 0.6 s at 3,000 learnings) and reads
+    every decision and failure; a page reload on an unchanged store then costs one stat per file. The
+    stamps are taken before the listing: a file changed while it ran is read again at the next load."""
+    from lazy_harness.memory import held as holding
+
+    where = (p.memory_dir, p.learnings_dir, cross)
+    inputs = _held_inputs(p)
+    with _PARSED_LOCK:
+        hit = _HELD.get(where)
+    if hit is not None and hit[0] == inputs:
+        return list(hit[1])
+    found = holding.listing(p.memory_dir, p.learnings_dir, cross)
+    with _PARSED_LOCK:
+        _HELD[where] = (inputs, found)
+    return list(found)
 
 
 def handoff_items(p: Project) -> list[dict]:

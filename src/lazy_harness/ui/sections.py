@@ -281,9 +281,9 @@ def held_section(v: View) -> str:
     """Entries held for approval (ADR 0024): what the hold check kept from every session, with why
     and where each came from; and the learnings sessions wrote that wait for approval to be used in
     other projects (ADR 0032). Approve releases one, forget drops it."""
-    from lazy_harness.memory import approval, held, state
+    from lazy_harness.memory import approval, state
 
-    found = held.listing(v.project.memory_dir, v.project.learnings_dir, state.policy(v.cfg))
+    found = reading.held(v.project, state.policy(v.cfg))  # held.listing, kept while the store is unchanged
     if not found:
         return _empty("Nothing held for approval.")
     cut = None if v.everything else LIMIT

@@ -7,8 +7,9 @@ The model sees the project's live entries as ``[<id>] <summary>`` lines and may 
 - ``close_handoff``: close an open handoff item that is done or stale.
 Its answer is hostile input, checked before anything is applied (consolidate_answer.py). Nothing is
 deleted: decisions and failures get a mark in marks.jsonl, learnings get frontmatter fields, handoff
-items a close record. Every run writes a journal (``memory.journal``), so ``lh memory undo`` restores
-the files byte for byte.
+items a close record. A learning file copied by hand is one learning: listed once, and every active
+copy is deprecated with it (``one_per_learning``). Every run writes a journal (``memory.journal``),
+so ``lh memory undo`` restores the files byte for byte.
 
 The pieces: consolidate_prompt.py reads the live entries and builds the prompt; consolidate_answer.py
 holds the answer's schema and checks it; consolidate_gates.py holds the gates an automatic run (the
@@ -47,10 +48,12 @@ class Result:
 # --- applying ----------------------------------------------------------------------------------------
 
 def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: str, now: float,
-          j: journal.Journal) -> None:
+          j: journal.Journal, copies: dict[str, list[str]] | None = None) -> None:
     """Write the checked changes. The answer was checked against the entries as they were before the
     model call: each change is checked again right before its write (the person may have forgotten an
-    entry meanwhile), and one whose entry or ``other`` is no longer live is dropped with a note."""
+    entry meanwhile), and one whose entry or ``other`` is no longer live is dropped with a note.
+    ``copies``: the active files of each learning (``one_per_learning``); a learning missing there is
+    its entry's file."""
     live = c.by_id()
     closes = []
     for ch in changes:
@@ -59,7 +62,8 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
             why = None if edits.add_mark(memory_dir, j, op, ch.target, ch.other, ch.reason, now,
                                          live=(ch.target, ch.other or "")) else "no longer live"
         elif ch.action == "deprecate_learnings":
-            why = _deprecate(ch, live, learnings_dir, now, j)
+            why = _deprecate(ch, live, (copies or {}).get(ch.target) or [live[ch.target].path], learnings_dir,
+                             now, j)
         else:
             closes.append((ch.target, ch.reason))  # why no check: close_items closes only open items
             why = None
@@ -69,19 +73,59 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
     j.save()
 
 
-def _deprecate(ch: Change, live: dict[str, Entry], learnings_dir: str, now: float,
+def _deprecate(ch: Change, live: dict[str, Entry], files_of: list[str], learnings_dir: str, now: float,
                j: journal.Journal) -> str | None:
     """Deprecate a learning for another, only while both are still active: read again under the status
     lock every writer of a learning's status takes (``changes.set_learning_fields``), so a forget the
-    person made meanwhile is never written over. None when done, else why not."""
+    person made meanwhile is never written over. ``files_of``: every active file of the learning (a file
+    copied by hand is the same learning: a copy left active would keep reaching every session, as
+    ``lh memory forget`` says too). None when done, else why not."""
+    from lazy_harness.memory import frontmatter
+
     if ch.other not in live:
         return "no longer live"
-    try:
-        done = edits.set_learning_status(live[ch.target].path, learnings_dir, "deprecated", ch.other, ch.reason,
-                                         now, j, only_from="active", others_active=(live[ch.other].path,))
-    except (LhError, OSError) as exc:  # a frontmatter we will not rewrite, a file gone: the others still apply
-        return str(exc)
-    return None if done else "no longer live"
+    for path in files_of:  # why first: a copy refused after another was written would stay active
+        if frontmatter.file_not_closed(path):
+            return f"{path}: {frontmatter.NOT_CLOSED}"
+    done, why = 0, "no longer live"
+    for path in files_of:
+        try:
+            done += edits.set_learning_status(path, learnings_dir, "deprecated", ch.other, ch.reason, now, j,
+                                              only_from="active", others_active=(live[ch.other].path,))
+        except (LhError, OSError) as exc:  # a frontmatter we will not rewrite, a file gone: the others still apply
+            why = str(exc)
+    if done == len(files_of):
+        return None
+    return why if not done else f"{done} of its {len(files_of)} files deprecated; {why}"
+
+
+def one_per_learning(c: Candidates) -> tuple[Candidates, dict[str, list[str]], list[str]]:
+    """``c`` with each learning listed once, ``{id: its active files}`` and one problem line per id that
+    two texts carry. A file copied by hand (one id, one title and body: ``by_hand.learning_text``) is
+    the same learning, as ``lh memory show`` and ``forget`` take it: shown once, and a change acts on
+    every copy. An id of two texts (a copy edited afterwards, or a pair written before ids were checked
+    for collisions) is left out: acting on one would hide a text the person may want, and the id cannot
+    say which."""
+    from dataclasses import replace
+
+    from lazy_harness.memory import by_hand
+
+    groups: dict[str, list[Entry]] = {}
+    for e in c.learnings:
+        groups.setdefault(e.id, []).append(e)
+    kept: list[Entry] = []
+    copies: dict[str, list[str]] = {}
+    problems: list[str] = []
+    for lid, group in groups.items():
+        copies[lid] = [e.path for e in group]
+        if len({by_hand.learning_text(p) for p in copies[lid]}) > 1:
+            problems.append(f"learning {lid} left out: {len(group)} files of different texts carry it "
+                            f"({'; '.join(copies[lid])}); give one of them an id of its own")
+            continue
+        kept.append(group[-1])  # why the last: the newest, the one by_id() gave
+    kept.sort(key=lambda e: e.order)
+    return replace(c, learnings=kept), copies, problems
+
 
 # --- one run -----------------------------------------------------------------------------------------
 
@@ -114,10 +158,10 @@ def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env
         return Result("skipped", busy)
     completed = False
     try:
-        c = candidates(memory_dir, learnings_dir, project)
+        c, copies, refused = one_per_learning(candidates(memory_dir, learnings_dir, project))
         if c.count() < 2:
             completed = not dry_run
-            return Result("unchanged", f"{c.count()} live entries: nothing to consolidate")
+            return Result("unchanged", f"{c.count()} live entries: nothing to consolidate", [], refused)
         extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
         prompt = render_prompt(c, project, extra)
         meta = {"project": project, "session_id": "", "task_id": "consolidate"}
@@ -128,13 +172,14 @@ def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env
         except ModelError as exc:
             return Result("failed", f"model call failed: {exc.message}")
         changes, problems = validate(answer, c, int(ccfg["max_changes"]), extra)
+        problems = refused + problems
         if dry_run:
             return Result("dry-run", f"{len(changes)} change(s) proposed", changes, problems)
         completed = True
         if not changes:
             return Result("unchanged", "no change proposed", [], problems)
         j = journal.Journal(memory_dir, kind, project, now)
-        apply(changes, c, memory_dir, learnings_dir, now, j)
+        apply(changes, c, memory_dir, learnings_dir, now, j, copies)
         if any(ch.action == "merge_failures" for ch in changes):
             _refresh_usage(env, memory_dir)
         return Result("changed", f"{len(changes)} change(s)", changes, problems, j.run)
