@@ -348,7 +348,9 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
 
 def _check_bundle(r: Report, plugin_id: str | None) -> None:
     """The hooks' bundle (cli/hooks.py's bundle_line). With the plugin registering the hooks no line says
-    ``lh hooks install`` (a plugin user never runs it): the worker writes the bundle at each run."""
+    ``lh hooks install`` (a plugin user never runs it): the worker writes the bundle at each run, so a
+    missing one is an ``info`` line, also after the plugin's first session start (no worker may have run
+    yet); one that is there and behind the modules warns."""
     from lazy_harness import hotload
     from lazy_harness.cli.hooks import bundle_line
 
@@ -356,7 +358,7 @@ def _check_bundle(r: Report, plugin_id: str | None) -> None:
     where = hotload.bundle_file()
     if plugin_id is None or status == "ok" or hotload.problem(where):
         r.line(status, check, detail, hint)
-    elif not os.path.exists(where) and not os.path.exists(paths.plugin_welcome_file()):
+    elif not os.path.exists(where):
         r.line("info", check, f"{where} not written yet: the first session's worker writes it (the plugin "
                f"{plugin_id} registers the hooks)")
     else:

@@ -51,6 +51,11 @@ _AUTH = ("invalid api key", "authentication_error", "authentication failed", "ap
          "please run /login", "not logged in", "oauth token", "invalid x-api-key", "api error: 403",
          "permission_error")
 _OVERLOADED = ("api error: 529", "overloaded", "api error: 429", "rate_limit", "rate limit")
+# what codex exec prints (stderr, exit 1, before any event) when it cannot load its config.toml: every
+# call fails the same way until the person fixes the file, so the task waits as for a refused login
+_CONFIG = ("error loading config.toml",)
+CONFIG_HINT = ("fix Codex's config.toml ($CODEX_HOME/config.toml, ~/.codex/config.toml by default); "
+               "lh doctor names the line")
 
 
 class CallError(ModelError):
@@ -59,7 +64,7 @@ class CallError(ModelError):
 
     def __init__(self, message: str, cause: str, action: str, usage: Usage | None = None,
                  hint: str | None = None) -> None:
-        super().__init__(message, hint=hint)
+        super().__init__(message, hint=hint or (CONFIG_HINT if cause == "config" else None))
         self.cause = cause
         self.action = action
         self.usage = usage or Usage()
@@ -178,10 +183,13 @@ def answer_keys(schema: Mapping[str, Any] | None) -> tuple[str, ...] | None:
 
 
 def classify(output: str) -> tuple[str, str]:
-    """(cause, action) for a failed call, from what claude printed (envelope and stderr)."""
+    """(cause, action) for a failed call, from what claude or codex printed (envelope, events and
+    stderr). ``config``: Codex cannot load its config.toml; it waits like ``auth`` (worker/calls.py)."""
     low = output.lower()
     if "error_max_budget_usd" in low:
         return "budget", CAP
+    if any(s in low for s in _CONFIG):  # why first: the file's own text may hold any of the words below
+        return "config", WAIT
     if any(s in low for s in _UNREACHABLE):
         return "unreachable", WAIT
     if any(s in low for s in _AUTH):

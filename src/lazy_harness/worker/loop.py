@@ -151,6 +151,7 @@ def consolidate_touched(cfg: Config, env: Env | None, stats: Stats) -> None:
             _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")
             continue
         _log(env, f"consolidate {mdir}: {result.status}: {result.reason}")
+        _log_problems(env, mdir, result.problems)
         if result.run:  # why: what it marked leaves recall now; the hooks only read the index (ADR 0042)
             from lazy_harness.worker import pipeline
 
@@ -159,6 +160,18 @@ def consolidate_touched(cfg: Config, env: Env | None, stats: Stats) -> None:
 
             pipeline.update_index(env, mdir, learnings, log)
     stats.projects.clear()
+
+
+PROBLEMS_LOGGED = 10  # problem lines of one consolidation written to worker.log; a count stands for the rest
+
+
+def _log_problems(env: Env | None, mdir: str, problems: list[str]) -> None:
+    """What a consolidation refused (an id it does not know, a learning left out), one line each, as
+    ``lh memory consolidate`` prints them on stderr: the first PROBLEMS_LOGGED, then how many more."""
+    for problem in problems[:PROBLEMS_LOGGED]:
+        _log(env, f"consolidate {mdir}: ignored: {problem[:1000]}")
+    if len(problems) > PROBLEMS_LOGGED:
+        _log(env, f"consolidate {mdir}: ignored: {len(problems) - PROBLEMS_LOGGED} more problem line(s) not shown")
 
 
 ADOPT_EVERY = 24 * 3600  # seconds between two looks for project learnings without a project
