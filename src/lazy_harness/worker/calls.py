@@ -7,8 +7,9 @@ The call goes to ``claude -p`` (worker/llm.py) or ``codex exec`` (worker/codex_d
 ``[worker] distiller`` chooses (ADR 0044); both fail with the same causes and actions.
 What a failure leads to (llm.classify):
 - claude not found or cannot start: the task fails at once, with the install hint;
-- API unreachable, authentication refused, no answer in time: one attempt, then :class:`Wait`
-  (the task goes back to the queue and is retried minutes later; other tasks go on);
+- API unreachable, authentication refused, Codex unable to load its config.toml, no answer in time:
+  one attempt, then :class:`Wait` (the task goes back to the queue and is retried minutes later;
+  other tasks go on);
 - a cap reached, or the budget guard stopped the call: :class:`Wait` with ``paused`` (the queue
   stops draining until the cap resets or is raised);
 - another call running now holds what is left under a cap: :class:`Wait` (the task is tried

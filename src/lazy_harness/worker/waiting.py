@@ -2,9 +2,10 @@
 
 A waiting task goes back into the pending folder under its own name with ``wait_reason``, ``waits``
 (how many times it waited) and, unless it waits for a spend cap, ``not_before``: the worker leaves
-it alone until then (5 minutes, doubling per wait up to an hour). A task paused by a cap has no
-``not_before``: the worker's cap check (worker/calls.cap_reached) holds the whole queue instead,
-so raising the cap lets it run at the next worker start.
+it alone until then (``compound_loop.wait_seconds``, 60 s by default, doubling per wait up to an
+hour). A task paused by a cap has no ``not_before``: the worker's cap check
+(worker/calls.cap_reached) holds the whole queue instead, so raising the cap lets it run at the next
+worker start.
 
 If a newer task of the same session was queued meanwhile, the waiting one is finished as
 superseded (the newer one covers the whole session; the cursor keeps its prompt small).
