@@ -186,7 +186,8 @@ def read_records(memory_dir: str) -> list[dict] | None:
 
 class Item(dict):
     """One folded item: id, text, state ("open"/"closed"), opened/opened_by/opened_agent/opened_task, closed/closed_by/
-    reason (closed items), and ``key``, the sort key of its winning record."""
+    reason/raised_by (closed items; ``raised_by``: the sessions of every open record before the close),
+    and ``key``, the sort key of its winning record."""
 
     @property
     def is_open(self) -> bool:
@@ -224,7 +225,8 @@ def fold(records: list[dict]) -> dict[str, Item]:
                     opened_task=opening[1].get("task_id") if opening else None, key=win_key)
         if win["op"] == CLOSE:
             item.update(closed=win["ts"], closed_epoch=win_key[0], closed_by=win.get("session_id"),
-                        closed_task=win.get("task_id"), reason=win.get("reason"))
+                        closed_task=win.get("task_id"), reason=win.get("reason"),
+                        raised_by=sorted({str(r.get("session_id") or "") for _, r in keyed if r["op"] == OPEN}))
         out[hid] = item
     return out
 
@@ -255,6 +257,19 @@ def wins(rec: dict, item: Item | None) -> bool:
     return item is None or _key(rec, epoch(rec["ts"]) or 0.0) > item["key"]
 
 
+def closed_since_raised(item: Item, session_id: object) -> bool:
+    """Whether ``item`` was closed, by anyone but ``session_id``, after that session had opened it.
+
+    why: the session's answer giving it again is no news: a re-read of the session from its start
+    (``lh knowledge handoff-now``) gives back what its first part raised, stamped with the time of the
+    transcript, which grew since; the store is not told which part of the transcript an item came
+    from, so its resumed part asking again is treated alike (ADR 8). The session's own close is left
+    out: a running session distilled turn by turn may close an item and find it open again."""
+    sid = one_line(session_id or "")
+    return (not item.is_open and bool(sid) and sid != one_line(item.get("closed_by") or "")
+            and sid in (item.get("raised_by") or ()))
+
+
 def _find_open(state: dict[str, Item], ref: str) -> Item | None:
     hid, text = split_ref(ref.strip())
     if hid is None and ids.kind_of(text) == "handoff":
@@ -264,18 +279,11 @@ def _find_open(state: dict[str, Item], ref: str) -> Item | None:
     return state.get(id_for(state, text))
 
 
-def changes(state: dict[str, Item], opened: str | Iterable[object] | None, closed: Iterable[object] | None, meta: dict,
-            when: float) -> tuple[list[dict], list[str], list[str]]:
-    """Records an answer adds to ``state``, notes on what it left alone, and problems (unknown items).
-
-    ``opened``: new or restated items (a ``[h-...]`` prefix naming a known item is that item);
-    ``closed``: ids or exact texts of open items. Nothing is written for an item already in the
-    asked state, nor for a change an existing newer record would outrank (the answer is older news).
-    """
-    sid, tid = meta.get("session_id"), meta.get("task_id")
+def _closes(state: dict[str, Item], closed: Iterable[object] | None, who: tuple[object, object, float],
+            notes: list[str], problems: list[str]) -> tuple[list[dict], set[str]]:
+    """The close records of an answer's ``handoff_closed`` (``who``: session, task, time) and the ids it names."""
+    sid, tid, when = who
     recs: list[dict] = []
-    notes: list[str] = []
-    problems: list[str] = []
     closing: set[str] = set()
     for ref in closed or []:
         ref = one_line(ref)
@@ -296,6 +304,31 @@ def changes(state: dict[str, Item], opened: str | Iterable[object] | None, close
             recs.append(rec)
         else:
             notes.append(f"restated by a newer session, stays open: [{item['id']}] {item['text']}")
+    return recs, closing
+
+
+def _not_reopened(known: Item, rec: dict, session_id: object) -> str | None:
+    """Why the open ``rec`` of the closed item ``known`` is not written, or None when it is."""
+    if not wins(rec, known):
+        return "closed by a newer session"
+    if closed_since_raised(known, session_id):
+        return f"closed {by_whom(known.get('closed_by'))} after this session raised it"
+    return None
+
+
+def changes(state: dict[str, Item], opened: str | Iterable[object] | None, closed: Iterable[object] | None, meta: dict,
+            when: float) -> tuple[list[dict], list[str], list[str]]:
+    """Records an answer adds to ``state``, notes on what it left alone, and problems (unknown items).
+
+    ``opened``: new or restated items (a ``[h-...]`` prefix naming a known item is that item);
+    ``closed``: ids or exact texts of open items. Nothing is written for an item already in the
+    asked state, nor for a change an existing newer record would outrank (the answer is older news),
+    nor to reopen an item closed by someone else after this session raised it (``closed_since_raised``).
+    """
+    sid, tid = meta.get("session_id"), meta.get("task_id")
+    notes: list[str] = []
+    problems: list[str] = []
+    recs, closing = _closes(state, closed, (sid, tid, when), notes, problems)
     seen: set[str] = set()
     step = 0.0
     for raw in items(opened or []):
@@ -314,11 +347,12 @@ def changes(state: dict[str, Item], opened: str | Iterable[object] | None, close
             continue
         # why: a millisecond apart, so the items of one answer keep the answer's order (oldest first)
         rec = record(OPEN, known["text"] if known else text, sid, tid, when + step, hid=hid)
-        if known is None or wins(rec, known):
-            recs.append(rec)
-            step += 0.001
-        else:
-            notes.append(f"closed by a newer session, not reopened: [{hid}] {known['text']}")
+        why = None if known is None else _not_reopened(known, rec, sid)
+        if why:
+            notes.append(f"{why}, not reopened: [{hid}] {known['text'] if known else text}")
+            continue
+        recs.append(rec)
+        step += 0.001
     agent = one_line(meta.get("agent"))
     if agent:  # the agent whose session opened or closed the item, beside that session (no field: claude)
         for rec in recs:
