@@ -17,29 +17,93 @@ def knowledge() -> None:
     """Handoff and learnings."""
 
 
-def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, dict] | None:
-    """Follow a task (or the task that replaced it) until it is finished, or put back to wait: the
-    worker knows within a second that the API is unreachable (or a cap reached, or no room to write);
-    waiting out the whole limit then could never end well."""
+POLL_SECONDS = 0.25  # how often --wait looks at the task's files
+
+
+def _finished(q: str, name: str) -> tuple[str, dict] | None:
+    """("done" or "failed", the record) once the worker finished task ``name``."""
+    for state, which in (("done", spool.DONE), ("failed", spool.FAILED)):
+        try:
+            return state, spool.read_task(os.path.join(spool.folder(q, which), name))
+        except FileNotFoundError:
+            continue
+    return None
+
+
+def _queued(q: str, name: str) -> bool:
+    return any(os.path.exists(os.path.join(spool.folder(q, w), name)) for w in (spool.PENDING, spool.PROCESSING))
+
+
+def _session_tasks(q: str, name: str, session_id: str, seen: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """The session's tasks in the queue, pending, being distilled or finished: name -> the task id it
+    replaces. Only the tasks whose names end as ``name`` does (the session's first characters) are
+    read, each once: ``seen`` keeps (session id, replaced id) by name; a task record never changes those."""
+    tail = name[name.find("-"):]
+    out: dict[str, str] = {}
+    for which in (spool.PENDING, spool.PROCESSING, spool.DONE, spool.FAILED):
+        try:
+            names = os.listdir(spool.folder(q, which))
+        except OSError:
+            continue
+        for other in names:
+            if not other.endswith(tail):
+                continue
+            if other not in seen:
+                try:
+                    fields = spool.read_task(os.path.join(spool.folder(q, which), other))
+                except OSError:
+                    continue  # moved on meanwhile (claimed, finished): the next look finds it
+                seen[other] = (fields.get("session_id", ""), fields.get("replaces", ""))
+            if seen[other][0] == session_id:
+                out[other] = seen[other][1]
+    return out
+
+
+def _replacer(q: str, name: str, session_id: str, seen: dict[str, tuple[str, str]]) -> str | None:
+    """The task that took the place of ``name``, a task gone from the queue unfinished; None while
+    there is none. ``queue.enqueue`` names the pending task a new one replaces in its ``replaces``; when
+    that one was replaced in turn before a worker took it, its file is gone, and the task that
+    survived the chain is the session's first one queued after ``name`` that replaces a task gone too
+    (its names sort by the time it was queued)."""
+    tasks = _session_tasks(q, name, session_id, seen)
+    replaced = spool.task_id(name)
+    for other, old in tasks.items():
+        if old == replaced:
+            return other
+    present = {spool.task_id(n) for n in tasks}
+    later = sorted(n for n, old in tasks.items() if n > name and old and old not in present)
+    return later[0] if later else None
+
+
+def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, str, dict]:
+    """Follow a task until it is finished, or put back to wait: (the task followed, its state, its
+    fields); the state is "unfinished" past ``timeout`` seconds. A task another enqueue of the session
+    replaced is followed to the task that replaced it, and so on along the chain. Put back to wait ends
+    it too: the worker knows within a second that the API is unreachable (or a cap reached, or no room
+    to write); waiting out the whole limit then could never end well."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for state, which in (("done", spool.DONE), ("failed", spool.FAILED)):
-            path = os.path.join(spool.folder(q, which), name)
-            if os.path.exists(path):
-                return state, spool.read_task(path)
+    seen: dict[str, tuple[str, str]] = {}
+    followed = {name}
+    while True:
+        finished = _finished(q, name)
+        if finished is not None:
+            return name, *finished
         try:
             fields = spool.read_task(os.path.join(q, name))
             if fields.get("wait_reason"):
-                return "waiting", fields
+                return name, "waiting", fields
         except OSError:
             pass
-        here = any(os.path.exists(os.path.join(spool.folder(q, w), name)) for w in (spool.PENDING, spool.PROCESSING))
-        if not here:
-            newer = spool.pending_of(q, session_id)
-            if newer is not None and newer[0] != name:
-                name = newer[0]
-        time.sleep(0.25)
-    return None
+        # why safe: a replacing task is linked before the one it replaces is removed, and a finished
+        # record is written before its claim goes; a task seen nowhere for a moment is looked at again
+        newer = None if _queued(q, name) else _replacer(q, name, session_id, seen)
+        if newer is not None and newer not in followed:  # why the check: a hand-made cycle must not spin
+            name = newer
+            followed.add(name)
+            continue
+        if time.monotonic() >= deadline:
+            return name, "unfinished", {}
+        time.sleep(POLL_SECONDS)
 
 
 def _resolve(session_id: str | None, cwd: str) -> dict:
@@ -144,13 +208,15 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     cfg = config.load()
     loop = cfg["compound_loop"]
     limit = loop["timeout_seconds"] * loop["max_attempts"] + 60
-    result = _wait(q, name, session_id, limit)
-    if result is None:
-        raise LhError(f"task {spool.task_id(name)} did not finish within {limit} s", hint="lh queue")
-    state, fields = result
+    followed, state, fields = _wait(q, name, session_id, limit)
+    if followed != name:
+        click.echo(f"task {spool.task_id(name)} was replaced by {spool.task_id(followed)}, a later task of the "
+                   "same session; its outcome:")
+    if state == "unfinished":
+        raise LhError(f"task {spool.task_id(followed)} did not finish within {limit} s", hint="lh queue")
     if state == "waiting":
-        raise LhError(f"task {spool.task_id(name)} waits: {_cause(fields['wait_reason'])}; it stays queued and runs by "
-                      f"itself {_when(fields)}", hint="lh queue; lh logs --worker")
+        raise LhError(f"task {spool.task_id(followed)} waits: {_cause(fields['wait_reason'])}; it stays queued and "
+                      f"runs by itself {_when(fields)}", hint="lh queue; lh logs --worker")
     click.echo(f"{state}: {fields.get('reason', '')}")
     if fields.get("written"):
         click.echo(f"wrote: {fields['written']}")
