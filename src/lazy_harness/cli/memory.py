@@ -60,8 +60,12 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
     """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
     ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
+    from lazy_harness.memory import by_hand
+
     out = []
-    seen: set[tuple[str, object, str]] = set()  # why: a file copied by hand is one learning (id, title, body)
+    # why by_hand.learning_text: a file copied by hand is one learning (its id, title and body), by the
+    # rule forget, approve, lh memory held, the page and consolidation use
+    seen: set[tuple[str, object]] = set()
     for path in files.recent_learning_files(ldir, 10**9):
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
@@ -70,9 +74,12 @@ def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
             continue
         meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
         meta["id"] = ids.of_learning(meta, path=path)
-        if not owned.lists(meta, origin) or (meta["id"], meta.get("title"), body.strip()) in seen:
+        if not owned.lists(meta, origin):
             continue
-        seen.add((meta["id"], meta.get("title"), body.strip()))
+        same = (meta["id"], by_hand.learning_text(path))
+        if same in seen:
+            continue
+        seen.add(same)
         day = os.path.basename(path)[:10]
         meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
         out.append(meta)

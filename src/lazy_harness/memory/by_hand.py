@@ -11,7 +11,7 @@ import os
 from contextlib import contextmanager, nullcontext
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import changes, files, frontmatter, handoff, ids, journal, learnings, marks, state
+from lazy_harness.memory import changes, files, frontmatter, handoff, held, ids, journal, learnings, marks, state
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -39,15 +39,9 @@ def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str,
         raise LhError(str(exc), hint=hint) from None
 
 
-def learning_text(path: str) -> object:
-    """What makes two files one learning: its title and body (status fields aside); the path when unreadable."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return path
-    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-    return normalise(meta.get("title")), body.replace("\r\n", "\n").strip()
+# What makes two files one learning: its title and body (status fields aside); the path when unreadable.
+# The one rule of every view (held.copy_text), so forget, approve, show, the page and consolidation agree.
+learning_text = held.copy_text
 
 
 def learning_paths(learnings_dir: str, lid: str) -> list[str]:
@@ -249,14 +243,19 @@ def undo_said(data: dict, restored: list, problems: list) -> tuple[str, list[str
             [f"not restored: {problem}" for problem in problems])
 
 
+def _named(h: dict) -> str:
+    """An entry of ``held.listing`` in a refusal: its text, and a learning's file (two texts of one
+    id may share a title)."""
+    text = repr(one_line(h.get("text") or h.get("file") or "")[:80])
+    return f"{text} ({h['file']})" if h.get("kind") == "learning" else text
+
+
 def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[str] | str, reason: str,
             now: float, every: bool = False, cross: str = state.ASK) -> str:
     """Approve entries in one run (ADR 0024, 0032): a held one is shown to sessions again, a learning
     that waited is shown in every project. ``every``: all the learnings that wait for approval to be
     used in other projects (not the entries the hold check held: each of those needs its id).
     Returns the run id for ``lh memory undo``."""
-    from lazy_harness.memory import held
-
     wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
     waiting = held.listing(memory_dir, learnings_dir, cross)
     by_id: dict[str, list[dict]] = {}
@@ -271,19 +270,20 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
         kind = ids.kind_of(eid)
         if kind is None:
             raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory held")
-        one = _the_one(eid, by_id.get(eid, []), lambda h: repr(one_line(h.get("text") or h.get("file") or "")[:80]),
-                       "lh memory held")
+        one = _the_one(eid, by_id.get(eid, []), _named, "lh memory held")
         if one is None:
             raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
-        found.append((eid, kind, one["file"] if kind == "learning" else ""))
+        # why every file: a copy of the learning left held (or waiting) would keep it from sessions
+        found.append((eid, kind, list(one.get("files") or [one["file"]]) if kind == "learning" else [""]))
     reason = reason_of(reason)
     from lazy_harness.memory import approval
 
     approval.read_key(create=True)  # why first: a key that may not be used refuses the run before any write
 
     def make(j: journal.Journal, _now: float) -> None:
-        for eid, kind, path in found:
-            held.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
+        for eid, kind, paths_ in found:
+            for path in paths_:
+                held.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
 
     note = f"approve {', '.join(e for e, _, _ in found)}: {reason}"
     return _change(memory_dir, "approve", project, note, make, now)

@@ -17,7 +17,8 @@ one run of ``lh memory history``.
 
 ``listing`` is the review list (``lh memory held``, the page's "Held for approval"): the held entries,
 then the learnings a session wrote that wait for approval to be used in other projects (ADR 0032);
-each entry's state comes from memory/state.py, the same in every view. A forget takes a held entry's
+each entry's state comes from memory/state.py, the same in every view. An entry copied by hand (a
+learning file, ``copy_text``; a decision or failure line) is listed once. A forget takes a held entry's
 hold marks out in its run (memory/by_hand.py), and undo never undoes a hold run.
 
 Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
@@ -112,6 +113,24 @@ def learning_approved(meta: dict, text: str | None = None, path: str | None = No
 
 learning_text = approval.learning_text  # (frontmatter, the text the check reads) of a learning file
 check_text = approval.check_text  # the text the check reads of a learning: title, body, tags and cues
+
+
+def copy_text(path: str) -> object:
+    """What makes two files one learning (``by_hand.learning_text``): its title and body, status fields
+    aside, the title normalised and line endings made ``\\n``; the path when unreadable. A file copied by
+    hand (``cp a.md a-copy.md``) is the learning it copies in every view (``lh memory show``, ``held``,
+    ``forget``, ``approve``, the page, consolidation). why here: this module is below ``by_hand`` (whose
+    ``approve`` reads ``listing``), and the review list needs the rule too."""
+    from lazy_harness.memory import frontmatter
+    from lazy_harness.memory.sanitize import normalise
+
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return path
+    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    return normalise(meta.get("title")), body.replace("\r\n", "\n").strip()
 
 
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
@@ -237,7 +256,7 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
     approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
-    state (held or waiting), reason, origin, text, file.
+    state (held or waiting), reason, origin, text, file, and a learning's ``files`` (its copies).
     why a decision's, failure's or open item's state comes from its marks alone, and a learning's from
     its frontmatter and the check: reading every decision and failure through the check cost the page
     9 s at 15,000 entries; one the check catches at read time is held by a mark once SessionStart reads
@@ -248,7 +267,28 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     ok = approved(memory_dir, [m for ms in named.values() for m in ms])
     found = (_held_records(memory_dir, named, ok) + _held_items(memory_dir, named, ok)
              + _held_learnings(learnings_dir, cross))
-    return [h for h in found if h["state"] == state.HELD] + [h for h in found if h["state"] != state.HELD]
+    return _one_per_learning([h for h in found if h["state"] == state.HELD]
+                            + [h for h in found if h["state"] != state.HELD])
+
+
+def _one_per_learning(found: list[dict]) -> list[dict]:
+    """``found`` (held entries first, learnings newest first) with a learning copied by hand listed
+    once (``copy_text``: one id, one title and body), by its first entry there, the newest file of its
+    strictest state; ``files`` of each learning's entry: every held or waiting file of it, which
+    ``approve`` releases together. A copy whose text differs is another entry under that id, listed."""
+    out: list[dict] = []
+    first: dict[tuple[str, object], dict] = {}
+    for h in found:
+        if h["kind"] != "learning":
+            out.append(h)
+            continue
+        key = (h["id"], copy_text(h["file"]))
+        if key in first:
+            first[key]["files"].append(h["file"])
+            continue
+        first[key] = h = {**h, "files": [h["file"]]}
+        out.append(h)
+    return out
 
 
 def learning_state(meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
@@ -298,7 +338,12 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) 
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         path = os.path.join(memory_dir, name)
-        for n, rec in numbered_entries(path):
+        numbered = numbered_entries(path)
+        # why: a line copied by hand (its id and summary) is one entry, listed by its last copy as show lists it
+        kept = {id(rec) for rec in files.without_copies([rec for _, rec in numbered])}
+        for n, rec in numbered:
+            if id(rec) not in kept:
+                continue
             eid = ids.of_record(rec, kind)
             now = _record_state(named.get(eid), ok, kind, eid, rec)
             if now[0] == state.HELD:
