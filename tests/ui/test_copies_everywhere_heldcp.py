@@ -1,6 +1,7 @@
 """Two files of one learning that differ only by their line endings (CRLF) or the spacing of the title
-are one learning in every view: ``lh memory show``, the page's learnings and "Held for approval",
-``lh memory held`` and consolidation (``by_hand.learning_text``, the rule ``lh memory forget`` uses)."""
+are one learning in every view: SessionStart's summary, ``lh memory show``, the page's learnings and
+"Held for approval", ``lh memory held`` and consolidation (``by_hand.learning_text``, the rule
+``lh memory forget`` uses)."""
 
 import os
 import re
@@ -49,7 +50,8 @@ def _views(seeded, eid: str) -> dict[str, int]:
     own, general = reading.learnings(p)
     c, _, problems = consolidate.one_per_learning(consolidate_prompt.candidates(seeded.mdir, seeded.ldir, "proj"))
     assert not [x for x in problems if eid in x], problems
-    return {"show": shown.out.split("\nLearnings from ", 1)[1].count(eid),
+    return {"session start": shown.out.split("\nLearnings from ", 1)[0].count(eid),
+            "show": shown.out.split("\nLearnings from ", 1)[1].count(eid),
             "page": [m["id"] for m in own + general].count(eid),
             "held": [h["id"] for h in held.listing(seeded.mdir, seeded.ldir)].count(eid),
             "page held": [h["id"] for h in reading.held(p, "ask")].count(eid),
@@ -64,7 +66,8 @@ def test_copies_differing_only_by_line_endings_or_title_spacing_are_one_learning
     copy = _variant(path, how)
     eid = _id(path)
     assert _id(copy) == eid and by_hand.learning_text(copy) == by_hand.learning_text(path)
-    assert _views(seeded, eid) == {"show": 1, "page": 1, "held": 1, "page held": 1, "lh memory held": 1,
+    assert _views(seeded, eid) == {"session start": 1, "show": 1, "page": 1, "held": 1, "page held": 1,
+                                   "lh memory held": 1,
                                    "consolidation": 1}
 
 

@@ -228,11 +228,15 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
 
 def _once(heads: list[dict]) -> list[dict]:
     """``heads`` less those whose id, title and text an earlier one has: a file a person copied is one
-    learning (the newest file, listed first, stands for it)."""
+    learning (the newest file, listed first, stands for it). The title is compared as every other view
+    compares it (``held.copy_text``: normalised), so a copy whose title only spacing sets apart is one
+    too; the excerpt is on one line already."""
+    from lazy_harness.memory.sanitize import normalise
+
     seen: set[tuple[str, str, str]] = set()
     out = []
     for h in heads:
-        key = (learning_id(h), str(h.get("title") or ""), str(h.get("learning") or ""))
+        key = (learning_id(h), normalise(h.get("title") or ""), str(h.get("learning") or ""))
         if key not in seen:
             seen.add(key)
             out.append(h)
