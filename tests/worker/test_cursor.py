@@ -110,10 +110,12 @@ def test_a_fork_is_distilled_from_after_the_conversation_it_copied(isolated_home
     from tests.support.sessions import fixture_session_id
 
     configure(isolated_home)
+    queue_session(project, name="forked-parent.jsonl")
+    assert run_worker().processed == 1  # the parent, distilled first (a parent that was not: test_cursor_forkfx.py)
     queue_session(project, name="forked.jsonl")
     fork, parent = fixture_session_id("forked.jsonl"), fixture_session_id("forked-parent.jsonl")
     assert run_worker().processed == 1
-    (call,) = fake_claude.calls(fake)
+    _, call = fake_claude.calls(fake)
     new = _conversation(call["stdin"])
     assert new.lstrip().startswith(cursor.EARLIER.strip())
     assert FIRST_PROMPT not in new and "Forked to try the Redis variant" in new

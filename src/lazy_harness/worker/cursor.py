@@ -1,15 +1,24 @@
 """Per-session cursor: how far into its transcript a session was already distilled (ADR 0013).
 
 When a session is processed again, the prompt holds only the conversation after the cursor (plus
-the memory already written, which the prompt always shows); a session's first call reads it whole,
-but for a fork: what it copied from its parent is left out as distilled earlier (memory/lineage.py).
+the memory already written, which the prompt always shows); a session's first call reads it whole.
 
-State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at"}``: the byte offset of the
-transcript read by the last successful distillation and a hash of its first 4 KiB and of the 4 KiB
-before the offset. The cursor is used only when the file is still at least that long and those
-bytes are unchanged (a rewritten or replaced transcript starts again from the top). It advances
-only after the memory was persisted: a failed, waiting or killed run leaves it where it was, so
-nothing is skipped.
+State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at", "last"}``: the byte offset of the
+transcript read by the last successful distillation, a hash of its first 4 KiB and of the 4 KiB
+before the offset, and the ``uuid`` of the last user or assistant record before it. The cursor is
+used only when the file is still at least that long and those bytes are unchanged (a rewritten or
+replaced transcript starts again from the top). It advances only after the memory was persisted: a
+failed, waiting or killed run leaves it where it was, so nothing is skipped.
+
+Forks (``claude --resume P --fork-session``, memory/lineage.py): the fork's transcript starts with
+a copy of P's conversation, keeping P's ``uuid``s. A fork's first call leaves out only the part of
+that copy its parents' distillations cover: up to the record a parent's cursor names as ``last``
+(all it copied of a parent whose cursor predates ``last``, or whose ``last`` it did not copy, since
+that parent was distilled past the fork's start), or a record that another fork distilled of that
+parent (below). The rest of the copy (a parent skipped as too short, never distilled, or distilled
+before the fork was made and not since) is distilled as part of the fork. Then, so that P distilled
+later does not send it again, the fork records in ``<state>/<P>.covered`` (one ``uuid`` a line) the
+last of P's records it copied; P's next call reads from after that record in its own transcript.
 
 One distillation of a session at a time: ``<state>/<session>.distilling`` is a lock (``flock``;
 removed only by ``lh queue purge``, while it holds it) held from reading the cursor to advancing it
@@ -24,19 +33,22 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, ensure_dir, lock, try_lock
+from lazy_harness import jsonload, paths
+from lazy_harness.atomic import append_line, atomic_write, ensure_dir, lock, try_lock
 
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
     from lazy_harness.worker.transcript_records import View
 
 CHECK_BYTES = 4096
+LAST_BLOCK = 64 * 1024
+LAST_SCAN_BYTES = 16 * 1024 * 1024  # looked back from an offset for the last record's uuid
+COVERED = ".covered"
 EARLIER = "[the conversation before this point was distilled earlier; its memory is listed above]\n"
 
 
-def _file(env: Env | None, session_id: str) -> str:
-    return os.path.join(paths.state_dir(env), f"{paths.safe_session_id(session_id)}.cursor")
+def _file(env: Env | None, session_id: str, suffix: str = ".cursor") -> str:
+    return os.path.join(paths.state_dir(env), f"{paths.safe_session_id(session_id)}{suffix}")
 
 
 def hold(env: Env | None, session_id: str) -> tuple[int | None, bool]:
@@ -76,28 +88,50 @@ def _check(path: str, offset: int) -> str | None:
     return digest.hexdigest()[:32]
 
 
-def start(env: Env | None, session_id: str, path: str) -> int:
-    """The byte offset to read new conversation from; 0 for a first call or an invalid cursor."""
-    if not session_id:
-        return 0
+def _own(env: Env | None, session_id: str, path: str) -> int:
+    """The offset the session's own cursor holds; 0 for none or an invalid one."""
+    data = _cursor(env, session_id)
     try:
-        with open(_file(env, session_id), encoding="utf-8") as fh:
-            data = json.load(fh)
-        offset = int(data["offset"])
-        expected = str(data["check"])
-    except (OSError, ValueError, KeyError, TypeError):
+        offset, expected = int(data["offset"]), str(data["check"])
+    except (ValueError, KeyError, TypeError):
         return 0
     if offset <= 0 or _check(path, offset) != expected:
         return 0
     return offset
 
 
+def _cursor(env: Env | None, session_id: str) -> dict:
+    try:
+        with open(_file(env, session_id), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def start(env: Env | None, session_id: str, path: str) -> int:
+    """The byte offset to read new conversation from: past what the session's own distillations read,
+    past what a fork distilled of it, and for a fork not distilled yet, past what its parents'
+    distillations cover of what it copied; 0 for a first call or an invalid cursor."""
+    if not session_id:
+        return 0
+    own = _own(env, session_id, path)
+    offset = max(own, _distilled_by_forks(env, session_id, path))
+    if not own:  # why only then: the fork's own first distillation read its copy whole or past what was covered
+        offset = max(offset, _copy_covered(env, session_id, path))
+    return offset
+
+
 def advance(env: Env | None, session_id: str, path: str, offset: int, now: float) -> None:
     """Record that the transcript up to ``offset`` is distilled (call after a successful persist)."""
-    check = _check(path, offset) if session_id and offset > 0 else None
-    if check is None:
+    moved = position(session_id, path, offset, now)
+    if moved is None:
         return
-    atomic_write(_file(env, session_id), json.dumps({"offset": offset, "check": check, "at": now}) + "\n")
+    atomic_write(_file(env, session_id), json.dumps({k: moved[k] for k in _KEYS}) + "\n")
+    _cover_parents(env, session_id, path, offset)
+
+
+_KEYS = ("offset", "check", "at", "last")
 
 
 def position(session_id: str, path: str, offset: int, now: float) -> dict | None:
@@ -106,7 +140,8 @@ def position(session_id: str, path: str, offset: int, now: float) -> dict | None
     check = _check(path, offset) if session_id and offset > 0 else None
     if check is None:
         return None
-    return {"session_id": session_id, "path": path, "offset": offset, "check": check, "at": now}
+    return {"session_id": session_id, "path": path, "offset": offset, "check": check, "at": now,
+            "last": _last_uuid(path, offset)}
 
 
 def catch_up(env: Env | None, moved: dict) -> bool:
@@ -114,14 +149,51 @@ def catch_up(env: Env | None, moved: dict) -> bool:
     advance may not have happened: never backwards (a later distillation went further), and only while
     the transcript still holds the bytes it was read with. True when it moved."""
     sid, path, offset = str(moved["session_id"]), str(moved["path"]), int(moved["offset"])
-    if not sid or start(env, sid, path) >= offset or _check(path, offset) != moved["check"]:
+    if not sid or _own(env, sid, path) >= offset or _check(path, offset) != moved["check"]:
         return False
-    atomic_write(_file(env, sid), json.dumps({"offset": offset, "check": moved["check"], "at": moved["at"]}) + "\n")
+    last = moved.get("last")
+    record = {"offset": offset, "check": moved["check"], "at": moved["at"],
+              "last": last if isinstance(last, str) else _last_uuid(path, offset)}
+    atomic_write(_file(env, sid), json.dumps(record) + "\n")
+    _cover_parents(env, sid, path, offset)
     return True
 
 
+def _record_uuid(line: bytes) -> str:
+    """The uuid of a user or assistant record on ``line`` ('' for any other line)."""
+    if b'"uuid"' not in line:
+        return ""
+    rec = jsonload.line_object(line)
+    if rec is None or rec.get("type") not in ("user", "assistant") or rec.get("isSidechain") is True:
+        return ""
+    uid = rec.get("uuid")
+    return uid if isinstance(uid, str) else ""
+
+
+def _last_uuid(path: str, offset: int) -> str:
+    """The uuid of the last user or assistant record whose line ends at or before ``offset``, looked
+    for in the ``LAST_SCAN_BYTES`` before it ('' when none is there or the file cannot be read)."""
+    try:
+        with open(path, "rb") as fh:
+            end, carry = offset, b""
+            while end > 0 and offset - end < LAST_SCAN_BYTES:
+                begin = max(0, end - LAST_BLOCK)
+                fh.seek(begin)
+                lines = (fh.read(end - begin) + carry).split(b"\n")
+                carry = lines.pop(0) if begin > 0 else b""  # why: its start is in the block before
+                for line in reversed(lines):
+                    uid = _record_uuid(line)
+                    if uid:
+                        return uid
+                end = begin
+    except OSError:
+        return ""
+    return ""
+
+
 def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude") -> View:
-    """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it.
+    """The transcript view for a prompt: whole when ``offset`` is 0, else only what follows it (a fork's
+    copied conversation too: :func:`start` puts the offset past the part of it already distilled).
     ``agent`` picks the reader: a Claude Code transcript, or a Codex rollout (worker/rollout.py)."""
     if agent == "codex":
         from lazy_harness.worker import rollout
@@ -130,7 +202,69 @@ def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude") 
     else:
         from lazy_harness.worker import transcript
 
-        view = transcript.read_view(path, budget_chars, text_from=offset)
-    if (offset or view.copied_from) and view.entries:  # a fork's copied part: distilled as its parent
+        view = transcript.read_view(path, budget_chars, text_from=offset, keep_copied=True)
+    if offset and view.entries:
         view.text = EARLIER + view.text
     return view
+
+
+def _covered(env: Env | None, session_id: str) -> list[str]:
+    """The uuids of the session's records up to which forks that copied them distilled them."""
+    try:
+        with open(_file(env, session_id, COVERED), encoding="utf-8", errors="replace") as fh:
+            return [ln.strip() for ln in fh if ln.strip()]
+    except OSError:
+        return []
+
+
+def _distilled_by_forks(env: Env | None, session_id: str, path: str) -> int:
+    """Where, in the session's transcript, the furthest record a fork distilled of it ends; 0 for none."""
+    uids = _covered(env, session_id)
+    if not uids:
+        return 0
+    from lazy_harness.worker import transcript
+
+    return max(transcript.line_ends(path, uids).values(), default=0)
+
+
+def _copy_covered(env: Env | None, session_id: str, path: str) -> int:
+    """Where the part of a fork's copied conversation that its parents' distillations cover ends; 0 when
+    the session is no fork or none of its copy was distilled."""
+    from lazy_harness.memory import lineage
+    from lazy_harness.worker import transcript
+
+    if not lineage.from_transcript(path, session_id):  # why: bounded; most sessions are no fork
+        return 0
+    copy = transcript.copied_part(path, session_id)
+    index = {uid: i for i, (uid, _, _) in enumerate(copy)}
+    best = -1
+    for parent in dict.fromkeys(source for _, source, _ in copy if source):
+        last_of_parent = max(i for i, (_, source, _) in enumerate(copy) if source == parent)
+        marks = _covered(env, parent)
+        own = _cursor(env, parent)
+        if own:  # why '' for a cursor without ``last`` (older): distilled, how far unknown: all it copied of it
+            marks.append(own["last"] if isinstance(own.get("last"), str) else "")
+        for mark in marks:
+            best = max(best, index.get(mark, last_of_parent) if mark else last_of_parent)
+    return copy[best][2] if best >= 0 else 0
+
+
+def _cover_parents(env: Env | None, session_id: str, path: str, offset: int) -> None:
+    """After a fork's distillation: record, for each session it copied from, the last of that session's
+    records it holds (all distilled now, by it or before it), unless already recorded."""
+    from lazy_harness.memory import lineage
+
+    if len(lineage.own(env, session_id)) < 2:  # why: the worker recorded a fork's parents when it read it
+        return
+    from lazy_harness.worker import transcript
+
+    last: dict[str, str] = {}
+    for uid, source, end in transcript.copied_part(path, session_id):
+        if source and end <= offset:
+            last[source] = uid
+    for parent, uid in last.items():
+        if uid not in _covered(env, parent):
+            try:
+                append_line(_file(env, parent, COVERED), uid)
+            except OSError:  # why: the memory is persisted; at worst the parent sends this part again
+                continue

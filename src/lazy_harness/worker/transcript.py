@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from lazy_harness import jsonload
+from lazy_harness.memory.lineage import copied_from
 from lazy_harness.worker.conversation import TEXT_CAP, TOOL_ERROR_CAP  # noqa: F401 - read by the tests
 from lazy_harness.worker.transcript_lines import (  # noqa: F401 - the pieces' names are this module's API too
     MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines)
@@ -29,17 +31,47 @@ from lazy_harness.worker.transcript_records import Signals, View, _Reader, class
 DEFAULT_BUDGET = 100_000
 SNIFF_BYTES = 4 * 1024 * 1024
 _FIRST_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
+_CONVERSATION = (b"user", b"assistant")
 _PARSED_TYPES = frozenset((b"user", b"assistant", b"mode", b"permission-mode", b"queue-operation"))
 
 
 def read_view(path: str, budget_chars: int = DEFAULT_BUDGET, max_line_bytes: int = MAX_LINE_BYTES,
-              text_from: int = 0) -> View:
+              text_from: int = 0, keep_copied: bool = False) -> View:
     """Stream ``path`` into a :class:`View`; raises :class:`TranscriptError` only when it cannot be opened.
 
     ``text_from`` (a byte offset, worker/cursor.py): lines ending at or before it still count for
     the kind and the gate counts, but only later lines give text (``entries`` then counts only those).
+    ``keep_copied``: a fork's copied conversation gives text too (else it gives none).
     """
-    return _read(path, budget_chars, max_line_bytes, None, text_from)
+    return _read(path, budget_chars, max_line_bytes, None, text_from, keep_copied)
+
+
+def copied_part(path: str, session: str) -> list[tuple[str, str, int]]:
+    """A fork's copied conversation: (uuid, the session that made it or '', the byte offset where its
+    line ends) of each user and assistant record up to the last one copied from another session
+    (memory/lineage.py); empty for a session that copied nothing or a file that cannot be read. Read
+    only until the fork's own part begins (a record naming ``session`` as its maker)."""
+    found: list[tuple[str, str, int]] = []
+    last = -1
+    try:
+        with _open(path) as fh:
+            for raw in iter_lines(fh):
+                first = None if raw is None else _FIRST_TYPE.match(raw)
+                if raw is None or b'"uuid"' not in raw or (first and first.group(1) not in _CONVERSATION):
+                    continue
+                record = jsonload.line_object(raw)
+                if (record is None or record.get("type") not in ("user", "assistant")
+                        or record.get("isSidechain") is True or not isinstance(record.get("uuid"), str)):
+                    continue
+                if session in (record.get("session_id"), record.get("requestSessionId")):
+                    break
+                source = copied_from(record)
+                found.append((record["uuid"], source, fh.tell()))
+                if source:
+                    last = len(found) - 1
+    except (TranscriptError, OSError):
+        return []
+    return found[:last + 1]
 
 
 def sniff_kind(path: str, max_bytes: int = SNIFF_BYTES) -> str:
@@ -55,9 +87,31 @@ def sniff_kind(path: str, max_bytes: int = SNIFF_BYTES) -> str:
         return "unreadable"
 
 
-def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | None, text_from: int = 0) -> View:
+def line_ends(path: str, uuids: list[str]) -> dict[str, int]:
+    """Where the line of each user or assistant record with one of ``uuids`` ends in ``path`` (those
+    found; none when it cannot be read)."""
+    wanted = {u.encode(): u for u in uuids if u}
+    found: dict[str, int] = {}
+    try:
+        with _open(path) as fh:
+            for raw in iter_lines(fh):
+                if raw is None or not any(w in raw for w in wanted):
+                    continue
+                record = jsonload.line_object(raw) or {}
+                uid = record.get("uuid")
+                if isinstance(uid, str) and uid in wanted.values() and record.get("type") in ("user", "assistant"):
+                    found[uid] = fh.tell()
+                    if len(found) == len(wanted):
+                        break
+    except (TranscriptError, OSError):
+        return {}
+    return found
+
+
+def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | None, text_from: int = 0,
+          keep_copied: bool = False) -> View:
     view = View(path=path)
-    reader = _Reader(view, max(budget_chars, 1000))
+    reader = _Reader(view, max(budget_chars, 1000), keep_copied)
     with _open(path) as fh:
         for raw in iter_lines(fh, max_line_bytes):
             view.lines += 1

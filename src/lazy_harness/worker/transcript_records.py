@@ -13,8 +13,10 @@ What counts (the worker's gates use these):
   record per content block).
 
 What gives no text (still counted, as the part before a cursor is):
-- a fork's copied conversation (memory/lineage.py): everything up to the last record copied from
-  another session (``copied_from`` names those sessions, in order); it was distilled as that session.
+- a fork's copied conversation (memory/lineage.py), unless the reader is asked to keep it
+  (``keep_copied``: the worker does, and leaves out only what its parents' distillations cover, by
+  a cursor: worker/cursor.py): everything up to the last record copied from another session.
+  ``copied_from`` names those sessions, in order, either way.
 - a ``claude -p`` run's turns (from an ``sdk`` prompt to the next typed one), when the person went on
   typing in it (``claude --resume``): the scripted run is not distilled, as a headless session is not.
 
@@ -142,8 +144,9 @@ def classify(s: Signals) -> str:
 class _Reader:
     """Turns records into signals, counts and budgeted text entries."""
 
-    def __init__(self, view: View, budget_chars: int) -> None:
+    def __init__(self, view: View, budget_chars: int, keep_copied: bool = False) -> None:
         self.view = view
+        self.keep_copied = keep_copied  # a fork's copied records give text like its own
         self.budget_chars = budget_chars
         self.budget = Budget(budget_chars)
         self.entry_cap = max(200, min(TEXT_CAP, budget_chars // 4))
@@ -195,13 +198,16 @@ class _Reader:
 
     def _copied(self, r: dict) -> None:
         """A record a fork copied from another session: what came before it was copied too, so the
-        text read so far is dropped (a fork's copied records come first)."""
+        text read so far is dropped (a fork's copied records come first), unless ``keep_copied``."""
         parent = copied_from(r)
         self.copied = bool(parent)
         if not parent:
             return
         if parent not in self.view.copied_from:
             self.view.copied_from.append(parent)
+        if self.keep_copied:
+            self.copied = False
+            return
         if self.budget.count or self.held.count:
             self.budget, self.held = Budget(self.budget_chars), Budget(self.budget_chars)
 
