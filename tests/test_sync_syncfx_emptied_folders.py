@@ -162,9 +162,9 @@ def test_a_journal_pruned_on_the_other_machine_leaves_no_empty_journal_folder(tm
 
 
 def test_a_line_appended_to_a_file_the_merge_removes_lands_in_its_folder(tmp_path, monkeypatch):
-    """The folder of a JSONL file the merge removes is kept, even emptied: a writer that waited for
-    the file's lock (``append_line``, the worker's usage lines take no folder lock) then appends at
-    its path, a folder that was gone would lose its line."""
+    """A writer that waited for the lock of a JSONL file the merge removes (``append_line``; the
+    worker's usage lines take no folder lock) appends at its path after the merge emptied and removed
+    its folder: ``append_line`` makes the folder again, and the line is not lost."""
     a, b = _two(tmp_path)
     other = a.data / "projects" / "-work-other"
     other.mkdir(parents=True)

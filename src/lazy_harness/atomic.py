@@ -231,12 +231,14 @@ def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False)
     """Append one whole line (a newline is added) under an exclusive lock, then fsync. A file that
     ``rewrite`` replaced while this waited for the lock is opened again: the line lands in the new one.
     ``heal``: a file whose last line lacks its newline gets one first (the memory stores heal theirs
-    themselves: ``entries.heal_tail``, which their undo records count on)."""
+    themselves: ``entries.heal_tail``, which their undo records count on). A file removed while this
+    waited (a sync merge) is made again, and its folder with it if the merge removed that too."""
     if "\n" in line:
         raise ValueError("append_line takes exactly one line")
-    ensure_dir(os.path.dirname(path) or ".")
+    folder = os.path.dirname(path) or "."
     data = (line + "\n").encode("utf-8")
     while True:
+        ensure_dir(folder)  # why in the loop: a merge that removed the file removes the folder it empties
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

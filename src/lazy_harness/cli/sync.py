@@ -23,6 +23,8 @@ def sync(show_status: bool) -> None:
         click.echo(f"last error: {st['last_error'] or 'none'}")
         for line in st["conflicts"]:
             click.echo(f"conflict:   {line}")
+        if st["not_synced"]:
+            click.echo(st["not_synced"])
         return
     result = replication.run(cfg, os.environ)
     parts = ["committed local changes" if result["committed"] else "nothing new here",
@@ -34,6 +36,8 @@ def sync(show_status: bool) -> None:
         click.echo("rewrote: commits not yet pushed held a secret; one commit of the current files went out instead")
     for line in result["conflicts"]:
         click.echo(f"conflict: {line}")
+    if result["not_synced"]:  # why: files in the data folder that are not memory stay here (docs/how/sync.md)
+        click.echo(result["not_synced"])
     click.echo("synced: " + ", ".join(parts))
     if result["merged"]:  # why: memory changed here: the recall index follows at once (ADR 0042)
         from lazy_harness import paths

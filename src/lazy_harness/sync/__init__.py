@@ -2,9 +2,11 @@
 
 One round, under ``<data>/.sync.lock`` (one sync at a time on a machine):
 1. repair what a killed round left (a stale ``index.lock``, a half-done merge);
-2. commit local changes (``git add -A``: the data folder only; ``.gitignore`` keeps locks, stamps,
-   temp files and the rendered handoff.md out), after scanning the staged lines with the redactor: a
-   match refuses the round and nothing is committed;
+2. commit local changes to memory's own files (``scan.stage_memory``: the paths
+   ``repo.outside_layout`` accepts, and removals; ``.gitignore`` keeps locks, stamps, temp files and
+   the rendered handoff.md out; any other file is left untracked and named once per round,
+   ``not_synced``), after scanning the staged lines with the redactor: a match refuses the round and
+   nothing is committed;
 3. fetch, merge ``origin/main`` with our merge drivers, render handoff.md again where the handoff
    state changed;
 4. scan what would go out with the redactor: a line the files hold and the remote lacks refuses the

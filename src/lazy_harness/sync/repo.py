@@ -401,7 +401,11 @@ def _install(data: str, changes: list[tuple[str, str, str]], commit: str, env: M
     writers take (:func:`_writers_locked`), each file replaced whole (``atomic_write``) or removed. A
     JSONL file appended to since the round's commit keeps the appended lines after the merged ones; a
     file otherwise changed since is left as it is, nothing written, and ``WrittenMeanwhile`` raised
-    (the round commits it and merges again)."""
+    (the round commits it and merges again). A file the merge removes that is no part of memory (one
+    an older version committed, since removed from the remote) stays on disk, no longer tracked."""
+    # why: it is a person's file (notes, an editor's backup), never memory; a version before the round
+    # staged memory's files only committed it, and cleaning the remote must not delete it here
+    changes = [c for c in changes if c[2] or outside_layout(c[0], projects, learnings) is None]
     stage = _staged(data, changes, commit, env)
     sizes = _sizes(data, sorted({old for _, old, _ in changes if old}), env)
     try:
@@ -446,13 +450,11 @@ def _prune(data: str, gone: list[str], projects: str, learnings: str) -> None:
     empties, as ``git merge`` does (a month of learnings removed or moved on another machine); only
     folders below the memory and learnings folders, never those two. why ``os.rmdir``: it fails on a
     folder that holds anything (a file this machine keeps to itself, one a person put there, one a
-    writer just made), and that folder stays. The folder of a removed JSONL file stays even empty: a
-    writer waiting for the file's lock (``atomic.append_line``; the worker's usage lines take no folder
-    lock) then appends at its path, which fails in a folder that is gone."""
-    keep = {os.path.dirname(path) for path in gone if path.endswith(".jsonl")}
+    writer just made), and that folder stays. A writer that waited for a removed JSONL file's lock
+    (``atomic.append_line``) makes the folder again for its line."""
     done: set[str] = set()
     for folder in sorted({os.path.dirname(path) for path in gone}, key=lambda f: f.count("/"), reverse=True):
-        while folder not in keep | done and _removable(folder, projects, learnings):
+        while folder not in done and _removable(folder, projects, learnings):
             try:
                 os.rmdir(os.path.join(data, folder))
             except FileNotFoundError:

@@ -13,7 +13,8 @@ from lazy_harness.errors import LhError
 from lazy_harness.sync import conflicts
 from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head,
                                     _remote_has_branch, ensure_repo, merge_remote, one_line, repair)
-from lazy_harness.sync.scan import _refused, commit_local, outgoing_secrets, rewrite_unpushed, unpushed_secrets
+from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgoing_secrets, rewrite_unpushed,
+                                    unpushed_secrets)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -166,15 +167,18 @@ def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = N
     if not remote:
         raise SyncError("no remote configured", hint="set [sync] remote in config.toml (lh config path)")
     data = check_layout(cfg, env)
-    got: dict = {"committed": False, "changed": [], "pushed": False, "rewritten": False, "conflicts": []}
+    got: dict = {"committed": False, "changed": [], "pushed": False, "rewritten": False, "conflicts": [],
+                 "left_out": {}}
     with _Lock(data, wait):
         try:
             summary = _round(cfg, env, data, remote, now, push, got)
         except Exception as exc:  # why: an OSError stopped rounds too, with "last error: none" shown
             said = exc.message if isinstance(exc, LhError) else f"{type(exc).__name__}: {exc}"
-            _save_state(data, last_error=f"{logfile.stamp(now)} {one_line(said)}", **_with_kept(data, got))
+            _save_state(data, last_error=f"{logfile.stamp(now)} {one_line(said)}",
+                        not_synced=left_out_line(got["left_out"]), **_with_kept(data, got))
             raise
-        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote, **_with_kept(data, got))
+        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote,
+                    not_synced=summary["not_synced"], **_with_kept(data, got))
         return summary
 
 
@@ -196,7 +200,7 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
     repaired = repair(data, env)
     record_handoff_edits(paths.all_memory_dirs(env, cfg["memory"]["path"] or None), now)
     extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
-    got["committed"] = commit_local(data, env, now, extra)
+    got["committed"] = _commit(cfg, env, data, now, extra, got)
     for attempt in range(PUSH_TRIES):
         if _attempt(cfg, env, data, now, extra, push, attempt == PUSH_TRIES - 1, got):
             break
@@ -205,7 +209,12 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
     hold_merged(data, changed, cfg, env, now)
     recount_usage(data, changed, env)
     return {"committed": got["committed"], "merged": len(changed), "pushed": got["pushed"], "repaired": repaired,
-            "rewritten": got["rewritten"], "conflicts": got["conflicts"]}
+            "rewritten": got["rewritten"], "conflicts": got["conflicts"], "not_synced": left_out_line(got["left_out"])}
+
+
+def _commit(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple, got: dict) -> bool:
+    """``commit_local`` of memory's files; the paths it left out (not memory) added to ``got``."""
+    return commit_local(data, env, now, extra, *_where(cfg, env, data), left_out=got["left_out"])
 
 
 def _where(cfg: Config, env: Mapping[str, str] | None, data: str) -> tuple[str, str]:
@@ -223,7 +232,7 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     _fetch(data, env)
     # why: the worker may write memory while the round runs (a fetch can take seconds): what it wrote
     # since the last commit is committed right before each merge, so the merge starts from it
-    got["committed"] = commit_local(data, env, now, extra) or got["committed"]
+    got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
     try:
         merged = merge_remote(data, merge_env, *_where(cfg, env, data))
@@ -233,12 +242,12 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
         return False  # changed (not appended to) between that commit and the merge: commit it, merge again
     got["changed"] += merged
     if merged:  # lines appended meanwhile are kept after the merged ones (repo._install): they go out now
-        got["committed"] = commit_local(data, env, now, extra) or got["committed"]
+        got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     created: list[str] = []
     got["conflicts"] += conflicts.keep(data, cfg, env, now, created)
     if created:  # the other machine's learning under a name of its own: it goes out with this round
         got["changed"] += created
-        got["committed"] = commit_local(data, env, now, extra) or got["committed"]
+        got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     if not push or not _has_head(data, env):
         return True
     leaks = outgoing_secrets(data, extra, env)
@@ -275,8 +284,9 @@ def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | No
     except LhError as exc:
         return f"sync: {exc.message}"
     rewritten = ", unpushed commits that held a secret rewritten as one" if result["rewritten"] else ""
+    left_out = f"; {result['not_synced']}" if result["not_synced"] else ""
     return (f"sync: {result['merged']} file(s) merged{rewritten}, "
-            f"{'pushed' if result['pushed'] else 'nothing pushed'}")
+            f"{'pushed' if result['pushed'] else 'nothing pushed'}{left_out}")
 
 
 def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
@@ -285,7 +295,7 @@ def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
     state = read_state(data)
     out = {"remote": configured_remote(cfg) or None, "last_sync": state.get("last_sync"),
            "last_error": state.get("last_error"), "ahead": None, "behind": None, "data": data,
-           "conflicts": state.get("conflicts") or []}
+           "conflicts": state.get("conflicts") or [], "not_synced": state.get("not_synced")}
     if os.path.isdir(os.path.join(data, ".git")) and _has_head(data, env) and _remote_has_branch(data, env):
         counts = _git(data, "rev-list", "--left-right", "--count", f"HEAD...origin/{BRANCH}", env=env).stdout.split()
         if len(counts) == 2:

@@ -8,7 +8,8 @@ import json
 import os
 
 from lazy_harness import logfile
-from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch
+from lazy_harness.sync.repo import (BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input,
+                                    outside_layout)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,10 +30,15 @@ def _refused(leaks: list[str], data: str) -> SyncError:
 
 
 def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | None = None,
-                 extra: Iterable[str] = ()) -> bool:
-    """Commit the data folder's changes; raises SyncError (nothing committed) when a staged line holds
+                 extra: Iterable[str] = (), projects: str = "projects", learnings: str = "knowledge/learnings",
+                 left_out: dict[str, str] | None = None) -> bool:
+    """Commit the changes to memory's files in the data folder (:func:`stage_memory`; ``projects``,
+    ``learnings``: where they are, relative to it); each other path with a change is added to
+    ``left_out`` with the reason. Raises SyncError (nothing committed) when a staged line holds
     something the redactor matches: a commit is never taken back once it is pushed."""
-    _git(data, "add", "-A", env=env)
+    skipped = stage_memory(data, env, projects, learnings)
+    if left_out is not None:
+        left_out.update(skipped)
     if _has_head(data, env) and _git(data, "diff", "--cached", "--quiet", check=False, env=env).ok:
         return False
     if not _has_head(data, env) and not _git(data, "diff", "--cached", "--name-only", env=env).stdout.strip():
@@ -43,6 +49,54 @@ def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | N
         raise _refused(leaks, data)
     _git(data, "commit", "-q", "--no-verify", "-m", _message(now), env=env)
     return True
+
+
+def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
+                 learnings: str = "knowledge/learnings") -> dict[str, str]:
+    """Stage every change git sees (``.gitignore`` applied) to a path of memory's layout
+    (``repo.outside_layout``) and every removal; returns ``{path: why}`` of each other changed path,
+    left unstaged (one staged by hand is unstaged). why not ``git add -A``: a ``.DS_Store`` or a
+    person's notes in the data folder, once pushed, made every machine refuse the remote."""
+    out = _git(data, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+               env=env).stdout
+    stage, unstage, left = [], [], {}
+    for entry in out.split("\0"):
+        xy, path = entry[:2], entry[3:]
+        if not path:
+            continue
+        why = outside_layout(path, projects, learnings)
+        if why is None or xy[1] == "D":  # why a removal too: it takes nothing out of memory
+            stage.append(path)
+        elif xy[0] != "D":  # a removal staged by hand (``git rm --cached``) is committed as it is
+            left[path] = why
+            if xy[0] not in " ?":
+                unstage.append(path)
+    # why literal: a file name may hold ``*`` or ``:(``, which git reads as pathspec magic
+    lenv = {**(os.environ if env is None else env), "GIT_LITERAL_PATHSPECS": "1"}
+    if stage:
+        _run_input(data, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], "\0".join(stage), lenv)
+    if unstage and _has_head(data, env):
+        _run_input(data, ["reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], "\0".join(unstage), lenv)
+    elif unstage:
+        _run_input(data, ["rm", "-q", "--cached", "--pathspec-from-file=-", "--pathspec-file-nul"],
+                   "\0".join(unstage), lenv)
+    return left
+
+
+def left_out_line(left: Mapping[str, str], shown: int = 5) -> str | None:
+    """One line naming the paths a round left out and why (``commit_local``'s ``left_out``), the
+    paths of each reason together; None when there are none."""
+    if not left:
+        return None
+    by_why: dict[str, list[str]] = {}
+    for path in sorted(left):
+        by_why.setdefault(left[path], []).append(path)
+    parts = []
+    for why, some in by_why.items():
+        more = f" and {len(some) - shown} more" if len(some) > shown else ""
+        names = ", ".join(logfile.terminal_safe(path, keep="") for path in some[:shown])  # a name may hold "\n"
+        parts.append(f"{names}{more}: {why}")
+    return "not synced: " + "; ".join(parts)
 
 
 def _added_secrets(diff: str, extra: Iterable[str] = ()) -> list[str]:
