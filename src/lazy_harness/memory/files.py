@@ -277,6 +277,24 @@ def is_learning_name(name: str) -> bool:
     return name.endswith(".md") and not name.startswith(".")
 
 
+def unlink_created(path: str) -> None:
+    """Remove a file a run created (undo, or the recovery of a killed persist), and the month folder it
+    leaves empty when it is a learning: nothing else would remove it, and every listing of folders
+    would show the empty month. ``os.rmdir`` fails on a folder that holds anything, which stays."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    folder = os.path.dirname(path)
+    name = os.path.basename(folder)
+    if is_learning_name(os.path.basename(path)) and len(name) == 7 and name[4] == "-" and (
+            name[:4] + name[5:]).isdigit():
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass  # why: holds another learning, or a file the person put there
+
+
 def month_folders(learnings_dir: str) -> list[str]:
     """The names of the month folders (``YYYY-MM``) of ``learnings_dir``, oldest first; [] when it cannot be read."""
     try:

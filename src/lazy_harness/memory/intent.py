@@ -211,8 +211,11 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
         elif rec.get("created"):
             try:
                 with open(rec["created"], "rb") as fh:
-                    if sha(fh.read()) == rec.get("sha"):
-                        os.unlink(rec["created"])
+                    same = sha(fh.read()) == rec.get("sha")
+                if same:
+                    from lazy_harness.memory.files import unlink_created
+
+                    unlink_created(rec["created"])
             except FileNotFoundError:
                 pass
     for target, info in head["appends"].items():

@@ -336,10 +336,9 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
                 problems.append(f"{path}: changed while it was being undone; left as it is")
                 continue
         elif target is None:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
+            from lazy_harness.memory.files import unlink_created
+
+            unlink_created(path)
         elif target != current and not _write_back(path, entry, before, target):
             problems.append(f"{path}: changed while it was being undone; left as it is")
             continue
