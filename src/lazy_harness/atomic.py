@@ -227,6 +227,20 @@ def same_file(fd: int, path: str) -> bool:
     return (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino)
 
 
+def open_append(path: str, mode: int = FILE_MODE) -> int:
+    """``path`` opened to append (made when missing), never through a symbolic link: a memory file
+    that is a link (``marks.jsonl`` -> ``~/.bashrc``) would take the line outside the memory folders,
+    which the worker's own writes refuse too (memory/plan.py). A link raises OSError naming the file."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                       | getattr(os, "O_NOFOLLOW", 0), mode)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise OSError(exc.errno, "a symbolic link: lh writes no memory through a link (remove it, keep "
+                          "its file's lines in a plain file)", path) from None
+        raise
+
+
 def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False) -> None:
     """Append one whole line (a newline is added) under an exclusive lock, then fsync. A file that
     ``rewrite`` replaced while this waited for the lock is opened again: the line lands in the new one.
@@ -239,7 +253,7 @@ def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False)
     data = (line + "\n").encode("utf-8")
     while True:
         ensure_dir(folder)  # why in the loop: a merge that removed the file removes the folder it empties
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
+        fd = open_append(path, mode)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             if not same_file(fd, path):

@@ -46,12 +46,12 @@ def _append_mark(memory_dir: str, line: str, j: journal.Journal, live: set[str])
     why not append_line: its lock is taken inside it; a second flock of the file here would wait forever."""
     import fcntl
 
-    from lazy_harness.atomic import ensure_dir, write_all
+    from lazy_harness.atomic import ensure_dir, open_append, write_all
 
     path = marks.path_of(memory_dir)
     ensure_dir(memory_dir)
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = open_append(path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             mine = os.fstat(fd)
