@@ -198,6 +198,11 @@ def recall_index_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(recall_dir(env), "index.sqlite")
 
 
+def recall_seen_dir(index_path: str) -> str:
+    """Beside the index: the writer's record of what it saw of each folder (recall/index/writer.py)."""
+    return os.path.join(os.path.dirname(index_path), "seen")
+
+
 def hold_verdicts_file(memory_key: str, env: Mapping[str, str] | None = None) -> str:
     """The hold check's verdicts on the texts SessionStart read from one project's memory (a cache)."""
     return os.path.join(cache_dir(env), "verdicts", f"{memory_key}.json")

@@ -240,11 +240,9 @@ def _sweep_temps(cfg: Config, env: Env | None) -> None:
     from lazy_harness.memory import journal
     from lazy_harness.worker import owed
 
-    from lazy_harness.recall.index.writer import SEEN
-
     learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     caches = (paths.learning_heads_file(env), paths.hold_verdicts_file("-", env), paths.usage_ranks_file("-", env),
-              os.path.join(paths.recall_dir(env), SEEN, "-"))
+              os.path.join(paths.recall_seen_dir(paths.recall_index_file(env)), "-"))
     folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env), learnings,
                *(os.path.dirname(f) for f in caches),
                *(journal.folder(d) for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None))]

@@ -451,3 +451,35 @@ def test_a_lone_surrogate_in_one_line_does_not_stop_the_index(tmp_path):
     assert writer.update(paths.recall_index_file(), [mem], paths.learnings_dir())[0] == 2
     got = prompt(root, "s-2", "what size is the zookeeper quorum")
     assert got is not None and "Zookeeper quorum" in got and "five nodes" in got, got
+
+
+def _two_indexed(tmp_path) -> tuple[str, str, str]:
+    a, b = ms.make_project(tmp_path, "alpha"), ms.make_project(tmp_path, "beta")
+    for root in (a, b):
+        ms.write_jsonl(os.path.join(paths.memory_dir(root), files.DECISIONS), [ms.decision(NOW, f"Ship {root}")])
+    writer.update(paths.recall_index_file(), [paths.memory_dir(a), paths.memory_dir(b)], paths.learnings_dir())
+    assert not writer.behind(os.environ, paths.memory_dir(b), paths.learnings_dir())
+    return paths.memory_dir(a), paths.memory_dir(b), paths.learnings_dir()
+
+
+def test_an_index_removed_and_rebuilt_for_one_project_leaves_the_others_behind(tmp_path):
+    """A damaged index (or one of another version, after an upgrade) is removed by whoever finds it and
+    built again by an index task for that prompt's project: every other project's record of what the
+    writer saw is void with it, so its next session start asks for its own index task (its entries
+    were no longer in the index, and prompts there found nothing)."""
+    mem_a, mem_b, ldir = _two_indexed(tmp_path)
+    store.remove(paths.recall_index_file())
+    writer.update(paths.recall_index_file(), [mem_a], ldir)
+    assert writer.behind(os.environ, mem_b, ldir)
+
+
+def test_an_index_of_another_version_made_again_leaves_the_others_behind(tmp_path):
+    mem_a, mem_b, ldir = _two_indexed(tmp_path)
+    conn = sqlite3.connect(paths.recall_index_file())
+    conn.execute("UPDATE meta SET v='1' WHERE k='version'")
+    conn.commit()
+    conn.close()
+    writer.update(paths.recall_index_file(), [mem_a], ldir)  # connect finds another version and starts anew
+    assert writer.behind(os.environ, mem_b, ldir)
+    writer.update(paths.recall_index_file(), [mem_b], ldir)
+    assert not writer.behind(os.environ, mem_b, ldir) and not writer.behind(os.environ, mem_a, ldir)

@@ -138,6 +138,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
                 return conn
             if row is not None or not create:
                 raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
+            forget_seen(path)  # why: an index made anew holds nothing the records could say
             return _made(conn)
         except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
             if conn is not None:
@@ -221,11 +222,32 @@ def damaged(exc: BaseException) -> bool:
 
 
 def remove(path: str) -> None:
-    """Delete the index and its WAL files."""
+    """Delete the index and its WAL files, and the writer's records of what it saw (:func:`forget_seen`)."""
     for suffix in ("", "-wal", "-shm"):
         try:
             os.unlink(path + suffix)
         except FileNotFoundError:
+            pass
+    forget_seen(path)
+
+
+def forget_seen(path: str) -> None:
+    """Delete the writer's records beside the index at ``path`` (``seen/<folder>``). why: they say what
+    the index holds; an index removed or made anew holds nothing, and a record left would tell every
+    project's session start that its folder is indexed (``writer.behind``) while only the project whose
+    prompt found the damage (an upgrade's new version, too) gets an index task: the others' prompts found
+    nothing until their files changed."""
+    from lazy_harness import paths
+
+    folder = paths.recall_seen_dir(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
             pass
 
 

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
-SEEN = "seen"
 LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key never starts with #)
 
 
@@ -229,7 +228,7 @@ def _stat(path: str) -> str:
 def seen_file(index_path: str, folder: str | None) -> str:
     """Where the writer's view of ``folder`` is kept (None: the learnings folder, shared by all)."""
     name = LEARNINGS if folder is None else os.path.basename(os.path.normpath(folder))
-    return os.path.join(os.path.dirname(index_path), SEEN, name)
+    return os.path.join(paths.recall_seen_dir(index_path), name)
 
 
 def _seen(index_path: str, mdirs: list[str], ldir: str | None) -> dict[str, str]:
