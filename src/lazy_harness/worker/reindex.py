@@ -31,6 +31,12 @@ def run_tasks(env: Env | None, root: str, ldir: str, log: Callable[[str], object
             index_task.done(path)
             continue
         todo.setdefault(where, []).append(path)
+    if todo and _made_anew(env):
+        # why: an index removed (damaged) or made anew (another version, after an upgrade) holds no
+        # project's entries; the prompt that found it asked for its own folder only, and every other
+        # project's prompts would find nothing until its next session start asked too
+        for mdir in paths.all_memory_dirs(env, root):
+            todo.setdefault(mdir, [])
     for mdir, tasks in todo.items():
         got = writer.update(paths.recall_index_file(env), [mdir], ldir, log,
                             waiting=lambda entries: None)
@@ -43,3 +49,12 @@ def run_tasks(env: Env | None, root: str, ldir: str, log: Callable[[str], object
 
         damage.report(logfile.WORKER, env)  # the lines the index could not read whole, once per file state
     return len(todo)
+
+
+def _made_anew(env: Env | None) -> bool:
+    """Whether the index holds no folder the writer brought up to date: no record of what it saw (the
+    records go with the index, ``store.forget_seen``)."""
+    try:
+        return not os.listdir(paths.recall_seen_dir(paths.recall_index_file(env)))
+    except OSError:
+        return True

@@ -483,3 +483,20 @@ def test_an_index_of_another_version_made_again_leaves_the_others_behind(tmp_pat
     assert writer.behind(os.environ, mem_b, ldir)
     writer.update(paths.recall_index_file(), [mem_b], ldir)
     assert not writer.behind(os.environ, mem_b, ldir) and not writer.behind(os.environ, mem_a, ldir)
+
+
+def test_the_index_task_after_the_index_was_made_anew_indexes_every_project(tmp_path):
+    """The first index task after the index was removed (damaged, or of another version after an
+    upgrade) brings every project's memory back into it, not only the folder its prompt asked for."""
+    from lazy_harness.worker import reindex
+
+    mem_a, mem_b, ldir = _two_indexed(tmp_path)
+    store.remove(paths.recall_index_file())
+    index_task.ask(paths.queue_dir(), mem_a)
+    said: list[str] = []
+    reindex.run_tasks(os.environ, paths.memory_root(), ldir, said.append)
+    assert not writer.behind(os.environ, mem_a, ldir) and not writer.behind(os.environ, mem_b, ldir)
+    conn = sqlite3.connect(paths.recall_index_file())
+    folders = {row[0] for row in conn.execute("SELECT DISTINCT mdir FROM entry")}
+    conn.close()
+    assert {mem_a, mem_b} <= folders, folders
