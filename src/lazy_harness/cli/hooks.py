@@ -151,11 +151,19 @@ def failed_tasks(env: Mapping[str, str] | None = None) -> list[str]:
         return []
 
 
-def describe_worker(state: dict) -> tuple[str, str]:
-    """(worker line, last successful distillation line) for status and doctor."""
-    if state.get(UNREADABLE):
-        return str(state[UNREADABLE]), "unknown"
-    if not state.get("started") and not state.get("finished"):
+def describe_worker(state: dict, queue_dir: str | None = None) -> tuple[str, str]:
+    """(worker line, last successful distillation line) for status and doctor. With ``queue_dir``
+    the queue is looked at too (never waited on): a worker holding its lock is "running", whatever
+    worker.json (written when a run ends) says of the run before; and the newest distillation in
+    done/ is the last success when worker.json has none as recent (a run still going, a foreground
+    lh distill)."""
+    running = worker_running(queue_dir) if queue_dir else None
+    done = last_distilled(queue_dir) if queue_dir else None
+    if running is not None:
+        worker = _running_line(queue_dir or "", running)
+    elif state.get(UNREADABLE):
+        worker = str(state[UNREADABLE])
+    elif not state.get("started") and not state.get("finished"):
         worker = "never ran"
     else:
         worker = f"last ran {state.get('started', '?')} to {state.get('finished', '?')}"
@@ -163,11 +171,98 @@ def describe_worker(state: dict) -> tuple[str, str]:
             worker += f" (pid {state['pid']})"
         if "processed" in state or "failed" in state:
             worker += f": {state.get('processed', 0)} processed, {state.get('failed', 0)} failed"
-    success = state.get("last_success")
+    success = None if state.get(UNREADABLE) else state.get("last_success")
+    if done is not None and (not success or done >= _epoch(str(success)) + 1):
+        # why no task id: it holds its session's short id, and the newest may be another project's
+        # session, read on lh status's screen as one of this project's
+        return worker, logfile.stamp(done)
     if success:
         task = state.get("last_success_task")
         return worker, f"{success}" + (f" (task {task})" if task else "")
-    return worker, "never"
+    return worker, "unknown" if state.get(UNREADABLE) else "never"
+
+
+def _epoch(stamp: str) -> float:
+    """A worker.json time (``logfile.stamp``) as epoch seconds; one that does not parse reads as the
+    oldest, so done/ answers."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(stamp).timestamp()
+    except ValueError:
+        return float("-inf")
+
+
+@dataclass
+class Running:
+    """The worker holding the queue's lock now: its pid and since when it holds the queue, when it
+    recorded itself as the holder (``queue.consume.OWNER``)."""
+
+    pid: int | None = None
+    since: float | None = None
+
+
+def worker_running(queue_dir: str) -> Running | None:
+    """The worker holding the lock of ``queue_dir`` now, or None. The lock is probed as the hooks
+    probe it (a shared lock tried without waiting and dropped at once), never waited for or taken."""
+    from lazy_harness.atomic import held
+    from lazy_harness.queue.consume import OWNER
+
+    if not held(os.path.join(queue_dir, queue.LOCK_NAME)):
+        return None
+    try:
+        with open(os.path.join(queue_dir, OWNER), encoding="utf-8") as fh:
+            pid = int(fh.read().split()[0])
+            since = os.fstat(fh.fileno()).st_mtime  # why: written when the worker took the queue
+    except (OSError, ValueError, IndexError):
+        return Running()  # a holder that did not record itself (yet): running, pid unknown
+    return Running(pid if pid > 0 else None, since)
+
+
+def _running_line(queue_dir: str, running: Running) -> str:
+    line = "running" + (f" (pid {running.pid})" if running.pid else "")
+    if running.since is None:
+        return line
+    counts = [_finished_since(queue.folder(queue_dir, which), running.since) for which in (queue.DONE, queue.FAILED)]
+    return line + f" since {logfile.stamp(running.since)}: so far {counts[0]} done, {counts[1]} failed"
+
+
+def _finished_since(folder: str, since: float) -> int:
+    """How many task files in ``folder`` were written at ``since`` or later (a stat each, no read)."""
+    count = 0
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                try:
+                    count += entry.name.endswith(queue.SUFFIX) and entry.stat().st_mtime >= since
+                except OSError:
+                    continue  # moved on meanwhile
+    except OSError:
+        return 0
+    return count
+
+
+def last_distilled(queue_dir: str) -> float | None:
+    """When the newest distillation in done/ (outcome processed) finished: its file's mtime, written
+    as it finished. Among the newest ``queue.consume.DONE_LOOKED_AT`` task files (names sort by time);
+    None when there is none."""
+    from lazy_harness.queue.consume import DONE_LOOKED_AT
+
+    done = queue.folder(queue_dir, queue.DONE)
+    try:
+        names = sorted((n for n in os.listdir(done) if n.endswith(queue.SUFFIX)), reverse=True)
+    except OSError:
+        return None
+    best: float | None = None
+    for name in names[:DONE_LOOKED_AT]:
+        path = os.path.join(done, name)
+        try:
+            mtime = os.stat(path).st_mtime
+            if (best is None or mtime > best) and queue.read_task(path).get("outcome") == "processed":
+                best = mtime
+        except OSError:
+            continue
+    return best
 
 
 def _events_text(ours: Iterable[Ours]) -> str:

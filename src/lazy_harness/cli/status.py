@@ -287,7 +287,7 @@ def status(recent: int) -> None:
     stopped = len(dead.intersection(names["processing"]))  # why: what this listing holds, as it counts
     click.echo(f"queue: {counts['pending']} pending, {counts['processing'] - stopped} being distilled, "
                f"{counts['failed']} failed (lh queue)" + (f"; {stopped} {INTERRUPTED}" if stopped else ""))
-    worker, success = describe_worker(worker_state())
+    worker, success = describe_worker(worker_state(), q)  # why q: a running worker has no worker.json yet
     click.echo(f"worker: {worker}; last successful distillation: {success}")
     from lazy_harness.cli import hooks_codex
 
