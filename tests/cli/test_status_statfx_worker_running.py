@@ -144,3 +144,12 @@ def test_a_distillation_worker_json_never_recorded_is_the_last_success(here):
     line = status_worker_line()
     assert line.startswith("worker: never ran"), line
     assert line.endswith(f"last successful distillation: {logfile.stamp(mtime)}"), line
+
+
+@pytest.mark.parametrize("command", [("doctor",), ("hooks", "status")])
+def test_doctor_and_hooks_status_say_running_too(here, command):
+    finished(here, "processed")
+    with worker_holding_lock() as proc:
+        out = invoke(*command)
+    [line] = [x for x in out.out.splitlines() if "worker" in x and "running" in x]
+    assert f"pid {proc.pid}" in line and "never" not in line

@@ -575,7 +575,7 @@ def _check_queue(r: Report, now: float) -> None:
     else:
         r.line("ok", "failed tasks", "none")
     state = worker_state()
-    worker, success = describe_worker(state)
+    worker, success = describe_worker(state, q)  # why q: a worker draining the queue now has no worker.json yet
     if state.get(UNREADABLE):
         r.line("warn", "worker", worker, "lh worker run --once (it writes the file again)")
     elif worker == "never ran":

@@ -662,8 +662,8 @@ def status() -> None:
         click.echo(f"compound loop: {'enabled' if enabled else 'disabled'} ({paths.config_file()})")
     except ConfigError as exc:  # why: status must report, not stop, on a broken config
         click.echo(f"compound loop: config not valid: {exc}")
-    worker, success = describe_worker(worker_state())
+    q = paths.queue_dir()
+    worker, success = describe_worker(worker_state(), q)
     click.echo(f"worker: {worker}")
     click.echo(f"last successful distillation: {success}")
-    q = paths.queue_dir()
     click.echo(f"queue: {len(pending_tasks())} pending, {len(failed_tasks())} failed ({q})")
