@@ -427,16 +427,23 @@ def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]
 
 
 def _opened_items(plan: Plan) -> list[tuple[str, str, str, dict, str]]:
-    opened: list = (plan.handoff or ([], []))[0]
-    if not opened:
+    """The open items this persist opened: new ones, and ones closed before that it opened again. An
+    item kept open from an earlier session is not one: it was checked when it was opened (or is owed
+    that check, worker/owed.py), and judging it again made every distillation that wrote nothing new
+    pay for a model check. Read after the persist wrote: an item counts when the record that opened
+    its present span (``opened_by``, ``opened_task``) is this session's and this task's."""
+    if not (plan.handoff or ([], []))[0]:
         return []
     from lazy_harness.memory import handoff
+    from lazy_harness.memory.sanitize import one_line
 
-    texts = {" ".join(str(t).split()) for t in opened}
+    # why the session too: a task named no id is distilled as "-" (worker/pipeline.py), so the id
+    # alone may be another session's; the records keep both as one_line leaves them
+    sid, tid = one_line(plan.meta.get("session_id")), one_line(plan.meta.get("task_id"))
     out = []
     for item in handoff.open_for_reading(plan.memory_dir):
-        text = " ".join(str(item.get("text") or "").split())
-        if text in texts:
+        if item.get("opened_by") == sid and item.get("opened_task") == tid:
+            text = " ".join(str(item.get("text") or "").split())
             out.append(("handoff", item["id"], "", {"text": text}, "handoff"))
     return out
 
