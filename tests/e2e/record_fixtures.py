@@ -281,6 +281,28 @@ def record_forked(home: ClaudeHome, standin: StandIn) -> list[Path]:
     return [parent, fork, again]
 
 
+def record_compacted_fork(home: ClaudeHome, standin: StandIn) -> list[Path]:
+    """A parent of two typed turns, `/compact`, one more turn, `/exit`; then `claude --resume <parent>
+    --fork-session` with one typed turn. The fork copies only what follows the compaction boundary.
+    Returned parent, fork."""
+    standin.script = Script(text="Noted.", compact_summary="1. Postgres for the ledger.\n2. CSV BOM stripped.")
+    turns = ("We chose Postgres over SQLite for the ledger because several writers commit at once.",
+             "The nightly import failed because the CSV had a byte order mark; we strip it now.")
+
+    def compact_then_ask(term: Terminal) -> None:
+        term.send_text("/compact")
+        term.wait_for("Compacted", 60)
+        term.wait_prompt(60)
+        _submit(term, standin, "After the compaction: we also decided to shard invoices by tenant id.")
+
+    _type_turns(home, standin, turns, before_exit=compact_then_ask)
+    (parent,) = home.transcripts()
+    standin.script.text = "Redis variant noted."
+    _type_turns(home, standin, ("Forked: what would change with Redis?",), "--resume", parent.stem, "--fork-session")
+    (fork,) = [p for p in home.transcripts() if p != parent]
+    return [parent, fork]
+
+
 SESSIONS: dict[str, Callable[[ClaudeHome, StandIn], list[Path]]] = {
     "interactive": record_interactive,
     "headless": record_headless,
@@ -289,9 +311,11 @@ SESSIONS: dict[str, Callable[[ClaudeHome, StandIn], list[Path]]] = {
     "subagent": record_subagent,
     "headless-resumed": record_headless_resumed,
     "forked": record_forked,
+    "compacted-fork": record_compacted_fork,
 }
 # sessions whose recording leaves several main transcripts, named in the order it returns them
-SEVERAL = {"forked": ("forked-parent", "forked", "forked-again")}
+SEVERAL = {"forked": ("forked-parent", "forked", "forked-again"),
+           "compacted-fork": ("compacted-fork-parent", "compacted-fork")}
 
 
 # -- driver --------------------------------------------------------------------------------------

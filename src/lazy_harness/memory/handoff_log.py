@@ -15,7 +15,7 @@ import os
 import time
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids, lines
+from lazy_harness.memory import files, ids, lineage, lines
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -23,6 +23,8 @@ from lazy_harness.memory.sanitize import normalise, one_line
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from lazy_harness.memory.shapes import Env
 
 STATE = files.HANDOFF_STATE
 OPEN, CLOSE = "open", "close"
@@ -257,8 +259,10 @@ def wins(rec: dict, item: Item | None) -> bool:
     return item is None or _key(rec, epoch(rec["ts"]) or 0.0) > item["key"]
 
 
-def closed_since_raised(item: Item, session_id: object) -> bool:
+def closed_since_raised(item: Item, session_id: object, env: Env | None = None) -> bool:
     """Whether ``item`` was closed, by anyone but ``session_id``, after that session had opened it.
+    A fork counts as the sessions it was forked from (memory/lineage.py ``own``): it holds their
+    conversation, so what they raised, it raises again when it is read whole.
 
     why: the session's answer giving it again is no news: a re-read of the session from its start
     (``lh knowledge handoff-now``) gives back what its first part raised, stamped with the time of the
@@ -266,8 +270,11 @@ def closed_since_raised(item: Item, session_id: object) -> bool:
     from, so its resumed part asking again is treated alike (ADR 8). The session's own close is left
     out: a running session distilled turn by turn may close an item and find it open again."""
     sid = one_line(session_id or "")
-    return (not item.is_open and bool(sid) and sid != one_line(item.get("closed_by") or "")
-            and sid in (item.get("raised_by") or ()))
+    if item.is_open or not sid:
+        return False
+    mine = lineage.own(env, sid) or (sid,)
+    return (one_line(item.get("closed_by") or "") not in mine
+            and any(s in (item.get("raised_by") or ()) for s in mine))
 
 
 def _find_open(state: dict[str, Item], ref: str) -> Item | None:
@@ -311,6 +318,8 @@ def _not_reopened(known: Item, rec: dict, session_id: object) -> str | None:
     """Why the open ``rec`` of the closed item ``known`` is not written, or None when it is."""
     if not wins(rec, known):
         return "closed by a newer session"
+    # why no env: the answer's meta names none; the worker and the CLI run in the environment whose
+    # state folder holds the lineage (worker/__main__.py passes none either)
     if closed_since_raised(known, session_id):
         return f"closed {by_whom(known.get('closed_by'))} after this session raised it"
     return None

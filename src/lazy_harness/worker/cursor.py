@@ -11,14 +11,20 @@ replaced transcript starts again from the top). It advances only after the memor
 failed, waiting or killed run leaves it where it was, so nothing is skipped.
 
 Forks (``claude --resume P --fork-session``, memory/lineage.py): the fork's transcript starts with
-a copy of P's conversation, keeping P's ``uuid``s. A fork's first call leaves out only the part of
-that copy its parents' distillations cover: up to the record a parent's cursor names as ``last``
-(all it copied of a parent whose cursor predates ``last``, or whose ``last`` it did not copy, since
-that parent was distilled past the fork's start), or a record that another fork distilled of that
-parent (below). The rest of the copy (a parent skipped as too short, never distilled, or distilled
-before the fork was made and not since) is distilled as part of the fork. Then, so that P distilled
-later does not send it again, the fork records in ``<state>/<P>.covered`` (one ``uuid`` a line) the
-last of P's records it copied; P's next call reads from after that record in its own transcript.
+a copy of P's conversation, keeping P's ``uuid``s (after P ran ``/compact``, only what follows the
+compaction: its summary, the reply it kept, the later turns). What the copy holds is judged from P's
+own transcript (beside the fork's, or kept by the queue): a copied record is covered when its line
+ends at or before where P's distillations reached there (P's cursor, or a fork's record, below).
+A fork's first call leaves out the covered start of its copy; when P was distilled before but the
+copy does not start at P's first record (the compacted case), also the rest of P's records, which
+P's next call reads from its cursor; the remainder (a parent skipped as too short, never distilled)
+is distilled as part of the fork. Then, only when the fork holds P's records from P's first one, it
+records in ``<state>/<P>.covered`` (one ``uuid`` a line) the last of them, so that P distilled later
+does not send them again: P's next call reads from after that record in its own transcript. A copy
+P cannot be told about is left to P or, for a P never distilled, sent by both: memory's
+de-duplication keeps one entry, where a turn left out by both is lost. Without P's transcript the
+copy is covered up to what P's cursor names as ``last``. The record is written before the fork's
+cursor, and again (skipping what is listed) when a killed process's cursor is caught up.
 
 One distillation of a session at a time: ``<state>/<session>.distilling`` is a lock (``flock``;
 removed only by ``lh queue purge``, while it holds it) held from reading the cursor to advancing it
@@ -112,7 +118,7 @@ def _cursor(env: Env | None, session_id: str) -> dict:
 def start(env: Env | None, session_id: str, path: str) -> int:
     """The byte offset to read new conversation from: past what the session's own distillations read,
     past what a fork distilled of it, and for a fork not distilled yet, past what its parents'
-    distillations cover of what it copied; 0 for a first call or an invalid cursor."""
+    distillations cover of what it copied (or leave to themselves); 0 for a first call or an invalid cursor."""
     if not session_id:
         return 0
     own = _own(env, session_id, path)
@@ -127,8 +133,10 @@ def advance(env: Env | None, session_id: str, path: str, offset: int, now: float
     moved = position(session_id, path, offset, now)
     if moved is None:
         return
+    # why first: a kill between the two leaves the cursor behind, which the owed record's catch_up
+    # moves (and records this again, skipping what is listed); the other order lost the record
+    _cover_parents(env, session_id, path, offset, _own(env, session_id, path))
     atomic_write(_file(env, session_id), json.dumps({k: moved[k] for k in _KEYS}) + "\n")
-    _cover_parents(env, session_id, path, offset)
 
 
 _KEYS = ("offset", "check", "at", "last")
@@ -149,13 +157,17 @@ def catch_up(env: Env | None, moved: dict) -> bool:
     advance may not have happened: never backwards (a later distillation went further), and only while
     the transcript still holds the bytes it was read with. True when it moved."""
     sid, path, offset = str(moved["session_id"]), str(moved["path"]), int(moved["offset"])
-    if not sid or _own(env, sid, path) >= offset or _check(path, offset) != moved["check"]:
+    if not sid or _check(path, offset) != moved["check"]:
+        return False
+    # why even when the cursor is there: a process killed after its cursor write and before this record
+    # (as an earlier version wrote them) left the parents without it; it skips what is listed
+    _cover_parents(env, sid, path, offset)
+    if _own(env, sid, path) >= offset:
         return False
     last = moved.get("last")
     record = {"offset": offset, "check": moved["check"], "at": moved["at"],
               "last": last if isinstance(last, str) else _last_uuid(path, offset)}
     atomic_write(_file(env, sid), json.dumps(record) + "\n")
-    _cover_parents(env, sid, path, offset)
     return True
 
 
@@ -228,43 +240,97 @@ def _distilled_by_forks(env: Env | None, session_id: str, path: str) -> int:
 
 
 def _copy_covered(env: Env | None, session_id: str, path: str) -> int:
-    """Where the part of a fork's copied conversation that its parents' distillations cover ends; 0 when
-    the session is no fork or none of its copy was distilled."""
+    """Where the part of a fork's copied conversation left out of its first distillation ends (what its
+    parents' distillations cover, or leave to themselves: :func:`_left_out`); 0 when the session is no
+    fork or it distils all of its copy."""
     from lazy_harness.memory import lineage
     from lazy_harness.worker import transcript
 
     if not lineage.from_transcript(path, session_id):  # why: bounded; most sessions are no fork
         return 0
     copy = transcript.copied_part(path, session_id)
-    index = {uid: i for i, (uid, _, _) in enumerate(copy)}
-    best = -1
+    held = {uid for uid, _, _ in copy}
+    out: set[str] = set()
     for parent in dict.fromkeys(source for _, source, _ in copy if source):
-        last_of_parent = max(i for i, (_, source, _) in enumerate(copy) if source == parent)
-        marks = _covered(env, parent)
-        own = _cursor(env, parent)
-        if own:  # why '' for a cursor without ``last`` (older): distilled, how far unknown: all it copied of it
-            marks.append(own["last"] if isinstance(own.get("last"), str) else "")
-        for mark in marks:
-            best = max(best, index.get(mark, last_of_parent) if mark else last_of_parent)
-    return copy[best][2] if best >= 0 else 0
+        out |= _left_out(env, parent, path, copy, held)
+    n = 0
+    while n < len(copy) and copy[n][0] in out:
+        n += 1
+    return copy[n - 1][2] if n else 0
 
 
-def _cover_parents(env: Env | None, session_id: str, path: str, offset: int) -> None:
-    """After a fork's distillation: record, for each session it copied from, the last of that session's
-    records it holds (all distilled now, by it or before it), unless already recorded."""
+def _parent_side(env: Env | None, parent: str, path: str) -> tuple[list[tuple[str, int]], int, int] | None:
+    """The parent's conversation records (uuid, where its line ends in its own transcript), how far in
+    that transcript its distillations cover (its cursor, or a fork's record of it), and its own cursor's
+    offset; None when its transcript is not found (beside the fork's, where Claude Code writes a fork,
+    or kept by the queue when it was deleted) or cannot be read."""
+    from lazy_harness.queue import retain
+    from lazy_harness.worker import transcript
+
+    beside = os.path.join(os.path.dirname(path), f"{paths.safe_session_id(parent)}.jsonl")
+    found = retain.source(paths.queue_dir(env), parent, beside)
+    records = transcript.conversation(found) if os.path.isfile(found) else None
+    if not records:
+        return None
+    ends = dict(records)
+    own = _own(env, parent, found)
+    return records, max([own, *(ends.get(uid, 0) for uid in _covered(env, parent))]), own
+
+
+def _from_start(records: list[tuple[str, int]], held: set[str]) -> list[str]:
+    """The parent's records, from its first, that the fork holds, up to the first one it does not: the
+    part a fork made after the parent's ``/compact`` lacks (it copies from the compaction on)."""
+    out = []
+    for uid, _ in records:
+        if uid not in held:
+            break
+        out.append(uid)
+    return out
+
+
+def _left_out(env: Env | None, parent: str, path: str, copy: list[tuple[str, str, int]], held: set[str]) -> set[str]:
+    """The fork's copied records not to distil for ``parent``: those at or before where the parent's
+    distillations reached in its own transcript; and, when the parent was distilled before and its
+    copy does not start at the parent's first record (so the parent cannot be told where to start
+    after it: :func:`_cover_parents`), the rest of what the parent's transcript holds, which the
+    parent's next distillation reads from its cursor. Without the parent's transcript: what its
+    cursor's ``last`` or a fork's record of it names, and what precedes it in the copy."""
+    side = _parent_side(env, parent, path)
+    if side is None:
+        marks = [*_covered(env, parent), _cursor(env, parent).get("last")]
+        index = {uid: i for i, (uid, _, _) in enumerate(copy)}
+        best = max((index[m] for m in marks if isinstance(m, str) and m in index), default=-1)
+        return {uid for uid, _, _ in copy[:best + 1]}
+    records, reached, own = side
+    covered = {uid for uid, end in records if end <= reached and uid in held}
+    if not own:  # why: never distilled (too short, not seen yet): nothing says it ever will be
+        return covered
+    return covered | ({uid for uid, _ in records if uid in held} - set(_from_start(records, held)))
+
+
+def _cover_parents(env: Env | None, session_id: str, path: str, offset: int, before: int = 0) -> None:
+    """After a fork's distillation up to ``offset``: record, for each session it copied from, the last
+    of that session's records it holds when it holds them all from the session's first record (all
+    distilled now, by it or before it), unless the session's distillations reach past it already or it
+    is listed. Nothing when the fork had a cursor already (``before``, its offset: recorded then)."""
     from lazy_harness.memory import lineage
 
-    if len(lineage.own(env, session_id)) < 2:  # why: the worker recorded a fork's parents when it read it
+    # why ``before`` is enough: a distillation reads the file to its end, and the copy precedes all the
+    # fork said, so the first one passed the copy; this spares later ones a scan of it
+    if before or len(lineage.own(env, session_id)) < 2:  # the worker records a fork's parents as it reads it
         return
     from lazy_harness.worker import transcript
 
-    last: dict[str, str] = {}
-    for uid, source, end in transcript.copied_part(path, session_id):
-        if source and end <= offset:
-            last[source] = uid
-    for parent, uid in last.items():
-        if uid not in _covered(env, parent):
-            try:
-                append_line(_file(env, parent, COVERED), uid)
-            except OSError:  # why: the memory is persisted; at worst the parent sends this part again
-                continue
+    copy = [part for part in transcript.copied_part(path, session_id) if part[2] <= offset]
+    if not copy:
+        return
+    held = {uid for uid, _, _ in copy}
+    for parent in dict.fromkeys(source for _, source, _ in copy if source):
+        side = _parent_side(env, parent, path)
+        told = _from_start(side[0], held) if side else []
+        if not side or not told or dict(side[0])[told[-1]] <= side[1] or told[-1] in _covered(env, parent):
+            continue  # why no transcript: nothing of it is read again
+        try:
+            append_line(_file(env, parent, COVERED), told[-1])
+        except OSError:  # why: the memory is persisted; at worst the parent sends this part again
+            continue

@@ -20,6 +20,7 @@ re-exported here.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from lazy_harness import jsonload
 from lazy_harness.memory.lineage import copied_from
@@ -27,6 +28,9 @@ from lazy_harness.worker.conversation import TEXT_CAP, TOOL_ERROR_CAP  # noqa: F
 from lazy_harness.worker.transcript_lines import (  # noqa: F401 - the pieces' names are this module's API too
     MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines)
 from lazy_harness.worker.transcript_records import Signals, View, _Reader, classify  # noqa: F401
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 DEFAULT_BUDGET = 100_000
 SNIFF_BYTES = 4 * 1024 * 1024
@@ -46,6 +50,21 @@ def read_view(path: str, budget_chars: int = DEFAULT_BUDGET, max_line_bytes: int
     return _read(path, budget_chars, max_line_bytes, None, text_from, keep_copied)
 
 
+def _conversation_records(path: str) -> Iterator[tuple[dict, int]]:
+    """Each user or assistant record of ``path`` with a ``uuid`` (not a subagent's), with the byte
+    offset where its line ends. Raises :class:`TranscriptError` or ``OSError`` as the file is read."""
+    with _open(path) as fh:
+        for raw in iter_lines(fh):
+            first = None if raw is None else _FIRST_TYPE.match(raw)
+            if raw is None or b'"uuid"' not in raw or (first and first.group(1) not in _CONVERSATION):
+                continue
+            record = jsonload.line_object(raw)
+            if (record is None or record.get("type") not in ("user", "assistant")
+                    or record.get("isSidechain") is True or not isinstance(record.get("uuid"), str)):
+                continue
+            yield record, fh.tell()
+
+
 def copied_part(path: str, session: str) -> list[tuple[str, str, int]]:
     """A fork's copied conversation: (uuid, the session that made it or '', the byte offset where its
     line ends) of each user and assistant record up to the last one copied from another session
@@ -54,24 +73,25 @@ def copied_part(path: str, session: str) -> list[tuple[str, str, int]]:
     found: list[tuple[str, str, int]] = []
     last = -1
     try:
-        with _open(path) as fh:
-            for raw in iter_lines(fh):
-                first = None if raw is None else _FIRST_TYPE.match(raw)
-                if raw is None or b'"uuid"' not in raw or (first and first.group(1) not in _CONVERSATION):
-                    continue
-                record = jsonload.line_object(raw)
-                if (record is None or record.get("type") not in ("user", "assistant")
-                        or record.get("isSidechain") is True or not isinstance(record.get("uuid"), str)):
-                    continue
-                if session in (record.get("session_id"), record.get("requestSessionId")):
-                    break
-                source = copied_from(record)
-                found.append((record["uuid"], source, fh.tell()))
-                if source:
-                    last = len(found) - 1
+        for record, end in _conversation_records(path):
+            if session in (record.get("session_id"), record.get("requestSessionId")):
+                break
+            source = copied_from(record)
+            found.append((record["uuid"], source, end))
+            if source:
+                last = len(found) - 1
     except (TranscriptError, OSError):
         return []
     return found[:last + 1]
+
+
+def conversation(path: str) -> list[tuple[str, int]] | None:
+    """(uuid, the byte offset where its line ends) of each user and assistant record of ``path``, in
+    order; None when it cannot be read."""
+    try:
+        return [(record["uuid"], end) for record, end in _conversation_records(path)]
+    except (TranscriptError, OSError):
+        return None
 
 
 def sniff_kind(path: str, max_bytes: int = SNIFF_BYTES) -> str:

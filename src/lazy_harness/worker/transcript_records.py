@@ -14,8 +14,8 @@ What counts (the worker's gates use these):
 
 What gives no text (still counted, as the part before a cursor is):
 - a fork's copied conversation (memory/lineage.py), unless the reader is asked to keep it
-  (``keep_copied``: the worker does, and leaves out only what its parents' distillations cover, by
-  a cursor: worker/cursor.py): everything up to the last record copied from another session.
+  (``keep_copied``: the worker does, and leaves out only what its parents' distillations cover or
+  leave to themselves, by a cursor: worker/cursor.py): everything up to the last record copied from another session.
   ``copied_from`` names those sessions, in order, either way.
 - a ``claude -p`` run's turns (from an ``sdk`` prompt to the next typed one), when the person went on
   typing in it (``claude --resume``): the scripted run is not distilled, as a headless session is not.
