@@ -7,8 +7,12 @@ check (the cursor keeps what was distilled from being read again). One with a ta
 processed is left alone. It prints how many and what they would cost before queueing anything, then
 queues them oldest first while their estimate (the distill call, and the model check's when
 ``[trust] model_check`` is on) fits under what is left of the caps less a share kept for today's own
-sessions (:data:`KEPT_SHARE` of the daily cap, or one session's estimate when that is more), so a
-backfill never pauses the memory of today's sessions.
+sessions (``cost.budget.KEPT_SHARE`` of the daily cap, or one session's estimate when that is
+more). Each task carries what priced it (``backfill_chars``, ``backfill_check_usd``): the worker
+takes Backfill tasks after every other task, and only while spend plus the task's estimate leaves
+that share, so a backfill never pauses the memory of today's sessions, even when its estimate was
+too low. With no call in the ledger yet, the estimate is a guess at the configured model's price,
+and the first line says so.
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
     from lazy_harness.cost import budget
 
-KEPT_SHARE = 0.25  # of [budget] daily_usd, kept for the day's own sessions (at least one session's estimate)
 CHECK_DAYS = 30  # the model check's calls of this many days price the next one
 
 
@@ -44,6 +47,8 @@ class Candidate:
     cwd: str
     mtime: float
     estimate: float
+    chars: int = 0  # the distill prompt's likely length
+    check: float = 0.0  # the model check's share of ``estimate``
 
 
 def candidates(since: float, project: str | None, cfg: Config,
@@ -73,7 +78,8 @@ def candidates(since: float, project: str | None, cfg: Config,
         if root is not None and project_root(view.cwd) != root:
             continue
         chars = min(int(loop["prompt_max_chars"]), len(view.text) + 8000)  # + instructions and memory
-        found.append(Candidate(path, view.session_id or sid, view.cwd, mtime, budget.estimate(chars, env) + check))
+        cost = budget.estimate(chars, env, model=str(loop["model"] or "")) + check
+        found.append(Candidate(path, view.session_id or sid, view.cwd, mtime, cost, chars, check))
     found.sort(key=lambda c: c.mtime)
     return found, seen
 
@@ -133,9 +139,11 @@ def _check_estimate(cfg: Config, env: Mapping[str, str] | None) -> float:
 
 
 def kept_for_today(found: list[Candidate], verdict: budget.Verdict) -> float:
-    """The share of the caps a backfill leaves for today's own sessions: :data:`KEPT_SHARE` of the
+    """The share of the caps a backfill leaves for today's own sessions: ``budget.KEPT_SHARE`` of the
     daily cap, or one session's estimate when that is more."""
-    return max(KEPT_SHARE * verdict.daily, max((c.estimate for c in found), default=0.0))
+    from lazy_harness.cost import budget
+
+    return budget.kept_for_today(verdict.daily, max((c.estimate for c in found), default=0.0))
 
 
 def _tighter(verdict: budget.Verdict) -> tuple[str, str]:
@@ -166,8 +174,9 @@ def _summary(found: list[Candidate], seen: int, start: float, verdict: budget.Ve
     total = sum(c.estimate for c in found)
     day = time.strftime("%Y-%m-%d", time.localtime(start))
     where = "under the monthly cap" if _tighter(verdict)[0] == "monthly" else "under the cap today"
+    guess = " (no cost history: a guess)" if found and budget.guessed() else ""
     return (f"{len(found)} session(s) since {day} never distilled (of {seen} looked at); "
-            f"estimated cost {budget.money(total)}; left {where} {budget.money(verdict.remaining)}, "
+            f"estimated cost {budget.money(total)}{guess}; left {where} {budget.money(verdict.remaining)}, "
             f"of which {budget.money(min(kept, verdict.remaining))} is kept for today's sessions")
 
 
@@ -235,6 +244,8 @@ def _queue(found: list[Candidate], room: float) -> int:
             break
         fields = queue.task_fields({"cwd": c.cwd, "transcript_path": c.path, "session_id": c.session_id},
                                    "Backfill", False)
+        # why: the worker prices the task again before it runs (worker/loop.py), by the ledger as it is then
+        fields.update(backfill_chars=str(c.chars), backfill_check_usd=repr(round(c.check, 6)))
         with _ctrl_c_held():
             name = queue.enqueue(q, fields)
             room -= c.estimate

@@ -38,11 +38,26 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from lazy_harness.config.typed import Config
 
-# why: without history, price a prompt character like claude-haiku-4-5 input with its cache write
-# ($1.25 per million tokens, ~3.5 characters a token) plus a fixed share for the CLI's own system
-# prompt and a 2,000-token answer ($5 per million); the ledger's own average replaces it at once
+# Without history a call is priced by the configured model: its prompt characters as input with the
+# cache write (1.25 times the input price, ~3.5 characters a token), plus a fixed share for the CLI's
+# own system prompt (~8,000 tokens, also written to the cache) and a 2,000-token answer. The ledger's
+# own average replaces the guess at once.
+# Dollars per million tokens (input, output) by the model's name: the first entry the name holds wins.
+PRICES = (("opus-4-5", 5.0, 25.0), ("opus", 15.0, 75.0), ("sonnet", 3.0, 15.0), ("haiku", 1.0, 5.0))
+# why the dearest: a model not in the table is priced high, so a cap stops early rather than late
+UNKNOWN_PRICE = (15.0, 75.0)
+DEFAULT_MODEL = "claude-haiku-4-5"  # compound_loop.model's default
+CHARS_PER_TOKEN = 3.5
+CACHE_WRITE = 1.25
+SYSTEM_TOKENS = 8000
+ANSWER_TOKENS = 2000
+# the guess for claude-haiku-4-5
 FALLBACK_PER_CHAR = 1.25e-6 / 3.5
 FALLBACK_FIXED = 0.02
+# A backfill leaves this share of [budget] daily_usd (or one session's estimate, when that is more) for
+# the day's own sessions: lh backfill queues only what fits under the rest, and the worker takes a
+# Backfill task only while its estimate fits under it (docs/how/cost.md, Backfill)
+KEPT_SHARE = 0.25
 BUSY = "another model call"  # how a busy verdict's reason starts (lh distill waits on it)
 OPEN_DIR = "calls-open"  # under the queue's state folder: one marker per call under way
 # beside it: held while a caller checks the caps and writes its marker. why the dot: lh queue purge reads
@@ -132,12 +147,55 @@ def spent(env: Mapping[str, str] | None, now: float) -> tuple[float, float]:
     return s.today, s.month
 
 
-def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float | None = None) -> float:
-    """A call's likely cost: the ledger's recent dollars per prompt character, else a fallback price."""
+def price(model: str | None) -> tuple[float, float]:
+    """Dollars per million tokens (input, output) of ``model`` (:data:`PRICES`)."""
+    name = (model or DEFAULT_MODEL).lower()
+    for part, per_in, per_out in PRICES:
+        if part in name:
+            return per_in, per_out
+    return UNKNOWN_PRICE
+
+
+def guess(prompt_chars: int, model: str | None = None) -> float:
+    """A call's likely cost with no history in the ledger, at ``model``'s price."""
+    per_in, per_out = price(model)
+    per_char = per_in * CACHE_WRITE / 1e6 / CHARS_PER_TOKEN
+    return (SYSTEM_TOKENS * per_in * CACHE_WRITE + ANSWER_TOKENS * per_out) / 1e6 + prompt_chars * per_char
+
+
+def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float | None = None,
+             model: str | None = None) -> float:
+    """A call's likely cost: the ledger's recent dollars per prompt character, else :func:`guess` at
+    ``model``'s price (claude-haiku-4-5's when None)."""
     per_char = ledger.cost_per_char(env, now=now)
     if per_char is None:
-        return FALLBACK_FIXED + prompt_chars * FALLBACK_PER_CHAR
+        return guess(prompt_chars, model)
     return prompt_chars * per_char
+
+
+def guessed(env: Mapping[str, str] | None = None, now: float | None = None) -> bool:
+    """Whether :func:`estimate` guesses now: no call in the ledger to price it by."""
+    return ledger.cost_per_char(env, now=now) is None
+
+
+def kept_for_today(daily: float, session_estimate: float) -> float:
+    """What a backfill leaves for today's own sessions: :data:`KEPT_SHARE` of the daily cap, or one
+    session's estimate when that is more."""
+    return max(KEPT_SHARE * daily, session_estimate)
+
+
+def backfill_waits(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float) -> str:
+    """Why a backfilled session estimated at ``cost`` waits ("" when it may run): what is left under
+    the caps, less the share kept for today's sessions, must hold it."""
+    v = check(cfg, env, now)
+    kept = kept_for_today(v.daily, cost)
+    if cost <= v.remaining - kept:
+        return ""
+    word = "monthly" if v.monthly - v.spent_month <= v.daily - v.spent_today else "daily"
+    when = "next month" if word == "monthly" else "tomorrow"
+    cap = v.monthly if word == "monthly" else v.daily
+    return (f"backfill waits: what is left of the {word} cap {money(cap)} is kept for today's sessions "
+            f"(at least {money(kept)}); resumes {when} or when [budget] {word}_usd is raised")
 
 
 def money(value: float) -> str:

@@ -54,6 +54,7 @@ class Stats:
     lock_busy: bool = False
     waiting: int = 0  # tasks put back to wait (worker/waiting.py)
     paused: str = ""  # why the queue stopped for a spend cap
+    held: str = ""  # why the Backfill tasks wait in this run (the share kept for today's sessions)
     storage: str = ""  # why the queue stopped for lack of room to write (worker/storage.py)
     last_success: str | None = None
     last_success_task: str | None = None
@@ -97,13 +98,17 @@ def _current(cfg: Config, env: Env | None) -> tuple[Config, str]:
 
 def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None = None,
           sleep: Sleep = time.sleep) -> None:
-    from lazy_harness.worker import calls, storage, waiting
+    """Process the ready tasks until none is left, a cap pauses the queue or writing stops. Backfill
+    tasks come after every other task, and wait once they would eat into the share kept for today's
+    sessions (worker/backfill_share.py); after each of them the queue is listed again, so a session that
+    ended meanwhile goes next."""
+    from lazy_harness.worker import backfill_share, calls, storage
 
     while True:
-        names = waiting.ready(q, queue.pending(q), time.time())
-        if not names:
+        tasks = backfill_share.next_tasks(q, stats.held)
+        if not tasks:
             return
-        for name in names:
+        for name, fields in tasks:
             if limit is not None and stats.finished >= limit:
                 return
             cfg, stats.paused = _current(cfg, env)
@@ -111,29 +116,45 @@ def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None 
             if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
                 _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
                 return
+            backfill = fields.get("event") == backfill_share.BACKFILL
+            held = backfill_share.waits(cfg, env, fields) if backfill else None
+            if held:  # why: none is taken again in this run; the next start looks again (a new day, a raised cap)
+                stats.held = held
+                _log(env, f"worker {os.getpid()}: backfill tasks wait: {held}")
+                backfill_share.hold(q, [n for n, _ in tasks], held, lambda m: _log(env, m))
+                break
             stats.storage = storage.room(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}")) or ""
             if stats.storage:  # why: no model call for an answer that could not be kept
                 storage.stop(env, stats.storage)
                 _log(env, f"worker {os.getpid()}: memory writing waits: {stats.storage}; tasks stay pending")
                 return
             status = one_task.process_one(q, name, cfg, env, sleep, stats.projects)
-            if status == "storage":
-                stats.waiting += 1
-                stats.storage = "no room to write"
+            if not _count(stats, name, status):
                 return
-            if status in ("waiting", "paused"):
-                stats.waiting += 1
-                if status == "paused":
-                    stats.paused = "the next call does not fit under a spend cap"
-                    return
-            if status == "processed":
-                stats.processed += 1
-                stats.last_success = logfile.stamp(time.time())
-                stats.last_success_task = queue.task_id(name)
-            elif status == "skipped":
-                stats.skipped += 1
-            elif status == "failed":
-                stats.failed += 1
+            if backfill:
+                break  # why: listed again, so a task queued meanwhile by a session's end goes first
+
+
+def _count(stats: Stats, name: str, status: str | None) -> bool:
+    """Count one task's outcome; False when the drain stops (a spend cap, no room to write)."""
+    if status == "storage":
+        stats.waiting += 1
+        stats.storage = "no room to write"
+        return False
+    if status in ("waiting", "paused"):
+        stats.waiting += 1
+        if status == "paused":
+            stats.paused = "the next call does not fit under a spend cap"
+            return False
+    if status == "processed":
+        stats.processed += 1
+        stats.last_success = logfile.stamp(time.time())
+        stats.last_success_task = queue.task_id(name)
+    elif status == "skipped":
+        stats.skipped += 1
+    elif status == "failed":
+        stats.failed += 1
+    return True
 
 
 def consolidate_touched(cfg: Config, env: Env | None, stats: Stats) -> None:
@@ -394,6 +415,7 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
 
     synced_cfg = None
     indexed = False
+    stats.held = ""  # why: checked again at each start (a new day, a raised cap); within it, spend only grows
     while True:
         fd = queue.acquire_worker_lock(q)
         if fd is None:
@@ -441,9 +463,9 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
 
             consume.release_queue(q)
             queue.release_worker_lock(fd)
-        from lazy_harness.worker.waiting import ready
+        from lazy_harness.worker import backfill_share
 
         if ((limit is not None and stats.finished >= limit) or stats.paused or stats.storage
-                or not (ready(q, queue.pending(q), time.time()) or (indexed and index_task.waiting(q)))):
+                or not (backfill_share.next_tasks(q, stats.held) or (indexed and index_task.waiting(q)))):
             break
     return synced_cfg
