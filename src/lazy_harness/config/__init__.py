@@ -145,10 +145,12 @@ def load_fast(env: Mapping[str, str] | None = None) -> Config:
         cached = _cached(env, stamp)
         if cached is not None:
             return cached
-        values = _parse_descriptor(fd, path, env)
+        values, keep = _parse_descriptor(fd, path, env)
     finally:
         if fd is not None:
             os.close(fd)
+    if not keep:
+        return values
     import json
 
     try:
@@ -170,10 +172,17 @@ def _cached(env: Mapping[str, str] | None, stamp: list) -> Config | None:
     return None
 
 
-def _parse_descriptor(fd: int | None, path: str, env: Mapping[str, str] | None) -> Config:
+def _parse_descriptor(fd: int | None, path: str, env: Mapping[str, str] | None) -> tuple[Config, bool]:
     """The values of the config.toml open on ``fd`` (None: missing, the defaults), with its first
-    problem under :data:`INVALID`. Never raises."""
-    problem = None
+    problem under :data:`INVALID`, and whether they may be kept in the snapshot. Never raises.
+
+    why not kept after any other failure: only what the file holds (its syntax, its values: a
+    ConfigError) is the file's; a failure of this run (an import broken by a project's ``datetime.py``
+    on a hostile PYTHONPATH, a read error) was kept under the file's stamp, and every later hook said
+    "config.toml is invalid" and paused distillation until the file was edited."""
+    from lazy_harness.errors import ConfigError
+
+    problem, keep = None, True
     try:
         if fd is None:
             values, errors = defaults(), list[str]()
@@ -185,9 +194,10 @@ def _parse_descriptor(fd: int | None, path: str, env: Mapping[str, str] | None) 
     except Exception as exc:  # why: a hook must never fail on a bad config; it runs with defaults
         values = defaults()
         problem = getattr(exc, "message", None) or f"{path}: {exc}"
+        keep = isinstance(exc, ConfigError) and not isinstance(exc.__cause__ or exc.__context__, OSError)
     if problem:
         values[INVALID] = problem  # why: hooks say "config invalid", never "disabled" (ADR 0013)
-    return values
+    return values, keep
 
 
 def _read_all(fd: int) -> bytes:
