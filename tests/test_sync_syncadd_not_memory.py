@@ -187,3 +187,17 @@ def test_lh_sync_and_its_status_print_what_was_left_out(tmp_path, monkeypatch):
     assert line.startswith("not synced: ") and "not part of memory" in line
     status = invoke("sync", "--status")
     assert [x for x in status.out.splitlines() if ".DS_Store" in x] == [line]
+
+
+def test_a_removal_staged_and_never_committed_goes_out_at_the_next_round(tmp_path):
+    """A round killed between its ``git add`` and its commit (or a ``git rm`` by hand) leaves a memory
+    file's removal staged and the file gone: the next round commits it, rather than failing on it at
+    every round after."""
+    a, b = _two(tmp_path)
+    a.add("failure", "the first failure")
+    a.sync()
+    rel = os.path.relpath(a.mdir / "failures.jsonl", a.data)
+    _git("-C", str(a.data), "rm", "-q", rel)
+    got = a.sync()
+    assert got["committed"] and got["pushed"], got
+    assert rel not in _remote_paths(a)

@@ -62,7 +62,9 @@ def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str 
     stage, unstage, left = [], [], {}
     for entry in out.split("\0"):
         xy, path = entry[:2], entry[3:]
-        if not path:
+        if not path or (xy[1] == " " and xy[0] != "?" and outside_layout(path, projects, learnings) is None):
+            # why: staged already as the folder holds it (a removal ``git rm`` or a killed round staged:
+            # ``git add`` of a path gone from both the index and the folder fails every round after)
             continue
         why = outside_layout(path, projects, learnings)
         if why is None or xy[1] == "D":  # why a removal too: it takes nothing out of memory
