@@ -37,15 +37,15 @@ def our_commands(data):
 
 def test_command_is_the_python_without_site_then_the_launcher_then_the_event():
     argv = shlex.split(settings.command_for("Stop", PY, parent="/opt/venv/lib/python3.11/site-packages"))
-    assert argv[:4] == [PY, "-S", "-P", "-c"] and argv[5] == "Stop" and len(argv) == 6
+    assert argv[:4] == [PY, "-I", "-S", "-c"] and argv[5] == "Stop" and len(argv) == 6
     assert argv[4] == ('import sys; sys.path.append("/opt/venv/lib/python3.11/site-packages")\n'
                        "try: from lazy_harness.hooks.launch import run; run()\n"
-                       "except ImportError: raise SystemExit(0)")
+                       "except Exception: raise SystemExit(0)")
 
 
 def test_the_launcher_runs_the_hook_from_another_folder_with_a_module_named_like_ours(tmp_path):
     """What Claude Code does: the command through a shell, in the project folder. A project file
-    named like a module the hook imports is not picked up (-P), and no site is loaded (-S)."""
+    named like a module the hook imports is not picked up (-I), and no site is loaded (-S)."""
     import subprocess
     import sys
 

@@ -3,7 +3,7 @@
 The file belongs to Claude Code and to the user. We own only the hook entries whose command runs
 our launcher (``hooks.launch.run``; before it ``hooks.entry.run``), the older ``-m lazy_harness.hooks``
 or the ``lh-hook`` console script; every other key and entry is kept exactly as it was, in its order.
-Two command forms: the absolute interpreter (``<python> -S -P -c '<launcher>' <Event>``, see
+Two command forms: the absolute interpreter (``<python> -I -S -c '<launcher>' <Event>``, see
 ``command_for``, for files of this machine) and the portable ``lh-hook <Event>`` (for a project file
 shared through git: it names no path of this machine, ``lh-hook`` is found on PATH).
 An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it.
@@ -51,9 +51,13 @@ INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install a
 UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
 RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
-# why: a package removed (pip uninstall) before lh hooks uninstall must not turn every hook into a traceback
-# and exit 1 in the person's session; the try costs nothing, and an installed package runs as before
-GONE = "except ImportError: raise SystemExit(0)"
+# why: a package removed (pip uninstall) before lh hooks uninstall, or one that fails to import (a half-done
+# upgrade, a syntax error), must not turn every hook into a traceback and exit 1 in the person's session; the
+# try costs nothing, and an installed package runs as before (hooks.entry.run leaves with os._exit(0) itself)
+GONE = "except Exception: raise SystemExit(0)"
+# the interpreter's options in the command: -I, isolated (implies -E: no PYTHON* variable is read, such as a
+# PYTHONHOME of another Python or a PYTHONPATH naming the project; -s; -P), -S: no site (docs/adr/0002)
+FLAGS = "-I -S"
 # ours: the launcher (RUN), the older ones (RUN_BEFORE, ``-m lazy_harness.hooks``: replaced at the next
 # install), the portable script
 _OURS = re.compile(re.escape(RUN) + "|" + re.escape(RUN_BEFORE) + r"|(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
@@ -104,14 +108,15 @@ def files_read_at(cwd: str, env: Mapping[str, str] | None = None) -> list[tuple[
 
 def command_for(event: str, python: str | None = None, portable: bool = False, parent: str | None = None,
                 agent: str | None = None) -> str:
-    """``<python> -S -P -c '<launcher>' <Event>``: the absolute interpreter, so PATH does not matter;
+    """``<python> -I -S -c '<launcher>' <Event>``: the absolute interpreter, so PATH does not matter;
     the launcher puts the folder holding this lazy_harness (``parent``) on ``sys.path`` and runs
-    ``hooks.launch.run`` (the hooks' bundle, docs/adr/0050, then ``hooks.entry.run``). ``-S``: no
-    ``site`` (the hooks use the standard library and this package only), ``-P``: the project folder
-    Claude Code runs the hook in is not put on ``sys.path`` (a file of the project named like a
-    module must not replace it); neither imports ``runpy`` as ``-m`` does (docs/adr/0002). When the
-    package cannot be imported (removed before ``lh hooks uninstall``), the hook exits 0 and prints
-    nothing.
+    ``hooks.launch.run`` (the hooks' bundle, docs/adr/0050, then ``hooks.entry.run``). ``-I``:
+    isolated from the person's environment (no PYTHONHOME, PYTHONPATH or other PYTHON* variable is
+    read, no user site) and the project folder Claude Code runs the hook in is not put on ``sys.path``
+    (a file of the project named like a module must not replace it); ``-S``: no ``site`` (the hooks
+    use the standard library and this package only); neither imports ``runpy`` as ``-m`` does
+    (docs/adr/0002). When the package cannot be imported (removed before ``lh hooks uninstall``, or
+    broken), the hook exits 0 and prints nothing.
 
     ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed. ``agent``
     ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI."""
@@ -121,11 +126,12 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
     from lazy_harness.hotload import package_parent
 
     code = f"import sys; sys.path.append({json.dumps(parent or package_parent())})\ntry: {RUN}\n{GONE}"
-    return f"{shlex.quote(python or sys.executable)} -S -P -c {shlex.quote(code)} {event}{tail}"
+    return f"{shlex.quote(python or sys.executable)} {FLAGS} -c {shlex.quote(code)} {event}{tail}"
 
 
 def is_ours(entry: object) -> bool:
-    """Ours whatever the interpreter: a reinstall from another venv replaces, never duplicates."""
+    """Ours whatever the interpreter and its options (``-I -S`` now, ``-S -P`` before): a reinstall
+    from another venv or version replaces, never duplicates."""
     return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
 
 

@@ -26,7 +26,7 @@ def test_install_creates_settings_and_config_and_says_so(isolated_home):
     assert {o.event for o in settings.find_ours(data)} == {"SessionStart", "Stop", "SessionEnd", "UserPromptSubmit"}
     assert f"settings: {target} (created)" in r.out
     assert "Stop (timeout 10 s)" in r.out and "SessionEnd (timeout 5 s)" in r.out
-    assert f"command: {settings.command_for('<Event>')}" in r.out and " -S -P -c " in r.out
+    assert f"command: {settings.command_for('<Event>')}" in r.out and " -I -S -c " in r.out
     cfg = config_path(isolated_home)
     assert f"config: {cfg}: created from the example with compound_loop.enabled = true" in r.out
     assert config.parse_file(str(cfg))[0]["compound_loop"]["enabled"] is True
@@ -385,7 +385,7 @@ def test_install_settings_on_a_projects_shared_file_writes_the_portable_form(iso
     assert sys.executable not in text
     # the user file, though also a .claude/settings.json, keeps the absolute form
     mine = invoke("hooks", "install", "--settings", str(user_file(isolated_home)))
-    assert mine.code == 0 and " -S -P -c " in mine.out
+    assert mine.code == 0 and " -I -S -c " in mine.out
 
 
 def test_uninstall_project_of_a_missing_folder_gives_uninstalls_hint(isolated_home, tmp_path):
