@@ -173,3 +173,24 @@ def test_the_resident_answerer_keeps_them_out_too_until_approved(isolated_home, 
     assert invoke("memory", "approve", _lid(DOCKER), "--project", b).code == 0
     assert DOCKER in ask(b, DOCKER_PROMPT, sid="r-2")
     assert "(resident)" in hook_log(paths.claude_dir())[-1]
+
+
+def test_a_learning_the_hold_check_holds_is_not_counted_as_waiting_in_another_project(isolated_home, tmp_path):
+    """A's general learning that reads as an instruction still says ``status: active`` (the hook cannot
+    write the hold); B's start holds it out of the read-back and does not count it, nor record it, as
+    one waiting for approval."""
+    from lazy_harness.hooks.session_start import WAITING_TOLD
+
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    write_as_session(a, {"learnings": [learning("Test setup for every project", POISON),
+                                       learning(DOCKER, "Copy requirements first.", tags=["docker"])]})
+    write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
+    poison, docker = ids.learning_id("projA", "Test setup for every project"), ids.learning_id("projA", DOCKER)
+    states = {h["id"]: h["state"] for h in held.listing(paths.memory_dir(b), paths.learnings_dir())}
+    assert states == {poison: "held", docker: "waiting"}, states
+    text, told = start(b)
+    assert "attacker" not in text and DOCKER not in text
+    assert "1 learning waits for your approval to be used in other projects: lh memory held" in told, told
+    with open(os.path.join(paths.state_dir(), "held-told"), encoding="utf-8") as fh:
+        recorded = fh.read().split()
+    assert f"{WAITING_TOLD}{docker}" in recorded and f"{WAITING_TOLD}{poison}" not in recorded, recorded

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from lazy_harness.config.typed import Config
+    from lazy_harness.config.typed import Config, RecallConfig
 
 SHOWN = 15  # candidates listed under the text
 SEARCH = {"exact": "every entry holding its words scored",
@@ -37,6 +37,21 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     if why:
         return {"nothing": f"This prompt receives nothing: {why}."}
     text, info = recall_prompt.context_for(prompt, cwd, cfg, env, deep=True, place=place)
+    sem = info.get("semantic") or {"state": "off"}
+    # why: the similarity bar's reasons for those it did not compare (rank.why); None when it did not run
+    compared = set(sem.get("compared") or ()) if sem["state"] == "scored" else None
+    project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
+    shown = info["ranked"][:SHOWN]
+    for c in shown:
+        c["why"] = rank.why(c, settings, project, compared)
+    return {"text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
+            "ranked": shown}
+
+
+def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
+    """The ``==== why`` line: the prompt's terms, which entries the words' search scored, and the bar:
+    the similarity bar's rules when it ran (for the candidates it compared, and the strength bar for
+    those of them not embedded yet), else the strength bar's."""
     extra = int(settings["min_terms"]) + rank.OTHER_PROJECT
     weight = f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""
     lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "
@@ -45,22 +60,19 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     terms = ", ".join(info.get("terms") or []) or "none"
     if info.get("search"):  # which entries the words' search scored (ADR 0049)
         terms += f"; search: {info['search']} ({SEARCH[info['search']]})"
-    if sem["state"] == "scored" and sem.get("scored"):
-        line = (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
-                f"bar: similarity {settings['min_similarity']:g} "
-                f"and 1 term, {1 + rank.OTHER_PROJECT} for a general learning of another project, with "
-                f"{rank.BLEND:g} x strength and {rank.COVER:g} x coverage added; two distinctive words among "
-                f"them or one with similarity {rank.ALONE:g}; of {rank.CROWD} or more entries holding the "
-                f"same distinctive words, one {rank.STANDOUT:g} above the others' similarity; for the "
-                f"{sem['scored']} of {sem['asked']} candidates already embedded; the others: {lexical}) ====")
-    else:
+    if sem["state"] != "scored":
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
-        line = f"==== why (terms: {terms}; {said}bar: {lexical}) ===="
-    project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
-    shown = info["ranked"][:SHOWN]
-    for c in shown:
-        c["why"] = rank.why(c, settings, project)
-    return {"text": text, "why": line, "none": None if text else nothing_because(info), "ranked": shown}
+        return f"==== why (terms: {terms}; {said}bar: {lexical}) ===="
+    asked, scored = sem["asked"], sem["scored"]
+    others = f"; the {asked - scored} not embedded yet: {lexical}" if asked > scored else ""
+    return (f"==== why (terms: {terms}; distinctive: {', '.join(info.get('distinct') or []) or 'none'}; "
+            f"bar: similarity {settings['min_similarity']:g} "
+            f"and 1 term, {1 + rank.OTHER_PROJECT} for a general learning of another project, with "
+            f"{rank.BLEND:g} x strength and {rank.COVER:g} x coverage added; two distinctive words among "
+            f"them or one with similarity {rank.ALONE:g}; of {rank.CROWD} or more entries holding the "
+            f"same distinctive words, one {rank.STANDOUT:g} above the others' similarity; it compared {asked} "
+            f"of the {len(info.get('ranked') or [])} candidates (those matching enough terms, one of them "
+            f"distinctive), {scored} of them embedded{others}) ====")
 
 
 def nothing_because(info: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from lazy_harness.recall.index import lookup, terms
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from sqlite3 import Connection
     from typing import Any
 
@@ -216,19 +217,25 @@ def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
     c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim, bar)
 
 
-def why(c: dict, settings: RecallConfig, project: str | None) -> str:
+def why(c: dict, settings: RecallConfig, project: str | None, compared: Collection[int] | None = None) -> str:
     """The bar's reason, in words, to let candidate ``c`` in or keep it out (``lh memory show --prompt``):
-    the similarity bar's when ``c`` has a similarity, else the strength bar's; first, that it is held or
-    waits for approval (recall/prompt/admit.py, recall.py's ``waiting``) whatever the bar says."""
+    the similarity bar's when ``c`` has a similarity, or when the bar ran and did not compare it (its
+    rowid not in ``compared``, the rowids :func:`worth_scoring` gave; None: the bar did not run), by
+    the word rule that left it out; else (not embedded yet, or no similarity bar) the strength bar's.
+    First, that it is held or waits for approval (recall/prompt/admit.py, recall.py's ``waiting``)
+    whatever the bar says."""
     if c.get("held") or c.get("waiting"):
         return held_or_waiting(c)
     sim = c.get("similarity")
-    needed = groups_needed(c, project, 1 if sim is not None else max(1, int(settings["min_terms"])))
+    by_words = sim is not None or (compared is not None and c["rowid"] not in compared)
+    needed = groups_needed(c, project, 1 if by_words else max(1, int(settings["min_terms"])))
     if len(c["matched"]) < needed:
         return f"matches {len(c['matched'])} of the {needed} word groups it needs"
     if not c["anchors"]:
         return f"only everyday words ({', '.join(c['matched'])}), which never pass alone"
     by = ", ".join(c["anchors"])
+    if sim is None and by_words:  # why: worth_scoring leaves out only what fails one of the two rules above
+        return f"not compared by similarity, though it matches {by}"
     if sim is None:
         min_score, min_coverage = float(settings.get("min_score", 0.0)), int(settings["min_coverage"])
         if c["coverage"] * 100 < min_coverage:

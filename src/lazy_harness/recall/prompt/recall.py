@@ -44,14 +44,15 @@ def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
 def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
               project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``ranked`` with the similarity bar for the candidates whose vectors are kept
-    (``rank.by_similarity``), as it is otherwise; and what happened, for the log."""
+    (``rank.by_similarity``), as it is otherwise; and what happened, for the log (``compared``: the
+    rowids ``rank.worth_scoring`` gave, for ``lh memory show --prompt``'s reasons)."""
     for c in ranked:
         c["similarity"] = None
     if not settings.get("semantic"):
         return ranked, {"state": "off"}
     asked = rank.worth_scoring(ranked, project)
     if not asked:
-        return ranked, {"state": "scored", "asked": 0, "scored": 0}
+        return ranked, {"state": "scored", "asked": 0, "scored": 0, "compared": asked}
     from lazy_harness.errors import StaticModelError
     from lazy_harness.recall.embed import static_model, vectors
 
@@ -63,7 +64,7 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
     ranked = rank.by_similarity(ranked, sims, settings, project)
     scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
     return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
-                    "best": max(scored) if scored else None}
+                    "best": max(scored) if scored else None, "compared": asked}
 
 
 def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str,

@@ -222,13 +222,7 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [h["id"] for h in heads.brief if h.get("status") == "held"]
-    # another project's learnings a session wrote, kept from this one until the person approves them (ADR 0032)
-    # why crosses() first: a learning kept to its project never waits, and the test costs one compare
-    # where the others read the key and the whole status (200 heads at every start)
-    stats["waiting_learnings"] = [] if cross == state.AUTO else [
-        h["id"] for h in heads.brief
-        if state.crosses(h) and not state.written_in(h, key, project)
-        and state.of_learning(h, cross)[0] == state.WAITING]
+    stats["waiting_learnings"] = [] if cross == state.AUTO else _waiting(heads, project, key, screen, cross)
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
@@ -257,6 +251,26 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
         tag = label("learning", learning_id(head), date_of(os.path.basename(head["path"])), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
+
+
+def _waiting(heads: Heads, project: str, key: Key, screen: held.Screen | None, cross: str) -> list[str]:
+    """The ids of another project's learnings a session wrote, kept from this one until the person
+    approves them (ADR 0032), less those the hold check holds: their frontmatter may still say active
+    (this hook cannot write the hold), and ``lh memory held`` lists them as held, not waiting. The
+    check is the read-back's, with its kept verdicts (``screen.verdicts``), on the head's text; it
+    does not go to ``screen.found``: such a learning is another project's, not held here."""
+    verdict = trust.reason if screen is None or screen.verdicts is None else screen.verdicts.reason
+    out = []
+    for h in heads.brief:
+        # why crosses() first: a learning kept to its project never waits, and the test costs one compare
+        # where the others read the key and the whole status (200 heads at every start)
+        if not state.crosses(h) or state.written_in(h, key, project) or state.of_learning(h, cross)[0] != state.WAITING:
+            continue
+        whole = heads.full(h) if screen is not None else None  # why: the text is read only to be checked
+        if whole is not None and verdict(held.head_text(whole)):
+            continue
+        out.append(h["id"])
+    return out
 
 
 # --- budget ----------------------------------------------------------------------------------------
