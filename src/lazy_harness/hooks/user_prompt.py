@@ -70,6 +70,8 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
     if why:
         watch()
         return f"skipped: {why}", None
+    if isinstance(text, str) and len(text) > gate.SEARCHED_CHARS:  # why here too: the answerer's question stays small
+        payload = {**payload, "prompt": gate.searched_part(text)}
     # why not capped: the answerer renders with the config's budget, over Codex's
     resident_on = float(cfg["recall"]["resident_minutes"]) > 0 and not capped
     asked = ""

@@ -203,3 +203,27 @@ def test_the_characters_hooks_log_reports_are_the_units_claude_code_counts(root,
     monkeypatch.setattr(recall_prompt.rank, "render", lambda *a, **k: ("memory 🚀 note", []))
     text, info = context_for(PROMPT, root, settings(), os.environ)
     assert (len(text), info["chars"]) == (13, 14)
+
+
+def test_a_pasted_prompt_is_searched_by_its_head_and_its_tail_only(root, monkeypatch):
+    """A prompt of megabytes (a pasted log) is searched by its first and last part: the words of its
+    middle find nothing, so the hook's work stays bounded whatever was pasted."""
+    from lazy_harness.recall.prompt import worth_searching
+
+    filler = "lorem ipsum dolor " * (worth_searching.SEARCHED_CHARS // 6)
+    middle = f"{filler}\n{PROMPT}\n{filler}"
+    assert len(middle) > 2 * worth_searching.SEARCHED_CHARS
+    _, info = context_for(middle, root, settings(), os.environ)
+    assert not info["kept"] and "postgres" not in info["terms"] and "scheduler" not in info["terms"]
+    _, info = context_for(f"{filler}\n{PROMPT}", root, settings(), os.environ)  # the question at its end
+    assert "postgres" in info["terms"] and "scheduler" in info["terms"]
+
+
+def test_the_cut_keeps_a_short_prompt_and_is_done_once():
+    from lazy_harness.recall.prompt import worth_searching as gate
+
+    assert gate.searched_part(PROMPT) == PROMPT
+    long = "a" * (3 * gate.SEARCHED_CHARS) + "z"
+    cut = gate.searched_part(long)
+    assert len(cut) <= gate.SEARCHED_CHARS and cut.startswith("a") and cut.endswith("z")
+    assert gate.searched_part(cut) == cut

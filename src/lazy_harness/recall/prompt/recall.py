@@ -120,7 +120,9 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     connection is opened and closed here. ``session``: the running session's own ids (memory/lineage.py
     ``own``), or its id, whose entries are left out."""
     from lazy_harness.memory import state
+    from lazy_harness.recall.prompt.worth_searching import searched_part
 
+    prompt = searched_part(prompt)  # a pasted log is searched by its start and its end only
     settings = cfg["recall"]
     mdir, ldir, project = place or where(cwd, cfg, env)
     path = paths.recall_index_file(env)

@@ -20,3 +20,18 @@ def skip_reason(prompt: object, settings: RecallConfig) -> str | None:
     if len(text) < int(settings["min_prompt_chars"]):
         return f"prompt under {int(settings['min_prompt_chars'])} characters"
     return None
+
+
+# why: the search tokenises and embeds the whole prompt; a pasted log of 5 MB took 4.5 s, past the
+# hook's own 5 s timeout at 50 MB. A prompt's question sits at its start or its end (the log pasted
+# between): 16,384 characters of them is several screens of text
+SEARCHED_CHARS = 16384
+
+
+def searched_part(prompt: str) -> str:
+    """What of ``prompt`` the search reads: all of it up to ``SEARCHED_CHARS``, else its first and last
+    halves of that (cut once: the part is short enough to be its own part)."""
+    if len(prompt) <= SEARCHED_CHARS:
+        return prompt
+    half = (SEARCHED_CHARS - 1) // 2
+    return f"{prompt[:half]}\n{prompt[-half:]}"
