@@ -232,3 +232,32 @@ def test_a_kill_after_the_forks_cursor_write_still_records_the_parent_covered_fo
         assert fh.read().split() == [_last_copied_of(fork["transcript_path"], parent_sid)]
     assert cursor.start(None, parent_sid, parent["transcript_path"]) > 0
     assert len(fake_claude.calls(bin_dir)) == 1
+
+
+@pytest.mark.parametrize("old_format", [True, False])
+def test_a_parent_whose_transcript_is_gone_covers_what_its_cursor_read(isolated_home, tmp_path, monkeypatch, project,
+                                                                        old_format):
+    """The parent was distilled whole (by the previous version's cursor, without ``last``, or by this
+    one's); its transcript is gone when the fork is distilled (Claude Code's ``cleanupPeriodDays``, the
+    fork's task waited behind a cap): the parent's turns are not sent again."""
+    bin_dir = fake_claude.use(tmp_path, monkeypatch)
+    configure(isolated_home, min_messages=2, min_user_chars=10)
+    tokens = [f"LHTOK-{uuid.uuid4().hex[:12]}" for _ in FORKED_TURNS]
+    parent = _cut(place(project, FORKED_PARENT), list(range(PARENT_ENDS[1])), tokens)
+    assert _distil(parent)["reason"] == "distilled"
+    if old_format:
+        state = os.path.join(paths.state_dir(), f"{fixture_session_id(FORKED_PARENT)}.cursor")
+        with open(state, encoding="utf-8") as fh:
+            old = {k: v for k, v in json.load(fh).items() if k in ("offset", "check", "at")}
+        with open(state, "w", encoding="utf-8") as fh:
+            json.dump(old, fh)
+    fork = place(project, FORKED)
+    lines = len(Path(fork["transcript_path"]).read_text(encoding="utf-8").splitlines())
+    _cut(fork, list(range(FORK_ENDS[1])) + list(range(FORK_OWN, lines)), tokens)
+    os.unlink(parent["transcript_path"])
+    kept = os.path.join(paths.queue_dir(), "kept")
+    for name in os.listdir(kept) if os.path.isdir(kept) else []:
+        os.unlink(os.path.join(kept, name))
+    assert _distil(fork)["reason"] == "distilled"
+    seen = _conversations(bin_dir)
+    assert [sum(t in s for s in seen) for t in tokens] == [1, 1, 0, 1], seen

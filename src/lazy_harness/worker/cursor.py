@@ -294,11 +294,17 @@ def _left_out(env: Env | None, parent: str, path: str, copy: list[tuple[str, str
     copy does not start at the parent's first record (so the parent cannot be told where to start
     after it: :func:`_cover_parents`), the rest of what the parent's transcript holds, which the
     parent's next distillation reads from its cursor. Without the parent's transcript: what its
-    cursor's ``last`` or a fork's record of it names, and what precedes it in the copy."""
+    cursor's ``last`` or a fork's record of it names, and what precedes it in the copy; a cursor of the
+    previous version (no ``last``) covers all the fork copied from the parent, as that version took it
+    (sending a distilled turn again would duplicate what memory holds)."""
     side = _parent_side(env, parent, path)
     if side is None:
-        marks = [*_covered(env, parent), _cursor(env, parent).get("last")]
+        cur = _cursor(env, parent)
         index = {uid: i for i, (uid, _, _) in enumerate(copy)}
+        if cur.get("offset") and "last" not in cur:  # the copy up to the last record of the parent's
+            best = max((i for i, (_, source, _) in enumerate(copy) if source == parent), default=-1)
+            return {uid for uid, _, _ in copy[:best + 1]}
+        marks = [*_covered(env, parent), cur.get("last")]
         best = max((index[m] for m in marks if isinstance(m, str) and m in index), default=-1)
         return {uid for uid, _, _ in copy[:best + 1]}
     records, reached, own = side
