@@ -86,3 +86,20 @@ def test_a_detached_program_answers_on_its_pipe(tmp_path):
         os.close(fd)
     assert os.waitpid(pid, 0)[1] == 0
     assert said == b"pulled True\n" and log.read_text() == "oops\n"
+
+
+def test_a_program_we_start_is_not_broken_by_the_persons_python_variables(tmp_path, monkeypatch):
+    """The hooks run isolated (-I); what they start (the worker, the sync, the answerer) gets the
+    person's environment: a PYTHONHOME of another Python would stop it, and a relative PYTHONPATH
+    entry (``:``, ``.``) would put the session's project folder, its working folder, on its path."""
+    project, mods, log = tmp_path / "project", tmp_path / "mods", tmp_path / "spawn.log"
+    project.mkdir()
+    mods.mkdir()
+    (project / "datetime.py").write_text(f"open({str(tmp_path / 'ran')!r}, 'w').close()\n")
+    done = tmp_path / "done"
+    (mods / "childmod.py").write_text(f"import datetime\nopen({str(done)!r}, 'w').close()\n")
+    monkeypatch.chdir(project)
+    env = dict(os.environ, PYTHONHOME="/nonexistent", PYTHONPATH=f":.:{mods}")
+    pid = detach.spawn(detach.module_argv("childmod"), str(log), env)
+    assert os.waitpid(pid, 0)[1] == 0, log.read_text()
+    assert done.exists() and not (tmp_path / "ran").exists()

@@ -41,9 +41,26 @@ def spawn_answering(argv: list[str], log: str, env: dict) -> tuple[int, int]:
     return pid, r
 
 
-def _spawn(argv: list[str], log: str, env: dict, stdout: int | None) -> int:
+def child_env(env: Mapping[str, str]) -> dict:
+    """``env`` for a Python program we start, less what of the person's ``PYTHON*`` variables would
+    break it: ``PYTHONHOME`` (one of another Python stops the interpreter before any code of ours;
+    the hooks, run isolated with ``-I``, ignore it too), and ``PYTHONPATH``'s relative and empty
+    entries, which name the working folder, a session's project (its ``datetime.py`` would run in the
+    worker). Its absolute folders stay."""
+    out = {k: v for k, v in env.items() if k != "PYTHONHOME"}
+    if "PYTHONPATH" in out:
+        kept = [p for p in out["PYTHONPATH"].split(os.pathsep) if os.path.isabs(p)]
+        if kept:
+            out["PYTHONPATH"] = os.pathsep.join(kept)
+        else:
+            del out["PYTHONPATH"]
+    return out
+
+
+def _spawn(argv: list[str], log: str, env: Mapping[str, str], stdout: int | None) -> int:
     """The one detached start: a new session, stdin from /dev/null, stderr appended to ``log``, and
     stdout to ``log`` too or to the descriptor ``stdout``."""
+    env = child_env(env)
     ensure_dir(os.path.dirname(log))
     appended = os.O_WRONLY | os.O_APPEND | os.O_CREAT
     actions: list[tuple] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
