@@ -166,7 +166,7 @@ def lh_hook() -> str:
     return exe
 
 
-@pytest.mark.parametrize("pythonpath", [":", "."])
+@pytest.mark.parametrize("pythonpath", [":", ".", os.path.dirname(os.__file__)])  # the last: its own stdlib
 @pytest.mark.parametrize("event", EVENTS)
 def test_the_portable_script_and_the_plugin_do_not_import_the_projects_files(world, event, pythonpath):
     """``lh-hook`` is a console script whose interpreter reads PYTHONPATH; the launcher drops those

@@ -35,7 +35,12 @@ def drop_env_path(env: "Mapping[str, str] | None" = None) -> None:
         here = None  # a deleted folder: its relative entries cannot be told apart, every relative one goes
     drop = {os.path.normpath(entry if os.path.isabs(entry) or here is None else os.path.join(here, entry))
             for entry in listed.split(os.pathsep)}
-    sys.path[:] = [p for p in sys.path if p and os.path.isabs(p) and os.path.normpath(p) not in drop]
+    # why: a PYTHONPATH naming the interpreter's own folders (its standard library) made ``site`` drop
+    # the interpreter's copy of that entry as a duplicate; taking PYTHONPATH's off left no standard library
+    own = tuple({os.path.join(os.path.normpath(p), "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
+                                                                  sys.base_exec_prefix)})
+    sys.path[:] = [p for p in sys.path if p and os.path.isabs(p) and (
+        os.path.normpath(p) not in drop or os.path.join(os.path.normpath(p), "").startswith(own))]
 
 
 def run() -> None:
