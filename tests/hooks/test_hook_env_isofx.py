@@ -196,3 +196,18 @@ def test_codex_hooks_json_commands_under_pythonhome_and_pythonpath(world, event,
         p = run_command(command, event, project, transcript, **env)
         assert_harmless(p, event)
         assert b"shadowed" not in p.stdout
+
+
+def test_doctor_asks_for_a_reinstall_of_the_older_command(isolated_home):
+    from tests.cli.lhrun import invoke
+
+    target = isolated_home / ".claude" / "settings.json"
+    target.parent.mkdir()
+    hooks = {e: [{"matcher": "", "hooks": [{"type": "command", "command": old_form(e, sys.executable), "timeout": t}]}]
+             for e, t in settings.EVENTS.items()}
+    target.write_text(json.dumps({"hooks": hooks}))
+    [line] = [x for x in invoke("doctor").out.splitlines() if " hooks:" in x or x.split()[1:2] == ["hooks:"]]
+    assert line.split()[0] == "warn" and "older version" in line and "lh hooks install" in line
+    assert invoke("hooks", "install").code == 0
+    [line] = [x for x in invoke("doctor").out.splitlines() if " hooks:" in x or x.split()[1:2] == ["hooks:"]]
+    assert line.split()[0] == "ok"

@@ -335,6 +335,10 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
             r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
         elif missing:
             r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
+        elif any(_older_form(o.command) for o in f.ours):
+            r.line("warn", "hooks", f"{detail}: written by an older version, whose Python reads the person's "
+                   "PYTHONHOME and PYTHONPATH (another Python's PYTHONHOME stops every hook)",
+                   "lh hooks install" + (" --project" if f.label == "project" else ""))
         else:
             r.line("ok", "hooks", detail)
     if len(holding) > 1:
@@ -401,6 +405,16 @@ def _package_gone(argv: list[str]) -> str | None:
     except ValueError:
         return None
     return None if os.path.isfile(os.path.join(parent, "lazy_harness", "hooks", "launch.py")) else parent
+
+
+def _older_form(command: str) -> bool:
+    """Whether ``command`` is our launcher as an older version wrote it: Python not isolated (no ``-I``),
+    or the launcher's ``try`` without ``settings.GONE``. ``lh-hook`` (the portable form) is not."""
+    argv = _split(command)
+    if "-c" not in argv:
+        return False
+    at = argv.index("-c")
+    return "-I" not in argv[1:at] or at + 1 >= len(argv) or settings.GONE not in argv[at + 1]
 
 
 def _split(command: str) -> list[str]:
