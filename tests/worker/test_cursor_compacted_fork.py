@@ -234,23 +234,38 @@ def test_a_kill_after_the_forks_cursor_write_still_records_the_parent_covered_fo
     assert len(fake_claude.calls(bin_dir)) == 1
 
 
+def _as_the_previous_version(parent: dict) -> None:
+    """The parent's cursor as the previous version wrote it (no ``last``), at the time of the last record
+    it read (the recording's times are in the past: a real cursor is written just after them)."""
+    from datetime import datetime
+
+    state = os.path.join(paths.state_dir(), f"{fixture_session_id(FORKED_PARENT)}.cursor")
+    with open(state, encoding="utf-8") as fh:
+        cur = json.load(fh)
+    with open(parent["transcript_path"], "rb") as fh:
+        read = fh.read(int(cur["offset"])).decode("utf-8").splitlines()
+    stamps = [json.loads(line).get("timestamp") for line in read if line.strip()]
+    at = max(datetime.fromisoformat(t).timestamp() for t in stamps if isinstance(t, str))
+    with open(state, "w", encoding="utf-8") as fh:
+        json.dump({"offset": cur["offset"], "check": cur["check"], "at": at + 0.5}, fh)
+
+
 @pytest.mark.parametrize("old_format", [True, False])
+@pytest.mark.parametrize("distilled_turns", [1, 2])
 def test_a_parent_whose_transcript_is_gone_covers_what_its_cursor_read(isolated_home, tmp_path, monkeypatch, project,
-                                                                        old_format):
-    """The parent was distilled whole (by the previous version's cursor, without ``last``, or by this
-    one's); its transcript is gone when the fork is distilled (Claude Code's ``cleanupPeriodDays``, the
-    fork's task waited behind a cap): the parent's turns are not sent again."""
+                                                                        old_format, distilled_turns):
+    """The parent was distilled (by the previous version's cursor, without ``last``, or by this one's)
+    through turn 1 or 2, said turn 2, and was forked; its transcript is gone when the fork is distilled
+    (Claude Code's ``cleanupPeriodDays``, the fork's task waited behind a cap): each of its turns
+    reaches exactly one prompt, none is sent again and none is lost."""
     bin_dir = fake_claude.use(tmp_path, monkeypatch)
     configure(isolated_home, min_messages=2, min_user_chars=10)
     tokens = [f"LHTOK-{uuid.uuid4().hex[:12]}" for _ in FORKED_TURNS]
-    parent = _cut(place(project, FORKED_PARENT), list(range(PARENT_ENDS[1])), tokens)
+    parent = _cut(place(project, FORKED_PARENT), list(range(PARENT_ENDS[distilled_turns - 1])), tokens)
     assert _distil(parent)["reason"] == "distilled"
     if old_format:
-        state = os.path.join(paths.state_dir(), f"{fixture_session_id(FORKED_PARENT)}.cursor")
-        with open(state, encoding="utf-8") as fh:
-            old = {k: v for k, v in json.load(fh).items() if k in ("offset", "check", "at")}
-        with open(state, "w", encoding="utf-8") as fh:
-            json.dump(old, fh)
+        _as_the_previous_version(parent)
+    _cut(place(project, FORKED_PARENT), list(range(PARENT_ENDS[1])), tokens)  # the parent says turn 2, is forked
     fork = place(project, FORKED)
     lines = len(Path(fork["transcript_path"]).read_text(encoding="utf-8").splitlines())
     _cut(fork, list(range(FORK_ENDS[1])) + list(range(FORK_OWN, lines)), tokens)

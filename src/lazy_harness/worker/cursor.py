@@ -301,8 +301,8 @@ def _left_out(env: Env | None, parent: str, path: str, copy: list[tuple[str, str
     if side is None:
         cur = _cursor(env, parent)
         index = {uid: i for i, (uid, _, _) in enumerate(copy)}
-        if cur.get("offset") and "last" not in cur:  # the copy up to the last record of the parent's
-            best = max((i for i, (_, source, _) in enumerate(copy) if source == parent), default=-1)
+        if cur.get("offset") and "last" not in cur:  # the previous version's: the copy up to what it read
+            best = _read_by_then(path, parent, copy, cur.get("at"))
             return {uid for uid, _, _ in copy[:best + 1]}
         marks = [*_covered(env, parent), cur.get("last")]
         best = max((index[m] for m in marks if isinstance(m, str) and m in index), default=-1)
@@ -312,6 +312,19 @@ def _left_out(env: Env | None, parent: str, path: str, copy: list[tuple[str, str
     if not own:  # why: never distilled (too short, not seen yet): nothing says it ever will be
         return covered
     return covered | ({uid for uid, _ in records if uid in held} - set(_from_start(records, held)))
+
+
+def _read_by_then(path: str, parent: str, copy: list[tuple[str, str, int]], at: object) -> int:
+    """Where in ``copy`` the parent's records end that were written before its cursor of the previous
+    version (no ``last``) was, at ``at``: what that distillation can have read. -1 when none, or when
+    the time cannot be read (a turn sent twice is de-duplicated, one left out is lost)."""
+    if not isinstance(at, (int, float)) or isinstance(at, bool):
+        return -1
+    from lazy_harness.worker import transcript
+
+    times = transcript.record_times(path)
+    return max((i for i, (uid, source, _) in enumerate(copy) if source == parent and times.get(uid, at + 1) <= at),
+               default=-1)
 
 
 def _cover_parents(env: Env | None, session_id: str, path: str, offset: int, before: int = 0) -> None:

@@ -85,6 +85,23 @@ def copied_part(path: str, session: str) -> list[tuple[str, str, int]]:
     return found[:last + 1]
 
 
+def record_times(path: str) -> dict[str, float]:
+    """When each user and assistant record of ``path`` was written (its ``timestamp``, epoch seconds),
+    by uuid; those without a readable time are left out, and none when the file cannot be read."""
+    from datetime import datetime
+
+    out: dict[str, float] = {}
+    try:
+        for record, _ in _conversation_records(path):
+            try:
+                out[record["uuid"]] = datetime.fromisoformat(str(record.get("timestamp"))).timestamp()
+            except ValueError:
+                continue
+    except (TranscriptError, OSError):
+        return {}
+    return out
+
+
 def conversation(path: str) -> list[tuple[str, int]] | None:
     """(uuid, the byte offset where its line ends) of each user and assistant record of ``path``, in
     order; None when it cannot be read."""
