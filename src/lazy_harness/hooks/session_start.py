@@ -413,6 +413,9 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
         told = set()
     new = sorted(ids_ - told)
     # why: a learning's two states are told apart (w:): held later, it is told again
+    # why only the ones not told yet: the hold check reads a learning whole; one told was checked then
+    holds = stats.get("waiting_held")
+    waits -= {i for i in waits if f"{WAITING_TOLD}{i}" not in told and holds is not None and holds(i)}
     new_waiting = sorted(f"{WAITING_TOLD}{i}" for i in waits if f"{WAITING_TOLD}{i}" not in told)
     if not new and not new_waiting:
         return said, ""

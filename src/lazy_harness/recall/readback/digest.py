@@ -222,7 +222,9 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [h["id"] for h in heads.brief if h.get("status") == "held"]
-    stats["waiting_learnings"] = [] if cross == state.AUTO else _waiting(heads, project, key, screen, cross)
+    waiting = {} if cross == state.AUTO else _waiting(heads, project, key, cross)
+    stats["waiting_learnings"] = list(waiting)
+    stats["waiting_held"] = _held_check(heads, waiting, screen)
     # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
     # those are read whole
     want = n + SCREEN_MARGIN if screen is not None else n
@@ -253,24 +255,33 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
 
 
-def _waiting(heads: Heads, project: str, key: Key, screen: held.Screen | None, cross: str) -> list[str]:
-    """The ids of another project's learnings a session wrote, kept from this one until the person
-    approves them (ADR 0032), less those the hold check holds: their frontmatter may still say active
-    (this hook cannot write the hold), and ``lh memory held`` lists them as held, not waiting. The
-    check is the read-back's, with its kept verdicts (``screen.verdicts``), on the head's text; it
-    does not go to ``screen.found``: such a learning is another project's, not held here."""
-    verdict = trust.reason if screen is None or screen.verdicts is None else screen.verdicts.reason
-    out = []
+def _waiting(heads: Heads, project: str, key: Key, cross: str) -> dict[str, dict]:
+    """The heads, by id, of another project's learnings a session wrote, kept from this one until the
+    person approves them (ADR 0032), by their frontmatter (the hold check comes later: ``_held_check``)."""
+    out = {}
     for h in heads.brief:
         # why crosses() first: a learning kept to its project never waits, and the test costs one compare
         # where the others read the key and the whole status (200 heads at every start)
         if not state.crosses(h) or state.written_in(h, key, project) or state.of_learning(h, cross)[0] != state.WAITING:
             continue
-        whole = heads.full(h) if screen is not None else None  # why: the text is read only to be checked
-        if whole is not None and verdict(held.head_text(whole)):
-            continue
-        out.append(h["id"])
+        out[h["id"]] = h
     return out
+
+
+def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen | None) -> Callable[[str], bool]:
+    """Whether the hold check holds the waiting learning of an id: its frontmatter may still say active
+    (this hook cannot write the hold), and ``lh memory held`` lists it as held, not waiting. The check
+    is the read-back's, with its kept verdicts (``screen.verdicts``), on the head's text, read whole only
+    when asked: SessionStart asks for the learnings it has not told the person of yet (reading every
+    waiting one at every start cost 5 ms with a few hundred). It does not go to ``screen.found``: such
+    a learning is another project's, not held here."""
+    verdict = trust.reason if screen is None or screen.verdicts is None else screen.verdicts.reason
+
+    def holds(lid: str) -> bool:
+        whole = heads.full(waiting[lid]) if screen is not None and lid in waiting else None
+        return whole is not None and bool(verdict(held.head_text(whole)))
+
+    return holds
 
 
 # --- budget ----------------------------------------------------------------------------------------
