@@ -194,19 +194,24 @@ def record_compacted(home: ClaudeHome, standin: StandIn) -> list[Path]:
             "2. The nightly import failed on a CSV BOM; it is stripped now."
         ),
     )
-    turns = (
-        "We chose Postgres over SQLite for the ledger because several writers commit at once.",
-        "The nightly import failed because the CSV had a byte order mark; we strip it now.",
-    )
+    _type_turns(home, standin, COMPACTED_TURNS,
+                before_exit=_compact_then(standin, "After the compaction: which database did we pick for the ledger?"))
+    return home.transcripts()
 
-    def compact_then_ask(term: Terminal) -> None:
+
+COMPACTED_TURNS = ("We chose Postgres over SQLite for the ledger because several writers commit at once.",
+                   "The nightly import failed because the CSV had a byte order mark; we strip it now.")
+
+
+def _compact_then(standin: StandIn, said: str) -> Callable[[Terminal], None]:
+    """What to do before `/exit`: `/compact`, then one more typed turn, ``said``."""
+    def step(term: Terminal) -> None:
         term.send_text("/compact")
         term.wait_for("Compacted", 60)
         term.wait_prompt(60)
-        _submit(term, standin, "After the compaction: which database did we pick for the ledger?")
+        _submit(term, standin, said)
 
-    _type_turns(home, standin, turns, before_exit=compact_then_ask)
-    return home.transcripts()
+    return step
 
 
 def record_subagent(home: ClaudeHome, standin: StandIn) -> list[Path]:
@@ -286,16 +291,8 @@ def record_compacted_fork(home: ClaudeHome, standin: StandIn) -> list[Path]:
     --fork-session` with one typed turn. The fork copies only what follows the compaction boundary.
     Returned parent, fork."""
     standin.script = Script(text="Noted.", compact_summary="1. Postgres for the ledger.\n2. CSV BOM stripped.")
-    turns = ("We chose Postgres over SQLite for the ledger because several writers commit at once.",
-             "The nightly import failed because the CSV had a byte order mark; we strip it now.")
-
-    def compact_then_ask(term: Terminal) -> None:
-        term.send_text("/compact")
-        term.wait_for("Compacted", 60)
-        term.wait_prompt(60)
-        _submit(term, standin, "After the compaction: we also decided to shard invoices by tenant id.")
-
-    _type_turns(home, standin, turns, before_exit=compact_then_ask)
+    then = _compact_then(standin, "After the compaction: we also decided to shard invoices by tenant id.")
+    _type_turns(home, standin, COMPACTED_TURNS, before_exit=then)
     (parent,) = home.transcripts()
     standin.script.text = "Redis variant noted."
     _type_turns(home, standin, ("Forked: what would change with Redis?",), "--resume", parent.stem, "--fork-session")
