@@ -30,6 +30,35 @@ def test_the_repository_is_a_marketplace_listing_the_plugin_folder():
     assert manifest["version"] == lazy_harness.__version__  # an update reaches users when it changes
 
 
+def plugin_digest() -> str:
+    """sha256 over the plugin folder's files (their paths and bytes), in a fixed order."""
+    import hashlib
+
+    h = hashlib.sha256()
+    top = os.path.join(ROOT, plugin.FOLDER)
+    for folder, dirs, files in sorted(os.walk(top)):
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(folder, name)
+            with open(full, "rb") as fh:
+                h.update(os.path.relpath(full, top).encode() + b"\0" + fh.read() + b"\0")
+    return h.hexdigest()
+
+
+def test_the_plugin_files_change_only_with_a_new_version():
+    """Claude Code keeps an installed plugin's cached copy until plugin.json's version changes: a
+    change to plugin/ without a new version never reaches anyone who installed it. The digest of
+    each released plugin/ is recorded beside its version in tests/fixtures/plugin_releases.json."""
+    releases = load("tests", "fixtures", "plugin_releases.json")
+    version = lazy_harness.__version__
+    assert version in releases, (f"record the plugin's digest for {version}: "
+                                 f'"{version}": "{plugin_digest()}" in tests/fixtures/plugin_releases.json')
+    assert releases[version] == plugin_digest(), (
+        f"plugin/ changed since {version} was recorded: raise lazy_harness.__version__ (and plugin.json's "
+        "version), then record the new digest")
+    assert list(releases)[-1] == version  # why: the newest release is the one checked
+
+
 def test_hooks_json_registers_the_events_and_timeouts_of_lh_hooks_install():
     doc = load(plugin.FOLDER, "hooks", "hooks.json")
     assert doc == plugin.hooks_document()  # the file is what the code says (regenerate it when this fails)
@@ -123,7 +152,7 @@ def test_a_user_install_enabled_in_the_user_file_is_active(tmp_path):
     found = plugin.active(str(tmp_path))
     assert found is not None and found.path == folder and found.scope == "user"
     assert found.decided_by == paths.user_settings_file()
-    assert found.describe() == (f"{claude_plugin.PLUGIN_ID} 0.1.0 (user scope), enabled in "
+    assert found.describe() == (f"{claude_plugin.PLUGIN_ID} {lazy_harness.__version__} (user scope), enabled in "
                                 f"{paths.user_settings_file()}")
 
 

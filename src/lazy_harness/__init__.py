@@ -1,6 +1,6 @@
 """lazy-harness: memory for Claude Code sessions."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # The names every layer shares, here so that a hook can read them without loading the queue (each
 # module a hook loads costs it 0.1 to 0.2 ms): the agents a session can be of, the payload field the

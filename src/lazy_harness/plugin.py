@@ -51,8 +51,12 @@ def hook_command(event: str) -> str:
     why no ``exec``: when ``lh-hook``'s ``#!`` interpreter is gone (a pipx venv after a Python
     upgrade), an ``exec`` that fails makes sh exit 127 at once, and Claude Code shows "hook failed"
     on every event. ``lh-hook`` itself always exits 0 (``hooks.entry.run`` ends with ``os._exit(0)``),
-    so a non-zero status means it could not run."""
-    found = f"command -v {settings.SCRIPT} >/dev/null 2>&1 && {settings.SCRIPT} {event} {FLAG}"
+    so a non-zero status means it could not run.
+
+    why ``PYTHONHOME=``: ``lh-hook`` is a console script, whose interpreter reads the variable before any
+    code of ours; another Python's (a leftover of a tool's setup) stops it with "Fatal Python error".
+    Python ignores the variable when it is empty, as the absolute form's ``-I`` does (docs/adr/0002)."""
+    found = f"command -v {settings.SCRIPT} >/dev/null 2>&1 && PYTHONHOME= {settings.SCRIPT} {event} {FLAG}"
     if event == "SessionStart":
         # why: only SessionStart's systemMessage reaches the person at the start of a session; the
         # message holds no single quote, so it stays one sh word
@@ -85,6 +89,22 @@ class Install:
         state = "enabled" if self.enabled else "disabled"
         where = f" in {self.decided_by}" if self.decided_by else ""
         return f"{self.plugin_id} {self.version or '?'} ({self.scope} scope), {state}{where}"
+
+
+def current_hooks(install: Install) -> bool:
+    """Whether the installed copy's hooks/hooks.json is this version's (``hooks_document``); one that
+    cannot be read counts as current (a missing file has a doctor line of its own)."""
+    try:
+        return _read_json(os.path.join(install.path, "hooks", "hooks.json")) in (None, hooks_document())
+    except SettingsError:
+        return True
+
+
+def update_hint(install: Install) -> str:
+    """The commands that bring an installed copy to the marketplace's version: Claude Code replaces its
+    cached copy only when plugin.json's version changed (docs/adr/0022)."""
+    market = install.plugin_id.partition("@")[2] or NAME
+    return f"claude plugin marketplace update {market} && claude plugin update {install.plugin_id}"
 
 
 def _read_json(path: str) -> Any:

@@ -7,7 +7,7 @@ import pty
 import re
 import subprocess
 
-from lazy_harness import paths, settings
+from lazy_harness import __version__, paths, plugin, settings
 from tests.cli.lhrun import invoke, lh_script
 from tests.support import claude_plugin, fake_claude
 
@@ -37,7 +37,7 @@ def test_with_the_plugin_enabled_install_leaves_settings_json_alone_by_default()
     before = open(paths.user_settings_file()).read()
     r = invoke("hooks", "install")  # not a terminal: the default
     assert r.code == 0, r.out + r.err
-    assert "plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled" in r.out
+    assert f"plugin: lazy-harness@lazy-harness {__version__} (user scope), enabled" in r.out
     assert "where both do, the plugin's runs step aside" in r.out and "not a terminal: taking the default" in r.out
     assert f"settings: {paths.user_settings_file()} left alone (the plugin runs the hooks)" in r.out
     assert open(paths.user_settings_file()).read() == before
@@ -116,10 +116,23 @@ def test_doctor_sees_the_plugin_and_needs_no_settings_hooks(tmp_path, monkeypatc
     assert invoke("hooks", "install").code == 0  # leaves settings.json alone, switches the loop on
     found = doctor_lines(tmp_path, monkeypatch)
     (plugin_line,) = found["plugin"]
-    assert plugin_line.startswith("ok ") and "lazy-harness@lazy-harness 0.1.0 (user scope), enabled" in plugin_line
+    assert plugin_line.startswith("ok ")
+    assert f"lazy-harness@lazy-harness {__version__} (user scope), enabled" in plugin_line
     assert str(tmp_path / "bin" / "lh-hook") in plugin_line
     assert found["hooks"] == ["ok ok    hooks: registered by the plugin lazy-harness@lazy-harness"]
     assert "hooks twice" not in found
+
+
+def test_doctor_asks_for_an_update_of_an_installed_copy_older_than_this_lh(tmp_path, monkeypatch):
+    """Claude Code runs its cached copy of the plugin until the person updates it: a copy whose hooks
+    are not this version's (an install of 0.1.0, without ``PYTHONHOME=``) is named, with the update."""
+    older = json.loads(json.dumps(plugin.hooks_document()).replace("PYTHONHOME= ", ""))
+    claude_plugin.install(hooks=older, version="0.1.0")
+    (line,) = doctor_lines(tmp_path, monkeypatch)["plugin"]
+    assert line.startswith("warn ") and "lazy-harness@lazy-harness 0.1.0 (user scope)" in line
+    assert f"not the hooks of this lh ({__version__})" in line
+    assert ("claude plugin marketplace update lazy-harness && claude plugin update lazy-harness@lazy-harness"
+            in line)
 
 
 def test_doctor_warns_when_the_plugin_and_settings_json_both_register_our_hooks(tmp_path, monkeypatch):
@@ -154,7 +167,7 @@ def test_hooks_status_lists_the_plugin():
     claude_plugin.install()
     r = invoke("hooks", "status")
     assert r.code == 0
-    assert (f"plugin: lazy-harness@lazy-harness 0.1.0 (user scope), enabled in {paths.user_settings_file()}"
+    assert (f"plugin: lazy-harness@lazy-harness {__version__} (user scope), enabled in {paths.user_settings_file()}"
             in r.out.splitlines())
     assert "no settings file holds lazy-harness hooks" not in r.out  # the plugin registers them
 
@@ -241,7 +254,7 @@ def test_hooks_status_in_a_subfolder_says_the_roots_project_plugin_does_not_appl
     monkeypatch.chdir(deep)
     r = invoke("hooks", "status")
     assert r.code == 0
-    assert not any(line.startswith("plugin: lazy-harness@lazy-harness 0.1.0 (project scope), enabled")
+    assert not any(line.startswith(f"plugin: lazy-harness@lazy-harness {__version__} (project scope), enabled")
                    and "installed for" not in line for line in r.out.splitlines()), r.out
     assert f"installed for {root}" in r.out and f"not in {deep}" in r.out
     assert "no Claude Code settings file holds lazy-harness hooks" in r.out

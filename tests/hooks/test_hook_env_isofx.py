@@ -211,3 +211,18 @@ def test_doctor_asks_for_a_reinstall_of_the_older_command(isolated_home):
     assert invoke("hooks", "install").code == 0
     [line] = [x for x in invoke("doctor").out.splitlines() if " hooks:" in x or x.split()[1:2] == ["hooks:"]]
     assert line.split()[0] == "ok"
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_the_plugin_command_under_a_pythonhome_of_another_python(world, event):
+    """``lh-hook`` is a console script, whose interpreter reads PYTHONHOME before any code of ours: the
+    plugin's sh command clears it, so the hook runs and does its work (SessionStart's memory, not the
+    message that lh-hook cannot start)."""
+    _, project, transcript = world
+    assert invoke("hooks", "uninstall").code == 0  # why: with settings.json's hooks, the plugin's runs leave at once
+    path = os.path.dirname(lh_hook()) + os.pathsep + os.environ.get("PATH", "")
+    p = run_command(plugin.hook_command(event), event, project, transcript, PYTHONHOME="/nonexistent", PATH=path)
+    assert_harmless(p, event)
+    if event == "SessionStart":
+        told = json.dumps(json.loads(p.stdout))
+        assert "cannot start" not in told and "Use sqlite for the index" in told

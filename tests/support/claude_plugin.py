@@ -4,23 +4,24 @@
 import json
 import os
 
-from lazy_harness import paths
+from lazy_harness import __version__, paths, plugin
 
 PLUGIN_ID = "lazy-harness@lazy-harness"
 
 
 def install(scope: str = "user", project: str | None = None, enabled: bool | None = True,
-            plugin_id: str = PLUGIN_ID, hooks: bool = True) -> str:
-    """Record an install of ``plugin_id`` (its folder with hooks/hooks.json) and, unless ``enabled``
-    is None, its state in the settings file of its scope. Returns the install folder."""
+            plugin_id: str = PLUGIN_ID, hooks: bool | dict = True, version: str = __version__) -> str:
+    """Record an install of ``plugin_id`` (its folder with hooks/hooks.json: this version's, or the
+    document ``hooks`` names) and, unless ``enabled`` is None, its state in the settings file of its
+    scope. Returns the install folder."""
     claude = paths.claude_dir()
     name, _, market = plugin_id.partition("@")
-    folder = os.path.join(claude, "plugins", "cache", market, name, "0.1.0")
+    folder = os.path.join(claude, "plugins", "cache", market, name, version)
     os.makedirs(os.path.join(folder, "hooks"), exist_ok=True)
     if hooks:
         with open(os.path.join(folder, "hooks", "hooks.json"), "w") as fh:
-            fh.write('{"hooks": {}}\n')
-    record = {"scope": scope, "installPath": folder, "version": "0.1.0",
+            json.dump(plugin.hooks_document() if hooks is True else hooks, fh, indent=2)
+    record = {"scope": scope, "installPath": folder, "version": version,
               "installedAt": "2026-11-26T09:28:34.784Z", "lastUpdated": "2026-11-26T09:28:34.784Z"}
     if project is not None:
         record["projectPath"] = project

@@ -14,7 +14,7 @@ import time
 
 import click
 
-from lazy_harness import config, paths, queue, settings
+from lazy_harness import __version__, config, paths, queue, settings
 from lazy_harness.cli.hooks import (UNREADABLE, describe_worker, failed_tasks, not_here_notes, pending_tasks,
                                     settings_files, worker_state)
 from lazy_harness.errors import ConfigError
@@ -237,6 +237,9 @@ def _check_plugin(r: Report, notes: list[tuple[str, str, str]]) -> list[Install]
     elif not _runnable(settings.SCRIPT):
         r.line("fail", "plugin", f"{active.describe()}: {shutil.which(settings.SCRIPT)} names an interpreter "
                "that is gone, so its hooks fail (sessions are not remembered)", plugin.INSTALL_LH)
+    elif not plugin.current_hooks(active):
+        r.line("warn", "plugin", f"{active.describe()}: its hooks.json is not the hooks of this lh ({__version__}); "
+               "Claude Code runs that copy until it is updated", plugin.update_hint(active))
     else:
         r.line("ok", "plugin", f"{active.describe()}: its hooks run {shutil.which(settings.SCRIPT)}")
     return found
