@@ -242,7 +242,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
             continue
         seen.add((meta["id"], same))
         mine = owned.lists(meta, p.name)
-        if not mine and str(meta.get("scope") or "").strip().lower() != "general":
+        if not mine and str(meta.get("scope") or "").strip().lower() == "project":
             continue
         day = os.path.basename(path)[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"

@@ -327,7 +327,8 @@ def _occurrences(text: str, pat: str, start: int, end: int) -> int:
 
 def scope_sql(mdirs: list[str] | None, project: str | None,
               keys: Iterable[str] = ()) -> tuple[str, list[str]]:
-    """The WHERE clause keeping a project's entries, its own learnings and every general learning;
+    """The WHERE clause keeping a project's entries, its own learnings and every learning of another
+    scope than ``project`` (``general``, none, or a value the person wrote: ``held.belongs``'s rule);
     ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
     learnings are its own whatever the name of the folder they were written in."""
     if mdirs is None:
@@ -335,7 +336,7 @@ def scope_sql(mdirs: list[str] | None, project: str | None,
     marks = ",".join("?" * len(mdirs))
     earlier = sorted(keys)
     by_key = f" OR e.okey IN ({','.join('?' * len(earlier))})" if earlier else ""
-    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope='general'{by_key})))",
+    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope<>'project'{by_key})))",
             [*mdirs, project or "", *earlier])
 
 

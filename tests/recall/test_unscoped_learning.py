@@ -1,0 +1,45 @@
+"""A learning whose frontmatter names no scope (written by hand, or before the field existed) is a
+learning of any scope but ``project``: SessionStart shows it in every project (``held.belongs``), so
+``lh memory search``, prompt recall (``lh memory show --prompt``) and the page find it there too, not
+only ``--all-projects``."""
+
+import os
+import time
+
+import pytest
+
+from lazy_harness import config, paths
+from lazy_harness.ui import reading
+from tests.cli.lhrun import invoke
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+TEXT = "Zebra rows flicker without a stable sort; sort by the row id as a tie breaker."
+
+
+def _write(ldir: str, head: str) -> None:
+    month = os.path.join(ldir, time.strftime("%Y-%m", time.localtime(NOW)))
+    os.makedirs(month, exist_ok=True)
+    with open(os.path.join(month, time.strftime("%Y-%m-%d", time.localtime(NOW)) + "-zebra-tables.md"), "w") as fh:
+        fh.write(f"{head}## Learning\n\n{TEXT}\n")
+
+
+@pytest.mark.parametrize("head", ["---\ntitle: Zebra tables need a stable sort\nvia: hand\n---\n\n",
+                                  "---\ntitle: Zebra tables need a stable sort\nscope: universal\nvia: hand\n---\n\n"],
+                         ids=["no-scope", "other-scope"])
+def test_a_learning_without_project_scope_is_found_where_sessionstart_shows_it(tmp_path, head):
+    root = ms.make_project(tmp_path, "proj")
+    ms.write_jsonl(os.path.join(paths.memory_dir(root), "decisions.jsonl"),
+                   [ms.decision(NOW - 60, "Use sqlite for the index", "one file")])
+    _write(paths.learnings_dir(), head)
+    assert invoke("memory", "reindex").code == 0
+    shown = invoke("memory", "show", "--project", root)
+    assert "Zebra tables" in shown.out.split("==== everything")[0]  # the SessionStart digest has it
+    found = invoke("memory", "search", "zebra", "--project", root)
+    assert found.code == 0 and "Zebra tables need a stable sort" in found.out, found.out + found.err
+    told = invoke("memory", "show", "--prompt", "why do the zebra tables flicker without a stable sort",
+                  "--project", root)
+    assert "Zebra tables need a stable sort" in told.out.split("==== why")[0], told.out
+    project = reading.projects(root, config.load(), os.environ)[0]
+    own, general = reading.learnings(project)
+    assert [m["title"] for m in own + general] == ["Zebra tables need a stable sort"]
