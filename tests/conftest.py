@@ -170,7 +170,7 @@ def isolated_home(tmp_path, monkeypatch, _home_guard, request):
                 if not (d and os.access(os.path.join(d, "codex"), os.X_OK))]
         monkeypatch.setenv("PATH", os.pathsep.join(kept))
     for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
-                "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR"):
+                "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT"):  # last: a run from claude -p
         monkeypatch.delenv(var, raising=False)
     from lazy_harness.memory import lines
 

@@ -51,7 +51,8 @@ MAGIC = b"LHHOT1\n"
 HOT = (
     "lazy_harness", "lazy_harness.hotload", "lazy_harness.hooks", "lazy_harness.hooks.launch",
     "lazy_harness.hooks.entry", "lazy_harness.hooks.stop", "lazy_harness.hooks.session_end",
-    "lazy_harness.hooks.session_start", "lazy_harness.hooks.producer", "lazy_harness.hooks.user_prompt",
+    "lazy_harness.hooks.session_start", "lazy_harness.hooks.headless", "lazy_harness.hooks.producer",
+    "lazy_harness.hooks.user_prompt",
     "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
     "lazy_harness.atomic", "lazy_harness.private",  # os-only: whether a folder of ours is the user's own
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.errors", "lazy_harness.detach",

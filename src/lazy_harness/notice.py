@@ -73,13 +73,20 @@ DEFAULT_STORAGE = ("lazy-harness: memory writing is paused: no space left (or an
                    "keeps its data; sessions are queued and written by themselves once space is freed (lh queue)")
 
 
-def storage_to_tell(env: Mapping[str, str] | None = None) -> str | None:
-    """The storage line, once: the file is renamed so the next start says nothing more."""
+def storage_untold(env: Mapping[str, str] | None = None) -> bool:
+    """True while the storage line waits to be told (one ``stat``)."""
+    return os.path.exists(_storage_file(env))
+
+
+def storage_to_tell(env: Mapping[str, str] | None = None, keep: bool = False) -> str | None:
+    """The storage line, once: the file is renamed so the next start says nothing more. ``keep``: the
+    line is read but left untold (a headless run, whose message nobody sees)."""
     path = _storage_file(env)
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             said = fh.read(1000).strip()
-        os.rename(path, path + TOLD)
+        if not keep:
+            os.rename(path, path + TOLD)
     except OSError:
         return None
     return said or DEFAULT_STORAGE
@@ -110,16 +117,18 @@ def read_raw(env: Mapping[str, str] | None = None) -> tuple[str, float, str] | N
     return parts[0], until, parts[2]
 
 
-def for_person(cfg: Config, env: Mapping[str, str] | None = None, now: float = 0.0, once: bool = False) -> str | None:
+def for_person(cfg: Config, env: Mapping[str, str] | None = None, now: float = 0.0, once: bool = False,
+               keep: bool = False) -> str | None:
     """What SessionStart shows the person: an invalid config.toml first, else the notice; with
-    ``once`` (SessionStart), memory writing paused for lack of space first, the first time only."""
+    ``once`` (SessionStart), memory writing paused for lack of space first, the first time only;
+    ``keep`` (a headless run, whose message nobody sees) leaves that line untold for the next start."""
     from lazy_harness.config import invalid
 
     problem = invalid(cfg)
     if problem:
         return (f"lazy-harness: config.toml is invalid, memory is not being distilled ({problem}); "
                 "run: lh config validate")
-    storage = storage_to_tell(env) if once else None
+    storage = storage_to_tell(env, keep) if once else None
     other = read(env, now)
     return " | ".join(m for m in (storage, other) if m) or None
 

@@ -22,6 +22,10 @@ logged by hooks/entry.py, which always exits 0.
 
 Each step adds its words to the run's hooks.log line; one that raises is logged there and the next
 still runs (the digest matters more than any step before it).
+
+What is told once (the plugin's welcome, memory writing paused for space, held entries, a failure that
+recurred) is marked told only when a person sees the systemMessage: a headless run (``claude -p``,
+``codex exec``: hooks/headless.py) is sent it all the same, and the next interactive start tells it.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ if TYPE_CHECKING:
 # quarter of one (measured against codex 0.171.0); 6,000 bytes stay near 2,000 tokens in any script
 CODEX_CONTEXT_BYTES = 6000
 CODEX_FITS = 3  # renders again at most, each with less room, to bring a text within CODEX_CONTEXT_BYTES
+NOT_MARKED = " (headless run: told, not marked told)"
 
 
 class Start:
@@ -62,6 +67,8 @@ class Start:
         self.cwd = ""
         self.did, self.told = "", ""
         self.person: list[str] = []
+        self.unmarked = False  # something told once was left unmarked: a headless run
+        self._headless: bool | None = None
         self.text: str | None = None
         self.stats: dict | None = None
 
@@ -70,22 +77,31 @@ class Start:
         self.cfg = config.load_fast(self.env)
         self.cwd = str(self.payload.get("cwd") or self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
 
+    def headless(self) -> bool:
+        """Nobody sees this start's systemMessage (``headless.run``); asked only when a step has
+        something to tell once, then kept."""
+        if self._headless is None:
+            from lazy_harness.hooks import headless
+
+            self._headless = headless.run(self.payload, self.env)
+        return self._headless
+
     def said(self) -> dict:
         return {"systemMessage": "\n".join(self.person)} if self.person else {}
 
     def result(self) -> tuple[str, str | None]:
         """(the hooks.log decision, the JSON line for stdout or None)."""
-        head = f"source={self.source}"
+        head, tail = f"source={self.source}", self.did + self.told + (NOT_MARKED if self.unmarked else "")
         if not self.cfg["context"]["enabled"]:
-            return f"{head} skipped: context disabled{self.did}{self.told}", _out(self.said())
+            return f"{head} skipped: context disabled{tail}", _out(self.said())
         stats = self.stats
         if stats is None:  # the digest step failed: its words are in did
-            return f"{head}{self.did}{self.told}", _out(self.said())
+            return f"{head}{tail}", _out(self.said())
         if self.text is None:
             errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
-            return f"{head} no memory for {stats['project']}{errors}{self.did}{self.told}", _out(self.said())
+            return f"{head} no memory for {stats['project']}{errors}{tail}", _out(self.said())
         out = {**self.said(), "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": self.text}}
-        return f"{head} {recall.describe(stats)}{self.did}{self.told}", _out(out)
+        return f"{head} {recall.describe(stats)}{tail}", _out(out)
 
 
 def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False) -> tuple[str, str | None]:
@@ -131,6 +147,10 @@ def welcome(s: Start) -> str:
         what = config.enable_loop(paths.config_file(s.env), unless_off=True)
     except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
         what = f"not switched on: {exc.message}"
+    if s.headless():  # why no marker: the next start asks again (loop "already enabled") and tells a person
+        s.unmarked = True
+        s.person.append("\n".join(notice.next_steps(config.load_fast(s.env))))
+        return f" (plugin first start: loop {what})"
     try:
         ensure_dir(os.path.dirname(marker))
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -239,7 +259,11 @@ def index_check(s: Start) -> str:
 def person_notice(s: Start) -> str:
     """A paused or failing distillation is the person's business: systemMessage is shown to them
     and never sent to the model (ADR 0013)."""
-    told = notice.for_person(s.cfg, s.env, s.now, once=True)
+    if notice.storage_untold(s.env) and s.headless():  # why: told once; nobody sees a headless run's message
+        s.unmarked = True
+        told = notice.for_person(s.cfg, s.env, s.now, once=True, keep=True)
+    else:
+        told = notice.for_person(s.cfg, s.env, s.now, once=True)
     if told:
         s.person.append(told)
         s.told += f" (told the person: {told})"
@@ -350,7 +374,7 @@ def hold_left_out(s: Start) -> str:
     if s.stats is None:
         return ""
     try:
-        words, message = hold_and_tell(s.stats, s.cfg, s.env, s.now, waiting=s.text is not None)
+        words, message = hold_and_tell(s.stats, s.cfg, s.env, s.now, waiting=s.text is not None, seen=s)
     except Exception as exc:  # why: the digest (already without the held entries) matters more
         s.told += f" (hold not recorded: {type(exc).__name__}: {exc})"
         return ""
@@ -371,7 +395,10 @@ def tell_recurred(s: Start) -> str:
     again = usage.untold_recurred(s.env, key)
     if not again:
         return ""
-    usage.told_recurred(s.env, key, again)
+    if s.headless():  # why: told once; nobody sees a headless run's message, the next start tells it
+        s.unmarked = True
+    else:
+        usage.told_recurred(s.env, key, again)
     n = len(again)
     s.person.append(f"lazy-harness: {n} failure{'s' if n != 1 else ''} of {s.stats['project']} happened again after "
                     f"memory showed {'them' if n != 1 else 'it'} to the session ({', '.join(again[:5])}"
@@ -383,11 +410,12 @@ def tell_recurred(s: Start) -> str:
 # --- what the steps read and write -----------------------------------------------------------------
 
 def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
-                  waiting: bool = True) -> tuple[str, str]:
+                  waiting: bool = True, seen: Start | None = None) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
     when entries of this project were held since they were last told, and (``waiting``: the session
     got memory) when learnings of other projects wait for approval to be used here that they were not
-    told of (ADR 0032): (log words, message or '')."""
+    told of (ADR 0032): (log words, message or ''). ``seen``: the run, asked whether it is headless
+    (then the line is not marked told) when there is something to tell."""
     from lazy_harness.memory import held
 
     mdir, said = stats["memory_dir"], ""
@@ -419,10 +447,13 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
     new_waiting = sorted(f"{WAITING_TOLD}{i}" for i in waits if f"{WAITING_TOLD}{i}" not in told)
     if not new and not new_waiting:
         return said, ""
-    from lazy_harness.atomic import append_line, ensure_dir
+    if seen is not None and seen.headless():
+        seen.unmarked = True
+    else:
+        from lazy_harness.atomic import append_line, ensure_dir
 
-    ensure_dir(os.path.dirname(told_file))
-    append_line(told_file, " ".join(new + new_waiting))
+        ensure_dir(os.path.dirname(told_file))
+        append_line(told_file, " ".join(new + new_waiting))
     lines = []
     if new:
         n = len(new)
