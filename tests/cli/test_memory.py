@@ -173,7 +173,7 @@ def test_search_all_projects(project, tmp_path):
     other = ms.make_project(tmp_path, "other", branch="main")
     ms.write_jsonl(os.path.join(paths.memory_dir(other), files.DECISIONS),
                    [ms.decision(NOW, "queue lives beside the claude dir", "one place", project="other")])
-    ms.write_learning(paths.learnings_dir(), "queue lessons from other", "other", NOW, slug="ql")
+    ms.write_learning(paths.learnings_dir(), "queue lessons from other", "other", NOW, slug="ql", scope="project")
     here = invoke("memory", "search", "queue", "--project", project).out
     assert "beside the claude dir" not in here and "lessons from other" not in here
     everywhere = invoke("memory", "search", "queue", "--project", project, "--all-projects").out
