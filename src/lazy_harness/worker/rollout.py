@@ -9,10 +9,23 @@ What becomes text (records are ``{"timestamp", "type", "payload"}``; fixtures in
 - ``response_item`` messages of role ``assistant``: ``Assistant: ...``.
 - ``function_call`` (``[tool exec_command: ls]``) and ``function_call_output``, cut short; an output
   saying ``Process exited with code N`` with N not 0 is a tool error.
-- ``compacted`` records: the summary of the earlier conversation.
+- ``compacted`` records: the summary of the earlier conversation, without Codex's opening sentences
+  ("Another language model started to solve this problem..."). The compaction turn's own assistant
+  message (record ``metadata.compaction_output``) holds the same summary and is left out: it is no
+  answer and is not counted.
 Never: developer messages (the CLI's instructions and every hook's ``additionalContext``, ours
 included), the environment block, ``hooks.additional_context`` items in any role, a message opening
 with our own fence line, ``event_msg`` records (they repeat the messages), reasoning.
+
+Who drove each turn: an ``event_msg`` ``task_started`` names it in ``turn_attribution.turn_trigger``
+(``user``: typed in the TUI; ``exec``: ``codex exec``, ``codex exec resume`` included). One file can hold
+both: a ``codex exec`` session later resumed in the TUI, or a TUI session continued by ``codex exec
+resume``; neither adds a ``session_meta``. A turn's messages, tool calls and outputs belong to the last
+trigger named (a turn without ``turn_attribution``, such as ``/compact``'s, keeps the one before); a
+turn with no trigger yet, or one neither ``user`` nor ``exec``, is judged by ``session_meta`` as below
+(so a rollout from a CLI without ``turn_attribution`` reads as before). In an interactive view the
+``exec`` turns give no text and do not count for the gates (``user_chars``, ``user_messages``,
+``assistant_messages``, tool calls), as a ``claude -p`` run's turns in a session later typed in do not.
 
 Kind: ``empty`` when nothing was typed and nothing answered (no typed user message, no assistant
 message, no tool call: a TUI opened for a ``!`` shell command, or only ``session_meta``), as a Claude
@@ -20,7 +33,11 @@ Code transcript without a user or assistant record is; the worker skips it witho
 Otherwise from ``session_meta``: ``headless`` for ``codex exec`` (source ``exec`` or originator
 ``codex_exec``) and for the harness's own runs (``thread_source`` ``lazy-harness``), which are never
 distilled; ``interactive`` for the TUI (source ``cli``, or ``vscode`` through the app-server daemon);
-``sidechain`` for a sub-agent's thread (source an object naming one); ``unknown`` otherwise.
+``sidechain`` for a sub-agent's thread (source an object naming one); ``unknown`` otherwise. Then the
+turns, for a ``headless`` or ``interactive`` session that is not the harness's own: ``interactive`` when
+a prompt was typed in a ``user`` turn (an exec session resumed in the TUI), ``headless`` when prompts
+were given only in ``exec`` turns (a TUI session with nothing typed, then ``codex exec resume``). A
+view that is not interactive keeps every turn's text and counts (``lh distill --dry-run`` shows them).
 
 Bad input is handled as for transcripts (transcript_lines.py): a damaged line is skipped and
 counted, and its ``file:line`` is named in the view's description, which worker.log shows.
@@ -51,7 +68,11 @@ TYPED = "user.text"
 HOOK_CONTEXT = "hooks.additional_context"
 _CLI_BLOCKS = ("<environment_context", "<user_instructions", "<turn_aborted", "<user_shell_command")
 _EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:?)\s*(-?\d+)")
-_PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"')
+_PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"', b'"task_started"')
+USER_TRIGGER, EXEC_TRIGGER = "user", "exec"  # turn_attribution.turn_trigger of a typed turn, a codex exec one
+# Codex's opening of a compaction summary (it addresses the next model); the summary follows its end
+_SUMMARY_LEAD = "Another language model started to solve this problem"
+_SUMMARY_LEAD_END = "use the information in this summary to assist with your own analysis:"
 _MAX_NAMED = 5  # damaged lines named one by one; more are counted
 SNIFF_BYTES = 4 * 1024 * 1024  # as transcript.SNIFF_BYTES
 
@@ -144,7 +165,8 @@ def _kinds(payload: dict) -> list[str]:
 
 
 def kind_of(meta: dict | None) -> str:
-    """The session kind from its ``session_meta`` payload (rules in the module docstring)."""
+    """The session kind from its ``session_meta`` payload alone (rules in the module docstring; the
+    reader then looks at who drove each turn)."""
     if not isinstance(meta, dict):
         return "unknown"
     source, origin = meta.get("source"), meta.get("originator")
@@ -162,7 +184,11 @@ class _Reader:
 
     def __init__(self, view: View, budget_chars: int) -> None:
         self.view = view
-        self.budget = Budget(budget_chars)
+        self.budget = Budget(budget_chars)  # the turns a person drove
+        self.whole = Budget(budget_chars)  # every turn: the text of a view that is not interactive
+        self.held = View(path=view.path, agent=AGENT)  # the gate counts of the exec turns
+        self.trigger: str | None = None  # the current turn's turn_trigger
+        self.user_turn_prompts = 0
         self.entry_cap = max(200, min(4000, budget_chars // 4))
         self.meta: dict | None = None
         self.quiet = False
@@ -180,13 +206,38 @@ class _Reader:
         kind = r.get("type")
         if kind == "session_meta":
             self._session(payload)
+        elif kind == "event_msg":
+            if payload.get("type") == "task_started":
+                self._turn(payload)
         elif kind == "compacted":
             summary = payload.get("message")
             if isinstance(summary, str) and summary.strip():
                 self.view.compact_summaries += 1
-                self._add("[summary of the earlier conversation] " + self._excerpt(summary_body(summary), SUMMARY_CAP))
+                self._add("[summary of the earlier conversation] " + self._excerpt(_summary(summary), SUMMARY_CAP))
         elif kind == "response_item":
+            extra = r.get("metadata")
+            if isinstance(extra, dict) and extra.get("compaction_output") is True:
+                return  # why: the compaction's summary, given again by the ``compacted`` record: no answer
             self._item(payload)
+
+    def _turn(self, p: dict) -> None:
+        """A turn starts: who drove it (``turn_attribution`` missing: the turn before's trigger goes on)."""
+        attribution = p.get("turn_attribution")
+        if isinstance(attribution, dict):
+            trigger = attribution.get("turn_trigger")
+            self.trigger = trigger if isinstance(trigger, str) else None
+
+    @property
+    def scripted(self) -> bool:
+        """Whether the current turn is a ``codex exec`` one (by its trigger, else by ``session_meta``)."""
+        if self.trigger in (USER_TRIGGER, EXEC_TRIGGER):
+            return self.trigger == EXEC_TRIGGER
+        return kind_of(self.meta) == "headless"
+
+    @property
+    def counts(self) -> View:
+        """Where the current turn's gate counts go: the view, or the exec turns' held counts."""
+        return self.held if self.scripted else self.view
 
     def _session(self, p: dict) -> None:
         if self.meta is None:
@@ -213,7 +264,7 @@ class _Reader:
             self._message(p)
         elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
             self.view.signals.conversation += 1
-            self.view.tool_calls += 1
+            self.counts.tool_calls += 1
             self._add(tool_call({"name": p.get("name") or kind, "input": _arguments(p)}))
         elif kind in ("function_call_output", "custom_tool_call_output"):
             self._output(p.get("output"))
@@ -227,16 +278,21 @@ class _Reader:
             return
         if role == "assistant":
             self.view.signals.conversation += 1
-            self.view.assistant_messages += 1
+            self.counts.assistant_messages += 1
             self._add("Assistant: " + self._excerpt(text, self.entry_cap))
             return
         typed = TYPED in kinds if kinds else not text.lstrip().startswith(_CLI_BLOCKS)
         if not typed:
             return  # why: the CLI's own blocks (environment, a ``!`` shell command) are no conversation
         self.view.signals.conversation += 1
-        self.view.signals.prompt_typed += 1
-        self.view.user_chars += len(text.strip())
-        self.view.user_messages += 1
+        if self.scripted:
+            self.view.signals.prompt_sdk += 1
+        else:
+            self.view.signals.prompt_typed += 1
+        if self.trigger == USER_TRIGGER:
+            self.user_turn_prompts += 1
+        self.counts.user_chars += len(text.strip())
+        self.counts.user_messages += 1
         self._add("User: " + self._excerpt(text, self.entry_cap))
 
     def _output(self, output: object) -> None:
@@ -252,7 +308,7 @@ class _Reader:
         shown, found = flat_output(body, TOOL_ERROR_CAP)
         self.view.redacted_early += found
         if code and code.group(1) != "0":
-            self.view.tool_errors += 1
+            self.counts.tool_errors += 1
             self._add(f"[tool error: exit {code.group(1)}: {shown}]")
         else:
             self._add(f"[tool output: {shown}]")
@@ -268,16 +324,49 @@ class _Reader:
 
     def _add(self, entry: str) -> None:
         if not self.quiet:
-            self.budget.add(entry)
+            self.whole.add(entry)
+            if not self.scripted:
+                self.budget.add(entry)
+
+    def _kind(self) -> str:
+        """The view's kind: ``session_meta``'s, then who drove the turns (rules in the module docstring)."""
+        s = self.view.signals
+        if s.conversation == 0:
+            return "empty"
+        base = kind_of(self.meta)
+        if base not in ("headless", "interactive") or (self.meta or {}).get("thread_source") == OWN_THREAD_SOURCE:
+            return base
+        if self.user_turn_prompts:
+            return "interactive"
+        if s.prompt_sdk and not s.prompt_typed:
+            return "headless"
+        return base
 
     def finish(self) -> None:
-        v = self.view
-        v.kind = "empty" if v.signals.conversation == 0 else kind_of(self.meta)
-        v.text = self.budget.text()
-        v.entries = self.budget.count
-        v.elided_entries = self.budget.elided
-        v.elided_chars = self.budget.elided_chars
+        v, held = self.view, self.held
+        v.kind = self._kind()
+        budget = self.budget
+        if v.kind != "interactive":  # why: a view that is not distilled keeps every turn (--dry-run shows it)
+            budget = self.whole
+            v.user_chars += held.user_chars
+            v.user_messages += held.user_messages
+            v.assistant_messages += held.assistant_messages
+            v.tool_calls += held.tool_calls
+            v.tool_errors += held.tool_errors
+        v.text = budget.text()
+        v.entries = budget.count
+        v.elided_entries = budget.elided
+        v.elided_chars = budget.elided_chars
         v.damaged = [f"{v.path}:{n}" for n in self.named]
+
+
+def _summary(text: str) -> str:
+    """A compaction summary without Codex's opening sentences, then as conversation.summary_body."""
+    if text.lstrip().startswith(_SUMMARY_LEAD):
+        at = text.find(_SUMMARY_LEAD_END, 0, 2000)
+        if at >= 0:
+            text = text[at + len(_SUMMARY_LEAD_END):]
+    return summary_body(text).strip()
 
 
 def _arguments(p: dict) -> dict:
