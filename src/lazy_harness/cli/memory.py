@@ -131,7 +131,7 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
               keep="\n\t")
     click.echo()
     _echo(f"==== everything in the memory of {name} ====")
-    state, _ = handoff.load(mdir)
+    state = _handoff_state(mdir)
     stale_days = cfg["handoff"]["stale_days"]
     opened = handoff.open_items(state)
     _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
@@ -151,6 +151,18 @@ def show(project: str | None, prompt: str | None, history: bool) -> None:
                   f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
                   f"{handoff.by_whom(item['opened_by'])})")
     _show_entries(mdir, ldir, name, cfg)
+
+
+def _handoff_state(mdir: str) -> dict:
+    """The handoff items as every reader sees them (``handoff.load``); a file of it that is there and
+    cannot be read (handoff.jsonl a folder) is said on stderr in one line, and no item is listed."""
+    try:
+        state, _ = handoff.load(mdir)
+    except OSError as exc:
+        _echo(f"lh: cannot read {exc.filename or os.path.join(mdir, handoff.STATE)}: {exc.strerror or exc}",
+              err=True)
+        return {}
+    return state
 
 
 def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
@@ -315,9 +327,10 @@ def path_(project: str | None, learnings: bool, old: bool) -> None:
 @click.option("--all-projects", is_flag=True, help="Check every project's memory.")
 def check(project: str | None, all_projects: bool) -> None:
     """Name every damaged line of the memory files (decisions, failures, handoff, marks, usage) by file and
-    line: salvaged (read, some bytes lost) or skipped (not read), and each damaged learning (not text,
-    frontmatter not closed or not a mapping, a title or date that cannot be read). Exit 1 when a line
-    is skipped or a learning is damaged."""
+    line: salvaged (read, some bytes lost) or skipped (not read, or a decision or failure without summary
+    text, which no view shows), each memory file that cannot be read (a folder in its place), and each
+    damaged learning (not text, frontmatter not closed or not a mapping, a title or date that cannot be
+    read). Exit 1 when a line is skipped, a file cannot be read or a learning is damaged."""
     from lazy_harness.memory import damage
 
     if all_projects:
@@ -329,6 +342,8 @@ def check(project: str | None, all_projects: bool) -> None:
         mdirs = [mdir]
     checks = damage.check_folders(mdirs)
     for c in checks:
+        if c.unreadable:
+            _echo(c.summary())
         for number, how in c.found:
             _echo(f"{c.path}:{number}: {how}")
     learnings = damage.unclosed_learnings(ldir)
@@ -337,10 +352,12 @@ def check(project: str | None, all_projects: bool) -> None:
     skipped = sum(len(c.skipped) for c in checks)
     salvaged = sum(len(c.salvaged) for c in checks)
     damaged = sum(1 for c in checks if c.found)
+    unread = sum(1 for c in checks if c.unreadable)
     _echo(f"{len(checks)} file(s) checked in {len(mdirs)} project(s): {skipped} line(s) skipped, "
           f"{salvaged} salvaged, in {damaged} file(s)"
+          + (f"; {unread} file(s) cannot be read" if unread else "")
           + (f"; {len(learnings)} damaged learning(s)" if learnings else ""))
-    if skipped or learnings:
+    if skipped or unread or learnings:
         raise click.exceptions.Exit(1)
 
 

@@ -40,6 +40,7 @@ class FileCheck:
 
     path: str
     found: list[tuple[int, str]] = field(default_factory=list)
+    unreadable: str = ""  # why the whole file cannot be read (a folder where the file should be), else ""
 
     @property
     def skipped(self) -> list[tuple[int, str]]:
@@ -50,7 +51,10 @@ class FileCheck:
         return [(n, how) for n, how in self.found if how.startswith("salvaged")]
 
     def summary(self, shown: int = SHOWN) -> str:
-        """``<path>: 2 line(s) skipped (7: not UTF-8, 19: NUL bytes), 1 salvaged (3: NUL bytes)``."""
+        """``<path>: 2 line(s) skipped (7: not UTF-8, 19: NUL bytes), 1 salvaged (3: NUL bytes)``, or
+        ``<path>: cannot be read: <why>``."""
+        if self.unreadable:
+            return f"{self.path}: cannot be read: {self.unreadable}"
         parts = []
         for word, group in (("skipped", self.skipped), ("salvaged", self.salvaged)):
             if group:
@@ -73,31 +77,75 @@ def _fields_for(path: str) -> Repair | None:
 
 def check_file(path: str) -> FileCheck:
     """Every damaged line of ``path`` (line numbers from 1). A last line without its newline that is
-    not a whole object is a write in flight or cut short: named as ``skipped: torn last line``."""
+    not a whole object is a write in flight or cut short: named as ``skipped: torn last line``. A
+    decision or failure line that is JSON but no entry (:func:`not_an_entry`) is skipped too: every
+    reader leaves it out. A file that is there and cannot be read has ``unreadable`` set."""
     out = FileCheck(path)
+    why = unreadable(path)
+    if why is not None:
+        out.unreadable = why
+        return out
     try:
         with open(path, "rb") as fh:
             data = fh.read()
-    except OSError:
+    except FileNotFoundError:
+        return out  # removed since: nothing to read
+    except OSError as exc:
+        out.unreadable = exc.strerror or str(exc)
         return out
     if data.startswith(files.BOM):
         data = data[len(files.BOM):]
     rows = data.split(b"\n")
     fields = _fields_for(path)
+    entries = fields is lines.entry_fields
     for number, raw in enumerate(rows, 1):
         # what follows the last newline
         if number == len(rows) and raw.strip() and not files.whole_object(raw):
             out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
             continue
-        _, how = lines.records_of(raw, fields)
+        recs, how = lines.records_of(raw, fields)
+        if not how and entries:
+            how = next((f"skipped: {no}" for no in map(not_an_entry, recs) if no), "")
         if how:
             out.found.append((number, how))
     return out
 
 
+_TYPES = {list: "a list", dict: "an object", bool: "true or false", int: "a number", float: "a number"}
+
+
+def not_an_entry(rec: dict) -> str | None:
+    """Why a decision or failure record that is JSON is no entry of any reader, or None (an entry, or a
+    marker, which is no entry by design). why a copy of the rule: the readers' own (``recall.readback.
+    digest.is_entry``, the index's sources) live in rooms that the store does not import."""
+    if "op" in rec:
+        return None
+    summary = rec.get("summary")
+    if summary is None:
+        return "no summary"
+    if not isinstance(summary, str):
+        return f"summary is not text ({_TYPES.get(type(summary), 'not a string')})"
+    return None if summary.strip() else "summary is empty"
+
+
+def unreadable(path: str) -> str | None:
+    """Why a memory file that is there cannot be read as one (a folder, a link to nothing, not a regular
+    file), None when it is a file or not there at all. Only a regular file is opened (a pipe would
+    block)."""
+    if not os.path.lexists(path):
+        return None
+    if os.path.isdir(path):
+        return "a folder, not a file"
+    if not os.path.exists(path):
+        return f"a link to {os.readlink(path)}, which does not exist"
+    if not os.path.isfile(path):
+        return "not a regular file"
+    return None
+
+
 def memory_files(memory_dir: str) -> list[str]:
-    """The JSONL files of a project's memory folder that exist."""
-    return [os.path.join(memory_dir, name) for name in KINDS if os.path.isfile(os.path.join(memory_dir, name))]
+    """The JSONL files of a project's memory folder that are there (files, or anything else in their place)."""
+    return [os.path.join(memory_dir, name) for name in KINDS if os.path.lexists(os.path.join(memory_dir, name))]
 
 
 def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
@@ -129,7 +177,10 @@ def handoff_checks(memory_dir: str) -> list[FileCheck]:
 
     out = []
     md = os.path.join(memory_dir, files.HANDOFF)
-    if os.path.isfile(md):
+    why_not = unreadable(md)
+    if why_not is not None:
+        out.append(FileCheck(md, unreadable=why_not))
+    elif os.path.isfile(md):
         why = handoff.damage_of(memory_dir)
         found = [(1, f"skipped: damaged ({why}), not read as a hand edit; the next writer keeps a copy in "
                      f"{handoff.copies_dir(memory_dir)} and renders it again from {handoff.STATE}")] if why else []
@@ -175,10 +226,10 @@ def learning_damage(path: str) -> str | None:
     if not text.strip():
         return "empty"
     if not frontmatter.opens(text):
-        return "no frontmatter (shown untitled and undated)"
+        return f"no frontmatter ({named_by_file(path)})"
     if frontmatter.not_closed(text):
         return frontmatter.NOT_CLOSED
-    problems = _yaml_problem(text)
+    problems = _yaml_problem(text, path)
     parsed = frontmatter.parse_frontmatter(text)
     meta = parsed[0] if parsed is not None else {}
     title, created, origin = meta.get("title"), meta.get("created"), meta.get("origin")
@@ -191,7 +242,22 @@ def learning_damage(path: str) -> str | None:
     return "; ".join(problems) or None
 
 
-def _yaml_problem(text: str) -> list[str]:
+def named_by_file(path: str) -> str:
+    """How SessionStart shows a learning whose frontmatter gives no title: with the title and the date
+    its file name gives (``ids.title_of_file``: ``2026-04-13-use-x.md`` -> "use x"; ``fence.date_of``),
+    untitled or undated when the name gives none."""
+    from lazy_harness.memory import fence, ids
+
+    title = ids.title_of_file(path).strip()
+    day = fence.date_of(os.path.basename(path))
+    given = ([f'title "{title}"'] if title else []) + ([f"date {day}"] if day else [])
+    if not given:
+        return "SessionStart shows it untitled and undated: its file name gives no title or date"
+    lacking = "" if title and day else ", untitled" if day else ", undated"
+    return f"SessionStart shows it with the {' and '.join(given)} of its file name{lacking}"
+
+
+def _yaml_problem(text: str, path: str) -> list[str]:
     """What a YAML parser says of the frontmatter block: not YAML, or not a mapping of keys."""
     import yaml
 
@@ -207,7 +273,7 @@ def _yaml_problem(text: str) -> list[str]:
     if value is None or isinstance(value, dict):
         return []
     return [f"frontmatter is not a mapping of keys (a {'list' if isinstance(value, list) else 'scalar'}; "
-            "shown untitled and undated)"]
+            f"{named_by_file(path)})"]
 
 
 def _load(state_path: str) -> dict:
