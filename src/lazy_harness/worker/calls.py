@@ -7,15 +7,18 @@ The call goes to ``claude -p`` (worker/llm.py) or ``codex exec`` (worker/codex_d
 ``[worker] distiller`` chooses (ADR 0044); both fail with the same causes and actions.
 What a failure leads to (llm.classify):
 - claude not found or cannot start: the task fails at once, with the install hint;
-- API unreachable, authentication refused, Codex unable to load its config.toml, no answer in time:
-  one attempt, then :class:`Wait` (the task goes back to the queue and is retried minutes later;
-  other tasks go on);
+- API unreachable, authentication refused, the account's usage limit or balance spent, Codex unable
+  to load its config.toml, no answer in time: one attempt, then :class:`Wait` (the task goes back to
+  the queue and is retried minutes later, or at the limit's reset; other tasks go on; a task whose
+  call timed out ``compound_loop.max_attempts`` times fails instead: worker/one_task.py);
 - a cap reached, or the budget guard stopped the call: :class:`Wait` with ``paused`` (the queue
   stops draining until the cap resets or is raised);
 - another call running now holds what is left under a cap: :class:`Wait` (the task is tried
   again minutes later, once that call has ended; nothing pauses);
-- overloaded, exit codes without a known cause, an unreadable answer: retried now with a short
-  doubling backoff, up to ``compound_loop.max_attempts``.
+- overloaded, a claude killed by a signal, exit codes without a known cause, an unreadable answer:
+  retried now with a short doubling backoff, up to ``compound_loop.max_attempts``.
+A failed call is charged what it reported; a timeout, or a process killed by a signal, that reported
+nothing is charged its estimate (it read the prompt).
 The person sees a paused or failing state through :mod:`lazy_harness.notice`.
 """
 
@@ -118,6 +121,7 @@ def _attempt(ask: Callable[[float], Call], opened: OpenCall, estimate: float, me
         try:
             result = ask(opened.budget)
         except llm.CallError as exc:
+            _named(exc)
             if exc.cause not in ("not_found", "cannot_start"):
                 ledger.record(_charged(exc, estimate), meta, exc.cause, chars, env, clock(), kind, opened.call)
             written = True
@@ -162,14 +166,26 @@ def _interrupted(estimate: float) -> Usage:
     return Usage(cost_usd=estimate, reported=False)
 
 
+def _named(exc: CallError) -> None:
+    """A failure of a known cause whose message does not say it yet (``codex exec`` says "model call
+    failed" for every cause) starts with the cause's words, as claude's do: worker.log, the task's
+    reason and the notice name it, and the worker reads the cause back from the reason (llm.cause_said)."""
+    from lazy_harness.worker import llm
+
+    said = llm.SAID.get(exc.cause)
+    if said and exc.message.startswith(llm.UNNAMED):
+        exc.message = said + exc.message[len(llm.UNNAMED):]
+
+
 def _charged(exc: CallError, estimate: float) -> Usage:
-    """What a failed call is counted at: what the CLI reported; for a call stopped at its timeout,
-    which read the prompt and said nothing of its cost, its estimate (at $0 the caps never moved,
-    and a task that always timed out spent without limit)."""
+    """What a failed call is counted at: what the CLI reported; for a call stopped at its timeout or
+    killed by a signal (the OOM killer, kill -9), which read the prompt and said nothing of its cost,
+    its estimate (at $0 the caps never moved, and a task that always timed out spent without limit)."""
     from dataclasses import replace
 
     usage = exc.usage
-    return replace(usage, cost_usd=estimate) if exc.cause == "timeout" and not usage.reported else usage
+    estimated = exc.cause in ("timeout", "killed") and not usage.reported
+    return replace(usage, cost_usd=estimate) if estimated else usage
 
 
 def _first_clause(message: str) -> str:

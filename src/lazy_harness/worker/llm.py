@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import time
 from dataclasses import dataclass
 from collections.abc import Mapping
@@ -51,11 +53,29 @@ _AUTH = ("invalid api key", "authentication_error", "authentication failed", "ap
          "please run /login", "not logged in", "oauth token", "invalid x-api-key", "api error: 403",
          "permission_error")
 _OVERLOADED = ("api error: 529", "overloaded", "api error: 429", "rate_limit", "rate limit")
+# what the real CLI prints when the account's own allowance is spent (a subscription's 5-hour or weekly
+# limit, a prepaid balance): every call is refused until it resets or is topped up, hours away
+_LIMIT = ("you've hit your limit", "you\u2019ve hit your limit", "usage limit reached", "limit reached \u00b7 resets",
+          "limit reached \u2219 resets", "credit balance too low", "credit balance is too low", "out of extra usage")
 # what codex exec prints (stderr, exit 1, before any event) when it cannot load its config.toml: every
 # call fails the same way until the person fixes the file, so the task waits as for a refused login
 _CONFIG = ("error loading config.toml",)
 CONFIG_HINT = ("fix Codex's config.toml ($CODEX_HOME/config.toml, ~/.codex/config.toml by default); "
                "lh doctor names the line")
+
+# what a failure's message starts with, by cause: worker.log, the task's reason, lh status and the
+# notice lh doctor shows all quote it, and :func:`cause_said` reads the cause back from a task's reason
+SAID = {"unreachable": "the API is unreachable", "auth": "authentication was refused",
+        "config": "Codex cannot load its config.toml",
+        "budget": "the budget guard (--max-budget-usd) stopped it",
+        "overloaded": "the API is overloaded or rate-limited",
+        "limit": "the account's usage limit is reached"}
+UNNAMED = "model call failed"  # the start of a failure of no known cause
+# causes outside the transcript: the same session's next task may well succeed (worker/one_task.py)
+TEMPORARY = frozenset({"unreachable", "auth", "config", "overloaded", "limit", "timeout", "killed"})
+_TASK_FAILED = re.compile(r"model call failed \d+ time\(s\): ")
+_TIMED_OUT = re.compile(r"\w+ gave no answer within ")
+_KILLED = re.compile(r"\w+ was killed by signal ")
 
 
 class CallError(ModelError):
@@ -129,9 +149,11 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
     """One model call: the answer (not yet validated) and what it cost.
 
     Raises :class:`CallError` naming the real cause: claude not found (fail at once, with the
-    install hint), API unreachable or authentication refused (wait and retry minutes later),
-    overloaded or an unreadable answer (retry now), the budget guard (wait for the cap), no answer
-    within ``timeout_seconds`` (wait). The message names the exit code and the tail of stderr.
+    install hint), API unreachable, authentication refused or the account's usage limit reached
+    (wait and retry minutes later, or at the limit's reset), overloaded, killed by a signal or an
+    unreadable answer (retry now), the budget guard (wait for the cap), no answer within
+    ``timeout_seconds`` (wait). The message starts with the cause (:data:`SAID`) and names the exit
+    code and the tail of stderr.
     """
     loop = _loop_config(cfg)
     argv = build_argv(cfg, max_budget_usd, schema)
@@ -151,11 +173,12 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
         raise CallError(f"claude gave no answer within {timeout:g} s (compound_loop.timeout_seconds) and was "
                         f"stopped: {_scrubbed(result, loop).describe()}", "timeout", WAIT, usage,
                         hint="raise compound_loop.timeout_seconds")
+    if result.code < 0:  # why: killed by a signal (the OOM killer, kill -9): it read the prompt, said nothing
+        raise CallError(f"claude was killed by {_signal_name(-result.code)} "
+                        f"({_failure_said(_scrubbed(result, loop), argv)})", "killed", RETRY, usage)
     if result.code != 0:
         cause, action = classify(result.stdout + "\n" + result.stderr)
-        label = {"unreachable": "the API is unreachable", "auth": "authentication was refused",
-                 "budget": "the budget guard (--max-budget-usd) stopped it",
-                 "overloaded": "the API is overloaded or rate-limited"}.get(cause, "model call failed")
+        label = SAID.get(cause, UNNAMED)
         raise CallError(f"{label} ({_failure_said(_scrubbed(result, loop), argv)})", cause, action, usage,
                         hint="claude /login, or check ANTHROPIC_API_KEY" if cause == "auth" else None)
     keys = answer_keys(schema)
@@ -175,6 +198,27 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
         raise CallError(f"{message} (from `{proc.command_line(argv[:2])} ...`)", cause, action, usage) from None
 
 
+def _signal_name(number: int) -> str:
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
+
+
+def cause_said(reason: str) -> str | None:
+    """The cause a failure's message (or a task's reason, ``model call failed N time(s): ...``)
+    names by its first words; None for a failure of no known cause."""
+    text = reason[m.end():] if (m := _TASK_FAILED.match(reason)) else reason
+    for cause, said in SAID.items():
+        if text.startswith(said):
+            return cause
+    if _TIMED_OUT.match(text):
+        return "timeout"
+    if _KILLED.match(text):
+        return "killed"
+    return None
+
+
 def answer_keys(schema: Mapping[str, Any] | None) -> tuple[str, ...] | None:
     """The keys an answer to ``schema`` (the distill answer's when None) has: its properties; None
     for a schema that names none (then any object the model wrote as text is taken)."""
@@ -184,12 +228,16 @@ def answer_keys(schema: Mapping[str, Any] | None) -> tuple[str, ...] | None:
 
 def classify(output: str) -> tuple[str, str]:
     """(cause, action) for a failed call, from what claude or codex printed (envelope, events and
-    stderr). ``config``: Codex cannot load its config.toml; it waits like ``auth`` (worker/calls.py)."""
+    stderr). ``config``: Codex cannot load its config.toml; it waits like ``auth`` (worker/calls.py);
+    ``limit``: the account's usage limit or balance is spent; it waits like ``auth``, until the reset
+    the message names when it names one (worker/waiting.py)."""
     low = output.lower()
     if "error_max_budget_usd" in low:
         return "budget", CAP
     if any(s in low for s in _CONFIG):  # why first: the file's own text may hold any of the words below
         return "config", WAIT
+    if any(s in low for s in _LIMIT):  # why before the rest: its message may say "rate limit" too
+        return "limit", WAIT
     if any(s in low for s in _UNREACHABLE):
         return "unreachable", WAIT
     if any(s in low for s in _AUTH):

@@ -52,6 +52,7 @@ def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable
         return _unreadable(q, name, exc, env)
     fields["task_id"] = queue.task_id(name)
     outcome, repeated = _run_task(q, fields, cfg, env, sleep)
+    outcome = _timed_out_too_often(fields, outcome, cfg)
     fields.update(_result_fields(outcome))
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
@@ -110,16 +111,43 @@ def _run_task(q: str, fields: dict, cfg: Config, env: Env | None,
 
 def _requeue(q: str, name: str, fields: dict, outcome: Outcome, cfg: Config, env: Env | None) -> str:
     """A task that waits goes back to the queue with its next time; returns storage, paused or waiting."""
-    from lazy_harness.worker import storage, waiting
+    from lazy_harness.worker import llm, storage, waiting
 
     first = float(cfg["compound_loop"].get("wait_seconds", waiting.FIRST_WAIT))
-    what = waiting.requeue(q, name, fields, outcome.reason, time.time(), outcome.paused or outcome.storage, first)
+    now = time.time()
+    # why: an account's limit refuses every call until its reset, hours away: no call before it
+    until = waiting.limit_reset(outcome.reason, now) if llm.cause_said(outcome.reason) == "limit" else None
+    what = waiting.requeue(q, name, fields, outcome.reason, now, outcome.paused or outcome.storage, first, until)
     _log(env, f"task {fields['task_id']}: {what}: {outcome.reason}")
     _report_damaged_lines(env)
     if outcome.storage:
         storage.stop(env, outcome.reason.split("; ", 1)[0].removeprefix("memory not written, "))
         return "storage"
     return "paused" if outcome.paused else "waiting"
+
+
+def _timed_out_too_often(fields: dict, outcome: Outcome, cfg: Config) -> Outcome:
+    """``outcome``, or a failure when it is the ``compound_loop.max_attempts``-th wait of the task for a
+    call that gave no answer in time. Counted in the task's ``timeouts``. Each such call read the
+    prompt and is charged its estimate (worker/calls.py): waiting for ever spent the daily cap, every
+    day, on a task that cannot succeed at this timeout. The causes that cost nothing (unreachable,
+    auth, limit, config) wait without a bound."""
+    from lazy_harness.worker import llm, pipeline
+
+    if outcome.status != "waiting" or outcome.paused or outcome.storage or llm.cause_said(outcome.reason) != "timeout":
+        return outcome
+    done = fields.get("timeouts", "")
+    timeouts = int(done) + 1 if done.isdigit() else 1
+    fields["timeouts"] = str(timeouts)
+    if timeouts < max(1, int(cfg["compound_loop"]["max_attempts"])):
+        return outcome
+    said = outcome.reason
+    if said.endswith(")") and " (hint: " in said:
+        said = said[:said.rfind(" (hint: ")]
+    reason = (f"model call failed {timeouts} time(s): {said} (hint: raise compound_loop.timeout_seconds, "
+              f"then lh queue retry {fields['task_id']})")
+    return pipeline.Outcome("failed", reason, _mtime(fields.get("session_jsonl", "")), prompt=outcome.prompt,
+                            error_text=reason, attempts=timeouts, read=outcome.read)
 
 
 def _check_mark(q: str, fields: dict, outcome: Outcome, repeated: Outcome | None) -> tuple[float, str] | None:
@@ -202,9 +230,10 @@ def _report_damaged_lines(env: Env | None) -> None:
 def _failed_before(q: str, fields: dict) -> Outcome | None:
     """A skip for a task whose transcript already failed to distill and has not changed since (a
     SessionEnd queued while the Stop task of the same turn was failing): the same prompt would fail
-    the same way, at the same cost. A retry, ``lh knowledge handoff-now`` or ``lh backfill`` is asked
-    for: it runs."""
-    from lazy_harness.worker import pipeline
+    the same way, at the same cost. Not when it failed for a cause outside the transcript (the API
+    overloaded or rate-limited, a timeout, a killed claude: ``llm.TEMPORARY``), which the next try
+    may not meet. A retry, ``lh knowledge handoff-now`` or ``lh backfill`` is asked for: it runs."""
+    from lazy_harness.worker import llm, pipeline
 
     if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT, "Backfill"):
         return None
@@ -220,8 +249,9 @@ def _failed_before(q: str, fields: dict) -> Outcome | None:
         previous = queue.read_task(os.path.join(failed, mine[-1])) if mine else {}
     except OSError:
         return None
+    reason = previous.get("reason", "")
     if (previous.get("session_id") != sid or previous.get("session_jsonl") != transcript
-            or not previous.get("reason", "").startswith("model call failed")
+            or not reason.startswith("model call failed") or llm.cause_said(reason) in llm.TEMPORARY
             or previous.get("transcript_mtime") != repr(last[0]) or _mtime(transcript) != last[0]):
         return None
     return pipeline.Outcome("skipped", "this transcript already failed to distill and is unchanged since "

@@ -3,7 +3,9 @@
 A waiting task goes back into the pending folder under its own name with ``wait_reason``, ``waits``
 (how many times it waited) and, unless it waits for a spend cap, ``not_before``: the worker leaves
 it alone until then (``compound_loop.wait_seconds``, 60 s by default, doubling per wait up to an
-hour). A task paused by a cap has no ``not_before``: the worker's cap check
+hour). A task that waits for the account's usage limit waits until the reset its message names (a
+time of day with its zone, or an epoch; at most :data:`LONGEST_LIMIT_WAIT`), else as above. A task
+paused by a cap has no ``not_before``: the worker's cap check
 (worker/calls.cap_reached) holds the whole queue instead, so raising the cap lets it run at the next
 worker start.
 
@@ -17,12 +19,21 @@ time (``linger_lock``), waking at the next task's time or the next probe of a fu
 from __future__ import annotations
 
 import os
+import re
 
 from lazy_harness import paths, queue
 from lazy_harness.atomic import atomic_write, lock
 
 FIRST_WAIT = 60.0  # compound_loop.wait_seconds by default
 LONGEST_WAIT = 3600.0
+# why 8 days: a weekly limit resets within 7; a reset further away is a misread, and the task runs then
+LONGEST_LIMIT_WAIT = 8 * 86400.0
+_AFTER_RESET = 60.0  # the reset is said to the minute: be past it
+_EPOCH = re.compile(r"limit reached\|(\d{9,11})\b", re.IGNORECASE)
+_RESETS = re.compile(r"\bresets\s+(?:at\s+)?(?:(?P<mon>[A-Za-z]{3})[a-z]*\s+(?P<day>\d{1,2}),?\s+(?:at\s+)?)?"
+                     r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm)\b(?:\s*\((?P<tz>[A-Za-z0-9_+\-/]+)\))?",
+                     re.IGNORECASE)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 def not_before(q: str, name: str) -> float:
@@ -42,12 +53,13 @@ def ready(q: str, names: list[str], now: float) -> list[str]:
 
 
 def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool,
-            first_wait: float = FIRST_WAIT) -> str:
+            first_wait: float = FIRST_WAIT, until: float | None = None) -> str:
     """Put the claimed task ``name`` back into the queue to wait; returns what happened. ``paused``: no
-    time of its own (a spend cap, a full disk: the worker's check holds the whole queue instead).
+    time of its own (a spend cap, a full disk: the worker's check holds the whole queue instead);
+    ``until``: its own time (a usage limit's reset), instead of the doubling wait.
     With no room to write the task again, the claim is renamed back as it was (a rename needs none)."""
     try:
-        return _requeue(q, name, fields, reason, now, paused, first_wait)
+        return _requeue(q, name, fields, reason, now, paused, first_wait, until)
     except OSError:
         try:
             os.replace(os.path.join(q, queue.PROCESSING, name), os.path.join(q, name))
@@ -56,13 +68,16 @@ def requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bo
         return "waiting (task file left as it was: no room to note why)"
 
 
-def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool, first_wait: float) -> str:
+def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: bool, first_wait: float,
+             until: float | None) -> str:
     data = {k: v for k, v in fields.items() if k != "task_id"}
     waits = int(data["waits"]) + 1 if str(data.get("waits", "")).isdigit() else 1
     data["waits"] = str(waits)
     data["wait_reason"] = " ".join(reason.split())[:500]
     if paused:
         data.pop("not_before", None)
+    elif until is not None:
+        data["not_before"] = repr(until)
     else:
         data["not_before"] = repr(now + min(LONGEST_WAIT, first_wait * 2 ** (waits - 1)))
     sid = paths.safe_session_id(data.get("session_id", ""))
@@ -83,6 +98,48 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
         return "waiting"
     finally:
         os.close(lock_fd)
+
+
+def limit_reset(said: str, now: float) -> float | None:
+    """When the usage limit ``said`` names resets (a minute past it, at most
+    :data:`LONGEST_LIMIT_WAIT` from ``now``): ``usage limit reached|<epoch>``, or ``resets 1pm
+    (Europe/Paris)``, ``resets 1:30am``, ``resets Oct 9, 10am (zone)`` (the zone, else local time).
+    None when it names no reset still to come."""
+    m = _EPOCH.search(said)
+    at = float(m.group(1)) if m else _reset_time(said, now)
+    if at is None or at <= now:
+        return None
+    return min(at + _AFTER_RESET, now + LONGEST_LIMIT_WAIT)
+
+
+def _reset_time(said: str, now: float) -> float | None:
+    """The next time of day (and date, when given) after ``now`` that ``resets ...`` names."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    m = _RESETS.search(said)
+    if m is None or not 1 <= int(m.group("h")) <= 12 or int(m.group("m") or 0) > 59:
+        return None
+    try:
+        zone = ZoneInfo(m.group("tz")) if m.group("tz") else None
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    here = datetime.fromtimestamp(now, zone).astimezone(zone)
+    hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
+    at = here.replace(hour=hour, minute=int(m.group("m") or 0), second=0, microsecond=0)
+    if m.group("mon"):
+        month = m.group("mon").lower()
+        if month not in _MONTHS:
+            return None
+        try:
+            at = at.replace(month=_MONTHS.index(month) + 1, day=int(m.group("day")))
+            if at <= here:
+                at = at.replace(year=at.year + 1)
+        except ValueError:  # why: no such day (Feb 30, or Feb 29 of the next year)
+            return None
+    elif at <= here:
+        at += timedelta(days=1)
+    return at.timestamp()
 
 
 def _hand_over_the_ask(q: str, newer: str, data: dict) -> None:
