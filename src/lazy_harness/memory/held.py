@@ -136,15 +136,21 @@ def copy_text(path: str) -> object:
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
          now: float, why: str) -> str | None:
     """Hold every ``(kind, id, learning path or '', reason)`` of ``found`` in one journalled run;
-    returns the run id (None when there was nothing left to hold)."""
+    returns the run id (None when there was nothing left to hold). An entry that carries an approve
+    mark, or a learning whose frontmatter says approved, is not held, whoever signed the approval
+    (ADR 0032, 0052): a hold would outrank the person's approval on the machine that made it, once
+    synced there; on a machine that cannot verify it, the read-back leaves the entry out all the same."""
     from lazy_harness.memory import changes, journal
 
     if not found:
         return None
-    hidden = marks.hidden(memory_dir) if os.path.isdir(memory_dir) else {}
+    recs = marks.read(memory_dir) if os.path.isdir(memory_dir) else []
+    hidden, claimed = marks.hidden(memory_dir, recs), _claimed(recs)
     j = journal.Journal(memory_dir, "hold", project, now)
     done = 0
     for kind, eid, path, reason in found:
+        if eid in claimed or (kind == "learning" and state.claims_approval(learning_text(path)[0] or {})):
+            continue
         if kind == "learning":
             # why the check inside: read under the status lock, so a forget made since is never written over
             if not changes.set_learning_status(path, learnings_dir, HELD, None, f"{HELD}: {reason}", now, j,
@@ -169,25 +175,25 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
 def scan_records(memory_dir: str, env: Env | None = None) -> list[tuple[str, str, str, str]]:
     """Live decisions, failures and open items of a memory folder that the check holds and nobody approved.
     Its callers (sync after a merge, migration after a move) bring lines in: at the first read of this
-    version, this folder's approvals are not adopted (ADR 0052), the others are."""
+    version, this folder's approvals are not adopted (ADR 0052), the others are. An entry with an
+    approve mark is left alone, whoever signed it (:func:`hold`)."""
     from lazy_harness.memory import handoff
 
     recs = marks.read(memory_dir)
     where = os.path.abspath(memory_dir)
     approval.adopt_once((os.path.dirname(where),), (), env, unless=(where,))
-    hidden, ok = marks.hidden(memory_dir, recs), Approvals(memory_dir, recs, env)
-    # why ok.ok with the text: an approve mark counts only as the person's MAC of this text (ADR 0052)
+    hidden, claimed = marks.hidden(memory_dir, recs), _claimed(recs)
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         for _, rec in numbered_entries(os.path.join(memory_dir, name)):
             eid = ids.of_record(rec, kind)
-            if eid in hidden or ok.ok(kind, eid, trust.text_of(rec, kind)):
+            if eid in hidden or eid in claimed:
                 continue
             reason = trust.check(rec, kind)
             if reason:
                 out.append((kind, eid, "", reason))
     for item in handoff.open_for_reading(memory_dir):
-        if item["id"] not in hidden and not ok.ok("handoff", item["id"], str(item.get("text") or "")):
+        if item["id"] not in hidden and item["id"] not in claimed:
             reason = trust.reason(str(item.get("text") or ""))
             if reason:
                 out.append(("handoff", item["id"], "", reason))
@@ -197,18 +203,24 @@ def scan_records(memory_dir: str, env: Env | None = None) -> list[tuple[str, str
 def scan_learnings(paths_: list[str], env: Env | None = None) -> list[tuple[str, str, str, str]]:
     """Active learning files among ``paths_`` that the check holds and nobody approved. ``paths_`` are
     what a sync just merged: at the first read of this version, their approvals are not adopted, those
-    of the other learnings in their folders are (ADR 0052)."""
+    of the other learnings in their folders are (ADR 0052). A learning whose frontmatter says approved
+    is left alone, whoever signed it (:func:`hold`)."""
     roots = {os.path.dirname(os.path.dirname(os.path.abspath(p))) for p in paths_}
     approval.adopt_once((), sorted(roots), env, unless=[os.path.abspath(p) for p in paths_])
     out = []
     for path in paths_:
         meta, text = learning_text(path)
-        if not meta or str(meta.get("status") or "active") != "active" or learning_approved(meta, text, path, env):
+        if not meta or str(meta.get("status") or "active") != "active" or state.claims_approval(meta):
             continue
         reason = trust.reason(text)
         if reason:
             out.append(("learning", ids.of_learning(meta, path=path), path, reason))
     return out
+
+
+def _claimed(recs: list[dict]) -> set[str]:
+    """The ids that carry an approve mark among marks ``recs``, whoever wrote it."""
+    return {m["id"] for m in recs if m.get("op") == APPROVE}
 
 
 def held_ids(memory_dir: str) -> dict[str, dict]:

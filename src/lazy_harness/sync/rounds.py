@@ -83,7 +83,10 @@ def recount_usage(data: str, changed: list[str], env: Mapping[str, str] | None) 
 
 def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float) -> list[str]:
     """The hold check on what the merge brought in (memory/held.py, ADR 0024): every live entry of a
-    memory folder whose files changed, every learning file that changed. A learning's hold is
+    memory folder whose files changed, every learning file that changed; an entry with an approve
+    mark, or a learning whose frontmatter says approved, is left alone, whichever machine signed it
+    (ADR 0052: the read-back here still shows it only when this machine's key signed it, and a hold
+    would outrank the approval on the machine that made it, once synced there). A learning's hold is
     journalled in the memory folder of the project it names, else in the first folder merged; with
     neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
     from lazy_harness.memory import files, held
