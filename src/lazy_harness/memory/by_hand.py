@@ -80,6 +80,37 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
     raise LhError(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
 
 
+LOCK = ".by-hand.lock"  # in the memory folder: see one_at_a_time
+
+
+@contextmanager
+def one_at_a_time(memory_dir: str, learnings: bool = False) -> Iterator[None]:
+    """Hold the memory folder's lock of the person's changes (``<memory dir>/.by-hand.lock``, never
+    deleted; sync's ``*.lock`` keeps it on this machine) while one forget, approve or close checks
+    and writes. why: the check ("already forgotten", "is it held", "is it open") read before any
+    lock let the same Forget sent from two ``lh ui`` pages, or a page and ``lh memory forget``, write two
+    marks and two runs, the undo of one leaving the entry forgotten by the other; the page's own lock
+    orders only its own process. An ``flock``: two processes, and two threads of one, wait for each
+    other. Taken first, before every lock the writes take (the folder's, the learnings' status lock,
+    a file's own), and by nothing else: no one holding those waits for it, so nothing deadlocks, and
+    nothing under it calls a model. No memory folder: nothing of it to change, and none is made for
+    the lock, unless ``learnings`` (a change of a learning journals there)."""
+    if learnings:
+        from lazy_harness.atomic import ensure_dir
+
+        ensure_dir(memory_dir)
+    if not os.path.isdir(memory_dir):
+        yield
+        return
+    from lazy_harness import atomic
+
+    fd = atomic.lock(os.path.join(memory_dir, LOCK))
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
 def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[[journal.Journal, float], object],
             now: float) -> str:
     """Run ``make(journal, now)`` as one journalled change of ``kind``; returns the run id for undo."""
@@ -97,7 +128,13 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
-    reason = reason_of(reason)
+    with one_at_a_time(memory_dir, learnings=kind == "learning"):
+        return _forget(memory_dir, learnings_dir, project, entry_id, kind, reason_of(reason), now)
+
+
+def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, kind: str, reason: str,
+            now: float) -> str | None:
+    """:func:`forget` once its lock is held: the check, then the journalled change."""
     if kind == "learning":
         marked = _learning_files_to_forget(learnings_dir, entry_id)
         if not marked:
@@ -169,11 +206,13 @@ def _was_forgotten(memory_dir: str, hid: str) -> bool:
 
 
 def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> tuple[str, str, str]:
-    """Close an open handoff item (by id or exact text); returns (its id, its text, the run id)."""
-    hid, text = open_item(memory_dir, ref)
+    """Close an open handoff item (by id or exact text); returns (its id, its text, the run id). Under
+    :func:`one_at_a_time`: a second close of the item sent at once is told it is not open."""
     reason = reason_of(reason)
-    run = _change(memory_dir, "close", project, f"close {hid}: {reason}",
-                  lambda j, now: changes.close_handoff_items(memory_dir, [(hid, reason)], "by hand", now, j), now)
+    with one_at_a_time(memory_dir):
+        hid, text = open_item(memory_dir, ref)
+        run = _change(memory_dir, "close", project, f"close {hid}: {reason}",
+                      lambda j, now: changes.close_handoff_items(memory_dir, [(hid, reason)], "by hand", now, j), now)
     return hid, text, run
 
 
@@ -257,6 +296,15 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
     used in other projects (not the entries the hold check held: each of those needs its id).
     Returns the run id for ``lh memory undo``."""
     wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
+    # why under one_at_a_time, from the listing to the run: the same Approve sent twice at once wrote two
+    # approvals and two runs; the second now finds the entry no longer held, as after an earlier approval
+    with one_at_a_time(memory_dir, learnings=every or "learning" in map(ids.kind_of, wanted)):
+        return _approve(memory_dir, learnings_dir, project, wanted, reason, now, every, cross)
+
+
+def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str], reason: str, now: float,
+             every: bool, cross: str) -> str:
+    """:func:`approve` once its lock is held."""
     waiting = held.listing(memory_dir, learnings_dir, cross)
     by_id: dict[str, list[dict]] = {}
     for h in waiting:

@@ -258,12 +258,18 @@ def spend_section(v: View) -> str:
             + ("" if verdict.allowed else f' <span class="badge">paused: {esc(verdict.reason)}</span>') + "</p>")
 
 
+RUNS_LIMIT = 20  # runs listed before "show all": each is a few lines, the newest are the ones undone
+
+
 def runs_section(v: View) -> str:
-    runs = reading.runs(v.project)[:20]
-    if not runs:
+    """Every journalled change, newest first (``lh memory history``), cut at RUNS_LIMIT with the line
+    every cut list of the page has, unless the page was asked for everything."""
+    every = reading.runs(v.project)
+    if not every:
         return _empty("No change recorded (consolidations, forget, close).")
+    cut = None if v.everything else RUNS_LIMIT
     rows = []
-    for data in runs:
+    for data in every[:cut]:
         changes = "".join(f"<li>{esc(c)}</li>" for c in data.get("changes") or [])
         action = (f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
                   else '<span class="badge">a hold: Approve or Forget above ends it</span>'
@@ -273,7 +279,7 @@ def runs_section(v: View) -> str:
                     f'<b>{esc(data.get("kind", "?"))}</b> '
                     f'<span class="meta">{esc(when_of(data.get("started")))}</span> '
                     f'{action}</div><ul>{changes}</ul></li>')
-    return f'<ul class="runs">{"".join(rows)}</ul>'
+    return f'<ul class="runs">{"".join(rows)}</ul>{_more(v, "runs", cut, len(every), 0)}'
 
 
 # (anchor, title, function): the page's sections, in order
