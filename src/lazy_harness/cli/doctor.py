@@ -528,6 +528,9 @@ def _check_memory_lines(r: Report, values: Config) -> None:
 
     mdirs = paths.all_memory_dirs(None, values["memory"]["path"] or None)
     checks = damage.check_folders(mdirs)
+    for c in checks:
+        if c.unreadable:  # why: a folder or a dangling link in a memory file's place hides what it held
+            r.line("warn", "memory files", c.summary(), "move it aside; lh memory check --all-projects")
     skipped = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.skipped]
     salvaged = sum(len(c.salvaged) for c in checks)
     if skipped:

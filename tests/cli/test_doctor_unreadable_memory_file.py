@@ -1,0 +1,20 @@
+"""``lh doctor`` names a memory file that cannot be read (a folder in its place), as ``lh memory check``
+does: what the file held is hidden from every reader until it is moved aside."""
+
+import os
+import time
+
+from lazy_harness import paths
+from lazy_harness.memory import files
+from tests.cli.lhrun import invoke
+from tests.support import memory_samples as ms
+
+
+def test_doctor_warns_of_a_memory_file_that_is_a_folder(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mdir = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mdir, files.FAILURES), [ms.failure(time.time(), "a fine failure")])
+    os.makedirs(os.path.join(mdir, files.DECISIONS))
+    found = [ln for ln in invoke("doctor").out.splitlines() if "memory files:" in ln]
+    assert len(found) == 1 and found[0].startswith("warn"), found
+    assert os.path.join(mdir, files.DECISIONS) in found[0] and "a folder" in found[0]
