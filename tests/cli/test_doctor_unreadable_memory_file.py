@@ -1,5 +1,5 @@
-"""``lh doctor`` names a memory file that cannot be read (a folder in its place), as ``lh memory check``
-does: what the file held is hidden from every reader until it is moved aside."""
+"""A memory file that cannot be read (a folder in its place): ``lh doctor`` names it, as ``lh memory
+check`` does, and ``lh memory search`` still finds the rest of memory."""
 
 import os
 import time
@@ -18,3 +18,12 @@ def test_doctor_warns_of_a_memory_file_that_is_a_folder(tmp_path):
     found = [ln for ln in invoke("doctor").out.splitlines() if "memory files:" in ln]
     assert len(found) == 1 and found[0].startswith("warn"), found
     assert os.path.join(mdir, files.DECISIONS) in found[0] and "a folder" in found[0]
+
+
+def test_search_finds_the_rest_of_memory_beside_a_folder_in_a_files_place(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mdir = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mdir, files.FAILURES), [ms.failure(time.time(), "kafka consumer stalls")])
+    os.makedirs(os.path.join(mdir, files.DECISIONS))
+    r = invoke("memory", "search", "kafka", "--project", root)
+    assert r.code == 0 and "kafka consumer stalls" in r.out, r.out + r.err
