@@ -15,7 +15,9 @@ Its opened time and session are those of the first open after its last close.
 
 handoff.md carries, in its header comment, a digest of its item lines and the ids it listed. When the
 digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or ticked)
-line closes its item, both by session ``hand-edit`` at the file's mtime. A handoff.md with no state
+line closes its item, both by session ``hand-edit`` at the file's mtime. The ``opened ... by ...`` note a
+render writes under an item is never item text, also when an editor's reflow joined it onto the item's
+line or wrapped it (``_item_text``): such an item is unchanged. A handoff.md with no state
 file beside it (written before the state existed, or by hand) is imported as open items. Readers apply
 both in memory (``load``); writers append them first (``apply_answer``, ``merge_markdown``). A damaged
 handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the header nor a list line) is
@@ -65,12 +67,15 @@ def header_token(value: object, spaces: bool = False) -> str:
 
 # --- handoff.md --------------------------------------------------------------------------------------
 
-def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bool]]]:
+def parse_markdown(text: str, state: dict[str, Item] | None = None
+                   ) -> tuple[dict, list[tuple[str, str | None, str, bool]]]:
     """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
 
     Items are markdown list lines: ``- ``, ``* ``, ``+ `` or numbered (``1. ``, ``1) ``); ``- [x]``
     ticked. An indented line under an item continues its text, unless it is our own note
     (:func:`our_note`, the ``opened ... by ...`` line a render writes), with or without the header.
+    The note joined onto an item's lines by an editor's reflow is left out too (:func:`_item_text`;
+    ``state`` gives each known item's own note).
     """
     marker: dict[str, str] = {}
     # why: an editor may save the file with a byte order mark, which would hide the first line's "- "
@@ -79,7 +84,7 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
         if line.strip().startswith(files.HANDOFF_MARK):
             marker = files.marker_fields(line.strip())
             break
-    out: list[tuple[str, str | None, str, bool]] = []
+    blocks: list[list] = []  # [line, id, first line's text, ticked, [(indented line, is our note)]]
     current: list | None = None
     for line in lines:
         entry = _list_item(line)
@@ -89,18 +94,91 @@ def parse_markdown(text: str) -> tuple[dict, list[tuple[str, str | None, str, bo
             if entry[:3] in ("[ ]", "[x]", "[X]"):
                 entry = entry[3:].strip()
             hid, body = split_ref(entry)
-            current = [line.rstrip(), hid, body, ticked]
-            out.append(tuple(current))
+            current = [line.rstrip(), hid, body, ticked, []]
+            blocks.append(current)
         elif current is not None and line.strip() and line[:1] in (" ", "\t"):
             # why: the note is dropped by its exact format, not by the header: a file whose header was
             # deleted glued "opened ... by session ..." onto every item, and a person's detail line
             # under an item in a file we rendered was dropped without a word
-            if not our_note(line):  # the line joins the item's, so the digest sees the edit
-                current[0], current[2] = f"{current[0]}\n{line.rstrip()}", f"{current[2]} {line.strip()}".strip()
-                out[-1] = tuple(current)
+            note = our_note(line)
+            if not note:  # the line joins the item's, so the digest sees the edit
+                current[0] = f"{current[0]}\n{line.rstrip()}"
+            current[4].append((line.strip(), note))
         elif not (line[:1] in (" ", "\t") and line.strip()):
             current = None
+    known = state or {}
+    out = [(b[0], b[1], _item_text(b[2], b[4], b[1], known.get(b[1]) if b[1] else None), b[3]) for b in blocks]
     return marker, [x for x in out if normalise(x[2]) or x[1]]
+
+
+def _item_text(body: str, more: list[tuple[str, bool]], hid: str | None, item: Item | None) -> str:
+    """An item line's text: its first line's ``body`` and the indented lines ``more`` under it (each
+    with whether it is our note line), less our note lines and less the render's note joined in.
+    why: an editor's reflow (vim ``gqip``, VS Code Rewrap) joins the note line onto the item's and may
+    wrap both anew; read as item text, the note made every item look reworded by hand (closed, reopened
+    under a new id, the note sent to every session). A known ``item``'s own note is cut wherever it
+    falls, across lines too (a person's detail line under it then follows it); without it, on a line
+    naming an id, a note that runs to the end (:func:`without_note`: the item's state changed since)."""
+    parts, cuts = [" ".join(body.split())], []  # cuts: (start, end) of what is left out of the joined text
+    end = len(parts[0])
+    for segment, note in more:
+        parts.append(" ".join(segment.split()))
+        start, end = end + 1, end + 1 + len(parts[-1])
+        if note:
+            cuts.append((start, end))
+    joined = " ".join(parts)
+    own = _own_notes(joined, note_of(item)) if item is not None else []
+    kept, last = [], 0
+    for start, end in sorted(cuts + own):
+        kept.append(joined[last:max(last, start)])
+        last = max(last, end)
+    text = " ".join("".join([*kept, joined[last:]]).split())
+    cut = without_note(text) if hid and not own else None
+    return text if cut is None else cut
+
+
+def note_of(item: Item) -> str:
+    """The note :func:`render` writes under ``item``, less its indent and any stale suffix:
+    ``opened 2026-04-13 18:32 by session abc``."""
+    return f"opened {(item['opened'] or '?')[:16].replace('T', ' ')} {by_whom(item['opened_by'])}"
+
+
+def without_note(text: str) -> str | None:
+    """``text`` (whitespace collapsed) less a render's note joined on last: ``opened <YYYY-MM-DD HH:MM | ?>
+    by ...`` (:func:`our_note`) running to the end; None when it holds none."""
+    words = " ".join(text.split())
+    at = words.find("opened ")
+    while at >= 0:
+        if (at == 0 or words[at - 1] == " ") and our_note(f"  {words[at:]}"):
+            return words[:at].strip()
+        at = words.find("opened ", at + 1)
+    return None
+
+
+def _own_notes(words: str, own: str) -> list[tuple[int, int]]:
+    """Where the note ``own`` stands in ``words`` as whole words, each with the ``; stale: open N days``
+    a render may add after it."""
+    found: list[tuple[int, int]] = []
+    at = words.find(own)
+    while at >= 0:
+        end = _own_end(words, at, own) if at == 0 or words[at - 1] == " " else None
+        if end is not None:
+            found.append((at, end))
+        at = words.find(own, at + 1 if end is None else end)
+    return found
+
+
+def _own_end(words: str, at: int, own: str) -> int | None:
+    """Where ``own`` (and a stale suffix after it) ends when it starts at ``words[at]`` as whole words."""
+    if not words.startswith(own, at):
+        return None
+    end, stale = at + len(own), "; stale: open "
+    if words.startswith(stale, end):
+        digits = len(words[end + len(stale):]) - len(words[end + len(stale):].lstrip("0123456789"))
+        tail = end + len(stale) + digits
+        if digits and words.startswith(" days", tail):
+            end = tail + len(" days")
+    return end if end == len(words) or words[end] == " " else None
 
 
 def our_note(line: str) -> bool:
@@ -151,7 +229,7 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
     """Records that bring ``state`` in line with a handoff.md text (see the module docstring). A file
     whose header comment is gone (its lines deleted, or rewritten as the person's own list) closes what the last
     render of ``memory_dir`` listed and is missing from it."""
-    marker, lines = parse_markdown(text)
+    marker, lines = parse_markdown(text, state)
     if has_state and not edited(marker, lines):
         return []
     if not has_state and marker.get("session"):
@@ -286,7 +364,7 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
     if markdown_records(state, md[0], md[1], bool(state), memory_dir=memory_dir):
         return False  # why: a hand edit saved since the caller's read: the next writer imports it first
     shown: set[str] = set()
-    for _, hid, text, ticked in parse_markdown(md[0])[1]:
+    for _, hid, text, ticked in parse_markdown(md[0], state)[1]:
         item = None if ticked or not hid else state.get(hid)
         if item is not None and hid and normalise(text) in ("", normalise(item["text"])):
             shown.add(hid)
@@ -356,7 +434,7 @@ def render(state: dict[str, Item], meta: dict, now: float, stale_days: float = S
              "to open one. `lh memory show --history` lists closed items.", ""]
     for bullet, item in zip(bullets, opened, strict=True):
         lines.append(bullet)
-        note = f"  opened {(item['opened'] or '?')[:16].replace('T', ' ')} {by_whom(item['opened_by'])}"
+        note = f"  {note_of(item)}"
         if is_stale(item, now, stale_days):
             note += f"; stale: open {age_days(item, now)} days"
         lines.append(note)
@@ -564,7 +642,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
             append(memory_dir, pending)
             state = fold(read_records(memory_dir) or [])
         recs: list[dict] = []
-        for _, hid, body, ticked in parse_markdown(text)[1]:
+        for _, hid, body, ticked in parse_markdown(text, state)[1]:
             item = state.get(hid) if hid else None
             if ticked or (item is not None and item.is_open):
                 continue
