@@ -8,6 +8,11 @@
                 "removed": [lines the run took out of an append-only file],
                 "fields": null | {"before": {...}, "after": {...}}, "restored": null | ts}]}
 
+A file's ``path`` is relative to the memory folder (journals are synced: the other machine resolves it
+to its own copy); an absolute one, from an older version, is used only where it lies in this machine's
+memory folders: a run none of whose files lie in them is not undone here. Readers (:func:`runs`,
+:func:`undo`) see every path resolved; the same run undone on two machines merges (:func:`merged`).
+
 A change is made through a :class:`Journal`: ``track(path)`` before a file is changed records its
 bytes; then either ``intend_lines`` / ``intend_fields`` / ``intend_removal`` say, saved, what the
 change is about to write, and ``record(path)`` after it checks the file is what the run meant (saved
@@ -155,7 +160,29 @@ class Journal:
 
     def save(self) -> None:
         ensure_dir(folder(self.memory_dir))
-        atomic_write(self.path, json.dumps(self.data, indent=1, ensure_ascii=False) + "\n")
+        atomic_write(self.path, _text(_stored(self.data, self.memory_dir)))
+
+
+def _text(data: dict) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def _stored(data: dict, memory_dir: str) -> dict:
+    """``data`` as it is saved: each file's path relative to the memory folder (``marks.jsonl``, a
+    learning ``../../knowledge/learnings/<month>/<file>.md``). why: the journal is synced, and the
+    other machine keeps the data folder elsewhere (another home): there the same relative path names
+    its own copy of the file, so its undo of this run works."""
+    base = os.path.abspath(memory_dir)
+    files = [{**f, "path": os.path.relpath(os.path.abspath(f["path"]), base)} for f in data["files"]]
+    return {**data, "files": files}
+
+
+def _resolved(data: dict, memory_dir: str) -> dict:
+    """``data`` as read: each relative path joined to this machine's memory folder; an absolute one
+    (written by an older version) as it is: it names this machine's file, or one that is not here."""
+    base = os.path.abspath(memory_dir)
+    files = [{**f, "path": os.path.normpath(os.path.join(base, f["path"]))} for f in data["files"]]
+    return {**data, "files": files}
 
 
 def _only_ours(now: bytes | None, line: str, before_sha: str | None) -> bool:
@@ -169,9 +196,15 @@ def _only_ours(now: bytes | None, line: str, before_sha: str | None) -> bool:
 
 
 def runs(memory_dir: str) -> list[dict]:
-    """Every journal of the project, newest first; unreadable ones are skipped, and so is one whose
-    ``run`` is not its own file's name (a journal comes with synced memory: undo writes the journal
-    back by its run, which must name no other file, ``../../settings`` say)."""
+    """Every journal of the project, newest first, each file's path as this machine has it (see
+    :func:`_resolved`); unreadable ones are skipped, and so is one whose ``run`` is not its own
+    file's name (a journal comes with synced memory: undo writes the journal back by its run, which
+    must name no other file, ``../../settings`` say)."""
+    return [_resolved(data, memory_dir) for data in _read_runs(memory_dir)]
+
+
+def _read_runs(memory_dir: str) -> list[dict]:
+    """:func:`runs` as the files hold them."""
     try:
         names = sorted((n for n in os.listdir(folder(memory_dir)) if n.endswith(".json")), reverse=True)
     except OSError:
@@ -271,11 +304,32 @@ def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> 
     return done.get("ok", False)
 
 
-def _run_to_undo(memory_dir: str, run: str | None, never: tuple[str, ...] = ()) -> dict:
-    """The journal of ``run`` (a prefix will do), else the newest not undone yet; LhError when none.
-    Runs of a kind in ``never`` are not undone: named, they are refused; without a name, passed over."""
+def _not_here(data: dict, memory_dir: str, roots: tuple[str, ...]) -> str | None:
+    """A file of ``data`` (as stored) still to be put back, when every such file lies outside this
+    machine's memory folders (``roots``): the run cannot be undone here. None when one lies inside
+    (a file outside is then left alone and reported, see :func:`undo`). A journal an older version
+    wrote names its files by absolute path: another machine's, when it came with synced memory."""
+    from lazy_harness.paths import is_within
+
+    left = [f["path"] for f in _resolved(data, memory_dir)["files"] if not f.get("restored")]
+    if not left or any(is_within(path, root) for path in left for root in roots):
+        return None
+    return left[0]
+
+
+def _elsewhere(data: dict, path: str) -> str:
+    return (f"run {data['run']} ({data.get('kind', '?')}) was recorded on another machine (or its journal "
+            f"edited): {path!r} is not in this machine's memory folders")
+
+
+def _run_to_undo(memory_dir: str, roots: tuple[str, ...], run: str | None,
+                 never: tuple[str, ...] = ()) -> tuple[dict, list[str]]:
+    """The journal of ``run`` as stored (a prefix will do), else the newest not undone yet that can be
+    undone here; and a line for each newer one passed over because its files are not on this machine
+    (:func:`_not_here`: it is undone where it was made). LhError when none. Runs of a kind in
+    ``never`` are not undone: named, they are refused; without a name, passed over."""
     if run:
-        matches = [r for r in runs(memory_dir) if r["run"] == run or r["run"].startswith(run)]
+        matches = [r for r in _read_runs(memory_dir) if r["run"] == run or r["run"].startswith(run)]
         if not matches:
             raise LhError(f"no journal {run!r} in {folder(memory_dir)}", hint="lh memory history")
         if len(matches) > 1:
@@ -287,65 +341,138 @@ def _run_to_undo(memory_dir: str, run: str | None, never: tuple[str, ...] = ()) 
             raise LhError(f"run {matches[0]['run']} is a {matches[0]['kind']}, which undo leaves as it is: the "
                           "check would hold the same entries again at the next read",
                           hint="lh memory held, then lh memory approve ID or lh memory forget ID")
-        return matches[0]
-    candidates = [r for r in runs(memory_dir) if not r.get("undone") and r.get("kind") not in never]
-    if not candidates:
-        raise LhError(f"nothing to undo in {folder(memory_dir)}", hint="lh memory history")
-    return candidates[0]
+        path = _not_here(matches[0], memory_dir, roots)
+        if path is not None:
+            raise LhError(_elsewhere(matches[0], path) + ": undo it on the machine that made it",
+                          hint="lh memory history")
+        return matches[0], []
+    passed: list[str] = []
+    for data in _read_runs(memory_dir):
+        if data.get("undone") or data.get("kind") in never:
+            continue
+        path = _not_here(data, memory_dir, roots)
+        if path is None:
+            return data, passed
+        passed.append(_elsewhere(data, path) + "; passed over: undo it on the machine that made it")
+    raise LhError(f"nothing to undo in {folder(memory_dir)}"
+                  + (f" (passed over {len(passed)} run(s) recorded on another machine)" if passed else ""),
+                  hint="lh memory history")
 
 
 def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: float | None = None,
          derived: tuple[str, ...] = (), never: tuple[str, ...] = ()) -> tuple[dict, list[str], list[str]]:
-    """Undo ``run`` (default: the newest not yet undone). Returns (journal, restored paths, problems).
+    """Undo ``run`` (default: the newest not yet undone that can be undone here). Returns (journal,
+    restored paths, problems): the journal with its paths as this machine has them, and under
+    ``passed_over`` a line for each newer run passed over (recorded on another machine, its files not
+    here); it is written back with its paths as they were stored.
 
-    Only files inside ``roots`` (the memory folder, the learnings folder) are ever written. A file of
-    ``derived`` (rendered from another one, which the caller renders again) is never a problem.
+    Only files inside ``roots`` (the memory folder, the learnings folder) are ever written: a run none
+    of whose files left to put back lie there is not undone here. A file of ``derived`` (rendered
+    from another one, which the caller renders again) is never a problem.
     """
     from lazy_harness.paths import is_within
 
-    data = _run_to_undo(memory_dir, run, never)
+    stored, passed = _run_to_undo(memory_dir, roots, run, never)
+    data, when = _resolved(stored, memory_dir), stamp(now)
     restored, problems = [], []
-    for entry in reversed(data["files"]):
-        path = entry["path"]
+    for entry, kept in zip(reversed(data["files"]), reversed(stored["files"]), strict=True):
         if entry.get("restored"):  # by an earlier undo of this run that left another file alone
             continue
-        if not isinstance(path, str) or not any(is_within(path, root) for root in roots):
-            problems.append(f"{path!r}: outside the memory folders; left alone")
+        problem = (_undo_file(entry, data["run"]) if any(is_within(entry["path"], root) for root in roots)
+                   else f"{entry['path']!r}: outside the memory folders; left alone")
+        if problem is not None:
+            if problem and entry["path"] not in derived:
+                problems.append(problem)
             continue
-        current = read_bytes(path)
-        before = None if entry.get("before") is None else base64.b64decode(entry["before"])
-        target: bytes | bool | None  # False: the file changed since the run and stays as it is
-        if (current == before or (before is None and current == b"")
-                or (_sha(current) == entry.get("after_sha") and not entry.get("mixed"))):
-            target = before  # why the first two: a run killed before its change wrote nothing there
-        elif (entry.get("appended") or entry.get("removed")) and current is not None:
-            target = _lines_back(current, entry)
-        elif isinstance(entry.get("fields"), dict) and current is not None:
-            target = _fields_back(path, current, entry["fields"])
-        else:
-            target = False
-        if isinstance(target, bool) or (target is None and before is not None):
-            if path not in derived:
-                problems.append(f"{path}: changed since run {data['run']}; left as it is")
-            continue
-        if target is None and path.endswith(".jsonl") and current is not None:
-            # why emptied, not removed: an append-only file the run made may be synced, and the other
-            # machine may have appended to it since; git cannot merge a removal with an append (every
-            # later sync of that machine failed), while an emptied file merges line by line
-            if current and not _write_back(path, entry, b"", b""):
-                problems.append(f"{path}: changed while it was being undone; left as it is")
-                continue
-        elif target is None:
-            from lazy_harness.memory.files import unlink_created
-
-            unlink_created(path)
-        elif target != current and not _write_back(path, entry, before, target):
-            problems.append(f"{path}: changed while it was being undone; left as it is")
-            continue
-        entry["restored"] = stamp(now)
-        restored.append(path)
+        entry["restored"] = kept["restored"] = when
+        restored.append(entry["path"])
     if not problems:
-        data["undone"] = stamp(now)
-    atomic_write(os.path.join(folder(memory_dir), f"{data['run']}.json"),
-                 json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    return data, restored, problems
+        data["undone"] = stored["undone"] = when
+    atomic_write(os.path.join(folder(memory_dir), f"{stored['run']}.json"), _text(stored))
+    return {**data, "passed_over": passed}, restored, problems
+
+
+def _undo_file(entry: dict, run: str) -> str | None:
+    """Put back one file of ``run`` (in the memory folders); None when it is back, else why not."""
+    path = entry["path"]
+    current = read_bytes(path)
+    before = None if entry.get("before") is None else base64.b64decode(entry["before"])
+    target: bytes | bool | None  # False: the file changed since the run and stays as it is
+    if (current == before or (before is None and current == b"")
+            or (_sha(current) == entry.get("after_sha") and not entry.get("mixed"))):
+        target = before  # why the first two: a run killed before its change wrote nothing there
+    elif (entry.get("appended") or entry.get("removed")) and current is not None:
+        target = _lines_back(current, entry)
+    elif isinstance(entry.get("fields"), dict) and current is not None:
+        target = _fields_back(path, current, entry["fields"])
+    else:
+        target = False
+    if isinstance(target, bool) or (target is None and before is not None):
+        return f"{path}: changed since run {run}; left as it is"
+    if target is None and path.endswith(".jsonl") and current is not None:
+        # why emptied, not removed: an append-only file the run made may be synced, and the other
+        # machine may have appended to it since; git cannot merge a removal with an append (every
+        # later sync of that machine failed), while an emptied file merges line by line
+        if current and not _write_back(path, entry, b"", b""):
+            return f"{path}: changed while it was being undone; left as it is"
+    elif target is None:
+        from lazy_harness.memory.files import unlink_created
+
+        unlink_created(path)
+    elif target != current and not _write_back(path, entry, before, target):
+        return f"{path}: changed while it was being undone; left as it is"
+    return None
+
+
+def merged(base: bytes, ours: bytes, theirs: bytes, run: str | None = None) -> bytes:
+    """The merge of one journal both machines changed since ``base`` (sync's ``lh-journal`` driver;
+    ``run``: the name of its file). A run changes after it ends only by its undo, so the merge is the
+    record of either side (the one with more files: a run still going when it was synced, else
+    ours) with each file restored and the run undone at the earliest time either side says: the run
+    undone on both machines reads undone on both, whichever merges. A side that is no journal of
+    ``run`` (damaged by hand, not JSON) gives way to one that is; when neither is, ours stays. Never
+    raises: a merge that fails stops every later sync round of the machine."""
+    if ours == theirs or theirs == base:
+        return ours
+    if ours == base:
+        return theirs
+    mine, other = _journal_of(ours, run), _journal_of(theirs, run)
+    if mine is None or other is None:
+        return theirs if mine is None and other is not None else ours
+    if len(other["files"]) > len(mine["files"]):
+        mine, other = other, mine
+    out = {**mine, "undone": _earliest(mine.get("undone"), other.get("undone"))}
+    out["files"] = [dict(f) for f in mine["files"]]
+    for f, g in zip(out["files"], other["files"], strict=False):
+        if f["path"] == g["path"]:
+            f["restored"] = _earliest(f.get("restored"), g.get("restored"))
+    return _text(out).encode("utf-8")
+
+
+def _journal_of(raw: bytes, run: str | None) -> dict | None:
+    """``raw`` read as a journal of ``run`` (any run when None), or None."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and _well_formed(data, run or str(data.get("run"))) else None
+
+
+def _earliest(one: object, two: object) -> object:
+    """The earlier of two times ``stamp`` wrote (their offsets taken into account), either when the
+    other is unset; a value that is not such a time loses to one that is."""
+    from datetime import datetime
+
+    def when(value: object) -> datetime | None:
+        try:
+            at = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            return None
+        return at if at is not None and at.tzinfo is not None else None
+
+    if not one or not two:
+        return one or two
+    a, b = when(one), when(two)
+    if a is None or b is None:
+        return one if a is not None or b is None else two
+    return one if a <= b else two

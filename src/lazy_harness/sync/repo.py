@@ -34,6 +34,7 @@ settings-backups/
 """
 ATTRIBUTES = """*.jsonl merge=lh-lines
 *.md merge=lh-learning
+*.json merge=lh-journal
 """
 
 
@@ -136,6 +137,10 @@ def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None) ->
         "merge.lh-lines.driver": f"{driver} merge-lines %O %A %B %P",
         "merge.lh-learning.name": "lazy-harness: write-once learnings",
         "merge.lh-learning.driver": f"{driver} merge-learning %O %A %B %P",
+        # why a module of its own: a journal is changed on two machines when both undo its run
+        "merge.lh-journal.name": "lazy-harness: journals, the union of what was undone",
+        "merge.lh-journal.driver": " ".join(map(shlex.quote, detach.module_argv("lazy_harness.sync.journal_merge")))
+                                   + " %O %A %B %P",
         "core.quotepath": "false",
     }
     stamp = os.path.join(data, ".git", "lh-setup")
