@@ -272,14 +272,15 @@ def _refresh_usage(memory_dir: str) -> None:
 
 
 def undo_said(data: dict, restored: list, problems: list) -> tuple[str, list[str]]:
-    """What an undo says, the same in ``lh memory undo`` and on the page: (its line, one line per file
-    it left alone). A partial undo says how to finish it."""
+    """What an undo says, the same in ``lh memory undo`` and on the page: (its line, one line per newer
+    run it passed over and per file it left alone). A partial undo says how to finish it."""
     run, kind = data["run"], data.get("kind", "?")
+    passed = list(data.get("passed_over") or [])
     if not problems:
-        return f"undid {run} ({kind}): {len(restored)} file(s) restored", []
+        return f"undid {run} ({kind}): {len(restored)} file(s) restored", passed
     return (f"run {run} ({kind}) is not undone: {len(restored)} file(s) restored, {len(problems)} left alone "
             f"(put them back as they were after the run, then lh memory undo {run} again)",
-            [f"not restored: {problem}" for problem in problems])
+            passed + [f"not restored: {problem}" for problem in problems])
 
 
 def _named(h: dict) -> str:
