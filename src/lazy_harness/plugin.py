@@ -10,7 +10,10 @@ prints, at SessionStart only, one ``systemMessage`` saying how to install it, an
 Claude Code's own files are read here, never written: ``<claude dir>/plugins/installed_plugins.json``
 (``{"version": 2, "plugins": {"<name>@<marketplace>": [{"scope", "installPath", "version",
 "projectPath"?}]}}``) and ``enabledPlugins`` in the settings files (``{"<id>": true|false}``), the
-most specific file deciding: local, then project, then user (checked on Claude Code 2.1.330).
+most specific file deciding: local, then project, then user (checked on Claude Code 2.1.330); and
+``<claude dir>/plugins/known_marketplaces.json`` (``{"<marketplace>": {"source": {"source":
+"directory", "path"} | {"source": "git", "url"}, ...}}``), which says where the hooks run from
+(``runs_from``).
 
 Where a session starts decides, not the repository (Claude Code 2.1.332, observed with the real CLI
 in a subfolder ``src/deep`` of a git repository): a project-scope install runs its hooks only in
@@ -91,20 +94,89 @@ class Install:
         return f"{self.plugin_id} {self.version or '?'} ({self.scope} scope), {state}{where}"
 
 
-def current_hooks(install: Install) -> bool:
-    """Whether the installed copy's hooks/hooks.json is this version's (``hooks_document``); one that
+@dataclass
+class Runs:
+    """The plugin folder Claude Code runs an install's hooks from (its ``CLAUDE_PLUGIN_ROOT``)."""
+
+    folder: str  # that folder; "" when the marketplace that names it cannot be read
+    market: str  # the marketplace's name
+    clone: str = ""  # a directory marketplace's folder, read in place; "" for a cached copy (installPath)
+    problem: str = ""  # why Claude Code cannot load the plugin from the clone ("": it can)
+
+    @property
+    def hooks_file(self) -> str:
+        return os.path.join(self.folder, "hooks", "hooks.json")
+
+
+def runs_from(install: Install, env: Mapping[str, str] | None = None) -> Runs:
+    """Where Claude Code runs ``install``'s hooks from. A marketplace added from a folder (a clone:
+    ``"source": "directory"`` in known_marketplaces.json) is read in place, from the plugin's folder
+    its marketplace.json names, and not from the cached copy; any other marketplace (a git or GitHub
+    one) runs the cached copy, ``installPath`` (both checked with the real CLI, 2.1.197 and 2.1.332).
+    Raises SettingsError when known_marketplaces.json or the clone's marketplace.json cannot be read."""
+    market = install.plugin_id.partition("@")[2]
+    clone = _directory_marketplace(market, env)
+    if not clone:
+        return Runs(install.path, market)
+    manifest = os.path.join(clone, ".claude-plugin", "marketplace.json")
+    if not os.path.isdir(clone):
+        return Runs("", market, clone, f"{clone} is missing")
+    data = _read_json(manifest)
+    if data is None:
+        return Runs("", market, clone, f"{manifest} is missing")
+    entries = data.get("plugins") if isinstance(data, dict) else None
+    name = install.plugin_id.partition("@")[0]
+    source = next((e.get("source") for e in entries or [] if isinstance(e, dict) and e.get("name") == name), None)
+    if source is None:
+        return Runs("", market, clone, f"{manifest} lists no plugin {name}")
+    if not isinstance(source, str) or not source.startswith("./"):
+        # why: a plugin whose source lies outside the clone (a git or GitHub one) is fetched into the
+        # cache at install; not checked with the real CLI, so it is taken as cached
+        return Runs(install.path, market)
+    return Runs(os.path.normpath(os.path.join(clone, source)), market, clone)
+
+
+def _directory_marketplace(market: str, env: Mapping[str, str] | None) -> str:
+    """The folder of the marketplace ``market`` when it was added from a folder, else ""."""
+    # why: known_marketplaces.json sits beside installed_plugins.json, whose path paths.py resolves
+    known = os.path.join(os.path.dirname(paths.claude_plugins_file(env)), "known_marketplaces.json")
+    data = _read_json(known)
+    entry = data.get(market) if isinstance(data, dict) else None
+    source = entry.get("source") if isinstance(entry, dict) else None
+    if not isinstance(source, dict) or source.get("source") != "directory":
+        return ""
+    path = source.get("path")
+    return path if isinstance(path, str) and path else ""
+
+
+def current_hooks(runs: Runs) -> bool:
+    """Whether the hooks/hooks.json Claude Code runs is this version's (``hooks_document``); one that
     cannot be read counts as current (a missing file has a doctor line of its own)."""
     try:
-        return _read_json(os.path.join(install.path, "hooks", "hooks.json")) in (None, hooks_document())
+        return _read_json(runs.hooks_file) in (None, hooks_document())
     except SettingsError:
         return True
 
 
-def update_hint(install: Install) -> str:
-    """The commands that bring an installed copy to the marketplace's version: Claude Code replaces its
-    cached copy only when plugin.json's version changed (docs/adr/0022)."""
-    market = install.plugin_id.partition("@")[2] or NAME
-    return f"claude plugin marketplace update {market} && claude plugin update {install.plugin_id}"
+def update_hint(install: Install, runs: Runs) -> str:
+    """The commands that bring the hooks Claude Code runs to the marketplace's version. A clone is read
+    in place: pulling it changes the hooks at the next session start (or, when the clone is the newer
+    one, reinstalling lh from it). A cached copy is replaced only when plugin.json's version changed
+    (docs/adr/0022)."""
+    if runs.clone:
+        return f"git -C {runs.clone} pull, or when the clone is newer than this lh: pipx install --force {runs.clone}"
+    return f"claude plugin marketplace update {runs.market or NAME} && claude plugin update {install.plugin_id}"
+
+
+def relink_hint(install: Install, runs: Runs) -> str:
+    """How to give Claude Code back the clone it reads the plugin from: put it back, or add the
+    marketplace again from where the clone is now (removing the marketplace uninstalls the plugin,
+    so it is installed again, in its scope and folder)."""
+    scope = "" if install.scope in ("user", "?") else f"--scope {install.scope} "
+    where = f" (in {install.project})" if install.project else ""
+    return (f"put the clone back at {runs.clone}, or in the clone where it is now: claude plugin marketplace "
+            f"remove {runs.market} && claude plugin marketplace add ./ && claude plugin install "
+            f"{scope}{install.plugin_id}{where}")
 
 
 def _read_json(path: str) -> Any:

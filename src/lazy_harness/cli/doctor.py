@@ -23,7 +23,7 @@ from lazy_harness.project_identity import project_root
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
-    from lazy_harness.plugin import Install
+    from lazy_harness.plugin import Install, Runs
 
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 # The Claude Code versions the e2e suite runs against (.ci/run installs both; docs/adr/0011).
@@ -206,9 +206,11 @@ def _check_claude_version(r: Report, version: str, exe: str) -> None:
         r.line("ok", "claude version", f"{'.'.join(map(str, found))} ({tested})")
 
 
-def _check_plugin(r: Report, notes: list[tuple[str, str, str]]) -> list[Install]:
+def _check_plugin(r: Report, notes: list[tuple[str, str, str]]) -> tuple[list[Install], bool]:
     """The lazy-harness plugin as Claude Code recorded it for a session started here: its installs
-    (none when the record cannot be read). ``notes``: ``not_here_notes``, said by the caller."""
+    (none when the record cannot be read), and whether the enabled one's hooks cannot run (the folder
+    Claude Code runs them from, or its hooks.json, is missing). ``notes``: ``not_here_notes``, said by
+    the caller."""
     from lazy_harness import plugin
     from lazy_harness.errors import SettingsError
 
@@ -216,33 +218,56 @@ def _check_plugin(r: Report, notes: list[tuple[str, str, str]]) -> list[Install]
         found = plugin.installs(os.getcwd())
     except SettingsError as exc:
         r.line("warn", "plugin", exc.message, "claude plugin list")
-        return []
+        return [], False
     if not found:
         if not any(check == "plugin" for check, _, _ in notes):
             r.line("ok", "plugin", "not installed (hooks come from settings.json)")
-        return []
+        return [], False
     active = next((i for i in found if i.enabled), None)
     for install in found:
         if not install.enabled:
             r.line("ok", "plugin", f"{install.describe()}: its hooks do not run",
                    None if active else f"claude plugin enable {install.plugin_id}")
     if active is None:
-        return found
-    if not os.path.isfile(os.path.join(active.path, "hooks", "hooks.json")):
-        r.line("fail", "plugin", f"{active.describe()}: {active.path}/hooks/hooks.json is missing",
-               f"claude plugin install {active.plugin_id}")
-    elif not shutil.which(settings.SCRIPT):
+        return found, False
+    try:
+        runs = plugin.runs_from(active)
+    except SettingsError as exc:
+        r.line("warn", "plugin", exc.message, "claude plugin list")
+        return found, False
+    return found, not _check_plugin_runs(r, active, runs)
+
+
+def _check_plugin_runs(r: Report, active: Install, runs: Runs) -> bool:
+    """The enabled install's line, from the folder Claude Code runs its hooks from (``runs``, a
+    ``plugin.Runs``: a clone read in place, or the cached copy). False when its hooks cannot run."""
+    from lazy_harness import plugin
+
+    where = f" (read in place from {runs.folder})" if runs.clone else ""
+    if runs.problem or not os.path.isfile(runs.hooks_file):
+        what = runs.problem or f"{runs.hooks_file} is missing"
+        if runs.clone:
+            r.line("fail", "plugin", f"{active.describe()}: Claude Code reads it in place from the clone "
+                   f"{runs.clone}, and {what}: none of its hooks run (sessions are not remembered)",
+                   plugin.relink_hint(active, runs))
+        else:
+            r.line("fail", "plugin", f"{active.describe()}: {what}", f"claude plugin install {active.plugin_id}")
+        return False
+    if not shutil.which(settings.SCRIPT):
         r.line("fail", "plugin", f"{active.describe()}: {settings.SCRIPT} is not on PATH, so its hooks do "
                "nothing (sessions are not remembered)", plugin.INSTALL_LH)
     elif not _runnable(settings.SCRIPT):
         r.line("fail", "plugin", f"{active.describe()}: {shutil.which(settings.SCRIPT)} names an interpreter "
                "that is gone, so its hooks fail (sessions are not remembered)", plugin.INSTALL_LH)
-    elif not plugin.current_hooks(active):
+    elif not plugin.current_hooks(runs) and runs.clone:
+        r.line("warn", "plugin", f"{active.describe()}: {runs.hooks_file} is not the hooks of this lh "
+               f"({__version__}); Claude Code runs it as it is, from the clone", plugin.update_hint(active, runs))
+    elif not plugin.current_hooks(runs):
         r.line("warn", "plugin", f"{active.describe()}: its hooks.json is not the hooks of this lh ({__version__}); "
-               "Claude Code runs that copy until it is updated", plugin.update_hint(active))
+               "Claude Code runs that copy until it is updated", plugin.update_hint(active, runs))
     else:
-        r.line("ok", "plugin", f"{active.describe()}: its hooks run {shutil.which(settings.SCRIPT)}")
-    return found
+        r.line("ok", "plugin", f"{active.describe()}{where}: its hooks run {shutil.which(settings.SCRIPT)}")
+    return True
 
 
 def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
@@ -256,19 +281,23 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
             r.line("fail", "hooks", f"{f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, ours "
                    "neither (no session is remembered or read back)", f"remove disableAllHooks from {f.path}")
     notes = not_here_notes()
-    found = _check_plugin(r, notes)
+    found, broken = _check_plugin(r, notes)
     active = next((i for i in found if i.enabled), None)
     for check, what, folder in notes:
         # why: without hooks that apply here, the hooks line below says it (a fail), once
         if check == "plugin" or active is not None or holding:
             r.line("warn", check, what, f"start claude in {folder}")
-    if active is not None and holding:
+    if active is not None and broken and not holding:
+        r.line("fail", "hooks", f"none run: the plugin {active.plugin_id} is enabled, but Claude Code cannot "
+               "load its hooks (see the plugin line), and no settings file holds lazy-harness hooks")
+        return active.plugin_id
+    if active is not None and holding and not broken:
         where = ", ".join(f"{f.label} ({f.path})" for f in holding)
         r.line("warn", "hooks twice", f"the plugin {active.plugin_id} and {where} both register lazy-harness "
                "hooks: the plugin's runs step aside for the settings' (an older lh on the plugin's PATH would "
                "run every event twice)",
                f"keep one: lh hooks uninstall, or claude plugin disable {active.plugin_id}")
-    elif active is not None:
+    elif active is not None and not holding:
         r.line("ok", "hooks", f"registered by the plugin {active.plugin_id}")
         return active.plugin_id
     for f in files:
