@@ -258,16 +258,37 @@ def _take(pool: list[bytes], line: str) -> bool:
 
 def _lines_back(current: bytes, entry: dict) -> bytes | None:
     """``current`` less the run's appended lines and with the lines it removed appended again (those
-    not there already), every other line kept; None when a line the run appended is missing."""
+    not there already, and those of a run undone since: :func:`_stale_removed`), every other line
+    kept; None when a line the run appended is missing."""
     lenient = bool(entry.get("intent"))
     out = _without_lines(current, entry.get("appended") or [], entry.get("before_size") or 0, lenient)
     if out is None:
         return None
-    have = set(out.splitlines())
+    have = set(out.splitlines()) | {line.encode("utf-8") for line in _stale_removed(entry)}
     back = [line.encode("utf-8") for line in entry.get("removed") or [] if line.encode("utf-8") not in have]
     if back and out and not out.endswith(b"\n"):
         out += b"\n"
     return out + b"".join(line + b"\n" for line in back)
+
+
+def _stale_removed(entry: dict) -> list[str]:
+    """The lines the run took out (a restore's marks) that a run undone since wrote: putting one back
+    would hide the entry again by the word of a run the person undid, with nothing left to undo.
+    why the folder of the file: the lines a run removes are marks, and marks.jsonl lies in the memory
+    folder, beside the journals."""
+    removed = entry.get("removed") or []
+    if not removed:
+        return []
+    undone = {data["run"] for data in _read_runs(os.path.dirname(entry["path"])) if data.get("undone")}
+    out = []
+    for line in removed:
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):  # why: a line synced or edited by hand may be anything
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("run"), str) and rec["run"] in undone:
+            out.append(line)
+    return out
 
 
 def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
@@ -296,7 +317,7 @@ def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> 
 
     def change(current: bytes) -> bytes | None:
         again = (before if _sha(current) == entry.get("after_sha") and not entry.get("mixed")
-                 else _lines_back(current, entry))
+                 and not _stale_removed(entry) else _lines_back(current, entry))
         done["ok"] = again is not None
         return again
 
@@ -441,7 +462,7 @@ def _undo_file(entry: dict, run: str) -> str | None:
     before = None if entry.get("before") is None else base64.b64decode(entry["before"])
     target: bytes | bool | None  # False: the file changed since the run and stays as it is
     if (current == before or (before is None and current == b"")
-            or (_sha(current) == entry.get("after_sha") and not entry.get("mixed"))):
+            or (_sha(current) == entry.get("after_sha") and not entry.get("mixed") and not _stale_removed(entry))):
         target = before  # why the first two: a run killed before its change wrote nothing there
     elif (entry.get("appended") or entry.get("removed")) and current is not None:
         target = _lines_back(current, entry)

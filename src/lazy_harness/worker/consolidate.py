@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lazy_harness.errors import LhError, ModelError
-from lazy_harness.memory import changes as edits, journal
+from lazy_harness.memory import changes as edits, journal, marks
 from lazy_harness.worker.consolidate_answer import (  # noqa: F401 - the pieces' names are this module's API too
     ACTIONS, REASON_CHARS, SCHEMA, Change, validate)
 from lazy_harness.worker.consolidate_gates import LOCK, SCAN, Lock, gates, sessions_since  # noqa: F401
@@ -65,12 +65,28 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
             why = _deprecate(ch, live, (copies or {}).get(ch.target) or [live[ch.target].path], learnings_dir,
                              now, j)
         else:
-            closes.append((ch.target, ch.reason))  # why no check: close_items closes only open items
-            why = None
+            closes.append(ch)
+            continue
         j.note(str(ch) if why is None else f"not applied ({why}): {ch}")
     if closes:
-        edits.close_handoff_items(memory_dir, closes, "consolidate", now, j)
+        _close(closes, memory_dir, now, j)
     j.save()
+
+
+def _close(closes: list[Change], memory_dir: str, now: float, j: journal.Journal) -> None:
+    """Close the handoff items of ``closes``, but one held (or forgotten) since the prompt was read: the
+    marks are read again right before the write. A held item is the person's to approve or forget;
+    closed, it would leave ``lh memory held``. why no other check: close_items closes only open items."""
+    hidden = marks.hidden(memory_dir)
+    ok = []
+    for ch in closes:
+        if ch.target in hidden:
+            j.note(f"not applied ({marks.describe(hidden[ch.target])}): {ch}")
+        else:
+            ok.append((ch.target, ch.reason))
+            j.note(str(ch))
+    if ok:
+        edits.close_handoff_items(memory_dir, ok, "consolidate", now, j)
 
 
 def _deprecate(ch: Change, live: dict[str, Entry], files_of: list[str], learnings_dir: str, now: float,
@@ -159,6 +175,7 @@ def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env
     completed = False
     try:
         c, copies, refused = one_per_learning(candidates(memory_dir, learnings_dir, project))
+        refused = c.left_out + refused
         if c.count() < 2:
             completed = not dry_run
             return Result("unchanged", f"{c.count()} live entries: nothing to consolidate", [], refused)

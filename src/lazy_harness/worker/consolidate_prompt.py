@@ -1,10 +1,11 @@
 """Consolidation's prompt: the project's live entries, and the text that shows them to the model.
 
 Decisions and failures come from their logs, the project's active learnings from their
-frontmatter, open handoff items from the handoff log. Entries hidden by a mark are left out, a
-decision or failure is listed once, and only the newest ``PER_KIND`` decisions, failures and
-learnings are kept. The prompt lists them as ``[<id>] <summary>`` lines under one heading per kind,
-redacted.
+frontmatter, open handoff items from the handoff log. Entries hidden by a mark (held ones too) are
+left out, a decision or failure is listed once (an id two texts carry is left out, with a line
+saying so), and only the newest ``PER_KIND`` decisions, failures and learnings are kept; decisions
+and failures are ordered by when they were last made (a restore counts). The prompt lists them as
+``[<id>] <summary>`` lines under one heading per kind, redacted.
 """
 
 from __future__ import annotations
@@ -43,12 +44,20 @@ class Entry:
     restored: float | None = None  # when a later session made it again after it was hidden
 
 
+    def newest(self) -> tuple[float, int]:
+        """What orders entries of one kind, oldest first: when the entry was last made (its line's
+        ``ts``, or when a session made it again after it was hidden, whichever is later), then its line.
+        why not line order alone: an entry made again keeps its old line (ADR 0014)."""
+        return max(self.ts or 0.0, self.restored or 0.0), self.order
+
+
 @dataclass
 class Candidates:
     decisions: list[Entry] = field(default_factory=list)
     failures: list[Entry] = field(default_factory=list)
     learnings: list[Entry] = field(default_factory=list)
     handoff: list[Entry] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)  # one line per entry not offered, and why
 
     def by_id(self) -> dict[str, Entry]:
         return {e.id: e for group in (self.decisions, self.failures, self.learnings, self.handoff) for e in group}
@@ -104,22 +113,43 @@ def _restored_at(memory_dir: str) -> dict[str, float]:
     return out
 
 
-def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
+def _records(memory_dir: str, kind: str, name: str, hidden: dict, restored: dict[str, float],
+             left_out: list[str]) -> list[Entry]:
+    """The live decisions or failures of one log, each once, oldest first (:meth:`Entry.newest`), the
+    newest ``PER_KIND`` of them. A line copied by hand is the same entry (its first line listed); an id
+    that lines of two texts carry (a copy reworded afterwards, its ``id`` kept) is left out with a line
+    in ``left_out``: the readers show both texts, and a mark of the id would hide both."""
     from lazy_harness.memory.files import iso_epoch
+    from lazy_harness.memory.sanitize import normalise
 
+    path = os.path.join(memory_dir, name)
+    found: dict[str, Entry] = {}
+    texts: dict[str, set[str]] = {}
+    for n, rec in enumerate(read_entries(path)):
+        eid = ids.of_record(rec, kind)
+        if eid in hidden:
+            continue
+        texts.setdefault(eid, set()).add(normalise(rec["summary"]))
+        if eid not in found:
+            found[eid] = Entry(eid, kind, one_line(rec["summary"]), n, ts=iso_epoch(rec.get("ts")),
+                               restored=restored.get(eid))
+    for eid, seen in texts.items():
+        if len(seen) > 1:
+            del found[eid]
+            left_out.append(f"{kind} {eid} left out: {len(seen)} lines of different texts carry it in {path}; "
+                            "give one of them an id of its own")
+    return sorted(found.values(), key=Entry.newest)[-PER_KIND:]
+
+
+def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
+    """The project's live entries (see the module docstring). Entries hidden by a mark (superseded,
+    merged, forgotten, held for approval) are not offered, of any kind: a held entry is one the hold
+    check judged may carry instructions, and only the person approves or forgets it."""
     hidden = marks.hidden(memory_dir)
     restored = _restored_at(memory_dir)
     c = Candidates()
-    for kind, name, bucket in (("decision", files.DECISIONS, c.decisions), ("failure", files.FAILURES, c.failures)):
-        seen: set[str] = set()
-        for n, rec in enumerate(read_entries(os.path.join(memory_dir, name))):
-            eid = ids.of_record(rec, kind)
-            if eid in hidden or eid in seen:
-                continue
-            seen.add(eid)
-            bucket.append(Entry(eid, kind, one_line(rec["summary"]), n, ts=iso_epoch(rec.get("ts")),
-                                restored=restored.get(eid)))
-        del bucket[:-PER_KIND]
+    c.decisions = _records(memory_dir, "decision", files.DECISIONS, hidden, restored, c.left_out)
+    c.failures = _records(memory_dir, "failure", files.FAILURES, hidden, restored, c.left_out)
     for n, (path, head) in enumerate(_learning_heads(learnings_dir, project, memory_dir)):
         if (head.get("status") or "active") != "active":
             continue
@@ -128,7 +158,8 @@ def candidates(memory_dir: str, learnings_dir: str, project: str) -> Candidates:
             c.learnings.append(Entry(lid, "learning", one_line(head.get("title")), n, path))
     del c.learnings[:-PER_KIND]
     for n, (hid, text) in enumerate(open_handoff(memory_dir)):
-        c.handoff.append(Entry(hid, "handoff", one_line(text), n))
+        if hid not in hidden:
+            c.handoff.append(Entry(hid, "handoff", one_line(text), n))
     return c
 
 
