@@ -38,6 +38,7 @@ def _day(iso: str | None) -> str:
 
 
 TITLE = 60  # characters of an entry's title in a row
+GONE = "(no longer in memory)"  # a row's id that memory no longer holds: nothing to forget
 
 
 def _print(t: Tally, name: str, where: str, mdirs: list[str], learnings_dir: str) -> None:
@@ -49,7 +50,8 @@ def _print(t: Tally, name: str, where: str, mdirs: list[str], learnings_dir: str
         click.echo(f"{'id':<10}  {'kind':<8}  {'shown':>5}  {'used':>4}  {'recurred':>8}  "
                    f"{'last shown':<16}  last used")
     for row in t.report()["entries"]:
-        click.echo(terminal_safe(f"{row['id']:<10}  {row['kind']:<8}  {row['shown']:>5}  {row['used']:>4}  "
+        used = row["used"] if row.get("measurable", True) else "-"  # no marks: the audit cannot tell its use
+        click.echo(terminal_safe(f"{row['id']:<10}  {row['kind']:<8}  {row['shown']:>5}  {used:>4}  "
                                  f"{row['recurred']:>8}  {_day(row['last_shown']):<16}  {_day(row['last_used'])}"))
     click.echo(f"total: {totals['sessions']} session(s), {totals['shown']} shown, {totals['used']} used, "
                f"{totals['injected_chars']} characters injected, {totals['recurrences']} recurrence(s)")
@@ -58,13 +60,15 @@ def _print(t: Tally, name: str, where: str, mdirs: list[str], learnings_dir: str
         titles = _titles(mdirs, learnings_dir, {e.id for e in costly})
         click.echo("most characters for the least use:")
         for e in costly:
+            title = _short(titles[e.id]) if e.id in titles else GONE  # deleted or retyped by hand
             click.echo(terminal_safe(f"  {e.id}  {e.chars} characters in {len(e.shown)} session(s), "
-                                     f"used in {len(e.used)}: {_short(titles.get(e.id, ''))}"))
+                                     f"used in {len(e.used)}: {title}"))
 
 
 def _costly(t: Tally, mdirs: list[str], n: int = 5) -> list[Entry]:
     """The ``n`` entries that cost the most for the least use, less those readers leave out (forgotten,
-    merged, superseded, held: ``marks.hidden``, as the page's "Never used" does): no use forgetting them."""
+    merged, superseded, held: ``marks.hidden``, as the page's "Never used" does): no use forgetting them;
+    less those the audit cannot measure (``Tally.costly``)."""
     from lazy_harness.memory import marks
 
     gone: set[str] = set()

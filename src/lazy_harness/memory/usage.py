@@ -6,12 +6,14 @@
                                       the distilled session's own folder)
     <memory dir>/usage.jsonl          the usage record the worker keeps (memory/usage_log.py)
     <cache>/usage/<memory key>.counts ``<id> <sessions shown> <sessions used>`` per line (fixed width,
-                                      sorted by id), written by the worker from usage.jsonl; what the
+                                      sorted by id; ``-`` for sessions used: not measurable, ranked as
+                                      its peers), written by the worker from usage.jsonl; what the
                                       budget cuts read
 
 The feedback rule (docs/how/usage.md): where a budget is short, an entry used in some session comes
 before its peers, and an entry shown in at least ``usage.unused_after`` sessions and never used comes
-after them; each group keeps its own order. Nothing is hidden by usage alone.
+after them (one the audit cannot measure, with no marks, stays among its peers); each group keeps its
+own order. Nothing is hidden by usage alone.
 
 Hot path: both hooks use this module; at import time only ``os``. A showing costs
 one ``O_APPEND`` write of one line, unlocked and not fsynced: lost in a crash, a session's usage is
@@ -141,9 +143,11 @@ class Ranks:
             elif key > want:
                 hi = mid
             else:
+                used_field = self.text[mid * line + width + 8:mid * line + width + 14]
+                if used_field.strip() == "-":  # not measurable: no usage tells its rank
+                    return default
                 try:
-                    shown, used = int(self.text[mid * line + width + 1:mid * line + width + 7]), int(
-                        self.text[mid * line + width + 8:mid * line + width + 14])
+                    shown, used = int(self.text[mid * line + width + 1:mid * line + width + 7]), int(used_field)
                 except ValueError:
                     return default
                 return USED if used > 0 else UNUSED if shown >= self.least else default

@@ -7,12 +7,18 @@ Lines (``ts`` is ISO 8601 with the local offset):
 
     {"ts", "op": "session",  "session", "chars"}             characters the hooks injected in it
     {"ts", "op": "shown",    "session", "id", "chars"}       first shown then, its line's characters
+                                                             (``"measurable": false`` added when the
+                                                             entry had no marks then: worker/evidence.py)
     {"ts", "op": "used",     "session", "id", "evidence"}    the session used it then (what matched)
     {"ts", "op": "recurred", "session", "id"}                a failure distilled again after it was shown
     {"ts", "op": "reset",    "id"}                           ``lh memory usage --reset``: count anew
 
 The worker writes them (worker/usage.py) and ``lh memory usage --reset``; never an entry's file. Lines
-repeated (a session distilled twice, a merge) count once: the counts are of distinct sessions.
+repeated (a session distilled twice, a merge) count once: the counts are of distinct sessions. A
+``used`` or ``recurred`` line does not count when its session's ``shown`` line of the entry came before
+the entry's last reset (a reset between the showing and the use drops both). An entry whose last
+counted showing said ``measurable: false`` and that no session used is *not measurable*: never ranked
+or listed as never used.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from lazy_harness.memory.handoff_log import stamp
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lazy_harness.memory.shapes import Env
 
 USAGE = "usage.jsonl"
@@ -58,13 +66,19 @@ def read(memory_dir: str) -> list[dict]:
     """Every well-formed record, in file order, read through the memory files' line reader
     (``lines.read_file``): a damaged line is salvaged when that can be done without guessing (two
     records glued by a lost newline), else skipped, and the file noted for the damage report; a
-    foreign record is skipped."""
+    foreign record is skipped. Each gets ``at`` (its epoch) and ``folder`` (``memory_dir``: a session's
+    characters count once per folder, :func:`tally`)."""
     out = []
+    epochs: dict[str, float] = {}  # why: a showing's lines share one time; parsing each costs 3 us
     for rec in lines.read_file(path_of(memory_dir)):  # why: a file it cannot read is said, as before
         if (rec.get("op") in OPS and isinstance(rec.get("ts"), str)
                 and (rec["op"] == "session" or isinstance(rec.get("id"), str))
                 and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
-            rec["at"] = iso_epoch(rec["ts"]) or 0.0
+            at = epochs.get(rec["ts"])
+            if at is None:
+                at = epochs[rec["ts"]] = iso_epoch(rec["ts"]) or 0.0
+            rec["at"] = at
+            rec["folder"] = memory_dir
             out.append(rec)
     return out
 
@@ -100,21 +114,32 @@ class Entry:
     chars: int = 0
     last_shown: float = 0.0
     last_used: float = 0.0
+    unmarked: bool = False  # its last counted showing said it had no marks (``measurable: false``)
+    marked_at: float = -1.0  # the time of that showing
+
+    @property
+    def measurable(self) -> bool:
+        """Whether the audit can tell its use: it had marks when last shown, or a session used it."""
+        return bool(self.used) or not self.unmarked
 
     def public(self) -> dict:
-        return {"id": self.id, "kind": self.kind, "shown": len(self.shown), "used": len(self.used),
-                "recurred": len(self.recurred), "last_shown": _iso(self.last_shown),
-                "last_used": _iso(self.last_used)}
+        """Its row of ``--json``; ``"measurable": false`` added when the audit cannot tell its use."""
+        row = {"id": self.id, "kind": self.kind, "shown": len(self.shown), "used": len(self.used),
+               "recurred": len(self.recurred), "last_shown": _iso(self.last_shown), "last_used": _iso(self.last_used)}
+        return row if self.measurable else {**row, "measurable": False}
 
 
 @dataclass
 class Tally:
     entries: dict[str, Entry] = field(default_factory=dict)
-    sessions: dict[str, int] = field(default_factory=dict)  # session -> characters injected
+    # (memory folder, session) -> characters injected: a session shown entries of two folders has a
+    # ``session`` line in each, and both count
+    sessions: dict[tuple[str, str], int] = field(default_factory=dict)
     weeks: dict[str, list[int]] = field(default_factory=dict)  # week's monday -> [shown, used]
 
     def totals(self) -> dict:
-        return {"sessions": len(self.sessions), "shown": sum(len(e.shown) for e in self.entries.values()),
+        return {"sessions": len({sid for _, sid in self.sessions}),
+                "shown": sum(len(e.shown) for e in self.entries.values()),
                 "used": sum(len(e.used) for e in self.entries.values()),
                 "injected_chars": sum(self.sessions.values()),
                 "recurrences": sum(len(e.recurred) for e in self.entries.values())}
@@ -125,12 +150,13 @@ class Tally:
         return {"entries": [e.public() for e in rows], **self.totals()}
 
     def costly(self, n: int = 10) -> list[Entry]:
-        """The entries that cost the most characters for the least use."""
-        some = [e for e in self.entries.values() if e.chars]
+        """The entries that cost the most characters for the least use (of those whose use is measured)."""
+        some = [e for e in self.entries.values() if e.chars and e.measurable]
         return sorted(some, key=lambda e: (-e.chars / (1 + len(e.used)), e.id))[:n]
 
     def never_used(self, least: int = 1) -> list[Entry]:
-        return sorted((e for e in self.entries.values() if len(e.shown) >= least and not e.used),
+        """Shown in at least ``least`` sessions, used in none, and measurable (not measurable: never)."""
+        return sorted((e for e in self.entries.values() if len(e.shown) >= least and not e.used and e.measurable),
                       key=lambda e: (-len(e.shown), e.id))
 
 
@@ -147,37 +173,53 @@ def monday(when: float) -> str:
 def tally(records: list[dict], since: float | None = None, into: dict[str, str] | None = None) -> Tally:
     """Counts per entry of the distinct sessions that were shown it, used it, saw it recur (after its
     last reset); only lines at or after ``since`` when given. ``into`` (:func:`merged_into`): a merged
-    entry's lines count for the entry it was merged into, after the last reset of either."""
+    entry's lines count for the entry it was merged into, after the last reset of either. A ``used``
+    or ``recurred`` line does not count when its session's ``shown`` line of the entry came before the
+    reset (a reset made while the session ran drops both: never more uses than showings)."""
     into = into or {}
     resets: dict[str, float] = {}
     for rec in records:
         if rec["op"] == "reset":
             resets[rec["id"]] = max(resets.get(rec["id"], 0.0), rec["at"])
+    kept: set[tuple[str, str]] = set()  # (entry, session) whose showing counts
+    dropped: set[tuple[str, str]] = set()  # ... whose showing came before a reset
+    for rec in records:
+        if rec["op"] == "shown":
+            eid = into.get(rec["id"], rec["id"])
+            ok = rec["at"] >= max(resets.get(rec["id"], 0.0), resets.get(eid, 0.0))
+            (kept if ok else dropped).add((eid, rec["session"]))
     t = Tally()
+    mondays: dict[int, str] = {}  # why: time.localtime twice per line was a fifth of a long file's tally
     for rec in records:
         op, at = rec["op"], rec["at"]
         if op == "reset" or (since is not None and at < since):
             continue
         if op == "session":
-            t.sessions[rec["session"]] = max(t.sessions.get(rec["session"], 0), _int(rec.get("chars")))
+            key = (str(rec.get("folder", "")), rec["session"])
+            t.sessions[key] = max(t.sessions.get(key, 0), _int(rec.get("chars")))
             continue
         eid = into.get(rec["id"], rec["id"])
-        if at < max(resets.get(rec["id"], 0.0), resets.get(eid, 0.0)):
+        pair = (eid, rec["session"])
+        if (pair in dropped and pair not in kept) or at < max(resets.get(rec["id"], 0.0), resets.get(eid, 0.0)):
             continue
         e = t.entries.get(eid) or t.entries.setdefault(eid, Entry(eid, ids.kind_of(eid) or "?"))
-        _count(t, e, rec)
+        quarter = int(at // 900)  # every UTC offset and change of offset falls on a quarter hour
+        week = mondays.get(quarter) or mondays.setdefault(quarter, monday(quarter * 900))
+        _count(t, e, rec, t.weeks.setdefault(week, [0, 0]))
     return t
 
 
-def _count(t: Tally, e: Entry, rec: dict) -> None:
+def _count(t: Tally, e: Entry, rec: dict, week: list[int]) -> None:
     op, at, sid = rec["op"], rec["at"], rec["session"]
-    week = t.weeks.setdefault(monday(at), [0, 0])
-    if op == "shown" and sid not in e.shown:
-        e.shown.add(sid)
-        e.chars += _int(rec.get("chars"))
-        e.last_shown = max(e.last_shown, at)
-        t.sessions.setdefault(sid, 0)
-        week[0] += 1
+    if op == "shown":
+        if at >= e.marked_at:
+            e.unmarked, e.marked_at = rec.get("measurable") is False, at
+        if sid not in e.shown:
+            e.shown.add(sid)
+            e.chars += _int(rec.get("chars"))
+            e.last_shown = max(e.last_shown, at)
+            t.sessions.setdefault((str(rec.get("folder", "")), sid), 0)
+            week[0] += 1
     elif op == "used" and sid not in e.used:
         e.used.add(sid)
         e.last_used = max(e.last_used, at)
@@ -199,13 +241,18 @@ def of_session(records: list[dict], session_id: str) -> set[tuple[str, str]]:
 def write_ranks(t: Tally, path: str) -> None:
     """The counts the budget cuts read (memory/usage.py): ``<id> <sessions shown> <sessions used>``,
     fixed-width lines sorted by id (``usage.LINE`` characters each while every id has 8 hex, the id
-    field as wide as the longest id otherwise, shorter ones padded; counts capped at 999,999)."""
+    field as wide as the longest id otherwise, shorter ones padded; counts capped at 999,999); ``-``
+    for the sessions used of an entry that is not measurable (``Entry.measurable``)."""
     rows = sorted(e for e in t.entries if ids.is_id(e))
     width = max(map(len, rows), default=0)
-    body = "".join(f"{e.ljust(width)} {min(len(t.entries[e].shown), 999_999):6d} "
-                   f"{min(len(t.entries[e].used), 999_999):6d}\n" for e in rows)
+    body = "".join(f"{e.ljust(width)} {min(len(t.entries[e].shown), 999_999):6d} {_used_field(t.entries[e])}\n"
+                   for e in rows)
     ensure_dir(os.path.dirname(path))
     atomic_write(path, body, durable=False)
+
+
+def _used_field(e: Entry) -> str:
+    return f"{min(len(e.used), 999_999):6d}" if e.measurable else f"{'-':>6}"
 
 
 def _ranks_lock(path: str) -> int:
@@ -220,16 +267,30 @@ def refresh_ranks(env: Env | None, memory_dir: str) -> Tally:
     counted for the one it was merged into; returns its tally. The read, the tally and the write hold
     the ranks file's lock. why: the worker's recount read before ``lh memory usage --reset`` was
     written after it, and the entry's old counts came back. The readers (the hooks) take no lock."""
+    return record(env, memory_dir, lambda records: [])[1]
+
+
+def record(env: Env | None, memory_dir: str, new_of: Callable[[list[dict]], list[dict]],
+           ) -> tuple[list[dict], Tally]:
+    """Under the ranks file's lock: read usage.jsonl once, append the lines ``new_of(what was read)``
+    returns, and write the counts the budget cuts read from both (as :func:`refresh_ranks`); returns
+    (the lines appended, the tally). why one read: the file grows with history, and the worker used
+    to read it once to see what was new and again for the ranks, on every distillation."""
     from lazy_harness.memory import usage
 
     path = usage.ranks_file(env, memory_dir)
     fd = _ranks_lock(path)
     try:
-        t = tally(read(memory_dir), into=merged_into(memory_dir))
+        records = read(memory_dir)
+        new = new_of(records)
+        if new:
+            append(memory_dir, new)
+        added = [dict(rec, at=iso_epoch(rec["ts"]) or 0.0, folder=memory_dir) for rec in new]
+        t = tally(records + added, into=merged_into(memory_dir))
         write_ranks(t, path)
     finally:
         os.close(fd)
-    return t
+    return new, t
 
 
 def reset(env: Env | None, memory_dir: str, entry_id: str, now: float) -> None:

@@ -1,6 +1,7 @@
 """The page's usage section (ADR 0036): shown against used per week as an inline SVG made here, the
-failures that recurred after memory showed them, and the entries shown and never used, each with the
-page's forget at hand. The same counts as ``lh memory usage`` (memory/usage_log.py)."""
+failures that recurred after memory showed them, and the entries shown and never used (of those the
+audit can measure), each with the page's forget at hand (an id memory no longer holds: marked so).
+The same counts as ``lh memory usage`` (memory/usage_log.py)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     titles = titles_of(v)
     again = [e for e in t.entries.values() if e.recurred]
     recurred = "".join(
-        entry(e.id, f'{text(titles.get(e.id, ""))} <span class="badge">recurred in '
+        entry(e.id, f'{_title(titles, e.id)} <span class="badge">recurred in '
                      f'{len(e.recurred)} session(s) after memory showed it</span>', "") for e in again)
     from lazy_harness.memory import marks
 
@@ -77,10 +78,16 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     for e in (e for e in t.never_used() if e.id not in gone):  # forgotten, merged, superseded: done with
         meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
                 f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
-        forget = v.act("forget", "Forget", "Forget this entry?", id=e.id)
-        rows.append(entry(e.id, f'{text(titles.get(e.id, ""))} {meta}', "",
-                           f'<div class="actions">{forget}</div>'))
+        # why no Forget for an id memory no longer holds (deleted or retyped by hand): forget refuses it
+        forget = v.act("forget", "Forget", "Forget this entry?", id=e.id) if e.id in titles else ""
+        rows.append(entry(e.id, f'{_title(titles, e.id)} {meta}', "",
+                           f'<div class="actions">{forget}</div>' if forget else ""))
     unused = (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>' if rows
               else '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>')
     told = f'<h3>Recurred after memory showed them</h3><ul class="entries recurred">{recurred}</ul>' if again else ""
     return head + plot(t.weeks, v.now or time.time()) + legend + told + unused
+
+
+def _title(titles: dict[str, str], eid: str) -> str:
+    """An entry's title as HTML, or that memory no longer holds it."""
+    return text(titles[eid]) if eid in titles else '<span class="meta">(no longer in memory)</span>'

@@ -9,9 +9,11 @@ running text (:func:`plain`: ``GitHub``, ``on/off``, ``Node.js``) or a file ever
 (``pyproject.toml``).
 
 The agent's *acts* (:func:`acts`) are the assistant's text and the input of each tool call (a Bash
-command, a file path, an edit), each with its time. An entry was used when one of its marks appears
-in an act at or after the time the entry was first shown to that session (:func:`first_use`): marks
-match whole (a mark inside a longer name does not count), phrases ignoring case and spacing.
+command, a file path, an edit), each with its time, less those of a scripted run's turns (a
+``claude -p`` or ``codex exec`` run in a session a person later typed in: :func:`read`). An entry was
+used when one of its marks appears in an act at or after the time the entry was first shown to that
+session (:func:`first_use`): marks match whole (a mark inside a longer name does not count), phrases
+ignoring case and spacing.
 """
 
 from __future__ import annotations
@@ -175,21 +177,67 @@ def act_of(record: dict) -> str:
 
 def acts(path: str) -> list[tuple[float, str, str]]:
     """(time, text, its words lower-cased and spaced) of every assistant record of a transcript that has
-    a time, in file order. Lines too long or not JSON are skipped."""
+    a time, in file order, less a scripted run's (:func:`read`). Lines too long or not JSON are skipped."""
+    return read(path)[0]
+
+
+def read(path: str) -> tuple[list[tuple[float, str, str]], list[tuple[float, bool]]]:
+    """(the acts, the prompts) of a transcript. The prompts: (time, whether scripted) of each prompt
+    record, a ``user`` record with ``promptSource`` ``sdk`` (a ``claude -p`` run's) or ``typed``, and
+    each Codex ``task_started`` naming its trigger (``exec`` or ``user``). The acts leave out those of a
+    scripted run's turns (from its prompt to the next typed one), which the worker does not distil
+    (worker/transcript_records.py, worker/rollout.py): ADR 0036, a headless session counts nothing."""
     from lazy_harness.worker.transcript_lines import _open, iter_lines
 
-    out = []
+    out: list[tuple[float, str, str]] = []
+    prompts: list[tuple[float, bool]] = []
+    scripted = False
     with _open(path) as fh:
         for raw in iter_lines(fh):
-            if not raw or (b'"assistant"' not in raw and b'"function_call"' not in raw
-                           and b'"custom_tool_call"' not in raw):
+            if not raw or not any(k in raw for k in _KEYS):
                 continue
             try:
                 record = json.loads(raw)
             except ValueError:
                 continue
             when = iso_epoch(record.get("timestamp")) if isinstance(record, dict) else None
-            text = act_of(record) if when is not None else ""
-            if when is not None and text:
+            if when is None:
+                continue
+            turn = _prompt_of(record)
+            if turn is not None:
+                scripted = turn
+                prompts.append((when, turn))
+                continue
+            text = "" if scripted else act_of(record)
+            if text:
                 out.append((when, text, " " + " ".join(_WORD.findall(text.lower())) + " "))
-    return out
+    return out, prompts
+
+
+# the bytes a line must hold to be read: an act's, a prompt's (worker/transcript_records.py), a Codex
+# turn's start (worker/rollout.py)
+_KEYS = (b'"assistant"', b'"function_call"', b'"custom_tool_call"', b'"promptSource"', b'"task_started"')
+
+
+def _prompt_of(record: dict) -> bool | None:
+    """Whether a prompt record starts a scripted turn (True) or a typed one (False); None for any other."""
+    if record.get("type") == "user" and not record.get("isSidechain"):
+        source = record.get("promptSource")
+        return source == "sdk" if source in ("sdk", "typed") else None
+    payload = record.get("payload")
+    if record.get("type") == "event_msg" and isinstance(payload, dict) and payload.get("type") == "task_started":
+        who = payload.get("turn_attribution")
+        trigger = who.get("turn_trigger") if isinstance(who, dict) else None
+        return trigger == "exec" if trigger in ("exec", "user") else None
+    return None
+
+
+def for_scripted_run(when: float, prompt: bool, prompts: list[tuple[float, bool]]) -> bool:
+    """Whether a showing at ``when`` was made for a scripted run's turn: the prompt it came with (a
+    prompt hook's showing: the prompt nearest it in time) or, for a start's, the first prompt at or
+    after it, is a scripted one. A showing after the last prompt, or in a transcript with none, is not."""
+    if not prompts:
+        return False
+    if prompt:
+        return min(prompts, key=lambda p: abs(p[0] - when))[1]
+    return next((scripted for at, scripted in prompts if at >= when), False)

@@ -121,44 +121,51 @@ def folders_of(showings: Sequence[tuple[float, str, int, list[tuple[str, int]], 
 def account(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str, env: Env | None,
             now: float) -> str:
     """Append what this distillation learnt of the session's usage, each showing in the memory folder
-    it came from (memory/usage.py: ``note``); returns words for worker.log."""
+    it came from (memory/usage.py: ``note``); returns words for worker.log. A scripted run's part of
+    the session (``claude -p``, ``codex exec``, later typed in: the worker does not distil it) counts
+    nothing: neither its acts nor the showings made for it (``evidence.for_scripted_run``)."""
     showings = usage.read_showings(env, session_id)
     if not session_id or not showings:
         return ""
+    acts, prompts = evidence.read(transcript)
+    showings = [s for s in showings if not evidence.for_scripted_run(s[0], s[1] == "prompt", prompts)]
     said: list[str] = []
-    acts: list[list[tuple[float, str, str]]] = []  # the transcript's acts, read once when first needed
     for folder, group in folders_of(showings, memory_dir).items():
-        words = _account_folder(session_id, transcript, distilled, folder, learnings_dir, env, now, group, acts)
+        words = _account_folder(session_id, distilled, folder, learnings_dir, env, now, group, acts)
         said.append(words if folder == memory_dir else f"{usage.memory_key_of(folder)}: {words}")
     return "; ".join(said)
 
 
-def _account_folder(session_id: str, transcript: str, distilled: dict, memory_dir: str, learnings_dir: str,
-                    env: Env | None, now: float, showings: list[tuple[float, str, int, list[tuple[str, int]]]],
-                    read: list[list[tuple[float, str, str]]]) -> str:
-    """:func:`account` for the showings of one memory folder; ``read`` keeps the transcript's acts."""
+def _account_folder(session_id: str, distilled: dict, memory_dir: str, learnings_dir: str, env: Env | None,
+                    now: float, showings: list[tuple[float, str, int, list[tuple[str, int]]]],
+                    acts: list[tuple[float, str, str]]) -> str:
+    """:func:`account` for the showings of one memory folder: usage.jsonl read once, what is new
+    appended and the ranks written from both (``usage_log.record``)."""
     first, injected = first_shown(showings)
     marks = {eid: evidence.marks_of(text) for eid, text in texts_of(memory_dir, learnings_dir, set(first)).items()}
-    if not read and (any(marks.values()) or distilled.get("failures")):
-        read.append(evidence.acts(transcript))
-    acts = read[0] if read else []
-    records = usage_log.read(memory_dir)
-    done = usage_log.of_session(records, session_id)
-    new: list[dict] = []
-    if ("session", str(injected)) not in done:
-        new.append(usage_log.line("session", showings[0][0], session=session_id, chars=injected))
-    for eid, (when, chars) in first.items():
-        if ("shown", eid) not in done:
-            new.append(usage_log.line("shown", when, session=session_id, id=eid, chars=chars))
-        hit = evidence.first_use(marks.get(eid) or [], acts, when) if ("used", eid) not in done else None
-        if hit:
-            new.append(usage_log.line("used", hit[0], session=session_id, id=eid, evidence=hit[1][:200]))
-    again = [eid for eid in recurred(distilled, first, marks, acts) if ("recurred", eid) not in done]
-    new += [usage_log.line("recurred", now, session=session_id, id=eid) for eid in again]
-    if new:
-        usage_log.append(memory_dir, new)
-    usage_log.refresh_ranks(env, memory_dir)
-    if again:
-        usage.keep_recurred(env, usage.memory_key_of(memory_dir), again)
+    hits = {eid: evidence.first_use(marks.get(eid) or [], acts, when) for eid, (when, _) in first.items()}
+    again = recurred(distilled, first, marks, acts)
+
+    def new_of(records: list[dict]) -> list[dict]:
+        done = usage_log.of_session(records, session_id)
+        new: list[dict] = []
+        if ("session", str(injected)) not in done:
+            new.append(usage_log.line("session", showings[0][0], session=session_id, chars=injected))
+        for eid, (when, chars) in first.items():
+            if ("shown", eid) not in done:
+                # why: an entry with no marks can never be seen used; said so, it is not ranked unused
+                unmarked = {"measurable": False} if eid in marks and not marks[eid] else {}
+                new.append(usage_log.line("shown", when, session=session_id, id=eid, chars=chars, **unmarked))
+            hit = hits[eid]
+            if hit and ("used", eid) not in done:
+                new.append(usage_log.line("used", hit[0], session=session_id, id=eid, evidence=hit[1][:200]))
+        new += [usage_log.line("recurred", now, session=session_id, id=eid)
+                for eid in again if ("recurred", eid) not in done]
+        return new
+
+    new, _ = usage_log.record(env, memory_dir, new_of)
+    told = [r["id"] for r in new if r["op"] == "recurred"]
+    if told:
+        usage.keep_recurred(env, usage.memory_key_of(memory_dir), told)
     used = sum(1 for r in new if r["op"] == "used")
-    return (f"usage: {len(first)} shown, {used} newly used" + (f", recurred {','.join(again)}" if again else ""))
+    return (f"usage: {len(first)} shown, {used} newly used" + (f", recurred {','.join(told)}" if told else ""))
