@@ -65,7 +65,7 @@ HOT = (
     "lazy_harness.recall.index.writer", "lazy_harness.queue.index_task",
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.migrate", "lazy_harness.memory.ids",
     "lazy_harness.memory.sanitize", "lazy_harness.memory.state", "lazy_harness.memory.handoff",
-    "lazy_harness.memory.handoff_log", "lazy_harness.memory.marks",
+    "lazy_harness.memory.handoff_log", "lazy_harness.memory.handoff_markdown", "lazy_harness.memory.marks",
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
     "lazy_harness.memory.aliases",  # jsonload-only: a project's earlier keys, one small file read
     "lazy_harness.memory.frontmatter",  # learning frontmatter read without YAML (jsonload-only)

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lazy_harness import atomic, logfile, paths
-from lazy_harness.memory import files, handoff, store
+from lazy_harness.memory import files, handoff, handoff_markdown, store
 from tests.support import pausing
 
 NOW = 1_760_000_000.0
@@ -45,7 +45,7 @@ def open_texts(mdir: str) -> list[str]:
 def md_texts(mdir: str) -> list[str]:
     """The item texts handoff.md on disk lists."""
     text = open(os.path.join(mdir, files.HANDOFF), encoding="utf-8").read()
-    return sorted(body for _, _, body, _ in handoff.parse_markdown(text)[1])
+    return sorted(body for _, _, body, _ in handoff_markdown.parse_markdown(text)[1])
 
 
 def distilled(items: list[str]) -> dict:

@@ -8,7 +8,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import files, handoff, ids
+from lazy_harness.memory import files, handoff, handoff_markdown, ids
 from lazy_harness.recall.readback import learnings as heads
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
@@ -99,7 +99,7 @@ def test_handoff_md_without_its_header_comment_keeps_every_item_and_its_text(mdi
     assert open_items(mdir) == before
     answer(mdir, ["next thing"], meta=B, when=NOW + 200)
     assert open_items(mdir)[:2] == before
-    assert all(i.get("closed_by") != handoff.HAND_EDIT for i in handoff.load(mdir)[0].values())
+    assert all(i.get("closed_by") != handoff_markdown.HAND_EDIT for i in handoff.load(mdir)[0].values())
 
 
 def test_a_detail_line_indented_under_an_item_joins_its_text(mdir):

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff, ids, store
+from lazy_harness.memory import files, handoff, handoff_markdown, ids, store
 from lazy_harness.recall.readback import digest as recall
 
 NOW = 1_760_000_000.0
@@ -188,7 +188,7 @@ def test_rendered_markdown_lists_open_items_with_id_time_session_and_stale_mark(
     answer(mdir, ["new item"], meta=B, when=NOW, now=NOW)
     text = read_md(mdir)
     lines = text.split("\n")
-    assert lines[0] == handoff.TITLE and lines[1].startswith(files.HANDOFF_MARK + " session=sess-b task=t-b")
+    assert lines[0] == handoff_markdown.TITLE and lines[1].startswith(files.HANDOFF_MARK + " session=sess-b task=t-b")
     old, new = ids.handoff_id("old item"), ids.handoff_id("new item")
     marker = files.marker_fields(lines[1])
     assert marker["ids"] == f"{old},{new}" and marker["project"] == "proj"
@@ -196,7 +196,7 @@ def test_rendered_markdown_lists_open_items_with_id_time_session_and_stale_mark(
     assert lines[i + 1].startswith("  opened ") and "by session sess-a; stale: open 20 days" in lines[i + 1]
     j = lines.index(f"- [{new}] new item")
     assert "by session sess-b" in lines[j + 1] and "stale" not in lines[j + 1]
-    assert not handoff.edited(*handoff.parse_markdown(text))
+    assert not handoff_markdown.edited(*handoff_markdown.parse_markdown(text))
 
 
 def test_hand_added_and_hand_deleted_lines_become_items(mdir):
@@ -215,13 +215,14 @@ def test_hand_added_and_hand_deleted_lines_become_items(mdir):
     assert state_bytes(mdir) == before
     # the next writer records it before its own change
     written, _, _ = answer(mdir, ["from the answer"], meta=B, when=NOW + 200)
-    by_hand = [(r["op"], r["text"]) for r in written if r["session_id"] == handoff.HAND_EDIT]
+    by_hand = [(r["op"], r["text"]) for r in written if r["session_id"] == handoff_markdown.HAND_EDIT]
     assert sorted(by_hand) == [("close", "delete me"), ("close", "tick me"), ("open", "added by hand")]
     assert open_texts(mdir) == ["keep", "added by hand", "from the answer"]
     closed = {i["text"]: i for i in handoff.closed_items(state_of(mdir))}
-    assert closed["delete me"]["closed_by"] == handoff.HAND_EDIT and closed["delete me"]["reason"]
+    assert closed["delete me"]["closed_by"] == handoff_markdown.HAND_EDIT and closed["delete me"]["reason"]
     assert closed["delete me"]["closed"] == handoff.stamp(NOW + 100)  # when the file was edited
-    assert f"- [{kept}] keep" in read_md(mdir) and not handoff.edited(*handoff.parse_markdown(read_md(mdir)))
+    assert f"- [{kept}] keep" in read_md(mdir)
+    assert not handoff_markdown.edited(*handoff_markdown.parse_markdown(read_md(mdir)))
     # done once: the next writer finds nothing to import
     assert answer(mdir, ["from the answer"], meta=B, when=NOW + 300)[0] == []
 
@@ -283,7 +284,7 @@ def test_hand_written_file_without_marker_is_imported_as_hand_edit(mdir):
     answer(mdir, [], ["do this"], meta=B, when=NOW + 10)
     state = state_of(mdir)
     assert [i["text"] for i in handoff.open_items(state)] == ["and that"]
-    assert state[ids.handoff_id("do this")]["opened_by"] == handoff.HAND_EDIT
+    assert state[ids.handoff_id("do this")]["opened_by"] == handoff_markdown.HAND_EDIT
 
 
 def test_merge_markdown_opens_only_what_is_not_open(mdir):
@@ -363,8 +364,8 @@ def test_two_sessions_distilled_at_once_both_keep_their_items(tmp_path):
     want = {f"{n} item {r}.{j}" for n in names for r in range(rounds) for j in range(3)}
     assert sorted(r["text"] for r in records) == sorted(want)  # each opened exactly once
     assert set(open_texts(mdir_)) == want
-    marker, lines = handoff.parse_markdown(read_md(mdir_))
-    assert not handoff.edited(marker, lines) and len(lines) == len(want)
+    marker, lines = handoff_markdown.parse_markdown(read_md(mdir_))
+    assert not handoff_markdown.edited(marker, lines) and len(lines) == len(want)
 
 
 def test_records_are_json_lines_in_the_documented_shape(mdir):
@@ -382,8 +383,9 @@ def test_hostile_project_name_cannot_forge_the_digest_or_close_items(mdir):
     text = read_md(mdir)
     header = text.split("\n")[1]
     assert header.count("-->") == 1 and header.endswith(" -->")
-    marker, lines = handoff.parse_markdown(text)
-    assert marker["session"] == "sess-a" and marker["ids"].count("h-") == 2 and not handoff.edited(marker, lines)
+    marker, lines = handoff_markdown.parse_markdown(text)
+    assert marker["session"] == "sess-a" and marker["ids"].count("h-") == 2
+    assert not handoff_markdown.edited(marker, lines)
     assert answer(mdir, ["stays open"], meta=B, when=NOW + 1)[0] == []  # nothing read as a hand edit
     assert open_texts(mdir) == ["stays open", "-> arrow --> item"]
 

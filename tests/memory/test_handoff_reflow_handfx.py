@@ -8,7 +8,7 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff
+from lazy_harness.memory import files, handoff, handoff_markdown
 from tests.hooks.hookrun import SID, run_hook
 from tests.support import memory_samples as ms
 
@@ -125,7 +125,7 @@ def test_a_reflowed_handoff_md_is_the_same_items_for_readers_and_writers(mdir, s
     assert log_bytes(mdir).startswith(log)
     after = open_items(mdir)
     assert after[:-1] == before and after[-1][1] == "a new item"
-    assert all(i.get("opened_by") != handoff.HAND_EDIT or i["text"] == "added in the editor"
+    assert all(i.get("opened_by") != handoff_markdown.HAND_EDIT or i["text"] == "added in the editor"
                for i in handoff.load(mdir)[0].values())
 
 
@@ -150,9 +150,9 @@ def test_an_edit_before_the_joined_note_is_the_persons_edit(mdir):
     _, pending = handoff.load(mdir)
     old = next(hid for hid, text in before if text == "finish the read-back docs.")
     assert [(r["op"], r["id"], r["session_id"]) for r in pending if r["op"] == "close"] == \
-        [("close", old, handoff.HAND_EDIT)]
+        [("close", old, handoff_markdown.HAND_EDIT)]
     assert [(r["op"], r["text"], r["session_id"]) for r in pending if r["op"] == "open"] == \
-        [("open", "finish the read-back docs and the ADR.", handoff.HAND_EDIT)]
+        [("open", "finish the read-back docs and the ADR.", handoff_markdown.HAND_EDIT)]
     assert [t for _, t in open_items(mdir)] == [t for _, t in before if t != "finish the read-back docs."] + \
         ["finish the read-back docs and the ADR."]
 

@@ -1,7 +1,7 @@
 """An item closed after the session that raised it was distilled stays closed when that session's
 answer gives it again (a whole re-read, or its resumed part): ADR 8, "Closed after it was raised"."""
 
-from lazy_harness.memory import handoff
+from lazy_harness.memory import handoff_markdown
 from lazy_harness.memory.handoff_log import CLOSE, OPEN, changes, fold, record
 
 T0 = 1_780_000_000.0
@@ -20,7 +20,7 @@ def _raised_then_closed_by(who: str, reason: str | None = None) -> tuple[dict, s
 
 
 def test_the_raising_session_does_not_reopen_an_item_closed_by_hand_since():
-    state, hid = _raised_then_closed_by(handoff.HAND_EDIT, "removed from handoff.md by hand")
+    state, hid = _raised_then_closed_by(handoff_markdown.HAND_EDIT, "removed from handoff.md by hand")
     for given in (TEXT, f"[{hid}] {TEXT}", f"  {TEXT.upper()}  "):
         recs, notes, problems = changes(state, [given], [], {"session_id": S, "task_id": "task-3"}, T0 + 20)
         assert recs == [] and problems == []
@@ -35,7 +35,7 @@ def test_closes_by_a_command_consolidation_or_another_session_hold_too():
 
 
 def test_another_session_may_still_reopen_it():
-    state, hid = _raised_then_closed_by(handoff.HAND_EDIT)
+    state, hid = _raised_then_closed_by(handoff_markdown.HAND_EDIT)
     recs, _, _ = changes(state, [TEXT], [], {"session_id": OTHER, "task_id": "t"}, T0 + 20)
     assert [(r["op"], r["id"], r["session_id"]) for r in recs] == [(OPEN, hid, OTHER)]
 
@@ -53,7 +53,7 @@ def test_raised_earlier_in_a_former_span_counts():
     hid = first["id"]
     state = _state(first, record(CLOSE, TEXT, OTHER, "t2", T0 + 5, hid=hid),
                    record(OPEN, TEXT, "sess-third", "t3", T0 + 8, hid=hid),
-                   record(CLOSE, TEXT, handoff.HAND_EDIT, "", T0 + 10, hid=hid))
+                   record(CLOSE, TEXT, handoff_markdown.HAND_EDIT, "", T0 + 10, hid=hid))
     assert S in state[hid]["raised_by"]
     recs, _, _ = changes(state, [TEXT], [], {"session_id": S, "task_id": "t4"}, T0 + 20)
     assert recs == []
@@ -63,7 +63,7 @@ def test_an_item_opened_by_the_session_after_the_close_is_its_own():
     # closed by hand first, raised by S afterwards: S's open is the newer news and stands
     opened = record(OPEN, TEXT, OTHER, "t1", T0)
     hid = opened["id"]
-    state = _state(opened, record(CLOSE, TEXT, handoff.HAND_EDIT, "", T0 + 10, hid=hid))
+    state = _state(opened, record(CLOSE, TEXT, handoff_markdown.HAND_EDIT, "", T0 + 10, hid=hid))
     assert S not in state[hid]["raised_by"]
     recs, _, _ = changes(state, [TEXT], [], {"session_id": S, "task_id": "t"}, T0 + 20)
     assert [r["id"] for r in recs] == [hid]

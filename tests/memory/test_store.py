@@ -9,7 +9,7 @@ import pytest
 
 from lazy_harness import atomic, paths
 from lazy_harness.errors import TaskError
-from lazy_harness.memory import files, handoff, ids, store
+from lazy_harness.memory import files, handoff, handoff_markdown, ids, store
 from lazy_harness.memory.entries import json_line, record
 from lazy_harness.memory.plan import APPEND
 from tests.support import crashpoint
@@ -340,8 +340,8 @@ def check_handoff(mdir: str) -> list[str]:
     except FileNotFoundError:
         text = None
     if text is not None:
-        marker, lines = handoff.parse_markdown(text)
-        assert not handoff.edited(marker, lines), "a torn handoff.md"
+        marker, lines = handoff_markdown.parse_markdown(text)
+        assert not handoff_markdown.edited(marker, lines), "a torn handoff.md"
     state = handoff.fold(handoff.read_records(mdir) or [])
     for item in state.values():
         _, j, rest = item["text"].split(":", 2)

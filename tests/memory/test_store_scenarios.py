@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, frontmatter, handoff, ids, journal, learnings, marks, store
+from lazy_harness.memory import files, frontmatter, handoff, handoff_markdown, ids, journal, learnings, marks, store
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
@@ -92,7 +92,7 @@ def test_a_rerun_after_a_kill_renders_handoff_md_but_never_over_a_hand_edit(wher
     assert len(handoff.read_records(mdir)) == 4  # each record once
     text = read_md(mdir)
     assert "new item one" in text and "new item two" in text and "old item" not in text
-    assert not handoff.edited(*handoff.parse_markdown(text))
+    assert not handoff_markdown.edited(*handoff_markdown.parse_markdown(text))
     assert [i["text"] for i in handoff.open_for_reading(mdir)] == ["new item one", "new item two"]
 
     # a log ahead of handoff.md without an undo record (a writer of an older version killed before its
@@ -120,7 +120,7 @@ def test_a_rerun_after_a_kill_renders_handoff_md_but_never_over_a_hand_edit(wher
                   meta("s4", when=NOW + 500), NOW + 520)
     text = read_md(mdir)
     assert "call the vendor" in text and "new item two" in text and "new item one" not in text
-    assert [r["text"] for r in handoff.read_records(mdir) if r["session_id"] == handoff.HAND_EDIT] == \
+    assert [r["text"] for r in handoff.read_records(mdir) if r["session_id"] == handoff_markdown.HAND_EDIT] == \
         ["call the vendor"]
 
 
@@ -335,4 +335,5 @@ def test_a_hand_edit_saved_while_a_persist_writes_is_kept(where, monkeypatch):
                            mdir, ldir, meta("s2", when=NOW + 60), NOW + 120)
     assert report.handoff == "written" and report.hand_opened == 1
     assert open_texts(mdir) == ["item A", "item B", "my own item C"]
-    assert "my own item C" in read_md(mdir) and not handoff.edited(*handoff.parse_markdown(read_md(mdir)))
+    assert "my own item C" in read_md(mdir)
+    assert not handoff_markdown.edited(*handoff_markdown.parse_markdown(read_md(mdir)))

@@ -172,11 +172,11 @@ BIG = {
 def _check_handoff(mdir: str, tokens=None) -> None:
     """handoff.md absent or one whole rendering; every item whole and opened once. With ``tokens``
     (the end): exactly the 30 items of each of those sessions are open."""
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff, handoff_markdown
 
     path = os.path.join(mdir, files.HANDOFF)
     if os.path.exists(path):
-        assert not handoff.edited(*handoff.parse_markdown(rig.read(path))), "a torn handoff.md"
+        assert not handoff_markdown.edited(*handoff_markdown.parse_markdown(rig.read(path))), "a torn handoff.md"
     records = handoff.read_records(mdir) or []
     opened = [r["text"] for r in records if r["op"] == "open"]
     assert len(opened) == len(set(opened)) == len(records), "an item opened twice, or closed"

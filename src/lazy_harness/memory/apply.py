@@ -10,7 +10,7 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, ensure_dir, read_bytes, rewrite
 from lazy_harness.errors import LhError
-from lazy_harness.memory import entries, files, frontmatter, handoff, marks
+from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_markdown, marks
 from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Plan, _check_target, _session_time,
                                       check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
@@ -293,8 +293,8 @@ def _apply_handoff(p: Plan, report: Report, answer: Answer, log: Intent | None =
                                    None if log is None else log.rendering)
     if written:
         # why: a hand edit of handoff.md is recorded by the first write after it: the person's, not the task's
-        mine = [r for r in written if r.get("session_id") != handoff.HAND_EDIT]
-        hand = [r for r in written if r.get("session_id") == handoff.HAND_EDIT]
+        mine = [r for r in written if r.get("session_id") != handoff_markdown.HAND_EDIT]
+        hand = [r for r in written if r.get("session_id") == handoff_markdown.HAND_EDIT]
         report.handoff = "written"
         report.opened = sum(1 for r in mine if r["op"] == handoff.OPEN)
         report.closed = len(mine) - report.opened

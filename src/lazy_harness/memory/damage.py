@@ -157,12 +157,12 @@ def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
 
 def handoff_copies(memory_dir: str) -> list[str]:
     """The damaged handoff.md files of ``memory_dir`` a writer kept aside before rendering it again
-    (memory/handoff.py ``copies_dir``), oldest first."""
-    from lazy_harness.memory import handoff
+    (memory/handoff_markdown.py ``copies_dir``), oldest first."""
+    from lazy_harness.memory import handoff_markdown
 
-    folder = handoff.copies_dir(memory_dir)
+    folder = handoff_markdown.copies_dir(memory_dir)
     try:
-        names = sorted(n for n in os.listdir(folder) if n.startswith(handoff.DAMAGED_COPY))
+        names = sorted(n for n in os.listdir(folder) if n.startswith(handoff_markdown.DAMAGED_COPY))
     except OSError:
         return []
     return [os.path.join(folder, n) for n in names]
@@ -173,7 +173,7 @@ def handoff_checks(memory_dir: str) -> list[FileCheck]:
     with neither our header nor a list line. No reader takes it for a hand edit, and the next writer
     keeps it aside and renders it again from handoff.jsonl. Then each copy kept aside, named until a
     person deletes it: its text was never read."""
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff_markdown
 
     out = []
     md = os.path.join(memory_dir, files.HANDOFF)
@@ -181,14 +181,15 @@ def handoff_checks(memory_dir: str) -> list[FileCheck]:
     if why_not is not None:
         out.append(FileCheck(md, unreadable=why_not))
     elif os.path.isfile(md):
-        why = handoff.damage_of(memory_dir)
+        why = handoff_markdown.damage_of(memory_dir)
         found = [(1, f"skipped: damaged ({why}), not read as a hand edit; the next writer keeps a copy in "
-                     f"{handoff.copies_dir(memory_dir)} and renders it again from {handoff.STATE}")] if why else []
+                     f"{handoff_markdown.copies_dir(memory_dir)} and renders it again from "
+                     f"{files.HANDOFF_STATE}")] if why else []
         out.append(FileCheck(md, found))
     for copy in handoff_copies(memory_dir):
         try:
             with open(copy, "rb") as fh:
-                why = handoff.damaged(fh.read(handoff.MAX_MARKDOWN_BYTES))
+                why = handoff_markdown.damaged(fh.read(handoff_markdown.MAX_MARKDOWN_BYTES))
         except OSError:
             why = None
         out.append(FileCheck(copy, [(1, f"skipped: a damaged handoff.md ({why or 'damaged'}) kept aside, its "

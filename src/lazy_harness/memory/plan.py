@@ -10,7 +10,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.errors import TaskError
-from lazy_harness.memory import entries, files, frontmatter, handoff, ids, marks
+from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_markdown, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -230,7 +230,7 @@ def _plan_handoff(p: Plan, distilled: dict) -> None:
     for rec in pending:  # hand edits of handoff.md (or a legacy one) not yet in the state
         p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']} (by hand)")
     if not (opened or closed):
-        if pending or handoff.behind(p.memory_dir, state):  # a hand edit to import, a render a kill cut
+        if pending or handoff_markdown.behind(p.memory_dir, state):  # a hand edit to import, a render a kill cut
             p.handoff = ([], [])
         return  # why: an empty answer says nothing about open items; only a close closes one
     if pending:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lazy_harness import jsonload, logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
+from lazy_harness.memory import aliases, files, handoff, handoff_log, handoff_markdown, ids, journal
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall.readback import learnings as heads
@@ -84,7 +84,7 @@ def _handoff_name(memory_dir: str) -> str | None:
             text = fh.read(65536)  # the marker is its second line
     except OSError:
         return None
-    name = handoff.parse_markdown(text)[0].get("project", "").strip()
+    name = handoff_markdown.parse_markdown(text)[0].get("project", "").strip()
     return name or None
 
 

@@ -434,11 +434,11 @@ def test_300_long_handoff_items_do_not_push_out_the_newest_prevention(project):
 
 def test_an_item_added_by_hand_reads_by_hand_not_from_by_hand():
     """Issue 35, item 6: a hand-added handoff item read "from by hand"."""
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff, handoff_markdown
     from lazy_harness.recall.prompt import rank
 
-    item = handoff.Item(id="h-1a2b3c4d", opened="2026-11-01T10:00:00", opened_by=handoff.HAND_EDIT, state="open",
-                        opened_epoch=NOW, text="ask ops about the backup window")
+    item = handoff.Item(id="h-1a2b3c4d", opened="2026-11-01T10:00:00", opened_by=handoff_markdown.HAND_EDIT,
+                        state="open", opened_epoch=NOW, text="ask ops about the backup window")
     line = recall.handoff_line(item, NOW, 10**6)
     assert line == "- open item h-1a2b3c4d, 2026-11-01 10:00, by hand: ask ops about the backup window", line
     by_session = recall.handoff_line(handoff.Item(item, opened_by="5e6f7a8b"), NOW, 10**6)

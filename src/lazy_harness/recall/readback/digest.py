@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.memory import aliases, files, handoff, held, ids, marks, provenance, state, trust, usage
+from lazy_harness.memory import (
+    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, state, trust, usage)
 from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence, units
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
@@ -61,7 +62,7 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
     # why: every field of a stored record is text someone could have edited: each stays on its line
     when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
-    origin = ("by hand" if by in (handoff.HAND_EDIT, "by hand")
+    origin = ("by hand" if by in (handoff_markdown.HAND_EDIT, "by hand")
               else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {by}", 80))
     note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"

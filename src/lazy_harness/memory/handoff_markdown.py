@@ -1,0 +1,388 @@
+"""handoff.md, the open items as a person reads and edits them: the text parsed and rendered, a hand
+edit turned into records, the file read and damage told from an edit.
+
+The item log (``memory.handoff``) is the state; handoff.md is rendered from it after every change
+(:func:`render`). Its header comment carries a digest of its item lines and the ids it listed. When the
+digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or ticked)
+line closes its item, both by session ``hand-edit`` at the file's mtime (:func:`markdown_records`). The
+``opened ... by ...`` note a render writes under an item is never item text, also when an editor's
+reflow joined it onto the item's line or wrapped it (``_item_text``): such an item is unchanged. A
+handoff.md with no state file beside it (written before the state existed, or by hand) is imported as
+open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the
+header nor a list line) is no edit: readers take the log alone, and the next writer keeps a copy
+(:func:`set_aside`, in ``copies_dir``) and renders it again. A leading byte order mark is ignored.
+:func:`behind` tells a handoff.md that does not show the log's open items and holds no hand edit (a
+writer killed between the append and the render).
+
+Nothing here takes the folder's lock, appends to the log or writes handoff.md: the readers and writers
+of ``memory.handoff`` do, with these.
+
+Hot path: the SessionStart read-back reaches :func:`read_markdown` and :func:`markdown_records` through
+``handoff.load``, so this module imports only ``os`` and our hot-path modules.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness import jsonload
+from lazy_harness.atomic import atomic_write, file_key
+from lazy_harness.memory import files, ids
+from lazy_harness.memory.handoff_log import (
+    CLOSE, OPEN, STALE_DAYS, STATE, Item, age_days, by_whom, id_for, is_stale, open_items, record, split_ref, stamp,
+    wins)
+from lazy_harness.memory.sanitize import normalise, one_line
+
+TITLE = "# Open items for the next session"
+HAND_EDIT = "hand-edit"
+
+
+def header_token(value: object, spaces: bool = False) -> str:
+    """A header value: one line, never closing the comment; ids also lose their spaces."""
+    s = one_line(value).replace("-->", "->")
+    return s if spaces else s.replace(" ", "_")
+
+
+# --- handoff.md --------------------------------------------------------------------------------------
+
+def parse_markdown(text: str, state: dict[str, Item] | None = None
+                   ) -> tuple[dict, list[tuple[str, str | None, str, bool]]]:
+    """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
+
+    Items are markdown list lines: ``- ``, ``* ``, ``+ `` or numbered (``1. ``, ``1) ``); ``- [x]``
+    ticked. An indented line under an item continues its text, unless it is our own note
+    (:func:`our_note`, the ``opened ... by ...`` line a render writes), with or without the header.
+    The note joined onto an item's lines by an editor's reflow is left out too (:func:`_item_text`;
+    ``state`` gives each known item's own note).
+    """
+    marker: dict[str, str] = {}
+    # why: an editor may save the file with a byte order mark, which would hide the first line's "- "
+    lines = text.removeprefix("\ufeff").split("\n")
+    for line in lines:
+        if line.strip().startswith(files.HANDOFF_MARK):
+            marker = files.marker_fields(line.strip())
+            break
+    blocks: list[list] = []  # [line, id, first line's text, ticked, [(indented line, is our note)]]
+    current: list | None = None
+    for line in lines:
+        entry = _list_item(line)
+        if entry is not None:
+            entry = entry.strip()
+            ticked = entry[:3].lower() == "[x]"
+            if entry[:3] in ("[ ]", "[x]", "[X]"):
+                entry = entry[3:].strip()
+            hid, body = split_ref(entry)
+            current = [line.rstrip(), hid, body, ticked, []]
+            blocks.append(current)
+        elif current is not None and line.strip() and line[:1] in (" ", "\t"):
+            # why: the note is dropped by its exact format, not by the header: a file whose header was
+            # deleted glued "opened ... by session ..." onto every item, and a person's detail line
+            # under an item in a file we rendered was dropped without a word
+            note = our_note(line)
+            if not note:  # the line joins the item's, so the digest sees the edit
+                current[0] = f"{current[0]}\n{line.rstrip()}"
+            current[4].append((line.strip(), note))
+        elif not (line[:1] in (" ", "\t") and line.strip()):
+            current = None
+    known = state or {}
+    out = [(b[0], b[1], _item_text(b[2], b[4], b[1], known.get(b[1]) if b[1] else None), b[3]) for b in blocks]
+    return marker, [x for x in out if normalise(x[2]) or x[1]]
+
+
+def _item_text(body: str, more: list[tuple[str, bool]], hid: str | None, item: Item | None) -> str:
+    """An item line's text: its first line's ``body`` and the indented lines ``more`` under it (each
+    with whether it is our note line), less our note lines and less the render's note joined in.
+    why: an editor's reflow (vim ``gqip``, VS Code Rewrap) joins the note line onto the item's and may
+    wrap both anew; read as item text, the note made every item look reworded by hand (closed, reopened
+    under a new id, the note sent to every session). A known ``item``'s own note is cut wherever it
+    falls, across lines too (a person's detail line under it then follows it); without it, on a line
+    naming an id, a note that runs to the end (:func:`without_note`: the item's state changed since)."""
+    parts, cuts = [" ".join(body.split())], []  # cuts: (start, end) of what is left out of the joined text
+    end = len(parts[0])
+    for segment, note in more:
+        parts.append(" ".join(segment.split()))
+        start, end = end + 1, end + 1 + len(parts[-1])
+        if note:
+            cuts.append((start, end))
+    joined = " ".join(parts)
+    own = _own_notes(joined, note_of(item)) if item is not None else []
+    kept, last = [], 0
+    for start, end in sorted(cuts + own):
+        kept.append(joined[last:max(last, start)])
+        last = max(last, end)
+    text = " ".join("".join([*kept, joined[last:]]).split())
+    cut = without_note(text) if hid and not own else None
+    return text if cut is None else cut
+
+
+def note_of(item: Item) -> str:
+    """The note :func:`render` writes under ``item``, less its indent and any stale suffix:
+    ``opened 2026-04-13 18:32 by session abc``."""
+    return f"opened {(item['opened'] or '?')[:16].replace('T', ' ')} {by_whom(item['opened_by'])}"
+
+
+def without_note(text: str) -> str | None:
+    """``text`` (whitespace collapsed) less a render's note joined on last: ``opened <YYYY-MM-DD HH:MM | ?>
+    by ...`` (:func:`our_note`) running to the end; None when it holds none."""
+    words = " ".join(text.split())
+    at = words.find("opened ")
+    while at >= 0:
+        if (at == 0 or words[at - 1] == " ") and our_note(f"  {words[at:]}"):
+            return words[:at].strip()
+        at = words.find("opened ", at + 1)
+    return None
+
+
+def _own_notes(words: str, own: str) -> list[tuple[int, int]]:
+    """Where the note ``own`` stands in ``words`` as whole words, each with the ``; stale: open N days``
+    a render may add after it."""
+    found: list[tuple[int, int]] = []
+    at = words.find(own)
+    while at >= 0:
+        end = _own_end(words, at, own) if at == 0 or words[at - 1] == " " else None
+        if end is not None:
+            found.append((at, end))
+        at = words.find(own, at + 1 if end is None else end)
+    return found
+
+
+def _own_end(words: str, at: int, own: str) -> int | None:
+    """Where ``own`` (and a stale suffix after it) ends when it starts at ``words[at]`` as whole words."""
+    if not words.startswith(own, at):
+        return None
+    end, stale = at + len(own), "; stale: open "
+    if words.startswith(stale, end):
+        digits = len(words[end + len(stale):]) - len(words[end + len(stale):].lstrip("0123456789"))
+        tail = end + len(stale) + digits
+        if digits and words.startswith(" days", tail):
+            end = tail + len(" days")
+    return end if end == len(words) or words[end] == " " else None
+
+
+def our_note(line: str) -> bool:
+    """Whether ``line`` is the note :func:`render` writes under an item: ``  opened <YYYY-MM-DD HH:MM | ?>
+    by ...``, maybe ending ``; stale: open N days``."""
+    rest = line.rstrip("\r")
+    if not rest.startswith("  opened "):
+        return False
+    rest = rest[9:]
+    if rest.startswith("? "):
+        rest = rest[2:]
+    elif len(rest) > 17 and rest[16] == " " and _is_minute(rest[:16]):
+        rest = rest[17:]
+    else:
+        return False
+    return rest.startswith("by ")
+
+
+def _is_minute(s: str) -> bool:
+    """``YYYY-MM-DD HH:MM``, as the note writes the opening time."""
+    shape = "0000-00-00 00:00"
+    return all(c.isdigit() if f == "0" else c == f for c, f in zip(s, shape, strict=True))
+
+
+def _list_item(line: str) -> str | None:
+    """The text after a markdown list marker at the start of ``line``; None when it is no list item.
+    why: a person adds items the way they write lists; a numbered line that is not read as an item
+    would vanish at the next render."""
+    if line[:2] in ("- ", "* ", "+ "):
+        return line[2:]
+    digits = len(line) - len(line.lstrip("0123456789"))
+    if 0 < digits <= 3 and line[digits:digits + 2] in (". ", ") "):
+        return line[digits + 2:]
+    return None
+
+
+def digest(item_lines: list[str]) -> str:
+    return ids.handoff_id("\n".join(item_lines))[2:]
+
+
+def edited(marker: dict, lines: list) -> bool:
+    """True when the item lines of a handoff.md no longer match the digest it was rendered with."""
+    return marker.get("digest") != digest([ln[0] for ln in lines])
+
+
+def markdown_records(state: dict[str, Item], text: str, when: float, has_state: bool, source: str = HAND_EDIT,
+                     task_id: str = "", memory_dir: str | None = None) -> list[dict]:
+    """Records that bring ``state`` in line with a handoff.md text (see the module docstring). A file
+    whose header comment is gone (its lines deleted, or rewritten as the person's own list) closes what the last
+    render of ``memory_dir`` listed and is missing from it."""
+    marker, lines = parse_markdown(text, state)
+    if has_state and not edited(marker, lines):
+        return []
+    if not has_state and marker.get("session"):
+        written = files.iso_epoch(marker.get("written"))
+        when, source, task_id = (written if written is not None else when), marker["session"], marker.get("task", "")
+    recs: list[dict] = []
+    present: set[str] = set()
+    for _, hid, text_, ticked in lines:
+        item = state.get(hid) if hid else None
+        if item is not None and normalise(text_) in ("", normalise(item["text"])):
+            if not ticked:
+                present.add(item["id"])
+            continue
+        if ticked or not normalise(text_):
+            continue
+        new = id_for(state, text_, recs)
+        known = state.get(new)
+        present.add(new)
+        if new in {r["id"] for r in recs} or (known is not None and known.is_open):
+            continue
+        # why: 1 ms apart, so items imported from one file keep its order (open items sort by time)
+        at = when + 0.001 * len(recs)
+        if known is not None and source == HAND_EDIT and new not in marker.get("ids", new).split(","):
+            # why: a line added to a file we rendered without the item postdates its close, whatever
+            # the clocks say (a close stamped by a machine whose clock runs ahead dropped the line)
+            at = max(at, known["key"][0] + 0.001)
+        rec = record(OPEN, text_, source, task_id, at, hid=new)
+        if wins(rec, known):
+            recs.append(rec)
+    if has_state:
+        shown = marker["ids"] if "ids" in marker else ",".join(_rendered_ids(memory_dir))
+        listed = [h for h in shown.split(",") if ids.kind_of(h) == "handoff"]
+        for hid in listed:
+            item = state.get(hid)
+            if hid in present or item is None or not item.is_open:
+                continue
+            # why: a hand edit always postdates the render that listed the item; a clock behind must not undo it
+            rec = record(CLOSE, item["text"], source, task_id, max(when, item["key"][0]),
+                         reason="removed from handoff.md by hand", hid=hid)
+            recs.append(rec)
+    return recs
+
+
+def _rendered_ids(memory_dir: str | None) -> list[str]:
+    """The ids the last render of handoff.md listed (the cache every render writes); none when unknown."""
+    if memory_dir is None:
+        return []
+    try:
+        with open(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE), "rb") as fh:
+            cached = jsonload.loads(fh.read())
+        return [str(i["id"]) for i in cached["open"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
+
+
+def render(state: dict[str, Item], meta: dict, now: float, stale_days: float = STALE_DAYS) -> str:
+    """handoff.md for ``state``: the open items, each with its id, opening time and session."""
+    session = header_token(meta.get("session_id"))
+    task = header_token(meta.get("task_id"))
+    project = header_token(meta.get("project"), spaces=True)
+    written = stamp(now)[:19] + stamp(now)[23:]
+    opened = open_items(state)
+    bullets = [f"- [{i['id']}] {one_line(i['text'])}" for i in opened]
+    marker = (f"{files.HANDOFF_MARK} session={session} task={task} written={written} digest={digest(bullets)} "
+              f"ids={','.join(i['id'] for i in opened)} project={project} -->")
+    count = f"{len(opened)} open item{'' if len(opened) == 1 else 's'}" if opened else "No open items"
+    lines = [TITLE, marker, "",
+             f"{count}, rendered {written} from {STATE}. Delete a line to close its item; add a `- ` line "
+             "to open one. `lh memory show --history` lists closed items.", ""]
+    for bullet, item in zip(bullets, opened, strict=True):
+        lines.append(bullet)
+        note = f"  {note_of(item)}"
+        if is_stale(item, now, stale_days):
+            note += f"; stale: open {age_days(item, now)} days"
+        lines.append(note)
+    return "\n".join(lines) + "\n"
+
+
+# --- the file: read, told from damage, set aside --------------------------------------------------
+
+MAX_MARKDOWN_BYTES = 8 * 1024 * 1024
+
+
+def read_markdown(memory_dir: str) -> tuple[str, float] | None:
+    """handoff.md whole, with its mtime; None when missing, empty, too large to be a hand edit (a cut
+    file read as edited would close the items past the cut) or damaged (:func:`damaged`). why empty: an
+    editor that saves in place truncates the file first; a writer reading it then closed every item for
+    good. To close them all, a person deletes the item lines (a file holding anything else, even one
+    blank line, is read)."""
+    raw = _read_bytes(memory_dir)
+    if raw is None or damaged(raw[0]) is not None:
+        return None
+    return raw[0].decode("utf-8"), raw[1]
+
+
+def _read_bytes(memory_dir: str) -> tuple[bytes, float] | None:
+    """handoff.md's bytes and mtime; None when missing, empty or past ``MAX_MARKDOWN_BYTES``."""
+    path = os.path.join(memory_dir, files.HANDOFF)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_MARKDOWN_BYTES + 1)
+            mtime = os.fstat(fh.fileno()).st_mtime
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+    if not data or len(data) > MAX_MARKDOWN_BYTES:
+        return None
+    return data, mtime
+
+
+def damaged(data: bytes) -> str | None:
+    """Why the bytes of a handoff.md are damage rather than a hand edit, or None when they read as one:
+    NUL bytes (what a power cut can leave of a file, its length kept), bytes that are not UTF-8 (binary
+    junk; a hand edit saved in Latin-1 too: its bytes cannot be told from an overwritten block), or
+    text with neither our header nor any list line. why: read as an edit, each deleted every line,
+    and the next writer closed every open item for good. Blank lines alone are an edit (close them all)."""
+    why = files.not_text(data)
+    if why:
+        return why
+    text = data.decode("utf-8")
+    if not text.strip() or files.HANDOFF_MARK in text or TITLE in text:
+        return None
+    if any(_list_item(line) is not None for line in text.removeprefix("\ufeff").split("\n")):
+        return None
+    return "neither its header nor a list line"
+
+
+def damage_of(memory_dir: str) -> str | None:
+    """Why ``memory_dir``'s handoff.md is damaged (:func:`damaged`), None when it is not (or is missing)."""
+    raw = _read_bytes(memory_dir)
+    return None if raw is None else damaged(raw[0])
+
+
+DAMAGED_COPY = files.HANDOFF + ".damaged-"
+
+
+def copies_dir(memory_dir: str) -> str:
+    """Where a damaged handoff.md of ``memory_dir`` is kept before the render that replaces it: the
+    state folder, per project key. why not beside it: the data folder is synced (``git add -A``), and
+    a remote holding anything but memory's files is refused by every machine (sync/repo.py)."""
+    from lazy_harness import paths
+
+    return os.path.join(paths.state_dir(), "damaged", os.path.basename(os.path.normpath(memory_dir)))
+
+
+def set_aside(memory_dir: str, key: tuple[int, int, int], now: float) -> None:
+    """Copy a damaged handoff.md to ``copies_dir`` as ``handoff.md.damaged-<UTC time>`` before the
+    render writes over it, so nothing a person typed is lost. Only the file with ``key``: another is
+    either not damaged, or the render finds it changed (FileChanged) and looks again."""
+    raw = _read_bytes(memory_dir)
+    if raw is None or damaged(raw[0]) is None or file_key(os.path.join(memory_dir, files.HANDOFF)) != key:
+        return
+    import time
+
+    name = DAMAGED_COPY + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
+    folder = copies_dir(memory_dir)
+    for n in range(1, 1000):
+        path = os.path.join(folder, name if n == 1 else f"{name}-{n}")
+        if atomic_write(path, raw[0], exclusive=True):
+            return
+
+
+def behind(memory_dir: str, state: dict[str, Item]) -> bool:
+    """True when handoff.md does not show the open items of ``state`` (a writer killed between the append
+    and the render) and holds no hand edit still to import: then it may be rendered again without a change."""
+    md = read_markdown(memory_dir)
+    if md is None:
+        missing = bool(state) and not os.path.lexists(os.path.join(memory_dir, files.HANDOFF))
+        return missing or damage_of(memory_dir) is not None  # why damaged: rendered again, kept aside first
+    if markdown_records(state, md[0], md[1], bool(state), memory_dir=memory_dir):
+        return False  # why: a hand edit saved since the caller's read: the next writer imports it first
+    shown: set[str] = set()
+    for _, hid, text, ticked in parse_markdown(md[0], state)[1]:
+        item = None if ticked or not hid else state.get(hid)
+        if item is not None and hid and normalise(text) in ("", normalise(item["text"])):
+            shown.add(hid)
+        elif not ticked and normalise(text):
+            shown.add(id_for(state, text))
+    return shown != {i["id"] for i in open_items(state)}
