@@ -294,9 +294,10 @@ def test_a_broken_config_is_one_line_for_the_memory_commands_not_the_default_fol
     one_line_error(invoke(*args), "config.toml:3", "lh config validate")
 
 
-@pytest.mark.parametrize("name", ["decisions.jsonl", "marks.jsonl", "handoff.jsonl"])
+@pytest.mark.parametrize("name", ["marks.jsonl", "handoff.jsonl"])
 def test_a_memory_file_that_is_a_folder_is_one_line_naming_it(isolated_home, tmp_path, name):
-    """As the installed command, so a traceback would show: one line naming the folder, exit 1."""
+    """As the installed command, so a traceback would show: one line naming the folder, exit 1. Marks
+    (what was forgotten) and the open items stop the index: nothing is read as if they were empty."""
     from tests.cli.lhrun import run
 
     project = tmp_path / "proj"
@@ -307,3 +308,21 @@ def test_a_memory_file_that_is_a_folder_is_one_line_naming_it(isolated_home, tmp
         done = run(*args)
         assert done.returncode == 1 and "Traceback" not in done.stderr, (args, done.stderr)
         assert done.stderr == f"lh: {os.path.join(memory, name)}: Is a directory\n", (args, done.stderr)
+
+
+def test_a_decisions_file_that_is_a_folder_is_named_and_the_rest_is_searched(isolated_home, tmp_path):
+    from tests.cli.lhrun import run
+
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    memory = paths.memory_dir(str(project))
+    os.makedirs(os.path.join(memory, "decisions.jsonl"))
+    with open(os.path.join(memory, "failures.jsonl"), "w") as fh:
+        fh.write('{"ts": "2026-11-30T10:00:00Z", "summary": "sqlite locked under load", "detail": "busy"}\n')
+    done = run("memory", "search", "sqlite", "--project", str(project))
+    assert done.returncode == 0 and "sqlite locked under load" in done.stdout, done.stderr
+    assert done.stderr == (f"lh: {os.path.join(memory, 'decisions.jsonl')}: cannot be read: a folder, not a file; "
+                           "searched the rest of memory\n")
+    done = run("memory", "reindex")
+    assert done.returncode == 0 and done.stderr == (f"lh: {os.path.join(memory, 'decisions.jsonl')}: cannot be "
+                                                    "read: a folder, not a file; indexed the rest of memory\n")

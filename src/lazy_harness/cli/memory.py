@@ -291,6 +291,11 @@ def reindex() -> None:
 
     count, embedded = writer.update(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None), fresh=True,
                                     waiting=waiting) or (0, 0)
+    from lazy_harness.memory import damage
+
+    for gone in (f"{f}: cannot be read: {why}" for m in mdirs for f in (os.path.join(m, files.DECISIONS),
+                 os.path.join(m, files.FAILURES)) if (why := damage.unreadable(f))):
+        _echo(f"lh: {gone}; indexed the rest of memory", err=True)
     how = "brought up to date after the build that was running" if said else "rebuilt"
     _echo(f"{how}: indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
           f"texts, in {time.perf_counter() - started:.1f} s: {path}")

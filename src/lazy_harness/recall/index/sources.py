@@ -81,6 +81,22 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
 
 
+def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | None:
+    """The bytes of ``path`` from ``offset`` up to ``size``; None when it is not there, or when a folder
+    stands in an entry file's place (``lh memory check``, ``lh doctor`` and the commands name it).
+    why marks raise: they hide what was forgotten, and without them nothing may be read as shown."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            return fh.read() if size is None else fh.read(max(0, size - offset))
+    except FileNotFoundError:
+        return None
+    except (IsADirectoryError, NotADirectoryError):
+        if kind == "mark":
+            raise
+        return None
+
+
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int | None = None,
                max_lines: int | None = None) -> tuple[list[dict], list[str], int, int]:
     """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
@@ -91,13 +107,8 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     (0, 0) comes back: the whole file is read again once it changes. ``jsonload`` skips a byte
     order mark at the start. With ``max_lines``, only that many whole lines are read (the offset
     returned stops after them)."""
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(offset)
-            data = fh.read() if size is None else fh.read(max(0, size - offset))
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        # why: a folder in the file's place holds no entry; lh memory check and lh doctor name it, and
-        # the rest of memory stays searchable
+    data = _read_part(path, kind, offset, size)
+    if data is None:
         return [], [], 0, 0
     end = data.rfind(b"\n") + 1
     if max_lines is not None and data.count(b"\n", 0, end) > max_lines:
