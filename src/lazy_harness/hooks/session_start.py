@@ -426,7 +426,7 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
     marked = [f for f in getattr(screen, "found", ()) if f[0] != "learning"]
     if marked:
         run = held.hold(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env), marked,
-                        stats["project"], now, "read at session start")
+                        stats["project"], now, "read at session start", by_rules=True)
         said = f" (held {len(marked)} entr{'y' if len(marked) == 1 else 'ies'}: run {run})"
     if screen is not None and len(screen.found) > len(marked):
         said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions)"

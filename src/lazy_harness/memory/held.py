@@ -134,22 +134,29 @@ def copy_text(path: str) -> object:
 
 
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
-         now: float, why: str) -> str | None:
+         now: float, why: str, by_rules: bool = False) -> str | None:
     """Hold every ``(kind, id, learning path or '', reason)`` of ``found`` in one journalled run;
-    returns the run id (None when there was nothing left to hold). An entry that carries an approve
-    mark, or a learning whose frontmatter says approved, is not held, whoever signed the approval
-    (ADR 0032, 0052): a hold would outrank the person's approval on the machine that made it, once
-    synced there; on a machine that cannot verify it, the read-back leaves the entry out all the same."""
+    returns the run id (None when there was nothing left to hold).
+
+    ``by_rules``: ``found`` is the rules' verdict (``trust.reason``), which every read applies again
+    (SessionStart's check, a sync's merge check, a migration): an entry that carries an approve mark,
+    or a learning whose frontmatter says approved, is then not held, whoever signed the approval (ADR
+    0032, 0052). Such a hold would outrank the person's approval on the machine that made it, once
+    synced there; on a machine that cannot verify the approval, the read-back's rules leave the entry
+    out all the same. Not for the worker's holds (the model check, the learned check, an answer over
+    the cap): nothing applies those verdicts again at read time, so an approve mark forged in synced
+    memory must not stop them."""
     from lazy_harness.memory import changes, journal
 
     if not found:
         return None
     recs = marks.read(memory_dir) if os.path.isdir(memory_dir) else []
-    hidden, claimed = marks.hidden(memory_dir, recs), _claimed(recs)
+    hidden, claimed = marks.hidden(memory_dir, recs), _claimed(recs) if by_rules else set()
     j = journal.Journal(memory_dir, "hold", project, now)
     done = 0
     for kind, eid, path, reason in found:
-        if eid in claimed or (kind == "learning" and state.claims_approval(learning_text(path)[0] or {})):
+        if by_rules and (eid in claimed
+                         or (kind == "learning" and state.claims_approval(learning_text(path)[0] or {}))):
             continue
         if kind == "learning":
             # why the check inside: read under the status lock, so a forget made since is never written over

@@ -313,7 +313,8 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
 
         found = held.scan_records(memory_dir, env)
         if found:
-            held.hold(memory_dir, memory_dir, found, os.path.basename(memory_dir), now or 0.0, "migrated")
+            held.hold(memory_dir, memory_dir, found, os.path.basename(memory_dir), now or 0.0, "migrated",
+                      by_rules=True)
             out.append(f"migrate: held {len(found)} entr{'y' if len(found) == 1 else 'ies'} for approval: "
                        + ", ".join(f[1] for f in found))
     except Exception as exc:  # why: the move is done; the read-time check still holds them

@@ -105,7 +105,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     try:
         for mdir in folders:
             found = held.scan_records(mdir, env)
-            held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync")
+            held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync", by_rules=True)
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
         for one in held.scan_learnings(learnings, env):
@@ -113,7 +113,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
             if mdir:
                 by_folder.setdefault(mdir, []).append(one)
         for mdir, some in by_folder.items():
-            held.hold(mdir, ldir, some, os.path.basename(mdir), now, "merged by lh sync")
+            held.hold(mdir, ldir, some, os.path.basename(mdir), now, "merged by lh sync", by_rules=True)
             done += [f[1] for f in some]
     except Exception as exc:  # why: the merge is done; SessionStart's read-time check still holds them
         logfile.write(logfile.WORKER, f"sync: hold check failed: {type(exc).__name__}: {exc}", env)
