@@ -1,16 +1,19 @@
-"""A plain ``lh memory undo`` undoes the newest change made on this machine: a run synced from another
-machine (its journal names that machine's id) is passed over, said so, and undone here only when named."""
+"""A plain ``lh memory undo`` undoes the newest change made on this machine. Journals are synced, so a
+journal's own fields cannot say where it was made; the runs made here are listed in the state folder,
+which nothing syncs (memory/runs_here.py). A journal that came by sync is passed over, said so, and
+undone here only when named; one planted to sort first (a run name in 2999) is never taken."""
 
 import json
 import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import files, ids, journal
+from lazy_harness.memory import files, ids, journal, runs_here
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
 NOW = time.time()
+MINE, THEIRS = "Kafka consumers own one partition", "Offsets are committed by hand"
 
 
 def _forgotten(root: str) -> set[str]:
@@ -18,46 +21,75 @@ def _forgotten(root: str) -> set[str]:
     return {ln.split()[0] for ln in out.splitlines() if ln.endswith("[forgotten]")}
 
 
-def _from_another_machine(mdir: str, run: str) -> None:
+def _as_synced(mdir: str, run: str, new_run: str | None = None, machine: str | None = "0123456789abcdef") -> str:
+    """The journal of ``run`` as if it came with synced memory: not listed here, renamed to
+    ``new_run``, its machine field replaced (None: taken out, as a journal of an earlier version)."""
     path = os.path.join(journal.folder(mdir), f"{run}.json")
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
-    assert data["machine"] == journal.machine() and len(data["machine"]) == 16
-    data["machine"] = "0123456789abcdef"
-    with open(path, "w", encoding="utf-8") as fh:
+    if machine is None:
+        del data["machine"]
+    else:
+        data["machine"] = machine
+    os.remove(path)
+    data["run"] = new_run or run
+    with open(os.path.join(journal.folder(mdir), f"{data['run']}.json"), "w", encoding="utf-8") as fh:
         json.dump(data, fh)
+    listed = os.path.join(paths.state_dir(), runs_here.RUNS_FILE)
+    with open(listed, encoding="ascii") as fh:
+        kept = [line for line in fh if line.strip() != run]
+    with open(listed, "w", encoding="ascii") as fh:
+        fh.writelines(kept)
+    return data["run"]
 
 
-def test_a_plain_undo_undoes_this_machines_change_and_names_the_other_machines(tmp_path):
+def _two_forgets(tmp_path) -> tuple[str, str, str, str]:
     root = ms.make_project(tmp_path, "proj")
     mdir = paths.memory_dir(root)
-    mine, theirs = "Kafka consumers own one partition", "Offsets are committed by hand"
-    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, mine), ms.decision(NOW - 80, theirs)])
-    d_mine, d_theirs = ids.entry_id("decision", mine), ids.entry_id("decision", theirs)
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, MINE), ms.decision(NOW - 80, THEIRS)])
+    d_mine, d_theirs = ids.entry_id("decision", MINE), ids.entry_id("decision", THEIRS)
     assert invoke("memory", "forget", d_mine, "--project", root).code == 0
     assert invoke("memory", "forget", d_theirs, "--project", root).code == 0
-    newest = journal.runs(mdir)[0]["run"]
-    _from_another_machine(mdir, newest)
+    return root, mdir, d_mine, d_theirs
+
+
+def test_a_plain_undo_undoes_this_machines_change_and_names_the_synced_one(tmp_path):
+    root, mdir, d_mine, d_theirs = _two_forgets(tmp_path)
+    synced = _as_synced(mdir, journal.runs(mdir)[0]["run"])
     r = invoke("memory", "undo", "--project", root)
     assert r.code == 0, r.out + r.err
     assert _forgotten(root) == {d_theirs}
-    assert f"run {newest} (forget) was made on another machine" in r.err and f"lh memory undo {newest}" in r.err
-    assert invoke("memory", "undo", newest, "--project", root).code == 0
+    assert f"run {synced} (forget) was not made on this machine" in r.err and f"lh memory undo {synced}" in r.err
+    assert invoke("memory", "undo", synced, "--project", root).code == 0
     assert _forgotten(root) == set()
 
 
-def test_a_journal_of_an_earlier_version_without_a_machine_is_undone_as_before(tmp_path):
+def test_a_planted_journal_that_sorts_first_and_names_no_machine_is_never_taken(tmp_path):
+    root, mdir, d_mine, d_theirs = _two_forgets(tmp_path)
+    planted = _as_synced(mdir, journal.runs(mdir)[0]["run"], "29991231-235959000000-ffff", machine=None)
+    assert invoke("memory", "undo", "--project", root).code == 0
+    assert _forgotten(root) == {d_theirs}  # the person's own newest (the forget of MINE) was undone
+    assert next(r for r in journal.runs(mdir) if r["run"] == planted)["undone"] is None
+
+
+def test_a_journal_of_an_earlier_version_on_this_machine_is_undone_as_before(tmp_path):
     root = ms.make_project(tmp_path, "proj")
     mdir = paths.memory_dir(root)
-    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, "Kafka consumers own one partition")])
-    did = ids.entry_id("decision", "Kafka consumers own one partition")
-    assert invoke("memory", "forget", did, "--project", root).code == 0
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, MINE)])
+    assert invoke("memory", "forget", ids.entry_id("decision", MINE), "--project", root).code == 0
     run = journal.runs(mdir)[0]["run"]
-    path = os.path.join(journal.folder(mdir), f"{run}.json")
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    del data["machine"]
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
+    _as_synced(mdir, run, machine=None)
+    os.remove(os.path.join(paths.state_dir(), runs_here.RUNS_FILE))  # the version before kept no list
+    past = time.time() - 3600
+    os.utime(os.path.join(journal.folder(mdir), f"{run}.json"), (past, past))
     assert invoke("memory", "undo", "--project", root).code == 0
     assert _forgotten(root) == set()
+
+
+def test_the_journal_names_this_machine(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mdir = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, MINE)])
+    assert invoke("memory", "forget", ids.entry_id("decision", MINE), "--project", root).code == 0
+    made = journal.runs(mdir)[0]
+    assert made["machine"] == runs_here.machine() and len(made["machine"]) == 16

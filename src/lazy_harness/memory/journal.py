@@ -41,6 +41,7 @@ import time
 
 from lazy_harness.atomic import atomic_write, ensure_dir, read_bytes, rewrite
 from lazy_harness.errors import LhError
+from lazy_harness.memory import runs_here
 from lazy_harness.logfile import stamp
 
 FOLDER = "journal"
@@ -64,7 +65,8 @@ class Journal:
         self.run = (time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"{int(now * 1e6) % 1000000:06d}"
                     + "-" + os.urandom(2).hex())
         self.data: dict = {"run": self.run, "kind": kind, "project": project, "started": stamp(now),
-                     "machine": machine(), "changes": [], "undone": None, "files": []}
+                     "machine": runs_here.machine(), "changes": [], "undone": None, "files": []}
+        runs_here.note(self.run)
         self._files: dict[str, dict] = {}
         self._pending: set[str] = set()  # files with an intended change not yet recorded as made
 
@@ -368,13 +370,12 @@ def _run_to_undo(memory_dir: str, roots: tuple[str, ...], run: str | None,
                           hint="lh memory history")
         return matches[0], []
     passed: list[str] = []
-    here = machine()
+    mine = runs_here.made_here(folder(memory_dir))
     for data in _read_runs(memory_dir):
         if data.get("undone") or data.get("kind") in never:
             continue
-        made = data.get("machine")
-        if isinstance(made, str) and made and made != here:  # why: "undo" undoes what the person did here
-            passed.append(f"run {data['run']} ({data.get('kind', '?')}) was made on another machine; passed "
+        if not mine(data):  # why: "undo" undoes what the person did here, never a journal that came by sync
+            passed.append(f"run {data['run']} ({data.get('kind', '?')}) was not made on this machine; passed "
                           f"over: lh memory undo {data['run']} undoes it here")
             continue
         path = _not_here(data, memory_dir, roots)
@@ -384,42 +385,6 @@ def _run_to_undo(memory_dir: str, roots: tuple[str, ...], run: str | None,
     raise LhError(f"nothing to undo in {folder(memory_dir)}"
                   + (f" (passed over {len(passed)} run(s) made on another machine)" if passed else ""),
                   hint="lh memory history")
-
-
-MACHINE_FILE = "machine-id"  # in the state folder, beside the queue: never synced
-
-
-def machine() -> str:
-    """This machine's id (16 hex characters, made once, kept in the state folder, which is never
-    synced): a journal records it, and a plain ``lh memory undo`` undoes the newest run made here, not
-    one synced from another machine (named by its run, that one is undone here too). "" when the
-    folder cannot be written: journals then record none and every run counts as this machine's."""
-    from lazy_harness import paths
-
-    path = os.path.join(paths.state_dir(), MACHINE_FILE)
-    for _ in range(2):
-        try:
-            with open(path, encoding="ascii") as fh:
-                got = fh.read().strip()
-            if len(got) == 16 and all(c in "0123456789abcdef" for c in got):
-                return got
-            return ""
-        except FileNotFoundError:
-            pass
-        except (OSError, ValueError):
-            return ""
-        try:
-            from lazy_harness.atomic import ensure_dir
-
-            ensure_dir(os.path.dirname(path))
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            continue  # why: another process made it meanwhile: read its id
-        except OSError:
-            return ""
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(os.urandom(8).hex() + "\n")
-    return ""
 
 
 def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: float | None = None,
