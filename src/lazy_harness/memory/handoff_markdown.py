@@ -6,7 +6,8 @@ The item log (``memory.handoff``) is the state; handoff.md is rendered from it a
 digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or ticked)
 line closes its item, both by session ``hand-edit`` at the file's mtime (:func:`markdown_records`). The
 ``opened ... by ...`` note a render writes under an item is never item text, also when an editor's
-reflow joined it onto the item's line or wrapped it (``_item_text``): such an item is unchanged. A
+reflow joined it onto the item's line or wrapped it (``_item_text``): such an item is unchanged. Only
+the note's exact shape is cut; a person's words ending ``opened <time> by alice`` are kept. A
 handoff.md with no state file beside it (written before the state existed, or by hand) is imported as
 open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the
 header nor a list line) is no edit: readers take the log alone, and the next writer keeps a copy
@@ -31,6 +32,9 @@ from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (
     CLOSE, OPEN, STALE_DAYS, STATE, Item, age_days, by_whom, id_for, is_stale, open_items, record, split_ref, stamp,
     wins)
+# why: the words by_whom writes for a change that is no session's; a joined note is cut only when it says
+# exactly what a render writes (without_note), and a second copy of that table would drift from it
+from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
@@ -96,7 +100,9 @@ def _item_text(body: str, more: list[tuple[str, bool]], hid: str | None, item: I
     wrap both anew; read as item text, the note made every item look reworded by hand (closed, reopened
     under a new id, the note sent to every session). A known ``item``'s own note is cut wherever it
     falls, across lines too (a person's detail line under it then follows it); without it, on a line
-    naming an id, a note that runs to the end (:func:`without_note`: the item's state changed since)."""
+    naming an id, a note in the exact shape a render writes that runs to the end (:func:`without_note`:
+    the item's state changed since, a sync brought another opening time or session). A person's own
+    words shaped like a note (``opened 2026-04-10 09:00 by alice``) stay item text."""
     parts, cuts = [" ".join(body.split())], []  # cuts: (start, end) of what is left out of the joined text
     end = len(parts[0])
     for segment, note in more:
@@ -122,15 +128,37 @@ def note_of(item: Item) -> str:
 
 
 def without_note(text: str) -> str | None:
-    """``text`` (whitespace collapsed) less a render's note joined on last: ``opened <YYYY-MM-DD HH:MM | ?>
-    by ...`` (:func:`our_note`) running to the end; None when it holds none."""
+    """``text`` (whitespace collapsed) less a render's note joined on last, running to the end; None when
+    it holds none. A note is the shape :func:`note_of` writes, whatever its time and session: ``opened
+    <YYYY-MM-DD HH:MM | ?> by session <id>`` (or :func:`by_whom`'s words for a change no session made,
+    ``by a hand edit of handoff.md``...), maybe ending ``; stale: open N days``.
+    why that shape and no looser: a person's own words at the end of an item (``follow up on ticket 42,
+    opened 2026-04-10 09:00 by alice``) are item text; cut, the hand edit lost them."""
     words = " ".join(text.split())
     at = words.find("opened ")
     while at >= 0:
-        if (at == 0 or words[at - 1] == " ") and our_note(f"  {words[at:]}"):
+        if (at == 0 or words[at - 1] == " ") and _is_note(words[at:]):
             return words[:at].strip()
         at = words.find("opened ", at + 1)
     return None
+
+
+def _is_note(words: str) -> bool:
+    """Whether ``words``, whole, is a note as a render writes it (:func:`without_note`). The session is
+    ``?``, one word (an id), a path (a file a migration imported: it may hold spaces) or ``by hand``
+    (the words of a render from before :func:`by_whom`)."""
+    if not our_note(f"  {words}"):
+        return False
+    who = words[len("opened ? "):] if words.startswith("opened ? ") else words[len("opened 0000-00-00 00:00 "):]
+    stale = who.rfind("; stale: open ")
+    if stale >= 0 and _stale_end(who, stale) == len(who):
+        who = who[:stale]
+    if who in _NOT_A_SESSION.values():
+        return True
+    session = who.removeprefix("by session ")
+    if session == who or not session:
+        return False
+    return " " not in session or session.startswith(("/", "~")) or session == "by hand"
 
 
 def _own_notes(words: str, own: str) -> list[tuple[int, int]]:
@@ -150,13 +178,19 @@ def _own_end(words: str, at: int, own: str) -> int | None:
     """Where ``own`` (and a stale suffix after it) ends when it starts at ``words[at]`` as whole words."""
     if not words.startswith(own, at):
         return None
-    end, stale = at + len(own), "; stale: open "
-    if words.startswith(stale, end):
-        digits = len(words[end + len(stale):]) - len(words[end + len(stale):].lstrip("0123456789"))
-        tail = end + len(stale) + digits
-        if digits and words.startswith(" days", tail):
-            end = tail + len(" days")
+    end = at + len(own)
+    end = _stale_end(words, end) or end
     return end if end == len(words) or words[end] == " " else None
+
+
+def _stale_end(words: str, at: int) -> int | None:
+    """Where the ``; stale: open N days`` a render may add to a note ends, when it starts at ``words[at]``."""
+    stale = "; stale: open "
+    if not words.startswith(stale, at):
+        return None
+    rest = words[at + len(stale):]
+    tail = at + len(stale) + len(rest) - len(rest.lstrip("0123456789"))
+    return tail + len(" days") if tail > at + len(stale) and words.startswith(" days", tail) else None
 
 
 def our_note(line: str) -> bool:
