@@ -271,10 +271,18 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
 def _result(result: proc.Result, found: list[dict], usage: llm.Usage, timeout: float,
             loop: Mapping[str, Any], keys: tuple[str, ...] | None = None) -> llm.Call:
     shown = llm._scrubbed(result, loop)
+    if (result.timed_out or result.code < 0) and not any(e.get("type") == "turn.completed" for e in found):
+        # why: no turn reported its tokens, so the priced $0 is no report: the call is charged its
+        # estimate (worker/calls.py), as a claude that said nothing
+        usage.reported = False
     if result.timed_out:
         raise llm.CallError(f"codex gave no answer within {timeout:g} s (compound_loop.timeout_seconds) and was "
                             f"stopped: {shown.describe()}", "timeout", llm.WAIT, usage,
                             hint="raise compound_loop.timeout_seconds")
+    if result.code < 0:  # why: killed by a signal (the OOM killer, kill -9): it read the prompt, said nothing
+        tail = proc.tail(shown.stderr)
+        raise llm.CallError(f"codex was killed by {llm._signal_name(-result.code)} (`codex exec ...` exited "
+                            f"{result.code}{f'; stderr: {tail}' if tail else ''})", "killed", llm.RETRY, usage)
     said = _errors(events(shown.stdout))
     if result.code != 0 or (said and not any(e.get("type") == "turn.completed" for e in found)):
         cause, action = llm.classify(said + "\n" + result.stderr)

@@ -54,9 +54,13 @@ _AUTH = ("invalid api key", "authentication_error", "authentication failed", "ap
          "permission_error")
 _OVERLOADED = ("api error: 529", "overloaded", "api error: 429", "rate_limit", "rate limit")
 # what the real CLI prints when the account's own allowance is spent (a subscription's 5-hour or weekly
-# limit, a prepaid balance): every call is refused until it resets or is topped up, hours away
+# limit, a prepaid balance): every call is refused until it resets or is topped up, hours away; then
+# what codex exec says for the same (0.171.0: "You've hit your usage limit. ... try again at 3:05 PM.",
+# a workspace out of credits or at its spend cap)
 _LIMIT = ("you've hit your limit", "you\u2019ve hit your limit", "usage limit reached", "limit reached \u00b7 resets",
-          "limit reached \u2219 resets", "credit balance too low", "credit balance is too low", "out of extra usage")
+          "limit reached \u2219 resets", "credit balance too low", "credit balance is too low", "out of extra usage",
+          "you've hit your usage limit", "you\u2019ve hit your usage limit", "is out of credits",
+          "you're out of credits", "hit your spend cap")
 # what codex exec prints (stderr, exit 1, before any event) when it cannot load its config.toml: every
 # call fails the same way until the person fixes the file, so the task waits as for a refused login
 _CONFIG = ("error loading config.toml",)

@@ -4,7 +4,8 @@ A waiting task goes back into the pending folder under its own name with ``wait_
 (how many times it waited) and, unless it waits for a spend cap, ``not_before``: the worker leaves
 it alone until then (``compound_loop.wait_seconds``, 60 s by default, doubling per wait up to an
 hour). A task that waits for the account's usage limit waits until the reset its message names (a
-time of day with its zone, or an epoch; at most :data:`LONGEST_LIMIT_WAIT`), else as above. A task
+time of day or a date, in the zone it names or else local time, or an epoch; at most
+:data:`LONGEST_LIMIT_WAIT`), else as above. A task
 paused by a cap has no ``not_before``: the worker's cap check
 (worker/calls.cap_reached) holds the whole queue instead, so raising the cap lets it run at the next
 worker start.
@@ -30,7 +31,14 @@ LONGEST_WAIT = 3600.0
 LONGEST_LIMIT_WAIT = 8 * 86400.0
 _AFTER_RESET = 60.0  # the reset is said to the minute: be past it
 _EPOCH = re.compile(r"limit reached\|(\d{9,11})\b", re.IGNORECASE)
-_RESETS = re.compile(r"\bresets\s+(?:at\s+)?(?:(?P<mon>[A-Za-z]{3})[a-z]*\s+(?P<day>\d{1,2}),?\s+(?:at\s+)?)?"
+# a reset shown to the minute and passed less than this long ago is now: refused within the reset's
+# own minute (10:00:40 is shown "10am"), or a local clock a little ahead of the server's
+_JUST_PASSED = 3600.0
+# claude: "resets 1pm (Europe/Paris)", "resets Oct 9, 10am (zone)", "resets Jan 2, 2027, 10am (zone)";
+# codex exec: "try again at 3:05 PM", "try again at Oct 9th, 2026 10:00 AM" (the machine's local time)
+_RESETS = re.compile(r"\b(?:resets|try again)\s+(?:at\s+)?"
+                     r"(?:(?P<mon>[A-Za-z]{3})[a-z]*\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+"
+                     r"(?:(?P<year>\d{4}),?\s+)?(?:at\s+)?)?"
                      r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm)\b(?:\s*\((?P<tz>[A-Za-z0-9_+\-/]+)\))?",
                      re.IGNORECASE)
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -102,44 +110,60 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
 
 def limit_reset(said: str, now: float) -> float | None:
     """When the usage limit ``said`` names resets (a minute past it, at most
-    :data:`LONGEST_LIMIT_WAIT` from ``now``): ``usage limit reached|<epoch>``, or ``resets 1pm
-    (Europe/Paris)``, ``resets 1:30am``, ``resets Oct 9, 10am (zone)`` (the zone, else local time).
-    None when it names no reset still to come."""
+    :data:`LONGEST_LIMIT_WAIT` from ``now``): ``usage limit reached|<epoch>``; claude's ``resets 1pm
+    (Europe/Paris)``, ``resets 1:30am``, ``resets Oct 9, 10am (zone)``, ``resets Jan 2, 2027, 10am
+    (zone)``; codex's ``try again at 3:05 PM``, ``try again at Oct 9th, 2026 10:00 AM`` (the zone
+    named, else local time). A time of day passed less than an hour ago is now: the least wait.
+    None when it names no reset still to come, or names a zone this Python cannot load (then the
+    doubling wait applies)."""
     m = _EPOCH.search(said)
-    at = float(m.group(1)) if m else _reset_time(said, now)
-    if at is None or at <= now:
+    if m is None:
+        at = _reset_time(said, now)
+    elif float(m.group(1)) > now:
+        at = float(m.group(1))
+    else:
+        return None  # why: an epoch is to the second; one already past names nothing to wait for
+    if at is None:
         return None
-    return min(at + _AFTER_RESET, now + LONGEST_LIMIT_WAIT)
+    return min(max(at, now) + _AFTER_RESET, now + LONGEST_LIMIT_WAIT)
 
 
 def _reset_time(said: str, now: float) -> float | None:
-    """The next time of day (and date, when given) after ``now`` that ``resets ...`` names."""
+    """The time ``resets ...`` / ``try again at ...`` names: the next such time of day (on its date,
+    when given) not before :data:`_JUST_PASSED` ago; None when there is none, or its zone is unknown."""
     from datetime import datetime, timedelta
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     m = _RESETS.search(said)
     if m is None or not 1 <= int(m.group("h")) <= 12 or int(m.group("m") or 0) > 59:
         return None
-    try:
-        zone = ZoneInfo(m.group("tz")) if m.group("tz") else None
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = None
-    here = datetime.fromtimestamp(now, zone).astimezone(zone)
+    zone = None
+    if m.group("tz"):
+        try:
+            zone = ZoneInfo(m.group("tz"))
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            # why: a zone the CLI knows (Bun's ICU carries its own) but this Python cannot load (no tzdata):
+            # read as local time, an hour already passed there would wait until tomorrow
+            return None
+    # why naive without a zone: .timestamp() then takes the local offset of the reset's own day (DST)
+    here = datetime.fromtimestamp(now, zone)
     hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
     at = here.replace(hour=hour, minute=int(m.group("m") or 0), second=0, microsecond=0)
+    gone = here - timedelta(seconds=_JUST_PASSED)
     if m.group("mon"):
         month = m.group("mon").lower()
         if month not in _MONTHS:
             return None
         try:
-            at = at.replace(month=_MONTHS.index(month) + 1, day=int(m.group("day")))
-            if at <= here:
+            at = at.replace(year=int(m.group("year") or at.year), month=_MONTHS.index(month) + 1,
+                            day=int(m.group("day")))
+            if at <= gone and not m.group("year"):
                 at = at.replace(year=at.year + 1)
         except ValueError:  # why: no such day (Feb 30, or Feb 29 of the next year)
             return None
-    elif at <= here:
+    elif at <= gone:
         at += timedelta(days=1)
-    return at.timestamp()
+    return at.timestamp() if at > gone else None
 
 
 def _hand_over_the_ask(q: str, newer: str, data: dict) -> None:
