@@ -133,8 +133,14 @@ def test_used_unused_recurred_and_the_order_they_give(loop_home: LoopHome, tmux_
     before = start_context(home, 0, budget)
     assert pnpm in before and echo not in before, before  # newest first; the older one left out for space
     told = home.hook_lines("SessionStart")[-1]
-    assert f"told the person: recurred {pnpm}" in told, told  # once, at the first start after it
+    # claude -p shows a systemMessage to nobody: told, but not marked told (CLAUDE_CODE_ENTRYPOINT=sdk-cli)
+    assert f"told the person: recurred {pnpm}" in told and "(headless run: told, not marked told)" in told, told
     after = start_context(home, 1, budget)
     assert echo in after and pnpm not in after, after  # used first; shown and never used: last
-    assert "recurred" not in home.hook_lines("SessionStart")[-1]  # told once
+    assert f"told the person: recurred {pnpm}" in home.hook_lines("SessionStart")[-1]  # still untold
+    session(home, NOTHING)  # a person's session: told, and marked told
+    told = [ln for ln in home.hook_lines("SessionStart") if "told the person: recurred" in ln][-1]
+    assert "headless run" not in told, told
+    start_context(home, 1, budget)
+    assert "recurred" not in home.hook_lines("SessionStart")[-1]  # told once to a person
     home.wait_idle()
