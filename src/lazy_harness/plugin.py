@@ -122,11 +122,15 @@ def runs_from(install: Install, env: Mapping[str, str] | None = None) -> Runs:
     if not os.path.isdir(clone):
         return Runs("", market, clone, f"{clone} is missing")
     data = _read_json(manifest)
-    if data is None:
+    if data is None and not os.path.exists(manifest):
         return Runs("", market, clone, f"{manifest} is missing")
     entries = data.get("plugins") if isinstance(data, dict) else None
     name = install.plugin_id.partition("@")[0]
-    source = next((e.get("source") for e in entries or [] if isinstance(e, dict) and e.get("name") == name), None)
+    if not isinstance(entries, list):  # why: another shape (a number, an object) names no plugin entry
+        shape = (f"it is {_json_type(data)}, not an object" if not isinstance(data, dict)
+                 else "it has no \"plugins\"" if entries is None else f"its \"plugins\" is {_json_type(entries)}")
+        return Runs("", market, clone, f"{manifest} lists no plugin {name} ({shape}; expected a list of plugins)")
+    source = next((e.get("source") for e in entries if isinstance(e, dict) and e.get("name") == name), None)
     if source is None:
         return Runs("", market, clone, f"{manifest} lists no plugin {name}")
     if not isinstance(source, str) or not source.startswith("./"):
@@ -179,6 +183,14 @@ def relink_hint(install: Install, runs: Runs) -> str:
             f"{scope}{install.plugin_id}{where}")
 
 
+def _json_type(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words: ``a number``, ``an object``..."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    kinds: tuple[tuple[type, str], ...] = ((dict, "an object"), (list, "an array"), (str, "a string"))
+    return next((said for kind, said in kinds if isinstance(value, kind)), "a number")
+
+
 def _read_json(path: str) -> Any:
     try:
         with open(path, "rb") as fh:
@@ -187,10 +199,14 @@ def _read_json(path: str) -> Any:
         return None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read: {exc.strerror}") from None
+    except ValueError as exc:  # why: a path taken from a marketplace file may hold a NUL byte
+        raise SettingsError(f"{path!r}: cannot read: {exc}") from None
     try:
         return json.loads(raw.decode("utf-8")) if raw.strip() else {}
     except (UnicodeDecodeError, ValueError) as exc:
         raise SettingsError(f"{path}: not valid JSON ({exc})", "claude plugin list") from None
+    except RecursionError:  # why: json's decoder recurses per level of nesting
+        raise SettingsError(f"{path}: nested too deeply to read", "claude plugin list") from None
 
 
 def _enabled(plugin_id: str, cwd: str, env: Mapping[str, str] | None) -> tuple[bool, str]:

@@ -19,7 +19,8 @@ What a failure leads to (llm.classify):
   retried now with a short doubling backoff, up to ``compound_loop.max_attempts``.
 A failed call is charged what it reported; a timeout, or a process killed by a signal, that reported
 nothing is charged its estimate (it read the prompt).
-The person sees a paused or failing state through :mod:`lazy_harness.notice`.
+The person sees a paused or failing state through :mod:`lazy_harness.notice`: paused by any call that
+meets a cap, failing only by a failed distillation (:data:`DISTILL`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ class Wait(LhError):
         self.paused = paused
 
 
+# why only this kind: a failing notice says "distillation failing" and sends the person to the queue's
+# failed tasks. The model check's failure fails no task (it holds nothing: one worker.log line), and
+# consolidation's fails none either (it is tried at a later drain; worker.log and lh memory consolidate
+# say it); a notice from them would point at tasks that are fine and stay until a later call clears it.
+DISTILL = "distill"
+
+
 def cap_reached(cfg: Config, env: Env | None, now: float) -> str | None:
     """Why the queue is paused (a cap already reached), or None. Keeps the person's notice current."""
     from lazy_harness.cost import budget
@@ -63,11 +71,13 @@ def cap_reached(cfg: Config, env: Env | None, now: float) -> str | None:
 
 def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Callable[[float], object] = time.sleep,
               log: Callable[[str], object] | None = None, clock: Callable[[], float] = time.time,
-              schema: Mapping[str, Any] | None = None, kind: str = "distill",
+              schema: Mapping[str, Any] | None = None, kind: str = DISTILL,
               max_usd: float | None = None) -> tuple[dict, int]:
     """The answer of one guarded model call and the attempts it took (``kind`` and ``schema``: the
     job, e.g. consolidation, whose answer has its own shape; its cost lands in the ledger as ``kind``;
-    ``max_usd``: a smaller ``--max-budget-usd`` than what is left under the cap).
+    ``max_usd``: a smaller ``--max-budget-usd`` than what is left under the cap). Only a failed
+    distillation (``kind`` ``distill``) writes the person's failing notice; a spend cap's paused notice
+    is written whatever the kind (the cap pauses distillation too).
 
     Raises :class:`Wait` (the task waits) or ModelError (the task fails) with the real cause.
     """
@@ -94,7 +104,7 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
             result = _attempt(lambda limit: ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema),
                               opened, min(estimate, opened.budget), meta, env, clock)
         except llm.CallError as exc:
-            _failed(exc, attempt, attempts, opened.budget, env, log)
+            _failed(exc, attempt, attempts, opened.budget, env, log, kind)
             last = exc
             if attempt < attempts:
                 sleep(delay)
@@ -103,8 +113,9 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
         notice.clear(env)
         return result.answer, attempt
     assert last is not None
-    notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(last.message)} "
-                 f"(lh queue; lh queue retry --failed)", 0.0, env)
+    if kind == DISTILL:
+        notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(last.message)} "
+                     f"(lh queue; lh queue retry --failed)", 0.0, env)
     last.attempts = attempts  # type: ignore[attr-defined]
     raise last
 
@@ -139,8 +150,9 @@ def _attempt(ask: Callable[[float], Call], opened: OpenCall, estimate: float, me
 
 
 def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env | None,
-            log: Callable[[str], object] | None) -> None:
-    """What a failed attempt leads to: raises :class:`Wait` or the error, or returns to retry."""
+            log: Callable[[str], object] | None, kind: str = DISTILL) -> None:
+    """What a failed attempt leads to: raises :class:`Wait` or the error, or returns to retry. Only a
+    distillation's failure is told to the person (:data:`DISTILL`)."""
     from lazy_harness.cost import budget
     from lazy_harness.worker import llm
 
@@ -149,7 +161,7 @@ def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env 
     if exc.action == llm.CAP:
         raise Wait(f"the budget guard stopped the call at {budget.money(limit)}: "
                    f"{exc.message}", paused=True) from None
-    if exc.action in (llm.FAIL, llm.WAIT):
+    if exc.action in (llm.FAIL, llm.WAIT) and kind == DISTILL:
         notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(exc.message)}"
                      f" ({notice.SEE_DOCTOR})", 0.0, env)
     if exc.action == llm.FAIL:

@@ -109,11 +109,11 @@ def _refusal(action: str, target: object, other: object, live: dict, changed: se
         return "names itself"
     if target in changed or target in targets or (other is not None and other in changed):
         return "chained with another change of this run"
-    # why not line order: an entry a session made again after consolidation hid it keeps its old
-    # line; it is as new as when it came back (``Entry.newest``), in either direction
-    if action == "supersede" and live[other].newest() <= live[target].newest():
-        restored = live[target].restored
-        if restored is not None and (live[other].ts or 0.0) < restored:
+    # why not line order alone: an entry a session made again after consolidation hid it keeps its old
+    # line; it is as new as when it came back (``Entry.newer_than``), in either direction
+    if action == "supersede" and not live[other].newer_than(live[target]):
+        restored, made = live[target].restored, live[other].made()
+        if restored is not None and made is not None and made < restored:
             return f"{target} was made again after {other}"
         return f"{other} is not newer"
     return None

@@ -4,8 +4,8 @@ Decisions and failures come from their logs, the project's active learnings from
 frontmatter, open handoff items from the handoff log. Entries hidden by a mark (held ones too) are
 left out, a decision or failure is listed once (an id two texts carry is left out, with a line
 saying so), and only the newest ``PER_KIND`` decisions, failures and learnings are kept; decisions
-and failures are ordered by when they were last made (a restore counts). The prompt lists them as
-``[<id>] <summary>`` lines under one heading per kind, redacted.
+and failures are ordered by when they were last made (a restore counts; line order where a line has
+no time). The prompt lists them as ``[<id>] <summary>`` lines under one heading per kind, redacted.
 """
 
 from __future__ import annotations
@@ -42,13 +42,32 @@ class Entry:
     path: str = ""
     ts: float | None = None  # when the entry was written (its record's ts)
     restored: float | None = None  # when a later session made it again after it was hidden
+    after: float | None = None  # for an entry of no known time: the latest time of the entries above its line
 
+    def made(self) -> float | None:
+        """When the entry was last made: its line's ``ts``, or when a session made it again after it was
+        hidden, whichever is later; None when neither is known (a line appended by hand without a ts)."""
+        known = [t for t in (self.ts, self.restored) if t is not None]
+        return max(known) if known else None
+
+    def newer_than(self, other: Entry) -> bool:
+        """Whether this entry was made after ``other`` (of its kind): by :meth:`made` when both have a
+        time, else by line order (a line without a time was appended after the lines above it).
+        why not line order alone: an entry made again keeps its old line (ADR 0014)."""
+        mine, theirs = self.made(), other.made()
+        if mine is None or theirs is None:
+            return self.order > other.order
+        return (mine, self.order) > (theirs, other.order)
 
     def newest(self) -> tuple[float, int]:
-        """What orders entries of one kind, oldest first: when the entry was last made (its line's
-        ``ts``, or when a session made it again after it was hidden, whichever is later), then its line.
-        why not line order alone: an entry made again keeps its old line (ADR 0014)."""
-        return max(self.ts or 0.0, self.restored or 0.0), self.order
+        """What orders entries of one kind, oldest first, as :meth:`newer_than` compares two: its time,
+        else the latest time above its line (``after``), then its line. Two entries it compares other
+        than :meth:`newer_than` do only where no order agrees with every pair (a line of no time between
+        two timed lines written out of order)."""
+        made = self.made()
+        if made is None:
+            made = self.after if self.after is not None else float("-inf")
+        return made, self.order
 
 
 @dataclass
@@ -138,6 +157,13 @@ def _records(memory_dir: str, kind: str, name: str, hidden: dict, restored: dict
             del found[eid]
             left_out.append(f"{kind} {eid} left out: {len(seen)} lines of different texts carry it in {path}; "
                             "give one of them an id of its own")
+    latest: float | None = None
+    for entry in sorted(found.values(), key=lambda e: e.order):
+        made = entry.made()
+        if made is None:
+            entry.after = latest
+        else:
+            latest = made if latest is None else max(latest, made)
     return sorted(found.values(), key=Entry.newest)[-PER_KIND:]
 
 
