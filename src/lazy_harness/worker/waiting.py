@@ -163,6 +163,8 @@ def _reset_time(said: str, now: float) -> float | None:
             return None
     elif at <= gone:
         at += timedelta(days=1)
+    elif at - timedelta(days=1) > gone:  # why: "11:59pm" read just after midnight is yesterday's, just passed
+        at -= timedelta(days=1)
     return at.timestamp() if at > gone else None
 
 
