@@ -59,7 +59,7 @@ def test_a_plain_undo_undoes_this_machines_change_and_names_the_synced_one(tmp_p
     r = invoke("memory", "undo", "--project", root)
     assert r.code == 0, r.out + r.err
     assert _forgotten(root) == {d_theirs}
-    assert f"run {synced} (forget) was not made on this machine" in r.err and f"lh memory undo {synced}" in r.err
+    assert f"run {synced} (forget) was not made here" in r.err and f"lh memory undo {synced}" in r.err
     assert invoke("memory", "undo", synced, "--project", root).code == 0
     assert _forgotten(root) == set()
 
@@ -72,17 +72,20 @@ def test_a_planted_journal_that_sorts_first_and_names_no_machine_is_never_taken(
     assert next(r for r in journal.runs(mdir) if r["run"] == planted)["undone"] is None
 
 
-def test_a_journal_of_an_earlier_version_on_this_machine_is_undone_as_before(tmp_path):
+def test_a_journal_of_an_earlier_version_is_named_and_undone_by_its_run(tmp_path):
+    """Listed nowhere (the version before kept no list): a plain undo cannot tell it from one synced
+    in, so it passes over it with a line naming its run, and the run undoes it."""
     root = ms.make_project(tmp_path, "proj")
     mdir = paths.memory_dir(root)
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, MINE)])
     assert invoke("memory", "forget", ids.entry_id("decision", MINE), "--project", root).code == 0
     run = journal.runs(mdir)[0]["run"]
     _as_synced(mdir, run, machine=None)
-    os.remove(os.path.join(paths.state_dir(), runs_here.RUNS_FILE))  # the version before kept no list
-    past = time.time() - 3600
-    os.utime(os.path.join(journal.folder(mdir), f"{run}.json"), (past, past))
-    assert invoke("memory", "undo", "--project", root).code == 0
+    os.remove(os.path.join(paths.state_dir(), runs_here.RUNS_FILE))
+    r = invoke("memory", "undo", "--project", root)
+    assert r.code == 1 and f"lh memory undo {run}" in r.out + r.err, r.out + r.err
+    assert _forgotten(root) == {ids.entry_id("decision", MINE)}
+    assert invoke("memory", "undo", run, "--project", root).code == 0
     assert _forgotten(root) == set()
 
 

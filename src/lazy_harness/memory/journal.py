@@ -370,20 +370,20 @@ def _run_to_undo(memory_dir: str, roots: tuple[str, ...], run: str | None,
                           hint="lh memory history")
         return matches[0], []
     passed: list[str] = []
-    mine = runs_here.made_here(folder(memory_dir))
+    mine = runs_here.made_here()
     for data in _read_runs(memory_dir):
         if data.get("undone") or data.get("kind") in never:
             continue
         if not mine(data):  # why: "undo" undoes what the person did here, never a journal that came by sync
-            passed.append(f"run {data['run']} ({data.get('kind', '?')}) was not made on this machine; passed "
-                          f"over: lh memory undo {data['run']} undoes it here")
+            passed.append(f"run {data['run']} ({data.get('kind', '?')}) was not made here by this version; "
+                          f"passed over: lh memory undo {data['run']} undoes it")
             continue
         path = _not_here(data, memory_dir, roots)
         if path is None:
             return data, passed
         passed.append(_elsewhere(data, path) + "; passed over: undo it on the machine that made it")
     raise LhError(f"nothing to undo in {folder(memory_dir)}"
-                  + (f" (passed over {len(passed)} run(s) made on another machine)" if passed else ""),
+                  + (f" (passed over {len(passed)} run(s); the newest: {passed[0]})" if passed else ""),
                   hint="lh memory history")
 
 
