@@ -11,12 +11,8 @@ import os
 
 import pytest
 
-from lazy_harness.memory import files, handoff, handoff_markdown
-
-NOW = 1_760_000_000.0
-DAY = 86400.0
-A = {"project": "proj", "session_id": "sess-a", "task_id": "t-a"}
-B = {"project": "proj", "session_id": "5e6f7a8b-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "task_id": "t-b"}
+from lazy_harness.memory import handoff, handoff_markdown
+from tests.memory.test_handoff_reflow_handfx import A, B, DAY, NOW, hand_write, log_bytes, read_md
 
 
 @pytest.fixture
@@ -26,29 +22,9 @@ def mdir(tmp_path) -> str:
     return folder
 
 
-def md_path(mdir: str) -> str:
-    return os.path.join(mdir, files.HANDOFF)
-
-
-def read_md(mdir: str) -> str:
-    with open(md_path(mdir), encoding="utf-8") as fh:
-        return fh.read()
-
-
-def hand_write(mdir: str, text: str, mtime: float) -> None:
-    with open(md_path(mdir), "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.utime(md_path(mdir), (mtime, mtime))
-
-
 def log_records(mdir: str) -> list[dict]:
     with open(os.path.join(mdir, handoff.STATE), encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
-
-
-def log_bytes(mdir: str) -> bytes:
-    with open(os.path.join(mdir, handoff.STATE), "rb") as fh:
-        return fh.read()
 
 
 def open_texts(mdir: str) -> list[tuple[str, str]]:
