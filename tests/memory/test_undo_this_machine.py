@@ -21,16 +21,12 @@ def _forgotten(root: str) -> set[str]:
     return {ln.split()[0] for ln in out.splitlines() if ln.endswith("[forgotten]")}
 
 
-def _as_synced(mdir: str, run: str, new_run: str | None = None, machine: str | None = "0123456789abcdef") -> str:
-    """The journal of ``run`` as if it came with synced memory: not listed here, renamed to
-    ``new_run``, its machine field replaced (None: taken out, as a journal of an earlier version)."""
+def _as_synced(mdir: str, run: str, new_run: str | None = None) -> str:
+    """The journal of ``run`` as if it came with synced memory (or from an earlier version, which kept
+    no list): not listed here, and renamed to ``new_run``."""
     path = os.path.join(journal.folder(mdir), f"{run}.json")
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
-    if machine is None:
-        del data["machine"]
-    else:
-        data["machine"] = machine
     os.remove(path)
     data["run"] = new_run or run
     with open(os.path.join(journal.folder(mdir), f"{data['run']}.json"), "w", encoding="utf-8") as fh:
@@ -64,9 +60,9 @@ def test_a_plain_undo_undoes_this_machines_change_and_names_the_synced_one(tmp_p
     assert _forgotten(root) == set()
 
 
-def test_a_planted_journal_that_sorts_first_and_names_no_machine_is_never_taken(tmp_path):
+def test_a_planted_journal_that_sorts_first_is_never_taken(tmp_path):
     root, mdir, d_mine, d_theirs = _two_forgets(tmp_path)
-    planted = _as_synced(mdir, journal.runs(mdir)[0]["run"], "29991231-235959000000-ffff", machine=None)
+    planted = _as_synced(mdir, journal.runs(mdir)[0]["run"], "29991231-235959000000-ffff")
     assert invoke("memory", "undo", "--project", root).code == 0
     assert _forgotten(root) == {d_theirs}  # the person's own newest (the forget of MINE) was undone
     assert next(r for r in journal.runs(mdir) if r["run"] == planted)["undone"] is None
@@ -80,19 +76,10 @@ def test_a_journal_of_an_earlier_version_is_named_and_undone_by_its_run(tmp_path
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, MINE)])
     assert invoke("memory", "forget", ids.entry_id("decision", MINE), "--project", root).code == 0
     run = journal.runs(mdir)[0]["run"]
-    _as_synced(mdir, run, machine=None)
+    _as_synced(mdir, run)
     os.remove(os.path.join(paths.state_dir(), runs_here.RUNS_FILE))
     r = invoke("memory", "undo", "--project", root)
     assert r.code == 1 and f"lh memory undo {run}" in r.out + r.err, r.out + r.err
     assert _forgotten(root) == {ids.entry_id("decision", MINE)}
     assert invoke("memory", "undo", run, "--project", root).code == 0
     assert _forgotten(root) == set()
-
-
-def test_the_journal_names_this_machine(tmp_path):
-    root = ms.make_project(tmp_path, "proj")
-    mdir = paths.memory_dir(root)
-    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, MINE)])
-    assert invoke("memory", "forget", ids.entry_id("decision", MINE), "--project", root).code == 0
-    made = journal.runs(mdir)[0]
-    assert made["machine"] == runs_here.machine() and len(made["machine"]) == 16

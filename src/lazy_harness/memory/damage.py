@@ -78,7 +78,7 @@ def _fields_for(path: str) -> Repair | None:
 def check_file(path: str) -> FileCheck:
     """Every damaged line of ``path`` (line numbers from 1). A last line without its newline that is
     not a whole object is a write in flight or cut short: named as ``skipped: torn last line``. A
-    decision or failure line that is JSON but no entry (:func:`not_an_entry`) is skipped too: every
+    decision or failure line that is JSON but no entry (``lines.not_an_entry``) is skipped too: every
     reader leaves it out. A file that is there and cannot be read has ``unreadable`` set."""
     out = FileCheck(path)
     why = unreadable(path)
@@ -105,27 +105,10 @@ def check_file(path: str) -> FileCheck:
             continue
         recs, how = lines.records_of(raw, fields)
         if not how and entries:
-            how = next((f"skipped: {no}" for no in map(not_an_entry, recs) if no), "")
+            how = next((f"skipped: {no}" for no in map(lines.not_an_entry, recs) if no), "")
         if how:
             out.found.append((number, how))
     return out
-
-
-_TYPES = {list: "a list", dict: "an object", bool: "true or false", int: "a number", float: "a number"}
-
-
-def not_an_entry(rec: dict) -> str | None:
-    """Why a decision or failure record that is JSON is no entry of any reader, or None (an entry, or a
-    marker, which is no entry by design). why a copy of the rule: the readers' own (``recall.readback.
-    digest.is_entry``, the index's sources) live in rooms that the store does not import."""
-    if "op" in rec:
-        return None
-    summary = rec.get("summary")
-    if summary is None:
-        return "no summary"
-    if not isinstance(summary, str):
-        return f"summary is not text ({_TYPES.get(type(summary), 'not a string')})"
-    return None if summary.strip() else "summary is empty"
 
 
 def unreadable(path: str) -> str | None:

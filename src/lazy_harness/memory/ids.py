@@ -174,11 +174,11 @@ def of_learning(front: Record, title: str | None = None, path: str | None = None
 def title_of_file(path: str) -> str:
     """The title a learning without one takes from its file's name: ``2026-04-13-use-x.md`` -> "use x";
     a name without the date (a file a person named) keeps its whole stem: ``notes-on-x.md`` -> "notes on x"."""
+    from lazy_harness.memory.fence import date_of
+
     name = os.path.basename(path)
     stem = name[:-3] if name.endswith(".md") else name
-    day = stem[:10]
-    dated = len(day) == 10 and day[4] == day[7] == "-" and (day[:4] + day[5:7] + day[8:]).isdigit()
-    if dated and stem[10:11] in ("", "-"):
+    if date_of(stem) and stem[10:11] in ("", "-"):
         stem = stem[11:]
     return stem.replace("-", " ")
 

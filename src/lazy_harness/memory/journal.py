@@ -65,7 +65,7 @@ class Journal:
         self.run = (time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"{int(now * 1e6) % 1000000:06d}"
                     + "-" + os.urandom(2).hex())
         self.data: dict = {"run": self.run, "kind": kind, "project": project, "started": stamp(now),
-                     "machine": runs_here.machine(), "changes": [], "undone": None, "files": []}
+                     "changes": [], "undone": None, "files": []}
         runs_here.note(self.run)
         self._files: dict[str, dict] = {}
         self._pending: set[str] = set()  # files with an intended change not yet recorded as made

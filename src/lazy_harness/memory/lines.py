@@ -196,6 +196,28 @@ def entry_fields(text: str) -> dict | None:
     return rec
 
 
+_TYPES = {list: "a list", dict: "an object", bool: "true or false", int: "a number", float: "a number"}
+
+
+def not_an_entry(rec: dict) -> str | None:
+    """Why a decision or failure record that is JSON is no entry of any reader, or None (an entry, or a
+    marker, which is no entry by design): the one rule of SessionStart's digest, the search index and
+    ``lh memory check``."""
+    if "op" in rec:
+        return None
+    summary = rec.get("summary")
+    if summary is None:
+        return "no summary"
+    if not isinstance(summary, str):
+        return f"summary is not text ({_TYPES.get(type(summary), 'not a string')})"
+    return None if summary.strip() else "summary is empty"
+
+
+def is_entry(rec: dict) -> bool:
+    """A decision or failure line every reader shows: not a marker, and a summary that is text."""
+    return "op" not in rec and not_an_entry(rec) is None
+
+
 def without_salvaged_twins(found: list[tuple[dict, bool]]) -> list[dict]:
     """The records of ``found`` (record, salvaged) in order, less each salvaged decision or failure
     whose id (else summary) a whole record of the same read has.

@@ -7,8 +7,7 @@ noted where nothing syncs, the state folder beside the queue::
     <state dir>/journal-runs      one run id a line, as each run starts
 
 A journal is this machine's when its run is listed there; one of an earlier version, listed nowhere,
-is undone by name. ``machine()`` is this machine's id, recorded in each journal for the person's
-reading (``lh memory history``).
+is undone by name.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-MACHINE_FILE = "machine-id"
 RUNS_FILE = "journal-runs"
 
 
@@ -55,33 +53,3 @@ def made_here() -> Callable[[dict], bool]:
     except OSError:
         listed = set()
     return lambda data: data.get("run") in listed
-
-
-def machine() -> str:
-    """This machine's id (16 hex characters, made once, kept in the state folder, which is never
-    synced), which each journal records for the person's reading; "" when the folder cannot be
-    written."""
-    path = _state(MACHINE_FILE)
-    for _ in range(2):
-        try:
-            with open(path, encoding="ascii") as fh:
-                got = fh.read().strip()
-            if len(got) == 16 and all(c in "0123456789abcdef" for c in got):
-                return got
-            return ""
-        except FileNotFoundError:
-            pass
-        except (OSError, ValueError):
-            return ""
-        try:
-            from lazy_harness.atomic import ensure_dir
-
-            ensure_dir(os.path.dirname(path))
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            continue  # why: another process made it meanwhile: read its id
-        except OSError:
-            return ""
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(os.urandom(8).hex() + "\n")
-    return ""

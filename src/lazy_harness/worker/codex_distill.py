@@ -281,7 +281,7 @@ def _result(result: proc.Result, found: list[dict], usage: llm.Usage, timeout: f
                             hint="raise compound_loop.timeout_seconds")
     if result.code < 0:  # why: killed by a signal (the OOM killer, kill -9): it read the prompt, said nothing
         tail = proc.tail(shown.stderr)
-        raise llm.CallError(f"codex was killed by {llm._signal_name(-result.code)} (`codex exec ...` exited "
+        raise llm.CallError(f"codex was killed by {llm.signal_name(-result.code)} (`codex exec ...` exited "
                             f"{result.code}{f'; stderr: {tail}' if tail else ''})", "killed", llm.RETRY, usage)
     said = _errors(events(shown.stdout))
     if result.code != 0 or (said and not any(e.get("type") == "turn.completed" for e in found)):

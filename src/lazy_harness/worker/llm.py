@@ -178,7 +178,7 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
                         f"stopped: {_scrubbed(result, loop).describe()}", "timeout", WAIT, usage,
                         hint="raise compound_loop.timeout_seconds")
     if result.code < 0:  # why: killed by a signal (the OOM killer, kill -9): it read the prompt, said nothing
-        raise CallError(f"claude was killed by {_signal_name(-result.code)} "
+        raise CallError(f"claude was killed by {signal_name(-result.code)} "
                         f"({_failure_said(_scrubbed(result, loop), argv)})", "killed", RETRY, usage)
     if result.code != 0:
         cause, action = classify(result.stdout + "\n" + result.stderr)
@@ -202,7 +202,7 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
         raise CallError(f"{message} (from `{proc.command_line(argv[:2])} ...`)", cause, action, usage) from None
 
 
-def _signal_name(number: int) -> str:
+def signal_name(number: int) -> str:
     try:
         return f"signal {number} ({signal.Signals(number).name})"
     except ValueError:

@@ -143,7 +143,7 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
             if "op" in rec:
                 hidden += hidden_ids(rec)
                 continue
-            if isinstance(rec.get("summary"), str) and rec["summary"].strip():
+            if lines.not_an_entry(rec) is None:
                 found.append((rec, salvaged))
                 at[id(rec)] = line
     # why: a torn line and the whole entry its retry wrote are one entry (lines.without_salvaged_twins)

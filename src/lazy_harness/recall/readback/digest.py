@@ -22,6 +22,7 @@ import os
 from lazy_harness import paths
 from lazy_harness.memory import (
     aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, state, trust, usage)
+from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence, units
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
@@ -142,12 +143,6 @@ def own_of(stats: dict | None) -> tuple[str, ...]:
     """The ids whose entries the read-back leaves out (``stats["session"]``: one id or several)."""
     session = (stats or {}).get("session") or ()
     return (session,) if isinstance(session, str) else tuple(session)
-
-
-def is_entry(rec: dict) -> bool:
-    """A decision or failure line worth showing: not a marker, and a summary that is text."""
-    summary = rec.get("summary")
-    return "op" not in rec and isinstance(summary, str) and bool(summary.strip())
 
 
 def _newest(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], stats: dict | None,
