@@ -23,8 +23,9 @@ MODES = {
     # a missing claude fails at once: retrying cannot make it appear
     "missing": ({"claude_path": "/nonexistent/bin/claude"}, {"mode": "ok"},
                 "claude not found: /nonexistent/bin/claude", 0),
-    "exiting non-zero": ({}, {"mode": "fail", "code": 7, "stderr": "API Error: 529 overloaded_error"},
-                         "overloaded or rate-limited (stderr: API Error: 529 overloaded_error; "
+    # (an overload past the retries waits instead: tests/worker/test_fail_fast.py)
+    "exiting non-zero": ({}, {"mode": "fail", "code": 7, "stderr": "Error: the answer stream broke off"},
+                         "model call failed (stderr: Error: the answer stream broke off; "
                          "`claude -p ...` exited 7)",
                          ATTEMPTS),
     "answering garbage": ({}, {"mode": "garbage"}, "claude printed no JSON result: 'I could not do that, sorry.'",

@@ -110,3 +110,38 @@ def test_an_overloaded_api_is_still_retried_now(isolated_home, tmp_path, monkeyp
     assert run_worker().processed == 1
     assert len(fake_claude.calls(fake)) == 3
     assert [line["outcome"] for line in ledger_lines()] == ["overloaded", "overloaded", "ok"]
+
+
+@pytest.mark.parametrize("said", ["API Error: 529 overloaded_error", "API Error: 429 rate_limit_error"])
+def test_an_overload_outlasting_the_retries_waits_instead_of_failing(isolated_home, tmp_path, monkeypatch, two,
+                                                                      said):
+    """An overload or rate limit that lasts past the quick retries (an incident of an hour) is billed
+    nothing: the task goes back to the queue like an unreachable API's, and runs once it is over. A
+    session that ended then is not left in failed/ for the person to find."""
+    fake = fake_claude.use(tmp_path, monkeypatch, fail_times=3, stderr=said)
+    configure(isolated_home, max_attempts=3)
+    _queue_both(two)
+    stats = run_worker()
+    assert (stats.processed, stats.waiting, stats.failed) == (1, 1, 0)
+    assert tasks("failed") == []
+    [waiter] = tasks("")
+    assert waiter["session_id"] == FIRST and "overloaded or rate-limited" in waiter["wait_reason"]
+    assert float(waiter["not_before"]) > time.time()  # not before its time: minutes later
+    q = paths.queue_dir()
+    [name] = queue.pending(q)
+    fields = queue.read_task(os.path.join(q, name))
+    fields["not_before"] = repr(time.time() - 1)  # the wait is over, and so is the overload
+    with open(os.path.join(q, name), "w") as fh:
+        fh.write(queue.format_task(fields))
+    assert run_worker().processed == 1
+    assert [line["outcome"] for line in ledger_lines()] == ["overloaded"] * 3 + ["ok", "ok"]
+    assert len(fake_claude.calls(fake)) == 5
+
+
+def test_an_overload_outlasting_the_retries_tells_the_person(isolated_home, tmp_path, monkeypatch, two):
+    fake_claude.use(tmp_path, monkeypatch, mode="fail", code=1, stderr="API Error: 529 overloaded_error")
+    configure(isolated_home, max_attempts=2)
+    queue_session(two[0][0], session_id=FIRST)
+    assert run_worker().waiting == 1
+    said = notice.read(None, time.time())
+    assert "distillation failing, the API is overloaded or rate-limited" in said and "lh doctor" in said

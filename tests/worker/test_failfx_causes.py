@@ -47,7 +47,7 @@ def test_failfx_a_later_task_runs_after_an_overloaded_failure(isolated_home, tmp
     configure(isolated_home, max_attempts=2)
     proj = _project(tmp_path)
     payload = queue_session(proj, session_id=SID)
-    assert run_worker().failed == 1
+    assert run_worker().waiting == 1  # past the retries it waits (billed nothing); never a failed skip
     fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER)  # the overload is over
     queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "SessionEnd", True))  # transcript unchanged
     stats = run_worker()

@@ -150,12 +150,12 @@ def test_headless_session_is_finished_as_skipped_without_a_model_call(isolated_h
 
 def test_model_failure_is_retried_then_lands_in_failed_with_the_reason(isolated_home, fake, project):
     enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=3)
-    fake_claude.control(fake, mode="fail", code=7, stderr="API Error: 529 overloaded_error")
+    fake_claude.control(fake, mode="fail", code=7, stderr="Error: the answer stream broke off")
     run_hook("SessionEnd", place(project))
     [failed] = wait_finished(paths.queue_dir())
     assert "/failed/" in failed
     error = open(failed + ".error").read()
-    assert "7" in error and "529 overloaded_error" in error
+    assert "7" in error and "the answer stream broke off" in error
     assert len(fake_claude.calls(fake)) == 3
     assert queue.read_task(failed)["attempts"] == "3"
 
@@ -304,7 +304,7 @@ def test_a_failed_redo_of_a_distilled_session_raises_no_alarm_and_keeps_its_mark
     [done] = wait_finished(paths.queue_dir())
     assert queue.read_task(done)["outcome"] == "processed"
     distilled = queue.last_check(paths.queue_dir(), payload["session_id"])
-    fake_claude.control(fake, mode="fail", code=7, stderr="overloaded")
+    fake_claude.control(fake, mode="fail", code=7, stderr="Error: the answer stream broke off")
     queue.enqueue(paths.queue_dir(), queue.task_fields(payload, pipeline.WHOLE_SESSION_EVENT, True))
     loop.run()
     failed = [f for f in wait_finished(paths.queue_dir(), count=2) if "/failed/" in f]

@@ -16,7 +16,9 @@ What a failure leads to (llm.classify):
 - another call running now holds what is left under a cap: :class:`Wait` (the task is tried
   again minutes later, once that call has ended; nothing pauses);
 - overloaded, a claude killed by a signal, exit codes without a known cause, an unreadable answer:
-  retried now with a short doubling backoff, up to ``compound_loop.max_attempts``.
+  retried now with a short doubling backoff, up to ``compound_loop.max_attempts``; then the task
+  fails, except when the last attempt was overloaded or rate-limited (429, 529): that refusal is
+  billed nothing and an incident passes, so the task waits as an unreachable API's does.
 A failed call is charged what it reported; a timeout, or a process killed by a signal, that reported
 nothing is charged its estimate (it read the prompt).
 The person sees a paused or failing state through :mod:`lazy_harness.notice`: paused by any call that
@@ -113,6 +115,11 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
         notice.clear(env)
         return result.answer, attempt
     assert last is not None
+    if last.cause == "overloaded":  # why: refused before any work, billed nothing; an incident passes
+        if kind == DISTILL:
+            notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(last.message)}"
+                         f" ({notice.SEE_DOCTOR})", 0.0, env)
+        raise Wait(str(last), paused=False) from None
     if kind == DISTILL:
         notice.write(notice.FAILING, f"lazy-harness: distillation failing, {_first_clause(last.message)} "
                      f"(lh queue; lh queue retry --failed)", 0.0, env)
