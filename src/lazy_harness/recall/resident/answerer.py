@@ -1,7 +1,7 @@
 """The resident answerer's own side (ADR 0029): the open index kept between questions, one
 question answered with the hook's function and environment, the loop that leaves when idle, on
-SIGTERM or on other code. Started as ``python -m lazy_harness.recall.resident.answerer``; the hook's side
-(asking, starting, stopping) is :mod:`lazy_harness.recall.resident.client`. Not on the hook's path.
+SIGTERM or on other code. Run as ``python -m lazy_harness.recall.resident.answerer``; the hook's
+side is :mod:`lazy_harness.recall.resident.client`. Not on the hook's path.
 """
 
 from __future__ import annotations
@@ -23,13 +23,11 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 
-# entries whose words and vectors the answerer reads ahead, newest first, while no question waits:
-# every entry of a memory of up to this size is then kept, and a prompt's candidates are not read
-# from the index (about 1.5 ms of a 6.5 ms answer at 18,000 entries); about 2.2 KB an entry
+# entries whose words and vectors are read ahead, newest first, while no question waits (about 2.2 KB
+# an entry): a prompt's candidates are then not read from the index (1.5 ms of 6.5 at 18,000 entries)
 AHEAD = 20000
-# entries of the others (a larger memory, entries indexed since) kept as questions meet them. why
-# 2,000: with AHEAD, the answerer filled by 600 prompts at 100,000 entries held 98 MB with 6,000
-# (its goal is 100 MB), 87 MB with 2,000
+# others (a larger memory, entries indexed since) kept as questions meet them. why 2,000: filled by 600
+# prompts at 100,000 entries, the answerer held 98 MB with 6,000 (its goal: 100 MB), 87 MB with 2,000
 KEPT_DOCS = 2000
 AHEAD_PART = 200  # entries read ahead at a time (a few milliseconds: the most a question waits for it)
 
@@ -62,13 +60,11 @@ class Kept:
             from lazy_harness.recall.index import lookup
 
             self.conn = store.connect(path, create=False)  # why: a reader; the writer makes the index
-            # why: entries' parsed words and vectors kept between questions (rescoring re-read and
-            # re-split them every time; after each write of the worker SQLite reads every page
-            # again); a new file may give old rowids to other entries: start over with it
+            # why: entries' parsed words and vectors kept between questions (SQLite rereads every page
+            # after each write of the worker); a new file may give old rowids to other entries: start over
             lookup.keep_docs(KEPT_DOCS)
             vectors.keep_vectors(KEPT_DOCS)
-            # why: the pages every prompt reads (the word lists' keys, the tables' inner pages) stay
-            # in SQLite's own cache between questions, bounded to 16 MB
+            # why: the pages every prompt reads stay in SQLite's own cache between questions (16 MB)
             self.conn.execute("PRAGMA cache_size=-16000")
             st = os.stat(path)
             self.path, self.ident = path, (st.st_dev, st.st_ino)
@@ -76,9 +72,8 @@ class Kept:
         return self.conn
 
     def read_ahead(self) -> bool:
-        """Read the words and vectors of the next ``AHEAD_PART`` entries ahead (``AHEAD`` in all);
-        whether more are left. A failure (a damaged index) ends the reading ahead, logged: the next
-        question finds the damage and deals with it."""
+        """Read the next ``AHEAD_PART`` entries ahead (``AHEAD`` in all); whether more are left. A failure
+        (a damaged index) ends it, logged: the next question finds the damage and deals with it."""
         if self.conn is None or not self.ahead:
             return False
         import time
@@ -112,18 +107,15 @@ class Kept:
 
 
 class Code:
-    """The installed package's module files as the answerer found them when it started ((mtime_ns,
-    size) each). One changed or gone means other code is installed: the answerer leaves (its answers
-    must come from the code the hook would run). The hook's ``code_stamp`` tells installs apart by the
-    protocol's two files only; this covers every module (the ranking, the hold check, the model's
-    pins), looked at between questions, at most once per ``WAKE_SECONDS``."""
+    """The package's module files as the answerer found them ((mtime_ns, size) each): one changed or
+    gone means other code is installed, and the answerer leaves (``code_stamp`` covers only the
+    protocol's two files; this covers the ranking, the hold check, the model's pins...)."""
 
     def __init__(self, root: str | None = None) -> None:
         import lazy_harness
 
-        self.root = root or os.path.dirname(os.path.abspath(lazy_harness.__file__))
         self.seen: dict[str, tuple[int, int]] = {}
-        for where, dirs, names in os.walk(self.root):
+        for where, dirs, names in os.walk(root or os.path.dirname(os.path.abspath(lazy_harness.__file__))):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
             for name in names:
                 if name.endswith(".py"):
@@ -223,10 +215,9 @@ BINDING_NAME = "resident.sock.new"  # the socket's name between bind and listen
 
 
 def _listen(where: str) -> socket.socket:
-    """The socket, bound in ``where`` (the lock is held) by its short name, private to the user; the
-    pid file written first, so that a socket found means a pid to stop. The socket gets its name
-    only once it listens: a hook that found the file between bind and listen was refused (a test
-    that waited for the file failed so in CI), and did the work itself."""
+    """The socket, bound in ``where`` (the lock is held), private to the user; the pid file written
+    first, so that a socket found means a pid to stop. It gets its name only once it listens: a hook
+    that found the file between bind and listen was refused."""
     import socket
 
     from lazy_harness.atomic import atomic_write
@@ -254,9 +245,8 @@ def _listen(where: str) -> socket.socket:
 
 
 def _take_over(where: str, log: Callable[[str], None]) -> int | None:
-    """Stop the answerer a hook found not answering (named in the back-off marker; a stopped or hung
-    process of this user running the answerer, nothing else) and take its lock; the lock's
-    descriptor, or None when there is nothing to take over (another replacement was quicker)."""
+    """Kill the answerer the back-off marker names (only a process of this user running the answerer)
+    and take its lock; the lock's descriptor, or None (nothing to take over, or another was quicker)."""
     import signal
     import time
 
@@ -330,10 +320,8 @@ def _one_caller(conn: socket.socket, kept: Kept, stamp: str, uid: int | None = N
     return leave
 
 
-# Whether SIGTERM arrived (``lh hooks uninstall``, ``client.stop``). why a flag: the handler only
-# sets it and the loop looks at it between questions and at least every ``WAKE_SECONDS``; an
-# exception raised from the handler was swallowed by whatever ``except Exception`` it landed in
-# (reading the config, answering), and the answerer stayed.
+# Whether SIGTERM arrived. why a flag the loop reads (at least every ``WAKE_SECONDS``): an exception
+# raised from the handler was swallowed by the ``except Exception`` it landed in, and the answerer stayed
 stop_asked = False
 
 

@@ -1,17 +1,15 @@
 """The resident answerer's client side (ADR 0029): one process per user keeps the index open and
-answers the prompt hook, so a prompt pays for a bare interpreter and a socket round trip. It is an
-optimisation only: with no answerer, a stale one, an error or a slow answer, the hook does the same
-work itself (``prompt.recall.answer``), then starts one (``start``) from ``SERVE_FROM`` entries.
-What it trusts (ADR 0031), when it leaves, what it keeps: docs/how/recall.md, "The resident answerer".
+answers the prompt hook over a socket. An optimisation only: with no answerer or no good answer in
+time, the hook does the work itself, then starts one (``start``) from ``SERVE_FROM`` entries. What
+it trusts (ADR 0031), when it leaves, what it keeps: docs/how/recall.md, "The resident answerer".
 
 Protocol (one question per connection, both ends running as the same user): the hook sends one
 JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its
 side; the answerer sends one JSON line ``{"decision", "out"}``, or ``{"stale": true}`` (and leaves),
 or ``{"error": <line>}``.
 
-Hot path: the client half (``ask`` and what it calls) imports only ``os``, ``sys``, ``_socket`` and
-(for an answer to print) ``memory.fence`` at call time; the server half imports what it needs inside
-its functions.
+Hot path: ``ask`` and what it calls import only ``os``, ``sys``, ``_socket`` and (for an answer to
+print) ``memory.fence`` at call time; the rest imports what it needs inside its functions.
 """
 
 from __future__ import annotations
@@ -21,8 +19,7 @@ import sys
 
 from lazy_harness import jsonload, paths, private
 
-# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and ``typing`` is not
-# imported at run time on the hot path (house style section 3); the names below are for the checker
+# why not ``typing.TYPE_CHECKING``: the prompt hook loads this module, and never ``typing`` (house style 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import _socket
@@ -41,25 +38,21 @@ MAX_ANSWER = 1 << 20
 MAX_QUESTION = 4 << 20
 MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
 WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a stat of the config)
-# the most the answerer waits for one caller's whole question, then drops it (the hook builds its
-# question before connecting and sends it at once: a caller holding its connection idle delays the
-# next prompt by this much at most)
+# the most the answerer waits for one caller's whole question, then drops it (the hook sends it at
+# once on connecting): a caller holding its connection idle delays the next prompt this much at most
 READ_SECONDS = 0.5
 ANSWERER = "lazy_harness.recall.resident.answerer"
-# why: an answerer started by the version before ADR 0047 may still run during an upgrade; it is
-# recognised by its old module path, so that it can be stopped (``lh hooks uninstall``) and replaced
+# why: an answerer of the version before ADR 0047 may still run during an upgrade: recognised by its
+# old module path, it is stopped (``lh hooks uninstall``) and replaced
 ANSWERER_BEFORE = "lazy_harness.recall.answerer"
 BACKOFF_NAME = "resident.backoff"
-# why 5 minutes: a stopped answerer costs one prompt ASK_TIMEOUT; the hook then starts a replacement,
-# which removes the marker as soon as it answers, so this bounds only what a replacement that fails
-# costs: one slow prompt in 5 minutes
+# why 5 minutes: the replacement the hook starts removes the marker once it answers, so this bounds
+# only what a replacement that fails costs: one slow prompt (ASK_TIMEOUT) in 5 minutes
 BACKOFF_SECONDS = 300.0
 NO_ANSWER = "no answer in time"
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-# What of the hook's environment a question carries: where the config, memory, cache, logs and the
-# project are, who the user is (provenance), and the two a process's files and times depend on.
-# What else a process of ours needs to run (the answerer): where
-# Python and its packages are, the locale. Never a key or a token either.
+# what of the hook's environment a question carries (where things are, who the user is, what files and
+# times depend on), and what else the answerer's process gets (Python, the locale); never a key or token
 PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
 QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
                 "XDG_CACHE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
@@ -71,15 +64,11 @@ def folder(env: Env | None = None) -> str:
 
 
 def code_stamp() -> str:
-    """The installed code's identity: the version and a checksum of the two files of the answerer's
-    protocol (this one and ``answerer.py``). An answerer started from other code leaves instead of
-    answering.
-
-    why the bytes, not the files' mtimes: two installs of one version sharing a HOME (an editable one
-    and the plugin's) would each take the other's answerer for stale and stop it at every prompt.
-    why ``hash`` of the bytes read as one integer, not a CRC: an integer's hash is the same in every
-    process of an interpreter (not salted, as a str's is), and it needs no module: zlib cost the hook
-    0.2 ms to load. Another interpreter may hash otherwise: its answerer is then replaced, as it should."""
+    """The version and a checksum of the protocol's two files (this one and ``answerer.py``): an
+    answerer started from other code leaves instead of answering. why the bytes, not the mtimes: two
+    installs of one version sharing a HOME (editable, plugin) would each stop the other's answerer.
+    why ``hash`` of one integer, not a CRC: an int's hash is not salted per process, and zlib cost the
+    hook 0.2 ms to load (another interpreter may hash otherwise: its answerer is then replaced)."""
     from lazy_harness import __version__
 
     h = 0
@@ -109,16 +98,11 @@ def _connect(sock: _socket.socket, where: str) -> None:
 
 
 def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg: Config | None = None,
-        uid: int | None = None, meanwhile: Callable[[], object] | None = None
-        ) -> tuple[tuple[str, str | None] | None, str]:
-    """(the answerer's (decision, stdout text), "") or (None, why not). Raises only what
-    ``meanwhile`` raises: the hook's own work that does not need the answer, run while the answerer
-    works (once the question is sent; not at all when it is not).
-
+        meanwhile: Callable[[], object] | None = None) -> tuple[tuple[str, str | None] | None, str]:
+    """(the answerer's (decision, stdout text), "") or (None, why not). ``meanwhile``: the hook's own
+    work, run once the question is sent (not at all when it is not); only what it raises is raised.
     Nothing is sent unless the folder and the socket are the user's own (``private``) and the
-    process listening on it runs as the user (its peer credentials); the question carries
-    :func:`question_env`, never the whole environment. ``uid``: the user required (this process's
-    effective user by default)."""
+    listener runs as the user (its peer credentials); the question carries :func:`question_env`."""
     where = folder(env)
     sock_path = os.path.join(where, SOCKET_NAME)
     # why: no socket file, no answerer (below SERVE_FROM entries, or it left): one lstat instead of
@@ -127,7 +111,7 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
         os.lstat(sock_path)
     except OSError:
         return None, "none running"
-    why = folder_problem(env, uid) or private.file_problem(sock_path, uid)
+    why = folder_problem(env) or private.file_problem(sock_path)
     if why:
         return None, f"not asked: {why}"
     if backing_off(where, now):
@@ -136,21 +120,18 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
         payload = dict(payload, cwd=env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     question: dict[str, object] = {"stamp": code_stamp(), "env": question_env(env, cfg), "payload": payload,
                                    "now": repr(now)}
-    answer, why = _exchange(where, question, timeout, uid, meanwhile)
+    answer, why = _exchange(where, question, timeout, None, meanwhile)
     if why == NO_ANSWER:
         back_off(where, now)
-    if answer is None:
-        return None, why
-    return checked(answer)
+    return (None, why) if answer is None else checked(answer)
 
 
 def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None,
               meanwhile: Callable[[], object] | None = None) -> tuple[object, str]:
     """Connect, check who listens, send ``question``, run ``meanwhile``, read the answer: (the
     decoded answer, "") or (None, why not)."""
-    # why: ``import socket`` loads enum and selectors: a start without site that imports it took
-    # 25.6 ms against 13.2 ms for the C module it wraps (13.4 ms for nothing), which has all a client
-    # needs (benchmarks/bench_user_prompt.py prints both)
+    # why: ``import socket`` loads enum and selectors: 25.6 ms to start without site against 13.2 ms
+    # for the C module it wraps, which has all a client needs (benchmarks/bench_user_prompt.py)
     import _socket as s
 
     try:
@@ -203,9 +184,8 @@ def checked(answer: object) -> tuple[tuple[str, str | None] | None, str]:
 
 
 def fenced(out: str) -> str | None:
-    """``out`` written again from its parts when it is the prompt hook's output (one JSON object:
-    ``hookSpecificOutput`` of UserPromptSubmit, its additionalContext opening with the memory
-    fence), else None."""
+    """``out`` written again from its parts when it is the prompt hook's output (only a UserPromptSubmit
+    ``hookSpecificOutput`` whose additionalContext opens with the memory fence), else None."""
     from lazy_harness.memory.fence import FENCE
 
     try:
@@ -222,14 +202,13 @@ def fenced(out: str) -> str | None:
                                                   "additionalContext": text}}) + "\n"
 
 
-def folder_problem(env: Env | None = None, uid: int | None = None) -> str | None:
+def folder_problem(env: Env | None = None) -> str | None:
     """Why the answerer's folder (or the cache folder holding it) may not be used, or None."""
-    return private.problem(paths.cache_dir(env), uid=uid) or private.problem(folder(env), True, uid)
+    return private.problem(paths.cache_dir(env)) or private.problem(folder(env), True)
 
 
 def question_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
-    """What of the hook's environment the answer needs: the variables that say where the config,
-    memory, cache, logs and project are (:data:`QUESTION_ENV`) and those ``[memory] path`` and
+    """What of ``env`` the answer needs: :data:`QUESTION_ENV` and the variables ``[memory] path`` and
     ``[knowledge] path`` name; never the rest (API keys, tokens)."""
     keep = {k: env[k] for k in QUESTION_ENV if k in env}
     if cfg is None:
@@ -238,15 +217,12 @@ def question_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
         cfg = config.load_fast(env)
     for value in (cfg["memory"]["path"], cfg["knowledge"]["path"]):
         if isinstance(value, str) and "$" in value:
-            for name in paths.variable_names(value):
-                if name in env:
-                    keep[name] = env[name]
+            keep |= {name: env[name] for name in paths.variable_names(value) if name in env}
     return keep
 
 
 def peer_uid(sock: _socket.socket) -> int | None:
-    """The user id of the process at the other end of the Unix socket ``sock``, or None when the
-    system does not say (then nothing is trusted)."""
+    """The uid of the process at the other end of ``sock``, or None (then nothing is trusted)."""
     import _socket as s  # why: not ``socket``, see :func:`_exchange`
 
     try:
@@ -323,13 +299,9 @@ def start(env: Env, replace: bool = False) -> int | None:
     if folder_problem(env) is not None or (running(env) and not replace):
         return None
     argv = detach.module_argv(ANSWERER, *(["--replace"] if replace else []))
-    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env(env))
-
-
-def process_env(env: Env) -> dict[str, str]:
-    """The environment the answerer runs in: :data:`PROCESS_ENV` and :func:`question_env`, nothing
-    else (a long-lived process keeps no API key it does not use)."""
-    return {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env)
+    # why nothing else: a long-lived process keeps no API key it does not use
+    process_env = {k: env[k] for k in PROCESS_ENV if k in env} | question_env(env)
+    return detach.spawn(argv, os.path.join(paths.logs_dir(env), LOG), process_env)
 
 
 def pid_in(where: str, name: str = PID_NAME) -> int | None:
@@ -358,22 +330,20 @@ def pid(env: Env | None = None) -> int | None:
     return found if found is not None and is_answerer(found) else None
 
 
-def is_answerer(pid_: int, uid: int | None = None) -> bool:
-    """Whether process ``pid_`` runs as the user (``uid``, this process's by default) and its command
-    line is the answerer's (``python -m lazy_harness.recall.resident.answerer``)."""
+def is_answerer(pid_: int) -> bool:
+    """Whether process ``pid_`` runs as this user and its command line is the answerer's."""
     if pid_ <= 1 or pid_ == os.getpid():
         return False
-    me = os.geteuid() if uid is None else uid
     if os.path.isdir("/proc/self"):
         try:
-            if os.stat(f"/proc/{pid_}").st_uid != me:
+            if os.stat(f"/proc/{pid_}").st_uid != os.geteuid():
                 return False
             with open(f"/proc/{pid_}/cmdline", "rb") as fh:
                 argv = fh.read().decode("utf-8", "replace").split("\0")
         except (OSError, ValueError):
             return False
         return _answerer_argv(argv)
-    return _answerer_by_ps(pid_, me)
+    return _answerer_by_ps(pid_, os.geteuid())
 
 
 def _answerer_argv(argv: list[str]) -> bool:
@@ -388,7 +358,9 @@ def _answerer_argv(argv: list[str]) -> bool:
 
 
 def _answerer_by_ps(pid_: int, me: int) -> bool:
-    """``is_answerer`` where there is no /proc (macOS): ``ps -o uid=,command=``."""
+    """``is_answerer`` where there is no /proc (macOS): ``ps -o uid=,command=`` prints the command's
+    words joined by spaces (an interpreter's path may hold some, "Application Support"); it must be
+    ``<python> [options] -m <answerer> [--replace]``, not ``-c`` code or a script that names it."""
     from lazy_harness import proc
 
     try:
@@ -396,41 +368,32 @@ def _answerer_by_ps(pid_: int, me: int) -> bool:
     except Exception:
         return False
     fields = got.stdout.split(None, 1)
-    return got.code == 0 and len(fields) == 2 and fields[0] == str(me) and _answerer_command(fields[1])
-
-
-def _answerer_command(command: str) -> bool:
-    """Whether a command line as ``ps`` prints it (its words joined by spaces: an interpreter's path
-    may hold some, "Application Support") runs the answerer: ``<python> [options] -m <answerer>
-    [--replace]``; not ``-c`` code or a script that names it (``python evil.py -m ...``)."""
-    words = command.strip().split(" ")
-    for module in (ANSWERER, ANSWERER_BEFORE):
-        for tail in (["-m", module], ["-m", module, "--replace"]):
-            if words[-len(tail):] == tail:
-                before = words[:-len(tail)]
-                while before and before[-1].startswith("-") and before[-1] not in ("-c", "-m"):
-                    before.pop()  # the interpreter's options (-S, -E)
-                program = " ".join(before).rsplit("/", 1)[-1]
-                return program.lower().startswith("python") and " " not in program
-    return False
+    if got.code != 0 or len(fields) != 2 or fields[0] != str(me):
+        return False
+    words = fields[1].strip().split(" ")
+    if words[-1] == "--replace":
+        words.pop()
+    if words[-2:] not in (["-m", ANSWERER], ["-m", ANSWERER_BEFORE]):
+        return False
+    before = words[:-2]
+    while before and before[-1].startswith("-") and before[-1] not in ("-c", "-m"):
+        before.pop()  # the interpreter's options (-S, -E)
+    program = " ".join(before).rsplit("/", 1)[-1]
+    return program.lower().startswith("python") and " " not in program
 
 
 def resident_kb(pid_: int) -> int | None:
     """The resident set of process ``pid_`` in KB (Linux ``/proc``), or None."""
     try:
         with open(f"/proc/{pid_}/status", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
+            return next((int(line.split()[1]) for line in fh if line.startswith("VmRSS:")), None)
     except (OSError, ValueError, IndexError):
         return None
-    return None
 
 
 def stop(env: Env | None = None, wait: float = 5.0) -> int | None:
-    """Ask the running answerer to leave (SIGTERM) and wait until it has (its lock released); its pid,
-    or None when none ran. A process still holding the lock after ``wait`` seconds is killed (its
-    socket left behind costs a hook nothing: it finds no one listening and answers alone)."""
+    """Ask the running answerer to leave (SIGTERM), killed if it still holds its lock after ``wait``
+    seconds (its socket left behind costs a hook nothing); its pid, or None when none ran."""
     import signal
     import time
 
@@ -442,13 +405,11 @@ def stop(env: Env | None = None, wait: float = 5.0) -> int | None:
     except ProcessLookupError:
         return found
     deadline = time.monotonic() + wait
-    while running(env):
-        if time.monotonic() >= deadline:
-            if is_answerer(found):  # why: checked again, the pid may have been given to another process
-                try:
-                    os.kill(found, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            break
+    while running(env) and time.monotonic() < deadline:
         time.sleep(0.02)
+    if running(env) and is_answerer(found):  # why again: the pid may have been given to another process
+        try:
+            os.kill(found, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     return found
