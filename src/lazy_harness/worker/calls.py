@@ -88,13 +88,15 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
 
     loop = cfg["compound_loop"]
     ask = codex_distill.call if codex_distill.chosen(cfg, env) == "codex" else llm.call
+    # why: with no history the first call is guessed at the model's price (Codex's are not in the table)
+    priced_as = (str(loop.get("model") or "") or None) if ask is llm.call else None
     attempts = max(1, int(loop["max_attempts"]))
     delay = float(loop.get("retry_backoff_seconds", 2))
     workdir = ensure_dir(paths.neutral_dir(env))
     last: llm.CallError | None = None
     for attempt in range(1, attempts + 1):
         now = clock()
-        estimate = budget.estimate(len(prompt), env, now)
+        estimate = budget.estimate(len(prompt), env, now, priced_as)
         verdict, opened = budget.open_call(cfg, env, now, estimate, meta, len(prompt), kind, max_usd)
         if opened is None:
             if verdict.busy:  # why: another call holds what is left; it ends within its timeout
