@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff, handoff_markdown, ids, store
+from lazy_harness.memory import files, handoff, handoff_markdown, held, ids, store
 from lazy_harness.recall.readback import digest as recall
 
 NOW = 1_760_000_000.0
@@ -320,13 +320,13 @@ def test_store_plan_shows_changes_and_problems_and_apply_agrees(tmp_path):
 def test_recall_shows_ids_opened_time_and_stale_marks(mdir):
     answer(mdir, ["ancient"], meta=A, when=NOW - 30 * DAY)
     answer(mdir, ["fresh"], meta=B, when=NOW - DAY)
-    head, items = recall._handoff(mdir, NOW, 14)
+    head, items = recall._handoff(mdir, NOW, 14, held.Screen(set()), {})
     assert "2" not in head[1] and any("stale" in h for h in head)
     old = ids.handoff_id("ancient")
     assert items[0].startswith(f"- open item {old}, ")
     assert "from session sess-a: ancient; stale: open 30 days" in items[0]
     assert items[1].startswith(f"- open item {ids.handoff_id('fresh')}, ") and items[1].endswith(": fresh")
-    _, items = recall._handoff(mdir, NOW, 60)  # a longer stale age: nothing stale, nothing dropped
+    _, items = recall._handoff(mdir, NOW, 60, held.Screen(set()), {})  # none stale, none dropped
     assert len(items) == 2 and not any("stale" in i for i in items)
 
 

@@ -1,18 +1,10 @@
-"""What a new session is told about its project: the SessionStart context, built within a budget.
+"""What a new session is told about its project: the SessionStart context, built within a budget
+(its sections, their order and the budget: docs/how/read-back.md). The caller (hooks/session_start.py)
+reads the queue: this module imports only memory/ and the lowest modules, never the queue or the config.
 
-In priority order: a header naming the project and where its memory lives; one line when
-distillation has been failing; the open handoff items; the preventions of the most recent failures;
-the most recent decisions; the learnings most relevant to the project. Each section names the file
-it came from. The text is filled up to ``context.max_chars`` and a last line counts what did not fit.
-
-The caller (hooks/session_start.py) reads the queue and passes what the failing line needs: the
-store imports only memory/ and the lowest modules (paths), never the queue or the config.
-
-Hot path (SessionStart runs on every start, resume, clear and compaction): only ``os`` and our own
-hot-path modules at import time (not ``json``: :mod:`lazy_harness.jsonload` decodes), and the cost
-stays flat in history: JSONL files are read from their tail, and only the newest ``CANDIDATES``
-learning files are looked at, each only up to its first lines. No YAML parser:
-``frontmatter.parse_frontmatter`` covers what ``yaml.safe_dump`` writes.
+Hot path (every start, resume, clear and compaction): only ``os`` and our hot-path modules at import
+time (not ``json``: :mod:`lazy_harness.jsonload` decodes); the cost stays flat in history: JSONL files
+are read from their tail, and only the newest ``CANDIDATES`` learning files, each up to its first lines.
 """
 
 from __future__ import annotations
@@ -28,12 +20,11 @@ from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, learning_id, own, rank_learnings
 
-# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module, and ``typing`` is not
-# imported at run time on the hot path (house style section 3); the names below are for the checker
+# why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterator
-    from typing import Any, overload
+    from collections.abc import Callable, Collection
+    from typing import Any
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.handoff_log import Item
@@ -42,9 +33,8 @@ if TYPE_CHECKING:
     # what a section is made of: its name, its heading lines and its item lines
     Section = tuple[str, list[str], "list[str] | Lines"]
 
-# why: Claude Code cuts a hook's additionalContext past 10,000 characters. config.CONTEXT_HARD_CAP
-# is the same number (config caps context.max_chars with it); a test keeps the two equal, since the
-# store does not import what configures it.
+# why: Claude Code cuts a hook's additionalContext past 10,000 characters; config.CONTEXT_HARD_CAP is
+# the same number, kept equal by a test (this module does not import the config)
 CONTEXT_HARD_CAP = 9500
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
@@ -52,14 +42,13 @@ CANDIDATES = 200  # newest learning files considered for ranking; never all of t
 SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
 OWN_MAX = 2000  # at most this many lines past them: a session's own entries are capped per answer
-# caps per item, so one long record cannot take the whole budget
-CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # and heads.CAP_EXCERPT
+CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # caps per item (and CAP_EXCERPT)
 
 
 # --- sections --------------------------------------------------------------------------------------
 
 def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
-    """``- [h-1a2b3c4d] text (opened 2026-04-13 18:32 by session abc; stale: open 20 days)``."""
+    """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``."""
     # why: every field of a stored record is text someone could have edited: each stays on its line
     when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
@@ -71,8 +60,7 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
 
 class Lines:
     """Item lines made when first read: the budget takes the first few of what may be hundreds of open
-    items (``_fit`` reads items in order and stops at the first that does not fit), and only the number
-    of the others is needed. A sequence of str: ``len``, index, slice, iteration."""
+    items, and only the number of the others is needed."""
 
     def __init__(self, items: list[Item], line: Callable[[Item], str]) -> None:
         self.items, self.line = items, line
@@ -81,34 +69,21 @@ class Lines:
     def __len__(self) -> int:
         return len(self.items)
 
-    if TYPE_CHECKING:
-        @overload
-        def __getitem__(self, k: int) -> str: ...
-        @overload
-        def __getitem__(self, k: slice) -> list[str]: ...
-
-    def __getitem__(self, k: int | slice) -> str | list[str]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self.items)))]
+    def __getitem__(self, k: int) -> str:
         k = range(len(self.items))[k]  # why: negative indices as a list takes them; IndexError past the end
         if k not in self.made:
             self.made[k] = self.line(self.items[k])
         return self.made[k]
 
-    def __iter__(self) -> Iterator[str]:
-        return (self[k] for k in range(len(self.items)))
 
-
-def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen | None = None,
-             stats: dict | None = None) -> tuple[list[str], Lines]:
-    opened = handoff.open_for_reading(mdir)
+def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
+             stats: dict) -> tuple[list[str], Lines]:
     session = own_of(stats)
-    if session:  # why: the running session's own open items are not news from an earlier one (ADR 0034)
-        opened = [i for i in opened if not provenance.from_session({"session_id": i["opened_by"]}, session)]
-    if screen is not None:
-        opened = [i for i in opened if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
-    if stats is not None:
-        stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
+    # why: the running session's own open items are not news from an earlier one (ADR 0034)
+    opened = [i for i in handoff.open_for_reading(mdir)
+              if not (session and provenance.from_session({"session_id": i["opened_by"]}, session))
+              and screen.keep("handoff", i["id"], str(i.get("text") or ""))]
+    stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
     if not opened:
         return [], Lines([], str)
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
@@ -121,8 +96,7 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen | Non
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
               session: str | tuple[str, ...] = "") -> list[Record]:
     """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
-    (superseded, merged, forgotten: ADR 14); lines that are not entries (a marker, no summary text)
-    are skipped, and so are the entries distilled from ``session`` (the running one: ADR 0034)."""
+    (ADR 14), less lines that are not entries and the entries of ``session`` (ADR 0034)."""
     if n <= 0:
         return []
     path = os.path.join(mdir, name)
@@ -131,58 +105,22 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
         recs = files.tail_records(path, want)
         live = [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden]
         kept = [r for r in live if not provenance.from_session(r, session)] if session else live
-        # why: the running session's own entries are the newest lines (a resume, a compaction): read
-        # past them only when some were there, farther while they fill what was read (a session that
-        # wrote 45 got 4 of 8 decisions); a new session's start reads no more than before
+        # why: the running session's own entries are the newest lines (a resume, a compaction): read past
+        # them only when some were there (a new start reads no more), farther while they fill what was read
         if len(kept) >= n or len(kept) == len(live) or len(recs) < want or want >= n + len(hidden) + OWN_MAX:
             return kept[-n:]
         want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
 
 
-def own_of(stats: dict | None) -> tuple[str, ...]:
+def own_of(stats: dict) -> tuple[str, ...]:
     """The ids whose entries the read-back leaves out (``stats["session"]``: one id or several)."""
-    session = (stats or {}).get("session") or ()
+    session = stats.get("session") or ()
     return (session,) if isinstance(session, str) else tuple(session)
 
 
-def _newest(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], stats: dict | None,
-            section: str) -> list[Record]:
-    """The newest ``n`` live entries; one more is read so the log can say whether the limit kept some out
-    (why: counting them all would read the whole file at every start)."""
-    session = own_of(stats)
-    recs = live_tail(mdir, name, kind, n + 1, hidden, session) if n > 0 else []
-    if stats is not None:
-        stats.setdefault("more", {})[section] = len(recs) > n
-    return recs[-n:] if n > 0 else []
-
-
-def _tag(rec: dict, kind: str) -> str:
-    """``failure f-1a2b3c4d, 2026-04-13, from session 5e6f7a8b in api``: kind, id, date, origin."""
-    return label(kind, ids.of_record(rec, kind), date_of(rec.get("ts")), neutral(provenance.describe(rec, kind), 120))
-
-
-def _screened(mdir: str, name: str, kind: str, n: int, hidden: Collection[str], stats: dict | None, section: str,
-              screen: held.Screen | None) -> list[Record]:
-    """The newest ``n`` records of ``name`` (oldest first), less those the hold check keeps out; their
-    ids go to ``stats["ids"][section]``."""
-    kept, shown = [], []
-    for rec in reversed(_newest(mdir, name, kind, n, hidden, stats, section)):
-        eid = ids.of_record(rec, kind)
-        if screen is not None and not screen.keep(kind, eid, trust.text_of(rec, kind)):
-            continue
-        shown.append(eid)
-        kept.append(rec)
-    pairs = _by_use(list(zip(shown, kept, strict=True)), lambda pair: pair[0], stats, section)
-    shown, kept = [eid for eid, _ in pairs], [rec for _, rec in pairs]
-    if stats is not None:
-        stats.setdefault("ids", {})[section] = shown
-    return kept
-
-
-def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict | None, section: str) -> list[Any]:
-    """``items`` in the order the budget takes them: used ones first (``usage.order``, ADR 0036). They
-    are printed in their own order (newest first): ``stats["dated"][section]`` keeps each one's place."""
-    if stats is None or not stats.get("ranks"):
+def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict, section: str) -> list[Any]:
+    """``items`` used first (ADR 0036); ``stats["dated"][section]`` keeps the places they print in."""
+    if not stats.get("ranks"):
         return items
     pairs = usage.order(list(enumerate(items)), lambda pair: id_of(pair[1]), stats["ranks"])
     stats.setdefault("dated", {})[section] = [n for n, _ in pairs]
@@ -195,51 +133,63 @@ RECENT = {"failure": (files.FAILURES, "Recent failures and their preventions",
           "decision": (files.DECISIONS, "Recent decisions", (("rationale", "Rationale", CAP_TITLE),))}
 
 
-def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict | None,
-            screen: held.Screen | None) -> tuple[list[str], list[str]]:
+def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
+            screen: held.Screen) -> tuple[list[str], list[str]]:
+    """The newest ``n`` live entries of ``kind`` the hold check lets through, newest first. One more is
+    read so the log can say whether the limit kept some out (why: not the whole file at every start)."""
     name, heading, fields = RECENT[kind]
+    section = kind + "s"
+    recs = live_tail(mdir, name, kind, n + 1, hidden, own_of(stats)) if n > 0 else []
+    stats.setdefault("more", {})[section] = len(recs) > n
+    pairs = []
+    for rec in reversed(recs[-n:]):
+        eid = ids.of_record(rec, kind)
+        if screen.keep(kind, eid, trust.text_of(rec, kind)):
+            pairs.append((eid, rec))
+    pairs = _by_use(pairs, lambda pair: pair[0], stats, section)
+    stats.setdefault("ids", {})[section] = [eid for eid, _ in pairs]
     items = []
-    for rec in _screened(mdir, name, kind, n, hidden, stats, kind + "s", screen):
+    for eid, rec in pairs:
+        tag = label(kind, eid, date_of(rec.get("ts")), neutral(provenance.describe(rec, kind), 120))
         summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         said = next(((word, text) for field, word, cap in fields if (text := neutral(rec.get(field), cap))), None)
-        items.append(f"- {_tag(rec, kind)}: {summary}" + (f" {said[0]}: {sentence(said[1])}" if said else ""))
+        items.append(f"- {tag}: {summary}" + (f" {said[0]}: {sentence(said[1])}" if said else ""))
     return ["", f"## {heading} ({name}, newest first)"], items
 
 
-def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key = None,
-               screen: held.Screen | None = None, legacy: Callable[[Record], bool] | None = None,
-               env: Env | None = None, cross: str = state.ASK) -> tuple[list[str], list[str]]:
-    ldir = os.path.join(kdir, "learnings")
-    candidates = files.recent_learning_files(ldir, CANDIDATES) if n > 0 else []
+def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key,
+               screen: held.Screen, legacy: Callable[[Record], bool], env: Env,
+               cross: str) -> tuple[list[str], list[str]]:
+    candidates = files.recent_learning_files(os.path.join(kdir, "learnings"), CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
-    heads = Heads(candidates, paths.learning_heads_file(env) if env is not None else None)
+    heads = Heads(candidates, paths.learning_heads_file(env))
     session = own_of(stats)
     # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
     brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [h["id"] for h in heads.brief if h.get("status") == "held"]
-    waiting = {} if cross == state.AUTO else _waiting(heads, project, key, cross)
+    # another project's learnings a session wrote wait for the person's approval (ADR 0032); why
+    # crosses() first: a learning kept to its project never waits, and it costs one compare where the
+    # others read the key and the whole status (200 heads at every start)
+    waiting = {} if cross == state.AUTO else {
+        h["id"]: h for h in heads.brief if state.crosses(h) and not state.written_in(h, key, project)
+        and state.of_learning(h, cross)[0] == state.WAITING}
     stats["waiting_learnings"] = list(waiting)
     stats["waiting_held"] = _held_check(heads, waiting, screen)
-    # why: ranked in full only as far as a few held ones could reach (the rest costs word overlap); only
-    # those are read whole
-    want = n + SCREEN_MARGIN if screen is not None else n
+    want = n + SCREEN_MARGIN  # why: ranked (and read whole) only as far as a few held ones could reach
     whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
     problem = heads.save()
     if problem:
         stats["errors"].append(problem)
-    ranked = rank_learnings(whole, project, branch, want, key, legacy, cross)
-    if screen is not None:  # why: ranked whole, so an entry held here leaves its place to the next one
-        kept: list[dict] = []
-        for h in ranked:
-            if len(kept) >= n:
-                break
-            if screen.keep("learning", learning_id(h), held.head_text(h), h):
-                kept.append(h)
-        ranked = kept
+    ranked: list[dict] = []
+    for h in rank_learnings(whole, project, branch, want, key, legacy, cross):
+        if len(ranked) >= n:
+            break
+        if screen.keep("learning", learning_id(h), held.head_text(h), h):  # why: a held one leaves its place
+            ranked.append(h)
     ranked = _by_use(ranked, learning_id, stats, "learnings")
+    stats.setdefault("ids", {})["learnings"] = [learning_id(h) for h in ranked]
     items = []
-    stats["learning_ids"] = stats.setdefault("ids", {})["learnings"] = [learning_id(h) for h in ranked]
     for head in ranked:
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or ids.title_of_file(head["path"]), CAP_TITLE)
@@ -251,30 +201,14 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
 
 
-def _waiting(heads: Heads, project: str, key: Key, cross: str) -> dict[str, dict]:
-    """The heads, by id, of another project's learnings a session wrote, kept from this one until the
-    person approves them (ADR 0032), by their frontmatter (the hold check comes later: ``_held_check``)."""
-    out = {}
-    for h in heads.brief:
-        # why crosses() first: a learning kept to its project never waits, and the test costs one compare
-        # where the others read the key and the whole status (200 heads at every start)
-        if not state.crosses(h) or state.written_in(h, key, project) or state.of_learning(h, cross)[0] != state.WAITING:
-            continue
-        out[h["id"]] = h
-    return out
-
-
-def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen | None) -> Callable[[str], bool]:
-    """Whether the hold check holds the waiting learning of an id: its frontmatter may still say active
-    (this hook cannot write the hold), and ``lh memory held`` lists it as held, not waiting. The check
-    is the read-back's, with its kept verdicts (``screen.verdicts``), on the head's text, read whole only
-    when asked: SessionStart asks for the learnings it has not told the person of yet (reading every
-    waiting one at every start cost 5 ms with a few hundred). It does not go to ``screen.found``: such
-    a learning is another project's, not held here."""
-    verdict = trust.reason if screen is None or screen.verdicts is None else screen.verdicts.reason
+def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen) -> Callable[[str], bool]:
+    """Whether the hold check holds the waiting learning of an id (``lh memory held`` lists it as held,
+    though its frontmatter may say active), read whole only when asked (why: all at every start cost
+    5 ms with a few hundred). Not in ``screen.found``: another project's learning is not held here."""
+    verdict = trust.reason if screen.verdicts is None else screen.verdicts.reason
 
     def holds(lid: str) -> bool:
-        whole = heads.full(waiting[lid]) if screen is not None and lid in waiting else None
+        whole = heads.full(waiting[lid]) if lid in waiting else None
         return whole is not None and bool(verdict(held.head_text(whole)))
 
     return holds
@@ -282,24 +216,20 @@ def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen | No
 
 # --- budget ----------------------------------------------------------------------------------------
 
-NOUNS = {"handoff": ("open item", "open items"), "failures": ("failure", "failures"),
-         "decisions": ("decision", "decisions"), "learnings": ("learning", "learnings")}
+NOUNS = {"handoff": "open item", "failures": "failure", "decisions": "decision", "learnings": "learning"}
 
 
 def _fit(header: list[str], sections: list[Section], budget: int,
          dated: dict[str, list[int]] | None = None) -> tuple[list[str], dict[str, int], dict[str, int]]:
-    """Lines within ``budget``: each non-empty section first gets its first item and an equal
-    guaranteed share of what the header leaves, so no section starves another (300 long handoff items
-    cannot push the newest failure's prevention out); what the shares leave goes by priority. Within a
-    section items keep their order: once one does not fit, it and everything after it is out. Those
-    taken are printed in the order ``dated`` gives (:func:`_by_use`), else in theirs."""
+    """Lines within ``budget``: each non-empty section gets its first item, then an equal share of what
+    the header leaves (why: 300 long open items cannot push the newest prevention out); the rest goes by
+    priority. Once an item does not fit, the items after it are out too. Printed in ``dated`` order."""
     lines = list(header)
-    used = sum(len(ln) + 1 for ln in lines) - 1
-    room = max(0, budget - used)
+    room = max(0, budget - (sum(len(ln) + 1 for ln in lines) - 1))
     live = [(name, head, items) for name, head, items in sections if items]
     share = room // len(live) if live else 0
     taken = {name: 0 for name, _, _ in live}
-    cost = {name: 0 for name, _, _ in live}
+    cost = dict(taken)
 
     def item_cost(head: list[str], items: list[str] | Lines, k: int) -> int:
         return len(items[k]) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
@@ -319,33 +249,26 @@ def _fit(header: list[str], sections: list[Section], budget: int,
         while taken[name] < len(items) and item_cost(head, items, taken[name]) <= spare:
             spare -= item_cost(head, items, taken[name])
             taken[name] += 1
-    shown = dict.fromkeys(SECTIONS, 0)
-    left = dict.fromkeys(SECTIONS, 0)
     for name, head, items in live:
         if taken[name]:
-            lines.extend(head)
-            got = items[:taken[name]]
+            got = [items[k] for k in range(taken[name])]
             place = (dated or {}).get(name)
-            lines.extend([line for _, line in sorted(zip(place, got, strict=False))] if place else got)
-        shown[name], left[name] = taken[name], len(items) - taken[name]
-    return lines, shown, left
+            lines += head + ([line for _, line in sorted(zip(place, got, strict=False))] if place else got)
+    left = {name: len(items) - taken[name] for name, _, items in live}
+    return lines, dict.fromkeys(SECTIONS, 0) | taken, dict.fromkeys(SECTIONS, 0) | left
 
 
 def _footer(left: dict[str, int], budget: int) -> str:
-    parts = [f"{n} {NOUNS[s][n != 1]}" for s, n in left.items() if n]
+    parts = [f"{n} {NOUNS[s]}{'s' if n != 1 else ''}" for s, n in left.items() if n]
     return (f"Left out for space: {', '.join(parts)} (context.max_chars is {budget}); "
             "`lh memory show` prints all of it.")
 
 
 def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trouble: tuple[int, str | None] = (0, None),
                   session: str | tuple[str, ...] = "") -> tuple[str | None, dict]:
-    """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say)
-    and stats: what each section had, showed and left out, the size, and any section's error.
-    ``session``: the starting session's own ids (memory/lineage.py ``own``: its id, and for a fork
-    the sessions it was forked from), or one id; entries distilled from them are left out (ADR 0034).
-
-    ``trouble``: (distillation tasks failed since the worker's last success, that success's time),
-    read from the queue by the caller (:func:`lazy_harness.queue.distill_trouble`)."""
+    """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say) and
+    stats: what each section had, showed and left out, the size, errors. ``session``: the ids whose
+    entries are left out (memory/lineage.py ``own``, ADR 0034); ``trouble``: ``queue.distill_trouble``."""
     budget = max(0, min(int(cfg["context"]["max_chars"]), CONTEXT_HARD_CAP))
     root = project_root(cwd)
     project = project_name(root)
@@ -372,10 +295,7 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
 
 def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: str | tuple[str, ...] = "",
            trouble: Callable[[], tuple[int, str | None]] | None = None) -> tuple[str | None, dict]:
-    """The project's memory for a session starting in ``cwd`` (:func:`build_context`), with the
-    queue's word on failing distillation: ``trouble()`` returns it (``queue.distill_trouble``; it
-    may raise OSError, then the section says so); ``session``: the starting session's own ids (or
-    one id), whose entries are left out. The SessionStart hook's and ``lh memory show``'s."""
+    """:func:`build_context` with ``trouble()`` (``queue.distill_trouble``; an OSError goes to the errors)."""
     problem = None
     try:
         got = trouble() if trouble is not None else (0, None)
@@ -388,11 +308,9 @@ def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: st
 
 
 def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> list[Section]:
-    """``(name, heading lines, item lines)`` of every section, in priority order, each screened by the
-    hold check (its verdicts kept: ``held.Kept``). A section that fails to read is empty and its
-    error is in ``stats["errors"]``; so is a failure to keep the verdicts."""
-    ctx, mdir, kdir = cfg["context"], stats["memory_dir"], stats["knowledge_dir"]
-    project, branch = stats["project"], stats["branch"]
+    """``(name, heading lines, item lines)`` of every section, in priority order, screened by the hold
+    check; a section that fails to read is empty, its error in ``stats["errors"]``."""
+    ctx, mdir, kdir, project = cfg["context"], stats["memory_dir"], stats["knowledge_dir"], stats["project"]
     stale_days = cfg["handoff"]["stale_days"]
     recs = None  # why: marks.jsonl read once for what is left out and what is approved
     try:
@@ -409,7 +327,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _recent("failure", mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _recent("decision", mdir, int(ctx["decisions"]), hidden, stats, screen)),
-                ("learnings", lambda: _learnings(kdir, project, branch, int(ctx["learnings"]), stats,
+                ("learnings", lambda: _learnings(kdir, project, stats["branch"], int(ctx["learnings"]), stats,
                                                  owned.keys, screen,
                                                  provenance.legacy_owner(paths.projects_dir(env),
                                                                          paths.project_key(root), project,
@@ -444,11 +362,9 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
 
 def fill(header: list[str], sections: list[Section], budget: int, units_cap: int | None = None,
          dated: dict[str, list[int]] | None = None) -> tuple[str, dict[str, int], dict[str, int]]:
-    """(the text within ``budget``, shown and left out per section): :func:`_fit`, and when something
-    is left out, again with room kept for the footer that counts it (no footer when even the header
-    leaves no room for it). ``units_cap``: the limit as Claude Code counts it (:func:`units`);
-    ``budget`` by default. A text over it is filled again with as much less room. Lines are whole:
-    under a header too long for ``budget`` (the config refuses such a budget) its last lines go."""
+    """(the text within ``budget``, shown and left out per section): :func:`_fit`, again with room for
+    the footer when something is left out. ``units_cap``: the limit as Claude Code counts it
+    (:func:`units`; ``budget`` by default). Lines are whole: a header over ``budget`` loses its last lines."""
     cap = budget if units_cap is None else units_cap
     lines, shown, left = _fit(header, sections, budget, dated)
     if any(left.values()):
@@ -478,8 +394,8 @@ def _shown(section: str, stats: dict) -> str:
 
 def describe(stats: dict) -> str:
     """One log line: size, what each section showed, what was left out, errors."""
-    out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(map(
-        lambda s: _shown(s, stats), SECTIONS))
+    out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(
+        _shown(s, stats) for s in SECTIONS)
     left = {s: n for s, n in stats["left_out"].items() if n}
     if left:
         out += " left_out " + ",".join(f"{s}={n}" for s, n in left.items())

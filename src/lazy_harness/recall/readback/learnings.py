@@ -1,22 +1,15 @@
 """Learnings for the SessionStart digest: each file's head (frontmatter and the start of its text),
 read once and kept while the file is unchanged, and their ranking (:func:`rank_learnings`).
 
-The digest ranks the newest ``CANDIDATES`` learning files (recall/readback/digest.py). Reading and parsing
-200 heads costs 10 to 20 ms at every start, though learnings change only when the worker, sync or a
-person writes one; and ranking's first pass (active, shown in this project, own, day) needs only a
-few fields of each, the whole head only for the dozen or so that can reach the section. So:
+Why kept: reading and parsing the 200 candidates' heads cost 10 to 20 ms at every start, and ranking's
+first pass (active, shown here, own, day) needs only a few fields of each (docs/how/read-back.md):
 
     <cache dir>/learning-heads.json
         {"version": VERSION, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
 
-A brief head (:func:`brief`) is kept for every candidate, a whole one for those the last starts read
-in full (up to ``WHOLE``: the contenders of a few projects started in turn). Either is taken from
-there only while its file's size, mtime and inode are the ones it was
-read at (one ``stat`` per file; an atomic replace, an edit in place or a sync changes at least one),
-and read from the file otherwise. The file is rewritten when a head was read from its file or a
-start needed a whole head it did not hold. A missing or damaged cache is read as empty.
-
-Hot path: only ``os`` and our hot-path modules at import time.
+A head is taken from there only while its file's size, mtime and inode are the ones it was read at
+(an atomic replace, an edit in place or a sync changes at least one). A missing or damaged cache
+is read as empty. Hot path: only ``os`` and our hot-path modules at import time.
 """
 
 from __future__ import annotations
@@ -28,8 +21,7 @@ from lazy_harness.memory import frontmatter, held, ids, provenance, state
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.memory.files import iso_epoch
 
-# why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module, and ``typing`` is not
-# imported at run time on the hot path (house style section 3); the names below are for the checker
+# why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,16 +40,12 @@ def excerpt(body: str) -> str:
     """The start of the ``## Learning`` section (or of the body), on one line."""
     at = body.find("## Learning")
     if at >= 0:
-        nl = body.find("\n", at)
-        chunk = body[nl + 1:] if nl >= 0 else ""
+        chunk = body[at:].partition("\n")[2]
     else:
         chunk = body.lstrip()
         while chunk.startswith("#"):
-            nl = chunk.find("\n")
-            chunk = chunk[nl + 1:].lstrip() if nl >= 0 else ""
-    chunk = chunk[:4 * CAP_EXCERPT]
-    cut = chunk.find("\n#")
-    return " ".join((chunk[:cut] if cut >= 0 else chunk).split())
+            chunk = chunk.partition("\n")[2].lstrip()
+    return " ".join(chunk[:4 * CAP_EXCERPT].partition("\n#")[0].split())
 
 
 def read_head(path: str) -> dict | None:
@@ -72,26 +60,13 @@ def read_head(path: str) -> dict | None:
     except OSError:
         return None
     meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
-    meta["learning"] = excerpt(body)
-    meta["path"] = path
-    return meta
-
-
-def _stamp(path: str) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
+    return {**meta, "learning": excerpt(body), "path": path}
 
 
 def brief(head: dict) -> dict:
-    """What ranking's first pass and the counts read of a head (``rank_learnings``, ``held.belongs``,
-    ``is_active``), its id and its path: a small dict, so 200 of them cost little to keep and load."""
-    out = {k: head.get(k) for k in BRIEF}
-    out["id"] = learning_id(head)
-    out["path"] = head["path"]
-    return out
+    """What ranking's first pass and the counts read of a head, its id and its path: a small dict, so
+    200 of them cost little to keep and load."""
+    return {**{k: head.get(k) for k in BRIEF}, "id": learning_id(head), "path": head["path"]}
 
 
 def learning_id(head: dict) -> str:
@@ -103,7 +78,7 @@ class Heads:
     """The heads of the candidate files: ``brief`` ones for all (in order), the full one of a file on
     demand (:meth:`full`), each from the cache while its file is unchanged, else read from the file."""
 
-    def __init__(self, paths_: list[str], cache_file: str | None) -> None:
+    def __init__(self, paths_: list[str], cache_file: str) -> None:
         self.cache_file = cache_file
         kept = self._load()
         self.brief: list[dict] = []
@@ -113,7 +88,11 @@ class Heads:
         self.had_full: set[str] = set()  # paths whose whole head came from the cache
         self.changed = len(kept) != len(paths_)
         for path in paths_:
-            stamp = _stamp(path)
+            try:
+                st = os.stat(path)
+                stamp: list[int] | None = [st.st_size, st.st_mtime_ns, st.st_ino]
+            except OSError:
+                stamp = None
             old = kept.get(path)
             if stamp is not None and isinstance(old, list) and len(old) == 5 and old[:3] == stamp \
                     and isinstance(old[3], dict) and isinstance(old[4], (dict, type(None))):
@@ -134,8 +113,6 @@ class Heads:
                 self.stamps[path] = stamp
 
     def _load(self) -> dict:
-        if not self.cache_file:
-            return {}
         try:
             with open(self.cache_file, "rb") as fh:
                 data = jsonload.loads(fh.read())
@@ -157,10 +134,9 @@ class Heads:
 
     def save(self) -> str | None:
         """Keep the brief heads of every candidate and whole heads: those read in full this time, then
-        those kept before (another project's contenders), up to ``WHOLE``. Written only when a head was
-        read from its file or this start read whole one the cache did not hold. Returns why it could
-        not be written, or None."""
-        if not self.cache_file or not self.changed:  # why: a whole head missing from the cache was read: changed
+        those kept before (another project's contenders), up to ``WHOLE``; only when ``changed`` (a head
+        read from its file, a file come or gone). Returns why it could not be written, or None."""
+        if not self.changed:
             return None
         from lazy_harness.atomic import atomic_write
 
@@ -205,14 +181,10 @@ def words(text: str) -> set[str]:
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
                    key: Key = None, legacy: Callable[[Record], bool] | None = None,
                    cross: str = state.AUTO) -> list[dict]:
-    """Active learnings, most relevant first: same origin, then the newer day, then more words in
-    common with the project's name and branch, then the newer time. Recency counts by day (the
-    date in the file name) so that word overlap decides among the learnings of one day.
-
-    With ``n``, only the first ``n`` are ranked in full (word overlap is computed only for the
-    learnings that can still reach those places: :func:`contenders`) and returned. ``cross``: the
-    ``[trust] cross_projects`` policy; with ``ask`` (and ``key``), a learning another project's session
-    wrote is left out until the person approves it (memory/state.py)."""
+    """Active learnings, most relevant first: same origin, then the newer day (the date in the file
+    name, so that word overlap decides within a day), then more words in common with the project's
+    name and branch, then the newer time. With ``n``, only the first ``n`` (word overlap is computed
+    only for the :func:`contenders`). ``cross``: the ``[trust] cross_projects`` policy (memory/state.py)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
     for rank_key, h in _coarse(_once(heads), project, n, key, legacy, cross):
@@ -227,27 +199,20 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
 
 
 def _once(heads: list[dict]) -> list[dict]:
-    """``heads`` less those whose id, title and text an earlier one has: a file a person copied is one
-    learning (the newest file, listed first, stands for it). The title is compared as every other view
-    compares it (``held.copy_text``: normalised), so a copy whose title only spacing sets apart is one
-    too; the excerpt is on one line already."""
+    """``heads`` less those whose id, title (normalised, as ``held.copy_text``) and excerpt an earlier one
+    has: a file a person copied is one learning (the newest file, listed first, stands for it)."""
     from lazy_harness.memory.sanitize import normalise
 
-    seen: set[tuple[str, str, str]] = set()
-    out = []
+    first: dict[tuple[str, str, str], dict] = {}
     for h in heads:
-        key = (learning_id(h), normalise(h.get("title") or ""), str(h.get("learning") or ""))
-        if key not in seen:
-            seen.add(key)
-            out.append(h)
-    return out
+        first.setdefault((learning_id(h), normalise(h.get("title") or ""), str(h.get("learning") or "")), h)
+    return list(first.values())
 
 
 def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,
                legacy: Callable[[Record], bool] | None = None, cross: str = state.AUTO) -> list[dict]:
     """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
-    ranking them gives what ranking all of them gives. Needs only what a brief head holds
-    (recall/readback/learnings.py), so only these are read whole."""
+    ranking them gives what ranking all of them gives. Needs only brief heads: only these are read whole."""
     chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross)}
     return [h for h in heads if id(h) in chosen]
 
