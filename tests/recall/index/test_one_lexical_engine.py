@@ -62,7 +62,7 @@ def _project(tmp_path, summaries):
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW + i, s, why, project="proj")
                                                        for i, s in enumerate(summaries)])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     return conn, mem
 
 
@@ -188,14 +188,14 @@ def test_lists_a_rewritten_file_left_short_are_made_whole_by_the_writer(tmp_path
     ms.write_jsonl(os.path.join(mem, files.FAILURES),  # the same words, in another file of the folder
                    [ms.failure(NOW + i, f"release queue stalled {i}", "readers wait") for i in range(60)])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     os.remove(path)  # rewritten by hand: a new file, most of its entries gone
     ms.write_jsonl(path, [decision(i) for i in range(0, 60, 6)])
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     # the lists cut at 5 lost the rewritten file's places while the failures' stayed: short
     assert apply.remake_short(conn) == 1 and apply.remake_short(conn) == 0
     whole = store.connect(str(tmp_path / "whole.sqlite"))
-    store.refresh(whole, [mem], None)
+    store.refresh_within(whole, [mem], None)
 
     def shape(c):  # rowids differ (the rewritten file was indexed again): each list's df and impacts
         return [(k, df, lookup.columns(b)[1].tolist()) for _, k, df, b in _lists(c)]

@@ -43,10 +43,10 @@ def rows(conn):
 def test_appends_are_read_from_where_the_index_stopped(tmp_path):
     mem = setup(tmp_path)
     conn = store.connect(paths.recall_index_file())
-    assert store.refresh(conn, [mem], None) == 5
-    assert store.refresh(conn, [mem], None) == 0  # nothing changed: nothing read
+    assert store.refresh_within(conn, [mem], None) == (5, True)
+    assert store.refresh_within(conn, [mem], None) == (0, True)  # nothing changed: nothing read
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "decision 5 about queues", "r")])
-    assert store.refresh(conn, [mem], None) == 1  # only the new line
+    assert store.refresh_within(conn, [mem], None) == (1, True)  # only the new line
     assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6]
     assert rows(conn)[-1][0] == ids.entry_id("decision", "decision 5 about queues")
 
@@ -58,10 +58,10 @@ def test_a_torn_last_line_is_read_once_it_is_whole(tmp_path):
     with open(path, "a") as fh:
         fh.write(line[:20])
     conn = store.connect(paths.recall_index_file())
-    assert store.refresh(conn, [mem], None) == 1
+    assert store.refresh_within(conn, [mem], None) == (1, True)
     with open(path, "a") as fh:
         fh.write(line[20:] + "\n")
-    assert store.refresh(conn, [mem], None) == 1
+    assert store.refresh_within(conn, [mem], None) == (1, True)
     assert len(rows(conn)) == 2
 
 
@@ -71,7 +71,7 @@ def test_markers_hide_ids_and_are_not_entries(tmp_path):
     with open(os.path.join(mem, files.DECISIONS), "a") as fh:
         fh.write(json.dumps({"op": "merge", "id": "d-12345678", "drop": [gone], "summary": "not an entry"}) + "\n")
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     where, args = lookup.scope_sql([mem], "proj")
     found = {r[1] for r in found_by(conn, "queues", where, args, 10)}
     assert len(rows(conn)) == 3 and gone not in found and len(found) == 2
@@ -79,7 +79,7 @@ def test_markers_hide_ids_and_are_not_entries(tmp_path):
 
 def _refresh(mem):
     conn = store.connect(paths.recall_index_file(), timeout=30)
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
 
 
 def test_two_processes_catching_up_at_once_index_each_line_once(tmp_path):
@@ -117,17 +117,17 @@ def test_the_entry_count_follows_appends_rewrites_and_removals(tmp_path):
         assert lookup.doc_count(conn) == n
         return n
 
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     assert same() == 4
     ms.write_jsonl(path, [ms.decision(NOW, "an appended one", "r")])
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     assert same() == 5
     with open(path, "w") as fh:  # edited by hand: two lines left
         fh.write("\n".join(json.dumps(ms.decision(NOW, f"kept {i}", "r")) for i in range(2)) + "\n")
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     assert same() == 2
     os.unlink(path)
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     assert same() == 0
 
 
@@ -135,7 +135,7 @@ def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
     mem = setup(tmp_path, 400)
     path = paths.recall_index_file()
     conn = store.connect(path)
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     conn.close()
     size = os.path.getsize(path)
     assert size > 20 * 4096
@@ -167,7 +167,7 @@ def test_a_marker_hides_an_id_in_its_own_project_only(tmp_path):
     ms.write_jsonl(os.path.join(mdirs["alpha"], "marks.jsonl"),
                    [{"op": "forget", "id": did, "reason": "not here", "ts": ms.iso(NOW), "run": "r"}])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, list(mdirs.values()), None)
+    store.refresh_within(conn, list(mdirs.values()), None)
     assert _visible(conn, mdirs["alpha"], "alpha", '"advisory"') == []
     assert _visible(conn, mdirs["beta"], "beta", '"advisory"') == [(did, mdirs["beta"])]
 
@@ -180,11 +180,11 @@ def test_a_learning_forgotten_by_its_project_is_hidden_wherever_it_is_seen(tmp_p
     beta = paths.memory_dir(ms.make_project(tmp_path, "beta"))
     ms.write_learning(ldir, "Rebase onto main before tagging a release", "alpha", NOW, scope="general")
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [alpha, beta], ldir)
+    store.refresh_within(conn, [alpha, beta], ldir)
     [(lid, _)] = _visible(conn, beta, "beta", '"rebase"')
     ms.write_jsonl(os.path.join(alpha, "marks.jsonl"),
                    [{"op": "forget", "id": lid, "reason": "wrong", "ts": ms.iso(NOW), "run": "r"}])
-    store.refresh(conn, [alpha, beta], ldir)
+    store.refresh_within(conn, [alpha, beta], ldir)
     assert _visible(conn, alpha, "alpha", '"rebase"') == []
     assert _visible(conn, beta, "beta", '"rebase"') == []
 
@@ -197,7 +197,7 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
     path = os.path.join(mem, files.DECISIONS)
     ms.write_jsonl(path, [ms.decision(NOW + i, f"decision {i} about queues", "r" * 300) for i in range(20)])
     conn = store.connect(paths.recall_index_file())
-    assert store.refresh(conn, [mem], None) == 20
+    assert store.refresh_within(conn, [mem], None) == (20, True)
     with open(path, "rb") as fh:
         data = fh.read()
     edited = data.replace(b"decision 10 about queues", b"decision 10 about XXXXXX")
@@ -205,7 +205,7 @@ def test_an_edit_in_place_that_keeps_the_size_is_reindexed(tmp_path):
     with open(path, "r+b") as fh:  # in place: the same inode
         fh.write(edited)
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000))  # a new time, whatever the clock's grain
-    assert store.refresh(conn, [mem], None) == 20
+    assert store.refresh_within(conn, [mem], None) == (20, True)
     assert holders(conn, "xxxxxx") == 1
     assert holders(conn, "queues") == 19
 
@@ -220,7 +220,7 @@ def test_an_edit_in_place_then_a_line_appended_is_reindexed(tmp_path):
     ms.write_jsonl(path, [ms.decision(NOW + i, f"decision {i} token ghp{i:02d}secretsecret", "r" * 300)
                           for i in range(20)])
     conn = store.connect(paths.recall_index_file())
-    assert store.refresh(conn, [mem], None) == 20
+    assert store.refresh_within(conn, [mem], None) == (20, True)
     with open(path, "rb") as fh:
         data = fh.read()
     edited = data.replace(b"ghp15secretsecret", b"REDACTEDredacted_")
@@ -228,11 +228,11 @@ def test_an_edit_in_place_then_a_line_appended_is_reindexed(tmp_path):
     with open(path, "r+b") as fh:  # in place: the same inode
         fh.write(edited)
     ms.write_jsonl(path, [ms.decision(NOW + 30, "decision 20 about queues", "r")])
-    assert store.refresh(conn, [mem], None) == 21
+    assert store.refresh_within(conn, [mem], None) == (21, True)
     assert holders(conn, "ghp15secretsecret") == 0 and holders(conn, "redactedredact") == 1
     assert conn.execute("SELECT count(*) FROM entry WHERE title LIKE '%ghp15%'").fetchone()[0] == 0
     ms.write_jsonl(path, [ms.decision(NOW + 31, "decision 21 about queues", "r")])
-    assert store.refresh(conn, [mem], None) == 1  # a plain append is still read from where it stopped
+    assert store.refresh_within(conn, [mem], None) == (1, True)  # a plain append: read from where it stopped
 
 
 def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
@@ -241,7 +241,7 @@ def test_a_line_with_a_byte_that_is_not_utf8_is_indexed_all_the_same(tmp_path):
         fh.write(json.dumps(ms.decision(NOW, "Run kubernetes jobs caf\u00e9 style", "r")).encode().replace(
             b"caf\\u00e9", b"caf\xff") + b"\n")
     conn = store.connect(paths.recall_index_file())
-    assert store.refresh(conn, [mem], None) == 3
+    assert store.refresh_within(conn, [mem], None) == (3, True)
     assert holders(conn, "kubernetes") == 1
 
 
@@ -291,7 +291,7 @@ def test_cues_are_kept_apart_one_per_line_in_their_order(tmp_path):
                                                                                  "why deploying misses deployment"])
     ms.write_handoff(mem, ["finish the embedder"], "s-1", NOW)
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mem], ldir)
+    store.refresh_within(conn, [mem], ldir)
     got = dict(conn.execute("SELECT title, cues FROM entry").fetchall())
     assert got == {"queue files, not sqlite": "why a file queue and not sqlite\nspool folder",
                    "written before cues": "", "worker died": "worker gone",
@@ -306,12 +306,12 @@ def test_an_index_of_the_version_before_the_cues_column_is_rebuilt(tmp_path):
     mem = setup(tmp_path, 2)
     path = paths.recall_index_file()
     conn = store.connect(path)
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     conn.execute("UPDATE meta SET v = '7' WHERE k = 'version'")
     conn.close()
     conn = store.connect(path)
     assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 0  # started again
-    assert store.refresh(conn, [mem], None) == 2
+    assert store.refresh_within(conn, [mem], None) == (2, True)
     assert [r[0] for r in conn.execute("SELECT cues FROM entry")] == ["", ""]
 
 
@@ -346,7 +346,7 @@ def test_candidates_equal_the_whole_query_when_other_projects_hold_the_best_matc
     forgotten = ids.entry_id("decision", "the queues of ours, 2")
     ms.write_jsonl(os.path.join(mine, files.DECISIONS), [{"op": "forget", "id": forgotten}])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mine, other], None)
+    store.refresh_within(conn, [mine, other], None)
     where, args = lookup.scope_sql([mine], "ours")
     for limit in (1, 3, 5, 10):
         got = found_by(conn, "queue", where, args, limit)
@@ -371,7 +371,7 @@ def test_hidden_entries_that_match_better_do_not_crowd_a_visible_one_out(tmp_pat
         ms.decision(NOW + 200, "the queue of ours", "kept short", project="ours")] + [
         {"op": "forget", "id": ids.entry_id("decision", text)} for text in hidden])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mine], None)
+    store.refresh_within(conn, [mine], None)
     where, args = lookup.scope_sql([mine], "ours")
     for limit in (1, 5, 60):
         got = found_by(conn, "queue", where, args, limit)
@@ -387,7 +387,7 @@ def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_s
     mem = setup(tmp_path, 5)
     path = os.path.join(mem, files.DECISIONS)
     conn = store.connect(paths.recall_index_file())
-    assert store.refresh(conn, [mem], None) == 5
+    assert store.refresh_within(conn, [mem], None) == (5, True)
     ms.write_jsonl(path, [ms.decision(NOW, "decision 5 about queues", "r")])
     real = sources.read_jsonl
 
@@ -399,9 +399,9 @@ def test_a_line_appended_while_the_index_reads_is_read_next_time_from_where_it_s
     monkeypatch.setattr(sources, "read_jsonl", racing)
     # the line the plan saw, then (the refresh goes on until the files and the index agree) the one
     # appended meanwhile, alone: 7 would mean the whole file was read again
-    assert store.refresh(conn, [mem], None) == 2
+    assert store.refresh_within(conn, [mem], None) == (2, True)
     assert [r[1] for r in rows(conn)] == [1, 2, 3, 4, 5, 6, 7]
-    assert store.refresh(conn, [mem], None) == 0
+    assert store.refresh_within(conn, [mem], None) == (0, True)
 
 
 def test_a_locked_index_is_an_error_and_is_not_removed(tmp_path):
@@ -438,7 +438,7 @@ def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(
     old = ms.write_learning(ldir, "Pin the base image digest", "proj", NOW - 90 * ms.DAY, learning="kept short")
     new = ms.write_learning(ldir, "Rotate the signing key yearly", "proj", NOW, learning="kept short")
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [], ldir)
+    store.refresh_within(conn, [], ldir)
 
     def bodies():
         return {r[0]: r[1] for r in conn.execute("SELECT file, body FROM entry")}
@@ -451,11 +451,11 @@ def test_a_deep_count_looks_for_edits_in_place_in_the_newest_month_folders_only(
             fh.write(text)
             fh.truncate()
     assert {p: os.stat(os.path.dirname(p)).st_mtime_ns for p in (old, new)} == folders
-    assert store.refresh(conn, [], ldir) == 0  # the hook's look: neither folder changed
-    assert store.refresh(conn, [], ldir, deep=1) == 1
+    assert store.refresh_within(conn, [], ldir) == (0, True)  # the hook's look: neither folder changed
+    assert store.refresh_within(conn, [], ldir, deep=1) == (1, True)
     seen = bodies()
     assert "edited by hand" in seen[new] and "kept short" in seen[old]
-    assert store.refresh(conn, [], ldir, deep=True) == 1
+    assert store.refresh_within(conn, [], ldir, deep=True) == (1, True)
     assert "edited by hand" in bodies()[old]
 
 
@@ -468,7 +468,7 @@ def test_a_word_with_a_dotted_capital_i_is_found_however_it_is_typed(tmp_path):
         ms.decision(NOW, "İzmir warehouse orders ship from the second depot", "closer"),
         ms.decision(NOW + 1, "Invoices are exported nightly", "finance")])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mine], None)
+    store.refresh_within(conn, [mine], None)
     where, args = lookup.scope_sql([mine], "proj")
     for typed in ("İzmir", "izmir", "İZMİR", "İzmir".lower()):
         word = terms.words(typed)

@@ -83,7 +83,7 @@ def test_connect_and_the_writer_build_it_again(damaged):
     assert writer.update(path, [mem], None)[0] == 2
     scribble_schema(path)
     conn = store.connect(path)
-    assert store.refresh(conn, [mem], None) == 2
+    assert store.refresh_within(conn, [mem], None) == (2, True)
     conn.close()
 
 

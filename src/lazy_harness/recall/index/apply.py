@@ -1,7 +1,6 @@
 """Putting entries into the index and taking them out: one step of a refresh plan (``store.refresh_within``
 plans; this applies), the entries and their word lists in the same transaction (ADR 0049), and the
-lists made whole again where removals left them short. The writer's side (recall/index/writer.py): never on
-the prompt hook's path.
+lists made whole again where removals left them short. The writer's side: never on the prompt hook's path.
 """
 
 from __future__ import annotations
@@ -38,8 +37,7 @@ def _drop(conn: Connection, unit: str, pending: Pending) -> None:
 
 def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending) -> None:
     """Index ``entries`` of ``unit`` in memory folder ``mdir`` (the learnings: ""): their rows, their
-    texts' vector keys, and their word lists (with ``pending``: by ``lexical_write.flush`` before the
-    caller commits), in the caller's transaction."""
+    texts' vector keys and their word lists (in ``pending``), in the caller's transaction."""
     if not entries:
         return
     for e in entries:  # why: a lone surrogate ("\ud83d", valid JSON) made SQLite refuse the whole index
@@ -47,9 +45,8 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
             if isinstance(v, str):
                 e[k] = no_surrogates(v)
     # why: rowids handed out here let the tables be filled by one executemany each (a statement
-    # per row cost 1 ms per 100 entries); the write lock is held
-    # why: never a rowid handed out before, even after a delete: what was indexed after a point is what
-    # has a higher rowid (``lookup.last_rowid``)
+    # per row cost 1 ms per 100 entries); the write lock is held. Never a rowid handed out before,
+    # even after a delete: what was indexed after a point has a higher rowid (``lookup.last_rowid``)
     first = lookup.last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
@@ -69,55 +66,43 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     _count(conn, len(entries))
 
 
-def apply(conn: Connection, step: tuple[Any, ...], budget: int | None,
-          pending: Pending) -> tuple[int, bool]:
+def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending) -> tuple[int, bool]:
     """Carry out one step of a plan, or its first ``budget`` lines (a JSONL file read in parts: a
     build stopped between two parts goes on from where the last one ended). Returns (entries
-    (re)indexed, whether the step is done). ``pending``: the word lists' updates of the transaction,
-    made by ``lexical_write.flush`` before it commits (``store.refresh_within``)."""
+    (re)indexed, whether the step is done). ``pending``: the word lists' updates of the transaction."""
     action, unit = step[0], step[1]
-    if action == "drop":
-        _drop(conn, unit, pending)
-        return 0, True
-    if action == "jsonl":
-        _, path, mdir, kind, stamp, offset, lines, size = step
-        if offset == 0:
-            _drop(conn, unit, pending)
-        # why: up to the size the stamp was taken at: a line appended since is read next time, from
-        # here, instead of the stamp not matching what was read and the whole file being read again
-        entries, hidden, end, read = sources.read_jsonl(path, kind, offset, lines, size, max_lines=budget)
-        _insert(conn, unit, mdir, entries, pending)
-        conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
-        done = budget is None or end == 0 or end >= size or read - lines < budget
-        lines = read
-        # why: a part read so far keeps the file's inode but not its stamp, so the next plan sees the
-        # file stale and, its head unchanged, reads on from ``end``
-        kept = stamp if done else stamp.split(":")[0] + ":partial"
-        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)",
-                     (unit, kept, end, lines, sources.check(path, end)))
-        return len(entries), done
-    if action == "handoff":
-        _, _, mdir, stamp = step
-        _drop(conn, unit, pending)
-        _, entries = sources.read_handoff(mdir)
-        _insert(conn, unit, mdir, entries, pending)
-        # why: a forgotten item is kept (lh memory search lists it, labelled) but hidden like a marked entry
-        conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)",
-                         [(unit, e["id"], mdir) for e in entries if e.get("status", "active") != "active"])
-        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, stamp, 0, 0, ""))
-        return len(entries), True
     if action == "folder":
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, step[2], 0, 0, ""))
         return 0, True
-    _drop(conn, unit, pending)
-    entry = sources.read_learning(unit, inactive=True)
-    if entry is not None:
-        _insert(conn, unit, "", [entry], pending)
-        if entry.get("status") != "active":
-            # why: kept in the index (lh memory search --all shows it) but hidden like a marked entry
-            conn.execute("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", (unit, entry["id"], ""))
-    conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, step[2], 0, 0, ""))
-    return int(entry is not None), True
+    if action != "jsonl" or step[5] == 0:  # read again whole (a JSONL file: from its start)
+        _drop(conn, unit, pending)
+    if action == "drop":
+        return 0, True
+    if action == "jsonl":
+        _, path, mdir, kind, stamp, offset, lines, size = step
+        # why: up to the size the stamp was taken at: a line appended since is read next time, from
+        # here, instead of the stamp not matching what was read and the whole file being read again
+        entries, hidden, end, read = sources.read_jsonl(path, kind, offset, lines, size, max_lines=budget)
+        done = end == 0 or end >= size or read - lines < budget
+        # why: a part read so far keeps the file's inode but not its stamp, so the next plan sees the
+        # file stale and, its head unchanged, reads on from ``end``
+        row = (unit, stamp if done else stamp.split(":")[0] + ":partial", end, read, sources.check(path, end))
+    else:  # a handoff or a learning file, read whole; its stamp is the step's last item
+        if action == "handoff":
+            mdir, entries = step[2], sources.read_handoff(step[2])[1]
+        else:
+            learning = sources.read_learning(unit, inactive=True)
+            mdir, entries = "", [] if learning is None else [learning]
+        done = True
+        row = (unit, step[-1], 0, 0, "")
+    _insert(conn, unit, mdir, entries, pending)
+    if action != "jsonl":
+        # why: a forgotten handoff item or an inactive learning is kept (lh memory search lists it,
+        # labelled) but hidden like a marked entry; by its id as ``_insert`` made it storable
+        hidden = [e["id"] for e in entries if e.get("status", "active") != "active"]
+    conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
+    conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", row)
+    return len(entries), done
 
 
 def remake_short(conn: Connection) -> int:

@@ -1,7 +1,6 @@
 """The index as commands read it (``lh memory search``, ``lh memory show --prompt``): brought up to
-date by the writer first (:mod:`lazy_harness.recall.index.writer`) unless another writer holds it, when
-what is there is read and the caller says so; built again from the files when it is found damaged
-on the way. Not on the prompt hook's path: the hook only reads (``recall.prompt.recall``).
+date by the writer first unless another writer holds it (then what is there is read), built again
+from the files when found damaged. Not on the prompt hook's path (``recall.prompt.recall``).
 """
 
 from __future__ import annotations
@@ -21,12 +20,8 @@ def read_current(path: str, mdirs: list[str], ldir: str | None, read: Callable[[
                  deep: bool | int = False) -> tuple[T, int | None]:
     """``writer.update`` (without waiting), then ``read(conn)``: (what ``read`` returned, entries
     indexed, or None when another writer was writing). An index found damaged on the way, the read
-    included, is removed and built again from the files, once.
-
-    why: the CLI once ran SQLite's ``quick_check`` first, so that a damaged page the refresh does
-    not touch could not fail the search that follows; at 100,000 entries that check read the whole
-    593 MB file (800 ms, and every page mapped into the process: 397 MB resident). A read that fails
-    on such a page is retried on a rebuilt index instead."""
+    included, is removed and built again from the files, once. why not SQLite's ``quick_check`` first:
+    at 100,000 entries it read the whole 593 MB file (800 ms, 397 MB resident)."""
     for attempt in (1, 2):
         got = writer.update(path, mdirs, ldir, deep=deep)
         conn = store.connect(path)

@@ -2,25 +2,21 @@
 and its vectors, kept in the cache.
 
     <cache>/recall/index.sqlite
-      source(unit, stamp, offset, lines, check)   what each memory file looked like when indexed
-      entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued,
-            cues, okey, prov, hold, sess)         title, body, tags: the text searched (the summary or
-                                                   title, the other fields, the tags and cues);
-                                                   cues: one per line ('' : none), for the embedder;
-                                                   okey, prov: provenance (project key, origin phrase);
-                                                   sess: the session it was distilled from ('' : none)
-      hidden(unit, id, mdir)                       ids named by superseded/forgotten/merged markers, and
-                                                   the memory folder they hide them in ('' : learnings);
-                                                   inactive learnings and forgotten handoff items
-      lex_*                                        the word lists (``lexical_write``)
-      key, vec                                     the vectors (``vectors``)
+      source(unit, stamp, offset, lines, check)  what each memory file looked like when indexed
+      entry(rowid, unit, id, ..., sess)          (``SCHEMA``) title, body, tags: the text searched (the
+                                                 summary or title, the other fields, the tags and cues);
+                                                 cues: one per line ('' : none), for the embedder; okey,
+                                                 prov: provenance (project key, origin phrase); sess: the
+                                                 session it was distilled from ('' : none)
+      hidden(unit, id, mdir)                     ids named by superseded/forgotten/merged markers, inactive
+                                                 learnings and forgotten handoff items, and the memory
+                                                 folder they are hidden in ('' : learnings)
+      lex_*; key, vec                            the word lists (``lexical_write``); the vectors (``vectors``)
 
 The files are the truth and the index a cache; ``refresh_within`` (run by the index's one writer,
-``recall.index.writer``, ADR 0042) brings it up to date in parts, each its own transaction: what
-it reads again and when, docs/how/recall.md, "The index". This module is on the prompt hook's path,
-which only reads: SQLite is imported inside the functions that need it, as its C module
-``_sqlite3`` (see ``sqlite``); the write side (``apply``) only when a plan has something to do.
-Reading the index: ``lookup``.
+``recall.index.writer``, ADR 0042) brings it up to date in parts: docs/how/recall.md, "The index".
+This module is on the prompt hook's path, which only reads: SQLite is imported inside the functions
+that need it (``sqlite``); the write side (``apply``) only when a plan has something to do.
 """
 
 from __future__ import annotations
@@ -43,8 +39,7 @@ if TYPE_CHECKING:
     from lazy_harness.recall.index.lexical_write import Pending
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
-# what an entry holds changes (the history of each bump is in git; 15: the word lists, ADR 0049; 16: forgotten
-# handoff items indexed, hidden)
+# what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; the rest: git)
 VERSION = "16"
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
@@ -71,8 +66,8 @@ class FolderRefused(LhError):
 
 
 def own_folder(folder: str) -> str:
-    """``folder``, made private to the user (0700, with any missing parents) when it is not there;
-    :class:`FolderRefused` naming it and what to run when the one there may not be used."""
+    """``folder``, made private (0700, with its parents) when missing; :class:`FolderRefused` naming it
+    and what to run when the one there may not be used."""
     try:
         return private.make(folder)
     except private.UnsafeFolder as exc:
@@ -80,11 +75,9 @@ def own_folder(folder: str) -> str:
 
 
 def sqlite() -> ModuleType:
-    """The SQLite module: ``_sqlite3``, the C module the ``sqlite3`` package wraps, whose connect,
-    Connection and exceptions are the very objects ``sqlite3`` exports."""
-    # why: the package also imports datetime and collections.abc, to register date adapters the index
-    # never uses (measured: 1.7 ms of the 5.5 ms that importing sqlite3 adds to a start; 2.7 to 5.4 ms
-    # in benchmarks/bench_private_modules.py)
+    """``_sqlite3``, the C module the ``sqlite3`` package wraps (the very objects it exports)."""
+    # why: the package also imports datetime and collections.abc for date adapters the index never uses
+    # (1.7 ms of the 5.5 ms importing sqlite3 adds to a start; benchmarks/bench_private_modules.py)
     try:
         import _sqlite3
 
@@ -96,22 +89,17 @@ def sqlite() -> ModuleType:
 
 
 def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
-    """Open (creating it when needed) the index at ``path``. An index that is not a database, or of
-    another version, is deleted and started again: it is only a cache. Without ``create`` (a reader:
-    the prompt hook, the answerer) nothing is made: a file that holds no index of this version raises
-    ``DatabaseError``, which ``damaged`` recognises. With ``create``, a folder that is not the user's
-    own raises :class:`FolderRefused` (``own_folder``); a reader is not looked at again here: its
-    caller (the hook, the answerer) checked every folder of ours first, and the prompt's path pays
-    nothing more."""
+    """Open (making it when needed) the index at ``path``; one not a database or of another version is
+    deleted and made again. Without ``create`` (a reader: the hook, the answerer) nothing is made: a
+    file with no index of this version raises ``DatabaseError`` (``damaged``). With ``create``, a folder
+    not the user's own raises :class:`FolderRefused` (a reader's caller checked every folder first)."""
     sqlite3 = sqlite()
-
     if create:
-        own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031); made private, as the file
+        own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031)
     for attempt in (1, 2):
         conn = None
         if create:
-            # why: SQLite would create it 0644; here, not before the loop: a file removed below (another
-            # version, damage) is made again by the second attempt
+            # why: SQLite would make it 0644; in the loop: a file removed below is made again by attempt 2
             try:
                 os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
             except OSError:
@@ -119,15 +107,11 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
         try:
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
             _wal(conn, sqlite3, timeout)
-            # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk
-            # (2.7 ms down to 0.9 ms for a small update). A process killed mid-write
-            # loses nothing; a machine that loses power can leave a damaged file, which ``damaged``
-            # recognises and the callers rebuild
+            # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk (2.7 ms
+            # down to 0.9 ms for a small update). A power loss can leave a damaged file: ``damaged`` says so
+            # and the callers rebuild. No mmap: it saved about 1 ms of a search but cost 2 to 7 ms to unmap
+            # at close, and the whole index in a long-lived process's resident set
             conn.execute("PRAGMA synchronous=OFF")
-            # no mmap: mapped pages saved about a millisecond of a fresh connection's search but cost
-            # 2 to 7 ms to unmap at close or exit, and count in a long-lived process's resident set
-            # (the whole index, in time); measured in CPU time, the prompt hook alone at 18,000
-            # entries went from 3.5x to 3.2x a bare start without it
             row = None
             try:
                 row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
@@ -143,8 +127,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
         except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
             if conn is not None:
                 conn.close()
-            # why: busy or locked is not damage: another process is writing the index (three hooks
-            # building it at once, say), and removing the file under it loses its work
+            # why: busy or locked is not damage: another process writing the index would lose its work
             if attempt == 2 or not create or not damaged(exc):
                 raise
             remove(path)
@@ -153,8 +136,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
 
 def _made(conn: Connection) -> Connection:
     """``conn`` with the index's tables made in it (an empty file of ours)."""
-    # why: the word lists' tables are the write side's (lexical_write), imported here only when the
-    # index is made: the prompt hook's search never needs it
+    # why: the word lists' schema is the write side's, imported only when the index is made
     from lazy_harness.recall.index import lexical_write
 
     conn.execute("BEGIN IMMEDIATE")
@@ -185,44 +167,32 @@ def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
             time.sleep(0.005)
 
 
+# not the file's fault: another process at work, an interrupted statement, a disk full or read-only, a
+# file that cannot be opened, memory, or SQL of ours that is wrong
 NOT_DAMAGE = ("locked", "busy", "interrupt", "unable to open", "readonly", "read-only", "is full",
               "out of memory", "syntax error", "no such column", "locking protocol")
 
 
 def damaged(exc: BaseException) -> bool:
-    """Whether ``exc``, raised while opening or reading the index, means the file itself is damaged
-    and must be built again: SQLite's own errors about the file (malformed, not a database, a missing
-    table, a version we do not know) but another process holding it (busy, locked), an interrupted
-    statement and the others ``NOT_DAMAGE`` names (a full or read-only disk, a file that cannot be
-    opened, our own SQL's mistakes); a text of the file that is not UTF-8; a stored value of the wrong
-    size. Anything else (a programming error: TypeError, KeyError, a misuse of the API, ...; a memory
-    file that cannot be read; the interpreter failing) is not damage: it is raised, and the index is
-    kept.
-
-    why: a damaged file fails in more than SQLite's own words. When the name of a schema object is
-    not UTF-8, SQLite's "malformed database schema (...)" message cannot be decoded and Python raises
-    UnicodeDecodeError; a missing table is an OperationalError. Any of these left the index broken
-    for every later prompt. The index is a cache: building it again loses nothing. But a bug in the
-    code that reads it is not cured by building it again, and once threw away an index that took
-    minutes to build at every prompt that met the bug.
-    """
+    """Whether ``exc``, raised opening or reading the index, means the file is damaged and must be built
+    again: SQLite's errors about the file (malformed, not a database, a missing table, an unknown
+    version) but those ``NOT_DAMAGE`` names; a text that is not UTF-8 (a schema name so damaged fails
+    decoding SQLite's message); a stored value of the wrong size. Anything else (our bug, a memory file
+    that cannot be read) is raised and the index kept: a rebuild does not cure a bug in the code that
+    reads it, and once threw away an index that took minutes to build at every prompt that met the bug."""
     import struct
 
     sqlite3 = sqlite()
-
     if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
         return False  # the API used wrongly (a closed connection, wrong bindings): our bug, not the file's
     if isinstance(exc, sqlite3.OperationalError):
         said = str(exc).lower()
-        # not the file's fault: another process at work, an interrupted statement, a disk full or
-        # read-only, a file that cannot be opened (permissions, no descriptor left), memory, or SQL
-        # of ours that is wrong (a syntax error, a column our schema has under the version we read)
         return not any(word in said for word in NOT_DAMAGE)
     return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
 
 
 def remove(path: str) -> None:
-    """Delete the index and its WAL files, and the writer's records of what it saw (:func:`forget_seen`)."""
+    """Delete the index, its WAL files and the writer's records of what it saw (:func:`forget_seen`)."""
     for suffix in ("", "-wal", "-shm"):
         try:
             os.unlink(path + suffix)
@@ -232,11 +202,10 @@ def remove(path: str) -> None:
 
 
 def forget_seen(path: str) -> None:
-    """Delete the writer's records beside the index at ``path`` (``seen/<folder>``). why: they say what
-    the index holds; an index removed or made anew holds nothing, and a record left would tell every
-    project's session start that its folder is indexed (``writer.behind``) while only the project whose
-    prompt found the damage (an upgrade's new version, too) gets an index task: the others' prompts found
-    nothing until their files changed."""
+    """Delete the writer's records beside the index at ``path`` (``seen/<folder>``). why: an index removed
+    or made anew holds nothing, and a record left would tell every project's session start that its
+    folder is indexed (``writer.behind``): only the project whose prompt found the damage would get an
+    index task."""
     from lazy_harness import paths
 
     folder = paths.recall_seen_dir(path)
@@ -261,15 +230,8 @@ def _stat_stamp(path: str) -> tuple[str | None, os.stat_result | None]:
     return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}", st
 
 
-def _handoff_stamp(mdir: str) -> str:
-    return "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in (sources.HANDOFF_JSONL, "handoff.md"))
-
-
-def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> list[tuple[Any, ...]]:
-    """What is stale: (action, unit, ...) tuples; empty when the index matches the files. Learnings:
-    a month folder whose own stat changed is stale; with ``deep`` also one where a file's size or
-    time changed (a ``stat`` per learning file: the writer does it for every folder, ``lh memory
-    search`` for the newest ``deep`` when it is a number)."""
+def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int) -> list[tuple[Any, ...]]:
+    """What is stale: (action, unit, ...) steps; empty when the index matches the files."""
     known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
     for chunk in lookup.chunks(units):
@@ -282,31 +244,25 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
             path = os.path.join(mdir, name)
             stamp, st = _stat_stamp(path)
             row = known.get(path)
-            if stamp is None or st is None:
+            if st is None:
                 if row is not None:
                     plan.append(("drop", path))
-                continue
-            if row is not None and row[1] == stamp:
-                continue
-            # why: read on from where it stopped only when the file grew and every byte it read before
-            # is as it was (``sources.check``): an edit in place (a typo fixed, a secret overwritten with
-            # as many characters) is read again whole, whether or not a line was appended since
-            grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
-                    and sources.check(path, row[2]) == row[4])
-            resume = (row[2], row[3]) if grew and row is not None else (0, 0)
-            plan.append(("jsonl", path, mdir, kind, stamp, *resume, st.st_size))
+            elif row is None or row[1] != stamp:
+                # why: read on from where it stopped only when the file grew and every byte read before is
+                # as it was (``sources.check``): an edit in place (a secret overwritten with as many
+                # characters) is read again whole, whether or not a line was appended since
+                grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
+                        and sources.check(path, row[2]) == row[4])
+                resume = row[2:4] if grew and row is not None else (0, 0)
+                plan.append(("jsonl", path, mdir, kind, stamp, *resume, st.st_size))
         unit = mdir + UNIT_HANDOFF
-        stamp = _handoff_stamp(mdir)
-        row = known.get(unit)
-        if row is None or row[1] != stamp:
+        names = (sources.HANDOFF_JSONL, "handoff.md")
+        stamp = "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in names)
+        if unit not in known or known[unit][1] != stamp:
             plan.append(("handoff", unit, mdir, stamp))
     if ldir is not None:
         plan += _plan_learnings(conn, ldir, deep)
     return plan
-
-
-def _folder_unit(folder: str) -> str:
-    return FOLDER_PREFIX + folder
 
 
 def _files_in(conn: Connection, folder: str) -> dict[str, str]:
@@ -322,25 +278,22 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
     ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
     own, compared by its size and time: a new learning costs one file read, not the folder's."""
     plan: list[tuple] = []
-    marks = _files_in(conn, _folder_unit(ldir))  # the month folders' marks: the same range of the key
-    seen = set()
+    marks = _files_in(conn, FOLDER_PREFIX + ldir)  # the month folders' marks: the same range of the key
     folders = [os.path.join(ldir, m) for m in files.month_folders(ldir)]
     look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
     for folder in folders:
-        unit = _folder_unit(folder)
-        seen.add(unit)
+        unit = FOLDER_PREFIX + folder
         mark = sources.folder_mark(folder)
         if folder not in look and marks.get(unit) == mark:
             continue
         known = _files_in(conn, folder)
         stamps = sources.file_stamps(folder)
-        before = len(plan)
-        for path, stamp in stamps.items():
-            if known.get(path) != stamp:
-                plan.append(("learning", path, stamp))
-        plan += [("drop", gone) for gone in known if gone not in stamps]
-        if len(plan) > before or marks.get(unit) != mark:
-            plan.append(("folder", unit, mark))
+        steps: list[tuple] = [("learning", p, stamp) for p, stamp in stamps.items() if known.get(p) != stamp]
+        steps += [("drop", gone) for gone in known if gone not in stamps]
+        if steps or marks.get(unit) != mark:
+            steps.append(("folder", unit, mark))
+        plan += steps
+    seen = {FOLDER_PREFIX + folder for folder in folders}
     for unit in marks:
         if unit not in seen:  # a month folder gone: its files and its mark
             plan += [("drop", gone) for gone in _files_in(conn, unit[len(FOLDER_PREFIX):])]
@@ -350,17 +303,12 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
 
 # --- bringing it up to date (the writer's) ---------------------------------------------------------
 
-def refresh(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False) -> int:
-    """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``; returns how many
-    entries were indexed (0 when nothing had changed: then no write lock is taken)."""
-    return refresh_within(conn, mdirs, ldir, deep)[0]
-
-
 def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False,
                    part: int = PART) -> tuple[int, bool]:
-    """``refresh``: (entries indexed, whether the index is now up to date). Each part of at most
-    ``part`` lines is its own transaction, so a build killed at any moment keeps every part it
-    committed, and the next call goes on from there. Only the writer calls it (recall/index/writer.py)."""
+    """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``: (entries indexed,
+    whether the index is now up to date); nothing written, no lock taken, when nothing changed. Each
+    part of at most ``part`` lines is its own transaction: a build killed at any moment keeps every
+    part it committed, and the next call goes on from there. The writer's alone (ADR 0042)."""
     count = 0
     last_plan: list[tuple[Any, ...]] | None = None
     while True:
@@ -371,14 +319,13 @@ def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: b
         if plan == last_plan:  # why: a step that changes nothing would be planned for ever; never loop on it
             return count, False
         last_plan = plan
-        # why: the write side (and the word lists' with it) only when there is something to write:
-        # the prompt hook's usual search finds the index current and never loads it
+        # why: the write side only when there is something to write: a current index never loads it
         from lazy_harness.recall.index import apply, lexical_write
 
         conn.execute("BEGIN IMMEDIATE")
         with conn:  # commits, or rolls back on any exception
-            # why: planned again under the lock only when another connection wrote meanwhile (a test or
-            # a tool writing it too must not make a line indexed twice); otherwise the plan still holds
+            # why: planned again under the lock only when another connection wrote meanwhile (a line must
+            # never be indexed twice); otherwise the plan still holds
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
             room = part
@@ -390,4 +337,3 @@ def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: b
                 if not done or room <= 0:
                     break
             lexical_write.flush(conn, pending)  # why: the part's entries in their lists, in its transaction
-

@@ -1,13 +1,9 @@
 """The index's one writer (ADR 0042): brings the index up to date with memory folders under the
-index's lock, in parts, each its own transaction (``store.refresh_within``: entries and their word
-lists, ADR 0049), then the lists removals left short (``apply.remake_short``) and the vectors
-(``vectors.fill``), also in parts: killed at any moment, the next run goes on from the last part
-committed. Who runs it and when: docs/how/recall.md, "The index"; hooks and the answerer only read.
-
-What the writer saw of each memory folder and of the learnings (their files' ``stat``) is kept
-beside the index (``seen/<folder>``, ``seen/#learnings``): SessionStart compares it with the files
-(:func:`behind`, a few ``stat``) and asks the worker for an index task when a file was changed by
-hand. Hot path for that check: only ``os`` at import time.
+index's lock, in parts (``store.refresh_within``), then the word lists removals left short and the
+vectors: killed at any moment, the next run goes on from the last part committed. Who runs it and
+when: docs/how/recall.md, "The index". What it saw of each folder's files (their ``stat``) is kept
+beside the index (``seen/<folder>``, ``seen/#learnings``) for SessionStart's check (:func:`behind`,
+hot path: only ``os`` at import time).
 """
 
 from __future__ import annotations
@@ -15,19 +11,19 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import try_lock
+from lazy_harness.atomic import atomic_write, try_lock
 
 # why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from sqlite3 import Connection
 
     Log = Callable[[str], object]
 
 PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
 LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key never starts with #)
+COMPLETE = "vectors_complete"  # meta: the model whose vectors every text had when the writer last looked
 
 
 def lock_file(index_path: str) -> str:
@@ -39,38 +35,28 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
            waiting: Callable[[int], None] | None = None, deep: bool | int = True) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
     (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
-    None. ``waiting``: wait for that writer instead, calling ``waiting(entries indexed so far)`` about
-    every second. ``fresh`` (``lh memory reindex``): every entry is forgotten first, and only when the
-    lock was free at once: a writer found running has just brought the index up to date from the same
-    files, and its work is kept (then this run is an ordinary update). ``deep``: which learning files
-    are looked at one by one for an edit in place (``store.refresh``): all of them by default. A folder
-    of the index that is not the user's own raises ``store.FolderRefused`` before anything is written
-    (ADR 0031): not the lock, not the index."""
+    None, else ``waiting(entries indexed so far)`` about every second until it is free. ``fresh``
+    (``lh memory reindex``): every entry forgotten first, only when the lock was free at once.
+    ``deep``: see ``store.refresh_within``. A folder of the index that is not the user's own raises
+    ``store.FolderRefused`` before anything is written."""
     from lazy_harness.recall.index import store
 
     store.own_folder(os.path.dirname(index_path))
     fd = try_lock(lock_file(index_path))
     if fd is None and waiting is not None:
-        fd = _wait_for_lock(index_path, waiting)
+        import time
+
         fresh = False  # why: never throw away what the writer we waited for has just built
+        time.sleep(1.0)  # why: a command or the worker waiting for another writer; never a hook
+        while (fd := try_lock(lock_file(index_path))) is None:
+            waiting(indexed_so_far(index_path))
+            time.sleep(1.0)
     if fd is None:
         return None
     try:
         return _update_locked(index_path, mdirs, ldir, log, fresh, deep)
     finally:
         os.close(fd)
-
-
-def _wait_for_lock(index_path: str, waiting: Callable[[int], None]) -> int:
-    """Take the lock, waiting for the writer that holds it; ``waiting(entries so far)`` each second."""
-    import time
-
-    while True:
-        time.sleep(1.0)  # why: a command or the worker waiting for another writer, with progress; not a hook
-        fd = try_lock(lock_file(index_path))
-        if fd is not None:
-            return fd
-        waiting(indexed_so_far(index_path))
 
 
 def indexed_so_far(index_path: str) -> int:
@@ -92,7 +78,7 @@ def indexed_so_far(index_path: str) -> int:
 
 def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, fresh: bool,
                    deep: bool | int) -> tuple[int, int]:
-    """The update under the lock; an index found damaged on the way (a page the power loss ruined) is
+    """The update under the lock; an index found damaged on the way (a page a power loss ruined) is
     removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
     from lazy_harness.recall.index import store
 
@@ -100,7 +86,9 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
         clear(index_path)
     # why: taken before reading: a file changed while this runs differs from what is recorded, and the
     # next SessionStart asks for another update (never the other way round)
-    seen = _seen(index_path, mdirs, ldir)
+    seen = {seen_file(index_path, m): f"{m}\n{stamp(m)}\n" for m in mdirs}
+    if ldir:
+        seen[seen_file(index_path, None)] = f"{ldir}\n{stamp(ldir, learnings=True)}\n"
     for attempt in (1, 2):
         try:
             done = _write(index_path, mdirs, ldir, log, deep)
@@ -110,21 +98,26 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
                 raise
             log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
             store.remove(index_path)
-    _record(seen)
+    for path, text in seen.items():
+        atomic_write(path, text, durable=False)
     return done
 
 
 def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int) -> tuple[int, int]:
     import time
 
+    from lazy_harness.errors import StaticModelError
     from lazy_harness.recall.embed import vectors
     from lazy_harness.recall.index import apply, store
 
     started = time.monotonic()
     conn = store.connect(index_path)
     try:
-        complete = _taken_complete(conn)
-        # why: deep: every learning file's stat, so one edited in place by hand is indexed again
+        # why: the mark is taken away before anything is indexed: an update killed from here on leaves
+        # none, and the next one looks for texts without a vector
+        row = conn.execute("SELECT v FROM meta WHERE k = ?", (COMPLETE,)).fetchone()
+        if row is not None:
+            conn.execute("DELETE FROM meta WHERE k = ?", (COMPLETE,))
         count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
         remade = apply.remake_short(conn)
@@ -133,54 +126,20 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
         # why: looking for texts without a vector reads every text's key (125 ms at 18,000 entries, about
         # 700 ms at 100,000: most of an `lh memory search`); with nothing indexed and the last look
         # finished for this model there is none to find
-        if complete and not count:
+        skip = row is not None and row[0] == vectors.model_id() and not count
+        try:
+            embedded = 0 if skip else vectors.fill(conn, os.path.dirname(index_path))
+        except StaticModelError as exc:  # why: the entries are indexed; recall judges them by their words
+            log(f"not embedded: {exc}")
             embedded = 0
-            _mark_complete(conn)
-        else:
-            embedded = _embed(conn, os.path.dirname(index_path), log)
+        else:  # the mark that no text lacks a vector
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (COMPLETE, vectors.model_id()))
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
         log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
         return count, embedded
     finally:
         conn.close()
-
-
-COMPLETE = "vectors_complete"  # meta: the model whose vectors every text had when the writer last looked
-
-
-def _taken_complete(conn: Connection) -> bool:
-    """Whether the last update found every text embedded with the current model; the mark is taken away
-    before anything is indexed, so an update killed from here on leaves none and the next one looks."""
-    from lazy_harness.recall.embed import vectors
-
-    row = conn.execute("SELECT v FROM meta WHERE k = ?", (COMPLETE,)).fetchone()
-    if row is None:
-        return False
-    conn.execute("DELETE FROM meta WHERE k = ?", (COMPLETE,))
-    return bool(row[0] == vectors.model_id())
-
-
-def _embed(conn: Connection, state_dir: str, log: Log) -> int:
-    """The vectors of the texts that have none (``vectors.fill``), then the mark that none lacks one; a
-    model that cannot be used embeds nothing, logged: the entries are indexed, and recall judges them
-    by their words."""
-    from lazy_harness.errors import StaticModelError
-    from lazy_harness.recall.embed import vectors
-
-    try:
-        done = vectors.fill(conn, state_dir)
-    except StaticModelError as exc:
-        log(f"not embedded: {exc}")
-        return 0
-    _mark_complete(conn)
-    return done
-
-
-def _mark_complete(conn: Connection) -> None:
-    from lazy_harness.recall.embed import vectors
-
-    conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (COMPLETE, vectors.model_id()))
 
 
 def clear(index_path: str) -> None:
@@ -231,22 +190,6 @@ def seen_file(index_path: str, folder: str | None) -> str:
     return os.path.join(paths.recall_seen_dir(index_path), name)
 
 
-def _seen(index_path: str, mdirs: list[str], ldir: str | None) -> dict[str, str]:
-    """What to record once the update is done: per record file, its text (the folder, its stamp)."""
-    out = {seen_file(index_path, m): f"{m}\n{stamp(m)}\n" for m in mdirs}
-    if ldir:
-        out[seen_file(index_path, None)] = f"{ldir}\n{stamp(ldir, learnings=True)}\n"
-    return out
-
-
-def _record(seen: dict[str, str]) -> None:
-    """Write what the writer saw (``_seen``) beside the index."""
-    from lazy_harness.atomic import atomic_write
-
-    for path, text in seen.items():
-        atomic_write(path, text, durable=False)
-
-
 def _read(path: str) -> str | None:
     """A small file's text, None when it cannot be read."""
     try:
@@ -272,7 +215,5 @@ def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> bool:
 
 def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:
     """After a command or a page action changed ``mdir``: the index brought up to date now, unless
-    another writer holds it (None: the caller leaves an index task for the worker,
-    ``queue.index_task.ask_worker``)."""
+    another writer holds it (None: the caller leaves an index task for the worker)."""
     return update(paths.recall_index_file(env), [mdir], ldir)
-
