@@ -69,5 +69,10 @@ def test_prompt_recalls_index_labels_name_codex(tmp_path):
                                    origin_session="019a2f3c-codex") + "\n## Learning\n\nSet lock_timeout.\n")
     entry = sources.read_learning(str(path))
     assert entry is not None and entry["prov"] == "Codex session 019a2f3c in api"
-    [item] = [sources._handoff_entry("h-1a2b3c4d", "finish it", "h.md", 0, "", "019a2f3c-codex", "codex")]
-    assert item["prov"] == "Codex session 019a2f3c"
+    mem = str(tmp_path / "mem")
+    os.makedirs(mem)
+    with open(os.path.join(mem, files.HANDOFF_STATE), "w") as fh:
+        fh.write(json.dumps({"op": "open", "id": "h-1a2b3c4d", "text": "finish it", "ts": "2026-11-28T10:00:00",
+                             "session_id": "019a2f3c-codex", "task_id": "t-1", "agent": "codex"}) + "\n")
+    _, [item] = sources.read_handoff(mem)
+    assert item["prov"] == "Codex session 019a2f3c" and item["status"] == "active"

@@ -1,8 +1,6 @@
-"""A scope's word lists made whole again: every list and df of the scope made anew from its entries'
-words, in one transaction, when removals left lists short (``lexical_write.remove`` counts what a list
-that was not complete lost). Until it commits, searches read the lists as they were (the index is in
-WAL mode): a scope is never unsearchable. Not on the prompt hook's path: the index's writer
-(``recall.index.writer``) runs it.
+"""A scope's word lists made whole again from its entries' words, in one transaction, when removals
+left lists short (``lexical_write.remove`` counts them). Until it commits, searches read the old
+lists (WAL mode): a scope is never unsearchable. Run by the index's writer, not by a hook.
 """
 
 from __future__ import annotations
@@ -18,32 +16,26 @@ REMAKE_SHARE = 4  # a scope's lists are made anew once they lost a place per thi
 
 
 def due(conn: Connection) -> list[str]:
-    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` entries of the scope (a file
-    rewritten by hand or brought by a sync while another file of the folder shares its words;
-    learnings edited again and again): a list that lost a place holds one entry fewer than the best
-    of what remains, and a remake costs about a second per thousand entries."""
-    return [s for (s,) in conn.execute("SELECT scope FROM lex_scope WHERE short > 0 AND short * ? >= docs",
-                                       (REMAKE_SHARE,))]
+    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` of their entries (files rewritten
+    by hand or by a sync, learnings edited again and again); a remake costs about a second per
+    thousand entries."""
+    sql = "SELECT scope FROM lex_scope WHERE short > 0 AND short * ? >= docs"
+    return [s for (s,) in conn.execute(sql, (REMAKE_SHARE,))]
 
 
 def remake(conn: Connection, scope: str) -> None:
-    """Make ``scope``'s lists anew, in one transaction."""
+    """Drop ``scope``'s lists (their df out of the totals) and make them again, in one transaction."""
     conn.execute("BEGIN IMMEDIATE")
     with conn:  # commits, or rolls back on any exception
-        _take_out(conn, scope)
+        conn.execute("UPDATE lex_total SET df = df - (SELECT s.df FROM lex_key s WHERE s.scope=? AND s.key="
+                     "lex_total.key) WHERE key IN (SELECT key FROM lex_key WHERE scope=?)", (scope, scope))
+        conn.execute("DELETE FROM lex_total WHERE df <= 0")
+        conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
         _lists(conn, scope)
 
 
-def _take_out(conn: Connection, scope: str) -> None:
-    """The scope's lists dropped, their df taken out of the totals."""
-    conn.execute("UPDATE lex_total SET df = df - (SELECT s.df FROM lex_key s WHERE s.scope=? AND s.key=lex_total.key) "
-                 "WHERE key IN (SELECT key FROM lex_key WHERE scope=?)", (scope, scope))
-    conn.execute("DELETE FROM lex_total WHERE df <= 0")
-    conn.execute("DELETE FROM lex_key WHERE scope=?", (scope,))
-
-
 def _lists(conn: Connection, scope: str) -> None:
-    """Every list and df of ``scope`` made anew from its entries' words (lex_doc)."""
+    """Every list and df of ``scope`` made from its entries' words (lex_doc)."""
     count, total = conn.execute("SELECT count(*), coalesce(sum(len), 0) FROM lex_doc WHERE scope=?",
                                 (scope,)).fetchone()
     avgdl = max(1.0, total / count) if count else 0.0
@@ -54,7 +46,8 @@ def _lists(conn: Connection, scope: str) -> None:
     df: dict[str, int] = {}
     # why: read as a stream, not fetched whole (the entries' words are 40 MB at 100,000 entries)
     df_get, floor_get, best_get, cap = df.get, floor.get, best.get, 2 * lookup.CHAMPIONS
-    for rowid, dl, toks in conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE scope=? ORDER BY rowid", (scope,)):
+    rows = conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE scope=? ORDER BY rowid", (scope,))
+    for rowid, dl, toks in rows:
         # why: the impact depends on the weighted frequency alone within an entry, which takes a
         # few values (1, 2, 3, ...): computed once each (this loop is most of a build's time)
         tail = lexical_write.MAX_ROWID - rowid

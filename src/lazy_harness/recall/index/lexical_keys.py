@@ -1,19 +1,17 @@
-"""The word lists' keys, the same at write and at query time, and the lists' encoding.
+"""The word lists' keys, the same at write and at query time, and the lists' encoding (write side only:
+a search reads the lists with ``lookup.columns``).
 
 Keys (ADR 0049: the words as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer makes them,
 so the lists find what FTS5 found):
-  ``word``      a lower-case run of letters and digits (``tokens``: one token per run, as unicode61
-                cuts; the words of a camelCase identifier are in the tags column already,
-                ``terms.split_identifiers``), its Latin diacritics removed and Porter-stemmed
-                (``porter``): "Readers" is ``reader``, "deployment" ``deploy``
+  ``word``      a run of letters and digits, lower-cased, folded and Porter-stemmed (``porter``):
+                "Readers" is ``reader``; camelCase words are in the tags column already
   ``pref*``     the first 4, 5 and 6 characters of every stemmed word at least that long: the prefix
                 alternatives of a group (``"connec"*``) are one list each, no range scan
-  ``w1 w2``     a multi-word related term of ``terms.GROUPS`` ("sign-in", "timed-out"), where its
-                (stemmed) words stand next to each other (FTS5's phrase); kept only for those phrases
+  ``w1 w2``     a multi-word related term of ``terms.GROUPS`` ("sign-in") where its stemmed words
+                stand next to each other (FTS5's phrase)
 
-A list: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc); an impact is
-BM25's term-frequency part as a 16-bit integer (``lookup.QSCALE``). The write side only: a search
-reads the lists with ``lookup.columns``.
+A list: rowids (int32) then impacts (uint16, BM25's term-frequency part times ``lookup.QSCALE``),
+best first (impact desc, rowid asc).
 """
 
 from lazy_harness.recall.index import terms
@@ -24,8 +22,7 @@ _RUN = None
 
 
 def tokens(text: str) -> list[str]:
-    """The index's words of ``text``: each run of letters and digits lower-cased, folded and stemmed
-    (``porter``), as FTS5's porter tokenizer over unicode61 gives them."""
+    """The index's words of ``text``, as FTS5's porter tokenizer over unicode61 gives them."""
     global _RUN
     if _RUN is None:
         import re  # why: write side only; the query side cuts a few words with terms.words
@@ -90,9 +87,7 @@ def impact(f: float, dl: int, avgdl: float) -> int:
 
 def encode(entries: list[tuple[int, int]]) -> bytes:
     """A list's bytes from its (impact, rowid) entries, in their order."""
-    from array import (
-        array,  # why: write side only; array imports collections (2 to 5 ms at a start)
-    )
+    from array import array  # why: write side only; array imports collections (2 to 5 ms at a start)
 
     return array("i", [r for _, r in entries]).tobytes() + array("H", [q for q, _ in entries]).tobytes()
 

@@ -1,23 +1,22 @@
 """The word lists' write side: their tables, and entries put in and taken out of the lists.
 
 Tables (in the index's database):
-  lex_scope(scope, docs, tokens, avgdl, short)
-      docs/tokens: the scope's entries and their words; avgdl: the average length the list impacts
-      were computed with; short: entries lost from lists that were not complete (see ``remove``;
-      ``lexical_build`` makes such lists whole again)
-  lex_doc(rowid, scope, len, toks)    an entry's words per column (title, body, tags: one line
-                                      each), for exact scoring and for removing it
-  lex_key(scope, key, df, list)       df: entries of the scope holding the key; list: the best
-                                      ``CHAMPIONS`` of them by BM25's term-frequency part
-  lex_total(key, df)                  df summed over the scopes (BM25's idf)
+  lex_scope   docs/tokens: the scope's entries and their words; avgdl: the average length the list
+              impacts were computed with; short: entries lost from lists that were not complete
+  lex_doc     an entry's words per column (title, body, tags: one line each), for exact scoring
+              and for removing it
+  lex_key     df: entries of the scope holding the key; list: the best ``CHAMPIONS`` of them by
+              BM25's term-frequency part
+  lex_total   df summed over the scopes (BM25's idf)
 
-An entry is put in its lists in the transaction that indexes it (``recall.index.apply``, ADR 0049): what
-a search finds is what was committed, and there is no state in which a scope cannot be searched. The
-search over them: ``lookup.search``. Not on the prompt hook's path: the index's writer
-(``recall.index.writer``) runs it.
+An entry is put in its lists in the transaction that indexes it (ADR 0049): a search finds what was
+committed, and a scope is always searchable (``lookup.search``). Run by the index's writer, not a hook.
 """
 
 from __future__ import annotations
+
+import sys
+from bisect import bisect_left
 
 from lazy_harness.recall.index import lexical_keys, lookup
 
@@ -39,15 +38,16 @@ SCHEMA = (
      "list BLOB NOT NULL, PRIMARY KEY(scope, key)) WITHOUT ROWID"),
     "CREATE TABLE IF NOT EXISTS lex_total(key TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID",
 )
+_LISTS = "SELECT key, df, list FROM lex_key WHERE scope=? AND key IN ({})"
 
 
-def scope_row(conn: Connection, scope: str) -> tuple[int, int, float, int]:
-    """(docs, tokens, avgdl, short) of ``scope``, made (empty) when it has no row yet."""
-    row = conn.execute("SELECT docs, tokens, avgdl, short FROM lex_scope WHERE scope=?", (scope,)).fetchone()
-    if row is None:
-        conn.execute("INSERT INTO lex_scope(scope) VALUES (?)", (scope,))
-        return 0, 0, 0.0, 0
-    return row
+def _each(conn: Connection, sql: str, values: list, *head: str) -> list:
+    """The rows of ``sql`` (its ``IN ({})`` filled with ``values``, after the ``head`` parameters),
+    run once per ``lookup.chunks`` of the values."""
+    found: list = []
+    for chunk in lookup.chunks(values):
+        found += conn.execute(sql.format(",".join("?" * len(chunk))), [*head, *chunk]).fetchall()
+    return found
 
 
 def update_totals(conn: Connection, delta: dict[str, int]) -> None:
@@ -59,22 +59,17 @@ def update_totals(conn: Connection, delta: dict[str, int]) -> None:
 
 
 def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending) -> None:
-    """Index ``docs`` (rowid, title, body, tags) in ``scope``; a rowid already indexed is replaced.
-    The caller holds the write lock (``BEGIN IMMEDIATE``) and commits, with the entries themselves: a
-    search sees both or neither. Their lists are updated by ``flush``, before that commit, for every
-    entry of the transaction at once (``pending``)."""
-    if not docs:
-        return
+    """Index ``docs`` (rowid, title, body, tags) in ``scope``, replacing a rowid already indexed, in
+    the caller's transaction (``BEGIN IMMEDIATE``): it commits them with the entries themselves, after
+    ``flush`` put every entry of ``pending`` in its lists at once."""
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
         raise ValueError(f"lexical index: rowid out of range 1..{MAX_ROWID}")
-    present = [d[0] for d in docs]
-    old = [r for chunk in lookup.chunks(present)
-           for (r,) in conn.execute(f"SELECT rowid FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)]
+    old = _each(conn, "SELECT rowid FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
     if old:
-        remove(conn, old, pending)
+        remove(conn, [r for (r,) in old], pending)
     rows, parsed = [], []
     for rowid, title, body, tags in docs:
-        cols = [lexical_keys.tokens(title or ""), lexical_keys.tokens(body or ""), lexical_keys.tokens(tags or "")]
+        cols = [lexical_keys.tokens(t or "") for t in (title, body, tags)]
         dl = sum(len(c) for c in cols)
         rows.append((rowid, scope, dl, "\n".join(" ".join(c) for c in cols)))
         parsed.append((rowid, dl, cols))
@@ -83,49 +78,41 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pen
 
 
 def flush(conn: Connection, pending: Pending) -> None:
-    """Put the entries ``add`` left in ``pending`` into their lists (one merge per key for a whole
-    part of a build: entry by entry, a part of learnings cost as much again), in the caller's
-    transaction."""
+    """Put the entries ``add`` left in ``pending`` into their lists, df and counts, in the caller's
+    transaction (one merge per key for a whole part of a build: entry by entry cost as much again)."""
     for scope, parsed in pending.items():
-        if parsed:
-            _listed(conn, scope, parsed, *scope_row(conn, scope)[:3])
+        if not parsed:
+            continue
+        row = conn.execute("SELECT docs, tokens, avgdl FROM lex_scope WHERE scope=?", (scope,)).fetchone()
+        if row is None:
+            conn.execute("INSERT INTO lex_scope(scope) VALUES (?)", (scope,))
+        n_docs, n_tokens, avgdl = row or (0, 0, 0.0)
+        added = sum(p[1] for p in parsed)
+        if not avgdl:
+            # why: the impacts of an empty scope's first entries are measured against their own average
+            avgdl = max(1.0, (n_tokens + added) / (n_docs + len(parsed)))
+        fresh: dict[str, list[tuple[int, int]]] = {}
+        for rowid, dl, cols in parsed:
+            # why: within an entry the impact depends on the weighted frequency alone, which takes a
+            # few values (1, 2, 3, ...): computed once each
+            seen: dict[float, int] = {}
+            for key, f in lexical_keys.weighted(cols).items():
+                q = seen.get(f)
+                if q is None:
+                    q = seen[f] = lexical_keys.impact(f, dl, avgdl)
+                fresh.setdefault(key, []).append((q, rowid))
+        _merge(conn, scope, fresh)
+        update_totals(conn, {k: len(v) for k, v in fresh.items()})
+        conn.execute("UPDATE lex_scope SET docs = docs + ?, tokens = tokens + ?, avgdl = ? WHERE scope=?",
+                     (len(parsed), added, avgdl, scope))
     pending.clear()
-
-
-def _listed(conn: Connection, scope: str, parsed: list[tuple[int, int, list[list[str]]]], n_docs: int,
-            n_tokens: int, avgdl: float) -> None:
-    """Put entries already in lex_doc into the scope's lists, df and counts."""
-    added = sum(p[1] for p in parsed)
-    if not avgdl:
-        # why: the impacts of an empty scope's first entries are measured against their own average
-        avgdl = max(1.0, (n_tokens + added) / (n_docs + len(parsed)))
-    fresh: dict[str, list[tuple[int, int]]] = {}
-    # why: within an entry the impact depends on the weighted frequency alone, which takes a few
-    # values (1, 2, 3, ...): computed once each
-    impact = lexical_keys.impact
-    for rowid, dl, cols in parsed:
-        seen: dict[float, int] = {}
-        for key, f in lexical_keys.weighted(cols).items():
-            q = seen.get(f)
-            if q is None:
-                q = seen[f] = impact(f, dl, avgdl)
-            fresh.setdefault(key, []).append((q, rowid))
-    _merge(conn, scope, fresh)
-    update_totals(conn, {k: len(v) for k, v in fresh.items()})
-    conn.execute("UPDATE lex_scope SET docs = docs + ?, tokens = tokens + ?, avgdl = ? WHERE scope=?",
-                 (len(parsed), added, avgdl, scope))
 
 
 def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
     """Insert new (impact, rowid) entries into the scope's lists, keeping each list the best of its
     key: an entry ranking after the last of a list that is full or not complete stays out (better
     ones may have been left out of it before)."""
-    keys = list(fresh)
-    known: dict[str, tuple[int, bytes]] = {}
-    for chunk in lookup.chunks(keys):
-        for k, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope=? AND key IN "
-                                        f"({','.join('?' * len(chunk))})", [scope, *chunk]):
-            known[k] = (df, blob)
+    known = {k: (df, blob) for k, df, blob in _each(conn, _LISTS, list(fresh), scope)}
     out = []
     cap, rank = lookup.CHAMPIONS, lexical_keys.rank
     for k, new in fresh.items():
@@ -152,23 +139,14 @@ def _insert_one(blob: bytes, df: int, entry: tuple[int, int]) -> bytes:
     """``blob`` with one more (impact, rowid) entry where it ranks, by slicing bytes (decoding and
     sorting a list of 400 cost 50 us a key, 11 ms for one entry's 220 keys); unchanged when it
     ranks after the last of a full list or of one that is not complete."""
-    import sys
-
     n = len(blob) // 6
     ids, qs = lookup.columns(blob)
     q, r = entry
-    lo, hi = 0, n
-    while lo < hi:  # the first position ranking after the new entry
-        mid = (lo + hi) // 2
-        if (-qs[mid], ids[mid]) < (-q, r):
-            lo = mid + 1
-        else:
-            hi = mid
+    lo = bisect_left(range(n), (-q, r), key=lambda i: (-qs[i], ids[i]))  # the first that ranks after it
     if lo == n and (n < df or n >= lookup.CHAMPIONS):
         return blob
     keep = min(n, lookup.CHAMPIONS - 1)  # entries of the old list that stay
-    order = sys.byteorder
-    rid, imp = r.to_bytes(4, order, signed=True), q.to_bytes(2, order)
+    rid, imp = r.to_bytes(4, sys.byteorder, signed=True), q.to_bytes(2, sys.byteorder)
     return (blob[:4 * lo] + rid + blob[4 * lo:4 * keep] + blob[4 * n:4 * n + 2 * lo] + imp
             + blob[4 * n + 2 * lo:4 * n + 2 * keep])
 
@@ -176,57 +154,45 @@ def _insert_one(blob: bytes, df: int, entry: tuple[int, int]) -> bytes:
 def _without(blob: bytes, gone: set[int]) -> tuple[bytes, int]:
     """``blob`` without the entries of ``gone``, and how many it lost."""
     n = len(blob) // 6
-    ids, _ = lookup.columns(blob)
-    drop = [i for i, r in enumerate(ids) if r in gone] if len(gone) > 1 or n < 64 else []
     if len(gone) == 1 and n >= 64:
-        (r,) = gone
-        import sys
-
         # why: a search for its bytes in C instead of a walk over the list in Python
-        packed, at = r.to_bytes(4, sys.byteorder, signed=True), -1
+        packed, at = next(iter(gone)).to_bytes(4, sys.byteorder, signed=True), -1
         while True:
             at = blob.find(packed, at + 1, 4 * n)
             if at < 0 or at % 4 == 0:
                 break
         drop = [at // 4] if at >= 0 else []
+    else:
+        drop = [i for i, r in enumerate(lookup.columns(blob)[0]) if r in gone]
     if not drop:
         return blob, 0
-    ids_b, qs_b = blob[:4 * n], blob[4 * n:]
-    keep_ids, keep_qs, start = [], [], 0
-    for i in drop:
-        keep_ids.append(ids_b[4 * start:4 * i])
-        keep_qs.append(qs_b[2 * start:2 * i])
+    ids, qs, start = [], [], 0
+    for i in [*drop, n]:  # the runs between dropped entries
+        ids.append(blob[4 * start:4 * i])
+        qs.append(blob[4 * n + 2 * start:4 * n + 2 * i])
         start = i + 1
-    keep_ids.append(ids_b[4 * start:])
-    keep_qs.append(qs_b[2 * start:])
-    return b"".join(keep_ids) + b"".join(keep_qs), len(drop)
+    return b"".join(ids) + b"".join(qs), len(drop)
 
 
 def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) -> None:
-    """Drop entries from the index (unknown rowids are ignored); caller holds the write lock.
+    """Drop entries from the index (unknown rowids are ignored); the caller holds the write lock.
     Lists stay the best of what remains; a list that was not complete gets shorter (counted in
-    ``lex_scope.short``; ``lexical_build.remake`` makes them whole again). An entry still in
-    ``pending`` (added in this transaction) was in no list: only its words go."""
+    ``lex_scope.short`` for ``lexical_build``). An entry still in ``pending`` only loses its words."""
     if pending:
         gone = set(rowids)
         for scope, parsed in pending.items():
             waiting = [p[0] for p in parsed if p[0] in gone]
             if waiting:
                 pending[scope] = [p for p in parsed if p[0] not in gone]
-                for chunk in lookup.chunks(waiting):
-                    conn.execute(f"DELETE FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
+                _each(conn, "DELETE FROM lex_doc WHERE rowid IN ({})", waiting)
                 gone -= set(waiting)
         rowids = [r for r in rowids if r in gone]
-    found: list[tuple[int, str, int, str]] = []
-    for chunk in lookup.chunks(list(rowids)):
-        found += conn.execute(f"SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN "
-                              f"({','.join('?' * len(chunk))})", chunk).fetchall()
     by_scope: dict[str, list[tuple[int, int, str]]] = {}
-    for rowid, scope, dl, toks in found:
+    sql = "SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN ({})"
+    for rowid, scope, dl, toks in _each(conn, sql, list(rowids)):
         by_scope.setdefault(scope, []).append((rowid, dl, toks))
     for scope, docs in by_scope.items():
-        for chunk in lookup.chunks([d[0] for d in docs]):
-            conn.execute(f"DELETE FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)
+        _each(conn, "DELETE FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
         lose: dict[str, set[int]] = {}
         for rowid, _, toks in docs:
             for key in lexical_keys.weighted(lexical_keys.split(toks)):
@@ -239,19 +205,17 @@ def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) 
 
 def _drop(conn: Connection, scope: str, lose: dict[str, set[int]]) -> int:
     """Take the entries of ``lose`` (key -> rowids) out of the scope's lists; returns how many left a
-    list that was not complete (it is shorter now than the best of what remains)."""
-    keys, short, out, empty = list(lose), 0, [], []
-    for chunk in lookup.chunks(keys):
-        for k, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope=? AND key IN "
-                                        f"({','.join('?' * len(chunk))})", [scope, *chunk]).fetchall():
-            left = df - len(lose[k])
-            if left <= 0:
-                empty.append((scope, k))
-                continue
-            kept, lost = _without(blob, lose[k])
-            if len(blob) // 6 < df:
-                short += lost
-            out.append((scope, k, left, kept))
+    list that was not complete."""
+    short, out, empty = 0, [], []
+    for k, df, blob in _each(conn, _LISTS, list(lose), scope):
+        left = df - len(lose[k])
+        if left <= 0:
+            empty.append((scope, k))
+            continue
+        kept, lost = _without(blob, lose[k])
+        if len(blob) // 6 < df:
+            short += lost
+        out.append((scope, k, left, kept))
     conn.executemany("INSERT OR REPLACE INTO lex_key(scope, key, df, list) VALUES (?,?,?,?)", out)
     conn.executemany("DELETE FROM lex_key WHERE scope=? AND key=?", empty)
     return short

@@ -5,7 +5,7 @@ both sides: an entry's tokens when it is indexed, a prompt's words when it is se
 "Readers" is found by "reader" and "deployment" by "deploy".
 
 Written from the algorithm's description; checked against SQLite's own tokenizer on every distinct
-word of this repository (tests/recall/test_porter.py). On the prompt hook's path: no imports at the
+word of this repository (tests/recall/index/test_porter.py). On the prompt hook's path: no imports at the
 top (``unicodedata`` only for a word that is not ASCII).
 """
 
@@ -24,26 +24,16 @@ def _cons(w: str, i: int) -> bool:
 
 def _measure(stem: str) -> int:
     """Porter's m: how many vowel-consonant sequences ``stem`` holds ([C](VC)^m[V])."""
-    m, i, n = 0, 0, len(stem)
-    while i < n and _cons(stem, i):
-        i += 1
-    while i < n:
-        while i < n and not _cons(stem, i):
-            i += 1
-        if i >= n:
-            break
-        while i < n and _cons(stem, i):
-            i += 1
-        m += 1
+    m, vowel = 0, False
+    for i in range(len(stem)):
+        cons = _cons(stem, i)
+        m += cons and vowel
+        vowel = not cons
     return m
 
 
 def _vowel_in(stem: str) -> bool:
     return any(not _cons(stem, i) for i in range(len(stem)))
-
-
-def _double(w: str) -> bool:
-    return len(w) >= 2 and w[-1] == w[-2] and _cons(w, len(w) - 1)
 
 
 def _cvc(w: str) -> bool:
@@ -52,26 +42,26 @@ def _cvc(w: str) -> bool:
     return (n >= 3 and _cons(w, n - 3) and not _cons(w, n - 2) and _cons(w, n - 1) and w[-1] not in "wxy")
 
 
-_STEP2 = (("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"),
-          ("bli", "ble"), ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"), ("ization", "ize"),
-          ("ation", "ate"), ("ator", "ate"), ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"),
-          ("ousness", "ous"), ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"), ("logi", "log"))
-_STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""),
-          ("ness", ""))
-_STEP4 = ("al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism",
-          "ate", "iti", "ous", "ive", "ize")
+_STEP2 = {"ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance", "izer": "ize", "bli": "ble",
+          "alli": "al", "entli": "ent", "eli": "e", "ousli": "ous", "ization": "ize", "ation": "ate",
+          "ator": "ate", "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous", "aliti": "al",
+          "iviti": "ive", "biliti": "ble", "logi": "log"}
+_STEP3 = {"icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic", "ful": "", "ness": ""}
+_STEP4 = dict.fromkeys(("al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent",
+                        "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize"), "")
 
 
-def _rules(w: str, rules: tuple[tuple[str, str], ...], least: int) -> str:
-    """The longest suffix of ``rules`` that ``w`` ends with replaced, when the stem left has m > ``least``."""
-    best = None
-    for suf, rep in rules:
-        if w.endswith(suf) and (best is None or len(suf) > len(best[0])):
-            best = (suf, rep)
-    if best is None:
-        return w
-    stem = w[:-len(best[0])]
-    return stem + best[1] if _measure(stem) > least else w
+def _rules(w: str, rules: dict[str, str], least: int) -> str:
+    """The longest suffix of ``rules`` that ``w`` ends with replaced, when the stem left has m > ``least``
+    (step 4's -ion only after s or t)."""
+    for n in range(7, 1, -1):  # the longest first: the suffixes have 2 to 7 letters
+        suf = w[-n:]
+        if suf in rules:
+            stem = w[:-n]
+            if suf == "ion" and not stem.endswith(("s", "t")):
+                return w
+            return stem + rules[suf] if _measure(stem) > least else w
+    return w
 
 
 def _step1(w: str) -> str:
@@ -80,35 +70,22 @@ def _step1(w: str) -> str:
         w = w[:-2]
     elif w.endswith("s") and not w.endswith("ss"):
         w = w[:-1]
-    again = False
     if w.endswith("eed"):
         if _measure(w[:-3]) > 0:
             w = w[:-1]
-    elif w.endswith("ed") and _vowel_in(w[:-2]):
-        w, again = w[:-2], True
-    elif w.endswith("ing") and _vowel_in(w[:-3]):
-        w, again = w[:-3], True
-    if again:
-        if w.endswith(("at", "bl", "iz")):
-            w += "e"
-        elif _double(w) and w[-1] not in "lsz":
-            w = w[:-1]
-        elif _measure(w) == 1 and _cvc(w):
-            w += "e"
+    elif w.endswith(("ed", "ing")):
+        cut = w[:-2] if w.endswith("ed") else w[:-3]
+        if _vowel_in(cut):
+            w = cut
+            if w.endswith(("at", "bl", "iz")):
+                w += "e"
+            elif len(w) >= 2 and w[-1] == w[-2] and _cons(w, len(w) - 1) and w[-1] not in "lsz":
+                w = w[:-1]
+            elif _measure(w) == 1 and _cvc(w):
+                w += "e"
     if w.endswith("y") and _vowel_in(w[:-1]):
         w = w[:-1] + "i"
     return w
-
-
-def _step4(w: str) -> str:
-    """The longest of the last suffixes (-ance, -ment, -ion after s or t, ...) off a stem with m > 1."""
-    best = max((s for s in _STEP4 if w.endswith(s)), key=len, default=None)
-    if best is None:
-        return w
-    stem = w[:-len(best)]
-    if best == "ion" and not stem.endswith(("s", "t")):
-        return w
-    return stem if _measure(stem) > 1 else w
 
 
 def _step5(w: str) -> str:
@@ -133,20 +110,15 @@ def stem(word: str) -> str:
     got = _CACHE.get(word)
     if got is not None:
         return got
-    w = word
-    if w.isascii():
-        if 2 < len(w) <= 64:
-            w = _step5(_step4(_rules(_rules(_step1(w), _STEP2, 0), _STEP3, 0)))
-    else:
-        raw = w.encode()
-        if 2 < len(raw) <= 64:
-            # why: each byte a character (latin-1): the rules strip ASCII suffixes only, so the
-            # stem is whole UTF-8
-            cut = _step5(_step4(_rules(_rules(_step1(raw.decode("latin-1")), _STEP2, 0), _STEP3, 0)))
-            try:
-                w = cut.encode("latin-1").decode()
-            except UnicodeDecodeError:  # a double consonant undone inside a character ("x₂₂ing")
-                w = word
+    # why: each byte a character (latin-1): the rules strip ASCII suffixes only, so the stem is whole UTF-8
+    w = word if word.isascii() else word.encode().decode("latin-1")
+    if 2 < len(w) <= 64:
+        w = _step5(_rules(_rules(_rules(_step1(w), _STEP2, 0), _STEP3, 0), _STEP4, 1))
+    if not word.isascii():
+        try:
+            w = w.encode("latin-1").decode()
+        except UnicodeDecodeError:  # a double consonant undone inside a character ("x₂₂ing")
+            w = word
     if len(_CACHE) < CACHED:
         _CACHE[word] = w
     return w

@@ -40,9 +40,8 @@ def words_of(rec: dict) -> str:
 
 
 def cues_of(value: object) -> str:
-    """The entry's cues as the index keeps them apart (``entry.cues``): one line each, in their
-    order, joined by a newline; a lone string is one cue. The embedder compares the prompt with
-    each of them alone (ADR 0020)."""
+    """The entry's cues one a line (a lone string is one cue), as ``entry.cues`` keeps them: the
+    embedder compares the prompt with each alone (ADR 0020)."""
     items = value if isinstance(value, (list, tuple)) else [value]
     cues = [" ".join(text_of(c).split()) for c in items if c is not None]
     return "\n".join(c for c in cues if c)[:MAX_FIELD]
@@ -99,25 +98,21 @@ def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | N
 
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int | None = None,
                max_lines: int | None = None) -> tuple[list[dict], list[str], int, int]:
-    """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (line ``line`` is
-    the last line before it) up to byte ``size`` (the size the caller saw, so what it records
-    matches what was read: lines appended meanwhile are read next time). Returns (entries, hidden,
-    new offset, new line count); a torn last line is not read (the offset stops before it, so it is
-    read once it is whole), but one saved without its newline (``files.whole_object``) is, and then
-    (0, 0) comes back: the whole file is read again once it changes. ``jsonload`` skips a byte
-    order mark at the start. With ``max_lines``, only that many whole lines are read (the offset
-    returned stops after them)."""
+    """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (after line ``line``)
+    up to byte ``size`` (what the caller saw: lines appended meanwhile are read next time), at most
+    ``max_lines`` of them. Returns (entries, hidden, new offset, new line count). A torn last line is
+    read once it is whole; one saved without its newline (``files.whole_object``) is read, and then
+    (0, 0) comes back: the whole file is read again once it changes."""
     data = _read_part(path, kind, offset, size)
     if data is None:
         return [], [], 0, 0
     end = data.rfind(b"\n") + 1
     if max_lines is not None and data.count(b"\n", 0, end) > max_lines:
-        cut = 0
+        end = 0
         for _ in range(max_lines):
-            cut = data.index(b"\n", cut) + 1
-        end = cut
+            end = data.index(b"\n", end) + 1
         data = data[:end]
-    rows = data[:end].split(b"\n")[:-1] if end else []
+    rows = data[:end].split(b"\n")[:-1]
     unended = files.whole_object(data[end:])
     if unended:
         rows.append(data[end:])
@@ -128,9 +123,8 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
         line += 1
         if not raw.strip():
             continue
-        salvaged = False
         try:
-            recs = [jsonload.loads(raw)]
+            recs, salvaged = [jsonload.loads(raw)], False
         except (ValueError, RecursionError):
             # why: a damaged line is salvaged as read-back and lh memory show salvage it (a byte that is
             # not UTF-8 costs that character, not the entry), and the file noted for the log
@@ -156,13 +150,14 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     return entries, hidden, offset + end, line
 
 
-def _handoff_entry(item_id: str, text: str, path: str, line: int, ts: str, by: str = "", agent: str = "") -> dict:
-    prov = ("by hand" if by in ("hand-edit", "by hand")
-            else f"{provenance.agent_word({'agent': agent})}session {by[:8]}" if by else "unknown")
-    return {"id": item_id, "kind": "handoff", "origin": "", "scope": "", "file": path, "line": line, "prov": prov,
-            "sess": by.strip(),
-            "ts": ts, "title": text_of(text), "body": "", "tags": tags_of("", text_of(text)), "detail": "",
-            "cues": ""}
+def _handoff_entry(item: dict, path: str, status: str) -> dict:
+    """A handoff item as an entry, ``status`` "active" or "forgotten"."""
+    text, by = text_of(item.get("text")), text_of(item.get("opened_by"))
+    agent = provenance.agent_word({"agent": text_of(item.get("opened_agent"))})
+    prov = "by hand" if by in ("hand-edit", "by hand") else f"{agent}session {by[:8]}" if by else "unknown"
+    return {"id": item["id"], "kind": "handoff", "origin": "", "scope": "", "file": path, "line": 0,
+            "prov": prov, "sess": by.strip(), "ts": text_of(item.get("opened"))[:40], "title": text,
+            "body": "", "tags": tags_of("", text), "detail": "", "cues": "", "status": status}
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
@@ -176,16 +171,9 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
     path = os.path.join(memory_dir, files.HANDOFF)
     state, _ = handoff.load(memory_dir)
     log = os.path.join(memory_dir, handoff.STATE)
-    found = [(item, path, "active") for item in handoff.open_items(state)]
-    found += [(item, log, "forgotten") for item in handoff.forgotten_items(state)]
-    out = []
-    for item, where, status in found:
-        if text_of(item.get("text")).strip():
-            entry = _handoff_entry(item["id"], text_of(item.get("text")), where, 0, text_of(item.get("opened"))[:40],
-                                   text_of(item.get("opened_by")), text_of(item.get("opened_agent")))
-            entry["status"] = status
-            out.append(entry)
-    return path, out
+    found = [_handoff_entry(item, path, "active") for item in handoff.open_items(state)]
+    found += [_handoff_entry(item, log, "forgotten") for item in handoff.forgotten_items(state)]
+    return path, [e for e in found if e["title"].strip()]
 
 
 def read_learning(path: str, inactive: bool = False) -> dict | None:
@@ -201,15 +189,10 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
     if not active and not inactive:
         return None
     title = text_of(meta.get("title")) or ids.title_of_file(path)
-    origin = text_of(meta.get("origin"))
-    learning = body
-    at = body.find("## Learning")
-    if at >= 0:
-        learning = body[at + len("## Learning"):]
-        cut = learning.find("\n## ")
-        learning = learning[:cut] if cut >= 0 else learning
+    _, heading, learning = body.partition("## Learning")
+    learning = learning.split("\n## ", 1)[0] if heading else body
     return {"id": ids.of_learning(meta, title), "kind": "learning",
-            "origin": origin, "okey": provenance.key_of(meta),
+            "origin": text_of(meta.get("origin")), "okey": provenance.key_of(meta),
             "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"),
             "sess": text_of(meta.get("origin_session")).strip(),
             "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
@@ -248,21 +231,17 @@ def file_stamps(folder: str) -> dict[str, str]:
 
 
 def check(path: str, offset: int) -> str:
-    """A digest of the file's first ``offset`` bytes: the index keeps it with a JSONL file it read up
-    to ``offset``, and reads on from there only while it still matches. All of them: an edit in place
-    anywhere before (a secret overwritten with as many characters) followed by an appended line is
-    a change, and the file is read again (reading and hashing 8.5 MB, 18,000 entries' decisions,
-    takes about 15 ms: the writer's, never a hook's)."""
+    """A digest of the file's first ``offset`` bytes, kept with a JSONL file the index read up to
+    ``offset``: it reads on only while it matches, so an edit in place anywhere before (a secret
+    overwritten with as many characters) makes it read the file again (hashing 8.5 MB takes about
+    15 ms: the writer's, never a hook's)."""
     import hashlib
 
     digest = hashlib.blake2b(digest_size=16)
     try:
         with open(path, "rb") as fh:
             left = offset
-            while left > 0:
-                chunk = fh.read(min(left, 1 << 20))
-                if not chunk:
-                    break
+            while left > 0 and (chunk := fh.read(min(left, 1 << 20))):
                 digest.update(chunk)
                 left -= len(chunk)
     except OSError:
