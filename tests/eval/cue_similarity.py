@@ -113,7 +113,7 @@ def candidates(parts: list[tuple[str, list]]) -> list[dict]:
                     # in the hook's lexical order
                     rows.append({"part": part, "prompt": prompt, "want": {key_id[k] for k in expected},
                                  "cands": [(c["id"], len(c["matched"]),
-                                            rank._elsewhere(c["kind"], c["origin"], project),
+                                            rank.groups_needed(c, project) > 1,
                                             c["kind"], c["strength"]) for c in ranked]})
         finally:
             conn.close()

@@ -1,21 +1,14 @@
-"""Trust at prompt recall (ADR 0024): which ranked entries a prompt may be given, and how each is labelled.
-
-- Scope: a ``scope: project`` learning only in the project it was written for, known by the project
-  key recorded with it (``~/work/api`` and ``~/clients/x/api`` are two projects with one folder
-  name); the search's SQL keeps learnings by origin name or ``general``, and this filter runs after it.
-- The hold check again before injection (memory/trust.py): an entry whose text reads as an
-  instruction to the agent is left out unless the person approved it (memory/held.py); the next
-  SessionStart records the hold.
-- Each item names its kind, id, date and origin (memory/provenance.py), its text neutralised for the
-  channel (memory/fence.py).
+"""Trust at prompt recall (ADR 0024; docs/how/recall.md, "Trust"): which ranked entries a prompt may
+be given. A ``scope: project`` learning only in the project it was written for, known by the project
+key recorded with it (two projects may share a folder name); the hold check again before injection
+(memory/trust.py), unless the person approved the entry (memory/held.py).
 """
 
 from __future__ import annotations
 
 from lazy_harness.memory import trust
 
-# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and ``typing`` (nor
-# ``sqlite3``) is not imported at run time on the hot path (house style section 3)
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module (house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
@@ -46,8 +39,7 @@ def in_scope(c: dict, key: str | frozenset[str], legacy: Callable[[Record], bool
         return False
     from lazy_harness.memory import frontmatter
 
-    head = frontmatter.read_frontmatter_values(c["file"], ("id", "title", "origin", "origin_session"))
-    return legacy(head)
+    return legacy(frontmatter.read_frontmatter_values(c["file"], ("id", "title", "origin", "origin_session")))
 
 
 def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str], Callable[[Record], bool]]:
@@ -63,29 +55,11 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
                                                owned.adopted)
 
 
-def _approved(c: dict, approvals: Callable[[], Container[str]]) -> bool:
-    if c["kind"] != "learning":
-        return c["id"] in approvals()
-    from lazy_harness.memory import frontmatter, held
-
-    # why the path: an approval counts only as the person's MAC of the file's text (ADR 0052)
-    return held.learning_approved(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)),
-                                  path=c["file"])
-
-
 def screen(cands: list[dict], mdir: str, limit: int | None = None,
            env: Env | None = None) -> tuple[list[dict], list[dict]]:
     """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
     With ``limit``, no more are looked at once that many are through (what a prompt can show)."""
-    cache: list[Container[str]] = []
-
-    def approvals() -> Container[str]:
-        if not cache:
-            from lazy_harness.memory import held
-
-            cache.append(held.approved(mdir, env=env))
-        return cache[0]
-
+    approvals: list[Container[str]] = []  # the approved ids, read once when first needed
     kept: list[dict] = []
     out: list[dict] = []
     for c in cands:
@@ -94,10 +68,21 @@ def screen(cands: list[dict], mdir: str, limit: int | None = None,
         why = c.get("hold")
         if why is None:  # not checked when indexed: checked now
             why = trust.reason(f"{c.get('title') or ''} {c.get('detail') or ''}")
-        if why and not _approved(c, approvals):
+        if why and not _approved(c, mdir, env, approvals):
             c["held"] = why
             out.append(c)
         else:
             kept.append(c)
     return kept, out
 
+
+def _approved(c: dict, mdir: str, env: Env | None, approvals: list[Container[str]]) -> bool:
+    from lazy_harness.memory import frontmatter, held
+
+    if c["kind"] != "learning":
+        if not approvals:
+            approvals.append(held.approved(mdir, env=env))
+        return c["id"] in approvals[0]
+    # why the path: an approval counts only as the person's MAC of the file's text (ADR 0052)
+    return held.learning_approved(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)),
+                                  path=c["file"])

@@ -13,8 +13,7 @@ import os
 
 from lazy_harness import paths
 
-# why: not ``from typing import TYPE_CHECKING``: both the prompt hook and SessionStart load this module,
-# and ``typing`` is not imported at run time on the hot path (house style section 3)
+# why: not ``from typing import TYPE_CHECKING``: the prompt hook and SessionStart load this module
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -41,27 +40,24 @@ def read(env: Env | None, session_id: str) -> set[str]:
 
 def add(env: Env | None, session_id: str, ids: Iterable[str], replace: bool = False) -> None:
     """Append ``ids`` (or, with ``replace``, start the file over with them)."""
-    if not session_id:
+    text = "".join(f"{i}\n" for i in ids)
+    if not session_id or not (text or replace):
         return
     path = state_file(env, session_id)
-    text = "".join(f"{i}\n" for i in ids)
-    if replace and not text:  # why: nothing shown is no file: a start that prints nothing writes none
+    if not text:  # why: nothing shown is no file: a start that prints nothing writes none
         try:
             os.unlink(path)
         except FileNotFoundError:
             pass
         return
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     if replace:
         from lazy_harness.atomic import atomic_write
 
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         # why: whole for any reader, but not fsynced (two fsyncs, about 0.8 ms of SessionStart): lost
         # in a power cut, it only means an item may be shown once more, as the appends below
         atomic_write(path, text, durable=False)
         return
-    if not text:
-        return
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     # why: a plain O_APPEND write, no lock and no fsync: one small write per prompt on the hot path, and
     # losing it in a crash only means an item may be shown once more
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)

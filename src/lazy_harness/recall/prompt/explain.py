@@ -1,8 +1,6 @@
-"""What one typed prompt would get, and why: the text the prompt hook would inject and the ranked
+"""What one typed prompt would get, and why, for ``lh memory show --prompt`` and the search of ``lh
+ui``: the text the prompt hook would inject (the same ``recall.context_for``) and the ranked
 candidates with the bar they met or missed.
-
-Shared by ``lh memory show --prompt`` and the search of ``lh ui``, so both say what the model gets
-(the same :func:`lazy_harness.recall.prompt.recall.context_for`, the same bar).
 """
 
 from __future__ import annotations
@@ -27,9 +25,8 @@ SEARCH = {"exact": "every entry holding its words scored",
 def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
            place: tuple[str, str, str] | None = None) -> dict[str, Any]:
     """``{"nothing": why}`` when the prompt gets no search at all; else ``{"text": the injected text or
-    None, "why": the line naming the terms and the bar, "none": why nothing came back (None when
-    something did), "ranked": the first SHOWN candidates}`` (each with passes, strength, coverage,
-    similarity, kind, id, title, matched, and ``why``: the bar's reason to let it in or keep it out)."""
+    None, "why": the :func:`header` line, "none": why nothing came back (None when something did),
+    "ranked": the first SHOWN candidates, each with ``why``, the bar's reason (``rank.why``)}``."""
     settings = cfg["recall"]
     if not settings["enabled"]:
         return {"nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
@@ -49,9 +46,8 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
 
 
 def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
-    """The ``==== why`` line: the prompt's terms, which entries the words' search scored, and the bar:
-    the similarity bar's rules when it ran (for the candidates it compared, and the strength bar for
-    those of them not embedded yet), else the strength bar's."""
+    """The ``==== why`` line: the prompt's terms, which entries the words' search scored, and the bar
+    (the similarity bar's rules when it ran, the strength bar's for the rest)."""
     extra = int(settings["min_terms"]) + rank.OTHER_PROJECT
     weight = f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""
     lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "

@@ -1,9 +1,8 @@
-"""Which entries a prompt gets, and the text that carries them: the prompt's terms (at most
-``MAX_TERMS``, each a group of alternatives), the best ``POOL`` candidates of the word lists
-(``lookup.candidates``, ADR 0049), the strength bar (``rank``), with ``recall.semantic`` the
-similarity bar and its evidence rules (``by_similarity``, ADR 0020, 0025, 0034, 0041), and the
-lines printed (``render``). The bars step by step: docs/how/recall.md, "How selection works",
-"Similarity" and "Precision"; each number's measured reason is beside its constant here.
+"""Which entries a prompt gets, and the text that carries them: the prompt's terms (groups of
+alternatives), the best ``POOL`` candidates of the word lists (ADR 0049), the strength bar
+(``rank``), the similarity bar and its evidence rules (``by_similarity``, ADR 0020, 0025, 0034,
+0041), and the lines printed (``render``). The bars step by step: docs/how/recall.md, "How selection
+works", "Similarity" and "Precision"; each number's reason is beside its constant.
 """
 
 from __future__ import annotations
@@ -26,41 +25,25 @@ if TYPE_CHECKING:
 
 MAX_TERMS = 12
 POOL = 60
-# why: a prompt in other words than memory holds words no entry has; each weighs half the rarest
-# word's weight, so a paraphrase is not drowned by its own new words, yet a prompt mostly about
-# things memory never mentions still gets nothing
+# why: a word no entry holds (a paraphrase's own words) weighs half the rarest word's: a paraphrase
+# is not drowned by it, a prompt mostly about what memory never mentions still gets nothing
 UNKNOWN = 0.5
-# why: a general learning from another project reaches this one because it is about a language or
-# a tool every project uses ("python", "list", "docker"), and so do prompts that need no memory at
-# all; it must match one word more than the project's own entries. On the evaluation this took
-# noise from 15 to 9 of 56 prompts with no relevant memory, for 2 of 197 expected entries
+# why: a general learning of another project is about a tool every project uses, as are prompts that
+# need no memory: one word more took noise from 15 to 9 of 56 such prompts, for 2 of 197 expected
+# entries (ADR 0017)
 OTHER_PROJECT = 1
-# why: a decision, failure or learning written before cues (ADR 0018) has one field fewer for a
-# prompt to match, so its BM25 runs lower for the same relevance; its strength counts this many
-# times. On the evaluation's entries without cues (hand-written, then with tags only), over the
-# repository's prompts and three outside sets, the strength bar then found at least what the
-# coverage bar found, with less noise; one later set did not confirm it for hand-written entries
-# (ADR 0019)
+# why: an entry written without cues (ADR 0018) has one field fewer to match, so a lower BM25 for the
+# same relevance; measured in ADR 0019
 UNCUED = 1.6
-# why: the similarity alone misses entries whose words match the prompt strongly (a static model
-# knows words, not sentences); a little of the strength helps. Fixed, not fitted: on the repository's
-# prompts the neighbours (0.03 to 0.05, cap 3 to 5) give 0.87 to 0.90 recall@5 (ADR 0025)
+# why: a static model knows words, not sentences: a little of the strength helps. Fixed, not fitted:
+# the neighbours (0.03 to 0.05, cap 3 to 5) give 0.87 to 0.90 recall@5 (ADR 0025)
 BLEND, BLEND_CAP = 0.04, 4.0
-# why: ADR 0034. On the development sets (the repository's set with tags, with tags and cues, and the
-# blind set's development prompts), a candidate that matched one distinctive word of a prompt holding
-# several was the expected entry about 1 time in 10, whatever its similarity under 0.6: a prompt names
-# a place (the wishlist screen, the footer) and a task, and memory shares the place. Asking for a
-# second distinctive word, or this similarity, took no-memory prompts that got anything from 7 of 8
-# to 2 of 8 there. Counting the coverage in the score (COVER) gave back most of the recall this cost;
-# 0.3 gave a little more, and let 3 of the repository's 20 no-memory prompts through on similarities
-# of 0.36 to 0.42
+# why: one distinctive word among several is the expected entry about 1 time in 10 under 0.6; the
+# coverage in the score gives back most of the recall that cost (ADR 0034)
 ALONE = 0.60
 COVER = 0.2
-# why: ADR 0041. Entries that all hold the distinctive words an entry matched (a component the project's
-# memory often names: the search dialog, the footer, the changelog) show that those words are the
-# project's everyday subject, not one episode's; from CROWD such entries on, one passes only when its
-# similarity stands out, STANDOUT above every other's. Chosen on each half of the development sets and
-# checked on the other: on either, 3 to 6 entries and 0.03 to 0.05 give the same figures
+# why: entries that all hold the same distinctive words show the project's everyday subject, not one
+# episode's (ADR 0041: 3 to 6 entries and 0.03 to 0.05 give the same figures)
 CROWD = 4
 STANDOUT = 0.03
 CAP_ITEM = 420
@@ -69,116 +52,91 @@ NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "h
 
 def groups(prompt: str, keep_stopwords: bool = False) -> list[str]:
     """The prompt's informative terms, at most ``MAX_TERMS`` (with ``keep_stopwords``, for words typed
-    as a search, every word when all of them are stopwords); each becomes a group of alternatives
-    (``terms.group_alternatives``: the word, its prefix, its related words)."""
+    as a search, every word when all are stopwords); each becomes a group of alternatives."""
     found = terms.informative(prompt)
     if not found and keep_stopwords:
         found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
     return found[:MAX_TERMS]
 
 
-def _elsewhere(kind: str, origin: str, project: str | None) -> bool:
-    """A learning written in another project than ``project`` (None: no project, no difference)."""
-    return project is not None and kind == "learning" and origin != project
-
-
 def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: RecallConfig, scopes: list[str],
          pool: int = POOL, keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
          with_related: bool = True) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
-    ``scopes``: the memory folders searched ("" for the learnings), by the word lists
-    (``lookup.candidates``) whatever the index's size; ``info["search"]`` says ``exact`` when no list
-    read was cut (the candidates are every entry's best, as FTS5 ranked them), ``bounded`` when one was
-    (the best of each word's ``lookup.CHAMPIONS`` entries). ``project``: the prompt's project, whose
-    own learnings need no extra word (``OTHER_PROJECT``)."""
+    ``scopes``: the memory folders searched ("" for the learnings); ``info["search"]``: ``exact`` when
+    no word list read was cut, ``bounded`` when one was (ADR 0049). ``project``: the prompt's project,
+    whose own learnings need no extra word (``OTHER_PROJECT``)."""
     gs = groups(prompt, keep_stopwords)
     info: dict[str, Any] = {"terms": gs, "candidates": 0}
     if not gs:
         return [], info
     rows, facts = lookup.candidates(conn, [terms.group_alternatives(t, with_related) for t in gs], scopes, where,
                                     args, pool, hidden_too)
-    info["search"] = "bounded" if facts["bounded"] else "exact"
     total_docs = max(1, facts["N"])
     weights = {term: _weight(total_docs, facts["df"][g]) for g, term in enumerate(gs)}
     hits = {term: {r for r, m in facts["matched"].items() if g in m} for g, term in enumerate(gs)}
-    info["candidates"] = len(rows)
-    info["weights"], info["docs"] = weights, total_docs
+    info.update(search="bounded" if facts["bounded"] else "exact", candidates=len(rows), weights=weights,
+                docs=total_docs)
     if not rows:
         return [], info
     # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
     scale = math.sqrt(len(gs)) * max(math.log((total_docs - 0.5) / 1.5), 1e-6)
     distinct = frozenset(t for t in weights if not terms.generic(t))
     info["distinct"] = [t for t in weights if t in distinct]
-    bar = (sum(weights.values()) or 1.0, scale, max(1, int(settings["min_terms"])),
-           float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0)
-    out = [_scored(r, weights, hits, bar, project, distinct) for r in rows]
+    whole, min_terms = sum(weights.values()) or 1.0, max(1, int(settings["min_terms"]))
+    min_score, min_coverage = float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0
+    out = []
+    for r in rows:  # its coverage, strength, anchors (its distinctive words) and the bar's verdict
+        matched = [t for t in weights if r[0] in hits[t]]
+        c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5],
+             "line": r[6], "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12],
+             "matched": matched, "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),
+             "coverage": sum(weights[t] for t in matched) / whole,
+             "strength": -r[12] / scale * (UNCUED if r[11] else 1.0)}
+        c["passes"] = (len(matched) >= groups_needed(c, project, min_terms) and bool(c["anchors"])
+                       and c["coverage"] >= min_coverage and c["strength"] >= min_score)
+        out.append(c)
     out.sort(key=lambda c: (-c["coverage"], c["bm25"]))
-    seen, unique = set(), []
+    first: dict[str, dict[str, Any]] = {}
     for c in out:  # the same entry written twice (a hand copy) counts once
-        if c["id"] not in seen:
-            seen.add(c["id"])
-            unique.append(c)
-    return unique, info
-
-
-def _scored(r: tuple, weights: dict[str, float], hits: dict[str, set], bar: tuple, project: str | None,
-            distinct: frozenset[str]) -> dict:
-    """One candidate row as a dict with its coverage, strength, anchors (the ``distinct`` words of the
-    prompt it matches) and the strength bar's verdict (``passes``; :func:`why` says it in words).
-    ``bar``: (the prompt's whole weight, the strength's scale, min_terms, min_score, min_coverage)."""
-    whole, scale, min_terms, min_score, min_coverage = bar
-    matched = [t for t in weights if r[0] in hits[t]]
-    c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5], "line": r[6],
-         "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12], "matched": matched,
-         "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),
-         "coverage": sum(weights[t] for t in matched) / whole,
-         "strength": -r[12] / scale * (UNCUED if r[11] else 1.0)}
-    c["passes"] = (len(matched) >= groups_needed(c, project, min_terms) and bool(c["anchors"])
-                   and c["coverage"] >= min_coverage and c["strength"] >= min_score)
-    return c
+        first.setdefault(c["id"], c)
+    return list(first.values()), info
 
 
 def _weight(total_docs: int, df: int) -> float:
-    """A group's inverse document frequency; a word no entry holds still counts in the prompt's
-    weight (as if one entry held it, times UNKNOWN): a prompt mostly about things memory never
-    mentions is not about memory."""
+    """A group's inverse document frequency; a word no entry holds weighs as one held once, times UNKNOWN."""
     return math.log(1.0 + (total_docs - max(df, 1) + 0.5) / (max(df, 1) + 0.5)) * (UNKNOWN if not df else 1.0)
 
 
 def groups_needed(c: dict, project: str | None, least: int = 1) -> int:
-    """How many of the prompt's groups candidate ``c`` must match: ``least``, one more
-    (``OTHER_PROJECT``) for a general learning written in another project."""
-    return least + OTHER_PROJECT * _elsewhere(c["kind"], c["origin"], project)
+    """How many of the prompt's groups ``c`` must match: ``least``, one more (``OTHER_PROJECT``) for a
+    learning written in another project than ``project`` (None: no project, no difference)."""
+    elsewhere = project is not None and c["kind"] == "learning" and c["origin"] != project
+    return least + OTHER_PROJECT * elsewhere
 
 
 def worth_scoring(ranked: list[dict], project: str | None) -> list[int]:
-    """The rowids of the candidates the similarity bar could let in: those matching enough groups, one
-    of them a distinctive word (:func:`evidence`)."""
+    """The rowids of the candidates the similarity bar could let in: enough groups, one distinctive."""
     return [c["rowid"] for c in ranked if len(c["matched"]) >= groups_needed(c, project) and c["anchors"]]
 
 
 def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
     """What the similarity bar compares (ADR 0025, 0034): the similarity, plus ``BLEND`` times the
-    strength (floored at 0, capped at ``BLEND_CAP``) and ``COVER`` times the coverage: an entry the
-    prompt's words reach strongly, or whose words carry most of the prompt, needs a little less
-    similarity."""
+    strength (floored at 0, capped at ``BLEND_CAP``) and ``COVER`` times the coverage."""
     return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
 
 
 def evidence(c: dict, similarity: float, bar: float) -> bool:
-    """Whether candidate ``c`` has the evidence the similarity bar asks for beside its score (ADR 0034,
-    0041): at least one of its matched groups is a distinctive word (not ``terms.GENERIC``), and it
-    matches two of them, or has a similarity of ``ALONE`` (one word is one word of evidence, whether
-    or not the prompt has others), or of ``bar`` when no other candidate holds its one word
-    (``holders``: a word only one entry holds points at that entry)."""
+    """The evidence the similarity bar asks for beside the score (ADR 0034, 0041): a distinctive word,
+    and two of them, or a similarity of ``ALONE``, or of ``bar`` when no other candidate holds it."""
     anchors = c["anchors"]
     return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE
                               or (c.get("holders") == 1 and similarity >= bar))
 
 
 def _holders(ranked: list[dict]) -> dict[str, set[int]]:
-    """Each matched word's holders (the positions in ``ranked`` of the candidates matching it); and
-    ``holders`` set on each candidate with one distinctive word: how many candidates match it."""
+    """Each matched word's holders (positions in ``ranked``); sets ``holders`` (how many candidates
+    match it) on each candidate with one distinctive word."""
     by_word: dict[str, set[int]] = {}
     for n, c in enumerate(ranked):
         for t in c["matched"]:
@@ -189,20 +147,16 @@ def _holders(ranked: list[dict]) -> dict[str, set[int]]:
     return by_word
 
 
-def _crowds(ranked: list[dict], by_word: dict[str, set[int]]) -> None:
-    """Set ``crowd`` on each candidate passing by similarity: (how many other candidates hold every
-    distinctive word it matched, the best similarity among them) when, with it, they are ``CROWD`` or
-    more; else None (ADR 0041). The holders of a set of words are the intersection of each word's
-    (``by_word``, from :func:`_holders`)."""
-    for i, c in enumerate(ranked):
-        if not c["passes"] or c["similarity"] is None:
-            continue
-        c["crowd"] = None
-        if min(len(by_word[t]) for t in c["anchors"]) < CROWD:  # why: the usual case, a word few entries hold
-            continue
-        holders = set.intersection(*(by_word[t] for t in c["anchors"]))  # ``c`` among them
-        if len(holders) >= CROWD:
-            c["crowd"] = (len(holders) - 1, max(ranked[n].get("similarity") or 0.0 for n in holders if n != i))
+def _crowd(i: int, ranked: list[dict], by_word: dict[str, set[int]]) -> tuple[int, float] | None:
+    """(how many other candidates hold every distinctive word ``ranked[i]`` matched, their best
+    similarity) when, with it, they are ``CROWD`` or more; else None (ADR 0041)."""
+    anchors = ranked[i]["anchors"]
+    if min(len(by_word[t]) for t in anchors) < CROWD:  # why: the usual case, a word few entries hold
+        return None
+    holders = set.intersection(*(by_word[t] for t in anchors))  # ``ranked[i]`` among them
+    if len(holders) < CROWD:
+        return None
+    return len(holders) - 1, max(ranked[n].get("similarity") or 0.0 for n in holders if n != i)
 
 
 def stands_out(c: dict) -> bool:
@@ -210,20 +164,11 @@ def stands_out(c: dict) -> bool:
     return c.get("crowd") is None or c["similarity"] >= c["crowd"][1] + STANDOUT
 
 
-def _judge(c: dict, sim: float, bar: float, project: str | None) -> None:
-    """The similarity bar's verdict on ``c`` (``passes``), its score in ``blended``; the crowd is
-    judged after, once every candidate has its similarity (:func:`by_similarity`)."""
-    c["blended"] = blended(sim, c["strength"], c["coverage"])
-    c["passes"] = len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar and evidence(c, sim, bar)
-
-
 def why(c: dict, settings: RecallConfig, project: str | None, compared: Collection[int] | None = None) -> str:
-    """The bar's reason, in words, to let candidate ``c`` in or keep it out (``lh memory show --prompt``):
-    the similarity bar's when ``c`` has a similarity, or when the bar ran and did not compare it (its
-    rowid not in ``compared``, the rowids :func:`worth_scoring` gave; None: the bar did not run), by
-    the word rule that left it out; else (not embedded yet, or no similarity bar) the strength bar's.
-    First, that it is held or waits for approval (recall/prompt/admit.py, recall.py's ``waiting``)
-    whatever the bar says."""
+    """The bar's reason, in words, to let ``c`` in or keep it out (``lh memory show --prompt``): held
+    or waiting first; the similarity bar's when ``c`` has a similarity or the bar ran and did not
+    compare it (not in ``compared``, the rowids :func:`worth_scoring` gave; None: the bar did not
+    run); else the strength bar's."""
     if c.get("held") or c.get("waiting"):
         return held_or_waiting(c)
     sim = c.get("similarity")
@@ -244,12 +189,12 @@ def why(c: dict, settings: RecallConfig, project: str | None, compared: Collecti
             return f"strength {c['strength']:.2f} under recall.min_score {min_score:g}"
         return f"strength {c['strength']:.2f} >= {min_score:g}, by {by}"
     bar = float(settings["min_similarity"])
-    score = (f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)")
+    score = f"(similarity {sim:.2f}, strength {c['strength']:.1f}, coverage {c['coverage'] * 100:.0f}%)"
     if c["blended"] < bar:
         return f"score {c['blended']:.2f} under recall.min_similarity {bar:g} {score}"
     if not evidence(c, sim, bar):
-        which = "the prompt's only distinctive word" if c["distinct"] <= 1 else \
-            f"one distinctive word of {c['distinct']}"
+        which = ("the prompt's only distinctive word" if c["distinct"] <= 1
+                 else f"one distinctive word of {c['distinct']}")
         held = (f"held by no other entry, similarity {bar:g} itself" if c.get("holders") == 1
                 else f"{c.get('holders')} entries hold it")
         return f"{which} ({by}) needs similarity {ALONE:g}, has {sim:.2f} ({held})"
@@ -271,25 +216,24 @@ def held_or_waiting(c: dict) -> str:
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
                   project: str | None) -> list[dict]:
-    """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when it is
-    not embedded yet) and, when it has one, ``passes`` when it matches enough groups, :func:`blended`
-    reaches ``recall.min_similarity``, :func:`evidence` holds and it :func:`stands_out` of its
-    crowd (``crowd``, set for those that got that far: :func:`_crowds`); the strength bar's ``passes`` stays
-    for the others. Order: those passing by similarity (highest blended first), then
-    the others passing by strength (in ``rank``'s order), then the rest."""
+    """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when not
+    embedded yet) and, when it has one, ``blended`` and ``passes`` (enough groups, :func:`blended` at
+    ``recall.min_similarity``, :func:`evidence`, :func:`stands_out` of its ``crowd``); the others keep
+    the strength bar's. Order: passing by similarity (highest blended first), by strength, the rest."""
     bar = float(settings["min_similarity"])
+    by_word = _holders(ranked)
+    for c in ranked:
+        sim = c["similarity"] = sims.get(c["rowid"])
+        if sim is not None:
+            c["blended"] = blended(sim, c["strength"], c["coverage"])
+            c["passes"] = (len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar
+                           and evidence(c, sim, bar))
     scored: list[dict] = []
     lexical: list[dict] = []
     rest: list[dict] = []
-    by_word = _holders(ranked)
-    for c in ranked:
-        sim = sims.get(c["rowid"])
-        c["similarity"] = sim
-        if sim is not None:
-            _judge(c, sim, bar, project)
-    _crowds(ranked, by_word)  # why: only for those passing: few, and a set of words they share is looked for once
-    for c in ranked:
+    for i, c in enumerate(ranked):  # why: crowds only for those passing (few), every similarity known
         if c["passes"] and c["similarity"] is not None:
+            c["crowd"] = _crowd(i, ranked, by_word)
             c["passes"] = stands_out(c)
         (scored if c["passes"] and c["similarity"] is not None else lexical if c["passes"] else rest).append(c)
     scored.sort(key=lambda c: -c["blended"])  # stable: equal scores keep rank's order
@@ -310,11 +254,6 @@ def _cut(text: str, cap: int) -> str:
     space = text.rfind(" ", 0, end + 1)
     text = text[:space if space > end // 2 else end].rstrip()
     return (text + "`" if text.count("`") % 2 else text) + "…"
-
-
-def _one_line(text: object, cap: int) -> str:
-    """``text`` on one line, terminal-safe, cut to ``cap`` units (:func:`_cut`)."""
-    return _cut(terminal_safe(" ".join(str(text or "").split()), keep=""), cap)
 
 
 def where_of(item: dict, ldir: str | None) -> str:
@@ -339,7 +278,7 @@ def render_item(item: dict, ldir: str | None) -> str:
     if detail:
         label = {"failure": " Prevention: ", "decision": " Rationale: ", "learning": " "}.get(kind, " ")
         text += label + sentence(detail)
-    return _one_line(f"{head}: {text}", CAP_ITEM)
+    return _cut(terminal_safe(" ".join(f"{head}: {text}".split()), keep=""), CAP_ITEM)  # one line
 
 
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:

@@ -1,15 +1,11 @@
-"""What one typed prompt gets from memory: the project's index brought up to date, the entries that
-pass the bar and were not shown to this session yet, as one text within the budget.
-
-Shared by the UserPromptSubmit hook and ``lh memory show --prompt`` (so what the command prints is
-what the model gets). Whether a prompt gets a search at all: :mod:`lazy_harness.recall.prompt.worth_searching`.
+"""What one typed prompt gets from memory: the entries that pass the bar and were not shown to this
+session yet, as one text within the budget. Shared by the UserPromptSubmit hook and ``lh memory show
+--prompt`` (so what the command prints is what the model gets).
 
 The hook only reads the index; the worker and the commands that change memory keep it up to date
-(:mod:`lazy_harness.recall.index.writer`, ADR 0042), and a missing or damaged one is searched as empty. With
-``recall.semantic`` the prompt's vector comes from the static model (:mod:`lazy_harness.recall.
-static_model`, a few milliseconds in this process) and is compared with the vectors kept beside the
-candidates (:mod:`lazy_harness.recall.embed.vectors`); a candidate not embedded yet is judged by the
-strength bar alone (ADR 0025).
+(ADR 0042), and a missing or damaged one is searched as empty. With ``recall.semantic`` the prompt's
+vector comes from the static model (a few milliseconds in this process) and is compared with the
+vectors kept beside the candidates; one not embedded yet is judged by the strength bar (ADR 0025).
 """
 
 from __future__ import annotations
@@ -43,9 +39,8 @@ def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
 
 def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
               project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """``ranked`` with the similarity bar for the candidates whose vectors are kept
-    (``rank.by_similarity``), as it is otherwise; and what happened, for the log (``compared``: the
-    rowids ``rank.worth_scoring`` gave, for ``lh memory show --prompt``'s reasons)."""
+    """``ranked`` with the similarity bar where vectors are kept (``rank.by_similarity``); and what
+    happened, for the log (``compared``: the rowids ``rank.worth_scoring`` gave, for explain.py)."""
     for c in ranked:
         c["similarity"] = None
     if not settings.get("semantic"):
@@ -68,8 +63,8 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
 
 
 def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str,
-            project: str, cross: str = "ask",
-            session: str | tuple[str, ...] = "") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+            project: str, cross: str,
+            session: tuple[str, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The candidates of this project's scope, by words then by similarity, and the facts for the log;
     none distilled from ``session``, the running one's own ids (ADR 0034; memory/lineage.py)."""
     keys, legacy = admit.owner_of(cwd, mdir, env)
@@ -77,11 +72,9 @@ def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env
     ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
     admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
     ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
-    own = (session,) if isinstance(session, str) else session
     if session:  # why: what this session itself wrote (or a fork's parents) is not a note from an earlier one
-        mine = [c for c in ranked if c["sess"] in own]
-        ranked = [c for c in ranked if c["sess"] not in own]
-        info["own_session"] = len(mine)
+        info["own_session"] = sum(c["sess"] in session for c in ranked)
+        ranked = [c for c in ranked if c["sess"] not in session]
     ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
     waiting(ranked, keys, project, cross)
     info["entries"] = lookup.doc_count(conn)
@@ -107,18 +100,13 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
 
 
 def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: set[str] | frozenset[str] = frozenset(),
-                deep: bool = False, place: tuple[str, str, str] | None = None,
-                opener: Opener | None = None,
-                session: str | tuple[str, ...] = "") -> tuple[str | None, dict[str, Any]]:
-    """(the additionalContext or None, facts: terms, candidates, passed, kept items, indexed count,
-    what the similarity bar did, ``index`` when there was none to search); ``deep`` (a command) has the
-    writer bring the index up to date first, unless another writer holds it; without it (the hook)
-    the index is only read: a missing one is searched as empty, a damaged one is removed (a cache)
-    and searched as empty, and the hook asks the worker for it (``index`` says so). ``place``:
-    (memory folder, learnings folder, project name) when known without ``cwd`` (the page of ``lh
-    ui``). ``opener``: opens the index and keeps it open (the resident answerer); without it a
-    connection is opened and closed here. ``session``: the running session's own ids (memory/lineage.py
-    ``own``), or its id, whose entries are left out."""
+                deep: bool = False, place: tuple[str, str, str] | None = None, opener: Opener | None = None,
+                session: tuple[str, ...] = ()) -> tuple[str | None, dict[str, Any]]:
+    """(the additionalContext or None, facts for the log and for explain.py). ``deep`` (a command):
+    the writer brings the index up to date first, unless another writer holds it; else (the hook) it
+    is only read, and ``index`` says when there was none to search. ``place``: :func:`where` when
+    known without ``cwd`` (``lh ui``). ``opener``: opens the index and keeps it open (the resident
+    answerer). ``session``: the running session's own ids (memory/lineage.py), whose entries are left out."""
     from lazy_harness.memory import state
     from lazy_harness.recall.prompt.worth_searching import searched_part
 
@@ -138,7 +126,11 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
             break
     passing = [c for c in ranked if c["passes"]]
     unseen = [c for c in passing if c["id"] not in already]
-    unseen = usage_order(unseen, env, mdir, cfg)
+    if len(unseen) > 1:  # the feedback rule, where max_items and max_chars cut (memory/usage.py)
+        from lazy_harness.memory import usage
+
+        ranks = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
+        unseen = usage.order(unseen, lambda c: c["id"], ranks)
     # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
     # as many as the prompt can show, and those not shown to this session yet
     fresh, held_back = admit.screen(unseen, mdir, max(0, int(settings["max_items"])), env)
@@ -153,7 +145,7 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
 
 
 def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
-          cross: str, session: str | tuple[str, ...],
+          cross: str, session: tuple[str, ...],
           opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
     is none to search. A damaged index is removed: the writer makes it again from the files."""
@@ -175,22 +167,11 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
     return [], {"index": "damaged"}
 
 
-def usage_order(passing: list[dict[str, Any]], env: Env | None, mdir: str, cfg: Config) -> list[dict[str, Any]]:
-    """The feedback rule where ``recall.max_items`` and ``recall.max_chars`` cut: used entries first,
-    those shown in ``usage.unused_after`` sessions and never used last (memory/usage.py)."""
-    from lazy_harness.memory import usage
-
-    if len(passing) < 2:
-        return passing
-    return usage.order(passing, lambda c: c["id"], usage.load_ranks(env, mdir, cfg["usage"]["unused_after"]))
-
-
 def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
            facts: dict[str, Any] | None = None) -> tuple[str, str | None]:
-    """What the prompt hook answers for a prompt that passed its gate: (the decision for hooks.log,
-    the JSON line for stdout or None). The hook runs it itself, or the resident answerer does with
-    the hook's environment (``recall.resident.client``). ``opener``: how the index is opened (the answerer
-    keeps its connection); ``facts`` receives ``entries``, how many the index holds."""
+    """What the prompt hook (or the resident answerer, with the hook's environment) answers for a prompt
+    that passed its gate: (the line for hooks.log, the JSON line for stdout or None). ``opener``: see
+    :func:`context_for`; ``facts`` receives ``entries``, how many the index holds."""
     from lazy_harness import config, jsonload
     from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
@@ -224,21 +205,16 @@ def describe(info: Mapping[str, Any]) -> str:
              f"passed={info.get('passed', 0)}"]
     if info.get("ranked"):  # the strongest candidate's strength: where recall.min_score would let it in
         parts.append(f"best={max(c['strength'] for c in info['ranked']):.2f}")
-    sem = info.get("semantic")
-    if sem:
-        parts.append(semantic_word(sem))
-    if info.get("already"):
-        parts.append(f"already_shown={info['already']}")
-    if info.get("own_session"):  # candidates distilled from this very session, left out
-        parts.append(f"own_session={info['own_session']}")
-    if info.get("held"):  # left out by the hold check (ADR 0024); the next SessionStart records them
-        parts.append("held=" + ",".join(c["id"] for c in info["held"]))
-    if info.get("indexed"):
-        parts.append(f"indexed={info['indexed']}")
-    if info.get("search"):  # exact: no word list read was cut; bounded: the best of the lists (ADR 0049)
-        parts.append(f"search={info['search']}")
-    if info.get("index"):  # none to search: missing or damaged (the hook asked the worker for it)
-        parts.append(f"index={info['index']}")
+    if info.get("semantic"):
+        parts.append(semantic_word(info["semantic"]))
+    held = ",".join(c["id"] for c in info.get("held") or ())  # left out by the hold check (ADR 0024)
+    # own_session: distilled from this very session; search: exact (no word list read was cut) or
+    # bounded (ADR 0049); index: none to search, missing or damaged (the hook asked the worker for it)
+    for name, value in (("already_shown", info.get("already")), ("own_session", info.get("own_session")),
+                        ("held", held), ("indexed", info.get("indexed")), ("search", info.get("search")),
+                        ("index", info.get("index"))):
+        if value:
+            parts.append(f"{name}={value}")
     if info.get("kept"):
         parts.append(f"injected {len(info['kept'])} ({info['chars']}/{info['max_chars']} chars): "
                      + ",".join(c["id"] for c in info["kept"]))

@@ -12,14 +12,13 @@ if TYPE_CHECKING:
 def skip_reason(prompt: object, settings: RecallConfig) -> str | None:
     """Why this prompt gets nothing before any search, or None. ``prompt``: the payload's field, of any
     type (a payload is parsed JSON)."""
-    if not isinstance(prompt, str) or not prompt.strip():
+    text = prompt.strip() if isinstance(prompt, str) else ""
+    if not text:
         return "no prompt"
-    text = prompt.strip()
     if text.startswith("/"):
         return "slash command"
-    if len(text) < int(settings["min_prompt_chars"]):
-        return f"prompt under {int(settings['min_prompt_chars'])} characters"
-    return None
+    least = int(settings["min_prompt_chars"])
+    return f"prompt under {least} characters" if len(text) < least else None
 
 
 # why: the search tokenises and embeds the whole prompt; a pasted log of 5 MB took 4.5 s, past the
