@@ -1,11 +1,5 @@
-"""What a session sees of its memory, one subpackage per job (ADR 0047):
-
-- ``readback/``  what SessionStart prints: the digest and the learning heads it ranks.
-- ``prompt/``    prompt recall: what one typed prompt gets (``prompt/recall.py``), decided there.
-- ``index/``     the search index over the memory files, its one writer, and reading it.
-- ``embed/``     the static embedding model (package data in ``embed/model/``) and entry vectors.
-- ``resident/``  the resident answerer: the hook's side (``client``) and the process (``answerer``).
-- ``search.py``  the lines of ``lh memory search``.
+"""What a session sees of its memory, one subpackage per job (ADR 0047; the table of parts in
+docs/how/recall.md): ``readback/``, ``prompt/``, ``index/``, ``embed/``, ``resident/`` and ``search.py``.
 
 Hot path: the UserPromptSubmit hook imports this package and its subpackages, so every
 ``__init__`` holds only a docstring, and the modules on the hook's path import only ``os`` and our

@@ -94,9 +94,6 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit)
 
 
-NO_MATCH = 1  # the exit code of a search that found nothing (grep's)
-
-
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
         limit: int, as_json: bool, show_all: bool, env: Env, say: Say) -> int:
     """The whole command: ``say(text, err=False)`` prints one line (terminal-safe: the caller's job).
@@ -112,7 +109,7 @@ def run(words: list[str], project: str | None, all_projects: bool, kinds: list[s
     hits = find(words, cwd, cfg, mdir, ldir, all_projects, kinds, since, limit, show_all)
     if not hits:
         say(f"no match for: {' '.join(words)}", err=True)
-        return NO_MATCH
+        return 1
     for c in hits:
         say(line(c, as_json, c.get("mark") or None, show_all))
     return 0
@@ -171,7 +168,7 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
     """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
     memory folder (``named``: kept per folder), an open item's also from the handoff log (closed by
     ``lh memory forget``: forgotten); then the hold check's verdict kept in the index."""
-    from lazy_harness.memory import frontmatter, marks, state
+    from lazy_harness.memory import frontmatter, handoff, marks, state
 
     if hit["kind"] == "learning":
         meta = frontmatter.read_frontmatter_values(hit["file"], ("status", "deprecated_by", "deprecated_reason",
@@ -184,27 +181,21 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
             named[folder] = marks.by_id(folder, marks.OPS)
         now = state.of_marks(named[folder].get(hit["id"]))
         if hit["kind"] == "handoff":
-            kept = folder + FORGOTTEN_ITEMS
+            kept = folder + "#forgotten"  # the items forgotten in that folder, each as a forget mark
             if kept not in named:
-                named[kept] = forgotten_items(folder)
+                named[kept] = {i["id"]: [{"op": "forget", "reason": i.get("reason") or ""}]
+                               for i in handoff.forgotten_items(handoff.load(folder)[0])}
             if hit["id"] in named[kept]:
                 now = state.of_marks(named[kept][hit["id"]])
     return state.with_verdict(now, hit.get("hold"))
 
 
-FORGOTTEN_ITEMS = "#forgotten"  # + a memory folder: its forgotten handoff items, in ``state_of``'s ``named``
-
-
-def forgotten_items(folder: str) -> dict[str, list[dict]]:
-    """The handoff items ``lh memory forget`` closed in ``folder`` (the log, as every view folds it),
-    each as the forget mark a decision would carry: ``state.of_marks`` names it forgotten."""
-    from lazy_harness.memory import handoff
-
-    return {i["id"]: [{"op": "forget", "reason": i.get("reason") or ""}]
-            for i in handoff.forgotten_items(handoff.load(folder)[0])}
-
-
 # --- the command line without click ---------------------------------------------------------------
+
+# an option's value the quick parse takes; click says what is wrong with another (a project that is a file)
+_VALID = {"kinds": KINDS.__contains__, "limit": lambda v: v.isdigit() and int(v) >= 1, "since": valid_since,
+          "project": lambda v: bool(v) and os.path.isdir(v)}
+
 
 def parse(args: list[str]) -> dict | None:
     """The options of ``lh memory search ARGS`` when they are plain (the words, ``--project``,
@@ -214,39 +205,22 @@ def parse(args: list[str]) -> dict | None:
                   "as_json": False, "show_all": False}
     flags = {"--all-projects": "all_projects", "--json": "as_json", "--all": "show_all"}
     valued = {"--project": "project", "--kind": "kinds", "--since": "since", "-n": "limit"}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
+    rest = iter(args)
+    for a in rest:
         if not a.startswith("-") or a == "-":
             opts["words"].append(a)
-            continue
-        if a in flags:
+        elif a in flags:
             opts[flags[a]] = True
-            continue
-        name, eq, value = a.partition("=")
-        if name not in valued or (eq and name == "-n"):
-            return None  # --help, --, an unknown option, -n=5 (click reads that as the value "=5")
-        if not eq:
-            if i >= len(args):
-                return None
-            value = args[i]
-            i += 1
-        key = valued[name]
-        if key == "kinds":
-            if value not in KINDS:
-                return None
-            opts["kinds"].append(value)
-        elif key == "limit":
-            if not value.isdigit() or int(value) < 1:
-                return None
-            opts["limit"] = int(value)
-        elif key == "since":
-            if not valid_since(value):
-                return None
-            opts["since"] = value
         else:
-            if not value or not os.path.isdir(value):  # click says why: a file, or a folder that does not exist
+            name, eq, value = a.partition("=")
+            if name not in valued or (eq and name == "-n"):
+                return None  # --help, --, an unknown option, -n=5 (click reads that as the value "=5")
+            key, got = valued[name], value if eq else next(rest, None)
+            if got is None or not _VALID[key](got):
                 return None
-            opts["project"] = value
+            if key == "kinds":
+                opts["kinds"].append(got)
+            else:
+                opts[key] = int(got) if key == "limit" else got
     return opts if opts["words"] else None
+

@@ -3,26 +3,17 @@
 The table (``model/table.bin``) holds one vector per WordPiece token of all-MiniLM-L6-v2's
 vocabulary, distilled from that model by ``tests/eval/build_static_model.py``; the vocabulary
 (``model/vocab.bin``) is a hash table over the tokens. Both are read through mmap: loading costs
-two opens and two small header reads, and embedding a prompt touches only its tokens' rows.
+two opens and two small header reads, and embedding a prompt touches only its tokens' rows. A
+text's vector is the sum of its tokens' rows (each carries its token's weight) as ``dims`` signed
+bytes, the form the index keeps (``vectors.similarities`` compares them). The tokenizer gives the
+source model's ids (``tokenizers``' BertNormalizer, BertPreTokenizer and WordPiece, lowercase);
+``unicodedata`` (about 0.5 ms to import) is imported only for a text that is not ASCII.
 
-A text's vector is the sum of its tokens' rows (each row already carries its token's weight),
-scaled so its largest component is 127 and stored as ``dims`` signed bytes: the form kept in the
-index as a BLOB (``vectors.similarities`` compares them).
-
-The tokenizer gives the source model's token ids (``tokenizers``' BertNormalizer, BertPreTokenizer
-and WordPiece, lowercase): ASCII text is cleaned with ``str.translate``; other text needs
-``unicodedata`` (about 0.5 ms to import), imported only then.
-
-Before anything of a file is used its SHA-256 must be the pinned one (``PINS``). Hashing the
-table costs milliseconds, so once a file has passed, a stamp (device, inode, size, mtime_ns,
-ctime_ns, digest) is kept in the caller's state folder; a later load whose open file has the
-same identity skips the hash. The identity is taken from the open descriptor that is then
-mapped, so a file swapped after the check is not the one read. Who can write the state folder can
-forge a stamp, but a stamp only vouches for a file whose inode, size and change time are the ones
-verified: to make a tampered table pass, one must also rewrite the file in site-packages without
-changing its ctime, which only root can do, and whoever can write site-packages can change this
-module too. A stamp that cannot be read or does not match costs one hash, nothing more; it is
-read without following symlinks, without blocking and at most 4 KB.
+Before anything of a file is used its SHA-256 must be the pinned one (``PINS``). Once a file has
+passed, a stamp of its identity (device, inode, size, mtime_ns, ctime_ns, digest, from the open
+descriptor that is then mapped) in the caller's state folder spares the hash. A forged stamp only
+vouches for a file with the verified inode, size and ctime, which only root can keep across a
+rewrite (ADR 0025, "The check"); a stamp that cannot be read or does not match costs one hash.
 
 A file that cannot be used raises :class:`lazy_harness.errors.StaticModelError`, one line naming
 the file (``errors`` is imported only then).
@@ -52,6 +43,13 @@ TABLE_FIELDS = (("version", 2), ("size", 2), ("rows", 4), ("dims", 4), ("dtype",
 VOCAB_FIELDS = (("version", 2), ("size", 2), ("words", 4), ("slots", 4), ("pool", 4), ("longest", 4),
                 ("reserved", 4))  # 32 bytes; longest: the longest token in characters, without "##"
 INT8 = 1
+# why: a row times its scale as an integer (scales are at most 1.0; 2**24 keeps the smallest, 2e-4, to
+# 3 parts in 10,000, finer than the int8 rows), so sums are exact and the two ways of summing agree;
+# BIAS keeps every packed lane non-negative (|row x scale| < 2**31), and 64-bit lanes hold the sum
+# of 2**32 tokens
+INT_SCALE = 1 << 24
+BIAS = 1 << 31
+PACKED_ROWS = 12_000  # rows kept packed for embed_many (about 2 KB each): beyond, the cache starts over
 UNK = "[UNK]"
 SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")  # the source tokenizer's added tokens
 MAX_WORD = 100  # longer words are one [UNK], as the source tokenizer does
@@ -88,12 +86,11 @@ _CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73
         (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
 
 
-def _is_cjk(cp: int) -> bool:
-    return any(lo <= cp <= hi for lo, hi in _CJK)
-
-
-def _unicode_words(text: str) -> list[str]:
-    """BertNormalizer and BertPreTokenizer for any text (``unicodedata``)."""
+def words(text: str) -> list[str]:
+    """The text's words after the source tokenizer's normalisation and pre-tokenisation (BertNormalizer
+    and BertPreTokenizer; ``unicodedata`` only for a text that is not ASCII)."""
+    if text.isascii():
+        return text.translate(_ASCII_CLEAN).lower().split()
     import unicodedata
 
     out = []
@@ -103,27 +100,15 @@ def _unicode_words(text: str) -> list[str]:
             out.append(" ")
         elif cp == 0 or cp == 0xFFFD or unicodedata.category(ch)[0] == "C":
             continue
-        elif _is_cjk(cp):
+        elif any(lo <= cp <= hi for lo, hi in _CJK):
             out.append(f" {ch} ")
         else:
             out.append(ch)
     text = "".join(out)
     text = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
     text = "".join(c.lower() for c in text)  # per character, as the source tokenizer lowercases
-    out = []
-    for ch in text:
-        if ch in _ASCII_PUNCT or unicodedata.category(ch)[0] == "P":
-            out.append(f" {ch} ")
-        else:
-            out.append(ch)
-    return "".join(out).split()
-
-
-def words(text: str) -> list[str]:
-    """The text's words after the source tokenizer's normalisation and pre-tokenisation."""
-    if text.isascii():
-        return text.translate(_ASCII_CLEAN).lower().split()
-    return _unicode_words(text)
+    return "".join(f" {ch} " if ch in _ASCII_PUNCT or unicodedata.category(ch)[0] == "P" else ch
+                   for ch in text).split()
 
 
 def _specials(text: str) -> list[tuple[str, bool]]:
@@ -156,9 +141,6 @@ class Vocab:
         self._slots = view[size:size + 4 * slots].cast("I")
         self._offsets = view[size + 4 * slots:size + 4 * (slots + n + 1)].cast("I")
         self._pool = view[size + 4 * (slots + n + 1):]
-
-    def token(self, i: int) -> str:
-        return bytes(self._pool[self._offsets[i]:self._offsets[i + 1]]).decode("utf-8")
 
     def get(self, word: str) -> int:
         """The id of ``word``, -1 when it is not a token."""
@@ -208,28 +190,18 @@ def wordpiece(word: str, vocab: Vocab, unk: int) -> list[int]:
 
 # -- the files ------------------------------------------------------------------------------------
 
-def _identity(st: os.stat_result) -> str:
-    return f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
-
-
 def _read_stamps(state_dir: str | None) -> dict[str, str]:
     if not state_dir:
         return {}
     try:
         fd = os.open(os.path.join(state_dir, STAMP), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        try:
+            data = os.read(fd, 4096).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
     except OSError:
         return {}
-    try:
-        data = os.read(fd, 4096).decode("utf-8", "replace")
-    except OSError:
-        return {}
-    finally:
-        os.close(fd)
-    stamps = {}
-    for line in data.splitlines():
-        path, _, rest = line.partition("\t")
-        stamps[path] = rest
-    return stamps
+    return dict(line.partition("\t")[::2] for line in data.splitlines())  # path -> identity and digest
 
 
 def _write_stamps(state_dir: str, stamps: dict[str, str]) -> None:
@@ -256,39 +228,35 @@ def _open_checked(path: str, want: str, stamps: dict[str, str]) -> tuple[mmap.mm
     """The file mapped, once its bytes are the pinned ones; and whether it had to be hashed."""
     try:
         fd = os.open(path, os.O_RDONLY)
+        try:
+            st = os.fstat(fd)
+            seen = f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {want}"
+            hashed = stamps.get(path) != seen
+            if hashed:
+                got = _hash_fd(fd)
+                if got != want:
+                    raise _error(f"{path}: SHA-256 {got} is not the pinned {want}; not used")
+                stamps[path] = seen
+            if not st.st_size:
+                raise _error(f"{path}: empty")
+            return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), hashed
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise _error(f"{path}: missing") from None
     except OSError as exc:
         raise _error(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        seen = f"{_identity(st)} {want}"
-        hashed = stamps.get(path) != seen
-        if hashed:
-            got = _hash_fd(fd)
-            if got != want:
-                raise _error(f"{path}: SHA-256 {got} is not the pinned {want}; not used")
-            stamps[path] = seen
-        if not st.st_size:
-            raise _error(f"{path}: empty")
-        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), hashed
-    except OSError as exc:
-        raise _error(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
 
 
 class StaticModel:
     """The table and the vocabulary, checked and mapped."""
 
-    def __init__(self, model_dir: str | None = None, state_dir: str | None = None,
-                 pins: dict[str, str] | None = None) -> None:
+    def __init__(self, model_dir: str | None = None, state_dir: str | None = None) -> None:
         folder = model_dir or MODEL_DIR
-        pins = pins or PINS
         stamps = _read_stamps(state_dir)
         table_path, vocab_path = os.path.join(folder, "table.bin"), os.path.join(folder, "vocab.bin")
-        self._table, hashed_t = _open_checked(table_path, pins["table.bin"], stamps)
-        self._vocab_map, hashed_v = _open_checked(vocab_path, pins["vocab.bin"], stamps)
+        self._table, hashed_t = _open_checked(table_path, PINS["table.bin"], stamps)
+        self._vocab_map, hashed_v = _open_checked(vocab_path, PINS["vocab.bin"], stamps)
         if state_dir and (hashed_t or hashed_v):
             _write_stamps(state_dir, stamps)
         try:
@@ -321,19 +289,14 @@ class StaticModel:
                 out.extend(wordpiece(w, vocab, unk))
         return out
 
-    def _counts(self, text: str) -> dict[int, int]:
+    def embed(self, text: str) -> bytes:
+        """``text``'s vector: ``dims`` signed bytes, the largest component ±127 (all zero for a text
+        without a known token): each token's row times its scale (as an integer: ``INT_SCALE``) and
+        count, summed exactly, so :meth:`embed_many` gives the very same bytes."""
+        d, rows, scales = self.dims, self._rows, self._scales
         times: dict[int, int] = {}
         for i in self.ids(text):
             times[i] = times.get(i, 0) + 1
-        return times
-
-    def embed(self, text: str) -> bytes:
-        """``text``'s vector: ``dims`` signed bytes, the largest component ±127 (all zero for a text
-        without a known token). Each token's row times its scale (as an integer: ``INT_SCALE``) and
-        count, summed per dimension; the sums are exact integers, so :meth:`embed_many` gives the
-        very same bytes."""
-        d, rows, scales = self.dims, self._rows, self._scales
-        times = self._counts(text)
         if not times:
             return bytes(d)
         # zip walks the rows side by side (twice as fast as adding one row at a time into a list)
@@ -358,21 +321,20 @@ class StaticModel:
         for text in texts:
             if len(packed) > PACKED_ROWS:  # why: a long-lived process keeps its memory bounded
                 packed.clear()
-            total, n = 0, 0
-            for i in self.ids(text):
+            ids, total = self.ids(text), 0
+            if not ids:
+                out.append(bytes(d))
+                continue
+            for i in ids:
                 row = packed.get(i)
                 if row is None:
                     lanes = array("Q", [r * round(self._scales[i] * INT_SCALE) + BIAS
                                         for r in self._rows[i * d:(i + 1) * d]])
                     row = packed[i] = int.from_bytes(lanes.tobytes(), order)
                 total += row
-                n += 1
-            if not n:
-                out.append(bytes(d))
-                continue
             sums = array("Q")
             sums.frombytes(total.to_bytes(8 * d, order))
-            out.append(_to_int8([x - BIAS * n for x in sums], d))
+            out.append(_to_int8([x - BIAS * len(ids) for x in sums], d))
         return out
 
 
@@ -382,15 +344,6 @@ def _to_int8(acc: list[int], d: int) -> bytes:
         return bytes(d)
     k = 127.0 / peak
     return bytes([round(v * k) & 0xFF for v in acc])
-
-
-# why: a row times its scale as an integer (scales are at most 1.0; 2**24 keeps the smallest, 2e-4, to
-# 3 parts in 10,000, finer than the int8 rows), so sums are exact and the two ways of summing agree;
-# BIAS keeps every packed lane non-negative (|row x scale| < 2**31), and 64-bit lanes hold the sum
-# of 2**32 tokens
-INT_SCALE = 1 << 24
-PACKED_ROWS = 12_000  # rows kept packed for embed_many (about 2 KB each): beyond, the cache starts over
-BIAS = 1 << 31
 
 
 _loaded: dict[tuple[str | None, str | None], StaticModel] = {}

@@ -5,15 +5,10 @@
     vec(key, model, v, n)    the vector of the text of that hash, by that model (``static_model.MODEL_ID``),
                              and its length (so a prompt's cosine with it costs one dot product)
 
-A vector is looked up by the hash of its text, so an entry indexed again (its file rewritten by
-hand, a learning edited) finds the vectors of the texts it kept, and only a changed text is
-embedded again; the vectors are in the file, so a restart, a reboot or an upgrade re-embeds
-nothing. A vector of another model counts as missing: after a model change ``fill`` embeds every
-text once more, in the background, and the old vectors are dropped as it goes.
-
-``fill`` runs in the index's writer (``recall.index.writer``: the worker, the commands that change memory,
-``lh memory reindex``); the prompt hook only reads (``similarities``), and judges an entry not embedded yet by
-its words. Only ``os`` and our hot-path modules at import time: the prompt hook imports this.
+Looked up by its text's hash, a vector outlives a re-index and a restart; one of another model
+counts as missing, so a new model re-embeds every text once (docs/how/recall.md, "The vectors are
+made when entries are written"). ``fill`` runs in the index's writer (``recall.index.writer``); the
+prompt hook only reads (``similarities``), so only cheap modules are imported at top level.
 """
 
 from __future__ import annotations
@@ -41,25 +36,16 @@ PART = 500  # texts embedded in one transaction
 _UNSIGNED = bytes(b ^ 0x80 for b in range(256))  # an int8 byte as the unsigned value 128 higher
 
 
-def whole_text(title: str, body: str, tags: str) -> str:
-    """An entry's whole text as it is embedded: title, body and tags, a line each."""
-    return f"{title or ''}\n{body or ''}\n{tags or ''}"
-
-
 def texts_of(entry: Mapping[str, Any]) -> list[str]:
-    """What is embedded of an entry: its whole text, then each cue."""
+    """What is embedded of an entry: its whole text (title, body and tags, a line each), then each cue."""
     cues = [c for c in entry.get("cues", "").split("\n") if c]
-    return [whole_text(entry["title"], entry["body"], entry["tags"]), *cues]
-
-
-def text_key(text: str) -> str:
-    """The key a text's vector is kept under: a hash of the text."""
-    return ids.text_digest(text)
+    return [f"{entry['title'] or ''}\n{entry['body'] or ''}\n{entry['tags'] or ''}", *cues]
 
 
 def keys_rows(first: int, entries: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
-    """The ``key`` rows of entries whose rowids start at ``first``."""
-    return [(first + i, n, text_key(t)) for i, e in enumerate(entries) for n, t in enumerate(texts_of(e))]
+    """The ``key`` rows (each text's hash) of entries whose rowids start at ``first``."""
+    return [(first + i, n, ids.text_digest(t))
+            for i, e in enumerate(entries) for n, t in enumerate(texts_of(e))]
 
 
 def drop(conn: Connection, unit: str) -> None:
@@ -83,14 +69,14 @@ def missing(conn: Connection, model_id: str, after: int, limit: int) -> list[tup
 
 
 def _texts(conn: Connection, rowids: list[int]) -> dict[int, list[str]]:
-    """rowid -> the texts embedded of that entry: its whole text, then its cues."""
+    """rowid -> ``texts_of`` that entry."""
     texts: dict[int, list[str]] = {}
     for start in range(0, len(rowids), 500):
         chunk = rowids[start:start + 500]
         for rowid, title, body, tags, cues in conn.execute(
                 f"SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({','.join('?' * len(chunk))})",
                 chunk):
-            texts[rowid] = [whole_text(title, body, tags)] + [c for c in (cues or "").split("\n") if c]
+            texts[rowid] = texts_of({"title": title, "body": body, "tags": tags, "cues": cues or ""})
     return texts
 
 
@@ -107,19 +93,17 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
             break
         after = todo[-1][0] if len(todo) < part else todo[-1][0] - 1  # why: the last rowid may have more texts
         texts = _texts(conn, sorted({r[0] for r in todo}))
-        wanted, seen = [], set()
+        wanted: dict[str, str] = {}  # key -> its text, each key once
         for rowid, n, key in todo:
             got = texts.get(rowid)
-            if got is not None and n < len(got) and key not in seen:
-                seen.add(key)
-                wanted.append((key, got[n]))
+            if got is not None and n < len(got):
+                wanted.setdefault(key, got[n])
         # why: packing rows pays from some dozens of texts on; a hook's few are cheaper one at a time,
         # unless this process packed rows before (the resident answerer: 5 new entries' 20 texts took
         # 36 ms one at a time, about 14 ms packed; the whole catch-up answer 52 down to 30 ms at 100,000)
-        texts_ = [t for _, t in wanted]
-        many = len(texts_) > 64 or model.warm()
-        made = model.embed_many(texts_) if many else [model.embed(t) for t in texts_]
-        rows = [(key, module.MODEL_ID, v, norm(v)) for (key, _), v in zip(wanted, made, strict=True)]
+        many = len(wanted) > 64 or model.warm()
+        made = model.embed_many(list(wanted.values())) if many else [model.embed(t) for t in wanted.values()]
+        rows = [(key, module.MODEL_ID, v, norm(v)) for key, v in zip(wanted, made, strict=True)]
         if not rows:  # why: the entries went between the two reads (another process re-indexed them)
             break
         conn.execute("BEGIN IMMEDIATE")
@@ -151,10 +135,8 @@ _KEPT_MODEL = ""
 
 
 def keep_vectors(n: int) -> None:
-    """Keep the vectors of up to ``n`` entries between searches (a long-lived process: the resident
-    answerer), and forget what ``warm`` read. An entry's rowid is never given to another entry, its
-    texts are fixed, and a text's vector is the model's: what is kept stays true while the model
-    does (another one clears it)."""
+    """Keep the vectors of up to ``n`` entries between searches (the resident answerer), and forget
+    what ``warm`` read: a rowid's texts and their vectors never change while the model does not."""
     global _KEEP
     _KEEP = n
     _KEPT.clear()
@@ -169,12 +151,10 @@ def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_i
         return {}
     from math import dist
 
-    # why: math.dist works in C, 2.4 against 6.1 us a text for the sum of products: |q - v|^2 =
-    # |q|^2 + |v|^2 - 2 q.v gives q.v back, an exact integer (every term an integer below 2^25, the
-    # rounding far under 0.5; |v|^2 is the kept length squared, rounded), so the cosines are the same
-    # to the last bit. Both vectors are read unsigned (each byte XOR 0x80, in C: 128 higher), which
-    # moves both and leaves their distance
-    # why a tuple: math.dist makes one of each argument it is given; the prompt's is made once
+    # why: math.dist works in C (2.4 against 6.1 us a text for the sum of products), and |q - v|^2 =
+    # |q|^2 + |v|^2 - 2 q.v gives q.v back exactly (integer terms below 2^25; |v|^2 the kept length
+    # squared, rounded): the same cosines to the last bit. Both are read unsigned (XOR 0x80: 128
+    # higher), which leaves their distance; a tuple, as math.dist makes one of each argument
     qu = tuple(prompt_vec.translate(_UNSIGNED))
     qq = sum(map(mul, memoryview(prompt_vec).cast("b"), memoryview(prompt_vec).cast("b")))
     qn = qq ** 0.5
