@@ -193,7 +193,7 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
 # --- the command line without click ---------------------------------------------------------------
 
 # an option's value the quick parse takes; click says what is wrong with another (a project that is a file)
-_VALID = {"kinds": KINDS.__contains__, "limit": lambda v: v.isdigit() and int(v) >= 1, "since": valid_since,
+_VALID = {"kinds": KINDS.__contains__, "limit": lambda v: v.isdecimal() and int(v) >= 1, "since": valid_since,
           "project": lambda v: bool(v) and os.path.isdir(v)}
 
 
