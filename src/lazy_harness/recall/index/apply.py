@@ -91,7 +91,7 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
         if action == "handoff":
             mdir, entries = step[2], sources.read_handoff(step[2])[1]
         else:
-            learning = sources.read_learning(unit, inactive=True)
+            learning = sources.read_learning(unit)
             mdir, entries = "", [] if learning is None else [learning]
         done = True
         row = (unit, step[-1], 0, 0, "")

@@ -176,9 +176,9 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
     return path, [e for e in found if e["title"].strip()]
 
 
-def read_learning(path: str, inactive: bool = False) -> dict | None:
-    """A learning file as an entry; None when unreadable, or when it is not active (deprecated,
-    forgotten) unless ``inactive``: then it comes with ``"status"`` so the index can hide it."""
+def read_learning(path: str) -> dict | None:
+    """A learning file as an entry, with its ``"status"`` (the index hides one not active:
+    deprecated, forgotten); None when unreadable."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read(256 * 1024)
@@ -186,8 +186,6 @@ def read_learning(path: str, inactive: bool = False) -> dict | None:
         return None
     meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
     active = is_active(meta)
-    if not active and not inactive:
-        return None
     title = text_of(meta.get("title")) or ids.title_of_file(path)
     _, heading, learning = body.partition("## Learning")
     learning = learning.split("\n## ", 1)[0] if heading else body
