@@ -49,7 +49,7 @@ def _index_with(tmp_path, summaries, index_file=None):
     ms.write_jsonl(os.path.join(mem, files.DECISIONS),
                    [ms.decision(now + i, s, "because", project="proj") for i, s in enumerate(summaries)])
     conn = store.connect(index_file or paths.recall_index_file())
-    store.refresh(conn, [mem], None)
+    store.refresh_within(conn, [mem], None)
     return conn, *lookup.scope_sql([mem], "proj")
 
 
@@ -90,7 +90,7 @@ def test_a_general_learning_from_another_project_must_match_one_word_more(tmp_pa
     ms.write_learning(ldir, text + ".", "elsewhere", now, learning="Use None and build the list inside.",
                       slug="theirs", scope="general")
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mem], ldir)
+    store.refresh_within(conn, [mem], ldir)
     where, args = lookup.scope_sql([mem], "proj")
 
     def passing(prompt):
@@ -151,7 +151,7 @@ def test_an_entry_written_without_cues_counts_uncued_times(tmp_path):
     ms.write_learning(ldir, "Postgres advisory locks end with the session", "proj", now, slug="cued",
                       learning="The scheduler must hold one connection.", cues=["lock released too early"])
     conn = store.connect(paths.recall_index_file())
-    store.refresh(conn, [mem], ldir)
+    store.refresh_within(conn, [mem], ldir)
     where, args = lookup.scope_sql([mem], "proj")
     ranked, _ = rank_all(conn, "scheduler postgres advisory locks", where, args, DEFAULTS, project="proj")
     per_bm25 = {c["title"]: c["strength"] / -c["bm25"] for c in ranked}

@@ -1,14 +1,10 @@
 """Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
 
-One search by words (ADR 0049), whatever the index's size: ``search`` (``candidates`` adds the
-entries' rows) sums the bounded word lists of the prompt's keys (``lexical_keys``; each keeps its
-``CHAMPIONS`` best entries per scope), then rescores its best candidates exactly as FTS5's bm25 with
-the porter tokenizer would (weights 3, 1, 2: title, body, tags), so the strength bar keeps its
-meaning. When that is FTS5's answer exactly, and what it costs: docs/how/recall.md, "How selection
-works". The writer (``lexical_write``) puts an entry in its lists in the transaction that indexes it.
-
-On the prompt hook's path: top-level imports are cheap builtins, ``terms`` and ``porter``; the
-connection comes from the caller.
+One search by words (ADR 0049): ``search`` (``candidates`` adds the entries' rows) sums the bounded
+word lists of the prompt's keys (``lexical_keys``), then rescores its best candidates exactly as FTS5's
+bm25 with the porter tokenizer would, so the strength bar keeps its meaning (when that is FTS5's answer
+exactly, and its cost: docs/how/recall.md, "How selection works"). On the prompt hook's path: top-level
+imports are cheap builtins, ``terms`` and ``porter``; the connection comes from the caller.
 """
 
 from __future__ import annotations
@@ -30,12 +26,10 @@ if TYPE_CHECKING:
     Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
     Doc = tuple[int, str]  # an entry's length, its columns spaced: " title \n body \n tags "
 
-# why: measured on a realistic memory (benchmarks/bench_lexical.py, 60 to 120 prompts): at 18,000
-# entries, 400 entries a list with twice the pool rescored hold 0.72 of the exact top-60 and 0.88 of
-# the top-10, and the top-10 they return sums 0.99 of the exact top-10's BM25 (the misses are near
-# ties); 200 hold 0.60 and 0.78 for about a millisecond less. Four times the pool rescored: 0.83 and
-# 0.94, for about as much again as the whole search. At 100,000 entries the share held falls (0.40
-# and 0.56): the lists do not grow with the memory, by design
+# why: measured (benchmarks/bench_lexical.py) at 18,000 entries: 400 a list, twice the pool rescored,
+# hold 0.72 of the exact top-60 and 0.88 of the top-10 (0.99 of its BM25: the misses are near ties);
+# 200 hold 0.60 and 0.78 for about a millisecond less; four times the pool rescored, 0.83 and 0.94 for
+# as much again as the whole search. At 100,000 entries 0.40 and 0.56: the lists do not grow, by design
 CHAMPIONS = 400  # entries kept per key and scope
 RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
 K1, B = 1.2, 0.75
@@ -47,10 +41,9 @@ FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' 
 VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir = e.mdir OR e.kind = 'learning'))"
 
 
-# --- the word lists: rowids (int32) then impacts (uint16), best first (impact desc, rowid asc) ----
-
 def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
-    """The first ``n`` (all) rowids and impacts of a list, read in place (memoryview, no copy)."""
+    """The first ``n`` (all) rowids and impacts of a list, read in place: a list is its rowids (int32)
+    then their impacts (uint16), best first (impact desc, rowid asc)."""
     total = len(blob) // 6
     n = total if n is None else min(n, total)
     mv = memoryview(blob)
@@ -63,27 +56,21 @@ def chunks(seq: list) -> Iterator[list]:
         yield seq[start:start + CHUNK]
 
 
-# --- searching the word lists ----------------------------------------------------------------------
-
 def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
-    """(kind, key, words) of one alternative as ``terms.group_alternatives`` makes them: 'word',
-    'prefix*', or several words (a phrase); each word as the index holds it (``porter.key``: FTS5's
-    porter tokenizer stems a query's words and prefixes as it stems the entries')."""
+    """(kind, key, words) of one alternative of ``terms.group_alternatives`` ('word', 'prefix*', a
+    phrase), each word stemmed as the index holds it (``porter.key``), as FTS5 stems a query."""
     if text.endswith("*"):
         cut = terms.words(text[:-1])
         p = index_word(cut[0]) if cut else ""
         if len(p) < 4:
-            # why: stemming shortened it ("keys*" is "kei*", "pars*" "par*"): no list of prefixes that
-            # short. Where stemming only cut letters, the prefix as typed is looked up: a part of what
-            # FTS5's "par*" matched, and what the person typed ("pars" finds "parsing", whose stem is
-            # "pars"). Else it is matched as the stem itself, with that word's count (a prefix scored
-            # with a word's count would weigh as a rare word does)
+            # why: no list of prefixes that short ("keys*" stems to "kei*"). Where stemming only cut
+            # letters, the prefix as typed ("pars" finds "parsing", stem "pars"); else the stem as a word,
+            # with that word's count (a prefix scored with a word's count would weigh as a rare word)
             typed = fold(cut[0]) if cut else ""
             if len(typed) < 4 or not typed.startswith(p):
                 return "word", p, (p,)
             p = typed
-        # why: a prefix longer than the longest kept is looked up by that one (a superset) and
-        # checked exactly when rescoring
+        # why: a prefix longer than the longest kept is looked up by that one and checked when rescoring
         return "prefix", p[:6] + "*", (p,)
     ws = tuple(index_word(w) for w in terms.words(text))
     if len(ws) == 1:
@@ -94,16 +81,12 @@ def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
 def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: int, champions: int | None = None,
            rescore: int | None = None, visible: Callable[[list[int]], set[int]] | None = None
            ) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
-    """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``:
-    [(rowid, bm25 as FTS5's bm25 with weights 3, 1, 2 gives it: negative, lower is better, the groups it
-    matches)], best first; and facts: ``N`` (entries in the whole index), ``df`` per group (entries
-    matching any of its alternatives, over the whole index: exact where ``exact`` says so, else an
-    upper bound), ``bounded`` (a list read was cut at ``CHAMPIONS``: the candidates are the best of
-    the lists, not of every entry). ``visible``: which of some rowids may be returned (the others are
-    left out before they are rescored). ``champions`` and ``rescore`` override ``CHAMPIONS`` and
-    ``RESCORE`` (for measuring)."""
-    champions = champions or CHAMPIONS
-    rescore = rescore or RESCORE
+    """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``: [(rowid,
+    FTS5's bm25 with weights 3, 1, 2: negative, lower is better; the groups it matches)], best first;
+    and facts: ``N`` (entries indexed), ``df`` per group (entries matching any of its alternatives:
+    exact where ``exact`` says so, else an upper bound), ``bounded`` (a list read was cut at
+    ``CHAMPIONS``: the best of the lists, not of every entry). ``visible``: which of some rowids may be
+    returned, asked before rescoring. ``champions`` and ``rescore``: for measuring."""
     alts = [(g, *_alternative(a)) for g, group in enumerate(groups) for a in group]
     alts = [a for a in alts if a[3] and all(a[3])]
     n_docs, n_tokens = conn.execute("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lex_scope"
@@ -119,13 +102,10 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     weight: dict[str, float] = {}
     for a in alts:
         weight[a[2]] = weight.get(a[2], 0.0) + idf[a[2]]
-    acc = _summed(conn, scopes, weight, total, champions, facts)
-    if not acc:
-        return [], facts
-    best = _shortlist(acc, max(pool, rescore * pool), pool, visible)
+    acc = _summed(conn, scopes, weight, total, champions or CHAMPIONS, facts)
+    best = _shortlist(acc, max(pool, (rescore or RESCORE) * pool), pool, visible)
     hits = _exact(conn, best, alts, idf, n_tokens / n_docs)
-    hits.sort(key=lambda h: (h[1], h[0]))
-    return hits[:pool], facts
+    return sorted(hits, key=lambda h: (h[1], h[0]))[:pool], facts
 
 
 def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list[int]], set[int]] | None
@@ -136,10 +116,8 @@ def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list
     best = heapq.nlargest(n, acc, key=acc.__getitem__)
     if visible is None:
         return best
-    # why: hidden entries and other projects' learnings left out before rescoring, not after: they
-    # took places among the pool, and cost their rescoring (cold, at 18,000 entries: 7.1 ms a search;
-    # looking at four times as many for the visible ones cost 9.3 ms). Only when fewer than ``pool``
-    # are left (more hidden ones match better than the shortlist holds) is a longer one looked at
+    # why: what is not visible is left out before rescoring: it took places in the pool and cost its
+    # rescoring (7.1 ms a cold search at 18,000 entries; reading four times as many up front, 9.3 ms)
     while True:
         shown = visible(best)
         kept = [r for r in best if r in shown]
@@ -151,29 +129,24 @@ def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list
 def _summed(conn: Connection, scopes: list[str], weight: dict[str, float], total: dict[str, int],
             champions: int, facts: dict[str, Any]) -> dict[int, float]:
     """rowid -> its impacts summed over the lists of ``weight``'s keys in ``scopes``, each weighed by
-    its key's idf; sets ``facts["bounded"]`` when a list was cut."""
+    its key's idf; sets ``facts["bounded"]`` when a list read was cut."""
     acc: dict[int, float] = {}
     get = acc.get
-    # why: a key in more than half the index weighs 1e-6 in FTS5 (its idf floored): its list cannot
-    # move a candidate, and it is the longest to read; skipped when it was cut (a large memory) and
-    # some key is not such a one (a key no entry holds has no list, and does not count here). A
-    # complete one is read: in a small memory it may be the only way to an entry, as in FTS5
+    # why: a key in more than half the index weighs 1e-6 (idf floored, as in FTS5): its list cannot move
+    # a candidate and is the longest to read; skipped when cut, if some held key weighs more. A complete
+    # one is read: in a small memory it may be the only way to an entry
     held = [w for k, w in weight.items() if total.get(k, 0)]
     floor = 1e-5 if held and max(held) > 1e-5 else 0.0
-    keys = list(weight)
-    sm, km = ",".join("?" * len(scopes)), ",".join("?" * len(keys))
+    sm, km = ",".join("?" * len(scopes)), ",".join("?" * len(weight))
     for key, df, blob in conn.execute(f"SELECT key, df, list FROM lex_key WHERE scope IN ({sm}) AND key IN ({km})",
-                                      [*scopes, *keys]):
-        cut = len(blob) // 6 < df
-        facts["bounded"] = facts["bounded"] or cut
-        if weight[key] < floor and cut:
-            continue
-        w = weight[key] / QSCALE
-        ids, qs = columns(blob, champions)
-        if len(ids) < df:
+                                      [*scopes, *weight]):
+        if weight[key] < floor and len(blob) // 6 < df:
             facts["bounded"] = True
-        # why: measured against map/zip/dict.update in C: this plain loop was faster (1.3 against
-        # 1.8 ms for 7,000 entries)
+            continue
+        ids, qs = columns(blob, champions)
+        facts["bounded"] = facts["bounded"] or len(ids) < df
+        w = weight[key] / QSCALE
+        # why: faster than map/zip/dict.update in C (1.3 against 1.8 ms for 7,000 entries)
         for r, q in zip(ids, qs, strict=True):
             acc[r] = get(r, 0.0) + w * q
     return acc
@@ -204,26 +177,22 @@ def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], 
 
 def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, float],
            avgdl: float) -> list[tuple[int, float, set[int]]]:
-    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, from its stored words: each
-    alternative is looked for in the entry's text as a string (" word ", " pref", " two words "),
-    its occurrences counted per column; alternatives that are the same pattern are counted once and
-    weighed as many times (FTS5 scores each phrase of the query, repeats too)."""
+    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``: each alternative's pattern (" word ",
+    " pref", " two words ") counted per column of the entry's text; a pattern that several alternatives
+    share is counted once and weighed as many times (FTS5 scores each phrase of the query, repeats too)."""
     specs: dict[str, list] = {}
     for g, kind, key, ws in alts:
         pat = " " + ws[0] if kind == "prefix" else " " + " ".join(ws) + " "
-        # [pattern, the pattern twice sharing a space (words and phrases: see below), weight, groups]
+        # [pattern, the pattern twice sharing a space (words and phrases), weight, groups]
         spec = specs.setdefault(pat, [pat, None if kind == "prefix" else pat[:-1] + pat, 0.0, set()])
         spec[2] += idf[key]
         spec[3].add(g)
-    # why: alternatives grouped by their first word (" word "): an entry without it holds none of
-    # its phrases, so one search of the entry's text rules them all out
+    # why: grouped by first word (" word "): an entry without it holds none of its phrases, one test for all
     by_word: dict[str, list] = {}
-    prefixes = []
     for pat, spec in specs.items():
-        if spec[1] is None:
-            prefixes.append(spec)
-        else:
+        if spec[1] is not None:
             by_word.setdefault(" " + pat.split()[0] + " ", []).append(spec)
+    prefixes = [spec for spec in specs.values() if spec[1] is None]
     first = list(by_word.items())
     out = []
     w0, w1, w2 = FIELD_WEIGHTS
@@ -237,9 +206,8 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
             i1 = text.index("\n")
             i2 = text.index("\n", i1 + 1)
         for pat, double, weight, groups in found:
-            # why: count() skips an occurrence that shares its leading space with the one before
-            # (" a a "); only then are they walked one by one. The three columns written out: a
-            # loop over them cost a quarter of the rescoring (1.25 against 0.95 ms for 120 entries)
+            # why: count() misses an occurrence sharing its leading space with the one before (" a a "):
+            # only then walked one by one. Columns written out: a loop cost 1.25 against 0.95 ms
             n0, n1, n2 = text.count(pat, 0, i1), text.count(pat, i1, i2), text.count(pat, i2)
             if double is not None and double in text:
                 n0 = _occurrences(text, pat, 0, i1) if n0 else 0
@@ -259,9 +227,8 @@ _KEEP = 0
 
 
 def keep_docs(n: int) -> None:
-    """Keep the text of up to ``n`` entries between searches (a long-lived process: the resident
-    answerer), and forget what ``warm_docs`` read. An entry's rowid is never given to another entry,
-    so what is kept stays true."""
+    """Keep the text of up to ``n`` entries between searches (the resident answerer), and forget what
+    ``warm_docs`` read. A rowid is never given to another entry, so what is kept stays true."""
     global _KEEP
     _KEEP = n
     _KEPT.clear()
@@ -269,9 +236,8 @@ def keep_docs(n: int) -> None:
 
 
 def spaced(toks: str) -> str:
-    """An entry's stored words (three lines: title, body, tags) as the rescoring searches them:
-    ``" title \n body \n tags "``, each word between spaces. A damaged row of fewer lines has empty
-    columns for those it lacks; lines past the third are not read."""
+    """An entry's stored words (lines title, body, tags) as rescoring searches them, each word between
+    spaces: ``" title \n body \n tags "``; a damaged row's missing lines empty, lines past a third unread."""
     if toks.count("\n") == 2:
         return " " + toks.replace("\n", " \n ") + " "
     c0, c1, c2 = (toks.split("\n") + ["", ""])[:3]
@@ -279,43 +245,36 @@ def spaced(toks: str) -> str:
 
 
 def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
-    """Read ahead the texts of up to ``n`` entries with rowids under ``below``, newest first, and
-    keep them (at most ``most`` in all, whatever the searches keep); their rowids, lowest last
-    (none: nothing left, or ``most`` reached)."""
+    """Read ahead and keep the texts of up to ``n`` entries with rowids under ``below``, newest first (at
+    most ``most`` in all, whatever the searches keep); their rowids, lowest last (none: all read, or full)."""
     room = min(n, most - len(_WARM))
     if room <= 0:
         return []
     rows = conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE rowid < ? ORDER BY rowid DESC LIMIT ?",
                         (below, room)).fetchall()
-    for rowid, dl, toks in rows:
-        _WARM[rowid] = (dl, spaced(toks))
+    _WARM.update({rowid: (dl, spaced(toks)) for rowid, dl, toks in rows})
     return [r[0] for r in rows]
 
 
 def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
-    """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc: what ``warm_docs`` and
-    ``keep_docs`` kept first. A kept entry takes well under a kilobyte: its text as one string."""
+    """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc, what was kept first (a kept
+    entry takes well under a kilobyte: its text as one string)."""
     docs = {r: doc for r in rowids if (doc := _WARM.get(r) or _KEPT.get(r)) is not None}
     asked = [r for r in rowids if r not in docs]
-    got = {}
-    for chunk in chunks(asked):
-        for rowid, dl, toks in conn.execute(f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN "
-                                            f"({','.join('?' * len(chunk))})", chunk):
-            got[rowid] = (dl, spaced(toks))
+    got = {rowid: (dl, spaced(toks)) for chunk in chunks(asked) for rowid, dl, toks in conn.execute(
+        f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)}
     if _KEEP and got:
         if len(_KEPT) + len(got) > _KEEP:
             _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
         _KEPT.update(got)
     docs.update(got)
     for r in rowids:
-        doc = docs.get(r)
-        if doc is not None:
+        if (doc := docs.get(r)) is not None:
             yield r, doc
 
 
 def _occurrences(text: str, pat: str, start: int, end: int) -> int:
-    """How many times ``pat`` (" word " or " two words ") is in ``text[start:end]``, overlapping ones
-    too (" a a " holds " a " twice: two tokens)."""
+    """How many times ``pat`` is in ``text[start:end]``, overlapping ones too (" a a " holds " a " twice)."""
     n, at = 0, text.find(pat, start, end)
     while at >= 0:
         n += 1
@@ -323,14 +282,11 @@ def _occurrences(text: str, pat: str, start: int, end: int) -> int:
     return n
 
 
-# --- reading entries -------------------------------------------------------------------------------
-
 def scope_sql(mdirs: list[str] | None, project: str | None,
               keys: Iterable[str] = ()) -> tuple[str, list[str]]:
-    """The WHERE clause keeping a project's entries, its own learnings and every learning of another
-    scope than ``project`` (``general``, none, or a value the person wrote: ``held.belongs``'s rule);
-    ``mdirs`` None means everything indexed. ``keys``: the project's keys (memory/aliases.py), whose
-    learnings are its own whatever the name of the folder they were written in."""
+    """The WHERE clause keeping a project's entries, its own learnings (its ``keys``, memory/aliases.py,
+    included) and every learning of another scope than ``project`` (``held.belongs``'s rule); ``mdirs``
+    None: everything indexed."""
     if mdirs is None:
         return "1", []
     marks = ",".join("?" * len(mdirs))
@@ -341,9 +297,8 @@ def scope_sql(mdirs: list[str] | None, project: str | None,
 
 
 def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
-    """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py):
-    ``hold``, the hold check's reason for the entry's title and detail as they were indexed ("" none,
-    None not checked); ``session``, the id of the session it was distilled from ("" none)."""
+    """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py): ``hold``,
+    the hold check's reason for the entry as indexed ("" none, None not checked); ``session`` ("" none)."""
     if not rowids:
         return {}
     marks = ",".join("?" * len(rowids))
@@ -353,13 +308,11 @@ def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, s
 
 def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], where: str, args: list[Any],
                limit: int, hidden_too: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
-    """The best ``limit`` visible entries of ``scopes`` (and ``where``) for ``groups`` (``search``):
-    rows (``COLUMNS`` and the BM25 score, lower is better), best first; and ``search``'s facts with
-    ``matched``, rowid -> the groups it matches. With ``hidden_too`` also the superseded, merged,
-    forgotten and deprecated ones."""
-    # why: ids of decisions and failures come from their summary, so two projects can hold the same
-    # id; a marker hides it in its own memory folder only. A learning's id names its origin project,
-    # and a learning is one file whichever project sees it: hidden anywhere, hidden everywhere
+    """The best ``limit`` visible entries of ``scopes`` and ``where`` for ``groups`` (``search``): rows
+    (``COLUMNS`` and the BM25 score), best first; and ``search``'s facts with ``matched``, rowid -> the
+    groups it matches. With ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
+    # why: two projects can hold the same decision or failure id (it comes from the summary): hidden in
+    # its own memory folder only. A learning is one file whichever project sees it: hidden everywhere
     keep = f"{where}{'' if hidden_too else VISIBLE}"
 
     def visible(rowids: list[int]) -> set[int]:
@@ -377,8 +330,7 @@ def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], whe
 
 
 def doc_count(conn: Connection) -> int:
-    """How many entries are indexed (kept in ``meta``: ``count(*)`` reads the whole table, 1 to 6 ms
-    at 18,000 entries)."""
+    """How many entries are indexed (kept in ``meta``: ``count(*)`` reads the whole table, 1 to 6 ms)."""
     row = conn.execute("SELECT v FROM meta WHERE k='entries'").fetchone()
     return int(row[0]) if row else 0
 

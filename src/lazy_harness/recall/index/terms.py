@@ -1,13 +1,8 @@
 """From a typed prompt to the terms worth searching for, and the alternatives that find them.
 
-A term is a word of three characters or more that is not a stopword (English function words, the
-filler of requests such as "please" or "can you", and task verbs such as "fix" or "add" that fit
-every entry). Each term becomes a *group*: the word, its prefix (so ``deploying`` finds
-``deployment``, which Porter's stemmer alone does not) and its related words from a table of
-software vocabulary (``db`` ~ ``database``). An entry matches a group when it matches any of them.
-
-The related-terms table (``GROUPS``) is general software vocabulary; grow it with words that
-mean the same thing in software, never with words of one memory or one test set.
+A term is a word of three characters or more that is not a stopword. Each term becomes a *group*: the
+word, its prefix and its related words (``GROUPS``); an entry matches a group when it matches any of
+them. Why each part: docs/how/recall.md, "How selection works".
 """
 
 # English function words and words that every request has
@@ -39,11 +34,9 @@ without far big small go goes going come comes came put puts take takes took kee
 team guys anyone nobody somewhere anywhere everywhere also around across able
 """.split())
 
-# Words every software project uses for its everyday objects and chores: they say where or what kind
-# of thing ("the README", "a test", "the database", "an error"), not which thing. Searched like any
-# term and counted in a match, but a match made of these alone never passes the bar (ADR 0034): a
-# prompt about fixing a typo in the README or a flaky test of its own shares them with half of
-# memory. One form a line's word, the others found by ``generic`` through the light stem.
+# Words every software project uses for its everyday objects and chores ("the README", "a test"): they
+# say what kind of thing, not which. Counted in a match, but a match of these alone never passes the bar
+# (ADR 0034): they are shared with half of memory. Other forms are found by ``generic``'s light stem.
 GENERIC = frozenset("""
 test tests testing tested unit database databases db error errors fail fails failed failing failure
 file files readme doc docs documentation page pages screen screens app apps application data user users
@@ -61,11 +54,10 @@ def generic(term: str) -> bool:
     return term in GENERIC or stem(term) in GENERIC
 
 
-# Groups of words that mean the same thing, or name the same thing, in everyday software work: one
-# group a line; a word of a line finds every other word of it (a word on several lines finds all of
-# them); hyphenated words are searched as phrases. A developer's thesaurus of tools, symptoms and
-# chores, for any project. Grow it with words that mean the same in software for everyone, never with
-# the words of one memory or one test set. (Kept in this module: the hook's import allow-list.)
+# Words that mean or name the same thing in everyday software work, one group a line: a word finds every
+# other word of its lines; hyphenated words are searched as phrases. Grow it with words that mean the same
+# in software for everyone, never with the words of one memory or one test set. (Kept in this module: the
+# hook's import allow-list.)
 GROUPS = """
 error errors exception exceptions traceback stacktrace failure failures fault faults
 crash crashes crashed crashing segfault panic abort dies died killed
@@ -235,26 +227,20 @@ paginate paginated pagination paginator page pages
 """.strip().splitlines()
 
 
-def _related_table() -> tuple[list[list[str]], dict[str, list[int]]]:
-    """The groups split into words, and for each word the groups that hold it (built once per
-    process; this costs a tenth of building every word's list up front, which the prompt hook
-    would pay for a handful of words)."""
-    split = [row.split() for row in GROUPS]
-    rows_of: dict[str, list[int]] = {}
-    for n, group in enumerate(split):
-        for w in group:
-            rows_of.setdefault(w, []).append(n)
-    return split, rows_of
-
-
-_TABLE: tuple[list[list[str]], dict[str, list[int]]] | None = None
+_TABLE: tuple[list[list[str]], dict[str, list[int]]] | None = None  # GROUPS split, rows by word
 
 
 def related(word: str) -> tuple[str, ...]:
     """The words of every group holding ``word`` (else its light stem), in group order, once each."""
     global _TABLE
     if _TABLE is None:
-        _TABLE = _related_table()
+        # why: built at the first call: a tenth of the cost of building every word's list up front
+        split = [row.split() for row in GROUPS]
+        rows_of: dict[str, list[int]] = {}
+        for n, group in enumerate(split):
+            for w in group:
+                rows_of.setdefault(w, []).append(n)
+        _TABLE = split, rows_of
     split, rows_of = _TABLE
     key = word if word in rows_of else stem(word)
     return tuple(dict.fromkeys(x for n in rows_of.get(key, ()) for x in split[n] if x != key))
@@ -309,9 +295,7 @@ def informative(prompt: str) -> list[str]:
     """The prompt's terms, first occurrence order, without stopwords, short words and pure numbers."""
     seen, out = set(), []
     for w in words(prompt):
-        if len(w) < 3 and not related(w):
-            continue
-        if w in STOPWORDS or w.isdigit() or w in seen:
+        if (len(w) < 3 and not related(w)) or w in STOPWORDS or w.isdigit() or w in seen:
             continue
         seen.add(w)
         out.append(w)
