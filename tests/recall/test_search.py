@@ -70,6 +70,7 @@ def test_the_quick_path_does_not_load_click(memory, tmp_path):
     ["--help"], ["queue", "--help"], ["queue", "-n", "0"], ["queue", "-n5"], ["queue", "-n=5"],
     ["queue", "--kind", "bogus"], ["queue", "--since", "yesterday"], [], ["--json"], ["queue", "--"],
     ["queue", "--bogus"], ["queue", "-x"], ["queue", "--project"], ["queue", "-n", "\u00b2"],
+    ["queue", "-n", "1" * 5000],
 ])
 def test_what_the_quick_parse_is_unsure_of_goes_to_click(memory, args):
     project, _ = memory

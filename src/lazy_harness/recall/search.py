@@ -192,9 +192,10 @@ def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
 
 # --- the command line without click ---------------------------------------------------------------
 
-# an option's value the quick parse takes; click says what is wrong with another (a project that is a file)
-_VALID = {"kinds": KINDS.__contains__, "limit": lambda v: v.isdecimal() and int(v) >= 1, "since": valid_since,
-          "project": lambda v: bool(v) and os.path.isdir(v)}
+# an option's value the quick parse takes; click says what is wrong with another (a project that is a
+# file, a -n of more digits than int() reads)
+_VALID = {"kinds": KINDS.__contains__, "limit": lambda v: v.isdecimal() and len(v) < 19 and int(v) >= 1,
+          "since": valid_since, "project": lambda v: bool(v) and os.path.isdir(v)}
 
 
 def parse(args: list[str]) -> dict | None:
