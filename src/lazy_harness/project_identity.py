@@ -8,18 +8,53 @@ repository's files (``.git``, ``HEAD``, ``config``), never by running git: hooks
   which ``paths.memory_key`` turns into the memory folder's name (the same project on every machine).
 
 Where a project's folders are is ``paths``'s; this module answers only "which project".
-Hot path: only ``os``.
+
+A repository counts only when its files are this user's or root's, as git itself requires
+(``safe.directory``): another local user's repository, or a ``.git`` above a folder of ours in a
+shared place, could otherwise name one of our projects' origins and have that project's memory read
+into a session there. Its folders are then their own projects, keyed by path. Files are read only
+when regular (a FIFO planted there would hold a hook until Claude Code kills it).
+Hot path: only ``os`` (and ``stat``, which ``os`` loads).
 """
 
 import os
+from stat import S_ISDIR, S_ISREG
+
+
+def _ours(st: os.stat_result) -> bool:
+    return st.st_uid in (os.geteuid(), 0)
+
+
+def _read(path: str, size: int) -> str | None:
+    """A regular file of ours, read without waiting: None for anything else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        return os.read(fd, size).decode("utf-8", "replace") if S_ISREG(st.st_mode) and _ours(st) else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _read_first_line(path: str) -> str | None:
+    text = _read(path, 4096)
+    return None if text is None else text.split("\n", 1)[0].strip()
+
+
+def _dotgit(folder: str) -> str | None:
+    """What ``<folder>/.git`` is: ``"dir"`` or ``"file"`` when it is ours, ``"foreign"`` when another
+    user's, None when there is none (or it is neither a file nor a folder)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.readline().strip()
-    except OSError:
+        st = os.stat(os.path.join(folder, ".git"))
+    except (OSError, ValueError):
         return None
+    if not _ours(st):
+        return "foreign"
+    return "dir" if S_ISDIR(st.st_mode) else "file" if S_ISREG(st.st_mode) else None
 
 
 def _gitdir_of(dotgit: str) -> str | None:
@@ -69,11 +104,13 @@ def project_root(cwd: str) -> str:
         start = os.path.abspath(cwd)
     d = start
     while True:
-        dotgit = os.path.join(d, ".git")
-        if os.path.isdir(dotgit):
+        kind = _dotgit(d)
+        if kind == "foreign":
+            return start  # why: git refuses it ("dubious ownership"), and its origin could claim our key
+        if kind == "dir":
             return d
-        if os.path.isfile(dotgit):
-            return _main_worktree_from_gitfile(dotgit) or d
+        if kind == "file":
+            return _main_worktree_from_gitfile(os.path.join(d, ".git")) or d
         parent = os.path.dirname(d)
         if parent == d:
             return start
@@ -85,12 +122,14 @@ def git_branch(cwd: str) -> str | None:
     a linked worktree's own. None when detached or outside a repository."""
     d = os.path.abspath(cwd)
     while True:
-        dotgit = os.path.join(d, ".git")
-        if os.path.isdir(dotgit):
-            head = os.path.join(dotgit, "HEAD")
+        kind = _dotgit(d)
+        if kind == "foreign":
+            return None
+        if kind == "dir":
+            head = os.path.join(d, ".git", "HEAD")
             break
-        if os.path.isfile(dotgit):
-            gitdir = _gitdir_of(dotgit)
+        if kind == "file":
+            gitdir = _gitdir_of(os.path.join(d, ".git"))
             if gitdir is None:
                 return None
             head = os.path.join(gitdir, "HEAD")
@@ -115,10 +154,10 @@ def _git_config_of(root: str) -> str | None:
     """The ``config`` file of the repository whose main working tree is ``root``: its ``.git``
     folder's; for a worktree of a bare repository or of a separate git folder (its git folder names
     a ``commondir``), the common folder's, where ``git remote`` writes the origin."""
-    dotgit = os.path.join(root, ".git")
-    if os.path.isdir(dotgit):
+    dotgit, kind = os.path.join(root, ".git"), _dotgit(root)
+    if kind == "dir":
         return os.path.join(dotgit, "config")
-    gitdir = _gitdir_of(dotgit) if os.path.isfile(dotgit) else None
+    gitdir = _gitdir_of(dotgit) if kind == "file" else None
     if gitdir is None:
         return None
     return os.path.join(_common_dir(gitdir) or gitdir, "config")
@@ -129,10 +168,8 @@ def origin_url(root: str) -> str | None:
     path = _git_config_of(root)
     if path is None:
         return None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(65536)
-    except OSError:
+    text = _read(path, 65536)
+    if text is None:
         return None
     section = None
     for raw in text.split("\n"):
