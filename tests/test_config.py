@@ -202,17 +202,18 @@ def test_a_capped_value_is_a_warning_naming_line_value_and_cap(tmp_path, section
 
 def test_context_max_chars_has_a_minimum_and_recall_max_chars_keeps_its_own(tmp_path):
     """Under 1,000 characters SessionStart has no room for its header and one item: an error, the
-    default stays; the same key of [recall] has no such floor."""
-    path = write(tmp_path / "c.toml", "[context]\nmax_chars = 300\n[recall]\nmax_chars = 300\n")
+    default stays; the same key of [recall] has its own floor, raised to with a warning
+    (tests/recall/test_prompt_budget_whyfx.py)."""
+    path = write(tmp_path / "c.toml", "[context]\nmax_chars = 300\n[recall]\nmax_chars = 900\n")
     values, errors, _ = config.parse_file(str(path))
     assert errors == [f"{path}:2: context.max_chars: expected an integer >= 1000, got 300"]
-    assert values["context"]["max_chars"] == 6000 and values["recall"]["max_chars"] == 300
+    assert values["context"]["max_chars"] == 6000 and values["recall"]["max_chars"] == 900
     assert config.check({"context": {"max_chars": 1000}})[1] == []
     assert "; at least 1000" in config.render_example()
 
 
 def test_a_value_at_the_cap_is_no_warning():
-    values, errors, warnings = config.check({"context": {"max_chars": 9500}, "recall": {"max_chars": 1}})
+    values, errors, warnings = config.check({"context": {"max_chars": 9500}, "recall": {"max_chars": 820}})
     assert (errors, warnings) == ([], []) and values["context"]["max_chars"] == 9500
 
 

@@ -52,7 +52,9 @@ def test_the_recall_example_is_what_the_prompt_hook_adds(tmp_path, monkeypatch):
     monkeypatch.chdir(project)
     r = invoke("memory", "show", "--prompt", PROMPT)
     assert r.code == 0, r.err
-    real = r.out.split("\n\n")[0].strip()
+    first, rest = r.out.split("\n", 1)  # the first line says whose prompt: a new session's first
+    assert "new session's first prompt" in first, first
+    real = rest.split("\n\n")[0].strip()
     mdir, ldir = paths.memory_dir(project), os.path.dirname(paths.learnings_dir(None))
     real = real.replace(mdir, "/home/me/.local/share/lazy-harness/projects/-home-me-shop").replace(
         ldir, "/home/me/.local/share/lazy-harness/knowledge")

@@ -120,7 +120,7 @@ def test_show_prints_effective_values_as_toml_with_their_source(tmp_path, monkey
 
 
 def test_validate_and_show_report_a_capped_value(tmp_path, monkeypatch):
-    path = write(tmp_path / "c.toml", "[context]\nmax_chars = 50000\n[recall]\nmax_chars = 100\n")
+    path = write(tmp_path / "c.toml", "[context]\nmax_chars = 50000\n[recall]\nmax_chars = 900\n")
     r = invoke("config", "validate", str(path))
     assert r.code == 0
     assert f"{path}:2: warning: context.max_chars: 50000 is above the cap of 9500; 9500 is used\n" in r.out
@@ -131,7 +131,7 @@ def test_validate_and_show_report_a_capped_value(tmp_path, monkeypatch):
     lines = shown.out.splitlines()
     assert lines[lines.index("[context]") + 2] == (
         "max_chars = 9500  # config file, capped (the file says 50000, the cap is 9500)")
-    assert lines[lines.index("[recall]") + 2] == "max_chars = 100  # config file"
+    assert lines[lines.index("[recall]") + 2] == "max_chars = 900  # config file"
     assert "context.max_chars: 50000 is above the cap" in shown.err
 
 

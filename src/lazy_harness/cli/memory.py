@@ -109,14 +109,19 @@ def memory() -> None:
 
 @memory.command()
 @project_option()
-@click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why.")
+@click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why: as a new session's "
+              "first prompt, or with --session as that session's next one.")
+@click.option("--session", "session", metavar="ID", help="With --prompt: the running session whose next prompt "
+              "it is (what it was shown, its own entries left out), as the prompt hook reads it.")
 @click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
-def show(project: str | None, prompt: str | None, history: bool) -> None:
+def show(project: str | None, prompt: str | None, session: str | None, history: bool) -> None:
     """What the next session receives, then everything in memory (or, with --prompt, what a prompt gets)."""
     cwd, cfg, mdir, ldir = _setting(project)
     if prompt is not None:
-        _show_prompt(prompt, cwd, cfg)
+        _show_prompt(prompt, cwd, cfg, session or "")
         return
+    if session is not None:
+        raise click.UsageError("--session goes with --prompt")
     name = project_name(cwd)
     now = time.time()
     if not cfg["context"]["enabled"]:
@@ -195,7 +200,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
 
 
-def _show_prompt(prompt: str, cwd: str, cfg: Config) -> None:
+def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str) -> None:
     from lazy_harness.atomic import held
     from lazy_harness.recall.index import writer
     from lazy_harness.recall.prompt import explain
@@ -204,7 +209,8 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config) -> None:
     if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
         _echo(f"(the search index is being written by another process, {writer.indexed_so_far(path)} entries so "
               "far: what it holds now is searched)")
-    said = explain.report(prompt, cwd, cfg, os.environ)
+    said = explain.report(prompt, cwd, cfg, os.environ, session=session)
+    _echo(said["for"])
     if "nothing" in said:
         _echo(said["nothing"])
         return

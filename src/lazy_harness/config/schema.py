@@ -51,7 +51,8 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
     },
     "recall": {
         "enabled": ("bool", True, "UserPromptSubmit: add the memory entries that match each typed prompt"),
-        "max_chars": ("int", 1500, "characters added to one prompt at most (capped at 4,000)"),
+        "max_chars": ("int", 1500, "characters added to one prompt at most (capped at 4,000; at least 820, "
+                                   "room for the header and one entry: a smaller value is raised to it)"),
         "max_items": ("int", 5, "entries added to one prompt at most"),
         "min_prompt_chars": ("int", 20, "prompts shorter than this get nothing"),
         "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
@@ -141,6 +142,10 @@ RECALL_HARD_CAP = 4000  # why: well under the 10,000 characters Claude Code acce
 PULL_BUDGET_CAP_MS = 8000
 CAPS = {"context.max_chars": CONTEXT_HARD_CAP, "recall.max_chars": RECALL_HARD_CAP,
         "sync.pull_budget_ms": PULL_BUDGET_CAP_MS}  # a larger value is cut to these
+# a smaller value is raised to these, with a warning. why recall.max_chars 820: the prompt's header
+# holds at most 738 (the fence, and its two folders cut to 600: recall/prompt/rank.py heading), and
+# the first entry is cut to no less than 80 (rank.render); under that, no prompt gets anything
+FLOORS = {"recall.max_chars": 820}
 # why: no key means anything past a billion (seconds, characters, dollars), and a larger value, like
 # 1e400 (inf) or 10**23, overflows where it meets a float or a clock: a sleep, a timeout, a JSON total
 NUMBER_MAX = 1_000_000_000

@@ -12,7 +12,8 @@ import functools
 
 from lazy_harness import paths
 from lazy_harness.config.schema import (
-    CAPS, CHOICES, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, as_config, default_tables, defaults)
+    CAPS, CHOICES, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, as_config, default_tables,
+    defaults)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -330,7 +331,7 @@ def _pattern_problem(patterns: list[str]) -> str | None:
 
 
 def _apply_caps(text: str, values: Tables, warnings: list[tuple[int | None, str]]) -> None:
-    """A value above its cap is lowered to the cap, with a warning."""
+    """A value above its cap is lowered to the cap, one under its floor raised to it, with a warning."""
     for dotted, cap in CAPS.items():
         section, key = dotted.split(".")
         value = values[section][key]
@@ -338,6 +339,13 @@ def _apply_caps(text: str, values: Tables, warnings: list[tuple[int | None, str]
             warnings.append((_key_line(text, section, key),
                              f"{dotted}: {value} is above the cap of {cap}; {cap} is used"))
             values[section][key] = cap
+    for dotted, floor in FLOORS.items():
+        section, key = dotted.split(".")
+        value = values[section][key]
+        if isinstance(value, int) and value < floor:
+            warnings.append((_key_line(text, section, key), f"{dotted}: {value} is under the floor of {floor} "
+                             f"(the prompt's header and one entry); {floor} is used"))
+            values[section][key] = floor
 
 
 def parse_file(path: str, env: Mapping[str, str] | None = None) -> tuple[Config, list[str], list[str]]:

@@ -23,17 +23,27 @@ SEARCH = {"exact": "every entry holding its words scored",
 
 
 def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
-           place: tuple[str, str, str] | None = None) -> dict[str, Any]:
-    """``{"nothing": why}`` when the prompt gets no search at all; else ``{"text": the injected text or
-    None, "why": the :func:`header` line, "none": why nothing came back (None when something did),
-    "ranked": the first SHOWN candidates, each with ``why``, the bar's reason (``rank.why``)}``."""
+           place: tuple[str, str, str] | None = None, session: str = "") -> dict[str, Any]:
+    """``{"for": whose prompt, "nothing": why}`` when the prompt gets no search at all; else ``{"for",
+    "text": the injected text or None, "why": the :func:`header` line, "none": why nothing came back
+    (None when something did), "ranked": the first SHOWN candidates, each with ``why``, the bar's
+    reason (``rank.why``)}``. ``session``: the prompt is that session's next one, read with what it was
+    shown and without its own entries, as the hook reads it; else a new session's first."""
+    from lazy_harness.memory import lineage
+    from lazy_harness.recall.prompt import already_shown
+
     settings = cfg["recall"]
+    already = already_shown.read(env, session)
+    own = lineage.own(env, session)
+    said = {"for": f"(what the next prompt of session {session} gets: it was shown {len(already)} entries "
+                   "before, and its own entries are left out)" if session else
+            "(what a new session's first prompt gets; --session ID: what that session's next prompt gets)"}
     if not settings["enabled"]:
-        return {"nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
+        return {**said, "nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
     why = worth_searching.skip_reason(prompt, settings)
     if why:
-        return {"nothing": f"This prompt receives nothing: {why}."}
-    text, info = recall_prompt.context_for(prompt, cwd, cfg, env, deep=True, place=place)
+        return {**said, "nothing": f"This prompt receives nothing: {why}."}
+    text, info = recall_prompt.context_for(prompt, cwd, cfg, env, already, deep=True, place=place, session=own)
     sem = info.get("semantic") or {"state": "off"}
     # why: the similarity bar's reasons for those it did not compare (rank.why); None when it did not run
     compared = set(sem.get("compared") or ()) if sem["state"] == "scored" else None
@@ -41,7 +51,7 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     shown = info["ranked"][:SHOWN]
     for c in shown:
         c["why"] = rank.why(c, settings, project, compared)
-    return {"text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
+    return {**said, "text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
             "ranked": shown}
 
 
@@ -79,7 +89,12 @@ def nothing_because(info: Mapping[str, Any]) -> str:
     if not info.get("terms"):
         return "no word of the prompt is worth searching for (all are stopwords)"
     if not info["ranked"]:
+        if info.get("own_session"):  # why: they were there, and left out as this session's own
+            return (f"the {info['own_session']} entries holding its words are this session's own, never "
+                    "told back to it")
         return "no entry holds any of its words"
+    if info.get("budget"):
+        return f"{info['budget']}, so none of the entries that pass the bar is added"
     if info.get("passed"):
         return "what passes the bar was already shown to this session, or held back"
     if all(not c["anchors"] for c in info["ranked"]):

@@ -281,11 +281,16 @@ def render_item(item: dict, ldir: str | None) -> str:
     return _cut(terminal_safe(" ".join(f"{head}: {text}".split()), keep=""), CAP_ITEM)  # one line
 
 
+def heading(mdir: str, ldir: str | None) -> str:
+    """The text's first lines: the fence, then the folders its entries' files are in."""
+    where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
+    return f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
+
+
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
     """The additionalContext for ``items`` within ``budget`` characters as Claude Code counts them
     (:func:`units`), and the items it holds."""
-    where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
-    header = f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
+    header = heading(mdir, ldir)
     lines, used = [header], units(header)
     kept: list[dict] = []
     for item in items:

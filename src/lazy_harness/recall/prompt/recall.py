@@ -138,10 +138,21 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
         c["passes"] = False
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = rank.render(fresh, mdir, ldir, budget)
+    if not text and len(unseen) > len(held_back):  # passed, not shown yet, not held: the budget kept them out
+        info["budget"] = no_room(len(fresh), budget, mdir, ldir)
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
                 already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget,
                 memory_dir=mdir)
     return text, info
+
+
+def no_room(fresh: int, budget: int, mdir: str, ldir: str | None) -> str:
+    """Why entries that passed and were not shown yet got no room: ``recall.max_items`` (0, so none was
+    looked at) or ``recall.max_chars`` (the header leaves less than an entry needs)."""
+    if not fresh:
+        return "recall.max_items is 0"
+    head = rank.units(rank.heading(mdir, ldir))
+    return f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header"
 
 
 def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
@@ -218,6 +229,8 @@ def describe(info: Mapping[str, Any]) -> str:
     if info.get("kept"):
         parts.append(f"injected {len(info['kept'])} ({info['chars']}/{info['max_chars']} chars): "
                      + ",".join(c["id"] for c in info["kept"]))
+    elif info.get("budget"):  # why: they passed and were not shown: "nothing new" would be untrue
+        parts.append(f"nothing added: {info['budget']}")
     else:
         parts.append("nothing passed the bar" if not info.get("passed") else "nothing new")
     return " ".join(parts)
