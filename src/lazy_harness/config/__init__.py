@@ -19,7 +19,8 @@ import os
 from lazy_harness import jsonload, paths, private
 from lazy_harness.atomic import atomic_write
 from lazy_harness.config.schema import (
-    CAPS, CONTEXT_HARD_CAP, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA, defaults)
+    CAPS, CHOICES, CONTEXT_HARD_CAP, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA,
+    defaults)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,8 +92,10 @@ def _names_a_folder(problem: str, path: str) -> bool:
     return key in PATH_KEYS or key in {k.split(".")[0] for k in PATH_KEYS}
 
 
-# why: a snapshot compiled by an older version lacks new keys; the schema is part of its stamp
-_SCHEMA_STAMP = " ".join(f"{s}.{k}" for s, keys in SCHEMA.items() for k in keys)
+# why: a snapshot compiled by another version may lack keys, or hold values its defaults, caps, floors,
+# minimums, ranges or choices gave: the schema and those rules are part of its stamp (about 20 us)
+_SCHEMA_STAMP = repr(([(s, k, spec[0], spec[1]) for s, keys in SCHEMA.items() for k, spec in keys.items()],
+                      CAPS, FLOORS, MINIMUMS, RANGES, CHOICES))
 INVALID: Final = "_invalid"  # load_fast: the first problem of an invalid config.toml
 
 
