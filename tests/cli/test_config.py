@@ -155,3 +155,13 @@ def test_show_with_a_wrong_value_shows_defaults_for_it_and_exits_one(tmp_path, m
 def test_show_lists_the_resolved_locations(key, isolated_home):
     r = invoke("config", "show")
     assert f"# {key}: " in r.out
+
+
+def test_show_says_a_value_under_its_floor_was_raised(tmp_path, monkeypatch):
+    path = write(tmp_path / "c.toml", "[recall]\nmax_chars = 200\n")
+    monkeypatch.setenv("LH_CONFIG", str(path))
+    shown = invoke("config", "show")
+    assert shown.code == 0
+    lines = shown.out.splitlines()
+    assert lines[lines.index("[recall]") + 2] == (
+        "max_chars = 820  # config file, raised (the file says 200, the floor is 820)")

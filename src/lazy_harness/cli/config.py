@@ -127,6 +127,9 @@ def _source(dotted: str, written: dict[str, object], bad: set[str]) -> str:
     cap, value = cfg.CAPS.get(dotted), written[dotted]
     if cap is not None and isinstance(value, int) and value > cap:
         return f"config file, capped (the file says {value}, the cap is {cap})"
+    floor = cfg.FLOORS.get(dotted)
+    if floor is not None and isinstance(value, int) and value < floor:
+        return f"config file, raised (the file says {value}, the floor is {floor})"
     return "config file"
 
 
