@@ -405,3 +405,21 @@ def test_an_unreadable_codex_config_turns_off_no_server_and_still_calls(tmp_path
 
     argv = fake_codex.calls(fake)[0]["argv"]
     assert not any(a.startswith("mcp_servers.") for a in argv) and "features.shell_tool=false" in argv
+
+
+@pytest.mark.parametrize("prices,runs", [((0, 0), False), ((1.0, 5.0), True)])
+def test_a_first_codex_call_is_guessed_at_the_price_its_ledger_line_uses(isolated_home, tmp_path, monkeypatch, cfg,
+                                                                         prices, runs):
+    """With no call in the ledger, the cap check guesses a codex call at [worker] codex_*_usd_per_mtok,
+    or at the deliberately high price its line will be charged at when those are 0, never at haiku's."""
+    fake = fake_codex.use(tmp_path, monkeypatch)
+    cfg["budget"]["daily_usd"] = 0.04  # above a guess at $1/$5 a million tokens, under one at $2.50/$15
+    cfg["worker"]["codex_input_usd_per_mtok"], cfg["worker"]["codex_output_usd_per_mtok"] = prices
+    meta = {"project": "api", "session_id": "s-1", "task_id": "t-1"}
+    if runs:
+        calls.run_model("prompt", cfg, dict(os.environ), meta, sleep=lambda s: None)
+    else:
+        with pytest.raises(calls.Wait) as wait:
+            calls.run_model("prompt", cfg, dict(os.environ), meta, sleep=lambda s: None)
+        assert "daily cap" in wait.value.message
+    assert len(fake_codex.calls(fake)) == (1 if runs else 0)

@@ -246,7 +246,7 @@ def test_limfx_a_codex_killed_mid_call_is_charged_and_the_task_retried(isolated_
     assert (bin_dir / "killed-once").exists() and len(fake_codex.calls(tmp_path / "real-codex")) == 1
     killed, ok = ledger_lines()
     assert (killed["outcome"], killed["cost_reported"], ok["outcome"]) == ("killed", False, "ok")
-    expected = budget.guess(killed["prompt_chars"])
+    expected = budget.guess(killed["prompt_chars"], prices=(0.25, 2.0))  # at the codex prices configured
     assert killed["total_cost_usd"] == pytest.approx(expected) and expected > 0
     with open(os.path.join(paths.logs_dir(), "worker.log")) as fh:
         assert "codex was killed by signal 9 (SIGKILL)" in fh.read()

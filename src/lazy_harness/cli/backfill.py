@@ -56,12 +56,13 @@ def candidates(since: float, project: str | None, cfg: Config,
     """Never-distilled interactive sessions changed since ``since``, oldest first, and how many
     transcripts were looked at."""
     from lazy_harness.cost import budget
-    from lazy_harness.worker import transcript
+    from lazy_harness.worker import calls, transcript
 
     loop = cfg["compound_loop"]
     q = paths.queue_dir(env)
     root = project_root(project) if project else None
     check = _check_estimate(cfg, env)
+    priced = calls.guessed_at(cfg, env)
     found: list[Candidate] = []
     seen = 0
     for path, sid, mtime in _transcripts(env, since):
@@ -78,7 +79,7 @@ def candidates(since: float, project: str | None, cfg: Config,
         if root is not None and project_root(view.cwd) != root:
             continue
         chars = min(int(loop["prompt_max_chars"]), len(view.text) + 8000)  # + instructions and memory
-        cost = budget.estimate(chars, env, model=str(loop["model"] or "")) + check
+        cost = budget.estimate(chars, env, None, *priced) + check
         found.append(Candidate(path, view.session_id or sid, view.cwd, mtime, cost, chars, check))
     found.sort(key=lambda c: c.mtime)
     return found, seen

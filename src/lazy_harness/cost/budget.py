@@ -156,20 +156,21 @@ def price(model: str | None) -> tuple[float, float]:
     return UNKNOWN_PRICE
 
 
-def guess(prompt_chars: int, model: str | None = None) -> float:
-    """A call's likely cost with no history in the ledger, at ``model``'s price."""
-    per_in, per_out = price(model)
+def guess(prompt_chars: int, model: str | None = None, prices: tuple[float, float] | None = None) -> float:
+    """A call's likely cost with no history in the ledger, at ``prices`` (dollars per million tokens,
+    input and output) when given, else at ``model``'s price."""
+    per_in, per_out = prices or price(model)
     per_char = per_in * CACHE_WRITE / 1e6 / CHARS_PER_TOKEN
     return (SYSTEM_TOKENS * per_in * CACHE_WRITE + ANSWER_TOKENS * per_out) / 1e6 + prompt_chars * per_char
 
 
 def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float | None = None,
-             model: str | None = None) -> float:
+             model: str | None = None, prices: tuple[float, float] | None = None) -> float:
     """A call's likely cost: the ledger's recent dollars per prompt character, else :func:`guess` at
-    ``model``'s price (claude-haiku-4-5's when None)."""
+    ``prices``, else at ``model``'s price (claude-haiku-4-5's when None)."""
     per_char = ledger.cost_per_char(env, now=now)
     if per_char is None:
-        return guess(prompt_chars, model)
+        return guess(prompt_chars, model, prices)
     return prompt_chars * per_char
 
 

@@ -98,4 +98,6 @@ def _estimate(cfg: Config, env: Env | None, fields: dict) -> float:
         from lazy_harness.worker import model_check
 
         check = model_check.MAX_USD if cfg.get("trust", {}).get("model_check", True) else 0.0
-    return budget.estimate(chars, env, time.time(), str(loop["model"] or "")) + check
+    from lazy_harness.worker import calls
+
+    return budget.estimate(chars, env, time.time(), *calls.guessed_at(cfg, env)) + check

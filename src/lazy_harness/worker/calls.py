@@ -88,15 +88,14 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
 
     loop = cfg["compound_loop"]
     ask = codex_distill.call if codex_distill.chosen(cfg, env) == "codex" else llm.call
-    # why: with no history the first call is guessed at the model's price (Codex's are not in the table)
-    priced_as = (str(loop.get("model") or "") or None) if ask is llm.call else None
+    priced_as, prices = guessed_at(cfg, env)
     attempts = max(1, int(loop["max_attempts"]))
     delay = float(loop.get("retry_backoff_seconds", 2))
     workdir = ensure_dir(paths.neutral_dir(env))
     last: llm.CallError | None = None
     for attempt in range(1, attempts + 1):
         now = clock()
-        estimate = budget.estimate(len(prompt), env, now, priced_as)
+        estimate = budget.estimate(len(prompt), env, now, priced_as, prices)
         verdict, opened = budget.open_call(cfg, env, now, estimate, meta, len(prompt), kind, max_usd)
         if opened is None:
             if verdict.busy:  # why: another call holds what is left; it ends within its timeout
@@ -156,6 +155,17 @@ def _attempt(ask: Callable[[float], Call], opened: OpenCall, estimate: float, me
         return result
     finally:
         opened.close(remove=written)
+
+
+def guessed_at(cfg: Config, env: Mapping[str, str] | None) -> tuple[str | None, tuple[float, float] | None]:
+    """``budget.estimate``'s model and prices for a call of the distiller ``cfg`` chooses: with no
+    history a call is guessed at the price it will be charged, the claude model's, or the prices a
+    codex call's ledger line uses."""
+    from lazy_harness.worker import codex_distill
+
+    if codex_distill.chosen(cfg, env) == "codex":
+        return None, codex_distill.prices(cfg)[0]
+    return str(cfg["compound_loop"].get("model") or "") or None, None
 
 
 def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env | None,

@@ -196,6 +196,15 @@ def events(stdout: str) -> list[dict]:
     return out
 
 
+def prices(cfg: Mapping[str, Any]) -> tuple[tuple[float, float], bool]:
+    """(dollars per million tokens, input and output; whether the person set them): ``[worker]
+    codex_input_usd_per_mtok`` / ``codex_output_usd_per_mtok``, else :data:`DEFAULT_PRICES`."""
+    worker = _worker(cfg)
+    per_in = float(worker.get("codex_input_usd_per_mtok") or 0)
+    per_out = float(worker.get("codex_output_usd_per_mtok") or 0)
+    return ((per_in, per_out), True) if per_in or per_out else (DEFAULT_PRICES, False)
+
+
 def usage_of(found: list[dict], cfg: Mapping[str, Any]) -> llm.Usage:
     """Tokens of ``turn.completed`` and their price (see the module docstring)."""
     worker = _worker(cfg)
@@ -208,11 +217,7 @@ def usage_of(found: list[dict], cfg: Mapping[str, Any]) -> llm.Usage:
             usage.input_tokens += max(0, counts[0])
             usage.output_tokens += max(0, counts[1])
             usage.cache_read_tokens += max(0, counts[2])
-    per_in = float(worker.get("codex_input_usd_per_mtok") or 0)
-    per_out = float(worker.get("codex_output_usd_per_mtok") or 0)
-    usage.reported = bool(per_in or per_out)
-    if not usage.reported:
-        per_in, per_out = DEFAULT_PRICES
+    (per_in, per_out), usage.reported = prices(cfg)
     usage.cost_usd = round((usage.input_tokens * per_in + usage.output_tokens * per_out) / 1e6, 6)
     return usage
 
