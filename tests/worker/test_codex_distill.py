@@ -423,3 +423,25 @@ def test_a_first_codex_call_is_guessed_at_the_price_its_ledger_line_uses(isolate
             calls.run_model("prompt", cfg, dict(os.environ), meta, sleep=lambda s: None)
         assert "daily cap" in wait.value.message
     assert len(fake_codex.calls(fake)) == (1 if runs else 0)
+
+
+@pytest.mark.parametrize("said", ["exceeded retry limit, last status: 429 Too Many Requests, request id: req_1",
+                                  "exceeded retry limit, last status: 503 Service Unavailable",
+                                  "We're currently experiencing high demand, which may cause temporary errors."])
+def test_codexs_own_overload_words_wait_past_the_retries(isolated_home, tmp_path, monkeypatch, said):
+    """codex exec says a 429 or a server's overload in its own words: the same cause as claude's 429/529,
+    so the task waits in the queue after the retries instead of failing (docs/how/cost.md)."""
+    assert llm.classify(said) == ("overloaded", llm.RETRY)
+    monkeypatch.setenv("CODEX_HOME", str(isolated_home / ".codex"))
+    (isolated_home / ".codex").mkdir()
+    fake = fake_codex.use(tmp_path, monkeypatch, mode="fail", message=said, code=1)
+    configure(isolated_home, max_attempts=2)
+    project = tmp_path / "api"
+    project.mkdir()
+    from tests.worker.spendrig import queue_session
+
+    queue_session(project)
+    stats = run_worker()
+    assert (stats.waiting, stats.failed, len(fake_codex.calls(fake))) == (1, 0, 2)
+    [waiter] = tasks("")
+    assert "overloaded or rate-limited" in waiter["wait_reason"]

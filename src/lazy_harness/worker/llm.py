@@ -52,7 +52,10 @@ _UNREACHABLE = ("econnrefused", "connection refused", "enotfound", "eai_again", 
 _AUTH = ("invalid api key", "authentication_error", "authentication failed", "api error: 401",
          "please run /login", "not logged in", "oauth token", "invalid x-api-key", "api error: 403",
          "permission_error")
-_OVERLOADED = ("api error: 529", "overloaded", "api error: 429", "rate_limit", "rate limit")
+# (then codex exec's words, past its own retries: a 429, a server's 5xx, and what it says for a 500)
+_OVERLOADED = ("api error: 529", "overloaded", "api error: 429", "rate_limit", "rate limit",
+               "last status: 429", "too many requests", "last status: 500", "last status: 502",
+               "last status: 503", "last status: 504", "last status: 529", "experiencing high demand")
 # what the real CLI prints when the account's own allowance is spent (a subscription's 5-hour or weekly
 # limit, a prepaid balance): every call is refused until it resets or is topped up, hours away; then
 # what codex exec says for the same (0.171.0: "You've hit your usage limit. ... try again at 3:05 PM.",
