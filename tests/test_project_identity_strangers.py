@@ -83,3 +83,51 @@ def test_a_fifo_in_place_of_a_git_file_never_blocks(tmp_path):
         reader.join(timeout=1)
     assert not stuck, "reading the repository's files waited on a FIFO"
     assert got == {"origin": None, "branch": None, "root": str(worktree)}
+
+
+@as_root
+def test_another_users_folder_linking_to_my_repository_gets_no_key_of_mine(tmp_path):
+    mine = _repo(tmp_path / "plain", "https://github.com/me/plain")
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    os.symlink(mine / ".git", evil / ".git")
+    assert paths.memory_key(str(evil)) == paths.memory_key(str(mine))  # before: it claims the key
+    os.lchown(evil / ".git", OTHER_UID, OTHER_UID)
+    os.lchown(evil, OTHER_UID, OTHER_UID)
+    assert identity.project_root(str(evil)) == str(evil)
+    assert paths.memory_key(str(evil)) == paths.project_key(str(evil))
+    os.lchown(evil / ".git", 0, 0)  # the link is mine, the folder holding it still theirs
+    assert paths.memory_key(str(evil)) == paths.project_key(str(evil))
+
+
+def test_a_symlinked_git_folder_of_mine_keeps_its_origin(tmp_path):
+    store = _repo(tmp_path / "store", "https://github.com/me/plain")
+    work = tmp_path / "work"
+    work.mkdir()
+    os.symlink(store / ".git", work / ".git")
+    assert identity.project_root(str(work)) == str(work)
+    assert identity.origin(str(work)) == "github.com/me/plain"
+
+
+@as_root
+def test_memory_under_the_origin_stays_when_the_repository_turns_out_to_be_another_users(tmp_path):
+    """A checkout another user owns was keyed by its origin before this rule: on upgrade its key is
+    its path. That is not an origin change: the origin's memory (synced, the person's clones elsewhere
+    use it) stays where it is, never moved into the path-keyed folder."""
+    from lazy_harness.memory import migrate
+
+    root = _repo(tmp_path / "deploy", "https://github.com/org/app")
+    before = paths.project_memory_dir(str(root))
+    os.makedirs(before)
+    line = '{"id": "d-00000001", "summary": "Deploy from the release branch only"}\n'
+    with open(os.path.join(before, "decisions.jsonl"), "w") as fh:
+        fh.write(line)
+    migrate.remember_key(str(root), before)  # what the version before wrote after a task there
+    _give_away(root / ".git")
+    after = paths.project_memory_dir(str(root))
+    assert after != before
+    assert migrate.earlier_key(str(root), after) is None
+    migrate.migrate(after, paths.project_key(str(root)), str(root), None, 1.0)
+    with open(os.path.join(before, "decisions.jsonl")) as fh:
+        assert fh.read() == line
+    assert not os.path.exists(os.path.join(after, "decisions.jsonl"))

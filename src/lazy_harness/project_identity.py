@@ -9,16 +9,18 @@ repository's files (``.git``, ``HEAD``, ``config``), never by running git: hooks
 
 Where a project's folders are is ``paths``'s; this module answers only "which project".
 
-A repository counts only when its files are this user's or root's, as git itself requires
-(``safe.directory``): another local user's repository, or a ``.git`` above a folder of ours in a
-shared place, could otherwise name one of our projects' origins and have that project's memory read
-into a session there. Its folders are then their own projects, keyed by path. Files are read only
-when regular (a FIFO planted there would hold a hook until Claude Code kills it).
+A repository counts only when its files, its ``.git`` (and the link it may be) and the folder
+holding it are this user's or root's, as git itself requires (``safe.directory``): another local
+user's repository, a ``.git`` above a folder of ours in a shared place, or one linking to our own
+repository from another user's folder, could otherwise name one of our projects' origins and have
+that project's memory read into a session there. Its folders are then their own projects, keyed by
+path. Files are read only when regular (a FIFO planted there would hold a hook until Claude Code
+kills it).
 Hot path: only ``os`` (and ``stat``, which ``os`` loads).
 """
 
 import os
-from stat import S_ISDIR, S_ISREG
+from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 
 def _ours(st: os.stat_result) -> bool:
@@ -46,13 +48,17 @@ def _read_first_line(path: str) -> str | None:
 
 
 def _dotgit(folder: str) -> str | None:
-    """What ``<folder>/.git`` is: ``"dir"`` or ``"file"`` when it is ours, ``"foreign"`` when another
-    user's, None when there is none (or it is neither a file nor a folder)."""
+    """What ``<folder>/.git`` is: ``"dir"`` or ``"file"`` when it is ours, ``"foreign"`` when it, the
+    link it is, or the folder holding it (the working tree) is another user's; None when there is
+    none (or it is neither a file nor a folder). git checks the same three."""
+    path = os.path.join(folder, ".git")
     try:
-        st = os.stat(os.path.join(folder, ".git"))
+        link = os.lstat(path)
+        st = os.stat(path) if S_ISLNK(link.st_mode) else link
+        tree = os.stat(folder)
     except (OSError, ValueError):
         return None
-    if not _ours(st):
+    if not (_ours(link) and _ours(st) and _ours(tree)):
         return "foreign"
     return "dir" if S_ISDIR(st.st_mode) else "file" if S_ISREG(st.st_mode) else None
 
@@ -91,13 +97,9 @@ def _main_worktree_from_gitfile(gitfile: str) -> str | None:
     return None
 
 
-def project_root(cwd: str) -> str:
-    """The main working tree of the git repository holding ``cwd``, else ``cwd`` itself.
-
-    Reads ``.git`` files directly instead of running git: this runs inside hooks. A symlinked
-    folder is resolved first: the link and the folder it points at are one project, with one key and
-    one memory (``realpath``: an ``lstat`` per part of the path).
-    """
+def _found(cwd: str) -> tuple[str, str, str | None]:
+    """(``cwd`` with links resolved, the nearest folder at or above it holding a ``.git``, else that
+    same path, and what the ``.git`` is: :func:`_dotgit`'s kind, None when there is none)."""
     try:
         start = os.path.realpath(cwd)
     except (OSError, ValueError):  # why: a cwd read from a task may hold a NUL byte; it names no real folder
@@ -105,16 +107,33 @@ def project_root(cwd: str) -> str:
     d = start
     while True:
         kind = _dotgit(d)
-        if kind == "foreign":
-            return start  # why: git refuses it ("dubious ownership"), and its origin could claim our key
-        if kind == "dir":
-            return d
-        if kind == "file":
-            return _main_worktree_from_gitfile(os.path.join(d, ".git")) or d
+        if kind is not None:
+            return start, d, kind
         parent = os.path.dirname(d)
         if parent == d:
-            return start
+            return start, start, None
         d = parent
+
+
+def project_root(cwd: str) -> str:
+    """The main working tree of the git repository holding ``cwd``, else ``cwd`` itself.
+
+    Reads ``.git`` files directly instead of running git: this runs inside hooks. A symlinked
+    folder is resolved first: the link and the folder it points at are one project, with one key and
+    one memory (``realpath``: an ``lstat`` per part of the path). Inside another user's repository
+    (:func:`refused`), ``cwd`` itself.
+    """
+    start, d, kind = _found(cwd)
+    if kind == "file":
+        return _main_worktree_from_gitfile(os.path.join(d, ".git")) or d
+    return d if kind == "dir" else start
+
+
+def refused(cwd: str) -> str | None:
+    """The folder holding the ``.git`` of another user's repository that ``cwd`` lies in (then it is
+    its own project, keyed by its path: see the module docstring), else None."""
+    _, d, kind = _found(cwd)
+    return d if kind == "foreign" else None
 
 
 def git_branch(cwd: str) -> str | None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import paths
+from lazy_harness import paths, project_identity
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -94,10 +94,14 @@ def unrecorded_alias(root: str | None, memory_dir: str) -> str | None:
 def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> str | None:
     """The memory key the worker last wrote for this project's folder (``paths.last_key_file``) when
     it is no longer ``memory_dir``'s (the origin was added, changed or removed), its folder is still
-    there and ``memory_dir`` does not count it as its own yet. One small read."""
+    there and ``memory_dir`` does not count it as its own yet. One small read. None too inside another
+    user's repository (``project_identity.refused``): its key became its path because the repository
+    is not the person's, not because its origin changed, and the origin's memory stays the origin's."""
     if not root:
         return None
     old = _last_key(paths.last_key_file(root, env))[0]
+    if old and project_identity.refused(root):
+        return None
     if not old or old in (".", "..") or os.sep in old or old == os.path.basename(memory_dir.rstrip(os.sep)):
         return None
     if not os.path.isdir(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), old)):
