@@ -154,7 +154,10 @@ def test_without_history_the_estimate_is_priced_by_the_configured_model_backfx(i
         costs[model] = float(re.search(r"estimated cost \$([0-9.]+)", first).group(1))
     assert costs["claude-opus-4-1"] > 5 * costs["claude-haiku-4-5"]
 
-    spent(0.5, prompt_chars=100_000)  # history: the ledger's own price, no guess
+    spent(0.5, prompt_chars=100_000)  # history at haiku's price: the configured opus still guesses
+    assert GUESS in invoke("backfill", "--dry-run").out.splitlines()[0]
+    configure(isolated_home, model="claude-haiku-4-5")  # haiku: the ledger's own price, no guess
     first = invoke("backfill", "--dry-run").out.splitlines()[0]
     assert GUESS not in first and "estimated cost $" in first
-    assert budget.estimate(chars, model="claude-opus-4-1") == budget.estimate(chars, model="claude-haiku-4-5")
+    assert budget.estimate(chars, model="claude-haiku-4-5") == chars * (0.5 / 100_000)
+    assert budget.estimate(chars, model="claude-opus-4-1") == budget.guess(chars, "claude-opus-4-1")

@@ -169,13 +169,16 @@ def _left_hint(left: int, verdict: budget.Verdict, kept: float) -> str:
             f"(or raise [budget] {word}_usd)")
 
 
-def _summary(found: list[Candidate], seen: int, start: float, verdict: budget.Verdict, kept: float) -> str:
+def _summary(found: list[Candidate], seen: int, start: float, verdict: budget.Verdict, kept: float,
+             cfg: Config) -> str:
     from lazy_harness.cost import budget
+    from lazy_harness.worker import calls
 
     total = sum(c.estimate for c in found)
     day = time.strftime("%Y-%m-%d", time.localtime(start))
     where = "under the monthly cap" if _tighter(verdict)[0] == "monthly" else "under the cap today"
-    guess = " (no cost history: a guess)" if found and budget.guessed() else ""
+    priced = calls.guessed_at(cfg, None)
+    guess = " (no cost history: a guess)" if found and budget.guessed(None, None, *priced) else ""
     return (f"{len(found)} session(s) since {day} never distilled (of {seen} looked at); "
             f"estimated cost {budget.money(total)}{guess}; left {where} {budget.money(verdict.remaining)}, "
             f"of which {budget.money(min(kept, verdict.remaining))} is kept for today's sessions")
@@ -215,7 +218,7 @@ def backfill(since: str, project: str | None, dry_run: bool) -> None:
     found, seen = candidates(start, os.path.abspath(project) if project else None, cfg)
     verdict = budget.check(cfg, None, now)
     kept = kept_for_today(found, verdict)
-    click.echo(_summary(found, seen, start, verdict, kept))
+    click.echo(_summary(found, seen, start, verdict, kept, cfg))
     if dry_run or not found:
         for c in found:
             click.echo(f"  {time.strftime('%Y-%m-%d %H:%M', time.localtime(c.mtime))}  {terminal_safe(c.session_id)}  "

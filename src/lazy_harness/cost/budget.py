@@ -35,13 +35,13 @@ from lazy_harness.cost import ledger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from lazy_harness.config.typed import Config
 
 # Without history a call is priced by the configured model: its prompt characters as input with the
 # cache write (1.25 times the input price, ~3.5 characters a token), plus a fixed share for the CLI's
 # own system prompt (~8,000 tokens, also written to the cache) and a 2,000-token answer. The ledger's
-# own average replaces the guess at once.
+# own average over calls made at the same price (:func:`alike`) replaces the guess at once.
 # Dollars per million tokens (input, output) by the model's name: the first entry the name holds wins.
 PRICES = (("opus-4-5", 5.0, 25.0), ("opus", 15.0, 75.0), ("sonnet", 3.0, 15.0), ("haiku", 1.0, 5.0))
 # why the dearest: a model not in the table is priced high, so a cap stops early rather than late
@@ -147,13 +147,27 @@ def spent(env: Mapping[str, str] | None, now: float) -> tuple[float, float]:
     return s.today, s.month
 
 
+def _row(model: object) -> str:
+    """The part of the :data:`PRICES` row that prices ``model`` (the default model's when None or
+    ""), or the name itself when no row does."""
+    name = str(model or DEFAULT_MODEL).lower()
+    return next((part for part, _, _ in PRICES if part in name), name)
+
+
 def price(model: str | None) -> tuple[float, float]:
     """Dollars per million tokens (input, output) of ``model`` (:data:`PRICES`)."""
-    name = (model or DEFAULT_MODEL).lower()
-    for part, per_in, per_out in PRICES:
-        if part in name:
-            return per_in, per_out
-    return UNKNOWN_PRICE
+    return {part: (per_in, per_out) for part, per_in, per_out in PRICES}.get(_row(model), UNKNOWN_PRICE)
+
+
+def alike(model: str | None = None, prices: tuple[float, float] | None = None) -> Callable[[object], bool]:
+    """Whether a ledger line's ``model`` was priced as a call of ``model`` is. With ``prices`` (a codex
+    call: priced by config, not by name) the lines naming the same model; else a claude model's row of
+    :data:`PRICES` (an alias and the dated name claude reports share one), or, for a name the table
+    does not hold, the same name."""
+    if prices is not None:
+        return lambda name: isinstance(name, str) and name == model
+    row = _row(model)
+    return lambda name: isinstance(name, str) and _row(name) == row
 
 
 def guess(prompt_chars: int, model: str | None = None, prices: tuple[float, float] | None = None) -> float:
@@ -166,17 +180,20 @@ def guess(prompt_chars: int, model: str | None = None, prices: tuple[float, floa
 
 def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float | None = None,
              model: str | None = None, prices: tuple[float, float] | None = None) -> float:
-    """A call's likely cost: the ledger's recent dollars per prompt character, else :func:`guess` at
-    ``prices``, else at ``model``'s price (claude-haiku-4-5's when None)."""
-    per_char = ledger.cost_per_char(env, now=now)
+    """A call's likely cost: the recent dollars per prompt character of the ledger's calls made at its
+    price (:func:`alike`), else :func:`guess` at ``prices``, else at ``model``'s price
+    (claude-haiku-4-5's when None). ``model`` is the name the call's ledger line will carry
+    (worker/calls.py ``guessed_at``)."""
+    per_char = ledger.cost_per_char(env, now=now, alike=alike(model, prices))
     if per_char is None:
         return guess(prompt_chars, model, prices)
     return prompt_chars * per_char
 
 
-def guessed(env: Mapping[str, str] | None = None, now: float | None = None) -> bool:
-    """Whether :func:`estimate` guesses now: no call in the ledger to price it by."""
-    return ledger.cost_per_char(env, now=now) is None
+def guessed(env: Mapping[str, str] | None = None, now: float | None = None, model: str | None = None,
+            prices: tuple[float, float] | None = None) -> bool:
+    """Whether :func:`estimate` guesses now: no call in the ledger at that price to price it by."""
+    return ledger.cost_per_char(env, now=now, alike=alike(model, prices)) is None
 
 
 def kept_for_today(daily: float, session_estimate: float) -> float:

@@ -30,7 +30,7 @@ from lazy_harness.atomic import append_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any, Protocol
 
     class Usage(Protocol):
@@ -263,15 +263,17 @@ def group(entries: Iterable[dict], by: str) -> dict[str, Totals]:
     return out
 
 
-def cost_per_char(env: Mapping[str, str] | None = None, now: float | None = None, last: int = 20) -> float | None:
+def cost_per_char(env: Mapping[str, str] | None = None, now: float | None = None, last: int = 20,
+                  alike: Callable[[object], bool] | None = None) -> float | None:
     """Average dollars per prompt character over the last ``last`` successful calls of the past
-    30 days; None without history."""
+    30 days whose ``model`` passes ``alike`` (any model when None); None without such history."""
     now = time.time() if now is None else now
     # why: not the model check's calls: their prompt is a few entries, so nearly all their cost is the
     # CLI's own system prompt, and their dollars per character would price a distillation far too high
     samples = [e for e in read_since(now - 30 * 86400, env)
                if e.get("outcome") == "ok" and e.get("cost_reported") is not False and e.get("kind") != "model-check"
-               and _number_in(e.get("prompt_chars"), 1, MAX_PROMPT_CHARS)][-last:]
+               and _number_in(e.get("prompt_chars"), 1, MAX_PROMPT_CHARS)
+               and (alike is None or alike(e.get("model")))][-last:]
     if not samples:
         return None
     return sum(e["total_cost_usd"] for e in samples) / sum(e["prompt_chars"] for e in samples)

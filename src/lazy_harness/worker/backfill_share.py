@@ -79,8 +79,9 @@ def _hold_one(q: str, name: str, reason: str, log: Callable[[str], object]) -> N
 
 def _estimate(cfg: Config, env: Env | None, fields: dict) -> float:
     """What the Backfill task likely costs now: its prompt's length as lh backfill measured it, priced
-    by the ledger as it is now (by the model's price while it is empty), plus the model check's share
-    it was priced with. A task without them (a hand edit) is priced at the largest prompt."""
+    by the ledger's calls at the model's price as they are now (by the model's price while there are
+    none), plus the model check's share it was priced with. A task without them (a hand edit) is
+    priced at the largest prompt."""
     from lazy_harness.cost import budget, ledger
 
     loop = cfg["compound_loop"]

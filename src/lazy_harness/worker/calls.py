@@ -158,13 +158,15 @@ def _attempt(ask: Callable[[float], Call], opened: OpenCall, estimate: float, me
 
 
 def guessed_at(cfg: Config, env: Mapping[str, str] | None) -> tuple[str | None, tuple[float, float] | None]:
-    """``budget.estimate``'s model and prices for a call of the distiller ``cfg`` chooses: with no
-    history a call is guessed at the price it will be charged, the claude model's, or the prices a
-    codex call's ledger line uses."""
+    """``budget.estimate``'s model and prices for a call of the distiller ``cfg`` chooses: the model
+    its ledger line will name (the ledger's calls at its price are what it is estimated by), and with
+    no such history it is guessed at the price it will be charged, the claude model's, or the prices
+    a codex call's ledger line uses."""
     from lazy_harness.worker import codex_distill
 
     if codex_distill.chosen(cfg, env) == "codex":
-        return None, codex_distill.prices(cfg)[0]
+        # why usage_of: the model name a codex call's line carries is decided there, once
+        return codex_distill.usage_of([], cfg).model, codex_distill.prices(cfg)[0]
     return str(cfg["compound_loop"].get("model") or "") or None, None
 
 
