@@ -112,13 +112,14 @@ def memory() -> None:
 @click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why: as a new session's "
               "first prompt, or with --session as that session's next one.")
 @click.option("--session", "session", metavar="ID", help="With --prompt: the running session whose next prompt "
-              "it is (what it was shown, its own entries left out), as the prompt hook reads it.")
+              "it is (what it was shown, its own entries left out), as the prompt hook reads it; its whole id "
+              "or a unique prefix, such as the 8 characters memory labels print.")
 @click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
 def show(project: str | None, prompt: str | None, session: str | None, history: bool) -> None:
     """What the next session receives, then everything in memory (or, with --prompt, what a prompt gets)."""
     cwd, cfg, mdir, ldir = _setting(project)
     if prompt is not None:
-        _show_prompt(prompt, cwd, cfg, session or "")
+        _show_prompt(prompt, cwd, cfg, session)
         return
     if session is not None:
         raise click.UsageError("--session goes with --prompt")
@@ -200,16 +201,25 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
 
 
-def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str) -> None:
+def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:
+    """``session``: a whole session id or a unique prefix of one this machine knows (its recall state,
+    or its transcript); else one line on stderr and exit 2."""
     from lazy_harness.atomic import held
+    from lazy_harness.cli import sessions
     from lazy_harness.recall.index import writer
     from lazy_harness.recall.prompt import explain
 
+    if session is not None:
+        known = explain.recorded_sessions(os.environ) | {sessions.session_id_of(p) for _, p in sessions.all_sessions()}
+        session, wrong = explain.resolve_session(session, known)
+        if wrong:
+            _echo(f"lh: --session: {wrong}", err=True)
+            click.get_current_context().exit(2)
     path = paths.recall_index_file()
     if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
         _echo(f"(the search index is being written by another process, {writer.indexed_so_far(path)} entries so "
               "far: what it holds now is searched)")
-    said = explain.report(prompt, cwd, cfg, os.environ, session=session)
+    said = explain.report(prompt, cwd, cfg, os.environ, session=session or "")
     _echo(said["for"])
     if "nothing" in said:
         _echo(said["nothing"])
