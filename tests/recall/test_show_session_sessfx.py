@@ -5,7 +5,7 @@ an ambiguous prefix is one line on stderr, exit 2, and nothing else."""
 import os
 
 from lazy_harness import paths
-from lazy_harness.recall.prompt import explain
+from lazy_harness.cli import sessions
 from tests.cli.lhrun import invoke
 from tests.recall.test_show_prompt_session_whyfx import PROMPTS, S, _hook, _ids, _project, _show
 
@@ -62,6 +62,6 @@ def test_a_prefix_of_a_session_known_by_its_transcript_alone(tmp_path):
 
 
 def test_an_exact_id_wins_over_the_longer_ids_it_starts():
-    assert explain.pick_session("ab", {"ab", "abc", "abd"}) == ["ab"]
-    assert explain.pick_session("a", {"ab", "abc", "x"}) == ["ab", "abc"]
-    assert explain.pick_session(" ", {"ab"}) == []
+    assert sessions.pick("ab", {"ab", "abc", "abd"}) == ["ab"]
+    assert sessions.pick("a", {"ab", "abc", "x"}) == ["ab", "abc"]
+    assert sessions.pick(" ", {"ab"}) == []

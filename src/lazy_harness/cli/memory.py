@@ -210,8 +210,7 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> Non
     from lazy_harness.recall.prompt import explain
 
     if session is not None:
-        known = explain.recorded_sessions(os.environ) | {sessions.session_id_of(p) for _, p in sessions.all_sessions()}
-        session, wrong = explain.resolve_session(session, known)
+        session, wrong = sessions.resolve(session, os.environ)
         if wrong:
             _echo(f"lh: --session: {wrong}", err=True)
             click.get_current_context().exit(2)

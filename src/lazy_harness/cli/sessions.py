@@ -1,4 +1,5 @@
-"""Finding sessions (Claude Code's and Codex CLI's) for ``lh knowledge handoff-now`` and ``lh distill``.
+"""Finding sessions (Claude Code's and Codex CLI's) for ``lh knowledge handoff-now``, ``lh distill`` and
+``lh memory show --prompt --session``.
 
 Not a command group: the lookup those two commands share. It lives with them because nothing else
 looks for a session by id or by folder (the hooks get the transcript path in their payload, the
@@ -26,9 +27,11 @@ from lazy_harness.project_identity import project_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
 SUFFIX = ".jsonl"
+# a whole session id as Claude Code and Codex CLI give it (a UUID)
+WHOLE_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z", re.IGNORECASE)
 # rollout-2026-11-28T23-58-47-<session id>.jsonl
 ROLLOUT_NAME = re.compile(r"rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-(.+)\.jsonl\Z")
 
@@ -89,17 +92,49 @@ def where(env: Mapping[str, str] | None = None) -> str:
 def match_sessions(ident: str, env: Mapping[str, str] | None = None) -> list[str]:
     """Sessions (of either agent) whose id is ``ident`` or starts with it (the 8-character short ids of
     task names); an exact id wins over prefixes."""
+    paths_of: dict[str, list[str]] = {}
+    for _, path in all_sessions(env):
+        paths_of.setdefault(session_id_of(path), []).append(path)
+    return sorted(p for sid in pick(ident, paths_of) for p in paths_of[sid])
+
+
+def pick(ident: str, known: Iterable[str]) -> list[str]:
+    """The session ids of ``known`` that ``ident`` names, sorted: itself when it is one (an exact id
+    wins over prefixes), else every id it starts; none for a blank ``ident``."""
     ident = ident.strip()
     if not ident:
         return []
-    hits = []
-    for _, path in all_sessions(env):
-        sid = session_id_of(path)
-        if sid == ident:
-            return [path]
-        if sid.startswith(ident):
-            hits.append(path)
-    return sorted(hits)
+    known = set(known)
+    return [ident] if ident in known else sorted(k for k in known if k.startswith(ident))
+
+
+def recorded_sessions(env: Mapping[str, str] | None) -> set[str]:
+    """The sessions this machine keeps prompt-recall state for: what SessionStart or the prompt hook
+    showed them (``already_shown``), and a fork's lineage (``lineage``), both in the state folder."""
+    from lazy_harness.memory import lineage
+    from lazy_harness.recall.prompt import already_shown
+
+    try:
+        names = os.listdir(paths.state_dir(env))
+    except OSError:
+        return set()
+    return {name[: -len(suffix)] for name in names for suffix in (already_shown.SUFFIX, lineage.SUFFIX)
+            if name.endswith(suffix) and len(name) > len(suffix)}
+
+
+def resolve(ident: str, env: Mapping[str, str] | None) -> tuple[str, str | None]:
+    """``(the whole session id, None)`` for a session this machine knows (its recall state, its
+    transcript or rollout) by its id or a unique prefix, or a whole id it has recorded nothing for (a
+    session shown nothing yet); else ``("", the one-line reason, naming ident)``."""
+    hits = pick(ident, recorded_sessions(env) | {session_id_of(p) for _, p in all_sessions(env)})
+    if len(hits) == 1:
+        return hits[0], None
+    if not hits and WHOLE_ID.match(ident.strip()):
+        return ident.strip(), None
+    if not hits:
+        return "", f"no session {ident!r} on this machine (give its id as in hooks.log)"
+    listed = ", ".join(hits[:10]) + (f" and {len(hits) - 10} more" if len(hits) > 10 else "")
+    return "", f"{len(hits)} sessions start with {ident!r}: {listed}; give more of the id"
 
 
 def session_id_of(path: str) -> str:

@@ -5,9 +5,6 @@ candidates with the bar they met or missed.
 
 from __future__ import annotations
 
-import os
-import re
-
 from lazy_harness import paths
 from lazy_harness.recall.index import lookup
 from lazy_harness.recall.prompt import rank, worth_searching
@@ -15,14 +12,12 @@ from lazy_harness.recall.prompt import recall as recall_prompt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Mapping
     from typing import Any
 
     from lazy_harness.config.typed import Config, RecallConfig
 
 SHOWN = 15  # candidates listed under the text
-# a whole session id as Claude Code and Codex CLI give it (a UUID)
-WHOLE_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z", re.IGNORECASE)
 SEARCH = {"exact": "every entry holding its words scored",
           "bounded": f"the best {lookup.CHAMPIONS} entries of each of its words' lists scored"}
 
@@ -58,45 +53,6 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
         c["why"] = rank.why(c, settings, project, compared)
     return {**said, "text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
             "ranked": shown}
-
-
-def recorded_sessions(env: Mapping[str, str] | None) -> set[str]:
-    """The sessions this machine keeps prompt-recall state for: what SessionStart or the prompt hook
-    showed them (``already_shown``), and a fork's lineage (``lineage``), both in the state folder."""
-    from lazy_harness.memory import lineage
-    from lazy_harness.recall.prompt import already_shown
-
-    try:
-        names = os.listdir(paths.state_dir(env))
-    except OSError:
-        return set()
-    return {name[: -len(suffix)] for name in names for suffix in (already_shown.SUFFIX, lineage.SUFFIX)
-            if name.endswith(suffix) and len(name) > len(suffix)}
-
-
-def pick_session(ident: str, known: Iterable[str]) -> list[str]:
-    """The known session ids ``ident`` names, sorted: itself when it is one (an exact id wins over
-    prefixes, as ``lh knowledge handoff-now --session`` matches), else every id it starts."""
-    ident = ident.strip()
-    if not ident:
-        return []
-    known = set(known)
-    return [ident] if ident in known else sorted(k for k in known if k.startswith(ident))
-
-
-def resolve_session(ident: str, known: Iterable[str]) -> tuple[str, str | None]:
-    """``(the whole session id, None)`` for a known id, a unique prefix of one, or a whole id this
-    machine has recorded nothing for (a session shown nothing yet: what the report says of it);
-    else ``("", the one-line reason, naming ident)``."""
-    hits = pick_session(ident, known)
-    if len(hits) == 1:
-        return hits[0], None
-    if not hits and WHOLE_ID.match(ident.strip()):
-        return ident.strip(), None
-    if not hits:
-        return "", f"no session {ident!r} on this machine (give its id as in hooks.log)"
-    listed = ", ".join(hits[:10]) + (f" and {len(hits) - 10} more" if len(hits) > 10 else "")
-    return "", f"{len(hits)} sessions start with {ident!r}: {listed}; give more of the id"
 
 
 def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
