@@ -128,15 +128,11 @@ def _make_key(path: str) -> None:
         private.make(os.path.dirname(path))
     except private.UnsafeFolder as exc:
         raise KeyRefused(f"approval key not made: {exc}", hint=private.fix(os.path.dirname(path), str(exc))) from None
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    except FileExistsError:  # why: another process made it first; it is read as made
-        return
-    try:
-        os.write(fd, os.urandom(KEY_BYTES))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    from lazy_harness.atomic import atomic_write
+
+    # why whole: a key made in place and cut by a kill was a file of 0 bytes that refused every later
+    # approve; exclusive: another process that made it first keeps its key, and this one is read
+    atomic_write(path, os.urandom(KEY_BYTES), mode=0o600, exclusive=True)
 
 
 def hmac_sha256(key: bytes, msg: bytes) -> bytes:
