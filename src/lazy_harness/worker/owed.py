@@ -4,7 +4,8 @@ the holds of what came past an answer's cap, and the model check (worker/pipelin
     <queue>/state/owed/<task id>.json
     {"memory_dir", "learnings_dir", "meta", "written": [[kind, id, path, record, kind]],
      "texts": [[kind, id, path, text]], "over": [[kind, id, path, reason]],
-     "cursor": {"session_id", "path", "offset", "check", "at"} | null, "intent": path}
+     "cursor": {"session_id", "path", "offset", "check", "at"} | null, "intent": path,
+     "usage": {"session_id", "path", "failures", "at"}}
 
 They run after the persist, whose entries are in the files by then. A worker killed between the two
 left those entries unchecked for good: its task, run again, found every entry already recorded, so
@@ -16,8 +17,11 @@ kill, removes it too. It therefore exists exactly when the persist committed, or
 record (``intent``) still names it, and such a record is left to that rollback. It carries the move
 of the session's cursor (``cursor``, worker/cursor.py ``position``): the next worker settles any
 left over before it drains the queue, moving the cursor (never backwards) and running the checks,
-so the task a killed worker left finds nothing new to distill and makes no second model call. It is
-removed once the checks ran. Machine-local, never synced.
+so the task a killed worker left finds nothing new to distill and makes no second model call. It
+carries the session's usage accounting too (``usage``: what worker/usage.py reads, the answer's
+failures among it), counted after the checks, or by that settler: the task, skipped as nothing new,
+would never count it (a line already written counts once). It is removed once the checks and the
+accounting ran. Machine-local, never synced.
 
 The process running a record's checks holds an ``flock`` on it from its write (or its claim) to its
 removal, as a model call holds its marker (cost/budget.py); the kernel drops the lock when the process

@@ -210,14 +210,17 @@ def _model_check(owed: dict, held_ids: set[str] | None, cfg: Config, env: Env | 
 def _persist_and_check(distilled: dict, over: list, path: str, read_to: int, dirs: tuple[str, str], meta: dict,
                        at: tuple[float, str], cfg: Config, env: Env | None, sleep: Sleep,
                        log: Log) -> tuple[Plan, Report]:
-    """Persist the answer, its commit carrying the promise of its checks and of the cursor's move to
-    ``read_to`` (worker/owed.py); then keep the promise: move the cursor, run the checks, forget it."""
+    """Persist the answer, its commit carrying the promise of its checks, of the cursor's move to
+    ``read_to`` and of the session's usage accounting (worker/owed.py); then keep the promise: move
+    the cursor, run the checks, count the usage, forget it."""
     from lazy_harness.worker import cursor, owed
 
     now, memory_root = at
     sid = str(meta.get("session_id") or "")
+    # why the answer's failures only: all the accounting reads of the answer (worker/usage.py ``recurred``)
+    accounting = {"session_id": sid, "path": path, "failures": distilled.get("failures") or [], "at": now}
     promised: list[tuple[dict, Owing | None]] = []
-    promise = _promise(env, over, dirs, meta, cursor.position(sid, path, read_to, now), promised)
+    promise = _promise(env, over, dirs, meta, cursor.position(sid, path, read_to, now), accounting, promised)
     try:
         plan, report = _persist(distilled, dirs[0], dirs[1], meta, now, env, memory_root, log, promise)
     except BaseException:
@@ -225,25 +228,28 @@ def _persist_and_check(distilled: dict, over: list, path: str, read_to: int, dir
             owed.done(owing, remove=False)
         raise
     # nothing written: no promise to keep, and the checks find nothing to judge
-    checks, owing = promised[0] if promised else (owed_checks(plan, report, over, dirs, meta), None)
+    checks, owing = promised[0] if promised else (dict(owed_checks(plan, report, over, dirs, meta),
+                                                        usage=accounting), None)
     with owed.holding(owing):  # why: locked until the checks ran, so a worker starting meanwhile leaves them
         cursor.advance(env, sid, path, read_to, now)  # after the persist, never before
         report.held = run_checks(checks, cfg, env, now, sleep, log)
+        _account_usage(checks, env, log)
     return plan, report
 
 
 def _promise(env: Env | None, over: list, dirs: tuple[str, str], meta: dict, move: dict | None,
-             promised: list) -> Callable[[Plan, Report, Intent], None]:
+             accounting: dict, promised: list) -> Callable[[Plan, Report, Intent], None]:
     """The persist's last step before its commit (memory/apply.py ``before_commit``): the record of the
-    checks it owes and of the cursor's move, named in its undo record first so that a rollback removes
-    it, then saved locked; appended to ``promised`` as (record, Owing). What it raises (a full disk)
-    rolls the persist back: its entries never stand without their checks."""
+    checks it owes, of the cursor's move and of the usage accounting, named in its undo record first so
+    that a rollback removes it, then saved locked; appended to ``promised`` as (record, Owing). What it
+    raises (a full disk) rolls the persist back: its entries never stand without their checks."""
     from lazy_harness.worker import owed
 
     task_id = str(meta.get("task_id") or "")
 
     def before_commit(plan: Plan, report: Report, intent: Intent) -> None:
-        checks = dict(owed_checks(plan, report, over, dirs, meta), cursor=move, intent=intent.path)
+        checks = dict(owed_checks(plan, report, over, dirs, meta), cursor=move, intent=intent.path,
+                      usage=accounting)
         intent.promising(owed.path_for(env, task_id))
         promised.append((checks, owed.save(env, task_id, checks)))
 
@@ -279,7 +285,8 @@ def settle_owed(cfg: Config, env: Env | None, log: Log, sleep: Sleep = time.slee
 
 def _keep_promise(record: dict, cfg: Config, env: Env | None, sleep: Sleep, log: Log) -> None:
     """What a killed process's committed persist still owed: the cursor moved past what it distilled
-    (so its task, run again, makes no second model call), its checks, its entries in the index."""
+    (so its task, run again, makes no second model call), its checks, the session's usage (a line
+    already written counts once), its entries in the index."""
     from lazy_harness.worker import cursor
 
     moved = record.get("cursor")
@@ -297,17 +304,22 @@ def _keep_promise(record: dict, cfg: Config, env: Env | None, sleep: Sleep, log:
     except Exception as exc:  # why: a record of ours but damaged (a key missing): never the queue's end
         log(f"checks owed not run: {type(exc).__name__}: {exc}")
         return
+    _account_usage(record, env, log)
     update_index(env, str(record["memory_dir"]), str(record["learnings_dir"]), log)
 
 
-def _account_usage(session_id: str, path: str, distilled: dict, memory_dir: str, learnings_dir: str,
-                   env: Env | None, now: float, log: Log) -> None:
-    """What the session was shown and used (worker/usage.py, ADR 0036). why: after the persist, and
-    never failing the task: usage is a record about memory, not memory."""
+def _account_usage(owed: dict, env: Env | None, log: Log) -> None:
+    """What the session was shown and used (worker/usage.py, ADR 0036), as the persist's record
+    ``owed`` carries it (``usage``: none in a record from before it, nothing to count). why: after the
+    persist, and never failing the task: usage is a record about memory, not memory."""
     from lazy_harness.worker import usage
 
+    acc = owed.get("usage")
+    if not isinstance(acc, dict):
+        return
     try:
-        words = usage.account(session_id, path, distilled, memory_dir, learnings_dir, env, now)
+        words = usage.account(str(acc["session_id"]), str(acc["path"]), {"failures": list(acc["failures"])},
+                              str(owed["memory_dir"]), str(owed["learnings_dir"]), env, float(acc["at"]))
     except Exception as exc:
         log(f"usage not counted: {type(exc).__name__}: {exc}")
         return
@@ -407,7 +419,6 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     over = _with_over_cap(distilled)
     plan, report = _persist_and_check(distilled, over, path, view.bytes_read, (memory_dir, learnings_dir), meta,
                                       (now, memory_root), cfg, env, sleep, log)
-    _account_usage(fields.get("session_id", ""), path, distilled, memory_dir, learnings_dir, env, now, log)
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     update_index(env, memory_dir, learnings_dir, log)
