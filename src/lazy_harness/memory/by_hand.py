@@ -8,7 +8,7 @@ Errors are ``LhError`` with a hint; nothing is printed.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 
 from lazy_harness.errors import LhError
 from lazy_harness.memory import changes, files, frontmatter, handoff, held, ids, journal, learnings, marks, state
@@ -77,7 +77,30 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
             or next((i for i in items if normalise(ref) == normalise(i["text"])), None))
     if item is not None:
         return item["id"], item["text"]
-    raise LhError(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
+    raise _not_open(memory_dir, ref)
+
+
+def _not_open(memory_dir: str, ref: str) -> LhError:
+    return LhError(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
+
+
+def _caught_up(memory_dir: str, now: float) -> None:
+    """Before a close or forget reads the open items (under :func:`one_at_a_time`): a persist a killed
+    worker left unfinished is rolled back, as the worker does before it reads (its items were never
+    committed: closing one closed nothing, and the next worker opened it again); a hand edit of
+    handoff.md is recorded, and handoff.md is rendered again when it is behind its log (a close killed
+    before its render: the retry, told the item is not open, never rendered it)."""
+    if os.path.isdir(memory_dir):
+        handoff.import_hand_edits(memory_dir, {"session_id": "by hand", "task_id": ""}, now, if_behind=True)
+
+
+def _close_item(memory_dir: str, j: journal.Journal, hid: str, reason: str, who: str, now: float) -> None:
+    """Close handoff item ``hid`` in journal ``j``; refused when nothing was closed (a persist killed
+    since the check, rolled back by the close, took the item with it): the change is not made."""
+    changes.close_handoff_items(memory_dir, [(hid, reason)], who, now, j)
+    item = handoff.load(memory_dir)[0].get(hid)
+    if item is None or item.is_open or item.get("closed_by") != who:
+        raise _not_open(memory_dir, hid)
 
 
 LOCK = ".by-hand.lock"  # in the memory folder: see one_at_a_time
@@ -115,7 +138,13 @@ def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[
             now: float) -> str:
     """Run ``make(journal, now)`` as one journalled change of ``kind``; returns the run id for undo."""
     j = journal.Journal(memory_dir, kind, project, now)
-    make(j, now)
+    try:
+        make(j, now)
+    except LhError:
+        # why: refused before any change (see _close_item): no run to list or undo
+        with suppress(OSError):
+            os.unlink(j.path)
+        raise
     j.note(note)
     j.save()
     return j.run
@@ -158,6 +187,7 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
                 _unhold(memory_dir, j, entry_id, was[0])
                 changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
         else:
+            _caught_up(memory_dir, now)
             try:
                 hid, _ = open_item(memory_dir, entry_id)
             except LhError:
@@ -167,8 +197,8 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
             held_item = state.of_marks(every.get(hid))[0]
 
             def make(j: journal.Journal, now: float) -> None:
+                _close_item(memory_dir, j, hid, reason, handoff.FORGOTTEN_BY, now)
                 _unhold(memory_dir, j, hid, held_item)
-                changes.close_handoff_items(memory_dir, [(hid, reason)], handoff.FORGOTTEN_BY, now, j)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
 
 
@@ -210,9 +240,10 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
     :func:`one_at_a_time`: a second close of the item sent at once is told it is not open."""
     reason = reason_of(reason)
     with one_at_a_time(memory_dir):
+        _caught_up(memory_dir, now)
         hid, text = open_item(memory_dir, ref)
         run = _change(memory_dir, "close", project, f"close {hid}: {reason}",
-                      lambda j, now: changes.close_handoff_items(memory_dir, [(hid, reason)], "by hand", now, j), now)
+                      lambda j, now: _close_item(memory_dir, j, hid, reason, "by hand", now), now)
     return hid, text, run
 
 

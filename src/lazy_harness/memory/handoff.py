@@ -315,21 +315,23 @@ def _recover(memory_dir: str) -> None:
 
 
 def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float | None = None,
-                      render: bool = False) -> list[dict]:
+                      render: bool = False, if_behind: bool = False) -> list[dict]:
     """Record a hand edit of handoff.md (or a handoff.md written before its log) in the log, under the
     folder's lock, and render it again; the records appended. A command's journalled run calls it
     first: the person's earlier edit is not part of that run, and its undo must not take it out.
     ``render``: render even without an edit (after a merge changed handoff.jsonl: sync). why not a
-    bare render there: it wrote over the person's edit, and an item they deleted came back."""
+    bare render there: it wrote over the person's edit, and an item they deleted came back.
+    ``if_behind``: render when handoff.md is behind its log (a writer killed between its append and
+    its render), as a command does before it reads the items it changes."""
     from lazy_harness.atomic import ensure_dir
 
     ensure_dir(memory_dir)
     with files.FolderLock(memory_dir):
         _recover(memory_dir)
-        _, pending, seen = load_for_writing(memory_dir)
+        state, pending, seen = load_for_writing(memory_dir)
         if pending:
             append(memory_dir, pending)
-        if pending or render:
+        if pending or render or (if_behind and behind(memory_dir, state)):
             pending += write_markdown(memory_dir, meta, now, stale_days, seen=seen)
         return pending
 
