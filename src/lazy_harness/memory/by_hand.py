@@ -80,8 +80,12 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
     raise _not_open(memory_dir, ref)
 
 
-def _not_open(memory_dir: str, ref: str) -> LhError:
-    return LhError(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
+class NotOpen(LhError):
+    """The handoff item is not open (any more): nothing was changed."""
+
+
+def _not_open(memory_dir: str, ref: str) -> NotOpen:
+    return NotOpen(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
 
 
 def _caught_up(memory_dir: str, now: float) -> None:
@@ -140,8 +144,9 @@ def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[
     j = journal.Journal(memory_dir, kind, project, now)
     try:
         make(j, now)
-    except LhError:
-        # why: refused before any change (see _close_item): no run to list or undo
+    except NotOpen:
+        # why: refused before any change (see _close_item): no run to list or undo. Only then: a change
+        # stopped partway by another error keeps its journal, so what it did can still be undone
         with suppress(OSError):
             os.unlink(j.path)
         raise
