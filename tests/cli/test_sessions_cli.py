@@ -153,3 +153,21 @@ def test_the_workers_model_call_runs_without_auto_memory(isolated_home):
     env = llm.call_env({"PATH": "/usr/bin", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})
     assert env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] == "1" and env[llm.WORKER_MARKER] == "1"
     assert env["PATH"] == "/usr/bin"
+
+
+def test_a_whole_id_with_two_transcripts_is_one_session(isolated_home):
+    """The same <id>.jsonl under two project folders (one copied by hand): a whole id names one
+    transcript, as it did, never "2 sessions start with" an id that cannot be given longer."""
+    from lazy_harness.cli import sessions as found
+
+    sid = "0123abcd-1111-4111-8111-111111111111"
+    made = []
+    for key in ("-a", "-b"):
+        folder = os.path.join(paths.projects_dir(), key)
+        os.makedirs(folder)
+        made.append(os.path.join(folder, sid + ".jsonl"))
+        with open(made[-1], "w") as fh:
+            fh.write("{}\n")
+    [one] = found.match_sessions(sid)
+    assert one in made
+    assert sorted(found.match_sessions("0123abcd")) == sorted(made)  # a prefix: both, for the person to tell

@@ -95,6 +95,8 @@ def match_sessions(ident: str, env: Mapping[str, str] | None = None) -> list[str
     paths_of: dict[str, list[str]] = {}
     for _, path in all_sessions(env):
         paths_of.setdefault(session_id_of(path), []).append(path)
+    if ident.strip() in paths_of:  # why: a whole id names one session, also when a copy lies elsewhere
+        return paths_of[ident.strip()][:1]
     return sorted(p for sid in pick(ident, paths_of) for p in paths_of[sid])
 
 
