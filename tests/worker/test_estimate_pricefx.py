@@ -117,3 +117,24 @@ def test_lh_backfill_says_guess_for_a_model_without_history_pricefx(isolated_hom
         firsts[model] = invoke("backfill", "--dry-run").out.splitlines()[0]
     assert GUESS not in firsts["claude-haiku-4-5"], firsts
     assert GUESS in firsts["claude-opus-4-1"], firsts
+
+
+def test_backfills_check_share_counts_only_checks_at_the_check_models_price(isolated_home):
+    """After a switch from haiku to opus, the haiku model checks in the ledger no longer price the
+    check share of a backfilled session: its bound is used until an opus check is in the ledger."""
+    from lazy_harness import config
+    from lazy_harness.cli import backfill
+    from lazy_harness.cost import ledger
+    from lazy_harness.worker import model_check
+    from lazy_harness.worker.llm import Usage
+
+    for _ in range(3):
+        ledger.record(Usage(cost_usd=0.004, reported=True, model="claude-haiku-4-5"),
+                      {"project": "p", "session_id": "s", "task_id": "t"}, "ok", 2000, None, time.time(),
+                      model_check.KIND)
+    cfg = config.defaults()
+    assert backfill._check_estimate(cfg, None) == pytest.approx(0.004)
+    cfg["compound_loop"]["model"] = "claude-opus-4-1"
+    assert backfill._check_estimate(cfg, None) == model_check.MAX_USD
+    cfg["trust"]["model_check_model"] = "claude-haiku-4-5"  # the check keeps its own model
+    assert backfill._check_estimate(cfg, None) == pytest.approx(0.004)

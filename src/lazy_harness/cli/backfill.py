@@ -127,13 +127,18 @@ def _undistilled(q: str, sid: str, path: str, mtime: float, env: Mapping[str, st
 
 def _check_estimate(cfg: Config, env: Mapping[str, str] | None) -> float:
     """What the model check's call after a distillation likely costs: 0 when ``[trust] model_check`` is
-    off, else the mean of its recent calls in the ledger, or its bound (the estimate the cap checks)."""
-    from lazy_harness.cost import ledger
+    off, else the mean of its recent calls in the ledger made at its model's price (``budget.alike``:
+    ``[trust] model_check_model``, else ``compound_loop.model``), or its bound (the estimate the cap
+    checks)."""
+    from lazy_harness.cost import budget, ledger
     from lazy_harness.worker import model_check
 
-    if not cfg.get("trust", {}).get("model_check", True):
+    trust = cfg.get("trust", {})
+    if not trust.get("model_check", True):
         return 0.0
-    recent = [e for e in ledger.read_since(time.time() - CHECK_DAYS * 86400, env) if e.get("kind") == model_check.KIND]
+    alike = budget.alike(str(trust.get("model_check_model") or cfg["compound_loop"].get("model") or "") or None)
+    recent = [e for e in ledger.read_since(time.time() - CHECK_DAYS * 86400, env)
+              if e.get("kind") == model_check.KIND and alike(e.get("model"))]
     if not recent:
         return model_check.MAX_USD
     return sum(float(e["total_cost_usd"]) for e in recent) / len(recent)
