@@ -91,9 +91,10 @@ def _configure(home, bin_dir) -> None:
                         check_why="planted")
 
 
-def _armed(n: int) -> str:
+def _armed(n: int, child_source: str = CHILD) -> str:
+    """The output of the worker ``child_source`` runs, armed at step ``n`` (0: run to the end)."""
     env = dict(os.environ, PYTHONPATH=crashpoint.ROOT)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(n)], stdout=subprocess.PIPE, env=env)
+    child = subprocess.Popen([sys.executable, "-c", child_source, str(n)], stdout=subprocess.PIPE, env=env)
     try:
         out = []
         while True:  # why: the walk kills it where it stops; the reference run prints its marks first

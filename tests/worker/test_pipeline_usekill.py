@@ -12,7 +12,8 @@ import sys
 
 from lazy_harness.memory import usage, usage_log
 from lazy_harness.worker import owed
-from tests.support import crashpoint, fake_claude
+from tests.reliability import test_commitkill_after_commit as after_commit
+from tests.support import fake_claude
 from tests.worker.spendrig import configure, queue_session
 from tests.worker.test_usage import FIRST_ACT, SID, _ids, _memory, _session
 
@@ -51,20 +52,7 @@ crashpoint.finished()
 
 
 def _armed(n: int) -> str:
-    env = dict(os.environ, PYTHONPATH=crashpoint.ROOT)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(n)], stdout=subprocess.PIPE, env=env)
-    try:
-        out = []
-        while True:  # why: the walk kills it where it stops; the reference run prints its marks first
-            line = child.stdout.readline().decode().strip()
-            out.append(line)
-            if not line or line == "finished" or line.startswith("stopped "):
-                break
-    finally:
-        child.kill()
-        child.wait()
-        child.stdout.close()
-    return "\n".join(out)
+    return after_commit._armed(n, CHILD)
 
 
 def _worker() -> None:
