@@ -131,3 +131,16 @@ def test_memory_under_the_origin_stays_when_the_repository_turns_out_to_be_anoth
     with open(os.path.join(before, "decisions.jsonl")) as fh:
         assert fh.read() == line
     assert not os.path.exists(os.path.join(after, "decisions.jsonl"))
+
+
+@as_root
+def test_doctor_says_why_a_folder_in_another_users_repository_is_keyed_by_its_path(tmp_path, monkeypatch,
+                                                                                  isolated_home):
+    from tests.cli.lhrun import invoke
+
+    shared = _repo(tmp_path / "shared", "https://github.com/victim/secret")
+    _give_away(shared / ".git")
+    monkeypatch.chdir(shared)
+    out = invoke("doctor").out
+    [line] = [ln for ln in out.splitlines() if "another user's repository" in ln]
+    assert str(shared) in line and str(OTHER_UID) in line and "by its path" in line

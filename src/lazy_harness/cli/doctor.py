@@ -5,6 +5,7 @@ Read-only: it creates nothing (a writable check looks at the nearest existing fo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -14,7 +15,7 @@ import time
 
 import click
 
-from lazy_harness import __version__, config, paths, queue, settings
+from lazy_harness import __version__, config, paths, project_identity, queue, settings
 from lazy_harness.cli.hooks import (UNREADABLE, describe_worker, failed_tasks, not_here_notes, pending_tasks,
                                     settings_files, worker_state)
 from lazy_harness.errors import ConfigError
@@ -482,6 +483,16 @@ def _check_memory(r: Report, values: Config) -> None:
     if waiting:
         r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
                f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory show")
+    refused = project_identity.refused(os.getcwd())
+    if refused:
+        uids: set[int] = set()
+        for stat_of, path in ((os.lstat, os.path.join(refused, ".git")), (os.stat, os.path.join(refused, ".git")),
+                              (os.stat, refused)):
+            with contextlib.suppress(OSError):
+                uids.add(stat_of(path).st_uid)
+        whose = ", ".join(map(str, sorted(uids - {os.geteuid(), 0}))) or "?"
+        r.line("info", "project", f"{refused} is another user's repository (uid {whose}), which git refuses "
+               "too: this folder's memory is keyed by its path, not by its remote")
 
 
 def _check_index(r: Report) -> None:
