@@ -48,7 +48,8 @@ ANSWER = {
 }
 
 # The worker, armed: n > 0 stops before its n-th hooked call; n == 0 runs to the end and prints where
-# the persist's commit and the removal of the checks' record began (counted as crashpoint counts).
+# the persist's commit and the removal of the checks' record began, and how many hooked calls the run
+# made (counted as crashpoint counts).
 CHILD = r'''
 import json, os, sys
 from tests.support import crashpoint
@@ -74,6 +75,7 @@ intent.Intent.commit = mark("commit", intent.Intent.commit)
 owed.done = mark("done", owed.done)
 from lazy_harness.worker.__main__ import main
 main()
+marks["total"] = count[0]
 sys.stdout.write("marks " + json.dumps(marks) + "\n")
 crashpoint.finished()
 '''
@@ -91,10 +93,9 @@ def _configure(home, bin_dir) -> None:
                         check_why="planted")
 
 
-def _armed(n: int, child_source: str = CHILD) -> str:
-    """The output of the worker ``child_source`` runs, armed at step ``n`` (0: run to the end)."""
+def _armed(n: int) -> str:
     env = dict(os.environ, PYTHONPATH=crashpoint.ROOT)
-    child = subprocess.Popen([sys.executable, "-c", child_source, str(n)], stdout=subprocess.PIPE, env=env)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(n)], stdout=subprocess.PIPE, env=env)
     try:
         out = []
         while True:  # why: the walk kills it where it stops; the reference run prints its marks first

@@ -22,39 +22,6 @@ from tests.worker.test_usage import FIRST_ACT, SID, _ids, _memory, _session
 ANSWER = {"failures": [{"summary": "The shell check was skipped before a deploy", "prevention": "again"}],
           "decisions": [{"summary": "Keep the deploy checklist in the repository quokkaish"}]}
 
-# The worker, armed: n > 0 stops before its n-th hooked call; n == 0 runs to the end and prints where
-# the persist's commit began and how many hooked calls the run made (counted as crashpoint counts).
-CHILD = r'''
-import json, os, sys
-from tests.support import crashpoint
-
-n = int(sys.argv[1])
-crashpoint.arm(n if n > 0 else 10 ** 9)
-count, marks = [0], {}
-for name in crashpoint.HOOKED:
-    def counted(*args, _real=getattr(os, name), **kwargs):
-        count[0] += 1
-        return _real(*args, **kwargs)
-    setattr(os, name, counted)
-from lazy_harness.memory import intent
-
-def commit(*args, _real=intent.Intent.commit, **kwargs):
-    marks.setdefault("commit", count[0])
-    return _real(*args, **kwargs)
-
-intent.Intent.commit = commit
-from lazy_harness.worker.__main__ import main
-main()
-marks["total"] = count[0]
-sys.stdout.write("marks " + json.dumps(marks) + "\n")
-crashpoint.finished()
-'''
-
-
-def _armed(n: int) -> str:
-    return after_commit._armed(n, CHILD)
-
-
 def _worker() -> None:
     r = subprocess.run([sys.executable, "-m", "lazy_harness.worker"], capture_output=True, timeout=120)
     assert r.returncode == 0, r.stderr.decode()[-2000:]
@@ -90,7 +57,7 @@ def test_a_kill_after_the_commit_never_loses_the_sessions_usage(isolated_home, t
     snap = tmp_path / "snap"
     shutil.copytree(home, snap, symlinks=True)
 
-    said = _armed(0)
+    said = after_commit._armed(0)
     assert said.endswith("finished"), said
     marks = json.loads(said.splitlines()[0][len("marks "):])
     ref = _accounting(mdir)
@@ -103,7 +70,7 @@ def test_a_kill_after_the_commit_never_loses_the_sessions_usage(isolated_home, t
     for n in range(commit, marks["total"] + 1):
         shutil.rmtree(home)
         shutil.copytree(snap, home, symlinks=True)
-        stopped = _armed(n)
+        stopped = after_commit._armed(n)
         assert stopped.startswith(f"stopped {n} "), stopped
         _worker()
         got = dict(_accounting(mdir), owed=owed.left_over())
