@@ -102,6 +102,10 @@ def test_show_with_the_resumed_session_that_wrote_the_entries_gets_nothing_as_th
     sid = S
     root = _project(tmp_path, session=sid)
     assert _hook(root, PROMPTS[0], sid) is None  # its own entries are never told back to it
+    folder = os.path.join(paths.projects_dir(), "-proj")  # a running session has its transcript
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, sid + ".jsonl"), "w", encoding="utf-8") as fh:
+        fh.write("{}\n")
     _, predicted = _show(root, PROMPTS[0], sid)
     assert predicted.startswith("This prompt receives nothing: "), predicted
     assert "own" in predicted, predicted

@@ -124,15 +124,45 @@ def recorded_sessions(env: Mapping[str, str] | None) -> set[str]:
             if name.endswith(suffix) and len(name) > len(suffix)}
 
 
+def knows_whole(sid: str, env: Mapping[str, str] | None) -> bool:
+    """Whether this machine holds anything for the whole session id ``sid``: its recall state (a
+    ``.shown`` or ``.lineage`` file), a Claude Code transcript (one stat per projects subfolder) or a
+    Codex rollout (the names in its date folders). Nothing is read."""
+    from lazy_harness.memory import lineage
+    from lazy_harness.recall.prompt import already_shown
+    from lazy_harness.worker import rollout
+
+    if any(os.path.isfile(state(env, sid)) for state in (already_shown.state_file, lineage.state_file)):
+        return True
+    projects, name = paths.projects_dir(env), sid + SUFFIX
+    try:
+        keys = os.listdir(projects)
+    except OSError:
+        keys = []
+    if any(os.path.isfile(os.path.join(projects, key, name)) for key in keys):
+        return True
+    for folder, _dirs, files in os.walk(rollout.sessions_dir(env)):  # why walk: YYYY/MM/DD, as all_rollouts
+        for file in files:
+            named = ROLLOUT_NAME.match(file) if file.endswith(name) else None
+            if named and named.group(1) == sid and os.path.isfile(os.path.join(folder, file)):
+                return True
+    return False
+
+
 def resolve(ident: str, env: Mapping[str, str] | None) -> tuple[str, str | None]:
     """``(the whole session id, None)`` for a session this machine knows (its recall state, its
-    transcript or rollout) by its id or a unique prefix, or a whole id it has recorded nothing for (a
-    session shown nothing yet); else ``("", the one-line reason, naming ident)``."""
+    transcript or rollout) by its whole id or a unique prefix; else ``("", the one-line reason, naming
+    ident)``. A whole id is looked up by name alone (:func:`knows_whole`); a session with a transcript
+    and no recall state yet is one shown nothing yet."""
+    whole = ident.strip()
+    if WHOLE_ID.match(whole) and knows_whole(whole, env):
+        return whole, None  # why: an exact id wins over prefixes, so no listing of every session
     hits = pick(ident, recorded_sessions(env) | {session_id_of(p) for _, p in all_sessions(env)})
     if len(hits) == 1:
         return hits[0], None
-    if not hits and WHOLE_ID.match(ident.strip()):
-        return ident.strip(), None
+    if not hits and WHOLE_ID.match(whole):
+        return "", (f"no session {whole!r} on this machine: no recall state in {paths.state_dir(env)}, no "
+                    f"transcript under {where(env)} (give its id as in hooks.log)")
     if not hits:
         return "", f"no session {ident!r} on this machine (give its id as in hooks.log)"
     listed = ", ".join(hits[:10]) + (f" and {len(hits) - 10} more" if len(hits) > 10 else "")
