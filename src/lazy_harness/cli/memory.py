@@ -313,7 +313,8 @@ def reindex() -> None:
         _echo(f"lh: {gone}; indexed the rest of memory", err=True)
     how = "brought up to date after the build that was running" if said else "rebuilt"
     _echo(f"{how}: indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
-          f"texts, in {time.perf_counter() - started:.1f} s: {path}")
+          f"texts, in {time.perf_counter() - started:.1f} s; the index holds {writer.indexed_so_far(path)} "
+          f"entries: {path}")
 
 
 @memory.command("path")

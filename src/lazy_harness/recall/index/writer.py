@@ -35,7 +35,7 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
            waiting: Callable[[int], None] | None = None, deep: bool | int = True) -> tuple[int, int] | None:
     """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
     (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
-    None, else ``waiting(entries indexed so far)`` about every second until it is free. ``fresh``
+    None, else ``waiting(entries indexed so far)`` at once and then about every second until it is free. ``fresh``
     (``lh memory reindex``): every entry forgotten first, only when the lock was free at once.
     ``deep``: see ``store.refresh_within``. A folder of the index that is not the user's own raises
     ``store.FolderRefused`` before anything is written."""
@@ -47,10 +47,10 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
         import time
 
         fresh = False  # why: never throw away what the writer we waited for has just built
-        time.sleep(1.0)  # why: a command or the worker waiting for another writer; never a hook
-        while (fd := try_lock(lock_file(index_path))) is None:
+        while fd is None:  # why said before each wait: a wait of under a second is a wait too
             waiting(indexed_so_far(index_path))
-            time.sleep(1.0)
+            time.sleep(1.0)  # why: a command or the worker waiting for another writer; never a hook
+            fd = try_lock(lock_file(index_path))
     if fd is None:
         return None
     try:
