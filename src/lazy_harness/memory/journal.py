@@ -19,7 +19,9 @@ change is about to write, and ``record(path)`` after it checks the file is what 
 with the next change or the run's end), or ``record(path, appended=...)`` after an unannounced change
 says what it did. A
 run killed between a change and its record is undone from what the journal says it was about to
-write: a line recorded but never written is simply not there to take out.
+write: a line recorded but never written is simply not there to take out, and the start of one whose
+write was cut short is taken out with the run's lines (a last line cut short that the journal does not
+show the run writing is left, and the file reported).
 
 Undo, file by file: a file still exactly as the run left it gets its old bytes back (a JSONL file
 the run made is emptied rather than removed, so that sync merges it with the other machine's
@@ -235,18 +237,51 @@ def _well_formed(data: object, run: str) -> bool:
             and all(isinstance(data.get(k), (str, type(None))) for k in ("kind", "project", "started", "undone")))
 
 
-def _without_lines(current: bytes, lines: list[str], start: int, lenient: bool = False) -> bytes | None:
+def _without_lines(current: bytes, lines: list[str], start: int,
+                   lenient: bool = False) -> tuple[bytes, list[str]] | None:
     """``current`` with each of ``lines`` removed once, looked for past ``start`` first, then in the
     whole file (a sync pull that dropped an earlier line moves the run's lines before ``start``; each
-    carries its run and time, so it is found once); None if one is missing, unless ``lenient`` (a
-    journal that records a line before writing it: a run killed in between never wrote it)."""
+    carries its run and time, so it is found once), and the lines not found; None if one is missing,
+    unless ``lenient`` (a journal that records a line before writing it: a run killed in between
+    never wrote it, or wrote only its start: :func:`_without_fragments`)."""
     head, tail = current[:start], current[start:].splitlines(keepends=True)
     if all(_take(tail, line) for line in lines):
-        return head + b"".join(tail)
+        return head + b"".join(tail), []
     whole = current.splitlines(keepends=True)
-    if not all([_take(whole, line) for line in lines]) and not lenient:  # why a list: take every line
+    missing = [line for line in lines if not _take(whole, line)]  # why a list: take every line
+    if missing and not lenient:
         return None
-    return b"".join(whole)
+    return b"".join(whole), missing
+
+
+class _Unproven(Exception):
+    """An append-only file ends in a line cut short that the run's journal cannot show it wrote."""
+
+
+def _without_fragments(out: bytes, missing: list[str], start: int, before: bytes | None) -> bytes:
+    """``out`` less what a run killed mid-append wrote of its ``missing`` lines (each recorded before
+    it was written, not found whole): a line past ``start`` (the file's size before the run) that is
+    the start of one of them, the file's last (cut short: the rest of the write never came) or one a
+    later append ended first (the appenders heal a last line). A line of another run is whole, never
+    the start of another line, so it stays. Then, when what is left is the bytes of before and the
+    newline the run put after a last line of before that had none, those bytes.
+    _Unproven when the last line past ``start`` is still cut short: not the start of a missing line."""
+    from lazy_harness.memory.files import whole_object
+
+    rows = out[start:].splitlines(keepends=True)
+    for line in missing:
+        needle = line.encode("utf-8") + b"\n"
+        cut = next((i for i, row in enumerate(rows) if row.rstrip(b"\n") and row != needle
+                    and needle.startswith(row if not row.endswith(b"\n") else row[:-1])), None)
+        if cut is not None:
+            del rows[cut]
+    last = rows[-1] if rows else b""
+    if last and not last.endswith(b"\n") and not whole_object(last):
+        raise _Unproven(last[:40].decode("utf-8", "replace"))
+    out = out[:start] + b"".join(rows)
+    if before and not before.endswith(b"\n") and out == before + b"\n":
+        return before
+    return out
 
 
 def _take(pool: list[bytes], line: str) -> bool:
@@ -261,11 +296,16 @@ def _take(pool: list[bytes], line: str) -> bool:
 def _lines_back(current: bytes, entry: dict) -> bytes | None:
     """``current`` less the run's appended lines and with the lines it removed appended again (those
     not there already, and those of a run undone since: :func:`_stale_removed`), every other line
-    kept; None when a line the run appended is missing."""
-    lenient = bool(entry.get("intent"))
-    out = _without_lines(current, entry.get("appended") or [], entry.get("before_size") or 0, lenient)
-    if out is None:
+    kept; None when a line the run appended is missing (and not recorded before it was written);
+    _Unproven when one recorded so is missing and the file ends in a line cut short that is not its start."""
+    start = entry.get("before_size") or 0
+    found = _without_lines(current, entry.get("appended") or [], start, bool(entry.get("intent")))
+    if found is None:
         return None
+    out, missing = found
+    if missing:
+        before = None if entry.get("before") is None else base64.b64decode(entry["before"])
+        out = _without_fragments(out, missing, start, before)
     have = set(out.splitlines()) | {line.encode("utf-8") for line in _stale_removed(entry)}
     back = [line.encode("utf-8") for line in entry.get("removed") or [] if line.encode("utf-8") not in have]
     if back and out and not out.endswith(b"\n"):
@@ -422,6 +462,15 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
 
 def _undo_file(entry: dict, run: str) -> str | None:
     """Put back one file of ``run`` (in the memory folders); None when it is back, else why not."""
+    try:
+        return _put_back(entry, run)
+    except _Unproven as cut:  # why: never take out a line that may be another's; the person decides
+        return (f"{entry['path']}: its last line was cut short ({str(cut)!r}...) and run {run}'s journal does "
+                "not show the run writing it; left as it is")
+
+
+def _put_back(entry: dict, run: str) -> str | None:
+    """:func:`_undo_file`; _Unproven from :func:`_lines_back`, the file left as it is."""
     path = entry["path"]
     current = read_bytes(path)
     before = None if entry.get("before") is None else base64.b64decode(entry["before"])
