@@ -17,13 +17,11 @@ import os
 import time
 
 from lazy_harness.atomic import atomic_write, ensure_dir
-from lazy_harness.queue.task import SUFFIX, format_task, read_task
+from lazy_harness.queue.task import INDEX, SUFFIX, format_task, read_task
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
-INDEX = "index"
 
 
 def folder(queue: str) -> str:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
+INDEX = "index"  # the index tasks (queue/index_task.py)
 OPEN = os.path.join(STATE, "open")
 SUFFIX = ".task"
 # The agent whose session a task is: the field ``agent=codex`` for Codex CLI, absent for Claude Code

@@ -253,24 +253,39 @@ def _sweep(q: str, cfg: Config, env: Env | None) -> None:
 
 def _sweep_temps(cfg: Config, env: Env | None) -> None:
     """The temp files killed writers left where no writer of the folder sweeps before it writes
-    (``queue.recover`` sweeps the queue's folders): undo records of persists, the checks owed, the
-    markers of model calls, the caches, the journals of the memory folders and the learnings'
-    month folders. A live writer's temp (its pid alive) is left."""
+    (``queue.recover`` sweeps the queue's folders, worker.json's among them): the folders of
+    :func:`_temp_folders`. A live writer's temp (its pid alive) is left."""
     from lazy_harness.atomic import sweep_stale_temps
+
+    for folder in _temp_folders(cfg, env):
+        sweep_stale_temps(folder)
+
+
+def _temp_folders(cfg: Config, env: Env | None) -> list[str]:
+    """Every folder of ours that a writer writes whole files in, the queue's aside: undo records of
+    persists, the checks owed, the markers of model calls, the projects' last memory keys, the caches
+    (the hooks' bundle, the recall folder and what it keeps), each memory folder and its journal,
+    the learnings and their month folders, the approval key's folder, the data folder and the folders
+    in it (the sync repository's git folder, the settings backups). Never the person's own folders
+    (a project's ``.claude/``, a config file named by ``$LH_CONFIG``), never a folder behind a link
+    met on the way (a subfolder is entered only when it is no link)."""
+    from lazy_harness import hotload
     from lazy_harness.cost import budget
-    from lazy_harness.memory import journal
+    from lazy_harness.memory import approval, journal
     from lazy_harness.worker import owed
 
-    learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
-    caches = (paths.learning_heads_file(env), paths.hold_verdicts_file("-", env), paths.usage_ranks_file("-", env),
-              os.path.join(paths.recall_seen_dir(paths.recall_index_file(env)), "-"))
-    folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env), learnings,
-               *(os.path.dirname(f) for f in caches),
-               *(journal.folder(d) for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None))]
-    with contextlib.suppress(OSError):
-        folders += [e.path for e in os.scandir(learnings) if e.is_dir(follow_symlinks=False)]
-    for folder in folders:
-        sweep_stale_temps(folder)
+    learnings, data = paths.learnings_dir(cfg["knowledge"]["path"] or None, env), paths.data_dir(env)
+    files = (paths.learning_heads_file(env), paths.hold_verdicts_file("-", env), paths.usage_ranks_file("-", env),
+             os.path.join(paths.recall_seen_dir(paths.recall_index_file(env)), "-"), paths.last_key_file("-", env),
+             hotload.bundle_file(env=env), approval.key_file(env))
+    memory_dirs = [d for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None) if not os.path.islink(d)]
+    folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env), paths.recall_dir(env),
+               learnings, data, *(os.path.dirname(f) for f in files),
+               *memory_dirs, *(journal.folder(d) for d in memory_dirs)]
+    for parent in (learnings, data):
+        with contextlib.suppress(OSError):
+            folders += [e.path for e in os.scandir(parent) if e.is_dir(follow_symlinks=False)]
+    return list(dict.fromkeys(folders))
 
 
 def _save_state(env: Env | None, started: float, stats: Stats) -> None:
