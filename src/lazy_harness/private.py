@@ -302,14 +302,36 @@ def refusal(env: Mapping[str, str] | None = None, which: tuple[str, ...] | None 
 
 
 def fix(path: str, why: str, uid: int | None = None) -> str:
-    """What to run for an unsafe folder ``path`` (``why`` from :func:`problem`)."""
+    """What to run for an unsafe folder ``path`` (``why`` from :func:`problem`), or for config.toml
+    (``why`` from :func:`open_config`): the fix for that error, on the path ``why`` names."""
     if "without the sticky bit" in why:  # why: names the folder holding ours, not ``path``
         held = why.split(" is open to group or others", 1)[0]
         return (f"chmod go-w {held} (or chmod +t {held}), or point XDG_CACHE_HOME or LH_CONFIG at a place "
                 "of yours")
+    file_fix = _file_fix(path, why)
+    if file_fix:
+        return file_fix
     if os.path.isfile(path) and "open to group or others" in why:
         return f"chmod go-w {path}"
     if "belongs to uid" in why or "symbolic link" in why or "not a folder" in why:
         return (f"remove {path} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
                 "LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
     return f"chmod 700 {path}"
+
+
+def _file_fix(path: str, why: str) -> str | None:
+    """The fix for a file (config.toml) that cannot be read or is not a regular file, and for the
+    folder holding it when it cannot be opened; None for the other cases of :func:`fix`. A file we
+    read and write gets ``chmod 600``, never the folders' ``chmod 700`` (that makes it executable)."""
+    denied = why.endswith("(Permission denied)")
+    for marker in (" cannot be read (", " is not a regular file", " cannot be opened as a folder ("):
+        if marker not in why:
+            continue
+        named = why.rsplit(marker, 1)[0]  # why: a followed link's target, the holder: not always ``path``
+        if marker == " cannot be opened as a folder (":
+            return f"chmod 700 {named}" if denied else None
+        if denied:
+            return f"chmod 600 {named}"
+        init = ", then lh config init writes a new one" if named == paths.config_file() else ""
+        return f"move {named} aside{init}"
+    return None

@@ -165,6 +165,19 @@ def _unique(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
+class Unreadable(SettingsError):
+    """The file is there but cannot be read (its mode, or it is not a file): not a JSON problem."""
+
+
+def _read_fix(path: str, exc: OSError) -> str | None:
+    """What to run when ``path`` cannot be opened: the fix for that error, not "fix the JSON"."""
+    if isinstance(exc, PermissionError):
+        return f"chmod u+rw {path}"  # why: Claude Code and install write it too; others' bits left as they are
+    if isinstance(exc, IsADirectoryError):
+        return f"move {path} aside (a folder where the file belongs)"
+    return None
+
+
 def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
     """(parsed object, raw bytes), or (None, None) when the file does not exist.
 
@@ -177,7 +190,7 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     except FileNotFoundError:
         return None, None
     except OSError as exc:
-        raise SettingsError(f"{path}: cannot read: {exc.strerror}") from None
+        raise Unreadable(f"{path}: cannot read: {exc.strerror}", _read_fix(path, exc)) from None
     if not raw.strip():
         return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
     try:

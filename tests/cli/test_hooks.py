@@ -74,6 +74,7 @@ def test_install_respects_claude_config_dir(tmp_path, monkeypatch, isolated_home
 
 def test_install_with_settings_to_a_project_local_file(tmp_path, isolated_home):
     target = tmp_path / "proj" / ".claude" / "settings.local.json"
+    target.parent.parent.mkdir()  # the project exists; its .claude/ is made
     r = invoke("hooks", "install", "--settings", str(target))
     assert r.code == 0
     assert len(settings.find_ours(json.loads(target.read_text()))) == len(settings.EVENTS)

@@ -303,7 +303,7 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
         return active.plugin_id
     for f in files:
         if f.state == "invalid" and holding:
-            r.line("warn", "settings file", f"{f.path}: {f.error}", f"fix the JSON in {f.path}")
+            r.line("warn", "settings file", f"{f.path}: {f.error}", f.fix or f"fix the JSON in {f.path}")
         for where in f.null_matchers:
             r.line("warn", "settings file", f"{f.path}: {where} has a null matcher; Claude Code may ignore "
                    "this file", f"set the matcher to \"\" in {f.path}")
@@ -322,7 +322,7 @@ def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_
     if unreadable:
         # why: "install the hooks" is the wrong advice when they may be in a file that does not parse
         for f in unreadable:
-            r.line(bad, "hooks", f"cannot read {f.path}: {f.error}", f"fix the JSON in {f.path}")
+            r.line(bad, "hooks", f"cannot read {f.path}: {f.error}", f.fix or f"fix the JSON in {f.path}")
         return None
     if found:
         plugin_id = found[0].plugin_id

@@ -40,6 +40,7 @@ class SettingsFile:
     error: str = ""
     null_matchers: list = field(default_factory=list)
     disables_all: bool = False  # ``"disableAllHooks": true``: Claude Code runs no hook, ours neither
+    fix: str = ""  # what to run when it cannot be read (a mode, a folder): not "fix the JSON"
 
 
 def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[SettingsFile]:
@@ -61,7 +62,8 @@ def _inspect(label: str, path: str) -> SettingsFile:
         data, _ = settings.read(path)
     except SettingsError as exc:  # why: read-only here, so not install's "left untouched"
         error = exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched")
-        return SettingsFile(label, path, "invalid", error=error)
+        fix = (exc.hint or "") if isinstance(exc, settings.Unreadable) else ""
+        return SettingsFile(label, path, "invalid", error=error, fix=fix)
     if data is None:
         return SettingsFile(label, path, "missing")
     return SettingsFile(label, path, "ok", settings.find_ours(data), null_matchers=settings.null_matchers(data),
@@ -318,7 +320,27 @@ def _target(settings_path: str | None, project_dir: str | None, command: str) ->
         raise LhError(f"--settings: {target}: Claude Code reads the user's {paths.user_settings_file()}, not a "
                       "settings.local.json beside it; nothing written",
                       hint="lh hooks install (the user file), or a project's .claude/settings.local.json")
+    if command == "install":
+        _refuse_missing_folder(target)
     return target
+
+
+def _refuse_missing_folder(target: str) -> None:
+    """A folder typo (``.claud/``, ``../nosuch/``) must not become a new folder tree holding hooks that
+    never run: the folder of ``target`` must exist. Made only as ``--project`` makes it: a missing
+    ``.claude/`` in an existing folder, or the Claude dir itself (the user file, as the default)."""
+    folder = os.path.dirname(target)
+    if os.path.isdir(folder) or _is_user_file(target):
+        return
+    # the folder that must be there: the project's, when only its .claude/ is missing
+    needed = os.path.dirname(folder) if os.path.basename(folder) == ".claude" else folder
+    if os.path.isdir(needed):
+        if not os.path.lexists(folder):
+            return
+        needed = folder  # why: .claude itself is there, but as a file
+    what = "is not a folder" if os.path.lexists(needed) else "does not exist"
+    raise LhError(f"--settings: {target}: {needed} {what}; nothing written",
+                  hint="give a file in an existing folder; only a project's missing .claude/ is created")
 
 
 def _is_user_local_file(target: str) -> bool:
@@ -339,6 +361,13 @@ def _project_of(target: str) -> str | None:
     if os.path.basename(folder) != ".claude" or _is_user_file(target):
         return None
     return os.path.dirname(folder)
+
+
+def _read_by_claude(target: str) -> bool:
+    """Whether Claude Code reads ``target`` by itself: a settings.json or settings.local.json in a
+    ``.claude/`` folder, or the user's settings.json (claude-code-facts.md)."""
+    folder = os.path.dirname(os.path.abspath(target))
+    return _is_user_file(target) or (os.path.basename(target) in READ_NAMES and os.path.basename(folder) == ".claude")
 
 
 def _is_shared_file(target: str) -> bool:
@@ -478,7 +507,13 @@ def _warn_other_files(target: str) -> None:
     """Claude Code merges the settings files it reads for a session (``settings_files``): our hooks in
     another of them besides ``target`` run every event twice. Warn for each, naming the command that
     removes them there. The session: one started in the folder whose ``.claude/`` holds ``target``,
-    else in the current folder."""
+    else in the current folder. A file Claude Code does not read by itself runs nothing twice: a note
+    says so instead."""
+    if not _read_by_claude(target):
+        click.echo(f"note: Claude Code does not read {target} by itself (only a .claude/settings.json or "
+                   "settings.local.json, or the user's settings.json): its hooks run only in sessions started "
+                   f"with claude --settings {shlex.quote(target)}")
+        return
     root = _project_of(target) or os.getcwd()
     for f in settings_files(root):
         if not f.ours or os.path.realpath(f.path) == os.path.realpath(target):
