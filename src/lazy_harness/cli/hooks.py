@@ -637,7 +637,20 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):
-        click.echo(f"config.toml left as is ({paths.config_file()}); without hooks nothing is queued")
+        click.echo(f"config.toml left as is ({paths.config_file()}); {_still_queued(project_dir)}")
+
+
+def _still_queued(project_dir: str | None) -> str:
+    """What queues sessions once these hooks are gone: an enabled plugin still does (its hooks step
+    aside only while the settings' ran); else nothing."""
+    from lazy_harness import plugin
+
+    found = plugin.active(os.path.abspath(project_dir or os.getcwd()))
+    if found is None:
+        return "without hooks nothing is queued"
+    scope = "" if found.scope in ("user", "?") else f"--scope {found.scope} "
+    return (f"the plugin {found.plugin_id} ({found.scope} scope) still runs the hooks and queues sessions; "
+            f"to stop it: claude plugin disable {scope}{found.plugin_id}")
     from lazy_harness.recall.resident import client as resident
 
     stopped = resident.stop()
