@@ -445,14 +445,15 @@ def move_handoff(src: str, memory_dir: str, now: float) -> str:
 
 
 def _sweep_temps(folder: str) -> None:
-    """Our half-written temp files (``.<name>.<pid>.<random>.tmp``) whose writer is dead; nothing else."""
+    """Our half-written temp files (``.<name>.<pid>.<random>.tmp``, of the files we move or of MEMORY.md,
+    which :func:`drop_stale_lines` rewrites) whose writer is dead; nothing else."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
         parts = name.rsplit(".", 3)
-        if len(parts) != 4 or parts[3] != "tmp" or parts[0][1:] not in NAMES or not parts[1].isdigit():
+        if len(parts) != 4 or parts[3] != "tmp" or parts[0][1:] not in (*NAMES, INDEX) or not parts[1].isdigit():
             continue
         try:
             os.kill(int(parts[1]), 0)

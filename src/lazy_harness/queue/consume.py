@@ -11,7 +11,7 @@ import time
 
 from lazy_harness.atomic import atomic_write, ensure_dir, held, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_check, last_done_mtime, mark_done, pending_of
-from lazy_harness.queue.task import (DONE, FAILED, INDEX, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, folder,
+from lazy_harness.queue.task import (DONE, FAILED, INDEX, KEPT, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, folder,
                                      format_task, iso_now, read_task, task_id, tmp_path_for)
 
 TYPE_CHECKING = False
@@ -201,9 +201,9 @@ def recover(queue: str) -> list[tuple[str, str]]:
     from lazy_harness.atomic import sweep_stale_temps
 
     out: list[tuple[str, str]] = []
-    # why the pending folder and index/ too: a waiting task's ask is written over a pending task in
-    # place, and an index task is written whole there; a killed writer's temp stayed in both
-    for which in (PENDING, TMP, STATE, OPEN, PROCESSING, DONE, FAILED, INDEX):
+    # why the pending folder, index/ and kept/ too: a waiting task's ask is written over a pending task
+    # in place, an index task is written whole, a transcript is linked in; a killed writer's temp stayed
+    for which in (PENDING, TMP, STATE, OPEN, PROCESSING, DONE, FAILED, INDEX, KEPT):
         sweep_stale_temps(folder(queue, which))
     _sweep_unlinked_tasks(queue, time.time())
     proc = os.path.join(queue, PROCESSING)

@@ -15,8 +15,8 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import ensure_dir
+from lazy_harness.queue.task import KEPT
 
-KEPT = "kept"
 
 
 def kept_path(queue: str, session_id: str) -> str:
@@ -41,11 +41,8 @@ def hold(queue: str, session_id: str, transcript: str, copy: bool = False) -> st
         except OSError:
             pass
         ensure_dir(os.path.dirname(dest))
-        tmp = f"{dest}.{os.getpid()}.tmp"
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        # why this name: the one a later sweep knows (``atomic.sweep_stale_temps``) once this pid is dead
+        tmp = os.path.join(os.path.dirname(dest), f".{os.path.basename(dest)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
             os.link(transcript, tmp)
         except OSError:

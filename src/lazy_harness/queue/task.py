@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 PENDING, TMP, PROCESSING, DONE, FAILED, STATE = "", "tmp", "processing", "done", "failed", "state"
 INDEX = "index"  # the index tasks (queue/index_task.py)
+KEPT = "kept"  # the transcripts kept for tasks that wait (queue/retain.py)
 OPEN = os.path.join(STATE, "open")
 SUFFIX = ".task"
 # The agent whose session a task is: the field ``agent=codex`` for Codex CLI, absent for Claude Code

@@ -55,7 +55,7 @@ def probe(dirs: list[str]) -> str | None:
     """Write, fsync and remove ``PROBE_BYTES`` in each folder: None when all worked, else why not."""
     block = b"\0" * PROBE_BYTES
     for folder in dirs:
-        path = os.path.join(folder, f".lh-probe.{os.getpid()}.tmp")
+        path = os.path.join(folder, f".lh-probe.{os.getpid()}.{os.urandom(4).hex()}.tmp")  # a sweep's name
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
