@@ -638,6 +638,11 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):
         click.echo(f"config.toml left as is ({paths.config_file()}); {_still_queued(project_dir)}")
+    from lazy_harness.recall.resident import client as resident
+
+    stopped = resident.stop()
+    if stopped is not None:
+        click.echo(f"stopped the resident answerer of prompt recall (pid {stopped})")
 
 
 def _still_queued(project_dir: str | None) -> str:
@@ -651,11 +656,6 @@ def _still_queued(project_dir: str | None) -> str:
     scope = "" if found.scope in ("user", "?") else f"--scope {found.scope} "
     return (f"the plugin {found.plugin_id} ({found.scope} scope) still runs the hooks and queues sessions; "
             f"to stop it: claude plugin disable {scope}{found.plugin_id}")
-    from lazy_harness.recall.resident import client as resident
-
-    stopped = resident.stop()
-    if stopped is not None:
-        click.echo(f"stopped the resident answerer of prompt recall (pid {stopped})")
 
 
 @hooks.command()
