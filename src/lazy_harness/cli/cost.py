@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
     from lazy_harness.cost.budget import Spend, Verdict
+    from lazy_harness.cost.ledger import Totals
 
 _SPAN = re.compile(r"^\s*(\d+)\s*([hdwm]?)\s*$")
 _UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "": 86400}
@@ -105,6 +106,27 @@ def call_lines(entries: list[dict], spend: Spend) -> list[str]:
     return lines
 
 
+def summary_lines(whole: Totals) -> list[str]:
+    """What the table's total holds besides costs the CLI reported: failed calls, calls priced from
+    their token counts (Codex), calls counted as $0 or at their estimate."""
+    from lazy_harness.worker.codex_distill import DEFAULT_PRICES
+
+    lines = [f"{whole.failed} of the calls failed (their cost is counted)"] if whole.failed else []
+    if whole.priced > whole.priced_default:
+        lines.append(f"{whole.priced - whole.priced_default} call(s) priced from their token counts at the "
+                     "configured Codex prices ([worker] codex_input_usd_per_mtok / codex_output_usd_per_mtok)")
+    if whole.priced_default:
+        lines.append(f"{whole.priced_default} call(s) priced from their token counts at the default Codex "
+                     f"prices (${DEFAULT_PRICES[0]:.2f} in, ${DEFAULT_PRICES[1]:.2f} out per million tokens; "
+                     "set [worker] codex_input_usd_per_mtok / codex_output_usd_per_mtok)")
+    if whole.unreported > whole.estimated:
+        lines.append(f"{whole.unreported - whole.estimated} call(s) reported no cost (counted as $0)")
+    if whole.estimated:
+        lines.append(f"{whole.estimated} call(s) reported no cost and are counted at their estimate "
+                     "(stopped at a timeout, interrupted or killed mid-call)")
+    return lines
+
+
 def _open_json(spend: Spend) -> list[dict]:
     return [{"pid": c.pid, "by": c.who, "kind": c.kind, "project": c.project, "task": c.task,
              "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(c.started)), "budget_usd": c.budget,
@@ -153,13 +175,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
             cache = t.tokens["cache_creation_tokens"] + t.tokens["cache_read_tokens"]
             click.echo(f"{key:<{width}}  {t.calls:>5}  {'$' + format(t.cost_usd, '.4f'):>10}  "
                        f"{t.tokens['input_tokens']:>10}  {t.tokens['output_tokens']:>8}  {cache:>10}")
-        if whole.failed:
-            click.echo(f"{whole.failed} of the calls failed (their cost is counted)")
-        if whole.unreported > whole.estimated:
-            click.echo(f"{whole.unreported - whole.estimated} call(s) reported no cost (counted as $0)")
-        if whole.estimated:
-            click.echo(f"{whole.estimated} call(s) reported no cost and are counted at their estimate "
-                       "(stopped at a timeout, interrupted or killed mid-call)")
+        for line in summary_lines(whole):
+            click.echo(line)
     for line in call_lines(entries, spend):
         click.echo(line)
     click.echo(_today_line(verdict))

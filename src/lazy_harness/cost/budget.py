@@ -161,7 +161,8 @@ def price(model: str | None) -> tuple[float, float]:
 
 def alike(model: str | None = None, prices: tuple[float, float] | None = None) -> Callable[[object], bool]:
     """Whether a ledger line's ``model`` was priced as a call of ``model`` is. With ``prices`` (a codex
-    call: priced by config, not by name) the lines naming the same model; else a claude model's row of
+    call: priced by config, not by name) the lines naming the same model (of which
+    ``ledger.cost_per_char`` keeps the lines priced at ``prices``); else a claude model's row of
     :data:`PRICES` (an alias and the dated name claude reports share one), or, for a name the table
     does not hold, the same name."""
     if prices is not None:
@@ -184,7 +185,7 @@ def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float
     price (:func:`alike`), else :func:`guess` at ``prices``, else at ``model``'s price
     (claude-haiku-4-5's when None). ``model`` is the name the call's ledger line will carry
     (worker/calls.py ``guessed_at``)."""
-    per_char = ledger.cost_per_char(env, now=now, alike=alike(model, prices))
+    per_char = ledger.cost_per_char(env, now=now, alike=alike(model, prices), prices=prices)
     if per_char is None:
         return guess(prompt_chars, model, prices)
     return prompt_chars * per_char
@@ -193,7 +194,7 @@ def estimate(prompt_chars: int, env: Mapping[str, str] | None = None, now: float
 def guessed(env: Mapping[str, str] | None = None, now: float | None = None, model: str | None = None,
             prices: tuple[float, float] | None = None) -> bool:
     """Whether :func:`estimate` guesses now: no call in the ledger at that price to price it by."""
-    return ledger.cost_per_char(env, now=now, alike=alike(model, prices)) is None
+    return ledger.cost_per_char(env, now=now, alike=alike(model, prices), prices=prices) is None
 
 
 def kept_for_today(daily: float, session_estimate: float) -> float:

@@ -3,10 +3,12 @@
 A line: ``time`` (local ISO stamp), ``ts`` (epoch seconds), ``project``, ``session``, ``task``, ``kind``
 (``distill``), ``model``, ``input_tokens``, ``output_tokens``, ``cache_creation_tokens``,
 ``cache_read_tokens``, ``total_cost_usd`` (as claude reported it; ``cost_reported`` false when it
-reported nothing), ``duration_s``, ``outcome`` (``ok`` or the failure's cause), ``prompt_chars``,
-``call`` (the id of the call's open marker, cost/budget.py). A call whose process was killed
-mid-call has one line written for it by the next check (:func:`record_killed`): ``outcome``
-``killed``, at its estimate (at most the budget it was given).
+reported nothing), ``cost_source`` (where the dollars come from, :data:`SOURCES`; ``usd_per_mtok``, the
+prices, on a ``priced`` line), ``duration_s``, ``outcome`` (``ok`` or the failure's cause),
+``prompt_chars``, ``call`` (the id of the call's open marker, cost/budget.py). A call whose process
+was killed mid-call has one line written for it by the next check (:func:`record_killed`):
+``outcome`` ``killed``, at its estimate (at most the budget it was given). A line written before
+``cost_source`` existed is read by :func:`source` from ``cost_reported`` and its amount.
 
 Appends go through :func:`atomic.append_line` (one write under a lock), so the worker and
 ``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line)
@@ -56,6 +58,11 @@ MAX_PROMPT_CHARS = 1_000_000_000  # the estimate learns only from lines within i
 
 
 KILLED = "killed"  # the outcome of a call whose process was killed mid-call
+# Where a line's dollars come from (``cost_source``): the CLI reported them (claude's total_cost_usd);
+# priced from the tokens the call reported (a codex call: tokens at its prices); estimated (a call
+# stopped, interrupted or killed before it reported); none (it reported nothing: counted as $0)
+REPORTED, PRICED, ESTIMATED, NONE = "reported", "priced", "estimated", "none"
+SOURCES = (REPORTED, PRICED, ESTIMATED, NONE)
 
 
 @dataclass
@@ -89,14 +96,41 @@ def record(usage: Usage, meta: Mapping[str, object], outcome: str, prompt_chars:
         **{name: int(getattr(usage, name)) for name in TOKEN_FIELDS},
         "total_cost_usd": float(usage.cost_usd),
         "cost_reported": bool(usage.reported),
+        "cost_source": _source_of(usage),
         "duration_s": float(usage.duration_s),
         "outcome": outcome,
         "prompt_chars": int(prompt_chars),
     }
+    if line["cost_source"] == PRICED:
+        line["usd_per_mtok"] = [float(p) for p in getattr(usage, "usd_per_mtok", ())]
     if call:
         line["call"] = call
     append_line(paths.ledger_file(env), json.dumps(line, separators=(",", ":")), heal=True)
     return line
+
+
+def _source_of(usage: Usage) -> str:
+    """Where ``usage``'s dollars come from. A codex call's usage (worker/codex_distill.py ``Priced``)
+    carries ``priced_usd``, what its reported tokens come to at its prices: while ``cost_usd`` is that
+    amount, the line is ``priced``; a call charged its estimate instead (stopped at its timeout) is
+    not, and a codex call is never ``reported`` (Codex reports no cost)."""
+    priced = getattr(usage, "priced_usd", None)
+    if priced is not None and float(usage.cost_usd) == priced:
+        return PRICED
+    if usage.reported and not hasattr(usage, "priced_usd"):
+        return REPORTED
+    return ESTIMATED if usage.cost_usd > 0 else NONE
+
+
+def source(entry: Mapping[str, Any]) -> str:
+    """A valid line's ``cost_source``; for a line without one (written before it existed, or a hand
+    edit), as it was read then: ``cost_reported`` false is an estimate when it counts dollars, else none."""
+    said = entry.get("cost_source")
+    if isinstance(said, str) and said in SOURCES:
+        return said
+    if entry.get("cost_reported") is not False:
+        return REPORTED
+    return ESTIMATED if float(entry["total_cost_usd"]) > 0 else NONE
 
 
 def record_killed(marker: Mapping[str, Any], cost: float, env: Mapping[str, str] | None = None) -> dict:
@@ -224,26 +258,35 @@ class Totals:
     cost_usd: float = 0.0
     tokens: dict = field(default_factory=lambda: {name: 0 for name in TOKEN_FIELDS})
     failed: int = 0
-    unreported: int = 0
+    unreported: int = 0  # no cost from the CLI nor from tokens: estimated or none (:func:`source`)
     estimated: int = 0  # of the unreported: counted at their estimate (a timeout, interrupted, killed)
+    priced: int = 0  # priced from the tokens they reported (codex calls)
+    priced_default: int = 0  # of the priced: at the default prices (``cost_reported`` false)
 
     def add(self, entry: dict) -> None:
         self.calls += 1
         self.cost_usd += float(entry["total_cost_usd"])
+        counts = {name: value if isinstance(value := entry.get(name), int) and not isinstance(value, bool) else 0
+                  for name in TOKEN_FIELDS}
+        how = source(entry)
+        if how == PRICED:
+            # why: a codex call's input tokens hold its cached ones (OpenAI counts cached input as
+            # input); claude's do not. Counted once, under cache, so input means the same for both
+            counts["input_tokens"] -= max(0, min(counts["cache_read_tokens"], counts["input_tokens"]))
+            self.priced += 1
+            self.priced_default += entry.get("cost_reported") is False
         for name in TOKEN_FIELDS:
-            value = entry.get(name)
-            if isinstance(value, int) and not isinstance(value, bool):
-                self.tokens[name] += value
+            self.tokens[name] += counts[name]
         if entry.get("outcome") != "ok":
             self.failed += 1
-        if entry.get("cost_reported") is False:
+        if how in (ESTIMATED, NONE):
             self.unreported += 1
-            self.estimated += float(entry["total_cost_usd"]) > 0
+            self.estimated += how == ESTIMATED
 
     def as_dict(self) -> dict:
         return {"calls": self.calls, "cost_usd": round(self.cost_usd, 6), **self.tokens,
                 "failed_calls": self.failed, "calls_without_cost": self.unreported,
-                "calls_at_estimate": self.estimated}
+                "calls_at_estimate": self.estimated, "calls_priced": self.priced}
 
 
 def total(entries: Iterable[dict], since: float = 0.0, until: float = MAX_TS) -> float:
@@ -263,15 +306,26 @@ def group(entries: Iterable[dict], by: str) -> dict[str, Totals]:
     return out
 
 
+def _known_cost(entry: Mapping[str, Any], prices: tuple[float, float] | None) -> bool:
+    """Whether the line's dollars are what its call cost: reported by the CLI, or priced from its
+    tokens (at ``prices``, when given: a line priced otherwise was not made at the call's price)."""
+    how = source(entry)
+    if how == PRICED:
+        return prices is None or entry.get("usd_per_mtok") == [float(p) for p in prices]
+    return how == REPORTED
+
+
 def cost_per_char(env: Mapping[str, str] | None = None, now: float | None = None, last: int = 20,
-                  alike: Callable[[object], bool] | None = None) -> float | None:
+                  alike: Callable[[object], bool] | None = None,
+                  prices: tuple[float, float] | None = None) -> float | None:
     """Average dollars per prompt character over the last ``last`` successful calls of the past
-    30 days whose ``model`` passes ``alike`` (any model when None); None without such history."""
+    30 days whose ``model`` passes ``alike`` (any model when None) and whose cost is known
+    (:func:`_known_cost`, at ``prices`` for a priced line); None without such history."""
     now = time.time() if now is None else now
     # why: not the model check's calls: their prompt is a few entries, so nearly all their cost is the
     # CLI's own system prompt, and their dollars per character would price a distillation far too high
     samples = [e for e in read_since(now - 30 * 86400, env)
-               if e.get("outcome") == "ok" and e.get("cost_reported") is not False and e.get("kind") != "model-check"
+               if e.get("outcome") == "ok" and _known_cost(e, prices) and e.get("kind") != "model-check"
                and _number_in(e.get("prompt_chars"), 1, MAX_PROMPT_CHARS)
                and (alike is None or alike(e.get("model")))][-last:]
     if not samples:

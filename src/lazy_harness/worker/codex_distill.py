@@ -24,8 +24,11 @@ Isolation, flag by flag (checked against the real 0.171.0 in tests/e2e):
 Spend: Codex reports tokens, no cost. The ledger's dollars are the tokens at ``[worker]
 codex_input_usd_per_mtok`` / ``codex_output_usd_per_mtok``; when those are 0 (unpriced) they are
 the tokens at DEFAULT_PRICES, a deliberately high price, so a dollar cap still stops, early rather
-than late; the line then says ``cost_reported: false`` (``lh cost`` counts it among the calls
-without a reported cost). Codex has no
+than late; the line then says ``cost_reported: false``. Either way the line says ``cost_source:
+priced`` and the prices (``usd_per_mtok``): ``lh cost`` names it as priced from its token counts, and
+the cap's estimate learns from it for calls at the same prices (cost/ledger.py). A call stopped at
+its timeout or killed before any turn reported its tokens is charged its estimate instead
+(``cost_source: estimated``). Codex has no
 ``--max-budget-usd``: one call can pass a cap by its own cost, bounded by the timeout.
 """
 
@@ -37,6 +40,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from lazy_harness import proc
@@ -205,12 +209,26 @@ def prices(cfg: Mapping[str, Any]) -> tuple[tuple[float, float], bool]:
     return ((per_in, per_out), True) if per_in or per_out else (DEFAULT_PRICES, False)
 
 
-def usage_of(found: list[dict], cfg: Mapping[str, Any]) -> llm.Usage:
+@dataclass
+class Priced(llm.Usage):
+    """A codex call's usage: the tokens it reported, priced at ``usd_per_mtok`` (dollars per million
+    tokens, input and output) to ``priced_usd`` (None when no turn reported its tokens). The ledger
+    reads these two (cost/ledger.py): its line says ``cost_source: priced`` while ``cost_usd`` is
+    ``priced_usd``, so a call charged its estimate instead (worker/calls.py) says ``estimated``, and
+    never ``reported``: Codex reports no cost."""
+
+    usd_per_mtok: tuple[float, float] = DEFAULT_PRICES
+    priced_usd: float | None = None
+
+
+def usage_of(found: list[dict], cfg: Mapping[str, Any]) -> Priced:
     """Tokens of ``turn.completed`` and their price (see the module docstring)."""
     worker = _worker(cfg)
-    usage = llm.Usage(model=str(worker.get("codex_model") or "codex"))
+    usage = Priced(model=str(worker.get("codex_model") or "codex"))
+    told = False
     for event in found:
         if event.get("type") == "turn.completed" and isinstance(event.get("usage"), dict):
+            told = True
             u = event["usage"]
             counts = [u.get(k) if isinstance(u.get(k), int) and not isinstance(u.get(k), bool) else 0
                       for k in ("input_tokens", "output_tokens", "cached_input_tokens")]
@@ -219,6 +237,8 @@ def usage_of(found: list[dict], cfg: Mapping[str, Any]) -> llm.Usage:
             usage.cache_read_tokens += max(0, counts[2])
     (per_in, per_out), usage.reported = prices(cfg)
     usage.cost_usd = round((usage.input_tokens * per_in + usage.output_tokens * per_out) / 1e6, 6)
+    # why told: a call no turn reported tokens for is priced from nothing; its line is no priced line
+    usage.usd_per_mtok, usage.priced_usd = (per_in, per_out), usage.cost_usd if told else None
     return usage
 
 
