@@ -293,11 +293,7 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
                "load its hooks (see the plugin line), and no settings file holds lazy-harness hooks")
         return active.plugin_id
     if active is not None and holding and not broken:
-        where = ", ".join(f"{f.label} ({f.path})" for f in holding)
-        r.line("warn", "hooks twice", f"the plugin {active.plugin_id} and {where} both register lazy-harness "
-               "hooks: the plugin's runs step aside for the settings' (an older lh on the plugin's PATH would "
-               "run every event twice)",
-               f"keep one: lh hooks uninstall, or claude plugin disable {active.plugin_id}")
+        _check_twice(r, active.plugin_id, holding)
     elif active is not None and not holding:
         r.line("ok", "hooks", f"registered by the plugin {active.plugin_id}")
         return active.plugin_id
@@ -311,6 +307,29 @@ def _check_hooks(r: Report, codex_holds: bool = False) -> str | None:
         _check_settings_hooks(r, holding)
         return None
     return _no_settings_hooks(r, [f for f in files if f.state == "invalid"], found, codex_holds, notes)
+
+
+def _check_twice(r: Report, plugin_id: str, holding: list) -> None:
+    """The enabled plugin and settings files both hold our hooks. The plugin's runs step aside only for
+    a file Claude Code runs hooks from (no null matcher, no ``disableAllHooks``) with a command that can
+    start (hooks/entry.py: ``settings_register``); for the others they do the work themselves."""
+    live = [f for f in holding if not f.disables_all and not f.null_matchers and any(
+        (argv := _split(o.command)) and _runnable(argv[0]) and not _package_gone(argv) for o in f.ours)]
+    if live:
+        where = ", ".join(f"{f.label} ({f.path})" for f in live)
+        r.line("warn", "hooks twice", f"the plugin {plugin_id} and {where} both register lazy-harness "
+               "hooks: the plugin's runs step aside for the settings' (an older lh on the plugin's PATH would "
+               "run every event twice)",
+               f"keep one: lh hooks uninstall, or claude plugin disable {plugin_id}")
+    removers = {"user": "lh hooks uninstall", "project": "lh hooks uninstall --project"}
+    for f in holding:
+        if f in live:
+            continue
+        why = ("sets \"disableAllHooks\": true" if f.disables_all else "has a null matcher" if f.null_matchers
+               else "its commands cannot start")
+        r.line("warn", "hooks twice", f"{f.label} ({f.path}) holds lazy-harness hooks that Claude Code will not "
+               f"run ({why}): the plugin {plugin_id}'s runs do not step aside for them and do the work",
+               "remove them: " + removers.get(f.label, f"lh hooks uninstall --settings {shlex.quote(f.path)}"))
 
 
 def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_holds: bool,

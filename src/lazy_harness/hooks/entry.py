@@ -123,6 +123,8 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
 _LAUNCHERS = ("from lazy_harness.hooks.launch import run; run()", "from lazy_harness.hooks.entry import run; run()")
 TWICE_FILE = "plugin-twice.json"  # in the state folder: per session folder, the settings files as last seen
 TWICE_KEEP = 64  # session folders remembered
+_SCRIPT = "lh-hook"  # settings.SCRIPT
+_APPEND = "sys.path.append("  # in settings.command_for's launcher: the folder it loads lazy_harness from
 
 
 def our_command(command: object) -> bool:
@@ -135,7 +137,7 @@ def our_command(command: object) -> bool:
     if any(w == "-m" and nxt == "lazy_harness.hooks" for w, nxt in zip(words, words[1:], strict=False)):
         return True
     first = words[0] if words and not command[0].isspace() else ""
-    return first == "lh-hook" or first.endswith("/lh-hook")
+    return first == _SCRIPT or first.endswith("/" + _SCRIPT)
 
 
 def files_read_at(cwd: str, env: Mapping[str, str]) -> list[str]:
@@ -153,19 +155,154 @@ def files_read_at(cwd: str, env: Mapping[str, str]) -> list[str]:
     return files
 
 
-def _registering(path: str) -> list[str]:
-    """The events whose hooks in the settings file ``path`` include one of ours ([] when it does not parse)."""
+def _regular_bytes(path: str, limit: int = -1) -> bytes | None:
+    """The bytes of ``path`` (at most ``limit``) when it is a regular file; None otherwise. Opened
+    without waiting: a FIFO there would hold the hook until Claude Code killed it."""
+    import stat
+
     try:
-        with open(path, "rb") as fh:
-            data = jsonload.loads(fh.read())
-    except (OSError, ValueError, RecursionError):
-        return []
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _registering(path: str, cwd: str, env: Mapping[str, str]) -> tuple[dict[str, list[list]], str | None]:
+    """Our commands in the settings file ``path`` by event, each ``[path, program, package file]``
+    (``_needs``), and why Claude Code runs none of them from it: a file it does not load (not JSON, a
+    null matcher anywhere in it) or whose hooks are off (``disableAllHooks``); None when it runs them."""
+    raw = _regular_bytes(path)
+    if raw is None:
+        return {}, None
+    try:
+        data = jsonload.loads(raw)
+    except (ValueError, RecursionError):
+        held = b"lazy_harness.hooks" in raw or b"lh-hook" in raw  # said only when it seems to hold ours
+        return {}, "is not valid JSON: Claude Code does not load it" if held else None
     hooks = data.get("hooks") if isinstance(data, dict) else None
     if not isinstance(hooks, dict):
-        return []
-    return [event for event, groups in hooks.items() if isinstance(groups, list) and any(
-        isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(
-            isinstance(h, dict) and our_command(h.get("command")) for h in g["hooks"]) for g in groups)]
+        return {}, None
+    events: dict[str, list[list]] = {}
+    nulls = []
+    for event, groups in hooks.items():
+        for i, group in enumerate(groups if isinstance(groups, list) else ()):
+            if isinstance(group, dict) and "matcher" in group and group["matcher"] is None:
+                nulls.append(f"hooks.{event}[{i}]")
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for h in entries if isinstance(entries, list) else ():
+                if isinstance(h, dict) and our_command(h.get("command")):
+                    events.setdefault(event, []).append([path, *_needs(h["command"], cwd, env)])
+    if not events:
+        return {}, None
+    if data.get("disableAllHooks") is True:
+        return events, "sets \"disableAllHooks\": true: Claude Code runs no hook of it"
+    if nulls:
+        return events, f"has a null \"matcher\" ({', '.join(nulls)}): Claude Code ignores the whole file"
+    return events, None
+
+
+def _sh_word(command: str, i: int) -> tuple[str | None, int]:
+    """The word of the POSIX sh ``command`` that starts at ``i``, quotes removed, and where it ends;
+    None when only a shell could say what it is (a ``$`` or backquote, an unclosed quote)."""
+    out, n = [], len(command)
+    while i < n and command[i] not in " \t\n;&|<>()":
+        c = command[i]
+        if c in "$`":
+            return None, i
+        if c == "'":
+            end = command.find("'", i + 1)
+            if end < 0:
+                return None, i
+            out.append(command[i + 1:end])
+            i = end + 1
+        elif c == '"':
+            i += 1
+            while i < n and command[i] != '"':
+                if command[i] in "$`":
+                    return None, i
+                if command[i] == "\\" and i + 1 < n and command[i + 1] in '"\\\n':
+                    i += 1
+                out.append(command[i])
+                i += 1
+            if i >= n:
+                return None, i
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            out.append(command[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), i
+
+
+def _program(command: str) -> str | None:
+    """The program sh starts for ``command`` (its first word after any ``NAME=value``), or None."""
+    i = 0
+    while True:
+        while i < len(command) and command[i] in " \t\n":
+            i += 1
+        word, i = _sh_word(command, i)
+        name, eq, _ = (word or "").partition("=")
+        if not (eq and name and name.replace("_", "a").isalnum() and not name[0].isdigit()):
+            return word or None
+
+
+def _needs(command: str, cwd: str, env: Mapping[str, str]) -> list[str | None]:
+    """What must be there for our ``command`` to start: its program (absolute, or a bare name looked up
+    on PATH at each run; None: only a shell could say, or ``lh-hook`` itself) and the file the launcher
+    loads lazy_harness from (``-c 'import sys; sys.path.append("<folder>") ...'``; None for other forms)."""
+    word = _program(command)
+    if word is not None and word.startswith("~/"):
+        from lazy_harness import paths
+
+        word = paths.home(env) + word[1:]
+    if word is None or word.startswith("~") or word == _SCRIPT:
+        # why lh-hook: the plugin's own run is the lh-hook found on the same PATH, so it starts
+        return [None, None]
+    program = word if os.sep not in word else os.path.join(cwd, word)
+    at = command.find(_APPEND)
+    end = command.find('")', at)
+    try:
+        folder = jsonload.loads(command[at + len(_APPEND):end + 1]) if at >= 0 and end > at else None
+    except (ValueError, RecursionError):
+        folder = None  # why: a folder name holding a quote; the program alone is checked
+    package = os.path.join(folder, "lazy_harness", "hooks", "entry.py") if isinstance(folder, str) else None
+    return [program, package]
+
+
+def _gone(program: object, package: object, env: Mapping[str, str]) -> str | None:
+    """Why a registered command cannot start (a stat or two and 256 bytes read, nothing spawned): its
+    program missing or not executable, the interpreter of its ``#!`` line gone (a deleted virtualenv),
+    or the folder its launcher loads lazy_harness from emptied; None when it can, or cannot be told."""
+    if not isinstance(program, str):
+        return None
+    if os.sep not in program:
+        found = (os.path.join(d, program) for d in env.get("PATH", "").split(os.pathsep) if d)
+        on_path = next((p for p in found if os.access(p, os.X_OK) and not os.path.isdir(p)), None)
+        if on_path is None:
+            return f"{program} is not on PATH"
+        program = on_path
+    first = _regular_bytes(program, 256)
+    if first is None:
+        return f"{program} is missing or cannot be read"
+    if not first or not os.access(program, os.X_OK):
+        return f"{program} is missing or not executable"
+    words = first[2:].split(b"\n", 1)[0].split() if first.startswith(b"#!") else []
+    interpreter = words[0].decode("utf-8", "replace") if words else ""
+    if interpreter.startswith("/") and not os.access(interpreter, os.X_OK):
+        return f"{program} names the interpreter {interpreter}, which is gone"
+    if isinstance(package, str) and not os.path.isfile(package):
+        return f"{os.path.dirname(os.path.dirname(os.path.dirname(package)))} holds no lazy_harness"
+    return None
 
 
 def _seen(path: str) -> list[int] | None:
@@ -176,11 +313,40 @@ def _seen(path: str) -> list[int] | None:
     return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
+def _look(files: list[str], cwd: str, env: Mapping[str, str], now: float, last: object) -> dict:
+    """The answer kept for ``cwd`` while its settings files are unchanged: ``runs`` (event -> our
+    commands in the files Claude Code runs hooks from), ``ignored`` (why each other file holding ours
+    does not count) and ``said`` (the reasons hooks.log already holds); a change that makes the files
+    register ours is said once."""
+    runs: dict[str, list[list]] = {}
+    ignored = []
+    for path in files:
+        events, why = _registering(path, cwd, env) if os.path.exists(path) else ({}, None)
+        if why:
+            ignored.append(f"{path} {why}")
+            continue
+        for name, commands in events.items():
+            runs.setdefault(name, []).extend(commands)
+    # why "events": what an earlier version kept, so its note is not said again after an upgrade
+    before = (last.get("runs") or last.get("events")) if isinstance(last, dict) else None
+    said = last.get("said") if isinstance(last, dict) else None
+    if runs and (not isinstance(before, dict) or sorted(runs) != sorted(before)):
+        from lazy_harness import logfile
+
+        where = ", ".join(sorted({run[0] for rs in runs.values() for run in rs}))
+        logfile.write(logfile.HOOKS, f"plugin: {where} registers lazy-harness hooks ({', '.join(runs)}) for sessions "
+                      f"in {cwd}: the plugin's runs of those events leave at once while those commands can start "
+                      "(Claude Code runs both)", env, now)
+    return {"runs": runs, "ignored": ignored, "said": [r for r in said or () if r in ignored]}
+
+
 def settings_register(event: str, payload: dict, env: Mapping[str, str], now: float) -> bool:
-    """Whether a settings file Claude Code reads for this session registers our hook for ``event``: then
-    it runs the event, and the plugin's run would be a second one. A few stats and one small file read
-    (the last answer per session folder, kept while those files are unchanged); the files are read only
-    when one changed, and a change that makes them register ours is said once in hooks.log."""
+    """Whether a settings file Claude Code runs hooks from for this session registers our hook for
+    ``event`` with a command that can start: then it runs the event, and the plugin's run would be a
+    second one. A few stats and one small file read (the answer per session folder, kept while those
+    files are unchanged), plus a stat or two of the registered program at each run (a virtualenv goes
+    without the settings file changing). When the plugin's run does not leave although a settings
+    file holds ours, hooks.log says why, once per reason."""
     from lazy_harness import paths
 
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
@@ -194,23 +360,36 @@ def settings_register(event: str, payload: dict, env: Mapping[str, str], now: fl
         kept = None
     kept = kept if isinstance(kept, dict) else {}
     last = kept.get(cwd)
-    if isinstance(last, dict) and last.get("seen") == seen and isinstance(last.get("events"), dict):
-        return event in last["events"]
-    events: dict[str, list[str]] = {}
-    for path in files:
-        for name in _registering(path) if os.path.exists(path) else ():
-            events.setdefault(name, []).append(path)
-    before = last.get("events") if isinstance(last, dict) else None
-    if events and (not isinstance(before, dict) or sorted(events) != sorted(before)):
-        from lazy_harness import logfile
+    fresh = not (isinstance(last, dict) and last.get("seen") == seen and isinstance(last.get("runs"), dict)
+                 and isinstance(last.get("ignored"), list) and isinstance(last.get("said"), list))
+    entry: dict = _look(files, cwd, env, now, last) if fresh or not isinstance(last, dict) else last
+    gone = []
+    for run in entry["runs"].get(event) or ():
+        why = _gone(run[1], run[2], env) if isinstance(run, list) and len(run) == 3 else None
+        if why is None:
+            break
+        gone.append(f"{run[0]}: {why}")
+    else:
+        new = [r for r in entry["ignored"] + gone if r not in entry["said"]]
+        if new:
+            from lazy_harness import logfile
 
-        where = ", ".join(sorted({p for ps in events.values() for p in ps}))
-        logfile.write(logfile.HOOKS, f"plugin: {where} registers lazy-harness hooks ({', '.join(events)}) for sessions "
-                      f"in {cwd}: the plugin's runs of those events leave at once (Claude Code runs both)", env, now)
+            logfile.write(logfile.HOOKS, f"plugin: the plugin's run of {event} in {cwd} does not leave for the "
+                          f"settings hooks, which would not run ({'; '.join(new)}): it does the work", env, now)
+            entry["said"] = entry["said"] + new
+            fresh = True
+        if fresh:
+            _save(kept, cache, cwd, {**entry, "seen": seen})
+        return False
+    if fresh:
+        _save(kept, cache, cwd, {**entry, "seen": seen})
+    return True
+
+
+def _save(kept: dict, cache: str, cwd: str, entry: dict) -> None:
     kept.pop(cwd, None)
-    kept[cwd] = {"seen": seen, "events": events}
+    kept[cwd] = entry
     _keep(cache, dict(list(kept.items())[-TWICE_KEEP:]))
-    return event in events
 
 
 def _keep(path: str, data: dict) -> None:
