@@ -16,6 +16,7 @@ indent 2), so a round trip does not reformat it. See docs/adr/0003-owning-our-se
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import os
 import re
@@ -178,6 +179,24 @@ def _read_fix(path: str, exc: OSError) -> str | None:
     return None
 
 
+def _read_regular(path: str) -> bytes:
+    """The bytes of ``path``, opened without waiting: a FIFO (or a device) would hold the command until a
+    writer came, so anything but a regular file is refused (``Unreadable``), a folder as before."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(mode):
+            raise Unreadable(f"{path}: not a regular file; left untouched", f"move {path} aside")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
     """(parsed object, raw bytes), or (None, None) when the file does not exist.
 
@@ -185,8 +204,7 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     not a JSON object; ``hint`` says what to run once it is fixed.
     """
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw = _read_regular(path)
     except FileNotFoundError:
         return None, None
     except OSError as exc:

@@ -108,15 +108,21 @@ def test_the_runs_twice_warning_stays_for_a_projects_local_file(tmp_path, monkey
 # --- hints that follow the error ---------------------------------------------------------------------
 
 def deny_open(monkeypatch, path) -> None:
-    """``open(path)`` fails with EACCES, as for a mode-000 file without root's override."""
-    real = builtins.open
+    """``open(path)`` and ``os.open(path)`` fail with EACCES, as for a mode-000 file without root's override."""
+    real, real_os = builtins.open, os.open
 
     def fake(file, *args, **kwargs):
         if isinstance(file, (str, os.PathLike)) and os.fspath(file) == str(path):
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real(file, *args, **kwargs)
 
+    def fake_os(file, flags, mode=0o777, *, dir_fd=None):
+        if dir_fd is None and isinstance(file, (str, os.PathLike)) and os.fspath(file) == str(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_os(file, flags, mode, dir_fd=dir_fd)
+
     monkeypatch.setattr(builtins, "open", fake)
+    monkeypatch.setattr(os, "open", fake_os)
 
 
 def deny_os_open(monkeypatch, name: str) -> None:
