@@ -308,7 +308,7 @@ def fix(path: str, why: str, uid: int | None = None) -> str:
         held = why.split(" is open to group or others", 1)[0]
         return (f"chmod go-w {held} (or chmod +t {held}), or point XDG_CACHE_HOME or LH_CONFIG at a place "
                 "of yours")
-    file_fix = _file_fix(path, why)
+    file_fix = fix_for_file(path, why)
     if file_fix:
         return file_fix
     if os.path.isfile(path) and "open to group or others" in why:
@@ -319,7 +319,7 @@ def fix(path: str, why: str, uid: int | None = None) -> str:
     return f"chmod 700 {path}"
 
 
-def _file_fix(path: str, why: str) -> str | None:
+def fix_for_file(path: str, why: str) -> str | None:
     """The fix for a file (config.toml) that cannot be read or is not a regular file, and for the
     folder holding it when it cannot be opened; None for the other cases of :func:`fix`. A file we
     read and write gets ``chmod 600``, never the folders' ``chmod 700`` (that makes it executable)."""

@@ -70,7 +70,8 @@ def _read_checked(target: str, env: Mapping[str, str] | None) -> tuple[bytes | N
 def _refused(target: str, why: str) -> str:
     """The line for a config.toml the loaders do not read: which file, why, what is in effect, the fix."""
     fixable = "open to group or others" in why or "belongs to uid" in why  # why: private.fix's cases
-    hint = f" (hint: {private.fix(target, why)})" if fixable else ""
+    fixed = private.fix_for_file(target, why) or (private.fix(target, why) if fixable else None)
+    hint = f" (hint: {fixed})" if fixed else ""
     return f"{target}: not read: {why}; lh uses the defaults{hint}"
 
 
