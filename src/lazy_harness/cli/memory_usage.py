@@ -17,20 +17,35 @@ from lazy_harness.logfile import terminal_safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
     from lazy_harness.memory.usage_log import Entry, Tally
 
 
-def _mdirs(project: str | None, all_projects: bool) -> tuple[list[str], str, str]:
-    """(the memory folders, what they are called in the report, the learnings folder)."""
+def _mdirs(project: str | None, all_projects: bool) -> tuple[list[str], str, str, dict[str, str] | None]:
+    """(the memory folders, what they are called in the report, the learnings folder, and with
+    ``all_projects`` ``{memory folder: its project's name}`` as the page names it: ui/reading.py)."""
     from lazy_harness import config, paths
     from lazy_harness.project_identity import project_name
 
     cfg = config.load(os.environ, warn_config)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
     if all_projects:
-        return paths.all_memory_dirs(None, cfg["memory"]["path"] or None), "every project", ldir
+        mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None)
+        return mdirs, "every project", ldir, _names(mdirs, cfg)
     cwd = os.path.abspath(project or os.getcwd())
-    return [paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)], project_name(cwd), ldir
+    return [paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)], project_name(cwd), ldir, None
+
+
+def _names(mdirs: list[str], cfg: Config) -> dict[str, str]:
+    """``{memory folder: the name lh ui lists its project under}`` (ui/reading.py), else the folder's name."""
+    from lazy_harness.ui import reading
+
+    try:
+        here = os.getcwd()
+    except OSError:  # why: run in a folder deleted under the shell; no project is the current one
+        here = os.sep
+    named = {p.key: p.name for p in reading.projects(here, cfg, None)}
+    return {m: named.get(os.path.basename(m), os.path.basename(m)) for m in mdirs}
 
 
 def _day(iso: str | None) -> str:
@@ -41,40 +56,42 @@ TITLE = 60  # characters of an entry's title in a row
 GONE = "(no longer in memory)"  # a row's id that memory no longer holds: nothing to forget
 
 
-def _print(t: Tally, name: str, where: str, mdirs: list[str], learnings_dir: str) -> None:
+def _print(t: Tally, name: str, where: str, learnings_dir: str, names: dict[str, str] | None) -> None:
+    """The report; with ``names`` (``--all-projects``) each row and costly entry ends with its project."""
     totals = t.totals()
     click.echo(terminal_safe(f"memory usage of {name} ({where})"))
     if not t.entries:
         click.echo("no entry shown to a distilled session yet (the worker counts a session when it distils it)")
     else:
+        last = f"{'last used':<16}  project" if names is not None else "last used"
         click.echo(f"{'id':<10}  {'kind':<8}  {'shown':>5}  {'used':>4}  {'recurred':>8}  "
-                   f"{'last shown':<16}  last used")
-    for row in t.report()["entries"]:
+                   f"{'last shown':<16}  {last}")
+    for row in t.report(names)["entries"]:
         used = row["used"] if row.get("measurable", True) else "-"  # no marks: the audit cannot tell its use
+        last = f"{_day(row['last_used']):<16}  {row['project']}" if names is not None else _day(row["last_used"])
         click.echo(terminal_safe(f"{row['id']:<10}  {row['kind']:<8}  {row['shown']:>5}  {used:>4}  "
-                                 f"{row['recurred']:>8}  {_day(row['last_shown']):<16}  {_day(row['last_used'])}"))
+                                 f"{row['recurred']:>8}  {_day(row['last_shown']):<16}  {last}"))
     click.echo(f"total: {totals['sessions']} session(s), {totals['shown']} shown, {totals['used']} used, "
                f"{totals['injected_chars']} characters injected, {totals['recurrences']} recurrence(s)")
-    costly = _costly(t, mdirs)
+    costly = _costly(t)
     if costly:
-        titles = _titles(mdirs, learnings_dir, {e.id for e in costly})
+        titles = _titles(costly, learnings_dir)
         click.echo("most characters for the least use:")
         for e in costly:
-            title = _short(titles[e.id]) if e.id in titles else GONE  # deleted or retyped by hand
-            click.echo(terminal_safe(f"  {e.id}  {e.chars} characters in {len(e.shown)} session(s), "
+            title = _short(titles[e.folder, e.id]) if (e.folder, e.id) in titles else GONE  # deleted or retyped
+            of = f"{names.get(e.folder) or os.path.basename(e.folder)}  " if names is not None else ""
+            click.echo(terminal_safe(f"  {e.id}  {of}{e.chars} characters in {len(e.shown)} session(s), "
                                      f"used in {len(e.used)}: {title}"))
 
 
-def _costly(t: Tally, mdirs: list[str], n: int = 5) -> list[Entry]:
-    """The ``n`` entries that cost the most for the least use, less those readers leave out (forgotten,
-    merged, superseded, held: ``marks.hidden``, as the page's "Never used" does): no use forgetting them;
-    less those the audit cannot measure (``Tally.costly``)."""
+def _costly(t: Tally, n: int = 5) -> list[Entry]:
+    """The ``n`` entries that cost the most for the least use, less those readers leave out of their own
+    folder (forgotten, merged, superseded, held: ``marks.hidden``, as the page's "Never used" does): no
+    use forgetting them; less those the audit cannot measure (``Tally.costly``)."""
     from lazy_harness.memory import marks
 
-    gone: set[str] = set()
-    for mdir in mdirs:
-        gone.update(marks.hidden(mdir))
-    some = [e for e in t.costly(len(t.entries)) if len(e.used) < len(e.shown) and e.id not in gone]
+    gone = {mdir: marks.hidden(mdir) for mdir in {e.folder for e in t.entries.values()}}
+    some = [e for e in t.costly(len(t.entries)) if len(e.used) < len(e.shown) and e.id not in gone[e.folder]]
     return some[:n]
 
 
@@ -83,23 +100,32 @@ def _short(title: str) -> str:
     return title if len(title) <= TITLE else title[:TITLE - 1].rstrip() + "\u2026"
 
 
-def _titles(mdirs: list[str], learnings_dir: str, wanted: set[str]) -> dict[str, str]:
-    """``{id: summary, title or text}`` of the wanted entries still in memory."""
+def _titles(wanted: list[Entry], learnings_dir: str) -> dict[tuple[str, str], str]:
+    """``{(folder, id): summary, title or text}`` of the wanted entries still in memory, each looked up
+    in its own folder (a learning in the learnings folder every project shares)."""
+    out: dict[tuple[str, str], str] = {}
+    for mdir in sorted({e.folder for e in wanted}):
+        found = _folder_titles(mdir, {e.id for e in wanted if e.folder == mdir})
+        out.update({(mdir, eid): title for eid, title in found.items()})
+    found = _learning_titles(learnings_dir, {e.id for e in wanted if e.kind == "learning"})
+    out.update({(e.folder, e.id): found[e.id] for e in wanted if e.id in found})
+    return out
+
+
+def _folder_titles(mdir: str, wanted: set[str]) -> dict[str, str]:
+    """``{id: summary or text}`` of the wanted decisions, failures and handoff items of one folder."""
     from lazy_harness.memory import files, handoff, ids
 
     out: dict[str, str] = {}
     kinds = {ids.kind_of(i) for i in wanted}
-    for mdir in mdirs:
-        for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
-            for rec in files.read_entries(os.path.join(mdir, name)) if kind in kinds else []:
-                eid = ids.of_record(rec, kind)
-                if eid in wanted:
-                    out.setdefault(eid, str(rec.get("summary") or ""))
-        if "handoff" in kinds:
-            state, _ = handoff.load(mdir)
-            out.update({i: str(item.get("text") or "") for i, item in state.items() if i in wanted and i not in out})
-    if "learning" in kinds:
-        out.update(_learning_titles(learnings_dir, wanted))
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        for rec in files.read_entries(os.path.join(mdir, name)) if kind in kinds else []:
+            eid = ids.of_record(rec, kind)
+            if eid in wanted:
+                out.setdefault(eid, str(rec.get("summary") or ""))
+    if "handoff" in kinds:
+        state, _ = handoff.load(mdir)
+        out.update({i: str(item.get("text") or "") for i, item in state.items() if i in wanted and i not in out})
     return out
 
 
@@ -107,6 +133,8 @@ def _learning_titles(learnings_dir: str, wanted: set[str]) -> dict[str, str]:
     from lazy_harness.memory import files, frontmatter, ids, learnings
 
     out: dict[str, str] = {}
+    if not wanted:
+        return out
     for path in files.recent_learning_files(learnings_dir, 10**6):
         lid = learnings.id_of(path)
         if lid in wanted and lid not in out:
@@ -126,7 +154,7 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
 
     if reset_id is not None and not reset_id.strip():
         raise click.BadParameter("an empty value names no entry (lh memory usage lists them)", param_hint="--reset")
-    mdirs, name, ldir = _mdirs(project, all_projects)
+    mdirs, name, ldir, names = _mdirs(project, all_projects)
     if reset_id is not None:
         if all_projects:
             raise click.UsageError("--reset takes one project: use --project or run it in the project")
@@ -135,15 +163,13 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
         usage_log.reset(os.environ, mdirs[0], eid, time.time())
         click.echo(f"usage of {eid} counts anew from now")
         return
-    records = [rec for mdir in mdirs for rec in usage_log.read(mdir)]
-    into: dict[str, str] = {}
-    for mdir in mdirs:  # a merged entry's sessions count for the one it was merged into, as the ranks do
-        into.update(usage_log.merged_into(mdir))
-    t = usage_log.tally(records, into=into)
+    # a merged entry's sessions count for the one it was merged into, as the ranks do: each folder's
+    # merges and resets for its own lines (two projects' entries can share an id)
+    t = usage_log.tally_folders(mdirs)
     if as_json:
-        click.echo(json.dumps(t.report(), ensure_ascii=False))
+        click.echo(json.dumps(t.report(names), ensure_ascii=False))
         return
-    _print(t, name, mdirs[0] if len(mdirs) == 1 else f"{len(mdirs)} memory folders", mdirs, ldir)
+    _print(t, name, mdirs[0] if len(mdirs) == 1 else f"{len(mdirs)} memory folders", ldir, names)
 
 
 def _refuse_unknown(mdir: str, ldir: str, eid: str) -> None:

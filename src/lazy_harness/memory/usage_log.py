@@ -116,22 +116,29 @@ class Entry:
     last_used: float = 0.0
     unmarked: bool = False  # its last counted showing said it had no marks (``measurable: false``)
     marked_at: float = -1.0  # the time of that showing
+    folder: str = ""  # the memory folder it was counted in (:func:`tally_folders`)
 
     @property
     def measurable(self) -> bool:
         """Whether the audit can tell its use: it had marks when last shown, or a session used it."""
         return bool(self.used) or not self.unmarked
 
-    def public(self) -> dict:
-        """Its row of ``--json``; ``"measurable": false`` added when the audit cannot tell its use."""
+    def public(self, names: dict[str, str] | None = None) -> dict:
+        """Its row of ``--json``; ``"measurable": false`` added when the audit cannot tell its use;
+        with ``names`` (``{memory folder: its project's name}``), its ``project`` and ``memory_dir``."""
         row = {"id": self.id, "kind": self.kind, "shown": len(self.shown), "used": len(self.used),
                "recurred": len(self.recurred), "last_shown": _iso(self.last_shown), "last_used": _iso(self.last_used)}
-        return row if self.measurable else {**row, "measurable": False}
+        if not self.measurable:
+            row["measurable"] = False
+        if names is not None:
+            row.update(project=names.get(self.folder) or os.path.basename(self.folder), memory_dir=self.folder)
+        return row
 
 
 @dataclass
 class Tally:
-    entries: dict[str, Entry] = field(default_factory=dict)
+    # id -> its counts (:func:`tally`); (memory folder, id) -> its counts (:func:`tally_folders`)
+    entries: dict[str | tuple[str, str], Entry] = field(default_factory=dict)
     # (memory folder, session) -> characters injected: a session shown entries of two folders has a
     # ``session`` line in each, and both count
     sessions: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -144,10 +151,11 @@ class Tally:
                 "injected_chars": sum(self.sessions.values()),
                 "recurrences": sum(len(e.recurred) for e in self.entries.values())}
 
-    def report(self) -> dict:
-        """The JSON of ``lh memory usage --json``."""
-        rows = sorted(self.entries.values(), key=lambda e: (-len(e.shown), e.id))
-        return {"entries": [e.public() for e in rows], **self.totals()}
+    def report(self, names: dict[str, str] | None = None) -> dict:
+        """The JSON of ``lh memory usage --json``; ``names``: each row labelled with its project
+        (:meth:`Entry.public`, ``--all-projects``)."""
+        rows = sorted(self.entries.values(), key=lambda e: (-len(e.shown), e.id, e.folder))
+        return {"entries": [e.public(names) for e in rows], **self.totals()}
 
     def costly(self, n: int = 10) -> list[Entry]:
         """The entries that cost the most characters for the least use (of those whose use is measured)."""
@@ -170,9 +178,28 @@ def monday(when: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(when - lt.tm_wday * 86400))
 
 
+def tally_folders(memory_dirs: list[str], since: float | None = None) -> Tally:
+    """:func:`tally` of each folder's lines on its own, with its own merges (:func:`merged_into`) and
+    resets, put together: entries keyed by (folder, id), each with its ``folder``; a session's
+    characters count once per folder, as in one folder. why not one tally of every folder's lines:
+    decision and failure ids come from the entry's text, so two projects' entries can share one, and a
+    merge or reset in one project moved or dropped the other's counts."""
+    out = Tally()
+    for mdir in memory_dirs:
+        part = tally(read(mdir), since, merged_into(mdir))
+        for e in part.entries.values():
+            e.folder = mdir
+            out.entries[(mdir, e.id)] = e
+        out.sessions.update(part.sessions)  # keyed by (folder, session): none is in two folders
+        for week, (shown, used) in part.weeks.items():
+            counts = out.weeks.setdefault(week, [0, 0])
+            counts[0], counts[1] = counts[0] + shown, counts[1] + used
+    return out
+
+
 def tally(records: list[dict], since: float | None = None, into: dict[str, str] | None = None) -> Tally:
-    """Counts per entry of the distinct sessions that were shown it, used it, saw it recur (after its
-    last reset); only lines at or after ``since`` when given. ``into`` (:func:`merged_into`): a merged
+    """Counts per entry of one folder's distinct sessions that were shown it, used it, saw it recur
+    (after its last reset); only lines at or after ``since`` when given. ``into`` (:func:`merged_into`): a merged
     entry's lines count for the entry it was merged into, after the last reset of either. A ``used``
     or ``recurred`` line does not count when its session's ``shown`` line of the entry came before the
     reset (a reset made while the session ran drops both: never more uses than showings)."""
@@ -243,10 +270,9 @@ def write_ranks(t: Tally, path: str) -> None:
     fixed-width lines sorted by id (``usage.LINE`` characters each while every id has 8 hex, the id
     field as wide as the longest id otherwise, shorter ones padded; counts capped at 999,999); ``-``
     for the sessions used of an entry that is not measurable (``Entry.measurable``)."""
-    rows = sorted(e for e in t.entries if ids.is_id(e))
-    width = max(map(len, rows), default=0)
-    body = "".join(f"{e.ljust(width)} {min(len(t.entries[e].shown), 999_999):6d} {_used_field(t.entries[e])}\n"
-                   for e in rows)
+    rows = sorted((e for e in t.entries.values() if ids.is_id(e.id)), key=lambda e: e.id)
+    width = max((len(e.id) for e in rows), default=0)
+    body = "".join(f"{e.id.ljust(width)} {min(len(e.shown), 999_999):6d} {_used_field(e)}\n" for e in rows)
     ensure_dir(os.path.dirname(path))
     atomic_write(path, body, durable=False)
 
