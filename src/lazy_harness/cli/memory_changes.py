@@ -62,6 +62,8 @@ def consolidate(project: str | None, dry_run: bool) -> None:
         click.echo(f"ignored: {problem}", err=True)
     for change in result.changes:
         click.echo(("would " if dry_run else "") + str(change))
+    for line in result.not_applied:  # why: dropped just before its write (its entry no longer live)
+        click.echo(line)
     tail = f" (journal {result.run}: lh memory undo {result.run})" if result.run else ""
     click.echo(f"{result.status}: {result.reason}{tail}")
     if result.status == "failed":

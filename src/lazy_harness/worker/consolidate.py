@@ -8,8 +8,9 @@ The model sees the project's live entries as ``[<id>] <summary>`` lines and may 
 Its answer is hostile input, checked before anything is applied (consolidate_answer.py). Nothing is
 deleted: decisions and failures get a mark in marks.jsonl, learnings get frontmatter fields, handoff
 items a close record. A learning file copied by hand is one learning: listed once, and every active
-copy is deprecated with it (``one_per_learning``). Every run writes a journal (``memory.journal``),
-so ``lh memory undo`` restores the files byte for byte.
+copy is deprecated with it (``one_per_learning``). Every run that writes a change writes a journal
+(``memory.journal``), so ``lh memory undo`` restores the files byte for byte; a change dropped just
+before its write is reported as not applied, never as made (``apply`` returns what it wrote).
 
 The pieces: consolidate_prompt.py reads the live entries and builds the prompt; consolidate_answer.py
 holds the answer's schema and checks it; consolidate_gates.py holds the gates an automatic run (the
@@ -35,74 +36,106 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
 
+CLOSED_BY = "consolidate"  # the session field of the close records consolidation appends to handoff.jsonl
+
 
 @dataclass
 class Result:
     status: str  # changed | unchanged | skipped | failed | dry-run
     reason: str
-    changes: list[Change] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)  # proposed (dry-run), else written
     problems: list[str] = field(default_factory=list)
     run: str | None = None
+    not_applied: list[str] = field(default_factory=list)  # ``not applied (<why>): <change>``, one per change
 
 
 # --- applying ----------------------------------------------------------------------------------------
 
 def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: str, now: float,
-          j: journal.Journal, copies: dict[str, list[str]] | None = None) -> None:
-    """Write the checked changes. The answer was checked against the entries as they were before the
-    model call: each change is checked again right before its write (the person may have forgotten an
-    entry meanwhile), and one whose entry or ``other`` is no longer live is dropped with a note.
+          j: journal.Journal, copies: dict[str, list[str]] | None = None) -> tuple[list[Change], list[str]]:
+    """Write the checked changes; (the changes written, a ``not applied (<why>): <change>`` line for
+    each one not written). The answer was checked against the entries as they were before the model
+    call: each change is checked again right before its write (the person may have forgotten an entry
+    meanwhile), and one whose entry or ``other`` is no longer live is dropped with a note in the journal.
     ``copies``: the active files of each learning (``one_per_learning``); a learning missing there is
     its entry's file."""
     live = c.by_id()
-    closes = []
+    closes: list[Change] = []
+    done: list[Change] = []
+    dropped: list[str] = []
     for ch in changes:
         if ch.action in ("supersede", "merge_failures"):
             op = "supersede" if ch.action == "supersede" else "merge"
-            why = None if edits.add_mark(memory_dir, j, op, ch.target, ch.other, ch.reason, now,
-                                         live=(ch.target, ch.other or "")) else "no longer live"
+            wrote = edits.add_mark(memory_dir, j, op, ch.target, ch.other, ch.reason, now,
+                                   live=(ch.target, ch.other or ""))
+            why = None if wrote else "no longer live"
         elif ch.action == "deprecate_learnings":
-            why = _deprecate(ch, live, (copies or {}).get(ch.target) or [live[ch.target].path], learnings_dir,
-                             now, j)
+            wrote, why = _deprecate(ch, live, (copies or {}).get(ch.target) or [live[ch.target].path],
+                                    learnings_dir, now, j)
         else:
             closes.append(ch)
             continue
-        j.note(str(ch) if why is None else f"not applied ({why}): {ch}")
+        _said(ch, wrote, why, j, done, dropped)
     if closes:
-        _close(closes, memory_dir, now, j)
+        for ch, why in _close(closes, memory_dir, now, j):
+            _said(ch, why is None, why, j, done, dropped)
     j.save()
+    return done, dropped
 
 
-def _close(closes: list[Change], memory_dir: str, now: float, j: journal.Journal) -> None:
+def _said(ch: Change, wrote: bool, why: str | None, j: journal.Journal, done: list[Change],
+          dropped: list[str]) -> None:
+    """Note ``ch`` in the journal; in ``done`` when it wrote anything (a learning deprecated in some of
+    its files only: undo has that to put back), and its line in ``dropped`` when it was not written whole."""
+    line = str(ch) if why is None else f"{'partly' if wrote else 'not'} applied ({why}): {ch}"
+    j.note(line)
+    if wrote:
+        done.append(ch)
+    if why is not None:
+        dropped.append(line)
+
+
+def _close(closes: list[Change], memory_dir: str, now: float,
+           j: journal.Journal) -> list[tuple[Change, str | None]]:
     """Close the handoff items of ``closes``, but one held (or forgotten) since the prompt was read: the
     marks are read again right before the write. A held item is the person's to approve or forget;
-    closed, it would leave ``lh memory held``. why no other check: close_items closes only open items."""
+    closed, it would leave ``lh memory held``. Each change with None when its item was closed, else why
+    not: one closed or forgotten meanwhile (``lh memory close``, a session) is left as it is by
+    close_items, which closes only open items; the log read afterwards says which it closed."""
+    from lazy_harness.memory import handoff
+
     hidden = marks.hidden(memory_dir)
+    said: list[tuple[Change, str | None]] = []
     ok = []
     for ch in closes:
         if ch.target in hidden:
-            j.note(f"not applied ({marks.describe(hidden[ch.target])}): {ch}")
+            said.append((ch, marks.describe(hidden[ch.target])))
         else:
-            ok.append((ch.target, ch.reason))
-            j.note(str(ch))
+            ok.append(ch)
     if ok:
-        edits.close_handoff_items(memory_dir, ok, "consolidate", now, j)
+        edits.close_handoff_items(memory_dir, [(ch.target, ch.reason) for ch in ok], CLOSED_BY, now, j)
+        state, _ = handoff.load(memory_dir)
+        for ch in ok:
+            item = state.get(ch.target)
+            mine = item is not None and not item.is_open and item.get("closed_by") == CLOSED_BY
+            said.append((ch, None if mine else "no longer open"))
+    return said
 
 
 def _deprecate(ch: Change, live: dict[str, Entry], files_of: list[str], learnings_dir: str, now: float,
-               j: journal.Journal) -> str | None:
+               j: journal.Journal) -> tuple[bool, str | None]:
     """Deprecate a learning for another, only while both are still active: read again under the status
     lock every writer of a learning's status takes (``changes.set_learning_fields``), so a forget the
     person made meanwhile is never written over. ``files_of``: every active file of the learning (a file
     copied by hand is the same learning: a copy left active would keep reaching every session, as
-    ``lh memory forget`` says too). None when done, else why not."""
+    ``lh memory forget`` says too). (whether a file was written, None when all were, else why not)."""
     from lazy_harness.memory import frontmatter
 
     if ch.other not in live:
-        return "no longer live"
+        return False, "no longer live"
     for path in files_of:  # why first: a copy refused after another was written would stay active
         if frontmatter.file_not_closed(path):
-            return f"{path}: {frontmatter.NOT_CLOSED}"
+            return False, f"{path}: {frontmatter.NOT_CLOSED}"
     done, why = 0, "no longer live"
     for path in files_of:
         try:
@@ -111,8 +144,8 @@ def _deprecate(ch: Change, live: dict[str, Entry], files_of: list[str], learning
         except (LhError, OSError) as exc:  # a frontmatter we will not rewrite, a file gone: the others still apply
             why = str(exc)
     if done == len(files_of):
-        return None
-    return why if not done else f"{done} of its {len(files_of)} files deprecated; {why}"
+        return True, None
+    return bool(done), why if not done else f"{done} of its {len(files_of)} files deprecated; {why}"
 
 
 def one_per_learning(c: Candidates) -> tuple[Candidates, dict[str, list[str]], list[str]]:
@@ -195,10 +228,27 @@ def run(memory_dir: str, learnings_dir: str, project: str, cfg: Config, env: Env
         completed = True
         if not changes:
             return Result("unchanged", "no change proposed", [], problems)
-        j = journal.Journal(memory_dir, kind, project, now)
-        apply(changes, c, memory_dir, learnings_dir, now, j, copies)
-        if any(ch.action == "merge_failures" for ch in changes):
-            _refresh_usage(env, memory_dir)
-        return Result("changed", f"{len(changes)} change(s)", changes, problems, j.run)
+        return _applied(changes, c, copies, problems, (memory_dir, learnings_dir, project, kind), env, now)
     finally:
         lock.release(completed, now)
+
+
+def _applied(changes: list[Change], c: Candidates, copies: dict[str, list[str]], problems: list[str],
+             where: tuple[str, str, str, str], env: Env | None, now: float) -> Result:
+    """Apply ``changes`` in a new journalled run; the Result says what was written. A run that wrote
+    nothing (every change dropped: an entry forgotten while the model answered) is ``unchanged`` and
+    leaves no journal, as a forget of what is already forgotten leaves none: nothing to list or undo."""
+    import os
+    from contextlib import suppress
+
+    memory_dir, learnings_dir, project, kind = where
+    j = journal.Journal(memory_dir, kind, project, now)
+    done, dropped = apply(changes, c, memory_dir, learnings_dir, now, j, copies)
+    said = f"{len(done)} change(s)" + (f"; {len(dropped)} not applied" if dropped else "")
+    if not done:
+        with suppress(OSError):
+            os.unlink(j.path)
+        return Result("unchanged", said, [], problems, None, dropped)
+    if any(ch.action == "merge_failures" for ch in done):
+        _refresh_usage(env, memory_dir)
+    return Result("changed", said, done, problems, j.run, dropped)

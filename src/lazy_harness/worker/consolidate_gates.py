@@ -3,7 +3,8 @@
 Automatic runs (the worker, after it drained the queue) pass four gates per project, cheapest
 first: ``min_hours`` since the last run (the lock file's mtime), a scan throttle (the session count
 is taken at most every ``scan_throttle_minutes``), ``min_sessions`` sessions that wrote memory since
-the last run, and the lock (held by another run unless it is older than ``lock_stale_minutes``).
+the last run (the person's own records are no session: :func:`sessions_since`), and the lock (held
+by another run unless it is older than ``lock_stale_minutes``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,10 @@ class Lock:
 
 
 def sessions_since(memory_dir: str, since: float | None) -> int:
-    """Distinct sessions that wrote decisions, failures or handoff items after ``since``."""
+    """Distinct sessions that wrote decisions, failures or handoff items after ``since``. A record the
+    person made is no session: ``lh memory close`` (``by hand``), a hand edit of handoff.md
+    (``hand-edit``), ``lh memory forget`` and consolidation's own closes carry those words in their
+    session field, and counting them started model calls after fewer sessions than ``min_sessions``."""
     from lazy_harness.memory.files import iso_epoch
 
     found: set[str] = set()
@@ -96,7 +100,7 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
             with open(os.path.join(memory_dir, name), encoding="utf-8-sig", errors="replace") as fh:
                 for line in fh:
                     rec = jsonload.line_object(line)
-                    if rec is None or not rec.get("session_id"):
+                    if rec is None or not rec.get("session_id") or not _a_session(rec["session_id"]):
                         continue
                     when = iso_epoch(rec.get("ts"))
                     if since is None or (when is not None and when > since):
@@ -104,6 +108,14 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
         except OSError:
             continue
     return len(found)
+
+
+def _a_session(session_id: object) -> bool:
+    """Whether a record's session field names a session, not another writer. why by_whom: the one table
+    of the writers that are no session (handoff_log), which names them so in ``lh memory show``."""
+    from lazy_harness.memory.handoff_log import by_whom
+
+    return by_whom(session_id).startswith("by session ")
 
 
 def gates(memory_dir: str, ccfg: ConsolidateConfig, now: float) -> str | None:
