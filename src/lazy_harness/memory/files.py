@@ -24,6 +24,10 @@ import time
 from lazy_harness import jsonload
 from lazy_harness.memory import lines
 
+# why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 DECISIONS = "decisions.jsonl"
 FAILURES = "failures.jsonl"
 HANDOFF = "handoff.md"
@@ -50,6 +54,12 @@ _SCAN = 1 << 20  # bytes read at a time while looking for the start of a long li
 # bytes searched past MAX_LINE for the start of a long line before the tail stops there: the entries
 # before a longer line are not read (a 16 MB or 60 MB last line cost SessionStart 2x its time)
 LONG_SCAN = 3 << 20
+# how far a tail reads past lines that are JSON but no entry (a sync, a hand edit or another tool appended
+# them) to find the entries before: bytes from the end of the file (the reach of the long-line stop), and
+# lines of them (why both: 4 MiB of two-byte lines would cost SessionStart seconds to parse)
+JUNK_BYTES = MAX_LINE + LONG_SCAN
+JUNK_LINES = 1000
+STOPPED: dict[str, int] = {}  # path -> the junk lines read when the budget stopped its last tail
 _starts: dict[tuple, int] = {}  # (file version, where a long line ends) -> the newline before it
 
 
@@ -67,11 +77,6 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
     ``MAX_LINE`` is not an entry anyone wrote: it is left out, and the offset where it ends is added
     to ``skipped`` when given (``memory.damage`` names it by its line number). Its start is looked for
     ``LONG_SCAN`` bytes further back at most: past that, reading stops (``cut`` gets the offset).
-
-    why: the file is read backwards one block at a time and each block is searched once, so the cost
-    follows the bytes of the lines returned, never their square (a 60 MB last line once cost
-    SessionStart over a minute); past ``MAX_LINE`` the rest of a long line is only searched for its
-    start, through one reused buffer (fresh buffers of that size cost more in page faults than the read).
     """
     if n <= 0:
         return []
@@ -80,43 +85,64 @@ def tail_bytes(path: str, n: int, block: int = 65536, skipped: list | None = Non
         return []
     fd, st = opened
     found: list[bytes] = []  # whole lines, newest first
-    parts: list[bytes] = []  # the line being read, its pieces newest first
-    held = 0  # bytes of that line so far
-    last = True  # the line being read is the one after the last newline
     try:
-        pos = line_end = st.st_size
-        while pos > 0 and len(found) < n:
-            if held > MAX_LINE:
-                k = _long_line_start(fd, st, pos, cut)
-                _keep(found, parts, held, last, line_end, skipped)
-                parts, held, last = [], 0, False
-                if k < 0:
-                    break  # past LONG_SCAN: nothing before the long line is read
-                pos = line_end = k
-                continue
-            step = min(block, pos)
-            pos -= step
-            data = os.pread(fd, step, pos)
-            j = len(data)
-            while len(found) < n:
-                k = data.rfind(b"\n", 0, j)
-                if k < 0:
-                    held += j
-                    if held <= MAX_LINE:
-                        parts.append(data[:j])
-                    break
-                held += j - k - 1
-                if held <= MAX_LINE:
-                    parts.append(data[k + 1:j])
-                _keep(found, parts, held, last, line_end, skipped)
-                parts, held, last, line_end = [], 0, False, pos + k
-                j = k
-        if pos == 0 and len(found) < n and (parts or held):
-            _keep(found, parts, held, last, line_end, skipped, first=True)
+        for line, _ in _backwards(fd, st, block, skipped, cut):
+            found.append(line)
+            if len(found) >= n:
+                break
     finally:
         os.close(fd)
     found.reverse()
     return found
+
+
+def _backwards(fd: int, st: os.stat_result, block: int, skipped: list | None,
+               cut: list | None) -> Iterator[tuple[bytes, int]]:
+    """The lines ``tail_bytes`` keeps of the open file, newest first, each with the offset of the
+    newline before it (0 for the first line): what was read from the end to reach it.
+
+    why: the file is read backwards one block at a time, only as far as the caller takes lines, and
+    each block is searched once, so the cost follows the bytes of the lines taken, never their square
+    (a 60 MB last line once cost SessionStart over a minute); past ``MAX_LINE`` the rest of a long line
+    is only searched for its start, through one reused buffer (fresh buffers of that size cost more in
+    page faults than the read).
+    """
+    parts: list[bytes] = []  # the line being read, its pieces newest first
+    held = 0  # bytes of that line so far
+    last = True  # the line being read is the one after the last newline
+    pos = line_end = st.st_size
+    while pos > 0:
+        if held > MAX_LINE:
+            k = _long_line_start(fd, st, pos, cut)
+            _whole(parts, held, last, line_end, skipped)
+            parts, held, last = [], 0, False
+            if k < 0:
+                return  # past LONG_SCAN: nothing before the long line is read
+            pos = line_end = k
+            continue
+        step = min(block, pos)
+        pos -= step
+        data = os.pread(fd, step, pos)
+        j = len(data)
+        while True:
+            k = data.rfind(b"\n", 0, j)
+            if k < 0:
+                held += j
+                if held <= MAX_LINE:
+                    parts.append(data[:j])
+                break
+            held += j - k - 1
+            if held <= MAX_LINE:
+                parts.append(data[k + 1:j])
+            line = _whole(parts, held, last, line_end, skipped)
+            parts, held, last, line_end = [], 0, False, pos + k
+            if line is not None:
+                yield line, line_end
+            j = k
+    if parts or held:
+        line = _whole(parts, held, last, line_end, skipped, first=True)
+        if line is not None:
+            yield line, 0
 
 
 def _open_regular(path: str) -> tuple[int, os.stat_result] | None:
@@ -185,20 +211,20 @@ def _newline_before(fd: int, end: int, limit: int | None = None) -> int:
     return -1 if stop == 0 else _TOO_FAR
 
 
-def _keep(found: list[bytes], parts: list[bytes], held: int, last: bool, end: int, skipped: list[int] | None,
-          first: bool = False) -> None:
-    """Add the line made of ``parts`` (newest first) to ``found`` unless it is blank, too long, or a
-    last line without its newline that is not one whole object. The ``first`` line loses its BOM."""
+def _whole(parts: list[bytes], held: int, last: bool, end: int, skipped: list[int] | None,
+           first: bool = False) -> bytes | None:
+    """The line made of ``parts`` (newest first), or None when it is blank, too long, or a last line
+    without its newline that is not one whole object. The ``first`` line loses its BOM."""
     if held > MAX_LINE:
         if skipped is not None:
             skipped.append(end)
-        return
+        return None
     line = parts[0] if len(parts) == 1 else b"".join(reversed(parts))
     if first and line.startswith(BOM):
         line = line[len(BOM):]
     if not line.strip() or (last and not whole_object(line)):
-        return
-    found.append(line)
+        return None
+    return line
 
 
 def whole_object(last: bytes) -> bool:
@@ -216,24 +242,62 @@ def whole_object(last: bytes) -> bool:
         return False
 
 
-def tail_records(path: str, n: int) -> list[dict]:
-    """The last ``n`` JSON objects of a JSONL file, oldest first. A damaged line is salvaged when it can
-    be (``lines.records_of``), else skipped; either way, and for a line too long to be an entry, the
-    file is noted for the log (``memory.damage``)."""
-    found: list[tuple[dict, bool]] = []
+def tail_records(path: str, n: int, block: int = 65536) -> list[dict]:
+    """The last ``n`` records of a JSONL file that are entries or markers (``lines.not_an_entry``),
+    oldest first. A damaged line is salvaged when it can be (``lines.records_of``), else skipped; either
+    way, and for a line too long to be an entry or one that is JSON but no entry, the file is noted for
+    the log (``memory.damage``).
+
+    The newest ``n * 2 + 4`` lines are read, then more while lines that are no entry (a sync, a hand
+    edit or another tool appended them) keep that many entries out, until ``JUNK_BYTES`` from the end or
+    ``JUNK_LINES`` such lines: then reading stops and ``stopped`` says so. Without such lines the read
+    ends where it always did."""
+    STOPPED.pop(path, None)
+    opened = _open_regular(path) if n > 0 else None
+    if opened is None:
+        return []
+    fd, st = opened
+    rows: list[list[tuple[dict, bool]]] = []  # the records of each line read, newest line first
     skipped: list[int] = []
     cut: list[int] = []
-    for raw in tail_bytes(path, n * 2 + 4, skipped=skipped, cut=cut):
-        recs, how = lines.records_of(raw, lines.entry_fields)
-        if how:
-            lines.note(path)
-        found += ((rec, bool(how)) for rec in recs)
+    want, good, junk = n * 2 + 4, 0, 0
+    try:
+        for raw, start in _backwards(fd, st, block, skipped, cut):
+            recs, how = lines.records_of(raw, lines.entry_fields)
+            kept = [(rec, bool(how)) for rec in recs if lines.not_an_entry(rec) is None]
+            if how or len(kept) < len(recs):
+                lines.note(path)
+            rows.append(kept)
+            if kept:
+                good += 1
+                if good >= want:
+                    break
+                continue
+            junk += 1
+            if good + junk >= want and (junk >= JUNK_LINES or st.st_size - start >= JUNK_BYTES):
+                if start > 0:
+                    STOPPED[path] = junk
+                break
+    finally:
+        os.close(fd)
     if skipped:
         lines.note(path)
     if cut:
         lines.note_cut(path)
+    found = [pair for row in reversed(rows) for pair in row]
     out = without_copies(lines.without_salvaged_twins(found))  # a torn line and its retry's whole entry are one
-    return out[-n:] if n > 0 else []
+    return out[-n:]
+
+
+def stopped(path: str) -> list[str]:
+    """What to log when the last ``tail_records`` of ``path`` stopped at its junk budget (then forgets
+    it): one sentence, or none."""
+    junk = STOPPED.pop(path, 0)
+    if not junk:
+        return []
+    return [f"{path}: reading stopped after {junk} line(s) that are not entries near its end (at most "
+            f"{JUNK_BYTES >> 20} MiB or {JUNK_LINES} such lines are read); older entries not read until they "
+            "are removed (lh memory check names them)"]
 
 
 def without_copies(recs: list[dict]) -> list[dict]:

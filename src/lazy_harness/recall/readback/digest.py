@@ -140,6 +140,7 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     name, heading, fields = RECENT[kind]
     section = kind + "s"
     recs = live_tail(mdir, name, kind, n + 1, hidden, own_of(stats)) if n > 0 else []
+    stats["errors"] += files.stopped(os.path.join(mdir, name))  # junk lines kept older entries out
     stats.setdefault("more", {})[section] = len(recs) > n
     pairs = []
     for rec in reversed(recs[-n:]):
