@@ -10,7 +10,8 @@ The package's modules: ``kinds`` (the built-in rules, in the order they apply), 
 does with its match), ``prose`` (passwords stated in sentences, base64 user:password alone),
 ``regex_parts`` (pieces the patterns share), ``encoded`` (a Kubernetes Secret's data, base64
 fed to ``base64 -d``), ``wallets`` (EVM private keys, mnemonics), ``wifi`` (Wi-Fi passwords),
-``run`` (``redact`` and ``redact_obj``, which run them all).
+``configs`` (a secret set by a tool's config command), ``run`` (``redact`` and ``redact_obj``, which
+run them all).
 """
 
 from lazy_harness.redact.run import redact, redact_obj

@@ -108,6 +108,9 @@ Kinds, applied in this order (earlier kinds win, a marker is never redacted agai
                    (not a certificate's path); SQL ``IDENTIFIED [WITH plugin] BY [PASSWORD] pw`` on a
                    CREATE/ALTER USER, ROLE or LOGIN or a GRANT line; redis ``AUTH [user] pw`` on a
                    redis-cli line or after its ``host:port>`` prompt. ``-p 6379`` and ``-a`` elsewhere stay.
+  config-secret    (redact.configs) the value after a secret's key on a tool's config command, space
+                   apart: ``npm config set //host/:_authToken v``, ``git config sonar.token v``, poetry's
+                   ``http-basic.<repo> user pw`` (the pw), git's ``http.extraheader "Authorization: ..."``
   ngrok-token      (redact.clients) after ``ngrok config add-authtoken`` / ``ngrok authtoken``
   wandb-key        (redact.clients) 40 hex digits after ``wandb login`` (and its options)
   evm-private-key, mnemonic (redact.wallets) 0x + 64 hex after words saying key; a BIP-39 mnemonic's words
@@ -170,6 +173,7 @@ from functools import lru_cache
 from typing import Any
 
 from lazy_harness.redact.clients import _client_passwords, _logins
+from lazy_harness.redact.configs import _configs
 from lazy_harness.redact.headers import _headers
 from lazy_harness.redact.matches import (_base64_credentials, _keep_first, _mixed_case, _mysql, _random_parts,
                                          _random_value, _sas, _scrambled, _sixteen, _unless_reference)
@@ -184,7 +188,7 @@ def _compile() -> list[tuple[str, re.Pattern[str], Any]]:
     callable given the match and the marker, returning the new text (the match itself to keep it).
     The order is the module docstring's: an earlier kind wins."""
     return [*_private_keys(), *_platform_tokens(), *_service_tokens(), *_tokens_in_context(), *_headers(),
-            *_passwords_after_commands(), *_client_passwords(), *_logins(), *_wallets(), *_wifi()]
+            *_passwords_after_commands(), *_client_passwords(), *_configs(), *_logins(), *_wallets(), *_wifi()]
 
 
 def _private_keys() -> list[tuple[str, re.Pattern[str], Any]]:
