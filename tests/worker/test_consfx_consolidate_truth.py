@@ -106,6 +106,9 @@ def test_a_run_with_one_change_dropped_reports_and_undoes_only_the_one_made(worl
     assert res.not_applied == [f"not applied (no longer live): merge {drop} into {keep}: dup"]
     assert res.reason.startswith("1 change(s)"), res.reason
     assert sorted(m["op"] for m in marks.read(str(mdir))) == ["forget", "supersede"]
+    (line,) = [ln for ln in invoke("memory", "history", "--project", str(proj)).out.splitlines()
+               if ln.startswith(res.run)]
+    assert "  1 change(s), 1 not applied  [" in line, line  # history counts what the run made
     data, restored, problems = by_hand.undo(str(mdir), str(ldir), res.run, 14, time.time())
     assert problems == [] and len(restored) == 1
     assert [m["op"] for m in marks.read(str(mdir))] == ["forget"]  # the person's forget survives the undo

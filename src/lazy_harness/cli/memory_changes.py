@@ -96,8 +96,11 @@ def history(project: str | None) -> None:
         if where and not data.get("undone"):
             state = f"journaled in {journal.folder(where)} before the project moved to its remote's folder"
         changes = data.get("changes") or []
+        # why: consolidation journals a change it dropped before its write as "not applied (...)"
+        made = [c for c in changes if not str(c).startswith("not applied")]
+        dropped = f", {len(changes) - len(made)} not applied" if len(made) < len(changes) else ""
         click.echo(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
-                   f"{len(changes)} change(s)  [{state}]")
+                   f"{len(made)} change(s){dropped}  [{state}]")
         for change in changes:
             click.echo(f"    {change}")
 
