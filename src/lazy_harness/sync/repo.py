@@ -261,10 +261,67 @@ def outside_layout(path: str, projects: str = "projects", learnings: str = "know
             or (len(rest) == 3 and rest[1] == "journal" and _plain(rest[2], ".json"))):
         return None
     rest = _below(parts, learnings)
-    if rest and len(rest) == 2 and len(rest[0]) == 7 and rest[0][4] == "-" and (
-            rest[0][:4] + rest[0][5:]).isdigit() and _plain(rest[1], ".md"):
+    if rest and len(rest) == 2 and _month(rest[0]) and _plain(rest[1], ".md"):
         return None
+    found = other_layout(path, projects, learnings)
+    if found:
+        return f"memory as a machine with another {found[0]} keeps it ({_shown(found[1])})"
     return "not part of memory (project JSONL files, journals, learnings)"
+
+
+def _month(name: str) -> bool:
+    return len(name) == 7 and name[4] == "-" and (name[:4] + name[5:]).isdigit()
+
+
+def _shown(folder: str) -> str:
+    return repr(folder) if folder not in ("", ".") else "the data folder itself"
+
+
+def _memory_files() -> tuple[str, ...]:
+    """The names of the JSONL files a project's memory folder holds."""
+    from lazy_harness.memory import aliases, files, marks, usage_log
+
+    return files.DECISIONS, files.FAILURES, files.HANDOFF_STATE, marks.MARKS, usage_log.USAGE, aliases.FILE
+
+
+def other_layout(path: str, projects: str = "projects",
+                 learnings: str = "knowledge/learnings") -> tuple[str, str] | None:
+    """``(setting, folder)`` when ``path`` (relative to the data folder) has the shape of memory kept
+    where this machine does not keep it: ``("[memory] path", folder)`` for ``<folder>/<project>/`` and a
+    memory file (decisions.jsonl, ...) or ``journal/<run>.json``, ``("[knowledge] path", folder)`` for
+    ``<folder>/learnings/YYYY-MM/<name>.md``; ``folder`` relative to the data folder (``""``: the data
+    folder itself). None for any other path. ``projects``, ``learnings``: where this machine keeps them.
+    why: another machine's memory, judged by this machine's layout alone, read as a stranger to delete."""
+    parts = path.split("/")
+    if any(not p or p.startswith(".") for p in parts):
+        return None
+    if len(parts) >= 3 and _month(parts[-2]) and _plain(parts[-1], ".md") and parts[-3] == "learnings":
+        there = "/".join(parts[:-3])
+        return None if "/".join(parts[:-2]) == learnings else ("[knowledge] path", there)
+    if len(parts) >= 2 and parts[-1] in _memory_files():
+        folder = parts[:-2]
+    elif len(parts) >= 3 and parts[-2] == "journal" and _plain(parts[-1], ".json"):
+        folder = parts[:-3]
+    else:
+        return None
+    there, here = "/".join(folder), "" if projects in ("", ".") else projects
+    # why: a folder inside one of this machine's project folders is no other machine's layout
+    if there == here or (here and f"{there}/".startswith(f"{here}/")):
+        return None
+    return ("[memory] path", there)
+
+
+def _other_layout_error(data: str, path: str, found: tuple[str, str], projects: str, learnings: str) -> SyncError:
+    """The refusal of memory kept under another ``[memory] path`` / ``[knowledge] path``: no hint to
+    delete it, since it is another machine's memory."""
+    setting, there = found
+    here = projects if setting == "[memory] path" else os.path.dirname(learnings)
+    return SyncError(f"the remote holds {path!r}, memory kept at {_shown(there)} of the data folder by a machine "
+                     f"whose {setting} differs from this one's ({os.path.normpath(os.path.join(data, here))}): "
+                     "[memory] path and [knowledge] path must be the same on every machine that syncs; refused, "
+                     "nothing merged",
+                     hint=f"set {setting} alike in each machine's config.toml (lh config path), move the folder "
+                          "to match, then lh sync")
 
 
 def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, learnings: str) -> None:
@@ -274,19 +331,23 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
     new memory from being committed, a nested ``.gitattributes`` turns the merge drivers off, a folder
     at ``handoff.md`` takes the rendered file's place (``outside_layout``)."""
     listing = _git(data, "ls-tree", "-r", "-z", "--full-tree", f"origin/{BRANCH}", env=env).stdout
+    stranger = ""
     for entry in listing.split("\0"):
         if not entry:
             continue
         meta, _, path = entry.partition("\t")
         mode = meta.partition(" ")[0]
         if mode not in ("100644", "100755"):
-            what = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {path!r}"
-        else:
-            why = outside_layout(path, projects, learnings)
-            what = f"{path!r}, {why}" if why else ""
-        if what:
-            raise SyncError(f"the remote holds {what}: refused, nothing merged",
-                            hint="delete it on the remote, then lh sync")
+            stranger = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {path!r}"
+            break
+        why = outside_layout(path, projects, learnings)
+        found = other_layout(path, projects, learnings) if why else None
+        if found:  # why before any stranger: its hint to delete must not reach another machine's memory
+            raise _other_layout_error(data, path, found, projects, learnings)
+        stranger = stranger or (f"{path!r}, {why}" if why else "")
+    if stranger:
+        raise SyncError(f"the remote holds {stranger}: refused, nothing merged",
+                        hint="delete it on the remote, then lh sync")
 
 
 def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
@@ -301,11 +362,13 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     then each changed file is written under its writers' locks (:func:`_install`), then HEAD moves."""
     if not _remote_has_branch(data, env):
         return []
-    _refuse_strangers(data, env, projects, learnings)
     before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
     theirs = _git(data, "rev-parse", f"origin/{BRANCH}^{{commit}}", env=env).stdout.strip()
+    # why before the check: nothing of a remote this machine holds already is merged, and memory it
+    # pushed under a [memory] path it has since changed (and moved) must not be refused as another's
     if before and _is_ancestor(data, theirs, before, env):
         return []
+    _refuse_strangers(data, env, projects, learnings)
     if not before or _is_ancestor(data, before, theirs, env):
         commit = theirs  # a fast-forward, as ``git merge`` makes it
     else:
@@ -329,7 +392,9 @@ def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | Non
     work tree untouched. Its only conflicts may be a file removed on one side and changed on the other
     (our merge drivers never run for those): git leaves the changed version in the tree, and it is
     kept. why keep it: a removal of memory is an undo or a cleanup of one machine, a change another
-    machine's new entries, which must not be lost. Anything else raises SyncError."""
+    machine's new entries, which must not be lost. The top-level ``.gitignore`` and ``.gitattributes``
+    are this machine's whatever the merge made of them (:func:`_ours_on_top`). Anything else raises
+    SyncError."""
     result = _git(data, "merge-tree", "--write-tree", "-z", "--allow-unrelated-histories", ours, theirs,
                   check=False, env=env)
     fields = result.stdout.split("\0")
@@ -341,10 +406,27 @@ def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | Non
             break
         meta, _, path = entry.partition("\t")
         stages.setdefault(path, set()).add(meta.rsplit(" ", 1)[-1])
-    if result.code == 1 and (not stages or any(s not in ({"1", "2"}, {"1", "3"}) for s in stages.values())):
+    # why not the top-level pair: they are this machine's (ensure_repo writes them every round), and
+    # two versions' texts met as an add/add or both-changed conflict that stopped every round
+    memory = {path: s for path, s in stages.items() if path not in TOP}
+    if result.code == 1 and (not stages or any(s not in ({"1", "2"}, {"1", "3"}) for s in memory.values())):
         shown = ", ".join(sorted(stages)) or one_line(" ".join(f for f in fields[1:] if f))
         raise SyncError(f"merge with the remote failed: conflicts in {shown}", hint="lh sync --status")
-    return fields[0]
+    return _ours_on_top(data, fields[0], env)
+
+
+def _ours_on_top(data: str, tree: str, env: Mapping[str, str] | None) -> str:
+    """``tree`` with this machine's top-level ``.gitignore`` and ``.gitattributes`` (:data:`IGNORE`,
+    :data:`ATTRIBUTES`) in place of whatever the merge made of them, conflict markers included.
+    why not a union of the ignore lines: no machine reads another's; each round writes its own
+    before it stages anything, and :func:`_machine_local` judges the remote's paths by this version's."""
+    genv = dict(os.environ if env is None else env)
+    kept = [e for e in _git(data, "ls-tree", "-z", tree, env=env).stdout.split("\0")
+            if e and e.partition("\t")[2] not in TOP]
+    for name, text in zip(TOP, (IGNORE, ATTRIBUTES), strict=True):
+        blob = _run_input(data, ["hash-object", "-w", "--no-filters", "--stdin"], text, genv).stdout.strip()
+        kept.append(f"100644 blob {blob}\t{name}")
+    return _run_input(data, ["mktree", "-z"], "\0".join(kept) + "\0", genv).stdout.strip()
 
 
 def _changes(data: str, before: str, commit: str, env: Mapping[str, str] | None) -> list[tuple[str, str, str]]:
@@ -386,10 +468,11 @@ def _staged(data: str, changes: list[tuple[str, str, str]], commit: str, env: Ma
     return stage
 
 
-def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) -> None:
+def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) -> proc.Result:
     result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=dict(env))
     if not result.ok:
         raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
+    return result
 
 
 def _sizes(data: str, blobs: list[str], env: Mapping[str, str] | None) -> dict[str, int]:
@@ -411,6 +494,12 @@ def _install(data: str, changes: list[tuple[str, str, str]], commit: str, env: M
     # why: it is a person's file (notes, an editor's backup), never memory; a version before the round
     # staged memory's files only committed it, and cleaning the remote must not delete it here
     changes = [c for c in changes if c[2] or outside_layout(c[0], projects, learnings) is None]
+    # why not the top-level pair: the copies here are the ones ensure_repo wrote, and they must stay
+    # so: git reads the attributes of the folder first (``_staged``'s checkout, the next merge's
+    # drivers, the commit after this merge), so a remote's .gitattributes asking for a filter or a
+    # working-tree-encoding, taken by a fast-forward, would re-encode memory here. The index differs
+    # from the folder then, and this machine's pair is committed again after the merge
+    changes = [c for c in changes if c[0] not in TOP]
     stage = _staged(data, changes, commit, env)
     sizes = _sizes(data, sorted({old for _, old, _ in changes if old}), env)
     try:
