@@ -1,8 +1,10 @@
 """Read a Claude Code transcript (JSONL) as a stream into a bounded :class:`View` of the conversation.
 
 Why streaming: transcripts reach hundreds of megabytes (tool output, request snapshots). The file is
-read line by line in binary with a per-line byte cap; a longer line is skipped and counted without
-ever being held whole. Torn last lines, invalid UTF-8 (decoded with replacement), non-JSON lines and
+read line by line in binary with a per-line byte cap. A longer line is never held whole: it is read
+without the long base64 ``"data"`` values of pasted images and documents (the typed words beside
+them are kept), and skipped and counted as oversized when it is still over the cap without them
+(transcript_lines.py). Torn last lines, invalid UTF-8 (decoded with replacement), non-JSON lines and
 unknown record types are counted, never fatal; so are lines nested too deep to parse
 (``RecursionError``), and a lone UTF-16 surrogate escape (``"\\ud83d"``, written when a string is cut
 inside an emoji) becomes U+FFFD, since it cannot be encoded later. The format is undocumented and changes between CLI
@@ -36,7 +38,7 @@ DEFAULT_BUDGET = 100_000
 SNIFF_BYTES = 4 * 1024 * 1024
 _FIRST_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
 _CONVERSATION = (b"user", b"assistant")
-_PARSED_TYPES = frozenset((b"user", b"assistant", b"mode", b"permission-mode", b"queue-operation"))
+_PARSED_TYPES = frozenset((b"user", b"assistant", b"attachment", b"mode", b"permission-mode", b"queue-operation"))
 
 
 def read_view(path: str, budget_chars: int = DEFAULT_BUDGET, max_line_bytes: int = MAX_LINE_BYTES,
@@ -54,7 +56,7 @@ def _conversation_records(path: str) -> Iterator[tuple[dict, int]]:
     """Each user or assistant record of ``path`` with a ``uuid`` (not a subagent's), with the byte
     offset where its line ends. Raises :class:`TranscriptError` or ``OSError`` as the file is read."""
     with _open(path) as fh:
-        for raw in iter_lines(fh):
+        for raw in iter_lines(fh, shrink=True):
             first = None if raw is None else _FIRST_TYPE.match(raw)
             if raw is None or b'"uuid"' not in raw or (first and first.group(1) not in _CONVERSATION):
                 continue
@@ -131,7 +133,7 @@ def line_ends(path: str, uuids: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     try:
         with _open(path) as fh:
-            for raw in iter_lines(fh):
+            for raw in iter_lines(fh, shrink=True):
                 if raw is None or not any(w in raw for w in wanted):
                     continue
                 record = jsonload.line_object(raw) or {}
@@ -150,7 +152,7 @@ def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | N
     view = View(path=path)
     reader = _Reader(view, max(budget_chars, 1000), keep_copied)
     with _open(path) as fh:
-        for raw in iter_lines(fh, max_line_bytes):
+        for raw in iter_lines(fh, max_line_bytes, shrink=True):
             view.lines += 1
             if raw is None:
                 view.oversized_lines += 1

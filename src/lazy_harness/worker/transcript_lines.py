@@ -1,7 +1,14 @@
 """The lines of a transcript file: opened safely, read one capped line at a time, parsed to records.
 
-A line longer than the cap is consumed in pieces and dropped, never held whole. A line that is not
-a JSON object (torn, not JSON, nested too deep to parse) is counted in the view's ``bad_lines``;
+A line longer than the cap is consumed in pieces and never held whole. With ``shrink`` (the
+transcript readers), it is copied piece by piece without the long base64 ``"data"`` values of the
+images and documents the person pasted (the CLI keeps them inside the typed ``user`` record: about
+640 KB per screenshot), so the words beside them are read; a line still over the cap without them
+is dropped, as it is without ``shrink``. Memory for one long line, however long: at most twice the
+cap (the first ``cap + 1`` bytes read and the copy, or the copy and its final ``bytes``) plus one
+``_PIECE`` (64 KiB) read at a time: 8 MiB with the 4 MiB cap, before the kept part is parsed.
+
+A line that is not a JSON object (torn, not JSON, nested too deep to parse) is counted in the view's ``bad_lines``;
 invalid UTF-8 is decoded with replacement and counted in ``replaced_lines``; a lone UTF-16
 surrogate escape becomes U+FFFD.
 """
@@ -22,6 +29,12 @@ if TYPE_CHECKING:
     from typing import IO, BinaryIO
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
+DROP_MIN = 1024  # a "data" string whose first DROP_MIN characters are base64 is dropped from a long line
+_PIECE = 64 * 1024
+_DATA_KEY = re.compile(rb'[{,][ \t\r]{0,8}"data"[ \t\r]{0,8}:[ \t\r]{0,8}"')
+_KEY_MAX = 40  # longer than any match of _DATA_KEY: what is kept back in case a key spans two pieces
+_BASE64 = re.compile(rb"[A-Za-z0-9+/=]*")
+_STRING_STOP = re.compile(rb'["\\]')
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -29,11 +42,12 @@ class TranscriptError(LhError):
     """The transcript cannot be read at all (missing, not a file, no permission)."""
 
 
-def iter_lines(fh: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:
+def iter_lines(fh: IO[bytes], max_line: int = MAX_LINE_BYTES, shrink: bool = False) -> Iterator[bytes | None]:
     """Yield each line's bytes (without the newline), or None for a line longer than ``max_line``.
 
-    A long line is consumed in ``max_line``-sized pieces and dropped, so memory stays bounded.
-    The last line may lack its newline (a torn write); it is yielded as it is.
+    A long line is consumed in pieces, so memory stays bounded; with ``shrink`` it is yielded
+    without its long base64 ``"data"`` values when that brings it within ``max_line`` (module
+    docstring), else dropped. The last line may lack its newline (a torn write); it is yielded as it is.
     """
     while True:
         line = fh.readline(max_line + 1)
@@ -45,9 +59,109 @@ def iter_lines(fh: IO[bytes], max_line: int = MAX_LINE_BYTES) -> Iterator[bytes 
         if len(line) <= max_line:
             yield line  # the end of the file without a newline
             return
+        if shrink:
+            first = [line]
+            line = b""  # why: the shrinker lets go of the first piece once copied (a list it empties)
+            yield _shrunk(fh, first, max_line)
+            continue
         while line and not line.endswith(b"\n"):
             line = fh.readline(max_line + 1)
         yield None
+
+
+def _shrunk(fh: IO[bytes], first: list[bytes], cap: int) -> bytes | None:
+    """The rest of the line whose first piece is ``first[0]``, read to its end, without its long base64
+    ``"data"`` values; None when it is still longer than ``cap``."""
+    shrinker = _Shrinker(cap)
+    piece = first.pop()
+    for start in range(0, len(piece), _PIECE):
+        shrinker.feed(piece[start:start + _PIECE])
+        if shrinker.out is None:
+            break
+    del piece
+    size = _PIECE
+    while True:
+        if shrinker.out is None:  # over the cap anyway: the rest is only read past
+            size = cap + 1
+        piece = fh.readline(size)
+        if not piece:
+            break
+        ended = piece.endswith(b"\n")
+        shrinker.feed(piece[:-1] if ended else piece)
+        if ended:
+            break
+    return shrinker.finish()
+
+
+class _Shrinker:
+    """Copies a line fed in pieces, leaving out the value of each ``"data"`` key whose first
+    :data:`DROP_MIN` characters are base64 (the value becomes ``""``); gives up past ``cap`` bytes.
+
+    Memory: the copy (at most ``cap``) plus what is kept back between pieces (under
+    ``_KEY_MAX + DROP_MIN`` bytes). A key can only match outside strings: inside one, its quotes
+    would be escaped.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.out: bytearray | None = bytearray()  # None: over the cap
+        self.rest = b""  # kept back: a key that may go on in the next piece, or its undecided value
+        self.skipping = False  # inside a dropped value
+
+    def feed(self, piece: bytes) -> None:
+        if self.out is None:
+            return
+        buf, self.rest, pos = self.rest + piece, b"", 0
+        while pos < len(buf) and self.out is not None:
+            if self.skipping:
+                pos = self._skip(buf, pos)
+                continue
+            key = _DATA_KEY.search(buf, pos)
+            if key is None:
+                keep = max(pos, len(buf) - _KEY_MAX)
+                self._keep(buf[pos:keep])
+                self.rest = buf[keep:]
+                return
+            probe = buf[key.end():key.end() + DROP_MIN]
+            base64 = _BASE64.match(probe)
+            is_base64 = base64 is not None and base64.end() == len(probe)
+            if is_base64 and len(probe) < DROP_MIN:
+                self._keep(buf[pos:key.start()])  # undecided until more of the value is read
+                self.rest = buf[key.start():]
+                return
+            self._keep(buf[pos:key.end()])
+            pos = key.end()
+            if is_base64:
+                self.skipping, pos = True, pos + DROP_MIN
+
+    def _skip(self, buf: bytes, pos: int) -> int:
+        """Where reading goes on past the dropped value's bytes in ``buf`` from ``pos`` (its closing
+        quote, which is kept), or the end of ``buf``."""
+        stop = _STRING_STOP.search(buf, pos)
+        if stop is None:
+            return len(buf)
+        if buf[stop.start()] == ord("\\"):
+            if stop.start() + 1 == len(buf):
+                self.rest = b"\\"  # the escaped byte is in the next piece
+                return len(buf)
+            return stop.start() + 2
+        self.skipping = False
+        return stop.start()
+
+    def _keep(self, data: bytes) -> None:
+        if self.out is not None:
+            if len(self.out) + len(data) > self.cap:
+                self.out = None
+            else:
+                self.out += data
+
+    def finish(self) -> bytes | None:
+        if not self.skipping:
+            self._keep(self.rest)
+        if self.out is None:
+            return None
+        out, self.out = bytes(self.out), None
+        return out
 
 
 def _open(path: str) -> BinaryIO:

@@ -2,13 +2,18 @@
 
 What counts (the worker's gates use these):
 - ``user_chars`` / ``user_messages``: only what the person typed: ``user`` records whose content is a
-  string (or text blocks), with ``promptSource`` ``typed`` or ``sdk`` (older records without
-  ``promptSource``: any such record that is not a wrapper). Never counted: ``isMeta`` records,
+  string (or text blocks), with ``promptSource`` ``typed`` or ``sdk``, or ``queued`` with a human
+  ``origin`` (typed while a turn ran, sent as the next turn); older records without
+  ``promptSource``: any such record that is not a wrapper. Also a message typed while a turn ran and
+  taken into it, of which the CLI writes only an ``attachment`` of type ``queued_command`` with
+  ``commandMode: "prompt"`` and a human ``origin`` (a ``User:`` entry where it was typed, once: the
+  ``queue-operation`` records that hold the same words give none). Never counted: ``isMeta`` records,
   compaction summaries (``isCompactSummary``; shown in the text as context),
   ``isVisibleInTranscriptOnly`` records,
   slash-command and local-command wrappers (``<command-name>``, ``<local-command-stdout>``, ...),
-  task notifications (``promptSource: system``), tool results, sub-agent records, and every
-  non-``user`` record (``api-request-blob`` and ``attachment`` carry user-role text too).
+  task notifications (``promptSource: system``), tool results, sub-agent records, queued commands
+  other than prompts (``commandMode`` ``bash`` and the like), and every other non-``user`` record
+  (``api-request-blob`` and the other ``attachment`` types carry user-role text too).
 - ``assistant_messages``: assistant messages holding text, once per ``message.id`` (the CLI writes one
   record per content block).
 
@@ -165,6 +170,8 @@ class _Reader:
             s.permission_mode += 1
         elif kind == "queue-operation":
             s.queue_operation += 1
+        elif kind == "attachment":
+            self._queued(r)
         if kind not in ("user", "assistant"):
             return
         s.conversation += 1
@@ -211,9 +218,24 @@ class _Reader:
         if self.budget.count or self.held.count:
             self.budget, self.held = Budget(self.budget_chars), Budget(self.budget_chars)
 
+    def _queued(self, r: dict) -> None:
+        """A message typed while a turn ran and taken into that turn: the CLI writes no ``user`` record
+        for it, only this attachment (its queue operations hold the same words and give no text)."""
+        a = r.get("attachment")
+        if not isinstance(a, dict) or a.get("type") != "queued_command" or r.get("isSidechain") is True:
+            return
+        if a.get("commandMode") != "prompt":  # a queued ``!`` command or slash command: no typed words
+            return
+        self._copied(r)
+        self._user({"promptSource": "queued", "origin": a.get("origin"), "entrypoint": r.get("entrypoint")},
+                   a.get("prompt"))
+
     def _user(self, r: dict, content: object) -> None:
         s = self.view.signals
         source = r.get("promptSource")
+        origin = r.get("origin")
+        if source == "queued" and isinstance(origin, dict) and origin.get("kind") == "human":
+            source = "typed"  # why: typed while a turn ran; sent as the next turn, or inside it (_queued)
         if source is not None or _is_prompt(content):  # why: a tool result says nothing of who drove
             entry = r.get("entrypoint")
             if entry == "cli":
