@@ -125,3 +125,17 @@ def test_the_token_of_a_bash_config_command_never_reaches_the_model(isolated_hom
     [call] = fake_claude.calls(bin_dir)
     assert TOK not in call["stdin"] and TOK[:13] not in call["stdin"]
     assert f"npm config set //registry.npmjs.org/:_authToken {MARK} && npm publish" in call["stdin"]
+
+
+@pytest.mark.parametrize("word", ["token", "pass", "secret", "auth", "creds"])
+def test_a_git_alias_named_like_a_secret_keeps_its_command(word):
+    for text in (f"git config --global alias.{word} '!gh auth {word}'",
+                 f"Run git config --global alias.{word} 'push --set-upstream origin HEAD' so pushes are safer."):
+        assert redact(text) == (text, 0)
+
+
+@pytest.mark.parametrize("key", ["sendemail.smtppass", "sonar.authtoken", "deploy.apitoken", "ci.clientsecret"])
+def test_a_lower_case_git_key_ending_in_a_secret_word_has_its_value_redacted(key):
+    out, n = redact(f"git config --global {key} hunter2Secret9")
+    assert "hunter2Secret9" not in out and n == 1, out
+    assert key in out

@@ -53,6 +53,8 @@ _READS = frozenset(("get", "delete", "del", "rm", "remove", "unset", "list", "ls
 _WORDS = frozenset(("token", "auth", "authtoken", "password", "passwd", "passphrase", "pwd", "pass", "secret",
                     "credential", "credentials", "creds", "cred", "apikey", "privatekey", "secretkey", "accesstoken"))
 _PAIRS = frozenset((("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret")))
+_GLUED_ENDS = ("pass", "password", "passwd", "passphrase", "secret", "token", "apikey")
+_NOT_GLUED = frozenset(("bypass", "compass", "encompass", "overpass", "underpass", "surpass"))
 _NOT_VALUE = names._META | {"user", "username", "email", "mail", "login", "usehttppath"}
 _HEADER = re.compile(r"[ \t]*(?P<name>[A-Za-z][A-Za-z0-9-]{0,60})[ \t]*:[ \t]*(?P<value>\S.*?)[ \t]*")
 
@@ -97,13 +99,19 @@ def _positionals(words: list[tuple[str, int, int]]) -> list[tuple[str, int, int]
 def _key_kind(key: str) -> str | None:
     """"last" (the key's last part names the secret), "earlier" (another part does), or None."""
     found = names.parts(key)
-    if not found or found[-1] in _NOT_VALUE:
+    if not found or found[-1] in _NOT_VALUE or found[0] == "alias":  # why alias: git's value is a command
         return None
-    if found[-1] in _WORDS or tuple(found[-2:]) in _PAIRS:
+    if found[-1] in _WORDS or tuple(found[-2:]) in _PAIRS or _glued(found[-1]):
         return "last"
     if any(p in _WORDS for p in found) or any(pair in _PAIRS for pair in zip(found, found[1:], strict=False)):
         return "earlier"
     return None
+
+
+def _glued(part: str) -> bool:
+    """A part that ends in a secret's word, written in lower case (git's keys ignore case:
+    ``smtppass``, ``authtoken``, ``clientsecret``), and is no everyday word (``bypass``)."""
+    return part.endswith(_GLUED_ENDS) and part not in _NOT_GLUED
 
 
 def _kept(value: str) -> bool:
