@@ -68,3 +68,25 @@ def test_valid_settings_hooks_still_say_the_plugin_steps_aside(tmp_path, monkeyp
     assert os.path.exists(paths.user_settings_file())
     (line,) = doctor_lines(tmp_path, monkeypatch)["hooks twice"]
     assert "the plugin's runs step aside for the settings'" in line
+
+
+def test_an_absolute_lh_hook_whose_interpreter_is_gone_is_not_said_to_make_the_plugin_step_aside(
+        tmp_path, monkeypatch):
+    """The deleted virtualenv's script is still there; its ``#!`` interpreter is not (as the hook judges it)."""
+    claude_plugin.install()
+    venv = tmp_path / "oldvenv" / "bin"
+    venv.mkdir(parents=True)
+    script = venv / "lh-hook"
+    script.write_text(f"#!{venv / 'python3'}\nimport sys\n")
+    script.chmod(0o755)
+    settings.install(paths.user_settings_file())
+    with open(paths.user_settings_file()) as fh:
+        hooks = json.load(fh)["hooks"]
+    for event, groups in hooks.items():
+        for group in groups:
+            for h in group["hooks"]:
+                h["command"] = f"{script} {event}"
+    edit_user_file(hooks=hooks)
+    (line,) = doctor_lines(tmp_path, monkeypatch)["hooks twice"]
+    assert "step aside for the settings'" not in line
+    assert "cannot start" in line and "do the work" in line

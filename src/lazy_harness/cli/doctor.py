@@ -422,22 +422,21 @@ def _check_bundle(r: Report, plugin_id: str | None) -> None:
 
 
 def _runnable(program: str) -> bool:
-    """An absolute interpreter that exists, or a bare name (lh-hook) found on PATH here whose script's
-    interpreter (its ``#!`` line) exists too: a pipx venv left by a Python upgrade keeps the script."""
-    if os.sep not in program:
-        found = shutil.which(program)
-        if found is None:
-            return False
-        try:
-            with open(found, "rb") as fh:
-                first = fh.readline(4096)
-        except OSError:
-            return False
-        if not first.startswith(b"#!"):
-            return True
-        interpreter = first[2:].decode("utf-8", "replace").split()
-        return not interpreter or not os.path.isabs(interpreter[0]) or os.access(interpreter[0], os.X_OK)
-    return os.access(program, os.X_OK)
+    """An executable program (absolute, or a bare name such as lh-hook found on PATH here) whose
+    interpreter (its ``#!`` line) exists too: a deleted or upgraded virtualenv leaves its scripts. The
+    rule the plugin's hook run applies (hooks/entry.py ``_gone``), which the CLI may not import."""
+    found = shutil.which(program) if os.sep not in program else program
+    if found is None or not os.access(found, os.X_OK):
+        return False
+    try:
+        with open(found, "rb") as fh:
+            first = fh.readline(4096)
+    except OSError:
+        return False
+    if not first.startswith(b"#!"):
+        return True
+    interpreter = first[2:].decode("utf-8", "replace").split()
+    return not interpreter or not os.path.isabs(interpreter[0]) or os.access(interpreter[0], os.X_OK)
 
 
 def _package_gone(argv: list[str]) -> str | None:
