@@ -24,3 +24,18 @@ def test_uninstall_with_the_plugin_disabled_says_nothing_is_queued():
     assert r.code == 0, r.out + r.err
     assert "without hooks nothing is queued" in r.out, r.out
     assert "still runs the hooks" not in r.out, r.out
+
+
+def test_uninstall_of_a_projects_file_from_elsewhere_asks_about_that_project(tmp_path, monkeypatch):
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    target = str(proj / ".claude" / "settings.local.json")
+    claude_plugin.install(scope="project", project=str(proj))
+    assert invoke("hooks", "install", "--write-settings", "--settings", target).code == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    r = invoke("hooks", "uninstall", "--settings", target)
+    assert r.code == 0, r.out + r.err
+    assert "still runs the hooks" in r.out and "--scope project" in r.out, r.out
+    assert "nothing is queued" not in r.out, r.out
