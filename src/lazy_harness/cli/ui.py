@@ -1,10 +1,11 @@
 """``lh ui``: a local page over the memory (docs/how/ui.md). The server and the page live in
-:mod:`lazy_harness.ui`; this prints the URL, opens a browser and serves until Ctrl-C."""
+:mod:`lazy_harness.ui`; this prints the URL, serves, opens a browser and serves on until Ctrl-C."""
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 
 import click
 
@@ -35,17 +36,23 @@ def ui(port: int, no_open: bool) -> None:
     if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
         signal.signal(signal.SIGHUP, signal.default_int_handler)
     server = UiServer(port, os.getcwd(), os.environ)
+    # why: serving before the browser opens: Python's webbrowser waits for a console browser (w3m,
+    # lynx, www-browser over SSH) or a $BROWSER command until it exits, and the page must answer it
+    serving = threading.Thread(target=server.serve_forever, name="lh-ui-serve", daemon=True)
     try:
         click.echo(server.url)  # why: the person's own terminal; the browser's command line never holds it
         sys.stdout.flush()  # why: the first line is read by whoever started us, before any request
         try:  # why: a Ctrl-C while the browser opens, or just after the line below, stops it cleanly too
+            serving.start()
             if not no_open:
                 _open_browser(server)
             click.echo("lh ui: serving; Ctrl-C stops it", err=True)
-            server.serve_forever()
+            serving.join()  # why: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP) while it waits
         except KeyboardInterrupt:
             _say_stopped()
     finally:
+        if serving.ident is not None:
+            server.shutdown()  # why: returns once serve_forever has left its loop
         server.server_close()
         if server.opener is not None:
             launch.remove(server.opener)

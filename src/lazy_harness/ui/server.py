@@ -15,14 +15,23 @@ Who may look: the person who started it. Four random secrets, each made at start
 
 A request whose Host header is not this server's address gets 403 (another site's name pointed at
 127.0.0.1, DNS rebinding). Secrets are compared with ``hmac.compare_digest``.
+
+Who may hold it up: nobody, token or not. A connection has ``HEAD_TIMEOUT`` seconds from its accept
+to send its whole request head, else it is closed. At most ``cap()`` connections are handled at once;
+a new one past the cap closes the oldest still waiting for its head, or itself when every one has
+sent its head. Out of file descriptors, accept backs off instead of spinning. A client that goes
+away (broken pipe, reset, timeout) is no news for the terminal.
 """
 
 from __future__ import annotations
 
+import errno
 import hmac
 import html
 import re
 import secrets
+import socket
+import sys
 import threading
 import time
 from http import HTTPStatus
@@ -41,6 +50,11 @@ if TYPE_CHECKING:
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024
 NOTES_KEPT = 50
+HEAD_TIMEOUT = 5.0  # seconds from accept to a complete request head (request line and headers)
+ANSWER_TIMEOUT = 30.0  # seconds each read or write may take once the head is in (a form's body, the page)
+MAX_CONNECTIONS = 64  # handled at once, and at most a quarter of the open files allowed (``cap``)
+ACCEPT_PAUSES = (0.01, 0.25)  # out of file descriptors: the first pause before accept again, the longest
+_OUT_OF = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _ASSET = re.compile(r"^[a-z0-9_-]+\.(css|js|png|svg)$")
 _TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "png": "image/png",
           "svg": "image/svg+xml"}
@@ -54,10 +68,79 @@ SECURITY_HEADERS = {
 }
 
 
+def cap() -> int:
+    """How many connections are handled at once: ``MAX_CONNECTIONS``, or a quarter of the open files
+    this process may hold when that is fewer (the page itself reads files while it answers)."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(2, min(MAX_CONNECTIONS, soft // 4))
+
+
+class Connections:
+    """The connections being handled, oldest first, each with the deadline of its request head (None
+    once the head is in). Thread-safe: the accept loop admits and expires, handlers say heard and done."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.lock = threading.Lock()
+        self.live: dict[socket.socket, float | None] = {}
+
+    def admit(self, conn: socket.socket, now: float) -> bool:
+        """Whether ``conn`` is handled: at the cap, the oldest connection still waiting for its head is
+        closed to make room; when every one has sent its head, ``conn`` is not handled."""
+        with self.lock:
+            if len(self.live) >= self.most and not self._drop_oldest():
+                return False
+            self.live[conn] = now + HEAD_TIMEOUT
+            return True
+
+    def heard(self, conn: socket.socket) -> None:
+        with self.lock:
+            if conn in self.live:
+                self.live[conn] = None
+
+    def done(self, conn: socket.socket) -> None:
+        with self.lock:
+            self.live.pop(conn, None)
+
+    def expire(self, now: float) -> None:
+        """Close every connection whose head did not arrive by its deadline."""
+        with self.lock:
+            late = [c for c, deadline in self.live.items() if deadline is not None and deadline <= now]
+            for conn in late:
+                del self.live[conn]
+                _cut(conn)
+
+    def drop_oldest(self) -> bool:
+        with self.lock:
+            return self._drop_oldest()
+
+    def _drop_oldest(self) -> bool:
+        oldest = next((c for c, deadline in self.live.items() if deadline is not None), None)
+        if oldest is None:
+            return False
+        del self.live[oldest]
+        _cut(oldest)
+        return True
+
+
+def _cut(conn: socket.socket) -> None:
+    """End ``conn`` for its handler: its blocked read returns the end of the stream, and the handler
+    closes it (not closed here: the descriptor is the handler's until it finishes)."""
+    try:
+        conn.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
 class UiServer(ThreadingHTTPServer):
     """One page over the memory; ``url`` (with the token) is what the person opens."""
 
     daemon_threads = True
+    request_queue_size = 64  # why: a burst (a page's assets, a browser's preconnects) waits, not refused
 
     def __init__(self, port: int, cwd: str, env: Mapping[str, str] | None, token: str | None = None) -> None:
         refused = private.refusal(env)
@@ -80,6 +163,43 @@ class UiServer(ThreadingHTTPServer):
         self.notes: dict[str, list[str]] = {}
         self.changing = threading.Lock()  # one action at a time: they write the memory files
         self.opener: str | None = None  # the file that led the browser here (ui/launch.py), until signed in
+        self.connections = Connections(cap())
+        self.pause = 0.0  # the current pause before accept again, while out of file descriptors
+
+    # --- connections (who may hold the server up: nobody) ---
+
+    def get_request(self) -> tuple[socket.socket, object]:
+        try:
+            got = super().get_request()
+        except OSError as exc:
+            if exc.errno in _OUT_OF:
+                # why: the connection stays in the listen queue, so the loop would try again at once and
+                # spin a core; a connection waiting for its head gives its descriptor back, and a pause
+                # (doubled up to the longest while it lasts) lets handlers finish
+                self.connections.drop_oldest()
+                self.pause = min(ACCEPT_PAUSES[1], self.pause * 2 or ACCEPT_PAUSES[0])
+                time.sleep(self.pause)
+            raise
+        self.pause = 0.0
+        return got
+
+    def process_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        if not self.connections.admit(request, time.monotonic()):
+            self.shutdown_request(request)  # why: closed at once, not queued behind the busy ones
+            return
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request) -> None:  # type: ignore[no-untyped-def]
+        self.connections.done(request)
+        super().shutdown_request(request)
+
+    def service_actions(self) -> None:
+        self.connections.expire(time.monotonic())  # why: a head sent a byte at a time has a deadline too
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return  # why: a client that went away or never spoke is no news: no traceback on the terminal
+        super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:
@@ -112,6 +232,13 @@ class Handler(BaseHTTPRequestHandler):
     server: UiServer
     server_version = "lh-ui"
     sys_version = ""
+    timeout = HEAD_TIMEOUT  # each read until the head is in; the whole head's deadline is Connections'
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        self.server.connections.heard(self.request)
+        self.connection.settimeout(ANSWER_TIMEOUT)
+        return ok
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # why: stdout's first line is the URL; a line per request would bury it
@@ -246,6 +373,8 @@ class Handler(BaseHTTPRequestHandler):
         page and said nothing (a synced file of an unexpected shape did it)."""
         try:
             answer(*args)
+        except (ConnectionError, TimeoutError):
+            raise  # why: the browser went away mid-answer: nobody to show a 500 to (UiServer.handle_error)
         except Exception as exc:
             import traceback
 
