@@ -79,11 +79,13 @@ class Lines:
 def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
              stats: dict) -> tuple[list[str], Lines]:
     session = own_of(stats)
-    # why: the running session's own open items are not news from an earlier one (ADR 0034)
-    opened = [i for i in handoff.open_for_reading(mdir)
+    # why: the running session's own open items are not news from an earlier one (ADR 0034); newest
+    # first, so a short budget keeps what the last sessions left, printed back in date order ("dated")
+    opened = [i for i in reversed(handoff.open_for_reading(mdir))
               if not (session and provenance.from_session({"session_id": i["opened_by"]}, session))
               and screen.keep("handoff", i["id"], str(i.get("text") or ""))]
     stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
+    stats.setdefault("dated", {})["handoff"] = list(range(len(opened) - 1, -1, -1))
     if not opened:
         return [], Lines([], str)
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
@@ -142,11 +144,8 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     recs = live_tail(mdir, name, kind, n + 1, hidden, own_of(stats)) if n > 0 else []
     stats["errors"] += files.stopped(os.path.join(mdir, name))  # junk lines kept older entries out
     stats.setdefault("more", {})[section] = len(recs) > n
-    pairs = []
-    for rec in reversed(recs[-n:]):
-        eid = ids.of_record(rec, kind)
-        if screen.keep(kind, eid, trust.text_of(rec, kind)):
-            pairs.append((eid, rec))
+    pairs = [(ids.of_record(rec, kind), rec) for rec in reversed(recs[-n:])]
+    pairs = [(eid, rec) for eid, rec in pairs if screen.keep(kind, eid, trust.text_of(rec, kind))]
     pairs = _by_use(pairs, lambda pair: pair[0], stats, section)
     stats.setdefault("ids", {})[section] = [eid for eid, _ in pairs]
     items = []
@@ -217,7 +216,7 @@ def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen) -> 
 
 # --- budget ----------------------------------------------------------------------------------------
 
-NOUNS = {"handoff": "open item", "failures": "failure", "decisions": "decision", "learnings": "learning"}
+NOUNS = {"handoff": "open item{} (the oldest)", **{s: s[:-1] + "{}" for s in SECTIONS[1:]}}  # "{}": the plural
 
 
 def _fit(header: list[str], sections: list[Section], budget: int,
@@ -260,7 +259,7 @@ def _fit(header: list[str], sections: list[Section], budget: int,
 
 
 def _footer(left: dict[str, int], budget: int) -> str:
-    parts = [f"{n} {NOUNS[s]}{'s' if n != 1 else ''}" for s, n in left.items() if n]
+    parts = [f"{n} " + NOUNS[s].format("s" if n != 1 else "") for s, n in left.items() if n]
     return (f"Left out for space: {', '.join(parts)} (context.max_chars is {budget}); "
             "`lh memory show` prints all of it.")
 
