@@ -8,6 +8,9 @@ import html
 from lazy_harness.logfile import terminal_safe
 
 
+LIMIT = 100  # rows of a list shown before "show all" (``?all=1``)
+
+
 def esc(value: object) -> str:
     """Text for an HTML text node or a quoted attribute; controls and bidi overrides shown as escapes."""
     return html.escape(terminal_safe("" if value is None else str(value), "\n\t"), quote=True)

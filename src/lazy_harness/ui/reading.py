@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from lazy_harness.config.typed import Config
     from collections.abc import Callable, Iterator
+    from lazy_harness.memory.usage_log import Tally
     from typing import TypeVar
     T = TypeVar("T")
 
@@ -301,6 +302,29 @@ def held(p: Project, cross: str) -> list[dict]:
     with _PARSED_LOCK:
         _HELD[where] = (inputs, found)
     return list(found)
+
+
+_USAGE: dict[str, tuple[tuple, Tally]] = {}
+
+
+def usage_tally(p: Project) -> Tally:
+    """The usage counts of the project as ``lh memory usage`` makes them (``usage_log.tally`` of
+    usage.jsonl, a merged entry's for the one it was merged into), kept while usage.jsonl and
+    marks.jsonl keep their time, size and inode; the caller must not change it. why: the file only
+    grows (100,000 lines in six months) and reading and counting it took a second at every page load;
+    the worker's count file has no recurrences, characters or weeks to reuse. The stamps are taken
+    before the read: a line appended during it is counted at the next load."""
+    from lazy_harness.memory import marks, usage_log
+
+    inputs = _stamps(p.memory_dir, [usage_log.USAGE, marks.MARKS])
+    with _PARSED_LOCK:
+        hit = _USAGE.get(p.memory_dir)
+    if hit is not None and hit[0] == inputs:
+        return hit[1]
+    found = usage_log.tally(usage_log.read(p.memory_dir), into=usage_log.merged_into(p.memory_dir))
+    with _PARSED_LOCK:
+        _USAGE[p.memory_dir] = (inputs, found)
+    return found
 
 
 def handoff_items(p: Project) -> list[dict]:

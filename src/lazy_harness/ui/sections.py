@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import reading, usage_section
-from lazy_harness.ui.markup import day_of, esc, form, text, when_of
+from lazy_harness.ui.markup import LIMIT, day_of, esc, form, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class View:
     query: str | None = None
     everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
+    titles: dict[str, str] | None = None  # ``_titles``, worked out once a page
 
     def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
         return form(f"{self.base}/action/{action}", self.token, {"project": self.project.key, **fields}, label,
@@ -58,9 +59,11 @@ def _entry(eid: str, head: str, body: str, actions: str = "", css: str = "entry 
 # --- the sections --------------------------------------------------------------------------------
 
 def handoff_section(v: View) -> str:
-    items = reading.handoff_items(v.project)
-    if not items:
+    every = reading.handoff_items(v.project)  # oldest first
+    if not every:
         return _empty("No open handoff items.")
+    cut = None if v.everything else LIMIT
+    items = every[-cut:] if cut else every  # the newest, still oldest first
     rows = []
     for item in items:
         history = "".join(
@@ -73,10 +76,7 @@ def handoff_section(v: View) -> str:
         head = (f'{text(item["text"])} <span class="meta">opened '
                 f'{esc(when_of(item["opened"]))} {esc(by_whom(item["opened_by"]))}</span>')
         rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
-    return f'<ul class="entries">{"".join(rows)}</ul>'
-
-
-LIMIT = 100  # entries of a list shown before "show all"
+    return f'<ul class="entries">{"".join(rows)}</ul>{_more(v, "handoff", cut, len(every), 0)}'
 
 
 def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tuple[str, str, str]], question: str,
@@ -192,12 +192,16 @@ def search_section(v: View) -> str:
 
 
 def _titles(v: View) -> dict[str, str]:
-    """``{id: summary or title}`` of the project's entries, to name what a session was given."""
+    """``{id: summary or title}`` of the project's entries, to name what a session was given; worked
+    out once a page (two sections ask)."""
+    if v.titles is not None:
+        return v.titles
     out = {i["id"]: i["text"] for i in reading.handoff_items(v.project)}
     for kind in ("decision", "failure"):
         out.update((rec["id"], rec.get("summary") or "") for rec in reading.entries(v.project, kind))
     for group in reading.learnings(v.project):
         out.update((item["id"], str(item.get("title") or "")) for item in group)
+    v.titles = out
     return out
 
 
@@ -325,14 +329,15 @@ def unassigned_section(v: View) -> str:
     found = [h for h in owners.orphans(mroot, v.project.learnings_dir, v.env) if h["owner"] is None]
     if not found:
         return _empty("Every project learning has its project.")
+    cut = None if v.everything else LIMIT
     rows = []
-    for h in found:
+    for h in found[:cut]:  # newest first
         where = ", ".join(h["candidates"]) or "no project of that name here"
         head = f'<span class="kind">learning</span> <span class="meta">from {esc(h["origin"])}: {esc(where)}</span>'
         body = (f'{text(h.get("title") or "", "p")}'
                 f'<p class="meta"><code>lh memory assign {esc(h["id"])} --project KEY_OR_FOLDER</code></p>')
         rows.append(_entry(h["id"], head, body, css="entry held"))
-    return f'<ul class="entries">{"".join(rows)}</ul>'
+    return f'<ul class="entries">{"".join(rows)}</ul>{_more(v, "unassigned", cut, len(found), 0)}'
 
 
 SECTIONS = [

@@ -6,14 +6,17 @@ The same counts as ``lh memory usage`` (memory/usage_log.py)."""
 from __future__ import annotations
 
 import time
+from urllib.parse import quote
 
-from lazy_harness.ui.markup import esc, text, when_of
+from lazy_harness.ui import reading
+from lazy_harness.ui.markup import LIMIT, esc, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Protocol, TypeVar
 
+    from lazy_harness.memory.usage_log import Entry
     from lazy_harness.ui.reading import Project
 
     class Page(Protocol):
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
 
         project: Project
         now: float
+        base: str
+        everything: bool
 
         def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str: ...
 
@@ -54,11 +59,11 @@ def plot(weeks: dict[str, list[int]], now: float, n: int = WEEKS) -> str:
 
 def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[..., str]) -> str:
     """The section's HTML; ``titles_of(v)`` names the entries, ``entry(...)`` makes one list item (the
-    page's own, in ui/sections.py)."""
-    from lazy_harness.memory import usage_log
+    page's own, in ui/sections.py). Each list shows its first LIMIT rows unless the page was asked
+    for everything, with a line saying how many more and where every one is listed."""
+    from lazy_harness.memory import marks
 
-    mdir = v.project.memory_dir
-    t = usage_log.tally(usage_log.read(mdir), into=usage_log.merged_into(mdir))  # as lh memory usage counts
+    t = reading.usage_tally(v.project)  # as lh memory usage counts, kept while usage.jsonl is unchanged
     if not t.entries:
         return ('<p class="empty">'
                 "No entry shown to a distilled session yet: the worker counts a session when it distils it.</p>")
@@ -67,25 +72,49 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
             f'{totals["injected_chars"]} characters injected, {totals["recurrences"]} recurrence(s) '
             f'<span class="meta">(lh memory usage)</span></p>')
     legend = '<p class="meta">Per week: entries shown (first bar) and used (second bar).</p>'
-    titles = titles_of(v)
-    again = [e for e in t.entries.values() if e.recurred]
-    recurred = "".join(
-        entry(e.id, f'{_title(titles, e.id)} <span class="badge">recurred in '
-                     f'{len(e.recurred)} session(s) after memory showed it</span>', "") for e in again)
-    from lazy_harness.memory import marks
+    cut = None if v.everything else LIMIT
+    # why sorted: most recurrences first, ties in the order they were recorded (sorted is stable)
+    again = sorted((e for e in t.entries.values() if e.recurred), key=lambda e: -len(e.recurred))
+    gone = marks.hidden(v.project.memory_dir)  # forgotten, merged, superseded: done with
+    never = [e for e in t.never_used() if e.id not in gone]
+    titles = titles_of(v) if again or never else {}
+    told = ""
+    if again:
+        recurred = "".join(
+            entry(e.id, f'{_title(titles, e.id)} <span class="badge">recurred in '
+                         f'{len(e.recurred)} session(s) after memory showed it</span>', "") for e in again[:cut])
+        told = (f'<h3>Recurred after memory showed them</h3><ul class="entries recurred">{recurred}</ul>'
+                + _more(v, cut, len(again), "that recurred in the most sessions"))
+    return head + plot(t.weeks, v.now or time.time()) + legend + told + _never_used(v, never, cut, titles, entry)
 
-    rows, gone = [], marks.hidden(v.project.memory_dir)
-    for e in (e for e in t.never_used() if e.id not in gone):  # forgotten, merged, superseded: done with
+
+def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, str],
+                entry: Callable[..., str]) -> str:
+    """The entries shown and never used, most shown first (``Tally.never_used``), each with Forget."""
+    from lazy_harness.memory import usage_log
+
+    if not never:
+        return '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>'
+    rows = []
+    for e in never[:cut]:
         meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
                 f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
         # why no Forget for an id memory no longer holds (deleted or retyped by hand): forget refuses it
         forget = v.act("forget", "Forget", "Forget this entry?", id=e.id) if e.id in titles else ""
         rows.append(entry(e.id, f'{_title(titles, e.id)} {meta}', "",
-                           f'<div class="actions">{forget}</div>' if forget else ""))
-    unused = (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>' if rows
-              else '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>')
-    told = f'<h3>Recurred after memory showed them</h3><ul class="entries recurred">{recurred}</ul>' if again else ""
-    return head + plot(t.weeks, v.now or time.time()) + legend + told + unused
+                          f'<div class="actions">{forget}</div>' if forget else ""))
+    return (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>'
+            + _more(v, cut, len(never), "shown in the most sessions"))
+
+
+def _more(v: Page, cut: int | None, total: int, which: str) -> str:
+    """The line under a cut list: the rows shown, how many more, the link to every one and the command
+    that lists every entry; '' when nothing was cut."""
+    if cut is None or total <= cut:
+        return ""
+    link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#usage")
+    return (f'<p class="more">Shown: the {cut} {esc(which)} of {total}; {total - cut} more: '
+            f'<a href="{link}">show all</a>, or <code>lh memory usage</code> lists every entry with its counts</p>')
 
 
 def _title(titles: dict[str, str], eid: str) -> str:
