@@ -26,7 +26,7 @@ def sync(show_status: bool) -> None:
         if st["not_synced"]:
             click.echo(st["not_synced"])
         return
-    result = replication.run(cfg, os.environ)
+    result = replication.run(cfg, os.environ, progress=lambda line: click.echo(line, err=True))
     parts = ["committed local changes" if result["committed"] else "nothing new here",
              f"{result['merged']} file(s) merged from the remote",
              "pushed" if result["pushed"] else "nothing pushed"]

@@ -18,7 +18,7 @@ from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from lazy_harness.config.typed import Config
 
 STATE = ".sync-state.json"
@@ -162,16 +162,17 @@ class _Lock:
 
 
 def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None, wait: bool = True,
-        push: bool = True) -> dict:
+        push: bool = True, progress: Callable[[str], None] | None = None) -> dict:
     """One sync round; returns what happened. Raises SyncError with the reason when it cannot; what
-    stopped a round, whatever it was, is its last error (one line, ``lh sync --status``)."""
+    stopped a round, whatever it was, is its last error (one line, ``lh sync --status``). ``progress``
+    is given a line now and then while a long secret scan runs (scan._added_secrets)."""
     now = time.time() if now is None else now
     remote = configured_remote(cfg)
     if not remote:
         raise SyncError("no remote configured", hint="set [sync] remote in config.toml (lh config path)")
     data = check_layout(cfg, env)
     got: dict = {"committed": False, "changed": [], "pushed": False, "rewritten": False, "conflicts": [],
-                 "left_out": {}}
+                 "left_out": {}, "progress": progress}
     with _Lock(data, wait):
         try:
             summary = _round(cfg, env, data, remote, now, push, got)
@@ -217,7 +218,8 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
 
 def _commit(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple, got: dict) -> bool:
     """``commit_local`` of memory's files; the paths it left out (not memory) added to ``got``."""
-    return commit_local(data, env, now, extra, *_where(cfg, env, data), left_out=got["left_out"])
+    return commit_local(data, env, now, extra, *_where(cfg, env, data), left_out=got["left_out"],
+                        progress=got["progress"])
 
 
 def _where(cfg: Config, env: Mapping[str, str] | None, data: str) -> tuple[str, str]:
@@ -253,10 +255,10 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     if not push or not _has_head(data, env):
         return True
-    leaks = outgoing_secrets(data, extra, env)
+    leaks = outgoing_secrets(data, extra, env, got["progress"])
     if leaks:
         raise _refused(leaks, data)
-    if unpushed_secrets(data, extra, env):
+    if unpushed_secrets(data, extra, env, got["progress"]):
         rewrite_unpushed(data, env, now)
         got["rewritten"] = True
     result = _git(data, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False, env=env)

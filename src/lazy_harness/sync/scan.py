@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import time
 
 from lazy_harness import logfile
 from lazy_harness.sync.repo import (BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input,
@@ -14,7 +16,7 @@ from lazy_harness.sync.repo import (BRANCH, SyncError, _empty_tree, _git, _has_h
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
 # what the redactor scans: added lines only, every file as text, a moved file as new lines
 DIFF_OPTIONS = ("--unified=0", "--no-color", "--no-ext-diff", "--no-renames", "--text")
@@ -31,11 +33,12 @@ def _refused(leaks: list[str], data: str) -> SyncError:
 
 def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | None = None,
                  extra: Iterable[str] = (), projects: str = "projects", learnings: str = "knowledge/learnings",
-                 left_out: dict[str, str] | None = None) -> bool:
+                 left_out: dict[str, str] | None = None, progress: Callable[[str], None] | None = None) -> bool:
     """Commit the changes to memory's files in the data folder (:func:`stage_memory`; ``projects``,
     ``learnings``: where they are, relative to it); each other path with a change is added to
     ``left_out`` with the reason. Raises SyncError (nothing committed) when a staged line holds
-    something the redactor matches: a commit is never taken back once it is pushed."""
+    something the redactor matches: a commit is never taken back once it is pushed. ``progress`` is
+    told about a long scan (:func:`_added_secrets`)."""
     skipped = stage_memory(data, env, projects, learnings)
     if left_out is not None:
         left_out.update(skipped)
@@ -43,7 +46,7 @@ def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | N
         return False
     if not _has_head(data, env) and not _git(data, "diff", "--cached", "--name-only", env=env).stdout.strip():
         return False
-    leaks = staged_secrets(data, extra, env)
+    leaks = staged_secrets(data, extra, env, progress)
     if leaks:
         _git(data, "reset", "-q", env=env)  # why: unstage only; the files stay as they are for the edit
         raise _refused(leaks, data)
@@ -101,25 +104,49 @@ def left_out_line(left: Mapping[str, str], shown: int = 5) -> str | None:
     return "not synced: " + "; ".join(parts)
 
 
-def _added_secrets(diff: str, extra: Iterable[str] = ()) -> list[str]:
-    """``path:line`` for every added line of a ``--unified=0`` diff (one or many) the redactor matches."""
-    from lazy_harness.redact import redact
+# why: one redactor pass over many added lines joined costs what one line's pass costs (each pass
+# runs some forty rules, whatever the length): a pass per line took 20 s on an 11 MB usage.jsonl
+BLOCK = 1 << 16  # characters of added lines read in one pass where the run they are in has a match
+PROGRESS_AFTER = 3.0  # seconds a scan runs before it says so, and between two such lines
+# why: a line read alone ends its text, and the rules for a value cut where a text ends (an open
+# quote, redact/assignments.py "open"; a URL's password before "@", redact/kinds.py "\Z") match at
+# its end; lines joined end in "\n", which they never match. A line that holds one of the words
+# those rules start from (their names' keywords, "://") is read alone too, whatever its block says
+_READ_ALONE = re.compile(r"pass|pw|secret|token|cred|key|auth|://", re.IGNORECASE)
 
-    found: list[str] = []
+
+class _Ticker:
+    """Calls ``say`` with one line about the scan once it has run ``PROGRESS_AFTER`` seconds, then
+    every ``PROGRESS_AFTER`` seconds; never on a quick scan."""
+
+    def __init__(self, size: int, say: Callable[[str], None] | None, clock: Callable[[], float] | None) -> None:
+        self.size, self.say, self.clock = size, say, clock or time.monotonic
+        self.next = self.clock() + PROGRESS_AFTER if say is not None else 0.0
+        self.done = 0
+
+    def __call__(self, chars: int) -> None:
+        self.done += chars
+        if self.say is None:
+            return
+        now = self.clock()
+        if now >= self.next:
+            self.next = now + PROGRESS_AFTER
+            self.say(f"scanning {_mb(self.size)} for secrets before the push… {_mb(self.done)} read")
+
+
+def _mb(chars: int) -> str:
+    return f"{chars / 1e6:.1f} MB" if chars < 10e6 else f"{chars / 1e6:.0f} MB"
+
+
+def _added_runs(diff: str) -> Iterator[tuple[str, int, list[str]]]:
+    """``(path, first line's number, lines)`` for each run of added lines in a row of a ``--unified=0``
+    diff (one or many)."""
     path, line_no, header = "?", 0, False
-    run: list[str] = []  # the added lines in a row, read together too (below)
-
-    def end_run() -> None:
-        # why: a secret over several lines (``password: |`` and the value under it, a key wrapped by a
-        # terminal) is one in no line alone; the run is named by its first line
-        if len(run) > 1 and not any(f.startswith(f"{path}:") and int(f.rsplit(":", 1)[1]) >= line_no - len(run)
-                                    for f in found) and redact("\n".join(run), tuple(extra))[1]:
-            found.append(f"{path}:{line_no - len(run)}")
-        run.clear()
-
+    run: list[str] = []
     for line in diff.splitlines():
         if not (not header and line.startswith("+")) and run:
-            end_run()
+            yield path, line_no - len(run), run
+            run = []
         if line.startswith("diff "):
             header = True  # why: an added line "++ x" reads "+++ x": only a header line names a file
         elif header and line.startswith("+++ "):
@@ -131,13 +158,52 @@ def _added_secrets(diff: str, extra: Iterable[str] = ()) -> list[str]:
             except (IndexError, ValueError):
                 line_no = 0
         elif not header and line.startswith("+"):
-            if _holds_secret(line[1:], tuple(extra), redact):
-                found.append(f"{path}:{line_no}")
             run.append(line[1:])
             line_no += 1
     if run:
-        end_run()
+        yield path, line_no - len(run), run
+
+
+def _added_secrets(diff: str, extra: Iterable[str] = (), progress: Callable[[str], None] | None = None,
+                   clock: Callable[[], float] | None = None) -> list[str]:
+    """``path:line`` for every added line of a ``--unified=0`` diff (one or many) the redactor matches,
+    read alone; then, for a run of added lines in a row none of which does, the run's first line when
+    the redactor matches the run read together. ``progress`` is told about a long scan (``_Ticker``)."""
+    from lazy_harness.redact import redact
+
+    found: list[str] = []
+    tick = _Ticker(len(diff), progress, clock)
+    for path, first, run in _added_runs(diff):
+        found += [f"{path}:{first + k}" for k in _run_secrets(run, tuple(extra), redact, tick)]
     return found
+
+
+def _run_secrets(run: list[str], extra: tuple[str, ...], redact: Callable[[str, tuple[str, ...]], tuple[str, int]],
+                 tick: Callable[[int], None]) -> list[int]:
+    """The indexes in ``run`` of the lines the redactor matches read alone; else ``[0]`` when it
+    matches the lines read together (a secret over several lines: ``password: |`` and the value under
+    it, a key wrapped by a terminal, is one in no line alone); else none."""
+    # why the whole run first: a run with no match (nearly every one) costs one pass and a pass over
+    # each line _READ_ALONE picks; with one, its blocks say where to read each line alone
+    together = redact("\n".join(run), extra)[1] > 0
+    found: list[int] = []
+    start = 0
+    while start < len(run):
+        end, size = start, 0
+        while end < len(run) and (end == start or size + len(run[end]) <= BLOCK):
+            size += len(run[end]) + 1
+            end += 1
+        hit = together and (end - start == len(run) or redact("\n".join(run[start:end]), extra)[1] > 0)
+        found += [k for k in range(start, end)
+                  if (hit or _READ_ALONE.search(run[k]) or _escaped_json(run[k]))
+                  and _holds_secret(run[k], extra, redact)]
+        tick(size)
+        start = end
+    return [0] if not found and together and len(run) > 1 else found
+
+
+def _escaped_json(line: str) -> bool:
+    return "\\" in line and line.lstrip().startswith(("{", "["))
 
 
 def _holds_secret(line: str, extra: tuple[str, ...], redact: Callable[[str, tuple[str, ...]], tuple[str, int]]) -> bool:
@@ -163,26 +229,29 @@ def _holds_secret(line: str, extra: tuple[str, ...], redact: Callable[[str, tupl
     return any(redact(text, extra)[1] for text in texts)
 
 
-def staged_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
+def staged_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None,
+                   progress: Callable[[str], None] | None = None) -> list[str]:
     """``path:line`` for every secret the redactor finds in lines staged since the last commit."""
     base = "HEAD" if _has_head(data, env) else _empty_tree(data, env)
-    return _added_secrets(_git(data, "diff", "--cached", *DIFF_OPTIONS, base, env=env).stdout, extra)
+    return _added_secrets(_git(data, "diff", "--cached", *DIFF_OPTIONS, base, env=env).stdout, extra, progress)
 
 
-def outgoing_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
+def outgoing_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None,
+                     progress: Callable[[str], None] | None = None) -> list[str]:
     """``path:line`` for every secret the redactor finds in lines HEAD holds and the remote lacks."""
     base = f"origin/{BRANCH}" if _remote_has_branch(data, env) else _empty_tree(data, env)
-    return _added_secrets(_git(data, "diff", *DIFF_OPTIONS, base, "HEAD", env=env).stdout, extra)
+    return _added_secrets(_git(data, "diff", *DIFF_OPTIONS, base, "HEAD", env=env).stdout, extra, progress)
 
 
-def unpushed_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
+def unpushed_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str] | None = None,
+                     progress: Callable[[str], None] | None = None) -> list[str]:
     """``path:line`` for every secret the redactor finds in any commit a push would send: each commit
     against its parent, a merge against each of its parents."""
     # why: a push sends every commit, not only the last state; a merge diffed against each parent also
     # shows the lines it took from the remote, which at worst costs a needless rewrite, never a leak
     since = ["--not", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
     log = _git(data, "log", "-p", "-m", "--format=", *DIFF_OPTIONS, "HEAD", *since, env=env).stdout
-    return _added_secrets(log, extra)
+    return _added_secrets(log, extra, progress)
 
 
 def rewrite_unpushed(data: str, env: Mapping[str, str] | None = None, now: float | None = None) -> None:
