@@ -29,7 +29,9 @@ def _start(project, source="startup") -> dict:
 
 def _decisions(project, n: int) -> list[str]:
     mem = paths.memory_dir(project)
-    summaries = [f"Decision number {i} about the build " + "z" * 120 for i in range(n)]
+    # why 300: the whole digest stays over context.max_chars's floor (1000) less a decision, whatever the
+    # length of the temporary folder it names
+    summaries = [f"Decision number {i} about the build " + "z" * 300 for i in range(n)]
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 1000 + i, s, "") for i, s in
                                                         enumerate(summaries)])
     return [ids.entry_id("decision", s) for s in summaries]  # oldest first
