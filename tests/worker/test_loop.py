@@ -102,6 +102,23 @@ def test_the_next_session_start_finds_the_new_entries_checked(isolated_home, fak
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
+def test_lh_memory_held_after_a_distillation_finds_every_verdict_kept(isolated_home, fake, project, monkeypatch):
+    """The worker also works out the verdicts the views of every entry keep (``lh memory held``,
+    ``lh status``, ``show``, the page): after an upgrade their first run checked every entry (about
+    1 ms each: 11 s at 9,000 entries); the worker does it in the background instead."""
+    from lazy_harness.memory import held, trust
+
+    enable_loop(isolated_home, retry_backoff_seconds=0)
+    run_hook("SessionEnd", place(project))
+    [done] = wait_finished(paths.queue_dir())
+    assert queue.read_task(done)["outcome"] == "processed"
+    checked: list[str] = []
+    real = trust.reason
+    monkeypatch.setattr(trust, "reason", lambda text, *a, **k: checked.append(text) or real(text, *a, **k))
+    assert held.listing(_memory(project), paths.learnings_dir()) == []
+    assert checked == []  # every verdict was kept by the worker
+
+
 def test_a_start_that_cannot_be_prepared_is_logged_and_the_task_goes_on(isolated_home, monkeypatch):
     from lazy_harness import config
     from lazy_harness.recall.readback import digest

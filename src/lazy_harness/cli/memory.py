@@ -172,11 +172,11 @@ def _handoff_state(mdir: str) -> dict:
 
 
 def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
-    """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py:
-    the same in lh memory held, search and the page)."""
-    from lazy_harness.memory import held, marks, state
+    """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py,
+    with the hold check at read time: held.States, the same in lh memory held, search and the page)."""
+    from lazy_harness.memory import held, state
 
-    named = marks.by_id(mdir, marks.OPS)
+    states = held.States(mdir, ldir)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
         path = os.path.join(mdir, fname)
@@ -185,7 +185,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
         for rec in records:
             extra = one_line(rec.get(detail), FULL)
             eid = ids.of_record(rec, "failure" if fname == files.FAILURES else "decision")
-            tag = state.label(state.of_marks(named.get(eid)))
+            tag = state.label(states.record("failure" if fname == files.FAILURES else "decision", eid, rec))
             _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
     from lazy_harness.memory import aliases
@@ -194,11 +194,12 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     cross = state.policy(cfg)
     for learning in own:
-        now = held.learning_state(learning, held.check_text(learning, learning["body"]), cross)
+        now = states.learning(learning, held.check_text(learning, learning["body"]), cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
+    states.save()
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:

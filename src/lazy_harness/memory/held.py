@@ -15,11 +15,14 @@ nothing through; the entry stays held (or waiting), and the review list says why
 (``approval.NOT_HERE``). ``lh memory forget`` drops a held entry for good. Every hold and approval is
 one run of ``lh memory history``.
 
-``listing`` is the review list (``lh memory held``, the page's "Held for approval"): the held entries,
-then the learnings a session wrote that wait for approval to be used in other projects (ADR 0032);
-each entry's state comes from memory/state.py, the same in every view. An entry copied by hand (a
-learning file, ``copy_text``; a decision or failure line) is listed once. A forget takes a held entry's
-hold marks out in its run (memory/by_hand.py), and undo never undoes a hold run.
+``listing`` is the review list (``lh memory held``, the page's "Held for approval", ``lh status``'s
+count): the held entries, then the learnings a session wrote that wait for approval to be used in other
+projects (ADR 0032); each entry's state comes from memory/state.py and the hold check at read time
+(:class:`States`, also ``lh memory show``'s tags), the same in every view: an entry the rules hold is
+held there before any hold is recorded, and approving it writes an approve mark as for any other. An
+entry copied by hand (a learning file, ``copy_text``; a decision or failure line) is listed once. A
+forget takes a held entry's hold marks out in its run (memory/by_hand.py), and undo never undoes a hold
+run.
 
 Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
 moved old files, and the SessionStart hook for an entry it finds hostile at read time (a hand edit,
@@ -275,19 +278,57 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
     approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
-    state (held or waiting), reason, origin, text, file, and a learning's ``files`` (its copies).
-    why a decision's, failure's or open item's state comes from its marks alone, and a learning's from
-    its frontmatter and the check: reading every decision and failure through the check cost the page
-    9 s at 15,000 entries; one the check catches at read time is held by a mark once SessionStart reads
-    it, and prompt recall leaves it out meanwhile (its "why" table says held). Learnings were always
-    read through it here."""
-    named = marks.by_id(memory_dir, marks.OPS)
-    approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,))
-    ok = approved(memory_dir, [m for ms in named.values() for m in ms])
-    found = (_held_records(memory_dir, named, ok) + _held_items(memory_dir, named, ok)
-             + _held_learnings(learnings_dir, cross))
+    state (held or waiting), reason, origin, text, file, ``at_read`` (held by the check at read time,
+    no hold recorded yet), and a learning's ``files`` (its copies).
+    A state is worked out as every view works it out (:class:`States`): the marks or frontmatter, then
+    the hold check on the entry's text at read time, its verdicts kept per text (a text checked once
+    is not checked again until it changes), so an entry the rules hold is listed here as ``lh memory
+    search`` labels it and prompt recall leaves it out, before any SessionStart recorded its hold."""
+    states = States(memory_dir, learnings_dir)
+    found = (_held_records(memory_dir, states) + _held_items(memory_dir, states)
+             + _held_learnings(learnings_dir, cross, states))
+    states.save(whole=True)
     return _one_per_learning([h for h in found if h["state"] == state.HELD]
                             + [h for h in found if h["state"] != state.HELD])
+
+
+class States:
+    """The state of each entry of a memory folder as every view shows it (``lh memory held``, ``show``,
+    ``lh status``, the page): its marks (a learning: its frontmatter), the person's approvals
+    (ADR 0052), then the hold check's verdict on its text, kept per text in the listing's verdicts
+    file (:func:`listing_verdicts`)."""
+
+    def __init__(self, memory_dir: str, learnings_dir: str) -> None:
+        self.named = marks.by_id(memory_dir, marks.OPS)
+        approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,))
+        self.ok = approved(memory_dir, [m for ms in self.named.values() for m in ms])
+        self.verdicts = listing_verdicts(memory_dir)
+
+    def record(self, kind: str, eid: str, rec: dict) -> tuple[str, str]:
+        """(state, detail) of a decision, failure or open item (``rec``: an open item as ``{"text"}``)."""
+        return _record_state(self.named.get(eid), self.ok, kind, eid, rec, self.verdicts)
+
+    def marked(self, eid: str) -> bool:
+        """Whether a hold mark names ``eid`` (else a held entry is held by the check at read time)."""
+        return any(m.get("op") == HOLD for m in self.named.get(eid) or ())
+
+    def learning(self, meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
+        """:func:`learning_state`, with the kept verdicts."""
+        return learning_state(meta, text, cross, self.verdicts)
+
+    def save(self, whole: bool = False) -> None:
+        """Keep the verdicts worked out (``whole``: this read checked every entry, so only what it used
+        is kept; else what the file held is kept too). A cache: one that cannot be written is left."""
+        try:
+            self.verdicts.save(keep_known=not whole)
+        except OSError:
+            pass
+
+
+def _at_read(why: str) -> str:
+    """The reason of an entry held by the check at read time (``lh memory approve`` and ``forget`` settle
+    it as they settle one held by a mark)."""
+    return f"{why} (at read time, no hold recorded yet)"
 
 
 def _one_per_learning(found: list[dict]) -> list[dict]:
@@ -310,23 +351,29 @@ def _one_per_learning(found: list[dict]) -> list[dict]:
     return out
 
 
-def learning_state(meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
-    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``).
-    One whose frontmatter says approved but whose approval is not the person's (ADR 0052) says so."""
+def learning_state(meta: dict, text: str, cross: str = state.ASK, verdicts: Kept | None = None) -> tuple[str, str]:
+    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``;
+    ``verdicts``: a :class:`Kept` that answers for texts already checked). One whose frontmatter says
+    approved but whose approval is not the person's (ADR 0052) says so."""
     now = state.of_learning(meta, cross, text)
     if now[0] in (state.ACTIVE, state.WAITING):
-        now = state.with_verdict(now, trust.reason(text))
+        now = state.with_verdict(now, trust.reason(text) if verdicts is None else verdicts.reason(text))
     if now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta):
         return now[0], f"{now[1]}; {approval.NOT_HERE}" if now[1] else approval.NOT_HERE
     return now
 
 
-def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, rec: dict) -> tuple[str, str]:
+def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, rec: dict,
+                  verdicts: Kept | None = None) -> tuple[str, str]:
     """(state, detail) of a decision, failure or open item (``rec``: what the check reads, as
     ``{"text"}`` for an item) from its marks, with its approval checked against its text: one approved
-    by a mark that is not the person's is held when the check holds it, and says why."""
+    by a mark that is not the person's is held when the check holds it, and says why. With
+    ``verdicts``, an active one is held when the check holds its text (as SessionStart's :class:`Screen`
+    reads it: ``trust.text_of``)."""
     now = state.of_marks(named)
     text = trust.text_of(rec, kind)
+    if now[0] == state.ACTIVE and verdicts is not None:
+        return state.with_verdict(now, verdicts.reason(text))
     if now[0] not in (state.HELD, state.APPROVED) or not ok.unsigned(kind, eid, text):
         return now
     if now[0] == state.APPROVED:
@@ -353,7 +400,7 @@ def numbered_entries(path: str) -> list[tuple[int, dict]]:
     return [(where[id(rec)], rec) for rec in kept if "op" not in rec and isinstance(rec.get("summary"), str)]
 
 
-def _held_records(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) -> list[dict]:
+def _held_records(memory_dir: str, states: States) -> list[dict]:
     out = []
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         path = os.path.join(memory_dir, name)
@@ -364,39 +411,49 @@ def _held_records(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) 
             if id(rec) not in kept:
                 continue
             eid = ids.of_record(rec, kind)
-            now = _record_state(named.get(eid), ok, kind, eid, rec)
+            now = states.record(kind, eid, rec)
             if now[0] == state.HELD:
-                out.append({"kind": kind, "id": eid, "state": state.HELD, "reason": now[1],
-                            "origin": provenance.describe(rec, kind), "text": rec.get("summary") or "",
-                            "file": f"{path}:{n}"})
+                out.append(_entry(kind, eid, now, states.marked(eid), provenance.describe(rec, kind),
+                                  rec.get("summary") or "", f"{path}:{n}"))
     return out
 
 
-def _held_items(memory_dir: str, named: dict[str, list[dict]], ok: Approvals) -> list[dict]:
+def _entry(kind: str, eid: str, now: tuple[str, str], marked: bool, origin: str, text: str, where: str) -> dict:
+    """A held decision, failure or open item as the review list gives it."""
+    at_read = not marked and approval.NOT_HERE not in now[1]
+    return {"kind": kind, "id": eid, "state": state.HELD, "reason": _at_read(now[1]) if at_read else now[1],
+            "origin": origin, "text": text, "file": where, "at_read": at_read}
+
+
+def _held_items(memory_dir: str, states: States) -> list[dict]:
     from lazy_harness.memory import handoff
 
     out = []
     for item in handoff.open_for_reading(memory_dir):
-        now = _record_state(named.get(item["id"]), ok, "handoff", item["id"], {"text": str(item.get("text") or "")})
+        now = states.record("handoff", item["id"], {"text": str(item.get("text") or "")})
         if now[0] == state.HELD:
-            out.append({"kind": "handoff", "id": item["id"], "state": state.HELD, "reason": now[1],
-                        "origin": f"session {item.get('opened_by') or '?'}", "text": item.get("text") or "",
-                        "file": os.path.join(memory_dir, files.HANDOFF)})
+            out.append(_entry("handoff", item["id"], now, states.marked(item["id"]),
+                              f"session {item.get('opened_by') or '?'}", item.get("text") or "",
+                              os.path.join(memory_dir, files.HANDOFF)))
     return out
 
 
-def _held_learnings(learnings_dir: str, cross: str) -> list[dict]:
+def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict]:
     out = []
     for path in files.recent_learning_files(learnings_dir, 10**9):
         meta, text = learning_text(path)
         if not meta:
             continue
-        now = learning_state({**meta, "path": path}, text, cross)
+        now = states.learning({**meta, "path": path}, text, cross)
         if now[0] in (state.HELD, state.WAITING):
-            out.append({"kind": "learning", "id": ids.of_learning(meta, path=path), "state": now[0], "reason": now[1],
+            eid = ids.of_learning(meta, path=path)
+            # why: held by the check, its frontmatter not saying so: no hold recorded yet
+            at_read = now[0] == state.HELD and state.of_learning({**meta, "path": path}, cross, text)[0] != state.HELD
+            out.append({"kind": "learning", "id": eid, "state": now[0],
+                        "reason": _at_read(now[1]) if at_read else now[1],
                         "origin": provenance.describe(meta, "learning", session_key="origin_session",
                                                       project_field="origin"),
-                        "text": meta.get("title") or "", "file": path})
+                        "text": meta.get("title") or "", "file": path, "at_read": at_read})
     return out
 
 
@@ -546,14 +603,15 @@ class Kept:
         self.used[key] = why
         return why or None
 
-    def save(self) -> bool:
-        """Write the verdicts this read used, when one of them was worked out; True when written.
-        May raise OSError."""
+    def save(self, keep_known: bool = False) -> bool:
+        """Write the verdicts this read used (``keep_known``: and those the file held), when one of them
+        was worked out; True when written. May raise OSError."""
         if not self.worked_out:
             return False
         from lazy_harness.atomic import atomic_write
 
-        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_stamp(), "verdicts": self.used}))
+        kept = self.known if keep_known else self.used
+        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_stamp(), "verdicts": kept}))
         self.worked_out = 0
         return True
 
@@ -561,6 +619,16 @@ class Kept:
 def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
     """The kept verdicts of the project whose memory is ``memory_dir``."""
     return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env))
+
+
+def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:
+    """The verdicts the views that read every entry keep (:class:`States`: ``lh memory held``, ``show``,
+    ``lh status``, the page), in ``listing/<memory key>.json`` beside SessionStart's file. why a file
+    of their own: SessionStart keeps only the verdicts of what it read (the newest entries), and
+    loading every entry's verdict would cost each start; sharing one file, each would throw the
+    other's verdicts away at every write."""
+    key = os.path.basename(memory_dir)
+    return Kept(os.path.join(os.path.dirname(paths.hold_verdicts_file(key, env)), "listing", f"{key}.json"))
 
 
 class Screen:

@@ -28,6 +28,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir, lock
 from lazy_harness.memory import ids, lines
 from lazy_harness.memory.files import iso_epoch
@@ -331,5 +332,90 @@ def reset(env: Env | None, memory_dir: str, entry_id: str, now: float) -> None:
 
 
 def this_week(memory_dir: str, now: float) -> dict:
-    """The totals of the last seven days."""
-    return tally(read(memory_dir), since=now - WEEK).totals()
+    """The totals of the last seven days: :func:`tally` of the whole file since a week ago, reading only
+    the lines that can change them (:func:`_week_rows`)."""
+    since = now - WEEK
+    out: list[dict] = []
+    epochs: dict[str, float] = {}
+    path = path_of(memory_dir)
+    for raw in _week_rows(path, since):
+        recs, how = lines.records_of(raw)
+        if how:
+            lines.note(path)
+        out += _records(recs, memory_dir, epochs)
+    return tally(out, since=since).totals()
+
+
+def _records(recs: list[dict], memory_dir: str, epochs: dict[str, float]) -> list[dict]:
+    """The well-formed usage records among ``recs``, as :func:`read` keeps them (``epochs``: each "ts"
+    parsed once)."""
+    out = []
+    for rec in recs:
+        if (rec.get("op") in OPS and isinstance(rec.get("ts"), str)
+                and (rec["op"] == "session" or isinstance(rec.get("id"), str))
+                and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
+            at = epochs.get(rec["ts"])
+            if at is None:
+                at = epochs[rec["ts"]] = iso_epoch(rec["ts"]) or 0.0
+            rec["at"], rec["folder"] = at, memory_dir
+            out.append(rec)
+    return out
+
+
+# why a date and not the file's order: lines are appended in time order, but a sync merge puts the other
+# machine's lines after ours (sync/drivers.py, "ours in order, then theirs"), months of them at a first
+# sync, so a line of this week can stand before a long run of old ones. So every line is looked at, and
+# the date its "ts" starts with is read without parsing it: a line dated before ``_floor`` (the UTC date
+# two days before the week began: every offset is within a day of UTC) is older than the week, and
+# :func:`tally` skips it, unless it is a reset, or a showing of an entry that was reset (a session shown
+# it before the reset that uses it this week: that use does not count); those are kept. A line whose
+# date cannot be read that way (damaged, two glued records, a "ts" written another way) is kept and parsed.
+
+
+def _floor(since: float) -> bytes:
+    return time.strftime("%Y-%m-%d", time.gmtime(since - 2 * 86400)).encode()
+
+
+def _week_rows(path: str, since: float) -> list[bytes]:
+    """The lines of usage.jsonl that can count in a tally since ``since`` (see above), in file order,
+    without newlines."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    rows = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if rows and rows[-1].strip() and not _whole(rows[-1]):
+        rows.pop()  # a write in flight: not read (as ``lines.read_file``)
+    floor, kept, old = _floor(since), [], []
+    reset: set[bytes] = set()
+    for n, raw in enumerate(rows):
+        # why slices and not a regex: 100,000 lines; the line as ``append`` writes it starts {"ts": "<date>T
+        if (raw.startswith(_START) and raw[18:19] == b"T" and raw[8:18] < floor and raw.count(b"{") == 1
+                and b'"reset"' not in raw):
+            old.append(n)
+            continue
+        if b"reset" in raw:
+            reset.add(_id_of(raw))
+        kept.append(n)
+    if reset:  # the showings before the week of an entry that was reset
+        kept += [n for n in old if b'"shown"' in rows[n] and _id_of(rows[n]) in reset]
+    return [rows[n] for n in sorted(kept)]
+
+
+_START = b'{"ts": "'
+
+
+def _whole(raw: bytes) -> bool:
+    try:
+        return isinstance(jsonload.loads(raw), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _id_of(raw: bytes) -> bytes:
+    """The ``"id"`` value of a line as written (b"" when none is read); only where a reset was made."""
+    import re
+
+    m = re.search(rb'"id"\s*:\s*"([^"\\]*)"', raw)
+    return m.group(1) if m else b""
