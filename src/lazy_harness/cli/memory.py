@@ -30,6 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.aliases import Owned
+    from lazy_harness.memory.held import States
 
 FULL = 2000  # characters of one field in the full lists
 
@@ -107,6 +108,10 @@ def memory() -> None:
     """Show or search a project's memory."""
 
 
+SECTIONS = ("context", "handoff", "decisions", "failures", "learnings")  # in the order show prints them
+LIMIT = 50  # entries per section show prints unless --limit or --all says otherwise
+
+
 @memory.command()
 @project_option()
 @click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why: as a new session's "
@@ -115,48 +120,97 @@ def memory() -> None:
               "it is (what it was shown, its own entries left out), as the prompt hook reads it; its whole id "
               "or a unique prefix, such as the 8 characters memory labels print.")
 @click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
-def show(project: str | None, prompt: str | None, session: str | None, history: bool) -> None:
-    """What the next session receives, then everything in memory (or, with --prompt, what a prompt gets)."""
+@click.option("--section", "sections", type=click.Choice(SECTIONS), multiple=True,
+              help="Only this section (repeatable): context (what the next session receives), handoff, "
+              "decisions, failures, learnings.")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N",
+              help=f"At most N entries per section, the newest (default {LIMIT}; 0: all).")
+@click.option("--all", "show_all", is_flag=True, help="Every entry of every section (--limit 0).")
+def show(project: str | None, prompt: str | None, session: str | None, history: bool, sections: tuple[str, ...],
+         limit: int | None, show_all: bool) -> None:
+    """What the next session receives, then what is in memory, at most 50 entries per section unless
+    --limit or --all says otherwise (or, with --prompt, what a prompt gets)."""
+    listing = [opt for opt, given in (("--section", sections), ("--limit", limit is not None), ("--all", show_all))
+               if given]
+    if prompt is not None and listing:
+        raise click.UsageError(f"--prompt goes without {listing[0]} (it prints one prompt's candidates)")
+    if show_all and limit is not None:
+        raise click.UsageError("--all goes without --limit (--all is --limit 0)")
     cwd, cfg, mdir, ldir = _setting(project)
     if prompt is not None:
         _show_prompt(prompt, cwd, cfg, session)
         return
     if session is not None:
         raise click.UsageError("--session goes with --prompt")
+    picked = set(sections or SECTIONS)
+    cut = 0 if show_all else LIMIT if limit is None else limit
     name = project_name(cwd)
     now = time.time()
+    if "context" in picked:
+        _show_context(cwd, cfg, mdir, name, now)
+        if picked == {"context"}:
+            return
+        click.echo()
+        _echo(f"==== everything in the memory of {name} ====")
+    if "handoff" in picked:
+        _show_handoff(mdir, cfg, now, history, cut)
+    _show_entries(mdir, ldir, name, cfg, picked, cut)
+
+
+def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float) -> None:
+    """The very text the SessionStart hook would give (same config, same builder)."""
     if not cfg["context"]["enabled"]:
         _echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
-    else:
-        from lazy_harness import queue
+        return
+    from lazy_harness import queue
 
-        def trouble() -> tuple[int, str | None]:
-            return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
-        text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=trouble)
-        _echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
-              keep="\n\t")
-    click.echo()
-    _echo(f"==== everything in the memory of {name} ====")
+    def trouble() -> tuple[int, str | None]:
+        return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
+    text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=trouble)
+    _echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
+          keep="\n\t")
+
+
+def _newest(items: list, cut: int, oldest_first: bool) -> list:
+    """The newest ``cut`` of ``items``, in the order they are listed in (``cut`` 0: all of them)."""
+    if not cut or len(items) <= cut:
+        return items
+    return items[-cut:] if oldest_first else items[:cut]
+
+
+def _more(section: str, total: int, shown: int) -> None:
+    """The last line of a section cut short: how many entries it did not print and how to see them."""
+    if total > shown:
+        _echo(f"  ... and {total - shown} more (lh memory show --all, or --section {section} --limit {total})")
+
+
+def _show_handoff(mdir: str, cfg: Config, now: float, history: bool, cut: int) -> None:
+    """Open handoff items (oldest first), forgotten ones and with ``history`` closed ones (newest first)."""
     state = _handoff_state(mdir)
     stale_days = cfg["handoff"]["stale_days"]
     opened = handoff.open_items(state)
     _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
-    for item in opened:
+    shown = _newest(opened, cut, oldest_first=True)
+    for item in shown:
         _echo("  " + recall.handoff_line(item, now, stale_days, FULL))
+    _more("handoff", len(opened), len(shown))
     forgotten = handoff.forgotten_items(state)
     if forgotten:  # why: tagged as a forgotten decision is, so the person finds what lh memory undo brings back
         _echo(f"Forgotten handoff items ({len(forgotten)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
-        for item in forgotten:
+        shown = _newest(forgotten, cut, oldest_first=False)
+        for item in shown:
             _echo(f"  {item['id']}  {_date(item.get('opened'))}  {one_line(item['text'], FULL)}  [forgotten]")
+        _more("handoff", len(forgotten), len(shown))
     if history:
         closed = handoff.closed_items(state)
         _echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
-        for item in closed:
+        shown = _newest(closed, cut, oldest_first=False)
+        for item in shown:
             _echo(f"  - [{item['id']}] {one_line(item['text'], FULL)} (closed "
                   f"{(item['closed'] or '')[:16].replace('T', ' ')} {handoff.by_whom(item['closed_by'])}"
                   f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
                   f"{handoff.by_whom(item['opened_by'])})")
-    _show_entries(mdir, ldir, name, cfg)
+        _more("handoff", len(closed), len(shown))
 
 
 def _handoff_state(mdir: str) -> dict:
@@ -171,35 +225,50 @@ def _handoff_state(mdir: str) -> dict:
     return state
 
 
-def _show_entries(mdir: str, ldir: str, name: str, cfg: Config) -> None:
-    """Decisions, failures and this project's learnings, each tagged with its state (memory/state.py,
-    with the hold check at read time: held.States, the same in lh memory held, search and the page)."""
+def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str], cut: int) -> None:
+    """Decisions, failures and this project's learnings (those ``picked``, the newest ``cut`` of each),
+    each tagged with its state (memory/state.py, with the hold check at read time: held.States, the
+    same in lh memory held, search and the page)."""
     from lazy_harness.memory import held, state
 
+    if not picked & {"decisions", "failures", "learnings"}:
+        return
     states = held.States(mdir, ldir)
     for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
                                  ("Failures", files.FAILURES, "prevention")):
+        if title.lower() not in picked:
+            continue
         path = os.path.join(mdir, fname)
         records = files.without_copies([rec for rec in _entries(path) if recall.is_entry(rec)])
         _echo(f"{title} ({len(records)}, {path}):")
-        for rec in records:
+        shown = _newest(records, cut, oldest_first=True)
+        for rec in shown:
             extra = one_line(rec.get(detail), FULL)
             eid = ids.of_record(rec, "failure" if fname == files.FAILURES else "decision")
             tag = state.label(states.record("failure" if fname == files.FAILURES else "decision", eid, rec))
             _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
-    from lazy_harness.memory import aliases
+        _more(title.lower(), len(records), len(shown))
+    if "learnings" in picked:
+        _show_learnings(ldir, name, mdir, cfg, states, cut)
+    states.save()
+
+
+def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States, cut: int) -> None:
+    """This project's learnings, newest first (the newest ``cut``), each tagged with its state."""
+    from lazy_harness.memory import aliases, held, state
 
     own = _learnings(ldir, name, aliases.owned(mdir))
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     cross = state.policy(cfg)
-    for learning in own:
+    shown = _newest(own, cut, oldest_first=False)
+    for learning in shown:
         now = states.learning(learning, held.check_text(learning, learning["body"]), cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
-    states.save()
+    _more("learnings", len(own), len(shown))
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:

@@ -164,7 +164,7 @@ def test_a_small_budget_never_cuts_the_header_or_the_footer_mid_word(project, bu
     text, _ = build(project, max_chars=budget)
     assert text is None or len(text) <= budget
     for line in (text or "").splitlines():
-        footer = line.startswith("Left out for space: ") and line.endswith("`lh memory show` prints all of it.")
+        footer = line.startswith("Left out for space: ") and line.endswith("`lh memory show --all` prints all of it.")
         assert line in whole or footer, (budget, line)
 
 

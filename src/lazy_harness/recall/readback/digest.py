@@ -261,7 +261,7 @@ def _fit(header: list[str], sections: list[Section], budget: int,
 def _footer(left: dict[str, int], budget: int) -> str:
     parts = [f"{n} " + NOUNS[s].format("s" if n != 1 else "") for s, n in left.items() if n]
     return (f"Left out for space: {', '.join(parts)} (context.max_chars is {budget}); "
-            "`lh memory show` prints all of it.")
+            "`lh memory show --all` prints all of it.")
 
 
 def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trouble: tuple[int, str | None] = (0, None),
