@@ -139,3 +139,20 @@ def test_a_lower_case_git_key_ending_in_a_secret_word_has_its_value_redacted(key
     out, n = redact(f"git config --global {key} hunter2Secret9")
     assert "hunter2Secret9" not in out and n == 1, out
     assert key in out
+
+
+@pytest.mark.parametrize("key", ["core.askpass", "core.askPass"])
+def test_gits_askpass_program_is_no_secret(key):
+    for program in ("ksshaskpass", "git-gui--askpass", "/usr/lib/ssh/x11-ssh-askpass"):
+        text = f"git config --global {key} {program}"
+        assert redact(text) == (text, 0)
+
+
+@pytest.mark.parametrize("text,secret", [
+    ("npm config set alias-token abcdef123456XYZ", "abcdef123456XYZ"),
+    ("yarn config set alias.npmAuthToken abcdef123456XYZ", "abcdef123456XYZ"),
+    ("git config --global alias.password hunter2Secret9", "hunter2Secret9"),
+])
+def test_a_secret_under_an_alias_key_is_still_redacted(text, secret):
+    out, n = redact(text)
+    assert secret not in out and n == 1, out

@@ -99,7 +99,7 @@ def _positionals(words: list[tuple[str, int, int]]) -> list[tuple[str, int, int]
 def _key_kind(key: str) -> str | None:
     """"last" (the key's last part names the secret), "earlier" (another part does), or None."""
     found = names.parts(key)
-    if not found or found[-1] in _NOT_VALUE or found[0] == "alias":  # why alias: git's value is a command
+    if not found or found[-1] in _NOT_VALUE or "".join(found[-2:]).endswith("askpass"):  # why: a program's name
         return None
     if found[-1] in _WORDS or tuple(found[-2:]) in _PAIRS or _glued(found[-1]):
         return "last"
@@ -139,8 +139,9 @@ def _header_credential(text: str) -> tuple[int, int] | None:
     return None if _kept(value) else (at, at + len(value))
 
 
-def _target(key: str, values: list[tuple[str, int, int]]) -> tuple[int, int] | None:
-    """Where the secret is among ``values``, the words after ``key``."""
+def _target(key: str, values: list[tuple[str, int, int]], git: bool = False) -> tuple[int, int] | None:
+    """Where the secret is among ``values``, the words after ``key`` (of a ``git`` command: an alias's
+    value is a command, a secret only when it reads as one)."""
     if not values:
         return None
     low = key.lower()
@@ -151,6 +152,8 @@ def _target(key: str, values: list[tuple[str, int, int]]) -> tuple[int, int] | N
         found = _header_credential(value)
         return None if found is None else (start + found[0], start + found[1])
     kind = _key_kind(key)
+    if git and kind and low.startswith("alias."):
+        kind = "earlier"
     if kind is None or _kept(value) or (kind == "earlier" and not names.secretish(value, "weak")):
         return None
     return start, end
@@ -159,13 +162,13 @@ def _target(key: str, values: list[tuple[str, int, int]]) -> tuple[int, int] | N
 def _config_value(m: re.Match[str], mark: str) -> str:
     """The value after a secret's key on a config command of a known tool, replaced by the marker."""
     line = m.string[max(0, m.start() - 300):m.start()].rsplit("\n", 1)[-1]
-    tool = _NPM if m.group(0).startswith("set") else _TOOL
-    if not tool.search(line):
+    tool = (_NPM if m.group(0).startswith("set") else _TOOL).search(line)
+    if tool is None:
         return m.group(0)
     words = _positionals(_words(m.group("rest")))
     if not words or "=" in words[0][0]:
         return m.group(0)  # a key=value pair is the assignment rules'
-    found = _target(words[0][0], words[1:])
+    found = _target(words[0][0], words[1:], git=tool.group(0).lstrip("\"'`(;&|/").startswith("git"))
     if found is None:
         return m.group(0)
     base = m.start("rest") - m.start()
