@@ -69,19 +69,8 @@ def read(memory_dir: str) -> list[dict]:
     records glued by a lost newline), else skipped, and the file noted for the damage report; a
     foreign record is skipped. Each gets ``at`` (its epoch) and ``folder`` (``memory_dir``: a session's
     characters count once per folder, :func:`tally`)."""
-    out = []
-    epochs: dict[str, float] = {}  # why: a showing's lines share one time; parsing each costs 3 us
-    for rec in lines.read_file(path_of(memory_dir)):  # why: a file it cannot read is said, as before
-        if (rec.get("op") in OPS and isinstance(rec.get("ts"), str)
-                and (rec["op"] == "session" or isinstance(rec.get("id"), str))
-                and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
-            at = epochs.get(rec["ts"])
-            if at is None:
-                at = epochs[rec["ts"]] = iso_epoch(rec["ts"]) or 0.0
-            rec["at"] = at
-            rec["folder"] = memory_dir
-            out.append(rec)
-    return out
+    # why a dict of epochs: a showing's lines share one time; parsing each costs 3 us
+    return _records(lines.read_file(path_of(memory_dir)), memory_dir, {})
 
 
 def merged_into(memory_dir: str) -> dict[str, str]:
