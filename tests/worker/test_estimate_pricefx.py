@@ -138,3 +138,23 @@ def test_backfills_check_share_counts_only_checks_at_the_check_models_price(isol
     assert backfill._check_estimate(cfg, None) == model_check.MAX_USD
     cfg["trust"]["model_check_model"] = "claude-haiku-4-5"  # the check keeps its own model
     assert backfill._check_estimate(cfg, None) == pytest.approx(0.004)
+
+
+def test_backfills_check_share_leaves_out_checks_whose_cost_is_only_estimated(isolated_home):
+    """A model check killed mid-call is counted at its estimate (its bound), and one that reported
+    nothing at $0: neither says what a check costs, so neither prices the share."""
+    from lazy_harness import config
+    from lazy_harness.cli import backfill
+    from lazy_harness.cost import ledger
+    from lazy_harness.worker import model_check
+    from lazy_harness.worker.llm import Usage
+
+    meta = {"project": "p", "session_id": "s", "task_id": "t"}
+    for _ in range(2):
+        ledger.record(Usage(cost_usd=0.004, reported=True, model="claude-haiku-4-5"), meta, "ok", 2000, None,
+                      time.time(), model_check.KIND)
+    ledger.record(Usage(cost_usd=0.0, reported=False, model="claude-haiku-4-5"), meta, "timeout", 2000, None,
+                  time.time(), model_check.KIND)
+    ledger.record_killed({"project": "p", "session": "s", "task": "t", "prompt_chars": 2000, "kind": model_check.KIND,
+                          "started": time.time(), "call": "c1", "model": "claude-haiku-4-5"}, model_check.MAX_USD)
+    assert backfill._check_estimate(config.defaults(), None) == pytest.approx(0.004)
