@@ -323,9 +323,10 @@ def test_recall_shows_ids_opened_time_and_stale_marks(mdir):
     head, items = recall._handoff(mdir, NOW, 14, held.Screen(set()), {})
     assert "2" not in head[1] and any("stale" in h for h in head)
     old = ids.handoff_id("ancient")
-    assert items[0].startswith(f"- open item {old}, ")
-    assert "from session sess-a: ancient; stale: open 30 days" in items[0]
-    assert items[1].startswith(f"- open item {ids.handoff_id('fresh')}, ") and items[1].endswith(": fresh")
+    # newest first: the order the budget keeps them in (the digest prints them back in date order)
+    assert items[1].startswith(f"- open item {old}, ")
+    assert "from session sess-a: ancient; stale: open 30 days" in items[1]
+    assert items[0].startswith(f"- open item {ids.handoff_id('fresh')}, ") and items[0].endswith(": fresh")
     _, items = recall._handoff(mdir, NOW, 60, held.Screen(set()), {})  # none stale, none dropped
     assert len(items) == 2 and not any("stale" in i for i in items)
 

@@ -37,6 +37,7 @@ import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from lazy_harness import config, private
@@ -183,20 +184,20 @@ class UiServer(ThreadingHTTPServer):
         self.pause = 0.0
         return got
 
-    def process_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+    def process_request(self, request: Any, client_address: Any) -> None:  # why Any: socketserver's own types
         if not self.connections.admit(request, time.monotonic()):
             self.shutdown_request(request)  # why: closed at once, not queued behind the busy ones
             return
         super().process_request(request, client_address)
 
-    def shutdown_request(self, request) -> None:  # type: ignore[no-untyped-def]
+    def shutdown_request(self, request: Any) -> None:
         self.connections.done(request)
         super().shutdown_request(request)
 
     def service_actions(self) -> None:
         self.connections.expire(time.monotonic())  # why: a head sent a byte at a time has a deadline too
 
-    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+    def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             return  # why: a client that went away or never spoke is no news: no traceback on the terminal
         super().handle_error(request, client_address)
