@@ -637,7 +637,8 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
     if change.action in ("deleted", "updated"):
-        click.echo(f"config.toml left as is ({paths.config_file()}); {_still_queued(_project_of(target) or project_dir)}")
+        still = _still_queued(_project_of(target) or project_dir)
+        click.echo(f"config.toml left as is ({paths.config_file()}); {still}")
     from lazy_harness.recall.resident import client as resident
 
     stopped = resident.stop()
