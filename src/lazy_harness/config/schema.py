@@ -55,16 +55,20 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
                                    "room for the header and one entry: a smaller value is raised to it)"),
         "max_items": ("int", 5, "entries added to one prompt at most"),
         "min_prompt_chars": ("int", 20, "prompts shorter than this get nothing"),
-        "min_terms": ("int", 2, "the bar: informative prompt words an entry must match"),
-        "min_score": ("num", 2.4, "the bar: match strength an entry must reach (BM25, scaled; docs/how/recall.md)"),
-        "min_coverage": ("int", 0, "the bar, optional: percent of the prompt's word weight an entry must match"),
+        "min_terms": ("int", 2, "the bar without similarity (semantic = false, or an entry not embedded yet): "
+                                  "informative prompt words an entry must match"),
+        "min_score": ("num", 2.4, "the bar without similarity: match strength an entry must reach (BM25, scaled; "
+                                   "docs/how/recall.md)"),
+        "min_coverage": ("int", 0, "the bar without similarity, optional: percent of the prompt's word weight an "
+                                     "entry must match"),
         "semantic": ("bool", True, "judge candidates by sentence similarity (the static model shipped with "
                                    "lazy-harness); words alone otherwise"),
         "resident_minutes": ("num", 30, "a memory of 3,000 entries or more is answered by a resident process, "
                                         "which leaves after this many idle minutes; 0: every prompt does the work "
                                         "itself"),
-        "min_similarity": ("num", 0.53, "the bar with similarity: cosine similarity plus 0.04 x strength (at "
-                                        "most 4) plus 0.2 x coverage an entry must reach (ADR 0034)"),
+        "min_similarity": ("num", 0.53, "the bar with similarity (the default; the one to tune): cosine similarity "
+                                        "plus 0.04 x strength (at most 4) plus 0.2 x coverage an entry must reach "
+                                        "(ADR 0034)"),
     },
     "sync": {
         "remote": ("str", "", "git URL or path that carries memory between machines (lh sync); empty: no sync"),
