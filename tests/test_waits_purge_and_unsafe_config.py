@@ -1,6 +1,6 @@
 """What ``lh status`` and ``lh queue`` say of a task held by a spend cap, the purge of the worker's
-per-session state (distillation lock and lineage; the cursor is kept), and ``enable_loop`` on a config.toml the
-loader refuses."""
+per-session state (the distillation lock; the cursor and a fork's lineage are kept), and
+``enable_loop`` on a config.toml the loader refuses."""
 
 import os
 import time
@@ -165,7 +165,7 @@ def _worker_state(sid: str, transcript: str) -> None:
     lineage.record(None, sid, ["99999999-aaaa-4bbb-8ccc-000000000009"])
 
 
-def test_purge_forgets_the_lock_and_lineage_of_old_sessions_only_and_keeps_every_cursor(tmp_path):
+def test_purge_forgets_the_lock_of_old_sessions_only_and_keeps_every_cursor_and_lineage(tmp_path):
     q = paths.queue_dir()
     spool.ensure_layout(q)
     transcript = tmp_path / "t.jsonl"
@@ -186,10 +186,11 @@ def test_purge_forgets_the_lock_and_lineage_of_old_sessions_only_and_keeps_every
     finally:
         cursor.release(fd)
     left = set(os.listdir(state))
-    # the cursor stays: resumed later, the session is distilled from where it was, not read whole
-    assert [n for n in left if n.startswith(old[:8])] == [old + ".cursor"], left
+    # the cursor stays: resumed later, the session is distilled from where it was, not read whole; the
+    # lineage stays: resumed later, a fork is still not told its parent's entries
+    assert sorted(n for n in left if n.startswith(old[:8])) == sorted([old + ".cursor", old + lineage.SUFFIX]), left
     assert cursor.start(None, old, str(transcript)) == 10
-    assert sweep.purge_session_state(q, cutoff=5000.0) == 0  # a cursor alone is no session to forget
+    assert sweep.purge_session_state(q, cutoff=5000.0) == 0  # a cursor and a lineage are no session to forget
     assert {f"{sid}{suffix}" for sid in (fresh, busy) for suffix in (".cursor", ".distilling", lineage.SUFFIX)} <= left
     assert cursor.start(None, busy, str(transcript)) == 10  # the holder's cursor is kept
 

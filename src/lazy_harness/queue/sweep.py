@@ -162,13 +162,17 @@ def _unlink_quiet(path: str) -> None:
 # --- purge ----------------------------------------------------------------------------------------
 
 # what a session leaves in queue/state/, as ``<session>.<kind>``: the gates' (pending, done, lock),
-# what it was shown (memory/usage.py: seen; recall/prompt/already_shown.py: shown), the worker's
-# distillation lock (worker/cursor.py: distilling) and a fork's parents
-# (memory/lineage.py: lineage). why named here: the queue imports neither the worker nor the store
-STATE_KINDS = ("pending", "done", "lock", "seen", "shown", "distilling", "lineage")
+# what it was shown (memory/usage.py: seen; recall/prompt/already_shown.py: shown) and the worker's
+# distillation lock (worker/cursor.py: distilling). why named here: the queue imports neither the
+# worker nor the store
+STATE_KINDS = ("pending", "done", "lock", "seen", "shown", "distilling")
 # why not the cursor: a forgotten session resumed later is queued anew, and its cursor keeps the
 # distillation to what is new (read whole, the model words the old part afresh: near-duplicates, paid)
-FORGOTTEN = ("pending", "done", "seen", "shown", "lineage")  # the lock files go last
+# why not a fork's parents (memory/lineage.py: ``<session>.lineage``): the hooks read the fork's
+# transcript only while the lineage says ``?``, so a fork resumed after the purge was told its parents'
+# entries as notes from earlier sessions; a few bytes per fork, kept as the cursor is (and not in
+# STATE_KINDS, so a lineage left alone is no session the next purge forgets again)
+FORGOTTEN = ("pending", "done", "seen", "shown")  # the lock files go last
 
 
 def purge_session_state(queue: str, cutoff: float) -> int:
