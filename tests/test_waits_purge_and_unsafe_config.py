@@ -213,3 +213,16 @@ def test_enable_loop_leaves_a_config_open_to_others_untouched_with_the_loaders_e
     [line] = r.err.strip().splitlines()
     assert line.startswith(f"lh: {path} is open to group or others (mode 0666)") and "chmod" in line, line
     assert (open(path, "rb").read(), os.stat(path).st_mtime_ns) == before
+
+
+def test_purge_counts_no_session_for_a_lock_file_that_is_not_a_sessions(tmp_path):
+    """The state folder holds other files' locks too (``approvals-adopted.json.lock``): no session of
+    that name is forgotten at every purge, and the lock another process may hold stays."""
+    q = paths.queue_dir()
+    spool.ensure_layout(q)
+    other = os.path.join(paths.state_dir(), "approvals-adopted.json.lock")
+    with open(other, "w"):
+        pass
+    os.utime(other, (1000.0, 1000.0))
+    assert sweep.purge_session_state(q, cutoff=5000.0) == 0
+    assert os.path.exists(other)

@@ -198,7 +198,8 @@ def _last_touched(state: str) -> dict[str, float]:
     sessions: dict[str, float] = {}
     for name in names:
         sid, dot, kind = name.rpartition(".")
-        if not dot or not sid or kind not in STATE_KINDS or name.startswith("."):
+        # why the id's own form: other files' locks live here too (``approvals-adopted.json.lock``)
+        if not dot or not sid or kind not in STATE_KINDS or paths.safe_session_id(sid) != sid:
             continue
         try:
             mtime = os.stat(os.path.join(state, name)).st_mtime
