@@ -350,8 +350,9 @@ def persist_intents_dir(env: Mapping[str, str] | None = None) -> str:
 
 
 def last_key_file(root: str, env: Mapping[str, str] | None = None) -> str:
-    """The memory key the worker last wrote for the project at ``root`` (machine-local, one line): a
-    key that differs from today's says the project's origin changed (memory/migrate.py)."""
+    """The memory key the worker last wrote for the project at ``root``, the root, and which repository
+    was there (machine-local, up to three lines): a key that differs from today's says the project's
+    origin changed, when the repository is the same one (memory/migrate.py)."""
     return os.path.join(state_dir(env), "keys", project_key(root))
 
 

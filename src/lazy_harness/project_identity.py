@@ -163,6 +163,98 @@ def git_branch(cwd: str) -> str | None:
     return ref[len("ref: refs/heads/"):] or None
 
 
+def git_dir(root: str) -> str | None:
+    """The git folder (where ``HEAD`` is) of the repository whose main working tree is ``root``; None
+    outside one of ours."""
+    kind = _dotgit(root)
+    if kind == "dir":
+        return os.path.join(root, ".git")
+    return _gitdir_of(os.path.join(root, ".git")) if kind == "file" else None
+
+
+def _object_name(text: str) -> str | None:
+    name = text.strip().lower()
+    return name if len(name) in (40, 64) and not name.strip("0123456789abcdef") else None
+
+
+def head_commit(root: str) -> str | None:
+    """The commit ``HEAD`` points at in the repository whose main working tree is ``root``, from
+    ``HEAD`` and the branch's ref file or ``packed-refs`` (no git process); None before the first
+    commit, outside a repository, or when the refs are kept otherwise (reftable)."""
+    gitdir = git_dir(root)
+    if gitdir is None:
+        return None
+    head = _read_first_line(os.path.join(gitdir, "HEAD")) or ""
+    if not head.startswith("ref:"):
+        return _object_name(head)
+    ref = head[len("ref:"):].strip()
+    if not ref.startswith("refs/") or ".." in ref.split("/"):
+        return None
+    common = _common_dir(gitdir) or gitdir  # why: branches live in the common folder of worktrees
+    loose = _read_first_line(os.path.join(common, ref))
+    if loose is not None:
+        return _object_name(loose)
+    for line in (_read(os.path.join(common, "packed-refs"), 1 << 22) or "").split("\n"):
+        name, _, packed = line.partition(" ")
+        if packed.strip() == ref:
+            return _object_name(name)
+    return None
+
+
+def has_object(root: str, name: str) -> bool:
+    """Whether the repository whose main working tree is ``root`` holds object ``name`` (a commit
+    recorded earlier): loose, or in a pack's index (version 2), in its objects folder or one it
+    borrows from (``info/alternates``). False when it cannot tell: a caller then keeps things apart."""
+    gitdir = git_dir(root)
+    name = _object_name(name) or ""
+    if gitdir is None or not name:
+        return False
+    objects = os.path.join(_common_dir(gitdir) or gitdir, "objects")
+    borrowed = [b.strip() for b in (_read(os.path.join(objects, "info", "alternates"), 65536) or "").split("\n")]
+    folders = [objects] + [os.path.join(objects, b) for b in borrowed if b and not b.startswith("#")]
+    return any(_object_in(folder, name) for folder in folders)
+
+
+def _object_in(objects: str, name: str) -> bool:
+    if os.path.isfile(os.path.join(objects, name[:2], name[2:])):
+        return True
+    packs = os.path.join(objects, "pack")
+    try:
+        indexes = [n for n in os.listdir(packs) if n.endswith(".idx")]
+    except OSError:
+        return False
+    return any(_in_pack_index(os.path.join(packs, n), bytes.fromhex(name)) for n in indexes)
+
+
+def _in_pack_index(path: str, wanted: bytes) -> bool:
+    """A binary search of a version 2 pack index: magic and version, 256 cumulative counts by first
+    byte, then the sorted object names."""
+    size = len(wanted)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        if os.pread(fd, 8, 0) != b"\xfftOc\x00\x00\x00\x02":
+            return False
+        fan = os.pread(fd, 1024, 8)
+        lo = int.from_bytes(fan[4 * wanted[0] - 4:4 * wanted[0]], "big") if wanted[0] else 0
+        hi = int.from_bytes(fan[4 * wanted[0]:4 * wanted[0] + 4], "big")
+        while lo < hi:
+            mid = (lo + hi) // 2
+            got = os.pread(fd, size, 1032 + mid * size)
+            if got == wanted:
+                return True
+            if len(got) < size:
+                return False
+            lo, hi = (mid + 1, hi) if got < wanted else (lo, mid)
+        return False
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def project_name(cwd: str) -> str:
     return os.path.basename(project_root(cwd).rstrip(os.sep)) or "root"
 

@@ -156,7 +156,8 @@ def test_a_changed_origin_takes_the_earlier_memory_along_once(tmp_path, monkeypa
     assert aliases.owned(now).keys == {os.path.basename(now), os.path.basename(first)}
     with open(os.path.join(now, "decisions.jsonl")) as fh:
         assert len(fh.read().splitlines()) == 1
-    assert not os.path.exists(os.path.join(first, "decisions.jsonl"))
+    # a remote key's folder is every synced machine's: copied, never emptied (ADR 0035, amended)
+    assert os.path.exists(os.path.join(first, "decisions.jsonl"))
     found = invoke("memory", "search", "staging", "deploy", "--project", root)
     assert "stage-7" in found.out and "[project-only" not in found.out, found.out
 

@@ -277,7 +277,7 @@ def migration(s: Start) -> str:
     key = paths.project_key(root)
     mdir = paths.project_memory_dir(root, s.env, s.cfg["memory"]["path"] or None)
     if not migrate.pending(key, root, s.env, mdir) and not migrate.stale_index(key, root, s.env) \
-            and not migrate.unrecorded_alias(root, mdir) and not migrate.earlier_key(root, mdir, s.env):
+            and not migrate.unrecorded_alias(root, mdir, s.env) and not migrate.earlier_key(root, mdir, s.env):
         return ""
     try:
         lines = migrate.migrate(mdir, key, root, s.env, s.now)

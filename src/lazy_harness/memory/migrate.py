@@ -53,25 +53,30 @@ def legacy_dirs(key: str, root: str | None, env: Env | None = None, memory_dir: 
             keys.append(old)
     out = [paths.claude_memory_dir(k, env) for k in keys]
     if root and memory_dir:
-        earlier = earlier_folder(root, memory_dir)
+        earlier = earlier_folder(root, memory_dir, env)
         if earlier:
             out.append(earlier)
     return out
 
 
-def earlier_folder(root: str, memory_dir: str) -> str | None:
+def earlier_folder(root: str, memory_dir: str, env: Env | None = None) -> str | None:
     """The path-keyed folder beside ``memory_dir`` that held this project's memory before it was known
     by its origin remote; None when ``memory_dir`` is that folder, it is missing, or it belongs to
-    another repository with the same path key (``_written_for``). Its journals stay there
-    (``lh memory history`` lists them)."""
+    another repository with the same path key (``_written_for``) or to one that was at this path
+    before (``_path_key_ours``) and ``memory_dir`` does not count it as its own. Its journals stay
+    there (``lh memory history`` lists them)."""
     key = paths.project_key(root)
     if os.path.basename(memory_dir.rstrip(os.sep)) == key:
         return None
     by_path = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), key)
-    return by_path if os.path.isdir(by_path) and _written_for(by_path, root) else None
+    if not os.path.isdir(by_path) or not _written_for(by_path, root):
+        return None
+    from lazy_harness.memory import aliases
+
+    return by_path if key in aliases.owned(memory_dir).keys or _path_key_ours(root, env) else None
 
 
-def unrecorded_alias(root: str | None, memory_dir: str) -> str | None:
+def unrecorded_alias(root: str | None, memory_dir: str, env: Env | None = None) -> str | None:
     """The path key of the folder that held this project's memory before it was known by its origin
     (``earlier_folder``), when ``memory_dir``'s ``aliases.jsonl`` does not name it yet: the learnings
     written under that key must stay this project's (memory/aliases.py). One ``stat`` when there is
@@ -88,7 +93,19 @@ def unrecorded_alias(root: str | None, memory_dir: str) -> str | None:
 
     if key in aliases.owned(memory_dir).keys:
         return None
-    return key if _written_for(by_path, root) else None
+    return key if _written_for(by_path, root) and _path_key_ours(root, env) else None
+
+
+def _path_key_ours(root: str, env: Env | None) -> bool:
+    """Whether the path-keyed folder of ``root`` may hold this repository's memory: the last-key file
+    keeps no repository (older file, a folder without git: as before), or it names that path key and
+    this repository. why: a repository made where another one was has its path key; the last key
+    written there, not the path, says whose memory that folder is (a refused one is remembered as the
+    new repository's key, so it is not asked again)."""
+    key, _, kept = _record(paths.last_key_file(root, env))
+    if not kept:
+        return True
+    return key == paths.project_key(root) and same_repository(root, env)
 
 
 def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> str | None:
@@ -112,29 +129,74 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
 
 
 def _last_key(path: str) -> tuple[str, str | None]:
-    """(the key, the project root) a last-key file holds: two lines, the root only in files written
-    since it was kept (an older file holds the key alone); ("", None) when it cannot be read."""
+    """(the key, the project root) a last-key file holds (:func:`_record`)."""
+    return _record(path)[:2]
+
+
+def _record(path: str) -> tuple[str, str | None, str]:
+    """(the key, the project root, the repository's identity) a last-key file holds: up to three
+    lines, the root only in files written since it was kept (an older file holds the key alone), the
+    identity (:func:`identity`) only in files written since it was kept; ("", None, "") when it cannot
+    be read."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             lines = fh.read(8192).split("\n")
     except OSError:
-        return "", None
+        return "", None, ""
     root = lines[1].strip() if len(lines) > 1 else ""
-    return lines[0].strip(), root if os.path.isabs(root) else None
+    kept = lines[2].strip() if len(lines) > 2 else ""
+    return lines[0].strip(), root if os.path.isabs(root) else None, kept
+
+
+def identity(root: str) -> str:
+    """Which repository is at ``root``: ``commit <sha>`` of the commit HEAD points at, or before the
+    first commit ``gitdir <device>:<inode>`` of its git folder; "" outside a repository. Read from
+    its files, no git process."""
+    commit = project_identity.head_commit(root)
+    if commit:
+        return f"commit {commit}"
+    gitdir = _gitdir_id(root)
+    return f"gitdir {gitdir}" if gitdir else ""
+
+
+def _gitdir_id(root: str) -> str | None:
+    gitdir = project_identity.git_dir(root)
+    try:
+        st = os.stat(gitdir) if gitdir else None
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}" if st else None
+
+
+def same_repository(root: str, env: Env | None = None) -> bool:
+    """Whether the repository at ``root`` is the one the last-key file of ``root`` was written for:
+    its recorded commit is in this repository (``project_identity.has_object``, looked up only when
+    HEAD moved since), or with no commit recorded its git folder is the same one. True when the file
+    keeps no identity (written by an older version, or for a folder that was no repository): as before.
+    why not ``git cat-file``: the hook asks this, and the store never runs a process (tests/test_layering.py)."""
+    kind, _, value = _record(paths.last_key_file(root, env))[2].partition(" ")
+    if kind == "gitdir":
+        return value == _gitdir_id(root)
+    if kind != "commit":
+        return True
+    return value == project_identity.head_commit(root) or project_identity.has_object(root, value)
 
 
 def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
-    """Keep the memory key the project at ``root`` is written under now, and the root itself (the
-    worker after each task, and :func:`migrate` after each move); written only when one of them
-    changed. why the root: a project whose folder still exists is live (``recorded_roots``), also once
-    Claude Code deleted its transcripts, the other proof of where a project is."""
+    """Keep the memory key the project at ``root`` is written under now, the root itself, and which
+    repository is there (:func:`identity`) (the worker after each task, and :func:`migrate` after each
+    move); written only when one of them changed. why the root: a project whose folder still exists is
+    live (``recorded_roots``), also once Claude Code deleted its transcripts, the other proof of where
+    a project is. why the identity: a key changed at this path is taken over only by the repository
+    it was written for, not by another one made in the same folder (:func:`same_repository`)."""
     from lazy_harness.atomic import atomic_write
 
     key = os.path.basename(memory_dir.rstrip(os.sep))
     kept = root if os.path.isabs(root) and "\n" not in root else None  # why: a root must be one line
+    repo = identity(root)
     path = paths.last_key_file(root, env)
-    if _last_key(path) != (key, kept):
-        atomic_write(path, key + "\n" + (kept + "\n" if kept else ""))
+    if _record(path) != (key, kept, repo):
+        atomic_write(path, "\n".join((key, kept or "", repo)).rstrip("\n") + "\n")
 
 
 def recorded_roots(env: Env | None = None) -> list[tuple[str, str | None]]:
@@ -170,28 +232,45 @@ def _key_files(env: Env | None) -> list[str]:
         return []
 
 
-def take_over(old_dir: str, memory_dir: str, now: float) -> list[str]:
+def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None) -> list[str]:
     """Merge an earlier memory folder of this project into ``memory_dir`` (the caller holds its folder
     lock): decisions, failures, handoff log and marks entry by entry (``merge_jsonl``: a rerun after a
     cut adds nothing twice), handoff.md rendered again from the merged log (or, from a version before
-    the log, merged item by item). Its learnings stay: an alias makes them this project's."""
+    the log, merged item by item). Its learnings stay: an alias makes them this project's. The old
+    files are removed, except from a folder others still read (:func:`_read_elsewhere`): copied, left
+    as they are (a later merge adds nothing twice)."""
     out = []
+    keep = _read_elsewhere(os.path.basename(old_dir.rstrip(os.sep)), env)
     state = os.path.join(old_dir, "handoff.jsonl")
     had_state = os.path.isfile(state) and not os.path.islink(state)
     for name in JSONL:
         path = os.path.join(old_dir, name)
         if os.path.isfile(path) and not os.path.islink(path):
-            out.append(merge_jsonl(path, os.path.join(memory_dir, name)))
+            out.append(merge_jsonl(path, os.path.join(memory_dir, name), keep))
     md = os.path.join(old_dir, HANDOFF)
     if had_state:  # why: handoff.md beside handoff.jsonl is its rendering: render the merged log here
         from lazy_harness.memory import handoff
 
         handoff.write_markdown(memory_dir, {"session_id": "migrate", "task_id": os.path.basename(old_dir)}, now)
-        if os.path.isfile(md) and not os.path.islink(md):
+        if os.path.isfile(md) and not os.path.islink(md) and not keep:
             os.unlink(md)
     elif os.path.isfile(md) and not os.path.islink(md):
-        out.append(move_handoff(md, memory_dir, now))
+        out.append(move_handoff(md, memory_dir, now, keep))
     return out
+
+
+def _read_elsewhere(key: str, env: Env | None) -> bool:
+    """Whether the memory folder of ``key`` is still read by others once taken over: a remote key's
+    (``paths.remote_key``: path keys start with ``-``) is every machine's through sync, where removing
+    its files would remove them on every machine whose clone still has that origin; a path key's while
+    a project the worker wrote for is still keyed by it (or a record without a root names it: its
+    project cannot be told gone), which ``lh memory adopt --force`` takes over."""
+    if not key.startswith("-"):
+        return True
+    for last, other in recorded_roots(env):
+        if last == key and (other is None or (os.path.isdir(other) and paths.memory_key(other) == key)):
+            return True
+    return False
 
 
 def _written_for(folder: str, root: str) -> bool:
@@ -279,7 +358,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     a moved handoff.md. Returns log lines (empty when there was nothing to do). A file that cannot be
     moved stays where it is and is named in a line."""
     todo = pending(key, root, env, memory_dir)
-    alias = unrecorded_alias(root, memory_dir)
+    alias = unrecorded_alias(root, memory_dir, env)
     moved = earlier_key(root, memory_dir, env)
     out = []
     owner = still_owned(moved, root, env) if moved and root else None
@@ -287,6 +366,11 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         out.append(f"migrate: {moved} is still the memory of {'another project' if owner == '?' else owner}, "
                    f"left there; if that folder and {root} are one project: lh memory adopt --force -- {moved}")
         moved = None
+    if moved and root and not same_repository(root, env):
+        out.append(f"migrate: {moved} was the memory of another repository at {root}, left there; "
+                   f"if it is this project's: lh memory adopt -- {moved}")
+        moved = None
+        remember_key(root, memory_dir, env)  # why: the folder is this repository's now; told once
     if not todo and not alias and not moved:
         return out + [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
@@ -306,7 +390,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
             except (OSError, ValueError) as exc:
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
         if moved and root:
-            out += _take_over_key(memory_dir, moved, root, now)
+            out += _take_over_key(memory_dir, moved, root, now, env)
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
@@ -343,7 +427,7 @@ def _alias_earlier(memory_dir: str, alias: str, root: str, now: float) -> list[s
     return out
 
 
-def _take_over_key(memory_dir: str, moved: str, root: str, now: float) -> list[str]:
+def _take_over_key(memory_dir: str, moved: str, root: str, now: float, env: Env | None) -> list[str]:
     """The origin changed or went (the caller holds the folder lock): the folder of the key ``moved``
     the project was last written under is taken over (its entries, then what it owned), then its key
     recorded as an alias. why the alias last: a run cut before it finds the key unaliased and ends it."""
@@ -351,7 +435,7 @@ def _take_over_key(memory_dir: str, moved: str, root: str, now: float) -> list[s
 
     name = os.path.basename(root.rstrip(os.sep)) or "root"
     old_dir = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), moved)
-    out = take_over(old_dir, memory_dir, now)
+    out = take_over(old_dir, memory_dir, now, env)
     out += [f"migrate: {line}" for line in aliases.carry(old_dir, memory_dir, now, name, locked=True)]
     if aliases.record(memory_dir, aliases.ALIAS, moved, "the project's origin changed", now, locked=True,
                       project=name):
@@ -359,7 +443,9 @@ def _take_over_key(memory_dir: str, moved: str, root: str, now: float) -> list[s
     return out
 
 
-def merge_jsonl(src: str, dst: str) -> str:
+def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
+    """Append to ``dst`` each entry of ``src`` it does not hold yet (by normalised summary, else the
+    same line), then remove ``src`` unless ``keep``. A log line."""
     import json
 
     from lazy_harness.atomic import append_line
@@ -400,9 +486,11 @@ def merge_jsonl(src: str, dst: str) -> str:
             lines_there.add(line)
         append_line(dst, line)
         added += 1
-    os.unlink(src)
+    if not keep:
+        os.unlink(src)
     skipped = f", {torn} unreadable line(s) skipped" if torn else ""
-    return f"migrate: {src} -> {dst}: {added} of {len(records)} entries added{skipped}"
+    left = ", copied: left for the machines and projects that still read it" if keep else ""
+    return f"migrate: {src} -> {dst}: {added} of {len(records)} entries added{skipped}{left}"
 
 
 def _lines(path: str) -> set[str]:
@@ -421,7 +509,9 @@ def _read(path: str) -> str | None:
         return None
 
 
-def move_handoff(src: str, memory_dir: str, now: float) -> str:
+def move_handoff(src: str, memory_dir: str, now: float, keep: bool = False) -> str:
+    """Bring ``src`` (a handoff.md) into ``memory_dir``: copied when the project has none, else merged
+    item by item; then removed unless ``keep``. A log line."""
     from lazy_harness.atomic import atomic_write
 
     text = _read(src)
@@ -432,16 +522,21 @@ def move_handoff(src: str, memory_dir: str, now: float) -> str:
     has_state = os.path.exists(os.path.join(memory_dir, "handoff.jsonl"))
     if current is None and not has_state:
         atomic_write(dst, text)
-        os.unlink(src)
+        _remove_unless(src, keep)
         return f"migrate: {src} -> {dst}"
     if current == text:  # a run cut between the copy and the removal
-        os.unlink(src)
+        _remove_unless(src, keep)
         return f"migrate: {src} -> {dst} (copied before)"
     from lazy_harness.memory import handoff
 
     handoff.merge_markdown(memory_dir, text, now, src, locked=True)  # migrate() holds the folder lock
-    os.unlink(src)
+    _remove_unless(src, keep)
     return f"migrate: {src} merged into {memory_dir}"
+
+
+def _remove_unless(path: str, keep: bool) -> None:
+    if not keep:
+        os.unlink(path)
 
 
 def _sweep_temps(folder: str) -> None:

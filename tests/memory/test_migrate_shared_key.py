@@ -1,0 +1,125 @@
+"""memory/migrate.py: taking over a memory folder other machines or projects still read copies it and
+leaves it as it is (ADR 0035, amended). A remote key's folder is every machine's through sync: emptying
+it on the machine whose origin changed emptied it on every other one. A folder still live elsewhere
+(``lh memory adopt --force``) keeps its memory for its project. Entries copied twice are added once."""
+
+import json
+import os
+import time
+
+from lazy_harness import config, paths, sync
+from lazy_harness.memory import entries, ids, migrate
+from tests.cli.lhrun import invoke
+from tests.memory.test_follows_project import write_as_session
+from tests.memory.test_identity_review_fixes import DECIDED, sees, start, worked_in
+from tests.memory.test_migrate_other_repository import repo
+from tests.support.git_repos import git
+
+NOW = time.time()
+SHARED = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "handoff.md")
+
+
+class Machine:
+    """A home of its own, syncing its data folder with ``remote`` (tests/test_sync.py's machines)."""
+
+    def __init__(self, tmp_path, remote: str, name: str) -> None:
+        home = tmp_path / name
+        self.env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
+                    "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"),
+                    "CLAUDE_CONFIG_DIR": str(home / "claude")}
+        self.cfg = config.defaults()
+        self.cfg["sync"]["remote"] = remote
+
+    def decide(self, root: str, summary: str) -> str:
+        """A decision written for the project at ``root`` as the worker does, its key kept."""
+        mdir = paths.memory_dir(root, self.env)
+        os.makedirs(mdir, exist_ok=True)
+        rec = entries.record("decision", {"summary": summary}, {"project": "api", "session_id": "s", "task_id": "t"},
+                             NOW)
+        with open(os.path.join(mdir, "decisions.jsonl"), "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"id": ids.entry_id("decision", summary), **rec}) + "\n")
+        migrate.remember_key(root, mdir, self.env)
+        return mdir
+
+    def sync(self) -> None:
+        sync.run(self.cfg, self.env)
+
+
+def summaries(mdir: str) -> list[str]:
+    try:
+        with open(os.path.join(mdir, "decisions.jsonl"), encoding="utf-8") as fh:
+            return [json.loads(ln)["summary"] for ln in fh if ln.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def folder_state(folder: str) -> dict[str, bytes]:
+    out = {}
+    for name in SHARED:
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            with open(path, "rb") as fh:
+                out[name] = fh.read()
+    return out
+
+
+def test_an_origin_changed_on_one_machine_leaves_the_other_machines_memory_whole(tmp_path):
+    remote = str(tmp_path / "memory.git")
+    git("init", "-q", "--bare", remote, cwd=str(tmp_path))
+    up = repo(str(tmp_path / "up"), "api")
+    a_root, b_root = str(tmp_path / "a-api"), str(tmp_path / "b-api")
+    for root in (a_root, b_root):
+        git("clone", "-q", up, root, cwd=str(tmp_path))
+        git("remote", "set-url", "origin", "git@github.com:team/api.git", cwd=root)
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    shared = a.decide(a_root, "Decided on A")
+    a.sync()
+    assert b.decide(b_root, "Decided on B").replace(b.env["HOME"], "") == shared.replace(a.env["HOME"], "")
+    b.sync()
+    a.sync()
+    git("remote", "set-url", "origin", "git@github.com:team/api-core.git", cwd=a_root)  # renamed on A
+    renamed = paths.memory_dir(a_root, a.env)
+    migrate.migrate(renamed, paths.project_key(a_root), a_root, a.env, NOW)
+    assert sorted(summaries(renamed)) == ["Decided on A", "Decided on B"]
+    a.sync()
+    b.sync()  # B still on the old URL
+    assert sorted(summaries(paths.memory_dir(b_root, b.env))) == ["Decided on A", "Decided on B"]
+
+
+def test_a_taken_over_remote_folder_is_left_as_it_was_and_merged_again_adds_nothing_twice(tmp_path):
+    root = repo(str(tmp_path / "work" / "api"), "api", origin="git@gitlab.com:team/api.git")
+    first = worked_in(root)
+    write_as_session(root, {"handoff": ["Finish the rollback script"]}, session="sess-h")
+    before = folder_state(first)
+    assert "decisions.jsonl" in before and "failures.jsonl" in before
+    git("remote", "set-url", "origin", "git@github.com:team/api.git", cwd=root)
+    now = paths.memory_dir(root)
+    assert sees(start(root)) == (True, True, True)
+    assert folder_state(first) == before  # every other machine still reads it
+    with open(os.path.join(first, "decisions.jsonl"), "a", encoding="utf-8") as fh:  # synced in from one
+        fh.write(json.dumps({"id": "d-0badc0de", "type": "decision", "summary": "Decided later elsewhere"}) + "\n")
+    assert migrate.take_over(first, now, NOW)
+    assert sorted(summaries(now)) == sorted([DECIDED, "Decided later elsewhere"])
+
+
+def test_adopt_force_of_a_folder_still_live_elsewhere_leaves_that_project_its_memory(tmp_path):
+    x = repo(str(tmp_path / "work" / "billing"), "billing")
+    y = repo(str(tmp_path / "work" / "api"), "api")
+    worked_in(x)
+    key = paths.project_key(x)
+    forced = invoke("memory", "adopt", "--force", "--project", y, "--", key)
+    assert forced.code == 0, forced.err
+    assert sees(start(x)) == (True, True, True)  # billing still has its memory
+    assert DECIDED in start(y, sid="y")
+    assert summaries(paths.memory_dir(x)) == [DECIDED]
+
+
+def test_adopting_the_path_keyed_folder_of_a_moved_project_still_moves_it(tmp_path):
+    old = repo(str(tmp_path / "work" / "api-old"), "api")
+    earlier = worked_in(old)
+    new = str(tmp_path / "work" / "api")
+    os.rename(old, new)
+    done = invoke("memory", "adopt", "--project", new, "--", os.path.basename(earlier))
+    assert done.code == 0, done.out + done.err
+    assert DECIDED in start(new)
+    assert summaries(earlier) == []  # no other project reads it: nothing left behind
