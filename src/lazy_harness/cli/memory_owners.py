@@ -78,20 +78,41 @@ def assign(learning_id: str, target: str) -> None:
     """Give a project learning that has no project to one (it is shown there from then on)."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import owners
+    from lazy_harness.memory import migrate, owners
+    from lazy_harness.project_identity import project_root
 
     mroot, ldir, cfg = _roots()
     known = {h["id"]: h for h in owners.orphans(mroot, ldir, os.environ)}
     if learning_id not in known:
         raise LhError(f"{learning_id} is not an unassigned project learning", hint="lh memory unassigned")
-    key = target if os.path.isdir(os.path.join(mroot, target)) and os.sep not in target else None
-    if key is None:
-        if not os.path.isdir(target):
-            raise LhError(f"{target!r} is neither a memory key in {mroot} nor a folder", hint="lh memory unassigned")
-        key = os.path.basename(paths.memory_dir(os.path.abspath(target), None, cfg["memory"]["path"] or None))
+    if _is_key(mroot, target):
+        key, root = target, _live_root(mroot, target)
+    elif target and os.path.isdir(target):
+        root = project_root(os.path.abspath(target))
+        key = os.path.basename(paths.project_memory_dir(root, None, cfg["memory"]["path"] or None))
+    else:
+        raise LhError(f"{target!r} is neither a memory key in {mroot} nor a folder", hint="lh memory unassigned")
     owners.assign(mroot, learning_id, key, time.time())
+    if root is not None:  # why: as the worker does: an origin change before its next session finds the adoption
+        migrate.remember_key(root, os.path.join(mroot, key))
     index_after(os.path.join(mroot, key), ldir)
     _say(f"{learning_id} is {key}'s now ({os.path.join(mroot, key)})")
+
+
+def _live_root(mroot: str, key: str) -> str | None:
+    """The folder of the live project whose memory key is ``key``; None when none is known."""
+    from lazy_harness.memory import aliases
+
+    known = aliases.known_projects(mroot, os.environ).get(key)
+    return known["root"] if known and known["live"] else None
+
+
+def _is_key(mroot: str, name: str) -> bool:
+    """Whether ``name`` names a memory folder in ``mroot`` (a child of it, by its name). why not only
+    ``isdir``: ``.`` and ``..`` are folders of every folder, and a name with a separator is a path."""
+    if name in ("", ".", "..") or os.sep in name or (os.altsep and os.altsep in name):
+        return False
+    return os.path.isdir(os.path.join(mroot, name))
 
 
 @click.command()
@@ -104,23 +125,24 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--"."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import owners
+    from lazy_harness.memory import aliases, migrate, owners
     from lazy_harness.project_identity import project_name, project_root
 
     mroot, ldir, cfg = _roots()
     root = project_root(os.path.abspath(project or os.getcwd()))
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     old = os.path.join(mroot, old_key)
-    if os.sep in old_key or old_key in ("", ".", "..") or not os.path.isdir(old):
+    if not _is_key(mroot, old_key):
         raise LhError(f"no memory folder {old_key!r} in {mroot}", hint="lh memory path --old")
     if os.path.realpath(old) == os.path.realpath(mdir):
         raise LhError(f"{old_key} is this project's own memory folder", hint="lh memory path --old")
-    live = owners.known_projects(mroot, os.environ).get(old_key)
+    live = aliases.known_projects(mroot, os.environ).get(old_key)
     if live and live["live"] and not force:
         raise LhError(f"{old_key} is the memory of {live['root']}, which still exists: adopting it would merge "
                       "two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
     for line in owners.adopt_folder(old, mdir, time.time(), project_name(root)):
         _say(f"lh: {line}")
+    migrate.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
     index_after(mdir, ldir)
     index_after(old, ldir)  # why: the old folder's entries leave the index with its files
     _say(f"{old_key} adopted into {mdir}")

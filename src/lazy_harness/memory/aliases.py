@@ -15,34 +15,50 @@ written before keys were recorded (only its origin's name: ``lh memory unassigne
 Append-only, one whole line per record, under the folder lock (memory.files.FolderLock), so a
 record is either there or not and writing it twice changes nothing; sync merges the file as a set
 of lines. Readers read it whole (a few lines).
+
+Whose a learning without a key is (only its origin's name) is decided here, once, for every reader:
+:func:`keyless_owner` over the projects this machine knows (:func:`known_projects`). ``lh memory
+unassigned`` (memory/owners.py) adopts by it and lists what it gives no owner; ``Owned.lists`` (``lh
+memory show``, the page, consolidation) lists such a learning only in the project it names.
 Hot path: only ``os`` and our ``jsonload`` at import time.
 """
+
+from __future__ import annotations
 
 import os
 
 from lazy_harness import jsonload
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load this module: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
+
 FILE = "aliases.jsonl"
 ALIAS, ADOPT = "alias", "adopt"
+# (learning id -> the keys that adopted it, project name -> memory keys, Claude Code folder -> its cwd)
+Keyless = tuple[dict[str, list[str]], dict[str, list[str]], dict[str, str | None]]
 
 
 class Owned:
     """The keys whose project-scoped learnings are this folder's (its own first) and the learning ids
     it adopted."""
 
-    __slots__ = ("keys", "adopted", "memory_dir", "_elsewhere")
+    __slots__ = ("keys", "adopted", "memory_dir", "_keyless")
 
     def __init__(self, keys: frozenset, adopted: frozenset, memory_dir: str | None = None) -> None:
         self.keys, self.adopted, self.memory_dir = keys, adopted, memory_dir
-        self._elsewhere: tuple[frozenset, frozenset] | None = None
+        self._keyless: Keyless | None = None
 
     def lists(self, meta: dict, name: str) -> bool:
         """Whether a learning (its frontmatter, with ``id``) is the project's own (``lh memory show``,
         the page, consolidation): written under one of its keys, or adopted; one written before keys
-        were recorded, by its origin ``name``, only while no folder adopted it and no other project's
-        memory folder records that name (``lh memory unassigned``'s rule: two projects of one name get
-        it listed, shown in neither until assigned). why the key first: ``~/work/api`` and
-        ``~/clients/x/api`` share the name, and consolidating one deprecated the other's learnings."""
+        were recorded, by its origin ``name``, only while no other folder adopted it and
+        :func:`keyless_owner` gives it to this folder among the projects of that name this machine
+        knows, as ``lh memory unassigned`` does (two projects of one name get it listed, shown in
+        neither until assigned). why the key first: ``~/work/api`` and ``~/clients/x/api`` share the
+        name, and consolidating one deprecated the other's learnings."""
         if meta.get("id") in self.adopted:
             return True
         key = meta.get("project_folder")
@@ -50,27 +66,25 @@ class Owned:
             return key in self.keys
         if meta.get("origin") != name:
             return False
-        adopted, names = self.elsewhere()
-        return meta.get("id") not in adopted and name not in names
+        taken, by_name, folders = self.keyless()
+        if meta.get("id") in taken:
+            return not self.keys.isdisjoint(taken[meta["id"]])
+        candidates = by_name.get(name, [])
+        if self.memory_dir and self.keys.isdisjoint(candidates):
+            # why: this folder is a project of that name also before anything on disk says so (no
+            # entry of it names the project yet, no transcript, no root kept)
+            candidates = sorted([*candidates, os.path.basename(self.memory_dir.rstrip(os.sep))])
+        return keyless_owner(meta, candidates, folders) in self.keys
 
-    def elsewhere(self) -> tuple[frozenset, frozenset]:
-        """(learning ids adopted by other memory folders, project names other folders record), read
-        once, at the first keyless learning (not on the hooks' path: they never ask ``lists``)."""
-        if self._elsewhere is None:
-            adopted: set[str] = set()
-            names: set[str] = set()
+    def keyless(self) -> Keyless:
+        """(who adopted what, the memory keys of each project name, Claude Code's folders with their
+        ``cwd``), read once, at the first keyless learning of this name (not on the hooks' path: they
+        never ask ``lists``)."""
+        if self._keyless is None:
             root = os.path.dirname(self.memory_dir.rstrip(os.sep)) if self.memory_dir else ""
-            try:
-                keys = sorted(os.listdir(root)) if root else []
-            except OSError:
-                keys = []
-            for key in keys:
-                folder = os.path.join(root, key)
-                if key not in self.keys and os.path.isdir(folder):
-                    adopted.update(r["id"] for r in records(folder) if r["op"] == ADOPT)
-                    names |= project_names(folder)
-            self._elsewhere = frozenset(adopted), frozenset(names)
-        return self._elsewhere
+            folders = claude_folders()
+            self._keyless = adopted_anywhere(root), keys_by_name(known_projects(root, None, folders)), folders
+        return self._keyless
 
 
 def project_names(memory_dir: str) -> set[str]:
@@ -168,3 +182,157 @@ def written_by(memory_dir: str, name: str) -> bool:
     migration of its key): proof the folder is that project's even when its entries, merged from an
     adopted folder, carry the earlier name."""
     return any(r.get("project") == name for r in records(memory_dir))
+
+
+# --- whose a learning without a key is (ADR 0035) ---------------------------------------------------
+
+CWD_LINES = 50  # lines of a transcript read to find its ``cwd``
+
+
+def adopted_anywhere(memory_root: str) -> dict[str, list[str]]:
+    """``{learning id: [memory keys that adopted it]}`` over every memory folder."""
+    out: dict[str, list[str]] = {}
+    for folder in memory_folders(memory_root):
+        for lid in owned(folder).adopted:
+            out.setdefault(lid, []).append(os.path.basename(folder))
+    return out
+
+
+def memory_folders(memory_root: str) -> list[str]:
+    """The memory folders in ``memory_root``, by key."""
+    try:
+        keys = sorted(os.listdir(memory_root)) if memory_root else []
+    except OSError:
+        return []
+    return [d for d in (os.path.join(memory_root, k) for k in keys) if os.path.isdir(d)]
+
+
+def transcript_cwd(folder: str) -> str | None:
+    """The ``cwd`` the newest transcript of a Claude Code project folder records; None when none does."""
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
+    except OSError:
+        return None
+    names.sort(key=lambda n: _mtime(os.path.join(folder, n)), reverse=True)
+    for name in names[:3]:
+        try:
+            with open(os.path.join(folder, name), "rb") as fh:
+                for _ in range(CWD_LINES):
+                    raw = fh.readline(1 << 20)
+                    if not raw:
+                        break
+                    try:
+                        rec = jsonload.loads(raw)
+                    except (ValueError, RecursionError):
+                        continue
+                    if isinstance(rec, dict) and isinstance(rec.get("cwd"), str) and rec["cwd"]:
+                        return rec["cwd"]
+        except OSError:
+            continue
+    return None
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+def claude_folders(env: Env | None = None) -> dict[str, str | None]:
+    """Each Claude Code project folder's name with the ``cwd`` its transcripts record."""
+    from lazy_harness import paths
+
+    base = paths.projects_dir(env)
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return {}
+    return {n: transcript_cwd(os.path.join(base, n)) for n in names if os.path.isdir(os.path.join(base, n))}
+
+
+def recorded_roots(env: Env | None = None) -> list[str]:
+    """The project roots the worker wrote for on this machine, as ``migrate.remember_key`` keeps them
+    (``<queue>/state/keys/*``: the key, then the root). why not ``migrate.recorded_roots``: migrate
+    imports this module, and importing it back is a cycle (tests/test_import_cycles.py); only the
+    root line is read here."""
+    from lazy_harness import paths
+
+    folder = os.path.dirname(paths.last_key_file("/", env))
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
+                lines = fh.read(8192).split("\n")
+        except OSError:
+            continue
+        root = lines[1].strip() if len(lines) > 1 and lines[0].strip() else ""
+        if os.path.isabs(root):
+            out.append(root)
+    return out
+
+
+def known_projects(memory_root: str, env: Env | None = None,
+                   folders: dict[str, str | None] | None = None) -> dict[str, dict]:
+    """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
+    this machine knows: those whose sessions Claude Code recorded, those the worker wrote for (the
+    roots it keeps beside their last keys: live while the folder exists, also after Claude Code
+    deleted the transcripts), and those with a memory folder (the names its entries carry).
+    ``folders``: :func:`claude_folders` when the caller read it already (it reads transcripts)."""
+    from lazy_harness import paths
+    from lazy_harness.project_identity import project_name, project_root
+
+    out: dict[str, dict] = {}
+    seen = [cwd for cwd in (claude_folders(env) if folders is None else folders).values() if cwd]
+    for cwd in seen + recorded_roots(env):
+        if os.path.isdir(cwd):
+            root = project_root(cwd)
+            key = paths.memory_key(root)
+            entry = out.setdefault(key, {"key": key, "names": set(), "root": root, "live": True})
+            entry["names"].add(project_name(root))
+    for folder in memory_folders(memory_root):
+        key = os.path.basename(folder)
+        entry = out.setdefault(key, {"key": key, "names": set(), "root": None, "live": False})
+        entry["names"] |= project_names(folder)
+    return out
+
+
+def keys_by_name(projects: dict[str, dict]) -> dict[str, list[str]]:
+    """``{project name: [memory keys of the projects of that name]}`` (sorted) of :func:`known_projects`."""
+    out: dict[str, list[str]] = {}
+    for key, p in sorted(projects.items()):
+        for name in p["names"]:
+            out.setdefault(name, []).append(key)
+    return out
+
+
+def keyless_owner(head: dict, candidates: list[str], folders: dict[str, str | None],
+                  env: Env | None = None) -> str | None:
+    """The memory key a learning without one belongs to: the project whose Claude Code folder holds
+    its session's transcript, else the one of ``candidates`` (the keys of the projects of its origin's
+    name); None when that is not one project. why the transcript only among two or more: the project
+    it proves is one of ``candidates`` (its folder's ``cwd`` made it one), so with one it is that one."""
+    if len(candidates) < 2:
+        return candidates[0] if candidates else None
+    return by_transcript(head, folders, env)
+
+
+def by_transcript(head: dict, folders: dict[str, str | None], env: Env | None = None) -> str | None:
+    """The memory key of the project whose Claude Code folder holds the learning's session transcript."""
+    from lazy_harness import paths
+    from lazy_harness.project_identity import project_name, project_root
+
+    session = head.get("origin_session")
+    if not isinstance(session, str) or not session or "/" in session:
+        return None
+    base = paths.projects_dir(env)
+    for name, cwd in folders.items():
+        if cwd and os.path.isdir(cwd) and os.path.exists(os.path.join(base, name, session + ".jsonl")):
+            root = project_root(cwd)
+            if project_name(root) == head.get("origin"):
+                return paths.memory_key(root)
+    return None

@@ -1,9 +1,11 @@
 """Whose memory is whose when keys changed (docs/how/project-key.md, ADR 0035): the projects this
 machine knows, the learnings no project owns yet, and memory folders whose project folder is gone.
 
-- :func:`known_projects`: every project seen here, from Claude Code's project folders (each holds
-  transcripts whose ``cwd`` names the folder a session ran in) and from the memory folders (the
-  ``project`` name their decisions and failures carry).
+- ``aliases.known_projects``: every project seen here, from Claude Code's project folders (each holds
+  transcripts whose ``cwd`` names the folder a session ran in), the roots the worker wrote for and
+  the memory folders (the ``project`` name their decisions and failures carry). It lives in
+  memory/aliases.py with ``aliases.keyless_owner``, the rule below, because ``aliases.Owned.lists``
+  (``lh memory show``, the page, consolidation) decides by it too.
 - :func:`orphans` and :func:`adopt_orphans`: a ``scope: project`` learning written before keys were
   recorded has only its origin's name (``origin: api``). It is adopted (an ``adopt`` line in the
   owner's ``aliases.jsonl``) by the project whose Claude Code folder still holds its session's
@@ -21,94 +23,13 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import jsonload, paths
 from lazy_harness.memory import aliases, files, frontmatter, ids
-from lazy_harness.project_identity import project_name, project_root
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
-
-CWD_LINES = 50  # lines of a transcript read to find its ``cwd``
-
-
-def transcript_cwd(folder: str) -> str | None:
-    """The ``cwd`` the newest transcript of a Claude Code project folder records; None when none does."""
-    try:
-        names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
-    except OSError:
-        return None
-    names.sort(key=lambda n: _mtime(os.path.join(folder, n)), reverse=True)
-    for name in names[:3]:
-        try:
-            with open(os.path.join(folder, name), "rb") as fh:
-                for _ in range(CWD_LINES):
-                    raw = fh.readline(1 << 20)
-                    if not raw:
-                        break
-                    try:
-                        rec = jsonload.loads(raw)
-                    except (ValueError, RecursionError):
-                        continue
-                    if isinstance(rec, dict) and isinstance(rec.get("cwd"), str) and rec["cwd"]:
-                        return rec["cwd"]
-        except OSError:
-            continue
-    return None
-
-
-def _mtime(path: str) -> float:
-    try:
-        return os.stat(path).st_mtime
-    except OSError:
-        return 0.0
-
-
-def claude_folders(env: Env | None = None) -> dict[str, str | None]:
-    """Each Claude Code project folder's name with the ``cwd`` its transcripts record."""
-    base = paths.projects_dir(env)
-    try:
-        names = sorted(os.listdir(base))
-    except OSError:
-        return {}
-    return {n: transcript_cwd(os.path.join(base, n)) for n in names if os.path.isdir(os.path.join(base, n))}
-
-
-def recorded_names(memory_dir: str) -> set[str]:
-    """The project names the first lines of a memory folder's decisions and failures carry."""
-    return aliases.project_names(memory_dir)
-
-
-def known_projects(memory_root: str, env: Env | None = None,
-                   folders: dict[str, str | None] | None = None) -> dict[str, dict]:
-    """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
-    this machine knows: those whose sessions Claude Code recorded, those the worker wrote for (the
-    roots it keeps beside their last keys, ``migrate.recorded_roots``: live while the folder exists,
-    also after Claude Code deleted the transcripts), and those with a memory folder.
-    ``folders``: :func:`claude_folders` when the caller read it already (it reads transcripts)."""
-    from lazy_harness.memory import migrate
-
-    out: dict[str, dict] = {}
-    seen = [cwd for cwd in (claude_folders(env) if folders is None else folders).values() if cwd]
-    for cwd in seen + [root for _, root in migrate.recorded_roots(env) if root]:
-        if os.path.isdir(cwd):
-            root = project_root(cwd)
-            key = paths.memory_key(root)
-            entry = out.setdefault(key, {"key": key, "names": set(), "root": root, "live": True})
-            entry["names"].add(project_name(root))
-    try:
-        keys = sorted(os.listdir(memory_root))
-    except OSError:
-        keys = []
-    for key in keys:
-        folder = os.path.join(memory_root, key)
-        if os.path.isdir(folder):
-            entry = out.setdefault(key, {"key": key, "names": set(), "root": None, "live": False})
-            entry["names"] |= recorded_names(folder)
-    return out
-
 
 # --- learnings written before keys were recorded ----------------------------------------------------
 
@@ -131,57 +52,21 @@ def _legacy(path: str) -> dict | None:
     return head
 
 
-def adopted_anywhere(memory_root: str) -> dict[str, list[str]]:
-    """``{learning id: [memory keys that adopted it]}`` over every memory folder."""
-    out: dict[str, list[str]] = {}
-    for folder in _dirs(memory_root):
-        for lid in aliases.owned(folder).adopted:
-            out.setdefault(lid, []).append(os.path.basename(folder))
-    return out
-
-
-def _dirs(memory_root: str) -> list[str]:
-    try:
-        keys = sorted(os.listdir(memory_root))
-    except OSError:
-        return []
-    return [d for d in (os.path.join(memory_root, k) for k in keys) if os.path.isdir(d)]
-
-
 def orphans(memory_root: str, learnings_dir: str, env: Env | None = None) -> list[dict]:
-    """Each legacy learning no project adopted, with ``owner`` (the memory key it goes to: by its
-    session's transcript, else the one project of its name; None when that is not one project) and
-    ``candidates`` (the keys of the projects of its name)."""
-    taken = adopted_anywhere(memory_root)
+    """Each legacy learning no project adopted, with ``owner`` (the memory key it goes to,
+    ``aliases.keyless_owner``: by its session's transcript, else the one project of its name; None
+    when that is not one project) and ``candidates`` (the keys of the projects of its name)."""
+    taken = aliases.adopted_anywhere(memory_root)
     found = [h for h in map(_legacy, files.recent_learning_files(learnings_dir, 10**9))
              if h is not None and h["id"] not in taken]
     if not found:
         return []
-    folders = claude_folders(env)
-    projects = known_projects(memory_root, env, folders)
-    by_name: dict[str, list[str]] = {}
-    for key, p in sorted(projects.items()):
-        for name in p["names"]:
-            by_name.setdefault(name, []).append(key)
+    folders = aliases.claude_folders(env)
+    by_name = aliases.keys_by_name(aliases.known_projects(memory_root, env, folders))
     for head in found:
         head["candidates"] = by_name.get(head["origin"], [])
-        head["owner"] = _by_transcript(head, folders, env) or (
-            head["candidates"][0] if len(head["candidates"]) == 1 else None)
+        head["owner"] = aliases.keyless_owner(head, head["candidates"], folders, env)
     return found
-
-
-def _by_transcript(head: dict, folders: dict[str, str | None], env: Env | None) -> str | None:
-    """The memory key of the project whose Claude Code folder holds the learning's session transcript."""
-    session = head.get("origin_session")
-    if not isinstance(session, str) or not session or "/" in session:
-        return None
-    base = paths.projects_dir(env)
-    for name, cwd in folders.items():
-        if cwd and os.path.isdir(cwd) and os.path.exists(os.path.join(base, name, session + ".jsonl")):
-            root = project_root(cwd)
-            if project_name(root) == head.get("origin"):
-                return paths.memory_key(root)
-    return None
 
 
 def adopt_orphans(memory_root: str, learnings_dir: str, now: float,
@@ -241,16 +126,16 @@ def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -
     from lazy_harness.memory import migrate
 
     mine = aliases.owned(memory_dir).keys
-    folders = claude_folders(env)
-    live = {k for k, p in known_projects(memory_root, env, folders).items() if p["live"]}
+    folders = aliases.claude_folders(env)
+    live = {k for k, p in aliases.known_projects(memory_root, env, folders).items() if p["live"]}
     was = {key: root for key, root in migrate.recorded_roots(env) if root}  # where the worker last saw it
     out = []
-    for folder in _dirs(memory_root):
+    for folder in aliases.memory_folders(memory_root):
         key = os.path.basename(folder)
         if folder == memory_dir.rstrip(os.sep) or key in live:
             continue
-        out.append({"key": key, "names": sorted(recorded_names(folder)), "root": folders.get(key) or was.get(key),
-                    "aliased": key in mine, "folder": folder})
+        out.append({"key": key, "names": sorted(aliases.project_names(folder)),
+                    "root": folders.get(key) or was.get(key), "aliased": key in mine, "folder": folder})
     return out
 
 
