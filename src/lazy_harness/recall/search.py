@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from lazy_harness.config.typed import Config, RecallConfig
+    from lazy_harness.memory.held import States
     from lazy_harness.memory.shapes import Env
 
     Say = Callable[..., None]  # say(text, err=False): one line printed
@@ -91,7 +92,7 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     floor = iso_epoch(since) if since else None
     ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)
               and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)]
-    return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit)
+    return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir)
 
 
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
@@ -144,50 +145,121 @@ def date_of(ts: object) -> str:
 
 
 def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Config, show_all: bool,
-              limit: int) -> list[dict]:
-    """The first ``limit`` hits, each with its ``state`` and ``mark`` (memory/state.py, as ``lh memory
-    show`` tags it: '' when shown as it is); superseded, merged and deprecated ones only with
-    ``show_all``. Only the hits looked at until ``limit`` are kept are read."""
+              limit: int, mdir: str, ldir: str) -> list[dict]:
+    """The first ``limit`` hits, each with its ``state`` and ``mark`` as ``lh memory show`` tags it
+    (memory/held.py's ``States``: '' when shown as it is); superseded, merged and deprecated ones only
+    with ``show_all``. Only the hits looked at until ``limit`` are kept are read. ``mdir``: the
+    project's memory folder, whose kept verdicts the learnings' states use, as show's do."""
     from lazy_harness.memory import state
 
     cross = state.policy(cfg)
-    named: dict[str, dict[str, list[dict]]] = {}
+    seen = Seen(mdir, ldir)
     out = []
     for c in hits:
-        now = state_of(c, cross, named)
+        now = seen.state_of(c, cross)
         if now[0] in (state.SUPERSEDED, state.MERGED, state.DEPRECATED) and not show_all:
             continue
         c["state"], c["mark"] = now[0], state.label(now, state.written_in(c, key, project))
         out.append(c)
         if len(out) >= limit:
             break
+    seen.save()
     return out
 
 
-def state_of(hit: dict, cross: str, named: dict) -> tuple[str, str]:
-    """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
-    memory folder (``named``: kept per folder), an open item's also from the handoff log (closed by
-    ``lh memory forget``: forgotten); then the hold check's verdict kept in the index."""
-    from lazy_harness.memory import frontmatter, handoff, marks, state
+class Seen:
+    """What the labels of one search read, each once: ``held.States`` per memory folder (the states
+    ``lh memory show``, ``held`` and the page give), the handoff log's forgotten items and the lines of
+    the decisions and failures files."""
 
-    if hit["kind"] == "learning":
-        meta = frontmatter.read_frontmatter_values(hit["file"], ("status", "deprecated_by", "deprecated_reason",
-                                                                 "scope", "via", "origin_session"))
-        meta["path"] = hit["file"]  # why: an approval is checked against its file's text (ADR 0052)
-        now = state.of_learning(meta, cross)
-    else:
+    def __init__(self, mdir: str, ldir: str) -> None:
+        self.mdir, self.ldir = mdir, ldir
+        self.states: dict[str, States] = {}
+        self.items: dict[str, tuple[dict, set[str]]] = {}
+        self.rows: dict[str, list[bytes]] = {}
+
+    def state_of(self, hit: dict, cross: str) -> tuple[str, str]:
+        """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
+        memory folder with its approval checked against its text (ADR 0052), an open item's also from
+        the handoff log (closed by ``lh memory forget``: forgotten); then the hold check's verdict."""
+        from lazy_harness.memory import state
+
+        if hit["kind"] == "learning":
+            meta, text = learning_of(hit["file"])
+            return self.of(self.mdir).learning({**meta, "path": hit["file"]}, text, cross)
         folder = os.path.dirname(hit["file"])
-        if folder not in named:
-            named[folder] = marks.by_id(folder, marks.OPS)
-        now = state.of_marks(named[folder].get(hit["id"]))
         if hit["kind"] == "handoff":
-            kept = folder + "#forgotten"  # the items forgotten in that folder, each as a forget mark
-            if kept not in named:
-                named[kept] = {i["id"]: [{"op": "forget", "reason": i.get("reason") or ""}]
-                               for i in handoff.forgotten_items(handoff.load(folder)[0])}
-            if hit["id"] in named[kept]:
-                now = state.of_marks(named[kept][hit["id"]])
-    return state.with_verdict(now, hit.get("hold"))
+            items, forgotten = self.items_in(folder)
+            item = items.get(hit["id"]) or {}
+            if hit["id"] in forgotten:
+                return state.FORGOTTEN, str(item.get("reason") or "")
+            return self.of(folder).record("handoff", hit["id"], {"text": str(item.get("text") or hit["title"])})
+        states = self.of(folder)
+        # why only one with an approve mark is read: its approval counts only as the person's MAC of its
+        # text (ADR 0052). Another's state is its marks' and the index's verdict (the prompt hook's,
+        # recall/prompt/admit.py): reading the line of every hit cost 35 ms at 100,000 entries, twice
+        # the search
+        rec = self.record(hit) if hit["id"] in states.ok.claims else None
+        if rec is None:
+            return state.with_verdict(state.of_marks(states.named.get(hit["id"])), hit.get("hold"))
+        return states.record(hit["kind"], hit["id"], rec)
+
+    def of(self, folder: str) -> States:
+        from lazy_harness.memory import held
+
+        if folder not in self.states:
+            self.states[folder] = held.States(folder, self.ldir)
+        return self.states[folder]
+
+    def items_in(self, folder: str) -> tuple[dict, set[str]]:
+        """The handoff items of ``folder`` by id, as every reader sees them (``handoff.load``), and the
+        ids of those forgotten (closed by ``lh memory forget``)."""
+        from lazy_harness.memory import handoff
+
+        if folder not in self.items:
+            items = handoff.load(folder)[0]
+            self.items[folder] = items, {i["id"] for i in handoff.forgotten_items(items)}
+        return self.items[folder]
+
+    def record(self, hit: dict) -> dict | None:
+        """The decision or failure of a hit, read from its line (the whole file is read as bytes once,
+        not parsed: parsing every line of 10,000 decisions cost 100 ms); None when another is there."""
+        from lazy_harness import jsonload
+        from lazy_harness.memory import ids, lines
+
+        path = hit["file"]
+        if path not in self.rows:
+            try:
+                with open(path, "rb") as fh:
+                    self.rows[path] = fh.read().split(b"\n")
+            except OSError:
+                self.rows[path] = []
+        rows, number = self.rows[path], hit["line"] or 0
+        raw = rows[number - 1] if 0 < number <= len(rows) else b""
+        try:
+            recs = [jsonload.loads(raw)] if raw.strip() else []
+        except (ValueError, RecursionError):
+            recs = lines.records_of(raw, lines.entry_fields)[0]  # salvaged as every view salvages it
+        return next((r for r in recs if isinstance(r, dict) and "op" not in r and isinstance(r.get("summary"), str)
+                     and ids.of_record(r, hit["kind"]) == hit["id"]), None)
+
+    def save(self) -> None:
+        for states in self.states.values():
+            states.save()
+
+
+def learning_of(path: str) -> tuple[dict, str]:
+    """(frontmatter, the text the check reads) of a learning file, read as ``lh memory show`` reads it
+    (a file without frontmatter: its whole text)."""
+    from lazy_harness.memory import frontmatter, held
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return {}, ""
+    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    return meta, held.check_text(meta, body)
 
 
 # --- the command line without click ---------------------------------------------------------------
