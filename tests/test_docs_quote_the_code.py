@@ -2,6 +2,7 @@
 messages and where they are logged."""
 
 import calendar
+import json
 import os
 import re
 from pathlib import Path
@@ -50,10 +51,18 @@ def _shop_memory(home: str) -> str:
 def test_the_recall_example_is_what_the_prompt_hook_adds(tmp_path, monkeypatch):
     project = _shop_memory(str(tmp_path))
     monkeypatch.chdir(project)
-    r = invoke("memory", "show", "--prompt", PROMPT)
+    # a running session shown nothing yet (a first prompt without --session follows SessionStart's
+    # digest, which here shows all three): one Claude Code knows by its transcript alone
+    sid = "0c8e1f52-7a3d-4b9e-9f10-3d2c4b5a6e7f"
+    transcripts = os.path.join(paths.projects_dir(), "-home-me-shop")
+    os.makedirs(transcripts)
+    with open(os.path.join(transcripts, sid + ".jsonl"), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "user", "sessionId": sid}) + "\n")
+    ms.index_now()  # as the worker leaves it: show says so when it has to bring the index up to date
+    r = invoke("memory", "show", "--prompt", PROMPT, "--session", sid)
     assert r.code == 0, r.err
-    first, rest = r.out.split("\n", 1)  # the first line says whose prompt: a new session's first
-    assert "new session's first prompt" in first, first
+    first, rest = r.out.split("\n", 1)  # the first line says whose prompt: that session's next
+    assert f"next prompt of session {sid} gets: it was shown 0 entries" in first, first
     real = rest.split("\n\n")[0].strip()
     mdir, ldir = paths.memory_dir(project), os.path.dirname(paths.learnings_dir(None))
     real = real.replace(mdir, "/home/me/.local/share/lazy-harness/projects/-home-me-shop").replace(

@@ -95,7 +95,8 @@ def test_show_prompt_prints_what_the_prompt_gets_and_why(tmp_path):
     root = fill(tmp_path)
     os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
     with open(paths.config_file(), "w", encoding="utf-8") as fh:  # the strength bar alone
-        fh.write("[recall]\nsemantic = false\n")
+        # why context off: SessionStart, which runs before a first prompt, would have shown them all
+        fh.write("[context]\nenabled = false\n[recall]\nsemantic = false\n")
     out = invoke("memory", "show", "--project", root, "--prompt", "the deploy scheduler ran twice, lock it in postgres")
     assert out.code == 0, out.err
     got, why = out.out.split("\n==== why", 1)
@@ -143,6 +144,9 @@ def test_show_prompt_prints_each_candidates_similarity_from_the_static_model(tmp
     from lazy_harness.recall.embed import static_model
 
     root = fill(tmp_path)
+    os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
+    with open(paths.config_file(), "w", encoding="utf-8") as fh:  # SessionStart would have shown them all
+        fh.write("[context]\nenabled = false\n")
     prompt = "the deploy scheduler ran twice, lock it in postgres"
     out = invoke("memory", "show", "--project", root, "--prompt", prompt)
     assert out.code == 0, out.err

@@ -28,7 +28,8 @@ def _project(tmp_path, recall_lines: str = ""):
                     "a lock taken after the deploy let two runs through")])
     os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
     with open(paths.config_file(), "w", encoding="utf-8") as fh:
-        fh.write("[recall]\nsemantic = false\nresident_minutes = 0\n" + recall_lines)
+        # why context off: SessionStart, which runs before a first prompt, would have shown them all
+        fh.write("[context]\nenabled = false\n[recall]\nsemantic = false\nresident_minutes = 0\n" + recall_lines)
     ms.index_now()
     return root
 
@@ -81,7 +82,7 @@ def test_a_max_chars_under_the_floor_warns_and_the_floor_is_used(tmp_path):
     r = invoke("config", "validate")
     assert r.code == 0, r.out + r.err
     path = paths.config_file()
-    assert f"{path}:4: warning: recall.max_chars: 200 is under the floor of {floor}" in r.out, r.out
+    assert f"{path}:6: warning: recall.max_chars: 200 is under the floor of {floor}" in r.out, r.out
     cfg, errors, warnings = parse_file(path)
     assert cfg["recall"]["max_chars"] == floor and errors == [] and len(warnings) == 1, warnings
     assert config.load_fast()["recall"]["max_chars"] == floor  # what the hooks read

@@ -153,7 +153,7 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
         click.echo()
         _echo(f"==== everything in the memory of {name} ====")
     if "handoff" in picked:
-        _show_handoff(mdir, cfg, now, history, cut)
+        _show_handoff(mdir, ldir, cfg, now, history, cut)
     _show_entries(mdir, ldir, name, cfg, picked, cut)
 
 
@@ -184,15 +184,18 @@ def _more(section: str, total: int, shown: int) -> None:
         _echo(f"  ... and {total - shown} more (lh memory show --all, or --section {section} --limit {total})")
 
 
-def _show_handoff(mdir: str, cfg: Config, now: float, history: bool, cut: int) -> None:
-    """Open handoff items (oldest first), forgotten ones and with ``history`` closed ones (newest first)."""
+def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, cut: int) -> None:
+    """Open handoff items (oldest first), each tagged with its state as a decision is (a held one:
+    ``[held: ...]``), forgotten ones and with ``history`` closed ones (newest first)."""
     state = _handoff_state(mdir)
     stale_days = cfg["handoff"]["stale_days"]
     opened = handoff.open_items(state)
     _echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
     shown = _newest(opened, cut, oldest_first=True)
+    tags = _item_tags(mdir, ldir, shown)
     for item in shown:
-        _echo("  " + recall.handoff_line(item, now, stale_days, FULL))
+        tag = tags[item["id"]]
+        _echo("  " + recall.handoff_line(item, now, stale_days, FULL) + (f"  [{tag}]" if tag else ""))
     _more("handoff", len(opened), len(shown))
     forgotten = handoff.forgotten_items(state)
     if forgotten:  # why: tagged as a forgotten decision is, so the person finds what lh memory undo brings back
@@ -211,6 +214,20 @@ def _show_handoff(mdir: str, cfg: Config, now: float, history: bool, cut: int) -
                   f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
                   f"{handoff.by_whom(item['opened_by'])})")
         _more("handoff", len(closed), len(shown))
+
+
+def _item_tags(mdir: str, ldir: str, items: list) -> dict[str, str]:
+    """``{id: tag}`` of open items, '' when shown as they are: their state as ``_show_entries`` works
+    out a decision's (held.States: the same in lh memory held, search and the page)."""
+    from lazy_harness.memory import held, state
+
+    if not items:
+        return {}
+    states = held.States(mdir, ldir)
+    tags = {i["id"]: state.label(states.record("handoff", i["id"], {"text": str(i.get("text") or "")}))
+            for i in items}
+    states.save()
+    return tags
 
 
 def _handoff_state(mdir: str) -> dict:
@@ -274,22 +291,43 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
 def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:
     """``session``: a whole session id or a unique prefix of one this machine knows (its recall state,
     or its transcript); else one line on stderr and exit 2."""
+    from lazy_harness import queue
     from lazy_harness.atomic import held
     from lazy_harness.cli import sessions
     from lazy_harness.recall.index import writer
     from lazy_harness.recall.prompt import explain
+    from lazy_harness.recall.prompt import recall as recall_prompt
 
+    transcript = capped = ""
     if session is not None:
         session, wrong = sessions.resolve(session, os.environ)
         if wrong:
             _echo(f"lh: --session: {wrong}", err=True)
             click.get_current_context().exit(2)
+        transcript = next(iter(sessions.match_sessions(session, os.environ)), "")
+    if transcript and sessions.is_rollout(transcript):  # why: the prompt hook cuts a Codex session's budget
+        cfg, capped = recall_prompt.codex_budget(cfg)
     path = paths.recall_index_file()
     if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
         _echo(f"(the search index is being written by another process, {writer.indexed_so_far(path)} entries so "
               "far: what it holds now is searched)")
-    said = explain.report(prompt, cwd, cfg, os.environ, session=session or "")
+    started: frozenset[str] = frozenset()
+    if session is None and cfg["context"]["enabled"]:
+        # why: SessionStart runs first and records as shown what its digest printed: each section's ids
+        # as far as the budget took them (hooks/session_start.py remember_shown)
+        def trouble() -> tuple[int, str | None]:
+            return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
+        text, stats = recall.digest(cwd, cfg, os.environ, time.time(), "startup", trouble=trouble)
+        if text:
+            started = frozenset(i for ids in recall.printed_ids(stats).values() for i in ids)
+    said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
+                          started=started)
     _echo(said["for"])
+    if capped:
+        _echo(capped.strip())
+    if said.get("indexed"):  # why: the hook only reads the index; this brought it up to date first
+        _echo(f"(the index was behind the files: {said['indexed']} entries indexed now; prompts before this one "
+              "were answered from the old index)")
     if "nothing" in said:
         _echo(said["nothing"])
         return

@@ -330,9 +330,6 @@ def trouble_of(env: Mapping[str, str]) -> Callable[[], tuple[int, str | None]]:
     return trouble
 
 
-SHOWN_SECTIONS = ("failures", "decisions", "handoff", "learnings")
-
-
 def remember_shown(s: Start) -> str:
     """The ids of the failures, decisions, open items and learnings the digest printed, so prompt
     recall does not repeat them: the file starts over unless the session resumes (also when nothing
@@ -347,10 +344,8 @@ def remember_shown(s: Start) -> str:
                 pass
         return ""
 
-    # why: the ids the digest printed, in each section's order (stats["ids"]), as far as the budget took them
-    n, printed = s.stats.get("shown") or {}, s.stats.get("ids") or {}
-    each = {section: (printed.get(section) or [])[:int(n.get(section, 0))] for section in SHOWN_SECTIONS}
-    got = [eid for section in SHOWN_SECTIONS for eid in each[section]]
+    each = recall.printed_ids(s.stats)
+    got = [eid for ids in each.values() for eid in ids]
     sid = str(s.payload.get("session_id") or "")
     try:
         shown.add(s.env, sid, got, replace=s.source != "resume")
@@ -359,7 +354,7 @@ def remember_shown(s: Start) -> str:
     from lazy_harness.memory import usage
 
     chars = s.stats.get("item_chars") or {}
-    pairs = [pair for section in SHOWN_SECTIONS for pair in zip(each[section], chars.get(section) or [], strict=False)]
+    pairs = [pair for section, ids in each.items() for pair in zip(ids, chars.get(section) or [], strict=False)]
     try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
         usage.note(s.env, sid, s.source, int(s.stats.get("chars") or 0), pairs, s.now,
                    memory_dir=str(s.stats.get("memory_dir") or ""))

@@ -26,14 +26,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from lazy_harness.config.typed import Config
 
-# why: Codex CLI replaces a hook's output above about 2,500 tokens with a preview and a file path, and
-# tokens follow UTF-8 bytes (a Japanese character is 3 bytes and about a token): the recall text stays
-# within 6,000 bytes, as SessionStart's does. Recall records the entries it shows as it renders them,
-# so its text cannot be rendered again with less room as SessionStart's is; the budget is cut before:
-# each UTF-16 unit the budget counts is at most 3 bytes of UTF-8, so 2,000 stay within 6,000 bytes
-CODEX_RECALL_BYTES = 6000
-CODEX_RECALL_CHARS = CODEX_RECALL_BYTES // 3
-
 
 def _watch(payload: dict, cfg: Config, env: Mapping[str, str]) -> None:
     if not cfg["compound_loop"]["enabled"] and config.invalid(cfg) is None:
@@ -53,7 +45,11 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
     from lazy_harness.recall.prompt import worth_searching as gate
 
     cfg = config.load_fast(env)
-    cfg, capped = codex_budget(cfg) if payload.get(PAYLOAD_AGENT) == CODEX else (cfg, "")
+    capped = ""
+    if payload.get(PAYLOAD_AGENT) == CODEX:  # why: Codex CLI's own cut on a hook's output (recall.codex_budget)
+        from lazy_harness.recall.prompt.recall import codex_budget
+
+        cfg, capped = codex_budget(cfg)
     text = payload.get("prompt")
     why = "recall disabled" if not cfg["recall"]["enabled"] else gate.skip_reason(text, cfg["recall"])
     watched: list[bool] = []
@@ -95,17 +91,6 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
     if resident_on:
         decision = _start_answerer(env, decision, hung=asked == resident.NO_ANSWER, entries=facts.get("entries", 0))
     return decision, out
-
-
-def codex_budget(cfg: Config) -> tuple[Config, str]:
-    """(``cfg`` with ``recall.max_chars`` at most CODEX_RECALL_CHARS, the words for hooks.log when it was
-    cut): a prompt's recall under Codex CLI."""
-    recall = cfg["recall"]
-    if int(recall["max_chars"]) <= CODEX_RECALL_CHARS:
-        return cfg, ""
-    return ({**cfg, "recall": {**recall, "max_chars": CODEX_RECALL_CHARS}},
-            f" (codex: recall.max_chars {recall['max_chars']} cut to {CODEX_RECALL_CHARS}, within "
-            f"{CODEX_RECALL_BYTES} bytes)")
 
 
 def _ask_for_index(payload: dict, cfg: Config, env: Mapping[str, str], decision: str) -> str:

@@ -49,17 +49,20 @@ def _read(env: Env | None, session: str) -> list[str]:
         return []
 
 
-def own(env: Env | None, session: str, transcript: str = "") -> tuple[str, ...]:
+def own(env: Env | None, session: str, transcript: str = "", write: bool = True) -> tuple[str, ...]:
     """The ids whose entries are ``session``'s own: its id, then the sessions it was forked from
-    (empty for no session). With ``transcript``, a fork not read yet is read first (bounded)."""
+    (empty for no session). With ``transcript``, a fork not read yet is read first (bounded), and
+    what it says recorded unless ``write`` is False (a reader: ``lh memory show --prompt``)."""
     if not session:
         return ()
     lines = _read(env, session)
     if PENDING in lines and transcript:
         found = from_transcript(transcript, session)
         if found is not None:
-            record(env, session, found)
-            lines = _read(env, session)
+            ids = _joined(env, session, lines, found)
+            if write and ids != lines:
+                _write(env, session, ids)
+            lines = ids
     return (session, *[s for s in lines if s != PENDING and s != session])
 
 
@@ -75,13 +78,19 @@ def record(env: Env | None, session: str, parents: Iterable[str]) -> None:
     if not session:
         return
     have = _read(env, session)
+    ids = _joined(env, session, have, parents)
+    if ids != have:
+        _write(env, session, ids)
+
+
+def _joined(env: Env | None, session: str, have: list[str], parents: Iterable[str]) -> list[str]:
+    """``have`` without the pending mark, then ``parents`` and what each was forked from, as recorded."""
     ids = [s for s in have if s != PENDING]
     for parent in parents:
         for each in (*_read(env, parent), parent):
             if each and each != PENDING and each != session and each not in ids:
                 ids.append(each)
-    if ids != have:
-        _write(env, session, ids)
+    return ids
 
 
 def _write(env: Env | None, session: str, ids: list[str]) -> None:

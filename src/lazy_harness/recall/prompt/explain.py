@@ -23,21 +23,25 @@ SEARCH = {"exact": "every entry holding its words scored",
 
 
 def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
-           place: tuple[str, str, str] | None = None, session: str = "") -> dict[str, Any]:
+           place: tuple[str, str, str] | None = None, session: str = "", transcript: str = "",
+           started: frozenset[str] = frozenset()) -> dict[str, Any]:
     """``{"for": whose prompt, "nothing": why}`` when the prompt gets no search at all; else ``{"for",
     "text": the injected text or None, "why": the :func:`header` line, "none": why nothing came back
     (None when something did), "ranked": the first SHOWN candidates, each with ``why``, the bar's
-    reason (``rank.why``)}``. ``session``: the prompt is that session's next one, read with what it was
-    shown and without its own entries, as the hook reads it; else a new session's first."""
+    reason (``rank.why``), "indexed": entries the index update took in first}``. ``session``: the
+    prompt is that session's next one, read with what it was shown and without its own entries (a
+    fork's parents read from ``transcript``, nothing written), as the hook reads it; else a new
+    session's first, not given ``started``: what SessionStart's digest prints, and records as shown."""
     from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
 
     settings = cfg["recall"]
-    already = already_shown.read(env, session)
-    own = lineage.own(env, session)
+    already = already_shown.read(env, session) if session else started
+    own = lineage.own(env, session, transcript, write=False)
     said = {"for": f"(what the next prompt of session {session} gets: it was shown {len(already)} entries "
                    "before, and its own entries are left out)" if session else
-            "(what a new session's first prompt gets; --session ID: what that session's next prompt gets)"}
+            f"(what a new session's first prompt gets, after SessionStart showed {len(already)} entries; "
+            "--session ID: what that session's next prompt gets)"}
     if not settings["enabled"]:
         return {**said, "nothing": f"Prompts receive nothing: recall.enabled is false ({paths.config_file(env)})."}
     why = worth_searching.skip_reason(prompt, settings)
@@ -52,7 +56,7 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     for c in shown:
         c["why"] = rank.why(c, settings, project, compared)
     return {**said, "text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
-            "ranked": shown}
+            "ranked": shown, "indexed": info["indexed"]}
 
 
 def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
@@ -100,8 +104,7 @@ def nothing_because(info: Mapping[str, Any]) -> str:
     if all(not c["anchors"] for c in info["ranked"]):
         shared = dict.fromkeys(t for c in info["ranked"] for t in c["matched"])
         return f"the entries it reaches share only everyday words with it ({', '.join(shared)}), which never pass alone"
-    out = next((c for c in info["ranked"] if c.get("held") or c.get("waiting")), None)
-    if out is not None:  # why: only what passed the bar is held or waits (recall.py)
-        return f"{out['id']} passes the bar but is out: {rank.held_or_waiting(out)}"
+    if any(c.get("held") or c.get("waiting") for c in info["ranked"]):  # why: only what passed the bar is
+        return recall_prompt.out_because(info)  # held or waits (recall.py)
     best = info["ranked"][0]
     return f"no entry passes the bar; the first, {best['id']}: {best.get('why') or 'under the bar'}"

@@ -31,6 +31,23 @@ if TYPE_CHECKING:
     Opener = Callable[[str], Connection]
 
 
+# why: Codex CLI replaces a hook's output above about 2,500 tokens with a preview; tokens follow UTF-8
+# bytes, and each UTF-16 unit the budget counts is at most 3 of them (the prompt hook, lh memory show)
+CODEX_RECALL_BYTES = 6000
+CODEX_RECALL_CHARS = CODEX_RECALL_BYTES // 3
+
+
+def codex_budget(cfg: Config) -> tuple[Config, str]:
+    """(``cfg`` with ``recall.max_chars`` at most CODEX_RECALL_CHARS, the words for hooks.log when it was
+    cut): a prompt's recall under Codex CLI."""
+    recall = cfg["recall"]
+    if int(recall["max_chars"]) <= CODEX_RECALL_CHARS:
+        return cfg, ""
+    return ({**cfg, "recall": {**recall, "max_chars": CODEX_RECALL_CHARS}},
+            f" (codex: recall.max_chars {recall['max_chars']} cut to {CODEX_RECALL_CHARS}, within "
+            f"{CODEX_RECALL_BYTES} bytes)")
+
+
 def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
     """(memory folder, learnings folder, project name) of a session in ``cwd``."""
     return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
@@ -219,11 +236,12 @@ def describe(info: Mapping[str, Any]) -> str:
     if info.get("semantic"):
         parts.append(semantic_word(info["semantic"]))
     held = ",".join(c["id"] for c in info.get("held") or ())  # left out by the hold check (ADR 0024)
+    waiting = ",".join(c["id"] for c in info.get("ranked") or () if c.get("waiting"))  # for approval (ADR 0032)
     # own_session: distilled from this very session; search: exact (no word list read was cut) or
     # bounded (ADR 0049); index: none to search, missing or damaged (the hook asked the worker for it)
     for name, value in (("already_shown", info.get("already")), ("own_session", info.get("own_session")),
-                        ("held", held), ("indexed", info.get("indexed")), ("search", info.get("search")),
-                        ("index", info.get("index"))):
+                        ("held", held), ("waiting", waiting), ("indexed", info.get("indexed")),
+                        ("search", info.get("search")), ("index", info.get("index"))):
         if value:
             parts.append(f"{name}={value}")
     if info.get("kept"):
@@ -231,9 +249,17 @@ def describe(info: Mapping[str, Any]) -> str:
                      + ",".join(c["id"] for c in info["kept"]))
     elif info.get("budget"):  # why: they passed and were not shown: "nothing new" would be untrue
         parts.append(f"nothing added: {info['budget']}")
-    else:
-        parts.append("nothing passed the bar" if not info.get("passed") else "nothing new")
+    elif info.get("passed"):
+        parts.append("nothing new")
+    else:  # why: one passed the bar and is held or waits: "nothing passed the bar" would be untrue
+        parts.append(f"nothing added: {out_because(info)}" if held or waiting else "nothing passed the bar")
     return " ".join(parts)
+
+
+def out_because(info: Mapping[str, Any]) -> str:
+    """Why the first candidate that passed the bar and is out is out (hooks.log and explain.py say it)."""
+    out = next(c for c in info["ranked"] if c.get("held") or c.get("waiting"))
+    return f"{out['id']} passes the bar but is out: {rank.held_or_waiting(out)}"
 
 
 def semantic_word(sem: Mapping[str, Any]) -> str:

@@ -392,6 +392,17 @@ def _shown(section: str, stats: dict) -> str:
     return f"{section} {shown} of {read}"
 
 
+SHOWN_SECTIONS = ("failures", "decisions", "handoff", "learnings")  # what a session is told it was shown
+
+
+def printed_ids(stats: dict) -> dict[str, list[str]]:
+    """Each section's ids the digest printed, in its order, as far as the budget took them: what
+    SessionStart records as shown, so that prompt recall does not repeat them (``lh memory show
+    --prompt`` counts them the same way)."""
+    n, printed = stats.get("shown") or {}, stats.get("ids") or {}
+    return {section: (printed.get(section) or [])[:int(n.get(section, 0))] for section in SHOWN_SECTIONS}
+
+
 def describe(stats: dict) -> str:
     """One log line: size, what each section showed, what was left out, errors."""
     out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(
