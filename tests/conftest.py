@@ -155,8 +155,27 @@ def _home_guard_module(_home_guard):
     assert not changed, f"a test of this module touched the real home: {changed[:5]}"
 
 
+@pytest.fixture(scope="session")
+def _without_codex(tmp_path_factory):
+    """``folder -> the same folder without codex``: a folder of links to everything a PATH folder
+    holds but ``codex``, made once per run. why not drop the folder: ``npm install -g`` puts codex in
+    /usr/bin, beside ``sh``, ``git`` and ``python3`` that the tests run."""
+    made: dict[str, str] = {}
+
+    def same_without(folder: str) -> str:
+        if folder not in made:
+            farm = tmp_path_factory.mktemp("path-without-codex")
+            for name in os.listdir(folder):
+                if name != "codex":
+                    os.symlink(os.path.join(folder, name), farm / name)
+            made[folder] = str(farm)
+        return made[folder]
+
+    return same_without
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path, monkeypatch, _home_guard, request):
+def isolated_home(tmp_path, monkeypatch, _home_guard, request, _without_codex):
     """A fresh HOME with CLAUDE_CONFIG_DIR, XDG dirs and LH_CONFIG unset (so defaults resolve into it),
     and, outside the e2e suite, no real ``codex`` on PATH."""
     home = tmp_path / "home"
@@ -166,8 +185,8 @@ def isolated_home(tmp_path, monkeypatch, _home_guard, request):
         # why: with Codex installed, the distiller "auto" picks it when claude is absent and lh doctor
         # reports on it: a unit test sees the same machine whether or not Codex is installed (CI puts
         # it on PATH); one that needs a codex puts the fake one first (tests/support/fake_codex.py)
-        kept = [d for d in os.environ.get("PATH", "").split(os.pathsep)
-                if not (d and os.access(os.path.join(d, "codex"), os.X_OK))]
+        kept = [_without_codex(d) if d and os.access(os.path.join(d, "codex"), os.X_OK) else d
+                for d in os.environ.get("PATH", "").split(os.pathsep)]
         monkeypatch.setenv("PATH", os.pathsep.join(kept))
     for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
                 "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT"):  # last: a run from claude -p

@@ -7,8 +7,10 @@ status pass Codex's words on instead of sending the person to ``/hooks``."""
 import pytest
 
 from tests.cli.lhrun import invoke
-from tests.cli.test_codex_doctor_status import codex_rows
+from tests.cli.test_codex_doctor_status import codex_rows, system_bin_without_claude
 from tests.support import fake_codex_app_server as fake_codex
+
+__all__ = ["system_bin_without_claude"]  # a fixture used below
 
 # what codex-cli 0.171.0 answered for the review's typo (``[projects."/home/me/p"`` without its ``]``);
 # tests/e2e/test_cdx_codex_config_truth.py checks the real one
@@ -51,7 +53,7 @@ READ = '    elif method == "config/batchWrite":'
 
 
 @pytest.fixture
-def codex_bin(tmp_path, monkeypatch):
+def codex_bin(tmp_path, monkeypatch, system_bin_without_claude):
     bin_dir = tmp_path / "bin"
     script = fake_codex.install(bin_dir)
     text = script.read_text()
@@ -59,7 +61,8 @@ def codex_bin(tmp_path, monkeypatch):
     text = text.replace(LISTED, "**hooks_answer(c)").replace("\nfor line in sys.stdin:", CONFIG)
     text = text.replace(READ, '    elif method == "config/read":\n        config_read(rid)\n' + READ)
     script.write_text(text)
-    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    # why not /usr/bin itself: a claude installed there (npm install -g) would be the distiller
+    monkeypatch.setenv("PATH", f"{bin_dir}:{system_bin_without_claude}")
     return bin_dir
 
 
