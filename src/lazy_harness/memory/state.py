@@ -19,8 +19,9 @@ index's kept verdict holds (``lh memory search``).
 An approval counts only when this person made it (memory/approval.py, ADR 0052): an ``approve`` mark
 or a learning's ``approved by hand`` without this person's MAC of the entry's text is not an approval.
 A decision's, failure's or open item's marks are read here without their texts, so :func:`of_marks`
-names one so marked ``approved``, which every view shows as it shows an active one; the readers that
-let an entry past the hold check (memory/held.py) check the MAC against the text.
+names one so marked ``approved``; the views (``lh memory held | show | search``, the page) and the
+readers that let an entry past the hold check take its state from memory/held.py's ``States``, which
+checks the MAC against the text (one that is not this person's: held, when the check holds the text).
 
 Used by ``lh memory held | show | search``, the page, the SessionStart read-back and prompt recall.
 Hot path: nothing imported at import time; memory/approval.py when a learning claims an approval.
