@@ -230,12 +230,13 @@ def _in_pack_index(path: str, wanted: bytes) -> bool:
     """A binary search of a version 2 pack index: magic and version, 256 cumulative counts by first
     byte, then the sorted object names."""
     size = len(wanted)
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
+    try:  # why not blocking: a FIFO named like an index would hold the hook that reads it for ever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
         return False
     try:
-        if os.pread(fd, 8, 0) != b"\xfftOc\x00\x00\x00\x02":
+        st = os.fstat(fd)
+        if not (S_ISREG(st.st_mode) and _ours(st)) or os.pread(fd, 8, 0) != b"\xfftOc\x00\x00\x00\x02":
             return False
         fan = os.pread(fd, 1024, 8)
         lo = int.from_bytes(fan[4 * wanted[0] - 4:4 * wanted[0]], "big") if wanted[0] else 0

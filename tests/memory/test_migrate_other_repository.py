@@ -155,3 +155,21 @@ def test_an_object_is_found_loose_packed_and_borrowed_and_not_found_elsewhere(tm
     git("clone", "-q", "--shared", a, borrower, cwd=str(tmp_path))
     assert project_identity.has_object(borrower, first)
     assert not project_identity.has_object(a, "0" * 40) and not project_identity.has_object(a, "../../x")
+
+
+def test_a_fifo_named_like_a_pack_index_is_no_index_and_holds_nothing_up(tmp_path):
+    """A repository's pack folder holding a FIFO named ``*.idx`` (a crafted checkout): the look-up
+    answers "not found" at once instead of waiting for a writer that never comes (run in a child
+    process, whose time limit fails the test if it waits)."""
+    import subprocess
+    import sys
+
+    a = repo(str(tmp_path / "a"), "a")
+    first = project_identity.head_commit(a)
+    packs = os.path.join(a, ".git", "objects", "pack")
+    os.makedirs(packs, exist_ok=True)
+    os.mkfifo(os.path.join(packs, "pack-" + "f" * 40 + ".idx"))
+    code = ("import sys; from lazy_harness import project_identity as p; "
+            "print(p.has_object(sys.argv[1], sys.argv[2]), p.has_object(sys.argv[1], '1' * 40))")
+    out = subprocess.run([sys.executable, "-c", code, a, first], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["True", "False"], out.stderr  # the loose one still found
