@@ -3,6 +3,7 @@ there is the one last written under it (ADR 0035, amended). The last-key file ke
 pointed at (or, before the first commit, the git folder's device and inode); an unrelated repository
 made in a folder where another project used to be starts empty, and the log names ``lh memory adopt``."""
 
+import json
 import os
 import shutil
 import time
@@ -173,3 +174,63 @@ def test_a_fifo_named_like_a_pack_index_is_no_index_and_holds_nothing_up(tmp_pat
             "print(p.has_object(sys.argv[1], sys.argv[2]), p.has_object(sys.argv[1], '1' * 40))")
     out = subprocess.run([sys.executable, "-c", code, a, first], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["True", "False"], out.stderr  # the loose one still found
+
+
+def test_a_repository_made_again_before_its_first_commit_in_the_same_folder_is_another_one(tmp_path):
+    """No commit yet: the git folder is told by its device, inode and the time ``git init`` wrote it,
+    since a folder removed and made again at once often gets its inode back."""
+    app = str(tmp_path / "src" / "app")
+    os.makedirs(app)
+    git("init", "-q", cwd=app)
+    git("remote", "add", "origin", "git@github.com:acme/payments.git", cwd=app)
+    payments = payments_memory(app)
+    assert migrate.same_repository(app)
+    made = os.stat(os.path.join(app, ".git", "description")).st_mtime_ns
+    shutil.rmtree(app)
+    os.makedirs(app)
+    git("init", "-q", cwd=app)
+    git("remote", "add", "origin", "git@github.com:someone/game-engine.git", cwd=app)
+    description = os.path.join(app, ".git", "description")
+    if os.stat(description).st_mtime_ns == made:  # why: a coarse clock; the inode is what is reused
+        os.utime(description, ns=(made + 1, made + 1))
+    assert not migrate.same_repository(app)
+    assert shows_payments(start(app, sid="game")) == []
+    assert os.path.basename(payments) not in aliases.owned(paths.memory_dir(app)).keys
+
+
+def test_an_identity_kept_before_the_time_was_kept_still_matches_its_own_git_folder(tmp_path):
+    app = str(tmp_path / "app")
+    os.makedirs(app)
+    git("init", "-q", cwd=app)
+    payments_memory(app)
+    record = paths.last_key_file(app)
+    with open(record, encoding="utf-8") as fh:
+        key, root, kept = fh.read().split("\n")[:3]
+    with open(record, "w", encoding="utf-8") as fh:  # device and inode alone, as the first version kept
+        fh.write(f"{key}\n{root}\n{kept.rpartition(':')[0]}\n")
+    assert migrate.same_repository(app)
+
+
+def test_memory_refused_after_a_rewritten_history_is_told_to_the_person_once(tmp_path):
+    """A history rewritten and pruned (git filter-repo, BFG), then a new origin: nothing proves the
+    repository is the one the memory was written for, so nothing is taken; the person is told (the
+    systemMessage, not only hooks.log) with the command that takes it, once."""
+    from tests.hooks.hookrun import run_hook
+
+    app = str(tmp_path / "src" / "app")
+    repo(app, "payments", origin="git@github.com:acme/payments.git")
+    payments = os.path.basename(payments_memory(app))
+    git("commit", "-q", "--amend", "-m", "payments (secret removed)", cwd=app)
+    git("reflog", "expire", "--expire=now", "--all", cwd=app)
+    git("gc", "-q", "--prune=now", cwd=app)
+    git("remote", "set-url", "origin", "git@github.com:acme/payments-clean.git", cwd=app)
+
+    def told(sid: str) -> str:
+        r = run_hook("SessionStart", {"session_id": sid, "cwd": app, "hook_event_name": "SessionStart",
+                                      "source": "startup"})
+        assert r.returncode == 0, r.stderr
+        return str((json.loads(r.stdout) if r.stdout else {}).get("systemMessage") or "")
+
+    first = told("s1")
+    assert f"lh memory adopt -- {payments}" in first and "another repository" in first, first
+    assert "lh memory adopt" not in told("s2")

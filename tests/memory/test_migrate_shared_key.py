@@ -123,3 +123,34 @@ def test_adopting_the_path_keyed_folder_of_a_moved_project_still_moves_it(tmp_pa
     assert done.code == 0, done.out + done.err
     assert DECIDED in start(new)
     assert summaries(earlier) == []  # no other project reads it: nothing left behind
+
+
+def test_what_the_other_machine_wrote_under_the_old_origin_after_the_copy_comes_along_when_it_moves_too(tmp_path):
+    """A renamed the origin first (the old folder copied into the new one, aliased, synced); B, still
+    on the old URL, decided more there; then B renamed it too: its first migration merges the old
+    folder once more, though the new one already names it as an alias, and adds nothing twice."""
+    remote = str(tmp_path / "memory.git")
+    git("init", "-q", "--bare", remote, cwd=str(tmp_path))
+    up = repo(str(tmp_path / "up"), "api")
+    a_root, b_root = str(tmp_path / "a-api"), str(tmp_path / "b-api")
+    for root in (a_root, b_root):
+        git("clone", "-q", up, root, cwd=str(tmp_path))
+        git("remote", "set-url", "origin", "git@github.com:team/api.git", cwd=root)
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    a.decide(a_root, "Decided on A")
+    a.sync()
+    b.sync()
+    git("remote", "set-url", "origin", "git@github.com:team/api-core.git", cwd=a_root)
+    renamed_a = paths.memory_dir(a_root, a.env)
+    migrate.migrate(renamed_a, paths.project_key(a_root), a_root, a.env, NOW)
+    a.sync()
+    b.sync()
+    old_b = b.decide(b_root, "Decided on B after A moved")  # B still on the old URL
+    git("remote", "set-url", "origin", "git@github.com:team/api-core.git", cwd=b_root)
+    renamed_b = paths.memory_dir(b_root, b.env)
+    assert os.path.basename(old_b) == migrate.earlier_key(b_root, renamed_b, b.env)
+    migrate.migrate(renamed_b, paths.project_key(b_root), b_root, b.env, NOW)
+    assert sorted(summaries(renamed_b)) == ["Decided on A", "Decided on B after A moved"]
+    assert migrate.earlier_key(b_root, renamed_b, b.env) is None  # once: the new key is B's now
+    migrate.migrate(renamed_b, paths.project_key(b_root), b_root, b.env, NOW)
+    assert sorted(summaries(renamed_b)) == ["Decided on A", "Decided on B after A moved"]

@@ -283,6 +283,10 @@ def migration(s: Start) -> str:
         lines = migrate.migrate(mdir, key, root, s.env, s.now)
     except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
         return f" (migration failed: {type(exc).__name__}: {exc})"
+    # why the person: memory left behind is theirs to adopt (a rewritten history proves nothing either
+    # way), and this is said once (the key is the new repository's from now on)
+    s.person += [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines
+                 if migrate.OTHER_REPOSITORY in line and not s.headless()]
     return "".join(f" ({line})" for line in lines)
 
 

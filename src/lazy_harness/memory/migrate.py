@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 JSONL = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "marks.jsonl")
 HANDOFF = "handoff.md"
 NAMES = JSONL + (HANDOFF,)
+# a key refused because another repository wrote it: told the person once (hooks/session_start.py)
+OTHER_REPOSITORY = "was the memory of another repository"
 
 
 def legacy_dirs(key: str, root: str | None, env: Env | None = None, memory_dir: str | None = None) -> list[str]:
@@ -125,7 +127,10 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
         return None
     from lazy_harness.memory import aliases
 
-    return None if old in aliases.owned(memory_dir).keys else old
+    # why a remote key even when aliased: its folder is copied, not emptied (:func:`take_over`), and
+    # another machine still on that origin may write there after the copy; the first start after this
+    # machine's own origin change merges it once more (nothing twice), then the key recorded is the new one
+    return None if old in aliases.owned(memory_dir).keys and old.startswith("-") else old
 
 
 def _last_key(path: str) -> tuple[str, str | None]:
@@ -160,12 +165,21 @@ def identity(root: str) -> str:
 
 
 def _gitdir_id(root: str) -> str | None:
+    """``<device>:<inode>:<ns>`` of the git folder, ``ns`` the time ``git init`` wrote its
+    ``description`` (git never writes it again; 0 without one). why the time: a folder removed and
+    made again at once often gets the same inode back."""
     gitdir = project_identity.git_dir(root)
     try:
         st = os.stat(gitdir) if gitdir else None
     except OSError:
         return None
-    return f"{st.st_dev}:{st.st_ino}" if st else None
+    if st is None:
+        return None
+    try:
+        made = os.stat(os.path.join(str(gitdir), "description")).st_mtime_ns
+    except OSError:
+        made = 0
+    return f"{st.st_dev}:{st.st_ino}:{made}"
 
 
 def same_repository(root: str, env: Env | None = None) -> bool:
@@ -175,8 +189,9 @@ def same_repository(root: str, env: Env | None = None) -> bool:
     keeps no identity (written by an older version, or for a folder that was no repository): as before.
     why not ``git cat-file``: the hook asks this, and the store never runs a process (tests/test_layering.py)."""
     kind, _, value = _record(paths.last_key_file(root, env))[2].partition(" ")
-    if kind == "gitdir":
-        return value == _gitdir_id(root)
+    if kind == "gitdir":  # a file written before the time was kept: device and inode alone
+        now = _gitdir_id(root) or ""
+        return value == (now if value.count(":") == 2 else now.rpartition(":")[0])
     if kind != "commit":
         return True
     return value == project_identity.head_commit(root) or project_identity.has_object(root, value)
@@ -367,7 +382,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
                    f"left there; if that folder and {root} are one project: lh memory adopt --force -- {moved}")
         moved = None
     if moved and root and not same_repository(root, env):
-        out.append(f"migrate: {moved} was the memory of another repository at {root}, left there; "
+        out.append(f"migrate: {moved} {OTHER_REPOSITORY} at {root}, left there; "
                    f"if it is this project's: lh memory adopt -- {moved}")
         moved = None
         remember_key(root, memory_dir, env)  # why: the folder is this repository's now; told once
