@@ -12,14 +12,15 @@ from tests.support import memory_samples as ms
 
 @pytest.fixture(scope="session")
 def system_bin_without_claude(tmp_path_factory):
-    """/usr/bin and /bin as links, less any ``claude`` (a machine where Claude Code was installed with
-    ``npm install -g`` has one in /usr/bin): the tests below are of a machine without it."""
+    """/usr/bin and /bin as links, less any ``claude`` or ``codex`` (a machine where Claude Code or
+    Codex was installed with ``npm install -g`` has one in /usr/bin): the tests below are of a machine
+    without them (one that needs a codex puts its fake first)."""
     import os
 
     out = tmp_path_factory.mktemp("system-bin")
     for folder in ("/usr/bin", "/bin"):
         for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
-            if name != "claude" and not (out / name).exists():
+            if name not in ("claude", "codex") and not (out / name).exists():
                 (out / name).symlink_to(os.path.join(folder, name))
     return out
 
@@ -73,17 +74,19 @@ def test_doctor_fails_hooks_codex_does_not_trust(here):
     assert trust.startswith("fail  codex trust: not trusted: ") and "lh hooks install --agent codex" in trust
 
 
-def test_doctor_says_trust_is_unknown_without_codex_and_suggests_installing_with_it(here, monkeypatch, tmp_path):
+def test_doctor_says_trust_is_unknown_without_codex_and_suggests_installing_with_it(here, monkeypatch, tmp_path,
+                                                                                    system_bin_without_claude):
     out = invoke("doctor").out
     assert "info  codex hooks: " in out and "lh hooks install --agent codex" in out
     invoke("hooks", "install", "--agent", "codex")
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("PATH", str(system_bin_without_claude))
     rows = codex_rows(invoke("doctor").out)
     assert any(row.startswith("warn  codex trust: unknown: codex is not on PATH") for row in rows)
 
 
-def test_doctor_says_nothing_of_codex_where_it_is_neither_installed_nor_set_up(here, monkeypatch):
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+def test_doctor_says_nothing_of_codex_where_it_is_neither_installed_nor_set_up(here, monkeypatch,
+                                                                              system_bin_without_claude):
+    monkeypatch.setenv("PATH", str(system_bin_without_claude))
     assert codex_rows(invoke("doctor").out) == []
 
 
@@ -145,12 +148,13 @@ def test_hooks_status_on_a_codex_only_machine_gives_no_install_hint(here):
     assert "hint: lh hooks install)" not in out
 
 
-def test_a_codex_distiller_not_found_fails_and_names_its_install(here, monkeypatch, tmp_path):
+def test_a_codex_distiller_not_found_fails_and_names_its_install(here, monkeypatch, tmp_path,
+                                                                 system_bin_without_claude):
     from tests.support import fake_claude
 
     write_config('[worker]\ndistiller = "codex"\n')
     fake_claude.install(tmp_path / "claude-bin")
-    monkeypatch.setenv("PATH", f"{tmp_path / 'claude-bin'}:/usr/bin:/bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'claude-bin'}:{system_bin_without_claude}")
     assert invoke("hooks", "install").code == 0
     r = invoke("doctor")
     found = lines_of(r.out)

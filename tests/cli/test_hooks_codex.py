@@ -8,7 +8,10 @@ import pytest
 from lazy_harness import codex_trust, paths, settings
 
 from tests.cli.lhrun import invoke
+from tests.cli.test_codex_doctor_status import system_bin_without_claude
 from tests.support import fake_codex_app_server as fake_codex
+
+__all__ = ["system_bin_without_claude"]  # a fixture used below
 
 EVENTS = {"SessionStart", "Stop", "SessionEnd", "UserPromptSubmit"}
 THEIRS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
@@ -177,9 +180,10 @@ def test_uninstall_keeps_the_persons_trusted_hook_trusted_where_it_moves(isolate
     assert fake_codex.trusted(home) == {now["key"]: mine["currentHash"]}
 
 
-def test_uninstall_without_codex_still_removes_the_hooks(isolated_home, codex_bin, monkeypatch):
+def test_uninstall_without_codex_still_removes_the_hooks(isolated_home, codex_bin, monkeypatch,
+                                                        system_bin_without_claude):
     invoke("hooks", "install", "--agent", "codex")
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("PATH", str(system_bin_without_claude))
     r = invoke("hooks", "uninstall", "--agent", "codex")
     assert r.code == 0 and "deleted" in r.out and "trust:" not in r.out
     assert not hooks_file(isolated_home).exists()
