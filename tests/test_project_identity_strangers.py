@@ -114,7 +114,7 @@ def test_memory_under_the_origin_stays_when_the_repository_turns_out_to_be_anoth
     """A checkout another user owns was keyed by its origin before this rule: on upgrade its key is
     its path. That is not an origin change: the origin's memory (synced, the person's clones elsewhere
     use it) stays where it is, never moved into the path-keyed folder."""
-    from lazy_harness.memory import migrate
+    from lazy_harness.memory import last_key, migrate
 
     root = _repo(tmp_path / "deploy", "https://github.com/org/app")
     before = paths.project_memory_dir(str(root))
@@ -122,7 +122,7 @@ def test_memory_under_the_origin_stays_when_the_repository_turns_out_to_be_anoth
     line = '{"id": "d-00000001", "summary": "Deploy from the release branch only"}\n'
     with open(os.path.join(before, "decisions.jsonl"), "w") as fh:
         fh.write(line)
-    migrate.remember_key(str(root), before)  # what the version before wrote after a task there
+    last_key.remember_key(str(root), before)  # what the version before wrote after a task there
     _give_away(root / ".git")
     after = paths.project_memory_dir(str(root))
     assert after != before

@@ -1,5 +1,5 @@
 """``lh memory adopt`` and ``lh memory assign`` keep the key the project is written under now, as the
-worker does after a task (``migrate.remember_key``): an origin change before the project's next
+worker does after a task (``last_key.remember_key``): an origin change before the project's next
 distilled session then takes over what they gave it, instead of leaving it under the old key."""
 
 import os
@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import aliases, migrate
+from lazy_harness.memory import aliases, last_key
 from tests.cli.lhrun import invoke
 from tests.memory.test_follows_project import project_with_three, shown, start, write_as_session
 from tests.memory.test_aliases_unassigned_agree import sessions_in
@@ -32,7 +32,7 @@ def test_an_origin_change_after_a_move_and_adopt_keeps_the_adopted_memory(tmp_pa
     done = invoke("memory", "adopt", "--project", moved, "--", old_key)
     assert done.code == 0, done.out + done.err
     adopted_into = paths.memory_dir(moved)
-    assert migrate.recorded_roots() == [(os.path.basename(adopted_into), moved)]
+    assert last_key.recorded_roots() == [(os.path.basename(adopted_into), moved)]
     set_origin(moved, "git@github.com:team/api-renamed.git")  # then the origin changes: no session in between
     assert paths.memory_dir(moved) != adopted_into
     text = start(moved)
@@ -52,7 +52,7 @@ def test_assign_keeps_the_projects_key_and_the_assigned_learning_follows_an_orig
     lid = listed.out.split("lh memory assign ", 1)[1].split()[0]
     key = os.path.basename(paths.memory_dir(work))
     assert invoke("memory", "assign", lid, "--project", work if by == "folder" else key).code == 0
-    assert (key, work) in migrate.recorded_roots()
+    assert (key, work) in last_key.recorded_roots()
     set_origin(work, "git@github.com:team/api-renamed.git")  # before the project's next distilled session
     assert OLD in start(work)
     assert lid in aliases.owned(paths.memory_dir(work)).adopted

@@ -7,7 +7,7 @@ import json
 import os
 
 from lazy_harness import paths
-from lazy_harness.memory import aliases, frontmatter, ids, migrate, owners
+from lazy_harness.memory import aliases, frontmatter, ids, last_key, owners
 from tests.cli.lhrun import invoke
 from tests.memory.test_owners import OLD, legacy_learning, project
 from tests.support import memory_samples as ms
@@ -49,7 +49,7 @@ def test_a_project_with_sessions_but_no_memory_yet_makes_it_unassigned_and_liste
 def test_a_project_the_worker_wrote_for_counts_too(tmp_path):
     work = project(tmp_path / "work")
     client = ms.make_project(tmp_path / "clients", "api")
-    migrate.remember_key(client, paths.memory_dir(client))  # its transcripts are gone, its folder is not
+    last_key.remember_key(client, paths.memory_dir(client))  # its transcripts are gone, its folder is not
     path = legacy_learning()
     assert _owner_in_orphans(path)[0] is None
     assert not aliases.owned(paths.memory_dir(work)).lists(_meta(path), "api")

@@ -7,7 +7,7 @@ import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import aliases, migrate, store
+from lazy_harness.memory import aliases, last_key, migrate, store
 from lazy_harness.project_identity import project_name, project_root
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, run_hook, spawned_workers_gone
@@ -136,7 +136,7 @@ def test_a_changed_origin_takes_the_earlier_memory_along_once(tmp_path, monkeypa
     write_as_session(root, {"learnings": [learning(t) for t in TITLES],
                             "decisions": [{"summary": "Deploy the api with the blue green script"}]})
     first = paths.memory_dir(root)
-    migrate.remember_key(root, first)  # what the worker keeps after each task
+    last_key.remember_key(root, first)  # what the worker keeps after each task
     set_origin(root, "git@github.com:team/api.git")
     now = paths.memory_dir(root)
     assert now != first
@@ -175,7 +175,7 @@ def test_an_origin_changed_before_any_write_under_the_first_one_keeps_every_entr
                             "decisions": [{"summary": "Deploy the api with the blue green script"}],
                             "failures": [{"summary": "The smoke test timed out against stage-7"}],
                             "handoff": ["Finish the rollback script for stage-7"]})
-    migrate.remember_key(root, paths.memory_dir(root))  # the worker's record after that session
+    last_key.remember_key(root, paths.memory_dir(root))  # the worker's record after that session
     add_origin(root, "git@github.com:team/apj.git")
     start(root, sid="second")  # moves the memory under the first remote's key
     for url in ("git@github.com:team/api.git", None):  # fixed, then removed

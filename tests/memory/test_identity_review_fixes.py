@@ -10,7 +10,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import aliases, migrate
+from lazy_harness.memory import aliases, last_key, migrate
 from lazy_harness.project_identity import project_root
 from tests.cli.lhrun import invoke
 from tests.memory.test_follows_project import learning, start, write_as_session
@@ -45,7 +45,7 @@ def worked_in(root: str, session: str = "sess-a", full: bool = True) -> str:
         distilled["failures"] = [{"summary": FAILED, "root_cause": "lag", "prevention": "wait"}]
         distilled["learnings"] = [learning(LEARNT)]
     write_as_session(root, distilled, session=session)
-    migrate.remember_key(root, mdir)
+    last_key.remember_key(root, mdir)
     return mdir
 
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lazy_harness import paths, project_identity
-from lazy_harness.memory import aliases, migrate
+from lazy_harness.memory import aliases, last_key, migrate
 from tests.hooks.hookrun import hook_log
 from tests.memory.test_follows_project import learning, start, write_as_session
 from tests.memory.test_identity_review_fixes import worked_in
@@ -42,7 +42,7 @@ def payments_memory(root: str) -> str:
     migrate.migrate(mdir, paths.project_key(root), root, None, NOW)
     write_as_session(root, {"decisions": [{"summary": PAYMENTS[0]}], "learnings": [learning(PAYMENTS[1])],
                             "handoff": [PAYMENTS[2]]})
-    migrate.remember_key(root, mdir)
+    last_key.remember_key(root, mdir)
     return mdir
 
 
@@ -184,7 +184,7 @@ def test_a_repository_made_again_before_its_first_commit_in_the_same_folder_is_a
     git("init", "-q", cwd=app)
     git("remote", "add", "origin", "git@github.com:acme/payments.git", cwd=app)
     payments = payments_memory(app)
-    assert migrate.same_repository(app)
+    assert last_key.same_repository(app)
     made = os.stat(os.path.join(app, ".git", "description")).st_mtime_ns
     shutil.rmtree(app)
     os.makedirs(app)
@@ -193,7 +193,7 @@ def test_a_repository_made_again_before_its_first_commit_in_the_same_folder_is_a
     description = os.path.join(app, ".git", "description")
     if os.stat(description).st_mtime_ns == made:  # why: a coarse clock; the inode is what is reused
         os.utime(description, ns=(made + 1, made + 1))
-    assert not migrate.same_repository(app)
+    assert not last_key.same_repository(app)
     assert shows_payments(start(app, sid="game")) == []
     assert os.path.basename(payments) not in aliases.owned(paths.memory_dir(app)).keys
 
@@ -208,7 +208,7 @@ def test_an_identity_kept_before_the_time_was_kept_still_matches_its_own_git_fol
         key, root, kept = fh.read().split("\n")[:3]
     with open(record, "w", encoding="utf-8") as fh:  # device and inode alone, as the first version kept
         fh.write(f"{key}\n{root}\n{kept.rpartition(':')[0]}\n")
-    assert migrate.same_repository(app)
+    assert last_key.same_repository(app)
 
 
 def test_memory_refused_after_a_rewritten_history_is_told_to_the_person_once(tmp_path):

@@ -8,7 +8,7 @@ import os
 import time
 
 from lazy_harness import config, paths, sync
-from lazy_harness.memory import entries, ids, migrate
+from lazy_harness.memory import entries, ids, last_key, migrate
 from tests.cli.lhrun import invoke
 from tests.memory.test_follows_project import write_as_session
 from tests.memory.test_identity_review_fixes import DECIDED, sees, start, worked_in
@@ -38,7 +38,7 @@ class Machine:
                              NOW)
         with open(os.path.join(mdir, "decisions.jsonl"), "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"id": ids.entry_id("decision", summary), **rec}) + "\n")
-        migrate.remember_key(root, mdir, self.env)
+        last_key.remember_key(root, mdir, self.env)
         return mdir
 
     def sync(self) -> None:

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import changes, files, ids, journal, marks, migrate
+from lazy_harness.memory import changes, files, ids, journal, last_key, marks
 from lazy_harness.ui.sections import LIMIT
 from tests.cli.lhrun import invoke, run
 from tests.support import memory_samples as ms
@@ -148,7 +148,7 @@ def _other(tmp_path) -> tuple[str, str, str]:
 
 def test_the_undo_offered_for_another_project_works_from_the_folder_lh_ui_runs_in(server, seeded, tmp_path):
     root, mdir, eid = _other(tmp_path)
-    migrate.remember_key(root, mdir)  # the worker keeps where each project it wrote for lives
+    last_key.remember_key(root, mdir)  # the worker keeps where each project it wrote for lives
     [note] = _post(server, os.path.basename(mdir), "forget", id=eid)
     assert note.startswith(f"forgot {eid}")
     assert eid in marks.hidden(mdir)

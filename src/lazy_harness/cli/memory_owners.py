@@ -78,7 +78,7 @@ def assign(learning_id: str, target: str) -> None:
     """Give a project learning that has no project to one (it is shown there from then on)."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import migrate, owners
+    from lazy_harness.memory import last_key, owners
     from lazy_harness.project_identity import project_root
 
     mroot, ldir, cfg = _roots()
@@ -94,7 +94,7 @@ def assign(learning_id: str, target: str) -> None:
         raise LhError(f"{target!r} is neither a memory key in {mroot} nor a folder", hint="lh memory unassigned")
     owners.assign(mroot, learning_id, key, time.time())
     if root is not None:  # why: as the worker does: an origin change before its next session finds the adoption
-        migrate.remember_key(root, os.path.join(mroot, key))
+        last_key.remember_key(root, os.path.join(mroot, key))
     index_after(os.path.join(mroot, key), ldir)
     _say(f"{learning_id} is {key}'s now ({os.path.join(mroot, key)})")
 
@@ -125,7 +125,7 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--"."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import aliases, migrate, owners
+    from lazy_harness.memory import aliases, last_key, owners
     from lazy_harness.project_identity import project_name, project_root
 
     mroot, ldir, cfg = _roots()
@@ -142,7 +142,7 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
                       "two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
     for line in owners.adopt_folder(old, mdir, time.time(), project_name(root)):
         _say(f"lh: {line}")
-    migrate.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
+    last_key.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
     index_after(mdir, ldir)
     index_after(old, ldir)  # why: the old folder's entries leave the index with its files
     _say(f"{old_key} adopted into {mdir}")

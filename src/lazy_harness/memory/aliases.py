@@ -251,31 +251,6 @@ def claude_folders(env: Env | None = None) -> dict[str, str | None]:
     return {n: transcript_cwd(os.path.join(base, n)) for n in names if os.path.isdir(os.path.join(base, n))}
 
 
-def recorded_roots(env: Env | None = None) -> list[str]:
-    """The project roots the worker wrote for on this machine, as ``migrate.remember_key`` keeps them
-    (``<queue>/state/keys/*``: the key, then the root). why not ``migrate.recorded_roots``: migrate
-    imports this module, and importing it back is a cycle (tests/test_import_cycles.py); only the
-    root line is read here."""
-    from lazy_harness import paths
-
-    folder = os.path.dirname(paths.last_key_file("/", env))
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    out = []
-    for name in names:
-        try:
-            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
-                lines = fh.read(8192).split("\n")
-        except OSError:
-            continue
-        root = lines[1].strip() if len(lines) > 1 and lines[0].strip() else ""
-        if os.path.isabs(root):
-            out.append(root)
-    return out
-
-
 def known_projects(memory_root: str, env: Env | None = None,
                    folders: dict[str, str | None] | None = None) -> dict[str, dict]:
     """``{memory key: {"key", "names", "root" (or None), "live" (its folder exists)}}`` of every project
@@ -288,7 +263,9 @@ def known_projects(memory_root: str, env: Env | None = None,
 
     out: dict[str, dict] = {}
     seen = [cwd for cwd in (claude_folders(env) if folders is None else folders).values() if cwd]
-    for cwd in seen + recorded_roots(env):
+    from lazy_harness.memory import last_key
+
+    for cwd in seen + [root for _, root in last_key.recorded_roots(env) if root]:
         if os.path.isdir(cwd):
             root = project_root(cwd)
             key = paths.memory_key(root)

@@ -123,12 +123,12 @@ def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -
     ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts or
     the root the worker kept beside the key, or None) and ``aliased`` (``memory_dir`` already counts
     it as its own)."""
-    from lazy_harness.memory import migrate
+    from lazy_harness.memory import last_key
 
     mine = aliases.owned(memory_dir).keys
     folders = aliases.claude_folders(env)
     live = {k for k, p in aliases.known_projects(memory_root, env, folders).items() if p["live"]}
-    was = {key: root for key, root in migrate.recorded_roots(env) if root}  # where the worker last saw it
+    was = {key: root for key, root in last_key.recorded_roots(env) if root}  # where the worker last saw it
     out = []
     for folder in aliases.memory_folders(memory_root):
         key = os.path.basename(folder)

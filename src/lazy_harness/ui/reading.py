@@ -123,16 +123,16 @@ def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Proje
 
 def folder_of(p: Project, env: Mapping[str, str] | None) -> str | None:
     """A folder of project ``p`` whose ``--project`` names its memory: the one ``lh ui`` runs in for the
-    current project; else the root the worker recorded for it (``migrate.recorded_roots``), else a
+    current project; else the root the worker recorded for it (``last_key.recorded_roots``), else a
     folder a queued task of it ran in, while it exists; None when none is known."""
-    from lazy_harness.memory import migrate
+    from lazy_harness.memory import last_key
 
     if p.folder or p.current:
         return p.folder
     seen: dict[str, str] = {}
 
     def candidates() -> Iterator[str]:
-        yield from (root for key, root in migrate.recorded_roots(env) if root and key == p.key)
+        yield from (root for key, root in last_key.recorded_roots(env) if root and key == p.key)
         yield from sorted(set(_session_cwds(env).values()))  # why sorted: the same answer every time
 
     return next((cwd for cwd in candidates() if os.path.isdir(cwd) and _of_project(cwd, p, env, seen)), None)

@@ -104,7 +104,7 @@ def _users_own(folder: str, name: str) -> bool:
 
 def _migrate(fields: dict, memory_dir: str, memory_root: str, env: Env | None, now: float, log: Log) -> None:
     """Bring the project's files over from Claude Code's auto-memory folder before reading or writing."""
-    from lazy_harness.memory import migrate
+    from lazy_harness.memory import last_key, migrate
 
     if os.path.dirname(os.path.realpath(memory_dir)) != os.path.realpath(memory_root):
         return  # an untrusted task run with trust=False (lh distill): nothing to bring over
@@ -114,7 +114,7 @@ def _migrate(fields: dict, memory_dir: str, memory_root: str, env: Env | None, n
     for line in migrate.migrate(memory_dir, key, root, env, now):
         log(line)
     if root:
-        migrate.remember_key(root, memory_dir, env)
+        last_key.remember_key(root, memory_dir, env)
 
 
 def _with_over_cap(distilled: dict) -> list:
