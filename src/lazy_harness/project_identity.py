@@ -27,8 +27,21 @@ def _ours(st: os.stat_result) -> bool:
     return st.st_uid in (os.geteuid(), 0)
 
 
+def _regular(path: str) -> bool:
+    """Whether ``path`` is a regular file of ours. why before opening: opening a device or a FIFO does
+    something (a writer waiting on a FIFO wakes, a serial line resets), read or not."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):  # why ValueError: a path with a NUL byte, from a crafted .git file
+        return False
+    return S_ISREG(st.st_mode) and _ours(st)
+
+
 def _read(path: str, size: int) -> str | None:
-    """A regular file of ours, read without waiting: None for anything else."""
+    """A regular file of ours, read without waiting: None for anything else (looked at before it is
+    opened, then again once open: it may have been swapped between the two)."""
+    if not _regular(path):
+        return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):
@@ -169,7 +182,12 @@ def git_dir(root: str) -> str | None:
     kind = _dotgit(root)
     if kind == "dir":
         return os.path.join(root, ".git")
-    return _gitdir_of(os.path.join(root, ".git")) if kind == "file" else None
+    gitdir = _gitdir_of(os.path.join(root, ".git")) if kind == "file" else None
+    try:  # why: a ``gitdir:`` naming another user's folder is no repository of ours (git refuses it too)
+        st = os.stat(gitdir) if gitdir else None
+    except (OSError, ValueError):
+        return None
+    return gitdir if st is not None and S_ISDIR(st.st_mode) and _ours(st) else None
 
 
 def _object_name(text: str) -> str | None:
@@ -211,25 +229,47 @@ def has_object(root: str, name: str) -> bool:
         return False
     objects = os.path.join(_common_dir(gitdir) or gitdir, "objects")
     borrowed = [b.strip() for b in (_read(os.path.join(objects, "info", "alternates"), 65536) or "").split("\n")]
-    folders = [objects] + [os.path.join(objects, b) for b in borrowed if b and not b.startswith("#")]
-    return any(_object_in(folder, name) for folder in folders)
+    # why real paths, once each, and a few: git skips repeated alternates too, and a file naming one
+    # folder thousands of times held the hook for minutes
+    folders: dict[str, None] = {}
+    for folder in [objects] + [os.path.join(objects, b) for b in borrowed if b and not b.startswith("#")]:
+        try:
+            folders.setdefault(os.path.realpath(folder))
+        except (OSError, ValueError):
+            continue
+    indexes = [MAX_PACK_INDEXES]
+    return any(_object_in(folder, name, indexes) for folder in list(folders)[:MAX_ALTERNATES + 1])
 
 
-def _object_in(objects: str, name: str) -> bool:
-    if os.path.isfile(os.path.join(objects, name[:2], name[2:])):
+MAX_ALTERNATES = 4  # the object folders a repository borrows from that are looked in (git: one or two)
+MAX_PACK_INDEXES = 64  # pack indexes opened at most for one look-up (a repository has a handful)
+
+
+def _object_in(objects: str, name: str, left: list[int]) -> bool:
+    """Whether folder ``objects`` holds object ``name``, loose or in one of its pack indexes, opening
+    at most ``left[0]`` indexes (counted down: past it, "cannot tell", so nothing is taken over)."""
+    if _regular(os.path.join(objects, name[:2], name[2:])):
         return True
     packs = os.path.join(objects, "pack")
     try:
-        indexes = [n for n in os.listdir(packs) if n.endswith(".idx")]
-    except OSError:
+        indexes = sorted(n for n in os.listdir(packs) if n.endswith(".idx"))
+    except (OSError, ValueError):
         return False
-    return any(_in_pack_index(os.path.join(packs, n), bytes.fromhex(name)) for n in indexes)
+    for n in indexes:
+        if left[0] <= 0:
+            return False
+        left[0] -= 1
+        if _in_pack_index(os.path.join(packs, n), bytes.fromhex(name)):
+            return True
+    return False
 
 
 def _in_pack_index(path: str, wanted: bytes) -> bool:
     """A binary search of a version 2 pack index: magic and version, 256 cumulative counts by first
     byte, then the sorted object names."""
     size = len(wanted)
+    if not _regular(path):
+        return False
     try:  # why not blocking: a FIFO named like an index would hold the hook that reads it for ever
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):

@@ -56,15 +56,15 @@ def _gitdir_id(root: str) -> str | None:
     ``description`` (git never writes it again; 0 without one). why the time: a folder removed and
     made again at once often gets the same inode back."""
     gitdir = project_identity.git_dir(root)
-    try:
+    try:  # why ValueError: a path with a NUL byte, from a crafted .git file
         st = os.stat(gitdir) if gitdir else None
-    except OSError:
+    except (OSError, ValueError):
         return None
     if st is None:
         return None
     try:
         made = os.stat(os.path.join(str(gitdir), "description")).st_mtime_ns
-    except OSError:
+    except (OSError, ValueError):
         made = 0
     return f"{st.st_dev}:{st.st_ino}:{made}"
 
