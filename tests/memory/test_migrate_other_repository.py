@@ -234,3 +234,27 @@ def test_memory_refused_after_a_rewritten_history_is_told_to_the_person_once(tmp
     first = told("s1")
     assert f"lh memory adopt -- {payments}" in first and "another repository" in first, first
     assert "lh memory adopt" not in told("s2")
+
+
+def test_a_start_nobody_sees_does_not_use_up_telling_the_person(tmp_path):
+    """The first start after the new origin is a ``claude -p`` run: its message is sent, but the key
+    stays unsettled, so the next start a person sees tells them too; that one settles it."""
+    from tests.hooks.hookrun import run_hook
+
+    app = str(tmp_path / "src" / "app")
+    repo(app, "payments", origin="git@github.com:acme/payments.git")
+    payments = os.path.basename(payments_memory(app))
+    git("commit", "-q", "--amend", "-m", "payments (secret removed)", cwd=app)
+    git("reflog", "expire", "--expire=now", "--all", cwd=app)
+    git("gc", "-q", "--prune=now", cwd=app)
+    git("remote", "set-url", "origin", "git@github.com:acme/payments-clean.git", cwd=app)
+
+    def told(sid: str, entrypoint: str) -> str:
+        r = run_hook("SessionStart", {"session_id": sid, "cwd": app, "hook_event_name": "SessionStart",
+                                      "source": "startup"}, env=dict(os.environ, CLAUDE_CODE_ENTRYPOINT=entrypoint))
+        assert r.returncode == 0, r.stderr
+        return str((json.loads(r.stdout) if r.stdout else {}).get("systemMessage") or "")
+
+    assert f"lh memory adopt -- {payments}" in told("s1", "sdk-cli")
+    assert f"lh memory adopt -- {payments}" in told("s2", "cli")
+    assert "lh memory adopt" not in told("s3", "cli")

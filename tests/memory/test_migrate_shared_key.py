@@ -8,7 +8,7 @@ import os
 import time
 
 from lazy_harness import config, paths, sync
-from lazy_harness.memory import entries, ids, last_key, migrate
+from lazy_harness.memory import aliases, entries, ids, last_key, migrate
 from tests.cli.lhrun import invoke
 from tests.memory.test_follows_project import write_as_session
 from tests.memory.test_identity_review_fixes import DECIDED, sees, start, worked_in
@@ -154,3 +154,24 @@ def test_what_the_other_machine_wrote_under_the_old_origin_after_the_copy_comes_
     assert migrate.earlier_key(b_root, renamed_b, b.env) is None  # once: the new key is B's now
     migrate.migrate(renamed_b, paths.project_key(b_root), b_root, b.env, NOW)
     assert sorted(summaries(renamed_b)) == ["Decided on A", "Decided on B after A moved"]
+
+
+def test_an_aliased_old_origin_another_clone_here_still_uses_is_not_asked_at_every_start(tmp_path):
+    """Two clones on one machine share the old origin's memory; the new origin's folder already names
+    it as an alias (another machine moved first). One clone moving is no earlier key for it: the
+    other clone's own move merges it, and nothing is said at every start."""
+    up = repo(str(tmp_path / "up"), "api")
+    x, y = str(tmp_path / "x-api"), str(tmp_path / "y-api")
+    for root in (x, y):
+        git("clone", "-q", up, root, cwd=str(tmp_path))
+        git("remote", "set-url", "origin", "git@github.com:team/api.git", cwd=root)
+    write_as_session(x, {"decisions": [{"summary": "Decided in api"}]})
+    old = paths.memory_dir(x)
+    for root in (x, y):
+        last_key.remember_key(root, paths.memory_dir(root))
+    git("remote", "set-url", "origin", "git@github.com:team/api-core.git", cwd=x)
+    new = paths.memory_dir(x)
+    os.makedirs(new, exist_ok=True)
+    aliases.record(new, aliases.ALIAS, os.path.basename(old), "the project's origin changed", NOW, project="x-api")
+    assert migrate.earlier_key(x, new) is None
+    assert migrate.migrate(new, paths.project_key(x), x, None, NOW) == []

@@ -280,13 +280,15 @@ def migration(s: Start) -> str:
             and not migrate.unrecorded_alias(root, mdir, s.env) and not migrate.earlier_key(root, mdir, s.env):
         return ""
     try:
-        lines = migrate.migrate(mdir, key, root, s.env, s.now)
+        lines = migrate.migrate(mdir, key, root, s.env, s.now, settle=lambda: not s.headless())
     except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
         return f" (migration failed: {type(exc).__name__}: {exc})"
     # why the person: memory left behind is theirs to adopt (a rewritten history proves nothing either
-    # way), and this is said once (the key is the new repository's from now on)
-    s.person += [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines
-                 if migrate.OTHER_REPOSITORY in line and not s.headless()]
+    # way), said once: the key is the new repository's from then on, unless nobody saw this start
+    told = [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines if migrate.OTHER_REPOSITORY in line]
+    if told:
+        s.person += told
+        s.unmarked = s.unmarked or s.headless()
     return "".join(f" ({line})" for line in lines)
 
 

@@ -36,6 +36,8 @@ from lazy_harness.memory.last_key import recorded_roots, remember_key, same_repo
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lazy_harness.memory.shapes import Env
 
 JSONL = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "marks.jsonl")
@@ -129,10 +131,14 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
         return None
     from lazy_harness.memory import aliases
 
+    if old not in aliases.owned(memory_dir).keys:
+        return old
     # why a remote key even when aliased: its folder is copied, not emptied (:func:`take_over`), and
     # another machine still on that origin may write there after the copy; the first start after this
-    # machine's own origin change merges it once more (nothing twice), then the key recorded is the new one
-    return None if old in aliases.owned(memory_dir).keys and old.startswith("-") else old
+    # machine's own origin change merges it once more (nothing twice), then the key recorded is the
+    # new one. Not while another clone here still uses it: that one's own move merges it, and asking
+    # here would repeat the same line at every start
+    return None if old.startswith("-") or still_owned(old, root, env) else old
 
 
 def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None) -> list[str]:
@@ -256,10 +262,13 @@ def drop_stale_lines(path: str) -> str | None:
     return f"migrate: {path}: {len(lines) - len(kept)} line(s) linking to the moved {HANDOFF} removed"
 
 
-def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None, now: float = 0.0) -> list[str]:
+def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None, now: float = 0.0,
+            settle: Callable[[], bool] | None = None) -> list[str]:
     """Move every pending old file of the project into ``memory_dir``, then drop MEMORY.md's links to
     a moved handoff.md. Returns log lines (empty when there was nothing to do). A file that cannot be
-    moved stays where it is and is named in a line."""
+    moved stays where it is and is named in a line. ``settle``: whether a key refused as another
+    repository's may be recorded as this one's now (so it is not said again); the SessionStart hook
+    says no for a start nobody sees (``claude -p``), and the next start tells the person."""
     todo = pending(key, root, env, memory_dir)
     alias = unrecorded_alias(root, memory_dir, env)
     moved = earlier_key(root, memory_dir, env)
@@ -269,11 +278,14 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         out.append(f"migrate: {moved} is still the memory of {'another project' if owner == '?' else owner}, "
                    f"left there; if that folder and {root} are one project: lh memory adopt --force -- {moved}")
         moved = None
+    unsettled = False
     if moved and root and not same_repository(root, env):
         out.append(f"migrate: {moved} {OTHER_REPOSITORY} at {root}, left there; "
                    f"if it is this project's: lh memory adopt -- {moved}")
         moved = None
-        remember_key(root, memory_dir, env)  # why: the folder is this repository's now; told once
+        unsettled = settle is not None and not settle()
+        if not unsettled:
+            remember_key(root, memory_dir, env)  # why: the folder is this repository's now; told once
     if not todo and not alias and not moved:
         return out + [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
@@ -297,7 +309,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         for folder in legacy_dirs(key, root, env, memory_dir):
             _sweep_temps(folder)
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
-        if root:  # why: a start or a command moved it; the next origin change must look here, not where it was
+        if root and not unsettled:  # why: a start or a command moved it; the next origin change must look here
             remember_key(root, memory_dir, env)
     try:  # the hold check on what came over (ADR 0024)
         from lazy_harness.memory import held
