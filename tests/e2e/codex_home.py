@@ -23,6 +23,40 @@ CODEX_ENV_VAR = "LH_CODEX_BIN"  # a codex binary to test instead of the one on P
 READY = "Ask Codex"  # the TUI's input placeholder: the session takes prompts
 
 
+_SYSTEM_BIN: list[str] = []
+
+
+def system_bin() -> str:
+    """/usr/bin and /bin as one folder of links, less ``claude`` and ``codex``, made once per process.
+    why not /usr/bin itself: ``npm install -g`` puts Claude Code there, and with claude on PATH the
+    worker would distil through it, not codex exec."""
+    if not _SYSTEM_BIN:
+        out = tempfile.mkdtemp(prefix="lh-e2e-system-bin-")
+        atexit_cleanup(out)
+        for folder in ("/usr/bin", "/bin"):
+            for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+                if name not in ("claude", "codex") and not os.path.lexists(os.path.join(out, name)):
+                    os.symlink(os.path.join(folder, name), os.path.join(out, name))
+        _SYSTEM_BIN.append(out)
+    return _SYSTEM_BIN[0]
+
+
+def _alone(program: str) -> str:
+    """A folder holding only a link to ``program``: its own folder may hold claude too (/usr/bin)."""
+    out = os.path.join(system_bin(), os.pardir, os.path.basename(system_bin()) + "-" + os.path.basename(program))
+    if not os.path.isdir(out):
+        os.makedirs(out)
+        atexit_cleanup(out)
+        os.symlink(program, os.path.join(out, os.path.basename(program)))
+    return os.path.normpath(out)
+
+
+def atexit_cleanup(folder: str) -> None:
+    import atexit
+
+    atexit.register(shutil.rmtree, folder, True)
+
+
 def find_codex() -> str | None:
     explicit = os.environ.get(CODEX_ENV_VAR)
     return explicit if explicit and os.access(explicit, os.X_OK) else shutil.which("codex")
@@ -42,8 +76,8 @@ class CodexHome:
         self.project = self.home / "project"
         self.project.mkdir(exist_ok=True)
         (self.codex_home / "config.toml").write_text(codex_config(base_url))
-        bins = [os.path.dirname(codex), os.path.dirname(lh_argv()[0])]
-        self.env = {**(env or {}), "PATH": os.pathsep.join([*bins, "/usr/bin:/bin"]), "HOME": str(self.home),
+        bins = [_alone(codex), os.path.dirname(lh_argv()[0])]
+        self.env = {**(env or {}), "PATH": os.pathsep.join([*bins, system_bin()]), "HOME": str(self.home),
                     "CODEX_HOME": str(self.codex_home), ENV_KEY: "standin-key", "TERM": "xterm-256color",
                     "LANG": "C.UTF-8"}
         self._lock_fd: int | None = None
