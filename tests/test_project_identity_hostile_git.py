@@ -113,3 +113,21 @@ def test_a_fifo_is_looked_at_before_it_is_opened(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "open", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
     assert project_identity.head_commit(app) is None
     assert head not in opened, opened
+
+
+def test_every_commit_is_found_in_a_repository_of_many_packs(tmp_path):
+    """A repository that never repacks into one (``gc.auto 0``) keeps a pack per fetch or repack:
+    past the first cap (64) an origin change was read as another repository's."""
+    app = repo(str(tmp_path / "app"), "app")
+    git("config", "gc.auto", "0", cwd=app)
+    commits = []
+    for n in range(80):
+        with open(os.path.join(app, f"f{n}"), "w", encoding="utf-8") as fh:
+            fh.write(str(n))
+        git("add", ".", cwd=app)
+        git("commit", "-q", "-m", f"c{n}", cwd=app)
+        git("repack", "-q", "-d", cwd=app)
+        commits.append(project_identity.head_commit(app))
+    packs = os.listdir(os.path.join(app, ".git", "objects", "pack"))
+    assert sum(n.endswith(".idx") for n in packs) >= 80
+    assert all(project_identity.has_object(app, c or "") for c in commits)

@@ -242,7 +242,10 @@ def has_object(root: str, name: str) -> bool:
 
 
 MAX_ALTERNATES = 4  # the object folders a repository borrows from that are looked in (git: one or two)
-MAX_PACK_INDEXES = 64  # pack indexes opened at most for one look-up (a repository has a handful)
+# pack indexes looked in at most for one look-up, newest first (the commit asked for is a recent
+# HEAD): a repository has a handful, one that never repacks (gc.auto 0) hundreds; each costs about 32
+# small reads, so the cap bounds a crafted checkout to a few tens of milliseconds
+MAX_PACK_INDEXES = 1000
 
 
 def _object_in(objects: str, name: str, left: list[int]) -> bool:
@@ -252,7 +255,7 @@ def _object_in(objects: str, name: str, left: list[int]) -> bool:
         return True
     packs = os.path.join(objects, "pack")
     try:
-        indexes = sorted(n for n in os.listdir(packs) if n.endswith(".idx"))
+        indexes = sorted((n for n in os.listdir(packs) if n.endswith(".idx")), key=lambda n: -_mtime(packs, n))
     except (OSError, ValueError):
         return False
     for n in indexes:
@@ -262,6 +265,13 @@ def _object_in(objects: str, name: str, left: list[int]) -> bool:
         if _in_pack_index(os.path.join(packs, n), bytes.fromhex(name)):
             return True
     return False
+
+
+def _mtime(folder: str, name: str) -> float:
+    try:
+        return os.stat(os.path.join(folder, name)).st_mtime
+    except OSError:
+        return 0.0
 
 
 def _in_pack_index(path: str, wanted: bytes) -> bool:
