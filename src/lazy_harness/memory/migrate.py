@@ -271,21 +271,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     says no for a start nobody sees (``claude -p``), and the next start tells the person."""
     todo = pending(key, root, env, memory_dir)
     alias = unrecorded_alias(root, memory_dir, env)
-    moved = earlier_key(root, memory_dir, env)
-    out = []
-    owner = still_owned(moved, root, env) if moved and root else None
-    if moved and owner:  # why: left where it is, never split: the person says whether the two are one
-        out.append(f"migrate: {moved} is still the memory of {'another project' if owner == '?' else owner}, "
-                   f"left there; if that folder and {root} are one project: lh memory adopt --force -- {moved}")
-        moved = None
-    unsettled = False
-    if moved and root and not same_repository(root, env):
-        out.append(f"migrate: {moved} {OTHER_REPOSITORY} at {root}, left there; "
-                   f"if it is this project's: lh memory adopt -- {moved}")
-        moved = None
-        unsettled = settle is not None and not settle()
-        if not unsettled:
-            remember_key(root, memory_dir, env)  # why: the folder is this repository's now; told once
+    moved, out, unsettled = _earlier_to_take(root, memory_dir, env, settle)
     if not todo and not alias and not moved:
         return out + [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
@@ -323,6 +309,28 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     except Exception as exc:  # why: the move is done; the read-time check still holds them
         out.append(f"migrate: hold check failed: {type(exc).__name__}: {exc}")
     return out
+
+
+def _earlier_to_take(root: str | None, memory_dir: str, env: Env | None,
+                     settle: Callable[[], bool] | None) -> tuple[str | None, list[str], bool]:
+    """(the earlier key to take over or None, log lines, whether a refusal was left unsettled): not one
+    another project here still uses, nor one another repository wrote (:func:`migrate`'s ``settle``)."""
+    moved = earlier_key(root, memory_dir, env)
+    if not moved or not root:
+        return None, [], False
+    owner = still_owned(moved, root, env)
+    if owner:  # why: left where it is, never split: the person says whether the two are one
+        whose = "another project" if owner == "?" else owner
+        return None, [f"migrate: {moved} is still the memory of {whose}, left there; if that folder and {root} "
+                      f"are one project: lh memory adopt --force -- {moved}"], False
+    if same_repository(root, env):
+        return moved, [], False
+    out = [f"migrate: {moved} {OTHER_REPOSITORY} at {root}, left there; if it is this project's: "
+           f"lh memory adopt -- {moved}"]
+    unsettled = settle is not None and not settle()
+    if not unsettled:
+        remember_key(root, memory_dir, env)  # why: the folder is this repository's now; told once
+    return None, out, unsettled
 
 
 def _alias_earlier(memory_dir: str, alias: str, root: str, now: float) -> list[str]:
