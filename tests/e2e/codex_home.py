@@ -76,7 +76,7 @@ class CodexHome:
         self.project = self.home / "project"
         self.project.mkdir(exist_ok=True)
         (self.codex_home / "config.toml").write_text(codex_config(base_url))
-        bins = [_alone(codex), os.path.dirname(lh_argv()[0])]
+        bins = [_alone(codex), _alone(lh_argv()[0])]  # why each alone: their folder may hold claude too
         self.env = {**(env or {}), "PATH": os.pathsep.join([*bins, system_bin()]), "HOME": str(self.home),
                     "CODEX_HOME": str(self.codex_home), ENV_KEY: "standin-key", "TERM": "xterm-256color",
                     "LANG": "C.UTF-8"}
