@@ -211,12 +211,9 @@ def test_an_identity_kept_before_the_time_was_kept_still_matches_its_own_git_fol
     assert last_key.same_repository(app)
 
 
-def test_memory_refused_after_a_rewritten_history_is_told_to_the_person_once(tmp_path):
-    """A history rewritten and pruned (git filter-repo, BFG), then a new origin: nothing proves the
-    repository is the one the memory was written for, so nothing is taken; the person is told (the
-    systemMessage, not only hooks.log) with the command that takes it, once."""
-    from tests.hooks.hookrun import run_hook
-
+def rewritten_then_renamed(tmp_path) -> tuple[str, str]:
+    """(root, the old key) of a project with memory whose history was then rewritten and pruned (git
+    filter-repo, BFG) and pushed to a new origin: no commit left proves it is the same repository."""
     app = str(tmp_path / "src" / "app")
     repo(app, "payments", origin="git@github.com:acme/payments.git")
     payments = os.path.basename(payments_memory(app))
@@ -224,6 +221,16 @@ def test_memory_refused_after_a_rewritten_history_is_told_to_the_person_once(tmp
     git("reflog", "expire", "--expire=now", "--all", cwd=app)
     git("gc", "-q", "--prune=now", cwd=app)
     git("remote", "set-url", "origin", "git@github.com:acme/payments-clean.git", cwd=app)
+    return app, payments
+
+
+def test_memory_refused_after_a_rewritten_history_is_told_to_the_person_once(tmp_path):
+    """A history rewritten and pruned (git filter-repo, BFG), then a new origin: nothing proves the
+    repository is the one the memory was written for, so nothing is taken; the person is told (the
+    systemMessage, not only hooks.log) with the command that takes it, once."""
+    from tests.hooks.hookrun import run_hook
+
+    app, payments = rewritten_then_renamed(tmp_path)
 
     def told(sid: str) -> str:
         r = run_hook("SessionStart", {"session_id": sid, "cwd": app, "hook_event_name": "SessionStart",
@@ -241,13 +248,7 @@ def test_a_start_nobody_sees_does_not_use_up_telling_the_person(tmp_path):
     stays unsettled, so the next start a person sees tells them too; that one settles it."""
     from tests.hooks.hookrun import run_hook
 
-    app = str(tmp_path / "src" / "app")
-    repo(app, "payments", origin="git@github.com:acme/payments.git")
-    payments = os.path.basename(payments_memory(app))
-    git("commit", "-q", "--amend", "-m", "payments (secret removed)", cwd=app)
-    git("reflog", "expire", "--expire=now", "--all", cwd=app)
-    git("gc", "-q", "--prune=now", cwd=app)
-    git("remote", "set-url", "origin", "git@github.com:acme/payments-clean.git", cwd=app)
+    app, payments = rewritten_then_renamed(tmp_path)
 
     def told(sid: str, entrypoint: str) -> str:
         r = run_hook("SessionStart", {"session_id": sid, "cwd": app, "hook_event_name": "SessionStart",

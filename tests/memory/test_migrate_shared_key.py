@@ -63,7 +63,9 @@ def folder_state(folder: str) -> dict[str, bytes]:
     return out
 
 
-def test_an_origin_changed_on_one_machine_leaves_the_other_machines_memory_whole(tmp_path):
+def two_machines(tmp_path) -> tuple[str, str, Machine, Machine]:
+    """(A's clone, B's clone, machine A, machine B): one repository with origin team/api cloned on two
+    machines that sync their memory through one bare remote."""
     remote = str(tmp_path / "memory.git")
     git("init", "-q", "--bare", remote, cwd=str(tmp_path))
     up = repo(str(tmp_path / "up"), "api")
@@ -71,7 +73,11 @@ def test_an_origin_changed_on_one_machine_leaves_the_other_machines_memory_whole
     for root in (a_root, b_root):
         git("clone", "-q", up, root, cwd=str(tmp_path))
         git("remote", "set-url", "origin", "git@github.com:team/api.git", cwd=root)
-    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    return a_root, b_root, Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+
+
+def test_an_origin_changed_on_one_machine_leaves_the_other_machines_memory_whole(tmp_path):
+    a_root, b_root, a, b = two_machines(tmp_path)
     shared = a.decide(a_root, "Decided on A")
     a.sync()
     assert b.decide(b_root, "Decided on B").replace(b.env["HOME"], "") == shared.replace(a.env["HOME"], "")
@@ -129,14 +135,7 @@ def test_what_the_other_machine_wrote_under_the_old_origin_after_the_copy_comes_
     """A renamed the origin first (the old folder copied into the new one, aliased, synced); B, still
     on the old URL, decided more there; then B renamed it too: its first migration merges the old
     folder once more, though the new one already names it as an alias, and adds nothing twice."""
-    remote = str(tmp_path / "memory.git")
-    git("init", "-q", "--bare", remote, cwd=str(tmp_path))
-    up = repo(str(tmp_path / "up"), "api")
-    a_root, b_root = str(tmp_path / "a-api"), str(tmp_path / "b-api")
-    for root in (a_root, b_root):
-        git("clone", "-q", up, root, cwd=str(tmp_path))
-        git("remote", "set-url", "origin", "git@github.com:team/api.git", cwd=root)
-    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    a_root, b_root, a, b = two_machines(tmp_path)
     a.decide(a_root, "Decided on A")
     a.sync()
     b.sync()
