@@ -42,8 +42,8 @@ def read_record(path: str) -> tuple[str, str | None, str]:
 
 def identity(root: str) -> str:
     """Which repository is at ``root``: ``commit <sha>`` of the commit HEAD points at, or before the
-    first commit ``gitdir <device>:<inode>`` of its git folder; "" outside a repository. Read from
-    its files, no git process."""
+    first commit ``gitdir <device>:<inode>:<ns>`` of its git folder (:func:`_gitdir_id`); "" outside
+    a repository. Read from its files, no git process."""
     commit = project_identity.head_commit(root)
     if commit:
         return f"commit {commit}"
