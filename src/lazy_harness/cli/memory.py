@@ -162,13 +162,16 @@ def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float) -> No
     if not cfg["context"]["enabled"]:
         _echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
         return
-    from lazy_harness import queue
-
-    def trouble() -> tuple[int, str | None]:
-        return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
-    text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=trouble)
+    text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=_trouble)
     _echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
           keep="\n\t")
+
+
+def _trouble() -> tuple[int, str | None]:
+    """What the read-back asks of the queue, as SessionStart asks it (``queue.distill_trouble``)."""
+    from lazy_harness import queue
+
+    return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
 
 
 def _newest(items: list, cut: int, oldest_first: bool) -> list:
@@ -291,7 +294,6 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
 def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:
     """``session``: a whole session id or a unique prefix of one this machine knows (its recall state,
     or its transcript); else one line on stderr and exit 2."""
-    from lazy_harness import queue
     from lazy_harness.atomic import held
     from lazy_harness.cli import sessions
     from lazy_harness.recall.index import writer
@@ -315,9 +317,7 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> Non
     if session is None and cfg["context"]["enabled"]:
         # why: SessionStart runs first and records as shown what its digest printed: each section's ids
         # as far as the budget took them (hooks/session_start.py remember_shown)
-        def trouble() -> tuple[int, str | None]:
-            return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
-        text, stats = recall.digest(cwd, cfg, os.environ, time.time(), "startup", trouble=trouble)
+        text, stats = recall.digest(cwd, cfg, os.environ, time.time(), "startup", trouble=_trouble)
         if text:
             started = frozenset(i for ids in recall.printed_ids(stats).values() for i in ids)
     said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
