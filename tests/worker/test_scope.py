@@ -23,6 +23,13 @@ def test_an_unknown_scope_is_read_as_project_and_noted_with_the_title():
     assert not any("Ruff runs in CI" in p or "No scope given" in p for p in problems)
 
 
+def test_an_empty_or_null_scope_is_noted_too():
+    for given in ("", None, "   ", [], "-"):
+        out, problems = a.validate({"learnings": [{"title": "Pin the base image", "learning": "x", "scope": given}]})
+        assert out["learnings"][0]["scope"] == "project"
+        assert [p for p in problems if "'Pin the base image'" in p and "stored as project" in p], (given, problems)
+
+
 def test_a_universal_learning_from_claude_is_stored_as_project_and_logged(isolated_home, tmp_path, monkeypatch):
     said = {"decisions": [], "failures": [], "handoff": [],
             "learnings": [{"title": "Staging needs the VPN", "learning": "Connect the VPN before deploying.",

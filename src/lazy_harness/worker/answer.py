@@ -327,14 +327,16 @@ def _strings(values: Any, limit: int, count: int, notes: list[str], name: str) -
     return out
 
 
-def _scope(value: Any, title: Any, notes: list[str]) -> str:
-    """``project`` or ``general``; anything else the model gave (``universal``, ``team``) is stored as
-    ``project`` with a note naming the learning and the scope it had. why: readers know only the two
-    values, and ``project`` is the one that never shows a learning where it may not belong."""
+def _scope(value: Any, title: Any, notes: list[str], given: bool) -> str:
+    """``project`` or ``general``; anything else the model gave (``universal``, ``team``, an empty or
+    null scope) is stored as ``project`` with a note naming the learning and the scope it had; a
+    learning without the key (the schema leaves it out of ``required``) quietly gets ``project``.
+    why: readers know only the two values, and ``project`` is the one that never shows a learning
+    where it may not belong."""
     scope = _tag(value)
     if scope in SCOPES:
         return scope
-    if value not in (None, ""):
+    if given:
         named = _snippet(str(_as_text(title) or ""))
         notes.append(f"scope: {_snippet(str(value))!r} of learning {named!r} is not one of "
                      f"{' or '.join(SCOPES)}: stored as project")
@@ -367,7 +369,7 @@ def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
                 notes.append(f"cues: {len(cues)}, kept {MAX_CUES}")
             item[name] = cues[:MAX_CUES]
         elif kind == "scope":
-            item["scope"] = _scope(value, raw.get("title"), notes)
+            item["scope"] = _scope(value, raw.get("title"), notes, name in raw)
         else:
             text = _as_text(value)
             if value is not None and text is None:
