@@ -218,3 +218,15 @@ def test_a_secret_over_several_added_lines_refuses_the_push_too():
             "diff --git a/knowledge/m.md b/knowledge/m.md\n--- a/knowledge/m.md\n+++ b/knowledge/m.md\n"
             "@@ -3,0 +4,2 @@\n+plain words only\n+and more plain words\n")
     assert scan._added_secrets(diff) == ["knowledge/l.md:1"]
+
+
+@pytest.mark.parametrize("breaker", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\r"])
+def test_a_secret_after_a_character_python_reads_as_a_line_end_is_still_scanned(breaker):
+    """Git ends a diff's lines with ``\\n`` only: a hand edit holding U+2028 (text pasted from a chat or
+    a web page) or a form feed before a token is one added line, and all of it is scanned."""
+    from lazy_harness.sync import scan
+
+    token = "ghp_" + "Byp4ssByp4ssByp4ssByp4ssByp4ssByp4ss12"
+    diff = ("diff --git a/knowledge/l.md b/knowledge/l.md\n--- a/knowledge/l.md\n+++ b/knowledge/l.md\n"
+            f"@@ -3,0 +4,2 @@\n+plain words\n+bot notes{breaker}token {token}\n")
+    assert scan._added_secrets(diff) == ["knowledge/l.md:5"]

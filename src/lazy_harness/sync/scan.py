@@ -143,7 +143,8 @@ def _added_runs(diff: str) -> Iterator[tuple[str, int, list[str]]]:
     diff (one or many)."""
     path, line_no, header = "?", 0, False
     run: list[str] = []
-    for line in diff.splitlines():
+    for line in diff.split("\n"):  # why not splitlines(): it also breaks at U+2028, \x0c, \r..., and the
+        # part after such a character, not starting with "+", would never reach the redactor
         if not (not header and line.startswith("+")) and run:
             yield path, line_no - len(run), run
             run = []
