@@ -78,3 +78,28 @@ def test_origin_is_read_from_the_config_a_linked_worktree_shares(repo, tmp_path)
     git("remote", "set-url", "origin", str(tmp_path / "bare.git"), cwd=repo)
     assert identity.origin(str(repo)) is None  # a local path names no project on another machine
     assert paths.memory_key(str(repo)) == paths.project_key(str(repo))
+
+
+@pytest.mark.parametrize("url", ["../app.git", "app.git", "./x:y/app.git", "sub/dir/app", "file://../app.git"])
+def test_a_relative_local_origin_names_no_project_either(tmp_path, url):
+    """Two different repositories side by side, each with the origin ``../app.git``, are two projects:
+    a relative path is read from each clone's own folder, so it names no project (not one key for both)."""
+    roots = []
+    for name in ("one", "two"):
+        root = tmp_path / "clients" / name / "tool"
+        root.mkdir(parents=True)
+        git("init", "-q", cwd=root)
+        git("remote", "add", "origin", url, cwd=root)
+        assert identity.origin(str(root)) is None
+        roots.append(str(root))
+    assert paths.memory_key(roots[0]) != paths.memory_key(roots[1])
+    assert paths.memory_key(roots[0]) == paths.project_key(roots[0])
+
+
+@pytest.mark.parametrize("url", ["git@github.com:team/demo.git", "host:team/demo", "ssh://h/team/demo"])
+def test_a_host_origin_still_names_its_project(tmp_path, url):
+    root = tmp_path / "r"
+    root.mkdir()
+    git("init", "-q", cwd=root)
+    git("remote", "add", "origin", url, cwd=root)
+    assert identity.origin(str(root)) is not None

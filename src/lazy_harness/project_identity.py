@@ -373,8 +373,19 @@ def normalize_remote(url: str) -> str | None:
 
 def origin(root: str) -> str | None:
     """The normalized ``remote.origin.url`` of the repository whose main working tree is ``root``
-    (``host/owner/repo``); None without an origin, or when it is a local path (a path names no
-    project on another machine)."""
+    (``host/owner/repo``); None without an origin, or when it is a local path, absolute or relative
+    (a path names no project on another machine)."""
     url = origin_url(root)
     normalized = normalize_remote(url) if url else None
-    return normalized if normalized and not normalized.startswith("/") else None
+    return normalized if normalized and not _local_path(url or "") else None
+
+
+def _local_path(url: str) -> bool:
+    """Whether ``url`` is a folder on this machine (``/srv/app.git``, ``../app.git``, ``file://...``)
+    rather than a host's: such an origin names no project, and a relative one not even one folder
+    (two repositories side by side with ``../app.git`` are two projects)."""
+    u = url.strip()
+    scheme, sep, _ = u.partition("://")
+    if sep:
+        return scheme.lower() == "file"
+    return not (":" in u and "/" not in u.split(":", 1)[0] and not os.path.isabs(u))

@@ -190,3 +190,20 @@ def test_an_origin_changed_before_any_write_under_the_first_one_keeps_every_entr
         assert shown(text) == 3 and "blue green" in text and "smoke test" in text and "rollback" in text, text
         listed = invoke("memory", "show", "--project", root).out
         assert "blue green" in listed and "smoke test" in listed and "rollback" in listed, listed
+
+
+def test_memory_kept_under_a_relative_origins_key_follows_the_project_after_the_upgrade(tmp_path, monkeypatch):
+    """An earlier version keyed a repository whose origin is ``../api.git`` by that path, as if it were
+    a host's (two such repositories shared one folder). Now such an origin names no project: the key
+    is the path key, and what the old key held comes along (the same repository, ADR 0035)."""
+    root = ms.make_project(tmp_path / "work", "api")
+    add_origin(root, "../api.git")
+    with monkeypatch.context() as m:
+        m.setattr(paths, "memory_key", lambda r: paths.remote_key("../api.git"))  # the earlier version's key
+        write_as_session(root, {"learnings": [learning(t) for t in TITLES],
+                                "decisions": [{"summary": "Deploy the api with the blue green script"}]})
+        first = paths.memory_dir(root)
+        last_key.remember_key(root, first)
+    assert paths.memory_dir(root) != first and paths.memory_key(root) == paths.project_key(root)
+    text = start(root)
+    assert shown(text) == 3 and "blue green" in text
