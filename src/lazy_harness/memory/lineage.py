@@ -1,12 +1,14 @@
 """Which sessions' conversation a session holds: its own, and for a fork the sessions it was forked from.
 
 ``claude --resume P --fork-session`` starts a new session with a copy of P's conversation: the copied
-records come first in its transcript, under the fork's ``sessionId``, keeping P's ``uuid``s; Claude
-Code 2.1.332 names the session that made each copied user or assistant record in ``session_id`` (and,
-on assistant records, ``requestSessionId``); a fork of a fork names the grandparent on what it
-copied from there. What was distilled from those sessions is what the fork's context already holds,
-so the read-back and prompt recall leave it out as they leave out the session's own (ADR 0034), and
-the worker does not distill the copied part again (worker/transcript_records.py).
+records come first in its transcript, under the fork's ``sessionId``, keeping P's ``uuid``s; Claude Code
+2.1.332 names the session that made each copied user or assistant record in ``session_id`` (and, on
+assistant records, ``requestSessionId``); a fork of a fork names the grandparent on what it copied from
+there. ``codex fork P`` (codex-cli 0.171.0) names P in its rollout's ``session_meta``
+(``forked_from_id``) and copies none of P's turns, which its model is sent all the same. What was
+distilled from those sessions is what the fork's context already holds, so the read-back and prompt
+recall leave it out as they leave out the session's own (ADR 0034), and the worker does not distill the
+copied part again (worker/transcript_records.py).
 :func:`own` is the one place that says which session ids are a session's own.
 
     <state>/<session>.lineage    the ids of the sessions it was forked from, one a line; a line
@@ -133,10 +135,21 @@ def from_transcript(path: str, session: str) -> list[str] | None:
         return None
     found: list[str] = []
     for line in (head.rsplit(b"\n", 1)[0] if tail else head).split(b"\n") + tail.split(b"\n"):
-        if b'"requestSessionId"' not in line and b'"session_id"' not in line:
+        if b'"requestSessionId"' not in line and b'"session_id"' not in line and b'"forked_from_id"' not in line:
             continue
         rec = jsonload.line_object(line)
-        parent = copied_from(rec) if rec is not None and rec.get("type") in ("user", "assistant") else ""
+        parent = _parent_named(rec) if rec is not None else ""
         if parent and parent != session and parent not in found:
             found.append(parent)
     return found
+
+
+def _parent_named(rec: dict) -> str:
+    """The session ``rec`` says this one holds the conversation of: a copied Claude Code record's
+    source; for a Codex rollout (``codex fork``), its ``session_meta``'s ``forked_from_id`` (codex-cli
+    0.171.0 writes no copy of the parent's turns, and sends them to the model all the same)."""
+    if rec.get("type") in ("user", "assistant"):
+        return copied_from(rec)
+    payload = rec.get("payload") if rec.get("type") == "session_meta" else None
+    value = payload.get("forked_from_id") if isinstance(payload, dict) else None
+    return value if isinstance(value, str) else ""
