@@ -45,6 +45,18 @@ def agent_of_argv(argv: Sequence[str]) -> str:
     return CLAUDE
 
 
+def in_project(payload: dict, env: Mapping[str, str]) -> dict:
+    """The payload with ``cwd`` the folder Claude Code started the session in (``CLAUDE_PROJECT_DIR``),
+    whose project the session is. why: the payload's ``cwd`` follows the agent's ``cd`` (into a nested
+    repository, a vendored library, a folder ``--add-dir`` gave), and a session's memory, its read-back
+    and its recall are its project's, as its transcript's folder and ``lh knowledge handoff-now`` say.
+    Kept as sent when the variable is unset, relative, or no folder (a deleted one)."""
+    project = env.get("CLAUDE_PROJECT_DIR") or ""
+    if not project or project == payload.get("cwd") or not os.path.isabs(project) or not os.path.isdir(project):
+        return payload
+    return {**payload, "cwd": project}
+
+
 def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plugin: bool = False,
              agent: str = CLAUDE) -> tuple[str | None, str | None]:
     """Run one event. Returns (decision for the log, text for stdout or None); no decision: no log line.
@@ -54,6 +66,8 @@ def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plug
     and the read-back."""
     if agent == CODEX:
         payload = {**payload, PAYLOAD_AGENT: CODEX}
+    else:
+        payload = in_project(payload, env)
     if "\0" in str(payload.get("transcript_path") or ""):
         # why: no path holds a NUL; kept, it was written where the sweep reads it back, and every
         # later sweep (and the worker's run) failed on it: taken as no transcript at all
