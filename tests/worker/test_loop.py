@@ -357,3 +357,25 @@ def test_a_removed_lock_file_never_lets_a_second_worker_take_the_running_ones_ta
     loop.run(dict(os.environ))
     [done] = wait_finished(q)
     assert queue.read_task(done)["outcome"] == "processed" and len(fake_claude.calls(fake)) == 2
+
+
+def test_a_failure_of_another_session_whose_id_starts_alike_does_not_hide_this_ones(isolated_home, fake, project):
+    """Task names hold 8 characters of the session id, which Codex's ids (UUID v7: a clock first) share
+    with every session started in the same minute: the skip reads this session's own failed task."""
+    enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=3)
+    fake_claude.control(fake, mode="fail", code=7, stderr="the answer holds no JSON object")
+    payload = place(project, session_id="01a22f82-00c8-7e71-8d59-5ffeaa338001")
+    run_hook("SessionEnd", payload)
+    [failed] = wait_finished(paths.queue_dir())
+    assert len(fake_claude.calls(fake)) == 3
+    other = dict(queue.read_task(failed), session_id="01a22f82-0f49-7531-aa13-dd7948e9e86f",
+                 session_jsonl=str(project / "other.jsonl"))
+    folder = os.path.dirname(failed)
+    later = f"{int(os.path.basename(failed).split('-', 1)[0]) + 1}-01a22f82{queue.SUFFIX}"
+    with open(os.path.join(folder, later), "w", encoding="utf-8") as fh:
+        fh.write(queue.format_task(other))
+    run_hook("SessionEnd", payload)  # this session's transcript has not changed since it failed
+    finished = wait_finished(paths.queue_dir(), count=3)
+    [second] = [f for f in finished if f not in (failed, os.path.join(folder, later))]
+    assert queue.read_task(second)["outcome"] == "skipped"
+    assert len(fake_claude.calls(fake)) == 3

@@ -245,10 +245,20 @@ def _failed_before(q: str, fields: dict) -> Outcome | None:
     # task (untrusted, a planted link) is refused again, with its own record
     failed = queue.folder(q, queue.FAILED)
     try:
-        mine = sorted(n for n in os.listdir(failed) if n.endswith(f"-{paths.safe_session_id(sid)[:8]}{queue.SUFFIX}"))
-        previous = queue.read_task(os.path.join(failed, mine[-1])) if mine else {}
+        named = sorted(n for n in os.listdir(failed) if n.endswith(f"-{paths.safe_session_id(sid)[:8]}{queue.SUFFIX}"))
     except OSError:
         return None
+    # why the newest of this session's own, not the newest name: a name holds 8 characters of the id,
+    # which Codex's ids (UUID v7, a clock first) share with every session started in the same minute
+    previous: dict = {}
+    for name in reversed(named):
+        try:
+            task = queue.read_task(os.path.join(failed, name))
+        except OSError:
+            continue
+        if task.get("session_id") == sid:
+            previous = task
+            break
     reason = previous.get("reason", "")
     if (previous.get("session_id") != sid or previous.get("session_jsonl") != transcript
             or not reason.startswith("model call failed") or llm.cause_said(reason) in llm.TEMPORARY
