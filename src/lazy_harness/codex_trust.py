@@ -308,6 +308,12 @@ def config_error(program: str, cwd: str, env: Mapping[str, str] | None = None,
     return None
 
 
+def switched_off(hooks: list[dict]) -> list[str]:
+    """The events of ``hooks`` the person switched off in Codex's ``/hooks`` (``hooks/list`` says
+    ``enabled: false``): trusted or not, Codex does not run them. Turned back on only by the person."""
+    return [str(h.get("eventName", "?")) for h in hooks if h.get("enabled") is False]
+
+
 def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
     """Our hooks as Codex sees them (each with ``trustStatus``). Raises TrustError when it cannot ask."""
     server = _open(os.environ if env is None else env, cwd, timeout)

@@ -178,3 +178,40 @@ def test_neither_agent_holding_our_hooks_fails_the_hooks_line(here):
     found = lines_of(invoke("doctor").out)
     assert found["hooks"] == ("fail  hooks: no settings file holds lazy-harness hooks  (hint: lh hooks install, "
                               "or lh hooks install --agent codex)")
+
+
+def _switch_off(event: str) -> None:
+    """What Codex's /hooks writes when the person switches one hook off: ``hooks.state."<key>".enabled``."""
+    import json
+    import os
+
+    from lazy_harness import codex_trust
+
+    hooks = codex_trust.status(paths.codex_hooks_file(), os.getcwd())
+    key = next(h["key"] for h in hooks if h["eventName"] == event)
+    enabled = os.path.join(paths.codex_home(), "fake-enabled.json")
+    with open(enabled, "w") as fh:
+        json.dump({key: False}, fh)
+
+
+def test_a_hook_switched_off_in_codexs_hooks_menu_is_named_by_doctor_status_and_install(here):
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    _switch_off("stop")
+    rows = codex_rows(invoke("doctor").out)
+    assert "ok    codex trust: Codex trusts our hooks" in rows  # trusted all the same
+    off = next(row for row in rows if "codex hooks on" in row)
+    assert off.startswith("fail  codex hooks on: switched off in Codex's /hooks: stop"), off
+    assert "switched off in Codex's /hooks: stop" in invoke("status").out
+    again = invoke("hooks", "install", "--agent", "codex").out
+    assert "warning: switched off in Codex's /hooks: stop" in again and "left as you set it" in again
+    import json
+    import os
+
+    with open(os.path.join(paths.codex_home(), "fake-enabled.json")) as fh:
+        assert list(json.load(fh).values()) == [False]  # install does not turn it back on
+
+
+def test_doctor_says_nothing_of_switched_off_hooks_when_all_are_on(here):
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    assert "codex hooks on" not in invoke("doctor").out
+    assert "switched off" not in invoke("status").out

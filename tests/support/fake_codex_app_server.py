@@ -6,7 +6,9 @@ gives (``<file>:<snake_event>:<group>:<index>``), each hook's hash a digest of i
 timeout, and its trust from ``$CODEX_HOME/fake-trust.json`` (what ``config/batchWrite`` wrote).
 ``<bin>/fake-codex.json`` picks a mode: ``ok``; ``old`` (``hooks/list`` is an unknown method);
 ``silent`` (never answers after ``initialize``); ``crash`` (exits 3 with a line on stderr at once);
-``refuse`` (``config/batchWrite`` writes nothing). Each start is appended to ``<bin>/codex-calls.jsonl``.
+``refuse`` (``config/batchWrite`` writes nothing). Each hook is listed ``enabled`` unless a
+``hooks.state."<key>".enabled`` write (Codex's /hooks) switched it off. Each start is appended to
+``<bin>/codex-calls.jsonl``.
 """
 
 import json
@@ -32,6 +34,7 @@ if mode == "crash":
 home = os.environ.get("CODEX_HOME") or os.path.join(os.environ["HOME"], ".codex")
 hooks_file = os.path.join(home, "hooks.json")
 trust_file = os.path.join(home, "fake-trust.json")
+enabled_file = os.path.join(home, "fake-enabled.json")  # hooks.state."<key>".enabled, as /hooks writes it
 
 def snake(name):
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
@@ -39,9 +42,9 @@ def snake(name):
 def camel(name):
     return name[0].lower() + name[1:]
 
-def trusted():
+def trusted(path=trust_file):
     try:
-        with open(trust_file) as fh:
+        with open(path) as fh:
             return json.load(fh)
     except OSError:
         return {{}}
@@ -52,7 +55,7 @@ def listing():
             data = json.load(fh)
     except OSError:
         data = {{}}
-    state, out = trusted(), []
+    state, on, out = trusted(), trusted(enabled_file), []
     for event, groups in (data.get("hooks") or {{}}).items():
         for g, group in enumerate(groups):
             for i, hook in enumerate(group.get("hooks") or []):
@@ -62,6 +65,7 @@ def listing():
                 out.append({{"key": key, "eventName": camel(event), "handlerType": "command",
                             "command": hook.get("command"), "timeoutSec": hook.get("timeout"),
                             "sourcePath": hooks_file, "source": "user", "currentHash": h,
+                            "enabled": on.get(key, True),
                             "trustStatus": "trusted" if state.get(key) == h else "untrusted"}})
     return out
 
@@ -85,17 +89,19 @@ for line in sys.stdin:
         answer(rid, {{"data": [{{"cwd": c, "hooks": listing(), "warnings": [], "errors": []}}
                               for c in msg["params"]["cwds"]]}})
     elif method == "config/batchWrite":
-        state = trusted()
+        state, on = trusted(), trusted(enabled_file)
         for edit in msg["params"]["edits"]:
-            key = re.match(r'hooks\.state\."(.*?)"(?:\.trusted_hash)?$', edit["keyPath"]).group(1)
+            key, field = re.match(r'hooks\.state\."(.*?)"(?:\.(trusted_hash|enabled))?$', edit["keyPath"]).groups()
             if mode == "refuse":
                 continue
+            kept = on if field == "enabled" else state
             if edit["value"] is None:
-                state.pop(key, None)
+                kept.pop(key, None)
             else:
-                state[key] = edit["value"]
-        with open(trust_file, "w") as fh:
-            json.dump(state, fh)
+                kept[key] = edit["value"]
+        for path, data in ((trust_file, state), (enabled_file, on)):
+            with open(path, "w") as fh:
+                json.dump(data, fh)
         answer(rid, {{"status": "ok"}})
     else:
         answer(rid, error={{"code": -32601, "message": f"unknown method {{method}}"}})

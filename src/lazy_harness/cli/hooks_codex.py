@@ -22,6 +22,9 @@ TRUST_BY_HAND = ("open codex, type /hooks and trust the four lazy-harness hooks 
 # person's hooks) for any other key, even "$schema"; install keeps the person's keys as it always does
 # and warns, and Codex's own answer (codex_trust.RefusedError) says whether it refuses the file
 CODEX_TOP_KEYS = ("description", "hooks")
+# why a line of its own: a hook switched off in /hooks is trusted all the same, and Codex skips it
+# (Stop and SessionEnd: nothing is distilled; SessionStart: no read-back; UserPromptSubmit: no recall)
+OFF_SAID = "switched off in Codex's /hooks: {events}: Codex does not run them"
 
 
 def install(cwd: str | None = None) -> bool:
@@ -54,6 +57,10 @@ def install(cwd: str | None = None) -> bool:
         click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
         return True
     click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
+    off = codex_trust.switched_off(hooks)
+    if off:
+        said = OFF_SAID.format(events=", ".join(off))
+        click.echo(f"warning: {said}; left as you set it: turn them on in Codex's /hooks")
     return True
 
 
@@ -105,6 +112,7 @@ class CodexState:
         self.path, self.state, self.ours, self.error = path, state, ours, error
         self.trust = ""  # "trusted", "not trusted: <events>", "unknown: <why>", "" (nothing to ask)
         self.refused: codex_trust.BlockedError | None = None  # Codex runs none of our hooks: why
+        self.off: list[str] = []  # our events switched off in Codex's /hooks
 
 
 def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
@@ -119,26 +127,27 @@ def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
     found = CodexState(path, "ok", settings.find_ours(data))
     if found.ours and ask:
         try:
-            found.trust = trust_line(path, cwd or os.getcwd())
+            found.trust, found.off = trust_line(path, cwd or os.getcwd())
         except codex_trust.BlockedError as exc:
             found.trust, found.refused = f"none: {exc.message}", exc
     return found
 
 
-def trust_line(path: str, cwd: str) -> str:
-    """Our hooks' trust as Codex reports it, in words; raises BlockedError when Codex runs none of them."""
+def trust_line(path: str, cwd: str) -> tuple[str, list[str]]:
+    """Our hooks' trust as Codex reports it, in words, and the events of ours switched off in Codex's
+    ``/hooks``; raises BlockedError when Codex runs none of them."""
     if codex_trust.find_codex() is None:
-        return "unknown: codex is not on PATH"
+        return "unknown: codex is not on PATH", []
     try:
         hooks = codex_trust.status(path, cwd)
     except codex_trust.BlockedError:
         raise
     except codex_trust.TrustError as exc:
-        return f"unknown: {exc.message}"
+        return f"unknown: {exc.message}", []
     left = [str(h.get("eventName", "?")) for h in hooks if h.get("trustStatus") != codex_trust.TRUSTED]
     if not hooks:
-        return "unknown: codex lists none of our hooks"
-    return f"not trusted: {', '.join(left)}" if left else codex_trust.TRUSTED
+        return "unknown: codex lists none of our hooks", []
+    return f"not trusted: {', '.join(left)}" if left else codex_trust.TRUSTED, codex_trust.switched_off(hooks)
 
 
 def sessions_seen(env: Mapping[str, str] | None = None) -> int:
@@ -191,6 +200,9 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
         rows.append(("fail", "codex trust", f"{found.trust}: Codex skips them", "lh hooks install --agent codex"))
     else:
         rows.append(("warn", "codex trust", found.trust, TRUST_BY_HAND))
+    if found.off:
+        rows.append(("fail", "codex hooks on", OFF_SAID.format(events=", ".join(found.off)),
+                     "turn them on in Codex's /hooks"))
     rows.append(sessions)
     return rows
 
@@ -203,4 +215,5 @@ def status_line(cwd: str | None = None) -> str | None:
         return f"codex: {found.path}: {found.error}"
     if not found.ours:
         return f"codex: hooks not installed (lh hooks install --agent codex); {seen} sessions seen" if seen else None
-    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}; {seen} sessions seen"
+    off = f", switched off in Codex's /hooks: {', '.join(found.off)}" if found.off else ""
+    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}{off}; {seen} sessions seen"
