@@ -335,6 +335,7 @@ def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeo
                   "mergeStrategy": "upsert"}
                  for h in hooks if h.get("trustStatus") != TRUSTED and isinstance(h.get("currentHash"), str)]
         if edits:
+            _config_writable(env)
             server.call("config/batchWrite", {"edits": edits})
             hooks = _ours(server, hooks_file, cwd)
         left = [h.get("eventName", "?") for h in hooks if h.get("trustStatus") != TRUSTED]
@@ -343,6 +344,20 @@ def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeo
         return hooks
     finally:
         server.close()
+
+
+def _config_writable(env: Mapping[str, str] | None) -> None:
+    """Raise TrustError when Codex's config.toml, which ``config/batchWrite`` rewrites (Codex keeps
+    trust there), is another user's or read-only (chmod 444: "no tool edits this"): the person's rule
+    holds for the file we ask Codex to write as for the files we write ourselves."""
+    from lazy_harness import paths
+    from lazy_harness.errors import SettingsError
+
+    config = os.path.join(paths.codex_home(env), "config.toml")
+    try:
+        settings.refuse_unwritable(os.path.realpath(config), "lh hooks install --agent codex")
+    except SettingsError as exc:
+        raise TrustError(exc.message) from None
 
 
 def listed(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None
@@ -375,6 +390,7 @@ def settle(before: list[dict], hooks_file: str, cwd: str, env: Mapping[str, str]
         edits += [{"keyPath": f'hooks.state."{h["key"]}".trusted_hash', "value": h["currentHash"],
                    "mergeStrategy": "upsert"} for h in moved]
         if edits:
+            _config_writable(env)
             server.call("config/batchWrite", {"edits": edits})
         return len(gone), len(moved)
     finally:

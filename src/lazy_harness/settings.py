@@ -448,6 +448,13 @@ def _refuse_foreign(path: str, command: str) -> None:
                             f"run {command} as its owner")
 
 
+def refuse_unwritable(path: str, command: str) -> None:
+    """Raise SettingsError for a file another tool would write for us (Codex's config.toml, through
+    its app-server) when it is not ours to change: another user's, or without its owner's write bit."""
+    _refuse_foreign(path, command)
+    _refuse_read_only(path, command)
+
+
 def _refuse(path: str, backup: str, command: str) -> None:
     """Before any write: ``path`` and its ``backup`` are ours (``_refuse_foreign``), ``path`` writable."""
     _refuse_foreign(path, command)

@@ -215,3 +215,23 @@ def test_doctor_says_nothing_of_switched_off_hooks_when_all_are_on(here):
     assert invoke("hooks", "install", "--agent", "codex").code == 0
     assert "codex hooks on" not in invoke("doctor").out
     assert "switched off" not in invoke("status").out
+
+
+def test_install_leaves_a_read_only_config_toml_alone_and_says_how_to_trust_by_hand(here):
+    """config/batchWrite rewrites Codex's config.toml (where Codex keeps trust): a file without its
+    owner's write bit is the person's "no tool edits this", for the file we ask Codex to write too."""
+    import os
+    import stat
+
+    config = os.path.join(paths.codex_home(), "config.toml")
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    with open(config, "w") as fh:
+        fh.write('model = "gpt-5.1-codex"  # mine\n')
+    os.chmod(config, 0o444)
+    out = invoke("hooks", "install", "--agent", "codex")
+    assert out.code == 0, out.out
+    assert "trust: not done (" in out.out and "read-only; left untouched" in out.out and "/hooks" in out.out
+    assert stat.S_IMODE(os.stat(config).st_mode) == 0o444
+    with open(config) as fh:
+        assert fh.read() == 'model = "gpt-5.1-codex"  # mine\n'
+    assert not os.path.exists(os.path.join(paths.codex_home(), "fake-trust.json"))
