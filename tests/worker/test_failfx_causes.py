@@ -121,7 +121,11 @@ def test_failfx_a_usage_limit_waits_until_its_reset_one_call_per_task(isolated_h
     monkeypatch.chdir(tmp_path / "a")
     out = invoke("status")
     assert "waiting, not before" in out.out and "usage limit is reached" in out.out, out.out
+    until = time.strftime("%H:%M:%S", time.localtime(min(float(t["not_before"]) for t in tasks(""))))
+    assert f"not before {until}:" in out.out, out.out  # to the second: a minute cut off said it runs earlier
     assert [line["outcome"] for line in ledger_lines()] == ["limit", "limit"]
+    # a run that finds both still waiting says so, as worker.log does
+    assert "0 processed, 0 skipped, 0 failed, 2 waiting" in invoke("worker", "run", "--once").out
 
 
 def _worker_log() -> str:

@@ -92,7 +92,8 @@ def waiting_reason(fields: dict) -> str:
     if not why:
         return ""
     until = not_before(fields)
-    when = f", not before {time.strftime('%H:%M', time.localtime(until))}" if until > time.time() else ""
+    # why seconds: a minute cut off said 02:58 for a task that runs at 02:58:59
+    when = f", not before {time.strftime('%H:%M:%S', time.localtime(until))}" if until > time.time() else ""
     return f"waiting{when}: {why}"
 
 

@@ -33,8 +33,9 @@ def run_cmd(once: bool, poll: float) -> None:
         if stats.lock_busy:
             click.echo("another worker holds the lock; it drains the queue")
         elif stats.finished or once:
+            waits = _still_waiting(q)  # why not stats.waiting alone: a task that waited before this run
             click.echo(f"{stats.processed} processed, {stats.skipped} skipped, {stats.failed} failed"
-                       + (f", {stats.waiting} waiting" if stats.waiting else ""))
+                       + (f", {waits} waiting" if waits else ""))
         if stats.paused:
             click.echo(f"paused: {stats.paused} (lh cost)")
         if once:
@@ -44,3 +45,15 @@ def run_cmd(once: bool, poll: float) -> None:
         time.sleep(poll)  # why: waiting or paused tasks stay pending; do not spin on them
         while not ready(q, queue.pending(q), time.time()):
             time.sleep(poll)
+
+
+def _still_waiting(q: str) -> int:
+    """Tasks in the queue that were taken once and put back to wait (their ``wait_reason``): those this
+    run put back, and those whose time had not come, which it left alone."""
+    count = 0
+    for name in queue.pending(q):
+        try:
+            count += bool(queue.read_task(os.path.join(q, name)).get("wait_reason"))
+        except OSError:
+            continue  # taken meanwhile
+    return count
