@@ -162,3 +162,21 @@ def test_the_session_start_footer_names_the_command_that_prints_everything(proje
     footer = text.splitlines()[-1]
     assert footer.startswith("Left out for space: ") and sum(stats["left_out"].values()) > 0
     assert "`lh memory show --all`" in footer
+
+
+def test_a_decision_line_a_hand_edit_broke_is_named_not_silently_left_out(project, monkeypatch):
+    """A lost quote makes the line no JSON: every view leaves it out, and show says so on stderr
+    (the count and the listing are of what can be read), as lh memory check would."""
+    mem = fill(project, decisions=3, failures=1)
+    path = os.path.join(mem, files.DECISIONS)
+    with open(path, encoding="utf-8") as fh:
+        rows = fh.read().split("\n")
+    rows[1] = rows[1].replace('"summary": "', '"summary": ', 1)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(rows))
+    monkeypatch.chdir(project)
+    out = invoke("memory", "show", "--section", "decisions")
+    assert out.code == 0 and "Decisions (2," in out.out
+    assert f"lh: {path}: 1 line(s) skipped (2: " in out.err and "lh memory check" in out.err, out.err
+    clean = invoke("memory", "show", "--section", "failures")
+    assert "skipped" not in clean.err

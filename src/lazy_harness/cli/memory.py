@@ -245,6 +245,16 @@ def _handoff_state(mdir: str) -> dict:
     return state
 
 
+def _say_skipped(path: str) -> None:
+    """One line on stderr when lines of ``path`` are in no view (not JSON, no summary): a hand edit
+    that lost a quote made an entry vanish from the listing without a word."""
+    from lazy_harness.memory import damage
+
+    found = damage.check_file(path)
+    if found.skipped:
+        _echo(f"lh: {found.summary()}: not listed above; lh memory check names every damaged line", err=True)
+
+
 def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str], cut: int) -> None:
     """Decisions, failures and this project's learnings (those ``picked``, the newest ``cut`` of each),
     each tagged with its state (memory/state.py, with the hold check at read time: held.States, the
@@ -269,6 +279,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
             _echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                   + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
         _more(title.lower(), len(records), len(shown))
+        _say_skipped(path)
     if "learnings" in picked:
         _show_learnings(ldir, name, mdir, cfg, states, cut)
     states.save()
