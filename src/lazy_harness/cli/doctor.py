@@ -590,14 +590,16 @@ def _check_memory_lines(r: Report, values: Config) -> None:
         if c.unreadable:  # why: a folder or a dangling link in a memory file's place hides what it held
             r.line("warn", "memory files", c.summary(), "move it aside; lh memory check --all-projects")
     skipped = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.skipped]
-    salvaged = sum(len(c.salvaged) for c in checks)
+    salvaged = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.salvaged]
     if skipped:
         more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
         r.line("warn", "memory lines", f"{len(skipped)} line(s) skipped: {', '.join(skipped[:3])}{more}"
-               + (f"; {salvaged} salvaged" if salvaged else ""), "lh memory check --all-projects")
+               + (f"; {len(salvaged)} salvaged" if salvaged else ""), "lh memory check --all-projects")
     elif salvaged:
-        r.line("warn", "memory lines", f"{salvaged} damaged line(s) salvaged (some bytes lost) in "
-               f"{sum(1 for c in checks if c.salvaged)} file(s)", "lh memory check --all-projects")
+        # why named: a salvaged aliases.jsonl line may have lost what it said beside its key
+        more = f" and {len(salvaged) - 3} more" if len(salvaged) > 3 else ""
+        r.line("warn", "memory lines", f"{len(salvaged)} damaged line(s) salvaged (some bytes lost): "
+               f"{', '.join(salvaged[:3])}{more}", "lh memory check --all-projects")
     else:
         r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
 

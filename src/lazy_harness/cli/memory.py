@@ -466,7 +466,7 @@ def path_(project: str | None, learnings: bool, old: bool) -> None:
 @project_option()
 @click.option("--all-projects", is_flag=True, help="Check every project's memory.")
 def check(project: str | None, all_projects: bool) -> None:
-    """Name every damaged line of the memory files (decisions, failures, handoff, marks, usage) by file and
+    """Name every damaged line of the memory files (decisions, failures, handoff, marks, usage, aliases) by file and
     line: salvaged (read, some bytes lost) or skipped (not read, or a decision or failure without summary
     text, which no view shows), each memory file that cannot be read (a folder in its place), and each
     damaged learning (not text, frontmatter not closed or not a mapping, a title or date that cannot be

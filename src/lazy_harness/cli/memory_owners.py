@@ -125,7 +125,7 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--"."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import aliases, last_key, owners
+    from lazy_harness.memory import last_key, owners
     from lazy_harness.project_identity import project_name, project_root
 
     mroot, ldir, cfg = _roots()
@@ -136,10 +136,8 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
         raise LhError(f"no memory folder {old_key!r} in {mroot}", hint="lh memory path --old")
     if os.path.realpath(old) == os.path.realpath(mdir):
         raise LhError(f"{old_key} is this project's own memory folder", hint="lh memory path --old")
-    live = aliases.known_projects(mroot, os.environ).get(old_key)
-    if live and live["live"] and not force:
-        raise LhError(f"{old_key} is the memory of {live['root']}, which still exists: adopting it would merge "
-                      "two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
+    if not force:
+        _refuse_owned(mroot, old_key, os.path.basename(mdir))
     for line in owners.adopt_folder(old, mdir, time.time(), project_name(root)):
         _say(f"lh: {line}")
     last_key.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
@@ -148,8 +146,23 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     _say(f"{old_key} adopted into {mdir}")
 
 
+def _refuse_owned(mroot: str, old_key: str, mine: str) -> None:
+    """Raise when ``old_key`` is the memory of another live project (``mine``: this one's key): its own
+    key, or an earlier key it took over (an alias in its ``aliases.jsonl``, ``owners.live_owners``)."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import aliases, owners
+
+    owner = owners.live_owners(mroot, aliases.known_projects(mroot, os.environ), mine).get(old_key)
+    if owner is None:
+        return
+    what = "" if owner["key"] == old_key else f"an alias ({aliases.FILE}) of {owner['key']}, "
+    raise LhError(f"{old_key} is {what}the memory of {owner['root']}, which still exists: adopting it would "
+                  "merge two projects", hint=f"lh memory adopt --force -- {old_key}, if they are one")
+
+
 def print_old(mdir: str, mroot: str, ldir: str) -> None:
-    """``lh memory path --old``: the memory folders no live project owns, with what they hold."""
+    """``lh memory path --old``: the memory folders that are no live project's own, with what they hold;
+    one another live project took over (an alias) is named as its, without an adopt command."""
     from lazy_harness.memory import owners
 
     found = owners.earlier_folders(mdir, mroot, os.environ)
@@ -163,7 +176,9 @@ def print_old(mdir: str, mroot: str, ldir: str) -> None:
         what = ", ".join(f"{n} {k}" for k, n in held.items() if n) or "nothing"
         was = f"was {f['root']}" if f["root"] else "folder unknown"
         names = f"project {', '.join(f['names'])}; " if f["names"] else ""
-        mark = "already this project's (alias)" if f["aliased"] else f"lh memory adopt -- {f['key']}"
+        mark = ("already this project's (alias)" if f["aliased"] else
+                f"alias of {f['owner']}, which still exists: that project's memory, not offered" if f["owner"] else
+                f"lh memory adopt -- {f['key']}")
         _say(f"  {f['key']}  ({names}{was}): {what}")
         _say(f"      {mark}")
 

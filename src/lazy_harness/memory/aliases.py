@@ -14,13 +14,15 @@ written before keys were recorded (only its origin's name: ``lh memory unassigne
 
 Append-only, one whole line per record, under the folder lock (memory.files.FolderLock), so a
 record is either there or not and writing it twice changes nothing; sync merges the file as a set
-of lines. Readers read it whole (a few lines).
+of lines. Readers read it whole (a few lines), through ``memory.lines`` like the other memory files:
+a damaged line is salvaged when its op and value survived whole, else skipped, and named (the
+hooks' log once, ``lh memory check``, ``lh doctor``); it is never rewritten.
 
 Whose a learning without a key is (only its origin's name) is decided here, once, for every reader:
 :func:`keyless_owner` over the projects this machine knows (:func:`known_projects`). ``lh memory
 unassigned`` (memory/owners.py) adopts by it and lists what it gives no owner; ``Owned.lists`` (``lh
 memory show``, the page, consolidation) lists such a learning only in the project it names.
-Hot path: only ``os`` and our ``jsonload`` at import time.
+Hot path: only ``os``, our ``jsonload`` and ``memory.lines`` at import time.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
+from lazy_harness.memory import lines
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load this module: house style section 3)
@@ -107,26 +110,32 @@ def project_names(memory_dir: str) -> set[str]:
 
 
 def records(memory_dir: str) -> list[dict]:
-    """Every well-formed record of the folder's file, in order; a torn or foreign line is skipped."""
+    """Every record of the folder's file, in order. A damaged line is salvaged as the other memory
+    files' are (``lines.records_of``, with :func:`salvage`), else skipped; either way the file is noted,
+    and the hook or worker that read it logs it once (``memory.damage.report``); ``lh memory check``
+    and ``lh doctor`` name it. why: a torn line used to be skipped without a word, and with it every
+    learning written under that earlier key left its project. A line of an op this version does not
+    know is left out (a newer version's), and a last line without its newline (a write in flight)."""
     try:
-        with open(os.path.join(memory_dir, FILE), "rb") as fh:
-            data = fh.read()
+        found = lines.read_file(os.path.join(memory_dir, FILE), salvage)
     except OSError:
         return []
-    out = []
-    for raw in data.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            rec = jsonload.loads(raw)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(rec, dict) and rec.get("op") in (ALIAS, ADOPT) and isinstance(rec.get(FIELD[rec["op"]]), str):
-            out.append(rec)
-    return out
+    return [rec for rec in found if rec.get("op") in FIELD and isinstance(rec.get(FIELD[rec["op"]]), str)]
 
 
 FIELD = {ALIAS: "folder", ADOPT: "id"}  # the field each op names its value in
+
+
+def salvage(text: str) -> dict | None:
+    """A record rebuilt from a damaged line's surviving string fields (``lines.string_fields``): its op
+    and the key or id it names must be whole JSON strings, so the value is exactly what was written
+    (a value cut short has no closing quote and is not read); ``why``, ``ts`` and ``project`` when
+    they survived too. None when the line does not hold that much."""
+    rec = lines.string_fields(text, ("op", "folder", "id", "why", "ts", "project"))
+    op = rec.get("op")
+    if op not in FIELD or not rec.get(FIELD[op]):
+        return None
+    return {k: v for k, v in rec.items() if k not in FIELD.values() or k == FIELD[op]}
 
 
 def owned(memory_dir: str) -> Owned:
@@ -154,7 +163,10 @@ def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: b
         if any(r["op"] == op and r[FIELD[op]] == value for r in records(memory_dir)):
             return False
         rec = {"op": op, FIELD[op]: value, "why": why, "ts": stamp(now)}
-        append_line(os.path.join(memory_dir, FILE), jsonload.dumps({**rec, "project": project} if project else rec))
+        # why heal: a line cut short before its newline (a crash) would take this one into it, and the
+        # salvage would keep only this one
+        append_line(os.path.join(memory_dir, FILE), jsonload.dumps({**rec, "project": project} if project else rec),
+                    heal=True)
         return True
 
     if locked:

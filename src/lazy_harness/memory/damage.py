@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, lock
-from lazy_harness.memory import files, lines
+from lazy_harness.memory import aliases, files, lines
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
-         "marks.jsonl": "mark", "usage.jsonl": "usage"}
+         "marks.jsonl": "mark", "usage.jsonl": "usage", aliases.FILE: "alias"}
 SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
 
 
@@ -72,6 +72,8 @@ def _fields_for(path: str) -> Repair | None:
         from lazy_harness.memory import handoff_log
 
         return handoff_log.salvage
+    if kind == "alias":
+        return aliases.salvage
     return None
 
 

@@ -14,7 +14,9 @@ machine knows, the learnings no project owns yet, and memory folders whose proje
 - :func:`earlier_folders` and :func:`adopt_folder`: after a project folder moves, its key changes
   and its new memory folder is empty; the old one is listed with what it holds and where its
   project was (``lh memory path --old``), and taken over only when the person says so
-  (``lh memory adopt KEY``): two projects are never merged silently.
+  (``lh memory adopt KEY``): two projects are never merged silently. A folder a live project took
+  over (an alias in its ``aliases.jsonl``) is that project's (:func:`live_owners`): listed with its
+  owner, not offered, and refused without ``--force``.
 
 Not the hot path: the worker and the commands run these; the hooks only read ``aliases.jsonl``.
 """
@@ -118,24 +120,44 @@ def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = N
     return out
 
 
+def live_owners(memory_root: str, projects: dict[str, dict], but: str = "") -> dict[str, dict]:
+    """``{memory key: the live project (of :func:`aliases.known_projects`) whose memory it is}``: each
+    live project's own key, and each earlier key its folder names as an alias (it took that folder
+    over, so the learnings written under it are that project's), the own keys first. ``but``: the key
+    of a project left out (the one asking). Reads one small ``aliases.jsonl`` per live project, no
+    transcript. why: a live project maps to its current key only, so its path-keyed folder, left as an
+    alias after it gained an origin, looked like no one's and was offered to every other project."""
+    live = {k: p for k, p in sorted(projects.items()) if p["live"] and k != but}
+    out = dict(live)
+    for key, p in live.items():
+        for alias in sorted(aliases.owned(os.path.join(memory_root, key)).keys):
+            out.setdefault(alias, p)
+    return out
+
+
 def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -> list[dict]:
-    """Memory folders that are not ``memory_dir`` and that no live project owns, each with
+    """Memory folders that are not ``memory_dir`` and that are no live project's own, each with
     ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts or
-    the root the worker kept beside the key, or None) and ``aliased`` (``memory_dir`` already counts
-    it as its own)."""
+    the root the worker kept beside the key, or None), ``aliased`` (``memory_dir`` already counts
+    it as its own) and ``owner`` (the root of another live project that took it over as an alias
+    (:func:`live_owners`), else None: not to be offered)."""
     from lazy_harness.memory import last_key
 
     mine = aliases.owned(memory_dir).keys
     folders = aliases.claude_folders(env)
-    live = {k for k, p in aliases.known_projects(memory_root, env, folders).items() if p["live"]}
+    projects = aliases.known_projects(memory_root, env, folders)
+    live = {k for k, p in projects.items() if p["live"]}
+    taken = live_owners(memory_root, projects, os.path.basename(memory_dir.rstrip(os.sep)))
     was = {key: root for key, root in last_key.recorded_roots(env) if root}  # where the worker last saw it
     out = []
     for folder in aliases.memory_folders(memory_root):
         key = os.path.basename(folder)
         if folder == memory_dir.rstrip(os.sep) or key in live:
             continue
+        owner = None if key in mine else taken.get(key)
         out.append({"key": key, "names": sorted(aliases.project_names(folder)),
-                    "root": folders.get(key) or was.get(key), "aliased": key in mine, "folder": folder})
+                    "root": folders.get(key) or was.get(key), "aliased": key in mine, "folder": folder,
+                    "owner": owner["root"] if owner else None})
     return out
 
 
