@@ -1,6 +1,7 @@
 """Consent across projects (ADR 0032): a general learning a session of project A wrote reaches no
 session of project B (SessionStart, prompt recall) until the person approves it; in A it is used as
-before; hand-written ones are the person's and pass; ``[trust] cross_projects = "auto"`` lets them
+before; hand-written ones wait too (a file's ``via: hand`` proves nothing: ADR 0032's amendment) until
+the person approves them; ``[trust] cross_projects = "auto"`` lets them
 through at once, the hold check still applying. Through the real hooks and the detached worker with
 a fake ``claude``."""
 
@@ -140,14 +141,20 @@ def test_with_cross_projects_auto_they_reach_other_projects_at_once_unless_the_c
     assert "attacker" not in ask(b, "before running tests in every project what should always run", sid="p-2")
 
 
-def test_hand_written_learnings_are_the_persons_and_pass(isolated_home, tmp_path):
+def test_hand_written_learnings_wait_until_the_person_approves_them(isolated_home, tmp_path):
     a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
     write_as_session(a, {"learnings": [learning(DOCKER, "Copy requirements.txt and install dependencies first.",
                                                 tags=["docker", "cache"])]}, session="", via="hand")
     write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
+    assert DOCKER in start(a)[0]  # in the project that wrote it: used as before
     text, told = start(b)
-    assert DOCKER in text and "wait for your approval" not in told
-    assert DOCKER in ask(b, DOCKER_PROMPT)
+    assert DOCKER not in text and "1 learning waits for your approval" in told
+    assert DOCKER not in ask(b, DOCKER_PROMPT)
+    [h] = held.listing(paths.memory_dir(b), paths.learnings_dir())
+    assert h["state"] == "waiting" and "claims to be written by hand, not signed by this person" in h["reason"]
+    assert invoke("memory", "approve", h["id"], "--project", b).code == 0
+    assert DOCKER in start(b)[0]
+    assert DOCKER in ask(b, DOCKER_PROMPT, sid="p-2")
     assert held.listing(paths.memory_dir(b), paths.learnings_dir()) == []
 
 

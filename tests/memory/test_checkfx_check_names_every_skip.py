@@ -12,6 +12,7 @@ import pytest
 from lazy_harness import logfile, paths
 from lazy_harness.memory import damage, files, lines
 from tests.cli.lhrun import invoke
+from tests.hooks.test_trust import cross_projects
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -138,6 +139,8 @@ def _digest_line(root: str, word: str) -> str:
 @pytest.mark.parametrize("text", ["# Walrus logs rotate daily\n\nWalrus rotates its logs at midnight.\n",
                                   "---\n- a\n- b\n---\n\n## Learning\n\nWalrus rotates its logs at midnight.\n"])
 def test_check_says_the_title_and_date_sessionstart_takes_from_the_file_name(tmp_path, text):
+    # why: a file that names no writer waits in every project (ADR 0032's amendment); shown with auto
+    cross_projects("auto")
     root = ms.make_project(tmp_path, "proj")
     ms.write_jsonl(os.path.join(paths.memory_dir(root), files.DECISIONS), [ms.decision(NOW, "a decision", "r")])
     path = ms.write_learning(paths.learnings_dir(), "walrus plain", "proj", NOW - 86400)

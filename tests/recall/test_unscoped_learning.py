@@ -32,6 +32,8 @@ def test_a_learning_without_project_scope_is_found_where_sessionstart_shows_it(t
     ms.write_jsonl(os.path.join(paths.memory_dir(root), "decisions.jsonl"),
                    [ms.decision(NOW - 60, "Use sqlite for the index", "one file")])
     _write(paths.learnings_dir(), head)
+    # why: a file's ``via: hand`` proves nothing (ADR 0032's amendment): it crosses once approved
+    assert invoke("memory", "approve", "--all", "--project", root).code == 0
     assert invoke("memory", "reindex").code == 0
     shown = invoke("memory", "show", "--project", root)
     assert "Zebra tables" in shown.out.split("==== everything")[0]  # the SessionStart digest has it

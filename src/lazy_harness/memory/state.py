@@ -3,18 +3,21 @@
     active      shown to sessions
     approved    the person approved it (``lh memory approve``), on this machine or with their key
                 (ADR 0052): shown, the hold check passed over, and a learning shown in every project
-    waiting     a general learning a session wrote: shown in the project that wrote it, and in no
-                other until the person approves it (``[trust] cross_projects = "ask"``, the default)
+    waiting     a general learning the person has not approved: shown in the project that wrote it,
+                and in no other until they approve it (``[trust] cross_projects = "ask"``, the default).
+                A session's, and also one whose frontmatter says ``via: hand`` or names no writer: a
+                file's word is no proof (a clone of the sync remote writes any), this person's signed
+                approval is (ADR 0032 as amended, ADR 0052)
     held        the hold check caught it (memory/trust.py): shown nowhere until approved
     forgotten   the person forgot it (``lh memory forget``): shown nowhere, found by ``lh memory search``
     superseded, merged, deprecated   consolidation replaced it
 
 Where each comes from: a decision, failure or open item from the marks naming it (marks.jsonl: forget,
 supersede, merge, hold, approve); a learning from its frontmatter (``status``, ``deprecated_by``,
-``deprecated_reason``, ``scope``, ``via``, ``origin_session``). The person's word wins: a forget over a
-hold, an approval over the check. A learning the check catches at read time and nobody recorded held
-yet (a hand edit, one older than the check) is held too (:func:`with_verdict`); so is any entry the
-index's kept verdict holds (``lh memory search``).
+``deprecated_reason``, ``scope``; ``via`` and ``origin_session`` only say why one waits). The
+person's word wins: a forget over a hold, an approval over the check. A learning the check catches
+at read time and nobody recorded held yet (a hand edit, one older than the check) is held too
+(:func:`with_verdict`); so is any entry the index's kept verdict holds (``lh memory search``).
 
 An approval counts only when this person made it (memory/approval.py, ADR 0052): an ``approve`` mark
 or a learning's ``approved by hand`` without this person's MAC of the entry's text is not an approval.
@@ -41,6 +44,8 @@ ASK, AUTO = "ask", "auto"  # [trust] cross_projects
 APPROVED_BY_HAND = "approved by hand"  # a learning's deprecated_reason once approved
 HELD_PREFIX = "held: "  # a held learning's deprecated_reason: "held: <why>"
 WAITS = "waits for your approval to be used in other projects"
+CLAIMS_HAND = "claims to be written by hand, not signed by this person"  # ``via: hand`` without an approval
+NAMES_NOBODY = "names neither a session nor the person that wrote it, not signed by this person"
 SHOWN = (ACTIVE, APPROVED)  # shown in every project where the entry belongs
 
 
@@ -94,13 +99,17 @@ def approved_learning(meta: dict, text: str | None = None, path: str | None = No
                                     meta if text is not None else None, text, env)
 
 
-def by_session(meta: dict) -> bool:
-    """Written by a session (the worker), not by the person: ``via: session``, or, written before
-    provenance, an origin session and no ``via``."""
+def why_waiting(meta: dict) -> str:
+    """Why a learning meant for other projects and not approved by this person waits (ADR 0032, as
+    amended): a session's waits for consent; one that says it was written by hand, or names neither a
+    session nor the person, proves nothing by saying so (any clone of the sync remote can write it),
+    and says why it waits."""
     via = _given(meta.get("via"))
-    if via:
-        return via != "hand"
-    return bool(_given(meta.get("origin_session")))
+    if via == "hand":
+        return f"{CLAIMS_HAND}; {WAITS}"
+    if not via and not _given(meta.get("origin_session")):
+        return f"{NAMES_NOBODY}; {WAITS}"
+    return WAITS
 
 
 def crosses(meta: dict) -> bool:
@@ -123,8 +132,8 @@ def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[
         return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
     if approved_learning(meta, text):
         return APPROVED, ""
-    if cross != AUTO and crosses(meta) and by_session(meta):
-        return WAITING, WAITS
+    if cross != AUTO and crosses(meta):
+        return WAITING, why_waiting(meta)
     return ACTIVE, ""
 
 
