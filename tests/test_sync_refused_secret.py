@@ -230,3 +230,213 @@ def test_a_secret_after_a_character_python_reads_as_a_line_end_is_still_scanned(
     diff = ("diff --git a/knowledge/l.md b/knowledge/l.md\n--- a/knowledge/l.md\n+++ b/knowledge/l.md\n"
             f"@@ -3,0 +4,2 @@\n+plain words\n+bot notes{breaker}token {token}\n")
     assert scan._added_secrets(diff) == ["knowledge/l.md:5"]
+
+
+# --- journals: the undo copies (memory/journal.py) are scanned as what they hold --------------------
+# A journal keeps each file a run changes as it was before, base64 (``before``), and the lines a run
+# appended or took out as JSON strings: a secret typed into a learning by hand, then a forget, went out
+# inside the forget's journal after the person edited the learning as the refusal said.
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+CUSTOM = "ACME-" + "73914285"  # a shape only a configured pattern (compound_loop.redact_patterns) knows
+
+
+def _learning(m: Machine, title: str = "Deploy with the staging token") -> tuple[Path, str]:
+    from lazy_harness.memory import learnings
+
+    path, written = learnings.write_learning(
+        paths.learnings_dir(None, m.env), {"title": title, "learning": "Deploy via the staging API.",
+                                           "context": "deploys", "scope": "project"},
+        {"project": "demo", "session_id": "s1", "task_id": "t1", "project_folder": "-work-demo"}, 1_770_000_000.0)
+    assert written
+    lid = next(ln.split(": ", 1)[1] for ln in Path(path).read_text().splitlines() if ln.startswith("id: "))
+    return Path(path), lid
+
+
+def _forget(m: Machine, lid: str) -> str:
+    from lazy_harness.memory import by_hand
+
+    run = by_hand.forget(str(m.mdir), paths.learnings_dir(None, m.env), "demo", lid, "has a token", 1_770_000_100.0)
+    assert run
+    return run
+
+
+def _journal_copies(git_dir: Path) -> str:
+    """Every journal of every commit the repository holds, its ``before`` copies base64-decoded."""
+    import base64
+
+    out = []
+    for commit in _git("--git-dir", str(git_dir), "rev-list", "--all").split():
+        for name in _git("--git-dir", str(git_dir), "ls-tree", "-r", "--name-only", commit).splitlines():
+            if "/journal/" in name and name.endswith(".json"):
+                data = json.loads(_git("--git-dir", str(git_dir), "show", f"{commit}:{name}"))
+                out += [base64.b64decode(f["before"]).decode("utf-8", "replace") for f in data["files"]
+                        if f.get("before")]
+                out.append(json.dumps(data))
+    return "\n".join(out)
+
+
+def test_a_secret_in_a_forgotten_learning_never_reaches_the_remote_inside_the_journal(a, b, remote):
+    """The reviewer's steps: hand edit, forget, refused on the .md line, the line removed, sync."""
+    from lazy_harness.memory import by_hand
+
+    a.add("decision", "Use SQLite for the index")
+    path, lid = _learning(a)
+    a.sync()
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(f"\nUse GITHUB_TOKEN={TOKEN} for the staging deploy.\n")
+    _forget(a, lid)
+    with pytest.raises(sync.SyncError, match=r"push refused.*\.md:\d+"):
+        a.sync()
+    path.write_text(path.read_text().replace(f"\nUse GITHUB_TOKEN={TOKEN} for the staging deploy.\n", "\n"))
+    assert a.sync()["pushed"]
+    assert TOKEN not in _history(remote) and TOKEN not in _journal_copies(remote)
+    # nothing the person wants is lost: the forget is still undone, here and after a sync elsewhere
+    by_hand.undo(str(a.mdir), paths.learnings_dir(None, a.env), None, 30.0, 1_770_000_200.0)
+    assert "status: forgotten" not in path.read_text() and TOKEN not in path.read_text()
+
+
+def test_the_journal_keeps_a_redacted_copy_and_undo_puts_the_marker_where_the_secret_was(tmp_path):
+    from lazy_harness.memory import journal
+
+    mdir = tmp_path / "mem"
+    mdir.mkdir()
+    notes, plain = mdir / "notes.md", mdir / "plain.md"
+    notes.write_text(f"deploy with GITHUB_TOKEN={TOKEN}\n")
+    plain.write_bytes(b"no secret here \xff\n")
+    j = journal.Journal(str(mdir), "test", "demo", 1_770_000_000.0)
+    j.track(str(notes))
+    j.track(str(plain))
+    notes.write_text("changed\n")
+    j.record(str(notes))
+    j.save()
+    assert TOKEN not in Path(j.path).read_text() and TOKEN not in _journal_text(Path(j.path))
+    _, restored, problems = journal.undo(str(mdir), (str(mdir),), j.run)
+    assert problems == [] and str(notes) in restored
+    back = notes.read_text()
+    assert TOKEN not in back and back.startswith("deploy with GITHUB_TOKEN=[REDACTED")
+    assert plain.read_bytes() == b"no secret here \xff\n"  # a file without one is kept byte for byte
+
+
+def test_a_run_killed_before_it_changed_a_file_holding_a_secret_is_undone_without_touching_it(tmp_path):
+    from lazy_harness.memory import journal
+
+    mdir = tmp_path / "mem"
+    mdir.mkdir()
+    notes = mdir / "notes.md"
+    notes.write_text(f"deploy with GITHUB_TOKEN={TOKEN}\n")
+    j = journal.Journal(str(mdir), "test", "demo", 1_770_000_000.0)
+    j.track(str(notes))
+    j.intend_fields(str(notes), {"before": {}, "after": {"status": "forgotten"}}, b"would be\n")
+    # killed here: nothing written
+    _, restored, problems = journal.undo(str(mdir), (str(mdir),), j.run)
+    assert problems == [] and restored == [str(notes)]
+    assert notes.read_text() == f"deploy with GITHUB_TOKEN={TOKEN}\n"
+
+
+def _journal_text(path: Path) -> str:
+    import base64
+
+    data = json.loads(path.read_text())
+    return "\n".join(base64.b64decode(f["before"]).decode("utf-8", "replace") for f in data["files"] if f["before"])
+
+
+def _journal_diff(rel: str, data: dict) -> str:
+    """A ``--unified=0`` diff adding the journal ``data`` as memory/journal.py saves it."""
+    from lazy_harness.memory import journal
+
+    lines = journal._text(data).splitlines()
+    return (f"diff --git a/{rel} b/{rel}\nnew file mode 100644\n--- /dev/null\n+++ b/{rel}\n"
+            f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{ln}\n" for ln in lines))
+
+
+def _line_of(rel: str, data: dict, needle: str) -> str:
+    from lazy_harness.memory import journal
+
+    return f"{rel}:{next(n for n, ln in enumerate(journal._text(data).splitlines(), 1) if needle in ln)}"
+
+
+def test_the_scan_reads_a_journals_base64_copies_and_its_escaped_lines():
+    """What an older version wrote (the copy not redacted), a configured pattern the journal does not
+    know, a mark taken out that a person edited by hand: each is named by the journal's line."""
+    import base64
+
+    from lazy_harness.sync import scan
+
+    rel = "projects/-work-demo/journal/20260301-101010000001-ab12.json"
+    bearer = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcDEF123456789xyz"  # after a tab: seen only unescaped
+    mark = json.dumps({"op": "forget", "id": "d-12345678", "reason": f"Authorization: Bearer\t{bearer}"})
+    old = f"---\nid: l-1\n---\n# Deploy\n\nUse GITHUB_TOKEN={TOKEN} for the staging deploy.\n"
+    data = {"run": "20260301-101010000001-ab12", "kind": "forget", "project": "demo", "started": "x",
+            "changes": ["forget l-1"], "undone": None,
+            "files": [{"path": "../../knowledge/learnings/2026-03/deploy.md",
+                       "before": base64.b64encode(old.encode()).decode(), "before_size": len(old),
+                       "after_sha": "0" * 64, "appended": []},
+                      {"path": "marks.jsonl", "before": base64.b64encode(b"plain\n").decode(), "before_size": 6,
+                       "after_sha": "1" * 64, "appended": [], "removed": [mark]},
+                      {"path": "notes.md", "before": base64.b64encode(f"ref {CUSTOM}\n".encode()).decode(),
+                       "before_size": 14, "after_sha": "2" * 64, "appended": []}]}
+    diff = _journal_diff(rel, data)
+    copy = data["files"][0]["before"]
+    assert scan._added_secrets(diff) == [_line_of(rel, data, copy), _line_of(rel, data, bearer)]
+    custom = data["files"][2]["before"]
+    assert scan._added_secrets(diff, (r"ACME-\d{8}",))[-1] == _line_of(rel, data, custom)
+    # the same bytes in a file that is not a journal stay one opaque string, as before
+    assert scan._added_secrets(diff.replace("/journal/", "/notes/")) == []
+
+
+def _configure(m: Machine) -> None:
+    m.cfg["compound_loop"]["redact_patterns"] = [r"ACME-\d{8}"]
+
+
+def test_a_journal_copy_the_scan_refuses_names_the_journal_and_run_and_the_way_out(a, b, remote):
+    """A secret of a configured shape (the journal redacts with the built-in rules only): the refusal
+    names the journal and its run, says to remove it and what that costs; done, nothing of it goes out."""
+    _configure(a)
+    a.add("decision", "Use SQLite for the index")
+    path, lid = _learning(a)
+    a.sync()
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(f"\nThe staging deploy id is {CUSTOM}.\n")
+    run = _forget(a, lid)
+    path.write_text(path.read_text().replace(f"\nThe staging deploy id is {CUSTOM}.\n", "\n"))
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    jrel = f"projects/{a.mdir.name}/journal/{run}.json"
+    assert f"{jrel}:" in exc.value.message and run in exc.value.message
+    hint = exc.value.hint
+    assert f"remove {a.data / jrel}" in hint and f"lh memory undo {run}" in hint and "lh sync" in hint
+    assert CUSTOM not in _history(remote) + _journal_copies(remote)
+    os.remove(a.data / jrel)  # what the hint says
+    assert a.sync()["pushed"]
+    assert CUSTOM not in _history(remote) + _journal_copies(remote)
+    b.sync()
+    assert "Deploy via the staging API." in (b.data / path.relative_to(a.data)).read_text()
+
+
+@pytest.mark.parametrize("first_sync", [False, True], ids=["remote-has-main", "empty-remote"])
+def test_an_older_versions_commit_of_a_journal_holding_a_secret_is_never_pushed(a, remote, first_sync):
+    """Commits made before the scan read journals (offline, or by an older version): refused while the
+    journal is there; once it is removed, the unpushed commits are rewritten and the copy never goes out."""
+    import base64
+
+    a.add("decision", "one")
+    if first_sync:
+        sync.ensure_repo(str(a.data), str(remote), a.env)
+    else:
+        a.sync()
+    (a.mdir / "journal").mkdir(parents=True, exist_ok=True)
+    run = "20260301-101010000001-ab12"
+    old = f"Use GITHUB_TOKEN={TOKEN} for the staging deploy.\n".encode()
+    (a.mdir / "journal" / f"{run}.json").write_text(json.dumps(
+        {"run": run, "kind": "forget", "project": "demo", "started": "x", "changes": [], "undone": None,
+         "files": [{"path": "notes.md", "before": base64.b64encode(old).decode(), "before_size": len(old),
+                    "after_sha": "0" * 64, "appended": []}]}, indent=1) + "\n")
+    _old_version_commits(a)
+    with pytest.raises(sync.SyncError, match=f"push refused.*journal/{run}.json"):
+        a.sync()
+    assert TOKEN not in _journal_copies(remote)
+    os.remove(a.mdir / "journal" / f"{run}.json")
+    res = a.sync()
+    assert res["pushed"] and res.get("rewritten")
+    assert TOKEN not in _journal_copies(remote)

@@ -3,6 +3,7 @@
     <memory dir>/journal/<run>.json
     {"run", "kind", "project", "started", "changes": [one line each], "undone": null | ts,
      "files": [{"path", "before": base64 | null (absent), "before_size", "after_sha", "appended": [lines],
+                "before_sha": sha256 of the file's bytes, only when ``before`` is a redacted copy (below),
                 "mixed": true (another process appended between or after the run's lines),
                 "intent": true (each change recorded before it was written: a line may be missing),
                 "removed": [lines the run took out of an append-only file],
@@ -12,6 +13,11 @@ A file's ``path`` is relative to the memory folder (journals are synced: the oth
 to its own copy); an absolute one, from an older version, is used only where it lies in this machine's
 memory folders: a run none of whose files lie in them is not undone here. Readers (:func:`runs`,
 :func:`undo`) see every path resolved; the same run undone on two machines merges (:func:`merged`).
+
+``before`` is the file's bytes with what the redactor's built-in rules take for a secret replaced by
+its marker (:func:`_copy`): journals are synced, and base64 hid a secret typed into a file by hand
+from sync's scan (ADR 0015). Undo of such a file writes the marker where the secret was; every other
+file gets its bytes back exactly.
 
 A change is made through a :class:`Journal`: ``track(path)`` before a file is changed records its
 bytes; then either ``intend_lines`` / ``intend_fields`` / ``intend_removal`` say, saved, what the
@@ -81,8 +87,8 @@ class Journal:
         if path in self._files:
             return
         before = read_bytes(path)
-        entry: dict = {"path": path, "before": None if before is None else base64.b64encode(before).decode("ascii"),
-                 "before_size": None if before is None else len(before), "after_sha": _sha(before), "appended": []}
+        entry: dict = {"path": path, **_copy(before), "before_size": None if before is None else len(before),
+                       "after_sha": _sha(before), "appended": []}
         self._files[path] = entry
         self.data["files"].append(entry)
         self.save()
@@ -90,7 +96,7 @@ class Journal:
     def track_as(self, path: str, before: bytes) -> None:
         """Remember ``before`` as what ``path`` was before this run, and the file as it is now as what
         the run left: undo then writes ``before`` (sync keeps the other machine's version this way)."""
-        entry: dict = {"path": path, "before": base64.b64encode(before).decode("ascii"), "before_size": len(before),
+        entry: dict = {"path": path, **_copy(before), "before_size": len(before),
                        "after_sha": _sha(read_bytes(path)), "appended": []}
         self._files[path] = entry
         self.data["files"].append(entry)
@@ -165,6 +171,25 @@ class Journal:
     def save(self) -> None:
         ensure_dir(folder(self.memory_dir))
         atomic_write(self.path, _text(_stored(self.data, self.memory_dir)))
+
+
+def _copy(before: bytes | None) -> dict:
+    """The ``before`` of a file whose bytes were ``before`` (None: there was no file), base64, what the
+    redactor's built-in rules match replaced by its marker, and then ``before_sha``, the bytes' own
+    digest. why: the journal is synced; a secret typed into a learning by hand and refused by sync's
+    scan stayed in the copy, which the scan saw as one opaque string (ADR 0015). Redacted here, not
+    left to the scan, so that the person keeps the run's undo: its copy is the file as the refusal asks
+    them to leave it (the marker in place of the secret)."""
+    if before is None:
+        return {"before": None}
+    from lazy_harness.redact import redact
+
+    # why surrogateescape: any bytes go through the text and come back as they were, but what matched
+    text, found = redact(before.decode("utf-8", "surrogateescape"))
+    if not found:
+        return {"before": base64.b64encode(before).decode("ascii")}
+    kept = text.encode("utf-8", "surrogateescape")
+    return {"before": base64.b64encode(kept).decode("ascii"), "before_sha": _sha(before)}
 
 
 def _text(data: dict) -> str:
@@ -473,6 +498,8 @@ def _put_back(entry: dict, run: str) -> str | None:
     """:func:`_undo_file`; _Unproven from :func:`_lines_back`, the file left as it is."""
     path = entry["path"]
     current = read_bytes(path)
+    if entry.get("before_sha") and _sha(current) == entry["before_sha"]:
+        return None  # why: as it was before the run (killed before its change); the copy is redacted (_copy)
     before = None if entry.get("before") is None else base64.b64decode(entry["before"])
     target: bytes | bool | None  # False: the file changed since the run and stays as it is
     if (current == before or (before is None and current == b"")

@@ -4,6 +4,9 @@ into one commit of the current files (docs/how/sync.md, "When a secret refuses t
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
 import os
 import re
@@ -27,8 +30,25 @@ def _message(now: float | None) -> str:
 
 
 def _refused(leaks: list[str], data: str) -> SyncError:
-    return SyncError(f"push refused: the redactor finds a secret in {', '.join(leaks[:5])}",
-                     hint=f"edit that line of the file in {data} to remove or overwrite the secret, then lh sync")
+    """The refusal of ``leaks`` (``path:line``): a file's line is edited; a journal's copy goes with its
+    journal (:func:`_journal_secrets`), nothing else takes the secret out of it."""
+    files = list(dict.fromkeys(leak.rsplit(":", 1)[0] for leak in leaks))
+    journals = [path for path in files if _is_journal(path)]
+    runs = [os.path.basename(path)[:-len(".json")] for path in journals[:3]]
+    ways = []
+    if len(journals) < len(files):
+        ways.append(f"edit that line of the file in {data} to remove or overwrite the secret")
+    if len(runs) == 1:
+        ways.append(f"remove {os.path.join(data, journals[0])} (the copy of the files run {runs[0]} changed, kept "
+                    f"for its undo, secret included; to take that run back, lh memory undo {runs[0]} first and "
+                    "edit the secret out of what it restores)")
+    elif runs:
+        ways.append(f"remove {', '.join(os.path.join(data, path) for path in journals[:3])} (the copies of the files "
+                    "each run changed, kept for its undo, secrets included; to take a run back, lh memory undo RUN "
+                    "first and edit the secret out of what it restores)")
+    said = f" (the undo copy of run {runs[0]})" if len(runs) == 1 else f" (undo copies of runs {', '.join(runs)})"
+    return SyncError(f"push refused: the redactor finds a secret in {', '.join(leaks[:5])}{said if runs else ''}",
+                     hint="; ".join(ways) + ", then lh sync")
 
 
 def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | None = None,
@@ -174,9 +194,105 @@ def _added_secrets(diff: str, extra: Iterable[str] = (), progress: Callable[[str
 
     found: list[str] = []
     tick = _Ticker(len(diff), progress, clock)
+    seen: dict[str, bool] = {}  # the journals' decoded texts and lines judged so far (_journal_secrets)
     for path, first, run in _added_runs(diff):
-        found += [f"{path}:{first + k}" for k in _run_secrets(run, tuple(extra), redact, tick)]
+        # why journals only: decoding costs the other files' lines nothing
+        hits = (_journal_secrets(run, tuple(extra), redact, tick, seen) if _is_journal(path)
+                else _run_secrets(run, tuple(extra), redact, tick))
+        found += [f"{path}:{first + k}" for k in hits]
     return found
+
+
+def _is_journal(path: str) -> bool:
+    """Whether ``path`` (in the data folder) is a journal, ``<memory dir>/journal/<run>.json``."""
+    parts = path.split("/")
+    return len(parts) >= 2 and parts[-2] == "journal" and parts[-1].endswith(".json")
+
+
+def _journal_secrets(run: list[str], extra: tuple[str, ...], redact: Callable[[str, tuple[str, ...]], tuple[str, int]],
+                     tick: Callable[[int], None], seen: dict[str, bool]) -> list[int]:
+    """:func:`_run_secrets` for the added lines of a journal (memory/journal.py), with what they hold
+    encoded read decoded: a file's ``before`` as the file's text (:func:`_copy_holds_secret`) in place
+    of its base64, and each string with JSON escapes read unescaped (a line a run appended or took out,
+    a field), all of a run's such strings read as the scan reads a run."""
+    decoded = [_journal_texts(line) for line in run]
+    plain = []
+    for line, texts in zip(run, decoded, strict=True):
+        copy = any(is_copy for _, is_copy in texts)
+        # why the base64 left out: its letters read as words (``pw``, ``key``) cost a pass a line and
+        # hold nothing the decoded text does not
+        plain.append('"before": ""' if copy else line)
+        tick(len(line) if copy else 0)
+    found = set(_run_secrets(plain, extra, redact, tick))
+    escaped: list[str] = []
+    owner: list[int] = []
+    for k, texts in enumerate(decoded):
+        for text, is_copy in texts:
+            if is_copy and _copy_holds_secret(text, extra, redact, seen):
+                found.add(k)
+            elif not is_copy:
+                escaped.append(text)
+                owner.append(k)
+    if escaped:
+        found.update(owner[i] for i in _run_secrets(escaped, extra, redact, lambda _chars: None))
+    return sorted(found)
+
+
+def _copy_holds_secret(text: str, extra: tuple[str, ...], redact: Callable[[str, tuple[str, ...]], tuple[str, int]],
+                       seen: dict[str, bool]) -> bool:
+    """Whether the redactor matches a journal's copy of a file as it matches the file's own added lines:
+    the text read together, then each line :func:`_run_secrets` reads alone. ``seen``: what was judged
+    already. why: a run's journal copies the whole file (marks.jsonl, as long as the person's history),
+    so a first sync reads the same lines in hundreds of copies; each is read alone once."""
+    key = "\0copy:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    if key not in seen:
+        hit = redact(text, extra)[1] > 0
+        for line in text.split("\n"):  # why not splitlines(): see _added_runs
+            if hit:
+                break
+            if _READ_ALONE.search(line) or _escaped_json(line):
+                if line not in seen:
+                    seen[line] = _holds_secret(line, extra, redact)
+                hit = seen[line]
+        seen[key] = hit
+    return seen[key]
+
+
+def _journal_texts(line: str) -> list[tuple[str, bool]]:
+    """``(text, is a file's copy)`` for what one line of a journal holds encoded: a ``before`` value
+    decoded (base64 of the file's bytes), then the line's strings as they read (``\\"``, ``\\n``
+    unescaped) when it holds escapes or a copy; none for a line that holds neither. A journal is saved
+    with ``indent=1``, one key or one list item a line (``"before": "..."``, ``"{\\"op\\": ...}",``);
+    one saved on a line of its own (by hand, another version) is read whole."""
+    s = line.strip().rstrip(",")
+    if "\\" not in s and '"before"' not in s:
+        return []  # why: the line as it is holds every other string; the raw line was scanned
+    for wrapped in (s, "{" + s + "}", "[" + s + "]"):
+        try:
+            value = json.loads(wrapped)
+            break
+        except (ValueError, RecursionError):
+            continue
+    else:
+        return []
+    copies: list[tuple[str, bool]] = []
+    strings: list[tuple[str, bool]] = []
+    todo: list[tuple[object, object]] = [(None, value)]
+    while todo:
+        key, item = todo.pop()
+        if isinstance(item, dict):
+            todo += [(None, k) for k in item] + list(item.items())
+        elif isinstance(item, list):
+            todo += [(None, v) for v in item]
+        elif isinstance(item, str) and key == "before":
+            try:
+                copies.append((base64.b64decode(item, validate=True).decode("utf-8", "replace"), True))
+            except (binascii.Error, ValueError):
+                strings.append((item, False))
+        elif isinstance(item, str):
+            strings.append((item, False))
+    # why every string of a line with a copy: :func:`_journal_secrets` reads that line without its raw text
+    return copies + strings if copies or "\\" in s else []
 
 
 def _run_secrets(run: list[str], extra: tuple[str, ...], redact: Callable[[str, tuple[str, ...]], tuple[str, int]],
