@@ -70,20 +70,53 @@ def consolidate(project: str | None, dry_run: bool) -> None:
         raise click.exceptions.Exit(1)
 
 
+def _earlier_folders(cwd: str, mdir: str) -> list[tuple[str, bool]]:
+    """The folders of this project's earlier keys, whose journals are its history too: each folder its
+    ``aliases.jsonl`` names beside this one (their entries and marks were taken over here), and the
+    path-keyed folder of a project that gained an origin before the move named it
+    (``migrate.earlier_folder``); each with whether only the runs naming this project count (the latter's)."""
+    from lazy_harness.memory import aliases, migrate
+    from lazy_harness.project_identity import project_root
+
+    parent, own = os.path.split(mdir.rstrip(os.sep))
+    out = []
+    for key in sorted(aliases.owned(mdir).keys - {own}):
+        # why: aliases.jsonl is synced and may be edited by hand: a key names a folder beside this one, no other
+        if key in (".", "..") or os.sep in key or (os.altsep is not None and os.altsep in key):
+            continue
+        if os.path.isdir(os.path.join(parent, key)):
+            out.append((os.path.join(parent, key), False))
+    earlier = migrate.earlier_folder(project_root(cwd), mdir)
+    if earlier and all(earlier != folder for folder, _ in out):
+        out.append((earlier, True))
+    return out
+
+
+def _runs(cwd: str, mdir: str, name: str) -> list[tuple[dict, str | None]]:
+    """Every run of the project's history, newest first, each with the earlier folder it was journaled
+    in (None: this one). A run journaled in two folders (copied by sync, by hand, or by an undo here:
+    :func:`_to_undo`) is listed once, this folder's copy first: the one an undo here changes."""
+    from lazy_harness.memory import journal
+
+    found: list[tuple[dict, str | None]] = [(r, None) for r in journal.runs(mdir)]
+    seen = {r["run"] for r, _ in found}
+    for folder, by_name in _earlier_folders(cwd, mdir):
+        for r in journal.runs(folder):
+            if r["run"] not in seen and (not by_name or r.get("project") in (None, name)):
+                seen.add(r["run"])
+                found.append((r, folder))
+    return sorted(found, key=lambda pair: str(pair[0]["run"]), reverse=True)
+
+
 @click.command()
 @_PROJECT
 def history(project: str | None) -> None:
-    """Every consolidation and manual change of this project's memory, newest first."""
-    from lazy_harness.memory import journal, migrate
-    from lazy_harness.project_identity import project_root
+    """Every consolidation and manual change of this project's memory, newest first (with those
+    journaled under its earlier keys, before its origin changed: lh memory undo RUN undoes them too)."""
+    from lazy_harness.memory import journal
 
     cwd, _, mdir, _, name = _where(project)
-    # why: a project that got an origin remote moved to a new folder; the changes journaled under its
-    # path key stay in the old one, and are still its history
-    earlier = migrate.earlier_folder(project_root(cwd), mdir)
-    moved = [r for r in journal.runs(earlier) if r.get("project") in (None, name)] if earlier else []
-    runs = sorted([(r, None) for r in journal.runs(mdir)] + [(r, earlier) for r in moved],
-                  key=lambda pair: str(pair[0]["run"]), reverse=True)
+    runs = _runs(cwd, mdir, name)
     if not runs:
         click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
         return
@@ -93,8 +126,8 @@ def history(project: str | None) -> None:
             state = "a hold: lh memory approve ID or lh memory forget ID ends it"
         if not data.get("undone") and any(isinstance(f, dict) and f.get("restored") for f in data["files"]):
             state = "partly undone: " + state
-        if where and not data.get("undone"):
-            state = f"journaled in {journal.folder(where)} before the project moved to its remote's folder"
+        if where:
+            state += f"; journaled in {journal.folder(where)} before the project moved to this folder"
         changes = data.get("changes") or []
         # why: consolidation journals a change it dropped before its write as "not applied (...)"
         made = [c for c in changes if not str(c).startswith("not applied")]
@@ -105,14 +138,53 @@ def history(project: str | None) -> None:
             click.echo(f"    {change}")
 
 
+def _to_undo(cwd: str, mdir: str, name: str, run: str | None) -> str | None:
+    """The run ``lh memory undo`` is to undo (``run``, a prefix, or None: the newest this machine made),
+    its journal first copied into this folder when only an earlier folder of the project holds it:
+    undone here, where what it changed was taken over to (a journal's paths are relative to its memory
+    folder, ``memory.journal``). why a copy and not the earlier folder's own journal: that folder may be
+    kept for others (a remote key's, read by the machines still on that origin: ``migrate.take_over``
+    copies it then); its files and its journal, which say what it holds, stay as they are."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import by_hand, runs_here
+
+    runs = _runs(cwd, mdir, name)
+    if run:
+        hits = [(d, where) for d, where in runs if d["run"] == run or d["run"].startswith(run)]
+        if len(hits) > 1:
+            raise LhError(f"{run!r} names {len(hits)} journals", hint="lh memory history")
+    else:
+        mine = runs_here.made_here()  # why the rule a plain undo keeps (memory.journal), over every folder
+        hits = [(d, where) for d, where in runs
+                if not d.get("undone") and d.get("kind") not in by_hand.NEVER_UNDONE and mine(d)][:1]
+    if not hits or hits[0][1] is None:
+        return run  # why: this folder's own, or none: journal.undo finds it, or says why not
+    data, where = hits[0]
+    _copy_journal(str(data["run"]), str(where), mdir)
+    return str(data["run"])
+
+
+def _copy_journal(run: str, folder: str, mdir: str) -> None:
+    """Copy the journal of ``run`` (a name its reader checked: its own file's) from ``folder`` into
+    ``mdir``'s journals, as it is; never over one there (an undo of it may have written it)."""
+    from lazy_harness.atomic import atomic_write, read_bytes
+    from lazy_harness.memory import journal
+
+    raw = read_bytes(os.path.join(journal.folder(folder), f"{run}.json"))
+    if raw is not None:  # why: gone since it was listed: journal.undo says there is no such run
+        atomic_write(os.path.join(journal.folder(mdir), f"{run}.json"), raw, exclusive=True)
+
+
 @click.command()
 @click.argument("run", required=False)
 @_PROJECT
 def undo(run: str | None, project: str | None) -> None:
-    """Put back the files a run changed (default: the newest run not yet undone)."""
+    """Put back the files a run changed (default: the newest run not yet undone), also one journaled
+    under the project's earlier key (lh memory history lists them)."""
     from lazy_harness.memory import by_hand
 
-    _, cfg, mdir, ldir, _ = _where(project)
+    cwd, cfg, mdir, ldir, name = _where(project)
+    run = _to_undo(cwd, mdir, name, run)
     data, restored, problems = by_hand.undo(mdir, ldir, run, cfg["handoff"]["stale_days"], time.time())
     if restored:
         index_after(mdir, ldir)
