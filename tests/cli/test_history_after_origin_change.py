@@ -132,3 +132,19 @@ def test_an_alias_that_names_no_folder_beside_it_is_not_read(tmp_path):
     assert hist.out.count(f"{run}  ") == 1 and stranger not in hist.out
     r = invoke("memory", "undo", stranger, "--project", root)
     assert r.code == 1 and "no journal" in r.err
+
+
+def test_a_journal_no_reader_can_read_is_named_by_history_and_undo(tmp_path):
+    """A journal cut short (or broken by an edit) is in no history and no undo: both say so on stderr,
+    naming the file, rather than leave its run out without a word."""
+    root = repo(str(tmp_path / "work" / "api"), origin="git@github.com:team/api.git")
+    worked_in(root)
+    run = forget(root)
+    path = os.path.join(journal.folder(paths.memory_dir(root)), f"{run}.json")
+    with open(path, "r+b") as fh:
+        fh.truncate(os.path.getsize(path) // 2)
+    hist = invoke("memory", "history", "--project", root)
+    assert f"lh: {path}: not JSON" in hist.err and "cannot be undone" in hist.err, hist.err
+    assert run not in hist.out
+    undone = invoke("memory", "undo", run, "--project", root)
+    assert undone.code != 0 and f"lh: {path}: not JSON" in undone.err, undone.err

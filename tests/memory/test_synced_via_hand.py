@@ -73,6 +73,8 @@ def test_a_synced_learning_that_claims_via_hand_or_names_no_writer_waits(world):
     assert NOBODY in found["l-0000aa03"]["reason"] and state.WAITS in found["l-0000aa03"]["reason"]
     out = invoke("memory", "held", "--project", a.web).out
     assert all(lid in out for lid in heads) and "lh memory approve ID" in out
+    said = {line.split()[0]: line for line in out.splitlines() if line.startswith("  l-")}
+    assert HAND in said["l-0000aa02"] and NOBODY in said["l-0000aa03"] and HAND not in said["l-0000aa01"]
     assert "HANDMARK" in a.start(a.alpha)[0]  # in the project that wrote them: used as before
 
 

@@ -117,6 +117,7 @@ def history(project: str | None) -> None:
 
     cwd, _, mdir, _, name = _where(project)
     runs = _runs(cwd, mdir, name)
+    _say_unreadable(cwd, mdir)
     if not runs:
         click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
         return
@@ -160,19 +161,22 @@ def _to_undo(cwd: str, mdir: str, name: str, run: str | None) -> str | None:
     if not hits or hits[0][1] is None:
         return run  # why: this folder's own, or none: journal.undo finds it, or says why not
     data, where = hits[0]
-    _copy_journal(str(data["run"]), str(where), mdir)
+    from lazy_harness.memory import journal
+
+    # why no check of the answer: gone since it was listed, journal.undo says there is no such run
+    journal.copy_run(str(data["run"]), str(where), mdir)
     return str(data["run"])
 
 
-def _copy_journal(run: str, folder: str, mdir: str) -> None:
-    """Copy the journal of ``run`` (a name its reader checked: its own file's) from ``folder`` into
-    ``mdir``'s journals, as it is; never over one there (an undo of it may have written it)."""
-    from lazy_harness.atomic import atomic_write, read_bytes
+def _say_unreadable(cwd: str, mdir: str) -> None:
+    """One line on stderr per journal of the project no history or undo can read (a write cut short,
+    a hand edit): its run is otherwise in neither, without a word."""
+    from lazy_harness.logfile import terminal_safe
     from lazy_harness.memory import journal
 
-    raw = read_bytes(os.path.join(journal.folder(folder), f"{run}.json"))
-    if raw is not None:  # why: gone since it was listed: journal.undo says there is no such run
-        atomic_write(os.path.join(journal.folder(mdir), f"{run}.json"), raw, exclusive=True)
+    for folder in [mdir, *(f for f, _ in _earlier_folders(cwd, mdir))]:
+        for path, why in journal.unreadable_runs(folder):
+            click.echo(terminal_safe(f"lh: {path}: {why}; its run is not listed and cannot be undone"), err=True)
 
 
 @click.command()
@@ -184,6 +188,7 @@ def undo(run: str | None, project: str | None) -> None:
     from lazy_harness.memory import by_hand
 
     cwd, cfg, mdir, ldir, name = _where(project)
+    _say_unreadable(cwd, mdir)
     run = _to_undo(cwd, mdir, name, run)
     data, restored, problems = by_hand.undo(mdir, ldir, run, cfg["handoff"]["stale_days"], time.time())
     if restored:
@@ -254,7 +259,9 @@ def held(project: str | None) -> None:
                    "lh memory approve ID [ID...] or --all approves, lh memory forget ID drops one):")
     for h in waiting:
         # why: a learning whose approval is not this person's (ADR 0052) says so, or it reads as a bug
-        why = f" ({approval.NOT_HERE})" if approval.NOT_HERE in str(h.get("reason") or "") else ""
+        reason = str(h.get("reason") or "")
+        said = [w for w in (approval.NOT_HERE, state.CLAIMS_HAND, state.NAMES_NOBODY) if w in reason]
+        why = f" ({'; '.join(said)})" if said else ""
         click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting{why}  from {neutral(h['origin'], 120)}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
 

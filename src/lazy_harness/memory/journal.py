@@ -250,6 +250,41 @@ def _read_runs(memory_dir: str) -> list[dict]:
     return out
 
 
+def unreadable_runs(memory_dir: str) -> list[tuple[str, str]]:
+    """``(path, why)`` of each journal of the project that :func:`runs` leaves out: not JSON (a write
+    cut short, a hand edit), not a journal every reader can use, or a ``run`` that is not its file's
+    name. Its run is in no history and no undo, so the views name it rather than say nothing."""
+    try:
+        names = sorted(n for n in os.listdir(folder(memory_dir)) if n.endswith(".json"))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        path = os.path.join(folder(memory_dir), name)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except OSError as exc:
+            out.append((path, exc.strerror or str(exc)))
+            continue
+        except (ValueError, RecursionError):
+            out.append((path, "not JSON (a write cut short, or an edit)"))
+            continue
+        if not _well_formed(data, name[:-len(".json")]):
+            out.append((path, "not a journal of its run (its run, files or changes are missing or of another shape)"))
+    return out
+
+
+def copy_run(run: str, from_dir: str, memory_dir: str) -> bool:
+    """Copy the journal of ``run`` (a name its reader checked: its own file's) from the memory folder
+    ``from_dir`` into ``memory_dir``'s journals, byte for byte, never over one there (an undo of it
+    may have written it). False when it is gone from ``from_dir`` or one is there already."""
+    raw = read_bytes(os.path.join(folder(from_dir), f"{run}.json"))
+    if raw is None:
+        return False
+    return bool(atomic_write(os.path.join(folder(memory_dir), f"{run}.json"), raw, exclusive=True))
+
+
 def _well_formed(data: object, run: str) -> bool:
     """Whether ``data`` is a journal of ``run`` every reader can use: its run its file's name, its
     files each with a path, its changes and its kind text (one that came with synced memory, with
