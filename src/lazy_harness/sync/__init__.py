@@ -1,7 +1,7 @@
 """Memory across machines, carried by git: the data folder is a repository, ``lh sync`` one round.
 
 One round, under ``<data>/.sync.lock`` (one sync at a time on a machine):
-1. repair what a killed round left (a stale ``index.lock``, a half-done merge);
+1. repair what a killed round left (git's stale lock files, a half-done merge), before any git runs;
 2. commit local changes to memory's own files (``scan.stage_memory``: the paths
    ``repo.outside_layout`` accepts, and removals; ``.gitignore`` keeps locks, stamps, temp files and
    the rendered handoff.md out; any other file is left untracked and named once per round,

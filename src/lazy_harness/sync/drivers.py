@@ -12,7 +12,7 @@ import sys
 
 from lazy_harness import jsonload, logfile
 from lazy_harness.errors import LhError
-from lazy_harness.sync.conflicts import ADDED, ENV, MERGED
+from lazy_harness.sync.conflicts import ADDED, ENV, MERGED, line_records
 from lazy_harness.sync.rounds import run
 
 TYPE_CHECKING = False
@@ -20,19 +20,39 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-def _entry_of(line: bytes) -> tuple[str, str] | None:
-    """A decision or failure line's id (derived for old lines) and its summary normalised as the
-    readers normalise it (``files.without_copies``); None for any other line (a marker, a usage or
-    handoff record, a line that is not a JSON object, nested past the stack included:
-    ``jsonload.line_object``)."""
+def _entry_of(line: bytes) -> tuple[str, str, bool] | None:
+    """A decision or failure line's id (derived for old lines), its summary normalised as the readers
+    normalise it (``files.without_copies``) and whether it was salvaged; None for any other line (a
+    marker, a usage or handoff record, a line that is not a JSON object and that the readers do not
+    salvage into one entry, nested past the stack included: ``jsonload.line_object``). A damaged line
+    (a quote lost in a hand edit) is the entry the readers salvage from it (``conflicts.line_records``),
+    under its id, so an edit of that entry on the other machine meets it."""
     rec = jsonload.line_object(line)
+    salvaged = rec is None
+    if salvaged:
+        found = line_records(line)
+        rec = found[0] if len(found) == 1 else None
     summary = rec.get("summary") if rec is not None else None
     if rec is None or "op" in rec or not isinstance(summary, str) or rec.get("type") not in ("decision", "failure"):
         return None
     from lazy_harness.memory import ids
     from lazy_harness.memory.sanitize import normalise
 
-    return ids.of_record(rec), normalise(summary)
+    return ids.of_record(rec), normalise(summary), salvaged
+
+
+def _entries(sides: tuple[list[bytes], ...]) -> dict[bytes, tuple[str, str] | None]:
+    """:func:`_entry_of` of every line of the sides (by its stripped bytes), less each salvaged line
+    whose id a whole line of a side that holds it has. why: a write cut short leaves a torn line the
+    retry's whole line follows (``lines.without_salvaged_twins``); keyed by its id, it would make the
+    side hold two lines of one entry, and the whole line would no longer meet an edit of it."""
+    found = {ln.strip(): _entry_of(ln) for side in sides for ln in side}
+    twins: set[bytes] = set()
+    for side in sides:
+        stripped = [ln.strip() for ln in side]
+        whole = {e[0] for ln in stripped if (e := found[ln]) is not None and not e[2]}
+        twins.update(ln for ln in stripped if (e := found[ln]) is not None and e[2] and e[0] in whole)
+    return {ln: None if e is None or ln in twins else (e[0], e[1]) for ln, e in found.items()}
 
 
 def _line_keys(sides: tuple[list[bytes], ...]) -> tuple[dict[bytes, tuple], dict[bytes, str]]:
@@ -43,8 +63,9 @@ def _line_keys(sides: tuple[list[bytes], ...]) -> tuple[dict[bytes, tuple], dict
     the other side's line. Where a side holds one id with two summaries (a line copied by hand and
     reworded, its ``id`` kept), the readers show two entries: the key is then the id and the
     summary. Where a side holds two different lines of one such key (a copy with another rationale:
-    the readers show the last), the key is the line itself. Any other line is its own key."""
-    entry = {ln.strip(): _entry_of(ln) for side in sides for ln in side}
+    the readers show the last), the key is the line itself. A damaged line the readers salvage is the
+    entry they salvage it as (:func:`_entries`). Any other line is its own key."""
+    entry = _entries(sides)
 
     def several(key_of: Callable[[bytes, tuple[str, str]], object], value_of: Callable) -> set:
         found = set()
@@ -69,25 +90,34 @@ def _line_keys(sides: tuple[list[bytes], ...]) -> tuple[dict[bytes, tuple], dict
 
 
 def merge_lines(base: bytes, ours: bytes, theirs: bytes, conflicts: list | None = None) -> bytes:
-    """Ours in order, then theirs not in ours; a line that one side removed since the base stays out.
+    """Ours in order, then theirs not in ours; a line that one side removed since the base stays out,
+    unless the other side changed it (then the change is kept, as git keeps a file removed on one
+    side and changed on the other).
 
     An entry both sides hold under one id with different lines: the side that changed it since the
     base wins (an edit on one machine only is taken); when both changed it (edited by hand on both),
     ours stays and ``(id, our line, their line)`` is added to ``conflicts``, for the round to keep.
     Lines are matched by :func:`_line_keys`: two lines the readers show as two entries are two lines
-    here, even under one id; identical lines are one.
+    here, even under one id; identical lines are one; a damaged line is the entry the readers salvage.
     """
     def lines(data: bytes) -> list[bytes]:
         return [ln for ln in data.split(b"\n") if ln.strip()]
 
+    def first(side: list[bytes]) -> dict[tuple, bytes]:
+        out: dict[tuple, bytes] = {}
+        for ln in side:
+            out.setdefault(keys[ln.strip()], ln)
+        return out
+
     base_lines, our_lines, their_lines = lines(base), lines(ours), lines(theirs)
     keys, eid = _line_keys((base_lines, our_lines, their_lines))
     base_by = {keys[ln.strip()]: ln.strip() for ln in base_lines}
-    our_keys = {keys[ln.strip()] for ln in our_lines}
-    their_by: dict[tuple, bytes] = {}
-    for ln in their_lines:
-        their_by.setdefault(keys[ln.strip()], ln)
-    removed = {k for k in base_by if k not in our_keys or k not in their_by}
+    our_by, their_by = first(our_lines), first(their_lines)
+    # why not removed as soon as one side lacks it: a line replaced by one no id can be read from (a
+    # hand edit that broke it) reads as removed, and the other side's edit of it would go unseen
+    removed = {k for k, was in base_by.items()
+               if any(k not in here and (k not in there or there[k].strip() == was)
+                      for here, there in ((our_by, their_by), (their_by, our_by)))}
     out, seen = [], set()
     for ln in our_lines + their_lines:
         k = keys[ln.strip()]

@@ -9,6 +9,7 @@ import functools
 import json
 import os
 import shlex
+import time
 
 from contextlib import ExitStack, contextmanager
 
@@ -36,6 +37,26 @@ ATTRIBUTES = """*.jsonl merge=lh-lines
 *.md merge=lh-learning
 *.json merge=lh-journal
 """
+
+
+def ignore_rules(projects: str = "projects") -> str:
+    """The data folder's ``.gitignore`` when memory is kept at ``projects`` (relative to the data
+    folder, ``/``-separated; ``""`` or ``.``: the data folder itself): :data:`IGNORE`, its lines for a
+    project's memory folder (``projects/*/...``: the rendered handoff.md, the open-items cache) naming
+    that folder instead. why: those files are this machine's wherever ``[memory] path`` puts memory;
+    the knowledge folder holds nothing of the kind but locks, which ``*.lock`` keeps anywhere."""
+    if projects == "projects":
+        return IGNORE
+    top = "" if projects in ("", ".") else _ignore_escaped(projects) + "/"
+    return "".join(top + line[len("projects/"):] if line.startswith("projects/*/") else line
+                   for line in IGNORE.splitlines(keepends=True))
+
+
+def _ignore_escaped(folder: str) -> str:
+    """``folder`` as a literal in a .gitignore line: ``\\`` before a wildcard or a backslash, and
+    before a ``#`` or ``!`` that starts the line (a comment, a negation)."""
+    out = "".join("\\" + c if c in "\\*?[" else c for c in folder)
+    return "\\" + out if out[:1] in ("#", "!") else out
 
 
 class SyncError(LhError):
@@ -112,13 +133,15 @@ def need_merge_tree(data: str, env: Mapping[str, str] | None = None) -> None:
                         f"memory; this git is {'.'.join(map(str, version))}", hint="install a newer git")
 
 
-def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None) -> None:
-    """Make the data folder a repository with our ignore rules, merge drivers and ``origin``."""
+def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None, projects: str = "projects") -> None:
+    """Make the data folder a repository with our ignore rules (:func:`ignore_rules` for memory kept at
+    ``projects``, relative to the data folder), merge drivers and ``origin``. A stale ``config.lock``
+    would stop it: :func:`repair` first."""
     ensure_dir(data)
     if not os.path.isdir(os.path.join(data, ".git")):
         _git(data, "init", "-q", env=env)
         _git(data, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}", env=env)
-    for name, text in ((".gitignore", IGNORE), (".gitattributes", ATTRIBUTES)):
+    for name, text in ((".gitignore", ignore_rules(projects)), (".gitattributes", ATTRIBUTES)):
         path = os.path.join(data, name)
         try:
             with open(path, encoding="utf-8") as fh:
@@ -161,30 +184,79 @@ def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None) ->
         _git(data, "remote", "set-url", "origin", remote, env=env)
 
 
-def repair(data: str, env: Mapping[str, str] | None = None) -> list[str]:
-    """Undo what a round killed half-way left behind. Call only while holding the sync lock."""
-    done = []
+def repair(data: str, env: Mapping[str, str] | None = None, now: float | None = None) -> list[str]:
+    """Undo what a round killed half-way left behind: git's stale lock files (:func:`_remove_locks`),
+    then a half-done merge. Call only while holding the sync lock, before the round runs any git
+    (``ensure_repo``'s ``git config`` stops on a stale ``config.lock``); nothing to do without ``.git``."""
     gitdir = os.path.join(data, ".git")
-    index_lock = os.path.join(gitdir, "index.lock")
-    if os.path.exists(index_lock):
-        os.unlink(index_lock)  # why: we hold the sync lock, so no git of ours is running here
-        done.append("removed a stale index.lock")
+    done = _remove_locks(gitdir, _stale_locks(gitdir), now)
     if os.path.exists(os.path.join(gitdir, "MERGE_HEAD")):
         _git(data, "merge", "--abort", check=False, env=env)
         done.append("aborted a half-done merge")
-    for ref_lock in _ref_locks(gitdir):
-        os.unlink(ref_lock)
-        done.append(f"removed {os.path.relpath(ref_lock, gitdir)}")
     return done
 
 
-def _ref_locks(gitdir: str) -> list[str]:
-    out = []
-    for base, _, names in os.walk(os.path.join(gitdir, "refs")):
-        out += [os.path.join(base, n) for n in names if n.endswith(".lock")]
-    if os.path.exists(os.path.join(gitdir, "HEAD.lock")):
-        out.append(os.path.join(gitdir, "HEAD.lock"))
-    return out
+def _stale_locks(gitdir: str) -> list[str]:
+    """Every lock file of git's (``<file>.lock``) a round of ours can leave when killed: in ``.git``
+    itself (the index, the merge's own ``lh-merge.index``, config, HEAD, ORIG_HEAD, packed-refs) and
+    below ``.git/refs``. why not ``.git/objects``: a lock there (a gc's commit-graph) stops no round."""
+    try:
+        found = [os.path.join(gitdir, n) for n in sorted(os.listdir(gitdir)) if n.endswith(".lock")]
+    except OSError:
+        return []
+    for base, _, names in sorted(os.walk(os.path.join(gitdir, "refs"))):
+        found += [os.path.join(base, n) for n in sorted(names) if n.endswith(".lock")]
+    return [path for path in found if os.path.isfile(path)]
+
+
+GC_STALE = 12 * 3600  # seconds: git takes a gc.pid older than this for a gc that died
+
+
+def _remove_locks(gitdir: str, locks: list[str], now: float | None = None) -> list[str]:
+    """Remove ``locks``; a line for each removed. The rule index.lock always had: one left while we
+    hold the sync lock belongs to no live round of ours, so it goes whatever its age (git writes no pid
+    in a lock file to check, and a round right after a killed one finds its leftovers seconds old). The
+    one git of ours that outlives the sync lock is a ``git gc --auto`` a commit or fetch started in the
+    background: while ``.git/gc.pid`` names one (:func:`_gc_running`), the locks it may hold (all but
+    the index's, the merge's index's and the config's, which no gc takes) stay, and the next round
+    removes them. A git a person runs by hand in the data folder at that very moment can lose its
+    lock, as before."""
+    gc = _gc_running(gitdir, now)
+    done = []
+    for lock in locks:
+        rel = os.path.relpath(lock, gitdir).replace(os.sep, "/")
+        if gc and rel not in ("index.lock", f"{STAGE}.index.lock", "config.lock"):
+            continue
+        try:
+            os.unlink(lock)
+        except FileNotFoundError:
+            continue
+        done.append(f"removed a stale {rel}")
+    return done
+
+
+def _gc_running(gitdir: str, now: float | None = None) -> bool:
+    """Whether ``.git/gc.pid`` names a ``git gc`` still running, by git's own test: the file written
+    under :data:`GC_STALE` ago, and its pid alive on this host (one of another host's is taken as
+    running: it cannot be checked from here)."""
+    path = os.path.join(gitdir, "gc.pid")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            pid, _, host = fh.read().strip().partition(" ")
+        age = (time.time() if now is None else now) - os.stat(path).st_mtime
+    except OSError:
+        return False
+    if age > GC_STALE or not pid.isdigit():
+        return False
+    if host != os.uname().nodename:
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except PermissionError:
+        return True  # alive, another user's
+    except (OSError, OverflowError):
+        return False
+    return True
 
 
 def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
@@ -194,9 +266,9 @@ def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
     first = _git(data, "fetch", "-q", "origin", check=False, env=env)
     if first.ok:
         return
+    gitdir = os.path.join(data, ".git")
+    _remove_locks(gitdir, _stale_locks(gitdir))
     _git(data, "update-ref", "-d", f"refs/remotes/origin/{BRANCH}", check=False, env=env)
-    for ref_lock in _ref_locks(os.path.join(data, ".git")):
-        os.unlink(ref_lock)
     _git(data, "fetch", "-q", "origin", env=env)
 
 
@@ -218,14 +290,14 @@ STAMPS = (".sync-push", ".sync-pull")
 GIT_FILES = (".gitignore", ".gitattributes", ".gitmodules")
 
 
-def _machine_local(parts: list[str]) -> bool:
-    """Whether the path (or a folder on its way) is one ``IGNORE`` keeps machine-local (git's rules:
-    a pattern with a ``/`` is matched from the top, one without against each name, a trailing ``/``
-    only against folders). why: .gitignore does not apply to a path the remote tracks already."""
+def _machine_local(parts: list[str], projects: str = "projects") -> bool:
+    """Whether the path (or a folder on its way) is one :func:`ignore_rules` keeps machine-local for
+    memory kept at ``projects`` (git's rules: a pattern with a ``/`` is matched from the top, one
+    without against each name, a trailing ``/`` only against folders, a character after ``\\``
+    literal). why: .gitignore does not apply to a path the remote tracks already."""
     from fnmatch import fnmatchcase
 
-    for pattern in (ln for ln in IGNORE.splitlines() if ln.strip() and not ln.startswith("#")):
-        folder_only, steps = pattern.endswith("/"), pattern.rstrip("/").split("/")
+    for folder_only, steps in _patterns(ignore_rules(projects)):
         for k in range(1, len(parts) + 1 - folder_only):
             here = parts[:k]
             if len(steps) == 1 and fnmatchcase(here[-1], steps[0]):
@@ -233,6 +305,18 @@ def _machine_local(parts: list[str]) -> bool:
             if len(steps) > 1 and len(here) == len(steps) and all(map(fnmatchcase, here, steps)):
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=4)
+def _patterns(rules: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
+    """``(folder only, steps as fnmatch patterns)`` of each pattern of a .gitignore text."""
+    import re
+
+    def glob(step: str) -> str:
+        return re.sub(r"\\(.)", lambda m: f"[{m[1]}]" if m[1] in "*?[" else m[1], step)
+
+    return tuple((ln.endswith("/"), tuple(glob(s) for s in ln.rstrip("/").split("/")))
+                 for ln in rules.splitlines() if ln.strip() and not ln.startswith("#"))
 
 
 def _below(parts: list[str], folder: str) -> list[str] | None:
@@ -251,7 +335,7 @@ def outside_layout(path: str, projects: str = "projects", learnings: str = "know
     parts = path.split("/")
     if parts[-1] in GIT_FILES and (len(parts) > 1 or parts[-1] not in TOP):
         return "a git control file other than the top-level .gitignore and .gitattributes"
-    if _machine_local(parts):
+    if _machine_local(parts, projects):
         return "a path this machine keeps to itself (the data folder's .gitignore)"
     if len(parts) == 1 and (parts[0] in TOP or parts[0] in STAMPS or _plain(parts[0], ".jsonl")):
         return None
@@ -373,7 +457,7 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
         commit = theirs  # a fast-forward, as ``git merge`` makes it
     else:
         need_merge_tree(data, env)
-        tree = _merged_tree(data, before, theirs, env)
+        tree = _merged_tree(data, before, theirs, env, projects)
         commit = _git(data, "commit-tree", tree, "-p", before, "-p", theirs, "-m",
                       f"Merge remote-tracking branch 'origin/{BRANCH}'", env=env).stdout.strip()
     changes = _changes(data, before, commit, env)
@@ -387,7 +471,7 @@ def _is_ancestor(data: str, older: str, newer: str, env: Mapping[str, str] | Non
     return _git(data, "merge-base", "--is-ancestor", older, newer, check=False, env=env).ok
 
 
-def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | None) -> str:
+def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | None, projects: str = "projects") -> str:
     """The tree of the three-way merge of ``ours`` and ``theirs`` (the merge drivers run for it), the
     work tree untouched. Its only conflicts may be a file removed on one side and changed on the other
     (our merge drivers never run for those): git leaves the changed version in the tree, and it is
@@ -412,18 +496,19 @@ def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | Non
     if result.code == 1 and (not stages or any(s not in ({"1", "2"}, {"1", "3"}) for s in memory.values())):
         shown = ", ".join(sorted(stages)) or one_line(" ".join(f for f in fields[1:] if f))
         raise SyncError(f"merge with the remote failed: conflicts in {shown}", hint="lh sync --status")
-    return _ours_on_top(data, fields[0], env)
+    return _ours_on_top(data, fields[0], env, projects)
 
 
-def _ours_on_top(data: str, tree: str, env: Mapping[str, str] | None) -> str:
-    """``tree`` with this machine's top-level ``.gitignore`` and ``.gitattributes`` (:data:`IGNORE`,
-    :data:`ATTRIBUTES`) in place of whatever the merge made of them, conflict markers included.
+def _ours_on_top(data: str, tree: str, env: Mapping[str, str] | None, projects: str = "projects") -> str:
+    """``tree`` with this machine's top-level ``.gitignore`` and ``.gitattributes`` (:func:`ignore_rules`
+    of ``projects``, :data:`ATTRIBUTES`) in place of whatever the merge made of them, conflict markers
+    included.
     why not a union of the ignore lines: no machine reads another's; each round writes its own
     before it stages anything, and :func:`_machine_local` judges the remote's paths by this version's."""
     genv = dict(os.environ if env is None else env)
     kept = [e for e in _git(data, "ls-tree", "-z", tree, env=env).stdout.split("\0")
             if e and e.partition("\t")[2] not in TOP]
-    for name, text in zip(TOP, (IGNORE, ATTRIBUTES), strict=True):
+    for name, text in zip(TOP, (ignore_rules(projects), ATTRIBUTES), strict=True):
         blob = _run_input(data, ["hash-object", "-w", "--no-filters", "--stdin"], text, genv).stdout.strip()
         kept.append(f"100644 blob {blob}\t{name}")
     return _run_input(data, ["mktree", "-z"], "\0".join(kept) + "\0", genv).stdout.strip()

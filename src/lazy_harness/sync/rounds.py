@@ -81,14 +81,17 @@ def recount_usage(data: str, changed: list[str], env: Mapping[str, str] | None) 
                 pass
 
 
-def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float) -> list[str]:
-    """The hold check on what the merge brought in (memory/held.py, ADR 0024): every live entry of a
-    memory folder whose files changed, every learning file that changed; an entry with an approve
-    mark, or a learning whose frontmatter says approved, is left alone, whichever machine signed it
-    (ADR 0052: the read-back here still shows it only when this machine's key signed it, and a hold
-    would outrank the approval on the machine that made it, once synced there). A learning's hold is
-    journalled in the memory folder of the project it names, else in the first folder merged; with
-    neither here, SessionStart's read-time check holds it. Returns the ids held; never raises."""
+def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float,
+                incoming: set[str] | None = None) -> list[str]:
+    """The hold check on what the merge brought in (memory/held.py, ADR 0024): the live entries of a
+    memory folder whose files changed (``incoming``: only those whose id a line the merge added or
+    removed names, :func:`incoming_ids`; None: every one), every learning file that changed; an entry
+    with an approve mark, or a learning whose frontmatter says approved, is left alone, whichever
+    machine signed it (ADR 0052: the read-back here still shows it only when this machine's key
+    signed it, and a hold would outrank the approval on the machine that made it, once synced there).
+    A learning's hold is journalled in the memory folder of the project it names, else in the first
+    folder merged; with neither here, SessionStart's read-time check holds it. Returns the ids held;
+    never raises."""
     from lazy_harness.memory import files, held
 
     root = paths.memory_root(cfg["memory"]["path"] or None, env)
@@ -104,7 +107,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     done: list[str] = []
     try:
         for mdir in folders:
-            found = held.scan_records(mdir, env)
+            found = held.scan_records(mdir, env) if incoming is None else _scan_records(mdir, incoming, env)
             held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync", by_rules=True)
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
@@ -121,6 +124,64 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     if done:
         logfile.write(logfile.WORKER, f"sync: held {len(done)} merged entries: {', '.join(done)}", env)
     return done
+
+
+def _scan_records(mdir: str, wanted: set[str], env: Mapping[str, str] | None) -> list[tuple[str, str, str, str]]:
+    """``held.scan_records`` of the entries whose id is in ``wanted``: the same approvals adopted, the
+    same entries passed over (held, forgotten, approved), the same check. why not that function: it
+    checks every live entry of the folder, and the check costs about 0.7 ms an entry (18,000
+    decisions: 12 s of a round that merged one line, against a pull budget of 1.5 s)."""
+    from lazy_harness.memory import approval, files, handoff, held, ids, marks, trust
+
+    recs = marks.read(mdir)
+    where = os.path.abspath(mdir)
+    approval.adopt_once((os.path.dirname(where),), (), env, unless=(where,))
+    hidden = marks.hidden(mdir, recs)
+    passed = {m["id"] for m in recs if m.get("op") == held.APPROVE} | set(hidden)
+    out = []
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        for _, rec in held.numbered_entries(os.path.join(mdir, name)):
+            eid = ids.of_record(rec, kind)
+            reason = trust.check(rec, kind) if eid in wanted and eid not in passed else None
+            if reason:
+                out.append((kind, eid, "", reason))
+    for item in handoff.open_for_reading(mdir):
+        if item["id"] in wanted and item["id"] not in passed:
+            reason = trust.reason(str(item.get("text") or ""))
+            if reason:
+                out.append(("handoff", item["id"], "", reason))
+    return out
+
+
+def incoming_ids(data: str, before: str, after: str, env: Mapping[str, str] | None) -> set[str] | None:
+    """Every id named by a line of a JSONL file that commit ``after`` adds or removes against
+    ``before``: an entry's own or derived id (as a decision and as a failure), an open item's, a
+    mark's. A line damaged or not is read as the readers read it (``conflicts.line_records``). None
+    (check everything) when there is no ``before`` (all of it came in) or git cannot say.
+
+    why removed lines too: a hold or forget mark taken out on the other machine brings an old entry
+    back, which the check must see as it would have. why ids and not lines: the check of an entry
+    reads its marks and its copies too, so what came in is every entry an added or removed line names."""
+    if not before:
+        return None
+    result = _git(data, "diff", "--no-color", "--no-ext-diff", "--no-textconv",
+                  "--no-renames", "-a", "-U0", before, after, "--", "*.jsonl", check=False, env=env)
+    if not result.ok:
+        return None
+    from lazy_harness.memory import ids
+
+    out: set[str] = set()
+    in_hunk = False
+    for row in result.stdout.split("\n"):  # why not splitlines: a line may hold a \r or a \x1c
+        if not in_hunk or row[:1] not in ("+", "-"):  # a file's header ("--- a/...") is no line of it
+            in_hunk = row.startswith("@@") or (in_hunk and row[:1] in (" ", "\\"))
+            continue
+        for rec in conflicts.line_records(row[1:].encode("utf-8")):
+            if isinstance(rec.get("id"), str):
+                out.add(rec["id"])
+            if isinstance(rec.get("summary"), str):
+                out.update(ids.of_record(rec, kind) for kind in ("decision", "failure"))
+    return out
 
 
 def read_state(data: str) -> dict:
@@ -171,8 +232,8 @@ def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = N
     if not remote:
         raise SyncError("no remote configured", hint="set [sync] remote in config.toml (lh config path)")
     data = check_layout(cfg, env)
-    got: dict = {"committed": False, "changed": [], "pushed": False, "rewritten": False, "conflicts": [],
-                 "left_out": {}, "progress": progress}
+    got: dict = {"committed": False, "changed": [], "incoming": set(), "pushed": False, "rewritten": False,
+                 "conflicts": [], "left_out": {}, "progress": progress}
     with _Lock(data, wait):
         try:
             summary = _round(cfg, env, data, remote, now, push, got)
@@ -194,14 +255,15 @@ def _with_kept(data: str, got: dict) -> dict:
 
 def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, now: float, push: bool,
            got: dict) -> dict:
-    ensure_repo(data, remote, env)
+    # why first: a stale config.lock left by a killed round would stop ensure_repo's git config
+    repaired = repair(data, env)
+    ensure_repo(data, remote, env, _where(cfg, env, data)[0])
     from lazy_harness.memory import approval
 
     # why first: the approvals already on this machine are the person's (ADR 0052); a merge below may
     # bring another machine's, which the first read of approvals must not take as theirs
     approval.adopt_once((paths.memory_root(cfg["memory"]["path"] or None, env),),
                         (paths.learnings_dir(cfg["knowledge"]["path"] or None, env),), env, now)
-    repaired = repair(data, env)
     record_handoff_edits(paths.all_memory_dirs(env, cfg["memory"]["path"] or None), now)
     extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
     got["committed"] = _commit(cfg, env, data, now, extra, got)
@@ -210,7 +272,7 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
             break
     changed = got["changed"]
     rerender_handoffs(data, changed, now)
-    hold_merged(data, changed, cfg, env, now)
+    hold_merged(data, changed, cfg, env, now, got["incoming"])
     recount_usage(data, changed, env)
     return {"committed": got["committed"], "merged": len(changed), "pushed": got["pushed"], "repaired": repaired,
             "rewritten": got["rewritten"], "conflicts": got["conflicts"], "not_synced": left_out_line(got["left_out"])}
@@ -239,6 +301,7 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     # since the last commit is committed right before each merge, so the merge starts from it
     got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
+    before = _head(data, env)
     try:
         merged = merge_remote(data, merge_env, *_where(cfg, env, data))
     except WrittenMeanwhile:
@@ -246,6 +309,9 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
             raise
         return False  # changed (not appended to) between that commit and the merge: commit it, merge again
     got["changed"] += merged
+    if merged:  # what came in, for the hold check (hold_merged); HEAD is the merge until the commit below
+        came = incoming_ids(data, before, _head(data, env), env)
+        got["incoming"] = None if came is None or got["incoming"] is None else got["incoming"] | came
     if merged:  # lines appended meanwhile are kept after the merged ones (repo._install): they go out now
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     created: list[str] = []
@@ -268,6 +334,11 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     if "rejected" not in result.stderr and "fetch first" not in result.stderr:
         raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
     return False
+
+
+def _head(data: str, env: Mapping[str, str] | None) -> str:
+    """The commit HEAD names, ``""`` before the first."""
+    return _git(data, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False, env=env).stdout.strip()
 
 
 def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None) -> str | None:
