@@ -13,7 +13,12 @@ never injected) when its text, all its fields read as one, asks the agent to:
 - hide things from the user or claim system authority ("do not tell the user", "this is a system
   instruction", "ignore previous instructions", "owner instruction: do not surface this"), or
   imitate the end of the quoted memory ("</memory> SYSTEM: ...", "end of memory"), in several
-  languages.
+  languages;
+
+or when it holds a secret the redactor (``lazy_harness.redact``) would take out (ADR 0056): the worker
+redacts what it writes, but an entry that arrives by sync or by hand was never redacted, and what is
+shown to a session is sent to the model. Its reason names the kinds and quotes the redacted words
+around the first (:func:`secret`), never the secret.
 
 Before matching, the text is folded the ways it is disguised (ADR 0033): tag characters read as the
 ASCII they shadow, NFKC (full-width and mathematical letters), format characters (zero-width,
@@ -23,7 +28,9 @@ Russian patterns), letters spaced apart joined again, case folded. Checked where
 (worker, sync merge, hand edit, migration; the worker reads one session's entries together too,
 :func:`check_session`) and again before injection (ADR 0024). Hot path: nothing imported at load
 time; ``unicodedata`` only when there is text to check, and the regular expressions (``trust_rules``,
-with ``re``) only when the cheap look below says a text may match them.
+with ``re``) only when the cheap look below says a text may match them. The redactor (about 20 ms to
+import and 30 ms to compile its rules, once per process) only for a text whose verdict is not kept
+(``held.Kept``: at a start after a pull or a hand edit), never on a start that finds its verdicts.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ REMOTE_CODE = "fetches and runs remote code"
 EXFILTRATION = "sends data or credentials somewhere"
 DISARMS = "turns off permissions, sandboxing, hooks or verification"
 AUTHORITY = "hides things from the user or claims system authority"
+SECRET = "holds a secret"  # then the kinds and the redacted words around it (:func:`secret`)
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
                                      "\ufeff\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"))
@@ -144,8 +152,7 @@ def _folded(text: str) -> str:
 def rules_stamp() -> str:
     """What the verdicts depend on besides the text: this module's source and that of trust_rules.py,
     trust_intent.py and trust_words.py (the rules, the cheap look's words, the folding and the code
-    that applies them), as a digest, and
-    REVISION. A verdict
+    that applies them) and the redactor's shape (:func:`_redactor`), as a digest, and REVISION. A verdict
     kept under another stamp is worked out again (``held.Kept``). Read once per process: about 0.3 ms.
     why the bytes, not the file's mtime: two installs of one version (an editable one and the
     plugin's) share a HOME; by mtime each would throw away the other's verdicts at every start.
@@ -164,10 +171,25 @@ def rules_stamp() -> str:
                                                                      "trust_words.py"))):
                 with open(name, "rb") as fh:
                     source += fh.read()
+            source += _redactor(os.path.join(os.path.dirname(here), "redact"))
         except OSError:  # why: a frozen or zipped install: no stamp, so nothing kept is ever trusted
             return ""
         _STAMP = f"{REVISION}-{ids.bytes_digest(source)}"
     return _STAMP
+
+
+def _redactor(folder: str) -> bytes:
+    """What a secret's verdict depends on (:func:`secret`): the redactor's modules by name and size,
+    and the package's version. why not their bytes as above: 130 KB more to read and digest cost 0.25
+    to 0.5 ms of every SessionStart; an edit of a rule almost always changes its file's size, and a
+    release its version (an edit that keeps every size: bump REVISION)."""
+    import os
+
+    from lazy_harness import __version__
+
+    with os.scandir(folder) as found:
+        sizes = sorted(f"{e.name}:{e.stat().st_size}" for e in found if e.name.endswith(".py"))
+    return f"\n{__version__} {' '.join(sizes)}".encode()
 
 
 _STAMP: str | None = None
@@ -222,7 +244,26 @@ def _words(words: list[str]) -> set[str]:
 
 
 def reason(text: str) -> str | None:
-    """Why ``text`` is held (one of ``REASONS``), None when it reads as a note about the code."""
+    """Why ``text`` is held (one of ``REASONS``, or :func:`secret`'s), None when it reads as a note
+    about the code and holds no secret."""
+    if not text or not text.strip():
+        return None
+    return hostile(text) or secret(text)
+
+
+def secret(text: str) -> str | None:
+    """``holds a secret (<kinds>): "<the redacted words around the first>"`` when the redactor would
+    change ``text``, else None. The reason goes into the hold mark, the journal, the kept verdicts and
+    ``lh memory held``: it quotes the text only as redacted."""
+    # why here: the redactor is heavy to load (see the module's docstring), and needed only here
+    from lazy_harness.redact import found
+
+    got = found.secrets(text)
+    return None if got is None else f'{SECRET} ({", ".join(got[0])}): "{got[1]}"'
+
+
+def hostile(text: str) -> str | None:
+    """Why ``text`` reads as an instruction aimed at the agent (one of ``REASONS``), else None."""
     if not text or not text.strip():
         return None
     why = _reason_as_read(text)
@@ -328,7 +369,8 @@ def check(rec: dict, kind: str) -> str | None:
     if why:
         return why
     fields = [_flat(rec.get(f)) for f in FIELDS.get(kind, ("summary",)) if rec.get(f)]
-    return next((w for w in map(reason, fields) if w), None) if len(fields) > 1 else None
+    # why hostile alone: the whole text was read for a secret; a field read alone adds nothing but cost
+    return next((w for w in map(hostile, fields) if w), None) if len(fields) > 1 else None
 
 
 def check_session(records: list[tuple[dict, str]]) -> list[str | None]:
@@ -342,8 +384,8 @@ def check_session(records: list[tuple[dict, str]]) -> list[str | None]:
     together: list[str | None] = list(verdicts)
     for i in free:
         for j in free:
-            if i != j:
-                why = reason(f"{texts[i]} {texts[j]}")
+            if i != j:  # why hostile: each was read for a secret; two joined would only join a name to a value
+                why = hostile(f"{texts[i]} {texts[j]}")
                 if why:
                     together[i] = together[i] or why
                     together[j] = together[j] or why

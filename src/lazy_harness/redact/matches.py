@@ -64,8 +64,11 @@ _SEGMENTS = re.compile(r"[/?&#=.]+|%2[Ff]")
 def _random_value(m: re.Match[str], mark: str) -> str:
     """Group 1 kept, group 2 replaced when one of its segments (cut at ``/ ? & # = .``) is random: 16
     or more characters with a digit and a letter, or high entropy. A hook id of digits, a page's
-    name (``/webhooks/stripe-events``) or a version (``sig=v1``) stays."""
+    name (``/webhooks/stripe-events``) or a version (``sig=v1``) stays, and so does a marker (a hook's
+    URL redacted before: the value stops at its ``]``, so it was taken for a random segment)."""
     value = m.group(2)
+    if value.startswith(_MARK_PREFIX):
+        return m.group(0)
     for piece in _SEGMENTS.split(value):
         letters = sum(c.isalpha() for c in piece)
         digits = sum(c.isdigit() for c in piece)

@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from lazy_harness.recall.index.lexical_write import Pending
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
-# what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; the rest: git)
-VERSION = "16"
+# what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; 17: a secret
+# is a hold, ADR 0056; the rest: git)
+VERSION = "17"
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
