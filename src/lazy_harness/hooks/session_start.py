@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
-from lazy_harness.memory import lineage, migrate
+from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
@@ -299,6 +299,8 @@ def read_digest(s: Start) -> str:
     # that starts has written nothing yet, so its start spares every entry the comparison
     own: tuple[str, ...] = ()
     if s.source != "startup":
+        from lazy_harness.memory import lineage  # why here: a new start, the usual one, compares nothing
+
         sid = str(s.payload.get("session_id") or "")
         if s.source == "fork":  # why: 2.1.332 writes the fork's transcript with its first prompt
             lineage.mark_fork(s.env, sid)

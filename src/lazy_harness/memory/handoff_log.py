@@ -15,7 +15,7 @@ import os
 import time
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, ids, lineage, lines
+from lazy_harness.memory import files, ids, lines
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -272,6 +272,8 @@ def closed_since_raised(item: Item, session_id: object, env: Env | None = None) 
     sid = one_line(session_id or "")
     if item.is_open or not sid:
         return False
+    from lazy_harness.memory import lineage  # why here: the worker's question; SessionStart reads items only
+
     mine = lineage.own(env, sid) or (sid,)
     return (one_line(item.get("closed_by") or "") not in mine
             and any(s in (item.get("raised_by") or ()) for s in mine))

@@ -495,6 +495,38 @@ def test_the_budget_holds_as_claude_code_counts_an_emoji_twice(project):
     assert "context.max_chars is 9500" in text
 
 
+@pytest.mark.parametrize("text", [
+    "", "plain ascii", "caf\u00e9 \u2026", "\u4e2d\u6587\u2026", "\U0001f680", "\U0001f680 launch \U0001f4e6\u00e9",
+    "\U0010ffff\U00010000", "lone \ud800 and \udfff surrogates", "\ud83d\ude80 as a surrogate pair",
+    "\uffff\ue000\u0800\u07ff\x80\x7f", "".join(chr(c) for c in range(0x20, 0x3000, 7)) + "\U0001f600" * 5])
+def test_the_digest_counts_utf16_units_as_fence_does(text):
+    """digest.units counts on the UTF-8 bytes (no UTF-16 codec to load at every start): the same count
+    as memory/fence.py's, astral code points, lone surrogates and the BMP's last ones alike."""
+    from lazy_harness.memory import fence
+
+    assert recall.units(text) == fence.units(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def test_a_start_whose_text_is_not_ascii_loads_no_utf16_codec(project):
+    """The digest's count of its text loads no codec module: a cut item's ellipsis made every start
+    read encodings/utf_16_le.py from disk."""
+    import subprocess
+    import sys
+
+    m = mem(project)
+    ms.write_jsonl(os.path.join(m, files.DECISIONS), [
+        ms.decision(NOW - i * ms.DAY, f"Decision {i} caf\u00e9", "why " * 200) for i in range(10)])
+    code = ("import sys, os, time\n"
+            "from lazy_harness import config\n"
+            "from lazy_harness.recall.readback import digest\n"
+            "text, _ = digest.build_context(sys.argv[1], config.defaults(), os.environ, time.time(), 'startup')\n"
+            "assert text and not text.isascii(), text\n"
+            "print(sorted(m for m in sys.modules if m.startswith('encodings.utf_16')))\n")
+    out = subprocess.run([sys.executable, "-c", code, project], capture_output=True, text=True, env=os.environ)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 def test_a_session_that_wrote_many_entries_still_gets_the_others_at_its_compaction(tmp_path):
     """The running session's own entries are left out at a compact or a resume (ADR 0034): read past
     once by 40 lines, a session that wrote 45 decisions got 4 of the 8 older ones its limit allows."""

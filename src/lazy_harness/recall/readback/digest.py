@@ -15,7 +15,7 @@ from lazy_harness import paths
 from lazy_harness.memory import (
     aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, state, trust, usage)
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
-from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence, units
+from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, learning_id, own, rank_learnings
@@ -358,6 +358,22 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
         header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
                       f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
     return header
+
+
+# the first byte of a code point past U+FFFF in UTF-8 (four bytes long); no other code point has one
+ASTRAL_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
+
+
+def units(text: str) -> int:
+    """:func:`lazy_harness.memory.fence.units` (the length Claude Code counts, in UTF-16 units: 2 for
+    a code point past U+FFFF, 1 for any other, a lone surrogate too) counted on the UTF-8 bytes.
+    why: the UTF-16 codec is a module read from disk at its first use, 0.2 ms of every start whose
+    text is not ASCII (the ellipsis of a cut item is enough); UTF-8's is built in. The tests keep
+    the two equal (tests/recall/readback/test_digest_units.py, tests/recall/prompt/test_render.py)."""
+    if text.isascii():
+        return len(text)
+    raw = text.encode("utf-8", "surrogatepass")
+    return len(text) + sum(raw.count(lead) for lead in ASTRAL_LEADS)
 
 
 def fill(header: list[str], sections: list[Section], budget: int, units_cap: int | None = None,
