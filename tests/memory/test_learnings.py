@@ -25,7 +25,7 @@ def ldir() -> str:
 
 
 def item(title: str, learning: str = "What to do.", context: str = "Where it applies.", **extra) -> dict:
-    return {"title": title, "learning": learning, "context": context, "scope": "universal",
+    return {"title": title, "learning": learning, "context": context, "scope": "general",
             "tags": ["python"], **extra}
 
 

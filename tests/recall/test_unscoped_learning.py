@@ -1,7 +1,8 @@
-"""A learning whose frontmatter names no scope (written by hand, or before the field existed) is a
-learning of any scope but ``project``: SessionStart shows it in every project (``held.belongs``), so
-``lh memory search``, prompt recall (``lh memory show --prompt``) and the page find it there too, not
-only ``--all-projects``."""
+"""A learning whose frontmatter names no scope (written by hand, or before the field existed), or
+``general`` in any case, is a learning of any scope but ``project`` (an unknown scope reads as
+``project``, as the worker stores it: tests/memory/test_unknown_scope_status.py): SessionStart shows
+it in every project (``held.belongs``), so ``lh memory search``, prompt recall (``lh memory show
+--prompt``) and the page find it there too, not only ``--all-projects``."""
 
 import os
 import time
@@ -25,8 +26,8 @@ def _write(ldir: str, head: str) -> None:
 
 
 @pytest.mark.parametrize("head", ["---\ntitle: Zebra tables need a stable sort\nvia: hand\n---\n\n",
-                                  "---\ntitle: Zebra tables need a stable sort\nscope: universal\nvia: hand\n---\n\n"],
-                         ids=["no-scope", "other-scope"])
+                                  "---\ntitle: Zebra tables need a stable sort\nscope: General\nvia: hand\n---\n\n"],
+                         ids=["no-scope", "general-capitalised"])
 def test_a_learning_without_project_scope_is_found_where_sessionstart_shows_it(tmp_path, head):
     root = ms.make_project(tmp_path, "proj")
     ms.write_jsonl(os.path.join(paths.memory_dir(root), "decisions.jsonl"),

@@ -70,7 +70,7 @@ def write_handoff(memory_dir: str, items: list[str], session_id: str, written: f
     return path
 
 
-def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "universal",
+def frontmatter(title: str, origin: str, created: float, tags=(), scope: str = "general",
                 status: str = "active", deprecated_by=None, fast: bool = False, cues=None,
                 project_folder: str | None = None, **extra) -> str:
     """``extra``: more fields, such as ``deprecated_reason="approved by hand"`` (the person approved it)."""

@@ -198,8 +198,8 @@ def test_a_restore_is_undone_after_a_later_mark(world, tmp_path):
 
 def test_an_approved_learning_stays_approved_after_a_deprecation_and_a_restatement(world, tmp_path):
     bin_dir, mdir, ldir = world
-    pair = [{"title": "Pin the CLI at 2.1.300", "body": "a", "scope": "global"},
-            {"title": "Pin the CLI at 2.1.330", "body": "b", "scope": "global"}]
+    pair = [{"title": "Pin the CLI at 2.1.300", "body": "a", "scope": "general"},
+            {"title": "Pin the CLI at 2.1.330", "body": "b", "scope": "general"}]
     store.persist({"learnings": pair}, str(mdir), str(ldir), _meta(tmp_path), NOW - 3600)
     (lid, lpath), (lid2, _) = sorted(_ids(mdir, ldir)["l"], key=lambda x: "2.1.300" not in x[1])
 

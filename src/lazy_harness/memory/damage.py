@@ -216,6 +216,9 @@ def learning_damage(path: str) -> str | None:
     if frontmatter.not_closed(text):
         return frontmatter.NOT_CLOSED
     problems = _yaml_problem(text, path)
+    twice = frontmatter.repeated_keys(text)
+    if twice:  # why: every reader settles a repeated key the same way, showing the learning least
+        problems.append("key(s) given twice, read as shown least (scope: project): " + ", ".join(twice))
     parsed = frontmatter.parse_frontmatter(text)
     meta = parsed[0] if parsed is not None else {}
     title, created, origin = meta.get("title"), meta.get("created"), meta.get("origin")

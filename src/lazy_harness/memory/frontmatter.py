@@ -12,8 +12,10 @@ MAX_OPEN_SCAN = 65536  # characters a command reads of a learning to tell whethe
 
 def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096) -> dict[str, str]:
     """Top-level one-line scalars ``keys`` of a learning file's frontmatter, without a YAML parser (the
-    worker writes each as a JSON-style quoted scalar or plain text on one line); missing keys are absent."""
+    worker writes each as a JSON-style quoted scalar or plain text on one line); missing keys are absent.
+    A scope or status, and a key given on several lines, read as :func:`settle` says."""
     out: dict[str, str] = {}
+    twice: dict[str, list] = {}
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as fh:
             head = fh.read(limit)
@@ -26,7 +28,7 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
         if line.startswith("---") or (not closed and _ends_open_block(line)):
             break
         key, colon, value = line.partition(":")
-        if not colon or key not in keys or key in out:
+        if not colon or key not in keys:
             continue
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
@@ -37,8 +39,69 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
                     value = value[1:-1]
             else:
                 value = value[1:-1].replace("''", "'")
+        if key in out:
+            twice.setdefault(key, [out[key]]).append(value)
         out[key] = value
+    _read_as_one(out, twice)
+    if twice:  # why: a ``deprecated_reason`` given twice differently settles to none: absent here
+        return {key: value for key, value in out.items() if value is not None}
     return out
+
+
+def _read_as_one(out: dict, twice: dict[str, list]) -> dict:
+    """``out`` (each key's last line), changed in place: a scope and a status as :func:`canonical`
+    reads them, each key of ``twice`` (its lines' values, in order) as :func:`settle` reads it."""
+    for key in ("scope", "status"):
+        if key in out and key not in twice:
+            out[key] = canonical(key, out[key])
+    for key, values in twice.items():
+        out[key] = settle(key, values)
+    return out
+
+
+# --- one reading of a scope, a status and a key given twice, for every reader ------------------------
+
+GENERAL = "general"
+PROJECT = "project"
+NULLS = ("", "~", "null", "Null", "NULL")
+
+
+def _null(value: object) -> bool:
+    return value is None or (isinstance(value, str) and value.strip() in NULLS)
+
+
+def canonical(key: str, value: object) -> object:
+    """A ``scope`` or ``status`` as the writer writes it; any other key's value as it is. A status in
+    lower case (``Active`` is ``active``); a scope other than ``general`` is ``project`` (``projcet``,
+    ``universal``, a list): the worker stores those as ``project`` (worker/answer.py ``_scope``), the
+    side that never shows a learning where it may not belong. No scope (empty, null) stays none: a
+    learning written by hand without one is any scope but ``project`` (ADR 0032)."""
+    if key not in ("scope", "status") or _null(value):
+        return value
+    text = value.strip().lower() if isinstance(value, str) else None
+    if key == "status":
+        return value if text is None else text
+    return GENERAL if text == GENERAL else PROJECT
+
+
+def settle(key: str, values: list) -> object:
+    """The value of a key given on ``values``' lines (in order), the same in every reader. One value
+    or equal ones: that one. Different ones (a hand edit, a sync), the way that shows the learning
+    least: ``scope`` is ``project``; ``status`` the last that hides it (not ``active``);
+    ``deprecated_by`` the last given; ``deprecated_reason`` none (an approval claimed on one line of
+    two is none); any other key the last line, as a YAML parser reads it."""
+    values = [canonical(key, v) for v in values]
+    last = values[-1]
+    if all(v == last for v in values):
+        return last
+    if key == "scope":
+        return PROJECT
+    if key == "deprecated_reason":
+        return None
+    if key in ("status", "deprecated_by"):  # why "active": it is the status that hides nothing
+        given = [v for v in values if not _null(v) and (key != "status" or v != "active")]
+        return given[-1] if given else last
+    return last
 
 
 # --- the leading block as yaml.safe_dump writes it ------------------------------------------------
@@ -192,12 +255,9 @@ def file_not_closed(path: str) -> bool:
         return False
 
 
-def parse_frontmatter(text: str) -> tuple[dict, str] | None:
-    """Top-level keys of a leading ``---`` block and the text after it; None when there is none.
-    Scalars and lists of scalars only: that is what the store writes. A byte order mark before the
-    ``---`` is skipped. why a block that does not close is read up to its first blank line or heading:
-    read as a file without frontmatter, it reached sessions under another id, its status and scope
-    ignored, while the commands (``read_frontmatter_values``) took its keys: every reader now agrees."""
+def _pairs(text: str) -> tuple[list[tuple[str, object]], str] | None:
+    """The top-level ``(key, value)`` lines of a leading ``---`` block, in order (a key given on two
+    lines comes twice), and the text after it; None when there is none (see :func:`parse_frontmatter`)."""
     if text[:1] == "\ufeff":
         text = text[1:]
     if not opens(text):
@@ -207,7 +267,7 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
     if not closed:
         end = _open_end(text)
     lines = text[text.find("\n") + 1:end].split("\n") if text.find("\n") >= 0 else []
-    out: dict = {}
+    out: list[tuple[str, object]] = []
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -217,7 +277,8 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
             continue
         rest = rest.strip()
         if rest:
-            out[key], i = _value(lines, i, rest)
+            value, i = _value(lines, i, rest)
+            out.append((key, value))
             continue
         items = []
         while i < len(lines):
@@ -226,14 +287,44 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
                 break
             item, i = _value(lines, i + 1, entry[2:].strip())
             items.append(item)
-        out[key] = items if items else None
+        out.append((key, items if items else None))
     if not closed:
         return out, text[end + 1:]
     after = text.find("\n", end + 1)
     return out, (text[after + 1:] if after >= 0 else "")
 
 
+def parse_frontmatter(text: str) -> tuple[dict, str] | None:
+    """Top-level keys of a leading ``---`` block and the text after it; None when there is none.
+    Scalars and lists of scalars only: that is what the store writes. A byte order mark before the
+    ``---`` is skipped. A scope or status, and a key given on several lines, read as :func:`settle`
+    says. why a block that does not close is read up to its first blank line or heading:
+    read as a file without frontmatter, it reached sessions under another id, its status and scope
+    ignored, while the commands (``read_frontmatter_values``) took its keys: every reader now agrees."""
+    got = _pairs(text)
+    if got is None:
+        return None
+    pairs, rest = got
+    out: dict = {}
+    twice: dict[str, list] = {}
+    for key, value in pairs:
+        if key in out:
+            twice.setdefault(key, [out[key]]).append(value)
+        out[key] = value
+    return _read_as_one(out, twice), rest
+
+
+def repeated_keys(text: str) -> list[str]:
+    """The top-level keys a learning's frontmatter gives on more than one line, in the order they
+    first appear (for ``lh memory check``); none without frontmatter."""
+    got = _pairs(text)
+    seen: dict[str, int] = {}
+    for key, _ in got[0] if got is not None else ():
+        seen[key] = seen.get(key, 0) + 1
+    return [key for key, n in seen.items() if n > 1]
+
+
 def is_active(meta: dict) -> bool:
     """Whether a learning's frontmatter (or a head read from it) says it is in use: no other status
     (deprecated, forgotten, held) and not replaced by another (``deprecated_by``)."""
-    return str(meta.get("status") or "active") == "active" and not meta.get("deprecated_by")
+    return str(meta.get("status") or "active").strip().lower() == "active" and not meta.get("deprecated_by")

@@ -8,6 +8,7 @@ them back), so neither imports the other for it.
 from __future__ import annotations
 
 from lazy_harness.errors import LhError
+from lazy_harness.memory import frontmatter
 
 STATUS_FIELDS = ("status", "deprecated_by", "deprecated_on", "deprecated_reason")
 MAX_FRONTMATTER = 65536
@@ -38,7 +39,21 @@ def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
         raise LhError(f"{path}: frontmatter is not valid YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(front, dict):
         raise LhError(f"{path}: frontmatter is not a mapping")
-    return bom, nl, front, body[end + len(nl):]
+    return bom, nl, _settled(front, body[:end + len(nl) + 3]), body[end + len(nl):]
+
+
+def _settled(front: dict, block: str) -> dict:
+    """``front`` (as YAML read it: the last line of a key given twice) with such a key's value as every
+    reader reads it (``frontmatter.settle``): a writer that puts the file back writes one line of it,
+    and a scope given as ``project`` and ``general`` stays ``project``."""
+    twice = frontmatter.repeated_keys(block)
+    if twice:
+        parsed = frontmatter.parse_frontmatter(block)
+        read = parsed[0] if parsed is not None else {}
+        for key in twice:
+            if key in ("scope", *STATUS_FIELDS):
+                front[key] = read.get(key)
+    return front
 
 
 def with_fields(text: str, path: str, fields: dict) -> str:
@@ -52,7 +67,10 @@ def with_fields(text: str, path: str, fields: dict) -> str:
 
 
 def fields_of(text: str, path: str) -> dict:
-    """The status fields of a learning file's frontmatter."""
+    """The status fields of a learning file's frontmatter, read as every reader reads them: a status
+    in lower case (``frontmatter.canonical``), a field given twice settled."""
     front = _frontmatter(text, path)[2]
-    return {k: front.get(k) if isinstance(front.get(k), (str, type(None))) else str(front.get(k))
-            for k in STATUS_FIELDS}
+    out = {k: front.get(k) if isinstance(front.get(k), (str, type(None))) else str(front.get(k))
+           for k in STATUS_FIELDS}
+    out["status"] = frontmatter.canonical("status", out["status"])
+    return out

@@ -405,7 +405,7 @@ def test_reads_back_what_the_store_writes(project):
                       "prevention": "run claude -p with stdin from /dev/null", "tags": []}],
         "learnings": [{"title": "Titles: with 'quotes', \"double\" and # marks",
                        "learning": "First line.\nSecond line.",
-                       "context": "Anywhere.", "scope": "universal", "tags": ["yaml", "no"]}],
+                       "context": "Anywhere.", "scope": "general", "tags": ["yaml", "no"]}],
         "handoff": ["check the -> arrow item", "[ ] a box still open"],
     }
     meta = {"project": "proj", "session_id": "sess-store-1", "task_id": "123-abc", "cwd": project}
