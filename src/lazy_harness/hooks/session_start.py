@@ -432,7 +432,7 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
                         stats["project"], now, "read at session start", by_rules=True)
         said = f" (held {len(marked)} entr{'y' if len(marked) == 1 else 'ies'}: run {run})"
     if screen is not None and len(screen.found) > len(marked):
-        said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions)"
+        said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions or hold a secret)"
     ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
         screen, "found", ())}
     waits = set(stats.get("waiting_learnings") or ()) if waiting else set()
@@ -461,9 +461,10 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
     if new:
         n = len(new)
         said += " (told the person: held)"
+        # why both: the hold check holds instructions to the agent and, ADR 0056, what the redactor matches
         lines.append(f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read "
-                     f"as instructions to the agent ({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not "
-                     "shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+                     f"as instructions to the agent or hold a secret ({', '.join(new[:5])}{', ...' if n > 5 else ''}); "
+                     "they are not shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
     if new_waiting:
         n = len(waits)
         said += f" (told the person: {n} waiting for approval)"
