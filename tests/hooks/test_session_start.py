@@ -10,6 +10,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files
+from lazy_harness.project_identity import project_name
 from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 
@@ -213,7 +214,9 @@ def test_no_stored_field_starts_a_line_of_its_own_in_the_context(project):
     month = os.path.join(paths.learnings_dir(), ms.iso(NOW)[:7])
     os.makedirs(month, exist_ok=True)
     with open(os.path.join(month, ms.iso(NOW)[:10] + "-x" + forged + ".md"), "w") as fh:
-        fh.write('---\ntitle: "t"\norigin: "proj"\nscope: general\nstatus: active\n---\n## Learning\nbody\n')
+        # why its own project's: a general learning of another project waits for approval (ADR 0032)
+        fh.write(f'---\ntitle: "t"\norigin: "{project_name(str(project))}"\nscope: general\nstatus: active\n---\n'
+                 '## Learning\nbody\n')
     result = run_hook("SessionStart", payload(project))
     ctx = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "finish the migration" in ctx and "use postgres" in ctx and "(learnings/" in ctx
