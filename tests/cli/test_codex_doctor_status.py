@@ -235,3 +235,22 @@ def test_install_leaves_a_read_only_config_toml_alone_and_says_how_to_trust_by_h
     with open(config) as fh:
         assert fh.read() == 'model = "gpt-5.1-codex"  # mine\n'
     assert not os.path.exists(os.path.join(paths.codex_home(), "fake-trust.json"))
+
+
+def test_uninstall_with_a_read_only_config_toml_says_the_persons_own_hooks_need_trusting_again(here):
+    import json
+    import os
+
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    hooks_file = paths.codex_hooks_file()
+    with open(hooks_file) as fh:
+        data = json.load(fh)
+    data["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "my-own.sh", "timeout": 5}]})
+    with open(hooks_file, "w") as fh:
+        json.dump(data, fh)
+    config = os.path.join(paths.codex_home(), "config.toml")
+    with open(config, "a") as fh:
+        fh.write("# mine\n")
+    os.chmod(config, 0o444)
+    out = invoke("hooks", "uninstall", "--agent", "codex").out
+    assert "read-only; left untouched" in out and "trust them again in /hooks" in out, out

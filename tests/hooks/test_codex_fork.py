@@ -64,13 +64,15 @@ def _said(text: str) -> set[str]:
     return {s for s in ("Postgres", "three times") if s in text}
 
 
-def test_a_codex_fork_is_not_told_its_parents_entries_at_its_start_or_its_prompts(fork):
+@pytest.mark.parametrize("source", ["fork", "startup"])  # 0.171.0's TUI said fork; a start need not
+def test_a_codex_fork_is_not_told_its_parents_entries_at_its_start_or_its_prompts(fork, source):
     project, rollout = fork
-    start = _context("SessionStart", project, rollout, source="fork")
+    start = _context("SessionStart", project, rollout, source=source)
     assert _said(start) == {"three times"}, start
     assert lineage.own(None, FORK) == (FORK, PARENT)
     prompt = _context("UserPromptSubmit", project, rollout, turn_id="t-1", prompt=PROMPT)
     assert "Keep the billing job queue in Postgres" not in prompt, prompt
+    # another session: the fork's rollout names no parent of it (a path to another session's rollout)
     fresh = _context("SessionStart", project, rollout, sid="019a9999-0000-7000-8000-000000000001", source="startup")
     assert _said(fresh) == {"Postgres", "three times"}, fresh  # another session is told all of it
     assert re.search(r"\bd-[0-9a-f]{8}\b", fresh)

@@ -102,7 +102,12 @@ def uninstall(cwd: str | None = None) -> None:
             click.echo(f"trust: removed {removed} entries from {config}"
                        + (f"; {kept} of your hooks moved up and stay trusted" if kept else ""))
         except codex_trust.TrustError as exc:
-            click.echo(f"trust: entries left in config.toml ({exc.message}); they trust nothing now")
+            # why say it: a hook of theirs after ours moved up into one of our places, whose trust entry
+            # names our hash, so Codex skips it until it is trusted again
+            theirs = any(not settings.is_ours(h) for h in before)
+            click.echo(f"trust: entries left in config.toml ({exc.message}); they trust nothing now"
+                       + ("; your own hooks in that file may have moved up a place: Codex skips them until you "
+                          "trust them again in /hooks" if theirs else ""))
 
 
 class CodexState:

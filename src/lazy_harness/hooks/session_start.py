@@ -298,13 +298,17 @@ def read_digest(s: Start) -> str:
     # nor a fork those of the sessions whose conversation it holds (memory/lineage.py); a session
     # that starts has written nothing yet, so its start spares every entry the comparison
     own: tuple[str, ...] = ()
-    if s.source != "startup":
+    # why Codex's startups too: a `codex fork` names its parent only in its rollout's session_meta,
+    # written before its first hook, and a start of one need not say source=fork
+    if s.source != "startup" or agent_of(s.payload) == CODEX:
         from lazy_harness.memory import lineage  # why here: a new start, the usual one, compares nothing
 
-        sid = str(s.payload.get("session_id") or "")
+        sid, path = str(s.payload.get("session_id") or ""), str(s.payload.get("transcript_path") or "")
         if s.source == "fork":  # why: 2.1.332 writes the fork's transcript with its first prompt
             lineage.mark_fork(s.env, sid)
-        own = lineage.own(s.env, sid, str(s.payload.get("transcript_path") or ""))
+        elif s.source == "startup":  # Codex's: a fork's rollout names its parent from the start
+            lineage.record(s.env, sid, lineage.from_transcript(path, sid) or ())
+        own = lineage.own(s.env, sid, path)
     s.text, s.stats = recall.digest(s.cwd, s.cfg, s.env, s.now, s.source, own, trouble_of(s.env))
     return codex_fit(s, own) if agent_of(s.payload) == CODEX else ""
 

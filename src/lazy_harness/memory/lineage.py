@@ -138,18 +138,21 @@ def from_transcript(path: str, session: str) -> list[str] | None:
         if b'"requestSessionId"' not in line and b'"session_id"' not in line and b'"forked_from_id"' not in line:
             continue
         rec = jsonload.line_object(line)
-        parent = _parent_named(rec) if rec is not None else ""
+        parent = _parent_named(rec, session) if rec is not None else ""
         if parent and parent != session and parent not in found:
             found.append(parent)
     return found
 
 
-def _parent_named(rec: dict) -> str:
-    """The session ``rec`` says this one holds the conversation of: a copied Claude Code record's
+def _parent_named(rec: dict, session: str) -> str:
+    """The session ``rec`` says ``session`` holds the conversation of: a copied Claude Code record's
     source; for a Codex rollout (``codex fork``), its ``session_meta``'s ``forked_from_id`` (codex-cli
-    0.171.0 writes no copy of the parent's turns, and sends them to the model all the same)."""
+    0.171.0 writes no copy of the parent's turns, and sends them to the model all the same), when
+    that record is ``session``'s own (a path to another session's rollout names no parent of it)."""
     if rec.get("type") in ("user", "assistant"):
         return copied_from(rec)
     payload = rec.get("payload") if rec.get("type") == "session_meta" else None
-    value = payload.get("forked_from_id") if isinstance(payload, dict) else None
+    if not isinstance(payload, dict) or payload.get("id") not in (None, session):
+        return ""
+    value = payload.get("forked_from_id")
     return value if isinstance(value, str) else ""
