@@ -21,13 +21,13 @@ PROMPT = "what about the nightly migration lock on the invoices partition"
 PHRASE = "partitioned by month"
 
 
-def _file() -> str:
+def learning_file() -> str:
     root = paths.learnings_dir()
     [path] = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith(".md")]
     return path
 
 
-def _edit(path: str, old: str, new: str) -> None:
+def edit_file(path: str, old: str, new: str) -> None:
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     assert old in text
@@ -35,22 +35,26 @@ def _edit(path: str, old: str, new: str) -> None:
         fh.write(text.replace(old, new, 1))
 
 
-@pytest.fixture
-def alpha_gamma(tmp_path):
+def two_projects(tmp_path) -> tuple[str, str]:
     """Alpha's session wrote a ``scope: project`` learning; gamma has memory of its own."""
     alpha, gamma = ms.make_project(tmp_path, "alpha"), ms.make_project(tmp_path, "gamma")
     write_as_session(alpha, {"learnings": [learning(TITLE, TEXT, scope="project", tags=["invoices"],
                                                     cues=["the nightly migration lock"])]})
     write_as_session(gamma, {"decisions": [{"summary": "Run the migrations with alembic", "rationale": "one tool"}]},
                      session="sess-g")
-    return alpha, gamma, _file()
+    return alpha, gamma
+
+
+@pytest.fixture
+def alpha_gamma(tmp_path):
+    return (*two_projects(tmp_path), learning_file())
 
 
 @pytest.mark.parametrize("scopes", [("project", "general"), ("general", "project")],
                          ids=["general-last", "general-first"])
 def test_a_project_learning_given_a_second_scope_line_stays_in_its_project(alpha_gamma, scopes):
     alpha, gamma, path = alpha_gamma
-    _edit(path, "scope: project\n", "".join(f"scope: {s}\n" for s in scopes))
+    edit_file(path, "scope: project\n", "".join(f"scope: {s}\n" for s in scopes))
     assert PHRASE not in ask(gamma, PROMPT)  # the prompt hook injected it: its check read the first line
     assert PHRASE not in start(gamma, sid="s-g")[0]
     listed = invoke("memory", "held", "--project", gamma)
@@ -67,8 +71,8 @@ def test_check_can_name_the_keys_given_twice(alpha_gamma):
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     assert frontmatter.repeated_keys(text) == []
-    _edit(path, "scope: project\n", "scope: project\nscope: general\n")
-    _edit(path, "status: active\n", "status: active\nstatus: active\n")
+    edit_file(path, "scope: project\n", "scope: project\nscope: general\n")
+    edit_file(path, "status: active\n", "status: active\nstatus: active\n")
     with open(path, encoding="utf-8") as fh:
         assert frontmatter.repeated_keys(fh.read()) == ["scope", "status"]
 

@@ -3,40 +3,21 @@
 status in another case (``Active``) reads as the writer's lower-case value. Every reader agrees
 (docs/how/project-key.md, "Scope")."""
 
-import os
-
 import pytest
 
-from lazy_harness import paths
 from lazy_harness.memory import frontmatter, status_fields
 from tests.cli.lhrun import invoke
-from tests.hooks.test_trust import ask, learning, start, write_as_session
-from tests.support import memory_samples as ms
-
-TITLE = "The invoices table is partitioned by month"
-TEXT = "Queries on invoices must name the month partition, or the nightly migration lock waits on all of them."
-PROMPT = "what about the nightly migration lock on the invoices partition"
-PHRASE = "partitioned by month"
+from tests.hooks.test_trust import ask, start
+from tests.memory.test_frontmatter_duplicates import PHRASE, PROMPT, TITLE, edit_file, learning_file, two_projects
 
 
 def _edit(old: str, new: str) -> None:
-    root = paths.learnings_dir()
-    [path] = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith(".md")]
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    assert old in text
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text.replace(old, new, 1))
+    edit_file(learning_file(), old, new)
 
 
 @pytest.fixture
 def alpha_gamma(tmp_path):
-    alpha, gamma = ms.make_project(tmp_path, "alpha"), ms.make_project(tmp_path, "gamma")
-    write_as_session(alpha, {"learnings": [learning(TITLE, TEXT, scope="project", tags=["invoices"],
-                                                    cues=["the nightly migration lock"])]})
-    write_as_session(gamma, {"decisions": [{"summary": "Run the migrations with alembic", "rationale": "one tool"}]},
-                     session="sess-g")
-    return alpha, gamma
+    return two_projects(tmp_path)
 
 
 def test_a_mistyped_scope_keeps_the_learning_in_its_project(alpha_gamma):
