@@ -107,7 +107,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     done: list[str] = []
     try:
         for mdir in folders:
-            found = held.scan_records(mdir, env) if incoming is None else _scan_records(mdir, incoming, env)
+            found = held.scan_records(mdir, env, incoming)
             held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync", by_rules=True)
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
@@ -124,33 +124,6 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     if done:
         logfile.write(logfile.WORKER, f"sync: held {len(done)} merged entries: {', '.join(done)}", env)
     return done
-
-
-def _scan_records(mdir: str, wanted: set[str], env: Mapping[str, str] | None) -> list[tuple[str, str, str, str]]:
-    """``held.scan_records`` of the entries whose id is in ``wanted``: the same approvals adopted, the
-    same entries passed over (held, forgotten, approved), the same check. why not that function: it
-    checks every live entry of the folder, and the check costs about 0.7 ms an entry (18,000
-    decisions: 12 s of a round that merged one line, against a pull budget of 1.5 s)."""
-    from lazy_harness.memory import approval, files, handoff, held, ids, marks, trust
-
-    recs = marks.read(mdir)
-    where = os.path.abspath(mdir)
-    approval.adopt_once((os.path.dirname(where),), (), env, unless=(where,))
-    hidden = marks.hidden(mdir, recs)
-    passed = {m["id"] for m in recs if m.get("op") == held.APPROVE} | set(hidden)
-    out = []
-    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
-        for _, rec in held.numbered_entries(os.path.join(mdir, name)):
-            eid = ids.of_record(rec, kind)
-            reason = trust.check(rec, kind) if eid in wanted and eid not in passed else None
-            if reason:
-                out.append((kind, eid, "", reason))
-    for item in handoff.open_for_reading(mdir):
-        if item["id"] in wanted and item["id"] not in passed:
-            reason = trust.reason(str(item.get("text") or ""))
-            if reason:
-                out.append(("handoff", item["id"], "", reason))
-    return out
 
 
 def incoming_ids(data: str, before: str, after: str, env: Mapping[str, str] | None) -> set[str] | None:
