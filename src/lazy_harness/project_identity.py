@@ -353,17 +353,15 @@ def normalize_remote(url: str) -> str | None:
     u = url.strip()
     if not u:
         return None
-    scheme, sep, rest = u.partition("://")
+    _, sep, rest = u.partition("://")
+    if _local_path(u):
+        return os.path.normpath(rest if sep else u) or None
     if sep:
-        if scheme.lower() == "file":
-            return os.path.normpath(rest) or None
         hostpart, _, path = rest.partition("/")
         host = hostpart.rpartition("@")[2].split(":", 1)[0]
-    elif ":" in u and "/" not in u.split(":", 1)[0] and not os.path.isabs(u):
+    else:  # scp form: host:owner/repo
         hostpart, _, path = u.partition(":")
         host = hostpart.rpartition("@")[2]
-    else:
-        return os.path.normpath(u)
     path = path.strip("/")
     if path.endswith(".git"):
         path = path[:-4]
