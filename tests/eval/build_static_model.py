@@ -56,6 +56,9 @@ VOCAB_MAGIC = b"LHVOCAB\0"
 # magic, version, header size, words, slots, pool bytes, longest token, reserved
 VOCAB_HEADER = struct.Struct("<8sHHIIIII")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EMBED = os.path.join(REPO, "src", "lazy_harness", "recall", "embed")
+MODEL_DIR = os.path.join(EMBED, "model")  # the shipped table and vocabulary, the default --out
+MODULE = os.path.join(EMBED, "static_model.py")  # holds their pinned SHA-256
 SOURCE_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 SOURCE_LICENCE = "Apache-2.0"
 
@@ -350,11 +353,11 @@ def write(out: str, words: list[str], rows: bytes, scales: bytes, dims: int, dty
         fh.write("\n")
 
 
-def pin(out: str) -> None:
-    """Write the new files' SHA-256 into ``PINS`` of recall/embed/static_model.py (which MODEL_ID follows)."""
+def pin(out: str, module: str = MODULE) -> None:
+    """Write the new files' SHA-256 into ``PINS`` of ``module`` (recall/embed/static_model.py, which
+    MODEL_ID follows)."""
     import re
 
-    module = os.path.join(REPO, "src", "lazy_harness", "recall", "static_model.py")
     with open(module, encoding="utf-8") as fh:
         text = fh.read()
     for name in ("table.bin", "vocab.bin"):
@@ -377,7 +380,7 @@ def main() -> int:
     parser.add_argument("--sif", type=float, default=1e-3)
     parser.add_argument("--dtype", choices=sorted(DTYPES), default="int8")
     parser.add_argument("--cache", default="", help="a folder to keep the token vectors and counts in (.npy)")
-    parser.add_argument("--out", default=os.path.join(REPO, "src", "lazy_harness", "recall", "model"))
+    parser.add_argument("--out", default=MODEL_DIR)
     opts = parser.parse_args()
     tok_file = tokenizer_path(opts.source)
     tokenizer = Tokenizer.from_file(tok_file)
@@ -418,7 +421,7 @@ def main() -> int:
                    "built_by": "tests/eval/build_static_model.py"},
     }
     write(opts.out, words, rows, scales, opts.dims, opts.dtype, about)
-    if os.path.samefile(opts.out, os.path.join(REPO, "src", "lazy_harness", "recall", "model")):
+    if os.path.samefile(opts.out, MODEL_DIR):
         pin(opts.out)
     print(f"wrote {opts.out}: {n} rows x {opts.dims} {opts.dtype}")
     return 0
