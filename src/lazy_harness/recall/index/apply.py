@@ -41,9 +41,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     if not entries:
         return
     for e in entries:  # why: a lone surrogate ("\ud83d", valid JSON) made SQLite refuse the whole index
-        for k, v in e.items():
-            if isinstance(v, str):
-                e[k] = no_surrogates(v)
+        e.update({k: no_surrogates(v) for k, v in e.items() if isinstance(v, str)})
     # why: rowids handed out here let the tables be filled by one executemany each (a statement
     # per row cost 1 ms per 100 entries); the write lock is held. Never a rowid handed out before,
     # even after a delete: what was indexed after a point has a higher rowid (``lookup.last_rowid``)

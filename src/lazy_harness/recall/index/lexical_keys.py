@@ -65,11 +65,9 @@ def weighted(cols: list[list[str]]) -> dict[str, float]:
                     f[k] = get(k, 0.0) + w
     pre: dict[str, float] = {}
     for t, v in f.items():
-        n = len(t)
-        if n >= 4 and " " not in t:
-            for p in (t[:4] + "*", t[:5] + "*" if n >= 5 else "", t[:6] + "*" if n >= 6 else ""):
-                if p:
-                    pre[p] = pre.get(p, 0.0) + v
+        if " " not in t:
+            for n in range(4, min(len(t), 6) + 1):
+                pre[t[:n] + "*"] = pre.get(t[:n] + "*", 0.0) + v
     f.update(pre)
     return f
 

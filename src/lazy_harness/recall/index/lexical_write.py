@@ -41,15 +41,6 @@ SCHEMA = (
 _LISTS = "SELECT key, df, list FROM lex_key WHERE scope=? AND key IN ({})"
 
 
-def _each(conn: Connection, sql: str, values: list, *head: str) -> list:
-    """The rows of ``sql`` (its ``IN ({})`` filled with ``values``, after the ``head`` parameters),
-    run once per ``lookup.chunks`` of the values."""
-    found: list = []
-    for chunk in lookup.chunks(values):
-        found += conn.execute(sql.format(",".join("?" * len(chunk))), [*head, *chunk]).fetchall()
-    return found
-
-
 def update_totals(conn: Connection, delta: dict[str, int]) -> None:
     """Add ``delta`` to each key's df over the whole index; a key no entry holds any more goes."""
     conn.executemany("INSERT INTO lex_total(key, df) VALUES (?, ?) "
@@ -64,7 +55,7 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pen
     ``flush`` put every entry of ``pending`` in its lists at once."""
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
         raise ValueError(f"lexical index: rowid out of range 1..{MAX_ROWID}")
-    old = _each(conn, "SELECT rowid FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
+    old = lookup.rows_in(conn, "SELECT rowid FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
     if old:
         remove(conn, [r for (r,) in old], pending)
     rows, parsed = [], []
@@ -83,10 +74,9 @@ def flush(conn: Connection, pending: Pending) -> None:
     for scope, parsed in pending.items():
         if not parsed:
             continue
-        row = conn.execute("SELECT docs, tokens, avgdl FROM lex_scope WHERE scope=?", (scope,)).fetchone()
-        if row is None:
-            conn.execute("INSERT INTO lex_scope(scope) VALUES (?)", (scope,))
-        n_docs, n_tokens, avgdl = row or (0, 0, 0.0)
+        conn.execute("INSERT OR IGNORE INTO lex_scope(scope) VALUES (?)", (scope,))
+        sql = "SELECT docs, tokens, avgdl FROM lex_scope WHERE scope=?"
+        n_docs, n_tokens, avgdl = conn.execute(sql, (scope,)).fetchone()
         added = sum(p[1] for p in parsed)
         if not avgdl:
             # why: the impacts of an empty scope's first entries are measured against their own average
@@ -112,7 +102,7 @@ def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]
     """Insert new (impact, rowid) entries into the scope's lists, keeping each list the best of its
     key: an entry ranking after the last of a list that is full or not complete stays out (better
     ones may have been left out of it before)."""
-    known = {k: (df, blob) for k, df, blob in _each(conn, _LISTS, list(fresh), scope)}
+    known = {k: (df, blob) for k, df, blob in lookup.rows_in(conn, _LISTS, list(fresh), scope)}
     out = []
     cap, rank = lookup.CHAMPIONS, lexical_keys.rank
     for k, new in fresh.items():
@@ -184,15 +174,15 @@ def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) 
             waiting = [p[0] for p in parsed if p[0] in gone]
             if waiting:
                 pending[scope] = [p for p in parsed if p[0] not in gone]
-                _each(conn, "DELETE FROM lex_doc WHERE rowid IN ({})", waiting)
+                lookup.rows_in(conn, "DELETE FROM lex_doc WHERE rowid IN ({})", waiting)
                 gone -= set(waiting)
         rowids = [r for r in rowids if r in gone]
     by_scope: dict[str, list[tuple[int, int, str]]] = {}
     sql = "SELECT rowid, scope, len, toks FROM lex_doc WHERE rowid IN ({})"
-    for rowid, scope, dl, toks in _each(conn, sql, list(rowids)):
+    for rowid, scope, dl, toks in lookup.rows_in(conn, sql, list(rowids)):
         by_scope.setdefault(scope, []).append((rowid, dl, toks))
     for scope, docs in by_scope.items():
-        _each(conn, "DELETE FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
+        lookup.rows_in(conn, "DELETE FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
         lose: dict[str, set[int]] = {}
         for rowid, _, toks in docs:
             for key in lexical_keys.weighted(lexical_keys.split(toks)):
@@ -207,7 +197,7 @@ def _drop(conn: Connection, scope: str, lose: dict[str, set[int]]) -> int:
     """Take the entries of ``lose`` (key -> rowids) out of the scope's lists; returns how many left a
     list that was not complete."""
     short, out, empty = 0, [], []
-    for k, df, blob in _each(conn, _LISTS, list(lose), scope):
+    for k, df, blob in lookup.rows_in(conn, _LISTS, list(lose), scope):
         left = df - len(lose[k])
         if left <= 0:
             empty.append((scope, k))

@@ -50,10 +50,14 @@ def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
     return mv[:4 * n].cast("i"), mv[4 * total:4 * total + 2 * n].cast("H")
 
 
-def chunks(seq: list) -> Iterator[list]:
-    """``seq`` in slices of ``CHUNK`` (SQLite's host parameters per statement)."""
-    for start in range(0, len(seq), CHUNK):
-        yield seq[start:start + CHUNK]
+def rows_in(conn: Connection, sql: str, values: list, *head: object) -> list:
+    """The rows of ``sql`` (its ``IN ({})`` filled with ``values``, after the ``head`` parameters),
+    run once per ``CHUNK`` of the values."""
+    found: list = []
+    for start in range(0, len(values), CHUNK):
+        chunk = values[start:start + CHUNK]
+        found += conn.execute(sql.format(",".join("?" * len(chunk))), [*head, *chunk]).fetchall()
+    return found
 
 
 def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
@@ -95,8 +99,7 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
     keys = list(dict.fromkeys(a[2] for a in alts))
     if not keys or not n_docs or not scopes:
         return [], facts
-    km = ",".join("?" * len(keys))
-    total = dict(conn.execute(f"SELECT key, df FROM lex_total WHERE key IN ({km})", keys).fetchall())
+    total = dict(rows_in(conn, "SELECT key, df FROM lex_total WHERE key IN ({})", keys))
     _group_facts(facts, alts, total, n_docs)
     idf = {k: max(math.log((n_docs - total.get(k, 0) + 0.5) / (total.get(k, 0) + 0.5)), 1e-6) for k in keys}
     weight: dict[str, float] = {}
@@ -261,8 +264,8 @@ def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
     entry takes well under a kilobyte: its text as one string)."""
     docs = {r: doc for r in rowids if (doc := _WARM.get(r) or _KEPT.get(r)) is not None}
     asked = [r for r in rowids if r not in docs]
-    got = {rowid: (dl, spaced(toks)) for chunk in chunks(asked) for rowid, dl, toks in conn.execute(
-        f"SELECT rowid, len, toks FROM lex_doc WHERE rowid IN ({','.join('?' * len(chunk))})", chunk)}
+    sql = "SELECT rowid, len, toks FROM lex_doc WHERE rowid IN ({})"
+    got = {rowid: (dl, spaced(toks)) for rowid, dl, toks in rows_in(conn, sql, asked)}
     if _KEEP and got:
         if len(_KEPT) + len(got) > _KEEP:
             _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
@@ -299,11 +302,8 @@ def scope_sql(mdirs: list[str] | None, project: str | None,
 def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
     """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py): ``hold``,
     the hold check's reason for the entry as indexed ("" none, None not checked); ``session`` ("" none)."""
-    if not rowids:
-        return {}
-    marks = ",".join("?" * len(rowids))
-    return {r[0]: (r[1] or "", r[2] or "", r[3], r[4] or "") for r in conn.execute(
-        f"SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({marks})", rowids)}
+    sql = "SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({})"
+    return {r[0]: (r[1] or "", r[2] or "", r[3], r[4] or "") for r in rows_in(conn, sql, rowids)}
 
 
 def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], where: str, args: list[Any],
@@ -316,15 +316,12 @@ def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], whe
     keep = f"{where}{'' if hidden_too else VISIBLE}"
 
     def visible(rowids: list[int]) -> set[int]:
-        return {r for chunk in chunks(rowids) for (r,) in conn.execute(
-            f"SELECT e.rowid FROM entry e WHERE e.rowid IN ({','.join('?' * len(chunk))}) AND {keep}", [*chunk, *args])}
+        return {r for (r,) in rows_in(conn, f"SELECT e.rowid FROM entry e WHERE {keep} AND e.rowid IN ({{}})",
+                                      rowids, *args)}
     hits, facts = search(conn, scopes, groups, limit, visible=visible)
     facts["matched"] = {h[0]: h[2] for h in hits}
-    if not hits:
-        return [], facts
     score = {h[0]: h[1] for h in hits}
-    found = conn.execute(f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({','.join('?' * len(score))})",
-                         list(score)).fetchall()
+    found = rows_in(conn, f"SELECT {COLUMNS} FROM entry e WHERE e.rowid IN ({{}})", list(score))
     found.sort(key=lambda r: (score[r[0]], r[0]))
     return [(*r, score[r[0]]) for r in found[:limit]], facts
 

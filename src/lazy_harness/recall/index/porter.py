@@ -24,12 +24,8 @@ def _cons(w: str, i: int) -> bool:
 
 def _measure(stem: str) -> int:
     """Porter's m: how many vowel-consonant sequences ``stem`` holds ([C](VC)^m[V])."""
-    m, vowel = 0, False
-    for i in range(len(stem)):
-        cons = _cons(stem, i)
-        m += cons and vowel
-        vowel = not cons
-    return m
+    cons = [_cons(stem, i) for i in range(len(stem))]
+    return sum(c and not before for before, c in zip(cons, cons[1:], strict=False))
 
 
 def _vowel_in(stem: str) -> bool:

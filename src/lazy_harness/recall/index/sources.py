@@ -15,28 +15,17 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import files, frontmatter, ids, lines, provenance
-from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.recall.index.terms import split_identifiers
 
-HANDOFF_JSONL = "handoff.jsonl"
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
 
 
 def text_of(value: object) -> str:
     """Any record field as plain text (lists joined), cut to ``MAX_FIELD``."""
-    if value is None:
-        return ""
     if isinstance(value, (list, tuple)):
-        return " ".join(text_of(v) for v in value)[:MAX_FIELD]
-    return (value if isinstance(value, str) else str(value))[:MAX_FIELD]
-
-
-def words_of(rec: dict) -> str:
-    """The entry's search words as indexed in the tags column: its tags, then its cues (what a
-    developer might type when it matters, written at distill time)."""
-    tags, cues = text_of(rec.get("tags")), text_of(rec.get("cues"))
-    return f"{tags} {cues}" if cues else tags
+        return " ".join(map(text_of, value))[:MAX_FIELD]
+    return "" if value is None else str(value)[:MAX_FIELD]
 
 
 def cues_of(value: object) -> str:
@@ -47,9 +36,12 @@ def cues_of(value: object) -> str:
     return "\n".join(c for c in cues if c)[:MAX_FIELD]
 
 
-def tags_of(tags: str, *texts: str) -> str:
-    """The tags field as indexed: the tags, then the words of the camelCase identifiers of ``texts``."""
+def tags_of(rec: dict, *texts: str) -> str:
+    """The tags column: the entry's tags, then its cues (what a developer might type when it matters,
+    written at distill time), then the words of the camelCase identifiers of ``texts``."""
+    tags, cues = text_of(rec.get("tags")), text_of(rec.get("cues"))
     extra = split_identifiers(" ".join(texts))
+    tags = f"{tags} {cues}" if cues else tags
     return f"{tags} {extra}" if extra else tags
 
 
@@ -76,7 +68,7 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
             "okey": provenance.key_of(rec), "prov": provenance.describe(rec, kind),
             "sess": text_of(rec.get("session_id")).strip(),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
-            "title": title, "body": body_text, "tags": tags_of(words_of(rec), title, body_text),
+            "title": title, "body": body_text, "tags": tags_of(rec, title, body_text),
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
 
 
@@ -128,16 +120,13 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
         except (ValueError, RecursionError):
             # why: a damaged line is salvaged as read-back and lh memory show salvage it (a byte that is
             # not UTF-8 costs that character, not the entry), and the file noted for the log
-            recs, _ = lines.records_of(raw, lines.entry_fields)
-            lines.note(path)
+            recs = lines.records_of(raw, lines.entry_fields)[0]
             salvaged = True
-        for rec in recs:
-            if not isinstance(rec, dict):
-                continue
+            lines.note(path)
+        for rec in [r for r in recs if isinstance(r, dict)]:
             if "op" in rec:
                 hidden += hidden_ids(rec)
-                continue
-            if lines.not_an_entry(rec) is None:
+            elif lines.not_an_entry(rec) is None:
                 found.append((rec, salvaged))
                 at[id(rec)] = line
     # why: a torn line and the whole entry its retry wrote are one entry (lines.without_salvaged_twins)
@@ -157,7 +146,7 @@ def _handoff_entry(item: dict, path: str, status: str) -> dict:
     prov = "by hand" if by in ("hand-edit", "by hand") else f"{agent}session {by[:8]}" if by else "unknown"
     return {"id": item["id"], "kind": "handoff", "origin": "", "scope": "", "file": path, "line": 0,
             "prov": prov, "sess": by.strip(), "ts": text_of(item.get("opened"))[:40], "title": text,
-            "body": "", "tags": tags_of("", text), "detail": "", "cues": "", "status": status}
+            "body": "", "tags": tags_of({}, text), "detail": "", "cues": "", "status": status}
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
@@ -185,7 +174,7 @@ def read_learning(path: str) -> dict | None:
     except OSError:
         return None
     meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-    active = is_active(meta)
+    active = frontmatter.is_active(meta)
     title = text_of(meta.get("title")) or ids.title_of_file(path)
     _, heading, learning = body.partition("## Learning")
     learning = learning.split("\n## ", 1)[0] if heading else body
@@ -195,7 +184,7 @@ def read_learning(path: str) -> dict | None:
             "sess": text_of(meta.get("origin_session")).strip(),
             "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
-            "tags": tags_of(words_of(meta), title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
+            "tags": tags_of(meta, title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
 
@@ -213,18 +202,18 @@ def folder_mark(folder: str) -> str:
 def file_stamps(folder: str) -> dict[str, str]:
     """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file); a hidden
     ``.md`` name is none (``files.is_learning_name``), and one indexed before is dropped."""
-    found = {}
     try:
         with os.scandir(folder) as it:
-            for e in it:
-                if files.is_learning_name(e.name):
-                    try:
-                        st = e.stat()
-                    except OSError:
-                        continue
-                    found[e.path] = f"{st.st_size}:{st.st_mtime_ns}"
+            learnings = [e for e in it if files.is_learning_name(e.name)]
     except OSError:
         return {}
+    found = {}
+    for e in learnings:
+        try:
+            st = e.stat()
+        except OSError:
+            continue
+        found[e.path] = f"{st.st_size}:{st.st_mtime_ns}"
     return found
 
 

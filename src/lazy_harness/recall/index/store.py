@@ -67,8 +67,7 @@ class FolderRefused(LhError):
 
 
 def own_folder(folder: str) -> str:
-    """``folder``, made private (0700, with its parents) when missing; :class:`FolderRefused` naming it
-    and what to run when the one there may not be used."""
+    """``folder``, made private (0700, parents too) when missing; :class:`FolderRefused` if not usable."""
     try:
         return private.make(folder)
     except private.UnsafeFolder as exc:
@@ -143,8 +142,7 @@ def _made(conn: Connection) -> Connection:
     conn.execute("BEGIN IMMEDIATE")
     for stmt in (*SCHEMA, *lexical_write.SCHEMA):
         conn.execute(stmt)
-    conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
-    conn.execute("INSERT OR REPLACE INTO meta VALUES ('entries', '0')")
+    conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("version", VERSION), ("entries", "0")])
     conn.execute("COMMIT")
     return conn
 
@@ -187,8 +185,7 @@ def damaged(exc: BaseException) -> bool:
     if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
         return False  # the API used wrongly (a closed connection, wrong bindings): our bug, not the file's
     if isinstance(exc, sqlite3.OperationalError):
-        said = str(exc).lower()
-        return not any(word in said for word in NOT_DAMAGE)
+        return not any(word in str(exc).lower() for word in NOT_DAMAGE)
     return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
 
 
@@ -233,22 +230,18 @@ def _stat_stamp(path: str) -> tuple[str | None, os.stat_result | None]:
 
 def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int) -> list[tuple[Any, ...]]:
     """What is stale: (action, unit, ...) steps; empty when the index matches the files."""
-    known = {}
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
-    for chunk in lookup.chunks(units):
-        for row in conn.execute(f"SELECT unit, stamp, offset, lines, check_ FROM source WHERE unit IN "
-                                f"({','.join('?' * len(chunk))})", chunk):
-            known[row[0]] = row
+    sql = "SELECT unit, stamp, offset, lines, check_ FROM source WHERE unit IN ({})"
+    known = {row[0]: row for row in lookup.rows_in(conn, sql, units)}
     plan: list[tuple] = []
     for mdir in mdirs:
         for name, kind in KINDS.items():
             path = os.path.join(mdir, name)
             stamp, st = _stat_stamp(path)
             row = known.get(path)
-            if st is None:
-                if row is not None:
-                    plan.append(("drop", path))
-            elif row is None or row[1] != stamp:
+            if st is None and row is not None:
+                plan.append(("drop", path))
+            elif st is not None and (row is None or row[1] != stamp):
                 # why: read on from where it stopped only when the file grew and every byte read before is
                 # as it was (``sources.check``): an edit in place (a secret overwritten with as many
                 # characters) is read again whole, whether or not a line was appended since
@@ -257,7 +250,7 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
                 resume = row[2:4] if grew and row is not None else (0, 0)
                 plan.append(("jsonl", path, mdir, kind, stamp, *resume, st.st_size))
         unit = mdir + UNIT_HANDOFF
-        names = (sources.HANDOFF_JSONL, "handoff.md")
+        names = (files.HANDOFF_STATE, files.HANDOFF)
         stamp = "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in names)
         if unit not in known or known[unit][1] != stamp:
             plan.append(("handoff", unit, mdir, stamp))

@@ -250,35 +250,27 @@ def words(text: str) -> list[str]:
     """Lower-case runs of letters and digits, in order; a code identifier is cut into its words
     (``on_commit`` -> on, commit; ``PaymentIntent`` -> payment, intent; ``src/app.py`` -> src, app, py)."""
     out: list[str] = []
-    cur: list[str] = []
-    prev = ""
+    prev = ""  # the word's last character ("" between words)
     for ch in str(text):
         # why: a combining mark inside a word stays in it ("İ" lower-cased is "i" and a combining dot)
-        if ch.isalnum() or (cur and "\u0300" <= ch <= "\u036f"):
+        if ch.isalnum() or (prev and "\u0300" <= ch <= "\u036f"):
             # why: a capital after a small letter starts a word of a camelCase identifier
-            if cur and ch.isupper() and prev.islower():
-                out.append("".join(cur).lower())
-                cur = []
-            cur.append(ch)
-        elif cur:
-            out.append("".join(cur).lower())
-            cur = []
-        prev = ch
-    if cur:
-        out.append("".join(cur).lower())
-    return out
+            if ch.isupper() and prev.islower():
+                out.append(" ")
+            out.append(ch)
+            prev = ch
+        elif prev:
+            out.append(" ")
+            prev = ""
+    return "".join(out).lower().split()
 
 
 def split_identifiers(text: str) -> str:
     """The words of the camelCase identifiers in ``text``, space-separated ("" when there are none):
     indexed beside the text so ``payment intent`` finds ``PaymentIntents``."""
-    parts = []
-    for token in text.split():
-        if not token.islower() and not token.isupper() and any(c.islower() for c in token):
-            inner = words(token)
-            if len(inner) > 1:
-                parts += inner
-    return " ".join(parts)
+    # mixed case: a small letter, not all small (then not all capitals either)
+    mixed = (words(t) for t in text.split() if not t.islower() and any(c.islower() for c in t))
+    return " ".join(w for inner in mixed if len(inner) > 1 for w in inner)
 
 
 def stem(word: str) -> str:
@@ -293,13 +285,8 @@ def stem(word: str) -> str:
 
 def informative(prompt: str) -> list[str]:
     """The prompt's terms, first occurrence order, without stopwords, short words and pure numbers."""
-    seen, out = set(), []
-    for w in words(prompt):
-        if (len(w) < 3 and not related(w)) or w in STOPWORDS or w.isdigit() or w in seen:
-            continue
-        seen.add(w)
-        out.append(w)
-    return out
+    kept = (w for w in words(prompt) if (len(w) >= 3 or related(w)) and w not in STOPWORDS and not w.isdigit())
+    return list(dict.fromkeys(kept))
 
 
 def group_alternatives(term: str, with_related: bool = True) -> list[str]:

@@ -120,8 +120,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
             conn.execute("DELETE FROM meta WHERE k = ?", (COMPLETE,))
         count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
-        remade = apply.remake_short(conn)
-        if remade:
+        if remade := apply.remake_short(conn):
             log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
         # why: looking for texts without a vector reads every text's key (125 ms at 18,000 entries, about
         # 700 ms at 100,000: most of an `lh memory search`); with nothing indexed and the last look
