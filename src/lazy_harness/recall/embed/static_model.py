@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from itertools import repeat
+from itertools import accumulate, repeat
 from operator import mul
 
 MODEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model")
@@ -58,7 +58,6 @@ HINT = "pip install --force-reinstall lazy-harness"
 
 
 def _error(message: str) -> Exception:
-    """A :class:`lazy_harness.errors.StaticModelError` (imported only when something is wrong)."""
     from lazy_harness.errors import StaticModelError
 
     return StaticModelError(message, HINT)
@@ -70,25 +69,21 @@ def header(buf: mmap.mmap, magic: bytes, fields: tuple[tuple[str, int], ...]) ->
     """The header fields after ``magic`` (ValueError when the magic is not there)."""
     if buf[:8] != magic:
         raise ValueError("wrong magic")
-    out, at = {}, 8
-    for name, size in fields:
-        out[name] = int.from_bytes(buf[at:at + size], "little")
-        at += size
-    return out
+    starts = accumulate((size for _, size in fields), initial=8)  # one more than the fields: zip stops first
+    return {name: int.from_bytes(buf[at:at + size], "little")
+            for (name, size), at in zip(fields, starts, strict=False)}
 
 
 _ASCII_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 # ASCII: controls go (tab, newline, return become spaces), punctuation is set apart by spaces
-_ASCII_CLEAN: dict[int, str | None] = {c: None for c in range(32)}
-_ASCII_CLEAN.update({9: " ", 10: " ", 13: " ", 127: None})
+_ASCII_CLEAN: dict[int, str | None] = {**dict.fromkeys([*range(32), 127]), 9: " ", 10: " ", 13: " "}
 _ASCII_CLEAN.update({ord(c): f" {c} " for c in _ASCII_PUNCT})
 _CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
         (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
 
 
 def words(text: str) -> list[str]:
-    """The text's words after the source tokenizer's normalisation and pre-tokenisation (BertNormalizer
-    and BertPreTokenizer; ``unicodedata`` only for a text that is not ASCII)."""
+    """The text's words after the source tokenizer's BertNormalizer and BertPreTokenizer."""
     if text.isascii():
         return text.translate(_ASCII_CLEAN).lower().split()
     import unicodedata
@@ -104,9 +99,9 @@ def words(text: str) -> list[str]:
             out.append(f" {ch} ")
         else:
             out.append(ch)
-    text = "".join(out)
-    text = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
-    text = "".join(c.lower() for c in text)  # per character, as the source tokenizer lowercases
+    nfd = unicodedata.normalize("NFD", "".join(out))
+    # marks dropped, then lowercased per character, as the source tokenizer does
+    text = "".join(c.lower() for c in nfd if unicodedata.category(c) != "Mn")
     return "".join(f" {ch} " if ch in _ASCII_PUNCT or unicodedata.category(ch)[0] == "P" else ch
                    for ch in text).split()
 
@@ -116,14 +111,13 @@ def _specials(text: str) -> list[tuple[str, bool]]:
     are, before any normalisation: [(part, is a special token)]."""
     if "[" not in text or not any(t in text for t in SPECIALS):
         return [(text, False)]
-    out, start, at = [], 0, 0
-    while at < len(text):
-        hit = next((t for t in SPECIALS if text.startswith(t, at)), None) if text[at] == "[" else None
+    out, start, at = [], 0, text.find("[")
+    while at >= 0:
+        hit = next((t for t in SPECIALS if text.startswith(t, at)), "")
         if hit:
             out += [(text[start:at], False), (hit, True)]
-            at = start = at + len(hit)
-        else:
-            at += 1
+            start = at + len(hit)
+        at = text.find("[", at + (len(hit) or 1))
     out.append((text[start:], False))
     return out
 
@@ -146,15 +140,11 @@ class Vocab:
         """The id of ``word``, -1 when it is not a token."""
         raw = word.encode("utf-8")
         slot = slot_of(raw, self.mask)
-        slots, offsets, pool = self._slots, self._offsets, self._pool
-        while True:
-            entry = slots[slot]
-            if not entry:
-                return -1
-            i = entry - 1
-            if pool[offsets[i]:offsets[i + 1]] == raw:
-                return i
+        while entry := self._slots[slot]:  # a token's id + 1, 0 for an empty slot
+            if self._pool[self._offsets[entry - 1]:self._offsets[entry]] == raw:
+                return entry - 1
             slot = (slot + 1) & self.mask
+        return -1
 
 
 def slot_of(raw: bytes, mask: int) -> int:
@@ -174,14 +164,11 @@ def wordpiece(word: str, vocab: Vocab, unk: int) -> list[int]:
     ids, start, n, longest = [], 0, len(word), vocab.longest
     while start < n:
         # why: no token is longer than ``longest``: a long word tries at most that many ends per piece
-        end, found = min(n, start + longest), -1
-        while start < end:
-            piece = word[start:end] if start == 0 else "##" + word[start:end]
-            found = vocab.get(piece)
+        for end in range(min(n, start + longest), start, -1):
+            found = vocab.get(word[start:end] if start == 0 else "##" + word[start:end])
             if found >= 0:
                 break
-            end -= 1
-        if found < 0:
+        else:
             return [unk]
         ids.append(found)
         start = end
@@ -217,11 +204,9 @@ def _write_stamps(state_dir: str, stamps: dict[str, str]) -> None:
 def _hash_fd(fd: int) -> str:
     import hashlib
 
-    digest = hashlib.sha256()
     os.lseek(fd, 0, os.SEEK_SET)
-    while chunk := os.read(fd, 1 << 20):
-        digest.update(chunk)
-    return digest.hexdigest()
+    with open(fd, "rb", closefd=False) as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def _open_checked(path: str, want: str, stamps: dict[str, str]) -> tuple[mmap.mmap, bool]:
@@ -280,13 +265,12 @@ class StaticModel:
 
     def ids(self, text: str) -> list[int]:
         """The source tokenizer's ids for ``text`` (no [CLS] and [SEP] around it)."""
-        vocab, unk, out = self.vocab, self.unk, []
+        out = []
         for part, special in _specials(text):
             if special:
-                out.append(vocab.get(part))
-                continue
-            for w in words(part):
-                out.extend(wordpiece(w, vocab, unk))
+                out.append(self.vocab.get(part))
+            else:
+                out += [i for w in words(part) for i in wordpiece(w, self.vocab, self.unk)]
         return out
 
     def embed(self, text: str) -> bytes:
@@ -322,9 +306,6 @@ class StaticModel:
             if len(packed) > PACKED_ROWS:  # why: a long-lived process keeps its memory bounded
                 packed.clear()
             ids, total = self.ids(text), 0
-            if not ids:
-                out.append(bytes(d))
-                continue
             for i in ids:
                 row = packed.get(i)
                 if row is None:
@@ -332,8 +313,7 @@ class StaticModel:
                                         for r in self._rows[i * d:(i + 1) * d]])
                     row = packed[i] = int.from_bytes(lanes.tobytes(), order)
                 total += row
-            sums = array("Q")
-            sums.frombytes(total.to_bytes(8 * d, order))
+            sums = array("Q", total.to_bytes(8 * d, order))
             out.append(_to_int8([x - BIAS * len(ids) for x in sums], d))
         return out
 

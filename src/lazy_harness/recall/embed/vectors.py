@@ -20,7 +20,7 @@ from lazy_harness.memory import ids
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from sqlite3 import Connection
     from typing import Any
 
@@ -68,16 +68,18 @@ def missing(conn: Connection, model_id: str, after: int, limit: int) -> list[tup
                         (model_id, after, limit)).fetchall()
 
 
-def _texts(conn: Connection, rowids: list[int]) -> dict[int, list[str]]:
-    """rowid -> ``texts_of`` that entry."""
-    texts: dict[int, list[str]] = {}
+def _rows_in(conn: Connection, sql: str, rowids: list[int], *params: object) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``sql`` for ``rowids`` (its ``{}``), 500 a statement (SQLite's limit), after ``params``."""
     for start in range(0, len(rowids), 500):
         chunk = rowids[start:start + 500]
-        for rowid, title, body, tags, cues in conn.execute(
-                f"SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({','.join('?' * len(chunk))})",
-                chunk):
-            texts[rowid] = texts_of({"title": title, "body": body, "tags": tags, "cues": cues or ""})
-    return texts
+        yield from conn.execute(sql.format(",".join("?" * len(chunk))), [*params, *chunk])
+
+
+def _texts(conn: Connection, rowids: list[int]) -> dict[int, list[str]]:
+    """rowid -> ``texts_of`` that entry."""
+    sql = "SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({})"
+    return {rowid: texts_of({"title": title, "body": body, "tags": tags, "cues": cues or ""})
+            for rowid, title, body, tags, cues in _rows_in(conn, sql, rowids)}
 
 
 def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> int:
@@ -95,9 +97,8 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
         texts = _texts(conn, sorted({r[0] for r in todo}))
         wanted: dict[str, str] = {}  # key -> its text, each key once
         for rowid, n, key in todo:
-            got = texts.get(rowid)
-            if got is not None and n < len(got):
-                wanted.setdefault(key, got[n])
+            if n < len(texts.get(rowid, ())):
+                wanted.setdefault(key, texts[rowid][n])
         # why: packing rows pays from some dozens of texts on; a hook's few are cheaper one at a time,
         # unless this process packed rows before (the resident answerer: 5 new entries' 20 texts took
         # 36 ms one at a time, about 14 ms packed; the whole catch-up answer 52 down to 30 ms at 100,000)
@@ -145,8 +146,7 @@ def keep_vectors(n: int) -> None:
 
 def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str) -> dict[int, float]:
     """rowid -> the better of the cosines of the prompt with the entry's whole text and with its best
-    cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out).
-    One dot product a text: the kept vectors' lengths are kept beside them."""
+    cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out)."""
     if not rowids:
         return {}
     from math import dist
@@ -162,19 +162,17 @@ def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_i
     vecs = _vectors(conn, rowids, model_id)
     best: dict[int, float] = {}
     for rowid in rowids:
-        got = vecs.get(rowid)
-        if got is None:
+        if (got := vecs.get(rowid)) is None:
             continue
         blob, lengths = got
         if len(blob) != dims * len(lengths):
             continue  # why: vectors of another size (a hand-made row): judged by its words, as one not embedded
         top = -2.0
         for at, n in enumerate(lengths):
+            s = 0.0
             if qn and n:
                 d = dist(qu, blob[at * dims:(at + 1) * dims])
                 s = round((qq + round(n * n) - d * d) / 2) / (qn * n)
-            else:
-                s = 0.0
             if s > top:
                 top = s
         best[rowid] = top
@@ -186,17 +184,15 @@ def _read(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]
     for those of ``rowids`` whose texts are all embedded, in vectors of one size."""
     got: dict[int, tuple[list[bytes], list[float]]] = {}
     lacking = set()
-    for start in range(0, len(rowids), 500):
-        chunk = rowids[start:start + 500]
-        for rowid, v, n in conn.execute(f"SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND "
-                                        f"v.model = ? WHERE k.rowid IN ({','.join('?' * len(chunk))})",
-                                        [model_id, *chunk]):
-            if not v or (rowid in got and len(v) != len(got[rowid][0][0])):
-                lacking.add(rowid)
-            else:
-                us, ns = got.setdefault(rowid, ([], []))
-                us.append(v)
-                ns.append(n or 0.0)  # why: a length missing (a hand-made row) scores 0, as before, not an error
+    sql = ("SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
+           "WHERE k.rowid IN ({})")
+    for rowid, v, n in _rows_in(conn, sql, rowids, model_id):
+        if not v or (rowid in got and len(v) != len(got[rowid][0][0])):
+            lacking.add(rowid)
+        else:
+            us, ns = got.setdefault(rowid, ([], []))
+            us.append(v)
+            ns.append(n or 0.0)  # why: a length missing (a hand-made row) scores 0, as before, not an error
     return {r: (b"".join(us).translate(_UNSIGNED), tuple(ns)) for r, (us, ns) in got.items() if r not in lacking}
 
 
@@ -218,14 +214,10 @@ def warm(conn: Connection, rowids: list[int], model_id: str) -> int:
 
 
 def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
-    """rowid -> its texts' vectors of ``model_id`` (unsigned, lengths), for those of ``rowids`` whose
-    texts are all embedded; what ``warm`` and ``keep_vectors`` kept first."""
+    """``_read``, after what ``warm`` and ``keep_vectors`` kept."""
     _check_model(model_id)
     found = {r: vs for r in rowids if (vs := _WARM.get(r) or _KEPT.get(r)) is not None}
-    asked = [r for r in rowids if r not in found]
-    if not asked:
-        return found
-    got = _read(conn, asked, model_id)
+    got = _read(conn, [r for r in rowids if r not in found], model_id)
     if _KEEP and got:  # why: not an entry waiting for a vector: it gets one later
         if len(_KEPT) + len(got) > _KEEP:
             _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
