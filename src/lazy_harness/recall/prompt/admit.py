@@ -26,8 +26,8 @@ def attach(conn: sqlite3.Connection, ranked: list[dict]) -> None:
         c["okey"], c["prov"], c["hold"], c["sess"] = found.get(c["rowid"], ("", "", None, ""))
 
 
-def in_scope(c: dict, key: str | frozenset[str], legacy: Callable[[Record], bool] | None = None) -> bool:
-    """A learning of ``scope: project`` only in the project of memory key ``key`` (one written before
+def in_scope(c: dict, key: frozenset[str], legacy: Callable[[Record], bool]) -> bool:
+    """A learning of ``scope: project`` only in the project of memory keys ``key`` (one written before
     keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
     if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
         return True
@@ -35,8 +35,6 @@ def in_scope(c: dict, key: str | frozenset[str], legacy: Callable[[Record], bool
         from lazy_harness.memory import provenance
 
         return provenance.is_key(c["okey"], key)
-    if legacy is None:
-        return False
     from lazy_harness.memory import frontmatter
 
     return legacy(frontmatter.read_frontmatter_values(c["file"], ("id", "title", "origin", "origin_session")))
@@ -55,15 +53,14 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
                                                owned.adopted)
 
 
-def screen(cands: list[dict], mdir: str, limit: int | None = None,
-           env: Env | None = None) -> tuple[list[dict], list[dict]]:
+def screen(cands: list[dict], mdir: str, limit: int, env: Env | None) -> tuple[list[dict], list[dict]]:
     """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
-    With ``limit``, no more are looked at once that many are through (what a prompt can show)."""
+    No more are looked at once ``limit`` are through (what a prompt can show)."""
     approvals: list[Container[str]] = []  # the approved ids, read once when first needed
     kept: list[dict] = []
     out: list[dict] = []
     for c in cands:
-        if limit is not None and len(kept) >= limit:
+        if len(kept) >= limit:
             break
         why = c.get("hold")
         if why is None:  # not checked when indexed: checked now

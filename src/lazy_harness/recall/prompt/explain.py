@@ -26,12 +26,10 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
            place: tuple[str, str, str] | None = None, session: str = "", transcript: str = "",
            started: frozenset[str] = frozenset()) -> dict[str, Any]:
     """``{"for": whose prompt, "nothing": why}`` when the prompt gets no search at all; else ``{"for",
-    "text": the injected text or None, "why": the :func:`header` line, "none": why nothing came back
-    (None when something did), "ranked": the first SHOWN candidates, each with ``why``, the bar's
-    reason (``rank.why``), "indexed": entries the index update took in first}``. ``session``: the
-    prompt is that session's next one, read with what it was shown and without its own entries (a
-    fork's parents read from ``transcript``, nothing written), as the hook reads it; else a new
-    session's first, not given ``started``: what SessionStart's digest prints, and records as shown."""
+    "text": the injected text or None, "why": :func:`header`, "none": why nothing came back, "ranked":
+    the first SHOWN candidates with ``why`` (``rank.why``), "indexed": entries the index update took in
+    first}``. ``session``: that session's next prompt, as the hook reads it (a fork's parents read from
+    ``transcript``, nothing written); else a new session's first, after SessionStart showed ``started``."""
     from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
 

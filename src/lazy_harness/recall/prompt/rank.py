@@ -75,8 +75,7 @@ def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: R
     total_docs = max(1, facts["N"])
     weights = {term: _weight(total_docs, facts["df"][g]) for g, term in enumerate(gs)}
     hits = {term: {r for r, m in facts["matched"].items() if g in m} for g, term in enumerate(gs)}
-    info.update(search="bounded" if facts["bounded"] else "exact", candidates=len(rows), weights=weights,
-                docs=total_docs)
+    info.update(search="bounded" if facts["bounded"] else "exact", candidates=len(rows))
     if not rows:
         return [], info
     # BM25's weight of a word one entry holds, floored as FTS5 floors every word's weight
@@ -121,8 +120,7 @@ def worth_scoring(ranked: list[dict], project: str | None) -> list[int]:
 
 
 def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
-    """What the similarity bar compares (ADR 0025, 0034): the similarity, plus ``BLEND`` times the
-    strength (floored at 0, capped at ``BLEND_CAP``) and ``COVER`` times the coverage."""
+    """What the similarity bar compares (ADR 0025, 0034)."""
     return similarity + BLEND * min(max(strength, 0.0), BLEND_CAP) + COVER * coverage
 
 
@@ -132,19 +130,6 @@ def evidence(c: dict, similarity: float, bar: float) -> bool:
     anchors = c["anchors"]
     return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE
                               or (c.get("holders") == 1 and similarity >= bar))
-
-
-def _holders(ranked: list[dict]) -> dict[str, set[int]]:
-    """Each matched word's holders (positions in ``ranked``); sets ``holders`` (how many candidates
-    match it) on each candidate with one distinctive word."""
-    by_word: dict[str, set[int]] = {}
-    for n, c in enumerate(ranked):
-        for t in c["matched"]:
-            by_word.setdefault(t, set()).add(n)
-    for c in ranked:
-        if len(c["anchors"]) == 1:
-            c["holders"] = len(by_word[c["anchors"][0]])
-    return by_word
 
 
 def _crowd(i: int, ranked: list[dict], by_word: dict[str, set[int]]) -> tuple[int, float] | None:
@@ -165,10 +150,8 @@ def stands_out(c: dict) -> bool:
 
 
 def why(c: dict, settings: RecallConfig, project: str | None, compared: Collection[int] | None = None) -> str:
-    """The bar's reason, in words, to let ``c`` in or keep it out (``lh memory show --prompt``): held
-    or waiting first; the similarity bar's when ``c`` has a similarity or the bar ran and did not
-    compare it (not in ``compared``, the rowids :func:`worth_scoring` gave; None: the bar did not
-    run); else the strength bar's."""
+    """The bar's reason, in words, to let ``c`` in or keep it out (``lh memory show --prompt``).
+    ``compared``: the rowids :func:`worth_scoring` gave (None: the similarity bar did not run)."""
     if c.get("held") or c.get("waiting"):
         return held_or_waiting(c)
     sim = c.get("similarity")
@@ -217,27 +200,27 @@ def held_or_waiting(c: dict) -> str:
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
                   project: str | None) -> list[dict]:
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when not
-    embedded yet) and, when it has one, ``blended`` and ``passes`` (enough groups, :func:`blended` at
-    ``recall.min_similarity``, :func:`evidence`, :func:`stands_out` of its ``crowd``); the others keep
-    the strength bar's. Order: passing by similarity (highest blended first), by strength, the rest."""
+    embedded yet: it keeps the strength bar's verdict) and, when it has one, ``blended`` and ``passes``."""
     bar = float(settings["min_similarity"])
-    by_word = _holders(ranked)
+    by_word: dict[str, set[int]] = {}  # each matched word's holders, by position in ``ranked``
+    for n, c in enumerate(ranked):
+        for t in c["matched"]:
+            by_word.setdefault(t, set()).add(n)
     for c in ranked:
+        if len(c["anchors"]) == 1:  # how many candidates match its one distinctive word
+            c["holders"] = len(by_word[c["anchors"][0]])
         sim = c["similarity"] = sims.get(c["rowid"])
         if sim is not None:
             c["blended"] = blended(sim, c["strength"], c["coverage"])
             c["passes"] = (len(c["matched"]) >= groups_needed(c, project) and c["blended"] >= bar
                            and evidence(c, sim, bar))
-    scored: list[dict] = []
-    lexical: list[dict] = []
-    rest: list[dict] = []
     for i, c in enumerate(ranked):  # why: crowds only for those passing (few), every similarity known
         if c["passes"] and c["similarity"] is not None:
             c["crowd"] = _crowd(i, ranked, by_word)
             c["passes"] = stands_out(c)
-        (scored if c["passes"] and c["similarity"] is not None else lexical if c["passes"] else rest).append(c)
-    scored.sort(key=lambda c: -c["blended"])  # stable: equal scores keep rank's order
-    return scored + lexical + rest
+    # passing by similarity (best blended first, ties in rank's order), passing by strength, the rest
+    return sorted(ranked, key=lambda c: (0, -c["blended"]) if c["passes"] and c["similarity"] is not None
+                  else (1 if c["passes"] else 2, 0.0))
 
 
 def _cut(text: str, cap: int) -> str:
@@ -256,22 +239,17 @@ def _cut(text: str, cap: int) -> str:
     return (text + "`" if text.count("`") % 2 else text) + "…"
 
 
-def where_of(item: dict, ldir: str | None) -> str:
-    """The entry's file (and line), short: the memory folder is named in the header."""
-    f = item["file"]
-    if item["kind"] == "learning":
-        base = os.path.dirname(ldir) if ldir else os.path.dirname(os.path.dirname(os.path.dirname(f)))
-        return os.path.relpath(f, base) if base else f
-    name = os.path.basename(f)
-    return f"{name}:{item['line']}" if item["line"] else name
-
-
 def render_item(item: dict, ldir: str | None) -> str:
     """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f7a8b in api: text``: kind,
     id, file, date and origin (ADR 0024), the text neutralised for the channel."""
-    kind = item["kind"]
+    kind, f = item["kind"], item["file"]
+    if kind == "learning":  # the file short: the memory folder is named in the header
+        base = os.path.dirname(ldir) if ldir else os.path.dirname(os.path.dirname(os.path.dirname(f)))
+        where = os.path.relpath(f, base) if base else f
+    else:
+        where = f"{os.path.basename(f)}:{item['line']}" if item["line"] else os.path.basename(f)
     origin = neutral(item.get("prov") or item.get("origin") or "unknown", 120)
-    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where_of(item, ldir), 200)}), "
+    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where, 200)}), "
             f"{date_of(item.get('ts')) or 'undated'}, {from_origin(origin)}")
     text = sentence(neutral(item["title"], 200))
     detail = neutral(item["detail"], 300)
@@ -304,6 +282,4 @@ def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple
         used += 1 + units(line)
         item["chars"] = len(line) + 1  # the usage record counts what each entry cost
         kept.append(item)
-    if not kept:
-        return None, []
-    return "\n".join(lines), kept
+    return ("\n".join(lines), kept) if kept else (None, [])

@@ -79,25 +79,6 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
                     "best": max(scored) if scored else None, "compared": asked}
 
 
-def _search(conn: Connection, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str,
-            project: str, cross: str,
-            session: tuple[str, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The candidates of this project's scope, by words then by similarity, and the facts for the log;
-    none distilled from ``session``, the running one's own ids (ADR 0034; memory/lineage.py)."""
-    keys, legacy = admit.owner_of(cwd, mdir, env)
-    where_sql, args = lookup.scope_sql([mdir], project, keys)
-    ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
-    admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-    ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
-    if session:  # why: what this session itself wrote (or a fork's parents) is not a note from an earlier one
-        info["own_session"] = sum(c["sess"] in session for c in ranked)
-        ranked = [c for c in ranked if c["sess"] not in session]
-    ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
-    waiting(ranked, keys, project, cross)
-    info["entries"] = lookup.doc_count(conn)
-    return ranked, info
-
-
 def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str) -> None:
     """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
     person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
@@ -156,33 +137,39 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = rank.render(fresh, mdir, ldir, budget)
     if not text and len(unseen) > len(held_back):  # passed, not shown yet, not held: the budget kept them out
-        info["budget"] = no_room(len(fresh), budget, mdir, ldir)
+        head = rank.units(rank.heading(mdir, ldir))
+        info["budget"] = "recall.max_items is 0" if not fresh else (  # then none was looked at
+            f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header")
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
                 already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget,
                 memory_dir=mdir)
     return text, info
 
 
-def no_room(fresh: int, budget: int, mdir: str, ldir: str | None) -> str:
-    """Why entries that passed and were not shown yet got no room: ``recall.max_items`` (0, so none was
-    looked at) or ``recall.max_chars`` (the header leaves less than an entry needs)."""
-    if not fresh:
-        return "recall.max_items is 0"
-    head = rank.units(rank.heading(mdir, ldir))
-    return f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header"
-
-
 def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
           cross: str, session: tuple[str, ...],
           opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """``_search`` on the index at ``path``; no candidates and ``index`` (missing, damaged) when there
-    is none to search. A damaged index is removed: the writer makes it again from the files."""
+    """The candidates of this project's scope in the index at ``path``, by words then by similarity, and
+    the facts for the log; none distilled from ``session``, the running one's own ids (ADR 0034;
+    memory/lineage.py). No candidates and ``index`` (missing, damaged) when there is none to search. A
+    damaged index is removed: the writer makes it again from the files."""
     if not os.path.exists(path):
         return [], {"index": "missing"}
     conn = None
     try:
         conn = opener(path) if opener else store.connect(path, create=False)
-        return _search(conn, prompt, cwd, settings, env, mdir, project, cross, session)
+        keys, legacy = admit.owner_of(cwd, mdir, env)
+        where_sql, args = lookup.scope_sql([mdir], project, keys)
+        ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+        admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
+        ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
+        if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
+            info["own_session"] = sum(c["sess"] in session for c in ranked)
+            ranked = [c for c in ranked if c["sess"] not in session]
+        ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
+        waiting(ranked, keys, project, cross)
+        info["entries"] = lookup.doc_count(conn)
+        return ranked, info
     except Exception as exc:
         if not store.damaged(exc):
             raise
