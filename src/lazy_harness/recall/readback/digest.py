@@ -18,7 +18,7 @@ from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui 
 from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import is_active
-from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, Key, contenders, learning_id, own, rank_learnings
+from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, contenders, learning_id, own, rank_learnings
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from lazy_harness.config.typed import Config
+    from lazy_harness.memory.aliases import Owned
     from lazy_harness.memory.handoff_log import Item
     from lazy_harness.memory.shapes import Env, Record
 
@@ -86,8 +87,6 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
               and screen.keep("handoff", i["id"], str(i.get("text") or ""))]
     stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
     stats.setdefault("dated", {})["handoff"] = list(range(len(opened) - 1, -1, -1))
-    if not opened:
-        return [], Lines([], str)
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
     head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
     if stale:
@@ -121,12 +120,14 @@ def own_of(stats: dict) -> tuple[str, ...]:
 
 
 def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict, section: str) -> list[Any]:
-    """``items`` used first (ADR 0036); ``stats["dated"][section]`` keeps the places they print in."""
-    if not stats.get("ranks"):
-        return items
-    pairs = usage.order(list(enumerate(items)), lambda pair: id_of(pair[1]), stats["ranks"])
-    stats.setdefault("dated", {})[section] = [n for n, _ in pairs]
-    return [item for _, item in pairs]
+    """``items`` used first (ADR 0036), their ids in ``stats["ids"][section]``; ``stats["dated"][section]``
+    keeps the places they print in."""
+    if stats.get("ranks"):
+        pairs = usage.order(list(enumerate(items)), lambda pair: id_of(pair[1]), stats["ranks"])
+        stats.setdefault("dated", {})[section] = [n for n, _ in pairs]
+        items = [item for _, item in pairs]
+    stats.setdefault("ids", {})[section] = [id_of(item) for item in items]
+    return items
 
 
 # per kind: its file, its heading, and the fields its line quotes after the summary (the first given)
@@ -146,10 +147,8 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     stats.setdefault("more", {})[section] = len(recs) > n
     pairs = [(ids.of_record(rec, kind), rec) for rec in reversed(recs[-n:])]
     pairs = [(eid, rec) for eid, rec in pairs if screen.keep(kind, eid, trust.text_of(rec, kind))]
-    pairs = _by_use(pairs, lambda pair: pair[0], stats, section)
-    stats.setdefault("ids", {})[section] = [eid for eid, _ in pairs]
     items = []
-    for eid, rec in pairs:
+    for eid, rec in _by_use(pairs, lambda pair: pair[0], stats, section):
         tag = label(kind, eid, date_of(rec.get("ts")), neutral(provenance.describe(rec, kind), 120))
         summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         said = next(((word, text) for field, word, cap in fields if (text := neutral(rec.get(field), cap))), None)
@@ -157,9 +156,12 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     return ["", f"## {heading} ({name}, newest first)"], items
 
 
-def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict, key: Key,
-               screen: held.Screen, legacy: Callable[[Record], bool], env: Env,
-               cross: str) -> tuple[list[str], list[str]]:
+def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Screen,
+               owned: Owned) -> tuple[list[str], list[str]]:
+    n = int(cfg["context"]["learnings"])
+    kdir, project, key = stats["knowledge_dir"], stats["project"], owned.keys
+    legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
+    cross = state.policy(cfg)
     candidates = files.recent_learning_files(os.path.join(kdir, "learnings"), CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = Heads(candidates, paths.learning_heads_file(env))
@@ -178,19 +180,13 @@ def _learnings(kdir: str, project: str, branch: str | None, n: int, stats: dict,
     stats["waiting_held"] = _held_check(heads, waiting, screen)
     want = n + SCREEN_MARGIN  # why: ranked (and read whole) only as far as a few held ones could reach
     whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
-    problem = heads.save()
-    if problem:
+    if problem := heads.save():
         stats["errors"].append(problem)
-    ranked: list[dict] = []
-    for h in rank_learnings(whole, project, branch, want, key, legacy, cross):
-        if len(ranked) >= n:
-            break
-        if screen.keep("learning", learning_id(h), held.head_text(h), h):  # why: a held one leaves its place
-            ranked.append(h)
-    ranked = _by_use(ranked, learning_id, stats, "learnings")
-    stats.setdefault("ids", {})["learnings"] = [learning_id(h) for h in ranked]
+    # why: a held one leaves its place; zip stops at n before the hold check reads one more
+    kept = (h for h in rank_learnings(whole, project, stats["branch"], want, key, legacy, cross)
+            if screen.keep("learning", learning_id(h), held.head_text(h), h))
     items = []
-    for head in ranked:
+    for head in _by_use([h for _, h in zip(range(n), kept, strict=False)], learning_id, stats, "learnings"):
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or ids.title_of_file(head["path"]), CAP_TITLE)
         origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
@@ -280,8 +276,8 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
                    "distill_failed": trouble[0], "session": session}
     sections = read_sections(root, cfg, env, now, stats)
     stats["available"] = {name: len(items) for name, _, items in sections}
-    own = stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])
-    if not own:  # other projects' learnings alone do not make this project's memory
+    # other projects' learnings alone do not make this project's memory
+    if not (stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])):
         if not trouble[0]:
             stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
             return None, stats
@@ -310,7 +306,7 @@ def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: st
 def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> list[Section]:
     """``(name, heading lines, item lines)`` of every section, in priority order, screened by the hold
     check; a section that fails to read is empty, its error in ``stats["errors"]``."""
-    ctx, mdir, kdir, project = cfg["context"], stats["memory_dir"], stats["knowledge_dir"], stats["project"]
+    ctx, mdir = cfg["context"], stats["memory_dir"]
     stale_days = cfg["handoff"]["stale_days"]
     recs = None  # why: marks.jsonl read once for what is left out and what is approved
     try:
@@ -327,12 +323,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _recent("failure", mdir, int(ctx["failures"]), hidden, stats, screen)),
                 ("decisions", lambda: _recent("decision", mdir, int(ctx["decisions"]), hidden, stats, screen)),
-                ("learnings", lambda: _learnings(kdir, project, stats["branch"], int(ctx["learnings"]), stats,
-                                                 owned.keys, screen,
-                                                 provenance.legacy_owner(paths.projects_dir(env),
-                                                                         paths.project_key(root), project,
-                                                                         owned.adopted),
-                                                 env, state.policy(cfg))))
+                ("learnings", lambda: _learnings(root, cfg, env, stats, screen, owned)))
     sections: list[Section] = []
     for name, build in builders:
         try:
@@ -360,10 +351,6 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
     return header
 
 
-# the first byte of a code point past U+FFFF in UTF-8 (four bytes long); no other code point has one
-ASTRAL_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
-
-
 def units(text: str) -> int:
     """:func:`lazy_harness.memory.fence.units` (the length Claude Code counts, in UTF-16 units: 2 for
     a code point past U+FFFF, 1 for any other, a lone surrogate too) counted on the UTF-8 bytes.
@@ -373,7 +360,8 @@ def units(text: str) -> int:
     if text.isascii():
         return len(text)
     raw = text.encode("utf-8", "surrogatepass")
-    return len(text) + sum(raw.count(lead) for lead in ASTRAL_LEADS)
+    # a code point past U+FFFF is four bytes in UTF-8, led by F0 to F4; no other code point has such a lead
+    return len(text) + sum(raw.count(lead) for lead in (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4"))
 
 
 def fill(header: list[str], sections: list[Section], budget: int, units_cap: int | None = None,
@@ -408,24 +396,21 @@ def _shown(section: str, stats: dict) -> str:
     return f"{section} {shown} of {read}"
 
 
-SHOWN_SECTIONS = ("failures", "decisions", "handoff", "learnings")  # what a session is told it was shown
-
-
 def printed_ids(stats: dict) -> dict[str, list[str]]:
     """Each section's ids the digest printed, in its order, as far as the budget took them: what
     SessionStart records as shown, so that prompt recall does not repeat them (``lh memory show
     --prompt`` counts them the same way)."""
     n, printed = stats.get("shown") or {}, stats.get("ids") or {}
-    return {section: (printed.get(section) or [])[:int(n.get(section, 0))] for section in SHOWN_SECTIONS}
+    return {section: (printed.get(section) or [])[:int(n.get(section, 0))]
+            for section in ("failures", "decisions", "handoff", "learnings")}
 
 
 def describe(stats: dict) -> str:
     """One log line: size, what each section showed, what was left out, errors."""
     out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(
         _shown(s, stats) for s in SECTIONS)
-    left = {s: n for s, n in stats["left_out"].items() if n}
-    if left:
-        out += " left_out " + ",".join(f"{s}={n}" for s, n in left.items())
+    if left := ",".join(f"{s}={n}" for s, n in stats["left_out"].items() if n):
+        out += " left_out " + left
     if stats["distill_failed"]:
         out += f" distill_failed={stats['distill_failed']}"
     if stats["errors"]:

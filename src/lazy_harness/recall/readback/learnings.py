@@ -55,11 +55,12 @@ def read_head(path: str) -> dict | None:
             data = fh.read(HEAD_BYTES)
             text = data.decode("utf-8", "replace")
             if len(data) == HEAD_BYTES and (not frontmatter.opens(text) or frontmatter.not_closed(text)):
-                data += fh.read(MAX_HEAD_BYTES - HEAD_BYTES)  # why: its closing line may lie past the first read
-            parsed = frontmatter.parse_frontmatter(data.decode("utf-8", "replace"))
+                # why: its closing line may lie past the first read
+                text = (data + fh.read(MAX_HEAD_BYTES - HEAD_BYTES)).decode("utf-8", "replace")
     except OSError:
         return None
-    meta, body = parsed if parsed is not None else ({}, data.decode("utf-8", "replace"))
+    parsed = frontmatter.parse_frontmatter(text)
+    meta, body = parsed if parsed is not None else ({}, text)
     return {**meta, "learning": excerpt(body), "path": path}
 
 
@@ -150,8 +151,7 @@ class Heads:
             path = head["path"]
             if path in self.stamps:
                 full = self.fulls.get(path) if path in whole_set else None
-                keep[path] = [*self.stamps[path], _without_path(head),
-                              _without_path(full) if full is not None else None]
+                keep[path] = [*self.stamps[path], _without_path(head), _without_path(full) if full else None]
         try:
             atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}))
         except OSError as exc:  # why: a cache; the next start reads the files again
