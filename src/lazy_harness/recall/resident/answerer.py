@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from contextlib import suppress
 
 from lazy_harness import jsonload
 from lazy_harness.recall.resident.client import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
@@ -46,19 +47,17 @@ class Kept:
         self.ahead_read = (0, 0)
 
     def open(self, path: str) -> sqlite3.Connection:
-        from lazy_harness.recall.index import store
+        from lazy_harness.recall.embed import vectors
+        from lazy_harness.recall.index import lookup, store
 
         try:
             st = os.stat(path)
             ident = (st.st_dev, st.st_ino)
         except OSError:
             ident = None
-        if self.conn is not None and (path != self.path or ident is None or ident != self.ident):
+        if self.conn is not None and (path, ident) != (self.path, self.ident):
             self.close()
         if self.conn is None:
-            from lazy_harness.recall.embed import vectors
-            from lazy_harness.recall.index import lookup
-
             self.conn = store.connect(path, create=False)  # why: a reader; the writer makes the index
             # why: entries' parsed words and vectors kept between questions (SQLite rereads every page
             # after each write of the worker); a new file may give old rowids to other entries: start over
@@ -99,10 +98,8 @@ class Kept:
 
     def close(self) -> None:
         if self.conn is not None:
-            try:
+            with suppress(Exception):  # why: a connection to a removed file; a new one is opened
                 self.conn.close()
-            except Exception:
-                pass  # why: a connection to a removed file; a new one is opened
         self.conn, self.path, self.ident, self.ahead = None, None, None, 0
 
 
@@ -117,10 +114,8 @@ class Code:
         self.seen: dict[str, tuple[int, int]] = {}
         for where, dirs, names in os.walk(root or os.path.dirname(os.path.abspath(lazy_harness.__file__))):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
-            for name in names:
-                if name.endswith(".py"):
-                    path = os.path.join(where, name)
-                    self.seen[path] = self._stat(path) or (0, -1)
+            found = [os.path.join(where, name) for name in names if name.endswith(".py")]
+            self.seen |= {path: self._stat(path) or (0, -1) for path in found}
 
     @staticmethod
     def _stat(path: str) -> tuple[int, int] | None:
@@ -203,10 +198,8 @@ def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
         kept.close()
         server.close()
         for name in (SOCKET_NAME, PID_NAME):
-            try:
+            with suppress(OSError):
                 os.unlink(os.path.join(where, name))
-            except OSError:
-                pass
         os.close(lock)
 
 
@@ -224,10 +217,8 @@ def _listen(where: str) -> socket.socket:
 
     os.chdir(where)  # why: the socket is bound by its short name (a long path does not fit sun_path)
     for name in (SOCKET_NAME, BINDING_NAME):
-        try:
+        with suppress(FileNotFoundError):
             os.unlink(name)  # a socket left by an answerer that was killed; we hold the lock
-        except FileNotFoundError:
-            pass
     atomic_write(os.path.join(where, PID_NAME), f"{os.getpid()}\n")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o177)
@@ -237,10 +228,8 @@ def _listen(where: str) -> socket.socket:
         os.umask(old)
     server.listen(16)
     os.replace(BINDING_NAME, SOCKET_NAME)
-    try:
-        os.unlink(BACKOFF_NAME)  # why: hooks ask again from now on (see resident.back_off)
-    except FileNotFoundError:
-        pass
+    with suppress(FileNotFoundError):
+        os.unlink(BACKOFF_NAME)  # why: hooks ask again from now on (see client.back_off)
     return server
 
 
@@ -255,10 +244,8 @@ def _take_over(where: str, log: Callable[[str], None]) -> int | None:
     hung = pid_in(where, BACKOFF_NAME)
     if hung is None or not is_answerer(hung):
         return None
-    try:
+    with suppress(ProcessLookupError):
         os.kill(hung, signal.SIGKILL)  # why: a stopped process does not act on SIGTERM
-    except ProcessLookupError:
-        pass
     log(f"stopped pid {hung}, which did not answer in time")
     deadline = time.monotonic() + 5.0
     while time.monotonic() < deadline:

@@ -56,11 +56,7 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
 QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
                 "XDG_CACHE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
-
-
-def folder(env: Env | None = None) -> str:
-    """Where the answerer's socket, lock and pid file are: beside the index."""
-    return paths.recall_dir(env)
+folder = paths.recall_dir  # where the answerer's socket, lock and pid file are: beside the index
 
 
 def code_stamp() -> str:
@@ -114,8 +110,11 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
     why = folder_problem(env) or private.file_problem(sock_path)
     if why:
         return None, f"not asked: {why}"
-    if backing_off(where, now):
-        return None, "not asked: backing off after one that did not answer"
+    try:  # why: a recent question found no answer in time (the marker's mtime is when to ask again)
+        if os.stat(os.path.join(where, BACKOFF_NAME)).st_mtime > now:
+            return None, "not asked: backing off after one that did not answer"
+    except OSError:
+        pass
     if not payload.get("cwd"):  # why: the answerer's own working directory is its folder, not the session's
         payload = dict(payload, cwd=env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     question: dict[str, object] = {"stamp": code_stamp(), "env": question_env(env, cfg), "payload": payload,
@@ -128,8 +127,8 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
 
 def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None,
               meanwhile: Callable[[], object] | None = None) -> tuple[object, str]:
-    """Connect, check who listens, send ``question``, run ``meanwhile``, read the answer: (the
-    decoded answer, "") or (None, why not)."""
+    """One question over the socket, asked only of a listener running as ``uid`` (default: the
+    user): (the decoded answer, "") or (None, why not)."""
     # why: ``import socket`` loads enum and selectors: 25.6 ms to start without site against 13.2 ms
     # for the C module it wraps, which has all a client needs (benchmarks/bench_user_prompt.py)
     import _socket as s
@@ -165,8 +164,7 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
 
 
 def checked(answer: object) -> tuple[tuple[str, str | None] | None, str]:
-    """The answer as the hook uses it, or (None, why not): what is printed must be the hook's own
-    output, a UserPromptSubmit additionalContext that opens with the memory fence."""
+    """The answer as the hook uses it (what is printed: :func:`fenced`), or (None, why not)."""
     if not isinstance(answer, dict):
         return None, "no answer"
     if answer.get("stale"):
@@ -176,10 +174,8 @@ def checked(answer: object) -> tuple[tuple[str, str | None] | None, str]:
     decision, out = answer.get("decision"), answer.get("out")
     if not isinstance(decision, str) or not (out is None or isinstance(out, str)):
         return None, "unreadable answer"
-    if out is not None:
-        out = fenced(out)
-        if out is None:
-            return None, "unfenced answer"
+    if out is not None and (out := fenced(out)) is None:
+        return None, "unfenced answer"
     return (" ".join(decision.split())[:2000], out), ""
 
 
@@ -190,16 +186,13 @@ def fenced(out: str) -> str | None:
 
     try:
         data = jsonload.loads(out)
-    except (ValueError, RecursionError):
+        text = data["hookSpecificOutput"]["additionalContext"]
+    except (ValueError, RecursionError, TypeError, KeyError):
         return None
-    inner = data.get("hookSpecificOutput") if isinstance(data, dict) and len(data) == 1 else None
-    if not isinstance(inner, dict) or set(inner) != {"hookEventName", "additionalContext"}:
+    want = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}}
+    if not isinstance(text, str) or not text.startswith(FENCE + "\n") or data != want:
         return None
-    text = inner["additionalContext"]
-    if inner["hookEventName"] != "UserPromptSubmit" or not isinstance(text, str) or not text.startswith(FENCE + "\n"):
-        return None
-    return jsonload.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
-                                                  "additionalContext": text}}) + "\n"
+    return jsonload.dumps(want) + "\n"
 
 
 def folder_problem(env: Env | None = None) -> str | None:
@@ -237,14 +230,6 @@ def peer_uid(sock: _socket.socket) -> int | None:
     return int.from_bytes(raw[4:8], sys.byteorder) if len(raw) >= 8 else None
 
 
-def backing_off(where: str, now: float) -> bool:
-    """Whether a recent question found no answer in time (the marker's mtime is when to ask again)."""
-    try:
-        return os.stat(os.path.join(where, BACKOFF_NAME)).st_mtime > now
-    except OSError:
-        return False
-
-
 def back_off(where: str, now: float) -> None:
     """Ask no answerer for ``BACKOFF_SECONDS`` (or until a new one answers: it removes the marker);
     the marker names the answerer that did not answer, the one a replacement may stop."""
@@ -269,19 +254,17 @@ def read_all(sock: _socket.socket, limit: int, seconds: float | None = None) -> 
         import time
 
         deadline = time.monotonic() + seconds
-    chunks, size = [], 0
-    while size <= limit:
+    got = bytearray()
+    while len(got) <= limit:
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("nothing whole in time")
             sock.settimeout(left)
-        chunk = sock.recv(65536)
-        if not chunk:
+        if not (chunk := sock.recv(65536)):
             break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
+        got += chunk
+    return bytes(got)
 
 
 def running(env: Env | None = None) -> bool:
