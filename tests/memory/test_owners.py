@@ -122,3 +122,19 @@ def test_the_page_lists_the_learnings_of_an_earlier_key_as_the_projects_own(tmp_
     assert not any(m["title"] in TITLES for m in reading.learnings(here)[0])
     assert invoke("memory", "adopt", "--project", renamed, "--", old_key).code == 0
     assert sorted(m["title"] for m in reading.learnings(here)[0]) == sorted(TITLES)
+
+
+def test_of_two_projects_of_that_name_its_sessions_transcript_decides_and_the_alias_says_so(tmp_path):
+    work, client = project(tmp_path / "work"), project(tmp_path / "clients", session="sess-c")
+    folder = os.path.join(paths.projects_dir(), "-clients-api")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "sess-old.jsonl"), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "user", "cwd": client, "sessionId": "sess-old"}) + "\n")
+    ms.write_learning(paths.learnings_dir(), OLD, "api", NOW - 86400 * 60, scope="project",
+                      origin_session="sess-old", learning="The api staging deploy goes to stage-7.internal")
+    loop.adopt_orphans(config.load(os.environ), os.environ)
+    assert OLD in start(client, sid="c2") and OLD not in start(work, sid="w2")
+    with open(os.path.join(paths.memory_dir(client), aliases.FILE)) as fh:
+        adopted = [json.loads(ln) for ln in fh]
+    assert [a["op"] for a in adopted] == ["adopt"]
+    assert "transcript" in json.dumps(adopted[0]), adopted[0]

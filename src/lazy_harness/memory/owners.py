@@ -8,9 +8,10 @@ machine knows, the learnings no project owns yet, and memory folders whose proje
   (``lh memory show``, the page, consolidation) decides by it too.
 - :func:`orphans` and :func:`adopt_orphans`: a ``scope: project`` learning written before keys were
   recorded has only its origin's name (``origin: api``). It is adopted (an ``adopt`` line in the
-  owner's ``aliases.jsonl``) by the project whose Claude Code folder still holds its session's
-  transcript, else by the one project of that name; with two projects of that name, or none, it
-  stays unassigned and is listed (``lh memory unassigned``, the page) with the command that assigns it.
+  owner's ``aliases.jsonl``) by the one project of that name, or, of two or more, by the one whose
+  Claude Code folder still holds its session's transcript; else (none of that name, or no transcript
+  to decide) it stays unassigned and is listed (``lh memory unassigned``, the page) with the command
+  that assigns it.
 - :func:`earlier_folders` and :func:`adopt_folder`: after a project folder moves, its key changes
   and its new memory folder is empty; the old one is listed with what it holds and where its
   project was (``lh memory path --old``), and taken over only when the person says so
@@ -56,7 +57,7 @@ def _legacy(path: str) -> dict | None:
 
 def orphans(memory_root: str, learnings_dir: str, env: Env | None = None) -> list[dict]:
     """Each legacy learning no project adopted, with ``owner`` (the memory key it goes to,
-    ``aliases.keyless_owner``: by its session's transcript, else the one project of its name; None
+    ``aliases.keyless_owner``: the one project of its name, or of several the one its transcript names; None
     when that is not one project) and ``candidates`` (the keys of the projects of its name)."""
     taken = aliases.adopted_anywhere(memory_root)
     found = [h for h in map(_legacy, files.recent_learning_files(learnings_dir, 10**9))
@@ -80,7 +81,9 @@ def adopt_orphans(memory_root: str, learnings_dir: str, now: float,
             left.append(head)
             continue
         folder = os.path.join(memory_root, head["owner"])
-        if aliases.record(folder, aliases.ADOPT, head["id"], "the one project of its name", now):
+        # keyless_owner asks the transcript only when two or more projects have the name
+        why = "its session's transcript" if len(head["candidates"]) > 1 else "the one project of its name"
+        if aliases.record(folder, aliases.ADOPT, head["id"], why, now):
             lines.append(f"learning {head['id']} ({head['origin']}) adopted by {head['owner']}")
     return lines, left
 
