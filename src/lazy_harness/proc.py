@@ -102,11 +102,12 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, timeout: float | None = None,
-        env: dict[str, str] | None = None, cwd: str | None = None) -> Result:
+        env: dict[str, str] | None = None, cwd: str | None = None, umask: int = -1) -> Result:
     """Run ``argv`` (no shell) in its own process group and wait, at most ``timeout`` seconds.
 
     ``input`` goes to stdin (stdin is /dev/null when None). ``env`` replaces the environment when
-    given. Raises :class:`CommandNotFound` / :class:`ProcError` only when the program cannot start.
+    given. ``umask``: the child's (-1: this process's). Raises :class:`CommandNotFound` /
+    :class:`ProcError` only when the program cannot start.
     """
     argv = [str(a) for a in argv]
     if not argv:
@@ -115,7 +116,7 @@ def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, tim
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd, umask=umask,
             start_new_session=True,  # why: on timeout we kill the group, so the child's children die too
         )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:

@@ -557,6 +557,13 @@ def _check_private_folders(r: Report) -> None:
         effect = "the answerer is not used" if what == "recall" and not private.problem(path) else "hooks skip"
         r.line("fail", what if what.endswith(" file") else f"{what} folder", f"{why}; {effect} until it is fixed",
                private.fix(path, why))
+    # why not a folder the hooks refuse: it is Claude Code's, and whoever can write it already decides
+    # which hooks Claude Code runs (settings.json); the person is told, as ADR 0031 says
+    claude = paths.claude_dir()
+    said = private.problem(claude)
+    if said:
+        r.line("fail", "Claude folder", f"{said}; whoever can write it can change the hooks Claude Code runs as you",
+               private.fix(claude, said))
 
 
 def _check_resident(r: Report, values: Config) -> None:
@@ -698,6 +705,10 @@ def _check_sync(r: Report, values: Config) -> None:
         repo.need_merge_tree("", os.environ)
     except repo.SyncError as exc:
         r.line("warn", "sync", f"{remote}: {exc.message}", exc.hint)
+        return
+    refused = repo.gitdir_refusal(paths.data_dir(os.environ))
+    if refused:  # why before status: it runs git in that repository
+        r.line("fail", "sync", refused.message, refused.hint)
         return
     st = sync.status(values)
     if st["last_error"]:

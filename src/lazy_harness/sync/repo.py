@@ -13,7 +13,7 @@ import time
 
 from contextlib import ExitStack, contextmanager
 
-from lazy_harness import detach, proc
+from lazy_harness import detach, private, proc
 from lazy_harness.atomic import atomic_write, ensure_dir, same_file
 from lazy_harness.errors import LhError
 
@@ -85,8 +85,73 @@ class WrittenMeanwhile(SyncError):
         self.paths = paths
 
 
+# why: whatever the person's umask (000 too), what git writes (its objects, config, the memory it
+# checks out) is private, as everything else of ours is (ADR 0031)
+GIT_UMASK = 0o077
+
+
+def gitdir_problem(data: str) -> str | None:
+    """Why git may not run in ``data``'s repository: its ``.git``, an entry directly in it, in ``refs``
+    or ``refs/heads`` is a link, another user's, or open to their writing (``private``); None when
+    there is no ``.git`` yet. why: git runs commands its config names (``core.fsmonitor``, a credential
+    helper): a config another local user could write is their command run as the person."""
+    gitdir = os.path.join(data, ".git")
+    why = private.problem(gitdir)
+    if why and not _own_group_only(gitdir):
+        return why
+    if not os.path.isdir(gitdir):
+        return None
+    for folder in (gitdir, os.path.join(gitdir, "refs"), os.path.join(gitdir, "refs", "heads")):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            inner = private.problem(path) if os.path.isdir(path) else private.file_problem(path)
+            if inner and not _own_group_only(path):
+                return inner
+    return None
+
+
+def _own_group_only(path: str) -> bool:
+    """Whether ``path`` is the person's and writable by none but them and their own private group (the
+    group named as the user, of no other member: Debian's and Ubuntu's default, with umask 002). why:
+    a repository an earlier version made under umask 002 is group-writable by that group of one, which
+    no other user can use; refusing it would stop sync for those people for nothing."""
+    import grp
+    import pwd
+
+    try:
+        st = os.lstat(path)
+        user, group = pwd.getpwuid(st.st_uid), grp.getgrgid(st.st_gid)
+    except (OSError, KeyError):
+        return False
+    return (st.st_uid == os.geteuid() and not st.st_mode & 0o002 and st.st_gid == user.pw_gid
+            and group.gr_name == user.pw_name and not group.gr_mem)
+
+
+def gitdir_refusal(data: str) -> SyncError | None:
+    """:func:`gitdir_problem` as the error a round raises (and ``lh doctor`` prints), with what to check
+    and run; None when git may run."""
+    why = gitdir_problem(data)
+    if not why:
+        return None
+    gitdir = os.path.join(data, ".git")
+    return SyncError(f"{why}: lh sync runs no git there until it is fixed",
+                     hint=f"look in {os.path.join(gitdir, 'config')} for lines you did not write, then "
+                          f"chmod -R go-w {gitdir}")
+
+
+def _guarded(data: str) -> None:
+    refused = gitdir_refusal(data)
+    if refused:
+        raise refused
+
+
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True,
          env: Mapping[str, str] | None = None) -> proc.Result:
+    _guarded(data)
     genv = dict(os.environ if env is None else env)
     # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
     # 10 s) fails the round instead of holding it for minutes
@@ -94,7 +159,7 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
                 GIT_HTTP_LOW_SPEED_TIME="20",
                 GIT_SSH_COMMAND=genv.get("GIT_SSH_COMMAND") or "ssh -o BatchMode=yes -o ConnectTimeout=10")
     try:
-        result = proc.run(["git", "-C", data, *args], timeout=timeout, env=genv)
+        result = proc.run(["git", "-C", data, *args], timeout=timeout, env=genv, umask=GIT_UMASK)
     except proc.CommandNotFound:
         raise SyncError("git not found", hint="install git") from None
     if check and not result.ok:
@@ -188,6 +253,7 @@ def repair(data: str, env: Mapping[str, str] | None = None, now: float | None = 
     """Undo what a round killed half-way left behind: git's stale lock files (:func:`_remove_locks`),
     then a half-done merge. Call only while holding the sync lock, before the round runs any git
     (``ensure_repo``'s ``git config`` stops on a stale ``config.lock``); nothing to do without ``.git``."""
+    _guarded(data)  # why first: nothing is removed from a repository another user could write
     gitdir = os.path.join(data, ".git")
     done = _remove_locks(gitdir, _stale_locks(gitdir), now)
     if os.path.exists(os.path.join(gitdir, "MERGE_HEAD")):
@@ -554,7 +620,8 @@ def _staged(data: str, changes: list[tuple[str, str, str]], commit: str, env: Ma
 
 
 def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) -> proc.Result:
-    result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=dict(env))
+    _guarded(data)
+    result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=dict(env), umask=GIT_UMASK)
     if not result.ok:
         raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
     return result
@@ -563,8 +630,9 @@ def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) ->
 def _sizes(data: str, blobs: list[str], env: Mapping[str, str] | None) -> dict[str, int]:
     if not blobs:
         return {}
+    _guarded(data)
     out = proc.run(["git", "-C", data, "cat-file", "--batch-check"], input="\n".join(blobs) + "\n",
-                   timeout=GIT_TIMEOUT, env=dict(os.environ if env is None else env)).stdout
+                   timeout=GIT_TIMEOUT, env=dict(os.environ if env is None else env), umask=GIT_UMASK).stdout
     return {sha: int(size) for sha, _, size in (ln.split(" ") for ln in out.splitlines() if ln.count(" ") == 2)}
 
 

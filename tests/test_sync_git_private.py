@@ -1,0 +1,105 @@
+"""The sync repository's ``.git`` is as private as every other folder of ours (ADR 0031): git runs what
+its config names (``core.fsmonitor``, a credential helper), so a config another local user could
+write would be their command run as the person. Made private whatever the umask, and refused when
+another user could write it, with what to check and run."""
+
+import os
+import stat
+
+import pytest
+
+from lazy_harness.sync.repo import SyncError
+from tests.test_sync import Machine, _git
+
+
+@pytest.fixture
+def two(tmp_path):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    return Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+
+
+def _open_to_others(root) -> list[str]:
+    found = []
+    for where, dirs, names in os.walk(root):
+        for name in dirs + names:
+            path = os.path.join(where, name)
+            if not os.path.islink(path) and os.lstat(path).st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                found.append(path)
+    return found
+
+
+def test_with_umask_000_the_repository_and_what_it_checks_out_are_private(two):
+    a, b = two
+    a.add("decision", "Use the blue green deploy script for staging")
+    old = os.umask(0)
+    try:
+        a.sync()
+        b.sync()
+    finally:
+        os.umask(old)
+    assert b.ids("decision"), "the decision reached b"
+    for m in (a, b):
+        assert _open_to_others(m.data / ".git") == []
+        assert _open_to_others(m.data / "projects") == []
+
+
+def test_a_git_config_others_could_write_is_refused_and_what_it_names_never_runs(two, tmp_path):
+    a, _ = two
+    a.add("decision", "Use the blue green deploy script for staging")
+    a.sync()
+    config = a.data / ".git" / "config"
+    planted = tmp_path / "planted-command-ran"
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write(f'[core]\n\tfsmonitor = "touch {planted}; false"\n')
+    os.chmod(config, 0o666)
+    a.add("decision", "Keep the staging database on the small instance")
+    with pytest.raises(SyncError) as err:
+        a.sync()
+    assert str(config) in str(err.value) and "open to group or others" in str(err.value)
+    assert "chmod -R go-w" in err.value.hint and str(a.data / ".git") in err.value.hint
+    assert not planted.exists()
+
+
+
+def test_doctor_fails_on_a_sync_repository_others_could_write(tmp_path):
+    from lazy_harness import config, paths, sync
+    from tests.cli.lhrun import invoke
+
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    cfg_file = paths.config_file(os.environ)
+    os.makedirs(os.path.dirname(cfg_file), mode=0o700, exist_ok=True)
+    with open(cfg_file, "w", encoding="utf-8") as fh:
+        fh.write(f'[sync]\nremote = "{remote}"\n')
+    sync.run(config.load(os.environ), os.environ)
+    assert "ok    sync" in invoke("doctor").out
+    gitdir = os.path.join(paths.data_dir(os.environ), ".git")
+    os.chmod(os.path.join(gitdir, "config"), 0o666)
+    r = invoke("doctor")
+    assert r.code == 1, r.out
+    line = next(ln for ln in r.out.splitlines() if "sync" in ln and "open to group or others" in ln)
+    assert line.startswith("FAIL") or line.startswith("fail"), line
+    assert f"chmod -R go-w {gitdir}" in r.out
+
+
+
+def test_a_repository_made_under_umask_002_writable_only_by_the_persons_own_group_still_syncs(two):
+    import grp
+    import pwd
+
+    me = pwd.getpwuid(os.geteuid())
+    own = grp.getgrgid(me.pw_gid)
+    if own.gr_name != me.pw_name or own.gr_mem:
+        pytest.skip("this user has no private group of their own")
+    a, _ = two
+    a.add("decision", "Use the blue green deploy script for staging")
+    a.sync()
+    for where, dirs, names in os.walk(a.data / ".git"):
+        for name in dirs + names:
+            path = os.path.join(where, name)
+            os.chmod(path, os.lstat(path).st_mode | stat.S_IWGRP)
+    os.chmod(a.data / ".git", 0o775)
+    a.add("decision", "Keep the staging database on the small instance")
+    a.sync()
+    assert len(a.ids("decision")) == 2
