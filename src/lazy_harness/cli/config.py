@@ -34,6 +34,7 @@ def path_cmd() -> None:
 def init() -> None:
     """Write the example config.toml where `lh config path` says; never overwrites."""
     target = paths.config_file()
+    _refuse_unsafe_folder(paths.own_config_dir())
     try:
         written = atomic_write(target, cfg.render_example(), exclusive=True)
     except OSError as exc:
@@ -41,6 +42,24 @@ def init() -> None:
     if not written:
         raise LhError(f"{target} already exists; not overwritten", hint="lh config validate")
     click.echo(f"wrote {target} (every key at its default; set compound_loop.enabled = true or run lh hooks install)")
+
+
+def _refuse_unsafe_folder(folder: str | None) -> None:
+    """Stop ``init`` before it writes into a config folder another user owns or may write (ADR 0031):
+    every loader refuses a config.toml there. One line as the other commands' (``private.refusal``):
+    lh doctor's reason and what to run. A missing folder is made private (0700) first."""
+    if not folder:  # why: with $LH_CONFIG the file's folder is the user's choice; only the file is checked
+        return
+    try:
+        # why make, not problem alone: it creates the folder 0700 and looks again, so one made by
+        # another user between a look and the write is refused too
+        private.make(folder)
+    except private.UnsafeFolder as exc:
+        why = str(exc)
+        raise LhError(f"{why}; not used until it is fixed (lh doctor lists each one)",
+                      hint=private.fix(folder, why)) from None
+    except OSError as exc:
+        raise LhError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
 
 
 def _as_warning(path: str, message: str) -> str:
