@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 SEEN = ".seen"
-MAX_SEEN = 1 << 20  # bytes of one session's showings read at most
+MAX_SEEN = 1 << 20  # bytes of one session's showings read at most: the newest (newest_text)
 USED, PEER, UNUSED = 0, 1, 2  # the ranks :func:`order` sorts by
 
 
@@ -89,8 +89,9 @@ def read_showings(env: Env | None, session_id: str) -> list[tuple[float, str, in
     """:func:`read_seen` with the memory key each showing came from ('' on a line that names none:
     written before lines named it, or by a caller that did not say)."""
     try:
-        with open(seen_file(env, session_id), encoding="utf-8", errors="replace") as fh:
-            text = fh.read(MAX_SEEN)
+        # why the end: the worker accounts a session at each distillation; what it has not accounted yet
+        # is the newest showings (the older ones are in usage.jsonl already, by session and id)
+        text = newest_text(seen_file(env, session_id), MAX_SEEN)
     except OSError:
         return []
     out = []
@@ -106,6 +107,23 @@ def read_showings(env: Env | None, session_id: str) -> list[tuple[float, str, in
             continue
         out.append((when, parts[1], chars, shown, key if _plain_key(key) else ""))
     return out
+
+
+def newest_text(path: str, limit: int) -> str:
+    """The end of the appended-to file ``path``: its last ``limit`` bytes from the first line that starts
+    in them (the line they start inside is dropped, never read as a cut line); the whole file when it
+    is no longer. Raises OSError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        size = os.fstat(fd).st_size
+        # why one byte before the window: a newline there means the window starts on a whole line
+        data = os.pread(fd, limit, 0) if size <= limit else os.pread(fd, limit + 1, size - limit - 1)
+    finally:
+        os.close(fd)
+    if size > limit:
+        cut = data.find(b"\n")
+        data = data[cut + 1:] if cut >= 0 else b""
+    return data.decode("utf-8", errors="replace")
 
 
 def ranks_file(env: Env | None, memory_dir: str) -> str:

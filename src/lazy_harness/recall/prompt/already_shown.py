@@ -31,11 +31,16 @@ def state_file(env: Env | None, session_id: str) -> str:
 def read(env: Env | None, session_id: str) -> set[str]:
     if not session_id:
         return set()
+    # why a lazy import: memory.usage is a module both hooks that call this load anyway (hotload.HOT);
+    # memory may not import recall (tests/test_layering.py), so the one reader of a file's end lives there
+    from lazy_harness.memory.usage import newest_text
+
     try:
-        with open(state_file(env, session_id), encoding="utf-8", errors="replace") as fh:
-            return {ln.strip() for ln in fh.read(MAX_BYTES).split("\n") if ln.strip()}
+        # why the end: past the cap the newest ids are the ones the next prompt must not show again
+        text = newest_text(state_file(env, session_id), MAX_BYTES)
     except OSError:
         return set()
+    return {ln.strip() for ln in text.split("\n") if ln.strip()}
 
 
 def add(env: Env | None, session_id: str, ids: Iterable[str], replace: bool = False) -> None:
