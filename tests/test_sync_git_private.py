@@ -103,3 +103,39 @@ def test_a_repository_made_under_umask_002_writable_only_by_the_persons_own_grou
     a.add("decision", "Keep the staging database on the small instance")
     a.sync()
     assert len(a.ids("decision")) == 2
+
+
+def test_a_round_run_from_another_repositorys_git_hook_leaves_that_repository_alone(two, tmp_path):
+    """git exports GIT_INDEX_FILE (and a GIT_DIR may be set) to the hooks of the person's project: a hook
+    that starts a session runs SessionStart's pull with them. lh's git must use the data folder's own
+    ``.git``, never write that index, and never read a config that GIT_DIR names."""
+    a, _ = two
+    other = tmp_path / "project"
+    _git("init", "-q", str(other))
+    (other / "app.py").write_text("print('hi')\n")
+    _git("add", "app.py", cwd=other)
+    index = other / ".git" / "index"
+    before = index.read_bytes()
+    planted = tmp_path / "planted-command-ran"
+    _git("config", "core.fsmonitor", f"touch {planted}; false", cwd=other)
+    a.env.update(GIT_INDEX_FILE=str(index), GIT_DIR=str(other / ".git"), GIT_WORK_TREE=str(other))
+    a.add("decision", "Use the blue green deploy script for staging")
+    a.sync()
+    assert index.read_bytes() == before
+    assert not planted.exists()  # why before the status below: git status there runs it, as it should
+    assert _git("-c", "core.fsmonitor=false", "status", "--porcelain", cwd=other).strip() == "A  app.py"
+    assert "decisions.jsonl" in _git("-C", str(a.data), "ls-tree", "-r", "--name-only", "HEAD")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_an_entry_of_another_users_gets_the_hint_that_gives_it_back(two):
+    a, _ = two
+    a.add("decision", "Use the blue green deploy script for staging")
+    a.sync()
+    packed = a.data / ".git" / "packed-refs"
+    packed.write_text("# pack-refs with: peeled fully-peeled sorted\n")
+    os.chown(packed, 54321, 54321)
+    with pytest.raises(SyncError) as err:
+        a.sync()
+    assert "belongs to uid 54321" in str(err.value)
+    assert f"chown -R \"$(id -un)\" {a.data / '.git'}" in err.value.hint

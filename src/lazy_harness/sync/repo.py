@@ -138,9 +138,14 @@ def gitdir_refusal(data: str) -> SyncError | None:
     if not why:
         return None
     gitdir = os.path.join(data, ".git")
+    if "belongs to uid" in why:  # why: chmod alone fails on another user's file (a `sudo git gc` there)
+        fix = f"give it back (sudo chown -R \"$(id -un)\" {gitdir}) and chmod -R go-w {gitdir}"
+    elif "symbolic link" in why:
+        fix = "remove the link it names (git makes none there)"
+    else:
+        fix = f"chmod -R go-w {gitdir}"
     return SyncError(f"{why}: lh sync runs no git there until it is fixed",
-                     hint=f"look in {os.path.join(gitdir, 'config')} for lines you did not write, then "
-                          f"chmod -R go-w {gitdir}")
+                     hint=f"look in {os.path.join(gitdir, 'config')} for lines you did not write, then {fix}")
 
 
 def _guarded(data: str) -> None:
@@ -149,10 +154,31 @@ def _guarded(data: str) -> None:
         raise refused
 
 
+# git's variables that point it at another repository, index or config (``git rev-parse
+# --local-env-vars``, and the numbered GIT_CONFIG_KEY_<n>/VALUE_<n>). why dropped: git exports
+# GIT_INDEX_FILE (and a hook may see GIT_DIR) to the hooks of the person's project; a session that
+# such a hook starts runs SessionStart's pull with them, and lh's git wrote its index over the
+# project's, or ran what the config of that repository names
+LOCAL_GIT_VARS = frozenset((
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+    "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR"))
+
+
+def git_env(data: str, env: Mapping[str, str] | None) -> dict[str, str]:
+    """``env`` (this process's by default) without :data:`LOCAL_GIT_VARS`: git then finds
+    ``data``'s own ``.git``. An index file inside that ``.git`` is kept: a round's own (``_staged``)."""
+    ours = os.path.join(data, ".git") + os.sep
+    return {k: v for k, v in (os.environ if env is None else env).items()
+            if not (k in LOCAL_GIT_VARS or k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")))
+            or (k == "GIT_INDEX_FILE" and v.startswith(ours))}
+
+
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True,
          env: Mapping[str, str] | None = None) -> proc.Result:
     _guarded(data)
-    genv = dict(os.environ if env is None else env)
+    genv = git_env(data, env)
     # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
     # 10 s) fails the round instead of holding it for minutes
     genv.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C", GIT_HTTP_LOW_SPEED_LIMIT="1000",
@@ -621,7 +647,8 @@ def _staged(data: str, changes: list[tuple[str, str, str]], commit: str, env: Ma
 
 def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) -> proc.Result:
     _guarded(data)
-    result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=dict(env), umask=GIT_UMASK)
+    result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=git_env(data, env),
+                      umask=GIT_UMASK)
     if not result.ok:
         raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
     return result
@@ -632,7 +659,7 @@ def _sizes(data: str, blobs: list[str], env: Mapping[str, str] | None) -> dict[s
         return {}
     _guarded(data)
     out = proc.run(["git", "-C", data, "cat-file", "--batch-check"], input="\n".join(blobs) + "\n",
-                   timeout=GIT_TIMEOUT, env=dict(os.environ if env is None else env), umask=GIT_UMASK).stdout
+                   timeout=GIT_TIMEOUT, env=git_env(data, env), umask=GIT_UMASK).stdout
     return {sha: int(size) for sha, _, size in (ln.split(" ") for ln in out.splitlines() if ln.count(" ") == 2)}
 
 
