@@ -124,3 +124,25 @@ def test_project_identity_follows_the_origin_url(tmp_path):
     assert paths.memory_key(str(other)) not in {paths.memory_key(str(tmp_path / "clone0"))}
     assert config.defaults()["sync"]["remote"] == ""
     assert subprocess.run(["git", "--version"], capture_output=True).returncode == 0
+
+
+def test_a_sync_repository_others_could_write_is_told_to_the_person_at_the_start(tmp_path, isolated_home):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    proj = _project(tmp_path)
+    _write_config(isolated_home, str(remote), pull_budget_ms=8000)
+    env = {**os.environ, "HOME": str(isolated_home)}
+    sync.run(config.load(env), env)
+    gitdir = os.path.join(paths.data_dir(env), ".git")
+    os.chmod(os.path.join(gitdir, "config"), 0o666)
+    done = run_hook("SessionStart", {"session_id": "s2", "cwd": str(proj), "source": "startup",
+                                     "transcript_path": "/nonexistent"}, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    told = json.loads(done.stdout)["systemMessage"]
+    assert "open to group or others" in told and os.path.join(gitdir, "config") in told, told
+    assert "lh doctor" in told
+    from lazy_harness.hooks import session_start
+    from lazy_harness.sync import repo
+
+    refused = repo.gitdir_refusal(paths.data_dir(env))
+    assert refused is not None and session_start.SYNC_REFUSED in refused.message

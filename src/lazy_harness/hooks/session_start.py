@@ -197,6 +197,10 @@ def waiting_tasks(s: Start) -> str:
         return f" (worker for waiting tasks not started: {exc})"
 
 
+# the words of ``sync.repo.gitdir_refusal``: a sync repository another user could write (ADR 0031)
+SYNC_REFUSED = "lh sync runs no git there"
+
+
 def pull(s: Start) -> str:
     """With a sync remote: start a pull and wait for it at most ``pull_budget_ms``, then go on.
 
@@ -231,6 +235,8 @@ def pull(s: Start) -> str:
         os.close(fd)
     if not ready:
         return f" (pull pid {pid} still running after {budget:g} s: remote slow or offline; going on without it)"
+    if SYNC_REFUSED in said:  # why the person: sync stays stopped until they fix it; hooks.log alone hides it
+        s.person.append(f"lazy-harness: {said.removeprefix('pull failed: ')} (lh doctor says what to run)")
     return f" ({said or 'pull ended without a word'})"
 
 
