@@ -94,9 +94,9 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
 
 
 def _ask_for_index(payload: dict, cfg: Config, env: Mapping[str, str], decision: str) -> str:
-    """No index to search (missing, or damaged and removed): the hook only reads it, so it asks the
-    worker, the index's writer, for it (an index task); ``decision`` with what was done."""
-    if " index=missing" not in decision and " index=damaged" not in decision:
+    """No index to search (missing, or damaged or another version's and removed): the hook only reads
+    it, so it asks the worker, the index's writer, for it (an index task); ``decision`` with what was done."""
+    if not any(f" index={state}" in decision for state in ("missing", "damaged", "other-version")):
         return decision
     from lazy_harness.queue import index_task
 

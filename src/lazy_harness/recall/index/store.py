@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 # what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; 17: a secret
 # is a hold, ADR 0056; the rest: git)
 VERSION = "17"
+OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
 PART = 2000  # lines of one JSONL file read in one transaction while the index is built
@@ -121,7 +122,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
             if row is not None and row[0] == VERSION:
                 return conn
             if row is not None or not create:
-                raise sqlite3.DatabaseError(f"index version {row[0]}" if row else "no index in the file")
+                raise sqlite3.DatabaseError(f"{OTHER_VERSION} {row[0]}" if row else "no index in the file")
             forget_seen(path)  # why: an index made anew holds nothing the records could say
             return _made(conn)
         except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)

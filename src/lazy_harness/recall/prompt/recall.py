@@ -120,7 +120,7 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
             got = writer.update(path, [mdir], ldir)
             indexed = got[0] if got else 0
         ranked, info = _read(path, prompt, cwd, settings, env, mdir, project, state.policy(cfg), session, opener)
-        if info.get("index") != "damaged":
+        if info.get("index") not in ("damaged", "other-version"):
             break
     passing = [c for c in ranked if c["passes"]]
     unseen = [c for c in passing if c["id"] not in already]
@@ -175,11 +175,13 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
             raise
         if opener and conn is not None:
             conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
+        # why named apart: after an upgrade the old version's index is no damage (docs/how/recall.md)
+        found = "other-version" if str(exc).startswith(store.OTHER_VERSION) else "damaged"
     finally:
         if not opener and conn is not None:
             conn.close()
     store.remove(path)
-    return [], {"index": "damaged"}
+    return [], {"index": found}
 
 
 def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
