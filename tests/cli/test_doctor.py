@@ -481,3 +481,21 @@ def test_the_roots_settings_local_json_applies_in_a_subfolder(tmp_path, monkeypa
     monkeypatch.chdir(root / "sub")
     status, line = checks(invoke("doctor").out)["hooks"]
     assert status == "ok" and str(local) in line
+
+
+def test_hooks_that_load_another_install_warn_with_the_fix(tmp_path, monkeypatch):
+    """A second virtualenv's lh (or an upgrade into another one) next to hooks an older install wrote:
+    that version runs the hooks, this one the commands and the worker (two index versions)."""
+    healthy(monkeypatch, tmp_path)
+    settings_file = paths.user_settings_file()
+    text = Path(settings_file).read_text(encoding="utf-8")
+    mine = doctor._package_folder(doctor._split(doctor.settings.command_for("SessionStart")))
+    other = tmp_path / "other-venv" / "site-packages"
+    (other / "lazy_harness" / "hooks").mkdir(parents=True)
+    (other / "lazy_harness" / "hooks" / "launch.py").write_text("")
+    assert mine and mine in text
+    Path(settings_file).write_text(text.replace(mine, str(other)), encoding="utf-8")
+    found = checks(invoke("doctor").out)
+    status, line = found["hooks"]
+    assert status == "warn" and str(other) in line and "another install" in line, line
+    assert "lh hooks install" in line

@@ -12,10 +12,10 @@ def test_doctor_fails_on_a_claude_folder_others_could_write():
     claude = paths.claude_dir(os.environ)
     os.makedirs(claude, exist_ok=True)
     os.chmod(claude, 0o700)
-    assert "Claude folder" not in invoke("doctor").out
+    assert "claude folder" not in invoke("doctor").out
     os.chmod(claude, 0o777)
     r = invoke("doctor")
     assert r.code == 1, r.out
-    line = next(ln for ln in r.out.splitlines() if "Claude folder" in ln)
+    line = next(ln for ln in r.out.splitlines() if "claude folder" in ln)
     assert claude in line and "open to group or others" in line, line
     assert f"chmod 700 {claude}" in r.out
