@@ -5,7 +5,11 @@
 
 Lines (``ts`` is ISO 8601 with the local offset):
 
-    {"ts", "op": "session",  "session", "chars"}             characters the hooks injected in it
+    {"ts", "op": "session",  "session", "chars"}             characters the hooks injected in it up to
+                                                             and including a showing, dated at it
+                                                             (``"before"``: the characters before it,
+                                                             when some; a line written before lines were
+                                                             per showing: all of them, dated at the first)
     {"ts", "op": "shown",    "session", "id", "chars"}       first shown then, its line's characters
                                                              (``"measurable": false`` added when the
                                                              entry had no marks then: worker/evidence.py)
@@ -16,7 +20,10 @@ Lines (``ts`` is ISO 8601 with the local offset):
 The worker writes them (worker/usage.py) and ``lh memory usage --reset``; never an entry's file. Lines
 repeated (a session distilled twice, a merge) count once: the counts are of distinct sessions. A
 ``used`` or ``recurred`` line does not count when its session's ``shown`` line of the entry came before
-the entry's last reset (a reset between the showing and the use drops both). An entry whose last
+the entry's last reset (a reset between the showing and the use drops both). A session's characters
+in a span of time are the most its ``session`` lines in it say less the least they say came before
+(:func:`tally`): a session resumed this week counts this week the characters of this week's showings
+only. An entry whose last
 counted showing said ``measurable: false`` and that no session used is *not measurable*: never ranked
 or listed as never used.
 """
@@ -207,13 +214,13 @@ def tally(records: list[dict], since: float | None = None, into: dict[str, str] 
             (kept if ok else dropped).add((eid, rec["session"]))
     t = Tally()
     mondays: dict[int, str] = {}  # why: time.localtime twice per line was a fifth of a long file's tally
+    spans: dict[tuple[str, str], list[int]] = {}  # (folder, session) -> [most chars, least before]
     for rec in records:
         op, at = rec["op"], rec["at"]
         if op == "reset" or (since is not None and at < since):
             continue
         if op == "session":
-            key = (str(rec.get("folder", "")), rec["session"])
-            t.sessions[key] = max(t.sessions.get(key, 0), _int(rec.get("chars")))
+            _span(spans, rec)
             continue
         eid = into.get(rec["id"], rec["id"])
         pair = (eid, rec["session"])
@@ -223,7 +230,20 @@ def tally(records: list[dict], since: float | None = None, into: dict[str, str] 
         quarter = int(at // 900)  # every UTC offset and change of offset falls on a quarter hour
         week = mondays.get(quarter) or mondays.setdefault(quarter, monday(quarter * 900))
         _count(t, e, rec, t.weeks.setdefault(week, [0, 0]))
+    t.sessions.update((key, max(most - least, 0)) for key, (most, least) in spans.items())
     return t
+
+
+def _span(spans: dict[tuple[str, str], list[int]], rec: dict) -> None:
+    """Widen the session's span of characters by one ``session`` line: the most it injected up to a
+    line, the least before one (0 when a line says none: a session's first, or one written whole)."""
+    key = (str(rec.get("folder", "")), rec["session"])
+    chars, before = _int(rec.get("chars")), _int(rec.get("before"))
+    span = spans.get(key)
+    if span is None:
+        spans[key] = [chars, before]
+    else:
+        span[0], span[1] = max(span[0], chars), min(span[1], before)
 
 
 def _count(t: Tally, e: Entry, rec: dict, week: list[int]) -> None:

@@ -13,7 +13,9 @@ command, a file path, an edit), each with its time, less those of a scripted run
 ``claude -p`` or ``codex exec`` run in a session a person later typed in: :func:`read`). An entry was
 used when one of its marks appears in an act at or after the time the entry was first shown to that
 session (:func:`first_use`): marks match whole (a mark inside a longer name does not count), phrases
-ignoring case and spacing.
+ignoring case and spacing. An entry's marks are read in each of its fields alone (its text joined with
+:data:`FIELD_BREAK`, :func:`joined`): a phrase that runs from one field into the next says nothing the
+entry says.
 """
 
 from __future__ import annotations
@@ -61,13 +63,34 @@ _PAIR = re.compile(r"[A-Za-z]+/[A-Za-z]+")
 _DOTTED_BRAND = re.compile(r"[A-Z][a-z]+\.(?:js|io)|[a-z]+\.(?:com|org|net|io|dev)")
 
 
+# why a break of its own and not a space or a newline: a phrase ran from one field into the next
+# ("... as production" + "Surprises at release": 'production surprises at release'), a mark neither field
+# has, and an entry said in plain words was measured; a newline is no break (a learning's body wraps its
+# sentences over lines). A record separator in an entry's own text only splits it further.
+FIELD_BREAK = "\n\x1e\n"
+
+
+def joined(fields: list[str]) -> str:
+    """An entry's fields as the one text :func:`marks_of` reads each of them alone in."""
+    return FIELD_BREAK.join(f for f in fields if f)
+
+
 def _tidy(mark: str) -> str:
     return mark.strip().strip(".,;:()[]{}'\"").strip()
 
 
 def marks_of(text: str) -> list[str]:
-    """The distinctive marks of an entry's text, longest first, each once."""
+    """The distinctive marks of an entry's text, longest first, each once; of each of its fields alone
+    when it was :func:`joined` (none runs from one field into the next)."""
     found: set[str] = set()
+    for field_text in text.split(FIELD_BREAK):
+        _marks_in(field_text, found)
+    return sorted((m for m in found if len(m) >= MIN_MARK and m.lower() not in GENERIC and _not_number(m)
+                   and m.lower() not in COMMON_FILES), key=lambda m: (-len(m), m))
+
+
+def _marks_in(text: str, found: set[str]) -> None:
+    """Add to ``found`` the marks of one text, before :func:`marks_of` leaves out the short and generic."""
     for span in _SPAN.findall(text):
         span = " ".join(span.split())
         if " " in span or any(c in span for c in "/._-=:$") or _CAMEL.fullmatch(span):
@@ -75,8 +98,6 @@ def marks_of(text: str) -> list[str]:
     for pattern in (_PATH, _FILE, _SNAKE, _CAMEL, _DOTTED, _FLAG):
         found.update(m for m in (_tidy(m.group(0)) for m in pattern.finditer(text)) if not plain(m))
     found.update(phrases(text))
-    return sorted((m for m in found if len(m) >= MIN_MARK and m.lower() not in GENERIC and _not_number(m)
-                   and m.lower() not in COMMON_FILES), key=lambda m: (-len(m), m))
 
 
 def plain(mark: str) -> bool:
@@ -110,10 +131,18 @@ def found_in(mark: str, act: str, act_words: str) -> bool:
         end = start + len(mark)
         before = act[start - 1] if start else " "
         after = act[end] if end < len(act) else " "
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+        # why: a ``-`` then a letter, a digit or ``_`` carries the name on (``--no-cache`` is not in
+        # ``--no-cache-dir``, ``--force`` not in ``--force-with-lease``, ``app/boot`` not in
+        # ``app/boot-legacy``); a ``-`` then anything else (a space, the end) still ends the mark
+        if not _wordy(before) and not _wordy(after) and not (after == "-" and _wordy(act[end + 1:end + 2])):
             return True
         start = act.find(mark, start + 1)
     return False
+
+
+def _wordy(char: str) -> bool:
+    """Whether ``char`` carries a name on: a letter, a digit or ``_``."""
+    return char.isalnum() or char == "_"
 
 
 def first_use(marks: list[str], acts: list[tuple[float, str, str]], since: float) -> tuple[float, str] | None:

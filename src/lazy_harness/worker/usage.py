@@ -28,14 +28,15 @@ if TYPE_CHECKING:
 
 def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str, str]:
     """The text of each wanted entry still in memory: its fields (decision, failure), its file
-    (learning), its words (open item)."""
+    (learning), its words (open item); each field, and each item of a list field, ``evidence.joined``
+    (its marks are read in each alone: none runs from one field into the next)."""
     out: dict[str, str] = {}
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         if any(ids.kind_of(i) == kind for i in wanted):
             for rec in files.read_entries(os.path.join(memory_dir, name)):
                 eid = ids.of_record(rec, kind)
                 if eid in wanted:
-                    out[eid] = trust.text_of(rec, kind)
+                    out[eid] = _fields_text(rec, kind)
     if any(ids.kind_of(i) == "learning" for i in wanted):
         for path in files.recent_learning_files(learnings_dir, 10**6):
             lid = learnings.id_of(path)
@@ -51,8 +52,26 @@ def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str,
     return out
 
 
+def _fields_text(rec: dict, kind: str) -> str:
+    """The fields of a decision or failure that ``trust.text_of`` reads, ``evidence.joined``. why not
+    ``trust.text_of``: it joins them with a space (the hold check reads an instruction split across
+    two fields whole), and a rare phrase ran from one field into the next."""
+    return evidence.joined([p for f in trust.FIELDS.get(kind, ("summary",)) for p in _pieces(rec.get(f))])
+
+
+def _pieces(value: object) -> list[str]:
+    """A field's text, a list field's items each on its own (as ``trust.text_of`` reads them, less the
+    joins): tags, cues and alternatives are each said alone."""
+    if not value:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [p for v in value for p in _pieces(v)]
+    return [value if isinstance(value, str) else str(value)]
+
+
 def _learning_text(text: str) -> str:
-    """What a learning says: its title, tags and cues, and its body; not the rest of its frontmatter
+    """What a learning says: its title, tags and cues, and its body, each read alone (``evidence.joined``);
+    not the rest of its frontmatter
     (origin, project_folder, session ids, status fields), whose words a session's tool calls name for
     reasons of their own (a Read of the project's own path counted every learning of it as used)."""
     from lazy_harness.memory import frontmatter
@@ -61,8 +80,8 @@ def _learning_text(text: str) -> str:
     if not parsed:
         return text
     meta, body = parsed
-    said = [meta.get("title"), meta.get("tags"), meta.get("cues")]
-    return "\n".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in said if v) + "\n" + body
+    return evidence.joined([p for v in (meta.get("title"), meta.get("tags"), meta.get("cues")) for p in _pieces(v)]
+                           + [body])
 
 
 def first_shown(showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]],
@@ -74,6 +93,23 @@ def first_shown(showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]
             if ids.kind_of(eid) is not None and eid not in first:
                 first[eid] = (when, chars)
     return first, sum(chars for _, _, chars, _ in showings)
+
+
+def session_lines(session_id: str, showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]],
+                  ) -> list[dict]:
+    """The session's ``session`` lines (memory/usage_log.py): one per showing, dated at it, with the
+    characters injected up to and including it (``chars``) and, after the first, before it (``before``);
+    a showing that adds none has no line. why one per showing and not one dated at the first: a session
+    resumed days later had its new characters dated at its first showing, and the week's count
+    (``usage_log.this_week``) dropped them while it counted the session and its showings."""
+    out: list[dict] = []
+    total = 0
+    for n, (when, _, chars, _) in enumerate(showings):
+        before, total = total, total + max(chars, 0)
+        if n == 0 or total > before:
+            more = {"before": before} if before else {}
+            out.append(usage_log.line("session", when, session=session_id, chars=total, **more))
+    return out
 
 
 def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[str, list[str]],
@@ -100,8 +136,9 @@ def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[s
 
 
 def _item_text(item: dict) -> str:
-    """What a distilled failure says, its fields' strings joined (the answer's own words of it)."""
-    return "\n".join(v for k, v in item.items() if k != "summary" and isinstance(v, str))
+    """What a distilled failure says, its fields' strings ``evidence.joined`` (the answer's own words of
+    it, each field read alone)."""
+    return evidence.joined([v for k, v in item.items() if k != "summary" and isinstance(v, str)])
 
 
 def folders_of(showings: Sequence[tuple[float, str, int, list[tuple[str, int]], str]], memory_dir: str,
@@ -141,7 +178,7 @@ def _account_folder(session_id: str, distilled: dict, memory_dir: str, learnings
                     acts: list[tuple[float, str, str]]) -> str:
     """:func:`account` for the showings of one memory folder: usage.jsonl read once, what is new
     appended and the ranks written from both (``usage_log.record``)."""
-    first, injected = first_shown(showings)
+    first, _ = first_shown(showings)
     marks = {eid: evidence.marks_of(text) for eid, text in texts_of(memory_dir, learnings_dir, set(first)).items()}
     hits = {eid: evidence.first_use(marks.get(eid) or [], acts, when) for eid, (when, _) in first.items()}
     again = recurred(distilled, first, marks, acts)
@@ -149,8 +186,7 @@ def _account_folder(session_id: str, distilled: dict, memory_dir: str, learnings
     def new_of(records: list[dict]) -> list[dict]:
         done = usage_log.of_session(records, session_id)
         new: list[dict] = []
-        if ("session", str(injected)) not in done:
-            new.append(usage_log.line("session", showings[0][0], session=session_id, chars=injected))
+        new += [r for r in session_lines(session_id, showings) if ("session", str(r["chars"])) not in done]
         for eid, (when, chars) in first.items():
             if ("shown", eid) not in done:
                 # why: an entry with no marks can never be seen used; said so, it is not ranked unused
