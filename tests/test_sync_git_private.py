@@ -139,3 +139,22 @@ def test_an_entry_of_another_users_gets_the_hint_that_gives_it_back(two):
         a.sync()
     assert "belongs to uid 54321" in str(err.value)
     assert f"chown -R \"$(id -un)\" {a.data / '.git'}" in err.value.hint
+
+
+def test_status_names_a_refused_repository_on_its_sync_line_and_shows_the_rest(tmp_path):
+    from lazy_harness import config, paths, sync
+    from tests.cli.lhrun import invoke
+
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    cfg_file = paths.config_file(os.environ)
+    os.makedirs(os.path.dirname(cfg_file), mode=0o700, exist_ok=True)
+    with open(cfg_file, "w", encoding="utf-8") as fh:
+        fh.write(f'[sync]\nremote = "{remote}"\n')
+    sync.run(config.load(os.environ), os.environ)
+    os.chmod(os.path.join(paths.data_dir(os.environ), ".git", "config"), 0o666)
+    r = invoke("status")
+    assert r.code == 0, r.out + r.err
+    line = next(ln for ln in r.out.splitlines() if ln.lstrip().startswith("sync:"))
+    assert "open to group or others" in line and "chmod -R go-w" in line, line
+    assert "usage this week" in r.out.split(line, 1)[1]

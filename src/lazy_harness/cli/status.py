@@ -18,6 +18,7 @@ from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
+from lazy_harness.errors import LhError
 from lazy_harness.cli.queue import (INTERRUPTED, STATES, cap_hold, clipped, dead_claims, not_before, queued_at,
                                     task_names, waiting_reason)
 from lazy_harness.logfile import terminal_safe
@@ -231,7 +232,10 @@ def sync_state(cfg: Config) -> str:
     remote = sync.configured_remote(cfg)
     if not remote:
         return "off (no [sync] remote: memory stays on this machine)"
-    st = sync.status(cfg)
+    try:
+        st = sync.status(cfg)
+    except LhError as exc:  # why: a refused repository is this line's news; the rest of the screen still shows
+        return f"{remote}: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
     ahead = "?" if st["ahead"] is None else st["ahead"]
     behind = "?" if st["behind"] is None else st["behind"]
     line = f"{remote}: last sync {st['last_sync'] or 'never'}, {ahead} ahead, {behind} behind"
