@@ -158,3 +158,18 @@ def test_status_names_a_refused_repository_on_its_sync_line_and_shows_the_rest(t
     line = next(ln for ln in r.out.splitlines() if ln.lstrip().startswith("sync:"))
     assert "open to group or others" in line and "chmod -R go-w" in line, line
     assert "usage this week" in r.out.split(line, 1)[1]
+
+
+def test_a_git_file_of_a_worktree_in_the_data_folder_is_refused_before_git_follows_it(two, tmp_path):
+    a, _ = two
+    main = tmp_path / "elsewhere"
+    _git("init", "-q", str(main))
+    _git("-C", str(main), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "first")
+    a.data.parent.mkdir(parents=True, exist_ok=True)
+    _git("-C", str(main), "worktree", "add", "-q", str(a.data))
+    config_before = (main / ".git" / "config").read_text()
+    a.add("decision", "Use the blue green deploy script for staging")
+    with pytest.raises(SyncError) as err:
+        a.sync()
+    assert "is not a folder" in str(err.value) and "move" in err.value.hint, (str(err.value), err.value.hint)
+    assert (main / ".git" / "config").read_text() == config_before

@@ -91,6 +91,25 @@ def _owner_mode(path: str, st: os.stat_result, strict: bool, uid: int | None) ->
     return None
 
 
+def group_of_one(path: str, why: str) -> bool:
+    """Whether ``why`` (:func:`problem`, :func:`file_problem`) says only that ``path``, the person's,
+    is writable by its group, and that group is the person's own private group (named as the user,
+    no other member: Debian's and Ubuntu's default, with umask 002). why: what git or Claude Code made
+    under that umask is writable by a group no other user is in; refusing it stops them for nothing."""
+    if "is open to group or others" not in why:
+        return False
+    import grp
+    import pwd
+
+    try:
+        st = os.lstat(path)
+        user, group = pwd.getpwuid(st.st_uid), grp.getgrgid(st.st_gid)
+    except (OSError, KeyError):
+        return False
+    return (st.st_uid == os.geteuid() and not st.st_mode & 0o002 and st.st_gid == user.pw_gid
+            and group.gr_name == user.pw_name and not group.gr_mem)
+
+
 def make(path: str, strict: bool = False, uid: int | None = None) -> str:
     """``path`` created private (0700, with any missing parents) unless it exists; returns it, or
     raises :class:`UnsafeFolder` when the folder there may not be used."""

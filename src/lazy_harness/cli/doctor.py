@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 import time
 
@@ -582,10 +583,27 @@ def _check_private_folders(r: Report) -> None:
     # why not a folder the hooks refuse: it is Claude Code's, and whoever can write it already decides
     # which hooks Claude Code runs (settings.json); the person is told, as ADR 0031 says
     claude = paths.claude_dir()
-    said = private.problem(claude)
+    said = _claude_folder_problem(claude)
     if said:
         r.line("fail", "claude folder", f"{said}; whoever can write it can change the hooks Claude Code runs as you",
                private.fix(claude, said))
+
+
+def _claude_folder_problem(claude: str) -> str | None:
+    """Why another user could write the Claude folder, or None: a link of the person's (dotfiles, stow)
+    is judged by the folder it leads to; a group of one (umask 002) is none (``private.group_of_one``)."""
+    from lazy_harness import private
+
+    try:
+        st = os.lstat(claude)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        if st.st_uid != os.geteuid():
+            return f"{claude} is a symbolic link of uid {st.st_uid}, not yours (uid {os.geteuid()})"
+        claude = os.path.realpath(claude)
+    said = private.problem(claude)
+    return None if said is None or private.group_of_one(claude, said) else said
 
 
 def _check_resident(r: Report, values: Config) -> None:

@@ -97,7 +97,7 @@ def gitdir_problem(data: str) -> str | None:
     helper): a config another local user could write is their command run as the person."""
     gitdir = os.path.join(data, ".git")
     why = private.problem(gitdir)
-    if why and not _own_group_only(gitdir):
+    if why and not private.group_of_one(gitdir, why):
         return why
     if not os.path.isdir(gitdir):
         return None
@@ -109,26 +109,9 @@ def gitdir_problem(data: str) -> str | None:
         for name in names:
             path = os.path.join(folder, name)
             inner = private.problem(path) if os.path.isdir(path) else private.file_problem(path)
-            if inner and not _own_group_only(path):
+            if inner and not private.group_of_one(path, inner):
                 return inner
     return None
-
-
-def _own_group_only(path: str) -> bool:
-    """Whether ``path`` is the person's and writable by none but them and their own private group (the
-    group named as the user, of no other member: Debian's and Ubuntu's default, with umask 002). why:
-    a repository an earlier version made under umask 002 is group-writable by that group of one, which
-    no other user can use; refusing it would stop sync for those people for nothing."""
-    import grp
-    import pwd
-
-    try:
-        st = os.lstat(path)
-        user, group = pwd.getpwuid(st.st_uid), grp.getgrgid(st.st_gid)
-    except (OSError, KeyError):
-        return False
-    return (st.st_uid == os.geteuid() and not st.st_mode & 0o002 and st.st_gid == user.pw_gid
-            and group.gr_name == user.pw_name and not group.gr_mem)
 
 
 def gitdir_refusal(data: str) -> SyncError | None:
@@ -142,6 +125,8 @@ def gitdir_refusal(data: str) -> SyncError | None:
         fix = f"give it back (sudo chown -R \"$(id -un)\" {gitdir}) and chmod -R go-w {gitdir}"
     elif "symbolic link" in why:
         fix = "remove the link it names (git makes none there)"
+    elif "is not a folder" in why:  # a worktree's or a submodule's .git file: another repository's
+        fix = f"move {gitdir} away: lh sync keeps a repository of its own in the data folder"
     else:
         fix = f"chmod -R go-w {gitdir}"
     return SyncError(f"{why}: lh sync runs no git there until it is fixed",
