@@ -1,7 +1,7 @@
-"""A session's showings file grows past what ``usage.read_showings`` reads (MAX_SEEN). The worker
-accounts a session at each distillation, and what it has not accounted yet is the newest showings
-(the older ones are in usage.jsonl already, by session and id): the read keeps the end of the file,
-and the line the window starts inside is dropped, never parsed as a cut showing."""
+"""A session's showings file grows large. The worker totals a session's characters from its first
+showing (worker/usage.py: session_lines), so ``usage.read_showings`` reads the whole file, far past
+the 1 MiB the recurrence files are read to (MAX_SEEN), up to MAX_SHOWINGS; only past that does it keep
+the end of the file, and the line the window starts inside is dropped, never parsed as a cut showing."""
 
 import os
 
@@ -10,7 +10,8 @@ from lazy_harness.memory import usage
 SID = "11111111-2222-4333-8444-555555555555"
 
 
-def test_the_newest_showing_of_a_file_past_the_cap_is_read_back(isolated_home):
+def test_the_newest_showing_of_a_file_past_the_cap_is_read_back(isolated_home, monkeypatch):
+    monkeypatch.setattr(usage, "MAX_SHOWINGS", usage.MAX_SEEN)  # why: the window's edge without a 64 MiB file
     path = usage.seen_file(None, SID)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     line = "100.000 prompt 300 @proj " + " ".join(f"d-{i:08x}:30" for i in range(40)) + "\n"
@@ -28,6 +29,18 @@ def test_the_newest_showing_of_a_file_past_the_cap_is_read_back(isolated_home):
     whole = (100.0, "prompt", 300, [(f"d-{i:08x}", 30) for i in range(40)], "proj")
     assert all(s == whole for s in got[:-2]), [s for s in got[:-2] if s != whole][:1]  # no cut showing
     assert len(got) == usage.MAX_SEEN // len(line) + 1  # the whole lines of the window, no more
+
+
+def test_a_file_past_one_mib_is_read_whole(isolated_home):
+    path = usage.seen_file(None, SID)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    line = "100.000 prompt 300 @proj " + " ".join(f"d-{i:08x}:30" for i in range(40)) + "\n"
+    n = 2 * usage.MAX_SEEN // len(line)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("50.000 startup 900 f-00000001:120\n" + line * n)
+    assert usage.MAX_SEEN < os.path.getsize(path) < usage.MAX_SHOWINGS
+    got = usage.read_showings(None, SID)
+    assert len(got) == n + 1 and got[0] == (50.0, "startup", 900, [("f-00000001", 120)], "")
 
 
 def test_a_small_showings_file_reads_as_before(isolated_home):

@@ -111,3 +111,27 @@ def test_a_flag_inside_a_longer_flag_gives_no_use(isolated_home, tmp_path):
     assert "--no-cache" in marks, marks
     act = "pip install --no-cache-dir -r requirements.txt"
     assert evidence.first_use(marks, [(5.0, act, _words(act))], 0.0) is None
+
+
+def test_a_mark_preceded_by_a_word_character_and_a_dash_is_inside_a_longer_name():
+    # why: the same rule before the mark as after it (r9, second pass: marks_dash_before.py)
+    for mark, act in (("boot.py", "Read src/legacy-boot.py"),
+                      ("cache-dir", "pip install --no-cache-dir requests"),
+                      ("with-lease", "git push --force-with-lease"),
+                      ("settings.json", "cat .claude/team-settings.json"),
+                      ("load_config", "call pre-load_config now")):
+        assert not evidence.found_in(mark, act, _words(act)), (mark, act)
+
+
+def test_a_mark_after_a_dash_that_follows_no_word_character_is_still_found():
+    for mark, act in (("boot.py", "python -boot.py"), ("boot.py", "-boot.py"), ("cache-dir", "x --cache-dir y"),
+                      ("settings.json", "cat team-/settings.json"), ("boot.py", "src/legacy-boot.py src/boot.py"),
+                      ("--force", "git push --force"), ("--force", "x=--force,y"), ("boot.py", "a - boot.py")):
+        assert evidence.found_in(mark, act, _words(act)), (mark, act)
+
+
+def test_a_name_inside_a_longer_dashed_name_gives_no_use():
+    marks = evidence.marks_of("Never edit `boot.py` by hand")
+    assert "boot.py" in marks, marks
+    act = "Read src/legacy-boot.py"
+    assert evidence.first_use(marks, [(5.0, act, _words(act))], 0.0) is None

@@ -35,6 +35,7 @@ def init() -> None:
     """Write the example config.toml where `lh config path` says; never overwrites."""
     target = paths.config_file()
     _refuse_unsafe_folder(paths.own_config_dir())
+    _refuse_unsafe_holder(target)
     try:
         written = atomic_write(target, cfg.render_example(), exclusive=True)
     except OSError as exc:
@@ -48,7 +49,7 @@ def _refuse_unsafe_folder(folder: str | None) -> None:
     """Stop ``init`` before it writes into a config folder another user owns or may write (ADR 0031):
     every loader refuses a config.toml there. One line as the other commands' (``private.refusal``):
     lh doctor's reason and what to run. A missing folder is made private (0700) first."""
-    if not folder:  # why: with $LH_CONFIG the file's folder is the user's choice; only the file is checked
+    if not folder:  # why: with $LH_CONFIG the file's folder is the user's choice: _refuse_unsafe_holder
         return
     try:
         # why make, not problem alone: it creates the folder 0700 and looks again, so one made by
@@ -60,6 +61,22 @@ def _refuse_unsafe_folder(folder: str | None) -> None:
                       hint=private.fix(folder, why)) from None
     except OSError as exc:
         raise LhError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
+
+
+def _refuse_unsafe_holder(target: str) -> None:
+    """Stop ``init`` before it writes ``target`` into a folder every loader refuses to read config.toml
+    from: ``private.open_config`` opens the folder holding it with ``private.open_holder`` and reads
+    nothing from one in which another user could rename a file of theirs in (checked with
+    ``$LH_CONFIG`` too). The same line as ``lh status`` says of that file; nothing written. A folder
+    that does not exist is left to the write, which says so."""
+    # why the loaders' own check and not private.make: with $LH_CONFIG the folder is the user's (root's
+    # /etc, a sticky shared one): made or judged as ours, init would refuse a file the loaders read
+    fd, why = private.open_holder(os.path.dirname(target) or ".")
+    if fd is not None:
+        os.close(fd)
+    if why:
+        raise LhError(f"{why}; not used until it is fixed (lh doctor lists each one)",
+                      hint=private.fix(target, why))
 
 
 def _as_warning(path: str, message: str) -> str:

@@ -30,7 +30,7 @@ from lazy_harness import paths
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import TypeVar
 
     from lazy_harness.memory.shapes import Env
@@ -38,7 +38,12 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 SEEN = ".seen"
-MAX_SEEN = 1 << 20  # bytes of one session's showings read at most: the newest (newest_text)
+MAX_SEEN = 1 << 20  # bytes of the recurrence files read at most: the newest (newest_text)
+# why a bound this far above MAX_SEEN: the worker totals a session's characters from its first showing
+# (worker/usage.py: session_lines), so it reads the whole file; a window counted from 0 as the session's
+# start wrote wrong totals, again at each distillation. Only the worker reads it (not a hook); 64 MiB is
+# some 200,000 showings, a session no one types; past it the newest are read, counted from there.
+MAX_SHOWINGS = 64 << 20
 USED, PEER, UNUSED = 0, 1, 2  # the ranks :func:`order` sorts by
 
 
@@ -87,26 +92,49 @@ def read_seen(env: Env | None, session_id: str) -> list[tuple[float, str, int, l
 
 def read_showings(env: Env | None, session_id: str) -> list[tuple[float, str, int, list[tuple[str, int]], str]]:
     """:func:`read_seen` with the memory key each showing came from ('' on a line that names none:
-    written before lines named it, or by a caller that did not say)."""
+    written before lines named it, or by a caller that did not say). The whole file, up to its newest
+    :data:`MAX_SHOWINGS` bytes."""
+    out = []
+    # why: one (id, chars) pair per entry and width, shared by every showing of it: a long session shows
+    # the same few dozen entries thousands of times, and a tuple each was most of what the read held
+    pairs: dict[tuple[str, int], tuple[str, int]] = {}
     try:
-        # why the end: the worker accounts a session at each distillation; what it has not accounted yet
-        # is the newest showings (the older ones are in usage.jsonl already, by session and id)
-        text = newest_text(seen_file(env, session_id), MAX_SEEN)
+        for line in _newest_lines(seen_file(env, session_id), MAX_SHOWINGS):
+            showing = _showing(line, pairs)
+            if showing is not None:
+                out.append(showing)
     except OSError:
         return []
-    out = []
-    for line in text.split("\n"):
-        parts = line.split()
-        if len(parts) < 4:
-            continue
-        key = next((p[1:] for p in parts[3:] if p.startswith("@")), "")
-        try:
-            when, chars = float(parts[0]), int(parts[2])
-            shown = [(i, int(n)) for i, _, n in (p.rpartition(":") for p in parts[3:] if p[:1] != "@") if i]
-        except ValueError:
-            continue
-        out.append((when, parts[1], chars, shown, key if _plain_key(key) else ""))
     return out
+
+
+def _showing(line: str, pairs: dict[tuple[str, int], tuple[str, int]],
+             ) -> tuple[float, str, int, list[tuple[str, int]], str] | None:
+    """One ``.seen`` line parsed (:func:`read_showings`), or None for a torn or foreign one."""
+    parts = line.split()
+    if len(parts) < 4:
+        return None
+    key = next((p[1:] for p in parts[3:] if p.startswith("@")), "")
+    try:
+        when, chars = float(parts[0]), int(parts[2])
+        shown = [(i, int(n)) for i, _, n in (p.rpartition(":") for p in parts[3:] if p[:1] != "@") if i]
+    except ValueError:
+        return None
+    return when, parts[1], chars, [pairs.setdefault(pair, pair) for pair in shown], key if _plain_key(key) else ""
+
+
+def _newest_lines(path: str, limit: int) -> Iterator[str]:
+    """The lines of the appended-to file ``path`` as :func:`newest_text` keeps them (its last ``limit``
+    bytes from the first line that starts in them), one at a time: the text of a large file is never
+    held whole. Raises OSError."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            # why one byte before the window: a newline there means the window starts on a whole line
+            fh.seek(size - limit - 1)
+            fh.readline()
+        for raw in fh:
+            yield raw.decode("utf-8", errors="replace")
 
 
 def newest_text(path: str, limit: int) -> str:
@@ -203,11 +231,15 @@ RECURRED, RECURRED_TOLD = "recurred", "recurred-told"
 
 
 def _lines(path: str) -> list[str]:
+    """The lines of the appended-to file ``path``, its newest :data:`MAX_SEEN` bytes at most ([] when
+    missing). why the end: what is not told yet is the newest recurrences, and what was told of them is
+    the newest lines of ``recurred-told`` (each appended after its recurrence): read from its start, a
+    file past the cap never showed a new line again."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return [ln.strip() for ln in fh.read(MAX_SEEN).split("\n") if ln.strip()]
+        text = newest_text(path, MAX_SEEN)
     except OSError:
         return []
+    return [ln.strip() for ln in text.split("\n") if ln.strip()]
 
 
 def keep_recurred(env: Env | None, memory_key: str, entry_ids: list[str]) -> None:

@@ -133,8 +133,12 @@ def found_in(mark: str, act: str, act_words: str) -> bool:
         after = act[end] if end < len(act) else " "
         # why: a ``-`` then a letter, a digit or ``_`` carries the name on (``--no-cache`` is not in
         # ``--no-cache-dir``, ``--force`` not in ``--force-with-lease``, ``app/boot`` not in
-        # ``app/boot-legacy``); a ``-`` then anything else (a space, the end) still ends the mark
-        if not _wordy(before) and not _wordy(after) and not (after == "-" and _wordy(act[end + 1:end + 2])):
+        # ``app/boot-legacy``); a ``-`` then anything else (a space, the end) still ends the mark. The
+        # same before it: a letter, a digit or ``_`` then ``-`` started the name earlier (``boot.py`` is
+        # not in ``legacy-boot.py``, ``cache-dir`` not in ``--no-cache-dir``)
+        joined_after = after == "-" and _wordy(act[end + 1:end + 2])
+        joined_before = before == "-" and _wordy(act[start - 2:start - 1] if start >= 2 else "")
+        if not _wordy(before) and not _wordy(after) and not joined_after and not joined_before:
             return True
         start = act.find(mark, start + 1)
     return False
