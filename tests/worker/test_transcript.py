@@ -433,3 +433,19 @@ def test_a_fork_of_a_fork_names_every_session_it_holds_the_conversation_of():
 def test_a_session_that_was_not_forked_copied_nothing():
     for name in ("interactive", "resumed", "compacted", "forked-parent", "headless-resumed"):
         assert t.read_view(str(fixture(name))).copied_from == [], name
+
+
+def test_a_record_appended_to_a_torn_last_line_is_read(tmp_path):
+    """A session killed mid-write leaves its last line torn; resumed, its next record is appended to
+    that line. The torn part is a bad line; the whole record after it, the person's prompt, is read."""
+    raw = fixture("interactive").read_bytes()
+    torn = json.dumps(typed_like("this one was cut off")).encode()[:120]
+    glued = raw + torn + json.dumps(typed_like("add retries to the invoice worker")).encode() + b"\n"
+    path = tmp_path / "glued.jsonl"
+    path.write_bytes(glued)
+    view = t.read_view(str(path))
+    base = t.read_view(str(fixture("interactive")))
+    assert view.bad_lines == 1
+    assert "add retries to the invoice worker" in view.text
+    assert "this one was cut off" not in view.text
+    assert view.user_messages == base.user_messages + 1

@@ -192,10 +192,35 @@ def _parse(raw: bytes, view: View) -> dict | None:
         record = None
     if not isinstance(record, dict):
         view.bad_lines += 1
-        return None
+        record = after_torn(raw)
+        if record is None:
+            return None
     if _LONE_SURROGATE.search(raw):
         record = _without_surrogates(record)
     return record
+
+
+# how a record of Claude Code's transcripts opens (its first key), and how many openings of a torn line
+# are tried (each costs a parse of the rest of the line)
+_OPENING = re.compile(rb'\{"(?:parentUuid|type)":')
+TORN_TRIES = 64
+
+
+def after_torn(raw: bytes) -> dict | None:
+    """The whole record a line holds after a torn one, or None. why: a process killed mid-write leaves
+    the transcript's last line without its newline, and the resumed session's next record is appended
+    to it: the person's next prompt was read as part of a bad line and never distilled. The first
+    opening (past the line's start) from which the rest of the line is one JSON object is that record:
+    an object inside the torn part ends before the line does."""
+    for n, found in enumerate(_OPENING.finditer(raw, 1)):
+        if n >= TORN_TRIES:
+            break
+        try:
+            record = json.loads(raw[found.start():].decode("utf-8", errors="replace"))
+        except (ValueError, RecursionError):
+            continue
+        return record if isinstance(record, dict) else None
+    return None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
