@@ -449,3 +449,52 @@ def test_a_record_appended_to_a_torn_last_line_is_read(tmp_path):
     assert "add retries to the invoice worker" in view.text
     assert "this one was cut off" not in view.text
     assert view.user_messages == base.user_messages + 1
+
+
+@pytest.mark.parametrize("kind", ["file-history-snapshot", "summary"])
+def test_a_record_appended_to_a_torn_line_of_a_kind_not_read_is_read_too(tmp_path, kind):
+    """Claude Code writes a file-history snapshot every turn: a tear there is as likely as anywhere,
+    and such lines are not parsed (their first key says so)."""
+    raw = fixture("interactive").read_bytes()
+    torn = json.dumps({"type": kind, "messageId": "m-1", "snapshot": {"files": ["a" * 300]}}).encode()[:150]
+    glued = raw + torn + json.dumps(typed_like("add retries to the invoice worker")).encode() + b"\n"
+    path = tmp_path / "glued.jsonl"
+    path.write_bytes(glued)
+    view = t.read_view(str(path))
+    assert "add retries to the invoice worker" in view.text and view.bad_lines == 1
+
+
+def test_a_record_appended_to_a_torn_codex_rollout_line_is_read(tmp_path):
+    from lazy_harness.worker import rollout
+
+    def item(role: str, text: str) -> dict:
+        kind = "input_text" if role == "user" else "output_text"
+        return {"timestamp": "2026-11-20T10:00:00.000Z", "type": "response_item",
+                "payload": {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}}
+
+    fixtures = sorted((Path(__file__).parents[1] / "fixtures" / "codex").glob("*.jsonl"))
+    base = fixtures[0].read_bytes()
+    torn = json.dumps(item("assistant", "half an answer " * 20)).encode()[:140]
+    glued = base + torn + json.dumps(item("user", "add retries to the invoice worker")).encode() + b"\n"
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(glued)
+    view = rollout.read_view(str(path))
+    assert "add retries to the invoice worker" in view.text and view.bad_lines == 1
+
+
+def test_a_torn_line_costs_a_bounded_parse(monkeypatch):
+    """Each opening tried parses the rest of the line: bytes tried in all are capped, so a huge torn
+    line with many openings is given up rather than parsed 64 times."""
+    from lazy_harness.worker import transcript_lines
+
+    line = b'{"type":"assistant","x":[' + b'{"type":"text","n":[' * 70 + b"1," * (2 << 20)
+    calls = []
+    real = json.loads
+
+    def counting(text, *a, **k):
+        calls.append(len(text))
+        return real(text, *a, **k)
+
+    monkeypatch.setattr(transcript_lines.json, "loads", counting)
+    assert transcript_lines.after_torn(line) is None
+    assert sum(calls) <= transcript_lines.TORN_BYTES + len(line)

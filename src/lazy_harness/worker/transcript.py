@@ -28,7 +28,7 @@ from lazy_harness import jsonload
 from lazy_harness.memory.lineage import copied_from
 from lazy_harness.worker.conversation import TEXT_CAP, TOOL_ERROR_CAP  # noqa: F401 - read by the tests
 from lazy_harness.worker.transcript_lines import (  # noqa: F401 - the pieces' names are this module's API too
-    MAX_LINE_BYTES, TranscriptError, _open, _parse, iter_lines)
+    MAX_LINE_BYTES, TranscriptError, _open, _parse, glued, iter_lines)
 from lazy_harness.worker.transcript_records import Signals, View, _Reader, classify  # noqa: F401
 
 if TYPE_CHECKING:
@@ -159,7 +159,8 @@ def _read(path: str, budget_chars: int, max_line_bytes: int, stop_after: int | N
             else:
                 first = _FIRST_TYPE.match(raw)
                 # why: request snapshots are the bulk of a transcript and their type is their first key
-                if (first is None or first.group(1) in _PARSED_TYPES) and raw.strip():
+                # why glued: a torn snapshot line may hold the resumed session's next record after it
+                if (first is None or first.group(1) in _PARSED_TYPES or glued(raw)) and raw.strip():
                     record = _parse(raw, view)
                     if record is not None:
                         try:

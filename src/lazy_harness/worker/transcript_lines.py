@@ -200,10 +200,20 @@ def _parse(raw: bytes, view: View) -> dict | None:
     return record
 
 
-# how a record of Claude Code's transcripts opens (its first key), and how many openings of a torn line
-# are tried (each costs a parse of the rest of the line)
-_OPENING = re.compile(rb'\{"(?:parentUuid|type)":')
+# how a record opens (its first key: Claude Code's transcripts, Codex's rollouts), and how much of a torn
+# line is tried: openings, and bytes parsed in all (each try parses the rest of the line)
+_OPENING = re.compile(rb'\{"(?:parentUuid|type|timestamp)":')
 TORN_TRIES = 64
+TORN_BYTES = 16 << 20
+# the first key of Claude Code's conversation records, which no record holds inside it: found past a
+# line's start, the line is two (a torn one and a whole one)
+_GLUED = b'{"parentUuid":'
+
+
+def glued(raw: bytes) -> bool:
+    """Whether a line whose first key says it needs no reading may hold a record appended to a torn one
+    (:func:`after_torn`): a record's opening past its start. A search in C, no parse."""
+    return raw.find(_GLUED, 1) > 0
 
 
 def after_torn(raw: bytes) -> dict | None:
@@ -212,8 +222,10 @@ def after_torn(raw: bytes) -> dict | None:
     to it: the person's next prompt was read as part of a bad line and never distilled. The first
     opening (past the line's start) from which the rest of the line is one JSON object is that record:
     an object inside the torn part ends before the line does."""
+    tried = 0
     for n, found in enumerate(_OPENING.finditer(raw, 1)):
-        if n >= TORN_TRIES:
+        tried += len(raw) - found.start()
+        if n >= TORN_TRIES or tried > TORN_BYTES:
             break
         try:
             record = json.loads(raw[found.start():].decode("utf-8", errors="replace"))
