@@ -172,4 +172,10 @@ def test_a_git_file_of_a_worktree_in_the_data_folder_is_refused_before_git_follo
     with pytest.raises(SyncError) as err:
         a.sync()
     assert "is not a folder" in str(err.value) and "move" in err.value.hint, (str(err.value), err.value.hint)
+    assert "config" not in err.value.hint  # there is no .git/config to look in
     assert (main / ".git" / "config").read_text() == config_before
+    from lazy_harness import sync
+
+    with pytest.raises(SyncError) as said:  # lh sync --status and lh status say it before any round
+        sync.status(a.cfg, a.env)
+    assert "is not a folder" in str(said.value)

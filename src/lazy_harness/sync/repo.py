@@ -126,7 +126,8 @@ def gitdir_refusal(data: str) -> SyncError | None:
     elif "symbolic link" in why:
         fix = "remove the link it names (git makes none there)"
     elif "is not a folder" in why:  # a worktree's or a submodule's .git file: another repository's
-        fix = f"move {gitdir} away: lh sync keeps a repository of its own in the data folder"
+        return SyncError(f"{why}: lh sync runs no git there until it is fixed",
+                         hint=f"move {gitdir} away: lh sync keeps a repository of its own in the data folder")
     else:
         fix = f"chmod -R go-w {gitdir}"
     return SyncError(f"{why}: lh sync runs no git there until it is fixed",

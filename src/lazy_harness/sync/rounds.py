@@ -11,7 +11,7 @@ from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
 from lazy_harness.sync import conflicts
-from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head,
+from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head, gitdir_refusal,
                                     _remote_has_branch, ensure_repo, merge_remote, one_line, repair)
 from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgoing_secrets, rewrite_unpushed,
                                     unpushed_secrets)
@@ -345,6 +345,9 @@ def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
     out = {"remote": configured_remote(cfg) or None, "last_sync": state.get("last_sync"),
            "last_error": state.get("last_error"), "ahead": None, "behind": None, "data": data,
            "conflicts": state.get("conflicts") or [], "not_synced": state.get("not_synced")}
+    refused = gitdir_refusal(data)
+    if refused:  # why before the look below: a .git that is a file is no folder, and would pass unsaid
+        raise refused
     if os.path.isdir(os.path.join(data, ".git")) and _has_head(data, env) and _remote_has_branch(data, env):
         counts = _git(data, "rev-list", "--left-right", "--count", f"HEAD...origin/{BRANCH}", env=env).stdout.split()
         if len(counts) == 2:
