@@ -138,3 +138,24 @@ def test_a_folder_others_may_rename_in_is_named_in_the_fix(tmp_path, monkeypatch
     [(what, where, why)] = private.unsafe()
     assert what == "config file" and why.startswith(f"{shared} is open to group or others (mode 0777)")
     assert private.fix(where, why).startswith(f"chmod go-w {shared} (or chmod +t {shared})")
+
+
+def test_a_group_of_one_is_no_group_another_user_has_as_primary(tmp_path, monkeypatch):
+    """``useradd -g alice bob``: bob is in alice's group without being listed in it (gr_mem lists only
+    supplementary members); a folder writable by that group is open to bob."""
+    import grp
+    import pwd
+
+    me = pwd.getpwuid(os.geteuid())
+    own = grp.getgrgid(me.pw_gid)
+    if own.gr_name != me.pw_name or own.gr_mem:
+        pytest.skip("this user has no private group of their own")
+    folder = tmp_path / "made-under-umask-002"
+    folder.mkdir()
+    os.chmod(folder, 0o775)
+    why = private.problem(str(folder))
+    assert why and private.group_of_one(str(folder), why)
+    other = pwd.struct_passwd(("bob", "x", me.pw_uid + 4242, me.pw_gid, "", "/home/bob", "/bin/sh"))
+    monkeypatch.setattr(pwd, "getpwall", lambda: [me, other])
+    monkeypatch.setattr(private, "_ALONE", {}, raising=False)
+    assert not private.group_of_one(str(folder), why)

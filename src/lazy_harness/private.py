@@ -107,7 +107,21 @@ def group_of_one(path: str, why: str) -> bool:
     except (OSError, KeyError):
         return False
     return (st.st_uid == os.geteuid() and not st.st_mode & 0o002 and st.st_gid == user.pw_gid
-            and group.gr_name == user.pw_name and not group.gr_mem)
+            and group.gr_name == user.pw_name and not group.gr_mem and _alone_in(st.st_gid, st.st_uid))
+
+
+_ALONE: dict[tuple[int, int], bool] = {}
+
+
+def _alone_in(gid: int, uid: int) -> bool:
+    """Whether no other user has ``gid`` as their primary group (``gr_mem`` lists only the others:
+    ``useradd -g alice bob`` leaves it empty). Once per process: the user database is walked. why not
+    functools: this module is on the hooks' path, which imports nothing it does not need."""
+    if (gid, uid) not in _ALONE:
+        import pwd
+
+        _ALONE[gid, uid] = not any(u.pw_gid == gid and u.pw_uid != uid for u in pwd.getpwall())
+    return _ALONE[gid, uid]
 
 
 def make(path: str, strict: bool = False, uid: int | None = None) -> str:
