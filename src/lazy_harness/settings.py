@@ -581,3 +581,38 @@ def uninstall(path: str, backup: str | None = None) -> Change:
     except OSError as exc:
         raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return Change(path, "updated", removed)
+
+
+def package_folder(argv: list[str]) -> str | None:
+    """The folder a hook command of ours appends to the import path (``-S -c 'import sys;
+    sys.path.append("<folder>"); ...'``), or None. why: with ``-S`` that folder is the only way the
+    hook finds the package."""
+    if "-c" not in argv[:-1]:
+        return None
+    found = re.search(r"sys\.path\.append\((\"(?:[^\"\\]|\\.)*\")\)", argv[argv.index("-c") + 1])
+    if not found:
+        return None
+    try:
+        return json.loads(found.group(1))
+    except ValueError:
+        return None
+
+
+def other_install(commands: list[str]) -> list[str]:
+    """The folders other than this ``lh``'s own the hook ``commands`` load lazy_harness from (another
+    virtualenv, an install not upgraded). why: its version then runs the hooks, while this one runs the
+    commands and the worker: two versions of the index and the caches, each taking the other's for
+    damage and building its own again."""
+    mine = package_folder(split_command(command_for("SessionStart")))
+    if mine is None:
+        return []
+    folders = {f for c in commands if (f := package_folder(split_command(c)))}
+    return sorted(f for f in folders if os.path.realpath(f) != os.path.realpath(mine))
+
+
+def split_command(command: str) -> list[str]:
+    """``command`` as argv, as a shell splits it; [] when it cannot be split (an unclosed quote)."""
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return []

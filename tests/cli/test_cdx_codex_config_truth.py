@@ -151,3 +151,22 @@ def test_hooks_on_in_config_toml_installs_and_trusts_as_before(isolated_home, co
     assert r.code == 0, r.out
     assert trust_of(r.out).startswith("trust: 4 hooks trusted")
     assert row(codex_rows(invoke("doctor").out), "codex trust") == "ok    codex trust: Codex trusts our hooks"
+
+
+def test_doctor_warns_when_codexs_hooks_load_another_install(isolated_home, codex_bin, project, tmp_path):
+    from pathlib import Path
+
+    from lazy_harness import settings
+    from lazy_harness.cli import hooks_codex
+
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    hooks_json = Path(hooks_codex.inspect(str(project)).path)
+    mine = settings.package_folder(settings.split_command(settings.command_for("SessionStart")))
+    other = tmp_path / "other-venv" / "site-packages"
+    (other / "lazy_harness" / "hooks").mkdir(parents=True)
+    (other / "lazy_harness" / "hooks" / "launch.py").write_text("")
+    text = hooks_json.read_text(encoding="utf-8")
+    assert mine and mine in text
+    hooks_json.write_text(text.replace(mine, str(other)), encoding="utf-8")
+    hooks = row(codex_rows(invoke("doctor").out), "codex hooks")
+    assert hooks.startswith("warn  codex hooks: ") and str(other) in hooks and "another install" in hooks, hooks

@@ -489,7 +489,7 @@ def test_hooks_that_load_another_install_warn_with_the_fix(tmp_path, monkeypatch
     healthy(monkeypatch, tmp_path)
     settings_file = paths.user_settings_file()
     text = Path(settings_file).read_text(encoding="utf-8")
-    mine = doctor._package_folder(doctor._split(doctor.settings.command_for("SessionStart")))
+    mine = doctor.settings.package_folder(doctor.settings.split_command(doctor.settings.command_for("SessionStart")))
     other = tmp_path / "other-venv" / "site-packages"
     (other / "lazy_harness" / "hooks").mkdir(parents=True)
     (other / "lazy_harness" / "hooks" / "launch.py").write_text("")

@@ -388,7 +388,7 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
             r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
         elif missing:
             r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
-        elif other := _other_install([o.command for o in f.ours]):
+        elif other := settings.other_install([o.command for o in f.ours]):
             r.line("warn", "hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
                    "install than this lh's: that version runs the hooks, this one the commands and the worker",
                    "lh hooks install" + (" --project" if f.label == "project" else "") + " (with this lh)")
@@ -444,41 +444,11 @@ def _runnable(program: str) -> bool:
     return not interpreter or not os.path.isabs(interpreter[0]) or os.access(interpreter[0], os.X_OK)
 
 
-def _package_folder(argv: list[str]) -> str | None:
-    """The folder a hook command of ours appends to the import path (``-S -c 'import sys;
-    sys.path.append("<folder>"); ...'``), or None. why: with ``-S`` that folder is the only way the
-    hook finds the package."""
-    import json
-    import re
-
-    if "-c" not in argv[:-1]:
-        return None
-    found = re.search(r"sys\.path\.append\((\"(?:[^\"\\]|\\.)*\")\)", argv[argv.index("-c") + 1])
-    if not found:
-        return None
-    try:
-        return json.loads(found.group(1))
-    except ValueError:
-        return None
-
-
 def _package_gone(argv: list[str]) -> str | None:
-    """:func:`_package_folder` when it holds no lazy_harness any more, else None."""
-    parent = _package_folder(argv)
+    """:func:`lazy_harness.settings.package_folder` when it holds no lazy_harness any more, else None."""
+    parent = settings.package_folder(argv)
     return None if parent is None or os.path.isfile(os.path.join(parent, "lazy_harness", "hooks", "launch.py")) \
         else parent
-
-
-def _other_install(commands: list[str]) -> list[str]:
-    """The folders other than this ``lh``'s own the hook ``commands`` load lazy_harness from (another
-    virtualenv, an install not upgraded). why: its version then runs the hooks, while this one runs the
-    commands and the worker: two versions of the index and the caches, each taking the other's for
-    damage and building its own again."""
-    mine = _package_folder(_split(settings.command_for("SessionStart")))
-    if mine is None:
-        return []
-    folders = {f for c in commands if (f := _package_folder(_split(c)))}
-    return sorted(f for f in folders if os.path.realpath(f) != os.path.realpath(mine))
 
 
 def _older_form(command: str) -> bool:
@@ -491,11 +461,7 @@ def _older_form(command: str) -> bool:
     return "-I" not in argv[1:at] or at + 1 >= len(argv) or settings.GONE not in argv[at + 1]
 
 
-def _split(command: str) -> list[str]:
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return []
+_split = settings.split_command
 
 
 def _check_writable(r: Report, check: str, folder: str) -> None:

@@ -196,9 +196,14 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
     events = [o.event for o in found.ours]
     missing = [e for e in settings.CODEX_EVENTS if e not in events]
     detail = f"{found.path}: {', '.join(events)}"
+    other = settings.other_install([o.command for o in found.ours])
     rows: list[tuple[str, str, str, str | None]] = [
         ("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
-        if missing else ("ok", "codex hooks", detail, None)]
+        if missing else
+        ("warn", "codex hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
+         "install than this lh's: that version runs the hooks, this one the commands and the worker",
+         "lh hooks install --agent codex (with this lh)")
+        if other else ("ok", "codex hooks", detail, None)]
     if found.trust == codex_trust.TRUSTED:
         rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
     elif found.trust.startswith("not trusted"):
