@@ -61,10 +61,9 @@ def test_a_git_config_others_could_write_is_refused_and_what_it_names_never_runs
     assert not planted.exists()
 
 
-
-def test_doctor_fails_on_a_sync_repository_others_could_write(tmp_path):
+def _synced_here(tmp_path) -> str:
+    """This (isolated) home synced once with a bare remote, as ``lh sync`` leaves it; its ``.git``."""
     from lazy_harness import config, paths, sync
-    from tests.cli.lhrun import invoke
 
     remote = tmp_path / "remote.git"
     _git("init", "-q", "--bare", str(remote))
@@ -73,8 +72,14 @@ def test_doctor_fails_on_a_sync_repository_others_could_write(tmp_path):
     with open(cfg_file, "w", encoding="utf-8") as fh:
         fh.write(f'[sync]\nremote = "{remote}"\n')
     sync.run(config.load(os.environ), os.environ)
+    return os.path.join(paths.data_dir(os.environ), ".git")
+
+
+def test_doctor_fails_on_a_sync_repository_others_could_write(tmp_path):
+    from tests.cli.lhrun import invoke
+
+    gitdir = _synced_here(tmp_path)
     assert "ok    sync" in invoke("doctor").out
-    gitdir = os.path.join(paths.data_dir(os.environ), ".git")
     os.chmod(os.path.join(gitdir, "config"), 0o666)
     r = invoke("doctor")
     assert r.code == 1, r.out
@@ -142,17 +147,9 @@ def test_an_entry_of_another_users_gets_the_hint_that_gives_it_back(two):
 
 
 def test_status_names_a_refused_repository_on_its_sync_line_and_shows_the_rest(tmp_path):
-    from lazy_harness import config, paths, sync
     from tests.cli.lhrun import invoke
 
-    remote = tmp_path / "remote.git"
-    _git("init", "-q", "--bare", str(remote))
-    cfg_file = paths.config_file(os.environ)
-    os.makedirs(os.path.dirname(cfg_file), mode=0o700, exist_ok=True)
-    with open(cfg_file, "w", encoding="utf-8") as fh:
-        fh.write(f'[sync]\nremote = "{remote}"\n')
-    sync.run(config.load(os.environ), os.environ)
-    os.chmod(os.path.join(paths.data_dir(os.environ), ".git", "config"), 0o666)
+    os.chmod(os.path.join(_synced_here(tmp_path), "config"), 0o666)
     r = invoke("status")
     assert r.code == 0, r.out + r.err
     line = next(ln for ln in r.out.splitlines() if ln.lstrip().startswith("sync:"))

@@ -8,18 +8,7 @@ import os
 
 from lazy_harness import paths, private
 from tests.cli.lhrun import invoke
-
-
-def foreign(monkeypatch, folder: str) -> None:
-    """``folder`` looks owned by another user to every check of private.py."""
-    real = private.problem
-
-    def problem(path, strict=False, uid=None):
-        if os.path.abspath(path) == os.path.abspath(folder):
-            return real(path, strict, uid=os.geteuid() + 1)  # why: our own folder, judged for another owner
-        return real(path, strict, uid)
-
-    monkeypatch.setattr(private, "problem", problem)
+from tests.cli.test_cliown_foreign_folders import foreign
 
 
 def one_refusal(err: str, folder: str) -> None:

@@ -1,7 +1,7 @@
 """The recurrences the worker keeps (``<state>/recurred``) and those SessionStart told
 (``<state>/recurred-told``) grow past what one read takes (``usage.MAX_SEEN``). Both are appended to,
 so what is new is at their end: each is read from its newest end (``usage.newest_text``); a recurrence
-appended past the cap is still told once, and one told stays told (review r9, recurred_past_cap.py)."""
+appended past the cap is still told once, and one told stays told."""
 
 import os
 

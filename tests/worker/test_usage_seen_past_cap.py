@@ -1,8 +1,8 @@
-"""A session whose showings file (``<state>/<session>.seen``) grows past 1 MiB between two distillations
-(review r9, usage_seen_past_cap.py). The worker's accounting dates a ``session`` line at each showing
-with the characters injected up to it since the session began: it reads the whole file, so the totals
-are the session's (not a window's counted from 0), and the second distillation adds no line the first
-wrote (a window-relative total is a new ``chars`` and was appended again)."""
+"""A session whose showings file (``<state>/<session>.seen``) grows past 1 MiB between two
+distillations. The worker's accounting dates a ``session`` line at each showing with the characters
+injected up to it since the session began: it reads the whole file, so the totals are the session's
+(not a window's counted from 0), and the second distillation adds no line the first wrote (a
+window-relative total is a new ``chars`` and was appended again)."""
 
 import os
 import time

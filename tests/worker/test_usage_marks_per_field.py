@@ -1,16 +1,15 @@
-"""worker/usage.py and worker/evidence.py after review r9 (docs/how/usage.md): an entry's marks are read
+"""worker/usage.py and worker/evidence.py (docs/how/usage.md): an entry's marks are read
 in each of its fields alone, never in a phrase that runs from one field into the next; and a mark
 followed by ``-`` and a word character is inside a longer name (``--no-cache`` in ``--no-cache-dir``),
 so it is no use. The transcript is the one recorded from the real CLI (tests/fixtures)."""
 
-import os
 from pathlib import Path
 
 from lazy_harness import paths
-from lazy_harness.memory import entries, files, ids, learnings, usage, usage_log
-from lazy_harness.memory.files import iso_epoch
+from lazy_harness.memory import ids, learnings, usage, usage_log
 from lazy_harness.worker import evidence
 from lazy_harness.worker import usage as accounting
+from tests.worker.test_usefx_usage import FIRST_ACT, _write  # the same entries, written the same way
 from tests.support import memory_samples as ms
 from tests.support.sessions import place
 
@@ -23,16 +22,6 @@ STAGING = {"summary": "Keep the staging database on the same minor version as pr
 TAGGED = {"summary": "Keep the reporting replica on the same minor version as production",
           "tags": ["postgres", "replica", "upgrades", "staging"]}
 NO_CACHE = {"summary": "Docker images are built with `docker build --no-cache` so base images are fresh"}
-# interactive.jsonl: the first act (Bash `echo hi`)
-FIRST_ACT = iso_epoch("2026-11-22T02:21:47.839Z")
-
-
-def _write(mdir: str, kind: str, item: dict) -> str:
-    os.makedirs(mdir, exist_ok=True)
-    meta = {"project": "p", "session_id": "earlier", "task_id": "t"}
-    with open(os.path.join(mdir, files.FAILURES if kind == "failure" else files.DECISIONS), "a") as fh:
-        fh.write(entries.json_line(entries.record(kind, item, meta, 1.0)) + "\n")
-    return ids.entry_id(kind, item["summary"])
 
 
 def _words(act: str) -> str:
