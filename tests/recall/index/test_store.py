@@ -475,3 +475,15 @@ def test_a_word_with_a_dotted_capital_i_is_found_however_it_is_typed(tmp_path):
         assert len(word) == 1, (typed, word)
         got = found_by(conn, word[0], where, args, 5)
         assert [r[8] for r in got] == ["İzmir warehouse orders ship from the second depot"], typed
+
+
+def test_a_where_with_braces_searches_as_written(tmp_path):
+    """``candidates`` fills its ``IN (...)`` lists with str.format: a brace in the caller's ``where``
+    (a literal in its SQL) is text, not a field of that format."""
+    mem = setup(tmp_path, 3)
+    conn = store.connect(paths.recall_index_file())
+    store.refresh_within(conn, [mem], None)
+    where, args = lookup.scope_sql([mem], "proj")
+    plain = {r[1] for r in found_by(conn, "queues", where, args, 10)}
+    braced = {r[1] for r in found_by(conn, "queues", f"({where}) AND e.title <> '{{x}}'", args, 10)}
+    assert len(plain) == 3 and braced == plain

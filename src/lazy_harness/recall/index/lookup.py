@@ -313,7 +313,9 @@ def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], whe
     groups it matches. With ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
     # why: two projects can hold the same decision or failure id (it comes from the summary): hidden in
     # its own memory folder only. A learning is one file whichever project sees it: hidden everywhere
-    keep = f"{where}{'' if hidden_too else VISIBLE}"
+    # why the braces doubled: ``rows_in`` fills the ``IN ({})`` with str.format, which would read any
+    # brace of ``where`` as a field of its own
+    keep = f"{where}{'' if hidden_too else VISIBLE}".replace("{", "{{").replace("}", "}}")
 
     def visible(rowids: list[int]) -> set[int]:
         return {r for (r,) in rows_in(conn, f"SELECT e.rowid FROM entry e WHERE {keep} AND e.rowid IN ({{}})",
