@@ -12,8 +12,14 @@ from tests.eval import build_static_model
 
 
 def test_the_builder_writes_the_folder_the_package_reads():
-    assert os.path.samefile(build_static_model.MODEL_DIR, static_model.MODEL_DIR)
-    assert os.path.samefile(build_static_model.MODULE, static_model.__file__)
+    """The same places inside the package, whether it runs from the source tree or an install."""
+    import lazy_harness
+
+    installed = os.path.dirname(os.path.abspath(lazy_harness.__file__))
+    source = os.path.join(build_static_model.REPO, "src", "lazy_harness")
+    assert os.path.isdir(build_static_model.MODEL_DIR) and os.path.isfile(build_static_model.MODULE)
+    assert os.path.relpath(build_static_model.MODEL_DIR, source) == os.path.relpath(static_model.MODEL_DIR, installed)
+    assert os.path.relpath(build_static_model.MODULE, source) == os.path.relpath(static_model.__file__, installed)
 
 
 def test_pin_writes_the_new_files_digests_into_the_module(tmp_path):
