@@ -76,6 +76,7 @@ HOT = (
     "lazy_harness.memory.held", "lazy_harness.recall.prompt.admit",
     "lazy_harness.memory.approval",  # os-only: the person's key and an approval's MAC (_sha256 at call time)
     "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)
+    "lazy_harness.memory.intent",  # os and jsonload only: a killed writer's unfinished persist (a stat)
     # the recall subpackages' __init__ hold only a docstring (ADR 0047)
     "lazy_harness.recall", "lazy_harness.recall.readback", "lazy_harness.recall.prompt", "lazy_harness.recall.index",
     "lazy_harness.recall.embed", "lazy_harness.recall.resident",

@@ -111,7 +111,7 @@ def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False)
     if plugin:
         step(s, welcome)
     s.load_config()  # why: not a step: without the config no step can run; entry.py logs the error
-    for each in (sweep, waiting_tasks, pull, index_check, person_notice, migration):
+    for each in (sweep, waiting_tasks, pull, unfinished, index_check, person_notice, migration):
         step(s, each)
     if s.cfg["context"]["enabled"]:
         for each in (read_digest, remember_shown, hold_left_out, tell_recurred):
@@ -238,6 +238,15 @@ def pull(s: Start) -> str:
     if SYNC_REFUSED in said:  # why the person: sync stays stopped until they fix it; hooks.log alone hides it
         s.person.append(f"lazy-harness: {said.removeprefix('pull failed: ')} (lh doctor says what to run)")
     return f" ({said or 'pull ended without a word'})"
+
+
+def unfinished(s: Start) -> str:
+    """Roll back what a worker killed before its commit left in this project's memory (ADR 0021):
+    the digest never shows entries that never counted as written. A ``stat`` when there are none."""
+    from lazy_harness.memory import intent
+
+    mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
+    return "".join(f" ({line})" for line in intent.settle(mdir, s.env))
 
 
 def index_check(s: Start) -> str:

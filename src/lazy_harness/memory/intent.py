@@ -29,11 +29,10 @@ its lock calls ``recover`` first, so no line of another writer is ever cut.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 
 from lazy_harness import jsonload, paths
+from lazy_harness import sha as sha_module
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, read_bytes, write_all
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -44,12 +43,12 @@ if TYPE_CHECKING:
 
 
 def _file(memory_dir: str, env: Env | None = None) -> str:
-    digest = hashlib.sha256(os.path.realpath(memory_dir).encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    digest = sha_module.sha256()(os.path.realpath(memory_dir).encode("utf-8", "surrogateescape")).hexdigest()[:20]
     return os.path.join(paths.persist_intents_dir(env), f"{digest}.jsonl")
 
 
 def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha_module.sha256()(data).hexdigest()
 
 
 class Intent:
@@ -61,7 +60,7 @@ class Intent:
     def _add(self, rec: dict) -> None:
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         try:
-            write_all(fd, (json.dumps(rec) + "\n").encode("utf-8"))
+            write_all(fd, (jsonload.dumps(rec) + "\n").encode("utf-8"))
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -109,7 +108,7 @@ def begin(memory_dir: str, task: str, session: str, appends: dict[str, bytes], h
         head["handoff_md"] = None if handoff_md is None else handoff_md.decode("utf-8", "surrogateescape")
     path = _file(memory_dir, env)
     ensure_dir(os.path.dirname(path))
-    atomic_write(path, json.dumps(head) + "\n")
+    atomic_write(path, jsonload.dumps(head) + "\n")
     return Intent(path, memory_dir)
 
 
@@ -270,6 +269,33 @@ def recover(memory_dir: str, env: Env | None = None) -> list[str]:
     if not os.path.exists(path):
         return []
     return ["rolled back an unfinished persist"] + rollback_file(path, env)
+
+
+def settle(memory_dir: str, env: Env | None = None) -> list[str]:
+    """For a reader (SessionStart, ``lh memory``, the page, a command's index update): roll back a
+    persist of ``memory_dir`` whose writer was killed, so nothing is shown that never committed and
+    what it lists stays there after the next worker's start. Only when no writer holds the folder's
+    lock: a live writer's persist commits or rolls back by itself, and a reader never waits for it.
+    Returns what was done (or why not), for the reader's log. Costs a ``stat`` when there is no record
+    (the usual case)."""
+    if not os.path.exists(_file(memory_dir, env)):
+        return []
+    import fcntl
+
+    try:
+        fd = os.open(memory_dir, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return []
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the lock memory.files.FolderLock takes
+        except BlockingIOError:
+            return []
+        return recover(memory_dir, env)
+    except OSError as exc:  # why: a reader still reads; the next writer or the worker's start tries again
+        return [f"an unfinished persist was not rolled back: {type(exc).__name__}: {exc}"]
+    finally:
+        os.close(fd)
 
 
 def recover_all(env: Env | None = None) -> list[str]:

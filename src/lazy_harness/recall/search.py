@@ -33,8 +33,9 @@ DEEP_MONTHS = 2  # month folders of learnings in which a search looks for hand e
 
 def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, str]:
     """(folder, config, memory folder, learnings folder) of ``project`` (default: the working
-    directory); old files in Claude Code's folder are moved first, each move told through ``say``."""
-    from lazy_harness.memory import migrate
+    directory); old files in Claude Code's folder are moved first, each move told through ``say``, and
+    what a killed writer left unfinished is rolled back (``intent.settle``)."""
+    from lazy_harness.memory import intent, migrate
 
     cwd = os.path.abspath(project or os.getcwd())
     cfg = config.load_checked(env, warn=lambda problem: say(
@@ -43,6 +44,8 @@ def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, st
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
         say(f"lh: {line}", err=True)
+    for line in intent.settle(mdir):
+        say(f"lh: {mdir}: {line}", err=True)
     return cwd, cfg, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)
 
 

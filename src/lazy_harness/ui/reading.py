@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lazy_harness import jsonload, logfile, paths
 from lazy_harness import queue as spool
-from lazy_harness.memory import aliases, files, handoff, handoff_log, handoff_markdown, ids, journal
+from lazy_harness.memory import aliases, files, handoff, handoff_log, handoff_markdown, ids, intent, journal
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall.readback import learnings as heads
@@ -115,7 +115,10 @@ def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Proje
     here = paths.memory_dir(cwd, env, configured)
     out = [Project(os.path.basename(here), project_name(cwd), here, ldir, current=True, folder=cwd)]
     origins = functools.cache(lambda: _origins_by_key(ldir))  # read once, and only when a folder needs it
-    for mdir in paths.all_memory_dirs(env, configured):
+    mdirs = paths.all_memory_dirs(env, configured)
+    for mdir in mdirs:
+        intent.settle(mdir, env)  # why: the page never lists what a writer killed before its commit left
+    for mdir in mdirs:
         if mdir != here:
             out.append(Project(os.path.basename(mdir), _name_of(mdir, origins), mdir, ldir))
     return out

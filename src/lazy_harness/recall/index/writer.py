@@ -53,7 +53,12 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
             fd = try_lock(lock_file(index_path))
     if fd is None:
         return None
+    from lazy_harness.memory import intent
+
     try:
+        for mdir in mdirs:  # why: never index what a writer killed before its commit left (ADR 0021)
+            for line in intent.settle(mdir):
+                log(f"{mdir}: {line}")
         return _update_locked(index_path, mdirs, ldir, log, fresh, deep)
     finally:
         os.close(fd)
