@@ -107,35 +107,40 @@ def _close_item(memory_dir: str, j: journal.Journal, hid: str, reason: str, who:
         raise _not_open(memory_dir, hid)
 
 
-LOCK = ".by-hand.lock"  # in the memory folder: see one_at_a_time
+LOCK = ".by-hand.lock"  # in the memory folder, and in the learnings folder: see one_at_a_time
 
 
 @contextmanager
-def one_at_a_time(memory_dir: str, learnings: bool = False) -> Iterator[None]:
+def one_at_a_time(memory_dir: str, learnings_dir: str | None = None) -> Iterator[None]:
     """Hold the memory folder's lock of the person's changes (``<memory dir>/.by-hand.lock``, never
     deleted; sync's ``*.lock`` keeps it on this machine) while one forget, approve or close checks
     and writes. why: the check ("already forgotten", "is it held", "is it open") read before any
     lock let the same Forget sent from two ``lh ui`` pages, or a page and ``lh memory forget``, write two
     marks and two runs, the undo of one leaving the entry forgotten by the other; the page's own lock
     orders only its own process. An ``flock``: two processes, and two threads of one, wait for each
-    other. Taken first, before every lock the writes take (the folder's, the learnings' status lock,
-    a file's own), and by nothing else: no one holding those waits for it, so nothing deadlocks, and
-    nothing under it calls a model. No memory folder: nothing of it to change, and none is made for
-    the lock, unless ``learnings`` (a change of a learning journals there)."""
-    if learnings:
-        from lazy_harness.atomic import ensure_dir
-
-        ensure_dir(memory_dir)
-    if not os.path.isdir(memory_dir):
-        yield
-        return
+    other. With ``learnings_dir`` (a change of a learning), then the learnings folder's own
+    (``<learnings>/.by-hand.lock``) too. why: a learning of another project is on every project's
+    page, and its file is in the learnings folder every project shares; under the project's lock
+    alone, a Forget or Approve from two projects at once both passed the check and wrote a run in
+    each project's journal. Always in this order, the project's then the learnings', and taken before
+    every lock the writes take (the folder's, the learnings' status lock, a file's own), by nothing
+    else: no one holding those waits for them, so nothing deadlocks, and nothing under them calls a
+    model. No memory folder: nothing of it to change, and none is made for the lock, unless
+    ``learnings_dir`` (a change of a learning journals there); no learnings folder: no learning to
+    change, and none is made for its lock."""
     from lazy_harness import atomic
 
-    fd = atomic.lock(os.path.join(memory_dir, LOCK))
+    if learnings_dir is not None:
+        atomic.ensure_dir(memory_dir)
+    held_fds: list[int] = []
     try:
+        for folder in (memory_dir, learnings_dir):
+            if folder is not None and os.path.isdir(folder):
+                held_fds.append(atomic.lock(os.path.join(folder, LOCK)))
         yield
     finally:
-        os.close(fd)
+        for fd in reversed(held_fds):
+            os.close(fd)
 
 
 def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[[journal.Journal, float], object],
@@ -162,7 +167,7 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
-    with one_at_a_time(memory_dir, learnings=kind == "learning"):
+    with one_at_a_time(memory_dir, learnings_dir if kind == "learning" else None):
         return _forget(memory_dir, learnings_dir, project, entry_id, kind, reason_of(reason), now)
 
 
@@ -335,7 +340,8 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
     wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
     # why under one_at_a_time, from the listing to the run: the same Approve sent twice at once wrote two
     # approvals and two runs; the second now finds the entry no longer held, as after an earlier approval
-    with one_at_a_time(memory_dir, learnings=every or "learning" in map(ids.kind_of, wanted)):
+    of_learnings = every or "learning" in map(ids.kind_of, wanted)
+    with one_at_a_time(memory_dir, learnings_dir if of_learnings else None):
         return _approve(memory_dir, learnings_dir, project, wanted, reason, now, every, cross)
 
 
