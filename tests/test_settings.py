@@ -4,6 +4,7 @@ import json
 import os
 import shlex
 import stat
+import time
 
 import pytest
 
@@ -308,6 +309,8 @@ def test_an_empty_file_reads_as_an_empty_object(tmp_path, content):
 def test_install_on_an_empty_file_then_uninstall_gives_it_back(tmp_path, content):
     target = tmp_path / "settings.json"
     target.write_bytes(content)
+    then = time.time() - 60  # why: made a minute ago (a file emptied just now waits to be written)
+    os.utime(target, (then, then))
     change = settings.install(str(target), python=PY)
     assert change.action == "updated"
     assert set(our_commands(json.loads(target.read_text()))) == set(settings.EVENTS)

@@ -6,8 +6,10 @@ or the ``lh-hook`` console script; every other key and entry is kept exactly as 
 Two command forms: the absolute interpreter (``<python> -I -S -c '<launcher>' <Event>``, see
 ``command_for``, for files of this machine) and the portable ``lh-hook <Event>`` (for a project file
 shared through git: it names no path of this machine, ``lh-hook`` is found on PATH).
-An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it.
-Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event, so uninstall can
+An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it; install waits for one of 0 bytes
+written moments ago (another program writing it in place, ``_read_settled``).
+Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event (one moved into a
+narrower SessionStart or SessionEnd group is moved back: ``_narrow``), so uninstall can
 remove them and the groups, lists and ``hooks`` key that exist only because of us, and give back
 the original file. Output uses the file's own indentation and trailing newline (Claude Code writes
 indent 2), so a round trip does not reformat it. See docs/adr/0003-owning-our-settings-entries.md.
@@ -46,6 +48,12 @@ EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 5, "User
 CODEX_EVENTS: dict[str, int] = {"SessionStart": 10, "Stop": 10, "SessionEnd": 3, "UserPromptSubmit": 5}
 CODEX = "codex"
 AGENT_FLAG = "--agent"  # why: Codex's payloads look like Claude Code's; the command says which agent runs it
+# events whose matcher narrows when a group runs: SessionStart matches the source (startup, resume, clear,
+# compact), SessionEnd the reason; the others run every group (claude-code-facts.md)
+MATCHED_EVENTS = ("SessionStart", "SessionEnd")
+EVERY = ("", "*")  # matchers that match everything (a group without a matcher too)
+BUSY_AGE = 2.0  # seconds: an empty file written this recently is another program's write in progress
+SETTLE_LOOKS, SETTLE_STEP = 20, 0.05  # how often and how far apart install looks again: at most a second
 BACKUP_SUFFIX = ".lh-backup"
 BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
 INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
@@ -72,6 +80,7 @@ class Ours:
     event: str
     command: str
     timeout: object
+    narrow: str | None = None  # the matcher (as JSON) of a group that does not match every source or reason
 
 
 @dataclass
@@ -134,6 +143,16 @@ def is_ours(entry: object) -> bool:
     """Ours whatever the interpreter and its options (``-I -S`` now, ``-S -P`` before): a reinstall
     from another venv or version replaces, never duplicates."""
     return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
+
+
+def _json_type(value: object) -> str:
+    """What ``value`` is in JSON's words (``null``, ``an object``, ``true``), for messages."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    for kind, word in ((dict, "an object"), (list, "an array"), (str, "a string"), ((int, float), "a number")):
+        if isinstance(value, kind):
+            return word
+    return type(value).__name__
 
 
 class _Unwritable(ValueError):
@@ -229,8 +248,40 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
                  else str(exc))
         raise SettingsError(f"{path}: not valid JSON ({where}); left untouched", hint) from None
     if not isinstance(data, dict):
-        raise SettingsError(f"{path}: expected a JSON object at the top level, got {type(data).__name__}; "
+        raise SettingsError(f"{path}: expected a JSON object at the top level, got {_json_type(data)}; "
                             "left untouched", hint)
+    return data, raw
+
+
+_pause = time.sleep  # the wait between two looks at a file being written
+
+
+def _written_just_now(path: str) -> bool:
+    """Whether ``path`` was modified in the last BUSY_AGE seconds. why the wall clock (not an injected
+    ``now``): the file system stamped the mtime with it; and either side of it, as a clock a little
+    behind a network folder's still sees a file written moments ago."""
+    try:
+        return abs(time.time() - os.stat(path).st_mtime) < BUSY_AGE
+    except OSError:
+        return False
+
+
+def _read_settled(path: str) -> tuple[dict | None, bytes | None]:
+    """``read(path)``, but a file of 0 bytes written moments ago is not taken for ``{}``: it is another
+    program's write in progress (one that truncates, then writes, as Node's writeFileSync does), and
+    our hooks written over it would lose the person's settings. It is looked at again a few times, a
+    short while apart (at most a second); still empty then, it is ``{}``, as an older empty file is
+    (``touch`` and then ``lh hooks install``)."""
+    data, raw = read(path)
+    if raw != b"" or not _written_just_now(path):
+        return data, raw
+    for _ in range(SETTLE_LOOKS):
+        _pause(SETTLE_STEP)
+        try:
+            if os.stat(path).st_size:
+                return read(path)
+        except FileNotFoundError:
+            return read(path)
     return data, raw
 
 
@@ -247,9 +298,19 @@ def _groups(data: dict) -> Iterator[tuple[str, list, int, dict]]:
                 yield event, groups, i, group
 
 
+def _narrow(event: str, group: dict) -> str | None:
+    """The matcher of ``group`` as JSON when it keeps an entry for ``event`` from running at every source
+    (SessionStart) or reason (SessionEnd), else None. A null matcher counts as narrow: it matches
+    nothing for certain (Claude Code may drop the whole file for it), and ours goes to a group of its own."""
+    matcher = group.get("matcher", "")
+    if event not in MATCHED_EVENTS or matcher in EVERY:
+        return None
+    return json.dumps(matcher, ensure_ascii=False)
+
+
 def find_ours(data: dict) -> list[Ours]:
     """Our entries in file order."""
-    return [Ours(event, entry["command"], entry.get("timeout"))
+    return [Ours(event, entry["command"], entry.get("timeout"), _narrow(event, group))
             for event, _, _, group in _groups(data) for entry in group["hooks"] if is_ours(entry)]
 
 
@@ -260,7 +321,9 @@ def null_matchers(data: dict) -> list[str]:
 
 
 def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
-    """Remove our entries in place, except one per event in ``keep`` (set to the wanted entry).
+    """Remove our entries in place, except one per event in ``keep`` (set to the wanted entry), and that
+    one only in a group that runs it at every source or reason (``_narrow``): from a narrower group it is
+    removed, the person's entries stay there, and ``merged`` adds it back in a group of its own.
 
     Groups, event lists and the ``hooks`` key that become empty because ours left are removed;
     ones that were already empty stay. Returns the events whose entries were removed.
@@ -284,7 +347,7 @@ def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
                 for entry in entries:
                     if not is_ours(entry):
                         left.append(entry)
-                    elif event in keep and event not in kept:
+                    elif event in keep and event not in kept and _narrow(event, group) is None:
                         kept.add(event)
                         left.append(keep[event])
                     else:
@@ -310,10 +373,10 @@ def merged(data: dict, events: dict[str, int], python: str | None = None, portab
     out = copy.deepcopy(data)
     hooks = out.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise SettingsError(f"\"hooks\" is {type(hooks).__name__}, expected an object")
+        raise SettingsError(f"\"hooks\" is {_json_type(hooks)}, expected an object")
     for event in events:
         if not isinstance(hooks.get(event, []), list):
-            raise SettingsError(f"\"hooks.{event}\" is {type(hooks[event]).__name__}, expected a list")
+            raise SettingsError(f"\"hooks.{event}\" is {_json_type(hooks[event])}, expected an array")
     wanted = {event: {"type": "command", "command": command_for(event, python, portable, agent=agent),
                      "timeout": timeout}
               for event, timeout in events.items()}
@@ -389,27 +452,27 @@ def _kept_already(base: str, rest: str) -> str | None:
     return None
 
 
-def _backup(base: str, raw: bytes, data: dict, now: float) -> str:
+def _backup(base: str, raw: bytes, data: dict, now: float) -> tuple[str, bool]:
     """Keep the bytes we are about to replace (``raw``, parsed: ``data``). ``base``
     (``<file>.lh-backup``) holds the first original; a later, different original gets a dated name
     beside it. A file that differs from a kept backup only in our own entries (a reinstall from a
     moved venv or another Python) is not kept again: uninstall gives back the person's part, which
-    a backup already holds."""
+    a backup already holds. Returns the backup and whether this call made it."""
     try:
         with open(base, "rb") as fh:
             if fh.read() == raw:
-                return base
+                return base, False
     except FileNotFoundError:
         if atomic_write(base, raw, exclusive=True):
-            return base
+            return base, True
     kept = _kept_already(base, _without_ours(data))
     if kept is not None:
-        return kept
+        return kept, False
     stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime(now))
     candidate, n = f"{base}.{stamp}", 1
     while not atomic_write(candidate, raw, exclusive=True):
         candidate, n = f"{base}.{stamp}-{n}", n + 1
-    return candidate
+    return candidate, True
 
 
 def _refuse_read_only(path: str, command: str) -> None:
@@ -484,6 +547,27 @@ def _write(path: str, data: bytes, raw: bytes | None) -> None:
         os.chmod(real, mode)  # why: the umask may have narrowed the mode of the replacement
 
 
+def _write_kept(path: str, text: bytes, raw: bytes | None, data: dict, backup: str, now: float) -> str | None:
+    """Keep a backup of ``raw`` (``_backup``), then write ``text``; returns the backup. When nothing is
+    written (the file changed meanwhile, a write error), a backup this call made is removed again: a
+    refused install leaves the folder as it found it."""
+    kept, made = None, False
+    try:
+        if raw is not None:
+            kept, made = _backup(backup, raw, data, now)
+        _write(path, text, raw)
+        return kept
+    except (SettingsError, OSError) as exc:
+        if kept is not None and made and read_bytes(os.path.realpath(path)) != text:
+            try:
+                os.unlink(kept)
+            except OSError:
+                pass  # why: left behind, it is a copy of the file as it was, never a loss
+        if isinstance(exc, SettingsError):
+            raise
+        raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
 def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
             now: float | None = None, portable: bool = False, backup: str | None = None,
             agent: str | None = None) -> Change:
@@ -491,7 +575,7 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     for ``agent`` codex), in the absolute form or, with ``portable``, the ``lh-hook`` form.
     ``backup``: where the first original is kept (default ``<path>.lh-backup``; see :func:`backup_file`)."""
     events = dict((CODEX_EVENTS if agent == CODEX else EVENTS) if events is None else events)
-    data, raw = read(path)
+    data, raw = _read_settled(path)
     try:
         new = merged(data or {}, events, python, portable, agent)
     except SettingsError as exc:
@@ -503,13 +587,7 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
         return change
     backup = backup or path + BACKUP_SUFFIX
     _refuse(path, backup, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
-    text = render(new, raw)
-    try:
-        if raw is not None:
-            change.backup = _backup(backup, raw, data or {}, time.time() if now is None else now)
-        _write(path, text, raw)
-    except OSError as exc:
-        raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    change.backup = _write_kept(path, render(new, raw), raw, data or {}, backup, time.time() if now is None else now)
     change.action = "created" if raw is None else "updated"
     return change
 

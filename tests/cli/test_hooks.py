@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 from lazy_harness import config, paths, settings
 
@@ -167,6 +168,8 @@ def test_install_project_with_a_folder_and_an_existing_empty_file(isolated_home,
     target = tmp_path / "proj" / ".claude" / "settings.json"
     target.parent.mkdir(parents=True)
     target.write_bytes(b"")
+    then = time.time() - 60  # why: made a minute ago (a file emptied just now waits to be written)
+    os.utime(target, (then, then))
     r = invoke("hooks", "install", "--project", str(tmp_path / "proj"))
     assert r.code == 0, r.err
     assert f"settings: {target} (updated)" in r.out

@@ -388,6 +388,12 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
             r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
         elif missing:
             r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
+        elif narrow := [o for o in f.ours if o.narrow is not None]:
+            where = "; ".join(f"{o.event} sits in a group with \"matcher\": {o.narrow}" for o in narrow)
+            r.line("warn", "hooks", f"{detail}: {where}, so it runs only when that matches (a SessionStart not "
+                   "at every resume, /clear and compaction; a SessionEnd not at every end)",
+                   "lh hooks install" + (" --project" if f.label == "project" else "")
+                   + " (moves it into a group that matches everything)")
         elif other := settings.other_install([o.command for o in f.ours]):
             r.line("warn", "hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
                    "install than this lh's: that version runs the hooks, this one the commands and the worker",
