@@ -2,6 +2,7 @@
 log one line naming the folder, and leave it as it was. Stop and SessionEnd only queue: for a cache
 or data folder that fails they still queue the session, and the worker waits until it is fixed."""
 
+import json
 import os
 import time
 
@@ -25,7 +26,13 @@ def test_a_hook_skips_on_a_folder_others_may_write(event, what):
     os.makedirs(folder)
     os.chmod(folder, 0o777)
     r = run_hook(event, dict(PAYLOAD, hook_event_name=event))
-    assert r.returncode == 0 and r.stdout == b"" and r.stderr == b""
+    assert r.returncode == 0 and r.stderr == b""
+    if (event, what) == ("SessionStart", "config"):
+        # the person is told why no memory comes back (a refused config alone: tests/hooks/test_cfgfx_*)
+        told = json.loads(r.stdout)
+        assert set(told) == {"systemMessage"} and folder in told["systemMessage"], told
+    else:
+        assert r.stdout == b""
     lines = hook_log(paths.claude_dir())
     assert len(lines) == 1 and f"skipped: {folder} is open to group or others (mode 0777); see lh doctor" in lines[0]
     assert os.listdir(folder) == []  # nothing read from or written into it

@@ -126,7 +126,9 @@ def _snapshot_path(env: Mapping[str, str] | None = None) -> str:
 
 
 def load_fast(env: Mapping[str, str] | None = None) -> Config:
-    """Config for hooks: a JSON snapshot keyed by config.toml's path, device, inode, mtime and size.
+    """Config for hooks: a JSON snapshot keyed by config.toml's path, device, inode, mtime and size,
+    and by the value of each environment variable the compile looked up (``$MEMROOT`` of ``[memory]
+    path = "$MEMROOT/mem"``: set or not, it decides whether the file is valid).
 
     Never raises: an unreadable or invalid file yields defaults for the bad keys (the loop stays
     off unless ``enabled`` itself parsed as true) and its first problem under :data:`INVALID`
@@ -148,7 +150,8 @@ def load_fast(env: Mapping[str, str] | None = None) -> Config:
         cached = _cached(env, stamp)
         if cached is not None:
             return cached
-        values, keep = _parse_descriptor(fd, path, env)
+        seen = _Looked(os.environ if env is None else env)
+        values, keep = _parse_descriptor(fd, path, seen)
     finally:
         if fd is not None:
             os.close(fd)
@@ -156,23 +159,45 @@ def load_fast(env: Mapping[str, str] | None = None) -> Config:
         return values
     import json
 
+    looked = sorted([name, seen.get(name) or ""] for name in seen.names)
     try:
-        atomic_write(_snapshot_path(env), json.dumps({"stamp": stamp, "values": values}))
+        atomic_write(_snapshot_path(env), json.dumps({"stamp": stamp, "env": looked, "values": values}))
     except OSError:
         pass
     return values
 
 
 def _cached(env: Mapping[str, str] | None, stamp: list) -> Config | None:
-    """The snapshot's values when it was compiled from the file of ``stamp``, else None."""
+    """The snapshot's values when it was compiled from the file of ``stamp`` with the environment
+    variables it looked up as they are now, else None."""
+    e = os.environ if env is None else env
     try:
         with open(_snapshot_path(env), "rb") as fh:
             cached = jsonload.loads(fh.read())
-        if cached.get("stamp") == stamp:
+        # why "env" required: a snapshot without it was compiled by a version that did not record
+        # the variables, and may hold "$MEMROOT is not set" for a variable set since
+        if cached.get("stamp") == stamp and all((e.get(name) or "") == value for name, value in cached["env"]):
             return cached["values"]
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         pass
     return None
+
+
+class _Looked(dict):
+    """The environment as a compile of config.toml sees it, noting each variable it looks up (the
+    ones a folder's value names): their values are part of the snapshot's key."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        super().__init__(env)
+        self.names: set[str] = set()
+
+    def get(self, name: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        self.names.add(name)
+        return super().get(name, default)
+
+    def __getitem__(self, name: str) -> str:
+        self.names.add(name)
+        return super().__getitem__(name)
 
 
 def _parse_descriptor(fd: int | None, path: str, env: Mapping[str, str] | None) -> tuple[Config, bool]:

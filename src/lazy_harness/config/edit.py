@@ -63,9 +63,11 @@ def render_example() -> str:
 def set_value(text: str, section: str, key: str, value: object) -> str:
     """``text`` with ``[section] key = value``, changing only that line (comments and layout stay).
 
-    Adds the key under its header, or the section at the end, when absent. Raises ConfigError when
-    the result would not parse to exactly the old document plus this one value (a dotted key, an
-    inline table, a syntax error): the user's file is never rewritten into something else.
+    Adds the key under its header; in a file that writes the section as dotted keys
+    (``compound_loop.min_messages = 2``), a ``section.key = value`` line before the first of them;
+    else the section at the end. Raises ConfigError when the result would not parse to exactly the
+    old document plus this one value (an inline table, a syntax error): the user's file is never
+    rewritten into something else; its hint says what to write, in the form the file uses.
     """
     import re
     import tomllib
@@ -76,6 +78,33 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
     first = re.search(r"\r?\n", text)
     eol = first.group() if first else "\n"  # why: an added line ends as the file's lines do (CRLF kept)
     lines = text.splitlines(keepends=True)
+    start, end = _section_span(lines, section)
+    form, at = _top_level_form(text, section) if start is None else ("table", None)
+    if start is not None:
+        new = _set_in_table(lines, start, end, key, literal, eol)
+    elif form == "dotted" and at is not None:
+        new = "".join(lines[:at - 1] + [f"{section}.{key} = {literal}{eol}"] + lines[at - 1:])
+    else:
+        glue = "" if not text or text.endswith("\n") else eol
+        blank = eol if text.strip() else ""
+        new = f"{text}{glue}{blank}[{section}]{eol}{key} = {literal}{eol}"
+    try:
+        before = tomllib.loads(text)
+        after = tomllib.loads(new)
+    except tomllib.TOMLDecodeError:
+        after, before = None, {}
+    expected = dict(before)
+    old = before.get(section)
+    expected[section] = {**(old if isinstance(old, dict) else {}), key: value}
+    if after != expected:
+        raise ConfigError(f"cannot set {section}.{key} by a safe edit", hint=_by_hand(form, section, key, literal))
+    return new
+
+
+def _section_span(lines: list[str], section: str) -> tuple[int | None, int]:
+    """The index of the ``[section]`` header line (None: no such header) and of the next header."""
+    import re
+
     header = re.compile(r"^\s*\[\s*(\"?)([^\]\"]+)\1\s*\]\s*(#.*)?$")
     start, end = None, len(lines)
     for i, line in enumerate(lines):
@@ -87,35 +116,49 @@ def set_value(text: str, section: str, key: str, value: object) -> str:
             break
         if m.group(2).strip() == section:
             start = i
-    if start is None:
-        glue = "" if not text or text.endswith("\n") else eol
-        blank = eol if text.strip() else ""
-        new = f"{text}{glue}{blank}[{section}]{eol}{key} = {literal}{eol}"
+    return start, end
+
+
+def _set_in_table(lines: list[str], start: int, end: int, key: str, literal: str, eol: str) -> str:
+    """The text with ``key = literal`` under the header at ``start``: its line changed, else added."""
+    import re
+
+    assign = re.compile(r"^(\s*[\"']?" + re.escape(key) + r"[\"']?\s*=\s*)(true|false)?(.*?)(\r?\n)?$")
+    for i in range(start + 1, end):
+        m = assign.match(lines[i])
+        if m:
+            rest = m.group(3) if m.group(2) else ""  # a non-boolean value is replaced whole
+            lines[i] = f"{m.group(1)}{literal}{rest}{m.group(4) or ''}"
+            break
     else:
-        assign = re.compile(r"^(\s*[\"']?" + re.escape(key) + r"[\"']?\s*=\s*)(true|false)?(.*?)(\r?\n)?$")
-        for i in range(start + 1, end):
-            m = assign.match(lines[i])
-            if m:
-                rest = m.group(3) if m.group(2) else ""  # a non-boolean value is replaced whole
-                lines[i] = f"{m.group(1)}{literal}{rest}{m.group(4) or ''}"
-                break
-        else:
-            if not lines[start].endswith("\n"):
-                lines[start] += eol
-            lines.insert(start + 1, f"{key} = {literal}{eol}")
-        new = "".join(lines)
-    try:
-        before = tomllib.loads(text)
-        after = tomllib.loads(new)
-    except tomllib.TOMLDecodeError:
-        after, before = None, {}
-    expected = dict(before)
-    old = before.get(section)
-    expected[section] = {**(old if isinstance(old, dict) else {}), key: value}
-    if after != expected:
-        raise ConfigError(f"cannot set {section}.{key} by a safe edit",
-                          hint=f"set [{section}] {key} = {literal} by hand")
-    return new
+        if not lines[start].endswith("\n"):
+            lines[start] += eol
+        lines.insert(start + 1, f"{key} = {literal}{eol}")
+    return "".join(lines)
+
+
+def _top_level_form(text: str, section: str) -> tuple[str, int | None]:
+    """How a file without a ``[section]`` header writes the section before its first header:
+    ("dotted", line of its first ``section.key = ...``), ("inline", line of ``section = { ... }``)
+    or ("none", None)."""
+    from lazy_harness.config.validate import written_paths
+
+    for n, kind, path in written_paths(text):
+        if kind in ("table", "array"):
+            break  # why: a key after a header belongs to that table, not to the top level
+        if path[:1] == (section,) and kind in ("key", "inline"):
+            return ("dotted" if len(path) > 1 else kind), n
+    return "none", None
+
+
+def _by_hand(form: str, section: str, key: str, literal: str) -> str:
+    """What to write by hand, in the form the file already uses for ``section`` (a ``[section]``
+    header added to a file of dotted keys is a second declaration: TOML refuses the file)."""
+    if form == "dotted":
+        return f"write {section}.{key} = {literal} beside the file's other {section}. lines, by hand"
+    if form == "inline":
+        return f"add {key} = {literal} inside the braces of {section} = {{ ... }}, by hand"
+    return f"write {key} = {literal} under [{section}], by hand"
 
 
 def enable_loop(path: str, unless_off: bool = False) -> str:

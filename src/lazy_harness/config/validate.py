@@ -75,7 +75,7 @@ def _key_line(text: str, section: str, key: str | None) -> int | None:
     (``context = { max_chars = 1 }``, one line in TOML 1.0). For a section, the first line that
     writes it or a key inside it."""
     target = (section,) if key is None else (section, key)
-    for n, kind, path in _written_paths(text):
+    for n, kind, path in written_paths(text):
         if path[:len(target)] == target or (kind == "inline" and target[:len(path)] == path):
             return n
     return None
@@ -85,7 +85,7 @@ _Written = tuple[int, str, tuple[str, ...]]
 
 
 @functools.lru_cache(maxsize=1)  # why: each problem looks its line up; the text is read once per check
-def _written_paths(text: str) -> tuple[_Written, ...]:
+def written_paths(text: str) -> tuple[_Written, ...]:
     """Each header and key line as ``(line, kind, full dotted path)``; kind is "table" ([a.b]),
     "array" ([[a]]), "key" (a.b = ...) or "inline" (a = { ... }). Lines inside a multi-line string
     or array are no headers or keys; keys under an array of tables belong to no [section]."""
@@ -373,6 +373,10 @@ def parse_bytes(raw: bytes, path: str, env: Mapping[str, str] | None = None) -> 
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    if text.startswith("\ufeff"):  # why: tomllib says only "Invalid statement" at line 1, column 1
+        raise ConfigError(f"{path}:1: TOML syntax error at column 1: the file starts with a UTF-8 byte order mark "
+                          "(BOM), which TOML does not allow; save it as UTF-8 without a BOM",
+                          hint="lh config validate") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -393,10 +397,49 @@ def _toml_message(path: str, msg: str) -> str:
     # like the value errors below.
     import re
 
+    msg = _toml_keys(msg)
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if not m:
         return f"{path}: TOML syntax error: {msg}"
     return f"{path}:{m.group(1)}: TOML syntax error at column {m.group(2)}: {msg[:m.start()].strip()}"
+
+
+_TWICE = ("Cannot declare ", " twice")
+_INLINE = "Cannot mutate immutable namespace "
+
+
+def _toml_keys(msg: str) -> str:
+    """tomllib's message with each key it names as a Python tuple (``('compound_loop',)``) in its
+    TOML form, and its two wordings about a table written twice in words of the file's forms."""
+    import ast
+    import re
+
+    def dotted(m: re.Match[str]) -> str:
+        try:
+            names = ast.literal_eval(m.group())
+        except (ValueError, SyntaxError):
+            return m.group()
+        return _key_text(names) if isinstance(names, tuple) and all(isinstance(n, str) for n in names) else m.group()
+
+    msg = re.sub(r"\((?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")(?:, (?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))*,?\)",
+                 dotted, msg)
+    if msg.startswith(_TWICE[0]) and _TWICE[1] + " (" in msg:
+        key, rest = msg[len(_TWICE[0]):].split(_TWICE[1] + " (", 1)
+        return (f"[{key}] declared twice (write its keys under one [{key}] header, or all as {key}.name = ... "
+                f"lines) ({rest}")
+    if msg.startswith(_INLINE) and " (" in msg:
+        key, rest = msg[len(_INLINE):].rsplit(" (", 1)
+        return (f"{key} was written whole as an inline table ({key} = {{ ... }}): a key is added inside its "
+                f"braces ({rest}")
+    return msg
+
+
+def _key_text(names: tuple[str, ...]) -> str:
+    """A dotted key as TOML writes it: bare names as they are, the others quoted (``"a b".c``)."""
+    import json
+    import re
+
+    return ".".join(n if re.fullmatch(r"[A-Za-z0-9_-]+", n) else json.dumps(n) for n in names)
 
 
 def _long_number_message(path: str, text: str, msg: str) -> str:

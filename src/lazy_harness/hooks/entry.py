@@ -77,9 +77,9 @@ def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plug
     # why: another user's folder (a cache in a shared /tmp) is neither read nor written (ADR 0031); Stop
     # and SessionEnd only queue, so a session is not lost for an unsafe cache or data folder: its task
     # waits, and the worker starts only once every folder is safe
-    unsafe = private.first_problem(env, private.PRODUCER if event in ("Stop", "SessionEnd") else None)
+    unsafe = private.first_unsafe(env, private.PRODUCER if event in ("Stop", "SessionEnd") else None)
     if unsafe:
-        return f"skipped: {unsafe}; see lh doctor", None
+        return refused(event, payload, env, now, plugin, *unsafe)
     if plugin and settings_register(event, payload, env, now):
         return None, None  # why: the settings file's run of this event is the one; this one leaves unseen
     if event == "Stop":
@@ -99,6 +99,32 @@ def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plug
 
         return user_prompt.run(payload, env, now)
     return f"unknown event {event!r}", None
+
+
+def refused(event: str, payload: dict, env: Mapping[str, str], now: float, plugin: bool, path: str, why: str
+            ) -> tuple[str | None, str | None]:
+    """What a hook does while ``path``, a folder of ours or config.toml, may not be used (``why``):
+    it skips. When only config.toml is refused (the file, or the folder lazy-harness keeps it in:
+    every folder the hook writes passed), Stop, SessionEnd and SessionStart note the session for
+    the sweep, as for an invalid config.toml, and SessionStart tells the person why and what to run.
+    The refused file is never read: nothing is queued or read back with defaults that may not be
+    the person's (``[memory] path``)."""
+    from lazy_harness import paths
+
+    skipped = f"skipped: {why}; see lh doctor"
+    if event not in ("Stop", "SessionEnd", "SessionStart") or path not in (paths.config_file(env),
+                                                                          paths.own_config_dir(env)):
+        return skipped, None
+    if plugin and settings_register(event, payload, env, now):
+        return None, None  # why: the settings file's run of this event says it; this one leaves unseen
+    from lazy_harness.hooks import producer
+
+    skipped += producer.watch(payload, env)
+    if event != "SessionStart":
+        return skipped, None
+    told = (f"lazy-harness: config.toml is not read ({why}): memory is not read back and sessions wait to be "
+            f"distilled until it is fixed; run: {private.fix(path, why)} (lh doctor lists what is wrong)")
+    return f"{skipped}; told the person", jsonload.dumps({"systemMessage": told}) + "\n"
 
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:

@@ -4,7 +4,8 @@ producer imports the worker). The config :func:`loop_state` loads is passed down
 
 One policy for an invalid config.toml (a wrong value or a syntax error; ADR 0016): distillation
 pauses. Producers queue nothing and start no worker, but the session is still watched, so the sweep
-queues it once the file is fixed; the worker, started anyway, leaves every task pending.
+queues it once the file is fixed; the worker, started anyway, leaves every task pending. A
+config.toml refused unread (ADR 0031; hooks/entry.py) is the same pause: the session is watched.
 """
 
 from __future__ import annotations
@@ -35,6 +36,21 @@ def paused(cfg: Config) -> bool:
     from lazy_harness import config
 
     return config.invalid(cfg) is not None
+
+
+def watch(payload: dict, env: Mapping[str, str]) -> str:
+    """Make sure the sweep knows the session, while config.toml is refused and not read
+    (hooks/entry.py): it is queued once the file is fixed. Returns words for hooks.log."""
+    from lazy_harness import paths
+    from lazy_harness.queue import sweep
+
+    if not payload.get("session_id") or not payload.get("transcript_path"):
+        return ""
+    try:
+        sweep.watch(paths.queue_dir(env), payload, env)
+    except OSError as exc:  # why: the sweep is a safety net; the hook still exits 0 and logs this
+        return f"; session not watched: {exc}"
+    return "; session watched"
 
 
 def transcript_of(payload: dict) -> str:

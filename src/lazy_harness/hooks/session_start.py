@@ -136,7 +136,8 @@ def step(s: Start, fn: Callable[[Start], str]) -> None:
 def welcome(s: Start) -> str:
     """The plugin's first SessionStart on this machine: switch the compound loop on, as
     ``lh hooks install`` does (installing the plugin is the same consent), and tell the person once
-    what happens next. One ``stat`` on every later start."""
+    what happens next. One ``stat`` on every later start. A loop it could not switch on is said as
+    such, with what to write, at every start until it is on (no marker)."""
     marker = paths.plugin_welcome_file(s.env)
     if os.path.exists(marker):
         return ""
@@ -146,10 +147,11 @@ def welcome(s: Start) -> str:
     try:
         what = config.enable_loop(paths.config_file(s.env), unless_off=True)
     except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
-        what = f"not switched on: {exc.message}"
+        s.person.append(not_switched_on(exc.message, exc.hint))
+        return f" (plugin first start: loop not switched on: {exc.message}; told the person, not marked told)"
     if s.headless():  # why no marker: the next start asks again (loop "already enabled") and tells a person
         s.unmarked = True
-        s.person.append("\n".join(notice.next_steps(config.load_fast(s.env))))
+        s.person.append(first_words(what, s.env))
         return f" (plugin first start: loop {what})"
     try:
         ensure_dir(os.path.dirname(marker))
@@ -158,8 +160,31 @@ def welcome(s: Start) -> str:
         return f" (plugin first start: loop {what}; told by another session)"
     except OSError as exc:
         what += f"; marker not written: {exc}"
-    s.person.append("\n".join(notice.next_steps(config.load_fast(s.env))))
+    s.person.append(first_words(what, s.env))
     return f" (plugin first start: loop {what}; told the person what happens next)"
+
+
+LEFT_OFF = "left off"  # config.enable_loop's word for a config.toml that says enabled = false itself
+
+
+def first_words(what: str, env: Mapping[str, str]) -> str:
+    """The plugin's first words to the person once ``config.enable_loop`` said ``what``: what happens
+    next, or, for a loop the person's config.toml keeps off, that nothing is distilled."""
+    if what.startswith(LEFT_OFF):
+        return ("lazy-harness: the compound loop stays off: config.toml sets compound_loop.enabled to false, so "
+                "sessions are not distilled into memory (what memory holds is still read back). To have them "
+                "distilled, set compound_loop.enabled to true.")
+    return "\n".join(notice.next_steps(config.load_fast(env)))
+
+
+def not_switched_on(why: str, hint: str | None) -> str:
+    """The person's line for a loop the plugin could not switch on (``why``, ``hint``: the ConfigError
+    of ``config.enable_loop``): sessions are not distilled, and what to write."""
+    todo = hint if hint and "enabled" in hint else (
+        f"fix what {hint} reports, then set compound_loop.enabled to true" if hint
+        else "set compound_loop.enabled to true in config.toml")
+    return (f"lazy-harness: the compound loop is not switched on, so sessions are not distilled into memory: {why}. "
+            f"To switch it on, {todo}; this is said at each start until it is on.")
 
 
 def sweep(s: Start) -> str:
