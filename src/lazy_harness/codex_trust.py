@@ -8,13 +8,15 @@ Its TUI asks in ``/hooks``; without it, ``codex app-server`` speaks JSON-RPC ove
 interpreter, a new folder) has a new hash and needs trusting again: ``lh hooks install --agent codex``
 does it each time. When ``hooks/list`` lists none of our hooks, Codex's reason is raised as a
 :class:`BlockedError`: it refuses the file, it cannot load its configuration, or ``config/read`` says
-its hooks are off. See docs/adr/0045-codex-hooks-install-and-trust.md.
+its hooks are off. Uninstall then still finds our trust entries by the hash Codex gives our hooks'
+definitions (:func:`forget`). See docs/adr/0045-codex-hooks-install-and-trust.md.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -395,3 +397,73 @@ def settle(before: list[dict], hooks_file: str, cwd: str, env: Mapping[str, str]
         return len(gone), len(moved)
     finally:
         server.close()
+
+
+def places(data: dict) -> list[tuple[str, str, dict]]:
+    """Our hooks in ``data`` (hooks.json, parsed): (place as Codex keys it after the file's path,
+    ``<snake_event>:<group>:<index>``; event; the hook's definition as a group of its own: its group's
+    matcher, the entry alone)."""
+    found: list[tuple[str, str, dict]] = []
+    hooks = data.get("hooks")
+    for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+        for g, group in enumerate(groups if isinstance(groups, list) else ()):
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+                if settings.is_ours(entry):
+                    alone = {k: v for k, v in group.items() if k != "hooks"}
+                    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", str(event)).lower()
+                    found.append((f"{snake}:{g}:{i}", str(event), {**alone, "hooks": [entry]}))
+    return found
+
+
+def our_hashes(ours: list[tuple[str, str, dict]], env: Mapping[str, str] | None = None,
+               timeout: float | None = None) -> set[str]:
+    """The hashes Codex gives our hooks' definitions (``ours``: :func:`places`), asked of an app-server
+    whose CODEX_HOME is a scratch folder holding only them.
+    why a scratch folder: Codex lists none of the person's file's hooks while it refuses that file; the
+    hash covers a hook's event and definition, not its file or place (codex 0.171.0), so the same
+    definitions hash alike there."""
+    with tempfile.TemporaryDirectory(prefix="lh-codex-", ignore_cleanup_errors=True) as scratch:
+        hooks: dict[str, list[dict]] = {}
+        for _, event, group in ours:
+            hooks.setdefault(event, []).append(group)
+        path = os.path.join(scratch, "hooks.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump({"hooks": hooks}, fh)
+        server = _open({**(os.environ if env is None else env), "CODEX_HOME": scratch}, scratch, timeout)
+        try:
+            return {h["currentHash"] for h in _ours(server, path, scratch) if isinstance(h.get("currentHash"), str)}
+        finally:
+            server.close()
+
+
+def forget(hooks_file: str, ours: list[tuple[str, str, dict]], cwd: str, env: Mapping[str, str] | None = None,
+           timeout: float | None = None) -> int:
+    """After our hooks left ``hooks_file`` while Codex listed none of its hooks (it refuses the file, or
+    its hooks are off), so :func:`settle` could not: remove the trust entries under the file's path
+    whose hash is one of our hooks' (``ours``: :func:`places` of the file before); the person's stay.
+    Returns how many. Raises TrustError when Codex cannot be asked or cannot read its configuration."""
+    hashes = our_hashes(ours, env, timeout)
+    server = _open(os.environ if env is None else env, cwd, timeout)
+    try:
+        config = server.call("config/read", {"includeLayers": False, "cwd": cwd}).get("config")
+        hooks = config.get("hooks") if isinstance(config, dict) else None
+        state = hooks.get("state") if isinstance(hooks, dict) else None
+        real = os.path.realpath(hooks_file)
+        gone = sorted(key for key, entry in (state.items() if isinstance(state, dict) else ())
+                      if isinstance(entry, dict) and entry.get("trusted_hash") in hashes and _file_of(key) == real)
+        if gone:
+            _config_writable(env)
+            server.call("config/batchWrite", {"edits": [
+                {"keyPath": f'hooks.state."{key}"', "value": None, "mergeStrategy": "replace"} for key in gone]})
+        return len(gone)
+    finally:
+        server.close()
+
+
+def _file_of(key: str) -> str | None:
+    """The hooks file a trust key names (``<file>:<event>:<group>:<index>``), resolved; None for another key."""
+    parts = key.rsplit(":", 3)
+    if len(parts) != 4 or not (parts[2].isdigit() and parts[3].isdigit()):
+        return None
+    return os.path.realpath(parts[0])

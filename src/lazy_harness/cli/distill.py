@@ -94,7 +94,7 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         raise LhError(f"{transcript}: not a transcript ({why})")
     cfg = config.load()
     codex = rollout.session_meta(path)  # a Codex rollout starts with its session_meta (docs/how/codex.md)
-    recorded = (str(codex.get("cwd") or "") or None) if codex is not None else sessions.session_cwd(path)
+    recorded = sessions.session_cwd(path)  # a resumed rollout's last turn's folder, as the hooks see it
     cwd = os.path.abspath(project) if project else (recorded or os.getcwd())
     fields = {
         # why the random part: two runs started in one second once shared a task id, and so the name of

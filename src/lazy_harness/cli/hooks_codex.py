@@ -79,13 +79,7 @@ def uninstall(cwd: str | None = None) -> None:
     trust entries from Codex's config.toml when codex can be asked."""
     target = paths.codex_hooks_file()
     cwd = cwd or os.getcwd()
-    before: list[dict] | None = None
-    try:
-        data, _ = settings.read(target)
-        if data is not None and settings.find_ours(data) and codex_trust.find_codex() is not None:
-            before = codex_trust.listed(target, cwd)
-    except (codex_trust.TrustError, SettingsError):
-        before = None  # why: settings.uninstall below reports a damaged file; trust entries only linger
+    data, before, blocked = _listed_before(target, cwd)
     change = settings.uninstall(target, backup=settings.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
@@ -95,19 +89,64 @@ def uninstall(cwd: str | None = None) -> None:
         click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
-    if change.action in ("deleted", "updated") and before:
-        try:
+    if change.action not in ("deleted", "updated") or data is None:
+        return
+    # why say it: a hook of theirs after ours moved up into one of our places, whose trust entry names
+    # our hash, so Codex skips it until it is trusted again
+    moved = ("; your own hooks in that file may have moved up a place: Codex skips them until you trust "
+             "them again in /hooks" if _moves_theirs(data) else "")
+    config = os.path.join(paths.codex_home(), "config.toml")
+    ours = codex_trust.places(data)
+    try:
+        if before:
             removed, kept = codex_trust.settle(before, target, cwd)
-            config = os.path.join(paths.codex_home(), "config.toml")
             click.echo(f"trust: removed {removed} entries from {config}"
                        + (f"; {kept} of your hooks moved up and stay trusted" if kept else ""))
-        except codex_trust.TrustError as exc:
-            # why say it: a hook of theirs after ours moved up into one of our places, whose trust entry
-            # names our hash, so Codex skips it until it is trusted again
-            theirs = any(not settings.is_ours(h) for h in before)
-            click.echo(f"trust: entries left in config.toml ({exc.message}); they trust nothing now"
-                       + ("; your own hooks in that file may have moved up a place: Codex skips them until you "
-                          "trust them again in /hooks" if theirs else ""))
+        elif blocked is not None:
+            removed = _forget(blocked, target, ours, cwd)
+            click.echo(f"trust: removed {removed} entries from {config} ({blocked.message}){moved}")
+    except codex_trust.TrustError as exc:
+        tables = ", ".join(f'[hooks.state."{target}:{place}"]' for place, _, _ in ours)
+        click.echo(f"trust: entries left in {config} ({exc.message}); they trust nothing now; to tidy up, "
+                   f"delete these tables from it by hand: {tables}{moved}")
+
+
+def _listed_before(target: str, cwd: str) -> tuple[dict | None, list[dict] | None, codex_trust.TrustError | None]:
+    """Before our entries leave ``target``: the file (None: missing, or damaged, which
+    settings.uninstall reports), every hook of it as Codex lists it (None: codex not on PATH, or
+    not listed), and why Codex could not list them."""
+    try:
+        data, _ = settings.read(target)
+    except SettingsError:
+        return None, None, None
+    if data is None or not settings.find_ours(data) or codex_trust.find_codex() is None:
+        return data, None, None
+    try:
+        return data, codex_trust.listed(target, cwd), None
+    except codex_trust.TrustError as exc:
+        return data, None, exc
+
+
+def _forget(blocked: codex_trust.TrustError, target: str, ours: list, cwd: str) -> int:
+    """Our trust entries removed while Codex lists none of the file's hooks (``blocked``: why); raises
+    TrustError when Codex cannot edit its config.toml (it cannot load it) or could not be asked."""
+    if isinstance(blocked, codex_trust.ConfigUnreadableError) or not isinstance(blocked, codex_trust.BlockedError):
+        raise blocked
+    return codex_trust.forget(target, ours, cwd)
+
+
+def _moves_theirs(data: dict) -> bool:
+    """Whether ``data`` (hooks.json) holds a hook of the person's after one of ours in the same event:
+    it moves up a place when ours go, and Codex keys trust by place."""
+    hooks = data.get("hooks")
+    for groups in hooks.values() if isinstance(hooks, dict) else ():
+        mine = []
+        for group in groups if isinstance(groups, list) else ():
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            mine += [settings.is_ours(h) for h in (entries if isinstance(entries, list) else ())]
+        if True in mine and False in mine[mine.index(True):]:
+            return True
+    return False
 
 
 class CodexState:

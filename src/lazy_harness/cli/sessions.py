@@ -12,8 +12,10 @@ back into a path: the transcript's own ``cwd`` tells which repository a session 
 (:func:`project_identity.project_root` maps every worktree to the main one).
 
 Codex CLI keeps a session's rollout under ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<timestamp>-<session
-id>.jsonl``; its first record (``session_meta``) names the cwd and whether the session was interactive
-(worker/rollout.py). Both agents' sessions are looked through together: the newest interactive one of
+id>.jsonl``; its first record (``session_meta``) names the cwd it started in and whether the session
+was interactive (worker/rollout.py), and each turn's ``turn_context`` the cwd it ran in: the last one
+is the session's folder (a session resumed from another folder works there, as its hooks are told).
+Both agents' sessions are looked through together: the newest interactive one of
 the repository is taken, whichever agent ran it.
 """
 
@@ -34,6 +36,7 @@ SUFFIX = ".jsonl"
 WHOLE_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z", re.IGNORECASE)
 # rollout-2026-11-28T23-58-47-<session id>.jsonl
 ROLLOUT_NAME = re.compile(r"rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-(.+)\.jsonl\Z")
+TAIL_BYTES = 16 << 20  # how far back from a rollout's end its last turn_context is looked for
 
 
 def all_transcripts(env: Mapping[str, str] | None = None) -> list[tuple[float, str]]:
@@ -215,8 +218,8 @@ def newest_interactive(cwd: str, env: Mapping[str, str] | None = None) -> tuple[
 
 
 def session_cwd(path: str, max_records: int = 200) -> str | None:
-    """The working folder a session records: a rollout's ``session_meta`` cwd, a transcript's first
-    ``cwd`` among its first records."""
+    """The working folder a session records: a rollout's last ``turn_context`` cwd (else its
+    ``session_meta`` one), a transcript's first ``cwd`` among its first records."""
     import json
 
     from lazy_harness.worker import rollout
@@ -224,7 +227,7 @@ def session_cwd(path: str, max_records: int = 200) -> str | None:
 
     meta = rollout.session_meta(path)
     if meta is not None:
-        cwd = meta.get("cwd")
+        cwd = last_turn_cwd(path) or meta.get("cwd")
         return cwd if isinstance(cwd, str) and cwd else None
 
     try:
@@ -240,6 +243,44 @@ def session_cwd(path: str, max_records: int = 200) -> str | None:
                     continue
                 if isinstance(cwd, str) and cwd:
                     return cwd
+    except OSError:
+        return None
+    return None
+
+
+def last_turn_cwd(path: str, limit: int = TAIL_BYTES, block: int = 1 << 16) -> str | None:
+    """The cwd of the last ``turn_context`` record of the rollout at ``path`` (Codex writes one per
+    turn), looked for in its last ``limit`` bytes; None when there is none there.
+    why the last and not ``session_meta``'s: a session resumed from another folder (``codex exec
+    resume`` run there, the TUI's resume with "Use current directory") works in that folder from then
+    on, its hooks get it as their cwd and their tasks go to its memory; ``session_meta`` keeps the
+    folder it started in."""
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            end = pos = fh.seek(0, os.SEEK_END)
+            rest = b""
+            while pos > 0 and end - pos < limit:
+                step = min(block, pos, limit - (end - pos))
+                pos -= step
+                fh.seek(pos)
+                lines = (fh.read(step) + rest).split(b"\n")
+                rest = lines.pop(0) if pos > 0 else b""  # why: the first piece may be the tail of a longer line
+                for line in reversed(lines):
+                    if b'"turn_context"' not in line:
+                        continue
+                    try:
+                        record = json.loads(line)
+                    except (ValueError, RecursionError):
+                        continue  # a line being written, or damaged
+                    if not isinstance(record, dict) or record.get("type") != "turn_context":
+                        continue
+                    payload = record.get("payload")
+                    if isinstance(payload, dict):
+                        cwd = payload.get("cwd")
+                        if isinstance(cwd, str) and cwd:
+                            return cwd
     except OSError:
         return None
     return None
