@@ -58,9 +58,11 @@ def _entries(path: str) -> list[dict]:
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
+def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None = None) -> list[dict]:
     """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
-    ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted)."""
+    ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted). ``damaged``
+    receives ``<file>:<line>: <why>`` of each learning whose quote left open swallowed its keys
+    (``frontmatter.open_quote``): whose it is cannot be read, so it is listed in no project."""
     from lazy_harness.memory import by_hand
 
     out = []
@@ -73,7 +75,12 @@ def _learnings(ldir: str, origin: str, owned: Owned) -> list[dict]:
                 text = fh.read()
         except OSError:
             continue
-        meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+        damage: list[tuple[int, str]] = []
+        meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
+        if damage:
+            if damaged is not None:
+                damaged.append(f"{path}:{damage[0][0]}: {damage[0][1]}: {frontmatter.QUOTE_LEFT_OPEN}")
+            continue
         meta["id"] = ids.of_learning(meta, path=path)
         if not owned.lists(meta, origin):
             continue
@@ -289,7 +296,8 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
     """This project's learnings, newest first (the newest ``cut``), each tagged with its state."""
     from lazy_harness.memory import aliases, held, state
 
-    own = _learnings(ldir, name, aliases.owned(mdir))
+    damaged: list[str] = []
+    own = _learnings(ldir, name, aliases.owned(mdir), damaged)
     _echo(f"Learnings from {name} ({len(own)}, {ldir}):")
     cross = state.policy(cfg)
     shown = _newest(own, cut, oldest_first=False)
@@ -300,6 +308,9 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
         _echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
               f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
     _more("learnings", len(own), len(shown))
+    for where in damaged:  # why: as a damaged decision line is named (_say_skipped), not left out without a word
+        _echo(f"lh: {where}: not listed above (whose it is cannot be read); lh memory check names every damaged "
+              "learning", err=True)
 
 
 def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:

@@ -11,7 +11,8 @@ import os
 from contextlib import contextmanager, nullcontext, suppress
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import changes, files, frontmatter, handoff, held, ids, journal, learnings, marks, state
+from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held, ids, journal, learnings, marks,
+                                 state)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -189,7 +190,7 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
             return None
         if kind in ("decision", "failure"):
             if not entry_exists(memory_dir, entry_id, kind):
-                raise LhError(f"no {kind} {entry_id} in {memory_dir}", hint="lh memory show")
+                raise damage.no_entry(memory_dir, entry_id, kind)
             if was[0] in (state.SUPERSEDED, state.MERGED):
                 raise LhError(f"{entry_id} is already left out ({state.label(was)})")
 
@@ -218,9 +219,7 @@ def _learning_files_to_forget(learnings_dir: str, lid: str) -> list[str]:
     found = learning_paths(learnings_dir, lid)
     if not found:
         raise LhError(f"no learning {lid} in {learnings_dir}", hint="lh memory search")
-    for path in found:
-        if frontmatter.file_not_closed(path):
-            raise LhError(f"{path}: {frontmatter.NOT_CLOSED}", hint=f"add a --- line after its last key in {path}")
+    damage.refuse(found)
     return [p for p in found
             if frontmatter.read_frontmatter_values(p, ("status",)).get("status") != state.FORGOTTEN]
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, lock
+from lazy_harness.errors import LhError
 from lazy_harness.memory import aliases, files, lines
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -111,6 +112,36 @@ def check_file(path: str) -> FileCheck:
         if how:
             out.found.append((number, how))
     return out
+
+
+def skipped_carrier(path: str, eid: str) -> tuple[int, str] | None:
+    """(line number, why) of the first line of ``path`` that every reader skips and that carries
+    ``eid`` (a hand edit that broke the line of an entry); None when none does."""
+    check = check_file(path)
+    if not check.skipped:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            rows = fh.read().removeprefix(files.BOM).split(b"\n")
+    except OSError:
+        return None
+    needle = eid.encode("ascii", "replace")
+    for number, how in check.skipped:
+        if number <= len(rows) and needle in rows[number - 1]:
+            return number, how.removeprefix("skipped: ")
+    return None
+
+
+def no_entry(memory_dir: str, eid: str, kind: str) -> LhError:
+    """The refusal of a forget (or another change) of decision or failure ``eid`` that no reader
+    finds: naming the skipped line that carries it, when one does (``decisions.jsonl:4``: the line
+    is there, damaged), with ``lh memory check``'s reason."""
+    path = os.path.join(memory_dir, files.DECISIONS if kind == "decision" else files.FAILURES)
+    found = skipped_carrier(path, eid)
+    if found is None:
+        return LhError(f"no {kind} {eid} in {memory_dir}", hint="lh memory show")
+    return LhError(f"no {kind} {eid} in {memory_dir}: {path}:{found[0]} carries it, but every reader skips "
+                   f"that line ({found[1]})", hint=f"fix line {found[0]} of {path} by hand, then lh memory check")
 
 
 def unreadable(path: str) -> str | None:
@@ -215,7 +246,9 @@ def learning_damage(path: str) -> str | None:
         return f"no frontmatter ({named_by_file(path)})"
     if frontmatter.not_closed(text):
         return frontmatter.NOT_CLOSED
-    problems = _yaml_problem(text, path)
+    quote = frontmatter.open_quote(text)  # why first: the line where the damage starts, not where YAML stops
+    problems = [f"{quote} (whose it is cannot be read: SessionStart and lh memory show leave it out)"] if quote else []
+    problems += _yaml_problem(text, path)
     twice = frontmatter.repeated_keys(text)
     if twice:  # why: every reader settles a repeated key the same way, showing the learning least
         problems.append("key(s) given twice, read as shown least (scope: project): " + ", ".join(twice))
@@ -229,6 +262,40 @@ def learning_damage(path: str) -> str | None:
     if "origin" in meta and origin is not None and not isinstance(origin, str):
         problems.append("origin: not text")
     return "; ".join(problems) or None
+
+
+def refusal(path: str) -> str | None:
+    """``<file>: <why>`` when a learning's status fields cannot be written (``lh memory forget`` and
+    ``approve``, the page): its frontmatter not closed, a quote left open, not YAML (with the line, as
+    ``lh memory check`` names it), not a mapping; None when they can, or the file cannot be read."""
+    from lazy_harness.memory import frontmatter
+
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read(frontmatter.MAX_OPEN_SCAN)
+    except OSError:
+        return None
+    if not frontmatter.opens(text):
+        return None  # why: no frontmatter to mark; the writer says so
+    if frontmatter.not_closed(text):
+        return f"{path}: {frontmatter.NOT_CLOSED}"
+    quote = frontmatter.open_quote(text)
+    problems = [quote] if quote else _yaml_problem(text, path)
+    return f"{path}: {problems[0]}" if problems else None
+
+
+def refuse(paths_: list[str]) -> None:
+    """Raise the :func:`refusal` of the first of a learning's files whose status fields cannot be
+    written, before anything is: its file and line, not a parser's bare complaint."""
+    from lazy_harness.memory import frontmatter
+
+    for path in paths_:
+        why = refusal(path)
+        if why is None:
+            continue
+        if why.endswith(frontmatter.NOT_CLOSED):
+            raise LhError(why, hint=f"add a --- line after its last key in {path}")
+        raise LhError(why, hint=f"fix its frontmatter in {path}, then lh memory check")
 
 
 def named_by_file(path: str) -> str:

@@ -1,10 +1,9 @@
 """A learning file's frontmatter read without a YAML parser (hot path: SessionStart and the prompt
 hook read learnings): the one-line scalars the worker writes, and the top-level keys of a leading
 ``---`` block as ``yaml.safe_dump`` writes them (scalars, quoted over several lines or not, and lists
-of scalars). String methods only, no regex; only our ``jsonload`` at import time.
+of scalars). String methods only, no regex; nothing imported at import time. A double-quoted scalar is
+decoded as YAML decodes it (its escapes are not JSON's), by one decoder for every reader.
 """
-
-from lazy_harness import jsonload
 
 NOT_CLOSED = "frontmatter not closed"
 MAX_OPEN_SCAN = 65536  # characters a command reads of a learning to tell whether its frontmatter closes
@@ -12,7 +11,7 @@ MAX_OPEN_SCAN = 65536  # characters a command reads of a learning to tell whethe
 
 def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096) -> dict[str, str]:
     """Top-level one-line scalars ``keys`` of a learning file's frontmatter, without a YAML parser (the
-    worker writes each as a JSON-style quoted scalar or plain text on one line); missing keys are absent.
+    worker writes each as a YAML quoted scalar or plain text on one line); missing keys are absent.
     A scope or status, and a key given on several lines, read as :func:`settle` says."""
     out: dict[str, str] = {}
     twice: dict[str, list] = {}
@@ -33,10 +32,10 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             if value[0] == '"':
-                try:
-                    value = jsonload.loads(value)
-                except ValueError:
-                    value = value[1:-1]
+                # why not JSON: YAML's escapes (``\e``, ``\a``, ``\x7F``, ``\N``) are not JSON's; a
+                # title read with ``\e`` left as text gave an id no other reader gave
+                decoded, closed = _quoted(value)
+                value = decoded if closed else value[1:-1]
             else:
                 value = value[1:-1].replace("''", "'")
         if key in out:
@@ -178,8 +177,9 @@ def _quoted(raw: str) -> tuple[str, bool]:
 MAX_QUOTED_LINES = 64
 
 
-def _value(lines: list[str], i: int, first: str) -> tuple[object, int]:
-    """The scalar starting with ``first`` (rest of line ``i - 1``); returns (value, next line index)."""
+def _value(lines: list[str], i: int, first: str, left_open: list[int] | None = None) -> tuple[object, int]:
+    """The scalar starting with ``first`` (rest of line ``i - 1``); returns (value, next line index).
+    A quote that does not close puts the index of its line in ``left_open``."""
     if first[:1] in ("'", '"'):
         raw, start, quote = first, i, first[0]
         value, closed = _quoted(raw)
@@ -194,6 +194,8 @@ def _value(lines: list[str], i: int, first: str) -> tuple[object, int]:
                 value, closed = _quoted(raw)
         if not closed:
             value, _ = _quoted(raw)
+            if left_open is not None:
+                left_open.append(start - 1)
         return value, i
     if first in ("", "~", "null", "Null", "NULL"):
         return None, i
@@ -255,9 +257,10 @@ def file_not_closed(path: str) -> bool:
         return False
 
 
-def _pairs(text: str) -> tuple[list[tuple[str, object]], str] | None:
+def _pairs(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[list[tuple[str, object]], str] | None:
     """The top-level ``(key, value)`` lines of a leading ``---`` block, in order (a key given on two
-    lines comes twice), and the text after it; None when there is none (see :func:`parse_frontmatter`)."""
+    lines comes twice), and the text after it; None when there is none (see :func:`parse_frontmatter`).
+    ``damage`` receives ``(line number in the file, key)`` of each quote left open (:func:`open_quote`)."""
     if text[:1] == "\ufeff":
         text = text[1:]
     if not opens(text):
@@ -268,6 +271,7 @@ def _pairs(text: str) -> tuple[list[tuple[str, object]], str] | None:
         end = _open_end(text)
     lines = text[text.find("\n") + 1:end].split("\n") if text.find("\n") >= 0 else []
     out: list[tuple[str, object]] = []
+    left_open: list[int] | None = [] if damage is not None else None
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -277,31 +281,34 @@ def _pairs(text: str) -> tuple[list[tuple[str, object]], str] | None:
             continue
         rest = rest.strip()
         if rest:
-            value, i = _value(lines, i, rest)
+            value, i = _value(lines, i, rest, left_open)
             out.append((key, value))
-            continue
-        items = []
-        while i < len(lines):
-            entry = lines[i].lstrip()
-            if not (entry.startswith("- ") or entry.rstrip() == "-"):
-                break
-            item, i = _value(lines, i + 1, entry[2:].strip())
-            items.append(item)
-        out.append((key, items if items else None))
+        else:
+            items = []
+            while i < len(lines):
+                entry = lines[i].lstrip()
+                if not (entry.startswith("- ") or entry.rstrip() == "-"):
+                    break
+                item, i = _value(lines, i + 1, entry[2:].strip(), left_open)
+                items.append(item)
+            out.append((key, items if items else None))
+        if left_open and damage is not None:  # why + 2: the block's first line is the file's second
+            damage.append((left_open.pop() + 2, key))
     if not closed:
         return out, text[end + 1:]
     after = text.find("\n", end + 1)
     return out, (text[after + 1:] if after >= 0 else "")
 
 
-def parse_frontmatter(text: str) -> tuple[dict, str] | None:
+def parse_frontmatter(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[dict, str] | None:
     """Top-level keys of a leading ``---`` block and the text after it; None when there is none.
     Scalars and lists of scalars only: that is what the store writes. A byte order mark before the
     ``---`` is skipped. A scope or status, and a key given on several lines, read as :func:`settle`
     says. why a block that does not close is read up to its first blank line or heading:
     read as a file without frontmatter, it reached sessions under another id, its status and scope
-    ignored, while the commands (``read_frontmatter_values``) took its keys: every reader now agrees."""
-    got = _pairs(text)
+    ignored, while the commands (``read_frontmatter_values``) took its keys: every reader now agrees.
+    ``damage``: see :func:`open_quote`."""
+    got = _pairs(text, damage)
     if got is None:
         return None
     pairs, rest = got
@@ -312,6 +319,25 @@ def parse_frontmatter(text: str) -> tuple[dict, str] | None:
             twice.setdefault(key, [out[key]]).append(value)
         out[key] = value
     return _read_as_one(out, twice), rest
+
+
+QUOTE_LEFT_OPEN = "its quote does not close, so the keys after it are read as its text"
+DAMAGED = " damage"  # a head's key (recall/readback): never a frontmatter key, which holds no space
+
+
+def open_quote(text: str) -> str | None:
+    """``line 3: title: its quote does not close ...`` when a value of the frontmatter opens a quote
+    that does not close before the block ends (a hand edit that lost one): the keys after it (its
+    origin, scope, status) are swallowed, so no reader can tell whose it is or whether it is in use.
+    None when every quote closes."""
+    damage: list[tuple[int, str]] = []
+    _pairs(text, damage)
+    return quote_left_open(damage)
+
+
+def quote_left_open(damage: list[tuple[int, str]]) -> str | None:
+    """What :func:`open_quote` says of the ``damage`` a parse gathered (its first quote left open)."""
+    return f"line {damage[0][0]}: {damage[0][1]}: {QUOTE_LEFT_OPEN}" if damage else None
 
 
 def repeated_keys(text: str) -> list[str]:

@@ -30,7 +30,7 @@ from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
 from lazy_harness.memory.files import is_learning_name, month_folders, recent_learning_files
-from lazy_harness.memory.frontmatter import read_frontmatter_values
+from lazy_harness.memory.frontmatter import MAX_OPEN_SCAN, open_quote, read_frontmatter_values
 from lazy_harness.memory.sanitize import one_line, text_block
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -145,6 +145,29 @@ def id_of(path: str) -> str | None:
     return ids.of_learning(head, path=path)
 
 
+def damaged(path: str) -> str | None:
+    """Why no reader can tell what a learning file holds (:func:`frontmatter.open_quote`: a quote left
+    open swallows its origin, scope and status), None when it can or the file cannot be read."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            return open_quote(fh.read(MAX_OPEN_SCAN))
+    except OSError:
+        return None
+
+
+def same_learning(path: str, lid: str) -> bool:
+    """Whether ``path`` holds learning ``lid``: its id, and a frontmatter readers can read. why: a file
+    whose quote swallowed its keys is no one's learning in any view; taken for the one a later session
+    wrote, that one's text was dropped as already there."""
+    return id_of(path) == lid and not damaged(path)
+
+
+def only_damaged(learnings_dir: str, lid: str) -> bool:
+    """Whether every file carrying id ``lid`` is :func:`damaged` (and one does)."""
+    found = [p for p in recent_learning_files(learnings_dir, 10**6) if id_of(p) == lid]
+    return bool(found) and all(map(damaged, found))
+
+
 def taken_ids(learnings_dir: str) -> dict[str, str]:
     """``{id: identity}`` of every learning (``ids.key_of``): what a new learning's id must not clash with."""
     out = {}
@@ -175,7 +198,7 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "",
             learning_path(learnings_dir, title, when, tag=want.replace("-", ""))]:
         if not os.path.lexists(path):
             return path, False
-        if id_of(path) == want:
+        if same_learning(path, want):
             return path, True
     folder = os.path.dirname(learning_path(learnings_dir, title, when))
     raise TaskError(f"more than {MAX_SUFFIX} learnings named like {slugify(title)!r} on one day in {folder}",
@@ -221,8 +244,8 @@ def recent_titles(learnings_dir: str, n: int = 50) -> list[str]:
 
 
 def recent_ids(learnings_dir: str, n: int = 50) -> set[str]:
-    """Ids of the ``n`` newest learnings (own or derived)."""
-    return {i for i in map(id_of, recent_learning_files(learnings_dir, n)) if i}
+    """Ids of the ``n`` newest learnings (own or derived), less the :func:`damaged` ones."""
+    return {i for p in recent_learning_files(learnings_dir, n) if (i := id_of(p)) and not damaged(p)}
 
 
 def names_by_slug(learnings_dir: str) -> dict[str, list[str]]:
@@ -245,6 +268,6 @@ def file_of(learnings_dir: str, listing: dict[str, list[str]], title: str, lid: 
     for n in range(1, MAX_SUFFIX + 1):
         name = os.path.basename(learning_path(learnings_dir, title, now, n))[11:]
         for path in sorted(listing.get(name, ())):
-            if id_of(path) == lid:
+            if same_learning(path, lid):
                 return path
     return None

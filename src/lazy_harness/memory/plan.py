@@ -172,6 +172,8 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         taken = learnings.taken_ids(p.learnings_dir) if taken is None else taken
         identity = ids.key_of("learning", title, origin)
         lid = edited_since(taken, "learning", identity)
+        if lid is not None and learnings.only_damaged(p.learnings_dir, lid):
+            lid = None  # why: its quote swallowed its keys, not a title edited by hand: a new learning
         if lid is None:
             lid = learnings.fresh_id(taken, origin, title)
             taken[lid] = identity

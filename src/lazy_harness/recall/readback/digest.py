@@ -17,7 +17,7 @@ from lazy_harness.memory import (
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
-from lazy_harness.memory.frontmatter import is_active
+from lazy_harness.memory.frontmatter import DAMAGED, is_active
 from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, contenders, learning_id, own, rank_learnings
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
@@ -165,16 +165,17 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
     candidates = files.recent_learning_files(os.path.join(kdir, "learnings"), CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
     heads = Heads(candidates, paths.learning_heads_file(env))
+    readable = _readable(heads.brief, stats)
     session = own_of(stats)
     # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
-    brief = [h for h in heads.brief if not provenance.from_session(h, session, "origin_session")]
+    brief = [h for h in readable if not provenance.from_session(h, session, "origin_session")]
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
-    stats["held_learnings"] = [h["id"] for h in heads.brief if h.get("status") == "held"]
+    stats["held_learnings"] = [h["id"] for h in readable if h.get("status") == "held"]
     # another project's learnings a session wrote wait for the person's approval (ADR 0032); why
     # crosses() first: a learning kept to its project never waits, and it costs one compare where the
     # others read the key and the whole status (200 heads at every start)
     waiting = {} if cross == state.AUTO else {
-        h["id"]: h for h in heads.brief if state.crosses(h) and not state.written_in(h, key, project)
+        h["id"]: h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
         and state.of_learning(h, cross)[0] == state.WAITING}
     stats["waiting_learnings"] = list(waiting)
     stats["waiting_held"] = _held_check(heads, waiting, screen)
@@ -195,6 +196,26 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
         tag = label("learning", learning_id(head), date_of(os.path.basename(head["path"])), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
+
+
+DAMAGE_NAMED = 3  # damaged learnings named in the log line; lh memory check names them all
+
+
+def _readable(brief: list[dict], stats: dict) -> list[dict]:
+    """``brief`` less the learnings whose quote left open swallowed their keys (``frontmatter.DAMAGED``),
+    each named in ``stats["errors"]`` by file and line. why: whose it is, its scope and status cannot be
+    read; shown nowhere and counted as no project's waiting learning, it was also named nowhere."""
+    damaged = [h for h in brief if h.get(DAMAGED)]
+    if not damaged:
+        return brief
+    named = []
+    for h in damaged[:DAMAGE_NAMED]:
+        line, _, why = str(h[DAMAGED]).removeprefix("line ").partition(":")
+        named.append(f"{h['path']}:{line}:{why}")
+    more = f", and {len(damaged) - DAMAGE_NAMED} more" if len(damaged) > DAMAGE_NAMED else ""
+    stats["errors"].append(f"{len(damaged)} damaged learning(s) not read ({'; '.join(named)}{more}); "
+                           "lh memory check names them")
+    return [h for h in brief if not h.get(DAMAGED)]
 
 
 def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen) -> Callable[[str], bool]:

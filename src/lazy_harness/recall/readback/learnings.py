@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
 CAP_EXCERPT = 240
-VERSION = 6  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 7  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
-BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via")
+BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
+         frontmatter.DAMAGED)
 
 
 def excerpt(body: str) -> str:
@@ -49,7 +50,8 @@ def excerpt(body: str) -> str:
 
 
 def read_head(path: str) -> dict | None:
-    """Frontmatter and the start of a learning file, reading only its first few kilobytes."""
+    """Frontmatter and the start of a learning file, reading only its first few kilobytes; with
+    ``frontmatter.DAMAGED`` when a quote left open swallowed its keys."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(HEAD_BYTES)
@@ -59,9 +61,13 @@ def read_head(path: str) -> dict | None:
                 text = (data + fh.read(MAX_HEAD_BYTES - HEAD_BYTES)).decode("utf-8", "replace")
     except OSError:
         return None
-    parsed = frontmatter.parse_frontmatter(text)
+    damage: list[tuple[int, str]] = []
+    parsed = frontmatter.parse_frontmatter(text, damage)
     meta, body = parsed if parsed is not None else ({}, text)
-    return {**meta, "learning": excerpt(body), "path": path}
+    head = {**meta, "learning": excerpt(body), "path": path}
+    if damage:  # a quote left open: its keys swallowed (frontmatter.open_quote)
+        head[frontmatter.DAMAGED] = frontmatter.quote_left_open(damage)
+    return head
 
 
 def brief(head: dict) -> dict:
