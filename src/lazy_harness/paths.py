@@ -349,6 +349,12 @@ def persist_intents_dir(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(state_dir(env), "persist")
 
 
+def synced_in_file(env: Mapping[str, str] | None = None) -> str:
+    """The ids (and learnings' places) of memory ``lh sync`` brought in from the remote, one a line:
+    machine-local, beside the queue, never synced (memory/provenance.py ``arrived``)."""
+    return os.path.join(state_dir(env), "synced-in")
+
+
 def last_key_file(root: str, env: Mapping[str, str] | None = None) -> str:
     """The memory key the worker last wrote for the project at ``root``, the root, and which repository
     was there (machine-local, up to three lines): a key that differs from today's says the project's

@@ -18,6 +18,11 @@ frontmatter):
 Never rewritten: consolidation marks entries beside them, undo puts bytes back, sync's merge keeps
 whole lines and whole learning files, migration moves files as they are. An entry written before
 provenance existed has none and reads as ``unknown``; one without a session reads as ``by hand``.
+
+These fields are what the entry says, not proof: anyone with the sync remote can write any of them,
+this machine's host name too. What ``lh sync`` brought in is recorded on this machine as it arrives
+(sync/arrivals.py, ``paths.synced_in_file``), and :func:`describe` labels it synced whatever its
+``machine`` says (ADR 0032, "how a line arrived").
 Hot path: only ``os`` at import time.
 """
 
@@ -85,13 +90,19 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
              project_field: str = "project") -> str:
     """One short phrase: ``session 1a2b3c4d in api``, ``sync from laptop-2 (ana): session ... in api``,
     ``by hand``, ``unknown``. ``machine``: this machine's name (``here()[0]`` when None); an entry
-    written on another one arrived through sync. Learnings pass ``origin_session``/``origin``."""
+    written on another one arrived through sync. So did one this machine's record names
+    (:func:`arrived`), whatever machine it names: ``sync from <this host> (ana, claims this machine):
+    ...``. Learnings pass ``origin_session``/``origin``."""
     via = rec.get("via")
     session = " ".join(str(rec.get(session_key) or "").split())[:8]  # a session id's first 8 say which
     project = _short(rec.get(project_field), 40)
     if not isinstance(via, str) or not via:  # written before provenance, or by hand
         what = UNKNOWN if session else "by hand"
-        return f"{what} (in {project})" if project else what
+        what = f"{what} (in {project})" if project else what
+        if arrived(rec, kind):
+            theirs = rec.get("machine")
+            return _synced(what, rec, theirs if isinstance(theirs, str) else "", machine or here()[0])
+        return what
     if via == HAND:
         what = "by hand"
     else:
@@ -99,13 +110,65 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     if machine is None:
         machine = here()[0]
     theirs = rec.get("machine")
-    if isinstance(theirs, str) and theirs and theirs != machine:
-        author = _short(rec.get("author"), 30)
-        what = f"sync from {_short(theirs, 40)}" + (f" ({author})" if author else "") + f": {what}"
+    theirs = theirs if isinstance(theirs, str) else ""
+    if (theirs and theirs != machine) or arrived(rec, kind):
+        what = _synced(what, rec, theirs, machine)
     wrote = rec.get("text_digest")
     if kind in ("decision", "failure") and isinstance(wrote, str) and wrote and wrote != digest_of(rec, kind):
         what += ", edited by hand since"
     return what
+
+
+def _synced(what: str, rec: dict, theirs: str, machine: str) -> str:
+    """``what`` as synced: ``sync from laptop-2 (ana): ...``; one that names this machine (it arrived
+    through sync all the same) says so: ``sync from <this host> (ana, claims this machine): ...``."""
+    notes = [author] if (author := _short(rec.get("author"), 30)) else []
+    if theirs and theirs == machine:
+        notes.append("claims this machine")
+    where = _short(theirs, 40) if theirs else "a machine it does not name"
+    return f"sync from {where}" + (f" ({', '.join(notes)})" if notes else "") + f": {what}"
+
+
+def learning_place(path: str) -> str:
+    """A learning file's place in the learnings folder, ``YYYY-MM/name.md``: the key sync records for it."""
+    folder, name = os.path.split(path)
+    return os.path.basename(folder) + "/" + name
+
+
+# why: read once per process, again only when the file changed (a stat per entry described)
+_ARRIVED: list = [None, frozenset()]
+
+
+def _arrived_keys() -> frozenset[str]:
+    """The keys of the record of what ``lh sync`` brought in (sync/arrivals.py), empty without one."""
+    from lazy_harness import paths
+
+    path = paths.synced_in_file()
+    try:
+        st = os.stat(path)
+        stamp = (path, st.st_ino, st.st_size, st.st_mtime_ns)
+        if _ARRIVED[0] != stamp:
+            with open(path, "rb") as fh:
+                _ARRIVED[:] = [stamp, frozenset(fh.read().decode("utf-8", "replace").split())]
+    except OSError:
+        return frozenset()
+    return _ARRIVED[1]
+
+
+def arrived(rec: dict, kind: str = "") -> bool:
+    """Whether the entry ``rec`` (a decision or failure line, a learning's frontmatter with its
+    ``path`` when the reader has it) arrived through ``lh sync``: its id, or the learning's place, is
+    in this machine's record of what the merges brought in. An entry merged before the record existed
+    is not in it."""
+    keys = _arrived_keys()
+    if not keys:
+        return False
+    from lazy_harness.memory import ids
+
+    if kind != "learning":
+        return ids.of_record(rec, kind or None) in keys
+    path = rec.get("path") if isinstance(rec.get("path"), str) else None
+    return (path is not None and learning_place(path) in keys) or ids.of_learning(rec, path=path) in keys
 
 
 def agent_word(rec: dict, field: str = "agent") -> str:

@@ -29,7 +29,8 @@ Not on the hook path: SessionStart spawns ``python -m lazy_harness.sync pull`` a
 most ``pull_budget_ms``.
 
 The modules, lowest first: ``repo`` (running git, the repository's set-up, repair, fetch, merge),
-``scan`` (the redactor's scan of what would be committed or pushed), ``rounds`` (``run``,
+``scan`` (the redactor's scan of what would be committed or pushed), ``arrivals`` (this machine's
+record of what merges brought in, which memory/provenance.py labels as synced), ``rounds`` (``run``,
 ``auto_sync``, ``status``, the state file and the lock), ``drivers`` (the merge drivers and the pull
 that ``python -m lazy_harness.sync`` runs, see ``__main__``).
 """

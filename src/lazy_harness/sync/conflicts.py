@@ -34,8 +34,11 @@ from lazy_harness.memory import frontmatter, journal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
+
     from lazy_harness.config.typed import Config
+
+    Arriving = Callable[[bytes, str], None]
 
 SIDE = "lh-conflicts.jsonl"
 ENV = "LH_SYNC_CONFLICTS"  # set by the round for git's merge: where a merge driver notes a conflict
@@ -69,7 +72,7 @@ def side_file(data: str) -> str:
 
 
 def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float,
-         created: list[str] | None = None) -> list[str]:
+         created: list[str] | None = None, arriving: Arriving | None = None) -> list[str]:
     """Journal the other version of every conflict the merge noted, or, for a learning the other
     machine added under the name of one added here, write it to the next free name (its path,
     relative to ``data``, is added to ``created``); returns one line per conflict. Never raises: the
@@ -77,7 +80,11 @@ def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float,
 
     The note is removed only once every conflict in it is kept. why: the merge commit holds this
     machine's version alone; a round killed before it kept them all finds the note again, and a
-    conflict kept already (its ``-2`` file there with the same bytes, its run saved) is not kept twice."""
+    conflict kept already (its ``-2`` file there with the same bytes, its run saved) is not kept twice.
+
+    ``arriving(text, path)`` is called before the other machine's learning is written (``path``
+    ``""``) and once it is, with its path (the round's record of what came in: sync/arrivals.py
+    ``record_learning``)."""
     side = side_file(data)
     try:
         with open(side, encoding="utf-8", errors="replace") as fh:
@@ -88,7 +95,7 @@ def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float,
     root = paths.memory_root(cfg["memory"]["path"] or None, env)
     for one in noted:
         try:
-            said.append(_keep_one(data, root, one, now, created, env))
+            said.append(_keep_one(data, root, one, now, created, env, arriving))
         except Exception as exc:  # why: one conflict that cannot be journalled must not hide the others
             said.append(f"{one.get('file')}: edited on both machines; this machine's version kept, the other "
                         f"could not be journalled ({type(exc).__name__}: {exc}); it is in the remote's history")
@@ -116,7 +123,7 @@ def _noted(lines: list[str]) -> tuple[list[dict], list[str]]:
 
 
 def _keep_one(data: str, root: str, one: dict, now: float, created: list[str] | None = None,
-              env: Mapping[str, str] | None = None) -> str:
+              env: Mapping[str, str] | None = None, arriving: Arriving | None = None) -> str:
     path = os.path.join(data, str(one["file"]))
     if one.get("merged"):
         status = str(one["merged"])
@@ -125,7 +132,11 @@ def _keep_one(data: str, root: str, one: dict, now: float, created: list[str] | 
     theirs = str(one["theirs"]).encode("utf-8")
     if one.get("added") and not one.get("id"):
         try:
+            if arriving is not None:  # why before: a reader of the new file finds it recorded already
+                arriving(theirs, "")
             second = _kept_as(path, theirs) or _second_name(path, theirs)
+            if arriving is not None:  # its own place, known once written
+                arriving(theirs, second)
         except (OSError, ValueError) as exc:  # then journalled below, as a learning edited on both
             logfile.write(logfile.WORKER, f"sync: {path}: no second name for the other machine's learning: {exc}", env)
         else:

@@ -669,6 +669,7 @@ def _install(data: str, changes: list[tuple[str, str, str]], commit: str, env: M
     stage = _staged(data, changes, commit, env)
     sizes = _sizes(data, sorted({old for _, old, _ in changes if old}), env)
     try:
+        _record_arrivals(data, stage, changes, env, projects, learnings)
         # why in batches: a descriptor is held per file; a machine long offline may merge thousands.
         # A batch stopped after others were written leaves merged lines the next commit takes as its
         # own: merged again by id, nothing lost or doubled
@@ -681,6 +682,21 @@ def _install(data: str, changes: list[tuple[str, str, str]], commit: str, env: M
 
 
 BATCH = 256  # files locked and written together by _install
+
+
+def _record_arrivals(data: str, stage: str, changes: list[tuple[str, str, str]], env: Mapping[str, str] | None,
+                     projects: str, learnings: str) -> None:
+    """Record on this machine what the merge brings in (sync/arrivals.py), before any file is written.
+    why stop the merge when it cannot: a line merged unrecorded reads as written here when it names
+    this machine, and nothing tells it apart later"""
+    from lazy_harness import paths
+    from lazy_harness.sync import arrivals
+
+    try:
+        arrivals.record(arrivals.merged_keys(data, stage, changes, projects, learnings), env)
+    except OSError as exc:
+        raise SyncError(f"merge with the remote stopped: what it brings in could not be recorded in "
+                        f"{paths.synced_in_file(env)}: {exc}; nothing merged", hint="lh sync") from None
 
 
 def _install_batch(data: str, changes: list[tuple[str, str, str]], stage: str, sizes: dict[str, int],

@@ -10,7 +10,7 @@ import time
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
-from lazy_harness.sync import conflicts
+from lazy_harness.sync import arrivals, conflicts
 from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head, gitdir_refusal,
                                     _remote_has_branch, ensure_repo, merge_remote, one_line, repair)
 from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgoing_secrets, rewrite_unpushed,
@@ -288,7 +288,8 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     if merged:  # lines appended meanwhile are kept after the merged ones (repo._install): they go out now
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     created: list[str] = []
-    got["conflicts"] += conflicts.keep(data, cfg, env, now, created)
+    got["conflicts"] += conflicts.keep(data, cfg, env, now, created,
+                                       lambda text, path: arrivals.record_learning(text, path, env))
     if created:  # the other machine's learning under a name of its own: it goes out with this round
         got["changed"] += created
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
