@@ -234,11 +234,16 @@ def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
 
 
 def recent_titles(learnings_dir: str, n: int = 50) -> list[str]:
-    """Titles of the ``n`` newest learnings, newest first, reading only each file's head."""
+    """Titles of the ``n`` newest learnings, newest first, reading only each file's head; for the
+    distiller's de-duplication, so not one the person forgot, nor one the hold check would hold (an
+    instruction to the agent, a secret: kept from every model's context, the distiller's too)."""
+    from lazy_harness.memory import state, trust
+
     out = []
     for path in recent_learning_files(learnings_dir, n):
-        title = read_frontmatter_values(path, ("title",)).get("title")
-        if title:
+        head = read_frontmatter_values(path, ("title", "status"))
+        title = head.get("title")
+        if title and head.get("status") != state.FORGOTTEN and not trust.reason(title):
             out.append(title)
     return out
 
