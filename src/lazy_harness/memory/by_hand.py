@@ -271,12 +271,21 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
     # back. No folder: nothing journalled there, and journal.undo says so.
     # and, inside it, the learnings' status lock: a learning's status fields are put back under the lock
     # every writer of them takes (see _status_locked)
-    folder_lock = files.FolderLock(memory_dir) if os.path.isdir(memory_dir) else nullcontext()
-    with folder_lock, _status_locked(learnings_dir):
-        data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run,
-                                                derived=(rendered,), never=NEVER_UNDONE)
-        if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl: render again
-            handoff.write_markdown(memory_dir, {"session_id": "undo", "task_id": data["run"]}, now, stale_days)
+    here = os.path.isdir(memory_dir)
+    with files.FolderLock(memory_dir) if here else nullcontext():
+        if here:
+            # why first, and before the status lock (a killed persist's rollback comes first): a hand edit
+            # of handoff.md saved since the run is recorded in handoff.jsonl, as every writer does, so
+            # the undo takes out only the run's lines and handoff.md, rendered from the log, keeps the
+            # edit; without it handoff.md, "derived", was rendered from the log alone and the edit lost
+            handoff.import_hand_edits(memory_dir, {"session_id": "by hand", "task_id": ""}, now, stale_days,
+                                      locked=True)
+        with _status_locked(learnings_dir):
+            data, restored, problems = journal.undo(memory_dir, (memory_dir, learnings_dir), run,
+                                                    derived=(rendered,), never=NEVER_UNDONE)
+            if any(f.get("path") == rendered for f in data["files"]):  # derived from handoff.jsonl
+                handoff.after_undo(memory_dir, {"session_id": "undo", "task_id": data["run"],
+                                                "project": data.get("project") or ""}, now, stale_days)
     if any(os.path.basename(str(f.get("path"))) == "marks.jsonl" for f in data["files"]):
         _refresh_usage(memory_dir)  # why: an undone merge no longer counts its entry's use for another
     return data, restored, problems

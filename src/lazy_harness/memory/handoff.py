@@ -315,18 +315,22 @@ def _recover(memory_dir: str) -> None:
 
 
 def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float | None = None,
-                      render: bool = False, if_behind: bool = False) -> list[dict]:
+                      render: bool = False, if_behind: bool = False, locked: bool = False) -> list[dict]:
     """Record a hand edit of handoff.md (or a handoff.md written before its log) in the log, under the
     folder's lock, and render it again; the records appended. A command's journalled run calls it
-    first: the person's earlier edit is not part of that run, and its undo must not take it out.
+    first: the person's earlier edit is not part of that run, and its undo must not take it out; an
+    undo calls it first too, so an edit saved since the run it undoes is kept (``memory.by_hand``).
     ``render``: render even without an edit (after a merge changed handoff.jsonl: sync). why not a
     bare render there: it wrote over the person's edit, and an item they deleted came back.
     ``if_behind``: render when handoff.md is behind its log (a writer killed between its append and
-    its render), as a command does before it reads the items it changes."""
+    its render), as a command does before it reads the items it changes. ``locked``: the caller holds
+    the folder's lock already (an undo: a second flock of the folder in one process would wait forever)."""
+    from contextlib import nullcontext
+
     from lazy_harness.atomic import ensure_dir
 
     ensure_dir(memory_dir)
-    with files.FolderLock(memory_dir):
+    with nullcontext() if locked else files.FolderLock(memory_dir):
         _recover(memory_dir)
         state, pending, seen = load_for_writing(memory_dir)
         if pending:
@@ -334,6 +338,33 @@ def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float
         if pending or render or (if_behind and behind(memory_dir, state)):
             pending += write_markdown(memory_dir, meta, now, stale_days, seen=seen)
         return pending
+
+
+def after_undo(memory_dir: str, meta: dict, now: float, stale_days: float | None = None) -> None:
+    """handoff.md after an undo put handoff.jsonl back (the caller holds the folder's lock and recorded
+    any hand edit first, :func:`import_hand_edits`): kept as it is when the log renders to it, as the
+    render that wrote it did (its header's session, task, project and time), which the bytes of before
+    the run do once the undo wrote them back; else rendered again from the log. why not always
+    rendered: the undo gives a file still as the run left it its previous bytes back, and a render
+    wrote a header of its own over them (the undo's session and time)."""
+    if stale_days is None:
+        stale_days = _last_stale_days(memory_dir)
+    state = fold(read_records(memory_dir) or [])
+    md = read_markdown(memory_dir)
+    if md is not None and md[0] == _as_rendered(state, md[0], stale_days):
+        _save_open_cache(memory_dir, open_items(state), stale_days)
+        return
+    write_markdown(memory_dir, meta, now, stale_days)
+
+
+def _as_rendered(state: dict[str, Item], text: str, stale_days: float) -> str | None:
+    """``state`` rendered as the render that wrote handoff.md ``text`` was; None without its header."""
+    marker = parse_markdown(text)[0]
+    written = files.iso_epoch(marker.get("written"))
+    if written is None:
+        return None
+    meta = {"session_id": marker.get("session"), "task_id": marker.get("task"), "project": marker.get("project")}
+    return render(state, meta, written, stale_days)
 
 
 def edited_since_render(memory_dir: str) -> bool:
