@@ -18,7 +18,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import entries, files, intent
 from tests.cli.lhrun import invoke
-from tests.hooks.hookrun import run_hook
+from tests.hooks.hookrun import enable_loop, run_hook, worker_lock_held
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -93,3 +93,29 @@ def test_what_show_lists_is_still_there_after_the_next_workers_start(killed):
     again = invoke("memory", "show", "--project", project, "--all")
     listed = [set(re.findall(r"\b[dfl]-[0-9a-f]{8}\b", out.out)) for out in (first, again)]
     assert listed[0] and listed[0] == listed[1]
+
+
+def test_a_killed_persist_of_another_project_is_not_shown_either(killed, tmp_path, isolated_home):
+    """Learnings live in one folder every project shares: a general learning a killed worker of
+    project proj created is not shown in project other's session (the person lets general learnings
+    cross projects), and the next worker's start does not take back what was shown."""
+    _, _, learning, record = killed
+    config = enable_loop(isolated_home)
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write('cross_projects = "auto"\n')
+    body = ms.frontmatter("Ledger imports wombatite need a lock timeout", "proj", NOW - DAY)  # general
+    with open(learning, "w", encoding="utf-8") as fh:
+        fh.write(body)
+    with open(record, "rb") as fh:
+        head, *rest = fh.read().splitlines()
+    created = dict(json.loads(rest[0]), sha=intent.sha(body.encode("utf-8")))
+    with open(record, "wb") as fh:
+        fh.write(head + b"\n" + json.dumps(created).encode() + b"\n")
+    other = ms.make_project(tmp_path, "other", branch="main")
+    ms.write_jsonl(os.path.join(paths.memory_dir(other), files.DECISIONS), [ms.decision(NOW, "Other keeps tabs")])
+    with worker_lock_held(paths.claude_dir()):  # no worker start rolls it back meanwhile
+        result = run_hook("SessionStart", {"session_id": "s-other", "cwd": other, "source": "startup"})
+    assert result.returncode == 0, result.stderr
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Other keeps tabs" in context and "wombatite" not in context
+    assert not os.path.exists(record) and not os.path.exists(learning)

@@ -266,12 +266,12 @@ def pull(s: Start) -> str:
 
 
 def unfinished(s: Start) -> str:
-    """Roll back what a worker killed before its commit left in this project's memory (ADR 0021):
-    the digest never shows entries that never counted as written. A ``stat`` when there are none."""
+    """Roll back what a worker killed before its commit left (ADR 0021), in any project's memory (the
+    learnings it created are every project's to read): the digest never shows entries that never
+    counted as written. A ``listdir`` of an empty folder when there are none."""
     from lazy_harness.memory import intent
 
-    mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
-    return "".join(f" ({line})" for line in intent.settle(mdir, s.env))
+    return "".join(f" ({line})" for line in intent.settle_all(s.env))
 
 
 def index_check(s: Start) -> str:

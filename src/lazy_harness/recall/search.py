@@ -44,8 +44,8 @@ def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, st
     mdir = paths.project_memory_dir(root, None, cfg["memory"]["path"] or None)
     for line in migrate.migrate(mdir, paths.project_key(root), root, None, time.time()):
         say(f"lh: {line}", err=True)
-    for line in intent.settle(mdir):
-        say(f"lh: {mdir}: {line}", err=True)
+    for line in intent.settle_all():
+        say(f"lh: {line}", err=True)
     return cwd, cfg, mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None)
 
 

@@ -115,10 +115,8 @@ def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Proje
     here = paths.memory_dir(cwd, env, configured)
     out = [Project(os.path.basename(here), project_name(cwd), here, ldir, current=True, folder=cwd)]
     origins = functools.cache(lambda: _origins_by_key(ldir))  # read once, and only when a folder needs it
-    mdirs = paths.all_memory_dirs(env, configured)
-    for mdir in mdirs:
-        intent.settle(mdir, env)  # why: the page never lists what a writer killed before its commit left
-    for mdir in mdirs:
+    intent.settle_all(env)  # why: the page never lists what a writer killed before its commit left
+    for mdir in paths.all_memory_dirs(env, configured):
         if mdir != here:
             out.append(Project(os.path.basename(mdir), _name_of(mdir, origins), mdir, ldir))
     return out

@@ -56,9 +56,8 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
     from lazy_harness.memory import intent
 
     try:
-        for mdir in mdirs:  # why: never index what a writer killed before its commit left (ADR 0021)
-            for line in intent.settle(mdir):
-                log(f"{mdir}: {line}")
+        for line in intent.settle_all():  # why: never index what a writer killed before its commit left (ADR 0021)
+            log(line)
         return _update_locked(index_path, mdirs, ldir, log, fresh, deep)
     finally:
         os.close(fd)
