@@ -260,13 +260,17 @@ def last_turn_cwd(path: str, limit: int = TAIL_BYTES, block: int = 1 << 16) -> s
     try:
         with open(path, "rb") as fh:
             end = pos = fh.seek(0, os.SEEK_END)
-            rest = b""
+            rest: list[bytes] = []  # why pieces, joined once the line is whole: a long line costs once
             while pos > 0 and end - pos < limit:
                 step = min(block, pos, limit - (end - pos))
                 pos -= step
                 fh.seek(pos)
-                lines = (fh.read(step) + rest).split(b"\n")
-                rest = lines.pop(0) if pos > 0 else b""  # why: the first piece may be the tail of a longer line
+                chunk = fh.read(step)
+                if pos > 0 and b"\n" not in chunk:
+                    rest.append(chunk)
+                    continue
+                lines = (chunk + b"".join(reversed(rest))).split(b"\n")
+                rest = [lines.pop(0)] if pos > 0 else []  # why: the first piece may be the tail of a longer line
                 for line in reversed(lines):
                     if b'"turn_context"' not in line:
                         continue
