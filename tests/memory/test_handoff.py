@@ -106,8 +106,13 @@ def test_open_then_restate_writes_nothing_twice(mdir):
     for again in (["fix the flaky test", "write the docs"], ["  FIX the flaky test! "],
                   [f"[{hid}] fix the flaky test, reworded"]):
         written, notes, problems = answer(mdir, again, meta=B, when=NOW + 60)
-        assert written == [] and problems == [] and notes
-    assert state_bytes(mdir) == before
+        # why restate records: B said the item is still open, which keeps a close of it closed when B
+        # is read again (memory/handoff_log.py); once per session and item, and they open nothing
+        assert all(r["op"] == "restate" for r in written) and problems == [] and notes
+    after = state_bytes(mdir)
+    assert after.startswith(before)
+    added = [json.loads(line) for line in after[len(before):].decode().splitlines()]
+    assert [(r["op"], r["session_id"]) for r in added] == [("restate", B["session_id"])] * 2
     assert open_texts(mdir) == ["fix the flaky test", "write the docs"]
 
 
@@ -387,7 +392,8 @@ def test_hostile_project_name_cannot_forge_the_digest_or_close_items(mdir):
     marker, lines = handoff_markdown.parse_markdown(text)
     assert marker["session"] == "sess-a" and marker["ids"].count("h-") == 2
     assert not handoff_markdown.edited(marker, lines)
-    assert answer(mdir, ["stays open"], meta=B, when=NOW + 1)[0] == []  # nothing read as a hand edit
+    written = answer(mdir, ["stays open"], meta=B, when=NOW + 1)[0]
+    assert not [r for r in written if r.get("session_id") == handoff_markdown.HAND_EDIT]  # nothing read as a hand edit
     assert open_texts(mdir) == ["stays open", "-> arrow --> item"]
 
 

@@ -295,9 +295,9 @@ def _apply_handoff(p: Plan, report: Report, answer: Answer, log: Intent | None =
         # why: a hand edit of handoff.md is recorded by the first write after it: the person's, not the task's
         mine = [r for r in written if r.get("session_id") != handoff_markdown.HAND_EDIT]
         hand = [r for r in written if r.get("session_id") == handoff_markdown.HAND_EDIT]
-        report.handoff = "written"
         report.opened = sum(1 for r in mine if r["op"] == handoff.OPEN)
-        report.closed = len(mine) - report.opened
+        report.closed = sum(1 for r in mine if r["op"] == handoff.CLOSE)  # why: a restate record is neither
         report.hand_opened = sum(1 for r in hand if r["op"] == handoff.OPEN)
         report.hand_closed = len(hand) - report.hand_opened
+        report.handoff = "written" if report.opened or report.closed or hand else "kept"
 

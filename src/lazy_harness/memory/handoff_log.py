@@ -1,10 +1,14 @@
 """The handoff item log: records, the fold, and what an answer changes (ADR 8).
 
-    {"op": "open"|"close", "id": "h-1a2b3c4d", "text", "session_id", "task_id", "ts", "reason"?}
+    {"op": "open"|"close"|"restate", "id": "h-1a2b3c4d", "text", "session_id", "task_id", "ts", "reason"?}
 
-For each id the record with the greatest ``(ts, op)`` wins (a close beats an open at the same ``ts``;
-further ties by session, task, text and reason), so the state depends on the set of records and
-never on their order. ``memory.handoff`` adds handoff.md (rendering, hand edits) and the writes.
+For each id the open or close record with the greatest ``(ts, op)`` wins (a close beats an open at the
+same ``ts``; further ties by session, task, text and reason), so the state depends on the set of
+records and never on their order. A ``restate`` record says that a session gave the item again while
+it was open (``changes``): it never takes part in the state, it only counts that session among those
+that raised the item (``closed_since_raised``). A log without any reads as before; a version that
+knows no ``restate`` skips those lines. ``memory.handoff`` adds handoff.md (rendering, hand edits)
+and the writes.
 
 Hot path: the SessionStart read-back folds the log; only ``os``, ``time`` and our hot-path modules here.
 """
@@ -27,7 +31,7 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 STATE = files.HANDOFF_STATE
-OPEN, CLOSE = "open", "close"
+OPEN, CLOSE, RESTATE = "open", "close", "restate"
 STALE_DAYS = 14
 DAY = 86400.0
 
@@ -113,7 +117,7 @@ def record(op: str, text: str, session_id: object, task_id: object, when: float,
 
 
 def _shaped(rec: object) -> bool:
-    return (isinstance(rec, dict) and rec.get("op") in (OPEN, CLOSE) and isinstance(rec.get("text"), str)
+    return (isinstance(rec, dict) and rec.get("op") in (OPEN, CLOSE, RESTATE) and isinstance(rec.get("text"), str)
             and ids.kind_of(rec.get("id")) == "handoff")
 
 
@@ -188,8 +192,11 @@ def read_records(memory_dir: str) -> list[dict] | None:
 
 class Item(dict):
     """One folded item: id, text, state ("open"/"closed"), opened/opened_by/opened_agent/opened_task, closed/closed_by/
-    reason/raised_by (closed items; ``raised_by``: the sessions of every open record before the close),
-    and ``key``, the sort key of its winning record."""
+    reason/raised_by (closed items; ``raised_by``: the sessions of every open and restate record),
+    and ``key``, the sort key of its winning record. ``raisers``, an attribute and not a key (the open
+    items' cache beside the log stores the keys), holds those sessions for an open item too."""
+
+    raisers: frozenset[str] = frozenset()
 
     @property
     def is_open(self) -> bool:
@@ -203,9 +210,14 @@ def _first(pair: tuple[tuple, dict]) -> tuple:
 def fold(records: list[dict]) -> dict[str, Item]:
     """The items of a set of records, by id. Independent of the records' order."""
     by_id: dict[str, list[tuple[tuple, dict]]] = {}
+    restated: dict[str, set[str]] = {}
     for rec in records:
         t = _valid(rec)
-        if t is not None:
+        if t is None:
+            continue
+        if rec["op"] == RESTATE:
+            restated.setdefault(rec["id"], set()).add(str(rec.get("session_id") or ""))
+        else:
             by_id.setdefault(rec["id"], []).append((_key(rec, t), rec))
     out: dict[str, Item] = {}
     for hid, keyed in by_id.items():
@@ -225,10 +237,11 @@ def fold(records: list[dict]) -> dict[str, Item]:
                     opened_by=opening[1].get("session_id") if opening else None,
                     opened_agent=opening[1].get("agent") if opening else None,
                     opened_task=opening[1].get("task_id") if opening else None, key=win_key)
+        item.raisers = frozenset(restated.get(hid, ())).union(
+            str(r.get("session_id") or "") for _, r in keyed if r["op"] == OPEN)
         if win["op"] == CLOSE:
             item.update(closed=win["ts"], closed_epoch=win_key[0], closed_by=win.get("session_id"),
-                        closed_task=win.get("task_id"), reason=win.get("reason"),
-                        raised_by=sorted({str(r.get("session_id") or "") for _, r in keyed if r["op"] == OPEN}))
+                        closed_task=win.get("task_id"), reason=win.get("reason"), raised_by=sorted(item.raisers))
         out[hid] = item
     return out
 
@@ -260,9 +273,11 @@ def wins(rec: dict, item: Item | None) -> bool:
 
 
 def closed_since_raised(item: Item, session_id: object, env: Env | None = None) -> bool:
-    """Whether ``item`` was closed, by anyone but ``session_id``, after that session had opened it.
-    A fork counts as the sessions it was forked from (memory/lineage.py ``own``): it holds their
-    conversation, so what they raised, it raises again when it is read whole.
+    """Whether ``item`` was closed, by anyone but ``session_id``, after that session had opened it or
+    given it again while it was open (a ``restate`` record: it saw the item open, and its answers list
+    open items again as a matter of course). A fork counts as the sessions it was forked from
+    (memory/lineage.py ``own``): it holds their conversation, so what they raised, it raises again
+    when it is read whole.
 
     why: the session's answer giving it again is no news: a re-read of the session from its start
     (``lh knowledge handoff-now``) gives back what its first part raised, stamped with the time of the
@@ -335,6 +350,8 @@ def changes(state: dict[str, Item], opened: str | Iterable[object] | None, close
     ``closed``: ids or exact texts of open items. Nothing is written for an item already in the
     asked state, nor for a change an existing newer record would outrank (the answer is older news),
     nor to reopen an item closed by someone else after this session raised it (``closed_since_raised``).
+    An open item given again by a session that neither opened nor restated it before gets a ``restate``
+    record (once per session: a re-read adds none).
     """
     sid, tid = meta.get("session_id"), meta.get("task_id")
     notes: list[str] = []
@@ -355,6 +372,10 @@ def changes(state: dict[str, Item], opened: str | Iterable[object] | None, close
         seen.add(hid)
         if known is not None and known.is_open:
             notes.append(f"still open: [{hid}] {known['text']}")
+            if sid and one_line(sid) not in known.raisers:
+                # why: once the person closes it, this session read again (whole, or resumed) gives it
+                # again, newer than the close; having seen it open, it must not reopen it (closed_since_raised)
+                recs.append(record(RESTATE, known["text"], sid, tid, when, hid=hid))
             continue
         # why: a millisecond apart, so the items of one answer keep the answer's order (oldest first)
         rec = record(OPEN, known["text"] if known else text, sid, tid, when + step, hid=hid)

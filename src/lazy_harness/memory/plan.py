@@ -10,7 +10,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.errors import TaskError
-from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_markdown, ids, marks
+from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_log, handoff_markdown, ids, marks
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -240,6 +240,8 @@ def _plan_handoff(p: Plan, distilled: dict) -> None:
     recs, notes, problems = handoff.changes(state, opened, closed, p.meta, _session_time(p))
     p.problems.extend(problems)
     for rec in recs:
+        if rec["op"] == handoff_log.RESTATE:
+            continue  # why: the item stays as it is; its "still open" note below says so
         p.add(OPEN if rec["op"] == handoff.OPEN else CLOSE, path, f"[{rec['id']}] {rec['text']}")
     for note in notes:
         p.add(KEEP, path, note)

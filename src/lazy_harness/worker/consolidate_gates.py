@@ -102,6 +102,8 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
                     rec = jsonload.line_object(line)
                     if rec is None or not rec.get("session_id") or not _a_session(rec["session_id"]):
                         continue
+                    if rec.get("op") == "restate":  # why: listing an item still open is no new work
+                        continue
                     when = iso_epoch(rec.get("ts"))
                     if since is None or (when is not None and when > since):
                         found.add(str(rec["session_id"]))
