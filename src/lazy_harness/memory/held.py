@@ -457,8 +457,8 @@ def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict
             at_read = now[0] == state.HELD and state.of_learning({**meta, "path": path}, cross, text)[0] != state.HELD
             out.append({"kind": "learning", "id": eid, "state": now[0],
                         "reason": _at_read(now[1]) if at_read else now[1],
-                        "origin": provenance.describe(meta, "learning", session_key="origin_session",
-                                                      project_field="origin"),
+                        "origin": provenance.describe({**meta, "path": path}, "learning",
+                                                      session_key="origin_session", project_field="origin"),
                         "text": meta.get("title") or "", "file": path, "at_read": at_read})
     return out
 

@@ -135,12 +135,27 @@ def learning_place(path: str) -> str:
     return os.path.basename(folder) + "/" + name
 
 
-# why: read once per process, again only when the file changed (a stat per entry described)
-_ARRIVED: list = [None, frozenset()]
+def learning_digest(text: bytes) -> str:
+    """A digest of a learning file's text below its frontmatter, whitespace folded: the key of one
+    version of it (sync/arrivals.py ``record_learning``). why not the whole file: a forget or an
+    approval here moves its status, and what it says is still the other machine's."""
+    from lazy_harness.memory import ids
+
+    body = text
+    if text.startswith(b"---"):
+        end = text.find(b"\n---", 3)
+        body = text[end + 4:] if end >= 0 else text
+    return ids.bytes_digest(b" ".join(body.split()), 8)
 
 
-def _arrived_keys() -> frozenset[str]:
-    """The keys of the record of what ``lh sync`` brought in (sync/arrivals.py), empty without one."""
+# why: read once per process, again only when the file changed (a stat per entry described). The
+# record's keys, and what its ``<key>@<digest>`` keys (one version of an entry) name
+_ARRIVED: list = [None, frozenset(), frozenset()]
+
+
+def _arrived_keys() -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the record of what ``lh sync`` brought in (sync/arrivals.py), empty without one,
+    and the ids and places its keys of one version name."""
     from lazy_harness import paths
 
     path = paths.synced_in_file()
@@ -149,26 +164,42 @@ def _arrived_keys() -> frozenset[str]:
         stamp = (path, st.st_ino, st.st_size, st.st_mtime_ns)
         if _ARRIVED[0] != stamp:
             with open(path, "rb") as fh:
-                _ARRIVED[:] = [stamp, frozenset(fh.read().decode("utf-8", "replace").split())]
+                keys = frozenset(fh.read().decode("utf-8", "replace").split())
+            _ARRIVED[:] = [stamp, keys, frozenset(k.rpartition("@")[0] for k in keys if "@" in k)]
     except OSError:
-        return frozenset()
-    return _ARRIVED[1]
+        return frozenset(), frozenset()
+    return _ARRIVED[1], _ARRIVED[2]
 
 
 def arrived(rec: dict, kind: str = "") -> bool:
     """Whether the entry ``rec`` (a decision or failure line, a learning's frontmatter with its
     ``path`` when the reader has it) arrived through ``lh sync``: its id, or the learning's place, is
-    in this machine's record of what the merges brought in. An entry merged before the record existed
-    is not in it."""
-    keys = _arrived_keys()
+    in this machine's record of what the merges brought in, or this version of it is (the other
+    machine's version of an entry edited on both, put in place by ``lh memory undo``). A learning is
+    matched by its place alone: one id may name a learning of each machine's (one title written on
+    two days). Without its path (a reader that does not pass it), by its id, as records written
+    before places alone were kept name it. An entry merged before the record existed is not in it."""
+    keys, versions = _arrived_keys()
     if not keys:
         return False
     from lazy_harness.memory import ids
 
     if kind != "learning":
-        return ids.of_record(rec, kind or None) in keys
-    path = rec.get("path") if isinstance(rec.get("path"), str) else None
-    return (path is not None and learning_place(path) in keys) or ids.of_learning(rec, path=path) in keys
+        eid = ids.of_record(rec, kind or None)
+        return eid in keys or (eid in versions and f"{eid}@{digest_of(rec, kind or 'decision')}" in keys)
+    path = rec.get("path")
+    if not isinstance(path, str) or not path:
+        return ids.of_learning(rec) in keys
+    place = learning_place(path)
+    if place in keys:
+        return True
+    if place not in versions:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return f"{place}@{learning_digest(fh.read())}" in keys
+    except OSError:
+        return False
 
 
 def agent_word(rec: dict, field: str = "agent") -> str:

@@ -82,9 +82,11 @@ def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float,
     machine's version alone; a round killed before it kept them all finds the note again, and a
     conflict kept already (its ``-2`` file there with the same bytes, its run saved) is not kept twice.
 
-    ``arriving(text, path)`` is called before the other machine's learning is written (``path``
-    ``""``) and once it is, with its path (the round's record of what came in: sync/arrivals.py
-    ``record_learning``)."""
+    ``arriving(text, path)`` records what is kept of the other machine's version (the round's record
+    of what came in: sync/arrivals.py ``record_learning``): its learning, with the name it is about
+    to be written at, before it is written; its version of a line or a learning (``path`` the file
+    holding this machine's), before the run that journals it is saved. why: ``lh memory undo`` puts
+    that version in place, and it must read as synced there, not as this machine's own."""
     side = side_file(data)
     try:
         with open(side, encoding="utf-8", errors="replace") as fh:
@@ -132,11 +134,10 @@ def _keep_one(data: str, root: str, one: dict, now: float, created: list[str] | 
     theirs = str(one["theirs"]).encode("utf-8")
     if one.get("added") and not one.get("id"):
         try:
-            if arriving is not None:  # why before: a reader of the new file finds it recorded already
-                arriving(theirs, "")
-            second = _kept_as(path, theirs) or _second_name(path, theirs)
-            if arriving is not None:  # its own place, known once written
+            second = _kept_as(path, theirs)
+            if second is not None and arriving is not None:
                 arriving(theirs, second)
+            second = second or _second_name(path, theirs, arriving)
         except (OSError, ValueError) as exc:  # then journalled below, as a learning edited on both
             logfile.write(logfile.WORKER, f"sync: {path}: no second name for the other machine's learning: {exc}", env)
         else:
@@ -144,10 +145,10 @@ def _keep_one(data: str, root: str, one: dict, now: float, created: list[str] | 
                 created.append(os.path.relpath(second, data))
             return (f"{path}: two learnings were added under this name, one on each machine; this machine's "
                     f"stays, the other machine's is kept as {second}")
-    return _journal_other(path, root, one, now)
+    return _journal_other(path, root, one, now, arriving)
 
 
-def _journal_other(path: str, root: str, one: dict, now: float) -> str:
+def _journal_other(path: str, root: str, one: dict, now: float, arriving: Arriving | None = None) -> str:
     """A ``sync-conflict`` run whose "before" is ``path`` with the other machine's version in place;
     the run saved for this conflict already (a round killed before it removed the note), if any."""
     ours, theirs = str(one["ours"]).encode("utf-8"), str(one["theirs"]).encode("utf-8")
@@ -158,6 +159,8 @@ def _journal_other(path: str, root: str, one: dict, now: float) -> str:
     digest = hashlib.sha256(json.dumps([one["file"], one.get("id"), one["ours"], one["theirs"]]).encode()).hexdigest()
     run = next((r["run"] for r in journal.runs(mdir) if r.get(DIGEST) == digest and r["kind"] == "sync-conflict"), None)
     if run is None:
+        if arriving is not None:  # why before the run: undo must never put in place what is not recorded
+            arriving(theirs, path)
         if one.get("id"):  # the file with their line in place of ours
             with open(path, "rb") as fh:
                 current = fh.read()
@@ -198,13 +201,19 @@ def _kept_as(path: str, text: bytes) -> str | None:
     return None
 
 
-def _second_name(path: str, text: bytes) -> str:
+def _second_name(path: str, text: bytes, arriving: Arriving | None = None) -> str:
     """Write ``text`` at the first free name after ``path``'s (``<slug>-2.md``, ``-3`` ...; a ``-n`` the
-    writer gave it already is counted on from) in its folder; returns that path."""
+    writer gave it already is counted on from) in its folder; returns that path. ``arriving(text,
+    name)`` is called before each name is tried. why before: a reader of the new file finds its place
+    recorded already; a name another writer took first stays recorded, read as synced (the safe side)."""
     folder, stem = _stem(path)
     for k in range(2, 1000):
         candidate = os.path.join(folder, f"{stem}-{k}.md")
-        if not os.path.lexists(candidate) and atomic_write(candidate, text, exclusive=True):
+        if os.path.lexists(candidate):
+            continue
+        if arriving is not None:
+            arriving(text, candidate)
+        if atomic_write(candidate, text, exclusive=True):
             return candidate
     raise ValueError(f"every name from {stem}-2.md to {stem}-999.md is taken")
 

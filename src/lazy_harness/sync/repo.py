@@ -339,15 +339,23 @@ def _gc_running(gitdir: str, now: float | None = None) -> bool:
 
 def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
     """Fetch ``origin``. A round killed inside a fetch can leave the remote-tracking ref out of step
-    with git's own bookkeeping ("cannot lock ref"); that ref is only a copy of the remote's, so it is
-    dropped and fetched again."""
+    with git's own bookkeeping ("cannot lock ref", "bad object"); that ref is only a copy of the
+    remote's, so it is dropped and fetched again. When that fetch fails too (no network, the remote
+    gone), a ref that named a commit is put back: ``status`` counts ahead and behind against it."""
     first = _git(data, "fetch", "-q", "origin", check=False, env=env)
     if first.ok:
         return
     gitdir = os.path.join(data, ".git")
     _remove_locks(gitdir, _stale_locks(gitdir))
-    _git(data, "update-ref", "-d", f"refs/remotes/origin/{BRANCH}", check=False, env=env)
-    _git(data, "fetch", "-q", "origin", env=env)
+    ref = f"refs/remotes/origin/{BRANCH}"
+    known = _git(data, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}", check=False, env=env).stdout.strip()
+    _git(data, "update-ref", "-d", ref, check=False, env=env)
+    again = _git(data, "fetch", "-q", "origin", check=False, env=env)
+    if again.ok:
+        return
+    if known:
+        _git(data, "update-ref", ref, known, "", check=False, env=env)
+    raise SyncError(f"could not fetch from the remote: git fetch failed: {again.describe()}", hint="lh sync --status")
 
 
 def _has_head(data: str, env: Mapping[str, str] | None = None) -> bool:

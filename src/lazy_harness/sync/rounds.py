@@ -293,7 +293,10 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     if created:  # the other machine's learning under a name of its own: it goes out with this round
         got["changed"] += created
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
-    if not push or not _has_head(data, env):
+    if not push:
+        return True
+    head = _head(data, env)
+    if not head or head == _remote_head(data, env):  # why: git's "Everything up-to-date" exits 0 too
         return True
     leaks = outgoing_secrets(data, extra, env, got["progress"])
     if leaks:
@@ -313,6 +316,12 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
 def _head(data: str, env: Mapping[str, str] | None) -> str:
     """The commit HEAD names, ``""`` before the first."""
     return _git(data, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False, env=env).stdout.strip()
+
+
+def _remote_head(data: str, env: Mapping[str, str] | None) -> str:
+    """The commit ``origin/main`` names as of the last fetch, ``""`` when the remote has no branch."""
+    return _git(data, "rev-parse", "-q", "--verify", f"refs/remotes/origin/{BRANCH}^{{commit}}", check=False,
+                env=env).stdout.strip()
 
 
 def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None) -> str | None:

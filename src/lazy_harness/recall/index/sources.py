@@ -180,7 +180,8 @@ def read_learning(path: str) -> dict | None:
     learning = learning.split("\n## ", 1)[0] if heading else body
     return {"id": ids.of_learning(meta, title), "kind": "learning",
             "origin": text_of(meta.get("origin")), "okey": provenance.key_of(meta),
-            "prov": provenance.describe(meta, "learning", session_key="origin_session", project_field="origin"),
+            "prov": provenance.describe({**meta, "path": path}, "learning", session_key="origin_session",
+                                        project_field="origin"),
             "sess": text_of(meta.get("origin_session")).strip(),
             "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
