@@ -22,6 +22,7 @@ from lazy_harness import config, paths
 from lazy_harness.cli.options import project_option, warn_config
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
+from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall import search as search_core
@@ -220,8 +221,8 @@ def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, 
         shown = _newest(closed, cut, oldest_first=False)
         for item in shown:
             _echo(f"  - [{item['id']}] {one_line(item['text'], FULL)} (closed "
-                  f"{(item['closed'] or '')[:16].replace('T', ' ')} {handoff.by_whom(item['closed_by'])}"
-                  f"{handoff.why_closed(item.get('reason'))}; opened {(item['opened'] or '?')[:16].replace('T', ' ')} "
+                  f"{_minute(item['closed'], '')} {handoff.by_whom(item['closed_by'])}"
+                  f"{handoff.why_closed(item.get('reason'))}; opened {_minute(item['opened'], '?')} "
                   f"{handoff.by_whom(item['opened_by'])})")
         _more("handoff", len(closed), len(shown))
 
@@ -371,7 +372,16 @@ def verdict(c: dict) -> str:
     return "pass" if c["passes"] else "held" if c.get("held") else "wait" if c.get("waiting") else "    "
 
 
-_date = search_core.date_of
+def _date(ts: object) -> str:
+    """The day of a stored time in the reader's time zone (``fence.local_time``), else as written."""
+    return date_of(ts, files.iso_epoch(ts)) or search_core.date_of(ts)
+
+
+def _minute(ts: object, missing: str) -> str:
+    """The minute of a stored time in the reader's time zone, else as written (``missing`` when none)."""
+    return local_time(files.iso_epoch(ts), minutes=True) or str(ts or missing)[:16].replace("T", " ")
+
+
 KINDS = search_core.KINDS
 
 

@@ -63,42 +63,54 @@ def render_example() -> str:
 def set_value(text: str, section: str, key: str, value: object) -> str:
     """``text`` with ``[section] key = value``, changing only that line (comments and layout stay).
 
-    Adds the key under its header; in a file that writes the section as dotted keys
-    (``compound_loop.min_messages = 2``), a ``section.key = value`` line before the first of them;
-    else the section at the end. Raises ConfigError when the result would not parse to exactly the
-    old document plus this one value (an inline table, a syntax error): the user's file is never
-    rewritten into something else; its hint says what to write, in the form the file uses.
+    Changes the key's line where it is written, under its header or as a dotted key
+    (``compound_loop.enabled = false``); else adds it under its header; in a file that writes the
+    section as dotted keys (``compound_loop.min_messages = 2``), a ``section.key = value`` line
+    before the first of them; else the section at the end. Raises ConfigError when the result would
+    not parse to exactly the old document plus this one value (an inline table, a syntax error): the
+    user's file is never rewritten into something else; its hint says what to write, in the form the
+    file uses.
     """
     import re
-    import tomllib
 
     from lazy_harness.errors import ConfigError
 
     literal = toml_literal(value)
     first = re.search(r"\r?\n", text)
     eol = first.group() if first else "\n"  # why: an added line ends as the file's lines do (CRLF kept)
-    lines = text.splitlines(keepends=True)
+    lines = [line for line in re.split(r"(?<=\n)", text) if line]  # why: TOML ends lines at \n only
     start, end = _section_span(lines, section)
-    form, at = _top_level_form(text, section) if start is None else ("table", None)
+    form, at = _top_level_form(text, section, key) if start is None else ("table", None)
     if start is not None:
         new = _set_in_table(lines, start, end, key, literal, eol)
     elif form == "dotted" and at is not None:
-        new = "".join(lines[:at - 1] + [f"{section}.{key} = {literal}{eol}"] + lines[at - 1:])
+        dotted = _name(section) + r"\s*\.\s*" + _name(key)
+        changed = _assigned(lines[at - 1], dotted, literal)
+        lines[at - 1:at] = [changed] if changed is not None else [f"{section}.{key} = {literal}{eol}", lines[at - 1]]
+        new = "".join(lines)
     else:
         glue = "" if not text or text.endswith("\n") else eol
         blank = eol if text.strip() else ""
         new = f"{text}{glue}{blank}[{section}]{eol}{key} = {literal}{eol}"
-    try:
-        before = tomllib.loads(text)
-        after = tomllib.loads(new)
-    except tomllib.TOMLDecodeError:
-        after, before = None, {}
-    expected = dict(before)
-    old = before.get(section)
+    before, after = _parsed(text), _parsed(new)
+    expected = dict(before or {})
+    old = expected.get(section)
     expected[section] = {**(old if isinstance(old, dict) else {}), key: value}
     if after != expected:
-        raise ConfigError(f"cannot set {section}.{key} by a safe edit", hint=_by_hand(form, section, key, literal))
+        written = isinstance(old, dict) and key in old
+        raise ConfigError(f"cannot set {section}.{key} by a safe edit",
+                          hint=_by_hand(form, section, key, literal, at if written else -1))
     return new
+
+
+def _parsed(text: str) -> dict[str, object] | None:
+    """The TOML document ``text``, or None when it does not parse."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def _section_span(lines: list[str], section: str) -> tuple[int | None, int]:
@@ -121,14 +133,10 @@ def _section_span(lines: list[str], section: str) -> tuple[int | None, int]:
 
 def _set_in_table(lines: list[str], start: int, end: int, key: str, literal: str, eol: str) -> str:
     """The text with ``key = literal`` under the header at ``start``: its line changed, else added."""
-    import re
-
-    assign = re.compile(r"^(\s*[\"']?" + re.escape(key) + r"[\"']?\s*=\s*)(true|false)?(.*?)(\r?\n)?$")
     for i in range(start + 1, end):
-        m = assign.match(lines[i])
-        if m:
-            rest = m.group(3) if m.group(2) else ""  # a non-boolean value is replaced whole
-            lines[i] = f"{m.group(1)}{literal}{rest}{m.group(4) or ''}"
+        changed = _assigned(lines[i], _name(key), literal)
+        if changed is not None:
+            lines[i] = changed
             break
     else:
         if not lines[start].endswith("\n"):
@@ -137,27 +145,61 @@ def _set_in_table(lines: list[str], start: int, end: int, key: str, literal: str
     return "".join(lines)
 
 
-def _top_level_form(text: str, section: str) -> tuple[str, int | None]:
+def _name(name: str) -> str:
+    """A pattern for ``name`` as a TOML key part: bare, "quoted" or 'quoted'."""
+    import re
+
+    return "(?:" + "|".join(q + re.escape(name) + q for q in ('"', "'", "")) + ")"
+
+
+def _assigned(line: str, name: str, literal: str) -> str | None:
+    """``line`` with its value set to ``literal`` when it assigns the key ``name`` (a pattern),
+    indentation, spacing, a comment after a boolean and the line end kept; else None."""
+    import re
+
+    m = re.match(r"^(\s*" + name + r"\s*=\s*)(true|false)?(.*?)(\r?\n)?$", line)
+    if not m:
+        return None
+    rest = m.group(3) if m.group(2) else ""  # a non-boolean value is replaced whole
+    return f"{m.group(1)}{literal}{rest}{m.group(4) or ''}"
+
+
+def _top_level_form(text: str, section: str, key: str) -> tuple[str, int | None]:
     """How a file without a ``[section]`` header writes the section before its first header:
-    ("dotted", line of its first ``section.key = ...``), ("inline", line of ``section = { ... }``)
-    or ("none", None)."""
+    ("dotted", line of its ``section.key = ...``, else of its first ``section.… = ...``),
+    ("inline", line of ``section = { ... }``) or ("none", None)."""
     from lazy_harness.config.validate import written_paths
 
+    form: tuple[str, int | None] = ("none", None)
     for n, kind, path in written_paths(text):
         if kind in ("table", "array"):
             break  # why: a key after a header belongs to that table, not to the top level
-        if path[:1] == (section,) and kind in ("key", "inline"):
-            return ("dotted" if len(path) > 1 else kind), n
-    return "none", None
+        if path[:1] != (section,) or kind not in ("key", "inline"):
+            continue
+        if len(path) == 1:
+            return kind, n
+        if path[1:] == (key,):
+            return "dotted", n
+        if form[1] is None:
+            form = ("dotted", n)
+    return form
 
 
-def _by_hand(form: str, section: str, key: str, literal: str) -> str:
+def _by_hand(form: str, section: str, key: str, literal: str, line: int | None) -> str:
     """What to write by hand, in the form the file already uses for ``section`` (a ``[section]``
-    header added to a file of dotted keys is a second declaration: TOML refuses the file)."""
+    header added to a file of dotted keys is a second declaration, a second ``key`` a duplicate:
+    TOML refuses either); ``line``: where the file already sets the key (None: in a table or inline
+    table; -1: it does not set it)."""
     if form == "dotted":
+        if line != -1:
+            return f"change line {line} ({section}.{key} = ...) to {section}.{key} = {literal}, by hand"
         return f"write {section}.{key} = {literal} beside the file's other {section}. lines, by hand"
     if form == "inline":
+        if line != -1:
+            return f"change {key} = ... inside the braces of {section} = {{ ... }} to {key} = {literal}, by hand"
         return f"add {key} = {literal} inside the braces of {section} = {{ ... }}, by hand"
+    if line != -1:
+        return f"change {key} = ... under [{section}] to {key} = {literal}, by hand"
     return f"write {key} = {literal} under [{section}], by hand"
 
 

@@ -20,10 +20,12 @@ to take, and breaks the fence's own sentences and an imitation of its end ("end 
 (ADR 0033).
 Lives beside the store because the SessionStart digest
 (recall/readback/digest.py), prompt recall (recall/prompt/) and the worker's prompts (worker/) all use it.
-Hot path: no import beyond ``logfile``.
+Hot path: no import beyond ``time`` and ``logfile``.
 """
 
 from __future__ import annotations
+
+import time
 
 from lazy_harness.logfile import terminal_safe
 
@@ -261,13 +263,27 @@ def _unforged(text: str, low: str) -> str:
     for words in _FORGED_ENDS:
         if not all(word in low for word in words):
             continue
+        cuts: list[int] = []
         n = len(words[-1])
         cut = _phrase(low, words, 0)
         while cut >= 0:
-            text = f"{text[:cut]}‹{text[cut:cut + n]}›{text[cut + n:]}"
-            low = f"{low[:cut]}‹{low[cut:cut + n]}›{low[cut + n:]}"
-            cut = _phrase(low, words, cut + n + 2)
+            cuts.append(cut)
+            cut = _phrase(low, words, cut + n)  # why: on after the word marked, as in the marked text
+        if cuts:
+            text, low = _marked(text, cuts, n), _marked(low, cuts, n)
     return text
+
+
+def _marked(text: str, cuts: list[int], n: int) -> str:
+    """``text`` with the ``n`` characters at each of ``cuts`` (ascending, apart) between ``‹`` and ``›``,
+    joined once: rebuilt at each mark, a long line of forged ends took time in its length squared."""
+    pieces: list[str] = []
+    done = 0
+    for cut in cuts:
+        pieces += (text[done:cut], "‹", text[cut:cut + n], "›")
+        done = cut + n
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def neutral(value: object, cap: int = 0) -> str:
@@ -315,12 +331,31 @@ def label(kind: str, entry_id: str, day: str, origin: str) -> str:
     return f"{kind} {entry_id}, {day or 'undated'}, {from_origin(origin)}"
 
 
-def date_of(value: object) -> str:
+def date_of(value: object, when: float | None = None) -> str:
     """The ``YYYY-MM-DD`` a stored timestamp (or a learning's file name) starts with, else "": the
-    field is text anyone could have edited, printed only when it is a date."""
+    field is text anyone could have edited, printed only when it is a date. ``when``: the time it
+    gives (``memory.files.iso_epoch``, None when it does not parse), whose day in the reader's time
+    zone is printed then (:func:`local_time`)."""
     day = value[:10] if isinstance(value, str) else ""
     digits = day[:4] + day[5:7] + day[8:]
-    return day if len(day) == 10 and day[4] == day[7] == "-" and digits.isascii() and digits.isdigit() else ""
+    if not (len(day) == 10 and day[4] == day[7] == "-" and digits.isascii() and digits.isdigit()):
+        return ""
+    return local_time(when) or day
+
+
+def local_time(when: float | None, minutes: bool = False) -> str:
+    """``when`` (seconds since the epoch) in the reader's local time zone: its day (``2026-11-30``), with
+    ``minutes`` its minute (``2026-11-30 23:00``); "" for None or a year the clock cannot show (the
+    caller prints the stored text then). why: each time is stored in the offset it was written in; read
+    as written, a person who changed zone (or synced with a teammate in another) saw dates that ran
+    against the order of the items they dated."""
+    if when is None:
+        return ""
+    try:
+        shown = time.strftime("%Y-%m-%d %H:%M" if minutes else "%Y-%m-%d", time.localtime(when))
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return shown if len(shown) == (16 if minutes else 10) else ""
 
 
 def from_origin(origin: str) -> str:

@@ -1,8 +1,9 @@
 """A learning file's frontmatter read without a YAML parser (hot path: SessionStart and the prompt
 hook read learnings): the one-line scalars the worker writes, and the top-level keys of a leading
 ``---`` block as ``yaml.safe_dump`` writes them (scalars, quoted over several lines or not, and lists
-of scalars). String methods only, no regex; nothing imported at import time. A double-quoted scalar is
-decoded as YAML decodes it (its escapes are not JSON's), by one decoder for every reader.
+of scalars). String methods only, no regex; nothing imported at import time. A quoted scalar is
+decoded as YAML decodes it (a double-quoted one's escapes are not JSON's; its line breaks folded as
+PyYAML folds them), by one decoder for every reader.
 """
 
 NOT_CLOSED = "frontmatter not closed"
@@ -31,13 +32,11 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
             continue
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            if value[0] == '"':
-                # why not JSON: YAML's escapes (``\e``, ``\a``, ``\x7F``, ``\N``) are not JSON's; a
-                # title read with ``\e`` left as text gave an id no other reader gave
-                decoded, closed = _quoted(value)
-                value = decoded if closed else value[1:-1]
-            else:
-                value = value[1:-1].replace("''", "'")
+            # why not JSON: YAML's escapes (``\e``, ``\a``, ``\x7F``, ``\N``) are not JSON's; a
+            # title read with ``\e`` left as text gave an id no other reader gave; and ``\x85``,
+            # U+2028, U+2029 inside either quote are line breaks YAML folds
+            decoded, closed = _quoted(value)
+            value = decoded if closed or value[0] == "'" else value[1:-1]
         if key in out:
             twice.setdefault(key, [out[key]]).append(value)
         out[key] = value
@@ -117,10 +116,14 @@ def _skip_blanks(raw: str, i: int) -> int:
     return i
 
 
+_BREAKS = "\r\n\x85\u2028\u2029"  # what YAML 1.1 reads as a line break ("\r\n" is one)
+
+
 def _quoted(raw: str) -> tuple[str, bool]:
-    """Decode a single- or double-quoted YAML scalar spread over lines; (value, closed)."""
+    """Decode a single- or double-quoted YAML scalar spread over lines; (value, closed). Blanks and
+    line breaks are folded as PyYAML's scanner folds them (``scan_flow_scalar_spaces``)."""
     q, out, i, n = raw[0], [], 1, len(raw)
-    if not any(c in raw for c in "\n\x85\u2028\u2029"):  # the common case, without the character loop
+    if not any(c in raw for c in _BREAKS):  # the common case, without the character loop
         if q == "'":
             end = raw.find("'", 1)
             while end >= 0 and raw[end + 1:end + 2] == "'":
@@ -138,40 +141,67 @@ def _quoted(raw: str) -> tuple[str, bool]:
                 continue
             return "".join(out), True
         if c == "\\" and q == '"' and i + 1 < n:
-            nxt = raw[i + 1]
-            if nxt == "\n":  # an escaped line break joins the lines
-                i = _skip_blanks(raw, i + 2)
-            elif nxt in _HEX:
-                code = raw[i + 2:i + 2 + _HEX[nxt]]
-                try:
-                    out.append(chr(int(code, 16)))
-                except ValueError:
-                    out.append(code)
-                i += 2 + _HEX[nxt]
-            else:
-                out.append(_ESCAPES.get(nxt, nxt))
-                i += 2
-            continue
-        if c in "\u2028\u2029":  # YAML 1.1 keeps these line breaks and drops the indentation after them
+            i = _escape(raw, i + 1, out)
+        elif c in " \t" or c in _BREAKS:
+            i = _folded(raw, i, out)
+        else:
             out.append(c)
-            i = _skip_blanks(raw, i + 1)
-            continue
-        if c in "\n\x85":  # folding: one line break is a space, each empty line a newline
-            while out and out[-1] in (" ", "\t"):
-                out.pop()
-            breaks, i = 0, i + 1
-            while True:
-                j = _skip_blanks(raw, i)
-                if j < n and raw[j] == "\n":
-                    breaks, i = breaks + 1, j + 1
-                    continue
-                i = j
-                break
-            out.append("\n" * breaks if breaks else " ")
-            continue
-        out.append(c)
-        i += 1
+            i += 1
     return "".join(out), False
+
+
+def _escape(raw: str, i: int, out: list[str]) -> int:
+    """Append what the escape at ``raw[i]`` (after its backslash) stands for; the index after it.
+    An escaped line break joins the lines: the blanks after it go, each empty line after it is a newline."""
+    nxt = raw[i]
+    if nxt in _BREAKS:
+        i, breaks = _breaks(raw, _after_break(raw, i))
+        out += breaks
+    elif nxt in _HEX:
+        code = raw[i + 1:i + 1 + _HEX[nxt]]
+        try:
+            out.append(chr(int(code, 16)))
+        except ValueError:
+            out.append(code)
+        i += 1 + _HEX[nxt]
+    else:
+        out.append(_ESCAPES.get(nxt, nxt))
+        i += 1
+    return i
+
+
+def _folded(raw: str, i: int, out: list[str]) -> int:
+    """Append the blanks at ``raw[i]``, or the line break after them folded: the blanks before the
+    break go (only these: a blank written as an escape stays), a ``\n`` is a space unless empty lines
+    follow (each a newline), U+2028 and U+2029 stay; the index after it."""
+    j = _skip_blanks(raw, i)
+    if j >= len(raw) or raw[j] not in _BREAKS:
+        out.append(raw[i:j])
+        return j
+    k, breaks = _breaks(raw, _after_break(raw, j))
+    if raw[j] in "\u2028\u2029":
+        out.append(raw[j])
+    elif not breaks:
+        out.append(" ")
+    out += breaks
+    return k
+
+
+def _after_break(raw: str, i: int) -> int:
+    """The index after the line break at ``raw[i]`` (``\r\n`` is one)."""
+    return i + 2 if raw[i:i + 2] == "\r\n" else i + 1
+
+
+def _breaks(raw: str, i: int) -> tuple[int, list[str]]:
+    """The empty lines from ``raw[i]``, their blanks skipped: (index of the next text, one newline for
+    each, U+2028 and U+2029 as they are)."""
+    breaks: list[str] = []
+    while True:
+        j = _skip_blanks(raw, i)
+        if j >= len(raw) or raw[j] not in _BREAKS:
+            return j, breaks
+        breaks.append(raw[j] if raw[j] in "\u2028\u2029" else "\n")
+        i = _after_break(raw, j)
 
 
 MAX_QUOTED_LINES = 64
@@ -209,6 +239,13 @@ def _value(lines: list[str], i: int, first: str, left_open: list[int] | None = N
         inner = first[1:-1].strip()
         return ([_value([], 0, part.strip())[0] for part in inner.split(",")] if inner else []), i
     return first, i
+
+
+def _first(rest: str) -> str:
+    """A value's text on its key's line: stripped, but a quoted one only on the left (an escaped blank
+    before its line break is part of it: ``"\\t`` then a folded line)."""
+    rest = rest.lstrip()
+    return rest if rest[:1] in ("'", '"') else rest.rstrip()
 
 
 def _closing(text: str) -> int:
@@ -279,7 +316,7 @@ def _pairs(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[list
         key, colon, rest = line.partition(":")
         if not colon or not key or key[0] in " \t-#" or " " in key:
             continue
-        rest = rest.strip()
+        rest = _first(rest)
         if rest:
             value, i = _value(lines, i, rest, left_open)
             out.append((key, value))
@@ -289,7 +326,7 @@ def _pairs(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[list
                 entry = lines[i].lstrip()
                 if not (entry.startswith("- ") or entry.rstrip() == "-"):
                     break
-                item, i = _value(lines, i + 1, entry[2:].strip(), left_open)
+                item, i = _value(lines, i + 1, _first(entry[2:]), left_open)
                 items.append(item)
             out.append((key, items if items else None))
         if left_open and damage is not None:  # why + 2: the block's first line is the file's second

@@ -12,6 +12,7 @@ import os
 
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory.fence import FENCE, date_of, from_origin, neutral, sentence, units
+from lazy_harness.memory.files import iso_epoch
 from lazy_harness.recall.index import lookup, terms
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
@@ -249,8 +250,8 @@ def render_item(item: dict, ldir: str | None) -> str:
     else:
         where = f"{os.path.basename(f)}:{item['line']}" if item["line"] else os.path.basename(f)
     origin = neutral(item.get("prov") or item.get("origin") or "unknown", 120)
-    head = (f"- {NOUN[kind]} {item['id']} ({neutral(where, 200)}), "
-            f"{date_of(item.get('ts')) or 'undated'}, {from_origin(origin)}")
+    day = date_of(item.get("ts"), iso_epoch(item.get("ts"))) or "undated"  # the reader's day (fence.local_time)
+    head = f"- {NOUN[kind]} {item['id']} ({neutral(where, 200)}), {day}, {from_origin(origin)}"
     text = sentence(neutral(item["title"], 200))
     detail = neutral(item["detail"], 300)
     if detail:

@@ -15,7 +15,7 @@ from lazy_harness import paths
 from lazy_harness.memory import (
     aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, state, trust, usage)
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
-from lazy_harness.memory.fence import FENCE, date_of, label, neutral, sentence
+from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import DAMAGED, is_active
 from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, contenders, learning_id, own, rank_learnings
@@ -50,8 +50,10 @@ CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # caps per it
 
 def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
     """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``."""
-    # why: every field of a stored record is text someone could have edited: each stays on its line
-    when = neutral((item["opened"] or "")[:16].replace("T", " "), 16)
+    # why: every field of a stored record is text someone could have edited: each stays on its line;
+    # a time that parses is printed in the reader's time zone (fence.local_time), one that does not as written
+    opened = item["opened"] or ""
+    when = local_time(files.iso_epoch(opened), minutes=True) or neutral(opened[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
     origin = ("by hand" if by in (handoff_markdown.HAND_EDIT, "by hand")
               else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {by}", 80))
@@ -149,7 +151,8 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     pairs = [(eid, rec) for eid, rec in pairs if screen.keep(kind, eid, trust.text_of(rec, kind))]
     items = []
     for eid, rec in _by_use(pairs, lambda pair: pair[0], stats, section):
-        tag = label(kind, eid, date_of(rec.get("ts")), neutral(provenance.describe(rec, kind), 120))
+        day = date_of(rec.get("ts"), files.iso_epoch(rec.get("ts")))  # the reader's day (fence.local_time)
+        tag = label(kind, eid, day, neutral(provenance.describe(rec, kind), 120))
         summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         said = next(((word, text) for field, word, cap in fields if (text := neutral(rec.get(field), cap))), None)
         items.append(f"- {tag}: {summary}" + (f" {said[0]}: {sentence(said[1])}" if said else ""))
@@ -293,8 +296,8 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
     stats: dict = {"project": project, "memory_dir": mdir,
                    "knowledge_dir": paths.knowledge_dir(cfg["knowledge"]["path"] or None, env),
                    "branch": git_branch(cwd), "source": source,
-                   "max_chars": budget, "chars": 0, "errors": [], "learning_candidates": 0, "own_learnings": 0,
-                   "distill_failed": trouble[0], "session": session}
+                   "max_chars": budget, "chars": 0, "units": 0, "errors": [], "learning_candidates": 0,
+                   "own_learnings": 0, "distill_failed": trouble[0], "session": session}
     sections = read_sections(root, cfg, env, now, stats)
     stats["available"] = {name: len(items) for name, _, items in sections}
     # other projects' learnings alone do not make this project's memory
@@ -304,7 +307,9 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
             return None, stats
         sections = []
     text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget, dated=stats.get("dated"))
-    stats.update(shown=shown, left_out=left, chars=len(text))
+    # why both: the log gives the size as the budget counts it (fill: UTF-16 units), the usage record
+    # (hooks/session_start.py) counts characters as its items' lines do
+    stats.update(shown=shown, left_out=left, chars=len(text), units=units(text))
     # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
     stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
     return (text or None), stats
@@ -427,8 +432,9 @@ def printed_ids(stats: dict) -> dict[str, list[str]]:
 
 
 def describe(stats: dict) -> str:
-    """One log line: size, what each section showed, what was left out, errors."""
-    out = f"context {stats['chars']}/{stats['max_chars']} chars, shown: " + ", ".join(
+    """One log line: size (in UTF-16 units, as the budget counts it), what each section showed, what was
+    left out, errors."""
+    out = f"context {stats['units']}/{stats['max_chars']} chars, shown: " + ", ".join(
         _shown(s, stats) for s in SECTIONS)
     if left := ",".join(f"{s}={n}" for s, n in stats["left_out"].items() if n):
         out += " left_out " + left
