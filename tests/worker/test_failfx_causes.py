@@ -50,6 +50,7 @@ def test_failfx_a_later_task_runs_after_an_overloaded_failure(isolated_home, tmp
     assert run_worker().waiting == 1  # past the retries it waits (billed nothing); never a failed skip
     fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER)  # the overload is over
     queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "SessionEnd", True))  # transcript unchanged
+    _make_ready()  # why: it keeps the wait of the task it replaced (queue/produce.py); that wait is over
     stats = run_worker()
     assert stats.processed == 1, tasks("done")
     assert len(fake_claude.calls(fake)) == 3

@@ -232,7 +232,8 @@ def recover(queue: str) -> list[tuple[str, str]]:
         fields["interruptions"] = str(count)
         if count >= MAX_INTERRUPTIONS:
             finish(queue, name, fields, "failed", "poison",
-                   f"interrupted {count} times: the worker died while processing this task\n")
+                   f"interrupted {count} times: the worker died while processing this task\n",
+                   _poison_mark(queue, fields, path))
             out.append((name, "poison"))
             continue
         newer = pending_of(queue, fields.get("session_id", ""))
@@ -246,6 +247,26 @@ def recover(queue: str) -> list[tuple[str, str]]:
         os.unlink(path)
         out.append((name, "requeued"))
     return out
+
+
+def _poison_mark(queue: str, fields: dict, claim: str) -> tuple[float, str] | None:
+    """The check mark a poison task leaves, as a failed model call does (error, at the transcript it
+    read), also kept in its record for :func:`_restore_mark`; None when it read no transcript or the
+    session holds a mark as new already. why: without one the idle sweep took the session for never
+    checked and queued it again every ``idle_minutes``, for another round of killed (charged) calls.
+    The transcript's mtime is capped at the claim's (written when the task was queued or put back,
+    before the last attempt took it): a turn written since (after the worker died, say) is still new."""
+    sid = fields.get("session_id", "")
+    try:
+        mtime = min(os.stat(fields.get("session_jsonl", "")).st_mtime, os.stat(claim).st_mtime)
+    except (OSError, ValueError):  # ValueError: a path with a NUL
+        return None
+    current = last_done_mtime(queue, sid) if sid else None
+    if not sid or (current is not None and current >= mtime):
+        return None
+    fields["transcript_mtime"] = repr(mtime)
+    fields["check"] = ERROR
+    return mtime, ERROR
 
 
 def _fail_unreadable(queue: str, name: str, exc: OSError) -> list[tuple[str, str]]:

@@ -43,7 +43,7 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
     lock_fd = lock(state_file(queue, sid, "lock"))
     try:
         earlier = _still_pending(queue, sid)
-        data = _merged(queue, dict(fields), earlier)
+        data = _merged(queue, dict(fields), earlier, now)
         data.setdefault("timestamp", iso_now(now))
         ns = int(now * 1e9)
         while True:
@@ -83,14 +83,17 @@ def _still_pending(queue: str, sid: str) -> list[str]:
             and os.path.exists(os.path.join(queue, n))]
 
 
-def _merged(queue: str, data: dict, earlier: list[str]) -> dict:
+def _merged(queue: str, data: dict, earlier: list[str], now: float) -> dict:
     """The new task's fields with what the newest task it replaces carries over: forced, the event
-    the person asked for, the turn Stop saw, and which task it replaces."""
+    the person asked for, the turn Stop saw, its wait (:func:`_carry_wait`), and which task it replaces."""
+    asked = data.get("event") in ASKED_EVENTS  # before an asked event is carried over below
     for name in earlier:
         try:
             old = read_task(os.path.join(queue, name))
         except OSError:
             continue  # the worker claimed it meanwhile
+        if not asked:
+            _carry_wait(old, data, now)
         if old.get("forced") == "1":
             data["forced"] = "1"
         if old.get("event") in ASKED_EVENTS and data.get("event") not in ASKED_EVENTS:
@@ -100,6 +103,26 @@ def _merged(queue: str, data: dict, earlier: list[str]) -> dict:
         data["replaces"] = task_id(name)
         break
     return data
+
+
+def _carry_wait(old: dict, data: dict, now: float) -> None:
+    """The wait of the task ``old`` that ``data`` replaces (worker/waiting.py wrote it): its counts of
+    timed-out calls and of waits, and its ``not_before`` with its ``wait_reason`` while still to come.
+    why: dropped, each Stop (past debounce_seconds) or the session's end made a task that ran at once:
+    a call before a usage limit's reset, and a prompt that always times out paid a call every turn and
+    never reached max_attempts. The caller skips it for what the person asks for (``lh knowledge
+    handoff-now``, ``lh queue retry``): that starts afresh."""
+    for key in ("timeouts", "waits"):
+        if old.get(key, "").isdigit():
+            data[key] = old[key]
+    try:
+        until = float(old.get("not_before") or 0)
+    except ValueError:
+        return
+    if until > now:
+        data["not_before"] = old["not_before"]
+        if old.get("wait_reason"):
+            data["wait_reason"] = old["wait_reason"]
 
 
 def _written(path: str, data: bytes) -> None:
