@@ -339,6 +339,17 @@ def ledger_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(data_dir(env), "ledger.jsonl")
 
 
+def spend_dir(env: Mapping[str, str] | None = None) -> str:
+    """The spend lock and the markers of model calls under way (cost/budget.py) of the ledger at
+    :func:`ledger_file`: ``<cache dir>/spend/<digest of the ledger's resolved path>``. Machine-local
+    (the markers name pids), never synced; shared by every spender of that ledger, whichever Claude
+    Code profile (``$CLAUDE_CONFIG_DIR``) it runs under, and by none of another ledger."""
+    import hashlib  # why here: not on a hook's path (the worker and the commands call it)
+
+    ledger = os.path.realpath(ledger_file(env)).encode("utf-8", "surrogatepass")
+    return os.path.join(cache_dir(env), "spend", hashlib.blake2b(ledger, digest_size=8).hexdigest())
+
+
 def worker_state_file(env: Mapping[str, str] | None = None) -> str:
     """The worker's last run: when, what it did, its last successful distillation (JSON)."""
     return os.path.join(state_dir(env), "worker.json")

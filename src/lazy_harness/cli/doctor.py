@@ -17,8 +17,8 @@ import time
 import click
 
 from lazy_harness import __version__, config, paths, project_identity, queue, settings
-from lazy_harness.cli.hooks import (UNREADABLE, describe_worker, failed_tasks, not_here_notes, pending_tasks,
-                                    settings_files, worker_state)
+from lazy_harness.cli.hooks import (failed_tasks, not_here_notes, pending_tasks, settings_files, worker_report,
+                                    worker_state)
 from lazy_harness.errors import ConfigError
 from lazy_harness.project_identity import project_root
 
@@ -673,19 +673,25 @@ def _check_queue(r: Report, now: float) -> None:
                "lh queue, then lh queue retry --failed")
     else:
         r.line("ok", "failed tasks", "none")
-    state = worker_state()
-    worker, success = describe_worker(state, q)  # why q: a worker draining the queue now has no worker.json yet
-    if state.get(UNREADABLE):
-        r.line("warn", "worker", worker, "lh worker run --once (it writes the file again)")
-    elif worker == "never ran":
-        if names:
-            r.line("warn", "worker", "never ran, but tasks are waiting", "lh worker run --once")
-        elif claimed:  # why: its state file is written when a run ends; the processing line says more
-            r.line("ok", "worker", "no run finished yet")
-        else:
-            r.line("ok", "worker", "never ran (nothing queued yet)")
+    _check_worker(r, q, bool(names), claimed)
+
+
+def _check_worker(r: Report, q: str, queued: bool, claimed: int) -> None:
+    """The ``worker:`` line lh status and lh hooks status print (cli/hooks.py ``worker_report``), with
+    a warning when the worker needs a hand."""
+    # why q: a worker draining the queue now, or lingering to retry, has no worker.json yet
+    report = worker_report(worker_state(), q)
+    if report.kind == "unreadable":
+        r.line("warn", "worker", report.line, "lh worker run --once (it writes the file again)")
+    elif report.kind == "died":
+        r.line("warn", "worker", report.line, "lh worker run --once")
+    elif report.kind == "never" and queued:
+        r.line("warn", "worker", f"{report.line}, but tasks are waiting", "lh worker run --once")
+    elif report.kind == "never":
+        # why: a claim with no worker's run finished yet: the processing line above says more
+        r.line("ok", "worker", report.line + ("" if claimed else " (nothing queued yet)"))
     else:
-        r.line("ok", "worker", f"{worker}; last successful distillation: {success}")
+        r.line("ok", "worker", f"{report.line}; last successful distillation: {report.success}")
 
 
 def _check_claims(r: Report, q: str) -> int:

@@ -4,12 +4,16 @@ waiting for its end."""
 import errno
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import click
 
 from lazy_harness import CODEX, PAYLOAD_AGENT, paths, queue as spool
 from lazy_harness.errors import LhError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
 
 
 @click.group()
@@ -75,12 +79,15 @@ def _replacer(q: str, name: str, session_id: str, seen: dict[str, tuple[str, str
     return later[0] if later else None
 
 
-def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, str, dict]:
+def _wait(q: str, name: str, session_id: str, timeout: float,
+          paused: Callable[[], str] = lambda: "") -> tuple[str, str, dict]:
     """Follow a task until it is finished, or put back to wait: (the task followed, its state, its
     fields); the state is "unfinished" past ``timeout`` seconds. A task another enqueue of the session
     replaced is followed to the task that replaced it, and so on along the chain. Put back to wait ends
-    it too: the worker knows within a second that the API is unreachable (or a cap reached, or no room
-    to write); waiting out the whole limit then could never end well."""
+    it too: the worker knows within a second that the API is unreachable (or a cap nearly reached, or
+    no room to write); waiting out the whole limit then could never end well. So does ``paused``
+    saying why the queue is paused (a cap reached) while the task is pending: the worker then pauses
+    before it claims a task, and leaves no reason in it."""
     deadline = time.monotonic() + timeout
     seen: dict[str, tuple[str, str]] = {}
     followed = {name}
@@ -92,6 +99,10 @@ def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, str,
             fields = spool.read_task(os.path.join(q, name))
             if fields.get("wait_reason"):
                 return name, "waiting", fields
+            # why only pending: a task being distilled may be the very call that takes spend past the cap
+            reason = paused()
+            if reason:
+                return name, "waiting", {"wait_reason": reason}
         except OSError:
             pass
         # why safe: a replacing task is linked before the one it replaces is removed, and a finished
@@ -104,6 +115,14 @@ def _wait(q: str, name: str, session_id: str, timeout: float) -> tuple[str, str,
         if time.monotonic() >= deadline:
             return name, "unfinished", {}
         time.sleep(POLL_SECONDS)
+
+
+def _cap_reached(cfg: "Config") -> str:
+    """Why a spend cap pauses the queue now ("" when none does), as the worker asks before each task."""
+    from lazy_harness.cost import budget
+
+    verdict = budget.check(cfg, os.environ, time.time())
+    return "" if verdict.allowed else verdict.reason
 
 
 def _resolve(session_id: str | None, cwd: str) -> dict:
@@ -208,7 +227,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     cfg = config.load()
     loop = cfg["compound_loop"]
     limit = loop["timeout_seconds"] * loop["max_attempts"] + 60
-    followed, state, fields = _wait(q, name, session_id, limit)
+    followed, state, fields = _wait(q, name, session_id, limit, lambda: _cap_reached(cfg))
     if followed != name:
         click.echo(f"task {spool.task_id(name)} was replaced by {spool.task_id(followed)}, a later task of the "
                    "same session; its outcome:")

@@ -56,13 +56,18 @@ def _matches(name: str, ident: str) -> bool:
     return tid.startswith(ident) or tid.partition("-")[2].startswith(ident)
 
 
-def _find(q: str, ident: str) -> tuple[str, str]:
-    """(state, path) of the task whose id, or whose 8-character session part, starts with ``ident``."""
+def _find(q: str, ident: str, prefer: str | None = None) -> tuple[str, str]:
+    """(state, path) of the task whose id, or whose 8-character session part, starts with ``ident``;
+    of several, the only one in state ``prefer`` when there is one (a session's failed task beside
+    the ones it got done)."""
     ident = ident.strip()
     hits = [(state, os.path.join(spool.folder(q, which), n))
             for state, which in STATES for n in task_names(q, which) if ident and _matches(n, ident)]
     if not hits:
         raise LhError(f"no task matches {ident!r} in {q}", hint="lh queue")
+    preferred = [hit for hit in hits if hit[0] == prefer]
+    if len(hits) > 1 and len(preferred) == 1:
+        return preferred[0]
     if len(hits) > 1:
         listed = ", ".join(f"{spool.task_id(os.path.basename(p))} ({state})" for state, p in hits[:10])
         more = f" and {len(hits) - 10} more" if len(hits) > 10 else ""
@@ -287,7 +292,7 @@ def retry(ident: str | None, all_failed: bool) -> None:
     if not ident and not all_failed:
         raise click.UsageError("give a task id or --failed")
     if ident:  # (then not --failed: both were refused above)
-        state, path = _find(q, ident)
+        state, path = _find(q, ident, prefer="failed")  # why: of a session's tasks, the failed one is to retry
         if state in ("pending", "processing"):
             raise LhError(f"task {ident} is {state}, not finished")
         click.echo(terminal_safe(f"queued {spool.task_id(_requeue(q, path))} "

@@ -15,12 +15,13 @@ import click
 
 from lazy_harness import paths
 from lazy_harness import queue as spool
-from lazy_harness.cli.cost import load_config, spend_lines
+from lazy_harness.cli.cost import load_config, pause_hold, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
 from lazy_harness.errors import LhError
-from lazy_harness.cli.queue import (INTERRUPTED, STATES, cap_hold, clipped, dead_claims, not_before, queued_at,
-                                    task_names, waiting_reason)
+from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, queued_at, task_names,
+                                    waiting_reason)
+from lazy_harness.cost import budget
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
@@ -84,24 +85,41 @@ def project_sessions(q: str, mdir: str, recent: int, scan: int = SCAN, belongs: 
     return [(sid, name, tasks) for sid, (name, tasks) in sessions.items()]
 
 
-def _waiting(fields: dict, cap: tuple[str, str]) -> str:
+NEXT_WORKER = "the next worker takes it (a session's start or end starts one, or lh worker run --once)"
+
+
+def _waiting(fields: dict, cap: tuple[str, str], running: set[int] | frozenset[int] = frozenset()) -> str:
     """A pending task: held by the spend cap (the reason it holds from its own pause, else the cap's),
-    waiting for its own time, or not taken yet."""
+    waiting for its own time, or not taken yet. Its own reason is shown only while it holds: a cap's
+    while a cap still refuses (``cap``), "another model call holds what is left" while that call's
+    marker is still locked (its pid in ``running``)."""
     tid = fields.get("task_id", "?")
     reason, until = cap
+    own = fields.get("wait_reason") or ""
     if reason and not_before(fields) <= time.time():
-        reason = fields.get("wait_reason") or reason
+        reason = own if budget.cap_reason(own) else reason
         return clipped(f"waiting until {until}: {reason}" if until else f"waiting: {reason}", tid)
+    if budget.cap_reason(own):
+        return f"waiting: the spend cap that paused it no longer holds; {NEXT_WORKER}"
+    pid = budget.busy_pid(own)
+    if pid is not None and pid not in running:
+        at = not_before(fields)
+        if at > time.time():
+            return (f"waiting, not before {time.strftime('%H:%M:%S', time.localtime(at))}: the model call it "
+                    "waited for has ended; it is tried again then")
+        return f"waiting: the model call it waited for has ended; {NEXT_WORKER}"
     why = waiting_reason(fields)
     return clipped(why, tid) if why else f"waiting: queued by {fields.get('event', '?')}, not distilled yet"
 
 
-def session_line(tasks: list[tuple[str, dict]], cap: tuple[str, str] = ("", "")) -> str:
-    """What became of one session: waiting (for what: ``cap`` is :func:`cap_hold`), being distilled,
-    interrupted (its worker died), distilled, skipped (why) or failed (why)."""
+def session_line(tasks: list[tuple[str, dict]], cap: tuple[str, str] = ("", ""),
+                 running: set[int] | frozenset[int] = frozenset()) -> str:
+    """What became of one session: waiting (for what: ``cap`` is ``cli.cost.pause_hold``, ``running``
+    the pids of the model calls under way), being distilled, interrupted (its worker died), distilled,
+    skipped (why) or failed (why)."""
     for state, fields in tasks:
         if state == "pending":
-            return _waiting(fields, cap)
+            return _waiting(fields, cap, running)
     if any(state == "processing" for state, _ in tasks):
         return "being distilled now"
     if any(state == "interrupted" for state, _ in tasks):
@@ -276,10 +294,11 @@ def status(recent: int) -> None:
         click.echo("sessions: none queued yet for this project (a session is queued when it ends)")
     elif sessions:
         click.echo("sessions (newest first):")
-    cap = cap_hold(cfg, time.time())
+    spend = budget.spend(None, time.time())
+    cap, running = pause_hold(cfg, time.time(), spend), {c.pid for c in spend.running}
     for sid, name, tasks in sessions:
         agent = " (Codex)" if any(f.get("agent") == "codex" for _, f in tasks) else ""
-        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks, cap)}"))
+        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks, cap, running)}"))
     if watched:
         idle = cfg["compound_loop"]["idle_minutes"]
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")

@@ -5,16 +5,18 @@ only when the estimate fits in what is left of both caps; it then gets ``--max-b
 what is left, so claude itself stops a call that runs over. Days and months are the person's local
 calendar.
 
-Open calls: the check and a marker of the call (``<state>/calls-open/<call id>.json``: pid, start,
-the budget it was given) are one step under the spend lock, and every check counts the open calls
-at their budget. So a second spender (the worker and ``lh distill``, or two ``lh distill``) never
-gets what the first was given: while a call holds what is left, the second one waits for it
-(:attr:`Verdict.busy`), it does not pause. The caller holds an ``flock`` on its marker for the
-whole call; the kernel drops it when the process dies, so a marker nobody locks is a killed call
-(SIGKILL, the OOM killer), whose claude runs on: the next :func:`open_call` settles it into one
-ledger line at its estimate, at most its budget (``outcome`` ``killed``), once. Until then every
-reader counts it so too. Spend can pass a cap by at most what claude spends beyond the budget it
-was given, plus what a killed call's claude spent beyond its estimate.
+Open calls: the check and a marker of the call (``<spend folder>/calls-open/<call id>.json``: pid,
+start, the budget it was given) are one step under the spend lock, and every check counts the open
+calls at their budget. The spend folder (``paths.spend_dir``) is the ledger's, not a Claude Code
+profile's: every spender of one ledger shares it. So a second spender (the worker and
+``lh distill``, two ``lh distill``, the workers of two profiles) never gets what the first was given:
+while a call holds what is left, the second one waits for it (:attr:`Verdict.busy`), it does not
+pause. The caller holds an ``flock`` on its marker for the whole call; the kernel drops it when the
+process dies, so a marker nobody locks is a killed call (SIGKILL, the OOM killer), whose claude runs
+on: the next :func:`open_call` settles it into one ledger line at its estimate, at most its budget
+(``outcome`` ``killed``), once. Until then every reader counts it so too. Spend can pass a cap by at
+most what claude spends beyond the budget it was given, plus what a killed call's claude spent
+beyond its estimate.
 
 When a cap is reached the queue pauses: tasks stay pending (not failed, not dropped) and the
 worker stops draining until the next day or month, or until the cap is raised in config.toml
@@ -29,8 +31,8 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from lazy_harness import paths
-from lazy_harness.atomic import ensure_dir, held, lock, write_locked
+from lazy_harness import paths, private
+from lazy_harness.atomic import held, lock, write_locked
 from lazy_harness.cost import ledger
 
 TYPE_CHECKING = False
@@ -59,10 +61,11 @@ FALLBACK_FIXED = 0.02
 # Backfill task only while its estimate fits under it (docs/how/cost.md, Backfill)
 KEPT_SHARE = 0.25
 BUSY = "another model call"  # how a busy verdict's reason starts (lh distill waits on it)
-OPEN_DIR = "calls-open"  # under the queue's state folder: one marker per call under way
-# beside it: held while a caller checks the caps and writes its marker. why the dot: lh queue purge reads
-# <name>.lock in the state folder as a session's enqueue lock and removes old ones (queue/sweep.py)
-LOCK_NAME = ".spend.lock"
+OPEN_DIR = "calls-open"  # in the spend folder (paths.spend_dir): one marker per call under way
+LOCK_NAME = "spend.lock"  # beside it: held while a caller checks the caps and writes its marker
+# Where both were before, under each profile's queue state folder (ADR 0013, amendment): an older
+# version's calls there are still counted, and its killed ones settled under its lock too
+LEGACY_LOCK = ".spend.lock"
 
 
 @dataclass
@@ -252,6 +255,45 @@ def _busy(v: Verdict, running: list[OpenCall], which: str) -> None:
     v.reason = f"{BUSY} (pid {holder.pid}, {holder.who}) holds what is left of {which} budget"
 
 
+# How a task's wait reason starts when a spend cap paused it: :func:`_why_not`'s reasons, and the budget
+# guard's stop of a call (worker/calls.py)
+CAP_REASONS = ("daily cap ", "monthly cap ", "one call's estimate ", "the budget guard stopped the call")
+
+
+def cap_reason(reason: str) -> bool:
+    """Whether a task's ``wait_reason`` says a spend cap paused it."""
+    return reason.startswith(CAP_REASONS)
+
+
+def busy_pid(reason: str) -> int | None:
+    """The pid of the running call a busy reason (:func:`_busy`) names, None when it is not one."""
+    head = f"{BUSY} (pid "
+    if not reason.startswith(head):
+        return None
+    digits = reason[len(head):].split(",", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
+def named_estimate(reason: str) -> float:
+    """The most the next call's estimate a reason of :func:`_why_not` names (``~$0.41``, as
+    :func:`money` rounds it) can have been; 0 when it names none (a cap reached, a cap of 0)."""
+    at = reason.find("~$")
+    if at < 0:
+        return 0.0
+    digits = ""
+    for c in reason[at + 2:]:
+        if not (c.isdigit() or c == "."):
+            break
+        digits += c
+    try:
+        shown = float(digits.rstrip("."))
+    except ValueError:
+        return 0.0
+    # why the most: the worker paused on the unrounded estimate, which the rounded one may be under; just
+    # under half a unit more, so that money() shows it as the reason did
+    return shown + (0.00499 if shown >= 0.01 else 0.0000499)
+
+
 def _why_not(word: str, cap: float, spent_now: float, cost: float, left: float) -> str:
     """Why the ``word`` cap stops a call estimated at ``cost``, and what would let it run."""
     if cap <= 0:
@@ -267,7 +309,17 @@ def _why_not(word: str, cap: float, spent_now: float, cost: float, left: float) 
 
 
 def open_calls_dir(env: Mapping[str, str] | None = None) -> str:
-    """One marker per model call under way: machine-local (pids), beside the queue, never synced."""
+    """One marker per model call under way: machine-local (pids), the ledger's, never synced."""
+    return os.path.join(paths.spend_dir(env), OPEN_DIR)
+
+
+def lock_file(env: Mapping[str, str] | None = None) -> str:
+    """The spend lock: held while a caller checks the caps and writes its call's marker."""
+    return os.path.join(paths.spend_dir(env), LOCK_NAME)
+
+
+def legacy_open_calls_dir(env: Mapping[str, str] | None = None) -> str:
+    """Where a version before kept the markers: in this profile's queue state folder."""
     return os.path.join(paths.state_dir(env), OPEN_DIR)
 
 
@@ -331,15 +383,28 @@ def _read(path: str) -> OpenCall | None:
     return call
 
 
-def open_calls(env: Mapping[str, str] | None = None) -> list[OpenCall]:
-    """Every marker of a model call under way (``live``) or killed mid-call (not ``live``)."""
-    folder = open_calls_dir(env)
+def _marker_paths(folder: str) -> list[str]:
     try:
-        names = sorted(os.listdir(folder))
+        names = os.listdir(folder)
     except OSError:
         return []
-    found = (_read(os.path.join(folder, n)) for n in names if n.endswith(".json") and not n.startswith("."))
+    return [os.path.join(folder, n) for n in names if n.endswith(".json") and not n.startswith(".")]
+
+
+def open_calls(env: Mapping[str, str] | None = None) -> list[OpenCall]:
+    """Every marker of a model call under way (``live``) or killed mid-call (not ``live``), those an
+    older version left in this profile's queue state folder included."""
+    found = (_read(p) for p in sorted(_marker_paths(open_calls_dir(env)) + _marker_paths(legacy_open_calls_dir(env)),
+                                      key=os.path.basename))
     return [c for c in found if c is not None]
+
+
+def _legacy_lock(env: Mapping[str, str] | None) -> int | None:
+    """The older version's spend lock, where that version kept markers (None: it never ran here). why:
+    it settles a killed call's marker under that lock alone; both settling one wrote two ledger lines."""
+    if not os.path.isdir(legacy_open_calls_dir(env)):
+        return None
+    return lock(os.path.join(paths.state_dir(env), LEGACY_LOCK))
 
 
 def _who() -> str:
@@ -392,8 +457,10 @@ def open_call(cfg: Config, env: Mapping[str, str] | None, now: float, cost: floa
               max_usd: float | None = None) -> tuple[Verdict, OpenCall | None]:
     """The check and the call's marker in one step under the spend lock: the verdict and, when the
     call may run, its marker (``budget``: its ``--max-budget-usd``; ``close()`` it after its line)."""
-    folder = ensure_dir(open_calls_dir(env))
-    fd = lock(os.path.join(paths.state_dir(env), LOCK_NAME))
+    private.make(paths.spend_dir(env))
+    folder = private.make(open_calls_dir(env))
+    fd = lock(lock_file(env))
+    old = _legacy_lock(env)  # why after ours: an older version never takes ours, so no two wait on each other
     try:
         settle(env)
         s = spend(env, now)
@@ -408,6 +475,8 @@ def open_call(cfg: Config, env: Mapping[str, str] | None, now: float, cost: floa
                         str(meta.get("task_id") or ""), int(prompt_chars), round(cost, 6))
         return v, _mark(folder, call)
     finally:
+        if old is not None:
+            os.close(old)
         os.close(fd)
 
 

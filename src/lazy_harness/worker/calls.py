@@ -107,7 +107,7 @@ def run_model(prompt: str, cfg: Config, env: Env | None, meta: dict, sleep: Call
             result = _attempt(lambda limit: ask(prompt, cfg, env, workdir, max_budget_usd=limit, schema=schema),
                               opened, min(estimate, opened.budget), meta, env, clock)
         except llm.CallError as exc:
-            _failed(exc, attempt, attempts, opened.budget, env, log, kind)
+            _failed(exc, _numbered(exc, attempt, meta, env, kind), attempts, opened.budget, env, log, kind)
             last = exc
             if attempt < attempts:
                 sleep(delay)
@@ -170,10 +170,31 @@ def guessed_at(cfg: Config, env: Mapping[str, str] | None) -> tuple[str | None, 
     return str(cfg["compound_loop"].get("model") or "") or None, None
 
 
+def _numbered(exc: CallError, attempt: int, meta: Mapping[str, object], env: Env | None, kind: str) -> int:
+    """The number worker.log gives a failed call: its attempt in this run, but for a distillation's
+    call that timed out, the task's count of timed-out calls with this one (its claim's ``timeouts``):
+    such a call makes the task wait after one attempt, and the task fails at its
+    ``compound_loop.max_attempts``-th timeout (worker/one_task.py)."""
+    tid = str(meta.get("task_id") or "")
+    if exc.cause != "timeout" or kind != DISTILL or not tid:
+        return attempt
+    import os
+
+    from lazy_harness import queue
+
+    claim = os.path.join(queue.folder(paths.queue_dir(env), queue.PROCESSING), tid + queue.SUFFIX)
+    try:
+        before = queue.read_task(claim).get("timeouts", "")
+    except OSError:
+        return attempt  # why: no claim of that task (lh distill); the run's own count
+    return int(before) + 1 if before.isdigit() else attempt
+
+
 def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env | None,
             log: Callable[[str], object] | None, kind: str = DISTILL) -> None:
     """What a failed attempt leads to: raises :class:`Wait` or the error, or returns to retry. Only a
-    distillation's failure is told to the person (:data:`DISTILL`)."""
+    distillation's failure is told to the person (:data:`DISTILL`). ``attempt`` is the number logged
+    (:func:`_numbered`)."""
     from lazy_harness.cost import budget
     from lazy_harness.worker import llm
 

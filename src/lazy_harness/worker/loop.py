@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     Sleep = Callable[[float], object]
 
 LOCK_NAME = queue.LOCK_NAME
+# under the queue: "<pid> <wake epoch>" of the worker lingering now, locked while it sleeps (lh status)
+LINGERING = os.path.join(queue.STATE, "worker.linger")
 
 
 @dataclass
@@ -52,7 +54,7 @@ class Stats:
     skipped: int = 0
     failed: int = 0
     lock_busy: bool = False
-    waiting: int = 0  # tasks put back to wait (worker/waiting.py)
+    waited: set[str] = field(default_factory=set)  # the tasks put back to wait (worker/waiting.py) and not done since
     paused: str = ""  # why the queue stopped for a spend cap
     held: str = ""  # why the Backfill tasks wait in this run (the share kept for today's sessions)
     storage: str = ""  # why the queue stopped for lack of room to write (worker/storage.py)
@@ -64,6 +66,11 @@ class Stats:
     @property
     def finished(self) -> int:
         return self.processed + self.skipped + self.failed
+
+    @property
+    def waiting(self) -> int:
+        """Tasks left waiting: each once however often it waited, none the lingering worker then finished."""
+        return len(self.waited)
 
 
 def _log(env: Env | None, message: str) -> None:
@@ -137,15 +144,16 @@ def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None 
 
 def _count(stats: Stats, name: str, status: str | None) -> bool:
     """Count one task's outcome; False when the drain stops (a spend cap, no room to write)."""
+    if status in ("storage", "waiting", "paused"):
+        stats.waited.add(name)  # why by name: a task that waits goes back under its own name
+    else:
+        stats.waited.discard(name)
     if status == "storage":
-        stats.waiting += 1
         stats.storage = "no room to write"
         return False
-    if status in ("waiting", "paused"):
-        stats.waiting += 1
-        if status == "paused":
-            stats.paused = "the next call does not fit under a spend cap"
-            return False
+    if status == "paused":
+        stats.paused = "the next call does not fit under a spend cap"
+        return False
     if status == "processed":
         stats.processed += 1
         stats.last_success = logfile.stamp(time.time())
@@ -279,9 +287,10 @@ def _temp_folders(cfg: Config, env: Env | None) -> list[str]:
              os.path.join(paths.recall_seen_dir(paths.recall_index_file(env)), "-"), paths.last_key_file("-", env),
              hotload.bundle_file(env=env), approval.key_file(env), held.listing_verdicts("-", env).path)
     memory_dirs = [d for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None) if not os.path.islink(d)]
-    folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env), paths.recall_dir(env),
-               learnings, data, *(os.path.dirname(f) for f in files),
-               *memory_dirs, *(journal.folder(d) for d in memory_dirs)]
+    # why the older version's markers' folder too: a writer of that version killed mid-write left its temp there
+    folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env),
+               budget.legacy_open_calls_dir(env), paths.recall_dir(env), learnings, data,
+               *(os.path.dirname(f) for f in files), *memory_dirs, *(journal.folder(d) for d in memory_dirs)]
     for parent in (learnings, data):
         with contextlib.suppress(OSError):
             folders += [e.path for e in os.scandir(parent) if e.is_dir(follow_symlinks=False)]
@@ -368,8 +377,9 @@ def _run(env: Env, limit: int | None, sleep: Sleep, linger: bool) -> Stats:
             wake = waiting.next_wake(q, time.time(), time.time() + delay if stats.storage else None)
             if wake is None or wake > until:
                 break
-            _log(env, f"worker {os.getpid()}: waiting tasks; trying again at {logfile.stamp(wake)}")
-            sleep(max(0.0, wake - time.time()))
+            with _lingering(q, wake):
+                _log(env, f"worker {os.getpid()}: waiting tasks; trying again at {logfile.stamp(wake)}")
+                sleep(max(0.0, wake - time.time()))
             stats.storage = ""
     finally:
         if linger_fd is not None:
@@ -378,6 +388,27 @@ def _run(env: Env, limit: int | None, sleep: Sleep, linger: bool) -> Stats:
         _save_state(env, started, stats)
         _bundle_hook_modules(env)
     return stats
+
+
+@contextlib.contextmanager
+def _lingering(q: str, wake: float) -> Iterator[None]:
+    """While the worker sleeps until ``wake`` holding no queue lock, :data:`LINGERING` says so: written
+    already locked, its lock held until it wakes (the kernel drops it if the worker dies), then removed.
+    Written before the log line, so whoever read that line finds it."""
+    from lazy_harness.atomic import write_locked
+
+    path = os.path.join(q, LINGERING)
+    try:
+        fd = write_locked(path, f"{os.getpid()} {wake!r}\n".encode())
+    except OSError:
+        fd = None  # why: only lh status reads it; the retry must not wait on it
+    try:
+        yield
+    finally:
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(path)  # why before the lock goes: one lingers at a time, so the file is this one's
+            os.close(fd)
 
 
 def _bundle_hook_modules(env: Env | None) -> None:
