@@ -14,6 +14,7 @@ import time
 
 from lazy_harness import config, paths, project_identity
 from lazy_harness.logfile import one_line
+from lazy_harness.memory.fence import local_time
 from lazy_harness.memory.files import iso_epoch
 
 TYPE_CHECKING = False
@@ -144,7 +145,9 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
 
 
 def date_of(ts: object) -> str:
-    return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
+    """A hit's day in the reader's time zone (``fence.local_time``), as the SessionStart digest and
+    ``lh memory show`` print it; a time that does not parse as written (its first ten characters)."""
+    return local_time(iso_epoch(ts)) or (ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated")
 
 
 def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Config, show_all: bool,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 
 from lazy_harness.logfile import terminal_safe
+from lazy_harness.memory.fence import local_time
+from lazy_harness.memory.files import iso_epoch
 
 
 LIMIT = 100  # rows of a list shown before "show all" (``?all=1``)
@@ -34,8 +36,13 @@ def form(target: str, token: str, fields: dict, label: str, confirm: str | None 
 
 
 def day_of(ts: object) -> str:
-    return ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated"
+    """A stored time's day in the reader's time zone (``fence.local_time``), as ``lh memory show`` prints
+    it; one that does not parse as written (its first ten characters)."""
+    return local_time(iso_epoch(ts)) or (ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated")
 
 
 def when_of(ts: object) -> str:
-    return ts[:16].replace("T", " ") if isinstance(ts, str) and len(ts) >= 16 else str(ts or "?")
+    """A stored time's minute in the reader's time zone (``2026-11-30 23:00``); one that does not parse
+    as written."""
+    return (local_time(iso_epoch(ts), minutes=True)
+            or (ts[:16].replace("T", " ") if isinstance(ts, str) and len(ts) >= 16 else str(ts or "?")))
