@@ -49,7 +49,16 @@ def learning_paths(learnings_dir: str, lid: str) -> list[str]:
     """The files of the learning whose id is exactly ``lid``: one, or copies of one text (a file copied
     by hand is the same learning); refused when two texts carry it."""
     found = [p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == lid]
-    _the_one(lid, found, str, f"give one of them an id of its own in its frontmatter: {lid}0", learning_text)
+    hint = f"give one of them an id of its own in its frontmatter (id: {lid}0); then forget takes each by its id"
+    titles = {normalise(frontmatter.read_frontmatter_values(p, ("title",)).get("title") or ids.title_of_file(p))
+              for p in found} if len(found) > 1 else set()
+    if len(titles) == 1 and len(set(map(learning_text, found))) > 1:
+        # why: one title (and origin) is one id: the same learning written twice in its own words, on two
+        # days or two machines and brought together by lh sync (or a copy edited), not two ids that collided
+        raise LhError(f"{lid} names {len(found)} entries, learnings of the same title in different words (one "
+                      f"learning written on two days or two machines, or a copy edited by hand): {'; '.join(found)}",
+                      hint=hint)
+    _the_one(lid, found, str, hint, learning_text)
     return found
 
 

@@ -10,8 +10,9 @@ onto one line, so no title can add or override a key.
 Identity: a learning is its origin project and its normalised title, and its ``id`` in the
 frontmatter is ``ids.learning_id(origin, title)`` (a file written before ids existed gets the same
 id derived when read), lengthened when another learning holds those 8 hex characters
-(``fresh_id``). A file with that id is the same learning (re-processing a task writes nothing new);
-another learning whose slug collides (a different title, or the same title from another project on
+(``fresh_id``). A file with that id is the same learning (re-processing a task writes nothing new), and
+so is one of the same title written under the project's key (``of_keys``: its folder named otherwise on
+another machine); another learning whose slug collides (a different title, or the same title from another project on
 the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
 """
 
@@ -176,6 +177,18 @@ def taken_ids(learnings_dir: str) -> dict[str, str]:
         lid = id_of(path)
         if lid:
             out[lid] = ids.key_of("learning", head.get("title") or "", head.get("origin") or "")
+    return out
+
+
+def of_keys(learnings_dir: str, keys: frozenset[str]) -> dict[str, str]:
+    """``{title key: file}`` of the learnings written under one of ``keys`` (their ``project_folder``),
+    the newest file of a title kept: where one project's learning is whatever name its folder had on
+    the machine that wrote it (its ``origin``, and so its id, differ)."""
+    out: dict[str, str] = {}
+    for path in recent_learning_files(learnings_dir, 10**6):
+        head = read_frontmatter_values(path, ("title", "project_folder"))
+        if head.get("project_folder") in keys and not damaged(path):
+            out.setdefault(ids.title_key(head.get("title") or ids.title_of_file(path)), path)
     return out
 
 

@@ -159,6 +159,7 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     listing = learnings.names_by_slug(p.learnings_dir)
     batch: set[str] = set()
     taken = None  # every learning's id, read once a learning is to be written
+    here: dict[str, str] | None = None  # this project's learnings by title, read once one is not found by its id
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
         key = ids.title_key(title)  # why not normalise: a title of symbols only is a learning too
@@ -180,10 +181,24 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, lid)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
+        if not found:
+            here = _of_keys(p) if here is None else here
+            if key in here:  # why: written under this project's key by a machine whose folder has another name
+                found = here[key]
+                lid = learnings.id_of(found) or lid
         if not found and taken.get(lid) != identity:  # its title edited by hand, its file renamed too
             p.add(SKIP, p.learnings_dir, f"already there as {lid}, its title edited by hand since: {title}")
         else:
             _plan_learning(p, item, title, lid, (path, exists, found), lid in recent)
+
+
+def _of_keys(p: Plan) -> dict[str, str]:
+    """This project's learnings by title key (``learnings.of_keys``): under its memory key, an alias of
+    it (memory/aliases.py) or the key the answer's meta names."""
+    from lazy_harness.memory import aliases, learnings
+
+    keys = (aliases.owned(p.memory_dir).keys | {one_line(p.meta.get("project_folder"))}) - {""}
+    return learnings.of_keys(p.learnings_dir, keys)
 
 
 def _plan_learning(p: Plan, item: dict, title: str, lid: str, where: tuple[str, bool, str | None],

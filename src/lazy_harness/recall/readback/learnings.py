@@ -205,13 +205,17 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
 
 
 def _once(heads: list[dict]) -> list[dict]:
-    """``heads`` less those whose id, title (normalised, as ``held.copy_text``) and excerpt an earlier one
-    has: a file a person copied is one learning (the newest file, listed first, stands for it)."""
+    """``heads`` less those whose id and title (normalised, as ``held.copy_text``) an earlier one has: a
+    file a person copied, or the same learning written on two days (two machines, brought together by
+    ``lh sync``), is one learning; the newest file, listed first, stands for it.
+
+    why not the excerpt too: both files of a learning restated on another day carry one id (ids.py),
+    each in its own words; the digest listed it twice."""
     from lazy_harness.memory.sanitize import normalise
 
-    first: dict[tuple[str, str, str], dict] = {}
+    first: dict[tuple[str, str], dict] = {}
     for h in heads:
-        first.setdefault((learning_id(h), normalise(h.get("title") or ""), str(h.get("learning") or "")), h)
+        first.setdefault((learning_id(h), normalise(h.get("title") or "")), h)
     return list(first.values())
 
 
