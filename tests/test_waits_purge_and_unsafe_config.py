@@ -125,6 +125,7 @@ def test_queue_shows_a_cap_reason_whole_and_every_status_in_its_column(here):
     reason = ("daily cap is 0 ([budget] daily_usd = 0): model calls are switched off; "
               "raise [budget] daily_usd to distil")
     assert len(reason) > 100  # what the listing cut before
+    _config("[budget]\ndaily_usd = 0\n")  # why: the cap still holds, so lh queue shows its reason
     _task(spool.PENDING, SIDS[0], here, 30, wait_reason=reason, waits="1")
     claim = _task(spool.PROCESSING, SIDS[1], here, 60)
     _task(spool.DONE, SIDS[2], here, 90, outcome="skipped", reason="too short")

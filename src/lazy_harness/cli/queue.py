@@ -23,7 +23,7 @@ from lazy_harness.queue.task import AGENT, TRANSCRIPTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from lazy_harness.config.typed import Config
+    from collections.abc import Callable
 
 STATES = (("pending", spool.PENDING), ("processing", spool.PROCESSING), ("done", spool.DONE), ("failed", spool.FAILED))
 
@@ -116,36 +116,35 @@ def clipped(text: str, tid: str, limit: int = REASON_CHARS) -> str:
 
 
 def _cap_now() -> tuple[str, str]:
-    """:func:`cap_hold` with the config as ``lh cost`` reads it (its defaults when it is broken)."""
-    from lazy_harness.cli.cost import load_config
+    """``cli.cost.pause_hold`` now, with the config as ``lh cost`` reads it (its defaults when it is broken):
+    why a spend cap holds the queue and until when, the worker's pause notice checked again against the
+    cap now (a raised cap or a new day lifts it); ("", "") when none does."""
+    from lazy_harness.cli.cost import load_config, pause_hold
 
-    return cap_hold(load_config(), time.time())
+    return pause_hold(load_config(), time.time())
 
 
-def cap_hold(cfg: Config, now: float) -> tuple[str, str]:
-    """Why a spend cap holds the queue now (the worker takes no task while one is reached) and until
-    when, as (reason, "YYYY-MM-DD HH:MM"); ("", "") when none is reached, no time for a cap of 0."""
+CAP_LIFTED = "waiting: the spend cap that paused it no longer holds; the next worker takes it"
+
+
+def pending_reason(fields: dict, cap: Callable[[], tuple[str, str]]) -> str:
+    """Why a pending task waits: its own time while still to come (:func:`waiting_reason`), else the
+    spend cap that holds the queue now (``cap``: :func:`_cap_now`, asked only here; the task's own
+    reason when a cap paused it), else its own reason unless that names a cap which no longer holds
+    (it paused the task, then was raised or reset)."""
     from lazy_harness.cost import budget
 
-    verdict = budget.check(cfg, None, now)
-    if verdict.allowed:
-        return _paused_by_worker(now)
-    # why: a cap of 0 (calls switched off) is not lifted at the reset, only by raising it
-    resets = verdict.daily > 0 and verdict.monthly > 0
-    return verdict.reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) if resets else ""
-
-
-def _paused_by_worker(now: float) -> tuple[str, str]:
-    """A cap no call has reached yet, but which the next call would pass (``nearly reached``): only the
-    worker knows that call's estimate, and says so in its paused notice, until the cap resets (or a
-    call fits again and it clears the notice)."""
-    from lazy_harness import notice
-
-    raw = notice.read_raw()
-    if raw is None or raw[0] != notice.PAUSED or not raw[1] or now >= raw[1]:
-        return "", ""
-    reason = raw[2].removeprefix(notice.PAUSED_SAID).removesuffix(notice.PAUSED_HINT)
-    return reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(raw[1]))
+    own = fields.get("wait_reason", "")
+    if not_before(fields) <= time.time():
+        reason, until = cap()
+        if reason:
+            reason = own if budget.cap_reason(own) else reason  # as lh status says it (cli/status.py)
+            return f"waiting until {until}: {reason}" if until else f"waiting: {reason}"
+        # why not the budget guard's stop: it says what ended one call (its own reason, shown as it
+        # was), not a cap the person raised or that reset since
+        if budget.cap_reason(own) and not own.startswith("the budget guard stopped"):
+            return CAP_LIFTED
+    return waiting_reason(fields)
 
 
 INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"
@@ -206,16 +205,20 @@ def queue(ctx: click.Context, recent: int) -> None:
     rows.sort(key=lambda r: r[0])
     if rows:
         click.echo("recent:")
-    cap = None
+    cap: list[tuple[str, str]] = []
+
+    def cap_now() -> tuple[str, str]:  # why once: it reads the config, the ledger and the notice
+        if not cap:
+            cap.append(_cap_now())
+        return cap[0]
+
     for name, state, path in rows[-recent:]:
         try:
             fields = spool.read_task(path)
         except OSError:
             continue
-        reason = fields.get("reason", "") or waiting_reason(fields)
-        if not reason and state == "pending":
-            cap = _cap_now() if cap is None else cap
-            reason = (f"waiting until {cap[1]}: {cap[0]}" if cap[1] else f"waiting: {cap[0]}") if cap[0] else ""
+        reason = fields.get("reason", "") or (pending_reason(fields, cap_now) if state == "pending"
+                                              else waiting_reason(fields))
         reason = clipped(reason, spool.task_id(name))
         click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<{STATE_WIDTH}} "
                                  f"{fields.get('event', '?'):<11} "

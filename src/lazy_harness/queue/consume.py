@@ -9,6 +9,7 @@ import fcntl
 import os
 import time
 
+from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, held, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_check, last_done_mtime, mark_done, pending_of
 from lazy_harness.queue.task import (DONE, FAILED, INDEX, KEPT, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, folder,
@@ -234,6 +235,7 @@ def recover(queue: str) -> list[tuple[str, str]]:
             finish(queue, name, fields, "failed", "poison",
                    f"interrupted {count} times: the worker died while processing this task\n",
                    _poison_mark(queue, fields, path))
+            _release_kept(queue, fields.get("session_id", ""))
             out.append((name, "poison"))
             continue
         newer = pending_of(queue, fields.get("session_id", ""))
@@ -247,6 +249,18 @@ def recover(queue: str) -> list[tuple[str, str]]:
         os.unlink(path)
         out.append((name, "requeued"))
     return out
+
+
+def _release_kept(queue: str, sid: str) -> None:
+    """``retain.release`` for a poison task, as every other finished task has (worker/one_task.py): its
+    kept transcript goes unless a newer task of its session waits. why not a call: queue/retain.py
+    imports this module (``keep_waiting`` lists the pending tasks), and a cycle is refused even lazily."""
+    if not sid or pending_of(queue, sid) is not None:
+        return
+    try:
+        os.unlink(os.path.join(queue, KEPT, f"{paths.safe_session_id(sid)}.jsonl"))
+    except OSError:
+        pass
 
 
 def _poison_mark(queue: str, fields: dict, claim: str) -> tuple[float, str] | None:

@@ -85,7 +85,7 @@ def _still_pending(queue: str, sid: str) -> list[str]:
 
 def _merged(queue: str, data: dict, earlier: list[str], now: float) -> dict:
     """The new task's fields with what the newest task it replaces carries over: forced, the event
-    the person asked for, the turn Stop saw, its wait (:func:`_carry_wait`), and which task it replaces."""
+    the person asked for, the turn Stop saw, its wait (:func:`carry_wait`), and which task it replaces."""
     asked = data.get("event") in ASKED_EVENTS  # before an asked event is carried over below
     for name in earlier:
         try:
@@ -93,7 +93,7 @@ def _merged(queue: str, data: dict, earlier: list[str], now: float) -> dict:
         except OSError:
             continue  # the worker claimed it meanwhile
         if not asked:
-            _carry_wait(old, data, now)
+            carry_wait(old, data, now)
         if old.get("forced") == "1":
             data["forced"] = "1"
         if old.get("event") in ASKED_EVENTS and data.get("event") not in ASKED_EVENTS:
@@ -105,8 +105,9 @@ def _merged(queue: str, data: dict, earlier: list[str], now: float) -> dict:
     return data
 
 
-def _carry_wait(old: dict, data: dict, now: float) -> None:
-    """The wait of the task ``old`` that ``data`` replaces (worker/waiting.py wrote it): its counts of
+def carry_wait(old: dict, data: dict, now: float) -> None:
+    """The wait of the task ``old`` that ``data`` replaces (worker/waiting.py wrote it), or takes over
+    from as a newer task of its session (worker/waiting.py, when a claimed task has to wait): its counts of
     timed-out calls and of waits, and its ``not_before`` with its ``wait_reason`` while still to come.
     why: dropped, each Stop (past debounce_seconds) or the session's end made a task that ran at once:
     a call before a usage limit's reset, and a prompt that always times out paid a call every turn and

@@ -11,7 +11,8 @@ paused by a cap has no ``not_before``: the worker's cap check
 worker start.
 
 If a newer task of the same session was queued meanwhile, the waiting one is finished as
-superseded (the newer one covers the whole session; the cursor keeps its prompt small).
+superseded (the newer one covers the whole session; the cursor keeps its prompt small), and the newer
+one takes over its wait and counts, unless the person asked for it (``handoff-now``, ``retry``).
 
 The detached worker stays for waiting tasks (``compound_loop.linger_minutes``, ADR 0021): one at a
 time (``linger_lock``), waking at the next task's time or the next probe of a full disk (``next_wake``).
@@ -93,7 +94,7 @@ def _requeue(q: str, name: str, fields: dict, reason: str, now: float, paused: b
     try:
         newer = queue.pending_of(q, data.get("session_id", ""))
         if newer is not None and newer[0] != name:
-            _hand_over_the_ask(q, newer[0], data)
+            _hand_over_the_ask(q, newer[0], data, now)
             queue.finish(q, name, data, "skipped", f"superseded by {queue.task_id(newer[0])} while waiting")
             return "superseded"
         tmp = os.path.join(q, queue.TMP, name)
@@ -168,10 +169,12 @@ def _reset_time(said: str, now: float) -> float | None:
     return at.timestamp() if at > gone else None
 
 
-def _hand_over_the_ask(q: str, newer: str, data: dict) -> None:
-    """A waiting task the person asked for (``queue.task.ASKED_EVENTS``), superseded by a newer one of
-    its session: the newer one takes its event, as ``queue.enqueue`` does for a task it replaces. The
-    caller holds the session's lock, which every writer of its pending task takes."""
+def _hand_over_the_ask(q: str, newer: str, data: dict, now: float) -> None:
+    """A waiting task superseded by a newer one of its session: the newer one takes its wait and counts
+    (``queue.produce.carry_wait``), and its event when the person asked for it (``queue.task.ASKED_EVENTS``),
+    as ``queue.enqueue`` does for a task it replaces. The caller holds the session's lock, which every
+    writer of its pending task takes."""
+    from lazy_harness.queue.produce import carry_wait
     from lazy_harness.queue.task import ASKED_EVENTS
 
     path = os.path.join(q, newer)
@@ -179,8 +182,14 @@ def _hand_over_the_ask(q: str, newer: str, data: dict) -> None:
         fields = queue.read_task(path)
     except OSError:
         return  # claimed meanwhile: it runs as it is
-    if data.get("event") in ASKED_EVENTS and fields.get("event") not in ASKED_EVENTS:
-        fields["event"] = data["event"]
+    before = dict(fields)
+    if fields.get("event") not in ASKED_EVENTS:
+        # why: dropped, a call that always times out (or a usage limit) began afresh with each turn
+        # queued during its call, and never reached max_attempts
+        carry_wait(data, fields, now)
+        if data.get("event") in ASKED_EVENTS:
+            fields["event"] = data["event"]
+    if fields != before:
         atomic_write(path, queue.format_task(fields))
 
 
