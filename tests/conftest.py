@@ -251,3 +251,14 @@ def project(tmp_path):
     p.mkdir()
     return p
 
+
+@pytest.fixture
+def zone(monkeypatch):
+    """``zone(tz)``: this process's local time zone from now on; the one before comes back after the test."""
+    def to(tz: str) -> None:
+        monkeypatch.setenv("TZ", tz)
+        time.tzset()
+
+    yield to
+    monkeypatch.undo()
+    time.tzset()

@@ -5,19 +5,11 @@ import json
 
 from lazy_harness import notice
 from tests.cli.lhrun import invoke
-from tests.support import fake_claude
-from tests.worker.spendrig import configure, queue_session, run_worker, tasks
+from tests.worker.spendrig import configure, nearly_reached
 
 
 def _nearly_reached(isolated_home, tmp_path, monkeypatch) -> None:
-    fake_claude.use(tmp_path, monkeypatch, cost=0.4)
-    project = tmp_path / "shop"
-    project.mkdir()
-    configure(isolated_home, budget={"daily_usd": 1.0, "monthly_usd": 50.0})
-    for i in range(3):
-        queue_session(project, session_id=f"aaaaaaaa-0000-4000-8000-00000000000{i}")
-    run_worker()
-    assert len(tasks("done")) == 2 and len(tasks("")) == 1  # $0.80 spent; the next call (~$0.41) would pass $1
+    nearly_reached(isolated_home, tmp_path, monkeypatch)
     assert notice.read_raw()[2].endswith(notice.PAUSED_HINT)  # the notice sends the person to lh cost
 
 

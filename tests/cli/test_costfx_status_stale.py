@@ -8,7 +8,7 @@ from lazy_harness import config
 from lazy_harness.cost import budget
 from tests.cli.lhrun import invoke
 from tests.support import fake_claude
-from tests.worker.spendrig import configure, queue_session, run_worker, tasks
+from tests.worker.spendrig import configure, nearly_reached, queue_session, run_worker, tasks
 
 
 def _waiting_lines(out: str) -> list[str]:
@@ -16,14 +16,7 @@ def _waiting_lines(out: str) -> list[str]:
 
 
 def test_after_midnight_a_cap_of_yesterday_is_not_shown_as_why_a_task_waits(isolated_home, tmp_path, monkeypatch):
-    fake_claude.use(tmp_path, monkeypatch, cost=0.4)
-    project = tmp_path / "shop"
-    project.mkdir()
-    configure(isolated_home, budget={"daily_usd": 1.0, "monthly_usd": 50.0})
-    for i in range(3):
-        queue_session(project, session_id=f"aaaaaaaa-0000-4000-8000-00000000000{i}")
-    run_worker()
-    assert len(tasks("")) == 1  # $0.80 spent; the next call (~$0.41) would pass $1: it waits
+    project = nearly_reached(isolated_home, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     [line] = _waiting_lines(invoke("status").out)
     assert "daily cap $1.00 nearly reached" in line  # today it is why

@@ -6,8 +6,7 @@ import time
 
 from lazy_harness.cost import budget
 from tests.cli.lhrun import invoke
-from tests.support import fake_claude
-from tests.worker.spendrig import configure, queue_session, run_worker, tasks
+from tests.worker.spendrig import configure, nearly_reached, queue_session
 
 
 def _pending_lines(out: str) -> list[str]:
@@ -17,14 +16,7 @@ def _pending_lines(out: str) -> list[str]:
 def _nearly_reached(isolated_home, tmp_path, monkeypatch) -> None:
     """$0.80 spent of $1.00: the next call (~$0.41) would pass the cap, so the worker paused with one
     task left; then the session of another task ends (no worker has seen it)."""
-    fake_claude.use(tmp_path, monkeypatch, cost=0.4)
-    project = tmp_path / "shop"
-    project.mkdir()
-    configure(isolated_home, budget={"daily_usd": 1.0, "monthly_usd": 50.0})
-    for i in range(3):
-        queue_session(project, session_id=f"aaaaaaaa-0000-4000-8000-00000000000{i}")
-    run_worker()
-    assert len(tasks("done")) == 2 and len(tasks("")) == 1
+    project = nearly_reached(isolated_home, tmp_path, monkeypatch)
     queue_session(project, session_id="aaaaaaaa-0000-4000-8000-000000000009")
     lines = _pending_lines(invoke("queue").out)
     assert len(lines) == 2 and all("daily cap $1.00 nearly reached" in line for line in lines), lines

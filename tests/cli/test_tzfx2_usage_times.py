@@ -2,32 +2,16 @@
 usage lines were written in: a session in London showing and using an entry at 07:00Z on Dec 1 reads
 as Nov 30 23:00 in Los Angeles."""
 
-import calendar
 import json
-import time
 
-import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import usage_log
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
+from tests.support.zones import LON, LONDON, LOS_ANGELES
 
-LONDON, LOS_ANGELES = "GMT0", "PST8"  # why POSIX rules: no tz database needed
-LON = calendar.timegm((2026, 12, 1, 7, 0, 0))
 F = "f-00000001"
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """``zone(tz)``: this process's local time zone from now on; the one before comes back after the test."""
-    def to(tz: str) -> None:
-        monkeypatch.setenv("TZ", tz)
-        time.tzset()
-
-    yield to
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_last_shown_and_used_are_the_readers_time(tmp_path, monkeypatch, zone):

@@ -3,32 +3,16 @@ a decision written in London at 07:00Z on Dec 1 is listed on Nov 30 when read in
 SessionStart digest, prompt recall and ``lh memory show`` date it. A time that does not parse is
 listed as written."""
 
-import calendar
 import json
 import os
-import time
 
-import pytest
 
 from lazy_harness import paths
 from lazy_harness.recall import search
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
+from tests.support.zones import LON, LONDON, LOS_ANGELES
 
-LONDON, LOS_ANGELES = "GMT0", "PST8"  # why POSIX rules: no tz database needed
-LON = calendar.timegm((2026, 12, 1, 7, 0, 0))
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """``zone(tz)``: this process's local time zone from now on; the one before comes back after the test."""
-    def to(tz: str) -> None:
-        monkeypatch.setenv("TZ", tz)
-        time.tzset()
-
-    yield to
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_date_of_is_the_readers_day_and_keeps_what_does_not_parse(zone):

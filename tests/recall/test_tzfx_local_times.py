@@ -3,7 +3,6 @@ session in London, the next one 40 minutes later in Los Angeles (or a teammate's
 the order of their epochs with dates that agree with that order (SessionStart digest, prompt recall,
 ``lh memory show``). A stored time that does not parse is printed as written, as before."""
 
-import calendar
 import os
 import re
 import time
@@ -16,26 +15,12 @@ from lazy_harness import config, paths
 from lazy_harness.memory import fence, files, handoff
 from lazy_harness.recall.prompt import rank
 from lazy_harness.recall.readback import digest
+from tests.support.zones import AUCKLAND, LON, LONDON, LOS_ANGELES
 
-# why POSIX rules, not zone names: no tz database needed; in December London is GMT, Los Angeles PST
-LONDON, LOS_ANGELES, AUCKLAND = "GMT0", "PST8", "NZDT-13"
-LON = calendar.timegm((2026, 12, 1, 7, 0, 0))  # the London session ends, Dec 1 07:00Z
 LA = LON + 40 * 60  # the Los Angeles one, Nov 30 23:40 there
 NOW = LON + 2 * 3600
 OPEN_LINE = re.compile(r"^- open item h-[0-9a-f]{8}, (\d{4}-\d\d-\d\d \d\d:\d\d), .*: (.*)$")
 DECISION_LINE = re.compile(r"^- decision d-[0-9a-f]{8}, (\d{4}-\d\d-\d\d), .*: (.*?)\.( Rationale.*)?$")
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """``zone(tz)``: this process's local time zone from now on; the one before comes back after the test."""
-    def to(tz: str) -> None:
-        monkeypatch.setenv("TZ", tz)
-        time.tzset()
-
-    yield to
-    monkeypatch.undo()
-    time.tzset()
 
 
 @pytest.fixture

@@ -2,31 +2,15 @@
 SessionStart digest and ``lh memory show`` do: a decision and an open item written in London at 07:00Z
 on Dec 1 read on Nov 30 (23:00) in Los Angeles. A time that does not parse is shown as written."""
 
-import calendar
 import os
-import time
 
-import pytest
 
 from lazy_harness.memory import files, handoff
 from lazy_harness.ui import markup
 from tests.support import memory_samples as ms
 from tests.ui.test_server import cookie, page, request
+from tests.support.zones import LON, LONDON, LOS_ANGELES
 
-LONDON, LOS_ANGELES = "GMT0", "PST8"  # why POSIX rules: no tz database needed
-LON = calendar.timegm((2026, 12, 1, 7, 0, 0))
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """``zone(tz)``: this process's local time zone from now on; the one before comes back after the test."""
-    def to(tz: str) -> None:
-        monkeypatch.setenv("TZ", tz)
-        time.tzset()
-
-    yield to
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_day_of_and_when_of_give_the_readers_time_and_keep_what_does_not_parse(zone):

@@ -298,30 +298,8 @@ def settle(memory_dir: str, env: Env | None = None) -> list[str]:
         os.close(fd)
 
 
-def settle_all(env: Env | None = None) -> list[str]:
-    """:func:`settle` for every memory folder a killed writer left a persist of: a reader of one
-    project settles the others too, as the learnings a persist creates are in the one folder every
-    project reads. One ``listdir`` of an (almost always) empty folder when there is none."""
-    folder = paths.persist_intents_dir(env)
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".jsonl"))
-    except OSError:
-        return []
-    out = []
-    for name in names:
-        try:
-            memory_dir = str(_records(os.path.join(folder, name))[0].get("memory_dir") or "")
-        except (OSError, IndexError):
-            continue  # why: gone meanwhile, or a head a kill cut: the worker's start settles it
-        if memory_dir and os.path.isdir(memory_dir):
-            out += [f"{memory_dir}: {line}" for line in settle(memory_dir, env)]
-    return out
-
-
-def recover_all(env: Env | None = None) -> list[str]:
-    """At the worker's start: every unfinished persist rolled back, each under its folder's lock."""
-    from lazy_harness.memory.files import FolderLock
-
+def _left(env: Env | None) -> list[tuple[str, str]]:
+    """(undo record, its memory folder or "" when unreadable) of every persist left unfinished."""
     folder = paths.persist_intents_dir(env)
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(".jsonl"))
@@ -331,9 +309,28 @@ def recover_all(env: Env | None = None) -> list[str]:
     for name in names:
         path = os.path.join(folder, name)
         try:
-            memory_dir = _records(path)[0].get("memory_dir", "")
+            out.append((path, str(_records(path)[0].get("memory_dir") or "")))
         except (OSError, IndexError):
-            memory_dir = ""
+            out.append((path, ""))
+    return out
+
+
+def settle_all(env: Env | None = None) -> list[str]:
+    """:func:`settle` for every memory folder a killed writer left a persist of: a reader of one
+    project settles the others too, as the learnings a persist creates are in the one folder every
+    project reads. One ``listdir`` of an (almost always) empty folder when there is none. A record
+    whose folder is gone or whose head a kill cut is left to the worker's start."""
+    return [f"{memory_dir}: {line}" for _, memory_dir in _left(env)
+            if memory_dir and os.path.isdir(memory_dir) for line in settle(memory_dir, env)]
+
+
+def recover_all(env: Env | None = None) -> list[str]:
+    """At the worker's start: every unfinished persist rolled back, each under its folder's lock."""
+    from lazy_harness.memory.files import FolderLock
+
+    out = []
+    for path, memory_dir in _left(env):
+        name = os.path.basename(path)
         if not memory_dir or not os.path.isdir(memory_dir):
             out += [f"{memory_dir or name}: unfinished persist rolled back"] + rollback_file(path, env)
             continue

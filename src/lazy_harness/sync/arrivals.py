@@ -87,9 +87,11 @@ def _lines(data: bytes | None) -> set[bytes]:
 
 
 def _read(path: str) -> bytes | None:
+    """``atomic.read_bytes``, None too for a file that cannot be read (the record is best effort)."""
+    from lazy_harness.atomic import read_bytes
+
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
+        return read_bytes(path)
     except OSError:
         return None
 
