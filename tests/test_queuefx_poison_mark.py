@@ -94,3 +94,18 @@ def test_queuefx_a_kill_between_the_poison_record_and_its_mark_leaves_the_mark(q
     shutil.copy(os.path.join(q, "failed", name), os.path.join(q, "processing", name))
     assert queue.recover(q) == [(name, "already finished")]
     assert queue.last_check(q, SID) == (1_000_000.0, queue.ERROR)
+
+
+def test_queuefx_a_session_end_after_a_poison_task_is_skipped_while_the_transcript_is_unchanged(q, tmp_path):
+    """A SessionEnd queued after the task died five times would die five times more: skipped unless the
+    transcript grew (or the person asks: lh queue retry, handoff-now)."""
+    from lazy_harness.worker import one_task
+
+    transcript = _transcript(tmp_path, 1_000_000.0)
+    _poisoned(q, transcript)
+    fields = {"cwd": "/p", "session_jsonl": transcript, "session_id": SID, "event": "SessionEnd"}
+    skipped = one_task._failed_before(q, fields)
+    assert skipped is not None and skipped.status == "skipped", skipped
+    assert one_task._failed_before(q, dict(fields, event="retry")) is None
+    os.utime(transcript, (1_000_100.0, 1_000_100.0))  # a new turn
+    assert one_task._failed_before(q, fields) is None

@@ -232,7 +232,8 @@ def _failed_before(q: str, fields: dict) -> Outcome | None:
     SessionEnd queued while the Stop task of the same turn was failing): the same prompt would fail
     the same way, at the same cost. Not when it failed for a cause outside the transcript (the API
     overloaded or rate-limited, a timeout, a killed claude: ``llm.TEMPORARY``), which the next try
-    may not meet. A retry, ``lh knowledge handoff-now`` or ``lh backfill`` is asked for: it runs."""
+    may not meet. A retry, ``lh knowledge handoff-now`` or ``lh backfill`` is asked for: it runs. A
+    poison task (its worker killed again and again on this transcript) is skipped the same way."""
     from lazy_harness.worker import llm, pipeline
 
     if fields.get("event") in ("retry", pipeline.WHOLE_SESSION_EVENT, "Backfill"):
@@ -260,8 +261,11 @@ def _failed_before(q: str, fields: dict) -> Outcome | None:
             previous = task
             break
     reason = previous.get("reason", "")
+    # why poison too: its worker died five times on this transcript (queue.consume.recover); a SessionEnd
+    # queued after it would die five times more
+    model_failed = reason.startswith("model call failed") and llm.cause_said(reason) not in llm.TEMPORARY
     if (previous.get("session_id") != sid or previous.get("session_jsonl") != transcript
-            or not reason.startswith("model call failed") or llm.cause_said(reason) in llm.TEMPORARY
+            or not (model_failed or reason == "poison")
             or previous.get("transcript_mtime") != repr(last[0]) or _mtime(transcript) != last[0]):
         return None
     return pipeline.Outcome("skipped", "this transcript already failed to distill and is unchanged since "
