@@ -269,7 +269,12 @@ def unfinished(s: Start) -> str:
     """Roll back what a worker killed before its commit left (ADR 0021), in any project's memory (the
     learnings it created are every project's to read): the digest never shows entries that never
     counted as written. A ``listdir`` of an empty folder when there are none."""
-    from lazy_harness.memory import intent
+    try:
+        if not os.listdir(paths.persist_intents_dir(s.env)):
+            return ""
+    except OSError:
+        return ""  # why: no record was ever written on this machine
+    from lazy_harness.memory import intent  # why here: its import costs a start more than the listdir
 
     return "".join(f" ({line})" for line in intent.settle_all(s.env))
 

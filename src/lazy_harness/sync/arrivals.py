@@ -220,6 +220,9 @@ def record(keys: Iterable[str], env: Mapping[str, str] | None = None) -> None:
     ensure_dir(os.path.dirname(path))
     head = had + (b"\n" if had and not had.endswith(b"\n") else b"")
     atomic_write(path, head + "".join(k + "\n" for k in new).encode("utf-8"))
+    from lazy_harness.memory import provenance
+
+    provenance.look_again()  # why: this process's next reader (the round's index update) sees it at once
 
 
 def record_learning(text: bytes, path: str, env: Mapping[str, str] | None = None) -> None:
