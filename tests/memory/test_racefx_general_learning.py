@@ -21,6 +21,7 @@ from lazy_harness.errors import LhError
 from lazy_harness.memory import by_hand, changes, frontmatter, held, ids, journal, state
 from tests.support import memory_samples as ms
 from tests.support import pausing
+from tests.memory.test_by_hand_racefx import _outcome
 
 NOW = time.time()
 
@@ -64,13 +65,6 @@ def _race(monkeypatch, owner: object, name: str, first_call, second_call):
     pausing.wait_for(waits, "the second caller neither waited for a lock nor ended")
     paused.go()
     return _outcome(first), _outcome(second), watch.waited
-
-
-def _outcome(runner: pausing.Runner) -> object:
-    try:
-        return runner.join()
-    except LhError as exc:
-        return exc
 
 
 def test_a_general_learning_forgotten_from_two_projects_at_once_is_forgotten_once(world, monkeypatch):

@@ -9,15 +9,13 @@ import pytest
 
 from lazy_harness import queue
 from lazy_harness.worker import waiting
+from tests.test_queue import _fields as queue_fields
 
 SID = "12121212-3434-4565-8787-909090909090"
 
 
 def _fields(**extra: str) -> dict:
-    base = {"cwd": "/p", "session_jsonl": "/t.jsonl", "session_id": SID, "memory_dir": "/m", "event": "Stop",
-            "forced": "0"}
-    base.update(extra)
-    return base
+    return queue_fields(SID, **extra)
 
 
 @pytest.fixture

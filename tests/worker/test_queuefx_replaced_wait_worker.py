@@ -8,18 +8,9 @@ import time
 from lazy_harness import paths, queue
 from tests.support import fake_claude
 from tests.worker.spendrig import configure, queue_session, run_worker, tasks
+from tests.worker.test_failfx_causes import _make_ready
 
 SID = "77777777-8888-4999-aaaa-bbbbbbbbbbbb"
-
-
-def _make_ready() -> None:
-    """The waiting task's time has come (what minutes of waiting would do)."""
-    q = paths.queue_dir()
-    for name in queue.pending(q):
-        fields = queue.read_task(os.path.join(q, name))
-        fields["not_before"] = repr(time.time() - 1)
-        with open(os.path.join(q, name), "w") as fh:
-            fh.write(queue.format_task(fields))
 
 
 def _next_turn(payload: dict, event: str) -> None:
