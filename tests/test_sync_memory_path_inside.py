@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lazy_harness.memory import handoff
-from lazy_harness.sync import repo
+from lazy_harness.sync import layout, repo_setup
 from tests.test_sync import KEY, Machine, _git
 
 LAYOUTS = [("mem", "kb"), ("deep/mem[1]", "kb"), ("#m", "kb")]
@@ -58,10 +58,10 @@ def test_machine_local_files_of_a_memory_folder_inside_the_data_folder_stay_out_
 @pytest.mark.parametrize("projects, knowledge", LAYOUTS)
 def test_the_remote_holding_a_memory_folders_machine_local_file_is_named_as_such(projects, knowledge):
     for name in ("handoff.md", handoff.OPEN_CACHE):
-        why = repo.outside_layout(f"{projects}/{KEY}/{name}", projects, f"{knowledge}/learnings")
+        why = layout.outside_layout(f"{projects}/{KEY}/{name}", projects, f"{knowledge}/learnings")
         assert why is not None and "keeps to itself" in why, why
-    assert repo.outside_layout(f"{projects}/{KEY}/handoff.jsonl", projects, f"{knowledge}/learnings") is None
+    assert layout.outside_layout(f"{projects}/{KEY}/handoff.jsonl", projects, f"{knowledge}/learnings") is None
 
 
 def test_the_default_layouts_ignore_rules_are_unchanged():
-    assert repo.ignore_rules("projects") == repo.IGNORE
+    assert repo_setup.ignore_rules("projects") == repo_setup.IGNORE

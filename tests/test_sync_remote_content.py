@@ -181,6 +181,6 @@ def test_any_failure_of_a_round_is_its_last_error_in_one_line(world, monkeypatch
     ("mem/-work-demo/x.jsonl.lock", False), (".gitmodules", False), ("mem/.gitattributes", False),
 ])
 def test_the_layout_follows_where_this_machine_keeps_memory(rel, ok):
-    from lazy_harness.sync.repo import outside_layout
+    from lazy_harness.sync.layout import outside_layout
 
     assert (outside_layout(rel, "mem", "kn/learnings") is None) is ok

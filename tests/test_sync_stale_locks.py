@@ -1,5 +1,5 @@
 """A round killed hard (a power cut, the OOM killer) can leave any lock file git takes in the data
-repository: the merge's own index lock (``.git/lh-merge.index.lock``, sync.repo ``_staged``), the
+repository: the merge's own index lock (``.git/lh-merge.index.lock``, sync.write_merged ``_staged``), the
 config's (``ensure_repo``'s ``git config``), ``packed-refs.lock``. The next round removes each one
 while it holds the sync lock, before anything takes it (docs/how/sync.md, "What a round does", step 1),
 except the ref locks a ``git gc`` that still runs in the background may hold. Real git, two machine
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from lazy_harness.sync import repo
+from lazy_harness.sync import leftovers
 from tests.test_sync import Machine, _git
 
 
@@ -87,7 +87,7 @@ def test_ref_locks_stay_while_a_git_gc_runs_here(tmp_path):
                      "refs/heads/main.lock"):
             (gitdir / name).parent.mkdir(parents=True, exist_ok=True)
             (gitdir / name).write_text("")
-        done = repo.repair(str(data))
+        done = leftovers.repair(str(data))
         # why: a gc takes no index's lock and not the config's; the ref locks may be its own
         assert sorted(done) == ["removed a stale config.lock", "removed a stale index.lock",
                                 "removed a stale lh-merge.index.lock"]
@@ -95,7 +95,7 @@ def test_ref_locks_stay_while_a_git_gc_runs_here(tmp_path):
     finally:
         sleeper.kill()
         sleeper.wait()
-    done = repo.repair(str(data))  # the gc is over (its gc.pid names no live process): they go too
+    done = leftovers.repair(str(data))  # the gc is over (its gc.pid names no live process): they go too
     assert sorted(done) == ["removed a stale HEAD.lock", "removed a stale packed-refs.lock",
                             "removed a stale refs/heads/main.lock"]
 
@@ -106,14 +106,14 @@ def test_a_gc_pid_is_read_as_git_reads_it(tmp_path):
     gc_pid, lock = data / ".git" / "gc.pid", data / ".git" / "packed-refs.lock"
     gc_pid.write_text("4242 another-host")  # another host's gc cannot be checked: git takes it as running
     lock.write_text("")
-    assert repo.repair(str(data)) == [] and lock.exists()
+    assert leftovers.repair(str(data)) == [] and lock.exists()
     os.utime(gc_pid, (0, 0))  # git takes a gc.pid older than 12 hours for a gc that died
-    assert repo.repair(str(data)) == ["removed a stale packed-refs.lock"]
+    assert leftovers.repair(str(data)) == ["removed a stale packed-refs.lock"]
     gc_pid.write_text(f"{os.getpid()} {os.uname().nodename}")
     lock.write_text("")
-    assert repo.repair(str(data), now=os.stat(gc_pid).st_mtime + repo.GC_STALE + 1) == [
+    assert leftovers.repair(str(data), now=os.stat(gc_pid).st_mtime + leftovers.GC_STALE + 1) == [
         "removed a stale packed-refs.lock"]
 
 
 def test_repair_before_the_repository_exists_does_nothing(tmp_path):
-    assert repo.repair(str(tmp_path / "data")) == []
+    assert leftovers.repair(str(tmp_path / "data")) == []

@@ -1,6 +1,6 @@
 """A file in the data folder that is not memory (a ``.DS_Store`` Finder leaves, a person's notes, an
 editor's backup, a scratch file in a project's folder) is neither committed nor pushed: the round
-stages memory's own files only (``repo.outside_layout``), says once which paths it left out and why,
+stages memory's own files only (``layout.outside_layout``), says once which paths it left out and why,
 and sync keeps working on every machine. One an older version pushed stays on disk everywhere while
 the remote is cleaned as docs/how/sync.md says. Real git, two machine homes, one bare remote."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import sync
-from lazy_harness.sync import repo
+from lazy_harness.sync import write_merged
 from tests.test_sync import KEY, Machine, _git
 from tests.test_sync_syncfx_emptied_folders import _empty_folders, _remote_paths, _two
 
@@ -166,7 +166,7 @@ def test_an_emptied_project_folder_is_removed(tmp_path):
     assert not (b.data / "projects" / "-work-other").exists()
     assert (b.mdir / "decisions.jsonl").is_file()
     assert _empty_folders(b) == []
-    assert not (b.data / ".git" / repo.STAGE).exists()
+    assert not (b.data / ".git" / write_merged.STAGE).exists()
 
 
 def test_lh_sync_and_its_status_print_what_was_left_out(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""Folders a merge empties: the round writes the merged files itself (sync/repo.py ``_install``), so
+"""Folders a merge empties: the round writes the merged files itself (sync/write_merged.py ``_install``), so
 it also removes, as ``git merge`` would, a folder that a file the merge removes leaves empty (a month
 of learnings removed or moved on another machine, a project's journal pruned). Only such a folder, only
 when it is empty: a folder that holds anything (a file this machine keeps to itself, one a person put
@@ -15,7 +15,7 @@ import pytest
 
 from lazy_harness import atomic, paths
 from lazy_harness.memory import learnings
-from lazy_harness.sync import repo
+from lazy_harness.sync import merge, write_merged
 from tests.support import pausing
 from tests.test_sync import KEY, Machine, _git
 from tests.test_syncrace_merge_window import watch_append_line
@@ -113,14 +113,14 @@ def test_a_folder_the_merge_empties_that_holds_a_file_put_there_stays_with_it(tm
     os.rmdir(jan.parent)
     a.sync()
     mine = _ldir(b) / "2025-01" / name
-    real = repo._git
+    real = merge._git
 
     def git(data, *args, **kw):  # a person saves a file there after the round committed
         if args[:1] == ("diff-tree",) and data == str(b.data) and not mine.exists():
             mine.write_text("mine\n")
         return real(data, *args, **kw)
 
-    monkeypatch.setattr(repo, "_git", git)
+    monkeypatch.setattr(merge, "_git", git)
     b.sync()
     assert not (_ldir(b) / "2025-01" / jan.name).exists()  # the merge removed the learning
     assert mine.read_text() == "mine\n"  # and kept the folder with the person's file
@@ -142,7 +142,7 @@ def test_a_local_removal_goes_out_and_the_other_machine_keeps_no_empty_folder(tm
         assert _months(m) == ["2025-02"]
         assert (_ldir(m) / "2025-02" / feb.name).read_bytes() == feb.read_bytes()
         assert _empty_folders(m) == []
-        assert not (m.data / ".git" / repo.STAGE).exists()
+        assert not (m.data / ".git" / write_merged.STAGE).exists()
 
 
 def test_a_journal_pruned_on_the_other_machine_leaves_no_empty_journal_folder(tmp_path):
@@ -175,7 +175,7 @@ def test_a_line_appended_to_a_file_the_merge_removes_lands_in_its_folder(tmp_pat
     shutil.rmtree(other)  # the project's memory moved away on a
     a.sync()
     target = str(b.data / "projects" / "-work-other" / "usage.jsonl")
-    paused = pausing.pause(monkeypatch, repo.os, "unlink", "round", target=target)
+    paused = pausing.pause(monkeypatch, write_merged.os, "unlink", "round", target=target)
     waits = threading.Event()
     watch = watch_append_line(monkeypatch, waits, target)
     round_ = pausing.run("round", b.sync)

@@ -13,7 +13,7 @@ import pytest
 
 from lazy_harness import sync
 from lazy_harness.memory import learnings
-from lazy_harness.sync import repo
+from lazy_harness.sync import layout, repo_setup
 from tests.test_sync import KEY, Machine, _git
 
 # the top-level files earlier versions wrote (git history of src/lazy_harness/sync)
@@ -64,10 +64,10 @@ def test_a_new_machine_joins_a_remote_an_older_version_wrote(tmp_path, version, 
     got = new.sync()
     assert got["pushed"] and got["merged"] >= 1
     assert theirs in new.ids("decision") and (mine is None or mine in new.ids("decision"))
-    assert (new.data / ".gitattributes").read_text() == repo.ATTRIBUTES
-    assert (new.data / ".gitignore").read_text() == repo.IGNORE
-    assert _remote_file(remote, ".gitattributes") == repo.ATTRIBUTES
-    assert _remote_file(remote, ".gitignore") == repo.IGNORE
+    assert (new.data / ".gitattributes").read_text() == repo_setup.ATTRIBUTES
+    assert (new.data / ".gitignore").read_text() == repo_setup.IGNORE
+    assert _remote_file(remote, ".gitattributes") == repo_setup.ATTRIBUTES
+    assert _remote_file(remote, ".gitignore") == repo_setup.IGNORE
     new.no_conflict_markers()
     new.sync()
     _clean(new)
@@ -76,12 +76,12 @@ def test_a_new_machine_joins_a_remote_an_older_version_wrote(tmp_path, version, 
 @contextmanager
 def _version(ignore: str, attributes: str):
     """This process runs as a version whose top-level files are these (ensure_repo writes them)."""
-    saved = repo.IGNORE, repo.ATTRIBUTES
-    repo.IGNORE, repo.ATTRIBUTES = ignore, attributes
+    saved = repo_setup.IGNORE, repo_setup.ATTRIBUTES
+    repo_setup.IGNORE, repo_setup.ATTRIBUTES = ignore, attributes
     try:
         yield
     finally:
-        repo.IGNORE, repo.ATTRIBUTES = saved
+        repo_setup.IGNORE, repo_setup.ATTRIBUTES = saved
 
 
 def test_two_machines_whose_top_level_files_differ_both_sync(tmp_path):
@@ -114,8 +114,8 @@ def test_two_machines_whose_top_level_files_differ_both_sync(tmp_path):
             _clean(a)
         b.sync()
         _clean(b)
-        assert (b.data / ".gitignore").read_text() == repo.IGNORE
-        assert (b.data / ".gitattributes").read_text() == repo.ATTRIBUTES
+        assert (b.data / ".gitignore").read_text() == repo_setup.IGNORE
+        assert (b.data / ".gitattributes").read_text() == repo_setup.ATTRIBUTES
         for m in (a, b):
             assert sorted(m.ids("decision")) == sorted(seen), m.home.name
             m.no_conflict_markers()
@@ -143,10 +143,10 @@ def test_a_remote_gitattributes_never_reencodes_or_filters_memory_here(tmp_path)
     _git("-C", str(other), "push", "-q", "origin", "HEAD:main")
     a.sync()  # a fast-forward: nothing of a's own to merge
     assert (a.mdir / "failures.jsonl").read_bytes() == (line + "\n").encode()
-    assert (a.data / ".gitattributes").read_text() == repo.ATTRIBUTES
+    assert (a.data / ".gitattributes").read_text() == repo_setup.ATTRIBUTES
     mine = a.add("decision", "Ship the CLI as a wheel")  # committed and pushed by the next round
     a.sync()
-    assert _remote_file(remote, ".gitattributes") == repo.ATTRIBUTES
+    assert _remote_file(remote, ".gitattributes") == repo_setup.ATTRIBUTES
     pushed = _remote_file(remote, f"projects/{KEY}/decisions.jsonl")
     assert mine in pushed and "Use SQLite for the index" in pushed
     assert pushed.encode() == (a.mdir / "decisions.jsonl").read_bytes()
@@ -219,7 +219,7 @@ def test_learnings_under_another_knowledge_path_are_refused_as_a_setting(tmp_pat
 @pytest.mark.parametrize("rel", [f"projects/{KEY}/sub/decisions.jsonl", "notes/x.jsonl", "notes.txt",
                                  "knowledge/2026-01/x.md"])
 def test_a_path_that_is_not_memory_under_any_layout_is_still_a_stranger(rel):
-    assert repo.other_layout(rel, "projects", "knowledge/learnings") is None
+    assert layout.other_layout(rel, "projects", "knowledge/learnings") is None
 
 
 @pytest.mark.parametrize("rel, projects, learnings_at, found", [
@@ -231,5 +231,5 @@ def test_a_path_that_is_not_memory_under_any_layout_is_still_a_stranger(rel):
     ("learnings/2026-01/2026-01-02-retry.md", "projects", "knowledge/learnings", ("[knowledge] path", "")),
 ])
 def test_memory_shaped_paths_name_the_setting_and_where_the_remote_keeps_it(rel, projects, learnings_at, found):
-    assert repo.outside_layout(rel, projects, learnings_at) is not None
-    assert repo.other_layout(rel, projects, learnings_at) == found
+    assert layout.outside_layout(rel, projects, learnings_at) is not None
+    assert layout.other_layout(rel, projects, learnings_at) == found

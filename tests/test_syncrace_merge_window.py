@@ -14,7 +14,7 @@ import types
 import pytest
 
 from lazy_harness import atomic
-from lazy_harness.sync import repo
+from lazy_harness.sync import merge, repo, write_merged
 from tests.support import pausing
 from tests.test_sync import KEY, Machine, _git
 
@@ -78,7 +78,7 @@ def assert_everywhere(a: Machine, b: Machine, wanted: list[str]) -> None:
 def test_a_writer_that_appends_while_the_round_writes_the_merged_file_waits_and_lands_in_it(two, monkeypatch):
     a, b = two
     target = str(a.mdir / "decisions.jsonl")
-    paused = pausing.pause(monkeypatch, repo, "atomic_write", "round", target=target)
+    paused = pausing.pause(monkeypatch, write_merged, "atomic_write", "round", target=target)
     waits = threading.Event()
     watch = watch_append_line(monkeypatch, waits, target)
     round_ = pausing.run("round", a.sync)
@@ -98,7 +98,7 @@ def test_lines_appended_while_the_merge_is_worked_out_are_kept_after_the_merged_
     a, b = two
     a.add("decision", "new on a")  # both sides moved on: a three-way merge
     target = str(a.mdir / "decisions.jsonl")
-    real = repo._git
+    real = merge._git
     appended = []
 
     def git(data, *args, **kw):  # the worker persists while git works out the merge
@@ -108,7 +108,7 @@ def test_lines_appended_while_the_merge_is_worked_out_are_kept_after_the_merged_
                 appended.append(k)
         return real(data, *args, **kw)
 
-    monkeypatch.setattr(repo, "_git", git)
+    monkeypatch.setattr(merge, "_git", git)
     result = a.sync()
     assert appended and result["pushed"]
     got = summaries(a)

@@ -95,7 +95,7 @@ def test_lh_sync_merges_usage_lines_from_both_sides_as_a_set(tmp_path):
     theirs = (json.dumps(b) + "\n" + json.dumps(a) + "\n").encode()
     merged = merge_lines(base, ours, theirs).decode().splitlines()
     assert sorted(merged) == sorted([json.dumps(a), json.dumps(b)])
-    attributes = __import__("lazy_harness.sync.repo", fromlist=["ATTRIBUTES"]).ATTRIBUTES
+    attributes = __import__("lazy_harness.sync.repo_setup", fromlist=["ATTRIBUTES"]).ATTRIBUTES
     assert "*.jsonl merge=lh-lines" in attributes  # usage.jsonl is merged by that driver
 
 

@@ -380,7 +380,7 @@ DAMAGED_COPY = files.HANDOFF + ".damaged-"
 def copies_dir(memory_dir: str) -> str:
     """Where a damaged handoff.md of ``memory_dir`` is kept before the render that replaces it: the
     state folder, per project key. why not beside it: the data folder is synced (``git add -A``), and
-    a remote holding anything but memory's files is refused by every machine (sync/repo.py)."""
+    a remote holding anything but memory's files is refused by every machine (sync/layout.py)."""
     from lazy_harness import paths
 
     return os.path.join(paths.state_dir(), "damaged", os.path.basename(os.path.normpath(memory_dir)))

@@ -3,7 +3,7 @@
 One round, under ``<data>/.sync.lock`` (one sync at a time on a machine):
 1. repair what a killed round left (git's stale lock files, a half-done merge), before any git runs;
 2. commit local changes to memory's own files (``scan.stage_memory``: the paths
-   ``repo.outside_layout`` accepts, and removals; ``.gitignore`` keeps locks, stamps, temp files and
+   ``layout.outside_layout`` accepts, and removals; ``.gitignore`` keeps locks, stamps, temp files and
    the rendered handoff.md out; any other file is left untracked and named once per round,
    ``not_synced``), after scanning the staged lines with the redactor: a match refuses the round and
    nothing is committed;
@@ -23,21 +23,26 @@ on (deprecated, forgotten) wins, else ours; two learnings added under one name, 
 are both kept (the other machine's under the next free name, ``sync.conflicts``). A driver that
 fails keeps both sides. Journals and consolidation state are unique per run or machine-local.
 A remote whose tree holds anything but memory's files (a link, a nested ``.gitignore``, a path
-``.gitignore`` keeps machine-local: ``repo.outside_layout``) is refused before the merge.
+``.gitignore`` keeps machine-local: ``layout.outside_layout``) is refused before the merge.
 
 Not on the hook path: SessionStart spawns ``python -m lazy_harness.sync pull`` and waits for it at
 most ``pull_budget_ms``.
 
-The modules, lowest first: ``repo`` (running git, the repository's set-up, repair, fetch, merge),
-``scan`` (the redactor's scan of what would be committed or pushed), ``arrivals`` (this machine's
-record of what merges brought in, which memory/provenance.py labels as synced), ``rounds`` (``run``,
-``auto_sync``, ``status``, the state file and the lock), ``drivers`` (the merge drivers and the pull
-that ``python -m lazy_harness.sync`` runs, see ``__main__``).
+The modules, lowest first: ``repo`` (running git, the check of ``.git``, the version of git),
+``repo_setup`` (ignore rules, attributes, merge drivers, ``origin``), ``layout`` (what memory is made
+of, the refusal of a remote holding anything else), ``write_merged`` (a merge's files written under the
+memory writers' locks), ``leftovers`` (what a killed round left), ``merge`` (fetch, the merge of
+``origin/main``), ``scan`` (the redactor's scan of what would be committed or pushed), ``arrivals``
+(this machine's record of what merges brought in, which memory/provenance.py labels as synced),
+``rounds`` (``run``, ``auto_sync``, ``status``, the state file and the lock), ``drivers`` (the merge
+drivers and the pull that ``python -m lazy_harness.sync`` runs, see ``__main__``).
 """
 
 from lazy_harness.sync.drivers import merge_learning, merge_lines
-from lazy_harness.sync.repo import (ATTRIBUTES, BRANCH, GIT_TIMEOUT, IGNORE, SyncError, ensure_repo, merge_remote,
-                                    repair)
+from lazy_harness.sync.leftovers import repair
+from lazy_harness.sync.merge import merge_remote
+from lazy_harness.sync.repo import BRANCH, GIT_TIMEOUT, SyncError
+from lazy_harness.sync.repo_setup import ATTRIBUTES, IGNORE, ensure_repo
 from lazy_harness.sync.rounds import (LOCK, PUSH_TRIES, STATE, auto_sync, check_layout, configured_remote,
                                       read_state, rerender_handoffs, run, status)
 from lazy_harness.sync.scan import (DIFF_OPTIONS, commit_local, outgoing_secrets, rewrite_unpushed, staged_secrets,

@@ -109,9 +109,9 @@ def made_here(data: str) -> frozenset[str]:
 
 
 def _git(data: str, args: list[str], stdin: str | None = None) -> str:
-    """git's output in ``data``, ``""`` when it fails. why not sync.repo's wrapper: that module calls
-    this one; the round has checked the repository (``repo.gitdir_refusal``) just before, and the
-    environment here is stripped of every ``GIT_`` variable."""
+    """git's output in ``data``, ``""`` when it fails. why not sync.repo's wrapper: the round has
+    checked the repository (``repo.gitdir_refusal``) just before, and the environment here is stripped
+    of every ``GIT_`` variable."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0")
     try:

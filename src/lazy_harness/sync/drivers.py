@@ -1,5 +1,5 @@
 """What ``python -m lazy_harness.sync`` runs: the merge drivers git calls (``merge-lines`` for
-``*.jsonl``, ``merge-learning`` for ``*.md``, registered by :func:`~lazy_harness.sync.repo.ensure_repo`
+``*.jsonl``, ``merge-learning`` for ``*.md``, registered by :func:`~lazy_harness.sync.repo_setup.ensure_repo`
 as ``<python> -m lazy_harness.sync merge-lines %O %A %B``) and the pull SessionStart spawns
 (``pull``). Users' git config holds those commands, so their arguments and exit codes are an interface; a
 file's content never makes a driver fail (``_merged``)."""

@@ -1,5 +1,5 @@
 """``python -P -m lazy_harness.sync.journal_merge BASE OURS THEIRS [PATH]``: git's merge driver for
-journals (``*.json merge=lh-journal``, registered by :func:`~lazy_harness.sync.repo.ensure_repo`).
+journals (``*.json merge=lh-journal``, registered by :func:`~lazy_harness.sync.repo_setup.ensure_repo`).
 A journal is changed after its run only by an undo, so the same run undone on two machines before
 they sync changes it on both; git's merge of text conflicted on it, and the machine's every later
 round failed. The merge is :func:`lazy_harness.memory.journal.merged`; the result goes to OURS, the

@@ -11,10 +11,13 @@ from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
 from lazy_harness.sync import arrivals, conflicts
-from lazy_harness.sync.repo import (BRANCH, SyncError, WrittenMeanwhile, _fetch, _git, _has_head, gitdir_refusal,
-                                    _remote_has_branch, ensure_repo, merge_remote, one_line, repair)
+from lazy_harness.sync.leftovers import repair
+from lazy_harness.sync.merge import _fetch, merge_remote
+from lazy_harness.sync.repo import BRANCH, SyncError, _git, _has_head, _remote_has_branch, gitdir_refusal, one_line
+from lazy_harness.sync.repo_setup import ensure_repo
 from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgoing_secrets, rewrite_unpushed,
                                     unpushed_secrets)
+from lazy_harness.sync.write_merged import WrittenMeanwhile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -285,7 +288,7 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     if merged:  # what came in, for the hold check (hold_merged); HEAD is the merge until the commit below
         came = incoming_ids(data, before, _head(data, env), env)
         got["incoming"] = None if came is None or got["incoming"] is None else got["incoming"] | came
-    if merged:  # lines appended meanwhile are kept after the merged ones (repo._install): they go out now
+    if merged:  # lines appended meanwhile are kept after the merged ones (write_merged._install): they go out now
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     created: list[str] = []
     got["conflicts"] += conflicts.keep(data, cfg, env, now, created,

@@ -13,8 +13,8 @@ import re
 import time
 
 from lazy_harness import logfile
-from lazy_harness.sync.repo import (BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input,
-                                    outside_layout)
+from lazy_harness.sync.layout import outside_layout
+from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | N
 def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
                  learnings: str = "knowledge/learnings") -> dict[str, str]:
     """Stage every change git sees (``.gitignore`` applied) to a path of memory's layout
-    (``repo.outside_layout``) and every removal; returns ``{path: why}`` of each other changed path,
+    (``layout.outside_layout``) and every removal; returns ``{path: why}`` of each other changed path,
     left unstaged (one staged by hand is unstaged). why not ``git add -A``: a ``.DS_Store`` or a
     person's notes in the data folder, once pushed, made every machine refuse the remote."""
     out = _git(data, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",

@@ -1,0 +1,168 @@
+"""What memory is made of in the data folder (``outside_layout``: the paths a round commits and a
+merge accepts), the shape of memory kept under another ``[memory] path`` or ``[knowledge] path``
+(``other_layout``), and the refusal, before a merge, of a remote that holds anything else."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from lazy_harness.sync.repo import BRANCH, SyncError, _git
+from lazy_harness.sync.repo_setup import TOP, ignore_rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+# what memory is made of, relative to the data folder (``/``-separated): besides the top-level pair
+# ensure_repo writes (TOP) and these stamps, a JSONL file at the top (the cost ledger) or in a project's
+# memory folder, a journalled run, a learning. Anything else the remote holds is refused before it is
+# merged. why the stamps: those of the worker's sync and SessionStart's pull (empty) are not in IGNORE,
+# so every remote holds them already
+STAMPS = (".sync-push", ".sync-pull")
+GIT_FILES = (".gitignore", ".gitattributes", ".gitmodules")
+
+
+def _machine_local(parts: list[str], projects: str = "projects") -> bool:
+    """Whether the path (or a folder on its way) is one :func:`ignore_rules` keeps machine-local for
+    memory kept at ``projects`` (git's rules: a pattern with a ``/`` is matched from the top, one
+    without against each name, a trailing ``/`` only against folders, a character after ``\\``
+    literal). why: .gitignore does not apply to a path the remote tracks already."""
+    from fnmatch import fnmatchcase
+
+    for folder_only, steps in _patterns(ignore_rules(projects)):
+        for k in range(1, len(parts) + 1 - folder_only):
+            here = parts[:k]
+            if len(steps) == 1 and fnmatchcase(here[-1], steps[0]):
+                return True
+            if len(steps) > 1 and len(here) == len(steps) and all(map(fnmatchcase, here, steps)):
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=4)
+def _patterns(rules: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
+    """``(folder only, steps as fnmatch patterns)`` of each pattern of a .gitignore text."""
+    import re
+
+    def glob(step: str) -> str:
+        return re.sub(r"\\(.)", lambda m: f"[{m[1]}]" if m[1] in "*?[" else m[1], step)
+
+    return tuple((ln.endswith("/"), tuple(glob(s) for s in ln.rstrip("/").split("/")))
+                 for ln in rules.splitlines() if ln.strip() and not ln.startswith("#"))
+
+
+def _below(parts: list[str], folder: str) -> list[str] | None:
+    """The parts of a path below ``folder`` (``""`` or ``.``: the data folder itself), or None."""
+    top = [] if folder in ("", ".") else folder.split("/")
+    return parts[len(top):] if parts[:len(top)] == top and len(parts) > len(top) else None
+
+
+def _plain(name: str, suffix: str) -> bool:
+    return name.endswith(suffix) and len(name) > len(suffix) and not name.startswith(".")
+
+
+def outside_layout(path: str, projects: str = "projects", learnings: str = "knowledge/learnings") -> str | None:
+    """Why ``path`` (in the remote's tree, relative to the data folder) is no part of memory, or None
+    when it is. ``projects``, ``learnings``: where this machine keeps them, relative to the data folder."""
+    parts = path.split("/")
+    if parts[-1] in GIT_FILES and (len(parts) > 1 or parts[-1] not in TOP):
+        return "a git control file other than the top-level .gitignore and .gitattributes"
+    if _machine_local(parts, projects):
+        return "a path this machine keeps to itself (the data folder's .gitignore)"
+    if len(parts) == 1 and (parts[0] in TOP or parts[0] in STAMPS or _plain(parts[0], ".jsonl")):
+        return None
+    rest = _below(parts, projects)
+    if rest and len(rest) in (2, 3) and not rest[0].startswith(".") and (
+            (len(rest) == 2 and _plain(rest[1], ".jsonl"))
+            or (len(rest) == 3 and rest[1] == "journal" and _plain(rest[2], ".json"))):
+        return None
+    rest = _below(parts, learnings)
+    if rest and len(rest) == 2 and _month(rest[0]) and _plain(rest[1], ".md"):
+        return None
+    found = other_layout(path, projects, learnings)
+    if found:
+        return f"memory as a machine with another {found[0]} keeps it ({_shown(found[1])})"
+    return "not part of memory (project JSONL files, journals, learnings)"
+
+
+def _month(name: str) -> bool:
+    return len(name) == 7 and name[4] == "-" and (name[:4] + name[5:]).isdigit()
+
+
+def _shown(folder: str) -> str:
+    return repr(folder) if folder not in ("", ".") else "the data folder itself"
+
+
+def _memory_files() -> tuple[str, ...]:
+    """The names of the JSONL files a project's memory folder holds."""
+    from lazy_harness.memory import aliases, files, marks, usage_log
+
+    return files.DECISIONS, files.FAILURES, files.HANDOFF_STATE, marks.MARKS, usage_log.USAGE, aliases.FILE
+
+
+def other_layout(path: str, projects: str = "projects",
+                 learnings: str = "knowledge/learnings") -> tuple[str, str] | None:
+    """``(setting, folder)`` when ``path`` (relative to the data folder) has the shape of memory kept
+    where this machine does not keep it: ``("[memory] path", folder)`` for ``<folder>/<project>/`` and a
+    memory file (decisions.jsonl, ...) or ``journal/<run>.json``, ``("[knowledge] path", folder)`` for
+    ``<folder>/learnings/YYYY-MM/<name>.md``; ``folder`` relative to the data folder (``""``: the data
+    folder itself). None for any other path. ``projects``, ``learnings``: where this machine keeps them.
+    why: another machine's memory, judged by this machine's layout alone, read as a stranger to delete."""
+    parts = path.split("/")
+    if any(not p or p.startswith(".") for p in parts):
+        return None
+    if len(parts) >= 3 and _month(parts[-2]) and _plain(parts[-1], ".md") and parts[-3] == "learnings":
+        there = "/".join(parts[:-3])
+        return None if "/".join(parts[:-2]) == learnings else ("[knowledge] path", there)
+    if len(parts) >= 2 and parts[-1] in _memory_files():
+        folder = parts[:-2]
+    elif len(parts) >= 3 and parts[-2] == "journal" and _plain(parts[-1], ".json"):
+        folder = parts[:-3]
+    else:
+        return None
+    there, here = "/".join(folder), "" if projects in ("", ".") else projects
+    # why: a folder inside one of this machine's project folders is no other machine's layout
+    if there == here or (here and f"{there}/".startswith(f"{here}/")):
+        return None
+    return ("[memory] path", there)
+
+
+def _other_layout_error(data: str, path: str, found: tuple[str, str], projects: str, learnings: str) -> SyncError:
+    """The refusal of memory kept under another ``[memory] path`` / ``[knowledge] path``: no hint to
+    delete it, since it is another machine's memory."""
+    setting, there = found
+    here = projects if setting == "[memory] path" else os.path.dirname(learnings)
+    return SyncError(f"the remote holds {path!r}, memory kept at {_shown(there)} of the data folder by a machine "
+                     f"whose {setting} differs from this one's ({os.path.normpath(os.path.join(data, here))}): "
+                     "[memory] path and [knowledge] path must be the same on every machine that syncs; refused, "
+                     "nothing merged",
+                     hint=f"set {setting} alike in each machine's config.toml (lh config path), move the folder "
+                          "to match, then lh sync")
+
+
+def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, learnings: str) -> None:
+    """Refuse a remote whose tree holds anything but memory's plain files. A symbolic link checked out
+    as ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
+    data folder, a submodule has no place in it either; a nested ``.gitignore`` stops this machine's
+    new memory from being committed, a nested ``.gitattributes`` turns the merge drivers off, a folder
+    at ``handoff.md`` takes the rendered file's place (``outside_layout``)."""
+    listing = _git(data, "ls-tree", "-r", "-z", "--full-tree", f"origin/{BRANCH}", env=env).stdout
+    stranger = ""
+    for entry in listing.split("\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition("\t")
+        mode = meta.partition(" ")[0]
+        if mode not in ("100644", "100755"):
+            stranger = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {path!r}"
+            break
+        why = outside_layout(path, projects, learnings)
+        found = other_layout(path, projects, learnings) if why else None
+        if found:  # why before any stranger: its hint to delete must not reach another machine's memory
+            raise _other_layout_error(data, path, found, projects, learnings)
+        stranger = stranger or (f"{path!r}, {why}" if why else "")
+    if stranger:
+        raise SyncError(f"the remote holds {stranger}: refused, nothing merged",
+                        hint="delete it on the remote, then lh sync")
+

@@ -1,0 +1,127 @@
+"""Fetch and the merge of ``origin/main``: worked out by git off to the side (``git merge-tree``, our
+merge drivers), its files written into the data folder under the memory writers' locks
+(sync/write_merged.py), then HEAD moved (``merge_remote``)."""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness.sync.layout import _refuse_strangers
+from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
+from lazy_harness.sync.repo import (BRANCH, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch, _run_input,
+                                    need_merge_tree, one_line)
+from lazy_harness.sync.repo_setup import TOP, top_files
+from lazy_harness.sync.write_merged import _install
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+
+def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
+    """Fetch ``origin``. A round killed inside a fetch can leave the remote-tracking ref out of step
+    with git's own bookkeeping ("cannot lock ref", "bad object"); that ref is only a copy of the
+    remote's, so it is dropped and fetched again. When that fetch fails too (no network, the remote
+    gone), a ref that named a commit is put back: ``status`` counts ahead and behind against it."""
+    first = _git(data, "fetch", "-q", "origin", check=False, env=env)
+    if first.ok:
+        return
+    gitdir = os.path.join(data, ".git")
+    _remove_locks(gitdir, _stale_locks(gitdir))
+    ref = f"refs/remotes/origin/{BRANCH}"
+    known = _git(data, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}", check=False, env=env).stdout.strip()
+    _git(data, "update-ref", "-d", ref, check=False, env=env)
+    again = _git(data, "fetch", "-q", "origin", check=False, env=env)
+    if again.ok:
+        return
+    if known:
+        _git(data, "update-ref", ref, known, "", check=False, env=env)
+    raise SyncError(f"could not fetch from the remote: git fetch failed: {again.describe()}", hint="lh sync --status")
+
+
+def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
+                 learnings: str = "knowledge/learnings") -> list[str]:
+    """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
+    anything but memory is refused first (``layout._refuse_strangers``; ``projects`` and ``learnings``:
+    where this machine keeps them, relative to the data folder).
+
+    why not ``git merge``: its checkout unlinks and recreates each file it changes, taking no lock the
+    memory writers take, so a line appended meanwhile went to the unlinked file or was written over
+    (ADR 0015). The merge is worked out off to the side (``git merge-tree``, the same merge drivers),
+    then each changed file is written under its writers' locks (``write_merged._install``), then HEAD moves."""
+    if not _remote_has_branch(data, env):
+        return []
+    before = _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).stdout.strip()
+    theirs = _git(data, "rev-parse", f"origin/{BRANCH}^{{commit}}", env=env).stdout.strip()
+    # why before the check: nothing of a remote this machine holds already is merged, and memory it
+    # pushed under a [memory] path it has since changed (and moved) must not be refused as another's
+    if before and _is_ancestor(data, theirs, before, env):
+        return []
+    _refuse_strangers(data, env, projects, learnings)
+    if not before or _is_ancestor(data, before, theirs, env):
+        commit = theirs  # a fast-forward, as ``git merge`` makes it
+    else:
+        need_merge_tree(data, env)
+        tree = _merged_tree(data, before, theirs, env, projects)
+        commit = _git(data, "commit-tree", tree, "-p", before, "-p", theirs, "-m",
+                      f"Merge remote-tracking branch 'origin/{BRANCH}'", env=env).stdout.strip()
+    changes = _changes(data, before, commit, env)
+    _install(data, changes, commit, env, projects, learnings)
+    _git(data, "update-ref", "-m", f"lh sync: merge origin/{BRANCH}", "HEAD", commit, before, env=env)
+    _git(data, "reset", "-q", env=env)  # the index to the merge (the files are written already)
+    return [path for path, _, _ in changes]
+
+
+def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | None, projects: str = "projects") -> str:
+    """The tree of the three-way merge of ``ours`` and ``theirs`` (the merge drivers run for it), the
+    work tree untouched. Its only conflicts may be a file removed on one side and changed on the other
+    (our merge drivers never run for those): git leaves the changed version in the tree, and it is
+    kept. why keep it: a removal of memory is an undo or a cleanup of one machine, a change another
+    machine's new entries, which must not be lost. The top-level ``.gitignore`` and ``.gitattributes``
+    are this machine's whatever the merge made of them (:func:`_ours_on_top`). Anything else raises
+    SyncError."""
+    result = _git(data, "merge-tree", "--write-tree", "-z", "--allow-unrelated-histories", ours, theirs,
+                  check=False, env=env)
+    fields = result.stdout.split("\0")
+    if result.code not in (0, 1) or not fields[0]:
+        raise SyncError(f"merge with the remote failed: {result.describe()}", hint="lh sync --status")
+    stages: dict[str, set[str]] = {}
+    for entry in fields[1:] if result.code == 1 else ():
+        if not entry:
+            break
+        meta, _, path = entry.partition("\t")
+        stages.setdefault(path, set()).add(meta.rsplit(" ", 1)[-1])
+    # why not the top-level pair: they are this machine's (ensure_repo writes them every round), and
+    # two versions' texts met as an add/add or both-changed conflict that stopped every round
+    memory = {path: s for path, s in stages.items() if path not in TOP}
+    if result.code == 1 and (not stages or any(s not in ({"1", "2"}, {"1", "3"}) for s in memory.values())):
+        shown = ", ".join(sorted(stages)) or one_line(" ".join(f for f in fields[1:] if f))
+        raise SyncError(f"merge with the remote failed: conflicts in {shown}", hint="lh sync --status")
+    return _ours_on_top(data, fields[0], env, projects)
+
+
+def _ours_on_top(data: str, tree: str, env: Mapping[str, str] | None, projects: str = "projects") -> str:
+    """``tree`` with this machine's top-level ``.gitignore`` and ``.gitattributes`` (``repo_setup.top_files``
+    of ``projects``) in place of whatever the merge made of them, conflict markers included.
+    why not a union of the ignore lines: no machine reads another's; each round writes its own
+    before it stages anything, and ``layout._machine_local`` judges the remote's paths by this version's."""
+    genv = dict(os.environ if env is None else env)
+    kept = [e for e in _git(data, "ls-tree", "-z", tree, env=env).stdout.split("\0")
+            if e and e.partition("\t")[2] not in TOP]
+    for name, text in top_files(projects):
+        blob = _run_input(data, ["hash-object", "-w", "--no-filters", "--stdin"], text, genv).stdout.strip()
+        kept.append(f"100644 blob {blob}\t{name}")
+    return _run_input(data, ["mktree", "-z"], "\0".join(kept) + "\0", genv).stdout.strip()
+
+
+def _changes(data: str, before: str, commit: str, env: Mapping[str, str] | None) -> list[tuple[str, str, str]]:
+    """``(path, blob before, blob after)`` of every file ``commit`` changes against ``before`` (``""``:
+    nothing committed yet); a blob is ``""`` where the file is absent."""
+    out = _git(data, "diff-tree", "-r", "-z", "--no-renames", before or _empty_tree(data, env), commit,
+               env=env).stdout.split("\0")
+    changes = []
+    for meta, path in zip(out[0::2], out[1::2], strict=False):
+        _, _, old, new, _ = meta.split(" ")
+        changes.append((path, "" if set(old) == {"0"} else old, "" if set(new) == {"0"} else new))
+    return changes
+
