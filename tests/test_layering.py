@@ -32,11 +32,18 @@ RULES = {
     "lazy_harness.redact": set(),
     "lazy_harness.proc": set(),
     # the spend ledger and the cap read from it: written by the worker, read by the page and the CLI
-    "lazy_harness.cost": set(),
-    "lazy_harness.settings": set(),
-    "lazy_harness.plugin": {"lazy_harness.settings"},
+    # why notice: the pause the page and the CLI tell (cost.paused) honours the worker's paused notice, the
+    # cap its next call would pass, which only the worker can price; the notice imports nothing of cost
+    "lazy_harness.cost": {"lazy_harness.notice"},
+    # a settings file: read, its new text (only "hooks" changes), written; our entries and install above them
+    "lazy_harness.settings_read": set(),
+    "lazy_harness.settings_splice": set(),
+    "lazy_harness.settings_write": {"lazy_harness.settings_read"},
+    "lazy_harness.settings": {"lazy_harness.settings_read", "lazy_harness.settings_splice",
+                              "lazy_harness.settings_write"},
+    "lazy_harness.plugin": {"lazy_harness.settings", "lazy_harness.settings_read"},
     # Codex's hooks.json is merged as settings.json is; trust through its app-server (ADR 0045)
-    "lazy_harness.codex_trust": {"lazy_harness.settings"},
+    "lazy_harness.codex_trust": {"lazy_harness.settings", "lazy_harness.settings_write"},
     "lazy_harness.notice": {"lazy_harness.config"},
     "lazy_harness.queue": {"lazy_harness.config"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},

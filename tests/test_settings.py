@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from lazy_harness import settings
+from lazy_harness import settings, settings_read
 from lazy_harness.errors import SettingsError
 
 PY = "/usr/bin/python3"
@@ -302,7 +302,7 @@ def test_invalid_json_is_refused_and_left_untouched(tmp_path, content):
 def test_an_empty_file_reads_as_an_empty_object(tmp_path, content):
     target = tmp_path / "settings.json"
     target.write_bytes(content)
-    assert settings.read(str(target)) == ({}, content)
+    assert settings_read.read(str(target)) == ({}, content)
 
 
 @pytest.mark.parametrize("content", [b"", b"\n"])
@@ -426,14 +426,14 @@ def test_uninstall_leaves_a_symlink_in_place_even_when_empty(tmp_path):
 
 def test_a_file_changed_between_read_and_write_is_not_overwritten(tmp_path, monkeypatch):
     target = write_json(tmp_path / "settings.json", FOREIGN)
-    real_read = settings.read
+    real_read = settings_read.read
 
     def read_then_someone_writes(path):
         out = real_read(path)
         write_json(target, {**FOREIGN, "model": "changed by Claude Code"})
         return out
 
-    monkeypatch.setattr(settings, "read", read_then_someone_writes)
+    monkeypatch.setattr(settings_read, "read", read_then_someone_writes)
     with pytest.raises(SettingsError, match="changed while"):
         settings.install(str(target), python=PY)
     assert json.loads(target.read_text())["model"] == "changed by Claude Code"

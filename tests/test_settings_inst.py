@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from lazy_harness import settings
+from lazy_harness import settings, settings_write
 from lazy_harness.errors import SettingsError
 
 PY = "/usr/bin/python3"
@@ -74,7 +74,7 @@ def test_uninstall_refuses_a_settings_file_of_another_user(tmp_path):
 @as_root
 def test_a_backup_of_another_user_is_refused_and_never_restored(tmp_path):
     target = write(tmp_path / "claude" / "settings.json", '{"model": "opus"}\n')
-    backup = write(tmp_path / "claude" / ("settings.json" + settings.BACKUP_SUFFIX), '{"model": "haiku"}\n')
+    backup = write(tmp_path / "claude" / ("settings.json" + settings_write.BACKUP_SUFFIX), '{"model": "haiku"}\n')
     os.chown(backup, OTHER_UID, OTHER_UID)
     with pytest.raises(SettingsError) as caught:
         settings.install(str(target), python=PY)
@@ -127,7 +127,7 @@ def test_a_second_cycle_gives_the_hand_edited_file_back_byte_for_byte(tmp_path):
     second = '{\n  "model": "sonnet",\n  "permissions": {"allow": ["Bash(ls:*)", "Bash(git status)"]}\n}\n'
     write(target, second)
     change = settings.install(str(target), python=PY, now=1_800_000_000)
-    assert change.backup and change.backup != str(target) + settings.BACKUP_SUFFIX
+    assert change.backup and change.backup != str(target) + settings_write.BACKUP_SUFFIX
     settings.uninstall(str(target))
     assert target.read_text() == second
 
@@ -136,7 +136,7 @@ def test_uninstall_takes_the_newest_backup_that_matches(tmp_path):
     """Two dated backups hold the same settings in two layouts: the newer one's bytes come back."""
     target = tmp_path / "claude" / "settings.json"
     write(target, '{"model": "opus"}\n')
-    base = str(target) + settings.BACKUP_SUFFIX
+    base = str(target) + settings_write.BACKUP_SUFFIX
     settings.install(str(target), python=PY, now=1_700_000_000)
     write(tmp_path / "claude" / "settings.json.lh-backup.20300101T000000", '{"model":   "sonnet"}\n')
     write(tmp_path / "claude" / "settings.json.lh-backup.20300101T000000-1", '{ "model": "sonnet" }\n')

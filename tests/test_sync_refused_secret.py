@@ -166,12 +166,12 @@ def test_lh_sync_refuse_edit_sync_from_the_command_line(tmp_path, isolated_home,
 def test_backups_of_settings_files_stay_on_this_machine(a, remote):
     """lh hooks install --project backs a project's settings up in the data folder: they name this
     machine's interpreter, and are never pushed."""
-    from lazy_harness import settings
+    from lazy_harness import settings_write
 
     project = a.home / "proj" / ".claude"
     project.mkdir(parents=True)
     (project / "settings.json").write_text('{"hooks": {}}\n')
-    backup = settings.backup_file(str(project / "settings.json"), a.env)
+    backup = settings_write.backup_file(str(project / "settings.json"), a.env)
     os.makedirs(os.path.dirname(backup), exist_ok=True)
     Path(backup).write_text('{"python": "/home/a/.venv/bin/python"}\n')
     assert backup.startswith(str(a.data))

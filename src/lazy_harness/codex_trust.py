@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import time
 
-from lazy_harness import settings
+from lazy_harness import settings, settings_write
 from lazy_harness.errors import LhError
 
 TYPE_CHECKING = False
@@ -357,7 +357,7 @@ def _config_writable(env: Mapping[str, str] | None) -> None:
 
     config = os.path.join(paths.codex_home(env), "config.toml")
     try:
-        settings.refuse_unwritable(os.path.realpath(config), "lh hooks install --agent codex")
+        settings_write.refuse_unwritable(os.path.realpath(config), "lh hooks install --agent codex")
     except SettingsError as exc:
         raise TrustError(exc.message) from None
 

@@ -29,7 +29,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from lazy_harness import paths, settings
+from lazy_harness import paths, settings, settings_read
 from lazy_harness.errors import SettingsError
 from lazy_harness.project_identity import project_root
 
@@ -214,7 +214,7 @@ def _enabled(plugin_id: str, cwd: str, env: Mapping[str, str] | None) -> tuple[b
     file Claude Code reads there that names ``plugin_id``."""
     for _label, path in reversed(settings.files_read_at(cwd, env)):
         try:
-            data, _ = settings.read(path)
+            data, _ = settings_read.read(path)
         except SettingsError:
             continue  # why: lh doctor reports a settings file that does not parse on its own line
         value = (data or {}).get("enabledPlugins")

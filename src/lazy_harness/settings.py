@@ -6,32 +6,34 @@ or the ``lh-hook`` console script; every other key and entry is kept exactly as 
 Two command forms: the absolute interpreter (``<python> -I -S -c '<launcher>' <Event>``, see
 ``command_for``, for files of this machine) and the portable ``lh-hook <Event>`` (for a project file
 shared through git: it names no path of this machine, ``lh-hook`` is found on PATH).
-An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it; install waits for one of 0 bytes
-written moments ago (another program writing it in place, ``_read_settled``).
+Reading the file is ``settings_read``'s, writing it (refusals, backups, the atomic replace)
+``settings_write``'s.
 Our entries live in their own ``{"matcher": "", "hooks": [...]}`` group per event (one moved into a
 narrower SessionStart or SessionEnd group is moved back: ``_narrow``), so uninstall can
 remove them and the groups, lists and ``hooks`` key that exist only because of us, and give back
-the original file. Output uses the file's own indentation and trailing newline (Claude Code writes
-indent 2), so a round trip does not reformat it. See docs/adr/0003-owning-our-settings-entries.md.
+the original file. Only the top-level ``hooks`` value changes in the file's text
+(``settings_splice``): every other byte stays, so a round trip does not reformat it. See
+docs/adr/0003-owning-our-settings-entries.md and docs/adr/0058-install-changes-only-the-hooks-value.md.
 """
 
 from __future__ import annotations
 
 import copy
-import errno
 import json
 import os
 import re
 import shlex
-import stat
 import sys
 import time
 from dataclasses import dataclass, field
 
 from lazy_harness import paths
-from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir, read_bytes
+from lazy_harness.atomic import read_bytes
 from lazy_harness.errors import SettingsError
 from lazy_harness.project_identity import project_root
+from lazy_harness.settings_read import UNINSTALL_HINT, json_type, read, read_settled
+from lazy_harness.settings_splice import spliced
+from lazy_harness.settings_write import BACKUP_SUFFIX, kept_original, refuse, write, write_kept
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,12 +54,6 @@ AGENT_FLAG = "--agent"  # why: Codex's payloads look like Claude Code's; the com
 # compact), SessionEnd the reason; the others run every group (claude-code-facts.md)
 MATCHED_EVENTS = ("SessionStart", "SessionEnd")
 EVERY = ("", "*")  # matchers that match everything (a group without a matcher too)
-BUSY_AGE = 2.0  # seconds: an empty file written this recently is another program's write in progress
-SETTLE_LOOKS, SETTLE_STEP = 20, 0.05  # how often and how far apart install looks again: at most a second
-BACKUP_SUFFIX = ".lh-backup"
-BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
-INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
-UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
 RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
 # why: a package removed (pip uninstall) before lh hooks uninstall, or one that fails to import (a half-done
@@ -143,146 +139,6 @@ def is_ours(entry: object) -> bool:
     """Ours whatever the interpreter and its options (``-I -S`` now, ``-S -P`` before): a reinstall
     from another venv or version replaces, never duplicates."""
     return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
-
-
-def _json_type(value: object) -> str:
-    """What ``value`` is in JSON's words (``null``, ``an object``, ``true``), for messages."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    for kind, word in ((dict, "an object"), (list, "an array"), (str, "a string"), ((int, float), "a number")):
-        if isinstance(value, kind):
-            return word
-    return type(value).__name__
-
-
-class _Unwritable(ValueError):
-    """A number Python reads but JSON cannot hold as read (``1e400`` is infinity, ``NaN``)."""
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value != value or value in (float("inf"), float("-inf")):
-        raise _Unwritable(text)
-    return value
-
-
-def _no_constant(text: str) -> float:
-    raise _Unwritable(text)
-
-
-class _Duplicate(ValueError):
-    """A key twice in one object: ``json.loads`` keeps the last and drops the first without a word."""
-
-
-def _unique(pairs: list[tuple[str, object]]) -> dict:
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _Duplicate(key)
-            seen.add(key)
-    return out
-
-
-class Unreadable(SettingsError):
-    """The file is there but cannot be read (its mode, or it is not a file): not a JSON problem."""
-
-
-def _read_fix(path: str, exc: OSError) -> str | None:
-    """What to run when ``path`` cannot be opened: the fix for that error, not "fix the JSON"."""
-    if isinstance(exc, PermissionError):
-        return f"chmod u+rw {path}"  # why: Claude Code and install write it too; others' bits left as they are
-    if isinstance(exc, IsADirectoryError):
-        return f"move {path} aside (a folder where the file belongs)"
-    return None
-
-
-def _read_regular(path: str) -> bytes:
-    """The bytes of ``path``, opened without waiting: a FIFO (or a device) would hold the command until a
-    writer came, so anything but a regular file is refused (``Unreadable``), a folder as before."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        if not stat.S_ISREG(mode):
-            raise Unreadable(f"{path}: not a regular file; left untouched", f"move {path} aside")
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
-    """(parsed object, raw bytes), or (None, None) when the file does not exist.
-
-    Raises SettingsError (one line, naming the file and where the JSON breaks) for anything that is
-    not a JSON object; ``hint`` says what to run once it is fixed.
-    """
-    try:
-        raw = _read_regular(path)
-    except FileNotFoundError:
-        return None, None
-    except OSError as exc:
-        raise Unreadable(f"{path}: cannot read: {exc.strerror}", _read_fix(path, exc)) from None
-    if not raw.strip():
-        return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
-    try:
-        data = json.loads(raw.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant,
-                          object_pairs_hook=_unique)
-    except _Duplicate as exc:
-        raise SettingsError(f"{path}: holds the key {json.dumps(str(exc), ensure_ascii=False)} twice in one object "
-                            "(duplicate; a write would keep only the last); left untouched", hint) from None
-    except RecursionError:
-        raise SettingsError(f"{path}: not valid JSON (nested too deep); left untouched", hint) from None
-    except _Unwritable as exc:
-        raise SettingsError(f"{path}: holds the number {exc}, which would not be written back as it is; "
-                            "left untouched", hint) from None
-    except UnicodeDecodeError as exc:
-        raise SettingsError(f"{path}: not valid JSON (not UTF-8 at byte {exc.start}); left untouched", hint) from None
-    except ValueError as exc:
-        where = (f"line {exc.lineno}, column {exc.colno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError)
-                 else str(exc))
-        raise SettingsError(f"{path}: not valid JSON ({where}); left untouched", hint) from None
-    if not isinstance(data, dict):
-        raise SettingsError(f"{path}: expected a JSON object at the top level, got {_json_type(data)}; "
-                            "left untouched", hint)
-    return data, raw
-
-
-_pause = time.sleep  # the wait between two looks at a file being written
-
-
-def _written_just_now(path: str) -> bool:
-    """Whether ``path`` was modified in the last BUSY_AGE seconds. why the wall clock (not an injected
-    ``now``): the file system stamped the mtime with it; and either side of it, as a clock a little
-    behind a network folder's still sees a file written moments ago."""
-    try:
-        return abs(time.time() - os.stat(path).st_mtime) < BUSY_AGE
-    except OSError:
-        return False
-
-
-def _read_settled(path: str) -> tuple[dict | None, bytes | None]:
-    """``read(path)``, but a file of 0 bytes written moments ago is not taken for ``{}``: it is another
-    program's write in progress (one that truncates, then writes, as Node's writeFileSync does), and
-    our hooks written over it would lose the person's settings. It is looked at again a few times, a
-    short while apart (at most a second); still empty then, it is ``{}``, as an older empty file is
-    (``touch`` and then ``lh hooks install``)."""
-    data, raw = read(path)
-    if raw != b"" or not _written_just_now(path):
-        return data, raw
-    for _ in range(SETTLE_LOOKS):
-        _pause(SETTLE_STEP)
-        try:
-            if os.stat(path).st_size:
-                return read(path)
-        except FileNotFoundError:
-            return read(path)
-    return data, raw
 
 
 def _groups(data: dict) -> Iterator[tuple[str, list, int, dict]]:
@@ -373,10 +229,10 @@ def merged(data: dict, events: dict[str, int], python: str | None = None, portab
     out = copy.deepcopy(data)
     hooks = out.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise SettingsError(f"\"hooks\" is {_json_type(hooks)}, expected an object")
+        raise SettingsError(f"\"hooks\" is {json_type(hooks)}, expected an object")
     for event in events:
         if not isinstance(hooks.get(event, []), list):
-            raise SettingsError(f"\"hooks.{event}\" is {_json_type(hooks[event])}, expected an array")
+            raise SettingsError(f"\"hooks.{event}\" is {json_type(hooks[event])}, expected an array")
     wanted = {event: {"type": "command", "command": command_for(event, python, portable, agent=agent),
                      "timeout": timeout}
               for event, timeout in events.items()}
@@ -388,42 +244,6 @@ def merged(data: dict, events: dict[str, int], python: str | None = None, portab
     return out
 
 
-def render(data: dict, raw: bytes | None) -> bytes:
-    """JSON in the style of ``raw`` (its indentation and trailing newline); indent 2 for a new file."""
-    indent: int | str = 2
-    newline = "\n"
-    if raw:
-        m = re.search(rb"\n([ \t]+)\S", raw)
-        if m:
-            ws = m.group(1)
-            indent = "\t" if ws.startswith(b"\t") else len(ws)
-        newline = "\n" if raw.endswith(b"\n") else ""
-    # why backslashreplace: a lone surrogate read from a "\ud800" escape goes back out as that escape
-    # (UTF-8 cannot hold it, and nothing else is unencodable)
-    return (json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False) + newline).encode(
-        "utf-8", "backslashreplace")
-
-
-def backup_file(path: str, env: Mapping[str, str] | None = None) -> str:
-    """Where install keeps the first original of ``path``: ``<file>.lh-backup`` beside a file in the
-    Claude dir (the user's own); for any other file, such as a project's ``.claude/settings.json``,
-    ``<data dir>/settings-backups/<path as a key>.lh-backup``.
-
-    why: a backup beside a project's file would be committed with it, and it holds this machine's
-    interpreter path (docs/how/hooks.md)."""
-    if paths.is_within(path, paths.claude_dir(env)) or paths.is_within(path, paths.codex_home(env)):
-        return path + BACKUP_SUFFIX
-    return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(os.path.abspath(path)) + BACKUP_SUFFIX)
-
-
-def made_folder_file(path: str, env: Mapping[str, str] | None = None) -> str:
-    """Where install notes that it made the folder of ``path`` (a project's ``.claude/``), so uninstall
-    removes that folder once it is empty again, and never a folder the person made:
-    ``<data dir>/settings-backups/<folder as a key>.lh-made``, outside the project (never committed)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    return os.path.join(paths.data_dir(env), BACKUP_DIR, paths.project_key(folder) + ".lh-made")
-
-
 def _without_ours(data: dict) -> str:
     """``data`` with our entries removed, as JSON text in its own key order: what a backup holds of
     the person's (whitespace aside)."""
@@ -432,150 +252,16 @@ def _without_ours(data: dict) -> str:
     return json.dumps(rest, ensure_ascii=False)
 
 
-def _kept_already(base: str, rest: str) -> str | None:
-    """The backup (``base``, else one of its dated siblings) that holds ``rest`` once our entries are
-    removed from it, or None."""
-    folder, name = os.path.split(base)
-    try:
-        names = sorted(n for n in os.listdir(folder or ".") if n == name or n.startswith(name + "."))
-    except OSError:
-        return None
-    for n in names:  # why sorted: the first original (``base``) before the dated ones
-        try:
-            if os.stat(os.path.join(folder, n)).st_uid != os.geteuid():
-                continue  # why: uninstall never restores another user's file (_original)
-            parsed, _ = read(os.path.join(folder, n))
-        except (OSError, SettingsError):
-            continue  # a damaged backup proves nothing; the new one is written
-        if parsed is not None and _without_ours(parsed) == rest:
-            return os.path.join(folder, n)
-    return None
-
-
-def _backup(base: str, raw: bytes, data: dict, now: float) -> tuple[str, bool]:
-    """Keep the bytes we are about to replace (``raw``, parsed: ``data``). ``base``
-    (``<file>.lh-backup``) holds the first original; a later, different original gets a dated name
-    beside it. A file that differs from a kept backup only in our own entries (a reinstall from a
-    moved venv or another Python) is not kept again: uninstall gives back the person's part, which
-    a backup already holds. Returns the backup and whether this call made it."""
-    try:
-        with open(base, "rb") as fh:
-            if fh.read() == raw:
-                return base, False
-    except FileNotFoundError:
-        if atomic_write(base, raw, exclusive=True):
-            return base, True
-    kept = _kept_already(base, _without_ours(data))
-    if kept is not None:
-        return kept, False
-    stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime(now))
-    candidate, n = f"{base}.{stamp}", 1
-    while not atomic_write(candidate, raw, exclusive=True):
-        candidate, n = f"{base}.{stamp}-{n}", n + 1
-    return candidate, True
-
-
-def _refuse_read_only(path: str, command: str) -> None:
-    """A file without its owner's write bit is the person's "no tool edits this" (chmod 444 in a
-    dotfiles repo); a rename over it would ignore that, so refuse before anything is written.
-    why the mode bits and not only os.access: root may write any file, and tests run as root."""
-    try:
-        mode = os.stat(path).st_mode  # a symlink's target: the file that would be replaced
-    except OSError:
-        return  # missing (created) or unreachable: the write reports it
-    if not mode & stat.S_IWUSR or not os.access(path, os.W_OK):
-        raise SettingsError(f"{path}: read-only; left untouched",
-                            f"chmod u+w {shlex.quote(path)}, then run {command} again")
-
-
-def _owner(uid: int) -> str:
-    import pwd
-
-    try:
-        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
-    except KeyError:
-        return f"uid {uid}"
-
-
-def _refuse_foreign(path: str, command: str) -> None:
-    """A file (or a backup) another user owns is not edited: the rename would give it to us (to root
-    under sudo), and a file another local user could have made is not the person's to write or to
-    restore. Refused before anything is written."""
-    try:
-        uid = os.stat(path).st_uid  # a symlink's target: the file that would be replaced
-    except OSError:
-        return  # missing (created) or unreachable: the write reports it
-    me = os.geteuid()
-    if uid != me:
-        raise SettingsError(f"{path}: owned by {_owner(uid)}, not by {_owner(me)}; left untouched",
-                            f"run {command} as its owner")
-
-
-def refuse_unwritable(path: str, command: str) -> None:
-    """Raise SettingsError for a file another tool would write for us (Codex's config.toml, through
-    its app-server) when it is not ours to change: another user's, or without its owner's write bit."""
-    _refuse_foreign(path, command)
-    _refuse_read_only(path, command)
-
-
-def _refuse(path: str, backup: str, command: str) -> None:
-    """Before any write: ``path`` and its ``backup`` are ours (``_refuse_foreign``), ``path`` writable."""
-    _refuse_foreign(path, command)
-    _refuse_foreign(backup, command)
-    _refuse_read_only(path, command)
-
-
-def _write(path: str, data: bytes, raw: bytes | None) -> None:
-    """Replace the file atomically, keeping its mode; refuse when it changed since we read ``raw``."""
-    real = os.path.realpath(path)  # why: a symlinked settings.json (dotfiles) must stay a symlink
-    mode = FILE_MODE
-    try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        pass
-
-    def unchanged() -> None:
-        # why: Claude Code rewrites settings.json itself (/permissions, /hooks); never lose its edit. Looked
-        # at again once our bytes are on disk, just before the rename: the window is a rename, not an fsync
-        if read_bytes(real) != raw:
-            raise SettingsError(f"{path}: changed while lh was editing it; nothing written", "run the command again")
-
-    unchanged()
-    ensure_dir(os.path.dirname(real) or ".")
-    atomic_write(real, data, mode=mode, before_replace=unchanged)
-    if stat.S_IMODE(os.stat(real).st_mode) != mode:
-        os.chmod(real, mode)  # why: the umask may have narrowed the mode of the replacement
-
-
-def _write_kept(path: str, text: bytes, raw: bytes | None, data: dict, backup: str, now: float) -> str | None:
-    """Keep a backup of ``raw`` (``_backup``), then write ``text``; returns the backup. When nothing is
-    written (the file changed meanwhile, a write error), a backup this call made is removed again: a
-    refused install leaves the folder as it found it."""
-    kept, made = None, False
-    try:
-        if raw is not None:
-            kept, made = _backup(backup, raw, data, now)
-        _write(path, text, raw)
-        return kept
-    except (SettingsError, OSError) as exc:
-        if kept is not None and made and read_bytes(os.path.realpath(path)) != text:
-            try:
-                os.unlink(kept)
-            except OSError:
-                pass  # why: left behind, it is a copy of the file as it was, never a loss
-        if isinstance(exc, SettingsError):
-            raise
-        raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
 def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
             now: float | None = None, portable: bool = False, backup: str | None = None,
             agent: str | None = None) -> Change:
     """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS, or CODEX_EVENTS
     for ``agent`` codex), in the absolute form or, with ``portable``, the ``lh-hook`` form.
-    ``backup``: where the first original is kept (default ``<path>.lh-backup``; see :func:`backup_file`)."""
+    ``backup``: where the first original is kept (default ``<path>.lh-backup``; see
+    :func:`lazy_harness.settings_write.backup_file`). Only the top-level ``hooks`` value of the file's
+    text changes (``settings_splice.spliced``)."""
     events = dict((CODEX_EVENTS if agent == CODEX else EVENTS) if events is None else events)
-    data, raw = _read_settled(path)
+    data, raw = read_settled(path)
     try:
         new = merged(data or {}, events, python, portable, agent)
     except SettingsError as exc:
@@ -586,47 +272,11 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     if data is not None and new == data:
         return change
     backup = backup or path + BACKUP_SUFFIX
-    _refuse(path, backup, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
-    change.backup = _write_kept(path, render(new, raw), raw, data or {}, backup, time.time() if now is None else now)
+    refuse(path, backup, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
+    now = time.time() if now is None else now
+    change.backup = write_kept(path, spliced(raw, new), raw, data or {}, backup, now, _without_ours)
     change.action = "created" if raw is None else "updated"
     return change
-
-
-def _dated_key(suffix: str) -> tuple[str, int]:
-    """``20261130T093150`` or ``20261130T093150-2`` (a second backup in that second) as a sort key."""
-    stamp, _, n = suffix.partition("-")
-    return stamp, int(n) if n.isdigit() else 0
-
-
-def _newest_first(bases: list[str]) -> list[str]:
-    """Each backup base's dated siblings (``<base>.<stamp>``), newest first, then the base itself (the
-    first original); the bases in the order given."""
-    found: list[str] = []
-    for base in bases:
-        folder, name = os.path.split(base)
-        try:
-            names = os.listdir(folder or ".")
-        except OSError:
-            continue
-        dated = sorted((n for n in names if n.startswith(name + ".")),
-                       key=lambda n: _dated_key(n[len(name) + 1:]), reverse=True)
-        found += [os.path.join(folder, n) for n in dated] + ([base] if name in names else [])
-    return list(dict.fromkeys(found))
-
-
-def _original(backups: list[str], data: dict) -> bytes | None:
-    """The bytes of the newest backup (of ``backups`` and their dated siblings) that reads as ``data``,
-    else None. A backup that does not parse, or that another user owns, is passed over."""
-    for backup in _newest_first(backups):
-        try:
-            if os.stat(backup).st_uid != os.geteuid():
-                continue  # why: another local user could have put it there; its bytes are not the person's
-            parsed, raw = read(backup)
-        except (OSError, SettingsError):
-            continue
-        if parsed is not None and parsed == data:
-            return raw
-    return None
 
 
 def uninstall(path: str, backup: str | None = None) -> Change:
@@ -643,19 +293,19 @@ def uninstall(path: str, backup: str | None = None) -> Change:
     if not removed:
         return Change(path, "unchanged")
     backup = backup or path + BACKUP_SUFFIX
-    _refuse(path, backup, "lh hooks uninstall")
-    original = _original(list(dict.fromkeys([backup, path + BACKUP_SUFFIX])), new)
+    refuse(path, backup, "lh hooks uninstall")
+    original = kept_original(list(dict.fromkeys([backup, path + BACKUP_SUFFIX])), new)
     try:
         if original is not None:
-            _write(path, original, raw)
+            write(path, original, raw)
             return Change(path, "updated", removed)
         if not new and not os.path.islink(path):
-            if read_bytes(path) != raw:  # why: as _write: Claude Code may have written it since we read it
+            if read_bytes(path) != raw:  # why: as write: Claude Code may have written it since we read it
                 raise SettingsError(f"{path}: changed while lh was editing it; nothing written",
                                     "run the command again")
             os.unlink(path)
             return Change(path, "deleted", removed)
-        _write(path, render(new, raw), raw)
+        write(path, spliced(raw, new), raw)
     except OSError as exc:
         raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return Change(path, "updated", removed)

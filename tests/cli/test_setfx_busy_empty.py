@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from lazy_harness import settings
+from lazy_harness import settings, settings_read
 
 from tests.cli.lhrun import invoke
 
@@ -40,7 +40,7 @@ class Pauses:
 @pytest.fixture
 def pauses(monkeypatch):
     p = Pauses()
-    monkeypatch.setattr(settings, "_pause", p)
+    monkeypatch.setattr(settings_read, "_pause", p)
     return p
 
 
@@ -59,7 +59,7 @@ def test_a_fresh_empty_file_that_fills_while_install_waits_keeps_what_was_writte
     aged(target, 0.2)
     filled = (json.dumps(THEIRS, indent=2) + "\n").encode()
     pauses = Pauses(target, filled, at=3)
-    monkeypatch.setattr(settings, "_pause", pauses)
+    monkeypatch.setattr(settings_read, "_pause", pauses)
     change = settings.install(str(target), python=PY)
     data = json.loads(target.read_text())
     assert data["model"] == "sonnet" and data["permissions"] == THEIRS["permissions"]

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from lazy_harness import settings
+from lazy_harness import settings, settings_read
 from lazy_harness.errors import SettingsError
 
 from tests.cli.lhrun import invoke
@@ -39,7 +39,7 @@ def test_a_file_that_is_not_an_object(tmp_path, top, word):
     target = tmp_path / "settings.json"
     target.write_text(top)
     with pytest.raises(SettingsError) as info:
-        settings.read(str(target))
+        settings_read.read(str(target))
     assert f"expected a JSON object at the top level, got {word}" in info.value.message
 
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from lazy_harness import settings
+from lazy_harness import settings, settings_read, settings_write
 from lazy_harness.errors import SettingsError
 
 from tests.cli.lhrun import invoke
@@ -20,19 +20,19 @@ def backups(folder):
 
 def someone_writes_after_the_read(monkeypatch, target):
     """Another tool saves the file between our read and our write (the first look in ``_write``)."""
-    real_read = settings.read
+    real_read = settings_read.read
 
     def read_then_someone_writes(path, *args):
         out = real_read(path, *args)
         target.write_text(json.dumps({"model": "changed by another tool"}) + "\n")
         return out
 
-    monkeypatch.setattr(settings, "read", read_then_someone_writes)
+    monkeypatch.setattr(settings_read, "read", read_then_someone_writes)
 
 
 def someone_writes_before_the_rename(monkeypatch, target):
     """Another tool saves the file once our bytes are on disk, just before the rename (the second look)."""
-    real_write = settings.atomic_write
+    real_write = settings_write.atomic_write
 
     def atomic_write(path, data, **kwargs):
         hook = kwargs.get("before_replace")
@@ -43,7 +43,7 @@ def someone_writes_before_the_rename(monkeypatch, target):
             kwargs["before_replace"] = changed_then_look
         return real_write(path, data, **kwargs)
 
-    monkeypatch.setattr(settings, "atomic_write", atomic_write)
+    monkeypatch.setattr(settings_write, "atomic_write", atomic_write)
 
 
 @pytest.mark.parametrize("race", [someone_writes_after_the_read, someone_writes_before_the_rename])

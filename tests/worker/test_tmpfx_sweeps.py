@@ -5,7 +5,7 @@ a temp whose writer is dead goes, one whose writer still runs stays; a link is n
 import os
 import sys
 
-from lazy_harness import hotload, paths, settings
+from lazy_harness import hotload, paths, settings_write
 from lazy_harness.memory import approval
 from lazy_harness.queue import index_task
 from tests.support.crashpoint import run_to
@@ -72,7 +72,7 @@ def _targets() -> dict[str, str]:
         "the recall cache (static model stamps, resident pid)": os.path.join(paths.recall_dir(), "static-model.stamp"),
         "the data folder (sync stamps)": os.path.join(data, ".sync-push"),
         "the sync repository's git folder": os.path.join(data, ".git", "lh-setup"),
-        "the settings backups": settings.made_folder_file("/src/proj/.claude/settings.json"),
+        "the settings backups": settings_write.made_folder_file("/src/proj/.claude/settings.json"),
         "the approval key's folder": approval.key_file(),
         "a memory folder itself": os.path.join(paths.memory_root(), "proj", "handoff.md"),
     }

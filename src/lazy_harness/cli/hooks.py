@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import click
 
-from lazy_harness import config, logfile, paths, queue, settings
+from lazy_harness import config, logfile, paths, queue, settings, settings_read, settings_write
 from lazy_harness.errors import ConfigError, LhError, SettingsError
 from lazy_harness.project_identity import project_root
 
@@ -59,10 +59,10 @@ def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None)
 
 def _inspect(label: str, path: str) -> SettingsFile:
     try:
-        data, _ = settings.read(path)
+        data, _ = settings_read.read(path)
     except SettingsError as exc:  # why: read-only here, so not install's "left untouched"
         error = exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched")
-        fix = (exc.hint or "") if isinstance(exc, settings.Unreadable) else ""
+        fix = (exc.hint or "") if isinstance(exc, settings_read.Unreadable) else ""
         return SettingsFile(label, path, "invalid", error=error, fix=fix)
     if data is None:
         return SettingsFile(label, path, "missing")
@@ -581,7 +581,7 @@ def _note_made_folder(target: str) -> None:
     from lazy_harness.atomic import atomic_write
 
     try:
-        atomic_write(settings.made_folder_file(target), os.path.dirname(os.path.abspath(target)) + "\n")
+        atomic_write(settings_write.made_folder_file(target), os.path.dirname(os.path.abspath(target)) + "\n")
     except OSError as exc:  # why: only the tidying of uninstall depends on it
         click.echo(f"warning: cannot note that {os.path.dirname(target)} was made here: {exc}")
 
@@ -637,7 +637,7 @@ def _warn_plugin_installs(cwd: str) -> None:
 
 def _remove_made_folder(target: str) -> None:
     """After uninstall: the folder of ``target``, when install made it and it is empty now."""
-    note = settings.made_folder_file(target)
+    note = settings_write.made_folder_file(target)
     folder = os.path.dirname(os.path.abspath(target))
     try:
         with open(note, encoding="utf-8") as fh:
@@ -658,7 +658,7 @@ def _remove_made_folder(target: str) -> None:
 
 
 def _register(target: str, portable: bool) -> None:
-    change = settings.install(target, portable=portable, backup=settings.backup_file(target))
+    change = settings.install(target, portable=portable, backup=settings_write.backup_file(target))
     events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
     if change.action == "unchanged":
         click.echo(f"already installed: {target} holds our hooks; nothing changed")
@@ -709,7 +709,7 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         hooks_codex.uninstall()
         return
     target = _target(settings_path, project_dir, "uninstall")
-    change = settings.uninstall(target, backup=settings.backup_file(target))
+    change = settings.uninstall(target, backup=settings_write.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
     elif change.action == "unchanged":

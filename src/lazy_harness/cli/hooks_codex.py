@@ -9,7 +9,7 @@ import os
 
 import click
 
-from lazy_harness import codex_trust, paths, settings
+from lazy_harness import codex_trust, paths, settings, settings_read, settings_write
 from lazy_harness.errors import SettingsError
 
 TYPE_CHECKING = False
@@ -33,7 +33,7 @@ def install(cwd: str | None = None) -> bool:
     them (it refuses the whole file, cannot load its config.toml, or its hooks are off: exit 1)."""
     target = paths.codex_hooks_file()
     extra = foreign_keys(target)
-    change = settings.install(target, backup=settings.backup_file(target), agent=settings.CODEX)
+    change = settings.install(target, backup=settings_write.backup_file(target), agent=settings.CODEX)
     events = ", ".join(f"{e} (timeout {settings.CODEX_EVENTS[e]} s)" for e in change.events)
     if change.action == "unchanged":
         click.echo(f"already installed: {target} holds our hooks; nothing changed")
@@ -68,7 +68,7 @@ def foreign_keys(path: str) -> list[str]:
     """The top-level keys of ``path`` Codex does not read (CODEX_TOP_KEYS); none for a file that is
     missing or does not parse (settings.install then says so)."""
     try:
-        data, _ = settings.read(path)
+        data, _ = settings_read.read(path)
     except SettingsError:
         return []
     return [key for key in (data or {}) if key not in CODEX_TOP_KEYS]
@@ -80,7 +80,7 @@ def uninstall(cwd: str | None = None) -> None:
     target = paths.codex_hooks_file()
     cwd = cwd or os.getcwd()
     data, before, blocked = _listed_before(target, cwd)
-    change = settings.uninstall(target, backup=settings.backup_file(target))
+    change = settings.uninstall(target, backup=settings_write.backup_file(target))
     if change.action == "missing":
         click.echo(f"nothing to remove: {target} does not exist")
     elif change.action == "unchanged":
@@ -116,7 +116,7 @@ def _listed_before(target: str, cwd: str) -> tuple[dict | None, list[dict] | Non
     settings.uninstall reports), every hook of it as Codex lists it (None: codex not on PATH, or
     not listed), and why Codex could not list them."""
     try:
-        data, _ = settings.read(target)
+        data, _ = settings_read.read(target)
     except SettingsError:
         return None, None, None
     if data is None or not settings.find_ours(data) or codex_trust.find_codex() is None:
@@ -163,7 +163,7 @@ def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
     """hooks.json of Codex and, with ``ask`` and our hooks in it, their trust as the app-server reports it."""
     path = paths.codex_hooks_file()
     try:
-        data, _ = settings.read(path)
+        data, _ = settings_read.read(path)
     except SettingsError as exc:
         return CodexState(path, "invalid", [], exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched"))
     if data is None:

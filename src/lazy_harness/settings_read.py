@@ -1,0 +1,162 @@
+"""Reading a settings file strictly: a JSON object in UTF-8, or a one-line refusal naming the file and
+where it breaks; a file that cannot be opened, or is not a regular file, is refused for what it is.
+
+An empty (0-byte or blank) file reads as ``{}``, as Claude Code reads it; ``read_settled`` waits for one
+of 0 bytes written moments ago (another program writing it in place).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import time
+
+from lazy_harness.errors import SettingsError
+
+BUSY_AGE = 2.0  # seconds: an empty file written this recently is another program's write in progress
+SETTLE_LOOKS, SETTLE_STEP = 20, 0.05  # how often and how far apart install looks again: at most a second
+INSTALL_HINT = "fix the JSON in it or move it aside, then run lh hooks install again"
+UNINSTALL_HINT = "fix the JSON in it, then run lh hooks uninstall again"
+
+
+def json_type(value: object) -> str:
+    """What ``value`` is in JSON's words (``null``, ``an object``, ``true``), for messages."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    for kind, word in ((dict, "an object"), (list, "an array"), (str, "a string"), ((int, float), "a number")):
+        if isinstance(value, kind):
+            return word
+    return type(value).__name__
+
+
+class _Unwritable(ValueError):
+    """A number Python reads but JSON cannot hold as read (``1e400`` is infinity, ``NaN``)."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _Unwritable(text)
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise _Unwritable(text)
+
+
+class _Duplicate(ValueError):
+    """A key twice in one object: ``json.loads`` keeps the last and drops the first without a word."""
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
+    return out
+
+
+class Unreadable(SettingsError):
+    """The file is there but cannot be read (its mode, or it is not a file): not a JSON problem."""
+
+
+def _read_fix(path: str, exc: OSError) -> str | None:
+    """What to run when ``path`` cannot be opened: the fix for that error, not "fix the JSON"."""
+    if isinstance(exc, PermissionError):
+        return f"chmod u+rw {path}"  # why: Claude Code and install write it too; others' bits left as they are
+    if isinstance(exc, IsADirectoryError):
+        return f"move {path} aside (a folder where the file belongs)"
+    return None
+
+
+def _read_regular(path: str) -> bytes:
+    """The bytes of ``path``, opened without waiting: a FIFO (or a device) would hold the command until a
+    writer came, so anything but a regular file is refused (``Unreadable``), a folder as before."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(mode):
+            raise Unreadable(f"{path}: not a regular file; left untouched", f"move {path} aside")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
+    """(parsed object, raw bytes), or (None, None) when the file does not exist.
+
+    Raises SettingsError (one line, naming the file and where the JSON breaks) for anything that is
+    not a JSON object; ``hint`` says what to run once it is fixed.
+    """
+    try:
+        raw = _read_regular(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        raise Unreadable(f"{path}: cannot read: {exc.strerror}", _read_fix(path, exc)) from None
+    if not raw.strip():
+        return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant,
+                          object_pairs_hook=_unique)
+    except _Duplicate as exc:
+        raise SettingsError(f"{path}: holds the key {json.dumps(str(exc), ensure_ascii=False)} twice in one object "
+                            "(duplicate; a write would keep only the last); left untouched", hint) from None
+    except RecursionError:
+        raise SettingsError(f"{path}: not valid JSON (nested too deep); left untouched", hint) from None
+    except _Unwritable as exc:
+        raise SettingsError(f"{path}: holds the number {exc}, which would not be written back as it is; "
+                            "left untouched", hint) from None
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not valid JSON (not UTF-8 at byte {exc.start}); left untouched", hint) from None
+    except ValueError as exc:
+        where = (f"line {exc.lineno}, column {exc.colno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError)
+                 else str(exc))
+        raise SettingsError(f"{path}: not valid JSON ({where}); left untouched", hint) from None
+    if not isinstance(data, dict):
+        raise SettingsError(f"{path}: expected a JSON object at the top level, got {json_type(data)}; "
+                            "left untouched", hint)
+    return data, raw
+
+
+_pause = time.sleep  # the wait between two looks at a file being written
+
+
+def _written_just_now(path: str) -> bool:
+    """Whether ``path`` was modified in the last BUSY_AGE seconds. why the wall clock (not an injected
+    ``now``): the file system stamped the mtime with it; and either side of it, as a clock a little
+    behind a network folder's still sees a file written moments ago."""
+    try:
+        return abs(time.time() - os.stat(path).st_mtime) < BUSY_AGE
+    except OSError:
+        return False
+
+
+def read_settled(path: str) -> tuple[dict | None, bytes | None]:
+    """``read(path)``, but a file of 0 bytes written moments ago is not taken for ``{}``: it is another
+    program's write in progress (one that truncates, then writes, as Node's writeFileSync does), and
+    our hooks written over it would lose the person's settings. It is looked at again a few times, a
+    short while apart (at most a second); still empty then, it is ``{}``, as an older empty file is
+    (``touch`` and then ``lh hooks install``)."""
+    data, raw = read(path)
+    if raw != b"" or not _written_just_now(path):
+        return data, raw
+    for _ in range(SETTLE_LOOKS):
+        _pause(SETTLE_STEP)
+        try:
+            if os.stat(path).st_size:
+                return read(path)
+        except FileNotFoundError:
+            return read(path)
+    return data, raw
+
