@@ -1,4 +1,4 @@
-"""``lh queue`` says a spend cap holds a task only while it still does (``cli.cost.pause_hold``: the
+"""``lh queue`` says a spend cap holds a task only while it still does (``cost.paused.pause_hold``: the
 worker's pause notice checked again against the cap now): a raised cap or a new day lifts the pause
 it shows, for the task the cap paused and for one queued after the worker stopped."""
 

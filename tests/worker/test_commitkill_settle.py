@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from lazy_harness import config, paths
-from lazy_harness.cost import budget
+from lazy_harness.cost import markers
 from lazy_harness.memory import intent
 from lazy_harness.worker import cursor, owed, pipeline
 from tests.worker.spendrig import configure, run_worker
@@ -86,7 +86,7 @@ def test_the_worker_start_sweeps_the_temps_killed_writers_left(isolated_home, tm
     configure(isolated_home)
     memory_dir = os.path.join(paths.memory_root(), "proj")
     cache = paths.cache_dir()
-    folders = [paths.persist_intents_dir(), owed.folder(), budget.open_calls_dir(),
+    folders = [paths.persist_intents_dir(), owed.folder(), markers.open_calls_dir(),
                os.path.join(memory_dir, "journal"), os.path.join(paths.learnings_dir(), "2026-11"),
                os.path.join(cache, "verdicts"), os.path.join(paths.recall_dir(), "seen"), cache]
     dead, alive = _dead_pid(), os.getpid()
@@ -111,10 +111,10 @@ def test_a_model_calls_marker_temp_is_named_as_atomic_write_names_its_temps(isol
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", spy)
-    folder = budget.open_calls_dir()
+    folder = markers.open_calls_dir()
     os.makedirs(folder, exist_ok=True)
-    call = budget.OpenCall(call="c1", pid=os.getpid(), who="the worker", started=NOW, budget=1.0)
-    marked = budget._mark(folder, call)
+    call = markers.OpenCall(call="c1", pid=os.getpid(), who="the worker", started=NOW, budget=1.0)
+    marked = markers.mark(folder, call)
     os.close(marked.fd)
     [name] = made
     head, pid, rand, tmp = name.rsplit(".", 3)

@@ -10,7 +10,7 @@ import time
 
 from lazy_harness import config, paths
 from lazy_harness.atomic import write_locked
-from lazy_harness.cost import budget
+from lazy_harness.cost import budget, markers
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure, ledger_lines
 from tests.worker.test_open_calls_spend import _calls, _gate, _set_cost, _started_call, fake, procs  # noqa: F401
@@ -40,20 +40,20 @@ def test_a_call_open_in_one_profile_holds_what_is_left_for_the_other(isolated_ho
 
 def test_both_profiles_use_one_private_folder_and_another_ledger_another(isolated_home):
     a, b = _profile(isolated_home, ".claude"), _profile(isolated_home, ".claude-work")
-    assert budget.open_calls_dir(a) == budget.open_calls_dir(b)
-    assert budget.lock_file(a) == budget.lock_file(b)
-    assert not budget.open_calls_dir(a).startswith(paths.claude_dir(a))
+    assert markers.open_calls_dir(a) == markers.open_calls_dir(b)
+    assert markers.lock_file(a) == markers.lock_file(b)
+    assert not markers.open_calls_dir(a).startswith(paths.claude_dir(a))
     other = {**a, "XDG_DATA_HOME": str(isolated_home / "elsewhere")}  # another ledger
     assert paths.ledger_file(other) != paths.ledger_file(a)
-    assert budget.open_calls_dir(other) != budget.open_calls_dir(a)
+    assert markers.open_calls_dir(other) != markers.open_calls_dir(a)
 
     configure(isolated_home, budget={"daily_usd": 1.0, "monthly_usd": 50.0})
     _, opened = budget.open_call(config.load(), a, time.time(), 0.01, {}, 10)
     assert opened is not None
     opened.close()
-    for folder in (paths.spend_dir(a), budget.open_calls_dir(a)):
+    for folder in (paths.spend_dir(a), markers.open_calls_dir(a)):
         assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700, folder
-    assert os.path.exists(budget.lock_file(a))
+    assert os.path.exists(markers.lock_file(a))
 
 
 def _old_marker(env: dict, call: str, budget_usd: float, estimate: float) -> tuple[str, int]:
@@ -89,13 +89,13 @@ def test_a_call_opened_by_the_older_version_still_holds_and_a_killed_one_is_sett
 
 def test_lh_queue_purge_keeps_the_older_versions_spend_lock(isolated_home):
     configure(isolated_home, budget={"daily_usd": 1.0, "monthly_usd": 100.0})
-    os.makedirs(budget.legacy_open_calls_dir(), mode=0o700)  # an older version ran here
+    os.makedirs(markers.legacy_open_calls_dir(), mode=0o700)  # an older version ran here
     _, opened = budget.open_call(config.load(), None, time.time(), 0.01, {"task_id": "t"}, 10)
     assert opened is not None
     opened.close()
-    lock = os.path.join(paths.state_dir(), budget.LEGACY_LOCK)
+    lock = os.path.join(paths.state_dir(), markers.LEGACY_LOCK)
     old = time.time() - 40 * 86400
     os.utime(lock, (old, old))  # only ever opened, never written: its mtime is its creation
     out = invoke("queue", "purge", "--done").out
-    assert os.path.exists(lock) and os.path.exists(budget.lock_file()), out
+    assert os.path.exists(lock) and os.path.exists(markers.lock_file()), out
     assert "forgot 0 session(s)" in out, out

@@ -1,4 +1,4 @@
-"""Open calls (cost/budget.py) beside the rest of the product: the spend lock survives ``lh queue
+"""Open calls (cost/budget.py, cost/markers.py) beside the rest of the product: the spend lock survives ``lh queue
 purge``, the model check waits for a running call instead of skipping for good, ``lh cost`` says how a
 killed call is counted, and ``lh distill`` says once that it waits."""
 

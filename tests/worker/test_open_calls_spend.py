@@ -16,7 +16,7 @@ import time
 import pytest
 
 from lazy_harness import config
-from lazy_harness.cost import budget
+from lazy_harness.cost import budget, markers
 from lazy_harness.worker import calls
 from tests.cli.lhrun import invoke
 from tests.support import fake_claude
@@ -119,7 +119,7 @@ def _spender(procs, name: str) -> subprocess.Popen:
 
 def _markers() -> list[str]:
     try:
-        return sorted(os.listdir(budget.open_calls_dir()))
+        return sorted(os.listdir(markers.open_calls_dir()))
     except FileNotFoundError:
         return []
 
@@ -182,7 +182,7 @@ def test_a_killed_callers_marker_is_counted_at_its_estimate_and_settled_once(iso
     with _gate(fake):
         a = _started_call(procs, fake)
         [marker] = _markers()
-        with open(os.path.join(budget.open_calls_dir(), marker)) as fh:
+        with open(os.path.join(markers.open_calls_dir(), marker)) as fh:
             opened = json.load(fh)
         assert opened["budget"] == pytest.approx(0.75) and 0 < opened["estimate"] < 0.75
         a.send_signal(signal.SIGKILL)  # its claude runs on, as after the OOM killer or kill -9

@@ -50,38 +50,12 @@ def load_config() -> Config:
         return config.defaults()
 
 
-def pause(cfg: Config, now: float, seen: Spend | None = None) -> Verdict:
-    """What pauses distillation now (not ``allowed``): a cap the spend has reached, else a cap the
-    worker's next call would pass, as its paused notice says while that notice is current and the call
-    it names still does not fit (a cap raised since lifts it). Calls running now are no pause."""
-    from lazy_harness.cost import budget
-
-    spend = budget.spend(None, now) if seen is None else seen
-    verdict = budget.check(cfg, None, now, seen=spend)
-    raw = notice.read_raw()
-    if not verdict.allowed or raw is None or raw[0] != notice.PAUSED or not raw[1] or now >= raw[1]:
-        return verdict
-    # why the notice's estimate: only the worker knows the next call's prompt; a check of cost 0 said "no pause"
-    nearly = budget.check(cfg, None, now, budget.named_estimate(raw[2]), spend)
-    return verdict if nearly.allowed or nearly.busy else nearly
-
-
-def pause_hold(cfg: Config, now: float, seen: Spend | None = None) -> tuple[str, str]:
-    """:func:`pause` as why a spend cap holds the queue now and until when, as (reason, "YYYY-MM-DD
-    HH:MM"); ("", "") when none does, no time for a cap of 0 (raising it lifts it, not a reset)."""
-    verdict = pause(cfg, now, seen)
-    if verdict.allowed:
-        return "", ""
-    resets = verdict.daily > 0 and verdict.monthly > 0
-    return verdict.reason, time.strftime("%Y-%m-%d %H:%M", time.localtime(verdict.until)) if resets else ""
-
-
 def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, str, str | None]]:
     """``lh doctor``'s spend checks: (status, check, detail, hint) rows."""
-    from lazy_harness.cost import budget
+    from lazy_harness.cost import budget, paused
 
     now = time.time() if now is None else now
-    verdict = pause(cfg, now)
+    verdict = paused.pause(cfg, now)
     detail = (f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)}, "
               f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
     rows: list[tuple[str, str, str, str | None]] = []
@@ -91,7 +65,7 @@ def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, s
         rows.append(("warn", "spend", f"{detail}; distillation paused: {verdict.reason}",
                      "lh cost, or raise the cap in config.toml"))
     told = notice.read(None, now)
-    # why not a paused notice: pause() said whether it still holds (above)
+    # why not a paused notice: paused.pause said whether it still holds (above)
     if told and verdict.allowed and (notice.read_raw() or ("",))[0] != notice.PAUSED:
         # why: the notice is written for SessionStart, which points at lh doctor; here it is lh doctor
         shown = told.removeprefix("lazy-harness: ").removesuffix(f" ({notice.SEE_DOCTOR})")
@@ -168,7 +142,7 @@ def _open_json(spend: Spend) -> list[dict]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def cost(since: str, by: str, as_json: bool) -> None:
     """Totals of the worker's model calls: cost, tokens and calls."""
-    from lazy_harness.cost import budget, ledger
+    from lazy_harness.cost import budget, ledger, paused
 
     now = time.time()
     start = parse_since(since, now)
@@ -179,7 +153,7 @@ def cost(since: str, by: str, as_json: bool) -> None:
         whole.add(entry)
     cfg = load_config()
     spend = budget.spend(None, now)
-    verdict = pause(cfg, now, spend)
+    verdict = paused.pause(cfg, now, spend)
     damaged = ledger.damaged()
     if as_json:
         click.echo(json.dumps({

@@ -148,12 +148,12 @@ def _busy(outcome: Outcome) -> bool:
 def _wait_for_the_other_call(reason: str, said: bool) -> None:
     """One line (the first time only: the other process may call again and again), then wait until
     the calls running now end (their markers' locks are released)."""
-    from lazy_harness.cost import budget
+    from lazy_harness.cost import markers
 
     if not said:
         click.echo(f"{reason}; lh distill waits for that call to end (Ctrl-C stops waiting)")
     try:
-        budget.wait_open_calls()
+        markers.wait_open_calls()
     except KeyboardInterrupt:
         click.echo("stopped waiting; nothing was distilled", err=True)
         raise click.exceptions.Exit(130) from None

@@ -116,10 +116,11 @@ def clipped(text: str, tid: str, limit: int = REASON_CHARS) -> str:
 
 
 def _cap_now() -> tuple[str, str]:
-    """``cli.cost.pause_hold`` now, with the config as ``lh cost`` reads it (its defaults when it is broken):
+    """``cost.paused.pause_hold`` now, with the config as ``lh cost`` reads it (its defaults when it is broken):
     why a spend cap holds the queue and until when, the worker's pause notice checked again against the
     cap now (a raised cap or a new day lifts it); ("", "") when none does."""
-    from lazy_harness.cli.cost import load_config, pause_hold
+    from lazy_harness.cli.cost import load_config
+    from lazy_harness.cost.paused import pause_hold
 
     return pause_hold(load_config(), time.time())
 

@@ -5,18 +5,15 @@ only when the estimate fits in what is left of both caps; it then gets ``--max-b
 what is left, so claude itself stops a call that runs over. Days and months are the person's local
 calendar.
 
-Open calls: the check and a marker of the call (``<spend folder>/calls-open/<call id>.json``: pid,
-start, the budget it was given) are one step under the spend lock, and every check counts the open
-calls at their budget. The spend folder (``paths.spend_dir``) is the ledger's, not a Claude Code
-profile's: every spender of one ledger shares it. So a second spender (the worker and
-``lh distill``, two ``lh distill``, the workers of two profiles) never gets what the first was given:
-while a call holds what is left, the second one waits for it (:attr:`Verdict.busy`), it does not
-pause. The caller holds an ``flock`` on its marker for the whole call; the kernel drops it when the
-process dies, so a marker nobody locks is a killed call (SIGKILL, the OOM killer), whose claude runs
-on: the next :func:`open_call` settles it into one ledger line at its estimate, at most its budget
-(``outcome`` ``killed``), once. Until then every reader counts it so too. Spend can pass a cap by at
-most what claude spends beyond the budget it was given, plus what a killed call's claude spent
-beyond its estimate.
+Open calls: the check and a marker of the call (``cost.markers``: pid, start, the budget it was
+given) are one step under the spend lock, and every check counts the open calls at their budget. The
+spend folder (``paths.spend_dir``) is the ledger's, not a Claude Code profile's: every spender of one
+ledger shares it. So a second spender (the worker and ``lh distill``, two ``lh distill``, the workers
+of two profiles) never gets what the first was given: while a call holds what is left, the second
+one waits for it (:attr:`Verdict.busy`), it does not pause. A killed call's marker is settled by the
+next :func:`open_call` into one ledger line at its estimate, at most its budget, once; until then
+every reader counts it so too. Spend can pass a cap by at most what claude spends beyond the budget
+it was given, plus what a killed call's claude spent beyond its estimate.
 
 When a cap is reached the queue pauses: tasks stay pending (not failed, not dropped) and the
 worker stops draining until the next day or month, or until the cap is raised in config.toml
@@ -25,15 +22,13 @@ worker stops draining until the next day or month, or until the cap is raised in
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
 import time
 from dataclasses import dataclass, field
 
 from lazy_harness import paths, private
-from lazy_harness.atomic import held, lock, write_locked
-from lazy_harness.cost import ledger
+from lazy_harness.atomic import lock
+from lazy_harness.cost import ledger, markers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,11 +56,6 @@ FALLBACK_FIXED = 0.02
 # Backfill task only while its estimate fits under it (docs/how/cost.md, Backfill)
 KEPT_SHARE = 0.25
 BUSY = "another model call"  # how a busy verdict's reason starts (lh distill waits on it)
-OPEN_DIR = "calls-open"  # in the spend folder (paths.spend_dir): one marker per call under way
-LOCK_NAME = "spend.lock"  # beside it: held while a caller checks the caps and writes its marker
-# Where both were before, under each profile's queue state folder (ADR 0013, amendment): an older
-# version's calls there are still counted, and its killed ones settled under its lock too
-LEGACY_LOCK = ".spend.lock"
 
 
 @dataclass
@@ -123,8 +113,8 @@ class Spend:
     today: float
     month: float
     held: float
-    running: list[OpenCall] = field(default_factory=list)
-    killed: list[OpenCall] = field(default_factory=list)  # not yet settled into the ledger
+    running: list[markers.OpenCall] = field(default_factory=list)
+    killed: list[markers.OpenCall] = field(default_factory=list)  # not yet settled into the ledger
 
 
 def spend(env: Mapping[str, str] | None, now: float) -> Spend:
@@ -132,7 +122,7 @@ def spend(env: Mapping[str, str] | None, now: float) -> Spend:
     today's spend: it would pause distillation until its date. A running call counts now (its line
     will be dated when it ends); a killed one where it started."""
     # why the markers first: a call that ends between the two reads is then in the ledger
-    calls = open_calls(env)
+    calls = markers.open_calls(env)
     entries = ledger.read_since(min(day_start(now), month_start(now)), env)
     settled = {e.get("call") for e in entries if e.get("call")}
     calls = [c for c in calls if c.call not in settled]
@@ -249,7 +239,7 @@ def check(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float = 
     return v
 
 
-def _busy(v: Verdict, running: list[OpenCall], which: str) -> None:
+def _busy(v: Verdict, running: list[markers.OpenCall], which: str) -> None:
     holder = max(running, key=lambda c: c.budget)
     v.allowed, v.busy = False, True
     v.reason = f"{BUSY} (pid {holder.pid}, {holder.who}) holds what is left of {which} budget"
@@ -308,186 +298,29 @@ def _why_not(word: str, cap: float, spent_now: float, cost: float, left: float) 
             f"resumes {'tomorrow' if word == 'daily' else 'next month'} or when [budget] {word}_usd is raised")
 
 
-def open_calls_dir(env: Mapping[str, str] | None = None) -> str:
-    """One marker per model call under way: machine-local (pids), the ledger's, never synced."""
-    return os.path.join(paths.spend_dir(env), OPEN_DIR)
-
-
-def lock_file(env: Mapping[str, str] | None = None) -> str:
-    """The spend lock: held while a caller checks the caps and writes its call's marker."""
-    return os.path.join(paths.spend_dir(env), LOCK_NAME)
-
-
-def legacy_open_calls_dir(env: Mapping[str, str] | None = None) -> str:
-    """Where a version before kept the markers: in this profile's queue state folder."""
-    return os.path.join(paths.state_dir(env), OPEN_DIR)
-
-
-@dataclass
-class OpenCall:
-    """A model call under way, as its marker says; ``live`` while its process holds the marker's lock."""
-
-    call: str
-    pid: int
-    who: str
-    started: float
-    budget: float
-    kind: str = "distill"
-    project: str = ""
-    session: str = ""
-    task: str = ""
-    prompt_chars: int = 0
-    estimate: float = 0.0  # what the call was expected to cost
-    live: bool = True
-    path: str = ""
-    fd: int | None = None  # the marker's lock, in the process that made the call
-
-    def fields(self) -> dict:
-        return {"call": self.call, "pid": self.pid, "who": self.who, "started": self.started, "budget": self.budget,
-                "kind": self.kind, "project": self.project, "session": self.session, "task": self.task,
-                "prompt_chars": self.prompt_chars, "estimate": self.estimate}
-
-    @property
-    def counted(self) -> float:
-        """What a killed call is counted at: its estimate, at most its budget (see :func:`settle`)."""
-        return min(self.budget, self.estimate)
-
-    def close(self, remove: bool = True) -> None:
-        """The call is over: its marker goes (after its ledger line), then its lock. ``remove`` False
-        (its line could not be written) leaves the marker to be settled like a killed call's."""
-        if remove and self.path:
-            try:
-                os.unlink(self.path)
-            except FileNotFoundError:
-                pass
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-def _read(path: str) -> OpenCall | None:
-    """The marker at ``path``, or None when it is gone or not one (a hand edit): never counted."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-        call = OpenCall(**{k: data[k] for k in ("call", "pid", "who", "started", "budget")},
-                        **{k: data[k] for k in ("kind", "project", "session", "task", "prompt_chars", "estimate")
-                           if k in data})
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-    if not (isinstance(call.pid, int) and ledger.valid({"ts": call.started, "total_cost_usd": call.budget})
-            and isinstance(call.call, str) and ledger.valid({"ts": call.started, "total_cost_usd": call.estimate})):
-        return None
-    call.path = path
-    call.live = held(path)
-    return call
-
-
-def _marker_paths(folder: str) -> list[str]:
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    return [os.path.join(folder, n) for n in names if n.endswith(".json") and not n.startswith(".")]
-
-
-def open_calls(env: Mapping[str, str] | None = None) -> list[OpenCall]:
-    """Every marker of a model call under way (``live``) or killed mid-call (not ``live``), those an
-    older version left in this profile's queue state folder included."""
-    found = (_read(p) for p in sorted(_marker_paths(open_calls_dir(env)) + _marker_paths(legacy_open_calls_dir(env)),
-                                      key=os.path.basename))
-    return [c for c in found if c is not None]
-
-
-def _legacy_lock(env: Mapping[str, str] | None) -> int | None:
-    """The older version's spend lock, where that version kept markers (None: it never ran here). why:
-    it settles a killed call's marker under that lock alone; both settling one wrote two ledger lines."""
-    if not os.path.isdir(legacy_open_calls_dir(env)):
-        return None
-    return lock(os.path.join(paths.state_dir(env), LEGACY_LOCK))
-
-
-def _who() -> str:
-    """What runs this call, for the person waiting on it: ``lh distill``, the worker."""
-    import sys
-
-    # why: the call is made by the same code for the worker and every command; only argv tells them apart
-    argv = sys.argv or [""]
-    head, name = os.path.split(argv[0])
-    if name == "lh" or (name == "__main__.py" and os.path.basename(head) == "lazy_harness"):
-        return f"lh {argv[1]}" if len(argv) > 1 else "lh"
-    return "the worker" if name == "__main__.py" and os.path.basename(head) == "worker" else "lazy-harness"
-
-
-def _mark(folder: str, call: OpenCall) -> OpenCall:
-    """Write the call's marker already locked: temp file, lock, write, fsync, rename."""
-    path = os.path.join(folder, f"{call.call}.json")
-    # why a temp named as atomic_write names its own: the worker's start sweeps a killed writer's
-    fd = write_locked(path, json.dumps(call.fields(), separators=(",", ":")).encode())
-    call.path, call.fd, call.live = path, fd, True
-    return call
-
-
-def settle(env: Mapping[str, str] | None = None) -> int:
-    """Under the spend lock: each killed call gets one ledger line at its estimate, at most its budget
-    (none when the ledger already holds its line: killed between its line and its marker's removal),
-    then its marker goes. Returns how many lines were written.
-
-    Why the estimate, not the budget: the budget is all that was left, so counting it paused
-    distillation for the rest of the day after any kill -9 of the worker; the estimate is how a call
-    stopped by SIGTERM or its timeout is counted too."""
-    killed = [c for c in open_calls(env) if not c.live]
-    if not killed:
-        return 0
-    settled = {e.get("call") for e in ledger.read_since(min(c.started for c in killed), env)}
-    written = 0
-    for c in killed:
-        if c.call not in settled:
-            ledger.record_killed(c.fields(), c.counted, env)
-            written += 1
-        try:
-            os.unlink(c.path)
-        except FileNotFoundError:
-            pass
-    return written
-
-
 def open_call(cfg: Config, env: Mapping[str, str] | None, now: float, cost: float, meta: Mapping[str, object],
               prompt_chars: int, kind: str = "distill",
-              max_usd: float | None = None) -> tuple[Verdict, OpenCall | None]:
+              max_usd: float | None = None) -> tuple[Verdict, markers.OpenCall | None]:
     """The check and the call's marker in one step under the spend lock: the verdict and, when the
     call may run, its marker (``budget``: its ``--max-budget-usd``; ``close()`` it after its line)."""
     private.make(paths.spend_dir(env))
-    folder = private.make(open_calls_dir(env))
-    fd = lock(lock_file(env))
-    old = _legacy_lock(env)  # why after ours: an older version never takes ours, so no two wait on each other
+    folder = private.make(markers.open_calls_dir(env))
+    fd = lock(markers.lock_file(env))
+    old = markers.legacy_lock(env)  # why after ours: an older version never takes ours, so no two wait on each other
     try:
-        settle(env)
+        markers.settle(env)
         s = spend(env, now)
         v = check(cfg, env, now, cost, s)
         if v.allowed and v.remaining <= 0:  # why: a call of budget 0 would only fail
             _busy(v, s.running, "today's" if v.daily - v.spent_today <= v.monthly - v.spent_month else "this month's")
         if not v.allowed:
             return v, None
-        call = OpenCall(f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}", os.getpid(), _who(), round(now, 3),
-                        v.remaining if max_usd is None else min(v.remaining, max_usd), kind,
+        call = markers.OpenCall(f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}", os.getpid(), markers.who(),
+                        round(now, 3), v.remaining if max_usd is None else min(v.remaining, max_usd), kind,
                         str(meta.get("project") or ""), str(meta.get("session_id") or ""),
                         str(meta.get("task_id") or ""), int(prompt_chars), round(cost, 6))
-        return v, _mark(folder, call)
+        return v, markers.mark(folder, call)
     finally:
         if old is not None:
             os.close(old)
         os.close(fd)
-
-
-def wait_open_calls(env: Mapping[str, str] | None = None) -> None:
-    """Return once every call running now has ended (its process released its marker's lock)."""
-    for call in open_calls(env):
-        try:
-            fd = os.open(call.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        except OSError:
-            continue  # ended already
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH)
-        finally:
-            os.close(fd)

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
-    from lazy_harness.cost.budget import OpenCall
+    from lazy_harness.cost.markers import OpenCall
     from lazy_harness.worker.llm import Call, CallError, Usage
 
 

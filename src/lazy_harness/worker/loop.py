@@ -278,7 +278,7 @@ def _temp_folders(cfg: Config, env: Env | None) -> list[str]:
     (a project's ``.claude/``, a config file named by ``$LH_CONFIG``), never a folder behind a link
     met on the way (a subfolder is entered only when it is no link)."""
     from lazy_harness import hotload
-    from lazy_harness.cost import budget
+    from lazy_harness.cost import markers
     from lazy_harness.memory import approval, held, journal
     from lazy_harness.worker import owed
 
@@ -288,8 +288,8 @@ def _temp_folders(cfg: Config, env: Env | None) -> list[str]:
              hotload.bundle_file(env=env), approval.key_file(env), held.listing_verdicts("-", env).path)
     memory_dirs = [d for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None) if not os.path.islink(d)]
     # why the older version's markers' folder too: a writer of that version killed mid-write left its temp there
-    folders = [paths.persist_intents_dir(env), owed.folder(env), budget.open_calls_dir(env),
-               budget.legacy_open_calls_dir(env), paths.recall_dir(env), learnings, data,
+    folders = [paths.persist_intents_dir(env), owed.folder(env), markers.open_calls_dir(env),
+               markers.legacy_open_calls_dir(env), paths.recall_dir(env), learnings, data,
                *(os.path.dirname(f) for f in files), *memory_dirs, *(journal.folder(d) for d in memory_dirs)]
     for parent in (learnings, data):
         with contextlib.suppress(OSError):

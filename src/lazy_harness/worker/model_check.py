@@ -119,7 +119,7 @@ def validate(answer: object, known: set[str]) -> tuple[dict[str, str], list[str]
 
 def to_judge(texts: list[tuple[str, str, str, str]], memory_dir: str,
              already: set[str], env: Env | None = None) -> list[tuple[str, str, str, str]]:
-    """Of ``texts`` (``held.written_texts``: what the persist wrote), those not held already
+    """Of ``texts`` (``held_written.written_texts``: what the persist wrote), those not held already
     (``already``: the rule hold's ids) nor approved."""
     from lazy_harness.memory import held, marks
 
@@ -134,14 +134,14 @@ def _room(cfg: Config, env: Env | None, now: float | None, log: Callable[[str], 
     """The cap check for one model check. While other calls (``lh distill``, a worker) hold what is
     left, it waits for them (each ends within its timeout) rather than skip: a skipped check is never
     made again for those entries."""
-    from lazy_harness.cost import budget
+    from lazy_harness.cost import budget, markers
 
     for turn in range(1, BUSY_TURNS + 1):
         verdict = budget.check(cfg, env, time.time() if now is None or turn > 1 else now, MAX_USD)
         if not verdict.busy or turn == BUSY_TURNS:
             return verdict
         log(f"model check waits: {verdict.reason}")
-        budget.wait_open_calls(env)
+        markers.wait_open_calls(env)
     return verdict
 
 
@@ -152,7 +152,7 @@ def run(entries: list[tuple[str, str, str, str]], cfg: Config, env: Env | None, 
     skipped or failed call: it logs one line and returns nothing."""
     from lazy_harness import redact
     from lazy_harness.errors import ModelError
-    from lazy_harness.cost import budget
+    from lazy_harness.cost import budget, markers
     from lazy_harness.worker import calls
 
     trust = cfg.get("trust", {})
@@ -175,7 +175,7 @@ def run(entries: list[tuple[str, str, str, str]], cfg: Config, env: Env | None, 
             break
         except calls.Wait as exc:
             if turn < BUSY_TURNS and str(exc).startswith(budget.BUSY):
-                budget.wait_open_calls(env)  # why: another call began after _room looked: wait for it too
+                markers.wait_open_calls(env)  # why: another call began after _room looked: wait for it too
                 continue
             log(f"model check not made: {redact.redact(str(exc), extra)[0]}; the entries stay as the rules left them")
             return []
