@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.cli import doctor
+from lazy_harness.cli import doctor_distiller
 
 from tests.cli.lhrun import invoke, run
 from tests.support import fake_claude
@@ -230,7 +230,8 @@ def claude_printing(monkeypatch, tmp_path, output: str, code: int = 0):
     assert invoke("hooks", "install").code == 0
 
 
-@pytest.mark.parametrize("version", [doctor.CLAUDE_OLDEST_TESTED, "2.1.250", doctor.CLAUDE_NEWEST_TESTED])
+@pytest.mark.parametrize("version", [doctor_distiller.CLAUDE_OLDEST_TESTED, "2.1.250",
+                                     doctor_distiller.CLAUDE_NEWEST_TESTED])
 def test_a_claude_inside_the_tested_range_is_ok(tmp_path, monkeypatch, version):
     claude_printing(monkeypatch, tmp_path, f"{version} (Claude Code)")
     r = invoke("doctor")
@@ -239,7 +240,7 @@ def test_a_claude_inside_the_tested_range_is_ok(tmp_path, monkeypatch, version):
     assert found["claude"][0] == "ok" and f"{version} (Claude Code)" in found["claude"][1]
     status, line = found["claude version"]
     assert status == "ok" and version in line
-    assert f"tested {doctor.CLAUDE_OLDEST_TESTED} to {doctor.CLAUDE_NEWEST_TESTED}" in line
+    assert f"tested {doctor_distiller.CLAUDE_OLDEST_TESTED} to {doctor_distiller.CLAUDE_NEWEST_TESTED}" in line
 
 
 @pytest.mark.parametrize("version,word", [("2.1.196", "older"), ("1.0.80", "older"), ("2.2.0", "newer"),
@@ -261,7 +262,7 @@ def test_the_newest_claude_the_registry_offers_is_inside_the_tested_range(tmp_pa
     r = invoke("doctor")
     status, line = checks(r.out)["claude version"]
     assert status == "ok", line
-    assert doctor.CLAUDE_NEWEST_TESTED == "2.1.332"
+    assert doctor_distiller.CLAUDE_NEWEST_TESTED == "2.1.332"
 
 
 @pytest.mark.parametrize("version", ["2.1.333", "2.1.400"])
@@ -272,13 +273,13 @@ def test_a_patch_release_above_the_newest_tested_is_information(tmp_path, monkey
     assert r.code == 0, r.out
     status, line = found["claude version"]
     assert status == "info"
-    assert f"{version} is newer than tested (tested {doctor.CLAUDE_OLDEST_TESTED} to " in line
+    assert f"{version} is newer than tested (tested {doctor_distiller.CLAUDE_OLDEST_TESTED} to " in line
     assert "(hint: " not in line
 
 
 def test_the_readme_names_the_tested_range():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert f"checked on {doctor.CLAUDE_OLDEST_TESTED} to {doctor.CLAUDE_NEWEST_TESTED}" in readme
+    assert f"checked on {doctor_distiller.CLAUDE_OLDEST_TESTED} to {doctor_distiller.CLAUDE_NEWEST_TESTED}" in readme
 
 
 def test_a_version_doctor_cannot_read_warns(tmp_path, monkeypatch):
@@ -293,7 +294,7 @@ def test_a_hanging_claude_version_fails_after_the_short_timeout(tmp_path, monkey
     (bin_dir / "claude").write_text("#!/bin/sh\nexec sleep 600\n")
     (bin_dir / "claude").chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(doctor, "VERSION_TIMEOUT", 0.5)
+    monkeypatch.setattr(doctor_distiller, "VERSION_TIMEOUT", 0.5)
     found = checks(invoke("doctor").out)
     status, line = found["claude"]
     assert status == "fail" and "timed out after 0.5s" in line
@@ -302,8 +303,8 @@ def test_a_hanging_claude_version_fails_after_the_short_timeout(tmp_path, monkey
 
 def test_ci_runs_the_e2e_suite_on_the_tested_range():
     ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
-    assert f'CLAUDE_OLDEST="{doctor.CLAUDE_OLDEST_TESTED}"' in ci
-    assert f'CLAUDE_NEWEST="{doctor.CLAUDE_NEWEST_TESTED}"' in ci
+    assert f'CLAUDE_OLDEST="{doctor_distiller.CLAUDE_OLDEST_TESTED}"' in ci
+    assert f'CLAUDE_NEWEST="{doctor_distiller.CLAUDE_NEWEST_TESTED}"' in ci
 
 
 # -- hooks registered in more than one file ---------------------------------------------------------
@@ -486,10 +487,12 @@ def test_the_roots_settings_local_json_applies_in_a_subfolder(tmp_path, monkeypa
 def test_hooks_that_load_another_install_warn_with_the_fix(tmp_path, monkeypatch):
     """A second virtualenv's lh (or an upgrade into another one) next to hooks an older install wrote:
     that version runs the hooks, this one the commands and the worker (two index versions)."""
+    from lazy_harness import settings
+
     healthy(monkeypatch, tmp_path)
     settings_file = paths.user_settings_file()
     text = Path(settings_file).read_text(encoding="utf-8")
-    mine = doctor.settings.package_folder(doctor.settings.split_command(doctor.settings.command_for("SessionStart")))
+    mine = settings.package_folder(settings.split_command(settings.command_for("SessionStart")))
     other = tmp_path / "other-venv" / "site-packages"
     (other / "lazy_harness" / "hooks").mkdir(parents=True)
     (other / "lazy_harness" / "hooks" / "launch.py").write_text("")

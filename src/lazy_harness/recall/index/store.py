@@ -89,6 +89,15 @@ def sqlite() -> ModuleType:
         return sqlite3
 
 
+def read_only(path: str, timeout: float) -> Connection:
+    """The index at ``path`` opened read only (SQLite's ``mode=ro``): nothing is made or changed.
+    why quoted: in a URI a "#", "?" or "%" of the path is syntax; a folder named "cache #2" was read
+    as the file "cache " (made empty there) and the index was reported damaged."""
+    from urllib.parse import quote
+
+    return sqlite().connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=timeout)
+
+
 def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     """Open (making it when needed) the index at ``path``; one not a database or of another version is
     deleted and made again. Without ``create`` (a reader: the hook, the answerer) nothing is made: a

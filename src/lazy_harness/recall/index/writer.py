@@ -69,7 +69,7 @@ def indexed_so_far(index_path: str) -> int:
 
     sqlite3 = store.sqlite()
     try:
-        conn = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=1.0)
+        conn = store.read_only(index_path, timeout=1.0)
     except sqlite3.Error:
         return 0
     try:

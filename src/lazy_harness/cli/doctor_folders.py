@@ -1,0 +1,60 @@
+"""``lh doctor``'s checks of folders: each one written can be (the nearest existing folder looked at,
+nothing created), and none of ours, nor Claude Code's, is writable by another user (ADR 0031)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from lazy_harness import paths
+from lazy_harness.cli.doctor_report import Report
+
+
+def check_writable(r: Report, check: str, folder: str) -> None:
+    # why absolute: from a relative folder (a relative HOME) the walk up reached "" and never ended
+    whole = probe = os.path.abspath(folder)
+    while not os.path.exists(probe):
+        probe = os.path.dirname(probe)
+    if not os.path.isdir(probe):
+        r.line("fail", check, f"{folder}: {probe} is not a folder", f"move {probe} aside")
+    elif not os.access(probe, os.W_OK | os.X_OK):
+        r.line("fail", check, f"{folder}: {probe} is not writable", f"chmod u+rwx {probe}")
+    elif probe != whole:
+        r.line("ok", check, f"{folder} (created on first use)")
+    else:
+        r.line("ok", check, f"{folder} is writable")
+
+
+def check_private_folders(r: Report) -> None:
+    """Each folder of ours another user could write (ADR 0031): which, why, what to run. Until it is
+    fixed the hooks skip (and the answerer's folder, strict, is not used for it)."""
+    from lazy_harness import private
+
+    for what, path, why in private.unsafe():
+        effect = "the answerer is not used" if what == "recall" and not private.problem(path) else "hooks skip"
+        r.line("fail", what if what.endswith(" file") else f"{what} folder", f"{why}; {effect} until it is fixed",
+               private.fix(path, why))
+    # why not a folder the hooks refuse: it is Claude Code's, and whoever can write it already decides
+    # which hooks Claude Code runs (settings.json); the person is told, as ADR 0031 says
+    claude = paths.claude_dir()
+    said = _claude_folder_problem(claude)
+    if said:
+        r.line("fail", "claude folder", f"{said}; whoever can write it can change the hooks Claude Code runs as you",
+               private.fix(claude, said))
+
+
+def _claude_folder_problem(claude: str) -> str | None:
+    """Why another user could write the Claude folder, or None: a link of the person's (dotfiles, stow)
+    is judged by the folder it leads to; a group of one (umask 002) is none (``private.group_of_one``)."""
+    from lazy_harness import private
+
+    try:
+        st = os.lstat(claude)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        if st.st_uid != os.geteuid():
+            return f"{claude} is a symbolic link of uid {st.st_uid}, not yours (uid {os.geteuid()})"
+        claude = os.path.realpath(claude)
+    said = private.problem(claude)
+    return None if said is None or private.group_of_one(claude, said) else said

@@ -1,0 +1,159 @@
+"""``lh doctor``'s checks of memory: where it goes and the old files still to move, damaged lines of
+its files and damaged learning files, the recall index and its resident answerer, and sync."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from lazy_harness import paths, project_identity
+from lazy_harness.cli.doctor_folders import check_writable
+from lazy_harness.cli.doctor_report import Report
+from lazy_harness.project_identity import project_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+
+
+def check_memory(r: Report, values: Config) -> None:
+    """Where memory goes, and old files still in Claude Code's folder for the project here."""
+    from lazy_harness.memory import migrate
+
+    check_writable(r, "memory folder", paths.memory_root(values["memory"]["path"] or None))
+    check_writable(r, "learnings folder", paths.learnings_dir(values["knowledge"]["path"] or None))
+    root = project_root(os.getcwd())
+    waiting = migrate.pending(paths.project_key(root), root, None,
+                              paths.project_memory_dir(root, None, values["memory"]["path"] or None))
+    if waiting:
+        r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
+               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory show")
+    refused = project_identity.refused(os.getcwd())
+    if refused:
+        uids: set[int] = set()
+        for stat_of, path in ((os.lstat, os.path.join(refused, ".git")), (os.stat, os.path.join(refused, ".git")),
+                              (os.stat, refused)):
+            with contextlib.suppress(OSError):
+                uids.add(stat_of(path).st_uid)
+        whose = ", ".join(map(str, sorted(uids - {os.geteuid(), 0}))) or "?"
+        r.line("info", "project", f"{refused} is another user's repository (uid {whose}), which git refuses "
+               "too: this folder's memory is keyed by its path, not by its remote")
+
+
+def check_index(r: Report) -> None:
+    """The recall index, opened read-only: a file that fails to read in any way is reported (the next
+    search or prompt builds it again; ``lh memory reindex`` does it now)."""
+    from lazy_harness.recall.index import store as index
+
+    path = paths.recall_index_file()
+    if not os.path.exists(path):
+        r.line("ok", "recall index",
+               f"not built yet ({path}; the worker builds it at the next session start, or lh memory reindex)")
+        return
+    sqlite3 = index.sqlite()
+    conn = None
+    try:
+        conn = index.read_only(path, timeout=2.0)
+        row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
+        ok = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if ok != "ok":
+            raise sqlite3.DatabaseError(f"quick_check: {ok}")
+    except Exception as exc:  # why: a damaged file fails in several types (see index.damaged)
+        said = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+        if index.damaged(exc):
+            r.line("warn", "recall index", f"damaged ({said}): {path}; the next search builds it again",
+                   "lh memory reindex")
+        else:
+            r.line("warn", "recall index", f"could not be read ({said}): {path}", "lh memory reindex")
+        return
+    finally:
+        if conn is not None:
+            conn.close()
+    if row is None or row[0] != index.VERSION:
+        r.line("ok", "recall index", f"{path} is from another version; the next search builds it again")
+    else:
+        r.line("ok", "recall index", f"{path} reads")
+
+
+def check_resident(r: Report, values: Config) -> None:
+    """The resident answerer of prompt recall (ADR 0029): running or not, its pid and resident set."""
+    from lazy_harness.recall.resident import client as resident
+
+    pid = resident.pid()
+    minutes = values["recall"]["resident_minutes"]
+    if pid is None and resident.folder_problem() is None and resident.running():
+        r.line("warn", "recall answerer", f"its lock is held, but {resident.folder()}/{resident.PID_NAME} names no "
+               "answerer of yours: nothing is signalled", f"fuser -v {resident.folder()}/{resident.LOCK_NAME}")
+        return
+    if pid is None:
+        when = (f"started by the prompt hook for a memory of {resident.SERVE_FROM:,} entries or more"
+                if float(minutes) > 0 else "off (recall.resident_minutes = 0)")
+        r.line("ok", "recall answerer", f"not running ({when})")
+        return
+    kb = resident.resident_kb(pid)
+    size = f", {kb / 1024:.0f} MB resident" if kb is not None else ""
+    r.line("ok", "recall answerer", f"running: pid {pid}{size}; leaves after {minutes:g} idle minutes "
+           "(recall.resident_minutes); lh hooks uninstall stops it")
+
+
+def check_memory_lines(r: Report, values: Config) -> None:
+    """Damaged lines in every project's memory files, counted, the first few named by file and line."""
+    from lazy_harness.memory import damage
+
+    mdirs = paths.all_memory_dirs(None, values["memory"]["path"] or None)
+    checks = damage.check_folders(mdirs)
+    for c in checks:
+        if c.unreadable:  # why: a folder or a dangling link in a memory file's place hides what it held
+            r.line("warn", "memory files", c.summary(), "move it aside; lh memory check --all-projects")
+    skipped = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.skipped]
+    salvaged = [f"{c.path}:{n} ({how.split(': ', 1)[1]})" for c in checks for n, how in c.salvaged]
+    if skipped:
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        r.line("warn", "memory lines", f"{len(skipped)} line(s) skipped: {', '.join(skipped[:3])}{more}"
+               + (f"; {len(salvaged)} salvaged" if salvaged else ""), "lh memory check --all-projects")
+    elif salvaged:
+        # why named: a salvaged aliases.jsonl line may have lost what it said beside its key
+        more = f" and {len(salvaged) - 3} more" if len(salvaged) > 3 else ""
+        r.line("warn", "memory lines", f"{len(salvaged)} damaged line(s) salvaged (some bytes lost): "
+               f"{', '.join(salvaged[:3])}{more}", "lh memory check --all-projects")
+    else:
+        r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
+
+
+def check_learning_files(r: Report, values: Config) -> None:
+    """Damaged learning files (not UTF-8 text, frontmatter not closed or no mapping, a title or date that
+    cannot be read), each named on its own line: readers skip or misread them without a word."""
+    from lazy_harness.memory import damage
+
+    bad = damage.unclosed_learnings(paths.learnings_dir(values["knowledge"]["path"] or None))
+    if not bad:
+        return
+    r.line("warn", "learning files", f"{len(bad)} damaged learning file(s): readers skip or misread them",
+           "fix or remove them by hand (lh memory check --all-projects lists them)")
+    for line in bad:
+        r.line("warn", "learning files", line)
+
+
+def check_sync(r: Report, values: Config) -> None:
+    from lazy_harness import sync
+
+    remote = sync.configured_remote(values)
+    if not remote:
+        r.line("ok", "sync", "off (no [sync] remote; memory stays on this machine)")
+        return
+    from lazy_harness.sync import repo
+
+    try:
+        repo.need_merge_tree("", os.environ)
+    except repo.SyncError as exc:
+        r.line("warn", "sync", f"{remote}: {exc.message}", exc.hint)
+        return
+    refused = repo.gitdir_refusal(paths.data_dir(os.environ))
+    if refused:  # why before status: it runs git in that repository
+        r.line("fail", "sync", refused.message, refused.hint)
+        return
+    st = sync.status(values)
+    if st["last_error"]:
+        r.line("warn", "sync", f"{remote}: {st['last_error']}", "lh sync --status")
+    else:
+        r.line("ok", "sync", f"{remote}: last sync {st['last_sync'] or 'never'}")

@@ -1,0 +1,15 @@
+"""The lines ``lh doctor`` prints: one per check, ``ok|info|warn|fail``, the check's name, what was
+found, and a hint; any fail line makes the exit status 1."""
+
+from __future__ import annotations
+
+import click
+
+
+class Report:
+    def __init__(self) -> None:
+        self.failed = False
+
+    def line(self, status: str, check: str, detail: str, hint: str | None = None) -> None:
+        self.failed = self.failed or status == "fail"
+        click.echo(f"{status:<4}  {check}: {detail}" + (f"  (hint: {hint})" if hint else ""))
