@@ -5,7 +5,7 @@ Builds, in a temporary HOME, a project of realistic text (tests/support/realisti
 decisions, 2,500 failures, 1,500 learnings over a year, 50 open items) and a usage.jsonl of 100,000
 lines over 180 days (bench_ui_page.py's), then prints:
 
-- ``held.listing`` (what ``lh memory held`` and ``lh status`` list): the first call, which works every
+- ``held_review.listing`` (what ``lh memory held`` and ``lh status`` list): the first call, which works every
   verdict out and keeps it, then the median of the next ``--runs`` (each text looked up, not checked);
 - this week's usage: the whole file read and tallied (``tally(read(...))``, what ``lh status`` did
   before) against ``usage_log.this_week``, which parses only the lines that can fall in the week;
@@ -54,7 +54,7 @@ def main() -> int:
         os.environ.clear()
         os.environ.update(env)  # why: the tests' helpers resolve paths from the process environment
         from lazy_harness import paths
-        from lazy_harness.memory import held, usage_log
+        from lazy_harness.memory import held, held_review, usage_log
 
         now = time.time()
         big = os.path.join(root, "big-project")
@@ -64,8 +64,8 @@ def main() -> int:
         write_usage(mdir, opts.usage_lines, now)
         print(f"built {made['decisions']:,} decisions, {made['failures']:,} failures, {made['learnings']:,} "
               f"learnings, {opts.usage_lines:,} usage lines")
-        first, then = timed(lambda: held.listing(mdir, ldir), opts.runs)
-        print(f"held.listing          first {first:8.1f} ms (every verdict worked out)  then median {then:7.1f} ms")
+        first, then = timed(lambda: held_review.listing(mdir, ldir), opts.runs)
+        print(f"held_review.listing   first {first:8.1f} ms (every verdict worked out)  then median {then:7.1f} ms")
         before = statistics.median(timed(lambda: usage_log.tally(usage_log.read(mdir), since=now - usage_log.WEEK)
                                          .totals(), opts.runs))
         after = statistics.median(timed(lambda: usage_log.this_week(mdir, now), opts.runs))

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, by_hand, held, ids, marks, state
+from lazy_harness.memory import approval, by_hand, held, held_review, ids, marks, state
 from tests.memory.test_approvals_made_here import EVIL, Hostile, Machine, _decision, _learning
 
 SLUG = "installing-the-linter"
@@ -42,7 +42,7 @@ def _mkdir(path: str) -> str:
 
 def _held_here(m: Machine, eid: str) -> list[dict]:
     """What ``lh memory held`` lists of ``eid`` on A (the process's home: listing reads its key)."""
-    return [h for h in held.listing(m.mdir(m.alpha), paths.learnings_dir(None, m.env)) if h["id"] == eid]
+    return [h for h in held_review.listing(m.mdir(m.alpha), paths.learnings_dir(None, m.env)) if h["id"] == eid]
 
 
 def _held_on(m: Machine, eid: str) -> str:

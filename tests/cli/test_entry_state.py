@@ -10,7 +10,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, held, journal, marks
+from lazy_harness.memory import files, held, held_review, journal, marks
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -48,7 +48,7 @@ def test_forgetting_a_held_decision_drops_it_from_every_view_and_from_marks(root
     done = invoke("memory", "forget", eid, "--project", root)
     assert done.code == 0 and done.out.startswith(f"forgot {eid}"), done.err
     assert eid not in invoke("memory", "held", "--project", root).out
-    assert [h for h in held.listing(mdir, paths.learnings_dir()) if h["id"] == eid] == []
+    assert [h for h in held_review.listing(mdir, paths.learnings_dir()) if h["id"] == eid] == []
     line = next(ln for ln in invoke("memory", "show", "--project", root).out.splitlines() if ln.startswith(f"  {eid}"))
     assert line.endswith("[forgotten]"), line
     # no stale hold left to sync: the forget took the hold mark out in the same run

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, handoff, held, marks
+from lazy_harness.memory import approval, handoff, held, held_review, marks
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -61,7 +61,7 @@ def search_label(root: str, hid: str) -> str:
 def test_a_held_open_item_is_tagged_as_search_and_held_list_it(root):
     hold_items(root)
     hid, plain = item_id(root, HELD), item_id(root, PLAIN)
-    assert {h["id"] for h in held.listing(paths.memory_dir(root), paths.learnings_dir())} == {hid}
+    assert {h["id"] for h in held_review.listing(paths.memory_dir(root), paths.learnings_dir())} == {hid}
     items = shown_items(root)
     assert items[hid].startswith("held: ") and items[hid] == search_label(root, hid), items
     assert items[plain] == ""

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import held, ids
+from lazy_harness.memory import held_review, ids
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import enable_loop, run_hook
 from tests.hooks.test_trust import POISON, ask, learning, start, write_as_session
@@ -64,7 +64,7 @@ def _files() -> list[str]:
 
 
 def _lid(title: str) -> str:
-    return next(h["id"] for h in held.listing("/nonexistent", paths.learnings_dir()) if h["text"] == title)
+    return next(h["id"] for h in held_review.listing("/nonexistent", paths.learnings_dir()) if h["text"] == title)
 
 
 def test_a_general_learning_a_session_wrote_waits_for_the_person_before_it_reaches_another_project(written):
@@ -120,7 +120,7 @@ def test_approve_all_leaves_what_the_hold_check_held(isolated_home, tmp_path):
                                        learning(DOCKER, "Copy requirements first.", tags=["docker"])]})
     write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
     assert invoke("memory", "approve", "--all", "--project", b).code == 0
-    states = {h["text"]: h["state"] for h in held.listing(paths.memory_dir(b), paths.learnings_dir())}
+    states = {h["text"]: h["state"] for h in held_review.listing(paths.memory_dir(b), paths.learnings_dir())}
     assert states == {"Test setup for every project": "held"}
     text = start(b)[0]
     assert DOCKER in text and "attacker" not in text
@@ -150,18 +150,18 @@ def test_hand_written_learnings_wait_until_the_person_approves_them(isolated_hom
     text, told = start(b)
     assert DOCKER not in text and "1 learning waits for your approval" in told
     assert DOCKER not in ask(b, DOCKER_PROMPT)
-    [h] = held.listing(paths.memory_dir(b), paths.learnings_dir())
+    [h] = held_review.listing(paths.memory_dir(b), paths.learnings_dir())
     assert h["state"] == "waiting" and "claims to be written by hand, not signed by this person" in h["reason"]
     assert invoke("memory", "approve", h["id"], "--project", b).code == 0
     assert DOCKER in start(b)[0]
     assert DOCKER in ask(b, DOCKER_PROMPT, sid="p-2")
-    assert held.listing(paths.memory_dir(b), paths.learnings_dir()) == []
+    assert held_review.listing(paths.memory_dir(b), paths.learnings_dir()) == []
 
 
 def test_a_learning_of_project_scope_never_waits(isolated_home, tmp_path):
     a = ms.make_project(tmp_path, "projA")
     write_as_session(a, {"learnings": [learning(DOCKER, "Copy requirements first.", scope="project")]})
-    assert held.listing(paths.memory_dir(a), paths.learnings_dir()) == []
+    assert held_review.listing(paths.memory_dir(a), paths.learnings_dir()) == []
     lid = ids.learning_id("projA", DOCKER)
     assert lid in start(a)[0]
 
@@ -193,7 +193,7 @@ def test_a_learning_the_hold_check_holds_is_not_counted_as_waiting_in_another_pr
                                        learning(DOCKER, "Copy requirements first.", tags=["docker"])]})
     write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
     poison, docker = ids.learning_id("projA", "Test setup for every project"), ids.learning_id("projA", DOCKER)
-    states = {h["id"]: h["state"] for h in held.listing(paths.memory_dir(b), paths.learnings_dir())}
+    states = {h["id"]: h["state"] for h in held_review.listing(paths.memory_dir(b), paths.learnings_dir())}
     assert states == {poison: "held", docker: "waiting"}, states
     text, told = start(b)
     assert "attacker" not in text and DOCKER not in text

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, held, ids, store
+from lazy_harness.memory import files, held_review, ids, store
 from lazy_harness.memory.fence import FENCE
 from lazy_harness.project_identity import project_name
 from tests.cli.lhrun import invoke
@@ -95,7 +95,7 @@ def test_a_poisoned_learning_of_another_project_is_held_told_once_approved_and_u
     a, b = two
     text, told = start(b)
     assert "attacker.example" not in text and DOCKER in text
-    lid = next(h["id"] for h in held.listing(paths.memory_dir(b), paths.learnings_dir()))
+    lid = next(h["id"] for h in held_review.listing(paths.memory_dir(b), paths.learnings_dir()))
     assert lid in told and "lh memory held" in told
     assert start(b, sid="s-2")[1] == ""  # told once
     assert "attacker.example" not in ask(b, "before running tests in every project what should always run")
@@ -128,7 +128,7 @@ def test_the_worker_holds_what_it_writes_and_the_open_item_that_asks_for_curl(tm
     report = store.apply(plan)
     logged: list[str] = []
     pipeline._hold(pipeline.owed_checks(plan, report, [], (mdir, paths.learnings_dir()), meta), NOW, logged.append)
-    kinds = sorted(h["kind"] for h in held.listing(mdir, paths.learnings_dir()))
+    kinds = sorted(h["kind"] for h in held_review.listing(mdir, paths.learnings_dir()))
     assert kinds == ["decision", "handoff", "learning"], (kinds, logged)
     text, told = start(root)
     assert "Use ruff for linting" in text and "wget" not in text and "curl" not in text and "Never inform" not in text

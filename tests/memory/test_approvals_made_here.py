@@ -17,7 +17,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths, sync
-from lazy_harness.memory import approval, by_hand, held, ids, marks, state
+from lazy_harness.memory import approval, by_hand, held, held_review, ids, marks, state
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook
 from tests.support import memory_samples as ms
@@ -145,7 +145,7 @@ def test_a_forged_approve_mark_arriving_by_sync_does_not_release_a_held_decision
     a.sync()
     context, _ = a.start(a.alpha)
     assert "attacker.example" not in context
-    [h] = [h for h in held.listing(a.mdir(a.alpha), paths.learnings_dir()) if h["id"] == did]
+    [h] = [h for h in held_review.listing(a.mdir(a.alpha), paths.learnings_dir()) if h["id"] == did]
     assert h["state"] == state.HELD and approval.NOT_HERE in h["reason"]
     out = invoke("memory", "held", "--project", a.alpha)
     assert did in out.out and "approved on another machine or by a synced file: approve here to show it" in out.out
@@ -160,7 +160,7 @@ def test_a_forged_approved_learning_of_another_project_does_not_reach_this_proje
     a.sync()
     context, _ = a.start(a.web)
     assert "attacker.example" not in context and "mirror-cache" not in context
-    found = {h["text"]: h for h in held.listing(a.mdir(a.web), paths.learnings_dir())}
+    found = {h["text"]: h for h in held_review.listing(a.mdir(a.web), paths.learnings_dir())}
     assert found["Package mirror"]["state"] == state.WAITING and approval.NOT_HERE in found["Package mirror"]["reason"]
     assert found["Fixture refresh"]["state"] == state.HELD  # sync's hold check held it: its approval is gone
     assert "approve here to show it" in invoke("memory", "held", "--project", a.web).out

@@ -16,7 +16,8 @@ import pytest
 
 from lazy_harness import atomic, paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import by_hand, changes, files, frontmatter, handoff, held, ids, journal, marks, state, store
+from lazy_harness.memory import (by_hand, changes, files, frontmatter, handoff, held, held_review, ids, journal, marks,
+                                 state, store)
 from tests.support import memory_samples as ms
 from tests.support import pausing
 
@@ -131,7 +132,7 @@ def test_two_approvals_of_one_held_decision_at_once_write_one_approval_and_one_r
     eid = world.decision(POISON)
     held.hold(world.mdir, world.ldir, held.scan_records(world.mdir), "proj", NOW, "test")
     assert world.ops(eid) == ["hold"]
-    first, second, waited = _race(monkeypatch, held, "approve", by_hand.approve, world.mdir, world.ldir, "proj",
+    first, second, waited = _race(monkeypatch, held_review, "approve", by_hand.approve, world.mdir, world.ldir, "proj",
                                   [eid], "mine", NOW)
     assert world.ops(eid) == ["approve"]
     assert [r["run"] for r in world.runs("approve")] == [first]

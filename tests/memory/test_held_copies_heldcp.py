@@ -1,5 +1,5 @@
 """A held or waiting learning copied by hand (``cp a.md a-copy.md``: one id, one title and body) is one
-learning in the review list (``held.listing``, ``lh memory held``): listed once, by its newest file;
+learning in the review list (``held_review.listing``, ``lh memory held``): listed once, by its newest file;
 approving it releases every held or waiting copy in one run, and undo puts them all back. A copy whose
 text differs is another text under that id: listed on its own, never hidden."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import approval, by_hand, files, frontmatter, held, ids, state
+from lazy_harness.memory import approval, by_hand, files, frontmatter, held, held_review, ids, state
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -34,7 +34,7 @@ class World:
                                  project_folder=self.key, **meta)
 
     def listing(self) -> list[dict]:
-        return held.listing(self.mdir, self.ldir)
+        return held_review.listing(self.mdir, self.ldir)
 
 
 @pytest.fixture

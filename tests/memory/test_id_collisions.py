@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, frontmatter, handoff, held, ids, marks, store
+from lazy_harness.memory import files, frontmatter, handoff, held, held_review, ids, marks, store
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -146,7 +146,7 @@ def test_approve_by_id_approves_only_the_entry_named(where):
     got = _ids_in(os.path.join(mdir, files.DECISIONS), "decision")
     r = invoke("memory", "approve", got[TWIN_B], "--project", project)
     assert r.code == 0, r.err
-    still = [h["id"] for h in held.listing(mdir, ldir)]
+    still = [h["id"] for h in held_review.listing(mdir, ldir)]
     assert still == [got[TWIN_A]]
 
 

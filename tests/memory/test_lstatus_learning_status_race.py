@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from lazy_harness import atomic, paths
-from lazy_harness.memory import approval, by_hand, changes, frontmatter, held, journal, learnings
+from lazy_harness.memory import approval, by_hand, changes, frontmatter, held, held_review, journal, learnings
 from lazy_harness.worker import consolidate
 from lazy_harness.worker.consolidate_answer import Change
 from lazy_harness.worker.consolidate_prompt import Candidates, Entry
@@ -50,7 +50,7 @@ def _hold(mdir: str, ldir: str, old: str, new: str) -> None:
 
 def _approve(mdir: str, ldir: str, old: str, new: str) -> journal.Journal:
     j = journal.Journal(mdir, "approve", "proj", NOW)
-    held.approve(mdir, ldir, learnings.id_of(old), "learning", old, "mine", j)
+    held_review.approve(mdir, ldir, learnings.id_of(old), "learning", old, "mine", j)
     j.save()
     return j
 

@@ -18,7 +18,7 @@ import pytest
 
 from lazy_harness import atomic, paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import by_hand, changes, frontmatter, held, ids, journal, state
+from lazy_harness.memory import by_hand, changes, frontmatter, held, held_review, ids, journal, state
 from tests.support import memory_samples as ms
 from tests.support import pausing
 from tests.memory.test_by_hand_racefx import _outcome
@@ -84,14 +84,14 @@ def test_a_general_learning_forgotten_from_two_projects_at_once_is_forgotten_onc
 
 
 def _waits_in(mdir: str, ldir: str, lid: str) -> bool:
-    return any(h["id"] == lid and h["state"] == state.WAITING for h in held.listing(mdir, ldir))
+    return any(h["id"] == lid and h["state"] == state.WAITING for h in held_review.listing(mdir, ldir))
 
 
 def test_a_waiting_learning_approved_from_two_projects_at_once_is_approved_once(world, monkeypatch):
     _, lid = world.general("Cache the wheel builds per Python version")
     assert _waits_in(world.alpha, world.ldir, lid) and _waits_in(world.beta, world.ldir, lid)
     first, second, waited = _race(
-        monkeypatch, held, "approve",
+        monkeypatch, held_review, "approve",
         lambda: by_hand.approve(world.alpha, world.ldir, "alpha", [lid], "mine", NOW),
         lambda: by_hand.approve(world.beta, world.ldir, "beta", [lid], "mine", NOW))
     assert isinstance(first, str)
@@ -110,7 +110,7 @@ def test_a_learning_forgotten_in_one_project_while_approved_in_another_keeps_one
     and forgets it."""
     path, lid = world.general("Prefer uv for the dev environment")
     first, second, waited = _race(
-        monkeypatch, held, "approve",
+        monkeypatch, held_review, "approve",
         lambda: by_hand.approve(world.alpha, world.ldir, "alpha", [lid], "mine", NOW),
         lambda: by_hand.forget(world.beta, world.ldir, "beta", lid, "mine", NOW))
     assert isinstance(first, str) and isinstance(second, str)

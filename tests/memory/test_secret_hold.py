@@ -14,7 +14,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, held, ids, state, trust
+from lazy_harness.memory import files, held_review, ids, state, trust
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook
 from tests.memory import test_approvals_made_here as made_here
@@ -49,7 +49,7 @@ def _ask(root: str, env: dict | None = None) -> str:
 
 
 def _held(root: str) -> dict[str, dict]:
-    return {h["id"]: h for h in held.listing(paths.memory_dir(root), paths.learnings_dir())}
+    return {h["id"]: h for h in held_review.listing(paths.memory_dir(root), paths.learnings_dir())}
 
 
 def _reason_lines(out: str) -> list[str]:

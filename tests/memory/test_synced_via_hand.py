@@ -11,7 +11,7 @@ remote (tests/memory/test_approvals_made_here.py)."""
 import os
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, held, ids, state
+from lazy_harness.memory import approval, held_review, ids, state
 from tests.cli.lhrun import invoke
 from tests.memory import test_approvals_made_here as made_here
 from tests.memory.test_approvals_made_here import Hostile
@@ -49,7 +49,7 @@ def _signed(key: bytes, lid: str, head: str) -> str:
 
 
 def _listed(a, root: str) -> dict[str, dict]:
-    return {h["id"]: h for h in held.listing(a.mdir(root), paths.learnings_dir())}
+    return {h["id"]: h for h in held_review.listing(a.mdir(root), paths.learnings_dir())}
 
 
 def test_a_synced_learning_that_claims_via_hand_or_names_no_writer_waits(world):

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, files, handoff, held, ids, marks
+from lazy_harness.memory import approval, files, handoff, held, held_review, ids, marks
 from tests.cli.lhrun import invoke
 from tests.recall.test_search import quick
 from tests.support import memory_samples as ms
@@ -126,7 +126,7 @@ def test_an_approve_mark_from_another_machine_is_labelled_held_as_show_and_held_
         assert states[eid] == "held", (eid, states)
         assert found[eid].startswith("held: ") and approval.NOT_HERE in found[eid], (eid, found)
     assert found[did] == show_labels(root)[did]
-    listed = {h["id"]: h for h in held.listing(paths.memory_dir(root), paths.learnings_dir())}
+    listed = {h["id"]: h for h in held_review.listing(paths.memory_dir(root), paths.learnings_dir())}
     assert {did, hid} <= set(listed)
     assert found[ids.entry_id("decision", CLEAN)] == ""
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from lazy_harness import config
-from lazy_harness.memory import by_hand, held, ids
+from lazy_harness.memory import by_hand, held, held_review, ids
 from lazy_harness.ui import reading
 from lazy_harness.worker import consolidate, consolidate_prompt
 from tests.cli.lhrun import invoke
@@ -53,7 +53,7 @@ def _views(seeded, eid: str) -> dict[str, int]:
     return {"session start": shown.out.split("\nLearnings from ", 1)[0].count(eid),
             "show": shown.out.split("\nLearnings from ", 1)[1].count(eid),
             "page": [m["id"] for m in own + general].count(eid),
-            "held": [h["id"] for h in held.listing(seeded.mdir, seeded.ldir)].count(eid),
+            "held": [h["id"] for h in held_review.listing(seeded.mdir, seeded.ldir)].count(eid),
             "page held": [h["id"] for h in reading.held(p, "ask")].count(eid),
             "lh memory held": listed.out.count(eid),
             "consolidation": [e.id for e in c.learnings].count(eid)}
@@ -77,9 +77,9 @@ def test_a_held_learning_so_copied_is_listed_once_and_approved_whole(seeded, how
                              learning=POISON, project_folder=os.path.basename(seeded.mdir))
     copy = _variant(path, how)
     eid = _id(path)
-    assert [h["state"] for h in held.listing(seeded.mdir, seeded.ldir) if h["id"] == eid] == ["held"]
+    assert [h["state"] for h in held_review.listing(seeded.mdir, seeded.ldir) if h["id"] == eid] == ["held"]
     by_hand.approve(seeded.mdir, seeded.ldir, "proj", eid, "mine", NOW)
-    assert [h for h in held.listing(seeded.mdir, seeded.ldir) if h["id"] == eid] == []
+    assert [h for h in held_review.listing(seeded.mdir, seeded.ldir) if h["id"] == eid] == []
     for p in (path, copy):
         meta, text = held.learning_text(p)
         assert held.learning_approved(meta, text, p), p

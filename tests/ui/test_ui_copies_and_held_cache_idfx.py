@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 
-from lazy_harness.memory import frontmatter, held, ids, trust
+from lazy_harness.memory import frontmatter, held, held_review, ids, trust
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 from tests.ui.conftest import NOW
@@ -49,17 +49,22 @@ def test_a_learning_copied_by_hand_is_listed_once_as_lh_memory_show_lists_it(ser
     assert _ids(_section(_get(server), "learnings")).count(eid) == 1
 
 
-def test_a_copy_whose_text_was_edited_stays_listed(server, seeded):
+def test_a_copy_whose_text_was_edited_is_listed_once_naming_the_other_file(server, seeded):
+    """One id and title in two files is one learning to SessionStart; show and the page list it once,
+    by the newest file, and name the other one so the person can merge them."""
     path = ms.write_learning(seeded.ldir, "Prefer ruff over flake8", "proj", NOW, slug="ruff",
                              project_folder=os.path.basename(seeded.mdir))
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    with open(path[:-3] + "-copy.md", "w", encoding="utf-8") as fh:
+    copy = path[:-3] + "-copy.md"
+    with open(copy, "w", encoding="utf-8") as fh:
         fh.write(text.replace("explained.", "explained, and pin its version."))
     eid = _id_of(path)
-    shown = _shown_learnings(seeded.root).count(eid)
-    assert shown == 2
-    assert _ids(_section(_get(server), "learnings")).count(eid) == shown
+    assert _shown_learnings(seeded.root).count(eid) == 1
+    section = _section(_get(server), "learnings")
+    assert _ids(section).count(eid) == 1
+    named = [n for n in (path, copy) if f"also in {os.path.basename(n)}" in section]
+    assert len(named) == 1
 
 
 def _view(root: str):
@@ -76,7 +81,7 @@ def test_held_for_approval_does_not_run_the_check_again_on_an_unchanged_store(se
 
     ms.write_learning(seeded.ldir, "Test setup for every project", "proj", NOW, slug="poison",
                       learning=POISON, project_folder=os.path.basename(seeded.mdir))
-    held.listing(seeded.mdir, seeded.ldir)  # the first read on this machine adopts approvals (ADR 0052)
+    held_review.listing(seeded.mdir, seeded.ldir)  # the first read on this machine adopts approvals (ADR 0052)
     os.remove(held.listing_verdicts(seeded.mdir).path)  # the verdicts that read kept: the page works them out
     calls = []
     real = trust.reason

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from lazy_harness import logfile, paths
-from lazy_harness.memory import held, trust
+from lazy_harness.memory import held_review, trust
 from lazy_harness.worker import learned_check
 from tests.support import fake_claude
 from tests.worker.spendrig import queue_session, run_worker, tasks
@@ -45,7 +45,7 @@ def _run(tmp_path, monkeypatch, home, trust_table: dict) -> str:
 
 
 def _held(project: str) -> dict[str, str]:
-    return {h["text"]: h["reason"] for h in held.listing(paths.memory_dir(project), paths.learnings_dir())}
+    return {h["text"]: h["reason"] for h in held_review.listing(paths.memory_dir(project), paths.learnings_dir())}
 
 
 def _log() -> str:

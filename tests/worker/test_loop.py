@@ -106,7 +106,7 @@ def test_lh_memory_held_after_a_distillation_finds_every_verdict_kept(isolated_h
     """The worker also works out the verdicts the views of every entry keep (``lh memory held``,
     ``lh status``, ``show``, the page): after an upgrade their first run checked every entry (about
     1 ms each: 11 s at 9,000 entries); the worker does it in the background instead."""
-    from lazy_harness.memory import held, trust
+    from lazy_harness.memory import held_review, trust
 
     enable_loop(isolated_home, retry_backoff_seconds=0)
     run_hook("SessionEnd", place(project))
@@ -115,7 +115,7 @@ def test_lh_memory_held_after_a_distillation_finds_every_verdict_kept(isolated_h
     checked: list[str] = []
     real = trust.reason
     monkeypatch.setattr(trust, "reason", lambda text, *a, **k: checked.append(text) or real(text, *a, **k))
-    assert held.listing(_memory(project), paths.learnings_dir()) == []
+    assert held_review.listing(_memory(project), paths.learnings_dir()) == []
     assert checked == []  # every verdict was kept by the worker
 
 

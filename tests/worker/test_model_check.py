@@ -9,7 +9,7 @@ import os
 import pytest
 
 from lazy_harness import logfile, paths
-from lazy_harness.memory import held, ids
+from lazy_harness.memory import held_review, ids
 from lazy_harness.cost import ledger
 from lazy_harness.worker import llm, model_check
 from tests.hooks.hookrun import run_hook
@@ -60,7 +60,7 @@ def _run(tmp_path, monkeypatch, home, answer=None, trust=None, budget=None, **ch
 
 
 def _held_texts(project) -> dict[str, str]:
-    return {h["text"]: h["reason"] for h in held.listing(paths.memory_dir(str(project)), paths.learnings_dir())}
+    return {h["text"]: h["reason"] for h in held_review.listing(paths.memory_dir(str(project)), paths.learnings_dir())}
 
 
 def _log() -> str:

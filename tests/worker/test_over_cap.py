@@ -9,7 +9,7 @@ import os
 import pytest
 
 from lazy_harness import logfile, paths
-from lazy_harness.memory import held
+from lazy_harness.memory import held_review, held_written
 from lazy_harness.worker import answer
 from tests.cli.lhrun import invoke
 from tests.reliability import rig
@@ -51,18 +51,18 @@ def drained(tmp_path):
 
 def test_learnings_past_the_cap_are_written_held_named_in_the_log_and_approvable(drained):
     proj, tok = drained["project"], drained["token"]
-    listing = held.listing(drained["memory"], paths.learnings_dir())
+    listing = held_review.listing(drained["memory"], paths.learnings_dir())
     titles = sorted(h["text"] for h in listing)
     assert titles == sorted(f"Learning {n} about the {tok} queue" for n in range(20, 25))
     assert {h["kind"] for h in listing} == {"learning"}
-    assert all(held.OVER_CAP in h["reason"] for h in listing)
+    assert all(held_written.OVER_CAP in h["reason"] for h in listing)
     log = rig.read(logfile.log_path(logfile.WORKER))
     assert "kept the first 20; 5 more written held for review" in log and f"'Learning 24 about the {tok} queue'" in log
     shown = invoke("memory", "held", "--project", proj)
     assert shown.code == 0 and f"Learning 22 about the {tok} queue" in shown.out
     lid = next(h["id"] for h in listing if h["text"].startswith("Learning 22 "))
     assert invoke("memory", "approve", lid, "--project", proj).code == 0
-    assert len(held.listing(drained["memory"], paths.learnings_dir())) == 4
+    assert len(held_review.listing(drained["memory"], paths.learnings_dir())) == 4
     written = [p for p in rig.learning_files() if tok in open(p, encoding="utf-8").read()]
     assert len(written) == 25  # all kept: none lost
 

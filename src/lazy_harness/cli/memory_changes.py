@@ -237,11 +237,11 @@ def held(project: str | None) -> None:
     learnings sessions wrote that wait for approval to be used in other projects (ADR 0032)."""
     from lazy_harness.logfile import terminal_safe
     from lazy_harness.memory import approval, state
-    from lazy_harness.memory import held as holding
+    from lazy_harness.memory import held_review
     from lazy_harness.memory.fence import neutral
 
     _, cfg, mdir, ldir, name = _where(project)
-    found = holding.listing(mdir, ldir, state.policy(cfg))
+    found = held_review.listing(mdir, ldir, state.policy(cfg))
     if not found:
         click.echo(f"nothing held for {name} ({mdir}) or in the learnings ({ldir})")
         return

@@ -15,13 +15,14 @@ import click
 
 from lazy_harness import paths
 from lazy_harness import queue as spool
-from lazy_harness.cli.cost import load_config, pause_hold, spend_lines
+from lazy_harness.cli.cost import load_config, spend_lines
 from lazy_harness.cli.hooks import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
 from lazy_harness.errors import LhError
 from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, queued_at, task_names,
                                     waiting_reason)
 from lazy_harness.cost import budget
+from lazy_harness.cost.paused import pause_hold
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
 
@@ -114,7 +115,7 @@ def _waiting(fields: dict, cap: tuple[str, str], running: set[int] | frozenset[i
 
 def session_line(tasks: list[tuple[str, dict]], cap: tuple[str, str] = ("", ""),
                  running: set[int] | frozenset[int] = frozenset()) -> str:
-    """What became of one session: waiting (for what: ``cap`` is ``cli.cost.pause_hold``, ``running``
+    """What became of one session: waiting (for what: ``cap`` is ``cost.paused.pause_hold``, ``running``
     the pids of the model calls under way), being distilled, interrupted (its worker died), distilled,
     skipped (why) or failed (why)."""
     for state, fields in tasks:
@@ -191,10 +192,10 @@ def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) 
 def held_line(mdir: str, cfg: Config) -> str:
     """What ``lh memory held`` lists under ``cfg``'s ``[trust] cross_projects``, in one line: the held
     entries, then the learnings that wait for approval to be used in other projects (ADR 0032)."""
-    from lazy_harness.memory import held, state
+    from lazy_harness.memory import held_review, state
 
     try:
-        found = held.listing(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None), state.policy(cfg))
+        found = held_review.listing(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None), state.policy(cfg))
     except OSError as exc:
         return f"held for approval: cannot read: {exc}"
     holds = [h for h in found if h["state"] == state.HELD]

@@ -11,8 +11,8 @@ import os
 from contextlib import contextmanager, nullcontext, suppress
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held, ids, journal, learnings, marks,
-                                 state)
+from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held, held_review, ids, journal,
+                                 learnings, marks, state)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -342,7 +342,7 @@ def undo_said(data: dict, restored: list, problems: list) -> tuple[str, list[str
 
 
 def _named(h: dict) -> str:
-    """An entry of ``held.listing`` in a refusal: its text, and a learning's file (two texts of one
+    """An entry of ``held_review.listing`` in a refusal: its text, and a learning's file (two texts of one
     id may share a title)."""
     text = repr(one_line(h.get("text") or h.get("file") or "")[:80])
     return f"{text} ({h['file']})" if h.get("kind") == "learning" else text
@@ -365,7 +365,7 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
 def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str], reason: str, now: float,
              every: bool, cross: str) -> str:
     """:func:`approve` once its lock is held."""
-    waiting = held.listing(memory_dir, learnings_dir, cross)
+    waiting = held_review.listing(memory_dir, learnings_dir, cross)
     by_id: dict[str, list[dict]] = {}
     for h in waiting:
         by_id.setdefault(h["id"], []).append(h)
@@ -391,7 +391,7 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
     def make(j: journal.Journal, _now: float) -> None:
         for eid, kind, paths_ in found:
             for path in paths_:
-                held.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
+                held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
 
     note = f"approve {', '.join(e for e, _, _ in found)}: {reason}"
     return _change(memory_dir, "approve", project, note, make, now)

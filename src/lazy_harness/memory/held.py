@@ -15,14 +15,10 @@ nothing through; the entry stays held (or waiting), and the review list says why
 (``approval.NOT_HERE``). ``lh memory forget`` drops a held entry for good. Every hold and approval is
 one run of ``lh memory history``.
 
-``listing`` is the review list (``lh memory held``, the page's "Held for approval", ``lh status``'s
-count): the held entries, then the learnings a session wrote that wait for approval to be used in other
-projects (ADR 0032); each entry's state comes from memory/state.py and the hold check at read time
-(:class:`States`, also ``lh memory show``'s tags), the same in every view: an entry the rules hold is
-held there before any hold is recorded, and approving it writes an approve mark as for any other. An
-entry copied by hand (a learning file, ``copy_text``; a decision or failure line) is listed once. A
-forget takes a held entry's hold marks out in its run (memory/by_hand.py), and undo never undoes a hold
-run.
+This module holds what the hooks read (the approvals, the read-time check :class:`Screen` and its
+kept verdicts, :func:`hold`) and the scans that find what to hold. The review list, each entry's state
+as every view shows it, and approving are in memory/held_review.py; what a persist just wrote, for
+the worker's checks, in memory/held_written.py.
 
 Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
 moved old files, and the SessionStart hook for an entry it finds hostile at read time (a hand edit,
@@ -42,9 +38,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterator
 
-    from lazy_harness.memory.apply import Report
-    from lazy_harness.memory.journal import Journal
-    from lazy_harness.memory.plan import Plan
     from lazy_harness.memory.shapes import Env
 
 HOLD, APPROVE = "hold", "approve"
@@ -123,7 +116,7 @@ def copy_text(path: str) -> object:
     aside, the title normalised and line endings made ``\\n``; the path when unreadable. A file copied by
     hand (``cp a.md a-copy.md``) is the learning it copies in every view (``lh memory show``, ``held``,
     ``forget``, ``approve``, the page, consolidation). why here: this module is below ``by_hand`` (whose
-    ``approve`` reads ``listing``), and the review list needs the rule too."""
+    ``approve`` reads ``held_review.listing``), and the review list needs the rule too."""
     from lazy_harness.memory import frontmatter
     from lazy_harness.memory.sanitize import normalise
 
@@ -241,155 +234,6 @@ def held_ids(memory_dir: str) -> dict[str, dict]:
     return {m["id"]: m for m in marks.read(memory_dir) if m.get("op") == HOLD}
 
 
-def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j: Journal,
-            env: Env | None = None) -> None:
-    """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
-    mark in with this person's MAC of its text (a decision, failure or open item), or the learning
-    set active, ``approved by hand; signed <mac>`` (ADR 0052), only while it is still held or active
-    (read under the status lock: one forgotten or deprecated since the list was read stays so, and
-    nothing is journalled for it). Raises ``approval.KeyRefused`` (an LhError) when the key may not
-    be used, before anything is written."""
-    from lazy_harness.atomic import rewrite
-    from lazy_harness.errors import LhError
-    from lazy_harness.memory import changes
-
-    if kind == "learning":
-        from lazy_harness.memory import damage
-
-        damage.refuse([path])  # why: a frontmatter no writer can read, named by its file and line
-        meta, text = learning_text(path)
-        signed = approval.sign("learning", ids.of_learning(meta, path=path), text, env)
-        changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
-                                    _now(j), j, only_from=(HELD, state.ACTIVE))
-        return
-    texts = approval.entry_texts(memory_dir, {eid}).get(eid)
-    if not texts:
-        raise LhError(f"no {kind} {eid} in {memory_dir} to approve", hint="lh memory held")
-    mac = approval.sign(kind, eid, texts[0], env)
-    mpath = marks.path_of(memory_dir)
-    j.track(mpath)
-    # why: taken out, not countered: every reader and the search index then see the entry as never held
-    rewrite(mpath, lambda data: marks.without(data, {eid}, ops=(HOLD,)))
-    j.record(mpath)
-    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j), extra={"mac": mac})
-
-
-def _now(j: Journal) -> float:
-    import time
-
-    return time.time()
-
-
-def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
-    """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
-    project and every learning whose state (memory/state.py) is held, and the learnings that wait for
-    approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
-    state (held or waiting), reason, origin, text, file, ``at_read`` (held by the check at read time,
-    no hold recorded yet), and a learning's ``files`` (its copies).
-    A state is worked out as every view works it out (:class:`States`): the marks or frontmatter, then
-    the hold check on the entry's text at read time, its verdicts kept per text (a text checked once
-    is not checked again until it changes), so an entry the rules hold is listed here as ``lh memory
-    search`` labels it and prompt recall leaves it out, before any SessionStart recorded its hold."""
-    states = States(memory_dir, learnings_dir)
-    found = (_held_records(memory_dir, states) + _held_items(memory_dir, states)
-             + _held_learnings(learnings_dir, cross, states))
-    states.save(whole=True)
-    return _one_per_learning([h for h in found if h["state"] == state.HELD]
-                            + [h for h in found if h["state"] != state.HELD])
-
-
-class States:
-    """The state of each entry of a memory folder as every view shows it (``lh memory held``, ``show``,
-    ``lh status``, the page): its marks (a learning: its frontmatter), the person's approvals
-    (ADR 0052), then the hold check's verdict on its text, kept per text in the listing's verdicts
-    file (:func:`listing_verdicts`)."""
-
-    def __init__(self, memory_dir: str, learnings_dir: str) -> None:
-        self.named = marks.by_id(memory_dir, marks.OPS)
-        approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,))
-        self.ok = approved(memory_dir, [m for ms in self.named.values() for m in ms])
-        self.verdicts = listing_verdicts(memory_dir)
-
-    def record(self, kind: str, eid: str, rec: dict) -> tuple[str, str]:
-        """(state, detail) of a decision, failure or open item (``rec``: an open item as ``{"text"}``)."""
-        return _record_state(self.named.get(eid), self.ok, kind, eid, rec, self.verdicts)
-
-    def marked(self, eid: str) -> bool:
-        """Whether a hold mark names ``eid`` (else a held entry is held by the check at read time)."""
-        return any(m.get("op") == HOLD for m in self.named.get(eid) or ())
-
-    def learning(self, meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
-        """:func:`learning_state`, with the kept verdicts."""
-        return learning_state(meta, text, cross, self.verdicts)
-
-    def save(self, whole: bool = False) -> None:
-        """Keep the verdicts worked out (``whole``: this read checked every entry, so only what it used
-        is kept; else what the file held is kept too). A cache: one that cannot be written is left."""
-        try:
-            self.verdicts.save(keep_known=not whole)
-        except OSError:
-            pass
-
-
-def _at_read(why: str) -> str:
-    """The reason of an entry held by the check at read time (``lh memory approve`` and ``forget`` settle
-    it as they settle one held by a mark)."""
-    return f"{why} (at read time, no hold recorded yet)"
-
-
-def _one_per_learning(found: list[dict]) -> list[dict]:
-    """``found`` (held entries first, learnings newest first) with a learning copied by hand listed
-    once (``copy_text``: one id, one title and body), by its first entry there, the newest file of its
-    strictest state; ``files`` of each learning's entry: every held or waiting file of it, which
-    ``approve`` releases together. A copy whose text differs is another entry under that id, listed."""
-    out: list[dict] = []
-    first: dict[tuple[str, object], dict] = {}
-    for h in found:
-        if h["kind"] != "learning":
-            out.append(h)
-            continue
-        key = (h["id"], copy_text(h["file"]))
-        if key in first:
-            first[key]["files"].append(h["file"])
-            continue
-        first[key] = h = {**h, "files": [h["file"]]}
-        out.append(h)
-    return out
-
-
-def learning_state(meta: dict, text: str, cross: str = state.ASK, verdicts: Kept | None = None) -> tuple[str, str]:
-    """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``;
-    ``verdicts``: a :class:`Kept` that answers for texts already checked). One whose frontmatter says
-    approved but whose approval is not the person's (ADR 0052) says so."""
-    now = state.of_learning(meta, cross, text)
-    if now[0] in (state.ACTIVE, state.WAITING):
-        now = state.with_verdict(now, trust.reason(text) if verdicts is None else verdicts.reason(text))
-    if now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta):
-        return now[0], f"{now[1]}; {approval.NOT_HERE}" if now[1] else approval.NOT_HERE
-    return now
-
-
-def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, rec: dict,
-                  verdicts: Kept | None = None) -> tuple[str, str]:
-    """(state, detail) of a decision, failure or open item (``rec``: what the check reads, as
-    ``{"text"}`` for an item) from its marks, with its approval checked against its text: one approved
-    by a mark that is not the person's is held when the check holds it, and says why. With
-    ``verdicts``, an active one is held when the check holds its text (as SessionStart's :class:`Screen`
-    reads it: ``trust.text_of``)."""
-    now = state.of_marks(named)
-    text = trust.text_of(rec, kind)
-    if now[0] == state.ACTIVE and verdicts is not None:
-        return state.with_verdict(now, verdicts.reason(text))
-    if now[0] not in (state.HELD, state.APPROVED) or not ok.unsigned(kind, eid, text):
-        return now
-    if now[0] == state.APPROVED:
-        why = trust.check(rec, kind)
-        if not why:
-            return state.ACTIVE, ""
-        now = (state.HELD, why)
-    return state.HELD, f"{now[1]}; {approval.NOT_HERE}"
-
-
 def numbered_entries(path: str) -> list[tuple[int, dict]]:
     """Every decision or failure of a JSONL file with its line number (from 1), read as every view reads
     it (``files.read_entries``): through ``lines.read_numbered`` (the rules of ``lines.read_marked``,
@@ -404,150 +248,6 @@ def numbered_entries(path: str) -> list[tuple[int, dict]]:
     where = {id(rec): n for n, rec, _ in found}  # id() of each record: its line
     kept = lines.without_salvaged_twins([(rec, salvaged) for _, rec, salvaged in found])
     return [(where[id(rec)], rec) for rec in kept if "op" not in rec and isinstance(rec.get("summary"), str)]
-
-
-def _held_records(memory_dir: str, states: States) -> list[dict]:
-    out = []
-    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
-        path = os.path.join(memory_dir, name)
-        numbered = numbered_entries(path)
-        # why: a line copied by hand (its id and summary) is one entry, listed by its last copy as show lists it
-        kept = {id(rec) for rec in files.without_copies([rec for _, rec in numbered])}
-        for n, rec in numbered:
-            if id(rec) not in kept:
-                continue
-            eid = ids.of_record(rec, kind)
-            now = states.record(kind, eid, rec)
-            if now[0] == state.HELD:
-                out.append(_entry(kind, eid, now, states.marked(eid), provenance.describe(rec, kind),
-                                  rec.get("summary") or "", f"{path}:{n}"))
-    return out
-
-
-def _entry(kind: str, eid: str, now: tuple[str, str], marked: bool, origin: str, text: str, where: str) -> dict:
-    """A held decision, failure or open item as the review list gives it."""
-    at_read = not marked and approval.NOT_HERE not in now[1]
-    return {"kind": kind, "id": eid, "state": state.HELD, "reason": _at_read(now[1]) if at_read else now[1],
-            "origin": origin, "text": text, "file": where, "at_read": at_read}
-
-
-def _held_items(memory_dir: str, states: States) -> list[dict]:
-    from lazy_harness.memory import handoff
-
-    out = []
-    for item in handoff.open_for_reading(memory_dir):
-        now = states.record("handoff", item["id"], {"text": str(item.get("text") or "")})
-        if now[0] == state.HELD:
-            out.append(_entry("handoff", item["id"], now, states.marked(item["id"]),
-                              f"session {item.get('opened_by') or '?'}", item.get("text") or "",
-                              os.path.join(memory_dir, files.HANDOFF)))
-    return out
-
-
-def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict]:
-    out = []
-    for path in files.recent_learning_files(learnings_dir, 10**9):
-        meta, text = learning_text(path)
-        if not meta:
-            continue
-        now = states.learning({**meta, "path": path}, text, cross)
-        if now[0] in (state.HELD, state.WAITING):
-            eid = ids.of_learning(meta, path=path)
-            # why: held by the check, its frontmatter not saying so: no hold recorded yet
-            at_read = now[0] == state.HELD and state.of_learning({**meta, "path": path}, cross, text)[0] != state.HELD
-            out.append({"kind": "learning", "id": eid, "state": now[0],
-                        "reason": _at_read(now[1]) if at_read else now[1],
-                        "origin": provenance.describe({**meta, "path": path}, "learning",
-                                                      session_key="origin_session", project_field="origin"),
-                        "text": meta.get("title") or "", "file": path, "at_read": at_read})
-    return out
-
-
-def written_texts(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
-    """``(kind, id, learning path or '', the text the check reads)`` of each entry a persist just wrote
-    (the rules read them in the worker's hold step, ``pipeline._hold``): what the worker's model check
-    (worker/model_check.py) judges."""
-    out = []
-    for kind, eid, path, checked, _ in _written(plan, report):
-        if kind in ("decision", "failure"):
-            text = trust.text_of(checked, kind)
-        else:
-            text = str(checked.get("learning") if kind == "learning" else checked.get("text") or "")
-        out.append((kind, eid, path, text))
-    return out
-
-
-def written_records(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
-    """``(kind, id, learning path or '', the record the rules read, its kind)`` of each entry a persist
-    just wrote: what the learned check (worker/learned_check.py) reads beside the rules."""
-    return _written(plan, report)
-
-
-def _appended(plan: Plan) -> list[tuple[str, dict]]:
-    """(kind, record) of each decision or failure line a persist's plan appends."""
-    out = []
-    for a in plan.actions:
-        if a.kind == "append":
-            try:
-                rec = jsonload.loads(a.payload[1])
-            except ValueError:
-                continue
-            kind = str(rec.get("type"))
-            if kind in ("decision", "failure"):
-                out.append((kind, rec))
-    return out
-
-
-def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
-    # (kind, id, file, what is checked, its kind)
-    found = [(kind, ids.of_record(rec, kind), "", rec, kind) for kind, rec in _appended(plan)]
-    for path in report.created:
-        meta, text = learning_text(path)
-        if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta, text, path):
-            found.append(("learning", ids.of_learning(meta, path=path), path, {"learning": text}, "learning"))
-    return found + _opened_items(plan)
-
-
-def _opened_items(plan: Plan) -> list[tuple[str, str, str, dict, str]]:
-    """The open items this persist opened: new ones, and ones closed before that it opened again. An
-    item kept open from an earlier session is not one: it was checked when it was opened (or is owed
-    that check, worker/owed.py), and judging it again made every distillation that wrote nothing new
-    pay for a model check. Read after the persist wrote: an item counts when the record that opened
-    its present span (``opened_by``, ``opened_task``) is this session's and this task's."""
-    if not (plan.handoff or ([], []))[0]:
-        return []
-    from lazy_harness.memory import handoff
-    from lazy_harness.memory.sanitize import one_line
-
-    # why the session too: a task named no id is distilled as "-" (worker/pipeline.py), so the id
-    # alone may be another session's; the records keep both as one_line leaves them
-    sid, tid = one_line(plan.meta.get("session_id")), one_line(plan.meta.get("task_id"))
-    out = []
-    for item in handoff.open_for_reading(plan.memory_dir):
-        if item.get("opened_by") == sid and item.get("opened_task") == tid:
-            text = " ".join(str(item.get("text") or "").split())
-            out.append(("handoff", item["id"], "", {"text": text}, "handoff"))
-    return out
-
-
-OVER_CAP = "past the per-session cap"
-
-
-def scan_over_cap(plan: Plan, report: Report, over: list[list]) -> list[tuple[str, str, str, str]]:
-    """What a persist wrote of ``over`` (``[section, item]`` pairs past an answer's cap, worker/answer.py):
-    the lines it appended and the learnings it created with those summaries and titles, to hold. An
-    item already recorded is not held: its entry is the earlier one."""
-    from lazy_harness.memory.sanitize import normalise
-
-    wanted = {normalise(str(item.get("title" if section == "learnings" else "summary") or ""))
-              for section, item in over}
-    out = [(kind, ids.of_record(rec, kind), "", OVER_CAP) for kind, rec in _appended(plan)
-           if normalise(str(rec.get("summary") or "")) in wanted]
-    for path in report.created:
-        meta, _ = learning_text(path)
-        if meta and normalise(str(meta.get("title") or "")) in wanted:
-            out.append(("learning", ids.of_learning(meta, path=path), path, OVER_CAP))
-    return out
 
 
 def belongs(head: dict, key: str | frozenset[str], legacy: Callable[[dict], bool] | None = None) -> bool:
@@ -628,9 +328,9 @@ def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
 
 
 def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:
-    """The verdicts the views that read every entry keep (:class:`States`: ``lh memory held``, ``show``,
-    ``lh status``, the page), in ``listing/<memory key>.json`` beside SessionStart's file. why a file
-    of their own: SessionStart keeps only the verdicts of what it read (the newest entries), and
+    """The verdicts the views that read every entry keep (``held_review.States``: ``lh memory held``,
+    ``show``, ``lh status``, the page), in ``listing/<memory key>.json`` beside SessionStart's file. why a
+    file of their own: SessionStart keeps only the verdicts of what it read (the newest entries), and
     loading every entry's verdict would cost each start; sharing one file, each would throw the
     other's verdicts away at every write."""
     key = os.path.basename(memory_dir)

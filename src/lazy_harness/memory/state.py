@@ -23,7 +23,7 @@ An approval counts only when this person made it (memory/approval.py, ADR 0052):
 or a learning's ``approved by hand`` without this person's MAC of the entry's text is not an approval.
 A decision's, failure's or open item's marks are read here without their texts, so :func:`of_marks`
 names one so marked ``approved``; the views (``lh memory held | show | search``, the page) and the
-readers that let an entry past the hold check take its state from memory/held.py's ``States``, which
+readers that let an entry past the hold check take its state from memory/held_review.py's ``States``, which
 checks the MAC against the text (one that is not this person's: held, when the check holds the text).
 
 Used by ``lh memory held | show | search``, the page, the SessionStart read-back and prompt recall.

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from lazy_harness.config.typed import Config, RecallConfig
-    from lazy_harness.memory.held import States
+    from lazy_harness.memory.held_review import States
     from lazy_harness.memory.shapes import Env
 
     Say = Callable[..., None]  # say(text, err=False): one line printed
@@ -134,6 +134,8 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
         obj["state"] = c.get("state", "active")
         if c.get("elsewhere"):
             obj["project_only"] = True
+        if c.get("also_in"):
+            obj["also_in"] = c["also_in"]
         # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
         return json.dumps(obj, ensure_ascii=False)
     title = one_line(c["title"], 100)
@@ -141,7 +143,13 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
     label = f"  [{mark}]" if mark else ""
     if c.get("elsewhere"):
         label += f"  [project-only: {one_line(c['origin'] or 'unknown', 40)}]"
-    return f"{c['kind']:<8}  {c['id']}  {date_of(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}"
+    return (f"{c['kind']:<8}  {c['id']}  {date_of(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}"
+            + (f"  [{second(c['also_in'])}]" if c.get("also_in") else ""))
+
+
+def second(others: list[str]) -> str:
+    """The note on a learning listed once whose ``others`` files hold it too (``lh memory show`` too)."""
+    return f"{'a second file' if len(others) == 1 else f'{len(others)} more files'} of it: {', '.join(others)}"
 
 
 def date_of(ts: object) -> str:
@@ -153,7 +161,7 @@ def date_of(ts: object) -> str:
 def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Config, show_all: bool,
               limit: int, mdir: str, ldir: str) -> list[dict]:
     """The first ``limit`` hits, each with its ``state`` and ``mark`` as ``lh memory show`` tags it
-    (memory/held.py's ``States``: '' when shown as it is); superseded, merged and deprecated ones only
+    (memory/held_review.py's ``States``: '' when shown as it is); superseded, merged and deprecated ones only
     with ``show_all``. Only the hits looked at until ``limit`` are kept are read. ``mdir``: the
     project's memory folder, whose kept verdicts the learnings' states use, as show's do."""
     from lazy_harness.memory import state
@@ -162,6 +170,8 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
     seen = Seen(mdir, ldir)
     out = []
     for c in hits:
+        if c["kind"] == "learning":
+            seen.as_digest_lists(c)
         now = seen.state_of(c, cross)
         if now[0] in (state.SUPERSEDED, state.MERGED, state.DEPRECATED) and not show_all:
             continue
@@ -174,7 +184,7 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
 
 
 class Seen:
-    """What the labels of one search read, each once: ``held.States`` per memory folder (the states
+    """What the labels of one search read, each once: ``held_review.States`` per memory folder (the states
     ``lh memory show``, ``held`` and the page give), the handoff log's forgotten items and the lines of
     the decisions and failures files."""
 
@@ -183,6 +193,24 @@ class Seen:
         self.states: dict[str, States] = {}
         self.items: dict[str, tuple[dict, set[str]]] = {}
         self.rows: dict[str, list[bytes]] = {}
+        self.slugs: dict[str, list[str]] | None = None
+
+    def as_digest_lists(self, hit: dict) -> None:
+        """A learning hit as the SessionStart digest lists it: the newest of the files of its id (one hit,
+        ``rank``) among those of its name (``<day>-<slug>.md``) on any day, with ``also_in``: the others,
+        the same learning written on another day (two machines, brought together by ``lh sync``)."""
+        from lazy_harness.memory import files, frontmatter, ids
+
+        if self.slugs is None:  # why: only the files of a hit's name are opened; listing the folders costs little
+            self.slugs = {}
+            for path in files.recent_learning_files(self.ldir, 10**9):  # newest first, as SessionStart reads them
+                self.slugs.setdefault(os.path.basename(path)[11:], []).append(path)
+        heads = [{**frontmatter.read_frontmatter_values(p, ("id", "title", "origin", "created")), "path": p}
+                 for p in self.slugs.get(os.path.basename(hit["file"])[11:], [])]
+        same = [h for h in heads if ids.of_learning(h, path=h["path"]) == hit["id"]]
+        if len(same) > 1 and hit["file"] in {h["path"] for h in same}:
+            first, *others = same
+            hit.update(file=first["path"], ts=first.get("created") or hit["ts"], also_in=[h["path"] for h in others])
 
     def state_of(self, hit: dict, cross: str) -> tuple[str, str]:
         """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
@@ -211,10 +239,10 @@ class Seen:
         return states.record(hit["kind"], hit["id"], rec)
 
     def of(self, folder: str) -> States:
-        from lazy_harness.memory import held
+        from lazy_harness.memory import held_review
 
         if folder not in self.states:
-            self.states[folder] = held.States(folder, self.ldir)
+            self.states[folder] = held_review.States(folder, self.ldir)
         return self.states[folder]
 
     def items_in(self, folder: str) -> tuple[dict, set[str]]:

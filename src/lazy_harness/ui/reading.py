@@ -193,30 +193,30 @@ def entries(p: Project, kind: str) -> list[dict]:
     return out[::-1]
 
 
-def _read_learning(path: str) -> tuple[dict, str, str, object] | None:
-    """(head, the text the hold check reads, the check's verdict on it: '' when it passes, what makes
-    two files one learning: ``by_hand.learning_text``) of a learning file; None when unreadable. why
+def _read_learning(path: str) -> tuple[dict, str, str] | None:
+    """(head, the text the hold check reads, the check's verdict on it: '' when it passes) of a
+    learning file; None when unreadable. why
     the verdict here: kept with the head while the file is unchanged, the check (about 0.1 ms a
     learning) runs once per file, not at every page load."""
-    from lazy_harness.memory import by_hand, held, trust
+    from lazy_harness.memory import held, trust
 
     head = heads.read_head(path)
     if head is None:
         return None
     text = held.learning_text(path)[1]
-    return head, text, (trust.reason(text) or "") if text else "", by_hand.learning_text(path)
+    return head, text, (trust.reason(text) or "") if text else ""
 
 
 def _learning_state(meta: dict, text: str, verdict: str, cross: str) -> tuple[str, str]:
-    """``held.learning_state(meta, text, cross)``, as ``lh memory show`` and "Held for approval" work it
+    """``held_review.learning_state(meta, text, cross)``, as ``lh memory show`` and "Held for approval" work it
     out (the frontmatter, then the hold check), without running the check again on a text whose kept
     verdict passes: for such a text that function gives the frontmatter's state, but for a held or
     waiting one that claims an approval."""
-    from lazy_harness.memory import held, state
+    from lazy_harness.memory import held_review, state
 
     now = state.of_learning(meta, cross, text)
     if verdict or (now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta)):
-        return held.learning_state(meta, text, cross)
+        return held_review.learning_state(meta, text, cross)
     return now
 
 
@@ -225,30 +225,32 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (how its state
     keeps it from this project's sessions: memory/state.py, with the hold check, as ``lh memory show``
     tags it). Each file is read once while it is unchanged: its head and the check's verdict are kept.
-    A file copied by hand (its id, title and body those of a newer file) is that learning, listed once
-    as ``lh memory show`` lists it; a copy whose text differs is listed too."""
+    One learning in two files (one id and title: written on two days, or copied by hand) is listed
+    once, by its newest file, with ``also_in`` naming the others, as ``lh memory show`` lists it and
+    SessionStart shows it (``learnings.once_each``)."""
     from lazy_harness.memory import state
 
+    found: list[dict] = []
+    texts: dict[str, tuple[str, str]] = {}
+    for path in files.recent_learning_files(p.learnings_dir, 10**9):
+        read = _parsed(path, _read_learning)
+        if read is None:
+            continue
+        head, text, verdict = read
+        meta = dict(head, path=path)
+        meta["id"] = ids.of_learning(meta, path=path)
+        texts[path] = (text, verdict)
+        found.append(meta)
     own: list[dict] = []
     general: list[dict] = []
-    seen: set[tuple[str, object]] = set()
     owned = aliases.owned(p.memory_dir)  # earlier keys of the project and adopted learnings (ADR 0035)
-    for path in files.recent_learning_files(p.learnings_dir, 10**9):
-        found = _parsed(path, _read_learning)
-        if found is None:
-            continue
-        head, text, verdict, same = found
-        meta = dict(head)
-        meta["id"] = ids.of_learning(meta, path=path)
-        if (meta["id"], same) in seen:
-            continue
-        seen.add((meta["id"], same))
+    for meta in heads.once_each(found):
         mine = owned.lists(meta, p.name)
         if not mine and str(meta.get("scope") or "").strip().lower() == "project":
             continue
-        day = os.path.basename(path)[:10]
+        day = os.path.basename(meta["path"])[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
-        meta["left_out"] = state.label(_learning_state(meta, text, verdict, cross), mine) or None
+        meta["left_out"] = state.label(_learning_state(meta, *texts[meta["path"]], cross), mine) or None
         (own if mine else general).append(meta)
     return own, general
 
@@ -276,7 +278,7 @@ def _stamps(folder: str, names: list[str] | None = None) -> tuple:
 
 
 def _held_inputs(p: Project) -> tuple:
-    """What ``held.listing`` reads, by each file's stamp: the memory folder's files (entries, marks,
+    """What ``held_review.listing`` reads, by each file's stamp: the memory folder's files (entries, marks,
     the handoff log), every learning file and the approval key and adoption record."""
     from lazy_harness.memory import approval
 
@@ -287,11 +289,11 @@ def _held_inputs(p: Project) -> tuple:
 
 
 def held(p: Project, cross: str) -> list[dict]:
-    """``held.listing`` of the project (what ``lh memory held`` lists), kept while no file it reads
+    """``held_review.listing`` of the project (what ``lh memory held`` lists), kept while no file it reads
     changed. why: it runs the hold check on every learning (about 0.6 s at 3,000 learnings) and reads
     every decision and failure; a page reload on an unchanged store then costs one stat per file. The
     stamps are taken before the listing: a file changed while it ran is read again at the next load."""
-    from lazy_harness.memory import held as holding
+    from lazy_harness.memory import held_review
 
     where = (p.memory_dir, p.learnings_dir, cross)
     inputs = _held_inputs(p)
@@ -299,7 +301,7 @@ def held(p: Project, cross: str) -> list[dict]:
         hit = _HELD.get(where)
     if hit is not None and hit[0] == inputs:
         return list(hit[1])
-    found = holding.listing(p.memory_dir, p.learnings_dir, cross)
+    found = held_review.listing(p.memory_dir, p.learnings_dir, cross)
     with _PARSED_LOCK:
         _HELD[where] = (inputs, found)
     return list(found)

@@ -5,6 +5,7 @@ A new section is one function and one line in :data:`SECTIONS` (anchor, title, f
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
@@ -149,7 +150,11 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
         head = (f'<span class="meta">{esc(item["day"])}</span> '
                 f'{text(item.get("title"))}{origin}')
         excerpt = str(item.get("learning") or "")[:400]
-        return item["id"], head, f'<p class="detail" dir="auto">{esc(excerpt)}</p>' if excerpt else ""
+        body = f'<p class="detail" dir="auto">{esc(excerpt)}</p>' if excerpt else ""
+        if item.get("also_in"):  # one learning in two files: merge them, or delete all but one
+            body += (f'<p class="meta">also in {esc(", ".join(os.path.basename(p) for p in item["also_in"]))} '
+                     '(one learning in two files: merge them, or delete all but one)</p>')
+        return item["id"], head, body
 
     return _listing(v, "learnings", items, row, "Forget this learning?", f"No {what}.")
 
@@ -240,10 +245,11 @@ def queue_section(v: View) -> str:
 
 
 def spend_section(v: View) -> str:
-    from lazy_harness.cost import budget
+    from lazy_harness.cost import budget, paused
 
     days = reading.spend(v.env, v.now)
-    verdict = budget.check(v.cfg, v.env, v.now)
+    # why not budget.check alone: a cap nearly reached pauses too, as the worker's notice says (lh cost)
+    verdict = paused.pause(v.cfg, v.now, env=v.env)
     top = max((d[1] for d in days), default=0.0) or 1.0
     width, height, gap = 24, 80, 6
     bars = []
@@ -293,7 +299,7 @@ def held_section(v: View) -> str:
     other projects (ADR 0032). Approve releases one, forget drops it."""
     from lazy_harness.memory import approval, state
 
-    found = reading.held(v.project, state.policy(v.cfg))  # held.listing, kept while the store is unchanged
+    found = reading.held(v.project, state.policy(v.cfg))  # held_review.listing, kept while the store is unchanged
     if not found:
         return _empty("Nothing held for approval.")
     cut = None if v.everything else LIMIT

@@ -124,7 +124,7 @@ def check_texts(texts: list[str], model: Model | None = None) -> list[str | None
 
 
 def scan(written: list[tuple], skip: set[str]) -> list[tuple[str, str, str, str]]:
-    """``(kind, id, learning path or '', reason)`` of each entry a persist wrote (``held.written_records``:
+    """``(kind, id, learning path or '', reason)`` of each entry a persist wrote (``held_written.written_records``:
     kind, id, path, the record the rules read, its kind) that the rules did not hold (``skip``) and the
     learned check holds."""
     from lazy_harness.memory import trust

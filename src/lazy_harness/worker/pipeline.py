@@ -132,12 +132,12 @@ def owed_checks(plan: Plan, report: Report, over: list, dirs: tuple[str, str], m
     """What the checks after a persist read (worker/owed.py): the entries it wrote, their texts, and
     those of them past the answer's cap; plain data, so a worker killed before the checks ran leaves
     them to the next one."""
-    from lazy_harness.memory import held
+    from lazy_harness.memory import held_written
 
     return {"memory_dir": dirs[0], "learnings_dir": dirs[1], "meta": meta,
-            "written": [list(w) for w in held.written_records(plan, report)],
-            "texts": [list(t) for t in held.written_texts(plan, report)],
-            "over": [list(f) for f in held.scan_over_cap(plan, report, over)] if over else []}
+            "written": [list(w) for w in held_written.written_records(plan, report)],
+            "texts": [list(t) for t in held_written.written_texts(plan, report)],
+            "over": [list(f) for f in held_written.scan_over_cap(plan, report, over)] if over else []}
 
 
 def run_checks(owed: dict, cfg: Config, env: Env | None, now: float, sleep: Sleep, log: Log) -> int:
@@ -567,12 +567,12 @@ def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: 
 
 def prepare_listing(memory_dir: str, learnings_dir: str, log: Log) -> None:
     """Work out the hold check's verdicts that the views of every entry keep (``lh memory held``, ``lh
-    status``, ``show``, the page: memory/held.py ``States``), so none of them checks every entry
+    status``, ``show``, the page: memory/held_review.py ``States``), so none of them checks every entry
     itself: after an upgrade that changed the rules, about 1 ms an entry (11 s at 9,000 entries)."""
     try:  # why: a cache only, and a failure here must never fail the task
-        from lazy_harness.memory import held
+        from lazy_harness.memory import held_review
 
-        held.listing(memory_dir, learnings_dir)
+        held_review.listing(memory_dir, learnings_dir)
     except Exception as exc:
         log(f"held listing not prepared: {type(exc).__name__}: {exc}")
 

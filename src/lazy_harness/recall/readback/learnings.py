@@ -193,7 +193,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     only for the :func:`contenders`). ``cross``: the ``[trust] cross_projects`` policy (memory/state.py)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for rank_key, h in _coarse(_once(heads), project, n, key, legacy, cross):
+    for rank_key, h in _coarse(once(heads), project, n, key, legacy, cross):
         tags = h.get("tags")
         text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
                                          + (tags if isinstance(tags, list) else [tags])) if x)
@@ -204,7 +204,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     return [h for _, h in ranked][:n]
 
 
-def _once(heads: list[dict]) -> list[dict]:
+def once(heads: list[dict]) -> list[dict]:
     """``heads`` less those whose id and title (normalised, as ``held.copy_text``) an earlier one has: a
     file a person copied, or the same learning written on two days (two machines, brought together by
     ``lh sync``), is one learning; the newest file, listed first, stands for it.
@@ -217,6 +217,18 @@ def _once(heads: list[dict]) -> list[dict]:
     for h in heads:
         first.setdefault((learning_id(h), normalise(h.get("title") or "")), h)
     return list(first.values())
+
+
+def once_each(heads: list[dict]) -> list[dict]:
+    """:func:`once` for the views that list learnings (``lh memory show``, the page): each kept head with
+    ``also_in``, the paths of the files it stands for, so a person can merge them or delete all but one."""
+    by_id: dict[str, list[dict]] = {}
+    for h in heads:
+        by_id.setdefault(learning_id(h), []).append(h)
+    kept = once(heads)
+    for k in kept:
+        k["also_in"] = [h["path"] for h in by_id[learning_id(k)] if h is not k and once([k, h]) == [k]]
+    return kept
 
 
 def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,

@@ -1,0 +1,364 @@
+"""``lh memory show``: a project's memory as the next session sees it (the very text the
+SessionStart hook would give: same config, same builder), then everything in it, section by section
+(handoff, decisions, failures, learnings), or with ``--prompt`` what one typed prompt gets, and why.
+Every entry is printed with its id (``d-``, ``f-``, ``l-``, ``h-``); a line written before ids existed
+shows the id derived from its content. Also :func:`echo` and :func:`setting`, which every reading
+command of ``lh memory`` (cli/memory.py) prints and finds a project's memory with.
+
+Not the hot path: this reads every record and every learning.
+
+Memory files are edited by hand and merged in by ``lh sync``: whatever they hold is printed through
+``logfile.terminal_safe`` (an escape sequence is shown as ``\\u001b...``, not run by the terminal);
+the files themselves are left as they are.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import click
+
+from lazy_harness import paths
+from lazy_harness.cli.options import project_option
+from lazy_harness.logfile import one_line, terminal_safe
+from lazy_harness.memory import files, frontmatter, handoff, ids
+from lazy_harness.memory.fence import date_of, local_time
+from lazy_harness.project_identity import project_name
+from lazy_harness.recall import search as search_core
+from lazy_harness.recall.readback import digest as recall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.aliases import Owned
+    from lazy_harness.memory.held_review import States
+
+FULL = 2000  # characters of one field in the full lists
+
+
+def echo(text: str, keep: str = "\t", err: bool = False) -> None:
+    """``click.echo`` of text that may come from a memory file: terminal-safe (a newline only when in ``keep``)."""
+    click.echo(terminal_safe(text, keep), err=err)
+
+
+def _entries(path: str) -> list[dict]:
+    """The decisions or failures of a JSONL file as every view reads them (``files.read_entries``: a
+    damaged line salvaged as SessionStart salvages it, under the id it shows there); a file that is
+    there and cannot be read is said on stderr."""
+    try:
+        with open(path, "rb"):
+            pass
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        echo(f"lh: cannot read {path}: {exc.strerror or exc}", err=True)
+        return []
+    return files.read_entries(path)
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None = None) -> list[dict]:
+    """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
+    ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted). ``damaged``
+    receives ``<file>:<line>: <why>`` of each learning whose quote left open swallowed its keys
+    (``frontmatter.open_quote``): whose it is cannot be read, so it is listed in no project."""
+    out = []
+    for path in files.recent_learning_files(ldir, 10**9):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            continue
+        damage: list[tuple[int, str]] = []
+        meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
+        if damage:
+            if damaged is not None:
+                damaged.append(f"{path}:{damage[0][0]}: {damage[0][1]}: {frontmatter.QUOTE_LEFT_OPEN}")
+            continue
+        meta["id"] = ids.of_learning(meta, path=path)
+        if not owned.lists(meta, origin):
+            continue
+        day = os.path.basename(path)[:10]
+        meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
+        out.append(meta)
+    from lazy_harness.recall.readback import learnings
+
+    return learnings.once_each(out)  # why its rule, not a copy: show lists what SessionStart shows
+
+
+def setting(project: str | None) -> tuple[str, Config, str, str]:
+    """(folder, config, memory folder, learnings folder); old files in Claude Code's folder are moved first."""
+    return search_core.place(project, os.environ, echo)
+
+
+SECTIONS = ("context", "handoff", "decisions", "failures", "learnings")  # in the order show prints them
+LIMIT = 50  # entries per section show prints unless --limit or --all says otherwise
+
+
+@click.command()
+@project_option()
+@click.option("--prompt", "prompt", help="Show what this typed prompt would get, and why: as a new session's "
+              "first prompt, or with --session as that session's next one.")
+@click.option("--session", "session", metavar="ID", help="With --prompt: the running session whose next prompt "
+              "it is (what it was shown, its own entries left out), as the prompt hook reads it; its whole id "
+              "or a unique prefix, such as the 8 characters memory labels print.")
+@click.option("--history", is_flag=True, help="Also list closed handoff items: when, by which session, why.")
+@click.option("--section", "sections", type=click.Choice(SECTIONS), multiple=True,
+              help="Only this section (repeatable): context (what the next session receives), handoff, "
+              "decisions, failures, learnings.")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N",
+              help=f"At most N entries per section, the newest (default {LIMIT}; 0: all).")
+@click.option("--all", "show_all", is_flag=True, help="Every entry of every section (--limit 0).")
+def show(project: str | None, prompt: str | None, session: str | None, history: bool, sections: tuple[str, ...],
+         limit: int | None, show_all: bool) -> None:
+    """What the next session receives, then what is in memory, at most 50 entries per section unless
+    --limit or --all says otherwise (or, with --prompt, what a prompt gets)."""
+    listing = [opt for opt, given in (("--section", sections), ("--limit", limit is not None), ("--all", show_all))
+               if given]
+    if prompt is not None and listing:
+        raise click.UsageError(f"--prompt goes without {listing[0]} (it prints one prompt's candidates)")
+    if show_all and limit is not None:
+        raise click.UsageError("--all goes without --limit (--all is --limit 0)")
+    cwd, cfg, mdir, ldir = setting(project)
+    if prompt is not None:
+        _show_prompt(prompt, cwd, cfg, session)
+        return
+    if session is not None:
+        raise click.UsageError("--session goes with --prompt")
+    picked = set(sections or SECTIONS)
+    cut = 0 if show_all else LIMIT if limit is None else limit
+    name = project_name(cwd)
+    now = time.time()
+    if "context" in picked:
+        _show_context(cwd, cfg, mdir, name, now)
+        if picked == {"context"}:
+            return
+        click.echo()
+        echo(f"==== everything in the memory of {name} ====")
+    if "handoff" in picked:
+        _show_handoff(mdir, ldir, cfg, now, history, cut)
+    _show_entries(mdir, ldir, name, cfg, picked, cut)
+
+
+def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float) -> None:
+    """The very text the SessionStart hook would give (same config, same builder)."""
+    if not cfg["context"]["enabled"]:
+        echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
+        return
+    text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=_trouble)
+    echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
+         keep="\n\t")
+
+
+def _trouble() -> tuple[int, str | None]:
+    """What the read-back asks of the queue, as SessionStart asks it (``queue.distill_trouble``)."""
+    from lazy_harness import queue
+
+    return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
+
+
+def _newest(items: list, cut: int, oldest_first: bool) -> list:
+    """The newest ``cut`` of ``items``, in the order they are listed in (``cut`` 0: all of them)."""
+    if not cut or len(items) <= cut:
+        return items
+    return items[-cut:] if oldest_first else items[:cut]
+
+
+def _more(section: str, total: int, shown: int) -> None:
+    """The last line of a section cut short: how many entries it did not print and how to see them."""
+    if total > shown:
+        echo(f"  ... and {total - shown} more (lh memory show --all, or --section {section} --limit {total})")
+
+
+def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, cut: int) -> None:
+    """Open handoff items (oldest first), each tagged with its state as a decision is (a held one:
+    ``[held: ...]``), forgotten ones and with ``history`` closed ones (newest first)."""
+    state = _handoff_state(mdir)
+    stale_days = cfg["handoff"]["stale_days"]
+    opened = handoff.open_items(state)
+    echo(f"Open handoff items ({len(opened)}, {os.path.join(mdir, files.HANDOFF)}):")
+    shown = _newest(opened, cut, oldest_first=True)
+    tags = _item_tags(mdir, ldir, shown)
+    for item in shown:
+        tag = tags[item["id"]]
+        echo("  " + recall.handoff_line(item, now, stale_days, FULL) + (f"  [{tag}]" if tag else ""))
+    _more("handoff", len(opened), len(shown))
+    forgotten = handoff.forgotten_items(state)
+    if forgotten:  # why: tagged as a forgotten decision is, so the person finds what lh memory undo brings back
+        echo(f"Forgotten handoff items ({len(forgotten)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
+        shown = _newest(forgotten, cut, oldest_first=False)
+        for item in shown:
+            echo(f"  {item['id']}  {_date(item.get('opened'))}  {one_line(item['text'], FULL)}  [forgotten]")
+        _more("handoff", len(forgotten), len(shown))
+    if history:
+        closed = handoff.closed_items(state)
+        echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
+        shown = _newest(closed, cut, oldest_first=False)
+        for item in shown:
+            echo(f"  - [{item['id']}] {one_line(item['text'], FULL)} (closed "
+                 f"{_minute(item['closed'], '')} {handoff.by_whom(item['closed_by'])}"
+                 f"{handoff.why_closed(item.get('reason'))}; opened {_minute(item['opened'], '?')} "
+                 f"{handoff.by_whom(item['opened_by'])})")
+        _more("handoff", len(closed), len(shown))
+
+
+def _item_tags(mdir: str, ldir: str, items: list) -> dict[str, str]:
+    """``{id: tag}`` of open items, '' when shown as they are: their state as ``_show_entries`` works
+    out a decision's (held_review.States: the same in lh memory held, search and the page)."""
+    from lazy_harness.memory import held_review, state
+
+    if not items:
+        return {}
+    states = held_review.States(mdir, ldir)
+    tags = {i["id"]: state.label(states.record("handoff", i["id"], {"text": str(i.get("text") or "")}))
+            for i in items}
+    states.save()
+    return tags
+
+
+def _handoff_state(mdir: str) -> dict:
+    """The handoff items as every reader sees them (``handoff.load``); a file of it that is there and
+    cannot be read (handoff.jsonl a folder) is said on stderr in one line, and no item is listed."""
+    try:
+        state, _ = handoff.load(mdir)
+    except OSError as exc:
+        echo(f"lh: cannot read {exc.filename or os.path.join(mdir, handoff.STATE)}: {exc.strerror or exc}",
+             err=True)
+        return {}
+    return state
+
+
+def _say_skipped(path: str) -> None:
+    """One line on stderr when lines of ``path`` are in no view (not JSON, no summary): a hand edit
+    that lost a quote made an entry vanish from the listing without a word."""
+    from lazy_harness.memory import damage
+
+    found = damage.check_file(path)
+    if found.skipped:
+        echo(f"lh: {found.summary()}: not listed above; lh memory check names every damaged line", err=True)
+
+
+def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str], cut: int) -> None:
+    """Decisions, failures and this project's learnings (those ``picked``, the newest ``cut`` of each),
+    each tagged with its state (memory/state.py, with the hold check at read time: held_review.States,
+    the same in lh memory held, search and the page)."""
+    from lazy_harness.memory import held_review, state
+
+    if not picked & {"decisions", "failures", "learnings"}:
+        return
+    states = held_review.States(mdir, ldir)
+    for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
+                                 ("Failures", files.FAILURES, "prevention")):
+        if title.lower() not in picked:
+            continue
+        path = os.path.join(mdir, fname)
+        records = files.without_copies([rec for rec in _entries(path) if recall.is_entry(rec)])
+        echo(f"{title} ({len(records)}, {path}):")
+        shown = _newest(records, cut, oldest_first=True)
+        for rec in shown:
+            extra = one_line(rec.get(detail), FULL)
+            eid = ids.of_record(rec, "failure" if fname == files.FAILURES else "decision")
+            tag = state.label(states.record("failure" if fname == files.FAILURES else "decision", eid, rec))
+            echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
+                 + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
+        _more(title.lower(), len(records), len(shown))
+        _say_skipped(path)
+    if "learnings" in picked:
+        _show_learnings(ldir, name, mdir, cfg, states, cut)
+    states.save()
+
+
+def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States, cut: int) -> None:
+    """This project's learnings, newest first (the newest ``cut``), each tagged with its state."""
+    from lazy_harness.memory import aliases, held, state
+
+    damaged: list[str] = []
+    own = _learnings(ldir, name, aliases.owned(mdir), damaged)
+    echo(f"Learnings from {name} ({len(own)}, {ldir}):")
+    cross = state.policy(cfg)
+    shown = _newest(own, cut, oldest_first=False)
+    for learning in shown:
+        now = states.learning(learning, held.check_text(learning, learning["body"]), cross)
+        # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
+        tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
+        echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
+             f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
+        if learning["also_in"]:
+            also = [os.path.relpath(p, os.path.dirname(ldir)) for p in learning["also_in"]]
+            echo(f"      {search_core.second(also)} (merge them into one, or delete all but one)")
+    _more("learnings", len(own), len(shown))
+    for where in damaged:  # why: as a damaged decision line is named (_say_skipped), not left out without a word
+        echo(f"lh: {where}: not listed above (whose it is cannot be read); lh memory check names every damaged "
+             "learning", err=True)
+
+
+def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:
+    """``session``: a whole session id or a unique prefix of one this machine knows (its recall state,
+    or its transcript); else one line on stderr and exit 2."""
+    from lazy_harness.atomic import held
+    from lazy_harness.cli import sessions
+    from lazy_harness.recall.index import writer
+    from lazy_harness.recall.prompt import explain
+    from lazy_harness.recall.prompt import recall as recall_prompt
+
+    transcript = capped = ""
+    if session is not None:
+        session, wrong = sessions.resolve(session, os.environ)
+        if wrong:
+            echo(f"lh: --session: {wrong}", err=True)
+            click.get_current_context().exit(2)
+        transcript = next(iter(sessions.match_sessions(session, os.environ)), "")
+    if transcript and sessions.is_rollout(transcript):  # why: the prompt hook cuts a Codex session's budget
+        cfg, capped = recall_prompt.codex_budget(cfg)
+    path = paths.recall_index_file()
+    if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
+        echo(f"(the search index is being written by another process, {writer.indexed_so_far(path)} entries so "
+             "far: what it holds now is searched)")
+    started: frozenset[str] = frozenset()
+    if session is None and cfg["context"]["enabled"]:
+        # why: SessionStart runs first and records as shown what its digest printed: each section's ids
+        # as far as the budget took them (hooks/session_start.py remember_shown)
+        text, stats = recall.digest(cwd, cfg, os.environ, time.time(), "startup", trouble=_trouble)
+        if text:
+            started = frozenset(i for ids in recall.printed_ids(stats).values() for i in ids)
+    said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
+                          started=started)
+    echo(said["for"])
+    if capped:
+        echo(capped.strip())
+    if said.get("indexed"):  # why: the hook only reads the index; this brought it up to date first
+        echo(f"(the index was behind the files: {said['indexed']} entries indexed now; prompts before this one "
+             "were answered from the old index)")
+    if "nothing" in said:
+        echo(said["nothing"])
+        return
+    echo(said["text"] if said["text"] else f"This prompt receives nothing: {said['none']}.", keep="\n\t")
+    click.echo()
+    echo(said["why"])
+    for c in said["ranked"]:
+        mark = verdict(c)
+        sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
+        echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
+             f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+        if c.get("why"):
+            echo(f"      {'in' if c['passes'] else 'out'}: {one_line(c['why'], 200)}")
+
+
+def verdict(c: dict) -> str:
+    """The first column of a "why" line: pass, held (the hold check), wait (another project's learning
+    waiting for approval), or blank (missed the bar)."""
+    return "pass" if c["passes"] else "held" if c.get("held") else "wait" if c.get("waiting") else "    "
+
+
+def _date(ts: object) -> str:
+    """The day of a stored time in the reader's time zone (``fence.local_time``), else as written."""
+    return date_of(ts, files.iso_epoch(ts)) or search_core.date_of(ts)
+
+
+def _minute(ts: object, missing: str) -> str:
+    """The minute of a stored time in the reader's time zone, else as written (``missing`` when none)."""
+    return local_time(files.iso_epoch(ts), minutes=True) or str(ts or missing)[:16].replace("T", " ")

@@ -1,0 +1,101 @@
+"""What a persist just wrote, as the worker's checks after it read it (worker/pipeline.py ``owed_checks``):
+each entry's text for the model check, its record for the learned check, and what it wrote past an
+answer's per-session cap, to hold (memory/held.py ``hold``)."""
+
+from __future__ import annotations
+
+from lazy_harness import jsonload
+from lazy_harness.memory import ids, trust
+from lazy_harness.memory.held import learning_approved, learning_text
+
+TYPE_CHECKING = False  # why: not typing's, as memory/held.py
+if TYPE_CHECKING:
+    from lazy_harness.memory.apply import Report
+    from lazy_harness.memory.plan import Plan
+
+
+def written_texts(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
+    """``(kind, id, learning path or '', the text the check reads)`` of each entry a persist just wrote
+    (the rules read them in the worker's hold step, ``pipeline._hold``): what the worker's model check
+    (worker/model_check.py) judges."""
+    out = []
+    for kind, eid, path, checked, _ in _written(plan, report):
+        if kind in ("decision", "failure"):
+            text = trust.text_of(checked, kind)
+        else:
+            text = str(checked.get("learning") if kind == "learning" else checked.get("text") or "")
+        out.append((kind, eid, path, text))
+    return out
+
+
+def written_records(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
+    """``(kind, id, learning path or '', the record the rules read, its kind)`` of each entry a persist
+    just wrote: what the learned check (worker/learned_check.py) reads beside the rules."""
+    return _written(plan, report)
+
+
+def _appended(plan: Plan) -> list[tuple[str, dict]]:
+    """(kind, record) of each decision or failure line a persist's plan appends."""
+    out = []
+    for a in plan.actions:
+        if a.kind == "append":
+            try:
+                rec = jsonload.loads(a.payload[1])
+            except ValueError:
+                continue
+            kind = str(rec.get("type"))
+            if kind in ("decision", "failure"):
+                out.append((kind, rec))
+    return out
+
+
+def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
+    # (kind, id, file, what is checked, its kind)
+    found = [(kind, ids.of_record(rec, kind), "", rec, kind) for kind, rec in _appended(plan)]
+    for path in report.created:
+        meta, text = learning_text(path)
+        if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta, text, path):
+            found.append(("learning", ids.of_learning(meta, path=path), path, {"learning": text}, "learning"))
+    return found + _opened_items(plan)
+
+
+def _opened_items(plan: Plan) -> list[tuple[str, str, str, dict, str]]:
+    """The open items this persist opened: new ones, and ones closed before that it opened again. An
+    item kept open from an earlier session is not one: it was checked when it was opened (or is owed
+    that check, worker/owed.py), and judging it again made every distillation that wrote nothing new
+    pay for a model check. Read after the persist wrote: an item counts when the record that opened
+    its present span (``opened_by``, ``opened_task``) is this session's and this task's."""
+    if not (plan.handoff or ([], []))[0]:
+        return []
+    from lazy_harness.memory import handoff
+    from lazy_harness.memory.sanitize import one_line
+
+    # why the session too: a task named no id is distilled as "-" (worker/pipeline.py), so the id
+    # alone may be another session's; the records keep both as one_line leaves them
+    sid, tid = one_line(plan.meta.get("session_id")), one_line(plan.meta.get("task_id"))
+    out = []
+    for item in handoff.open_for_reading(plan.memory_dir):
+        if item.get("opened_by") == sid and item.get("opened_task") == tid:
+            text = " ".join(str(item.get("text") or "").split())
+            out.append(("handoff", item["id"], "", {"text": text}, "handoff"))
+    return out
+
+
+OVER_CAP = "past the per-session cap"
+
+
+def scan_over_cap(plan: Plan, report: Report, over: list[list]) -> list[tuple[str, str, str, str]]:
+    """What a persist wrote of ``over`` (``[section, item]`` pairs past an answer's cap, worker/answer.py):
+    the lines it appended and the learnings it created with those summaries and titles, to hold. An
+    item already recorded is not held: its entry is the earlier one."""
+    from lazy_harness.memory.sanitize import normalise
+
+    wanted = {normalise(str(item.get("title" if section == "learnings" else "summary") or ""))
+              for section, item in over}
+    out = [(kind, ids.of_record(rec, kind), "", OVER_CAP) for kind, rec in _appended(plan)
+           if normalise(str(rec.get("summary") or "")) in wanted]
+    for path in report.created:
+        meta, _ = learning_text(path)
+        if meta and normalise(str(meta.get("title") or "")) in wanted:
+            out.append(("learning", ids.of_learning(meta, path=path), path, OVER_CAP))
+    return out
