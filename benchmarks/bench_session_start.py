@@ -20,8 +20,11 @@ start (in turns first and second), which joins the baseline:
   after a distillation  before each run, what the worker writes for a session (2 decisions, a failure,
                         a learning) is appended, indexed, and the worker's ``prepare_next_start`` runs
                         (untimed, as the worker does): the start that follows every session
-  after a sync pull     the same entries written and indexed without it (a pull, or a hand edit):
-                        the start works out the hold check's verdicts on them itself
+  after a sync pull     the same entries written and indexed, then the round's step after a merge
+                        (``sync.rounds.hold_merged``: the hold check on what came in, whose verdicts
+                        it keeps for the next start), without the worker's preparation
+  after a hand edit     the same entries written and indexed only: the start works out the hold
+                        check's verdicts on them itself (its first use of the rules and the redactor)
 
     python benchmarks/bench_session_start.py [--runs 21] [--check]
 
@@ -114,12 +117,15 @@ def silent(proc) -> None:
 
 AFTER_WORKER = "large: after a distillation"
 AFTER_PULL = "large: after a sync pull"
+AFTER_EDIT = "large: after a hand edit"
 
 
 def after_new_entries(cases: list[Case], times: dict, cpu: dict, env: dict, runs: int, now: float) -> None:
     """The two cases that follow new entries (see the docstring), each run beside a bare start."""
     from lazy_harness import config
+    from lazy_harness.memory import ids
     from lazy_harness.recall.index import writer
+    from lazy_harness.sync import rounds
     from lazy_harness.worker import pipeline
 
     bare, large = cases[0], cases[3]
@@ -127,24 +133,32 @@ def after_new_entries(cases: list[Case], times: dict, cpu: dict, env: dict, runs
     mem, ldir = paths.memory_dir(project, env), paths.learnings_dir(None, env)
     cfg = config.load(env)
     w = rm.Writer(seed=77)
-    for name in (AFTER_WORKER, AFTER_PULL):
+    cases_after = (AFTER_WORKER, AFTER_PULL, AFTER_EDIT)
+    for name in cases_after:
         times[name], cpu[name] = [], []
     for r in range(runs):
-        for name in (AFTER_WORKER, AFTER_PULL):
-            when = now + 60 * (2 * r + (name == AFTER_PULL))
+        for k, name in enumerate(cases_after):
+            when = now + 60 * (len(cases_after) * r + k)
             summary = w.sentence(7, 14)
-            ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
-                ms.decision(when + i, summary if i else w.sentence(7, 14), w.sentence(15, 30), project="large-project",
-                            tags=w.tags(), cues=w.cues()) for i in range(2)])
-            ms.write_jsonl(os.path.join(mem, files.FAILURES), [
-                ms.failure(when, w.sentence(7, 14), w.sentence(12, 24), project="large-project", tags=w.tags(),
-                           cues=w.cues())])
-            slug = f"new-{r}-{'worker' if name == AFTER_WORKER else 'pull'}"
-            ms.write_learning(ldir, w.sentence(6, 12), "large-project", when, learning=w.sentence(25, 60),
-                              slug=slug, fast=True, tags=w.tags(), cues=w.cues(), scope="project")
+            decisions = [ms.decision(when + i, summary if i else w.sentence(7, 14), w.sentence(15, 30),
+                                     project="large-project", tags=w.tags(), cues=w.cues()) for i in range(2)]
+            failures = [ms.failure(when, w.sentence(7, 14), w.sentence(12, 24), project="large-project",
+                                   tags=w.tags(), cues=w.cues())]
+            ms.write_jsonl(os.path.join(mem, files.DECISIONS), decisions)
+            ms.write_jsonl(os.path.join(mem, files.FAILURES), failures)
+            slug = f"new-{r}-{name.rsplit(' ', 1)[-1]}"
+            learning = ms.write_learning(ldir, w.sentence(6, 12), "large-project", when, learning=w.sentence(25, 60),
+                                         slug=slug, fast=True, tags=w.tags(), cues=w.cues(), scope="project")
             writer.update(paths.recall_index_file(env), [mem], ldir)
             if name == AFTER_WORKER:
                 pipeline.prepare_next_start(project, cfg, env, when, lambda m: sys.exit(f"worker: {m}"))
+            elif name == AFTER_PULL:
+                data = paths.data_dir(env)
+                changed = [os.path.relpath(p, data) for p in (os.path.join(mem, files.DECISIONS),
+                                                              os.path.join(mem, files.FAILURES), learning)]
+                incoming = {ids.of_record(d, "decision") for d in decisions} | {ids.of_record(f, "failure")
+                                                                                for f in failures}
+                rounds.hold_merged(data, changed, cfg, env, when, incoming)
             case = Case(name, large.argv, large.stdin, env, check=shows(summary))
             for each in (case, bare) if r % 2 == 0 else (bare, case):
                 wall, used = harness.run_once_cpu(each)
@@ -180,7 +194,7 @@ def main() -> int:
         cpu: dict = {}
         times = harness.measure(cases, opts.runs, cpu=cpu)
         after_new_entries(cases, times, cpu, large_env, opts.runs, now)
-    goals = {c.name: GOAL for c in cases[2:]} | {AFTER_WORKER: GOAL, AFTER_PULL: GOAL}
+    goals = {c.name: GOAL for c in cases[2:]} | {AFTER_WORKER: GOAL, AFTER_PULL: GOAL, AFTER_EDIT: GOAL}
     ok = harness.report(times, goals=goals, title="SessionStart")
     harness.cpu_report(cpu)
     return 1 if opts.check and not ok else 0

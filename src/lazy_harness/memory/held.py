@@ -268,6 +268,22 @@ def head_text(head: dict) -> str:
     return check_text(head, head.get("learning"))
 
 
+CAP_EXCERPT = 240
+
+
+def excerpt(body: str) -> str:
+    """The start of a learning's ``## Learning`` section (or of its body), on one line: what the
+    read-back shows of it (a head's ``learning``), so what its check reads (:func:`head_text`)."""
+    at = body.find("## Learning")
+    if at >= 0:
+        chunk = body[at:].partition("\n")[2]
+    else:
+        chunk = body.lstrip()
+        while chunk.startswith("#"):
+            chunk = chunk.partition("\n")[2].lstrip()
+    return " ".join(chunk[:4 * CAP_EXCERPT].partition("\n#")[0].split())
+
+
 # --- the check's verdicts, kept per text ------------------------------------------------------------
 # why: SessionStart screens every open item, the newest failures and decisions and the learnings it
 # ranks (Screen). Most of those texts are the same from one start to the next, and a memory's ordinary
@@ -284,11 +300,14 @@ class Kept:
     """The verdicts of one file: :meth:`reason` answers from it or asks the check, :meth:`save` writes
     back what this read used when anything was worked out."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, elsewhere: str | None = None) -> None:
+        """``elsewhere``: a file of verdicts worked out by another reader (:func:`arrived_verdicts`),
+        read on the first text this one does not know, before the check is asked."""
         self.path = path
         self.known: dict[str, str] = {}
         self.used: dict[str, str] = {}
         self.worked_out = 0
+        self.elsewhere: str | dict[str, str] | None = elsewhere
         try:
             with open(path, "rb") as fh:
                 data = jsonload.loads(fh.read())
@@ -303,9 +322,13 @@ class Kept:
         key = ids.text_digest(text)
         why = self.known.get(key)
         if why is None:
-            why = trust.reason(text) or ""
+            if isinstance(self.elsewhere, str):
+                self.elsewhere = Kept(self.elsewhere).known
+            why = self.elsewhere.get(key) if self.elsewhere else None
+            if why is None:
+                why = trust.reason(text) or ""
             self.known[key] = why
-            self.worked_out += 1
+            self.worked_out += 1  # why also when found elsewhere: kept here, the next read needs no other file
         self.used[key] = why
         return why or None
 
@@ -323,8 +346,20 @@ class Kept:
 
 
 def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
-    """The kept verdicts of the project whose memory is ``memory_dir``."""
-    return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env))
+    """The kept verdicts of the project whose memory is ``memory_dir``, with those of what a sync round
+    brought in (:func:`arrived_verdicts`) for the texts it does not know."""
+    return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env), arrived_verdicts(env).path)
+
+
+ARRIVED_MAX = 4096  # verdicts kept of what rounds brought in: the newest, for the next starts of any project
+
+
+def arrived_verdicts(env: Env | None = None) -> Kept:
+    """The verdicts a sync round worked out on what it merged (``sync.rounds.hold_merged``), in
+    ``arrived/verdicts.json`` beside SessionStart's files: the text each start checks of a new entry,
+    whichever project's start reads it first. why: the first start after a pull worked them out itself,
+    and its first use of the check (compiling its rules and the redactor's) cost it about 100 ms."""
+    return Kept(os.path.join(os.path.dirname(paths.hold_verdicts_file("-", env)), "arrived", "verdicts.json"))
 
 
 def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:

@@ -1,15 +1,20 @@
-"""What a persist just wrote, as the worker's checks after it read it (worker/pipeline.py ``owed_checks``):
-each entry's text for the model check, its record for the learned check, and what it wrote past an
-answer's per-session cap, to hold (memory/held.py ``hold``)."""
+"""What was just written, as the checks after it read it: what a persist wrote (worker/pipeline.py
+``owed_checks``: each entry's text for the model check, its record for the learned check, and what it
+wrote past an answer's per-session cap, to hold: memory/held.py ``hold``), and what a sync round
+brought in, whose verdicts the next SessionStart reads (:func:`keep_arrived`)."""
 
 from __future__ import annotations
 
+import os
+
 from lazy_harness import jsonload
 from lazy_harness.memory import ids, trust
-from lazy_harness.memory.held import learning_approved, learning_text
+from lazy_harness.memory.held import (ARRIVED_MAX, arrived_verdicts, check_text, excerpt, learning_approved,
+                                      learning_text)
 
 TYPE_CHECKING = False  # why: not typing's, as memory/held.py
 if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
     from lazy_harness.memory.apply import Report
     from lazy_harness.memory.plan import Plan
 
@@ -99,3 +104,48 @@ def scan_over_cap(plan: Plan, report: Report, over: list[list]) -> list[tuple[st
         if meta and normalise(str(meta.get("title") or "")) in wanted:
             out.append(("learning", ids.of_learning(meta, path=path), path, OVER_CAP))
     return out
+
+
+def keep_arrived(memory_dirs: list[str], only: set[str] | None, learning_files: list[str],
+                 env: Env | None = None) -> int:
+    """Work out the verdicts of what a sync round brought in, on the texts SessionStart checks (the
+    read-back's text of a decision, failure or open item whose id is in ``only``, of each learning
+    file's head), and keep them with those of earlier rounds, the newest :data:`held.ARRIVED_MAX`
+    (``held.arrived_verdicts``). With ``only`` None (every entry of the folders changed) no line is
+    taken: a first round brings a whole memory, and its starts work out what they read. Returns how
+    many texts were checked. May raise OSError."""
+    from lazy_harness.memory import frontmatter
+
+    texts = _line_texts(memory_dirs, only) if only is not None else []
+    for path in learning_files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                parsed = frontmatter.parse_frontmatter(fh.read(256 * 1024))
+        except OSError:
+            continue
+        if parsed is not None:
+            texts.append(check_text(parsed[0], excerpt(parsed[1])))
+    if not texts:
+        return 0
+    kept = arrived_verdicts(env)
+    for text in texts:
+        kept.reason(text)
+    if len(kept.known) > ARRIVED_MAX:  # why the newest: the next starts read what the last rounds brought
+        kept.known = dict(list(kept.known.items())[-ARRIVED_MAX:])
+    kept.save(keep_known=True)
+    return len(texts)
+
+
+def _line_texts(memory_dirs: list[str], only: set[str]) -> list[str]:
+    """The texts SessionStart checks (``recall.readback.digest``) of the decisions, failures and open
+    items of ``memory_dirs`` whose id is in ``only``."""
+    from lazy_harness.memory import files, handoff
+    from lazy_harness.memory.held import numbered_entries
+
+    texts = []
+    for mdir in memory_dirs:
+        for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+            texts += [trust.text_of(rec, kind) for _, rec in numbered_entries(os.path.join(mdir, name))
+                      if ids.of_record(rec, kind) in only]
+        texts += [str(i.get("text") or "") for i in handoff.open_for_reading(mdir) if i["id"] in only]
+    return texts

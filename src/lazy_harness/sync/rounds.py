@@ -95,7 +95,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
     A learning's hold is journalled in the memory folder of the project it names, else in the first
     folder merged; with neither here, SessionStart's read-time check holds it. Returns the ids held;
     never raises."""
-    from lazy_harness.memory import files, held
+    from lazy_harness.memory import files, held, held_written
 
     root = paths.memory_root(cfg["memory"]["path"] or None, env)
     ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
@@ -126,6 +126,10 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
         return done
     if done:
         logfile.write(logfile.WORKER, f"sync: held {len(done)} merged entries: {', '.join(done)}", env)
+    try:  # why here: the rules are compiled by now; the next SessionStart reads these verdicts instead
+        held_written.keep_arrived(folders, incoming, learnings, env)
+    except Exception as exc:  # why: a cache; that start works them out itself
+        logfile.write(logfile.WORKER, f"sync: verdicts of what came in not kept: {type(exc).__name__}: {exc}", env)
     return done
 
 

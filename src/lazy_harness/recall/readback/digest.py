@@ -18,7 +18,8 @@ from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui 
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import DAMAGED, is_active
-from lazy_harness.recall.readback.learnings import CAP_EXCERPT, Heads, contenders, learning_id, own, rank_learnings
+from lazy_harness.memory.held import CAP_EXCERPT
+from lazy_harness.recall.readback.learnings import Heads, contenders, learning_id, own, rank_learnings
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False

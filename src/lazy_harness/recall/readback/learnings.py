@@ -19,6 +19,7 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.memory import frontmatter, held, ids, provenance, state
 from lazy_harness.memory.frontmatter import is_active
+from lazy_harness.memory.held import excerpt
 from lazy_harness.memory.files import iso_epoch
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
@@ -30,23 +31,10 @@ if TYPE_CHECKING:
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
-CAP_EXCERPT = 240
 VERSION = 7  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
          frontmatter.DAMAGED)
-
-
-def excerpt(body: str) -> str:
-    """The start of the ``## Learning`` section (or of the body), on one line."""
-    at = body.find("## Learning")
-    if at >= 0:
-        chunk = body[at:].partition("\n")[2]
-    else:
-        chunk = body.lstrip()
-        while chunk.startswith("#"):
-            chunk = chunk.partition("\n")[2].lstrip()
-    return " ".join(chunk[:4 * CAP_EXCERPT].partition("\n#")[0].split())
 
 
 def read_head(path: str) -> dict | None:
