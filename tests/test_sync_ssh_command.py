@@ -67,7 +67,7 @@ def test_without_an_ssh_command_of_the_persons_ssh_runs_in_batch_mode(tmp_path, 
     real = proc.run
 
     def spy(argv, **kw):
-        if "config" not in argv:  # the question whether the person set core.sshCommand
+        if "fetch" in argv or "push" in argv:  # what reaches the remote
             seen.append(dict(kw.get("env") or {}))
         return real(argv, **kw)
 
@@ -77,5 +77,30 @@ def test_without_an_ssh_command_of_the_persons_ssh_runs_in_batch_mode(tmp_path, 
         m.sync()
     except Exception:  # the stand-in host does not exist: the round fails, as it should
         pass
-    commands = {e.get("GIT_SSH_COMMAND") for e in seen if "GIT_TERMINAL_PROMPT" in e}
+    commands = {e.get("GIT_SSH_COMMAND") for e in seen}
     assert commands and all(c and "BatchMode=yes" in c and "ConnectTimeout" in c for c in commands), commands
+
+
+def test_an_ssh_command_chosen_by_the_remotes_url_counts_at_the_first_round(tmp_path, remote):
+    """git's ``includeIf "hasconfig:remote.*.url:..."`` gives a config only once the repository has
+    that remote: the first round makes both, and its fetch and push must already see the command."""
+    m = _machine(tmp_path, remote)
+    script, marker = _fake_ssh(tmp_path)
+    chosen = tmp_path / "stand-in.gitconfig"
+    chosen.write_text(f"[core]\n\tsshCommand = {script}\n[ssh]\n\tvariant = simple\n")
+    subprocess.run(["git", "config", "--global", "includeIf.hasconfig:remote.*.url:ssh://stand-in.invalid/**.path",
+                    str(chosen)], env=m.env, check=True)
+    m.add("decision", "Use SQLite for the index")
+    got = m.sync()
+    assert got["pushed"], got
+    assert marker.exists()
+
+
+def test_an_empty_ssh_variable_does_not_hide_the_persons_config(tmp_path, remote):
+    m = _machine(tmp_path, remote)
+    script, marker = _fake_ssh(tmp_path)
+    for key, value in (("core.sshCommand", str(script)), ("ssh.variant", "simple")):
+        subprocess.run(["git", "config", "--global", key, value], env=m.env, check=True)
+    m.env["GIT_SSH_COMMAND"] = ""  # "export GIT_SSH_COMMAND=" in a shell profile
+    m.add("decision", "Use SQLite for the index")
+    assert m.sync()["pushed"] and marker.exists()

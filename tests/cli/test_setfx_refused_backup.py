@@ -19,7 +19,7 @@ def backups(folder):
 
 
 def someone_writes_after_the_read(monkeypatch, target):
-    """Another tool saves the file between our read and our write (the first look in ``_write``)."""
+    """Another tool saves the file between our read and our write (the first look in ``settings_write.write``)."""
     real_read = settings_read.read
 
     def read_then_someone_writes(path, *args):

@@ -36,3 +36,16 @@ def test_the_newest_file_is_listed_when_only_the_older_one_holds_the_words(proje
     assert out.code == 0, out.err
     [hit] = out.out.splitlines()
     assert TITLE in hit and newer in hit and hit.endswith(f"  [a second file of it: {older}]")
+
+
+def test_a_title_edited_by_hand_in_one_file_makes_two_learnings_as_for_show(project):  # noqa: F811
+    """The digest's rule (``learnings.once``): one id and one title are one learning. The older file,
+    its title edited by hand, is a learning of its own, listed with its own title and file."""
+    older, newer = written_twice(project)
+    with open(older, encoding="utf-8") as fh:
+        text = fh.read()
+    with open(older, "w", encoding="utf-8") as fh:
+        fh.write(text.replace(f"title: {TITLE}", f"title: {TITLE} always", 1))
+    out = invoke("memory", "search", "dead", "--json", "--project", project)  # in the older file's text only
+    [hit] = [json.loads(ln) for ln in out.out.splitlines()]
+    assert hit["file"] == older and hit["title"] == f"{TITLE} always" and "also_in" not in hit

@@ -196,8 +196,8 @@ class Seen:
         self.slugs: dict[str, list[str]] | None = None
 
     def as_digest_lists(self, hit: dict) -> None:
-        """A learning hit as the SessionStart digest lists it: the newest of the files of its id (one hit,
-        ``rank``) among those of its name (``<day>-<slug>.md``) on any day, with ``also_in``: the others,
+        """A learning hit as the SessionStart digest lists it: the newest of the files of its id and title
+        (one hit, ``rank``) among those of its name (``<day>-<slug>.md``) on any day, with ``also_in``: the others,
         the same learning written on another day (two machines, brought together by ``lh sync``)."""
         from lazy_harness.memory import files, frontmatter, ids
 
@@ -207,10 +207,16 @@ class Seen:
                 self.slugs.setdefault(os.path.basename(path)[11:], []).append(path)
         heads = [{**frontmatter.read_frontmatter_values(p, ("id", "title", "origin", "created")), "path": p}
                  for p in self.slugs.get(os.path.basename(hit["file"])[11:], [])]
+        from lazy_harness.memory.sanitize import normalise
+
         same = [h for h in heads if ids.of_learning(h, path=h["path"]) == hit["id"]]
-        if len(same) > 1 and hit["file"] in {h["path"] for h in same}:
+        mine = next((h for h in same if h["path"] == hit["file"]), None)
+        # why the title too: one id and one title are one learning (the digest's rule, learnings.once)
+        same = [h for h in same if mine and normalise(h.get("title") or "") == normalise(mine.get("title") or "")]
+        if len(same) > 1:
             first, *others = same
-            hit.update(file=first["path"], ts=first.get("created") or hit["ts"], also_in=[h["path"] for h in others])
+            hit.update(file=first["path"], title=first.get("title") or hit["title"],
+                       ts=first.get("created") or hit["ts"], also_in=[h["path"] for h in others])
 
     def state_of(self, hit: dict, cross: str) -> tuple[str, str]:
         """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its

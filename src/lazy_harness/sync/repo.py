@@ -109,26 +109,23 @@ def git_env(data: str, env: Mapping[str, str] | None) -> dict[str, str]:
 
 
 BATCH_SSH = "ssh -o BatchMode=yes -o ConnectTimeout=10"
-_ssh_set: dict[tuple[str | None, ...], bool] = {}
+REMOTE_COMMANDS = frozenset(("fetch", "push", "ls-remote", "pull", "clone"))  # those that may run ssh
 
 
 def _persons_ssh(data: str, genv: Mapping[str, str]) -> bool:
     """Whether the person chose how git runs ssh: ``GIT_SSH_COMMAND`` or ``GIT_SSH`` in the environment,
-    or ``core.sshCommand`` in a git config (asked once per folder and config location in a process).
-    why: git lets ``GIT_SSH_COMMAND`` override both, so setting ours took away a person's key or wrapper
-    and the round could not log in; theirs is used as it is (without our batch mode)."""
+    or ``core.sshCommand`` in a git config. why: git lets ``GIT_SSH_COMMAND`` override both, so setting
+    ours took away a person's key or wrapper and the round could not log in; theirs is used as it is
+    (without our batch mode). Asked at each command that reaches the remote (a round makes two), not
+    kept: a config chosen by the remote's url (``includeIf "hasconfig:remote.*.url:..."``) holds only
+    once the first round made the repository and its remote."""
     if genv.get("GIT_SSH_COMMAND") or genv.get("GIT_SSH"):
         return True
-    where = (data, *(genv.get(k) for k in ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
-                                           "GIT_CONFIG_NOSYSTEM")))
-    if where not in _ssh_set:
-        try:
-            got = proc.run(["git", "-C", data, "config", "--get", "core.sshCommand"], timeout=GIT_TIMEOUT,
-                           env={**genv, "GIT_TERMINAL_PROMPT": "0"})
-        except proc.CommandNotFound:
-            return False  # why: _git says "git not found" next
-        _ssh_set[where] = got.ok and bool(got.stdout.strip())
-    return _ssh_set[where]
+    try:
+        got = proc.run(["git", "-C", data, "config", "--get", "core.sshCommand"], timeout=GIT_TIMEOUT, env=dict(genv))
+    except proc.CommandNotFound:
+        return False  # why: _git says "git not found" next
+    return got.ok and bool(got.stdout.strip())
 
 
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True,
@@ -139,7 +136,10 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
     # 10 s) fails the round instead of holding it for minutes
     genv.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C", GIT_HTTP_LOW_SPEED_LIMIT="1000",
                 GIT_HTTP_LOW_SPEED_TIME="20")
-    if not _persons_ssh(data, genv):
+    for var in ("GIT_SSH_COMMAND", "GIT_SSH"):
+        if not genv.get(var, "x"):  # why: an empty one ("export GIT_SSH_COMMAND=") hid the person's config
+            del genv[var]
+    if args and args[0] in REMOTE_COMMANDS and not _persons_ssh(data, genv):
         genv["GIT_SSH_COMMAND"] = BATCH_SSH
     try:
         result = proc.run(["git", "-C", data, *args], timeout=timeout, env=genv, umask=GIT_UMASK)

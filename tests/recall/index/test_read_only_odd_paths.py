@@ -35,3 +35,12 @@ def test_the_index_read_only_by_a_path_with_uri_syntax(tmp_path, odd):
     finally:
         reader.close()
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_the_index_read_only_by_a_path_that_starts_with_two_slashes(tmp_path):
+    """``//tmp/x`` is ``/tmp/x`` to the system; in a URI ``//tmp`` would name a host."""
+    mdir, ldir = tmp_path / "memory" / "proj", tmp_path / "learnings"
+    ms.write_jsonl(str(mdir / files.DECISIONS), [ms.decision(1.7e9, "Use Postgres advisory locks", "two runners")])
+    path = str(tmp_path / "recall.sqlite")
+    writer.update(path, [str(mdir)], str(ldir))
+    assert writer.indexed_so_far("/" + path) == 1

@@ -95,7 +95,8 @@ def read_only(path: str, timeout: float) -> Connection:
     as the file "cache " (made empty there) and the index was reported damaged."""
     from urllib.parse import quote
 
-    return sqlite().connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=timeout)
+    # why "file://" and an absolute path: a path starting "//" read as "file://<host>/..." (refused)
+    return sqlite().connect(f"file://{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=timeout)
 
 
 def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
