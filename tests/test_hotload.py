@@ -305,7 +305,7 @@ def test_the_worker_writes_the_first_bundle_of_a_plugins_user(copy, monkeypatch,
 
 
 def test_doctor_says_whether_the_hooks_load_from_the_bundle(copy, monkeypatch, isolated_home):
-    from lazy_harness.cli.hooks import bundle_line
+    from lazy_harness.cli.hooks_install import bundle_line
 
     monkeypatch.setattr(hotload, "package_parent", lambda: copy)
     status, _, detail, fix = bundle_line()

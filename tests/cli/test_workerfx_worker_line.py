@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from lazy_harness import logfile, paths, queue
-from lazy_harness.cli.hooks import describe_worker, worker_state
+from lazy_harness.cli.hooks_worker import describe_worker, worker_state
 from lazy_harness.worker import loop
 from tests.cli.lhrun import invoke, lh_script
 from tests.support import fake_claude

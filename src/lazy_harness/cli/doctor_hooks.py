@@ -10,7 +10,7 @@ import shutil
 
 from lazy_harness import __version__, settings
 from lazy_harness.cli.doctor_report import Report
-from lazy_harness.cli.hooks import not_here_notes, settings_files
+from lazy_harness.cli.hooks_found import not_here_notes, settings_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -223,12 +223,12 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
 
 
 def check_bundle(r: Report, plugin_id: str | None) -> None:
-    """The hooks' bundle (cli/hooks.py's bundle_line). With the plugin registering the hooks no line says
+    """The hooks' bundle (cli/hooks_install.py's bundle_line). With the plugin registering the hooks no line says
     ``lh hooks install`` (a plugin user never runs it): the worker writes the bundle at each run, so a
     missing one is an ``info`` line, also after the plugin's first session start (no worker may have run
     yet); one that is there and behind the modules warns."""
     from lazy_harness import hotload
-    from lazy_harness.cli.hooks import bundle_line
+    from lazy_harness.cli.hooks_install import bundle_line
 
     status, check, detail, hint = bundle_line()
     where = hotload.bundle_file()

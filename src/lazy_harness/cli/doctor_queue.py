@@ -7,7 +7,7 @@ import os
 
 from lazy_harness import paths, queue
 from lazy_harness.cli.doctor_report import Report
-from lazy_harness.cli.hooks import failed_tasks, pending_tasks, worker_report, worker_state
+from lazy_harness.cli.hooks_worker import failed_tasks, pending_tasks, worker_report, worker_state
 
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 
@@ -52,7 +52,7 @@ def check_queue(r: Report, now: float) -> None:
 
 
 def _check_worker(r: Report, q: str, queued: bool, claimed: int) -> None:
-    """The ``worker:`` line lh status and lh hooks status print (cli/hooks.py ``worker_report``), with
+    """The ``worker:`` line lh status and lh hooks status print (cli/hooks_worker.py ``worker_report``), with
     a warning when the worker needs a hand."""
     # why q: a worker draining the queue now, or lingering to retry, has no worker.json yet
     report = worker_report(worker_state(), q)

@@ -16,7 +16,7 @@ import click
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
-from lazy_harness.cli.hooks import describe_worker, worker_state
+from lazy_harness.cli.hooks_worker import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
 from lazy_harness.errors import LhError
 from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, queued_at, task_names,

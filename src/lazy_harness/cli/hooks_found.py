@@ -1,0 +1,105 @@
+"""Our hooks as ``lh hooks status`` and ``lh doctor`` find them: which settings files Claude Code reads
+for a session started here and what each holds of ours, the registrations a session started here does
+not run, and when each event last fired (hooks.log)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from lazy_harness import logfile, settings, settings_read
+from lazy_harness.errors import SettingsError
+from lazy_harness.project_identity import project_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+LOG_TAIL_LINES = 5000
+
+
+@dataclass
+class SettingsFile:
+    """What one settings file holds of ours."""
+
+    label: str
+    path: str
+    state: str  # missing | invalid | ok
+    ours: list = field(default_factory=list)
+    error: str = ""
+    null_matchers: list = field(default_factory=list)
+    disables_all: bool = False  # ``"disableAllHooks": true``: Claude Code runs no hook, ours neither
+    fix: str = ""  # what to run when it cannot be read (a mode, a folder): not "fix the JSON"
+
+
+def settings_files(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[SettingsFile]:
+    """The settings files Claude Code reads for a session started in ``cwd`` (``settings.files_read_at``:
+    the user file, the folder's own two, and in a subfolder of a repository the root's
+    settings.local.json), each inspected once."""
+    out, seen = [], set()
+    for label, path in settings.files_read_at(cwd or os.getcwd(), env):
+        key = os.path.realpath(path)
+        if key in seen:
+            continue  # why: in the home folder the project file is the user file
+        seen.add(key)
+        out.append(_inspect(label, path))
+    return out
+
+
+def _inspect(label: str, path: str) -> SettingsFile:
+    try:
+        data, _ = settings_read.read(path)
+    except SettingsError as exc:  # why: read-only here, so not install's "left untouched"
+        error = exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched")
+        fix = (exc.hint or "") if isinstance(exc, settings_read.Unreadable) else ""
+        return SettingsFile(label, path, "invalid", error=error, fix=fix)
+    if data is None:
+        return SettingsFile(label, path, "missing")
+    return SettingsFile(label, path, "ok", settings.find_ours(data), null_matchers=settings.null_matchers(data),
+                        disables_all=data.get("disableAllHooks") is True)
+
+
+def root_hooks_not_here(cwd: str | None = None) -> tuple[str, str] | None:
+    """(the repository root, its ``.claude/settings.json``) when ``cwd`` is a subfolder of the root and
+    that file holds our hooks: Claude Code (2.1.332) reads a project's settings.json only in sessions
+    started in its own folder, so a session started in ``cwd`` does not run them. Else None."""
+    here = os.path.realpath(cwd or os.getcwd())
+    root = project_root(here)
+    path = os.path.join(root, ".claude", "settings.json")
+    if root == here or not _inspect("project", path).ours:
+        return None
+    return root, path
+
+
+def not_here_notes(cwd: str | None = None) -> list[tuple[str, str, str]]:
+    """(check, what, the folder whose sessions do run it) for each registration of our hooks in the
+    repository holding ``cwd`` that a session started in ``cwd`` does not run: the root's project
+    settings.json, and plugin installs recorded for another of its folders (an unreadable plugin file:
+    lh doctor and status say so on their own line)."""
+    from lazy_harness import plugin
+
+    here = cwd or os.getcwd()
+    notes = []
+    found = root_hooks_not_here(here)
+    if found is not None:
+        root, path = found
+        notes.append(("hooks", f"{path} holds lazy-harness hooks, but Claude Code reads a project's "
+                      f".claude/settings.json only in sessions started in {root}, not in {here}", root))
+    try:
+        away = plugin.elsewhere(here)
+    except SettingsError:
+        away = []
+    notes.extend(("plugin", plugin.not_here(i, here), i.project) for i in away)
+    return notes
+
+
+def last_fired(env: Mapping[str, str] | None = None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
+    """Event -> the newest hooks.log line for it, without its event name (read from the file's end)."""
+    from lazy_harness.memory.files import tail_lines
+
+    found: dict[str, str] = {}
+    for line in reversed(tail_lines(logfile.log_path(logfile.HOOKS, env), tail)):
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] not in found and parts[2].startswith("session="):
+            found[parts[1]] = f"{parts[0]} {parts[2]}"
+    return found

@@ -1,0 +1,208 @@
+"""The steps of ``lh hooks install`` and ``uninstall`` around the settings file's write: the plugin
+already running the hooks, the write's own lines, the other files and plugin installs that would run
+them twice, the folder install made, the hooks' bundle (and ``lh doctor``'s line on it), the compound
+loop switched on, and what still queues sessions once the hooks are gone."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+
+import click
+
+from lazy_harness import config, settings, settings_write
+from lazy_harness.cli.hooks_found import settings_files
+from lazy_harness.cli.hooks_target import project_of, read_by_claude
+from lazy_harness.errors import SettingsError
+
+
+def leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
+    """With the lazy-harness plugin enabled in ``where``, whether to leave ``target`` alone: its hooks are
+    the plugin's (registered in settings.json too, the plugin's runs step aside). ``leave``: the
+    flag's answer; else ask on a terminal (default: leave it), and take the default elsewhere."""
+    from lazy_harness import plugin
+
+    found = plugin.active(where)
+    if found is None:
+        return False
+    holds = any(o for f in settings_files(where) if os.path.realpath(f.path) == os.path.realpath(target)
+                for o in f.ours)
+    click.echo(f"plugin: {found.describe()}: it registers {', '.join(settings.EVENTS)} already; {target} "
+               "need not hold them too (where both do, the plugin's runs step aside)")
+    if holds:
+        click.echo(f"note: {target} already holds our hooks: they run, and the plugin's step aside "
+                   "(hint: lh hooks uninstall, and the plugin alone runs them)")
+    if leave is None:
+        if not sys.stdin.isatty():
+            click.echo(f"not a terminal: taking the default, {os.path.basename(target)} left alone "
+                       "(--write-settings to write it)")
+            return True
+        return click.confirm(f"Leave {target} alone and let the plugin run the hooks?", default=True)
+    return leave
+
+
+def bundle_hook_modules() -> None:
+    """The hooks' modules compiled into one file in the cache folder, which every hook loads from
+    (lazy_harness/hotload.py); only when a module changed since it was written. The hooks work
+    without it, a little slower."""
+    from lazy_harness import hotload
+
+    try:
+        n = hotload.refresh()
+    except (OSError, SyntaxError, ValueError) as exc:
+        click.echo(f"warning: hook modules not compiled ({exc}); the hooks load them one by one, about 1 ms "
+                   "slower a run")
+        return
+    if n is not None:
+        click.echo(f"hook modules: {n} compiled into {hotload.bundle_file()}")
+
+
+def bundle_line() -> tuple[str, str, str, str | None]:
+    """lh doctor's line on the hooks' bundle (lazy_harness/hotload.py): (status, check, detail, fix)."""
+    from lazy_harness import hotload, private
+
+    where, changed = hotload.bundle_file(), hotload.stale()
+    if not changed:
+        return "ok", "hook modules", f"loaded from {where}", None
+    why = hotload.problem(where)
+    if why:
+        return ("warn", "hook modules", f"not loaded from {where}: {why}; each hook loads its modules one by one "
+                "(about 1 ms slower a run)", private.fix(os.path.dirname(where), why))
+    return ("warn", "hook modules", f"{len(changed)} changed since {where} was written (or it is missing): "
+            "each hook loads those one by one", "lh hooks install (or the next session's worker does it)")
+
+
+def note_made_folder(target: str) -> None:
+    """Install made the folder of ``target``: note it, so uninstall removes it once empty again."""
+    from lazy_harness.atomic import atomic_write
+
+    try:
+        atomic_write(settings_write.made_folder_file(target), os.path.dirname(os.path.abspath(target)) + "\n")
+    except OSError as exc:  # why: only the tidying of uninstall depends on it
+        click.echo(f"warning: cannot note that {os.path.dirname(target)} was made here: {exc}")
+
+
+def warn_other_files(target: str) -> None:
+    """Claude Code merges the settings files it reads for a session (``settings_files``): our hooks in
+    another of them besides ``target`` run every event twice. Warn for each, naming the command that
+    removes them there. The session: one started in the folder whose ``.claude/`` holds ``target``,
+    else in the current folder. A file Claude Code does not read by itself runs nothing twice: a note
+    says so instead."""
+    if not read_by_claude(target):
+        click.echo(f"note: Claude Code does not read {target} by itself (only a .claude/settings.json or "
+                   "settings.local.json, or the user's settings.json): its hooks run only in sessions started "
+                   f"with claude --settings {shlex.quote(target)}")
+        return
+    root = project_of(target) or os.getcwd()
+    for f in settings_files(root):
+        if not f.ours or os.path.realpath(f.path) == os.path.realpath(target):
+            continue
+        if f.label == "user":
+            remove = "lh hooks uninstall"
+        elif f.label == "project":
+            remove = f"lh hooks uninstall --project {shlex.quote(root)}"
+        else:
+            remove = f"lh hooks uninstall --settings {shlex.quote(f.path)}"
+        click.echo(f"warning: {f.path} holds lazy-harness hooks too: Claude Code runs both files, so in this "
+                   "project every event runs twice (memory read back twice, sessions queued twice) "
+                   f"(hint: {remove} removes them there; keep one file)")
+
+
+def warn_plugin_installs(cwd: str) -> None:
+    """One line for each install of the plugin Claude Code records, whatever its scope and folder, but
+    the one ``leave_for_plugin`` reported and those ``not_here_notes`` names: in a session that reads
+    both, the plugin's hooks exit at once and these run (hooks.entry), but two registrations are one
+    too many to keep."""
+    from lazy_harness import plugin
+
+    try:
+        found = plugin.recorded(cwd)
+        noted = {(i.plugin_id, i.scope, i.project) for i in plugin.elsewhere(cwd)}
+        noted |= {(i.plugin_id, i.scope, i.project) for i in plugin.installs(cwd) if i.enabled}
+    except SettingsError as exc:
+        click.echo(f"warning: plugin: {exc.message}")
+        return
+    for install in found:
+        if (install.plugin_id, install.scope, install.project) in noted:
+            continue
+        where = f", installed for {install.project}" if install.project else ""
+        click.echo(f"warning: the lazy-harness plugin is installed too: {install.describe()}{where}; in sessions "
+                   "that read both, its hooks leave each event to these (hint: keep one: claude plugin uninstall "
+                   f"{install.plugin_id}, or lh hooks uninstall)")
+
+
+def remove_made_folder(target: str) -> None:
+    """After uninstall: the folder of ``target``, when install made it and it is empty now."""
+    note = settings_write.made_folder_file(target)
+    folder = os.path.dirname(os.path.abspath(target))
+    try:
+        with open(note, encoding="utf-8") as fh:
+            noted = fh.read().strip()
+    except OSError:
+        return
+    if noted != folder:
+        return
+    try:
+        if os.path.isdir(folder) and not os.path.islink(folder) and not os.listdir(folder):
+            os.rmdir(folder)
+            click.echo(f"removed {folder} (made by lh hooks install, empty now)")
+        elif os.path.exists(folder):
+            return  # why: something else lives there now: keep the note, the folder is the person's too
+        os.unlink(note)
+    except OSError as exc:
+        click.echo(f"warning: {folder} left in place: {exc}")
+
+
+def register(target: str, portable: bool) -> None:
+    change = settings.install(target, portable=portable, backup=settings_write.backup_file(target))
+    events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
+    if change.action == "unchanged":
+        click.echo(f"already installed: {target} holds our hooks; nothing changed")
+        click.echo(f"hooks: {events}")
+    else:
+        click.echo(f"settings: {target} ({change.action})")
+        click.echo(f"hooks: {events}")
+        click.echo(f"command: {settings.command_for('<Event>', portable=portable)}")
+        if change.backup:
+            click.echo(f"backup: {change.backup}")
+    for warning in change.warnings:
+        click.echo(f"warning: {warning}")
+    if portable and not shutil.which(settings.SCRIPT):
+        click.echo(f"warning: {settings.SCRIPT} is not on PATH here; Claude Code finds it on PATH "
+                   "(install with pipx install . or uv tool install ., or activate the venv)")
+
+
+def switch_loop_on(cfg: str) -> None:
+    from lazy_harness import notice
+
+    what = config.enable_loop(cfg)
+    _, cfg_errors, _ = config.parse_file(cfg)  # what is still wrong once enabled is set
+    for error in cfg_errors:
+        click.echo(f"warning: {error}")
+    done = {
+        "created": f"config: {cfg}: created from the example with compound_loop.enabled = true",
+        "enabled": f"config: {cfg}: compound_loop.enabled switched on (the rest of the file left as is)",
+        "already enabled": f"config: {cfg}: compound loop already enabled",
+    }[what]
+    if cfg_errors:
+        done += "; distillation stays paused until the file is valid (lh config validate)"
+    click.echo(done)
+    if not cfg_errors:  # what happens next, with the gates as configured (issue 26's first short session)
+        for line in notice.next_steps(config.load()):
+            click.echo(line)
+
+
+
+def still_queued(project_dir: str | None) -> str:
+    """What queues sessions once these hooks are gone: an enabled plugin still does (its hooks step
+    aside only while the settings' ran); else nothing."""
+    from lazy_harness import plugin
+
+    found = plugin.active(os.path.abspath(project_dir or os.getcwd()))
+    if found is None:
+        return "without hooks nothing is queued"
+    scope = "" if found.scope in ("user", "?") else f"--scope {found.scope} "
+    return (f"the plugin {found.plugin_id} ({found.scope} scope) still runs the hooks and queues sessions; "
+            f"to stop it: claude plugin disable {scope}{found.plugin_id}")
