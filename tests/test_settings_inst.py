@@ -115,6 +115,28 @@ def test_json_nested_past_the_stack_is_one_line_naming_the_file(tmp_path):
     assert target.read_bytes() == text.encode()
 
 
+
+@pytest.mark.parametrize("depth", [700, 990])
+def test_json_the_parser_reads_but_a_write_could_not_copy_is_refused_in_one_line(tmp_path, depth):
+    """Deep enough to parse and too deep for the merge's copy (Python's recursion limit): refused
+    before anything is copied, for install and uninstall, the file as it was."""
+    text = '{"env": {"a": ' + "[" * depth + "]" * depth + "}}\n"
+    target = write(tmp_path / "settings.json", text)
+    for call in (lambda: settings.install(str(target), python=PY), lambda: settings.uninstall(str(target))):
+        with pytest.raises(SettingsError) as caught:
+            call()
+        message = caught.value.message
+        assert message.startswith(f"{target}: ") and "deep" in message and message.endswith("left untouched")
+    assert target.read_bytes() == text.encode()
+    assert not [n for n in os.listdir(target.parent) if n.startswith("settings.json.")]  # no backup, no temp
+
+
+def test_json_nested_as_settings_are_is_read(tmp_path):
+    text = '{"env": {"a": ' + "[" * 60 + "]" * 60 + "}}\n"
+    target = write(tmp_path / "settings.json", text)
+    settings.install(str(target), python=PY)
+    assert json.loads(target.read_text())["env"] == json.loads(text)["env"]
+
 # --- a second install and uninstall --------------------------------------------------------------------
 
 def test_a_second_cycle_gives_the_hand_edited_file_back_byte_for_byte(tmp_path):

@@ -126,7 +126,25 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     if not isinstance(data, dict):
         raise SettingsError(f"{path}: expected a JSON object at the top level, got {json_type(data)}; "
                             "left untouched", hint)
+    if _too_deep(data):
+        raise SettingsError(f"{path}: nests more than {MAX_DEPTH} levels deep, deeper than a write can copy; "
+                            "left untouched", hint)
     return data, raw
+
+
+MAX_DEPTH = 200  # why: Claude Code's settings nest a few levels; the merge's copy recurses once a level
+
+
+def _too_deep(value: object) -> bool:
+    """Whether a parsed value nests deeper than :data:`MAX_DEPTH` (without recursion: it is what is measured)."""
+    todo = [(value, 1)]
+    while todo:
+        v, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            return True
+        inside = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        todo.extend((c, depth + 1) for c in inside if isinstance(c, (dict, list)))
+    return False
 
 
 _pause = time.sleep  # the wait between two looks at a file being written
