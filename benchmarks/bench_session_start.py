@@ -126,7 +126,7 @@ def after_new_entries(cases: list[Case], times: dict, cpu: dict, env: dict, runs
     from lazy_harness.memory import ids
     from lazy_harness.recall.index import writer
     from lazy_harness.sync import rounds
-    from lazy_harness.worker import pipeline
+    from lazy_harness.worker import caches
 
     bare, large = cases[0], cases[3]
     project = json.loads(large.stdin)["cwd"]
@@ -151,7 +151,7 @@ def after_new_entries(cases: list[Case], times: dict, cpu: dict, env: dict, runs
                                          slug=slug, fast=True, tags=w.tags(), cues=w.cues(), scope="project")
             writer.update(paths.recall_index_file(env), [mem], ldir)
             if name == AFTER_WORKER:
-                pipeline.prepare_next_start(project, cfg, env, when, lambda m: sys.exit(f"worker: {m}"))
+                caches.prepare_next_start(project, cfg, env, when, lambda m: sys.exit(f"worker: {m}"))
             elif name == AFTER_PULL:
                 data = paths.data_dir(env)
                 changed = [os.path.relpath(p, data) for p in (os.path.join(mem, files.DECISIONS),

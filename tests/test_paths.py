@@ -196,9 +196,9 @@ def test_hook_cli_and_worker_agree_on_memory_and_queue_dirs(repo, tmp_path, isol
     task = queue.read_task(os.path.join(q, names[0]))
     # hook == worker-side resolver, and the worker trusts the task it was given
     assert task["memory_dir"] == paths.memory_dir(str(cwd)) == paths.project_memory_dir(str(repo))
-    from lazy_harness.worker import pipeline
+    from lazy_harness.worker import task_trust
 
-    pipeline.check_trust(task, None)
+    task_trust.check_trust(task, None)
     # == what the CLI prints for that folder
     monkeypatch.chdir(cwd)
     shown = invoke("config", "show").out
@@ -231,9 +231,9 @@ def test_a_configured_memory_path_reaches_the_hook_the_worker_and_the_cli(tmp_pa
     task = queue.read_task(os.path.join(q, names[0]))
     assert task["memory_dir"] == os.path.join(root, paths.project_key(str(cwd)))
     from lazy_harness import config
-    from lazy_harness.worker import pipeline
+    from lazy_harness.worker import task_trust
 
-    pipeline.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
+    task_trust.check_trust(task, None, paths.memory_root(config.load()["memory"]["path"]))
     assert invoke("memory", "path", "--project", str(cwd)).out.strip() == task["memory_dir"]
 
 

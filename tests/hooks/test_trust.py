@@ -115,7 +115,7 @@ def test_a_poisoned_learning_of_another_project_is_held_told_once_approved_and_u
 
 
 def test_the_worker_holds_what_it_writes_and_the_open_item_that_asks_for_curl(tmp_path):
-    from lazy_harness.worker import pipeline
+    from lazy_harness.worker import hold_checks
 
     root = ms.make_project(tmp_path, "proj")
     mdir = paths.memory_dir(root)
@@ -127,7 +127,8 @@ def test_the_worker_holds_what_it_writes_and_the_open_item_that_asks_for_curl(tm
                       mdir, paths.learnings_dir(), meta, NOW)
     report = store.apply(plan)
     logged: list[str] = []
-    pipeline._hold(pipeline.owed_checks(plan, report, [], (mdir, paths.learnings_dir()), meta), NOW, logged.append)
+    hold_checks._hold(hold_checks.owed_checks(plan, report, [], (mdir, paths.learnings_dir()), meta), NOW,
+                      logged.append)
     kinds = sorted(h["kind"] for h in held_review.listing(mdir, paths.learnings_dir()))
     assert kinds == ["decision", "handoff", "learning"], (kinds, logged)
     text, told = start(root)

@@ -8,7 +8,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import marks, store, trust
-from lazy_harness.worker import pipeline
+from lazy_harness.worker import hold_checks
 from lazy_harness.memory.fence import neutral
 from tests.eval.hostile_set import bidi, cyrillic, fullwidth, joiners, math_bold, selectors, small_caps, tags
 from tests.support import memory_samples as ms
@@ -92,9 +92,9 @@ def test_the_worker_holds_both_halves_of_a_split_payload(tmp_path):
     mdir, ldir = paths.memory_dir(root), paths.learnings_dir()
     meta = {"project": "proj", "project_folder": "proj", "session_id": "sess-s", "task_id": "t"}
     plan = store.plan({"decisions": [r for r, _ in SPLIT]}, mdir, ldir, meta, NOW)
-    owed = pipeline.owed_checks(plan, store.apply(plan), [], (mdir, ldir), meta)
+    owed = hold_checks.owed_checks(plan, store.apply(plan), [], (mdir, ldir), meta)
     logged: list[str] = []
-    held_ids = pipeline._hold(owed, NOW, logged.append, learned=False)
+    held_ids = hold_checks._hold(owed, NOW, logged.append, learned=False)
     hidden = marks.hidden(mdir)
     assert held_ids is not None and len(held_ids) == 2 and set(hidden) == held_ids
     assert {hidden[i]["op"] for i in held_ids} == {"hold"}

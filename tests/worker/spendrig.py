@@ -6,7 +6,7 @@ import time
 
 from lazy_harness import paths, queue
 from lazy_harness.cost import ledger
-from lazy_harness.worker import llm, loop
+from lazy_harness.worker import drain, llm, loop
 from tests.support.sessions import place
 
 
@@ -41,7 +41,7 @@ def spent(cost: float, when: float | None = None, project: str = "earlier", outc
                   now=time.time() if when is None else when)
 
 
-def run_worker() -> loop.Stats:
+def run_worker() -> drain.Stats:
     return loop.run(dict(os.environ))
 
 

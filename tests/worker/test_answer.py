@@ -5,6 +5,7 @@ import pytest
 
 from lazy_harness.errors import ModelError
 from lazy_harness.worker import answer as a
+from lazy_harness.worker import answer_parse as ap
 
 # Trimmed from what the real CLI 2.1.328 printed for `claude -p --output-format json --json-schema ...`
 # against the loopback stand-in (tests/e2e): the fields a parser may rely on, in their order.
@@ -35,33 +36,33 @@ def envelope(**fields) -> str:
 # --- parse_envelope ------------------------------------------------------------------------------
 
 def test_structured_output_wins():
-    assert a.parse_envelope(envelope()) == {"handoff": ["x"]}
-    assert a.parse_envelope(envelope(structured_output=GOOD, result="ignored")) == GOOD
+    assert ap.parse_envelope(envelope()) == {"handoff": ["x"]}
+    assert ap.parse_envelope(envelope(structured_output=GOOD, result="ignored")) == GOOD
 
 
 def test_result_bare_json():
-    out = a.parse_envelope(envelope(structured_output=None, result=json.dumps(GOOD)))
+    out = ap.parse_envelope(envelope(structured_output=None, result=json.dumps(GOOD)))
     assert out == GOOD
 
 
 def test_result_fenced_block():
     text = "Here is the answer:\n```json\n" + json.dumps(GOOD, indent=2) + "\n```\nDone."
-    assert a.parse_envelope(envelope(structured_output=None, result=text)) == GOOD
+    assert ap.parse_envelope(envelope(structured_output=None, result=text)) == GOOD
 
 
 def test_result_object_after_prose_with_braces_in_strings():
     obj = {"handoff": ["fix the {weird} \"quoted\" } brace"], "decisions": []}
     text = "I looked at it {not json}. The answer: " + json.dumps(obj) + " -- hope that helps {"
-    assert a.parse_envelope(envelope(structured_output=None, result=text)) == obj
+    assert ap.parse_envelope(envelope(structured_output=None, result=text)) == obj
 
 
 def test_warning_line_before_the_envelope():
-    assert a.parse_envelope("warning: something\n" + envelope()) == {"handoff": ["x"]}
+    assert ap.parse_envelope("warning: something\n" + envelope()) == {"handoff": ["x"]}
 
 
 def test_is_error_raises_with_subtype_and_snippet():
     with pytest.raises(ModelError) as info:
-        a.parse_envelope(envelope(is_error=True, subtype="error_during_execution",
+        ap.parse_envelope(envelope(is_error=True, subtype="error_during_execution",
                                   result="API Error: 529 overloaded " + "x" * 500, structured_output=None))
     msg = str(info.value)
     assert "error_during_execution" in msg and "API Error: 529" in msg and len(msg) < 300
@@ -70,11 +71,11 @@ def test_is_error_raises_with_subtype_and_snippet():
 def test_is_error_with_subtype_success_names_the_terminal_reason_not_success():
     """Offline, claude 2.1.330 prints is_error true with subtype "success" (issue 26, item 11)."""
     with pytest.raises(ModelError) as info:
-        a.parse_envelope(envelope(is_error=True, subtype="success", terminal_reason="api_error",
+        ap.parse_envelope(envelope(is_error=True, subtype="success", terminal_reason="api_error",
                                   result="API Error: Connection refused (ECONNREFUSED)", structured_output=None))
     assert str(info.value) == "claude reported an error (api_error): API Error: Connection refused (ECONNREFUSED)"
     with pytest.raises(ModelError) as info:
-        a.parse_envelope(envelope(is_error=True, subtype="success", terminal_reason="completed", result="",
+        ap.parse_envelope(envelope(is_error=True, subtype="success", terminal_reason="completed", result="",
                                   structured_output=None))
     assert str(info.value) == "claude reported an error: it gave no detail"
 
@@ -89,14 +90,14 @@ def test_is_error_with_subtype_success_names_the_terminal_reason_not_success():
 ])
 def test_unusable_output_raises(stdout, needle):
     with pytest.raises(ModelError) as info:
-        a.parse_envelope(stdout)
+        ap.parse_envelope(stdout)
     assert needle in str(info.value)
 
 
 def test_scanner_is_fast_on_big_garbage():
     text = '{"a": "' + "x" * 1_000_000 + " {" * 5000
     start = time.monotonic()
-    assert a.extract_object(text) is None
+    assert ap.extract_object(text) is None
     assert time.monotonic() - start < 5
 
 

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from lazy_harness import paths, queue
-from lazy_harness.worker import answer, llm, pipeline
+from lazy_harness.worker import answer_parse, llm, pipeline
 from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, ledger_lines, run_worker, tasks
@@ -69,7 +69,7 @@ def _learning_files() -> list[str]:
 ])
 def test_a_deeply_nested_answer_is_unreadable_not_a_crash(stdout):
     with pytest.raises(llm.ModelError):
-        answer.parse_envelope(stdout)
+        answer_parse.parse_envelope(stdout)
     assert llm.usage_of(stdout, "m").cost_usd == 0.25
     assert llm.usage_of(stdout, "m").input_tokens == 10
 
@@ -99,7 +99,7 @@ def test_a_deeply_nested_answer_is_ledgered_failed_and_not_called_again(isolated
 ])
 def test_a_text_answer_without_an_answer_object_is_unreadable(text):
     with pytest.raises(llm.ModelError):
-        answer.parse_envelope(_envelope(result=text))
+        answer_parse.parse_envelope(_envelope(result=text))
 
 
 @pytest.mark.parametrize("text", [
@@ -109,7 +109,7 @@ def test_a_text_answer_without_an_answer_object_is_unreadable(text):
     "```json\n{\"example\": true}\n```\nand the answer:\n```json\n" + json.dumps(GOOD) + "\n```",
 ])
 def test_a_text_answer_takes_the_object_holding_answer_keys(text):
-    assert answer.parse_envelope(_envelope(result=text))["decisions"] == GOOD["decisions"]
+    assert answer_parse.parse_envelope(_envelope(result=text))["decisions"] == GOOD["decisions"]
 
 
 def test_a_text_answer_with_a_trailing_comma_fails_and_keeps_the_cursor(isolated_home, tmp_path, monkeypatch):

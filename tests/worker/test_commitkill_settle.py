@@ -10,7 +10,7 @@ import sys
 from lazy_harness import config, paths
 from lazy_harness.cost import markers
 from lazy_harness.memory import intent
-from lazy_harness.worker import cursor, owed, pipeline
+from lazy_harness.worker import cursor, owed, persist
 from tests.worker.spendrig import configure, run_worker
 
 SID = "55555555-5555-4555-8555-555555555555"
@@ -63,7 +63,7 @@ def test_settle_moves_the_cursor_of_a_committed_persist_and_leaves_an_uncommitte
     moved = cursor.position(SID, path, 9000, NOW)
     record = _left_by_a_killed_writer(memory_dir, moved, pending=True)
     logged: list[str] = []
-    pipeline.settle_owed(config.load(), dict(os.environ), logged.append)
+    persist.settle_owed(config.load(), dict(os.environ), logged.append)
     assert os.path.exists(record) and cursor.start(None, SID, path) == 0, logged  # left to the rollback
     assert any("not rolled back yet" in line for line in logged), logged
     intent.recover(memory_dir)
@@ -71,7 +71,7 @@ def test_settle_moves_the_cursor_of_a_committed_persist_and_leaves_an_uncommitte
 
     record = _left_by_a_killed_writer(memory_dir, moved, pending=False)
     logged.clear()
-    pipeline.settle_owed(config.load(), dict(os.environ), logged.append)
+    persist.settle_owed(config.load(), dict(os.environ), logged.append)
     assert not os.path.exists(record) and cursor.start(None, SID, path) == 9000, logged
     assert any("cursor moved" in line for line in logged), logged
 

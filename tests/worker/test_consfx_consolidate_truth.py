@@ -14,7 +14,7 @@ import pytest
 from lazy_harness import config, logfile
 from lazy_harness.memory import by_hand, handoff, journal, marks, store
 from lazy_harness.worker import consolidate as job
-from lazy_harness.worker import loop
+from lazy_harness.worker import drain, housekeeping
 from tests.cli.lhrun import invoke
 from tests.support import fake_claude
 
@@ -138,10 +138,10 @@ def test_the_worker_logs_a_run_that_wrote_nothing_as_unchanged(world):
     fake_claude.control(bin_dir, mode="ok", answer={"supersede": [{"old": old, "new": new, "reason": "switched"}]})
     cfg = config.defaults()
     cfg["consolidate"].update(enabled=True, min_sessions=1, min_hours=0)
-    stats = loop.Stats()
+    stats = drain.Stats()
     stats.projects[str(mdir)] = str(proj)
 
-    loop.consolidate_touched(cfg, os.environ, stats)
+    housekeeping.consolidate_touched(cfg, os.environ, stats)
 
     with open(logfile.log_path(logfile.WORKER), encoding="utf-8") as fh:
         said = [line.split(" ", 1)[1].rstrip("\n") for line in fh if f"consolidate {mdir}: " in line]

@@ -359,7 +359,7 @@ def test_the_workers_consolidation_takes_what_it_marked_out_of_the_index_at_once
     entry, the worker brings the index up to date, so the next prompt no longer finds it."""
     from lazy_harness import paths
     from lazy_harness.recall.index import store, writer
-    from lazy_harness.worker import loop
+    from lazy_harness.worker import drain, housekeeping
 
     bin_dir, mdir, ldir = world
     old, new = _write_entries(mdir, "decision", ["Use vLLM for serving", "Serve with llama.cpp instead of vLLM"],
@@ -368,9 +368,9 @@ def test_the_workers_consolidation_takes_what_it_marked_out_of_the_index_at_once
     _answer(bin_dir, {"supersede": [{"old": old, "new": new, "reason": "switched runtimes"}]})
     cfg = _cfg(min_sessions=1, min_hours=0, scan_minutes=0)
     cfg["knowledge"]["path"] = str(ldir)
-    stats = loop.Stats()
+    stats = drain.Stats()
     stats.projects[str(mdir)] = ""
-    loop.consolidate_touched(cfg, os.environ, stats)
+    housekeeping.consolidate_touched(cfg, os.environ, stats)
     assert marks.hidden(str(mdir))  # it ran and marked
     conn = store.connect(paths.recall_index_file())
     try:

@@ -122,14 +122,14 @@ def test_lh_memory_held_after_a_distillation_finds_every_verdict_kept(isolated_h
 def test_a_start_that_cannot_be_prepared_is_logged_and_the_task_goes_on(isolated_home, monkeypatch):
     from lazy_harness import config
     from lazy_harness.recall.readback import digest
-    from lazy_harness.worker import pipeline
+    from lazy_harness.worker import caches
 
     def broken(*args, **kwargs):
         raise OSError("disk gone")
 
     monkeypatch.setattr(digest, "build_context", broken)
     said: list[str] = []
-    pipeline.prepare_next_start(str(isolated_home), config.load(), None, 0.0, said.append)
+    caches.prepare_next_start(str(isolated_home), config.load(), None, 0.0, said.append)
     assert said == ["session start not prepared: OSError: disk gone"]
 
 

@@ -5,7 +5,7 @@ import os
 
 from lazy_harness import config, logfile
 from lazy_harness.memory import entries, ids
-from lazy_harness.worker import loop
+from lazy_harness.worker import drain, housekeeping
 from tests.support import fake_claude
 
 NOW = 1_790_000_000.0
@@ -34,9 +34,9 @@ def _consolidate(tmp_path, answer: dict) -> list[str]:
     cfg["consolidate"].update(enabled=True, min_sessions=1, min_hours=0)
     cfg["knowledge"]["path"] = str(tmp_path / "knowledge")
     fake_claude.control(tmp_path / "bin", mode="ok", answer=answer)
-    stats = loop.Stats()
+    stats = drain.Stats()
     stats.projects[str(mdir)] = str(tmp_path / "demo")  # the project whose learnings are candidates
-    loop.consolidate_touched(cfg, os.environ, stats)
+    housekeeping.consolidate_touched(cfg, os.environ, stats)
     with open(logfile.log_path(logfile.WORKER), encoding="utf-8") as fh:
         return [line.split(" ", 1)[1].rstrip("\n") for line in fh if f"consolidate {mdir}: " in line]
 

@@ -12,7 +12,7 @@ import threading
 import time
 
 from lazy_harness import config, paths, queue
-from lazy_harness.worker import model_check, pipeline
+from lazy_harness.worker import model_check, persist, pipeline
 from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure
@@ -54,7 +54,7 @@ class PausedCheck:
 
 def _settle() -> list[str]:
     logged: list[str] = []
-    pipeline.settle_owed(config.load(), dict(os.environ), logged.append)
+    persist.settle_owed(config.load(), dict(os.environ), logged.append)
     return logged
 
 

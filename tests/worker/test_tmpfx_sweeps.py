@@ -30,9 +30,9 @@ crashpoint.finished()
 STATE_WRITER = """
 import time
 from tests.support import crashpoint
-from lazy_harness.worker import loop
+from lazy_harness.worker import drain, loop
 crashpoint.arm(3)
-loop._save_state(None, time.time(), loop.Stats())
+loop._save_state(None, time.time(), drain.Stats())
 crashpoint.finished()
 """
 

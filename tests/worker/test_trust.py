@@ -1,4 +1,4 @@
-"""pipeline.check_trust: a task's memory folder must be <memory root>/<key>, whatever the config moves."""
+"""task_trust.check_trust: a task's memory folder must be <memory root>/<key>, whatever the config moves."""
 
 import os
 
@@ -6,7 +6,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.errors import TaskError
-from lazy_harness.worker import pipeline
+from lazy_harness.worker import task_trust
 
 
 @pytest.fixture
@@ -18,11 +18,11 @@ def task(tmp_path):
 
 
 def test_the_default_and_a_configured_root_are_trusted(task, tmp_path):
-    pipeline.check_trust(task, None)
+    task_trust.check_trust(task, None)
     root = str(tmp_path / "mem")
-    pipeline.check_trust({**task, "memory_dir": os.path.join(root, "-p")}, None, root)
+    task_trust.check_trust({**task, "memory_dir": os.path.join(root, "-p")}, None, root)
     with pytest.raises(TaskError):  # the default folder is not trusted once the config moved the root
-        pipeline.check_trust(task, None, root)
+        task_trust.check_trust(task, None, root)
 
 
 def test_forged_memory_folders_are_refused(task, tmp_path):
@@ -35,7 +35,7 @@ def test_forged_memory_folders_are_refused(task, tmp_path):
               paths.claude_memory_dir("-p"), ""]
     for memory in forged:
         with pytest.raises(TaskError, match="untrusted task: memory_dir"):
-            pipeline.check_trust({**task, "memory_dir": memory}, None)
+            task_trust.check_trust({**task, "memory_dir": memory}, None)
 
 
 def test_store_refuses_the_same_folders(task, tmp_path):
@@ -69,11 +69,11 @@ def test_a_task_from_a_hook_with_another_transcripts_folder_is_trusted_when_that
     fields = queue.task_fields(payload, "SessionEnd", True, env)
     assert fields["transcripts"] == str(folder)
     fields["memory_dir"] = paths.memory_dir(str(tmp_path / "p"))  # the worker's own memory root
-    pipeline.check_trust(fields, dict(os.environ))  # the worker's environment: the default folders
+    task_trust.check_trust(fields, dict(os.environ))  # the worker's environment: the default folders
     folder.chmod(0o777)
     with pytest.raises(TaskError, match="untrusted task: session_jsonl"):
-        pipeline.check_trust(fields, dict(os.environ))
+        task_trust.check_trust(fields, dict(os.environ))
     folder.chmod(0o700)
     for forged in (str(tmp_path), "relative/" + folder.name):
         with pytest.raises(TaskError, match="untrusted task: session_jsonl"):
-            pipeline.check_trust({**fields, "transcripts": forged}, dict(os.environ))
+            task_trust.check_trust({**fields, "transcripts": forged}, dict(os.environ))

@@ -1,4 +1,4 @@
-"""What was just written, as the checks after it read it: what a persist wrote (worker/pipeline.py
+"""What was just written, as the checks after it read it: what a persist wrote (worker/hold_checks.py
 ``owed_checks``: each entry's text for the model check, its record for the learned check, and what it
 wrote past an answer's per-session cap, to hold: memory/held.py ``hold``), and what a sync round
 brought in, whose verdicts the next SessionStart reads (:func:`keep_arrived`)."""
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def written_texts(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]:
     """``(kind, id, learning path or '', the text the check reads)`` of each entry a persist just wrote
-    (the rules read them in the worker's hold step, ``pipeline._hold``): what the worker's model check
+    (the rules read them in the worker's hold step, ``hold_checks._hold``): what the worker's model check
     (worker/model_check.py) judges."""
     out = []
     for kind, eid, path, checked, _ in _written(plan, report):

@@ -165,7 +165,7 @@ def task_fields(payload: dict, event: str, forced: bool, env: Mapping[str, str] 
         fields[AGENT] = CODEX  # why: absent means Claude Code, so every older task reads as it did
     # why: the worker that takes the task may have been started with another CLAUDE_CONFIG_DIR or
     # CODEX_HOME (by a session of the other agent, or of another profile); it trusts this folder too
-    # when it is the user's own (worker/pipeline.py, check_trust)
+    # when it is the user's own (worker/task_trust.py, check_trust)
     fields[TRANSCRIPTS] = transcripts_folder(payload, env)
     turn = turn_fingerprint(payload)
     if turn:

@@ -46,7 +46,7 @@ from typing import Any
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
 from lazy_harness.worker import llm
-from lazy_harness.worker.answer import extract_object
+from lazy_harness.worker.answer_parse import extract_object
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 
 THREAD_SOURCE = "lazy-harness"

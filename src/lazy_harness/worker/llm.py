@@ -28,7 +28,7 @@ from typing import Any
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
 from lazy_harness.queue import WORKER_MARKER
-from lazy_harness.worker.answer import parse_envelope, read_object
+from lazy_harness.worker.answer_parse import parse_envelope, read_object
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 
 NO_HOOKS = json.dumps({"disableAllHooks": True})
@@ -285,7 +285,7 @@ def usage_of(stdout: str, model: str) -> Usage:
 def _envelope(stdout: str) -> dict | None:
     """The envelope of claude's output: the whole of it, else its last line that is a JSON object (a
     warning printed before it). One nested too deep to parse whole is read member by member, so the
-    call's cost reaches the ledger even when its answer cannot be read (answer.read_object)."""
+    call's cost reaches the ledger even when its answer cannot be read (answer_parse.read_object)."""
     text = (stdout or "").strip()
     data = read_object(text)
     if data is not None:
@@ -326,7 +326,7 @@ def _decoded_redacted(stdout: str, extra: tuple[str, ...]) -> str:
             if not isinstance(data, (dict, list)):
                 return None
             return json.dumps(redact_obj(data, extra, keys=True)[0], ensure_ascii=False)
-        except (ValueError, RecursionError):  # why: claude's output is the model's (answer.read_object)
+        except (ValueError, RecursionError):  # why: claude's output is the model's (answer_parse.read_object)
             return None
 
     whole = encoded(stdout.strip()) if stdout.strip() else None

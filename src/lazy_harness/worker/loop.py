@@ -17,6 +17,9 @@ back and stops the drain; nothing is claimed until a probe write works. Tasks th
 unreachable, no room) are tried again by the worker itself: the detached worker (``linger``) stays
 up to ``compound_loop.linger_minutes``, one at a time, sleeping until the next task's time or the next
 probe, without the lock, so a hook's worker takes any new task meanwhile.
+
+The drain itself is worker/drain.py's; the sweeps, the index tasks, consolidation and adoption
+worker/housekeeping.py's.
 """
 
 from __future__ import annotations
@@ -25,15 +28,14 @@ import contextlib
 import json
 import os
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
-from lazy_harness.project_identity import project_name
-from lazy_harness.queue import index_task, sweep
-from lazy_harness.worker import one_task
+from lazy_harness.queue import index_task
+from lazy_harness.worker import housekeeping
+from lazy_harness.worker.drain import Stats, drain
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -46,31 +48,6 @@ if TYPE_CHECKING:
 LOCK_NAME = queue.LOCK_NAME
 # under the queue: "<pid> <wake epoch>" of the worker lingering now, locked while it sleeps (lh status)
 LINGERING = os.path.join(queue.STATE, "worker.linger")
-
-
-@dataclass
-class Stats:
-    processed: int = 0
-    skipped: int = 0
-    failed: int = 0
-    lock_busy: bool = False
-    waited: set[str] = field(default_factory=set)  # the tasks put back to wait (worker/waiting.py) and not done since
-    paused: str = ""  # why the queue stopped for a spend cap
-    held: str = ""  # why the Backfill tasks wait in this run (the share kept for today's sessions)
-    storage: str = ""  # why the queue stopped for lack of room to write (worker/storage.py)
-    last_success: str | None = None
-    last_success_task: str | None = None
-    # memory folder -> cwd of the tasks that wrote memory (for consolidation)
-    projects: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def finished(self) -> int:
-        return self.processed + self.skipped + self.failed
-
-    @property
-    def waiting(self) -> int:
-        """Tasks left waiting: each once however often it waited, none the lingering worker then finished."""
-        return len(self.waited)
 
 
 def _log(env: Env | None, message: str) -> None:
@@ -88,213 +65,6 @@ def read_state(env: Env | None = None) -> dict:
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
-
-
-def _current(cfg: Config, env: Env | None) -> tuple[Config, str]:
-    """config.toml as it is now, read before each task: a cap lowered to 0, or the loop switched off,
-    while the worker drains a backlog stops the calls it has not made yet (read once per round, the
-    whole backlog was paid for); and why to pause instead, if so."""
-    try:
-        now = config.load(env)
-    except ConfigError as exc:
-        return cfg, f"config.toml invalid: {exc.message}"
-    if cfg["compound_loop"]["enabled"] and not now["compound_loop"]["enabled"]:
-        return now, "switched off (compound_loop.enabled = false) while it ran; tasks stay pending"
-    return now, ""
-
-
-def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None = None,
-          sleep: Sleep = time.sleep) -> None:
-    """Process the ready tasks until none is left, a cap pauses the queue or writing stops. Backfill
-    tasks come after every other task, and wait once they would eat into the share kept for today's
-    sessions (worker/backfill_share.py); after each of them the queue is listed again, so a session that
-    ended meanwhile goes next."""
-    from lazy_harness.worker import backfill_share, calls, storage
-
-    while True:
-        tasks = backfill_share.next_tasks(q, stats.held)
-        if not tasks:
-            return
-        for name, fields in tasks:
-            if limit is not None and stats.finished >= limit:
-                return
-            cfg, stats.paused = _current(cfg, env)
-            stats.paused = stats.paused or calls.cap_reached(cfg, env, time.time()) or ""
-            if stats.paused:  # why: tasks stay pending; a later hook or the next day starts a worker
-                _log(env, f"worker {os.getpid()}: paused, {stats.paused}")
-                return
-            backfill = fields.get("event") == backfill_share.BACKFILL
-            held = backfill_share.waits(cfg, env, fields) if backfill else None
-            if held:  # why: none is taken again in this run; the next start looks again (a new day, a raised cap)
-                stats.held = held
-                _log(env, f"worker {os.getpid()}: backfill tasks wait: {held}")
-                backfill_share.hold(q, [n for n, _ in tasks], held, lambda m: _log(env, m))
-                break
-            stats.storage = storage.room(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}")) or ""
-            if stats.storage:  # why: no model call for an answer that could not be kept
-                storage.stop(env, stats.storage)
-                _log(env, f"worker {os.getpid()}: memory writing waits: {stats.storage}; tasks stay pending")
-                return
-            status = one_task.process_one(q, name, cfg, env, sleep, stats.projects)
-            if not _count(stats, name, status):
-                return
-            if backfill:
-                break  # why: listed again, so a task queued meanwhile by a session's end goes first
-
-
-def _count(stats: Stats, name: str, status: str | None) -> bool:
-    """Count one task's outcome; False when the drain stops (a spend cap, no room to write)."""
-    if status in ("storage", "waiting", "paused"):
-        stats.waited.add(name)  # why by name: a task that waits goes back under its own name
-    else:
-        stats.waited.discard(name)
-    if status == "storage":
-        stats.storage = "no room to write"
-        return False
-    if status == "paused":
-        stats.paused = "the next call does not fit under a spend cap"
-        return False
-    if status == "processed":
-        stats.processed += 1
-        stats.last_success = logfile.stamp(time.time())
-        stats.last_success_task = queue.task_id(name)
-    elif status == "skipped":
-        stats.skipped += 1
-    elif status == "failed":
-        stats.failed += 1
-    return True
-
-
-def consolidate_touched(cfg: Config, env: Env | None, stats: Stats) -> None:
-    """After a drain: each project that got new memory is consolidated when its gates pass."""
-    if not cfg.get("consolidate", {}).get("enabled"):
-        return
-    from lazy_harness.worker import consolidate
-
-    learnings = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
-    for mdir, cwd in list(stats.projects.items()):
-        try:
-            result = consolidate.run(mdir, learnings, project_name(cwd) if cwd else "unknown", cfg, env,
-                                     automatic=True)
-        except Exception as exc:  # why: consolidation is housekeeping; it must never stop the queue
-            _log(env, f"consolidate {mdir}: error {type(exc).__name__}: {exc}")
-            continue
-        _log(env, f"consolidate {mdir}: {result.status}: {result.reason}")
-        _log_problems(env, mdir, result.problems)
-        if result.run:  # why: what it marked leaves recall now; the hooks only read the index (ADR 0042)
-            from lazy_harness.worker import pipeline
-
-            def log(m: str, where: str = mdir) -> None:
-                _log(env, f"consolidate {where}: {m}")
-
-            pipeline.update_index(env, mdir, learnings, log)
-    stats.projects.clear()
-
-
-PROBLEMS_LOGGED = 10  # problem lines of one consolidation written to worker.log; a count stands for the rest
-
-
-def _log_problems(env: Env | None, mdir: str, problems: list[str]) -> None:
-    """What a consolidation refused (an id it does not know, a learning left out), one line each, as
-    ``lh memory consolidate`` prints them on stderr: the first PROBLEMS_LOGGED, then how many more."""
-    for problem in problems[:PROBLEMS_LOGGED]:
-        _log(env, f"consolidate {mdir}: ignored: {problem[:1000]}")
-    if len(problems) > PROBLEMS_LOGGED:
-        _log(env, f"consolidate {mdir}: ignored: {len(problems) - PROBLEMS_LOGGED} more problem line(s) not shown")
-
-
-ADOPT_EVERY = 24 * 3600  # seconds between two looks for project learnings without a project
-
-
-def adopt_orphans(cfg: Config, env: Env | None, now: float | None = None) -> None:
-    """Project learnings written before keys were recorded go to the one project of their name
-    (memory/owners.py): at the first run after an upgrade, then once a day (learnings synced from a
-    machine still on an older version). The others wait for ``lh memory unassigned``."""
-    from lazy_harness.memory import owners
-
-    now = time.time() if now is None else now
-    stamp = os.path.join(paths.state_dir(env), "adopted")
-    try:
-        if now - os.stat(stamp).st_mtime < ADOPT_EVERY:
-            return
-    except OSError:
-        pass
-    try:
-        done, left = owners.adopt_orphans(paths.memory_root(cfg["memory"]["path"] or None, env),
-                                          paths.learnings_dir(cfg["knowledge"]["path"] or None, env), now, env)
-    except Exception as exc:  # why: housekeeping; it must never stop the queue
-        _log(env, f"adopt: error {type(exc).__name__}: {exc}")
-        return
-    for line in done:
-        _log(env, f"adopt: {line}")
-    if left:
-        _log(env, f"adopt: {len(left)} project learning(s) have no single project; lh memory unassigned lists them")
-    atomic_write(stamp, logfile.stamp(now) + "\n")
-
-
-def _index_tasks(cfg: Config, env: Env | None) -> bool:
-    """The index tasks waiting (worker/reindex.py): before the sessions' tasks, which need no model
-    call to wait for, and the next prompts search what they index. False when one failed (it stays
-    for the next worker; this one does not go round again for it)."""
-    from lazy_harness.worker import reindex
-
-    try:
-        reindex.run_tasks(env, paths.memory_root(cfg["memory"]["path"] or None, env),
-                          paths.learnings_dir(cfg["knowledge"]["path"] or None, env),
-                          lambda m: _log(env, f"worker {os.getpid()}: {m}"))
-        return True
-    except Exception as exc:  # why: the index is a cache; it must never stop the queue (the task stays)
-        _log(env, f"worker {os.getpid()}: index task failed: {type(exc).__name__}: {exc}")
-        return False
-
-
-def _sweep(q: str, cfg: Config, env: Env | None) -> None:
-    idle = float(cfg["compound_loop"].get("idle_minutes", 10)) * 60
-    try:
-        queued = sweep.sweep(q, time.time(), idle, env)
-    except OSError as exc:
-        _log(env, f"sweep failed: {exc}")
-        return
-    for name in queued:
-        _log(env, f"task {queue.task_id(name)}: queued by the sweep (session idle, grew since its last check)")
-
-
-def _sweep_temps(cfg: Config, env: Env | None) -> None:
-    """The temp files killed writers left where no writer of the folder sweeps before it writes
-    (``queue.recover`` sweeps the queue's folders, worker.json's among them): the folders of
-    :func:`_temp_folders`. A live writer's temp (its pid alive) is left."""
-    from lazy_harness.atomic import sweep_stale_temps
-
-    for folder in _temp_folders(cfg, env):
-        sweep_stale_temps(folder)
-
-
-def _temp_folders(cfg: Config, env: Env | None) -> list[str]:
-    """Every folder of ours that a writer writes whole files in, the queue's aside: undo records of
-    persists, the checks owed, the markers of model calls, the projects' last memory keys, the caches
-    (the hooks' bundle, the recall folder and what it keeps), each memory folder and its journal,
-    the learnings and their month folders, the approval key's folder, the data folder and the folders
-    in it (the sync repository's git folder, the settings backups). Never the person's own folders
-    (a project's ``.claude/``, a config file named by ``$LH_CONFIG``), never a folder behind a link
-    met on the way (a subfolder is entered only when it is no link)."""
-    from lazy_harness import hotload
-    from lazy_harness.cost import markers
-    from lazy_harness.memory import approval, held, journal
-    from lazy_harness.worker import owed
-
-    learnings, data = paths.learnings_dir(cfg["knowledge"]["path"] or None, env), paths.data_dir(env)
-    files = (paths.learning_heads_file(env), paths.hold_verdicts_file("-", env), paths.usage_ranks_file("-", env),
-             os.path.join(paths.recall_seen_dir(paths.recall_index_file(env)), "-"), paths.last_key_file("-", env),
-             hotload.bundle_file(env=env), approval.key_file(env), held.listing_verdicts("-", env).path)
-    memory_dirs = [d for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None) if not os.path.islink(d)]
-    # why the older version's markers' folder too: a writer of that version killed mid-write left its temp there
-    folders = [paths.persist_intents_dir(env), owed.folder(env), markers.open_calls_dir(env),
-               markers.legacy_open_calls_dir(env), paths.recall_dir(env), learnings, data,
-               *(os.path.dirname(f) for f in files), *memory_dirs, *(journal.folder(d) for d in memory_dirs)]
-    for parent in (learnings, data):
-        with contextlib.suppress(OSError):
-            folders += [e.path for e in os.scandir(parent) if e.is_dir(follow_symlinks=False)]
-    return list(dict.fromkeys(folders))
 
 
 def _save_state(env: Env | None, started: float, stats: Stats) -> None:
@@ -482,23 +252,23 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
                 break
             for name, what in queue.recover(q):
                 _log(env, f"task {queue.task_id(name)}: recovered from a dead worker: {what}")
-            _sweep_temps(cfg, env)
+            housekeeping.sweep_temps(cfg, env)
             try:
                 for line in intent.recover_all(env):
                     _log(env, f"worker {os.getpid()}: {line}")
             except OSError as exc:  # why: retried at the next start, and by the folder's next writer
                 _log(env, f"worker {os.getpid()}: an unfinished persist not rolled back yet: {exc}")
-            from lazy_harness.worker import pipeline
+            from lazy_harness.worker import persist
 
-            pipeline.settle_owed(cfg, env, lambda line: _log(env, f"worker {os.getpid()}: {line}"))
-            indexed = _index_tasks(cfg, env)
+            persist.settle_owed(cfg, env, lambda line: _log(env, f"worker {os.getpid()}: {line}"))
+            indexed = housekeeping.index_tasks(cfg, env)
             drain(q, cfg, env, stats, limit, sleep)
             if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:
-                _sweep(q, cfg, env)
+                housekeeping.sweep_idle(q, cfg, env)
                 drain(q, cfg, env, stats, limit, sleep)
             if not stats.paused and not stats.storage:
-                consolidate_touched(cfg, env, stats)
-                adopt_orphans(cfg, env)
+                housekeeping.consolidate_touched(cfg, env, stats)
+                housekeeping.adopt_orphans(cfg, env)
             from lazy_harness.queue import retain
 
             for sid in retain.keep_waiting(q):  # why: the tasks left waiting may wait for weeks

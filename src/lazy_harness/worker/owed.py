@@ -1,5 +1,5 @@
 """The checks a persist still owes what it wrote: the hold check by the rules and the learned check,
-the holds of what came past an answer's cap, and the model check (worker/pipeline.py).
+the holds of what came past an answer's cap, and the model check (worker/hold_checks.py, worker/persist.py).
 
     <queue>/state/owed/<task id>.json
     {"memory_dir", "learnings_dir", "meta", "written": [[kind, id, path, record, kind]],
