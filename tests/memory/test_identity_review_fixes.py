@@ -176,7 +176,7 @@ def listed_in(root: str) -> bool:
 
 def test_a_keyless_learning_of_two_projects_name_is_listed_in_neither_until_assigned_then_in_one(tmp_path):
     from lazy_harness import config
-    from lazy_harness.ui import reading
+    from lazy_harness.ui import memory_lists, reading
 
     a = repo(str(tmp_path / "work" / "api"), origin="git@github.com:team/api.git")
     b = repo(str(tmp_path / "clients" / "x" / "api"))
@@ -188,7 +188,7 @@ def test_a_keyless_learning_of_two_projects_name_is_listed_in_neither_until_assi
     assert invoke("memory", "assign", lid, "--project", a).code == 0
     assert listed_in(a) and not listed_in(b)
     here = reading.projects(b, config.load_fast(os.environ), os.environ)[0]
-    assert all(m["title"] != OLD for m in reading.learnings(here)[0])
+    assert all(m["title"] != OLD for m in memory_lists.learnings(here)[0])
 
 
 def test_a_keyless_learning_of_the_one_project_of_its_name_is_listed_there(tmp_path):

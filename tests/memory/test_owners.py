@@ -9,7 +9,7 @@ import time
 
 from lazy_harness import config, paths
 from lazy_harness.memory import aliases
-from lazy_harness.worker import loop
+from lazy_harness.worker import housekeeping
 from tests.cli.lhrun import invoke
 from tests.memory.test_follows_project import TITLES, project_with_three, shown, start, write_as_session
 from tests.support import memory_samples as ms
@@ -35,12 +35,13 @@ def test_an_old_learning_goes_to_the_one_project_of_its_name_at_the_workers_run(
     root = project(tmp_path / "work")
     legacy_learning()
     assert OLD not in start(root)  # no key, no transcript: shown nowhere before
-    loop.adopt_orphans(config.load(os.environ), os.environ)
+    housekeeping.adopt_orphans(config.load(os.environ), os.environ)
     assert OLD in start(root, sid="after")
     assert "stage-7" in invoke("memory", "search", "staging", "deploy", "--project", root).out
     with open(os.path.join(paths.memory_dir(root), aliases.FILE)) as fh:
         assert [json.loads(ln)["op"] for ln in fh] == ["adopt"]
-    loop.adopt_orphans(config.load(os.environ), os.environ, now=NOW + 2 * loop.ADOPT_EVERY)  # again: nothing new
+    # again: nothing new
+    housekeeping.adopt_orphans(config.load(os.environ), os.environ, now=NOW + 2 * housekeeping.ADOPT_EVERY)
     with open(os.path.join(paths.memory_dir(root), aliases.FILE)) as fh:
         assert len(fh.read().splitlines()) == 1
 
@@ -112,16 +113,16 @@ def test_a_renamed_project_folder_keeps_its_learnings_everywhere_once_adopted(tm
 
 
 def test_the_page_lists_the_learnings_of_an_earlier_key_as_the_projects_own(tmp_path):
-    from lazy_harness.ui import reading
+    from lazy_harness.ui import memory_lists, reading
 
     root = project_with_three(tmp_path)
     old_key = os.path.basename(paths.memory_dir(root))
     renamed = str(tmp_path / "work" / "api-v2")
     os.rename(root, renamed)
     here = reading.projects(renamed, config.load_fast(os.environ), os.environ)[0]
-    assert not any(m["title"] in TITLES for m in reading.learnings(here)[0])
+    assert not any(m["title"] in TITLES for m in memory_lists.learnings(here)[0])
     assert invoke("memory", "adopt", "--project", renamed, "--", old_key).code == 0
-    assert sorted(m["title"] for m in reading.learnings(here)[0]) == sorted(TITLES)
+    assert sorted(m["title"] for m in memory_lists.learnings(here)[0]) == sorted(TITLES)
 
 
 def test_of_two_projects_of_that_name_its_sessions_transcript_decides_and_the_alias_says_so(tmp_path):
@@ -132,7 +133,7 @@ def test_of_two_projects_of_that_name_its_sessions_transcript_decides_and_the_al
         fh.write(json.dumps({"type": "user", "cwd": client, "sessionId": "sess-old"}) + "\n")
     ms.write_learning(paths.learnings_dir(), OLD, "api", NOW - 86400 * 60, scope="project",
                       origin_session="sess-old", learning="The api staging deploy goes to stage-7.internal")
-    loop.adopt_orphans(config.load(os.environ), os.environ)
+    housekeeping.adopt_orphans(config.load(os.environ), os.environ)
     assert OLD in start(client, sid="c2") and OLD not in start(work, sid="w2")
     with open(os.path.join(paths.memory_dir(client), aliases.FILE)) as fh:
         adopted = [json.loads(ln) for ln in fh]

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths
-from lazy_harness.ui import reading
+from lazy_harness.ui import memory_lists, reading
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -46,5 +46,5 @@ def test_a_learning_without_project_scope_is_found_where_sessionstart_shows_it(t
     why = told.out.split("==== why", 1)[1]
     assert any(line.startswith("pass") and "Zebra tables need a stable sort" in line for line in why.splitlines()), why
     project = reading.projects(root, config.load(), os.environ)[0]
-    own, general = reading.learnings(project)
+    own, general = memory_lists.learnings(project)
     assert [m["title"] for m in own + general] == ["Zebra tables need a stable sort"]

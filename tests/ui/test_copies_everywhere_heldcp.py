@@ -10,7 +10,7 @@ import pytest
 
 from lazy_harness import config
 from lazy_harness.memory import by_hand, held, held_review, ids
-from lazy_harness.ui import reading
+from lazy_harness.ui import held_and_usage, memory_lists, reading
 from lazy_harness.worker import consolidate, consolidate_prompt
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
@@ -47,14 +47,14 @@ def _views(seeded, eid: str) -> dict[str, int]:
     listed = invoke("memory", "held", "--project", seeded.root)
     assert listed.code == 0, listed.err
     p = _project(seeded.root)
-    own, general = reading.learnings(p)
+    own, general = memory_lists.learnings(p)
     c, _, problems = consolidate.one_per_learning(consolidate_prompt.candidates(seeded.mdir, seeded.ldir, "proj"))
     assert not [x for x in problems if eid in x], problems
     return {"session start": shown.out.split("\nLearnings from ", 1)[0].count(eid),
             "show": shown.out.split("\nLearnings from ", 1)[1].count(eid),
             "page": [m["id"] for m in own + general].count(eid),
             "held": [h["id"] for h in held_review.listing(seeded.mdir, seeded.ldir)].count(eid),
-            "page held": [h["id"] for h in reading.held(p, "ask")].count(eid),
+            "page held": [h["id"] for h in held_and_usage.held(p, "ask")].count(eid),
             "lh memory held": listed.out.count(eid),
             "consolidation": [e.id for e in c.learnings].count(eid)}
 

@@ -4,7 +4,7 @@ import os
 
 from lazy_harness import config, paths
 from lazy_harness import queue as spool
-from lazy_harness.ui import reading
+from lazy_harness.ui import file_reads, hook_log, memory_lists, queue_and_spend, reading
 from tests.support import memory_samples as ms
 from tests.ui.conftest import DAY, NOW
 
@@ -25,17 +25,17 @@ def test_sessions_of_another_project_are_left_out_and_unknown_ones_marked(seeded
     cfg = config.load_fast(os.environ)
     projects = reading.projects(seeded.root, cfg, os.environ)
     here = projects[0]
-    sessions = {s["session"]: s for s in reading.injected(here, seeded.root, os.environ)}
+    sessions = {s["session"]: s for s in hook_log.injected(here, seeded.root, os.environ)}
     assert set(sessions) == {seeded.session, "nobody-knows"}
     assert sessions[seeded.session]["known"] and not sessions["nobody-knows"]["known"]
     assert [e["event"] for e in sessions[seeded.session]["events"]] == ["SessionStart", "UserPromptSubmit",
                                                                           "UserPromptSubmit"]  # not Stop
     there = next(p for p in projects if p.name == "other")
-    assert {s["session"] for s in reading.injected(there, None, os.environ)} == {"0therses-1", "nobody-knows"}
+    assert {s["session"] for s in hook_log.injected(there, None, os.environ)} == {"0therses-1", "nobody-knows"}
 
 
 def test_spend_per_day_sums_the_ledger_by_local_day(seeded):
-    days = reading.spend(os.environ, NOW)
+    days = queue_and_spend.spend(os.environ, NOW)
     assert len(days) == 14 and days[-1][0] == ms.iso(NOW)[:10]
     assert days[-1][1:] == (0.05, 1) and days[-2][0] == ms.iso(NOW - DAY)[:10] and days[-2][1:] == (0.12, 1)
     assert sum(d[1] for d in days[:-2]) == 0
@@ -58,10 +58,10 @@ def test_a_failure_line_without_type_or_id_is_a_failure_on_the_page_and_in_show(
     fid = ids.entry_id("failure", line["summary"])
     cfg = config.load_fast(os.environ)
     here = reading.projects(seeded.root, cfg, os.environ)[0]
-    assert fid in [e["id"] for e in reading.entries(here, "failure")]
+    assert fid in [e["id"] for e in memory_lists.entries(here, "failure")]
     out = invoke("memory", "show", "--project", seeded.root).out
     assert f"{fid}  2025-02-01  Legacy failure about walrus parsing" in out
     assert invoke("memory", "forget", fid, "--project", seeded.root).code == 0
-    reading._PARSED.clear()
-    [row] = [e for e in reading.entries(here, "failure") if e["id"] == fid]
+    file_reads._PARSED.clear()
+    [row] = [e for e in memory_lists.entries(here, "failure") if e["id"] == fid]
     assert row.get("left_out") == "forgotten"

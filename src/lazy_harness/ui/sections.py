@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from lazy_harness.memory import files
 from lazy_harness.memory.handoff_log import by_whom
-from lazy_harness.ui import reading, usage_section
+from lazy_harness.ui import hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
 from lazy_harness.ui.markup import LIMIT, day_of, esc, form, text, when_of
 
 TYPE_CHECKING = False
@@ -60,7 +61,7 @@ def _entry(eid: str, head: str, body: str, actions: str = "", css: str = "entry 
 # --- the sections --------------------------------------------------------------------------------
 
 def handoff_section(v: View) -> str:
-    every = reading.handoff_items(v.project)  # oldest first
+    every = memory_lists.handoff_items(v.project)  # oldest first
     if not every:
         return _empty("No open handoff items.")
     cut = None if v.everything else LIMIT
@@ -76,6 +77,8 @@ def handoff_section(v: View) -> str:
                    + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
         head = (f'{text(item["text"])} <span class="meta">opened '
                 f'{esc(when_of(item["opened"]))} {esc(by_whom(item["opened_by"]))}</span>')
+        if item["left_out"]:  # held: listed, as lh memory show lists it, with its tag
+            head += f' <span class="badge">{esc(item["left_out"])}</span>'
         rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
     return f'<ul class="entries">{"".join(rows)}</ul>{_more(v, "handoff", cut, len(every), 0)}'
 
@@ -126,7 +129,8 @@ def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
                 f'{text(rec.get("summary"))}')
         return rec["id"], head, body
 
-    return _listing(v, anchor, reading.entries(v.project, kind), row, "Forget this entry?", f"No {kind}s recorded.")
+    every = memory_lists.entries(v.project, kind)
+    return _listing(v, anchor, every, row, "Forget this entry?", f"No {kind}s recorded.")
 
 
 def _text(value: object) -> str:
@@ -162,7 +166,7 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
 def learnings_section(v: View) -> str:
     from lazy_harness.memory import state
 
-    own, general = reading.learnings(v.project, state.policy(v.cfg))
+    own, general = memory_lists.learnings(v.project, state.policy(v.cfg))
     return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project")
             + '<h3>General, from other projects</h3>'
             + _learning_list(v, general, "general learnings from other projects"))
@@ -201,17 +205,18 @@ def _titles(v: View) -> dict[str, str]:
     out once a page (two sections ask)."""
     if v.titles is not None:
         return v.titles
-    out = {i["id"]: i["text"] for i in reading.handoff_items(v.project)}
-    for kind in ("decision", "failure"):
-        out.update((rec["id"], rec.get("summary") or "") for rec in reading.entries(v.project, kind))
-    for group in reading.learnings(v.project):
+    out = {i["id"]: i["text"] for i in memory_lists.handoff_items(v.project)}
+    for name in (files.DECISIONS, files.FAILURES):  # why records: a title needs no state worked out
+        found = memory_lists.records(os.path.join(v.project.memory_dir, name))
+        out.update((rec["id"], rec.get("summary") or "") for rec in found)
+    for group in memory_lists.learnings(v.project):
         out.update((item["id"], str(item.get("title") or "")) for item in group)
     v.titles = out
     return out
 
 
 def injected_section(v: View) -> str:
-    sessions = reading.injected(v.project, v.cwd if v.project.current else None, v.env)
+    sessions = hook_log.injected(v.project, v.cwd if v.project.current else None, v.env)
     if not sessions:
         return _empty("No session start or prompt of this project in hooks.log yet.")
     titles = _titles(v)
@@ -231,7 +236,7 @@ def injected_section(v: View) -> str:
 
 
 def queue_section(v: View) -> str:
-    q = reading.queue(v.project, v.env)
+    q = queue_and_spend.queue(v.project, v.env)
     counts = " ".join(f'<span class="count">{esc(k)} <b>{n}</b></span>' for k, n in q["counts"].items())
     rows = "".join(
         f'<tr class="{esc(t["state"])}"><td><code>{esc(t["id"])}</code></td><td>{esc(t["when"])}</td>'
@@ -247,7 +252,7 @@ def queue_section(v: View) -> str:
 def spend_section(v: View) -> str:
     from lazy_harness.cost import budget, paused
 
-    days = reading.spend(v.env, v.now)
+    days = queue_and_spend.spend(v.env, v.now)
     # why not budget.check alone: a cap nearly reached pauses too, as the worker's notice says (lh cost)
     verdict = paused.pause(v.cfg, v.now, env=v.env)
     top = max((d[1] for d in days), default=0.0) or 1.0
@@ -274,7 +279,7 @@ RUNS_LIMIT = 20  # runs listed before "show all": each is a few lines, the newes
 def runs_section(v: View) -> str:
     """Every journalled change, newest first (``lh memory history``), cut at RUNS_LIMIT with the line
     every cut list of the page has, unless the page was asked for everything."""
-    every = reading.runs(v.project)
+    every = memory_lists.runs(v.project)
     if not every:
         return _empty("No change recorded (consolidations, forget, close).")
     cut = None if v.everything else RUNS_LIMIT
@@ -299,7 +304,8 @@ def held_section(v: View) -> str:
     other projects (ADR 0032). Approve releases one, forget drops it."""
     from lazy_harness.memory import approval, state
 
-    found = reading.held(v.project, state.policy(v.cfg))  # held_review.listing, kept while the store is unchanged
+    # held_review.listing, kept while the store is unchanged
+    found = held_and_usage.held(v.project, state.policy(v.cfg))
     if not found:
         return _empty("Nothing held for approval.")
     cut = None if v.everything else LIMIT

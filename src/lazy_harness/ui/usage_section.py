@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from urllib.parse import quote
 
-from lazy_harness.ui import reading
+from lazy_harness.ui import held_and_usage
 from lazy_harness.ui.markup import LIMIT, esc, text, when_of
 
 TYPE_CHECKING = False
@@ -63,7 +63,7 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     for everything, with a line saying how many more and where every one is listed."""
     from lazy_harness.memory import marks
 
-    t = reading.usage_tally(v.project)  # as lh memory usage counts, kept while usage.jsonl is unchanged
+    t = held_and_usage.usage_tally(v.project)  # as lh memory usage counts, kept while usage.jsonl is unchanged
     if not t.entries:
         return ('<p class="empty">'
                 "No entry shown to a distilled session yet: the worker counts a session when it distils it.</p>")

@@ -1,0 +1,69 @@
+"""The two listings too slow to make at every page load, kept while every file they read is
+unchanged: what is held for approval (``lh memory held``) and the usage counts (``lh memory usage``)."""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness.memory import files
+from lazy_harness.ui.file_reads import LOCK, stamps
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.usage_log import Tally
+    from lazy_harness.ui.reading import Project
+
+_HELD: dict[tuple[str, str, str], tuple[tuple, list[dict]]] = {}
+
+
+def _held_inputs(p: Project) -> tuple:
+    """What ``held_review.listing`` reads, by each file's stamp: the memory folder's files (entries, marks,
+    the handoff log), every learning file and the approval key and adoption record."""
+    from lazy_harness.memory import approval
+
+    learnings = files.recent_learning_files(p.learnings_dir, 10**9)
+    return (stamps(p.memory_dir), stamps(p.learnings_dir, [os.path.relpath(x, p.learnings_dir) for x in learnings]),
+            tuple(stamps(os.path.dirname(f), [os.path.basename(f)])
+                  for f in (approval.key_file(None), approval.adopted_file(None))))
+
+
+def held(p: Project, cross: str) -> list[dict]:
+    """``held_review.listing`` of the project (what ``lh memory held`` lists), kept while no file it reads
+    changed. why: it runs the hold check on every learning (about 0.6 s at 3,000 learnings) and reads
+    every decision and failure; a page reload on an unchanged store then costs one stat per file. The
+    stamps are taken before the listing: a file changed while it ran is read again at the next load."""
+    from lazy_harness.memory import held_review
+
+    where = (p.memory_dir, p.learnings_dir, cross)
+    inputs = _held_inputs(p)
+    with LOCK:
+        hit = _HELD.get(where)
+    if hit is not None and hit[0] == inputs:
+        return list(hit[1])
+    found = held_review.listing(p.memory_dir, p.learnings_dir, cross)
+    with LOCK:
+        _HELD[where] = (inputs, found)
+    return list(found)
+
+
+_USAGE: dict[str, tuple[tuple, Tally]] = {}
+
+
+def usage_tally(p: Project) -> Tally:
+    """The usage counts of the project as ``lh memory usage`` makes them (``usage_log.tally`` of
+    usage.jsonl, a merged entry's for the one it was merged into), kept while usage.jsonl and
+    marks.jsonl keep their time, size and inode; the caller must not change it. why: the file only
+    grows (100,000 lines in six months) and reading and counting it took a second at every page load;
+    the worker's count file has no recurrences, characters or weeks to reuse. The stamps are taken
+    before the read: a line appended during it is counted at the next load."""
+    from lazy_harness.memory import marks, usage_log
+
+    inputs = stamps(p.memory_dir, [usage_log.USAGE, marks.MARKS])
+    with LOCK:
+        hit = _USAGE.get(p.memory_dir)
+    if hit is not None and hit[0] == inputs:
+        return hit[1]
+    found = usage_log.tally(usage_log.read(p.memory_dir), into=usage_log.merged_into(p.memory_dir))
+    with LOCK:
+        _USAGE[p.memory_dir] = (inputs, found)
+    return found

@@ -1,0 +1,143 @@
+"""A project's memory as ``lh memory show`` and ``lh memory history`` list it: its decisions and
+failures, its learnings (and the general ones of other projects), its open handoff items with their
+history, and its journalled runs. Each file is parsed once while it is unchanged (:mod:`.file_reads`).
+
+Everything returned is data; the page escapes it (memory text is untrusted).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
+from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import learnings as heads
+from lazy_harness.ui.file_reads import parsed
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.ui.reading import Project
+
+
+def _read_records(path: str) -> list[dict]:
+    # why the file's kind: a line without ``type`` and ``id`` (written by hand, or before ids) is a
+    # failure in failures.jsonl; read as a decision it had a d- id, and Forget acted on another entry
+    kind = "failure" if os.path.basename(path) == files.FAILURES else "decision"
+    # why without_copies: a line a person duplicated by hand is one entry, as ``lh memory show`` lists it
+    out = files.without_copies([rec for rec in files.read_entries(path) if recall.is_entry(rec)])
+    for rec in out:
+        rec["id"] = ids.of_record(rec, kind)
+    return out
+
+
+def records(path: str) -> list[dict]:
+    """Every decision or failure of a JSONL file, oldest first, each with its ``id`` (copies: the
+    caller may add fields)."""
+    return [dict(rec) for rec in parsed(path, _read_records) or []]
+
+
+def entries(p: Project, kind: str) -> list[dict]:
+    """Decisions or failures, newest first; a left-out one carries ``left_out``: its state as ``lh memory
+    show`` tags it (``held_review.States``: its marks, a forget winning over a hold, then the hold check
+    on its text at read time, its verdicts kept per text)."""
+    from lazy_harness.memory import held_review, state
+
+    name = files.DECISIONS if kind == "decision" else files.FAILURES
+    # why States, not the marks alone: an entry the check holds before any hold was recorded (a hand
+    # edit, a synced line) was listed live here while show and "Held for approval" said held
+    states = held_review.States(p.memory_dir, p.learnings_dir)
+    out = records(os.path.join(p.memory_dir, name))
+    for rec in out:
+        rec["left_out"] = state.label(states.record(kind, rec["id"], rec)) or None
+    return out[::-1]
+
+
+def _read_learning(path: str) -> tuple[dict, str, str] | None:
+    """(head, the text the hold check reads, the check's verdict on it: '' when it passes) of a
+    learning file; None when unreadable. why
+    the verdict here: kept with the head while the file is unchanged, the check (about 0.1 ms a
+    learning) runs once per file, not at every page load."""
+    from lazy_harness.memory import held, trust
+
+    head = heads.read_head(path)
+    if head is None:
+        return None
+    text = held.learning_text(path)[1]
+    return head, text, (trust.reason(text) or "") if text else ""
+
+
+def _learning_state(meta: dict, text: str, verdict: str, cross: str) -> tuple[str, str]:
+    """``held_review.learning_state(meta, text, cross)``, as ``lh memory show`` and "Held for approval" work it
+    out (the frontmatter, then the hold check), without running the check again on a text whose kept
+    verdict passes: for such a text that function gives the frontmatter's state, but for a held or
+    waiting one that claims an approval."""
+    from lazy_harness.memory import held_review, state
+
+    now = state.of_learning(meta, cross, text)
+    if verdict or (now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta)):
+        return held_review.learning_state(meta, text, cross)
+    return now
+
+
+def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
+    """(this project's learnings, general learnings of other projects), newest first; each with ``id``,
+    ``day``, ``title``, ``learning`` (the start of its text), ``path`` and ``left_out`` (how its state
+    keeps it from this project's sessions: memory/state.py, with the hold check, as ``lh memory show``
+    tags it). Each file is read once while it is unchanged: its head and the check's verdict are kept.
+    One learning in two files (one id and title: written on two days, or copied by hand) is listed
+    once, by its newest file, with ``also_in`` naming the others, as ``lh memory show`` lists it and
+    SessionStart shows it (``learnings.once_each``)."""
+    from lazy_harness.memory import state
+
+    found: list[dict] = []
+    texts: dict[str, tuple[str, str]] = {}
+    for path in files.recent_learning_files(p.learnings_dir, 10**9):
+        read = parsed(path, _read_learning)
+        if read is None:
+            continue
+        head, text, verdict = read
+        meta = dict(head, path=path)
+        meta["id"] = ids.of_learning(meta, path=path)
+        texts[path] = (text, verdict)
+        found.append(meta)
+    own: list[dict] = []
+    general: list[dict] = []
+    owned = aliases.owned(p.memory_dir)  # earlier keys of the project and adopted learnings (ADR 0035)
+    mine_of = {meta["path"]: owned.lists(meta, p.name) for meta in found}
+    # why the project's first: another project's newer file of one id and title must not stand for this one's
+    listed = [m for m in found if mine_of[m["path"]] or str(m.get("scope") or "").strip().lower() != "project"]
+    for meta in heads.once_each(listed):
+        mine = mine_of[meta["path"]]
+        day = os.path.basename(meta["path"])[:10]
+        meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
+        meta["left_out"] = state.label(_learning_state(meta, *texts[meta["path"]], cross), mine) or None
+        (own if mine else general).append(meta)
+    return own, general
+
+
+def handoff_items(p: Project) -> list[dict]:
+    """Open items, oldest first, each with ``history``: every record of its id, oldest first, and
+    ``left_out``: its tag in ``lh memory show`` (held by a mark or by the hold check at read time), or
+    None."""
+    from lazy_harness.memory import held_review, state
+
+    loaded, _ = handoff.load(p.memory_dir)
+    history: dict[str, list[dict]] = {}
+    for rec in handoff_log.read_records(p.memory_dir) or []:
+        if isinstance(rec, dict) and isinstance(rec.get("id"), str):
+            history.setdefault(rec["id"], []).append(rec)
+    items = handoff.open_items(loaded)
+    # why: an item the check holds (a hand edit of handoff.md) was listed as any other, show tags it
+    states = held_review.States(p.memory_dir, p.learnings_dir) if items else None
+    out = []
+    for item in items:
+        recs = sorted(history.get(item["id"], []), key=lambda r: str(r.get("ts") or ""))
+        tag = state.label(states.record("handoff", item["id"], {"text": str(item.get("text") or "")})) if states else ""
+        out.append({**item, "history": recs, "left_out": tag or None})
+    return out
+
+
+def runs(p: Project) -> list[dict]:
+    """Every journalled change of the project, newest first (``lh memory history``)."""
+    return journal.runs(p.memory_dir)
