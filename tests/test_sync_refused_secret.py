@@ -344,17 +344,17 @@ def _journal_text(path: Path) -> str:
 
 def _journal_diff(rel: str, data: dict) -> str:
     """A ``--unified=0`` diff adding the journal ``data`` as memory/journal.py saves it."""
-    from lazy_harness.memory import journal
+    from lazy_harness.memory import journal_format
 
-    lines = journal._text(data).splitlines()
+    lines = journal_format.text(data).splitlines()
     return (f"diff --git a/{rel} b/{rel}\nnew file mode 100644\n--- /dev/null\n+++ b/{rel}\n"
             f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{ln}\n" for ln in lines))
 
 
 def _line_of(rel: str, data: dict, needle: str) -> str:
-    from lazy_harness.memory import journal
+    from lazy_harness.memory import journal_format
 
-    return f"{rel}:{next(n for n, ln in enumerate(journal._text(data).splitlines(), 1) if needle in ln)}"
+    return f"{rel}:{next(n for n, ln in enumerate(journal_format.text(data).splitlines(), 1) if needle in ln)}"
 
 
 def test_the_scan_reads_a_journals_base64_copies_and_its_escaped_lines():

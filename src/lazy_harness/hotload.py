@@ -69,6 +69,7 @@ HOT = (
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
     "lazy_harness.memory.aliases",  # jsonload-only: a project's earlier keys, one small file read
     "lazy_harness.memory.last_key",  # os-only: the key a project was last written under (migrate)
+    "lazy_harness.memory.migrate_merge",  # an old file brought over, at the start that migrates (migrate)
     "lazy_harness.memory.frontmatter",  # learning frontmatter read without YAML (jsonload-only)
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",

@@ -7,7 +7,7 @@ import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import aliases, last_key, migrate, store
+from lazy_harness.memory import aliases, last_key, migrate, migrate_merge, store
 from lazy_harness.project_identity import project_name, project_root
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, run_hook, spawned_workers_gone
@@ -89,19 +89,19 @@ def test_the_alias_is_written_once_and_a_cut_run_is_completed(tmp_path, monkeypa
     old = paths.memory_dir(root)
     add_origin(root)
     new = paths.memory_dir(root)
-    real_merge = migrate.merge_jsonl
+    real_merge = migrate_merge.merge_jsonl
 
     def cut(*a, **k):
         raise KeyboardInterrupt  # a kill after the alias, before any file moved
 
-    monkeypatch.setattr(migrate, "merge_jsonl", cut)
+    monkeypatch.setattr(migrate_merge, "merge_jsonl", cut)
     try:
         migrate.migrate(new, paths.project_key(root), root, None, NOW)
     except KeyboardInterrupt:
         pass
     assert os.path.basename(old) in aliases.owned(new).keys
     assert os.path.exists(os.path.join(old, "decisions.jsonl"))
-    monkeypatch.setattr(migrate, "merge_jsonl", real_merge)
+    monkeypatch.setattr(migrate_merge, "merge_jsonl", real_merge)
     for _ in range(2):
         migrate.migrate(new, paths.project_key(root), root, None, NOW)
     with open(os.path.join(new, aliases.FILE)) as fh:

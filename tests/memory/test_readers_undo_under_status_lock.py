@@ -8,7 +8,7 @@ import threading
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import by_hand, changes, frontmatter, journal, learnings, state
+from lazy_harness.memory import by_hand, changes, frontmatter, journal, journal_putback, learnings, state
 from tests.support import memory_samples as ms
 from tests.support import pausing
 
@@ -31,7 +31,7 @@ def test_a_forget_made_during_an_undo_waits_for_it_and_is_kept(tmp_path, monkeyp
     assert _status(path) == "deprecated"
 
     # undo has read the learning and computed what to put back; nothing written yet
-    at_write = pausing.pause(monkeypatch, journal, "atomic_write", "undo", target=path)
+    at_write = pausing.pause(monkeypatch, journal_putback, "atomic_write", "undo", target=path)
     decided = threading.Event()  # the undo holds the status lock: the forget waits for it
     watch = pausing.on_lock(monkeypatch, changes, "status_lock", "forget", decided,
                             lock_path=lambda folder: os.path.join(folder, changes.STATUS_LOCK))

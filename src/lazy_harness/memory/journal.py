@@ -23,40 +23,27 @@ A change is made through a :class:`Journal`: ``track(path)`` before a file is ch
 bytes; then either ``intend_lines`` / ``intend_fields`` / ``intend_removal`` say, saved, what the
 change is about to write, and ``record(path)`` after it checks the file is what the run meant (saved
 with the next change or the run's end), or ``record(path, appended=...)`` after an unannounced change
-says what it did. A
-run killed between a change and its record is undone from what the journal says it was about to
-write: a line recorded but never written is simply not there to take out, and the start of one whose
-write was cut short is taken out with the run's lines (a last line cut short that the journal does not
-show the run writing is left, and the file reported).
+says what it did. A run killed between a change and its record is undone from what the journal says
+it was about to write (``memory.journal_putback``).
 
-Undo, file by file: a file still exactly as the run left it gets its old bytes back (a JSONL file
-the run made is emptied rather than removed, so that sync merges it with the other machine's
-lines); an append-only file that grew since (the worker appended entries after the run), or that
-another process appended to while the run did, loses only the run's own lines, so those entries
-survive; a learning whose status fields the run set, edited since, gets its old fields back and
-keeps the edit; any other file changed since is left alone and reported. A run is marked undone
-only when every file is back: one left alone can be put right and the undo run again, which
-does not touch the files already restored.
+Undo puts back each file of the run (``memory.journal_putback``): a file as the run left it gets its
+old bytes back, one changed since loses only the run's own lines or status fields, and any other is
+left alone and reported. A run is marked undone only when every file is back: one left alone can be
+put right and the undo run again, which does not touch the files already restored.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 import time
 
-from lazy_harness.atomic import atomic_write, ensure_dir, read_bytes, rewrite
+from lazy_harness.atomic import atomic_write, ensure_dir, read_bytes
 from lazy_harness.errors import LhError
-from lazy_harness.memory import runs_here
+from lazy_harness.memory import journal_format, journal_putback, runs_here
+from lazy_harness.memory.journal_format import FOLDER, sha
 from lazy_harness.logfile import stamp
-
-FOLDER = "journal"
-
-
-def _sha(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
 
 
 def folder(memory_dir: str) -> str:
@@ -88,7 +75,7 @@ class Journal:
             return
         before = read_bytes(path)
         entry: dict = {"path": path, **_copy(before), "before_size": None if before is None else len(before),
-                       "after_sha": _sha(before), "appended": []}
+                       "after_sha": sha(before), "appended": []}
         self._files[path] = entry
         self.data["files"].append(entry)
         self.save()
@@ -97,7 +84,7 @@ class Journal:
         """Remember ``before`` as what ``path`` was before this run, and the file as it is now as what
         the run left: undo then writes ``before`` (sync keeps the other machine's version this way)."""
         entry: dict = {"path": path, **_copy(before), "before_size": len(before),
-                       "after_sha": _sha(read_bytes(path)), "appended": []}
+                       "after_sha": sha(read_bytes(path)), "appended": []}
         self._files[path] = entry
         self.data["files"].append(entry)
 
@@ -116,7 +103,7 @@ class Journal:
                 # marks): the file as this run left it holds that line, and undo by the digest would
                 # write the bytes of before it over it; undo takes out only this run's lines then
                 entry["mixed"] = True
-        entry["after_sha"] = _sha(now)
+        entry["after_sha"] = sha(now)
         if fields is not None:
             entry["fields"] = fields
         # why: on disk at once: a run stopped after this change (a kill, an error in its next change)
@@ -127,21 +114,21 @@ class Journal:
         """Before ``lines`` are appended to ``path``: record them and the file they will make (saved)."""
         entry = self._files[path]
         raw, was = read_bytes(path), entry["after_sha"]
-        if _sha(raw) != was and not (raw and raw.endswith(b"\n") and _sha(raw[:-1]) == was):
+        if sha(raw) != was and not (raw and raw.endswith(b"\n") and sha(raw[:-1]) == was):
             entry["mixed"] = True  # why: another process wrote between this run's changes (see record)
         now = raw or b""
         if now and not now.endswith(b"\n"):
             now += b"\n"  # why: the appender heals a last line saved without its newline first
         entry["appended"].extend(lines)
         entry["intent"] = True
-        entry["after_sha"] = _sha(now + b"".join(line.encode("utf-8") + b"\n" for line in lines))
+        entry["after_sha"] = sha(now + b"".join(line.encode("utf-8") + b"\n" for line in lines))
         self._pending.add(path)
         self.save()
 
     def intend_fields(self, path: str, fields: dict, new: bytes) -> None:
         """Before a learning's status fields are rewritten to ``new``: the fields before and after (saved)."""
         entry = self._files[path]
-        entry["fields"], entry["intent"], entry["after_sha"] = fields, True, _sha(new)
+        entry["fields"], entry["intent"], entry["after_sha"] = fields, True, sha(new)
         self._pending.add(path)
         self.save()
 
@@ -149,10 +136,10 @@ class Journal:
         """Inside the rewrite of an append-only file, before ``new`` replaces ``old``: the whole lines
         taken out (undo appends them again, keeping lines added since), saved."""
         entry = self._files[path]
-        if _sha(old) != entry["after_sha"]:
+        if sha(old) != entry["after_sha"]:
             entry["mixed"] = True  # why: a line appended since track() is in ``new``: the bytes of before lack it
         entry.setdefault("removed", []).extend(removed)
-        entry["intent"], entry["after_sha"] = True, _sha(new)
+        entry["intent"], entry["after_sha"] = True, sha(new)
         self._pending.add(path)
         self.save()
 
@@ -162,7 +149,7 @@ class Journal:
         undo then takes out only the run's lines. Saved with the next change or the run's end."""
         self._pending.discard(path)
         entry = self._files[path]
-        if _sha(read_bytes(path)) != entry["after_sha"] and (entry.get("appended") or entry.get("removed")):
+        if sha(read_bytes(path)) != entry["after_sha"] and (entry.get("appended") or entry.get("removed")):
             entry["mixed"] = True
 
     def note(self, change: str) -> None:
@@ -170,7 +157,7 @@ class Journal:
 
     def save(self) -> None:
         ensure_dir(folder(self.memory_dir))
-        atomic_write(self.path, _text(_stored(self.data, self.memory_dir)))
+        atomic_write(self.path, journal_format.text(journal_format.stored(self.data, self.memory_dir)))
 
 
 def _copy(before: bytes | None) -> dict:
@@ -189,29 +176,7 @@ def _copy(before: bytes | None) -> dict:
     if not found:
         return {"before": base64.b64encode(before).decode("ascii")}
     kept = text.encode("utf-8", "surrogateescape")
-    return {"before": base64.b64encode(kept).decode("ascii"), "before_sha": _sha(before)}
-
-
-def _text(data: dict) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-
-
-def _stored(data: dict, memory_dir: str) -> dict:
-    """``data`` as it is saved: each file's path relative to the memory folder (``marks.jsonl``, a
-    learning ``../../knowledge/learnings/<month>/<file>.md``). why: the journal is synced, and the
-    other machine keeps the data folder elsewhere (another home): there the same relative path names
-    its own copy of the file, so its undo of this run works."""
-    base = os.path.abspath(memory_dir)
-    files = [{**f, "path": os.path.relpath(os.path.abspath(f["path"]), base)} for f in data["files"]]
-    return {**data, "files": files}
-
-
-def _resolved(data: dict, memory_dir: str) -> dict:
-    """``data`` as read: each relative path joined to this machine's memory folder; an absolute one
-    (written by an older version) as it is: it names this machine's file, or one that is not here."""
-    base = os.path.abspath(memory_dir)
-    files = [{**f, "path": os.path.normpath(os.path.join(base, f["path"]))} for f in data["files"]]
-    return {**data, "files": files}
+    return {"before": base64.b64encode(kept).decode("ascii"), "before_sha": sha(before)}
 
 
 def _only_ours(now: bytes | None, line: str, before_sha: str | None) -> bool:
@@ -221,33 +186,20 @@ def _only_ours(now: bytes | None, line: str, before_sha: str | None) -> bool:
     if now is None or not now.endswith(tail):
         return False
     head = now[:-len(tail)]
-    return _sha(head) == before_sha or (head.endswith(b"\n") and _sha(head[:-1]) == before_sha)
+    return sha(head) == before_sha or (head.endswith(b"\n") and sha(head[:-1]) == before_sha)
 
 
 def runs(memory_dir: str) -> list[dict]:
     """Every journal of the project, newest first, each file's path as this machine has it (see
-    :func:`_resolved`); unreadable ones are skipped, and so is one whose ``run`` is not its own
+    ``journal_format.resolved``); unreadable ones are skipped, and so is one whose ``run`` is not its own
     file's name (a journal comes with synced memory: undo writes the journal back by its run, which
     must name no other file, ``../../settings`` say)."""
-    return [_resolved(data, memory_dir) for data in _read_runs(memory_dir)]
+    return [journal_format.resolved(data, memory_dir) for data in _read_runs(memory_dir)]
 
 
 def _read_runs(memory_dir: str) -> list[dict]:
     """:func:`runs` as the files hold them."""
-    try:
-        names = sorted((n for n in os.listdir(folder(memory_dir)) if n.endswith(".json")), reverse=True)
-    except OSError:
-        return []
-    out = []
-    for name in names:
-        try:
-            with open(os.path.join(folder(memory_dir), name), encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, ValueError):
-            continue
-        if _well_formed(data, name[:-len(".json")]):
-            out.append(data)
-    return out
+    return journal_format.read_folder(folder(memory_dir))
 
 
 def unreadable_runs(memory_dir: str) -> list[tuple[str, str]]:
@@ -270,7 +222,7 @@ def unreadable_runs(memory_dir: str) -> list[tuple[str, str]]:
         except (ValueError, RecursionError):
             out.append((path, "not JSON (a write cut short, or an edit)"))
             continue
-        if not _well_formed(data, name[:-len(".json")]):
+        if not journal_format.well_formed(data, name[:-len(".json")]):
             out.append((path, "not a journal of its run (its run, files or changes are missing or of another shape)"))
     return out
 
@@ -285,148 +237,6 @@ def copy_run(run: str, from_dir: str, memory_dir: str) -> bool:
     return bool(atomic_write(os.path.join(folder(memory_dir), f"{run}.json"), raw, exclusive=True))
 
 
-def _well_formed(data: object, run: str) -> bool:
-    """Whether ``data`` is a journal of ``run`` every reader can use: its run its file's name, its
-    files each with a path, its changes and its kind text (one that came with synced memory, with
-    ``"changes": 5`` or a file without a path, broke the page, history and undo)."""
-    if not isinstance(data, dict) or data.get("run") != run or not isinstance(data.get("files"), list):
-        return False
-    changes = data.get("changes", [])
-    return (all(isinstance(f, dict) and isinstance(f.get("path"), str) for f in data["files"])
-            and isinstance(changes, list) and all(isinstance(c, str) for c in changes)
-            and all(isinstance(data.get(k), (str, type(None))) for k in ("kind", "project", "started", "undone")))
-
-
-def _without_lines(current: bytes, lines: list[str], start: int,
-                   lenient: bool = False) -> tuple[bytes, list[str]] | None:
-    """``current`` with each of ``lines`` removed once, looked for past ``start`` first, then in the
-    whole file (a sync pull that dropped an earlier line moves the run's lines before ``start``; each
-    carries its run and time, so it is found once), and the lines not found; None if one is missing,
-    unless ``lenient`` (a journal that records a line before writing it: a run killed in between
-    never wrote it, or wrote only its start: :func:`_without_fragments`)."""
-    head, tail = current[:start], current[start:].splitlines(keepends=True)
-    if all(_take(tail, line) for line in lines):
-        return head + b"".join(tail), []
-    whole = current.splitlines(keepends=True)
-    missing = [line for line in lines if not _take(whole, line)]  # why a list: take every line
-    if missing and not lenient:
-        return None
-    return b"".join(whole), missing
-
-
-class _Unproven(Exception):
-    """An append-only file ends in a line cut short that the run's journal cannot show it wrote."""
-
-
-def _without_fragments(out: bytes, missing: list[str], start: int, before: bytes | None) -> bytes:
-    """``out`` less what a run killed mid-append wrote of its ``missing`` lines (each recorded before
-    it was written, not found whole): a line past ``start`` (the file's size before the run) that is
-    the start of one of them, the file's last (cut short: the rest of the write never came) or one a
-    later append ended first (the appenders heal a last line). A line of another run is whole, never
-    the start of another line, so it stays. Then, when what is left is the bytes of before and the
-    newline the run put after a last line of before that had none, those bytes.
-    _Unproven when the last line past ``start`` is still cut short: not the start of a missing line."""
-    from lazy_harness.memory.files import whole_object
-
-    rows = out[start:].splitlines(keepends=True)
-    for line in missing:
-        needle = line.encode("utf-8") + b"\n"
-        cut = next((i for i, row in enumerate(rows) if row.rstrip(b"\n") and row != needle
-                    and needle.startswith(row if not row.endswith(b"\n") else row[:-1])), None)
-        if cut is not None:
-            del rows[cut]
-    last = rows[-1] if rows else b""
-    if last and not last.endswith(b"\n") and not whole_object(last):
-        raise _Unproven(last[:40].decode("utf-8", "replace"))
-    out = out[:start] + b"".join(rows)
-    if before and not before.endswith(b"\n") and out == before + b"\n":
-        return before
-    return out
-
-
-def _take(pool: list[bytes], line: str) -> bool:
-    """Remove ``line`` (and its newline) once from ``pool``; whether it was there."""
-    needle = line.encode("utf-8") + b"\n"
-    if needle not in pool:
-        return False
-    pool.remove(needle)
-    return True
-
-
-def _lines_back(current: bytes, entry: dict) -> bytes | None:
-    """``current`` less the run's appended lines and with the lines it removed appended again (those
-    not there already, and those of a run undone since: :func:`_stale_removed`), every other line
-    kept; None when a line the run appended is missing (and not recorded before it was written);
-    _Unproven when one recorded so is missing and the file ends in a line cut short that is not its start."""
-    start = entry.get("before_size") or 0
-    found = _without_lines(current, entry.get("appended") or [], start, bool(entry.get("intent")))
-    if found is None:
-        return None
-    out, missing = found
-    if missing:
-        before = None if entry.get("before") is None else base64.b64decode(entry["before"])
-        out = _without_fragments(out, missing, start, before)
-    have = set(out.splitlines()) | {line.encode("utf-8") for line in _stale_removed(entry)}
-    back = [line.encode("utf-8") for line in entry.get("removed") or [] if line.encode("utf-8") not in have]
-    if back and out and not out.endswith(b"\n"):
-        out += b"\n"
-    return out + b"".join(line + b"\n" for line in back)
-
-
-def _stale_removed(entry: dict) -> list[str]:
-    """The lines the run took out (a restore's marks) that a run undone since wrote: putting one back
-    would hide the entry again by the word of a run the person undid, with nothing left to undo.
-    why the folder of the file: the lines a run removes are marks, and marks.jsonl lies in the memory
-    folder, beside the journals."""
-    removed = entry.get("removed") or []
-    if not removed:
-        return []
-    undone = {data["run"] for data in _read_runs(os.path.dirname(entry["path"])) if data.get("undone")}
-    out = []
-    for line in removed:
-        try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError):  # why: a line synced or edited by hand may be anything
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("run"), str) and rec["run"] in undone:
-            out.append(line)
-    return out
-
-
-def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
-    """A learning edited since the run, with the frontmatter fields the run changed put back; False
-    when they are no longer what the run wrote (changed again since) or cannot be read."""
-    from lazy_harness.memory import status_fields
-
-    try:
-        text = current.decode("utf-8")
-        after = {k: fields["after"].get(k) for k in status_fields.STATUS_FIELDS}
-        if status_fields.fields_of(text, path) != after:
-            return False
-        return status_fields.with_fields(text, path, fields["before"]).encode("utf-8")
-    except (LhError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
-        return False
-
-
-def _write_back(path: str, entry: dict, before: bytes | None, target: bytes) -> bool:
-    """Write ``target``. An append-only file's is computed again under the lock its appenders take,
-    so a line another process appends meanwhile (the worker, a mark) is kept; False when the run's
-    lines are no longer all there."""
-    if not entry.get("appended") and not entry.get("removed"):
-        atomic_write(path, target)
-        return True
-    done = {}
-
-    def change(current: bytes) -> bytes | None:
-        again = (before if _sha(current) == entry.get("after_sha") and not entry.get("mixed")
-                 and not _stale_removed(entry) else _lines_back(current, entry))
-        done["ok"] = again is not None
-        return again
-
-    rewrite(path, change)
-    return done.get("ok", False)
-
-
 def _not_here(data: dict, memory_dir: str, roots: tuple[str, ...]) -> str | None:
     """A file of ``data`` (as stored) still to be put back, when every such file lies outside this
     machine's memory folders (``roots``): the run cannot be undone here. None when one lies inside
@@ -434,7 +244,7 @@ def _not_here(data: dict, memory_dir: str, roots: tuple[str, ...]) -> str | None
     wrote names its files by absolute path: another machine's, when it came with synced memory."""
     from lazy_harness.paths import is_within
 
-    left = [f["path"] for f in _resolved(data, memory_dir)["files"] if not f.get("restored")]
+    left = [f["path"] for f in journal_format.resolved(data, memory_dir)["files"] if not f.get("restored")]
     if not left or any(is_within(path, root) for path in left for root in roots):
         return None
     return left[0]
@@ -501,12 +311,13 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
     from lazy_harness.paths import is_within
 
     stored, passed = _run_to_undo(memory_dir, roots, run, never)
-    data, when = _resolved(stored, memory_dir), stamp(now)
+    data, when = journal_format.resolved(stored, memory_dir), stamp(now)
     restored, problems = [], []
     for entry, kept in zip(reversed(data["files"]), reversed(stored["files"]), strict=True):
         if entry.get("restored"):  # by an earlier undo of this run that left another file alone
             continue
-        problem = (_undo_file(entry, data["run"]) if any(is_within(entry["path"], root) for root in roots)
+        problem = (journal_putback.undo_file(entry, data["run"])
+                   if any(is_within(entry["path"], root) for root in roots)
                    else f"{entry['path']!r}: outside the memory folders; left alone")
         if problem is not None:
             if problem and entry["path"] not in derived:
@@ -516,51 +327,8 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
         restored.append(entry["path"])
     if not problems:
         data["undone"] = stored["undone"] = when
-    atomic_write(os.path.join(folder(memory_dir), f"{stored['run']}.json"), _text(stored))
+    atomic_write(os.path.join(folder(memory_dir), f"{stored['run']}.json"), journal_format.text(stored))
     return {**data, "passed_over": passed}, restored, problems
-
-
-def _undo_file(entry: dict, run: str) -> str | None:
-    """Put back one file of ``run`` (in the memory folders); None when it is back, else why not."""
-    try:
-        return _put_back(entry, run)
-    except _Unproven as cut:  # why: never take out a line that may be another's; the person decides
-        return (f"{entry['path']}: its last line was cut short ({str(cut)!r}...) and run {run}'s journal does "
-                "not show the run writing it; left as it is")
-
-
-def _put_back(entry: dict, run: str) -> str | None:
-    """:func:`_undo_file`; _Unproven from :func:`_lines_back`, the file left as it is."""
-    path = entry["path"]
-    current = read_bytes(path)
-    if entry.get("before_sha") and _sha(current) == entry["before_sha"]:
-        return None  # why: as it was before the run (killed before its change); the copy is redacted (_copy)
-    before = None if entry.get("before") is None else base64.b64decode(entry["before"])
-    target: bytes | bool | None  # False: the file changed since the run and stays as it is
-    if (current == before or (before is None and current == b"")
-            or (_sha(current) == entry.get("after_sha") and not entry.get("mixed") and not _stale_removed(entry))):
-        target = before  # why the first two: a run killed before its change wrote nothing there
-    elif (entry.get("appended") or entry.get("removed")) and current is not None:
-        target = _lines_back(current, entry)
-    elif isinstance(entry.get("fields"), dict) and current is not None:
-        target = _fields_back(path, current, entry["fields"])
-    else:
-        target = False
-    if isinstance(target, bool) or (target is None and before is not None):
-        return f"{path}: changed since run {run}; left as it is"
-    if target is None and path.endswith(".jsonl") and current is not None:
-        # why emptied, not removed: an append-only file the run made may be synced, and the other
-        # machine may have appended to it since; git cannot merge a removal with an append (every
-        # later sync of that machine failed), while an emptied file merges line by line
-        if current and not _write_back(path, entry, b"", b""):
-            return f"{path}: changed while it was being undone; left as it is"
-    elif target is None:
-        from lazy_harness.memory.files import unlink_created
-
-        unlink_created(path)
-    elif target != current and not _write_back(path, entry, before, target):
-        return f"{path}: changed while it was being undone; left as it is"
-    return None
 
 
 def merged(base: bytes, ours: bytes, theirs: bytes, run: str | None = None) -> bytes:
@@ -585,7 +353,7 @@ def merged(base: bytes, ours: bytes, theirs: bytes, run: str | None = None) -> b
     for f, g in zip(out["files"], other["files"], strict=False):
         if f["path"] == g["path"]:
             f["restored"] = _earliest(f.get("restored"), g.get("restored"))
-    return _text(out).encode("utf-8")
+    return journal_format.text(out).encode("utf-8")
 
 
 def _journal_of(raw: bytes, run: str | None) -> dict | None:
@@ -594,7 +362,9 @@ def _journal_of(raw: bytes, run: str | None) -> dict | None:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    return data if isinstance(data, dict) and _well_formed(data, run or str(data.get("run"))) else None
+    if not isinstance(data, dict) or not journal_format.well_formed(data, run or str(data.get("run"))):
+        return None
+    return data
 
 
 def _earliest(one: object, two: object) -> object:

@@ -5,7 +5,8 @@ Older versions wrote ``decisions.jsonl``, ``failures.jsonl`` and ``handoff.md`` 
 there in MEMORY.md, and its consolidation and sync read them). They now live in
 ``paths.project_memory_dir`` (see docs/adr/0009). Only those three names are ever touched there.
 
-Each step can be cut by a SIGKILL and the next run completes it without loss or duplicate:
+Each step can be cut by a SIGKILL and the next run completes it without loss or duplicate
+(``memory.migrate_merge`` brings one file over):
 - a JSONL file is merged entry by entry into the new file (an entry whose normalised summary is
   already there is not appended again, a torn line is skipped), then removed;
 - handoff.md is copied when the project has no handoff yet (a copy equal to the new file means a
@@ -21,7 +22,8 @@ before the hook moves it, or have listed it in a version before. A line of MEMOR
 and only such a line: the rest of the file is Claude Code's and is kept byte for byte.
 
 Hot path: SessionStart imports this module and calls :func:`pending` (a few ``lstat``) and
-:func:`stale_index` (one small read); everything else is imported only when there is something to do.
+:func:`stale_index` (one small read); everything else (``memory.migrate_merge`` too) is imported only
+when there is something to do.
 """
 
 from __future__ import annotations
@@ -143,11 +145,13 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
 
 def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None) -> list[str]:
     """Merge an earlier memory folder of this project into ``memory_dir`` (the caller holds its folder
-    lock): decisions, failures, handoff log and marks entry by entry (``merge_jsonl``: a rerun after a
+    lock): decisions, failures, handoff log and marks entry by entry (``migrate_merge``: a rerun after a
     cut adds nothing twice), handoff.md rendered again from the merged log (or, from a version before
     the log, merged item by item). Its learnings stay: an alias makes them this project's. The old
     files are removed, except from a folder others still read (:func:`_read_elsewhere`): copied, left
     as they are (a later merge adds nothing twice)."""
+    from lazy_harness.memory import migrate_merge
+
     out = []
     keep = _read_elsewhere(os.path.basename(old_dir.rstrip(os.sep)), env)
     state = os.path.join(old_dir, "handoff.jsonl")
@@ -155,7 +159,7 @@ def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None)
     for name in JSONL:
         path = os.path.join(old_dir, name)
         if os.path.isfile(path) and not os.path.islink(path):
-            out.append(merge_jsonl(path, os.path.join(memory_dir, name), keep))
+            out.append(migrate_merge.merge_jsonl(path, os.path.join(memory_dir, name), keep))
     md = os.path.join(old_dir, HANDOFF)
     if had_state:  # why: handoff.md beside handoff.jsonl is its rendering: render the merged log here
         from lazy_harness.memory import handoff
@@ -164,7 +168,7 @@ def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None)
         if os.path.isfile(md) and not os.path.islink(md) and not keep:
             os.unlink(md)
     elif os.path.isfile(md) and not os.path.islink(md):
-        out.append(move_handoff(md, memory_dir, now, keep))
+        out.append(migrate_merge.move_handoff(md, memory_dir, now, keep))
     return out
 
 
@@ -195,7 +199,7 @@ def _written_for(folder: str, root: str) -> bool:
             with open(os.path.join(folder, file), "rb") as fh:
                 first = fh.readline(65536)
             rec = jsonload.loads(first)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # why the last: a line nested past the parser's depth
             continue
         if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"] != name:
             # why: entries merged from an adopted folder keep its name; a record the project of this
@@ -275,6 +279,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     if not todo and not alias and not moved:
         return out + [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
+    from lazy_harness.memory import migrate_merge
     from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
@@ -285,9 +290,10 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
             try:
                 if os.path.basename(path) == HANDOFF:
-                    out.append(move_handoff(path, memory_dir, now))
+                    out.append(migrate_merge.move_handoff(path, memory_dir, now))
                 else:
-                    out.append(merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path))))
+                    out.append(migrate_merge.merge_jsonl(path,
+                                                         os.path.join(memory_dir, os.path.basename(path))))
             except (OSError, ValueError) as exc:
                 out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
         if moved and root:
@@ -364,102 +370,6 @@ def _take_over_key(memory_dir: str, moved: str, root: str, now: float, env: Env 
                       project=name):
         out.append(f"migrate: {moved}'s memory taken over; its learnings are this project's ({aliases.FILE})")
     return out
-
-
-def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
-    """Append to ``dst`` each entry of ``src`` it does not hold yet (by normalised summary, else the
-    same line), then remove ``src`` unless ``keep``. A log line."""
-    import json
-
-    from lazy_harness.atomic import append_line
-    from lazy_harness.memory import entries
-    from lazy_harness.memory.sanitize import normalise
-
-    with open(src, "rb") as fh:
-        raw = fh.read().removeprefix(b"\xef\xbb\xbf")  # a byte order mark is not part of line 1
-    records, torn = [], 0
-    for chunk in raw.split(b"\n"):
-        line = chunk.decode("utf-8", "replace").strip()
-        if not line:
-            continue
-        try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError):
-            torn += 1
-            continue
-        if not isinstance(rec, dict):
-            torn += 1
-            continue
-        summary = rec.get("summary")
-        records.append((normalise(summary) if isinstance(summary, str) else None, line))
-    have = entries.recorded(dst, {k for k, _ in records if k is not None})
-    lines_there: set[str] | None = None
-    entries.heal_tail(dst)
-    added = 0
-    for k, line in records:
-        if k is not None:
-            if k in have:
-                continue
-            have.add(k)
-        else:  # an entry without a summary (edited by hand): the same line is the same entry
-            if lines_there is None:
-                lines_there = _lines(dst)
-            if line in lines_there:
-                continue
-            lines_there.add(line)
-        append_line(dst, line)
-        added += 1
-    if not keep:
-        os.unlink(src)
-    skipped = f", {torn} unreadable line(s) skipped" if torn else ""
-    left = ", copied: left for the machines and projects that still read it" if keep else ""
-    return f"migrate: {src} -> {dst}: {added} of {len(records)} entries added{skipped}{left}"
-
-
-def _lines(path: str) -> set[str]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return {ln.strip() for ln in fh}
-    except FileNotFoundError:
-        return set()
-
-
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return None
-
-
-def move_handoff(src: str, memory_dir: str, now: float, keep: bool = False) -> str:
-    """Bring ``src`` (a handoff.md) into ``memory_dir``: copied when the project has none, else merged
-    item by item; then removed unless ``keep``. A log line."""
-    from lazy_harness.atomic import atomic_write
-
-    text = _read(src)
-    if text is None:
-        return f"migrate: {src} already gone"
-    dst = os.path.join(memory_dir, HANDOFF)
-    current = _read(dst)
-    has_state = os.path.exists(os.path.join(memory_dir, "handoff.jsonl"))
-    if current is None and not has_state:
-        atomic_write(dst, text)
-        _remove_unless(src, keep)
-        return f"migrate: {src} -> {dst}"
-    if current == text:  # a run cut between the copy and the removal
-        _remove_unless(src, keep)
-        return f"migrate: {src} -> {dst} (copied before)"
-    from lazy_harness.memory import handoff
-
-    handoff.merge_markdown(memory_dir, text, now, src, locked=True)  # migrate() holds the folder lock
-    _remove_unless(src, keep)
-    return f"migrate: {src} merged into {memory_dir}"
-
-
-def _remove_unless(path: str, keep: bool) -> None:
-    if not keep:
-        os.unlink(path)
 
 
 def _sweep_temps(folder: str) -> None:
