@@ -109,9 +109,9 @@ def test_the_shapes_module_is_never_loaded_at_run_time():
 # --- the packages above the store and the top-level modules (ADR 0048) ----------------------------------
 
 ABOVE = ("cli", "ui", "hooks", "sync", "config", "cost", "queue", "redact")
-TOP_LEVEL = ("paths", "notice", "jsonload", "codex_trust", "private", "plugin", "settings", "settings_read",
-             "settings_splice", "settings_write", "logfile", "detach", "atomic", "proc", "errors", "project_identity",
-             "hotload", "sha", "__main__")
+TOP_LEVEL = ("paths", "notice", "jsonload", "codex_trust", "codex_trust_listing", "codex_trust_server", "private",
+             "plugin", "settings", "settings_read", "settings_splice", "settings_write", "logfile", "detach", "atomic",
+             "proc", "errors", "project_identity", "hotload", "sha", "__main__")
 
 
 @pytest.mark.parametrize("package", ABOVE)

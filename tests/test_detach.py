@@ -14,9 +14,9 @@ THE_SITE = os.path.join(SRC, "detach.py")
 # why: proc.run waits for its child; the new session only lets a timeout kill the child's own
 # children with it (os.killpg). Nothing outlives the call, so it is not a detach
 # why: a process group of its own so a timeout kills it whole; each is waited for, never left behind
-# (codex_trust.py: the app-server's JSON-RPC conversation, closed and waited for in AppServer.close)
+# (codex_trust_server.py: the app-server's JSON-RPC conversation, closed and waited for in AppServer.close)
 WAITED_FOR = {os.path.join(SRC, "proc.py"): {"start_new_session"},
-              os.path.join(SRC, "codex_trust.py"): {"start_new_session"}}
+              os.path.join(SRC, "codex_trust_server.py"): {"start_new_session"}}
 
 CALLS = {"setsid", "setpgid", "setpgrp", "fork", "forkpty", "daemon", "posix_spawn", "posix_spawnp",
          "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe"}

@@ -43,7 +43,11 @@ RULES = {
                               "lazy_harness.settings_write"},
     "lazy_harness.plugin": {"lazy_harness.settings", "lazy_harness.settings_read"},
     # Codex's hooks.json is merged as settings.json is; trust through its app-server (ADR 0045)
-    "lazy_harness.codex_trust": {"lazy_harness.settings", "lazy_harness.settings_write"},
+    "lazy_harness.codex_trust": {"lazy_harness.settings", "lazy_harness.settings_write",
+                                 "lazy_harness.codex_trust_listing", "lazy_harness.codex_trust_server"},
+    # our hooks as its hooks/list lists them and why none, over the app-server's conversation
+    "lazy_harness.codex_trust_listing": {"lazy_harness.settings", "lazy_harness.codex_trust_server"},
+    "lazy_harness.codex_trust_server": set(),
     "lazy_harness.notice": {"lazy_harness.config"},
     "lazy_harness.queue": {"lazy_harness.config"},
     "lazy_harness.sync": {"lazy_harness.memory", "lazy_harness.redact", "lazy_harness.config", "lazy_harness.proc"},

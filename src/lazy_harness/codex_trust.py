@@ -7,9 +7,16 @@ Its TUI asks in ``/hooks``; without it, ``codex app-server`` speaks JSON-RPC ove
 ``config/batchWrite``, which writes the hash as Codex itself would. A changed command (another
 interpreter, a new folder) has a new hash and needs trusting again: ``lh hooks install --agent codex``
 does it each time. When ``hooks/list`` lists none of our hooks, Codex's reason is raised as a
-:class:`BlockedError`: it refuses the file, it cannot load its configuration, or ``config/read`` says
-its hooks are off. Uninstall then still finds our trust entries by the hash Codex gives our hooks'
-definitions (:func:`forget`). See docs/adr/0045-codex-hooks-install-and-trust.md.
+:class:`~lazy_harness.codex_trust_listing.BlockedError`: it refuses the file, it cannot load its
+configuration, or ``config/read`` says its hooks are off. Uninstall then still finds our trust
+entries by the hash Codex gives our hooks' definitions (:func:`forget`). See
+docs/adr/0045-codex-hooks-install-and-trust.md.
+
+By what each part does:
+
+    codex_trust_server.py    one app-server process and its JSON-RPC conversation; TrustError
+    codex_trust_listing.py   our hooks as ``hooks/list`` lists them, and Codex's reason when it lists none
+    codex_trust.py           what lh asks of Codex: status, trust, settle and forget, config_error
 """
 
 from __future__ import annotations
@@ -17,269 +24,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
-import shutil
-import signal
-import subprocess
 import tempfile
-import time
 
 from lazy_harness import settings, settings_write
-from lazy_harness.errors import LhError
+from lazy_harness.codex_trust_listing import ConfigUnreadableError, our_hooks
+from lazy_harness.codex_trust_server import CLIENT, AppServer, TrustError, open_server
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-PROGRAM = "codex"
-TIMEOUT = 20.0  # seconds for the whole conversation: the app-server starts in well under a second
 TRUSTED = "trusted"
-CLIENT = {"name": "lazy-harness", "version": "1"}
-
-
-class TrustError(LhError):
-    """The app-server could not be asked (absent, too old, an error answer, no answer in time)."""
-
-
-class BlockedError(TrustError):
-    """Codex lists none of our hooks and says (or its config says) why: it runs none of them.
-    ``effect`` says what that means for the person, after the message."""
-
-    effect = "Codex runs none of its hooks, ours or yours"
-
-
-class RefusedError(BlockedError):
-    """Codex refuses our hooks file (``hooks/list`` lists none of its hooks and warns why: an unknown
-    top-level key, a wrong type): ``reason`` is Codex's words, after the file's path."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path, self.reason = path, reason
-        key = reason.removeprefix("unknown field `").split("`", 1)[0] if reason.startswith("unknown field `") else ""
-        hint = (f"remove `{key}` from {path} or move it elsewhere (Codex reads only \"description\" and "
-                f"\"hooks\" there)" if key else f"fix {path} where Codex says")
-        super().__init__(f"Codex refuses {path}: {reason}", f"{hint}, then run lh hooks install --agent codex")
-
-
-class ConfigUnreadableError(BlockedError):
-    """Codex cannot load its configuration (a typo in config.toml: ``<file>:<line>:<column>: <what>``,
-    as ``hooks/list`` reports it under the cwd): ``reason`` is Codex's words, verbatim."""
-
-    effect = "Codex lists none of our hooks, and codex itself stops at the same error"
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(f"Codex cannot load its configuration: {reason}",
-                         "fix it where Codex says, then run lh hooks install --agent codex")
-
-
-class HooksOffError(BlockedError):
-    """The person's configuration turns Codex's hooks off (``[features] hooks = false``): ``path`` is
-    the file the effective setting comes from, as ``config/read`` names it."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        super().__init__(f"Codex's hooks are off ([features] hooks = false in {path})",
-                         f"set hooks = true under [features] in {path} (or delete that line), then run "
-                         "lh hooks install --agent codex")
-
-
-def find_codex(env: Mapping[str, str] | None = None) -> str | None:
-    """The ``codex`` program on the PATH of ``env``, or None."""
-    e = os.environ if env is None else env
-    return shutil.which(PROGRAM, path=e.get("PATH"))
-
-
-class AppServer:
-    """One ``codex app-server`` process and its JSON-RPC conversation over stdin/stdout.
-
-    why: not proc.run, which runs a command to its end with all of its input given at once; the
-    app-server leaves at the end of its input before it answers, so each request waits for its answer
-    here. Same discipline as proc.run: its own process group, killed whole on a timeout, and an
-    error that names the command, the code and the tail of stderr."""
-
-    def __init__(self, program: str, env: Mapping[str, str], cwd: str, timeout: float | None = None) -> None:
-        self.argv = [program, "app-server"]
-        self.deadline = time.monotonic() + (TIMEOUT if timeout is None else timeout)
-        self.err = tempfile.TemporaryFile()  # noqa: SIM115 -- why: lives as long as the process; close() closes it
-        self.buf = b""
-        self.next_id = 0
-        try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
-                                         cwd=cwd, env=dict(env), start_new_session=True)
-        except OSError as exc:
-            self.err.close()
-            raise TrustError(f"cannot start {' '.join(self.argv)}: {exc.strerror or exc}") from None
-
-    def _send(self, obj: dict) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write((json.dumps(obj) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-        except OSError:
-            raise TrustError(self._failure("closed its input")) from None
-
-    def notify(self, method: str, params: dict | None = None) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, **({"params": params} if params is not None else {})})
-
-    def call(self, method: str, params: dict) -> dict:
-        """Send a request and wait for its answer (notifications in between are skipped)."""
-        self.next_id += 1
-        rid = self.next_id
-        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            msg = self._message()
-            if msg.get("id") != rid:
-                continue
-            if "error" in msg:
-                error = msg["error"] if isinstance(msg["error"], dict) else {"message": msg["error"]}
-                raise TrustError(f"codex app-server: {method}: {error.get('message') or error}")
-            result = msg.get("result")
-            return result if isinstance(result, dict) else {}
-
-    def _message(self) -> dict:
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buf:
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                raise TrustError(self._failure("did not answer in time"))
-            if not select.select([fd], [], [], left)[0]:
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                try:
-                    self.proc.wait(timeout=1)  # why: its exit code says more than its silence
-                except subprocess.TimeoutExpired:
-                    pass
-                raise TrustError(self._failure("ended before answering"))
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        try:
-            msg = json.loads(line.decode("utf-8", "replace"))
-        except ValueError:
-            return {}  # why: a stray line (a log) is not an answer; the answer still comes
-        return msg if isinstance(msg, dict) else {}
-
-    def _failure(self, what: str) -> str:
-        code = self.proc.poll()
-        self.err.seek(0)
-        tail = " ".join(self.err.read()[-600:].decode("utf-8", "replace").split()[-40:])
-        return (f"`{' '.join(self.argv)}` {what}" + (f" (exit {code})" if code is not None else "")
-                + (f": {tail}" if tail else ""))
-
-    def close(self) -> None:
-        try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            self.proc.wait()
-        self.err.close()
-
-
-def _open(env: Mapping[str, str], cwd: str, timeout: float | None) -> AppServer:
-    program = find_codex(env)
-    if program is None:
-        raise TrustError("codex is not on PATH")
-    server = AppServer(program, env, cwd, timeout)
-    try:
-        server.call("initialize", {"clientInfo": CLIENT})
-        server.notify("initialized")
-    except TrustError:
-        server.close()
-        raise
-    return server
-
-
-def _ours(server: AppServer, hooks_file: str, cwd: str, everyone: bool = False) -> list[dict]:
-    """Our hooks in ``hooks_file`` as the app-server lists them (key, eventName, command, currentHash,
-    trustStatus); with ``everyone``, the person's of that file too."""
-    result = server.call("hooks/list", {"cwds": [cwd]})
-    data = result.get("data")
-    if not isinstance(data, list):
-        raise TrustError("codex app-server: hooks/list: no hook list in the answer (an older codex?)")
-    real = os.path.realpath(hooks_file)
-    found: list[dict] = []
-    listed = False  # any hook of the file, ours or the person's
-    for block in data:
-        for hook in (block.get("hooks") if isinstance(block, dict) else None) or []:
-            if (isinstance(hook, dict) and isinstance(hook.get("sourcePath"), str)
-                    and os.path.realpath(hook["sourcePath"]) == real):
-                listed = True
-                if (everyone or settings.is_ours(hook)) and hook.get("key") not in {h.get("key") for h in found}:
-                    found.append(hook)
-    if not listed:
-        _why_none(server, data, hooks_file, cwd)
-    return found
-
-
-def _why_none(server: AppServer, data: list, hooks_file: str, cwd: str) -> None:
-    """Codex lists none of the hooks of ``hooks_file``: raise what it says is the cause (it refuses the
-    file, it cannot load its configuration, its hooks are off); return when it names none (no file,
-    no hook of ours in it yet)."""
-    reason = refusal(data, hooks_file)
-    if reason is not None:
-        raise RefusedError(hooks_file, reason)
-    for block in data:
-        for error in (block.get("errors") if isinstance(block, dict) else None) or []:
-            if isinstance(error, dict) and error.get("message"):
-                raise ConfigUnreadableError(" ".join(str(error["message"]).split()))
-    off = hooks_off(server, cwd)
-    if off is not None:
-        raise HooksOffError(off)
-
-
-def hooks_off(server: AppServer, cwd: str) -> str | None:
-    """The file that turns Codex's hooks off (the effective ``features.hooks`` is false, as
-    ``config/read`` reports it), or None: on, or not said (an app-server without ``config/read``).
-    why config/read and not config.toml: it is Codex's own answer, with every layer (a project's
-    .codex/config.toml, /etc/codex) merged, and the file the value comes from."""
-    try:
-        result = server.call("config/read", {"includeLayers": True, "cwd": cwd})
-    except TrustError:
-        return None
-    config = result.get("config")
-    features = config.get("features") if isinstance(config, dict) else None
-    if not isinstance(features, dict) or features.get("hooks") is not False:
-        return None
-    origin = (result.get("origins") or {}).get("features.hooks") if isinstance(result.get("origins"), dict) else None
-    name = origin.get("name") if isinstance(origin, dict) else None
-    where = name.get("file") if isinstance(name, dict) else None
-    return where if isinstance(where, str) and where else "Codex's config.toml"
-
-
-def refusal(data: list, hooks_file: str) -> str | None:
-    """Codex's reason for refusing ``hooks_file`` in a ``hooks/list`` answer, or None: an error naming
-    the file (``{path, message}``) or a warning that does (``failed to parse hooks config <file>:
-    <reason>``, as codex 0.171.0 says an unknown top-level key or a wrong type)."""
-    names = {hooks_file, os.path.realpath(hooks_file)}
-    for block in data:
-        if not isinstance(block, dict):
-            continue
-        for error in block.get("errors") or []:
-            if (isinstance(error, dict) and isinstance(error.get("path"), str)
-                    and os.path.realpath(error["path"]) in names):
-                return _after_path(str(error.get("message")), names)
-        for warning in block.get("warnings") or []:
-            if isinstance(warning, str) and any(f"{name}: " in warning for name in names):
-                return _after_path(warning, names)
-    return None
-
-
-def _after_path(text: str, names: set[str]) -> str:
-    """``text`` from after ``<file>: `` on (the reason alone), on one line."""
-    for name in names:
-        if f"{name}: " in text:
-            text = text.split(f"{name}: ", 1)[1]
-            break
-    return " ".join(text.split())
 
 
 def config_error(program: str, cwd: str, env: Mapping[str, str] | None = None,
@@ -318,9 +73,9 @@ def switched_off(hooks: list[dict]) -> list[str]:
 
 def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
     """Our hooks as Codex sees them (each with ``trustStatus``). Raises TrustError when it cannot ask."""
-    server = _open(os.environ if env is None else env, cwd, timeout)
+    server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
-        return _ours(server, hooks_file, cwd)
+        return our_hooks(server, hooks_file, cwd)
     finally:
         server.close()
 
@@ -328,9 +83,9 @@ def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, time
 def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
     """Trust each of our hooks in ``hooks_file`` that Codex does not trust yet; returns our hooks as
     Codex lists them afterwards. Raises TrustError when it cannot (the caller says what to do)."""
-    server = _open(os.environ if env is None else env, cwd, timeout)
+    server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
-        hooks = _ours(server, hooks_file, cwd)
+        hooks = our_hooks(server, hooks_file, cwd)
         if not hooks:
             raise TrustError(f"codex app-server does not list our hooks of {hooks_file}")
         edits = [{"keyPath": f'hooks.state."{h["key"]}".trusted_hash', "value": h["currentHash"],
@@ -339,7 +94,7 @@ def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeo
         if edits:
             _config_writable(env)
             server.call("config/batchWrite", {"edits": edits})
-            hooks = _ours(server, hooks_file, cwd)
+            hooks = our_hooks(server, hooks_file, cwd)
         left = [h.get("eventName", "?") for h in hooks if h.get("trustStatus") != TRUSTED]
         if left:
             raise TrustError(f"codex still lists as not trusted: {', '.join(map(str, left))}")
@@ -365,9 +120,9 @@ def _config_writable(env: Mapping[str, str] | None) -> None:
 def listed(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None
            ) -> list[dict]:
     """Every hook of ``hooks_file`` as Codex lists it, ours and the person's (before an uninstall)."""
-    server = _open(os.environ if env is None else env, cwd, timeout)
+    server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
-        return _ours(server, hooks_file, cwd, everyone=True)
+        return our_hooks(server, hooks_file, cwd, everyone=True)
     finally:
         server.close()
 
@@ -380,9 +135,9 @@ def settle(before: list[dict], hooks_file: str, cwd: str, env: Mapping[str, str]
     trusted again at its new place, as it was. Returns (entries removed, hooks trusted again).
     why: removing only our keys took the trust of a hook of theirs that moved into one of our places,
     and left theirs under a place no hook holds; Codex then skipped it, silently in ``codex exec``."""
-    server = _open(os.environ if env is None else env, cwd, timeout)
+    server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
-        after = _ours(server, hooks_file, cwd, everyone=True)
+        after = our_hooks(server, hooks_file, cwd, everyone=True)
         held = {str(h.get("key")) for h in after}
         gone = sorted({str(h["key"]) for h in before if h.get("key") and str(h["key"]) not in held})
         trusted = {h.get("currentHash") for h in before if h.get("trustStatus") == TRUSTED and not settings.is_ours(h)}
@@ -430,9 +185,9 @@ def our_hashes(ours: list[tuple[str, str, dict]], env: Mapping[str, str] | None 
         path = os.path.join(scratch, "hooks.json")
         with open(path, "w", encoding="utf-8") as fh:
             json.dump({"hooks": hooks}, fh)
-        server = _open({**(os.environ if env is None else env), "CODEX_HOME": scratch}, scratch, timeout)
+        server = open_server({**(os.environ if env is None else env), "CODEX_HOME": scratch}, scratch, timeout)
         try:
-            return {h["currentHash"] for h in _ours(server, path, scratch) if isinstance(h.get("currentHash"), str)}
+            return {h["currentHash"] for h in our_hooks(server, path, scratch) if isinstance(h.get("currentHash"), str)}
         finally:
             server.close()
 
@@ -444,7 +199,7 @@ def forget(hooks_file: str, ours: list[tuple[str, str, dict]], cwd: str, env: Ma
     whose hash is one of our hooks' (``ours``: :func:`places` of the file before); the person's stay.
     Returns how many. Raises TrustError when Codex cannot be asked or cannot read its configuration."""
     hashes = our_hashes(ours, env, timeout)
-    server = _open(os.environ if env is None else env, cwd, timeout)
+    server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
         config = server.call("config/read", {"includeLayers": False, "cwd": cwd}).get("config")
         hooks = config.get("hooks") if isinstance(config, dict) else None

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from lazy_harness import codex_trust, paths, settings
+from lazy_harness import codex_trust, codex_trust_server, paths, settings
 
 from tests.cli.lhrun import invoke
 from tests.cli.test_codex_doctor_status import system_bin_without_claude
@@ -109,7 +109,7 @@ def test_without_codex_on_path_the_hooks_are_installed_and_the_person_told(isola
 
 def test_an_app_server_that_never_answers_is_given_up_on(isolated_home, codex_bin, monkeypatch):
     fake_codex.control(codex_bin, "silent")
-    monkeypatch.setattr(codex_trust, "TIMEOUT", 0.5)
+    monkeypatch.setattr(codex_trust_server, "TIMEOUT", 0.5)
     r = invoke("hooks", "install", "--agent", "codex")
     assert r.code == 0
     assert "did not answer in time" in r.out and "open codex, type /hooks" in r.out

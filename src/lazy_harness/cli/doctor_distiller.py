@@ -80,12 +80,12 @@ def _codex_config_problem(exe: str) -> tuple[str | None, str | None]:
     first, as ``lh hooks install --agent codex`` asks it (its words name the file and line, for TOML
     that does not parse and for a value it refuses); when it cannot be asked, config.toml is read
     here, which still finds a file that is not TOML."""
-    from lazy_harness import codex_trust
+    from lazy_harness import codex_trust, codex_trust_server
     from lazy_harness.worker import codex_distill
 
     try:
         found = codex_trust.config_error(exe, paths.neutral_dir(), timeout=VERSION_TIMEOUT)
-    except codex_trust.TrustError:
+    except codex_trust_server.TrustError:
         bad = codex_distill.toml_error()
         return (bad, f"fix {codex_distill.config_file()}, then lh doctor") if bad else (None, None)
     return (found.message, "fix it where Codex says, then lh doctor") if found else (None, None)

@@ -171,9 +171,9 @@ def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_
         r.line("info", "hooks", "no Claude Code settings file holds lazy-harness hooks; Codex's hooks.json does "
                "(lh hooks install adds them for Claude Code)")
         return None
-    from lazy_harness import codex_trust
+    from lazy_harness import codex_trust_server
 
-    also = ", or lh hooks install --agent codex" if codex_trust.find_codex() is not None else ""
+    also = ", or lh hooks install --agent codex" if codex_trust_server.find_codex() is not None else ""
     r.line("fail", "hooks", "no settings file holds lazy-harness hooks", "lh hooks install" + also)
     return None
 

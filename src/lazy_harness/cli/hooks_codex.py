@@ -9,7 +9,8 @@ import os
 
 import click
 
-from lazy_harness import codex_trust, paths, settings, settings_read, settings_write
+from lazy_harness import (
+    codex_trust, codex_trust_listing, codex_trust_server, paths, settings, settings_read, settings_write)
 from lazy_harness.errors import SettingsError
 
 TYPE_CHECKING = False
@@ -20,7 +21,7 @@ TRUST_BY_HAND = ("open codex, type /hooks and trust the four lazy-harness hooks 
                  "lh hooks install --agent codex again once codex is on PATH)")
 # why: codex 0.171.0 reads only these at the top of hooks.json and refuses the whole file (ours and the
 # person's hooks) for any other key, even "$schema"; install keeps the person's keys as it always does
-# and warns, and Codex's own answer (codex_trust.RefusedError) says whether it refuses the file
+# and warns, and Codex's own answer (codex_trust_listing.RefusedError) says whether it refuses the file
 CODEX_TOP_KEYS = ("description", "hooks")
 # why a line of its own: a hook switched off in /hooks is trusted all the same, and Codex skips it
 # (Stop and SessionEnd: nothing is distilled; SessionStart: no read-back; UserPromptSubmit: no recall)
@@ -50,10 +51,10 @@ def install(cwd: str | None = None) -> bool:
                    "there, and codex 0.171.0 refuses the whole file for any other key (kept as is)")
     try:
         hooks = codex_trust.trust(target, cwd or os.getcwd())
-    except codex_trust.BlockedError as exc:
+    except codex_trust_listing.BlockedError as exc:
         click.echo(f"trust: not done: {exc.message}; {exc.effect}: {exc.hint}")
         return False
-    except codex_trust.TrustError as exc:
+    except codex_trust_server.TrustError as exc:
         click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
         return True
     click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
@@ -105,13 +106,14 @@ def uninstall(cwd: str | None = None) -> None:
         elif blocked is not None:
             removed = _forget(blocked, target, ours, cwd)
             click.echo(f"trust: removed {removed} entries from {config} ({blocked.message}){moved}")
-    except codex_trust.TrustError as exc:
+    except codex_trust_server.TrustError as exc:
         tables = ", ".join(f'[hooks.state."{target}:{place}"]' for place, _, _ in ours)
         click.echo(f"trust: entries left in {config} ({exc.message}); they trust nothing now; to tidy up, "
                    f"delete these tables from it by hand: {tables}{moved}")
 
 
-def _listed_before(target: str, cwd: str) -> tuple[dict | None, list[dict] | None, codex_trust.TrustError | None]:
+def _listed_before(target: str, cwd: str
+                   ) -> tuple[dict | None, list[dict] | None, codex_trust_server.TrustError | None]:
     """Before our entries leave ``target``: the file (None: missing, or damaged, which
     settings.uninstall reports), every hook of it as Codex lists it (None: codex not on PATH, or
     not listed), and why Codex could not list them."""
@@ -119,18 +121,19 @@ def _listed_before(target: str, cwd: str) -> tuple[dict | None, list[dict] | Non
         data, _ = settings_read.read(target)
     except SettingsError:
         return None, None, None
-    if data is None or not settings.find_ours(data) or codex_trust.find_codex() is None:
+    if data is None or not settings.find_ours(data) or codex_trust_server.find_codex() is None:
         return data, None, None
     try:
         return data, codex_trust.listed(target, cwd), None
-    except codex_trust.TrustError as exc:
+    except codex_trust_server.TrustError as exc:
         return data, None, exc
 
 
-def _forget(blocked: codex_trust.TrustError, target: str, ours: list, cwd: str) -> int:
+def _forget(blocked: codex_trust_server.TrustError, target: str, ours: list, cwd: str) -> int:
     """Our trust entries removed while Codex lists none of the file's hooks (``blocked``: why); raises
     TrustError when Codex cannot edit its config.toml (it cannot load it) or could not be asked."""
-    if isinstance(blocked, codex_trust.ConfigUnreadableError) or not isinstance(blocked, codex_trust.BlockedError):
+    if (isinstance(blocked, codex_trust_listing.ConfigUnreadableError)
+            or not isinstance(blocked, codex_trust_listing.BlockedError)):
         raise blocked
     return codex_trust.forget(target, ours, cwd)
 
@@ -155,7 +158,7 @@ class CodexState:
     def __init__(self, path: str, state: str, ours: list, error: str = "") -> None:
         self.path, self.state, self.ours, self.error = path, state, ours, error
         self.trust = ""  # "trusted", "not trusted: <events>", "unknown: <why>", "" (nothing to ask)
-        self.refused: codex_trust.BlockedError | None = None  # Codex runs none of our hooks: why
+        self.refused: codex_trust_listing.BlockedError | None = None  # Codex runs none of our hooks: why
         self.off: list[str] = []  # our events switched off in Codex's /hooks
 
 
@@ -172,7 +175,7 @@ def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
     if found.ours and ask:
         try:
             found.trust, found.off = trust_line(path, cwd or os.getcwd())
-        except codex_trust.BlockedError as exc:
+        except codex_trust_listing.BlockedError as exc:
             found.trust, found.refused = f"none: {exc.message}", exc
     return found
 
@@ -180,13 +183,13 @@ def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
 def trust_line(path: str, cwd: str) -> tuple[str, list[str]]:
     """Our hooks' trust as Codex reports it, in words, and the events of ours switched off in Codex's
     ``/hooks``; raises BlockedError when Codex runs none of them."""
-    if codex_trust.find_codex() is None:
+    if codex_trust_server.find_codex() is None:
         return "unknown: codex is not on PATH", []
     try:
         hooks = codex_trust.status(path, cwd)
-    except codex_trust.BlockedError:
+    except codex_trust_listing.BlockedError:
         raise
-    except codex_trust.TrustError as exc:
+    except codex_trust_server.TrustError as exc:
         return f"unknown: {exc.message}", []
     left = [str(h.get("eventName", "?")) for h in hooks if h.get("trustStatus") != codex_trust.TRUSTED]
     if not hooks:
@@ -220,7 +223,7 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
     """(status, check, detail, hint) rows for ``lh doctor``: Codex's hooks.json, their trust, the
     Codex sessions seen. Nothing when Codex is neither installed here nor holds our hooks."""
     found = inspect(cwd)
-    codex = codex_trust.find_codex()
+    codex = codex_trust_server.find_codex()
     if found.state == "invalid":
         return [("warn", "codex hooks", f"cannot read {found.path}: {found.error}", f"fix the JSON in {found.path}")]
     if not found.ours:

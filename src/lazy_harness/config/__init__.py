@@ -9,6 +9,7 @@ The package, by what each part does (every name is read from here, ``config.X``)
 
     schema.py     the keys: type, default, meaning; the floors and caps (hot path)
     validate.py   reading config.toml: TOML syntax, then each value against the schema
+    key_lines.py  the line each table and key is written on (loaded only to name a problem's line)
     edit.py       what lh writes: the example file and the one edit to a user's config.toml
 """
 

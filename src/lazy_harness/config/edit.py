@@ -168,7 +168,7 @@ def _top_level_form(text: str, section: str, key: str) -> tuple[str, int | None]
     """How a file without a ``[section]`` header writes the section before its first header:
     ("dotted", line of its ``section.key = ...``, else of its first ``section.… = ...``),
     ("inline", line of ``section = { ... }``) or ("none", None)."""
-    from lazy_harness.config.validate import written_paths
+    from lazy_harness.config.key_lines import written_paths
 
     form: tuple[str, int | None] = ("none", None)
     for n, kind, path in written_paths(text):

@@ -3,12 +3,11 @@
 A problem names the file, the line and the dotted key: ``config.toml:3: compound_loop.model:
 expected a string, got 42``. Hooks load this module only when config.toml changed since its
 snapshot was compiled (:func:`lazy_harness.config.load_fast`); ``tomllib`` and the rest are
-imported inside the functions.
+imported inside the functions, as is :mod:`~lazy_harness.config.key_lines`, which finds the line a
+problem names.
 """
 
 from __future__ import annotations
-
-import functools
 
 from lazy_harness import paths
 from lazy_harness.config.schema import (
@@ -51,7 +50,7 @@ def _describe(value: object) -> str:
     if isinstance(value, datetime.time):
         return f"a time ({value.isoformat()})"
     if isinstance(value, int) and abs(value) >= 10 ** 30:
-        return f"an integer of {len(str(abs(value)))} digits"
+        return f"{'a negative' if value < 0 else 'an'} integer of {len(str(abs(value)))} digits"
     return repr(value)
 
 
@@ -68,126 +67,13 @@ def _type_ok(kind: str, value: object) -> bool:
 
 
 def _key_line(text: str, section: str, key: str | None) -> int | None:
-    """The 1-based line where ``[section]`` (or ``key`` inside it) is written; None when not found.
+    """The line where ``[section]`` (or ``key`` inside it) is written (:func:`key_lines.key_line`).
 
-    However valid TOML writes it: a header with a comment or quoted names (``["context"]  # c``), a
-    ``[section.key]`` header, a dotted key (``compound_loop.model = 42``), an inline table
-    (``context = { max_chars = 1 }``, one line in TOML 1.0). For a section, the first line that
-    writes it or a key inside it."""
-    target = (section,) if key is None else (section, key)
-    for n, kind, path in written_paths(text):
-        if path[:len(target)] == target or (kind == "inline" and target[:len(path)] == path):
-            return n
-    return None
+    why imported here: only a problem names its line, so a hook compiling a valid config.toml
+    never loads the module that finds it"""
+    from lazy_harness.config.key_lines import key_line
 
-
-_Written = tuple[int, str, tuple[str, ...]]
-
-
-@functools.lru_cache(maxsize=1)  # why: each problem looks its line up; the text is read once per check
-def written_paths(text: str) -> tuple[_Written, ...]:
-    """Each header and key line as ``(line, kind, full dotted path)``; kind is "table" ([a.b]),
-    "array" ([[a]]), "key" (a.b = ...) or "inline" (a = { ... }). Lines inside a multi-line string
-    or array are no headers or keys; keys under an array of tables belong to no [section]."""
-    found: list[_Written] = []
-    table: tuple[str, ...] | None = ()
-    closer, depth = None, 0
-    for n, raw in enumerate(text.split("\n"), 1):  # why: TOML ends lines at \n only, as tomllib counts them
-        at_top = closer is None and depth == 0
-        closer, depth = _scan(raw, closer, depth)
-        line = _line_path(raw.strip()) if at_top else None
-        if line is None:
-            continue
-        kind, path = line
-        if kind in ("table", "array"):
-            table = path if kind == "table" else None
-            found.append((n, kind, path))
-        elif table is not None:
-            found.append((n, kind, table + path))
-    return tuple(found)
-
-
-def _line_path(line: str) -> tuple[str, tuple[str, ...]] | None:
-    """What one line opens: ("table"|"array", path) for a header, ("key"|"inline", dotted key) for
-    ``key = value``; None for anything else. The real TOML parser reads the names."""
-    import tomllib
-
-    if line.startswith("["):
-        written = line
-    else:
-        eq = _equals_at(line)
-        if eq < 0:
-            return None
-        written = line[:eq] + "= 0"
-    try:
-        data: object = tomllib.loads(written)
-    except tomllib.TOMLDecodeError:
-        return None
-    path: list[str] = []
-    while isinstance(data, dict) and len(data) == 1:
-        name, data = next(iter(data.items()))
-        path.append(name)
-    if written is line:
-        return ("array" if isinstance(data, list) else "table"), tuple(path)
-    return ("inline" if line[eq + 1:].lstrip().startswith("{") else "key"), tuple(path)
-
-
-def _equals_at(line: str) -> int:
-    """The index of the first ``=`` outside quotes and before a comment, or -1."""
-    i = 0
-    while i < len(line):
-        c = line[i]
-        if c == "=":
-            return i
-        if c == "#":
-            return -1
-        if c in "\"'":
-            i = _string_end(line, i + 1, c)
-            if i < 0:
-                return -1
-        else:
-            i += 1
-    return -1
-
-
-def _scan(line: str, closer: str | None, depth: int) -> tuple[str | None, int]:
-    """Where a line leaves off: the closing quotes of a multi-line string still open, and how many
-    brackets and braces are open, counting outside strings and comments."""
-    i = 0
-    while i < len(line):
-        if closer is not None:
-            i = _string_end(line, i, closer)
-            if i < 0:
-                return closer, depth
-            closer = None
-            continue
-        c = line[i]
-        if c == "#":
-            break
-        if line.startswith(('"""', "'''"), i):
-            closer, i = line[i:i + 3], i + 3
-        elif c in "\"'":
-            i = _string_end(line, i + 1, c)
-            if i < 0:
-                break  # why: a string never closed is a syntax error tomllib already reported
-        else:
-            depth += (c in "[{") - (c in "]}")
-            i += 1
-    return closer, depth
-
-
-def _string_end(line: str, i: int, quote: str) -> int:
-    """The index just past ``quote`` closing a string from ``i`` on, or -1 when it does not close on
-    this line. A backslash escapes the next character in double-quoted strings; up to two quotes
-    more before a closing triple quote belong to the string."""
-    while i < len(line):
-        if line.startswith(quote, i):
-            end = i + len(quote)
-            while len(quote) == 3 and end < len(line) and line[end] == quote[0] and end - i < 5:
-                end += 1
-            return end
-        i += 2 if quote[0] == '"' and line[i] == "\\" else 1
-    return -1
+    return key_line(text, section, key)
 
 
 def _path_problem(value: str, env: Mapping[str, str] | None) -> str | None:
@@ -261,16 +147,15 @@ def _check_key(text: str, section: str, key: str, value: object, env: Mapping[st
     """One ``key = value`` of a known section: a warning when unknown, an error when wrong (the
     default stays), else the value goes into ``values``."""
     dotted = f"{section}.{key}"
-    line = _key_line(text, section, key)
     spec = SCHEMA[section].get(key)
     if spec is None:
         why = RETIRED.get(dotted)
-        warnings.append((line, f"{dotted}: {why}, ignored" if why else
+        warnings.append((_key_line(text, section, key), f"{dotted}: {why}, ignored" if why else
                          f"{dotted}: unknown key, ignored{_did_you_mean(section, key)}"))
         return
     problem = _value_problem(dotted, key, spec[0], value, env)
     if problem:
-        errors.append((line, f"{dotted}: {problem}"))
+        errors.append((_key_line(text, section, key), f"{dotted}: {problem}"))
     else:
         values[section][key] = value
 
@@ -290,7 +175,7 @@ def _value_problem(dotted: str, key: str, kind: str, value: Any, env: Mapping[st
         if problem:
             return f"{problem}, got {_describe(value)}"
     if kind == "num" and value < 0:
-        return f"expected a number >= 0, got {value}"
+        return f"expected a number >= 0, got {_describe(value)}"
     if key == "redact_patterns":
         return _pattern_problem(value)
     if dotted in CHOICES and value not in CHOICES[dotted]:
@@ -310,10 +195,10 @@ def _number_problem(dotted: str, key: str, kind: str, value: int | float) -> str
         return f"expected {word} <= {NUMBER_MAX}, got {_describe(value)}"
     if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
         low, high = RANGES[dotted]
-        return f"expected {word} between {low} and {high}, got {value}"
+        return f"expected {word} between {low} and {high}, got {_describe(value)}"
     least = MINIMUMS.get(dotted, MINIMUMS.get(key, 0))
     if kind == "int" and value < least:
-        return f"expected an integer >= {least}, got {value}"
+        return f"expected an integer >= {least}, got {_describe(value)}"
     return None
 
 
