@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import handoff, held, learnings, trust
+from lazy_harness.memory import handoff, held, held_written, learnings, trust
 from lazy_harness.recall.readback.learnings import read_head
 from tests.support import memory_samples as ms
 from tests.test_sync import Machine, _git
@@ -85,3 +85,35 @@ def test_a_text_nobody_checked_is_checked_at_the_start(two, monkeypatch):
     asked = _checked_nowhere(monkeypatch)
     assert held.kept_verdicts(str(b.mdir), b.env).reason("A note written by hand after the round") is None
     assert asked == ["A note written by hand after the round"]
+
+
+def test_a_start_that_knows_every_text_does_not_read_the_arrived_file(tmp_path, monkeypatch):
+    import builtins
+
+    env = {"HOME": str(tmp_path / "home")}
+    mdir = str(tmp_path / "data" / "projects" / "-work-demo")
+    own = held.kept_verdicts(mdir, env)
+    own.reason("Keep the stylesheet in one file")
+    own.save()
+    held_written.keep_texts(["A line another machine wrote"], env)
+    arrived = held.arrived_verdicts(env).path
+    opened: list[str] = []
+    real = builtins.open
+    monkeypatch.setattr(held, "open", lambda path, *a, **k: opened.append(path) or real(path, *a, **k), raising=False)
+    start = held.kept_verdicts(mdir, env)
+    start.reason("Keep the stylesheet in one file")
+    assert arrived not in opened
+    start.reason("A line another machine wrote")
+    start.reason("A line nobody checked yet")
+    assert opened.count(arrived) == 1
+
+
+def test_what_the_last_round_brought_is_kept_past_the_cap(tmp_path, monkeypatch):
+    env = {"HOME": str(tmp_path / "home")}
+    monkeypatch.setattr(held_written, "ARRIVED_MAX", 3)
+    held_written.keep_texts(["t0", "t1", "t2"], env)
+    held_written.keep_texts(["t0", "t3"], env)  # t0 came in again: it is among the newest now
+    kept = held.arrived_verdicts(env)
+    from lazy_harness.memory import ids
+
+    assert set(kept.known) == {ids.text_digest(t) for t in ("t2", "t0", "t3")}

@@ -348,7 +348,7 @@ class Kept:
 def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
     """The kept verdicts of the project whose memory is ``memory_dir``, with those of what a sync round
     brought in (:func:`arrived_verdicts`) for the texts it does not know."""
-    return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env), arrived_verdicts(env).path)
+    return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env), arrived_verdicts_file(env))
 
 
 ARRIVED_MAX = 4096  # verdicts kept of what rounds brought in: the newest, for the next starts of any project
@@ -359,7 +359,12 @@ def arrived_verdicts(env: Env | None = None) -> Kept:
     ``arrived/verdicts.json`` beside SessionStart's files: the text each start checks of a new entry,
     whichever project's start reads it first. why: the first start after a pull worked them out itself,
     and its first use of the check (compiling its rules and the redactor's) cost it about 100 ms."""
-    return Kept(os.path.join(os.path.dirname(paths.hold_verdicts_file("-", env)), "arrived", "verdicts.json"))
+    return Kept(arrived_verdicts_file(env))
+
+
+def arrived_verdicts_file(env: Env | None = None) -> str:
+    """Where :func:`arrived_verdicts` are kept (a start reads the file only on a text it does not know)."""
+    return os.path.join(os.path.dirname(paths.hold_verdicts_file("-", env)), "arrived", "verdicts.json")
 
 
 def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:

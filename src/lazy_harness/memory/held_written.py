@@ -125,15 +125,24 @@ def keep_arrived(memory_dirs: list[str], only: set[str] | None, learning_files: 
             continue
         if parsed is not None:
             texts.append(check_text(parsed[0], excerpt(parsed[1])))
+    keep_texts(texts, env)
+    return len(texts)
+
+
+def keep_texts(texts: list[str], env: Env | None = None) -> None:
+    """Add the verdicts of ``texts`` to the arrivals' (``held.arrived_verdicts``), the newest
+    :data:`held.ARRIVED_MAX` kept: a text this round brought again counts as new. May raise OSError."""
     if not texts:
-        return 0
+        return
     kept = arrived_verdicts(env)
     for text in texts:
         kept.reason(text)
+        key = ids.text_digest(text)
+        kept.known[key] = kept.known.pop(key)  # why: to the end, so a trim keeps what the last round brought
+    kept.worked_out += 1  # why: the new order is written too
     if len(kept.known) > ARRIVED_MAX:  # why the newest: the next starts read what the last rounds brought
         kept.known = dict(list(kept.known.items())[-ARRIVED_MAX:])
     kept.save(keep_known=True)
-    return len(texts)
 
 
 def _line_texts(memory_dirs: list[str], only: set[str]) -> list[str]:
