@@ -53,6 +53,10 @@ HOT = (
     "lazy_harness.hooks.entry", "lazy_harness.hooks.stop", "lazy_harness.hooks.session_end",
     "lazy_harness.hooks.session_start", "lazy_harness.hooks.headless", "lazy_harness.hooks.producer",
     "lazy_harness.hooks.user_prompt",
+    # each imported only on its rare path: the settings files' commands read again (a plugin's run after
+    # they changed), the plugin's first start, a pull, a migration, a start with something to tell once
+    "lazy_harness.hooks.settings_commands", "lazy_harness.hooks.plugin_welcome", "lazy_harness.hooks.start_pull",
+    "lazy_harness.hooks.start_migration", "lazy_harness.hooks.told_once",
     "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
     "lazy_harness.atomic", "lazy_harness.private",  # os-only: whether a folder of ours is the user's own
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.errors", "lazy_harness.detach",

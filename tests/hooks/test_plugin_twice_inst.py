@@ -10,6 +10,7 @@ import pytest
 
 from lazy_harness import hotload, paths, plugin, settings
 from lazy_harness.hooks import entry
+from lazy_harness.hooks import settings_commands
 from tests.hooks.hookrun import SID, hook_log
 
 
@@ -111,7 +112,7 @@ def test_the_plugins_run_that_leaves_loads_only_hot_modules(proj):
     "python -m lazy_harness.hooksx Stop", "echo lazy_harness.hooks", "my-lh-hook Stop",
 ])
 def test_the_entrys_look_at_commands_agrees_with_settings(command):
-    assert entry.our_command(command) == settings.is_ours({"command": command})
+    assert settings_commands.our_command(command) == settings.is_ours({"command": command})
 
 
 def test_the_entrys_files_are_those_settings_says_claude_code_reads(tmp_path):

@@ -141,8 +141,8 @@ def test_a_sync_repository_others_could_write_is_told_to_the_person_at_the_start
     told = json.loads(done.stdout)["systemMessage"]
     assert "open to group or others" in told and os.path.join(gitdir, "config") in told, told
     assert "lh doctor" in told
-    from lazy_harness.hooks import session_start
+    from lazy_harness.hooks import start_pull
     from lazy_harness.sync import repo
 
     refused = repo.gitdir_refusal(paths.data_dir(env))
-    assert refused is not None and session_start.SYNC_REFUSED in refused.message
+    assert refused is not None and start_pull.SYNC_REFUSED in refused.message

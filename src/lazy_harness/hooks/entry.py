@@ -158,28 +158,12 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     return 0
 
 
-# why here and not settings.files_read_at / settings.is_ours: settings.py imports re, shlex and dataclasses,
-# off the hot path; tests/hooks/test_plugin_twice_inst.py holds these two to the same answers as those
-_LAUNCHERS = ("from lazy_harness.hooks.launch import run; run()", "from lazy_harness.hooks.entry import run; run()")
 TWICE_FILE = "plugin-twice.json"  # in the state folder: per session folder, the settings files as last seen
 TWICE_KEEP = 64  # session folders remembered
-_SCRIPT = "lh-hook"  # settings.SCRIPT
-_APPEND = "sys.path.append("  # in settings.command_for's launcher: the folder it loads lazy_harness from
 
 
-def our_command(command: object) -> bool:
-    """``settings.is_ours`` for one command: our launcher, ``-m lazy_harness.hooks``, or ``lh-hook``."""
-    if not isinstance(command, str):
-        return False
-    if any(run in command for run in _LAUNCHERS):
-        return True
-    words = command.split()
-    if any(w == "-m" and nxt == "lazy_harness.hooks" for w, nxt in zip(words, words[1:], strict=False)):
-        return True
-    first = words[0] if words and not command[0].isspace() else ""
-    return first == _SCRIPT or first.endswith("/" + _SCRIPT)
-
-
+# why files_read_at here and not settings.files_read_at: settings.py imports re, shlex and dataclasses, off the
+# hot path; tests/hooks/test_plugin_twice_inst.py holds it to the same answers as that one
 def files_read_at(cwd: str, env: Mapping[str, str]) -> list[str]:
     """``settings.files_read_at``'s paths: the user file, ``<cwd>/.claude/settings.json`` and
     ``settings.local.json``, and in a subfolder of a repository the root's ``settings.local.json``."""
@@ -213,110 +197,6 @@ def _regular_bytes(path: str, limit: int = -1) -> bytes | None:
         return None
     finally:
         os.close(fd)
-
-
-def _registering(path: str, cwd: str, env: Mapping[str, str]) -> tuple[dict[str, list[list]], str | None]:
-    """Our commands in the settings file ``path`` by event, each ``[path, program, package file]``
-    (``_needs``), and why Claude Code runs none of them from it: a file it does not load (not JSON, a
-    null matcher anywhere in it) or whose hooks are off (``disableAllHooks``); None when it runs them."""
-    raw = _regular_bytes(path)
-    if raw is None:
-        return {}, None
-    try:
-        data = jsonload.loads(raw)
-    except (ValueError, RecursionError):
-        held = b"lazy_harness.hooks" in raw or b"lh-hook" in raw  # said only when it seems to hold ours
-        return {}, "is not valid JSON: Claude Code does not load it" if held else None
-    hooks = data.get("hooks") if isinstance(data, dict) else None
-    if not isinstance(hooks, dict):
-        return {}, None
-    events: dict[str, list[list]] = {}
-    nulls = []
-    for event, groups in hooks.items():
-        for i, group in enumerate(groups if isinstance(groups, list) else ()):
-            if isinstance(group, dict) and "matcher" in group and group["matcher"] is None:
-                nulls.append(f"hooks.{event}[{i}]")
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            for h in entries if isinstance(entries, list) else ():
-                if isinstance(h, dict) and our_command(h.get("command")):
-                    events.setdefault(event, []).append([path, *_needs(h["command"], cwd, env)])
-    if not events:
-        return {}, None
-    if data.get("disableAllHooks") is True:
-        return events, "sets \"disableAllHooks\": true: Claude Code runs no hook of it"
-    if nulls:
-        return events, f"has a null \"matcher\" ({', '.join(nulls)}): Claude Code ignores the whole file"
-    return events, None
-
-
-def _sh_word(command: str, i: int) -> tuple[str | None, int]:
-    """The word of the POSIX sh ``command`` that starts at ``i``, quotes removed, and where it ends;
-    None when only a shell could say what it is (a ``$`` or backquote, an unclosed quote)."""
-    out, n = [], len(command)
-    while i < n and command[i] not in " \t\n;&|<>()":
-        c = command[i]
-        if c in "$`":
-            return None, i
-        if c == "'":
-            end = command.find("'", i + 1)
-            if end < 0:
-                return None, i
-            out.append(command[i + 1:end])
-            i = end + 1
-        elif c == '"':
-            i += 1
-            while i < n and command[i] != '"':
-                if command[i] in "$`":
-                    return None, i
-                if command[i] == "\\" and i + 1 < n and command[i + 1] in '"\\\n':
-                    i += 1
-                out.append(command[i])
-                i += 1
-            if i >= n:
-                return None, i
-            i += 1
-        elif c == "\\" and i + 1 < n:
-            out.append(command[i + 1])
-            i += 2
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), i
-
-
-def _program(command: str) -> str | None:
-    """The program sh starts for ``command`` (its first word after any ``NAME=value``), or None."""
-    i = 0
-    while True:
-        while i < len(command) and command[i] in " \t\n":
-            i += 1
-        word, i = _sh_word(command, i)
-        name, eq, _ = (word or "").partition("=")
-        if not (eq and name and name.replace("_", "a").isalnum() and not name[0].isdigit()):
-            return word or None
-
-
-def _needs(command: str, cwd: str, env: Mapping[str, str]) -> list[str | None]:
-    """What must be there for our ``command`` to start: its program (absolute, or a bare name looked up
-    on PATH at each run; None: only a shell could say, or ``lh-hook`` itself) and the file the launcher
-    loads lazy_harness from (``-c 'import sys; sys.path.append("<folder>") ...'``; None for other forms)."""
-    word = _program(command)
-    if word is not None and word.startswith("~/"):
-        from lazy_harness import paths
-
-        word = paths.home(env) + word[1:]
-    if word is None or word.startswith("~") or word == _SCRIPT:
-        # why lh-hook: the plugin's own run is the lh-hook found on the same PATH, so it starts
-        return [None, None]
-    program = word if os.sep not in word else os.path.join(cwd, word)
-    at = command.find(_APPEND)
-    end = command.find('")', at)
-    try:
-        folder = jsonload.loads(command[at + len(_APPEND):end + 1]) if at >= 0 and end > at else None
-    except (ValueError, RecursionError):
-        folder = None  # why: a folder name holding a quote; the program alone is checked
-    package = os.path.join(folder, "lazy_harness", "hooks", "entry.py") if isinstance(folder, str) else None
-    return [program, package]
 
 
 def _gone(program: object, package: object, env: Mapping[str, str]) -> str | None:
@@ -353,33 +233,6 @@ def _seen(path: str) -> list[int] | None:
     return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
-def _look(files: list[str], cwd: str, env: Mapping[str, str], now: float, last: object) -> dict:
-    """The answer kept for ``cwd`` while its settings files are unchanged: ``runs`` (event -> our
-    commands in the files Claude Code runs hooks from), ``ignored`` (why each other file holding ours
-    does not count) and ``said`` (the reasons hooks.log already holds); a change that makes the files
-    register ours is said once."""
-    runs: dict[str, list[list]] = {}
-    ignored = []
-    for path in files:
-        events, why = _registering(path, cwd, env) if os.path.exists(path) else ({}, None)
-        if why:
-            ignored.append(f"{path} {why}")
-            continue
-        for name, commands in events.items():
-            runs.setdefault(name, []).extend(commands)
-    # why "events": what an earlier version kept, so its note is not said again after an upgrade
-    before = (last.get("runs") or last.get("events")) if isinstance(last, dict) else None
-    said = last.get("said") if isinstance(last, dict) else None
-    if runs and (not isinstance(before, dict) or sorted(runs) != sorted(before)):
-        from lazy_harness import logfile
-
-        where = ", ".join(sorted({run[0] for rs in runs.values() for run in rs}))
-        logfile.write(logfile.HOOKS, f"plugin: {where} registers lazy-harness hooks ({', '.join(runs)}) for sessions "
-                      f"in {cwd}: the plugin's runs of those events leave at once while those commands can start "
-                      "(Claude Code runs both)", env, now)
-    return {"runs": runs, "ignored": ignored, "said": [r for r in said or () if r in ignored]}
-
-
 def settings_register(event: str, payload: dict, env: Mapping[str, str], now: float) -> bool:
     """Whether a settings file Claude Code runs hooks from for this session registers our hook for
     ``event`` with a command that can start: then it runs the event, and the plugin's run would be a
@@ -402,7 +255,13 @@ def settings_register(event: str, payload: dict, env: Mapping[str, str], now: fl
     last = kept.get(cwd)
     fresh = not (isinstance(last, dict) and last.get("seen") == seen and isinstance(last.get("runs"), dict)
                  and isinstance(last.get("ignored"), list) and isinstance(last.get("said"), list))
-    entry: dict = _look(files, cwd, env, now, last) if fresh or not isinstance(last, dict) else last
+    if fresh or not isinstance(last, dict):
+        from lazy_harness.hooks import settings_commands  # why here: only when the files changed, or no answer is kept
+
+        read = [(path, _regular_bytes(path) if os.path.exists(path) else None) for path in files]
+        entry: dict = settings_commands.look(read, cwd, env, now, last)
+    else:
+        entry = last
     gone = []
     for run in entry["runs"].get(event) or ():
         why = _gone(run[1], run[2], env) if isinstance(run, list) and len(run) == 3 else None

@@ -11,6 +11,7 @@ logged by hooks/entry.py, which always exits 0.
     sweep            watch this session; queue the sessions that went idle unchecked
     waiting_tasks    a worker for tasks a dead worker left waiting
     pull             with a sync remote: a pull, waited for within its budget
+    unfinished       a killed writer's unfinished persist rolled back (memory/intent.py; one listdir)
     index_check      the recall index missing, or a memory file changed since the index was brought up
                      to date (by hand, a sync): an index task for the worker (a few ``stat``)
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
@@ -19,6 +20,7 @@ logged by hooks/entry.py, which always exits 0.
                      under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (codex_fit)
     remember_shown   the ids the digest printed, so prompt recall does not repeat them
     hold_left_out    hold what the digest's check left out; tell the person once
+    tell_recurred    a failure memory showed a session and it hit again, told to the person once
 
 Each step adds its words to the run's hooks.log line; one that raises is logged there and the next
 still runs (the digest matters more than any step before it).
@@ -141,50 +143,9 @@ def welcome(s: Start) -> str:
     marker = paths.plugin_welcome_file(s.env)
     if os.path.exists(marker):
         return ""
-    from lazy_harness.atomic import ensure_dir
-    from lazy_harness.errors import LhError
+    from lazy_harness.hooks import plugin_welcome  # why here: the first start only
 
-    try:
-        what = config.enable_loop(paths.config_file(s.env), unless_off=True)
-    except LhError as exc:  # why: a config.toml that does not parse stays as it is; the notice says so
-        s.person.append(not_switched_on(exc.message, exc.hint))
-        return f" (plugin first start: loop not switched on: {exc.message}; told the person, not marked told)"
-    if s.headless():  # why no marker: the next start asks again (loop "already enabled") and tells a person
-        s.unmarked = True
-        s.person.append(first_words(what, s.env))
-        return f" (plugin first start: loop {what})"
-    try:
-        ensure_dir(os.path.dirname(marker))
-        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        return f" (plugin first start: loop {what}; told by another session)"
-    except OSError as exc:
-        what += f"; marker not written: {exc}"
-    s.person.append(first_words(what, s.env))
-    return f" (plugin first start: loop {what}; told the person what happens next)"
-
-
-LEFT_OFF = "left off"  # config.enable_loop's word for a config.toml that says enabled = false itself
-
-
-def first_words(what: str, env: Mapping[str, str]) -> str:
-    """The plugin's first words to the person once ``config.enable_loop`` said ``what``: what happens
-    next, or, for a loop the person's config.toml keeps off, that nothing is distilled."""
-    if what.startswith(LEFT_OFF):
-        return ("lazy-harness: the compound loop stays off: config.toml sets compound_loop.enabled to false, so "
-                "sessions are not distilled into memory (what memory holds is still read back). To have them "
-                "distilled, set compound_loop.enabled to true.")
-    return "\n".join(notice.next_steps(config.load_fast(env)))
-
-
-def not_switched_on(why: str, hint: str | None) -> str:
-    """The person's line for a loop the plugin could not switch on (``why``, ``hint``: the ConfigError
-    of ``config.enable_loop``): sessions are not distilled, and what to write."""
-    todo = hint if hint and "enabled" in hint else (
-        f"fix what {hint} reports, then set compound_loop.enabled to true" if hint
-        else "set compound_loop.enabled to true in config.toml")
-    return (f"lazy-harness: the compound loop is not switched on, so sessions are not distilled into memory: {why}. "
-            f"To switch it on, {todo}; this is said at each start until it is on.")
+    return plugin_welcome.first_start(s, marker)
 
 
 def sweep(s: Start) -> str:
@@ -222,10 +183,6 @@ def waiting_tasks(s: Start) -> str:
         return f" (worker for waiting tasks not started: {exc})"
 
 
-# the words of ``sync.repo.gitdir_refusal``: a sync repository another user could write (ADR 0031)
-SYNC_REFUSED = "lh sync runs no git there"
-
-
 def pull(s: Start) -> str:
     """With a sync remote: start a pull and wait for it at most ``pull_budget_ms``, then go on.
 
@@ -240,29 +197,9 @@ def pull(s: Start) -> str:
             return ""
     except OSError:
         pass
-    from lazy_harness.atomic import ensure_dir
-    from lazy_harness.detach import spawn_pull
+    from lazy_harness.hooks import start_pull  # why here: a start that pulls
 
-    ensure_dir(os.path.dirname(stamp))
-    os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
-    os.utime(stamp, (s.now, s.now))
-    try:
-        pid, fd = spawn_pull(s.env)
-    except OSError as exc:
-        return f" (pull not started: {exc})"
-    import select
-
-    budget = max(0, int(sync["pull_budget_ms"])) / 1000
-    try:
-        ready = select.select([fd], [], [], budget)[0]
-        said = os.read(fd, 512).decode("utf-8", "replace").strip() if ready else ""
-    finally:
-        os.close(fd)
-    if not ready:
-        return f" (pull pid {pid} still running after {budget:g} s: remote slow or offline; going on without it)"
-    if SYNC_REFUSED in said:  # why the person: sync stays stopped until they fix it; hooks.log alone hides it
-        s.person.append(f"lazy-harness: {said.removeprefix('pull failed: ')} (lh doctor says what to run)")
-    return f" ({said or 'pull ended without a word'})"
+    return start_pull.pull(s, stamp)
 
 
 def unfinished(s: Start) -> str:
@@ -324,17 +261,9 @@ def migration(s: Start) -> str:
     if not migrate.pending(key, root, s.env, mdir) and not migrate.stale_index(key, root, s.env) \
             and not migrate.unrecorded_alias(root, mdir, s.env) and not migrate.earlier_key(root, mdir, s.env):
         return ""
-    try:
-        lines = migrate.migrate(mdir, key, root, s.env, s.now, settle=lambda: not s.headless())
-    except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
-        return f" (migration failed: {type(exc).__name__}: {exc})"
-    # why the person: memory left behind is theirs to adopt (a rewritten history proves nothing either
-    # way), said once: the key is the new repository's from then on, unless nobody saw this start
-    told = [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines if migrate.OTHER_REPOSITORY in line]
-    if told:
-        s.person += told
-        s.unmarked = s.unmarked or s.headless()
-    return "".join(f" ({line})" for line in lines)
+    from lazy_harness.hooks import start_migration  # why here: a start that migrates
+
+    return start_migration.migrate_now(s, mdir, key, root)
 
 
 def read_digest(s: Start) -> str:
@@ -447,15 +376,9 @@ def tell_recurred(s: Start) -> str:
     again = usage.untold_recurred(s.env, key)
     if not again:
         return ""
-    if s.headless():  # why: told once; nobody sees a headless run's message, the next start tells it
-        s.unmarked = True
-    else:
-        usage.told_recurred(s.env, key, again)
-    n = len(again)
-    s.person.append(f"lazy-harness: {n} failure{'s' if n != 1 else ''} of {s.stats['project']} happened again after "
-                    f"memory showed {'them' if n != 1 else 'it'} to the session ({', '.join(again[:5])}"
-                    f"{', ...' if n > 5 else ''}). See: lh memory usage; lh memory show.")
-    s.told += f" (told the person: recurred {','.join(again)})"
+    from lazy_harness.hooks import told_once  # why here: something to tell
+
+    told_once.recurred(s, s.stats["project"], key, again)
     return ""
 
 
@@ -499,27 +422,10 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
     new_waiting = sorted(f"{WAITING_TOLD}{i}" for i in waits if f"{WAITING_TOLD}{i}" not in told)
     if not new and not new_waiting:
         return said, ""
-    if seen is not None and seen.headless():
-        seen.unmarked = True
-    else:
-        from lazy_harness.atomic import append_line, ensure_dir
+    from lazy_harness.hooks import told_once  # why here: something to tell
 
-        ensure_dir(os.path.dirname(told_file))
-        append_line(told_file, " ".join(new + new_waiting))
-    lines = []
-    if new:
-        n = len(new)
-        said += " (told the person: held)"
-        # why both: the hold check holds instructions to the agent and, ADR 0056, what the redactor matches
-        lines.append(f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {stats['project']} that read "
-                     f"as instructions to the agent or hold a secret ({', '.join(new[:5])}{', ...' if n > 5 else ''}); "
-                     "they are not shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
-    if new_waiting:
-        n = len(waits)
-        said += f" (told the person: {n} waiting for approval)"
-        lines.append(f"lazy-harness: {n} learning{'s wait' if n != 1 else ' waits'} for your approval to be used "
-                     f"in other projects: lh memory held")
-    return said, "\n".join(lines)
+    words, message = told_once.held(seen, stats["project"], told_file, new, new_waiting, len(waits))
+    return said + words, message
 
 
 WAITING_TOLD = "w:"  # in the told file: a learning told as waiting for approval to be used in other projects

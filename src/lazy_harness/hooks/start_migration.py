@@ -1,0 +1,40 @@
+"""A migration at SessionStart (``session_start.migration`` found something to move): this project's
+files moved out of Claude Code's auto-memory folder (``memory.migrate``), and memory left behind by
+another repository told to the person once.
+
+Imported only at a start that migrates: not on a start's usual run.
+"""
+
+from __future__ import annotations
+
+from lazy_harness.memory import migrate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Protocol
+
+    class Told(Protocol):
+        """What of the SessionStart run (``session_start.Start``) the migration reads and writes."""
+
+        env: Mapping[str, str]
+        now: float
+        person: list[str]
+        unmarked: bool
+
+        def headless(self) -> bool: ...
+
+
+def migrate_now(s: Told, mdir: str, key: str, root: str) -> str:
+    """Move the files of the project at ``root`` (``key``) into ``mdir``. Its words for hooks.log."""
+    try:
+        lines = migrate.migrate(mdir, key, root, s.env, s.now, settle=lambda: not s.headless())
+    except Exception as exc:  # why: a failed move leaves the files in place; the session still starts
+        return f" (migration failed: {type(exc).__name__}: {exc})"
+    # why the person: memory left behind is theirs to adopt (a rewritten history proves nothing either
+    # way), said once: the key is the new repository's from then on, unless nobody saw this start
+    told = [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines if migrate.OTHER_REPOSITORY in line]
+    if told:
+        s.person += told
+        s.unmarked = s.unmarked or s.headless()
+    return "".join(f" ({line})" for line in lines)
