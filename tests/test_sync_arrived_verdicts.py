@@ -14,7 +14,7 @@ from lazy_harness import paths
 from lazy_harness.memory import handoff, held, held_written, learnings, trust
 from lazy_harness.recall.readback.learnings import read_head
 from tests.support import memory_samples as ms
-from tests.test_sync import Machine, _git
+from tests.test_sync_learnings_added_twice import _two as synced_pair
 
 NOW = time.time()
 
@@ -25,13 +25,7 @@ def _lines(path) -> list[dict]:
 
 @pytest.fixture
 def two(tmp_path):
-    remote = tmp_path / "remote.git"
-    _git("init", "-q", "--bare", str(remote))
-    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
-    a.add("decision", "Use SQLite for the index")
-    a.sync()
-    b.sync()
-    return a, b
+    return synced_pair(tmp_path)  # two machines after a first round each
 
 
 def _checked_nowhere(monkeypatch) -> list[str]:
