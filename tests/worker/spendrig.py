@@ -62,17 +62,17 @@ def ledger_lines() -> list[dict]:
         return []
 
 
-def nearly_reached(home, tmp_path, monkeypatch):
-    """$0.80 spent of a $1.00 daily cap, one task left: the next call (~$0.41) would pass the cap, so
-    the worker paused before it (a cap *nearly* reached). Returns the project folder."""
+def nearly_reached(home, tmp_path, monkeypatch, sessions: int = 3):
+    """$0.80 spent of a $1.00 daily cap, ``sessions - 2`` tasks left: the next call (~$0.41) would pass
+    the cap, so the worker paused before it (a cap *nearly* reached). Returns the project folder."""
     from tests.support import fake_claude
 
     fake_claude.use(tmp_path, monkeypatch, cost=0.4)
     project = tmp_path / "shop"
     project.mkdir()
     configure(home, budget={"daily_usd": 1.0, "monthly_usd": 50.0})
-    for i in range(3):
+    for i in range(sessions):
         queue_session(project, session_id=f"aaaaaaaa-0000-4000-8000-00000000000{i}")
     run_worker()
-    assert len(tasks("done")) == 2 and len(tasks("")) == 1
+    assert len(tasks("done")) == 2 and len(tasks("")) == sessions - 2
     return project

@@ -128,10 +128,8 @@ def check_learning_files(r: Report, values: Config) -> None:
     bad = damage.unclosed_learnings(paths.learnings_dir(values["knowledge"]["path"] or None))
     if not bad:
         return
-    r.line("warn", "learning files", f"{len(bad)} damaged learning file(s): readers skip or misread them",
-           "fix or remove them by hand (lh memory check --all-projects lists them)")
-    for line in bad:
-        r.line("warn", "learning files", line)
+    r.warn_each("learning files", f"{len(bad)} damaged learning file(s): readers skip or misread them",
+                "fix or remove them by hand (lh memory check --all-projects lists them)", bad)
 
 
 def check_sync(r: Report, values: Config) -> None:

@@ -20,10 +20,8 @@ def check_ledger_lines(r: Report) -> None:
     if not lines:
         r.line("ok", "ledger lines", f"no damaged line in {paths.ledger_file()}")
         return
-    r.line("warn", "ledger lines", f"{len(lines)} damaged line(s) skipped: their spend is not counted",
-           "fix or remove them by hand (lh cost lists them)")
-    for line in lines:
-        r.line("warn", "ledger lines", line)
+    r.warn_each("ledger lines", f"{len(lines)} damaged line(s) skipped: their spend is not counted",
+                "fix or remove them by hand (lh cost lists them)", lines)
 
 
 def check_queue(r: Report, now: float) -> None:

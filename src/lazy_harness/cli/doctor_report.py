@@ -13,3 +13,9 @@ class Report:
     def line(self, status: str, check: str, detail: str, hint: str | None = None) -> None:
         self.failed = self.failed or status == "fail"
         click.echo(f"{status:<4}  {check}: {detail}" + (f"  (hint: {hint})" if hint else ""))
+
+    def warn_each(self, check: str, found: str, hint: str, lines: list[str]) -> None:
+        """A warning of what was found, then each of ``lines`` (a damaged file or line) on its own."""
+        self.line("warn", check, found, hint)
+        for each in lines:
+            self.line("warn", check, each)

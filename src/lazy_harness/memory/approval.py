@@ -299,15 +299,20 @@ def check_text(meta: dict, body: object) -> str:
     return " ".join(str(x) for x in (meta.get("title"), body, meta.get("tags"), meta.get("cues")) if x)
 
 
-def learning_text(path: str) -> tuple[dict, str]:
-    """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
+def learning_parts(path: str) -> tuple[dict, str] | None:
+    """(frontmatter, body) of a learning file, its first 256 KiB; None when unreadable."""
     from lazy_harness.memory import frontmatter
 
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            parsed = frontmatter.parse_frontmatter(fh.read(256 * 1024))
+            return frontmatter.parse_frontmatter(fh.read(256 * 1024))
     except OSError:
-        return {}, ""
+        return None
+
+
+def learning_text(path: str) -> tuple[dict, str]:
+    """(frontmatter, the text the check reads) of a learning file; ({}, '') when unreadable."""
+    parsed = learning_parts(path)
     if parsed is None:
         return {}, ""
     meta, body = parsed

@@ -114,15 +114,11 @@ def keep_arrived(memory_dirs: list[str], only: set[str] | None, learning_files: 
     (``held.arrived_verdicts``). With ``only`` None (every entry of the folders changed) no line is
     taken: a first round brings a whole memory, and its starts work out what they read. Returns how
     many texts were checked. May raise OSError."""
-    from lazy_harness.memory import frontmatter
+    from lazy_harness.memory.approval import learning_parts
 
     texts = _line_texts(memory_dirs, only) if only is not None else []
     for path in learning_files:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                parsed = frontmatter.parse_frontmatter(fh.read(256 * 1024))
-        except OSError:
-            continue
+        parsed = learning_parts(path)
         if parsed is not None:
             texts.append(check_text(parsed[0], excerpt(parsed[1])))
     keep_texts(texts, env)
