@@ -236,11 +236,20 @@ def test_uninstall_keeps_empty_foreign_groups(tmp_path):
     assert json.loads(target.read_text()) == original
 
 
-def test_an_event_list_that_was_already_empty_goes_with_ours(tmp_path):
-    # why: an empty list we filled cannot be told from one we created; both mean "no hooks" to
-    # Claude Code, so uninstall removes it (docs/adr/0003)
+def test_an_event_list_that_was_already_empty_comes_back_from_the_backup(tmp_path):
+    # why: parsed, an empty list we filled and one we created are the same; install's backup tells
+    # them apart (docs/adr/0058), so the person's empty list stays
     target = write_json(tmp_path / "settings.json", {"model": "opus", "hooks": {"Stop": []}})
     settings.install(str(target), python=PY)
+    settings.uninstall(str(target))
+    assert json.loads(target.read_text()) == {"model": "opus", "hooks": {"Stop": []}}
+
+
+def test_without_a_backup_an_event_list_left_empty_goes_with_ours(tmp_path):
+    target = write_json(tmp_path / "settings.json", {"model": "opus", "hooks": {"Stop": []}})
+    settings.install(str(target), python=PY)
+    for backup in tmp_path.glob("settings.json.lh-backup*"):
+        backup.unlink()
     settings.uninstall(str(target))
     assert json.loads(target.read_text()) == {"model": "opus"}
 

@@ -33,7 +33,7 @@ from lazy_harness.errors import SettingsError
 from lazy_harness.project_identity import project_root
 from lazy_harness.settings_read import UNINSTALL_HINT, json_type, read, read_settled
 from lazy_harness.settings_splice import spliced
-from lazy_harness.settings_write import BACKUP_SUFFIX, kept_original, refuse, write, write_kept
+from lazy_harness.settings_write import BACKUP_SUFFIX, originals, refuse, write, write_kept
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -176,13 +176,15 @@ def null_matchers(data: dict) -> list[str]:
             if "matcher" in group and group["matcher"] is None]
 
 
-def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
+def _remove_ours(data: dict, keep: dict[str, dict] | None = None, held: dict | None = None) -> list[str]:
     """Remove our entries in place, except one per event in ``keep`` (set to the wanted entry), and that
     one only in a group that runs it at every source or reason (``_narrow``): from a narrower group it is
     removed, the person's entries stay there, and ``merged`` adds it back in a group of its own.
 
     Groups, event lists and the ``hooks`` key that become empty because ours left are removed;
-    ones that were already empty stay. Returns the events whose entries were removed.
+    ones that were already empty stay. ``held``: the ``hooks`` value of the person's file before
+    install (``_held``); an event list it has, and the ``hooks`` key, stay even when left empty.
+    Returns the events whose entries were removed.
     """
     keep = keep or {}
     removed: list[str] = []
@@ -216,9 +218,9 @@ def _remove_ours(data: dict, keep: dict[str, dict] | None = None) -> list[str]:
         groups[:] = survivors
         if touched:
             removed.append(event)
-            if not groups:
+            if not groups and (held is None or event not in held):
                 del hooks[event]
-    if not hooks and removed:
+    if not hooks and removed and held is None:
         del data["hooks"]
     return removed
 
@@ -279,10 +281,39 @@ def install(path: str, events: dict[str, int] | None = None, python: str | None 
     return change
 
 
+def _held(was: dict) -> dict | None:
+    """The ``hooks`` value of a backup's ``was`` without our entries (one kept by a reinstall holds
+    some), or None when it has no ``hooks`` object."""
+    rest = copy.deepcopy(was)
+    _remove_ours(rest)
+    hooks = rest.get("hooks")
+    return hooks if isinstance(hooks, dict) else None
+
+
+def _given_back(data: dict, backups: list[str]) -> tuple[dict, bytes | None]:
+    """What uninstall leaves of ``data``, and the bytes of the newest backup that reads as exactly that
+    (else None). Our entries go, and so do the event lists and the ``hooks`` key they leave empty,
+    unless the person's file held them before install: as the backup that reads as what is left
+    shows, else the newest backup (the file was edited since). why the backup: parsed, ``{"hooks":
+    {}}`` and ``{}`` with ours added are the same file; without a backup, what ours left empty goes."""
+    fallback = None
+    for was, raw in originals(backups):
+        new = copy.deepcopy(data)
+        _remove_ours(new, held=_held(was))
+        if new == was:
+            return new, raw
+        fallback = new if fallback is None else fallback
+    if fallback is None:
+        fallback = copy.deepcopy(data)
+        _remove_ours(fallback)
+    return fallback, None
+
+
 def uninstall(path: str, backup: str | None = None) -> Change:
     """Remove our entries. When what is left reads as a backup install kept (``backup``, else
     ``<path>.lh-backup``, where earlier versions kept every backup, or one of their dated siblings,
-    newest first), that backup's bytes come back (an empty file stays an empty file). Else a file left
+    newest first), that backup's bytes come back (an empty file stays an empty file; an empty
+    ``hooks`` value or event list the person wrote stays: ``_given_back``). Else a file left
     as ``{}`` is deleted: Claude Code reads a missing settings file and ``{}`` the same, and install
     creates it from nothing (docs/adr/0003). A file or backup of another user is refused."""
     data, raw = read(path, UNINSTALL_HINT)
@@ -294,7 +325,7 @@ def uninstall(path: str, backup: str | None = None) -> Change:
         return Change(path, "unchanged")
     backup = backup or path + BACKUP_SUFFIX
     refuse(path, backup, "lh hooks uninstall")
-    original = kept_original(list(dict.fromkeys([backup, path + BACKUP_SUFFIX])), new)
+    new, original = _given_back(data, list(dict.fromkeys([backup, path + BACKUP_SUFFIX])))
     try:
         if original is not None:
             write(path, original, raw)

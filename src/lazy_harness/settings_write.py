@@ -17,7 +17,7 @@ from lazy_harness.settings_read import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterator, Mapping
 
 BACKUP_SUFFIX = ".lh-backup"
 BACKUP_DIR = "settings-backups"  # under the data dir: backups of files outside the Claude dir
@@ -54,7 +54,7 @@ def _kept_already(base: str, rest: str, persons_part: Callable[[dict], str]) -> 
     for n in names:  # why sorted: the first original (``base``) before the dated ones
         try:
             if os.stat(os.path.join(folder, n)).st_uid != os.geteuid():
-                continue  # why: uninstall never restores another user's file (kept_original)
+                continue  # why: uninstall never restores another user's file (originals)
             parsed, _ = read(os.path.join(folder, n))
         except (OSError, SettingsError):
             continue  # a damaged backup proves nothing; the new one is written
@@ -109,9 +109,9 @@ def _newest_first(bases: list[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def kept_original(backups: list[str], data: dict) -> bytes | None:
-    """The bytes of the newest backup (of ``backups`` and their dated siblings) that reads as ``data``,
-    else None. A backup that does not parse, or that another user owns, is passed over."""
+def originals(backups: list[str]) -> Iterator[tuple[dict, bytes]]:
+    """(parsed, bytes) of each backup of ``backups`` and their dated siblings, newest first. A backup
+    that does not parse, or that another user owns, is passed over."""
     for backup in _newest_first(backups):
         try:
             if os.stat(backup).st_uid != os.geteuid():
@@ -119,9 +119,8 @@ def kept_original(backups: list[str], data: dict) -> bytes | None:
             parsed, raw = read(backup)
         except (OSError, SettingsError):
             continue
-        if parsed is not None and parsed == data:
-            return raw
-    return None
+        if parsed is not None and raw is not None:
+            yield parsed, raw
 
 
 def _refuse_read_only(path: str, command: str) -> None:
