@@ -48,7 +48,14 @@ learning_text = held.copy_text
 def learning_paths(learnings_dir: str, lid: str) -> list[str]:
     """The files of the learning whose id is exactly ``lid``: one, or copies of one text (a file copied
     by hand is the same learning); refused when two texts carry it."""
-    found = [p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == lid]
+    return one_learning(lid, [p for p in files.recent_learning_files(learnings_dir, 10**6)
+                              if learnings.id_of(p) == lid])
+
+
+def one_learning(lid: str, found: list[str]) -> list[str]:
+    """``found``, the files that carry learning id ``lid``, when forget takes them as one learning (one
+    file, or copies of one text); refused as :func:`learning_paths` refuses. The page asks it before it
+    offers Forget."""
     hint = f"give one of them an id of its own in its frontmatter (id: {lid}0); then forget takes each by its id"
     titles = {normalise(frontmatter.read_frontmatter_values(p, ("title",)).get("title") or ids.title_of_file(p))
               for p in found} if len(found) > 1 else set()

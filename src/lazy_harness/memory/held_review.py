@@ -56,9 +56,15 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
 
 
 def _now(j: Journal) -> float:
-    import time
+    """The time of ``j``'s run: the ``now`` that ``lh memory approve`` and the page's Approve gave it (its
+    ``started``), so an approval is stamped as the run that holds it, as ``forget`` and ``close`` stamp
+    theirs. why read back: every stamp keeps whole seconds, as ``started`` does."""
+    at = files.iso_epoch(j.data.get("started"))
+    if at is None:  # why: never for a Journal (it writes its start); the wall clock rather than no stamp
+        import time
 
-    return time.time()
+        return time.time()
+    return at
 
 
 def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:

@@ -87,7 +87,8 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     tags it). Each file is read once while it is unchanged: its head and the check's verdict are kept.
     One learning in two files (one id and title: written on two days, or copied by hand) is listed
     once, by its newest file, with ``also_in`` naming the others, as ``lh memory show`` lists it and
-    SessionStart shows it (``learnings.once_each``)."""
+    SessionStart shows it (``learnings.once_each``). ``refused``: why ``lh memory forget`` refuses its id
+    (:func:`forget_refusals`), else None."""
     from lazy_harness.memory import state
 
     found: list[dict] = []
@@ -101,6 +102,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
         meta["id"] = ids.of_learning(meta, path=path)
         texts[path] = (text, verdict)
         found.append(meta)
+    refused = _refusals(found)
     own: list[dict] = []
     general: list[dict] = []
     owned = aliases.owned(p.memory_dir)  # earlier keys of the project and adopted learnings (ADR 0035)
@@ -112,8 +114,41 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
         day = os.path.basename(meta["path"])[:10]
         meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
         meta["left_out"] = state.label(_learning_state(meta, *texts[meta["path"]], cross), mine) or None
+        meta["refused"] = refused.get(meta["id"])
         (own if mine else general).append(meta)
     return own, general
+
+
+def forget_refusals(p: Project) -> dict[str, str]:
+    """``{id: why}`` of the learnings ``lh memory forget`` refuses to forget (one id on two texts: one
+    learning written on two days in its own words), the message it gives, hint included. "Held for
+    approval" asks it, the learnings list is given it (:func:`learnings`)."""
+    found = []
+    for path in files.recent_learning_files(p.learnings_dir, 10**9):
+        read = parsed(path, _read_learning)
+        if read is not None:
+            found.append({"path": path, "id": ids.of_learning(dict(read[0], path=path), path=path)})
+    return _refusals(found)
+
+
+def _refusals(found: list[dict]) -> dict[str, str]:
+    """:func:`forget_refusals` of learning heads (``id``, ``path``), asked of ``by_hand.one_learning``,
+    the check forget makes. why only ids in two files or more: a single file is never refused, and the
+    check reads each file it is given."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import by_hand
+
+    paths: dict[str, list[str]] = {}
+    for meta in found:
+        paths.setdefault(meta["id"], []).append(meta["path"])
+    out = {}
+    for lid, some in paths.items():
+        if len(some) > 1:
+            try:
+                by_hand.one_learning(lid, some)
+            except LhError as exc:
+                out[lid] = str(exc)
+    return out
 
 
 def handoff_items(p: Project) -> list[dict]:

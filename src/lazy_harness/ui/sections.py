@@ -42,6 +42,14 @@ class View:
                     confirm)
 
 
+def _forget(v: View, question: str, eid: str, refused: str | None = None) -> str:
+    """The Forget button of an entry, or, where ``lh memory forget`` refuses its id (``refused``: its
+    message, :func:`memory_lists.forget_refusals`), that message: it says what to do instead."""
+    if refused:
+        return f'<p class="meta refused">lh memory forget refuses {esc(eid)}: {esc(refused)}</p>'
+    return v.act("forget", "Forget", question, id=eid)
+
+
 def _empty(text: str) -> str:
     return f'<p class="empty">{esc(text)}</p>'
 
@@ -96,7 +104,7 @@ def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tupl
     for item in live[:cut]:
         eid, head, body = row(item)
         shown_live.append(_entry(eid, head, body,
-                                 f'<div class="actions">{v.act("forget", "Forget", question, id=eid)}</div>'))
+                                 f'<div class="actions">{_forget(v, question, eid, item.get("refused"))}</div>'))
     shown_gone = []
     for item in gone[:cut]:
         eid, head, body = row(item)
@@ -309,6 +317,7 @@ def held_section(v: View) -> str:
     if not found:
         return _empty("Nothing held for approval.")
     cut = None if v.everything else LIMIT
+    refused = memory_lists.forget_refusals(v.project) if any(h["kind"] == "learning" for h in found[:cut]) else {}
     rows = []
     for h in found[:cut]:
         said = f"held: {h['reason']}" if h["state"] == state.HELD else state.WAITS
@@ -320,7 +329,7 @@ def held_section(v: View) -> str:
         question = ("Show this entry to sessions again?" if h["state"] == state.HELD
                     else "Use this learning in every project?")
         actions = (v.act("approve", "Approve", question, id=h["id"])
-                   + v.act("forget", "Forget", "Forget this entry?", id=h["id"]))
+                   + _forget(v, "Forget this entry?", h["id"], refused.get(h["id"])))
         rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
                            css=f"entry {h['state']}"))
     more = ""
