@@ -82,3 +82,20 @@ def test_held_for_approval_offers_no_forget_for_a_held_learning_in_two_texts(see
     for row in rows:
         assert "/action/forget" not in row and "/action/approve" in row
         assert esc(said) in row
+
+
+def test_never_used_offers_no_forget_for_a_learning_in_two_texts(server, seeded):
+    import time
+
+    from lazy_harness.memory import usage_log
+    from tests.ui.test_usage_section import _section
+
+    path = ms.write_learning(seeded.ldir, "Prefer ruff over flake8", "proj", NOW, slug="ruff",
+                             project_folder=os.path.basename(seeded.mdir))
+    _copy(path, "explained.", "explained, and pin its version.")
+    eid = _id(path)
+    usage_log.append(seeded.mdir, [usage_log.line("shown", time.time() - 60, session="s1", id=eid, chars=200)])
+    never_used = _section(server).split('class="entries never-used"', 1)[1]
+    assert eid in never_used and "Prefer ruff over flake8" in never_used
+    assert "/action/forget" not in never_used.split("</ul>", 1)[0]
+    assert esc(_refusal(seeded, eid)) in never_used

@@ -9,6 +9,10 @@ from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory.fence import local_time
 from lazy_harness.memory.files import iso_epoch
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 LIMIT = 100  # rows of a list shown before "show all" (``?all=1``)
 
@@ -46,3 +50,11 @@ def when_of(ts: object) -> str:
     as written."""
     return (local_time(iso_epoch(ts), minutes=True)
             or (ts[:16].replace("T", " ") if isinstance(ts, str) and len(ts) >= 16 else str(ts or "?")))
+
+
+def forget_or_why(act: Callable[..., str], question: str, eid: str, refused: str | None = None) -> str:
+    """An entry's Forget button (``act``: the view's), or, where ``lh memory forget`` refuses its id
+    (``refused``: its message, ``memory_lists.forget_refusals``), that message: it says what to do instead."""
+    if refused:
+        return f'<p class="meta refused">lh memory forget refuses {esc(eid)}: {esc(refused)}</p>'
+    return act("forget", "Forget", question, id=eid)

@@ -13,7 +13,7 @@ from urllib.parse import quote
 from lazy_harness.memory import files
 from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
-from lazy_harness.ui.markup import LIMIT, day_of, esc, form, text, when_of
+from lazy_harness.ui.markup import LIMIT, day_of, esc, forget_or_why, form, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,14 +40,6 @@ class View:
     def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
         return form(f"{self.base}/action/{action}", self.token, {"project": self.project.key, **fields}, label,
                     confirm)
-
-
-def _forget(v: View, question: str, eid: str, refused: str | None = None) -> str:
-    """The Forget button of an entry, or, where ``lh memory forget`` refuses its id (``refused``: its
-    message, :func:`memory_lists.forget_refusals`), that message: it says what to do instead."""
-    if refused:
-        return f'<p class="meta refused">lh memory forget refuses {esc(eid)}: {esc(refused)}</p>'
-    return v.act("forget", "Forget", question, id=eid)
 
 
 def _empty(text: str) -> str:
@@ -103,8 +95,8 @@ def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tupl
     shown_live = []
     for item in live[:cut]:
         eid, head, body = row(item)
-        shown_live.append(_entry(eid, head, body,
-                                 f'<div class="actions">{_forget(v, question, eid, item.get("refused"))}</div>'))
+        forget = forget_or_why(v.act, question, eid, item.get("refused"))
+        shown_live.append(_entry(eid, head, body, f'<div class="actions">{forget}</div>'))
     shown_gone = []
     for item in gone[:cut]:
         eid, head, body = row(item)
@@ -329,7 +321,7 @@ def held_section(v: View) -> str:
         question = ("Show this entry to sessions again?" if h["state"] == state.HELD
                     else "Use this learning in every project?")
         actions = (v.act("approve", "Approve", question, id=h["id"])
-                   + _forget(v, "Forget this entry?", h["id"], refused.get(h["id"])))
+                   + forget_or_why(v.act, "Forget this entry?", h["id"], refused.get(h["id"])))
         rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
                            css=f"entry {h['state']}"))
     more = ""

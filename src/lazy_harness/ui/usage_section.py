@@ -9,7 +9,7 @@ import time
 from urllib.parse import quote
 
 from lazy_harness.ui import held_and_usage
-from lazy_harness.ui.markup import LIMIT, esc, text, when_of
+from lazy_harness.ui.markup import LIMIT, esc, forget_or_why, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,12 +95,17 @@ def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, 
 
     if not never:
         return '<p class="empty">No entry shown and never used (forgotten ones are not listed).</p>'
+    from lazy_harness.memory.ids import PREFIXES
+    from lazy_harness.ui.memory_lists import forget_refusals
+
+    listed = never[:cut]
+    refused = forget_refusals(v.project) if any(e.id.startswith(PREFIXES["learning"]) for e in listed) else {}
     rows = []
-    for e in never[:cut]:
+    for e in listed:
         meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
                 f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
         # why no Forget for an id memory no longer holds (deleted or retyped by hand): forget refuses it
-        forget = v.act("forget", "Forget", "Forget this entry?", id=e.id) if e.id in titles else ""
+        forget = forget_or_why(v.act, "Forget this entry?", e.id, refused.get(e.id)) if e.id in titles else ""
         rows.append(entry(e.id, f'{_title(titles, e.id)} {meta}', "",
                           f'<div class="actions">{forget}</div>' if forget else ""))
     return (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>'
