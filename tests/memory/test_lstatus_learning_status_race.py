@@ -50,7 +50,7 @@ def _hold(mdir: str, ldir: str, old: str, new: str) -> None:
 
 def _approve(mdir: str, ldir: str, old: str, new: str) -> journal.Journal:
     j = journal.Journal(mdir, "approve", "proj", NOW)
-    held_review.approve(mdir, ldir, learnings.id_of(old), "learning", old, "mine", j)
+    held_review.approve(mdir, ldir, learnings.id_of(old), "learning", old, "mine", j, NOW)
     j.save()
     return j
 

@@ -395,10 +395,10 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
 
     approval.read_key(create=True)  # why first: a key that may not be used refuses the run before any write
 
-    def make(j: journal.Journal, _now: float) -> None:
+    def make(j: journal.Journal, at: float) -> None:
         for eid, kind, paths_ in found:
             for path in paths_:
-                held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j)
+                held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j, at)
 
     note = f"approve {', '.join(e for e, _, _ in found)}: {reason}"
     return _change(memory_dir, "approve", project, note, make, now)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j: Journal,
-            env: Env | None = None) -> None:
+            now: float, env: Env | None = None) -> None:
     """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
     mark in with this person's MAC of its text (a decision, failure or open item), or the learning
     set active, ``approved by hand; signed <mac>`` (ADR 0052), only while it is still held or active
@@ -41,7 +41,7 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
         meta, text = learning_text(path)
         signed = approval.sign("learning", ids.of_learning(meta, path=path), text, env)
         changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
-                                    _now(j), j, only_from=(HELD, state.ACTIVE))
+                                    now, j, only_from=(HELD, state.ACTIVE))
         return
     texts = approval.entry_texts(memory_dir, {eid}).get(eid)
     if not texts:
@@ -52,19 +52,7 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
     # why: taken out, not countered: every reader and the search index then see the entry as never held
     rewrite(mpath, lambda data: marks.without(data, {eid}, ops=(HOLD,)))
     j.record(mpath)
-    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, _now(j), extra={"mac": mac})
-
-
-def _now(j: Journal) -> float:
-    """The time of ``j``'s run: the ``now`` that ``lh memory approve`` and the page's Approve gave it (its
-    ``started``), so an approval is stamped as the run that holds it, as ``forget`` and ``close`` stamp
-    theirs. why read back: every stamp keeps whole seconds, as ``started`` does."""
-    at = files.iso_epoch(j.data.get("started"))
-    if at is None:  # why: never for a Journal (it writes its start); the wall clock rather than no stamp
-        import time
-
-        return time.time()
-    return at
+    changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, now, extra={"mac": mac})
 
 
 def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
