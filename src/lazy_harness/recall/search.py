@@ -94,8 +94,7 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     # month folders are where hand edits happen, and the worker's updates look at every file
     ranked = for_commands.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
-    ranked = [c for c in ranked if (not kinds or c["kind"] in kinds)
-              and (floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor)]
+    ranked = [c for c in ranked if floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor]
     return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir)
 
 
@@ -200,6 +199,7 @@ class Seen:
         (one hit, ``rank``) among those of its name (``<day>-<slug>.md``) on any day, with ``also_in``: the others,
         the same learning written on another day (two machines, brought together by ``lh sync``)."""
         from lazy_harness.memory import files, frontmatter, ids
+        from lazy_harness.memory.sanitize import normalise
 
         if self.slugs is None:  # why: only the files of a hit's name are opened; listing the folders costs little
             self.slugs = {}
@@ -207,8 +207,6 @@ class Seen:
                 self.slugs.setdefault(os.path.basename(path)[11:], []).append(path)
         heads = [{**frontmatter.read_frontmatter_values(p, ("id", "title", "origin", "created")), "path": p}
                  for p in self.slugs.get(os.path.basename(hit["file"])[11:], [])]
-        from lazy_harness.memory.sanitize import normalise
-
         same = [h for h in heads if ids.of_learning(h, path=h["path"]) == hit["id"]]
         mine = next((h for h in same if h["path"] == hit["file"]), None)
         # why the title too: one id and one title are one learning (the digest's rule, learnings.once)
@@ -229,7 +227,12 @@ class Seen:
             return self.of(self.mdir).learning({**meta, "path": hit["file"]}, text, cross)
         folder = os.path.dirname(hit["file"])
         if hit["kind"] == "handoff":
-            items, forgotten = self.items_in(folder)
+            from lazy_harness.memory import handoff
+
+            if folder not in self.items:  # as every reader sees them (handoff.load)
+                loaded = handoff.load(folder)[0]
+                self.items[folder] = loaded, {i["id"] for i in handoff.forgotten_items(loaded)}
+            items, forgotten = self.items[folder]
             item = items.get(hit["id"]) or {}
             if hit["id"] in forgotten:
                 return state.FORGOTTEN, str(item.get("reason") or "")
@@ -250,16 +253,6 @@ class Seen:
         if folder not in self.states:
             self.states[folder] = held_review.States(folder, self.ldir)
         return self.states[folder]
-
-    def items_in(self, folder: str) -> tuple[dict, set[str]]:
-        """The handoff items of ``folder`` by id, as every reader sees them (``handoff.load``), and the
-        ids of those forgotten (closed by ``lh memory forget``)."""
-        from lazy_harness.memory import handoff
-
-        if folder not in self.items:
-            items = handoff.load(folder)[0]
-            self.items[folder] = items, {i["id"] for i in handoff.forgotten_items(items)}
-        return self.items[folder]
 
     def record(self, hit: dict) -> dict | None:
         """The decision or failure of a hit, read from its line (the whole file is read as bytes once,

@@ -75,13 +75,6 @@ def _rows_in(conn: Connection, sql: str, rowids: list[int], *params: object) -> 
         yield from conn.execute(sql.format(",".join("?" * len(chunk))), [*params, *chunk])
 
 
-def _texts(conn: Connection, rowids: list[int]) -> dict[int, list[str]]:
-    """rowid -> ``texts_of`` that entry."""
-    sql = "SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({})"
-    return {rowid: texts_of({"title": title, "body": body, "tags": tags, "cues": cues or ""})
-            for rowid, title, body, tags, cues in _rows_in(conn, sql, rowids)}
-
-
 def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> int:
     """Embed the texts of the entries that have no vector of the current model yet, ``part`` texts a
     transaction; returns how many were embedded (``StaticModelError`` when the model cannot be used).
@@ -94,7 +87,9 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
         if not todo:
             break
         after = todo[-1][0] if len(todo) < part else todo[-1][0] - 1  # why: the last rowid may have more texts
-        texts = _texts(conn, sorted({r[0] for r in todo}))
+        sql = "SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({})"
+        texts = {rowid: texts_of({"title": title, "body": body, "tags": tags, "cues": cues or ""})
+                 for rowid, title, body, tags, cues in _rows_in(conn, sql, sorted({r[0] for r in todo}))}
         wanted: dict[str, str] = {}  # key -> its text, each key once
         for rowid, n, key in todo:
             if n < len(texts.get(rowid, ())):
@@ -159,12 +154,8 @@ def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_i
     qq = sum(map(mul, memoryview(prompt_vec).cast("b"), memoryview(prompt_vec).cast("b")))
     qn = qq ** 0.5
     dims = len(prompt_vec)
-    vecs = _vectors(conn, rowids, model_id)
     best: dict[int, float] = {}
-    for rowid in rowids:
-        if (got := vecs.get(rowid)) is None:
-            continue
-        blob, lengths = got
+    for rowid, (blob, lengths) in _vectors(conn, rowids, model_id).items():
         if len(blob) != dims * len(lengths):
             continue  # why: vectors of another size (a hand-made row): judged by its words, as one not embedded
         top = -2.0
@@ -199,8 +190,7 @@ def _read(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]
 def _check_model(model_id: str) -> None:
     global _KEPT_MODEL
     if _KEEP and model_id != _KEPT_MODEL:
-        _KEPT.clear()
-        _WARM.clear()
+        keep_vectors(_KEEP)
         _KEPT_MODEL = model_id
 
 

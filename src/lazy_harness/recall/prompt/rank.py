@@ -75,7 +75,6 @@ def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: R
                                     args, pool, hidden_too)
     total_docs = max(1, facts["N"])
     weights = {term: _weight(total_docs, facts["df"][g]) for g, term in enumerate(gs)}
-    hits = {term: {r for r, m in facts["matched"].items() if g in m} for g, term in enumerate(gs)}
     info.update(search="bounded" if facts["bounded"] else "exact", candidates=len(rows))
     if not rows:
         return [], info
@@ -87,7 +86,7 @@ def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: R
     min_score, min_coverage = float(settings.get("min_score", 0.0)), int(settings["min_coverage"]) / 100.0
     out = []
     for r in rows:  # its coverage, strength, anchors (its distinctive words) and the bar's verdict
-        matched = [t for t in weights if r[0] in hits[t]]
+        matched = [t for g, t in enumerate(gs) if g in facts["matched"][r[0]]]
         c = {"rowid": r[0], "id": r[1], "kind": r[2], "origin": r[3], "scope": r[4], "file": r[5],
              "line": r[6], "ts": r[7], "title": r[8], "detail": r[9], "mdir": r[10], "bm25": r[12],
              "matched": matched, "anchors": [t for t in matched if t in distinct], "distinct": len(distinct),

@@ -379,6 +379,7 @@ def stop(env: Env | None = None, wait: float = 5.0) -> int | None:
     seconds (its socket left behind costs a hook nothing); its pid, or None when none ran."""
     import signal
     import time
+    from contextlib import suppress
 
     found = pid(env)  # only an answerer of this user's
     if found is None:
@@ -391,8 +392,6 @@ def stop(env: Env | None = None, wait: float = 5.0) -> int | None:
     while running(env) and time.monotonic() < deadline:
         time.sleep(0.02)
     if running(env) and is_answerer(found):  # why again: the pid may have been given to another process
-        try:
+        with suppress(ProcessLookupError):
             os.kill(found, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     return found
