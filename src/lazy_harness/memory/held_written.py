@@ -11,6 +11,7 @@ from lazy_harness import jsonload
 from lazy_harness.memory import ids, trust
 from lazy_harness.memory.held import (ARRIVED_MAX, arrived_verdicts, check_text, excerpt, learning_approved,
                                       learning_text)
+from lazy_harness.memory.approval import learning_parts
 
 TYPE_CHECKING = False  # why: not typing's, as memory/held.py
 if TYPE_CHECKING:
@@ -25,10 +26,8 @@ def written_texts(plan: Plan, report: Report) -> list[tuple[str, str, str, str]]
     (worker/model_check.py) judges."""
     out = []
     for kind, eid, path, checked, _ in _written(plan, report):
-        if kind in ("decision", "failure"):
-            text = trust.text_of(checked, kind)
-        else:
-            text = str(checked.get("learning") if kind == "learning" else checked.get("text") or "")
+        # why text_of for a learning too: its fields (a persist's of before them: its whole text as "learning")
+        text = trust.text_of(checked, kind) if kind != "handoff" else str(checked.get("text") or "")
         out.append((kind, eid, path, text))
     return out
 
@@ -57,10 +56,13 @@ def _appended(plan: Plan) -> list[tuple[str, dict]]:
 def _written(plan: Plan, report: Report) -> list[tuple[str, str, str, dict, str]]:
     # (kind, id, file, what is checked, its kind)
     found = [(kind, ids.of_record(rec, kind), "", rec, kind) for kind, rec in _appended(plan)]
+    from lazy_harness.memory.learnings import fields_of
+
     for path in report.created:
-        meta, text = learning_text(path)
-        if meta and str(meta.get("status") or "active") == "active" and not learning_approved(meta, text, path):
-            found.append(("learning", ids.of_learning(meta, path=path), path, {"learning": text}, "learning"))
+        meta, body = learning_parts(path) or ({}, "")
+        if meta and str(meta.get("status") or "active") == "active" \
+                and not learning_approved(meta, check_text(meta, body), path):
+            found.append(("learning", ids.of_learning(meta, path=path), path, fields_of(meta, body), "learning"))
     return found + _opened_items(plan)
 
 

@@ -133,8 +133,23 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
     # why: width=10**9 keeps every scalar on one line, which memory.frontmatter's cheap title reader relies on;
     # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
-    body = f"## Learning\n\n{text_block(item.get('learning'))}\n\n## Context\n\n{text_block(item.get('context'))}\n"
+    body = f"{LEARNING_HEAD}{text_block(item.get('learning'))}{CONTEXT_HEAD}{text_block(item.get('context'))}\n"
     return f"---\n{head}---\n\n{body}"
+
+
+LEARNING_HEAD, CONTEXT_HEAD = "## Learning\n\n", "\n\n## Context\n\n"  # the body's sections, as render writes them
+
+
+def fields_of(meta: dict, body: str) -> dict:
+    """A learning file read back as the fields :func:`render` wrote it from (title, learning, context,
+    tags, cues, scope): what the learned check was trained and measured on (``trust.text_of``). why not
+    the file's text: its headings and a list's brackets moved every score up (worker/learned_check.py).
+    A body not in ``render``'s form (edited by hand) is its learning whole."""
+    learning, context = body.strip(), ""
+    if learning.startswith(LEARNING_HEAD.strip()) and CONTEXT_HEAD.strip() in learning:
+        learning, _, context = learning.removeprefix(LEARNING_HEAD.strip()).rpartition(CONTEXT_HEAD.strip())
+    return {**{k: meta.get(k) for k in ("title", "tags", "cues", "scope")},
+            "learning": learning.strip(), "context": context.strip()}
 
 
 def id_of(path: str) -> str | None:
