@@ -101,7 +101,7 @@ def test_lh_sync_says_what_it_pushed_and_status_counts_offline(tmp_path, isolate
     r = invoke("sync")
     assert r.code == 0 and "synced: committed local changes, 0 file(s) merged from the remote, pushed" in r.out, r
     r = invoke("sync")
-    assert r.code == 0 and "synced: nothing new here, 0 file(s) merged from the remote, nothing pushed" in r.out, r
+    assert r.code == 0 and "synced: nothing new to commit, 0 file(s) merged from the remote, nothing pushed" in r.out, r
     _offline(remote)
     _write_decision("Offline decision")
     r = invoke("sync")
@@ -112,7 +112,7 @@ def test_lh_sync_says_what_it_pushed_and_status_counts_offline(tmp_path, isolate
     assert ", 1 ahead, 0 behind; last error: " in line and "could not fetch from the remote" in line, line
     os.rename(remote + ".off", remote)
     r = invoke("sync")
-    assert r.code == 0 and "synced: nothing new here, 0 file(s) merged from the remote, pushed" in r.out, r
+    assert r.code == 0 and "synced: nothing new to commit, 0 file(s) merged from the remote, pushed" in r.out, r
 
 
 def test_the_worker_logs_nothing_pushed_and_the_docs_quote_both_lines(two):
@@ -125,7 +125,7 @@ def test_the_worker_logs_nothing_pushed_and_the_docs_quote_both_lines(two):
     said = sync.auto_sync(a.cfg, a.env)
     assert said == "sync: 0 file(s) merged, nothing pushed"
     text = words(doc("sync.md"))
-    for quoted in (said, "synced: nothing new here, 0 file(s) merged from the remote, nothing pushed",
+    for quoted in (said, "synced: nothing new to commit, 0 file(s) merged from the remote, nothing pushed",
                    "could not fetch from the remote: git fetch failed: ...",
                    "ahead: 1 commit(s) not pushed; behind: 0 (as of the last fetch)"):
         assert f"`{quoted}`" in text, quoted

@@ -27,7 +27,7 @@ def sync(show_status: bool) -> None:
             click.echo(st["not_synced"])
         return
     result = replication.run(cfg, os.environ, progress=lambda line: click.echo(line, err=True))
-    parts = ["committed local changes" if result["committed"] else "nothing new here",
+    parts = ["committed local changes" if result["committed"] else "nothing new to commit",
              f"{result['merged']} file(s) merged from the remote",
              "pushed" if result["pushed"] else "nothing pushed"]
     for what in result["repaired"]:
