@@ -201,7 +201,8 @@ def in_codex_sandbox(env: Mapping[str, str]) -> bool:
               help="A folder of the repository (any worktree or subfolder) when --session is not given.")
 @click.option("--wait", "wait", is_flag=True, help="Wait for the worker and print what it wrote.")
 def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
-    """Queue the session for distillation now (no gates) and start the worker."""
+    """Queue the session for distillation now and start the worker: without Stop's debounce and growth
+    gates; the worker still skips a session shorter than compound_loop.min_user_chars or min_messages."""
     from lazy_harness import config
     from lazy_harness.queue import submit
 
