@@ -51,8 +51,9 @@ def test_a_first_short_session_says_why_it_was_skipped(here):
     lines = status_lines()
     assert lines[0] == f"project: app (memory: {paths.memory_dir(here)})"
     assert lines[1] == "compound loop: disabled (lh hooks install switches it on)"
-    assert lines[2] == "sessions (newest first):"
-    assert lines[3].endswith("  11111111  skipped: too short: user typed 100 < 200 chars")
+    assert lines[2].startswith("hooks: not registered for Claude Code here")
+    assert lines[3] == "sessions (newest first):"
+    assert lines[4].endswith("  11111111  skipped: too short: user typed 100 < 200 chars")
 
 
 def test_the_last_sessions_of_this_project_only_newest_first(here, tmp_path):

@@ -270,6 +270,25 @@ def loop_off(cwd: str) -> str:
     return f"disabled ({hint})" if hint.startswith("set ") else f"disabled ({hint} switches it on)"
 
 
+def hooks_line(cwd: str) -> str:
+    """Whether Claude Code runs our hooks for a session here, and from where: the settings files that hold
+    them, the plugin, or none (then nothing is remembered or read back; ``lh doctor`` says more)."""
+    from lazy_harness import plugin
+    from lazy_harness.cli.hooks_found import settings_files
+
+    found = settings_files(cwd)
+    off = [f.path for f in found if f.disables_all]
+    if off:
+        return f"none run here: {', '.join(off)} sets \"disableAllHooks\": true (lh doctor)"
+    where = [f.path for f in found if f.ours]
+    active = plugin.active(cwd)
+    if active is not None:
+        where.append(f"the plugin {active.plugin_id}")
+    if not where:
+        return "not registered for Claude Code here: no session is remembered or read back (lh hooks install)"
+    return "registered in " + ", ".join(where)
+
+
 @click.command()
 @click.option("-n", "recent", default=5, show_default=True, type=click.IntRange(min=1),
               help="How many of the project's last sessions to show.")
@@ -285,6 +304,7 @@ def status(recent: int) -> None:
         loop = "paused: config.toml is invalid, nothing is distilled until it is fixed (lh config validate)"
     click.echo(terminal_safe(f"project: {project_name(cwd)} (memory: {mdir})"))
     click.echo(f"compound loop: {loop}")
+    click.echo(terminal_safe(f"hooks: {hooks_line(cwd)}"))
     q = paths.queue_dir()
     belongs = Belongs(mdir, project_root(cwd))
     dead = dead_claims(q)
