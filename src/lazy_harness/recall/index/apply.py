@@ -69,8 +69,9 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
     build stopped between two parts goes on from where the last one ended). Returns (entries
     (re)indexed, whether the step is done). ``pending``: the word lists' updates of the transaction."""
     action, unit = step[0], step[1]
+    done, row = True, (unit, step[-1], 0, 0, "")  # a step read whole: its stamp is its last item
     if action == "folder":
-        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", (unit, step[2], 0, 0, ""))
+        conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", row)
         return 0, True
     if action != "jsonl" or step[5] == 0:  # read again whole (a JSONL file: from its start)
         _drop(conn, unit, pending)
@@ -85,14 +86,11 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
         # why: a part read so far keeps the file's inode but not its stamp, so the next plan sees the
         # file stale and, its head unchanged, reads on from ``end``
         row = (unit, stamp if done else stamp.split(":")[0] + ":partial", end, read, sources.check(path, end))
-    else:  # a handoff or a learning file, read whole; its stamp is the step's last item
-        if action == "handoff":
-            mdir, entries = step[2], sources.read_handoff(step[2])[1]
-        else:
-            learning = sources.read_learning(unit)
-            mdir, entries = "", [] if learning is None else [learning]
-        done = True
-        row = (unit, step[-1], 0, 0, "")
+    elif action == "handoff":
+        mdir, entries = step[2], sources.read_handoff(step[2])[1]
+    else:
+        learning = sources.read_learning(unit)
+        mdir, entries = "", [] if learning is None else [learning]
     _insert(conn, unit, mdir, entries, pending)
     if action != "jsonl":
         # why: a forgotten handoff item or an inactive learning is kept (lh memory search lists it,

@@ -15,11 +15,9 @@ _VOWELS = frozenset("aeiou")
 def _cons(w: str, i: int) -> bool:
     """Whether the letter at ``i`` is a consonant: not a vowel, and a y only after a vowel (or first)."""
     c = w[i]
-    if c in _VOWELS:
-        return False
     if c == "y":
         return i == 0 or not _cons(w, i - 1)
-    return True
+    return c not in _VOWELS
 
 
 def _measure(stem: str) -> int:

@@ -78,15 +78,11 @@ def own_folder(folder: str) -> str:
 def sqlite() -> ModuleType:
     """``_sqlite3``, the C module the ``sqlite3`` package wraps (the very objects it exports)."""
     # why: the package also imports datetime and collections.abc for date adapters the index never uses
-    # (1.7 ms of the 5.5 ms importing sqlite3 adds to a start; benchmarks/bench_private_modules.py)
-    try:
-        import _sqlite3
+    # (1.7 ms of the 5.5 ms importing sqlite3 adds to a start; benchmarks/bench_private_modules.py).
+    # No fallback: sqlite3.dbapi2 itself does ``from _sqlite3 import *``
+    import _sqlite3
 
-        return _sqlite3
-    except ImportError:  # pragma: no cover - an interpreter that ships the package only
-        import sqlite3
-
-        return sqlite3
+    return _sqlite3
 
 
 def read_only(path: str, timeout: float) -> Connection:
@@ -272,9 +268,8 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
 
 def _files_in(conn: Connection, folder: str) -> dict[str, str]:
     """The learning files of ``folder`` the index knows, with their stamps (a range of the key)."""
-    lo = folder + os.sep
-    hi = folder + chr(ord(os.sep) + 1)
-    return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", (lo, hi)).fetchall())
+    bounds = (folder + os.sep, folder + chr(ord(os.sep) + 1))
+    return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", bounds).fetchall())
 
 
 def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple[Any, ...]]:
@@ -301,8 +296,7 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
     seen = {FOLDER_PREFIX + folder for folder in folders}
     for unit in marks:
         if unit not in seen:  # a month folder gone: its files and its mark
-            plan += [("drop", gone) for gone in _files_in(conn, unit[len(FOLDER_PREFIX):])]
-            plan.append(("drop", unit))
+            plan += [("drop", gone) for gone in [*_files_in(conn, unit[len(FOLDER_PREFIX):]), unit]]
     return plan
 
 
