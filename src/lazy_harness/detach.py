@@ -79,11 +79,13 @@ def module_argv(module: str, *args: str, python: str | None = None) -> list[str]
     return [python or sys.executable, "-P", "-m", module, *args]
 
 
-def spawn_sync(env: Mapping[str, str] | None = None) -> int:
+def spawn_sync(env: Mapping[str, str] | None = None, at_once: bool = False) -> int:
     """``python -m lazy_harness.sync after-write`` detached (the worker, after it wrote memory): the
-    sync round, at most every ``interval_minutes``, logged to worker.log; returns its pid."""
+    sync round, at most every ``interval_minutes`` (``at_once``: now, for a change made by hand),
+    logged to worker.log; returns its pid."""
     env = dict(os.environ if env is None else env)
-    return spawn(module_argv("lazy_harness.sync", "after-write"), logfile.log_path(logfile.SPAWN, env), env)
+    argv = module_argv("lazy_harness.sync", "after-write", *(["--now"] if at_once else []))
+    return spawn(argv, logfile.log_path(logfile.SPAWN, env), env)
 
 
 def spawn_pull(env: Mapping[str, str] | None = None) -> tuple[int, int]:

@@ -165,15 +165,21 @@ def print_old(mdir: str, mroot: str, ldir: str) -> None:
     one another live project took over (an alias) is named as its, without an adopt command."""
     from lazy_harness.memory import owners
 
-    found = owners.earlier_folders(mdir, mroot, os.environ)
+    by_key = owners.learnings_by_key(ldir)  # why: one pass over the learnings, not one per folder
+    # why left out when it holds nothing (no entry, open item or learning of its key): nothing to adopt,
+    # and such a folder is most often a live project's that a command made and left empty, whose
+    # project no transcript or worker record names yet
+    found = []
+    for f in owners.earlier_folders(mdir, mroot, os.environ):
+        held = owners.holds(f["folder"], ldir, by_key)
+        if any(held.values()):
+            found.append((f, held))
     if not found:
-        _say(f"no other memory folder without a live project in {mroot}")
+        _say(f"no other memory folder with memory and without a live project in {mroot}")
         return
     _say(f"memory folders whose project folder is gone or unknown (this project's: {mdir}):")
-    by_key = owners.learnings_by_key(ldir)  # why: one pass over the learnings, not one per folder
-    for f in found:
-        held = owners.holds(f["folder"], ldir, by_key)
-        what = ", ".join(f"{n} {k}" for k, n in held.items() if n) or "nothing"
+    for f, held in found:
+        what = ", ".join(f"{n} {k}" for k, n in held.items() if n)
         was = f"was {f['root']}" if f["root"] else "folder unknown"
         names = f"project {', '.join(f['names'])}; " if f["names"] else ""
         mark = ("already this project's (alias)" if f["aliased"] else

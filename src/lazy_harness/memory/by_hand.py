@@ -1,7 +1,8 @@
 """The person's changes to a project's memory: forget an entry, close a handoff item, undo a run.
 
 Shared by ``lh memory forget | close | undo`` and by the page of ``lh ui``, so both go through the
-same checks and write the same journal (``memory.journal``): every change here is undoable.
+same checks and write the same journal (``memory.journal``): every change here is undoable, and
+one that wrote memory starts the sync the worker starts after it writes (:func:`_sync_after`).
 Errors are ``LhError`` with a hint; nothing is printed.
 """
 
@@ -142,13 +143,13 @@ def one_at_a_time(memory_dir: str, learnings_dir: str | None = None) -> Iterator
     each project's journal. Always in this order, the project's then the learnings', and taken before
     every lock the writes take (the folder's, the learnings' status lock, a file's own), by nothing
     else: no one holding those waits for them, so nothing deadlocks, and nothing under them calls a
-    model. No memory folder: nothing of it to change, and none is made for the lock, unless
-    ``learnings_dir`` (a change of a learning journals there); no learnings folder: no learning to
-    change, and none is made for its lock."""
+    model. No memory folder: nothing of it to change, and none is made for the lock (a change of a
+    learning, which journals there, makes it with its journal once it writes, under the learnings'
+    lock); no learnings folder: no learning to change, and none is made for its lock. why not made
+    for the lock: ``approve --all`` with nothing to approve left the folder of a project without
+    memory, which ``lh memory path --old`` then listed in every other project."""
     from lazy_harness import atomic
 
-    if learnings_dir is not None:
-        atomic.ensure_dir(memory_dir)
     held_fds: list[int] = []
     try:
         for folder in (memory_dir, learnings_dir):
@@ -174,7 +175,25 @@ def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[
         raise
     j.note(note)
     j.save()
+    _sync_after()
     return j.run
+
+
+def _sync_after() -> None:
+    """Once a change by hand wrote memory: the sync the worker starts once it wrote memory
+    (``detach.spawn_sync``, ``python -m lazy_harness.sync after-write --now``), so the other machines
+    get a forget now, not after the next distillation (SessionStart's pull commits, never pushes). That
+    process reads config.toml and syncs only with a remote and ``auto`` on, as after the worker's
+    writes, but without waiting for ``interval_minutes``; it is not waited for, and one that cannot start fails no
+    change (the next round sends it). why here and not in the CLI: the page's actions call these
+    functions too. why the look at ``<data>/.git`` first: memory reads no config (the CLI and the page
+    pass what it needs), and a machine that never synced has no repository there: no process for it."""
+    from lazy_harness import detach, paths
+
+    if not os.path.isdir(os.path.join(paths.data_dir(), ".git")):
+        return
+    with suppress(OSError):
+        detach.spawn_sync(at_once=True)
 
 
 def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str | None:
@@ -304,6 +323,7 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
                                                 "project": data.get("project") or ""}, now, stale_days)
     if any(os.path.basename(str(f.get("path"))) == "marks.jsonl" for f in data["files"]):
         _refresh_usage(memory_dir)  # why: an undone merge no longer counts its entry's use for another
+    _sync_after()  # why always: the run's journal was written back, marked undone or restored in part
     return data, restored, problems
 
 
@@ -369,6 +389,23 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
         return _approve(memory_dir, learnings_dir, project, wanted, reason, now, every, cross)
 
 
+SHOWN_IDS = 3  # held entries a refused ``approve --all`` names
+
+
+def _nothing_waits(listing: list[dict]) -> LhError:
+    """``approve --all`` with no learning waiting: what the hold check held, if anything, each of
+    which needs its id (``--all`` leaves them to the person, one by one, by design)."""
+    held_ids = list(dict.fromkeys(h["id"] for h in listing if h["state"] == state.HELD))
+    if not held_ids:
+        return LhError("nothing waits for approval", hint="lh memory held")
+    n = len(held_ids)
+    shown = ", ".join(held_ids[:SHOWN_IDS]) + (f" and {n - SHOWN_IDS} more" if n > SHOWN_IDS else "")
+    which = ("1 entry is held by the hold check and needs" if n == 1 else
+             f"{n} entries are held by the hold check and need")
+    return LhError(f"no learning waits for approval to be used in other projects (what --all approves); {which} "
+                   f"approving by id: {shown}", hint=f"lh memory held, then lh memory approve {held_ids[0]}")
+
+
 def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str], reason: str, now: float,
              every: bool, cross: str) -> str:
     """:func:`approve` once its lock is held."""
@@ -379,7 +416,7 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
     if every:
         wanted += [h["id"] for h in waiting if h["state"] == state.WAITING and h["id"] not in wanted]
     if not wanted:
-        raise LhError("nothing waits for approval", hint="lh memory held")
+        raise _nothing_waits(waiting)
     found = []
     for eid in dict.fromkeys(wanted):
         kind = ids.kind_of(eid)

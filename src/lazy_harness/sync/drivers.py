@@ -255,15 +255,15 @@ def _pull() -> int:
     return 0
 
 
-def _after_write() -> int:
-    """``python -m lazy_harness.sync after-write`` (started by the worker once it wrote memory,
+def _after_write(at_once: bool = False) -> int:
+    """``python -m lazy_harness.sync after-write [--now]`` (started by the worker once it wrote memory,
     ``detach.spawn_sync``): the worker's sync round, at most every ``interval_minutes``
-    (``rounds.auto_sync``); what it did goes to worker.log."""
+    (``rounds.auto_sync``), or now (``--now``: a change made by hand); what it did goes to worker.log."""
     from lazy_harness import config
     from lazy_harness.sync.rounds import auto_sync
 
     try:
-        said = auto_sync(config.load(os.environ), os.environ)
+        said = auto_sync(config.load(os.environ), os.environ, at_once=at_once)
     except LhError as exc:  # why: a config.toml that went bad since the worker read it
         said = f"sync: {exc.message}"
     if said:
@@ -275,7 +275,7 @@ def _driver(argv: list[str]) -> int:
     if argv[:1] == ["pull"]:
         return _pull()
     if argv[:1] == ["after-write"]:
-        return _after_write()
+        return _after_write(argv[1:] == ["--now"])
     # why: PATH (git's %P, the file's path in the repository) came later; a config written before
     # it runs the driver with three files, which still works (a conflict is then not named)
     if len(argv) not in (4, 5) or argv[0] not in ("merge-lines", "merge-learning"):

@@ -331,16 +331,18 @@ def _remote_head(data: str, env: Mapping[str, str] | None) -> str:
                 env=env).stdout.strip()
 
 
-def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None) -> str | None:
-    """The worker's sync after it wrote memory: at most every ``interval_minutes``; never raises.
-    Returns a line for worker.log, or None when nothing was due."""
+def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None,
+              at_once: bool = False) -> str | None:
+    """The worker's sync after it wrote memory: at most every ``interval_minutes`` (``at_once``: whenever
+    asked: a change made by hand, rare, and one the other machines should not wait for: a forget);
+    never raises. Returns a line for worker.log, or None when nothing was due."""
     s = cfg["sync"]
     if not s["remote"] or not s["auto"]:
         return None
     now = time.time() if now is None else now
     stamp = os.path.join(paths.data_dir(env), ".sync-push")
     try:
-        if now - os.stat(stamp).st_mtime < int(s["interval_minutes"]) * 60:
+        if not at_once and now - os.stat(stamp).st_mtime < int(s["interval_minutes"]) * 60:
             return None
     except OSError:
         pass
